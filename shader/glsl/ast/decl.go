@@ -1,0 +1,281 @@
+package ast
+
+// Storage is the storage qualifier of a variable. spec: GLSL 4.50 §4.3.
+type Storage uint8
+
+// Storage qualifiers. Attribute and Varying are the legacy spellings; the checker
+// records them as In/Out (Varying in a fragment shader is In) and keeps the legacy
+// flag in Qualifiers.Legacy.
+const (
+	StorageNone       Storage = iota // local or global temporary
+	StorageConst                     // compile-time constant
+	StorageIn                        // stage input (attribute, varying in FS)
+	StorageOut                       // stage output
+	StorageUniform                   // uniform (plain or block member)
+	StorageParamIn                   // function parameter: in (also the default)
+	StorageParamOut                  // function parameter: out
+	StorageParamInOut                // function parameter: inout
+	StorageAttribute                 // as written: attribute (parser only)
+	StorageVarying                   // as written: varying (parser only)
+	StorageBuffer                    // buffer (rejected in vertex/fragment GLSL < 4.30)
+	StorageShared                    // shared (compute only; rejected)
+)
+
+var storageNames = [...]string{"", "const", "in", "out", "uniform", "in", "out", "inout",
+	"attribute", "varying", "buffer", "shared"}
+
+func (s Storage) String() string {
+	if int(s) < len(storageNames) {
+		return storageNames[s]
+	}
+	return "storage?"
+}
+
+// Interp is the interpolation qualifier. spec: GLSL 4.50 §4.5.
+type Interp uint8
+
+// Interpolation qualifiers.
+const (
+	InterpNone Interp = iota // default: smooth for floats
+	InterpSmooth
+	InterpFlat
+	InterpNoPerspective
+)
+
+func (i Interp) String() string {
+	return [...]string{"", "smooth", "flat", "noperspective"}[i]
+}
+
+// Precision is a precision qualifier; accepted and recorded, computation is always
+// 32-bit. spec: GLSL ES 3.00 §4.5.
+type Precision uint8
+
+// Precisions.
+const (
+	PrecNone Precision = iota
+	PrecLow
+	PrecMedium
+	PrecHigh
+)
+
+// LayoutQual is one layout(...) entry, e.g. location = 2 or std140.
+type LayoutQual struct {
+	NamePos Pos
+	Name    string // lower-cased for the case-insensitive GLSL < 4.30 names is NOT done; as written
+	Value   Expr   // nil when no "= value"
+}
+
+// Qualifiers are the qualifiers written in front of a declaration.
+type Qualifiers struct {
+	Pos       Pos
+	Storage   Storage
+	Interp    Interp
+	Centroid  bool
+	Sample    bool
+	Invariant bool
+	Precise   bool
+	Patch     bool
+	Precision Precision
+	Layout    []LayoutQual
+	Count     int // number of qualifier tokens seen (for "no qualifiers" checks)
+}
+
+// VarKind tells where a variable lives.
+type VarKind uint8
+
+// Variable kinds.
+const (
+	VarLocal   VarKind = iota // function-local (including for/while declarations)
+	VarGlobal                 // global, non-interface (private per invocation)
+	VarParam                  // function parameter
+	VarIn                     // shader stage input
+	VarOut                    // shader stage output
+	VarUniform                // uniform, incl. block members (Block != nil)
+	VarConst                  // const-qualified (Value is the folded initialiser when constant)
+)
+
+// Var is a declared variable, including built-ins (Builtin true, Name "gl_...").
+// The lowering keys its storage on the *Var pointer.
+type Var struct {
+	Name    string
+	DeclPos Pos
+	Type    *Type
+	Kind    VarKind
+	Qual    Qualifiers
+	// Param is the parameter direction for VarParam (StorageParamIn/Out/InOut).
+	Param Storage
+	// Builtin marks GLSL's predefined variables (gl_Position, gl_FragColor, ...).
+	Builtin bool
+	// ConstValue is the value of a const variable with a constant initialiser.
+	ConstValue *Value
+	// Location is the explicit layout(location) or -1.
+	Location int
+	// Binding is the explicit layout(binding) or -1.
+	Binding int
+	// Block is the uniform/in/out block this variable is a member of (nil if none).
+	Block *InterfaceBlock
+	// Used is set when the variable is read or written anywhere in the shader.
+	Used bool
+	// ReadOnly marks variables that may not be assigned (uniforms, inputs, const,
+	// in-parameters are writable, gl_FragCoord etc. are not).
+	ReadOnly bool
+}
+
+// InterfaceBlock is a declared interface block (uniform Name { ... } inst;). spec: GLSL 4.50 §4.3.9.
+type InterfaceBlock struct {
+	Name     string // block name
+	Instance string // instance name, "" when members are global names
+	Storage  Storage
+	Layout   string // "std140", "shared" or "packed"
+	Binding  int    // -1 if none
+	Members  []*Var
+	// Type is the struct-like type of the instance when Instance != "" (arrays of
+	// blocks are Array types of it); members are accessed with Selector.
+	Type *Type
+	// InstanceVar is the variable for the instance name (nil when anonymous).
+	InstanceVar *Var
+}
+
+// Func is a user function (one overload). Prototypes and the definition of the same
+// signature share one *Func. Def is nil if only a prototype was seen in this
+// compilation unit; the linker resolves it in another unit of the same stage.
+type Func struct {
+	Name    string
+	DeclPos Pos
+	Result  *Type
+	Params  []*Var
+	Def     *FuncDecl
+	// Used is set when the function is called.
+	Used bool
+}
+
+// ---------------------------------------------------------------------------
+// Declarations
+
+// Decl is an external (global) or local declaration.
+type Decl interface {
+	Node
+	declNode()
+}
+
+// VarSpec is one declarator of a DeclGroup: name, optional array dimensions, optional
+// initialiser.
+type VarSpec struct {
+	NamePos Pos
+	Name    string
+	Dims    []*ArrayDim
+	Init    Expr
+	Var     *Var // resolved by the checker
+}
+
+// DeclGroup is "qualifiers type a, b[2] = ..., c;". Vars may be empty for a bare
+// struct definition "struct S {...};". It also describes struct members.
+type DeclGroup struct {
+	Qual Qualifiers
+	Type *TypeSpec
+	Vars []*VarSpec
+}
+
+// FuncDecl is a function prototype (Body nil) or definition.
+type FuncDecl struct {
+	Qual    Qualifiers // on the return type (precision only is legal)
+	Result  *TypeSpec
+	NamePos Pos
+	Name    string
+	Params  []*ParamDecl
+	Body    *Block
+	Func    *Func // resolved by the checker
+}
+
+// ParamDecl is a function parameter; Name may be empty in prototypes.
+type ParamDecl struct {
+	Qual    Qualifiers
+	Type    *TypeSpec
+	NamePos Pos
+	Name    string
+	Dims    []*ArrayDim
+	Var     *Var // resolved by the checker
+}
+
+// BlockDecl is an interface block: layout(...) uniform Name { members } inst[N];
+type BlockDecl struct {
+	Qual         Qualifiers
+	NamePos      Pos
+	Name         string
+	Members      []*DeclGroup
+	InstanceName string
+	InstancePos  Pos
+	InstanceDims []*ArrayDim
+	Block        *InterfaceBlock // resolved by the checker
+}
+
+// PrecisionDecl is "precision mediump float;".
+type PrecisionDecl struct {
+	PrecPos   Pos
+	Precision Precision
+	Type      *TypeSpec
+}
+
+// QualDecl is a declaration of qualifiers alone: "invariant gl_Position;",
+// "layout(std140) uniform;", "layout(early_fragment_tests) in;".
+type QualDecl struct {
+	Qual  Qualifiers
+	Names []*Ident
+}
+
+// Pos implementations.
+func (d *DeclGroup) Pos() Pos {
+	if d.Qual.Pos.IsValid() {
+		return d.Qual.Pos
+	}
+	return d.Type.Pos()
+}
+func (d *FuncDecl) Pos() Pos {
+	if d.Result != nil {
+		return d.Result.Pos()
+	}
+	return d.NamePos
+}
+func (d *BlockDecl) Pos() Pos {
+	if d.Qual.Pos.IsValid() {
+		return d.Qual.Pos
+	}
+	return d.NamePos
+}
+func (d *PrecisionDecl) Pos() Pos { return d.PrecPos }
+func (d *QualDecl) Pos() Pos      { return d.Qual.Pos }
+func (d *ParamDecl) Pos() Pos     { return d.Type.Pos() }
+
+func (*DeclGroup) declNode()     {}
+func (*FuncDecl) declNode()      {}
+func (*BlockDecl) declNode()     {}
+func (*PrecisionDecl) declNode() {}
+func (*QualDecl) declNode()      {}
+
+// File is one parsed and (after types.Check) checked shader source.
+type File struct {
+	Name      string
+	Version   int  // 110, 120, 130, ..., 450; 100 and 300 with ES
+	ES        bool // #version ... es, or #version 100
+	Decls     []Decl
+	Funcs     []*Func // all user functions, in declaration order (after checking)
+	Globals   []*Var  // all global variables incl. used built-ins (after checking)
+	Blocks    []*InterfaceBlock
+	Versioned bool // a #version directive was present
+}
+
+// Stage is the shader stage a File is compiled for.
+type Stage uint8
+
+// Shader stages (vertex and fragment only). spec: issue 4 "Language".
+const (
+	StageVertex Stage = iota
+	StageFragment
+)
+
+func (s Stage) String() string {
+	if s == StageFragment {
+		return "fragment"
+	}
+	return "vertex"
+}
