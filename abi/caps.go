@@ -5,16 +5,16 @@ import "fmt"
 // GPUDevCaps is the device-configuration capability word at GPU_DEV_CAPS_LO/HI.
 // Each count is stored as its log2. spec: command-processor §6 (GPU_DEV_CAPS table)
 type GPUDevCaps struct {
-	ImplID            uint8 // [7:0]   VX_ISA_IMPL_ID
-	LogThreads        uint8 // [10:8]  log2 threads per warp
-	LogWarps          uint8 // [13:11] log2 warps per core
-	LogSocketSize     uint8 // [16:14] log2 cores per socket
-	LogClusterSize    uint8 // [19:17] log2 sockets per cluster
-	LogClusters       uint8 // [22:20] log2 clusters
-	LogIssueWidth     uint8 // [25:23] log2 issue width
-	LogLocalMem       uint8 // [33:26] log2 local memory bytes (0 = no LMEM)
-	LogMemBanks       uint8 // [36:34] log2 memory banks
-	MemBankAddrWidth  uint8 // [41:37] stored biased by 20: bank address width in bits
+	ImplID           uint8 // [7:0]   VX_ISA_IMPL_ID
+	LogThreads       uint8 // [10:8]  log2 threads per warp
+	LogWarps         uint8 // [13:11] log2 warps per core
+	LogSocketSize    uint8 // [16:14] log2 cores per socket
+	LogClusterSize   uint8 // [19:17] log2 sockets per cluster
+	LogClusters      uint8 // [22:20] log2 clusters
+	LogIssueWidth    uint8 // [25:23] log2 issue width
+	LogLocalMem      uint8 // [33:26] log2 local memory bytes (0 = no LMEM)
+	LogMemBanks      uint8 // [36:34] log2 memory banks
+	MemBankAddrWidth uint8 // [41:37] stored biased by 20: bank address width in bits
 }
 
 // GPU_DEV_CAPS field positions and widths. spec: command-processor §6

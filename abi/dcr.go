@@ -43,18 +43,18 @@ const (
 // TEX DCRs (0x040–0x05F). Per-stage registers are written to the bank STAGE selects.
 // spec: vortex-hardware-facts §2, §4
 const (
-	DCRTexStage    DCR = 0x040 // bank select, not stored per stage
-	DCRTexAddr     DCR = 0x041 // 64-byte block address of level 0
-	DCRTexLogDim   DCR = 0x042 // (log2 h << 16) | log2 w
-	DCRTexFormat   DCR = 0x043 // TexFormat
-	DCRTexFilter   DCR = 0x044 // bit0 bilinear, bit1 MIP_LINEAR
-	DCRTexWrap     DCR = 0x045 // (wrap_v << 16) | wrap_u
-	DCRTexMipOff0  DCR = 0x046 // MIPOFF(lod) = 0x046 + lod, byte offset from the base
-	DCRTexBorder   DCR = 0x056 // border colour, A8R8G8B8
-	DCRTexEnd      DCR = 0x060
-	TexMaxLevels       = 16
-	TexNumStages       = 2
-	TexStageDCRs       = int(DCRTexBorder-DCRTexAddr) + 1 // per-stage state words
+	DCRTexStage   DCR = 0x040 // bank select, not stored per stage
+	DCRTexAddr    DCR = 0x041 // 64-byte block address of level 0
+	DCRTexLogDim  DCR = 0x042 // (log2 h << 16) | log2 w
+	DCRTexFormat  DCR = 0x043 // TexFormat
+	DCRTexFilter  DCR = 0x044 // bit0 bilinear, bit1 MIP_LINEAR
+	DCRTexWrap    DCR = 0x045 // (wrap_v << 16) | wrap_u
+	DCRTexMipOff0 DCR = 0x046 // MIPOFF(lod) = 0x046 + lod, byte offset from the base
+	DCRTexBorder  DCR = 0x056 // border colour, A8R8G8B8
+	DCRTexEnd     DCR = 0x060
+	TexMaxLevels      = 16
+	TexNumStages      = 2
+	TexStageDCRs      = int(DCRTexBorder-DCRTexAddr) + 1 // per-stage state words
 )
 
 // DCRTexMipOff returns the MIPOFF register of level lod (0..15).
