@@ -1,0 +1,213 @@
+package scene
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// sharedData returns /work/shared/data (../shared/data beside the repository
+// root) or skips the test when it is absent.
+func sharedData(t testing.TB) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	repoRoot := filepath.Join(filepath.Dir(file), "..")
+	d := filepath.Join(repoRoot, "..", "shared", "data")
+	if _, err := os.Stat(d); err != nil {
+		t.Skipf("../shared/data absent: %v", err)
+	}
+	return d
+}
+
+func TestBunnyMesh(t *testing.T) {
+	p := filepath.Join(sharedData(t), "bench", "bunny.obj")
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("../shared/data absent: %v", err)
+	}
+	m, err := LoadBenchMesh(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.TriangleCount(); got != 3674 {
+		t.Errorf("bunny triangles = %d, want 3674 (bench README)", got)
+	}
+	if got := m.VertexCount(); got != 1839 {
+		t.Errorf("bunny vertices = %d, want 1839", got)
+	}
+	lo, hi, _ := m.Bounds()
+	longest := float32(0)
+	for k := 0; k < 3; k++ {
+		if lo[k] < -0.5 || hi[k] > 0.5 {
+			t.Errorf("axis %d spans [%g, %g], outside [-0.5, 0.5]", k, lo[k], hi[k])
+		}
+		longest = max(longest, hi[k]-lo[k])
+		if c := (lo[k] + hi[k]) / 2; c > 1e-6 || c < -1e-6 {
+			t.Errorf("axis %d centre %g, want 0", k, c)
+		}
+	}
+	if longest < 0.999999 || longest > 1.000001 {
+		t.Errorf("longest side %g, want 1", longest)
+	}
+	for i := 0; i < m.VertexCount(); i++ {
+		if l := m.Normal(i).Len(); l < 0.9999 || l > 1.0001 {
+			t.Fatalf("vertex %d normal length %g", i, l)
+		}
+	}
+	if m.Texcoords != nil {
+		t.Errorf("bunny has no vt; want nil texcoords (read as (0,0))")
+	}
+}
+
+func TestGeneratorCounts(t *testing.T) {
+	tests := []struct {
+		name      string
+		mesh      func() *Mesh
+		triangles int
+		vertices  int
+	}{
+		// (157+1)*(320+1) sphere vertices less the two unused seam
+		// copies of the poles (slice 320 of the first and last rows).
+		{"sphere", SphereMesh, SphereTriangles, 158*321 - 2},
+		{"grid", GridMesh, GridTriangles, 708 * 708},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.name == "grid" && testing.Short() {
+				t.Skip("grid is large; skipped with -short")
+			}
+			m := tc.mesh()
+			if err := m.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			if m.TriangleCount() != tc.triangles || m.VertexCount() != tc.vertices {
+				t.Errorf("%d triangles, %d vertices; want %d, %d", m.TriangleCount(), m.VertexCount(), tc.triangles, tc.vertices)
+			}
+		})
+	}
+}
+
+func TestSphereValues(t *testing.T) {
+	m := SphereMesh()
+	// Vertex 0 is the north pole (0, 1, 0) with texcoord (0, 1); the first
+	// triangle is 1/1/1 322/322/322 323/323/323 of the OBJ.
+	if p := m.Position(0); p != (Vec3{0, 1, 0}) {
+		t.Errorf("vertex 0 = %v", p)
+	}
+	if uv := m.Texcoord(0); uv != [2]float32{0, 1} {
+		t.Errorf("texcoord 0 = %v", uv)
+	}
+	// Ring 1, slice 80 (phi = 90°): python3 -c "import math; t=math.pi/157;
+	// print('%.6f %.6f' % (math.sin(t), math.cos(t)))" prints 0.020009 0.999800.
+	v := m.Position(int(m.Indices[3*80+1]))
+	if v[0] != 0.020009 || v[1] != 0.999800 || v[2] != 0 {
+		t.Errorf("ring 1 slice 80 = %v, want (0.020009, 0.999800, 0)", v)
+	}
+}
+
+// TestGeneratorsMatchPython diffs the Go OBJ writers against mkmeshes.py and
+// checks that loading the text gives the directly generated mesh.
+func TestGeneratorsMatchPython(t *testing.T) {
+	script := filepath.Join(sharedData(t), "bench", "mkmeshes.py")
+	if _, err := os.Stat(script); err != nil {
+		t.Skipf("../shared/data absent: %v", err)
+	}
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not available")
+	}
+	for _, tc := range []struct {
+		name  string
+		write func(w *bytes.Buffer) error
+		mesh  func() *Mesh
+	}{
+		{"sphere", func(w *bytes.Buffer) error { return WriteSphereOBJ(w) }, SphereMesh},
+		{"grid", func(w *bytes.Buffer) error { return WriteGridOBJ(w) }, GridMesh},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.name == "grid" && testing.Short() {
+				t.Skip("grid is large; skipped with -short")
+			}
+			out := filepath.Join(t.TempDir(), tc.name+".obj")
+			if msg, err := exec.Command(py, script, tc.name, out).CombinedOutput(); err != nil {
+				t.Fatalf("mkmeshes.py: %v\n%s", err, msg)
+			}
+			want, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got bytes.Buffer
+			if err := tc.write(&got); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.Bytes(), want) {
+				gl, wl := bytes.Split(got.Bytes(), []byte("\n")), bytes.Split(want, []byte("\n"))
+				for i := 0; i < len(gl) && i < len(wl); i++ {
+					if !bytes.Equal(gl[i], wl[i]) {
+						t.Fatalf("line %d: go %q, python %q", i+1, gl[i], wl[i])
+					}
+				}
+				t.Fatalf("go %d lines, python %d lines", len(gl), len(wl))
+			}
+			s, err := DecodeOBJ(bytes.NewReader(want), out, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			direct := tc.mesh()
+			loaded := &s.Meshes[0]
+			if !equalF32(loaded.Positions, direct.Positions) || !equalF32(loaded.Normals, direct.Normals) ||
+				!equalF32(loaded.Texcoords, direct.Texcoords) || !equalU32(loaded.Indices, direct.Indices) {
+				t.Errorf("loading mkmeshes.py output differs from the generated mesh")
+			}
+		})
+	}
+}
+
+func equalF32(a, b []float32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func equalU32(a, b []uint32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestBenchMatrices(t *testing.T) {
+	mvp, model := BenchMatrices(0, 512, 512)
+	want := RotateX(Radians(20))
+	if model != want {
+		t.Errorf("frame 0 model = %v, want rotateX(20°)", model)
+	}
+	// The origin lands at view depth -2: clip w = 2.
+	c := mvp.MulVec4([4]float32{0, 0, 0, 1})
+	if c[3] != 2 || c[0] != 0 || c[1] != 0 {
+		t.Errorf("origin in clip space = %v", c)
+	}
+	l := BenchLightDir()
+	if n := l.Len(); n < 0.999999 || n > 1.000001 {
+		t.Errorf("light dir length %g", n)
+	}
+}
+
+func BenchmarkGridMesh(b *testing.B) {
+	for b.Loop() {
+		GridMesh()
+	}
+}
