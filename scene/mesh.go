@@ -243,7 +243,9 @@ const (
 )
 
 // Mipmapped reports whether f samples mipmap levels.
-func (f Filter) Mipmapped() bool { return f >= FilterNearestMipmapNearest && f <= FilterLinearMipmapLinear }
+func (f Filter) Mipmapped() bool {
+	return f >= FilterNearestMipmapNearest && f <= FilterLinearMipmapLinear
+}
 
 var wrapNames = map[Wrap]string{WrapRepeat: "repeat", WrapClampToEdge: "clamp_to_edge", WrapMirroredRepeat: "mirrored_repeat"}
 
