@@ -2,4 +2,4 @@ module vortexgfx
 
 go 1.26
 
-require github.com/BurntSushi/toml v1.6.0 // indirect
+require github.com/BurntSushi/toml v1.6.0
