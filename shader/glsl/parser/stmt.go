@@ -1,0 +1,199 @@
+package parser
+
+import (
+	"vortexgfx/shader/glsl/ast"
+	"vortexgfx/shader/glsl/preproc"
+)
+
+// block parses { statements }. newScope opens a scope for struct names.
+func (p *parser) block(newScope bool) *ast.Block {
+	b := &ast.Block{Lbrace: p.expect("{")}
+	if newScope {
+		p.openScope()
+		defer p.closeScope()
+	}
+	for !p.is("}") {
+		if p.tok.Kind == preproc.EOF {
+			p.fail(p.tok.Pos, "syntax error: unexpected end of file, expected '}'")
+		}
+		b.Stmts = append(b.Stmts, p.stmt())
+	}
+	p.next()
+	return b
+}
+
+// startsDecl reports whether the statement at the current token is a declaration.
+func (p *parser) startsDecl() bool {
+	t := p.tok
+	if p.isQualifierTok(t) || p.isKw("precision") || p.isKw("struct") {
+		return true
+	}
+	if !p.isTypeName(t) {
+		return false
+	}
+	n := p.peek(1)
+	if n.Kind == preproc.Ident {
+		return true
+	}
+	if n.Kind == preproc.Punct && n.Text == "[" {
+		depth := 0
+		for k := 1; ; k++ {
+			u := p.peek(k)
+			if u.Kind == preproc.EOF {
+				return false
+			}
+			if u.Kind == preproc.Punct && u.Text == "[" {
+				depth++
+			}
+			if u.Kind == preproc.Punct && u.Text == "]" {
+				depth--
+				if depth == 0 {
+					nn := p.peek(k + 1)
+					if nn.Kind == preproc.Punct && nn.Text == "[" {
+						continue
+					}
+					return nn.Kind == preproc.Ident
+				}
+			}
+		}
+	}
+	return false
+}
+
+func (p *parser) stmt() ast.Stmt {
+	p.enter()
+	defer p.leave()
+	t := p.tok
+	if t.Kind == preproc.Punct {
+		switch t.Text {
+		case "{":
+			return p.block(true)
+		case ";":
+			p.next()
+			return &ast.EmptyStmt{Semi: t.Pos}
+		}
+	}
+	if t.Kind == preproc.Ident && p.isKeyword(t.Text) {
+		switch t.Text {
+		case "if":
+			p.next()
+			p.expect("(")
+			s := &ast.IfStmt{IfPos: t.Pos, Cond: p.expr()}
+			p.expect(")")
+			s.Then = p.scopedStmt()
+			if p.isKw("else") {
+				p.next()
+				s.Else = p.scopedStmt()
+			}
+			return s
+		case "for":
+			p.next()
+			p.expect("(")
+			p.openScope()
+			defer p.closeScope()
+			s := &ast.ForStmt{ForPos: t.Pos}
+			if !p.is(";") {
+				if p.startsDecl() {
+					s.Init = &ast.DeclStmt{Decl: p.declaration(false)}
+				} else {
+					s.Init = &ast.ExprStmt{X: p.expr()}
+					p.expect(";")
+				}
+			} else {
+				p.next()
+			}
+			if !p.is(";") {
+				s.Cond = p.condition()
+			}
+			p.expect(";")
+			if !p.is(")") {
+				s.Post = p.expr()
+			}
+			p.expect(")")
+			s.Body = p.bodyStmt()
+			return s
+		case "while":
+			p.next()
+			p.expect("(")
+			p.openScope()
+			defer p.closeScope()
+			s := &ast.WhileStmt{WhilePos: t.Pos, Cond: p.condition()}
+			p.expect(")")
+			s.Body = p.bodyStmt()
+			return s
+		case "do":
+			p.next()
+			s := &ast.DoStmt{DoPos: t.Pos, Body: p.scopedStmt()}
+			if !p.isKw("while") {
+				p.fail(p.tok.Pos, "syntax error: expected 'while' after do body, found %s", p.describe(p.tok))
+			}
+			p.next()
+			p.expect("(")
+			s.Cond = p.expr()
+			p.expect(")")
+			p.expect(";")
+			return s
+		case "switch":
+			p.next()
+			p.expect("(")
+			s := &ast.SwitchStmt{SwitchPos: t.Pos, Tag: p.expr()}
+			p.expect(")")
+			s.Body = p.block(true)
+			return s
+		case "case":
+			p.next()
+			s := &ast.CaseStmt{CasePos: t.Pos, Value: p.expr()}
+			p.expect(":")
+			return s
+		case "default":
+			p.next()
+			p.expect(":")
+			return &ast.CaseStmt{CasePos: t.Pos}
+		case "break", "continue", "discard":
+			p.next()
+			p.expect(";")
+			k := map[string]ast.BranchKind{"break": ast.Break, "continue": ast.Continue, "discard": ast.Discard}[t.Text]
+			return &ast.BranchStmt{TokPos: t.Pos, Kind: k}
+		case "return":
+			p.next()
+			s := &ast.ReturnStmt{ReturnPos: t.Pos}
+			if !p.is(";") {
+				s.Result = p.expr()
+			}
+			p.expect(";")
+			return s
+		}
+	}
+	if p.startsDecl() {
+		return &ast.DeclStmt{Decl: p.declaration(false)}
+	}
+	x := p.expr()
+	p.expect(";")
+	return &ast.ExprStmt{X: x}
+}
+
+// condition parses a loop condition; "type name = init" declarations are parsed
+// into a DeclGroup wrapped as the Cond's initialiser is not representable, so they
+// are rejected with a clear message.
+func (p *parser) condition() ast.Expr {
+	if p.startsDecl() {
+		p.fail(p.tok.Pos, "declarations in loop conditions are not supported")
+	}
+	return p.expr()
+}
+
+// scopedStmt parses a sub-statement that gets its own scope.
+func (p *parser) scopedStmt() ast.Stmt {
+	p.openScope()
+	defer p.closeScope()
+	return p.stmt()
+}
+
+// bodyStmt parses a loop body (a compound body shares the loop's scope in GLSL,
+// but nested struct names are still scoped).
+func (p *parser) bodyStmt() ast.Stmt {
+	if p.is("{") {
+		return p.block(true)
+	}
+	return p.stmt()
+}

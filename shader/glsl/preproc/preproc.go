@@ -1,0 +1,508 @@
+package preproc
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"vortexgfx/shader/glsl/ast"
+)
+
+// Options configure a preprocessor run.
+type Options struct {
+	// DefaultVersion is used when the source has no #version (110 when zero).
+	DefaultVersion int
+	// Extensions lists the extensions the compiler supports; #extension X : require
+	// or enable of any other name is an error (warn/disable are accepted).
+	Extensions []string
+	// Defines are predefined object-like macros (name -> replacement text).
+	Defines map[string]string
+}
+
+// Result is the output of Process.
+type Result struct {
+	Tokens     []Token // expanded tokens, no Newline tokens, ending with EOF
+	Version    int
+	ES         bool
+	Profile    string // "core", "compatibility", "es" or ""
+	Versioned  bool   // a #version directive was present
+	VersionPos ast.Pos
+	Extensions map[string]string // extension name -> behavior, in effect at the end
+}
+
+type macro struct {
+	name     string
+	pos      ast.Pos
+	funcLike bool
+	params   []string
+	body     []Token
+	builtin  bool
+}
+
+type condState struct {
+	pos       ast.Pos
+	active    bool // this branch is being processed
+	taken     bool // some branch of this group was taken
+	sawElse   bool
+	parentOff bool // an enclosing group is skipped
+}
+
+type pp struct {
+	file   string
+	opts   Options
+	errs   ast.ErrorList
+	macros map[string]*macro
+	conds  []condState
+	res    *Result
+	// lineDelta adjusts reported line numbers after #line.
+	lineDelta int
+	seenToken bool // a non-directive token or directive other than #version was seen
+	out       []Token
+	pending   []Token
+}
+
+// Process preprocesses src (named file in diagnostics). The returned error is an
+// ast.ErrorList when non-nil; the Result is valid even when errors were found.
+// spec: GLSL 4.50 §3.3.
+func Process(file, src string, opts Options) (*Result, error) {
+	p := &pp{file: file, opts: opts, macros: map[string]*macro{}}
+	p.res = &Result{Version: opts.DefaultVersion, Extensions: map[string]string{}}
+	if p.res.Version == 0 {
+		p.res.Version = 110
+	}
+	lx := &lexer{src: src, file: file, line: 1, col: 1, errs: &p.errs}
+	lx.run()
+	toks := lx.tokens
+	p.define("__LINE__", nil, true)
+	p.define("__FILE__", nil, true)
+	p.define("__VERSION__", nil, true)
+	for name, text := range opts.Defines {
+		sub := &lexer{src: text, file: file, line: 1, col: 1, errs: &p.errs}
+		sub.run()
+		var body []Token
+		for _, t := range sub.tokens {
+			if t.Kind != Newline && t.Kind != EOF {
+				body = append(body, t)
+			}
+		}
+		p.macros[name] = &macro{name: name, body: body, builtin: true}
+	}
+	p.run(toks)
+	p.errs.Sort()
+	return p.res, p.errs.Err()
+}
+
+func (p *pp) define(name string, body []Token, builtin bool) {
+	p.macros[name] = &macro{name: name, body: body, builtin: builtin}
+}
+
+func (p *pp) errorf(pos ast.Pos, format string, args ...any) {
+	p.errs.Add(p.adjust(pos), sprintf(format, args...))
+}
+
+func (p *pp) adjust(pos ast.Pos) ast.Pos {
+	pos.Line += p.lineDelta
+	return pos
+}
+
+func (p *pp) active() bool {
+	return len(p.conds) == 0 || p.conds[len(p.conds)-1].active
+}
+
+func (p *pp) run(toks []Token) {
+	i := 0
+	for i < len(toks) && toks[i].Kind != EOF {
+		// Collect one line.
+		start := i
+		for toks[i].Kind != Newline && toks[i].Kind != EOF {
+			i++
+		}
+		line := toks[start:i]
+		if toks[i].Kind == Newline {
+			i++
+		}
+		if len(line) == 0 {
+			continue
+		}
+		if line[0].Kind == Punct && line[0].Text == "#" {
+			p.flush()
+			p.directive(line)
+			continue
+		}
+		if !p.active() {
+			continue
+		}
+		p.seenToken = true
+		for _, t := range line {
+			t.Pos = p.adjust(t.Pos)
+			p.pending = append(p.pending, t)
+		}
+	}
+	p.flush()
+	for _, c := range p.conds {
+		p.errorf(c.pos, "unterminated #if")
+	}
+	p.res.Tokens = append(p.out, Token{Kind: EOF, Pos: p.adjust(toks[len(toks)-1].Pos)})
+}
+
+// flush macro-expands the pending text tokens into the output.
+func (p *pp) flush() {
+	if len(p.pending) == 0 {
+		return
+	}
+	p.out = append(p.out, p.expand(p.pending, false)...)
+	p.pending = nil
+}
+
+func (p *pp) directive(line []Token) {
+	hash := line[0]
+	if len(line) == 1 {
+		return // null directive
+	}
+	name := line[1]
+	args := line[2:]
+	if name.Kind != Ident {
+		if p.active() {
+			p.errorf(name.Pos, "invalid preprocessor directive")
+		}
+		return
+	}
+	switch name.Text {
+	case "if", "ifdef", "ifndef":
+		c := condState{pos: hash.Pos, parentOff: !p.active()}
+		if !c.parentOff {
+			c.active = p.condition(name, args)
+			c.taken = c.active
+		}
+		p.conds = append(p.conds, c)
+		return
+	case "elif":
+		if len(p.conds) == 0 {
+			p.errorf(name.Pos, "#elif without #if")
+			return
+		}
+		c := &p.conds[len(p.conds)-1]
+		if c.sawElse {
+			p.errorf(name.Pos, "#elif after #else")
+		}
+		if c.parentOff || c.taken {
+			c.active = false
+			return
+		}
+		c.active = p.condition(name, args)
+		c.taken = c.active
+		return
+	case "else":
+		if len(p.conds) == 0 {
+			p.errorf(name.Pos, "#else without #if")
+			return
+		}
+		c := &p.conds[len(p.conds)-1]
+		if c.sawElse {
+			p.errorf(name.Pos, "#else after #else")
+		}
+		c.sawElse = true
+		c.active = !c.parentOff && !c.taken
+		c.taken = true
+		if len(args) > 0 && !c.parentOff {
+			p.errorf(args[0].Pos, "garbage after #else")
+		}
+		return
+	case "endif":
+		if len(p.conds) == 0 {
+			p.errorf(name.Pos, "#endif without #if")
+			return
+		}
+		p.conds = p.conds[:len(p.conds)-1]
+		return
+	}
+	if !p.active() {
+		return
+	}
+	switch name.Text {
+	case "version":
+		p.version(name, args)
+	case "define":
+		p.seenToken = true
+		p.doDefine(name, args)
+	case "undef":
+		p.seenToken = true
+		if len(args) != 1 || args[0].Kind != Ident {
+			p.errorf(name.Pos, "#undef expects one macro name")
+			return
+		}
+		n := args[0].Text
+		if m := p.macros[n]; m != nil && m.builtin || strings.HasPrefix(n, "GL_") {
+			p.errorf(args[0].Pos, "cannot undefine built-in macro %s", n)
+			return
+		}
+		delete(p.macros, n)
+	case "extension":
+		p.seenToken = true
+		p.extension(name, args)
+	case "line":
+		p.seenToken = true
+		toks := p.expand(args, false)
+		if len(toks) < 1 || len(toks) > 2 {
+			p.errorf(name.Pos, "#line expects a line number and an optional source string number")
+			return
+		}
+		n, ok := parseInt(toks[0].Text)
+		if !ok || toks[0].Kind != Number || (len(toks) == 2 && toks[1].Kind != Number) {
+			p.errorf(toks[0].Pos, "#line expects an integer line number")
+			return
+		}
+		// The line after the directive gets number n.
+		p.lineDelta = int(n) - (hash.Pos.Line + 1)
+	case "error":
+		p.seenToken = true
+		p.errorf(hash.Pos, "#error %s", joinTokens(args))
+	case "pragma":
+		p.seenToken = true
+	default:
+		p.errorf(name.Pos, "invalid preprocessor directive #%s", name.Text)
+	}
+}
+
+func joinTokens(ts []Token) string {
+	var b strings.Builder
+	for i, t := range ts {
+		if i > 0 && t.Space {
+			b.WriteByte(' ')
+		}
+		b.WriteString(t.Text)
+	}
+	return b.String()
+}
+
+func (p *pp) version(name Token, args []Token) {
+	if p.seenToken || p.res.Versioned {
+		p.errorf(name.Pos, "#version must occur on the first line of a shader, before anything else")
+		return
+	}
+	p.res.Versioned = true
+	p.res.VersionPos = p.adjust(name.Pos)
+	if len(args) < 1 || args[0].Kind != Number {
+		p.errorf(name.Pos, "#version expects a version number")
+		return
+	}
+	n, ok := parseInt(args[0].Text)
+	if !ok {
+		p.errorf(args[0].Pos, "invalid #version number %s", args[0].Text)
+		return
+	}
+	v := int(n)
+	p.res.Version = v
+	if len(args) > 1 {
+		if args[1].Kind != Ident || len(args) > 2 {
+			p.errorf(args[1].Pos, "invalid #version profile")
+			return
+		}
+		p.res.Profile = args[1].Text
+		switch args[1].Text {
+		case "es":
+			if v != 300 && v != 310 && v != 320 && v != 100 {
+				p.errorf(args[1].Pos, "GLSL ES version %d is not supported", v)
+			}
+			if v == 100 {
+				p.errorf(args[1].Pos, "#version 100 does not take a profile")
+			}
+			p.res.ES = true
+		case "core", "compatibility":
+			if v < 150 {
+				p.errorf(args[1].Pos, "#version %d does not take a profile", v)
+			}
+		default:
+			p.errorf(args[1].Pos, "invalid #version profile %s", args[1].Text)
+		}
+	}
+	if v == 100 {
+		p.res.ES = true
+	}
+	if !p.res.ES {
+		switch v {
+		case 110, 120, 130, 140, 150, 330, 400, 410, 420, 430, 440, 450:
+		default:
+			p.errorf(args[0].Pos, "GLSL %d is not supported", v)
+		}
+	} else if v == 300 && len(args) < 2 {
+		p.errorf(args[0].Pos, "GLSL 3.00 requires the es profile (#version 300 es)")
+	}
+}
+
+func (p *pp) extension(name Token, args []Token) {
+	if len(args) != 3 || args[0].Kind != Ident || args[1].Text != ":" || args[2].Kind != Ident {
+		p.errorf(name.Pos, "#extension expects 'name : behavior'")
+		return
+	}
+	ext, beh := args[0].Text, args[2].Text
+	switch beh {
+	case "require", "enable", "warn", "disable":
+	default:
+		p.errorf(args[2].Pos, "invalid #extension behavior %s", beh)
+		return
+	}
+	if ext == "all" {
+		if beh == "require" || beh == "enable" {
+			p.errorf(args[2].Pos, "#extension all : %s is not allowed", beh)
+		}
+		return
+	}
+	if (beh == "require" || beh == "enable") && !slices.Contains(p.opts.Extensions, ext) {
+		if beh == "require" {
+			p.errorf(args[0].Pos, "extension %s is not supported", ext)
+			return
+		}
+	}
+	p.res.Extensions[ext] = beh
+}
+
+func (p *pp) doDefine(name Token, args []Token) {
+	if len(args) == 0 || args[0].Kind != Ident {
+		p.errorf(name.Pos, "#define expects a macro name")
+		return
+	}
+	id := args[0]
+	m := &macro{name: id.Text, pos: id.Pos}
+	body := args[1:]
+	if len(body) > 0 && body[0].Text == "(" && !body[0].Space {
+		m.funcLike = true
+		i := 1
+		for {
+			if i >= len(body) {
+				p.errorf(id.Pos, "unterminated macro parameter list")
+				return
+			}
+			if body[i].Text == ")" && len(m.params) == 0 {
+				i++
+				break
+			}
+			if body[i].Kind != Ident {
+				p.errorf(body[i].Pos, "invalid macro parameter")
+				return
+			}
+			if slices.Contains(m.params, body[i].Text) {
+				p.errorf(body[i].Pos, "duplicate macro parameter %s", body[i].Text)
+				return
+			}
+			m.params = append(m.params, body[i].Text)
+			i++
+			if i < len(body) && body[i].Text == "," {
+				i++
+				continue
+			}
+			if i < len(body) && body[i].Text == ")" {
+				i++
+				break
+			}
+			p.errorf(id.Pos, "invalid macro parameter list")
+			return
+		}
+		body = body[i:]
+	}
+	m.body = slices.Clone(body)
+	if old := p.macros[id.Text]; old != nil {
+		if old.builtin {
+			p.errorf(id.Pos, "cannot redefine built-in macro %s", id.Text)
+			return
+		}
+		if !sameMacro(old, m) {
+			p.errorf(id.Pos, "macro %s redefined", id.Text)
+			return
+		}
+	}
+	if strings.HasPrefix(id.Text, "GL_") {
+		p.errorf(id.Pos, "macro names beginning with GL_ are reserved")
+		return
+	}
+	if strings.Contains(id.Text, "__") && p.res.ES {
+		p.errorf(id.Pos, "macro names containing __ are reserved")
+		return
+	}
+	p.macros[id.Text] = m
+}
+
+func sameMacro(a, b *macro) bool {
+	if a.funcLike != b.funcLike || !slices.Equal(a.params, b.params) || len(a.body) != len(b.body) {
+		return false
+	}
+	for i := range a.body {
+		if a.body[i].Text != b.body[i].Text || (i > 0 && a.body[i].Space != b.body[i].Space) {
+			return false
+		}
+	}
+	return true
+}
+
+// condition evaluates #if/#elif/#ifdef/#ifndef.
+func (p *pp) condition(name Token, args []Token) bool {
+	switch name.Text {
+	case "ifdef", "ifndef":
+		if len(args) < 1 || args[0].Kind != Ident {
+			p.errorf(name.Pos, "#%s expects a macro name", name.Text)
+			return false
+		}
+		if len(args) > 1 {
+			p.errorf(args[1].Pos, "garbage after #%s", name.Text)
+		}
+		_, def := p.macros[args[0].Text]
+		return def == (name.Text == "ifdef")
+	}
+	if len(args) == 0 {
+		p.errorf(name.Pos, "#%s with no expression", name.Text)
+		return false
+	}
+	// Replace defined X / defined(X) before expansion.
+	var pre []Token
+	for i := 0; i < len(args); i++ {
+		t := args[i]
+		if t.Kind == Ident && t.Text == "defined" {
+			var id Token
+			switch {
+			case i+1 < len(args) && args[i+1].Kind == Ident:
+				id = args[i+1]
+				i++
+			case i+3 < len(args) && args[i+1].Text == "(" && args[i+2].Kind == Ident && args[i+3].Text == ")":
+				id = args[i+2]
+				i += 3
+			default:
+				p.errorf(t.Pos, "defined expects a macro name")
+				return false
+			}
+			v := "0"
+			if _, ok := p.macros[id.Text]; ok {
+				v = "1"
+			}
+			pre = append(pre, Token{Kind: Number, Text: v, Pos: t.Pos})
+			continue
+		}
+		pre = append(pre, t)
+	}
+	toks := p.expand(pre, true)
+	e := &evaluator{toks: toks, p: p, pos: name.Pos}
+	v := e.expr(0, true)
+	if e.failed {
+		return false
+	}
+	if e.i < len(e.toks) {
+		p.errorf(e.toks[e.i].Pos, "syntax error in #%s expression at '%s'", name.Text, e.toks[e.i].Text)
+		return false
+	}
+	return v != 0
+}
+
+func parseInt(s string) (int64, bool) {
+	s = strings.TrimSuffix(strings.TrimSuffix(s, "u"), "U")
+	base := 10
+	switch {
+	case len(s) > 1 && s[0] == '0' && (s[1]|0x20) == 'x':
+		base, s = 16, s[2:]
+	case len(s) > 1 && s[0] == '0':
+		base, s = 8, s[1:]
+	}
+	v, err := strconv.ParseUint(s, base, 32)
+	if err != nil {
+		return 0, false
+	}
+	return int64(int32(uint32(v))), true
+}
