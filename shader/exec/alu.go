@@ -1,0 +1,178 @@
+package exec
+
+import (
+	"math"
+	"math/bits"
+
+	"vortexgfx/shader/ir"
+)
+
+// alu runs one non-control instruction across the lanes in exec. The commonest ops
+// have their own lane loops; the rest call ir.Eval per lane (a plain function call,
+// never an interface call), which is also what constant folding uses.
+func (m *Machine) alu(in *ir.Inst, exec uint64) {
+	full := exec == m.full
+	switch in.Op {
+	case ir.Const:
+		d := m.reg(in.Dst)
+		if full {
+			for l := range d {
+				d[l] = in.Imm
+			}
+			return
+		}
+		for mm := exec; mm != 0; mm &= mm - 1 {
+			d[bits.TrailingZeros64(mm)] = in.Imm
+		}
+		return
+	case ir.Mov, ir.Cast:
+		d, a := m.reg(in.Dst), m.reg(in.Src[0])
+		if full {
+			copy(d, a)
+			return
+		}
+		for mm := exec; mm != 0; mm &= mm - 1 {
+			l := bits.TrailingZeros64(mm)
+			d[l] = a[l]
+		}
+		return
+	case ir.FAdd, ir.FSub, ir.FMul:
+		d, a, b := m.reg(in.Dst), m.reg(in.Src[0]), m.reg(in.Src[1])
+		b = b[:len(d)]
+		a = a[:len(d)]
+		if full {
+			switch in.Op {
+			case ir.FAdd:
+				for l := range d {
+					d[l] = math.Float32bits(math.Float32frombits(a[l]) + math.Float32frombits(b[l]))
+				}
+			case ir.FSub:
+				for l := range d {
+					d[l] = math.Float32bits(math.Float32frombits(a[l]) - math.Float32frombits(b[l]))
+				}
+			default:
+				for l := range d {
+					d[l] = math.Float32bits(math.Float32frombits(a[l]) * math.Float32frombits(b[l]))
+				}
+			}
+			return
+		}
+	case ir.Select:
+		d, c, a, b := m.reg(in.Dst), m.reg(in.Src[0]), m.reg(in.Src[1]), m.reg(in.Src[2])
+		for mm := exec; mm != 0; mm &= mm - 1 {
+			l := bits.TrailingZeros64(mm)
+			if c[l] != 0 {
+				d[l] = a[l]
+			} else {
+				d[l] = b[l]
+			}
+		}
+		return
+	case ir.LoadInput:
+		d, s := m.reg(in.Dst), m.Input(int(in.Imm))
+		for mm := exec; mm != 0; mm &= mm - 1 {
+			l := bits.TrailingZeros64(mm)
+			d[l] = s[l]
+		}
+		return
+	case ir.StoreOutput:
+		d, s := m.Output(int(in.Imm)), m.reg(in.Src[0])
+		for mm := exec; mm != 0; mm &= mm - 1 {
+			l := bits.TrailingZeros64(mm)
+			d[l] = s[l]
+		}
+		return
+	case ir.LoadUniform:
+		d, v := m.reg(in.Dst), m.uniforms[in.Imm]
+		for mm := exec; mm != 0; mm &= mm - 1 {
+			d[bits.TrailingZeros64(mm)] = v
+		}
+		return
+	case ir.LoadUniformIdx:
+		d, idx := m.reg(in.Dst), m.reg(in.Src[0])
+		u := m.uniforms
+		for mm := exec; mm != 0; mm &= mm - 1 {
+			l := bits.TrailingZeros64(mm)
+			d[l] = u[in.Imm+clampIndex(idx[l], in.Len, m.prog.Regs[in.Src[0]])*in.Stride]
+		}
+		return
+	case ir.ArrayLoad:
+		d, idx := m.reg(in.Dst), m.reg(in.Src[0])
+		signed := m.prog.Regs[in.Src[0]]
+		w := uint32(m.w)
+		for mm := exec; mm != 0; mm &= mm - 1 {
+			l := bits.TrailingZeros64(mm)
+			r := in.Imm + clampIndex(idx[l], in.Len, signed)*in.Stride
+			d[l] = m.regs[r*w+uint32(l)]
+		}
+		return
+	case ir.ArrayStore:
+		idx, s := m.reg(in.Src[0]), m.reg(in.Src[1])
+		signed := m.prog.Regs[in.Src[0]]
+		w := uint32(m.w)
+		for mm := exec; mm != 0; mm &= mm - 1 {
+			l := bits.TrailingZeros64(mm)
+			r := in.Imm + clampIndex(idx[l], in.Len, signed)*in.Stride
+			m.regs[r*w+uint32(l)] = s[l]
+		}
+		return
+	}
+	// Generic path: ir.Eval per active lane. Each lane reads only its own source
+	// words before writing its own destination word, so dst may equal a source.
+	d := m.reg(in.Dst)
+	a, b, c, e := m.src(in.Src[0]), m.src(in.Src[1]), m.src(in.Src[2]), m.src(in.Src[3])
+	op, imm := in.Op, in.Imm
+	for mm := exec; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros64(mm)
+		d[l] = ir.Eval(op, imm, a[l], b[l], c[l], e[l])
+	}
+}
+
+// clampIndex clamps a lane's array index to [0, n-1] (GLSL leaves out-of-bounds
+// indexing undefined; here it reads or writes the nearest element).
+func clampIndex(v, n uint32, t ir.Type) uint32 {
+	if t == ir.I32 && int32(v) < 0 {
+		return 0
+	}
+	if v >= n {
+		return n - 1
+	}
+	return v
+}
+
+// deriv computes a screen-space derivative for every active lane from its 2x2 quad
+// (lanes 4k..4k+3 = TL, TR, BL, BR). A neighbour that is inactive or absent returns
+// the reader's own value. spec: vortexpipe-driver §2.2 (quad shuffle).
+func (m *Machine) deriv(op ir.Op, d, s []uint32, exec uint64) {
+	t := m.tmp
+	w := m.w
+	for mm := exec; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros64(mm)
+		q := l &^ 3
+		var lo, hi int
+		switch op {
+		case ir.DdxFine:
+			lo = q + l&2
+			hi = lo + 1
+		case ir.DdyFine:
+			lo = q + l&1
+			hi = lo + 2
+		case ir.DdxCoarse:
+			lo, hi = q, q+1
+		default:
+			lo, hi = q, q+2
+		}
+		vlo, vhi := s[l], s[l]
+		if lo < w && exec>>lo&1 != 0 {
+			vlo = s[lo]
+		}
+		if hi < w && exec>>hi&1 != 0 {
+			vhi = s[hi]
+		}
+		t[l] = math.Float32bits(math.Float32frombits(vhi) - math.Float32frombits(vlo))
+	}
+	for mm := exec; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros64(mm)
+		d[l] = t[l]
+	}
+}

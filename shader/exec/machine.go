@@ -1,0 +1,268 @@
+// Package exec is the SIMT executor for shader IR programs: it runs one IR
+// instruction across the active lanes of a warp, keeping execution masks (uint64,
+// one bit per lane) for divergent if/else, loops with break/continue, return and
+// discard, quad lanes for derivatives, and a per-lane live flag for discard, demote
+// and helper lanes. The same program run with Width 1 is the scalar reference
+// interpreter.
+//
+// # Registers and buffers
+//
+// The register file is structure-of-arrays: one flat []uint32 of Regs*Width words,
+// register r of lane l at r*Width+l, allocated once per Machine and reused by every
+// Run; inputs and outputs use the same layout (word w of lane l at w*Width+l).
+// Uniforms are one word buffer shared by all lanes. Run allocates nothing, and
+// texture and output-merger work goes through the Sampler and OutputSink interfaces
+// once per instruction with the active mask and whole lane arrays, never once per
+// lane, so the device TEX/OM models and software fallbacks plug in behind them.
+// spec: vortexpipe-driver §2.2 (vx_tex, vx_om_export), §3.4.
+//
+// # Quads, helpers, discard and demote
+//
+// For fragment work lanes 4k..4k+3 form one 2x2 quad: top-left, top-right,
+// bottom-left, bottom-right. Derivatives read neighbours inside the quad; a
+// neighbour that is not currently active (divergent, terminated or absent) returns
+// the reader's own value, as the quad shuffle does (spec: vortexpipe-driver §2.2), so
+// such a difference is 0. A lane whose pixel is not covered runs as a helper: it is
+// present (executes) but not live, and Export skips it (spec: vortexpipe-driver §3.4:
+// "covered only gates the export").
+//
+// Demote (GLSL_EXT_demote_to_helper_invocation) clears the lane's live flag and the
+// lane keeps running as a helper, exactly as the device wrapper's live flag does
+// (spec: vortexpipe-driver §3.4). Discard also clears the live flag but, as GLSL
+// (every version, and ES) defines discard, terminates the lane: it executes nothing
+// further, so a discarding lane can never be kept spinning in a loop it would have
+// left. GLSL makes derivatives after non-uniform discard undefined; here they are
+// defined by the quad rule above (a terminated neighbour returns the reader's value).
+// In both cases the lane's outputs are never exported.
+//
+// # Numbers and limits
+//
+// Arithmetic is ir.Eval's (IEEE single precision, wrapping integers, defined results
+// for division by zero, out-of-range shifts and clamped indexing). There is no
+// iteration cap that changes semantics: a run that exceeds Config.MaxSteps warp
+// instructions, or whose context is cancelled, stops with ErrBudget or the context's
+// error instead of hanging.
+package exec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"vortexgfx/shader/ir"
+)
+
+// MaxWidth is the widest warp the executor supports (one uint64 mask bit per lane).
+const MaxWidth = 64
+
+// DefaultMaxSteps is the step budget used when Config.MaxSteps is 0.
+const DefaultMaxSteps = 1 << 28
+
+// ErrBudget is returned by Run when the step budget is exhausted.
+var ErrBudget = errors.New("exec: step budget exhausted (runaway shader?)")
+
+// ErrNoSampler is returned when a program executes a texture op and no Sampler is set.
+var ErrNoSampler = errors.New("exec: texture instruction without a sampler")
+
+// Config configures a Machine.
+type Config struct {
+	// Width is the warp width in lanes, 1..64 (the device's NUM_THREADS). Fragment
+	// programs need a multiple of 4 for quads, or 1 for the scalar reference.
+	Width int
+	// MaxSteps bounds the warp instructions one Run may execute; 0 selects
+	// DefaultMaxSteps.
+	MaxSteps int64
+}
+
+// Machine runs one verified program on one warp. It is not safe for concurrent use;
+// use one Machine per goroutine (they are cheap and share nothing mutable).
+type Machine struct {
+	prog  *ir.Program
+	code  []ir.Inst
+	match []int32 // If->Else/EndIf, Else->EndIf, Loop/Continuing->EndLoop, EndLoop->body, Scope->EndScope
+	skip  []int32 // where to go when the mask becomes empty: the innermost construct's next closer
+
+	w        int
+	full     uint64
+	maxSteps int64
+
+	regs     []uint32
+	in       []uint32
+	out      []uint32
+	uniforms []uint32
+	zero     []uint32
+	tmp      []uint32
+	frames   []frame
+
+	sampler Sampler
+	sink    OutputSink
+	texReq  TexRequest
+	expReq  ExportRequest
+
+	steps   int64
+	laneOps int64
+}
+
+type frame struct {
+	kind  ir.Op // If, Loop or Scope
+	saved uint64
+	other uint64 // If: lanes for Else. Loop: lanes that broke. Scope: lanes that returned.
+	cont  uint64 // Loop: lanes that continued this iteration
+	loop  int32  // innermost loop frame (self for a loop), -1 if none in this scope
+	scope int32  // innermost scope frame (self for a scope)
+	start int32  // Loop: first body instruction
+}
+
+// New verifies p, inlines its functions, and returns a Machine for it.
+func New(p *ir.Program, cfg Config) (*Machine, error) {
+	if cfg.Width < 1 || cfg.Width > MaxWidth {
+		return nil, fmt.Errorf("exec: warp width %d out of range 1..%d", cfg.Width, MaxWidth)
+	}
+	if p != nil && p.Stage == ir.Fragment && cfg.Width != 1 && cfg.Width%4 != 0 {
+		return nil, fmt.Errorf("exec: fragment warp width %d is not a multiple of 4", cfg.Width)
+	}
+	if err := ir.Verify(p); err != nil {
+		return nil, err
+	}
+	if len(p.Funcs) > 0 {
+		p = ir.Inline(p)
+	}
+	w := cfg.Width
+	m := &Machine{
+		prog:     p,
+		code:     p.Code,
+		w:        w,
+		full:     ^uint64(0) >> (64 - w),
+		maxSteps: cfg.MaxSteps,
+		regs:     make([]uint32, len(p.Regs)*w),
+		in:       make([]uint32, p.InputWords*w),
+		out:      make([]uint32, p.OutputWords*w),
+		zero:     make([]uint32, w),
+		tmp:      make([]uint32, w),
+		frames:   make([]frame, ir.MaxDepth(p.Code)+1),
+	}
+	if m.maxSteps <= 0 {
+		m.maxSteps = DefaultMaxSteps
+	}
+	m.tables()
+	m.texReq.init(w)
+	m.expReq = ExportRequest{Width: w, Words: m.out}
+	return m, nil
+}
+
+// tables computes the jump targets of the verified code.
+func (m *Machine) tables() {
+	n := len(m.code)
+	m.match = make([]int32, n)
+	m.skip = make([]int32, n)
+	type open struct{ pc, closer int32 }
+	var stack []open
+	// First pass: matching closers.
+	for pc := 0; pc < n; pc++ {
+		switch m.code[pc].Op {
+		case ir.If, ir.Loop, ir.Scope:
+			stack = append(stack, open{pc: int32(pc)})
+		case ir.Else, ir.Continuing:
+			top := stack[len(stack)-1]
+			m.match[top.pc] = int32(pc)
+			stack[len(stack)-1].pc = int32(pc)
+		case ir.EndIf, ir.EndScope:
+			top := stack[len(stack)-1]
+			m.match[top.pc] = int32(pc)
+			stack = stack[:len(stack)-1]
+		case ir.EndLoop:
+			top := stack[len(stack)-1]
+			m.match[top.pc] = int32(pc)
+			stack = stack[:len(stack)-1]
+		}
+	}
+	// Loop openers chain Loop -> Continuing -> EndLoop; EndLoop jumps to the body.
+	for pc := 0; pc < n; pc++ {
+		if m.code[pc].Op == ir.Loop {
+			e := m.match[pc]
+			if m.code[e].Op == ir.Continuing {
+				e = m.match[e]
+			}
+			m.match[e] = int32(pc + 1)
+		}
+	}
+	// Second pass: skip targets. The current closer of an open construct is its next
+	// Else/Continuing or its end.
+	stack = stack[:0]
+	for pc := 0; pc < n; pc++ {
+		op := m.code[pc].Op
+		switch op {
+		case ir.Else, ir.EndIf, ir.Continuing, ir.EndLoop, ir.EndScope:
+			m.skip[pc] = int32(pc)
+		default:
+			if len(stack) == 0 {
+				m.skip[pc] = int32(n)
+			} else {
+				m.skip[pc] = stack[len(stack)-1].closer
+			}
+		}
+		switch op {
+		case ir.If, ir.Loop, ir.Scope:
+			stack = append(stack, open{pc: int32(pc), closer: m.match[pc]})
+		case ir.Else, ir.Continuing:
+			stack[len(stack)-1].closer = m.match[pc]
+		case ir.EndIf, ir.EndScope, ir.EndLoop:
+			stack = stack[:len(stack)-1]
+		}
+	}
+}
+
+// Program returns the (inlined) program the machine runs.
+func (m *Machine) Program() *ir.Program { return m.prog }
+
+// Width returns the warp width.
+func (m *Machine) Width() int { return m.w }
+
+// SetSampler sets the texture unit the program's Tex instructions call.
+func (m *Machine) SetSampler(s Sampler) { m.sampler = s }
+
+// SetOutputSink sets where Export instructions send live lanes' outputs.
+func (m *Machine) SetOutputSink(s OutputSink) { m.sink = s }
+
+// SetUniforms sets the uniform word buffer (not copied; the caller keeps it stable
+// during Run). It must hold at least the program's UniformWords words.
+func (m *Machine) SetUniforms(words []uint32) error {
+	if len(words) < m.prog.UniformWords {
+		return fmt.Errorf("exec: uniform buffer has %d words, program needs %d", len(words), m.prog.UniformWords)
+	}
+	m.uniforms = words
+	return nil
+}
+
+// Input returns the lane array of input word w for the caller to fill before Run.
+func (m *Machine) Input(w int) []uint32 { return m.in[w*m.w : (w+1)*m.w : (w+1)*m.w] }
+
+// Output returns the lane array of output word w after Run.
+func (m *Machine) Output(w int) []uint32 { return m.out[w*m.w : (w+1)*m.w : (w+1)*m.w] }
+
+// Reg returns the lane array of register r (for tests and debugging).
+func (m *Machine) Reg(r ir.Reg) []uint32 { return m.regs[int(r)*m.w : (int(r)+1)*m.w] }
+
+// Steps returns the warp instructions executed by the last Run.
+func (m *Machine) Steps() int64 { return m.steps }
+
+// LaneOps returns the lane instructions (active lanes summed over executed
+// instructions) of the last Run.
+func (m *Machine) LaneOps() int64 { return m.laneOps }
+
+// Run executes the program once for the lanes in present (bit l = lane l has an
+// invocation: a vertex of the batch, or a pixel of a quad including helpers). live
+// marks the lanes whose results count (covered pixels; for vertex work pass present).
+// Registers and outputs start at zero. Run returns the live mask at the end: live
+// lanes that neither discarded nor demoted.
+func (m *Machine) Run(ctx context.Context, present, live uint64) (uint64, error) {
+	if m.uniforms == nil && m.prog.UniformWords > 0 {
+		return 0, fmt.Errorf("exec: program needs %d uniform words and none are set", m.prog.UniformWords)
+	}
+	clear(m.regs)
+	clear(m.out)
+	present &= m.full
+	live &= present
+	m.steps, m.laneOps = 0, 0
+	return m.run(ctx, present, live)
+}

@@ -1,0 +1,322 @@
+// Package ir is the shader intermediate representation: a small, plain, scalar and
+// typed IR in which every register is one 32-bit word read as a float, an int, a uint
+// or a bool, with structured control flow (if/else, loop with break/continue and a
+// continue block, return, discard, demote) so that it maps directly onto SIMT
+// execution masks. A Verify pass checks a Program once (register bounds, operand
+// types, structured nesting, constant array bounds, sampler ids) so that the executor
+// in package shader/exec never bounds-checks per lane. The package also holds the
+// scalar semantics of every ALU opcode (Eval), a stable text printer, and the
+// optimisation passes: inlining, constant folding, copy propagation and dead-code
+// elimination.
+//
+// spec: vortexpipe-driver §2.2 (one value per 32-bit word, bit-cast to the
+// interpretation an operation needs), software-shader-backend "Structured control
+// flow" (the semantics kept) and "Reciprocal and square root behavior" (the collapses
+// not copied: float maths here is IEEE single precision).
+package ir
+
+import "fmt"
+
+// Type is the interpretation of a 32-bit register word.
+type Type uint8
+
+// Register types. A Bool word holds 0 (false) or 1 (true).
+const (
+	TNone Type = iota
+	F32
+	I32
+	U32
+	Bool
+)
+
+func (t Type) String() string {
+	switch t {
+	case F32:
+		return "f32"
+	case I32:
+		return "i32"
+	case U32:
+		return "u32"
+	case Bool:
+		return "bool"
+	}
+	return "none"
+}
+
+// Reg is a register number: an index into Program.Regs.
+type Reg uint32
+
+// NoReg marks an unused register operand.
+const NoReg Reg = ^Reg(0)
+
+// Inst is one IR instruction. Which fields are meaningful depends on Op (see the
+// opcode comments): Dst and Src are registers, Imm is a constant (raw bits for Const,
+// a word offset for inputs, outputs and uniforms, a base register for array ops, an
+// index into Program.Tex for Tex, a function index for Call, a component selector
+// for the unpack ops); Len and Stride describe the element range of indexed ops.
+type Inst struct {
+	Op     Op
+	Dst    Reg
+	Src    [4]Reg
+	Imm    uint32
+	Len    uint32
+	Stride uint32
+}
+
+// Stage is the shader stage a program runs in.
+type Stage uint8
+
+// Shader stages. spec: vortexpipe-driver §2.3.1.
+const (
+	Vertex Stage = iota
+	Fragment
+)
+
+func (s Stage) String() string {
+	if s == Fragment {
+		return "fragment"
+	}
+	return "vertex"
+}
+
+// Slot names a range of words in an input, output or uniform buffer.
+type Slot struct {
+	Name     string
+	Word     int  // first word
+	Words    int  // number of words
+	Type     Type // type of every word in the slot (scalar components)
+	Location int  // GLSL location, -1 when not assigned
+	Flat     bool // inputs: not interpolated (flat or integer)
+}
+
+// SamplerKind is the dimensionality and class of a sampler binding.
+type SamplerKind uint8
+
+// Sampler kinds. spec: vortexpipe-driver §2.3.2 (2D, 3D, cube, 2D-array, shadow).
+const (
+	Sampler2D SamplerKind = iota
+	Sampler3D
+	SamplerCube
+	Sampler2DArray
+	Sampler2DShadow
+	SamplerCubeShadow
+	Sampler2DArrayShadow
+	Sampler1D
+)
+
+var samplerKindNames = [...]string{"2d", "3d", "cube", "2darray", "2dshadow", "cubeshadow", "2darrayshadow", "1d"}
+
+func (k SamplerKind) String() string {
+	if int(k) < len(samplerKindNames) {
+		return samplerKindNames[k]
+	}
+	return "sampler?"
+}
+
+// Coords returns the number of coordinate components the kind addresses with
+// (including the array layer, excluding a shadow reference).
+func (k SamplerKind) Coords() int {
+	switch k {
+	case Sampler1D:
+		return 1
+	case Sampler2D, Sampler2DShadow:
+		return 2
+	default:
+		return 3
+	}
+}
+
+// Shadow reports whether the kind compares against a reference value.
+func (k SamplerKind) Shadow() bool {
+	return k == Sampler2DShadow || k == SamplerCubeShadow || k == Sampler2DArrayShadow
+}
+
+// SamplerBinding is one sampler uniform: its texture unit and result type.
+type SamplerBinding struct {
+	Name   string
+	Unit   int
+	Kind   SamplerKind
+	Result Type // F32, I32 or U32 texel words
+}
+
+// TexOp is the kind of a texture instruction.
+type TexOp uint8
+
+// Texture operations. spec: vortexpipe-driver §2.3.2, §3.6.
+const (
+	TexSample      TexOp = iota // implicit LOD (fragment: from quad derivatives); Bias optional
+	TexSampleLod                // explicit LOD
+	TexSampleGrad               // explicit gradients
+	TexFetch                    // texelFetch: integer coordinates and level
+	TexSize                     // textureSize at level Lod (int)
+	TexGather                   // textureGather, component Comp
+	TexQueryLevels              // textureQueryLevels
+)
+
+var texOpNames = [...]string{"sample", "samplelod", "samplegrad", "fetch", "size", "gather", "levels"}
+
+func (o TexOp) String() string {
+	if int(o) < len(texOpNames) {
+		return texOpNames[o]
+	}
+	return "texop?"
+}
+
+// TexInfo is the operand record of one Tex instruction. Unused registers are NoReg.
+// Coordinates are float registers except for TexFetch (int). Lod is float except
+// for TexFetch and TexSize (int). Dst receives up to four result words (float for a
+// float sampler or a shadow compare, int or uint for integer samplers and TexSize).
+type TexInfo struct {
+	Op        TexOp
+	Sampler   int
+	Dst       [4]Reg
+	Coord     [4]Reg
+	NCoord    int
+	Lod       Reg
+	Bias      Reg
+	Compare   Reg
+	DPdx      [3]Reg
+	DPdy      [3]Reg
+	Offset    [3]int32
+	HasOffset bool
+	Comp      int
+}
+
+// Func is a function body that Call instructions run (before inlining). Parameters
+// and results are passed in registers that the caller moves into and out of; GLSL
+// has no recursion, so every function owns its registers.
+type Func struct {
+	Name string
+	Code []Inst
+}
+
+// Program is a complete shader in IR form.
+type Program struct {
+	Stage        Stage
+	Regs         []Type // type of each register
+	Inputs       []Slot
+	Outputs      []Slot
+	Uniforms     []Slot
+	InputWords   int
+	OutputWords  int
+	UniformWords int
+	Samplers     []SamplerBinding
+	Tex          []TexInfo
+	Funcs        []Func
+	Code         []Inst
+}
+
+// Builder appends registers and instructions to a Program.
+type Builder struct {
+	P    *Program
+	code *[]Inst
+}
+
+// NewBuilder returns a builder that emits into p.Code.
+func NewBuilder(p *Program) *Builder { return &Builder{P: p, code: &p.Code} }
+
+// Into redirects emission to code (for example a function body) and returns the
+// previous target so that it can be restored.
+func (b *Builder) Into(code *[]Inst) *[]Inst {
+	old := b.code
+	b.code = code
+	return old
+}
+
+// Reg allocates a register of type t.
+func (b *Builder) Reg(t Type) Reg {
+	b.P.Regs = append(b.P.Regs, t)
+	return Reg(len(b.P.Regs) - 1)
+}
+
+// Emit appends an instruction.
+func (b *Builder) Emit(in Inst) { *b.code = append(*b.code, in) }
+
+// Op emits an ALU op into a fresh register of type t and returns it.
+func (b *Builder) Op(op Op, t Type, src ...Reg) Reg {
+	d := b.Reg(t)
+	b.OpTo(op, d, src...)
+	return d
+}
+
+// OpTo emits an ALU op writing dst.
+func (b *Builder) OpTo(op Op, dst Reg, src ...Reg) {
+	in := Inst{Op: op, Dst: dst, Src: [4]Reg{NoReg, NoReg, NoReg, NoReg}}
+	copy(in.Src[:], src)
+	b.Emit(in)
+}
+
+// Ctl emits a control-flow or no-destination instruction.
+func (b *Builder) Ctl(op Op, src ...Reg) {
+	in := Inst{Op: op, Dst: NoReg, Src: [4]Reg{NoReg, NoReg, NoReg, NoReg}}
+	copy(in.Src[:], src)
+	b.Emit(in)
+}
+
+// ConstF returns a fresh float register holding v.
+func (b *Builder) ConstF(v float32) Reg { return b.Const(F32, F32Bits(v)) }
+
+// ConstI returns a fresh int register holding v.
+func (b *Builder) ConstI(v int32) Reg { return b.Const(I32, uint32(v)) }
+
+// ConstU returns a fresh uint register holding v.
+func (b *Builder) ConstU(v uint32) Reg { return b.Const(U32, v) }
+
+// ConstB returns a fresh bool register holding v.
+func (b *Builder) ConstB(v bool) Reg {
+	if v {
+		return b.Const(Bool, 1)
+	}
+	return b.Const(Bool, 0)
+}
+
+// Const returns a fresh register of type t holding the raw bits.
+func (b *Builder) Const(t Type, bits uint32) Reg {
+	d := b.Reg(t)
+	b.Emit(Inst{Op: Const, Dst: d, Src: [4]Reg{NoReg, NoReg, NoReg, NoReg}, Imm: bits})
+	return d
+}
+
+// Imm emits an instruction with an immediate operand (inputs, outputs, uniforms,
+// unpack component) and returns dst.
+func (b *Builder) Imm(op Op, dst Reg, imm uint32, src ...Reg) Reg {
+	in := Inst{Op: op, Dst: dst, Src: [4]Reg{NoReg, NoReg, NoReg, NoReg}, Imm: imm}
+	copy(in.Src[:], src)
+	b.Emit(in)
+	return dst
+}
+
+// Clone returns a deep copy of p.
+func (p *Program) Clone() *Program {
+	q := *p
+	q.Regs = append([]Type(nil), p.Regs...)
+	q.Inputs = append([]Slot(nil), p.Inputs...)
+	q.Outputs = append([]Slot(nil), p.Outputs...)
+	q.Uniforms = append([]Slot(nil), p.Uniforms...)
+	q.Samplers = append([]SamplerBinding(nil), p.Samplers...)
+	q.Tex = append([]TexInfo(nil), p.Tex...)
+	q.Code = append([]Inst(nil), p.Code...)
+	q.Funcs = make([]Func, len(p.Funcs))
+	for i, f := range p.Funcs {
+		q.Funcs[i] = Func{Name: f.Name, Code: append([]Inst(nil), f.Code...)}
+	}
+	if len(p.Funcs) == 0 {
+		q.Funcs = nil
+	}
+	return &q
+}
+
+// Error is a verification or pass error naming the function and instruction.
+type Error struct {
+	Func string // "" for the main body
+	PC   int
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	where := "main"
+	if e.Func != "" {
+		where = e.Func
+	}
+	return fmt.Sprintf("ir: %s@%d: %s", where, e.PC, e.Msg)
+}
