@@ -1,0 +1,304 @@
+// Package mem models the two address spaces the command processor reaches: pinned
+// host memory (the CP's axi_host port: ring, head and completion slots, DMA sources
+// and destinations, profile records) and device memory (axi_dev: DMA, event counters,
+// QMD and draw descriptors, everything the GPU touches). It also implements the
+// Sv32/Sv39 page-table walk of the emulation CP's MMU-aware DMA.
+//
+// Memory exists only inside allocations. An access outside any allocation, or one
+// that straddles an allocation's end, returns a *Fault naming the space, address and
+// size; it never panics and never writes anything.
+//
+// spec: command-processor §3.1 (dual AXI topology), §8, §9 (host_mem_alloc)
+package mem
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math/bits"
+	"sort"
+	"sync"
+	"sync/atomic"
+)
+
+// Space names an address space. spec: command-processor §3.1
+type Space uint8
+
+// The two address spaces.
+const (
+	HostSpace   Space = iota // pinned host memory (axi_host)
+	DeviceSpace              // device memory (axi_dev)
+)
+
+// String returns "host" or "device".
+func (s Space) String() string {
+	if s == DeviceSpace {
+		return "device"
+	}
+	return "host"
+}
+
+// Fault is an access outside any allocation (or straddling an allocation's end).
+type Fault struct {
+	Space Space
+	Addr  uint64
+	Size  uint64
+	Write bool
+}
+
+// Error names the space, direction, address and size.
+func (f *Fault) Error() string {
+	dir := "read"
+	if f.Write {
+		dir = "write"
+	}
+	return fmt.Sprintf("mem: %s %s of %d bytes at %#x outside any allocation", f.Space, dir, f.Size, f.Addr)
+}
+
+// Sentinel errors of the allocator; callers branch on them with errors.Is.
+var (
+	ErrOutOfMemory = errors.New("mem: out of memory")
+	ErrBadFree     = errors.New("mem: free of an address that is not an allocation's base")
+	ErrBadAlloc    = errors.New("mem: bad allocation request")
+)
+
+// DefaultAlign is the alignment Alloc uses when align is 0: one cache line.
+const DefaultAlign = 64
+
+// Default address ranges. Host and device addresses never overlap, so a mixed-up
+// operand faults instead of silently reading the other space.
+const (
+	DefaultHostBase   uint64 = 0x1_0000_0000 // 4 GiB
+	DefaultHostSize   uint64 = 0x1_0000_0000 // 4 GiB of address space
+	DefaultDeviceBase uint64 = 0x0001_0000   // keeps 0 and the first 64 KiB unmapped
+	DefaultDeviceSize uint64 = 0xFFFE_0000   // below 4 GiB, so RV32 kernels reach it all
+)
+
+type region struct {
+	base uint64
+	data []byte
+}
+
+func (r *region) end() uint64 { return r.base + uint64(len(r.data)) }
+
+// Memory is one address space: a set of allocations inside [base, base+size).
+// Allocation bookkeeping is serialised by a mutex and published as an immutable
+// snapshot, so data accesses never lock: goroutines touching disjoint ranges run in
+// parallel (and -race clean); overlapping concurrent writes are the caller's race,
+// exactly as on real memory.
+type Memory struct {
+	space Space
+	base  uint64
+	limit uint64 // one past the last usable address
+
+	mu   sync.Mutex               // serialises Alloc/Free
+	snap atomic.Pointer[[]region] // sorted by base; replaced, never mutated
+	used atomic.Uint64
+}
+
+func newMemory(space Space, base, size uint64) Memory {
+	limit := base + size
+	if limit < base {
+		limit = ^uint64(0)
+	}
+	return Memory{space: space, base: base, limit: limit}
+}
+
+// Host is pinned host memory: what host_mem_alloc returns. Its addresses are the
+// CP-visible addresses (the emulation CP's malloc pointer doubles as one).
+// spec: command-processor §8, §9
+type Host struct{ Memory }
+
+// Device is device memory. Its allocator lives device-side: the runtime reaches it
+// through its transport (the simulator backend calls Alloc/Free directly), never
+// through CP commands. spec: command-processor §3.1
+type Device struct{ Memory }
+
+// NewHost returns an empty host space covering [base, base+size).
+func NewHost(base, size uint64) *Host { return &Host{newMemory(HostSpace, base, size)} }
+
+// NewDevice returns an empty device space covering [base, base+size).
+func NewDevice(base, size uint64) *Device { return &Device{newMemory(DeviceSpace, base, size)} }
+
+// Space reports which address space m is.
+func (m *Memory) Space() Space { return m.space }
+
+// Used returns the bytes currently allocated.
+func (m *Memory) Used() uint64 { return m.used.Load() }
+
+func (m *Memory) regions() []region {
+	if p := m.snap.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// Alloc reserves size zeroed bytes aligned to align (a power of two; 0 means
+// DefaultAlign) and returns their address. It places the block first-fit.
+func (m *Memory) Alloc(size, align uint64) (uint64, error) {
+	if align == 0 {
+		align = DefaultAlign
+	}
+	if size == 0 || bits.OnesCount64(align) != 1 {
+		return 0, fmt.Errorf("%w: %s alloc of %d bytes aligned to %d", ErrBadAlloc, m.space, size, align)
+	}
+	if size > 1<<40 {
+		return 0, fmt.Errorf("%w: %s alloc of %d bytes", ErrOutOfMemory, m.space, size)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	old := m.regions()
+	cand := alignUp(m.base, align)
+	idx := 0
+	for ; idx <= len(old); idx++ {
+		if cand < m.base { // wrapped
+			break
+		}
+		next := m.limit
+		if idx < len(old) {
+			next = old[idx].base
+		}
+		if cand <= next && next-cand >= size {
+			break
+		}
+		if idx < len(old) {
+			cand = alignUp(old[idx].end(), align)
+		}
+	}
+	if idx > len(old) || cand < m.base || cand+size > m.limit || cand+size < cand {
+		return 0, fmt.Errorf("%w: %s alloc of %d bytes aligned to %d (%d in use)", ErrOutOfMemory, m.space, size, align, m.used.Load())
+	}
+	nw := make([]region, 0, len(old)+1)
+	nw = append(nw, old[:idx]...)
+	nw = append(nw, region{base: cand, data: make([]byte, size)})
+	nw = append(nw, old[idx:]...)
+	m.snap.Store(&nw)
+	m.used.Add(size)
+	return cand, nil
+}
+
+// Free releases the allocation whose base is addr.
+func (m *Memory) Free(addr uint64) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	old := m.regions()
+	i := sort.Search(len(old), func(i int) bool { return old[i].base >= addr })
+	if i == len(old) || old[i].base != addr {
+		return fmt.Errorf("%w: %s address %#x", ErrBadFree, m.space, addr)
+	}
+	nw := make([]region, 0, len(old)-1)
+	nw = append(nw, old[:i]...)
+	nw = append(nw, old[i+1:]...)
+	m.snap.Store(&nw)
+	m.used.Add(^uint64(len(old[i].data) - 1))
+	return nil
+}
+
+// Lookup returns the allocation containing addr.
+func (m *Memory) Lookup(addr uint64) (base, size uint64, ok bool) {
+	r := m.find(addr)
+	if r == nil {
+		return 0, 0, false
+	}
+	return r.base, uint64(len(r.data)), true
+}
+
+func (m *Memory) find(addr uint64) *region {
+	rs := m.regions()
+	i := sort.Search(len(rs), func(i int) bool { return rs[i].base > addr }) - 1
+	if i < 0 || addr >= rs[i].end() {
+		return nil
+	}
+	return &rs[i]
+}
+
+// slice returns the n bytes at addr, which must lie inside one allocation.
+func (m *Memory) slice(addr, n uint64, write bool) ([]byte, error) {
+	r := m.find(addr)
+	if r == nil || n > r.end()-addr {
+		return nil, &Fault{Space: m.space, Addr: addr, Size: n, Write: write}
+	}
+	off := addr - r.base
+	return r.data[off : off+n : off+n], nil
+}
+
+// View returns a direct slice of the n bytes at addr inside one allocation, for the
+// fixed-function units' hot paths (take a view once per buffer, not per pixel).
+func (m *Memory) View(addr uint64, n int) ([]byte, error) {
+	if n < 0 {
+		return nil, &Fault{Space: m.space, Addr: addr, Size: uint64(n)}
+	}
+	return m.slice(addr, uint64(n), false)
+}
+
+// Read copies len(p) bytes at addr into p.
+func (m *Memory) Read(addr uint64, p []byte) error {
+	if len(p) == 0 {
+		return nil
+	}
+	b, err := m.slice(addr, uint64(len(p)), false)
+	if err != nil {
+		return err
+	}
+	copy(p, b)
+	return nil
+}
+
+// Write copies p to addr.
+func (m *Memory) Write(addr uint64, p []byte) error {
+	if len(p) == 0 {
+		return nil
+	}
+	b, err := m.slice(addr, uint64(len(p)), true)
+	if err != nil {
+		return err
+	}
+	copy(b, p)
+	return nil
+}
+
+// ReadU32 reads a little-endian uint32.
+func (m *Memory) ReadU32(addr uint64) (uint32, error) {
+	b, err := m.slice(addr, 4, false)
+	if err != nil {
+		return 0, err
+	}
+	return binary.LittleEndian.Uint32(b), nil
+}
+
+// ReadU64 reads a little-endian uint64.
+func (m *Memory) ReadU64(addr uint64) (uint64, error) {
+	b, err := m.slice(addr, 8, false)
+	if err != nil {
+		return 0, err
+	}
+	return binary.LittleEndian.Uint64(b), nil
+}
+
+// WriteU32 writes a little-endian uint32.
+func (m *Memory) WriteU32(addr uint64, v uint32) error {
+	b, err := m.slice(addr, 4, true)
+	if err != nil {
+		return err
+	}
+	binary.LittleEndian.PutUint32(b, v)
+	return nil
+}
+
+// WriteU64 writes a little-endian uint64.
+func (m *Memory) WriteU64(addr uint64, v uint64) error {
+	b, err := m.slice(addr, 8, true)
+	if err != nil {
+		return err
+	}
+	binary.LittleEndian.PutUint64(b, v)
+	return nil
+}
+
+func alignUp(v, align uint64) uint64 {
+	r := (v + align - 1) &^ (align - 1)
+	if r < v {
+		return 0 // wrapped; callers treat a result below base as failure
+	}
+	return r
+}
