@@ -1,0 +1,71 @@
+// Package ref is the reference renderer: the plain, obviously correct float
+// pipeline every device result is compared against (spec: vortexpipe-driver
+// §5.2, the CPU renderer is the correctness oracle). It shares nothing with
+// the device pipeline but the shader stage it runs; it has none of the limits
+// of the software backend the spec describes (spec: software-shader-backend
+// "Current limitations").
+//
+// # API
+//
+//   - Target / Surface: colour attachments (format.RGBA8, BGRA8, SRGB8A8,
+//     R8, RG8, RGBA16F, R32F, RG32F, RGBA32F, RGBA8I, RGBA8UI, R32I, R32UI)
+//     and a depth/stencil attachment (D16, D24S8, D32F, S8), zero-filled at
+//     creation; ClearColor, ClearColorInt, ClearDepth, ClearStencil;
+//     read back with Surface.NRGBA / RGBA / Float / Depth / Stencil.
+//   - State: every piece of fixed-function state plus the shaders and the
+//     texture bindings; DefaultState gives GL's initial state.
+//   - Draw(ctx, target, state, vertexInput, DrawParams) renders one draw.
+//   - VertexShader / FragmentShader: batch-oriented shader stages. The vertex
+//     stage shades a VertexBatch (attribute words in; clip position, varying
+//     words, point size and clip distances out); the fragment stage shades a
+//     slice of 2x2 Quads (per-lane varyings, gl_FragCoord, gl_FrontFacing,
+//     gl_PointCoord, helper mask in; per-lane colours for every render target
+//     plus the dual-source colour, depth and a live mask out). VertexFunc and
+//     FragmentFunc wrap Go functions; compiled IR programs plug in through the
+//     same interfaces. All four lanes of a quad are shaded, helpers included,
+//     so the executor can take derivatives from the quad.
+//   - Textures: the sampler interface handed to shaders, one call per batch;
+//     it runs package sampler (every filter, wrap, LOD, anisotropy, cube,
+//     array, shadow, fetch, size and gather operation) on State.Textures.
+//
+// # Pipeline and its stated precision
+//
+// Vertices are shaded once per instance in batches of 64. Assembly follows
+// GL: lists, strips (odd triangles reordered to keep the winding), fans,
+// line loops, primitive restart on the raw index, base vertex and instance;
+// the provoking vertex is the last (GL) or first. Clipping is homogeneous
+// Sutherland-Hodgman against the six view-volume planes (near at -w for GL,
+// 0 for Vulkan; near and far are dropped under depth clamp) and every
+// enabled clip distance, with new vertices always computed from an edge's
+// inside end so shared edges stay watertight. Vertices with non-finite
+// positions or clip distances drop their primitive. Window coordinates are
+// snapped to 8 sub-pixel bits (1/256 pixel, round to nearest) and edge
+// functions are evaluated exactly in int64 at pixel centres (x+1/2, y+1/2).
+// Ties use the top-left rule in row order (see makeEdge). Facing is the sign
+// of the snapped window-space area (positive = CCW with y up); culling and
+// two-sided colour use it. Interpolation is perspective-correct (smooth),
+// linear in window space (noperspective) or the provoking vertex's words
+// copied bit-exactly (flat); window z is linear in window space;
+// gl_FragCoord is (x+1/2, y+1/2, z, 1/w). Lines are parallelograms: the
+// segment widened by the rounded line width along its minor axis and
+// rasterized as two triangles (Vulkan's non-strict lines; not GL's
+// diamond-exit rule), so a line strip covers its joints once. Points are
+// squares of the point size (clamped to [1, 2048]) covering the pixels whose
+// centres fall in the half-open square; gl_PointCoord has its origin at the
+// upper left unless State.PointOriginLower.
+//
+// Per-fragment operations run in GL order on covered, non-discarded lanes:
+// pixel ownership and scissor (part of coverage; failing lanes are
+// helpers), alpha test, depth bounds, two-sided stencil (8 funcs, 8 ops,
+// read and write masks), depth test on the depth quantized to the
+// attachment's precision (8 funcs; writes only when the test is enabled and
+// writes are on; depth clamp clamps to the depth range), then per render
+// target blending (5 equations, 19 factors incl. constant and dual-source;
+// unorm targets clamp their inputs to [0,1]) or a logic op (16 ops, unorm
+// and integer targets), the RGBA write mask, and the store: unorm clamps and
+// rounds with floor(f*(2^n-1)+1/2) (NaN to 0), sRGB attachments are always
+// encoded on write and decoded for blending, integers clamp.
+//
+// Drawing is single-threaded and deterministic; no allocation happens per
+// primitive, quad or pixel (scratch is allocated once per Draw).
+package ref

@@ -1,0 +1,368 @@
+package ref
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// ErrBadDraw reports invalid draw parameters, state or vertex input.
+var ErrBadDraw = errors.New("ref: bad draw")
+
+const (
+	vertexBatch  = 64 // vertices per vertex-shader call
+	quadBatch    = 16 // quads per fragment-shader call
+	maxVaryings  = 128
+	maxClipVerts = 3 + 6 + MaxClipDistances + 2
+	subPixelBits = 8 // window coordinates are snapped to 1/256 pixel
+	subPixel     = 1 << subPixelBits
+	restartMark  = math.MinInt64
+)
+
+// drawer holds one draw's state and scratch buffers; it is allocated once
+// per Draw, so the per-primitive and per-fragment paths never allocate.
+type drawer struct {
+	ctx    context.Context
+	t      *Target
+	s      *State
+	tex    boundTextures
+	layout VertexLayout
+	vw     int // varying words
+	interp []Interp
+	// backMap[k] is the vertex word a back-facing primitive reads for
+	// fragment word k (two-sided colour); identity otherwise.
+	frontMap, backMap []int
+
+	// post-vertex-shader data, per vertex slot
+	pos   [][4]float32
+	vary  []uint32
+	psize []float32
+	cdist []float32
+
+	clip   clipper
+	rect   [4]int // x0, y0, x1, y1 (exclusive): target ∩ scissor
+	primID int32
+
+	// triangle setup scratch
+	setup [3][]float64 // per-vertex attribute terms
+	flat  []uint32     // the provoking vertex's words
+	wv    [4]wvert
+
+	// fragment batch
+	quads   []Quad
+	qmask   []uint8
+	qback   []bool
+	nq      int
+	varyBuf []uint32
+}
+
+// Draw renders one draw call into t with state s, vertex attributes in and
+// parameters p: vertex shading in batches, primitive assembly (restart,
+// strips, fans, loops, instancing), homogeneous clipping, culling,
+// rasterization with the top-left rule at 8 sub-pixel bits, fragment
+// shading in 2x2 quads with helper lanes, and the per-fragment operations
+// in GL order. It returns an error naming what is wrong for invalid input,
+// or the first error of a shader or of ctx. Output is deterministic.
+// spec: vortexpipe-driver §5.2 (the CPU renderer is the correctness oracle).
+func Draw(ctx context.Context, t *Target, s *State, in VertexInput, p DrawParams) error {
+	d, elems, err := newDrawer(ctx, t, s, in, p)
+	if err != nil {
+		return err
+	}
+	return d.run(in, p, elems)
+}
+
+func newDrawer(ctx context.Context, t *Target, s *State, in VertexInput, p DrawParams) (*drawer, []int64, error) {
+	if t == nil || s == nil {
+		return nil, nil, fmt.Errorf("%w: nil target or state", ErrBadDraw)
+	}
+	if err := t.check(); err != nil {
+		return nil, nil, err
+	}
+	if s.Vertex == nil {
+		return nil, nil, fmt.Errorf("%w: no vertex shader", ErrBadDraw)
+	}
+	if err := checkState(t, s); err != nil {
+		return nil, nil, err
+	}
+	d := &drawer{ctx: ctx, t: t, s: s, tex: boundTextures(s.Textures), layout: s.Vertex.Layout()}
+	lay := d.layout
+	if lay.Varyings < 0 || lay.Varyings > maxVaryings || lay.ClipDistances < 0 || lay.ClipDistances > MaxClipDistances {
+		return nil, nil, fmt.Errorf("%w: vertex layout %d varyings, %d clip distances (max %d, %d)", ErrBadDraw, lay.Varyings, lay.ClipDistances, maxVaryings, MaxClipDistances)
+	}
+	d.vw = lay.Varyings
+	if len(s.Interp) > d.vw {
+		return nil, nil, fmt.Errorf("%w: %d interpolation qualifiers for %d varying words", ErrBadDraw, len(s.Interp), d.vw)
+	}
+	d.interp = make([]Interp, d.vw)
+	copy(d.interp, s.Interp)
+	for i, q := range d.interp {
+		if q > NoPerspective {
+			return nil, nil, fmt.Errorf("%w: varying word %d: interpolation %d", ErrBadDraw, i, q)
+		}
+	}
+	d.frontMap = make([]int, d.vw)
+	d.backMap = make([]int, d.vw)
+	for i := range d.vw {
+		d.frontMap[i], d.backMap[i] = i, i
+	}
+	if s.TwoSided {
+		for _, r := range s.TwoSide {
+			if r.Words < 0 || r.Front < 0 || r.Back < 0 || r.Front+r.Words > d.vw || r.Back+r.Words > d.vw {
+				return nil, nil, fmt.Errorf("%w: two-sided range %+v outside %d varying words", ErrBadDraw, r, d.vw)
+			}
+			for k := range r.Words {
+				d.backMap[r.Front+k] = r.Back + k
+			}
+		}
+	}
+	elems, err := elements(in, p, s.PrimitiveRestart, s.RestartIndex)
+	if err != nil {
+		return nil, nil, err
+	}
+	d.rect = [4]int{0, 0, t.W, t.H}
+	if s.ScissorTest {
+		sc := s.Scissor
+		d.rect = [4]int{max(sc.X, 0), max(sc.Y, 0), min(sc.X+sc.W, t.W), min(sc.Y+sc.H, t.H)}
+	}
+	d.clip.init(d)
+	for i := range d.setup {
+		d.setup[i] = make([]float64, d.vw)
+	}
+	d.flat = make([]uint32, d.vw)
+	d.quads = make([]Quad, quadBatch)
+	d.qmask = make([]uint8, quadBatch)
+	d.qback = make([]bool, quadBatch)
+	d.varyBuf = make([]uint32, quadBatch*4*d.vw)
+	return d, elems, nil
+}
+
+func finite(v float32) bool { return !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) }
+
+func checkState(t *Target, s *State) error {
+	vp := s.Viewport
+	for _, v := range []float32{vp.X, vp.Y, vp.W, vp.H, vp.MinDepth, vp.MaxDepth} {
+		if !finite(v) {
+			return fmt.Errorf("%w: viewport %+v not finite", ErrBadDraw, vp)
+		}
+	}
+	if vp.W <= 0 || vp.H <= 0 || vp.W > 2*MaxTargetSize || vp.H > 2*MaxTargetSize ||
+		math.Abs(float64(vp.X)) > 2*MaxTargetSize || math.Abs(float64(vp.Y)) > 2*MaxTargetSize {
+		return fmt.Errorf("%w: viewport %+v outside (0, %d]", ErrBadDraw, vp, 2*MaxTargetSize)
+	}
+	if s.ScissorTest && (s.Scissor.W < 0 || s.Scissor.H < 0) {
+		return fmt.Errorf("%w: scissor %+v", ErrBadDraw, s.Scissor)
+	}
+	if !finite(s.PointSize) || !finite(s.LineWidth) {
+		return fmt.Errorf("%w: point size %v / line width %v", ErrBadDraw, s.PointSize, s.LineWidth)
+	}
+	for i := range t.Color {
+		b := s.Blend[i]
+		if b.Enable && (b.SrcRGB > OneMinusSrc1Alpha || b.DstRGB > OneMinusSrc1Alpha || b.SrcAlpha > OneMinusSrc1Alpha ||
+			b.DstAlpha > OneMinusSrc1Alpha || b.EqRGB > BlendMax || b.EqAlpha > BlendMax) {
+			return fmt.Errorf("%w: render target %d blend state %+v", ErrBadDraw, i, b)
+		}
+	}
+	if s.LogicOpEnable && s.LogicOp > LogicSet {
+		return fmt.Errorf("%w: logic op %d", ErrBadDraw, s.LogicOp)
+	}
+	for _, f := range []StencilFace{s.StencilFront, s.StencilBack} {
+		if f.Func > Always || f.Fail > StencilDecrWrap || f.DepthFail > StencilDecrWrap || f.Pass > StencilDecrWrap {
+			return fmt.Errorf("%w: stencil state %+v", ErrBadDraw, f)
+		}
+	}
+	if s.Depth.Func > Always || s.AlphaFunc > Always {
+		return fmt.Errorf("%w: depth func %d / alpha func %d", ErrBadDraw, s.Depth.Func, s.AlphaFunc)
+	}
+	return nil
+}
+
+// elements returns the draw's vertex indices (with the base vertex added)
+// in order, restartMark marking a primitive restart (compared with the raw
+// index).
+func elements(in VertexInput, p DrawParams, restart bool, restartIndex uint32) ([]int64, error) {
+	if p.Count < 0 || p.First < 0 || p.Instances < 0 || p.BaseInstance < 0 {
+		return nil, fmt.Errorf("%w: first %d count %d instances %d base instance %d", ErrBadDraw, p.First, p.Count, p.Instances, p.BaseInstance)
+	}
+	if p.Topology > TriangleFan {
+		return nil, fmt.Errorf("%w: topology %d", ErrBadDraw, p.Topology)
+	}
+	if in.Words < 0 || in.InstanceWords < 0 {
+		return nil, fmt.Errorf("%w: vertex input %d / %d words", ErrBadDraw, in.Words, in.InstanceWords)
+	}
+	elems := make([]int64, p.Count)
+	if p.IndexType == IndexNone {
+		for i := range elems {
+			elems[i] = int64(p.First + i)
+		}
+		return elems, nil
+	}
+	size := map[IndexType]int{Index8: 1, Index16: 2, Index32: 4}[p.IndexType]
+	if size == 0 {
+		return nil, fmt.Errorf("%w: index type %d", ErrBadDraw, p.IndexType)
+	}
+	if (p.First+p.Count)*size > len(p.Indices) {
+		return nil, fmt.Errorf("%w: indices %d..%d outside the %d-byte index buffer", ErrBadDraw, p.First, p.First+p.Count, len(p.Indices))
+	}
+	for i := range elems {
+		o := (p.First + i) * size
+		var v uint32
+		switch size {
+		case 1:
+			v = uint32(p.Indices[o])
+		case 2:
+			v = uint32(p.Indices[o]) | uint32(p.Indices[o+1])<<8
+		default:
+			v = uint32(p.Indices[o]) | uint32(p.Indices[o+1])<<8 | uint32(p.Indices[o+2])<<16 | uint32(p.Indices[o+3])<<24
+		}
+		if restart && v == restartIndex {
+			elems[i] = restartMark
+			continue
+		}
+		elems[i] = int64(v) + int64(p.BaseVertex)
+	}
+	return elems, nil
+}
+
+func (d *drawer) run(in VertexInput, p DrawParams, elems []int64) error {
+	// Unique vertices, each shaded once per instance.
+	ids := make([]int64, 0, len(elems))
+	for _, e := range elems {
+		if e != restartMark {
+			ids = append(ids, e)
+		}
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	for _, id := range ids {
+		if id < 0 || id > math.MaxInt32 || (in.Words > 0 && (id+1)*int64(in.Words) > int64(len(in.Data))) {
+			return fmt.Errorf("%w: vertex %d outside the vertex data (%d words of %d per vertex)", ErrBadDraw, id, len(in.Data), in.Words)
+		}
+	}
+	slot := make([]int32, len(elems))
+	for i, e := range elems {
+		slot[i] = -1
+		if e != restartMark {
+			j, _ := slices.BinarySearch(ids, e)
+			slot[i] = int32(j)
+		}
+	}
+	n := len(ids)
+	d.pos = make([][4]float32, n)
+	d.vary = make([]uint32, n*d.vw)
+	d.psize = make([]float32, n)
+	d.cdist = make([]float32, n*d.layout.ClipDistances)
+	instances := max(p.Instances, 1)
+	aw := in.Words + in.InstanceWords
+	b := &VertexBatch{
+		VertexID: make([]int32, vertexBatch), InstanceID: make([]int32, vertexBatch),
+		AttribWords: aw, Attribs: make([]uint32, vertexBatch*aw), Layout: d.layout,
+		Position: make([][4]float32, vertexBatch), Varyings: make([]uint32, vertexBatch*d.vw),
+		PointSize: make([]float32, vertexBatch), ClipDist: make([]float32, vertexBatch*d.layout.ClipDistances),
+	}
+	for inst := range instances {
+		ii := p.BaseInstance + inst
+		if in.InstanceWords > 0 && (ii+1)*in.InstanceWords > len(in.InstanceData) {
+			return fmt.Errorf("%w: instance %d outside the instance data (%d words of %d per instance)", ErrBadDraw, ii, len(in.InstanceData), in.InstanceWords)
+		}
+		for start := 0; start < n; start += vertexBatch {
+			if err := d.ctx.Err(); err != nil {
+				return err
+			}
+			cnt := min(vertexBatch, n-start)
+			b.N = cnt
+			clear(b.Varyings)
+			clear(b.ClipDist)
+			for v := range cnt {
+				id := ids[start+v]
+				b.VertexID[v], b.InstanceID[v] = int32(id), int32(inst)
+				a := b.Attribs[v*aw : (v+1)*aw]
+				copy(a, in.Data[id*int64(in.Words):(id+1)*int64(in.Words)])
+				copy(a[in.Words:], in.InstanceData[ii*in.InstanceWords:(ii+1)*in.InstanceWords])
+				b.Position[v] = [4]float32{0, 0, 0, 1}
+				b.PointSize[v] = d.s.PointSize
+			}
+			if err := d.s.Vertex.ShadeVertices(b, d.tex); err != nil {
+				return fmt.Errorf("ref: vertex shader, instance %d: %w", inst, err)
+			}
+			copy(d.pos[start:], b.Position[:cnt])
+			copy(d.vary[start*d.vw:], b.Varyings[:cnt*d.vw])
+			copy(d.psize[start:], b.PointSize[:cnt])
+			cd := d.layout.ClipDistances
+			copy(d.cdist[start*cd:], b.ClipDist[:cnt*cd])
+			if !d.layout.PointSize {
+				for v := range cnt {
+					d.psize[start+v] = d.s.PointSize
+				}
+			}
+		}
+		d.primID = 0
+		if err := d.assemble(p.Topology, slot); err != nil {
+			return err
+		}
+	}
+	return d.flush()
+}
+
+// assemble splits the element slots at restarts and emits each run's
+// primitives with their provoking vertex (GL 4.6 §10.1, table 13.2).
+func (d *drawer) assemble(top Topology, slot []int32) error {
+	last := d.s.Provoking == ProvokingLast
+	for start := 0; start < len(slot); {
+		end := start
+		for end < len(slot) && slot[end] >= 0 {
+			end++
+		}
+		r := slot[start:end]
+		n := len(r)
+		var err error
+		switch top {
+		case Points:
+			for i := 0; i < n && err == nil; i++ {
+				err = d.point(r[i])
+			}
+		case Lines, LineStrip, LineLoop:
+			step, cnt := 1, n-1
+			if top == Lines {
+				step, cnt = 2, n/2
+			}
+			for i := 0; i < cnt && err == nil; i++ {
+				a, b := r[i*step], r[i*step+1]
+				err = d.line(a, b, pick(last, a, b))
+			}
+			if top == LineLoop && n >= 2 && err == nil {
+				err = d.line(r[n-1], r[0], pick(last, r[n-1], r[0]))
+			}
+		case Triangles:
+			for i := 0; i+2 < n && err == nil; i += 3 {
+				err = d.triangle(r[i], r[i+1], r[i+2], pick(last, r[i], r[i+2]))
+			}
+		case TriangleStrip:
+			for i := 0; i+2 < n && err == nil; i++ {
+				if i%2 == 0 {
+					err = d.triangle(r[i], r[i+1], r[i+2], pick(last, r[i], r[i+2]))
+				} else {
+					err = d.triangle(r[i+1], r[i], r[i+2], pick(last, r[i], r[i+2]))
+				}
+			}
+		case TriangleFan:
+			for i := 0; i+2 < n && err == nil; i++ {
+				err = d.triangle(r[0], r[i+1], r[i+2], pick(last, r[i+1], r[i+2]))
+			}
+		}
+		if err != nil {
+			return err
+		}
+		start = end + 1
+	}
+	return nil
+}
+
+func pick(last bool, first, lastV int32) int32 {
+	if last {
+		return lastV
+	}
+	return first
+}

@@ -1,0 +1,312 @@
+package ref
+
+import (
+	"fmt"
+	"math"
+
+	"vortexgfx/ref/format"
+)
+
+// flush shades the batched quads and runs the per-fragment operations on
+// their covered, live lanes in submission order.
+func (d *drawer) flush() error {
+	if d.nq == 0 {
+		return nil
+	}
+	if err := d.ctx.Err(); err != nil {
+		return err
+	}
+	quads := d.quads[:d.nq]
+	d.nq = 0
+	if d.s.Fragment != nil {
+		if err := d.s.Fragment.ShadeQuads(quads, d.tex); err != nil {
+			return fmt.Errorf("ref: fragment shader, primitive %d: %w", quads[0].PrimitiveID, err)
+		}
+	}
+	for i := range quads {
+		q := &quads[i]
+		live := d.qmask[i] & q.Live
+		for l := range 4 {
+			if live&(1<<l) != 0 {
+				d.fragment(q, l, d.qback[i])
+			}
+		}
+	}
+	return nil
+}
+
+// fragment runs the per-fragment operations for lane l of q in GL order:
+// (ownership and scissor are part of coverage) alpha test, depth bounds,
+// stencil, depth, then blending or logic op, write masks and stores for
+// every render target.
+// spec: software-shader-backend "Persistent depth semantics" (the depth
+// test honours its enable), "Production color packing" (clamped stores).
+func (d *drawer) fragment(q *Quad, l int, back bool) {
+	s := d.s
+	x, y := int(q.X)+l&1, int(q.Y)+l>>1
+	if s.AlphaTest && len(d.t.Color) > 0 && !d.t.Color[0].Format.IsInteger() {
+		if !s.AlphaFunc.Test(math.Float32frombits(q.Color[0][l][3]), s.AlphaRef) {
+			return
+		}
+	}
+	if ds := d.t.DepthStencil; ds != nil {
+		buf := ds.Data[ds.offset(x, y):]
+		f := ds.Format
+		hasDepth, hasStencil := f.IsDepth(), f.HasStencil()
+		z := q.Depth[l]
+		if s.Depth.Clamp {
+			lo, hi := min(s.Viewport.MinDepth, s.Viewport.MaxDepth), max(s.Viewport.MinDepth, s.Viewport.MaxDepth)
+			z = min(max(z, lo), hi)
+		}
+		if hasDepth && s.Depth.BoundsTest {
+			if st := format.UnpackDepth(f, buf); st < s.Depth.BoundsMin || st > s.Depth.BoundsMax {
+				return
+			}
+		}
+		stencil := s.StencilTest && hasStencil
+		sf := &s.StencilFront
+		if back {
+			sf = &s.StencilBack
+		}
+		var sv uint8
+		if stencil {
+			sv = format.UnpackStencil(f, buf)
+			if !sf.Func.TestUint(uint32(sf.Ref&sf.ReadMask), uint32(sv&sf.ReadMask)) {
+				format.PackStencil(f, buf, stencilUpdate(sf.Fail, sv, sf))
+				return
+			}
+		}
+		pass := true
+		if s.Depth.Test && hasDepth {
+			pass = s.Depth.Func.Test(format.QuantizeDepth(f, z), format.UnpackDepth(f, buf))
+		}
+		if stencil {
+			op := sf.Pass
+			if !pass {
+				op = sf.DepthFail
+			}
+			format.PackStencil(f, buf, stencilUpdate(op, sv, sf))
+		}
+		if !pass {
+			return
+		}
+		if s.Depth.Test && s.Depth.Write && hasDepth {
+			format.PackDepth(f, buf, z)
+		}
+	}
+	if d.s.Fragment == nil {
+		return
+	}
+	for i, surf := range d.t.Color {
+		bs := &s.Blend[i]
+		if bs.WriteMask&0xF == 0 {
+			continue
+		}
+		d.writeColor(surf, bs, q, i, l, x, y)
+	}
+}
+
+// stencilUpdate applies op to v and merges the result under the write mask.
+func stencilUpdate(op StencilOp, v uint8, f *StencilFace) uint8 {
+	var r uint8
+	switch op {
+	case StencilKeep:
+		r = v
+	case StencilZero:
+		r = 0
+	case StencilReplace:
+		r = f.Ref
+	case StencilIncr:
+		r = v
+		if v < 0xFF {
+			r = v + 1
+		}
+	case StencilDecr:
+		r = v
+		if v > 0 {
+			r = v - 1
+		}
+	case StencilInvert:
+		r = ^v
+	case StencilIncrWrap:
+		r = v + 1
+	case StencilDecrWrap:
+		r = v - 1
+	}
+	return v&^f.WriteMask | r&f.WriteMask
+}
+
+func (d *drawer) writeColor(surf *Surface, bs *BlendState, q *Quad, rt, l, x, y int) {
+	f := surf.Format
+	buf := surf.Data[surf.offset(x, y):]
+	dst := format.Unpack(f, buf)
+	cm := format.ComponentMask(f)
+	var res format.Raw
+	in := f.Info()
+	switch {
+	case f.IsInteger():
+		res = format.FromInt(f, q.Color[rt][l])
+		if d.s.LogicOpEnable {
+			for c := range 4 {
+				res[c] = logic(d.s.LogicOp, res[c], dst[c]) & cm
+			}
+		}
+	case d.s.LogicOpEnable && in.Kind == format.KindUNorm && !in.SRGB:
+		res = format.FromFloat(f, q.ColorFloat(rt, l))
+		for c := range 4 {
+			res[c] = logic(d.s.LogicOp, res[c], dst[c]) & cm
+		}
+	case bs.Enable:
+		src, src1 := q.ColorFloat(rt, l), floats(q.Color1[l])
+		res = format.FromFloat(f, blend(bs, src, src1, format.ToFloat(f, dst), d.s.BlendConstant, in.Kind == format.KindUNorm))
+	default:
+		res = format.FromFloat(f, q.ColorFloat(rt, l))
+	}
+	for c := range 4 {
+		if bs.WriteMask&(1<<c) == 0 {
+			res[c] = dst[c]
+		}
+	}
+	format.Pack(f, buf, res)
+}
+
+func floats(w [4]uint32) [4]float32 {
+	var c [4]float32
+	for i, v := range w {
+		c[i] = math.Float32frombits(v)
+	}
+	return c
+}
+
+// logic applies a logic op to source s and destination d.
+func logic(op LogicOp, s, d uint32) uint32 {
+	switch op {
+	case LogicClear:
+		return 0
+	case LogicAnd:
+		return s & d
+	case LogicAndReverse:
+		return s &^ d
+	case LogicCopy:
+		return s
+	case LogicAndInverted:
+		return ^s & d
+	case LogicNoop:
+		return d
+	case LogicXor:
+		return s ^ d
+	case LogicOr:
+		return s | d
+	case LogicNor:
+		return ^(s | d)
+	case LogicEquiv:
+		return ^(s ^ d)
+	case LogicInvert:
+		return ^d
+	case LogicOrReverse:
+		return s | ^d
+	case LogicCopyInverted:
+		return ^s
+	case LogicOrInverted:
+		return ^s | d
+	case LogicNand:
+		return ^(s & d)
+	}
+	return 0xFFFFFFFF
+}
+
+func clamp01(c [4]float32) [4]float32 {
+	for i, v := range c {
+		if !(v > 0) {
+			c[i] = 0
+		} else if v > 1 {
+			c[i] = 1
+		}
+	}
+	return c
+}
+
+// blend computes the blended colour (GL 4.6 §17.3.6). For unorm targets the
+// source, second source, destination and constant are clamped to [0,1].
+func blend(bs *BlendState, src, src1, dst, k [4]float32, unorm bool) [4]float32 {
+	if unorm {
+		src, src1, dst, k = clamp01(src), clamp01(src1), clamp01(dst), clamp01(k)
+	}
+	var out [4]float32
+	for c := range 4 {
+		eq, sf, df := bs.EqRGB, bs.SrcRGB, bs.DstRGB
+		if c == 3 {
+			eq, sf, df = bs.EqAlpha, bs.SrcAlpha, bs.DstAlpha
+		}
+		s, dv := float64(src[c]), float64(dst[c])
+		var r float64
+		switch eq {
+		case BlendMin:
+			r = min(s, dv)
+		case BlendMax:
+			r = max(s, dv)
+		default:
+			fs := factor(sf, c, src, src1, dst, k)
+			fd := factor(df, c, src, src1, dst, k)
+			switch eq {
+			case BlendSubtract:
+				r = s*fs - dv*fd
+			case BlendReverseSubtract:
+				r = dv*fd - s*fs
+			default:
+				r = s*fs + dv*fd
+			}
+		}
+		out[c] = float32(r)
+	}
+	return out
+}
+
+// factor returns blend factor f for component c.
+func factor(f BlendFactor, c int, s, s1, d, k [4]float32) float64 {
+	var v float32
+	switch f {
+	case Zero:
+		v = 0
+	case One:
+		v = 1
+	case SrcColor:
+		v = s[c]
+	case OneMinusSrcColor:
+		v = 1 - s[c]
+	case DstColor:
+		v = d[c]
+	case OneMinusDstColor:
+		v = 1 - d[c]
+	case SrcAlpha:
+		v = s[3]
+	case OneMinusSrcAlpha:
+		v = 1 - s[3]
+	case DstAlpha:
+		v = d[3]
+	case OneMinusDstAlpha:
+		v = 1 - d[3]
+	case ConstantColor:
+		v = k[c]
+	case OneMinusConstantColor:
+		v = 1 - k[c]
+	case ConstantAlpha:
+		v = k[3]
+	case OneMinusConstantAlpha:
+		v = 1 - k[3]
+	case SrcAlphaSaturate:
+		v = 1
+		if c < 3 {
+			v = min(s[3], 1-d[3])
+		}
+	case Src1Color:
+		v = s1[c]
+	case OneMinusSrc1Color:
+		v = 1 - s1[c]
+	case Src1Alpha:
+		v = s1[3]
+	case OneMinusSrc1Alpha:
+		v = 1 - s1[3]
+	}
+	return float64(v)
+}

@@ -1,0 +1,394 @@
+package ref
+
+import "math"
+
+// wvert is a vertex in window space: snapped fixed-point x, y (1/256 pixel),
+// the unsnapped window position, window z, 1/w_clip and the varying words.
+type wvert struct {
+	fx, fy int64
+	xw, yw float64
+	z, iw  float64
+	attr   []float64
+}
+
+// toWindow projects clip vertex v (perspective divide and viewport).
+func (d *drawer) toWindow(v []float64) wvert {
+	vp := d.s.Viewport
+	iw := 1 / v[3]
+	xn, yn, zn := v[0]*iw, v[1]*iw, v[2]*iw
+	w := wvert{iw: iw, attr: v[4 : 4+d.vw]}
+	w.xw = float64(vp.X) + (xn+1)*float64(vp.W)/2
+	w.yw = float64(vp.Y) + (yn+1)*float64(vp.H)/2
+	n, f := float64(vp.MinDepth), float64(vp.MaxDepth)
+	if d.s.ClipZeroToOne {
+		w.z = n + (f-n)*zn
+	} else {
+		w.z = n + (f-n)*(zn+1)/2
+	}
+	w.snap()
+	return w
+}
+
+// snap rounds the window position to the sub-pixel grid.
+func (w *wvert) snap() {
+	w.fx = int64(math.Round(w.xw * subPixel))
+	w.fy = int64(math.Round(w.yw * subPixel))
+}
+
+// finiteSlot reports whether a post-VS vertex has a finite position and
+// clip distances; primitives with a non-finite vertex are dropped.
+func (d *drawer) finiteSlot(s int32) bool {
+	for _, v := range d.pos[s] {
+		if !finite(v) {
+			return false
+		}
+	}
+	cd := d.layout.ClipDistances
+	for _, v := range d.cdist[int(s)*cd : (int(s)+1)*cd] {
+		if !finite(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// loadFlat copies the provoking vertex's words (through map m).
+func (d *drawer) loadFlat(prov int32, m []int) {
+	v := d.vary[int(prov)*d.vw:]
+	for k := range d.vw {
+		d.flat[k] = v[m[k]]
+	}
+}
+
+// area2 is twice the signed area of triangle a, b, c in fixed point.
+func area2(a, b, c *wvert) int64 {
+	return (b.fx-a.fx)*(c.fy-a.fy) - (c.fx-a.fx)*(b.fy-a.fy)
+}
+
+// triangle clips, culls and rasterizes one triangle.
+func (d *drawer) triangle(a, b, c, prov int32) error {
+	id := d.primID
+	d.primID++
+	if !d.finiteSlot(a) || !d.finiteSlot(b) || !d.finiteSlot(c) {
+		return nil
+	}
+	poly, n := d.clipTriangle(a, b, c, d.frontMap)
+	if n < 3 {
+		return nil
+	}
+	st := d.clip.stride
+	var wp [maxClipVerts]wvert
+	for i := range n {
+		wp[i] = d.toWindow(poly[i*st : (i+1)*st])
+	}
+	var area int64
+	for i := 1; i+1 < n; i++ {
+		area += area2(&wp[0], &wp[i], &wp[i+1])
+	}
+	if area == 0 {
+		return nil
+	}
+	front := (area > 0) == (d.s.FrontFace == FrontCCW)
+	switch d.s.Cull {
+	case CullFrontAndBack:
+		return nil
+	case CullFront:
+		if front {
+			return nil
+		}
+	case CullBack:
+		if !front {
+			return nil
+		}
+	}
+	m := d.frontMap
+	if !front && d.s.TwoSided && len(d.s.TwoSide) > 0 {
+		m = d.backMap
+		poly, n = d.clipTriangle(a, b, c, m)
+		for i := range n {
+			wp[i] = d.toWindow(poly[i*st : (i+1)*st])
+		}
+	}
+	d.loadFlat(prov, m)
+	for i := 1; i+1 < n; i++ {
+		if err := d.rasterTri(&wp[0], &wp[i], &wp[i+1], front, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// clipTriangle loads and clips a triangle; it returns the polygon buffer and
+// its vertex count (0 when nothing is left).
+func (d *drawer) clipTriangle(a, b, c int32, m []int) ([]float64, int) {
+	st := d.clip.stride
+	buf := d.clip.buf[0]
+	d.load(buf[0:st], a, m)
+	d.load(buf[st:2*st], b, m)
+	d.load(buf[2*st:3*st], c, m)
+	all := true
+	for _, pl := range d.clip.planes {
+		d0, d1, d2 := d.clip.dist(buf[0:st], pl), d.clip.dist(buf[st:2*st], pl), d.clip.dist(buf[2*st:3*st], pl)
+		if d0 < 0 && d1 < 0 && d2 < 0 {
+			return nil, 0
+		}
+		if !(d0 >= 0 && d1 >= 0 && d2 >= 0) {
+			all = false
+		}
+	}
+	if all {
+		return buf, 3
+	}
+	return d.clip.polygon(3)
+}
+
+// line clips and rasterizes one line segment as a parallelogram: the
+// segment shifted by +-width/2 along the minor axis (y for x-major lines),
+// split into two triangles that go through the triangle rasterizer, so the
+// top-left rule gives half-open ends and joints covered once.
+func (d *drawer) line(a, b, prov int32) error {
+	id := d.primID
+	d.primID++
+	if !d.finiteSlot(a) || !d.finiteSlot(b) {
+		return nil
+	}
+	st := d.clip.stride
+	buf := d.clip.buf[0]
+	d.load(buf[0:st], a, d.frontMap)
+	d.load(buf[st:2*st], b, d.frontMap)
+	if !d.clip.segment() {
+		return nil
+	}
+	p0, p1 := d.toWindow(buf[0:st]), d.toWindow(buf[st:2*st])
+	dx, dy := p1.xw-p0.xw, p1.yw-p0.yw
+	if dx == 0 && dy == 0 {
+		return nil
+	}
+	width := max(math.Round(float64(d.s.LineWidth)), 1)
+	ox, oy := 0.0, width/2
+	if math.Abs(dx) < math.Abs(dy) {
+		ox, oy = width/2, 0
+	}
+	d.loadFlat(prov, d.frontMap)
+	c := [4]wvert{p0, p0, p1, p1} // A0, A1, B0, B1
+	c[0].xw, c[0].yw = p0.xw-ox, p0.yw-oy
+	c[1].xw, c[1].yw = p0.xw+ox, p0.yw+oy
+	c[2].xw, c[2].yw = p1.xw-ox, p1.yw-oy
+	c[3].xw, c[3].yw = p1.xw+ox, p1.yw+oy
+	for i := range c {
+		c[i].snap()
+	}
+	if err := d.rasterTri(&c[0], &c[2], &c[3], true, id); err != nil {
+		return err
+	}
+	return d.rasterTri(&c[0], &c[3], &c[1], true, id)
+}
+
+// point rasterizes a point as a size x size square centred on the vertex:
+// the pixels whose centres lie in [x-size/2, x+size/2) x [y-size/2,
+// y+size/2). The point is dropped when its vertex is outside the clip
+// volume (GL §13.7).
+func (d *drawer) point(s int32) error {
+	id := d.primID
+	d.primID++
+	if !d.finiteSlot(s) {
+		return nil
+	}
+	st := d.clip.stride
+	buf := d.clip.buf[0]
+	d.load(buf[0:st], s, d.frontMap)
+	if !d.clip.inside(buf[:st]) {
+		return nil
+	}
+	v := d.toWindow(buf[:st])
+	size := float64(d.psize[s])
+	if !(size >= 1) {
+		size = 1
+	}
+	size = min(size, 2048)
+	xw, yw := float64(v.fx)/subPixel, float64(v.fy)/subPixel
+	x0, x1 := int(math.Ceil(xw-size/2-0.5)), int(math.Ceil(xw+size/2-0.5))
+	y0, y1 := int(math.Ceil(yw-size/2-0.5)), int(math.Ceil(yw+size/2-0.5))
+	d.loadFlat(s, d.frontMap)
+	verts := [3]*wvert{&v, &v, &v}
+	d.prepare(verts)
+	var bary [4][3]float64
+	for l := range bary {
+		bary[l] = [3]float64{1, 0, 0}
+	}
+	r := d.rect
+	qx0, qx1 := max(x0, r[0])&^1, min(x1, r[2])
+	qy0, qy1 := max(y0, r[1])&^1, min(y1, r[3])
+	var pc [4][2]float32
+	for qy := qy0; qy < qy1; qy += 2 {
+		for qx := qx0; qx < qx1; qx += 2 {
+			var mask uint8
+			for l := range 4 {
+				px, py := qx+l&1, qy+l>>1
+				if px >= x0 && px < x1 && py >= y0 && py < y1 && px >= r[0] && px < r[2] && py >= r[1] && py < r[3] {
+					mask |= 1 << l
+				}
+				ps := 0.5 + (float64(px)+0.5-xw)/size
+				pt := (float64(py) + 0.5 - yw) / size
+				if d.s.PointOriginLower {
+					pt = 0.5 + pt
+				} else {
+					pt = 0.5 - pt
+				}
+				pc[l] = [2]float32{float32(ps), float32(pt)}
+			}
+			if mask == 0 {
+				continue
+			}
+			if err := d.emitQuad(qx, qy, mask, &bary, verts, true, id, &pc); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// prepare computes the per-vertex interpolation terms of a primitive.
+func (d *drawer) prepare(v [3]*wvert) {
+	for i, w := range v {
+		s := d.setup[i]
+		for k, q := range d.interp {
+			if q == Smooth {
+				s[k] = w.attr[k] * w.iw
+			} else {
+				s[k] = w.attr[k]
+			}
+		}
+	}
+}
+
+// edge is an edge function E(x, y) = A x + B y + C in fixed point, positive
+// inside; tl says whether samples exactly on the edge are inside.
+type edge struct {
+	a, b, c int64
+	tl      bool
+}
+
+// makeEdge builds the edge from p to q of a positively oriented triangle.
+// The tie rule includes an edge when A > 0 (a left edge) or A == 0 and
+// B > 0 (a top edge in row order, rows growing downwards): the top-left
+// rule, under which of two triangles sharing an edge exactly one owns it.
+func makeEdge(p, q *wvert) edge {
+	a := p.fy - q.fy
+	b := q.fx - p.fx
+	return edge{a: a, b: b, c: -(a*p.fx + b*p.fy), tl: a > 0 || (a == 0 && b > 0)}
+}
+
+func (e *edge) eval(x, y int64) int64 { return e.a*x + e.b*y + e.c }
+
+func (e *edge) in(v int64) bool { return v > 0 || (v == 0 && e.tl) }
+
+// floorDiv is floor(a / b) for b > 0.
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && a < 0 {
+		q--
+	}
+	return q
+}
+
+// rasterTri rasterizes one triangle in window space: pixel centres at
+// (x+1/2, y+1/2) are inside when all three edge functions are inside by
+// the top-left rule; every 2x2 quad with a covered pixel is shaded whole.
+func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
+	area := area2(v0, v1, v2)
+	if area == 0 {
+		return nil
+	}
+	if area < 0 {
+		v1, v2 = v2, v1
+		area = -area
+	}
+	verts := [3]*wvert{v0, v1, v2}
+	d.prepare(verts)
+	e := [3]edge{makeEdge(v1, v2), makeEdge(v2, v0), makeEdge(v0, v1)}
+	minx, maxx := min(v0.fx, v1.fx, v2.fx), max(v0.fx, v1.fx, v2.fx)
+	miny, maxy := min(v0.fy, v1.fy, v2.fy), max(v0.fy, v1.fy, v2.fy)
+	const half = subPixel / 2
+	r := d.rect
+	x0 := max(floorDiv(minx-half+subPixel-1, subPixel), int64(r[0]))
+	x1 := min(floorDiv(maxx-half, subPixel)+1, int64(r[2]))
+	y0 := max(floorDiv(miny-half+subPixel-1, subPixel), int64(r[1]))
+	y1 := min(floorDiv(maxy-half, subPixel)+1, int64(r[3]))
+	if x0 >= x1 || y0 >= y1 {
+		return nil
+	}
+	fa := float64(area)
+	var bary [4][3]float64
+	for qy := y0 &^ 1; qy < y1; qy += 2 {
+		for qx := x0 &^ 1; qx < x1; qx += 2 {
+			var mask uint8
+			for l := range 4 {
+				px, py := qx+int64(l&1), qy+int64(l>>1)
+				sx, sy := px*subPixel+half, py*subPixel+half
+				e0, e1, e2 := e[0].eval(sx, sy), e[1].eval(sx, sy), e[2].eval(sx, sy)
+				if e[0].in(e0) && e[1].in(e1) && e[2].in(e2) && px >= x0 && px < x1 && py >= y0 && py < y1 {
+					mask |= 1 << l
+				}
+				bary[l] = [3]float64{float64(e0) / fa, float64(e1) / fa, float64(e2) / fa}
+			}
+			if mask == 0 {
+				continue
+			}
+			if err := d.emitQuad(int(qx), int(qy), mask, &bary, verts, front, id, nil); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// emitQuad interpolates a quad's inputs into the batch and flushes the
+// batch when full.
+func (d *drawer) emitQuad(qx, qy int, mask uint8, bary *[4][3]float64, v [3]*wvert, front bool, id int32, pc *[4][2]float32) error {
+	q := &d.quads[d.nq]
+	vw := d.vw
+	q.X, q.Y = int32(qx), int32(qy)
+	q.Helper = ^mask & 0xF
+	q.FrontFacing = front
+	q.PrimitiveID = id
+	q.Varyings = d.varyBuf[d.nq*4*vw : (d.nq+1)*4*vw]
+	s0, s1, s2 := d.setup[0], d.setup[1], d.setup[2]
+	for l := range 4 {
+		b := bary[l]
+		z := b[0]*v[0].z + b[1]*v[1].z + b[2]*v[2].z
+		iw := b[0]*v[0].iw + b[1]*v[1].iw + b[2]*v[2].iw
+		q.FragCoord[l] = [4]float32{float32(qx+l&1) + 0.5, float32(qy+l>>1) + 0.5, float32(z), float32(iw)}
+		out := q.Varyings[l*vw : (l+1)*vw]
+		for k, m := range d.interp {
+			var val float64
+			switch m {
+			case Flat:
+				out[k] = d.flat[k]
+				continue
+			case Smooth:
+				val = (b[0]*s0[k] + b[1]*s1[k] + b[2]*s2[k]) / iw
+			default:
+				val = b[0]*s0[k] + b[1]*s1[k] + b[2]*s2[k]
+			}
+			out[k] = math.Float32bits(float32(val))
+		}
+		q.Depth[l] = float32(z)
+	}
+	if pc != nil {
+		q.PointCoord = *pc
+	} else {
+		q.PointCoord = [4][2]float32{}
+	}
+	q.Color = [MaxRenderTargets][4][4]uint32{}
+	q.Color1 = [4][4]uint32{}
+	q.DepthWritten = false
+	q.Live = 0xF
+	d.qmask[d.nq] = mask
+	d.qback[d.nq] = !front
+	d.nq++
+	if d.nq == quadBatch {
+		return d.flush()
+	}
+	return nil
+}

@@ -1,0 +1,381 @@
+package sampler
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"vortexgfx/ref/format"
+)
+
+// Filter is a texel filter.
+type Filter uint8
+
+// Texel filters.
+const (
+	Nearest Filter = iota
+	Linear
+)
+
+// MipFilter selects how mip levels are used when minifying.
+type MipFilter uint8
+
+// Mip filters: MipNone samples the base level only (GL NEAREST / LINEAR min
+// filters), MipNearest the nearest level, MipLinear blends two levels.
+const (
+	MipNone MipFilter = iota
+	MipNearest
+	MipLinear
+)
+
+// Wrap is a texture coordinate wrap mode.
+type Wrap uint8
+
+// Wrap modes.
+const (
+	Repeat Wrap = iota
+	MirroredRepeat
+	ClampToEdge
+	ClampToBorder
+	MirrorClampToEdge
+)
+
+// CompareFunc is a comparison function, used for shadow compare and by the
+// renderer's depth, stencil and alpha tests. It reports "ref OP stored".
+type CompareFunc uint8
+
+// Comparison functions in GL order.
+const (
+	Never CompareFunc = iota
+	Less
+	Equal
+	LessEqual
+	Greater
+	NotEqual
+	GreaterEqual
+	Always
+)
+
+// Test reports whether a OP b holds for float operands.
+func (f CompareFunc) Test(a, b float32) bool {
+	switch f {
+	case Less:
+		return a < b
+	case Equal:
+		return a == b
+	case LessEqual:
+		return a <= b
+	case Greater:
+		return a > b
+	case NotEqual:
+		return a != b
+	case GreaterEqual:
+		return a >= b
+	case Always:
+		return true
+	}
+	return false
+}
+
+// TestUint reports whether a OP b holds for unsigned operands.
+func (f CompareFunc) TestUint(a, b uint32) bool {
+	switch f {
+	case Less:
+		return a < b
+	case Equal:
+		return a == b
+	case LessEqual:
+		return a <= b
+	case Greater:
+		return a > b
+	case NotEqual:
+		return a != b
+	case GreaterEqual:
+		return a >= b
+	case Always:
+		return true
+	}
+	return false
+}
+
+// Sampler is the complete sampler state (GL sampler object / VkSampler).
+type Sampler struct {
+	MinFilter, MagFilter Filter
+	MipFilter            MipFilter
+	WrapS, WrapT, WrapR  Wrap
+	// BorderColor is used by float/unorm/depth textures, BorderColorInt by
+	// integer textures.
+	BorderColor    [4]float32
+	BorderColorInt [4]uint32
+	LODBias        float32
+	MinLOD, MaxLOD float32
+	// MaxAnisotropy > 1 enables anisotropic filtering (see the package doc).
+	MaxAnisotropy float32
+	CompareEnable bool
+	Compare       CompareFunc
+}
+
+// DefaultSampler returns GL's default sampler state: NEAREST_MIPMAP_LINEAR
+// minification, LINEAR magnification, REPEAT, LOD range [-1000, 1000].
+func DefaultSampler() Sampler {
+	return Sampler{MinFilter: Nearest, MagFilter: Linear, MipFilter: MipLinear,
+		MinLOD: -1000, MaxLOD: 1000, MaxAnisotropy: 1, Compare: LessEqual}
+}
+
+// Op is a texture operation.
+type Op uint8
+
+// Texture operations.
+const (
+	OpSample Op = iota // filtered sample (texture, textureLod, textureGrad, ...)
+	OpFetch            // texelFetch: IntCoord x, y, z/layer, level in [3]
+	OpSize             // textureSize at level IntCoord[lane][3]; [3] of the result is the level count
+	OpGather           // textureGather: component GatherComp (or compare) of the 2x2 footprint
+)
+
+// LODMode says where an OpSample's level of detail comes from.
+type LODMode uint8
+
+// LOD sources.
+const (
+	LODNone     LODMode = iota // no derivatives (vertex stage): lambda = 0 + sampler bias
+	LODGrad                    // from DPdx/DPdy, plus the per-lane bias in LOD if non-nil
+	LODExplicit                // LOD[lane] is the level of detail
+)
+
+// Request is one batched texture operation over N lanes (a quad is 4 lanes).
+// The caller owns the slices and reuses them; Sample never allocates.
+//
+// Coord per dimensionality: 1D (s), 1D array (s, layer), 2D (s, t),
+// 2D array (s, t, layer), 3D (s, t, r), cube (x, y, z), cube array (x, y, z,
+// layer). Projective division is done by the caller.
+type Request struct {
+	Op    Op
+	N     int
+	Coord [][4]float32
+	// IntCoord is used by OpFetch and OpSize.
+	IntCoord [][4]int32
+	// Ref holds the per-lane depth reference when the sampler compares.
+	Ref []float32
+	LOD LODMode
+	// LODValue is the explicit level (LODExplicit) or the shader bias
+	// (LODGrad, optional).
+	LODValue []float32
+	// DPdx and DPdy are the per-lane derivatives of Coord (x, y, z).
+	DPdx, DPdy [][3]float32
+	// Offset is a constant texel offset (textureOffset, texelFetchOffset,
+	// textureGatherOffset).
+	Offset [3]int32
+	// GatherComp selects the gathered component (0..3).
+	GatherComp int
+	// GatherOffsets, when UseGatherOffsets is set, gives each of the four
+	// gathered texels its own offset (textureGatherOffsets).
+	GatherOffsets    [4][2]int32
+	UseGatherOffsets bool
+}
+
+// ErrBadRequest reports a malformed request.
+var ErrBadRequest = errors.New("sampler: bad request")
+
+// Sample performs req on texture t with sampler state s and writes each
+// lane's four result words (float bits, or integers for integer textures
+// and OpSize) to out[0:req.N].
+func Sample(t *Texture, s *Sampler, req *Request, out [][4]uint32) error {
+	if t == nil || s == nil || req == nil {
+		return fmt.Errorf("%w: nil texture, sampler or request", ErrBadRequest)
+	}
+	if len(t.Levels) == 0 {
+		return fmt.Errorf("%w: texture has no levels", ErrBadRequest)
+	}
+	n := req.N
+	if n < 0 || len(out) < n {
+		return fmt.Errorf("%w: %d lanes, %d outputs", ErrBadRequest, n, len(out))
+	}
+	switch req.Op {
+	case OpFetch, OpSize:
+		if len(req.IntCoord) < n {
+			return fmt.Errorf("%w: op %d needs %d int coords, got %d", ErrBadRequest, req.Op, n, len(req.IntCoord))
+		}
+	case OpSample, OpGather:
+		if len(req.Coord) < n {
+			return fmt.Errorf("%w: op %d needs %d coords, got %d", ErrBadRequest, req.Op, n, len(req.Coord))
+		}
+		if s.CompareEnable && len(req.Ref) < n {
+			return fmt.Errorf("%w: compare needs %d refs, got %d", ErrBadRequest, n, len(req.Ref))
+		}
+		if req.Op == OpSample {
+			switch req.LOD {
+			case LODGrad:
+				if len(req.DPdx) < n || len(req.DPdy) < n {
+					return fmt.Errorf("%w: LODGrad needs %d derivatives", ErrBadRequest, n)
+				}
+			case LODExplicit:
+				if len(req.LODValue) < n {
+					return fmt.Errorf("%w: LODExplicit needs %d levels", ErrBadRequest, n)
+				}
+			case LODNone:
+			default:
+				return fmt.Errorf("%w: LOD mode %d", ErrBadRequest, req.LOD)
+			}
+		}
+		if req.Op == OpGather && (req.GatherComp < 0 || req.GatherComp > 3) {
+			return fmt.Errorf("%w: gather component %d", ErrBadRequest, req.GatherComp)
+		}
+	default:
+		return fmt.Errorf("%w: op %d", ErrBadRequest, req.Op)
+	}
+	for l := 0; l < n; l++ {
+		switch req.Op {
+		case OpFetch:
+			out[l] = t.fetch(req.IntCoord[l], req.Offset)
+		case OpSize:
+			out[l] = t.size(req.IntCoord[l][3])
+		case OpSample:
+			out[l] = t.sample(s, req, l)
+		case OpGather:
+			out[l] = t.gather(s, req, l)
+		}
+	}
+	return nil
+}
+
+// levelRange returns the usable base and maximum level.
+func (t *Texture) levelRange() (base, q int) {
+	last := len(t.Levels) - 1
+	base = min(max(t.BaseLevel, 0), last)
+	q = min(max(t.MaxLevel, base), last)
+	return base, q
+}
+
+func (t *Texture) size(lod int32) [4]uint32 {
+	base, q := t.levelRange()
+	lv := int(lod) + base
+	if lod < 0 || lv > q {
+		return [4]uint32{0, 0, 0, uint32(q - base + 1)}
+	}
+	l := &t.Levels[lv]
+	r := [4]uint32{uint32(l.W), uint32(l.H), uint32(l.D), uint32(q - base + 1)}
+	switch t.Dim {
+	case Dim1D:
+		r[1], r[2] = 0, 0
+	case Dim1DArray:
+		r[1], r[2] = uint32(l.D), 0
+	case Dim2D, DimCube:
+		r[2] = 0
+	case DimCubeArray:
+		r[2] = uint32(l.D / 6)
+	}
+	return r
+}
+
+func (t *Texture) fetch(c [4]int32, off [3]int32) [4]uint32 {
+	base, q := t.levelRange()
+	lv := int(c[3]) + base
+	if c[3] < 0 || lv > q {
+		return [4]uint32{}
+	}
+	l := &t.Levels[lv]
+	x, y, z := int(c[0])+int(off[0]), int(c[1])+int(off[1]), int(c[2])+int(off[2])
+	switch t.Dim {
+	case Dim1D:
+		y, z = 0, 0
+	case Dim1DArray:
+		y, z = 0, int(c[1])
+	case Dim2D:
+		z = 0
+	case Dim2DArray:
+		z = int(c[2])
+	}
+	if x < 0 || y < 0 || z < 0 || x >= l.W || y >= l.H || z >= l.D {
+		return [4]uint32{}
+	}
+	return t.finish(t.read(l, x, y, z))
+}
+
+// texel is a texel value before swizzling: floats for filterable formats,
+// integers for integer and stencil formats.
+type texel struct {
+	f [4]float32
+	i [4]uint32
+}
+
+func (t *Texture) isInt() bool { return t.Format.IsInteger() || t.Format == format.S8 }
+
+func (t *Texture) read(l *Level, x, y, z int) texel {
+	src := l.Data[l.Offset(t.Format, x, y, z):]
+	switch {
+	case t.Format == format.S8:
+		return texel{i: [4]uint32{uint32(format.UnpackStencil(t.Format, src)), 0, 0, 1}}
+	case t.Format.IsDepth():
+		return texel{f: [4]float32{format.UnpackDepth(t.Format, src), 0, 0, 1}}
+	case t.Format.IsInteger():
+		return texel{i: format.ToInt(t.Format, format.Unpack(t.Format, src))}
+	}
+	return texel{f: format.ToFloat(t.Format, format.Unpack(t.Format, src))}
+}
+
+func (t *Texture) border(s *Sampler) texel {
+	if t.isInt() {
+		return texel{i: s.BorderColorInt}
+	}
+	return texel{f: s.BorderColor}
+}
+
+// finish applies the view swizzle and returns result words.
+func (t *Texture) finish(v texel) [4]uint32 {
+	var out [4]uint32
+	for c, sw := range t.Swizzle {
+		switch {
+		case sw <= SwizzleA && t.isInt():
+			out[c] = v.i[sw]
+		case sw <= SwizzleA:
+			out[c] = math.Float32bits(v.f[sw])
+		case sw == SwizzleZero:
+			out[c] = 0
+		case t.isInt():
+			out[c] = 1
+		default:
+			out[c] = math.Float32bits(1)
+		}
+	}
+	return out
+}
+
+// wrap maps an integer texel index into [0, size) by the wrap mode and
+// reports false when the index selects the border colour.
+func wrap(i, size int, w Wrap) (int, bool) {
+	switch w {
+	case Repeat:
+		return ((i % size) + size) % size, true
+	case MirroredRepeat:
+		m := ((i % (2 * size)) + 2*size) % (2 * size)
+		if m >= size {
+			m = 2*size - 1 - m
+		}
+		return m, true
+	case ClampToBorder:
+		return i, i >= 0 && i < size
+	case MirrorClampToEdge:
+		if i < 0 {
+			i = -1 - i
+		}
+		return min(i, size-1), true
+	}
+	return min(max(i, 0), size-1), true
+}
+
+// ifloor is floor(v) as an int, saturating far outside any texture and
+// mapping NaN to 0.
+func ifloor(v float64) int {
+	if v != v {
+		return 0
+	}
+	return int(math.Floor(min(max(v, -(1<<30)), 1<<30)))
+}
+
+func frac(v float64) float64 {
+	if v != v || math.IsInf(v, 0) {
+		return 0
+	}
+	return v - math.Floor(v)
+}

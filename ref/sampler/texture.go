@@ -1,0 +1,310 @@
+// Package sampler is the reference renderer's texture sampler: textures of
+// every dimensionality, the complete GL/Vulkan sampler state and a batch
+// sampling entry point the shader side calls once per quad or batch of lanes.
+//
+// It is independent of the device's TEX unit and of the software sampler the
+// spec describes (spec: software-shader-backend "CPU texture sampling": a
+// nearest/clamp sampler; none of those limits apply here) and follows the GL
+// 4.6 sampling rules (§8.13-§8.14, §8.23) in plain float64 maths:
+//
+//   - wrap modes act on integer texel indices: repeat, mirrored repeat, clamp
+//     to edge, clamp to border (the border colour is read like a texel) and
+//     mirror-clamp-to-edge;
+//   - nearest takes floor(u), linear the 2x2 (2x2x2 for 3D) footprint at
+//     floor(u-1/2) with weights frac(u-1/2); texels are converted to float
+//     (sRGB decoded) before filtering;
+//   - the level of detail is log2 of the larger derivative length in texels
+//     of the base level, plus the sampler and shader biases, clamped to
+//     [MinLOD, MaxLOD]; the magnification switch point c is 0.5 for a LINEAR
+//     mag filter with a NEAREST_MIPMAP_* min filter and 0 otherwise;
+//   - mip levels are chosen as GL specifies (nearest: ceil(lambda+1/2)-1;
+//     linear: floor(lambda) and the next, blended by frac(lambda)), clamped to
+//     the levels present;
+//   - anisotropic filtering follows the EXT_texture_filter_anisotropic model:
+//     with Px, Py the derivative lengths in texels, N = min(ceil(Pmax/Pmin),
+//     MaxAnisotropy) samples at lambda = log2(Pmax/N) are taken at evenly
+//     spaced points ((i+1/2)/N - 1/2) along the major derivative vector and
+//     averaged with equal weights (1D, 2D and 2D-array textures; cube and 3D
+//     textures filter isotropically);
+//   - cube maps select the face by the largest-magnitude coordinate (ties
+//     prefer x, then y) with GL's table 8.19 and do not filter across faces;
+//     array layers are clamp(floor(layer+1/2));
+//   - integer and stencil textures always filter NEAREST; depth textures
+//     read (d,0,0,1), and with compare enabled (r,0,0,1) where r is the
+//     compare result, linear filtering averaging the results;
+//   - the view swizzle applies to the final value, border included;
+//   - texelFetch outside the level or a missing level returns zero.
+package sampler
+
+import (
+	"errors"
+	"fmt"
+
+	"vortexgfx/ref/format"
+)
+
+// Dim is a texture's dimensionality.
+type Dim uint8
+
+// Texture dimensionalities.
+const (
+	Dim1D Dim = iota + 1
+	Dim2D
+	Dim3D
+	DimCube
+	Dim1DArray
+	Dim2DArray
+	DimCubeArray
+)
+
+// String names the dimensionality.
+func (d Dim) String() string {
+	switch d {
+	case Dim1D:
+		return "1D"
+	case Dim2D:
+		return "2D"
+	case Dim3D:
+		return "3D"
+	case DimCube:
+		return "cube"
+	case Dim1DArray:
+		return "1D-array"
+	case Dim2DArray:
+		return "2D-array"
+	case DimCubeArray:
+		return "cube-array"
+	}
+	return fmt.Sprintf("dim(%d)", uint8(d))
+}
+
+// Swizzle selects the source of one component of the texel a view returns.
+type Swizzle uint8
+
+// Swizzle sources.
+const (
+	SwizzleR Swizzle = iota
+	SwizzleG
+	SwizzleB
+	SwizzleA
+	SwizzleZero
+	SwizzleOne
+)
+
+// IdentitySwizzle is the default view swizzle.
+var IdentitySwizzle = [4]Swizzle{SwizzleR, SwizzleG, SwizzleB, SwizzleA}
+
+// Level is one mip level: W x H texels per slice and D slices. D is the depth
+// of a 3D texture, the layer count of an array, 6 x layers for cube maps
+// (face = slice % 6) and 1 otherwise. Texel (x, y, z) starts at byte
+// ((z*H+y)*W+x) * format bytes.
+type Level struct {
+	W, H, D int
+	Data    []byte
+}
+
+// Texture is an image with its mip chain and view state.
+type Texture struct {
+	Dim     Dim
+	Format  format.Format
+	Levels  []Level
+	Swizzle [4]Swizzle
+	// BaseLevel and MaxLevel restrict the levels sampling uses
+	// (GL TEXTURE_BASE_LEVEL / TEXTURE_MAX_LEVEL), clamped to those present.
+	BaseLevel, MaxLevel int
+}
+
+// ErrBadTexture reports an invalid texture description.
+var ErrBadTexture = errors.New("sampler: bad texture")
+
+// NewTexture creates a zero-filled texture. w, h, d follow Level (for a cube
+// map pass d = 6 x layers); levels = 0 creates the full mip chain.
+func NewTexture(dim Dim, f format.Format, w, h, d, levels int) (*Texture, error) {
+	if !f.Valid() {
+		return nil, fmt.Errorf("%w: format %v", ErrBadTexture, f)
+	}
+	if w < 1 || h < 1 || d < 1 || w > 1<<15 || h > 1<<15 || d > 1<<15 {
+		return nil, fmt.Errorf("%w: size %dx%dx%d", ErrBadTexture, w, h, d)
+	}
+	switch dim {
+	case Dim1D:
+		if h != 1 || d != 1 {
+			return nil, fmt.Errorf("%w: 1D texture with h=%d d=%d", ErrBadTexture, h, d)
+		}
+	case Dim2D:
+		if d != 1 {
+			return nil, fmt.Errorf("%w: 2D texture with d=%d", ErrBadTexture, d)
+		}
+	case Dim1DArray:
+		if h != 1 {
+			return nil, fmt.Errorf("%w: 1D array with h=%d", ErrBadTexture, h)
+		}
+	case DimCube, DimCubeArray:
+		if w != h || d%6 != 0 || (dim == DimCube && d != 6) {
+			return nil, fmt.Errorf("%w: cube %dx%dx%d", ErrBadTexture, w, h, d)
+		}
+	case Dim3D, Dim2DArray:
+	default:
+		return nil, fmt.Errorf("%w: dimensionality %v", ErrBadTexture, dim)
+	}
+	if int64(w)*int64(h)*int64(d)*int64(f.Info().Bytes) > 1<<30 {
+		return nil, fmt.Errorf("%w: %dx%dx%d too large", ErrBadTexture, w, h, d)
+	}
+	full := 1
+	for m := max(w, h, d3(dim, d)); m > 1; m >>= 1 {
+		full++
+	}
+	if levels <= 0 || levels > full {
+		levels = full
+	}
+	t := &Texture{Dim: dim, Format: f, Swizzle: IdentitySwizzle, MaxLevel: levels - 1}
+	for range levels {
+		t.Levels = append(t.Levels, Level{W: w, H: h, D: d, Data: make([]byte, w*h*d*f.Info().Bytes)})
+		w, h = max(w/2, 1), max(h/2, 1)
+		if dim == Dim1D || dim == Dim1DArray {
+			h = 1
+		}
+		if dim == Dim3D {
+			d = max(d/2, 1)
+		}
+	}
+	return t, nil
+}
+
+// d3 is the extent along the third axis that shrinks with the mip level.
+func d3(dim Dim, d int) int {
+	if dim == Dim3D {
+		return d
+	}
+	return 1
+}
+
+// Offset returns the byte offset of texel (x, y, z) of a level.
+func (l *Level) Offset(f format.Format, x, y, z int) int {
+	return ((z*l.H+y)*l.W + x) * f.Info().Bytes
+}
+
+// SetFloat stores a float texel (unorm/float formats; depth uses c[0]).
+func (t *Texture) SetFloat(level, x, y, z int, c [4]float32) error {
+	l, off, err := t.texel(level, x, y, z)
+	if err != nil {
+		return err
+	}
+	switch {
+	case t.Format.IsDepth():
+		format.PackDepth(t.Format, l.Data[off:], c[0])
+	case t.Format == format.S8:
+		format.PackStencil(t.Format, l.Data[off:], uint8(c[0]))
+	default:
+		format.Pack(t.Format, l.Data[off:], format.FromFloat(t.Format, c))
+	}
+	return nil
+}
+
+// SetInt stores an integer texel (integer formats; S8 uses v[0]).
+func (t *Texture) SetInt(level, x, y, z int, v [4]uint32) error {
+	l, off, err := t.texel(level, x, y, z)
+	if err != nil {
+		return err
+	}
+	if t.Format == format.S8 || t.Format == format.D24S8 {
+		format.PackStencil(t.Format, l.Data[off:], uint8(v[0]))
+		return nil
+	}
+	format.Pack(t.Format, l.Data[off:], format.FromInt(t.Format, v))
+	return nil
+}
+
+func (t *Texture) texel(level, x, y, z int) (*Level, int, error) {
+	if level < 0 || level >= len(t.Levels) {
+		return nil, 0, fmt.Errorf("%w: level %d of %d", ErrBadTexture, level, len(t.Levels))
+	}
+	l := &t.Levels[level]
+	if x < 0 || y < 0 || z < 0 || x >= l.W || y >= l.H || z >= l.D {
+		return nil, 0, fmt.Errorf("%w: texel (%d,%d,%d) outside level %d (%dx%dx%d)", ErrBadTexture, x, y, z, level, l.W, l.H, l.D)
+	}
+	return l, l.Offset(t.Format, x, y, z), nil
+}
+
+// GenerateMipmaps fills levels 1..n from level 0 with a box filter: each texel of level n+1 is the mean of the 2x2 (2x2x2
+// for 3D) texels of level n it covers, an odd trailing row or column folding
+// into the last texel's footprint (NPOT sizes). Filtering is done on float
+// values (sRGB decoded) for unorm and float formats and on integers (mean
+// rounded toward zero) for integer formats.
+func (t *Texture) GenerateMipmaps() error {
+	if t.Format.IsDepth() || t.Format == format.S8 {
+		return fmt.Errorf("%w: mipmap generation for %v", ErrBadTexture, t.Format)
+	}
+	for n := 0; n+1 < len(t.Levels); n++ {
+		src, dst := &t.Levels[n], &t.Levels[n+1]
+		sx, sy := src.W/dst.W, src.H/dst.H
+		sz := 1
+		if t.Dim == Dim3D {
+			sz = src.D / dst.D
+		}
+		for z := 0; z < dst.D; z++ {
+			for y := 0; y < dst.H; y++ {
+				for x := 0; x < dst.W; x++ {
+					var acc [4]float64
+					cnt := 0
+					// The footprint extends to the source edge for the last texel.
+					x1, y1, z1 := (x+1)*sx, (y+1)*sy, (z+1)*sz
+					if x == dst.W-1 {
+						x1 = src.W
+					}
+					if y == dst.H-1 {
+						y1 = src.H
+					}
+					zs, ze := z*sz, z1
+					if t.Dim != Dim3D {
+						zs, ze = z, z+1
+					} else if z == dst.D-1 {
+						ze = src.D
+					}
+					for k := zs; k < ze; k++ {
+						for j := y * sy; j < y1; j++ {
+							for i := x * sx; i < x1; i++ {
+								r := format.Unpack(t.Format, src.Data[src.Offset(t.Format, i, j, k):])
+								if t.Format.IsInteger() {
+									v := format.ToInt(t.Format, r)
+									for c := range 4 {
+										if t.Format.Info().Kind == format.KindSInt {
+											acc[c] += float64(int32(v[c]))
+										} else {
+											acc[c] += float64(v[c])
+										}
+									}
+								} else {
+									v := format.ToFloat(t.Format, r)
+									for c := range 4 {
+										acc[c] += float64(v[c])
+									}
+								}
+								cnt++
+							}
+						}
+					}
+					off := dst.Offset(t.Format, x, y, z)
+					if t.Format.IsInteger() {
+						var v [4]uint32
+						for c := range 4 {
+							if t.Format.Info().Kind == format.KindSInt {
+								v[c] = uint32(int32(acc[c] / float64(cnt)))
+							} else {
+								v[c] = uint32(acc[c] / float64(cnt))
+							}
+						}
+						format.Pack(t.Format, dst.Data[off:], format.FromInt(t.Format, v))
+						continue
+					}
+					var v [4]float32
+					for c := range 4 {
+						v[c] = float32(acc[c] / float64(cnt))
+					}
+					format.Pack(t.Format, dst.Data[off:], format.FromFloat(t.Format, v))
+				}
+			}
+		}
+	}
+	return nil
+}

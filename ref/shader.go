@@ -1,0 +1,154 @@
+package ref
+
+import (
+	"fmt"
+	"math"
+
+	"vortexgfx/ref/sampler"
+)
+
+// MaxRenderTargets is the number of colour attachments a target may have.
+const MaxRenderTargets = 8
+
+// MaxClipDistances is the number of user clip distances a vertex may output.
+const MaxClipDistances = 8
+
+// VertexLayout describes a vertex shader's outputs.
+type VertexLayout struct {
+	Varyings      int  // varying words per vertex (each a float, or an integer when flat)
+	ClipDistances int  // gl_ClipDistance entries per vertex (0..MaxClipDistances)
+	PointSize     bool // the shader writes gl_PointSize (else State.PointSize is used)
+}
+
+// VertexBatch is the vertex stage's batch: N vertices in, their clip
+// positions, varyings, point sizes and clip distances out. Per-vertex arrays
+// are lane-major: vertex v's word w of a k-word record is at v*k+w. The
+// renderer owns and reuses every slice; outputs start zeroed (position 0,0,0,1).
+// spec: software-shader-backend "Vertex wrapper" (here batched, not per vertex).
+type VertexBatch struct {
+	N          int
+	VertexID   []int32 // gl_VertexID (index + base vertex)
+	InstanceID []int32 // gl_InstanceID (without base instance, as GL)
+	// Attribs holds AttribWords words per vertex: the vertex's attributes
+	// followed by its instance's attributes (VertexInput).
+	AttribWords int
+	Attribs     []uint32
+
+	Layout    VertexLayout
+	Position  [][4]float32
+	Varyings  []uint32
+	PointSize []float32
+	ClipDist  []float32
+}
+
+// Textures is the sampler interface the renderer hands to shaders: one call
+// per quad or batch, never per lane. unit indexes State.Textures.
+type Textures interface {
+	Sample(unit int, req *sampler.Request, out [][4]uint32) error
+}
+
+// VertexShader is the vertex stage. The two planned implementations are Go
+// functions (VertexFunc) and compiled IR programs run by the shader executor.
+type VertexShader interface {
+	Layout() VertexLayout
+	ShadeVertices(b *VertexBatch, tex Textures) error
+}
+
+// Quad is one 2x2 fragment quad: lane l is pixel (X + l&1, Y + l>>1). All
+// four lanes are shaded; lanes with their Helper bit set are helper
+// invocations (outside the primitive, the target or the scissor) that run
+// only so that derivatives can be taken across the quad.
+// spec: vortexpipe-driver §2.2 (helper lanes must run the shader).
+type Quad struct {
+	X, Y int32
+	// Varyings holds 4 x VertexLayout.Varyings words, lane-major:
+	// interpolated floats, or the provoking vertex's words for flat inputs.
+	Varyings    []uint32
+	FragCoord   [4][4]float32 // x+0.5, y+0.5, window z, 1/w_clip
+	PointCoord  [4][2]float32 // gl_PointCoord (points only)
+	FrontFacing bool
+	PrimitiveID int32
+	Helper      uint8 // bit l: lane l is a helper
+
+	// Outputs. Colour words are float bits for float and normalized targets
+	// and integers for integer targets: Color[rt][lane][component].
+	Color        [MaxRenderTargets][4][4]uint32
+	Color1       [4][4]uint32 // dual-source second output (index 1 of render target 0)
+	Depth        [4]float32   // preset to the interpolated window z
+	DepthWritten bool
+	Live         uint8 // preset to 0xF; clear a bit to discard that lane
+}
+
+// SetColor stores a float colour for lane l of render target rt.
+func (q *Quad) SetColor(rt, l int, c [4]float32) {
+	for i, v := range c {
+		q.Color[rt][l][i] = math.Float32bits(v)
+	}
+}
+
+// ColorFloat returns lane l's colour of render target rt as floats.
+func (q *Quad) ColorFloat(rt, l int) [4]float32 {
+	var c [4]float32
+	for i, w := range q.Color[rt][l] {
+		c[i] = math.Float32frombits(w)
+	}
+	return c
+}
+
+// Varying returns lane l's varying word w as a float.
+func (q *Quad) Varying(l, words, w int) float32 {
+	return math.Float32frombits(q.Varyings[l*words+w])
+}
+
+// FragmentShader is the fragment stage: it shades a batch of quads, reading
+// each quad's inputs and writing its outputs.
+type FragmentShader interface {
+	ShadeQuads(quads []Quad, tex Textures) error
+}
+
+// VertexFunc is a vertex shader written as a Go function.
+type VertexFunc struct {
+	Out VertexLayout
+	Fn  func(b *VertexBatch, tex Textures) error
+}
+
+// Layout returns the output layout.
+func (f VertexFunc) Layout() VertexLayout { return f.Out }
+
+// ShadeVertices calls the function.
+func (f VertexFunc) ShadeVertices(b *VertexBatch, tex Textures) error { return f.Fn(b, tex) }
+
+// FragmentFunc is a fragment shader written as a Go function.
+type FragmentFunc func(quads []Quad, tex Textures) error
+
+// ShadeQuads calls the function.
+func (f FragmentFunc) ShadeQuads(quads []Quad, tex Textures) error { return f(quads, tex) }
+
+// QuadDdx returns the fine x derivative of a per-lane value for each lane
+// (the difference across the quad's row), as a shader executor computes it.
+func QuadDdx(v [4]float32) [4]float32 {
+	a, b := v[1]-v[0], v[3]-v[2]
+	return [4]float32{a, a, b, b}
+}
+
+// QuadDdy returns the fine y derivative of a per-lane value for each lane.
+func QuadDdy(v [4]float32) [4]float32 {
+	a, b := v[2]-v[0], v[3]-v[1]
+	return [4]float32{a, b, a, b}
+}
+
+// TextureBinding binds a texture and sampler state to a texture unit.
+type TextureBinding struct {
+	Texture *sampler.Texture
+	Sampler sampler.Sampler
+}
+
+// boundTextures implements Textures over State.Textures.
+type boundTextures []TextureBinding
+
+func (b boundTextures) Sample(unit int, req *sampler.Request, out [][4]uint32) error {
+	if unit < 0 || unit >= len(b) || b[unit].Texture == nil {
+		return fmt.Errorf("ref: texture unit %d not bound (%d units)", unit, len(b))
+	}
+	return sampler.Sample(b[unit].Texture, &b[unit].Sampler, req, out)
+}

@@ -1,0 +1,314 @@
+package ref
+
+import (
+	"vortexgfx/ref/sampler"
+)
+
+// CompareFunc is the comparison of the depth, stencil and alpha tests:
+// "incoming OP stored" (GL order NEVER..ALWAYS).
+type CompareFunc = sampler.CompareFunc
+
+// Comparison functions.
+const (
+	Never        = sampler.Never
+	Less         = sampler.Less
+	Equal        = sampler.Equal
+	LessEqual    = sampler.LessEqual
+	Greater      = sampler.Greater
+	NotEqual     = sampler.NotEqual
+	GreaterEqual = sampler.GreaterEqual
+	Always       = sampler.Always
+)
+
+// Topology is the primitive type of a draw.
+type Topology uint8
+
+// Primitive topologies.
+const (
+	Points Topology = iota
+	Lines
+	LineStrip
+	LineLoop
+	Triangles
+	TriangleStrip
+	TriangleFan
+)
+
+// IndexType is the index size of an indexed draw.
+type IndexType uint8
+
+// Index types; IndexNone draws First..First+Count-1.
+const (
+	IndexNone IndexType = iota
+	Index8
+	Index16
+	Index32
+)
+
+// CullMode selects which faces are culled.
+type CullMode uint8
+
+// Cull modes.
+const (
+	CullNone CullMode = iota
+	CullFront
+	CullBack
+	CullFrontAndBack
+)
+
+// FrontFace says which winding is front-facing: CCW means a positive signed
+// area in window coordinates with x to the right and y increasing with the
+// row index read as "up" (GL's convention; a Vulkan front end flips it).
+type FrontFace uint8
+
+// Front-face windings.
+const (
+	FrontCCW FrontFace = iota
+	FrontCW
+)
+
+// ProvokingVertex selects the vertex flat varyings come from.
+type ProvokingVertex uint8
+
+// Provoking vertex conventions (GL default: last).
+const (
+	ProvokingLast ProvokingVertex = iota
+	ProvokingFirst
+)
+
+// Interp is a varying word's interpolation qualifier.
+type Interp uint8
+
+// Interpolation qualifiers.
+const (
+	Smooth        Interp = iota // perspective-correct
+	Flat                        // the provoking vertex's word, copied bit-exactly
+	NoPerspective               // linear in window space
+)
+
+// StencilOp is a stencil update operation.
+type StencilOp uint8
+
+// Stencil operations.
+const (
+	StencilKeep StencilOp = iota
+	StencilZero
+	StencilReplace
+	StencilIncr
+	StencilDecr
+	StencilInvert
+	StencilIncrWrap
+	StencilDecrWrap
+)
+
+// BlendEq is a blend equation.
+type BlendEq uint8
+
+// Blend equations; Min and Max ignore the factors.
+const (
+	BlendAdd BlendEq = iota
+	BlendSubtract
+	BlendReverseSubtract
+	BlendMin
+	BlendMax
+)
+
+// BlendFactor is a blend factor.
+type BlendFactor uint8
+
+// Blend factors.
+const (
+	Zero BlendFactor = iota
+	One
+	SrcColor
+	OneMinusSrcColor
+	DstColor
+	OneMinusDstColor
+	SrcAlpha
+	OneMinusSrcAlpha
+	DstAlpha
+	OneMinusDstAlpha
+	ConstantColor
+	OneMinusConstantColor
+	ConstantAlpha
+	OneMinusConstantAlpha
+	SrcAlphaSaturate
+	Src1Color
+	OneMinusSrc1Color
+	Src1Alpha
+	OneMinusSrc1Alpha
+)
+
+// LogicOp is a colour logic operation (GL order CLEAR..SET).
+type LogicOp uint8
+
+// Logic operations: s is the source, d the destination.
+const (
+	LogicClear        LogicOp = iota // 0
+	LogicAnd                         // s & d
+	LogicAndReverse                  // s & ^d
+	LogicCopy                        // s
+	LogicAndInverted                 // ^s & d
+	LogicNoop                        // d
+	LogicXor                         // s ^ d
+	LogicOr                          // s | d
+	LogicNor                         // ^(s | d)
+	LogicEquiv                       // ^(s ^ d)
+	LogicInvert                      // ^d
+	LogicOrReverse                   // s | ^d
+	LogicCopyInverted                // ^s
+	LogicOrInverted                  // ^s | d
+	LogicNand                        // ^(s & d)
+	LogicSet                         // all ones
+)
+
+// Viewport maps normalized device coordinates to window coordinates:
+// xw = X + (x+1)W/2, yw = Y + (y+1)H/2, and zw = MinDepth +
+// (MaxDepth-MinDepth)(z+1)/2 (GL) or MinDepth + (MaxDepth-MinDepth)z
+// (Vulkan, State.ClipZeroToOne).
+type Viewport struct {
+	X, Y, W, H         float32
+	MinDepth, MaxDepth float32
+}
+
+// Rect is an integer pixel rectangle.
+type Rect struct{ X, Y, W, H int }
+
+// StencilFace is the stencil state of one facing.
+type StencilFace struct {
+	Func                CompareFunc
+	Ref                 uint8
+	ReadMask, WriteMask uint8
+	Fail, DepthFail     StencilOp
+	Pass                StencilOp
+}
+
+// DepthState is the depth test state.
+type DepthState struct {
+	Test  bool
+	Func  CompareFunc
+	Write bool
+	// Clamp disables near/far clipping and clamps fragment depth to the
+	// depth range (GL DEPTH_CLAMP).
+	Clamp bool
+	// BoundsTest discards fragments whose stored depth is outside
+	// [BoundsMin, BoundsMax] (EXT_depth_bounds_test).
+	BoundsTest           bool
+	BoundsMin, BoundsMax float32
+}
+
+// BlendState is one render target's blend state and write mask.
+type BlendState struct {
+	Enable                             bool
+	SrcRGB, DstRGB, SrcAlpha, DstAlpha BlendFactor
+	EqRGB, EqAlpha                     BlendEq
+	WriteMask                          uint8 // bit 0 R, 1 G, 2 B, 3 A
+}
+
+// TwoSide names a pair of varying ranges for two-sided colour
+// (GL_VERTEX_PROGRAM_TWO_SIDE): on back-facing triangles the fragment
+// shader's words Front..Front+Words-1 receive the vertex words Back..
+type TwoSide struct {
+	Front, Back, Words int
+}
+
+// State is all fixed-function state of a draw, plus the shaders.
+// spec: software-shader-backend "Culling and viewport gaps", "Persistent
+// depth semantics": every field here is honoured.
+type State struct {
+	Vertex   VertexShader
+	Fragment FragmentShader
+	Textures []TextureBinding
+
+	Viewport      Viewport
+	ClipZeroToOne bool  // Vulkan's 0 <= z <= w clip volume instead of GL's -w <= z <= w
+	ClipDistances uint8 // enabled user clip distances (bit i: gl_ClipDistance[i])
+
+	Cull      CullMode
+	FrontFace FrontFace
+	Provoking ProvokingVertex
+	// TwoSided enables two-sided colour selection over the TwoSide ranges.
+	TwoSided bool
+	TwoSide  []TwoSide
+	// Interp gives each varying word's qualifier; missing entries are Smooth.
+	Interp []Interp
+
+	PrimitiveRestart bool
+	RestartIndex     uint32
+
+	PointSize        float32 // used when the shader does not write gl_PointSize
+	PointOriginLower bool    // gl_PointCoord origin lower-left (default upper-left)
+	LineWidth        float32
+
+	ScissorTest bool
+	Scissor     Rect
+
+	AlphaTest bool
+	AlphaFunc CompareFunc
+	AlphaRef  float32
+
+	Depth        DepthState
+	StencilTest  bool
+	StencilFront StencilFace
+	StencilBack  StencilFace
+
+	Blend         [MaxRenderTargets]BlendState
+	BlendConstant [4]float32
+	LogicOpEnable bool
+	LogicOp       LogicOp
+}
+
+// DefaultState returns GL's initial state for a w x h target: full viewport
+// and depth range [0,1], no culling, CCW front faces, last provoking vertex,
+// depth test off (LESS, writes on), stencil off (ALWAYS, masks 0xFF, KEEP),
+// blending off (ONE, ZERO, ADD), all colour channels written, point size
+// and line width 1.
+func DefaultState(w, h int) State {
+	s := State{
+		Viewport:  Viewport{W: float32(w), H: float32(h), MaxDepth: 1},
+		PointSize: 1, LineWidth: 1,
+		AlphaFunc: Always,
+		Depth:     DepthState{Func: Less, Write: true, BoundsMax: 1},
+		Scissor:   Rect{W: w, H: h},
+	}
+	sf := StencilFace{Func: Always, ReadMask: 0xFF, WriteMask: 0xFF}
+	s.StencilFront, s.StencilBack = sf, sf
+	for i := range s.Blend {
+		s.Blend[i] = BlendState{SrcRGB: One, SrcAlpha: One, DstRGB: Zero, DstAlpha: Zero, WriteMask: 0xF}
+	}
+	return s
+}
+
+// VertexInput is the attribute data of a draw: Words words per vertex
+// (vertex-major) and InstanceWords words per instance (divisor 1).
+type VertexInput struct {
+	Words         int
+	Data          []uint32
+	InstanceWords int
+	InstanceData  []uint32
+}
+
+// DrawParams are the parameters of one draw call.
+type DrawParams struct {
+	Topology Topology
+	// First and Count select the vertices (non-indexed) or the indices.
+	First, Count int
+	IndexType    IndexType
+	Indices      []byte // little-endian indices
+	BaseVertex   int32
+	// Instances is the instance count (0 is treated as 1).
+	Instances    int
+	BaseInstance int
+}
+
+// FixedRestartIndex returns the all-ones restart index of an index type
+// (GL_PRIMITIVE_RESTART_FIXED_INDEX, Vulkan).
+func FixedRestartIndex(t IndexType) uint32 {
+	switch t {
+	case Index8:
+		return 0xFF
+	case Index16:
+		return 0xFFFF
+	}
+	return 0xFFFFFFFF
+}
