@@ -1,0 +1,96 @@
+package config
+
+import (
+	"strings"
+	"testing"
+
+	"vortexgfx/abi"
+)
+
+func TestDefaultIsValid(t *testing.T) {
+	c := Default()
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if c.Device.NumCores() != 4 || c.RasterEngines() != 1 {
+		t.Errorf("cores %d engines %d", c.Device.NumCores(), c.RasterEngines())
+	}
+	caps, err := c.Device.DevCaps().Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := abi.DecodeGPUDevCaps(caps)
+	if d.NumThreads() != 16 || d.NumWarps() != 4 || d.NumCores() != 4 || d.LocalMemBytes() != 16<<10 {
+		t.Errorf("caps decode %+v", d)
+	}
+	isa := c.Device.ISACaps()
+	if !isa.Has(abi.ExtTEX) || !isa.Has(abi.ExtRASTER) || !isa.Has(abi.ExtOM) || !isa.Has(abi.ExtLMEM) || isa.XLen() != 32 {
+		t.Errorf("isa caps %v", isa.Exts())
+	}
+}
+
+// spec: command-processor §6 — the emulation CP sets bits 24–26, the RTL clears them.
+func TestCPDevCapsByFlavor(t *testing.T) {
+	c := Default()
+	emu := c.CP.CPDevCaps()
+	if !emu.SupportsDraw || !emu.SupportsQMD || emu.VMEnabled || emu.NumQueues != 4 {
+		t.Errorf("emu %+v", emu)
+	}
+	c.CP.Flavor = "rtl"
+	rtl := c.CP.CPDevCaps()
+	if rtl.Encode()>>24&7 != 0 {
+		t.Errorf("rtl caps 0x%08X must clear bits 24–26", rtl.Encode())
+	}
+	c.CP.Flavor, c.CP.VM = "emu", true
+	if !c.CP.CPDevCaps().VMEnabled {
+		t.Error("VM bit with cp.vm")
+	}
+}
+
+func TestParse(t *testing.T) {
+	c, err := Parse("t.toml", []byte("[device]\nthreads = 8\nclusters = 2\n[cp]\nflavor = \"rtl\"\nqueues = 2\n[raster]\nearly_z = true\nslices = 2\nengines_per_cluster = 2\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Device.Threads != 8 || c.Device.Clusters != 2 || c.CP.FlavorValue() != abi.FlavorRTL || !c.Raster.EarlyZ ||
+		c.Raster.Slices != 2 || c.RasterEngines() != 4 || c.Device.Warps != 4 {
+		t.Errorf("parsed %+v", c)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"[device]\nthreads = 3\n", "device.threads = 3"},
+		{"[device]\nthreads = 2\n", "RASTER needs a multiple of 4"},
+		{"[device]\nthreadz = 4\n", "unknown key(s): device.threadz"},
+		{"[cp]\nflavor = \"fpga\"\n", "cp.flavor"},
+		{"[cp]\nflavor = \"rtl\"\nvm = true\n", "rtl flavour has no VM"},
+		{"[cp]\nqueues = 0\n", "cp.queues = 0"},
+		{"[raster]\nbin_log_size = 1\n", "raster.bin_log_size"},
+		{"[device\n", "t.toml:2: expected"},
+		{"[device]\nxlen = 16\n", "device.xlen = 16"},
+		{"[device]\nmisa = \"im\"\n", "device.misa"},
+		{"[device]\nlocal_mem_bytes = 1000\n", "device.local_mem_bytes"},
+	} {
+		_, err := Parse("t.toml", []byte(tc.text))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want it to mention %q", tc.text, err, tc.want)
+		}
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add([]byte("[device]\nthreads = 8\n"))
+	f.Add([]byte("[cp]\nflavor = \"rtl\"\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := Parse("fuzz.toml", data)
+		if err == nil {
+			if err := c.Validate(); err != nil {
+				t.Fatalf("Parse accepted an invalid config: %v", err)
+			}
+			if _, err := c.Device.DevCaps().Encode(); err != nil {
+				t.Fatalf("valid config with unencodable caps: %v", err)
+			}
+		}
+	})
+}
