@@ -190,6 +190,9 @@ const (
 	numOps
 )
 
+// NumOps is the number of opcodes (every Op below it is defined).
+const NumOps = numOps
+
 // sig is the type class of one operand in the opcode table.
 type sig uint8
 

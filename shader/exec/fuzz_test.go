@@ -1,0 +1,122 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"math"
+	"testing"
+
+	"vortexgfx/shader/ir"
+)
+
+// decodeProgram turns fuzz bytes into an arbitrary (usually invalid) program: a
+// register file typed from the first bytes, then 8-byte instructions whose fields
+// come straight from the input, and one texture record.
+func decodeProgram(data []byte) *ir.Program {
+	if len(data) < 4 {
+		return nil
+	}
+	p := &ir.Program{InputWords: 4, OutputWords: 4, UniformWords: 4}
+	if data[0]&1 == 1 {
+		p.Stage = ir.Fragment
+	}
+	nregs := int(data[1]%24) + 1
+	data = data[2:]
+	for i := 0; i < nregs; i++ {
+		t := ir.F32
+		if i < len(data) {
+			t = ir.Type(data[i]%4) + 1
+		}
+		p.Regs = append(p.Regs, t)
+	}
+	if len(data) > nregs {
+		data = data[nregs:]
+	} else {
+		data = nil
+	}
+	reg := func(b byte) ir.Reg {
+		if int(b) >= nregs+2 {
+			return ir.NoReg
+		}
+		return ir.Reg(b)
+	}
+	p.Samplers = []ir.SamplerBinding{{Name: "s", Kind: ir.Sampler2D, Result: ir.F32}}
+	if len(data) >= 8 {
+		t := ir.TexInfo{Op: ir.TexOp(data[0] % 8), Sampler: int(data[1] % 2), NCoord: int(data[2] % 5),
+			Coord: [4]ir.Reg{reg(data[3]), reg(data[4]), ir.NoReg, ir.NoReg},
+			Dst:   [4]ir.Reg{reg(data[5]), reg(data[6]), ir.NoReg, ir.NoReg},
+			Lod:   reg(data[7]), Bias: ir.NoReg, Compare: ir.NoReg,
+			DPdx: [3]ir.Reg{ir.NoReg, ir.NoReg, ir.NoReg}, DPdy: [3]ir.Reg{ir.NoReg, ir.NoReg, ir.NoReg}}
+		p.Tex = append(p.Tex, t)
+		data = data[8:]
+	}
+	for len(data) >= 8 && len(p.Code) < 200 {
+		in := ir.Inst{
+			Op:     ir.Op(data[0] % uint8(ir.NumOps+1)),
+			Dst:    reg(data[1]),
+			Src:    [4]ir.Reg{reg(data[2]), reg(data[3]), reg(data[4]), reg(data[5])},
+			Imm:    uint32(data[6] % 8),
+			Len:    uint32(data[7] % 8),
+			Stride: uint32(data[7]>>3%4),
+		}
+		if in.Op == ir.Const {
+			in.Imm = uint32(data[6]) * 0x01010101
+			if p.Regs[min(int(in.Dst), nregs-1)] == ir.Bool {
+				in.Imm &= 1
+			}
+		}
+		p.Code = append(p.Code, in)
+		data = data[8:]
+	}
+	return p
+}
+
+type fuzzSampler struct{}
+
+func (fuzzSampler) Texture(r *TexRequest) error {
+	for i := range r.Out {
+		for l := range r.Out[i] {
+			r.Out[i][l] = math.Float32bits(float32(i))
+		}
+	}
+	return nil
+}
+
+// FuzzExec decodes arbitrary bytes into a program; whatever verifies must run (and,
+// optimised, run again) without panicking or hanging. spec: CONVENTIONS (bad input
+// never panics or hangs).
+func FuzzExec(f *testing.F) {
+	f.Add([]byte{0, 3, 1, 2, 3})
+	f.Add([]byte{1, 4, 1, 1, 4, 4, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0x3f, 0, 18, 1, 0, 0, 9, 9, 0, 0})
+	f.Add([]byte{0, 2, 2, 4, byte(ir.Loop), 0, 0, 0, 0, 0, 0, 0, byte(ir.EndLoop), 0, 0, 0, 0, 0, 0, 0})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := decodeProgram(data)
+		if p == nil || ir.Verify(p) != nil {
+			return
+		}
+		for _, q := range []*ir.Program{p, ir.Optimize(p)} {
+			if err := ir.Verify(q); err != nil {
+				t.Fatalf("optimised program fails verification: %v\n%s", err, q)
+			}
+			_ = q.String()
+			for _, w := range []int{1, 4, 8} {
+				m, err := New(q, Config{Width: w, MaxSteps: 5000})
+				if err != nil {
+					t.Fatalf("verified program rejected by New: %v", err)
+				}
+				m.SetSampler(fuzzSampler{})
+				if err := m.SetUniforms(make([]uint32, 4)); err != nil {
+					t.Fatal(err)
+				}
+				for i := 0; i < 4; i++ {
+					for l := range m.Input(i) {
+						m.Input(i)[l] = uint32(l*0x01000193 + i)
+					}
+				}
+				if _, err := m.Run(context.Background(), m.full, m.full&0x5); err != nil && !errors.Is(err, ErrBudget) {
+					t.Fatalf("run: %v", err)
+				}
+			}
+		}
+	})
+}

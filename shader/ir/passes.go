@@ -1,0 +1,284 @@
+package ir
+
+// Optimize returns an optimised copy of a verified program: functions inlined, then
+// constant folding, copy propagation and dead-code elimination repeated until
+// nothing changes (at most a few rounds). The result verifies and computes the same
+// outputs as p.
+func Optimize(p *Program) *Program {
+	q := Inline(p)
+	for round := 0; round < 8; round++ {
+		changed := FoldConstants(q)
+		changed = PropagateCopies(q) || changed
+		changed = EliminateDeadCode(q) || changed
+		if !changed {
+			break
+		}
+	}
+	return q
+}
+
+// joinPoint reports whether knowledge about register values must be dropped before
+// instruction op: a control-flow join or loop head. Entering an If's then-part or a
+// Scope keeps it (the block is dominated by what precedes it).
+func joinPoint(op Op) bool {
+	switch op {
+	case Else, EndIf, Loop, Continuing, EndLoop, EndScope:
+		return true
+	}
+	return false
+}
+
+// forEachWrite calls f for every register in that in writes.
+func forEachWrite(p *Program, in *Inst, f func(Reg)) {
+	switch {
+	case in.Op == ArrayStore:
+		for i := uint32(0); i < in.Len; i++ {
+			f(Reg(in.Imm + i*in.Stride))
+		}
+	case in.Op == Tex:
+		for _, r := range p.Tex[in.Imm].Dst {
+			if r != NoReg {
+				f(r)
+			}
+		}
+	case in.Op.HasDst():
+		f(in.Dst)
+	}
+}
+
+// FoldConstants evaluates pure instructions whose sources are all known constants
+// (with Eval, so folding and execution agree bit for bit), turns indexed loads with
+// constant indices into plain loads and selects with constant conditions into
+// moves. Knowledge flows into nested constructs; at an Else it is the knowledge at
+// the If, and after a construct (and at a loop head) it is the knowledge at its
+// start minus every register the construct writes. It reports whether p changed.
+func FoldConstants(p *Program) bool {
+	known := make([]bool, len(p.Regs))
+	val := make([]uint32, len(p.Regs))
+	type snap struct {
+		known []bool
+		val   []uint32
+		start int
+	}
+	var stack []snap
+	ends := matchEnds(p.Code)
+	changed := false
+	killRange := func(from, to int) {
+		for pc := from; pc <= to && pc < len(p.Code); pc++ {
+			forEachWrite(p, &p.Code[pc], func(r Reg) { known[r] = false })
+		}
+	}
+	for pc := range p.Code {
+		in := &p.Code[pc]
+		switch in.Op {
+		case If, Scope, Loop:
+			if in.Op == Loop {
+				killRange(pc, ends[pc])
+			}
+			stack = append(stack, snap{known: append([]bool(nil), known...), val: append([]uint32(nil), val...), start: pc})
+		case Else, Continuing:
+			// The else part starts from the state at the If; the continue block from
+			// the loop-head state (which already excludes everything the loop writes).
+			top := stack[len(stack)-1]
+			copy(known, top.known)
+			copy(val, top.val)
+		case EndIf, EndLoop, EndScope:
+			top := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			copy(known, top.known)
+			copy(val, top.val)
+			killRange(top.start, pc)
+		}
+		switch in.Op {
+		case ArrayLoad:
+			if known[in.Src[0]] {
+				idx := clampConst(val[in.Src[0]], in.Len, p.Regs[in.Src[0]])
+				*in = Inst{Op: Mov, Dst: in.Dst, Src: [4]Reg{Reg(in.Imm + idx*in.Stride), NoReg, NoReg, NoReg}}
+				changed = true
+			}
+		case LoadUniformIdx:
+			if known[in.Src[0]] {
+				idx := clampConst(val[in.Src[0]], in.Len, p.Regs[in.Src[0]])
+				*in = Inst{Op: LoadUniform, Dst: in.Dst, Src: [4]Reg{NoReg, NoReg, NoReg, NoReg}, Imm: in.Imm + idx*in.Stride}
+				changed = true
+			}
+		case Select:
+			if known[in.Src[0]] && !(known[in.Src[1]] && known[in.Src[2]]) {
+				s := in.Src[2]
+				if val[in.Src[0]] != 0 {
+					s = in.Src[1]
+				}
+				*in = Inst{Op: Mov, Dst: in.Dst, Src: [4]Reg{s, NoReg, NoReg, NoReg}}
+				changed = true
+			}
+		}
+		if in.Op.IsPure() {
+			n := in.Op.NumSrc()
+			all := true
+			var s [4]uint32
+			for i := 0; i < n; i++ {
+				if !known[in.Src[i]] {
+					all = false
+					break
+				}
+				s[i] = val[in.Src[i]]
+			}
+			if all {
+				v := Eval(in.Op, in.Imm, s[0], s[1], s[2], s[3])
+				if in.Op != Const {
+					*in = Inst{Op: Const, Dst: in.Dst, Src: [4]Reg{NoReg, NoReg, NoReg, NoReg}, Imm: v}
+					changed = true
+				}
+				known[in.Dst], val[in.Dst] = true, v
+				continue
+			}
+		}
+		forEachWrite(p, in, func(r Reg) { known[r] = false })
+	}
+	return changed
+}
+
+// matchEnds maps each If, Loop and Scope to its EndIf, EndLoop or EndScope, and
+// every other instruction to itself.
+func matchEnds(code []Inst) []int {
+	ends := make([]int, len(code))
+	var stack []int
+	for pc, in := range code {
+		ends[pc] = pc
+		switch in.Op {
+		case If, Loop, Scope:
+			stack = append(stack, pc)
+		case EndIf, EndLoop, EndScope:
+			if len(stack) > 0 {
+				ends[stack[len(stack)-1]] = pc
+				stack = stack[:len(stack)-1]
+			}
+		}
+	}
+	return ends
+}
+
+func clampConst(v, n uint32, t Type) uint32 {
+	if t == I32 && int32(v) < 0 {
+		return 0
+	}
+	return min(v, n-1)
+}
+
+// PropagateCopies replaces, within each basic block, reads of a register that was
+// copied from another (Mov) by reads of the original, as long as neither has been
+// written since. Texture records and indexed ranges are left alone. It reports
+// whether p changed.
+func PropagateCopies(p *Program) bool {
+	copyOf := make([]Reg, len(p.Regs))
+	for i := range copyOf {
+		copyOf[i] = NoReg
+	}
+	var live []Reg // registers with a recorded copy, to clear quickly
+	reset := func() {
+		for _, r := range live {
+			copyOf[r] = NoReg
+		}
+		live = live[:0]
+	}
+	kill := func(r Reg) {
+		copyOf[r] = NoReg
+		for _, k := range live {
+			if copyOf[k] == r {
+				copyOf[k] = NoReg
+			}
+		}
+	}
+	changed := false
+	for pc := range p.Code {
+		in := &p.Code[pc]
+		if joinPoint(in.Op) {
+			reset()
+		}
+		for i := 0; i < in.Op.NumSrc(); i++ {
+			if c := copyOf[in.Src[i]]; c != NoReg {
+				in.Src[i] = c
+				changed = true
+			}
+		}
+		forEachWrite(p, in, kill)
+		if in.Op == Mov && in.Dst != in.Src[0] {
+			copyOf[in.Dst] = in.Src[0]
+			live = append(live, in.Dst)
+		}
+	}
+	return changed
+}
+
+// removable reports whether in has no effect besides writing its destination.
+func removable(op Op) bool {
+	if op.IsPure() {
+		return true
+	}
+	switch op {
+	case LoadInput, LoadUniform, LoadUniformIdx, ArrayLoad, IsHelper, DdxFine, DdyFine, DdxCoarse, DdyCoarse, Nop:
+		return true
+	}
+	return false
+}
+
+// EliminateDeadCode removes instructions without side effects whose destination
+// register is never read anywhere in the program (registers are not SSA, so "never
+// read" is the safe global criterion), repeating until nothing more dies. It
+// reports whether p changed.
+func EliminateDeadCode(p *Program) bool {
+	changed := false
+	read := make([]bool, len(p.Regs))
+	for {
+		clear(read)
+		mark := func(r Reg) {
+			if r != NoReg {
+				read[r] = true
+			}
+		}
+		mark2 := func(code []Inst) {
+			for pc := range code {
+				in := &code[pc]
+				for i := 0; i < in.Op.NumSrc(); i++ {
+					mark(in.Src[i])
+				}
+				switch in.Op {
+				case ArrayLoad:
+					for i := uint32(0); i < in.Len; i++ {
+						mark(Reg(in.Imm + i*in.Stride))
+					}
+				case Tex:
+					t := &p.Tex[in.Imm]
+					for i := 0; i < t.NCoord; i++ {
+						mark(t.Coord[i])
+					}
+					mark(t.Lod)
+					mark(t.Bias)
+					mark(t.Compare)
+					for i := 0; i < 3; i++ {
+						mark(t.DPdx[i])
+						mark(t.DPdy[i])
+					}
+				}
+			}
+		}
+		mark2(p.Code)
+		for _, f := range p.Funcs {
+			mark2(f.Code)
+		}
+		out := p.Code[:0]
+		removed := false
+		for _, in := range p.Code {
+			if removable(in.Op) && (in.Op == Nop || !read[in.Dst]) {
+				removed = true
+				continue
+			}
+			out = append(out, in)
+		}
+		p.Code = out
+		if !removed {
+			return changed
+		}
+		changed = true
+	}
+}
