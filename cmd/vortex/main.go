@@ -1,0 +1,81 @@
+// Command vortex is the vortexgfx command-line tool: device information, command-ring
+// decoding and encoding, and (as the stack grows) shader compilation, trace replay and
+// rendering. Each subcommand lives in its own file; this file only dispatches.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+// command is one subcommand. run receives the arguments after the subcommand's own
+// name(s) and returns the process exit code.
+type command struct {
+	name    string // may be two words, e.g. "cp decode"
+	summary string
+	run     func(args []string, stdout, stderr io.Writer) int
+}
+
+// commands is the table of subcommands. Add one line per subcommand.
+func commands() []command {
+	return []command{
+		{"info", "print the device configuration and its capability words", runInfo},
+		{"cp decode", "decode raw command-ring bytes into JSON lines", runCPDecode},
+		{"cp encode", "encode JSON-lines commands into raw ring bytes", runCPEncode},
+	}
+}
+
+func main() {
+	os.Exit(dispatch(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// dispatch finds the longest command name that prefixes args and runs it.
+func dispatch(args []string, stdout, stderr io.Writer) int {
+	cmds := commands()
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(stdout, cmds)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	best, bestWords := -1, 0
+	for i, c := range cmds {
+		words := strings.Fields(c.name)
+		if len(words) > len(args) || len(words) <= bestWords {
+			continue
+		}
+		match := true
+		for j, w := range words {
+			if args[j] != w {
+				match = false
+				break
+			}
+		}
+		if match {
+			best, bestWords = i, len(words)
+		}
+	}
+	if best < 0 {
+		fmt.Fprintf(stderr, "vortex: unknown command %q\n\n", strings.Join(args, " "))
+		usage(stderr, cmds)
+		return 2
+	}
+	return cmds[best].run(args[bestWords:], stdout, stderr)
+}
+
+func usage(w io.Writer, cmds []command) {
+	fmt.Fprintln(w, "usage: vortex <command> [flags] [args]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "commands:")
+	sorted := append([]command(nil), cmds...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].name < sorted[j].name })
+	for _, c := range sorted {
+		fmt.Fprintf(w, "  %-14s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "run 'vortex <command> -h' for a command's flags")
+}
