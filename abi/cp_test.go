@@ -143,10 +143,10 @@ func line(parts ...[]byte) []byte {
 
 // spec: command-processor §2.1 (the four end-of-line conditions)
 func TestWalkLine(t *testing.T) {
-	dcr := DCRWrite(0x060, 7).Append(nil)    // 20 B
-	mem := MemCopy(1, 2, 3).Append(nil)      // 28 B
-	launch := Launch().Append(nil)           // 12 B
-	qmd := LaunchQMD(0x1000).Append(nil)     // 12 B
+	dcr := DCRWrite(0x060, 7).Append(nil) // 20 B
+	mem := MemCopy(1, 2, 3).Append(nil)   // 28 B
+	launch := Launch().Append(nil)        // 12 B
+	qmd := LaunchQMD(0x1000).Append(nil)  // 12 B
 	profNop := Command{Op: OpNop, Flags: FlagFencePre}.Append(nil)
 	tests := []struct {
 		name   string
