@@ -299,7 +299,7 @@ func (d *drawer) run(in VertexInput, p DrawParams, elems []int64) error {
 			}
 		}
 		d.primID = 0
-		if err := d.assemble(p.Topology, slot); err != nil {
+		if err := assemble(p.Topology, slot, d.s.Provoking == ProvokingLast, d.primitive); err != nil {
 			return err
 		}
 	}
@@ -307,9 +307,10 @@ func (d *drawer) run(in VertexInput, p DrawParams, elems []int64) error {
 }
 
 // assemble splits the element slots at restarts and emits each run's
-// primitives with their provoking vertex (GL 4.6 §10.1, table 13.2).
-func (d *drawer) assemble(top Topology, slot []int32) error {
-	last := d.s.Provoking == ProvokingLast
+// primitives with their provoking vertex (GL 4.6 §10.1, table 13.2): n = 1
+// for points, 2 for lines, 3 for triangles; odd strip triangles swap their
+// first two vertices to keep the winding.
+func assemble(top Topology, slot []int32, last bool, emit func(n int, v [3]int32, prov int32) error) error {
 	for start := 0; start < len(slot); {
 		end := start
 		for end < len(slot) && slot[end] >= 0 {
@@ -321,7 +322,7 @@ func (d *drawer) assemble(top Topology, slot []int32) error {
 		switch top {
 		case Points:
 			for i := 0; i < n && err == nil; i++ {
-				err = d.point(r[i])
+				err = emit(1, [3]int32{r[i]}, r[i])
 			}
 		case Lines, LineStrip, LineLoop:
 			step, cnt := 1, n-1
@@ -330,26 +331,26 @@ func (d *drawer) assemble(top Topology, slot []int32) error {
 			}
 			for i := 0; i < cnt && err == nil; i++ {
 				a, b := r[i*step], r[i*step+1]
-				err = d.line(a, b, pick(last, a, b))
+				err = emit(2, [3]int32{a, b}, pick(last, a, b))
 			}
 			if top == LineLoop && n >= 2 && err == nil {
-				err = d.line(r[n-1], r[0], pick(last, r[n-1], r[0]))
+				err = emit(2, [3]int32{r[n-1], r[0]}, pick(last, r[n-1], r[0]))
 			}
 		case Triangles:
 			for i := 0; i+2 < n && err == nil; i += 3 {
-				err = d.triangle(r[i], r[i+1], r[i+2], pick(last, r[i], r[i+2]))
+				err = emit(3, [3]int32{r[i], r[i+1], r[i+2]}, pick(last, r[i], r[i+2]))
 			}
 		case TriangleStrip:
 			for i := 0; i+2 < n && err == nil; i++ {
 				if i%2 == 0 {
-					err = d.triangle(r[i], r[i+1], r[i+2], pick(last, r[i], r[i+2]))
+					err = emit(3, [3]int32{r[i], r[i+1], r[i+2]}, pick(last, r[i], r[i+2]))
 				} else {
-					err = d.triangle(r[i+1], r[i], r[i+2], pick(last, r[i], r[i+2]))
+					err = emit(3, [3]int32{r[i+1], r[i], r[i+2]}, pick(last, r[i], r[i+2]))
 				}
 			}
 		case TriangleFan:
 			for i := 0; i+2 < n && err == nil; i++ {
-				err = d.triangle(r[0], r[i+1], r[i+2], pick(last, r[i+1], r[i+2]))
+				err = emit(3, [3]int32{r[0], r[i+1], r[i+2]}, pick(last, r[i+1], r[i+2]))
 			}
 		}
 		if err != nil {
@@ -358,6 +359,17 @@ func (d *drawer) assemble(top Topology, slot []int32) error {
 		start = end + 1
 	}
 	return nil
+}
+
+// primitive renders one assembled primitive.
+func (d *drawer) primitive(n int, v [3]int32, prov int32) error {
+	switch n {
+	case 1:
+		return d.point(v[0])
+	case 2:
+		return d.line(v[0], v[1], prov)
+	}
+	return d.triangle(v[0], v[1], v[2], prov)
 }
 
 func pick(last bool, first, lastV int32) int32 {

@@ -1,0 +1,123 @@
+package ref
+
+import (
+	"encoding/binary"
+	"math"
+	"reflect"
+	"slices"
+	"testing"
+
+	"vortexgfx/ref/format"
+)
+
+type prim struct {
+	v    []int32
+	prov int32
+}
+
+func assembled(t *testing.T, top Topology, slot []int32, last bool) []prim {
+	t.Helper()
+	var out []prim
+	err := assemble(top, slot, last, func(n int, v [3]int32, prov int32) error {
+		out = append(out, prim{slices.Clone(v[:n]), prov})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// GL 4.6 §10.1 and table 13.2 (provoking vertices).
+func TestAssemble(t *testing.T) {
+	seq := []int32{0, 1, 2, 3, 4, 5}
+	cases := []struct {
+		name string
+		top  Topology
+		slot []int32
+		last bool
+		want []prim
+	}{
+		{"points", Points, []int32{0, 1, 2}, true, []prim{{[]int32{0}, 0}, {[]int32{1}, 1}, {[]int32{2}, 2}}},
+		{"lines drop odd", Lines, []int32{0, 1, 2, 3, 4}, true, []prim{{[]int32{0, 1}, 1}, {[]int32{2, 3}, 3}}},
+		{"lines first", Lines, []int32{0, 1}, false, []prim{{[]int32{0, 1}, 0}}},
+		{"line strip", LineStrip, []int32{0, 1, 2}, true, []prim{{[]int32{0, 1}, 1}, {[]int32{1, 2}, 2}}},
+		{"line loop", LineLoop, []int32{0, 1, 2}, true, []prim{{[]int32{0, 1}, 1}, {[]int32{1, 2}, 2}, {[]int32{2, 0}, 0}}},
+		{"triangles", Triangles, seq, true, []prim{{[]int32{0, 1, 2}, 2}, {[]int32{3, 4, 5}, 5}}},
+		{"triangles first", Triangles, seq[:3], false, []prim{{[]int32{0, 1, 2}, 0}}},
+		{"strip", TriangleStrip, seq[:5], true, []prim{{[]int32{0, 1, 2}, 2}, {[]int32{2, 1, 3}, 3}, {[]int32{2, 3, 4}, 4}}},
+		{"strip first", TriangleStrip, seq[:4], false, []prim{{[]int32{0, 1, 2}, 0}, {[]int32{2, 1, 3}, 1}}},
+		{"fan", TriangleFan, seq[:5], true, []prim{{[]int32{0, 1, 2}, 2}, {[]int32{0, 2, 3}, 3}, {[]int32{0, 3, 4}, 4}}},
+		{"fan first", TriangleFan, seq[:4], false, []prim{{[]int32{0, 1, 2}, 1}, {[]int32{0, 2, 3}, 2}}},
+		{"restart strip", TriangleStrip, []int32{0, 1, 2, 3, -1, 4, 5, 6}, true, []prim{{[]int32{0, 1, 2}, 2}, {[]int32{2, 1, 3}, 3}, {[]int32{4, 5, 6}, 6}}},
+		{"restart list", Triangles, []int32{0, 1, -1, 2, 3, 4}, true, []prim{{[]int32{2, 3, 4}, 4}}},
+		{"restart fan", TriangleFan, []int32{0, 1, 2, -1, -1, 3, 4, 5}, true, []prim{{[]int32{0, 1, 2}, 2}, {[]int32{3, 4, 5}, 5}}},
+		{"empty", Triangles, []int32{0, 1}, true, nil},
+	}
+	for _, c := range cases {
+		if got := assembled(t, c.top, c.slot, c.last); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: got %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+func TestElementsIndexTypes(t *testing.T) {
+	idx32 := make([]byte, 0)
+	for _, v := range []uint32{7, 70000, 0xFFFFFFFF, 3} {
+		idx32 = binary.LittleEndian.AppendUint32(idx32, v)
+	}
+	cases := []struct {
+		name    string
+		p       DrawParams
+		restart bool
+		want    []int64
+	}{
+		{"non-indexed", DrawParams{First: 2, Count: 3}, false, []int64{2, 3, 4}},
+		{"u8", DrawParams{Count: 3, IndexType: Index8, Indices: []byte{5, 0xFF, 1}}, false, []int64{5, 255, 1}},
+		{"u8 restart", DrawParams{Count: 3, IndexType: Index8, Indices: []byte{5, 0xFF, 1}}, true, []int64{5, restartMark, 1}},
+		{"u16 first base", DrawParams{First: 1, Count: 2, IndexType: Index16, Indices: []byte{1, 0, 2, 1, 0xFF, 0xFF}, BaseVertex: 10}, true, []int64{0x0102 + 10, restartMark}},
+		{"u32", DrawParams{Count: 4, IndexType: Index32, Indices: idx32, BaseVertex: -3}, true, []int64{4, 69997, restartMark, 0}},
+	}
+	for _, c := range cases {
+		got, err := elements(VertexInput{}, c.p, c.restart, FixedRestartIndex(c.p.IndexType))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// Instanced, indexed drawing: each instance offsets a quad by its
+// per-instance attribute; gl_InstanceID and gl_VertexID reach the shader.
+func TestInstancedIndexed(t *testing.T) {
+	var ids [][2]int32
+	vs := VertexFunc{Out: VertexLayout{}, Fn: func(b *VertexBatch, _ Textures) error {
+		for v := range b.N {
+			a := b.Attribs[v*b.AttribWords:]
+			x := math.Float32frombits(a[0]) + math.Float32frombits(a[2])
+			b.Position[v] = [4]float32{x, math.Float32frombits(a[1]), 0, 1}
+			ids = append(ids, [2]int32{b.VertexID[v], b.InstanceID[v]})
+		}
+		return nil
+	}}
+	// unit square in NDC of a 8x2 target is 2 pixels wide
+	in := VertexInput{Words: 2, InstanceWords: 1}
+	for _, v := range [][2]float32{{9, 9}, {-1, -1}, {-0.5, -1}, {-0.5, 1}, {-1, 1}} { // vertex 0 unused
+		in.Data = append(in.Data, math.Float32bits(v[0]), math.Float32bits(v[1]))
+	}
+	for _, off := range []float32{99, 0, 0.5, 1.5} { // instance 0 unused (base instance 1)
+		in.InstanceData = append(in.InstanceData, math.Float32bits(off))
+	}
+	tg := newTarget(t, 8, 2, []format.Format{format.R32F}, format.Invalid)
+	s := additive(8, 2)
+	s.Vertex = vs
+	s.PrimitiveRestart, s.RestartIndex = true, 0xFFFF
+	idx := []byte{0, 0, 1, 0, 2, 0, 0xFF, 0xFF, 0, 0, 2, 0, 3, 0}
+	draw(t, tg, &s, in, DrawParams{Topology: TriangleStrip, Count: 7, IndexType: Index16, Indices: idx, BaseVertex: 1, Instances: 3, BaseInstance: 1})
+	checkOnce(t, tg, func(x, y int) bool { return x < 2 || (x >= 2 && x < 4) || (x >= 6) })
+	if len(ids) != 4*3 || ids[0] != [2]int32{1, 0} || ids[len(ids)-1] != [2]int32{4, 2} {
+		t.Fatalf("vertex/instance ids %v", ids)
+	}
+}
