@@ -1,0 +1,250 @@
+package device
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+)
+
+// Kernel is a device kernel: a Go function that runs one CTA. It executes the CTA's
+// threads phase by phase with CTA.ForEachThread; the return between two phases is the
+// barrier (spec: ARCHITECTURE "Kernels": a CTA runs its threads stage by stage, so a
+// barrier is a phase boundary). Memory faults are recorded by the CTA and end the
+// launch with an error; a kernel may also return an error of its own.
+type Kernel func(c *CTA) error
+
+// BlobLoader turns a compiled-shader blob (an image entry of kind abi.KernelBlob) into
+// a kernel. Compiled shaders join the launch path through it.
+type BlobLoader func(blob []byte) (Kernel, error)
+
+// Library is the set of Go kernels a device can run, by name. Images name library
+// kernels in their entry stubs (abi.KernelLibrary). Build it before creating the
+// device; the device only reads it.
+type Library struct {
+	kernels map[string]Kernel
+	blob    BlobLoader
+}
+
+// NewLibrary returns an empty kernel library.
+func NewLibrary() *Library { return &Library{kernels: make(map[string]Kernel)} }
+
+// Register adds kernel k under name. It fails on an empty, over-long or duplicate name.
+func (l *Library) Register(name string, k Kernel) error {
+	if name == "" || len(name) > 255 {
+		return fmt.Errorf("device: kernel name %q: want 1..255 bytes", name)
+	}
+	if k == nil {
+		return fmt.Errorf("device: kernel %q is nil", name)
+	}
+	if _, dup := l.kernels[name]; dup {
+		return fmt.Errorf("device: kernel %q registered twice", name)
+	}
+	l.kernels[name] = k
+	return nil
+}
+
+// SetBlobLoader installs the loader for compiled-shader blobs.
+func (l *Library) SetBlobLoader(b BlobLoader) { l.blob = b }
+
+// Lookup returns the kernel registered under name.
+func (l *Library) Lookup(name string) (Kernel, bool) {
+	k, ok := l.kernels[name]
+	return k, ok
+}
+
+// Names lists the registered kernels in sorted order.
+func (l *Library) Names() []string {
+	out := make([]string, 0, len(l.kernels))
+	for n := range l.kernels {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ErrFault wraps every device-memory fault a kernel takes.
+var ErrFault = errors.New("device memory fault")
+
+// CTA is the context of one cooperative thread array (or of one fragment wave) while
+// its kernel runs. It is owned by one core goroutine; kernels must not keep it.
+// spec: vortex-hardware-facts §1.4 (the launch geometry), rasterizer §9.3 (a fragment
+// wave is a degenerate 1-warp CTA)
+type CTA struct {
+	BlockIdx   [3]uint32 // this CTA's index in the grid
+	BlockDim   [3]uint32
+	GridDim    [3]uint32
+	ClusterDim [3]uint32
+	Threads    int    // threads in the CTA (BLOCK_SIZE; lanes of a fragment wave)
+	WarpWidth  int    // threads per warp
+	Core       int    // the core running the CTA
+	Args       uint64 // argument block address (STARTUP_ARG, or FRAG_PARAM for fragments)
+	// LMem is the CTA's local memory: LMEM_SIZE bytes, zeroed at CTA start.
+	LMem []byte
+	// Fragment launch registers of each lane (rasterizer §9.3); nil for compute CTAs.
+	fragPos, fragPID []uint32
+
+	mem     Memory
+	dev     *Device
+	err     error
+	phases  uint64
+	barrier uint64
+	memOps  uint64
+	invoc   uint64
+	scratch [8]byte
+}
+
+// Warps is the number of warps the CTA occupies.
+func (c *CTA) Warps() int { return (c.Threads + c.WarpWidth - 1) / c.WarpWidth }
+
+// ThreadIdx returns the {x, y, z} index of thread tid in the block.
+func (c *CTA) ThreadIdx(tid int) [3]uint32 {
+	t := uint32(tid)
+	bx, by := c.BlockDim[0], c.BlockDim[1]
+	return [3]uint32{t % bx, t / bx % by, t / (bx * by)}
+}
+
+// GlobalID returns the flat x index blockIdx.x*blockDim.x + threadIdx.x of thread tid,
+// the usual index of a 1-D launch.
+func (c *CTA) GlobalID(tid int) uint64 {
+	return uint64(c.BlockIdx[0])*uint64(c.BlockDim[0]) + uint64(c.ThreadIdx(tid)[0])
+}
+
+// ForEachThread runs one phase: fn for every thread in order. The end of the call is
+// a barrier. It stops early once a fault has been recorded.
+func (c *CTA) ForEachThread(fn func(tid int)) {
+	c.phases++
+	for tid := 0; tid < c.Threads && c.err == nil; tid++ {
+		fn(tid)
+		c.invoc++
+	}
+}
+
+// Barrier marks an explicit barrier between phases (it only counts: phases already
+// run one after another).
+func (c *CTA) Barrier() { c.barrier++ }
+
+// Err returns the first fault recorded by the CTA.
+func (c *CTA) Err() error { return c.err }
+
+// Fail records err as the CTA's failure (the first one wins).
+func (c *CTA) Fail(err error) {
+	if c.err == nil && err != nil {
+		c.err = err
+	}
+}
+
+func (c *CTA) fault(op string, addr uint64, err error) {
+	if c.err == nil {
+		c.err = fmt.Errorf("%w: %s at 0x%x: %v", ErrFault, op, addr, err)
+	}
+}
+
+// FragPos returns lane's FRAG_POS launch register (rasterizer §11); 0 for compute CTAs.
+func (c *CTA) FragPos(lane int) uint32 {
+	if lane < len(c.fragPos) {
+		return c.fragPos[lane]
+	}
+	return 0
+}
+
+// FragPID returns lane's FRAG_PID launch register; 0 for compute CTAs.
+func (c *CTA) FragPID(lane int) uint32 {
+	if lane < len(c.fragPID) {
+		return c.fragPID[lane]
+	}
+	return 0
+}
+
+// IsFragment reports whether the CTA is a fragment wave.
+func (c *CTA) IsFragment() bool { return c.fragPos != nil }
+
+// Read copies device memory at addr into p.
+func (c *CTA) Read(addr uint64, p []byte) {
+	c.memOps++
+	if err := c.mem.Read(addr, p); err != nil {
+		c.fault("read", addr, err)
+	}
+}
+
+// Write copies p to device memory at addr.
+func (c *CTA) Write(addr uint64, p []byte) {
+	c.memOps++
+	if err := c.mem.Write(addr, p); err != nil {
+		c.fault("write", addr, err)
+	}
+}
+
+// ReadU32 loads a little-endian word (0 after a fault).
+func (c *CTA) ReadU32(addr uint64) uint32 {
+	b := c.scratch[:4]
+	c.Read(addr, b)
+	if c.err != nil {
+		return 0
+	}
+	return binary.LittleEndian.Uint32(b)
+}
+
+// WriteU32 stores a little-endian word.
+func (c *CTA) WriteU32(addr uint64, v uint32) {
+	b := c.scratch[:4]
+	binary.LittleEndian.PutUint32(b, v)
+	c.Write(addr, b)
+}
+
+// ReadU64 loads a little-endian doubleword.
+func (c *CTA) ReadU64(addr uint64) uint64 {
+	b := c.scratch[:8]
+	c.Read(addr, b)
+	if c.err != nil {
+		return 0
+	}
+	return binary.LittleEndian.Uint64(b)
+}
+
+// WriteU64 stores a little-endian doubleword.
+func (c *CTA) WriteU64(addr uint64, v uint64) {
+	b := c.scratch[:8]
+	binary.LittleEndian.PutUint64(b, v)
+	c.Write(addr, b)
+}
+
+// ReadF32 loads an IEEE single.
+func (c *CTA) ReadF32(addr uint64) float32 { return math.Float32frombits(c.ReadU32(addr)) }
+
+// WriteF32 stores an IEEE single.
+func (c *CTA) WriteF32(addr uint64, v float32) { c.WriteU32(addr, math.Float32bits(v)) }
+
+// Arg returns the i-th 64-bit slot of the argument block.
+func (c *CTA) Arg(i int) uint64 { return c.ReadU64(c.Args + uint64(i)*8) }
+
+// AtomicAddU32 adds v to the word at addr and returns the old value. It is atomic
+// across cores (the device serialises it), so totals do not depend on scheduling.
+func (c *CTA) AtomicAddU32(addr uint64, v uint32) uint32 {
+	c.dev.atomicMu.Lock()
+	defer c.dev.atomicMu.Unlock()
+	old := c.ReadU32(addr)
+	if c.err == nil {
+		c.WriteU32(addr, old+v)
+	}
+	return old
+}
+
+// LMemU32 loads a word of local memory (0 and a fault when out of range).
+func (c *CTA) LMemU32(off int) uint32 {
+	if off < 0 || off+4 > len(c.LMem) {
+		c.fault("local read", uint64(off), fmt.Errorf("outside LMEM_SIZE %d", len(c.LMem)))
+		return 0
+	}
+	return binary.LittleEndian.Uint32(c.LMem[off:])
+}
+
+// SetLMemU32 stores a word of local memory.
+func (c *CTA) SetLMemU32(off int, v uint32) {
+	if off < 0 || off+4 > len(c.LMem) {
+		c.fault("local write", uint64(off), fmt.Errorf("outside LMEM_SIZE %d", len(c.LMem)))
+		return
+	}
+	binary.LittleEndian.PutUint32(c.LMem[off:], v)
+}
