@@ -261,7 +261,8 @@ type File struct {
 	Funcs     []*Func // all user functions, in declaration order (after checking)
 	Globals   []*Var  // all global variables incl. used built-ins (after checking)
 	Blocks    []*InterfaceBlock
-	Versioned bool // a #version directive was present
+	Versioned bool   // a #version directive was present
+	Profile   string // "core", "compatibility", "es" or "" as written in #version
 }
 
 // Stage is the shader stage a File is compiled for.

@@ -41,7 +41,7 @@ func ParseFile(name, src string, opts Options) (f *ast.File, err error) {
 	res, perr := preproc.Process(name, src, preproc.Options{
 		DefaultVersion: opts.DefaultVersion, Extensions: opts.Extensions, Defines: opts.Defines,
 	})
-	f = &ast.File{Name: name, Version: res.Version, ES: res.ES, Versioned: res.Versioned}
+	f = &ast.File{Name: name, Version: res.Version, ES: res.ES, Versioned: res.Versioned, Profile: res.Profile}
 	var errs ast.ErrorList
 	if perr != nil {
 		errs = append(errs, perr.(ast.ErrorList)...)

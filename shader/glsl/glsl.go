@@ -1,0 +1,60 @@
+// Package glsl is the GLSL front end: it compiles vertex and fragment shader source
+// to a checked, typed syntax tree (package ast) and links a vertex and a fragment
+// shader into a Program whose interface (attributes, varyings, uniforms, outputs)
+// is resolved. The IR lowering consumes Program. spec: issue 4 "Language"; GLSL 4.50.
+package glsl
+
+import (
+	"vortexgfx/shader/glsl/ast"
+	"vortexgfx/shader/glsl/parser"
+	"vortexgfx/shader/glsl/types"
+)
+
+// Stage is a shader stage.
+type Stage = ast.Stage
+
+// The stages.
+const (
+	Vertex   = ast.StageVertex
+	Fragment = ast.StageFragment
+)
+
+// Options configure a compilation.
+type Options struct {
+	// DefaultVersion is the GLSL version of sources without #version (110 if zero).
+	DefaultVersion int
+	// Compatibility enables compatibility-profile built-ins in GLSL >= 1.40.
+	Compatibility bool
+	// Defines are predefined object-like macros.
+	Defines map[string]string
+	// Extensions the caller wants accepted by #extension ... : require. None of the
+	// GLSL extensions change the language the front end implements.
+	Extensions []string
+}
+
+// Shader is one compiled shader source.
+type Shader struct {
+	Name  string
+	Stage Stage
+	File  *ast.File
+}
+
+// Version returns the GLSL version number (e.g. 120, 300) and whether it is ES.
+func (s *Shader) Version() (int, bool) { return s.File.Version, s.File.ES }
+
+// Compile preprocesses, parses and type-checks src. On failure the error is an
+// ast.ErrorList whose entries print as "file:line:col: error: message", sorted by
+// position. Compile never panics.
+func Compile(name, src string, stage Stage, opts Options) (*Shader, error) {
+	f, err := parser.ParseFile(name, src, parser.Options{
+		DefaultVersion: opts.DefaultVersion, Extensions: opts.Extensions, Defines: opts.Defines,
+	})
+	if err != nil {
+		return nil, err
+	}
+	compat := opts.Compatibility || f.Profile == "compatibility"
+	if err := types.Check(f, types.Config{Stage: stage, Compatibility: compat}); err != nil {
+		return nil, err
+	}
+	return &Shader{Name: name, Stage: stage, File: f}, nil
+}

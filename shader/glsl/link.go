@@ -1,0 +1,281 @@
+package glsl
+
+import (
+	"vortexgfx/shader/glsl/ast"
+)
+
+// StageProgram is the linked code of one stage: one or more compilation units.
+type StageProgram struct {
+	Units []*Shader
+	// Main is the definition of main().
+	Main *ast.FuncDecl
+	// Defs maps every user function called anywhere in the stage to its definition,
+	// which may live in another unit than the call (prototype-only units).
+	Defs map[*ast.Func]*ast.FuncDecl
+}
+
+// Def returns the definition of f (f.Def when it is in f's own unit).
+func (sp *StageProgram) Def(f *ast.Func) *ast.FuncDecl {
+	if f.Def != nil {
+		return f.Def
+	}
+	return sp.Defs[f]
+}
+
+// Varying is one vertex output matched to a fragment input.
+type Varying struct {
+	Name string
+	Out  *ast.Var // vertex shader output
+	In   *ast.Var // fragment shader input
+}
+
+// Uniform is one uniform of the program, merged across stages and units.
+type Uniform struct {
+	Name string
+	Type *ast.Type
+	Vars []*ast.Var // the declarations in each stage/unit
+}
+
+// Program is a linked vertex + fragment shader pair. spec: GLSL 4.50 §4.3.4-§4.3.5 (interface matching).
+type Program struct {
+	Vertex   *StageProgram
+	Fragment *StageProgram
+	// Attributes are the vertex inputs used by the vertex stage (user-declared).
+	Attributes []*ast.Var
+	Varyings   []Varying
+	Uniforms   []*Uniform
+	// Outputs are the fragment shader's user outputs (empty when it writes gl_FragColor/gl_FragData).
+	Outputs []*ast.Var
+}
+
+// Link links one vertex and one fragment shader.
+func Link(vs, fs *Shader) (*Program, error) {
+	return LinkShaders(vs, fs)
+}
+
+// LinkShaders links any number of vertex and fragment compilation units (piglit links
+// several sources of one stage together). Each stage needs exactly one main().
+// The error is an ast.ErrorList in "file:line:col: error: message" form.
+func LinkShaders(shaders ...*Shader) (*Program, error) {
+	var errs ast.ErrorList
+	var byStage [2][]*Shader
+	for _, s := range shaders {
+		if s != nil {
+			byStage[s.Stage] = append(byStage[s.Stage], s)
+		}
+	}
+	p := &Program{}
+	if len(byStage[Vertex]) > 0 {
+		p.Vertex = linkStage(byStage[Vertex], &errs)
+	}
+	if len(byStage[Fragment]) > 0 {
+		p.Fragment = linkStage(byStage[Fragment], &errs)
+	}
+	if p.Vertex == nil && p.Fragment == nil {
+		errs.Add(ast.Pos{}, "no shaders to link")
+		return nil, errs
+	}
+	if len(errs) == 0 && p.Vertex != nil && p.Fragment != nil {
+		p.matchVaryings(&errs)
+	}
+	p.collectUniforms(shaders, &errs)
+	if p.Vertex != nil {
+		for _, u := range p.Vertex.Units {
+			for _, v := range u.File.Globals {
+				if v.Kind == ast.VarIn && !v.Builtin {
+					p.Attributes = append(p.Attributes, v)
+				}
+			}
+		}
+	}
+	if p.Fragment != nil {
+		for _, u := range p.Fragment.Units {
+			for _, v := range u.File.Globals {
+				if v.Kind == ast.VarOut && !v.Builtin {
+					p.Outputs = append(p.Outputs, v)
+				}
+			}
+		}
+	}
+	errs.Sort()
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return p, nil
+}
+
+func sigKey(f *ast.Func) string {
+	k := f.Name + "("
+	for i, p := range f.Params {
+		if i > 0 {
+			k += ","
+		}
+		k += p.Type.String()
+	}
+	return k + ")"
+}
+
+// linkStage resolves functions across the units of one stage.
+func linkStage(units []*Shader, errs *ast.ErrorList) *StageProgram {
+	sp := &StageProgram{Units: units, Defs: map[*ast.Func]*ast.FuncDecl{}}
+	defs := map[string]*ast.FuncDecl{}
+	for _, u := range units {
+		for _, f := range u.File.Funcs {
+			if f.Def == nil {
+				continue
+			}
+			k := sigKey(f)
+			if prev := defs[k]; prev != nil {
+				errs.Add(f.Def.NamePos, "function '"+k+"' is defined in more than one shader (previous definition at "+prev.NamePos.String()+")")
+				continue
+			}
+			defs[k] = f.Def
+			if f.Name == "main" {
+				sp.Main = f.Def
+			}
+		}
+	}
+	for _, u := range units {
+		for _, f := range u.File.Funcs {
+			if f.Def != nil || !f.Used {
+				continue
+			}
+			if d := defs[sigKey(f)]; d != nil {
+				if !ast.Identical(d.Func.Result, f.Result) {
+					errs.Add(f.DeclPos, "function '"+f.Name+"' declared with a different return type than its definition")
+					continue
+				}
+				sp.Defs[f] = d
+				continue
+			}
+			errs.Add(f.DeclPos, "unresolved function '"+sigKey(f)+"': called but never defined")
+		}
+	}
+	if sp.Main == nil {
+		pos := ast.Pos{File: units[0].Name}
+		errs.Add(pos, units[0].Stage.String()+" shader has no main() function")
+	}
+	// Globals of the same name across units must agree in type.
+	seen := map[string]*ast.Var{}
+	for _, u := range units {
+		for _, v := range u.File.Globals {
+			if v.Builtin {
+				continue
+			}
+			if prev := seen[v.Name]; prev != nil {
+				if !sameType(prev.Type, v.Type) {
+					errs.Add(v.DeclPos, "global '"+v.Name+"' declared as "+v.Type.String()+" and as "+prev.Type.String())
+				}
+				continue
+			}
+			seen[v.Name] = v
+		}
+	}
+	return sp
+}
+
+// sameType compares types across compilation units (structs by name and members).
+func sameType(a, b *ast.Type) bool {
+	if a.IsStruct() && b.IsStruct() {
+		if a.Struct.Name != b.Struct.Name || len(a.Struct.Fields) != len(b.Struct.Fields) {
+			return false
+		}
+		for i := range a.Struct.Fields {
+			fa, fb := a.Struct.Fields[i], b.Struct.Fields[i]
+			if fa.Name != fb.Name || !sameType(fa.Type, fb.Type) {
+				return false
+			}
+		}
+		return true
+	}
+	if a.IsArray() && b.IsArray() {
+		return a.Len == b.Len && sameType(a.Elem, b.Elem)
+	}
+	return ast.Identical(a, b)
+}
+
+func (p *Program) matchVaryings(errs *ast.ErrorList) {
+	outs := map[string]*ast.Var{}
+	byLoc := map[int]*ast.Var{}
+	var version int
+	var es bool
+	for _, u := range p.Vertex.Units {
+		version, es = u.File.Version, u.File.ES
+		for _, v := range u.File.Globals {
+			if v.Kind == ast.VarOut && !v.Builtin {
+				outs[v.Name] = v
+				if v.Location >= 0 {
+					byLoc[v.Location] = v
+				}
+			}
+		}
+	}
+	for _, u := range p.Fragment.Units {
+		for _, v := range u.File.Globals {
+			if v.Kind != ast.VarIn || v.Builtin {
+				continue
+			}
+			o := outs[v.Name]
+			if v.Location >= 0 && byLoc[v.Location] != nil {
+				o = byLoc[v.Location]
+			}
+			if o == nil {
+				if v.Used {
+					errs.Add(v.DeclPos, "fragment shader input '"+v.Name+"' is not written by the vertex shader (no matching output)")
+				}
+				continue
+			}
+			if !sameType(o.Type, v.Type) {
+				errs.Add(v.DeclPos, "fragment shader input '"+v.Name+"' has type "+v.Type.String()+
+					" but the vertex shader output has type "+o.Type.String())
+				continue
+			}
+			if interp(o) != interp(v) && (!es && version < 430 || es && version < 310) {
+				errs.Add(v.DeclPos, "interpolation qualifiers of '"+v.Name+"' differ between vertex and fragment shader")
+				continue
+			}
+			if o.Qual.Centroid != v.Qual.Centroid && !es && version < 430 && version >= 130 {
+				errs.Add(v.DeclPos, "centroid qualifier of '"+v.Name+"' differs between vertex and fragment shader")
+				continue
+			}
+			p.Varyings = append(p.Varyings, Varying{Name: v.Name, Out: o, In: v})
+		}
+	}
+}
+
+func interp(v *ast.Var) ast.Interp {
+	if v.Qual.Interp == ast.InterpNone {
+		return ast.InterpSmooth
+	}
+	return v.Qual.Interp
+}
+
+func (p *Program) collectUniforms(shaders []*Shader, errs *ast.ErrorList) {
+	byName := map[string]*Uniform{}
+	for _, s := range shaders {
+		if s == nil {
+			continue
+		}
+		for _, v := range s.File.Globals {
+			if v.Kind != ast.VarUniform || v.Builtin {
+				continue
+			}
+			u := byName[v.Name]
+			if u == nil {
+				u = &Uniform{Name: v.Name, Type: v.Type}
+				byName[v.Name] = u
+				p.Uniforms = append(p.Uniforms, u)
+			} else if !sameType(u.Type, v.Type) {
+				errs.Add(v.DeclPos, "uniform '"+v.Name+"' declared as "+v.Type.String()+" and as "+u.Type.String()+" in different shaders")
+				continue
+			}
+			u.Vars = append(u.Vars, v)
+		}
+	}
+}
+
+// checkMain reports a link-style error when a single shader has no main().
+func checkMain(s *Shader) error {
+	_, err := LinkShaders(s)
+	return err
+}

@@ -1,0 +1,60 @@
+package glsl
+
+import (
+	"bufio"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// readRatchet reads testdata/piglit_ratchet.txt: "set agreed total" per line.
+func readRatchet(t *testing.T) map[string][2]int {
+	t.Helper()
+	f, err := os.Open("testdata/piglit_ratchet.txt")
+	if err != nil {
+		t.Fatalf("ratchet: %v", err)
+	}
+	defer f.Close()
+	out := map[string][2]int{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fs := strings.Fields(sc.Text())
+		if len(fs) != 3 || strings.HasPrefix(fs[0], "#") {
+			continue
+		}
+		a, err1 := strconv.Atoi(fs[1])
+		n, err2 := strconv.Atoi(fs[2])
+		if err1 != nil || err2 != nil {
+			t.Fatalf("ratchet: bad line %q", sc.Text())
+		}
+		out[fs[0]] = [2]int{a, n}
+	}
+	return out
+}
+
+// TestPiglitAgreement measures agreement with piglit's compiler tests and fails if a
+// set drops below the checked-in ratchet. Set VORTEX_PIGLIT_DIR to the directory
+// holding tests/ and generated_tests/ (e.g. from Debian's piglit package).
+func TestPiglitAgreement(t *testing.T) {
+	dir := os.Getenv("VORTEX_PIGLIT_DIR")
+	if dir == "" {
+		t.Skip("VORTEX_PIGLIT_DIR not set: piglit data absent")
+	}
+	res, err := PiglitAgreement(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ratchet := readRatchet(t)
+	for _, r := range res {
+		t.Logf("%-13s %4d/%4d agree (%.1f%%), %d skipped (extensions)", r.Set, r.Agreed, r.Total, 100*r.Rate(), r.Skipped)
+		if testing.Verbose() {
+			for _, m := range r.Mismatch {
+				t.Log("  " + m)
+			}
+		}
+		if want, ok := ratchet[r.Set]; ok && r.Agreed < want[0] {
+			t.Errorf("%s: agreement dropped to %d/%d, ratchet is %d/%d", r.Set, r.Agreed, r.Total, want[0], want[1])
+		}
+	}
+}

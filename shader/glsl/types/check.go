@@ -1,0 +1,165 @@
+// Package types type-checks a parsed GLSL shader: it resolves names and overloads,
+// applies GLSL's implicit conversions by inserting ast.Conv nodes, folds constant
+// expressions and enforces the qualifier, l-value and statement rules of the
+// language version and stage. spec: GLSL 4.50 §4-§8, GLSL ES 3.00 §4-§8.
+package types
+
+import (
+	"fmt"
+
+	"vortexgfx/shader/glsl/ast"
+)
+
+// Config describes the compilation.
+type Config struct {
+	Stage ast.Stage
+	// Compatibility enables the compatibility-profile built-ins for GLSL >= 1.40.
+	Compatibility bool
+}
+
+// entity is what a name in a scope denotes.
+type entity struct {
+	v     *ast.Var
+	funcs []*ast.Func
+	typ   *ast.StructType
+	pos   ast.Pos
+}
+
+type scope struct {
+	parent *scope
+	names  map[string]*entity
+	global bool
+}
+
+func (s *scope) lookup(name string) *entity {
+	for ; s != nil; s = s.parent {
+		if e := s.names[name]; e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+type checker struct {
+	conf    Config
+	file    *ast.File
+	version int
+	es      bool
+	errs    ast.ErrorList
+	builtin *scope // built-in variables and constants
+	globals *scope
+	cur     *scope
+	// fn is the function whose body is being checked.
+	fn        *ast.Func
+	loops     int
+	switches  int
+	breakable []bool // stack: true for loops, false for switch
+	// writes records built-in outputs written (gl_FragColor vs gl_FragData).
+	wroteFragColor, wroteFragData ast.Pos
+	// calls is the static call graph for recursion detection.
+	calls map[*ast.Func][]*ast.Func
+	// userOut is set when the fragment shader declares a user output.
+	userOut bool
+	// precision tracks whether a default float precision is in effect (ES FS).
+	floatPrecision bool
+}
+
+// Check type-checks f for the given configuration, annotating the tree in place.
+// The returned error is an ast.ErrorList sorted by position, or nil.
+func Check(f *ast.File, conf Config) error {
+	c := &checker{conf: conf, file: f, version: f.Version, es: f.ES, calls: map[*ast.Func][]*ast.Func{}}
+	c.builtin = &scope{names: map[string]*entity{}}
+	c.declareBuiltinVars()
+	c.globals = &scope{parent: c.builtin, names: map[string]*entity{}, global: true}
+	c.cur = c.globals
+	if !c.es || conf.Stage == ast.StageVertex {
+		c.floatPrecision = true
+	}
+	for _, d := range f.Decls {
+		c.safe(func() { c.globalDecl(d) })
+	}
+	c.checkRecursion()
+	c.errs.Sort()
+	return c.errs.Err()
+}
+
+// safe runs fn and turns an unexpected runtime panic into a diagnostic, so that a
+// checker bug on hostile input reports an error instead of crashing the caller.
+func (c *checker) safe(fn func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			c.errs.Add(ast.Pos{File: c.file.Name}, fmt.Sprintf("internal compiler error: %v", r))
+		}
+	}()
+	fn()
+}
+
+func (c *checker) errorf(pos ast.Pos, format string, args ...any) {
+	c.errs.Add(pos, fmt.Sprintf(format, args...))
+}
+
+// atLeast reports desktop >= d or ES >= e (e == 0: never on ES).
+func (c *checker) atLeast(d, e int) bool {
+	if c.es {
+		return e != 0 && c.version >= e
+	}
+	return c.version >= d
+}
+
+// compat reports whether the compatibility-profile built-ins exist.
+func (c *checker) compat() bool {
+	return !c.es && (c.version < 140 || c.conf.Compatibility)
+}
+
+func (c *checker) openScope() {
+	c.cur = &scope{parent: c.cur, names: map[string]*entity{}}
+}
+
+func (c *checker) closeScope() { c.cur = c.cur.parent }
+
+// declareVar adds v to the current scope, reporting redeclarations.
+func (c *checker) declareVar(v *ast.Var) {
+	if e := c.cur.names[v.Name]; e != nil {
+		c.errorf(v.DeclPos, "redeclaration of '%s'", v.Name)
+		return
+	}
+	c.cur.names[v.Name] = &entity{v: v, pos: v.DeclPos}
+	if c.cur.global {
+		c.file.Globals = append(c.file.Globals, v)
+	}
+}
+
+func (c *checker) checkName(name string, pos ast.Pos) {
+	if len(name) >= 3 && name[:3] == "gl_" {
+		c.errorf(pos, "identifier '%s' uses the reserved prefix gl_", name)
+	}
+}
+
+// checkRecursion reports static recursion, which GLSL forbids. spec: GLSL 4.50 §6.1.
+func (c *checker) checkRecursion() {
+	state := map[*ast.Func]int{}
+	var visit func(f *ast.Func) bool
+	visit = func(f *ast.Func) bool {
+		switch state[f] {
+		case 1:
+			return true
+		case 2:
+			return false
+		}
+		state[f] = 1
+		for _, g := range c.calls[f] {
+			if visit(g) {
+				state[f] = 2
+				if f.Def != nil {
+					c.errorf(f.Def.NamePos, "function '%s' is recursive", f.Name)
+				}
+				return false
+			}
+		}
+		state[f] = 2
+		return false
+	}
+	for _, f := range c.file.Funcs {
+		visit(f)
+	}
+}

@@ -1,0 +1,543 @@
+package types
+
+import (
+	"vortexgfx/shader/glsl/ast"
+)
+
+func (c *checker) globalDecl(d ast.Decl) {
+	switch d := d.(type) {
+	case *ast.DeclGroup:
+		c.declGroup(d, true)
+	case *ast.FuncDecl:
+		c.funcDecl(d)
+	case *ast.BlockDecl:
+		c.blockDecl(d)
+	case *ast.PrecisionDecl:
+		c.precisionDecl(d)
+	case *ast.QualDecl:
+		c.qualDecl(d)
+	}
+}
+
+func (c *checker) precisionDecl(d *ast.PrecisionDecl) {
+	if d.Type.Name == "" || len(d.Type.Dims) > 0 {
+		c.errorf(d.PrecPos, "precision statement requires a basic type")
+		return
+	}
+	t := builtinType(d.Type.Name)
+	switch {
+	case t == nil:
+		c.errorf(d.Type.Pos(), "precision statement requires int, float or a sampler type, not '%s'", d.Type.Name)
+	case t.IsScalar() && (t.Base == ast.Float || t.Base == ast.Int), t.IsSampler():
+		if t.IsScalar() && t.Base == ast.Float && c.cur == c.globals {
+			c.floatPrecision = true
+		}
+	default:
+		c.errorf(d.Type.Pos(), "precision statement requires int, float or a sampler type, not '%s'", d.Type.Name)
+	}
+}
+
+func (c *checker) qualDecl(d *ast.QualDecl) {
+	q := d.Qual
+	if len(d.Names) == 0 {
+		// layout(...) uniform; / in; / out;
+		if len(q.Layout) == 0 {
+			c.errorf(q.Pos, "declaration does not declare anything")
+		}
+		return
+	}
+	if !q.Invariant || q.Storage != ast.StorageNone {
+		c.errorf(q.Pos, "only 'invariant' may qualify an existing variable")
+		return
+	}
+	if c.cur != c.globals {
+		c.errorf(q.Pos, "'invariant' redeclaration must be at global scope")
+	}
+	for _, id := range d.Names {
+		e := c.cur.lookup(id.Name)
+		if e == nil || e.v == nil {
+			c.errorf(id.NamePos, "undeclared identifier '%s'", id.Name)
+			continue
+		}
+		v := e.v
+		if v.Used && !v.Builtin {
+			c.errorf(id.NamePos, "'invariant' must be applied to '%s' before it is used", id.Name)
+		}
+		if v.Kind != ast.VarOut && !(v.Kind == ast.VarIn && c.conf.Stage == ast.StageFragment && !c.atLeast(130, 300)) {
+			c.errorf(id.NamePos, "'invariant' can only qualify shader outputs, not '%s'", id.Name)
+			continue
+		}
+		v.Qual.Invariant = true
+		id.Var = v
+	}
+}
+
+// checkQualifiers validates the qualifiers of a variable declaration for its scope.
+func (c *checker) checkQualifiers(q *ast.Qualifiers, global bool, t *ast.Type, pos ast.Pos) {
+	st := q.Storage
+	if st == ast.StorageParamInOut {
+		c.errorf(q.Pos, "'inout' is only allowed on function parameters")
+	}
+	if st == ast.StorageBuffer || st == ast.StorageShared {
+		c.errorf(q.Pos, "'%s' variables are not supported in vertex and fragment shaders of this version", st)
+	}
+	if !global && st != ast.StorageNone && st != ast.StorageConst {
+		c.errorf(q.Pos, "local variables cannot be declared '%s'", st)
+	}
+	if q.Interp != ast.InterpNone || q.Centroid {
+		if st != ast.StorageIn && st != ast.StorageOut && st != ast.StorageVarying {
+			c.errorf(q.Pos, "interpolation qualifiers require 'in', 'out' or 'varying'")
+		} else if st == ast.StorageVarying && q.Interp != ast.InterpNone {
+			c.errorf(q.Pos, "interpolation qualifiers cannot be used with 'varying'")
+		}
+		if st == ast.StorageIn && c.conf.Stage == ast.StageVertex && q.Interp != ast.InterpNone {
+			c.errorf(q.Pos, "interpolation qualifiers cannot be used on vertex shader inputs")
+		}
+		if st == ast.StorageOut && c.conf.Stage == ast.StageFragment {
+			c.errorf(q.Pos, "interpolation qualifiers cannot be used on fragment shader outputs")
+		}
+	}
+	if q.Invariant {
+		ok := st == ast.StorageOut || st == ast.StorageVarying ||
+			(st == ast.StorageIn && c.conf.Stage == ast.StageFragment && !c.atLeast(130, 300))
+		if st == ast.StorageOut && c.conf.Stage == ast.StageFragment && c.es {
+			ok = false
+		}
+		if !ok {
+			c.errorf(q.Pos, "'invariant' can only qualify shader outputs")
+		}
+		if !global {
+			c.errorf(q.Pos, "'invariant' is only allowed at global scope")
+		}
+	}
+	switch st {
+	case ast.StorageAttribute:
+		if c.conf.Stage != ast.StageVertex {
+			c.errorf(q.Pos, "'attribute' is only allowed in vertex shaders")
+		}
+		if c.atLeast(140, 300) && !c.conf.Compatibility {
+			c.errorf(q.Pos, "'attribute' is removed in this GLSL version; use 'in'")
+		}
+		if !t.IsInvalid() && !isFloaty(t) {
+			c.errorf(pos, "attribute cannot have type %s", t)
+		}
+	case ast.StorageVarying:
+		if c.atLeast(140, 300) && !c.conf.Compatibility {
+			c.errorf(q.Pos, "'varying' is removed in this GLSL version; use 'in' or 'out'")
+		}
+		et := t
+		for et.IsArray() {
+			et = et.Elem
+		}
+		if !et.IsInvalid() && !isFloaty(et) {
+			c.errorf(pos, "varying cannot have type %s", t)
+		}
+	case ast.StorageIn, ast.StorageOut:
+		if !c.atLeast(130, 300) && global {
+			c.errorf(q.Pos, "'%s' at global scope requires GLSL 1.30", st)
+			return
+		}
+		c.checkInterface(q, t, pos)
+	case ast.StorageUniform:
+		if t.IsVoid() {
+			c.errorf(pos, "uniform cannot be void")
+		}
+	}
+	if len(q.Layout) > 0 {
+		c.checkLayout(q, global)
+	}
+}
+
+// isFloaty reports float scalars, vectors and matrices (legacy attribute/varying types).
+func isFloaty(t *ast.Type) bool {
+	return t.IsNumeric() && t.Base == ast.Float
+}
+
+// checkInterface applies the type rules for in/out variables. spec: GLSL 4.50 §4.3.4-§4.3.6.
+func (c *checker) checkInterface(q *ast.Qualifiers, t *ast.Type, pos ast.Pos) {
+	if t.IsInvalid() {
+		return
+	}
+	et := t
+	for et.IsArray() {
+		et = et.Elem
+	}
+	vsIn := q.Storage == ast.StorageIn && c.conf.Stage == ast.StageVertex
+	fsOut := q.Storage == ast.StorageOut && c.conf.Stage == ast.StageFragment
+	if et.IsSampler() || (et.IsNumeric() && et.Base == ast.Bool) || (et.IsStruct() && et.ContainsSampler()) {
+		c.errorf(pos, "%s variables cannot have type %s", q.Storage, t)
+		return
+	}
+	if et.IsVoid() {
+		c.errorf(pos, "%s variables cannot be void", q.Storage)
+		return
+	}
+	if vsIn && (t.IsArray() && c.es || et.IsStruct()) {
+		c.errorf(pos, "vertex shader inputs cannot have type %s", t)
+		return
+	}
+	if fsOut && (et.IsMatrix() || et.IsStruct()) {
+		c.errorf(pos, "fragment shader outputs cannot have type %s", t)
+		return
+	}
+	if et.IsStruct() && c.es && et.ContainsArray() {
+		c.errorf(pos, "interface variables cannot be structs containing arrays")
+	}
+	integer := et.IsNumeric() && (et.Base == ast.Int || et.Base == ast.Uint)
+	if et.IsStruct() {
+		for _, f := range et.Struct.Fields {
+			if f.Type.IsNumeric() && f.Type.Base != ast.Float {
+				integer = true
+			}
+		}
+	}
+	if integer && q.Interp != ast.InterpFlat {
+		needFlat := (q.Storage == ast.StorageIn && c.conf.Stage == ast.StageFragment) ||
+			(q.Storage == ast.StorageOut && c.conf.Stage == ast.StageVertex && c.es)
+		if needFlat {
+			c.errorf(pos, "integer %s variables must be qualified 'flat'", q.Storage)
+		}
+	}
+}
+
+func (c *checker) checkLayout(q *ast.Qualifiers, global bool) {
+	if !c.atLeast(140, 300) {
+		c.errorf(q.Pos, "layout qualifiers require GLSL 1.40 or GLSL ES 3.00")
+		return
+	}
+	if !global {
+		c.errorf(q.Pos, "layout qualifiers are not allowed on local variables")
+		return
+	}
+	for _, l := range q.Layout {
+		switch l.Name {
+		case "location":
+			if q.Storage == ast.StorageUniform && !c.atLeast(430, 310) {
+				c.errorf(l.NamePos, "layout(location) on uniforms requires GLSL 4.30")
+			} else if q.Storage != ast.StorageIn && q.Storage != ast.StorageOut && q.Storage != ast.StorageUniform {
+				c.errorf(l.NamePos, "layout(location) requires 'in' or 'out'")
+			} else if c.es && q.Storage == ast.StorageOut && c.conf.Stage == ast.StageVertex && c.version < 310 {
+				c.errorf(l.NamePos, "layout(location) is not allowed on vertex shader outputs in GLSL ES 3.00")
+			} else if c.es && q.Storage == ast.StorageIn && c.conf.Stage == ast.StageFragment && c.version < 310 {
+				c.errorf(l.NamePos, "layout(location) is not allowed on fragment shader inputs in GLSL ES 3.00")
+			} else if !c.es && c.version < 330 && !(q.Storage == ast.StorageIn && c.conf.Stage == ast.StageVertex) &&
+				!(q.Storage == ast.StorageOut && c.conf.Stage == ast.StageFragment) {
+				c.errorf(l.NamePos, "layout(location) on this variable requires GLSL 3.30 or later")
+			} else if !c.es && c.version < 330 {
+				c.errorf(l.NamePos, "layout(location) requires GLSL 3.30")
+			}
+			c.layoutInt(l)
+		case "binding":
+			if !c.atLeast(420, 310) {
+				c.errorf(l.NamePos, "layout(binding) requires GLSL 4.20")
+			}
+			c.layoutInt(l)
+		case "std140", "shared", "packed", "row_major", "column_major", "std430":
+			if l.Value != nil {
+				c.errorf(l.NamePos, "layout qualifier '%s' takes no value", l.Name)
+			}
+		case "origin_upper_left", "pixel_center_integer", "early_fragment_tests", "index", "component":
+			if l.Name == "index" || l.Name == "component" {
+				c.layoutInt(l)
+			}
+		default:
+			c.errorf(l.NamePos, "unknown layout qualifier '%s'", l.Name)
+		}
+	}
+}
+
+func (c *checker) layoutInt(l ast.LayoutQual) int {
+	if l.Value == nil {
+		c.errorf(l.NamePos, "layout qualifier '%s' requires a value", l.Name)
+		return -1
+	}
+	x := c.expr(l.Value)
+	if x.Type().IsInvalid() {
+		return -1
+	}
+	if x.Value() == nil || !x.Type().IsScalar() || (x.Type().Base != ast.Int && x.Type().Base != ast.Uint) {
+		c.errorf(l.Value.Pos(), "layout qualifier '%s' requires an integer constant", l.Name)
+		return -1
+	}
+	n := int(x.Value().Int(0))
+	if n < 0 {
+		c.errorf(l.Value.Pos(), "layout qualifier '%s' cannot be negative", l.Name)
+		return -1
+	}
+	return n
+}
+
+func layoutValue(q *ast.Qualifiers, name string) int {
+	for _, l := range q.Layout {
+		if l.Name == name && l.Value != nil && l.Value.Value() != nil {
+			return int(l.Value.Value().Int(0))
+		}
+	}
+	return -1
+}
+
+// varKind maps a storage qualifier to where the variable lives.
+func (c *checker) varKind(st ast.Storage, global bool) (ast.VarKind, bool) {
+	switch st {
+	case ast.StorageConst:
+		return ast.VarConst, true
+	case ast.StorageIn, ast.StorageAttribute:
+		return ast.VarIn, true
+	case ast.StorageVarying:
+		if c.conf.Stage == ast.StageFragment {
+			return ast.VarIn, true
+		}
+		return ast.VarOut, false
+	case ast.StorageOut:
+		return ast.VarOut, false
+	case ast.StorageUniform:
+		return ast.VarUniform, true
+	}
+	if global {
+		return ast.VarGlobal, false
+	}
+	return ast.VarLocal, false
+}
+
+// declGroup checks a variable declaration group at global or local scope.
+func (c *checker) declGroup(g *ast.DeclGroup, global bool) {
+	if g.Type.Struct != nil && g.Qual.Storage != ast.StorageNone && !global {
+		// allowed: const struct S {..} s = ...;
+		_ = g
+	}
+	base := c.resolveType(g.Type)
+	if len(g.Vars) == 0 {
+		if g.Type.Struct == nil && !base.IsInvalid() {
+			c.errorf(g.Type.Pos(), "declaration does not declare anything")
+		}
+		if g.Qual.Count > 0 && g.Type.Struct != nil && (g.Qual.Storage != ast.StorageNone || g.Qual.Invariant) {
+			c.errorf(g.Qual.Pos, "qualifiers on a struct definition without a declarator")
+		}
+		return
+	}
+	if c.es && base.IsNumeric() && base.Base == ast.Float && g.Type.Precision == ast.PrecNone &&
+		!c.floatPrecision && g.Qual.Precision == ast.PrecNone {
+		c.errorf(g.Type.Pos(), "declaration of type float requires a precision qualifier (no default precision for float in fragment shaders)")
+	}
+	if g.Type.Struct != nil && (g.Qual.Storage == ast.StorageIn || g.Qual.Storage == ast.StorageOut) && c.es {
+		c.errorf(g.Type.Pos(), "struct definitions are not allowed in in/out declarations")
+	}
+	for _, vs := range g.Vars {
+		t := base
+		if len(vs.Dims) > 0 {
+			if base.IsArray() && !c.atLeast(430, 310) {
+				c.errorf(vs.NamePos, "arrays of arrays require GLSL 4.30 or GLSL ES 3.10")
+				t = ast.Invalid()
+			} else {
+				t = c.arrayOf(base, vs.Dims, vs.NamePos)
+			}
+		}
+		if (len(vs.Dims) > 0 || len(g.Type.Dims) > 0) && !c.atLeast(120, 300) && len(g.Type.Dims) > 0 {
+			c.errorf(g.Type.Pos(), "array types in type specifiers require GLSL 1.20")
+		}
+		c.varSpec(g, vs, t, global)
+	}
+}
+
+func (c *checker) varSpec(g *ast.DeclGroup, vs *ast.VarSpec, t *ast.Type, global bool) {
+	q := g.Qual
+	if t.IsVoid() {
+		c.errorf(vs.NamePos, "variable '%s' declared void", vs.Name)
+		t = ast.Invalid()
+	}
+	kind, ro := c.varKind(q.Storage, global)
+	v := &ast.Var{Name: vs.Name, DeclPos: vs.NamePos, Type: t, Kind: kind, Qual: q, ReadOnly: ro,
+		Location: -1, Binding: -1}
+	vs.Var = v
+	c.checkQualifiers(&q, global, t, vs.NamePos)
+	v.Location = layoutValue(&q, "location")
+	v.Binding = layoutValue(&q, "binding")
+	if t.IsSampler() || t.ContainsSampler() {
+		if q.Storage != ast.StorageUniform && !t.IsInvalid() {
+			c.errorf(vs.NamePos, "sampler variables must be uniform")
+		}
+	}
+	if q.Storage == ast.StorageOut && c.conf.Stage == ast.StageFragment {
+		c.userOut = true
+	}
+	// Redeclaring built-ins: gl_FragDepth, gl_TexCoord[], gl_ClipDistance[] etc.
+	if len(vs.Name) >= 3 && vs.Name[:3] == "gl_" {
+		if c.redeclareBuiltin(v, vs, global) {
+			return
+		}
+		c.checkName(vs.Name, vs.NamePos)
+	}
+	if vs.Init != nil {
+		c.initializer(v, vs, global)
+	} else {
+		if q.Storage == ast.StorageConst {
+			c.errorf(vs.NamePos, "const variable '%s' must be initialized", vs.Name)
+		}
+		if t.IsArray() && t.Len == 0 && !(q.Storage == ast.StorageUniform && false) {
+			if global && c.atLeast(110, 0) && q.Storage == ast.StorageNone && !c.es {
+				// Implicitly sized global arrays are sized by their largest constant index.
+				c.errorf(vs.NamePos, "array '%s' must have an explicit size", vs.Name)
+			} else {
+				c.errorf(vs.NamePos, "array '%s' must have an explicit size", vs.Name)
+			}
+		}
+	}
+	c.declareVar(v)
+}
+
+// redeclareBuiltin handles legal redeclarations of built-in variables; it reports
+// whether vs was such a redeclaration.
+func (c *checker) redeclareBuiltin(v *ast.Var, vs *ast.VarSpec, global bool) bool {
+	e := c.builtin.names[vs.Name]
+	if e == nil || e.v == nil || !global {
+		return false
+	}
+	b := e.v
+	switch vs.Name {
+	case "gl_TexCoord", "gl_ClipDistance", "gl_FragDepth", "gl_FragData", "gl_Color",
+		"gl_SecondaryColor", "gl_FrontColor", "gl_BackColor", "gl_FrontSecondaryColor",
+		"gl_BackSecondaryColor", "gl_FragCoord":
+	default:
+		return false
+	}
+	if b.Used {
+		c.errorf(vs.NamePos, "built-in '%s' must be redeclared before it is used", vs.Name)
+	}
+	if b.Type.IsArray() && v.Type.IsArray() {
+		if v.Type.Len > b.Type.Len {
+			c.errorf(vs.NamePos, "redeclared size of '%s' exceeds the implementation limit %d", vs.Name, b.Type.Len)
+			return true
+		}
+		if v.Type.Len == 0 {
+			v.Type = b.Type
+		}
+	} else if !ast.Identical(b.Type, v.Type) {
+		c.errorf(vs.NamePos, "redeclaration of built-in '%s' changes its type", vs.Name)
+		return true
+	}
+	if vs.Init != nil {
+		c.errorf(vs.NamePos, "built-in '%s' cannot be initialized", vs.Name)
+	}
+	b.Type = v.Type
+	b.Qual.Interp = v.Qual.Interp
+	b.Qual.Invariant = b.Qual.Invariant || v.Qual.Invariant
+	b.Qual.Layout = v.Qual.Layout
+	vs.Var = b
+	return true
+}
+
+func (c *checker) initializer(v *ast.Var, vs *ast.VarSpec, global bool) {
+	q := v.Qual
+	switch q.Storage {
+	case ast.StorageIn, ast.StorageOut, ast.StorageAttribute, ast.StorageVarying:
+		c.errorf(vs.NamePos, "%s variable '%s' cannot be initialized", q.Storage, vs.Name)
+		return
+	case ast.StorageUniform:
+		if !c.atLeast(120, 0) {
+			c.errorf(vs.NamePos, "uniform '%s' cannot be initialized in this GLSL version", vs.Name)
+			return
+		}
+	}
+	if v.Type.ContainsSampler() {
+		c.errorf(vs.NamePos, "sampler '%s' cannot be initialized", vs.Name)
+		return
+	}
+	x := c.expr(vs.Init)
+	if x.Type().IsInvalid() || v.Type.IsInvalid() {
+		vs.Init = x
+		return
+	}
+	if v.Type.IsArray() && v.Type.Len == 0 && x.Type().IsArray() && ast.Identical(v.Type.Elem, x.Type().Elem) {
+		v.Type = x.Type()
+	}
+	x = c.convertTo(x, v.Type, vs.Init.Pos(), "initialize '"+vs.Name+"'")
+	vs.Init = x
+	if q.Storage == ast.StorageConst || q.Storage == ast.StorageUniform || (global && c.es) {
+		if x.Value() == nil && !x.Type().IsInvalid() {
+			c.errorf(vs.Init.Pos(), "initializer of '%s' must be a constant expression", vs.Name)
+			return
+		}
+	}
+	if q.Storage == ast.StorageConst {
+		v.ConstValue = x.Value()
+	}
+}
+
+// blockDecl checks an interface block. spec: GLSL 4.50 §4.3.9.
+func (c *checker) blockDecl(d *ast.BlockDecl) {
+	q := d.Qual
+	switch q.Storage {
+	case ast.StorageUniform:
+		if !c.atLeast(140, 300) {
+			c.errorf(d.NamePos, "uniform blocks require GLSL 1.40 or GLSL ES 3.00")
+			return
+		}
+	case ast.StorageIn, ast.StorageOut:
+		if !c.atLeast(150, 320) || (q.Storage == ast.StorageIn && c.conf.Stage == ast.StageVertex) ||
+			(q.Storage == ast.StorageOut && c.conf.Stage == ast.StageFragment) {
+			c.errorf(d.NamePos, "%s blocks are not allowed here", q.Storage)
+			return
+		}
+	default:
+		c.errorf(d.NamePos, "interface block '%s' requires 'uniform', 'in' or 'out'", d.Name)
+		return
+	}
+	b := &ast.InterfaceBlock{Name: d.Name, Instance: d.InstanceName, Storage: q.Storage, Layout: "shared", Binding: -1}
+	for _, l := range q.Layout {
+		switch l.Name {
+		case "std140", "shared", "packed", "std430":
+			b.Layout = l.Name
+		}
+	}
+	if len(q.Layout) > 0 {
+		c.checkLayout(&q, true)
+		b.Binding = layoutValue(&q, "binding")
+	}
+	d.Block = b
+	kind, _ := c.varKind(q.Storage, true)
+	st := &ast.StructType{Name: d.Name}
+	for _, g := range d.Members {
+		if g.Type.Struct != nil {
+			c.errorf(g.Type.Pos(), "struct definitions are not allowed inside blocks")
+		}
+		if g.Qual.Storage != ast.StorageNone && g.Qual.Storage != q.Storage {
+			c.errorf(g.Qual.Pos, "block member storage must match the block")
+		}
+		bt := c.resolveType(g.Type)
+		for _, vs := range g.Vars {
+			t := bt
+			if len(vs.Dims) > 0 {
+				t = c.arrayOf(bt, vs.Dims, vs.NamePos)
+			}
+			if t.ContainsSampler() {
+				c.errorf(vs.NamePos, "samplers are not allowed in blocks")
+			}
+			v := &ast.Var{Name: vs.Name, DeclPos: vs.NamePos, Type: t, Kind: kind, Qual: g.Qual,
+				ReadOnly: kind != ast.VarOut, Location: -1, Binding: -1, Block: b}
+			vs.Var = v
+			b.Members = append(b.Members, v)
+			st.Fields = append(st.Fields, ast.Field{Name: vs.Name, Type: t, Pos: vs.NamePos})
+			if d.InstanceName == "" {
+				c.checkName(vs.Name, vs.NamePos)
+				c.declareVar(v)
+			}
+		}
+	}
+	if e := c.globals.names[d.Name]; e != nil {
+		c.errorf(d.NamePos, "redeclaration of '%s'", d.Name)
+	} else if d.InstanceName != d.Name {
+		c.globals.names[d.Name] = &entity{pos: d.NamePos}
+	}
+	if d.InstanceName != "" {
+		t := ast.Struct(st)
+		if len(d.InstanceDims) > 0 {
+			t = c.arrayOf(t, d.InstanceDims, d.InstancePos)
+		}
+		b.Type = t
+		v := &ast.Var{Name: d.InstanceName, DeclPos: d.InstancePos, Type: t, Kind: kind, Qual: q,
+			ReadOnly: kind != ast.VarOut, Location: -1, Binding: b.Binding, Block: b}
+		b.InstanceVar = v
+		c.declareVar(v)
+	}
+	c.file.Blocks = append(c.file.Blocks, b)
+}

@@ -1,0 +1,345 @@
+package types
+
+import (
+	"vortexgfx/shader/glsl/ast"
+)
+
+// samplerMin returns the minimum versions of a sampler type.
+func samplerMin(s ast.SamplerType) (desk, es int) {
+	switch {
+	case s.Dim == ast.DimRect || s.Dim == ast.DimBuffer:
+		return 140, 0
+	case s.Dim == ast.Dim2DMS:
+		return 150, 310
+	case s.Dim == ast.Dim1D && (s.Array || s.Base != ast.Float):
+		return 130, 0
+	case s.Dim == ast.Dim1D:
+		return 110, 0
+	case s.Base != ast.Float || s.Array || (s.Dim == ast.DimCube && s.Shadow):
+		return 130, 300
+	case s.Dim == ast.Dim3D || s.Shadow:
+		return 110, 300
+	}
+	return 110, 100
+}
+
+// allSamplers lists the sampler types of the language version.
+func allSamplers(c *checker) []ast.SamplerType {
+	var out []ast.SamplerType
+	add := func(s ast.SamplerType) {
+		if d, e := samplerMin(s); c.atLeast(d, e) {
+			out = append(out, s)
+		}
+	}
+	for _, b := range []ast.Basic{ast.Float, ast.Int, ast.Uint} {
+		for _, d := range []ast.SamplerDim{ast.Dim1D, ast.Dim2D, ast.Dim3D, ast.DimCube, ast.DimRect, ast.DimBuffer, ast.Dim2DMS} {
+			add(ast.SamplerType{Dim: d, Base: b})
+			if d == ast.Dim1D || d == ast.Dim2D {
+				add(ast.SamplerType{Dim: d, Base: b, Array: true})
+			}
+		}
+	}
+	for _, d := range []ast.SamplerDim{ast.Dim1D, ast.Dim2D, ast.DimCube, ast.DimRect} {
+		add(ast.SamplerType{Dim: d, Base: ast.Float, Shadow: true})
+		if d == ast.Dim1D || d == ast.Dim2D {
+			add(ast.SamplerType{Dim: d, Base: ast.Float, Shadow: true, Array: true})
+		}
+	}
+	return out
+}
+
+func fvec(n int) *ast.Type { return ast.Vector(ast.Float, n) }
+func ivec(n int) *ast.Type { return ast.Vector(ast.Int, n) }
+
+var (
+	tFloat = ast.Scalar(ast.Float)
+	tInt   = ast.Scalar(ast.Int)
+)
+
+// coordSize is the size of the P coordinate of texture(): dims + array layer +
+// shadow reference (sampler1DShadow uses a vec3). spec: GLSL 4.50 §8.9.2.
+func coordSize(s ast.SamplerType) int {
+	n := s.CoordSize()
+	if s.Array {
+		n++
+	}
+	if s.Shadow {
+		n++
+		if s.Dim == ast.Dim1D && !s.Array {
+			n = 3
+		}
+	}
+	return n
+}
+
+// projSizes lists the coordinate sizes of the textureProj family.
+func projSizes(s ast.SamplerType) []int {
+	if s.Array || s.Dim == ast.DimCube || s.Dim == ast.DimBuffer || s.Dim == ast.Dim2DMS {
+		return nil
+	}
+	if s.Shadow {
+		return []int{4}
+	}
+	switch s.Dim {
+	case ast.Dim1D:
+		return []int{2, 4}
+	case ast.Dim2D, ast.DimRect:
+		return []int{3, 4}
+	}
+	return []int{4}
+}
+
+func texel(s ast.SamplerType) *ast.Type {
+	if s.Shadow {
+		return tFloat
+	}
+	return ast.Vector(s.Base, 4)
+}
+
+// textureSigs returns the overloads of texture built-in fn. spec: GLSL 4.50 §8.9,
+// GLSL 1.20 §8.7 (legacy lookups), GLSL ES 1.00 §8.7.
+func textureSigs(fn ast.Builtin, c *checker) []sig {
+	if legacy := legacyTextureSigs(fn, c); legacy != nil {
+		return legacy
+	}
+	d, e := 130, 300
+	switch fn {
+	case ast.FnTextureGather, ast.FnTextureGatherOffset:
+		d, e = 400, 310
+	case ast.FnTextureQueryLod:
+		d, e = 400, 0
+	case ast.FnTextureQueryLevels:
+		d, e = 430, 0
+	case ast.FnTexture, ast.FnTextureProj, ast.FnTextureLod, ast.FnTextureOffset, ast.FnTexelFetch,
+		ast.FnTexelFetchOffset, ast.FnTextureProjOffset, ast.FnTextureLodOffset, ast.FnTextureProjLod,
+		ast.FnTextureProjLodOffset, ast.FnTextureGrad, ast.FnTextureGradOffset, ast.FnTextureProjGrad,
+		ast.FnTextureProjGradOffset, ast.FnTextureSize:
+	default:
+		return nil
+	}
+	if !c.atLeast(d, e) {
+		return nil
+	}
+	fs := c.conf.Stage == ast.StageFragment
+	var out []sig
+	add := func(ret *ast.Type, params ...*ast.Type) {
+		out = append(out, sig{fn: fn, ret: ret, params: params})
+	}
+	for _, s := range allSamplers(c) {
+		st := ast.Sampler(s)
+		P, D := coordSize(s), s.CoordSize()
+		ret := texel(s)
+		cube, rect, buf, ms := s.Dim == ast.DimCube, s.Dim == ast.DimRect, s.Dim == ast.DimBuffer, s.Dim == ast.Dim2DMS
+		special := buf || ms
+		biasOK := fs && !rect && !(s.Shadow && s.Array && s.Dim == ast.Dim2D)
+		fetchN := D
+		if s.Array {
+			fetchN++
+		}
+		switch fn {
+		case ast.FnTexture:
+			if special {
+				continue
+			}
+			add(ret, st, fvec(P))
+			if biasOK {
+				add(ret, st, fvec(P), tFloat)
+			}
+		case ast.FnTextureProj, ast.FnTextureProjOffset:
+			for _, n := range projSizes(s) {
+				extra := []*ast.Type{}
+				if fn == ast.FnTextureProjOffset {
+					extra = append(extra, ivec(D))
+				}
+				add(ret, append([]*ast.Type{st, fvec(n)}, extra...)...)
+				if fs && !rect {
+					add(ret, append(append([]*ast.Type{st, fvec(n)}, extra...), tFloat)...)
+				}
+			}
+		case ast.FnTextureLod, ast.FnTextureLodOffset:
+			if special || rect || (s.Shadow && (cube || s.Array && s.Dim == ast.Dim2D)) {
+				continue
+			}
+			if fn == ast.FnTextureLodOffset {
+				if cube {
+					continue
+				}
+				add(ret, st, fvec(P), tFloat, ivec(D))
+			} else {
+				add(ret, st, fvec(P), tFloat)
+			}
+		case ast.FnTextureOffset:
+			if special || cube {
+				continue
+			}
+			add(ret, st, fvec(P), ivec(D))
+			if biasOK {
+				add(ret, st, fvec(P), ivec(D), tFloat)
+			}
+		case ast.FnTexelFetch:
+			if s.Shadow || cube {
+				continue
+			}
+			switch {
+			case rect:
+				add(ret, st, ivec(2))
+			case buf:
+				add(ret, st, tInt)
+			case ms:
+				add(ret, st, ivec(2), tInt)
+			default:
+				add(ret, st, ivec(fetchN), tInt)
+			}
+		case ast.FnTexelFetchOffset:
+			if s.Shadow || cube || special {
+				continue
+			}
+			if rect {
+				add(ret, st, ivec(2), ivec(2))
+			} else {
+				add(ret, st, ivec(fetchN), tInt, ivec(D))
+			}
+		case ast.FnTextureProjLod, ast.FnTextureProjLodOffset:
+			if rect {
+				continue
+			}
+			for _, n := range projSizes(s) {
+				if fn == ast.FnTextureProjLodOffset {
+					add(ret, st, fvec(n), tFloat, ivec(D))
+				} else {
+					add(ret, st, fvec(n), tFloat)
+				}
+			}
+		case ast.FnTextureGrad, ast.FnTextureGradOffset:
+			if special {
+				continue
+			}
+			if fn == ast.FnTextureGradOffset {
+				if cube {
+					continue
+				}
+				add(ret, st, fvec(P), fvec(D), fvec(D), ivec(D))
+			} else {
+				add(ret, st, fvec(P), fvec(D), fvec(D))
+			}
+		case ast.FnTextureProjGrad, ast.FnTextureProjGradOffset:
+			for _, n := range projSizes(s) {
+				if fn == ast.FnTextureProjGradOffset {
+					add(ret, st, fvec(n), fvec(D), fvec(D), ivec(D))
+				} else {
+					add(ret, st, fvec(n), fvec(D), fvec(D))
+				}
+			}
+		case ast.FnTextureSize:
+			n := fetchN
+			if cube {
+				n = 2
+			}
+			r := ast.Vector(ast.Int, n)
+			if rect || buf || ms {
+				add(r, st)
+			} else {
+				add(r, st, tInt)
+			}
+		case ast.FnTextureGather, ast.FnTextureGatherOffset:
+			if !(s.Dim == ast.Dim2D || rect || (cube && fn == ast.FnTextureGather)) || s.Dim == ast.Dim1D {
+				continue
+			}
+			g := ast.Vector(s.Base, 4)
+			pc := D
+			if s.Array {
+				pc++
+			}
+			off := []*ast.Type{}
+			if fn == ast.FnTextureGatherOffset {
+				off = append(off, ivec(2))
+			}
+			if s.Shadow {
+				add(fvec(4), append([]*ast.Type{st, fvec(pc), tFloat}, off...)...)
+			} else {
+				add(g, append([]*ast.Type{st, fvec(pc)}, off...)...)
+				add(g, append(append([]*ast.Type{st, fvec(pc)}, off...), tInt)...)
+			}
+		case ast.FnTextureQueryLod:
+			if special || rect || !fs {
+				continue
+			}
+			add(fvec(2), st, fvec(D))
+		case ast.FnTextureQueryLevels:
+			if special || rect {
+				continue
+			}
+			add(tInt, st)
+		}
+	}
+	return out
+}
+
+// legacyTextureSigs handles texture2D and friends; it returns nil for other ids.
+func legacyTextureSigs(fn ast.Builtin, c *checker) []sig {
+	type lg struct {
+		s      ast.SamplerType
+		coords []int
+		kind   int // 0 plain, 1 lod
+	}
+	d1 := ast.SamplerType{Dim: ast.Dim1D, Base: ast.Float}
+	d2 := ast.SamplerType{Dim: ast.Dim2D, Base: ast.Float}
+	d3 := ast.SamplerType{Dim: ast.Dim3D, Base: ast.Float}
+	cu := ast.SamplerType{Dim: ast.DimCube, Base: ast.Float}
+	s1 := ast.SamplerType{Dim: ast.Dim1D, Base: ast.Float, Shadow: true}
+	s2 := ast.SamplerType{Dim: ast.Dim2D, Base: ast.Float, Shadow: true}
+	table := map[ast.Builtin]lg{
+		ast.FnTexture1D: {d1, []int{1}, 0}, ast.FnTexture1DProj: {d1, []int{2, 4}, 0},
+		ast.FnTexture1DLod: {d1, []int{1}, 1}, ast.FnTexture1DProjLod: {d1, []int{2, 4}, 1},
+		ast.FnTexture2D: {d2, []int{2}, 0}, ast.FnTexture2DProj: {d2, []int{3, 4}, 0},
+		ast.FnTexture2DLod: {d2, []int{2}, 1}, ast.FnTexture2DProjLod: {d2, []int{3, 4}, 1},
+		ast.FnTexture3D: {d3, []int{3}, 0}, ast.FnTexture3DProj: {d3, []int{4}, 0},
+		ast.FnTexture3DLod: {d3, []int{3}, 1}, ast.FnTexture3DProjLod: {d3, []int{4}, 1},
+		ast.FnTextureCube: {cu, []int{3}, 0}, ast.FnTextureCubeLod: {cu, []int{3}, 1},
+		ast.FnShadow1D: {s1, []int{3}, 0}, ast.FnShadow2D: {s2, []int{3}, 0},
+		ast.FnShadow1DProj: {s1, []int{4}, 0}, ast.FnShadow2DProj: {s2, []int{4}, 0},
+		ast.FnShadow1DLod: {s1, []int{3}, 1}, ast.FnShadow2DLod: {s2, []int{3}, 1},
+		ast.FnShadow1DProjLod: {s1, []int{4}, 1}, ast.FnShadow2DProjLod: {s2, []int{4}, 1},
+	}
+	l, ok := table[fn]
+	if !ok {
+		return nil
+	}
+	fs := c.conf.Stage == ast.StageFragment
+	if c.es {
+		if c.version >= 300 {
+			return []sig{}
+		}
+		switch fn {
+		case ast.FnTexture2D, ast.FnTexture2DProj, ast.FnTextureCube:
+		case ast.FnTexture2DLod, ast.FnTexture2DProjLod, ast.FnTextureCubeLod:
+			if fs {
+				return []sig{}
+			}
+		default:
+			return []sig{}
+		}
+	} else if !c.compat() {
+		return []sig{}
+	}
+	if l.kind == 1 && fs && c.version < 130 {
+		return []sig{}
+	}
+	out := []sig{}
+	st := ast.Sampler(l.s)
+	for _, n := range l.coords {
+		coord := fvec(n)
+		if n == 1 {
+			coord = tFloat
+		}
+		if l.kind == 1 {
+			out = append(out, sig{fn: fn, ret: fvec(4), params: []*ast.Type{st, coord, tFloat}})
+			continue
+		}
+		out = append(out, sig{fn: fn, ret: fvec(4), params: []*ast.Type{st, coord}})
+		if fs {
+			out = append(out, sig{fn: fn, ret: fvec(4), params: []*ast.Type{st, coord, tFloat}})
+		}
+	}
+	return out
+}
