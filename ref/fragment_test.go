@@ -49,7 +49,9 @@ func TestBlendFactors(t *testing.T) {
 	s1 := [4]float32{0.1, 0.2, 0.3, 0.9}
 	k := [4]float32{0.3, 0.6, 0.9, 0.5}
 	one := [4]float32{1, 1, 1, 1}
-	mul := func(a, b [4]float32) [4]float32 { return [4]float32{a[0] * b[0], a[1] * b[1], a[2] * b[2], a[3] * b[3]} }
+	mul := func(a, b [4]float32) [4]float32 {
+		return [4]float32{a[0] * b[0], a[1] * b[1], a[2] * b[2], a[3] * b[3]}
+	}
 	inv := func(a [4]float32) [4]float32 { return [4]float32{1 - a[0], 1 - a[1], 1 - a[2], 1 - a[3]} }
 	spl := func(v float32) [4]float32 { return [4]float32{v, v, v, v} }
 	sat := min(src[3], 1-dst[3])

@@ -226,11 +226,12 @@ func (t *Texture) texel(level, x, y, z int) (*Level, int, error) {
 	return l, l.Offset(t.Format, x, y, z), nil
 }
 
-// GenerateMipmaps fills levels 1..n from level 0 with a box filter: each texel of level n+1 is the mean of the 2x2 (2x2x2
-// for 3D) texels of level n it covers, an odd trailing row or column folding
-// into the last texel's footprint (NPOT sizes). Filtering is done on float
-// values (sRGB decoded) for unorm and float formats and on integers (mean
-// rounded toward zero) for integer formats.
+// GenerateMipmaps fills levels 1..n from level 0 with a box filter: each
+// texel of level n+1 is the mean of the 2x2 (2x2x2 for 3D) texels of level n
+// it covers, an odd trailing row or column folding into the last texel's
+// footprint (NPOT sizes). Filtering is done on float values (sRGB decoded)
+// for unorm and float formats and on integers (mean rounded toward zero)
+// for integer formats.
 func (t *Texture) GenerateMipmaps() error {
 	if t.Format.IsDepth() || t.Format == format.S8 {
 		return fmt.Errorf("%w: mipmap generation for %v", ErrBadTexture, t.Format)
