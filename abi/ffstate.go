@@ -294,7 +294,7 @@ const (
 // D24S8 word layout: stencil in [31:24], depth in [23:0]. spec: facts §5
 const (
 	DepthMask    uint32 = 0x00FFFFFF
-	StencilShift        = 24
+	StencilShift uint32 = 24
 )
 
 // MSAA4Sample returns sample i (0..3) of the fixed 4x rotated-grid pattern, in 1/16
