@@ -36,27 +36,6 @@ func (m *Machine) alu(in *ir.Inst, exec uint64) {
 			d[l] = a[l]
 		}
 		return
-	case ir.FAdd, ir.FSub, ir.FMul:
-		d, a, b := m.reg(in.Dst), m.reg(in.Src[0]), m.reg(in.Src[1])
-		b = b[:len(d)]
-		a = a[:len(d)]
-		if full {
-			switch in.Op {
-			case ir.FAdd:
-				for l := range d {
-					d[l] = math.Float32bits(math.Float32frombits(a[l]) + math.Float32frombits(b[l]))
-				}
-			case ir.FSub:
-				for l := range d {
-					d[l] = math.Float32bits(math.Float32frombits(a[l]) - math.Float32frombits(b[l]))
-				}
-			default:
-				for l := range d {
-					d[l] = math.Float32bits(math.Float32frombits(a[l]) * math.Float32frombits(b[l]))
-				}
-			}
-			return
-		}
 	case ir.Select:
 		d, c, a, b := m.reg(in.Dst), m.reg(in.Src[0]), m.reg(in.Src[1]), m.reg(in.Src[2])
 		for mm := exec; mm != 0; mm &= mm - 1 {
@@ -117,14 +96,35 @@ func (m *Machine) alu(in *ir.Inst, exec uint64) {
 		}
 		return
 	}
-	// Generic path: ir.Eval per active lane. Each lane reads only its own source
-	// words before writing its own destination word, so dst may equal a source.
+	// Pure ops: compute every lane (pure ops have no side effects and never fail),
+	// straight into the destination when all lanes are active, otherwise into tmp
+	// and merge the active lanes. Each lane reads only its own source words before
+	// writing its own destination word, so dst may equal a source.
 	d := m.reg(in.Dst)
-	a, b, c, e := m.src(in.Src[0]), m.src(in.Src[1]), m.src(in.Src[2]), m.src(in.Src[3])
-	op, imm := in.Op, in.Imm
-	for mm := exec; mm != 0; mm &= mm - 1 {
-		l := bits.TrailingZeros64(mm)
-		d[l] = ir.Eval(op, imm, a[l], b[l], c[l], e[l])
+	out := d
+	if !full {
+		out = m.tmp
+	}
+	if !m.fast(in, out) {
+		a, b, c, e := m.src(in.Src[0]), m.src(in.Src[1]), m.src(in.Src[2]), m.src(in.Src[3])
+		op, imm := in.Op, in.Imm
+		if full {
+			for l := range out {
+				out[l] = ir.Eval(op, imm, a[l], b[l], c[l], e[l])
+			}
+			return
+		}
+		for mm := exec; mm != 0; mm &= mm - 1 {
+			l := bits.TrailingZeros64(mm)
+			d[l] = ir.Eval(op, imm, a[l], b[l], c[l], e[l])
+		}
+		return
+	}
+	if !full {
+		for mm := exec; mm != 0; mm &= mm - 1 {
+			l := bits.TrailingZeros64(mm)
+			d[l] = out[l]
+		}
 	}
 }
 
@@ -175,4 +175,135 @@ func (m *Machine) deriv(op ir.Op, d, s []uint32, exec uint64) {
 		l := bits.TrailingZeros64(mm)
 		d[l] = t[l]
 	}
+}
+
+func fl(w uint32) float32 { return math.Float32frombits(w) }
+func fw(v float32) uint32 { return math.Float32bits(v) }
+func bw(c bool) uint32 {
+	if c {
+		return 1
+	}
+	return 0
+}
+
+// fast computes the commonest pure ops for all lanes into out with dedicated loops
+// (the results equal ir.Eval's; TestALUMatchesEval checks it). It reports false for
+// ops it does not specialise.
+func (m *Machine) fast(in *ir.Inst, out []uint32) bool {
+	a := m.src(in.Src[0])[:len(out)]
+	b := m.src(in.Src[1])[:len(out)]
+	switch in.Op {
+	case ir.FAdd:
+		for l := range out {
+			out[l] = fw(fl(a[l]) + fl(b[l]))
+		}
+	case ir.FSub:
+		for l := range out {
+			out[l] = fw(fl(a[l]) - fl(b[l]))
+		}
+	case ir.FMul:
+		for l := range out {
+			out[l] = fw(fl(a[l]) * fl(b[l]))
+		}
+	case ir.FDiv:
+		for l := range out {
+			out[l] = fw(fl(a[l]) / fl(b[l]))
+		}
+	case ir.Fma:
+		c := m.src(in.Src[2])[:len(out)]
+		for l := range out {
+			out[l] = fw(float32(math.FMA(float64(fl(a[l])), float64(fl(b[l])), float64(fl(c[l])))))
+		}
+	case ir.FMin:
+		for l := range out {
+			if fl(b[l]) < fl(a[l]) {
+				out[l] = b[l]
+			} else {
+				out[l] = a[l]
+			}
+		}
+	case ir.FMax:
+		for l := range out {
+			if fl(a[l]) < fl(b[l]) {
+				out[l] = b[l]
+			} else {
+				out[l] = a[l]
+			}
+		}
+	case ir.FNeg:
+		for l := range out {
+			out[l] = a[l] ^ 0x80000000
+		}
+	case ir.FAbs:
+		for l := range out {
+			out[l] = a[l] &^ 0x80000000
+		}
+	case ir.Sqrt:
+		for l := range out {
+			out[l] = fw(float32(math.Sqrt(float64(fl(a[l])))))
+		}
+	case ir.InvSqrt:
+		for l := range out {
+			out[l] = fw(float32(1 / math.Sqrt(float64(fl(a[l])))))
+		}
+	case ir.IAdd, ir.UAdd:
+		for l := range out {
+			out[l] = a[l] + b[l]
+		}
+	case ir.ISub, ir.USub:
+		for l := range out {
+			out[l] = a[l] - b[l]
+		}
+	case ir.IMul, ir.UMul:
+		for l := range out {
+			out[l] = a[l] * b[l]
+		}
+	case ir.And:
+		for l := range out {
+			out[l] = a[l] & b[l]
+		}
+	case ir.Or:
+		for l := range out {
+			out[l] = a[l] | b[l]
+		}
+	case ir.FLt:
+		for l := range out {
+			out[l] = bw(fl(a[l]) < fl(b[l]))
+		}
+	case ir.FLe:
+		for l := range out {
+			out[l] = bw(fl(a[l]) <= fl(b[l]))
+		}
+	case ir.FGt:
+		for l := range out {
+			out[l] = bw(fl(a[l]) > fl(b[l]))
+		}
+	case ir.FGe:
+		for l := range out {
+			out[l] = bw(fl(a[l]) >= fl(b[l]))
+		}
+	case ir.ILt:
+		for l := range out {
+			out[l] = bw(int32(a[l]) < int32(b[l]))
+		}
+	case ir.IGe:
+		for l := range out {
+			out[l] = bw(int32(a[l]) >= int32(b[l]))
+		}
+	case ir.Eq:
+		for l := range out {
+			out[l] = bw(a[l] == b[l])
+		}
+	case ir.Ne:
+		for l := range out {
+			out[l] = bw(a[l] != b[l])
+		}
+	case ir.ItoF:
+		for l := range out {
+			out[l] = fw(float32(int32(a[l])))
+		}
+	default:
+		return false
+	}
+	return true
 }

@@ -57,7 +57,7 @@ func decodeProgram(data []byte) *ir.Program {
 			Src:    [4]ir.Reg{reg(data[2]), reg(data[3]), reg(data[4]), reg(data[5])},
 			Imm:    uint32(data[6] % 8),
 			Len:    uint32(data[7] % 8),
-			Stride: uint32(data[7]>>3%4),
+			Stride: uint32(data[7] >> 3 % 4),
 		}
 		if in.Op == ir.Const {
 			in.Imm = uint32(data[6]) * 0x01010101
