@@ -37,7 +37,7 @@ func TestHalf(t *testing.T) {
 		{65520, 0x7C00}, // rounds to infinity
 		{float32(math.Inf(1)), 0x7C00}, {5.960464477539063e-08, 0x0001}, {6.103515625e-05, 0x0400},
 		{1.0009765625, 0x3C01}, {1.00048828125, 0x3C00}, // tie to even
-		{1.00146484375, 0x3C02}, // tie to even (up)
+		{1.00146484375, 0x3C02},      // tie to even (up)
 		{2.98023223876953125e-08, 0}, // half the smallest subnormal: tie to even 0
 	}
 	for _, c := range cases {
