@@ -17,12 +17,15 @@ const maxExpansion = 1 << 20
 // expand macro-expands ts (Prosser's algorithm with hide sets). In #if lines
 // (inDirective) the result is used for evaluation only.
 func (p *pp) expand(ts []Token, inDirective bool) []Token {
+	// in is a stack: the next token is at the end, so pushing a replacement list
+	// costs only its own length.
 	in := slices.Clone(ts)
+	slices.Reverse(in)
 	var out []Token
 	budget := maxExpansion
 	for len(in) > 0 {
-		t := in[0]
-		in = in[1:]
+		t := in[len(in)-1]
+		in = in[:len(in)-1]
 		if t.Kind != Ident || slices.Contains(t.hide, t.Text) {
 			out = append(out, t)
 			continue
@@ -59,11 +62,11 @@ func (p *pp) expand(ts []Token, inDirective bool) []Token {
 		if !m.funcLike {
 			repl = p.subst(m, nil, hide, t)
 		} else {
-			if len(in) == 0 || in[0].Text != "(" {
+			if len(in) == 0 || in[len(in)-1].Text != "(" {
 				out = append(out, t)
 				continue
 			}
-			args, rest, rp, ok := collectArgs(in[1:])
+			args, n, rp, ok := collectArgs(in[:len(in)-1])
 			if !ok {
 				p.errs.Add(t.Pos, sprintf("unterminated invocation of macro %s", m.name))
 				return out
@@ -73,10 +76,10 @@ func (p *pp) expand(ts []Token, inDirective bool) []Token {
 			}
 			if len(args) != len(m.params) {
 				p.errs.Add(t.Pos, sprintf("macro %s expects %d arguments, got %d", m.name, len(m.params), len(args)))
-				in = rest
+				in = in[:len(in)-1-n]
 				continue
 			}
-			in = rest
+			in = in[:len(in)-1-n]
 			hide = append(intersect(t.hide, rp.hide), m.name)
 			repl = p.subst(m, args, hide, t)
 		}
@@ -85,7 +88,9 @@ func (p *pp) expand(ts []Token, inDirective bool) []Token {
 			p.errs.Add(t.Pos, sprintf("macro expansion of %s is too large", m.name))
 			return out
 		}
-		in = append(repl, in...)
+		for i := len(repl) - 1; i >= 0; i-- {
+			in = append(in, repl[i])
+		}
 	}
 	return out
 }
@@ -100,11 +105,13 @@ func intersect(a, b []string) []string {
 	return r
 }
 
-// collectArgs splits the tokens after "(" into macro arguments up to the matching ")".
-func collectArgs(in []Token) (args [][]Token, rest []Token, rparen Token, ok bool) {
+// collectArgs splits the tokens after "(" (the reversed stack in, read from its end)
+// into macro arguments up to the matching ")"; n is the number of tokens consumed.
+func collectArgs(in []Token) (args [][]Token, n int, rparen Token, ok bool) {
 	depth := 0
 	cur := []Token{}
-	for i, t := range in {
+	for i := len(in) - 1; i >= 0; i-- {
+		t := in[i]
 		switch t.Text {
 		case "(":
 			if t.Kind == Punct {
@@ -116,7 +123,7 @@ func collectArgs(in []Token) (args [][]Token, rest []Token, rparen Token, ok boo
 			}
 			if depth == 0 {
 				args = append(args, cur)
-				return args, in[i+1:], t, true
+				return args, len(in) - i, t, true
 			}
 			depth--
 		case ",":
@@ -128,7 +135,7 @@ func collectArgs(in []Token) (args [][]Token, rest []Token, rparen Token, ok boo
 		}
 		cur = append(cur, t)
 	}
-	return nil, nil, Token{}, false
+	return nil, 0, Token{}, false
 }
 
 // subst builds the replacement list of m for one invocation at site.

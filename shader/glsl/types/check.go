@@ -52,7 +52,6 @@ type checker struct {
 	// fn is the function whose body is being checked.
 	fn        *ast.Func
 	loops     int
-	switches  int
 	breakable []bool // stack: true for loops, false for switch
 	// writes records built-in outputs written (gl_FragColor vs gl_FragData).
 	wroteFragColor, wroteFragData ast.Pos
@@ -137,29 +136,32 @@ func (c *checker) checkName(name string, pos ast.Pos) {
 
 // checkRecursion reports static recursion, which GLSL forbids. spec: GLSL 4.50 §6.1.
 func (c *checker) checkRecursion() {
+	const (
+		unvisited = iota
+		onStack
+		done
+	)
 	state := map[*ast.Func]int{}
-	var visit func(f *ast.Func) bool
-	visit = func(f *ast.Func) bool {
-		switch state[f] {
-		case 1:
-			return true
-		case 2:
-			return false
-		}
-		state[f] = 1
+	var visit func(f *ast.Func)
+	visit = func(f *ast.Func) {
+		state[f] = onStack
 		for _, g := range c.calls[f] {
-			if visit(g) {
-				state[f] = 2
-				if f.Def != nil {
-					c.errorf(f.Def.NamePos, "function '%s' is recursive", f.Name)
+			switch state[g] {
+			case onStack:
+				pos := g.DeclPos
+				if g.Def != nil {
+					pos = g.Def.NamePos
 				}
-				return false
+				c.errorf(pos, "function '%s' is recursive", g.Name)
+			case unvisited:
+				visit(g)
 			}
 		}
-		state[f] = 2
-		return false
+		state[f] = done
 	}
 	for _, f := range c.file.Funcs {
-		visit(f)
+		if state[f] == unvisited {
+			visit(f)
+		}
 	}
 }

@@ -222,10 +222,6 @@ func foldBinary(op ast.Op, a, b *ast.Value, t *ast.Type) (*ast.Value, string) {
 			}
 		}
 	}
-	if op == ast.OpShl || op == ast.OpShr {
-		// the shift amount may have a different base; the result has the left type
-		base = at1.Base
-	}
 	return &ast.Value{Type: t, Words: w}, ""
 }
 

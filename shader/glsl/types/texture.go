@@ -51,10 +51,9 @@ func allSamplers(c *checker) []ast.SamplerType {
 func fvec(n int) *ast.Type { return ast.Vector(ast.Float, n) }
 func ivec(n int) *ast.Type { return ast.Vector(ast.Int, n) }
 
-var (
-	tFloat = ast.Scalar(ast.Float)
-	tInt   = ast.Scalar(ast.Int)
-)
+// tFloat and tInt return fresh scalar types for signatures.
+func tFloat() *ast.Type { return ast.Scalar(ast.Float) }
+func tInt() *ast.Type   { return ast.Scalar(ast.Int) }
 
 // coordSize is the size of the P coordinate of texture(): dims + array layer +
 // shadow reference (sampler1DShadow uses a vec3). spec: GLSL 4.50 §8.9.2.
@@ -91,7 +90,7 @@ func projSizes(s ast.SamplerType) []int {
 
 func texel(s ast.SamplerType) *ast.Type {
 	if s.Shadow {
-		return tFloat
+		return tFloat()
 	}
 	return ast.Vector(s.Base, 4)
 }
@@ -143,7 +142,7 @@ func textureSigs(fn ast.Builtin, c *checker) []sig {
 			}
 			add(ret, st, fvec(P))
 			if biasOK {
-				add(ret, st, fvec(P), tFloat)
+				add(ret, st, fvec(P), tFloat())
 			}
 		case ast.FnTextureProj, ast.FnTextureProjOffset:
 			for _, n := range projSizes(s) {
@@ -153,7 +152,7 @@ func textureSigs(fn ast.Builtin, c *checker) []sig {
 				}
 				add(ret, append([]*ast.Type{st, fvec(n)}, extra...)...)
 				if fs && !rect {
-					add(ret, append(append([]*ast.Type{st, fvec(n)}, extra...), tFloat)...)
+					add(ret, append(append([]*ast.Type{st, fvec(n)}, extra...), tFloat())...)
 				}
 			}
 		case ast.FnTextureLod, ast.FnTextureLodOffset:
@@ -164,9 +163,9 @@ func textureSigs(fn ast.Builtin, c *checker) []sig {
 				if cube {
 					continue
 				}
-				add(ret, st, fvec(P), tFloat, ivec(D))
+				add(ret, st, fvec(P), tFloat(), ivec(D))
 			} else {
-				add(ret, st, fvec(P), tFloat)
+				add(ret, st, fvec(P), tFloat())
 			}
 		case ast.FnTextureOffset:
 			if special || cube {
@@ -174,7 +173,7 @@ func textureSigs(fn ast.Builtin, c *checker) []sig {
 			}
 			add(ret, st, fvec(P), ivec(D))
 			if biasOK {
-				add(ret, st, fvec(P), ivec(D), tFloat)
+				add(ret, st, fvec(P), ivec(D), tFloat())
 			}
 		case ast.FnTexelFetch:
 			if s.Shadow || cube {
@@ -184,11 +183,11 @@ func textureSigs(fn ast.Builtin, c *checker) []sig {
 			case rect:
 				add(ret, st, ivec(2))
 			case buf:
-				add(ret, st, tInt)
+				add(ret, st, tInt())
 			case ms:
-				add(ret, st, ivec(2), tInt)
+				add(ret, st, ivec(2), tInt())
 			default:
-				add(ret, st, ivec(fetchN), tInt)
+				add(ret, st, ivec(fetchN), tInt())
 			}
 		case ast.FnTexelFetchOffset:
 			if s.Shadow || cube || special {
@@ -197,7 +196,7 @@ func textureSigs(fn ast.Builtin, c *checker) []sig {
 			if rect {
 				add(ret, st, ivec(2), ivec(2))
 			} else {
-				add(ret, st, ivec(fetchN), tInt, ivec(D))
+				add(ret, st, ivec(fetchN), tInt(), ivec(D))
 			}
 		case ast.FnTextureProjLod, ast.FnTextureProjLodOffset:
 			if rect {
@@ -205,9 +204,9 @@ func textureSigs(fn ast.Builtin, c *checker) []sig {
 			}
 			for _, n := range projSizes(s) {
 				if fn == ast.FnTextureProjLodOffset {
-					add(ret, st, fvec(n), tFloat, ivec(D))
+					add(ret, st, fvec(n), tFloat(), ivec(D))
 				} else {
-					add(ret, st, fvec(n), tFloat)
+					add(ret, st, fvec(n), tFloat())
 				}
 			}
 		case ast.FnTextureGrad, ast.FnTextureGradOffset:
@@ -239,7 +238,7 @@ func textureSigs(fn ast.Builtin, c *checker) []sig {
 			if rect || buf || ms {
 				add(r, st)
 			} else {
-				add(r, st, tInt)
+				add(r, st, tInt())
 			}
 		case ast.FnTextureGather, ast.FnTextureGatherOffset:
 			if !(s.Dim == ast.Dim2D || rect || (cube && fn == ast.FnTextureGather)) || s.Dim == ast.Dim1D {
@@ -255,10 +254,10 @@ func textureSigs(fn ast.Builtin, c *checker) []sig {
 				off = append(off, ivec(2))
 			}
 			if s.Shadow {
-				add(fvec(4), append([]*ast.Type{st, fvec(pc), tFloat}, off...)...)
+				add(fvec(4), append([]*ast.Type{st, fvec(pc), tFloat()}, off...)...)
 			} else {
 				add(g, append([]*ast.Type{st, fvec(pc)}, off...)...)
-				add(g, append(append([]*ast.Type{st, fvec(pc)}, off...), tInt)...)
+				add(g, append(append([]*ast.Type{st, fvec(pc)}, off...), tInt())...)
 			}
 		case ast.FnTextureQueryLod:
 			if special || rect || !fs {
@@ -269,7 +268,7 @@ func textureSigs(fn ast.Builtin, c *checker) []sig {
 			if special || rect {
 				continue
 			}
-			add(tInt, st)
+			add(tInt(), st)
 		}
 	}
 	return out
@@ -330,15 +329,15 @@ func legacyTextureSigs(fn ast.Builtin, c *checker) []sig {
 	for _, n := range l.coords {
 		coord := fvec(n)
 		if n == 1 {
-			coord = tFloat
+			coord = tFloat()
 		}
 		if l.kind == 1 {
-			out = append(out, sig{fn: fn, ret: fvec(4), params: []*ast.Type{st, coord, tFloat}})
+			out = append(out, sig{fn: fn, ret: fvec(4), params: []*ast.Type{st, coord, tFloat()}})
 			continue
 		}
 		out = append(out, sig{fn: fn, ret: fvec(4), params: []*ast.Type{st, coord}})
 		if fs {
-			out = append(out, sig{fn: fn, ret: fvec(4), params: []*ast.Type{st, coord, tFloat}})
+			out = append(out, sig{fn: fn, ret: fvec(4), params: []*ast.Type{st, coord, tFloat()}})
 		}
 	}
 	return out
