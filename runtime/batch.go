@@ -1,0 +1,258 @@
+package runtime
+
+import (
+	"fmt"
+
+	"vortexgfx/abi"
+)
+
+// LaunchParams describes a kernel launch. spec: vortex-hardware-facts §1.4
+type LaunchParams struct {
+	NDim     int       // 1..3; 0 means 1. Dims past NDim are 1.
+	Grid     [3]uint32 // a 0 in a used dim is the grid-less raster frame kick
+	Block    [3]uint32
+	Cluster  [3]uint32 // 0 means 1
+	LMemSize uint32
+	Args     []byte // the argument block, staged in device scratch (STARTUP_ARG)
+}
+
+// DrawStep is one step of a draw: a launch or a DCR write (vx_command_t).
+type DrawStep struct {
+	Kernel *Kernel // nil: the launch leaves STARTUP_ADDR/KERNEL_ENTRY as they are
+	Launch LaunchParams
+	DCR    abi.DCRPair
+	isDCR  bool
+}
+
+// LaunchStep is a launch step of a draw.
+func LaunchStep(k *Kernel, p LaunchParams) DrawStep { return DrawStep{Kernel: k, Launch: p} }
+
+// DCRStep is a DCR-write step of a draw.
+func DCRStep(addr abi.DCR, v uint32) DrawStep {
+	return DrawStep{DCR: abi.DCRPair{Addr: addr, Value: v}, isDCR: true}
+}
+
+type itemKind uint8
+
+const (
+	itemWrite itemKind = iota
+	itemRead
+	itemCopy
+	itemFill
+	itemDCR
+	itemLaunch
+	itemDraw
+)
+
+type item struct {
+	kind     itemKind
+	dst, src uint64 // device addresses
+	n        uint64
+	data     []byte // write data (copied at record time) or fill pattern
+	out      []byte // read destination
+	dcr      abi.DCRPair
+	k        *Kernel
+	lp       LaunchParams
+	steps    []DrawStep
+	tail     []byte // rtl: the current device bytes of the last line (see fixTails)
+	hostOff  uint64 // host staging offset of the item's data
+}
+
+// Batch records many commands that go to the ring as one submission: one doorbell,
+// commands packed densely (up to five per line). spec: command-processor §9
+// (cp_batch_begin/end), §10 item 9
+type Batch struct {
+	q     *Queue
+	items []item
+	err   error
+}
+
+// NewBatch starts an empty batch on q.
+func (q *Queue) NewBatch() *Batch { return &Batch{q: q} }
+
+func (b *Batch) fail(err error) {
+	if b.err == nil {
+		b.err = err
+	}
+}
+
+// Write copies p (now) and writes it to dst at off.
+func (b *Batch) Write(dst *Buffer, off uint64, p []byte) *Batch {
+	if err := dst.check(off, uint64(len(p))); err != nil {
+		b.fail(fmt.Errorf("write: %w", err))
+		return b
+	}
+	if len(p) > 0 {
+		b.items = append(b.items, item{kind: itemWrite, dst: dst.addr + off, n: uint64(len(p)), data: append([]byte(nil), p...)})
+	}
+	return b
+}
+
+// Read reads len(p) bytes of src at off into p when the batch completes.
+func (b *Batch) Read(src *Buffer, off uint64, p []byte) *Batch {
+	if err := src.check(off, uint64(len(p))); err != nil {
+		b.fail(fmt.Errorf("read: %w", err))
+		return b
+	}
+	if len(p) > 0 {
+		b.items = append(b.items, item{kind: itemRead, src: src.addr + off, n: uint64(len(p)), out: p})
+	}
+	return b
+}
+
+// Copy copies n bytes from src at srcOff to dst at dstOff (device to device).
+func (b *Batch) Copy(dst *Buffer, dstOff uint64, src *Buffer, srcOff, n uint64) *Batch {
+	if err := dst.check(dstOff, n); err != nil {
+		b.fail(fmt.Errorf("copy destination: %w", err))
+		return b
+	}
+	if err := src.check(srcOff, n); err != nil {
+		b.fail(fmt.Errorf("copy source: %w", err))
+		return b
+	}
+	if n > 0 {
+		b.items = append(b.items, item{kind: itemCopy, dst: dst.addr + dstOff, src: src.addr + srcOff, n: n})
+	}
+	return b
+}
+
+// Fill writes n bytes of dst at off with pattern repeated (vx_fill_buffer).
+func (b *Batch) Fill(dst *Buffer, off, n uint64, pattern []byte) *Batch {
+	if len(pattern) == 0 {
+		b.fail(fmt.Errorf("fill: empty pattern"))
+		return b
+	}
+	if err := dst.check(off, n); err != nil {
+		b.fail(fmt.Errorf("fill: %w", err))
+		return b
+	}
+	if n > 0 {
+		b.items = append(b.items, item{kind: itemFill, dst: dst.addr + off, n: n, data: append([]byte(nil), pattern...)})
+	}
+	return b
+}
+
+// Rect is a 2-D region: rows of RowBytes bytes, Pitch bytes apart.
+type Rect struct {
+	Off, Pitch uint64
+}
+
+// CopyRect copies rows × rowBytes from src to dst, each side with its own offset
+// and pitch (vx_copy_rect): one MEM_COPY per row, all in this batch.
+func (b *Batch) CopyRect(dst *Buffer, d Rect, src *Buffer, s Rect, rowBytes, rows uint64) *Batch {
+	for r := uint64(0); r < rows; r++ {
+		b.Copy(dst, d.Off+r*d.Pitch, src, s.Off+r*s.Pitch, rowBytes)
+	}
+	return b
+}
+
+// WriteRect writes rows of rowBytes, packed tightly in p, to dst at d.
+func (b *Batch) WriteRect(dst *Buffer, d Rect, p []byte, rowBytes, rows uint64) *Batch {
+	if uint64(len(p)) < rowBytes*rows {
+		b.fail(fmt.Errorf("write rect: %d bytes for %d rows of %d", len(p), rows, rowBytes))
+		return b
+	}
+	for r := uint64(0); r < rows; r++ {
+		b.Write(dst, d.Off+r*d.Pitch, p[r*rowBytes:(r+1)*rowBytes])
+	}
+	return b
+}
+
+// ReadRect reads rows of rowBytes from src at s into p, packed tightly.
+func (b *Batch) ReadRect(src *Buffer, s Rect, p []byte, rowBytes, rows uint64) *Batch {
+	if uint64(len(p)) < rowBytes*rows {
+		b.fail(fmt.Errorf("read rect: %d bytes for %d rows of %d", len(p), rows, rowBytes))
+		return b
+	}
+	for r := uint64(0); r < rows; r++ {
+		b.Read(src, s.Off+r*s.Pitch, p[r*rowBytes:(r+1)*rowBytes])
+	}
+	return b
+}
+
+// DCRWrite writes a device control register.
+func (b *Batch) DCRWrite(addr abi.DCR, v uint32) *Batch {
+	b.items = append(b.items, item{kind: itemDCR, dcr: abi.DCRPair{Addr: addr, Value: v}})
+	return b
+}
+
+// Launch launches kernel k (nil keeps the current STARTUP_ADDR/KERNEL_ENTRY, for a
+// grid-less frame kick).
+func (b *Batch) Launch(k *Kernel, p LaunchParams) *Batch {
+	if err := checkLaunch(p); err != nil {
+		b.fail(err)
+		return b
+	}
+	b.items = append(b.items, item{kind: itemLaunch, k: k, lp: p})
+	return b
+}
+
+// Draw records a draw: one CMD_DRAW descriptor where the CP supports DRAW and QMD,
+// else the same steps streamed into this batch. spec: command-processor §8.1
+func (b *Batch) Draw(steps []DrawStep) *Batch {
+	for i, s := range steps {
+		if !s.isDCR {
+			if err := checkLaunch(s.Launch); err != nil {
+				b.fail(fmt.Errorf("draw step %d: %w", i, err))
+				return b
+			}
+		}
+	}
+	if len(steps) > 0 {
+		b.items = append(b.items, item{kind: itemDraw, steps: append([]DrawStep(nil), steps...)})
+	}
+	return b
+}
+
+func checkLaunch(p LaunchParams) error {
+	if p.NDim < 0 || p.NDim > 3 {
+		return fmt.Errorf("launch: ndim %d (want 0..3)", p.NDim)
+	}
+	if len(p.Args) > stageBytes/2 {
+		return fmt.Errorf("launch: %d-byte argument block (max %d)", len(p.Args), stageBytes/2)
+	}
+	return nil
+}
+
+// Submit sends the batch to its queue behind deps; the event completes when every
+// command has retired (and reads have landed).
+func (b *Batch) Submit(deps ...*Event) *Event { return b.q.submit(b, deps) }
+
+// Enqueue helpers: each is a one-item batch.
+
+// EnqueueWrite writes p to dst at off.
+func (q *Queue) EnqueueWrite(dst *Buffer, off uint64, p []byte, deps ...*Event) *Event {
+	return q.NewBatch().Write(dst, off, p).Submit(deps...)
+}
+
+// EnqueueRead reads src at off into p.
+func (q *Queue) EnqueueRead(src *Buffer, off uint64, p []byte, deps ...*Event) *Event {
+	return q.NewBatch().Read(src, off, p).Submit(deps...)
+}
+
+// EnqueueCopy copies n bytes device to device.
+func (q *Queue) EnqueueCopy(dst *Buffer, dstOff uint64, src *Buffer, srcOff, n uint64, deps ...*Event) *Event {
+	return q.NewBatch().Copy(dst, dstOff, src, srcOff, n).Submit(deps...)
+}
+
+// EnqueueFill fills n bytes of dst at off with pattern.
+func (q *Queue) EnqueueFill(dst *Buffer, off, n uint64, pattern []byte, deps ...*Event) *Event {
+	return q.NewBatch().Fill(dst, off, n, pattern).Submit(deps...)
+}
+
+// EnqueueLaunch launches k: LAUNCH_QMD + CACHE_FLUSH where the CP has QMD, else the
+// 20 DCR writes + LAUNCH + CACHE_FLUSH — one batch, one doorbell either way.
+// spec: command-processor §2.3, §9, §10 item 9
+func (q *Queue) EnqueueLaunch(k *Kernel, p LaunchParams, deps ...*Event) *Event {
+	return q.NewBatch().Launch(k, p).Submit(deps...)
+}
+
+// EnqueueDraw submits a draw (see Batch.Draw).
+func (q *Queue) EnqueueDraw(steps []DrawStep, deps ...*Event) *Event {
+	return q.NewBatch().Draw(steps).Submit(deps...)
+}
+
+// EnqueueDCRWrite writes a DCR.
+func (q *Queue) EnqueueDCRWrite(addr abi.DCR, v uint32, deps ...*Event) *Event {
+	return q.NewBatch().DCRWrite(addr, v).Submit(deps...)
+}

@@ -1,0 +1,278 @@
+// Package runtime is the host API in the spirit of vortex2.h: open a device, query
+// its capabilities, allocate device buffers, copy, fill, load modules, launch
+// kernels and draws on queues with events, all through the command processor.
+//
+// The runtime reaches the device only through a Transport (command-processor §9's
+// HAL), so the simulator (package device/sim) is one backend among possible others.
+// Every queue has its own CP ring and its own worker goroutine; launches are one
+// batch and one doorbell (QMD where the CP supports it, the 20 DCR writes otherwise);
+// completion is by interrupt, and the worker reads the completion mailbox in host
+// memory instead of polling Q_SEQNUM. spec: command-processor §9, §10 items 8, 9, 13, 14
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"vortexgfx/abi"
+)
+
+// Transport is the device HAL: command-processor §9's six functions (open is the
+// backend's constructor; close; CP register read and write; host memory alloc and
+// free) plus host-memory read/write, which replace the host pointer host_mem_alloc
+// returns in C, the device-memory allocator (package mem keeps allocations
+// device-side, so the runtime asks the backend) and the interrupt hook (§10 item 13).
+type Transport interface {
+	Close() error
+	ReadReg(off uint32) (uint32, error)
+	WriteReg(off, v uint32) error
+	HostAlloc(size, align uint64) (uint64, error)
+	HostFree(addr uint64) error
+	HostRead(addr uint64, p []byte) error
+	HostWrite(addr uint64, p []byte) error
+	DevAlloc(size, align uint64) (uint64, error)
+	DevFree(addr uint64) error
+	SetIRQHandler(h func(queueMask uint32))
+}
+
+// Caps are the device's capabilities as read from the CP at open.
+// spec: command-processor §6
+type Caps struct {
+	CP          abi.CPDevCaps
+	GPU         abi.GPUDevCaps
+	ISA         abi.ISACaps
+	CycleFreqHz uint32 // CP_CYCLE_FREQ_HZ (0 without the profiling capability)
+}
+
+// NumCores is clusters × cluster size × socket size.
+func (c Caps) NumCores() int { return c.GPU.NumCores() }
+
+// Errors callers branch on.
+var (
+	ErrClosed     = errors.New("runtime: closed")
+	ErrNoQueue    = errors.New("runtime: every CP queue is in use")
+	ErrDependency = errors.New("runtime: a dependency failed")
+)
+
+// Stats counts what the runtime submitted.
+type Stats struct {
+	Commands  uint64 // commands written to rings
+	Lines     uint64 // 64-byte ring lines
+	Doorbells uint64 // Q_TAIL_HI commits
+	Batches   uint64
+}
+
+// Device is an open device.
+type Device struct {
+	t    Transport
+	caps Caps
+	// exactDMA: the CP's DMA is byte-exact. The emulation CP (CP_DEV_CAPS bits 24–26)
+	// is; a CP without them is the RTL CP, whose DMA rounds sizes up to 64-byte beats
+	// (command-processor §6, §10 item 1), so buffers get a line of padding and
+	// unaligned writes read-modify-write their last line.
+	exactDMA bool
+
+	mu      sync.Mutex
+	hwFree  []bool // CP queue ids not yet taken
+	queues  map[*Queue]bool
+	irqMask uint32
+	closed  bool
+	def     *Queue
+
+	// kmuMu serialises, across queues, the batches that program the KMU with
+	// separate DCR writes (the rtl fallback): KMU state is global, so two such batches
+	// on different rings must not interleave (command-processor §4.4, §9).
+	kmuMu sync.Mutex
+
+	wake []chan struct{} // per CP queue, signalled by the interrupt handler
+
+	statsMu sync.Mutex
+	stats   Stats
+}
+
+// Open opens the device behind t: it reads the capability registers, installs the
+// interrupt handler and creates the default queue.
+func Open(t Transport) (*Device, error) {
+	d := &Device{t: t, queues: make(map[*Queue]bool)}
+	offs := []uint32{abi.RegCPDevCaps, abi.RegGPUDevCapsLo, abi.RegGPUDevCapsHi, abi.RegGPUISACapsLo,
+		abi.RegGPUISACapsHi}
+	var v [5]uint32
+	for i, off := range offs {
+		var err error
+		if v[i], err = t.ReadReg(off); err != nil {
+			return nil, fmt.Errorf("runtime: open: reading caps register %#x: %w", off, err)
+		}
+	}
+	d.caps.CP = abi.DecodeCPDevCaps(v[0])
+	d.caps.GPU = abi.DecodeGPUDevCaps(uint64(v[1]) | uint64(v[2])<<32)
+	d.caps.ISA = abi.ISACaps(uint64(v[3]) | uint64(v[4])<<32)
+	if d.caps.CP.Profiling {
+		f, err := t.ReadReg(abi.RegCPCycleFreqHz)
+		if err != nil {
+			return nil, fmt.Errorf("runtime: open: reading CP_CYCLE_FREQ_HZ: %w", err)
+		}
+		d.caps.CycleFreqHz = f
+	}
+	d.exactDMA = d.caps.CP.SupportsQMD || d.caps.CP.SupportsDraw || d.caps.CP.VMEnabled
+	n := int(d.caps.CP.NumQueues)
+	if n == 0 {
+		return nil, fmt.Errorf("runtime: open: CP reports no queues")
+	}
+	d.hwFree = make([]bool, n)
+	d.wake = make([]chan struct{}, n)
+	for i := range d.hwFree {
+		d.hwFree[i] = true
+		d.wake[i] = make(chan struct{}, 1)
+	}
+	t.SetIRQHandler(d.irq)
+	q, err := d.NewQueue(QueueOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("runtime: open: %w", err)
+	}
+	d.def = q
+	return d, nil
+}
+
+// irq is the interrupt handler: it wakes the workers of the queues that retired.
+func (d *Device) irq(mask uint32) {
+	for q := range d.wake {
+		if mask&(1<<q) != 0 {
+			select {
+			case d.wake[q] <- struct{}{}:
+			default:
+			}
+		}
+	}
+}
+
+// Caps returns the capabilities read at open.
+func (d *Device) Caps() Caps { return d.caps }
+
+// Transport returns the backend.
+func (d *Device) Transport() Transport { return d.t }
+
+// DefaultQueue is the queue the synchronous helpers use.
+func (d *Device) DefaultQueue() *Queue { return d.def }
+
+// Stats returns the submission counters.
+func (d *Device) Stats() Stats {
+	d.statsMu.Lock()
+	defer d.statsMu.Unlock()
+	return d.stats
+}
+
+func (d *Device) count(cmds, lines, bells uint64) {
+	d.statsMu.Lock()
+	d.stats.Commands += cmds
+	d.stats.Lines += lines
+	d.stats.Doorbells += bells
+	d.stats.Batches++
+	d.statsMu.Unlock()
+}
+
+// CPCycle reads CP_CYCLE (consistently across the two halves).
+func (d *Device) CPCycle() (uint64, error) {
+	for {
+		hi, err := d.t.ReadReg(abi.RegCPCycleHi)
+		if err != nil {
+			return 0, err
+		}
+		lo, err := d.t.ReadReg(abi.RegCPCycleLo)
+		if err != nil {
+			return 0, err
+		}
+		hi2, err := d.t.ReadReg(abi.RegCPCycleHi)
+		if err != nil {
+			return 0, err
+		}
+		if hi == hi2 {
+			return uint64(hi)<<32 | uint64(lo), nil
+		}
+	}
+}
+
+// Close closes every queue, then the transport.
+func (d *Device) Close() error {
+	d.mu.Lock()
+	if d.closed {
+		d.mu.Unlock()
+		return nil
+	}
+	d.closed = true
+	qs := make([]*Queue, 0, len(d.queues))
+	for q := range d.queues {
+		qs = append(qs, q)
+	}
+	d.mu.Unlock()
+	var first error
+	for _, q := range qs {
+		if err := q.close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	d.t.SetIRQHandler(nil)
+	if err := d.t.Close(); err != nil && first == nil {
+		first = err
+	}
+	return first
+}
+
+// Buffer is a device-memory allocation.
+type Buffer struct {
+	dev  *Device
+	addr uint64
+	size uint64
+}
+
+// Addr is the buffer's device address.
+func (b *Buffer) Addr() uint64 { return b.addr }
+
+// Size is the buffer's size in bytes.
+func (b *Buffer) Size() uint64 { return b.size }
+
+// Alloc allocates size bytes of device memory (64-byte aligned, zeroed).
+func (d *Device) Alloc(size uint64) (*Buffer, error) {
+	if size == 0 {
+		return nil, fmt.Errorf("runtime: alloc of 0 bytes")
+	}
+	padded := size
+	if !d.exactDMA {
+		padded = align64(size) + abi.LineBytes
+	}
+	a, err := d.t.DevAlloc(padded, 64)
+	if err != nil {
+		return nil, fmt.Errorf("runtime: alloc %d bytes: %w", size, err)
+	}
+	return &Buffer{dev: d, addr: a, size: size}, nil
+}
+
+// Free releases the buffer. Work still using it must have completed.
+func (b *Buffer) Free() error {
+	if b.addr == 0 {
+		return fmt.Errorf("runtime: buffer freed twice")
+	}
+	err := b.dev.t.DevFree(b.addr)
+	b.addr = 0
+	return err
+}
+
+func (b *Buffer) check(off, n uint64) error {
+	if b == nil || b.addr == 0 {
+		return fmt.Errorf("runtime: nil or freed buffer")
+	}
+	if off > b.size || n > b.size-off {
+		return fmt.Errorf("runtime: range [%d, +%d) outside a %d-byte buffer", off, n, b.size)
+	}
+	return nil
+}
+
+// Write copies p to the buffer at off and waits (default queue).
+func (d *Device) Write(b *Buffer, off uint64, p []byte) error {
+	return d.def.EnqueueWrite(b, off, p).Wait()
+}
+
+// Read copies the buffer at off into p and waits (default queue).
+func (d *Device) Read(b *Buffer, off uint64, p []byte) error {
+	return d.def.EnqueueRead(b, off, p).Wait()
+}

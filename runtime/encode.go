@@ -1,0 +1,317 @@
+package runtime
+
+import (
+	"fmt"
+
+	"vortexgfx/abi"
+)
+
+func align64(n uint64) uint64 { return (n + abi.LineBytes - 1) &^ (abi.LineBytes - 1) }
+
+// Upper bound of one launch's scratch: args plus a QMD of at most 20 pairs.
+func launchScratch(p LaunchParams) uint64 {
+	return align64(uint64(len(p.Args))) + align64(4+abi.QMDPairBytes*20)
+}
+
+// encoder builds one submission: the device-scratch blob (argument blocks, QMDs,
+// draw descriptors), the host staging image and the command list.
+type encoder struct {
+	q              *Queue
+	qmd, drawOK    bool
+	cores          uint32
+	threads        uint32
+	devBase        uint64
+	hostBase       uint64
+	blob           []byte
+	host           []byte // host staging image; the blob is its first len(blob) bytes
+	cmds           []abi.Command
+	kmu            bool // KMU programmed with separate DCR writes (needs the cross-queue lock)
+	blobSize, hcap uint64
+}
+
+func (e *encoder) scratch(p []byte) uint64 {
+	off := uint64(len(e.blob))
+	e.blob = append(e.blob, p...)
+	e.blob = append(e.blob, make([]byte, align64(uint64(len(p)))-uint64(len(p)))...)
+	return e.devBase + off
+}
+
+func (e *encoder) launchInfo(k *Kernel, p LaunchParams) abi.LaunchInfo {
+	l := abi.LaunchInfo{NDim: max(p.NDim, 1), Grid: p.Grid, Block: p.Block, LMemSize: p.LMemSize, Cluster: p.Cluster}
+	if k != nil {
+		l.StartupAddr, l.KernelEntry = k.m.Base(), k.entry
+	}
+	if len(p.Args) > 0 {
+		l.Args = e.scratch(p.Args)
+	}
+	return l
+}
+
+// launch returns the commands of one launch (without its trailing flush).
+func (e *encoder) launch(k *Kernel, p LaunchParams) ([]abi.Command, error) {
+	pairs := abi.LaunchDCRs(e.launchInfo(k, p), e.threads)
+	if e.qmd {
+		desc, err := abi.EncodeQMD(pairs)
+		if err != nil {
+			return nil, err
+		}
+		return []abi.Command{abi.LaunchQMD(e.scratch(desc))}, nil
+	}
+	e.kmu = true
+	out := make([]abi.Command, 0, len(pairs)+1)
+	for _, pr := range pairs {
+		out = append(out, abi.DCRWrite(pr.Addr, pr.Value))
+	}
+	return append(out, abi.Launch()), nil
+}
+
+func (e *encoder) draw(steps []DrawStep) error {
+	var seq []abi.Command
+	for _, s := range steps {
+		if s.isDCR {
+			if abi.UnitOf(s.DCR.Addr) == abi.UnitKMU {
+				e.kmu = true
+			}
+			seq = append(seq, abi.DCRWrite(s.DCR.Addr, s.DCR.Value))
+			continue
+		}
+		c, err := e.launch(s.Kernel, s.Launch)
+		if err != nil {
+			return err
+		}
+		seq = append(seq, c...)
+		seq = append(seq, abi.CacheFlush(e.cores))
+	}
+	if !e.drawOK || !e.qmd {
+		e.cmds = append(e.cmds, seq...)
+		return nil
+	}
+	for len(seq) > 0 {
+		n := min(len(seq), abi.DrawMaxSteps)
+		desc, err := abi.EncodeDraw(seq[:n])
+		if err != nil {
+			return err
+		}
+		e.cmds = append(e.cmds, abi.Draw(e.scratch(desc)))
+		seq = seq[n:]
+	}
+	return nil
+}
+
+// run encodes and submits a batch, then lands its reads.
+func (q *Queue) run(b *Batch) error {
+	if b.err != nil {
+		return fmt.Errorf("runtime: %w", b.err)
+	}
+	if len(b.items) == 0 {
+		return nil
+	}
+	d := q.d
+	if !d.exactDMA {
+		if err := q.fixTails(b); err != nil {
+			return err
+		}
+	}
+	// Size pass.
+	var blobSize, hostData uint64
+	for i := range b.items {
+		it := &b.items[i]
+		switch it.kind {
+		case itemWrite, itemRead, itemFill:
+			it.hostOff = hostData
+			hostData += align64(it.n)
+		case itemLaunch:
+			blobSize += launchScratch(it.lp)
+		case itemDraw:
+			for _, s := range it.steps {
+				if !s.isDCR {
+					blobSize += launchScratch(s.Launch)
+				}
+			}
+			blobSize += align64(4+abi.DrawStepBytes*uint64(2*len(it.steps))) + abi.LineBytes*uint64(len(it.steps)/abi.DrawMaxSteps+1)
+		}
+	}
+	e := &encoder{q: q, qmd: d.caps.CP.SupportsQMD, drawOK: d.caps.CP.SupportsDraw,
+		cores: uint32(d.caps.NumCores()), threads: uint32(d.caps.GPU.NumThreads())}
+	hostSize := blobSize + hostData
+	e.hostBase, e.devBase = q.hostStage, q.devStage
+	if hostSize > stageBytes || blobSize > stageBytes {
+		var err error
+		if e.hostBase, err = d.t.HostAlloc(hostSize+abi.LineBytes, 64); err != nil {
+			return fmt.Errorf("runtime: staging %d bytes: %w", hostSize, err)
+		}
+		defer d.t.HostFree(e.hostBase)
+		if blobSize > 0 {
+			if e.devBase, err = d.t.DevAlloc(blobSize+abi.LineBytes, 64); err != nil {
+				return fmt.Errorf("runtime: device scratch %d bytes: %w", blobSize, err)
+			}
+			defer d.t.DevFree(e.devBase)
+		}
+	}
+	// Encode pass: commands that use the blob come after its upload.
+	var body []abi.Command
+	host := make([]byte, hostData)
+	dataBase := e.hostBase + blobSize
+	for i := range b.items {
+		it := &b.items[i]
+		switch it.kind {
+		case itemWrite, itemFill:
+			dst := host[it.hostOff : it.hostOff+align64(it.n)]
+			if it.kind == itemWrite {
+				copy(dst, it.data)
+			} else {
+				for o := uint64(0); o < it.n; o += uint64(len(it.data)) {
+					copy(dst[o:it.n], it.data)
+				}
+			}
+			if it.tail != nil {
+				copy(dst[it.n:], it.tail[it.n-it.n&^(abi.LineBytes-1):])
+			}
+			body = append(body, abi.MemWrite(it.dst, dataBase+it.hostOff, it.n))
+		case itemRead:
+			body = append(body, abi.MemRead(dataBase+it.hostOff, it.src, it.n))
+		case itemCopy:
+			body = append(body, abi.MemCopy(it.dst, it.src, it.n))
+		case itemDCR:
+			if abi.UnitOf(it.dcr.Addr) == abi.UnitKMU {
+				e.kmu = true
+			}
+			body = append(body, abi.DCRWrite(it.dcr.Addr, it.dcr.Value))
+		case itemLaunch:
+			c, err := e.launch(it.k, it.lp)
+			if err != nil {
+				return fmt.Errorf("runtime: launch: %w", err)
+			}
+			body = append(body, c...)
+			body = append(body, abi.CacheFlush(e.cores))
+		case itemDraw:
+			e.cmds = e.cmds[:0]
+			if err := e.draw(it.steps); err != nil {
+				return fmt.Errorf("runtime: draw: %w", err)
+			}
+			body = append(body, e.cmds...)
+		}
+	}
+	if uint64(len(e.blob)) > blobSize {
+		return fmt.Errorf("runtime: internal: scratch %d exceeds its bound %d", len(e.blob), blobSize)
+	}
+	var cmds []abi.Command
+	if len(e.blob) > 0 {
+		cmds = append(cmds, abi.MemWrite(e.devBase, e.hostBase, uint64(len(e.blob))))
+		if err := d.t.HostWrite(e.hostBase, e.blob); err != nil {
+			return fmt.Errorf("runtime: staging: %w", err)
+		}
+	}
+	cmds = append(cmds, body...)
+	if len(host) > 0 {
+		if err := d.t.HostWrite(dataBase, host); err != nil {
+			return fmt.Errorf("runtime: staging: %w", err)
+		}
+	}
+	if e.kmu {
+		d.kmuMu.Lock()
+		defer d.kmuMu.Unlock()
+	}
+	if err := q.submitCommands(cmds); err != nil {
+		return err
+	}
+	for i := range b.items {
+		it := &b.items[i]
+		if it.kind == itemRead {
+			if err := d.t.HostRead(dataBase+it.hostOff, it.out); err != nil {
+				return fmt.Errorf("runtime: reading staging: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// submitCommands packs cmds densely and submits them: one doorbell when they fit the
+// ring (a batch larger than the ring goes in ring-sized pieces).
+func (q *Queue) submitCommands(cmds []abi.Command) error {
+	p := abi.NewPacker()
+	lineOf := make([]int, len(cmds))
+	for i, c := range cmds {
+		l, _, err := p.Add(c)
+		if err != nil {
+			return fmt.Errorf("runtime: command %d: %w", i, err)
+		}
+		lineOf[i] = l
+	}
+	lines := p.Bytes()
+	ringLines := int((q.mask + 1) / abi.LineBytes)
+	first := 0
+	for start := 0; start < p.Lines(); start += ringLines {
+		end := min(start+ringLines, p.Lines())
+		n := 0
+		for first+n < len(cmds) && lineOf[first+n] < end {
+			n++
+		}
+		if err := q.ringAndWait(lines[start*abi.LineBytes:end*abi.LineBytes], n); err != nil {
+			return err
+		}
+		first += n
+	}
+	return nil
+}
+
+// fixTails prepares the rtl CP's rounded DMA (command-processor §10 item 1): a
+// transfer into device memory whose size is not a multiple of 64 writes whole
+// 64-byte beats, so the runtime first reads the destination's last line (and, for a
+// copy, the source) into staging, then writes the last line back with its original
+// bytes past the end. Copies become writes from that staged source. This costs one
+// extra submission before the batch; the tail is read before the batch's own
+// commands run.
+func (q *Queue) fixTails(b *Batch) error {
+	t := q.d.t
+	var need []int
+	var size uint64
+	for i, it := range b.items {
+		if (it.kind == itemWrite || it.kind == itemFill || it.kind == itemCopy) && it.n%abi.LineBytes != 0 {
+			need = append(need, i)
+			size += abi.LineBytes
+			if it.kind == itemCopy {
+				size += align64(it.n)
+			}
+		}
+	}
+	if len(need) == 0 {
+		return nil
+	}
+	stage, err := t.HostAlloc(size+abi.LineBytes, 64)
+	if err != nil {
+		return fmt.Errorf("runtime: tail staging: %w", err)
+	}
+	defer t.HostFree(stage)
+	var cmds []abi.Command
+	off := uint64(0)
+	offs := make([]uint64, len(need))
+	for j, i := range need {
+		it := &b.items[i]
+		offs[j] = off
+		cmds = append(cmds, abi.MemRead(stage+off, it.dst+it.n&^(abi.LineBytes-1), abi.LineBytes))
+		off += abi.LineBytes
+		if it.kind == itemCopy {
+			cmds = append(cmds, abi.MemRead(stage+off, it.src, it.n))
+			off += align64(it.n)
+		}
+	}
+	if err := q.submitCommands(cmds); err != nil {
+		return err
+	}
+	for j, i := range need {
+		it := &b.items[i]
+		it.tail = make([]byte, abi.LineBytes)
+		if err := t.HostRead(stage+offs[j], it.tail); err != nil {
+			return err
+		}
+		if it.kind == itemCopy {
+			it.data = make([]byte, it.n)
+			if err := t.HostRead(stage+offs[j]+abi.LineBytes, it.data); err != nil {
+				return err
+			}
+			it.kind = itemWrite
+		}
+	}
+	return nil
+}
