@@ -48,7 +48,6 @@ type drawer struct {
 	// triangle setup scratch
 	setup [3][]float64 // per-vertex attribute terms
 	flat  []uint32     // the provoking vertex's words
-	wv    [4]wvert
 
 	// fragment batch
 	quads   []Quad
