@@ -118,6 +118,8 @@ type CP struct {
 	closed    bool
 	// delivering is set while trace and interrupt callbacks of a batch run.
 	delivering bool
+	// stalled is set while only host-satisfiable EVENT_WAITs are pending.
+	stalled bool
 
 	// Scratch owned by the CP goroutine.
 	bounce    []byte
@@ -264,6 +266,7 @@ func (c *CP) run() {
 		}
 		c.settle()
 		next, ok, stalled := c.nextEvent()
+		c.stalled = stalled
 		if ok && !stalled {
 			c.now = next
 		}
