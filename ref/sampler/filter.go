@@ -250,6 +250,9 @@ func (t *Texture) sampleLambda(s *Sampler, cs *coords, lambda float64, ref float
 func (t *Texture) lookup(s *Sampler, lv *Level, nd int, i, j, k int, ref float32) texel {
 	var ok bool
 	var v texel
+	if s.CubeSeamless && (t.Dim == DimCube || t.Dim == DimCubeArray) && (i < 0 || j < 0 || i >= lv.W || j >= lv.H) {
+		i, j, k = seamless(lv.W, i, j, k)
+	}
 	i, ok = wrap(i, lv.W, s.WrapS)
 	if ok && nd >= 2 {
 		j, ok = wrap(j, lv.H, s.WrapT)
@@ -385,4 +388,35 @@ func (t *Texture) gather(s *Sampler, req *Request, l int) [4]uint32 {
 		out[n] = t.finish(tx)[comp]
 	}
 	return out
+}
+
+// faceAxes gives, per cube face, the major axis and its sign and the axes
+// and signs of sc and tc (GL table 8.19): sc = ss*v[si], tc = ts*v[ti].
+var faceAxes = [6]struct {
+	mi, si, ti int
+	sgn, ss, ts float64
+}{
+	{0, 2, 1, 1, -1, -1}, {0, 2, 1, -1, 1, -1},
+	{1, 0, 2, 1, 1, 1}, {1, 0, 2, -1, 1, -1},
+	{2, 0, 1, 1, 1, -1}, {2, 0, 1, -1, -1, -1},
+}
+
+// seamless maps texel (i, j) just outside face k%6 of an n x n cube level
+// to the adjacent face: the texel centre is turned back into a direction
+// and the face selected again (GL 4.6 §8.13.1 seamless filtering; a corner
+// texel outside two edges takes the face the major-axis rule selects rather
+// than the mean of three texels).
+func seamless(n, i, j, k int) (int, int, int) {
+	face := k % 6
+	fa := faceAxes[face]
+	sc := 2*(float64(i)+0.5)/float64(n) - 1
+	tc := 2*(float64(j)+0.5)/float64(n) - 1
+	var v [3]float64
+	v[fa.mi] = fa.sgn
+	v[fa.si] = sc * fa.ss
+	v[fa.ti] = tc * fa.ts
+	nf, st, _, _ := cubeFace([4]float32{float32(v[0]), float32(v[1]), float32(v[2])}, [3]float32{}, [3]float32{})
+	ni := min(max(ifloor(st[0]*float64(n)), 0), n-1)
+	nj := min(max(ifloor(st[1]*float64(n)), 0), n-1)
+	return ni, nj, k - face + nf
 }

@@ -113,6 +113,10 @@ type Sampler struct {
 	MaxAnisotropy float32
 	CompareEnable bool
 	Compare       CompareFunc
+	// CubeSeamless filters across cube faces (GL TEXTURE_CUBE_MAP_SEAMLESS;
+	// always on in Vulkan); otherwise each face is sampled with the wrap
+	// modes on its own.
+	CubeSeamless bool
 }
 
 // DefaultSampler returns GL's default sampler state: NEAREST_MIPMAP_LINEAR

@@ -462,3 +462,33 @@ func TestBadInput(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestCubeSeamless(t *testing.T) {
+	tx := mustTex(t, DimCube, format.R32F, 2, 2, 6, 1)
+	for f := range 6 {
+		for y := range 2 {
+			for x := range 2 {
+				_ = tx.SetFloat(0, x, y, f, [4]float32{float32(10 * f)})
+			}
+		}
+	}
+	s := nearestS(ClampToEdge)
+	s.MinFilter, s.MagFilter = Linear, Linear
+	// +X near its t = 1 edge (towards -y): the footprint's lower row lies on -Y.
+	dir := [][4]float32{{1, -0.99, 0}}
+	if got := sample1(t, tx, s, Request{Coord: dir})[0]; got != 0 {
+		t.Errorf("non-seamless %v, want 0", got)
+	}
+	s.CubeSeamless = true
+	if got := sample1(t, tx, s, Request{Coord: dir})[0]; math.Abs(float64(got)-0.49*30) > 1e-4 {
+		t.Errorf("seamless %v, want %v", got, 0.49*30)
+	}
+	for f := range 6 {
+		for _, c := range [][2]int{{-1, 0}, {2, 1}, {0, -1}, {1, 2}} {
+			i, j, k := seamless(2, c[0], c[1], f+6)
+			if i < 0 || i > 1 || j < 0 || j > 1 || k/6 != 1 || k%6 == f {
+				t.Errorf("face %d texel %v -> (%d,%d,%d)", f, c, i, j, k)
+			}
+		}
+	}
+}

@@ -27,8 +27,10 @@
 //     averaged with equal weights (1D, 2D and 2D-array textures; cube and 3D
 //     textures filter isotropically);
 //   - cube maps select the face by the largest-magnitude coordinate (ties
-//     prefer x, then y) with GL's table 8.19 and do not filter across faces;
-//     array layers are clamp(floor(layer+1/2));
+//     prefer x, then y) with GL's table 8.19; with CubeSeamless a filter
+//     footprint crossing an edge reads the adjacent face (see seamless),
+//     otherwise the face's wrap modes apply; array layers are
+//     clamp(floor(layer+1/2));
 //   - integer and stencil textures always filter NEAREST; depth textures
 //     read (d,0,0,1), and with compare enabled (r,0,0,1) where r is the
 //     compare result, linear filtering averaging the results;
