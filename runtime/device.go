@@ -11,9 +11,11 @@
 package runtime
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"vortexgfx/abi"
 )
@@ -85,7 +87,7 @@ type Device struct {
 	// on different rings must not interleave (command-processor §4.4, §9).
 	kmuMu sync.Mutex
 
-	wake []chan struct{} // per CP queue, signalled by the interrupt handler
+	hwq []hwQueue // per CP queue: what the interrupt handler saw
 
 	statsMu sync.Mutex
 	stats   Stats
@@ -120,10 +122,10 @@ func Open(t Transport) (*Device, error) {
 		return nil, fmt.Errorf("runtime: open: CP reports no queues")
 	}
 	d.hwFree = make([]bool, n)
-	d.wake = make([]chan struct{}, n)
+	d.hwq = make([]hwQueue, n)
 	for i := range d.hwFree {
 		d.hwFree[i] = true
-		d.wake[i] = make(chan struct{}, 1)
+		d.hwq[i].wake = make(chan struct{}, 1)
 	}
 	t.SetIRQHandler(d.irq)
 	q, err := d.NewQueue(QueueOptions{})
@@ -134,14 +136,34 @@ func Open(t Transport) (*Device, error) {
 	return d, nil
 }
 
-// irq is the interrupt handler: it wakes the workers of the queues that retired.
+// hwQueue is the interrupt handler's view of one CP queue.
+type hwQueue struct {
+	cmpl atomic.Uint64 // completion mailbox address (0 while the queue is unused)
+	done atomic.Uint64 // the seqnum last read from the mailbox
+	qerr atomic.Uint32 // Q_ERROR as last read
+	wake chan struct{}
+}
+
+// irq is the interrupt service routine. It runs on the CP's goroutine between
+// batches of retires, so the completion mailbox in host memory is stable while it
+// reads it; it publishes the seqnum and Q_ERROR and wakes the queue's worker, which
+// sleeps until then (no polling). spec: command-processor §10 items 13, 14
 func (d *Device) irq(mask uint32) {
-	for q := range d.wake {
-		if mask&(1<<q) != 0 {
-			select {
-			case d.wake[q] <- struct{}{}:
-			default:
-			}
+	var slot [abi.SeqnumBytes]byte
+	for i := range d.hwq {
+		h := &d.hwq[i]
+		if mask&(1<<i) == 0 || h.cmpl.Load() == 0 {
+			continue
+		}
+		if err := d.t.HostRead(h.cmpl.Load(), slot[:]); err == nil {
+			h.done.Store(binary.LittleEndian.Uint64(slot[:]))
+		}
+		if qe, err := d.t.ReadReg(abi.QueueReg(i, abi.RegQError)); err == nil {
+			h.qerr.Store(qe)
+		}
+		select {
+		case h.wake <- struct{}{}:
+		default:
 		}
 	}
 }

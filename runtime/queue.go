@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"encoding/binary"
 	"fmt"
 	"sync"
 
@@ -125,6 +124,10 @@ func (q *Queue) setup(log2, prio int) error {
 			return err
 		}
 	}
+	h := &q.d.hwq[q.hw]
+	h.done.Store(0)
+	h.qerr.Store(0)
+	h.cmpl.Store(q.cmpl)
 	q.d.mu.Lock()
 	q.d.irqMask |= 1 << q.hw
 	mask := q.d.irqMask
@@ -146,6 +149,7 @@ func (q *Queue) release() {
 	if q.devStage != 0 {
 		t.DevFree(q.devStage)
 	}
+	q.d.hwq[q.hw].cmpl.Store(0)
 	q.d.mu.Lock()
 	q.d.hwFree[q.hw] = true
 	q.d.irqMask &^= 1 << q.hw
@@ -236,22 +240,15 @@ func (q *Queue) ringAndWait(lines []byte, ncmds int) error {
 		return err
 	}
 	q.d.count(uint64(ncmds), n/abi.LineBytes, 1)
-	var slot [abi.SeqnumBytes]byte
+	h := &q.d.hwq[q.hw]
 	for {
-		if err := t.HostRead(q.cmpl, slot[:]); err != nil {
-			return fmt.Errorf("runtime: reading completion mailbox: %w", err)
-		}
-		if binary.LittleEndian.Uint64(slot[:]) >= q.seq {
+		if h.done.Load() >= q.seq {
 			return nil
 		}
-		qe, err := t.ReadReg(abi.QueueReg(q.hw, abi.RegQError))
-		if err != nil {
-			return err
-		}
-		if qe != 0 {
+		if qe := h.qerr.Load(); qe != 0 {
 			return q.fault(qe)
 		}
-		<-q.d.wake[q.hw]
+		<-h.wake
 	}
 }
 
@@ -273,7 +270,8 @@ func (q *Queue) fault(word uint32) error {
 		return fmt.Errorf("%w; re-enable failed: %v", err, rerr)
 	}
 	q.tail, q.seq = 0, 0
-	var zero [abi.SeqnumBytes]byte
-	t.HostWrite(q.cmpl, zero[:])
+	h := &q.d.hwq[q.hw]
+	h.done.Store(0)
+	h.qerr.Store(0)
 	return err
 }
