@@ -1,0 +1,505 @@
+package raster
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"vortexgfx/abi"
+)
+
+// Config is the engine shape (VX_config.toml [raster] and the device shape).
+// Zero fields take the defaults of rasterizer §12.
+type Config struct {
+	Engines  int  // raster engines device-wide (a power of two); default 1
+	Slices   int  // walker slices per engine; default 1
+	Threads  int  // NUM_THREADS, a multiple of 4; default 4
+	Cores    int  // cores per cluster for owner affinity; default 1
+	BinLog   int  // VX_CFG_RASTER_BIN_LOG_SIZE; default 7
+	BlockLog int  // VX_CFG_RASTER_BLOCK_LOG_SIZE; default 2
+	EarlyZ   bool // VX_CFG_RASTER_EARLYZ_ENABLE
+	Workers  int  // host goroutines walking bins; default GOMAXPROCS
+}
+
+func (c Config) resolve() (Config, error) {
+	def := func(v *int, d int) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	def(&c.Engines, 1)
+	def(&c.Slices, 1)
+	def(&c.Threads, 4)
+	def(&c.Cores, 1)
+	def(&c.BinLog, abi.DefaultBinLogSize)
+	def(&c.BlockLog, abi.DefaultBlockLogSize)
+	def(&c.Workers, runtime.GOMAXPROCS(0))
+	switch {
+	case c.Engines < 1 || c.Engines&(c.Engines-1) != 0:
+		return c, fmt.Errorf("raster: engine count %d is not a power of two", c.Engines)
+	case c.Slices < 1:
+		return c, fmt.Errorf("raster: slice count %d", c.Slices)
+	case c.Threads < 4 || c.Threads%abi.QuadLanes != 0 || c.Threads > 64:
+		return c, fmt.Errorf("raster: NUM_THREADS %d is not a multiple of 4 in [4, 64]", c.Threads)
+	case c.Cores < 1:
+		return c, fmt.Errorf("raster: core count %d", c.Cores)
+	case c.BlockLog < 1 || c.BinLog < c.BlockLog || c.BinLog > 12:
+		return c, fmt.Errorf("raster: bin log %d / block log %d", c.BinLog, c.BlockLog)
+	case c.Workers < 1:
+		return c, fmt.Errorf("raster: worker count %d", c.Workers)
+	}
+	return c, nil
+}
+
+// Wave is one packed fragment wave: Quads covered quads in lanes 4q..4q+3, each
+// lane's FRAG_POS ({covered[31], y[30:16], x[15:0]}) and FRAG_PID. Lanes past
+// 4·Quads are inactive. spec: rasterizer §8, §9.2, §11
+type Wave struct {
+	Quads  int
+	Pos    []uint32
+	PID    []uint32
+	Entry  uint64 // FRAG_ENTRY
+	Param  uint64 // FRAG_PARAM
+	PC     uint64 // snooped KMU startup PC
+	Engine int
+}
+
+// Launch receives each wave with its owner core. The wave is reused after the
+// call returns. Launches for different bins may run concurrently.
+type Launch func(core int, w *Wave) error
+
+// Stats are the engine's per-frame counters.
+type Stats struct {
+	Bins         int64 // non-empty bins walked
+	EmptyBins    int64 // headers skipped without a pid fetch
+	Pairs        int64 // (bin, primitive) records fetched
+	TileRejects  int64 // squares rejected by the TE extent test
+	Quads        int64 // covered quads emitted
+	Waves        int64 // fragment waves launched
+	Lanes        int64 // active lanes launched (4 per quad)
+	Fragments    int64 // covered pixels launched
+	EarlyZCulled int64 // pixels culled by early-Z
+	Reads        int64 // fetch requests: headers, pids and primitive records
+	SlicePairs   []int64
+}
+
+func (s *Stats) add(o *Stats) {
+	s.Bins += o.Bins
+	s.EmptyBins += o.EmptyBins
+	s.Pairs += o.Pairs
+	s.TileRejects += o.TileRejects
+	s.Quads += o.Quads
+	s.Waves += o.Waves
+	s.Lanes += o.Lanes
+	s.Fragments += o.Fragments
+	s.EarlyZCulled += o.EarlyZCulled
+	s.Reads += o.Reads
+	for i, v := range o.SlicePairs {
+		s.SlicePairs[i] += v
+	}
+}
+
+// ErrDuplicateBin is returned when two non-empty headers name the same bin: the
+// engines would walk one pixel from two places.
+var ErrDuplicateBin = errors.New("raster: duplicate bin header")
+
+// frame is one kicked frame's resolved, read-only state.
+type frame struct {
+	cfg        Config
+	st         State
+	mem        Memory
+	headers    []abi.BinHeader
+	pidsBase   uint64
+	pbuf       uint64
+	stride     uint64
+	words      int
+	xmin, xmax int32
+	ymin, ymax int32
+	earlyZ     bool
+	zfunc      abi.CompareFunc
+	zbuf       []byte
+	zpitch     int
+	launch     Launch
+}
+
+// Run kicks one frame (the grid-less launch) and walks every engine's stripe of
+// bins, launching fragment waves, until the frame drains. The image produced by
+// the launches is independent of cfg.Workers and cfg.Engines.
+// spec: rasterizer §5, §6, §10
+func Run(mem Memory, st *State, cfg Config, launch Launch) (Stats, error) {
+	cfg, err := cfg.resolve()
+	if err != nil {
+		return Stats{}, err
+	}
+	f := &frame{cfg: cfg, st: *st, mem: mem, launch: launch}
+	stats := Stats{SlicePairs: make([]int64, cfg.Slices)}
+	if st.FragEntry() == 0 {
+		return stats, nil // FRAG_ENTRY = 0: nothing is armed (facts §9 item 7)
+	}
+	f.stride = uint64(st.PBufStride)
+	if f.stride == 0 {
+		f.stride = abi.PrimBytes // SimX treats 0 as sizeof(rast_prim_t)
+	}
+	f.earlyZ = cfg.EarlyZ && st.EarlyZSafe&1 != 0
+	f.words = abi.RasterVisibleWords
+	if f.earlyZ {
+		f.words = abi.RasterVisibleWordsEarlyZ
+	}
+	if f.stride%4 != 0 || f.stride < uint64(4*f.words) {
+		return stats, fmt.Errorf("raster: PBUF_STRIDE %d is not a multiple of 4 holding %d words", f.stride, f.words)
+	}
+	xmin, xmax := abi.UnpackScissor(st.ScissorX)
+	ymin, ymax := abi.UnpackScissor(st.ScissorY)
+	if ymax > 0x8000 {
+		return stats, fmt.Errorf("raster: scissor ymax %d does not fit FRAG_POS (15 bits)", ymax)
+	}
+	f.xmin, f.xmax, f.ymin, f.ymax = int32(xmin), int32(xmax), int32(ymin), int32(ymax)
+	f.pbuf = abi.ByteAddr(st.PBufAddr)
+	tbuf := abi.ByteAddr(st.TBufAddr)
+	n := int(st.TileCount)
+	if n == 0 {
+		return stats, nil
+	}
+	if n > 1<<24 {
+		return stats, fmt.Errorf("raster: TILE_COUNT %d is implausibly large", n)
+	}
+	hb, err := mem.View(tbuf, n*abi.BinHeaderBytes)
+	if err != nil {
+		return stats, fmt.Errorf("raster: tile headers at 0x%x (%d): %w", tbuf, n, err)
+	}
+	f.headers = make([]abi.BinHeader, n)
+	seen := make(map[uint32]int, n)
+	for i := range f.headers {
+		h := abi.DecodeBinHeader(hb[i*abi.BinHeaderBytes:])
+		f.headers[i] = h
+		if h.PidsCount == 0 {
+			continue
+		}
+		key := uint32(h.BinY)<<16 | uint32(h.BinX)
+		if j, dup := seen[key]; dup {
+			return stats, fmt.Errorf("%w: headers %d and %d both name bin (%d, %d)", ErrDuplicateBin, j, i, h.BinX, h.BinY)
+		}
+		seen[key] = i
+	}
+	f.pidsBase = abi.PidsBase(tbuf, n)
+	if f.earlyZ {
+		f.zfunc = abi.CompareFunc(st.DepthFunc & 0xFFFF)
+		f.zpitch = int(st.ZBufPitch)
+		if xmax > xmin && ymax > ymin {
+			if f.zpitch < 4*xmax {
+				return stats, fmt.Errorf("raster: early-Z depth pitch %d below scissor width %d", f.zpitch, xmax)
+			}
+			zn := f.zpitch*(ymax-1) + 4*xmax
+			if f.zbuf, err = mem.View(abi.ByteAddr(st.ZBufAddr), zn); err != nil {
+				return stats, fmt.Errorf("raster: early-Z depth view: %w", err)
+			}
+		}
+	}
+	// Static striping: engine e walks headers e, e+N, … (rasterizer §6.2).
+	type job struct{ engine, hdr int }
+	jobs := make([]job, 0, n)
+	for e := 0; e < cfg.Engines; e++ {
+		cnt := abi.EngineBinCount(n, e, cfg.Engines)
+		for k := 0; k < cnt; k++ {
+			jobs = append(jobs, job{e, e + k*cfg.Engines})
+		}
+	}
+	errs := make([]error, len(jobs))
+	var next atomic.Int64
+	var failed atomic.Bool
+	workers := min(cfg.Workers, len(jobs))
+	ws := make([]*walker, workers)
+	var wg sync.WaitGroup
+	for w := range ws {
+		ws[w] = newWalker(f)
+		wg.Add(1)
+		go func(wk *walker) {
+			defer wg.Done()
+			for !failed.Load() {
+				i := int(next.Add(1) - 1)
+				if i >= len(jobs) {
+					return
+				}
+				if err := wk.bin(jobs[i].engine, jobs[i].hdr); err != nil {
+					errs[i] = err
+					failed.Store(true)
+				}
+			}
+		}(ws[w])
+	}
+	wg.Wait()
+	for _, wk := range ws {
+		stats.add(&wk.stats)
+	}
+	for _, err := range errs {
+		if err != nil {
+			return stats, err
+		}
+	}
+	return stats, nil
+}
+
+// square is one TE work item: a 2^level square at (x, y) with its edge values.
+type square struct {
+	x, y  int32
+	level int32
+	e     [3]int32
+}
+
+// walker is one goroutine's walk state: the TE stack, the packer and a wave.
+type walker struct {
+	f      *frame
+	stats  Stats
+	stack  [64]square
+	pids   []uint32
+	quads  []abi.Stamp
+	owner  int
+	engine int
+	wave   Wave
+	// current primitive
+	a, b   [3]int32
+	ext    [3]int32
+	tl     [3]bool
+	za, zb int32
+	zc     int32
+	pid    uint32
+}
+
+func newWalker(f *frame) *walker {
+	w := &walker{f: f, stats: Stats{SlicePairs: make([]int64, f.cfg.Slices)}}
+	w.quads = make([]abi.Stamp, 0, f.cfg.Threads/abi.QuadLanes)
+	w.wave.Pos = make([]uint32, f.cfg.Threads)
+	w.wave.PID = make([]uint32, f.cfg.Threads)
+	w.wave.Entry, w.wave.Param, w.wave.PC = f.st.FragEntry(), f.st.FragParam(), f.st.StartupPC()
+	return w
+}
+
+// bin walks one header: skip an empty bin without touching its pids (stale-pid
+// rule), else fetch the pid list and each record's hardware-visible slice and
+// walk the primitives in list order. spec: rasterizer §6.1, §7
+func (w *walker) bin(engine, hdr int) error {
+	f := w.f
+	h := f.headers[hdr]
+	w.engine = engine
+	w.stats.Reads++
+	if h.PidsCount == 0 {
+		w.stats.EmptyBins++
+		return nil
+	}
+	w.stats.Bins++
+	cnt := int(h.PidsCount)
+	if cnt > 1<<abi.PipePrimBits {
+		return fmt.Errorf("raster: bin (%d, %d): pid count %d is implausibly large", h.BinX, h.BinY, cnt)
+	}
+	pb, err := f.mem.View(f.pidsBase+uint64(h.PidsOffset)*4, cnt*4)
+	if err != nil {
+		return fmt.Errorf("raster: bin (%d, %d): pid list [%d, +%d): %w", h.BinX, h.BinY, h.PidsOffset, cnt, err)
+	}
+	w.pids = w.pids[:0]
+	var maxPid uint32
+	for i := 0; i < cnt; i++ {
+		pid := binary.LittleEndian.Uint32(pb[4*i:]) & (abi.MaxPrimsPerPass - 1)
+		w.pids = append(w.pids, pid)
+		maxPid = max(maxPid, pid)
+	}
+	w.stats.Reads += int64(cnt)
+	rb, err := f.mem.View(f.pbuf, int(uint64(maxPid)*f.stride)+4*f.words)
+	if err != nil {
+		return fmt.Errorf("raster: bin (%d, %d): primitive records up to pid %d: %w", h.BinX, h.BinY, maxPid, err)
+	}
+	ox, oy := int32(h.BinX)<<f.cfg.BinLog, int32(h.BinY)<<f.cfg.BinLog
+	w.owner = -1
+	for i, pid := range w.pids {
+		w.stats.Pairs++
+		w.stats.Reads++
+		w.stats.SlicePairs[i%f.cfg.Slices]++
+		rec := rb[uint64(pid)*f.stride:]
+		w.pid = pid
+		var e0 [3]int32
+		for k := 0; k < 3; k++ {
+			a := int32(binary.LittleEndian.Uint32(rec[12*k:]))
+			b := int32(binary.LittleEndian.Uint32(rec[12*k+4:]))
+			c := int32(binary.LittleEndian.Uint32(rec[12*k+8:]))
+			w.a[k], w.b[k] = a, b
+			e0[k] = a*ox + b*oy + c // engine front: evaluate at the bin origin
+			w.ext[k] = max(0, a) + max(0, b)
+			w.tl[k] = a > 0 || (a == 0 && b > 0)
+		}
+		if f.earlyZ {
+			z := rec[4*abi.PrimZWord:]
+			w.za = int32(binary.LittleEndian.Uint32(z))
+			w.zb = int32(binary.LittleEndian.Uint32(z[4:]))
+			w.zc = int32(binary.LittleEndian.Uint32(z[8:]))
+		}
+		if err := w.walk(ox, oy, e0); err != nil {
+			return fmt.Errorf("raster: bin (%d, %d) pid %d: %w", h.BinX, h.BinY, pid, err)
+		}
+	}
+	return w.flush()
+}
+
+// walk is the tile engine: a depth-first 4-ary descent from bin to block size,
+// rejecting squares with E + (extent << level) < 0 on any edge. spec: rasterizer §7.3
+func (w *walker) walk(x, y int32, e [3]int32) error {
+	f := w.f
+	blockLog := int32(f.cfg.BlockLog)
+	w.stack[0] = square{x, y, int32(f.cfg.BinLog), e}
+	sp := 1
+	for sp > 0 {
+		sp--
+		s := w.stack[sp]
+		if s.e[0]+(w.ext[0]<<s.level) < 0 || s.e[1]+(w.ext[1]<<s.level) < 0 || s.e[2]+(w.ext[2]<<s.level) < 0 {
+			w.stats.TileRejects++
+			continue
+		}
+		if s.level == blockLog {
+			if err := w.block(s.x, s.y, s.e); err != nil {
+				return err
+			}
+			continue
+		}
+		c := s.level - 1
+		// Push BR, BL, TR, TL so TL pops first (Morton order).
+		for q := 3; q >= 0; q-- {
+			i, j := int32(q&1), int32(q>>1)
+			var ce [3]int32
+			for k := 0; k < 3; k++ {
+				ce[k] = s.e[k] + i*(w.a[k]<<c) + j*(w.b[k]<<c)
+			}
+			w.stack[sp] = square{s.x + i<<c, s.y + j<<c, c, ce}
+			sp++
+		}
+	}
+	return nil
+}
+
+// block is the BE + QE: the block's quads row-major, each pixel tested against
+// the three edges with the top-left rule and the exclusive scissor, then early-Z.
+// spec: rasterizer §7.4, §7.5
+func (w *walker) block(x, y int32, e [3]int32) error {
+	f := w.f
+	n := int32(1) << (f.cfg.BlockLog - 1)
+	for qy := int32(0); qy < n; qy++ {
+		for qx := int32(0); qx < n; qx++ {
+			px, py := x+2*qx, y+2*qy
+			var mask uint8
+			for p := int32(0); p < 4; p++ {
+				i, j := p&1, p>>1
+				X, Y := px+i, py+j
+				if X < f.xmin || X >= f.xmax || Y < f.ymin || Y >= f.ymax {
+					continue
+				}
+				in := true
+				for k := 0; k < 3; k++ {
+					v := e[k] + w.a[k]*(2*qx+i) + w.b[k]*(2*qy+j)
+					if v < 0 || (v == 0 && !w.tl[k]) {
+						in = false
+						break
+					}
+				}
+				if in && f.earlyZ && w.occluded(X, Y) {
+					w.stats.EarlyZCulled++
+					in = false
+				}
+				if in {
+					mask |= 1 << p
+				}
+			}
+			if mask != 0 {
+				if err := w.emit(abi.Stamp{QX: uint16(px >> 1), QY: uint16(py >> 1), Mask: mask, PID: uint16(w.pid)}); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// PlaneDepth is the screen-space depth MAC A′·X + B′·Y + C′ on raw Q7.24 words
+// at integer (X, Y), truncated to 32 bits and clamped to [0, 0xFFFFFF] exactly as
+// the fragment kernel's late-Z computes it. spec: facts §3.3 (early-Z)
+func PlaneDepth(a, b, c int32, x, y int32) uint32 {
+	d := int32(int64(a)*int64(x) + int64(b)*int64(y) + int64(c))
+	switch {
+	case d < 0:
+		return 0
+	case uint32(d) > abi.DepthMask:
+		return abi.DepthMask
+	}
+	return uint32(d)
+}
+
+// occluded is the strictly-behind early-Z test against committed depth.
+func (w *walker) occluded(x, y int32) bool {
+	f := w.f
+	off := int(y)*f.zpitch + 4*int(x)
+	stored := binary.LittleEndian.Uint32(f.zbuf[off:]) & abi.DepthMask
+	cand := PlaneDepth(w.za, w.zb, w.zc, x, y)
+	switch f.zfunc {
+	case abi.CmpLess, abi.CmpLEqual:
+		return cand > stored
+	case abi.CmpGreater, abi.CmpGEqual:
+		return cand < stored
+	}
+	return false
+}
+
+// emit is the packer: covered quads append to the fill buffer, which flushes on
+// owner change, same-pixel collision and when full. spec: rasterizer §8, §9.1
+func (w *walker) emit(q abi.Stamp) error {
+	f := w.f
+	w.stats.Quads++
+	owner := abi.RasterOwner(int(q.QX), int(q.QY), f.cfg.BinLog, f.cfg.Cores)
+	if len(w.quads) > 0 && owner != w.owner {
+		if err := w.flush(); err != nil {
+			return err
+		}
+	}
+	for _, b := range w.quads {
+		if b.QX == q.QX && b.QY == q.QY {
+			if err := w.flush(); err != nil {
+				return err
+			}
+			break
+		}
+	}
+	w.owner = owner
+	w.quads = append(w.quads, q)
+	if len(w.quads) == cap(w.quads) {
+		return w.flush()
+	}
+	return nil
+}
+
+// flush launches the buffered quads as one wave on their owner core.
+func (w *walker) flush() error {
+	if len(w.quads) == 0 {
+		return nil
+	}
+	wv := &w.wave
+	wv.Quads = len(w.quads)
+	wv.Engine = w.engine
+	for l := range wv.Pos {
+		wv.Pos[l], wv.PID[l] = 0, 0
+	}
+	for qi, q := range w.quads {
+		for s := 0; s < abi.QuadLanes; s++ {
+			x := uint32(q.QX)<<1 | uint32(s&1)
+			y := uint32(q.QY)<<1 | uint32(s>>1)
+			pos := y<<16 | x
+			if q.Mask>>s&1 != 0 {
+				pos |= 1 << 31
+				w.stats.Fragments++
+			}
+			wv.Pos[4*qi+s] = pos
+			wv.PID[4*qi+s] = uint32(q.PID)
+		}
+	}
+	w.stats.Waves++
+	w.stats.Lanes += int64(4 * len(w.quads))
+	w.quads = w.quads[:0]
+	return w.f.launch(w.owner, wv)
+}

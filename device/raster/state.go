@@ -1,0 +1,92 @@
+// Package raster is the RASTER engine: the grid-less frame kick, the bin
+// header/pid/primitive fetch, static striping across engines, edge evaluation and
+// extents, the tile-engine descent, block/quad evaluation with the top-left rule
+// and the exclusive scissor, early-Z, the fragment packer and owner affinity.
+// Its output is fragment waves handed to a launch callback.
+//
+// spec: rasterizer §4–§10; vortex-hardware-facts §3.3, §9 items 1, 2, 5–7.
+package raster
+
+import (
+	"vortexgfx/abi"
+)
+
+// Memory is the device memory the engine reads: views per buffer and per bin.
+type Memory interface {
+	View(addr uint64, n int) ([]byte, error)
+}
+
+// State is the engine's DCR state: its own registers plus what it snoops off the
+// broadcast DCR bus (the KMU startup PC and the OM depth state for early-Z).
+// DCRs are not reset; a draw must program every register it depends on.
+// spec: rasterizer §4
+type State struct {
+	TBufAddr    uint32 // 64-byte block address
+	TileCount   uint32
+	PBufAddr    uint32 // 64-byte block address
+	PBufStride  uint32
+	ScissorX    uint32 // (xmax << 16) | xmin, max exclusive
+	ScissorY    uint32
+	FragEntryLo uint32
+	FragEntryHi uint32
+	FragParamLo uint32
+	FragParamHi uint32
+	// Snooped.
+	StartupAddr0 uint32
+	StartupAddr1 uint32
+	ZBufAddr     uint32
+	ZBufPitch    uint32
+	DepthFunc    uint32
+	EarlyZSafe   uint32
+}
+
+// Write latches a DCR write seen on the bus. It reports whether the engine took it
+// (its own register or a snooped one).
+func (s *State) Write(addr abi.DCR, v uint32) bool {
+	switch addr {
+	case abi.DCRRasterTBufAddr:
+		s.TBufAddr = v
+	case abi.DCRRasterTileCount:
+		s.TileCount = v
+	case abi.DCRRasterPBufAddr:
+		s.PBufAddr = v
+	case abi.DCRRasterPBufStride:
+		s.PBufStride = v
+	case abi.DCRRasterScissorX:
+		s.ScissorX = v
+	case abi.DCRRasterScissorY:
+		s.ScissorY = v
+	case abi.DCRRasterFragEntryLo:
+		s.FragEntryLo = v
+	case abi.DCRRasterFragEntryHi:
+		s.FragEntryHi = v
+	case abi.DCRRasterFragParamLo:
+		s.FragParamLo = v
+	case abi.DCRRasterFragParamHi:
+		s.FragParamHi = v
+	case abi.DCRStartupAddr0:
+		s.StartupAddr0 = v
+	case abi.DCRStartupAddr1:
+		s.StartupAddr1 = v
+	case abi.DCROMZBufAddr:
+		s.ZBufAddr = v
+	case abi.DCROMZBufPitch:
+		s.ZBufPitch = v
+	case abi.DCROMDepthFunc:
+		s.DepthFunc = v
+	case abi.DCROMEarlyZSafe:
+		s.EarlyZSafe = v
+	default:
+		return false
+	}
+	return true
+}
+
+// FragEntry is the fragment shader's function address (the launch's entry).
+func (s *State) FragEntry() uint64 { return uint64(s.FragEntryHi)<<32 | uint64(s.FragEntryLo) }
+
+// FragParam is the fragment kernel's argument pointer.
+func (s *State) FragParam() uint64 { return uint64(s.FragParamHi)<<32 | uint64(s.FragParamLo) }
+
+// StartupPC is the snooped KMU startup address where fragment warps begin.
+func (s *State) StartupPC() uint64 { return uint64(s.StartupAddr1)<<32 | uint64(s.StartupAddr0) }

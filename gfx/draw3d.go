@@ -1,0 +1,306 @@
+package gfx
+
+import (
+	"encoding/binary"
+	"fmt"
+	"sort"
+
+	"vortexgfx/abi"
+	"vortexgfx/device/om"
+	"vortexgfx/device/raster"
+	"vortexgfx/device/tex"
+	"vortexgfx/trace"
+)
+
+// Draw3D configures a replay of gfx_draw3d.
+type Draw3D struct {
+	Width, Height int           // render size (the trace's viewport is ignored)
+	Raster        raster.Config // engine shape; BinLog defaults to 7
+	Planes        Planes        // attribute-plane convention of the generation replayed
+}
+
+// DrawStats are one draw call's counters.
+type DrawStats struct {
+	Vertices   int
+	Primitives int // after setup (culled and degenerate removed)
+	Bins       int // headers emitted
+	Pairs      int // (bin, primitive) pairs
+	Raster     raster.Stats
+}
+
+// Image is a rendered frame as the test saves it: A8R8G8B8 pixels, row 0 first,
+// already flipped vertically (row 0 is the colour buffer's last row).
+type Image struct {
+	Width, Height int
+	Pix           []uint32
+}
+
+// Clear values of gfx_draw3d. spec: vortex-hardware-facts §8
+const (
+	ClearColor uint32 = 0xFF000000
+	ClearDepth uint32 = 0xFFFFFFFF
+)
+
+// fragEntry is a stand-in FRAG_ENTRY (nonzero arms the fragment launch); the
+// kernel here is the Go FragKernel rather than a device binary.
+const fragEntry = 0x8000_0000
+
+// Replay runs the draw3d host flow over every draw call of tr: host Binning at
+// BIN_LOG 7, upload of the tile and primitive buffers, the RASTER/OM/TEX DCR
+// writes in the test's order (with its quirks), the frame kick, and finally the
+// colour buffer read back and flipped. spec: vortex-hardware-facts §8, §9 item 3
+func (d Draw3D) Replay(tr *trace.Trace) (*Image, []DrawStats, error) {
+	W, H := d.Width, d.Height
+	if W <= 0 || H <= 0 || W > 4096 || H > 4096 {
+		return nil, nil, fmt.Errorf("gfx: draw3d: render size %dx%d out of range", W, H)
+	}
+	cfg := d.Raster
+	if cfg.BinLog == 0 {
+		cfg.BinLog = abi.DefaultBinLogSize
+	}
+	// Bin every draw first so the arena can be sized once.
+	binned := make([]*Binned, len(tr.DrawCalls))
+	need := 2*W*H*4 + 4096
+	maxDraw := 0
+	for i := range tr.DrawCalls {
+		dc := &tr.DrawCalls[i]
+		verts, tris := flatten(dc)
+		b, err := Binning(verts, tris, W, H, dc.Viewport.Near, dc.Viewport.Far, uint(cfg.BinLog), d.Planes)
+		if err != nil {
+			return nil, nil, fmt.Errorf("gfx: draw %d: %w", i, err)
+		}
+		binned[i] = b
+		n := len(b.TileBuf) + len(b.PrimBuf) + 512
+		if dc.States.TextureEnabled {
+			t := tr.Textures[dc.TextureID]
+			n += 2 * len(t.Pixels)
+		}
+		maxDraw = max(maxDraw, n)
+	}
+	mem := NewArena(0x1000_0000, need+maxDraw)
+	cbuf, _ := mem.Alloc(W * H * 4)
+	zbuf, _ := mem.Alloc(W * H * 4)
+	fill(mem, cbuf, W*H, ClearColor)
+	fill(mem, zbuf, W*H, ClearDepth)
+	mark := mem.top
+
+	var rs raster.State
+	var oms om.State
+	var txs tex.DCRs
+	dcr := func(a abi.DCR, v uint32) {
+		rs.Write(a, v)
+		oms.Write(a, v)
+		txs.Write(a, v)
+	}
+	pitch := uint32(W * 4)
+	stats := make([]DrawStats, len(tr.DrawCalls))
+	for i := range tr.DrawCalls {
+		dc := &tr.DrawCalls[i]
+		st := &dc.States
+		b := binned[i]
+		stats[i] = DrawStats{Vertices: len(dc.Vertices), Primitives: len(b.Prims), Bins: b.TileCount, Pairs: b.Pairs}
+		if b.TileCount == 0 {
+			continue
+		}
+		mem.top = mark
+		tileAddr, err := upload(mem, b.TileBuf)
+		if err != nil {
+			return nil, nil, err
+		}
+		primAddr, err := upload(mem, b.PrimBuf)
+		if err != nil {
+			return nil, nil, err
+		}
+		blk := func(a uint64) uint32 { return uint32(a >> 6) }
+		dcr(abi.DCRRasterTBufAddr, blk(tileAddr))
+		dcr(abi.DCRRasterTileCount, uint32(b.TileCount))
+		dcr(abi.DCRRasterPBufAddr, blk(primAddr))
+		dcr(abi.DCRRasterPBufStride, abi.PrimBytes)
+		dcr(abi.DCRRasterScissorX, uint32(W)<<16)
+		dcr(abi.DCRRasterScissorY, uint32(H)<<16)
+
+		dcr(abi.DCROMCBufAddr, blk(cbuf))
+		dcr(abi.DCROMCBufPitch, pitch)
+		dcr(abi.DCROMCBufWriteMask, st.ColorWriteMask)
+		if st.DepthTest || st.StencilTest {
+			dcr(abi.DCROMZBufAddr, blk(zbuf))
+			dcr(abi.DCROMZBufPitch, pitch)
+		}
+		if st.DepthTest {
+			dcr(abi.DCROMDepthFunc, uint32(st.DepthFunc.ToOM()))
+			dcr(abi.DCROMDepthWriteMask, b2u(st.DepthWriteMask))
+		} else {
+			dcr(abi.DCROMDepthFunc, uint32(abi.CmpAlways))
+			dcr(abi.DCROMDepthWriteMask, 0)
+		}
+		if st.StencilTest {
+			dcr(abi.DCROMStencilFunc, uint32(st.StencilFunc.ToOM()))
+			dcr(abi.DCROMStencilZPass, uint32(st.StencilZPass.ToOM()))
+			dcr(abi.DCROMStencilZPass, uint32(st.StencilZFail.ToOM())) // draw3d quirk: ZFAIL lands in ZPASS
+			dcr(abi.DCROMStencilFail, uint32(st.StencilFail.ToOM()))
+			dcr(abi.DCROMStencilRef, uint32(st.StencilRef))
+			dcr(abi.DCROMStencilMask, uint32(st.StencilMask))
+			dcr(abi.DCROMStencilWriteMask, uint32(st.StencilWriteMask))
+		} else {
+			dcr(abi.DCROMStencilFunc, uint32(abi.CmpAlways))
+			dcr(abi.DCROMStencilZPass, uint32(abi.StencilKeep))
+			dcr(abi.DCROMStencilZPass, uint32(abi.StencilKeep))
+			dcr(abi.DCROMStencilFail, uint32(abi.StencilKeep))
+			dcr(abi.DCROMStencilRef, 0)
+			dcr(abi.DCROMStencilMask, 0xFF)
+			dcr(abi.DCROMStencilWriteMask, 0)
+		}
+		zf := st.DepthFunc.ToOM()
+		safe := st.DepthTest && (zf == abi.CmpLess || zf == abi.CmpLEqual) && !st.StencilTest && !st.BlendEnabled
+		dcr(abi.DCROMEarlyZSafe, b2u(safe))
+		dcr(abi.DCROMBlendMode, abi.PackHalves(uint32(abi.BlendAdd), uint32(abi.BlendAdd)))
+		if st.BlendEnabled {
+			s, t := st.BlendSrc.ToOM(), st.BlendDst.ToOM()
+			dcr(abi.DCROMBlendFunc, abi.PackBlendFunc(s, s, t, t))
+		} else {
+			dcr(abi.DCROMBlendFunc, abi.PackBlendFunc(abi.BlendOne, abi.BlendOne, abi.BlendZero, abi.BlendZero))
+		}
+		var sampler *tex.Sampler
+		if st.TextureEnabled {
+			t := tr.Textures[dc.TextureID]
+			tf, err := t.Format.ToTex()
+			if err != nil {
+				return nil, nil, fmt.Errorf("gfx: draw %d: %w", i, err)
+			}
+			chain, offs, err := GenerateMipmaps(t.Pixels, tf, t.Width, t.Height)
+			if err != nil {
+				return nil, nil, fmt.Errorf("gfx: draw %d: %w", i, err)
+			}
+			texAddr, err := upload(mem, chain)
+			if err != nil {
+				return nil, nil, err
+			}
+			filter := uint32(0)
+			if st.TextureMagFilter != trace.FilterNearest { // filter from magfilter only
+				filter = abi.TexFilterBilinear
+			}
+			wrap := abi.WrapClamp
+			if st.TextureAddressU == trace.AddressWrap { // wrap_v from addressU too
+				wrap = abi.WrapRepeat
+			}
+			dcr(abi.DCRTexStage, 0)
+			dcr(abi.DCRTexLogDim, abi.PackTexLogDim(log2ceil(t.Width), log2ceil(t.Height)))
+			dcr(abi.DCRTexFormat, uint32(tf))
+			dcr(abi.DCRTexWrap, abi.PackTexWrap(wrap, wrap))
+			dcr(abi.DCRTexFilter, filter)
+			dcr(abi.DCRTexAddr, blk(texAddr))
+			for l, o := range offs { // MIPOFF only for the levels that exist
+				dcr(abi.DCRTexMipOff(l), o)
+			}
+			if sampler, err = tex.Bind(mem, txs.Stages[0]); err != nil {
+				return nil, nil, fmt.Errorf("gfx: draw %d: %w", i, err)
+			}
+		}
+		args := FragArgs{
+			DepthEnabled: st.DepthTest,
+			ColorEnabled: st.ColorEnabled,
+			TexEnabled:   st.TextureEnabled,
+			TexModulate:  st.TextureEnabled && st.TextureEnvMode == trace.EnvModulate,
+			PrimAddr:     primAddr,
+			NumPrims:     len(b.Prims),
+		}
+		if args.TexModulate && !args.ColorEnabled {
+			args.TexModulate = false
+		}
+		if args.TexEnabled && args.ColorEnabled && !args.TexModulate {
+			args.ColorEnabled = false
+		}
+		argAddr, err := upload(mem, packArgs(args))
+		if err != nil {
+			return nil, nil, err
+		}
+		dcr(abi.DCRRasterFragEntryLo, fragEntry)
+		dcr(abi.DCRRasterFragEntryHi, 0)
+		dcr(abi.DCRRasterFragParamLo, uint32(argAddr))
+		dcr(abi.DCRRasterFragParamHi, uint32(argAddr>>32))
+		unit, err := om.Bind(mem, &oms, 0, W, H)
+		if err != nil {
+			return nil, nil, fmt.Errorf("gfx: draw %d: %w", i, err)
+		}
+		k, err := NewFragKernel(mem, args, sampler, unit)
+		if err != nil {
+			return nil, nil, fmt.Errorf("gfx: draw %d: %w", i, err)
+		}
+		rst, err := raster.Run(mem, &rs, cfg, k.Launch)
+		stats[i].Raster = rst
+		if err != nil {
+			return nil, nil, fmt.Errorf("gfx: draw %d: %w", i, err)
+		}
+	}
+	img := &Image{Width: W, Height: H, Pix: make([]uint32, W*H)}
+	cb, err := mem.View(cbuf, W*H*4)
+	if err != nil {
+		return nil, nil, err
+	}
+	for y := 0; y < H; y++ {
+		row := cb[(H-1-y)*W*4:]
+		for x := 0; x < W; x++ {
+			img.Pix[y*W+x] = binary.LittleEndian.Uint32(row[4*x:])
+		}
+	}
+	return img, stats, nil
+}
+
+// flatten turns a draw call's vertex map and index list into dense arrays.
+func flatten(dc *trace.DrawCall) ([]SetupVertex, [][3]uint32) {
+	ids := make([]uint32, 0, len(dc.Vertices))
+	for id := range dc.Vertices {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	index := make(map[uint32]uint32, len(ids))
+	verts := make([]SetupVertex, len(ids))
+	for i, id := range ids {
+		v := dc.Vertices[id]
+		index[id] = uint32(i)
+		verts[i] = SetupVertex{
+			Pos:      [4]float32{v.Pos.X, v.Pos.Y, v.Pos.Z, v.Pos.W},
+			Color:    [4]float32{v.Color.R, v.Color.G, v.Color.B, v.Color.A},
+			TexCoord: [2]float32{v.TexCoord.U, v.TexCoord.V},
+		}
+	}
+	tris := make([][3]uint32, len(dc.Primitives))
+	for i, p := range dc.Primitives {
+		tris[i] = [3]uint32{index[p.I0], index[p.I1], index[p.I2]}
+	}
+	return verts, tris
+}
+
+func upload(mem *Arena, b []byte) (uint64, error) {
+	a, err := mem.Alloc(len(b))
+	if err != nil {
+		return 0, err
+	}
+	return a, mem.Write(a, b)
+}
+
+func fill(mem *Arena, addr uint64, n int, v uint32) {
+	b, _ := mem.View(addr, 4*n)
+	for i := 0; i < n; i++ {
+		binary.LittleEndian.PutUint32(b[4*i:], v)
+	}
+}
+
+func b2u(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// packArgs lays out the fragment kernel's argument block in device memory:
+// u64 prim_addr, u32 num_prims, then the four flags as u32s.
+func packArgs(a FragArgs) []byte {
+	b := make([]byte, 32)
+	binary.LittleEndian.PutUint64(b, a.PrimAddr)
+	binary.LittleEndian.PutUint32(b[8:], uint32(a.NumPrims))
+	for i, f := range []bool{a.DepthEnabled, a.ColorEnabled, a.TexEnabled, a.TexModulate} {
+		binary.LittleEndian.PutUint32(b[12+4*i:], b2u(f))
+	}
+	return b
+}

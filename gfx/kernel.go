@@ -1,0 +1,158 @@
+package gfx
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"vortexgfx/abi"
+	"vortexgfx/device/om"
+	"vortexgfx/device/raster"
+	"vortexgfx/device/tex"
+)
+
+// FragArgs is the draw3d fragment kernel's argument block (kernel_arg_t).
+// spec: vortex-hardware-facts §3.3, §8
+type FragArgs struct {
+	DepthEnabled bool
+	ColorEnabled bool
+	TexEnabled   bool
+	TexModulate  bool
+	PrimAddr     uint64
+	NumPrims     int
+}
+
+// FragKernel is the gfx_draw3d fragment shader bound to its units for one draw:
+// the primitive buffer viewed once, the stage-0 sampler and the OM.
+type FragKernel struct {
+	args  FragArgs
+	prims []byte
+	tex   *tex.Sampler
+	om    *om.Unit
+}
+
+// NewFragKernel binds the kernel: it views the primitive buffer (NumPrims records
+// of abi.PrimBytes) once. sampler may be nil when texturing is off.
+func NewFragKernel(mem raster.Memory, args FragArgs, sampler *tex.Sampler, out *om.Unit) (*FragKernel, error) {
+	if args.TexEnabled && sampler == nil {
+		return nil, fmt.Errorf("gfx: textured draw without a bound sampler")
+	}
+	if out == nil {
+		return nil, fmt.Errorf("gfx: fragment kernel without an OM")
+	}
+	k := &FragKernel{args: args, tex: sampler, om: out}
+	if args.NumPrims > 0 {
+		b, err := mem.View(args.PrimAddr, args.NumPrims*abi.PrimBytes)
+		if err != nil {
+			return nil, fmt.Errorf("gfx: fragment kernel prim buffer: %w", err)
+		}
+		k.prims = b
+	}
+	return k, nil
+}
+
+// Launch runs one fragment wave: every covered lane is shaded and exported.
+// Helper lanes (uncovered) would only feed derivatives, which draw3d never takes,
+// so they are not evaluated. It satisfies raster.Launch.
+func (k *FragKernel) Launch(core int, w *raster.Wave) error {
+	for l := 0; l < 4*w.Quads; l++ {
+		pos := w.Pos[l]
+		if pos>>31 == 0 {
+			continue
+		}
+		pid := w.PID[l]
+		if int(pid) >= k.args.NumPrims {
+			return fmt.Errorf("gfx: fragment lane %d: pid %d beyond %d primitives", l, pid, k.args.NumPrims)
+		}
+		x, y := int32(pos&0xFFFF), int32(pos>>16&0x7FFF)
+		color, depth := k.Shade(pid, x, y)
+		k.om.Export(int(x), int(y), 0, color, depth)
+	}
+	return nil
+}
+
+func word(b []byte, i int) int32 { return int32(binary.LittleEndian.Uint32(b[4*i:])) }
+
+// fxDev is fixed_t(float) on the RISC-V device: multiply by 2^frac in float32 and
+// convert with fcvt.w.s, which saturates and maps NaN to INT_MAX.
+func fxDev(f float32, frac uint) int32 {
+	r, ok := abi.FixedFromFloat(f, frac)
+	if !ok && f != f {
+		return math.MaxInt32
+	}
+	return r
+}
+
+// fmulA is FloatA × FloatA: a 64-bit product shifted right by 24.
+func fmulA(a, b int32) int32 { return int32(int64(a) * int64(b) >> abi.FracA) }
+
+// Shade computes one pixel's A8R8G8B8 colour and depth word exactly as the
+// draw3d kernel does (FIXEDPOINT_RASTERIZER undefined): float barycentrics from
+// the recomputed Q15.16 edge values, Q7.24 plane interpolation, the perspective
+// divide, texturing and the byte conversion. spec: vortex-hardware-facts §3.3
+func (k *FragKernel) Shade(pid uint32, x, y int32) (color, depth uint32) {
+	rec := k.prims[int(pid)*abi.PrimBytes:]
+	var F [3]float32
+	for e := 0; e < 3; e++ {
+		raw := word(rec, 3*e)*x + word(rec, 3*e+1)*y + word(rec, 3*e+2)
+		F[e] = float32(raw) / 65536
+	}
+	recip := 1 / float32(F[0]+F[1]+F[2])
+	dx := fxDev(float32(recip*F[0]), abi.FracA)
+	dy := fxDev(float32(recip*F[1]), abi.FracA)
+	interp := func(pl abi.PrimPlane) int32 {
+		w := pl.Word()
+		tmp := fmulA(word(rec, w), dx) + word(rec, w+2)
+		return fmulA(word(rec, w+1), dy) + tmp
+	}
+	const one = 1 << abi.FracA
+	var z int32
+	r, g, b, a := int32(one), int32(one), int32(one), int32(one)
+	var u, v int32
+	if k.args.DepthEnabled {
+		z = int32(int64(word(rec, abi.PrimZWord))*int64(x) + int64(word(rec, abi.PrimZWord+1))*int64(y) + int64(word(rec, abi.PrimZWord+2)))
+	}
+	invW := float32(1)
+	if k.args.ColorEnabled || k.args.TexEnabled {
+		rhw := float32(interp(abi.PlaneRHW)) / one
+		const kMin = float32(1e-8)
+		if rhw < kMin && rhw > -kMin {
+			if rhw < 0 {
+				rhw = -kMin
+			} else {
+				rhw = kMin
+			}
+		}
+		invW = 1 / rhw
+	}
+	persp := func(raw int32) int32 { return fxDev(float32(float32(raw)/one*invW), abi.FracA) }
+	if k.args.ColorEnabled {
+		r, g, b, a = persp(interp(abi.PlaneR)), persp(interp(abi.PlaneG)), persp(interp(abi.PlaneB)), persp(interp(abi.PlaneA))
+	}
+	if k.args.TexEnabled {
+		u, v = persp(interp(abi.PlaneU)), persp(interp(abi.PlaneV))
+	}
+	if k.args.TexEnabled {
+		t := k.tex.Sample(int32(abi.Q7_24(u).TexCoord()), int32(abi.Q7_24(v).TexCoord()), 0)
+		if k.args.TexModulate {
+			color = mod8(a, t>>24)<<24 | mod8(r, t>>16&0xFF)<<16 | mod8(g, t>>8&0xFF)<<8 | mod8(b, t&0xFF)
+		} else {
+			color = t
+		}
+	} else {
+		color = mod8(a, 255)<<24 | mod8(r, 255)<<16 | mod8(g, 255)<<8 | mod8(b, 255)
+	}
+	switch {
+	case z < 0:
+		depth = 0
+	case uint32(z) > abi.DepthMask:
+		depth = abi.DepthMask
+	default:
+		depth = uint32(z)
+	}
+	return color, depth
+}
+
+// mod8 is uint8((Q7.24 raw · c) >> 24) with the 32-bit wrapping multiply of the
+// kernel's fixed × int operator.
+func mod8(raw int32, c uint32) uint32 { return uint32(raw*int32(c)) >> 24 & 0xFF }
