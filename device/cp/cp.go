@@ -15,6 +15,19 @@
 // The CP never panics on what the host gives it: a corrupt ring, a bad address or a
 // GPU error stops only the affected queue with a Q_ERROR word and CP_STATUS.error.
 //
+// Time. The CP is a discrete-event model in CP cycles (see CostModel), run by one
+// goroutine: the same register writes and ring contents give the same CP_CYCLE,
+// seqnums, profile records and trace however goroutines are scheduled. CP_CYCLE
+// advances by modelled costs only; it stands still while every queue is idle, and
+// while the only pending work is EVENT_WAITs on counters nothing device-side will
+// change (the CP then sleeps in wall time and re-checks, so a wait the host
+// satisfies costs the same cycles however long the host took).
+//
+// Effects. A DCR access, launch, QMD, draw or event signal takes effect when its
+// command is granted its unit; a DMA moves its data when its occupancy ends. So in
+// Config.Pipeline mode a launch that is not fenced after a MEM_WRITE can run on the
+// old bytes, and CMD_FENCE(FENCE_DMA) is what makes it see the new ones.
+//
 // spec: command-processor (all), vortex-hardware-facts §1
 package cp
 
@@ -114,7 +127,7 @@ type CP struct {
 	queues    []*queue
 	units     [numUnits]unit
 	rr        [numUnits]int // round-robin pointer per primary unit
-	changed   chan struct{} // closed after every settle; see WaitIdle
+	changed   chan struct{} // closed whenever the CP goes idle or stalls; see WaitIdle
 	closed    bool
 	// delivering is set while trace and interrupt callbacks of a batch run.
 	delivering bool
@@ -240,9 +253,18 @@ func (c *CP) WaitIdle(ctx context.Context) error {
 		}
 		select {
 		case <-ch:
+		case <-c.exited:
 		case <-ctx.Done():
 			return ctx.Err()
 		}
+	}
+}
+
+// broadcastIdleLocked wakes WaitIdle callers once nothing can progress any more.
+func (c *CP) broadcastIdleLocked() {
+	if !c.busyLocked() || c.stalled {
+		close(c.changed)
+		c.changed = make(chan struct{})
 	}
 }
 
@@ -278,8 +300,7 @@ func (c *CP) run() {
 		if deliver {
 			c.delivering = true
 		} else {
-			close(c.changed)
-			c.changed = make(chan struct{})
+			c.broadcastIdleLocked()
 		}
 		c.mu.Unlock()
 
@@ -294,8 +315,7 @@ func (c *CP) run() {
 			}
 			c.mu.Lock()
 			c.delivering = false
-			close(c.changed)
-			c.changed = make(chan struct{})
+			c.broadcastIdleLocked()
 			c.mu.Unlock()
 		}
 		switch {

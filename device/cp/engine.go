@@ -102,7 +102,7 @@ func (q *queue) reset() {
 	q.errWord, q.faultAddr = 0, 0
 	q.gen++
 	q.commits = q.commits[:0]
-	q.st, q.cur, q.pending, q.off = sIdle, nil, nil, 0
+	q.st, q.cur, q.pending, q.off, q.readyAt = sIdle, nil, nil, 0, 0
 }
 
 func (c *CP) running(q *queue) bool {

@@ -436,3 +436,34 @@ func TestConcurrentHosts(t *testing.T) {
 		t.Fatalf("seqnums %d %d", r.seq(0), r.seq(1))
 	}
 }
+
+// TestConcurrentQMDLaunches: two queues launching through LAUNCH_QMD never mix
+// each other's KMU state, and no grant is lost: every command executes once.
+// spec: command-processor §4.4 items 1-2, §10 items 5, 6, 8
+func TestConcurrentQMDLaunches(t *testing.T) {
+	r := newRig(t, Config{NumQueues: 2, Pipeline: true})
+	r.w(abi.RegCPCtrl, 0)
+	for q := 0; q < 2; q++ {
+		var cmds []abi.Command
+		for i := 0; i < 20; i++ {
+			marker := uint32(q*1000 + i + 1)
+			qmd, _ := abi.EncodeQMD(abi.LaunchDCRs(abi.LaunchInfo{StartupAddr: uint64(marker),
+				NDim: 3, Grid: [3]uint32{marker, marker, marker}, Block: [3]uint32{1, 1, 1}}, 4))
+			a := r.dalloc(uint64(len(qmd)))
+			_ = r.dev.Write(a, qmd)
+			cmds = append(cmds, abi.LaunchQMD(a), abi.DCRWrite(abi.DCRGridDimX, 0xBAD), abi.CacheFlush(4))
+		}
+		r.submit(q, cmds...)
+	}
+	r.w(abi.RegCPCtrl, abi.CPCtrlEnable)
+	r.wait()
+	if r.seq(0) != 60 || r.seq(1) != 60 || len(r.gpu.launches) != 40 {
+		t.Fatalf("seqnums %d %d, launches %d", r.seq(0), r.seq(1), len(r.gpu.launches))
+	}
+	for i, l := range r.gpu.launches {
+		m := l[abi.DCRStartupAddr0]
+		if l[abi.DCRGridDimX] != m || l[abi.DCRGridDimY] != m || l[abi.DCRGridDimZ] != m {
+			t.Fatalf("launch %d mixed KMU state: %v", i, l)
+		}
+	}
+}

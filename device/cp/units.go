@@ -140,7 +140,7 @@ func (c *CP) start(o *op) {
 			c.units[u].busyUntil = end
 		}
 	}
-	if f != nil && o.gen == q.gen {
+	if f != nil && o.gen == q.gen && !c.closed {
 		c.fault(q, f.code, o.cmd.Op, o.off, f.addr)
 	}
 }
