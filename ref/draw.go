@@ -147,9 +147,9 @@ func checkState(t *Target, s *State) error {
 			return fmt.Errorf("%w: viewport %+v not finite", ErrBadDraw, vp)
 		}
 	}
-	if vp.W <= 0 || vp.H <= 0 || vp.W > 2*MaxTargetSize || vp.H > 2*MaxTargetSize ||
+	if vp.W <= 0 || vp.H == 0 || vp.W > 2*MaxTargetSize || math.Abs(float64(vp.H)) > 2*MaxTargetSize ||
 		math.Abs(float64(vp.X)) > 2*MaxTargetSize || math.Abs(float64(vp.Y)) > 2*MaxTargetSize {
-		return fmt.Errorf("%w: viewport %+v outside (0, %d]", ErrBadDraw, vp, 2*MaxTargetSize)
+		return fmt.Errorf("%w: viewport %+v: width must be in (0, %d], height nonzero and within it", ErrBadDraw, vp, 2*MaxTargetSize)
 	}
 	if s.ScissorTest && (s.Scissor.W < 0 || s.Scissor.H < 0) {
 		return fmt.Errorf("%w: scissor %+v", ErrBadDraw, s.Scissor)

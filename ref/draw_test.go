@@ -296,3 +296,49 @@ func TestDrawErrors(t *testing.T) {
 		t.Errorf("cancelled context: %v", err)
 	}
 }
+
+func TestClearRegions(t *testing.T) {
+	tg := newTarget(t, 4, 4, []format.Format{format.RGBA8}, format.D24S8)
+	_ = tg.ClearColor(0, [4]float32{0, 0, 0, 1})
+	_ = tg.ClearStencil(0xF0)
+	reg := ClearRegion{Rect: Rect{X: 1, Y: 2, W: 10, H: 1}, ColorMask: 0b0011, StencilWriteMask: 0x3C}
+	if err := tg.ClearColorRegion(0, [4]float32{1, 1, 1, 0}, reg); err != nil {
+		t.Fatal(err)
+	}
+	_ = tg.ClearDepthRegion(0.5, reg)
+	_ = tg.ClearStencilRegion(0x0F, reg)
+	for y := range 4 {
+		for x := range 4 {
+			in := x >= 1 && y == 2
+			wantC := format.Raw{0, 0, 0, 255}
+			wantS := uint8(0xF0)
+			wantZ := float32(0)
+			if in {
+				wantC, wantS, wantZ = format.Raw{255, 255, 0, 255}, 0xCC, format.QuantizeDepth(format.D24S8, 0.5)
+			}
+			if c, s, z := tg.Color[0].Raw(x, y), tg.DepthStencil.Stencil(x, y), tg.DepthStencil.Depth(x, y); c != wantC || s != wantS || z != wantZ {
+				t.Fatalf("(%d,%d): colour %v stencil %#x depth %v, want %v %#x %v", x, y, c, s, z, wantC, wantS, wantZ)
+			}
+		}
+	}
+}
+
+func TestFlippedViewport(t *testing.T) {
+	// A negative height flips y: a triangle in the NDC upper half lands in
+	// the lower rows, and its winding (and so culling) flips with it.
+	tg := newTarget(t, 8, 8, []format.Format{format.RGBA8}, format.Invalid)
+	s := DefaultState(8, 8)
+	s.Viewport = Viewport{X: 0, Y: 8, W: 8, H: -8, MaxDepth: 1}
+	s.Vertex, s.Fragment = passVS(4), colorFS
+	in := quadVerts(-1, 0, 1, 1, 0, red)
+	draw(t, tg, &s, in, DrawParams{Topology: Triangles, Count: 6})
+	if tg.Color[0].Raw(3, 1)[0] != 255 || tg.Color[0].Raw(3, 6)[0] != 0 {
+		t.Fatal("flipped viewport did not flip y")
+	}
+	s.Cull = CullBack
+	tg2 := newTarget(t, 8, 8, []format.Format{format.RGBA8}, format.Invalid)
+	draw(t, tg2, &s, in, DrawParams{Topology: Triangles, Count: 6})
+	if count(tg2.Color[0]) != 0 {
+		t.Fatal("a CCW quad seen through a flipped viewport must be back-facing")
+	}
+}

@@ -165,7 +165,8 @@ const (
 // Viewport maps normalized device coordinates to window coordinates:
 // xw = X + (x+1)W/2, yw = Y + (y+1)H/2, and zw = MinDepth +
 // (MaxDepth-MinDepth)(z+1)/2 (GL) or MinDepth + (MaxDepth-MinDepth)z
-// (Vulkan, State.ClipZeroToOne).
+// (Vulkan, State.ClipZeroToOne). H may be negative (a y-flipped viewport,
+// VK_KHR_maintenance1); facing is then judged on the flipped positions.
 type Viewport struct {
 	X, Y, W, H         float32
 	MinDepth, MaxDepth float32

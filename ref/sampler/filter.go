@@ -393,7 +393,7 @@ func (t *Texture) gather(s *Sampler, req *Request, l int) [4]uint32 {
 // faceAxes gives, per cube face, the major axis and its sign and the axes
 // and signs of sc and tc (GL table 8.19): sc = ss*v[si], tc = ts*v[ti].
 var faceAxes = [6]struct {
-	mi, si, ti int
+	mi, si, ti  int
 	sgn, ss, ts float64
 }{
 	{0, 2, 1, 1, -1, -1}, {0, 2, 1, -1, 1, -1},
