@@ -345,3 +345,49 @@ func FuzzDecodeGLTF(f *testing.F) {
 		s.Instances()
 	})
 }
+
+func TestAccessorComponents(t *testing.T) {
+	// spec: glTF 2.0 §3.11 (normalized integers: max(c/127, -1), c/255, max(c/32767, -1), c/65535).
+	tests := []struct {
+		ct         int
+		normalized bool
+		bytes      []byte
+		want       float64
+	}{
+		{gltfByte, false, []byte{0x80}, -128},
+		{gltfByte, true, []byte{0x80}, -1},
+		{gltfByte, true, []byte{0x81}, -1},
+		{gltfByte, true, []byte{127}, 1},
+		{gltfUnsignedByte, false, []byte{200}, 200},
+		{gltfUnsignedByte, true, []byte{51}, 0.2},
+		{gltfShort, false, le(int16(-300)), -300},
+		{gltfShort, true, le(int16(-32768)), -1},
+		{gltfShort, true, le(int16(16384)), 16384.0 / 32767},
+		{gltfUnsignedShort, false, le(uint16(65535)), 65535},
+		{gltfUnsignedShort, true, le(uint16(65535)), 1},
+		{gltfUnsignedInt, false, le(uint32(4000000000)), 4000000000},
+		{gltfFloat, false, le(float32(-2.5)), -2.5},
+	}
+	for _, tc := range tests {
+		lay := accessorLayout{ct: tc.ct, comps: 1, rows: 1, colStride: componentSize(tc.ct), elemSize: componentSize(tc.ct), normalized: tc.normalized}
+		if got := lay.component(tc.bytes, 0); got != tc.want {
+			t.Errorf("component type %d normalized %v % x = %g, want %g", tc.ct, tc.normalized, tc.bytes, got, tc.want)
+		}
+	}
+	// Matrix columns of 1- and 2-byte components start on 4-byte boundaries.
+	l := &gltfLoader{name: "x"}
+	for _, tc := range []struct {
+		ct        int
+		typ       string
+		elemSize  int
+		colStride int
+	}{
+		{gltfUnsignedByte, "MAT2", 8, 4}, {gltfUnsignedByte, "MAT3", 12, 4}, {gltfShort, "MAT3", 24, 8},
+		{gltfFloat, "MAT4", 64, 16}, {gltfUnsignedByte, "VEC3", 3, 3}, {gltfShort, "MAT2", 8, 4},
+	} {
+		lay, err := l.layout(&gltfAccessor{ComponentType: tc.ct, Type: tc.typ}, "a")
+		if err != nil || lay.elemSize != tc.elemSize || lay.colStride != tc.colStride {
+			t.Errorf("%d %s: element %d column %d (%v), want %d %d", tc.ct, tc.typ, lay.elemSize, lay.colStride, err, tc.elemSize, tc.colStride)
+		}
+	}
+}

@@ -239,3 +239,23 @@ func FuzzDecodeOBJ(f *testing.F) {
 		}
 	})
 }
+
+func FuzzParseMTL(f *testing.F) {
+	f.Add([]byte("newmtl a\nKd 1 0.5 0\nKe 0 0 0\nNs 10\nd 0.5\nTr 0.1\nPr 0.3\nPm 0.2\nmap_Kd -bm 1 -o 0 0 t.png\n"))
+	f.Add([]byte("Kd 1 1 1\nnewmtl b\nbump -clamp on n.png\nmap_Pr r.png\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		read := func(string) ([]byte, error) { return pngBytes(t, 2, 2), nil }
+		var mats []Material
+		var texs []Texture
+		if err := parseMTL(data, "fuzz.mtl", read, &mats, &texs, map[string]int{}); err != nil {
+			return
+		}
+		for _, m := range mats {
+			for _, r := range []*TextureRef{m.BaseColorTexture, m.NormalTexture, m.EmissiveTexture, m.MetallicRoughnessTexture} {
+				if r != nil && (r.Texture < 0 || r.Texture >= len(texs)) {
+					t.Fatalf("texture ref %d of %d", r.Texture, len(texs))
+				}
+			}
+		}
+	})
+}
