@@ -191,27 +191,30 @@ func TestDMA(t *testing.T) {
 		{"rtl rounds up", abi.FlavorRTL, 100, 128},
 		{"rtl aligned", abi.FlavorRTL, 128, 128},
 		{"emu zero", abi.FlavorEmu, 0, 0},
+		{"emu several bounce stages", abi.FlavorEmu, 150000, 150000},
+		{"rtl several stages", abi.FlavorRTL, 150001, 150016},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRig(t, Config{Flavor: tc.flavor})
-			src := r.halloc(16384)
-			pat := make([]byte, 16384)
+			const n = 160000
+			src := r.halloc(n + 64)
+			pat := make([]byte, n+64)
 			for i := range pat {
-				pat[i] = byte(i*7 + 1)
+				pat[i] = byte(i*7 + 1 + i>>8)
 			}
 			_ = r.host.Write(src, pat)
-			dst := r.dalloc(16384)
-			back := r.halloc(16384)
-			cpy := r.dalloc(16384)
-			r.submit(0, abi.MemWrite(dst+3, src+5, tc.size), abi.MemCopy(cpy, dst, 16000), abi.MemRead(back, cpy, 16000))
+			dst := r.dalloc(n + 64)
+			back := r.halloc(n)
+			cpy := r.dalloc(n)
+			r.submit(0, abi.MemWrite(dst+3, src+5, tc.size), abi.MemCopy(cpy, dst, n), abi.MemRead(back, cpy, n))
 			r.wait()
 			if e, _, _ := r.qerr(0); e != abi.QErrNone {
 				t.Fatalf("Q_ERROR %v", e)
 			}
-			got := make([]byte, 16000)
+			got := make([]byte, n)
 			_ = r.host.Read(back, got)
-			want := make([]byte, 16000)
+			want := make([]byte, n)
 			copy(want[3:3+tc.wantDev], pat[5:5+tc.wantDev])
 			if !bytes.Equal(got, want) {
 				t.Fatalf("round trip differs at %d", firstDiff(got, want))
@@ -432,5 +435,43 @@ func TestVM(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestVMTranslationRules: MEM_WRITE translates its destination, MEM_READ its
+// source, MEM_COPY both; host operands never. spec: vortex-hardware-facts §1.3
+func TestVMTranslationRules(t *testing.T) {
+	r := newRig(t, Config{VM: true})
+	pt, _ := mem.NewPageTable(r.dev, mem.ModeSv39)
+	a, _ := r.dev.Alloc(mem.PageSize, mem.PageSize)
+	b, _ := r.dev.Alloc(mem.PageSize, mem.PageSize)
+	const va, vb = 0x20_0000_0000, 0x30_0000_0000
+	_ = pt.Map(va, a, mem.PageSize, mem.PermRW)
+	_ = pt.Map(vb, b, mem.PageSize, mem.PermRW)
+	r.w(abi.RegCPSATPLo, uint32(pt.SATP()))
+	r.w(abi.RegCPSATPHi, uint32(pt.SATP()>>32))
+	h, back := r.halloc(64), r.halloc(64)
+	_ = r.host.WriteU64(h, 0xC0FFEE)
+	r.submit(0, abi.MemWrite(va, h, 8), abi.MemCopy(vb, va, 8), abi.MemRead(back, vb, 8))
+	r.wait()
+	if e, _, _ := r.qerr(0); e != abi.QErrNone {
+		t.Fatalf("Q_ERROR %v", e)
+	}
+	if v, _ := r.dev.ReadU64(b); v != 0xC0FFEE {
+		t.Fatalf("MEM_COPY landed %#x at b", v)
+	}
+	if v := r.hostU64(back); v != 0xC0FFEE {
+		t.Fatalf("MEM_READ returned %#x", v)
+	}
+	// With SATP cleared (bare), the same VAs are physical and fault.
+	r.w(abi.RegCPSATPLo, 0)
+	r.w(abi.RegCPSATPHi, 0)
+	r.submit(0, abi.MemWrite(va, h, 8))
+	r.wait()
+	if e, _, _ := r.qerr(0); e != abi.QErrDMAWrite {
+		t.Fatalf("bare SATP: Q_ERROR %v, want DMA write fault", e)
+	}
+	if lo, hi := r.rd(abi.RegCPCycleLo), r.rd(abi.RegCPCycleHi); uint64(hi)<<32|uint64(lo) != r.cp.Cycle() || lo == 0 {
+		t.Fatalf("CP_CYCLE regs %#x:%#x vs %d", hi, lo, r.cp.Cycle())
 	}
 }
