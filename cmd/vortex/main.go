@@ -25,6 +25,8 @@ func commands() []command {
 		{"info", "print the device configuration and its capability words", runInfo},
 		{"cp decode", "decode raw command-ring bytes into JSON lines", runCPDecode},
 		{"cp encode", "encode JSON-lines commands into raw ring bytes", runCPEncode},
+		{"cp trace", "run a small workload and print every command the CP executes with its cycles", runCPTrace},
+		{"bench cp", "ring commands, doorbells and CP cycles per launch and draw, launches per second", runBenchCP},
 	}
 }
 
