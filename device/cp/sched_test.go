@@ -241,6 +241,9 @@ func TestWaitSatisfiedByHost(t *testing.T) {
 	if r.seq(1) != 1 {
 		t.Fatal("q1 was blocked by q0's wait")
 	}
+	if st := r.rd(abi.RegCPStatus); st != abi.CPStatusBusy {
+		t.Fatalf("CP_STATUS = %#x while q0 waits, want busy", st)
+	}
 	cyc := r.cp.Cycle()
 	time.Sleep(5 * time.Millisecond)
 	if r.cp.Cycle() != cyc {
@@ -381,6 +384,31 @@ func TestIRQ(t *testing.T) {
 	r.w(abi.RegCPIRQStatus, 0b01)
 	if st := r.rd(abi.RegCPIRQStatus); st != 0b10 {
 		t.Fatalf("IRQ status after W1C %#b", st)
+	}
+	// A fault interrupts too, so a runtime sleeping on the IRQ wakes up.
+	r.submit(1, abi.EventSignal(0x8, 1))
+	r.wait()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(masks) != 2 || masks[1] != 0b10 {
+		t.Fatalf("no interrupt for a fault: %v", masks)
+	}
+}
+
+// TestResetAll: CP_CTRL.reset_all clears every queue (head, tail, seqnum, error).
+func TestResetAll(t *testing.T) {
+	r := newRig(t, Config{NumQueues: 2})
+	r.submit(0, abi.DCRWrite(1, 1))
+	r.submit(1, abi.EventSignal(0x8, 1))
+	r.wait()
+	r.w(abi.RegCPCtrl, abi.CPCtrlEnable|abi.CPCtrlResetAll)
+	for q := 0; q < 2; q++ {
+		if r.seq(q) != 0 || r.rd(abi.QueueReg(q, abi.RegQError)) != 0 || r.rd(abi.QueueReg(q, abi.RegQTailHi)) != 0 {
+			t.Fatalf("queue %d not reset", q)
+		}
+	}
+	if r.rd(abi.RegCPCtrl) != abi.CPCtrlEnable {
+		t.Fatal("reset_all is not a pulse")
 	}
 }
 
