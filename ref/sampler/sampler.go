@@ -188,8 +188,8 @@ func Sample(t *Texture, s *Sampler, req *Request, out [][4]uint32) error {
 	if t == nil || s == nil || req == nil {
 		return fmt.Errorf("%w: nil texture, sampler or request", ErrBadRequest)
 	}
-	if len(t.Levels) == 0 {
-		return fmt.Errorf("%w: texture has no levels", ErrBadRequest)
+	if err := t.Validate(); err != nil {
+		return err
 	}
 	n := req.N
 	if n < 0 || len(out) < n {

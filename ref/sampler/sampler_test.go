@@ -492,3 +492,22 @@ func TestCubeSeamless(t *testing.T) {
 		}
 	}
 }
+
+func TestValidateCraftedTextures(t *testing.T) {
+	good := ramp4(t)
+	short := *good
+	short.Levels = []Level{{W: 4, H: 1, D: 1, Data: make([]byte, 3)}}
+	cube := mustTex(t, DimCube, format.RGBA8, 2, 2, 6, 1)
+	cube.Levels[0].D = 5
+	s := DefaultSampler()
+	out := make([][4]uint32, 1)
+	for i, tx := range []*Texture{&short, cube, {Dim: Dim2D, Format: format.RGBA8}, {Dim: 0, Format: format.RGBA8, Levels: good.Levels}} {
+		req := Request{Op: OpSample, N: 1, Coord: [][4]float32{{0.5, 0.5}}}
+		if err := Sample(tx, &s, &req, out); err == nil {
+			t.Errorf("crafted texture %d accepted", i)
+		}
+		if err := tx.GenerateMipmaps(); err == nil {
+			t.Errorf("crafted texture %d: mipmap generation accepted", i)
+		}
+	}
+}

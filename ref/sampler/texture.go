@@ -173,6 +173,34 @@ func NewTexture(dim Dim, f format.Format, w, h, d, levels int) (*Texture, error)
 	return t, nil
 }
 
+// Validate checks that a texture's description and storage agree, so that
+// sampling cannot read outside a level: a valid dimensionality and format,
+// 1..16 levels of positive size, each level's Data long enough.
+func (t *Texture) Validate() error {
+	if t == nil {
+		return fmt.Errorf("%w: nil texture", ErrBadTexture)
+	}
+	if t.Dim < Dim1D || t.Dim > DimCubeArray || !t.Format.Valid() {
+		return fmt.Errorf("%w: %v texture of format %v", ErrBadTexture, t.Dim, t.Format)
+	}
+	if len(t.Levels) == 0 || len(t.Levels) > 16 {
+		return fmt.Errorf("%w: %d levels", ErrBadTexture, len(t.Levels))
+	}
+	for i := range t.Levels {
+		l := &t.Levels[i]
+		if l.W < 1 || l.H < 1 || l.D < 1 || l.W > 1<<15 || l.H > 1<<15 || l.D > 1<<15 {
+			return fmt.Errorf("%w: level %d size %dx%dx%d", ErrBadTexture, i, l.W, l.H, l.D)
+		}
+		if (t.Dim == DimCube || t.Dim == DimCubeArray) && (l.D%6 != 0 || l.W != l.H) {
+			return fmt.Errorf("%w: cube level %d size %dx%dx%d", ErrBadTexture, i, l.W, l.H, l.D)
+		}
+		if need := int64(l.W) * int64(l.H) * int64(l.D) * int64(t.Format.Info().Bytes); int64(len(l.Data)) < need {
+			return fmt.Errorf("%w: level %d holds %d bytes, needs %d", ErrBadTexture, i, len(l.Data), need)
+		}
+	}
+	return nil
+}
+
 // d3 is the extent along the third axis that shrinks with the mip level.
 func d3(dim Dim, d int) int {
 	if dim == Dim3D {
@@ -235,6 +263,9 @@ func (t *Texture) texel(level, x, y, z int) (*Level, int, error) {
 // for unorm and float formats and on integers (mean rounded toward zero)
 // for integer formats.
 func (t *Texture) GenerateMipmaps() error {
+	if err := t.Validate(); err != nil {
+		return err
+	}
 	if t.Format.IsDepth() || t.Format == format.S8 {
 		return fmt.Errorf("%w: mipmap generation for %v", ErrBadTexture, t.Format)
 	}
