@@ -179,18 +179,26 @@ func runCPTrace(args []string, stdout, stderr io.Writer) int {
 	var mu sync.Mutex
 	var phase string
 	var total uint64
+	lastEnd := map[int]uint64{}
+	// A command's cost is the CP time it added on its queue: from the later of its
+	// line's fetch and the previous command's retire, to its own retire.
 	trace := func(e cp.TraceEvent) {
 		mu.Lock()
 		defer mu.Unlock()
-		total += e.Cycles()
+		from := max(e.Submit, lastEnd[e.Queue])
+		cost := e.End - min(from, e.End)
+		lastEnd[e.Queue] = e.End
+		total += cost
 		fmt.Fprintf(stdout, "%-7s q%d seq=%-4d line=%#06x+%02d %-12s %-44s cycles=%-6d [%d..%d]\n",
-			phase, e.Queue, e.Seqnum, e.Line, e.Offset, e.Cmd.Op, formatCmd(e.Cmd), e.Cycles(), e.Submit, e.End)
+			phase, e.Queue, e.Seqnum, e.Line, e.Offset, e.Cmd.Op, formatCmd(e.Cmd), cost, e.Submit, e.End)
 	}
 	setPhase := func(p string) {
 		mu.Lock()
 		phase = p
 		mu.Unlock()
 	}
+	fmt.Fprintf(stdout, "# CP flavour %s, %d cores; phase, queue, seqnum, ring line+offset, command, args, cycles [fetch..retire]\n",
+		cfg.CP.Flavor, cfg.Device.NumCores())
 	setPhase("setup")
 	r, err := openRig(cfg, trace)
 	if err != nil {
@@ -198,8 +206,6 @@ func runCPTrace(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer r.close()
-	fmt.Fprintf(stdout, "# CP flavour %s, %d cores; phase, queue, seqnum, ring line+offset, command, args, cycles [fetch..retire]\n",
-		cfg.CP.Flavor, r.dev.Caps().NumCores())
 	q := r.dev.DefaultQueue()
 	in := make([]byte, 4*r.n)
 	for i := range in {
