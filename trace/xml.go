@@ -60,6 +60,9 @@ func parseXML(r io.Reader) (*node, error) {
 		if err != nil {
 			var se *xml.SyntaxError
 			if errors.As(err, &se) {
+				if se.Msg == "unexpected EOF" {
+					return nil, badf("%s: truncated document: unexpected EOF at line %d", path(), se.Line)
+				}
 				return nil, badf("%s: XML syntax error at line %d: %s", path(), se.Line, se.Msg)
 			}
 			return nil, badf("%s: %v", path(), err)
