@@ -1,0 +1,422 @@
+// Package lower lowers checked GLSL (package shader/glsl) to the scalar shader IR
+// (package shader/ir): vectors, matrices, structs and arrays are flattened into
+// 32-bit registers, user functions become IR functions (inlined by ir.Optimize) with
+// in/out/inout parameters copied in and out, every built-in function is expanded
+// into scalar IR operations (geometric and matrix functions included), texture calls
+// become texture records, and built-in variables become input and output words.
+//
+// # Interface layout
+//
+// All words are 32 bits, scalar components packed in declaration order (matrices
+// column-major, arrays and structs element by element); a renderer addresses them
+// with the ir.Slot records of each program.
+//
+//   - Vertex inputs: the user attributes (explicit locations first, in location
+//     order, then the rest in declaration order), then the used built-in inputs
+//     (gl_VertexID, gl_InstanceID as int words; legacy gl_Vertex, gl_Normal,
+//     gl_Color, gl_MultiTexCoordN ... as float words).
+//   - Vertex outputs: gl_Position at words 0..3, then every user output in
+//     declaration order, then the used legacy outputs (gl_FrontColor,
+//     gl_FrontSecondaryColor, gl_TexCoord[], gl_FogFragCoord, ...), then
+//     gl_PointSize when written.
+//   - Fragment inputs: word w of a linked fragment shader's input buffer is the
+//     interpolated word w of the vertex outputs (so varyings keep their vertex-side
+//     offsets; gl_Color reads gl_FrontColor's words). After them come gl_FragCoord
+//     (4 words, float), gl_FrontFacing (1 word, nonzero = front) and gl_PointCoord
+//     (2 words). Slots of integer or flat inputs have Flat set: the renderer copies
+//     the provoking vertex's words instead of interpolating (spec: vortexpipe-driver
+//     §3.4, flat varyings ride a side array).
+//   - Fragment outputs: colour output at location L occupies words 4L..4L+3
+//     (gl_FragColor is location 0, gl_FragData[i] is location i); gl_FragDepth
+//     follows the highest colour location.
+//   - Uniforms: one word buffer shared by both stages, each uniform (user and used
+//     legacy built-in, uniform-block members included) at its own word offset in
+//     order of first declaration; blocks are not laid out std140 but packed like
+//     plain uniforms. Samplers take no words: each sampler uniform (and each
+//     element of a sampler array) is one ir.SamplerBinding whose Unit is its
+//     layout(binding) or its index.
+package lower
+
+import (
+	"fmt"
+	"sort"
+
+	"vortexgfx/shader/glsl"
+	"vortexgfx/shader/glsl/ast"
+	"vortexgfx/shader/ir"
+)
+
+// Program is a linked vertex + fragment shader pair in IR form with the layouts a
+// renderer needs.
+type Program struct {
+	VS, FS *ir.Program // verified and optimised; nil for a missing stage
+	// Attributes is the vertex input layout (VS.Inputs).
+	Attributes []ir.Slot
+	// Varyings is the vertex output layout (VS.Outputs); fragment input word w is
+	// interpolated vertex output word w.
+	Varyings []ir.Slot
+	// Uniforms is the shared uniform word layout and UniformWords its size.
+	Uniforms     []ir.Slot
+	UniformWords int
+	// Samplers are the sampler bindings shared by both stages.
+	Samplers []ir.SamplerBinding
+	// Outputs is the fragment output layout (FS.Outputs).
+	Outputs []ir.Slot
+}
+
+// Compile compiles, links and lowers a vertex and a fragment shader. Errors are
+// ast.ErrorList values that print as "file:line:col: error: message".
+func Compile(vsName, vsSrc, fsName, fsSrc string, opts glsl.Options) (*Program, error) {
+	vs, err := glsl.Compile(vsName, vsSrc, glsl.Vertex, opts)
+	if err != nil {
+		return nil, err
+	}
+	fs, err := glsl.Compile(fsName, fsSrc, glsl.Fragment, opts)
+	if err != nil {
+		return nil, err
+	}
+	lp, err := glsl.Link(vs, fs)
+	if err != nil {
+		return nil, err
+	}
+	return Lower(lp)
+}
+
+// CompileStage compiles and lowers one shader on its own (as `vortex glsl` does):
+// its interface is laid out without a partner stage.
+func CompileStage(name, src string, stage glsl.Stage, opts glsl.Options) (*ir.Program, error) {
+	s, err := glsl.Compile(name, src, stage, opts)
+	if err != nil {
+		return nil, err
+	}
+	lp, err := glsl.LinkShaders(s)
+	if err != nil {
+		return nil, err
+	}
+	p, err := Lower(lp)
+	if err != nil {
+		return nil, err
+	}
+	if stage == glsl.Vertex {
+		return p.VS, nil
+	}
+	return p.FS, nil
+}
+
+// Lower lowers a linked program.
+func Lower(lp *glsl.Program) (*Program, error) {
+	out := &Program{}
+	ul := layoutUniforms(lp)
+	out.Uniforms, out.UniformWords, out.Samplers = ul.slots, ul.words, ul.samplers
+	var vsOut map[string]int // output name -> word, for the fragment side
+	if lp.Vertex != nil {
+		l := newLowerer(lp, lp.Vertex, ast.StageVertex, ul)
+		vsOut = l.layoutVertex()
+		p, err := l.run()
+		if err != nil {
+			return nil, err
+		}
+		out.VS = p
+		out.Attributes, out.Varyings = p.Inputs, p.Outputs
+	}
+	if lp.Fragment != nil {
+		l := newLowerer(lp, lp.Fragment, ast.StageFragment, ul)
+		l.layoutFragment(vsOut, out.VS)
+		p, err := l.run()
+		if err != nil {
+			return nil, err
+		}
+		out.FS = p
+		out.Outputs = p.Outputs
+	}
+	return out, nil
+}
+
+// uniformLayout is the program-wide uniform word and sampler assignment.
+type uniformLayout struct {
+	slots    []ir.Slot
+	words    int
+	word     map[string]int // uniform name -> first word
+	samplers []ir.SamplerBinding
+	sampler  map[string]int // sampler uniform name -> first binding index
+}
+
+func irType(b ast.Basic) ir.Type {
+	switch b {
+	case ast.Bool:
+		return ir.Bool
+	case ast.Int:
+		return ir.I32
+	case ast.Uint:
+		return ir.U32
+	}
+	return ir.F32
+}
+
+// slotType is the word type of a slot (its first scalar's), uniform words of bools
+// being read as uint.
+func slotType(t *ast.Type) ir.Type {
+	bs := ast.WordBases(t)
+	if len(bs) == 0 {
+		return ir.F32
+	}
+	if bs[0] == ast.Bool {
+		return ir.U32
+	}
+	return irType(bs[0])
+}
+
+func samplerKind(s ast.SamplerType) (ir.SamplerKind, bool) {
+	switch {
+	case s.Dim == ast.Dim1D && !s.Array && !s.Shadow:
+		return ir.Sampler1D, true
+	case s.Dim == ast.Dim2D && !s.Array:
+		if s.Shadow {
+			return ir.Sampler2DShadow, true
+		}
+		return ir.Sampler2D, true
+	case s.Dim == ast.Dim2D && s.Array:
+		if s.Shadow {
+			return ir.Sampler2DArrayShadow, true
+		}
+		return ir.Sampler2DArray, true
+	case s.Dim == ast.Dim3D:
+		return ir.Sampler3D, true
+	case s.Dim == ast.DimCube && !s.Array:
+		if s.Shadow {
+			return ir.SamplerCubeShadow, true
+		}
+		return ir.SamplerCube, true
+	}
+	return 0, false
+}
+
+func layoutUniforms(lp *glsl.Program) *uniformLayout {
+	ul := &uniformLayout{word: map[string]int{}, sampler: map[string]int{}}
+	var stages []*glsl.StageProgram
+	if lp.Vertex != nil {
+		stages = append(stages, lp.Vertex)
+	}
+	if lp.Fragment != nil {
+		stages = append(stages, lp.Fragment)
+	}
+	for _, sp := range stages {
+		{
+			for _, v := range stageVars(sp) {
+				if v.Kind != ast.VarUniform || (v.Builtin && !v.Used) {
+					continue
+				}
+				if v.Type.ContainsSampler() {
+					if _, ok := ul.sampler[v.Name]; ok {
+						continue
+					}
+					ul.sampler[v.Name] = len(ul.samplers)
+					elem, n := v.Type, 1
+					for elem.Kind == ast.KindArray {
+						n *= elem.Len
+						elem = elem.Elem
+					}
+					if elem.Kind != ast.KindSampler {
+						continue // samplers inside structs are reported when used
+					}
+					kind, _ := samplerKind(elem.Sampler)
+					res := irType(elem.Sampler.Base)
+					for i := 0; i < n; i++ {
+						unit := len(ul.samplers)
+						if v.Binding >= 0 {
+							unit = v.Binding + i
+						}
+						name := v.Name
+						if n > 1 {
+							name = fmt.Sprintf("%s[%d]", v.Name, i)
+						}
+						ul.samplers = append(ul.samplers, ir.SamplerBinding{Name: name, Unit: unit, Kind: kind, Result: res})
+					}
+					continue
+				}
+				if _, ok := ul.word[v.Name]; ok {
+					continue
+				}
+				n := v.Type.Slots()
+				ul.word[v.Name] = ul.words
+				ul.slots = append(ul.slots, ir.Slot{Name: v.Name, Word: ul.words, Words: n, Type: slotType(v.Type), Location: v.Location})
+				ul.words += n
+			}
+		}
+	}
+	return ul
+}
+
+// legacyVarying maps fragment built-in inputs to the vertex outputs they read.
+var legacyVarying = map[string]string{
+	"gl_Color":          "gl_FrontColor",
+	"gl_SecondaryColor": "gl_FrontSecondaryColor",
+	"gl_TexCoord":       "gl_TexCoord",
+	"gl_FogFragCoord":   "gl_FogFragCoord",
+}
+
+func flat(v *ast.Var) bool {
+	if v.Qual.Interp == ast.InterpFlat {
+		return true
+	}
+	for _, b := range ast.WordBases(v.Type) {
+		if b != ast.Float {
+			return true
+		}
+	}
+	return false
+}
+
+// layoutVertex assigns input and output words and returns the output words by name.
+func (l *lowerer) layoutVertex() map[string]int {
+	var user, builtin []*ast.Var
+	var outs, legacyOuts []*ast.Var
+	var pos, psize *ast.Var
+	{
+		for _, v := range l.globals {
+			switch {
+			case v.Kind == ast.VarIn && !v.Builtin:
+				user = append(user, v)
+			case v.Kind == ast.VarIn && v.Used:
+				builtin = append(builtin, v)
+			case v.Kind == ast.VarOut && v.Name == "gl_Position":
+				pos = v
+			case v.Kind == ast.VarOut && v.Name == "gl_PointSize":
+				if v.Used {
+					psize = v
+				}
+			case v.Kind == ast.VarOut && !v.Builtin:
+				outs = append(outs, v)
+			case v.Kind == ast.VarOut && v.Used:
+				legacyOuts = append(legacyOuts, v)
+			}
+		}
+	}
+	sort.SliceStable(user, func(i, j int) bool {
+		a, b := user[i].Location, user[j].Location
+		if (a >= 0) != (b >= 0) {
+			return a >= 0
+		}
+		return a < b
+	})
+	p := l.p
+	for _, v := range append(user, builtin...) {
+		n := v.Type.Slots()
+		p.Inputs = append(p.Inputs, ir.Slot{Name: v.Name, Word: p.InputWords, Words: n, Type: slotType(v.Type), Location: v.Location})
+		l.inputs[v] = p.InputWords
+		l.inVars = append(l.inVars, v)
+		p.InputWords += n
+	}
+	byName := map[string]int{}
+	addOut := func(v *ast.Var, name string) {
+		n := v.Type.Slots()
+		p.Outputs = append(p.Outputs, ir.Slot{Name: name, Word: p.OutputWords, Words: n, Type: slotType(v.Type), Location: v.Location, Flat: flat(v)})
+		l.outputs[v] = p.OutputWords
+		l.outVars = append(l.outVars, v)
+		byName[name] = p.OutputWords
+		p.OutputWords += n
+	}
+	if pos != nil {
+		addOut(pos, "gl_Position")
+	} else {
+		p.Outputs = append(p.Outputs, ir.Slot{Name: "gl_Position", Word: 0, Words: 4, Type: ir.F32, Location: -1})
+		p.OutputWords = 4
+	}
+	for _, v := range outs {
+		addOut(v, v.Name)
+	}
+	for _, v := range legacyOuts {
+		addOut(v, v.Name)
+	}
+	if psize != nil {
+		addOut(psize, "gl_PointSize")
+	}
+	return byName
+}
+
+// layoutFragment assigns input words (at the matching vertex output's words when
+// linked) and output words.
+func (l *lowerer) layoutFragment(vsOut map[string]int, vs *ir.Program) {
+	p := l.p
+	if vs != nil {
+		p.InputWords = vs.OutputWords
+	}
+	outOf := map[*ast.Var]*ast.Var{}
+	for _, vy := range l.lp.Varyings {
+		outOf[vy.In] = vy.Out
+	}
+	var late []*ast.Var
+	var sys []*ast.Var
+	{
+		for _, v := range l.globals {
+			if v.Kind != ast.VarIn || (v.Builtin && !v.Used) {
+				continue
+			}
+			switch v.Name {
+			case "gl_FragCoord", "gl_FrontFacing", "gl_PointCoord":
+				sys = append(sys, v)
+				continue
+			}
+			name := v.Name
+			if o := outOf[v]; o != nil {
+				name = o.Name
+			} else if lv, ok := legacyVarying[v.Name]; ok && v.Builtin {
+				name = lv
+			}
+			if w, ok := vsOut[name]; ok {
+				l.inputs[v] = w
+				l.inVars = append(l.inVars, v)
+				p.Inputs = append(p.Inputs, ir.Slot{Name: v.Name, Word: w, Words: v.Type.Slots(), Type: slotType(v.Type), Location: v.Location, Flat: flat(v)})
+				continue
+			}
+			late = append(late, v)
+		}
+	}
+	for _, v := range append(late, sys...) {
+		n := v.Type.Slots()
+		l.inputs[v] = p.InputWords
+		l.inVars = append(l.inVars, v)
+		p.Inputs = append(p.Inputs, ir.Slot{Name: v.Name, Word: p.InputWords, Words: n, Type: slotType(v.Type), Location: v.Location, Flat: flat(v)})
+		p.InputWords += n
+	}
+	// Outputs.
+	maxLoc := -1
+	next := 0
+	var depth *ast.Var
+	{
+		for _, v := range l.globals {
+			if v.Kind != ast.VarOut || (v.Builtin && !v.Used) {
+				continue
+			}
+			loc := 0
+			switch {
+			case v.Name == "gl_FragDepth":
+				depth = v
+				continue
+			case v.Builtin: // gl_FragColor, gl_FragData
+				loc = 0
+			case v.Location >= 0:
+				loc = v.Location
+			default:
+				loc = next
+			}
+			n := v.Type.Slots()
+			span := (n + 3) / 4
+			if v.Type.Kind == ast.KindArray {
+				span = v.Type.Len * ((v.Type.Elem.Slots() + 3) / 4)
+			}
+			next = max(next, loc+span)
+			maxLoc = max(maxLoc, loc+span-1)
+			l.outputs[v] = 4 * loc
+			l.outVars = append(l.outVars, v)
+			p.Outputs = append(p.Outputs, ir.Slot{Name: v.Name, Word: 4 * loc, Words: n, Type: slotType(v.Type), Location: loc})
+		}
+	}
+	p.OutputWords = 4 * (maxLoc + 1)
+	if depth != nil {
+		l.outputs[depth] = p.OutputWords
+		l.outVars = append(l.outVars, depth)
+		p.Outputs = append(p.Outputs, ir.Slot{Name: "gl_FragDepth", Word: p.OutputWords, Words: 1, Type: ir.F32, Location: -1})
+		p.OutputWords++
+	}
+}

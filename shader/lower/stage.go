@@ -1,0 +1,408 @@
+package lower
+
+import (
+	"fmt"
+
+	"vortexgfx/shader/glsl"
+	"vortexgfx/shader/glsl/ast"
+	"vortexgfx/shader/ir"
+)
+
+// storage is where a variable lives: a contiguous register range, a range of the
+// uniform buffer, or (samplers) a first sampler binding.
+type storage struct {
+	t       *ast.Type
+	base    ir.Reg // registers
+	uniform bool
+	word    int  // uniform word
+	sampler int  // first sampler binding, -1 if none
+	isSamp  bool // a sampler (or sampler array) variable
+}
+
+// breakable is an enclosing loop or switch.
+type breakable struct {
+	isSwitch bool
+	cont     ir.Reg // switch: flag set when a continue leaves the switch
+}
+
+// fnState is the per-function lowering state.
+type fnState struct {
+	ret    []ir.Reg // return value registers
+	breaks []breakable
+}
+
+type funcKey struct {
+	f     *ast.Func
+	samps string
+}
+
+type lowerer struct {
+	lp    *glsl.Program
+	sp    *glsl.StageProgram
+	stage ast.Stage
+	ul    *uniformLayout
+	p     *ir.Program
+	b     *ir.Builder
+
+	vars    map[*ast.Var]*storage
+	inputs  map[*ast.Var]int
+	outputs map[*ast.Var]int
+	funcs   map[funcKey]int
+	rets    map[*ast.Func][]ir.Reg
+	fn      *fnState
+	globals []*ast.Var // stageVars
+	inVars  []*ast.Var // inputs in layout order
+	outVars []*ast.Var // outputs in layout order
+	errs    ast.ErrorList
+}
+
+func newLowerer(lp *glsl.Program, sp *glsl.StageProgram, stage ast.Stage, ul *uniformLayout) *lowerer {
+	p := &ir.Program{Stage: ir.Vertex, UniformWords: ul.words, Uniforms: ul.slots, Samplers: ul.samplers}
+	if stage == ast.StageFragment {
+		p.Stage = ir.Fragment
+	}
+	return &lowerer{lp: lp, sp: sp, stage: stage, ul: ul, p: p, b: ir.NewBuilder(p),
+		vars: map[*ast.Var]*storage{}, inputs: map[*ast.Var]int{}, outputs: map[*ast.Var]int{},
+		globals: stageVars(sp), funcs: map[funcKey]int{}, rets: map[*ast.Func][]ir.Reg{}, fn: &fnState{}}
+}
+
+// errorf records an error at pos; lowering continues so that several are reported.
+func (l *lowerer) errorf(pos ast.Pos, format string, args ...any) {
+	l.errs.Add(pos, fmt.Sprintf(format, args...))
+}
+
+// bail is the panic value used to abandon lowering after too many errors.
+type bail struct{}
+
+// run lowers main and the interface, then verifies and optimises the program.
+func (l *lowerer) run() (p *ir.Program, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(bail); !ok {
+				panic(r)
+			}
+			err = l.errs
+		}
+	}()
+	if l.sp.Main == nil || l.sp.Main.Body == nil {
+		l.errorf(ast.Pos{}, "%s shader has no main()", l.stage)
+		return nil, l.errs
+	}
+	b := l.b
+	for _, v := range l.inVars {
+		l.storageOf(v)
+	}
+	l.loadInputs()
+	// Global initialisers in declaration order.
+	for _, u := range l.sp.Units {
+		for _, d := range u.File.Decls {
+			g, ok := d.(*ast.DeclGroup)
+			if !ok {
+				continue
+			}
+			for _, vs := range g.Vars {
+				if vs.Var == nil {
+					continue
+				}
+				v := vs.Var
+				if v.Kind == ast.VarUniform || v.Kind == ast.VarIn {
+					continue
+				}
+				st := l.storageOf(v)
+				if vs.Init != nil && !st.isSamp && !st.uniform {
+					l.store(l.whole(st), l.expr(vs.Init))
+				}
+			}
+		}
+	}
+	b.Ctl(ir.Scope)
+	l.block(l.sp.Main.Body)
+	b.Ctl(ir.EndScope)
+	l.storeOutputs()
+	if l.stage == ast.StageFragment {
+		b.Ctl(ir.Export)
+	}
+	if len(l.errs) > 0 {
+		l.errs.Sort()
+		return nil, l.errs
+	}
+	if err := ir.Verify(l.p); err != nil {
+		return nil, fmt.Errorf("lower: internal error: %w", err)
+	}
+	q := ir.Optimize(l.p)
+	if err := ir.Verify(q); err != nil {
+		return nil, fmt.Errorf("lower: internal error after optimisation: %w", err)
+	}
+	return q, nil
+}
+
+// loadInputs copies input words into the input variables' registers, converting
+// gl_FrontFacing's word to a bool.
+func (l *lowerer) loadInputs() {
+	for _, v := range l.inVars {
+		w := l.inputs[v]
+		st := l.vars[v]
+		bases := ast.WordBases(v.Type)
+		for k, bs := range bases {
+			r := st.base + ir.Reg(k)
+			if bs == ast.Bool {
+				t := l.b.Imm(ir.LoadInput, l.b.Reg(ir.U32), uint32(w+k))
+				l.b.OpTo(ir.Ne, r, t, l.b.ConstU(0))
+				continue
+			}
+			l.b.Imm(ir.LoadInput, r, uint32(w+k))
+		}
+	}
+}
+
+// outWord maps word k of an output variable to its output word: colour arrays put
+// each element at its own location (4 words).
+func (l *lowerer) outWord(v *ast.Var, k int) int {
+	base := l.outputs[v]
+	if l.stage == ast.StageFragment && v.Type.Kind == ast.KindArray {
+		es := v.Type.Elem.Slots()
+		return base + 4*((es+3)/4)*(k/es) + k%es
+	}
+	return base + k
+}
+
+func (l *lowerer) storeOutputs() {
+	for _, v := range l.outVars {
+		st := l.storageOf(v)
+		for k, bs := range ast.WordBases(v.Type) {
+			r := st.base + ir.Reg(k)
+			if bs == ast.Bool {
+				r = l.b.Op(ir.BtoU, ir.U32, r)
+			}
+			l.b.Imm(ir.StoreOutput, ir.NoReg, uint32(l.outWord(v, k)), r)
+		}
+	}
+}
+
+// alloc allocates contiguous registers for a value of type t.
+func (l *lowerer) alloc(t *ast.Type) ir.Reg {
+	base := ir.Reg(len(l.p.Regs))
+	for _, bs := range ast.WordBases(t) {
+		l.b.Reg(irType(bs))
+	}
+	return base
+}
+
+// storageOf returns (allocating on first use) the storage of v.
+func (l *lowerer) storageOf(v *ast.Var) *storage {
+	if st := l.vars[v]; st != nil {
+		return st
+	}
+	st := &storage{t: v.Type, sampler: -1}
+	switch {
+	case v.Type.ContainsSampler():
+		st.isSamp = true
+		if i, ok := l.ul.sampler[v.Name]; ok && v.Kind == ast.VarUniform {
+			st.sampler = i
+		}
+	case v.Kind == ast.VarUniform:
+		st.uniform = true
+		w, ok := l.ul.word[v.Name]
+		if !ok {
+			l.errorf(v.DeclPos, "uniform '%s' has no storage", v.Name)
+		}
+		st.word = w
+	default:
+		st.base = l.alloc(v.Type)
+	}
+	l.vars[v] = st
+	return st
+}
+
+// --- values and places ---
+
+// value is an rvalue: one register per flattened word.
+type value struct {
+	t *ast.Type
+	r []ir.Reg
+}
+
+// dynTerm is one dynamic index: idx (int or uint register) selects one of n
+// elements stride words apart.
+type dynTerm struct {
+	idx    ir.Reg
+	n      int
+	stride int
+}
+
+// place is an lvalue or addressable rvalue: words of a storage (or of a value held
+// in registers), a static word offset, dynamic index terms and a swizzle.
+type place struct {
+	t   *ast.Type
+	st  *storage // nil for a value root
+	val []ir.Reg // value root
+	off int
+	dyn []dynTerm
+	swz []int
+}
+
+func (l *lowerer) whole(st *storage) place { return place{t: st.t, st: st} }
+
+// word returns the static word of component k of the place (before dynamic terms).
+func (pl *place) word(k int) int {
+	if pl.swz != nil {
+		return pl.off + pl.swz[k]
+	}
+	return pl.off + k
+}
+
+// combine folds the dynamic terms into one (index register, count, stride), or
+// reports false when they do not reduce to one stride.
+func (l *lowerer) combine(pl *place) (ir.Reg, int, int, bool) {
+	if len(pl.dyn) == 1 {
+		d := pl.dyn[0]
+		return d.idx, d.n, d.stride, true
+	}
+	last := pl.dyn[len(pl.dyn)-1]
+	s := last.stride
+	var acc ir.Reg = ir.NoReg
+	total := 1
+	for _, d := range pl.dyn {
+		if d.stride%s != 0 {
+			return 0, 0, 0, false
+		}
+		idx := l.clampIndex(d.idx, d.n)
+		if m := d.stride / s; m != 1 {
+			idx = l.b.Op(ir.IMul, ir.I32, idx, l.b.ConstI(int32(m)))
+		}
+		if acc == ir.NoReg {
+			acc = idx
+		} else {
+			acc = l.b.Op(ir.IAdd, ir.I32, acc, idx)
+		}
+		total += (d.n - 1) * (d.stride / s)
+	}
+	return acc, total, s, true
+}
+
+// clampIndex returns idx as an int clamped to [0, n-1].
+func (l *lowerer) clampIndex(idx ir.Reg, n int) ir.Reg {
+	if l.p.Regs[idx] == ir.U32 {
+		idx = l.b.Op(ir.Cast, ir.I32, l.b.Op(ir.UMin, ir.U32, idx, l.b.ConstU(uint32(n-1))))
+	}
+	return l.b.Op(ir.IClamp, ir.I32, idx, l.b.ConstI(0), l.b.ConstI(int32(n-1)))
+}
+
+// rootVal copies a value root into contiguous registers so that it can be indexed
+// dynamically.
+func (l *lowerer) rootStorage(pl *place) *storage {
+	if pl.st != nil {
+		return pl.st
+	}
+	base := ir.Reg(len(l.p.Regs))
+	for _, r := range pl.val {
+		d := l.b.Reg(l.p.Regs[r])
+		l.b.OpTo(ir.Mov, d, r)
+	}
+	st := &storage{base: base, sampler: -1}
+	pl.st, pl.val = st, nil
+	return st
+}
+
+// read loads the words of a place into fresh registers.
+func (l *lowerer) read(pl place, pos ast.Pos) value {
+	bases := ast.WordBases(pl.t)
+	out := value{t: pl.t, r: make([]ir.Reg, len(bases))}
+	if len(pl.dyn) == 0 {
+		for k, bs := range bases {
+			w := pl.word(k)
+			switch {
+			case pl.st == nil:
+				out.r[k] = pl.val[w]
+			case pl.st.uniform:
+				out.r[k] = l.loadUniform(w+pl.st.word, bs)
+			default:
+				out.r[k] = l.b.Op(ir.Mov, irType(bs), pl.st.base+ir.Reg(w))
+			}
+		}
+		return out
+	}
+	st := l.rootStorage(&pl)
+	idx, n, stride, ok := l.combine(&pl)
+	if !ok {
+		l.errorf(pos, "unsupported dynamic indexing of a nested aggregate")
+		idx, n, stride = pl.dyn[0].idx, 1, 1
+	}
+	for k, bs := range bases {
+		w := pl.word(k)
+		t := irType(bs)
+		if st.uniform {
+			if bs == ast.Bool {
+				t = ir.U32
+			}
+			d := l.b.Reg(t)
+			l.b.Emit(ir.Inst{Op: ir.LoadUniformIdx, Dst: d, Src: [4]ir.Reg{idx, ir.NoReg, ir.NoReg, ir.NoReg}, Imm: uint32(st.word + w), Len: uint32(n), Stride: uint32(stride)})
+			if bs == ast.Bool {
+				d = l.b.Op(ir.Ne, ir.Bool, d, l.b.ConstU(0))
+			}
+			out.r[k] = d
+			continue
+		}
+		d := l.b.Reg(t)
+		l.b.Emit(ir.Inst{Op: ir.ArrayLoad, Dst: d, Src: [4]ir.Reg{idx, ir.NoReg, ir.NoReg, ir.NoReg}, Imm: uint32(st.base) + uint32(w), Len: uint32(n), Stride: uint32(stride)})
+		out.r[k] = d
+	}
+	return out
+}
+
+// loadUniform reads one uniform word; bool uniforms are nonzero words.
+func (l *lowerer) loadUniform(word int, bs ast.Basic) ir.Reg {
+	if bs == ast.Bool {
+		u := l.b.Imm(ir.LoadUniform, l.b.Reg(ir.U32), uint32(word))
+		return l.b.Op(ir.Ne, ir.Bool, u, l.b.ConstU(0))
+	}
+	return l.b.Imm(ir.LoadUniform, l.b.Reg(irType(bs)), uint32(word))
+}
+
+// store writes v into the place.
+func (l *lowerer) store(pl place, v value) {
+	if pl.st == nil || pl.st.uniform {
+		return // the checker rejects assignments to non-lvalues and uniforms
+	}
+	if len(pl.dyn) == 0 {
+		for k := range v.r {
+			l.b.OpTo(ir.Mov, pl.st.base+ir.Reg(pl.word(k)), v.r[k])
+		}
+		return
+	}
+	idx, n, stride, ok := l.combine(&pl)
+	if !ok {
+		l.errorf(ast.Pos{}, "unsupported dynamic indexing of a nested aggregate")
+		return
+	}
+	for k := range v.r {
+		l.b.Emit(ir.Inst{Op: ir.ArrayStore, Dst: ir.NoReg, Src: [4]ir.Reg{idx, v.r[k], ir.NoReg, ir.NoReg}, Imm: uint32(pl.st.base) + uint32(pl.word(k)), Len: uint32(n), Stride: uint32(stride)})
+	}
+}
+
+// constValue materialises a folded constant.
+func (l *lowerer) constValue(t *ast.Type, cv *ast.Value) value {
+	bases := ast.WordBases(t)
+	out := value{t: t, r: make([]ir.Reg, len(bases))}
+	for k, bs := range bases {
+		w := uint32(0)
+		if k < len(cv.Words) {
+			w = cv.Words[k]
+		}
+		if bs == ast.Bool && w != 0 {
+			w = 1
+		}
+		out.r[k] = l.b.Const(irType(bs), w)
+	}
+	return out
+}
+
+func (l *lowerer) constF(v float32) ir.Reg { return l.b.ConstF(v) }
+
+func (l *lowerer) splat(r ir.Reg, n int) []ir.Reg {
+	out := make([]ir.Reg, n)
+	for i := range out {
+		out[i] = r
+	}
+	return out
+}

@@ -1,0 +1,189 @@
+package lower
+
+import (
+	"vortexgfx/shader/glsl/ast"
+	"vortexgfx/shader/ir"
+)
+
+// texForm describes a texture built-in's argument list after the sampler and P.
+type texForm struct {
+	op     ir.TexOp
+	proj   bool
+	lod    bool
+	grad   bool
+	offset bool
+	shadow bool // legacy shadow*: the reference is in P
+}
+
+var texForms = map[ast.Builtin]texForm{
+	ast.FnTexture:               {op: ir.TexSample},
+	ast.FnTextureProj:           {op: ir.TexSample, proj: true},
+	ast.FnTextureLod:            {op: ir.TexSampleLod, lod: true},
+	ast.FnTextureOffset:         {op: ir.TexSample, offset: true},
+	ast.FnTexelFetch:            {op: ir.TexFetch, lod: true},
+	ast.FnTexelFetchOffset:      {op: ir.TexFetch, lod: true, offset: true},
+	ast.FnTextureProjOffset:     {op: ir.TexSample, proj: true, offset: true},
+	ast.FnTextureLodOffset:      {op: ir.TexSampleLod, lod: true, offset: true},
+	ast.FnTextureProjLod:        {op: ir.TexSampleLod, proj: true, lod: true},
+	ast.FnTextureProjLodOffset:  {op: ir.TexSampleLod, proj: true, lod: true, offset: true},
+	ast.FnTextureGrad:           {op: ir.TexSampleGrad, grad: true},
+	ast.FnTextureGradOffset:     {op: ir.TexSampleGrad, grad: true, offset: true},
+	ast.FnTextureProjGrad:       {op: ir.TexSampleGrad, proj: true, grad: true},
+	ast.FnTextureProjGradOffset: {op: ir.TexSampleGrad, proj: true, grad: true, offset: true},
+	ast.FnTextureGather:         {op: ir.TexGather},
+	ast.FnTextureGatherOffset:   {op: ir.TexGather, offset: true},
+	ast.FnTextureSize:           {op: ir.TexSize},
+	ast.FnTextureQueryLevels:    {op: ir.TexQueryLevels},
+	ast.FnTexture1D:             {op: ir.TexSample},
+	ast.FnTexture1DProj:         {op: ir.TexSample, proj: true},
+	ast.FnTexture1DLod:          {op: ir.TexSampleLod, lod: true},
+	ast.FnTexture1DProjLod:      {op: ir.TexSampleLod, proj: true, lod: true},
+	ast.FnTexture2D:             {op: ir.TexSample},
+	ast.FnTexture2DProj:         {op: ir.TexSample, proj: true},
+	ast.FnTexture2DLod:          {op: ir.TexSampleLod, lod: true},
+	ast.FnTexture2DProjLod:      {op: ir.TexSampleLod, proj: true, lod: true},
+	ast.FnTexture3D:             {op: ir.TexSample},
+	ast.FnTexture3DProj:         {op: ir.TexSample, proj: true},
+	ast.FnTexture3DLod:          {op: ir.TexSampleLod, lod: true},
+	ast.FnTexture3DProjLod:      {op: ir.TexSampleLod, proj: true, lod: true},
+	ast.FnTextureCube:           {op: ir.TexSample},
+	ast.FnTextureCubeLod:        {op: ir.TexSampleLod, lod: true},
+	ast.FnShadow1D:              {op: ir.TexSample, shadow: true},
+	ast.FnShadow2D:              {op: ir.TexSample, shadow: true},
+	ast.FnShadow1DProj:          {op: ir.TexSample, proj: true, shadow: true},
+	ast.FnShadow2DProj:          {op: ir.TexSample, proj: true, shadow: true},
+	ast.FnShadow1DLod:           {op: ir.TexSampleLod, lod: true, shadow: true},
+	ast.FnShadow2DLod:           {op: ir.TexSampleLod, lod: true, shadow: true},
+	ast.FnShadow1DProjLod:       {op: ir.TexSampleLod, proj: true, lod: true, shadow: true},
+	ast.FnShadow2DProjLod:       {op: ir.TexSampleLod, proj: true, lod: true, shadow: true},
+}
+
+func isTexture(fn ast.Builtin) bool {
+	_, ok := texForms[fn]
+	return ok
+}
+
+// texture lowers a texture built-in to one Tex instruction. spec: GLSL 4.50 §8.9;
+// vortexpipe-driver §2.3.2 (sample, lod, grad, fetch, size, gather).
+func (l *lowerer) texture(x *ast.Call) value {
+	form := texForms[x.Builtin]
+	rt := x.Type()
+	n := rt.Components()
+	st := x.Args[0].Type().Sampler
+	kind, ok := samplerKind(st)
+	sidx, ok2 := l.samplerOf(x.Args[0])
+	if !ok || !ok2 {
+		if !ok {
+			l.errorf(x.Pos(), "%s samplers are not supported", st)
+		}
+		return l.zero(rt)
+	}
+	no := ir.NoReg
+	ti := ir.TexInfo{Op: form.op, Sampler: sidx, Lod: no, Bias: no, Compare: no,
+		Dst: [4]ir.Reg{no, no, no, no}, Coord: [4]ir.Reg{no, no, no, no},
+		DPdx: [3]ir.Reg{no, no, no}, DPdy: [3]ir.Reg{no, no, no}}
+	args := x.Args
+	i := 1
+	var p value
+	if form.op != ir.TexSize && form.op != ir.TexQueryLevels {
+		p = l.expr(args[1])
+		i = 2
+	}
+	if form.lod && i < len(args) {
+		ti.Lod = l.expr(args[i]).r[0]
+		i++
+	}
+	if form.op == ir.TexSize && i < len(args) {
+		ti.Lod = l.expr(args[i]).r[0]
+		i++
+	}
+	if form.grad {
+		dx, dy := l.expr(args[i]), l.expr(args[i+1])
+		for k := 0; k < len(dx.r) && k < 3; k++ {
+			ti.DPdx[k], ti.DPdy[k] = dx.r[k], dy.r[k]
+		}
+		i += 2
+	}
+	if form.offset {
+		cv := args[i].Value()
+		if cv == nil {
+			l.errorf(args[i].Pos(), "texture offset must be a constant expression")
+		} else {
+			for k := 0; k < len(cv.Words) && k < 3; k++ {
+				ti.Offset[k] = int32(cv.Words[k])
+			}
+			ti.HasOffset = true
+		}
+		i++
+	}
+	var trailing ir.Reg = ir.NoReg
+	var trailingConst *ast.Value
+	if i < len(args) {
+		trailingConst = args[i].Value()
+		trailing = l.expr(args[i]).r[0]
+	}
+	nc := kind.Coords()
+	shadow := kind.Shadow() || form.shadow
+	switch form.op {
+	case ir.TexSize, ir.TexQueryLevels:
+		ti.NCoord = 0
+	case ir.TexFetch:
+		ti.NCoord = min(nc, len(p.r))
+		copy(ti.Coord[:], p.r[:ti.NCoord])
+	default:
+		pr := p.r
+		if form.proj {
+			q := pr[len(pr)-1]
+			div := make([]ir.Reg, len(pr)-1)
+			for k := range div {
+				div[k] = l.fop(ir.FDiv, pr[k], q)
+			}
+			pr = div
+		}
+		ti.NCoord = min(nc, len(pr))
+		copy(ti.Coord[:], pr[:ti.NCoord])
+		if shadow && form.op != ir.TexGather {
+			ref := 2
+			if kind == ir.SamplerCubeShadow || kind == ir.Sampler2DArrayShadow {
+				ref = 3
+			}
+			if ref < len(pr) {
+				ti.Compare = pr[ref]
+			}
+		}
+	}
+	switch {
+	case form.op == ir.TexGather && kind.Shadow():
+		ti.Compare = trailing
+	case form.op == ir.TexGather && trailingConst != nil:
+		ti.Comp = min(max(int(trailingConst.Int(0)), 0), 3)
+	case trailing != ir.NoReg && (form.op == ir.TexSample):
+		ti.Bias = trailing
+	}
+	if l.stage != ast.StageFragment && form.op == ir.TexSample && ti.Bias != ir.NoReg {
+		// GLSL has no bias in vertex shaders (implicit LOD is the base level).
+		ti.Bias = ir.NoReg
+	}
+	// Result registers.
+	res := l.p.Samplers[sidx].Result
+	switch {
+	case form.op == ir.TexSize || form.op == ir.TexQueryLevels:
+		res = ir.I32
+	case shadow && form.op != ir.TexFetch:
+		res = ir.F32
+	}
+	out := value{t: rt, r: make([]ir.Reg, n)}
+	for k := 0; k < n && k < 4; k++ {
+		out.r[k] = l.b.Reg(res)
+		ti.Dst[k] = out.r[k]
+	}
+	l.p.Tex = append(l.p.Tex, ti)
+	l.b.Emit(ir.Inst{Op: ir.Tex, Dst: ir.NoReg, Src: [4]ir.Reg{no, no, no, no}, Imm: uint32(len(l.p.Tex) - 1)})
+	if rt.Base != ast.Float && rt.Base != ast.BasicNone && irType(rt.Base) != res {
+		// The checker's result type wins (e.g. an int texel read as declared).
+		for k := range out.r {
+			out.r[k] = l.b.Op(ir.Cast, irType(rt.Base), out.r[k])
+		}
+	}
+	return out
+}
