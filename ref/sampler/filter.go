@@ -148,8 +148,12 @@ func (t *Texture) sample(s *Sampler, req *Request, l int) [4]uint32 {
 	switch req.LOD {
 	case LODExplicit:
 		lambda += float64(req.LODValue[l])
+	case LODNone:
+		if len(req.LODValue) > l {
+			lambda += float64(req.LODValue[l])
+		}
 	case LODGrad:
-		if req.LODValue != nil {
+		if len(req.LODValue) > l {
 			lambda += float64(req.LODValue[l])
 		}
 		sz := t.baseSize(cs.nd)

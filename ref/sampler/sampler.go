@@ -142,8 +142,8 @@ type LODMode uint8
 
 // LOD sources.
 const (
-	LODNone     LODMode = iota // no derivatives (vertex stage): lambda = 0 + sampler bias
-	LODGrad                    // from DPdx/DPdy, plus the per-lane bias in LOD if non-nil
+	LODNone     LODMode = iota // no derivatives (vertex stage): lambda = 0 + biases
+	LODGrad                    // from DPdx/DPdy, plus the biases
 	LODExplicit                // LOD[lane] is the level of detail
 )
 
@@ -162,8 +162,9 @@ type Request struct {
 	// Ref holds the per-lane depth reference when the sampler compares.
 	Ref []float32
 	LOD LODMode
-	// LODValue is the explicit level (LODExplicit) or the shader bias
-	// (LODGrad, optional).
+	// LODValue is the explicit level (LODExplicit) or, when non-nil, the
+	// per-lane shader bias (LODNone, LODGrad). The sampler's LODBias always
+	// adds (GL 4.6 §8.14.1).
 	LODValue []float32
 	// DPdx and DPdy are the per-lane derivatives of Coord (x, y, z).
 	DPdx, DPdy [][3]float32

@@ -195,6 +195,11 @@ func TestLODFromDerivatives(t *testing.T) {
 			t.Errorf("%+v: level %v, want %v", c, got, c.want)
 		}
 	}
+	// Vertex-stage sampling: no derivatives, level 0 plus the biases.
+	s.MaxAnisotropy, s.LODBias = 1, 0.5
+	if got := sample1(t, tx, s, Request{Coord: [][4]float32{{0.3, 0.6}}, LOD: LODNone, LODValue: []float32{1}})[0]; got != 1.5 {
+		t.Errorf("LODNone with biases: level %v, want 1.5", got)
+	}
 	// The anisotropic footprint averages samples along the major axis: on
 	// the ramp, 2 samples at s = 0.5 +- 0.125 read texels 1 and 2.
 	r := ramp4(t)
