@@ -131,6 +131,8 @@ func (d *Description) UniformValues(di, frame int) []UniformValue {
 			v = mat.EmissiveFactor[:]
 		case "alpha_cutoff":
 			v = []float32{mat.AlphaCutoff}
+		case "alpha_mode":
+			v = []float32{float32(mat.AlphaMode)}
 		case "normal_scale":
 			v = []float32{texScale(mat.NormalTexture)}
 		case "occlusion_strength":

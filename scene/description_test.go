@@ -316,3 +316,94 @@ func BenchmarkDemo(b *testing.B) {
 		}
 	}
 }
+
+func TestModelDescription(t *testing.T) {
+	dir := t.TempDir()
+	s := testScene(t)
+	s.Materials[0].AlphaMode = AlphaBlend
+	glb, err := EncodeGLB(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "model.glb")
+	if err := os.WriteFile(p, glb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, err := ModelDescription(p, 320, 240)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Draws) != 1 {
+		t.Fatalf("%d draws", len(d.Draws))
+	}
+	dr := &d.Draws[0]
+	if dr.State.Cull != CullNone || !dr.State.Blend.Enable || !dr.State.DepthTest {
+		t.Errorf("state %+v (material double-sided, BLEND)", dr.State)
+	}
+	if dr.Textures[0].Texture.Image.Bounds().Dx() != 4 || dr.Textures[1].Texture.Name != "white" {
+		t.Errorf("textures %q %q", dr.Textures[0].Texture.Name, dr.Textures[1].Texture.Name)
+	}
+	// The fitted instance maps the quad's world bounds into [-0.5, 0.5].
+	for v := 0; v < dr.Mesh.VertexCount(); v++ {
+		q := dr.Instance.MulPoint(dr.Mesh.Position(v))
+		for k := 0; k < 3; k++ {
+			if q[k] < -0.5-1e-6 || q[k] > 0.5+1e-6 {
+				t.Fatalf("fitted vertex %d = %v", v, q)
+			}
+		}
+	}
+	vals := map[string]bool{}
+	for _, u := range d.UniformValues(0, 0) {
+		vals[u.Name] = true
+	}
+	for _, tb := range dr.Textures {
+		vals[tb.Uniform] = true
+	}
+	for _, src := range []string{dr.VertexShader.Source, dr.FragmentShader.Source} {
+		for _, line := range strings.Split(src, "\n") {
+			if f := strings.Fields(strings.TrimSuffix(line, ";")); len(f) == 3 && f[0] == "uniform" && !vals[f[2]] {
+				t.Errorf("uniform %s has no value", f[2])
+			}
+		}
+	}
+	if _, err := ModelDescription(filepath.Join(dir, "missing.obj"), 8, 8); err == nil || !strings.Contains(err.Error(), "missing.obj") {
+		t.Errorf("missing model: %v", err)
+	}
+}
+
+// TestDocExample parses the scene-file example of the package doc against
+// the bench data, so the documentation stays valid.
+func TestDocExample(t *testing.T) {
+	bench := filepath.Join(sharedData(t), "bench")
+	if _, err := os.Stat(filepath.Join(bench, "bunny.obj")); err != nil {
+		t.Skipf("../shared/data absent: %v", err)
+	}
+	doc, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var js []string
+	in := false
+	for _, line := range strings.Split(string(doc), "\n") {
+		switch {
+		case line == "//\t{":
+			in = true
+			js = append(js, "{")
+		case in && strings.HasPrefix(line, "//\t"):
+			js = append(js, strings.TrimPrefix(line, "//\t"))
+			if line == "//\t}" {
+				in = false
+			}
+		}
+	}
+	if len(js) < 10 {
+		t.Fatalf("example not found in doc.go")
+	}
+	d, err := ParseDescription([]byte(strings.Join(js, "\n")), "doc-example.json", DirReader(bench))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Draws[0].Mesh.TriangleCount() != 3674 || !strings.Contains(d.Draws[0].FragmentShader.Source, "#define USE_TEXTURE 1") {
+		t.Errorf("example loaded %d triangles", d.Draws[0].Mesh.TriangleCount())
+	}
+}

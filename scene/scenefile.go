@@ -322,12 +322,13 @@ func parseCamera(c cameraJSON, width, height int) (SceneCamera, error) {
 // Matrices are column-major; normal_matrix is the mat3 inverse transpose
 // of the model matrix; camera_position is in world space; viewport is
 // (width, height); material values come from the draw's mesh material (the
-// glTF default material when it has none).
+// glTF default material when it has none); alpha_mode is 0 (OPAQUE), 1
+// (MASK) or 2 (BLEND).
 var builtinUniforms = map[string]int{
 	"mvp": 16, "model": 16, "view": 16, "projection": 16, "model_view": 16, "view_projection": 16,
 	"normal_matrix": 9, "camera_position": 3, "viewport": 2, "frame": 1,
 	"base_color_factor": 4, "metallic_factor": 1, "roughness_factor": 1, "emissive_factor": 3,
-	"alpha_cutoff": 1, "normal_scale": 1, "occlusion_strength": 1,
+	"alpha_cutoff": 1, "alpha_mode": 1, "normal_scale": 1, "occlusion_strength": 1,
 }
 
 // BuiltinUniforms lists the built-in uniform value names, sorted.

@@ -1,5 +1,6 @@
 #version 130
-// Demo vertex shader: world-space position and normal for Blinn-Phong.
+// Vertex shader of the demo and of the built-in PBR shader: world-space
+// position and normal for lighting, texcoord passed through.
 uniform mat4 u_mvp;
 uniform mat4 u_model;
 uniform mat3 u_normal_matrix;
