@@ -46,7 +46,8 @@ import (
 // handshake. Launch pulses start with the KMU DCR state already latched and returns
 // once the device has drained (busy fell), with the device-side cycle count the
 // cost model charges for the launch. The CP calls these from its own goroutine,
-// one at a time. spec: command-processor §7.1
+// one at a time. DCRWrite and DCRRead run with the CP's lock held and must not call
+// back into the CP; Launch runs without it. spec: command-processor §7.1
 type GPU interface {
 	DCRWrite(addr abi.DCR, value uint32) error
 	DCRRead(addr abi.DCR, tag uint32) (uint32, error)

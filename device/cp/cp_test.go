@@ -475,3 +475,38 @@ func TestVMTranslationRules(t *testing.T) {
 		t.Fatalf("CP_CYCLE regs %#x:%#x vs %d", hi, lo, r.cp.Cycle())
 	}
 }
+
+// TestNewValidation: bad configurations are errors, never a half-built CP.
+func TestNewValidation(t *testing.T) {
+	h := mem.NewHost(mem.DefaultHostBase, mem.DefaultHostSize)
+	d := mem.NewDevice(mem.DefaultDeviceBase, mem.DefaultDeviceSize)
+	g := newFakeGPU(1)
+	tests := []struct {
+		name string
+		cfg  Config
+		ok   bool
+	}{
+		{"defaults", Config{}, true},
+		{"max queues", Config{NumQueues: MaxQueues}, true},
+		{"too many queues", Config{NumQueues: MaxQueues + 1}, false},
+		{"negative queues", Config{NumQueues: -1}, false},
+		{"ring too small", Config{RingSizeLog2Max: 5}, false},
+		{"ring too large", Config{RingSizeLog2Max: 33}, false},
+		{"rtl with VM", Config{Flavor: abi.FlavorRTL, VM: true}, false},
+		{"unknown flavour", Config{Flavor: 7}, false},
+		{"huge frequency", Config{CycleFreqHz: 1 << 33}, false},
+	}
+	for _, tc := range tests {
+		c, err := New(tc.cfg, h, d, g, Caps{})
+		if (err == nil) != tc.ok {
+			t.Errorf("%s: err = %v, want ok=%v", tc.name, err, tc.ok)
+		}
+		if c != nil {
+			c.Close()
+			c.Close() // idempotent
+		}
+	}
+	if _, err := New(Config{}, nil, d, g, Caps{}); err == nil {
+		t.Error("nil host accepted")
+	}
+}
