@@ -338,3 +338,33 @@ func TestAperture(t *testing.T) {
 		t.Error("interlock bucket {y[2:0], x[2:0]}")
 	}
 }
+
+// spec: vortexpipe §2.4 (link bases), §2.5 (arg-block slots), §2.3.4 (encodings);
+// vortex-hardware-facts §6, §9 item 15
+func TestArgBlocksAndEncodings(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		got, want int
+	}{
+		{"VP_ARG_SLOTS", ArgSlots, 9},
+		{"CS push constants", ArgCSPushConstants, 0}, {"CS set-0 descriptors", ArgCSDescSet0, 1},
+		{"CS dispatch base xy", ArgCSBaseXY, 2}, {"CS dispatch base z", ArgCSBaseZ, 3}, {"CS SSBO base", ArgCSSSBOBase, 4},
+		{"VS output records", ArgVSOutput, 0}, {"VS attribute table", ArgVSAttribTable, 1},
+		{"VS index buffer", ArgVSIndexBuffer, 2}, {"VS verts per instance", ArgVSVertsPerInst, 3},
+		{"VS base instance", ArgVSBaseInstance, 4}, {"VS base vertex", ArgVSBaseVertex, 5},
+		{"VS count", ArgVSCount, 6}, {"VS desc table", ArgVSDescTable, 8}, {"attrib table locs", VSAttribTableLocs, 8},
+		{"FS prim buffer", ArgFSPrimBuffer, 0}, {"FS SW sampler", ArgFSSWSampler, 1}, {"FS SW merger", ArgFSSWMerger, 2},
+		{"FS SW raster", ArgFSSWRasterBase, 3}, {"GFX_FS_ARG_DESC", ArgFSDesc, 9}, {"GFX_FS_ARG_MRT", ArgFSMRT, 10},
+		{"GFX_FS_ARG_APERTURE", ArgFSAperture, 11}, {"GFX_FS_ARG_FLAT", ArgFSFlat, 12},
+		{"desc table slots", FSDescSlots, 8}, {"VP_MAX_DESCS", MaxDescriptorsPerSh, 16}, {"flat words per prim", FlatSideWords, 12},
+		{"FS link base", LinkBaseFS, 0x8000_0000}, {"front-end link base", LinkBaseFrontEnd, 0x8020_0000},
+		{"VS link base", LinkBaseVS, 0x8040_0000}, {"aperture base", ApertureBase, 0xE000_0000},
+		{"custom-0", OpcodeCustom0, 0x0B}, {"custom-1", OpcodeCustom1, 0x2B}, {"barrier funct3", Funct3Barrier, 4},
+		{"quad shuffle funct3", Funct3QuadShuffle, 6}, {"om_export funct3", Funct3OMExport, 3}, {"tex funct3", Funct3Tex, 5},
+		{"OM_RT_IDX", CSROMRTIdx, 0x7CE}, {"OM_SAMPLE_IDX", CSROMSampleIdx, 0x7CF},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("%s = %d (0x%X), want %d (0x%X)", tc.name, tc.got, tc.got, tc.want, tc.want)
+		}
+	}
+}
