@@ -199,3 +199,49 @@ func TestPolybump(t *testing.T) {
 		t.Logf("%s: %d overlay pixels differ (alpha equal, RGB premultiplied in the golden)", filepath.Base(g.png), n)
 	}
 }
+
+// TestGoldenMatrix replays every matched golden across the parallelism axes: the
+// image must not depend on engines, slices, early-Z, cores or worker goroutines.
+// spec: rasterizer §10
+func TestGoldenMatrix(t *testing.T) {
+	type cached struct {
+		tr  *trace.Trace
+		ref image.Image
+		g   golden
+		pl  Planes
+	}
+	var cases []cached
+	for _, g := range goldens(t) {
+		name := filepath.Base(g.trace)
+		name = name[:len(name)-len(".cgltrace")]
+		if knownMismatch[name] {
+			continue
+		}
+		tr, err := trace.Load(g.trace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, cached{tr, loadPNG(t, g.png), g, goldenPlanes[name][0]})
+	}
+	for _, engines := range []int{1, 2, 4} {
+		for _, slices := range []int{1, 2} {
+			for _, earlyZ := range []bool{false, true} {
+				for _, workers := range []int{1, 2, 4} {
+					cfg := raster.Config{Engines: engines, Slices: slices, EarlyZ: earlyZ, Workers: workers, Cores: 1 + engines%3, Threads: 4 * slices}
+					name := fmt.Sprintf("e%d_s%d_z%v_w%d", engines, slices, earlyZ, workers)
+					t.Run(name, func(t *testing.T) {
+						for _, c := range cases {
+							img, _, err := Draw3D{Width: c.g.size, Height: c.g.size, Raster: cfg, Planes: c.pl}.Replay(c.tr)
+							if err != nil {
+								t.Fatal(err)
+							}
+							if n, maxd, first := diff(img, c.ref); n != 0 {
+								t.Errorf("%s: %d differing pixels (max %d): %v", filepath.Base(c.g.png), n, maxd, first)
+							}
+						}
+					})
+				}
+			}
+		}
+	}
+}
