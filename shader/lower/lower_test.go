@@ -26,7 +26,7 @@ func sharedData(t *testing.T) string {
 }
 
 func fbits(v float32) uint32 { return math.Float32bits(v) }
-func ff(w uint32) float32   { return math.Float32frombits(w) }
+func ff(w uint32) float32    { return math.Float32frombits(w) }
 
 // slot finds a named slot.
 func slot(t *testing.T, ss []ir.Slot, name string) ir.Slot {
