@@ -42,6 +42,7 @@ const (
 	itemDCR
 	itemLaunch
 	itemDraw
+	itemDCRRead
 )
 
 type item struct {
@@ -54,8 +55,9 @@ type item struct {
 	k        *Kernel
 	lp       LaunchParams
 	steps    []DrawStep
-	tail     []byte // rtl: the current device bytes of the last line (see fixTails)
-	hostOff  uint64 // host staging offset of the item's data
+	tail     []byte  // rtl: the current device bytes of the last line (see fixTails)
+	rsp      *uint32 // DCR read response
+	hostOff  uint64  // host staging offset of the item's data
 }
 
 // Batch records many commands that go to the ring as one submission: one doorbell,
@@ -255,4 +257,43 @@ func (q *Queue) EnqueueDraw(steps []DrawStep, deps ...*Event) *Event {
 // EnqueueDCRWrite writes a DCR.
 func (q *Queue) EnqueueDCRWrite(addr abi.DCR, v uint32, deps ...*Event) *Event {
 	return q.NewBatch().DCRWrite(addr, v).Submit(deps...)
+}
+
+// DCRRead reads a DCR through the CP (CMD_DCR_READ with tag on the data bus) and
+// returns the response the CP latched in Q_LAST_DCR_RSP. It waits for deps and for
+// the queue's earlier work. spec: command-processor §2.3, §5
+func (q *Queue) DCRRead(addr abi.DCR, tag uint32, deps ...*Event) (uint32, error) {
+	var v uint32
+	b := q.NewBatch()
+	b.items = append(b.items, item{kind: itemDCRRead, dcr: abi.DCRPair{Addr: addr, Value: tag}, rsp: &v})
+	if err := b.Submit(deps...).Wait(); err != nil {
+		return 0, err
+	}
+	return v, nil
+}
+
+// PerfCounter reads the 64-bit performance counter csr of class on core through
+// MPM_VALUE (two DCR reads, low then high word); core < 0 sums every core, as
+// vx_device_mpm_query does. spec: vortex-hardware-facts §7
+func (d *Device) PerfCounter(class abi.MPMClass, csr int, core int) (uint64, error) {
+	cores := []int{core}
+	if core < 0 {
+		cores = cores[:0]
+		for c := 0; c < d.caps.NumCores(); c++ {
+			cores = append(cores, c)
+		}
+	}
+	var sum uint64
+	for _, c := range cores {
+		lo, err := d.def.DCRRead(abi.DCRMPMValue, abi.MPMTag(class, csr, c, false))
+		if err != nil {
+			return 0, fmt.Errorf("runtime: perf counter %#x of class %d on core %d: %w", csr, class, c, err)
+		}
+		hi, err := d.def.DCRRead(abi.DCRMPMValue, abi.MPMTag(class, csr, c, true))
+		if err != nil {
+			return 0, fmt.Errorf("runtime: perf counter %#x of class %d on core %d: %w", csr, class, c, err)
+		}
+		sum += uint64(hi)<<32 | uint64(lo)
+	}
+	return sum, nil
 }

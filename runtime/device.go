@@ -138,6 +138,7 @@ func Open(t Transport) (*Device, error) {
 
 // hwQueue is the interrupt handler's view of one CP queue.
 type hwQueue struct {
+	mu   sync.Mutex    // orders the handler's reads against a fault reset
 	cmpl atomic.Uint64 // completion mailbox address (0 while the queue is unused)
 	done atomic.Uint64 // the seqnum last read from the mailbox
 	qerr atomic.Uint32 // Q_ERROR as last read
@@ -152,15 +153,19 @@ func (d *Device) irq(mask uint32) {
 	var slot [abi.SeqnumBytes]byte
 	for i := range d.hwq {
 		h := &d.hwq[i]
-		if mask&(1<<i) == 0 || h.cmpl.Load() == 0 {
+		if mask&(1<<i) == 0 {
 			continue
 		}
-		if err := d.t.HostRead(h.cmpl.Load(), slot[:]); err == nil {
-			h.done.Store(binary.LittleEndian.Uint64(slot[:]))
+		h.mu.Lock()
+		if a := h.cmpl.Load(); a != 0 {
+			if err := d.t.HostRead(a, slot[:]); err == nil {
+				h.done.Store(binary.LittleEndian.Uint64(slot[:]))
+			}
+			if qe, err := d.t.ReadReg(abi.QueueReg(i, abi.RegQError)); err == nil {
+				h.qerr.Store(qe)
+			}
 		}
-		if qe, err := d.t.ReadReg(abi.QueueReg(i, abi.RegQError)); err == nil {
-			h.qerr.Store(qe)
-		}
+		h.mu.Unlock()
 		select {
 		case h.wake <- struct{}{}:
 		default:

@@ -16,17 +16,15 @@ func launchScratch(p LaunchParams) uint64 {
 // encoder builds one submission: the device-scratch blob (argument blocks, QMDs,
 // draw descriptors), the host staging image and the command list.
 type encoder struct {
-	q              *Queue
-	qmd, drawOK    bool
-	cores          uint32
-	threads        uint32
-	devBase        uint64
-	hostBase       uint64
-	blob           []byte
-	host           []byte // host staging image; the blob is its first len(blob) bytes
-	cmds           []abi.Command
-	kmu            bool // KMU programmed with separate DCR writes (needs the cross-queue lock)
-	blobSize, hcap uint64
+	q           *Queue
+	qmd, drawOK bool
+	cores       uint32
+	threads     uint32
+	devBase     uint64
+	hostBase    uint64
+	blob        []byte // device scratch image, staged at the start of host staging
+	cmds        []abi.Command
+	kmu         bool // KMU programmed with separate DCR writes (needs the cross-queue lock)
 }
 
 func (e *encoder) scratch(p []byte) uint64 {
@@ -177,6 +175,8 @@ func (q *Queue) run(b *Batch) error {
 				e.kmu = true
 			}
 			body = append(body, abi.DCRWrite(it.dcr.Addr, it.dcr.Value))
+		case itemDCRRead:
+			body = append(body, abi.DCRRead(it.dcr.Addr, it.dcr.Value))
 		case itemLaunch:
 			c, err := e.launch(it.k, it.lp)
 			if err != nil {
@@ -217,6 +217,13 @@ func (q *Queue) run(b *Batch) error {
 	}
 	for i := range b.items {
 		it := &b.items[i]
+		if it.kind == itemDCRRead {
+			v, err := d.t.ReadReg(abi.QueueReg(q.hw, abi.RegQLastDCRRsp))
+			if err != nil {
+				return err
+			}
+			*it.rsp = v
+		}
 		if it.kind == itemRead {
 			if err := d.t.HostRead(dataBase+it.hostOff, it.out); err != nil {
 				return fmt.Errorf("runtime: reading staging: %w", err)

@@ -261,17 +261,26 @@ func (q *Queue) fault(word uint32) error {
 	hi, _ := t.ReadReg(abi.QueueReg(q.hw, abi.RegQFaultAddrHi))
 	err := fmt.Errorf("runtime: queue %d: CP error: %v in %v at line offset %d (address 0x%x)",
 		q.hw, code, opc, off, uint64(hi)<<32|uint64(lo))
-	// The reset clears head, tail, seqnum and the error (Q_CONTROL.reset).
+	// The reset clears head, tail, seqnum and the error (Q_CONTROL.reset); the
+	// mailbox still holds the old seqnum, so it is zeroed before the queue runs again.
+	// The handler lock keeps an interrupt that read the pre-reset state from
+	// publishing it afterwards.
+	h := &q.d.hwq[q.hw]
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	ctl := abi.QueueReg(q.hw, abi.RegQControl)
 	if rerr := t.WriteReg(ctl, abi.QControlReset); rerr != nil {
 		return fmt.Errorf("%w; reset failed: %v", err, rerr)
 	}
+	var zero [abi.SeqnumBytes]byte
+	if werr := t.HostWrite(q.cmpl, zero[:]); werr != nil {
+		return fmt.Errorf("%w; clearing the mailbox failed: %v", err, werr)
+	}
+	q.tail, q.seq = 0, 0
+	h.done.Store(0)
+	h.qerr.Store(0)
 	if rerr := t.WriteReg(ctl, abi.QControlEnable|q.prio<<abi.QControlPrioShift); rerr != nil {
 		return fmt.Errorf("%w; re-enable failed: %v", err, rerr)
 	}
-	q.tail, q.seq = 0, 0
-	h := &q.d.hwq[q.hw]
-	h.done.Store(0)
-	h.qerr.Store(0)
 	return err
 }

@@ -490,3 +490,52 @@ func TestBigBatch(t *testing.T) {
 		t.Errorf("last DCR write = %d, want 299", v)
 	}
 }
+
+// TestPerfCounters reads the device's counters the way the host does: a CP
+// DCR_READ of MPM_VALUE per word (vortex-hardware-facts §7).
+func TestPerfCounters(t *testing.T) {
+	for _, f := range flavors {
+		e := open(t, f, nil)
+		before, err := e.dev.PerfCounter(abi.MPMCore, device.CSRCoreCTAs, -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf := e.alloc(4 * 640)
+		if err := e.dev.DefaultQueue().EnqueueLaunch(e.kern["scale"], runtime.LaunchParams{NDim: 1,
+			Grid: [3]uint32{10}, Block: [3]uint32{64}, Args: args(buf.Addr(), 1, 640)}).Wait(); err != nil {
+			t.Fatal(err)
+		}
+		after, err := e.dev.PerfCounter(abi.MPMCore, device.CSRCoreCTAs, -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if after-before != 10 {
+			t.Errorf("%s: CTAs counted %d, want 10", f, after-before)
+		}
+		var perCore uint64
+		for c := 0; c < e.dev.Caps().NumCores(); c++ {
+			v, err := e.dev.PerfCounter(abi.MPMCore, device.CSRCoreCTAs, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			perCore += v
+		}
+		if perCore != after {
+			t.Errorf("%s: per-core sum %d != all-cores %d", f, perCore, after)
+		}
+		cyc, err := e.dev.PerfCounter(abi.MPMCore, abi.CSRMCycle, -1)
+		if err != nil || cyc == 0 {
+			t.Errorf("%s: MCYCLE %d, %v", f, cyc, err)
+		}
+		// A DCR the device does not map is a CP error, and the queue recovers.
+		if _, err := e.dev.DefaultQueue().DCRRead(0x030, 0); err == nil || !strings.Contains(err.Error(), "DCR") {
+			t.Errorf("%s: unmapped DCR read: %v", f, err)
+		}
+		if _, err := e.dev.PerfCounter(abi.MPMCore, abi.CSRMCycle, 99); err == nil {
+			t.Errorf("%s: counter of core 99: want an error", f)
+		}
+		if v, err := e.dev.DefaultQueue().DCRRead(abi.DCRRasterScissorX, 0); err != nil || v != 0 {
+			t.Errorf("%s: DCR read after errors: %d, %v", f, v, err)
+		}
+	}
+}
