@@ -2,6 +2,7 @@ package ref
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -56,19 +57,24 @@ func BenchmarkTriangles(b *testing.B) {
 	b.ReportMetric(float64(frags)/sec, "frags/s")
 }
 
-// BenchmarkFill draws a full-screen textured, blended quad into a 512x512
-// target and reports fragments/s.
+// BenchmarkFill draws a full-screen blended quad into a 512x512 target
+// with 1 and 2 workers and reports fragments/s.
 func BenchmarkFill(b *testing.B) {
-	tg := newTarget(b, 512, 512, []format.Format{format.RGBA8}, format.Invalid)
-	s := DefaultState(512, 512)
-	s.Blend[0] = BlendState{Enable: true, SrcRGB: SrcAlpha, DstRGB: OneMinusSrcAlpha, SrcAlpha: One, DstAlpha: Zero, WriteMask: 0xF}
-	s.Vertex, s.Fragment = passVS(4), colorFS
-	in := quadVerts(-1, -1, 1, 1, 0, [4]float32{0.2, 0.4, 0.6, 0.5})
-	b.ResetTimer()
-	for range b.N {
-		if err := Draw(context.Background(), tg, &s, in, DrawParams{Topology: Triangles, Count: 6}); err != nil {
-			b.Fatal(err)
-		}
+	for _, workers := range []int{1, 2} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+			tg := newTarget(b, 512, 512, []format.Format{format.RGBA8}, format.Invalid)
+			s := DefaultState(512, 512)
+			s.Workers = workers
+			s.Blend[0] = BlendState{Enable: true, SrcRGB: SrcAlpha, DstRGB: OneMinusSrcAlpha, SrcAlpha: One, DstAlpha: Zero, WriteMask: 0xF}
+			s.Vertex, s.Fragment = passVS(4), colorFS
+			in := quadVerts(-1, -1, 1, 1, 0, [4]float32{0.2, 0.4, 0.6, 0.5})
+			b.ResetTimer()
+			for range b.N {
+				if err := Draw(context.Background(), tg, &s, in, DrawParams{Topology: Triangles, Count: 6}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(512*512*b.N)/b.Elapsed().Seconds(), "frags/s")
+		})
 	}
-	b.ReportMetric(float64(512*512*b.N)/b.Elapsed().Seconds(), "frags/s")
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 )
 
 // ErrBadDraw reports invalid draw parameters, state or vertex input.
@@ -19,6 +20,8 @@ const (
 	subPixelBits = 8 // window coordinates are snapped to 1/256 pixel
 	subPixel     = 1 << subPixelBits
 	restartMark  = math.MinInt64
+	bandRows     = 16 // rows per band in the parallel path (even: quads never straddle)
+	maxWorkers   = 64
 )
 
 // drawer holds one draw's state and scratch buffers; it is allocated once
@@ -44,6 +47,10 @@ type drawer struct {
 	clip   clipper
 	rect   [4]int // x0, y0, x1, y1 (exclusive): target ∩ scissor
 	primID int32
+	fs     FragmentShader
+	// band and bands select the quad rows this drawer rasterizes: those in
+	// bands of bandRows rows whose index modulo bands is band.
+	band, bands int
 
 	// triangle setup scratch
 	setup [3][]float64 // per-vertex attribute terms
@@ -126,6 +133,14 @@ func newDrawer(ctx context.Context, t *Target, s *State, in VertexInput, p DrawP
 		sc := s.Scissor
 		d.rect = [4]int{max(sc.X, 0), max(sc.Y, 0), min(sc.X+sc.W, t.W), min(sc.Y+sc.H, t.H)}
 	}
+	d.fs = s.Fragment
+	d.bands = 1
+	d.scratch()
+	return d, elems, nil
+}
+
+// scratch allocates the drawer's own raster and fragment buffers.
+func (d *drawer) scratch() {
 	d.clip.init(d)
 	for i := range d.setup {
 		d.setup[i] = make([]float64, d.vw)
@@ -135,7 +150,65 @@ func newDrawer(ctx context.Context, t *Target, s *State, in VertexInput, p DrawP
 	d.qmask = make([]uint8, quadBatch)
 	d.qback = make([]bool, quadBatch)
 	d.varyBuf = make([]uint32, quadBatch*4*d.vw)
-	return d, elems, nil
+	d.nq = 0
+}
+
+// workers returns n drawers that share d's post-vertex data and each own
+// the quad rows of bands k, k+n, k+2n, ... (d itself is worker 0).
+func (d *drawer) workers(ctx context.Context, n int) []*drawer {
+	ws := make([]*drawer, n)
+	for k := range n {
+		w := d
+		if k > 0 {
+			c := *d
+			w = &c
+			w.clip = clipper{}
+			w.scratch()
+			if cl, ok := d.s.Fragment.(FragmentCloner); ok {
+				w.fs = cl.CloneFragment()
+			}
+		}
+		w.ctx, w.band, w.bands = ctx, k, n
+		ws[k] = w
+	}
+	return ws
+}
+
+// owns reports whether quad row qy belongs to this drawer's bands.
+func (d *drawer) owns(qy int) bool {
+	return d.bands == 1 || (qy/bandRows)%d.bands == d.band
+}
+
+// shade rasterizes one instance's primitives: directly, or with every
+// worker walking all primitives in order over its own bands, so each pixel
+// sees the same sequence of fragments as in the serial path.
+func (d *drawer) shade(ws []*drawer, top Topology, slot []int32) error {
+	last := d.s.Provoking == ProvokingLast
+	if len(ws) <= 1 {
+		d.primID = 0
+		return assemble(top, slot, last, d.primitive)
+	}
+	errs := make([]error, len(ws))
+	var wg sync.WaitGroup
+	for k, w := range ws {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.primID = 0
+			if err := assemble(top, slot, last, w.primitive); err != nil {
+				errs[k] = err
+				return
+			}
+			errs[k] = w.flush()
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func finite(v float32) bool { return !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) }
@@ -254,6 +327,7 @@ func (d *drawer) run(in VertexInput, p DrawParams, elems []int64) error {
 	d.psize = make([]float32, n)
 	d.cdist = make([]float32, n*d.layout.ClipDistances)
 	instances := max(p.Instances, 1)
+	var ws []*drawer
 	aw := in.Words + in.InstanceWords
 	b := &VertexBatch{
 		VertexID: make([]int32, vertexBatch), InstanceID: make([]int32, vertexBatch),
@@ -297,8 +371,10 @@ func (d *drawer) run(in VertexInput, p DrawParams, elems []int64) error {
 				}
 			}
 		}
-		d.primID = 0
-		if err := assemble(p.Topology, slot, d.s.Provoking == ProvokingLast, d.primitive); err != nil {
+		if ws == nil {
+			ws = d.workers(d.ctx, min(max(d.s.Workers, 1), maxWorkers))
+		}
+		if err := d.shade(ws, p.Topology, slot); err != nil {
 			return err
 		}
 	}

@@ -18,8 +18,8 @@ func (d *drawer) flush() error {
 	}
 	quads := d.quads[:d.nq]
 	d.nq = 0
-	if d.s.Fragment != nil {
-		if err := d.s.Fragment.ShadeQuads(quads, d.tex); err != nil {
+	if d.fs != nil {
+		if err := d.fs.ShadeQuads(quads, d.tex); err != nil {
 			return fmt.Errorf("ref: fragment shader, primitive %d: %w", quads[0].PrimitiveID, err)
 		}
 	}
@@ -94,7 +94,7 @@ func (d *drawer) fragment(q *Quad, l int, back bool) {
 			format.PackDepth(f, buf, z)
 		}
 	}
-	if d.s.Fragment == nil {
+	if d.fs == nil {
 		return
 	}
 	for i, surf := range d.t.Color {

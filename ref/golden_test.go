@@ -208,3 +208,6 @@ func compareImages(got *image.NRGBA, want image.Image, tol int) error {
 	}
 	return nil
 }
+
+// CloneFragment gives each worker its own request buffers.
+func (f *texturedFS) CloneFragment() FragmentShader { return newTexturedFS() }

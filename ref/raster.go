@@ -221,6 +221,9 @@ func (d *drawer) point(s int32) error {
 	qy0, qy1 := max(y0, r[1])&^1, min(y1, r[3])
 	var pc [4][2]float32
 	for qy := qy0; qy < qy1; qy += 2 {
+		if !d.owns(qy) {
+			continue
+		}
 		for qx := qx0; qx < qx1; qx += 2 {
 			var mask uint8
 			for l := range 4 {
@@ -321,6 +324,9 @@ func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
 	fa := float64(area)
 	var bary [4][3]float64
 	for qy := y0 &^ 1; qy < y1; qy += 2 {
+		if !d.owns(int(qy)) {
+			continue
+		}
 		for qx := x0 &^ 1; qx < x1; qx += 2 {
 			var mask uint8
 			for l := range 4 {

@@ -106,6 +106,14 @@ type FragmentShader interface {
 	ShadeQuads(quads []Quad, tex Textures) error
 }
 
+// FragmentCloner is implemented by fragment shaders that keep scratch
+// state between calls: with State.Workers > 1 every worker goroutine shades
+// with its own clone. A shader that does not implement it must be safe for
+// concurrent use when Workers > 1.
+type FragmentCloner interface {
+	CloneFragment() FragmentShader
+}
+
 // VertexFunc is a vertex shader written as a Go function.
 type VertexFunc struct {
 	Out VertexLayout

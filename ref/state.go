@@ -257,6 +257,12 @@ type State struct {
 	BlendConstant [4]float32
 	LogicOpEnable bool
 	LogicOp       LogicOp
+
+	// Workers > 1 rasterizes and shades fragments on that many goroutines
+	// (at most 64), each owning interleaved bands of 16 rows and walking
+	// every primitive in order; the result is bit-identical to Workers <= 1
+	// (serial). Vertex shading stays serial. See FragmentCloner.
+	Workers int
 }
 
 // DefaultState returns GL's initial state for a w x h target: full viewport
