@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"encoding/binary"
 	"fmt"
 
 	"vortexgfx/abi"
@@ -97,7 +98,7 @@ func (e *encoder) draw(steps []DrawStep) error {
 }
 
 // run encodes and submits a batch, then lands its reads.
-func (q *Queue) run(b *Batch) error {
+func (q *Queue) run(b *Batch, ev *Event) error {
 	if b.err != nil {
 		return fmt.Errorf("runtime: %w", b.err)
 	}
@@ -212,8 +213,22 @@ func (q *Queue) run(b *Batch) error {
 		d.kmuMu.Lock()
 		defer d.kmuMu.Unlock()
 	}
+	if q.profile && len(cmds) > 0 {
+		cmds[0].Flags |= abi.FlagProfile
+		cmds[0].ProfileSlot = q.profSlots
+		if len(cmds) > 1 {
+			last := &cmds[len(cmds)-1]
+			last.Flags |= abi.FlagProfile
+			last.ProfileSlot = q.profSlots + abi.ProfileRecordBytes
+		}
+	}
 	if err := q.submitCommands(cmds); err != nil {
 		return err
+	}
+	if q.profile && len(cmds) > 0 {
+		if err := q.readProfile(ev, len(cmds) == 1); err != nil {
+			return err
+		}
 	}
 	for i := range b.items {
 		it := &b.items[i]
@@ -320,5 +335,26 @@ func (q *Queue) fixTails(b *Batch) error {
 			it.kind = itemWrite
 		}
 	}
+	return nil
+}
+
+// readProfile fills ev's profile from the records the CP wrote (one when the batch
+// was a single command).
+func (q *Queue) readProfile(ev *Event, single bool) error {
+	var rec [2 * abi.ProfileRecordBytes]byte
+	if err := q.d.t.HostRead(q.profSlots, rec[:]); err != nil {
+		return fmt.Errorf("runtime: reading profile records: %w", err)
+	}
+	le := binary.LittleEndian
+	second := rec[abi.ProfileRecordBytes:]
+	if single {
+		second = rec[:]
+	}
+	ev.prof = Profile{
+		Queued: le.Uint64(rec[abi.ProfileQueued:]), Submit: le.Uint64(rec[abi.ProfileSubmit:]),
+		Start: le.Uint64(rec[abi.ProfileStart:]), End: le.Uint64(second[abi.ProfileEnd:]),
+		FreqHz: q.d.caps.CycleFreqHz,
+	}
+	ev.hasProf = true
 	return nil
 }

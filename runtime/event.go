@@ -8,8 +8,26 @@ import "context"
 // resolve host-side, so a wait on another queue never blocks a CP ring.
 // spec: command-processor §9 (timeline events)
 type Event struct {
-	done chan struct{}
-	err  error
+	done    chan struct{}
+	err     error
+	prof    Profile
+	hasProf bool
+}
+
+// Profile is an event's timing in CP cycles, from the CP's 32-byte profile records
+// of its first and last command: queued (tail commit), submit (line fetched), start
+// (resource granted) of the first, end (retire) of the last.
+// spec: command-processor §10 item 12 (vx_event_get_profiling)
+type Profile struct {
+	Queued, Submit, Start, End uint64
+	FreqHz                     uint32 // CP_CYCLE_FREQ_HZ, to convert cycles to time
+}
+
+// Profile returns the event's profile; ok is false unless the event completed
+// successfully on a queue created with QueueOptions.Profile.
+func (e *Event) Profile() (p Profile, ok bool) {
+	<-e.done
+	return e.prof, e.hasProf && e.err == nil
 }
 
 func newEvent() *Event { return &Event{done: make(chan struct{})} }

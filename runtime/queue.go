@@ -11,6 +11,10 @@ import (
 type QueueOptions struct {
 	Priority     int // Q_CONTROL[3:2]: 0 (lowest) .. 3 (highest)
 	RingSizeLog2 int // 0 = min(16, CP_DEV_CAPS ring log2 max)
+	// Profile sets Q_CONTROL.profile_en and marks each batch's first and last
+	// command with F_PROFILE, so Event.Profile reports CP timestamps. It needs the
+	// CP's profiling capability (CP_DEV_CAPS bit 28).
+	Profile bool
 }
 
 // stageBytes is each queue's persistent host staging and device scratch size;
@@ -30,6 +34,8 @@ type Queue struct {
 	prio uint32
 
 	hostStage, devStage uint64
+	profile             bool
+	profSlots           uint64 // host address of two 32-byte profile records
 
 	// Worker-owned.
 	tail uint64 // committed tail (bytes)
@@ -51,6 +57,9 @@ type op struct {
 // §9 says: ring base, head and completion addresses, ring size, Q_CONTROL enable,
 // then CP_CTRL enable last; it also enables the queue's interrupt.
 func (d *Device) NewQueue(o QueueOptions) (*Queue, error) {
+	if o.Profile && !d.caps.CP.Profiling {
+		return nil, fmt.Errorf("runtime: queue profiling: the CP has no profiling capability")
+	}
 	if o.Priority < 0 || o.Priority > 3 {
 		return nil, fmt.Errorf("runtime: queue priority %d (want 0..3)", o.Priority)
 	}
@@ -80,8 +89,8 @@ func (d *Device) NewQueue(o QueueOptions) (*Queue, error) {
 	d.hwFree[hw] = false
 	d.mu.Unlock()
 
-	q := &Queue{d: d, hw: hw, mask: 1<<log2 - 1, prio: uint32(o.Priority), ops: make(chan *op, 256), exited: make(chan struct{})}
-	if err := q.setup(log2, o.Priority); err != nil {
+	q := &Queue{d: d, hw: hw, mask: 1<<log2 - 1, prio: uint32(o.Priority), profile: o.Profile, ops: make(chan *op, 256), exited: make(chan struct{})}
+	if err := q.setup(log2); err != nil {
 		q.release()
 		return nil, fmt.Errorf("runtime: queue %d: %w", hw, err)
 	}
@@ -92,7 +101,16 @@ func (d *Device) NewQueue(o QueueOptions) (*Queue, error) {
 	return q, nil
 }
 
-func (q *Queue) setup(log2, prio int) error {
+// control is the queue's Q_CONTROL value: enable, priority, profile_en.
+func (q *Queue) control() uint32 {
+	v := abi.QControlEnable | q.prio<<abi.QControlPrioShift
+	if q.profile {
+		v |= abi.QControlProfileEn
+	}
+	return v
+}
+
+func (q *Queue) setup(log2 int) error {
 	t := q.d.t
 	var err error
 	alloc := func(dst *uint64, size, align uint64) {
@@ -104,6 +122,7 @@ func (q *Queue) setup(log2, prio int) error {
 	alloc(&q.head, abi.SeqnumBytes, 64)
 	alloc(&q.cmpl, abi.SeqnumBytes, 64)
 	alloc(&q.hostStage, stageBytes+abi.LineBytes, 64)
+	alloc(&q.profSlots, 2*abi.ProfileRecordBytes, 64)
 	if err == nil {
 		q.devStage, err = t.DevAlloc(stageBytes+abi.LineBytes, 64)
 	}
@@ -117,7 +136,7 @@ func (q *Queue) setup(log2, prio int) error {
 		{qr(abi.RegQHeadAddrLo), uint32(q.head)}, {qr(abi.RegQHeadAddrHi), uint32(q.head >> 32)},
 		{qr(abi.RegQCmplAddrLo), uint32(q.cmpl)}, {qr(abi.RegQCmplAddrHi), uint32(q.cmpl >> 32)},
 		{qr(abi.RegQRingSizeLog2), uint32(log2)},
-		{qr(abi.RegQControl), abi.QControlEnable | uint32(prio)<<abi.QControlPrioShift},
+		{qr(abi.RegQControl), q.control()},
 	}
 	for _, w := range writes {
 		if err := t.WriteReg(w.off, w.v); err != nil {
@@ -141,7 +160,7 @@ func (q *Queue) setup(log2, prio int) error {
 // release frees the queue's host/device memory and its CP queue id.
 func (q *Queue) release() {
 	t := q.d.t
-	for _, a := range []uint64{q.ring, q.head, q.cmpl, q.hostStage} {
+	for _, a := range []uint64{q.ring, q.head, q.cmpl, q.hostStage, q.profSlots} {
 		if a != 0 {
 			t.HostFree(a)
 		}
@@ -207,7 +226,7 @@ func (q *Queue) worker() {
 			}
 		}
 		if err == nil {
-			err = q.run(o.b)
+			err = q.run(o.b, o.ev)
 		}
 		o.ev.finish(err)
 	}
@@ -279,7 +298,7 @@ func (q *Queue) fault(word uint32) error {
 	q.tail, q.seq = 0, 0
 	h.done.Store(0)
 	h.qerr.Store(0)
-	if rerr := t.WriteReg(ctl, abi.QControlEnable|q.prio<<abi.QControlPrioShift); rerr != nil {
+	if rerr := t.WriteReg(ctl, q.control()); rerr != nil {
 		return fmt.Errorf("%w; re-enable failed: %v", err, rerr)
 	}
 	return err

@@ -539,3 +539,30 @@ func TestPerfCounters(t *testing.T) {
 		}
 	}
 }
+
+// TestProfiling: events of a profiling queue carry ordered CP timestamps.
+func TestProfiling(t *testing.T) {
+	for _, f := range flavors {
+		e := open(t, f, nil)
+		q, err := e.dev.NewQueue(runtime.QueueOptions{Profile: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf := e.alloc(4 * 64)
+		for _, ev := range []*runtime.Event{
+			q.EnqueueLaunch(e.kern["scale"], runtime.LaunchParams{NDim: 1, Grid: [3]uint32{1}, Block: [3]uint32{64}, Args: args(buf.Addr(), 2, 64)}),
+			q.EnqueueDCRWrite(abi.DCRRasterScissorX, 1),
+		} {
+			if err := ev.Wait(); err != nil {
+				t.Fatal(err)
+			}
+			p, ok := ev.Profile()
+			if !ok || p.Queued > p.Submit || p.Submit > p.Start || p.Start > p.End || p.End == 0 || p.FreqHz == 0 {
+				t.Errorf("%s: profile %+v ok=%v", f, p, ok)
+			}
+		}
+		if _, ok := e.dev.DefaultQueue().EnqueueDCRWrite(abi.DCRRasterScissorX, 1).Profile(); ok {
+			t.Errorf("%s: profile on a queue without profiling", f)
+		}
+	}
+}
