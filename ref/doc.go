@@ -66,6 +66,17 @@
 // rounds with floor(f*(2^n-1)+1/2) (NaN to 0), sRGB attachments are always
 // encoded on write and decoded for blending, integers clamp.
 //
-// Drawing is single-threaded and deterministic; no allocation happens per
-// primitive, quad or pixel (scratch is allocated once per Draw).
+// Drawing is deterministic; no allocation happens per primitive, quad or
+// pixel (scratch is allocated once per Draw). With State.Workers > 1 the
+// fragment work is split into interleaved 16-row bands, one set per
+// goroutine, each walking every primitive in submission order, so every
+// pixel sees the same fragment sequence and the output is bit-identical to
+// the serial path; fragment shaders with scratch implement FragmentCloner.
+//
+// # Limits
+//
+// No multisampling, polygon modes, polygon offset, line stipple or smooth
+// (antialiased) points and lines; per-instance attributes have divisor 1
+// (shaders may index by gl_InstanceID themselves); depth/stencil are single
+// attachments shared by all colour attachments.
 package ref

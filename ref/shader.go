@@ -43,6 +43,7 @@ type VertexBatch struct {
 
 // Textures is the sampler interface the renderer hands to shaders: one call
 // per quad or batch, never per lane. unit indexes State.Textures.
+// spec: vortexpipe-driver §2.2, §3.6 (texture ops are issued per warp).
 type Textures interface {
 	Sample(unit int, req *sampler.Request, out [][4]uint32) error
 }

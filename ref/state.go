@@ -46,6 +46,7 @@ const (
 )
 
 // CullMode selects which faces are culled.
+// spec: software-shader-backend "Culling and viewport gaps" (the ignored cull flag).
 type CullMode uint8
 
 // Cull modes.
@@ -68,6 +69,7 @@ const (
 )
 
 // ProvokingVertex selects the vertex flat varyings come from.
+// spec: vortexpipe-driver §3.2 (the provoking vertex's words, copied verbatim).
 type ProvokingVertex uint8
 
 // Provoking vertex conventions (GL default: last).
@@ -176,6 +178,7 @@ type Viewport struct {
 type Rect struct{ X, Y, W, H int }
 
 // StencilFace is the stencil state of one facing.
+// spec: software-shader-backend "Current limitations" (no stencil); vortexpipe-driver §3.7.
 type StencilFace struct {
 	Func                CompareFunc
 	Ref                 uint8
@@ -185,6 +188,7 @@ type StencilFace struct {
 }
 
 // DepthState is the depth test state.
+// spec: software-shader-backend "Persistent depth semantics" (depth disable honoured here).
 type DepthState struct {
 	Test  bool
 	Func  CompareFunc
@@ -199,6 +203,7 @@ type DepthState struct {
 }
 
 // BlendState is one render target's blend state and write mask.
+// spec: software-shader-backend "Current limitations" (no blending); vortexpipe-driver §3.7.
 type BlendState struct {
 	Enable                             bool
 	SrcRGB, DstRGB, SrcAlpha, DstAlpha BlendFactor

@@ -316,7 +316,8 @@ func ComponentMask(f Format) uint32 {
 	return uint32(1)<<b - 1
 }
 
-// UNorm encodes v as an unsigned normalized integer of the given bit width:
+// UNorm encodes v as an unsigned normalized integer of the given bit width
+// (spec: software-shader-backend "Production color packing", which did not clamp):
 // floor(clamp(v, 0, 1) * (2^bits - 1) + 0.5); NaN encodes as 0.
 func UNorm(v float32, bits int) uint32 {
 	if !(v > 0) { // NaN and non-positive

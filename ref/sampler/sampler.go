@@ -99,6 +99,8 @@ func (f CompareFunc) TestUint(a, b uint32) bool {
 }
 
 // Sampler is the complete sampler state (GL sampler object / VkSampler).
+// spec: software-shader-backend "CPU texture sampling" (the nearest/clamp
+// sampler this replaces); vortexpipe-driver §3.6 (the sampling surface).
 type Sampler struct {
 	MinFilter, MagFilter Filter
 	MipFilter            MipFilter
@@ -185,6 +187,7 @@ var ErrBadRequest = errors.New("sampler: bad request")
 // Sample performs req on texture t with sampler state s and writes each
 // lane's four result words (float bits, or integers for integer textures
 // and OpSize) to out[0:req.N].
+// spec: vortexpipe-driver §3.6.
 func Sample(t *Texture, s *Sampler, req *Request, out [][4]uint32) error {
 	if t == nil || s == nil || req == nil {
 		return fmt.Errorf("%w: nil texture, sampler or request", ErrBadRequest)

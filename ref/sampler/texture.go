@@ -106,6 +106,7 @@ type Level struct {
 }
 
 // Texture is an image with its mip chain and view state.
+// spec: vortexpipe-driver §3.6 (1D/2D/3D/cube/array textures, NPOT, mips).
 type Texture struct {
 	Dim     Dim
 	Format  format.Format
