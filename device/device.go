@@ -65,6 +65,7 @@ type Device struct {
 	statsMu  sync.Mutex
 	last     LaunchStats
 	total    LaunchStats
+	lastErr  error
 	fragWG   sync.WaitGroup
 	runMu    sync.RWMutex // guards isClosed against sends to the core goroutines
 	isClosed bool

@@ -243,6 +243,9 @@ func TestLaunchErrors(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want %q", err, tc.want)
 			}
+			if r.dev.LastLaunchError() != err {
+				t.Errorf("LastLaunchError = %v", r.dev.LastLaunchError())
+			}
 		})
 	}
 	r.program(good)

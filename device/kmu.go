@@ -72,6 +72,22 @@ func (d *Device) record(s LaunchStats) {
 	d.statsMu.Unlock()
 }
 
+// LastLaunchError returns the error of the most recent launch (nil if it
+// succeeded). The CP reports a failed launch only as Q_ERROR code "launch error";
+// tools read the device's reason here.
+func (d *Device) LastLaunchError() error {
+	d.statsMu.Lock()
+	defer d.statsMu.Unlock()
+	return d.lastErr
+}
+
+func (d *Device) setLaunchError(err error) error {
+	d.statsMu.Lock()
+	d.lastErr = err
+	d.statsMu.Unlock()
+	return err
+}
+
 // launchJob is one compute launch shared by the cores that run its CTAs.
 type launchJob struct {
 	ctx      context.Context
@@ -100,6 +116,12 @@ type coreResult struct {
 func (d *Device) Launch(ctx context.Context) (cycles uint64, err error) {
 	d.launchMu.Lock()
 	defer d.launchMu.Unlock()
+	cycles, err = d.launch(ctx)
+	d.setLaunchError(err)
+	return cycles, err
+}
+
+func (d *Device) launch(ctx context.Context) (uint64, error) {
 	d.mu.Lock()
 	kmu := d.state.KMU
 	kick := d.kick

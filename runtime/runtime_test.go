@@ -50,14 +50,14 @@ func scale(c *device.CTA) error {
 }
 
 type env struct {
-	t    *testing.T
+	t    testing.TB
 	sim  *sim.Sim
 	dev  *runtime.Device
 	mod  *runtime.Module
 	kern map[string]*runtime.Kernel
 }
 
-func open(t *testing.T, flavor string, mut func(*config.Config)) *env {
+func open(t testing.TB, flavor string, mut func(*config.Config)) *env {
 	t.Helper()
 	cfg := config.Default()
 	cfg.CP.Flavor = flavor
@@ -564,5 +564,28 @@ func TestProfiling(t *testing.T) {
 		if _, ok := e.dev.DefaultQueue().EnqueueDCRWrite(abi.DCRRasterScissorX, 1).Profile(); ok {
 			t.Errorf("%s: profile on a queue without profiling", f)
 		}
+	}
+}
+
+// BenchmarkLaunch measures host-side synchronous launches (one batch, one doorbell,
+// interrupt completion) per flavour.
+func BenchmarkLaunch(b *testing.B) {
+	for _, f := range flavors {
+		b.Run(f, func(b *testing.B) {
+			e := open(b, f, nil)
+			buf, err := e.dev.Alloc(4 * 256)
+			if err != nil {
+				b.Fatal(err)
+			}
+			p := runtime.LaunchParams{NDim: 1, Grid: [3]uint32{4}, Block: [3]uint32{64}, Args: args(buf.Addr(), 1, 256)}
+			q := e.dev.DefaultQueue()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if err := q.EnqueueLaunch(e.kern["scale"], p).Wait(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.StopTimer()
+		})
 	}
 }
