@@ -1,0 +1,548 @@
+package shadertest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"strings"
+)
+
+// Status is a test result.
+type Status int
+
+// Test results.
+const (
+	Pass Status = iota
+	Fail
+	Skip
+)
+
+var statusNames = [...]string{"pass", "fail", "skip"}
+
+func (s Status) String() string {
+	if s >= 0 && int(s) < len(statusNames) {
+		return statusNames[s]
+	}
+	return "?"
+}
+
+// MarshalText writes the status as pass, fail or skip.
+func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// Result is the outcome of one test file.
+type Result struct {
+	// Path is the file as given or as found under a given directory.
+	Path   string `json:"path"`
+	Status Status `json:"result"`
+	// Reason says why a test failed or was skipped ("" for a clean pass,
+	// a note for a pass with a warning).
+	Reason string `json:"reason,omitempty"`
+}
+
+// RunFile reads, parses and executes one test file. A panic anywhere in
+// parsing or in the back end is that test's failure.
+func RunFile(ctx context.Context, path string, b Backend) (r Result) {
+	r.Path = path
+	defer func() {
+		if p := recover(); p != nil {
+			r.Status, r.Reason = Fail, fmt.Sprintf("panic: %v [%s]", p, firstFrames(debug.Stack()))
+		}
+	}()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		r.Status, r.Reason = Fail, err.Error()
+		return r
+	}
+	f, perr := Parse(path, data)
+	st, reason := Execute(ctx, f, perr, b)
+	r.Status, r.Reason = st, reason
+	return r
+}
+
+// firstFrames keeps the panicking frames of a stack trace short enough for
+// one result line.
+func firstFrames(stack []byte) string {
+	lines := strings.Split(string(stack), "\n")
+	var out []string
+	for i, l := range lines {
+		if strings.HasPrefix(l, "panic(") && i+2 < len(lines) {
+			for _, m := range lines[i+2 : min(len(lines), i+6)] {
+				out = append(out, strings.TrimSpace(m))
+			}
+			break
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// Execute runs a parsed test on a back end: requirements first (an unmet
+// one is a skip, even when later lines are malformed), then the program,
+// then the [test] commands. parseErr is Parse's error for f.
+// spec: issue 5 "The shader test runner".
+func Execute(ctx context.Context, f *File, parseErr error, b Backend) (st Status, reason string) {
+	defer func() {
+		if p := recover(); p != nil {
+			st, reason = Fail, fmt.Sprintf("panic: %v [%s]", p, firstFrames(debug.Stack()))
+		}
+	}()
+	caps := b.Caps()
+	if !f.HasRequire {
+		return Fail, "[require] section missing"
+	}
+	api, gl, glsl, skip := contextVersions(f, &caps)
+	if skip != "" {
+		return Skip, skip
+	}
+	skip, err := checkRequirements(f, &caps, gl, glsl)
+	if err != nil {
+		return Fail, err.Error()
+	}
+	if skip != "" {
+		return Skip, skip
+	}
+	if parseErr != nil {
+		return Fail, firstError(parseErr)
+	}
+	if len(f.Unsupported) > 0 {
+		return Skip, "section " + f.Unsupported[0] + " is not supported"
+	}
+	for _, sh := range f.Shaders {
+		if !caps.hasStage(sh.Stage) {
+			return Skip, sh.Stage.String() + " shaders are not supported"
+		}
+	}
+	for _, c := range f.Commands {
+		if c.Op == OpUnsupported {
+			return Skip, fmt.Sprintf("line %d: command %q is not supported", c.Line, c.Name)
+		}
+	}
+	cfg := ContextConfig{API: api, GL: gl, GLSL: glsl, Width: f.Width, Height: f.Height, DepthBuffer: f.DepthBuffer}
+	gctx, err := b.NewContext(ctx, cfg)
+	if err != nil {
+		return errStatus(err, "creating context")
+	}
+	defer gctx.Close()
+	r := &runner{f: f, caps: &caps, c: gctx, gl: gl, state: DefaultState(f.Width, f.Height),
+		tol: DefaultTolerance, textures: map[texKey]*Texture{}}
+	for _, rq := range f.Requires {
+		if rq.Kind == ReqIgnoreMissingUniforms {
+			r.ignoreMissing = true
+		}
+	}
+	return r.run(ctx)
+}
+
+// errStatus maps a back-end error to a result: ErrUnsupported skips.
+func errStatus(err error, what string) (Status, string) {
+	if errors.Is(err, ErrUnsupported) {
+		return Skip, what + ": " + err.Error()
+	}
+	return Fail, what + ": " + err.Error()
+}
+
+func firstError(err error) string {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		if errs := j.Unwrap(); len(errs) > 0 {
+			return errs[0].Error()
+		}
+	}
+	return err.Error()
+}
+
+type texKey struct {
+	unit   int
+	target TexTarget
+}
+
+// runner is the state of one executing test.
+type runner struct {
+	f        *File
+	caps     *Caps
+	c        Context
+	gl       Version
+	state    State
+	tol      Tolerance
+	textures map[texKey]*Texture
+	// activeUnit is the texture unit of the last texture command
+	// (glActiveTexture is never reset).
+	activeUnit    int
+	clearColor    bool
+	clearDepth    bool
+	clearReq      ClearRequest
+	linked        bool
+	hasProgram    bool
+	linkLog       string
+	linkExpected  bool
+	ignoreMissing bool
+	failure       string
+	warning       string
+	pixbuf        []byte
+}
+
+// errFatal ends the test with a failure, as piglit_report_result(FAIL)
+// does; errSkip ends it with a skip.
+type stop struct {
+	status Status
+	reason string
+}
+
+func (s *stop) Error() string { return s.reason }
+
+func (r *runner) run(ctx context.Context) (Status, string) {
+	r.clearReq = ClearRequest{DepthValue: 1}
+	if len(r.f.Shaders) > 0 {
+		r.hasProgram = true
+		err := r.c.Link(&Program{Shaders: r.f.Shaders})
+		var le *LinkError
+		switch {
+		case err == nil:
+			r.linked = true
+		case errors.As(err, &le):
+			r.linkLog = le.Log
+		default:
+			return errStatus(err, "link")
+		}
+	}
+	for i := range r.f.Commands {
+		if err := ctx.Err(); err != nil {
+			return Fail, err.Error()
+		}
+		c := &r.f.Commands[i]
+		if err := r.exec(c); err != nil {
+			var s *stop
+			if errors.As(err, &s) {
+				return s.status, fmt.Sprintf("line %d: %s", c.Line, s.reason)
+			}
+			st, msg := errStatus(err, fmt.Sprintf("line %d", c.Line))
+			return st, msg
+		}
+	}
+	if r.failure == "" && !r.linked && !r.linkExpected {
+		r.failure = r.programNotInUse()
+	}
+	if r.failure != "" {
+		return Fail, r.failure
+	}
+	return Pass, r.warning
+}
+
+// fail records a non-fatal failure: shader_runner marks the line failed
+// and carries on.
+func (r *runner) fail(c *Command, format string, args ...any) {
+	if r.failure == "" {
+		r.failure = fmt.Sprintf("line %d: %s", c.Line, fmt.Sprintf(format, args...))
+	}
+}
+
+func (r *runner) programNotInUse() string {
+	if !r.hasProgram {
+		return "no program to link"
+	}
+	return "failed to link: " + r.linkLog
+}
+
+// programInUse is program_must_be_in_use: a non-fatal failure.
+func (r *runner) programInUse(c *Command) bool {
+	if !r.linked {
+		r.fail(c, "%s", r.programNotInUse())
+		return false
+	}
+	return true
+}
+
+func (r *runner) exec(c *Command) error {
+	s := &r.state
+	switch c.Op {
+	case OpClearColor:
+		copy(r.clearReq.ColorValue[:], c.F)
+		r.clearColor = true
+	case OpClearDepth:
+		r.clearReq.DepthValue = float64(c.F[0])
+		r.clearDepth = true
+	case OpClear:
+		req := r.clearReq
+		req.Color, req.Depth = r.clearColor, r.clearDepth
+		if req.Color || req.Depth {
+			return r.c.Clear(&req)
+		}
+	case OpClipPlane:
+		max := 8
+		if v, ok := r.caps.Limits["GL_MAX_CLIP_PLANES"]; ok {
+			max = min(v, 8)
+		}
+		if c.Index < 0 || c.Index >= max {
+			return &stop{Fail, fmt.Sprintf("clip plane id %d out of range", c.Index)}
+		}
+		s.ClipPlanes[c.Index] = c.Plane
+	case OpColor:
+		copy(s.Color[:], c.F)
+	case OpDrawRect:
+		return r.drawRect(c)
+	case OpDrawArrays, OpDrawElements:
+		return r.drawArrays(c)
+	case OpEnable:
+		r.enable(c.Cap, c.Enable)
+	case OpDepthFunc:
+		s.DepthFunc = c.Name
+	case OpFrustum:
+		s.Projection = FrustumMatrix(c.F[0], c.F[1], c.F[2], c.F[3], c.F[4], c.F[5])
+		s.ModelView = identity
+	case OpOrtho:
+		if len(c.F) == 4 {
+			s.Projection = OrthoMatrix(c.F[0], c.F[1], c.F[2], c.F[3], -1, 1)
+		} else {
+			s.Projection = OrthoMatrix(0, float32(r.f.Width), 0, float32(r.f.Height), -1, 1)
+		}
+		s.ModelView = identity
+	case OpHint:
+		if c.Name == "GL_FRAGMENT_SHADER_DERIVATIVE_HINT" {
+			s.DerivativeHint = c.Value
+		}
+	case OpProbe:
+		msg, err := evalProbe(r.c, c.Probe, r.tol, r.f.Width, r.f.Height, &r.pixbuf)
+		if err != nil {
+			return err
+		}
+		if msg != "" {
+			if c.Probe.Warn {
+				if r.warning == "" && r.failure == "" {
+					r.warning = fmt.Sprintf("warn: line %d: %s", c.Line, msg)
+				}
+			} else {
+				r.fail(c, "%s", msg)
+			}
+		}
+	case OpProbeDepth:
+		p := c.Probe
+		if p.X < 0 || p.Y < 0 || p.X >= r.f.Width || p.Y >= r.f.Height {
+			r.fail(c, "depth probe (%d,%d) leaves the window", p.X, p.Y)
+			return nil
+		}
+		d, err := r.c.ReadDepth(p.X, p.Y)
+		if err != nil {
+			return err
+		}
+		if !ProbeDepth(d, p.Expected[0]) {
+			r.fail(c, "probe depth at (%d,%d): expected %f, observed %f", p.X, p.Y, p.Expected[0], d)
+		}
+	case OpTolerance:
+		copy(r.tol[:], c.F)
+	case OpShadeModel:
+		s.Flat = c.Flat
+	case OpTexture:
+		t := BuildTexture(c.Texture)
+		r.activeUnit = c.Texture.Unit
+		r.textures[texKey{c.Texture.Unit, t.Target}] = t
+		return r.c.SetTexture(c.Texture.Unit, t)
+	case OpTexCoord:
+		if c.Index < len(s.TexCoord) {
+			copy(s.TexCoord[c.Index][:], c.F)
+		}
+	case OpTexParameter:
+		if c.TexParam.Param == "lod_bias" && r.gl.ES {
+			return &stop{Skip, "lod_bias is only available in desktop GL"}
+		}
+		t := r.textures[texKey{r.activeUnit, c.TexParam.Target}]
+		if t == nil {
+			// shader_runner would change the default texture object,
+			// which no generated texture uses.
+			return nil
+		}
+		applyTexParameter(t, c.TexParam)
+		return r.c.SetTexture(r.activeUnit, t)
+	case OpUniform:
+		return r.uniform(c)
+	case OpLinkError:
+		r.linkExpected = true
+		if r.linked {
+			return &stop{Fail, "shader link error expected, but it was successful"}
+		}
+	case OpLinkSuccess:
+		r.programInUse(c)
+	case OpLight:
+		r.light(c)
+	default:
+		return &stop{Skip, fmt.Sprintf("command %q is not supported", c.Text)}
+	}
+	return nil
+}
+
+func (r *runner) enable(capName string, on bool) {
+	s := &r.state
+	switch {
+	case strings.HasPrefix(capName, "GL_CLIP_PLANE"):
+		s.ClipPlaneEnabled[capName[len("GL_CLIP_PLANE")]-'0'] = on
+	case strings.HasPrefix(capName, "GL_CLIP_DISTANCE"):
+		s.ClipPlaneEnabled[capName[len("GL_CLIP_DISTANCE")]-'0'] = on
+	case capName == "GL_VERTEX_PROGRAM_TWO_SIDE":
+		s.TwoSide = on
+	case capName == "GL_PROGRAM_POINT_SIZE":
+		s.ProgramPointSize = on
+	case capName == "GL_DEPTH_TEST":
+		s.DepthTest = on
+	case capName == "GL_DEPTH_CLAMP":
+		s.DepthClamp = on
+	case capName == "GL_SAMPLE_ALPHA_TO_ONE":
+		s.AlphaToOne = on
+	case capName == "GL_SAMPLE_ALPHA_TO_COVERAGE":
+		s.AlphaToCoverage = on
+	case capName == "GL_BLEND":
+		s.Blend = on
+	case capName == "GL_CULL_FACE":
+		s.CullFace = on
+	}
+}
+
+func (r *runner) snapshot() *State {
+	st := r.state
+	return &st
+}
+
+func (r *runner) drawRect(c *Command) error {
+	rc := c.Rect
+	if !r.programInUse(c) {
+		return nil
+	}
+	x, y, w, h := rc.X, rc.Y, rc.W, rc.H
+	if rc.Ortho {
+		x, y, w, h = OrthoRect(x, y, w, h, r.f.Width, r.f.Height)
+	}
+	rv := &RectVertices{Position: RectPositions(x, y, w, h), FixedFunction: rc.FixedFunction}
+	if rc.Tex {
+		tc := RectTexCoords(rc.TX, rc.TY, rc.TW, rc.TH)
+		rv.TexCoord = &tc
+	}
+	d := &Draw{Mode: TriangleStrip, Count: 4, Instances: max(rc.Instances, 1), Rect: rv, State: r.snapshot()}
+	if rc.Instances < 1 {
+		// glDrawArraysInstanced with a count below 1 draws nothing.
+		if rc.Instances < 0 {
+			r.fail(c, "negative instance count %d", rc.Instances)
+		}
+		return nil
+	}
+	if rc.Patch {
+		d.Mode, d.PatchVertices = Patches, 4
+	}
+	return r.c.Draw(d)
+}
+
+func (r *runner) drawArrays(c *Command) error {
+	a := c.Draw
+	vd := r.f.VertexData
+	if !r.linked {
+		vd = nil // setup_vbo_from_text only runs after a successful link
+	}
+	if a.Elements {
+		if a.BaseVertex < 0 {
+			return &stop{Fail, "draw elements 'basevertex' must be >= 0"}
+		}
+		if a.Count <= 0 {
+			return &stop{Fail, "draw elements 'count' must be > 0"}
+		}
+		if a.Count > len(r.f.Elements) {
+			return &stop{Fail, fmt.Sprintf("draw elements cannot draw beyond %d", len(r.f.Elements))}
+		}
+	} else {
+		if a.First < 0 {
+			return &stop{Fail, "draw arrays 'first' must be >= 0"}
+		}
+		if vd != nil && a.First >= vd.Rows {
+			return &stop{Fail, fmt.Sprintf("draw arrays 'first' must be < %d", vd.Rows)}
+		}
+		if a.Count <= 0 {
+			return &stop{Fail, "draw arrays 'count' must be > 0"}
+		}
+		if vd != nil && a.Count > vd.Rows-a.First {
+			return &stop{Fail, fmt.Sprintf("draw arrays cannot draw beyond %d", vd.Rows)}
+		}
+	}
+	if !r.programInUse(c) {
+		return nil
+	}
+	if a.Instances <= 0 {
+		return nil
+	}
+	d := &Draw{Mode: a.Mode, First: a.First, Count: a.Count, Instances: a.Instances, BaseInstance: a.BaseInstance,
+		Vertices: vd, State: r.snapshot()}
+	if a.Elements {
+		d.Indexed, d.Elements, d.BaseVertex = true, r.f.Elements[:a.Count], a.BaseVertex
+	}
+	return r.c.Draw(d)
+}
+
+func (r *runner) uniform(c *Command) error {
+	u := c.Uniform
+	if !r.linked {
+		// program_must_be_in_use marks the line failed, then
+		// glGetUniformLocation on no program fails the test.
+		r.fail(c, "%s", r.programNotInUse())
+		return &stop{Fail, r.failure}
+	}
+	switch u.Base {
+	case BaseUint:
+		if r.gl.Num < 30 && !r.caps.hasExtension("GL_EXT_gpu_shader4") {
+			return &stop{Skip, "unsigned uniforms need GL 3.0 or GL_EXT_gpu_shader4"}
+		}
+	case BaseDouble:
+		if r.gl.Num < 40 && !r.caps.hasExtension("GL_ARB_gpu_shader_fp64") {
+			return &stop{Skip, "double uniforms need GL 4.0 or GL_ARB_gpu_shader_fp64"}
+		}
+	case BaseInt64, BaseUint64:
+		if !r.caps.hasExtension("GL_ARB_gpu_shader_int64") {
+			return &stop{Skip, "64-bit integer uniforms need GL_ARB_gpu_shader_int64"}
+		}
+	}
+	err := r.c.SetUniform(u)
+	if errors.Is(err, ErrUniformNotFound) {
+		if r.ignoreMissing {
+			return nil
+		}
+		return &stop{Fail, fmt.Sprintf("cannot get location of uniform %q", u.Name)}
+	}
+	return err
+}
+
+func (r *runner) light(c *Command) {
+	l := &r.state.Lights[c.Index]
+	v := c.F
+	if c.LightInt {
+		switch c.Name {
+		case "GL_AMBIENT", "GL_DIFFUSE", "GL_SPECULAR":
+			// glLightiv maps integers linearly: (2i+1)/(2^32-1).
+			for i := range v {
+				v[i] = float32((2*float64(v[i]) + 1) / (1<<32 - 1))
+			}
+		}
+	}
+	vec4 := func(dst *[4]float32) {
+		if len(v) >= 4 {
+			copy(dst[:], v[:4])
+		}
+	}
+	switch c.Name {
+	case "GL_AMBIENT":
+		vec4(&l.Ambient)
+	case "GL_DIFFUSE":
+		vec4(&l.Diffuse)
+	case "GL_SPECULAR":
+		vec4(&l.Specular)
+	case "GL_POSITION":
+		vec4(&l.Position)
+	case "GL_SPOT_DIRECTION":
+		if len(v) >= 3 {
+			copy(l.SpotDirection[:], v[:3])
+		}
+	case "GL_SPOT_EXPONENT":
+		l.SpotExponent = v[0]
+	case "GL_SPOT_CUTOFF":
+		l.SpotCutoff = v[0]
+	case "GL_CONSTANT_ATTENUATION":
+		l.ConstantAttenuation = v[0]
+	case "GL_LINEAR_ATTENUATION":
+		l.LinearAttenuation = v[0]
+	case "GL_QUADRATIC_ATTENUATION":
+		l.QuadraticAttenuation = v[0]
+	}
+}

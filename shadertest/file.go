@@ -1,0 +1,368 @@
+package shadertest
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// DefaultWidth and DefaultHeight are shader_runner's window size.
+// spec: issue 5 "piglit's defaults" (DEFAULT_WINDOW_WIDTH/HEIGHT).
+const (
+	DefaultWidth  = 250
+	DefaultHeight = 250
+)
+
+// Stage is a shader stage of a [... shader] section.
+type Stage int
+
+// The shader stages shader_runner knows.
+const (
+	StageVertex Stage = iota
+	StageTessControl
+	StageTessEval
+	StageGeometry
+	StageFragment
+	StageCompute
+)
+
+var stageNames = [...]string{"vertex", "tessellation control", "tessellation evaluation", "geometry", "fragment", "compute"}
+
+// String names the stage as its section header does.
+func (s Stage) String() string {
+	if s >= 0 && int(s) < len(stageNames) {
+		return stageNames[s]
+	}
+	return fmt.Sprintf("stage(%d)", int(s))
+}
+
+// PassthroughVertexShader is the source shader_runner compiles for a
+// [vertex shader passthrough] section.
+const PassthroughVertexShader = "#if __VERSION__ >= 130\n" +
+	"in vec4 piglit_vertex;\n" +
+	"#else\n" +
+	"attribute vec4 piglit_vertex;\n" +
+	"#endif\n" +
+	"void main() { gl_Position = piglit_vertex; }\n"
+
+// Shader is one shader object: the text of one shader section, ready to
+// compile.
+type Shader struct {
+	Stage Stage
+	// Source is the text handed to the compiler, including the #version
+	// line shader_runner prepends when the file lacks one.
+	Source string
+	// Line is the line of the section header.
+	Line int
+	// Passthrough marks the built-in [vertex shader passthrough] source.
+	Passthrough bool
+	// AddedVersion reports that a #version line was prepended.
+	AddedVersion bool
+}
+
+// File is a parsed shader_test file.
+type File struct {
+	Path string
+	// Requires are the [require] lines in file order.
+	Requires []Requirement
+	// HasRequire reports that the file has a [require] section; shader_runner
+	// fails files without one.
+	HasRequire bool
+	// Width and Height are the window size (SIZE in [require], or the
+	// defaults).
+	Width, Height int
+	// DepthBuffer reports a "depthbuffer" requirement.
+	DepthBuffer bool
+	// GLSL is the last "GLSL >= x.yz" requirement (Num 0 when absent); it
+	// supplies missing #version lines and chooses the API.
+	GLSL Version
+	// GL is the GL requirement used to choose the context (Num 0 when
+	// absent).
+	GL Version
+	// Shaders are the shader objects in file order.
+	Shaders []Shader
+	// Unsupported lists sections this runner parses but cannot execute
+	// (ARB assembly programs, shader includes); a test using one is skipped.
+	Unsupported []string
+	// VertexData is the [vertex data] table, nil when absent.
+	VertexData *VertexData
+	// Elements is the [elements] index list.
+	Elements []uint16
+	// HasTest reports a [test] section.
+	HasTest bool
+	// Commands are the [test] commands in order.
+	Commands []Command
+}
+
+// ParseError is a malformed line, naming the file and line.
+type ParseError struct {
+	Path string
+	Line int
+	Msg  string
+}
+
+func (e *ParseError) Error() string {
+	return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Msg)
+}
+
+type sectionKind int
+
+const (
+	secNone sectionKind = iota
+	secRequire
+	secShader
+	secPassthrough
+	secIgnored // spirv, specializations: not used without SPIR-V mode
+	secUnsupported
+	secGeometryLayout
+	secVertexData
+	secElements
+	secTest
+)
+
+// section headers in shader_runner's matching order (prefix matches).
+var sectionTable = []struct {
+	header string
+	kind   sectionKind
+	stage  Stage
+}{
+	{"[require]", secRequire, 0},
+	{"[vertex shader passthrough]", secPassthrough, StageVertex},
+	{"[vertex shader spirv]", secIgnored, 0},
+	{"[vertex shader specializations]", secIgnored, 0},
+	{"[vertex shader]", secShader, StageVertex},
+	{"[vertex program]", secUnsupported, 0},
+	{"[tessellation control shader spirv]", secIgnored, 0},
+	{"[tessellation control shader specializations]", secIgnored, 0},
+	{"[tessellation control shader]", secShader, StageTessControl},
+	{"[tessellation evaluation shader spirv]", secIgnored, 0},
+	{"[tessellation evaluation shader specializations]", secIgnored, 0},
+	{"[tessellation evaluation shader]", secShader, StageTessEval},
+	{"[geometry shader specializations]", secIgnored, 0},
+	{"[geometry shader spirv]", secIgnored, 0},
+	{"[geometry shader]", secShader, StageGeometry},
+	{"[geometry layout]", secGeometryLayout, 0},
+	{"[fragment shader specializations]", secIgnored, 0},
+	{"[fragment shader spirv]", secIgnored, 0},
+	{"[fragment shader]", secShader, StageFragment},
+	{"[fragment program]", secUnsupported, 0},
+	{"[compute shader specializations]", secIgnored, 0},
+	{"[compute shader spirv]", secIgnored, 0},
+	{"[compute shader]", secShader, StageCompute},
+	{"[vertex data]", secVertexData, 0},
+	{"[shader include paths]", secUnsupported, 0},
+	{"[shader include]", secUnsupported, 0},
+	{"[elements]", secElements, 0},
+	{"[test]", secTest, 0},
+}
+
+// line is one line of the file with its 1-based number and byte offset.
+type line struct {
+	text string
+	num  int
+	off  int
+}
+
+func splitLines(src string) []line {
+	var out []line
+	off := 0
+	for n := 1; off < len(src); n++ {
+		end := strings.IndexByte(src[off:], '\n')
+		if end < 0 {
+			out = append(out, line{src[off:], n, off})
+			break
+		}
+		out = append(out, line{src[off : off+end], n, off})
+		off += end + 1
+	}
+	return out
+}
+
+// parseStr is parser_utils' parse_str: skip blanks (not newlines), then
+// match a literal prefix; it returns the rest after the literal.
+func parseStr(s, lit string) (string, bool) {
+	t := strings.TrimLeft(s, " \t\v\f\r")
+	if strings.HasPrefix(t, lit) {
+		return t[len(lit):], true
+	}
+	return s, false
+}
+
+// Parse reads a shader_test file. It always returns a File holding what
+// could be read; the error, when not nil, joins one *ParseError per bad
+// line. Requirements are parsed even when later lines are bad so that a
+// runner can report an unmet requirement as a skip first, as shader_runner
+// does.
+func Parse(path string, data []byte) (*File, error) {
+	src := string(data)
+	f := &File{Path: path, Width: DefaultWidth, Height: DefaultHeight}
+	var errs []error
+	bad := func(n int, format string, args ...any) {
+		errs = append(errs, &ParseError{Path: path, Line: n, Msg: fmt.Sprintf(format, args...)})
+	}
+	lines := splitLines(src)
+	kind := secNone
+	var stage Stage
+	var body []line
+	headerLine := 0
+	headerOff := 0
+	requireSections := 0
+	flush := func() {
+		switch kind {
+		case secShader:
+			f.addShader(src, stage, headerLine, body, headerOff, bad)
+		case secPassthrough:
+			f.addPassthrough(headerLine, bad)
+		case secVertexData:
+			vd, err := parseVertexData(path, body)
+			if err != nil {
+				errs = append(errs, err)
+			}
+			f.VertexData = vd
+		case secElements:
+			f.Elements = append(f.Elements, parseElements(path, body, bad)...)
+		case secGeometryLayout:
+			parseGeometryLayout(body, bad)
+		}
+		body = nil
+	}
+	for li, ln := range lines {
+		if kind == secTest {
+			f.parseCommand(ln, bad)
+			continue
+		}
+		if len(ln.text) > 0 && ln.text[0] == '[' {
+			flush()
+			matched := false
+			for _, s := range sectionTable {
+				if _, ok := parseStr(ln.text, s.header); ok {
+					kind, stage, matched = s.kind, s.stage, true
+					break
+				}
+			}
+			if !matched {
+				bad(ln.num, "unknown section %q (missing closing ']'?)", strings.TrimSpace(ln.text))
+				kind = secIgnored
+				continue
+			}
+			headerLine = ln.num
+			if li+1 < len(lines) {
+				headerOff = lines[li+1].off
+			} else {
+				headerOff = len(src)
+			}
+			switch kind {
+			case secRequire:
+				f.HasRequire = true
+				requireSections++
+			case secUnsupported:
+				f.Unsupported = append(f.Unsupported, strings.TrimSpace(ln.text))
+			case secTest:
+				f.HasTest = true
+			}
+			continue
+		}
+		switch kind {
+		case secRequire:
+			f.parseRequirement(ln, requireSections == 1, bad)
+		case secShader, secVertexData, secElements, secGeometryLayout:
+			body = append(body, ln)
+		}
+	}
+	if kind != secTest {
+		flush()
+	}
+	return f, errors.Join(errs...)
+}
+
+// addShader records one shader section. body holds its lines; the source
+// is the exact text from the line after the header up to the next section.
+func (f *File) addShader(src string, stage Stage, header int, body []line, off int, bad func(int, string, ...any)) {
+	text := ""
+	if len(body) > 0 {
+		last := body[len(body)-1]
+		end := last.off + len(last.text)
+		if end < len(src) {
+			end++ // the newline ending the section's last line
+		}
+		text = src[body[0].off:end]
+	}
+	sh := Shader{Stage: stage, Source: text, Line: header}
+	// strstr(shader_string, "#version ") scans to the end of the file.
+	if !strings.Contains(src[min(off, len(src)):], "#version ") {
+		v, ok := f.versionDirective()
+		if !ok {
+			bad(header, "GLSL version requirement missing")
+		}
+		sh.Source = v + text
+		sh.AddedVersion = true
+	}
+	f.Shaders = append(f.Shaders, sh)
+}
+
+func (f *File) addPassthrough(header int, bad func(int, string, ...any)) {
+	v, ok := f.versionDirective()
+	if !ok {
+		bad(header, "GLSL version requirement missing")
+	}
+	f.Shaders = append(f.Shaders, Shader{
+		Stage: StageVertex, Source: v + PassthroughVertexShader, Line: header,
+		Passthrough: true, AddedVersion: true,
+	})
+}
+
+// versionDirective is the line compile_glsl prepends.
+func (f *File) versionDirective() (string, bool) {
+	if f.GLSL.Num == 0 {
+		return "", false
+	}
+	s := fmt.Sprintf("#version %d", f.GLSL.Num)
+	if f.GLSL.ES && f.GLSL.Num != 100 {
+		s += " es"
+	}
+	return s + "\n", true
+}
+
+func parseElements(path string, body []line, bad func(int, string, ...any)) []uint16 {
+	var out []uint16
+	for _, ln := range body {
+		t := ln.text
+		if k := strings.IndexByte(t, '#'); k >= 0 {
+			t = t[:k]
+		}
+		i := 0
+		for {
+			i = skipCSpace(t, i)
+			if i >= len(t) {
+				break
+			}
+			v, end, ok := strtoul(t, i, 0)
+			if !ok || v > 0xffff {
+				bad(ln.num, "invalid [elements] value at %q", strings.TrimSpace(t[i:]))
+				break
+			}
+			out = append(out, uint16(v))
+			i = end
+		}
+	}
+	return out
+}
+
+func parseGeometryLayout(body []line, bad func(int, string, ...any)) {
+	for _, ln := range body {
+		t := strings.TrimLeft(ln.text, " \t\r")
+		if t == "" {
+			continue
+		}
+		if _, n := scanf(t, "input type %s"); n == 1 {
+			continue
+		}
+		if _, n := scanf(t, "output type %s"); n == 1 {
+			continue
+		}
+		if _, n := scanf(t, "vertices out %d"); n == 1 {
+			continue
+		}
+		bad(ln.num, "could not parse geometry layout line %q", t)
+	}
+}
