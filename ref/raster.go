@@ -143,7 +143,8 @@ func (d *drawer) clipTriangle(a, b, c int32, m []int) ([]float64, int) {
 }
 
 // line clips and rasterizes one line segment as a parallelogram: the
-// segment shifted by +-width/2 along the minor axis (y for x-major lines),
+// segment shifted by +-width/2 along the minor axis (y for x-major lines;
+// the width rounded and clamped to [1, 2048]),
 // split into two triangles that go through the triangle rasterizer, so the
 // top-left rule gives half-open ends and joints covered once.
 func (d *drawer) line(a, b, prov int32) error {
@@ -164,7 +165,7 @@ func (d *drawer) line(a, b, prov int32) error {
 	if dx == 0 && dy == 0 {
 		return nil
 	}
-	width := max(math.Round(float64(d.s.LineWidth)), 1)
+	width := min(max(math.Round(float64(d.s.LineWidth)), 1), 2048)
 	ox, oy := 0.0, width/2
 	if math.Abs(dx) < math.Abs(dy) {
 		ox, oy = width/2, 0

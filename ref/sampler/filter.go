@@ -159,7 +159,7 @@ func (t *Texture) sample(s *Sampler, req *Request, l int) [4]uint32 {
 		sz := t.baseSize(cs.nd)
 		px, py := texLen(cs.dx, sz, cs.nd), texLen(cs.dy, sz, cs.nd)
 		pmax, pmin := max(px, py), min(px, py)
-		aniso := s.MaxAnisotropy > 1 && t.Dim != Dim3D && t.Dim != DimCube && t.Dim != DimCubeArray && pmax > 0
+		aniso := s.MaxAnisotropy > 1 && !s.Unnormalized && t.Dim != Dim3D && t.Dim != DimCube && t.Dim != DimCubeArray && pmax > 0
 		if aniso {
 			n := math.Floor(float64(s.MaxAnisotropy))
 			if pmin > 0 {
@@ -205,7 +205,7 @@ func (t *Texture) anisotropic(s *Sampler, cs coords, lambda float64, n int, xMaj
 // sampleLambda picks levels and filters for a level of detail (before the
 // sampler's [MinLOD, MaxLOD] clamp).
 func (t *Texture) sampleLambda(s *Sampler, cs *coords, lambda float64, ref float32, off [3]int32) texel {
-	if lambda != lambda {
+	if lambda != lambda || s.Unnormalized {
 		lambda = 0
 	}
 	lambda = min(max(lambda, float64(s.MinLOD)), float64(s.MaxLOD), 1000)
@@ -289,6 +289,9 @@ func (t *Texture) filterLevel(s *Sampler, level int, f Filter, cs *coords, ref f
 	var u [3]float64
 	for i := 0; i < cs.nd; i++ {
 		u[i] = cs.st[i] * float64(size[i])
+		if s.Unnormalized {
+			u[i] = cs.st[i]
+		}
 	}
 	j, k := 0, cs.slice
 	if f == Nearest {
@@ -368,6 +371,9 @@ func (t *Texture) gather(s *Sampler, req *Request, l int) [4]uint32 {
 	}
 	u := cs.st[0]*float64(lv.W) - 0.5
 	v := cs.st[1]*float64(lv.H) - 0.5
+	if s.Unnormalized {
+		u, v = cs.st[0]-0.5, cs.st[1]-0.5
+	}
 	nd := max(cs.nd, 2)
 	if cs.nd == 1 {
 		v = 0

@@ -119,6 +119,10 @@ type Sampler struct {
 	// always on in Vulkan); otherwise each face is sampled with the wrap
 	// modes on its own.
 	CubeSeamless bool
+	// Unnormalized takes coordinates in texels of the base level (GL
+	// rectangle textures, Vulkan unnormalizedCoordinates): no mipmapping,
+	// the level of detail is 0 and the magnification filter applies.
+	Unnormalized bool
 }
 
 // DefaultSampler returns GL's default sampler state: NEAREST_MIPMAP_LINEAR

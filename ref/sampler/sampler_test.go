@@ -516,3 +516,19 @@ func TestValidateCraftedTextures(t *testing.T) {
 		}
 	}
 }
+
+func TestUnnormalized(t *testing.T) {
+	tx := levels8(t)
+	tx.BaseLevel = 0
+	_ = tx.SetFloat(0, 5, 2, 0, [4]float32{42, 0, 0, 1})
+	s := nearestS(ClampToEdge)
+	s.Unnormalized, s.MipFilter = true, MipLinear
+	got := sample1(t, tx, s, Request{Coord: [][4]float32{{5.5, 2.9}}, LOD: LODExplicit, LODValue: []float32{2}})[0]
+	if got != 42 {
+		t.Fatalf("rectangle texel (5,2): %v, want 42 from level 0", got)
+	}
+	s.MagFilter = Linear
+	if got := sample1(t, tx, s, Request{Coord: [][4]float32{{6, 2.5}}})[0]; got != 21 {
+		t.Fatalf("rectangle linear between (5,2) and (6,2): %v, want 21", got)
+	}
+}

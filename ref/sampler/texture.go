@@ -35,7 +35,9 @@
 //     read (d,0,0,1), and with compare enabled (r,0,0,1) where r is the
 //     compare result, linear filtering averaging the results;
 //   - the view swizzle applies to the final value, border included;
-//   - texelFetch outside the level or a missing level returns zero.
+//   - texelFetch outside the level or a missing level returns zero;
+//   - Sampler.Unnormalized takes texel coordinates at the base level
+//     (rectangle textures).
 package sampler
 
 import (
