@@ -23,6 +23,11 @@
 // change (the CP then sleeps in wall time and re-checks, so a wait the host
 // satisfies costs the same cycles however long the host took).
 //
+// Addresses. Ring lines, completion/head slots, profile records and the host side
+// of MEM_WRITE/MEM_READ are host-memory addresses; everything else is device memory.
+// Only CMD_MEM_* device operands go through the page walk (emu with VM, SATP not
+// bare, no F_MEM_PHYSICAL); event counters and QMD/draw descriptors are physical.
+//
 // Effects. A DCR access, launch, QMD, draw or event signal takes effect when its
 // command is granted its unit; a DMA moves its data when its occupancy ends. So in
 // Config.Pipeline mode a launch that is not fenced after a MEM_WRITE can run on the
