@@ -2,6 +2,7 @@ package gfx
 
 import (
 	"encoding/binary"
+	"errors"
 	"math/rand"
 	"path/filepath"
 	"sort"
@@ -172,5 +173,62 @@ func TestDenseGridRenders(t *testing.T) {
 		if a[i] != b[i] {
 			t.Fatalf("byte %d differs between the oracle and the dense grid", i)
 		}
+	}
+}
+
+// TestPidGuard: more visible primitives than the 16-bit pid field addresses is
+// refused, never aliased. spec: rasterizer §3.2
+func TestPidGuard(t *testing.T) {
+	v := []SetupVertex{
+		{Pos: [4]float32{-1, -1, 0, 1}}, {Pos: [4]float32{1, -1, 0, 1}}, {Pos: [4]float32{-1, 1, 0, 1}},
+	}
+	tris := make([][3]uint32, abi.MaxPrimsPerPass+1)
+	for i := range tris {
+		tris[i] = [3]uint32{0, 1, 2}
+	}
+	if _, err := Binning(v, tris, 8, 8, 0, 1, 7, PlanesGrx); !errors.Is(err, ErrTooManyPrims) {
+		t.Errorf("oracle: %v", err)
+	}
+	if _, _, err := FrontEnd(v, tris, 8, 8, 0, 1, CullNone, nil, PlanesGrx); !errors.Is(err, ErrTooManyPrims) {
+		t.Errorf("front end: %v", err)
+	}
+	if _, err := Binning(v, tris[:abi.MaxPrimsPerPass], 8, 8, 0, 1, 7, PlanesGrx); err != nil {
+		t.Errorf("exactly 65536 primitives: %v", err)
+	}
+}
+
+// TestFrontEndClipCull: near clipping splits a triangle crossing z + w = 0 into
+// two, and the cull modes drop the matching winding.
+func TestFrontEndClipCull(t *testing.T) {
+	ccw := []SetupVertex{
+		{Pos: [4]float32{-1, -1, 0, 1}}, {Pos: [4]float32{1, -1, 0, 1}}, {Pos: [4]float32{-1, 1, 0, 1}},
+	}
+	tri := [][3]uint32{{0, 1, 2}}
+	for _, c := range []struct {
+		cull CullMode
+		tri  [][3]uint32
+		want int
+	}{
+		{CullNone, tri, 1}, {CullBack, tri, 1}, {CullFront, tri, 0},
+		{CullBack, [][3]uint32{{0, 2, 1}}, 0}, {CullFront, [][3]uint32{{0, 2, 1}}, 1},
+	} {
+		p, _, err := FrontEnd(ccw, c.tri, 16, 16, 0, 1, c.cull, nil, PlanesGrx)
+		if err != nil || len(p) != c.want {
+			t.Errorf("cull %d tri %v: %d prims (%v), want %d", c.cull, c.tri, len(p), err, c.want)
+		}
+	}
+	// One vertex behind the near plane: the clipped quad fans into two.
+	behind := append([]SetupVertex(nil), ccw...)
+	behind[2].Pos = [4]float32{-1, 1, -3, 1}
+	p, bb, err := FrontEnd(behind, tri, 16, 16, 0, 1, CullNone, nil, PlanesGrx)
+	if err != nil || len(p) != 2 || len(bb) != 2 {
+		t.Fatalf("near clip: %d prims (%v), want 2", len(p), err)
+	}
+	// All behind: nothing.
+	for i := range behind {
+		behind[i].Pos[2] = -2
+	}
+	if p, _, _ := FrontEnd(behind, tri, 16, 16, 0, 1, CullNone, nil, PlanesGrx); len(p) != 0 {
+		t.Errorf("fully clipped triangle produced %d prims", len(p))
 	}
 }

@@ -13,7 +13,7 @@ import (
 // TestSmallDrawLayout pins the buffers of one known triangle at 16×16: clip
 // (−1,−1), (1,−1), (−1,1), w = 1, so screen (0,0), (16,0), (0,16) in the y-down
 // default viewport. Edge k is the HDC cross product of the other two vertices,
-// flipped positive (det < 0 here), offset by half a pixel and normalised by
+// offset by half a pixel and normalised by
 // max|A|,|B| = 256 (det > 0: front-facing, no flip); the depth plane is the
 // constant z; colours are deltas.
 // spec: rasterizer §2.2, §2.3; vortex-hardware-facts §3.2
