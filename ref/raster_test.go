@@ -416,3 +416,83 @@ func TestLines(t *testing.T) {
 		t.Fatal("line loop differs from its segments drawn as a list")
 	}
 }
+
+// Near-plane clipping keeps attributes exact: on the clipped part of a
+// triangle (all w > 0, crossing z = -w) the smooth varying is the
+// perspective-correct and the noperspective varying the window-linear
+// interpolation over the original, unclipped triangle, and a flat integer
+// word (a NaN bit pattern) arrives bit-exactly.
+func TestClippedAttributes(t *testing.T) {
+	const w, h = 40, 40
+	const flatBits = 0x7FC0_1234
+	rows := [][]float32{
+		{-1, -1, -3, 1, 0, 0, math.Float32frombits(flatBits)},
+		{2, -2, 1.5, 2, 1, 1, 0},
+		{-1.2, 3, 2, 3, 0.25, 0.5, 0},
+	}
+	type sample struct {
+		x, y        int
+		smooth, nop float32
+		flat        uint32
+	}
+	var got []sample
+	fs := FragmentFunc(func(qs []Quad, _ Textures) error {
+		for i := range qs {
+			q := &qs[i]
+			for l := range 4 {
+				if q.Helper&(1<<l) == 0 {
+					got = append(got, sample{int(q.X) + l&1, int(q.Y) + l>>1, q.Varying(l, 3, 0), q.Varying(l, 3, 1), q.Varyings[l*3+2]})
+				}
+			}
+		}
+		return nil
+	})
+	tg := newTarget(t, w, h, []format.Format{format.RGBA8}, format.Invalid)
+	s := DefaultState(w, h)
+	s.Vertex, s.Fragment = passVS(3), fs
+	s.Interp = []Interp{Smooth, NoPerspective, Flat}
+	s.Provoking = ProvokingFirst
+	draw(t, tg, &s, verts(rows...), DrawParams{Topology: Triangles, Count: 3})
+	var wx, wy, iw [3]float64
+	for i, r := range rows {
+		wx[i] = (float64(r[0])/float64(r[3]) + 1) * w / 2
+		wy[i] = (float64(r[1])/float64(r[3]) + 1) * h / 2
+		iw[i] = 1 / float64(r[3])
+	}
+	area := (wx[1]-wx[0])*(wy[2]-wy[0]) - (wx[2]-wx[0])*(wy[1]-wy[0])
+	clippedAway := 0
+	for _, g := range got {
+		px, py := float64(g.x)+0.5, float64(g.y)+0.5
+		b := [3]float64{
+			((wx[1]-px)*(wy[2]-py) - (wx[2]-px)*(wy[1]-py)) / area,
+			((wx[2]-px)*(wy[0]-py) - (wx[0]-px)*(wy[2]-py)) / area,
+			((wx[0]-px)*(wy[1]-py) - (wx[1]-px)*(wy[0]-py)) / area,
+		}
+		var num, den, lin float64
+		for i := range 3 {
+			num += b[i] * float64(rows[i][4]) * iw[i]
+			den += b[i] * iw[i]
+			lin += b[i] * float64(rows[i][5])
+		}
+		if math.Abs(float64(g.smooth)-num/den) > 2e-4 || math.Abs(float64(g.nop)-lin) > 2e-4 || g.flat != flatBits {
+			t.Fatalf("pixel (%d,%d): smooth %v nop %v flat %#x, want %v %v %#x", g.x, g.y, g.smooth, g.nop, g.flat, num/den, lin, uint32(flatBits))
+		}
+	}
+	// The triangle's unclipped screen area is larger than what was drawn.
+	full := 0
+	for y := range h {
+		for x := range w {
+			px, py := float64(x)+0.5, float64(y)+0.5
+			e0 := (wx[1]-px)*(wy[2]-py) - (wx[2]-px)*(wy[1]-py)
+			e1 := (wx[2]-px)*(wy[0]-py) - (wx[0]-px)*(wy[2]-py)
+			e2 := (wx[0]-px)*(wy[1]-py) - (wx[1]-px)*(wy[0]-py)
+			if (e0 > 0) == (area > 0) && (e1 > 0) == (area > 0) && (e2 > 0) == (area > 0) {
+				full++
+			}
+		}
+	}
+	clippedAway = full - len(got)
+	if len(got) == 0 || clippedAway <= 0 {
+		t.Fatalf("drawn %d of %d pixels: the near plane must clip part of the triangle", len(got), full)
+	}
+}
