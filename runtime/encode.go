@@ -102,19 +102,50 @@ func (q *Queue) run(b *Batch, ev *Event) error {
 	if b.err != nil {
 		return fmt.Errorf("runtime: %w", b.err)
 	}
-	if len(b.items) == 0 {
+	if q.d.exactDMA {
+		return q.runItems(b.items, ev)
+	}
+	// rtl: every unaligned transfer into device memory starts a new submission, so
+	// the read-modify-write of its last line sees everything before it.
+	var first Profile
+	for start := 0; start < len(b.items); {
+		end := start + 1
+		for end < len(b.items) && !needsTail(&b.items[end]) {
+			end++
+		}
+		seg := b.items[start:end]
+		if err := q.fixTails(seg); err != nil {
+			return err
+		}
+		if err := q.runItems(seg, ev); err != nil {
+			return err
+		}
+		if start == 0 {
+			first = ev.prof
+		}
+		start = end
+	}
+	if ev.hasProf {
+		ev.prof.Queued, ev.prof.Submit, ev.prof.Start = first.Queued, first.Submit, first.Start
+	}
+	return nil
+}
+
+// needsTail reports whether the rtl CP's rounded DMA would over-write past it.
+func needsTail(it *item) bool {
+	return (it.kind == itemWrite || it.kind == itemFill || it.kind == itemCopy) && it.n%abi.LineBytes != 0
+}
+
+// runItems encodes and submits items as one submission, then lands their reads.
+func (q *Queue) runItems(items []item, ev *Event) error {
+	if len(items) == 0 {
 		return nil
 	}
 	d := q.d
-	if !d.exactDMA {
-		if err := q.fixTails(b); err != nil {
-			return err
-		}
-	}
 	// Size pass.
 	var blobSize, hostData uint64
-	for i := range b.items {
-		it := &b.items[i]
+	for i := range items {
+		it := &items[i]
 		switch it.kind {
 		case itemWrite, itemRead, itemFill:
 			it.hostOff = hostData
@@ -151,8 +182,8 @@ func (q *Queue) run(b *Batch, ev *Event) error {
 	var body []abi.Command
 	host := make([]byte, hostData)
 	dataBase := e.hostBase + blobSize
-	for i := range b.items {
-		it := &b.items[i]
+	for i := range items {
+		it := &items[i]
 		switch it.kind {
 		case itemWrite, itemFill:
 			dst := host[it.hostOff : it.hostOff+align64(it.n)]
@@ -230,8 +261,8 @@ func (q *Queue) run(b *Batch, ev *Event) error {
 			return err
 		}
 	}
-	for i := range b.items {
-		it := &b.items[i]
+	for i := range items {
+		it := &items[i]
 		if it.kind == itemDCRRead {
 			v, err := d.t.ReadReg(abi.QueueReg(q.hw, abi.RegQLastDCRRsp))
 			if err != nil {
@@ -283,13 +314,14 @@ func (q *Queue) submitCommands(cmds []abi.Command) error {
 // copy, the source) into staging, then writes the last line back with its original
 // bytes past the end. Copies become writes from that staged source. This costs one
 // extra submission before the batch; the tail is read before the batch's own
-// commands run.
-func (q *Queue) fixTails(b *Batch) error {
+// commands run, which is why run starts a submission at each such transfer.
+func (q *Queue) fixTails(items []item) error {
 	t := q.d.t
 	var need []int
 	var size uint64
-	for i, it := range b.items {
-		if (it.kind == itemWrite || it.kind == itemFill || it.kind == itemCopy) && it.n%abi.LineBytes != 0 {
+	for i := range items {
+		it := &items[i]
+		if needsTail(it) {
 			need = append(need, i)
 			size += abi.LineBytes
 			if it.kind == itemCopy {
@@ -309,7 +341,7 @@ func (q *Queue) fixTails(b *Batch) error {
 	off := uint64(0)
 	offs := make([]uint64, len(need))
 	for j, i := range need {
-		it := &b.items[i]
+		it := &items[i]
 		offs[j] = off
 		cmds = append(cmds, abi.MemRead(stage+off, it.dst+it.n&^(abi.LineBytes-1), abi.LineBytes))
 		off += abi.LineBytes
@@ -322,7 +354,7 @@ func (q *Queue) fixTails(b *Batch) error {
 		return err
 	}
 	for j, i := range need {
-		it := &b.items[i]
+		it := &items[i]
 		it.tail = make([]byte, abi.LineBytes)
 		if err := t.HostRead(stage+offs[j], it.tail); err != nil {
 			return err

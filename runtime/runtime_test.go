@@ -176,6 +176,15 @@ func TestTransfers(t *testing.T) {
 							ref[101+i] = []byte{0xAA, 0xBB, 0xCC}[i%3]
 						}
 					}},
+				{"overlapping batch", func(q *runtime.Queue) *runtime.Event {
+					return q.NewBatch().Write(a, 640, pattern(64, 40)).Write(a, 610, pattern(40, 80)).
+						Fill(a, 700, 5, []byte{9}).Write(a, 702, pattern(1, 3)).Submit()
+				}, func() {
+					copy(ref[640:], pattern(64, 40))
+					copy(ref[610:], pattern(40, 80))
+					copy(ref[700:705], []byte{9, 9, 9, 9, 9})
+					ref[702] = pattern(1, 3)[0]
+				}},
 				{"write rect", func(q *runtime.Queue) *runtime.Event {
 					return q.NewBatch().WriteRect(a, runtime.Rect{Off: 500, Pitch: 100}, pattern(30, 5), 10, 3).Submit()
 				}, func() {
