@@ -173,8 +173,9 @@ func (d *Device) SubmitFragment(core int, w *FragmentWave) error {
 }
 
 // WaitFragments waits until every submitted wave has run and returns the busiest
-// core's cycles and the first error (lowest core) since the previous call. Call it
-// from one goroutine, with no concurrent SubmitFragment.
+// core's cycles, the waves' counters and the first error (lowest core) since the
+// previous call; the counters also join the current frame kick's LaunchStats. Call
+// it from one goroutine, with no concurrent SubmitFragment.
 func (d *Device) WaitFragments() (cycles uint64, stats LaunchStats, err error) {
 	d.fragWG.Wait()
 	for _, c := range d.cores {
@@ -186,5 +187,10 @@ func (d *Device) WaitFragments() (cycles uint64, stats LaunchStats, err error) {
 		c.fragErr, c.fragStats, c.fragCycles = nil, LaunchStats{}, 0
 	}
 	stats.Cycles = cycles
+	d.statsMu.Lock()
+	c := stats
+	c.Cycles = 0
+	d.frame.add(c)
+	d.statsMu.Unlock()
 	return cycles, stats, err
 }

@@ -66,6 +66,7 @@ type Device struct {
 	last     LaunchStats
 	total    LaunchStats
 	lastErr  error
+	frame    LaunchStats // fragment waves of the frame kick in progress
 	fragWG   sync.WaitGroup
 	runMu    sync.RWMutex // guards isClosed against sends to the core goroutines
 	isClosed bool

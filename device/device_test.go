@@ -388,7 +388,7 @@ func TestFrameKickAndFragments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cyc != CostKMULaunch+100 || d.LastLaunch().FrameKicks != 1 {
+	if s := d.LastLaunch(); cyc != CostKMULaunch+100 || s.FrameKicks != 1 || s.Threads != 40 || s.Warps != 5 {
 		t.Errorf("cycles %d, stats %+v", cyc, d.LastLaunch())
 	}
 	if got := r.read(out, 1)[0]; got != 12345 {

@@ -132,8 +132,14 @@ func (d *Device) launch(ctx context.Context) (uint64, error) {
 		if kick == nil {
 			return 0, fmt.Errorf("device: launch grid %v: %w", grid, ErrNoFrameKick)
 		}
+		d.statsMu.Lock()
+		d.frame = LaunchStats{}
+		d.statsMu.Unlock()
 		c, err := kick(ctx, d, FrameKick{KMU: kmu})
-		s := LaunchStats{FrameKicks: 1, Cycles: CostKMULaunch + c}
+		d.statsMu.Lock()
+		s := d.frame // the fragment waves the frame ran (WaitFragments)
+		d.statsMu.Unlock()
+		s.FrameKicks, s.Cycles = 1, CostKMULaunch+c
 		d.record(s)
 		if err != nil {
 			return s.Cycles, fmt.Errorf("device: frame kick: %w", err)
