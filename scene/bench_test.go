@@ -217,3 +217,17 @@ func BenchmarkGridMesh(b *testing.B) {
 		GridMesh()
 	}
 }
+
+// BenchmarkDecodeOBJGrid measures loading the 1M-triangle grid's 30 MB OBJ text.
+func BenchmarkDecodeOBJGrid(b *testing.B) {
+	var text bytes.Buffer
+	if err := WriteGridOBJ(&text); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(text.Len()))
+	for b.Loop() {
+		if _, err := DecodeOBJ(bytes.NewReader(text.Bytes()), "grid.obj", nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -213,8 +213,9 @@ func (lay *accessorLayout) component(e []byte, k int) float64 {
 // maxElements bounds accessor counts and maxValues their component totals
 // so that a hostile count cannot exhaust memory.
 const (
-	maxElements = 1 << 25
-	maxValues   = 1 << 25
+	maxElements   = 1 << 25
+	maxValues     = 1 << 25
+	maxSparseOnly = 1 << 22 // zero-initialised accessors cost memory but no file bytes
 )
 
 // accessor decodes accessors[i] to float64 values, comps per element,
@@ -265,6 +266,9 @@ func (l *gltfLoader) accessor(i int, path string) ([]float64, *gltfAccessor, err
 	} else {
 		if a.Sparse == nil {
 			return nil, nil, l.errorf(ap, "neither bufferView nor sparse")
+		}
+		if a.Count > maxSparseOnly {
+			return nil, nil, l.errorf(ap+".count", "%d elements without a bufferView, more than %d", a.Count, maxSparseOnly)
 		}
 		out = make([]float64, int(a.Count)*lay.comps)
 	}

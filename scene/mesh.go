@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"image/color"
 	"math"
 )
 
@@ -292,15 +293,62 @@ type Texture struct {
 }
 
 // ToNRGBA converts any image to *image.NRGBA with bounds starting at (0,0).
+// The decoders' common types (NRGBA, RGBA, YCbCr, Gray, Paletted) are
+// converted without a per-pixel interface call or allocation.
 func ToNRGBA(img image.Image) *image.NRGBA {
 	b := img.Bounds()
 	if n, ok := img.(*image.NRGBA); ok && b.Min == (image.Point{}) {
 		return n
 	}
-	out := image.NewNRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
-	for y := 0; y < b.Dy(); y++ {
-		for x := 0; x < b.Dx(); x++ {
-			out.Set(x, y, img.At(b.Min.X+x, b.Min.Y+y))
+	w, h := b.Dx(), b.Dy()
+	out := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		row := out.Pix[y*out.Stride : y*out.Stride+4*w]
+		sy := b.Min.Y + y
+		switch src := img.(type) {
+		case *image.NRGBA:
+			copy(row, src.Pix[src.PixOffset(b.Min.X, sy):])
+		case *image.RGBA:
+			p := src.Pix[src.PixOffset(b.Min.X, sy):]
+			for x := 0; x < w; x++ {
+				r, g, bb, a := p[4*x], p[4*x+1], p[4*x+2], p[4*x+3]
+				if a != 0 && a != 255 {
+					// The arithmetic of color.NRGBAModel, without the interface call.
+					a16 := uint32(a) * 0x101
+					r = uint8((uint32(r) * 0x101 * 0xffff / a16) >> 8)
+					g = uint8((uint32(g) * 0x101 * 0xffff / a16) >> 8)
+					bb = uint8((uint32(bb) * 0x101 * 0xffff / a16) >> 8)
+				}
+				row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = r, g, bb, a
+			}
+		case *image.YCbCr:
+			for x := 0; x < w; x++ {
+				yi, ci := src.YOffset(b.Min.X+x, sy), src.COffset(b.Min.X+x, sy)
+				r, g, bb := color.YCbCrToRGB(src.Y[yi], src.Cb[ci], src.Cr[ci])
+				row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = r, g, bb, 255
+			}
+		case *image.Gray:
+			p := src.Pix[src.PixOffset(b.Min.X, sy):]
+			for x := 0; x < w; x++ {
+				row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = p[x], p[x], p[x], 255
+			}
+		case *image.Paletted:
+			pal := make([]color.NRGBA, len(src.Palette))
+			for i, c := range src.Palette {
+				pal[i] = color.NRGBAModel.Convert(c).(color.NRGBA)
+			}
+			p := src.Pix[src.PixOffset(b.Min.X, sy):]
+			for x := 0; x < w; x++ {
+				var c color.NRGBA
+				if int(p[x]) < len(pal) {
+					c = pal[p[x]]
+				}
+				row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = c.R, c.G, c.B, c.A
+			}
+		default:
+			for x := 0; x < w; x++ {
+				out.Set(x, y, img.At(b.Min.X+x, sy))
+			}
 		}
 	}
 	return out

@@ -12,7 +12,12 @@ import (
 	"strings"
 )
 
-// DecodeImage decodes a PNG or JPEG image to NRGBA. name is used in errors.
+// maxImagePixels bounds decoded textures (4096×4096) so that a small file
+// cannot claim a huge allocation.
+const maxImagePixels = 1 << 24
+
+// DecodeImage decodes a PNG or JPEG image (at most 2^24 pixels) to NRGBA.
+// name is used in errors.
 func DecodeImage(data []byte, name string) (*image.NRGBA, error) {
 	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
 	if err != nil {
@@ -21,7 +26,7 @@ func DecodeImage(data []byte, name string) (*image.NRGBA, error) {
 	if format != "png" && format != "jpeg" {
 		return nil, fmt.Errorf("image %s: format %s is not PNG or JPEG", name, format)
 	}
-	if cfg.Width <= 0 || cfg.Height <= 0 || int64(cfg.Width)*int64(cfg.Height) > 1<<26 {
+	if cfg.Width <= 0 || cfg.Height <= 0 || int64(cfg.Width)*int64(cfg.Height) > maxImagePixels {
 		return nil, fmt.Errorf("image %s: size %dx%d out of range", name, cfg.Width, cfg.Height)
 	}
 	img, _, err := image.Decode(bytes.NewReader(data))

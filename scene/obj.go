@@ -353,6 +353,14 @@ func (d *objData) build() []Mesh {
 	}
 	meshes := make([]Mesh, len(d.groups))
 	type key [8]uint32
+	// Stage 1 gives each distinct (v, vt, vn) triple an id, with a
+	// per-position slot for the first triple seen there (the common case)
+	// and a map for the rest; stage 2 merges triples with equal values.
+	type slot struct{ group, vt, vn, id int32 }
+	first := make([]slot, len(d.v)/3)
+	for i := range first {
+		first[i].group = -1
+	}
 	for gi := range d.groups {
 		g := &d.groups[gi]
 		m := &meshes[gi]
@@ -367,9 +375,31 @@ func (d *objData) build() []Mesh {
 				break
 			}
 		}
-		seen := make(map[key]uint32, len(g.corners)/4)
-		m.Indices = make([]uint32, 0, len(g.corners))
-		for _, c := range g.corners {
+		var triples []objCorner
+		extra := map[objCorner]int32{}
+		ids := make([]int32, len(g.corners))
+		for i, c := range g.corners {
+			s := &first[c.v]
+			switch {
+			case s.group != int32(gi):
+				*s = slot{group: int32(gi), vt: c.vt, vn: c.vn, id: int32(len(triples))}
+				triples = append(triples, c)
+				ids[i] = s.id
+			case s.vt == c.vt && s.vn == c.vn:
+				ids[i] = s.id
+			default:
+				id, ok := extra[c]
+				if !ok {
+					id = int32(len(triples))
+					extra[c] = id
+					triples = append(triples, c)
+				}
+				ids[i] = id
+			}
+		}
+		seen := make(map[key]uint32, len(triples))
+		vertexOf := make([]uint32, len(triples))
+		for ti, c := range triples {
 			var v [8]float32
 			copy(v[0:3], d.v[3*c.v:3*c.v+3])
 			if c.vn >= 0 {
@@ -394,7 +424,11 @@ func (d *objData) build() []Mesh {
 					m.Texcoords = append(m.Texcoords, v[6], v[7])
 				}
 			}
-			m.Indices = append(m.Indices, ix)
+			vertexOf[ti] = ix
+		}
+		m.Indices = make([]uint32, len(ids))
+		for i, id := range ids {
+			m.Indices[i] = vertexOf[id]
 		}
 		if m.Positions == nil {
 			m.Positions, m.Normals = []float32{}, []float32{}

@@ -259,3 +259,58 @@ func FuzzParseMTL(f *testing.F) {
 		}
 	})
 }
+
+func TestToNRGBA(t *testing.T) {
+	want := color.NRGBA{200, 100, 50, 128}
+	rgba := image.NewRGBA(image.Rect(2, 3, 5, 5))
+	rgba.Set(3, 4, want)
+	gray := image.NewGray(image.Rect(0, 0, 2, 2))
+	gray.SetGray(1, 1, color.Gray{77})
+	pal := image.NewPaletted(image.Rect(0, 0, 2, 2), color.Palette{color.NRGBA{1, 2, 3, 255}, want})
+	pal.SetColorIndex(1, 1, 1)
+	ycc := image.NewYCbCr(image.Rect(0, 0, 2, 2), image.YCbCrSubsampleRatio420)
+	for i := range ycc.Y {
+		ycc.Y[i] = 128
+	}
+	for i := range ycc.Cb {
+		ycc.Cb[i], ycc.Cr[i] = 128, 128
+	}
+	nrgba64 := image.NewNRGBA64(image.Rect(0, 0, 1, 1))
+	nrgba64.Set(0, 0, want)
+	tests := []struct {
+		name string
+		img  image.Image
+		x, y int
+		want color.NRGBA
+	}{
+		{"rgba offset bounds", rgba, 1, 1, color.NRGBAModel.Convert(rgba.At(3, 4)).(color.NRGBA)},
+		{"gray", gray, 1, 1, color.NRGBA{77, 77, 77, 255}},
+		{"paletted", pal, 1, 1, want},
+		{"ycbcr", ycc, 1, 1, color.NRGBA{128, 128, 128, 255}},
+		{"generic", nrgba64, 0, 0, want},
+	}
+	// Unpremultiplication matches color.NRGBAModel for every value and alpha.
+	all := image.NewRGBA(image.Rect(0, 0, 256, 256))
+	for a := 0; a < 256; a++ {
+		for v := 0; v <= a; v++ {
+			all.SetRGBA(v, a, color.RGBA{uint8(v), uint8(v), uint8(v), uint8(a)})
+		}
+	}
+	conv := ToNRGBA(all)
+	for a := 0; a < 256; a++ {
+		for v := 0; v <= a; v++ {
+			if got, want := conv.NRGBAAt(v, a), color.NRGBAModel.Convert(all.At(v, a)); got != want {
+				t.Fatalf("RGBA %d/%d: %v, want %v", v, a, got, want)
+			}
+		}
+	}
+	for _, tc := range tests {
+		got := ToNRGBA(tc.img)
+		if got.Bounds().Min != (image.Point{}) {
+			t.Errorf("%s: bounds %v", tc.name, got.Bounds())
+		}
+		if c := got.NRGBAAt(tc.x, tc.y); c != tc.want {
+			t.Errorf("%s: pixel %v, want %v", tc.name, c, tc.want)
+		}
+	}
+}
