@@ -114,8 +114,13 @@ func (e QErr) String() string {
 	return "unknown error"
 }
 
+// QErrNoOffset is the line offset Q_ERROR reports for a fault that no command caused
+// (a fetch fault, a bad ring configuration or tail, a mailbox write).
+const QErrNoOffset = 0xFFFF
+
 // QErrorWord packs Q_ERROR: [7:0] code, [15:8] opcode of the failing command,
-// [31:16] the failing command's byte offset in its line (0xFFFF for a fetch fault).
+// [31:16] the failing command's byte offset in its line (QErrNoOffset when no command
+// caused the fault).
 func QErrorWord(code QErr, op Opcode, lineOff int) uint32 {
 	return uint32(code) | uint32(op)<<8 | uint32(uint16(lineOff))<<16
 }

@@ -177,7 +177,7 @@ func (c *CP) advance(q *queue) bool {
 			return false
 		}
 		if q.sizeLog2 < 6 || int(q.sizeLog2) > c.cfg.RingSizeLog2Max || q.ringBase%abi.LineBytes != 0 {
-			c.fault(q, abi.QErrRingConfig, 0, 0xFFFF, q.ringBase)
+			c.fault(q, abi.QErrRingConfig, 0, abi.QErrNoOffset, q.ringBase)
 			return true
 		}
 		q.st, q.readyAt = sFetch, satAdd(c.now, c.cfg.Cost.FetchLine)
@@ -185,7 +185,7 @@ func (c *CP) advance(q *queue) bool {
 	case sFetch:
 		addr := q.ringBase + q.head&(uint64(1)<<q.sizeLog2-1)
 		if err := c.host.Read(addr, q.line[:]); err != nil {
-			c.fault(q, abi.QErrFetch, 0, 0xFFFF, addr)
+			c.fault(q, abi.QErrFetch, 0, abi.QErrNoOffset, addr)
 			return true
 		}
 		q.lineAt, q.off, q.st = c.now, 0, sDecode
@@ -237,7 +237,7 @@ func (c *CP) advance(q *queue) bool {
 		q.st = sIdle
 		if q.headAddr != 0 {
 			if err := c.host.WriteU64(q.headAddr, q.head); err != nil {
-				c.fault(q, abi.QErrCompletion, 0, 0xFFFF, q.headAddr)
+				c.fault(q, abi.QErrCompletion, 0, abi.QErrNoOffset, q.headAddr)
 			}
 		}
 		return true
