@@ -13,13 +13,14 @@ import (
 type prim struct {
 	v    []int32
 	prov int32
+	cont bool
 }
 
 func assembled(t *testing.T, top Topology, slot []int32, last bool) []prim {
 	t.Helper()
 	var out []prim
-	err := assemble(top, slot, last, func(n int, v [3]int32, prov int32) error {
-		out = append(out, prim{slices.Clone(v[:n]), prov})
+	err := assemble(top, slot, last, func(n int, v [3]int32, prov int32, cont bool) error {
+		out = append(out, prim{slices.Clone(v[:n]), prov, cont})
 		return nil
 	})
 	if err != nil {
@@ -38,21 +39,25 @@ func TestAssemble(t *testing.T) {
 		last bool
 		want []prim
 	}{
-		{"points", Points, []int32{0, 1, 2}, true, []prim{{[]int32{0}, 0}, {[]int32{1}, 1}, {[]int32{2}, 2}}},
-		{"lines drop odd", Lines, []int32{0, 1, 2, 3, 4}, true, []prim{{[]int32{0, 1}, 1}, {[]int32{2, 3}, 3}}},
-		{"lines first", Lines, []int32{0, 1}, false, []prim{{[]int32{0, 1}, 0}}},
-		{"line strip", LineStrip, []int32{0, 1, 2}, true, []prim{{[]int32{0, 1}, 1}, {[]int32{1, 2}, 2}}},
-		{"line loop", LineLoop, []int32{0, 1, 2}, true, []prim{{[]int32{0, 1}, 1}, {[]int32{1, 2}, 2}, {[]int32{2, 0}, 0}}},
-		{"triangles", Triangles, seq, true, []prim{{[]int32{0, 1, 2}, 2}, {[]int32{3, 4, 5}, 5}}},
-		{"triangles first", Triangles, seq[:3], false, []prim{{[]int32{0, 1, 2}, 0}}},
-		{"strip", TriangleStrip, seq[:5], true, []prim{{[]int32{0, 1, 2}, 2}, {[]int32{2, 1, 3}, 3}, {[]int32{2, 3, 4}, 4}}},
-		{"strip first", TriangleStrip, seq[:4], false, []prim{{[]int32{0, 1, 2}, 0}, {[]int32{2, 1, 3}, 1}}},
-		{"fan", TriangleFan, seq[:5], true, []prim{{[]int32{0, 1, 2}, 2}, {[]int32{0, 2, 3}, 3}, {[]int32{0, 3, 4}, 4}}},
-		{"fan first", TriangleFan, seq[:4], false, []prim{{[]int32{0, 1, 2}, 1}, {[]int32{0, 2, 3}, 2}}},
-		{"restart strip", TriangleStrip, []int32{0, 1, 2, 3, -1, 4, 5, 6}, true, []prim{{[]int32{0, 1, 2}, 2}, {[]int32{2, 1, 3}, 3}, {[]int32{4, 5, 6}, 6}}},
-		{"restart list", Triangles, []int32{0, 1, -1, 2, 3, 4}, true, []prim{{[]int32{2, 3, 4}, 4}}},
-		{"restart fan", TriangleFan, []int32{0, 1, 2, -1, -1, 3, 4, 5}, true, []prim{{[]int32{0, 1, 2}, 2}, {[]int32{3, 4, 5}, 5}}},
+		{"points", Points, []int32{0, 1, 2}, true, []prim{{[]int32{0}, 0, false}, {[]int32{1}, 1, false}, {[]int32{2}, 2, false}}},
+		{"lines drop odd", Lines, []int32{0, 1, 2, 3, 4}, true, []prim{{[]int32{0, 1}, 1, false}, {[]int32{2, 3}, 3, false}}},
+		{"lines first", Lines, []int32{0, 1}, false, []prim{{[]int32{0, 1}, 0, false}}},
+		{"line strip", LineStrip, []int32{0, 1, 2}, true, []prim{{[]int32{0, 1}, 1, false}, {[]int32{1, 2}, 2, false}}},
+		{"line loop", LineLoop, []int32{0, 1, 2}, true, []prim{{[]int32{0, 1}, 1, false}, {[]int32{1, 2}, 2, false}, {[]int32{2, 0}, 0, false}}},
+		{"triangles", Triangles, seq, true, []prim{{[]int32{0, 1, 2}, 2, false}, {[]int32{3, 4, 5}, 5, false}}},
+		{"triangles first", Triangles, seq[:3], false, []prim{{[]int32{0, 1, 2}, 0, false}}},
+		{"strip", TriangleStrip, seq[:5], true, []prim{{[]int32{0, 1, 2}, 2, false}, {[]int32{2, 1, 3}, 3, false}, {[]int32{2, 3, 4}, 4, false}}},
+		{"strip first", TriangleStrip, seq[:4], false, []prim{{[]int32{0, 1, 2}, 0, false}, {[]int32{2, 1, 3}, 1, false}}},
+		{"fan", TriangleFan, seq[:5], true, []prim{{[]int32{0, 1, 2}, 2, false}, {[]int32{0, 2, 3}, 3, false}, {[]int32{0, 3, 4}, 4, false}}},
+		{"fan first", TriangleFan, seq[:4], false, []prim{{[]int32{0, 1, 2}, 1, false}, {[]int32{0, 2, 3}, 2, false}}},
+		{"restart strip", TriangleStrip, []int32{0, 1, 2, 3, -1, 4, 5, 6}, true, []prim{{[]int32{0, 1, 2}, 2, false}, {[]int32{2, 1, 3}, 3, false}, {[]int32{4, 5, 6}, 6, false}}},
+		{"restart list", Triangles, []int32{0, 1, -1, 2, 3, 4}, true, []prim{{[]int32{2, 3, 4}, 4, false}}},
+		{"restart fan", TriangleFan, []int32{0, 1, 2, -1, -1, 3, 4, 5}, true, []prim{{[]int32{0, 1, 2}, 2, false}, {[]int32{3, 4, 5}, 5, false}}},
 		{"empty", Triangles, []int32{0, 1}, true, nil},
+		{"quads", Quads, []int32{0, 1, 2, 3, 4, 5, 6}, true, []prim{{[]int32{0, 1, 2}, 3, false}, {[]int32{0, 2, 3}, 3, true}}},
+		{"quads first", Quads, []int32{0, 1, 2, 3}, false, []prim{{[]int32{0, 1, 2}, 0, false}, {[]int32{0, 2, 3}, 0, true}}},
+		{"quad strip", QuadStrip, []int32{0, 1, 2, 3, 4, 5}, true, []prim{{[]int32{0, 1, 3}, 3, false}, {[]int32{0, 3, 2}, 3, true}, {[]int32{2, 3, 5}, 5, false}, {[]int32{2, 5, 4}, 5, true}}},
+		{"polygon", Polygon, []int32{0, 1, 2, 3, 4}, true, []prim{{[]int32{0, 1, 2}, 0, false}, {[]int32{0, 2, 3}, 0, true}, {[]int32{0, 3, 4}, 0, true}}},
 	}
 	for _, c := range cases {
 		if got := assembled(t, c.top, c.slot, c.last); !reflect.DeepEqual(got, c.want) {
@@ -119,5 +124,25 @@ func TestInstancedIndexed(t *testing.T) {
 	checkOnce(t, tg, func(x, y int) bool { return x < 2 || (x >= 2 && x < 4) || (x >= 6) })
 	if len(ids) != 4*3 || ids[0] != [2]int32{1, 0} || ids[len(ids)-1] != [2]int32{4, 2} {
 		t.Fatalf("vertex/instance ids %v", ids)
+	}
+}
+
+func TestQuadsRender(t *testing.T) {
+	tg := newTarget(t, 8, 8, []format.Format{format.R32F}, format.Invalid)
+	s := additive(8, 8)
+	ids := map[int32]int{}
+	s.Fragment = FragmentFunc(func(qs []Quad, tex Textures) error {
+		for i := range qs {
+			ids[qs[i].PrimitiveID]++
+		}
+		return constFS([4]float32{1, 1, 1, 1})(qs, tex)
+	})
+	// two quads side by side: x in [-1,0] and [0,1]
+	in := verts([]float32{-1, -1, 0, 1}, []float32{0, -1, 0, 1}, []float32{0, 1, 0, 1}, []float32{-1, 1, 0, 1},
+		[]float32{0, -1, 0, 1}, []float32{1, -1, 0, 1}, []float32{1, 1, 0, 1}, []float32{0, 1, 0, 1})
+	draw(t, tg, &s, in, DrawParams{Topology: Quads, Count: 8})
+	checkOnce(t, tg, func(x, y int) bool { return true })
+	if len(ids) != 2 || ids[0] == 0 || ids[1] == 0 {
+		t.Fatalf("primitive ids %v, want 0 and 1", ids)
 	}
 }

@@ -66,9 +66,7 @@ func area2(a, b, c *wvert) int64 {
 }
 
 // triangle clips, culls and rasterizes one triangle.
-func (d *drawer) triangle(a, b, c, prov int32) error {
-	id := d.primID
-	d.primID++
+func (d *drawer) triangle(a, b, c, prov, id int32) error {
 	if !d.finiteSlot(a) || !d.finiteSlot(b) || !d.finiteSlot(c) {
 		return nil
 	}
@@ -147,9 +145,7 @@ func (d *drawer) clipTriangle(a, b, c int32, m []int) ([]float64, int) {
 // the width rounded and clamped to [1, 2048]),
 // split into two triangles that go through the triangle rasterizer, so the
 // top-left rule gives half-open ends and joints covered once.
-func (d *drawer) line(a, b, prov int32) error {
-	id := d.primID
-	d.primID++
+func (d *drawer) line(a, b, prov, id int32) error {
 	if !d.finiteSlot(a) || !d.finiteSlot(b) {
 		return nil
 	}
@@ -189,9 +185,7 @@ func (d *drawer) line(a, b, prov int32) error {
 // the pixels whose centres lie in [x-size/2, x+size/2) x [y-size/2,
 // y+size/2). The point is dropped when its vertex is outside the clip
 // volume (GL §13.7).
-func (d *drawer) point(s int32) error {
-	id := d.primID
-	d.primID++
+func (d *drawer) point(s, id int32) error {
 	if !d.finiteSlot(s) {
 		return nil
 	}

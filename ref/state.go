@@ -32,6 +32,9 @@ const (
 	Triangles
 	TriangleStrip
 	TriangleFan
+	Quads     // legacy GL: each 4 vertices, split into two triangles of one primitive
+	QuadStrip // legacy GL: quad i is vertices 2i, 2i+1, 2i+3, 2i+2
+	Polygon   // legacy GL: one convex polygon, fanned from its first vertex
 )
 
 // IndexType is the index size of an indexed draw.
