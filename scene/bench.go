@@ -269,3 +269,38 @@ func LoadBenchMesh(path string) (*Mesh, error) {
 	}
 	return m, nil
 }
+
+// BenchDescription returns the benchmark scene of the bench README as a
+// scene Description: mesh (an OBJ path, or "sphere"/"grid" for the
+// generators) loaded by LoadBenchMesh, the camera P = perspective(45°,
+// w/h, 0.1, 10) and V = translate(0, 0, -2), model rotateX(20°)·rotateY(3i°)
+// at frame i, uniforms u_mvp, u_model, u_light_dir and u_base_color,
+// lambert.vert/lambert.frag read from shaderDir (the bench data directory),
+// depth test LESS with depth cleared to 1.0, no culling, no blending, clear
+// colour (0.12, 0.12, 0.15, 1), one sample.
+// spec: bench README "The scene".
+func BenchDescription(mesh, shaderDir string, width, height int) (*Description, error) {
+	m, err := LoadBenchMesh(mesh)
+	if err != nil {
+		return nil, err
+	}
+	l := BenchLightDir()
+	c := BenchBaseColor()
+	bc := BenchClearColor()
+	src := fmt.Sprintf(`{"width":%d,"height":%d,"msaa":1,
+	  "clear":{"color":[%g,%g,%g,%g],"depth":1,"stencil":0},
+	  "camera":{"projection":"perspective","yfov_deg":45,"near":0.1,"far":10,"view":[{"translate":[0,0,-2]}]},
+	  "draws":[{"name":"bench","mesh":{"generator":"quad"},
+	    "model":[{"rotate_x_deg":20},{"rotate_y_deg":0,"per_frame_deg":3}],
+	    "vertex_shader":"lambert.vert","fragment_shader":"lambert.frag",
+	    "uniforms":{"u_mvp":"mvp","u_model":"model","u_light_dir":[%g,%g,%g],"u_base_color":[%g,%g,%g]},
+	    "state":{"depth_test":true,"depth_func":"less","depth_write":true,"cull":"none","front_face":"ccw"}}]}`,
+		width, height, bc[0], bc[1], bc[2], bc[3], l[0], l[1], l[2], c[0], c[1], c[2])
+	d, err := ParseDescription([]byte(src), "bench", DirReader(shaderDir))
+	if err != nil {
+		return nil, err
+	}
+	d.Draws[0].Mesh = m
+	d.Draws[0].Name = mesh
+	return d, nil
+}

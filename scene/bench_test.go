@@ -231,3 +231,35 @@ func BenchmarkDecodeOBJGrid(b *testing.B) {
 		}
 	}
 }
+
+func TestBenchDescription(t *testing.T) {
+	bench := filepath.Join(sharedData(t), "bench")
+	if _, err := os.Stat(filepath.Join(bench, "lambert.vert")); err != nil {
+		t.Skipf("../shared/data absent: %v", err)
+	}
+	d, err := BenchDescription(filepath.Join(bench, "bunny.obj"), bench, 1920, 1080)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Width != 1920 || d.Height != 1080 || d.MSAA != 1 || d.ClearColor != BenchClearColor() || d.ClearDepth != 1 {
+		t.Errorf("header %+v", d)
+	}
+	dr := &d.Draws[0]
+	if dr.Mesh.TriangleCount() != 3674 || !dr.State.DepthTest || dr.State.DepthFunc != CompareLess || dr.State.Cull != CullNone || dr.State.Blend.Enable {
+		t.Errorf("draw %d triangles, state %+v", dr.Mesh.TriangleCount(), dr.State)
+	}
+	for _, frame := range []int{0, 19} {
+		mvp, model := BenchMatrices(frame, 1920, 1080)
+		got := map[string][]float32{}
+		for _, u := range d.UniformValues(0, frame) {
+			got[u.Name] = u.Value
+		}
+		l, c := BenchLightDir(), BenchBaseColor()
+		if !equalF32(got["u_mvp"], mvp[:]) || !equalF32(got["u_model"], model[:]) || !equalF32(got["u_light_dir"], l[:]) || !equalF32(got["u_base_color"], c[:]) {
+			t.Errorf("frame %d uniforms %v", frame, got)
+		}
+	}
+	if _, err := BenchDescription(filepath.Join(bench, "nope.obj"), bench, 8, 8); err == nil {
+		t.Error("missing mesh accepted")
+	}
+}
