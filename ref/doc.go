@@ -32,7 +32,8 @@
 //
 // Vertices are shaded once per instance in batches of 64. Assembly follows
 // GL: lists, strips (odd triangles reordered to keep the winding), fans,
-// line loops, primitive restart on the raw index, base vertex and instance;
+// line loops, legacy quads, quad strips and polygons (fanned, one primitive
+// id each), primitive restart on the raw index, base vertex and instance;
 // the provoking vertex is the last (GL) or first. Clipping is homogeneous
 // Sutherland-Hodgman against the six view-volume planes (near at -w for GL,
 // 0 for Vulkan; near and far are dropped under depth clamp) and every

@@ -68,7 +68,7 @@ func FuzzDraw(f *testing.F) {
 		if bits&128 != 0 {
 			s.Interp = []Interp{Flat}
 		}
-		p := DrawParams{Topology: Topology(h[0] % 8), IndexType: IndexType(h[1] % 5), First: int(h[2] % 16), Count: int(h[3]),
+		p := DrawParams{Topology: Topology(h[0] % 11), IndexType: IndexType(h[1] % 5), First: int(h[2] % 16), Count: int(h[3]),
 			Indices: idx, BaseVertex: int32(int8(h[4])), Instances: int(h[5] % 4)}
 		_ = Draw(context.Background(), tg, &s, in, p)
 	})

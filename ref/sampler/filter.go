@@ -287,22 +287,32 @@ func (t *Texture) filterLevel(s *Sampler, level int, f Filter, cs *coords, ref f
 	lv := &t.Levels[level]
 	size := [3]int{lv.W, lv.H, lv.D}
 	var u [3]float64
+	wraps := [3]Wrap{s.WrapS, s.WrapT, s.WrapR}
 	for i := 0; i < cs.nd; i++ {
 		u[i] = cs.st[i] * float64(size[i])
 		if s.Unnormalized {
 			u[i] = cs.st[i]
 		}
+		if wraps[i] == Clamp {
+			u[i] = min(max(u[i], 0), float64(size[i]))
+		}
 	}
 	j, k := 0, cs.slice
 	if f == Nearest {
-		i := ifloor(u[0]) + int(off[0])
+		var idx [3]int
+		for d := 0; d < cs.nd; d++ {
+			idx[d] = ifloor(u[d]) + int(off[d])
+			if wraps[d] == Clamp {
+				idx[d] = min(max(idx[d], 0), size[d]-1)
+			}
+		}
 		if cs.nd >= 2 {
-			j = ifloor(u[1]) + int(off[1])
+			j = idx[1]
 		}
 		if cs.nd >= 3 {
-			k = ifloor(u[2]) + int(off[2])
+			k = idx[2]
 		}
-		return t.lookup(s, lv, cs.nd, i, j, k, ref)
+		return t.lookup(s, lv, cs.nd, idx[0], j, k, ref)
 	}
 	var i0 [3]int
 	var a [3]float64

@@ -48,7 +48,7 @@ func FuzzSample(f *testing.F) {
 		tx.BaseLevel, tx.MaxLevel = int(b[5]%4)-1, int(b[6]%5)-1
 		tx.Swizzle = [4]Swizzle{Swizzle(b[7] % 7), SwizzleG, Swizzle(b[7] / 7 % 7), SwizzleA}
 		s := Sampler{MinFilter: Filter(b[8] & 1), MagFilter: Filter(b[8] >> 1 & 1), MipFilter: MipFilter(b[8] >> 2 % 4),
-			WrapS: Wrap(b[9] % 6), WrapT: Wrap(b[9] / 6 % 6), WrapR: Wrap(b[9] / 36 % 6),
+			WrapS: Wrap(b[9] % 7), WrapT: Wrap(b[9] / 7 % 7), WrapR: Wrap(b[9] / 49 % 7),
 			MaxAnisotropy: float32(b[10]), CompareEnable: b[11]&1 != 0, Compare: CompareFunc(b[11] >> 1 % 9),
 			CubeSeamless: b[11]&64 != 0, MinLOD: -1000, MaxLOD: 1000, LODBias: float32(int8(b[12])) / 16}
 		rest := b[13:]

@@ -38,6 +38,10 @@ const (
 	ClampToEdge
 	ClampToBorder
 	MirrorClampToEdge
+	// Clamp is legacy GL_CLAMP: the coordinate is clamped to [0,1]; nearest
+	// then reads the edge texel, linear blends the edge texels with the
+	// border colour.
+	Clamp
 )
 
 // CompareFunc is a comparison function, used for shadow compare and by the
@@ -365,7 +369,7 @@ func wrap(i, size int, w Wrap) (int, bool) {
 			m = 2*size - 1 - m
 		}
 		return m, true
-	case ClampToBorder:
+	case ClampToBorder, Clamp:
 		return i, i >= 0 && i < size
 	case MirrorClampToEdge:
 		if i < 0 {

@@ -80,6 +80,7 @@ func TestNearestEndpointsAndOutOfRange(t *testing.T) {
 		ClampToEdge:       {0, 0, 0, 0, 1, 2, 3, 3, 3, 3},
 		ClampToBorder:     {10, 10, 0, 0, 1, 2, 3, 10, 10, 10},
 		MirrorClampToEdge: {3, 0, 0, 0, 1, 2, 3, 3, 3, 3},
+		Clamp:             {0, 0, 0, 0, 1, 2, 3, 3, 3, 3},
 	}
 	tx := ramp4(t)
 	for w, exp := range want {
@@ -99,6 +100,7 @@ func TestLinearFilter(t *testing.T) {
 		ClampToEdge:    {0, 0, 0.5, 1.5, 3, 3},
 		ClampToBorder:  {5, 0, 0.5, 1.5, 3, 6.5},
 		MirroredRepeat: {0, 0, 0.5, 1.5, 3, 3},
+		Clamp:          {5, 0, 0.5, 1.5, 3, 6.5},
 	}
 	tx := ramp4(t)
 	for w, exp := range want {

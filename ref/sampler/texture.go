@@ -8,8 +8,9 @@
 // 4.6 sampling rules (§8.13-§8.14, §8.23) in plain float64 maths:
 //
 //   - wrap modes act on integer texel indices: repeat, mirrored repeat, clamp
-//     to edge, clamp to border (the border colour is read like a texel) and
-//     mirror-clamp-to-edge;
+//     to edge, clamp to border (the border colour is read like a texel),
+//     mirror-clamp-to-edge, and legacy GL_CLAMP (coordinate clamped to
+//     [0,1] first);
 //   - nearest takes floor(u), linear the 2x2 (2x2x2 for 3D) footprint at
 //     floor(u-1/2) with weights frac(u-1/2); texels are converted to float
 //     (sRGB decoded) before filtering;
