@@ -125,8 +125,24 @@ func TestDenseGridRenders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The device front end (near clip, guard band, CULL_NONE) emits the same
+	// records as the oracle when nothing needs clipping.
+	fe, fbb, st, err := FrontEndWithStats(verts, tris, 256, 256, 0, 1, CullNone, nil, PlanesV1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.NearClipped == 0 && st.GuardClipped == 0 {
+		if len(fe) != len(host.Prims) {
+			t.Fatalf("front end %d prims, oracle %d", len(fe), len(host.Prims))
+		}
+		for i := range fe {
+			if fe[i] != host.Prims[i] || fbb[i] != host.BBoxes[i] {
+				t.Fatalf("prim %d differs between the front end and the oracle", i)
+			}
+		}
+	}
 	g, _ := NewBinGrid(256, 256, 7)
-	dev, n, err := DeviceBinning(g, host.BBoxes)
+	dev, n, err := DeviceBinning(g, fbb)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,5 +246,53 @@ func TestFrontEndClipCull(t *testing.T) {
 	}
 	if p, _, _ := FrontEnd(behind, tri, 16, 16, 0, 1, CullNone, nil, PlanesGrx); len(p) != 0 {
 		t.Errorf("fully clipped triangle produced %d prims", len(p))
+	}
+}
+
+// TestGuardBand: a triangle reaching far beyond the target is clipped against the
+// guard band instead of overflowing Q15.16, and still covers the pixels it should.
+// spec: vortexpipe §3.8
+func TestGuardBand(t *testing.T) {
+	huge := []SetupVertex{
+		{Pos: [4]float32{-1, -1, 0, 1}}, {Pos: [4]float32{5000, -1, 0, 1}}, {Pos: [4]float32{-1, 5000, 0, 1}},
+	}
+	tri := [][3]uint32{{0, 1, 2}}
+	p, bb, st, err := FrontEndWithStats(huge, tri, 64, 64, 0, 1, CullNone, nil, PlanesGrx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.GuardClipped != 1 || st.PrecisionLoss != 0 || len(p) == 0 {
+		t.Fatalf("stats %+v, %d prims", st, len(p))
+	}
+	// Every pixel of the 64×64 target lies inside the triangle: exactly one
+	// emitted sub-triangle covers it.
+	for y := int32(0); y < 64; y++ {
+		for x := int32(0); x < 64; x++ {
+			n := 0
+			for i := range p {
+				if bb[i].L > uint32(x) || bb[i].R <= uint32(x) || bb[i].T > uint32(y) || bb[i].B <= uint32(y) {
+					continue
+				}
+				in := true
+				for e := 0; e < 3; e++ {
+					a, b, c := p[i].Edge(e)
+					v := a*x + b*y + c
+					if v < 0 || (v == 0 && !(a > 0 || (a == 0 && b > 0))) {
+						in = false
+					}
+				}
+				if in {
+					n++
+				}
+			}
+			if n != 1 {
+				t.Fatalf("pixel (%d,%d) covered %d times", x, y, n)
+			}
+		}
+	}
+	// The oracle (no guard band) on the same triangle: stays faithful to the
+	// reference, whose edges are still representable here.
+	if _, err := Binning(huge, tri, 64, 64, 0, 1, 7, PlanesGrx); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -3,6 +3,7 @@ package gfx
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 
 	"vortexgfx/abi"
 )
@@ -55,29 +56,145 @@ func ClipNear(a, b, c *SetupVertex, out *[SetupMaxSub][3]SetupVertex) int {
 	return k
 }
 
+// GuardBandPx is the guard band: a triangle reaching farther than this many
+// pixels outside the target is clipped in clip space against the guard planes
+// before setup, so its screen-space edge constants stay inside Q15.16 instead of
+// collapsing silently. Triangles inside the band are untouched (bit-exact with
+// the reference setup). spec: vortexpipe §3.8 (guard band)
+const GuardBandPx = 8192
+
+// FrontEndStats counts what setup_k did to a draw.
+type FrontEndStats struct {
+	Triangles     int // input triangles
+	NearClipped   int // triangles that crossed the near plane
+	GuardClipped  int // triangles clipped against the guard band
+	Culled        int // sub-triangles dropped by setup (degenerate, face, empty bbox)
+	PrecisionLoss int // emitted primitives with an edge coefficient lost to Q15.16
+	Prims         int // primitives emitted
+}
+
+// maxSub bounds the fan of one triangle clipped by the near plane and four guard
+// planes (3 + 5 vertices → 6 triangles).
+const maxSub = 6
+
+type plane func(v *SetupVertex) float32
+
+// clipAll clips a triangle against every plane, ping-ponging between a and b.
+func clipAll(tri [3]SetupVertex, planes [4]plane, a, b *[8]SetupVertex) []SetupVertex {
+	cur := append(a[:0], tri[:]...)
+	for i, g := range planes {
+		dst := b[:0]
+		if i%2 == 1 {
+			dst = a[:0]
+		}
+		cur = clipPoly(cur, g, dst)
+	}
+	return cur
+}
+
+// clipPoly clips a convex polygon against one plane (inside where dist ≥ 0).
+func clipPoly(in []SetupVertex, dist plane, out []SetupVertex) []SetupVertex {
+	out = out[:0]
+	for i := range in {
+		cur, nxt := &in[i], &in[(i+1)%len(in)]
+		fc, fn := dist(cur), dist(nxt)
+		if fc >= 0 {
+			out = append(out, *cur)
+		}
+		if (fc >= 0) != (fn >= 0) {
+			out = append(out, lerpVertex(cur, nxt, fc/float32(fc-fn)))
+		}
+	}
+	return out
+}
+
 // FrontEnd is the device front end's setup_k (SETUP, SCAN, EMIT): near clip,
-// setup with the draw's cull mode, survivors compacted in submission order (a
-// triangle's sub-triangles stay adjacent). It returns the dense primitives and
-// their bboxes. spec: rasterizer §3.1; vortex-hardware-facts §3.2
+// guard-band clip, setup with the draw's cull mode, survivors compacted in
+// submission order (a triangle's sub-triangles stay adjacent). It returns the
+// dense primitives and their bboxes. It refuses more visible primitives than the
+// pid field addresses. spec: rasterizer §3.1; vortex-hardware-facts §3.2;
+// vortexpipe §3.8
 func FrontEnd(verts []SetupVertex, tris [][3]uint32, width, height int, near, far float32,
 	cull CullMode, vp *Viewport, planes Planes) ([]Prim, []BBox, error) {
-	// SETUP: per triangle, count survivors (slot-local results).
+	p, b, _, err := FrontEndStats{}.run(verts, tris, width, height, near, far, cull, vp, planes)
+	return p, b, err
+}
+
+// FrontEndWithStats is FrontEnd that also reports its counters.
+func FrontEndWithStats(verts []SetupVertex, tris [][3]uint32, width, height int, near, far float32,
+	cull CullMode, vp *Viewport, planes Planes) ([]Prim, []BBox, FrontEndStats, error) {
+	return FrontEndStats{}.run(verts, tris, width, height, near, far, cull, vp, planes)
+}
+
+func (st FrontEndStats) run(verts []SetupVertex, tris [][3]uint32, width, height int, near, far float32,
+	cull CullMode, vp *Viewport, planes Planes) ([]Prim, []BBox, FrontEndStats, error) {
+	st.Triangles = len(tris)
+	// Guard planes in NDC: |x| ≤ gx·w, |y| ≤ gy·w (the default viewport maps
+	// NDC ±1 onto the target, so gx = 1 + 2·band/width).
+	gx := float32(1 + 2*float64(GuardBandPx)/float64(width))
+	gy := float32(1 + 2*float64(GuardBandPx)/float64(height))
+	if vp != nil {
+		gx = float32(1 + float64(GuardBandPx)/max(1, abs64(float64(vp.SX))))
+		gy = float32(1 + float64(GuardBandPx)/max(1, abs64(float64(vp.SY))))
+	}
+	guard := [4]plane{
+		func(v *SetupVertex) float32 { return float32(gx*v.Pos[3]) - v.Pos[0] },
+		func(v *SetupVertex) float32 { return float32(gx*v.Pos[3]) + v.Pos[0] },
+		func(v *SetupVertex) float32 { return float32(gy*v.Pos[3]) - v.Pos[1] },
+		func(v *SetupVertex) float32 { return float32(gy*v.Pos[3]) + v.Pos[1] },
+	}
+	// SETUP: per triangle, set up the surviving sub-triangles (slot-local).
 	keep := make([]uint32, len(tris))
-	slots := make([][SetupMaxSub]Prim, len(tris))
-	boxes := make([][SetupMaxSub]BBox, len(tris))
+	slots := make([][]Prim, len(tris))
+	boxes := make([][]BBox, len(tris))
+	var polyA, polyB [8]SetupVertex
 	for i, t := range tris {
 		for _, vi := range t {
 			if int(vi) >= len(verts) {
-				return nil, nil, fmt.Errorf("gfx: front end: triangle %d: vertex %d out of range (%d vertices)", i, vi, len(verts))
+				return nil, nil, st, fmt.Errorf("gfx: front end: triangle %d: vertex %d out of range (%d vertices)", i, vi, len(verts))
 			}
 		}
 		var sub [SetupMaxSub][3]SetupVertex
 		ns := ClipNear(&verts[t[0]], &verts[t[1]], &verts[t[2]], &sub)
+		if ns != 1 || sub[0] != [3]SetupVertex{verts[t[0]], verts[t[1]], verts[t[2]]} {
+			st.NearClipped++
+		}
+		var fan [maxSub + 1][3]SetupVertex
+		nf := 0
 		for s := 0; s < ns; s++ {
-			if SetupTriangle(&sub[s][0], &sub[s][1], &sub[s][2], width, height, near, far, cull, vp, planes,
-				&slots[i][keep[i]], &boxes[i][keep[i]]) {
-				keep[i]++
+			outside := false
+			for _, g := range guard {
+				for k := 0; k < 3; k++ {
+					if g(&sub[s][k]) < 0 {
+						outside = true
+					}
+				}
 			}
+			if !outside {
+				fan[nf] = sub[s]
+				nf++
+				continue
+			}
+			st.GuardClipped++
+			poly := clipAll(sub[s], guard, &polyA, &polyB)
+			for k := 1; k+1 < len(poly) && nf < len(fan); k++ {
+				fan[nf] = [3]SetupVertex{poly[0], poly[k], poly[k+1]}
+				nf++
+			}
+		}
+		for s := 0; s < nf; s++ {
+			var p Prim
+			var bb BBox
+			if !SetupTriangle(&fan[s][0], &fan[s][1], &fan[s][2], width, height, near, far, cull, vp, planes, &p, &bb) {
+				st.Culled++
+				continue
+			}
+			if lostPrecision(&p) {
+				st.PrecisionLoss++
+			}
+			slots[i] = append(slots[i], p)
+			boxes[i] = append(boxes[i], bb)
+			keep[i]++
 		}
 	}
 	// SCAN: exclusive prefix of the survivor counts.
@@ -87,18 +204,42 @@ func FrontEnd(verts []SetupVertex, tris [][3]uint32, width, height int, near, fa
 	}
 	total := offset[len(tris)]
 	if total > abi.MaxPrimsPerPass {
-		return nil, nil, fmt.Errorf("%w: %d visible, max %d", ErrTooManyPrims, total, abi.MaxPrimsPerPass)
+		return nil, nil, st, fmt.Errorf("%w: %d visible, max %d", ErrTooManyPrims, total, abi.MaxPrimsPerPass)
 	}
 	// EMIT: dense, order-preserving.
 	prims := make([]Prim, total)
 	bbs := make([]BBox, total)
 	for i := range tris {
-		for s := uint32(0); s < keep[i]; s++ {
-			prims[offset[i]+s] = slots[i][s]
-			bbs[offset[i]+s] = boxes[i][s]
+		copy(prims[offset[i]:], slots[i])
+		copy(bbs[offset[i]:], boxes[i])
+	}
+	st.Prims = int(total)
+	return prims, bbs, st, nil
+}
+
+func abs64(f float64) float64 {
+	if f < 0 {
+		return -f
+	}
+	return f
+}
+
+// lostPrecision detects an edge that no longer bounds its triangle after the
+// Q15.16 conversion: a coefficient that overflowed (the host conversion yields
+// INT_MIN) or an edge whose A and B both truncated to 0 (the 1/max normalisation
+// shrank it below the 1/65536 sub-pixel step).
+// spec: vortexpipe §3.8 (sub-pixel precision guard)
+func lostPrecision(p *Prim) bool {
+	for k := 0; k < 3; k++ {
+		a, b, c := p.Edge(k)
+		if c == math.MinInt32 || c == math.MaxInt32 || a == math.MinInt32 || b == math.MinInt32 {
+			return true
+		}
+		if a == 0 && b == 0 {
+			return true
 		}
 	}
-	return prims, bbs, nil
+	return false
 }
 
 // BinGrid is the dense row-major bin grid of the device front end.
