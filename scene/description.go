@@ -60,6 +60,10 @@ type Draw struct {
 	State          PipelineState
 }
 
+// Projection returns the camera's projection for the description's
+// current Width and Height (a tool may change them, e.g. --size).
+func (d *Description) Projection() Mat4 { return d.Camera.Projection(d.Width, d.Height) }
+
 // ModelMatrix returns the draw's model matrix at frame: Model(frame)·Instance.
 func (d *Draw) ModelMatrix(frame int) Mat4 { return d.Model.Matrix(frame).Mul(d.Instance) }
 
@@ -76,7 +80,7 @@ func (d *Description) UniformValues(di, frame int) []UniformValue {
 	dr := &d.Draws[di]
 	model := dr.ModelMatrix(frame)
 	view := d.Camera.View(frame)
-	proj := d.Camera.Projection()
+	proj := d.Projection()
 	mat := DefaultMaterial()
 	if dr.Material != nil {
 		mat = *dr.Material
@@ -202,7 +206,7 @@ func buildDescription(fj *fileJSON, name string, read ReadFunc) (*Description, e
 		}
 	}
 	var err error
-	if d.Camera, err = parseCamera(fj.Camera, d.Width, d.Height); err != nil {
+	if d.Camera, err = parseCamera(fj.Camera); err != nil {
 		return nil, err
 	}
 	l := &descLoader{read: read, meshes: map[string]*Scene{}, files: map[string][]byte{}, images: map[string]*image.NRGBA{}}

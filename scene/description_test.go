@@ -407,3 +407,17 @@ func TestDocExample(t *testing.T) {
 		t.Errorf("example loaded %d triangles", d.Draws[0].Mesh.TriangleCount())
 	}
 }
+
+func TestProjectionFollowsSize(t *testing.T) {
+	d, err := Demo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := d.Projection(), Perspective(Radians(40), 640.0/480, 0.1, 10); got != want {
+		t.Errorf("demo projection %v, want %v", got, want)
+	}
+	d.Width, d.Height = 300, 300
+	if got, want := d.Projection(), Perspective(Radians(40), 1, 0.1, 10); got != want {
+		t.Errorf("resized projection %v, want %v", got, want)
+	}
+}

@@ -249,27 +249,31 @@ func parseOps(ops []opJSON, path string) (Transform, error) {
 	return t, nil
 }
 
-// SceneCamera is a scene file's camera: a fixed projection and a view
-// transform that may advance per frame.
+// SceneCamera is a scene file's camera: a projection (a perspective one
+// follows the image's aspect ratio unless the file fixes "aspect") and a
+// view transform that may advance per frame.
 type SceneCamera struct {
-	projection Mat4
-	view       Transform
+	project func(aspect float64) Mat4
+	aspect  float64 // 0: the image's width/height
+	view    Transform
 }
 
-// Projection returns the projection matrix.
-func (c *SceneCamera) Projection() Mat4 { return c.projection }
+// Projection returns the projection matrix for a width×height image.
+func (c *SceneCamera) Projection(width, height int) Mat4 {
+	a := c.aspect
+	if a == 0 {
+		a = float64(width) / float64(height)
+	}
+	return c.project(a)
+}
 
 // View returns the view matrix at frame.
 func (c *SceneCamera) View(frame int) Mat4 { return c.view.Matrix(frame) }
 
-func parseCamera(c cameraJSON, width, height int) (SceneCamera, error) {
-	var sc SceneCamera
-	aspect := c.Aspect
-	if aspect == 0 {
-		aspect = float64(width) / float64(height)
-	}
-	if !(aspect > 0) || math.IsInf(aspect, 0) {
-		return sc, fmt.Errorf("camera.aspect: %g, want > 0", c.Aspect)
+func parseCamera(c cameraJSON) (SceneCamera, error) {
+	sc := SceneCamera{aspect: c.Aspect}
+	if c.Aspect < 0 || math.IsNaN(c.Aspect) || math.IsInf(c.Aspect, 0) {
+		return sc, fmt.Errorf("camera.aspect: %g, want > 0 (or 0 for the image's)", c.Aspect)
 	}
 	switch c.Projection {
 	case "perspective":
@@ -279,17 +283,21 @@ func parseCamera(c cameraJSON, width, height int) (SceneCamera, error) {
 		if !(c.Near > 0) || !(c.Far > c.Near) || math.IsInf(c.Far, 0) {
 			return sc, fmt.Errorf("camera: near %g, far %g: want 0 < near < far", c.Near, c.Far)
 		}
-		sc.projection = Perspective(Radians(c.YFovDeg), aspect, c.Near, c.Far)
+		fovy, near, far := Radians(c.YFovDeg), c.Near, c.Far
+		sc.project = func(aspect float64) Mat4 { return Perspective(fovy, aspect, near, far) }
 	case "orthographic":
 		if c.XMag == 0 || c.YMag == 0 || !(c.Far > c.Near) || math.IsInf(c.Far, 0) || math.IsInf(c.XMag, 0) || math.IsInf(c.YMag, 0) {
 			return sc, fmt.Errorf("camera: xmag %g, ymag %g, near %g, far %g: want non-zero magnifications and near < far", c.XMag, c.YMag, c.Near, c.Far)
 		}
-		sc.projection = Ortho(-c.XMag, c.XMag, -c.YMag, c.YMag, c.Near, c.Far)
+		m := Ortho(-c.XMag, c.XMag, -c.YMag, c.YMag, c.Near, c.Far)
+		sc.project = func(float64) Mat4 { return m }
 	case "matrix":
 		if len(c.Matrix) != 16 || !finite32(c.Matrix) {
 			return sc, fmt.Errorf("camera.matrix: want 16 finite numbers (column-major), got %d", len(c.Matrix))
 		}
-		copy(sc.projection[:], c.Matrix)
+		var m Mat4
+		copy(m[:], c.Matrix)
+		sc.project = func(float64) Mat4 { return m }
 	default:
 		return sc, fmt.Errorf("camera.projection: %q is not one of perspective, orthographic, matrix", c.Projection)
 	}
