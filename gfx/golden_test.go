@@ -154,9 +154,13 @@ func TestGoldens(t *testing.T) {
 // mesh, MODULATE, depth LESS) reproduces exactly with v1 planes. The two blended
 // text overlays (A8L8, SRC_ALPHA/ONE_MINUS_SRC_ALPHA over the cleared black) do
 // not: on every differing pixel the alpha byte is identical and the golden's RGB
-// is ours scaled by about alpha/255, as if the golden's colour had been
+// is ours times the pixel's final alpha / 255 (to ±1) — e.g. at (8,2) of the
+// 128² golden the texel is L=255 A=247, the OM gives f7f7f7f7 and the golden
+// holds f7f0f0f0 (247·247/255 ≈ 239.3 → f0). The golden's colour was
 // premultiplied by its final alpha on the way to the PNG; no integer rounding of
-// that product reproduces all of them, so the residual is reported, not fitted.
+// that product reproduces all pixels (best, x·(a+1)>>8, leaves 114 of 285), and
+// premultiplying the texture instead leaves 248, so the residual is reported,
+// not fitted.
 func TestPolybump(t *testing.T) {
 	for _, g := range goldens(t) {
 		if filepath.Base(g.trace) != "polybump.cgltrace" {
