@@ -342,3 +342,34 @@ func TestFlippedViewport(t *testing.T) {
 		t.Fatal("a CCW quad seen through a flipped viewport must be back-facing")
 	}
 }
+
+func TestReadback(t *testing.T) {
+	cases := []struct {
+		f    format.Format
+		c    [4]float32
+		want [4]uint8
+	}{
+		{format.RGBA8, [4]float32{1, 0.5, 0, 0.2}, [4]uint8{255, 128, 0, 51}},
+		{format.BGRA8, [4]float32{1, 0.5, 0, 0.2}, [4]uint8{255, 128, 0, 51}},
+		{format.SRGB8A8, [4]float32{0.5, 0, 1, 0.5}, [4]uint8{188, 0, 255, 128}}, // stored (encoded) bytes
+		{format.R8, [4]float32{0.25, 1, 1, 0}, [4]uint8{64, 0, 0, 255}},
+		{format.RG8, [4]float32{0.25, 1, 1, 0}, [4]uint8{64, 255, 0, 255}},
+		{format.RGBA32F, [4]float32{2, -1, 0.5, 1}, [4]uint8{255, 0, 128, 255}},
+		{format.RGBA16F, [4]float32{0.25, 0.75, 1, 0}, [4]uint8{64, 191, 255, 0}},
+		{format.R32I, [4]float32{-5, 0, 0, 0}, [4]uint8{0, 0, 0, 255}},
+		{format.RGBA8UI, [4]float32{7, 300, 0, 1}, [4]uint8{7, 255, 0, 1}},
+	}
+	for _, c := range cases {
+		tg := newTarget(t, 1, 2, []format.Format{c.f}, format.Invalid)
+		if err := tg.ClearColor(0, c.c); err != nil {
+			t.Fatal(err)
+		}
+		p := tg.Color[0].NRGBA(true).NRGBAAt(0, 1)
+		if got := [4]uint8{p.R, p.G, p.B, p.A}; got != c.want {
+			t.Errorf("%v: read back %v, want %v", c.f, got, c.want)
+		}
+		if r := tg.Color[0].RGBA(false); r.Pix[0] != c.want[0] || r.Pix[3] != c.want[3] {
+			t.Errorf("%v: RGBA readback %v", c.f, r.Pix[:4])
+		}
+	}
+}
