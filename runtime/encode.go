@@ -235,6 +235,9 @@ func (q *Queue) runItems(items []item, ev *Event) error {
 		}
 	}
 	cmds = append(cmds, body...)
+	if d.caps.CP.FenceOrdering {
+		cmds = fenceDomains(cmds)
+	}
 	if len(host) > 0 {
 		if err := d.t.HostWrite(dataBase, host); err != nil {
 			return fmt.Errorf("runtime: staging: %w", err)
@@ -389,4 +392,47 @@ func (q *Queue) readProfile(ev *Event, single bool) error {
 	}
 	ev.hasProf = true
 	return nil
+}
+
+// Ordering domains of a CP that may overlap DMA with GPU work (DCR and KMU traffic)
+// inside a queue. spec: command-processor §2.3 (FENCE scope), §10 item 3
+const (
+	domNone = iota
+	domDMA
+	domGPU
+)
+
+func domainOf(op abi.Opcode) int {
+	switch op.Resource() {
+	case abi.ResDMA:
+		return domDMA
+	case abi.ResKMU, abi.ResDCR:
+		return domGPU
+	}
+	return domNone
+}
+
+// fenceDomains inserts a CMD_FENCE wherever the stream switches between DMA and GPU
+// work, scoped to the domain being left, so a launch never reads an argument block
+// or QMD whose upload is still in flight and a read-back never overtakes the launch
+// that produces its data, on a CP that advertises FENCE ordering (CP_DEV_CAPS
+// bit 27). On a CP that runs each queue strictly in order the fences cost a decode.
+func fenceDomains(cmds []abi.Command) []abi.Command {
+	out := make([]abi.Command, 0, len(cmds)+4)
+	prev := domNone
+	for _, c := range cmds {
+		dom := domainOf(c.Op)
+		if dom != domNone {
+			if prev != domNone && dom != prev {
+				scope := abi.FenceDMA
+				if prev == domGPU {
+					scope = abi.FenceGPU
+				}
+				out = append(out, abi.Fence(scope))
+			}
+			prev = dom
+		}
+		out = append(out, c)
+	}
+	return out
 }

@@ -59,6 +59,11 @@ type env struct {
 
 func open(t testing.TB, flavor string, mut func(*config.Config)) *env {
 	t.Helper()
+	return openSim(t, flavor, mut, sim.Options{})
+}
+
+func openSim(t testing.TB, flavor string, mut func(*config.Config), opt sim.Options) *env {
+	t.Helper()
 	cfg := config.Default()
 	cfg.CP.Flavor = flavor
 	if mut != nil {
@@ -70,7 +75,7 @@ func open(t testing.TB, flavor string, mut func(*config.Config)) *env {
 			t.Fatal(err)
 		}
 	}
-	s, err := sim.Open(cfg, lib, sim.Options{})
+	s, err := sim.Open(cfg, lib, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,13 +261,14 @@ func TestBadRequests(t *testing.T) {
 func u32(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[4*i:]) }
 
 // TestLaunchEncoding pins the ring traffic of one launch: emu = MEM_WRITE (args+QMD)
-// + LAUNCH_QMD + CACHE_FLUSH; rtl = MEM_WRITE (args) + 20 DCR_WRITE + LAUNCH +
-// CACHE_FLUSH; one doorbell either way (command-processor §9, §10 item 9).
+// + FENCE + LAUNCH_QMD + CACHE_FLUSH in one line; rtl = MEM_WRITE (args) + FENCE +
+// 20 DCR_WRITE + LAUNCH + CACHE_FLUSH; one doorbell either way (command-processor
+// §9, §10 items 3, 9).
 func TestLaunchEncoding(t *testing.T) {
 	for _, tc := range []struct {
 		flavor      string
 		cmds, lines uint64
-	}{{"emu", 3, 1}, {"rtl", 23, 8}} {
+	}{{"emu", 4, 1}, {"rtl", 24, 8}} {
 		e := open(t, tc.flavor, nil)
 		const n = 300
 		buf := e.alloc(4 * n)
@@ -307,7 +313,7 @@ func TestDraw(t *testing.T) {
 	for _, tc := range []struct {
 		flavor string
 		cmds   uint64
-	}{{"emu", 2}, {"rtl", 2*22 + 2 + 1}} {
+	}{{"emu", 3}, {"rtl", 2*22 + 2 + 2}} {
 		e := open(t, tc.flavor, nil)
 		const n = 64
 		buf := e.alloc(4 * n)
@@ -596,5 +602,44 @@ func BenchmarkLaunch(b *testing.B) {
 			}
 			b.StopTimer()
 		})
+	}
+}
+
+// TestPipelinedCP: on a CP that overlaps DMA with GPU work inside a queue, the
+// runtime's fences keep uploads before launches and launches before read-backs.
+func TestPipelinedCP(t *testing.T) {
+	for _, f := range flavors {
+		e := openSim(t, f, nil, sim.Options{Pipeline: true})
+		const n = 256
+		buf := e.alloc(4 * n)
+		in := make([]uint32, n)
+		for i := range in {
+			in[i] = uint32(i)
+		}
+		for round := uint32(1); round <= 5; round++ {
+			out := make([]byte, 4*n)
+			err := e.dev.DefaultQueue().NewBatch().
+				Write(buf, 0, u32s(in)).
+				Launch(e.kern["scale"], runtime.LaunchParams{NDim: 1, Grid: [3]uint32{n / 64}, Block: [3]uint32{64}, Args: args(buf.Addr(), uint64(round), n)}).
+				Read(buf, 0, out).Submit().Wait()
+			if err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			// A lone launch packs its upload, QMD launch and flush into one line.
+			if err := e.dev.DefaultQueue().EnqueueLaunch(e.kern["scale"], runtime.LaunchParams{NDim: 1,
+				Grid: [3]uint32{n / 64}, Block: [3]uint32{64}, Args: args(buf.Addr(), 2, n)}).Wait(); err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			out2 := make([]byte, 4*n)
+			if err := e.dev.Read(buf, 0, out2); err != nil {
+				t.Fatal(err)
+			}
+			for i := 0; i < n; i++ {
+				if u32(out, i) != round*uint32(i) || u32(out2, i) != 2*round*uint32(i) {
+					t.Fatalf("%s round %d: out[%d] = %d then %d, want %d then %d", f, round, i,
+						u32(out, i), u32(out2, i), round*uint32(i), 2*round*uint32(i))
+				}
+			}
+		}
 	}
 }
