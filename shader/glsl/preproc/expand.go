@@ -10,19 +10,23 @@ import (
 
 func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
 
-// maxExpansion bounds the number of tokens macro expansion may produce, so that
-// exponential macro definitions fail with an error instead of exhausting memory.
-const maxExpansion = 1 << 20
+// maxExpansion bounds the work of macro expansion (tokens produced, scanned for
+// arguments and prescanned), so that exponential or deeply nested macro use fails
+// with an error instead of exhausting time or memory.
+const maxExpansion = 1 << 19
 
 // expand macro-expands ts (Prosser's algorithm with hide sets). In #if lines
 // (inDirective) the result is used for evaluation only.
 func (p *pp) expand(ts []Token, inDirective bool) []Token {
 	// in is a stack: the next token is at the end, so pushing a replacement list
 	// costs only its own length.
+	p.budget -= len(ts)
+	if p.budget < 0 {
+		return p.overflow(ts)
+	}
 	in := slices.Clone(ts)
 	slices.Reverse(in)
 	var out []Token
-	budget := maxExpansion
 	for len(in) > 0 {
 		t := in[len(in)-1]
 		in = in[:len(in)-1]
@@ -57,7 +61,7 @@ func (p *pp) expand(ts []Token, inDirective bool) []Token {
 			out = append(out, t)
 			continue
 		}
-		hide := append(slices.Clone(t.hide), m.name)
+		hide := union(t.hide, []string{m.name})
 		var repl []Token
 		if !m.funcLike {
 			repl = p.subst(m, nil, hide, t)
@@ -67,6 +71,7 @@ func (p *pp) expand(ts []Token, inDirective bool) []Token {
 				continue
 			}
 			args, n, rp, ok := collectArgs(in[:len(in)-1])
+			p.budget -= n
 			if !ok {
 				p.errs.Add(t.Pos, sprintf("unterminated invocation of macro %s", m.name))
 				return out
@@ -80,12 +85,15 @@ func (p *pp) expand(ts []Token, inDirective bool) []Token {
 				continue
 			}
 			in = in[:len(in)-1-n]
-			hide = append(intersect(t.hide, rp.hide), m.name)
+			hide = union(intersect(t.hide, rp.hide), []string{m.name})
 			repl = p.subst(m, args, hide, t)
 		}
-		budget -= len(repl) + 1
-		if budget < 0 {
-			p.errs.Add(t.Pos, sprintf("macro expansion of %s is too large", m.name))
+		p.budget -= len(repl) + 1
+		if p.budget < 0 {
+			if !p.overBudget {
+				p.errs.Add(t.Pos, sprintf("macro expansion of %s is too large", m.name))
+			}
+			p.overBudget = true
 			return out
 		}
 		for i := len(repl) - 1; i >= 0; i-- {
@@ -93,6 +101,27 @@ func (p *pp) expand(ts []Token, inDirective bool) []Token {
 		}
 	}
 	return out
+}
+
+// union returns a ∪ b without duplicates (hide sets stay as small as the number
+// of distinct macros involved).
+func union(a, b []string) []string {
+	r := slices.Clone(a)
+	for _, s := range b {
+		if !slices.Contains(r, s) {
+			r = append(r, s)
+		}
+	}
+	return r
+}
+
+// overflow reports the expansion limit once and returns ts unexpanded.
+func (p *pp) overflow(ts []Token) []Token {
+	if !p.overBudget && len(ts) > 0 {
+		p.errs.Add(ts[0].Pos, "macro expansion is too large")
+	}
+	p.overBudget = true
+	return nil
 }
 
 func intersect(a, b []string) []string {
@@ -175,7 +204,7 @@ func (p *pp) subst(m *macro, args [][]Token, hide []string, site Token) []Token 
 				}
 				for j, r := range exp {
 					r.Pos = site.Pos
-					r.hide = append(slices.Clone(r.hide), hide...)
+					r.hide = union(r.hide, hide)
 					if j == 0 {
 						r.Space = b.Space
 					}

@@ -59,13 +59,16 @@ type pp struct {
 	seenToken bool // a non-directive token or directive other than #version was seen
 	out       []Token
 	pending   []Token
+	// budget bounds the total number of tokens macro expansion may produce.
+	budget     int
+	overBudget bool
 }
 
 // Process preprocesses src (named file in diagnostics). The returned error is an
 // ast.ErrorList when non-nil; the Result is valid even when errors were found.
 // spec: GLSL 4.50 §3.3.
 func Process(file, src string, opts Options) (*Result, error) {
-	p := &pp{file: file, opts: opts, macros: map[string]*macro{}}
+	p := &pp{file: file, opts: opts, macros: map[string]*macro{}, budget: maxExpansion}
 	p.res = &Result{Version: opts.DefaultVersion, Extensions: map[string]string{}}
 	if p.res.Version == 0 {
 		p.res.Version = 110
@@ -150,6 +153,7 @@ func (p *pp) flush() {
 	if len(p.pending) == 0 {
 		return
 	}
+	p.budget += len(p.pending) // plain source text is not expansion work
 	p.out = append(p.out, p.expand(p.pending, false)...)
 	p.pending = nil
 }

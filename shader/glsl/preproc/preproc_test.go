@@ -127,6 +127,20 @@ func TestExpansionBomb(t *testing.T) {
 	}
 }
 
+// TestPathologicalMacros checks that deeply nested and exponential invocations stop
+// at the expansion limit with an error instead of running for minutes.
+func TestPathologicalMacros(t *testing.T) {
+	for name, src := range map[string]string{
+		"nested": "#define F(x) x\n" + strings.Repeat("F(", 5000) + "1" + strings.Repeat(")", 5000),
+		"args":   "#define F(x) x x x x\n" + strings.Repeat("F(", 12) + "1" + strings.Repeat(")", 12),
+	} {
+		_, err := Process(name, src, Options{})
+		if err == nil || !strings.Contains(err.Error(), "too large") {
+			t.Errorf("%s: got %v, want expansion limit error", name, err)
+		}
+	}
+}
+
 func FuzzProcess(f *testing.F) {
 	f.Add("#define F(x) x*x\n#if defined(F) && 1\nF(2)\n#endif\n")
 	f.Add("#version 300 es\n#line 4\n__LINE__ __FILE__ GL_ES\n")

@@ -474,7 +474,7 @@ func inverse(m [][]float64) ([][]float64, bool) {
 				sign = -1
 			}
 			// inverse = adjugate / det; adj[c][r] = cofactor(r, c)
-			inv[c][r] = sign * det(minor(m, r, c)) / d
+			inv[c][r] = sign*det(minor(m, r, c))/d + 0 // + 0 turns -0 into +0
 		}
 	}
 	return inv, true

@@ -103,7 +103,7 @@ func textureSigs(fn ast.Builtin, c *checker) []sig {
 	}
 	d, e := 130, 300
 	switch fn {
-	case ast.FnTextureGather, ast.FnTextureGatherOffset:
+	case ast.FnTextureGather, ast.FnTextureGatherOffset, ast.FnTextureGatherOffsets:
 		d, e = 400, 310
 	case ast.FnTextureQueryLod:
 		d, e = 400, 0
@@ -240,7 +240,7 @@ func textureSigs(fn ast.Builtin, c *checker) []sig {
 			} else {
 				add(r, st, tInt())
 			}
-		case ast.FnTextureGather, ast.FnTextureGatherOffset:
+		case ast.FnTextureGather, ast.FnTextureGatherOffset, ast.FnTextureGatherOffsets:
 			if !(s.Dim == ast.Dim2D || rect || (cube && fn == ast.FnTextureGather)) || s.Dim == ast.Dim1D {
 				continue
 			}
@@ -250,8 +250,11 @@ func textureSigs(fn ast.Builtin, c *checker) []sig {
 				pc++
 			}
 			off := []*ast.Type{}
-			if fn == ast.FnTextureGatherOffset {
+			switch fn {
+			case ast.FnTextureGatherOffset:
 				off = append(off, ivec(2))
+			case ast.FnTextureGatherOffsets:
+				off = append(off, ast.Array(ivec(2), 4))
 			}
 			if s.Shadow {
 				add(fvec(4), append([]*ast.Type{st, fvec(pc), tFloat()}, off...)...)

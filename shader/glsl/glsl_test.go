@@ -1,0 +1,138 @@
+package glsl
+
+import (
+	"strings"
+	"testing"
+
+	"vortexgfx/shader/glsl/ast"
+)
+
+func mustCompile(t *testing.T, name, src string, stage Stage) *Shader {
+	t.Helper()
+	s, err := Compile(name, src, stage, Options{})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return s
+}
+
+// TestLink covers interface matching. spec: GLSL 4.50 §4.3.4-§4.3.5, §7 (linking).
+func TestLink(t *testing.T) {
+	tests := []struct {
+		name   string
+		vs, fs string
+		want   string
+	}{
+		{"legacy varyings",
+			"varying vec2 uv; uniform mat4 mvp; attribute vec4 pos; void main() { uv = pos.xy; gl_Position = mvp * pos; }",
+			"varying vec2 uv; uniform sampler2D s; void main() { gl_FragColor = texture2D(s, uv); }", ""},
+		{"missing output",
+			"void main() { gl_Position = vec4(0.0); }",
+			"varying vec2 uv; void main() { gl_FragColor = vec4(uv, 0.0, 1.0); }",
+			"fragment shader input 'uv' is not written by the vertex shader"},
+		{"unused missing output is fine",
+			"void main() { gl_Position = vec4(0.0); }",
+			"varying vec2 uv; void main() { gl_FragColor = vec4(1.0); }", ""},
+		{"type mismatch",
+			"varying vec3 uv; void main() { uv = vec3(0.0); gl_Position = vec4(0.0); }",
+			"varying vec2 uv; void main() { gl_FragColor = vec4(uv, 0.0, 1.0); }",
+			"has type vec2 but the vertex shader output has type vec3"},
+		{"interpolation mismatch",
+			"#version 130\nflat out float v; void main() { v = 1.0; gl_Position = vec4(0.0); }",
+			"#version 130\nsmooth in float v; out vec4 c; void main() { c = vec4(v); }",
+			"interpolation qualifiers of 'v' differ"},
+		{"match by location",
+			"#version 410\nlayout(location = 3) out vec4 a; void main() { a = vec4(1.0); gl_Position = a; }",
+			"#version 410\nlayout(location = 3) in vec4 b; out vec4 c; void main() { c = b; }", ""},
+		{"uniform type mismatch",
+			"uniform vec4 u; void main() { gl_Position = u; }",
+			"uniform vec3 u; void main() { gl_FragColor = vec4(u, 1.0); }",
+			"uniform 'u' declared as vec3 and as vec4"},
+		{"no main",
+			"void f() {}",
+			"void main() { gl_FragColor = vec4(1.0); }",
+			"vertex shader has no main() function"},
+		{"unresolved function",
+			"void f(); void main() { f(); gl_Position = vec4(0.0); }",
+			"void main() { gl_FragColor = vec4(1.0); }",
+			"unresolved function 'f()'"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			vs := mustCompile(t, "a.vert", tc.vs, Vertex)
+			fs := mustCompile(t, "b.frag", tc.fs, Fragment)
+			p, err := Link(vs, fs)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("unexpected link error: %v", err)
+				}
+				if p.Vertex.Main == nil || p.Fragment.Main == nil {
+					t.Fatal("main not resolved")
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error = %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestLinkUnits links several sources of one stage, as piglit does.
+func TestLinkUnits(t *testing.T) {
+	a := mustCompile(t, "a.vert", "vec4 f(float x); void main() { gl_Position = f(1.0); }", Vertex)
+	b := mustCompile(t, "b.vert", "vec4 f(float x) { return vec4(x); }", Vertex)
+	fs := mustCompile(t, "c.frag", "void main() { gl_FragColor = vec4(1.0); }", Fragment)
+	p, err := LinkShaders(a, b, fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var call *ast.Func
+	for _, f := range a.File.Funcs {
+		if f.Name == "f" {
+			call = f
+		}
+	}
+	if d := p.Vertex.Def(call); d == nil || d.Name != "f" {
+		t.Fatalf("prototype not resolved to the other unit's definition: %v", d)
+	}
+	c := mustCompile(t, "d.vert", "vec4 f(float x) { return vec4(2.0); }", Vertex)
+	if _, err := LinkShaders(a, b, c, fs); err == nil || !strings.Contains(err.Error(), "defined in more than one shader") {
+		t.Fatalf("error = %v, want multiple definition", err)
+	}
+}
+
+func TestCompileErrorFormat(t *testing.T) {
+	_, err := Compile("bad.frag", "void main() {\n  gl_FragColor = vec3(1.0);\n}", Fragment, Options{})
+	if err == nil {
+		t.Fatal("expected an error")
+	}
+	want := "bad.frag:2:16: error: cannot convert from vec3 to vec4 to assign"
+	if err.Error() != want {
+		t.Fatalf("got %q, want %q", err, want)
+	}
+}
+
+func TestPiglitConfig(t *testing.T) {
+	cfg, ok := parsePiglitConfig("/* [config]\n * expect_result: fail\n * glsl_version: 1.30\n * require_extensions: GL_ARB_foo !GL_ARB_bar\n * [end config]\n */")
+	if !ok || cfg.expect != "fail" || len(cfg.extensions) != 1 || cfg.extensions[0] != "GL_ARB_foo" {
+		t.Fatalf("got %+v %v", cfg, ok)
+	}
+}
+
+func FuzzCompile(f *testing.F) {
+	f.Add("void main() { gl_Position = vec4(1.0); }", true)
+	f.Fuzz(func(t *testing.T, src string, vertex bool) {
+		stage := Fragment
+		if vertex {
+			stage = Vertex
+		}
+		s, err := Compile("fuzz", src, stage, Options{})
+		if err == nil && s == nil {
+			t.Fatal("nil shader without error")
+		}
+		if err != nil && strings.Contains(err.Error(), "internal compiler error") {
+			t.Fatalf("checker bug: %v", err)
+		}
+	})
+}

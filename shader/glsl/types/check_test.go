@@ -1,0 +1,350 @@
+package types
+
+import (
+	"strings"
+	"testing"
+
+	"vortexgfx/shader/glsl/ast"
+	"vortexgfx/shader/glsl/parser"
+)
+
+func check(t *testing.T, src string, stage ast.Stage) (*ast.File, error) {
+	t.Helper()
+	f, err := parser.ParseFile("t", src, parser.Options{})
+	if err != nil {
+		return f, err
+	}
+	return f, Check(f, Config{Stage: stage})
+}
+
+const (
+	vs = ast.StageVertex
+	fs = ast.StageFragment
+)
+
+// TestRules is the accept/reject table for the type rules. An empty want means the
+// program must compile. spec: GLSL 1.10-4.50 and ES 3.00, §4-§8.
+func TestRules(t *testing.T) {
+	tests := []struct {
+		name  string
+		stage ast.Stage
+		src   string
+		want  string
+	}{
+		// implicit conversions per version (spec §4.1.10)
+		{"no conversion in 1.10", vs, "#version 110\nvoid main() { float f = 1; }", "cannot convert from int to float"},
+		{"int->float in 1.20", vs, "#version 120\nvoid main() { float f = 1; }", ""},
+		{"no conversion in ES", vs, "#version 300 es\nvoid main() { float f = 1; }", "cannot convert from int to float"},
+		{"uint->float in 1.30", vs, "#version 130\nvoid main() { float f = 1u; }", ""},
+		{"no int->uint in 1.30", vs, "#version 130\nvoid main() { uint u = 1; }", "cannot convert from int to uint"},
+		{"int->uint in 4.00", vs, "#version 400\nvoid main() { uint u = 1; }", ""},
+		{"no float->int", vs, "#version 450\nvoid main() { int i = 1.0; }", "cannot convert from float to int"},
+		{"mixed arithmetic 1.20", vs, "#version 120\nvoid main() { vec2 v = vec2(1.0) * 2; }", ""},
+		{"mixed arithmetic 1.10", vs, "#version 110\nvoid main() { vec2 v = vec2(1.0) * 2; }", "operator '*' cannot be applied to vec2 and int"},
+		// operators
+		{"vector size mismatch", vs, "void main() { vec2 a; vec3 b; a + b; }", "operator '+' cannot be applied to vec2 and vec3"},
+		{"matrix times vector", vs, "void main() { mat4 m; vec4 v = m * vec4(1.0); v = v * m; }", ""},
+		{"matrix shape", vs, "#version 120\nvoid main() { mat2x3 m; vec3 v = m * vec3(1.0); }", "operator '*' cannot be applied to mat2x3 and vec3"},
+		{"modulo reserved in 1.10", vs, "void main() { int a = 5 % 2; }", "operator '%' is reserved"},
+		{"bitwise 1.30", vs, "#version 130\nvoid main() { int a = (5 & 3) | 1 << 2; uint b = ~0u; }", ""},
+		{"shift float", vs, "#version 130\nvoid main() { float a = 1.0 << 2; }", "operator '<<' cannot be applied to float and int"},
+		{"logical needs bool", vs, "void main() { bool b = 1 && true; }", "operator '&&' cannot be applied to int and bool"},
+		{"not needs bool", vs, "void main() { bool b = !1; }", "operator '!' requires a scalar bool operand"},
+		{"relational on vectors", vs, "void main() { bool b = vec2(1.0) < vec2(2.0); }", "operator '<' cannot be applied"},
+		{"ternary types", vs, "void main() { float f = true ? 1.0 : vec2(1.0); }", "operands of '?:' have different types float and vec2"},
+		{"ternary condition", vs, "void main() { float f = 1 ? 1.0 : 2.0; }", "condition of '?:' must be a scalar bool"},
+		// l-values (spec §5.8)
+		{"write uniform", vs, "uniform float u; void main() { u = 1.0; }", "'u' is read-only"},
+		{"write const", vs, "void main() { const float c = 1.0; c = 2.0; }", "'c' is read-only"},
+		{"write input", fs, "varying vec2 v; void main() { v = vec2(1.0); }", "'v' is read-only"},
+		{"write attribute", vs, "attribute vec4 a; void main() { a.x = 1.0; }", "'a' is read-only"},
+		{"repeated swizzle write", vs, "void main() { vec4 v; v.xx = vec2(1.0); }", "swizzle 'xx' repeats a component"},
+		{"swizzle write ok", vs, "void main() { vec4 v; v.zx = vec2(1.0); }", ""},
+		{"increment rvalue", vs, "void main() { int a; (a + 1)++; }", "is not an l-value"},
+		{"write gl_FragCoord", fs, "void main() { gl_FragCoord = vec4(1.0); }", "'gl_FragCoord' is read-only"},
+		{"out arg must be lvalue", vs, "void f(out float x) {} void main() { f(1.0); }", "is not an l-value"},
+		// swizzles and selection
+		{"swizzle out of range", vs, "void main() { vec2 v; float f = v.z; }", "swizzle component 'z' is out of range for vec2"},
+		{"mixed swizzle sets", vs, "void main() { vec4 v; vec2 w = v.xg; }", "mixes component sets"},
+		{"struct field", vs, "struct S { float a; }; void main() { S s; float f = s.b; }", "'S' has no field named 'b'"},
+		{"index out of range", vs, "void main() { float a[2]; a[2] = 1.0; }", "index 2 is out of range [0, 2)"},
+		{"index float", vs, "void main() { float a[2]; a[1.0] = 1.0; }", "array index must be a scalar integer"},
+		// constant expressions
+		{"const needs init", vs, "void main() { const float c; }", "const variable 'c' must be initialized"},
+		{"const needs constant", vs, "uniform float u; void main() { const float c = u; }", "must be a constant expression"},
+		{"array size constant", vs, "uniform int n; void main() { float a[n]; }", "array size must be a constant expression"},
+		{"array size positive", vs, "void main() { float a[1 - 1]; }", "array size must be greater than zero"},
+		{"array size from builtin", vs, "#version 120\nvoid main() { float a[int(sqrt(16.0))]; a[3] = 1.0; }", ""},
+		{"array size from length", vs, "#version 120\nvoid main() { float a[3]; float b[a.length() + 1]; b[3] = 0.0; }", ""},
+		{"gl_Max constants", fs, "void main() { vec4 c[gl_MaxDrawBuffers]; c[7] = vec4(0.0); }", ""},
+		// declarations and scopes
+		{"redeclaration", vs, "void main() { int a; float a; }", "redeclaration of 'a'"},
+		{"shadowing", vs, "int a; void main() { float a; { bool a; } }", ""},
+		{"undeclared", vs, "void main() { x = 1; }", "undeclared identifier 'x'"},
+		{"reserved prefix", vs, "void main() { int gl_x; }", "reserved prefix gl_"},
+		{"sampler not uniform", fs, "void main() { sampler2D s; }", "sampler variables must be uniform"},
+		{"void variable", vs, "void main() { void v; }", "variable 'v' declared void"},
+		{"local uniform", vs, "void main() { uniform float u; }", "local variables cannot be declared 'uniform'"},
+		{"attribute in FS", fs, "attribute vec4 a; void main() {}", "'attribute' is only allowed in vertex shaders"},
+		{"integer attribute", vs, "attribute int a; void main() {}", "attribute cannot have type int"},
+		{"bool output", vs, "#version 130\nout bool b; void main() {}", "out variables cannot have type bool"},
+		{"integer FS input needs flat", fs, "#version 130\nin int i; void main() {}", "must be qualified 'flat'"},
+		{"flat integer FS input", fs, "#version 130\nflat in int i; void main() {}", ""},
+		{"in global in 1.10", vs, "in vec4 p; void main() {}", "'in' at global scope requires GLSL 1.30"},
+		{"ES float precision", fs, "#version 100\nvoid main() { float f; }", "requires a precision qualifier"},
+		{"ES default precision", fs, "#version 100\nprecision mediump float;\nvoid main() { float f; }", ""},
+		{"layout location 3.30", fs, "#version 330\nlayout(location = 1) out vec4 c; void main() { c = vec4(1.0); }", ""},
+		{"uniform block 1.40", vs, "#version 140\nlayout(std140) uniform B { mat4 m; vec4 v; }; void main() { gl_Position = m * v; }", ""},
+		{"uniform block 1.30", vs, "#version 130\nuniform B { mat4 m; }; void main() {}", "uniform blocks require GLSL 1.40"},
+		{"block instance", vs, "#version 300 es\nuniform B { mat4 m; } b[2]; void main() { gl_Position = b[1].m[0]; }", ""},
+		// functions (spec §6.1)
+		{"overload", vs, "float f(float x) { return x; } int f(int x) { return x; } void main() { f(1); f(1.0); }", ""},
+		{"return type overload", vs, "float f(float x); int f(float x); void main() {}", "redeclared with a different return type"},
+		{"redefinition", vs, "void f() {} void f() {} void main() {}", "function 'f' redefined"},
+		{"no matching overload", vs, "void f(vec2 x) {} void main() { f(1.0); }", "no matching overload for call to 'f(float)'"},
+		{"undeclared function", vs, "void main() { g(); }", "undeclared function 'g'"},
+		{"return value from void", vs, "void main() { return 1; }", "void function 'main' cannot return a value"},
+		{"missing return value", vs, "float f() { return; } void main() {}", "must return a value of type float"},
+		{"recursion", vs, "float f(float x) { return f(x); } void main() {}", "function 'f' is recursive"},
+		{"main with params", vs, "void main(int x) {}", "function 'main' cannot take parameters"},
+		{"builtin hiding 1.10", vs, "float sin(float x) { return x; } void main() { float y = sin(1.0); }", ""},
+		{"builtin redefine 1.30", vs, "#version 130\nfloat sin(float x) { return x; } void main() {}", "cannot redefine built-in function 'sin'"},
+		{"builtin overload ES", vs, "#version 300 es\nfloat sin(int x) { return 1.0; } void main() {}", "cannot redeclare or overload built-in function 'sin'"},
+		// statements (spec §6)
+		{"break outside loop", vs, "void main() { break; }", "break statement outside of a loop or switch"},
+		{"continue in switch", vs, "#version 130\nvoid main() { switch (1) { case 1: continue; } }", "continue statement outside of a loop"},
+		{"discard in VS", vs, "void main() { discard; }", "discard is only allowed in fragment shaders"},
+		{"if condition", vs, "void main() { if (1) {} }", "if condition must be a scalar bool, not int"},
+		{"switch float", vs, "#version 130\nvoid main() { switch (1.0) { default: break; } }", "switch expression must be a scalar integer"},
+		{"duplicate case", vs, "#version 130\nvoid main() { switch (1) { case 1: break; case 1: break; } }", "duplicate case value 1"},
+		{"case not constant", vs, "#version 130\nuniform int u; void main() { switch (1) { case u: break; } }", "case label must be a scalar integer constant expression"},
+		{"statement before case", vs, "#version 130\nvoid main() { int a; switch (a) { a = 1; case 1: break; } }", "statement before the first case label"},
+		{"for scope", vs, "void main() { for (int i = 0; i < 2; i++) {} i = 1; }", "undeclared identifier 'i'"},
+		// constructors (spec §5.4)
+		{"ctor too many", vs, "void main() { vec2 v = vec2(1.0, 2.0, 3.0); }", "too many arguments to constructor 'vec2'"},
+		{"ctor not enough", vs, "void main() { vec3 v = vec3(1.0, 2.0); }", "not enough data to construct 'vec3'"},
+		{"ctor matrix from matrix", vs, "#version 120\nvoid main() { mat3 m = mat3(mat4(1.0)); mat2x3 n = mat2x3(m); }", ""},
+		{"ctor struct", vs, "struct S { float a; vec2 b; }; void main() { S s = S(1.0, vec2(2.0)); }", ""},
+		{"ctor struct wrong", vs, "struct S { float a; }; void main() { S s = S(vec2(1.0)); }", "argument 1 of constructor 'S' has type vec2"},
+		{"ctor array", vs, "#version 120\nvoid main() { float a[] = float[](1.0, 2.0); a[1] = 0.0; }", ""},
+		{"ctor bool from float", vs, "void main() { bvec2 b = bvec2(1.0, 0.0); int i = int(true); }", ""},
+		// built-in availability (spec §8)
+		{"texture in 1.10", fs, "uniform sampler2D s; void main() { gl_FragColor = texture(s, vec2(0.0)); }", "built-in function 'texture' is not available"},
+		{"texture in 1.30", fs, "#version 130\nuniform sampler2D s; out vec4 c; void main() { c = texture(s, vec2(0.0)); }", ""},
+		{"texture2D removed in ES 3.00", fs, "#version 300 es\nprecision mediump float;\nuniform sampler2D s; out vec4 c; void main() { c = texture2D(s, vec2(0.0)); }", "not available"},
+		{"texture2DLod in FS 1.20", fs, "#version 120\nuniform sampler2D s; void main() { gl_FragColor = texture2DLod(s, vec2(0.0), 0.0); }", "'texture2DLod' is not available"},
+		{"texture2DLod in VS", vs, "uniform sampler2D s; void main() { gl_Position = texture2DLod(s, vec2(0.0), 0.0); }", ""},
+		{"dFdx in VS", vs, "void main() { float f = dFdx(1.0); }", "not available"},
+		{"dFdx in FS", fs, "void main() { gl_FragColor = vec4(dFdx(1.0), dFdy(1.0), fwidth(1.0), 1.0); }", ""},
+		{"inverse 1.40", vs, "#version 140\nvoid main() { mat3 m = inverse(mat3(2.0)); float d = determinant(mat2(1.0)); }", "not available"},
+		{"inverse 1.50", vs, "#version 150\nvoid main() { mat3 m = inverse(mat3(2.0)); float d = determinant(mat2(1.0)); }", ""},
+		{"floatBitsToInt 3.30", vs, "#version 330\nvoid main() { int i = floatBitsToInt(1.0); uint u = floatBitsToUint(1.0); }", ""},
+		{"bit functions 4.00", vs, "#version 400\nvoid main() { int n = bitCount(7) + findMSB(8) + findLSB(4); uint c; uint s = uaddCarry(1u, 2u, c); }", ""},
+		{"textureGather 4.00", fs, "#version 400\nuniform sampler2D s; out vec4 c; void main() { c = textureGather(s, vec2(0.0), 1); }", ""},
+		{"texelFetch", fs, "#version 130\nuniform isampler2DArray s; out vec4 c; void main() { c = vec4(texelFetch(s, ivec3(0), 0)); }", ""},
+		{"shadow", fs, "#version 130\nuniform sampler2DShadow s; out vec4 c; void main() { c = vec4(texture(s, vec3(0.0)), shadow2D(s, vec3(0.0)).x, 0.0, 1.0); }", ""},
+		{"textureOffset constant", fs, "#version 130\nuniform sampler2D s; uniform ivec2 o; out vec4 c; void main() { c = textureOffset(s, vec2(0.0), o); }", "texel offset of 'textureOffset' must be a constant expression"},
+		{"ftransform", vs, "void main() { gl_Position = ftransform(); }", ""},
+		{"legacy matrices", vs, "void main() { gl_Position = gl_ModelViewProjectionMatrix * gl_Vertex; gl_TexCoord[0] = gl_TextureMatrix[0] * gl_MultiTexCoord0; gl_FrontColor = gl_Color; }", ""},
+		{"legacy in core", vs, "#version 150\nvoid main() { gl_Position = gl_Vertex; }", "undeclared identifier 'gl_Vertex'"},
+		{"gl_FragColor and gl_FragData", fs, "void main() { gl_FragColor = vec4(1.0); gl_FragData[0] = vec4(1.0); }", "cannot write both gl_FragColor and gl_FragData"},
+		{"gl_VertexID 1.30", vs, "#version 130\nvoid main() { gl_Position = vec4(float(gl_VertexID)); }", ""},
+		{"gl_InstanceID 1.30", vs, "#version 130\nvoid main() { int i = gl_InstanceID; }", "undeclared identifier 'gl_InstanceID'"},
+		{"gl_TexCoord redeclare", vs, "varying vec4 gl_TexCoord[4]; void main() { gl_TexCoord[3] = vec4(0.0); }", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := check(t, tc.src, tc.stage)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("unexpected error: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error = %v\nwant it to contain %q", err, tc.want)
+			}
+			if !strings.HasPrefix(err.Error(), "t:") {
+				t.Errorf("error %q does not start with the file position", err)
+			}
+		})
+	}
+}
+
+// TestAnnotations checks the contract the lowering relies on: conversions are
+// explicit, calls are resolved and constants are folded.
+func TestAnnotations(t *testing.T) {
+	src := "#version 120\nconst float k = 2.0 * 3.0;\nfloat g(float x) { return x; }\n" +
+		"void main() { int i = 1; float f = i + k; f = g(i); vec3 v = vec3(i); gl_Position = vec4(sin(f)); }"
+	f, err := check(t, src, vs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dump := strings.Join(strings.Fields(ast.Sprint(f)), " ")
+	for _, want := range []string{
+		"Var k : float\n      Binary * : float = 6",
+		"Binary + : float\n              Conv : float\n                Ident i : int\n              Ident k : float = 6",
+		"CallFunc g : float\n            Conv : float\n              Ident i : int",
+		"Construct vec3 : vec3\n              Ident i : int",
+		"CallBuiltin sin : float",
+	} {
+		if want = strings.Join(strings.Fields(want), " "); !strings.Contains(dump, want) {
+			t.Errorf("dump lacks %q:\n%s", want, dump)
+		}
+	}
+}
+
+// TestMultipleErrors checks that independent errors are all reported, sorted.
+func TestMultipleErrors(t *testing.T) {
+	_, err := check(t, "void main() {\n  x = 1;\n  y = 2;\n}\nvoid f() { z = 3; }", vs)
+	if err == nil {
+		t.Fatal("expected errors")
+	}
+	lines := strings.Split(err.Error(), "\n")
+	want := []string{"t:2:3: error: undeclared identifier 'x'", "t:3:3: error: undeclared identifier 'y'", "t:5:12: error: undeclared identifier 'z'"}
+	if strings.Join(lines, "|") != strings.Join(want, "|") {
+		t.Fatalf("got\n%s\nwant\n%s", err, strings.Join(want, "\n"))
+	}
+}
+
+// TestBuiltinAvailability checks built-in signatures per version and stage.
+// spec: GLSL 4.50 §8 (availability per version as given in each GLSL spec).
+func TestBuiltinAvailability(t *testing.T) {
+	tests := []struct {
+		fn      string
+		version int
+		es      bool
+		stage   ast.Stage
+		n       int // number of overloads; 0 = unavailable
+	}{
+		{"sin", 110, false, vs, 4},
+		{"sinh", 120, false, vs, 0},
+		{"sinh", 130, false, vs, 4},
+		{"sinh", 300, true, vs, 4},
+		{"sinh", 100, true, vs, 0},
+		{"abs", 120, false, vs, 4},
+		{"abs", 130, false, vs, 8},
+		{"min", 110, false, vs, 8},
+		{"min", 130, false, vs, 24},
+		{"mix", 130, false, vs, 12},
+		{"lessThan", 110, false, vs, 6},
+		{"lessThan", 130, false, vs, 9},
+		{"equal", 110, false, vs, 9},
+		{"matrixCompMult", 110, false, vs, 3},
+		{"matrixCompMult", 120, false, vs, 9},
+		{"outerProduct", 110, false, vs, 0},
+		{"outerProduct", 120, false, vs, 9},
+		{"transpose", 300, true, vs, 9},
+		{"determinant", 140, false, vs, 0},
+		{"determinant", 150, false, vs, 3},
+		{"inverse", 140, false, vs, 3},
+		{"dFdx", 110, false, fs, 4},
+		{"dFdx", 110, false, vs, 0},
+		{"dFdxFine", 440, false, fs, 0},
+		{"dFdxFine", 450, false, fs, 4},
+		{"packHalf2x16", 300, true, vs, 1},
+		{"packHalf2x16", 410, false, vs, 0},
+		{"packHalf2x16", 420, false, vs, 1},
+		{"fma", 400, false, vs, 4},
+		{"texture2D", 110, false, vs, 1},
+		{"texture2D", 110, false, fs, 2},
+		{"texture2D", 100, true, fs, 2},
+		{"texture2D", 300, true, fs, 0},
+		{"texture2DLod", 120, false, fs, 0},
+		{"texture2DLod", 120, false, vs, 1},
+		{"textureCubeLod", 100, true, vs, 1},
+		{"shadow2D", 120, false, fs, 2},
+		{"ftransform", 120, false, vs, 1},
+		{"ftransform", 120, false, fs, 0},
+		{"texture", 120, false, fs, 0},
+		{"textureGather", 330, false, fs, 0},
+		{"noise1", 110, false, vs, 4},
+		{"noise1", 300, true, vs, 0},
+	}
+	for _, tc := range tests {
+		c := &checker{conf: Config{Stage: tc.stage}, version: tc.version, es: tc.es}
+		got := len(builtinSigs(tc.fn, c))
+		if got != tc.n {
+			t.Errorf("%s in %d es=%v %s: %d overloads, want %d", tc.fn, tc.version, tc.es, tc.stage, got, tc.n)
+		}
+	}
+	// Every built-in id has at least one overload in GLSL 4.50 (fragment stage),
+	// except the compatibility-only and the legacy lookups, checked above.
+	c := &checker{conf: Config{Stage: fs, Compatibility: true}, version: 450}
+	for b := ast.FnNone + 1; b.String() != "builtin?"; b++ {
+		if b == ast.FnFtransform {
+			continue
+		}
+		if len(builtinSigs(b.String(), c)) == 0 {
+			t.Errorf("built-in %s has no overloads in GLSL 4.50 compatibility", b)
+		}
+	}
+}
+
+// TestFold checks constant folding of operators and built-ins against float64
+// references. spec: GLSL 4.50 §4.3.3.
+func TestFold(t *testing.T) {
+	tests := []struct{ expr, want string }{
+		{"1 + 2 * 3", "7"},
+		{"7 / 2", "3"},
+		{"-7 / 2", "-3"},
+		{"7 % 3", "1"},
+		{"1 << 4", "16"},
+		{"-16 >> 2", "-4"},
+		{"0xFFFFFFFFu >> 4", "268435455u"},
+		{"~0", "-1"},
+		{"1.0 / 4.0", "0.25"},
+		{"vec2(1.0, 2.0) * 2.0", "vec2(2, 4)"},
+		{"mat2(1.0, 2.0, 3.0, 4.0) * vec2(1.0, 1.0)", "vec2(4, 6)"},
+		{"vec2(1.0, 1.0) * mat2(1.0, 2.0, 3.0, 4.0)", "vec2(3, 7)"},
+		{"vec4(1.0, 2.0, 3.0, 4.0).wzy", "vec3(4, 3, 2)"},
+		{"mat3(2.0)[1]", "vec3(0, 2, 0)"},
+		{"float[2](1.0, 2.0)[1]", "2"},
+		{"int(2.7)", "2"},
+		{"int(-2.7)", "-2"},
+		{"bool(0.0)", "false"},
+		{"vec3(1, 2, true)", "vec3(1, 2, 1)"},
+		{"sqrt(16.0)", "4"},
+		{"pow(2.0, 10.0)", "1024"},
+		{"clamp(5, 0, 3)", "3"},
+		{"mix(0.0, 10.0, 0.25)", "2.5"},
+		{"dot(vec3(1.0, 2.0, 3.0), vec3(4.0, 5.0, 6.0))", "32"},
+		{"cross(vec3(1.0, 0.0, 0.0), vec3(0.0, 1.0, 0.0))", "vec3(0, 0, 1)"},
+		{"length(vec2(3.0, 4.0))", "5"},
+		{"determinant(mat2(1.0, 2.0, 3.0, 4.0))", "-2"},
+		{"inverse(mat2(2.0))", "mat2(0.5, 0, 0, 0.5)"},
+		{"transpose(mat2(1.0, 2.0, 3.0, 4.0))", "mat2(1, 3, 2, 4)"},
+		{"all(lessThan(vec2(1.0), vec2(2.0)))", "true"},
+		{"floatBitsToUint(1.0)", "1065353216u"},
+		{"bitCount(255)", "8"},
+		{"findMSB(-1)", "-1"},
+		{"packHalf2x16(vec2(1.0, -2.0))", "3221240832u"},
+		{"roundEven(2.5)", "2"},
+		{"sign(-3)", "-1"},
+		{"mod(-1.0, 3.0)", "2"},
+		{"true ^^ true", "false"},
+		{"vec2(1.0) == vec2(1.0, 1.0)", "true"},
+	}
+	for _, tc := range tests {
+		src := "#version 450\nvoid main() { }\nconst int dummy = 0;\n"
+		x, err := parser.ParseExpr(tc.expr)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.expr, err)
+		}
+		f, _ := parser.ParseFile("t", src, parser.Options{})
+		c := &checker{conf: Config{Stage: vs}, file: f, version: 450, calls: map[*ast.Func][]*ast.Func{}}
+		c.builtin = &scope{names: map[string]*entity{}}
+		c.globals = &scope{parent: c.builtin, names: map[string]*entity{}, global: true}
+		c.cur = c.globals
+		got := c.expr(x)
+		if len(c.errs) > 0 {
+			t.Fatalf("%s: %v", tc.expr, c.errs)
+		}
+		if got.Value() == nil {
+			t.Fatalf("%s: not folded", tc.expr)
+		}
+		if s := got.Value().String(); s != tc.want {
+			t.Errorf("%s = %s, want %s", tc.expr, s, tc.want)
+		}
+	}
+}
