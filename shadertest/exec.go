@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 )
@@ -30,6 +31,17 @@ func (s Status) String() string {
 
 // MarshalText writes the status as pass, fail or skip.
 func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText reads pass, fail or skip.
+func (s *Status) UnmarshalText(b []byte) error {
+	for i, n := range statusNames {
+		if string(b) == n {
+			*s = Status(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown status %q", b)
+}
 
 // Result is the outcome of one test file.
 type Result struct {
@@ -67,14 +79,26 @@ func firstFrames(stack []byte) string {
 	lines := strings.Split(string(stack), "\n")
 	var out []string
 	for i, l := range lines {
-		if strings.HasPrefix(l, "panic(") && i+2 < len(lines) {
-			for _, m := range lines[i+2 : min(len(lines), i+6)] {
-				out = append(out, strings.TrimSpace(m))
-			}
-			break
+		if !strings.HasPrefix(l, "panic(") || i+2 >= len(lines) {
+			continue
 		}
+		// Frames come in pairs: "pkg.F(args)" then "\tfile.go:line +0xoff".
+		// Keep the function and file:line, without addresses, so that
+		// the reason is the same on every run.
+		for k := i + 2; k+1 < len(lines) && len(out) < 2; k += 2 {
+			fn := lines[k]
+			if j := strings.LastIndexByte(fn, '('); j > 0 {
+				fn = fn[:j]
+			}
+			loc := strings.TrimSpace(lines[k+1])
+			if j := strings.IndexByte(loc, ' '); j > 0 {
+				loc = loc[:j]
+			}
+			out = append(out, fn+" at "+filepath.Base(loc))
+		}
+		break
 	}
-	return strings.Join(out, " ")
+	return strings.Join(out, "; ")
 }
 
 // Execute runs a parsed test on a back end: requirements first (an unmet
