@@ -77,6 +77,9 @@ func (d *drawer) triangle(a, b, c, prov, id int32) error {
 	st := d.clip.stride
 	var wp [maxClipVerts]wvert
 	for i := range n {
+		if !(poly[i*st+3] > 0) { // only a degenerate primitive through the eye (0,0,0,0)
+			return nil
+		}
 		wp[i] = d.toWindow(poly[i*st : (i+1)*st])
 	}
 	var area int64
@@ -153,7 +156,7 @@ func (d *drawer) line(a, b, prov, id int32) error {
 	buf := d.clip.buf[0]
 	d.load(buf[0:st], a, d.frontMap)
 	d.load(buf[st:2*st], b, d.frontMap)
-	if !d.clip.segment() {
+	if !d.clip.segment() || !(buf[3] > 0) || !(buf[st+3] > 0) {
 		return nil
 	}
 	p0, p1 := d.toWindow(buf[0:st]), d.toWindow(buf[st:2*st])
@@ -192,7 +195,7 @@ func (d *drawer) point(s, id int32) error {
 	st := d.clip.stride
 	buf := d.clip.buf[0]
 	d.load(buf[0:st], s, d.frontMap)
-	if !d.clip.inside(buf[:st]) {
+	if !d.clip.inside(buf[:st]) || !(buf[3] > 0) {
 		return nil
 	}
 	v := d.toWindow(buf[:st])

@@ -496,3 +496,15 @@ func TestClippedAttributes(t *testing.T) {
 		t.Fatalf("drawn %d of %d pixels: the near plane must clip part of the triangle", len(got), full)
 	}
 }
+
+// Vertices at the eye (w = 0 with x = y = 0) survive the view-volume planes
+// under depth clamp; their primitives are dropped rather than divided by 0.
+func TestEyeVertexDropped(t *testing.T) {
+	tg := newTarget(t, 8, 8, []format.Format{format.R32F}, format.Invalid)
+	s := additive(8, 8)
+	s.Depth.Clamp = true
+	draw(t, tg, &s, verts([]float32{0, 0, 0, 0}, []float32{1, -1, 0, 1}, []float32{1, 1, 0, 1}, []float32{0, 0, 0, 0}, []float32{0, 0, 5, 0}), DrawParams{Topology: Triangles, Count: 3})
+	draw(t, tg, &s, verts([]float32{0, 0, 0, 0}, []float32{1, 1, 0, 1}), DrawParams{Topology: Lines, Count: 2})
+	draw(t, tg, &s, verts([]float32{0, 0, 0, 0}), DrawParams{Topology: Points, Count: 1})
+	checkOnce(t, tg, func(x, y int) bool { return false })
+}
