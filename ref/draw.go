@@ -12,6 +12,13 @@ import (
 // ErrBadDraw reports invalid draw parameters, state or vertex input.
 var ErrBadDraw = errors.New("ref: bad draw")
 
+// Limits of one draw; larger requests are rejected with ErrBadDraw.
+const (
+	MaxDrawCount   = 1 << 26 // vertices or indices
+	MaxInstances   = 1 << 24
+	MaxAttribWords = 4096 // attribute words per vertex or per instance
+)
+
 const (
 	vertexBatch  = 64 // vertices per vertex-shader call
 	quadBatch    = 16 // quads per fragment-shader call
@@ -255,14 +262,16 @@ func checkState(t *Target, s *State) error {
 // in order, restartMark marking a primitive restart (compared with the raw
 // index).
 func elements(in VertexInput, p DrawParams, restart bool, restartIndex uint32) ([]int64, error) {
-	if p.Count < 0 || p.First < 0 || p.Instances < 0 || p.BaseInstance < 0 {
-		return nil, fmt.Errorf("%w: first %d count %d instances %d base instance %d", ErrBadDraw, p.First, p.Count, p.Instances, p.BaseInstance)
+	if p.Count < 0 || p.First < 0 || p.Instances < 0 || p.BaseInstance < 0 ||
+		p.Count > MaxDrawCount || p.First > math.MaxInt32 || p.Instances > MaxInstances || p.BaseInstance > math.MaxInt32 {
+		return nil, fmt.Errorf("%w: first %d count %d instances %d base instance %d (limits: count %d, instances %d)",
+			ErrBadDraw, p.First, p.Count, p.Instances, p.BaseInstance, MaxDrawCount, MaxInstances)
 	}
 	if p.Topology > Polygon {
 		return nil, fmt.Errorf("%w: topology %d", ErrBadDraw, p.Topology)
 	}
-	if in.Words < 0 || in.InstanceWords < 0 {
-		return nil, fmt.Errorf("%w: vertex input %d / %d words", ErrBadDraw, in.Words, in.InstanceWords)
+	if in.Words < 0 || in.InstanceWords < 0 || in.Words > MaxAttribWords || in.InstanceWords > MaxAttribWords {
+		return nil, fmt.Errorf("%w: vertex input %d / %d words per vertex / instance (max %d)", ErrBadDraw, in.Words, in.InstanceWords, MaxAttribWords)
 	}
 	elems := make([]int64, p.Count)
 	if p.IndexType == IndexNone {

@@ -283,6 +283,9 @@ func TestDrawErrors(t *testing.T) {
 		{"zero viewport", &badVP, in, DrawParams{Topology: Triangles, Count: 3}},
 		{"no vertex shader", &noVS, in, DrawParams{Topology: Triangles, Count: 3}},
 		{"negative count", &good, in, DrawParams{Topology: Triangles, Count: -3}},
+		{"huge count", &good, in, DrawParams{Topology: Triangles, Count: 1 << 40}},
+		{"huge first indexed", &good, in, DrawParams{Topology: Triangles, First: 1 << 62, Count: 3, IndexType: Index32, Indices: make([]byte, 12)}},
+		{"huge words", &good, VertexInput{Words: 1 << 40}, DrawParams{Topology: Triangles, Count: 3}},
 		{"instance data short", &good, VertexInput{Words: in.Words, Data: in.Data, InstanceWords: 2}, DrawParams{Topology: Triangles, Count: 3}},
 	}
 	for _, c := range cases {
