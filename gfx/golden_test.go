@@ -234,14 +234,21 @@ func TestGoldenMatrix(t *testing.T) {
 					cfg := raster.Config{Engines: engines, Slices: slices, EarlyZ: earlyZ, Workers: workers, Cores: 1 + engines%3, Threads: 4 * slices}
 					name := fmt.Sprintf("e%d_s%d_z%v_w%d", engines, slices, earlyZ, workers)
 					t.Run(name, func(t *testing.T) {
+						var culled int64
 						for _, c := range cases {
-							img, _, err := Draw3D{Width: c.g.size, Height: c.g.size, Raster: cfg, Planes: c.pl}.Replay(c.tr)
+							img, stats, err := Draw3D{Width: c.g.size, Height: c.g.size, Raster: cfg, Planes: c.pl}.Replay(c.tr)
 							if err != nil {
 								t.Fatal(err)
+							}
+							for _, s := range stats {
+								culled += s.Raster.EarlyZCulled
 							}
 							if n, maxd, first := diff(img, c.ref); n != 0 {
 								t.Errorf("%s: %d differing pixels (max %d): %v", filepath.Base(c.g.png), n, maxd, first)
 							}
+						}
+						if earlyZ != (culled > 0) {
+							t.Errorf("early-Z %v culled %d fragments", earlyZ, culled)
 						}
 					})
 				}
