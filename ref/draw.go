@@ -67,6 +67,7 @@ type drawer struct {
 	quads   []Quad
 	qmask   []uint8
 	qback   []bool
+	qpos    [][2]int // each quad's position, kept outside the shader's reach
 	nq      int
 	varyBuf []uint32
 }
@@ -156,6 +157,7 @@ func (d *drawer) scratch() {
 	d.quads = make([]Quad, quadBatch)
 	d.qmask = make([]uint8, quadBatch)
 	d.qback = make([]bool, quadBatch)
+	d.qpos = make([][2]int, quadBatch)
 	d.varyBuf = make([]uint32, quadBatch*4*d.vw)
 	d.nq = 0
 }

@@ -376,3 +376,24 @@ func TestReadback(t *testing.T) {
 		}
 	}
 }
+
+// A fragment shader that scribbles over its quads' inputs cannot move
+// where the renderer writes.
+func TestShaderCannotMoveQuads(t *testing.T) {
+	tg := newTarget(t, 4, 4, []format.Format{format.RGBA8}, format.Invalid)
+	s := DefaultState(4, 4)
+	s.Vertex = passVS(0)
+	s.Fragment = FragmentFunc(func(qs []Quad, _ Textures) error {
+		for i := range qs {
+			qs[i].X, qs[i].Y = 1<<30, -7
+			for l := range 4 {
+				qs[i].SetColor(0, l, red)
+			}
+		}
+		return nil
+	})
+	draw(t, tg, &s, verts([]float32{-1, -1, 0, 1}, []float32{3, -1, 0, 1}, []float32{-1, 3, 0, 1}), DrawParams{Topology: Triangles, Count: 3})
+	if count(tg.Color[0]) != 16 {
+		t.Fatal("writes did not land on the rasterized pixels")
+	}
+}

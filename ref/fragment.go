@@ -28,7 +28,7 @@ func (d *drawer) flush() error {
 		live := d.qmask[i] & q.Live
 		for l := range 4 {
 			if live&(1<<l) != 0 {
-				d.fragment(q, l, d.qback[i])
+				d.fragment(q, l, d.qpos[i][0]+l&1, d.qpos[i][1]+l>>1, d.qback[i])
 			}
 		}
 	}
@@ -41,9 +41,8 @@ func (d *drawer) flush() error {
 // every render target.
 // spec: software-shader-backend "Persistent depth semantics" (the depth
 // test honours its enable), "Production color packing" (clamped stores).
-func (d *drawer) fragment(q *Quad, l int, back bool) {
+func (d *drawer) fragment(q *Quad, l, x, y int, back bool) {
 	s := d.s
-	x, y := int(q.X)+l&1, int(q.Y)+l>>1
 	if s.AlphaTest && len(d.t.Color) > 0 && !d.t.Color[0].Format.IsInteger() {
 		if !s.AlphaFunc.Test(math.Float32frombits(q.Color[0][l][3]), s.AlphaRef) {
 			return

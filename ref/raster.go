@@ -390,6 +390,7 @@ func (d *drawer) emitQuad(qx, qy int, mask uint8, bary *[4][3]float64, v [3]*wve
 	q.Live = 0xF
 	d.qmask[d.nq] = mask
 	d.qback[d.nq] = !front
+	d.qpos[d.nq] = [2]int{qx, qy}
 	d.nq++
 	if d.nq == quadBatch {
 		return d.flush()
