@@ -13,6 +13,9 @@ func (l *gltfLoader) scene() (*Scene, error) {
 	if !strings.HasPrefix(d.Asset.Version, "2.") {
 		return nil, l.errorf("asset.version", "%q, want 2.x", d.Asset.Version)
 	}
+	if d.Asset.MinVersion != "" && d.Asset.MinVersion != "2.0" {
+		return nil, l.errorf("asset.minVersion", "%q, want 2.0", d.Asset.MinVersion)
+	}
 	if len(d.ExtensionsRequired) > 0 {
 		return nil, l.errorf("extensionsRequired", "unsupported extensions %v", d.ExtensionsRequired)
 	}

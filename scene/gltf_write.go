@@ -113,8 +113,10 @@ func EncodeGLB(s *Scene) ([]byte, error) {
 			EmissiveTexture:  w.textureInfo(m.EmissiveTexture, ""),
 			EmissiveFactor:   m.EmissiveFactor[:],
 			AlphaMode:        m.AlphaMode.String(),
-			AlphaCutoff:      ptr(m.AlphaCutoff),
 			DoubleSided:      m.DoubleSided,
+		}
+		if m.AlphaMode == AlphaMask {
+			gm.AlphaCutoff = ptr(m.AlphaCutoff)
 		}
 		w.doc.Materials = append(w.doc.Materials, gm)
 	}
