@@ -19,8 +19,16 @@ type Draw3D struct {
 	Planes        Planes        // attribute-plane convention of the generation replayed
 }
 
-// DrawStats are one draw call's counters.
+// DCRWrite is one DCR write of the host flow, in bus order.
+type DCRWrite struct {
+	Addr  abi.DCR
+	Value uint32
+}
+
+// DrawStats are one draw call's counters and the DCR writes that programmed it
+// (the sequence the CP integration streams).
 type DrawStats struct {
+	Writes     []DCRWrite
 	Vertices   int
 	Primitives int // after setup (culled and degenerate removed)
 	Bins       int // headers emitted
@@ -87,7 +95,9 @@ func (d Draw3D) Replay(tr *trace.Trace) (*Image, []DrawStats, error) {
 	var rs raster.State
 	var oms om.State
 	var txs tex.DCRs
+	var log *[]DCRWrite
 	dcr := func(a abi.DCR, v uint32) {
+		*log = append(*log, DCRWrite{a, v})
 		rs.Write(a, v)
 		oms.Write(a, v)
 		txs.Write(a, v)
@@ -102,6 +112,7 @@ func (d Draw3D) Replay(tr *trace.Trace) (*Image, []DrawStats, error) {
 		if b.TileCount == 0 {
 			continue
 		}
+		log = &stats[i].Writes
 		mem.top = mark
 		tileAddr, err := upload(mem, b.TileBuf)
 		if err != nil {
