@@ -109,8 +109,8 @@ func (f *File) parseTexture(c *Command, t string, fail func(string, ...any)) boo
 		f.Commands = append(f.Commands, *c)
 		return true
 	}
-	if it, n := scanf(t, "texture rgbw %d ( %d"); n == 2 {
-		it, n = scanf(t, "texture rgbw %d ( %d , %d ) %s")
+	if _, n := scanf(t, "texture rgbw %d ( %d"); n == 2 {
+		it, n := scanf(t, "texture rgbw %d ( %d , %d ) %s")
 		if n < 3 {
 			fail("invalid texture rgbw command")
 			return true
