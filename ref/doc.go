@@ -42,7 +42,10 @@
 // positions or clip distances drop their primitive. Window coordinates are
 // snapped to 8 sub-pixel bits (1/256 pixel, round to nearest) and edge
 // functions are evaluated exactly in int64 at pixel centres (x+1/2, y+1/2).
-// Ties use the top-left rule in row order (see makeEdge). Facing is the sign
+// Ties use the top-left rule in row order: a sample exactly on an edge
+// belongs to the triangle whose inside lies towards +x (a left edge) or, for
+// a horizontal edge, towards +y (a top edge when row 0 is shown first), so
+// of two triangles sharing an edge exactly one owns it. Facing is the sign
 // of the snapped window-space area (positive = CCW with y up); culling and
 // two-sided colour use it. Interpolation is perspective-correct (smooth),
 // linear in window space (noperspective) or the provoking vertex's words

@@ -145,9 +145,10 @@ func (d *drawer) clipTriangle(a, b, c int32, m []int) ([]float64, int) {
 
 // line clips and rasterizes one line segment as a parallelogram: the
 // segment shifted by +-width/2 along the minor axis (y for x-major lines;
-// the width rounded and clamped to [1, 2048]),
-// split into two triangles that go through the triangle rasterizer, so the
-// top-left rule gives half-open ends and joints covered once.
+// the width rounded and clamped to [1, 2048]), split into two triangles
+// that go through the triangle rasterizer, so the top-left rule gives
+// half-open ends and joints between segments of one major axis covered
+// once.
 func (d *drawer) line(a, b, prov, id int32) error {
 	if !d.finiteSlot(a) || !d.finiteSlot(b) {
 		return nil
