@@ -90,3 +90,50 @@ func TestAllocsIndependentOfArea(t *testing.T) {
 		t.Fatalf("allocations: %v for 4x4, %v for 256x256", small, large)
 	}
 }
+
+func TestDepthBias(t *testing.T) {
+	// Constant bias: one unit of D16 resolution moves a coplanar redraw
+	// behind (EQUAL fails, GREATER passes).
+	for _, c := range []struct {
+		constant float32
+		fn       CompareFunc
+		pass     bool
+	}{{0, Equal, true}, {1, Equal, false}, {1, Greater, true}, {-1, Less, true}} {
+		tg := newTarget(t, 4, 4, []format.Format{format.RGBA8}, format.D16)
+		_ = tg.ClearDepth(1)
+		s := DefaultState(4, 4)
+		s.Depth.Test, s.Depth.Func = true, Always
+		s.Vertex, s.Fragment = passVS(4), colorFS
+		draw(t, tg, &s, quadVerts(-1, -1, 1, 1, 0.2, [4]float32{0, 1, 0, 1}), DrawParams{Topology: Triangles, Count: 6})
+		s.Depth.Func = c.fn
+		s.DepthBias = DepthBias{Enable: true, Constant: c.constant}
+		draw(t, tg, &s, quadVerts(-1, -1, 1, 1, 0.2, red), DrawParams{Topology: Triangles, Count: 6})
+		if got := tg.Color[0].Raw(2, 2)[0] == 255; got != c.pass {
+			t.Errorf("constant %v func %d: pass %v, want %v", c.constant, c.fn, got, c.pass)
+		}
+	}
+	// Slope bias: a plane with dz/dx = 0.5/8 per pixel (NDC z -1..1 across
+	// 16 pixels: window z 0..1), slope factor 2, clamp 0.1.
+	var z [2]float32
+	for i, clampv := range []float32{0, 0.1} {
+		tg := newTarget(t, 16, 4, []format.Format{format.RGBA8}, format.D32F)
+		s := DefaultState(16, 4)
+		s.DepthBias = DepthBias{Enable: true, Slope: 2, Clamp: clampv}
+		s.Vertex = passVS(0)
+		s.Fragment = FragmentFunc(func(qs []Quad, _ Textures) error {
+			for j := range qs {
+				if qs[j].X == 8 && qs[j].Y == 0 {
+					z[i] = qs[j].FragCoord[0][2]
+				}
+			}
+			return nil
+		})
+		draw(t, tg, &s, verts([]float32{-1, -1, -1, 1}, []float32{3, -1, 3, 1}, []float32{-1, 3, -1, 1}), DrawParams{Topology: Triangles, Count: 3})
+	}
+	if want := float32(8.5/16 + 2.0/16); math.Abs(float64(z[0]-want)) > 1e-6 {
+		t.Errorf("slope bias: z %v, want %v", z[0], want)
+	}
+	if want := float32(8.5/16 + 0.1); math.Abs(float64(z[1]-want)) > 1e-6 {
+		t.Errorf("clamped slope bias: z %v, want %v", z[1], want)
+	}
+}

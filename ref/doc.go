@@ -49,7 +49,8 @@
 // of the snapped window-space area (positive = CCW with y up); culling and
 // two-sided colour use it. Interpolation is perspective-correct (smooth),
 // linear in window space (noperspective) or the provoking vertex's words
-// copied bit-exactly (flat); window z is linear in window space;
+// copied bit-exactly (flat); window z is linear in window space (plus the
+// triangle's depth bias when enabled);
 // gl_FragCoord is (x+1/2, y+1/2, z, 1/w). Lines are parallelograms: the
 // segment widened by the rounded line width along its minor axis and
 // rasterized as two triangles (Vulkan's non-strict lines; not GL's
@@ -79,7 +80,7 @@
 //
 // # Limits
 //
-// No multisampling, polygon modes, polygon offset, line stipple or smooth
+// No multisampling, polygon modes, line stipple or smooth
 // (antialiased) points and lines; per-instance attributes have divisor 1
 // (shaders may index by gl_InstanceID themselves); depth/stencil are single
 // attachments shared by all colour attachments.

@@ -54,6 +54,7 @@ type drawer struct {
 	clip   clipper
 	rect   [4]int // x0, y0, x1, y1 (exclusive): target ∩ scissor
 	primID int32
+	zoff   float64 // depth bias of the triangle being rasterized
 	fs     FragmentShader
 	// band and bands select the quad rows this drawer rasterizes: those in
 	// bands of bandRows rows whose index modulo bands is band.
@@ -236,8 +237,8 @@ func checkState(t *Target, s *State) error {
 	if s.ScissorTest && (s.Scissor.W < 0 || s.Scissor.H < 0) {
 		return fmt.Errorf("%w: scissor %+v", ErrBadDraw, s.Scissor)
 	}
-	if !finite(s.PointSize) || !finite(s.LineWidth) {
-		return fmt.Errorf("%w: point size %v / line width %v", ErrBadDraw, s.PointSize, s.LineWidth)
+	if !finite(s.PointSize) || !finite(s.LineWidth) || !finite(s.DepthBias.Constant) || !finite(s.DepthBias.Slope) || !finite(s.DepthBias.Clamp) {
+		return fmt.Errorf("%w: point size %v / line width %v / depth bias %+v not finite", ErrBadDraw, s.PointSize, s.LineWidth, s.DepthBias)
 	}
 	for i := range t.Color {
 		b := s.Blend[i]

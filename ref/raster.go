@@ -111,12 +111,55 @@ func (d *drawer) triangle(a, b, c, prov, id int32) error {
 		}
 	}
 	d.loadFlat(prov, m)
+	d.zoff = 0
+	if d.s.DepthBias.Enable {
+		d.zoff = d.depthBias(wp[:n])
+	}
 	for i := 1; i+1 < n; i++ {
 		if err := d.rasterTri(&wp[0], &wp[i], &wp[i+1], front, id); err != nil {
 			return err
 		}
 	}
+	d.zoff = 0
 	return nil
+}
+
+// depthBias returns the polygon offset of a (clipped) triangle's polygon.
+func (d *drawer) depthBias(p []wvert) float64 {
+	b := d.s.DepthBias
+	var m float64
+	for i := 1; i+1 < len(p); i++ {
+		a, c, e := &p[0], &p[i], &p[i+1]
+		det := (c.xw-a.xw)*(e.yw-a.yw) - (e.xw-a.xw)*(c.yw-a.yw)
+		if det == 0 {
+			continue
+		}
+		dzdx := ((c.z-a.z)*(e.yw-a.yw) - (e.z-a.z)*(c.yw-a.yw)) / det
+		dzdy := ((c.xw-a.xw)*(e.z-a.z) - (e.xw-a.xw)*(c.z-a.z)) / det
+		m = max(math.Abs(dzdx), math.Abs(dzdy))
+		break
+	}
+	r := math.Ldexp(1, -24)
+	if ds := d.t.DepthStencil; ds != nil && ds.Format.IsDepth() {
+		if bits := ds.Format.Info().DepthBits; bits < 32 {
+			r = 1 / float64(uint32(1)<<bits-1)
+		} else {
+			zmax := 0.0
+			for i := range p {
+				zmax = max(zmax, math.Abs(p[i].z))
+			}
+			_, e := math.Frexp(zmax) // zmax = f * 2^e, f in [0.5, 1)
+			r = math.Ldexp(1, e-1-23)
+		}
+	}
+	o := float64(b.Slope)*m + float64(b.Constant)*r
+	switch {
+	case b.Clamp > 0:
+		o = min(o, float64(b.Clamp))
+	case b.Clamp < 0:
+		o = max(o, float64(b.Clamp))
+	}
+	return o
 }
 
 // clipTriangle loads and clips a triangle; it returns the polygon buffer and
@@ -361,7 +404,7 @@ func (d *drawer) emitQuad(qx, qy int, mask uint8, bary *[4][3]float64, v [3]*wve
 	s0, s1, s2 := d.setup[0], d.setup[1], d.setup[2]
 	for l := range 4 {
 		b := bary[l]
-		z := b[0]*v[0].z + b[1]*v[1].z + b[2]*v[2].z
+		z := b[0]*v[0].z + b[1]*v[1].z + b[2]*v[2].z + d.zoff
 		iw := b[0]*v[0].iw + b[1]*v[1].iw + b[2]*v[2].iw
 		q.FragCoord[l] = [4]float32{float32(qx+l&1) + 0.5, float32(qy+l>>1) + 0.5, float32(z), float32(iw)}
 		out := q.Varyings[l*vw : (l+1)*vw]

@@ -205,6 +205,19 @@ type DepthState struct {
 	BoundsMin, BoundsMax float32
 }
 
+// DepthBias is polygon offset (GL POLYGON_OFFSET_FILL, Vulkan depth bias):
+// each fragment of a triangle gets o = Slope*m + Constant*r added to its
+// window depth, where m is the larger of |dz/dx| and |dz/dy| of the
+// triangle's plane and r the depth format's resolution (1/(2^n-1) for n-bit
+// unorm; 2^(e-23) for float depth with e the exponent of the triangle's
+// largest |z|; 2^-24 without a depth attachment). A nonzero Clamp bounds o
+// (min for positive, max for negative clamps). Lines and points are not
+// offset.
+type DepthBias struct {
+	Enable                 bool
+	Constant, Slope, Clamp float32
+}
+
 // BlendState is one render target's blend state and write mask.
 // spec: software-shader-backend "Current limitations" (no blending); vortexpipe-driver §3.7.
 type BlendState struct {
@@ -257,6 +270,7 @@ type State struct {
 	AlphaRef  float32
 
 	Depth        DepthState
+	DepthBias    DepthBias
 	StencilTest  bool
 	StencilFront StencilFace
 	StencilBack  StencilFace
