@@ -209,11 +209,8 @@ func BenchLightDir() Vec3 {
 	return Vec3{float32(0.3 / l), float32(0.5 / l), float32(0.8 / l)}
 }
 
-// BenchBaseColor is u_base_color = (0.80, 0.70, 0.55). spec: bench README "Uniforms".
-var benchBaseColor = Vec3{0.80, 0.70, 0.55}
-
-// BenchBaseColor returns u_base_color.
-func BenchBaseColor() Vec3 { return benchBaseColor }
+// BenchBaseColor returns u_base_color = (0.80, 0.70, 0.55). spec: bench README "Uniforms".
+func BenchBaseColor() Vec3 { return Vec3{0.80, 0.70, 0.55} }
 
 // BenchClearColor is the benchmark clear colour (0.12, 0.12, 0.15, 1). spec: bench README "State".
 func BenchClearColor() [4]float32 { return [4]float32{0.12, 0.12, 0.15, 1} }
