@@ -78,6 +78,20 @@
 // pixel sees the same fragment sequence and the output is bit-identical to
 // the serial path; fragment shaders with scratch implement FragmentCloner.
 //
+// # Compiled programs
+//
+// A compiled IR program plugs in through the same interfaces: its vertex
+// adapter runs the executor over VertexBatch lanes (Attribs in, Position,
+// Varyings, PointSize and ClipDist out) and its fragment adapter packs quads
+// into warps of 4-lane groups (all lanes present, helpers live so quad
+// derivatives work) and maps Live, Depth and Color back. The executor's
+// per-instruction texture request maps onto one sampler.Request with N =
+// the warp width: coordinates, compare references, LOD or bias, gradients
+// and offsets copied lane by lane (LODGrad when gradients are present,
+// LODExplicit for an explicit level, LODNone otherwise), and the result
+// words copied back; sampler.Request.LODValue also carries the per-lane
+// bias.
+//
 // # Limits
 //
 // No multisampling, polygon modes, line stipple or smooth

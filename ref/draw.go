@@ -383,6 +383,9 @@ func (d *drawer) run(in VertexInput, p DrawParams, elems []int64) error {
 				}
 			}
 		}
+		if d.s.RasterizerDiscard {
+			continue
+		}
 		if ws == nil {
 			ws = d.workers(d.ctx, min(max(d.s.Workers, 1), maxWorkers))
 		}

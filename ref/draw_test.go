@@ -397,3 +397,16 @@ func TestShaderCannotMoveQuads(t *testing.T) {
 		t.Fatal("writes did not land on the rasterized pixels")
 	}
 }
+
+func TestRasterizerDiscard(t *testing.T) {
+	shaded := 0
+	tg := newTarget(t, 4, 4, []format.Format{format.RGBA8}, format.Invalid)
+	s := DefaultState(4, 4)
+	s.RasterizerDiscard = true
+	s.Vertex = VertexFunc{Fn: func(b *VertexBatch, tex Textures) error { shaded += b.N; return nil }}
+	s.Fragment = colorFS
+	draw(t, tg, &s, quadVerts(-1, -1, 1, 1, 0, red), DrawParams{Topology: Triangles, Count: 6})
+	if shaded != 6 || count(tg.Color[0]) != 0 {
+		t.Fatalf("shaded %d vertices, %d pixels written", shaded, count(tg.Color[0]))
+	}
+}

@@ -257,6 +257,8 @@ type State struct {
 
 	PrimitiveRestart bool
 	RestartIndex     uint32
+	// RasterizerDiscard runs the vertex stage only (GL RASTERIZER_DISCARD).
+	RasterizerDiscard bool
 
 	PointSize        float32 // used when the shader does not write gl_PointSize
 	PointOriginLower bool    // gl_PointCoord origin lower-left (default upper-left)
