@@ -121,6 +121,11 @@ type Context interface {
 	// Link compiles and links the program and makes it current. It returns
 	// *CompileError, *LinkError, or another error (a failure).
 	Link(p *Program) error
+	// SetVertexData binds the [vertex data] columns to the linked
+	// program's attributes (by name, or by location for numeric names).
+	// A column naming no active attribute is an error, as in piglit-vbo.
+	// It is called once, after a successful Link.
+	SetVertexData(vd *VertexData) error
 	// SetUniform sets a uniform of the current program.
 	SetUniform(u *Uniform) error
 	// SetTexture binds t to texture unit unit at its target, replacing
@@ -157,8 +162,8 @@ type Draw struct {
 	Instances, BaseInstance int
 	// Rect holds the vertices of piglit_draw_rect; nil for draw arrays.
 	Rect *RectVertices
-	// Vertices is the [vertex data] table (nil when the test has none:
-	// the attributes keep their current values).
+	// Vertices is the [vertex data] table given to SetVertexData (nil
+	// when the test has none: the attributes keep their current values).
 	Vertices *VertexData
 	// Elements, when Indexed, are the [elements] indices and BaseVertex
 	// is added to each.

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -34,6 +35,21 @@ func ReadBaseline(r io.Reader) (Baseline, error) {
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("baseline: %w", err)
+	}
+	return b, nil
+}
+
+// LoadBaseline reads a baseline file such as
+// ../shared/data/piglit/llvmpipe-glsl.tsv.
+func LoadBaseline(path string) (Baseline, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := ReadBaseline(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return b, nil
 }

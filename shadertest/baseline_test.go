@@ -52,12 +52,10 @@ func TestSharedBaseline(t *testing.T) {
 	_, file, _, _ := runtime.Caller(0)
 	repoRoot := filepath.Dir(filepath.Dir(file))
 	path := filepath.Join(repoRoot, "..", "shared", "data", "piglit", "llvmpipe-glsl.tsv")
-	fh, err := os.Open(path)
-	if err != nil {
+	if _, err := os.Stat(path); err != nil {
 		t.Skipf("../shared data absent: %v", err)
 	}
-	defer fh.Close()
-	b, err := ReadBaseline(fh)
+	b, err := LoadBaseline(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package shadertest
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"sort"
@@ -49,6 +50,24 @@ func TestPiglitCorpus(t *testing.T) {
 		b.WriteString("\n")
 	}
 	t.Logf("%d files under %s, %d with parse errors; commands:\n%s", len(files), filepath.Clean(root), bad, b.String())
+
+	// Run the whole corpus on the fake back end: no test may panic, and
+	// the reasons for skips show what the runner cannot map.
+	var out strings.Builder
+	sum, err := Run(context.Background(), []string{root}, newFake(), Options{Jobs: 2}, &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	skips := map[string]int{}
+	for _, r := range sum.Results {
+		if strings.Contains(r.Reason, "panic") {
+			t.Errorf("%s: %s", r.Path, r.Reason)
+		}
+		if r.Status == Skip {
+			skips[r.Reason]++
+		}
+	}
+	t.Logf("fake back end: %s; skip reasons: %v", sum.Line(), skips)
 }
 
 // commandKey names a command by its leading words.

@@ -229,6 +229,17 @@ func (r *runner) run(ctx context.Context) (Status, string) {
 			return errStatus(err, "link")
 		}
 	}
+	if !r.f.HasTest {
+		// piglit_display returns PASS at once without a [test] section:
+		// only compiling mattered.
+		return Pass, ""
+	}
+	if r.linked && r.f.VertexData != nil {
+		// setup_vbo_from_text runs once, after a successful link.
+		if err := r.c.SetVertexData(r.f.VertexData); err != nil {
+			return errStatus(err, "[vertex data]")
+		}
+	}
 	for i := range r.f.Commands {
 		if err := ctx.Err(); err != nil {
 			return Fail, err.Error()

@@ -82,11 +82,13 @@ func TestExecute(t *testing.T) {
 		{"double uniform needs fp64", progHead + "uniform double color 1\n", Skip, "GL_ARB_gpu_shader_fp64"},
 		{"no shaders", "[require]\nGLSL >= 1.10\n[test]\nclear\n", Fail, "no program"},
 		{"clip plane range", progHead + "clip plane 8 0 0 0 0\n", Fail, "clip plane id 8 out of range"},
-		{"draw arrays beyond data", "[require]\nGLSL >= 1.10\n[vertex shader]\nv\n[vertex data]\npiglit_vertex/float/vec2\n-1 -1\n1 -1\n1 1\n[test]\ndraw arrays GL_TRIANGLES 1 3\n", Fail, "cannot draw beyond 3"},
-		{"draw arrays", "[require]\nGLSL >= 1.10\n[vertex shader]\nv\n[vertex data]\npiglit_vertex/float/vec2\n-1 -1\n1 -1\n1 1\n-1 1\n[test]\ndraw arrays GL_TRIANGLE_FAN 0 4\nprobe all rgba 0 1 0 1\n", Pass, ""},
+		{"draw arrays beyond data", "[require]\nGLSL >= 1.10\n[vertex shader]\nin vec4 piglit_vertex;\n[vertex data]\npiglit_vertex/float/vec2\n-1 -1\n1 -1\n1 1\n[test]\ndraw arrays GL_TRIANGLES 1 3\n", Fail, "cannot draw beyond 3"},
+		{"draw arrays", "[require]\nGLSL >= 1.10\n[vertex shader]\nin vec4 piglit_vertex;\n[vertex data]\npiglit_vertex/float/vec2\n-1 -1\n1 -1\n1 1\n-1 1\n[test]\ndraw arrays GL_TRIANGLE_FAN 0 4\nprobe all rgba 0 1 0 1\n", Pass, ""},
 		{"draw arrays count", progHead + "draw arrays GL_TRIANGLES 0 0\n", Fail, "'count' must be > 0"},
 		{"depth probe", "[require]\nGLSL >= 1.10\ndepthbuffer\n[vertex shader]\nv\n[test]\nclear depth 1\nclear\nprobe depth 0 0 1\ndraw rect -1 -1 2 2\nprobe depth 0 0 0.5\nprobe depth 1 1 0.7\n", Fail, "line 12: probe depth at (1,1): expected 0.700000, observed 0.500000"},
-		{"backend error", progHead + "draw rect -1 -1 2 2\n", Pass, ""},
+		{"no test section passes after compiling", "[require]\nGLSL >= 1.10\n[vertex shader]\nlink error\n", Pass, ""},
+		{"no test section, compile error", "[require]\nGLSL >= 1.10\n[vertex shader]\nsyntax error\n", Fail, "failed to compile"},
+		{"unknown vertex data column", "[require]\nGLSL >= 1.10\n[vertex shader]\nv\n[vertex data]\nnosuch/float/vec2\n0 0\n[test]\n", Fail, "unexpected vbo column name"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			st, reason := execText(t, newFake(), tc.src)

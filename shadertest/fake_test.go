@@ -67,6 +67,15 @@ func (c *fakeContext) Link(p *Program) error {
 	return c.b.linkErr
 }
 
+func (c *fakeContext) SetVertexData(vd *VertexData) error {
+	for _, col := range vd.Columns {
+		if col.Name != "" && !strings.Contains(c.src, col.Name) {
+			return fmt.Errorf("unexpected vbo column name %q", col.Name)
+		}
+	}
+	return nil
+}
+
 func (c *fakeContext) SetUniform(u *Uniform) error {
 	base := u.Name
 	if k := strings.IndexAny(base, "[."); k >= 0 {
