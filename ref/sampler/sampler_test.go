@@ -534,3 +534,30 @@ func TestUnnormalized(t *testing.T) {
 		t.Fatalf("rectangle linear between (5,2) and (6,2): %v, want 21", got)
 	}
 }
+
+func TestCubeLOD(t *testing.T) {
+	tx := mustTex(t, DimCube, format.R32F, 8, 8, 6, 0)
+	for n, l := range tx.Levels {
+		for z := range 6 {
+			for y := range l.H {
+				for x := range l.W {
+					_ = tx.SetFloat(n, x, y, z, [4]float32{float32(n)})
+				}
+			}
+		}
+	}
+	s := nearestS(ClampToEdge)
+	s.MipFilter = MipLinear
+	// On +X at its centre, s = (1 - z/x)/2: a z step of -2/8 moves s by 1/8
+	// (one texel of 8): lambda 0; -4/8: lambda 1; an x step changes only the
+	// major axis, which does not move the centre.
+	for _, c := range []struct {
+		dx   [3]float32
+		want float32
+	}{{[3]float32{0, 0, -2.0 / 8}, 0}, {[3]float32{0, 0, -4.0 / 8}, 1}, {[3]float32{0, 8.0 / 8, 0}, 2}, {[3]float32{0.5, 0, 0}, 0}} {
+		got := sample1(t, tx, s, Request{Coord: [][4]float32{{1, 0, 0}}, LOD: LODGrad, DPdx: [][3]float32{c.dx}, DPdy: [][3]float32{{}}})[0]
+		if math.Abs(float64(got-c.want)) > 1e-5 {
+			t.Errorf("derivative %v: level %v, want %v", c.dx, got, c.want)
+		}
+	}
+}
