@@ -82,3 +82,19 @@ func TestClearAndFlip(t *testing.T) {
 		t.Errorf("bottom-left %08x top-right %08x", img.Pix[7*8], img.Pix[7])
 	}
 }
+
+func TestFragArgsRoundTrip(t *testing.T) {
+	a := FragArgs{DepthEnabled: true, TexEnabled: true, TexModulate: true, PrimAddr: 0x1234_5678_9A, NumPrims: 77}
+	got, err := DecodeFragArgs(PackFragArgs(a))
+	if err != nil || got != a {
+		t.Errorf("round trip %+v (%v), want %+v", got, err, a)
+	}
+	b := PackFragArgs(a)
+	b[12] = 2
+	if _, err := DecodeFragArgs(b); err == nil {
+		t.Error("flag 2 accepted")
+	}
+	if _, err := DecodeFragArgs(b[:8]); err == nil {
+		t.Error("short block accepted")
+	}
+}
