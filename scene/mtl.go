@@ -130,6 +130,9 @@ func parseMTL(data []byte, name string, read ReadFunc, mats *[]Material, texs *[
 	for sc.Scan() {
 		line++
 		text := sc.Text()
+		if line == 1 {
+			text = strings.TrimPrefix(text, utf8BOM)
+		}
 		if i := strings.IndexByte(text, '#'); i >= 0 {
 			text = text[:i]
 		}

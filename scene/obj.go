@@ -132,6 +132,9 @@ func DecodeOBJ(r io.Reader, name string, read ReadFunc) (*Scene, error) {
 	return s, nil
 }
 
+// utf8BOM is the byte-order mark some exporters put at the start of a file.
+const utf8BOM = "\xEF\xBB\xBF"
+
 // nextField splits off the first space- or tab-separated field of b.
 func nextField(b []byte) (field, rest []byte) {
 	i := 0
@@ -244,6 +247,9 @@ func parseOBJ(r io.Reader, name string) (*objData, error) {
 	for sc.Scan() {
 		line++
 		b := sc.Bytes()
+		if line == 1 {
+			b = bytes.TrimPrefix(b, []byte(utf8BOM))
+		}
 		if i := bytes.IndexByte(b, '#'); i >= 0 {
 			b = b[:i]
 		}

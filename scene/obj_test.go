@@ -107,6 +107,13 @@ func TestDecodeOBJ(t *testing.T) {
 			},
 		},
 		{
+			name:      "byte-order mark",
+			src:       "\xEF\xBB\xBFv 0 0 0\nv 1 0 0\nv 0 1 0\nf -3 -2 -1\n",
+			meshes:    1,
+			triangles: []int{1},
+			vertices:  []int{3},
+		},
+		{
 			name:      "CRLF, tabs, w coordinates and ignored statements",
 			src:       "# hi\r\nv\t0 0 0 1\r\nv 1 0 0 1\r\nv 0 1 0\r\ns off\r\nl 1 2\r\nf 1 2 3\r\n",
 			meshes:    1,
