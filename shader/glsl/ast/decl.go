@@ -263,6 +263,8 @@ type File struct {
 	Blocks    []*InterfaceBlock
 	Versioned bool   // a #version directive was present
 	Profile   string // "core", "compatibility", "es" or "" as written in #version
+	// InvariantAll is the position of "#pragma STDGL invariant(all)" (invalid if absent).
+	InvariantAll Pos
 }
 
 // Stage is the shader stage a File is compiled for.

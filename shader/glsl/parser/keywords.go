@@ -91,9 +91,10 @@ func reservedWord(name string, l langVersion) bool {
 		return l.atLeast(130, 300) && !l.atLeast(420, 310)
 	case "sampler2DRect", "sampler2DRectShadow":
 		return !l.atLeast(140, 0)
+	case "samplerBuffer", "isamplerBuffer", "usamplerBuffer", "isampler2DRect", "usampler2DRect":
+		return l.es || l.v == 130
 	case "sampler1D", "sampler1DShadow", "sampler1DArray", "sampler1DArrayShadow",
-		"isampler1D", "isampler1DArray", "usampler1D", "usampler1DArray", "samplerBuffer",
-		"isamplerBuffer", "usamplerBuffer", "noperspective", "sampler2DMS", "isampler2DMS",
+		"isampler1D", "isampler1DArray", "usampler1D", "usampler1DArray", "noperspective", "sampler2DMS", "isampler2DMS",
 		"usampler2DMS", "sampler2DMSArray", "isampler2DMSArray", "usampler2DMSArray", "resource",
 		"subroutine", "patch", "sample", "coherent", "restrict", "readonly", "writeonly",
 		"atomic_uint", "samplerCubeArray", "isamplerCubeArray", "usamplerCubeArray",

@@ -41,7 +41,8 @@ func ParseFile(name, src string, opts Options) (f *ast.File, err error) {
 	res, perr := preproc.Process(name, src, preproc.Options{
 		DefaultVersion: opts.DefaultVersion, Extensions: opts.Extensions, Defines: opts.Defines,
 	})
-	f = &ast.File{Name: name, Version: res.Version, ES: res.ES, Versioned: res.Versioned, Profile: res.Profile}
+	f = &ast.File{Name: name, Version: res.Version, ES: res.ES, Versioned: res.Versioned, Profile: res.Profile,
+		InvariantAll: res.InvariantAll}
 	var errs ast.ErrorList
 	if perr != nil {
 		errs = append(errs, perr.(ast.ErrorList)...)
@@ -218,6 +219,8 @@ func (p *parser) isQualifierTok(t preproc.Token) bool {
 // qualifiers parses a possibly empty qualifier sequence.
 func (p *parser) qualifiers() ast.Qualifiers {
 	var q ast.Qualifiers
+	lastRank := -1
+	strict := p.lang.es || p.lang.v < 420
 	for p.isQualifierTok(p.tok) {
 		if q.Count == 0 {
 			q.Pos = p.tok.Pos
@@ -225,6 +228,14 @@ func (p *parser) qualifiers() ast.Qualifiers {
 		q.Count++
 		t := p.tok
 		p.next()
+		// Before GLSL 4.20 qualifiers come in a fixed order: invariant,
+		// interpolation, storage (centroid first), precision. spec: GLSL 1.30 §4.7.
+		if r := qualRank(t.Text); strict && r >= 0 {
+			if r < lastRank || (r == lastRank && r == 2 && t.Text == "centroid") {
+				p.errorf(t.Pos, "qualifier '%s' is out of order (GLSL requires invariant, interpolation, storage, precision)", t.Text)
+			}
+			lastRank = r
+		}
 		setStorage := func(s ast.Storage) {
 			if q.Storage != ast.StorageNone {
 				p.errorf(t.Pos, "multiple storage qualifiers ('%s' after '%s')", t.Text, q.Storage)
@@ -303,6 +314,21 @@ func (p *parser) qualifiers() ast.Qualifiers {
 		}
 	}
 	return q
+}
+
+// qualRank orders qualifier keywords for the pre-4.20 ordering rule; -1 = unordered.
+func qualRank(word string) int {
+	switch word {
+	case "invariant", "precise":
+		return 0
+	case "smooth", "flat", "noperspective":
+		return 1
+	case "centroid", "sample", "patch", "const", "in", "out", "inout", "uniform", "attribute", "varying", "buffer", "shared":
+		return 2
+	case "lowp", "mediump", "highp":
+		return 3
+	}
+	return -1
 }
 
 func (p *parser) layoutName() (string, ast.Pos) {

@@ -28,6 +28,8 @@ type Result struct {
 	Versioned  bool   // a #version directive was present
 	VersionPos ast.Pos
 	Extensions map[string]string // extension name -> behavior, in effect at the end
+	// InvariantAll is the position of "#pragma STDGL invariant(all)", if any.
+	InvariantAll ast.Pos
 }
 
 type macro struct {
@@ -263,6 +265,10 @@ func (p *pp) directive(line []Token) {
 		p.errorf(hash.Pos, "#error %s", joinTokens(args))
 	case "pragma":
 		p.seenToken = true
+		if len(args) >= 3 && args[0].Text == "STDGL" && args[1].Text == "invariant" && args[2].Text == "(" &&
+			len(args) >= 4 && args[3].Text == "all" {
+			p.res.InvariantAll = p.adjust(hash.Pos)
+		}
 	default:
 		p.errorf(name.Pos, "invalid preprocessor directive #%s", name.Text)
 	}
@@ -403,6 +409,14 @@ func (p *pp) doDefine(name Token, args []Token) {
 			return
 		}
 		body = body[i:]
+	}
+	if m.funcLike {
+		for _, b := range body {
+			if b.Kind == Punct && b.Text == "#" {
+				p.errorf(b.Pos, "'#' (stringification) is not allowed in GLSL macros")
+				return
+			}
+		}
 	}
 	m.body = slices.Clone(body)
 	if old := p.macros[id.Text]; old != nil {

@@ -28,6 +28,14 @@ func (c *checker) addBuiltin(name string, t *ast.Type, kind ast.VarKind, ro bool
 	return v
 }
 
+// implicitBuiltin marks an implicitly sized built-in array (gl_ClipDistance) whose
+// size comes from a redeclaration or the largest constant index, up to limit.
+func (c *checker) implicitBuiltin(v *ast.Var, limit int) {
+	c.unsized = append(c.unsized, v)
+	c.maxIndex[v] = -1
+	c.limit[v] = limit
+}
+
 func (c *checker) addConst(name string, n int32) {
 	v := c.addBuiltin(name, ast.Scalar(ast.Int), ast.VarConst, true)
 	v.ConstValue = ast.IntValue(n)
@@ -108,7 +116,7 @@ func (c *checker) declareBuiltinVars() {
 			c.addBuiltin("gl_InstanceID", i, ast.VarIn, true)
 		}
 		if c.atLeast(130, 0) {
-			c.addBuiltin("gl_ClipDistance", ast.Array(f, MaxClipDistances), ast.VarOut, false)
+			c.implicitBuiltin(c.addBuiltin("gl_ClipDistance", ast.Array(f, 0), ast.VarOut, false), MaxClipDistances)
 		}
 		if compat {
 			c.addBuiltin("gl_ClipVertex", v4, ast.VarOut, false)
@@ -142,7 +150,7 @@ func (c *checker) declareBuiltinVars() {
 			c.addBuiltin("gl_FragDepth", f, ast.VarOut, false)
 		}
 		if c.atLeast(130, 0) {
-			c.addBuiltin("gl_ClipDistance", ast.Array(f, MaxClipDistances), ast.VarIn, true)
+			c.implicitBuiltin(c.addBuiltin("gl_ClipDistance", ast.Array(f, 0), ast.VarIn, true), MaxClipDistances)
 		}
 		if compat {
 			c.addBuiltin("gl_Color", v4, ast.VarIn, true)

@@ -65,7 +65,11 @@ func (c *checker) call(x *ast.Call) ast.Expr {
 	for i, a := range x.Args {
 		argTypes[i] = a.Type()
 	}
-	try := func(params []*ast.Type, outs []bool) (int, bool) {
+	// try matches arguments to parameters; in-parameters accept an implicit
+	// conversion of the argument, out-parameters one of the parameter to the
+	// argument on copy-out, inout parameters need identical types.
+	// spec: GLSL 4.50 §6.1.1.
+	try := func(params []*ast.Type, outs, inouts []bool) (int, bool) {
 		if len(params) != len(argTypes) {
 			return 0, false
 		}
@@ -74,10 +78,14 @@ func (c *checker) call(x *ast.Call) ast.Expr {
 			if ast.Identical(p, argTypes[i]) {
 				continue
 			}
-			if outs != nil && outs[i] {
+			switch {
+			case inouts != nil && inouts[i]:
 				return 0, false
-			}
-			if !c.canConvert(argTypes[i], p) {
+			case outs != nil && outs[i]:
+				if !c.canConvert(p, argTypes[i]) {
+					return 0, false
+				}
+			case !c.canConvert(argTypes[i], p):
 				return 0, false
 			}
 			n++
@@ -87,11 +95,13 @@ func (c *checker) call(x *ast.Call) ast.Expr {
 	for _, f := range user {
 		params := make([]*ast.Type, len(f.Params))
 		outs := make([]bool, len(f.Params))
+		inouts := make([]bool, len(f.Params))
 		for i, p := range f.Params {
 			params[i] = p.Type
 			outs[i] = p.Param != ast.StorageParamIn
+			inouts[i] = p.Param == ast.StorageParamInOut
 		}
-		if n, ok := try(params, outs); ok {
+		if n, ok := try(params, outs, inouts); ok {
 			if n == 0 {
 				exact = append(exact, cand{f: f})
 			} else {
@@ -100,7 +110,7 @@ func (c *checker) call(x *ast.Call) ast.Expr {
 		}
 	}
 	for _, s := range bsigs {
-		if n, ok := try(s.params, s.out); ok {
+		if n, ok := try(s.params, s.out, s.out); ok {
 			if n == 0 {
 				exact = append(exact, cand{s: s})
 			} else {
@@ -114,6 +124,11 @@ func (c *checker) call(x *ast.Call) ast.Expr {
 		pick = exact[0]
 	case len(conv) == 1:
 		pick = conv[0]
+	case len(conv) > 1 && !c.atLeast(400, 0):
+		// Before GLSL 4.00 any call matching several overloads only through
+		// conversions is ambiguous. spec: GLSL 1.30 §6.1.
+		c.errorf(x.NamePos, "ambiguous call to '%s(%s)'", x.Name, typeList(argTypes))
+		return invalid(x)
 	case len(conv) > 1:
 		best, nbest := conv[0], 0
 		for _, k := range conv {

@@ -57,16 +57,22 @@ type checker struct {
 	wroteFragColor, wroteFragData ast.Pos
 	// calls is the static call graph for recursion detection.
 	calls map[*ast.Func][]*ast.Func
-	// userOut is set when the fragment shader declares a user output.
-	userOut bool
 	// precision tracks whether a default float precision is in effect (ES FS).
 	floatPrecision bool
+	// unsized lists implicitly sized arrays; maxIndex is their largest constant index.
+	unsized  []*ast.Var
+	maxIndex map[*ast.Var]int
+	// limit caps the implicit size of built-in arrays such as gl_ClipDistance.
+	limit map[*ast.Var]int
+	// userOutWritten is where a user-defined fragment output was first written.
+	userOutWritten ast.Pos
 }
 
 // Check type-checks f for the given configuration, annotating the tree in place.
 // The returned error is an ast.ErrorList sorted by position, or nil.
 func Check(f *ast.File, conf Config) error {
-	c := &checker{conf: conf, file: f, version: f.Version, es: f.ES, calls: map[*ast.Func][]*ast.Func{}}
+	c := &checker{conf: conf, file: f, version: f.Version, es: f.ES, calls: map[*ast.Func][]*ast.Func{},
+		maxIndex: map[*ast.Var]int{}, limit: map[*ast.Var]int{}}
 	c.builtin = &scope{names: map[string]*entity{}}
 	c.declareBuiltinVars()
 	c.globals = &scope{parent: c.builtin, names: map[string]*entity{}, global: true}
@@ -78,6 +84,10 @@ func Check(f *ast.File, conf Config) error {
 		c.safe(func() { c.globalDecl(d) })
 	}
 	c.checkRecursion()
+	c.sizeArrays()
+	if f.InvariantAll.IsValid() && c.es && c.version >= 300 && conf.Stage == ast.StageFragment {
+		c.errorf(f.InvariantAll, "#pragma STDGL invariant(all) is not allowed in fragment shaders")
+	}
 	c.errs.Sort()
 	return c.errs.Err()
 }

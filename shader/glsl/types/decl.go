@@ -100,9 +100,6 @@ func (c *checker) checkQualifiers(q *ast.Qualifiers, global bool, t *ast.Type, p
 	if q.Invariant {
 		ok := st == ast.StorageOut || st == ast.StorageVarying ||
 			(st == ast.StorageIn && c.conf.Stage == ast.StageFragment && !c.atLeast(130, 300))
-		if st == ast.StorageOut && c.conf.Stage == ast.StageFragment && c.es {
-			ok = false
-		}
 		if !ok {
 			c.errorf(q.Pos, "'invariant' can only qualify shader outputs")
 		}
@@ -170,6 +167,14 @@ func (c *checker) checkInterface(q *ast.Qualifiers, t *ast.Type, pos ast.Pos) {
 	}
 	if et.IsVoid() {
 		c.errorf(pos, "%s variables cannot be void", q.Storage)
+		return
+	}
+	if et.IsStruct() && !c.atLeast(150, 300) {
+		c.errorf(pos, "%s variables cannot be structs in this GLSL version", q.Storage)
+		return
+	}
+	if vsIn && q.Centroid {
+		c.errorf(pos, "vertex shader inputs cannot be 'centroid'")
 		return
 	}
 	if vsIn && (t.IsArray() && c.es || et.IsStruct()) {
@@ -357,9 +362,6 @@ func (c *checker) varSpec(g *ast.DeclGroup, vs *ast.VarSpec, t *ast.Type, global
 			c.errorf(vs.NamePos, "sampler variables must be uniform")
 		}
 	}
-	if q.Storage == ast.StorageOut && c.conf.Stage == ast.StageFragment {
-		c.userOut = true
-	}
 	// Redeclaring built-ins: gl_FragDepth, gl_TexCoord[], gl_ClipDistance[] etc.
 	if len(vs.Name) >= 3 && vs.Name[:3] == "gl_" {
 		if c.redeclareBuiltin(v, vs, global) {
@@ -373,16 +375,65 @@ func (c *checker) varSpec(g *ast.DeclGroup, vs *ast.VarSpec, t *ast.Type, global
 		if q.Storage == ast.StorageConst {
 			c.errorf(vs.NamePos, "const variable '%s' must be initialized", vs.Name)
 		}
-		if t.IsArray() && t.Len == 0 && !(q.Storage == ast.StorageUniform && false) {
-			if global && c.atLeast(110, 0) && q.Storage == ast.StorageNone && !c.es {
-				// Implicitly sized global arrays are sized by their largest constant index.
+		if t.IsArray() && t.Len == 0 {
+			if c.es || q.Storage == ast.StorageConst {
 				c.errorf(vs.NamePos, "array '%s' must have an explicit size", vs.Name)
 			} else {
-				c.errorf(vs.NamePos, "array '%s' must have an explicit size", vs.Name)
+				// Desktop GLSL sizes an implicitly sized array by a later
+				// redeclaration or by its largest constant index. spec: GLSL 1.20 §4.1.9.
+				nt := *t
+				v.Type = &nt
+				c.unsized = append(c.unsized, v)
+				c.maxIndex[v] = -1
 			}
 		}
 	}
+	if c.resize(v, vs) {
+		return
+	}
 	c.declareVar(v)
+}
+
+// resize handles the redeclaration of an implicitly sized array with a size; it
+// reports whether vs was such a redeclaration (vs.Var is then the earlier Var).
+func (c *checker) resize(v *ast.Var, vs *ast.VarSpec) bool {
+	e := c.cur.names[v.Name]
+	if e == nil || e.v == nil || !e.v.Type.IsArray() || e.v.Type.Len != 0 || !v.Type.IsArray() || v.Type.Len == 0 {
+		return false
+	}
+	old := e.v
+	if !ast.Identical(old.Type.Elem, v.Type.Elem) || old.Qual.Storage != v.Qual.Storage {
+		c.errorf(vs.NamePos, "redeclaration of '%s' with a different type", v.Name)
+		return true
+	}
+	if mx := c.maxIndex[old]; mx >= v.Type.Len {
+		c.errorf(vs.NamePos, "array '%s' redeclared with size %d but indexed at %d", v.Name, v.Type.Len, mx)
+		return true
+	}
+	old.Type.Len = v.Type.Len
+	vs.Var = old
+	return true
+}
+
+// sizeArrays gives the implicitly sized arrays that were never redeclared the size
+// implied by their largest constant index.
+func (c *checker) sizeArrays() {
+	for _, v := range c.unsized {
+		if v.Type.Len == 0 {
+			n := c.maxIndex[v] + 1
+			if n <= 0 {
+				n = 1
+			}
+			v.Type.Len = n
+		}
+	}
+}
+
+func storageOf(v *ast.Var) string {
+	if v.Kind == ast.VarOut {
+		return "out"
+	}
+	return "in"
 }
 
 // redeclareBuiltin handles legal redeclarations of built-in variables; it reports
@@ -403,9 +454,34 @@ func (c *checker) redeclareBuiltin(v *ast.Var, vs *ast.VarSpec, global bool) boo
 	if b.Used {
 		c.errorf(vs.NamePos, "built-in '%s' must be redeclared before it is used", vs.Name)
 	}
+	st := v.Qual.Storage
+	okStorage := false
+	switch b.Kind {
+	case ast.VarOut:
+		okStorage = st == ast.StorageOut || (st == ast.StorageVarying && c.conf.Stage == ast.StageVertex)
+	case ast.VarIn:
+		okStorage = st == ast.StorageIn || (st == ast.StorageVarying && c.conf.Stage == ast.StageFragment)
+	}
+	if !okStorage {
+		c.errorf(vs.NamePos, "redeclaration of built-in '%s' must keep its storage qualifier '%s'", vs.Name, storageOf(b))
+		return true
+	}
+	if b.Type.IsArray() && !v.Type.IsArray() || !b.Type.IsArray() && v.Type.IsArray() ||
+		b.Type.IsArray() && !ast.Identical(b.Type.Elem, v.Type.Elem) {
+		c.errorf(vs.NamePos, "redeclaration of built-in '%s' changes its type", vs.Name)
+		return true
+	}
 	if b.Type.IsArray() && v.Type.IsArray() {
-		if v.Type.Len > b.Type.Len {
-			c.errorf(vs.NamePos, "redeclared size of '%s' exceeds the implementation limit %d", vs.Name, b.Type.Len)
+		lim := b.Type.Len
+		if l, ok := c.limit[b]; ok {
+			lim = l
+		}
+		if v.Type.Len > lim {
+			c.errorf(vs.NamePos, "redeclared size of '%s' exceeds the implementation limit %d", vs.Name, lim)
+			return true
+		}
+		if mx, ok := c.maxIndex[b]; ok && mx >= v.Type.Len && v.Type.Len > 0 {
+			c.errorf(vs.NamePos, "redeclared size of '%s' is smaller than an index already used", vs.Name)
 			return true
 		}
 		if v.Type.Len == 0 {
@@ -532,6 +608,9 @@ func (c *checker) blockDecl(d *ast.BlockDecl) {
 		t := ast.Struct(st)
 		if len(d.InstanceDims) > 0 {
 			t = c.arrayOf(t, d.InstanceDims, d.InstancePos)
+		}
+		if t.IsArray() && t.Len == 0 {
+			c.errorf(d.InstancePos, "interface block array '%s' must have an explicit size", d.InstanceName)
 		}
 		b.Type = t
 		v := &ast.Var{Name: d.InstanceName, DeclPos: d.InstancePos, Type: t, Kind: kind, Qual: q,

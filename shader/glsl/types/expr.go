@@ -467,6 +467,9 @@ func (c *checker) index(x *ast.Index) ast.Expr {
 	switch {
 	case t.IsArray():
 		x.T, n = t.Elem, t.Len
+		if !c.arrayIndexOK(x) {
+			return invalid(x)
+		}
 	case t.IsVector():
 		x.T, n = ast.Scalar(t.Base), t.Rows
 	case t.IsMatrix():
@@ -489,6 +492,45 @@ func (c *checker) index(x *ast.Index) ast.Expr {
 		}
 	}
 	return x
+}
+
+// arrayIndexOK applies the indexing rules that depend on what is indexed:
+// implicitly sized arrays, sampler arrays and interface block arrays need constant
+// indices in older versions. spec: GLSL 1.20 §4.1.9, GLSL 1.30 §4.1.7, ES 3.00 §4.3.7.
+func (c *checker) arrayIndexOK(x *ast.Index) bool {
+	t := x.X.Type()
+	idx := x.Index.Value()
+	if t.Len == 0 {
+		id, ok := x.X.(*ast.Ident)
+		if !ok || id.Var == nil {
+			c.errorf(x.LbrackPos, "cannot index an unsized array")
+			return false
+		}
+		if idx == nil {
+			c.errorf(x.Index.Pos(), "implicitly sized array '%s' can only be indexed with a constant expression", id.Name)
+			return false
+		}
+		i := int(idx.Int(0))
+		if lim, ok := c.limit[id.Var]; ok && i >= lim {
+			c.errorf(x.Index.Pos(), "index %d of '%s' exceeds the implementation limit %d", i, id.Name, lim)
+			return false
+		}
+		if i > c.maxIndex[id.Var] {
+			c.maxIndex[id.Var] = i
+		}
+		return true
+	}
+	constOnly := !c.es && c.version >= 130 && c.version < 400 || c.es && c.version >= 300 && c.version < 320
+	if idx == nil && t.Elem.IsSampler() && constOnly {
+		c.errorf(x.Index.Pos(), "sampler arrays can only be indexed with constant expressions in this GLSL version")
+		return false
+	}
+	if id, ok := x.X.(*ast.Ident); ok && idx == nil && id.Var != nil && id.Var.Block != nil &&
+		id.Var == id.Var.Block.InstanceVar && !c.atLeast(400, 320) {
+		c.errorf(x.Index.Pos(), "interface block arrays can only be indexed with constant expressions in this GLSL version")
+		return false
+	}
+	return true
 }
 
 var swizzleSets = [3]string{"xyzw", "rgba", "stpq"}
@@ -597,6 +639,14 @@ func (c *checker) lvalue(e ast.Expr, what string) bool {
 
 func (c *checker) noteWrite(v *ast.Var, pos ast.Pos) {
 	if !v.Builtin {
+		if v.Kind == ast.VarOut && c.conf.Stage == ast.StageFragment {
+			if !c.userOutWritten.IsValid() {
+				c.userOutWritten = pos
+			}
+			if c.wroteFragColor.IsValid() || c.wroteFragData.IsValid() {
+				c.errorf(pos, "cannot write both user-defined outputs and gl_FragColor/gl_FragData")
+			}
+		}
 		return
 	}
 	switch v.Name {
@@ -611,7 +661,7 @@ func (c *checker) noteWrite(v *ast.Var, pos ast.Pos) {
 			c.errorf(pos, "cannot write both gl_FragColor and gl_FragData")
 		}
 	}
-	if c.userOut && (v.Name == "gl_FragColor" || v.Name == "gl_FragData") {
-		c.errorf(pos, "cannot write '%s' in a shader that declares user-defined outputs", v.Name)
+	if c.userOutWritten.IsValid() && (v.Name == "gl_FragColor" || v.Name == "gl_FragData") {
+		c.errorf(pos, "cannot write both user-defined outputs and '%s'", v.Name)
 	}
 }

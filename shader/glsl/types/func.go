@@ -15,6 +15,9 @@ func (c *checker) funcDecl(d *ast.FuncDecl) {
 		}
 	}
 	ret := c.resolveType(d.Result)
+	if ret.IsArray() && ret.Len == 0 {
+		c.errorf(d.Result.Pos(), "function return type must be an explicitly sized array")
+	}
 	if ret.IsArray() && !c.atLeast(120, 300) {
 		c.errorf(d.Result.Pos(), "functions cannot return arrays in this GLSL version")
 	}
@@ -37,6 +40,9 @@ func (c *checker) funcDecl(d *ast.FuncDecl) {
 	for i, pd := range d.Params {
 		t := c.resolveType(pd.Type)
 		if len(pd.Dims) > 0 {
+			if t.IsArray() && !c.atLeast(430, 310) {
+				c.errorf(pd.NamePos, "arrays of arrays require GLSL 4.30 or GLSL ES 3.10")
+			}
 			t = c.arrayOf(t, pd.Dims, pd.NamePos)
 		}
 		if t.IsVoid() {
@@ -66,6 +72,9 @@ func (c *checker) funcDecl(d *ast.FuncDecl) {
 		}
 		if q.Interp != ast.InterpNone || q.Invariant || q.Centroid || len(q.Layout) > 0 {
 			c.errorf(q.Pos, "parameters can only have const, in, out, inout and precision qualifiers")
+		}
+		if t.IsArray() && dir != ast.StorageParamIn && !c.atLeast(120, 100) {
+			c.errorf(pd.Type.Pos(), "arrays cannot be out or inout parameters in GLSL 1.10")
 		}
 		if t.ContainsSampler() && dir != ast.StorageParamIn {
 			c.errorf(pd.Type.Pos(), "sampler parameters must be 'in'")

@@ -90,6 +90,17 @@ func (c *checker) resolveType(ts *ast.TypeSpec) *ast.Type {
 		return ts.Type
 	}
 	var t *ast.Type
+	defer func() {
+		if ts.Precision != ast.PrecNone && !t.IsInvalid() {
+			b := t
+			for b.IsArray() {
+				b = b.Elem
+			}
+			if b.IsStruct() || b.IsVoid() || (b.IsNumeric() && b.Base == ast.Bool) {
+				c.errorf(ts.NamePos, "precision qualifiers cannot be applied to %s", b)
+			}
+		}
+	}()
 	switch {
 	case ts.Struct != nil:
 		t = ast.Struct(c.declareStruct(ts.Struct))
@@ -181,11 +192,8 @@ func (c *checker) declareStruct(s *ast.StructSpec) *ast.StructType {
 			g.Qual.Centroid || g.Qual.Invariant || len(g.Qual.Layout) > 0) {
 			c.errorf(g.Qual.Pos, "struct members cannot have qualifiers other than precision")
 		}
-		if g.Type.Struct != nil && !c.atLeast(110, 100) {
+		if g.Type.Struct != nil {
 			c.errorf(g.Type.Pos(), "embedded struct definitions are not allowed")
-		}
-		if g.Type.Struct != nil && c.es && c.version >= 300 {
-			c.errorf(g.Type.Pos(), "embedded struct definitions are not allowed in GLSL ES 3.00")
 		}
 		bt := c.resolveType(g.Type)
 		if bt.IsVoid() {
@@ -195,11 +203,11 @@ func (c *checker) declareStruct(s *ast.StructSpec) *ast.StructType {
 		for _, vs := range g.Vars {
 			ft := bt
 			if len(vs.Dims) > 0 {
-				if len(g.Type.Dims) > 0 {
-					ft = c.arrayOf(bt, vs.Dims, vs.NamePos)
-				} else {
-					ft = c.arrayOf(bt, vs.Dims, vs.NamePos)
+				if bt.IsArray() && !c.atLeast(430, 310) {
+					c.errorf(vs.NamePos, "arrays of arrays require GLSL 4.30 or GLSL ES 3.10")
+					continue
 				}
+				ft = c.arrayOf(bt, vs.Dims, vs.NamePos)
 			}
 			if ft.IsArray() && ft.Len == 0 {
 				c.errorf(vs.NamePos, "struct member '%s' must have an explicit array size", vs.Name)
