@@ -98,3 +98,16 @@ func TestFragArgsRoundTrip(t *testing.T) {
 		t.Error("short block accepted")
 	}
 }
+
+func FuzzDecodeFragArgs(f *testing.F) {
+	f.Add(PackFragArgs(FragArgs{ColorEnabled: true, PrimAddr: 64, NumPrims: 3}))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		a, err := DecodeFragArgs(b)
+		if err != nil {
+			return
+		}
+		if back, err := DecodeFragArgs(PackFragArgs(a)); err != nil || back != a {
+			t.Fatalf("re-encode %+v → %+v (%v)", a, back, err)
+		}
+	})
+}
