@@ -33,6 +33,7 @@ var primNames = [...]string{"GL_POINTS", "GL_LINES", "GL_LINE_LOOP", "GL_LINE_ST
 	"GL_LINES_ADJACENCY", "GL_LINE_STRIP_ADJACENCY", "GL_TRIANGLES_ADJACENCY",
 	"GL_TRIANGLE_STRIP_ADJACENCY", "GL_PATCHES"}
 
+// String returns the name used in test files and messages.
 func (p Primitive) String() string {
 	if p >= 0 && int(p) < len(primNames) {
 		return primNames[p]
@@ -94,6 +95,7 @@ type CompileError struct {
 	Log  string
 }
 
+// Error describes the failure.
 func (e *CompileError) Error() string {
 	return fmt.Sprintf("failed to compile %s shader (section at line %d): %s", e.Stage, e.Line, e.Log)
 }
@@ -104,6 +106,7 @@ type LinkError struct {
 	Log string
 }
 
+// Error describes the failure.
 func (e *LinkError) Error() string { return "failed to link: " + e.Log }
 
 // ErrUniformNotFound is returned by SetUniform for a name (or location)

@@ -42,6 +42,7 @@ var opNames = [...]string{"clear color", "clear depth", "clear", "clip plane", "
 	"probe depth", "tolerance", "shade model", "texture", "texcoord", "texparameter", "uniform",
 	"link error", "link success", "light", "unsupported"}
 
+// String returns the name used in test files and messages.
 func (o Op) String() string {
 	if o >= 0 && int(o) < len(opNames) {
 		return opNames[o]

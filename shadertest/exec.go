@@ -22,6 +22,7 @@ const (
 
 var statusNames = [...]string{"pass", "fail", "skip"}
 
+// String returns the name used in test files and messages.
 func (s Status) String() string {
 	if s >= 0 && int(s) < len(statusNames) {
 		return statusNames[s]
@@ -148,7 +149,7 @@ func Execute(ctx context.Context, f *File, parseErr error, b Backend) (st Status
 		return errStatus(err, "creating context")
 	}
 	defer gctx.Close()
-	r := &runner{f: f, caps: &caps, c: gctx, gl: gl, state: DefaultState(f.Width, f.Height),
+	r := &runner{f: f, caps: &caps, c: gctx, gl: gl, api: api, state: DefaultState(f.Width, f.Height),
 		tol: DefaultTolerance, textures: map[texKey]*Texture{}}
 	for _, rq := range f.Requires {
 		if rq.Kind == ReqIgnoreMissingUniforms {
@@ -186,6 +187,7 @@ type runner struct {
 	caps     *Caps
 	c        Context
 	gl       Version
+	api      API
 	state    State
 	tol      Tolerance
 	textures map[texKey]*Texture
@@ -212,6 +214,7 @@ type stop struct {
 	reason string
 }
 
+// Error describes the failure.
 func (s *stop) Error() string { return s.reason }
 
 func (r *runner) run(ctx context.Context) (Status, string) {
@@ -336,7 +339,7 @@ func (r *runner) exec(c *Command) error {
 			s.DerivativeHint = c.Value
 		}
 	case OpProbe:
-		msg, err := evalProbe(r.c, c.Probe, r.tol, r.f.Width, r.f.Height, &r.pixbuf)
+		msg, err := evalProbe(r.c, c.Probe, r.tol, r.f.Width, r.f.Height, r.api, &r.pixbuf)
 		if err != nil {
 			return err
 		}

@@ -56,7 +56,9 @@ func TestExecute(t *testing.T) {
 		{"tolerance exceeded", progHead + "uniform vec4 color 0.5 0.5 0.5 1\ndraw rect -1 -1 2 2\nprobe rgba 0 0 0.52 0.5 0.5 1\n", Fail, "probe color"},
 		{"tolerance raised", progHead + "tolerance 0.05 0.05 0.05 0.05\nuniform vec4 color 0.5 0.5 0.5 1\ndraw rect -1 -1 2 2\nprobe rgba 0 0 0.54 0.5 0.5 1\n", Pass, ""},
 		{"rect tolerance in bytes", progHead + "uniform vec4 color 0.5 0 0 1\ndraw rect -1 -1 2 2\nprobe all rgba 0.512 0 0 1\n", Pass, ""}, // 128 vs 130
-		{"rect tolerance exceeded", progHead + "uniform vec4 color 0.5 0 0 1\ndraw rect -1 -1 2 2\nprobe all rgba 0.52 0 0 1\n", Fail, ""},  // 128 vs 132
+		{"rect probe on GLES is a float probe", "[require]\nGL ES >= 3.0\nGLSL ES >= 3.00\n[vertex shader]\nuniform vec4 color;\n[test]\n" +
+			"uniform vec4 color 0.5 0 0 1\ndraw rect -1 -1 2 2\nprobe all rgba 0.512 0 0 1\n", Fail, "expected 0.512000 0.000000 0.000000 1.000000, observed 0.501961"},
+		{"rect tolerance exceeded", progHead + "uniform vec4 color 0.5 0 0 1\ndraw rect -1 -1 2 2\nprobe all rgba 0.52 0 0 1\n", Fail, ""}, // 128 vs 132
 		{"warn", progHead + "draw rect -1 -1 2 2\nprobe warn all rgba 1 0 0 1\n", Pass, "warn: line 13"},
 		{"glsl too new", "[require]\nGLSL >= 4.50\n[test]\n", Skip, "GLSL 4.50"},
 		{"gl too new", "[require]\nGLSL >= 1.10\nGL >= 4.0\n[test]\n", Skip, "GL 4.0"},

@@ -101,6 +101,7 @@ type ParseError struct {
 	Msg  string
 }
 
+// Error describes the failure.
 func (e *ParseError) Error() string {
 	return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Msg)
 }

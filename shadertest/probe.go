@@ -13,18 +13,28 @@ type Tolerance [4]float32
 var DefaultTolerance = Tolerance{0.01, 0.01, 0.01, 0.01}
 
 // ProbePixelFloat compares an RGBA8 pixel the way piglit_probe_pixel_rgb[a]
-// does: the pixel is read as float (byte/255) and a channel fails when
+// does: the pixel is read as float (see ReadFloat) and a channel fails when
 // |observed - expected| > tolerance, in float arithmetic (so a NaN
 // expectation never fails). It checks the first comps channels.
 // spec: issue 5 "piglit's probe tolerances".
-func ProbePixelFloat(obs [4]byte, exp [4]float32, tol Tolerance, comps int) bool {
+func ProbePixelFloat(obs [4]byte, exp [4]float32, tol Tolerance, comps int, api API) bool {
 	for i := range comps {
-		p := float32(obs[i]) / 255
-		if abs32(p-exp[i]) > tol[i] {
+		if abs32(ReadFloat(obs[i], api)-exp[i]) > tol[i] {
 			return false
 		}
 	}
 	return true
+}
+
+// ReadFloat is the float an 8-bit channel reads back as. On desktop GL
+// glReadPixels(GL_FLOAT) goes through Mesa's _mesa_unorm_to_float,
+// b * (1.0f/255); on GLES piglit reads bytes and divides, b / 255.0f. The
+// two differ in the last place for 126 of the 256 values.
+func ReadFloat(b byte, api API) float32 {
+	if api == APIGLES {
+		return float32(b) / 255
+	}
+	return float32(b) * (float32(1) / 255)
 }
 
 // UbyteExpected converts an expected float to the byte piglit compares
@@ -51,8 +61,8 @@ func UbyteTolerance(t float32) byte {
 }
 
 // ProbeUbyte compares an RGBA8 pixel on piglit's unsigned-byte path (rect
-// and whole-window probes): a channel fails when |observed - expected| >
-// tolerance, all in bytes.
+// and whole-window probes on desktop GL, where can_probe_ubyte holds): a
+// channel fails when |observed - expected| > tolerance, all in bytes.
 func ProbeUbyte(obs, exp, tol [4]byte, comps int) bool {
 	for i := range comps {
 		d := int(obs[i]) - int(exp[i])
@@ -109,8 +119,10 @@ func truncInt(v float32) int {
 }
 
 // evalProbe reads and checks a colour probe. It returns "" on success or
-// piglit's description of the first bad pixel.
-func evalProbe(c Context, p *ProbeCmd, tol Tolerance, w, h int, buf *[]byte) (string, error) {
+// piglit's description of the first bad pixel. Rectangle probes take the
+// unsigned-byte path on desktop GL and the float path on GLES, where
+// can_probe_ubyte fails for want of GL_ARB_framebuffer_object.
+func evalProbe(c Context, p *ProbeCmd, tol Tolerance, w, h int, api API, buf *[]byte) (string, error) {
 	x, y, pw, ph := probeWindow(p, w, h)
 	if pw <= 0 || ph <= 0 {
 		if pw < 0 || ph < 0 {
@@ -130,18 +142,23 @@ func evalProbe(c Context, p *ProbeCmd, tol Tolerance, w, h int, buf *[]byte) (st
 		return "", err
 	}
 	comps := p.Components
-	if p.Kind == ProbePixel {
-		var obs [4]byte
-		copy(obs[:], px)
-		if ProbePixelFloat(obs, p.Expected, tol, comps) {
-			return "", nil
+	if p.Kind == ProbePixel || api == APIGLES {
+		for j := range ph {
+			for i := range pw {
+				var obs [4]byte
+				copy(obs[:], px[(j*pw+i)*4:])
+				if ProbePixelFloat(obs, p.Expected, tol, comps, api) {
+					continue
+				}
+				var o [4]float32
+				for k := range o {
+					o[k] = ReadFloat(obs[k], api)
+				}
+				return fmt.Sprintf("probe color at (%d,%d): expected %s, observed %s", x+i, y+j,
+					floatList(p.Expected[:comps]), floatList(o[:comps])), nil
+			}
 		}
-		var o [4]float32
-		for i := range o {
-			o[i] = float32(obs[i]) / 255
-		}
-		return fmt.Sprintf("probe color at (%d,%d): expected %s, observed %s", x, y,
-			floatList(p.Expected[:comps]), floatList(o[:comps])), nil
+		return "", nil
 	}
 	var exp, tb [4]byte
 	for i := range 4 {

@@ -26,9 +26,26 @@ func TestProbePixelFloat(t *testing.T) {
 		{"nan never fails", [4]byte{77, 0, 0, 0}, [4]float32{nan, 0, 0, 0}, DefaultTolerance, 4, true},
 		{"above one", [4]byte{255, 0, 0, 0}, [4]float32{1.005, 0, 0, 0}, DefaultTolerance, 4, true},
 	} {
-		if got := ProbePixelFloat(tc.obs, tc.exp, tc.tol, tc.comps); got != tc.want {
+		if got := ProbePixelFloat(tc.obs, tc.exp, tc.tol, tc.comps, APIGL); got != tc.want {
 			t.Errorf("%s: ProbePixelFloat = %v, want %v", tc.name, got, tc.want)
 		}
+	}
+}
+
+func TestReadFloat(t *testing.T) {
+	// 3 reads as 0.011764707 on GLES (3/255) but 0.01176471 on desktop
+	// (3 * (1/255)); both fail the default tolerance against 0.
+	if ReadFloat(3, APIGLES) == ReadFloat(3, APIGL) {
+		t.Errorf("ReadFloat(3) is the same on both APIs: %v", ReadFloat(3, APIGL))
+	}
+	for b := range 256 {
+		g, e := ReadFloat(byte(b), APIGL), ReadFloat(byte(b), APIGLES)
+		if d := float64(g - e); d > 1e-7 || d < -1e-7 {
+			t.Errorf("ReadFloat(%d): %v vs %v", b, g, e)
+		}
+	}
+	if ReadFloat(255, APIGL) != 1 || ReadFloat(255, APIGLES) != 1 || ReadFloat(0, APIGL) != 0 {
+		t.Error("ReadFloat endpoints")
 	}
 }
 

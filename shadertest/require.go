@@ -20,6 +20,7 @@ const (
 
 var cmpNames = [...]string{"==", "<", "<=", ">=", ">"}
 
+// String returns the name used in test files and messages.
 func (c Comparison) String() string {
 	if c >= 0 && int(c) < len(cmpNames) {
 		return cmpNames[c]

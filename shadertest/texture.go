@@ -22,6 +22,7 @@ const (
 
 var texTargetNames = [...]string{"1D", "2D", "3D", "Rect", "Cube", "1DArray", "2DArray", "CubeArray"}
 
+// String returns the name used in test files and messages.
 func (t TexTarget) String() string {
 	if t >= 0 && int(t) < len(texTargetNames) {
 		return texTargetNames[t]

@@ -20,6 +20,7 @@ const (
 
 var baseNames = [...]string{"float", "int", "uint", "double", "int64", "uint64"}
 
+// String returns the name used in test files and messages.
 func (b BaseType) String() string {
 	if b >= 0 && int(b) < len(baseNames) {
 		return baseNames[b]

@@ -32,6 +32,7 @@ var dataTypes = []struct {
 	{"double", 8, BaseDouble},
 }
 
+// String returns the name used in test files and messages.
 func (d DataType) String() string {
 	if d >= 0 && int(d) < len(dataTypes) {
 		return dataTypes[d].name
