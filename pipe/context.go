@@ -1,0 +1,419 @@
+package pipe
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+
+	"vortexgfx/ref/format"
+)
+
+// MaxSamplers is the number of sampler/texture slots of a context.
+const MaxSamplers = 16
+
+// MaxConstantBuffers is the number of constant-buffer slots: push constants at 0,
+// descriptor set N at N+1. spec: vortexpipe §1.4 (cbuf[8]), §2.5
+const MaxConstantBuffers = 8
+
+// VertexFormat is a vertex attribute format.
+type VertexFormat uint8
+
+// The vertex formats.
+const (
+	VertexFloat32x1 VertexFormat = iota + 1
+	VertexFloat32x2
+	VertexFloat32x3
+	VertexFloat32x4
+	VertexUNorm8x4
+	VertexUInt32x1
+	VertexUInt32x4
+	VertexSInt32x1
+	VertexSInt32x4
+)
+
+// VertexElement is one vertex attribute (pipe_vertex_element).
+type VertexElement struct {
+	SrcOffset       uint32
+	BufferIndex     int
+	Format          VertexFormat
+	InstanceDivisor uint32 // 0 per vertex
+}
+
+// VertexElements is the vertex-elements CSO: one element per attribute location.
+// spec: vortexpipe §2.5 (the {base, stride, divisor} table by location)
+type VertexElements struct {
+	Elements []VertexElement
+}
+
+// VertexBuffer is a bound vertex buffer (pipe_vertex_buffer).
+type VertexBuffer struct {
+	Buffer *Resource
+	Offset uint32
+	Stride uint32
+}
+
+// ConstantBuffer is a bound constant buffer (pipe_constant_buffer).
+type ConstantBuffer struct {
+	Buffer *Resource
+	Offset uint32
+	Size   uint32
+}
+
+// Surface is a view of one level/layer of a texture as an attachment.
+type Surface struct {
+	Resource *Resource
+	Format   format.Format // Invalid: the resource's format
+	Level    int
+	Layer    int
+}
+
+// Fmt is the surface's effective format.
+func (s *Surface) Fmt() format.Format {
+	if s.Format != format.Invalid {
+		return s.Format
+	}
+	return s.Resource.desc.Format
+}
+
+// Framebuffer is the framebuffer state (pipe_framebuffer_state).
+type Framebuffer struct {
+	Width, Height int
+	Samples       int // 0 or 1: single-sampled
+	Cbufs         []*Surface
+	Zsbuf         *Surface
+}
+
+// SamplerView binds a texture for sampling (pipe_sampler_view); its TEX view is
+// classified at creation, as vortexpipe captures create_texture_handle. spec: §3.6
+type SamplerView struct {
+	Texture *Resource
+	Tex     TexInfo
+}
+
+// Scissor is a scissor rectangle, max exclusive.
+type Scissor struct{ MinX, MinY, MaxX, MaxY int }
+
+// ContextOptions override the screen's options for one context.
+type ContextOptions struct {
+	Strict         *bool
+	ForceSW        *Unit
+	ForceReference *bool
+}
+
+// Context is the per-context driver object (pipe_context): the bound state, all
+// of it captured as Vortex encodings when bound, the active queries and render
+// condition, and the fallback counters. Methods are safe for concurrent use, but
+// like a Gallium context it is meant to be driven from one goroutine.
+// spec: vortexpipe §1.4
+type Context struct {
+	screen *Screen
+	opts   Options
+
+	mu         sync.Mutex
+	vs, fs     *Shader
+	velems     *VertexElements
+	dsa        *DSA
+	blend      *Blend
+	rast       *Rasterizer
+	samplers   [MaxSamplers]*Sampler
+	views      [MaxSamplers]*SamplerView
+	vbufs      []VertexBuffer
+	cbufs      [MaxConstantBuffers]ConstantBuffer
+	fb         Framebuffer
+	stencilRef uint32
+	blendColor BlendColor
+	scissor    Scissor
+	queries    map[*Query]bool
+	cond       *RenderCondition
+	stats      Stats
+}
+
+// NewContext creates a context on s with the screen's options overridden by o.
+func (s *Screen) NewContext(o ContextOptions) *Context {
+	opts := s.opts
+	if o.Strict != nil {
+		opts.Strict = *o.Strict
+	}
+	if o.ForceSW != nil {
+		opts.ForceSW = *o.ForceSW
+	}
+	if o.ForceReference != nil {
+		opts.ForceReference = *o.ForceReference
+	}
+	c := &Context{screen: s, opts: opts, queries: map[*Query]bool{}}
+	c.stats.Fallbacks = map[ReasonCode]uint64{}
+	c.stats.Routes = map[ReasonCode]uint64{}
+	return c
+}
+
+// Screen returns the context's screen.
+func (c *Context) Screen() *Screen { return c.screen }
+
+// Options returns the effective options.
+func (c *Context) Options() Options { return c.opts }
+
+// CreateShaderState creates a shader CSO. A fragment shader gets a variant cache
+// compiling through compile (nil until the compiler is wired: Get then fails).
+func (c *Context) CreateShaderState(d ShaderDesc, compile CompileFunc) (*Shader, error) {
+	if d.Stage > StageFragment {
+		return nil, fmt.Errorf("pipe: shader stage %d undefined", d.Stage)
+	}
+	if d.GLSL == "" {
+		return nil, fmt.Errorf("pipe: %s shader without source", [...]string{"vertex", "fragment"}[d.Stage])
+	}
+	sh := &Shader{Desc: d}
+	if d.Stage == StageFragment {
+		sh.Variants = NewVariantCache(compile, nil)
+	}
+	return sh, nil
+}
+
+// BindVSState binds a vertex shader (nil unbinds).
+func (c *Context) BindVSState(s *Shader) error {
+	if s != nil && s.Desc.Stage != StageVertex {
+		return fmt.Errorf("pipe: BindVSState: not a vertex shader")
+	}
+	c.mu.Lock()
+	c.vs = s
+	c.mu.Unlock()
+	return nil
+}
+
+// BindFSState binds a fragment shader (nil unbinds).
+func (c *Context) BindFSState(s *Shader) error {
+	if s != nil && s.Desc.Stage != StageFragment {
+		return fmt.Errorf("pipe: BindFSState: not a fragment shader")
+	}
+	c.mu.Lock()
+	c.fs = s
+	c.mu.Unlock()
+	return nil
+}
+
+// DeleteShaderState releases a shader, unbinding it if bound.
+func (c *Context) DeleteShaderState(s *Shader) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.vs == s {
+		c.vs = nil
+	}
+	if c.fs == s {
+		c.fs = nil
+	}
+}
+
+// CreateVertexElementsState creates a vertex-elements CSO.
+func (c *Context) CreateVertexElementsState(els []VertexElement) (*VertexElements, error) {
+	for i, e := range els {
+		if e.Format < VertexFloat32x1 || e.Format > VertexSInt32x4 {
+			return nil, fmt.Errorf("pipe: vertex element %d: format %d undefined", i, e.Format)
+		}
+		if e.BufferIndex < 0 {
+			return nil, fmt.Errorf("pipe: vertex element %d: buffer index %d", i, e.BufferIndex)
+		}
+	}
+	return &VertexElements{Elements: append([]VertexElement(nil), els...)}, nil
+}
+
+// BindVertexElementsState binds a vertex-elements CSO.
+func (c *Context) BindVertexElementsState(v *VertexElements) {
+	c.mu.Lock()
+	c.velems = v
+	c.mu.Unlock()
+}
+
+// CreateBlendState captures a blend CSO (NewBlend).
+func (c *Context) CreateBlendState(s BlendState) (*Blend, error) { return NewBlend(s) }
+
+// BindBlendState binds a blend CSO (nil: the default, blending off, all channels).
+func (c *Context) BindBlendState(b *Blend) {
+	c.mu.Lock()
+	c.blend = b
+	c.mu.Unlock()
+}
+
+// CreateDSAState captures a depth/stencil/alpha CSO (NewDSA).
+func (c *Context) CreateDSAState(s DepthStencilAlphaState) (*DSA, error) { return NewDSA(s) }
+
+// BindDSAState binds a depth/stencil/alpha CSO (nil: everything off).
+func (c *Context) BindDSAState(d *DSA) {
+	c.mu.Lock()
+	c.dsa = d
+	c.mu.Unlock()
+}
+
+// CreateRasterizerState captures a rasterizer CSO (NewRasterizer).
+func (c *Context) CreateRasterizerState(s RasterizerState) (*Rasterizer, error) {
+	return NewRasterizer(s)
+}
+
+// BindRasterizerState binds a rasterizer CSO (nil: the zero state).
+func (c *Context) BindRasterizerState(r *Rasterizer) {
+	c.mu.Lock()
+	c.rast = r
+	c.mu.Unlock()
+}
+
+// CreateSamplerState captures a sampler CSO (NewSampler).
+func (c *Context) CreateSamplerState(s SamplerState) (*Sampler, error) { return NewSampler(s) }
+
+// BindSamplerStates binds samplers to slots start, start+1, ….
+func (c *Context) BindSamplerStates(start int, ss []*Sampler) error {
+	if start < 0 || start+len(ss) > MaxSamplers {
+		return fmt.Errorf("pipe: BindSamplerStates: slots [%d, %d) outside %d", start, start+len(ss), MaxSamplers)
+	}
+	c.mu.Lock()
+	copy(c.samplers[start:], ss)
+	c.mu.Unlock()
+	return nil
+}
+
+// CreateSamplerView classifies a texture for sampling.
+func (c *Context) CreateSamplerView(tex *Resource) (*SamplerView, error) {
+	if tex == nil || tex.buffer {
+		return nil, fmt.Errorf("pipe: CreateSamplerView: not a texture")
+	}
+	return &SamplerView{Texture: tex, Tex: ClassifyTexture(tex.desc)}, nil
+}
+
+// SetSamplerViews binds views to slots start, start+1, ….
+func (c *Context) SetSamplerViews(start int, vs []*SamplerView) error {
+	if start < 0 || start+len(vs) > MaxSamplers {
+		return fmt.Errorf("pipe: SetSamplerViews: slots [%d, %d) outside %d", start, start+len(vs), MaxSamplers)
+	}
+	c.mu.Lock()
+	copy(c.views[start:], vs)
+	c.mu.Unlock()
+	return nil
+}
+
+// SetVertexBuffers replaces the bound vertex buffers.
+func (c *Context) SetVertexBuffers(vbs []VertexBuffer) {
+	c.mu.Lock()
+	c.vbufs = append(c.vbufs[:0], vbs...)
+	c.mu.Unlock()
+}
+
+// SetConstantBuffer binds a constant buffer at index (0 push constants, N+1 set N).
+func (c *Context) SetConstantBuffer(index int, cb ConstantBuffer) error {
+	if index < 0 || index >= MaxConstantBuffers {
+		return fmt.Errorf("pipe: SetConstantBuffer: index %d outside %d", index, MaxConstantBuffers)
+	}
+	c.mu.Lock()
+	c.cbufs[index] = cb
+	c.mu.Unlock()
+	return nil
+}
+
+// SetFramebufferState binds the attachments. Attachments must be textures whose
+// level/layer exist and whose size matches the framebuffer's.
+func (c *Context) SetFramebufferState(fb Framebuffer) error {
+	if fb.Width < 1 || fb.Height < 1 {
+		return fmt.Errorf("pipe: framebuffer %dx%d", fb.Width, fb.Height)
+	}
+	if len(fb.Cbufs) > MaxRenderTargets {
+		return fmt.Errorf("pipe: framebuffer with %d colour attachments (max %d)", len(fb.Cbufs), MaxRenderTargets)
+	}
+	check := func(name string, s *Surface) error {
+		if s == nil {
+			return nil
+		}
+		if s.Resource == nil || s.Resource.buffer {
+			return fmt.Errorf("pipe: framebuffer %s: not a texture", name)
+		}
+		d := s.Resource.desc
+		if s.Level < 0 || s.Level >= d.Levels || s.Layer < 0 || s.Layer >= d.ArraySize*d.Depth {
+			return fmt.Errorf("pipe: framebuffer %s: level %d layer %d outside the texture", name, s.Level, s.Layer)
+		}
+		if max(d.Width>>s.Level, 1) < fb.Width || max(d.Height>>s.Level, 1) < fb.Height {
+			return fmt.Errorf("pipe: framebuffer %s: %dx%d level smaller than %dx%d", name, d.Width>>s.Level, d.Height>>s.Level, fb.Width, fb.Height)
+		}
+		return nil
+	}
+	for i, s := range fb.Cbufs {
+		if err := check(fmt.Sprintf("cbuf %d", i), s); err != nil {
+			return err
+		}
+	}
+	if err := check("zsbuf", fb.Zsbuf); err != nil {
+		return err
+	}
+	fb.Cbufs = append([]*Surface(nil), fb.Cbufs...)
+	c.mu.Lock()
+	c.fb = fb
+	c.mu.Unlock()
+	return nil
+}
+
+// SetStencilRef captures the front and back stencil references as OM_STENCIL_REF.
+func (c *Context) SetStencilRef(front, back uint8) {
+	c.mu.Lock()
+	c.stencilRef = PackStencilRef(front, back)
+	c.mu.Unlock()
+}
+
+// SetBlendColor captures the blend constant as OM_BLEND_CONST words.
+func (c *Context) SetBlendColor(rgba [4]float32) {
+	c.mu.Lock()
+	c.blendColor = NewBlendColor(rgba)
+	c.mu.Unlock()
+}
+
+// SetScissor sets the scissor rectangle used when the rasterizer enables it.
+func (c *Context) SetScissor(s Scissor) {
+	c.mu.Lock()
+	c.scissor = s
+	c.mu.Unlock()
+}
+
+// Stats are the routing counters of a context: every draw that left the device
+// counted per gate reason, and every unit routed to software per route reason.
+// spec: vortexpipe §1.5 (never silent)
+type Stats struct {
+	Draws     uint64 // direct draws routed
+	Device    uint64 // taken on the device
+	Reference uint64 // taken by the reference renderer
+	Empty     uint64 // nothing to draw
+	Fallbacks map[ReasonCode]uint64
+	Routes    map[ReasonCode]uint64
+}
+
+// Stats returns a copy of the counters.
+func (c *Context) Stats() Stats {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.stats
+	s.Fallbacks = make(map[ReasonCode]uint64, len(c.stats.Fallbacks))
+	for k, v := range c.stats.Fallbacks {
+		s.Fallbacks[k] = v
+	}
+	s.Routes = make(map[ReasonCode]uint64, len(c.stats.Routes))
+	for k, v := range c.stats.Routes {
+		s.Routes[k] = v
+	}
+	return s
+}
+
+// Report formats the fallback and route counters, one reason per line, most
+// frequent first.
+func (s Stats) Report() []string {
+	type kv struct {
+		k ReasonCode
+		v uint64
+	}
+	var lines []string
+	for _, m := range []struct {
+		name string
+		m    map[ReasonCode]uint64
+	}{{"fallback", s.Fallbacks}, {"routed", s.Routes}} {
+		var l []kv
+		for k, v := range m.m {
+			l = append(l, kv{k, v})
+		}
+		sort.Slice(l, func(i, j int) bool { return l[i].v > l[j].v || l[i].v == l[j].v && l[i].k < l[j].k })
+		for _, e := range l {
+			lines = append(lines, fmt.Sprintf("%s: %s: %d", m.name, e.k, e.v))
+		}
+	}
+	return lines
+}

@@ -1,0 +1,107 @@
+package pipe
+
+import "fmt"
+
+// QueryType is a query kind (PIPE_QUERY_*).
+type QueryType uint8
+
+// The query types.
+const (
+	QueryOcclusionCounter QueryType = iota + 1
+	QueryOcclusionPredicate
+	QueryPipelineStatistics
+	QueryPrimitivesGenerated
+	QueryTimeElapsed
+	QueryTimestamp
+)
+
+// CountsDraws reports whether an open query of this type counts what draws
+// produce. The device does not count samples yet, so such a query gates every draw
+// it is open over. spec: vortexpipe §1.5, §3.1 (post-gates)
+func (t QueryType) CountsDraws() bool {
+	switch t {
+	case QueryOcclusionCounter, QueryOcclusionPredicate, QueryPipelineStatistics, QueryPrimitivesGenerated:
+		return true
+	}
+	return false
+}
+
+// Query is a query object (pipe_query).
+type Query struct {
+	Type QueryType
+}
+
+// CreateQuery creates a query.
+func (c *Context) CreateQuery(t QueryType) (*Query, error) {
+	if t < QueryOcclusionCounter || t > QueryTimestamp {
+		return nil, fmt.Errorf("pipe: query type %d undefined", t)
+	}
+	return &Query{Type: t}, nil
+}
+
+// BeginQuery opens q; draws routed while it is open see it.
+func (c *Context) BeginQuery(q *Query) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.queries[q] {
+		return fmt.Errorf("pipe: BeginQuery: query already active")
+	}
+	c.queries[q] = true
+	return nil
+}
+
+// EndQuery closes q.
+func (c *Context) EndQuery(q *Query) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.queries[q] {
+		return fmt.Errorf("pipe: EndQuery: query not active")
+	}
+	delete(c.queries, q)
+	return nil
+}
+
+// DestroyQuery releases q, ending it if active.
+func (c *Context) DestroyQuery(q *Query) {
+	c.mu.Lock()
+	delete(c.queries, q)
+	if c.cond != nil && c.cond.Query == q {
+		c.cond = nil
+	}
+	c.mu.Unlock()
+}
+
+// RenderCondMode is a render-condition wait mode (PIPE_RENDER_COND_*).
+type RenderCondMode uint8
+
+// The wait modes.
+const (
+	CondWait RenderCondMode = iota
+	CondNoWait
+	CondByRegionWait
+	CondByRegionNoWait
+)
+
+// RenderCondition predicates draws on a query's result (pipe render_condition).
+// A query-based condition gates: the reference renderer owns the query.
+// spec: vortexpipe §3.1
+type RenderCondition struct {
+	Query     *Query
+	Condition bool // draw when the result != Condition… as Gallium: skip if result == Condition
+	Mode      RenderCondMode
+}
+
+// SetRenderCondition sets (q non-nil) or clears (q nil) the render condition.
+func (c *Context) SetRenderCondition(q *Query, condition bool, mode RenderCondMode) error {
+	if mode > CondByRegionNoWait {
+		return fmt.Errorf("pipe: render condition mode %d undefined", mode)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if q == nil {
+		c.cond = nil
+		return nil
+	}
+	c.cond = &RenderCondition{Query: q, Condition: condition, Mode: mode}
+	return nil
+}

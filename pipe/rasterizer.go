@@ -1,0 +1,60 @@
+package pipe
+
+import "fmt"
+
+// RasterizerState is the rasterizer CSO description (pipe_rasterizer_state). Zero
+// values are the common case: fill, no cull, depth clipped, no offset.
+type RasterizerState struct {
+	Cull              CullFace
+	FrontCCW          bool
+	Scissor           bool
+	FlatshadeFirst    bool // provoking vertex first (Vulkan) instead of last (GL)
+	FillFront         PolygonMode
+	FillBack          PolygonMode
+	OffsetTri         bool
+	OffsetUnits       float32
+	OffsetScale       float32
+	DepthClamp        bool
+	DepthClipDisable  bool
+	RasterizerDiscard bool
+	PointSize         float32
+	LineWidth         float32
+}
+
+// Rasterizer is a rasterizer CSO captured at creation: the cull/front-face pair the
+// front end's setup_k applies (after the viewport's y-flip, at draw time), the
+// scissor enable for RASTER's SCISSOR_X/Y words, and Flags for state the device
+// front end does not implement (line/point fill, polygon offset, depth clamp,
+// depth-clip disable), each of which gates the draw. spec: vortexpipe §1.4,
+// §3.2 step 2, §3.7 (depth-clamp row), §3.8
+type Rasterizer struct {
+	State RasterizerState
+	// CullsAll is set for CullFrontAndBack: every triangle is discarded, so a
+	// triangle draw produces no fragments on either path.
+	CullsAll bool
+	Flags    []Reason
+}
+
+// NewRasterizer captures s. It fails on an undefined enum value.
+func NewRasterizer(s RasterizerState) (*Rasterizer, error) {
+	if s.Cull > CullFrontAndBack {
+		return nil, fmt.Errorf("pipe: rasterizer: cull mode %d undefined", s.Cull)
+	}
+	if s.FillFront > PolygonPoint || s.FillBack > PolygonPoint {
+		return nil, fmt.Errorf("pipe: rasterizer: polygon mode %d/%d undefined", s.FillFront, s.FillBack)
+	}
+	r := &Rasterizer{State: s, CullsAll: s.Cull == CullFrontAndBack}
+	if s.FillFront != PolygonFill && s.Cull&CullFront == 0 || s.FillBack != PolygonFill && s.Cull&CullBack == 0 {
+		r.Flags = append(r.Flags, Reason{GatePolygonMode, fmt.Sprintf("front %d back %d", s.FillFront, s.FillBack)})
+	}
+	if s.OffsetTri && (s.OffsetUnits != 0 || s.OffsetScale != 0) {
+		r.Flags = append(r.Flags, Reason{GatePolygonOffset, fmt.Sprintf("units %g scale %g", s.OffsetUnits, s.OffsetScale)})
+	}
+	if s.DepthClamp {
+		r.Flags = append(r.Flags, Reason{GateDepthClamp, ""})
+	}
+	if s.DepthClipDisable {
+		r.Flags = append(r.Flags, Reason{GateDepthClip, ""})
+	}
+	return r, nil
+}

@@ -1,0 +1,204 @@
+package pipe
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Kind says what a routing reason does to a draw. spec: vortexpipe §1.5.1
+type Kind uint8
+
+// The kinds of reason: a gate sends the whole draw to the reference renderer; a
+// route moves one fixed-function unit onto its on-device software fallback.
+const (
+	Gated Kind = iota + 1
+	Routed
+)
+
+// String names the kind.
+func (k Kind) String() string {
+	switch k {
+	case Gated:
+		return "gated"
+	case Routed:
+		return "routed"
+	}
+	return "none"
+}
+
+// ReasonCode names one gate or route of the driver's eligibility rules.
+// spec: vortexpipe §2.3.3, §3.1, §3.5, §3.6, §3.7
+type ReasonCode uint8
+
+// The reason codes. Gate* codes send the draw to the reference renderer, Route*
+// codes keep it on the device with a unit in software.
+const (
+	_ ReasonCode = iota
+	GateNoVS
+	GateNoFS
+	GateVSNotCompiled
+	GateFSNotCompiled
+	GateTopology
+	GatePolygonMode
+	GatePolygonOffset
+	GateSampleCount
+	GateQuery
+	GateRenderCondition
+	GateStreamOutput
+	GateMissingAttachment
+	GateTooManyRTs
+	GateMRTMultisample
+	GateColorFormat
+	GateDepthFormat
+	GateTexFormat
+	GateTexTarget
+	GateTexOp
+	GateAnisotropy
+	GateWrap
+	GateAlphaTest
+	GateDepthBounds
+	GateDualSource
+	GateAlphaToCoverage
+	GateAlphaToOne
+	GateDepthClamp
+	GateDepthClip
+	GateVaryings
+	GateNoPerspective
+	GateFramebufferSize
+	GateForcedReference
+
+	RouteNoTEX
+	RouteNoRASTER
+	RouteNoOM
+	RouteForcedTEX
+	RouteForcedRASTER
+	RouteForcedOM
+	RouteTexNPOT
+	RouteTexTarget
+	RouteTexShadow
+	RouteTexFormat
+	RouteTexOp
+	RouteTexFilter
+	RouteTexWrap
+	RouteTexStages
+	RouteTexSize
+	RouteColorFormat
+	RouteDepthFormat
+	RouteMRTDepthWrite
+	RouteMultisample
+	RouteRasterImpliesOM
+	RouteAperture
+	numReasonCodes
+)
+
+var reasonNames = [numReasonCodes]string{
+	GateNoVS:              "no vertex shader bound",
+	GateNoFS:              "no fragment shader bound",
+	GateVSNotCompiled:     "vertex shader has no device program",
+	GateFSNotCompiled:     "fragment shader has no device program",
+	GateTopology:          "line/point topology",
+	GatePolygonMode:       "line/point polygon mode",
+	GatePolygonOffset:     "polygon offset",
+	GateSampleCount:       "sample count other than 1 or 4",
+	GateQuery:             "open occlusion/statistics query (the device does not count samples yet)",
+	GateRenderCondition:   "query-based render condition",
+	GateStreamOutput:      "draw count from stream output",
+	GateMissingAttachment: "fewer bound attachments than fragment outputs",
+	GateTooManyRTs:        "more than 4 colour attachments",
+	GateMRTMultisample:    "multisample multi-attachment draw",
+	GateColorFormat:       "colour attachment format neither merger encodes",
+	GateDepthFormat:       "depth/stencil format neither merger encodes",
+	GateTexFormat:         "texture format no device sampler decodes",
+	GateTexTarget:         "texture target no device sampler addresses",
+	GateTexOp:             "texture op no device sampler implements",
+	GateAnisotropy:        "anisotropic filtering",
+	GateWrap:              "wrap mode no device sampler implements",
+	GateAlphaTest:         "alpha test",
+	GateDepthBounds:       "depth-bounds test",
+	GateDualSource:        "dual-source blend factor",
+	GateAlphaToCoverage:   "alpha-to-coverage",
+	GateAlphaToOne:        "alpha-to-one",
+	GateDepthClamp:        "depth clamp",
+	GateDepthClip:         "depth-clip disable",
+	GateVaryings:          "more than three vec4 varyings",
+	GateNoPerspective:     "noperspective varying",
+	GateFramebufferSize:   "framebuffer larger than 65535 pixels",
+	GateForcedReference:   "reference path forced by option",
+
+	RouteNoTEX:           "device lacks VX_ISA_EXT_TEX",
+	RouteNoRASTER:        "device lacks VX_ISA_EXT_RASTER",
+	RouteNoOM:            "device lacks VX_ISA_EXT_OM",
+	RouteForcedTEX:       "TEX forced to software",
+	RouteForcedRASTER:    "RASTER forced to software",
+	RouteForcedOM:        "OM forced to software",
+	RouteTexNPOT:         "non-power-of-two texture",
+	RouteTexTarget:       "3D/cube/array texture",
+	RouteTexShadow:       "shadow-compare sampler",
+	RouteTexFormat:       "texture format the TEX unit does not decode",
+	RouteTexOp:           "texture op the TEX unit has no form of",
+	RouteTexFilter:       "min and mag filters differ",
+	RouteTexWrap:         "mirror-clamp wrap",
+	RouteTexStages:       "more textures than TEX stages",
+	RouteTexSize:         "texture larger than the TEX unit addresses",
+	RouteColorFormat:     "non-A8R8G8B8 colour attachment",
+	RouteDepthFormat:     "non-D24S8 depth/stencil attachment",
+	RouteMRTDepthWrite:   "multi-attachment draw writes depth/stencil",
+	RouteMultisample:     "multisample pass",
+	RouteRasterImpliesOM: "software raster implies software merger",
+	RouteAperture:        "framebuffer exceeds the OM aperture",
+}
+
+// String describes the reason.
+func (c ReasonCode) String() string {
+	if c > 0 && c < numReasonCodes {
+		return reasonNames[c]
+	}
+	return fmt.Sprintf("reason(%d)", uint8(c))
+}
+
+// Kind says whether the reason gates the draw or routes a unit.
+func (c ReasonCode) Kind() Kind {
+	switch {
+	case c >= GateNoVS && c <= GateForcedReference:
+		return Gated
+	case c >= RouteNoTEX && c < numReasonCodes:
+		return Routed
+	}
+	return 0
+}
+
+// Reason is one gate or route with the detail that triggered it.
+type Reason struct {
+	Code   ReasonCode
+	Detail string // e.g. "rt 1 format R32F", "sampler 0 wrap_s MIRROR_CLAMP_TO_BORDER"
+}
+
+// String formats the reason with its detail.
+func (r Reason) String() string {
+	if r.Detail == "" {
+		return r.Code.String()
+	}
+	return r.Code.String() + " (" + r.Detail + ")"
+}
+
+// ErrStrict is wrapped by every error STRICT mode returns instead of a fallback.
+// spec: vortexpipe §1.5
+var ErrStrict = errors.New("pipe: STRICT: draw would fall back to the reference renderer")
+
+// StrictError names the reasons a draw would have left the device.
+type StrictError struct {
+	Reasons []Reason
+}
+
+// Error lists the reasons.
+func (e *StrictError) Error() string {
+	parts := make([]string, len(e.Reasons))
+	for i, r := range e.Reasons {
+		parts[i] = r.String()
+	}
+	return ErrStrict.Error() + ": " + strings.Join(parts, "; ")
+}
+
+// Unwrap returns ErrStrict.
+func (e *StrictError) Unwrap() error { return ErrStrict }

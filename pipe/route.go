@@ -1,0 +1,286 @@
+package pipe
+
+import (
+	"fmt"
+
+	"vortexgfx/abi"
+	"vortexgfx/ref/format"
+)
+
+// BoundState is a snapshot of everything a draw reads, as bound on a context.
+// Nil CSOs mean Gallium's defaults (no depth/stencil/alpha, blending off with all
+// channels written, fill with no cull).
+type BoundState struct {
+	VS, FS     *Shader
+	DSA        *DSA
+	Blend      *Blend
+	Rast       *Rasterizer
+	Samplers   [MaxSamplers]*Sampler
+	Views      [MaxSamplers]*SamplerView
+	VBufs      []VertexBuffer
+	CBufs      [MaxConstantBuffers]ConstantBuffer
+	FB         Framebuffer
+	StencilRef uint32
+	BlendColor BlendColor
+	Scissor    Scissor
+	// CountingQuery is set while an occlusion/statistics query is open.
+	CountingQuery bool
+	// QueryCondition is set under a query-based render condition.
+	QueryCondition bool
+}
+
+// DrawShape is the part of a draw routing reads besides the bound state.
+type DrawShape struct {
+	Mode                  PrimMode
+	CountFromStreamOutput bool
+	Draw                  DirectDraw
+}
+
+// Decision is where one direct draw runs: on the device (with the FS variant key
+// saying which units run in software) or on the reference renderer, with every
+// reason. Empty draws produce nothing on either path and run nowhere.
+// spec: vortexpipe §2.3.3, §3.1, §3.5
+type Decision struct {
+	Reference bool
+	Empty     bool
+	Key       VariantKey
+	Gates     []Reason // non-empty exactly when Reference
+	Routes    []Reason // why units run in software (device path)
+}
+
+func bgraAttachment(f format.Format) bool { return f == format.BGRA8 }
+
+// colorRoute classifies a colour attachment format for the merger. spec: §3.7
+func colorRoute(f format.Format) ReasonCode {
+	switch f {
+	case format.RGBA8, format.BGRA8:
+		return 0
+	case format.SRGB8A8, format.R8, format.RG8:
+		return RouteColorFormat
+	}
+	return GateColorFormat
+}
+
+// depthRoute classifies a depth/stencil attachment format. D24S8 is the merger's
+// own word with the stencil byte moved (the pass seed converts). spec: §3.7
+func depthRoute(f format.Format) ReasonCode {
+	switch f {
+	case format.D24S8:
+		return 0
+	case format.D16, format.D32F, format.S8:
+		return RouteDepthFormat
+	}
+	return GateDepthFormat
+}
+
+// Route decides where one direct draw runs. It is a pure function of its inputs.
+// spec: vortexpipe §2.3.3 (per-unit routing), §3.1 (eligibility), §3.5, §3.6, §3.7
+func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
+	var dec Decision
+	gate := func(c ReasonCode, detail string) { dec.Gates = append(dec.Gates, Reason{c, detail}) }
+	route := func(c ReasonCode, detail string) { dec.Routes = append(dec.Routes, Reason{c, detail}) }
+	var swTex, swOM, swRaster bool
+
+	if d.Draw.Count == 0 || d.Draw.InstanceCount == 0 ||
+		st.Rast != nil && (st.Rast.State.RasterizerDiscard || st.Rast.CullsAll && d.Mode.Triangles()) {
+		dec.Empty = true
+		return dec
+	}
+	if opts.ForceReference {
+		gate(GateForcedReference, "")
+	}
+	// §3.1 eligibility.
+	switch {
+	case st.VS == nil:
+		gate(GateNoVS, "")
+	case !st.VS.Desc.Info.Compiled:
+		gate(GateVSNotCompiled, "")
+	}
+	var fsInfo ShaderInfo
+	switch {
+	case st.FS == nil:
+		gate(GateNoFS, "")
+	case !st.FS.Desc.Info.Compiled:
+		gate(GateFSNotCompiled, "")
+	}
+	if st.FS != nil {
+		fsInfo = st.FS.Desc.Info
+	}
+	if st.VS != nil {
+		if v := st.VS.Desc.Info.VaryingVec4s; v > 3 {
+			gate(GateVaryings, fmt.Sprintf("%d vec4s", v))
+		}
+		if st.VS.Desc.Info.NoPerspective {
+			gate(GateNoPerspective, "")
+		}
+	}
+	if !d.Mode.Triangles() {
+		gate(GateTopology, d.Mode.String())
+	}
+	if d.CountFromStreamOutput {
+		gate(GateStreamOutput, "")
+	}
+	if st.CountingQuery {
+		gate(GateQuery, "")
+	}
+	if st.QueryCondition {
+		gate(GateRenderCondition, "")
+	}
+	// Capture flags of the bound CSOs: state the device cannot express.
+	if st.Rast != nil {
+		dec.Gates = append(dec.Gates, st.Rast.Flags...)
+	}
+	if st.DSA != nil {
+		dec.Gates = append(dec.Gates, st.DSA.Flags...)
+	}
+	if st.Blend != nil {
+		dec.Gates = append(dec.Gates, st.Blend.Flags...)
+	}
+
+	// Framebuffer and merger (§3.7, §3.4.1).
+	fb := &st.FB
+	samples := max(fb.Samples, 1)
+	switch samples {
+	case 1:
+	case 4:
+		swRaster = true
+		route(RouteMultisample, "4x")
+	default:
+		gate(GateSampleCount, fmt.Sprintf("%d samples", samples))
+	}
+	if fb.Width > abi.RasterScissorMaxCoord || fb.Height > abi.RasterScissorMaxCoord {
+		gate(GateFramebufferSize, fmt.Sprintf("%dx%d", fb.Width, fb.Height))
+	}
+	rts := 0
+	for i, s := range fb.Cbufs {
+		if s != nil {
+			rts = i + 1
+		}
+	}
+	for i := 0; i < fsInfo.ColorOutputs; i++ {
+		if i >= len(fb.Cbufs) || fb.Cbufs[i] == nil {
+			gate(GateMissingAttachment, fmt.Sprintf("fragment output %d", i))
+			break
+		}
+	}
+	if rts > abi.OMMaxRT {
+		gate(GateTooManyRTs, fmt.Sprintf("%d attachments", rts))
+	}
+	if rts > 1 && samples > 1 {
+		gate(GateMRTMultisample, fmt.Sprintf("%d attachments, %d samples", rts, samples))
+	}
+	var bgra uint8
+	for i, s := range fb.Cbufs {
+		if s == nil || i >= abi.OMMaxRT {
+			continue
+		}
+		f := s.Fmt()
+		switch colorRoute(f) {
+		case RouteColorFormat:
+			swOM = true
+			route(RouteColorFormat, fmt.Sprintf("rt %d %v", i, f))
+		case GateColorFormat:
+			gate(GateColorFormat, fmt.Sprintf("rt %d %v", i, f))
+		}
+		if bgraAttachment(f) {
+			bgra |= 1 << i
+		}
+	}
+	dsaUsed := st.DSA != nil && (st.DSA.State.DepthEnabled || st.DSA.StencilEnabled())
+	if fb.Zsbuf != nil && dsaUsed {
+		f := fb.Zsbuf.Fmt()
+		switch depthRoute(f) {
+		case RouteDepthFormat:
+			swOM = true
+			route(RouteDepthFormat, f.String())
+		case GateDepthFormat:
+			gate(GateDepthFormat, f.String())
+		}
+		if rts > 1 && (st.DSA.WritesDepthOrStencil() || fsInfo.WritesDepth || fsInfo.WritesStencil) {
+			swOM = true
+			route(RouteMRTDepthWrite, fmt.Sprintf("%d attachments", rts))
+		}
+	}
+	shift := uint8(abi.RecordShiftOneWord)
+	if fsInfo.WritesDepth && rts > 0 {
+		shift = abi.RecordShiftColorZ
+	}
+	if fb.Width >= 1 && fb.Height >= 1 && rts <= abi.OMMaxRT {
+		if _, err := abi.NewAperture(fb.Width, fb.Height, max(rts, 1), shift); err != nil {
+			swOM = true
+			route(RouteAperture, fmt.Sprintf("%dx%d, %d attachments", fb.Width, fb.Height, max(rts, 1)))
+		}
+	}
+
+	// Textures (§3.6).
+	const gatedOps = TexOpGatherCube | TexOpFetchMS | TexOpQueryLod | TexOpQueryLevels | TexOp1DArray
+	const swOps = TexOpShadow | TexOpArray | TexOpCube | TexOp3D | TexOpGather | TexOpFetch
+	if op := fsInfo.TexOps & gatedOps; op != 0 {
+		gate(GateTexOp, fmt.Sprintf("ops %#x", uint32(op)))
+	}
+	if op := fsInfo.TexOps & swOps; op != 0 {
+		swTex = true
+		route(RouteTexOp, fmt.Sprintf("ops %#x", uint32(op)))
+	}
+	textures := 0
+	for i, v := range st.Views {
+		if v == nil {
+			continue
+		}
+		textures++
+		for _, r := range v.Tex.Routes {
+			swTex = true
+			route(r.Code, fmt.Sprintf("unit %d %s", i, r.Detail))
+		}
+		for _, r := range v.Tex.Flags {
+			gate(r.Code, fmt.Sprintf("unit %d %s", i, r.Detail))
+		}
+		if s := st.Samplers[i]; s != nil {
+			for _, r := range s.Routes {
+				swTex = true
+				route(r.Code, fmt.Sprintf("unit %d %s", i, r.Detail))
+			}
+			for _, r := range s.Flags {
+				gate(r.Code, fmt.Sprintf("unit %d %s", i, r.Detail))
+			}
+		}
+	}
+	if textures > abi.TexNumStages {
+		swTex = true
+		route(RouteTexStages, fmt.Sprintf("%d textures, %d stages", textures, abi.TexNumStages))
+	}
+	usesTex := textures > 0 || fsInfo.TexOps&^TexOpSize != 0
+
+	// Device capabilities and forcing (§2.3.3): a unit, never the draw.
+	if usesTex && !caps.HasTEX {
+		swTex = true
+		route(RouteNoTEX, "")
+	}
+	if !caps.HasRASTER {
+		swRaster = true
+		route(RouteNoRASTER, "")
+	}
+	if !caps.HasOM {
+		swOM = true
+		route(RouteNoOM, "")
+	}
+	if usesTex && opts.ForceSW&UnitTEX != 0 {
+		swTex = true
+		route(RouteForcedTEX, "")
+	}
+	if opts.ForceSW&UnitRASTER != 0 {
+		swRaster = true
+		route(RouteForcedRASTER, "")
+	}
+	if opts.ForceSW&UnitOM != 0 {
+		swOM = true
+		route(RouteForcedOM, "")
+	}
+	if swRaster && !swOM {
+		swOM = true
+		route(RouteRasterImpliesOM, "")
+	}
+	dec.Key = VariantKey{SWTex: swTex, SWOM: swOM, SWRaster: swRaster, Samples: uint8(min(samples, 255)), BGRAMask: bgra}
+	dec.Reference = len(dec.Gates) > 0
+	return dec
+}

@@ -1,0 +1,96 @@
+package pipe
+
+import (
+	"fmt"
+
+	"vortexgfx/abi"
+)
+
+// SamplerState is the sampler CSO description (pipe_sampler_state).
+type SamplerState struct {
+	WrapS, WrapT, WrapR Wrap
+	MinFilter           Filter
+	MagFilter           Filter
+	MipFilter           MipFilter
+	MinLod, MaxLod      float32
+	LodBias             float32
+	CompareMode         bool // shadow compare against the reference coordinate
+	CompareFunc         CompareFunc
+	BorderColor         [4]float32 // RGBA
+	MaxAnisotropy       uint8      // 0 or 1: off
+}
+
+// Sampler is a sampler CSO captured as TEX words at creation: TEX_FILTER, TEX_WRAP
+// and TEX_BORDER for the unit, the LOD clamp and bias in fixed point for the
+// shader's LOD computation, and the compare function in OM order for the software
+// sampler's shadow path. Routes lists what sends the sampling to the software
+// sampler (the draw stays on the device); Flags what gates the draw.
+// spec: vortexpipe §1.4, §3.3 step 3, §3.6; vortex-hardware-facts §4
+type Sampler struct {
+	State SamplerState
+
+	Filter uint32 // TEX_FILTER: bit0 bilinear, bit1 MIP_LINEAR
+	Wrap   uint32 // TEX_WRAP: (wrap_t << 16) | wrap_s
+	WrapR  abi.TexWrap
+	Border uint32 // TEX_BORDER, A8R8G8B8
+
+	MipEnable bool
+	LodMin    int32 // fixed point, abi.TexLodFracBits fraction bits
+	LodMax    int32
+	LodBias   int32
+
+	Compare abi.CompareFunc // meaningful with State.CompareMode
+
+	Routes []Reason
+	Flags  []Reason
+}
+
+// NewSampler captures s. It fails on an undefined enum value.
+// spec: vortexpipe §1.4 (the sampler capture)
+func NewSampler(s SamplerState) (*Sampler, error) {
+	if s.MinFilter > FilterLinear || s.MagFilter > FilterLinear || s.MipFilter > MipLinear {
+		return nil, fmt.Errorf("pipe: sampler: filter %d/%d/%d undefined", s.MinFilter, s.MagFilter, s.MipFilter)
+	}
+	sm := &Sampler{State: s}
+	var codes [3]abi.TexWrap
+	for i, w := range [3]Wrap{s.WrapS, s.WrapT, s.WrapR} {
+		if w > WrapMirrorClampToBorder {
+			return nil, fmt.Errorf("pipe: sampler: wrap %d undefined", w)
+		}
+		code, ff, ok := TexWrapEncoding(w)
+		axis := "str"[i : i+1]
+		switch {
+		case !ok:
+			sm.Flags = append(sm.Flags, Reason{GateWrap, "wrap_" + axis + " " + w.String()})
+		case !ff:
+			sm.Routes = append(sm.Routes, Reason{RouteTexWrap, "wrap_" + axis + " " + w.String()})
+		}
+		codes[i] = code
+	}
+	sm.Wrap = abi.PackTexWrap(codes[0], codes[1])
+	sm.WrapR = codes[2]
+	if s.MagFilter == FilterLinear {
+		sm.Filter |= abi.TexFilterBilinear
+	}
+	if s.MinFilter != s.MagFilter {
+		sm.Routes = append(sm.Routes, Reason{RouteTexFilter, fmt.Sprintf("min %d mag %d", s.MinFilter, s.MagFilter)})
+	}
+	if s.MipFilter == MipLinear {
+		sm.Filter |= abi.TexFilterMipLinear
+	}
+	sm.MipEnable = s.MipFilter != MipNone
+	sm.LodMin, sm.LodMax, sm.LodBias = LodFixed(s.MinLod), LodFixed(s.MaxLod), LodFixed(s.LodBias)
+	sm.Border = PackColor(s.BorderColor, true)
+	if s.CompareMode {
+		f, ok := OMCompare(s.CompareFunc)
+		if !ok {
+			return nil, fmt.Errorf("pipe: sampler: compare func %d undefined", s.CompareFunc)
+		}
+		sm.Compare = f
+		sm.Routes = append(sm.Routes, Reason{RouteTexShadow, "func " + s.CompareFunc.String()})
+	}
+	if s.MaxAnisotropy > 1 {
+		sm.Flags = append(sm.Flags, Reason{GateAnisotropy, fmt.Sprintf("max %d", s.MaxAnisotropy)})
+	}
+	return sm, nil
+}
