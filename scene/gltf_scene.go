@@ -369,6 +369,12 @@ func (l *gltfLoader) primitive(mi, pi int) (*Mesh, error) {
 	if m.Normals == nil {
 		flatten(m)
 	}
+	if m.Tangents == nil && m.Texcoords != nil && m.Material >= 0 && l.doc.Materials[m.Material].NormalTexture != nil {
+		// A normal-mapped primitive without TANGENT (glTF 2.0 §3.7.2.1).
+		if err := m.ComputeTangents(); err != nil {
+			return nil, l.errorf(pp, "tangents: %v", err)
+		}
+	}
 	return m, nil
 }
 

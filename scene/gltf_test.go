@@ -391,3 +391,52 @@ func TestAccessorComponents(t *testing.T) {
 		}
 	}
 }
+
+func TestComputeTangents(t *testing.T) {
+	s := testScene(t)
+	m := s.Meshes[0]
+	want := append([]float32(nil), m.Tangents...) // (1,0,0,1): u along +x, glTF v down the image
+	m.Tangents = nil
+	if err := m.ComputeTangents(); err != nil {
+		t.Fatal(err)
+	}
+	if !near(m.Tangents, want, 1e-6) {
+		t.Errorf("quad tangents %v, want %v", m.Tangents, want)
+	}
+	// Mirrored texcoords flip the handedness.
+	m.Texcoords = []float32{1, 1, 0, 1, 0, 0, 1, 0}
+	if err := m.ComputeTangents(); err != nil {
+		t.Fatal(err)
+	}
+	if !near(m.Tangents[:4], []float32{-1, 0, 0, -1}, 1e-6) {
+		t.Errorf("mirrored tangent %v", m.Tangents[:4])
+	}
+	// Degenerate texcoords still give unit tangents perpendicular to the normal.
+	m.Texcoords = make([]float32, 8)
+	if err := m.ComputeTangents(); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < m.VertexCount(); i++ {
+		tv := Vec3{m.Tangents[4*i], m.Tangents[4*i+1], m.Tangents[4*i+2]}
+		if l := tv.Len(); l < 0.9999 || l > 1.0001 || tv.Dot(m.Normal(i)) != 0 {
+			t.Errorf("degenerate tangent %v", tv)
+		}
+	}
+	m.Texcoords = nil
+	if err := m.ComputeTangents(); err != ErrNoTexcoords {
+		t.Errorf("no texcoords: %v", err)
+	}
+	// The GLB loader computes tangents for a normal-mapped primitive without TANGENT.
+	s.Meshes[0].Tangents = nil
+	glb, err := EncodeGLB(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := DecodeGLTF(glb, "t.glb", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !near(back.Meshes[0].Tangents, want, 1e-6) {
+		t.Errorf("loaded tangents %v", back.Meshes[0].Tangents)
+	}
+}
