@@ -55,6 +55,8 @@ func NewFragKernel(mem raster.Memory, args FragArgs, sampler *tex.Sampler, out *
 // Helper lanes (uncovered) would only feed derivatives, which draw3d never takes,
 // so they are not evaluated. It satisfies raster.Launch.
 func (k *FragKernel) Launch(core int, w *raster.Wave) error {
+	var rec primRec
+	valid := false
 	for l := 0; l < 4*w.Quads; l++ {
 		pos := w.Pos[l]
 		if pos>>31 == 0 {
@@ -65,13 +67,41 @@ func (k *FragKernel) Launch(core int, w *raster.Wave) error {
 			return fmt.Errorf("gfx: fragment lane %d: pid %d beyond %d primitives", l, pid, k.args.NumPrims)
 		}
 		x, y := int32(pos&0xFFFF), int32(pos>>16&0x7FFF)
-		color, depth := k.Shade(pid, x, y)
+		if !valid || rec.pid != pid {
+			k.load(&rec, pid)
+			valid = true
+		}
+		color, depth := k.shade(&rec, x, y)
 		k.om.Export(int(x), int(y), 0, color, depth)
 	}
 	return nil
 }
 
 func word(b []byte, i int) int32 { return int32(binary.LittleEndian.Uint32(b[4*i:])) }
+
+// primRec is the part of one rast_prim_t the kernel reads, decoded once per pid
+// run of a wave.
+type primRec struct {
+	pid    uint32
+	edges  [9]int32
+	z      [3]int32
+	planes [abi.NumPrimPlanes][3]int32
+}
+
+func (k *FragKernel) load(r *primRec, pid uint32) {
+	b := k.prims[int(pid)*abi.PrimBytes:]
+	r.pid = pid
+	for i := range r.edges {
+		r.edges[i] = word(b, i)
+	}
+	for i := range r.z {
+		r.z[i] = word(b, abi.PrimZWord+i)
+	}
+	for _, pl := range [...]abi.PrimPlane{abi.PlaneR, abi.PlaneG, abi.PlaneB, abi.PlaneA, abi.PlaneU, abi.PlaneV, abi.PlaneRHW} {
+		w := pl.Word()
+		r.planes[pl] = [3]int32{word(b, w), word(b, w+1), word(b, w+2)}
+	}
+}
 
 // fxDev is fixed_t(float) on the RISC-V device: multiply by 2^frac in float32 and
 // convert with fcvt.w.s, which saturates and maps NaN to INT_MAX.
@@ -91,26 +121,31 @@ func fmulA(a, b int32) int32 { return int32(int64(a) * int64(b) >> abi.FracA) }
 // the recomputed Q15.16 edge values, Q7.24 plane interpolation, the perspective
 // divide, texturing and the byte conversion. spec: vortex-hardware-facts §3.3
 func (k *FragKernel) Shade(pid uint32, x, y int32) (color, depth uint32) {
-	rec := k.prims[int(pid)*abi.PrimBytes:]
+	var r primRec
+	k.load(&r, pid)
+	return k.shade(&r, x, y)
+}
+
+func (k *FragKernel) shade(rec *primRec, x, y int32) (color, depth uint32) {
 	var F [3]float32
 	for e := 0; e < 3; e++ {
-		raw := word(rec, 3*e)*x + word(rec, 3*e+1)*y + word(rec, 3*e+2)
+		raw := rec.edges[3*e]*x + rec.edges[3*e+1]*y + rec.edges[3*e+2]
 		F[e] = float32(raw) / 65536
 	}
 	recip := 1 / float32(F[0]+F[1]+F[2])
 	dx := fxDev(float32(recip*F[0]), abi.FracA)
 	dy := fxDev(float32(recip*F[1]), abi.FracA)
 	interp := func(pl abi.PrimPlane) int32 {
-		w := pl.Word()
-		tmp := fmulA(word(rec, w), dx) + word(rec, w+2)
-		return fmulA(word(rec, w+1), dy) + tmp
+		p := &rec.planes[pl]
+		tmp := fmulA(p[0], dx) + p[2]
+		return fmulA(p[1], dy) + tmp
 	}
 	const one = 1 << abi.FracA
 	var z int32
 	r, g, b, a := int32(one), int32(one), int32(one), int32(one)
 	var u, v int32
 	if k.args.DepthEnabled {
-		z = int32(int64(word(rec, abi.PrimZWord))*int64(x) + int64(word(rec, abi.PrimZWord+1))*int64(y) + int64(word(rec, abi.PrimZWord+2)))
+		z = int32(int64(rec.z[0])*int64(x) + int64(rec.z[1])*int64(y) + int64(rec.z[2]))
 	}
 	invW := float32(1)
 	if k.args.ColorEnabled || k.args.TexEnabled {
