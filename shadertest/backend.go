@@ -180,10 +180,11 @@ type Draw struct {
 }
 
 // RectVertices are the four vertices piglit_draw_rect emits, drawn as a
-// triangle strip (or 4-vertex patches). Positions feed the attribute
-// piglit_vertex when the program has an active attribute of that name and
-// gl_Vertex otherwise; texture coordinates (draw rect tex) likewise feed
-// piglit_texcoord or gl_MultiTexCoord0.
+// triangle strip (or 4-vertex patches). On desktop GL positions feed the
+// attribute piglit_vertex when the program has an active attribute of
+// that name and gl_Vertex otherwise; texture coordinates (draw rect tex)
+// likewise feed piglit_texcoord or gl_MultiTexCoord0. On GLES they always
+// feed piglit_vertex and piglit_texcoord.
 type RectVertices struct {
 	Position [4][4]float32
 	TexCoord *[4][2]float32

@@ -315,6 +315,10 @@ func (r *runner) exec(c *Command) error {
 		}
 		s.ClipPlanes[c.Index] = c.Plane
 	case OpColor:
+		if r.api == APIGLES {
+			// shader_runner_gles3 is built without the color command.
+			return &stop{Fail, fmt.Sprintf("unknown command %q", c.Text)}
+		}
 		copy(s.Color[:], c.F)
 	case OpDrawRect:
 		return r.drawRect(c)
@@ -370,7 +374,7 @@ func (r *runner) exec(c *Command) error {
 	case OpShadeModel:
 		s.Flat = c.Flat
 	case OpTexture:
-		t := BuildTexture(c.Texture)
+		t := BuildTexture(c.Texture, r.api)
 		r.activeUnit = c.Texture.Unit
 		r.textures[texKey{c.Texture.Unit, t.Target}] = t
 		return r.c.SetTexture(c.Texture.Unit, t)

@@ -346,3 +346,21 @@ func TestRunCancelled(t *testing.T) {
 		t.Errorf("cancelled run: %+v", sum)
 	}
 }
+
+func TestGLESDifferences(t *testing.T) {
+	const head = "[require]\nGL ES >= 3.0\nGLSL ES >= 3.00\n[vertex shader]\nv\n[test]\n"
+	b := newFake()
+	if st, reason := execText(t, b, head+"texture checkerboard 0 0 (2, 2) (0.5, 0, 0, 1) (1, 1, 1, 1)\n"); st != Pass {
+		t.Fatalf("%v %q", st, reason)
+	}
+	cb := b.textures[0]
+	if cb.Levels[0].Data[0] != float32(127)/255 || cb.Sampler.WrapS != "clamp_to_edge" {
+		t.Errorf("GLES checkerboard = %v %+v", cb.Levels[0].Data[:4], cb.Sampler)
+	}
+	if st, reason := execText(t, newFake(), head+"color 1 0 0 1\n"); st != Fail || !strings.Contains(reason, "unknown command") {
+		t.Errorf("color on GLES: %v %q", st, reason)
+	}
+	if st, reason := execText(t, newFake(), head+"texture rgbw 0 (2, 2)\ntexparameter 2D lod_bias 1\n"); st != Skip {
+		t.Errorf("lod_bias on GLES: %v %q", st, reason)
+	}
+}

@@ -7,8 +7,10 @@ var colorWheel = [4][4]float32{{1, 0, 0, 1}, {0, 1, 0, 1}, {0, 0, 1, 1}, {1, 1, 
 // the images and sampler settings of piglit's generators (piglit_rgbw_texture,
 // piglit_checkerboard_texture, piglit_quads_texture, piglit_miptree_texture,
 // piglit_depth_texture, piglit_array_texture, piglit_rgbw_texture_1d/_3d).
+// On GLES piglit_quads_texture (checkerboard, quads) stores bytes made by
+// truncating c*255 and clamps to the edge instead of a red border.
 // spec: issue 5 "texture rgbw|checkerboard|miptree|shadow2D".
-func BuildTexture(tc *TextureCmd) *Texture {
+func BuildTexture(tc *TextureCmd, api API) *Texture {
 	t := &Texture{Sampler: DefaultSampler()}
 	nearest := func(wrap string) {
 		t.Sampler.MinFilter, t.Sampler.MagFilter = "nearest", "nearest"
@@ -57,6 +59,15 @@ func BuildTexture(tc *TextureCmd) *Texture {
 		bl, br, tl, tr := tc.Colors[0], tc.Colors[1], tc.Colors[1], tc.Colors[0]
 		if tc.Kind == TexQuads {
 			bl, br, tl, tr = tc.Colors[0], tc.Colors[1], tc.Colors[2], tc.Colors[3]
+		}
+		if api == APIGLES {
+			t.Sampler.WrapS, t.Sampler.WrapT = "clamp_to_edge", "clamp_to_edge"
+			t.Sampler.BorderColor = [4]float32{}
+			for _, c := range []*[4]float32{&bl, &br, &tl, &tr} {
+				for i := range c {
+					c[i] = float32(UbyteExpected(c[i])) / 255
+				}
+			}
 		}
 		img := &TexImage{W: tc.W, H: tc.H, D: 1, Data: make([]float32, 0, tc.W*tc.H*4)}
 		for i := range tc.H {
