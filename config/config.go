@@ -16,6 +16,8 @@
 //	[cp]
 //	flavor = "emu"        # or "rtl"
 //	queues = 4
+//	vm = false            # MMU-aware DMA and VA buffers (emu only)
+//	pipeline = false      # overlap DMA with GPU work inside a queue (FENCE orders)
 //	[raster]
 //	early_z = true
 package config
@@ -76,6 +78,11 @@ type CP struct {
 	AXITIDWidth     int    `toml:"axi_tid_width" json:"axi_tid_width"`
 	VM              bool   `toml:"vm" json:"vm"` // emulation flavour only
 	CycleFreqHz     uint64 `toml:"cycle_freq_hz" json:"cycle_freq_hz"`
+	// Pipeline lets a queue overlap DMA with GPU (DCR/KMU) work, ordered only by
+	// CMD_FENCE. The CP advertises it as CP_DEV_CAPS bit 27 (FENCE_ORDERING), so the
+	// runtime fences DMA/GPU switches only on a CP that needs it.
+	// spec: command-processor §10 item 3
+	Pipeline bool `toml:"pipeline" json:"pipeline"`
 }
 
 // Raster holds the knobs of rasterizer §12 plus our host-side parallelism.
@@ -294,12 +301,15 @@ func (d Device) ISACaps() abi.ISACaps {
 
 // CPDevCaps returns the CP_DEV_CAPS word's fields for this configuration: the
 // emulation flavour sets bits 24–26 (VM only when configured), the rtl flavour clears
-// them; our gap closures (bits 27–30) are present in both.
+// them; our gap closures (bits 28–30) are present in both, and bit 27
+// (FENCE_ORDERING: CMD_FENCE is what orders DMA against GPU work) is set exactly when
+// the CP pipelines (cp.pipeline), since a CP that runs each queue in order needs no
+// fences.
 func (c CP) CPDevCaps() abi.CPDevCaps {
 	emu := c.FlavorValue() == abi.FlavorEmu
 	return abi.CPDevCaps{
 		NumQueues: uint8(c.Queues), RingSizeLog2Max: uint8(c.RingSizeLog2Max), AXITIDWidth: uint8(c.AXITIDWidth),
 		VMEnabled: emu && c.VM, SupportsDraw: emu, SupportsQMD: emu,
-		FenceOrdering: true, Profiling: true, Interrupts: true, Mailbox: true,
+		FenceOrdering: c.Pipeline, Profiling: true, Interrupts: true, Mailbox: true,
 	}
 }

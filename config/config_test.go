@@ -94,3 +94,26 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// spec: command-processor §10 item 3 — cp.pipeline (default off) is what sets
+// CP_DEV_CAPS bit 27, FENCE_ORDERING, on either flavour.
+func TestPipelineKey(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"", false},
+		{"[cp]\npipeline = false\n", false},
+		{"[cp]\npipeline = true\n", true},
+		{"[cp]\nflavor = \"rtl\"\npipeline = true\n", true},
+	} {
+		c, err := Parse("t.toml", []byte(tc.text))
+		if err != nil {
+			t.Fatalf("%q: %v", tc.text, err)
+		}
+		caps := c.CP.CPDevCaps()
+		if c.CP.Pipeline != tc.want || caps.FenceOrdering != tc.want || caps.Encode()>>abi.CapFenceOrdering&1 == 1 != tc.want {
+			t.Errorf("%q: pipeline %v, caps %+v; want %v", tc.text, c.CP.Pipeline, caps, tc.want)
+		}
+	}
+}

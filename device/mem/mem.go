@@ -60,6 +60,7 @@ var (
 	ErrOutOfMemory = errors.New("mem: out of memory")
 	ErrBadFree     = errors.New("mem: free of an address that is not an allocation's base")
 	ErrBadAlloc    = errors.New("mem: bad allocation request")
+	ErrOccupied    = errors.New("mem: fixed-address allocation overlaps an allocation or a reserved window")
 )
 
 // DefaultAlign is the alignment Alloc uses when align is 0: one cache line.
@@ -91,10 +92,14 @@ type Memory struct {
 	base  uint64
 	limit uint64 // one past the last usable address
 
-	mu   sync.Mutex               // serialises Alloc/Free
-	snap atomic.Pointer[[]region] // sorted by base; replaced, never mutated
-	used atomic.Uint64
+	mu       sync.Mutex               // serialises Alloc/Free
+	snap     atomic.Pointer[[]region] // sorted by base; replaced, never mutated
+	used     atomic.Uint64
+	capacity uint64 // bytes that may be allocated at once; 0 = the whole span
+	reserved []span // windows Alloc never places into (AllocAt may); sorted, guarded by mu
 }
+
+type span struct{ base, end uint64 }
 
 func newMemory(space Space, base, size uint64) Memory {
 	limit := base + size
@@ -147,34 +152,105 @@ func (m *Memory) Alloc(size, align uint64) (uint64, error) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if err := m.checkCapacity(size); err != nil {
+		return 0, err
+	}
 	old := m.regions()
+	// First fit over the gaps between allocations and reserved windows.
+	blocked := make([]span, 0, len(old)+len(m.reserved))
+	for _, r := range old {
+		blocked = append(blocked, span{r.base, r.end()})
+	}
+	blocked = append(blocked, m.reserved...)
+	sort.Slice(blocked, func(i, j int) bool { return blocked[i].base < blocked[j].base })
 	cand := alignUp(m.base, align)
-	idx := 0
-	for ; idx <= len(old); idx++ {
+	found := false
+	for i := 0; i <= len(blocked); i++ {
 		if cand < m.base { // wrapped
 			break
 		}
 		next := m.limit
-		if idx < len(old) {
-			next = old[idx].base
+		if i < len(blocked) {
+			next = blocked[i].base
 		}
 		if cand <= next && next-cand >= size {
+			found = true
 			break
 		}
-		if idx < len(old) {
-			cand = alignUp(old[idx].end(), align)
+		if i < len(blocked) && blocked[i].end > cand {
+			cand = alignUp(blocked[i].end, align)
 		}
 	}
-	if idx > len(old) || cand < m.base || cand+size > m.limit || cand+size < cand {
+	if !found || cand < m.base || cand+size > m.limit || cand+size < cand {
 		return 0, fmt.Errorf("%w: %s alloc of %d bytes aligned to %d (%d in use)", ErrOutOfMemory, m.space, size, align, m.used.Load())
 	}
+	m.insert(cand, size)
+	return cand, nil
+}
+
+// insert publishes a new allocation; the caller holds mu and checked the range.
+func (m *Memory) insert(base, size uint64) {
+	old := m.regions()
+	idx := sort.Search(len(old), func(i int) bool { return old[i].base > base })
 	nw := make([]region, 0, len(old)+1)
 	nw = append(nw, old[:idx]...)
-	nw = append(nw, region{base: cand, data: make([]byte, size)})
+	nw = append(nw, region{base: base, data: make([]byte, size)})
 	nw = append(nw, old[idx:]...)
 	m.snap.Store(&nw)
 	m.used.Add(size)
-	return cand, nil
+}
+
+func (m *Memory) checkCapacity(size uint64) error {
+	if m.capacity != 0 && (size > m.capacity || m.used.Load() > m.capacity-size) {
+		return fmt.Errorf("%w: %s alloc of %d bytes with %d of %d in use", ErrOutOfMemory, m.space, size, m.used.Load(), m.capacity)
+	}
+	return nil
+}
+
+// AllocAt reserves size zeroed bytes at the fixed address addr, for images linked at
+// a fixed base (vortexpipe §2.4: the FS/compute, front-end and VS link bases). It may
+// place into a reserved window but fails with ErrOccupied when the range overlaps an
+// allocation, and with ErrBadAlloc when it leaves the space.
+// spec: vortexpipe §2.4, vortex-hardware-facts §6
+func (m *Memory) AllocAt(addr, size uint64) error {
+	if size == 0 || size > 1<<40 || addr < m.base || addr+size > m.limit || addr+size < addr {
+		return fmt.Errorf("%w: %s fixed alloc of %d bytes at %#x outside [%#x, %#x)", ErrBadAlloc, m.space, size, addr, m.base, m.limit)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.checkCapacity(size); err != nil {
+		return err
+	}
+	for _, r := range m.regions() {
+		if r.base < addr+size && addr < r.end() {
+			return fmt.Errorf("%w: %s [%#x, %#x) overlaps the allocation at %#x", ErrOccupied, m.space, addr, addr+size, r.base)
+		}
+	}
+	m.insert(addr, size)
+	return nil
+}
+
+// Reserve keeps Alloc out of [base, base+size): only AllocAt places there. The
+// simulator reserves the module link window this way, so ordinary buffers never sit
+// where a module must load. Reserving over existing allocations is allowed.
+func (m *Memory) Reserve(base, size uint64) error {
+	if size == 0 || base+size < base {
+		return fmt.Errorf("%w: %s reserve of %d bytes at %#x", ErrBadAlloc, m.space, size, base)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.reserved = append(m.reserved, span{base, base + size})
+	sort.Slice(m.reserved, func(i, j int) bool { return m.reserved[i].base < m.reserved[j].base })
+	return nil
+}
+
+// SetCapacity limits the bytes allocated at once to n (0 = no limit beyond the
+// address span), so a space can span more addresses than it has memory: the
+// simulator's device space covers the module link window above its configured size.
+func (m *Memory) SetCapacity(n uint64) {
+	m.mu.Lock()
+	m.capacity = n
+	m.mu.Unlock()
 }
 
 // Free releases the allocation whose base is addr.

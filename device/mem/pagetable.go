@@ -15,19 +15,33 @@ const (
 	PermRWX = Perm(PTER | PTEW | PTEX)
 )
 
+// TableMemory is where a PageTable keeps its table pages: physical device memory
+// with an allocator. *Device is one; the runtime supplies another that allocates
+// through its transport, keeps a host shadow of each table page and uploads the
+// pages it changed with physical CMD_MEM_WRITEs (command-processor §8, §9).
+type TableMemory interface {
+	Alloc(size, align uint64) (uint64, error)
+	Free(addr uint64) error
+	ReadU32(addr uint64) (uint32, error)
+	ReadU64(addr uint64) (uint64, error)
+	WriteU32(addr uint64, v uint32) error
+	WriteU64(addr uint64, v uint64) error
+}
+
 // PageTable builds Sv32 or Sv39 page tables in device memory, for tests and for the
 // runtime's VM (map a VA range to a PA range). Table pages are device allocations
 // the builder owns; Release frees them. Leaves are written with V, A and D set, so
 // the walk's Svade rules never fault on a mapped page. spec: command-processor §8
 type PageTable struct {
-	dev   *Device
+	dev   TableMemory
 	mode  Mode
 	root  uint64
 	pages []uint64 // every table page, root first
 }
 
-// NewPageTable allocates an empty root table.
-func NewPageTable(dev *Device, mode Mode) (*PageTable, error) {
+// NewPageTable allocates an empty root table. The table memory must hand out zeroed
+// pages.
+func NewPageTable(dev TableMemory, mode Mode) (*PageTable, error) {
 	if mode != ModeSv32 && mode != ModeSv39 {
 		return nil, fmt.Errorf("mem: page table for mode %v", mode)
 	}
@@ -129,6 +143,50 @@ func (pt *PageTable) MapPage(va, pa uint64, level int, perm Perm) error {
 		}
 		table = (pte >> 10 & g.ppnMask) * PageSize
 	}
+}
+
+// Unmap clears the leaves that map [va, va+size). Each leaf met must lie wholly
+// inside the range (a range Map built is unmapped by the same range); an unmapped
+// page or a superpage that sticks out of the range is an error. Table pages are
+// kept for reuse. After Unmap a walk of any VA in the range faults.
+func (pt *PageTable) Unmap(va, size uint64) error {
+	if va%PageSize != 0 || size%PageSize != 0 || size == 0 || va+size < va {
+		return fmt.Errorf("mem: unmap %#x size %#x: not page aligned", va, size)
+	}
+	g := geom(pt.mode)
+	vpnMask := uint64(1)<<g.vpnBits - 1
+	for end := va + size; va < end; {
+		table := pt.root
+		cleared := false
+		for l := g.levels - 1; l >= 0; l-- {
+			slot := table + (va>>(12+g.vpnBits*uint(l))&vpnMask)*g.pteBytes
+			pte, err := pt.readPTE(slot)
+			if err != nil {
+				return err
+			}
+			if pte&PTEV == 0 {
+				return fmt.Errorf("mem: unmap %#x: not mapped (level %d)", va, l)
+			}
+			if pte&(PTER|PTEX) == 0 {
+				table = (pte >> 10 & g.ppnMask) * PageSize
+				continue
+			}
+			s := LevelSize(pt.mode, l)
+			if va%s != 0 || end-va < s {
+				return fmt.Errorf("mem: unmap %#x: a level-%d leaf sticks out of the range", va, l)
+			}
+			if err := pt.writePTE(slot, 0); err != nil {
+				return err
+			}
+			va += s
+			cleared = true
+			break
+		}
+		if !cleared {
+			return fmt.Errorf("mem: unmap %#x: walk ended without a leaf", va)
+		}
+	}
+	return nil
 }
 
 // SetPTE overwrites the raw PTE that maps va at level, creating intermediate tables

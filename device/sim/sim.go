@@ -18,10 +18,18 @@ import (
 
 // Address-space layout of the simulator. Host and device addresses never overlap,
 // so a pointer handed to the wrong space faults instead of aliasing.
+//
+// Device memory starts at DeviceBase and holds the configured capacity (banks × bank
+// size); its address span also covers the module link window [LinkWindowBase,
+// LinkWindowEnd), where modules load at their fixed link bases (vortexpipe §2.4,
+// abi.LinkBase*). Ordinary allocations never land in the window; only fixed-address
+// allocations (DevAllocAt) do.
 const (
-	HostBase   = 0x2_0000_0000 // pinned host memory (ring, slots, DMA staging)
-	HostBytes  = 1 << 32
-	DeviceBase = 0x1000_0000 // device memory; size from config (banks × bank size)
+	HostBase       = 0x2_0000_0000 // pinned host memory (ring, slots, DMA staging)
+	HostBytes      = 1 << 32
+	DeviceBase     = 0x1000_0000 // device memory; capacity from config
+	LinkWindowBase = abi.LinkBaseFS
+	LinkWindowEnd  = abi.LinkBaseVS + 0x40_0000 // the VS slot is the last, 4 MiB
 )
 
 // Options tunes a simulator beyond the configuration.
@@ -29,16 +37,83 @@ type Options struct {
 	// Trace receives every command the CP retires (on the CP goroutine).
 	Trace func(cp.TraceEvent)
 	// Pipeline lets a queue overlap DMA and GPU commands (ordered by CMD_FENCE only).
+	// The configuration's cp.pipeline turns it on too.
 	Pipeline bool
 }
 
 // Sim is one simulated device. Its methods are safe for concurrent use.
+//
+// Mem is physical device memory: the CP's F_MEM_PHYSICAL DMA, its descriptors and
+// event counters, and the fixed-function units (which bypass the MMU,
+// vortex-hardware-facts §9 item 12) use it directly. The cores do not: with cp.vm
+// on, every CTA memory access goes through the page table CP_SATP selects, so
+// kernels see the same virtual address space as the CP's DMA (a bare SATP means
+// VA = PA). A failed walk is a device-memory fault, which ends the launch with
+// Q_ERROR "launch error". spec: command-processor §8
 type Sim struct {
 	Host *mem.Host
 	Mem  *mem.Device
 	CP   *cp.CP
 	GPU  *device.Device
+
+	pipeline bool
 }
+
+// vmMemory is the cores' view of device memory with VM on: each access is
+// translated page by page through the page table that CP_SATP selects.
+type vmMemory struct {
+	dev *mem.Device
+	cp  *cp.CP // set once the CP exists, before any launch
+}
+
+func (m *vmMemory) satp() (uint64, error) {
+	lo, err := m.cp.ReadReg(abi.RegCPSATPLo)
+	if err != nil {
+		return 0, err
+	}
+	hi, err := m.cp.ReadReg(abi.RegCPSATPHi)
+	return uint64(hi)<<32 | uint64(lo), err
+}
+
+func (m *vmMemory) access(va uint64, p []byte, write bool) error {
+	satp, err := m.satp()
+	if err != nil {
+		return err
+	}
+	if satp == 0 {
+		if write {
+			return m.dev.Write(va, p)
+		}
+		return m.dev.Read(va, p)
+	}
+	acc := mem.AccessRead
+	if write {
+		acc = mem.AccessWrite
+	}
+	for len(p) > 0 {
+		n := min(uint64(len(p)), mem.PageSize-va%mem.PageSize)
+		pa, err := mem.Translate(m.dev, satp, va, acc)
+		if err != nil {
+			return err
+		}
+		if write {
+			err = m.dev.Write(pa, p[:n])
+		} else {
+			err = m.dev.Read(pa, p[:n])
+		}
+		if err != nil {
+			return err
+		}
+		va, p = va+n, p[n:]
+	}
+	return nil
+}
+
+// Read reads len(p) bytes at virtual address va.
+func (m *vmMemory) Read(va uint64, p []byte) error { return m.access(va, p, false) }
+
+// Write writes p at virtual address va.
+func (m *vmMemory) Write(va uint64, p []byte) error { return m.access(va, p, true) }
 
 // Open builds a simulator of cfg's shape running the kernels of lib.
 func Open(cfg config.Config, lib *device.Library, opt Options) (*Sim, error) {
@@ -46,8 +121,20 @@ func Open(cfg config.Config, lib *device.Library, opt Options) (*Sim, error) {
 		return nil, fmt.Errorf("sim: %w", err)
 	}
 	host := mem.NewHost(HostBase, HostBytes)
-	dmem := mem.NewDevice(DeviceBase, cfg.Device.DeviceMemBytes())
-	gpu, err := device.New(cfg, dmem, lib)
+	capacity := cfg.Device.DeviceMemBytes()
+	span := max(capacity+(LinkWindowEnd-LinkWindowBase), LinkWindowEnd-DeviceBase)
+	dmem := mem.NewDevice(DeviceBase, span)
+	dmem.SetCapacity(capacity)
+	if err := dmem.Reserve(LinkWindowBase, LinkWindowEnd-LinkWindowBase); err != nil {
+		return nil, fmt.Errorf("sim: %w", err)
+	}
+	var coreMem device.Memory = dmem
+	var vm *vmMemory
+	if cfg.CP.VM {
+		vm = &vmMemory{dev: dmem}
+		coreMem = vm
+	}
+	gpu, err := device.New(cfg, coreMem, lib)
 	if err != nil {
 		return nil, fmt.Errorf("sim: %w", err)
 	}
@@ -59,13 +146,16 @@ func Open(cfg config.Config, lib *device.Library, opt Options) (*Sim, error) {
 	c, err := cp.New(cp.Config{
 		Flavor: cfg.CP.FlavorValue(), NumQueues: cfg.CP.Queues, RingSizeLog2Max: cfg.CP.RingSizeLog2Max,
 		AXITIDWidth: cfg.CP.AXITIDWidth, CycleFreqHz: cfg.CP.CycleFreqHz, VM: cfg.CP.VM,
-		Pipeline: opt.Pipeline, Trace: opt.Trace,
+		Pipeline: opt.Pipeline || cfg.CP.Pipeline, Trace: opt.Trace,
 	}, host, dmem, gpu, cp.Caps{GPUDev: devCaps, ISA: uint64(cfg.Device.ISACaps())})
 	if err != nil {
 		gpu.Close()
 		return nil, fmt.Errorf("sim: %w", err)
 	}
-	return &Sim{Host: host, Mem: dmem, CP: c, GPU: gpu}, nil
+	if vm != nil {
+		vm.cp = c
+	}
+	return &Sim{Host: host, Mem: dmem, CP: c, GPU: gpu, pipeline: opt.Pipeline || cfg.CP.Pipeline}, nil
 }
 
 // Close stops the CP and the cores.
@@ -74,8 +164,18 @@ func (s *Sim) Close() error {
 	return s.GPU.Close()
 }
 
-// ReadReg reads a CP register (CP-internal offset). spec: command-processor §5
-func (s *Sim) ReadReg(off uint32) (uint32, error) { return s.CP.ReadReg(off) }
+// ReadReg reads a CP register (CP-internal offset). CP_DEV_CAPS bit 27
+// (FENCE_ORDERING) reads as set only when the CP pipelines: a CP that runs each
+// queue in order needs no CMD_FENCE, and the bit tells the runtime whether to emit
+// them (config.CP.CPDevCaps gives the same word). spec: command-processor §5, §6,
+// §10 item 3
+func (s *Sim) ReadReg(off uint32) (uint32, error) {
+	v, err := s.CP.ReadReg(off)
+	if off == abi.RegCPDevCaps && err == nil && !s.pipeline {
+		v &^= 1 << abi.CapFenceOrdering
+	}
+	return v, err
+}
 
 // WriteReg writes a CP register.
 func (s *Sim) WriteReg(off, v uint32) error { return s.CP.WriteReg(off, v) }
@@ -94,6 +194,10 @@ func (s *Sim) HostWrite(addr uint64, p []byte) error { return s.Host.Write(addr,
 
 // DevAlloc allocates device memory.
 func (s *Sim) DevAlloc(size, align uint64) (uint64, error) { return s.Mem.Alloc(size, align) }
+
+// DevAllocAt allocates size bytes of device memory at the fixed address addr (a
+// module link base, vortexpipe §2.4).
+func (s *Sim) DevAllocAt(addr, size uint64) error { return s.Mem.AllocAt(addr, size) }
 
 // DevFree frees device memory.
 func (s *Sim) DevFree(addr uint64) error { return s.Mem.Free(addr) }
