@@ -34,6 +34,8 @@ type DrawStats struct {
 	Bins       int // headers emitted
 	Pairs      int // (bin, primitive) pairs
 	Raster     raster.Stats
+	Shaded     int64 // covered fragments run through the fragment kernel
+	Written    int64 // fragments that passed the OM tests
 }
 
 // Image is a rendered frame as the test saves it: A8R8G8B8 pixels, row 0 first,
@@ -239,6 +241,7 @@ func (d Draw3D) Replay(tr *trace.Trace) (*Image, []DrawStats, error) {
 		}
 		rst, err := raster.Run(mem, &rs, cfg, k.Launch)
 		stats[i].Raster = rst
+		stats[i].Shaded, stats[i].Written, _ = k.Counts()
 		if err != nil {
 			return nil, nil, fmt.Errorf("gfx: draw %d: %w", i, err)
 		}

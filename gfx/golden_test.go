@@ -242,6 +242,9 @@ func TestGoldenMatrix(t *testing.T) {
 							}
 							for _, s := range stats {
 								culled += s.Raster.EarlyZCulled
+								if s.Shaded != s.Raster.Fragments || s.Written > s.Shaded {
+									t.Errorf("%s: shaded %d of %d launched fragments, wrote %d", c.g.png, s.Shaded, s.Raster.Fragments, s.Written)
+								}
 							}
 							if n, maxd, first := diff(img, c.ref); n != 0 {
 								t.Errorf("%s: %d differing pixels (max %d): %v", filepath.Base(c.g.png), n, maxd, first)

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"sync/atomic"
 
 	"vortexgfx/abi"
 	"vortexgfx/device/om"
@@ -25,10 +26,19 @@ type FragArgs struct {
 // FragKernel is the gfx_draw3d fragment shader bound to its units for one draw:
 // the primitive buffer viewed once, the stage-0 sampler and the OM.
 type FragKernel struct {
-	args  FragArgs
-	prims []byte
-	tex   *tex.Sampler
-	om    *om.Unit
+	args    FragArgs
+	prims   []byte
+	tex     *tex.Sampler
+	om      *om.Unit
+	shaded  atomic.Int64 // covered fragments shaded
+	written atomic.Int64 // fragments that passed the OM tests
+	waves   atomic.Int64
+}
+
+// Counts returns the fragments shaded, the fragments the OM wrote (passed its
+// tests) and the waves run so far.
+func (k *FragKernel) Counts() (shaded, written, waves int64) {
+	return k.shaded.Load(), k.written.Load(), k.waves.Load()
 }
 
 // NewFragKernel binds the kernel: it views the primitive buffer (NumPrims records
@@ -57,6 +67,12 @@ func NewFragKernel(mem raster.Memory, args FragArgs, sampler *tex.Sampler, out *
 func (k *FragKernel) Launch(core int, w *raster.Wave) error {
 	var rec primRec
 	valid := false
+	var shaded, written int64
+	defer func() {
+		k.shaded.Add(shaded)
+		k.written.Add(written)
+		k.waves.Add(1)
+	}()
 	for l := 0; l < 4*w.Quads; l++ {
 		pos := w.Pos[l]
 		if pos>>31 == 0 {
@@ -72,7 +88,10 @@ func (k *FragKernel) Launch(core int, w *raster.Wave) error {
 			valid = true
 		}
 		color, depth := k.shade(&rec, x, y)
-		k.om.Export(int(x), int(y), 0, color, depth)
+		shaded++
+		if k.om.Export(int(x), int(y), 0, color, depth) {
+			written++
+		}
 	}
 	return nil
 }
