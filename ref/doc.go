@@ -8,8 +8,10 @@
 // # API
 //
 //   - Target / Surface: colour attachments (format.RGBA8, BGRA8, SRGB8A8,
-//     R8, RG8, RGBA16F, R32F, RG32F, RGBA32F, RGBA8I, RGBA8UI, R32I, R32UI)
-//     and a depth/stencil attachment (D16, D24S8, D32F, S8), zero-filled at
+//     R8, RG8, RGBA16F, R32F, RG32F, RGBA32F, RGBA8I, RGBA8UI, R32I, R32UI,
+//     and RGBA8_SNORM, RGBA16, R16F, RG16F, RGBA16I/UI, RG32I/UI,
+//     RGBA32I/UI) and a depth/stencil attachment (D16, D24S8, D32F, S8),
+//     zero-filled at
 //     creation; ClearColor, ClearColorInt, ClearDepth, ClearStencil;
 //     read back with Surface.NRGBA / RGBA / Float / Depth / Stencil.
 //   - State: every piece of fixed-function state plus the shaders and the

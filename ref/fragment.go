@@ -157,7 +157,7 @@ func (d *drawer) writeColor(surf *Surface, bs *BlendState, q *Quad, rt, l, x, y 
 		}
 	case bs.Enable:
 		src, src1 := q.ColorFloat(rt, l), floats(q.Color1[l])
-		res = format.FromFloat(f, blend(bs, src, src1, format.ToFloat(f, dst), d.s.BlendConstant, in.Kind == format.KindUNorm))
+		res = format.FromFloat(f, blend(bs, src, src1, format.ToFloat(f, dst), d.s.BlendConstant, in.Kind))
 	default:
 		res = format.FromFloat(f, q.ColorFloat(rt, l))
 	}
@@ -214,22 +214,30 @@ func logic(op LogicOp, s, d uint32) uint32 {
 	return 0xFFFFFFFF
 }
 
-func clamp01(c [4]float32) [4]float32 {
+// clampTo clamps each component to [lo, 1]; NaN becomes 0.
+func clampTo(c [4]float32, lo float32) [4]float32 {
 	for i, v := range c {
-		if !(v > 0) {
+		switch {
+		case v != v:
 			c[i] = 0
-		} else if v > 1 {
+		case v < lo:
+			c[i] = lo
+		case v > 1:
 			c[i] = 1
 		}
 	}
 	return c
 }
 
-// blend computes the blended colour (GL 4.6 §17.3.6). For unorm targets the
-// source, second source, destination and constant are clamped to [0,1].
-func blend(bs *BlendState, src, src1, dst, k [4]float32, unorm bool) [4]float32 {
-	if unorm {
-		src, src1, dst, k = clamp01(src), clamp01(src1), clamp01(dst), clamp01(k)
+// blend computes the blended colour (GL 4.6 §17.3.6). For normalized
+// targets the source, second source, destination and constant are clamped
+// to [0,1] (unorm) or [-1,1] (snorm).
+func blend(bs *BlendState, src, src1, dst, k [4]float32, kind format.Kind) [4]float32 {
+	switch kind {
+	case format.KindUNorm:
+		src, src1, dst, k = clampTo(src, 0), clampTo(src1, 0), clampTo(dst, 0), clampTo(k, 0)
+	case format.KindSNorm:
+		src, src1, dst, k = clampTo(src, -1), clampTo(src1, -1), clampTo(dst, -1), clampTo(k, -1)
 	}
 	var out [4]float32
 	for c := range 4 {

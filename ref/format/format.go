@@ -30,24 +30,34 @@ type Format uint8
 // spec: software-shader-backend "Current limitations" (the formats the CPU
 // path lacked) and vortexpipe-driver §3.6-§3.8 (the device's format surface).
 const (
-	Invalid Format = iota
-	RGBA8          // 4 x unorm8, R at the lowest address
-	BGRA8          // 4 x unorm8, B at the lowest address
-	SRGB8A8        // 4 x unorm8, RGB sRGB-encoded, A linear
-	R8             // 1 x unorm8
-	RG8            // 2 x unorm8
-	RGBA16F        // 4 x IEEE half
-	R32F           // 1 x float32
-	RG32F          // 2 x float32
-	RGBA32F        // 4 x float32
-	RGBA8I         // 4 x int8
-	RGBA8UI        // 4 x uint8
-	R32I           // 1 x int32
-	R32UI          // 1 x uint32
-	D16            // unorm16 depth
-	D24S8          // one little-endian word: unorm24 depth in bits 31..8, stencil in bits 7..0 (GL UNSIGNED_INT_24_8)
-	D32F           // float32 depth
-	S8             // uint8 stencil
+	Invalid    Format = iota
+	RGBA8             // 4 x unorm8, R at the lowest address
+	BGRA8             // 4 x unorm8, B at the lowest address
+	SRGB8A8           // 4 x unorm8, RGB sRGB-encoded, A linear
+	R8                // 1 x unorm8
+	RG8               // 2 x unorm8
+	RGBA16F           // 4 x IEEE half
+	R32F              // 1 x float32
+	RG32F             // 2 x float32
+	RGBA32F           // 4 x float32
+	RGBA8I            // 4 x int8
+	RGBA8UI           // 4 x uint8
+	R32I              // 1 x int32
+	R32UI             // 1 x uint32
+	D16               // unorm16 depth
+	D24S8             // one little-endian word: unorm24 depth in bits 31..8, stencil in bits 7..0 (GL UNSIGNED_INT_24_8)
+	D32F              // float32 depth
+	S8                // uint8 stencil
+	RGBA8SNorm        // 4 x snorm8
+	RGBA16            // 4 x unorm16
+	R16F              // 1 x IEEE half
+	RG16F             // 2 x IEEE half
+	RGBA16I           // 4 x int16
+	RGBA16UI          // 4 x uint16
+	RG32I             // 2 x int32
+	RG32UI            // 2 x uint32
+	RGBA32I           // 4 x int32
+	RGBA32UI          // 4 x uint32
 	numFormats
 )
 
@@ -61,6 +71,7 @@ const (
 	KindSInt
 	KindUInt
 	KindDepthStencil
+	KindSNorm
 )
 
 // Info describes a format.
@@ -94,6 +105,17 @@ var infos = [numFormats]Info{
 	D24S8:   {Name: "D24S8", Bytes: 4, Kind: KindDepthStencil, DepthBits: 24, HasStencil: true},
 	D32F:    {Name: "D32F", Bytes: 4, Kind: KindDepthStencil, DepthBits: 32},
 	S8:      {Name: "S8", Bytes: 1, Kind: KindDepthStencil, HasStencil: true},
+
+	RGBA8SNorm: {Name: "RGBA8_SNORM", Bytes: 4, Components: 4, Bits: 8, Kind: KindSNorm},
+	RGBA16:     {Name: "RGBA16", Bytes: 8, Components: 4, Bits: 16, Kind: KindUNorm},
+	R16F:       {Name: "R16F", Bytes: 2, Components: 1, Bits: 16, Kind: KindFloat},
+	RG16F:      {Name: "RG16F", Bytes: 4, Components: 2, Bits: 16, Kind: KindFloat},
+	RGBA16I:    {Name: "RGBA16I", Bytes: 8, Components: 4, Bits: 16, Kind: KindSInt},
+	RGBA16UI:   {Name: "RGBA16UI", Bytes: 8, Components: 4, Bits: 16, Kind: KindUInt},
+	RG32I:      {Name: "RG32I", Bytes: 8, Components: 2, Bits: 32, Kind: KindSInt},
+	RG32UI:     {Name: "RG32UI", Bytes: 8, Components: 2, Bits: 32, Kind: KindUInt},
+	RGBA32I:    {Name: "RGBA32I", Bytes: 16, Components: 4, Bits: 32, Kind: KindSInt},
+	RGBA32UI:   {Name: "RGBA32UI", Bytes: 16, Components: 4, Bits: 32, Kind: KindUInt},
 }
 
 // Info returns the description of f; the zero Info for an unknown format.
@@ -138,60 +160,57 @@ func put32(b []byte, v uint32) {
 }
 
 // Unpack reads the colour texel at the start of src. src must hold at least
-// Info().Bytes bytes; components the format lacks are zero.
+// Info().Bytes bytes; components the format lacks are zero. Components are
+// little-endian, R first (B first for BGRA8); signed integer and snorm
+// components are sign-extended to 32 bits.
 func Unpack(f Format, src []byte) Raw {
 	var r Raw
-	switch f {
-	case RGBA8, SRGB8A8, RGBA8UI:
-		r = Raw{uint32(src[0]), uint32(src[1]), uint32(src[2]), uint32(src[3])}
-	case BGRA8:
-		r = Raw{uint32(src[2]), uint32(src[1]), uint32(src[0]), uint32(src[3])}
-	case RGBA8I:
-		for i := range 4 {
-			r[i] = uint32(int32(int8(src[i])))
+	in := f.Info()
+	if in.Kind == KindDepthStencil || in.Components == 0 {
+		return r
+	}
+	n := in.Bits / 8
+	for i := 0; i < in.Components; i++ {
+		var v uint32
+		switch n {
+		case 1:
+			v = uint32(src[i])
+			if in.Kind == KindSInt || in.Kind == KindSNorm {
+				v = uint32(int32(int8(v)))
+			}
+		case 2:
+			v = le16(src[2*i:])
+			if in.Kind == KindSInt || in.Kind == KindSNorm {
+				v = uint32(int32(int16(v)))
+			}
+		default:
+			v = le32(src[4*i:])
 		}
-	case R8:
-		r[0] = uint32(src[0])
-	case RG8:
-		r[0], r[1] = uint32(src[0]), uint32(src[1])
-	case RGBA16F:
-		for i := range 4 {
-			r[i] = le16(src[2*i:])
-		}
-	case R32F, R32I, R32UI:
-		r[0] = le32(src)
-	case RG32F:
-		r[0], r[1] = le32(src), le32(src[4:])
-	case RGBA32F:
-		for i := range 4 {
-			r[i] = le32(src[4*i:])
-		}
+		r[i] = v
+	}
+	if f == BGRA8 {
+		r[0], r[2] = r[2], r[0]
 	}
 	return r
 }
 
 // Pack stores the colour texel r at the start of dst.
 func Pack(f Format, dst []byte, r Raw) {
-	switch f {
-	case RGBA8, SRGB8A8, RGBA8UI, RGBA8I:
-		dst[0], dst[1], dst[2], dst[3] = byte(r[0]), byte(r[1]), byte(r[2]), byte(r[3])
-	case BGRA8:
-		dst[0], dst[1], dst[2], dst[3] = byte(r[2]), byte(r[1]), byte(r[0]), byte(r[3])
-	case R8:
-		dst[0] = byte(r[0])
-	case RG8:
-		dst[0], dst[1] = byte(r[0]), byte(r[1])
-	case RGBA16F:
-		for i := range 4 {
+	in := f.Info()
+	if in.Kind == KindDepthStencil || in.Components == 0 {
+		return
+	}
+	if f == BGRA8 {
+		r[0], r[2] = r[2], r[0]
+	}
+	n := in.Bits / 8
+	for i := 0; i < in.Components; i++ {
+		switch n {
+		case 1:
+			dst[i] = byte(r[i])
+		case 2:
 			put16(dst[2*i:], r[i])
-		}
-	case R32F, R32I, R32UI:
-		put32(dst, r[0])
-	case RG32F:
-		put32(dst, r[0])
-		put32(dst[4:], r[1])
-	case RGBA32F:
-		for i := range 4 {
+		default:
 			put32(dst[4*i:], r[i])
 		}
 	}
@@ -211,6 +230,8 @@ func ToFloat(f Format, r Raw) [4]float32 {
 				v = SRGBToLinear(v)
 			}
 			out[i] = v
+		case KindSNorm:
+			out[i] = max(float32(float64(int32(r[i]))/float64(int32(1)<<(in.Bits-1)-1)), -1)
 		case KindFloat:
 			if in.Bits == 16 {
 				out[i] = HalfToFloat32(uint16(r[i]))
@@ -239,6 +260,8 @@ func FromFloat(f Format, c [4]float32) Raw {
 				v = LinearToSRGB(v)
 			}
 			r[i] = UNorm(v, in.Bits)
+		case KindSNorm:
+			r[i] = SNorm(c[i], in.Bits)
 		case KindFloat:
 			if in.Bits == 16 {
 				r[i] = uint32(Float32ToHalf(c[i]))
@@ -295,11 +318,11 @@ func FromInt(f Format, v [4]uint32) Raw {
 	var r Raw
 	for i := 0; i < in.Components; i++ {
 		switch {
-		case in.Kind == KindSInt && in.Bits == 8:
-			x := min(max(int32(v[i]), -128), 127)
-			r[i] = uint32(x)
-		case in.Kind == KindUInt && in.Bits == 8:
-			r[i] = min(v[i], 255)
+		case in.Kind == KindSInt && in.Bits < 32:
+			lim := int32(1)<<(in.Bits-1) - 1
+			r[i] = uint32(min(max(int32(v[i]), -lim-1), lim))
+		case in.Kind == KindUInt && in.Bits < 32:
+			r[i] = min(v[i], uint32(1)<<in.Bits-1)
 		default:
 			r[i] = v[i]
 		}
@@ -327,6 +350,18 @@ func UNorm(v float32, bits int) uint32 {
 		return uint32(1)<<bits - 1
 	}
 	return uint32(math.Floor(float64(v)*float64(uint32(1)<<bits-1) + 0.5))
+}
+
+// SNorm encodes v as a signed normalized integer of the given bit width,
+// round(clamp(v, -1, 1) * (2^(bits-1) - 1)) with halves away from zero,
+// sign-extended to 32 bits; NaN encodes as 0.
+func SNorm(v float32, bits int) uint32 {
+	if v != v {
+		return 0
+	}
+	m := float64(int32(1)<<(bits-1) - 1)
+	x := math.Round(min(max(float64(v), -1), 1) * m)
+	return uint32(int32(x))
 }
 
 // SRGBToLinear decodes one sRGB-encoded component (IEC 61966-2-1).

@@ -76,14 +76,20 @@ func TestSRGB(t *testing.T) {
 }
 
 func TestPackRoundTrip(t *testing.T) {
-	for f := RGBA8; f < D16; f++ {
+	for f := Invalid + 1; f < numFormats; f++ {
+		if !f.IsColor() {
+			continue
+		}
 		in := f.Info()
 		buf := make([]byte, in.Bytes)
 		var r Raw
 		for i := 0; i < in.Components; i++ {
 			r[i] = uint32(0x9ABCDEF1+i*0x01020304) & ComponentMask(f)
-			if in.Kind == KindSInt && in.Bits == 8 {
+			if (in.Kind == KindSInt || in.Kind == KindSNorm) && in.Bits == 8 {
 				r[i] = uint32(int32(int8(r[i])))
+			}
+			if (in.Kind == KindSInt || in.Kind == KindSNorm) && in.Bits == 16 {
+				r[i] = uint32(int32(int16(r[i])))
 			}
 		}
 		Pack(f, buf, r)
@@ -133,5 +139,31 @@ func TestDepthStencilPacking(t *testing.T) {
 		if got := UnpackDepth(c.f, b); got != c.want {
 			t.Errorf("%v pack %v = %v, want %v", c.f, c.z, got, c.want)
 		}
+	}
+}
+
+func TestSNormAndWideInts(t *testing.T) {
+	for _, c := range []struct {
+		v    float32
+		want int32
+	}{{1, 127}, {-1, -127}, {-2, -127}, {0.5, 64}, {-0.5, -64}, {0, 0}, {float32(math.NaN()), 0}} {
+		if got := int32(SNorm(c.v, 8)); got != c.want {
+			t.Errorf("SNorm(%v) = %d, want %d", c.v, got, c.want)
+		}
+	}
+	// -128 decodes to -1 like -127.
+	if got := ToFloat(RGBA8SNorm, Raw{uint32(0xFFFFFF80), uint32(0xFFFFFF81), 127, 0}); got != [4]float32{-1, -1, 1, 0} {
+		t.Errorf("snorm decode %v", got)
+	}
+	if got := FromInt(RGBA16I, [4]uint32{uint32(0xFFFF0000), 40000, 5, uint32(0xFFFFFFFF)}); got != (Raw{uint32(0xFFFF8000), 32767, 5, 0xFFFFFFFF}) {
+		t.Errorf("RGBA16I clamp %v", got)
+	}
+	if got := FromInt(RGBA16UI, [4]uint32{70000, 1, 0, 65535}); got != (Raw{65535, 1, 0, 65535}) {
+		t.Errorf("RGBA16UI clamp %v", got)
+	}
+	b := make([]byte, 8)
+	Pack(RGBA16, b, FromFloat(RGBA16, [4]float32{1, 0.5, 0, 2}))
+	if got := ToFloat(RGBA16, Unpack(RGBA16, b)); got != [4]float32{1, float32(32768.0 / 65535), 0, 1} {
+		t.Errorf("RGBA16 %v", got)
 	}
 }
