@@ -22,7 +22,7 @@ func FuzzSample(f *testing.F) {
 			return
 		}
 		dim := Dim(b[0]%7 + 1)
-		fm := format.Format(b[1]%17 + 1)
+		fm := format.Format(b[1]%27 + 1)
 		w, h, d := int(b[2]%9)+1, int(b[3]%9)+1, int(b[4]%13)+1
 		switch dim {
 		case Dim1D:
