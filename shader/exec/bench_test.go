@@ -63,7 +63,11 @@ func loopALU() *ir.Program {
 }
 
 func benchRun(bn *testing.B, p *ir.Program, w int) {
-	m, err := New(ir.Optimize(p), Config{Width: w})
+	q, err := ir.Optimize(p)
+	if err != nil {
+		bn.Fatal(err)
+	}
+	m, err := New(q, Config{Width: w})
 	if err != nil {
 		bn.Fatal(err)
 	}

@@ -94,7 +94,11 @@ func FuzzExec(f *testing.F) {
 		if p == nil || ir.Verify(p) != nil {
 			return
 		}
-		for _, q := range []*ir.Program{p, ir.Optimize(p)} {
+		o, err := ir.Optimize(p)
+		if err != nil {
+			return
+		}
+		for _, q := range []*ir.Program{p, o} {
 			if err := ir.Verify(q); err != nil {
 				t.Fatalf("optimised program fails verification: %v\n%s", err, q)
 			}

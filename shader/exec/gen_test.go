@@ -198,7 +198,10 @@ func TestOptimizePreservesResults(t *testing.T) {
 		if err := ir.Verify(p); err != nil {
 			t.Fatalf("seed %d: generated program does not verify: %v\n%s", seed, err, p)
 		}
-		q := ir.Optimize(p)
+		q, err := ir.Optimize(p)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if err := ir.Verify(q); err != nil {
 			t.Fatalf("seed %d: optimised program does not verify: %v\n%s", seed, err, q)
 		}

@@ -125,7 +125,11 @@ func New(p *ir.Program, cfg Config) (*Machine, error) {
 		return nil, err
 	}
 	if len(p.Funcs) > 0 {
-		p = ir.Inline(p)
+		q, err := ir.Inline(p)
+		if err != nil {
+			return nil, err
+		}
+		p = q
 	}
 	w := cfg.Width
 	m := &Machine{

@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"errors"
 	"flag"
 	"math"
 	"os"
@@ -68,7 +69,11 @@ func TestPrintGolden(t *testing.T) {
 	if err := Verify(p); err != nil {
 		t.Fatal(err)
 	}
-	got := p.String() + "--- optimised\n" + Optimize(p).String()
+	q, err := Optimize(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := p.String() + "--- optimised\n" + q.String()
 	path := filepath.Join("testdata", "print.golden")
 	if *update {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
@@ -272,7 +277,10 @@ func TestCopyPropagationAndDCE(t *testing.T) {
 
 func TestInline(t *testing.T) {
 	p := sample()
-	q := Inline(p)
+	q, err := Inline(p)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(q.Funcs) != 0 {
 		t.Fatal("functions left")
 	}
@@ -286,5 +294,28 @@ func TestInline(t *testing.T) {
 	}
 	if q.Code[3].Op != Scope || q.Code[7].Op != EndScope {
 		t.Errorf("inlined body not wrapped in a scope:\n%s", q)
+	}
+}
+
+// TestInlineExplosion checks that a call tree that doubles per level is rejected
+// instead of exhausting memory (piglit glsl-fs-inline-explosion).
+func TestInlineExplosion(t *testing.T) {
+	p := &Program{Stage: Vertex}
+	for i := 0; i < 40; i++ {
+		var code []Inst
+		if i == 0 {
+			code = []Inst{{Op: Nop, Dst: NoReg, Src: nosrc()}}
+		} else {
+			c := Inst{Op: Call, Dst: NoReg, Src: nosrc(), Imm: uint32(i - 1)}
+			code = []Inst{c, c}
+		}
+		p.Funcs = append(p.Funcs, Func{Name: "f", Code: code})
+	}
+	p.Code = []Inst{{Op: Call, Dst: NoReg, Src: nosrc(), Imm: 39}}
+	if err := Verify(p); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Inline(p); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("got %v, want ErrTooLarge", err)
 	}
 }

@@ -3,9 +3,12 @@ package ir
 // Optimize returns an optimised copy of a verified program: functions inlined, then
 // constant folding, copy propagation and dead-code elimination repeated until
 // nothing changes (at most a few rounds). The result verifies and computes the same
-// outputs as p.
-func Optimize(p *Program) *Program {
-	q := Inline(p)
+// outputs as p. It fails only when inlining does (ErrTooLarge).
+func Optimize(p *Program) (*Program, error) {
+	q, err := Inline(p)
+	if err != nil {
+		return nil, err
+	}
 	for round := 0; round < 8; round++ {
 		changed := FoldConstants(q)
 		changed = PropagateCopies(q) || changed
@@ -14,7 +17,7 @@ func Optimize(p *Program) *Program {
 			break
 		}
 	}
-	return q
+	return q, nil
 }
 
 // joinPoint reports whether knowledge about register values must be dropped before

@@ -102,9 +102,10 @@ const (
 	SamplerCubeShadow
 	Sampler2DArrayShadow
 	Sampler1D
+	Sampler1DShadow
 )
 
-var samplerKindNames = [...]string{"2d", "3d", "cube", "2darray", "2dshadow", "cubeshadow", "2darrayshadow", "1d"}
+var samplerKindNames = [...]string{"2d", "3d", "cube", "2darray", "2dshadow", "cubeshadow", "2darrayshadow", "1d", "1dshadow"}
 
 func (k SamplerKind) String() string {
 	if int(k) < len(samplerKindNames) {
@@ -117,7 +118,7 @@ func (k SamplerKind) String() string {
 // (including the array layer, excluding a shadow reference).
 func (k SamplerKind) Coords() int {
 	switch k {
-	case Sampler1D:
+	case Sampler1D, Sampler1DShadow:
 		return 1
 	case Sampler2D, Sampler2DShadow:
 		return 2
@@ -128,7 +129,7 @@ func (k SamplerKind) Coords() int {
 
 // Shadow reports whether the kind compares against a reference value.
 func (k SamplerKind) Shadow() bool {
-	return k == Sampler2DShadow || k == SamplerCubeShadow || k == Sampler2DArrayShadow
+	return k == Sampler2DShadow || k == SamplerCubeShadow || k == Sampler2DArrayShadow || k == Sampler1DShadow
 }
 
 // SamplerBinding is one sampler uniform: its texture unit and result type.

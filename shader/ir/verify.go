@@ -26,7 +26,7 @@ func Verify(p *Program) error {
 		}
 	}
 	for i, s := range p.Samplers {
-		if s.Kind > Sampler1D || (s.Result != F32 && s.Result != I32 && s.Result != U32) {
+		if s.Kind > Sampler1DShadow || (s.Result != F32 && s.Result != I32 && s.Result != U32) {
 			return &Error{PC: -1, Msg: fmt.Sprintf("sampler %d (%s): bad kind or result type", i, s.Name)}
 		}
 	}

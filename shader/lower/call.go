@@ -169,9 +169,9 @@ func (l *lowerer) userCall(x *ast.Call) value {
 		case ast.StorageParamInOut:
 			pl := l.place(a)
 			outs = append(outs, outArg{pl: pl, param: pv})
-			ins = append(ins, l.read(pl, a.Pos()))
+			ins = append(ins, l.convertTo(l.read(pl, a.Pos()), pv.Type))
 		default:
-			ins = append(ins, l.expr(a))
+			ins = append(ins, l.convertTo(l.expr(a), pv.Type))
 		}
 	}
 	idx, ret := l.funcInstance(f, key, samps)
@@ -187,7 +187,7 @@ func (l *lowerer) userCall(x *ast.Call) value {
 	l.b.Emit(ir.Inst{Op: ir.Call, Dst: ir.NoReg, Src: [4]ir.Reg{ir.NoReg, ir.NoReg, ir.NoReg, ir.NoReg}, Imm: uint32(idx)})
 	for _, o := range outs {
 		st := l.storageOf(o.param)
-		l.store(o.pl, l.read(l.whole(st), x.Pos()))
+		l.store(o.pl, l.convertTo(l.read(l.whole(st), x.Pos()), o.pl.t))
 	}
 	out := value{t: x.Type(), r: make([]ir.Reg, len(ret))}
 	for k, r := range ret {
@@ -260,4 +260,13 @@ func regsOf(st *storage) []ir.Reg {
 		out[k] = st.base + ir.Reg(k)
 	}
 	return out
+}
+
+// convertTo converts v to t when their scalar bases differ (GLSL's implicit
+// conversions of out and inout arguments, applied on copy-out).
+func (l *lowerer) convertTo(v value, t *ast.Type) value {
+	if v.t == nil || t == nil || !v.t.IsNumeric() || !t.IsNumeric() || v.t.Base == t.Base {
+		return v
+	}
+	return l.convert(v, t)
 }

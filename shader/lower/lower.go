@@ -168,7 +168,10 @@ func slotType(t *ast.Type) ir.Type {
 
 func samplerKind(s ast.SamplerType) (ir.SamplerKind, bool) {
 	switch {
-	case s.Dim == ast.Dim1D && !s.Array && !s.Shadow:
+	case s.Dim == ast.Dim1D && !s.Array:
+		if s.Shadow {
+			return ir.Sampler1DShadow, true
+		}
 		return ir.Sampler1D, true
 	case s.Dim == ast.Dim2D && !s.Array:
 		if s.Shadow {
@@ -337,6 +340,12 @@ func (l *lowerer) layoutVertex() map[string]int {
 // layoutFragment assigns input words (at the matching vertex output's words when
 // linked) and output words.
 func (l *lowerer) layoutFragment(vsOut map[string]int, vs *ir.Program) {
+	vsWords := map[string]int{}
+	if vs != nil {
+		for _, s := range vs.Outputs {
+			vsWords[s.Name] = s.Words
+		}
+	}
 	p := l.p
 	if vs != nil {
 		p.InputWords = vs.OutputWords
@@ -364,9 +373,11 @@ func (l *lowerer) layoutFragment(vsOut map[string]int, vs *ir.Program) {
 				name = lv
 			}
 			if w, ok := vsOut[name]; ok {
+				n := min(v.Type.Slots(), vsWords[name])
 				l.inputs[v] = w
+				l.inCount[v] = n
 				l.inVars = append(l.inVars, v)
-				p.Inputs = append(p.Inputs, ir.Slot{Name: v.Name, Word: w, Words: v.Type.Slots(), Type: slotType(v.Type), Location: v.Location, Flat: flat(v)})
+				p.Inputs = append(p.Inputs, ir.Slot{Name: v.Name, Word: w, Words: n, Type: slotType(v.Type), Location: v.Location, Flat: flat(v)})
 				continue
 			}
 			late = append(late, v)

@@ -46,6 +46,7 @@ type lowerer struct {
 
 	vars    map[*ast.Var]*storage
 	inputs  map[*ast.Var]int
+	inCount map[*ast.Var]int // words actually provided, when fewer than the variable's
 	outputs map[*ast.Var]int
 	funcs   map[funcKey]int
 	rets    map[*ast.Func][]ir.Reg
@@ -62,7 +63,7 @@ func newLowerer(lp *glsl.Program, sp *glsl.StageProgram, stage ast.Stage, ul *un
 		p.Stage = ir.Fragment
 	}
 	return &lowerer{lp: lp, sp: sp, stage: stage, ul: ul, p: p, b: ir.NewBuilder(p),
-		vars: map[*ast.Var]*storage{}, inputs: map[*ast.Var]int{}, outputs: map[*ast.Var]int{},
+		vars: map[*ast.Var]*storage{}, inputs: map[*ast.Var]int{}, inCount: map[*ast.Var]int{}, outputs: map[*ast.Var]int{},
 		globals: stageVars(sp), funcs: map[funcKey]int{}, rets: map[*ast.Func][]ir.Reg{}, fn: &fnState{}}
 }
 
@@ -129,7 +130,11 @@ func (l *lowerer) run() (p *ir.Program, err error) {
 	if err := ir.Verify(l.p); err != nil {
 		return nil, fmt.Errorf("lower: internal error: %w", err)
 	}
-	q := ir.Optimize(l.p)
+	q, err := ir.Optimize(l.p)
+	if err != nil {
+		l.errorf(l.sp.Main.NamePos, "%v", err)
+		return nil, l.errs
+	}
 	if err := ir.Verify(q); err != nil {
 		return nil, fmt.Errorf("lower: internal error after optimisation: %w", err)
 	}
@@ -143,6 +148,9 @@ func (l *lowerer) loadInputs() {
 		w := l.inputs[v]
 		st := l.vars[v]
 		bases := ast.WordBases(v.Type)
+		if n, ok := l.inCount[v]; ok && n < len(bases) {
+			bases = bases[:n] // the rest stays zero
+		}
 		for k, bs := range bases {
 			r := st.base + ir.Reg(k)
 			if bs == ast.Bool {
