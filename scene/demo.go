@@ -42,7 +42,9 @@ const embeddedPrefix = "embedded:"
 // built-in metallic-roughness shader (demo/pbr.frag, GLSL 1.30) and its
 // material's textures (1×1 neutral textures where it has none). Double-sided
 // materials disable culling; BLEND materials blend with src_alpha,
-// one_minus_src_alpha. Cameras in the file are not used.
+// one_minus_src_alpha. When the file has a camera (the first camera node in
+// depth-first order from the scene's roots), the model is drawn as placed,
+// not fitted or turned, and seen through that camera.
 // spec: issue 7 "Scenes" (rendered with a built-in physically based shader).
 func ModelDescription(file string, width, height int) (*Description, error) {
 	dir := filepath.Dir(file)
@@ -86,9 +88,30 @@ func ModelDescription(file string, width, height int) (*Description, error) {
 			State: stateJSON{DepthTest: &yes, DepthFunc: "less", Cull: "back"},
 		}},
 	}
-	d, err := buildDescription(fj, file, read)
+	l := newDescLoader(read)
+	scn, _, err := l.meshScene(fj.Draws[0].Mesh, "model")
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	camNode := firstCameraNode(scn)
+	if camNode >= 0 {
+		fj.Draws[0].Mesh.Fit = false
+		fj.Draws[0].Model = nil
+	}
+	d, err := buildDescriptionWith(fj, file, l)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	if camNode >= 0 {
+		view, ok := scn.WorldMatrices()[camNode].Inverse()
+		if !ok {
+			return nil, fmt.Errorf("%s: nodes[%d]: camera transform is singular", file, camNode)
+		}
+		cam := scn.Cameras[scn.Nodes[camNode].Camera]
+		d.Camera = SceneCamera{
+			project: func(aspect float64) Mat4 { return cam.Projection(aspect) },
+			view:    Transform{ops: []transformOp{{m: view}}},
+		}
 	}
 	for i := range d.Draws {
 		dr := &d.Draws[i]
@@ -103,4 +126,27 @@ func ModelDescription(file string, width, height int) (*Description, error) {
 		}
 	}
 	return d, nil
+}
+
+// firstCameraNode returns the first node with a camera in depth-first order
+// from the roots, or -1.
+func firstCameraNode(s *Scene) int {
+	var visit func(n int) int
+	visit = func(n int) int {
+		if s.Nodes[n].Camera >= 0 {
+			return n
+		}
+		for _, c := range s.Nodes[n].Children {
+			if f := visit(c); f >= 0 {
+				return f
+			}
+		}
+		return -1
+	}
+	for _, r := range s.Roots {
+		if f := visit(r); f >= 0 {
+			return f
+		}
+	}
+	return -1
 }

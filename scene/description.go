@@ -2,7 +2,6 @@ package scene
 
 import (
 	"fmt"
-	"image"
 	"os"
 	"path/filepath"
 )
@@ -170,6 +169,10 @@ func ParseDescription(data []byte, name string, read ReadFunc) (*Description, er
 }
 
 func buildDescription(fj *fileJSON, name string, read ReadFunc) (*Description, error) {
+	return buildDescriptionWith(fj, name, newDescLoader(read))
+}
+
+func buildDescriptionWith(fj *fileJSON, name string, l *descLoader) (*Description, error) {
 	d := &Description{Name: name, Width: fj.Width, Height: fj.Height, MSAA: fj.MSAA, ClearDepth: 1}
 	if d.Width < 1 || d.Width > 16384 || d.Height < 1 || d.Height > 16384 {
 		return nil, fmt.Errorf("width, height: %d×%d, want 1..16384 each", d.Width, d.Height)
@@ -205,7 +208,6 @@ func buildDescription(fj *fileJSON, name string, read ReadFunc) (*Description, e
 	if d.Camera, err = parseCamera(fj.Camera); err != nil {
 		return nil, err
 	}
-	l := &descLoader{read: read, meshes: map[string]*Scene{}, files: map[string][]byte{}, images: map[string]*image.NRGBA{}}
 	for i := range fj.Draws {
 		draws, err := l.draw(&fj.Draws[i], fmt.Sprintf("draws[%d]", i))
 		if err != nil {

@@ -18,6 +18,10 @@ type descLoader struct {
 	images map[string]*image.NRGBA
 }
 
+func newDescLoader(read ReadFunc) *descLoader {
+	return &descLoader{read: read, meshes: map[string]*Scene{}, files: map[string][]byte{}, images: map[string]*image.NRGBA{}}
+}
+
 // image returns a decoded or generated image, once per source.
 func (l *descLoader) image(key string, make func() (*image.NRGBA, error)) (*image.NRGBA, error) {
 	if img, ok := l.images[key]; ok {

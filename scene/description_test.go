@@ -321,6 +321,11 @@ func TestModelDescription(t *testing.T) {
 	dir := t.TempDir()
 	s := testScene(t)
 	s.Materials[0].AlphaMode = AlphaBlend
+	withCamera, err := EncodeGLB(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Roots = []int{0} // the camera node is no longer in the scene
 	glb, err := EncodeGLB(s)
 	if err != nil {
 		t.Fatal(err)
@@ -365,6 +370,24 @@ func TestModelDescription(t *testing.T) {
 				t.Errorf("uniform %s has no value", f[2])
 			}
 		}
+	}
+	// With a camera node the model stays where it is and the file's camera is used.
+	pc := filepath.Join(dir, "camera.glb")
+	if err := os.WriteFile(pc, withCamera, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dc, err := ModelDescription(pc, 320, 240)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := dc.Camera.View(7), Translate(0, 0, -5); !near(got[:], want[:], 1e-6) {
+		t.Errorf("camera view %v, want %v", got, want)
+	}
+	if got, want := dc.Projection(), Perspective(0.8, 320.0/240, 0.1, 100); !near(got[:], want[:], 1e-6) {
+		t.Errorf("camera projection %v, want %v", got, want)
+	}
+	if m := dc.Draws[0].ModelMatrix(7); m != testScene(t).Instances()[0].Model {
+		t.Errorf("model with a file camera %v, want the node's world matrix", m)
 	}
 	if _, err := ModelDescription(filepath.Join(dir, "missing.obj"), 8, 8); err == nil || !strings.Contains(err.Error(), "missing.obj") {
 		t.Errorf("missing model: %v", err)
