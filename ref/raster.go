@@ -116,6 +116,12 @@ func (d *drawer) triangle(a, b, c, prov, id int32) error {
 		d.zoff = d.depthBias(wp[:n])
 	}
 	for i := 1; i+1 < n; i++ {
+		// A fan triangle wound against its polygon is a sliver made by
+		// snapping nearly collinear clip vertices; drawing it would
+		// cover pixels its neighbours already own.
+		if a := area2(&wp[0], &wp[i], &wp[i+1]); a != 0 && (a > 0) != (area > 0) {
+			continue
+		}
 		if err := d.rasterTri(&wp[0], &wp[i], &wp[i+1], front, id); err != nil {
 			return err
 		}
