@@ -37,13 +37,13 @@ func strtod(s string, i int) (float64, int, bool) {
 	if j < len(s) && (s[j] == '+' || s[j] == '-') {
 		j++
 	}
-	rest := strings.ToLower(s[j:min(len(s), j+8)])
+	rest := s[j:]
 	switch {
-	case strings.HasPrefix(rest, "infinity"):
+	case hasPrefixFold(rest, "infinity"):
 		return signed(s[start], math.Inf(1)), j + 8, true
-	case strings.HasPrefix(rest, "inf"):
+	case hasPrefixFold(rest, "inf"):
 		return signed(s[start], math.Inf(1)), j + 3, true
-	case strings.HasPrefix(rest, "nan"):
+	case hasPrefixFold(rest, "nan"):
 		k := j + 3
 		if k < len(s) && s[k] == '(' {
 			m := k + 1
@@ -100,6 +100,24 @@ func strtod(s string, i int) (float64, int, bool) {
 		return 0, i, false
 	}
 	return v, k, true
+}
+
+// hasPrefixFold is strings.HasPrefix ignoring ASCII case, for lower-case
+// prefixes.
+func hasPrefixFold(s, prefix string) bool {
+	if len(s) < len(prefix) {
+		return false
+	}
+	for i := range len(prefix) {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != prefix[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // scanHexFloat returns the end of the hexadecimal mantissa and exponent

@@ -2,6 +2,7 @@ package shadertest
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -161,5 +162,47 @@ func TestMatrices(t *testing.T) {
 	wantF := [16]float32{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, -11.0 / 9, -1, 0, 0, -20.0 / 9, 0}
 	if f != wantF {
 		t.Errorf("FrustumMatrix = %v, want %v", f, wantF)
+	}
+}
+
+func TestStateMatrices(t *testing.T) {
+	s := DefaultState(250, 250)
+	if s.ModelViewProjection() != identity || s.NormalMatrix() != [9]float32{1, 0, 0, 0, 1, 0, 0, 0, 1} {
+		t.Error("default matrices are not the identity")
+	}
+	s.Projection = OrthoMatrix(0, 250, 0, 250, -1, 1)
+	if s.ModelViewProjection() != s.Projection {
+		t.Error("P × I != P")
+	}
+	s.ModelView = [16]float32{2, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0.5, 0, 1, 2, 3, 1}
+	if n := s.NormalMatrix(); n != [9]float32{0.5, 0, 0, 0, 0.25, 0, 0, 0, 2} {
+		t.Errorf("NormalMatrix = %v", n)
+	}
+	m := MulMatrix(s.Projection, s.ModelView)
+	if m[0] != 2*2.0/250 || m[12] != float32(float32(2.0/250)*1)+(-1) {
+		t.Errorf("MulMatrix = %v", m)
+	}
+}
+
+func TestColumnAccessors(t *testing.T) {
+	col := VertexColumn{Type: TypeUByte, Base: BaseFloat, Components: 2, Cols: 2, MatrixColumn: 1, ArrayIndex: 2, Ints: []int64{1, 2, 3, 4}}
+	if got := col.Float(1); got != [4]float64{3, 4, 0, 1} {
+		t.Errorf("Float = %v", got)
+	}
+	if got := col.Int(0); got != [4]int64{1, 2, 0, 1} {
+		t.Errorf("Int = %v", got)
+	}
+	if got := col.Slot(3); got != 3+1+2*2 {
+		t.Errorf("Slot = %d", got)
+	}
+}
+
+func BenchmarkParse(b *testing.B) {
+	src := []byte(progHead + strings.Repeat("uniform vec4 color 0 1 0 1\ndraw rect ortho 0 0 10 10\nprobe rect rgba (0, 0, 10, 10) (0, 1, 0, 1)\n", 50))
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		if _, err := Parse("bench.shader_test", src); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -363,3 +363,39 @@ func halfToFloat(h uint16) float64 {
 	}
 	return sign * (1 + man/1024) * math.Ldexp(1, exp-15)
 }
+
+// Float returns row's value of a float or double column as the four
+// components a vertex shader input sees: integer GL types converted
+// without normalisation (glVertexAttribPointer with normalized false), the
+// components the column omits filled from (0, 0, 0, 1).
+func (col *VertexColumn) Float(row int) [4]float64 {
+	v := [4]float64{0, 0, 0, 1}
+	for k := range col.Components {
+		i := row*col.Components + k
+		if col.Type.IsFloat() {
+			v[k] = col.Floats[i]
+		} else {
+			v[k] = float64(col.Ints[i])
+		}
+	}
+	return v
+}
+
+// Int returns row's value of an integer column (glVertexAttribIPointer),
+// the omitted components filled from (0, 0, 0, 1).
+func (col *VertexColumn) Int(row int) [4]int64 {
+	v := [4]int64{0, 0, 0, 1}
+	for k := range col.Components {
+		if i := row*col.Components + k; i < len(col.Ints) {
+			v[k] = col.Ints[i]
+		}
+	}
+	return v
+}
+
+// Slot is the attribute slot a column feeds once its name resolves to
+// location loc: loc + MatrixColumn + ArrayIndex*Cols, as piglit-vbo binds
+// it.
+func (col *VertexColumn) Slot(loc int) int {
+	return loc + col.MatrixColumn + col.ArrayIndex*col.Cols
+}
