@@ -2,6 +2,7 @@ package ref
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -44,6 +45,15 @@ func checkOnce(t *testing.T, tg *Target, in func(x, y int) bool) {
 // A jittered grid mesh covering the whole viewport, drawn with additive
 // blending, covers every pixel exactly once (top-left rule, shared edges).
 func TestWatertightMesh(t *testing.T) {
+	for _, scale := range []float32{1, 1.7, 3.1} {
+		watertightMesh(t, scale)
+	}
+}
+
+// watertightMesh draws the jittered grid scaled by scale: beyond 1 most
+// border triangles are clipped against the side planes, and the shared
+// clipped edges must still meet exactly.
+func watertightMesh(t *testing.T, scale float32) {
 	const w, h, n = 64, 48, 9
 	rng := rand.New(rand.NewPCG(1, 2))
 	var grid [n + 1][n + 1][2]float32
@@ -65,7 +75,7 @@ func TestWatertightMesh(t *testing.T) {
 		for i := 0; i <= n; i++ {
 			// vary w so the mesh is perspective-projected but still covers NDC
 			wv := 1 + rng.Float32()
-			rows = append(rows, []float32{grid[j][i][0] * wv, grid[j][i][1] * wv, 0, wv})
+			rows = append(rows, []float32{grid[j][i][0] * wv * scale, grid[j][i][1] * wv * scale, 0, wv})
 		}
 	}
 	for j := 0; j < n; j++ {
@@ -507,4 +517,53 @@ func TestEyeVertexDropped(t *testing.T) {
 	draw(t, tg, &s, verts([]float32{0, 0, 0, 0}, []float32{1, 1, 0, 1}), DrawParams{Topology: Lines, Count: 2})
 	draw(t, tg, &s, verts([]float32{0, 0, 0, 0}), DrawParams{Topology: Points, Count: 1})
 	checkOnce(t, tg, func(x, y int) bool { return false })
+}
+
+// A mesh whose vertices straddle the near and far planes is clipped into
+// many polygons; no pixel may be covered twice.
+func TestNoDoubleCoverageNearFar(t *testing.T) {
+	const w, h, n = 64, 64, 12
+	rng := rand.New(rand.NewPCG(9, 10))
+	var rows [][]float32
+	for j := 0; j <= n; j++ {
+		for i := 0; i <= n; i++ {
+			wv := 0.5 + rng.Float32()*2
+			x, y := (-1+2*float32(i)/n)*1.3, (-1+2*float32(j)/n)*1.3
+			z := (rng.Float32()*2 - 1) * 2
+			rows = append(rows, []float32{x * wv, y * wv, z * wv, wv})
+		}
+	}
+	var idx []byte
+	for j := 0; j < n; j++ {
+		for i := 0; i < n; i++ {
+			a, b, c, d := j*(n+1)+i, j*(n+1)+i+1, (j+1)*(n+1)+i+1, (j+1)*(n+1)+i
+			idx = binary.LittleEndian.AppendUint16(idx, uint16(a))
+			idx = binary.LittleEndian.AppendUint16(idx, uint16(b))
+			idx = binary.LittleEndian.AppendUint16(idx, uint16(c))
+			idx = binary.LittleEndian.AppendUint16(idx, uint16(a))
+			idx = binary.LittleEndian.AppendUint16(idx, uint16(c))
+			idx = binary.LittleEndian.AppendUint16(idx, uint16(d))
+		}
+	}
+	for _, zero := range []bool{false, true} {
+		tg := newTarget(t, w, h, []format.Format{format.R32F}, format.Invalid)
+		s := additive(w, h)
+		s.ClipZeroToOne = zero
+		draw(t, tg, &s, verts(rows...), DrawParams{Topology: Triangles, Count: len(idx) / 2, IndexType: Index16, Indices: idx})
+		covered := 0
+		for y := range h {
+			for x := range w {
+				switch v := tg.Color[0].Float(x, y)[0]; v {
+				case 0:
+				case 1:
+					covered++
+				default:
+					t.Fatalf("zero-to-one %v: pixel (%d,%d) covered %v times", zero, x, y, v)
+				}
+			}
+		}
+		if covered == 0 || covered == w*h {
+			t.Fatalf("zero-to-one %v: %d pixels covered; the mesh must be partly clipped", zero, covered)
+		}
+	}
 }
