@@ -12,7 +12,8 @@
 //     and RGBA8_SNORM, RGBA16, R16F, RG16F, RGBA16I/UI, RG32I/UI,
 //     RGBA32I/UI) and a depth/stencil attachment (D16, D24S8, D32F, S8),
 //     zero-filled at
-//     creation; ClearColor, ClearColorInt, ClearDepth, ClearStencil;
+//     creation; ClearColor, ClearColorInt, ClearDepth, ClearStencil and the
+//     scissored, masked *Region variants;
 //     read back with Surface.NRGBA / RGBA / Float / Depth / Stencil.
 //   - State: every piece of fixed-function state plus the shaders and the
 //     texture bindings; DefaultState gives GL's initial state.
