@@ -1,0 +1,121 @@
+package pipe
+
+import "fmt"
+
+// Bound returns a snapshot of the context's bound state.
+func (c *Context) Bound() *BoundState {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	st := &BoundState{
+		VS: c.vs, FS: c.fs, DSA: c.dsa, Blend: c.blend, Rast: c.rast,
+		Samplers: c.samplers, Views: c.views, CBufs: c.cbufs,
+		VBufs:      append([]VertexBuffer(nil), c.vbufs...),
+		FB:         c.fb,
+		StencilRef: c.stencilRef, BlendColor: c.blendColor, Scissor: c.scissor,
+	}
+	st.FB.Cbufs = append([]*Surface(nil), c.fb.Cbufs...)
+	for q := range c.queries {
+		if q.Type.CountsDraws() {
+			st.CountingQuery = true
+		}
+	}
+	st.QueryCondition = c.cond != nil
+	return st
+}
+
+// PlannedDraw is one direct draw with its routing decision and, on the device
+// path, the triangle-list indices the front end consumes (nil for a non-indexed
+// triangle list, which needs none). spec: vortexpipe §3.1
+type PlannedDraw struct {
+	Draw     DirectDraw
+	Decision Decision
+	// Indices is the translated u32 triangle list: strips and fans rebuilt as
+	// lists, primitive restart resolved, u8/u16 widened. Indexed draws keep their
+	// indices relative (Draw.BaseVertex is added by the vertex shader).
+	Indices []uint32
+}
+
+// Plan resolves info (indirect on the host, multi-draw split) and routes every
+// direct draw, translating indices for the device path. In STRICT mode a draw that
+// would fall back returns a *StrictError naming its reasons (errors.Is ErrStrict)
+// and nothing is planned; otherwise every fallback and route is counted in Stats.
+// spec: vortexpipe §1.5, §3.1, §3.5
+func (c *Context) Plan(info *DrawInfo) ([]PlannedDraw, error) {
+	if info.Mode >= numPrimModes {
+		return nil, fmt.Errorf("pipe: draw: topology %d undefined", info.Mode)
+	}
+	if info.IndexSize != 0 && info.IndexSize != 1 && info.IndexSize != 2 && info.IndexSize != 4 {
+		return nil, fmt.Errorf("pipe: draw: index size %d", info.IndexSize)
+	}
+	draws, err := ResolveDraws(info)
+	if err != nil {
+		return nil, err
+	}
+	st := c.Bound()
+	caps := c.screen.caps
+	out := make([]PlannedDraw, 0, len(draws))
+	for i, d := range draws {
+		dec := Route(caps, c.opts, st, DrawShape{Mode: info.Mode, CountFromStreamOutput: info.CountFromStreamOutput, Draw: d})
+		if dec.Reference && c.opts.Strict {
+			return nil, fmt.Errorf("pipe: draw %d: %w", i, &StrictError{Reasons: dec.Gates})
+		}
+		p := PlannedDraw{Draw: d, Decision: dec}
+		if !dec.Reference && !dec.Empty {
+			provokingFirst := st.Rast != nil && st.Rast.State.FlatshadeFirst
+			p.Indices, err = c.translate(info, d, provokingFirst)
+			if err != nil {
+				return nil, fmt.Errorf("pipe: draw %d: %w", i, err)
+			}
+		}
+		out = append(out, p)
+	}
+	c.mu.Lock()
+	for _, p := range out {
+		c.stats.Draws++
+		switch {
+		case p.Decision.Empty:
+			c.stats.Empty++
+		case p.Decision.Reference:
+			c.stats.Reference++
+			for _, r := range p.Decision.Gates {
+				c.stats.Fallbacks[r.Code]++
+			}
+		default:
+			c.stats.Device++
+			for _, r := range p.Decision.Routes {
+				c.stats.Routes[r.Code]++
+			}
+		}
+	}
+	c.mu.Unlock()
+	return out, nil
+}
+
+// translate builds the device path's index list for one direct draw.
+func (c *Context) translate(info *DrawInfo, d DirectDraw, provokingFirst bool) ([]uint32, error) {
+	var idx []uint32
+	if info.IndexSize == 0 {
+		if info.Mode == PrimTriangles {
+			return nil, nil
+		}
+		idx = Sequence(d.Start, d.Count)
+	} else {
+		src := info.IndexData
+		if info.Index != nil {
+			n := info.Index.Size()
+			src = make([]byte, n)
+			if err := info.Index.Read(0, src); err != nil {
+				return nil, fmt.Errorf("index buffer: %w", err)
+			}
+		}
+		var err error
+		if idx, err = WidenIndices(src, info.IndexSize, d.Start, d.Count); err != nil {
+			return nil, err
+		}
+		if info.Mode == PrimTriangles && !info.PrimitiveRestart {
+			return idx, nil
+		}
+	}
+	restart := info.PrimitiveRestart && info.IndexSize != 0
+	return TriangleList(info.Mode, idx, restart, info.RestartIndex, provokingFirst)
+}

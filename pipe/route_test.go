@@ -1,0 +1,415 @@
+package pipe
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"vortexgfx/ref/format"
+)
+
+func fullCaps() Caps {
+	return Caps{Threads: 16, Warps: 4, Cores: 4, MaxBlockSize: 64, HasTEX: true, HasRASTER: true, HasOM: true}
+}
+
+// testSurface returns a w×h single-level 2D texture surface of format f on s.
+func testSurface(t *testing.T, s *Screen, f format.Format, w, h int) *Surface {
+	t.Helper()
+	r, err := s.CreateTexture(TextureDesc{Target: Target2D, Format: f, Width: w, Height: h, Depth: 1, ArraySize: 1, Levels: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Surface{Resource: r}
+}
+
+func mustDSA(t *testing.T, s DepthStencilAlphaState) *DSA {
+	t.Helper()
+	d, err := NewDSA(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// eligible builds a bound state the device path takes with no route at all: a
+// compiled VS/FS pair, one RGBA8 attachment, D24S8 depth with LESS, and a 64×64
+// BGRA8 texture with a bilinear sampler on unit 0.
+func eligible(t *testing.T, s *Screen) *BoundState {
+	t.Helper()
+	st := &BoundState{
+		VS: &Shader{Desc: ShaderDesc{Stage: StageVertex, GLSL: "vs", Info: ShaderInfo{Compiled: true, VaryingVec4s: 2}}},
+		FS: &Shader{Desc: ShaderDesc{Stage: StageFragment, GLSL: "fs", Info: ShaderInfo{Compiled: true, ColorOutputs: 1}}},
+		FB: Framebuffer{Width: 64, Height: 64, Samples: 1},
+	}
+	st.FB.Cbufs = []*Surface{testSurface(t, s, format.RGBA8, 64, 64)}
+	st.FB.Zsbuf = testSurface(t, s, format.D24S8, 64, 64)
+	st.DSA = mustDSA(t, DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: FuncLess})
+	tex, err := s.CreateTexture(TextureDesc{Target: Target2D, Format: format.BGRA8, Width: 64, Height: 64, Depth: 1, ArraySize: 1, Levels: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Views[0] = &SamplerView{Texture: tex, Tex: ClassifyTexture(tex.desc)}
+	st.Samplers[0], err = NewSampler(SamplerState{MinFilter: FilterLinear, MagFilter: FilterLinear, MipFilter: MipLinear, MaxLod: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func texView(t *testing.T, s *Screen, d TextureDesc) *SamplerView {
+	t.Helper()
+	if d.Depth == 0 {
+		d.Depth = 1
+	}
+	if d.ArraySize == 0 {
+		d.ArraySize = 1
+	}
+	if d.Levels == 0 {
+		d.Levels = 1
+	}
+	r, err := s.CreateTexture(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &SamplerView{Texture: r, Tex: ClassifyTexture(d)}
+}
+
+// TestRoute has one row per gate and route of vortexpipe §3.1 (eligibility),
+// §2.3.3 (per-unit routing), §3.6 (TEX table) and §3.7 (OM table).
+func TestRoute(t *testing.T) {
+	s := NewScreenWithCaps(fullCaps(), Options{})
+	tri := DrawShape{Mode: PrimTriangles, Draw: DirectDraw{Count: 3, InstanceCount: 1}}
+	type row struct {
+		name  string
+		mut   func(st *BoundState, caps *Caps, o *Options, d *DrawShape)
+		gate  ReasonCode // expected gate (0: device path)
+		route []ReasonCode
+		key   VariantKey
+		empty bool
+	}
+	hw := VariantKey{Samples: 1}
+	rows := []row{
+		{name: "eligible", mut: func(*BoundState, *Caps, *Options, *DrawShape) {}, key: hw},
+		// §3.1 eligibility
+		{name: "no VS", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.VS = nil }, gate: GateNoVS},
+		{name: "VS not compiled", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.VS.Desc.Info.Compiled = false }, gate: GateVSNotCompiled},
+		{name: "FS not compiled", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.FS.Desc.Info.Compiled = false }, gate: GateFSNotCompiled},
+		{name: "points", mut: func(_ *BoundState, _ *Caps, _ *Options, d *DrawShape) { d.Mode = PrimPoints }, gate: GateTopology},
+		{name: "line strip", mut: func(_ *BoundState, _ *Caps, _ *Options, d *DrawShape) { d.Mode = PrimLineStrip }, gate: GateTopology},
+		{name: "strip", mut: func(_ *BoundState, _ *Caps, _ *Options, d *DrawShape) { d.Mode = PrimTriangleStrip }, key: hw},
+		{name: "fan", mut: func(_ *BoundState, _ *Caps, _ *Options, d *DrawShape) { d.Mode = PrimTriangleFan }, key: hw},
+		{name: "stream-output count", mut: func(_ *BoundState, _ *Caps, _ *Options, d *DrawShape) { d.CountFromStreamOutput = true }, gate: GateStreamOutput},
+		{name: "occlusion query", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.CountingQuery = true }, gate: GateQuery},
+		{name: "render condition", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.QueryCondition = true }, gate: GateRenderCondition},
+		{name: "4 vec4 varyings", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.VS.Desc.Info.VaryingVec4s = 4 }, gate: GateVaryings},
+		{name: "noperspective", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.VS.Desc.Info.NoPerspective = true }, gate: GateNoPerspective},
+		{name: "forced reference", mut: func(_ *BoundState, _ *Caps, o *Options, _ *DrawShape) { o.ForceReference = true }, gate: GateForcedReference},
+		{name: "zero count", mut: func(_ *BoundState, _ *Caps, _ *Options, d *DrawShape) { d.Draw.Count = 0 }, empty: true},
+		{name: "zero instances", mut: func(_ *BoundState, _ *Caps, _ *Options, d *DrawShape) { d.Draw.InstanceCount = 0 }, empty: true},
+		{name: "cull front and back", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Rast, _ = NewRasterizer(RasterizerState{Cull: CullFrontAndBack})
+		}, empty: true},
+		// rasterizer capture flags
+		{name: "polygon mode line", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Rast, _ = NewRasterizer(RasterizerState{FillFront: PolygonLine})
+		}, gate: GatePolygonMode},
+		{name: "polygon offset", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Rast, _ = NewRasterizer(RasterizerState{OffsetTri: true, OffsetScale: 1})
+		}, gate: GatePolygonOffset},
+		// §3.7 OM table
+		{name: "no OM ext", mut: func(_ *BoundState, c *Caps, _ *Options, _ *DrawShape) { c.HasOM = false },
+			route: []ReasonCode{RouteNoOM}, key: VariantKey{SWOM: true, Samples: 1}},
+		{name: "all 8 depth funcs: GEQUAL", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.DSA = mustDSA(t, DepthStencilAlphaState{DepthEnabled: true, DepthFunc: FuncGEqual})
+		}, key: hw},
+		{name: "two-sided stencil", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.DSA = mustDSA(t, DepthStencilAlphaState{Stencil: [2]StencilState{
+				{Enabled: true, Func: FuncAlways, ZPassOp: StencilIncr, WriteMask: 0xFF},
+				{Enabled: true, Func: FuncAlways, ZPassOp: StencilDecr, WriteMask: 0xFF}}})
+		}, key: hw},
+		{name: "logic op", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Blend, _ = NewBlend(BlendState{LogicOpEnable: true, LogicOp: LogicXor})
+		}, key: hw},
+		{name: "MRT 2", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.FB.Cbufs = append(st.FB.Cbufs, testSurface(t, s, format.RGBA8, 64, 64))
+			st.DSA = mustDSA(t, DepthStencilAlphaState{DepthEnabled: true, DepthFunc: FuncLess})
+			st.FS.Desc.Info.ColorOutputs = 2
+		}, key: hw},
+		{name: "MRT with depth write", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.FB.Cbufs = append(st.FB.Cbufs, testSurface(t, s, format.RGBA8, 64, 64))
+		}, route: []ReasonCode{RouteMRTDepthWrite}, key: VariantKey{SWOM: true, Samples: 1}},
+		{name: "fewer attachments than outputs", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.FS.Desc.Info.ColorOutputs = 2
+		}, gate: GateMissingAttachment},
+		{name: "5 attachments", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			for i := 0; i < 4; i++ {
+				st.FB.Cbufs = append(st.FB.Cbufs, testSurface(t, s, format.RGBA8, 64, 64))
+			}
+		}, gate: GateTooManyRTs},
+		{name: "BGRA attachment", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.FB.Cbufs = []*Surface{testSurface(t, s, format.RGBA8, 64, 64), testSurface(t, s, format.BGRA8, 64, 64)}
+			st.DSA = nil
+		}, key: VariantKey{Samples: 1, BGRAMask: 2}},
+		{name: "sRGB attachment", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.FB.Cbufs[0] = testSurface(t, s, format.SRGB8A8, 64, 64)
+		}, route: []ReasonCode{RouteColorFormat}, key: VariantKey{SWOM: true, Samples: 1}},
+		{name: "R8 attachment", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.FB.Cbufs[0] = testSurface(t, s, format.R8, 64, 64)
+		}, route: []ReasonCode{RouteColorFormat}, key: VariantKey{SWOM: true, Samples: 1}},
+		{name: "RG8 attachment", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.FB.Cbufs[0] = testSurface(t, s, format.RG8, 64, 64)
+		}, route: []ReasonCode{RouteColorFormat}, key: VariantKey{SWOM: true, Samples: 1}},
+		{name: "float attachment", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.FB.Cbufs[0] = testSurface(t, s, format.RGBA16F, 64, 64)
+		}, gate: GateColorFormat},
+		{name: "D32F depth", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.FB.Zsbuf = testSurface(t, s, format.D32F, 64, 64)
+		}, route: []ReasonCode{RouteDepthFormat}, key: VariantKey{SWOM: true, Samples: 1}},
+		{name: "4x MSAA", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.FB.Samples = 4 },
+			route: []ReasonCode{RouteMultisample, RouteRasterImpliesOM}, key: VariantKey{SWRaster: true, SWOM: true, Samples: 4}},
+		{name: "2x MSAA", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.FB.Samples = 2 }, gate: GateSampleCount},
+		{name: "8x MSAA", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.FB.Samples = 8 }, gate: GateSampleCount},
+		{name: "MSAA x MRT", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.FB.Samples = 4
+			st.FB.Cbufs = append(st.FB.Cbufs, testSurface(t, s, format.RGBA8, 64, 64))
+		}, gate: GateMRTMultisample},
+		{name: "alpha test", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.DSA = mustDSA(t, DepthStencilAlphaState{AlphaEnabled: true, AlphaFunc: FuncGreater, AlphaRef: 0.5})
+		}, gate: GateAlphaTest},
+		{name: "depth bounds", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.DSA = mustDSA(t, DepthStencilAlphaState{DepthBounds: true, DepthBoundsMax: 0.5})
+		}, gate: GateDepthBounds},
+		{name: "dual-source", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Blend, _ = NewBlend(BlendState{RT: [8]RTBlendState{{BlendEnable: true, RGBSrc: FactorOne, RGBDst: FactorInvSrc1Alpha, AlphaSrc: FactorOne, AlphaDst: FactorZero}}})
+		}, gate: GateDualSource},
+		{name: "constant alpha stays on FF", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Blend, _ = NewBlend(BlendState{RT: [8]RTBlendState{{BlendEnable: true, RGBSrc: FactorConstAlpha, RGBDst: FactorInvConstAlpha, AlphaSrc: FactorOne, AlphaDst: FactorZero}}})
+		}, key: hw},
+		{name: "alpha-to-coverage", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Blend, _ = NewBlend(BlendState{AlphaToCoverage: true})
+		}, gate: GateAlphaToCoverage},
+		{name: "alpha-to-one", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Blend, _ = NewBlend(BlendState{AlphaToOne: true})
+		}, gate: GateAlphaToOne},
+		{name: "depth clamp", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Rast, _ = NewRasterizer(RasterizerState{DepthClamp: true})
+		}, gate: GateDepthClamp},
+		{name: "depth clip disable", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Rast, _ = NewRasterizer(RasterizerState{DepthClipDisable: true})
+		}, gate: GateDepthClip},
+		{name: "framebuffer > 65535", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.FB.Width = 70000
+		}, gate: GateFramebufferSize},
+		{name: "aperture overflow", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.FB.Width, st.FB.Height = 32768, 16384
+		}, route: []ReasonCode{RouteAperture}, key: VariantKey{SWOM: true, Samples: 1}},
+		// §3.6 TEX table
+		{name: "no TEX ext", mut: func(_ *BoundState, c *Caps, _ *Options, _ *DrawShape) { c.HasTEX = false },
+			route: []ReasonCode{RouteNoTEX}, key: VariantKey{SWTex: true, Samples: 1}},
+		{name: "no TEX ext, no textures", mut: func(st *BoundState, c *Caps, _ *Options, _ *DrawShape) {
+			c.HasTEX = false
+			st.Views[0] = nil
+		}, key: hw},
+		{name: "clamp to border", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Samplers[0], _ = NewSampler(SamplerState{WrapS: WrapClampToBorder, WrapT: WrapClampToBorder, BorderColor: [4]float32{1, 0, 0, 1}})
+		}, key: hw},
+		{name: "mirror clamp", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Samplers[0], _ = NewSampler(SamplerState{WrapS: WrapMirrorClampToEdge})
+		}, route: []ReasonCode{RouteTexWrap}, key: VariantKey{SWTex: true, Samples: 1}},
+		{name: "mirror clamp to border", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Samplers[0], _ = NewSampler(SamplerState{WrapS: WrapMirrorClampToBorder})
+		}, gate: GateWrap},
+		{name: "anisotropy", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Samplers[0], _ = NewSampler(SamplerState{MaxAnisotropy: 8})
+		}, gate: GateAnisotropy},
+		{name: "NPOT", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Views[0] = texView(t, s, TextureDesc{Target: Target2D, Format: format.BGRA8, Width: 60, Height: 64})
+		}, route: []ReasonCode{RouteTexNPOT}, key: VariantKey{SWTex: true, Samples: 1}},
+		{name: "3D", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Views[0] = texView(t, s, TextureDesc{Target: Target3D, Format: format.BGRA8, Width: 8, Height: 8, Depth: 8})
+		}, route: []ReasonCode{RouteTexTarget}, key: VariantKey{SWTex: true, Samples: 1}},
+		{name: "cube", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Views[0] = texView(t, s, TextureDesc{Target: TargetCube, Format: format.BGRA8, Width: 8, Height: 8, ArraySize: 6})
+		}, route: []ReasonCode{RouteTexTarget}, key: VariantKey{SWTex: true, Samples: 1}},
+		{name: "2D array", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Views[0] = texView(t, s, TextureDesc{Target: Target2DArray, Format: format.BGRA8, Width: 8, Height: 8, ArraySize: 3})
+		}, route: []ReasonCode{RouteTexTarget}, key: VariantKey{SWTex: true, Samples: 1}},
+		{name: "1D array", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Views[0] = texView(t, s, TextureDesc{Target: Target1DArray, Format: format.BGRA8, Width: 8, Height: 1, ArraySize: 3})
+		}, gate: GateTexTarget},
+		{name: "shadow sampler", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Samplers[0], _ = NewSampler(SamplerState{CompareMode: true, CompareFunc: FuncLEqual})
+		}, route: []ReasonCode{RouteTexShadow}, key: VariantKey{SWTex: true, Samples: 1}},
+		{name: "texelFetch", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.FS.Desc.Info.TexOps = TexOpFetch },
+			route: []ReasonCode{RouteTexOp}, key: VariantKey{SWTex: true, Samples: 1}},
+		{name: "textureGather", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.FS.Desc.Info.TexOps = TexOpGather },
+			route: []ReasonCode{RouteTexOp}, key: VariantKey{SWTex: true, Samples: 1}},
+		{name: "textureSize", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.FS.Desc.Info.TexOps = TexOpSize }, key: hw},
+		{name: "gather on cube", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.FS.Desc.Info.TexOps = TexOpGatherCube
+		}, gate: GateTexOp},
+		{name: "txf_ms", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.FS.Desc.Info.TexOps = TexOpFetchMS }, gate: GateTexOp},
+		{name: "textureQueryLod", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.FS.Desc.Info.TexOps = TexOpQueryLod }, gate: GateTexOp},
+		{name: "sRGB texture", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Views[0] = texView(t, s, TextureDesc{Target: Target2D, Format: format.SRGB8A8, Width: 8, Height: 8})
+		}, route: []ReasonCode{RouteTexFormat}, key: VariantKey{SWTex: true, Samples: 1}},
+		{name: "float texture", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Views[0] = texView(t, s, TextureDesc{Target: Target2D, Format: format.RGBA32F, Width: 8, Height: 8})
+		}, route: []ReasonCode{RouteTexFormat}, key: VariantKey{SWTex: true, Samples: 1}},
+		{name: "depth texture", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Views[0] = texView(t, s, TextureDesc{Target: Target2D, Format: format.D24S8, Width: 8, Height: 8})
+		}, route: []ReasonCode{RouteTexFormat}, key: VariantKey{SWTex: true, Samples: 1}},
+		{name: "int8 texture", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Views[0] = texView(t, s, TextureDesc{Target: Target2D, Format: format.RGBA8UI, Width: 8, Height: 8})
+		}, route: []ReasonCode{RouteTexFormat}, key: VariantKey{SWTex: true, Samples: 1}},
+		{name: "int32 texture", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Views[0] = texView(t, s, TextureDesc{Target: Target2D, Format: format.R32UI, Width: 8, Height: 8})
+		}, gate: GateTexFormat},
+		{name: "RGBA8 texture (host decode)", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Views[0] = texView(t, s, TextureDesc{Target: Target2D, Format: format.RGBA8, Width: 8, Height: 8})
+		}, key: hw},
+		{name: "3 textures", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Views[1], st.Views[2] = st.Views[0], st.Views[0]
+			st.Samplers[1], st.Samplers[2] = st.Samplers[0], st.Samplers[0]
+		}, route: []ReasonCode{RouteTexStages}, key: VariantKey{SWTex: true, Samples: 1}},
+		// §2.3.3 capability and forced routing
+		{name: "no RASTER ext", mut: func(_ *BoundState, c *Caps, _ *Options, _ *DrawShape) { c.HasRASTER = false },
+			route: []ReasonCode{RouteNoRASTER, RouteRasterImpliesOM}, key: VariantKey{SWRaster: true, SWOM: true, Samples: 1}},
+		{name: "force tex", mut: func(_ *BoundState, _ *Caps, o *Options, _ *DrawShape) { o.ForceSW = UnitTEX },
+			route: []ReasonCode{RouteForcedTEX}, key: VariantKey{SWTex: true, Samples: 1}},
+		{name: "force om", mut: func(_ *BoundState, _ *Caps, o *Options, _ *DrawShape) { o.ForceSW = UnitOM },
+			route: []ReasonCode{RouteForcedOM}, key: VariantKey{SWOM: true, Samples: 1}},
+		{name: "force raster", mut: func(_ *BoundState, _ *Caps, o *Options, _ *DrawShape) { o.ForceSW = UnitRASTER },
+			route: []ReasonCode{RouteForcedRASTER, RouteRasterImpliesOM}, key: VariantKey{SWRaster: true, SWOM: true, Samples: 1}},
+		{name: "force all", mut: func(_ *BoundState, _ *Caps, o *Options, _ *DrawShape) { o.ForceSW = UnitAll },
+			route: []ReasonCode{RouteForcedTEX, RouteForcedRASTER, RouteForcedOM}, key: VariantKey{SWTex: true, SWRaster: true, SWOM: true, Samples: 1}},
+		{name: "no graphics exts", mut: func(_ *BoundState, c *Caps, _ *Options, _ *DrawShape) { c.HasTEX, c.HasRASTER, c.HasOM = false, false, false },
+			route: []ReasonCode{RouteNoTEX, RouteNoRASTER, RouteNoOM}, key: VariantKey{SWTex: true, SWRaster: true, SWOM: true, Samples: 1}},
+	}
+	for _, r := range rows {
+		t.Run(r.name, func(t *testing.T) {
+			st := eligible(t, s)
+			caps, opts, d := fullCaps(), Options{}, tri
+			r.mut(st, &caps, &opts, &d)
+			dec := Route(caps, opts, st, d)
+			if dec.Empty != r.empty {
+				t.Fatalf("empty %v, want %v (%+v)", dec.Empty, r.empty, dec)
+			}
+			if r.empty {
+				return
+			}
+			if r.gate != 0 {
+				if !dec.Reference || len(dec.Gates) != 1 || dec.Gates[0].Code != r.gate {
+					t.Fatalf("gates %v, want exactly %v", dec.Gates, r.gate)
+				}
+				if r.gate.Kind() != Gated {
+					t.Errorf("%v kind %v", r.gate, r.gate.Kind())
+				}
+				return
+			}
+			if dec.Reference {
+				t.Fatalf("gated: %v", dec.Gates)
+			}
+			if !sameCodes(dec.Routes, r.route) {
+				t.Errorf("routes %v, want %v", dec.Routes, r.route)
+			}
+			for _, rr := range dec.Routes {
+				if rr.Code.Kind() != Routed {
+					t.Errorf("%v kind %v", rr.Code, rr.Code.Kind())
+				}
+			}
+			if dec.Key != r.key {
+				t.Errorf("key %v, want %v", dec.Key, r.key)
+			}
+		})
+	}
+}
+
+// TestStrictAndStats: STRICT turns each gate into an error naming the reason;
+// without it the fallback is counted per reason. spec: vortexpipe §1.5
+func TestStrictAndStats(t *testing.T) {
+	s := NewScreenWithCaps(fullCaps(), Options{})
+	strict := true
+	for _, strictMode := range []bool{false, true} {
+		var c *Context
+		if strictMode {
+			c = s.NewContext(ContextOptions{Strict: &strict})
+		} else {
+			c = s.NewContext(ContextOptions{})
+		}
+		st := eligible(t, s)
+		if err := c.BindVSState(st.VS); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.BindFSState(st.FS); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.SetFramebufferState(st.FB); err != nil {
+			t.Fatal(err)
+		}
+		info := &DrawInfo{Mode: PrimPoints, InstanceCount: 1, Draws: []DrawRange{{Count: 4}, {Count: 0}}}
+		plan, err := c.Plan(info)
+		if strictMode {
+			var se *StrictError
+			if !errors.Is(err, ErrStrict) || !errors.As(err, &se) || se.Reasons[0].Code != GateTopology ||
+				!strings.Contains(err.Error(), "line/point topology (POINTS)") {
+				t.Fatalf("strict: %v", err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(plan) != 2 || !plan[0].Decision.Reference || !plan[1].Decision.Empty {
+			t.Fatalf("plan %+v", plan)
+		}
+		q, _ := c.CreateQuery(QueryOcclusionCounter)
+		if err := c.BeginQuery(q); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Plan(&DrawInfo{Mode: PrimTriangles, InstanceCount: 1, Draws: []DrawRange{{Count: 3}}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.EndQuery(q); err != nil {
+			t.Fatal(err)
+		}
+		p, err := c.Plan(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Start: 2, Count: 5}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p[0].Decision.Reference || len(p[0].Indices) != 9 {
+			t.Fatalf("strip plan %+v", p[0])
+		}
+		stats := c.Stats()
+		if stats.Draws != 4 || stats.Reference != 2 || stats.Device != 1 || stats.Empty != 1 ||
+			stats.Fallbacks[GateTopology] != 1 || stats.Fallbacks[GateQuery] != 1 {
+			t.Errorf("stats %+v", stats)
+		}
+		rep := strings.Join(stats.Report(), "\n")
+		if !strings.Contains(rep, "fallback: line/point topology: 1") {
+			t.Errorf("report %q", rep)
+		}
+	}
+}
+
+func TestOptionsFromEnv(t *testing.T) {
+	tests := []struct {
+		env  map[string]string
+		want Options
+		err  bool
+	}{
+		{map[string]string{}, Options{}, false},
+		{map[string]string{"VORTEX_STRICT": "1"}, Options{Strict: true}, false},
+		{map[string]string{"VORTEX_FORCE_SW": "tex|om"}, Options{ForceSW: UnitTEX | UnitOM}, false},
+		{map[string]string{"VORTEX_FORCE_SW": "all", "VORTEX_STRICT": "0"}, Options{ForceSW: UnitAll}, false},
+		{map[string]string{"VORTEX_FORCE_SW": "raster,tex"}, Options{ForceSW: UnitRASTER | UnitTEX}, false},
+		{map[string]string{"VORTEX_FORCE_SW": "fpu"}, Options{}, true},
+		{map[string]string{"VORTEX_STRICT": "yes"}, Options{}, true},
+	}
+	for _, tc := range tests {
+		got, err := OptionsFromEnv(func(k string) string { return tc.env[k] })
+		if (err != nil) != tc.err || err == nil && got != tc.want {
+			t.Errorf("%v: %+v, %v", tc.env, got, err)
+		}
+	}
+}
