@@ -57,7 +57,9 @@
 // gl_FragCoord is (x+1/2, y+1/2, z, 1/w). Lines are parallelograms: the
 // segment widened by the rounded line width along its minor axis and
 // rasterized as two triangles (Vulkan's non-strict lines; not GL's
-// diamond-exit rule), so a line strip covers its joints once. Points are
+// diamond-exit rule), so a line strip covers each joint between segments of
+// one major axis once (a joint turning between x- and y-major may be
+// covered by both segments). Points are
 // squares of the point size (clamped to [1, 2048]) covering the pixels whose
 // centres fall in the half-open square; gl_PointCoord has its origin at the
 // upper left unless State.PointOriginLower.
