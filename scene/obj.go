@@ -405,6 +405,11 @@ func (d *objData) build() []Mesh {
 		}
 		seen := make(map[key]uint32, len(triples))
 		vertexOf := make([]uint32, len(triples))
+		m.Positions = make([]float32, 0, 3*len(triples))
+		m.Normals = make([]float32, 0, 3*len(triples))
+		if hasUV {
+			m.Texcoords = make([]float32, 0, 2*len(triples))
+		}
 		for ti, c := range triples {
 			var v [8]float32
 			copy(v[0:3], d.v[3*c.v:3*c.v+3])
@@ -435,9 +440,6 @@ func (d *objData) build() []Mesh {
 		m.Indices = make([]uint32, len(ids))
 		for i, id := range ids {
 			m.Indices[i] = vertexOf[id]
-		}
-		if m.Positions == nil {
-			m.Positions, m.Normals = []float32{}, []float32{}
 		}
 	}
 	return meshes
