@@ -27,6 +27,7 @@ func commands() []command {
 		{"cp encode", "encode JSON-lines commands into raw ring bytes", runCPEncode},
 		{"cp trace", "run a small workload and print every command the CP executes with its cycles", runCPTrace},
 		{"bench cp", "ring commands, doorbells and CP cycles per launch and draw, launches per second", runBenchCP},
+		{"glsl", "compile GLSL and print the IR or the errors", runGLSL},
 	}
 }
 
