@@ -79,6 +79,10 @@ func LinkShaders(shaders ...*Shader) (*Program, error) {
 		p.matchVaryings(&errs)
 	}
 	p.collectUniforms(shaders, &errs)
+	p.checkBlocks(shaders, &errs)
+	if p.Vertex != nil && len(errs) == 0 {
+		p.checkPosition(&errs)
+	}
 	if p.Vertex != nil {
 		for _, u := range p.Vertex.Units {
 			for _, v := range u.File.Globals {
@@ -163,6 +167,10 @@ func linkStage(units []*Shader, errs *ast.ErrorList) *StageProgram {
 				continue
 			}
 			if prev := seen[v.Name]; prev != nil {
+				if prev.ImplicitSize || v.ImplicitSize {
+					// implicitly sized arrays take the largest size of the units
+					continue
+				}
 				if !sameType(prev.Type, v.Type) {
 					errs.Add(v.DeclPos, "global '"+v.Name+"' declared as "+v.Type.String()+" and as "+prev.Type.String())
 				}
@@ -268,8 +276,71 @@ func (p *Program) collectUniforms(shaders []*Shader, errs *ast.ErrorList) {
 			} else if !sameType(u.Type, v.Type) {
 				errs.Add(v.DeclPos, "uniform '"+v.Name+"' declared as "+v.Type.String()+" and as "+u.Type.String()+" in different shaders")
 				continue
+			} else if s.File.ES && len(u.Vars) > 0 && u.Vars[0].Qual.Precision != v.Qual.Precision &&
+				u.Vars[0].Qual.Precision != ast.PrecNone && v.Qual.Precision != ast.PrecNone {
+				errs.Add(v.DeclPos, "uniform '"+v.Name+"' is declared with different precisions in different shaders")
+				continue
 			}
 			u.Vars = append(u.Vars, v)
+		}
+	}
+}
+
+// checkBlocks requires interface blocks of the same name to have the same members
+// in every shader. spec: GLSL 4.50 §4.3.9.
+func (p *Program) checkBlocks(shaders []*Shader, errs *ast.ErrorList) {
+	seen := map[string]*ast.InterfaceBlock{}
+	for _, s := range shaders {
+		if s == nil {
+			continue
+		}
+		for _, b := range s.File.Blocks {
+			key := b.Storage.String() + " " + b.Name
+			if b.Storage == ast.StorageIn || b.Storage == ast.StorageOut {
+				key = "io " + b.Name
+			}
+			prev := seen[key]
+			if prev == nil {
+				seen[key] = b
+				continue
+			}
+			same := len(prev.Members) == len(b.Members)
+			for i := 0; same && i < len(b.Members); i++ {
+				same = prev.Members[i].Name == b.Members[i].Name && sameType(prev.Members[i].Type, b.Members[i].Type)
+			}
+			if !same {
+				pos := ast.Pos{File: s.Name}
+				if len(b.Members) > 0 {
+					pos = b.Members[0].DeclPos
+				}
+				errs.Add(pos, "interface block '"+b.Name+"' has different members in different shaders")
+			}
+		}
+	}
+}
+
+// checkPosition requires GLSL 1.10-1.30 and GLSL ES 1.00 vertex shaders to write
+// gl_Position, and legacy varyings read by the fragment shader to be written.
+func (p *Program) checkPosition(errs *ast.ErrorList) {
+	u0 := p.Vertex.Units[0]
+	legacy := !u0.File.ES && u0.File.Version < 140 || u0.File.ES && u0.File.Version < 300
+	if !legacy {
+		return
+	}
+	wrote := false
+	for _, u := range p.Vertex.Units {
+		for _, v := range u.File.Globals {
+			if v.Builtin && v.Name == "gl_Position" && v.Written {
+				wrote = true
+			}
+		}
+	}
+	if !wrote {
+		errs.Add(ast.Pos{File: u0.Name}, "vertex shader does not write to gl_Position")
+	}
+	for _, vy := range p.Varyings {
+		if vy.In.Used && !vy.Out.Written && vy.Out.Qual.Storage == ast.StorageVarying {
+			errs.Add(vy.In.DeclPos, "fragment shader varying '"+vy.Name+"' is not written by the vertex shader")
 		}
 	}
 }

@@ -45,6 +45,11 @@ func TestPiglitAgreement(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	exec, err := PiglitShaderTests(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res = append(res, exec...)
 	ratchet := readRatchet(t)
 	for _, r := range res {
 		t.Logf("%-13s %4d/%4d agree (%.1f%%), %d skipped (extensions)", r.Set, r.Agreed, r.Total, 100*r.Rate(), r.Skipped)

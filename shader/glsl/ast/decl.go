@@ -116,6 +116,11 @@ type Var struct {
 	Block *InterfaceBlock
 	// Used is set when the variable is read or written anywhere in the shader.
 	Used bool
+	// Written is set when the variable is assigned or passed as an out argument.
+	Written bool
+	// ImplicitSize marks an array declared without a size and sized by the
+	// checker from a redeclaration or its largest constant index (desktop GLSL).
+	ImplicitSize bool
 	// ReadOnly marks variables that may not be assigned (uniforms, inputs, const,
 	// in-parameters are writable, gl_FragCoord etc. are not).
 	ReadOnly bool

@@ -260,9 +260,6 @@ func (p *parser) literal(t preproc.Token) ast.Expr {
 		lit.Kind = ast.LitFloat
 		body := s
 		if n := len(body); n > 0 && (body[n-1] == 'f' || body[n-1] == 'F') {
-			if !p.lang.atLeast(120, 300) {
-				p.fail(t.Pos, "float suffix 'f' requires GLSL 1.20")
-			}
 			body = body[:n-1]
 		}
 		if !validFloat(body) {

@@ -14,6 +14,18 @@ func (l langVersion) atLeast(d, e int) bool {
 	return l.v >= d
 }
 
+// builtinStructName reports the struct types GLSL predeclares (the checker decides
+// whether they exist in the version). spec: GLSL 1.20 §7.5.
+func builtinStructName(name string) bool {
+	switch name {
+	case "gl_DepthRangeParameters", "gl_PointParameters", "gl_MaterialParameters",
+		"gl_LightSourceParameters", "gl_LightModelParameters", "gl_LightModelProducts",
+		"gl_LightProducts", "gl_FogParameters":
+		return true
+	}
+	return false
+}
+
 // basicTypeNames are the non-opaque built-in type keywords with the minimum desktop and
 // ES version that has them. spec: GLSL 4.50 §4.1, GLSL ES 3.00 §4.1.
 func builtinTypeMin(name string) (desk, es int, ok bool) {

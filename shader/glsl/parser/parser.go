@@ -195,7 +195,7 @@ func (p *parser) isTypeName(t preproc.Token) bool {
 			return isType
 		}
 	}
-	return false
+	return builtinStructName(t.Text)
 }
 
 func (p *parser) openScope()  { p.typeNames = append(p.typeNames, map[string]bool{}) }

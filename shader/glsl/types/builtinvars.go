@@ -31,6 +31,7 @@ func (c *checker) addBuiltin(name string, t *ast.Type, kind ast.VarKind, ro bool
 // implicitBuiltin marks an implicitly sized built-in array (gl_ClipDistance) whose
 // size comes from a redeclaration or the largest constant index, up to limit.
 func (c *checker) implicitBuiltin(v *ast.Var, limit int) {
+	v.ImplicitSize = true
 	c.unsized = append(c.unsized, v)
 	c.maxIndex[v] = -1
 	c.limit[v] = limit

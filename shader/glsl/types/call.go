@@ -153,7 +153,9 @@ func (c *checker) call(x *ast.Call) ast.Expr {
 	if pick.f != nil {
 		f := pick.f
 		x.Kind, x.Func, x.T = ast.CallFunc, f, f.Result
-		f.Used = true
+		if c.dead == 0 {
+			f.Used = true
+		}
 		if c.fn != nil {
 			c.calls[c.fn] = append(c.calls[c.fn], f)
 		}
@@ -293,7 +295,7 @@ func (c *checker) construct(x *ast.Call, t *ast.Type) ast.Expr {
 		if at.ContainsSampler() {
 			return bad("cannot use a sampler as a constructor argument")
 		}
-		if at.IsArray() && !t.IsArray() {
+		if at.IsArray() && !t.IsArray() && !t.IsStruct() {
 			return bad("cannot use an array as an argument to constructor '%s'", t)
 		}
 	}

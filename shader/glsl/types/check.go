@@ -64,6 +64,11 @@ type checker struct {
 	maxIndex map[*ast.Var]int
 	// limit caps the implicit size of built-in arrays such as gl_ClipDistance.
 	limit map[*ast.Var]int
+	// defPrec holds the default precision per scalar base at global scope (ES).
+	defPrec map[ast.Basic]ast.Precision
+	// dead counts enclosing branches that a constant condition makes unreachable;
+	// calls there do not need a definition at link time.
+	dead int
 	// userOutWritten is where a user-defined fragment output was first written.
 	userOutWritten ast.Pos
 }
@@ -79,6 +84,11 @@ func Check(f *ast.File, conf Config) error {
 	c.cur = c.globals
 	if !c.es || conf.Stage == ast.StageVertex {
 		c.floatPrecision = true
+	}
+	// Default precisions. spec: GLSL ES 3.00 §4.5.4.
+	c.defPrec = map[ast.Basic]ast.Precision{ast.Int: ast.PrecHigh, ast.Float: ast.PrecHigh}
+	if conf.Stage == ast.StageFragment {
+		c.defPrec = map[ast.Basic]ast.Precision{ast.Int: ast.PrecMedium}
 	}
 	for _, d := range f.Decls {
 		c.safe(func() { c.globalDecl(d) })

@@ -32,6 +32,9 @@ func (c *checker) precisionDecl(d *ast.PrecisionDecl) {
 		if t.IsScalar() && t.Base == ast.Float && c.cur == c.globals {
 			c.floatPrecision = true
 		}
+		if t.IsScalar() && c.cur == c.globals {
+			c.defPrec[t.Base] = d.Precision
+		}
 	default:
 		c.errorf(d.Type.Pos(), "precision statement requires int, float or a sampler type, not '%s'", d.Type.Name)
 	}
@@ -115,7 +118,7 @@ func (c *checker) checkQualifiers(q *ast.Qualifiers, global bool, t *ast.Type, p
 		if c.atLeast(140, 300) && !c.conf.Compatibility {
 			c.errorf(q.Pos, "'attribute' is removed in this GLSL version; use 'in'")
 		}
-		if !t.IsInvalid() && !isFloaty(t) {
+		if !t.IsInvalid() && !isFloaty(t) && !(c.version >= 130 && t.IsNumeric() && t.Base != ast.Bool) {
 			c.errorf(pos, "attribute cannot have type %s", t)
 		}
 	case ast.StorageVarying:
@@ -355,6 +358,19 @@ func (c *checker) varSpec(g *ast.DeclGroup, vs *ast.VarSpec, t *ast.Type, global
 		Location: -1, Binding: -1}
 	vs.Var = v
 	c.checkQualifiers(&q, global, t, vs.NamePos)
+	if c.es && q.Storage == ast.StorageUniform && v.Qual.Precision == ast.PrecNone {
+		et := t
+		for et.IsArray() {
+			et = et.Elem
+		}
+		if et.IsNumeric() && et.Base != ast.Bool {
+			b := et.Base
+			if b == ast.Uint {
+				b = ast.Int
+			}
+			v.Qual.Precision = c.defPrec[b]
+		}
+	}
 	v.Location = layoutValue(&q, "location")
 	v.Binding = layoutValue(&q, "binding")
 	if t.IsSampler() || t.ContainsSampler() {
@@ -383,6 +399,7 @@ func (c *checker) varSpec(g *ast.DeclGroup, vs *ast.VarSpec, t *ast.Type, global
 				// redeclaration or by its largest constant index. spec: GLSL 1.20 §4.1.9.
 				nt := *t
 				v.Type = &nt
+				v.ImplicitSize = true
 				c.unsized = append(c.unsized, v)
 				c.maxIndex[v] = -1
 			}

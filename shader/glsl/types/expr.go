@@ -120,6 +120,9 @@ func (c *checker) ident(x *ast.Ident) ast.Expr {
 		return invalid(x)
 	}
 	x.Var = v
+	if v.Builtin && !v.Used && v.Kind != ast.VarConst {
+		c.file.Globals = append(c.file.Globals, v)
+	}
 	v.Used = true
 	x.T = v.Type
 	if v.Kind == ast.VarConst && v.ConstValue != nil {
@@ -638,6 +641,7 @@ func (c *checker) lvalue(e ast.Expr, what string) bool {
 }
 
 func (c *checker) noteWrite(v *ast.Var, pos ast.Pos) {
+	v.Written = true
 	if !v.Builtin {
 		if v.Kind == ast.VarOut && c.conf.Stage == ast.StageFragment {
 			if !c.userOutWritten.IsValid() {

@@ -295,6 +295,10 @@ func foldBuiltin(fn ast.Builtin, args []*ast.Value, ret *ast.Type) *ast.Value {
 			}
 		}
 		return &ast.Value{Type: ret, Words: w}
+	case ast.FnDFdx, ast.FnDFdy, ast.FnFwidth, ast.FnDFdxFine, ast.FnDFdyFine, ast.FnDFdxCoarse,
+		ast.FnDFdyCoarse, ast.FnFwidthFine, ast.FnFwidthCoarse:
+		// The derivative of a constant is zero.
+		return &ast.Value{Type: ret, Words: make([]uint32, n)}
 	case ast.FnPackUnorm2x16, ast.FnPackSnorm2x16, ast.FnPackUnorm4x8, ast.FnPackSnorm4x8, ast.FnPackHalf2x16:
 		return ast.UintValue(pack(fn, args[0]))
 	}

@@ -29,12 +29,13 @@ func (c *checker) stmt(s ast.Stmt) {
 	case *ast.EmptyStmt:
 	case *ast.IfStmt:
 		s.Cond = c.boolCond(s.Cond, "if")
+		v := s.Cond.Value()
 		c.openScope()
-		c.stmt(s.Then)
+		c.deadIf(v != nil && !v.Bool(0), func() { c.stmt(s.Then) })
 		c.closeScope()
 		if s.Else != nil {
 			c.openScope()
-			c.stmt(s.Else)
+			c.deadIf(v != nil && v.Bool(0), func() { c.stmt(s.Else) })
 			c.closeScope()
 		}
 	case *ast.ForStmt:
@@ -82,6 +83,15 @@ func (c *checker) stmt(s ast.Stmt) {
 	case *ast.ReturnStmt:
 		c.returnStmt(s)
 	}
+}
+
+// deadIf runs fn, counting it as unreachable code when dead is true.
+func (c *checker) deadIf(dead bool, fn func()) {
+	if dead {
+		c.dead++
+		defer func() { c.dead-- }()
+	}
+	fn()
 }
 
 func (c *checker) loopBody(body ast.Stmt) {
