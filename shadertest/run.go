@@ -189,6 +189,9 @@ func runOne(ctx context.Context, path string, b Backend, timeout time.Duration) 
 	case r := <-done:
 		return r
 	case <-tctx.Done():
+		if ctx.Err() != nil {
+			return Result{Path: path, Status: Fail, Reason: "run cancelled"}
+		}
 		return Result{Path: path, Status: Fail, Reason: fmt.Sprintf("timeout after %v", timeout)}
 	}
 }
