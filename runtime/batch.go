@@ -58,6 +58,7 @@ type item struct {
 	tail     []byte  // rtl: the current device bytes of the last line (see fixTails)
 	rsp      *uint32 // DCR read response
 	hostOff  uint64  // host staging offset of the item's data
+	phys     bool    // every device operand is physical: the DMA carries F_MEM_PHYSICAL
 }
 
 // Batch records many commands that go to the ring as one submission: one doorbell,
@@ -85,7 +86,7 @@ func (b *Batch) Write(dst *Buffer, off uint64, p []byte) *Batch {
 		return b
 	}
 	if len(p) > 0 {
-		b.items = append(b.items, item{kind: itemWrite, dst: dst.addr + off, n: uint64(len(p)), data: append([]byte(nil), p...)})
+		b.items = append(b.items, item{kind: itemWrite, dst: dst.addr + off, n: uint64(len(p)), data: append([]byte(nil), p...), phys: dst.phys})
 	}
 	return b
 }
@@ -97,7 +98,7 @@ func (b *Batch) Read(src *Buffer, off uint64, p []byte) *Batch {
 		return b
 	}
 	if len(p) > 0 {
-		b.items = append(b.items, item{kind: itemRead, src: src.addr + off, n: uint64(len(p)), out: p})
+		b.items = append(b.items, item{kind: itemRead, src: src.addr + off, n: uint64(len(p)), out: p, phys: src.phys})
 	}
 	return b
 }
@@ -113,7 +114,7 @@ func (b *Batch) Copy(dst *Buffer, dstOff uint64, src *Buffer, srcOff, n uint64) 
 		return b
 	}
 	if n > 0 {
-		b.items = append(b.items, item{kind: itemCopy, dst: dst.addr + dstOff, src: src.addr + srcOff, n: n})
+		b.items = append(b.items, item{kind: itemCopy, dst: dst.addr + dstOff, src: src.addr + srcOff, n: n, phys: dst.phys && src.phys})
 	}
 	return b
 }
@@ -129,7 +130,7 @@ func (b *Batch) Fill(dst *Buffer, off, n uint64, pattern []byte) *Batch {
 		return b
 	}
 	if n > 0 {
-		b.items = append(b.items, item{kind: itemFill, dst: dst.addr + off, n: n, data: append([]byte(nil), pattern...)})
+		b.items = append(b.items, item{kind: itemFill, dst: dst.addr + off, n: n, data: append([]byte(nil), pattern...), phys: dst.phys})
 	}
 	return b
 }
@@ -172,8 +173,13 @@ func (b *Batch) ReadRect(src *Buffer, s Rect, p []byte, rowBytes, rows uint64) *
 	return b
 }
 
-// DCRWrite writes a device control register.
+// DCRWrite writes a device control register. With VM on, a TEX/RASTER/OM address
+// DCR must point into a physical buffer (vortex-hardware-facts §9 item 12).
 func (b *Batch) DCRWrite(addr abi.DCR, v uint32) *Batch {
+	if err := b.q.d.checkBinding(abi.DCRPair{Addr: addr, Value: v}); err != nil {
+		b.fail(err)
+		return b
+	}
 	b.items = append(b.items, item{kind: itemDCR, dcr: abi.DCRPair{Addr: addr, Value: v}})
 	return b
 }
@@ -181,7 +187,7 @@ func (b *Batch) DCRWrite(addr abi.DCR, v uint32) *Batch {
 // Launch launches kernel k (nil keeps the current STARTUP_ADDR/KERNEL_ENTRY, for a
 // grid-less frame kick).
 func (b *Batch) Launch(k *Kernel, p LaunchParams) *Batch {
-	if err := checkLaunch(p); err != nil {
+	if err := b.q.d.checkLaunch(k, p); err != nil {
 		b.fail(err)
 		return b
 	}
@@ -193,8 +199,13 @@ func (b *Batch) Launch(k *Kernel, p LaunchParams) *Batch {
 // else the same steps streamed into this batch. spec: command-processor §8.1
 func (b *Batch) Draw(steps []DrawStep) *Batch {
 	for i, s := range steps {
-		if !s.isDCR {
-			if err := checkLaunch(s.Launch); err != nil {
+		if s.isDCR {
+			if err := b.q.d.checkBinding(s.DCR); err != nil {
+				b.fail(fmt.Errorf("draw step %d: %w", i, err))
+				return b
+			}
+		} else {
+			if err := b.q.d.checkLaunch(s.Kernel, s.Launch); err != nil {
 				b.fail(fmt.Errorf("draw step %d: %w", i, err))
 				return b
 			}
@@ -206,9 +217,34 @@ func (b *Batch) Draw(steps []DrawStep) *Batch {
 	return b
 }
 
-func checkLaunch(p LaunchParams) error {
+// checkLaunch refuses at record time what the KMU would refuse at launch time with
+// a less specific error: a bad ndim, an oversized argument block, a kernel of an
+// evicted module, and a cluster shape the KMU cannot co-schedule (see package
+// device: the CTAs of one cluster run on distinct cores of one hardware cluster, so
+// a cluster holds at most that many CTAs, and the grid must be a multiple of it).
+// spec: vortex-hardware-facts §1.4 (CLUSTER_DIM)
+func (d *Device) checkLaunch(k *Kernel, p LaunchParams) error {
 	if p.NDim < 0 || p.NDim > 3 {
 		return fmt.Errorf("launch: ndim %d (want 0..3)", p.NDim)
+	}
+	if k != nil && k.m.Evicted() {
+		return fmt.Errorf("launch of %q: %w", k.name, ErrEvicted)
+	}
+	ndim := max(p.NDim, 1)
+	ctas := uint64(1)
+	for i := 0; i < 3; i++ {
+		c, g := uint64(max(p.Cluster[i], 1)), uint64(p.Grid[i])
+		if i >= ndim {
+			g = 1
+		}
+		if g != 0 && g%c != 0 {
+			return fmt.Errorf("launch: grid %v is not a multiple of cluster %v", p.Grid, p.Cluster)
+		}
+		ctas *= c
+	}
+	perCluster := uint64(d.caps.NumCores() / max(d.caps.GPU.NumClusters(), 1))
+	if ctas > 1 && ctas > perCluster {
+		return fmt.Errorf("launch: a cluster of %d CTAs (%v) exceeds the %d cores of one hardware cluster it must be co-scheduled on", ctas, p.Cluster, perCluster)
 	}
 	if len(p.Args) > stageBytes/2 {
 		return fmt.Errorf("launch: %d-byte argument block (max %d)", len(p.Args), stageBytes/2)

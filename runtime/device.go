@@ -14,6 +14,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
+	"sort"
 	"sync"
 	"sync/atomic"
 
@@ -91,12 +93,19 @@ type Device struct {
 
 	statsMu sync.Mutex
 	stats   Stats
+
+	// vm is the MMU state when the CP advertises VM (see vm.go); nil otherwise.
+	vm *vmState
+
+	resMu  sync.Mutex
+	pinned []*Buffer           // physical buffers, sorted by address (FF binding check)
+	slots  map[uint64]*linkSlot // link base → resident module
 }
 
 // Open opens the device behind t: it reads the capability registers, installs the
 // interrupt handler and creates the default queue.
 func Open(t Transport) (*Device, error) {
-	d := &Device{t: t, queues: make(map[*Queue]bool)}
+	d := &Device{t: t, queues: make(map[*Queue]bool), slots: make(map[uint64]*linkSlot)}
 	offs := []uint32{abi.RegCPDevCaps, abi.RegGPUDevCapsLo, abi.RegGPUDevCapsHi, abi.RegGPUISACapsLo,
 		abi.RegGPUISACapsHi}
 	var v [5]uint32
@@ -126,6 +135,11 @@ func Open(t Transport) (*Device, error) {
 	for i := range d.hwFree {
 		d.hwFree[i] = true
 		d.hwq[i].wake = make(chan struct{}, 1)
+	}
+	if d.caps.CP.VMEnabled {
+		if err := d.initVM(); err != nil {
+			return nil, fmt.Errorf("runtime: open: VM: %w", err)
+		}
 	}
 	t.SetIRQHandler(d.irq)
 	q, err := d.NewQueue(QueueOptions{})
@@ -245,11 +259,17 @@ func (d *Device) Close() error {
 	return first
 }
 
-// Buffer is a device-memory allocation.
+// Buffer is a device-memory allocation. Its address is what kernels, launches and
+// CMD_MEM_* use: a virtual address when the CP has VM (unless the buffer is
+// physical), the physical address otherwise.
 type Buffer struct {
 	dev  *Device
 	addr uint64
 	size uint64
+	phys bool   // pinned physical buffer (identity mapped under VM)
+	pa   uint64 // physical base of a virtual buffer's pages (VM only)
+	heap bool   // virtual address from the VA heap (VM only)
+	slot bool   // placed at a fixed address (a module at its link base)
 }
 
 // Addr is the buffer's device address.
@@ -258,8 +278,23 @@ func (b *Buffer) Addr() uint64 { return b.addr }
 // Size is the buffer's size in bytes.
 func (b *Buffer) Size() uint64 { return b.size }
 
-// Alloc allocates size bytes of device memory (64-byte aligned, zeroed).
-func (d *Device) Alloc(size uint64) (*Buffer, error) {
+// AllocOptions selects what kind of device memory Alloc returns.
+type AllocOptions struct {
+	// Physical allocates a pinned physical buffer: its address is a physical device
+	// address, the only kind the fixed-function units (TEX, RASTER, OM) may be bound
+	// to when VM is on, because they bypass the MMU (vortex-hardware-facts §9 item
+	// 12). Under VM it is identity mapped, so kernels and translated DMA reach it at
+	// the same address; its CMD_MEM_* carry F_MEM_PHYSICAL. Without VM every buffer
+	// is physical and the option only registers the buffer as pinned.
+	Physical bool
+}
+
+// Alloc allocates size bytes of device memory (64-byte aligned, zeroed): virtual
+// when the CP has VM, physical otherwise. spec: command-processor §8, §9
+func (d *Device) Alloc(size uint64) (*Buffer, error) { return d.AllocWith(size, AllocOptions{}) }
+
+// AllocWith allocates size bytes of device memory as o says.
+func (d *Device) AllocWith(size uint64, o AllocOptions) (*Buffer, error) {
 	if size == 0 {
 		return nil, fmt.Errorf("runtime: alloc of 0 bytes")
 	}
@@ -267,21 +302,82 @@ func (d *Device) Alloc(size uint64) (*Buffer, error) {
 	if !d.exactDMA {
 		padded = align64(size) + abi.LineBytes
 	}
-	a, err := d.t.DevAlloc(padded, 64)
+	b := &Buffer{dev: d, size: size, phys: o.Physical}
+	var err error
+	switch {
+	case o.Physical:
+		b.addr, err = d.allocPhys(padded)
+	case d.vm != nil:
+		b.addr, b.pa, err = d.allocVirtual(0, padded, false)
+		b.heap = true
+	default:
+		b.addr, err = d.t.DevAlloc(padded, 64)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("runtime: alloc %d bytes: %w", size, err)
 	}
-	return &Buffer{dev: d, addr: a, size: size}, nil
+	if b.phys {
+		d.resMu.Lock()
+		i := sort.Search(len(d.pinned), func(i int) bool { return d.pinned[i].addr > b.addr })
+		d.pinned = slices.Insert(d.pinned, i, b)
+		d.resMu.Unlock()
+	}
+	return b, nil
 }
 
-// Free releases the buffer. Work still using it must have completed.
+// Physical reports whether b is a pinned physical buffer.
+func (b *Buffer) Physical() bool { return b.phys }
+
+// Free releases the buffer (under VM its range is unmapped, so a later access to
+// the old address page-faults). Work still using it must have completed.
 func (b *Buffer) Free() error {
 	if b.addr == 0 {
 		return fmt.Errorf("runtime: buffer freed twice")
 	}
-	err := b.dev.t.DevFree(b.addr)
+	d := b.dev
+	var err error
+	padded := b.size
+	if !d.exactDMA {
+		padded = align64(b.size) + abi.LineBytes
+	}
+	switch {
+	case b.phys:
+		d.resMu.Lock()
+		if i := slices.Index(d.pinned, b); i >= 0 {
+			d.pinned = slices.Delete(d.pinned, i, i+1)
+		}
+		d.resMu.Unlock()
+		err = d.freePhys(b.addr, padded)
+	case d.vm != nil:
+		err = d.freeVirtual(b.addr, b.pa, padded, b.heap)
+	default:
+		err = d.t.DevFree(b.addr)
+	}
 	b.addr = 0
 	return err
+}
+
+// checkBinding refuses, when VM is on, a TEX/RASTER/OM address DCR whose buffer is
+// not inside a pinned physical buffer: the fixed-function units bypass the MMU
+// (vortex-hardware-facts §9 item 12). A zero address (nothing bound) passes.
+func (d *Device) checkBinding(p abi.DCRPair) error {
+	if d.vm == nil || p.Value == 0 {
+		return nil
+	}
+	switch p.Addr & abi.DCRAddrMask {
+	case abi.DCRTexAddr, abi.DCRRasterTBufAddr, abi.DCRRasterPBufAddr, abi.DCROMCBufAddr, abi.DCROMZBufAddr:
+	default:
+		return nil
+	}
+	a := abi.ByteAddr(p.Value)
+	d.resMu.Lock()
+	defer d.resMu.Unlock()
+	i := sort.Search(len(d.pinned), func(i int) bool { return d.pinned[i].addr > a }) - 1
+	if i >= 0 && a < d.pinned[i].addr+d.pinned[i].size {
+		return nil
+	}
+	return fmt.Errorf("DCR %#03x = %#x binds address %#x, which is not in a physical buffer: the fixed-function units bypass the MMU (allocate with AllocOptions{Physical: true})",
+		uint16(p.Addr), p.Value, a)
 }
 
 func (b *Buffer) check(off, n uint64) error {

@@ -48,6 +48,9 @@ func (e *encoder) launchInfo(k *Kernel, p LaunchParams) abi.LaunchInfo {
 
 // launch returns the commands of one launch (without its trailing flush).
 func (e *encoder) launch(k *Kernel, p LaunchParams) ([]abi.Command, error) {
+	if k != nil && k.m.Evicted() {
+		return nil, fmt.Errorf("kernel %q: %w", k.name, ErrEvicted)
+	}
 	pairs := abi.LaunchDCRs(e.launchInfo(k, p), e.threads)
 	if e.qmd {
 		desc, err := abi.EncodeQMD(pairs)
@@ -131,6 +134,15 @@ func (q *Queue) run(b *Batch, ev *Event) error {
 	return nil
 }
 
+// physical marks a CMD_MEM_* whose device operands are physical (F_MEM_PHYSICAL:
+// the CP's DMA skips the page walk). spec: command-processor §2.1, §8
+func physical(c abi.Command, phys bool) abi.Command {
+	if phys {
+		c.Flags |= abi.FlagMemPhysical
+	}
+	return c
+}
+
 // needsTail reports whether the rtl CP's rounded DMA would over-write past it.
 func needsTail(it *item) bool {
 	return (it.kind == itemWrite || it.kind == itemFill || it.kind == itemCopy) && it.n%abi.LineBytes != 0
@@ -172,10 +184,10 @@ func (q *Queue) runItems(items []item, ev *Event) error {
 		}
 		defer d.t.HostFree(e.hostBase)
 		if blobSize > 0 {
-			if e.devBase, err = d.t.DevAlloc(blobSize+abi.LineBytes, 64); err != nil {
+			if e.devBase, err = d.allocPhys(blobSize + abi.LineBytes); err != nil {
 				return fmt.Errorf("runtime: device scratch %d bytes: %w", blobSize, err)
 			}
-			defer d.t.DevFree(e.devBase)
+			defer d.freePhys(e.devBase, blobSize+abi.LineBytes)
 		}
 	}
 	// Encode pass: commands that use the blob come after its upload.
@@ -197,11 +209,11 @@ func (q *Queue) runItems(items []item, ev *Event) error {
 			if it.tail != nil {
 				copy(dst[it.n:], it.tail[it.n-it.n&^(abi.LineBytes-1):])
 			}
-			body = append(body, abi.MemWrite(it.dst, dataBase+it.hostOff, it.n))
+			body = append(body, physical(abi.MemWrite(it.dst, dataBase+it.hostOff, it.n), it.phys && d.vm != nil))
 		case itemRead:
-			body = append(body, abi.MemRead(dataBase+it.hostOff, it.src, it.n))
+			body = append(body, physical(abi.MemRead(dataBase+it.hostOff, it.src, it.n), it.phys && d.vm != nil))
 		case itemCopy:
-			body = append(body, abi.MemCopy(it.dst, it.src, it.n))
+			body = append(body, physical(abi.MemCopy(it.dst, it.src, it.n), it.phys && d.vm != nil))
 		case itemDCR:
 			if abi.UnitOf(it.dcr.Addr) == abi.UnitKMU {
 				e.kmu = true
@@ -229,7 +241,7 @@ func (q *Queue) runItems(items []item, ev *Event) error {
 	}
 	var cmds []abi.Command
 	if len(e.blob) > 0 {
-		cmds = append(cmds, abi.MemWrite(e.devBase, e.hostBase, uint64(len(e.blob))))
+		cmds = append(cmds, physical(abi.MemWrite(e.devBase, e.hostBase, uint64(len(e.blob))), d.vm != nil))
 		if err := d.t.HostWrite(e.hostBase, e.blob); err != nil {
 			return fmt.Errorf("runtime: staging: %w", err)
 		}
@@ -242,6 +254,9 @@ func (q *Queue) runItems(items []item, ev *Event) error {
 		if err := d.t.HostWrite(dataBase, host); err != nil {
 			return fmt.Errorf("runtime: staging: %w", err)
 		}
+	}
+	if err := q.syncVM(); err != nil {
+		return err
 	}
 	if e.kmu {
 		d.kmuMu.Lock()

@@ -124,7 +124,7 @@ func (q *Queue) setup(log2 int) error {
 	alloc(&q.hostStage, stageBytes+abi.LineBytes, 64)
 	alloc(&q.profSlots, 2*abi.ProfileRecordBytes, 64)
 	if err == nil {
-		q.devStage, err = t.DevAlloc(stageBytes+abi.LineBytes, 64)
+		q.devStage, err = q.d.allocPhys(stageBytes + abi.LineBytes)
 	}
 	if err != nil {
 		return err
@@ -166,7 +166,7 @@ func (q *Queue) release() {
 		}
 	}
 	if q.devStage != 0 {
-		t.DevFree(q.devStage)
+		q.d.freePhys(q.devStage, stageBytes+abi.LineBytes)
 	}
 	q.d.hwq[q.hw].cmpl.Store(0)
 	q.d.mu.Lock()

@@ -263,13 +263,15 @@ func u32(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[4*i:]) }
 // TestLaunchEncoding pins the ring traffic of one launch: emu = MEM_WRITE (args+QMD)
 // + FENCE + LAUNCH_QMD + CACHE_FLUSH in one line; rtl = MEM_WRITE (args) + FENCE +
 // 20 DCR_WRITE + LAUNCH + CACHE_FLUSH; one doorbell either way (command-processor
-// §9, §10 items 3, 9).
+// §9, §10 items 3, 9). The FENCE is there only on a CP that pipelines (CP_DEV_CAPS
+// bit 27); an in-order CP gets the same stream without it.
 func TestLaunchEncoding(t *testing.T) {
 	for _, tc := range []struct {
 		flavor      string
+		pipeline    bool // the CP advertises FENCE_ORDERING: one FENCE per DMA/GPU switch
 		cmds, lines uint64
-	}{{"emu", 4, 1}, {"rtl", 24, 8}} {
-		e := open(t, tc.flavor, nil)
+	}{{"emu", true, 4, 1}, {"rtl", true, 24, 8}, {"emu", false, 3, 1}, {"rtl", false, 23, 8}} {
+		e := openSim(t, tc.flavor, nil, sim.Options{Pipeline: tc.pipeline})
 		const n = 300
 		buf := e.alloc(4 * n)
 		in := make([]uint32, n)
@@ -311,10 +313,11 @@ func TestLaunchEncoding(t *testing.T) {
 // and one streamed batch on rtl, and both run every step in order.
 func TestDraw(t *testing.T) {
 	for _, tc := range []struct {
-		flavor string
-		cmds   uint64
-	}{{"emu", 3}, {"rtl", 2*22 + 2 + 2}} {
-		e := open(t, tc.flavor, nil)
+		flavor   string
+		pipeline bool // the CP advertises FENCE_ORDERING: one FENCE per DMA/GPU switch
+		cmds     uint64
+	}{{"emu", true, 3}, {"rtl", true, 2*22 + 2 + 2}, {"emu", false, 2}, {"rtl", false, 2*22 + 2 + 1}} {
+		e := openSim(t, tc.flavor, nil, sim.Options{Pipeline: tc.pipeline})
 		const n = 64
 		buf := e.alloc(4 * n)
 		if err := e.dev.Write(buf, 0, u32s(make([]uint32, n))); err != nil {
