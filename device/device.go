@@ -172,31 +172,20 @@ func (d *Device) latch(addr abi.DCR, v uint32) error {
 		return fmt.Errorf("base DCRs are read-only")
 	case abi.UnitKMU:
 		s.KMU.Regs[addr-abi.DCRStartupAddr0] = v
+		s.Raster.Write(addr, v) // RASTER snoops STARTUP_ADDR0/1 (rasterizer §4)
 	case abi.UnitTEX:
-		if addr == abi.DCRTexStage {
-			if v >= abi.TexNumStages {
-				return fmt.Errorf("TEX stage %d out of range (%d stages)", v, abi.TexNumStages)
-			}
-			s.Tex.Stage = v
-			return nil
+		if addr == abi.DCRTexStage && v >= abi.TexNumStages {
+			return fmt.Errorf("TEX stage %d out of range (%d stages)", v, abi.TexNumStages)
 		}
-		s.Tex.Stages[s.Tex.Stage][addr-abi.DCRTexAddr] = v
+		s.Tex.Write(addr, v)
 	case abi.UnitRASTER:
-		s.Raster.Regs[addr-abi.DCRRasterFirst] = v
+		s.Raster.Write(addr, v)
 	case abi.UnitOM:
-		i := addr - abi.DCROMCBufAddr
-		switch {
-		case addr == abi.DCROMRTSelect:
-			if v >= abi.OMMaxRT {
-				return fmt.Errorf("OM RT_SELECT %d out of range (%d targets)", v, abi.OMMaxRT)
-			}
-			s.OM.RTSelect = v
-			s.OM.Shared[i] = v
-		case abi.OMPerRT(addr):
-			s.OM.RT[s.OM.RTSelect][i] = v
-		default:
-			s.OM.Shared[i] = v
+		if addr == abi.DCROMRTSelect && v >= abi.OMMaxRT {
+			return fmt.Errorf("OM RT_SELECT %d out of range (%d targets)", v, abi.OMMaxRT)
 		}
+		s.OM.Write(addr, v)
+		s.Raster.Write(addr, v) // and the OM depth DCRs for early-Z
 	case abi.UnitRTU:
 		s.RTU.Regs[addr-abi.DCRRTUFirst] = v
 	case abi.UnitDXA:
@@ -235,12 +224,9 @@ func (d *Device) DCRRead(addr abi.DCR, tag uint32) (uint32, error) {
 	case abi.UnitKMU:
 		return s.KMU.Regs[addr-abi.DCRStartupAddr0], nil
 	case abi.UnitTEX:
-		if addr == abi.DCRTexStage {
-			return s.Tex.Stage, nil
-		}
-		return s.Tex.Stages[s.Tex.Stage][addr-abi.DCRTexAddr], nil
+		return s.Tex.Reg(int(s.Tex.Select), addr), nil
 	case abi.UnitRASTER:
-		return s.Raster.Regs[addr-abi.DCRRasterFirst], nil
+		return s.Raster.Reg(addr), nil
 	case abi.UnitOM:
 		return s.OM.Reg(addr, int(s.OM.RTSelect)), nil
 	case abi.UnitRTU:

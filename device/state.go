@@ -1,9 +1,16 @@
 package device
 
-import "vortexgfx/abi"
+import (
+	"vortexgfx/abi"
+	"vortexgfx/device/om"
+	"vortexgfx/device/raster"
+	"vortexgfx/device/tex"
+)
 
-// Plain state structs latched from DCR writes. The fixed-function units read them;
-// DCRs are never reset, so state persists across launches and draws.
+// The DCR state the bus latches. The fixed-function units' registers are latched
+// straight into the units' own state types (one state, not a copy), so the frame
+// kick and the TEX/OM CTA methods read exactly what the bus wrote. DCRs are never
+// reset, so state persists across launches and draws.
 // spec: vortex-hardware-facts §1.5, §2, §9 item 7
 
 // KMUState is the 20 launch registers (0x010–0x023), indexed by addr − 0x010.
@@ -43,56 +50,43 @@ func (k KMUState) WarpStep() [3]uint32 { return k.dim3(abi.DCRWarpStepX) }
 // ClusterDim is CLUSTER_DIM_X/Y/Z.
 func (k KMUState) ClusterDim() [3]uint32 { return k.dim3(abi.DCRClusterDimX) }
 
-// TexState is the TEX unit's DCR state: STAGE selects the bank that the per-stage
-// registers (0x041..0x056) are latched into. spec: vortex-hardware-facts §2, §4
-type TexState struct {
-	Stage  uint32
-	Stages [abi.TexNumStages][abi.TexStageDCRs]uint32
-}
+// TexState is the TEX unit's DCR state, latched straight into the unit's own
+// register file (tex.DCRs): STAGE selects the bank the per-stage registers
+// (0x041..0x056) land in. spec: vortex-hardware-facts §2, §4
+type TexState struct{ tex.DCRs }
 
 // Reg returns per-stage register d of stage.
-func (t TexState) Reg(stage int, d abi.DCR) uint32 { return t.Stages[stage][d-abi.DCRTexAddr] }
-
-// RasterState is the RASTER unit's DCR state (0x060–0x069). spec: rasterizer §4
-type RasterState struct {
-	Regs [abi.DCRRasterEnd - abi.DCRRasterFirst]uint32
+func (t TexState) Reg(stage int, d abi.DCR) uint32 {
+	v, _ := t.Read(stage, d)
+	return v
 }
+
+// RasterState is the RASTER unit's DCR state (0x060–0x069) plus what it snoops off
+// the same bus (KMU STARTUP_ADDR0/1 and the OM depth registers), latched into the
+// engine's own raster.State. spec: rasterizer §4, vortex-hardware-facts §2
+type RasterState struct{ raster.State }
 
 // Reg returns RASTER DCR d.
-func (r RasterState) Reg(d abi.DCR) uint32 { return r.Regs[d-abi.DCRRasterFirst] }
+func (r RasterState) Reg(d abi.DCR) uint32 {
+	v, _ := r.Read(d)
+	return v
+}
 
 // TBufAddr is the tile-buffer byte address.
-func (r RasterState) TBufAddr() uint64 { return abi.ByteAddr(r.Reg(abi.DCRRasterTBufAddr)) }
+func (r RasterState) TBufAddr() uint64 { return abi.ByteAddr(r.State.TBufAddr) }
 
 // PBufAddr is the primitive-buffer byte address.
-func (r RasterState) PBufAddr() uint64 { return abi.ByteAddr(r.Reg(abi.DCRRasterPBufAddr)) }
+func (r RasterState) PBufAddr() uint64 { return abi.ByteAddr(r.State.PBufAddr) }
 
-// FragEntry is FRAG_ENTRY_LO/HI, the fragment kernel's PC (0 = no fragment shader).
-func (r RasterState) FragEntry() uint64 {
-	return uint64(r.Reg(abi.DCRRasterFragEntryLo)) | uint64(r.Reg(abi.DCRRasterFragEntryHi))<<32
-}
-
-// FragParam is FRAG_PARAM_LO/HI, the fragment kernel's argument block.
-func (r RasterState) FragParam() uint64 {
-	return uint64(r.Reg(abi.DCRRasterFragParamLo)) | uint64(r.Reg(abi.DCRRasterFragParamHi))<<32
-}
-
-const omRegs = int(abi.DCROMEnd - abi.DCROMCBufAddr)
-
-// OMState is the OM unit's DCR state: per-RT registers are latched into the bank
-// RT_SELECT names, the rest are shared. spec: vortex-hardware-facts §2
-type OMState struct {
-	RTSelect uint32
-	Shared   [omRegs]uint32
-	RT       [abi.OMMaxRT][omRegs]uint32
-}
+// OMState is the OM unit's DCR state, latched into the unit's own om.State: the
+// per-RT registers go to the bank RT_SELECT names, the rest are shared.
+// spec: vortex-hardware-facts §2
+type OMState struct{ om.State }
 
 // Reg returns OM DCR d as render target rt sees it.
 func (o OMState) Reg(d abi.DCR, rt int) uint32 {
-	if abi.OMPerRT(d) {
-		return o.RT[rt][d-abi.DCROMCBufAddr]
-	}
-	return o.Shared[d-abi.DCROMCBufAddr]
+	v, _ := o.Read(d, rt)
+	return v
 }
 
 // RTUState is the RTU's DCR state (0x0A0–0x0A6).

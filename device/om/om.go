@@ -378,3 +378,64 @@ func (s *State) Snoop() EarlyZ {
 	return EarlyZ{Armed: s.EarlyZSafe&1 != 0, Func: abi.CompareFunc(s.DepthFunc & 0xFFFF),
 		ZBuf: abi.ByteAddr(s.ZBufAddr), Pitch: s.ZBufPitch}
 }
+
+// Read returns OM register addr as render target rt sees it (the per-RT bank for
+// the per-RT registers, the shared value otherwise); it reports false for an
+// address outside the OM. spec: facts §2
+func (s *State) Read(addr abi.DCR, rt int) (uint32, bool) {
+	if abi.UnitOf(addr) != abi.UnitOM || rt < 0 || rt >= abi.OMMaxRT {
+		return 0, false
+	}
+	r := &s.RT[rt]
+	switch addr {
+	case abi.DCROMCBufAddr:
+		return r.CBufAddr, true
+	case abi.DCROMCBufPitch:
+		return r.CBufPitch, true
+	case abi.DCROMCBufWriteMask:
+		return r.CBufWriteMask, true
+	case abi.DCROMBlendMode:
+		return r.BlendMode, true
+	case abi.DCROMBlendFunc:
+		return r.BlendFunc, true
+	case abi.DCROMBlendConst:
+		return r.BlendConst, true
+	case abi.DCROMLogicOp:
+		return r.LogicOp, true
+	case abi.DCROMZBufAddr:
+		return s.ZBufAddr, true
+	case abi.DCROMZBufPitch:
+		return s.ZBufPitch, true
+	case abi.DCROMDepthFunc:
+		return s.DepthFunc, true
+	case abi.DCROMDepthWriteMask:
+		return s.DepthWriteMask, true
+	case abi.DCROMStencilFunc:
+		return s.StencilFunc, true
+	case abi.DCROMStencilZPass:
+		return s.StencilZPass, true
+	case abi.DCROMStencilZFail:
+		return s.StencilZFail, true
+	case abi.DCROMStencilFail:
+		return s.StencilFail, true
+	case abi.DCROMStencilRef:
+		return s.StencilRef, true
+	case abi.DCROMStencilMask:
+		return s.StencilMask, true
+	case abi.DCROMStencilWriteMask:
+		return s.StencilWriteMask, true
+	case abi.DCROMEarlyZSafe:
+		return s.EarlyZSafe, true
+	case abi.DCROMApertureXBits:
+		return s.ApertureXBits, true
+	case abi.DCROMApertureYBits:
+		return s.ApertureYBits, true
+	case abi.DCROMApertureRecordShift:
+		return s.ApertureShift, true
+	case abi.DCROMApertureDepthOnly:
+		return s.ApertureDepth, true
+	case abi.DCROMRTSelect:
+		return s.RTSelect, true
+	}
+	return 0, true
+}

@@ -90,3 +90,32 @@ func (s *State) FragParam() uint64 { return uint64(s.FragParamHi)<<32 | uint64(s
 
 // StartupPC is the snooped KMU startup address where fragment warps begin.
 func (s *State) StartupPC() uint64 { return uint64(s.StartupAddr1)<<32 | uint64(s.StartupAddr0) }
+
+// Read returns the latched value of one of the engine's own registers
+// (0x060–0x069); snooped registers belong to their units and report false.
+// spec: rasterizer §4
+func (s *State) Read(addr abi.DCR) (uint32, bool) {
+	switch addr {
+	case abi.DCRRasterTBufAddr:
+		return s.TBufAddr, true
+	case abi.DCRRasterTileCount:
+		return s.TileCount, true
+	case abi.DCRRasterPBufAddr:
+		return s.PBufAddr, true
+	case abi.DCRRasterPBufStride:
+		return s.PBufStride, true
+	case abi.DCRRasterScissorX:
+		return s.ScissorX, true
+	case abi.DCRRasterScissorY:
+		return s.ScissorY, true
+	case abi.DCRRasterFragEntryLo:
+		return s.FragEntryLo, true
+	case abi.DCRRasterFragEntryHi:
+		return s.FragEntryHi, true
+	case abi.DCRRasterFragParamLo:
+		return s.FragParamLo, true
+	case abi.DCRRasterFragParamHi:
+		return s.FragParamHi, true
+	}
+	return 0, false
+}

@@ -282,3 +282,33 @@ func LodLerp(c0, c1, frac uint32) uint32 {
 	}
 	return out
 }
+
+// Read returns register addr of stage (the per-stage registers 0x041..0x056) or
+// the STAGE selector; it reports false for an address outside the TEX unit.
+// spec: facts §2
+func (d *DCRs) Read(stage int, addr abi.DCR) (uint32, bool) {
+	if addr == abi.DCRTexStage {
+		return d.Select, true
+	}
+	if abi.UnitOf(addr) != abi.UnitTEX || stage < 0 || stage >= abi.TexNumStages {
+		return 0, false
+	}
+	s := &d.Stages[stage]
+	switch {
+	case addr == abi.DCRTexAddr:
+		return s.Addr, true
+	case addr == abi.DCRTexLogDim:
+		return s.LogDim, true
+	case addr == abi.DCRTexFormat:
+		return s.Format, true
+	case addr == abi.DCRTexFilter:
+		return s.Filter, true
+	case addr == abi.DCRTexWrap:
+		return s.Wrap, true
+	case addr >= abi.DCRTexMipOff0 && addr < abi.DCRTexMipOff0+abi.TexMaxLevels:
+		return s.MipOff[addr-abi.DCRTexMipOff0], true
+	case addr == abi.DCRTexBorder:
+		return s.Border, true
+	}
+	return 0, true
+}
