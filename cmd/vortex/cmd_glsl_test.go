@@ -1,0 +1,42 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestGLSLCommand(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "ok.frag")
+	bad := filepath.Join(dir, "bad.vert")
+	if err := os.WriteFile(good, []byte("#version 130\nout vec4 c;\nvoid main() { c = gl_FragCoord; }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bad, []byte("#version 130\nvoid main() {\n  gl_Position = vec4(nope);\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args       []string
+		code       int
+		out, errIn string
+	}{
+		{[]string{good}, 0, "storeout @0", ""},
+		{[]string{bad}, 1, "", "bad.vert:3:"},
+		{[]string{good, bad}, 1, "# " + good, ": error: "},
+		{[]string{"--stage", "vert", good}, 1, "", "error"},
+		{[]string{filepath.Join(dir, "x.txt")}, 1, "", "cannot tell the stage"},
+		{[]string{"--stage", "geom", good}, 2, "", "vert or frag"},
+		{nil, 2, "", "usage"},
+	}
+	for _, tc := range tests {
+		var out, errb bytes.Buffer
+		code := runGLSL(tc.args, &out, &errb)
+		if code != tc.code || !strings.Contains(out.String(), tc.out) || !strings.Contains(errb.String(), tc.errIn) {
+			t.Errorf("glsl %v: code %d, stdout %q, stderr %q; want code %d, stdout containing %q, stderr containing %q",
+				tc.args, code, out.String(), errb.String(), tc.code, tc.out, tc.errIn)
+		}
+	}
+}
