@@ -283,7 +283,9 @@ func TestRoute(t *testing.T) {
 			route: []ReasonCode{RouteForcedRASTER, RouteRasterImpliesOM}, key: VariantKey{SWRaster: true, SWOM: true, Samples: 1}},
 		{name: "force all", mut: func(_ *BoundState, _ *Caps, o *Options, _ *DrawShape) { o.ForceSW = UnitAll },
 			route: []ReasonCode{RouteForcedTEX, RouteForcedRASTER, RouteForcedOM}, key: VariantKey{SWTex: true, SWRaster: true, SWOM: true, Samples: 1}},
-		{name: "no graphics exts", mut: func(_ *BoundState, c *Caps, _ *Options, _ *DrawShape) { c.HasTEX, c.HasRASTER, c.HasOM = false, false, false },
+		{name: "no graphics exts", mut: func(_ *BoundState, c *Caps, _ *Options, _ *DrawShape) {
+			c.HasTEX, c.HasRASTER, c.HasOM = false, false, false
+		},
 			route: []ReasonCode{RouteNoTEX, RouteNoRASTER, RouteNoOM}, key: VariantKey{SWTex: true, SWRaster: true, SWOM: true, Samples: 1}},
 	}
 	for _, r := range rows {
