@@ -50,12 +50,16 @@
 // command has set.
 //
 // Probes. Single-pixel probes ("probe rgb[a] x y", "relative probe rgb[a]")
-// read the pixel as float (byte/255) and fail when |observed-expected| >
-// tolerance in float arithmetic. Rectangle probes ("probe rect",
-// "relative probe rect", "probe all") take piglit's unsigned-byte path on
-// an 8-bit target: the expected colour becomes trunc(e*255) as an unsigned
-// byte, the tolerance becomes ceil(t*255) (3 for the default 0.01), and a
-// channel fails when |observed-expected| > that. "probe depth" passes when
+// read the pixel as float (byte*(1/255) through Mesa on desktop GL,
+// byte/255 in piglit on GLES) and fail when |observed-expected| >
+// tolerance in float arithmetic (a NaN expectation never fails). On
+// desktop GL, rectangle probes ("probe rect", "relative probe rect",
+// "probe all") take piglit's unsigned-byte path on an 8-bit target: the
+// expected colour becomes the low byte of trunc(e*255), the tolerance
+// ceil(t*255) (3 for the default 0.01), and a channel fails when
+// |observed-expected| > that; on GLES (no GL_ARB_framebuffer_object) they
+// use the float comparison. These comparisons were checked against the
+// disassembly of the Debian package's libpiglitutil_gl. "probe depth" passes when
 // |observed-expected| < 0.01, ignoring "tolerance". Probe coordinates
 // given as floats are truncated toward zero; relative probes multiply by
 // the window size (in float) and clamp single pixels to the last row and
