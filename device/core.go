@@ -96,23 +96,60 @@ func (c *core) runLaunch(j *launchJob) {
 	t.fragPos, t.fragPID = nil, nil
 	t.BlockDim, t.GridDim, t.ClusterDim, t.Args = j.block, j.grid, j.cluster, j.args
 	gx, gy := uint64(j.grid[0]), uint64(j.grid[1])
+	if j.group > 1 {
+		c.runClustered(j, r)
+		return
+	}
 	n := uint64(len(c.d.cores))
 	for id := uint64(c.id); id < j.total; id += n {
-		if err := j.ctx.Err(); err != nil {
-			r.err, r.errCTA = err, id
-			return
-		}
-		c.reset(j.threads, j.lmemSize)
 		t.BlockIdx = [3]uint32{uint32(id % gx), uint32(id / gx % gy), uint32(id / (gx * gy))}
-		err := runKernel(j.kernel, t)
-		r.stats.CTAs++
-		c.d.perf[c.id].add(abi.MPMCore, perfCTAs, 1)
-		c.ctaCost(&r.stats, CostCTADispatch)
-		if err != nil {
-			r.err, r.errCTA = err, id
+		if !c.runCTA(j, r, id) {
 			return
 		}
 	}
+}
+
+// runClustered runs this core's CTAs of a clustered launch: on hardware cluster
+// id / coresPerCluster, rank id mod coresPerCluster of every group g ≡ cluster
+// (mod clusters). See Device.dispatch.
+func (c *core) runClustered(j *launchJob, r *coreResult) {
+	t := &c.cta
+	hw, rank := uint64(c.id)/j.coresPerCluster, uint64(c.id)%j.coresPerCluster
+	if rank >= j.group {
+		return
+	}
+	cx, cy := uint64(j.cluster[0]), uint64(j.cluster[1])
+	gx, gy := uint64(j.grid[0]), uint64(j.grid[1])
+	ngx, ngy := gx/cx, gy/cy
+	rx, ry, rz := rank%cx, rank/cx%cy, rank/(cx*cy)
+	for g := hw; g < j.total/j.group; g += j.hwClusters {
+		x := g%ngx*cx + rx
+		y := g/ngx%ngy*cy + ry
+		z := g/(ngx*ngy)*uint64(j.cluster[2]) + rz
+		t.BlockIdx = [3]uint32{uint32(x), uint32(y), uint32(z)}
+		if !c.runCTA(j, r, x+gx*(y+gy*z)) {
+			return
+		}
+	}
+}
+
+// runCTA runs CTA id (BlockIdx already set); false ends the core's share.
+func (c *core) runCTA(j *launchJob, r *coreResult, id uint64) bool {
+	t := &c.cta
+	if err := j.ctx.Err(); err != nil {
+		r.err, r.errCTA = err, id
+		return false
+	}
+	c.reset(j.threads, j.lmemSize)
+	err := runKernel(j.kernel, t)
+	r.stats.CTAs++
+	c.d.perf[c.id].add(abi.MPMCore, perfCTAs, 1)
+	c.ctaCost(&r.stats, CostCTADispatch)
+	if err != nil {
+		r.err, r.errCTA = err, id
+		return false
+	}
+	return true
 }
 
 // runKernel runs k on t; a fault recorded by the CTA wins over the kernel's return,

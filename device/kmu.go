@@ -99,8 +99,11 @@ type launchJob struct {
 	args     uint64
 	lmemSize int
 	total    uint64
-	wg       sync.WaitGroup
-	res      []coreResult // per core
+	// Cluster scheduling (see dispatch): CTAs per cluster, cores per hardware
+	// cluster and hardware clusters; group ≤ 1 is the plain round-robin.
+	group, coresPerCluster, hwClusters uint64
+	wg                                 sync.WaitGroup
+	res                                []coreResult // per core
 }
 
 type coreResult struct {
@@ -209,16 +212,30 @@ func (d *Device) prepare(ctx context.Context, k *KMUState) (*launchJob, error) {
 	if total > 1<<32 {
 		return nil, fmt.Errorf("grid %v has %d CTAs (max 2^32)", grid, total)
 	}
+	group := uint64(cluster[0]) * uint64(cluster[1]) * uint64(cluster[2])
+	cpc := uint64(d.cfg.Device.CoresPerSocket * d.cfg.Device.SocketsPerCluster)
+	if group > cpc {
+		return nil, fmt.Errorf("CLUSTER_DIM %v groups %d CTAs, more than the %d cores of one hardware cluster they must be co-scheduled on", cluster, group, cpc)
+	}
 	return &launchJob{
 		ctx: ctx, kernel: kernel, grid: grid, block: block, cluster: cluster,
 		threads: int(size), args: k.StartupArg(), lmemSize: int(lmem), total: total,
+		group: group, coresPerCluster: cpc, hwClusters: uint64(d.cfg.Device.Clusters),
 		res: make([]coreResult, d.ncores),
 	}, nil
 }
 
-// dispatch spreads the CTAs over the cores (CTA i on core i mod N, each core running
-// its CTAs in order) and waits for the drain. The assignment is static, so every
-// counter and result is the same for any goroutine scheduling.
+// dispatch spreads the CTAs over the cores and waits for the drain. Without clusters
+// (CLUSTER_DIM 1×1×1) CTA i runs on core i mod N. With clusters of G > 1 CTAs the
+// grid is cut into CLUSTER_DIM-shaped groups, numbered row-major over the cluster
+// grid; group g runs on hardware cluster g mod C (C = clusters), and the CTA of rank
+// r inside the group (x fastest) on that cluster's core r. So the CTAs of one cluster
+// always sit on distinct cores of one hardware cluster and, since every core runs
+// its CTAs in group order, run side by side: that is the co-scheduling CLUSTER_DIM
+// asks for. A cluster larger than a hardware cluster's cores cannot be co-scheduled
+// and is a launch error (prepare). The assignment is static, so every counter and
+// result is the same for any goroutine scheduling. spec: vortex-hardware-facts §1.4
+// (CLUSTER_DIM), command-processor §7 (KMU launch)
 func (d *Device) dispatch(j *launchJob) error {
 	d.runMu.RLock()
 	if d.isClosed {
@@ -226,7 +243,7 @@ func (d *Device) dispatch(j *launchJob) error {
 		return fmt.Errorf("device: launch: %w", ErrClosed)
 	}
 	for i, c := range d.cores {
-		if uint64(i) >= j.total {
+		if j.group <= 1 && uint64(i) >= j.total {
 			break
 		}
 		j.wg.Add(1)

@@ -98,7 +98,7 @@ type Device struct {
 	vm *vmState
 
 	resMu  sync.Mutex
-	pinned []*Buffer           // physical buffers, sorted by address (FF binding check)
+	pinned []*Buffer            // physical buffers, sorted by address (FF binding check)
 	slots  map[uint64]*linkSlot // link base → resident module
 }
 
