@@ -150,3 +150,15 @@ func firstCameraNode(s *Scene) int {
 	}
 	return -1
 }
+
+// LoadModel loads a mesh file by its extension: .obj with LoadOBJ, .gltf
+// and .glb with LoadGLTF.
+func LoadModel(file string) (*Scene, error) {
+	switch strings.ToLower(filepath.Ext(file)) {
+	case ".obj":
+		return LoadOBJ(file)
+	case ".gltf", ".glb":
+		return LoadGLTF(file)
+	}
+	return nil, fmt.Errorf("%s: not a mesh file (want .obj, .gltf or .glb)", file)
+}

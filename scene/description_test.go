@@ -444,3 +444,33 @@ func TestProjectionFollowsSize(t *testing.T) {
 		t.Errorf("resized projection %v, want %v", got, want)
 	}
 }
+
+func TestLoadModel(t *testing.T) {
+	dir := t.TempDir()
+	glb, err := EncodeGLB(testScene(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{"a.glb": glb, "b.OBJ": []byte("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"), "c.stl": nil}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name      string
+		triangles int
+		err       string
+	}{{"a.glb", 2, ""}, {"b.OBJ", 1, ""}, {"c.stl", 0, "not a mesh file"}, {"d.obj", 0, "d.obj"}} {
+		s, err := LoadModel(filepath.Join(dir, tc.name))
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%s: error %v, want %q", tc.name, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || s.Meshes[0].TriangleCount() != tc.triangles {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+	}
+}
