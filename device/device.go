@@ -70,6 +70,8 @@ type Device struct {
 	fragWG   sync.WaitGroup
 	runMu    sync.RWMutex // guards isClosed against sends to the core goroutines
 	isClosed bool
+
+	gfx graphicsState // the RASTER/TEX/OM binding of the frame in progress (graphics.go)
 }
 
 // New builds a device of cfg's shape over mem, running the kernels of lib. It starts

@@ -108,6 +108,86 @@ func clipPoly(in []SetupVertex, dist plane, out []SetupVertex) []SetupVertex {
 	return out
 }
 
+// SetupSlot is the most primitives one input triangle yields in setup_k: the
+// near-clipped sub-triangles, each fanned after the guard-band clip.
+const SetupSlot = maxSub + 1
+
+// feEnv is one draw's setup_k environment: the target, depth range, cull mode,
+// viewport, plane convention and guard planes.
+type feEnv struct {
+	width, height int
+	near, far     float32
+	cull          CullMode
+	vp            *Viewport
+	planes        Planes
+	guard         [4]plane
+}
+
+func newFEEnv(width, height int, near, far float32, cull CullMode, vp *Viewport, planes Planes) *feEnv {
+	// Guard planes in NDC: |x| ≤ gx·w, |y| ≤ gy·w (the default viewport maps
+	// NDC ±1 onto the target, so gx = 1 + 2·band/width).
+	gx := float32(1 + 2*float64(GuardBandPx)/float64(width))
+	gy := float32(1 + 2*float64(GuardBandPx)/float64(height))
+	if vp != nil {
+		gx = float32(1 + float64(GuardBandPx)/max(1, abs64(float64(vp.SX))))
+		gy = float32(1 + float64(GuardBandPx)/max(1, abs64(float64(vp.SY))))
+	}
+	return &feEnv{width: width, height: height, near: near, far: far, cull: cull, vp: vp, planes: planes,
+		guard: [4]plane{
+			func(v *SetupVertex) float32 { return float32(gx*v.Pos[3]) - v.Pos[0] },
+			func(v *SetupVertex) float32 { return float32(gx*v.Pos[3]) + v.Pos[0] },
+			func(v *SetupVertex) float32 { return float32(gy*v.Pos[3]) - v.Pos[1] },
+			func(v *SetupVertex) float32 { return float32(gy*v.Pos[3]) + v.Pos[1] },
+		}}
+}
+
+// setupOne is setup_k's SETUP work for one triangle: near clip, guard-band clip
+// and setup of each surviving sub-triangle, in order. It returns how many
+// primitives it wrote to prims/bbs and counts into st.
+func (e *feEnv) setupOne(v0, v1, v2 *SetupVertex, st *FrontEndStats, prims *[SetupSlot]Prim, bbs *[SetupSlot]BBox) int {
+	var polyA, polyB [8]SetupVertex
+	var sub [SetupMaxSub][3]SetupVertex
+	ns := ClipNear(v0, v1, v2, &sub)
+	if ns != 1 || sub[0] != [3]SetupVertex{*v0, *v1, *v2} {
+		st.NearClipped++
+	}
+	var fan [SetupSlot][3]SetupVertex
+	nf := 0
+	for s := 0; s < ns; s++ {
+		outside := false
+		for _, g := range e.guard {
+			for k := 0; k < 3; k++ {
+				if g(&sub[s][k]) < 0 {
+					outside = true
+				}
+			}
+		}
+		if !outside {
+			fan[nf] = sub[s]
+			nf++
+			continue
+		}
+		st.GuardClipped++
+		poly := clipAll(sub[s], e.guard, &polyA, &polyB)
+		for k := 1; k+1 < len(poly) && nf < len(fan); k++ {
+			fan[nf] = [3]SetupVertex{poly[0], poly[k], poly[k+1]}
+			nf++
+		}
+	}
+	n := 0
+	for s := 0; s < nf; s++ {
+		if !SetupTriangle(&fan[s][0], &fan[s][1], &fan[s][2], e.width, e.height, e.near, e.far, e.cull, e.vp, e.planes, &prims[n], &bbs[n]) {
+			st.Culled++
+			continue
+		}
+		if lostPrecision(&prims[n]) {
+			st.PrecisionLoss++
+		}
+		n++
+	}
+	return n
+}
+
 // FrontEnd is the device front end's setup_k (SETUP, SCAN, EMIT): near clip,
 // guard-band clip, setup with the draw's cull mode, survivors compacted in
 // submission order (a triangle's sub-triangles stay adjacent). It returns the
@@ -129,73 +209,23 @@ func FrontEndWithStats(verts []SetupVertex, tris [][3]uint32, width, height int,
 func (st FrontEndStats) run(verts []SetupVertex, tris [][3]uint32, width, height int, near, far float32,
 	cull CullMode, vp *Viewport, planes Planes) ([]Prim, []BBox, FrontEndStats, error) {
 	st.Triangles = len(tris)
-	// Guard planes in NDC: |x| ≤ gx·w, |y| ≤ gy·w (the default viewport maps
-	// NDC ±1 onto the target, so gx = 1 + 2·band/width).
-	gx := float32(1 + 2*float64(GuardBandPx)/float64(width))
-	gy := float32(1 + 2*float64(GuardBandPx)/float64(height))
-	if vp != nil {
-		gx = float32(1 + float64(GuardBandPx)/max(1, abs64(float64(vp.SX))))
-		gy = float32(1 + float64(GuardBandPx)/max(1, abs64(float64(vp.SY))))
-	}
-	guard := [4]plane{
-		func(v *SetupVertex) float32 { return float32(gx*v.Pos[3]) - v.Pos[0] },
-		func(v *SetupVertex) float32 { return float32(gx*v.Pos[3]) + v.Pos[0] },
-		func(v *SetupVertex) float32 { return float32(gy*v.Pos[3]) - v.Pos[1] },
-		func(v *SetupVertex) float32 { return float32(gy*v.Pos[3]) + v.Pos[1] },
-	}
+	env := newFEEnv(width, height, near, far, cull, vp, planes)
 	// SETUP: per triangle, set up the surviving sub-triangles (slot-local).
 	keep := make([]uint32, len(tris))
 	slots := make([][]Prim, len(tris))
 	boxes := make([][]BBox, len(tris))
-	var polyA, polyB [8]SetupVertex
+	var fp [SetupSlot]Prim
+	var fb [SetupSlot]BBox
 	for i, t := range tris {
 		for _, vi := range t {
 			if int(vi) >= len(verts) {
 				return nil, nil, st, fmt.Errorf("gfx: front end: triangle %d: vertex %d out of range (%d vertices)", i, vi, len(verts))
 			}
 		}
-		var sub [SetupMaxSub][3]SetupVertex
-		ns := ClipNear(&verts[t[0]], &verts[t[1]], &verts[t[2]], &sub)
-		if ns != 1 || sub[0] != [3]SetupVertex{verts[t[0]], verts[t[1]], verts[t[2]]} {
-			st.NearClipped++
-		}
-		var fan [maxSub + 1][3]SetupVertex
-		nf := 0
-		for s := 0; s < ns; s++ {
-			outside := false
-			for _, g := range guard {
-				for k := 0; k < 3; k++ {
-					if g(&sub[s][k]) < 0 {
-						outside = true
-					}
-				}
-			}
-			if !outside {
-				fan[nf] = sub[s]
-				nf++
-				continue
-			}
-			st.GuardClipped++
-			poly := clipAll(sub[s], guard, &polyA, &polyB)
-			for k := 1; k+1 < len(poly) && nf < len(fan); k++ {
-				fan[nf] = [3]SetupVertex{poly[0], poly[k], poly[k+1]}
-				nf++
-			}
-		}
-		for s := 0; s < nf; s++ {
-			var p Prim
-			var bb BBox
-			if !SetupTriangle(&fan[s][0], &fan[s][1], &fan[s][2], width, height, near, far, cull, vp, planes, &p, &bb) {
-				st.Culled++
-				continue
-			}
-			if lostPrecision(&p) {
-				st.PrecisionLoss++
-			}
-			slots[i] = append(slots[i], p)
-			boxes[i] = append(boxes[i], bb)
-			keep[i]++
-		}
+		n := env.setupOne(&verts[t[0]], &verts[t[1]], &verts[t[2]], &st, &fp, &fb)
+		slots[i] = append(slots[i], fp[:n]...)
+		boxes[i] = append(boxes[i], fb[:n]...)
+		keep[i] = uint32(n)
 	}
 	// SCAN: exclusive prefix of the survivor counts.
 	offset := make([]uint32, len(tris)+1)

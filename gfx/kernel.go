@@ -146,6 +146,31 @@ func (k *FragKernel) Shade(pid uint32, x, y int32) (color, depth uint32) {
 }
 
 func (k *FragKernel) shade(rec *primRec, x, y int32) (color, depth uint32) {
+	var f fragVals
+	k.args.interpolate(rec, x, y, &f)
+	var texel uint32
+	if k.args.TexEnabled {
+		texel = k.tex.Sample(f.texU(), f.texV(), 0)
+	}
+	return k.args.combine(&f, texel), f.depth
+}
+
+// fragVals is one pixel's interpolated Q7.24 colour and texture coordinates and
+// its depth word.
+type fragVals struct {
+	r, g, b, a int32
+	u, v       int32
+	depth      uint32
+}
+
+// texU and texV are the S.23 coordinates vx_tex takes.
+func (f *fragVals) texU() int32 { return int32(abi.Q7_24(f.u).TexCoord()) }
+func (f *fragVals) texV() int32 { return int32(abi.Q7_24(f.v).TexCoord()) }
+
+// interpolate is the kernel's arithmetic up to the texture fetch: float
+// barycentrics from the recomputed Q15.16 edges, Q7.24 plane interpolation, the
+// perspective divide and the depth plane.
+func (args *FragArgs) interpolate(rec *primRec, x, y int32, out *fragVals) {
 	var F [3]float32
 	for e := 0; e < 3; e++ {
 		raw := rec.edges[3*e]*x + rec.edges[3*e+1]*y + rec.edges[3*e+2]
@@ -163,11 +188,11 @@ func (k *FragKernel) shade(rec *primRec, x, y int32) (color, depth uint32) {
 	var z int32
 	r, g, b, a := int32(one), int32(one), int32(one), int32(one)
 	var u, v int32
-	if k.args.DepthEnabled {
+	if args.DepthEnabled {
 		z = int32(int64(rec.z[0])*int64(x) + int64(rec.z[1])*int64(y) + int64(rec.z[2]))
 	}
 	invW := float32(1)
-	if k.args.ColorEnabled || k.args.TexEnabled {
+	if args.ColorEnabled || args.TexEnabled {
 		rhw := float32(interp(abi.PlaneRHW)) / one
 		const kMin = float32(1e-8)
 		if rhw < kMin && rhw > -kMin {
@@ -180,31 +205,33 @@ func (k *FragKernel) shade(rec *primRec, x, y int32) (color, depth uint32) {
 		invW = 1 / rhw
 	}
 	persp := func(raw int32) int32 { return fxDev(float32(float32(raw)/one*invW), abi.FracA) }
-	if k.args.ColorEnabled {
+	if args.ColorEnabled {
 		r, g, b, a = persp(interp(abi.PlaneR)), persp(interp(abi.PlaneG)), persp(interp(abi.PlaneB)), persp(interp(abi.PlaneA))
 	}
-	if k.args.TexEnabled {
+	if args.TexEnabled {
 		u, v = persp(interp(abi.PlaneU)), persp(interp(abi.PlaneV))
 	}
-	if k.args.TexEnabled {
-		t := k.tex.Sample(int32(abi.Q7_24(u).TexCoord()), int32(abi.Q7_24(v).TexCoord()), 0)
-		if k.args.TexModulate {
-			color = mod8(a, t>>24)<<24 | mod8(r, t>>16&0xFF)<<16 | mod8(g, t>>8&0xFF)<<8 | mod8(b, t&0xFF)
-		} else {
-			color = t
-		}
-	} else {
-		color = mod8(a, 255)<<24 | mod8(r, 255)<<16 | mod8(g, 255)<<8 | mod8(b, 255)
-	}
+	*out = fragVals{r: r, g: g, b: b, a: a, u: u, v: v}
 	switch {
 	case z < 0:
-		depth = 0
+		out.depth = 0
 	case uint32(z) > abi.DepthMask:
-		depth = abi.DepthMask
+		out.depth = abi.DepthMask
 	default:
-		depth = uint32(z)
+		out.depth = uint32(z)
 	}
-	return color, depth
+}
+
+// combine is the texture environment and the byte conversion: REPLACE takes the
+// texel, MODULATE multiplies it by the colour, untextured converts the colour.
+func (args *FragArgs) combine(f *fragVals, t uint32) uint32 {
+	if args.TexEnabled {
+		if args.TexModulate {
+			return mod8(f.a, t>>24)<<24 | mod8(f.r, t>>16&0xFF)<<16 | mod8(f.g, t>>8&0xFF)<<8 | mod8(f.b, t&0xFF)
+		}
+		return t
+	}
+	return mod8(f.a, 255)<<24 | mod8(f.r, 255)<<16 | mod8(f.g, 255)<<8 | mod8(f.b, 255)
 }
 
 // mod8 is uint8((Q7.24 raw · c) >> 24) with the 32-bit wrapping multiply of the

@@ -1,0 +1,155 @@
+package device
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"vortexgfx/abi"
+	"vortexgfx/device/om"
+	"vortexgfx/device/raster"
+	"vortexgfx/device/tex"
+)
+
+// ViewMemory is physical device memory the fixed-function units view directly
+// (package mem's *Device satisfies it): RASTER, TEX and OM bypass the MMU.
+// spec: vortex-hardware-facts §9 item 12
+type ViewMemory interface {
+	View(addr uint64, n int) ([]byte, error)
+}
+
+// GraphicsStats are the counters of one frame kick: the RASTER engine's and what
+// the fragment waves did through TEX and OM.
+type GraphicsStats struct {
+	Raster   raster.Stats
+	TexReads uint64 // vx_tex requests (one per lane that sampled)
+	OMReads  uint64 // vx_om_export fragments that reached the OM
+	OMWrites uint64 // fragments that passed the OM tests and were written
+	Cycles   uint64 // the frame's cost (see graphicsKick)
+}
+
+// graphicsState is the device's graphics wiring: the memory the units view and
+// the frame in progress (nil between frames).
+type graphicsState struct {
+	frame atomic.Pointer[gfxFrame]
+	mu    sync.Mutex
+	last  GraphicsStats
+}
+
+// gfxFrame is one frame kick's bound units, read-only while waves run, plus
+// per-core counters each written only by its own core goroutine.
+type gfxFrame struct {
+	om     [abi.OMMaxRT]*om.Unit
+	omErr  [abi.OMMaxRT]error
+	tex    [abi.TexNumStages]*tex.Sampler
+	texErr [abi.TexNumStages]error
+	cores  []gfxCoreCounters
+}
+
+type gfxCoreCounters struct {
+	texReads, omReads, omWrites uint64
+	_                           [40]byte // keep cores off one cache line
+}
+
+// RasterConfig is the RASTER engine shape the device's configuration describes:
+// engines = clusters × engines per cluster, slices, bin and block sizes, early-Z,
+// host workers, the warp width (OUTPUT_QUADS) and the cores owner affinity spreads
+// over. spec: rasterizer §6.2, §9.1, §12
+func (d *Device) RasterConfig() raster.Config {
+	r := d.cfg.Raster
+	return raster.Config{
+		Engines: d.cfg.RasterEngines(), Slices: r.Slices, Threads: d.threads, Cores: d.ncores,
+		BinLog: r.BinLogSize, BlockLog: r.BlockLogSize, EarlyZ: r.EarlyZ, Workers: r.Workers,
+	}
+}
+
+// EnableGraphics installs the RASTER frame kick over mem (the physical memory the
+// fixed-function units view): a grid-less launch then walks the RASTER buffers the
+// DCRs name and launches every fragment wave on its owner core, running the kernel
+// at FRAG_ENTRY (resolved through the module image at the snooped STARTUP_ADDR)
+// with FRAG_PARAM as its arguments; TEX and OM are reached through CTA.Tex and
+// CTA.OMExport with the latched DCR state. cfg overrides RasterConfig when non-nil.
+// spec: rasterizer §5, §9; vortexpipe §3.3
+func (d *Device) EnableGraphics(mem ViewMemory, cfg *raster.Config) {
+	rc := d.RasterConfig()
+	if cfg != nil {
+		rc = *cfg
+	}
+	d.SetFrameKick(func(ctx context.Context, d *Device, k FrameKick) (uint64, error) {
+		return d.graphicsKick(ctx, mem, rc)
+	})
+}
+
+// LastGraphics returns the counters of the most recent frame kick.
+func (d *Device) LastGraphics() GraphicsStats {
+	d.gfx.mu.Lock()
+	defer d.gfx.mu.Unlock()
+	return d.gfx.last
+}
+
+// graphicsKick runs one frame. Its cycle cost is the larger of the engines' walk
+// (fetch requests plus emitted quads, spread over the engines) and the busiest
+// core's fragment cycles: the walk and the shading overlap.
+func (d *Device) graphicsKick(ctx context.Context, mem ViewMemory, rc raster.Config) (uint64, error) {
+	st := d.State()
+	rs := st.Raster.State
+	if rs.FragEntry() == 0 {
+		return 0, nil // nothing armed (facts §9 item 7)
+	}
+	kern, err := d.ResolveKernel(rs.StartupPC(), rs.FragEntry())
+	if err != nil {
+		return 0, fmt.Errorf("raster: FRAG_ENTRY: %w", err)
+	}
+	_, w := abi.UnpackScissor(rs.ScissorX)
+	_, h := abi.UnpackScissor(rs.ScissorY)
+	fr := &gfxFrame{cores: make([]gfxCoreCounters, d.ncores)}
+	for rt := range fr.om {
+		if w > 0 && h > 0 {
+			fr.om[rt], fr.omErr[rt] = om.Bind(mem, &st.OM.State, rt, w, h)
+		} else {
+			fr.omErr[rt] = fmt.Errorf("om: empty scissor %dx%d", w, h)
+		}
+	}
+	for s := range fr.tex {
+		if st.Tex.Stages[s].Addr != 0 {
+			fr.tex[s], fr.texErr[s] = tex.Bind(mem, st.Tex.Stages[s])
+		} else {
+			fr.texErr[s] = fmt.Errorf("tex: stage %d has no texture bound", s)
+		}
+	}
+	d.gfx.frame.Store(fr)
+	defer d.gfx.frame.Store(nil)
+
+	launch := func(core int, wv *raster.Wave) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		fw := FragmentWave{Kernel: kern, Param: wv.Param, Lanes: abi.QuadLanes * wv.Quads}
+		copy(fw.FragPos[:], wv.Pos[:fw.Lanes])
+		copy(fw.FragPID[:], wv.PID[:fw.Lanes])
+		return d.SubmitFragment(core, &fw)
+	}
+	rst, rerr := raster.Run(mem, &rs, rc, launch)
+	fcyc, _, ferr := d.WaitFragments() // the drain is the launch barrier
+	gs := GraphicsStats{Raster: rst}
+	for i := range fr.cores {
+		c := &fr.cores[i]
+		gs.TexReads += c.texReads
+		gs.OMReads += c.omReads
+		gs.OMWrites += c.omWrites
+		d.perf[i].add(abi.MPMTex, abi.CSRTexReads-abi.CSRMPMBase, c.texReads)
+		d.perf[i].add(abi.MPMOM, abi.CSROMReads-abi.CSRMPMBase, c.omReads)
+		d.perf[i].add(abi.MPMOM, abi.CSROMWrites-abi.CSRMPMBase, c.omWrites)
+	}
+	d.perf[0].add(abi.MPMRaster, abi.CSRRasterReads-abi.CSRMPMBase, uint64(rst.Reads))
+	walk := uint64(rst.Reads+rst.Quads) / uint64(max(1, rc.Engines))
+	gs.Cycles = max(walk, fcyc)
+	d.gfx.mu.Lock()
+	d.gfx.last = gs
+	d.gfx.mu.Unlock()
+	if rerr != nil {
+		return gs.Cycles, rerr
+	}
+	return gs.Cycles, ferr
+}
