@@ -87,7 +87,7 @@ const (
 // spec: vortexpipe §3.1
 type RenderCondition struct {
 	Query     *Query
-	Condition bool // draw when the result != Condition… as Gallium: skip if result == Condition
+	Condition bool // Gallium's condition flag: which query result skips the draw
 	Mode      RenderCondMode
 }
 

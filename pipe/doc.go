@@ -1,0 +1,94 @@
+// Package pipe is the driver core: a Gallium-style API (Screen, Context, CSOs,
+// Resources, DrawInfo, queries) whose state is captured as Vortex encodings when
+// it is created or bound, a pure routing function that sends each draw to the
+// device (with any fixed-function unit on its on-device software fallback) or to
+// the reference renderer, the screen's residency table, and host index
+// translation. spec: vortexpipe-driver §1, §2.3, §2.5, §3.1–§3.7
+//
+// # State capture (§1.4)
+//
+// NewDSA, NewBlend, NewSampler and NewRasterizer turn GL/Vulkan-ordered state
+// into OM/TEX register words once: DEPTH_FUNC in the OM's compare order, the
+// two-sided STENCIL_* words (front [15:0], back [31:16]), BLEND_MODE/BLEND_FUNC/
+// LOGIC_OP per attachment (a logic op supersedes blending), CBUF_WRITEMASK and
+// BLEND_CONST in both attachment byte orders (RGBA8 and BGRA8), TEX_FILTER/WRAP/
+// BORDER and the LOD clamp and bias in 8-bit fixed point. DrawDCRs then emits a
+// draw's RASTER, OM and TEX DCR writes straight from those words. State the
+// encodings cannot express is never projected onto the nearest one (§1.5.1): it
+// is recorded on the CSO as a Reason and routing gates or routes on it.
+// CONSTANT_ALPHA factors are not in that list: the OM's CONST_A factor is
+// exactly GL's CONSTANT_ALPHA, so they run on the merger.
+//
+// # What runs where
+//
+// Route decides per direct draw. "FF" is the fixed-function unit, "SW" its
+// on-device software fallback selected through the FS variant key {sw_tex,
+// sw_om, sw_raster, samples, bgra_mask}, "ref" the reference renderer.
+//
+//	Input                                          Runs on          Reason
+//	triangles, strips, fans (indexed u8/u16/u32)   device           strips/fans/restart → list on the host
+//	instancing, base vertex/instance               device           (VS arg block)
+//	multi-draw, indirect (+ count buffer)          device           split/resolved on the host
+//	lines, points, line/point polygon modes        ref              GateTopology, GatePolygonMode
+//	polygon offset, depth clamp, clip disable      ref              GatePolygonOffset, GateDepthClamp, GateDepthClip
+//	draw count from stream output                  ref              GateStreamOutput
+//	open occlusion/statistics query                ref              GateQuery (device counts no samples yet)
+//	query-based render condition                   ref              GateRenderCondition
+//	VS/FS without a device program                 ref              GateVSNotCompiled, GateFSNotCompiled
+//	more than 3 vec4 varyings, noperspective       ref              GateVaryings, GateNoPerspective
+//	all 8 depth funcs, two-sided stencil           OM FF
+//	5 equations, 15 factors incl. CONSTANT_ALPHA   OM FF
+//	16 logic ops, RGBA write mask, BGRA8 targets   OM FF            (bgra_mask in the key)
+//	MRT up to 4                                    OM FF            more: GateTooManyRTs
+//	MRT with depth/stencil writes                  OM SW            RouteMRTDepthWrite
+//	sRGB8A8 / R8 / RG8 attachments                 OM SW            RouteColorFormat
+//	D16 / D32F / S8 depth-stencil                  OM SW            RouteDepthFormat
+//	other colour/depth formats                     ref              GateColorFormat, GateDepthFormat
+//	framebuffer beyond the OM aperture             OM SW            RouteAperture
+//	framebuffer over 65535 pixels                  ref              GateFramebufferSize
+//	alpha test, depth bounds                       ref              GateAlphaTest, GateDepthBounds
+//	dual-source factors, alpha-to-coverage/one     ref              GateDualSource, GateAlphaToCoverage, GateAlphaToOne
+//	4x MSAA                                        RASTER+OM SW     RouteMultisample
+//	2x / 8x / 16x MSAA, MSAA with MRT              ref              GateSampleCount, GateMRTMultisample
+//	2D POT BGRA8 (RGBA8 host-swizzled) textures    TEX FF           up to 2 stages, else RouteTexStages
+//	CLAMP/REPEAT/MIRROR/BORDER, mip filters        TEX FF
+//	MIRROR_CLAMP_TO_EDGE                           TEX SW           RouteTexWrap
+//	legacy CLAMP, other mirror-clamps, aniso > 1   ref              GateWrap, GateAnisotropy
+//	NPOT, 3D, cube, 2D/cube arrays, RECT           TEX SW           RouteTexNPOT, RouteTexTarget
+//	shadow samplers, min≠mag filter                TEX SW           RouteTexShadow, RouteTexFilter
+//	texelFetch, textureGather                      TEX SW           RouteTexOp
+//	sRGB/R8/RG8/float/depth/int8 textures          TEX SW           RouteTexFormat
+//	1D arrays, txf_ms, queryLod/Levels, gather cube ref             GateTexTarget, GateTexOp
+//	wider integer or stencil textures              ref              GateTexFormat
+//	device without TEX / RASTER / OM               that unit SW     RouteNoTEX, RouteNoRASTER, RouteNoOM
+//	VORTEX_FORCE_SW=tex|om|raster|all              that unit SW     RouteForced*
+//	software RASTER                                OM SW too        RouteRasterImpliesOM
+//
+// Empty draws (no vertices or instances, rasterizer discard, culling both faces
+// of triangles) run nowhere.
+//
+// # Fallback contract (§1.5)
+//
+// Context.Plan resolves a DrawInfo into direct draws, routes each and, for the
+// device path, translates its indices. With Options.Strict (VORTEX_STRICT=1) a
+// draw that would reach the reference renderer fails with a *StrictError naming
+// every reason; without it each fallback is counted per reason in Context.Stats,
+// never silent. After any work on the reference renderer, call
+// Residency.MarkAllDirty (§1.3).
+//
+// # Residency (§1.3)
+//
+// Screen.Residency keeps one runtime.Buffer per recorded host range of a
+// Resource, uploaded only while dirty: the flag starts true and only a completed
+// upload clears it, every Resource.Write marks overlapping entries dirty,
+// MarkAllDirty distrusts all of them and Resource.Destroy evicts, so a reused
+// resource id never serves a previous resource's bytes. Lookup resolves any offset
+// inside a recorded range to its device address.
+//
+// # Not wired yet
+//
+// Shaders hold GLSL and a ShaderInfo the compiler will fill; the variant cache
+// compiles through a callback. Plan does not render: the device draw through
+// runtime (front end, DrawDCRs, FS launch) and the reference draw through package
+// ref are the next layer.
+package pipe

@@ -1,0 +1,78 @@
+package pipe
+
+import "testing"
+
+// FuzzIndexTranslation decodes arbitrary index bytes and translates them for every
+// topology; bad input returns an error, never a panic, and a translated list only
+// holds indices of the input.
+func FuzzIndexTranslation(f *testing.F) {
+	f.Add(byte(PrimTriangleStrip), byte(2), true, uint32(0xFFFF), []byte{0, 0, 1, 0, 2, 0, 0xFF, 0xFF, 3, 0})
+	f.Add(byte(PrimTriangleFan), byte(1), false, uint32(0), []byte{0, 1, 2, 3, 4})
+	f.Fuzz(func(t *testing.T, mode, size byte, restart bool, ri uint32, data []byte) {
+		n := uint32(len(data))
+		if size != 0 {
+			n /= uint32(size)
+		}
+		idx, err := WidenIndices(data, int(size), 0, n)
+		if err != nil {
+			return
+		}
+		set := map[uint32]bool{}
+		for _, v := range idx {
+			set[v] = true
+		}
+		out, err := TriangleList(PrimMode(mode%8), idx, restart, ri, mode&8 != 0)
+		if err != nil {
+			return
+		}
+		if len(out)%3 != 0 {
+			t.Fatalf("list of %d indices", len(out))
+		}
+		for _, v := range out {
+			if !set[v] || restart && v == ri {
+				t.Fatalf("index %d not from the input", v)
+			}
+		}
+	})
+}
+
+// FuzzResolveDraws decodes arbitrary indirect buffers.
+func FuzzResolveDraws(f *testing.F) {
+	f.Add([]byte{3, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, uint32(0), uint32(16), uint32(1), false)
+	f.Fuzz(func(t *testing.T, buf []byte, off, stride, count uint32, indexed bool) {
+		if len(buf) == 0 || len(buf) > 4096 {
+			return
+		}
+		s := NewScreenWithCaps(Caps{}, Options{})
+		r, err := s.CreateBuffer(len(buf))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := r.Write(0, buf); err != nil {
+			t.Fatal(err)
+		}
+		info := &DrawInfo{Indirect: &IndirectInfo{Buffer: r, Offset: off, Stride: stride, DrawCount: count % 4096}}
+		if indexed {
+			info.IndexSize = 4
+		}
+		draws, err := ResolveDraws(info)
+		if err != nil {
+			return
+		}
+		if uint32(len(draws)) > count%4096 {
+			t.Fatalf("%d draws from a count of %d", len(draws), count%4096)
+		}
+	})
+}
+
+// FuzzParseForceSW parses arbitrary VORTEX_FORCE_SW values.
+func FuzzParseForceSW(f *testing.F) {
+	f.Add("tex|om")
+	f.Add("all")
+	f.Fuzz(func(t *testing.T, s string) {
+		u, err := ParseForceSW(s)
+		if err == nil && u&^UnitAll != 0 {
+			t.Fatalf("%q: unit bits %#x", s, u)
+		}
+	})
+}
