@@ -1,6 +1,8 @@
 package glsl
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -135,4 +137,29 @@ func FuzzCompile(f *testing.F) {
 			t.Fatalf("checker bug: %v", err)
 		}
 	})
+}
+
+// TestRealShaders compiles and links complete programs from testdata/shaders.
+func TestRealShaders(t *testing.T) {
+	for _, pair := range [][2]string{{"noise.vert", "noise.frag"}, {"es300.vert", "es300.frag"}} {
+		var sh [2]*Shader
+		for i, name := range pair {
+			src, err := os.ReadFile(filepath.Join("testdata", "shaders", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			stage := Vertex
+			if i == 1 {
+				stage = Fragment
+			}
+			sh[i] = mustCompile(t, name, string(src), stage)
+		}
+		p, err := Link(sh[0], sh[1])
+		if err != nil {
+			t.Fatalf("%v: %v", pair, err)
+		}
+		if len(p.Varyings) == 0 || len(p.Uniforms) == 0 {
+			t.Errorf("%v: no varyings or uniforms linked", pair)
+		}
+	}
 }

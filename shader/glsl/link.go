@@ -211,7 +211,7 @@ func (p *Program) matchVaryings(errs *ast.ErrorList) {
 		version, es = u.File.Version, u.File.ES
 		for _, v := range u.File.Globals {
 			if v.Kind == ast.VarOut && !v.Builtin {
-				outs[v.Name] = v
+				outs[ifaceKey(v)] = v
 				if v.Location >= 0 {
 					byLoc[v.Location] = v
 				}
@@ -223,7 +223,7 @@ func (p *Program) matchVaryings(errs *ast.ErrorList) {
 			if v.Kind != ast.VarIn || v.Builtin {
 				continue
 			}
-			o := outs[v.Name]
+			o := outs[ifaceKey(v)]
 			if v.Location >= 0 && byLoc[v.Location] != nil {
 				o = byLoc[v.Location]
 			}
@@ -251,6 +251,15 @@ func (p *Program) matchVaryings(errs *ast.ErrorList) {
 	}
 }
 
+// ifaceKey names a variable for interface matching: block instances match by
+// block name, everything else by variable name. spec: GLSL 4.50 §4.3.9.
+func ifaceKey(v *ast.Var) string {
+	if v.Block != nil && v == v.Block.InstanceVar {
+		return "block " + v.Block.Name
+	}
+	return v.Name
+}
+
 func interp(v *ast.Var) ast.Interp {
 	if v.Qual.Interp == ast.InterpNone {
 		return ast.InterpSmooth
@@ -268,11 +277,14 @@ func (p *Program) collectUniforms(shaders []*Shader, errs *ast.ErrorList) {
 			if v.Kind != ast.VarUniform || v.Builtin {
 				continue
 			}
-			u := byName[v.Name]
+			key := ifaceKey(v)
+			u := byName[key]
 			if u == nil {
 				u = &Uniform{Name: v.Name, Type: v.Type}
-				byName[v.Name] = u
+				byName[key] = u
 				p.Uniforms = append(p.Uniforms, u)
+			} else if v.Block != nil && v == v.Block.InstanceVar {
+				// block members are compared by checkBlocks
 			} else if !sameType(u.Type, v.Type) {
 				errs.Add(v.DeclPos, "uniform '"+v.Name+"' declared as "+v.Type.String()+" and as "+u.Type.String()+" in different shaders")
 				continue

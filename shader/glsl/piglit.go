@@ -70,10 +70,14 @@ func parsePiglitConfig(src string) (piglitConfig, bool) {
 // PiglitAgreement compiles every piglit compiler test (.vert/.frag under
 // tests/spec/<set>/compiler and generated_tests/spec/<set>/compiler of dir) and
 // reports, per set, how often the outcome agrees with the test's expect_result.
-// Tests that require an extension are counted as skipped.
-func PiglitAgreement(dir string) ([]*PiglitResult, error) {
+// Tests that require an extension are counted as skipped. With no sets given it
+// measures PiglitSets.
+func PiglitAgreement(dir string, sets ...string) ([]*PiglitResult, error) {
+	if len(sets) == 0 {
+		sets = PiglitSets
+	}
 	var out []*PiglitResult
-	for _, set := range PiglitSets {
+	for _, set := range sets {
 		r := &PiglitResult{Set: set}
 		var files []string
 		for _, top := range []string{"tests", "generated_tests"} {

@@ -15,9 +15,12 @@ import (
 // result measures false rejections on real shaders. Tests needing an extension,
 // a geometry/tessellation/compute stage or a passthrough vertex shader with no
 // fragment shader are skipped.
-func PiglitShaderTests(dir string) ([]*PiglitResult, error) {
+func PiglitShaderTests(dir string, sets ...string) ([]*PiglitResult, error) {
+	if len(sets) == 0 {
+		sets = PiglitSets
+	}
 	var out []*PiglitResult
-	for _, set := range PiglitSets {
+	for _, set := range sets {
 		r := &PiglitResult{Set: "exec-" + set}
 		root := filepath.Join(dir, "tests", "spec", set)
 		var files []string

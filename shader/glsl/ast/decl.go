@@ -114,6 +114,8 @@ type Var struct {
 	Binding int
 	// Block is the uniform/in/out block this variable is a member of (nil if none).
 	Block *InterfaceBlock
+	// Offset is the std140 byte offset of a uniform block member (0 otherwise).
+	Offset int
 	// Used is set when the variable is read or written anywhere in the shader.
 	Used bool
 	// Written is set when the variable is assigned or passed as an out argument.
@@ -139,6 +141,9 @@ type InterfaceBlock struct {
 	Type *Type
 	// InstanceVar is the variable for the instance name (nil when anonymous).
 	InstanceVar *Var
+	// Size is the std140 size in bytes of one block instance (uniform blocks).
+	// All layouts (std140, shared, packed) use the std140 rules here.
+	Size int
 }
 
 // Func is a user function (one overload). Prototypes and the definition of the same

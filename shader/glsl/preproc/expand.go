@@ -50,8 +50,8 @@ func (p *pp) expand(ts []Token, inDirective bool) []Token {
 				out = append(out, Token{Kind: Number, Text: strconv.Itoa(p.res.Version), Pos: t.Pos, Space: t.Space})
 				continue
 			}
-		case "GL_ES":
-			if p.res.ES && p.macros[t.Text] == nil {
+		case "GL_ES", "GL_FRAGMENT_PRECISION_HIGH", "GL_core_profile", "GL_compatibility_profile":
+			if p.predefined(t.Text) && p.macros[t.Text] == nil {
 				out = append(out, Token{Kind: Number, Text: "1", Pos: t.Pos, Space: t.Space})
 				continue
 			}
@@ -101,6 +101,21 @@ func (p *pp) expand(ts []Token, inDirective bool) []Token {
 		}
 	}
 	return out
+}
+
+// predefined reports whether a version-dependent predefined macro is defined.
+// spec: GLSL 4.50 §3.3, GLSL ES 3.00 §3.4.
+func (p *pp) predefined(name string) bool {
+	r := p.res
+	switch name {
+	case "GL_ES", "GL_FRAGMENT_PRECISION_HIGH":
+		return r.ES
+	case "GL_core_profile":
+		return !r.ES && r.Version >= 150 && r.Profile != "compatibility"
+	case "GL_compatibility_profile":
+		return !r.ES && r.Version >= 150 && r.Profile == "compatibility"
+	}
+	return false
 }
 
 // union returns a ∪ b without duplicates (hide sets stay as small as the number

@@ -464,6 +464,7 @@ func (p *pp) condition(name Token, args []Token) bool {
 			p.errorf(args[1].Pos, "garbage after #%s", name.Text)
 		}
 		_, def := p.macros[args[0].Text]
+		def = def || p.predefined(args[0].Text)
 		return def == (name.Text == "ifdef")
 	}
 	if len(args) == 0 {
@@ -488,7 +489,7 @@ func (p *pp) condition(name Token, args []Token) bool {
 				return false
 			}
 			v := "0"
-			if _, ok := p.macros[id.Text]; ok {
+			if _, ok := p.macros[id.Text]; ok || p.predefined(id.Text) {
 				v = "1"
 			}
 			pre = append(pre, Token{Kind: Number, Text: v, Pos: t.Pos})

@@ -95,6 +95,10 @@ func (c *checker) declareBuiltinVars() {
 			c.addConst("gl_MaxTextureUnits", MaxTextureUnits)
 			c.addConst("gl_MaxTextureCoords", MaxTextureCoords)
 		}
+		if c.version >= 150 {
+			c.addConst("gl_MaxVertexOutputComponents", 64)
+			c.addConst("gl_MaxFragmentInputComponents", 128)
+		}
 		if c.version >= 130 {
 			c.addConst("gl_MaxClipDistances", MaxClipDistances)
 			c.addConst("gl_MaxVaryingComponents", MaxVaryingFloats)
@@ -152,6 +156,9 @@ func (c *checker) declareBuiltinVars() {
 		}
 		if c.atLeast(130, 0) {
 			c.implicitBuiltin(c.addBuiltin("gl_ClipDistance", ast.Array(f, 0), ast.VarIn, true), MaxClipDistances)
+		}
+		if c.atLeast(150, 320) {
+			c.addBuiltin("gl_PrimitiveID", i, ast.VarIn, true)
 		}
 		if compat {
 			c.addBuiltin("gl_Color", v4, ast.VarIn, true)

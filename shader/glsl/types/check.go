@@ -29,6 +29,8 @@ type scope struct {
 	parent *scope
 	names  map[string]*entity
 	global bool
+	// floatPrec is set when a "precision ... float;" statement occurred in this scope.
+	floatPrec bool
 }
 
 func (s *scope) lookup(name string) *entity {
@@ -57,8 +59,8 @@ type checker struct {
 	wroteFragColor, wroteFragData ast.Pos
 	// calls is the static call graph for recursion detection.
 	calls map[*ast.Func][]*ast.Func
-	// precision tracks whether a default float precision is in effect (ES FS).
-	floatPrecision bool
+	// blockNames records declared interface block names per storage.
+	blockNames map[string]bool
 	// unsized lists implicitly sized arrays; maxIndex is their largest constant index.
 	unsized  []*ast.Var
 	maxIndex map[*ast.Var]int
@@ -82,8 +84,9 @@ func Check(f *ast.File, conf Config) error {
 	c.declareBuiltinVars()
 	c.globals = &scope{parent: c.builtin, names: map[string]*entity{}, global: true}
 	c.cur = c.globals
+	c.blockNames = map[string]bool{}
 	if !c.es || conf.Stage == ast.StageVertex {
-		c.floatPrecision = true
+		c.builtin.floatPrec = true
 	}
 	// Default precisions. spec: GLSL ES 3.00 §4.5.4.
 	c.defPrec = map[ast.Basic]ast.Precision{ast.Int: ast.PrecHigh, ast.Float: ast.PrecHigh}
@@ -128,6 +131,16 @@ func (c *checker) atLeast(d, e int) bool {
 // compat reports whether the compatibility-profile built-ins exist.
 func (c *checker) compat() bool {
 	return !c.es && (c.version < 140 || c.conf.Compatibility)
+}
+
+// hasFloatPrecision reports whether a default float precision is in effect.
+func (c *checker) hasFloatPrecision() bool {
+	for s := c.cur; s != nil; s = s.parent {
+		if s.floatPrec {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *checker) openScope() {

@@ -348,3 +348,23 @@ func TestFold(t *testing.T) {
 		}
 	}
 }
+
+// TestStd140 checks block member offsets. spec: OpenGL 4.5 §7.6.2.2.
+func TestStd140(t *testing.T) {
+	src := "#version 140\nstruct S { vec3 a; float b; };\nlayout(std140) uniform B {\n" +
+		"  float f; vec2 v2; vec3 v3; float g; mat3 m; float arr[3]; S s; bool last;\n};\nvoid main() {}"
+	f, err := check(t, src, vs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := f.Blocks[0]
+	want := map[string]int{"f": 0, "v2": 8, "v3": 16, "g": 28, "m": 32, "arr": 80, "s": 128, "last": 144}
+	for _, m := range b.Members {
+		if m.Offset != want[m.Name] {
+			t.Errorf("offset of %s = %d, want %d", m.Name, m.Offset, want[m.Name])
+		}
+	}
+	if b.Size != 160 {
+		t.Errorf("block size %d, want 160", b.Size)
+	}
+}

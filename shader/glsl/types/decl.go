@@ -1,6 +1,8 @@
 package types
 
 import (
+	"strings"
+
 	"vortexgfx/shader/glsl/ast"
 )
 
@@ -29,8 +31,8 @@ func (c *checker) precisionDecl(d *ast.PrecisionDecl) {
 	case t == nil:
 		c.errorf(d.Type.Pos(), "precision statement requires int, float or a sampler type, not '%s'", d.Type.Name)
 	case t.IsScalar() && (t.Base == ast.Float || t.Base == ast.Int), t.IsSampler():
-		if t.IsScalar() && t.Base == ast.Float && c.cur == c.globals {
-			c.floatPrecision = true
+		if t.IsScalar() && t.Base == ast.Float {
+			c.cur.floatPrec = true
 		}
 		if t.IsScalar() && c.cur == c.globals {
 			c.defPrec[t.Base] = d.Precision
@@ -115,14 +117,14 @@ func (c *checker) checkQualifiers(q *ast.Qualifiers, global bool, t *ast.Type, p
 		if c.conf.Stage != ast.StageVertex {
 			c.errorf(q.Pos, "'attribute' is only allowed in vertex shaders")
 		}
-		if c.atLeast(140, 300) && !c.conf.Compatibility {
+		if c.es && c.version >= 300 {
 			c.errorf(q.Pos, "'attribute' is removed in this GLSL version; use 'in'")
 		}
 		if !t.IsInvalid() && !isFloaty(t) && !(c.version >= 130 && t.IsNumeric() && t.Base != ast.Bool) {
 			c.errorf(pos, "attribute cannot have type %s", t)
 		}
 	case ast.StorageVarying:
-		if c.atLeast(140, 300) && !c.conf.Compatibility {
+		if c.es && c.version >= 300 {
 			c.errorf(q.Pos, "'varying' is removed in this GLSL version; use 'in' or 'out'")
 		}
 		et := t
@@ -218,7 +220,13 @@ func (c *checker) checkLayout(q *ast.Qualifiers, global bool) {
 		return
 	}
 	for _, l := range q.Layout {
-		switch l.Name {
+		name := l.Name
+		if !c.es {
+			// Layout qualifier names are case-insensitive in desktop GLSL.
+			// spec: GLSL 1.50 §4.3.8.
+			name = strings.ToLower(name)
+		}
+		switch name {
 		case "location":
 			if q.Storage == ast.StorageUniform && !c.atLeast(430, 310) {
 				c.errorf(l.NamePos, "layout(location) on uniforms requires GLSL 4.30")
@@ -324,7 +332,7 @@ func (c *checker) declGroup(g *ast.DeclGroup, global bool) {
 		return
 	}
 	if c.es && base.IsNumeric() && base.Base == ast.Float && g.Type.Precision == ast.PrecNone &&
-		!c.floatPrecision && g.Qual.Precision == ast.PrecNone {
+		!c.hasFloatPrecision() && g.Qual.Precision == ast.PrecNone {
 		c.errorf(g.Type.Pos(), "declaration of type float requires a precision qualifier (no default precision for float in fragment shaders)")
 	}
 	if g.Type.Struct != nil && (g.Qual.Storage == ast.StorageIn || g.Qual.Storage == ast.StorageOut) && c.es {
@@ -575,6 +583,15 @@ func (c *checker) blockDecl(d *ast.BlockDecl) {
 		c.errorf(d.NamePos, "interface block '%s' requires 'uniform', 'in' or 'out'", d.Name)
 		return
 	}
+	if d.Name == "gl_PerVertex" && c.atLeast(150, 320) {
+		// Redeclaring the built-in gl_PerVertex block only restricts which of
+		// gl_Position, gl_PointSize and gl_ClipDistance are used; nothing to declare.
+		return
+	}
+	c.checkName(d.Name, d.NamePos)
+	if d.InstanceName != "" {
+		c.checkName(d.InstanceName, d.InstancePos)
+	}
 	b := &ast.InterfaceBlock{Name: d.Name, Instance: d.InstanceName, Storage: q.Storage, Layout: "shared", Binding: -1}
 	for _, l := range q.Layout {
 		switch l.Name {
@@ -610,16 +627,31 @@ func (c *checker) blockDecl(d *ast.BlockDecl) {
 			vs.Var = v
 			b.Members = append(b.Members, v)
 			st.Fields = append(st.Fields, ast.Field{Name: vs.Name, Type: t, Pos: vs.NamePos})
+			c.checkName(vs.Name, vs.NamePos)
+			if q.Storage == ast.StorageIn || q.Storage == ast.StorageOut {
+				mq := g.Qual
+				mq.Storage = q.Storage
+				if mq.Interp == ast.InterpNone {
+					mq.Interp = q.Interp
+				}
+				c.checkInterface(&mq, t, vs.NamePos)
+			}
 			if d.InstanceName == "" {
-				c.checkName(vs.Name, vs.NamePos)
 				c.declareVar(v)
 			}
 		}
 	}
-	if e := c.globals.names[d.Name]; e != nil {
-		c.errorf(d.NamePos, "redeclaration of '%s'", d.Name)
-	} else if d.InstanceName != d.Name {
-		c.globals.names[d.Name] = &entity{pos: d.NamePos}
+	if q.Storage == ast.StorageUniform {
+		offs, size := Std140Offsets(b.Members)
+		for i, m := range b.Members {
+			m.Offset = offs[i]
+		}
+		b.Size = size
+	}
+	if key := q.Storage.String() + " " + d.Name; c.blockNames[key] {
+		c.errorf(d.NamePos, "redeclaration of block '%s'", d.Name)
+	} else {
+		c.blockNames[key] = true
 	}
 	if d.InstanceName != "" {
 		t := ast.Struct(st)

@@ -246,6 +246,10 @@ func (c *checker) binary(x *ast.Binary) ast.Expr {
 	}
 	x.T = t
 	if x.Op == ast.OpComma {
+		// GLSL ES 1.00 treats a sequence of constant expressions as constant.
+		if c.es && c.version == 100 && x.X.Value() != nil {
+			x.Val = x.Y.Value()
+		}
 		return x
 	}
 	if va, vb := x.X.Value(), x.Y.Value(); va != nil && vb != nil {
@@ -529,7 +533,7 @@ func (c *checker) arrayIndexOK(x *ast.Index) bool {
 		return false
 	}
 	if id, ok := x.X.(*ast.Ident); ok && idx == nil && id.Var != nil && id.Var.Block != nil &&
-		id.Var == id.Var.Block.InstanceVar && !c.atLeast(400, 320) {
+		id.Var == id.Var.Block.InstanceVar && id.Var.Block.Storage == ast.StorageUniform && !c.atLeast(400, 320) {
 		c.errorf(x.Index.Pos(), "interface block arrays can only be indexed with constant expressions in this GLSL version")
 		return false
 	}
