@@ -1,8 +1,9 @@
 package ir
 
 // Optimize returns an optimised copy of a verified program: functions inlined, then
-// constant folding, copy propagation and dead-code elimination repeated until
-// nothing changes (at most a few rounds). The result verifies and computes the same
+// constant folding, copy propagation, dead-code elimination, scope simplification
+// and constant hoisting repeated until nothing changes (at most a few rounds), and finally
+// the registers compacted. The result verifies and computes the same
 // outputs as p. It fails only when inlining does (ErrTooLarge).
 func Optimize(p *Program) (*Program, error) {
 	q, err := Inline(p)
@@ -13,10 +14,13 @@ func Optimize(p *Program) (*Program, error) {
 		changed := FoldConstants(q)
 		changed = PropagateCopies(q) || changed
 		changed = EliminateDeadCode(q) || changed
+		changed = SimplifyScopes(q) || changed
+		changed = HoistConstants(q) || changed
 		if !changed {
 			break
 		}
 	}
+	CompactRegisters(q)
 	return q, nil
 }
 
@@ -276,6 +280,10 @@ func EliminateDeadCode(p *Program) bool {
 				removed = true
 				continue
 			}
+			if in.Op == ArrayStore && !anyRead(read, in) {
+				removed = true
+				continue
+			}
 			out = append(out, in)
 		}
 		p.Code = out
@@ -284,4 +292,229 @@ func EliminateDeadCode(p *Program) bool {
 		}
 		changed = true
 	}
+}
+
+// anyRead reports whether any register of an indexed op's element range is read.
+func anyRead(read []bool, in Inst) bool {
+	for i := uint32(0); i < in.Len; i++ {
+		if read[in.Imm+i*in.Stride] {
+			return true
+		}
+	}
+	return false
+}
+
+// HoistConstants moves a Const to the start of the program when its register has
+// no other definition and every read of it follows it in the same basic block (so
+// the definition always ran just before, under the same mask): constants the
+// lowering materialises inside loops are then computed once per run. It reports
+// whether p changed.
+func HoistConstants(p *Program) bool {
+	defs := make([]int, len(p.Regs))
+	for pc := range p.Code {
+		forEachWrite(p, &p.Code[pc], func(r Reg) { defs[r]++ })
+	}
+	// block[pc] numbers the straight-line block of each instruction.
+	block := make([]int, len(p.Code))
+	b := 0
+	for pc, in := range p.Code {
+		if in.Op.IsControl() {
+			b++
+		}
+		block[pc] = b
+	}
+	defAt := make([]int, len(p.Regs))
+	for i := range defAt {
+		defAt[i] = -1
+	}
+	ok := make([]bool, len(p.Regs))
+	for pc, in := range p.Code {
+		if in.Op == Const && defs[in.Dst] == 1 {
+			defAt[in.Dst] = pc
+			ok[in.Dst] = true
+		}
+	}
+	check := func(r Reg, pc int) {
+		if r == NoReg || int(r) >= len(ok) || !ok[r] {
+			return
+		}
+		if d := defAt[r]; d < 0 || d >= pc || block[d] != block[pc] {
+			ok[r] = false
+		}
+	}
+	for pc := range p.Code {
+		in := &p.Code[pc]
+		for i := 0; i < in.Op.NumSrc(); i++ {
+			check(in.Src[i], pc)
+		}
+		switch in.Op {
+		case ArrayLoad:
+			for i := uint32(0); i < in.Len; i++ {
+				check(Reg(in.Imm+i*in.Stride), pc)
+			}
+		case Tex:
+			t := &p.Tex[in.Imm]
+			for _, r := range append(append([]Reg{t.Lod, t.Bias, t.Compare}, t.Coord[:]...), append(t.DPdx[:], t.DPdy[:]...)...) {
+				check(r, pc)
+			}
+		}
+	}
+	var head, rest []Inst
+	moved := false
+	for pc, in := range p.Code {
+		if in.Op == Const && ok[in.Dst] && defAt[in.Dst] == pc {
+			head = append(head, in)
+			if block[pc] != 0 {
+				moved = true
+			}
+			continue
+		}
+		rest = append(rest, in)
+	}
+	if !moved {
+		return false
+	}
+	p.Code = append(head, rest...)
+	return true
+}
+
+// SimplifyScopes removes Return instructions that immediately precede their
+// scope's EndScope (they leave nothing) and then Scope/EndScope pairs that contain
+// no Return of their own, such as the bodies of inlined functions that return only
+// at the end. It reports whether p changed.
+func SimplifyScopes(p *Program) bool {
+	changed := false
+	code := p.Code
+	// Trailing returns: a Return at the scope's own level right before EndScope.
+	for pc := 0; pc+1 < len(code); pc++ {
+		if code[pc].Op == Return && code[pc+1].Op == EndScope {
+			code[pc].Op = Nop
+			changed = true
+		}
+	}
+	// Scopes without their own Return.
+	var stack []int
+	hasRet := map[int]bool{}
+	remove := make([]bool, len(code))
+	for pc, in := range code {
+		switch in.Op {
+		case Scope:
+			stack = append(stack, pc)
+		case Return:
+			if len(stack) > 0 {
+				hasRet[stack[len(stack)-1]] = true
+			}
+		case EndScope:
+			open := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if !hasRet[open] {
+				remove[open], remove[pc] = true, true
+				changed = true
+			}
+		}
+	}
+	out := code[:0]
+	for pc, in := range code {
+		if remove[pc] || in.Op == Nop {
+			continue
+		}
+		out = append(out, in)
+	}
+	p.Code = out
+	return changed
+}
+
+// CompactRegisters renumbers the registers that are still referenced into a dense
+// range, keeping their order (so the element ranges of indexed ops stay contiguous),
+// and drops the rest. Fewer registers mean a smaller register file to clear per run.
+// It reports whether p changed.
+func CompactRegisters(p *Program) bool {
+	used := make([]bool, len(p.Regs))
+	mark := func(r Reg) {
+		if r != NoReg && int(r) < len(used) {
+			used[r] = true
+		}
+	}
+	visit := func(code []Inst, f func(*Inst)) {
+		for pc := range code {
+			f(&code[pc])
+		}
+	}
+	all := func(f func(*Inst)) {
+		visit(p.Code, f)
+		for _, fn := range p.Funcs {
+			visit(fn.Code, f)
+		}
+	}
+	all(func(in *Inst) {
+		if in.Op.HasDst() {
+			mark(in.Dst)
+		}
+		for i := 0; i < in.Op.NumSrc(); i++ {
+			mark(in.Src[i])
+		}
+		if in.Op == ArrayLoad || in.Op == ArrayStore {
+			for r := in.Imm; r <= in.Imm+(in.Len-1)*in.Stride; r++ {
+				mark(Reg(r))
+			}
+		}
+	})
+	for i := range p.Tex {
+		t := &p.Tex[i]
+		for _, r := range t.Dst {
+			mark(r)
+		}
+		for _, r := range t.Coord {
+			mark(r)
+		}
+		for k := 0; k < 3; k++ {
+			mark(t.DPdx[k])
+			mark(t.DPdy[k])
+		}
+		mark(t.Lod)
+		mark(t.Bias)
+		mark(t.Compare)
+	}
+	newIdx := make([]Reg, len(p.Regs))
+	var regs []Type
+	for r, u := range used {
+		if u {
+			newIdx[r] = Reg(len(regs))
+			regs = append(regs, p.Regs[r])
+		}
+	}
+	if len(regs) == len(p.Regs) {
+		return false
+	}
+	re := func(r Reg) Reg {
+		if r == NoReg || int(r) >= len(newIdx) {
+			return r
+		}
+		return newIdx[r]
+	}
+	all(func(in *Inst) {
+		if in.Op.HasDst() {
+			in.Dst = re(in.Dst)
+		}
+		for i := 0; i < in.Op.NumSrc(); i++ {
+			in.Src[i] = re(in.Src[i])
+		}
+		if in.Op == ArrayLoad || in.Op == ArrayStore {
+			in.Imm = uint32(re(Reg(in.Imm)))
+		}
+	})
+	for i := range p.Tex {
+		t := &p.Tex[i]
+		for k := range t.Dst {
+			t.Dst[k] = re(t.Dst[k])
+			t.Coord[k] = re(t.Coord[k])
+		}
+		for k := 0; k < 3; k++ {
+			t.DPdx[k] = re(t.DPdx[k])
+			t.DPdy[k] = re(t.DPdy[k])
+		}
+		t.Lod, t.Bias, t.Compare = re(t.Lod), re(t.Bias), re(t.Compare)
+	}
+	p.Regs = regs
+	return true
 }
