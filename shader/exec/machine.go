@@ -35,7 +35,27 @@
 // defined by the quad rule above (a terminated neighbour returns the reader's value).
 // In both cases the lane's outputs are never exported.
 //
-// # Numbers and limits
+// # Running a vertex batch and a fragment quad-warp
+//
+// A renderer creates one Machine per program and per worker goroutine with
+// New(prog, Config{Width: NUM_THREADS}), sets the uniform words once per draw with
+// SetUniforms, and the texture unit and output merger with SetSampler and
+// SetOutputSink. Then, per batch:
+//
+//   - Vertex batch: write attribute word w of vertex l into Input(w)[l] for the
+//     batch's n vertices and call Run(ctx, present, present) with present = the
+//     low n bits; read the outputs (gl_Position at words 0..3, then the varyings, see
+//     package shader/lower) from Output(w)[l].
+//   - Fragment quad-warp: place quad k's pixels in lanes 4k..4k+3 (TL, TR, BL, BR),
+//     write the interpolated inputs (and gl_FragCoord, gl_FrontFacing) into Input,
+//     and call Run(ctx, present, covered): present marks every lane of a launched
+//     quad, covered the pixels the primitive covers (the others run as helpers).
+//     The returned mask is covered minus discarded and demoted lanes; the Export
+//     instruction at the end of the program calls the OutputSink once with that mask
+//     and the output words (colour at 4*location, then gl_FragDepth), or the caller
+//     reads Output itself.
+//
+
 //
 // Arithmetic is ir.Eval's (IEEE single precision, wrapping integers, defined results
 // for division by zero, out-of-range shifts and clamped indexing). There is no
