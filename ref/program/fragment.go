@@ -1,0 +1,138 @@
+package program
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"vortexgfx/ref"
+	"vortexgfx/shader/exec"
+	"vortexgfx/shader/ir"
+)
+
+// FragmentShader runs a program's fragment stage as ref's fragment stage:
+// Width/4 quads per executor run, helpers present but not live.
+type FragmentShader struct {
+	p   *Program
+	ctx context.Context
+	m   *exec.Machine
+	tu  *texUnit
+}
+
+// NewFragmentShader returns the fragment stage of p bound to ctx.
+func (p *Program) NewFragmentShader(ctx context.Context) (*FragmentShader, error) {
+	if p.IR.FS == nil {
+		return nil, fmt.Errorf("program: fragment %w", ErrNoStage)
+	}
+	m, err := exec.New(p.IR.FS, exec.Config{Width: p.fw})
+	if err != nil {
+		return nil, err
+	}
+	if err := m.SetUniforms(p.Uniforms); err != nil {
+		return nil, err
+	}
+	f := &FragmentShader{p: p, ctx: ctx, m: m, tu: newTexUnit(p, p.fw)}
+	m.SetSampler(f.tu)
+	return f, nil
+}
+
+// CloneFragment implements ref.FragmentCloner: each of ref's workers shades
+// with its own executor.
+func (f *FragmentShader) CloneFragment() ref.FragmentShader {
+	c, err := f.p.NewFragmentShader(f.ctx)
+	if err != nil {
+		// New succeeded on the same program once, so it cannot fail now;
+		// a clone that could not be made reports the error when used.
+		return ref.FragmentFunc(func([]ref.Quad, ref.Textures) error { return err })
+	}
+	return c
+}
+
+// ShadeQuads implements ref.FragmentShader. Lane 4k+l of a run is lane l of
+// quad k: pixel (X + l&1, Y + l>>1), so the executor's quad derivatives are
+// ref's window-space ones (dFdy from the row above). spec: vortexpipe-driver §2.2.
+func (f *FragmentShader) ShadeQuads(quads []ref.Quad, tex ref.Textures) error {
+	f.tu.tex = tex
+	p, m := f.p, f.m
+	per := p.fw / 4
+	nv := p.nvary
+	in := p.IR.FS.InputWords
+	for q0 := 0; q0 < len(quads); q0 += per {
+		n := min(per, len(quads)-q0)
+		batch := quads[q0 : q0+n]
+		var live uint64
+		for iw := 0; iw < nv && iw < in; iw++ {
+			arr := m.Input(iw)
+			for k := range batch {
+				qv := batch[k].Varyings
+				for l := 0; l < 4; l++ {
+					arr[4*k+l] = qv[l*nv+iw]
+				}
+			}
+		}
+		for k := range batch {
+			q := &batch[k]
+			live |= uint64(^q.Helper&0xF) << uint(4*k)
+		}
+		if w := p.fsFrag[0]; w >= 0 {
+			for c := 0; c < 4; c++ {
+				arr := m.Input(w + c)
+				for k := range batch {
+					for l := 0; l < 4; l++ {
+						arr[4*k+l] = math.Float32bits(batch[k].FragCoord[l][c])
+					}
+				}
+			}
+		}
+		if w := p.fsFrag[1]; w >= 0 {
+			arr := m.Input(w)
+			for k := range batch {
+				v := uint32(0)
+				if batch[k].FrontFacing {
+					v = 1
+				}
+				for l := 0; l < 4; l++ {
+					arr[4*k+l] = v
+				}
+			}
+		}
+		if w := p.fsFrag[2]; w >= 0 {
+			for c := 0; c < 2; c++ {
+				arr := m.Input(w + c)
+				for k := range batch {
+					for l := 0; l < 4; l++ {
+						arr[4*k+l] = math.Float32bits(batch[k].PointCoord[l][c])
+					}
+				}
+			}
+		}
+		present := uint64(1)<<uint(4*n) - 1
+		if 4*n == 64 {
+			present = math.MaxUint64
+		}
+		out, err := m.Run(f.ctx, present, live)
+		if err != nil {
+			return err
+		}
+		for k := range batch {
+			q := &batch[k]
+			q.Live = uint8(out>>uint(4*k)) & 0xF
+			for rt := 0; rt < p.fsColors; rt++ {
+				for c := 0; c < 4; c++ {
+					arr := m.Output(4*rt + c)
+					for l := 0; l < 4; l++ {
+						q.Color[rt][l][c] = arr[4*k+l]
+					}
+				}
+			}
+			if w := p.fsDepth; w >= 0 {
+				arr := m.Output(w)
+				for l := 0; l < 4; l++ {
+					q.Depth[l] = ir.BitsF32(arr[4*k+l])
+				}
+				q.DepthWritten = true
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,494 @@
+package program
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"vortexgfx/ref"
+	"vortexgfx/shader/glsl"
+	"vortexgfx/shader/glsl/ast"
+	"vortexgfx/shader/ir"
+	"vortexgfx/shader/lower"
+)
+
+// ErrNoUniform is returned by SetUniform for a name that names no uniform of
+// the program (or an element outside it).
+var ErrNoUniform = errors.New("program: no such uniform")
+
+// ErrNoStage is returned by New for a program without a vertex or fragment
+// stage: the caller supplies the missing stage itself (fixed function).
+var ErrNoStage = errors.New("program: stage missing")
+
+// Target is the texture target a sampler reads: GL binds one texture per target
+// per unit. spec: vortexpipe-driver §2.3.2 (2D, 3D, cube, array, shadow).
+type Target uint8
+
+// Texture targets.
+const (
+	Target1D Target = iota
+	Target2D
+	Target3D
+	TargetCube
+	Target1DArray
+	Target2DArray
+	NumTargets
+)
+
+// TextureIndex is the index into ref.State.Textures that texture unit unit's
+// target t occupies.
+func TextureIndex(unit int, t Target) int { return unit*int(NumTargets) + int(t) }
+
+// KindTarget returns the target a sampler kind reads.
+func KindTarget(k ir.SamplerKind) Target {
+	switch k {
+	case ir.Sampler3D:
+		return Target3D
+	case ir.SamplerCube, ir.SamplerCubeShadow:
+		return TargetCube
+	case ir.Sampler2DArray, ir.Sampler2DArrayShadow:
+		return Target2DArray
+	case ir.Sampler1D, ir.Sampler1DShadow:
+		return Target1D
+	}
+	return Target2D
+}
+
+// Config sets the warp widths the executor runs with.
+type Config struct {
+	// VertexWidth is the vertex warp width (1..64; 0 selects 16).
+	VertexWidth int
+	// FragmentWidth is the fragment warp width, a multiple of 4 up to 64
+	// (0 selects 16: four quads per run).
+	FragmentWidth int
+}
+
+func (c Config) widths() (int, int, error) {
+	vw, fw := c.VertexWidth, c.FragmentWidth
+	if vw == 0 {
+		vw = 16
+	}
+	if fw == 0 {
+		fw = 16
+	}
+	if vw < 1 || vw > 64 {
+		return 0, 0, fmt.Errorf("program: vertex width %d outside 1..64", vw)
+	}
+	if fw < 4 || fw > 64 || fw%4 != 0 {
+		return 0, 0, fmt.Errorf("program: fragment width %d is not a multiple of 4 in 4..64", fw)
+	}
+	return vw, fw, nil
+}
+
+// uniformRef is a resolved uniform: its type and storage.
+type uniformRef struct {
+	word    int
+	typ     *ast.Type
+	sampler int // first sampler binding, -1 when the type holds no sampler
+}
+
+// Program is a linked, lowered GLSL program together with its uniform values
+// and sampler units, ready to run on the reference renderer. It is not safe for
+// concurrent modification; draws only read it.
+type Program struct {
+	Linked *glsl.Program
+	IR     *lower.Program
+	// Uniforms is the uniform word buffer both stages read (ir.Slot layout of
+	// IR.Uniforms), zero-initialised as GL's uniforms are.
+	Uniforms []uint32
+	// Units is the texture unit of each sampler binding (IR.Samplers): its
+	// layout(binding), else 0, until SetUniform changes it.
+	Units []int
+
+	cfg      Config
+	vw, fw   int
+	byName   map[string]uniformRef
+	blocks   map[string]string // instanced block name -> instance name
+	interp   []ref.Interp      // per vertex output word
+	colour   [][2]int          // word ranges of the legacy colour outputs
+	twoSide  []ref.TwoSide
+	fsFrag   [3]int // gl_FragCoord, gl_FrontFacing, gl_PointCoord input words (-1: unused)
+	fsDepth  int    // gl_FragDepth output word, -1 when not written
+	fsColors int    // render targets written (colour output words / 4)
+	vsID     [2]int // gl_VertexID, gl_InstanceID input words
+	psize    int    // gl_PointSize output word
+	clipDist [2]int // gl_ClipDistance output word and count
+	clipVert int    // gl_ClipVertex output word
+	nvary    int    // varying words (vertex output words, or the FS inputs without a VS)
+}
+
+// New prepares a linked program for the reference renderer: it lowers lp and
+// lays out uniforms, samplers and the varying interpolation.
+func New(lp *glsl.Program, cfg Config) (*Program, error) {
+	vw, fw, err := cfg.widths()
+	if err != nil {
+		return nil, err
+	}
+	lo, err := lower.Lower(lp)
+	if err != nil {
+		return nil, err
+	}
+	p := &Program{Linked: lp, IR: lo, cfg: cfg, vw: vw, fw: fw, Uniforms: make([]uint32, lo.UniformWords),
+		Units: make([]int, len(lo.Samplers)), byName: map[string]uniformRef{}, blocks: map[string]string{},
+		fsFrag: [3]int{-1, -1, -1}, fsDepth: -1, vsID: [2]int{-1, -1}, psize: -1, clipDist: [2]int{-1, 0}, clipVert: -1}
+	p.layoutUniforms()
+	p.layoutVertex()
+	p.layoutFragment()
+	return p, nil
+}
+
+func (p *Program) layoutUniforms() {
+	words := map[string]int{}
+	for _, s := range p.IR.Uniforms {
+		words[s.Name] = s.Word
+	}
+	first := map[string]int{}
+	for i, b := range p.IR.Samplers {
+		name, _, _ := strings.Cut(b.Name, "[")
+		if _, ok := first[name]; !ok {
+			first[name] = i
+		}
+	}
+	for _, u := range p.Linked.Uniforms {
+		r := uniformRef{typ: u.Type, sampler: -1}
+		if i, ok := first[u.Name]; ok && u.Type.ContainsSampler() {
+			r.sampler = i
+		} else if w, ok := words[u.Name]; ok {
+			r.word = w
+		} else {
+			continue
+		}
+		p.byName[u.Name] = r
+		if len(u.Vars) > 0 {
+			v := u.Vars[0]
+			if b := v.Block; b != nil && b.Instance != "" {
+				p.blocks[b.Name] = u.Name
+			}
+			if v.Binding >= 0 && r.sampler >= 0 {
+				n := len(ast.WordBases(u.Type))
+				for k := 0; k < n && r.sampler+k < len(p.Units); k++ {
+					p.Units[r.sampler+k] = v.Binding + k
+				}
+			}
+		}
+	}
+}
+
+func slotNamed(slots []ir.Slot, name string) (ir.Slot, bool) {
+	for _, s := range slots {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return ir.Slot{}, false
+}
+
+func (p *Program) layoutVertex() {
+	vs := p.IR.VS
+	if vs == nil {
+		return
+	}
+	p.nvary = vs.OutputWords
+	if s, ok := slotNamed(vs.Inputs, "gl_VertexID"); ok {
+		p.vsID[0] = s.Word
+	}
+	if s, ok := slotNamed(vs.Inputs, "gl_InstanceID"); ok {
+		p.vsID[1] = s.Word
+	}
+	if s, ok := slotNamed(vs.Outputs, "gl_PointSize"); ok {
+		p.psize = s.Word
+	}
+	if s, ok := slotNamed(vs.Outputs, "gl_ClipDistance"); ok {
+		p.clipDist = [2]int{s.Word, min(s.Words, ref.MaxClipDistances)}
+	}
+	if s, ok := slotNamed(vs.Outputs, "gl_ClipVertex"); ok {
+		p.clipVert = s.Word
+	}
+	p.interp = make([]ref.Interp, vs.OutputWords)
+	for _, s := range vs.Outputs {
+		if s.Flat {
+			for w := s.Word; w < s.Word+s.Words; w++ {
+				p.interp[w] = ref.Flat
+			}
+		}
+	}
+	outs := map[string]*ast.Var{}
+	for _, vy := range p.Linked.Varyings {
+		if vy.Out != nil {
+			outs[vy.Out.Name] = vy.In
+		}
+	}
+	for _, s := range vs.Outputs {
+		in := outs[s.Name]
+		q := ast.InterpNone
+		if in != nil {
+			q = in.Qual.Interp
+		}
+		switch q {
+		case ast.InterpFlat:
+			for w := s.Word; w < s.Word+s.Words; w++ {
+				p.interp[w] = ref.Flat
+			}
+		case ast.InterpNoPerspective:
+			for w := s.Word; w < s.Word+s.Words; w++ {
+				if p.interp[w] != ref.Flat {
+					p.interp[w] = ref.NoPerspective
+				}
+			}
+		}
+	}
+	for _, n := range []string{"gl_FrontColor", "gl_BackColor", "gl_FrontSecondaryColor", "gl_BackSecondaryColor"} {
+		if s, ok := slotNamed(vs.Outputs, n); ok {
+			p.colour = append(p.colour, [2]int{s.Word, s.Words})
+		}
+	}
+	for _, pair := range [][2]string{{"gl_FrontColor", "gl_BackColor"}, {"gl_FrontSecondaryColor", "gl_BackSecondaryColor"}} {
+		f, okf := slotNamed(vs.Outputs, pair[0])
+		b, okb := slotNamed(vs.Outputs, pair[1])
+		if okf && okb {
+			p.twoSide = append(p.twoSide, ref.TwoSide{Front: f.Word, Back: b.Word, Words: min(f.Words, b.Words)})
+		}
+	}
+}
+
+func (p *Program) layoutFragment() {
+	fs := p.IR.FS
+	if fs == nil {
+		return
+	}
+	for i, n := range []string{"gl_FragCoord", "gl_FrontFacing", "gl_PointCoord"} {
+		if s, ok := slotNamed(fs.Inputs, n); ok {
+			p.fsFrag[i] = s.Word
+		}
+	}
+	colourWords := fs.OutputWords
+	if s, ok := slotNamed(fs.Outputs, "gl_FragDepth"); ok {
+		p.fsDepth = s.Word
+		colourWords = s.Word
+	}
+	p.fsColors = min(colourWords/4, ref.MaxRenderTargets)
+	if p.IR.VS == nil {
+		// Without a vertex program the varyings are the fragment inputs
+		// other than the fragment-coordinate built-ins (which follow them).
+		p.nvary = fs.InputWords
+		for _, w := range p.fsFrag {
+			if w >= 0 {
+				p.nvary = min(p.nvary, w)
+			}
+		}
+		p.interp = make([]ref.Interp, p.nvary)
+		for _, s := range fs.Inputs {
+			if s.Word+s.Words > p.nvary {
+				continue
+			}
+			if s.Flat {
+				for w := s.Word; w < s.Word+s.Words; w++ {
+					p.interp[w] = ref.Flat
+				}
+			}
+			if s.Name == "gl_Color" || s.Name == "gl_SecondaryColor" {
+				p.colour = append(p.colour, [2]int{s.Word, s.Words})
+			}
+		}
+	}
+}
+
+// AttribWords is the number of attribute words per vertex the vertex stage
+// reads (ref.VertexInput.Words).
+func (p *Program) AttribWords() int {
+	if p.IR.VS == nil {
+		return 0
+	}
+	return p.IR.VS.InputWords
+}
+
+// Attribute returns the input slot of a vertex attribute (user or legacy
+// built-in such as gl_Vertex) by name.
+func (p *Program) Attribute(name string) (ir.Slot, bool) {
+	if p.IR.VS == nil {
+		return ir.Slot{}, false
+	}
+	return slotNamed(p.IR.VS.Inputs, name)
+}
+
+// Varyings is the number of varying words between the stages.
+func (p *Program) Varyings() int { return p.nvary }
+
+// FragmentInput returns the fragment input slot of a name (a program without a
+// vertex stage is fed by the caller's vertex function through these words).
+func (p *Program) FragmentInput(name string) (ir.Slot, bool) {
+	if p.IR.FS == nil {
+		return ir.Slot{}, false
+	}
+	return slotNamed(p.IR.FS.Inputs, name)
+}
+
+// HasUniform reports whether the program uses the (built-in) uniform name.
+func (p *Program) HasUniform(name string) bool {
+	_, ok := slotNamed(p.IR.Uniforms, name)
+	return ok
+}
+
+// SetBuiltin writes the words of a whole uniform slot (a legacy built-in such
+// as gl_ModelViewProjectionMatrix, column-major); it does nothing when the
+// program does not use the uniform. Extra words are ignored.
+func (p *Program) SetBuiltin(name string, words []uint32) {
+	s, ok := slotNamed(p.IR.Uniforms, name)
+	if !ok {
+		return
+	}
+	copy(p.Uniforms[s.Word:s.Word+s.Words], words)
+}
+
+// SetUniform sets a uniform by its GL name ("u", "a[2]", "s.f", "Block.m",
+// "arr[1].v") to values of type src (ir.F32, ir.I32 or ir.U32), as the
+// glUniform* call for the value's type does: consecutive words from the named
+// element on, bools set to 1 when the value is nonzero; for samplers the values
+// are texture units. spec: GL 4.6 §7.6.1.
+func (p *Program) SetUniform(name string, src ir.Type, vals []uint32) error {
+	r, err := p.resolve(name)
+	if err != nil {
+		return err
+	}
+	if r.sampler >= 0 {
+		for k, v := range vals {
+			if r.sampler+k >= len(p.Units) {
+				break
+			}
+			p.Units[r.sampler+k] = int(int32(v))
+		}
+		return nil
+	}
+	bases := ast.WordBases(r.typ)
+	for k, v := range vals {
+		if k >= len(bases) || r.word+k >= len(p.Uniforms) {
+			break
+		}
+		if bases[k] == ast.Bool {
+			nz := v != 0
+			if src == ir.F32 {
+				nz = ir.BitsF32(v) != 0
+			}
+			v = 0
+			if nz {
+				v = 1
+			}
+		}
+		p.Uniforms[r.word+k] = v
+	}
+	return nil
+}
+
+// SetUniformLocation sets the uniform at an explicit layout(location) (arrays
+// occupy one location per element).
+func (p *Program) SetUniformLocation(loc int, src ir.Type, vals []uint32) error {
+	for _, u := range p.Linked.Uniforms {
+		if len(u.Vars) == 0 || u.Vars[0].Location < 0 {
+			continue
+		}
+		l0 := u.Vars[0].Location
+		n := 1
+		if u.Type.Kind == ast.KindArray {
+			n = u.Type.Len
+		}
+		if loc >= l0 && loc < l0+n {
+			name := u.Name
+			if u.Type.Kind == ast.KindArray {
+				name += "[" + strconv.Itoa(loc-l0) + "]"
+			}
+			return p.SetUniform(name, src, vals)
+		}
+	}
+	return fmt.Errorf("location %d: %w", loc, ErrNoUniform)
+}
+
+// resolve finds the storage of a GL uniform name.
+func (p *Program) resolve(name string) (uniformRef, error) {
+	i := strings.IndexAny(name, "[.")
+	base, rest := name, ""
+	if i >= 0 {
+		base, rest = name[:i], name[i:]
+	}
+	r, ok := p.byName[base]
+	if !ok {
+		inst, isBlock := p.blocks[base]
+		if !isBlock {
+			return r, fmt.Errorf("%q: %w", name, ErrNoUniform)
+		}
+		r = p.byName[inst]
+	}
+	for rest != "" {
+		switch rest[0] {
+		case '[':
+			j := strings.IndexByte(rest, ']')
+			if j < 0 || r.typ.Kind != ast.KindArray {
+				return r, fmt.Errorf("%q: bad index: %w", name, ErrNoUniform)
+			}
+			idx, err := strconv.Atoi(strings.TrimSpace(rest[1:j]))
+			if err != nil || idx < 0 || idx >= r.typ.Len {
+				return r, fmt.Errorf("%q: index out of range: %w", name, ErrNoUniform)
+			}
+			r.word += idx * r.typ.Elem.Slots()
+			if r.sampler >= 0 {
+				r.sampler += idx * len(ast.WordBases(r.typ.Elem))
+			}
+			r.typ = r.typ.Elem
+			rest = rest[j+1:]
+		case '.':
+			j := strings.IndexAny(rest[1:], "[.")
+			field := rest[1:]
+			if j >= 0 {
+				field, rest = rest[1:j+1], rest[j+1:]
+			} else {
+				rest = ""
+			}
+			if r.typ.Kind != ast.KindStruct || r.typ.Struct == nil {
+				return r, fmt.Errorf("%q: not a structure: %w", name, ErrNoUniform)
+			}
+			found := false
+			for _, f := range r.typ.Struct.Fields {
+				if f.Name == field {
+					r.typ, found = f.Type, true
+					break
+				}
+				r.word += f.Type.Slots()
+			}
+			if !found {
+				return r, fmt.Errorf("%q: no member %q: %w", name, field, ErrNoUniform)
+			}
+		default:
+			return r, fmt.Errorf("%q: %w", name, ErrNoUniform)
+		}
+	}
+	return r, nil
+}
+
+// Interp returns the interpolation of every varying word; with flatShade
+// (glShadeModel(GL_FLAT)) the legacy colour varyings are flat.
+// spec: GL 4.6 compatibility §13.5 (flatshading).
+func (p *Program) Interp(flatShade bool) []ref.Interp {
+	out := append([]ref.Interp(nil), p.interp...)
+	if flatShade {
+		for _, c := range p.colour {
+			for w := c[0]; w < c[0]+c[1] && w < len(out); w++ {
+				out[w] = ref.Flat
+			}
+		}
+	}
+	return out
+}
+
+// TwoSide returns the front/back colour varying pairs for two-sided colour
+// (GL_VERTEX_PROGRAM_TWO_SIDE); empty when the vertex stage writes no back
+// colour.
+func (p *Program) TwoSide() []ref.TwoSide { return p.twoSide }
+
+// WritesClipDistance reports how many gl_ClipDistance entries the vertex stage
+// writes.
+func (p *Program) WritesClipDistance() int {
+	if p.clipDist[0] < 0 {
+		return 0
+	}
+	return p.clipDist[1]
+}

@@ -1,0 +1,159 @@
+package program
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"vortexgfx/ref"
+	"vortexgfx/shader/exec"
+	"vortexgfx/shader/ir"
+)
+
+// ClipState is the user clipping state of a draw: the enabled clip planes or
+// clip distances (bit i: GL_CLIP_PLANEi / GL_CLIP_DISTANCEi) and the plane
+// equations gl_ClipVertex is dotted with (eye space, as glClipPlane stores
+// them). spec: GL 4.6 compatibility §13.7 (user clipping).
+type ClipState struct {
+	Enabled uint8
+	Planes  [ref.MaxClipDistances][4]float32
+}
+
+// VertexShader runs a program's vertex stage as ref's vertex stage.
+type VertexShader struct {
+	p     *Program
+	ctx   context.Context
+	m     *exec.Machine
+	tu    *texUnit
+	clip  ClipState
+	nclip int
+}
+
+// NewVertexShader returns the vertex stage of p bound to ctx (which cancels
+// long-running shaders) and the draw's clip state.
+func (p *Program) NewVertexShader(ctx context.Context, clip ClipState) (*VertexShader, error) {
+	if p.IR.VS == nil {
+		return nil, fmt.Errorf("program: vertex %w", ErrNoStage)
+	}
+	m, err := exec.New(p.IR.VS, exec.Config{Width: p.vw})
+	if err != nil {
+		return nil, err
+	}
+	if err := m.SetUniforms(p.Uniforms); err != nil {
+		return nil, err
+	}
+	v := &VertexShader{p: p, ctx: ctx, m: m, tu: newTexUnit(p, p.vw), clip: clip}
+	m.SetSampler(v.tu)
+	switch {
+	case p.clipDist[0] >= 0:
+		v.nclip = p.clipDist[1]
+	case clip.Enabled != 0:
+		v.nclip = bitsLen(clip.Enabled)
+	}
+	return v, nil
+}
+
+func bitsLen(m uint8) int {
+	n := 0
+	for m != 0 {
+		n++
+		m >>= 1
+	}
+	return n
+}
+
+// ClipDistances is the number of clip distances the stage outputs; a draw
+// enables the clip state's planes among them (ref.State.ClipDistances).
+func (v *VertexShader) ClipDistances() int { return v.nclip }
+
+// Layout implements ref.VertexShader.
+func (v *VertexShader) Layout() ref.VertexLayout {
+	return ref.VertexLayout{Varyings: v.p.nvary, ClipDistances: v.nclip, PointSize: v.p.psize >= 0}
+}
+
+// ShadeVertices implements ref.VertexShader: the batch runs Width vertices at a
+// time, attribute word w of a vertex being input word w.
+func (v *VertexShader) ShadeVertices(b *ref.VertexBatch, tex ref.Textures) error {
+	v.tu.tex = tex
+	p, m, w := v.p, v.m, v.p.vw
+	in := p.IR.VS.InputWords
+	nv := p.nvary
+	for base := 0; base < b.N; base += w {
+		n := min(w, b.N-base)
+		for iw := 0; iw < in && iw < b.AttribWords; iw++ {
+			arr := m.Input(iw)
+			for l := 0; l < n; l++ {
+				arr[l] = b.Attribs[(base+l)*b.AttribWords+iw]
+			}
+		}
+		if iw := p.vsID[0]; iw >= 0 {
+			arr := m.Input(iw)
+			for l := 0; l < n; l++ {
+				arr[l] = uint32(b.VertexID[base+l])
+			}
+		}
+		if iw := p.vsID[1]; iw >= 0 {
+			arr := m.Input(iw)
+			for l := 0; l < n; l++ {
+				arr[l] = uint32(b.InstanceID[base+l])
+			}
+		}
+		mask := uint64(1)<<uint(n) - 1
+		if n == 64 {
+			mask = math.MaxUint64
+		}
+		if _, err := m.Run(v.ctx, mask, mask); err != nil {
+			return err
+		}
+		for ow := 0; ow < nv; ow++ {
+			arr := m.Output(ow)
+			for l := 0; l < n; l++ {
+				b.Varyings[(base+l)*nv+ow] = arr[l]
+			}
+		}
+		for k := 0; k < 4; k++ {
+			arr := m.Output(k)
+			for l := 0; l < n; l++ {
+				b.Position[base+l][k] = ir.BitsF32(arr[l])
+			}
+		}
+		if ow := p.psize; ow >= 0 && b.PointSize != nil {
+			arr := m.Output(ow)
+			for l := 0; l < n; l++ {
+				b.PointSize[base+l] = ir.BitsF32(arr[l])
+			}
+		}
+		if v.nclip > 0 {
+			v.clipDistances(b, base, n)
+		}
+	}
+	return nil
+}
+
+// clipDistances writes the batch's clip distances: gl_ClipDistance[] as
+// written, or gl_ClipVertex (else gl_Position) dotted with each enabled plane.
+func (v *VertexShader) clipDistances(b *ref.VertexBatch, base, n int) {
+	p, m, nc := v.p, v.m, v.nclip
+	if p.clipDist[0] >= 0 {
+		for k := 0; k < nc; k++ {
+			arr := m.Output(p.clipDist[0] + k)
+			for l := 0; l < n; l++ {
+				b.ClipDist[(base+l)*nc+k] = ir.BitsF32(arr[l])
+			}
+		}
+		return
+	}
+	cw := 0
+	if p.clipVert >= 0 {
+		cw = p.clipVert
+	}
+	x, y, z, ww := m.Output(cw), m.Output(cw+1), m.Output(cw+2), m.Output(cw+3)
+	for k := 0; k < nc; k++ {
+		pl := v.clip.Planes[k]
+		for l := 0; l < n; l++ {
+			d := float64(pl[0])*float64(ir.BitsF32(x[l])) + float64(pl[1])*float64(ir.BitsF32(y[l])) +
+				float64(pl[2])*float64(ir.BitsF32(z[l])) + float64(pl[3])*float64(ir.BitsF32(ww[l]))
+			b.ClipDist[(base+l)*nc+k] = float32(d)
+		}
+	}
+}
