@@ -104,7 +104,6 @@ func (d Draw3D) Replay(tr *trace.Trace) (*Image, []DrawStats, error) {
 		oms.Write(a, v)
 		txs.Write(a, v)
 	}
-	pitch := uint32(W * 4)
 	stats := make([]DrawStats, len(tr.DrawCalls))
 	for i := range tr.DrawCalls {
 		dc := &tr.DrawCalls[i]
@@ -124,113 +123,30 @@ func (d Draw3D) Replay(tr *trace.Trace) (*Image, []DrawStats, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		blk := func(a uint64) uint32 { return uint32(a >> 6) }
-		dcr(abi.DCRRasterTBufAddr, blk(tileAddr))
-		dcr(abi.DCRRasterTileCount, uint32(b.TileCount))
-		dcr(abi.DCRRasterPBufAddr, blk(primAddr))
-		dcr(abi.DCRRasterPBufStride, abi.PrimBytes)
-		dcr(abi.DCRRasterScissorX, uint32(W)<<16)
-		dcr(abi.DCRRasterScissorY, uint32(H)<<16)
-
-		dcr(abi.DCROMCBufAddr, blk(cbuf))
-		dcr(abi.DCROMCBufPitch, pitch)
-		dcr(abi.DCROMCBufWriteMask, st.ColorWriteMask)
-		if st.DepthTest || st.StencilTest {
-			dcr(abi.DCROMZBufAddr, blk(zbuf))
-			dcr(abi.DCROMZBufPitch, pitch)
+		dt := drawTargets{W: W, H: H, Tile: tileAddr, TileCount: b.TileCount, Prim: primAddr, CBuf: cbuf, ZBuf: zbuf, FragEntry: fragEntry}
+		if st.TextureEnabled {
+			t := tr.Textures[dc.TextureID]
+			chain, err := dt.texture(t)
+			if err != nil {
+				return nil, nil, fmt.Errorf("gfx: draw %d: %w", i, err)
+			}
+			if dt.Tex, err = upload(mem, chain); err != nil {
+				return nil, nil, err
+			}
 		}
-		if st.DepthTest {
-			dcr(abi.DCROMDepthFunc, uint32(st.DepthFunc.ToOM()))
-			dcr(abi.DCROMDepthWriteMask, b2u(st.DepthWriteMask))
-		} else {
-			dcr(abi.DCROMDepthFunc, uint32(abi.CmpAlways))
-			dcr(abi.DCROMDepthWriteMask, 0)
+		args := drawFragArgs(st, primAddr, len(b.Prims))
+		if dt.FragArgs, err = upload(mem, PackFragArgs(args)); err != nil {
+			return nil, nil, err
 		}
-		if st.StencilTest {
-			dcr(abi.DCROMStencilFunc, uint32(st.StencilFunc.ToOM()))
-			dcr(abi.DCROMStencilZPass, uint32(st.StencilZPass.ToOM()))
-			dcr(abi.DCROMStencilZPass, uint32(st.StencilZFail.ToOM())) // draw3d quirk: ZFAIL lands in ZPASS
-			dcr(abi.DCROMStencilFail, uint32(st.StencilFail.ToOM()))
-			dcr(abi.DCROMStencilRef, uint32(st.StencilRef))
-			dcr(abi.DCROMStencilMask, uint32(st.StencilMask))
-			dcr(abi.DCROMStencilWriteMask, uint32(st.StencilWriteMask))
-		} else {
-			dcr(abi.DCROMStencilFunc, uint32(abi.CmpAlways))
-			dcr(abi.DCROMStencilZPass, uint32(abi.StencilKeep))
-			dcr(abi.DCROMStencilZPass, uint32(abi.StencilKeep))
-			dcr(abi.DCROMStencilFail, uint32(abi.StencilKeep))
-			dcr(abi.DCROMStencilRef, 0)
-			dcr(abi.DCROMStencilMask, 0xFF)
-			dcr(abi.DCROMStencilWriteMask, 0)
-		}
-		zf := st.DepthFunc.ToOM()
-		safe := st.DepthTest && (zf == abi.CmpLess || zf == abi.CmpLEqual) && !st.StencilTest && !st.BlendEnabled
-		dcr(abi.DCROMEarlyZSafe, b2u(safe))
-		dcr(abi.DCROMBlendMode, abi.PackHalves(uint32(abi.BlendAdd), uint32(abi.BlendAdd)))
-		if st.BlendEnabled {
-			s, t := st.BlendSrc.ToOM(), st.BlendDst.ToOM()
-			dcr(abi.DCROMBlendFunc, abi.PackBlendFunc(s, s, t, t))
-		} else {
-			dcr(abi.DCROMBlendFunc, abi.PackBlendFunc(abi.BlendOne, abi.BlendOne, abi.BlendZero, abi.BlendZero))
+		for _, w := range hostFlowDCRs(st, &dt) {
+			dcr(w.Addr, w.Value)
 		}
 		var sampler *tex.Sampler
 		if st.TextureEnabled {
-			t := tr.Textures[dc.TextureID]
-			tf, err := t.Format.ToTex()
-			if err != nil {
-				return nil, nil, fmt.Errorf("gfx: draw %d: %w", i, err)
-			}
-			chain, offs, err := GenerateMipmaps(t.Pixels, tf, t.Width, t.Height)
-			if err != nil {
-				return nil, nil, fmt.Errorf("gfx: draw %d: %w", i, err)
-			}
-			texAddr, err := upload(mem, chain)
-			if err != nil {
-				return nil, nil, err
-			}
-			filter := uint32(0)
-			if st.TextureMagFilter != trace.FilterNearest { // filter from magfilter only
-				filter = abi.TexFilterBilinear
-			}
-			wrap := abi.WrapClamp
-			if st.TextureAddressU == trace.AddressWrap { // wrap_v from addressU too
-				wrap = abi.WrapRepeat
-			}
-			dcr(abi.DCRTexStage, 0)
-			dcr(abi.DCRTexLogDim, abi.PackTexLogDim(log2ceil(t.Width), log2ceil(t.Height)))
-			dcr(abi.DCRTexFormat, uint32(tf))
-			dcr(abi.DCRTexWrap, abi.PackTexWrap(wrap, wrap))
-			dcr(abi.DCRTexFilter, filter)
-			dcr(abi.DCRTexAddr, blk(texAddr))
-			for l, o := range offs { // MIPOFF only for the levels that exist
-				dcr(abi.DCRTexMipOff(l), o)
-			}
 			if sampler, err = tex.Bind(mem, txs.Stages[0]); err != nil {
 				return nil, nil, fmt.Errorf("gfx: draw %d: %w", i, err)
 			}
 		}
-		args := FragArgs{
-			DepthEnabled: st.DepthTest,
-			ColorEnabled: st.ColorEnabled,
-			TexEnabled:   st.TextureEnabled,
-			TexModulate:  st.TextureEnabled && st.TextureEnvMode == trace.EnvModulate,
-			PrimAddr:     primAddr,
-			NumPrims:     len(b.Prims),
-		}
-		if args.TexModulate && !args.ColorEnabled {
-			args.TexModulate = false
-		}
-		if args.TexEnabled && args.ColorEnabled && !args.TexModulate {
-			args.ColorEnabled = false
-		}
-		argAddr, err := upload(mem, PackFragArgs(args))
-		if err != nil {
-			return nil, nil, err
-		}
-		dcr(abi.DCRRasterFragEntryLo, fragEntry)
-		dcr(abi.DCRRasterFragEntryHi, 0)
-		dcr(abi.DCRRasterFragParamLo, uint32(argAddr))
-		dcr(abi.DCRRasterFragParamHi, uint32(argAddr>>32))
 		unit, err := om.Bind(mem, &oms, 0, W, H)
 		if err != nil {
 			return nil, nil, fmt.Errorf("gfx: draw %d: %w", i, err)
@@ -258,6 +174,140 @@ func (d Draw3D) Replay(tr *trace.Trace) (*Image, []DrawStats, error) {
 		}
 	}
 	return img, stats, nil
+}
+
+// drawTargets is what one draw's host flow points the units at.
+type drawTargets struct {
+	W, H       int
+	Tile       uint64 // tile buffer
+	TileCount  int
+	Prim       uint64 // primitive buffer
+	CBuf, ZBuf uint64
+	Tex        uint64 // mip chain (0: untextured)
+	texW, texH uint32
+	texFmt     abi.TexFormat
+	texOffs    []uint32
+	FragArgs   uint64
+	FragEntry  uint64
+}
+
+// texture converts a trace texture to its FF format and mip chain (draw3d's
+// upload) and records what the TEX DCRs need.
+func (dt *drawTargets) texture(t trace.Texture) ([]byte, error) {
+	tf, err := t.Format.ToTex()
+	if err != nil {
+		return nil, err
+	}
+	chain, offs, err := GenerateMipmaps(t.Pixels, tf, t.Width, t.Height)
+	if err != nil {
+		return nil, err
+	}
+	dt.texW, dt.texH, dt.texFmt, dt.texOffs = t.Width, t.Height, tf, offs
+	return chain, nil
+}
+
+// drawFragArgs is the fragment argument block draw3d builds from a draw's state.
+func drawFragArgs(st *trace.States, primAddr uint64, nprims int) FragArgs {
+	args := FragArgs{
+		DepthEnabled: st.DepthTest,
+		ColorEnabled: st.ColorEnabled,
+		TexEnabled:   st.TextureEnabled,
+		TexModulate:  st.TextureEnabled && st.TextureEnvMode == trace.EnvModulate,
+		PrimAddr:     primAddr,
+		NumPrims:     nprims,
+	}
+	if args.TexModulate && !args.ColorEnabled {
+		args.TexModulate = false
+	}
+	if args.TexEnabled && args.ColorEnabled && !args.TexModulate {
+		args.ColorEnabled = false
+	}
+	return args
+}
+
+// hostFlowDCRs is the DCR sequence of one draw3d draw call in bus order, quirks
+// included: RASTER, OM (ZBUF only with depth or stencil; the stencil ZFAIL value
+// lands in ZPASS), TEX (wrap_v from addressU, the filter from magfilter only,
+// MIPOFF only for existing levels), then FRAG_ENTRY/PARAM.
+// spec: vortex-hardware-facts §8, §9 item 3
+func hostFlowDCRs(st *trace.States, dt *drawTargets) []DCRWrite {
+	var out []DCRWrite
+	dcr := func(a abi.DCR, v uint32) { out = append(out, DCRWrite{a, v}) }
+	blk := func(a uint64) uint32 { return uint32(a >> 6) }
+	W, H := dt.W, dt.H
+	pitch := uint32(W * 4)
+	dcr(abi.DCRRasterTBufAddr, blk(dt.Tile))
+	dcr(abi.DCRRasterTileCount, uint32(dt.TileCount))
+	dcr(abi.DCRRasterPBufAddr, blk(dt.Prim))
+	dcr(abi.DCRRasterPBufStride, abi.PrimBytes)
+	dcr(abi.DCRRasterScissorX, uint32(W)<<16)
+	dcr(abi.DCRRasterScissorY, uint32(H)<<16)
+
+	dcr(abi.DCROMCBufAddr, blk(dt.CBuf))
+	dcr(abi.DCROMCBufPitch, pitch)
+	dcr(abi.DCROMCBufWriteMask, st.ColorWriteMask)
+	if st.DepthTest || st.StencilTest {
+		dcr(abi.DCROMZBufAddr, blk(dt.ZBuf))
+		dcr(abi.DCROMZBufPitch, pitch)
+	}
+	if st.DepthTest {
+		dcr(abi.DCROMDepthFunc, uint32(st.DepthFunc.ToOM()))
+		dcr(abi.DCROMDepthWriteMask, b2u(st.DepthWriteMask))
+	} else {
+		dcr(abi.DCROMDepthFunc, uint32(abi.CmpAlways))
+		dcr(abi.DCROMDepthWriteMask, 0)
+	}
+	if st.StencilTest {
+		dcr(abi.DCROMStencilFunc, uint32(st.StencilFunc.ToOM()))
+		dcr(abi.DCROMStencilZPass, uint32(st.StencilZPass.ToOM()))
+		dcr(abi.DCROMStencilZPass, uint32(st.StencilZFail.ToOM())) // draw3d quirk: ZFAIL lands in ZPASS
+		dcr(abi.DCROMStencilFail, uint32(st.StencilFail.ToOM()))
+		dcr(abi.DCROMStencilRef, uint32(st.StencilRef))
+		dcr(abi.DCROMStencilMask, uint32(st.StencilMask))
+		dcr(abi.DCROMStencilWriteMask, uint32(st.StencilWriteMask))
+	} else {
+		dcr(abi.DCROMStencilFunc, uint32(abi.CmpAlways))
+		dcr(abi.DCROMStencilZPass, uint32(abi.StencilKeep))
+		dcr(abi.DCROMStencilZPass, uint32(abi.StencilKeep))
+		dcr(abi.DCROMStencilFail, uint32(abi.StencilKeep))
+		dcr(abi.DCROMStencilRef, 0)
+		dcr(abi.DCROMStencilMask, 0xFF)
+		dcr(abi.DCROMStencilWriteMask, 0)
+	}
+	zf := st.DepthFunc.ToOM()
+	safe := st.DepthTest && (zf == abi.CmpLess || zf == abi.CmpLEqual) && !st.StencilTest && !st.BlendEnabled
+	dcr(abi.DCROMEarlyZSafe, b2u(safe))
+	dcr(abi.DCROMBlendMode, abi.PackHalves(uint32(abi.BlendAdd), uint32(abi.BlendAdd)))
+	if st.BlendEnabled {
+		s, t := st.BlendSrc.ToOM(), st.BlendDst.ToOM()
+		dcr(abi.DCROMBlendFunc, abi.PackBlendFunc(s, s, t, t))
+	} else {
+		dcr(abi.DCROMBlendFunc, abi.PackBlendFunc(abi.BlendOne, abi.BlendOne, abi.BlendZero, abi.BlendZero))
+	}
+	if st.TextureEnabled {
+		filter := uint32(0)
+		if st.TextureMagFilter != trace.FilterNearest { // filter from magfilter only
+			filter = abi.TexFilterBilinear
+		}
+		wrap := abi.WrapClamp
+		if st.TextureAddressU == trace.AddressWrap { // wrap_v from addressU too
+			wrap = abi.WrapRepeat
+		}
+		dcr(abi.DCRTexStage, 0)
+		dcr(abi.DCRTexLogDim, abi.PackTexLogDim(log2ceil(dt.texW), log2ceil(dt.texH)))
+		dcr(abi.DCRTexFormat, uint32(dt.texFmt))
+		dcr(abi.DCRTexWrap, abi.PackTexWrap(wrap, wrap))
+		dcr(abi.DCRTexFilter, filter)
+		dcr(abi.DCRTexAddr, blk(dt.Tex))
+		for l, o := range dt.texOffs { // MIPOFF only for the levels that exist
+			dcr(abi.DCRTexMipOff(l), o)
+		}
+	}
+	dcr(abi.DCRRasterFragEntryLo, uint32(dt.FragEntry))
+	dcr(abi.DCRRasterFragEntryHi, uint32(dt.FragEntry>>32))
+	dcr(abi.DCRRasterFragParamLo, uint32(dt.FragArgs))
+	dcr(abi.DCRRasterFragParamHi, uint32(dt.FragArgs>>32))
+	return out
 }
 
 // flatten turns a draw call's vertex map and index list into dense arrays.

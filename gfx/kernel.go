@@ -108,7 +108,11 @@ type primRec struct {
 }
 
 func (k *FragKernel) load(r *primRec, pid uint32) {
-	b := k.prims[int(pid)*abi.PrimBytes:]
+	r.decode(k.prims[int(pid)*abi.PrimBytes:], pid)
+}
+
+// decode reads the record's edges, depth plane and the planes the kernel uses.
+func (r *primRec) decode(b []byte, pid uint32) {
 	r.pid = pid
 	for i := range r.edges {
 		r.edges[i] = word(b, i)

@@ -1,0 +1,437 @@
+package gfx
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"vortexgfx/abi"
+	"vortexgfx/device"
+)
+
+// Device kernels of the draw3d pipeline, registered in a device.Library and
+// named by the module images below, so a launch resolves them through the image
+// at its PC like any other kernel. spec: rasterizer §3.1, §11; vortexpipe §3.2
+const (
+	KernelSetup   = "gfx.setup_k"
+	KernelBinning = "gfx.binning_k"
+	KernelFrag    = "gfx.draw3d_fs"
+)
+
+// Front-end stages (the stage slot of the setup_k / binning_k argument block),
+// in launch order. spec: rasterizer §3.1 (gfx_frontend_abi.h PIPE_STAGE_*)
+const (
+	StageSetup uint64 = iota
+	StageScan
+	StageEmit
+	StageBCount
+	StageBScan
+	StageBEmit
+	StageBHist
+	StageBBase
+	StageBScatter
+)
+
+// SetupVertexBytes is one setup_vertex_t record: clip-space position xyzw,
+// colour rgba and texcoord uv, all f32. spec: vortexpipe §3.2 (expand_k output)
+const SetupVertexBytes = 40
+
+// PutSetupVertex writes v as a setup_vertex_t record.
+func PutSetupVertex(b []byte, v *SetupVertex) {
+	f := [10]float32{v.Pos[0], v.Pos[1], v.Pos[2], v.Pos[3], v.Color[0], v.Color[1], v.Color[2], v.Color[3], v.TexCoord[0], v.TexCoord[1]}
+	for i, x := range f {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
+	}
+}
+
+func getSetupVertex(b []byte, v *SetupVertex) {
+	g := func(i int) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:])) }
+	v.Pos = [4]float32{g(0), g(1), g(2), g(3)}
+	v.Color = [4]float32{g(4), g(5), g(6), g(7)}
+	v.TexCoord = [2]float32{g(8), g(9)}
+}
+
+// FrontEndArgs is the argument block both front-end kernels read: every buffer
+// the nine stage launches share, as 64-bit slots (FrontEndArgSlots of them, the
+// stage first). Buffer sizes are the worst case the host can bound; the exact
+// counts are produced on the device (Counters).
+type FrontEndArgs struct {
+	Stage      uint64
+	Verts      uint64 // setup_vertex_t[NumVerts]
+	NumVerts   uint32
+	Tris       uint64 // u32[3·NumTris] vertex indices
+	NumTris    uint32
+	Width      uint32
+	Height     uint32
+	Near, Far  float32
+	Cull       CullMode
+	Planes     Planes
+	Slots      uint64 // scratch: rast_prim_t[NumTris·SetupSlot]
+	SlotBoxes  uint64 // scratch: bbox_t[NumTris·SetupSlot] (4 × u32)
+	Keep       uint64 // u32[NumTris] survivors per triangle
+	Offsets    uint64 // u32[NumTris+1] (SCAN), then u32[prims+1] (BSCAN)
+	Prims      uint64 // the dense rast_prim_t array (PBUF)
+	Boxes      uint64 // the dense bbox array
+	Counters   uint64 // u32[CounterWords]: see the Counter* indices
+	FragArgs   uint64 // the fragment argument block whose NumPrims SCAN fills in
+	Cols, Rows uint32 // the dense bin grid
+	BinLog     uint32
+	Counts     uint64 // u32[prims] bins per primitive
+	Keys       uint64 // u32[keys] (bin_id << PIPE_PRIM_BITS) | pid
+	Hist       uint64 // u32[bins]
+	Base       uint64 // u32[bins]
+	TBuf       uint64 // headers[bins] then sorted pids
+}
+
+// FrontEndArgSlots is the size of the front-end argument block in slots.
+const FrontEndArgSlots = 24
+
+// Counter words the front end writes (u32 each).
+const (
+	CounterPrims = iota // primitives after clip/cull (SCAN)
+	CounterKeys         // (bin, pid) pairs (BSCAN)
+	CounterNearClipped
+	CounterGuardClipped
+	CounterCulled
+	CounterPrecisionLoss
+	CounterWords
+)
+
+// Pack lays the block out as FrontEndArgSlots little-endian u64 slots.
+func (a *FrontEndArgs) Pack() []byte {
+	s := []uint64{
+		a.Stage, a.Verts, uint64(a.NumVerts), a.Tris, uint64(a.NumTris),
+		uint64(a.Width) | uint64(a.Height)<<32,
+		uint64(math.Float32bits(a.Near)) | uint64(math.Float32bits(a.Far))<<32,
+		uint64(a.Cull) | uint64(a.Planes)<<32,
+		a.Slots, a.SlotBoxes, a.Keep, a.Offsets, a.Prims, a.Boxes, a.Counters, a.FragArgs,
+		uint64(a.Cols) | uint64(a.Rows)<<32, uint64(a.BinLog),
+		a.Counts, a.Keys, a.Hist, a.Base, a.TBuf, 0,
+	}
+	b := make([]byte, 8*FrontEndArgSlots)
+	for i, v := range s {
+		binary.LittleEndian.PutUint64(b[8*i:], v)
+	}
+	return b
+}
+
+func readFrontEndArgs(c *device.CTA) (FrontEndArgs, error) {
+	b := make([]byte, 8*FrontEndArgSlots)
+	c.Read(c.Args, b)
+	if err := c.Err(); err != nil {
+		return FrontEndArgs{}, err
+	}
+	s := func(i int) uint64 { return binary.LittleEndian.Uint64(b[8*i:]) }
+	a := FrontEndArgs{
+		Stage: s(0), Verts: s(1), NumVerts: uint32(s(2)), Tris: s(3), NumTris: uint32(s(4)),
+		Width: uint32(s(5)), Height: uint32(s(5) >> 32),
+		Near: math.Float32frombits(uint32(s(6))), Far: math.Float32frombits(uint32(s(6) >> 32)),
+		Cull: CullMode(uint32(s(7))), Planes: Planes(s(7) >> 32),
+		Slots: s(8), SlotBoxes: s(9), Keep: s(10), Offsets: s(11), Prims: s(12), Boxes: s(13),
+		Counters: s(14), FragArgs: s(15), Cols: uint32(s(16)), Rows: uint32(s(16) >> 32), BinLog: uint32(s(17)),
+		Counts: s(18), Keys: s(19), Hist: s(20), Base: s(21), TBuf: s(22),
+	}
+	if a.Width == 0 || a.Height == 0 || a.Width > abi.RasterScissorMaxCoord || a.Height > 0x7FFF {
+		return a, fmt.Errorf("front end: target %dx%d out of range", a.Width, a.Height)
+	}
+	return a, nil
+}
+
+const bboxBytes = 16
+
+func putBBox(c *device.CTA, addr uint64, bb *BBox) {
+	c.WriteU32(addr, bb.L)
+	c.WriteU32(addr+4, bb.R)
+	c.WriteU32(addr+8, bb.T)
+	c.WriteU32(addr+12, bb.B)
+}
+
+func getBBox(c *device.CTA, addr uint64) BBox {
+	return BBox{c.ReadU32(addr), c.ReadU32(addr + 4), c.ReadU32(addr + 8), c.ReadU32(addr + 12)}
+}
+
+// gridStride runs fn(i) for i < n over every thread of every CTA of the launch.
+func gridStride(c *device.CTA, n uint64, fn func(i uint64)) {
+	stride := uint64(c.GridDim[0]) * uint64(c.BlockDim[0])
+	c.ForEachThread(func(tid int) {
+		for i := c.GlobalID(tid); i < n; i += stride {
+			fn(i)
+		}
+	})
+}
+
+// single runs fn once, on thread 0 of CTA 0 (the CTA-cooperative scans and the
+// header pass, serialised: their results do not depend on the split).
+func single(c *device.CTA, fn func()) {
+	if c.BlockIdx != [3]uint32{} {
+		return
+	}
+	c.ForEachThread(func(tid int) {
+		if tid == 0 {
+			fn()
+		}
+	})
+}
+
+// setupKernel is setup_k: stage SETUP (grid-strided over triangles: near clip,
+// guard band, cull, setup into the triangle's scratch slot), SCAN (the exclusive
+// prefix of the survivor counts; fills the fragment args' primitive count) and
+// EMIT (grid-strided compaction into the dense rast_prim_t and bbox arrays,
+// order-preserving). spec: rasterizer §3.1; vortexpipe §3.2
+func setupKernel(c *device.CTA) error {
+	a, err := readFrontEndArgs(c)
+	if err != nil {
+		return err
+	}
+	n := uint64(a.NumTris)
+	switch a.Stage {
+	case StageSetup:
+		env := newFEEnv(int(a.Width), int(a.Height), a.Near, a.Far, a.Cull, nil, a.Planes)
+		var vb [3 * SetupVertexBytes]byte
+		var v [3]SetupVertex
+		var prims [SetupSlot]Prim
+		var bbs [SetupSlot]BBox
+		var pb [abi.PrimBytes]byte
+		gridStride(c, n, func(i uint64) {
+			for k := 0; k < 3; k++ {
+				vi := c.ReadU32(a.Tris + 12*i + 4*uint64(k))
+				if vi >= a.NumVerts {
+					c.Fail(fmt.Errorf("setup_k: triangle %d: vertex %d out of range (%d vertices)", i, vi, a.NumVerts))
+					return
+				}
+				c.Read(a.Verts+uint64(vi)*SetupVertexBytes, vb[k*SetupVertexBytes:(k+1)*SetupVertexBytes])
+				getSetupVertex(vb[k*SetupVertexBytes:], &v[k])
+			}
+			var st FrontEndStats
+			m := env.setupOne(&v[0], &v[1], &v[2], &st, &prims, &bbs)
+			for s := 0; s < m; s++ {
+				slot := i*SetupSlot + uint64(s)
+				prims[s].Put(pb[:])
+				c.Write(a.Slots+slot*abi.PrimBytes, pb[:])
+				putBBox(c, a.SlotBoxes+slot*bboxBytes, &bbs[s])
+			}
+			c.WriteU32(a.Keep+4*i, uint32(m))
+			for _, x := range []struct {
+				w int
+				v int
+			}{{CounterNearClipped, st.NearClipped}, {CounterGuardClipped, st.GuardClipped}, {CounterCulled, st.Culled}, {CounterPrecisionLoss, st.PrecisionLoss}} {
+				if x.v != 0 {
+					c.AtomicAddU32(a.Counters+4*uint64(x.w), uint32(x.v))
+				}
+			}
+		})
+	case StageScan:
+		single(c, func() {
+			var s uint32
+			for i := uint64(0); i < n; i++ {
+				c.WriteU32(a.Offsets+4*i, s)
+				s += c.ReadU32(a.Keep + 4*i)
+			}
+			c.WriteU32(a.Offsets+4*n, s)
+			if s > abi.MaxPrimsPerPass {
+				c.Fail(fmt.Errorf("setup_k: %w: %d visible, max %d", ErrTooManyPrims, s, abi.MaxPrimsPerPass))
+				return
+			}
+			c.WriteU32(a.Counters+4*CounterPrims, s)
+			c.WriteU32(a.FragArgs+8, s) // FragArgs.NumPrims
+		})
+	case StageEmit:
+		var pb [abi.PrimBytes]byte
+		gridStride(c, n, func(i uint64) {
+			off := uint64(c.ReadU32(a.Offsets + 4*i))
+			k := uint64(c.ReadU32(a.Keep + 4*i))
+			for s := uint64(0); s < k; s++ {
+				slot := i*SetupSlot + s
+				c.Read(a.Slots+slot*abi.PrimBytes, pb[:])
+				c.Write(a.Prims+(off+s)*abi.PrimBytes, pb[:])
+				bb := getBBox(c, a.SlotBoxes+slot*bboxBytes)
+				putBBox(c, a.Boxes+(off+s)*bboxBytes, &bb)
+			}
+		})
+	default:
+		return fmt.Errorf("setup_k: stage %d is not SETUP/SCAN/EMIT", a.Stage)
+	}
+	return nil
+}
+
+// binningKernel is binning_k's six stages over the dense bbox array: BCOUNT and
+// BEMIT grid-strided over primitives, BSCAN and BBASE as CTA-cooperative scans,
+// BHIST and BSCATTER bin-striped (each thread owns bins b ≡ tid mod threads and
+// walks the keys in order, so every bin's pids keep submission order). The
+// arithmetic is BCount/BEmit/BBase's. spec: rasterizer §3.1
+func binningKernel(c *device.CTA) error {
+	a, err := readFrontEndArgs(c)
+	if err != nil {
+		return err
+	}
+	g := BinGrid{Cols: int(a.Cols), Rows: int(a.Rows), BinLog: uint(a.BinLog)}
+	if g.Cols <= 0 || g.Rows <= 0 || g.Bins() > 1<<(32-abi.PipePrimBits) {
+		return fmt.Errorf("binning_k: bin grid %dx%d", g.Cols, g.Rows)
+	}
+	prims := uint64(c.ReadU32(a.Counters + 4*CounterPrims))
+	keys := uint64(c.ReadU32(a.Counters + 4*CounterKeys))
+	bins := uint64(g.Bins())
+	var one [1]BBox
+	var cnt [1]uint32
+	switch a.Stage {
+	case StageBCount:
+		gridStride(c, prims, func(i uint64) {
+			one[0] = getBBox(c, a.Boxes+i*bboxBytes)
+			BCount(g, one[:], cnt[:])
+			c.WriteU32(a.Counts+4*i, cnt[0])
+		})
+	case StageBScan:
+		single(c, func() {
+			var s uint32
+			for i := uint64(0); i < prims; i++ {
+				c.WriteU32(a.Offsets+4*i, s)
+				s += c.ReadU32(a.Counts + 4*i)
+			}
+			c.WriteU32(a.Offsets+4*prims, s)
+			c.WriteU32(a.Counters+4*CounterKeys, s)
+		})
+	case StageBEmit:
+		var off [2]uint32
+		var out []uint32
+		gridStride(c, prims, func(i uint64) {
+			one[0] = getBBox(c, a.Boxes+i*bboxBytes)
+			BCount(g, one[:], cnt[:])
+			out = out[:0]
+			for range cnt[0] {
+				out = append(out, 0)
+			}
+			off[0] = 0
+			if err := BEmit(g, one[:], off[:], out); err != nil {
+				c.Fail(err)
+				return
+			}
+			base := uint64(c.ReadU32(a.Offsets + 4*i))
+			for k, key := range out {
+				c.WriteU32(a.Keys+4*(base+uint64(k)), key&^(1<<abi.PipePrimBits-1)|uint32(i))
+			}
+		})
+	case StageBHist, StageBScatter:
+		kb := make([]byte, 4*keys)
+		c.Read(a.Keys, kb)
+		threads := uint32(c.Threads)
+		c.ForEachThread(func(tid int) {
+			if c.BlockIdx != [3]uint32{} {
+				return
+			}
+			cursor := make(map[uint32]uint32)
+			for k := uint64(0); k < keys; k++ {
+				key := binary.LittleEndian.Uint32(kb[4*k:])
+				b := key >> abi.PipePrimBits
+				if b%threads != uint32(tid) {
+					continue
+				}
+				if uint64(b) >= bins {
+					c.Fail(fmt.Errorf("binning_k: key %d names bin %d of %d", k, b, bins))
+					return
+				}
+				if a.Stage == StageBHist {
+					cursor[b]++
+					continue
+				}
+				cur, ok := cursor[b]
+				if !ok {
+					cur = c.ReadU32(a.Base + 4*uint64(b))
+				}
+				c.WriteU32(a.TBuf+bins*abi.BinHeaderBytes+4*uint64(cur), key&(1<<abi.PipePrimBits-1))
+				cursor[b] = cur + 1
+			}
+			if a.Stage == StageBHist {
+				for b := uint32(tid); uint64(b) < bins; b += threads {
+					c.WriteU32(a.Hist+4*uint64(b), cursor[b])
+				}
+			}
+		})
+	case StageBBase:
+		single(c, func() {
+			var s uint32
+			var hb [abi.BinHeaderBytes]byte
+			for b := uint64(0); b < bins; b++ {
+				h := c.ReadU32(a.Hist + 4*b)
+				c.WriteU32(a.Base+4*b, s)
+				abi.BinHeader{BinX: uint16(b % bins % uint64(g.Cols)), BinY: uint16(b / uint64(g.Cols)), PidsOffset: s, PidsCount: h}.Put(hb[:])
+				c.Write(a.TBuf+b*abi.BinHeaderBytes, hb[:])
+				s += h
+			}
+		})
+	default:
+		return fmt.Errorf("binning_k: stage %d is not a binning stage", a.Stage)
+	}
+	return nil
+}
+
+// fragKernel is the draw3d fragment shader as a device kernel: each covered lane
+// reads its pixel and pid from FRAG_POS/FRAG_PID, loads the primitive record by
+// pid, interpolates exactly as FragKernel does, samples stage 0 through vx_tex
+// and exports through vx_om_export. Helper lanes do not export.
+// spec: rasterizer §11; vortex-hardware-facts §3.3, §8
+func fragKernel(c *device.CTA) error {
+	var ab [FragArgsBytes]byte
+	c.Read(c.Args, ab[:])
+	if err := c.Err(); err != nil {
+		return err
+	}
+	args, err := DecodeFragArgs(ab[:])
+	if err != nil {
+		return err
+	}
+	var rec primRec
+	var pb [abi.PrimBytes]byte
+	valid := false
+	c.ForEachThread(func(l int) {
+		pos := c.FragPos(l)
+		if pos>>31 == 0 {
+			return
+		}
+		pid := c.FragPID(l)
+		if int(pid) >= args.NumPrims {
+			c.Fail(fmt.Errorf("draw3d_fs: lane %d: pid %d beyond %d primitives", l, pid, args.NumPrims))
+			return
+		}
+		x, y := int32(pos&0xFFFF), int32(pos>>16&0x7FFF)
+		if !valid || rec.pid != pid {
+			c.Read(args.PrimAddr+uint64(pid)*abi.PrimBytes, pb[:])
+			rec.decode(pb[:], pid)
+			valid = true
+		}
+		var f fragVals
+		args.interpolate(&rec, x, y, &f)
+		var texel uint32
+		if args.TexEnabled {
+			texel = c.Tex(0, f.texU(), f.texV(), 0)
+		}
+		c.OMExport(int(x), int(y), 0, 0, args.combine(&f, texel), f.depth, 0)
+	})
+	return nil
+}
+
+// RegisterKernels adds the front-end and draw3d fragment kernels to lib.
+func RegisterKernels(lib *device.Library) error {
+	for _, k := range []struct {
+		name string
+		fn   device.Kernel
+	}{{KernelSetup, setupKernel}, {KernelBinning, binningKernel}, {KernelFrag, fragKernel}} {
+		if err := lib.Register(k.name, k.fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// FrontEndImage is the front-end module image (setup_k and binning_k), loaded at
+// abi.LinkBaseFrontEnd. spec: vortexpipe §2.4
+func FrontEndImage() ([]byte, error) {
+	return abi.EncodeKernelImage([]abi.KernelImageEntry{
+		abi.LibraryEntry("setup_k", KernelSetup), abi.LibraryEntry("binning_k", KernelBinning),
+	})
+}
+
+// FragImage is the draw3d fragment module image (its kernel_main), loaded at
+// abi.LinkBaseFS.
+func FragImage() ([]byte, error) {
+	return abi.EncodeKernelImage([]abi.KernelImageEntry{abi.LibraryEntry("main", KernelFrag)})
+}
