@@ -56,7 +56,6 @@
 //     reads Output itself.
 //
 
-//
 // Arithmetic is ir.Eval's (IEEE single precision, wrapping integers, defined results
 // for division by zero, out-of-range shifts and clamped indexing). There is no
 // iteration cap that changes semantics: a run that exceeds Config.MaxSteps warp
