@@ -288,7 +288,7 @@ func (p *Program) collectUniforms(shaders []*Shader, errs *ast.ErrorList) {
 			} else if !sameType(u.Type, v.Type) {
 				errs.Add(v.DeclPos, "uniform '"+v.Name+"' declared as "+v.Type.String()+" and as "+u.Type.String()+" in different shaders")
 				continue
-			} else if s.File.ES && len(u.Vars) > 0 && u.Vars[0].Qual.Precision != v.Qual.Precision &&
+			} else if s.File.ES && (s.File.Version >= 300 || v.Used && u.Vars[0].Used) && len(u.Vars) > 0 && u.Vars[0].Qual.Precision != v.Qual.Precision &&
 				u.Vars[0].Qual.Precision != ast.PrecNone && v.Qual.Precision != ast.PrecNone {
 				errs.Add(v.DeclPos, "uniform '"+v.Name+"' is declared with different precisions in different shaders")
 				continue
@@ -331,11 +331,11 @@ func (p *Program) checkBlocks(shaders []*Shader, errs *ast.ErrorList) {
 	}
 }
 
-// checkPosition requires GLSL 1.10-1.30 and GLSL ES 1.00 vertex shaders to write
+// checkPosition requires GLSL 1.10-1.30 vertex shaders to write
 // gl_Position, and legacy varyings read by the fragment shader to be written.
 func (p *Program) checkPosition(errs *ast.ErrorList) {
 	u0 := p.Vertex.Units[0]
-	legacy := !u0.File.ES && u0.File.Version < 140 || u0.File.ES && u0.File.Version < 300
+	legacy := !u0.File.ES && u0.File.Version < 140
 	if !legacy {
 		return
 	}

@@ -58,7 +58,7 @@ func PiglitShaderTests(dir string, sets ...string) ([]*PiglitResult, error) {
 				// [require]d GLSL version.
 				src := u.src
 				if version < 0 && !strings.Contains(src, "#version") {
-					src = "#version 300 es\n" + src
+					src = fmt.Sprintf("#version %d%s\n", -version, map[bool]string{true: " es"}[version == -300]) + src
 				}
 				sh, err := Compile(name, src, u.stage, Options{DefaultVersion: version})
 				if err != nil {
@@ -129,8 +129,11 @@ func splitShaderTest(src string) (units []shaderUnit, version int, expectFail, s
 			if strings.HasPrefix(t, "GL_") && !strings.HasPrefix(t, "GL_ES") || strings.HasPrefix(t, "GL >=") && strings.Contains(t, "4.") {
 				skip = true
 			}
-			if strings.HasPrefix(t, "GLSL ES >= 3.00") {
-				version = -1 // GLSL ES 3.00 without a #version line
+			switch {
+			case strings.HasPrefix(t, "GLSL ES >= 3.00"):
+				version = -300 // GLSL ES without a #version line: prepend one
+			case strings.HasPrefix(t, "GLSL ES >= 1.00"):
+				version = -100
 			}
 			if v, ok := strings.CutPrefix(t, "GLSL >= "); ok {
 				if maj, min, ok := strings.Cut(strings.TrimSpace(v), "."); ok && len(maj) == 1 && len(min) == 2 {

@@ -59,6 +59,8 @@ type checker struct {
 	wroteFragColor, wroteFragData ast.Pos
 	// calls is the static call graph for recursion detection.
 	calls map[*ast.Func][]*ast.Func
+	// funcPrec is the return precision of each user function (ES).
+	funcPrec map[*ast.Func]ast.Precision
 	// blockNames records declared interface block names per storage.
 	blockNames map[string]bool
 	// unsized lists implicitly sized arrays; maxIndex is their largest constant index.
@@ -85,6 +87,7 @@ func Check(f *ast.File, conf Config) error {
 	c.globals = &scope{parent: c.builtin, names: map[string]*entity{}, global: true}
 	c.cur = c.globals
 	c.blockNames = map[string]bool{}
+	c.funcPrec = map[*ast.Func]ast.Precision{}
 	if !c.es || conf.Stage == ast.StageVertex {
 		c.builtin.floatPrec = true
 	}
@@ -142,6 +145,9 @@ func (c *checker) hasFloatPrecision() bool {
 	}
 	return false
 }
+
+// defaultFloatPrec returns the float precision in effect at global scope (ES).
+func (c *checker) defaultFloatPrec() ast.Precision { return c.defPrec[ast.Float] }
 
 func (c *checker) openScope() {
 	c.cur = &scope{parent: c.cur, names: map[string]*entity{}}

@@ -87,8 +87,24 @@ func (c *checker) funcDecl(d *ast.FuncDecl) {
 		pd.Var = v
 		params = append(params, v)
 	}
+	prec := d.Result.Precision
+	if prec == ast.PrecNone && c.es && ret.IsNumeric() && ret.Base == ast.Float {
+		if !c.hasFloatPrecision() {
+			c.errorf(d.Result.Pos(), "return type of '%s' requires a precision qualifier (no default precision for float)", d.Name)
+		}
+		prec = c.defaultFloatPrec()
+	}
 	f := c.declareFunc(d, ret, params)
-	if f == nil || d.Body == nil {
+	if f == nil {
+		return
+	}
+	if c.es {
+		if old, ok := c.funcPrec[f]; ok && old != prec && ret.IsNumeric() && ret.Base != ast.Bool {
+			c.errorf(d.Result.Pos(), "function '%s' redeclared with a different return precision", d.Name)
+		}
+		c.funcPrec[f] = prec
+	}
+	if d.Body == nil {
 		return
 	}
 	d.Func = f
@@ -149,6 +165,11 @@ func (c *checker) declareFunc(d *ast.FuncDecl, ret *ast.Type, params []*ast.Var)
 		}
 		if d.Body != nil && f.Def != nil {
 			c.errorf(d.NamePos, "function '%s' redefined", d.Name)
+			return nil
+		}
+		if d.Body == nil && c.es && c.version == 100 {
+			// GLSL ES 1.00 §6.1: a function may be declared only once.
+			c.errorf(d.NamePos, "function '%s' redeclared", d.Name)
 			return nil
 		}
 		if d.Body != nil {
