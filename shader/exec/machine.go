@@ -55,7 +55,8 @@
 //     and the output words (colour at 4*location, then gl_FragDepth), or the caller
 //     reads Output itself.
 //
-
+// # Numbers and limits
+//
 // Arithmetic is ir.Eval's (IEEE single precision, wrapping integers, defined results
 // for division by zero, out-of-range shifts and clamped indexing). There is no
 // iteration cap that changes semantics: a run that exceeds Config.MaxSteps warp
