@@ -57,7 +57,7 @@ func (c *Context) Plan(info *DrawInfo) ([]PlannedDraw, error) {
 	for i, d := range draws {
 		dec := Route(caps, c.opts, st, DrawShape{Mode: info.Mode, CountFromStreamOutput: info.CountFromStreamOutput, Draw: d})
 		if dec.Reference && c.opts.Strict {
-			return nil, fmt.Errorf("pipe: draw %d: %w", i, &StrictError{Reasons: dec.Gates})
+			return nil, fmt.Errorf("pipe: draw %d: %w", i, dec.Err())
 		}
 		p := PlannedDraw{Draw: d, Decision: dec}
 		if !dec.Reference && !dec.Empty {
@@ -100,16 +100,22 @@ func (c *Context) translate(info *DrawInfo, d DirectDraw, provokingFirst bool) (
 		}
 		idx = Sequence(d.Start, d.Count)
 	} else {
-		src := info.IndexData
+		src, start := info.IndexData, d.Start
 		if info.Index != nil {
-			n := info.Index.Size()
-			src = make([]byte, n)
-			if err := info.Index.Read(0, src); err != nil {
+			// Read only the draw's indices from the host backing.
+			lo := uint64(d.Start) * uint64(info.IndexSize)
+			n := uint64(d.Count) * uint64(info.IndexSize)
+			if lo+n > uint64(info.Index.Size()) {
+				return nil, fmt.Errorf("indices [%d, %d) of %d bytes read past the %d-byte index buffer",
+					d.Start, uint64(d.Start)+uint64(d.Count), info.IndexSize, info.Index.Size())
+			}
+			src, start = make([]byte, n), 0
+			if err := info.Index.Read(int(lo), src); err != nil {
 				return nil, fmt.Errorf("index buffer: %w", err)
 			}
 		}
 		var err error
-		if idx, err = WidenIndices(src, info.IndexSize, d.Start, d.Count); err != nil {
+		if idx, err = WidenIndices(src, info.IndexSize, start, d.Count); err != nil {
 			return nil, err
 		}
 		if info.Mode == PrimTriangles && !info.PrimitiveRestart {

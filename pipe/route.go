@@ -48,6 +48,16 @@ type Decision struct {
 	Routes    []Reason // why units run in software (device path)
 }
 
+// Err is the STRICT-mode error of a reference-bound decision: a *StrictError
+// naming every gate (errors.Is ErrStrict), nil for a device or empty draw.
+// spec: vortexpipe §1.5
+func (d Decision) Err() error {
+	if !d.Reference {
+		return nil
+	}
+	return &StrictError{Reasons: append([]Reason(nil), d.Gates...)}
+}
+
 func bgraAttachment(f format.Format) bool { return f == format.BGRA8 }
 
 // colorRoute classifies a colour attachment format for the merger. spec: §3.7

@@ -307,9 +307,14 @@ func TestRoute(t *testing.T) {
 				if r.gate.Kind() != Gated {
 					t.Errorf("%v kind %v", r.gate, r.gate.Kind())
 				}
+				// STRICT turns this gate into an error naming it.
+				err := dec.Err()
+				if !errors.Is(err, ErrStrict) || !strings.Contains(err.Error(), r.gate.String()) {
+					t.Errorf("strict error %v does not name %q", err, r.gate)
+				}
 				return
 			}
-			if dec.Reference {
+			if dec.Reference || dec.Err() != nil {
 				t.Fatalf("gated: %v", dec.Gates)
 			}
 			if !sameCodes(dec.Routes, r.route) {

@@ -1,0 +1,164 @@
+package pipe
+
+import (
+	"fmt"
+
+	"vortexgfx/abi"
+	"vortexgfx/ref/format"
+)
+
+// LevelSize returns the texel dimensions of a mip level.
+func (d TextureDesc) LevelSize(level int) (w, h, z int) {
+	return max(d.Width>>level, 1), max(d.Height>>level, 1), max(d.Depth>>level, 1)
+}
+
+// ImageOffset returns the byte offset and size of one 2D image (a layer, cube
+// face or 3D slice) of a level in the resource's backing: levels one after the
+// other, each level's images contiguous, rows tightly packed.
+func (d TextureDesc) ImageOffset(level, layer int) (off, size int, err error) {
+	if level < 0 || level >= d.Levels {
+		return 0, 0, fmt.Errorf("pipe: level %d of %d", level, d.Levels)
+	}
+	bpp := d.Format.Info().Bytes
+	for l := 0; l < level; l++ {
+		w, h, z := d.LevelSize(l)
+		off += w * h * z * d.ArraySize * bpp
+	}
+	w, h, z := d.LevelSize(level)
+	if layer < 0 || layer >= z*d.ArraySize {
+		return 0, 0, fmt.Errorf("pipe: layer %d of %d at level %d", layer, z*d.ArraySize, level)
+	}
+	size = w * h * bpp
+	return off + layer*size, size, nil
+}
+
+// ClearFlags selects the buffers Clear writes (PIPE_CLEAR_*).
+type ClearFlags uint16
+
+// The clear bits: depth, stencil, and colour attachment i as ClearColor0 << i.
+const (
+	ClearDepth   ClearFlags = 1 << 0
+	ClearStencil ClearFlags = 1 << 1
+	ClearColor0  ClearFlags = 1 << 2
+	ClearColor   ClearFlags = 0xFF << 2
+)
+
+// Clear fills the bound attachments' framebuffer area in host memory (the
+// attachment's storage, as the pass's loadOp=CLEAR lands there before the device
+// seeds its planes, vortexpipe §3.2) and marks the written range dirty in the
+// residency table. Colour is encoded per attachment format (sRGB encoded, integer
+// formats take the colour's integer values); depth and stencil clear
+// independently, keeping the other aspect of a D24S8 texel.
+func (c *Context) Clear(flags ClearFlags, color [4]float32, depth float32, stencil uint8) error {
+	st := c.Bound()
+	fb := &st.FB
+	if fb.Width < 1 {
+		return fmt.Errorf("pipe: clear without a framebuffer")
+	}
+	for i, s := range fb.Cbufs {
+		if s == nil || flags&(ClearColor0<<i) == 0 {
+			continue
+		}
+		f := s.Fmt()
+		var raw format.Raw
+		if f.IsInteger() {
+			raw = format.FromInt(f, [4]uint32{uint32(int32(color[0])), uint32(int32(color[1])), uint32(int32(color[2])), uint32(int32(color[3]))})
+		} else {
+			raw = format.FromFloat(f, color)
+		}
+		if err := fillSurface(s, fb, func(px []byte) { format.Pack(f, px, raw) }); err != nil {
+			return fmt.Errorf("pipe: clear colour %d: %w", i, err)
+		}
+	}
+	if z := fb.Zsbuf; z != nil && flags&(ClearDepth|ClearStencil) != 0 {
+		f := z.Fmt()
+		err := fillSurface(z, fb, func(px []byte) {
+			if flags&ClearDepth != 0 && f.IsDepth() {
+				format.PackDepth(f, px, depth)
+			}
+			if flags&ClearStencil != 0 && f.HasStencil() {
+				format.PackStencil(f, px, stencil)
+			}
+		})
+		if err != nil {
+			return fmt.Errorf("pipe: clear depth/stencil: %w", err)
+		}
+	}
+	return nil
+}
+
+// fillSurface applies put to every texel of the framebuffer area of s.
+func fillSurface(s *Surface, fb *Framebuffer, put func(px []byte)) error {
+	r := s.Resource
+	d := r.desc
+	f := s.Fmt()
+	bpp := f.Info().Bytes
+	if bpp != d.Format.Info().Bytes {
+		return fmt.Errorf("view format %v does not match the %v texture", f, d.Format)
+	}
+	off, _, err := d.ImageOffset(s.Level, s.Layer)
+	if err != nil {
+		return err
+	}
+	w, _, _ := d.LevelSize(s.Level)
+	pitch := w * bpp
+	r.mu.Lock()
+	if r.destroyed {
+		r.mu.Unlock()
+		return ErrDestroyed
+	}
+	for y := 0; y < fb.Height; y++ {
+		row := r.data[off+y*pitch:]
+		for x := 0; x < fb.Width; x++ {
+			put(row[x*bpp : (x+1)*bpp])
+		}
+	}
+	r.mu.Unlock()
+	r.screen.res.MarkDirty(r, uint64(off), uint64((fb.Height-1)*pitch+fb.Width*bpp))
+	return nil
+}
+
+// TexUpload lays a texture out for the fixed-function TEX unit: every level's
+// first image in A8R8G8B8 words (an RGBA8 texture swizzled on the host), levels
+// contiguous, and the MIPOFF byte offsets, the entries past the chain repeating
+// the last level as the newer gfx_tex does (the shader clamps its LOD to the view's
+// levels). It refuses a texture ClassifyTexture does not keep on the unit.
+// spec: vortexpipe §3.3 step 3, §3.6; vortex-hardware-facts §4
+func TexUpload(r *Resource) (img []byte, mipOff [abi.TexMaxLevels]uint32, err error) {
+	d := r.Desc()
+	ti := ClassifyTexture(d)
+	if len(ti.Routes)+len(ti.Flags) != 0 || !ti.HasCode || !ti.Format.FixedFunction() {
+		return nil, mipOff, fmt.Errorf("pipe: TexUpload: %v %v %dx%d is not a TEX-unit texture", d.Target, d.Format, d.Width, d.Height)
+	}
+	levels := min(d.Levels, abi.TexMaxLevels)
+	total := 0
+	for l := 0; l < levels; l++ {
+		_, size, err := d.ImageOffset(l, 0)
+		if err != nil {
+			return nil, mipOff, err
+		}
+		total += size
+	}
+	img = make([]byte, 0, total)
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if r.destroyed {
+		return nil, mipOff, ErrDestroyed
+	}
+	for l := 0; l < abi.TexMaxLevels; l++ {
+		if l >= levels {
+			mipOff[l] = mipOff[levels-1]
+			continue
+		}
+		off, size, _ := d.ImageOffset(l, 0)
+		mipOff[l] = uint32(len(img))
+		start := len(img)
+		img = append(img, r.data[off:off+size]...)
+		if ti.HostDecode {
+			for p := start; p < len(img); p += 4 {
+				img[p], img[p+2] = img[p+2], img[p]
+			}
+		}
+	}
+	return img, mipOff, nil
+}

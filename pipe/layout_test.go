@@ -1,0 +1,98 @@
+package pipe
+
+import (
+	"bytes"
+	"encoding/binary"
+	"testing"
+
+	"vortexgfx/ref/format"
+)
+
+func TestImageOffset(t *testing.T) {
+	d := TextureDesc{Target: Target2DArray, Format: format.RGBA8, Width: 8, Height: 4, Depth: 1, ArraySize: 3, Levels: 3}
+	tests := []struct{ level, layer, off, size int }{
+		{0, 0, 0, 128}, {0, 2, 256, 128}, {1, 0, 384, 32}, {1, 1, 416, 32}, {2, 2, 480 + 16, 8},
+	}
+	for _, tc := range tests {
+		off, size, err := d.ImageOffset(tc.level, tc.layer)
+		if err != nil || off != tc.off || size != tc.size {
+			t.Errorf("ImageOffset(%d, %d) = %d, %d, %v; want %d, %d", tc.level, tc.layer, off, size, err, tc.off, tc.size)
+		}
+	}
+	if n, _ := textureBytes(d); n != 480+24 {
+		t.Errorf("textureBytes %d", n)
+	}
+	for _, bad := range [][2]int{{3, 0}, {0, 3}, {-1, 0}} {
+		if _, _, err := d.ImageOffset(bad[0], bad[1]); err == nil {
+			t.Errorf("ImageOffset%v accepted", bad)
+		}
+	}
+	v := TextureDesc{Target: Target3D, Format: format.R8, Width: 4, Height: 4, Depth: 4, ArraySize: 1, Levels: 2}
+	if off, size, err := v.ImageOffset(1, 1); err != nil || off != 64+4 || size != 4 {
+		t.Errorf("3D slice: %d %d %v", off, size, err)
+	}
+}
+
+// TestClear writes the framebuffer area of each attachment in its format and
+// dirties the resident copy.
+func TestClear(t *testing.T) {
+	s := NewScreenWithCaps(fullCaps(), Options{})
+	c := s.NewContext(ContextOptions{})
+	rgba := testSurface(t, s, format.RGBA8, 4, 2)
+	bgra := testSurface(t, s, format.BGRA8, 4, 2)
+	zs := testSurface(t, s, format.D24S8, 4, 2)
+	if err := c.SetFramebufferState(Framebuffer{Width: 3, Height: 2, Cbufs: []*Surface{rgba, bgra}, Zsbuf: zs}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Clear(ClearColor|ClearStencil, [4]float32{1, 0.5, 0, 1}, 0, 0x5A); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Clear(ClearDepth, [4]float32{}, 1, 0); err != nil {
+		t.Fatal(err)
+	}
+	px := make([]byte, 32)
+	_ = rgba.Resource.Read(0, px)
+	if !bytes.Equal(px[:4], []byte{255, 128, 0, 255}) || !bytes.Equal(px[12:16], []byte{0, 0, 0, 0}) || !bytes.Equal(px[16:20], []byte{255, 128, 0, 255}) {
+		t.Errorf("RGBA8 clear %v", px)
+	}
+	_ = bgra.Resource.Read(0, px)
+	if !bytes.Equal(px[:4], []byte{0, 128, 255, 255}) {
+		t.Errorf("BGRA8 clear %v", px[:4])
+	}
+	_ = zs.Resource.Read(0, px)
+	if w := binary.LittleEndian.Uint32(px); w != 0xFFFFFF5A {
+		t.Errorf("D24S8 clear %#x (depth then stencil, each keeping the other)", w)
+	}
+	if err := s.NewContext(ContextOptions{}).Clear(ClearColor, [4]float32{}, 0, 0); err == nil {
+		t.Error("clear without framebuffer accepted")
+	}
+}
+
+// spec: vortexpipe §3.6 (RGBA8 decoded to A8R8G8B8 once at upload); facts §4
+// (MIPOFF byte offsets, last level repeated)
+func TestTexUpload(t *testing.T) {
+	s := NewScreenWithCaps(fullCaps(), Options{})
+	tex, err := s.CreateTexture(TextureDesc{Target: Target2D, Format: format.RGBA8, Width: 4, Height: 2, Depth: 1, ArraySize: 1, Levels: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := make([]byte, tex.Size())
+	for i := range src {
+		src[i] = byte(i)
+	}
+	_ = tex.Write(0, src)
+	img, off, err := TexUpload(tex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(img) != 40 || off[0] != 0 || off[1] != 32 || off[15] != 32 {
+		t.Fatalf("len %d offsets %v", len(img), off)
+	}
+	if !bytes.Equal(img[:4], []byte{2, 1, 0, 3}) || !bytes.Equal(img[32:36], []byte{34, 33, 32, 35}) {
+		t.Errorf("swizzle %v", img[:8])
+	}
+	npot, _ := s.CreateTexture(TextureDesc{Target: Target2D, Format: format.BGRA8, Width: 3, Height: 2, Depth: 1, ArraySize: 1, Levels: 1})
+	if _, _, err := TexUpload(npot); err == nil {
+		t.Error("NPOT texture laid out for the TEX unit")
+	}
+}
