@@ -154,9 +154,9 @@ func TestClusterLaunch(t *testing.T) {
 		}
 	}
 	for _, bad := range []runtime.LaunchParams{
-		{NDim: 1, Grid: [3]uint32{16}, Block: [3]uint32{64}, Cluster: [3]uint32{8}},               // 8 > 4 cores per cluster
-		{NDim: 1, Grid: [3]uint32{3}, Block: [3]uint32{64}, Cluster: [3]uint32{2}},                // not a multiple
-		{NDim: 2, Grid: [3]uint32{4, 4}, Block: [3]uint32{64}, Cluster: [3]uint32{2, 2, 2}},       // z past ndim still counts
+		{NDim: 1, Grid: [3]uint32{16}, Block: [3]uint32{64}, Cluster: [3]uint32{8}},                 // 8 > 4 cores per cluster
+		{NDim: 1, Grid: [3]uint32{3}, Block: [3]uint32{64}, Cluster: [3]uint32{2}},                  // not a multiple
+		{NDim: 2, Grid: [3]uint32{4, 4}, Block: [3]uint32{64}, Cluster: [3]uint32{2, 2, 2}},         // z past ndim still counts
 		{NDim: 3, Grid: [3]uint32{2, 2, 2}, Block: [3]uint32{8, 1, 1}, Cluster: [3]uint32{1, 1, 8}}, // too big
 	} {
 		if err := q.EnqueueLaunch(e.kern["scale"], bad).Wait(); err == nil {
