@@ -123,6 +123,7 @@ type Context struct {
 	stencilRef uint32
 	blendColor BlendColor
 	scissor    Scissor
+	viewport   Viewport
 	queries    map[*Query]bool
 	cond       *RenderCondition
 	stats      Stats

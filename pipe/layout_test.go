@@ -96,3 +96,41 @@ func TestTexUpload(t *testing.T) {
 		t.Error("NPOT texture laid out for the TEX unit")
 	}
 }
+
+// spec: vortexpipe §2.5 ({base, stride, divisor}[8] by location)
+func TestAttribTable(t *testing.T) {
+	s := NewScreenWithCaps(fullCaps(), Options{})
+	c := s.NewContext(ContextOptions{})
+	b0, _ := s.CreateBuffer(64)
+	b1, _ := s.CreateBuffer(64)
+	ve, err := c.CreateVertexElementsState([]VertexElement{
+		{SrcOffset: 0, BufferIndex: 0, Format: VertexFloat32x3},
+		{SrcOffset: 12, BufferIndex: 0, Format: VertexFloat32x2},
+		{SrcOffset: 4, BufferIndex: 1, Format: VertexUNorm8x4, InstanceDivisor: 1},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vbs := []VertexBuffer{{Buffer: b0, Offset: 8, Stride: 20}, {Buffer: b1, Stride: 4}}
+	addr := func(r *Resource) (uint64, error) { return 0x1000 * uint64(r.ID()+1), nil }
+	tab, err := AttribTable(ve, vbs, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := func(loc, f int) uint64 { return binary.LittleEndian.Uint64(tab[24*loc+8*f:]) }
+	want := [][3]uint64{{0x1008, 20, 0}, {0x1014, 20, 0}, {0x2004, 4, 1}, {0, 0, 0}}
+	for loc, w := range want {
+		if got := [3]uint64{u(loc, 0), u(loc, 1), u(loc, 2)}; got != w {
+			t.Errorf("location %d = %#x, want %#x", loc, got, w)
+		}
+	}
+	if len(tab) != 8*24 {
+		t.Errorf("table %d bytes", len(tab))
+	}
+	if _, err := AttribTable(ve, vbs[:1], addr); err == nil {
+		t.Error("unbound buffer accepted")
+	}
+	if _, err := c.CreateVertexElementsState([]VertexElement{{Format: 99}}); err == nil {
+		t.Error("undefined vertex format accepted")
+	}
+}

@@ -11,7 +11,7 @@ func (c *Context) Bound() *BoundState {
 		Samplers: c.samplers, Views: c.views, CBufs: c.cbufs,
 		VBufs:      append([]VertexBuffer(nil), c.vbufs...),
 		FB:         c.fb,
-		StencilRef: c.stencilRef, BlendColor: c.blendColor, Scissor: c.scissor,
+		StencilRef: c.stencilRef, BlendColor: c.blendColor, Scissor: c.scissor, Viewport: c.viewport,
 	}
 	st.FB.Cbufs = append([]*Surface(nil), c.fb.Cbufs...)
 	for q := range c.queries {

@@ -23,6 +23,7 @@ type BoundState struct {
 	StencilRef uint32
 	BlendColor BlendColor
 	Scissor    Scissor
+	Viewport   Viewport
 	// CountingQuery is set while an occlusion/statistics query is open.
 	CountingQuery bool
 	// QueryCondition is set under a query-based render condition.
