@@ -13,6 +13,8 @@
 //     Builtin function id or a constructor, and every *Selector is either a struct
 //     field (Field >= 0) or a swizzle (Swizzle != nil).
 //
+// shader/glsl/LOWERING.md spells out the full contract node by node.
+//
 // spec: GLSL 4.50 (and GLSL ES 3.00) §3-§9; issue 4 "Language".
 package ast
 
