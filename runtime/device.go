@@ -7,7 +7,13 @@
 // Every queue has its own CP ring and its own worker goroutine; launches are one
 // batch and one doorbell (QMD where the CP supports it, the 20 DCR writes otherwise);
 // completion is by interrupt, and the worker reads the completion mailbox in host
-// memory instead of polling Q_SEQNUM. spec: command-processor §9, §10 items 8, 9, 13, 14
+// memory instead of polling Q_SEQNUM.
+//
+// On a CP that advertises VM the runtime programs CP_SATP at open and keeps buffers
+// behind Sv32/Sv39 page tables in device memory (see AllocOptions and vm.go); modules
+// load at their fixed link bases with LoadModuleAt (vortexpipe §2.4, §2.5); a
+// CMD_FENCE separates DMA from GPU work only when CP_DEV_CAPS bit 27 says the CP
+// overlaps them. spec: command-processor §8, §9, §10 items 3, 8, 9, 13, 14
 package runtime
 
 import (
