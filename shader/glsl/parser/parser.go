@@ -52,18 +52,9 @@ func ParseFile(name, src string, opts Options) (f *ast.File, err error) {
 	p := &parser{toks: res.Tokens, lang: langVersion{v: res.Version, es: res.ES}}
 	p.typeNames = []map[string]bool{{}}
 	p.tok = p.toks[0]
-	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				if _, ok := r.(bailout); !ok {
-					panic(r)
-				}
-			}
-		}()
-		for p.tok.Kind != preproc.EOF {
-			f.Decls = append(f.Decls, p.externalDecl()...)
-		}
-	}()
+	for p.tok.Kind != preproc.EOF && len(p.errs) < maxSyntaxErrors {
+		f.Decls = append(f.Decls, p.recoverDecl()...)
+	}
 	errs = append(errs, p.errs...)
 	errs.Sort()
 	return f, errs.Err()
@@ -92,6 +83,62 @@ func ParseExpr(src string) (x ast.Expr, err error) {
 		}
 	}()
 	return x, p.errs.Err()
+}
+
+// maxSyntaxErrors stops parsing after this many syntax errors.
+const maxSyntaxErrors = 10
+
+// recoverDecl parses one external declaration; after a syntax error it skips to
+// the end of the broken declaration (a ';' or the '}' closing a body at nesting
+// depth zero) so that later errors are reported too, like go/parser.
+func (p *parser) recoverDecl() (decls []ast.Decl) {
+	start := p.i
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(bailout); !ok {
+				panic(r)
+			}
+			decls = nil
+			p.depth = 0
+			p.typeNames = p.typeNames[:1]
+			p.sync(start)
+		}
+	}()
+	return p.externalDecl()
+}
+
+// sync skips tokens from the start of a broken declaration to its end.
+func (p *parser) sync(start int) {
+	depth := 0
+	for i := start; i < p.i; i++ {
+		switch p.toks[i].Text {
+		case "{":
+			depth++
+		case "}":
+			depth--
+		}
+	}
+	for p.tok.Kind != preproc.EOF {
+		t := p.tok
+		p.next()
+		if t.Kind != preproc.Punct {
+			continue
+		}
+		switch t.Text {
+		case "{":
+			depth++
+		case "}":
+			depth--
+			if depth <= 0 {
+				p.got(";")
+				return
+			}
+		case ";":
+			if depth <= 0 {
+				return
+			}
+		}
+	}
 }
 
 func (p *parser) next() {

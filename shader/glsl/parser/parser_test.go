@@ -100,6 +100,19 @@ func TestSyntaxErrors(t *testing.T) {
 	}
 }
 
+// TestRecovery checks that parsing resumes after a broken declaration so that
+// several syntax errors are reported, in source order.
+func TestRecovery(t *testing.T) {
+	src := "void f() { int x = ; }\nfloat g;\nvoid main() { x = 1 }\nvec4 h("
+	_, err := ParseFile("m.frag", src, Options{})
+	want := "m.frag:1:20: error: syntax error: unexpected ';'\n" +
+		"m.frag:3:21: error: syntax error: expected ';', found '}'\n" +
+		"m.frag:4:8: error: syntax error: expected type, found end of file"
+	if err == nil || err.Error() != want {
+		t.Fatalf("got\n%v\nwant\n%s", err, want)
+	}
+}
+
 func TestDeepNesting(t *testing.T) {
 	src := "void main() { x = " + strings.Repeat("(", 5000) + "1" + strings.Repeat(")", 5000) + "; }"
 	_, err := ParseFile("deep", src, Options{})
