@@ -1,0 +1,67 @@
+// Package render turns a scene description (package scene) into frames: it
+// compiles every draw's GLSL vertex and fragment shaders once, uploads meshes
+// and textures once, and then for each frame resolves the uniforms, clears,
+// draws and reads the image back. spec: issue 7 "`vortex render`", "Scenes",
+// "The benchmark scene"; vortexpipe-driver §5.2 (the CPU renderer is the
+// oracle and runs the same compiled shaders).
+//
+// # Paths
+//
+// PathReference runs the compiled programs on the reference renderer (package
+// ref) through package ref/program, the one adapter between compiled GLSL and
+// ref's shader stages. PathDevice is not wired: the driver (package pipe) cannot
+// yet route a scene draw to the device or to its reference fallback, so New and
+// Render return ErrDeviceUnavailable for it, strict or not. The command line
+// therefore defaults to the reference path.
+//
+// # What a draw becomes
+//
+//   - Attributes: a vertex input with an explicit layout(location) takes
+//     location 0 (position, vec3), 1 (normal, vec3) or 2 (texcoord, vec2, (0,0)
+//     for meshes without texcoords); one without a location is bound by name as
+//     glBindAttribLocation would: a_position 0, a_normal 1, a_texcoord 2. A
+//     declared attribute wider than the data gets GL's defaults (0, 0, 0, 1) in
+//     the missing components. Other attributes are an error naming the shader.
+//   - Uniforms: the scene's values (Description.UniformValues, per frame) are
+//     converted to the type the shader declares: floats to int/uint by
+//     truncation, to bool by != 0; a mat4 value for a mat3 uniform gives its
+//     upper 3×3 block and a mat3 value for a mat4 uniform is embedded in the
+//     identity. A scene uniform the program does not have (never declared or
+//     optimised away) is skipped and noted in Stats.Notes, or with
+//     Options.Strict is an error.
+//   - Textures: RGBA8 2D textures with a full mip chain (box-filtered by
+//     ref/sampler), image row 0 at t = 0, bound at the scene's unit; the
+//     scene's wrap and filter modes map one to one onto ref/sampler's.
+//   - State: depth test, function and write, cull mode and front face,
+//     blending (equations, factors, constant colour); the target is RGBA8 with
+//     a D24S8 depth/stencil attachment cleared to the scene's values.
+//
+// # Multisampling
+//
+// The reference renderer has no multisampling. A scene (or Options.MSAA)
+// asking for 4 samples is rendered by supersampling: the frame is drawn four
+// times, once per sample of abi.MSAA4Sample's rotated grid, with the viewport
+// shifted by the sample's offset from the pixel centre so that each pass's
+// pixel-centre samples land exactly on that sample position (offsets are
+// multiples of 1/16 pixel, exact at ref's 8 sub-pixel bits), and the four
+// RGBA8 images are box-resolved: each channel is (a+b+c+d+2)/4. Every sample
+// is shaded (supersampling, not multisampling: the fragment shader runs per
+// sample and gl_FragCoord carries the shifted position). Sample counts other
+// than 1 and 4 are refused with ErrSampleCount.
+//
+// # Counters
+//
+// With Options.Stats, every draw records triangles in, triangles left after
+// clipping and culling (computed on the host from the shaded clip positions:
+// a triangle counts unless all its vertices lie outside one clip plane, it is
+// degenerate in window space, or it is culled by its facing when all its w are
+// positive), fragments shaded (covered, non-helper lanes given to the fragment
+// shader), fragments written (fragments that passed the depth test: counted
+// exactly with the stencil attachment, whose stencil test is set to ALWAYS
+// with INCR on pass and cleared before each draw; at most 255 per pixel and
+// draw) and the wall time of the draw. With Options.Heatmap the renderer also
+// keeps the number of fragments shaded per pixel in the last frame.
+//
+// Output is deterministic for any Options.Workers: ref's workers own disjoint
+// row bands and shade every pixel's fragments in submission order.
+package render

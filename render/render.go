@@ -1,0 +1,293 @@
+package render
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"runtime"
+	"time"
+
+	"vortexgfx/abi"
+	"vortexgfx/config"
+	"vortexgfx/ref"
+	"vortexgfx/ref/format"
+	"vortexgfx/scene"
+)
+
+// Path selects where draws run. spec: issue 7 "`vortex render`" (--path).
+type Path string
+
+// Paths.
+const (
+	PathReference Path = "reference"
+	PathDevice    Path = "device"
+)
+
+// ErrDeviceUnavailable is returned for PathDevice: the driver (package pipe)
+// cannot yet route a scene draw to the device or to its reference fallback.
+var ErrDeviceUnavailable = errors.New("render: device path unavailable: the driver (package pipe) does not route draws to the device yet; use the reference path")
+
+// ErrSampleCount is returned for a sample count other than 1 or 4.
+var ErrSampleCount = errors.New("render: unsupported sample count")
+
+// ErrUniform is returned with Options.Strict for a scene uniform the program
+// does not have, and for a value that cannot be converted to the declared type.
+var ErrUniform = errors.New("render: uniform mismatch")
+
+// Options configure a render. The zero value renders frame 0 of the scene as
+// described, on the reference path.
+type Options struct {
+	// Path is PathReference (or empty) or PathDevice.
+	Path Path
+	// Width and Height override the scene's image size when both are > 0.
+	Width, Height int
+	// Frames is the number of frames (0 means 1); FirstFrame the first index.
+	Frames, FirstFrame int
+	// MSAA overrides the scene's sample count when > 0 (1 or 4).
+	MSAA int
+	// Strict turns every silent fallback or adaptation into an error: a
+	// scene uniform the program does not have, and (once the device path
+	// exists) a draw routed to the reference renderer.
+	Strict bool
+	// Config is the device configuration for PathDevice (nil: defaults).
+	Config *config.Config
+	// Workers is ref's fragment worker count (0: runtime.NumCPU()).
+	Workers int
+	// Stats enables the per-draw counters (see the package doc).
+	Stats bool
+	// Heatmap keeps the per-pixel count of fragments shaded in the last frame.
+	Heatmap bool
+	// Progress, when set, is called after each frame with the frames done.
+	Progress func(done, total int)
+}
+
+// Frame is one rendered image, row 0 at the top.
+type Frame struct {
+	Index int
+	Image *image.NRGBA
+}
+
+// Renderer holds a scene prepared for rendering: programs compiled, meshes and
+// textures uploaded, the target allocated. It is not safe for concurrent use.
+type Renderer struct {
+	desc          *scene.Description
+	opts          Options
+	width, height int
+	msaa          int
+	draws         []*drawObj
+	targets       []*ref.Target // one per sample pass
+	offsets       [][2]float32  // viewport offset per sample pass
+	resolve       *image.NRGBA
+	heat          []uint32
+	stats         Stats
+}
+
+// New prepares desc for rendering with opts: it validates the options,
+// compiles every draw's program and uploads meshes and textures. Nothing is
+// drawn. spec: issue 7 "`vortex render`".
+func New(ctx context.Context, desc *scene.Description, opts Options) (*Renderer, error) {
+	if desc == nil {
+		return nil, errors.New("render: nil scene description")
+	}
+	switch opts.Path {
+	case "", PathReference:
+	case PathDevice:
+		return nil, ErrDeviceUnavailable
+	default:
+		return nil, fmt.Errorf("render: unknown path %q (want reference or device)", opts.Path)
+	}
+	r := &Renderer{desc: desc, opts: opts, width: desc.Width, height: desc.Height, msaa: desc.MSAA}
+	if opts.Width > 0 && opts.Height > 0 {
+		r.width, r.height = opts.Width, opts.Height
+	}
+	if r.width < 1 || r.height < 1 || r.width > ref.MaxTargetSize || r.height > ref.MaxTargetSize {
+		return nil, fmt.Errorf("render: image size %dx%d outside 1..%d", r.width, r.height, ref.MaxTargetSize)
+	}
+	if opts.MSAA > 0 {
+		r.msaa = opts.MSAA
+	}
+	if r.msaa == 0 {
+		r.msaa = 1
+	}
+	if r.msaa != 1 && r.msaa != 4 {
+		return nil, fmt.Errorf("%w: %d (the reference path renders 1, or 4 by supersampling)", ErrSampleCount, r.msaa)
+	}
+	if r.opts.Workers <= 0 {
+		r.opts.Workers = runtime.NumCPU()
+	}
+	r.offsets = sampleOffsets(r.msaa)
+	for range r.msaa {
+		t, err := ref.NewTarget(r.width, r.height, []format.Format{format.RGBA8}, format.D24S8)
+		if err != nil {
+			return nil, fmt.Errorf("render: target: %w", err)
+		}
+		r.targets = append(r.targets, t)
+	}
+	if r.msaa > 1 {
+		r.resolve = image.NewNRGBA(image.Rect(0, 0, r.width, r.height))
+	}
+	if opts.Heatmap {
+		r.heat = make([]uint32, r.width*r.height)
+	}
+	r.stats = Stats{Path: string(PathReference), Route: "reference: device path not wired (package pipe cannot route scene draws yet)",
+		Width: r.width, Height: r.height, MSAA: r.msaa}
+	texCache := map[*scene.Texture]*uploadedTexture{}
+	for i := range desc.Draws {
+		d, err := r.prepareDraw(ctx, i, texCache)
+		if err != nil {
+			return nil, err
+		}
+		r.draws = append(r.draws, d)
+		r.stats.Draws = append(r.stats.Draws, DrawStats{Name: d.name, Route: "reference"})
+	}
+	return r, nil
+}
+
+// sampleOffsets returns each sample pass's viewport offset: the shift that
+// puts a pass's pixel-centre sample on the pattern's sample position. The
+// pattern is in 1/16 pixel from the top-left corner with y down; ref's row 0
+// is the bottom row, so a sample at (sx, sy) is window position
+// (x + sx/16, y + 1 - sy/16). spec: vortexpipe §3.4.1 (the 4x pattern).
+func sampleOffsets(n int) [][2]float32 {
+	if n == 1 {
+		return [][2]float32{{0, 0}}
+	}
+	out := make([][2]float32, n)
+	for i := range n {
+		sx, sy := abi.MSAA4Sample(i)
+		out[i] = [2]float32{0.5 - float32(sx)/16, float32(sy)/16 - 0.5}
+	}
+	return out
+}
+
+// Size returns the rendered image size.
+func (r *Renderer) Size() (w, h int) { return r.width, r.height }
+
+// Samples returns the sample count (1, or 4 rendered by supersampling).
+func (r *Renderer) Samples() int { return r.msaa }
+
+// Triangles returns the number of triangles one frame submits.
+func (r *Renderer) Triangles() int {
+	n := 0
+	for _, d := range r.draws {
+		n += d.triangles
+	}
+	return n
+}
+
+// Draw renders frame into the renderer's target: for each sample pass it
+// clears colour, depth and stencil to the scene's values and runs every draw
+// with that frame's uniforms. It returns when the frame is complete (the
+// reference renderer is synchronous), so the time it takes is the benchmark's
+// clear + draw + finish. Read the image with Image.
+func (r *Renderer) Draw(ctx context.Context, frame int) error {
+	for _, d := range r.draws {
+		if err := r.setUniforms(d, frame); err != nil {
+			return err
+		}
+	}
+	if r.heat != nil {
+		clear(r.heat)
+	}
+	desc := r.desc
+	for si, t := range r.targets {
+		if err := t.ClearColor(0, desc.ClearColor); err != nil {
+			return fmt.Errorf("render: clear: %w", err)
+		}
+		if err := t.ClearDepth(desc.ClearDepth); err != nil {
+			return fmt.Errorf("render: clear: %w", err)
+		}
+		if err := t.ClearStencil(desc.ClearStencil); err != nil {
+			return fmt.Errorf("render: clear: %w", err)
+		}
+		off := r.offsets[si]
+		for di, d := range r.draws {
+			if err := r.runDraw(ctx, t, d, &r.stats.Draws[di], off); err != nil {
+				return fmt.Errorf("render: frame %d: draw %d (%s): %w", frame, di, d.name, err)
+			}
+		}
+	}
+	r.stats.Frames++
+	return nil
+}
+
+// Image reads the last frame back (resolving supersampled passes), row 0 at
+// the top. The returned image is reused by the next call.
+func (r *Renderer) Image() *image.NRGBA {
+	if r.msaa == 1 {
+		return r.targets[0].Color[0].NRGBA(true)
+	}
+	resolveBox(r.resolve, r.targets)
+	return r.resolve
+}
+
+// resolveBox averages the sample passes' RGBA8 colour attachments into dst,
+// flipping rows so that row 0 is the top. spec: issue 7 (MSAA 4x on ref, by
+// documented supersampling and box resolve).
+func resolveBox(dst *image.NRGBA, ts []*ref.Target) {
+	w, h := dst.Rect.Dx(), dst.Rect.Dy()
+	n := uint32(len(ts))
+	for y := range h {
+		row := dst.Pix[y*dst.Stride : y*dst.Stride+w*4]
+		src := (h - 1 - y) * w * 4
+		for i := range row {
+			var s uint32
+			for _, t := range ts {
+				s += uint32(t.Color[0].Data[src+i])
+			}
+			row[i] = uint8((s + n/2) / n)
+		}
+	}
+}
+
+// Heatmap returns the per-pixel count of fragments shaded in the last frame
+// (row 0 at the top, summed over sample passes), or nil without
+// Options.Heatmap.
+func (r *Renderer) Heatmap() (counts []uint32, w, h int) {
+	if r.heat == nil {
+		return nil, 0, 0
+	}
+	out := make([]uint32, len(r.heat))
+	for y := range r.height {
+		copy(out[y*r.width:(y+1)*r.width], r.heat[(r.height-1-y)*r.width:(r.height-y)*r.width])
+	}
+	return out, r.width, r.height
+}
+
+// Stats returns the counters so far (a copy).
+func (r *Renderer) Stats() Stats {
+	s := r.stats
+	s.Draws = append([]DrawStats(nil), r.stats.Draws...)
+	s.Notes = append([]string(nil), r.stats.Notes...)
+	return s
+}
+
+// Render renders opts.Frames frames of desc (from opts.FirstFrame) and returns
+// them with the counters. Programs are compiled once for all frames.
+// spec: issue 7 "`vortex render`".
+func Render(ctx context.Context, desc *scene.Description, opts Options) ([]Frame, Stats, error) {
+	r, err := New(ctx, desc, opts)
+	if err != nil {
+		return nil, Stats{}, err
+	}
+	n := max(opts.Frames, 1)
+	frames := make([]Frame, 0, n)
+	start := time.Now()
+	for i := range n {
+		f := opts.FirstFrame + i
+		if err := r.Draw(ctx, f); err != nil {
+			return nil, r.Stats(), err
+		}
+		img := r.Image()
+		cp := image.NewNRGBA(img.Rect)
+		copy(cp.Pix, img.Pix)
+		frames = append(frames, Frame{Index: f, Image: cp})
+		if opts.Progress != nil {
+			opts.Progress(i+1, n)
+		}
+	}
+	st := r.Stats()
+	st.Elapsed = time.Since(start)
+	return frames, st, nil
+}
