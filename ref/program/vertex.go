@@ -19,19 +19,29 @@ type ClipState struct {
 	Planes  [ref.MaxClipDistances][4]float32
 }
 
+// VertexOptions is the draw state the vertex stage depends on.
+type VertexOptions struct {
+	Clip ClipState
+	// IgnorePointSize uses the fixed point size even when the shader writes
+	// gl_PointSize (desktop GL without GL_PROGRAM_POINT_SIZE).
+	IgnorePointSize bool
+}
+
 // VertexShader runs a program's vertex stage as ref's vertex stage.
 type VertexShader struct {
-	p     *Program
-	ctx   context.Context
-	m     *exec.Machine
-	tu    *texUnit
-	clip  ClipState
-	nclip int
+	p      *Program
+	ctx    context.Context
+	m      *exec.Machine
+	tu     *texUnit
+	clip   ClipState
+	nclip  int
+	nosize bool
 }
 
 // NewVertexShader returns the vertex stage of p bound to ctx (which cancels
-// long-running shaders) and the draw's clip state.
-func (p *Program) NewVertexShader(ctx context.Context, clip ClipState) (*VertexShader, error) {
+// long-running shaders) and the draw's state.
+func (p *Program) NewVertexShader(ctx context.Context, opt VertexOptions) (*VertexShader, error) {
+	clip := opt.Clip
 	if p.IR.VS == nil {
 		return nil, fmt.Errorf("program: vertex %w", ErrNoStage)
 	}
@@ -42,7 +52,7 @@ func (p *Program) NewVertexShader(ctx context.Context, clip ClipState) (*VertexS
 	if err := m.SetUniforms(p.Uniforms); err != nil {
 		return nil, err
 	}
-	v := &VertexShader{p: p, ctx: ctx, m: m, tu: newTexUnit(p, p.vw), clip: clip}
+	v := &VertexShader{p: p, ctx: ctx, m: m, tu: newTexUnit(p, p.vw), clip: clip, nosize: opt.IgnorePointSize}
 	m.SetSampler(v.tu)
 	switch {
 	case p.clipDist[0] >= 0:
@@ -68,7 +78,7 @@ func (v *VertexShader) ClipDistances() int { return v.nclip }
 
 // Layout implements ref.VertexShader.
 func (v *VertexShader) Layout() ref.VertexLayout {
-	return ref.VertexLayout{Varyings: v.p.nvary, ClipDistances: v.nclip, PointSize: v.p.psize >= 0}
+	return ref.VertexLayout{Varyings: v.p.nvary, ClipDistances: v.nclip, PointSize: v.p.psize >= 0 && !v.nosize}
 }
 
 // ShadeVertices implements ref.VertexShader: the batch runs Width vertices at a
@@ -117,7 +127,7 @@ func (v *VertexShader) ShadeVertices(b *ref.VertexBatch, tex ref.Textures) error
 				b.Position[base+l][k] = ir.BitsF32(arr[l])
 			}
 		}
-		if ow := p.psize; ow >= 0 && b.PointSize != nil {
+		if ow := p.psize; ow >= 0 && !v.nosize && b.PointSize != nil {
 			arr := m.Output(ow)
 			for l := 0; l < n; l++ {
 				b.PointSize[base+l] = ir.BitsF32(arr[l])
