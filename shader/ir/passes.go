@@ -2,7 +2,7 @@ package ir
 
 // Optimize returns an optimised copy of a verified program: functions inlined, then
 // constant folding, copy propagation, dead-code elimination, scope simplification
-// and constant hoisting repeated until nothing changes (at most a few rounds), and finally
+// constant hoisting and move coalescing repeated until nothing changes (at most a few rounds), and finally
 // the registers compacted. The result verifies and computes the same
 // outputs as p. It fails only when inlining does (ErrTooLarge).
 func Optimize(p *Program) (*Program, error) {
@@ -16,6 +16,7 @@ func Optimize(p *Program) (*Program, error) {
 		changed = EliminateDeadCode(q) || changed
 		changed = SimplifyScopes(q) || changed
 		changed = HoistConstants(q) || changed
+		changed = CoalesceMoves(q) || changed
 		if !changed {
 			break
 		}
@@ -361,8 +362,24 @@ func HoistConstants(p *Program) bool {
 	}
 	var head, rest []Inst
 	moved := false
+	type key struct {
+		t    Type
+		bits uint32
+	}
+	first := map[key]Reg{}
+	rename := make([]Reg, len(p.Regs))
+	for i := range rename {
+		rename[i] = Reg(i)
+	}
 	for pc, in := range p.Code {
 		if in.Op == Const && ok[in.Dst] && defAt[in.Dst] == pc {
+			k := key{p.Regs[in.Dst], in.Imm}
+			if r, dup := first[k]; dup {
+				rename[in.Dst] = r // same constant: read the first copy
+				moved = true
+				continue
+			}
+			first[k] = in.Dst
 			head = append(head, in)
 			if block[pc] != 0 {
 				moved = true
@@ -374,8 +391,110 @@ func HoistConstants(p *Program) bool {
 	if !moved {
 		return false
 	}
+	for pc := range rest {
+		in := &rest[pc]
+		for i := 0; i < in.Op.NumSrc(); i++ {
+			in.Src[i] = rename[in.Src[i]]
+		}
+		if in.Op == Tex {
+			t := &p.Tex[in.Imm]
+			for k := 0; k < 4; k++ {
+				if t.Coord[k] != NoReg {
+					t.Coord[k] = rename[t.Coord[k]]
+				}
+			}
+			for _, r := range []*Reg{&t.Lod, &t.Bias, &t.Compare, &t.DPdx[0], &t.DPdx[1], &t.DPdx[2], &t.DPdy[0], &t.DPdy[1], &t.DPdy[2]} {
+				if *r != NoReg {
+					*r = rename[*r]
+				}
+			}
+		}
+	}
 	p.Code = append(head, rest...)
 	return true
+}
+
+// CoalesceMoves removes "t = op ...; ...; d = mov t" pairs in one basic block when
+// t has no other definition or use and d is neither read nor written in between:
+// the op writes d directly. It reports whether p changed.
+func CoalesceMoves(p *Program) bool {
+	defs := make([]int, len(p.Regs))
+	uses := make([]int, len(p.Regs))
+	defAt := make([]int, len(p.Regs))
+	for pc := range p.Code {
+		in := &p.Code[pc]
+		forEachWrite(p, in, func(r Reg) { defs[r]++; defAt[r] = pc })
+		for i := 0; i < in.Op.NumSrc(); i++ {
+			uses[in.Src[i]]++
+		}
+		switch in.Op {
+		case ArrayLoad, ArrayStore:
+			for i := uint32(0); i < in.Len; i++ {
+				uses[in.Imm+i*in.Stride] += 2 // never coalesce array elements
+				defs[in.Imm+i*in.Stride] += 2
+			}
+		case Tex:
+			t := &p.Tex[in.Imm]
+			for _, r := range append(append([]Reg{t.Lod, t.Bias, t.Compare}, t.Coord[:]...), append(t.DPdx[:], t.DPdy[:]...)...) {
+				if r != NoReg {
+					uses[r] += 2
+				}
+			}
+		}
+	}
+	changed := false
+	for pc := range p.Code {
+		mv := &p.Code[pc]
+		if mv.Op != Mov {
+			continue
+		}
+		t, d := mv.Src[0], mv.Dst
+		if t == d || defs[t] != 1 || uses[t] != 1 {
+			continue
+		}
+		at := defAt[t]
+		def := &p.Code[at]
+		if at >= pc || !def.Op.HasDst() || def.Op == Tex || def.Dst != t {
+			continue
+		}
+		clean := true
+		for k := at + 1; k < pc && clean; k++ {
+			in := &p.Code[k]
+			if in.Op.IsControl() {
+				clean = false
+			}
+			for i := 0; i < in.Op.NumSrc(); i++ {
+				if in.Src[i] == d {
+					clean = false
+				}
+			}
+			forEachWrite(p, in, func(r Reg) {
+				if r == d {
+					clean = false
+				}
+			})
+			if in.Op == ArrayLoad || in.Op == ArrayStore || in.Op == Tex {
+				clean = false
+			}
+		}
+		if !clean {
+			continue
+		}
+		def.Dst = d
+		mv.Op = Nop
+		defs[t], uses[t] = 0, 0
+		changed = true
+	}
+	if changed {
+		out := p.Code[:0]
+		for _, in := range p.Code {
+			if in.Op != Nop {
+				out = append(out, in)
+			}
+		}
+		p.Code = out
+	}
+	return changed
 }
 
 // SimplifyScopes removes Return instructions that immediately precede their

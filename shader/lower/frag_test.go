@@ -91,3 +91,17 @@ void main() {
 		}
 	}
 }
+
+func TestUniformDefaults(t *testing.T) {
+	vs := "#version 120\nuniform vec2 k = vec2(2.0, 3.0);\nuniform float z;\nvoid main() { gl_Position = vec4(k, z, 1.0); }\n"
+	fs := "#version 120\nuniform int n = 7;\nvoid main() { gl_FragColor = vec4(float(n)); }\n"
+	p, err := Compile("d.vert", vs, "d.frag", fs, glsl.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, z, n := slot(t, p.Uniforms, "k"), slot(t, p.Uniforms, "z"), slot(t, p.Uniforms, "n")
+	d := p.UniformDefaults
+	if ff(d[k.Word]) != 2 || ff(d[k.Word+1]) != 3 || d[z.Word] != 0 || int32(d[n.Word]) != 7 {
+		t.Errorf("defaults %v (k@%d z@%d n@%d)", d, k.Word, z.Word, n.Word)
+	}
+}

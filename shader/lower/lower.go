@@ -58,6 +58,9 @@ type Program struct {
 	// Uniforms is the shared uniform word layout and UniformWords its size.
 	Uniforms     []ir.Slot
 	UniformWords int
+	// UniformDefaults holds the initial uniform words: the values of uniform
+	// initialisers (GLSL 1.20+ "uniform float k = 2.0;"), zero elsewhere.
+	UniformDefaults []uint32
 	// Samplers are the sampler bindings shared by both stages.
 	Samplers []ir.SamplerBinding
 	// Outputs is the fragment output layout (FS.Outputs).
@@ -108,6 +111,7 @@ func Lower(lp *glsl.Program) (*Program, error) {
 	out := &Program{}
 	ul := layoutUniforms(lp)
 	out.Uniforms, out.UniformWords, out.Samplers = ul.slots, ul.words, ul.samplers
+	out.UniformDefaults = ul.defaults
 	var vsOut map[string]int // output name -> word, for the fragment side
 	if lp.Vertex != nil {
 		l := newLowerer(lp, lp.Vertex, ast.StageVertex, ul)
@@ -139,6 +143,26 @@ type uniformLayout struct {
 	word     map[string]int // uniform name -> first word
 	samplers []ir.SamplerBinding
 	sampler  map[string]int // sampler uniform name -> first binding index
+	defaults []uint32
+}
+
+// uniformInits maps uniform variables to their constant initialisers.
+func uniformInits(sp *glsl.StageProgram) map[*ast.Var]*ast.Value {
+	out := map[*ast.Var]*ast.Value{}
+	for _, u := range sp.Units {
+		for _, d := range u.File.Decls {
+			g, ok := d.(*ast.DeclGroup)
+			if !ok {
+				continue
+			}
+			for _, vs := range g.Vars {
+				if vs.Var != nil && vs.Var.Kind == ast.VarUniform && vs.Init != nil && vs.Init.Value() != nil {
+					out[vs.Var] = vs.Init.Value()
+				}
+			}
+		}
+	}
+	return out
 }
 
 func irType(b ast.Basic) ir.Type {
@@ -203,6 +227,12 @@ func layoutUniforms(lp *glsl.Program) *uniformLayout {
 	if lp.Fragment != nil {
 		stages = append(stages, lp.Fragment)
 	}
+	inits := map[string]*ast.Value{}
+	for _, sp := range stages {
+		for v, val := range uniformInits(sp) {
+			inits[v.Name] = val
+		}
+	}
 	for _, sp := range stages {
 		{
 			for _, v := range stageVars(sp) {
@@ -245,6 +275,12 @@ func layoutUniforms(lp *glsl.Program) *uniformLayout {
 				ul.slots = append(ul.slots, ir.Slot{Name: v.Name, Word: ul.words, Words: n, Type: slotType(v.Type), Location: v.Location})
 				ul.words += n
 			}
+		}
+	}
+	ul.defaults = make([]uint32, ul.words)
+	for _, sl := range ul.slots {
+		if val := inits[sl.Name]; val != nil {
+			copy(ul.defaults[sl.Word:sl.Word+sl.Words], val.Words)
 		}
 	}
 	return ul
