@@ -3,10 +3,12 @@ package gfx
 import (
 	"encoding/binary"
 	"fmt"
+	"sync"
 
 	"vortexgfx/abi"
 	"vortexgfx/config"
 	"vortexgfx/device"
+	"vortexgfx/device/cp"
 	"vortexgfx/device/sim"
 	"vortexgfx/runtime"
 	"vortexgfx/trace"
@@ -56,10 +58,13 @@ type DeviceDrawStats struct {
 	Shaded       int64         `json:"fragments_shaded"`
 	Written      int64         `json:"fragments_written"`
 	Perf         PerfCounters  `json:"perf"`
-	Commands     uint64        `json:"cp_commands"`
+	Commands     uint64        `json:"cp_commands"`      // ring commands the runtime wrote
+	CmdDraw      uint64        `json:"cp_cmd_draw"`      // CMD_DRAW retired
+	CmdLaunch    uint64        `json:"cp_cmd_launch"`    // CMD_LAUNCH / LAUNCH_QMD retired (outside draw bundles)
+	CmdDCRWrite  uint64        `json:"cp_cmd_dcr_write"` // ring DCR_WRITEs retired
 	Doorbells    uint64        `json:"cp_doorbells"`
 	Lines        uint64        `json:"cp_lines"`
-	CPCycles     uint64        `json:"cp_cycles"`
+	CPCycles     uint64        `json:"cp_cycles"` // first tail commit to last retire
 	KickCycles   uint64        `json:"kick_cycles"`
 }
 
@@ -74,6 +79,30 @@ type deviceSession struct {
 	threads uint32
 	block   uint32
 	grid    uint32
+
+	mu   sync.Mutex // guards the retired-command tally (written on the CP goroutine)
+	ops  map[abi.Opcode]uint64
+	span [2]uint64 // first Queued, last End of the commands since the last take
+}
+
+func (ds *deviceSession) traced(ev cp.TraceEvent) {
+	ds.mu.Lock()
+	ds.ops[ev.Cmd.Op]++
+	if ds.span[0] == 0 || ev.Queued < ds.span[0] {
+		ds.span[0] = ev.Queued
+	}
+	ds.span[1] = max(ds.span[1], ev.End)
+	ds.mu.Unlock()
+}
+
+// take returns and resets the tally: retired commands by opcode and the CP
+// cycles from the first command's tail commit to the last one's retire.
+func (ds *deviceSession) take() (map[abi.Opcode]uint64, uint64) {
+	ds.mu.Lock()
+	defer ds.mu.Unlock()
+	ops, cyc := ds.ops, ds.span[1]-ds.span[0]
+	ds.ops, ds.span = make(map[abi.Opcode]uint64), [2]uint64{}
+	return ops, cyc
 }
 
 func openDevice(cfg config.Config) (*deviceSession, error) {
@@ -81,7 +110,8 @@ func openDevice(cfg config.Config) (*deviceSession, error) {
 	if err := RegisterKernels(lib); err != nil {
 		return nil, err
 	}
-	s, err := sim.Open(cfg, lib, sim.Options{})
+	ds := &deviceSession{threads: uint32(cfg.Device.Threads), ops: make(map[abi.Opcode]uint64)}
+	s, err := sim.Open(cfg, lib, sim.Options{Trace: ds.traced})
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +121,7 @@ func openDevice(cfg config.Config) (*deviceSession, error) {
 		s.Close()
 		return nil, err
 	}
-	ds := &deviceSession{s: s, dev: dev, q: dev.DefaultQueue(), threads: uint32(cfg.Device.Threads)}
+	ds.s, ds.dev, ds.q = s, dev, dev.DefaultQueue()
 	ds.block = uint32(cfg.Device.Threads * cfg.Device.Warps)
 	ds.grid = uint32(cfg.Device.NumCores())
 	fe, err := FrontEndImage()
@@ -302,23 +332,19 @@ func (r DeviceReplay) draw(ds *deviceSession, tr *trace.Trace, i int, cbuf, zbuf
 	// ndim 1, grid_x 0, block_x = threads × warps (facts §1.5).
 	steps = append(steps, runtime.LaunchStep(ds.frag, runtime.LaunchParams{NDim: 1, Grid: [3]uint32{0, 1, 1}, Block: [3]uint32{ds.block, 1, 1}}))
 	s0 := ds.dev.Stats()
-	c0, err := ds.dev.CPCycle()
-	if err != nil {
-		return err
-	}
+	ds.take()
 	if err := ds.q.EnqueueDraw(steps).Wait(); err != nil {
 		if le := ds.s.GPU.LastLaunchError(); le != nil {
 			return fmt.Errorf("%w (device: %v)", err, le)
 		}
 		return err
 	}
-	c1, err := ds.dev.CPCycle()
-	if err != nil {
-		return err
-	}
 	s1 := ds.dev.Stats()
+	ops, cyc := ds.take()
 	out.Commands, out.Doorbells, out.Lines = s1.Commands-s0.Commands, s1.Doorbells-s0.Doorbells, s1.Lines-s0.Lines
-	out.CPCycles = c1 - c0
+	out.CPCycles = cyc
+	out.CmdDraw, out.CmdLaunch = ops[abi.OpDraw], ops[abi.OpLaunch]+ops[abi.OpLaunchQMD]
+	out.CmdDCRWrite = ops[abi.OpDCRWrite]
 	g := ds.s.GPU.LastGraphics()
 	rs := g.Raster
 	out.KickCycles = g.Cycles

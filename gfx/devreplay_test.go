@@ -16,6 +16,7 @@ type deviceCase struct {
 	slices  int
 	earlyZ  bool
 	workers int
+	cores   int // cores per socket (2 sockets, 1 cluster)
 	host    bool
 }
 
@@ -24,7 +25,7 @@ func (c deviceCase) String() string {
 	if c.host {
 		fe = "host"
 	}
-	return fmt.Sprintf("%s_e%d_s%d_z%v_w%d_%s", c.flavor, c.engines, c.slices, c.earlyZ, c.workers, fe)
+	return fmt.Sprintf("%s_e%d_s%d_z%v_w%d_c%d_%s", c.flavor, c.engines, c.slices, c.earlyZ, c.workers, 2*c.cores, fe)
 }
 
 func (c deviceCase) config() config.Config {
@@ -34,33 +35,187 @@ func (c deviceCase) config() config.Config {
 	cfg.Raster.Slices = c.slices
 	cfg.Raster.EarlyZ = c.earlyZ
 	cfg.Raster.Workers = c.workers
+	if c.cores > 0 {
+		cfg.Device.CoresPerSocket = c.cores
+	}
 	return cfg
 }
 
-func TestDeviceGoldenSmoke(t *testing.T) {
+type deviceGolden struct {
+	golden
+	name string
+	tr   *trace.Trace
+}
+
+func deviceGoldens(t *testing.T) []deviceGolden {
+	var out []deviceGolden
 	for _, g := range goldens(t) {
 		name := filepath.Base(g.trace)
 		name = name[:len(name)-len(".cgltrace")]
-		if knownMismatch[name] {
-			continue
-		}
 		tr, err := trace.Load(g.trace)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, host := range []bool{false, true} {
-			c := deviceCase{flavor: "emu", engines: 1, slices: 1, workers: 1, host: host}
-			t.Run(filepath.Base(g.png)+"/"+c.String(), func(t *testing.T) {
-				img, stats, err := DeviceReplay{Width: g.size, Height: g.size, Planes: goldenPlanes[name][0], Config: c.config(), HostBinning: host}.Replay(tr)
-				if err != nil {
-					t.Fatal(err)
+		out = append(out, deviceGolden{g, name, tr})
+	}
+	return out
+}
+
+// replayCheck renders g through the device with c and checks the image against
+// the golden (zero differing pixels) and the CP shape of every draw: on emu one
+// CMD_DRAW and one doorbell, on rtl a streamed batch (no CMD_DRAW, one doorbell).
+func replayCheck(t *testing.T, g deviceGolden, pl Planes, c deviceCase) []DeviceDrawStats {
+	t.Helper()
+	img, stats, err := DeviceReplay{Width: g.size, Height: g.size, Planes: pl, Config: c.config(), HostBinning: c.host}.Replay(g.tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, maxd, first := diff(img, loadPNG(t, g.png)); n != 0 {
+		t.Errorf("%s %v %v: %d differing pixels (max channel diff %d): %v", filepath.Base(g.png), pl, c, n, maxd, first)
+	}
+	for i, s := range stats {
+		if s.Primitives == 0 && s.Waves == 0 {
+			continue
+		}
+		wantDraw, wantLaunch := uint64(1), uint64(0)
+		if c.flavor == "rtl" {
+			wantDraw, wantLaunch = 0, 10 // nine front-end stages and the kick
+			if c.host {
+				wantLaunch = 1
+			}
+		}
+		if s.CmdDraw != wantDraw || s.Doorbells != 1 || s.CmdLaunch != wantLaunch {
+			t.Errorf("%s draw %d on %s: %d CMD_DRAW, %d doorbells, %d ring launches", g.name, i, c.flavor, s.CmdDraw, s.Doorbells, s.CmdLaunch)
+		}
+		if c.flavor == "rtl" && s.CmdDCRWrite == 0 {
+			t.Errorf("%s draw %d on rtl: the steps were not streamed", g.name, i)
+		}
+		if s.Written > s.Shaded || s.Perf.OMReads != uint64(s.Shaded) || s.Perf.OMWrites != uint64(s.Written) {
+			t.Errorf("%s draw %d: shaded %d written %d, OM counters %+v", g.name, i, s.Shaded, s.Written, s.Perf)
+		}
+	}
+	return stats
+}
+
+// TestDeviceGoldens is the exact-match table through device + CP + runtime on a
+// diagonal of the configuration space, for every golden the direct harness
+// matches and each plane convention it matches with.
+func TestDeviceGoldens(t *testing.T) {
+	diag := []deviceCase{
+		{flavor: "emu", engines: 1, slices: 1, workers: 1},
+		{flavor: "rtl", engines: 2, slices: 2, earlyZ: true, workers: 2, cores: 1},
+		{flavor: "emu", engines: 4, slices: 1, earlyZ: true, workers: 4, cores: 4, host: true},
+		{flavor: "rtl", engines: 1, slices: 2, workers: 1, host: true},
+	}
+	for _, g := range deviceGoldens(t) {
+		if knownMismatch[g.name] {
+			continue
+		}
+		for _, pl := range goldenPlanes[g.name] {
+			for _, c := range diag {
+				t.Run(fmt.Sprintf("%s/%v/%v", filepath.Base(g.png), pl, c), func(t *testing.T) {
+					replayCheck(t, g, pl, c)
+				})
+			}
+		}
+	}
+}
+
+// TestDeviceGoldenMatrix is the full matrix — both CP flavours, 1/2/4 raster
+// engines, 1/2 slices, early-Z off/on, 1/2/4 workers — on triangle at 32²,
+// carnival and scene at 128², through the device front end.
+func TestDeviceGoldenMatrix(t *testing.T) {
+	if testing.Short() {
+		t.Skip("full device matrix skipped in -short")
+	}
+	var cases []deviceGolden
+	for _, g := range deviceGoldens(t) {
+		if (g.name == "triangle" && g.size == 32) || g.name == "carnival" || g.name == "scene" {
+			cases = append(cases, g)
+		}
+	}
+	for _, flavor := range []string{"emu", "rtl"} {
+		for _, engines := range []int{1, 2, 4} {
+			for _, slices := range []int{1, 2} {
+				for _, earlyZ := range []bool{false, true} {
+					for _, workers := range []int{1, 2, 4} {
+						c := deviceCase{flavor: flavor, engines: engines, slices: slices, earlyZ: earlyZ, workers: workers, cores: map[int]int{1: 1, 2: 4, 4: 2}[engines]}
+						t.Run(c.String(), func(t *testing.T) {
+							var culled int64
+							for _, g := range cases {
+								for _, s := range replayCheck(t, g, goldenPlanes[g.name][0], c) {
+									culled += s.EarlyZCulled
+								}
+							}
+							// Through the device, early-Z sees only depth the cores have
+							// already committed, so how much it culls depends on timing
+							// (the image does not); off, it must cull nothing.
+							if !earlyZ && culled != 0 {
+								t.Errorf("early-Z off culled %d fragments", culled)
+							}
+							t.Logf("early-Z culled %d", culled)
+						})
+					}
 				}
-				n, maxd, first := diff(img, loadPNG(t, g.png))
-				if n != 0 {
-					t.Errorf("%d differing pixels (max channel diff %d): %v", n, maxd, first)
-				}
-				t.Logf("%+v", stats[0])
-			})
+			}
+		}
+	}
+}
+
+// TestDeviceProducersAgree: the device front end (setup_k + binning_k) and the
+// host Binning oracle give identical images for every shared trace, polybump
+// included, and the same primitive counts.
+func TestDeviceProducersAgree(t *testing.T) {
+	seen := map[string]bool{}
+	for _, g := range deviceGoldens(t) {
+		if seen[g.name] {
+			continue
+		}
+		seen[g.name] = true
+		c := deviceCase{flavor: "emu", engines: 2, slices: 1, workers: 2}
+		r := DeviceReplay{Width: 96, Height: 96, Planes: PlanesV1, Config: c.config()}
+		a, sa, err := r.Replay(g.tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.HostBinning = true
+		b, sb, err := r.Replay(g.tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range a.Pix {
+			if a.Pix[i] != b.Pix[i] {
+				t.Fatalf("%s: pixel %d: front end %08x, host binning %08x", g.name, i, a.Pix[i], b.Pix[i])
+			}
+		}
+		for i := range sa {
+			if sa[i].Primitives != sb[i].Primitives || sa[i].Pairs != sb[i].Pairs || sa[i].Quads != sb[i].Quads {
+				t.Errorf("%s draw %d: front end %d prims %d pairs %d quads, host %d/%d/%d", g.name, i,
+					sa[i].Primitives, sa[i].Pairs, sa[i].Quads, sb[i].Primitives, sb[i].Pairs, sb[i].Quads)
+			}
+		}
+	}
+}
+
+// TestDeviceMatchesDirect: polybump (no golden match, see TestPolybump) renders
+// through the device exactly as through the direct harness.
+func TestDeviceMatchesDirect(t *testing.T) {
+	for _, g := range deviceGoldens(t) {
+		if g.name != "polybump" {
+			continue
+		}
+		direct, _, err := Draw3D{Width: g.size, Height: g.size, Planes: PlanesV1}.Replay(g.tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dev, _, err := DeviceReplay{Width: g.size, Height: g.size, Planes: PlanesV1, Config: config.Default(), HostBinning: true}.Replay(g.tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range direct.Pix {
+			if direct.Pix[i] != dev.Pix[i] {
+				t.Fatalf("%s: pixel %d: direct %08x, device %08x", filepath.Base(g.png), i, direct.Pix[i], dev.Pix[i])
+			}
 		}
 	}
 }
