@@ -13,7 +13,7 @@ type SurfaceAddr struct {
 	Pitch uint32
 }
 
-// TextureAddr is a resident texture: level 0's byte address and the byte offset of
+// TextureAddr is a resident texture laid out by TexUpload: level 0's byte address and the byte offset of
 // each mip level from it (levels past the chain repeat the last one).
 type TextureAddr struct {
 	Addr       uint64
@@ -57,7 +57,8 @@ func (l *dcrList) block(a abi.DCR, addr uint64, what string) {
 // DrawDCRs returns the RASTER, OM and TEX DCR writes of a device draw, straight
 // from the captured CSO words: RASTER unless the key routes RASTER to software,
 // the OM banks (per attachment under RT_SELECT, then the shared state) unless OM
-// is in software, and a TEX bank per bound texture unless TEX is. The depth state
+// is in software, and unless TEX is, a TEX bank per bound texture unit, the
+// stage being the unit (a.Textures is indexed by unit). The depth state
 // is disabled when no depth/stencil attachment is bound, as GL and Vulkan specify.
 // spec: vortexpipe §3.3 (steps 1–3); vortex-hardware-facts §2
 func DrawDCRs(st *BoundState, key VariantKey, a *DrawAddrs) ([]abi.DCRPair, error) {
@@ -159,13 +160,13 @@ func DrawDCRs(st *BoundState, key VariantKey, a *DrawAddrs) ([]abi.DCRPair, erro
 		l.put(abi.DCROMApertureDepthOnly, depthOnly)
 	}
 	if !key.SWTex {
-		stage := 0
 		for i, v := range st.Views {
 			if v == nil {
 				continue
 			}
+			stage := i // the TEX stage is the texture unit: vx_tex's funct2
 			if stage >= abi.TexNumStages {
-				return nil, fmt.Errorf("pipe: %d textures bound for %d TEX stages (route TEX to software)", stage+1, abi.TexNumStages)
+				return nil, fmt.Errorf("pipe: texture unit %d past the %d TEX stages (route TEX to software)", i, abi.TexNumStages)
 			}
 			s := st.Samplers[i]
 			if s == nil {
@@ -182,7 +183,6 @@ func DrawDCRs(st *BoundState, key VariantKey, a *DrawAddrs) ([]abi.DCRPair, erro
 				l.put(abi.DCRTexMipOff(lod), ta.MipOffsets[lod])
 			}
 			l.put(abi.DCRTexBorder, s.Border)
-			stage++
 		}
 	}
 	if l.err != nil {

@@ -50,7 +50,7 @@
 //	dual-source factors, alpha-to-coverage/one     ref              GateDualSource, GateAlphaToCoverage, GateAlphaToOne
 //	4x MSAA                                        RASTER+OM SW     RouteMultisample
 //	2x / 8x / 16x MSAA, MSAA with MRT              ref              GateSampleCount, GateMRTMultisample
-//	2D POT BGRA8 (RGBA8 host-swizzled) textures    TEX FF           up to 2 stages, else RouteTexStages
+//	2D POT BGRA8 (RGBA8 host-swizzled) textures    TEX FF           units 0-1 (stage = unit), else RouteTexStages
 //	CLAMP/REPEAT/MIRROR/BORDER, mip filters        TEX FF
 //	MIRROR_CLAMP_TO_EDGE                           TEX SW           RouteTexWrap
 //	legacy CLAMP, other mirror-clamps, aniso > 1   ref              GateWrap, GateAnisotropy
@@ -83,7 +83,17 @@
 // upload clears it, every Resource.Write marks overlapping entries dirty,
 // MarkAllDirty distrusts all of them and Resource.Destroy evicts, so a reused
 // resource id never serves a previous resource's bytes. Lookup resolves any offset
-// inside a recorded range to its device address.
+// inside a recorded range to its device address. ResolveTexture keeps a
+// texture's TEX-unit layout (TexUpload: A8R8G8B8 levels and the MIPOFF table)
+// under the same rules.
+//
+// # Host-side helpers for the draw
+//
+// ResolveDraws and TriangleList/WidenIndices are the host index translation of
+// §3.1; AttribTable builds the VS attribute table of §2.5; Context.Clear writes
+// clear values into attachment storage; D24S8ToOM/OMToD24S8 convert a depth
+// attachment between its stored layout and the OM's word for the pass seed and
+// readback (§3.2).
 //
 // # Not wired yet
 //

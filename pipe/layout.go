@@ -1,6 +1,7 @@
 package pipe
 
 import (
+	"encoding/binary"
 	"fmt"
 
 	"vortexgfx/abi"
@@ -161,4 +162,24 @@ func TexUpload(r *Resource) (img []byte, mipOff [abi.TexMaxLevels]uint32, err er
 		}
 	}
 	return img, mipOff, nil
+}
+
+// D24S8ToOM converts D24S8 texels as stored in a Resource (GL's UNSIGNED_INT_24_8:
+// depth in bits 31..8, stencil in 7..0) into the OM's word (stencil [31:24],
+// depth [23:0]), for seeding a pass's resident depth plane; len(dst) must be at
+// least len(src), a multiple of 4. spec: vortexpipe §3.2 (depth/stencil seed);
+// vortex-hardware-facts §5 (D24S8 word)
+func D24S8ToOM(dst, src []byte) {
+	for i := 0; i+4 <= len(src); i += 4 {
+		w := binary.LittleEndian.Uint32(src[i:])
+		binary.LittleEndian.PutUint32(dst[i:], w>>8|(w&0xFF)<<abi.StencilShift)
+	}
+}
+
+// OMToD24S8 is the inverse of D24S8ToOM, for reading a depth plane back.
+func OMToD24S8(dst, src []byte) {
+	for i := 0; i+4 <= len(src); i += 4 {
+		w := binary.LittleEndian.Uint32(src[i:])
+		binary.LittleEndian.PutUint32(dst[i:], (w&abi.DepthMask)<<8|w>>abi.StencilShift)
+	}
 }

@@ -134,3 +134,24 @@ func TestAttribTable(t *testing.T) {
 		t.Error("undefined vertex format accepted")
 	}
 }
+
+// spec: vortex-hardware-facts §5 (OM D24S8: stencil [31:24], depth [23:0])
+func TestD24S8Conversion(t *testing.T) {
+	src := make([]byte, 8)
+	format.PackDepth(format.D24S8, src, 0.5)
+	format.PackStencil(format.D24S8, src, 0x7E)
+	binary.LittleEndian.PutUint32(src[4:], 0xFFFFFF01)
+	om := make([]byte, 8)
+	D24S8ToOM(om, src)
+	if w := binary.LittleEndian.Uint32(om); w != 0x7E800000 {
+		t.Errorf("OM word %#x", w)
+	}
+	if w := binary.LittleEndian.Uint32(om[4:]); w != 0x01FFFFFF {
+		t.Errorf("OM word %#x", w)
+	}
+	back := make([]byte, 8)
+	OMToD24S8(back, om)
+	if !bytes.Equal(back, src) {
+		t.Errorf("round trip %x vs %x", back, src)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 
+	"vortexgfx/abi"
 	"vortexgfx/runtime"
 )
 
@@ -23,6 +24,7 @@ type Residency struct {
 
 	mu      sync.Mutex
 	entries map[ResourceID][]*resident
+	tex     map[ResourceID]*resident // TEX-unit layouts (TexUpload), one per texture
 	stats   ResidencyStats
 }
 
@@ -31,6 +33,7 @@ type resident struct {
 	off, size uint64
 	buf       *runtime.Buffer
 	dirty     bool
+	mipOff    [abi.TexMaxLevels]uint32 // texture layouts only
 }
 
 // ResidencyStats counts the table's device traffic.
@@ -51,7 +54,7 @@ type Resident struct {
 }
 
 func newResidency(dev *runtime.Device) *Residency {
-	return &Residency{dev: dev, entries: map[ResourceID][]*resident{}}
+	return &Residency{dev: dev, entries: map[ResourceID][]*resident{}, tex: map[ResourceID]*resident{}}
 }
 
 // Resolve returns the device address of r's bytes [off, off+size), allocating an
@@ -160,6 +163,9 @@ func (t *Residency) MarkDirty(r *Resource, off, size uint64) {
 			x.dirty = true
 		}
 	}
+	if x := t.tex[r.id]; x != nil && x.serial == r.serial {
+		x.dirty = true
+	}
 }
 
 // MarkAllDirty distrusts every entry; call it after any work ran on the reference
@@ -173,6 +179,9 @@ func (t *Residency) MarkAllDirty() {
 			x.dirty = true
 		}
 	}
+	for _, x := range t.tex {
+		x.dirty = true
+	}
 }
 
 // Evict frees every entry of resource id (resource_destroy).
@@ -183,6 +192,10 @@ func (t *Residency) Evict(id ResourceID) {
 		t.free(x)
 	}
 	delete(t.entries, id)
+	if x := t.tex[id]; x != nil {
+		t.free(x)
+		delete(t.tex, id)
+	}
 }
 
 // Stats returns the traffic counters.
@@ -192,11 +205,11 @@ func (t *Residency) Stats() ResidencyStats {
 	return t.stats
 }
 
-// Entries is the number of recorded ranges.
+// Entries is the number of recorded ranges and texture layouts.
 func (t *Residency) Entries() int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	n := 0
+	n := len(t.tex)
 	for _, l := range t.entries {
 		n += len(l)
 	}
@@ -213,4 +226,53 @@ func (t *Residency) Close() {
 		}
 		delete(t.entries, id)
 	}
+	for id, x := range t.tex {
+		t.free(x)
+		delete(t.tex, id)
+	}
+}
+
+// ResolveTexture returns the device address and MIPOFF table of r laid out for the
+// TEX unit (TexUpload), uploading the layout only while r is dirty; it follows the
+// same dirty/evict rules as the range entries. spec: vortexpipe §3.3 step 3, §3.6
+func (t *Residency) ResolveTexture(r *Resource) (TextureAddr, error) {
+	if t.dev == nil {
+		return TextureAddr{}, ErrNoDevice
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	x := t.tex[r.id]
+	if x != nil && x.serial != r.serial {
+		t.free(x)
+		delete(t.tex, r.id)
+		x = nil
+	}
+	if x != nil && !x.dirty {
+		t.stats.Hits++
+		return TextureAddr{Addr: x.buf.Addr(), MipOffsets: x.mipOff}, nil
+	}
+	img, mip, err := TexUpload(r)
+	if err != nil {
+		return TextureAddr{}, err
+	}
+	if x == nil || x.size != uint64(len(img)) {
+		if x != nil {
+			t.free(x)
+		}
+		buf, err := t.dev.Alloc(uint64(len(img)))
+		if err != nil {
+			delete(t.tex, r.id)
+			return TextureAddr{}, fmt.Errorf("pipe: texture %d: allocate %d bytes: %w", r.id, len(img), err)
+		}
+		t.stats.Allocs++
+		x = &resident{serial: r.serial, size: uint64(len(img)), buf: buf, dirty: true}
+		t.tex[r.id] = x
+	}
+	if err := t.dev.Write(x.buf, 0, img); err != nil {
+		return TextureAddr{}, fmt.Errorf("pipe: upload texture %d: %w", r.id, err)
+	}
+	x.dirty, x.mipOff = false, mip
+	t.stats.Uploads++
+	t.stats.UploadedBytes += x.size
+	return TextureAddr{Addr: x.buf.Addr(), MipOffsets: mip}, nil
 }

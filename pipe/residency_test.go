@@ -10,6 +10,7 @@ import (
 	"vortexgfx/config"
 	"vortexgfx/device"
 	"vortexgfx/device/sim"
+	"vortexgfx/ref/format"
 	"vortexgfx/runtime"
 )
 
@@ -37,11 +38,16 @@ func devRead(s *Screen, addr uint64, n int) ([]byte, error) {
 	s.res.mu.Lock()
 	var buf *runtime.Buffer
 	var off uint64
+	all := []*resident{}
 	for _, l := range s.res.entries {
-		for _, e := range l {
-			if addr >= e.buf.Addr() && addr < e.buf.Addr()+e.size {
-				buf, off = e.buf, addr-e.buf.Addr()
-			}
+		all = append(all, l...)
+	}
+	for _, e := range s.res.tex {
+		all = append(all, e)
+	}
+	for _, e := range all {
+		if addr >= e.buf.Addr() && addr < e.buf.Addr()+e.size {
+			buf, off = e.buf, addr-e.buf.Addr()
 		}
 	}
 	s.res.mu.Unlock()
@@ -248,5 +254,41 @@ func TestNoDeviceScreen(t *testing.T) {
 	}
 	if _, err := NewScreen(nil, Options{}); err == nil {
 		t.Error("NewScreen(nil) accepted")
+	}
+}
+
+// TestResolveTexture: the TEX layout is uploaded once, re-uploaded after a write,
+// and holds A8R8G8B8 words. spec: vortexpipe §3.3 step 3, §3.6
+func TestResolveTexture(t *testing.T) {
+	s := openScreen(t)
+	tex, err := s.CreateTexture(TextureDesc{Target: Target2D, Format: format.RGBA8, Width: 4, Height: 4, Depth: 1, ArraySize: 1, Levels: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = tex.Write(0, []byte{10, 20, 30, 40})
+	ta, err := s.res.ResolveTexture(tex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ta.MipOffsets[1] != 64 || ta.MipOffsets[2] != 80 || ta.MipOffsets[15] != 80 {
+		t.Errorf("mip offsets %v", ta.MipOffsets)
+	}
+	again, _ := s.res.ResolveTexture(tex)
+	if again != ta || s.res.Stats().Uploads != 1 {
+		t.Fatalf("second resolve re-uploaded: %+v", s.res.Stats())
+	}
+	if got := devBytes(t, s, ta.Addr, 4); !bytes.Equal(got, []byte{30, 20, 10, 40}) {
+		t.Errorf("texel %v, want A8R8G8B8 bytes", got)
+	}
+	_ = tex.Write(0, []byte{1, 2, 3, 4})
+	if _, err := s.res.ResolveTexture(tex); err != nil {
+		t.Fatal(err)
+	}
+	if got := devBytes(t, s, ta.Addr, 4); s.res.Stats().Uploads != 2 || !bytes.Equal(got, []byte{3, 2, 1, 4}) {
+		t.Errorf("after write: %v %+v", got, s.res.Stats())
+	}
+	_ = tex.Destroy()
+	if s.res.Entries() != 0 {
+		t.Errorf("%d entries after destroy", s.res.Entries())
 	}
 }

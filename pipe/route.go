@@ -233,12 +233,15 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 		swTex = true
 		route(RouteTexOp, fmt.Sprintf("ops %#x", uint32(op)))
 	}
-	textures := 0
+	textures, beyond := 0, 0
 	for i, v := range st.Views {
 		if v == nil {
 			continue
 		}
 		textures++
+		if i >= abi.TexNumStages {
+			beyond++
+		}
 		for _, r := range v.Tex.Routes {
 			swTex = true
 			route(r.Code, fmt.Sprintf("unit %d %s", i, r.Detail))
@@ -256,9 +259,11 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 			}
 		}
 	}
-	if textures > abi.TexNumStages {
+	if beyond > 0 {
+		// The FF stage is the texture unit (vx_tex funct2), so a unit past the
+		// unit's stages samples in software.
 		swTex = true
-		route(RouteTexStages, fmt.Sprintf("%d textures, %d stages", textures, abi.TexNumStages))
+		route(RouteTexStages, fmt.Sprintf("%d of %d textures on units >= %d", beyond, textures, abi.TexNumStages))
 	}
 	usesTex := textures > 0 || fsInfo.TexOps&^TexOpSize != 0
 

@@ -268,9 +268,11 @@ func TestRoute(t *testing.T) {
 		{name: "RGBA8 texture (host decode)", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.Views[0] = texView(t, s, TextureDesc{Target: Target2D, Format: format.RGBA8, Width: 8, Height: 8})
 		}, key: hw},
-		{name: "3 textures", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
-			st.Views[1], st.Views[2] = st.Views[0], st.Views[0]
-			st.Samplers[1], st.Samplers[2] = st.Samplers[0], st.Samplers[0]
+		{name: "2 textures on units 0 and 1", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Views[1], st.Samplers[1] = st.Views[0], st.Samplers[0]
+		}, key: hw},
+		{name: "texture on unit 2", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Views[2], st.Samplers[2] = st.Views[0], st.Samplers[0]
 		}, route: []ReasonCode{RouteTexStages}, key: VariantKey{SWTex: true, Samples: 1}},
 		// §2.3.3 capability and forced routing
 		{name: "no RASTER ext", mut: func(_ *BoundState, c *Caps, _ *Options, _ *DrawShape) { c.HasRASTER = false },
