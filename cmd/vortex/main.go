@@ -28,6 +28,8 @@ func commands() []command {
 		{"cp trace", "run a small workload and print every command the CP executes with its cycles", runCPTrace},
 		{"bench cp", "ring commands, doorbells and CP cycles per launch and draw, launches per second", runBenchCP},
 		{"glsl", "compile GLSL and print the IR or the errors", runGLSL},
+		{"render", "render a scene, model or the embedded demo to PNG", runRender},
+		{"bench render", "time the benchmark scene (median ms/frame) on a mesh", runBenchRender},
 		{"shadertest", "run piglit shader_test files on the reference renderer", runShaderTest},
 	}
 }

@@ -1,0 +1,158 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"vortexgfx/render"
+	"vortexgfx/scene"
+)
+
+// benchDataDir finds ../shared/data/bench beside the repository that holds the
+// working directory (the directory with vortexgfx's go.mod).
+func benchDataDir() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if data, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && bytes.HasPrefix(data, []byte("module vortexgfx")) {
+			b := filepath.Join(dir, "..", "shared", "data", "bench")
+			if _, err := os.Stat(filepath.Join(b, "lambert.vert")); err != nil {
+				return "", fmt.Errorf("bench data not found at %s; pass --shaders DIR", b)
+			}
+			return b, nil
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return "", errors.New("not inside the vortexgfx repository, so ../shared/data/bench cannot be located; pass --shaders DIR")
+		}
+		dir = up
+	}
+}
+
+// benchResult is the --json line of `vortex bench render`.
+type benchResult struct {
+	MsPerFrame float64 `json:"ms_per_frame"`
+	Frames     int     `json:"frames"`
+	Width      int     `json:"width"`
+	Height     int     `json:"height"`
+	Triangles  int     `json:"triangles"`
+}
+
+// benchRender renders the bench scene's frames 0..frames-1 and returns the
+// median time of clear + draw + finish; loading, compilation and readback are
+// not timed. spec: bench README "llvmpipe on this machine class" (timing).
+func benchRender(ctx context.Context, desc *scene.Description, opts render.Options, frames int) (*render.Renderer, benchResult, error) {
+	r, err := render.New(ctx, desc, opts)
+	if err != nil {
+		return nil, benchResult{}, err
+	}
+	times := make([]float64, 0, frames)
+	for i := range frames {
+		start := time.Now()
+		if err := r.Draw(ctx, i); err != nil {
+			return nil, benchResult{}, err
+		}
+		times = append(times, float64(time.Since(start).Nanoseconds())/1e6)
+	}
+	slices.Sort(times)
+	med := times[len(times)/2]
+	if len(times)%2 == 0 {
+		med = (times[len(times)/2-1] + times[len(times)/2]) / 2
+	}
+	w, h := r.Size()
+	return r, benchResult{MsPerFrame: med, Frames: frames, Width: w, Height: h, Triangles: r.Triangles()}, nil
+}
+
+// runBenchRender implements `vortex bench render`. spec: issue 7 "The benchmark
+// scene"; bench README "The scene".
+func runBenchRender(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("vortex bench render", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	mesh := fs.String("mesh", "", "benchmark mesh: an OBJ `FILE`, bunny (the data's bunny.obj), sphere or grid")
+	size := fs.String("size", "512x512", "image size `WxH`")
+	frames := fs.Int("frames", 20, "frames `N` to time (frame i is rotated by 3i degrees)")
+	path := fs.String("path", "reference", "renderer `device|reference`; the device path is not wired yet")
+	out := fs.String("o", "", "write the last frame to `PNG`")
+	asJSON := fs.Bool("json", false, `print one line {"ms_per_frame":M,"frames":N,"width":W,"height":H,"triangles":T}`)
+	shaders := fs.String("shaders", "", "`DIR` holding lambert.vert and lambert.frag (default: ../shared/data/bench beside the repository)")
+	workers := fs.Int("workers", 0, "reference renderer fragment workers (default: the CPU count)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: vortex bench render --mesh FILE|bunny|sphere|grid [--size WxH] [--frames N]")
+		fmt.Fprintln(stderr, "       [--path device|reference] [-o last.png] [--json] [--shaders DIR]")
+		fmt.Fprintln(stderr, "Renders the benchmark scene of ../shared/data/bench/README.md and prints the median")
+		fmt.Fprintln(stderr, "milliseconds per frame (clear + draw + finish; loading and compilation not timed).")
+		fs.PrintDefaults()
+	}
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return 2
+	}
+	if len(pos) != 0 || *mesh == "" {
+		fs.Usage()
+		return 2
+	}
+	w, h, err := parseSize(*size)
+	if err != nil {
+		fmt.Fprintf(stderr, "vortex bench render: %v\n", err)
+		return 2
+	}
+	if *frames < 1 {
+		fmt.Fprintf(stderr, "vortex bench render: --frames %d: want at least 1\n", *frames)
+		return 2
+	}
+	if *path != "reference" && *path != "device" {
+		fmt.Fprintf(stderr, "vortex bench render: --path %q: want device or reference\n", *path)
+		return 2
+	}
+	dir := *shaders
+	if dir == "" {
+		if dir, err = benchDataDir(); err != nil {
+			fmt.Fprintf(stderr, "vortex bench render: %v\n", err)
+			return 1
+		}
+	}
+	m := *mesh
+	if m == "bunny" {
+		m = filepath.Join(dir, "bunny.obj")
+	}
+	desc, err := scene.BenchDescription(m, dir, w, h)
+	if err != nil {
+		fmt.Fprintf(stderr, "vortex bench render: %v\n", err)
+		return 1
+	}
+	opts := render.Options{Path: render.Path(*path), Workers: *workers}
+	r, res, err := benchRender(context.Background(), desc, opts, *frames)
+	if err != nil {
+		fmt.Fprintf(stderr, "vortex bench render: %s: %v\n", *mesh, err)
+		return 1
+	}
+	if *out != "" {
+		if err := writePNG(*out, r.Image()); err != nil {
+			fmt.Fprintf(stderr, "vortex bench render: %v\n", err)
+			return 1
+		}
+	}
+	if *asJSON {
+		if err := json.NewEncoder(stdout).Encode(res); err != nil {
+			fmt.Fprintf(stderr, "vortex bench render: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+	fmt.Fprintf(stdout, "%s: %d triangles, %dx%d, %d frames on the %s path: median %.2f ms/frame\n",
+		strings.TrimSuffix(filepath.Base(*mesh), ".obj"), res.Triangles, res.Width, res.Height, res.Frames, *path, res.MsPerFrame)
+	fmt.Fprintln(stdout, "(llvmpipe at 512x512, bench README: bunny 1.5, sphere 23.7, grid 106 ms/frame)")
+	return 0
+}
