@@ -32,6 +32,12 @@ type Options struct {
 	Extensions []string
 }
 
+// SupportedExtensions lists the GLSL extensions the front end implements:
+// GL_OES_standard_derivatives (dFdx/dFdy/fwidth in GLSL ES 1.00 fragment shaders).
+func SupportedExtensions() []string {
+	return []string{"GL_OES_standard_derivatives"}
+}
+
 // Shader is one compiled shader source.
 type Shader struct {
 	Name  string
@@ -47,7 +53,8 @@ func (s *Shader) Version() (int, bool) { return s.File.Version, s.File.ES }
 // position. Compile never panics.
 func Compile(name, src string, stage Stage, opts Options) (*Shader, error) {
 	f, err := parser.ParseFile(name, src, parser.Options{
-		DefaultVersion: opts.DefaultVersion, Extensions: opts.Extensions, Defines: opts.Defines,
+		DefaultVersion: opts.DefaultVersion, Extensions: append(SupportedExtensions(), opts.Extensions...),
+		Defines: opts.Defines,
 	})
 	if err != nil {
 		return nil, err

@@ -115,6 +115,17 @@ func TestCompileErrorFormat(t *testing.T) {
 	}
 }
 
+// TestStandardDerivatives checks GL_OES_standard_derivatives in GLSL ES 1.00.
+func TestStandardDerivatives(t *testing.T) {
+	src := "#version 100\nprecision mediump float;\nvoid main() { gl_FragColor = vec4(dFdx(1.0)); }"
+	if _, err := Compile("a.frag", src, Fragment, Options{}); err == nil || !strings.Contains(err.Error(), "not available") {
+		t.Fatalf("without the extension: %v", err)
+	}
+	ext := "#version 100\n#extension GL_OES_standard_derivatives : enable\n#ifdef GL_OES_standard_derivatives\n" +
+		"precision mediump float;\n#endif\nvoid main() { gl_FragColor = vec4(dFdx(1.0), dFdy(1.0), fwidth(1.0), 1.0); }"
+	mustCompile(t, "b.frag", ext, Fragment)
+}
+
 func TestPiglitConfig(t *testing.T) {
 	cfg, ok := parsePiglitConfig("/* [config]\n * expect_result: fail\n * glsl_version: 1.30\n * require_extensions: GL_ARB_foo !GL_ARB_bar\n * [end config]\n */")
 	if !ok || cfg.expect != "fail" || len(cfg.extensions) != 1 || cfg.extensions[0] != "GL_ARB_foo" {

@@ -275,6 +275,8 @@ type File struct {
 	Profile   string // "core", "compatibility", "es" or "" as written in #version
 	// InvariantAll is the position of "#pragma STDGL invariant(all)" (invalid if absent).
 	InvariantAll Pos
+	// Extensions maps each #extension name to its final behavior (enable, require, ...).
+	Extensions map[string]string
 }
 
 // Stage is the shader stage a File is compiled for.

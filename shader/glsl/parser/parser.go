@@ -42,7 +42,7 @@ func ParseFile(name, src string, opts Options) (f *ast.File, err error) {
 		DefaultVersion: opts.DefaultVersion, Extensions: opts.Extensions, Defines: opts.Defines,
 	})
 	f = &ast.File{Name: name, Version: res.Version, ES: res.ES, Versioned: res.Versioned, Profile: res.Profile,
-		InvariantAll: res.InvariantAll}
+		InvariantAll: res.InvariantAll, Extensions: res.Extensions}
 	var errs ast.ErrorList
 	if perr != nil {
 		errs = append(errs, perr.(ast.ErrorList)...)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"vortexgfx/shader/glsl/ast"
 )
@@ -50,8 +51,8 @@ func (p *pp) expand(ts []Token, inDirective bool) []Token {
 				out = append(out, Token{Kind: Number, Text: strconv.Itoa(p.res.Version), Pos: t.Pos, Space: t.Space})
 				continue
 			}
-		case "GL_ES", "GL_FRAGMENT_PRECISION_HIGH", "GL_core_profile", "GL_compatibility_profile":
-			if p.predefined(t.Text) && p.macros[t.Text] == nil {
+		default:
+			if strings.HasPrefix(t.Text, "GL_") && p.predefined(t.Text) && p.macros[t.Text] == nil {
 				out = append(out, Token{Kind: Number, Text: "1", Pos: t.Pos, Space: t.Space})
 				continue
 			}
@@ -115,7 +116,8 @@ func (p *pp) predefined(name string) bool {
 	case "GL_compatibility_profile":
 		return !r.ES && r.Version >= 150 && r.Profile == "compatibility"
 	}
-	return false
+	// Every supported extension defines a macro of its name.
+	return slices.Contains(p.opts.Extensions, name)
 }
 
 // union returns a ∪ b without duplicates (hide sets stay as small as the number

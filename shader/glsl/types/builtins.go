@@ -212,7 +212,12 @@ func builtinSigs(name string, c *checker) []sig {
 	}
 	var out []sig
 	for _, ps := range builtinTable[name] {
-		if !c.atLeast(ps.desk, ps.es) || !c.stageOK(ps.stage) {
+		ok := c.atLeast(ps.desk, ps.es)
+		if !ok && ps.desk == 110 && ps.stage == fragmentOnly && c.es && c.version == 100 {
+			// dFdx, dFdy, fwidth with GL_OES_standard_derivatives.
+			ok = c.extEnabled("GL_OES_standard_derivatives")
+		}
+		if !ok || !c.stageOK(ps.stage) {
 			continue
 		}
 		for _, p := range ps.protos {

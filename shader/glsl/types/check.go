@@ -146,6 +146,15 @@ func (c *checker) hasFloatPrecision() bool {
 	return false
 }
 
+// extEnabled reports whether #extension name : enable/require is in effect.
+func (c *checker) extEnabled(name string) bool {
+	if c.file == nil {
+		return false
+	}
+	b := c.file.Extensions[name]
+	return b == "enable" || b == "require" || b == "warn"
+}
+
 // defaultFloatPrec returns the float precision in effect at global scope (ES).
 func (c *checker) defaultFloatPrec() ast.Precision { return c.defPrec[ast.Float] }
 
