@@ -418,3 +418,57 @@ func (s Stats) Report() []string {
 	}
 	return lines
 }
+
+// DeleteBlendState releases a blend CSO, unbinding it if bound.
+func (c *Context) DeleteBlendState(b *Blend) {
+	c.mu.Lock()
+	if c.blend == b {
+		c.blend = nil
+	}
+	c.mu.Unlock()
+}
+
+// DeleteDSAState releases a depth/stencil/alpha CSO, unbinding it if bound.
+func (c *Context) DeleteDSAState(d *DSA) {
+	c.mu.Lock()
+	if c.dsa == d {
+		c.dsa = nil
+	}
+	c.mu.Unlock()
+}
+
+// DeleteRasterizerState releases a rasterizer CSO, unbinding it if bound.
+func (c *Context) DeleteRasterizerState(r *Rasterizer) {
+	c.mu.Lock()
+	if c.rast == r {
+		c.rast = nil
+	}
+	c.mu.Unlock()
+}
+
+// DeleteSamplerState releases a sampler CSO, unbinding it from every slot.
+func (c *Context) DeleteSamplerState(s *Sampler) {
+	c.mu.Lock()
+	for i := range c.samplers {
+		if c.samplers[i] == s {
+			c.samplers[i] = nil
+		}
+	}
+	c.mu.Unlock()
+}
+
+// DeleteVertexElementsState releases a vertex-elements CSO, unbinding it if bound.
+func (c *Context) DeleteVertexElementsState(v *VertexElements) {
+	c.mu.Lock()
+	if c.velems == v {
+		c.velems = nil
+	}
+	c.mu.Unlock()
+}
+
+// VertexElements returns the bound vertex-elements CSO.
+func (c *Context) VertexElements() *VertexElements {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.velems
+}

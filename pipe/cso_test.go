@@ -209,3 +209,36 @@ func TestNewRasterizer(t *testing.T) {
 		t.Error("undefined cull accepted")
 	}
 }
+
+// spec: vortex-hardware-facts §4 (TEX_FILTER bit0 bilinear, bit1 MIP_LINEAR);
+// vortexpipe §3.6 (mipmap filter rows)
+func TestSamplerFilter(t *testing.T) {
+	tests := []struct {
+		min, mag Filter
+		mip      MipFilter
+		word     uint32
+		mips     bool
+		routed   bool
+	}{
+		{FilterNearest, FilterNearest, MipNone, 0, false, false},
+		{FilterLinear, FilterLinear, MipNone, 1, false, false},
+		{FilterNearest, FilterNearest, MipNearest, 0, true, false},
+		{FilterLinear, FilterLinear, MipNearest, 1, true, false},
+		{FilterNearest, FilterNearest, MipLinear, 2, true, false},
+		{FilterLinear, FilterLinear, MipLinear, 3, true, false},
+		{FilterLinear, FilterNearest, MipLinear, 2, true, true},
+		{FilterNearest, FilterLinear, MipNone, 1, false, true},
+	}
+	for _, tc := range tests {
+		s, err := NewSampler(SamplerState{MinFilter: tc.min, MagFilter: tc.mag, MipFilter: tc.mip})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Filter != tc.word || s.MipEnable != tc.mips || (len(s.Routes) == 1) != tc.routed {
+			t.Errorf("min %d mag %d mip %d: word %d mips %v routes %v", tc.min, tc.mag, tc.mip, s.Filter, s.MipEnable, s.Routes)
+		}
+	}
+	if _, err := NewSampler(SamplerState{MipFilter: 3}); err == nil {
+		t.Error("undefined mip filter accepted")
+	}
+}

@@ -13,7 +13,7 @@ func fullCaps() Caps {
 }
 
 // testSurface returns a w×h single-level 2D texture surface of format f on s.
-func testSurface(t *testing.T, s *Screen, f format.Format, w, h int) *Surface {
+func testSurface(t testing.TB, s *Screen, f format.Format, w, h int) *Surface {
 	t.Helper()
 	r, err := s.CreateTexture(TextureDesc{Target: Target2D, Format: f, Width: w, Height: h, Depth: 1, ArraySize: 1, Levels: 1})
 	if err != nil {
@@ -22,7 +22,7 @@ func testSurface(t *testing.T, s *Screen, f format.Format, w, h int) *Surface {
 	return &Surface{Resource: r}
 }
 
-func mustDSA(t *testing.T, s DepthStencilAlphaState) *DSA {
+func mustDSA(t testing.TB, s DepthStencilAlphaState) *DSA {
 	t.Helper()
 	d, err := NewDSA(s)
 	if err != nil {
@@ -34,7 +34,7 @@ func mustDSA(t *testing.T, s DepthStencilAlphaState) *DSA {
 // eligible builds a bound state the device path takes with no route at all: a
 // compiled VS/FS pair, one RGBA8 attachment, D24S8 depth with LESS, and a 64×64
 // BGRA8 texture with a bilinear sampler on unit 0.
-func eligible(t *testing.T, s *Screen) *BoundState {
+func eligible(t testing.TB, s *Screen) *BoundState {
 	t.Helper()
 	st := &BoundState{
 		VS: &Shader{Desc: ShaderDesc{Stage: StageVertex, GLSL: "vs", Info: ShaderInfo{Compiled: true, VaryingVec4s: 2}}},
@@ -56,7 +56,7 @@ func eligible(t *testing.T, s *Screen) *BoundState {
 	return st
 }
 
-func texView(t *testing.T, s *Screen, d TextureDesc) *SamplerView {
+func texView(t testing.TB, s *Screen, d TextureDesc) *SamplerView {
 	t.Helper()
 	if d.Depth == 0 {
 		d.Depth = 1
