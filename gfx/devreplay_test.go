@@ -108,9 +108,6 @@ func TestDeviceGoldens(t *testing.T) {
 		{flavor: "rtl", engines: 1, slices: 2, workers: 1, host: true},
 	}
 	for _, g := range deviceGoldens(t) {
-		if knownMismatch[g.name] {
-			continue
-		}
 		for _, pl := range goldenPlanes[g.name] {
 			for _, c := range diag {
 				t.Run(fmt.Sprintf("%s/%v/%v", filepath.Base(g.png), pl, c), func(t *testing.T) {
@@ -197,8 +194,8 @@ func TestDeviceProducersAgree(t *testing.T) {
 	}
 }
 
-// TestDeviceMatchesDirect: polybump (no golden match, see TestPolybump) renders
-// through the device exactly as through the direct harness.
+// TestDeviceMatchesDirect: polybump (three draws, blending, A8L8 and ARGB
+// textures) renders through the device exactly as through the direct harness.
 func TestDeviceMatchesDirect(t *testing.T) {
 	for _, g := range deviceGoldens(t) {
 		if g.name != "polybump" {
