@@ -140,7 +140,10 @@ type CPDevCaps struct {
 	SupportsDraw    bool  // bit 25 (emulation)
 	SupportsQMD     bool  // bit 26 (emulation)
 	// Ours, beyond the hardware's list of gaps (§10): both flavours of our CP set them.
-	FenceOrdering bool // bit 27: CMD_FENCE orders (§10 item 3)
+	// FenceOrdering (bit 27) is set when the CP overlaps a queue's DMA and GPU work,
+	// so that only CMD_FENCE orders them (§10 item 3); clear when each queue runs
+	// strictly in order, where a FENCE is trivially satisfied and need not be sent.
+	FenceOrdering bool
 	Profiling     bool // bit 28: 32-byte profile records + CP_CYCLE_FREQ_HZ (item 12)
 	Interrupts    bool // bit 29: CP_IRQ_STATUS/ENABLE (item 13)
 	Mailbox       bool // bit 30: head written back to HEAD_ADDR (item 14)

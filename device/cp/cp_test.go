@@ -17,10 +17,13 @@ func TestDevCaps(t *testing.T) {
 		cfg  Config
 		want uint32
 	}{
-		{"emu", Config{Flavor: abi.FlavorEmu}, 1 | 16<<8 | 6<<16 | 1<<25 | 1<<26 | 0xF<<27},
-		{"emu vm", Config{Flavor: abi.FlavorEmu, VM: true}, 1 | 16<<8 | 6<<16 | 7<<24 | 0xF<<27},
-		{"rtl", Config{Flavor: abi.FlavorRTL}, 1 | 16<<8 | 6<<16 | 0xF<<27},
-		{"rtl 4 queues", Config{Flavor: abi.FlavorRTL, NumQueues: 4, RingSizeLog2Max: 20}, 4 | 20<<8 | 6<<16 | 0xF<<27},
+		// Bits 28–30 (profiling, interrupts, mailbox) always; bit 27 only when the CP
+		// pipelines a queue's DMA and GPU work (abi.CPDevCaps.FenceOrdering).
+		{"emu", Config{Flavor: abi.FlavorEmu}, 1 | 16<<8 | 6<<16 | 1<<25 | 1<<26 | 0x7<<28},
+		{"emu vm", Config{Flavor: abi.FlavorEmu, VM: true}, 1 | 16<<8 | 6<<16 | 7<<24 | 0x7<<28},
+		{"emu pipelined", Config{Flavor: abi.FlavorEmu, Pipeline: true}, 1 | 16<<8 | 6<<16 | 1<<25 | 1<<26 | 0xF<<27},
+		{"rtl", Config{Flavor: abi.FlavorRTL}, 1 | 16<<8 | 6<<16 | 0x7<<28},
+		{"rtl 4 queues", Config{Flavor: abi.FlavorRTL, NumQueues: 4, RingSizeLog2Max: 20}, 4 | 20<<8 | 6<<16 | 0x7<<28},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -28,7 +28,7 @@ func (c *CP) DevCaps() abi.CPDevCaps {
 		VMEnabled:       emu && c.cfg.VM,
 		SupportsDraw:    emu,
 		SupportsQMD:     emu,
-		FenceOrdering:   true,
+		FenceOrdering:   c.cfg.Pipeline,
 		Profiling:       true,
 		Interrupts:      true,
 		Mailbox:         true,

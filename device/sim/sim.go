@@ -55,8 +55,6 @@ type Sim struct {
 	Mem  *mem.Device
 	CP   *cp.CP
 	GPU  *device.Device
-
-	pipeline bool
 }
 
 // vmMemory is the cores' view of device memory with VM on: each access is
@@ -155,7 +153,7 @@ func Open(cfg config.Config, lib *device.Library, opt Options) (*Sim, error) {
 	if vm != nil {
 		vm.cp = c
 	}
-	return &Sim{Host: host, Mem: dmem, CP: c, GPU: gpu, pipeline: opt.Pipeline || cfg.CP.Pipeline}, nil
+	return &Sim{Host: host, Mem: dmem, CP: c, GPU: gpu}, nil
 }
 
 // Close stops the CP and the cores.
@@ -164,18 +162,8 @@ func (s *Sim) Close() error {
 	return s.GPU.Close()
 }
 
-// ReadReg reads a CP register (CP-internal offset). CP_DEV_CAPS bit 27
-// (FENCE_ORDERING) reads as set only when the CP pipelines: a CP that runs each
-// queue in order needs no CMD_FENCE, and the bit tells the runtime whether to emit
-// them (config.CP.CPDevCaps gives the same word). spec: command-processor §5, §6,
-// §10 item 3
-func (s *Sim) ReadReg(off uint32) (uint32, error) {
-	v, err := s.CP.ReadReg(off)
-	if off == abi.RegCPDevCaps && err == nil && !s.pipeline {
-		v &^= 1 << abi.CapFenceOrdering
-	}
-	return v, err
-}
+// ReadReg reads a CP register (CP-internal offset). spec: command-processor §5
+func (s *Sim) ReadReg(off uint32) (uint32, error) { return s.CP.ReadReg(off) }
 
 // WriteReg writes a CP register.
 func (s *Sim) WriteReg(off, v uint32) error { return s.CP.WriteReg(off, v) }
