@@ -141,7 +141,12 @@ func (l *lowerer) samplerOf(e ast.Expr) (int, bool) {
 // callee's parameter registers, out and inout parameters are copied back to the
 // argument l-values after the call (GLSL's copy-in/copy-out).
 func (l *lowerer) userCall(x *ast.Call) value {
+	// A prototype's definition may live in another compilation unit, with its own
+	// *ast.Func and parameter variables: work with the defining Func.
 	f := x.Func
+	if d := l.sp.Def(f); d != nil && d.Func != nil {
+		f = d.Func
+	}
 	key := funcKey{f: f}
 	var samps []int
 	type outArg struct {

@@ -49,7 +49,7 @@ func (l *lowerer) place(e ast.Expr) place {
 			break
 		}
 		st := l.storageOf(x.Var)
-		return place{t: x.Var.Type, st: st}
+		return place{t: x.Var.Type, st: st, sel: ir.NoReg}
 	case *ast.Index:
 		base := l.place(x.X)
 		bt := base.t
@@ -70,9 +70,19 @@ func (l *lowerer) place(e ast.Expr) place {
 			n = bt.Rows
 		}
 		if base.swz != nil && bt.Kind == ast.KindVector {
-			// Indexing a swizzle: read it and index the value.
-			v := l.read(base, x.Pos())
-			base = place{t: v.t, val: v.r}
+			// Indexing a swizzle (v.zyx[i]): a constant index picks one component of
+			// the swizzle; a dynamic one selects among them at run time.
+			if cv := x.Index.Value(); cv != nil {
+				k := min(max(int(cv.Int(0)), 0), len(base.swz)-1)
+				base.swz = []int{base.swz[k]}
+				base.t = elem
+				return base
+			}
+			base.sel = l.expr(x.Index).r[0]
+			base.selSwz = base.swz
+			base.swz = nil
+			base.t = elem
+			return base
 		}
 		if cv := x.Index.Value(); cv != nil {
 			k := int(cv.Int(0))
@@ -108,7 +118,7 @@ func (l *lowerer) place(e ast.Expr) place {
 		return base
 	}
 	v := l.expr(e)
-	return place{t: v.t, val: v.r}
+	return place{t: v.t, val: v.r, sel: ir.NoReg}
 }
 
 // convert converts v component-wise to the base of t (same shape).

@@ -247,9 +247,13 @@ type place struct {
 	off int
 	dyn []dynTerm
 	swz []int
+	// sel, when not NoReg, selects component sel of the swizzle selSwz at run time
+	// (a dynamically indexed swizzle, v.zyx[i]); the place is then one scalar.
+	sel    ir.Reg
+	selSwz []int
 }
 
-func (l *lowerer) whole(st *storage) place { return place{t: st.t, st: st} }
+func (l *lowerer) whole(st *storage) place { return place{t: st.t, st: st, sel: ir.NoReg} }
 
 // word returns the static word of component k of the place (before dynamic terms).
 func (pl *place) word(k int) int {
@@ -314,6 +318,9 @@ func (l *lowerer) rootStorage(pl *place) *storage {
 
 // read loads the words of a place into fresh registers.
 func (l *lowerer) read(pl place, pos ast.Pos) value {
+	if pl.selSwz != nil {
+		return l.readSel(pl, pos)
+	}
 	bases := ast.WordBases(pl.t)
 	out := value{t: pl.t, r: make([]ir.Reg, len(bases))}
 	if len(pl.dyn) == 0 {
@@ -367,8 +374,46 @@ func (l *lowerer) loadUniform(word int, bs ast.Basic) ir.Reg {
 	return l.b.Imm(ir.LoadUniform, l.b.Reg(irType(bs)), uint32(word))
 }
 
+// selComponents returns, for a dynamically selected swizzle component, the
+// places of every candidate component and the condition that selects each.
+func (l *lowerer) selComponents(pl place) ([]place, []ir.Reg) {
+	idx := pl.sel
+	if l.p.Regs[idx] == ir.U32 {
+		idx = l.b.Op(ir.Cast, ir.I32, idx)
+	}
+	idx = l.clampIndex(idx, len(pl.selSwz))
+	var ps []place
+	var conds []ir.Reg
+	for k, c := range pl.selSwz {
+		q := pl
+		q.selSwz, q.sel = nil, ir.NoReg
+		q.swz = []int{c}
+		ps = append(ps, q)
+		conds = append(conds, l.b.Op(ir.Eq, ir.Bool, idx, l.b.ConstI(int32(k))))
+	}
+	return ps, conds
+}
+
+func (l *lowerer) readSel(pl place, pos ast.Pos) value {
+	ps, conds := l.selComponents(pl)
+	acc := l.read(ps[0], pos).r[0]
+	for k := 1; k < len(ps); k++ {
+		v := l.read(ps[k], pos).r[0]
+		acc = l.b.Op(ir.Select, l.p.Regs[v], conds[k], v, acc)
+	}
+	return value{t: pl.t, r: []ir.Reg{acc}}
+}
+
 // store writes v into the place.
 func (l *lowerer) store(pl place, v value) {
+	if pl.selSwz != nil {
+		ps, conds := l.selComponents(pl)
+		for k, q := range ps {
+			old := l.read(q, ast.Pos{}).r[0]
+			l.store(q, value{t: pl.t, r: []ir.Reg{l.b.Op(ir.Select, l.p.Regs[old], conds[k], v.r[0], old)}})
+		}
+		return
+	}
 	if pl.st == nil || pl.st.uniform {
 		return // the checker rejects assignments to non-lvalues and uniforms
 	}
