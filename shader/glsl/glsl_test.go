@@ -174,3 +174,17 @@ func TestRealShaders(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCompileNoise measures compiling the procedural-noise fragment shader.
+func BenchmarkCompileNoise(b *testing.B) {
+	src, err := os.ReadFile(filepath.Join("testdata", "shaders", "noise.frag"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Compile("noise.frag", string(src), Fragment, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
