@@ -101,11 +101,57 @@ func LinkShaders(shaders ...*Shader) (*Program, error) {
 			}
 		}
 	}
+	checkLocations(p.Attributes, "vertex shader input", errs.Add)
+	checkLocations(p.Outputs, "fragment shader output", errs.Add)
+	if p.Fragment != nil && len(p.Outputs) > 1 && p.Fragment.Units[0].File.ES {
+		for _, v := range p.Outputs {
+			if v.Location < 0 {
+				errs.Add(v.DeclPos, "fragment shader output '"+v.Name+"' needs layout(location) when there are several outputs")
+			}
+		}
+	}
 	errs.Sort()
 	if len(errs) > 0 {
 		return nil, errs
 	}
 	return p, nil
+}
+
+// checkLocations reports explicit locations used twice; arrays and matrices take
+// one location per element/column. spec: GLSL 4.50 §4.4.1.
+func checkLocations(vars []*ast.Var, what string, add func(ast.Pos, string)) {
+	used := map[int]*ast.Var{}
+	for _, v := range vars {
+		if v.Location < 0 {
+			continue
+		}
+		n := 1
+		t := v.Type
+		if t.IsArray() {
+			n = t.Len
+			t = t.Elem
+		}
+		if t.IsMatrix() {
+			n *= t.Cols
+		}
+		for l := v.Location; l < v.Location+n; l++ {
+			if prev := used[l]; prev != nil && prev != v {
+				add(v.DeclPos, what+" '"+v.Name+"' uses location "+itoa(l)+" already used by '"+prev.Name+"'")
+				break
+			}
+			used[l] = v
+		}
+	}
+}
+
+func itoa(n int) string {
+	if n < 0 {
+		return "-" + itoa(-n)
+	}
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + string(rune('0'+n%10))
 }
 
 func sigKey(f *ast.Func) string {
