@@ -64,8 +64,8 @@
 //	VORTEX_FORCE_SW=tex|om|raster|all              that unit SW     RouteForced*
 //	software RASTER                                OM SW too        RouteRasterImpliesOM
 //
-// Empty draws (no vertices or instances, rasterizer discard, culling both faces
-// of triangles) run nowhere.
+// Empty draws (no vertices or instances, no framebuffer area, rasterizer
+// discard, culling both faces of triangles) run nowhere.
 //
 // # Fallback contract (§1.5)
 //

@@ -59,7 +59,9 @@ func newResidency(dev *runtime.Device) *Residency {
 
 // Resolve returns the device address of r's bytes [off, off+size), allocating an
 // entry for the range (merging the entries it overlaps) and uploading it if it is
-// dirty. spec: vortexpipe §1.3, §2.5 (VP_DESC_BUFFER relocation)
+// dirty. Growing a range past its entry reallocates it, and Evict frees, so work
+// that used an earlier address must have completed first (runtime.Buffer.Free's
+// rule). spec: vortexpipe §1.3, §2.5 (VP_DESC_BUFFER relocation)
 func (t *Residency) Resolve(r *Resource, off, size uint64) (uint64, error) {
 	if t.dev == nil {
 		return 0, ErrNoDevice

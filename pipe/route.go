@@ -92,7 +92,7 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 	route := func(c ReasonCode, detail string) { dec.Routes = append(dec.Routes, Reason{c, detail}) }
 	var swTex, swOM, swRaster bool
 
-	if d.Draw.Count == 0 || d.Draw.InstanceCount == 0 ||
+	if d.Draw.Count == 0 || d.Draw.InstanceCount == 0 || st.FB.Width < 1 || st.FB.Height < 1 ||
 		st.Rast != nil && (st.Rast.State.RasterizerDiscard || st.Rast.CullsAll && d.Mode.Triangles()) {
 		dec.Empty = true
 		return dec

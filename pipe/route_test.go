@@ -105,6 +105,7 @@ func TestRoute(t *testing.T) {
 		{name: "noperspective", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.VS.Desc.Info.NoPerspective = true }, gate: GateNoPerspective},
 		{name: "forced reference", mut: func(_ *BoundState, _ *Caps, o *Options, _ *DrawShape) { o.ForceReference = true }, gate: GateForcedReference},
 		{name: "zero count", mut: func(_ *BoundState, _ *Caps, _ *Options, d *DrawShape) { d.Draw.Count = 0 }, empty: true},
+		{name: "no framebuffer", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.FB = Framebuffer{} }, empty: true},
 		{name: "zero instances", mut: func(_ *BoundState, _ *Caps, _ *Options, d *DrawShape) { d.Draw.InstanceCount = 0 }, empty: true},
 		{name: "cull front and back", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.Rast, _ = NewRasterizer(RasterizerState{Cull: CullFrontAndBack})
