@@ -59,6 +59,13 @@ func (d Decision) Err() error {
 	return &StrictError{Reasons: append([]Reason(nil), d.Gates...)}
 }
 
+func unitDetail(unit int, detail string) string {
+	if detail == "" {
+		return fmt.Sprintf("unit %d", unit)
+	}
+	return fmt.Sprintf("unit %d %s", unit, detail)
+}
+
 func bgraAttachment(f format.Format) bool { return f == format.BGRA8 }
 
 // colorRoute classifies a colour attachment format for the merger. spec: §3.7
@@ -244,18 +251,18 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 		}
 		for _, r := range v.Tex.Routes {
 			swTex = true
-			route(r.Code, fmt.Sprintf("unit %d %s", i, r.Detail))
+			route(r.Code, unitDetail(i, r.Detail))
 		}
 		for _, r := range v.Tex.Flags {
-			gate(r.Code, fmt.Sprintf("unit %d %s", i, r.Detail))
+			gate(r.Code, unitDetail(i, r.Detail))
 		}
 		if s := st.Samplers[i]; s != nil {
 			for _, r := range s.Routes {
 				swTex = true
-				route(r.Code, fmt.Sprintf("unit %d %s", i, r.Detail))
+				route(r.Code, unitDetail(i, r.Detail))
 			}
 			for _, r := range s.Flags {
-				gate(r.Code, fmt.Sprintf("unit %d %s", i, r.Detail))
+				gate(r.Code, unitDetail(i, r.Detail))
 			}
 		}
 	}
