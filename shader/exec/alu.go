@@ -216,19 +216,11 @@ func (m *Machine) fast(in *ir.Inst, out []uint32) bool {
 		}
 	case ir.FMin:
 		for l := range out {
-			if fl(b[l]) < fl(a[l]) {
-				out[l] = b[l]
-			} else {
-				out[l] = a[l]
-			}
+			out[l] = ir.FMinNum(a[l], b[l])
 		}
 	case ir.FMax:
 		for l := range out {
-			if fl(a[l]) < fl(b[l]) {
-				out[l] = b[l]
-			} else {
-				out[l] = a[l]
-			}
+			out[l] = ir.FMaxNum(a[l], b[l])
 		}
 	case ir.FNeg:
 		for l := range out {

@@ -32,7 +32,8 @@ func bw(c bool) uint32 {
 // inversesqrt(0) is +Inf and inversesqrt(x<0) is NaN (spec: software-shader-backend
 // "Reciprocal and square root behavior" is what we do not copy). Integer maths wraps.
 // GLSL's undefined cases are given the RISC-V results the Vortex cores produce:
-// x/0 is all ones (uint) or -1 (int), x%0 is x, INT_MIN/-1 is INT_MIN with remainder
+// min/max return the non-NaN operand (RISC-V fmin.s/fmax.s), x/0 is all ones (uint)
+// or -1 (int), x%0 is x, INT_MIN/-1 is INT_MIN with remainder
 // 0, shift amounts use their low five bits. Float-to-integer conversion saturates and
 // maps NaN to 0. Eval of a non-pure opcode returns 0.
 func Eval(op Op, imm uint32, a, b, c, e uint32) uint32 {
@@ -129,28 +130,15 @@ func Eval(op Op, imm uint32, a, b, c, e uint32) uint32 {
 		q := float32(math.Floor(float64(x / y)))
 		return fb(x - float32(y*q))
 	case FMin:
-		if f(b) < f(a) {
-			return b
-		}
-		return a
+		return FMinNum(a, b)
 	case FMax:
-		if f(a) < f(b) {
-			return b
-		}
-		return a
+		return FMaxNum(a, b)
 	case Pow:
 		return db(math.Pow(d(a), d(b)))
 	case Atan2:
 		return db(math.Atan2(d(a), d(b)))
 	case FClamp:
-		x := a
-		if f(x) < f(b) {
-			x = b
-		}
-		if f(c) < f(x) {
-			x = c
-		}
-		return x
+		return FMinNum(FMaxNum(a, b), c)
 	case Fma:
 		return db(math.FMA(d(a), d(b), d(c)))
 	case IsNan:
@@ -389,6 +377,41 @@ func Eval(op Op, imm uint32, a, b, c, e uint32) uint32 {
 		return fb(float32(uint8(a>>(8*(imm&3)))) / 255)
 	}
 	return 0
+}
+
+// FMinNum is min as the Vortex (RISC-V fmin.s) computes it: IEEE 754-2008 minNum,
+// so a NaN operand yields the other operand (NaN only when both are), and -0 is
+// less than +0. GLSL's "y < x ? y : x" agrees on every non-NaN input; piglit's
+// fs-nan-builtin-min/max expect the NaN-avoiding result.
+func FMinNum(a, b uint32) uint32 {
+	x, y := f(a), f(b)
+	switch {
+	case x != x:
+		return b
+	case y != y:
+		return a
+	case x == y: // +0 and -0
+		return a | b&0x80000000
+	case y < x:
+		return b
+	}
+	return a
+}
+
+// FMaxNum is max as fmax.s computes it (IEEE 754-2008 maxNum; +0 above -0).
+func FMaxNum(a, b uint32) uint32 {
+	x, y := f(a), f(b)
+	switch {
+	case x != x:
+		return b
+	case y != y:
+		return a
+	case x == y:
+		return a & (b | 0x7fffffff)
+	case x < y:
+		return b
+	}
+	return a
 }
 
 // bfRange clamps a bitfield's offset and bit count (GLSL leaves out-of-range values

@@ -49,7 +49,7 @@ func (l *lowerer) place(e ast.Expr) place {
 			break
 		}
 		st := l.storageOf(x.Var)
-		return place{t: x.Var.Type, st: st, sel: ir.NoReg}
+		return place{t: st.t, st: st, sel: ir.NoReg}
 	case *ast.Index:
 		base := l.place(x.X)
 		bt := base.t

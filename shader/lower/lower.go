@@ -270,9 +270,13 @@ func layoutUniforms(lp *glsl.Program) *uniformLayout {
 				if _, ok := ul.word[v.Name]; ok {
 					continue
 				}
-				n := v.Type.Slots()
+				t := v.Type
+				if val := inits[v.Name]; val != nil && t.Kind == ast.KindArray && t.Len == 0 && val.Type != nil {
+					t = val.Type // an unsized array sized by its initialiser
+				}
+				n := t.Slots()
 				ul.word[v.Name] = ul.words
-				ul.slots = append(ul.slots, ir.Slot{Name: v.Name, Word: ul.words, Words: n, Type: slotType(v.Type), Location: v.Location})
+				ul.slots = append(ul.slots, ir.Slot{Name: v.Name, Word: ul.words, Words: n, Type: slotType(t), Location: v.Location})
 				ul.words += n
 			}
 		}

@@ -50,6 +50,7 @@ type lowerer struct {
 	outputs map[*ast.Var]int
 	funcs   map[funcKey]int
 	rets    map[*ast.Func][]ir.Reg
+	sized   map[*ast.Var]*ast.Type // initialiser types of unsized array declarations
 	fn      *fnState
 	globals []*ast.Var // stageVars
 	inVars  []*ast.Var // inputs in layout order
@@ -64,7 +65,7 @@ func newLowerer(lp *glsl.Program, sp *glsl.StageProgram, stage ast.Stage, ul *un
 	}
 	return &lowerer{lp: lp, sp: sp, stage: stage, ul: ul, p: p, b: ir.NewBuilder(p),
 		vars: map[*ast.Var]*storage{}, inputs: map[*ast.Var]int{}, inCount: map[*ast.Var]int{}, outputs: map[*ast.Var]int{},
-		globals: stageVars(sp), funcs: map[funcKey]int{}, rets: map[*ast.Func][]ir.Reg{}, fn: &fnState{}}
+		globals: stageVars(sp), funcs: map[funcKey]int{}, rets: map[*ast.Func][]ir.Reg{}, sized: map[*ast.Var]*ast.Type{}, fn: &fnState{}}
 }
 
 // errorf records an error at pos; lowering continues so that several are reported.
@@ -109,6 +110,7 @@ func (l *lowerer) run() (p *ir.Program, err error) {
 				if v.Kind == ast.VarUniform || v.Kind == ast.VarIn {
 					continue
 				}
+				l.noteSize(v, vs.Init)
 				st := l.storageOf(v)
 				if vs.Init != nil && !st.isSamp && !st.uniform {
 					l.store(l.whole(st), l.expr(vs.Init))
@@ -201,7 +203,11 @@ func (l *lowerer) storageOf(v *ast.Var) *storage {
 	if st := l.vars[v]; st != nil {
 		return st
 	}
-	st := &storage{t: v.Type, sampler: -1}
+	t := v.Type
+	if st, ok := l.sized[v]; ok {
+		t = st // an unsized array declaration sized by its initialiser
+	}
+	st := &storage{t: t, sampler: -1}
 	switch {
 	case v.Type.ContainsSampler():
 		st.isSamp = true
@@ -210,13 +216,18 @@ func (l *lowerer) storageOf(v *ast.Var) *storage {
 		}
 	case v.Kind == ast.VarUniform:
 		st.uniform = true
+		for _, sl := range l.ul.slots {
+			if sl.Name == v.Name && t.Kind == ast.KindArray && t.Len == 0 && t.Elem.Slots() > 0 {
+				st.t = ast.Array(t.Elem, sl.Words/t.Elem.Slots())
+			}
+		}
 		w, ok := l.ul.word[v.Name]
 		if !ok {
 			l.errorf(v.DeclPos, "uniform '%s' has no storage", v.Name)
 		}
 		st.word = w
 	default:
-		st.base = l.alloc(v.Type)
+		st.base = l.alloc(t)
 	}
 	l.vars[v] = st
 	return st
@@ -458,4 +469,15 @@ func (l *lowerer) splat(r ir.Reg, n int) []ir.Reg {
 		out[i] = r
 	}
 	return out
+}
+
+// noteSize records the initialiser's type for a declaration of an unsized array
+// (const vec4 c[] = vec4[](...)), before the variable's storage is allocated.
+func (l *lowerer) noteSize(v *ast.Var, init ast.Expr) {
+	if init == nil || v.Type == nil || v.Type.Kind != ast.KindArray || v.Type.Len != 0 {
+		return
+	}
+	if it := init.Type(); it != nil && it.Kind == ast.KindArray && it.Len > 0 {
+		l.sized[v] = it
+	}
 }

@@ -194,6 +194,7 @@ func (l *lowerer) localDecl(d ast.Decl) {
 		if vs.Var == nil {
 			continue
 		}
+		l.noteSize(vs.Var, vs.Init)
 		st := l.storageOf(vs.Var)
 		if st.isSamp {
 			l.errorf(vs.NamePos, "local sampler variables are not supported")
