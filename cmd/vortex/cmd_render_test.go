@@ -1,0 +1,114 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestRenderCommand(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "x.png")
+	stats := filepath.Join(dir, "s.json")
+	heat := filepath.Join(dir, "h.png")
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte(`{"width": 8, "height": 8, "draws": [{"mesh": {"generator": "nope"}}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args  []string
+		code  int
+		errIn string
+		files []string
+	}{
+		{[]string{"--size", "64x48", "-o", out, "--stats", stats, "--heatmap", heat}, 0, "", []string{out, stats, heat}},
+		{[]string{"--size", "32x24", "--msaa", "1", "--frames", "2", "-o", out}, 0, "", []string{
+			filepath.Join(dir, "x-0000.png"), filepath.Join(dir, "x-0001.png")}},
+		{[]string{bad, "-o", out}, 1, "bad.json", nil},
+		{[]string{filepath.Join(dir, "none.json")}, 1, "none.json", nil},
+		{[]string{filepath.Join(dir, "x.txt")}, 1, "x.txt: unknown scene type", nil},
+		{[]string{"--path", "device", "-o", out}, 1, "device path unavailable", nil},
+		{[]string{"--path", "gpu"}, 2, "device or reference", nil},
+		{[]string{"--size", "0x3"}, 2, "WxH", nil},
+		{[]string{"--msaa", "2"}, 2, "1 or 4", nil},
+		{[]string{"--frames", "0"}, 2, "at least 1", nil},
+		{[]string{"a.json", "b.json"}, 2, "one SCENE", nil},
+	}
+	for _, tc := range tests {
+		for _, f := range tc.files {
+			os.Remove(f)
+		}
+		var so, se bytes.Buffer
+		code := runRender(tc.args, &so, &se)
+		if code != tc.code || !strings.Contains(se.String(), tc.errIn) {
+			t.Errorf("render %v: code %d, stderr %q; want %d containing %q", tc.args, code, se.String(), tc.code, tc.errIn)
+		}
+		if so.Len() != 0 {
+			t.Errorf("render %v: stdout %q, want nothing (not a terminal)", tc.args, so.String())
+		}
+		for _, f := range tc.files {
+			if _, err := os.Stat(f); err != nil {
+				t.Errorf("render %v: %v", tc.args, err)
+			}
+		}
+	}
+	data, err := os.ReadFile(stats)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st struct {
+		Route string `json:"route"`
+		Draws []struct {
+			TrianglesIn      uint64 `json:"triangles_in"`
+			FragmentsWritten uint64 `json:"fragments_written"`
+		} `json:"draws"`
+	}
+	if err := json.Unmarshal(data, &st); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(st.Route, "device path not wired") || len(st.Draws) != 1 || st.Draws[0].TrianglesIn == 0 || st.Draws[0].FragmentsWritten == 0 {
+		t.Errorf("stats %s", data)
+	}
+}
+
+func TestBenchRenderCommand(t *testing.T) {
+	data := filepath.Join("..", "..", "..", "shared", "data", "bench")
+	if _, err := os.Stat(filepath.Join(data, "lambert.vert")); err != nil {
+		t.Skipf("../shared data absent: %v", err)
+	}
+	out := filepath.Join(t.TempDir(), "last.png")
+	var so, se bytes.Buffer
+	code := runBenchRender([]string{"--mesh", "bunny", "--shaders", data, "--size", "128x96", "--frames", "3", "--json", "-o", out}, &so, &se)
+	if code != 0 {
+		t.Fatalf("code %d, stderr %q", code, se.String())
+	}
+	var res benchResult
+	if err := json.Unmarshal(so.Bytes(), &res); err != nil {
+		t.Fatalf("%q: %v", so.String(), err)
+	}
+	if res.Frames != 3 || res.Width != 128 || res.Height != 96 || res.Triangles != 3674 || res.MsPerFrame <= 0 {
+		t.Errorf("result %+v", res)
+	}
+	if _, err := os.Stat(out); err != nil {
+		t.Error(err)
+	}
+	for _, tc := range []struct {
+		args  []string
+		code  int
+		errIn string
+	}{
+		{[]string{"--shaders", data}, 2, "usage"},
+		{[]string{"--mesh", "nope.obj", "--shaders", data}, 1, "nope.obj"},
+		{[]string{"--mesh", "bunny", "--shaders", data, "--path", "device"}, 1, "device path unavailable"},
+		{[]string{"--mesh", "sphere", "--shaders", t.TempDir()}, 1, "lambert.vert"},
+	} {
+		so.Reset()
+		se.Reset()
+		if code := runBenchRender(tc.args, &so, &se); code != tc.code || !strings.Contains(se.String(), tc.errIn) {
+			t.Errorf("bench render %v: code %d, stderr %q; want %d containing %q", tc.args, code, se.String(), tc.code, tc.errIn)
+		}
+	}
+}
