@@ -22,6 +22,7 @@ type entity struct {
 	v     *ast.Var
 	funcs []*ast.Func
 	typ   *ast.StructType
+	block bool // the name of an interface block
 	pos   ast.Pos
 }
 

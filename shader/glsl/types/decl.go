@@ -150,6 +150,23 @@ func (c *checker) checkQualifiers(q *ast.Qualifiers, global bool, t *ast.Type, p
 	}
 }
 
+// containsInteger reports whether t is or holds an int/uint value.
+func containsInteger(t *ast.Type) bool {
+	switch {
+	case t.IsNumeric():
+		return t.Base == ast.Int || t.Base == ast.Uint
+	case t.IsArray():
+		return containsInteger(t.Elem)
+	case t.IsStruct():
+		for _, f := range t.Struct.Fields {
+			if containsInteger(f.Type) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // isFloaty reports float scalars, vectors and matrices (legacy attribute/varying types).
 func isFloaty(t *ast.Type) bool {
 	return t.IsNumeric() && t.Base == ast.Float
@@ -193,14 +210,7 @@ func (c *checker) checkInterface(q *ast.Qualifiers, t *ast.Type, pos ast.Pos) {
 	if et.IsStruct() && c.es && et.ContainsArray() {
 		c.errorf(pos, "interface variables cannot be structs containing arrays")
 	}
-	integer := et.IsNumeric() && (et.Base == ast.Int || et.Base == ast.Uint)
-	if et.IsStruct() {
-		for _, f := range et.Struct.Fields {
-			if f.Type.IsNumeric() && f.Type.Base != ast.Float {
-				integer = true
-			}
-		}
-	}
+	integer := containsInteger(et)
 	if integer && q.Interp != ast.InterpFlat {
 		needFlat := (q.Storage == ast.StorageIn && c.conf.Stage == ast.StageFragment) ||
 			(q.Storage == ast.StorageOut && c.conf.Stage == ast.StageVertex && c.es)
@@ -652,6 +662,13 @@ func (c *checker) blockDecl(d *ast.BlockDecl) {
 		c.errorf(d.NamePos, "redeclaration of block '%s'", d.Name)
 	} else {
 		c.blockNames[key] = true
+	}
+	// A block name may not also name a global variable, function or type; blocks of
+	// different storage may share it. spec: GLSL 1.50 §4.3.7.
+	if e := c.globals.names[d.Name]; e != nil && !e.block {
+		c.errorf(d.NamePos, "block name '%s' is already used by another global", d.Name)
+	} else if e == nil && d.InstanceName != d.Name {
+		c.globals.names[d.Name] = &entity{block: true, pos: d.NamePos}
 	}
 	if d.InstanceName != "" {
 		t := ast.Struct(st)
