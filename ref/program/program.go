@@ -116,6 +116,7 @@ type Program struct {
 	clipDist [2]int // gl_ClipDistance output word and count
 	clipVert int    // gl_ClipVertex output word
 	nvary    int    // varying words (vertex output words, or the FS inputs without a VS)
+	ffColour int    // gl_FrontColor's varying word for the fixed-function fragment stage (-1: none)
 }
 
 // New prepares a linked program for the reference renderer: it lowers lp and
@@ -131,10 +132,12 @@ func New(lp *glsl.Program, cfg Config) (*Program, error) {
 	}
 	p := &Program{Linked: lp, IR: lo, cfg: cfg, vw: vw, fw: fw, Uniforms: make([]uint32, lo.UniformWords),
 		Units: make([]int, len(lo.Samplers)), byName: map[string]uniformRef{}, blocks: map[string]string{},
-		fsFrag: [3]int{-1, -1, -1}, fsDepth: -1, vsID: [2]int{-1, -1}, psize: -1, clipDist: [2]int{-1, 0}, clipVert: -1}
+		fsFrag: [3]int{-1, -1, -1}, fsDepth: -1, vsID: [2]int{-1, -1}, psize: -1, clipDist: [2]int{-1, 0}, clipVert: -1, ffColour: -1}
 	p.layoutUniforms()
+	p.initUniforms()
 	p.layoutVertex()
 	p.layoutFragment()
+	p.layoutVaryings()
 	return p, nil
 }
 
@@ -175,6 +178,48 @@ func (p *Program) layoutUniforms() {
 	}
 }
 
+// initUniforms stores the initialisers of uniforms (GLSL 1.20 §4.3.5: the
+// value at link time).
+func (p *Program) initUniforms() {
+	for _, sp := range []*glsl.StageProgram{p.Linked.Vertex, p.Linked.Fragment} {
+		if sp == nil {
+			continue
+		}
+		for _, u := range sp.Units {
+			for _, d := range u.File.Decls {
+				g, ok := d.(*ast.DeclGroup)
+				if !ok {
+					continue
+				}
+				for _, vs := range g.Vars {
+					v := vs.Var
+					if v == nil || v.Kind != ast.VarUniform || vs.Init == nil || vs.Init.Value() == nil {
+						continue
+					}
+					r, ok := p.byName[v.Name]
+					if !ok {
+						continue
+					}
+					val := vs.Init.Value()
+					if r.sampler >= 0 {
+						for k, w := range val.Words {
+							if r.sampler+k < len(p.Units) {
+								p.Units[r.sampler+k] = int(int32(w))
+							}
+						}
+						continue
+					}
+					for k, w := range val.Words {
+						if r.word+k < len(p.Uniforms) {
+							p.Uniforms[r.word+k] = w
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
 func slotNamed(slots []ir.Slot, name string) (ir.Slot, bool) {
 	for _, s := range slots {
 		if s.Name == name {
@@ -205,51 +250,6 @@ func (p *Program) layoutVertex() {
 	if s, ok := slotNamed(vs.Outputs, "gl_ClipVertex"); ok {
 		p.clipVert = s.Word
 	}
-	p.interp = make([]ref.Interp, vs.OutputWords)
-	for _, s := range vs.Outputs {
-		if s.Flat {
-			for w := s.Word; w < s.Word+s.Words; w++ {
-				p.interp[w] = ref.Flat
-			}
-		}
-	}
-	outs := map[string]*ast.Var{}
-	for _, vy := range p.Linked.Varyings {
-		if vy.Out != nil {
-			outs[vy.Out.Name] = vy.In
-		}
-	}
-	for _, s := range vs.Outputs {
-		in := outs[s.Name]
-		q := ast.InterpNone
-		if in != nil {
-			q = in.Qual.Interp
-		}
-		switch q {
-		case ast.InterpFlat:
-			for w := s.Word; w < s.Word+s.Words; w++ {
-				p.interp[w] = ref.Flat
-			}
-		case ast.InterpNoPerspective:
-			for w := s.Word; w < s.Word+s.Words; w++ {
-				if p.interp[w] != ref.Flat {
-					p.interp[w] = ref.NoPerspective
-				}
-			}
-		}
-	}
-	for _, n := range []string{"gl_FrontColor", "gl_BackColor", "gl_FrontSecondaryColor", "gl_BackSecondaryColor"} {
-		if s, ok := slotNamed(vs.Outputs, n); ok {
-			p.colour = append(p.colour, [2]int{s.Word, s.Words})
-		}
-	}
-	for _, pair := range [][2]string{{"gl_FrontColor", "gl_BackColor"}, {"gl_FrontSecondaryColor", "gl_BackSecondaryColor"}} {
-		f, okf := slotNamed(vs.Outputs, pair[0])
-		b, okb := slotNamed(vs.Outputs, pair[1])
-		if okf && okb {
-			p.twoSide = append(p.twoSide, ref.TwoSide{Front: f.Word, Back: b.Word, Words: min(f.Words, b.Words)})
-		}
-	}
 }
 
 func (p *Program) layoutFragment() {
@@ -268,30 +268,132 @@ func (p *Program) layoutFragment() {
 		colourWords = s.Word
 	}
 	p.fsColors = min(colourWords/4, ref.MaxRenderTargets)
-	if p.IR.VS == nil {
-		// Without a vertex program the varyings are the fragment inputs
-		// other than the fragment-coordinate built-ins (which follow them).
-		p.nvary = fs.InputWords
-		for _, w := range p.fsFrag {
-			if w >= 0 {
-				p.nvary = min(p.nvary, w)
-			}
+	// Fragment inputs with no vertex output to read (none, without a vertex
+	// program) still get varying words, ahead of the fragment-coordinate
+	// built-ins: a fixed-function vertex stage or two-sided colour fills them.
+	end := fs.InputWords
+	for _, w := range p.fsFrag {
+		if w >= 0 {
+			end = min(end, w)
 		}
-		p.interp = make([]ref.Interp, p.nvary)
-		for _, s := range fs.Inputs {
-			if s.Word+s.Words > p.nvary {
-				continue
-			}
-			if s.Flat {
-				for w := s.Word; w < s.Word+s.Words; w++ {
-					p.interp[w] = ref.Flat
-				}
-			}
-			if s.Name == "gl_Color" || s.Name == "gl_SecondaryColor" {
-				p.colour = append(p.colour, [2]int{s.Word, s.Words})
+	}
+	p.nvary = max(p.nvary, end)
+}
+
+// legacyPartner names the vertex outputs a legacy fragment input reads.
+var legacyPartner = map[string][2]string{
+	"gl_Color":          {"gl_FrontColor", "gl_BackColor"},
+	"gl_SecondaryColor": {"gl_FrontSecondaryColor", "gl_BackSecondaryColor"},
+	"gl_TexCoord":       {"gl_TexCoord", ""},
+	"gl_FogFragCoord":   {"gl_FogFragCoord", ""},
+}
+
+// qualifiers returns the interpolation qualifiers of a stage's global inputs or
+// outputs (built-in redeclarations included) by name.
+func qualifiers(sp *glsl.StageProgram, kind ast.VarKind) map[string]ast.Interp {
+	out := map[string]ast.Interp{}
+	if sp == nil {
+		return out
+	}
+	for _, u := range sp.Units {
+		for _, v := range u.File.Globals {
+			if v.Kind == kind && v.Qual.Interp != ast.InterpNone {
+				out[v.Name] = v.Qual.Interp
 			}
 		}
 	}
+	return out
+}
+
+// layoutVaryings gives every varying word its interpolation and finds the
+// legacy colours (for the flat shade model and two-sided colour). A fragment
+// input's qualifier wins; else its vertex output's applies; integers are flat.
+// spec: GLSL 1.30 §4.3.7, GL 3.0 §2.19.6 (flatshading applies to colours
+// without an interpolation qualifier).
+func (p *Program) layoutVaryings() {
+	p.interp = make([]ref.Interp, p.nvary)
+	fs := p.IR.FS
+	if fs == nil {
+		// The fixed-function fragment stage reads the primary colour.
+		if f, ok := slotNamed(p.IR.VS.Outputs, "gl_FrontColor"); ok {
+			p.colour = append(p.colour, [2]int{f.Word, f.Words})
+			p.ffColour = f.Word
+			if b, ok := slotNamed(p.IR.VS.Outputs, "gl_BackColor"); ok {
+				p.twoSide = append(p.twoSide, ref.TwoSide{Front: f.Word, Back: b.Word, Words: min(f.Words, b.Words)})
+			}
+		}
+		return
+	}
+	fq := qualifiers(p.Linked.Fragment, ast.VarIn)
+	vq := qualifiers(p.Linked.Vertex, ast.VarOut)
+	outOf := map[string]string{}
+	for _, vy := range p.Linked.Varyings {
+		if vy.In != nil && vy.Out != nil {
+			outOf[vy.In.Name] = vy.Out.Name
+		}
+	}
+	for _, s := range fs.Inputs {
+		if s.Word+s.Words > p.nvary {
+			continue
+		}
+		q, ok := fq[s.Name]
+		legacy, isLegacy := legacyPartner[s.Name]
+		if !ok {
+			if o, linked := outOf[s.Name]; linked {
+				q, ok = vq[o]
+			} else if isLegacy {
+				q, ok = vq[legacy[0]]
+				if !ok && legacy[1] != "" {
+					q, ok = vq[legacy[1]]
+				}
+			}
+		}
+		it := ref.Smooth
+		switch {
+		case s.Flat || q == ast.InterpFlat:
+			it = ref.Flat
+		case q == ast.InterpNoPerspective:
+			it = ref.NoPerspective
+		}
+		for w := s.Word; w < s.Word+s.Words; w++ {
+			p.interp[w] = it
+		}
+		if !isLegacy || legacy[1] == "" {
+			continue
+		}
+		if !ok {
+			p.colour = append(p.colour, [2]int{s.Word, s.Words})
+		}
+		if p.IR.VS != nil {
+			if b, has := slotNamed(p.IR.VS.Outputs, legacy[1]); has {
+				p.twoSide = append(p.twoSide, ref.TwoSide{Front: s.Word, Back: b.Word, Words: min(s.Words, b.Words)})
+			}
+		}
+	}
+}
+
+// FixedFragment returns GL's fixed-function fragment stage for a program
+// without a fragment shader: the fragment colour is the interpolated primary
+// colour (gl_FrontColor, or gl_BackColor on back faces with two-sided colour),
+// white when the vertex shader writes neither. spec: GL 2.1 §3.8-§3.10 (no
+// texturing, no fog enabled).
+func (p *Program) FixedFragment() ref.FragmentShader {
+	nv, w := p.nvary, p.ffColour
+	return ref.FragmentFunc(func(quads []ref.Quad, _ ref.Textures) error {
+		for i := range quads {
+			q := &quads[i]
+			for l := 0; l < 4; l++ {
+				c := [4]float32{1, 1, 1, 1}
+				if w >= 0 {
+					for k := 0; k < 4; k++ {
+						c[k] = q.Varying(l, nv, w+k)
+					}
+				}
+				q.SetColor(0, l, c)
+			}
+		}
+		return nil
+	})
 }
 
 // AttribWords is the number of attribute words per vertex the vertex stage

@@ -115,11 +115,15 @@ func (v *VertexShader) ShadeVertices(b *ref.VertexBatch, tex ref.Textures) error
 		if _, err := m.Run(v.ctx, mask, mask); err != nil {
 			return err
 		}
-		for ow := 0; ow < nv; ow++ {
+		outw := min(p.IR.VS.OutputWords, nv)
+		for ow := 0; ow < outw; ow++ {
 			arr := m.Output(ow)
 			for l := 0; l < n; l++ {
 				b.Varyings[(base+l)*nv+ow] = arr[l]
 			}
+		}
+		for l := 0; l < n && outw < nv; l++ {
+			clear(b.Varyings[(base+l)*nv+outw : (base+l+1)*nv])
 		}
 		for k := 0; k < 4; k++ {
 			arr := m.Output(k)

@@ -308,11 +308,15 @@ func (c *glContext) state(st *shadertest.State) (*ref.State, error) {
 	} else {
 		rs.Vertex = c.fixedFunction(st)
 	}
-	fs, err := p.NewFragmentShader(c.ctx)
-	if err != nil {
-		return nil, err
+	if p.IR.FS != nil {
+		fs, err := p.NewFragmentShader(c.ctx)
+		if err != nil {
+			return nil, err
+		}
+		rs.Fragment = fs
+	} else {
+		rs.Fragment = p.FixedFragment()
 	}
-	rs.Fragment = fs
 	rs.Interp = p.Interp(st.Flat)
 	if st.TwoSide && len(p.TwoSide()) > 0 {
 		rs.TwoSided, rs.TwoSide = true, p.TwoSide()

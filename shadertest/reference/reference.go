@@ -124,8 +124,8 @@ func (c *glContext) Link(p *shadertest.Program) error {
 	if err != nil {
 		return &shadertest.LinkError{Log: err.Error()}
 	}
-	if lp.Fragment == nil {
-		return fmt.Errorf("program without a fragment shader: %w", shadertest.ErrUnsupported)
+	if lp.Vertex == nil && lp.Fragment == nil {
+		return &shadertest.LinkError{Log: "no shaders"}
 	}
 	prog, err := program.New(lp, c.pcfg)
 	if err != nil {
