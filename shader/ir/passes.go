@@ -350,8 +350,10 @@ func HoistConstants(p *Program) bool {
 		}
 		switch in.Op {
 		case ArrayLoad:
+			// Elements of an indexed range are read by position: they keep their
+			// own registers (no hoisting or merging).
 			for i := uint32(0); i < in.Len; i++ {
-				check(Reg(in.Imm+i*in.Stride), pc)
+				ok[in.Imm+i*in.Stride] = false
 			}
 		case Tex:
 			t := &p.Tex[in.Imm]

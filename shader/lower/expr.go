@@ -160,9 +160,9 @@ func (l *lowerer) conv1(r ir.Reg, from, to ast.Basic) ir.Reg {
 	case ast.Uint:
 		switch from {
 		case ast.Float:
-			// uint(float) of a negative value is undefined; convert through int so
-			// that uint(-1.0) wraps as on most hardware.
-			return b.Op(ir.Cast, ir.U32, b.Op(ir.FtoI, ir.I32, r))
+			// uint(float) saturates like RISC-V fcvt.wu.s (negative values, which
+			// GLSL leaves undefined, give 0).
+			return b.Op(ir.FtoU, ir.U32, r)
 		case ast.Int:
 			return b.Op(ir.Cast, ir.U32, r)
 		case ast.Bool:

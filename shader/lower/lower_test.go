@@ -339,6 +339,12 @@ func TestBuiltins(t *testing.T) {
 				}
 				return [4]float64{s, sw(int32(a[1])), 11, sw(int32(a[2]))}
 			}},
+		{"const uvec2 m[] = uvec2[4](uvec2(0, 0), uvec2(0, 1), uvec2(1, 0), uvec2(1, 1));",
+			"vec4(vec2(0.0, a.x)[m[int(a.z) & 3].x], vec2(0.0, a.y)[m[int(a.z) & 3].y], float(m[2].x), 0.0)", func(a [4]float64) [4]float64 {
+				m := [4][2]int{{0, 0}, {0, 1}, {1, 0}, {1, 1}}
+				k := m[int32(a[2])&3]
+				return [4]float64{[2]float64{0, a[0]}[k[0]], [2]float64{0, a[1]}[k[1]], 1, 0}
+			}},
 		{"", "vec4(a.x > 0.0 ? a.y : a.z, (a.x > 0.0 && a.y > 0.0) ? 1.0 : 0.0, float(a.x == a.x), a.w)", func(a [4]float64) [4]float64 {
 			r := [4]float64{a[2], 0, 1, a[3]}
 			if a[0] > 0 {
