@@ -1,0 +1,145 @@
+package parser
+
+import (
+	"vortexgfx/shader/glsl/ast"
+	"vortexgfx/shader/glsl/preproc"
+)
+
+// isQualifier reports whether t is a qualifier keyword.
+func (p *parser) isQualifierTok(t preproc.Token) bool {
+	if t.Kind != preproc.Ident {
+		return false
+	}
+	switch t.Text {
+	case "const", "in", "out", "inout", "uniform", "attribute", "varying", "centroid",
+		"invariant", "flat", "smooth", "noperspective", "layout", "lowp", "mediump", "highp":
+		return p.isKeyword(t.Text)
+	case "buffer", "shared", "precise", "sample", "patch", "coherent", "volatile", "restrict", "readonly", "writeonly":
+		return !p.lang.es && p.lang.v >= 400 || p.lang.atLeast(430, 310) && (t.Text == "buffer" || t.Text == "shared")
+	}
+	return false
+}
+
+// qualifiers parses a possibly empty qualifier sequence.
+func (p *parser) qualifiers() ast.Qualifiers {
+	var q ast.Qualifiers
+	lastRank := -1
+	strict := p.lang.es || p.lang.v < 420
+	for p.isQualifierTok(p.tok) {
+		if q.Count == 0 {
+			q.Pos = p.tok.Pos
+		}
+		q.Count++
+		t := p.tok
+		p.next()
+		// Before GLSL 4.20 qualifiers come in a fixed order: invariant,
+		// interpolation, storage (centroid first), precision. spec: GLSL 1.30 §4.7.
+		if r := qualRank(t.Text); strict && r >= 0 {
+			if r < lastRank || (r == lastRank && r == 2 && t.Text == "centroid") {
+				p.errorf(t.Pos, "qualifier '%s' is out of order (GLSL requires invariant, interpolation, storage, precision)", t.Text)
+			}
+			lastRank = r
+		}
+		setStorage := func(s ast.Storage) {
+			if q.Storage != ast.StorageNone {
+				p.errorf(t.Pos, "multiple storage qualifiers ('%s' after '%s')", t.Text, q.Storage)
+			}
+			q.Storage = s
+		}
+		setInterp := func(i ast.Interp) {
+			if q.Interp != ast.InterpNone {
+				p.errorf(t.Pos, "multiple interpolation qualifiers")
+			}
+			q.Interp = i
+		}
+		setPrec := func(pr ast.Precision) {
+			if q.Precision != ast.PrecNone {
+				p.errorf(t.Pos, "multiple precision qualifiers")
+			}
+			q.Precision = pr
+		}
+		switch t.Text {
+		case "const":
+			setStorage(ast.StorageConst)
+		case "in":
+			if q.Storage != ast.StorageConst {
+				setStorage(ast.StorageIn)
+			}
+		case "out":
+			setStorage(ast.StorageOut)
+		case "inout":
+			setStorage(ast.StorageParamInOut)
+		case "uniform":
+			setStorage(ast.StorageUniform)
+		case "attribute":
+			setStorage(ast.StorageAttribute)
+		case "varying":
+			setStorage(ast.StorageVarying)
+		case "buffer":
+			setStorage(ast.StorageBuffer)
+		case "shared":
+			setStorage(ast.StorageShared)
+		case "centroid":
+			q.Centroid = true
+		case "sample":
+			q.Sample = true
+		case "patch":
+			q.Patch = true
+		case "invariant":
+			q.Invariant = true
+		case "precise":
+			q.Precise = true
+		case "flat":
+			setInterp(ast.InterpFlat)
+		case "smooth":
+			setInterp(ast.InterpSmooth)
+		case "noperspective":
+			setInterp(ast.InterpNoPerspective)
+		case "lowp":
+			setPrec(ast.PrecLow)
+		case "mediump":
+			setPrec(ast.PrecMedium)
+		case "highp":
+			setPrec(ast.PrecHigh)
+		case "layout":
+			p.expect("(")
+			for {
+				name, pos := p.layoutName()
+				lq := ast.LayoutQual{NamePos: pos, Name: name}
+				if p.got("=") {
+					lq.Value = p.condExpr()
+				}
+				q.Layout = append(q.Layout, lq)
+				if !p.got(",") {
+					break
+				}
+			}
+			p.expect(")")
+		}
+	}
+	return q
+}
+
+// qualRank orders qualifier keywords for the pre-4.20 ordering rule; -1 = unordered.
+func qualRank(word string) int {
+	switch word {
+	case "invariant", "precise":
+		return 0
+	case "smooth", "flat", "noperspective":
+		return 1
+	case "centroid", "sample", "patch", "const", "in", "out", "inout", "uniform", "attribute", "varying", "buffer", "shared":
+		return 2
+	case "lowp", "mediump", "highp":
+		return 3
+	}
+	return -1
+}
+
+func (p *parser) layoutName() (string, ast.Pos) {
+	t := p.tok
+	if t.Kind != preproc.Ident {
+		p.fail(t.Pos, "syntax error: expected layout qualifier name, found %s", p.describe(t))
+	}
+	p.next()
+	return t.Text, t.Pos
+}

@@ -1,0 +1,220 @@
+package types
+
+import (
+	"strings"
+
+	"vortexgfx/shader/glsl/ast"
+)
+
+func (c *checker) index(x *ast.Index) ast.Expr {
+	x.X = c.expr(x.X)
+	x.Index = c.expr(x.Index)
+	t, it := x.X.Type(), x.Index.Type()
+	if t.IsInvalid() || it.IsInvalid() {
+		return invalid(x)
+	}
+	if !(it.IsScalar() && (it.Base == ast.Int || it.Base == ast.Uint)) {
+		c.errorf(x.Index.Pos(), "array index must be a scalar integer, not %s", it)
+		return invalid(x)
+	}
+	n := 0
+	switch {
+	case t.IsArray():
+		x.T, n = t.Elem, t.Len
+		if !c.arrayIndexOK(x) {
+			return invalid(x)
+		}
+	case t.IsVector():
+		x.T, n = ast.Scalar(t.Base), t.Rows
+	case t.IsMatrix():
+		x.T, n = t.Column(), t.Cols
+	default:
+		c.errorf(x.LbrackPos, "cannot index a value of type %s", t)
+		return invalid(x)
+	}
+	if v := x.Index.Value(); v != nil {
+		i := int64(v.Int(0))
+		if it.Base == ast.Uint {
+			i = int64(v.Uint(0))
+		}
+		if i < 0 || (n > 0 && i >= int64(n)) {
+			c.errorf(x.Index.Pos(), "index %d is out of range [0, %d)", i, n)
+			return invalid(x)
+		}
+		if bv := x.X.Value(); bv != nil {
+			x.Val = extract(bv, x.X.Type(), int(i))
+		}
+	}
+	return x
+}
+
+// arrayIndexOK applies the indexing rules that depend on what is indexed:
+// implicitly sized arrays, sampler arrays and interface block arrays need constant
+// indices in older versions. spec: GLSL 1.20 §4.1.9, GLSL 1.30 §4.1.7, ES 3.00 §4.3.7.
+func (c *checker) arrayIndexOK(x *ast.Index) bool {
+	t := x.X.Type()
+	idx := x.Index.Value()
+	if t.Len == 0 {
+		id, ok := x.X.(*ast.Ident)
+		if !ok || id.Var == nil {
+			c.errorf(x.LbrackPos, "cannot index an unsized array")
+			return false
+		}
+		if idx == nil {
+			c.errorf(x.Index.Pos(), "implicitly sized array '%s' can only be indexed with a constant expression", id.Name)
+			return false
+		}
+		i := int(idx.Int(0))
+		if lim, ok := c.limit[id.Var]; ok && i >= lim {
+			c.errorf(x.Index.Pos(), "index %d of '%s' exceeds the implementation limit %d", i, id.Name, lim)
+			return false
+		}
+		if i > c.maxIndex[id.Var] {
+			c.maxIndex[id.Var] = i
+		}
+		return true
+	}
+	constOnly := !c.es && c.version >= 130 && c.version < 400 || c.es && c.version >= 300 && c.version < 320
+	if idx == nil && t.Elem.IsSampler() && constOnly {
+		c.errorf(x.Index.Pos(), "sampler arrays can only be indexed with constant expressions in this GLSL version")
+		return false
+	}
+	if id, ok := x.X.(*ast.Ident); ok && idx == nil && id.Var != nil && id.Var.Block != nil &&
+		id.Var == id.Var.Block.InstanceVar && id.Var.Block.Storage == ast.StorageUniform && !c.atLeast(400, 320) {
+		c.errorf(x.Index.Pos(), "interface block arrays can only be indexed with constant expressions in this GLSL version")
+		return false
+	}
+	return true
+}
+
+func (c *checker) selector(x *ast.Selector) ast.Expr {
+	x.X = c.expr(x.X)
+	t := x.X.Type()
+	if t.IsInvalid() {
+		return invalid(x)
+	}
+	if t.IsStruct() {
+		for i, f := range t.Struct.Fields {
+			if f.Name == x.Name {
+				x.Field = i
+				x.T = f.Type
+				if v := x.X.Value(); v != nil {
+					x.Val = extractField(v, t, i)
+				}
+				return x
+			}
+		}
+		c.errorf(x.DotPos, "'%s' has no field named '%s'", t, x.Name)
+		return invalid(x)
+	}
+	if t.IsVector() || (t.IsScalar() && c.atLeast(420, 0)) {
+		if len(x.Name) > 4 {
+			c.errorf(x.DotPos, "swizzle '%s' has more than four components", x.Name)
+			return invalid(x)
+		}
+		set := -1
+		comps := make([]int, 0, 4)
+		for i := 0; i < len(x.Name); i++ {
+			found := false
+			for s, letters := range [3]string{"xyzw", "rgba", "stpq"} {
+				if k := strings.IndexByte(letters, x.Name[i]); k >= 0 {
+					if set >= 0 && s != set {
+						c.errorf(x.DotPos, "swizzle '%s' mixes component sets", x.Name)
+						return invalid(x)
+					}
+					set = s
+					if k >= t.Rows {
+						c.errorf(x.DotPos, "swizzle component '%c' is out of range for %s", x.Name[i], t)
+						return invalid(x)
+					}
+					comps = append(comps, k)
+					found = true
+				}
+			}
+			if !found {
+				c.errorf(x.DotPos, "invalid swizzle or field '%s' on %s", x.Name, t)
+				return invalid(x)
+			}
+		}
+		x.Swizzle = comps
+		x.T = ast.Vector(t.Base, len(comps))
+		if v := x.X.Value(); v != nil {
+			w := make([]uint32, len(comps))
+			for i, k := range comps {
+				w[i] = v.Words[k]
+			}
+			x.Val = &ast.Value{Type: x.T, Words: w}
+		}
+		return x
+	}
+	c.errorf(x.DotPos, "cannot select '%s' from a value of type %s", x.Name, t)
+	return invalid(x)
+}
+
+// lvalue reports whether e may be written, reporting why not.
+// spec: GLSL 4.50 §5.8.
+func (c *checker) lvalue(e ast.Expr, what string) bool {
+	switch x := e.(type) {
+	case *ast.Ident:
+		v := x.Var
+		if v == nil {
+			return false
+		}
+		if v.ReadOnly || v.Kind == ast.VarConst || v.Kind == ast.VarUniform || v.Kind == ast.VarIn {
+			c.errorf(x.NamePos, "%s: '%s' is read-only", what, v.Name)
+			return false
+		}
+		if v.Kind == ast.VarParam && v.Qual.Storage == ast.StorageConst {
+			c.errorf(x.NamePos, "%s: const parameter '%s' is read-only", what, v.Name)
+			return false
+		}
+		c.noteWrite(v, x.NamePos)
+		return true
+	case *ast.Index:
+		return c.lvalue(x.X, what)
+	case *ast.Selector:
+		if x.Swizzle != nil {
+			seen := 0
+			for _, k := range x.Swizzle {
+				if seen&(1<<k) != 0 {
+					c.errorf(x.DotPos, "%s: swizzle '%s' repeats a component", what, x.Name)
+					return false
+				}
+				seen |= 1 << k
+			}
+		}
+		return c.lvalue(x.X, what)
+	}
+	c.errorf(e.Pos(), "%s is not an l-value", what)
+	return false
+}
+
+func (c *checker) noteWrite(v *ast.Var, pos ast.Pos) {
+	v.Written = true
+	if !v.Builtin {
+		if v.Kind == ast.VarOut && c.conf.Stage == ast.StageFragment {
+			if !c.userOutWritten.IsValid() {
+				c.userOutWritten = pos
+			}
+			if c.wroteFragColor.IsValid() || c.wroteFragData.IsValid() {
+				c.errorf(pos, "cannot write both user-defined outputs and gl_FragColor/gl_FragData")
+			}
+		}
+		return
+	}
+	switch v.Name {
+	case "gl_FragColor":
+		c.wroteFragColor = pos
+		if c.wroteFragData.IsValid() {
+			c.errorf(pos, "cannot write both gl_FragColor and gl_FragData")
+		}
+	case "gl_FragData":
+		c.wroteFragData = pos
+		if c.wroteFragColor.IsValid() {
+			c.errorf(pos, "cannot write both gl_FragColor and gl_FragData")
+		}
+	}
+	if c.userOutWritten.IsValid() && (v.Name == "gl_FragColor" || v.Name == "gl_FragData") {
+		c.errorf(pos, "cannot write both user-defined outputs and '%s'", v.Name)
+	}
+}

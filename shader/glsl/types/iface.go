@@ -1,0 +1,345 @@
+package types
+
+import (
+	"strings"
+
+	"vortexgfx/shader/glsl/ast"
+)
+
+// checkQualifiers validates the qualifiers of a variable declaration for its scope.
+func (c *checker) checkQualifiers(q *ast.Qualifiers, global bool, t *ast.Type, pos ast.Pos) {
+	st := q.Storage
+	if st == ast.StorageParamInOut {
+		c.errorf(q.Pos, "'inout' is only allowed on function parameters")
+	}
+	if st == ast.StorageBuffer || st == ast.StorageShared {
+		c.errorf(q.Pos, "'%s' variables are not supported in vertex and fragment shaders of this version", st)
+	}
+	if !global && st != ast.StorageNone && st != ast.StorageConst {
+		c.errorf(q.Pos, "local variables cannot be declared '%s'", st)
+	}
+	if q.Interp != ast.InterpNone || q.Centroid {
+		if st != ast.StorageIn && st != ast.StorageOut && st != ast.StorageVarying {
+			c.errorf(q.Pos, "interpolation qualifiers require 'in', 'out' or 'varying'")
+		} else if st == ast.StorageVarying && q.Interp != ast.InterpNone {
+			c.errorf(q.Pos, "interpolation qualifiers cannot be used with 'varying'")
+		}
+		if st == ast.StorageIn && c.conf.Stage == ast.StageVertex && q.Interp != ast.InterpNone {
+			c.errorf(q.Pos, "interpolation qualifiers cannot be used on vertex shader inputs")
+		}
+		if st == ast.StorageOut && c.conf.Stage == ast.StageFragment {
+			c.errorf(q.Pos, "interpolation qualifiers cannot be used on fragment shader outputs")
+		}
+	}
+	if q.Invariant {
+		ok := st == ast.StorageOut || st == ast.StorageVarying ||
+			(st == ast.StorageIn && c.conf.Stage == ast.StageFragment && !c.atLeast(130, 300))
+		if !ok {
+			c.errorf(q.Pos, "'invariant' can only qualify shader outputs")
+		}
+		if !global {
+			c.errorf(q.Pos, "'invariant' is only allowed at global scope")
+		}
+	}
+	switch st {
+	case ast.StorageAttribute:
+		if c.conf.Stage != ast.StageVertex {
+			c.errorf(q.Pos, "'attribute' is only allowed in vertex shaders")
+		}
+		if c.es && c.version >= 300 {
+			c.errorf(q.Pos, "'attribute' is removed in this GLSL version; use 'in'")
+		}
+		if !t.IsInvalid() && !isFloaty(t) && !(c.version >= 130 && t.IsNumeric() && t.Base != ast.Bool) {
+			c.errorf(pos, "attribute cannot have type %s", t)
+		}
+	case ast.StorageVarying:
+		if c.es && c.version >= 300 {
+			c.errorf(q.Pos, "'varying' is removed in this GLSL version; use 'in' or 'out'")
+		}
+		et := t
+		for et.IsArray() {
+			et = et.Elem
+		}
+		if !et.IsInvalid() && !isFloaty(et) {
+			c.errorf(pos, "varying cannot have type %s", t)
+		}
+	case ast.StorageIn, ast.StorageOut:
+		if !c.atLeast(130, 300) && global {
+			c.errorf(q.Pos, "'%s' at global scope requires GLSL 1.30", st)
+			return
+		}
+		c.checkInterface(q, t, pos)
+	case ast.StorageUniform:
+		if t.IsVoid() {
+			c.errorf(pos, "uniform cannot be void")
+		}
+	}
+	if len(q.Layout) > 0 {
+		c.checkLayout(q, global)
+	}
+}
+
+// containsInteger reports whether t is or holds an int/uint value.
+func containsInteger(t *ast.Type) bool {
+	switch {
+	case t.IsNumeric():
+		return t.Base == ast.Int || t.Base == ast.Uint
+	case t.IsArray():
+		return containsInteger(t.Elem)
+	case t.IsStruct():
+		for _, f := range t.Struct.Fields {
+			if containsInteger(f.Type) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isFloaty reports float scalars, vectors and matrices (legacy attribute/varying types).
+func isFloaty(t *ast.Type) bool {
+	return t.IsNumeric() && t.Base == ast.Float
+}
+
+// checkInterface applies the type rules for in/out variables. spec: GLSL 4.50 §4.3.4-§4.3.6.
+func (c *checker) checkInterface(q *ast.Qualifiers, t *ast.Type, pos ast.Pos) {
+	if t.IsInvalid() {
+		return
+	}
+	et := t
+	for et.IsArray() {
+		et = et.Elem
+	}
+	vsIn := q.Storage == ast.StorageIn && c.conf.Stage == ast.StageVertex
+	fsOut := q.Storage == ast.StorageOut && c.conf.Stage == ast.StageFragment
+	if et.IsSampler() || (et.IsNumeric() && et.Base == ast.Bool) || (et.IsStruct() && et.ContainsSampler()) {
+		c.errorf(pos, "%s variables cannot have type %s", q.Storage, t)
+		return
+	}
+	if et.IsVoid() {
+		c.errorf(pos, "%s variables cannot be void", q.Storage)
+		return
+	}
+	if et.IsStruct() && !c.atLeast(150, 300) {
+		c.errorf(pos, "%s variables cannot be structs in this GLSL version", q.Storage)
+		return
+	}
+	if vsIn && q.Centroid {
+		c.errorf(pos, "vertex shader inputs cannot be 'centroid'")
+		return
+	}
+	if vsIn && (t.IsArray() && c.es || et.IsStruct()) {
+		c.errorf(pos, "vertex shader inputs cannot have type %s", t)
+		return
+	}
+	if fsOut && (et.IsMatrix() || et.IsStruct()) {
+		c.errorf(pos, "fragment shader outputs cannot have type %s", t)
+		return
+	}
+	if et.IsStruct() && c.es && et.ContainsArray() {
+		c.errorf(pos, "interface variables cannot be structs containing arrays")
+	}
+	integer := containsInteger(et)
+	if integer && q.Interp != ast.InterpFlat {
+		needFlat := (q.Storage == ast.StorageIn && c.conf.Stage == ast.StageFragment) ||
+			(q.Storage == ast.StorageOut && c.conf.Stage == ast.StageVertex && c.es)
+		if needFlat {
+			c.errorf(pos, "integer %s variables must be qualified 'flat'", q.Storage)
+		}
+	}
+}
+
+func (c *checker) checkLayout(q *ast.Qualifiers, global bool) {
+	if !c.atLeast(140, 300) {
+		c.errorf(q.Pos, "layout qualifiers require GLSL 1.40 or GLSL ES 3.00")
+		return
+	}
+	if !global {
+		c.errorf(q.Pos, "layout qualifiers are not allowed on local variables")
+		return
+	}
+	for _, l := range q.Layout {
+		name := l.Name
+		if !c.es {
+			// Layout qualifier names are case-insensitive in desktop GLSL.
+			// spec: GLSL 1.50 §4.3.8.
+			name = strings.ToLower(name)
+		}
+		switch name {
+		case "location":
+			if q.Storage == ast.StorageUniform && !c.atLeast(430, 310) {
+				c.errorf(l.NamePos, "layout(location) on uniforms requires GLSL 4.30")
+			} else if q.Storage != ast.StorageIn && q.Storage != ast.StorageOut && q.Storage != ast.StorageUniform {
+				c.errorf(l.NamePos, "layout(location) requires 'in' or 'out'")
+			} else if c.es && q.Storage == ast.StorageOut && c.conf.Stage == ast.StageVertex && c.version < 310 {
+				c.errorf(l.NamePos, "layout(location) is not allowed on vertex shader outputs in GLSL ES 3.00")
+			} else if c.es && q.Storage == ast.StorageIn && c.conf.Stage == ast.StageFragment && c.version < 310 {
+				c.errorf(l.NamePos, "layout(location) is not allowed on fragment shader inputs in GLSL ES 3.00")
+			} else if !c.es && c.version < 330 && !(q.Storage == ast.StorageIn && c.conf.Stage == ast.StageVertex) &&
+				!(q.Storage == ast.StorageOut && c.conf.Stage == ast.StageFragment) {
+				c.errorf(l.NamePos, "layout(location) on this variable requires GLSL 3.30 or later")
+			} else if !c.es && c.version < 330 {
+				c.errorf(l.NamePos, "layout(location) requires GLSL 3.30")
+			}
+			c.layoutInt(l)
+		case "binding":
+			if !c.atLeast(420, 310) {
+				c.errorf(l.NamePos, "layout(binding) requires GLSL 4.20")
+			}
+			c.layoutInt(l)
+		case "std140", "shared", "packed", "row_major", "column_major", "std430":
+			if l.Value != nil {
+				c.errorf(l.NamePos, "layout qualifier '%s' takes no value", l.Name)
+			}
+		case "origin_upper_left", "pixel_center_integer", "early_fragment_tests", "index", "component":
+			if l.Name == "index" || l.Name == "component" {
+				c.layoutInt(l)
+			}
+		default:
+			c.errorf(l.NamePos, "unknown layout qualifier '%s'", l.Name)
+		}
+	}
+}
+
+func (c *checker) layoutInt(l ast.LayoutQual) int {
+	if l.Value == nil {
+		c.errorf(l.NamePos, "layout qualifier '%s' requires a value", l.Name)
+		return -1
+	}
+	x := c.expr(l.Value)
+	if x.Type().IsInvalid() {
+		return -1
+	}
+	if x.Value() == nil || !x.Type().IsScalar() || (x.Type().Base != ast.Int && x.Type().Base != ast.Uint) {
+		c.errorf(l.Value.Pos(), "layout qualifier '%s' requires an integer constant", l.Name)
+		return -1
+	}
+	n := int(x.Value().Int(0))
+	if n < 0 {
+		c.errorf(l.Value.Pos(), "layout qualifier '%s' cannot be negative", l.Name)
+		return -1
+	}
+	return n
+}
+
+func layoutValue(q *ast.Qualifiers, name string) int {
+	for _, l := range q.Layout {
+		if l.Name == name && l.Value != nil && l.Value.Value() != nil {
+			return int(l.Value.Value().Int(0))
+		}
+	}
+	return -1
+}
+
+// blockDecl checks an interface block. spec: GLSL 4.50 §4.3.9.
+func (c *checker) blockDecl(d *ast.BlockDecl) {
+	q := d.Qual
+	switch q.Storage {
+	case ast.StorageUniform:
+		if !c.atLeast(140, 300) {
+			c.errorf(d.NamePos, "uniform blocks require GLSL 1.40 or GLSL ES 3.00")
+			return
+		}
+	case ast.StorageIn, ast.StorageOut:
+		if !c.atLeast(150, 320) || (q.Storage == ast.StorageIn && c.conf.Stage == ast.StageVertex) ||
+			(q.Storage == ast.StorageOut && c.conf.Stage == ast.StageFragment) {
+			c.errorf(d.NamePos, "%s blocks are not allowed here", q.Storage)
+			return
+		}
+	default:
+		c.errorf(d.NamePos, "interface block '%s' requires 'uniform', 'in' or 'out'", d.Name)
+		return
+	}
+	if d.Name == "gl_PerVertex" && c.atLeast(150, 320) {
+		// Redeclaring the built-in gl_PerVertex block only restricts which of
+		// gl_Position, gl_PointSize and gl_ClipDistance are used; nothing to declare.
+		return
+	}
+	c.checkName(d.Name, d.NamePos)
+	if d.InstanceName != "" {
+		c.checkName(d.InstanceName, d.InstancePos)
+	}
+	b := &ast.InterfaceBlock{Name: d.Name, Instance: d.InstanceName, Storage: q.Storage, Layout: "shared", Binding: -1}
+	for _, l := range q.Layout {
+		switch l.Name {
+		case "std140", "shared", "packed", "std430":
+			b.Layout = l.Name
+		}
+	}
+	if len(q.Layout) > 0 {
+		c.checkLayout(&q, true)
+		b.Binding = layoutValue(&q, "binding")
+	}
+	d.Block = b
+	kind, _ := c.varKind(q.Storage, true)
+	st := &ast.StructType{Name: d.Name}
+	for _, g := range d.Members {
+		if g.Type.Struct != nil {
+			c.errorf(g.Type.Pos(), "struct definitions are not allowed inside blocks")
+		}
+		if g.Qual.Storage != ast.StorageNone && g.Qual.Storage != q.Storage {
+			c.errorf(g.Qual.Pos, "block member storage must match the block")
+		}
+		bt := c.resolveType(g.Type)
+		for _, vs := range g.Vars {
+			t := bt
+			if len(vs.Dims) > 0 {
+				t = c.arrayOf(bt, vs.Dims, vs.NamePos)
+			}
+			if t.ContainsSampler() {
+				c.errorf(vs.NamePos, "samplers are not allowed in blocks")
+			}
+			v := &ast.Var{Name: vs.Name, DeclPos: vs.NamePos, Type: t, Kind: kind, Qual: g.Qual,
+				ReadOnly: kind != ast.VarOut, Location: -1, Binding: -1, Block: b}
+			vs.Var = v
+			b.Members = append(b.Members, v)
+			st.Fields = append(st.Fields, ast.Field{Name: vs.Name, Type: t, Pos: vs.NamePos})
+			c.checkName(vs.Name, vs.NamePos)
+			if q.Storage == ast.StorageIn || q.Storage == ast.StorageOut {
+				mq := g.Qual
+				mq.Storage = q.Storage
+				if mq.Interp == ast.InterpNone {
+					mq.Interp = q.Interp
+				}
+				c.checkInterface(&mq, t, vs.NamePos)
+			}
+			if d.InstanceName == "" {
+				c.declareVar(v)
+			}
+		}
+	}
+	if q.Storage == ast.StorageUniform {
+		offs, size := Std140Offsets(b.Members)
+		for i, m := range b.Members {
+			m.Offset = offs[i]
+		}
+		b.Size = size
+	}
+	if key := q.Storage.String() + " " + d.Name; c.blockNames[key] {
+		c.errorf(d.NamePos, "redeclaration of block '%s'", d.Name)
+	} else {
+		c.blockNames[key] = true
+	}
+	// A block name may not also name a global variable, function or type; blocks of
+	// different storage may share it. spec: GLSL 1.50 §4.3.7.
+	if e := c.globals.names[d.Name]; e != nil && !e.block {
+		c.errorf(d.NamePos, "block name '%s' is already used by another global", d.Name)
+	} else if e == nil && d.InstanceName != d.Name {
+		c.globals.names[d.Name] = &entity{block: true, pos: d.NamePos}
+	}
+	if d.InstanceName != "" {
+		t := ast.Struct(st)
+		if len(d.InstanceDims) > 0 {
+			t = c.arrayOf(t, d.InstanceDims, d.InstancePos)
+		}
+		if t.IsArray() && t.Len == 0 {
+			c.errorf(d.InstancePos, "interface block array '%s' must have an explicit size", d.InstanceName)
+		}
+		b.Type = t
+		v := &ast.Var{Name: d.InstanceName, DeclPos: d.InstancePos, Type: t, Kind: kind, Qual: q,
+			ReadOnly: kind != ast.VarOut, Location: -1, Binding: b.Binding, Block: b}
+		b.InstanceVar = v
+		c.declareVar(v)
+	}
+	c.file.Blocks = append(c.file.Blocks, b)
+}
