@@ -130,7 +130,13 @@ func (d *Device) graphicsKick(ctx context.Context, mem ViewMemory, rc raster.Con
 		copy(fw.FragPID[:], wv.PID[:fw.Lanes])
 		return d.SubmitFragment(core, &fw)
 	}
-	rst, rerr := raster.Run(mem, &rs, rc, launch)
+	view := mem
+	if rc.EarlyZ && rs.EarlyZSafe&1 != 0 {
+		if view, err = depthSnapshot(mem, &rs); err != nil {
+			return 0, err
+		}
+	}
+	rst, rerr := raster.Run(view, &rs, rc, launch)
 	fcyc, _, ferr := d.WaitFragments() // the drain is the launch barrier
 	gs := GraphicsStats{Raster: rst}
 	for i := range fr.cores {
@@ -152,4 +158,42 @@ func (d *Device) graphicsKick(ctx context.Context, mem ViewMemory, rc raster.Con
 		return gs.Cycles, rerr
 	}
 	return gs.Cycles, ferr
+}
+
+// snapshotMemory is device memory with the depth buffer replaced by a copy taken
+// at the frame kick.
+type snapshotMemory struct {
+	ViewMemory
+	base uint64
+	snap []byte
+}
+
+// View returns the snapshot for a range inside it, device memory otherwise.
+func (m *snapshotMemory) View(addr uint64, n int) ([]byte, error) {
+	if n >= 0 && addr >= m.base && addr-m.base+uint64(n) <= uint64(len(m.snap)) {
+		off := addr - m.base
+		return m.snap[off : off+uint64(n) : off+uint64(n)], nil
+	}
+	return m.ViewMemory.View(addr, n)
+}
+
+// depthSnapshot gives early-Z the depth committed before the kick. Early-Z may
+// cull only against depth the OM has committed (rasterizer §7.5); how much of
+// the frame's own depth it sees depends on how far the cores lag the walk, so
+// the model fixes that lag at "all of it": the walk reads the depth buffer as
+// it was at the kick. Culls stay strictly-behind-correct, the counters do not
+// depend on scheduling, and the walkers never read words the cores write.
+func depthSnapshot(mem ViewMemory, rs *raster.State) (ViewMemory, error) {
+	_, xmax := abi.UnpackScissor(rs.ScissorX)
+	_, ymax := abi.UnpackScissor(rs.ScissorY)
+	if xmax <= 0 || ymax <= 0 || int(rs.ZBufPitch) < 4*xmax {
+		return mem, nil // raster.Run reports the bad state
+	}
+	base := abi.ByteAddr(rs.ZBufAddr)
+	n := int(rs.ZBufPitch)*(ymax-1) + 4*xmax
+	v, err := mem.View(base, n)
+	if err != nil {
+		return nil, fmt.Errorf("raster: early-Z depth view at 0x%x (+%d): %w", base, n, err)
+	}
+	return &snapshotMemory{ViewMemory: mem, base: base, snap: append([]byte(nil), v...)}, nil
 }

@@ -268,8 +268,8 @@ func binningKernel(c *device.CTA) error {
 	if g.Cols <= 0 || g.Rows <= 0 || g.Bins() > 1<<(32-abi.PipePrimBits) {
 		return fmt.Errorf("binning_k: bin grid %dx%d", g.Cols, g.Rows)
 	}
+	// Counts produced by earlier launches (the launch barrier orders them).
 	prims := uint64(c.ReadU32(a.Counters + 4*CounterPrims))
-	keys := uint64(c.ReadU32(a.Counters + 4*CounterKeys))
 	bins := uint64(g.Bins())
 	var one [1]BBox
 	var cnt [1]uint32
@@ -311,6 +311,7 @@ func binningKernel(c *device.CTA) error {
 			}
 		})
 	case StageBHist, StageBScatter:
+		keys := uint64(c.ReadU32(a.Counters + 4*CounterKeys))
 		kb := make([]byte, 4*keys)
 		c.Read(a.Keys, kb)
 		threads := uint32(c.Threads)
@@ -353,7 +354,7 @@ func binningKernel(c *device.CTA) error {
 			for b := uint64(0); b < bins; b++ {
 				h := c.ReadU32(a.Hist + 4*b)
 				c.WriteU32(a.Base+4*b, s)
-				abi.BinHeader{BinX: uint16(b % bins % uint64(g.Cols)), BinY: uint16(b / uint64(g.Cols)), PidsOffset: s, PidsCount: h}.Put(hb[:])
+				abi.BinHeader{BinX: uint16(b % uint64(g.Cols)), BinY: uint16(b / uint64(g.Cols)), PidsOffset: s, PidsCount: h}.Put(hb[:])
 				c.Write(a.TBuf+b*abi.BinHeaderBytes, hb[:])
 				s += h
 			}
