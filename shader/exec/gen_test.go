@@ -19,6 +19,7 @@ type gen struct {
 	p      *ir.Program
 	fl, in []ir.Reg
 	arr    ir.Reg // first register of a 4-element float array
+	carr   ir.Reg // first register of a 4-element constant float array (never stored)
 	depth  int
 	loops  int
 }
@@ -42,6 +43,10 @@ func newGen(seed uint64, stage ir.Stage) *gen {
 	for i := 1; i < 4; i++ {
 		g.b.Reg(ir.F32)
 	}
+	g.carr = g.b.Reg(ir.F32)
+	for i := 1; i < 4; i++ {
+		g.b.Reg(ir.F32)
+	}
 	return g
 }
 
@@ -56,6 +61,9 @@ func (g *gen) program() *ir.Program {
 	for i := 2; i < 6; i++ {
 		b.Imm(ir.Const, g.fl[i], math.Float32bits(float32(g.rng.IntN(9))-2))
 		b.Imm(ir.Const, g.in[i], uint32(g.rng.IntN(9)-2))
+	}
+	for i := 0; i < 4; i++ { // equal values on purpose: constants must not merge
+		b.Imm(ir.Const, g.carr+ir.Reg(i), math.Float32bits(float32(i&1)))
 	}
 	g.block(6 + g.rng.IntN(10))
 	for i := 0; i < 2; i++ {
@@ -91,6 +99,7 @@ func (g *gen) stmt() {
 	case k == 9:
 		b.Emit(ir.Inst{Op: ir.ArrayStore, Dst: ir.NoReg, Src: [4]ir.Reg{g.pick(g.in), g.pick(g.fl), ir.NoReg, ir.NoReg}, Imm: uint32(g.arr), Len: 4, Stride: 1})
 		b.Emit(ir.Inst{Op: ir.ArrayLoad, Dst: g.pick(g.fl), Src: [4]ir.Reg{g.pick(g.in), ir.NoReg, ir.NoReg, ir.NoReg}, Imm: uint32(g.arr), Len: 4, Stride: 1})
+		b.Emit(ir.Inst{Op: ir.ArrayLoad, Dst: g.pick(g.fl), Src: [4]ir.Reg{g.pick(g.in), ir.NoReg, ir.NoReg, ir.NoReg}, Imm: uint32(g.carr), Len: 4, Stride: 1})
 	case k == 10:
 		if g.p.Stage == ir.Fragment {
 			ops := []ir.Op{ir.DdxFine, ir.DdyFine, ir.DdxCoarse, ir.DdyCoarse}
