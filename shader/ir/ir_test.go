@@ -319,3 +319,107 @@ func TestInlineExplosion(t *testing.T) {
 		t.Fatalf("got %v, want ErrTooLarge", err)
 	}
 }
+
+func TestSimplifyScopes(t *testing.T) {
+	p := &Program{Stage: Vertex, OutputWords: 1}
+	b := NewBuilder(p)
+	x := b.ConstF(1)
+	b.Ctl(Scope) // no return: removed
+	b.OpTo(FAdd, x, x, x)
+	b.Ctl(Return) // trailing return: removed
+	b.Ctl(EndScope)
+	b.Ctl(Scope) // early return: kept
+	b.Ctl(If, b.Op(FLt, Bool, x, x))
+	b.Ctl(Return)
+	b.Ctl(EndIf)
+	b.Ctl(EndScope)
+	b.Imm(StoreOutput, NoReg, 0, x)
+	if !SimplifyScopes(p) {
+		t.Fatal("nothing simplified")
+	}
+	scopes, returns := 0, 0
+	for _, in := range p.Code {
+		switch in.Op {
+		case Scope:
+			scopes++
+		case Return:
+			returns++
+		}
+	}
+	if scopes != 1 || returns != 1 {
+		t.Errorf("%d scopes, %d returns left, want 1 and 1:\n%s", scopes, returns, p)
+	}
+	if err := Verify(p); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestHoistAndCoalesce(t *testing.T) {
+	p := &Program{Stage: Vertex, InputWords: 1, OutputWords: 1}
+	b := NewBuilder(p)
+	x := b.Imm(LoadInput, b.Reg(I32), 0)
+	i := b.ConstI(0)
+	arr := b.Reg(I32)
+	b.Reg(I32)
+	b.Imm(Const, arr, 5)
+	b.Imm(Const, arr+1, 5) // equal to arr's value, but an array element: kept apart
+	b.Ctl(Loop)
+	lim := b.ConstI(4) // single definition, read in its block: hoisted
+	b.Ctl(If, b.Op(IGe, Bool, i, lim))
+	b.Ctl(Break)
+	b.Ctl(EndIf)
+	t1 := b.Op(IAdd, I32, i, b.ConstI(1))
+	b.OpTo(Mov, i, t1) // coalesced into the add
+	b.Ctl(EndLoop)
+	e := b.Reg(I32)
+	b.Emit(Inst{Op: ArrayLoad, Dst: e, Src: [4]Reg{x, NoReg, NoReg, NoReg}, Imm: uint32(arr), Len: 2, Stride: 1})
+	b.Imm(StoreOutput, NoReg, 0, b.Op(IAdd, I32, i, e))
+	if !HoistConstants(p) || !CoalesceMoves(p) {
+		t.Fatalf("passes did nothing:\n%s", p)
+	}
+	if err := Verify(p); err != nil {
+		t.Fatal(err)
+	}
+	loop := 0
+	for pc, in := range p.Code {
+		if in.Op == Loop {
+			loop = pc
+		}
+		if in.Op == Mov {
+			t.Errorf("move left at %d:\n%s", pc, p)
+		}
+	}
+	for _, in := range p.Code[loop:] {
+		if in.Op == Const {
+			t.Errorf("constant left in the loop:\n%s", p)
+		}
+	}
+	defs := 0
+	for _, in := range p.Code {
+		if in.Op == Const && (in.Dst == arr || in.Dst == arr+1) {
+			defs++
+		}
+	}
+	if defs != 2 {
+		t.Errorf("array element constants merged:\n%s", p)
+	}
+}
+
+func TestCompactRegisters(t *testing.T) {
+	p := &Program{Stage: Vertex, OutputWords: 1}
+	b := NewBuilder(p)
+	b.Reg(F32) // unused
+	x := b.ConstF(2)
+	b.Reg(I32) // unused
+	y := b.Op(FMul, F32, x, x)
+	b.Imm(StoreOutput, NoReg, 0, y)
+	if !CompactRegisters(p) {
+		t.Fatal("nothing compacted")
+	}
+	if len(p.Regs) != 2 || p.Code[1].Src[0] != 0 || p.Code[1].Dst != 1 || p.Code[2].Src[0] != 1 {
+		t.Errorf("after compaction:\n%s", p)
+	}
+	if err := Verify(p); err != nil {
+		t.Fatal(err)
+	}
+}
