@@ -106,7 +106,8 @@ type Program struct {
 	byName   map[string]uniformRef
 	blocks   map[string]string // instanced block name -> instance name
 	interp   []ref.Interp      // per vertex output word
-	colour   [][2]int          // word ranges of the legacy colour outputs
+	colour   [][2]int          // varying word ranges of the legacy colours without qualifiers
+	vsColour [][2]int          // vertex output word ranges of the legacy colours
 	twoSide  []ref.TwoSide
 	fsFrag   [3]int // gl_FragCoord, gl_FrontFacing, gl_PointCoord input words (-1: unused)
 	fsDepth  int    // gl_FragDepth output word, -1 when not written
@@ -249,6 +250,11 @@ func (p *Program) layoutVertex() {
 	}
 	if s, ok := slotNamed(vs.Outputs, "gl_ClipVertex"); ok {
 		p.clipVert = s.Word
+	}
+	for _, n := range []string{"gl_FrontColor", "gl_BackColor", "gl_FrontSecondaryColor", "gl_BackSecondaryColor"} {
+		if s, ok := slotNamed(vs.Outputs, n); ok {
+			p.vsColour = append(p.vsColour, [2]int{s.Word, s.Words})
+		}
 	}
 }
 

@@ -25,6 +25,10 @@ type VertexOptions struct {
 	// IgnorePointSize uses the fixed point size even when the shader writes
 	// gl_PointSize (desktop GL without GL_PROGRAM_POINT_SIZE).
 	IgnorePointSize bool
+	// ClampColor clamps the legacy colour outputs (gl_FrontColor,
+	// gl_BackColor and the secondary colours) to [0,1], as GL's vertex colour
+	// clamp does by default. spec: GL 3.0 §2.19.6 (CLAMP_VERTEX_COLOR).
+	ClampColor bool
 }
 
 // VertexShader runs a program's vertex stage as ref's vertex stage.
@@ -36,6 +40,7 @@ type VertexShader struct {
 	clip   ClipState
 	nclip  int
 	nosize bool
+	clamp  bool
 }
 
 // NewVertexShader returns the vertex stage of p bound to ctx (which cancels
@@ -52,7 +57,7 @@ func (p *Program) NewVertexShader(ctx context.Context, opt VertexOptions) (*Vert
 	if err := m.SetUniforms(p.Uniforms); err != nil {
 		return nil, err
 	}
-	v := &VertexShader{p: p, ctx: ctx, m: m, tu: newTexUnit(p, p.vw), clip: clip, nosize: opt.IgnorePointSize}
+	v := &VertexShader{p: p, ctx: ctx, m: m, tu: newTexUnit(p, p.vw), clip: clip, nosize: opt.IgnorePointSize, clamp: opt.ClampColor}
 	m.SetSampler(v.tu)
 	switch {
 	case p.clipDist[0] >= 0:
@@ -120,6 +125,17 @@ func (v *VertexShader) ShadeVertices(b *ref.VertexBatch, tex ref.Textures) error
 			arr := m.Output(ow)
 			for l := 0; l < n; l++ {
 				b.Varyings[(base+l)*nv+ow] = arr[l]
+			}
+		}
+		if v.clamp {
+			for _, c := range p.vsColour {
+				for w := c[0]; w < c[0]+c[1] && w < nv; w++ {
+					for l := 0; l < n; l++ {
+						i := (base+l)*nv + w
+						f := ir.BitsF32(b.Varyings[i])
+						b.Varyings[i] = math.Float32bits(min(max(f, 0), 1))
+					}
+				}
 			}
 		}
 		for l := 0; l < n && outw < nv; l++ {

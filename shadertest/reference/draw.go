@@ -258,6 +258,14 @@ func (c *glContext) rectAttribs(rv *shadertest.RectVertices, data []uint32, word
 				break
 			}
 		}
+		if posWord < 0 && c.cfg.API == shadertest.APIGLES {
+			// piglit's GLES rectangles feed attribute location 0: the
+			// attribute placed there explicitly or, else, by the linker
+			// (the first user attribute).
+			if s, ok := c.userAttribute(0); ok {
+				posWord = s.Word
+			}
+		}
 		for _, n := range []string{"piglit_texcoord", "gl_MultiTexCoord0"} {
 			if s, ok := p.Attribute(n); ok {
 				tcWord = s.Word
@@ -281,6 +289,25 @@ func (c *glContext) rectAttribs(rv *shadertest.RectVertices, data []uint32, word
 	}
 }
 
+// userAttribute returns the user attribute at GL location loc: an explicit
+// location, else the linker's order (explicit locations first, then
+// declaration order, one location per attribute here).
+func (c *glContext) userAttribute(loc int) (ir.Slot, bool) {
+	var user []ir.Slot
+	for _, a := range c.prog.IR.Attributes {
+		if a.Location == loc {
+			return a, true
+		}
+		if !strings.HasPrefix(a.Name, "gl_") && a.Location < 0 {
+			user = append(user, a)
+		}
+	}
+	if loc < len(user) {
+		return user[loc], true
+	}
+	return ir.Slot{}, false
+}
+
 // state builds the renderer state of a draw.
 func (c *glContext) state(st *shadertest.State) (*ref.State, error) {
 	p := c.prog
@@ -297,7 +324,8 @@ func (c *glContext) state(st *shadertest.State) (*ref.State, error) {
 	}
 	if p.IR.VS != nil {
 		vs, err := p.NewVertexShader(c.ctx, program.VertexOptions{Clip: clip,
-			IgnorePointSize: c.cfg.API == shadertest.APIGL && !st.ProgramPointSize})
+			IgnorePointSize: c.cfg.API == shadertest.APIGL && !st.ProgramPointSize,
+			ClampColor:      c.cfg.API == shadertest.APIGL})
 		if err != nil {
 			return nil, err
 		}
@@ -306,7 +334,8 @@ func (c *glContext) state(st *shadertest.State) (*ref.State, error) {
 			rs.ClipDistances = clip.Enabled & uint8(1<<uint(n)-1)
 		}
 	} else {
-		rs.Vertex = c.fixedFunction(st)
+		rs.Vertex = c.fixedFunction(st, &clip)
+		rs.ClipDistances = clip.Enabled
 	}
 	if p.IR.FS != nil {
 		fs, err := p.NewFragmentShader(c.ctx)
@@ -333,13 +362,18 @@ func (c *glContext) state(st *shadertest.State) (*ref.State, error) {
 // fixedFunction is GL's fixed-function vertex stage for a program with only a
 // fragment shader: gl_Position = MVP·gl_Vertex, gl_Color and gl_TexCoord[]
 // from the vertex colour and texture coordinates. spec: GL 2.1 §2.11-§2.12.
-func (c *glContext) fixedFunction(st *shadertest.State) ref.VertexShader {
+func (c *glContext) fixedFunction(st *shadertest.State, clip *program.ClipState) ref.VertexShader {
 	p := c.prog
-	mvp := st.ModelViewProjection()
+	mvp, mv := st.ModelViewProjection(), st.ModelView
+	nclip := 0
+	for m := clip.Enabled; m != 0; m >>= 1 {
+		nclip++
+	}
+	planes := clip.Planes
 	nv := p.Varyings()
 	col, hasCol := p.FragmentInput("gl_Color")
 	tc, hasTC := p.FragmentInput("gl_TexCoord")
-	return ref.VertexFunc{Out: ref.VertexLayout{Varyings: nv}, Fn: func(b *ref.VertexBatch, _ ref.Textures) error {
+	return ref.VertexFunc{Out: ref.VertexLayout{Varyings: nv, ClipDistances: nclip}, Fn: func(b *ref.VertexBatch, _ ref.Textures) error {
 		for v := 0; v < b.N; v++ {
 			a := b.Attribs[v*b.AttribWords : (v+1)*b.AttribWords]
 			var x [4]float32
@@ -348,6 +382,15 @@ func (c *glContext) fixedFunction(st *shadertest.State) ref.VertexShader {
 			}
 			for r := 0; r < 4; r++ {
 				b.Position[v][r] = mvp[r]*x[0] + mvp[4+r]*x[1] + mvp[8+r]*x[2] + mvp[12+r]*x[3]
+			}
+			// User clip planes apply to the eye-space vertex (GL 2.1 §2.12).
+			var eye [4]float32
+			for r := 0; r < 4; r++ {
+				eye[r] = mv[r]*x[0] + mv[4+r]*x[1] + mv[8+r]*x[2] + mv[12+r]*x[3]
+			}
+			for k := 0; k < nclip; k++ {
+				pl := planes[k]
+				b.ClipDist[v*nclip+k] = pl[0]*eye[0] + pl[1]*eye[1] + pl[2]*eye[2] + pl[3]*eye[3]
 			}
 			out := b.Varyings[v*nv : (v+1)*nv]
 			if hasCol && col.Word+4 <= nv {

@@ -49,7 +49,7 @@ func (c *glContext) SetTexture(unit int, t *shadertest.Texture) error {
 	if unit < 0 || unit >= maxUnits {
 		return fmt.Errorf("texture unit %d: %w", unit, shadertest.ErrUnsupported)
 	}
-	tex, smp, target, err := convertTexture(t, c.cfg.API)
+	tex, smp, target, err := convertTexture(t, c.cfg.API, c.cfg.GLSL.Num)
 	if err != nil {
 		return err
 	}
@@ -77,7 +77,9 @@ func texTarget(t shadertest.TexTarget) (program.Target, sampler.Dim, error) {
 
 func texFormat(t *shadertest.Texture) format.Format {
 	if t.Depth {
-		return format.D32F
+		// GL_DEPTH_COMPONENT: a fixed-point depth texture, so shadow
+		// references are clamped to [0,1] (GL 4.6 §8.23.1).
+		return format.D24S8
 	}
 	switch strings.TrimPrefix(strings.ToUpper(t.Format), "GL_") {
 	case "RGBA32F":
@@ -95,7 +97,7 @@ func texFormat(t *shadertest.Texture) format.Format {
 }
 
 // convertTexture builds the sampler texture and state of a runner texture.
-func convertTexture(t *shadertest.Texture, api shadertest.API) (*sampler.Texture, sampler.Sampler, program.Target, error) {
+func convertTexture(t *shadertest.Texture, api shadertest.API, glslVersion int) (*sampler.Texture, sampler.Sampler, program.Target, error) {
 	target, dim, err := texTarget(t.Target)
 	if err != nil {
 		return nil, sampler.Sampler{}, 0, err
@@ -146,8 +148,14 @@ func convertTexture(t *shadertest.Texture, api shadertest.API) (*sampler.Texture
 		}
 	}
 	tex.BaseLevel, tex.MaxLevel = t.Sampler.BaseLevel, t.Sampler.MaxLevel
+	mode := t.Sampler.DepthMode
+	if t.Sampler.CompareMode && glslVersion >= 130 {
+		// GLSL 1.30's shadow lookups return the comparison result whatever
+		// GL_DEPTH_TEXTURE_MODE says (Mesa keeps (r, r, r, 1)).
+		mode = "luminance"
+	}
 	if t.Depth && api == shadertest.APIGL {
-		switch t.Sampler.DepthMode {
+		switch mode {
 		case "intensity":
 			tex.Swizzle = [4]sampler.Swizzle{sampler.SwizzleR, sampler.SwizzleR, sampler.SwizzleR, sampler.SwizzleR}
 		case "alpha":
