@@ -433,6 +433,12 @@ func (l *lowerer) copyValue(v value) value {
 }
 
 func (l *lowerer) cond(x *ast.Cond) value {
+	if cv := x.Cond.Value(); cv != nil {
+		if cv.Bool(0) {
+			return l.expr(x.Then)
+		}
+		return l.expr(x.Else)
+	}
 	c := l.expr(x.Cond).r[0]
 	t := x.Type()
 	if !hasSideEffects(x.Then) && !hasSideEffects(x.Else) {

@@ -25,6 +25,16 @@ func (l *lowerer) stmt(s ast.Stmt) {
 	case *ast.DeclStmt:
 		l.localDecl(x.Decl)
 	case *ast.IfStmt:
+		if cv := x.Cond.Value(); cv != nil {
+			// A constant condition: only the taken branch exists (a call in the
+			// dead one may name a function that is never defined).
+			if cv.Bool(0) {
+				l.stmt(x.Then)
+			} else if x.Else != nil {
+				l.stmt(x.Else)
+			}
+			return
+		}
 		c := l.expr(x.Cond).r[0]
 		b.Ctl(ir.If, c)
 		l.stmt(x.Then)
