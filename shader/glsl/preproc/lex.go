@@ -218,6 +218,9 @@ func isHex(b []byte) bool { return len(b) > 1 && b[0] == '0' && (b[1]|0x20) == '
 
 // matchPunct consumes s if it is next in the input (continuations allowed inside).
 func (l *lexer) matchPunct(s string) bool {
+	if l.cur() != s[0] {
+		return false
+	}
 	save := *l
 	for i := 0; i < len(s); i++ {
 		if l.cur() != s[i] || l.off >= len(l.src) {

@@ -294,8 +294,19 @@ func TestBuiltinAvailability(t *testing.T) {
 		if b == ast.FnFtransform {
 			continue
 		}
-		if len(builtinSigs(b.String(), c)) == 0 {
+		sigs := builtinSigs(b.String(), c)
+		if len(sigs) == 0 {
 			t.Errorf("built-in %s has no overloads in GLSL 4.50 compatibility", b)
+		}
+		for _, s := range sigs {
+			if s.ret == nil || s.fn != b {
+				t.Errorf("built-in %s: malformed overload %+v", b, s)
+			}
+			for _, p := range s.params {
+				if p == nil || p.IsInvalid() {
+					t.Errorf("built-in %s: nil parameter type in %+v", b, s)
+				}
+			}
 		}
 	}
 }
