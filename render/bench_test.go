@@ -145,3 +145,27 @@ func TestBenchMatchesLlvmpipe(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkBenchScene times Renderer.Draw (clear + draw + finish) of the bench
+// scene at 512x512, as `vortex bench render` does.
+func BenchmarkBenchScene(b *testing.B) {
+	dir := benchDir(b)
+	for _, m := range []string{filepath.Join(dir, "bunny.obj"), "sphere"} {
+		b.Run(filepath.Base(m), func(b *testing.B) {
+			desc, err := scene.BenchDescription(m, dir, 512, 512)
+			if err != nil {
+				b.Fatal(err)
+			}
+			r, err := New(context.Background(), desc, Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for i := 0; b.Loop(); i++ {
+				if err := r.Draw(context.Background(), i); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

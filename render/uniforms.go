@@ -13,11 +13,10 @@ import (
 type uniformDst struct {
 	name    string
 	base    ast.Basic
-	comps   int // declared components (rows*cols), 0 for samplers
-	rows    int // matrix rows (1 for scalars and vectors)
-	cols    int
-	sampler bool
-	words   []uint32
+	comps int // declared components (rows*cols)
+	rows  int // matrix rows (1 for scalars and vectors)
+	cols  int
+	words []uint32
 }
 
 // resolveUniforms matches draw di's scene uniforms and texture bindings with
