@@ -11,8 +11,8 @@ import (
 // uniformDst is a scene uniform resolved against the program: the declared
 // type's shape and the word buffer the converted value is staged in.
 type uniformDst struct {
-	name    string
-	base    ast.Basic
+	name  string
+	base  ast.Basic
 	comps int // declared components (rows*cols)
 	rows  int // matrix rows (1 for scalars and vectors)
 	cols  int
