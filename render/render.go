@@ -191,6 +191,7 @@ func (r *Renderer) Draw(ctx context.Context, frame int) error {
 		clear(r.heat)
 	}
 	desc := r.desc
+	start := time.Now()
 	for si, t := range r.targets {
 		if err := t.ClearColor(0, desc.ClearColor); err != nil {
 			return fmt.Errorf("render: clear: %w", err)
@@ -209,6 +210,7 @@ func (r *Renderer) Draw(ctx context.Context, frame int) error {
 		}
 	}
 	r.stats.Frames++
+	r.stats.Elapsed += time.Since(start)
 	return nil
 }
 
@@ -273,7 +275,6 @@ func Render(ctx context.Context, desc *scene.Description, opts Options) ([]Frame
 	}
 	n := max(opts.Frames, 1)
 	frames := make([]Frame, 0, n)
-	start := time.Now()
 	for i := range n {
 		f := opts.FirstFrame + i
 		if err := r.Draw(ctx, f); err != nil {
@@ -287,7 +288,5 @@ func Render(ctx context.Context, desc *scene.Description, opts Options) ([]Frame
 			opts.Progress(i+1, n)
 		}
 	}
-	st := r.Stats()
-	st.Elapsed = time.Since(start)
-	return frames, st, nil
+	return frames, r.Stats(), nil
 }

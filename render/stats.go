@@ -20,7 +20,8 @@ type Stats struct {
 	MSAA   int `json:"msaa"`
 	// Frames is the number of frames drawn.
 	Frames int `json:"frames"`
-	// Elapsed is Render's wall time for all frames (readback included).
+	// Elapsed is the wall time of all frames' clears and draws (readback
+	// excluded).
 	Elapsed time.Duration `json:"elapsed_ns"`
 	// Draws are the per-draw counters summed over frames and sample passes.
 	Draws []DrawStats `json:"draws"`
