@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"vortexgfx/config"
 	"vortexgfx/device/raster"
 	"vortexgfx/trace"
 )
@@ -47,6 +48,35 @@ func BenchmarkRasterScene(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if _, _, err := d.Replay(tr); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDeviceReplay replays each shared trace through the whole device
+// (runtime, emu CP, front-end kernels, RASTER, fragment kernel, TEX, OM) at 128²
+// and 1024² with 1 and 2 raster workers: one frame per iteration, simulator
+// start-up included.
+func BenchmarkDeviceReplay(b *testing.B) {
+	dir := traceDir(b)
+	for _, name := range []string{"triangle", "box", "carnival", "scene", "polybump"} {
+		tr, err := trace.Load(filepath.Join(dir, name+".cgltrace"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, size := range []int{128, 1024} {
+			for _, workers := range []int{1, 2} {
+				b.Run(fmt.Sprintf("%s/%d/w%d", name, size, workers), func(b *testing.B) {
+					cfg := config.Default()
+					cfg.Raster.Workers = workers
+					d := DeviceReplay{Width: size, Height: size, Config: cfg}
+					b.ReportAllocs()
+					for i := 0; i < b.N; i++ {
+						if _, _, err := d.Replay(tr); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
 		}
 	}
 }

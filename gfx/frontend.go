@@ -65,12 +65,12 @@ const GuardBandPx = 8192
 
 // FrontEndStats counts what setup_k did to a draw.
 type FrontEndStats struct {
-	Triangles     int // input triangles
-	NearClipped   int // triangles that crossed the near plane
-	GuardClipped  int // triangles clipped against the guard band
-	Culled        int // sub-triangles dropped by setup (degenerate, face, empty bbox)
-	PrecisionLoss int // emitted primitives with an edge coefficient lost to Q15.16
-	Prims         int // primitives emitted
+	Triangles     int `json:"triangles"`      // input triangles
+	NearClipped   int `json:"near_clipped"`   // triangles that crossed the near plane
+	GuardClipped  int `json:"guard_clipped"`  // triangles clipped against the guard band
+	Culled        int `json:"culled"`         // sub-triangles dropped by setup (degenerate, face, empty bbox)
+	PrecisionLoss int `json:"precision_loss"` // emitted primitives with an edge coefficient lost to Q15.16
+	Prims         int `json:"prims"`          // primitives emitted
 }
 
 // maxSub bounds the fan of one triangle clipped by the near plane and four guard
