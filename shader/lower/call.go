@@ -104,34 +104,17 @@ func (l *lowerer) construct(x *ast.Call) value {
 	return out
 }
 
-// samplerOf resolves a sampler-typed expression to its binding index.
+// samplerOf resolves a sampler-typed expression (a sampler variable, an element of
+// a sampler array, a sampler member of a struct, or a sampler parameter) to its
+// binding index. Indices must be constant.
 func (l *lowerer) samplerOf(e ast.Expr) (int, bool) {
-	switch x := e.(type) {
-	case *ast.Ident:
-		if x.Var == nil {
-			break
-		}
-		st := l.storageOf(x.Var)
-		if st.sampler >= 0 {
-			return st.sampler, true
-		}
-	case *ast.Index:
-		base, ok := l.samplerOf(x.X)
-		if !ok {
-			return 0, false
-		}
-		cv := x.Index.Value()
-		if cv == nil {
-			l.errorf(x.Pos(), "sampler arrays may only be indexed with constant expressions here")
-			return base, true
-		}
-		n := x.X.Type().Len
-		k := min(max(int(cv.Int(0)), 0), max(n-1, 0))
-		stride := 1
-		for e := x.X.Type().Elem; e.Kind == ast.KindArray; e = e.Elem {
-			stride *= e.Len
-		}
-		return base + k*stride, true
+	pl := l.place(e)
+	if pl.st == nil || len(pl.dyn) > 0 {
+		l.errorf(e.Pos(), "sampler arrays may only be indexed with constant expressions here")
+		return 0, false
+	}
+	if b, ok := pl.st.leafBinding(pl.off); ok {
+		return b, true
 	}
 	l.errorf(e.Pos(), "cannot resolve the sampler")
 	return 0, false
@@ -161,10 +144,28 @@ func (l *lowerer) userCall(x *ast.Call) value {
 		}
 		a := x.Args[i]
 		if pv.Type.ContainsSampler() {
-			s, _ := l.samplerOf(a)
-			samps = append(samps, s)
-			key.samps += strconv.Itoa(s) + ","
-			ins = append(ins, value{})
+			// Every sampler of the argument, by flattened offset, picks the
+			// function's specialisation; a struct's data words are copied in.
+			pl := l.place(a)
+			for _, lf := range samplerLeaves(pv.Name, pv.Type) {
+				b := 0
+				if pl.st != nil && len(pl.dyn) == 0 {
+					if bb, ok := pl.st.leafBinding(pl.off + lf.off); ok {
+						b = bb
+					} else {
+						l.errorf(a.Pos(), "cannot resolve the sampler")
+					}
+				} else {
+					l.errorf(a.Pos(), "sampler arguments must be indexed with constant expressions")
+				}
+				samps = append(samps, b)
+				key.samps += strconv.Itoa(b) + ","
+			}
+			if pureSampler(pv.Type) {
+				ins = append(ins, value{})
+			} else {
+				ins = append(ins, l.read(pl, a.Pos()))
+			}
 			continue
 		}
 		switch pv.Param {
@@ -185,6 +186,9 @@ func (l *lowerer) userCall(x *ast.Call) value {
 			continue
 		}
 		st := l.storageOf(pv)
+		if ps := l.paramSt[key][pv]; ps != nil {
+			st = ps
+		}
 		for k, r := range ins[i].r {
 			l.b.OpTo(ir.Mov, st.base+ir.Reg(k), r)
 		}
@@ -216,17 +220,31 @@ func (l *lowerer) funcInstance(f *ast.Func, key funcKey, samps []int) (int, []ir
 		l.errorf(f.DeclPos, "function '%s' is used but not defined", f.Name)
 		return idx, ret
 	}
-	// Sampler parameters resolve to the caller's bindings.
+	// Sampler parameters (and samplers inside struct parameters) resolve to the
+	// caller's bindings.
 	si := 0
 	for _, pv := range f.Params {
-		if pv.Type.ContainsSampler() {
-			st := &storage{t: pv.Type, isSamp: true, sampler: -1}
+		if !pv.Type.ContainsSampler() {
+			continue
+		}
+		st := &storage{t: pv.Type, sampler: -1}
+		if pureSampler(pv.Type) {
+			st.isSamp = true
+		} else {
+			st.base = l.alloc(pv.Type)
+		}
+		for _, lf := range samplerLeaves(pv.Name, pv.Type) {
+			st.leaves = append(st.leaves, lf.off)
 			if si < len(samps) {
-				st.sampler = samps[si]
+				st.leafBind = append(st.leafBind, samps[si])
 			}
 			si++
-			l.vars[pv] = st
 		}
+		l.vars[pv] = st
+		if l.paramSt[key] == nil {
+			l.paramSt[key] = map[*ast.Var]*storage{}
+		}
+		l.paramSt[key][pv] = st
 	}
 	saved := l.fn
 	l.fn = &fnState{ret: ret}

@@ -105,3 +105,35 @@ func TestUniformDefaults(t *testing.T) {
 		t.Errorf("defaults %v (k@%d z@%d n@%d)", d, k.Word, z.Word, n.Word)
 	}
 }
+
+// TestSamplersInStructs checks that sampler members of uniform structs, and struct
+// parameters holding samplers, resolve to their own bindings ("s.tex").
+func TestSamplersInStructs(t *testing.T) {
+	fs := `#version 120
+struct S { float f; sampler2D tex; };
+uniform S s;
+uniform S arr[2];
+vec4 foo(in S p, vec2 uv) { return texture2D(p.tex, uv) * p.f; }
+void main() { gl_FragColor = foo(s, vec2(0.5)) + foo(arr[1], vec2(0.25)) + texture2D(arr[0].tex, vec2(0.0)); }
+`
+	p, err := CompileStage("s.frag", fs, glsl.Fragment, glsl.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"s.tex", "arr[0].tex", "arr[1].tex"}
+	if len(p.Samplers) != len(want) {
+		t.Fatalf("samplers %v, want %v", p.Samplers, want)
+	}
+	for i, w := range want {
+		if p.Samplers[i].Name != w {
+			t.Errorf("sampler %d is %q, want %q", i, p.Samplers[i].Name, w)
+		}
+	}
+	used := map[int]bool{}
+	for _, tx := range p.Tex {
+		used[tx.Sampler] = true
+	}
+	if len(used) != 3 {
+		t.Errorf("texture records use samplers %v, want all three:\n%s", used, p)
+	}
+}

@@ -244,26 +244,21 @@ func layoutUniforms(lp *glsl.Program) *uniformLayout {
 						continue
 					}
 					ul.sampler[v.Name] = len(ul.samplers)
-					elem, n := v.Type, 1
-					for elem.Kind == ast.KindArray {
-						n *= elem.Len
-						elem = elem.Elem
-					}
-					if elem.Kind != ast.KindSampler {
-						continue // samplers inside structs are reported when used
-					}
-					kind, _ := samplerKind(elem.Sampler)
-					res := irType(elem.Sampler.Base)
-					for i := 0; i < n; i++ {
+					for i, lf := range samplerLeaves(v.Name, v.Type) {
+						kind, _ := samplerKind(lf.s)
 						unit := len(ul.samplers)
 						if v.Binding >= 0 {
 							unit = v.Binding + i
 						}
-						name := v.Name
-						if n > 1 {
-							name = fmt.Sprintf("%s[%d]", v.Name, i)
-						}
-						ul.samplers = append(ul.samplers, ir.SamplerBinding{Name: name, Unit: unit, Kind: kind, Result: res})
+						ul.samplers = append(ul.samplers, ir.SamplerBinding{Name: lf.name, Unit: unit, Kind: kind, Result: irType(lf.s.Base)})
+					}
+					if !pureSampler(v.Type) {
+						// A struct with samplers also has data words (the sampler
+						// members' words are unused).
+						n := v.Type.Slots()
+						ul.word[v.Name] = ul.words
+						ul.slots = append(ul.slots, ir.Slot{Name: v.Name, Word: ul.words, Words: n, Type: slotType(v.Type), Location: v.Location})
+						ul.words += n
 					}
 					continue
 				}
@@ -470,4 +465,43 @@ func (l *lowerer) layoutFragment(vsOut map[string]int, vs *ir.Program) {
 		p.Outputs = append(p.Outputs, ir.Slot{Name: "gl_FragDepth", Word: p.OutputWords, Words: 1, Type: ir.F32, Location: -1})
 		p.OutputWords++
 	}
+}
+
+// samplerLeaf is one sampler inside a (possibly aggregate) variable: its flattened
+// word offset, its GLSL path and its type.
+type samplerLeaf struct {
+	off  int
+	name string
+	s    ast.SamplerType
+}
+
+// samplerLeaves lists the samplers of a value of type t in flattened order.
+func samplerLeaves(name string, t *ast.Type) []samplerLeaf {
+	var out []samplerLeaf
+	var walk func(t *ast.Type, off int, path string)
+	walk = func(t *ast.Type, off int, path string) {
+		switch t.Kind {
+		case ast.KindSampler:
+			out = append(out, samplerLeaf{off: off, name: path, s: t.Sampler})
+		case ast.KindArray:
+			for i := 0; i < t.Len; i++ {
+				walk(t.Elem, off+i*t.Elem.Slots(), fmt.Sprintf("%s[%d]", path, i))
+			}
+		case ast.KindStruct:
+			for _, f := range t.Struct.Fields {
+				walk(f.Type, off, path+"."+f.Name)
+				off += f.Type.Slots()
+			}
+		}
+	}
+	walk(t, 0, name)
+	return out
+}
+
+// pureSampler reports whether t is a sampler or an array of samplers (no data).
+func pureSampler(t *ast.Type) bool {
+	for t.Kind == ast.KindArray {
+		t = t.Elem
+	}
+	return t.Kind == ast.KindSampler
 }

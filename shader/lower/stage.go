@@ -16,7 +16,21 @@ type storage struct {
 	uniform bool
 	word    int  // uniform word
 	sampler int  // first sampler binding, -1 if none
-	isSamp  bool // a sampler (or sampler array) variable
+	isSamp  bool // a sampler or sampler array (no data words)
+	// leaves and leafBind give, for a variable holding samplers, each sampler's
+	// flattened word offset and the binding it refers to.
+	leaves   []int
+	leafBind []int
+}
+
+// leafBinding returns the binding of the sampler at word offset off of st.
+func (st *storage) leafBinding(off int) (int, bool) {
+	for i, o := range st.leaves {
+		if o == off && i < len(st.leafBind) {
+			return st.leafBind[i], true
+		}
+	}
+	return 0, false
 }
 
 // breakable is an enclosing loop or switch.
@@ -50,7 +64,8 @@ type lowerer struct {
 	outputs map[*ast.Var]int
 	funcs   map[funcKey]int
 	rets    map[*ast.Func][]ir.Reg
-	sized   map[*ast.Var]*ast.Type // initialiser types of unsized array declarations
+	sized   map[*ast.Var]*ast.Type            // initialiser types of unsized array declarations
+	paramSt map[funcKey]map[*ast.Var]*storage // sampler-holding parameters per specialisation
 	fn      *fnState
 	globals []*ast.Var // stageVars
 	inVars  []*ast.Var // inputs in layout order
@@ -65,7 +80,7 @@ func newLowerer(lp *glsl.Program, sp *glsl.StageProgram, stage ast.Stage, ul *un
 	}
 	return &lowerer{lp: lp, sp: sp, stage: stage, ul: ul, p: p, b: ir.NewBuilder(p),
 		vars: map[*ast.Var]*storage{}, inputs: map[*ast.Var]int{}, inCount: map[*ast.Var]int{}, outputs: map[*ast.Var]int{},
-		globals: stageVars(sp), funcs: map[funcKey]int{}, rets: map[*ast.Func][]ir.Reg{}, sized: map[*ast.Var]*ast.Type{}, fn: &fnState{}}
+		globals: stageVars(sp), funcs: map[funcKey]int{}, rets: map[*ast.Func][]ir.Reg{}, sized: map[*ast.Var]*ast.Type{}, paramSt: map[funcKey]map[*ast.Var]*storage{}, fn: &fnState{}}
 }
 
 // errorf records an error at pos; lowering continues so that several are reported.
@@ -208,12 +223,20 @@ func (l *lowerer) storageOf(v *ast.Var) *storage {
 		t = st // an unsized array declaration sized by its initialiser
 	}
 	st := &storage{t: t, sampler: -1}
-	switch {
-	case v.Type.ContainsSampler():
-		st.isSamp = true
+	if v.Type.ContainsSampler() {
+		for _, lf := range samplerLeaves(v.Name, t) {
+			st.leaves = append(st.leaves, lf.off)
+		}
 		if i, ok := l.ul.sampler[v.Name]; ok && v.Kind == ast.VarUniform {
 			st.sampler = i
+			for k := range st.leaves {
+				st.leafBind = append(st.leafBind, i+k)
+			}
 		}
+	}
+	switch {
+	case pureSampler(t):
+		st.isSamp = true
 	case v.Kind == ast.VarUniform:
 		st.uniform = true
 		for _, sl := range l.ul.slots {
