@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"vortexgfx/shader/glsl/ast"
+	"vortexgfx/shader/glsl/types"
 )
 
 func mustCompile(t *testing.T, name, src string, stage Stage) *Shader {
@@ -154,6 +155,11 @@ func FuzzCompile(f *testing.F) {
 		}
 		if err != nil && strings.Contains(err.Error(), "internal compiler error") {
 			t.Fatalf("checker bug: %v", err)
+		}
+		if err == nil {
+			if verr := types.Verify(s.File); verr != nil {
+				t.Fatalf("checked tree breaks the contract: %v", verr)
+			}
 		}
 	})
 }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"vortexgfx/shader/glsl/types"
 )
 
 // PiglitSets are the piglit compiler-test sets the front end is measured on.
@@ -119,6 +121,11 @@ func PiglitAgreement(dir string, sets ...string) ([]*PiglitResult, error) {
 			}
 			rel, _ := filepath.Rel(dir, p)
 			sh, err := Compile(rel, src, stage, Options{})
+			if err == nil {
+				if verr := types.Verify(sh.File); verr != nil {
+					return nil, fmt.Errorf("piglit: %s: checker broke its contract: %w", rel, verr)
+				}
+			}
 			if err == nil && cfg.checkLink {
 				err = checkMain(sh)
 			}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"vortexgfx/shader/glsl/types"
 )
 
 // PiglitShaderTests compiles and links the vertex and fragment shaders of every
@@ -64,6 +66,9 @@ func PiglitShaderTests(dir string, sets ...string) ([]*PiglitResult, error) {
 				if err != nil {
 					cerr = err
 					break
+				}
+				if verr := types.Verify(sh.File); verr != nil {
+					return nil, fmt.Errorf("piglit: %s: checker broke its contract: %w", name, verr)
 				}
 				shaders = append(shaders, sh)
 			}

@@ -294,3 +294,6 @@ func (s Stage) String() string {
 	}
 	return "vertex"
 }
+
+// Pos returns the start of the file.
+func (f *File) Pos() Pos { return Pos{File: f.Name, Line: 1, Col: 1} }

@@ -38,6 +38,9 @@ func TestGoldenChecked(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
+		if err := Verify(f); err != nil {
+			t.Errorf("%s: %v", path, err)
+		}
 		got := ast.Sprint(f)
 		golden := path + ".golden"
 		if *update {
