@@ -212,7 +212,7 @@ func (m *Machine) fast(in *ir.Inst, out []uint32) bool {
 	case ir.Fma:
 		c := m.src(in.Src[2])[:len(out)]
 		for l := range out {
-			out[l] = fw(float32(math.FMA(float64(fl(a[l])), float64(fl(b[l])), float64(fl(c[l])))))
+			out[l] = fw(ir.FMA32(fl(a[l]), fl(b[l]), fl(c[l])))
 		}
 	case ir.FMin:
 		for l := range out {

@@ -140,7 +140,7 @@ func Eval(op Op, imm uint32, a, b, c, e uint32) uint32 {
 	case FClamp:
 		return FMinNum(FMaxNum(a, b), c)
 	case Fma:
-		return db(math.FMA(d(a), d(b), d(c)))
+		return fb(FMA32(f(a), f(b), f(c)))
 	case IsNan:
 		return bw(f(a) != f(a))
 	case IsInf:
@@ -412,6 +412,33 @@ func FMaxNum(a, b uint32) uint32 {
 		return b
 	}
 	return a
+}
+
+// FMA32 returns a*b+c rounded once to float32. The product is exact in float64;
+// the sum is formed in float64 with its exact error (TwoSum) and rounded to odd, so
+// that the final rounding to float32 is correct (no double rounding).
+func FMA32(a, b, c float32) float32 {
+	p := float64(a) * float64(b) // exact: 24+24 bits
+	z := float64(c)
+	s := p + z
+	if math.IsInf(s, 0) || math.IsNaN(s) || s == 0 {
+		return float32(s)
+	}
+	bv := s - p
+	av := s - bv
+	e := (p - av) + (z - bv)
+	if e != 0 {
+		w := math.Float64bits(s)
+		if w&1 == 0 { // round to odd: step towards the exact value
+			if (e > 0) == (s > 0) {
+				w++
+			} else {
+				w--
+			}
+			s = math.Float64frombits(w)
+		}
+	}
+	return float32(s)
 }
 
 // bfRange clamps a bitfield's offset and bit count (GLSL leaves out-of-range values

@@ -2,6 +2,8 @@ package ir
 
 import (
 	"math"
+	"math/big"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -288,4 +290,31 @@ func TestHalfRoundTrip(t *testing.T) {
 			t.Errorf("FloatToHalf(%v) = %#x, want %#x", tc.x, got, tc.want)
 		}
 	}
+}
+
+// TestFMA32CorrectlyRounded compares fma against exact big.Float arithmetic,
+// including cases built to sit on float32 rounding midpoints.
+func TestFMA32CorrectlyRounded(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	check := func(a, b, c float32) {
+		x := new(big.Float).SetPrec(200).SetFloat64(float64(a))
+		x.Mul(x, new(big.Float).SetPrec(200).SetFloat64(float64(b)))
+		x.Add(x, new(big.Float).SetPrec(200).SetFloat64(float64(c)))
+		want, _ := x.Float32()
+		if got := FMA32(a, b, c); got != want && !(got == 0 && want == 0) {
+			t.Fatalf("fma(%g, %g, %g) = %g, want %g", a, b, c, got, want)
+		}
+	}
+	for i := 0; i < 20000; i++ {
+		a := float32(rng.NormFloat64() * math.Pow(2, float64(rng.IntN(40)-20)))
+		b := float32(rng.NormFloat64() * math.Pow(2, float64(rng.IntN(40)-20)))
+		c := float32(rng.NormFloat64() * math.Pow(2, float64(rng.IntN(40)-20)))
+		check(a, b, c)
+		// Midpoint cases: c cancels the high part of a*b.
+		p := float64(a) * float64(b)
+		check(a, b, -float32(p))
+		check(a, b, float32(math.Ldexp(1, -30))-float32(p))
+	}
+	check(1+1.0/(1<<23), 1+1.0/(1<<23), -1)
+	check(3, 1.0/3, -1)
 }
