@@ -202,7 +202,7 @@ func linkStage(units []*Shader, errs *ast.ErrorList) *StageProgram {
 		}
 	}
 	if sp.Main == nil {
-		pos := ast.Pos{File: units[0].Name}
+		pos := units[0].File.Pos()
 		errs.Add(pos, units[0].Stage.String()+" shader has no main() function")
 	}
 	// Globals of the same name across units must agree in type.
@@ -367,7 +367,7 @@ func (p *Program) checkBlocks(shaders []*Shader, errs *ast.ErrorList) {
 				same = prev.Members[i].Name == b.Members[i].Name && sameType(prev.Members[i].Type, b.Members[i].Type)
 			}
 			if !same {
-				pos := ast.Pos{File: s.Name}
+				pos := s.File.Pos()
 				if len(b.Members) > 0 {
 					pos = b.Members[0].DeclPos
 				}
@@ -394,7 +394,7 @@ func (p *Program) checkPosition(errs *ast.ErrorList) {
 		}
 	}
 	if !wrote {
-		errs.Add(ast.Pos{File: u0.Name}, "vertex shader does not write to gl_Position")
+		errs.Add(u0.File.Pos(), "vertex shader does not write to gl_Position")
 	}
 	for _, vy := range p.Varyings {
 		if vy.In.Used && !vy.Out.Written && vy.Out.Qual.Storage == ast.StorageVarying {
