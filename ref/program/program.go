@@ -85,7 +85,8 @@ func (c Config) widths() (int, int, error) {
 type uniformRef struct {
 	word    int
 	typ     *ast.Type
-	sampler int // first sampler binding, -1 when the type holds no sampler
+	sampler int  // first sampler binding, -1 when the type holds no sampler
+	words   bool // the uniform has data words
 }
 
 // Program is a linked, lowered GLSL program together with its uniform values
@@ -147,36 +148,48 @@ func (p *Program) layoutUniforms() {
 	for _, s := range p.IR.Uniforms {
 		words[s.Name] = s.Word
 	}
-	first := map[string]int{}
-	for i, b := range p.IR.Samplers {
-		name, _, _ := strings.Cut(b.Name, "[")
-		if _, ok := first[name]; !ok {
-			first[name] = i
-		}
-	}
 	for _, u := range p.Linked.Uniforms {
-		r := uniformRef{typ: u.Type, sampler: -1}
-		if i, ok := first[u.Name]; ok && u.Type.ContainsSampler() {
-			r.sampler = i
-		} else if w, ok := words[u.Name]; ok {
-			r.word = w
-		} else {
+		w, hasWords := words[u.Name]
+		if !hasWords && !u.Type.ContainsSampler() {
 			continue
 		}
-		p.byName[u.Name] = r
-		if len(u.Vars) > 0 {
-			v := u.Vars[0]
-			if b := v.Block; b != nil && b.Instance != "" {
-				p.blocks[b.Name] = u.Name
-			}
-			if v.Binding >= 0 && r.sampler >= 0 {
-				n := len(ast.WordBases(u.Type))
-				for k := 0; k < n && r.sampler+k < len(p.Units); k++ {
-					p.Units[r.sampler+k] = v.Binding + k
+		p.byName[u.Name] = uniformRef{word: w, typ: u.Type, sampler: -1, words: hasWords}
+		if len(u.Vars) == 0 {
+			continue
+		}
+		v := u.Vars[0]
+		if b := v.Block; b != nil && b.Instance != "" {
+			p.blocks[b.Name] = u.Name
+		}
+		if v.Binding >= 0 {
+			k := 0
+			for i, sb := range p.IR.Samplers {
+				if underPath(sb.Name, u.Name) {
+					p.Units[i] = v.Binding + k
+					k++
 				}
 			}
 		}
 	}
+}
+
+// underPath reports whether a sampler binding's GLSL path is path or lies
+// inside it (an element or member).
+func underPath(name, path string) bool {
+	if !strings.HasPrefix(name, path) {
+		return false
+	}
+	return len(name) == len(path) || name[len(path)] == '[' || name[len(path)] == '.'
+}
+
+// firstSampler returns the first sampler binding at or inside path.
+func (p *Program) firstSampler(path string) int {
+	for i, sb := range p.IR.Samplers {
+		if underPath(sb.Name, path) {
+			return i
+		}
+	}
+	return -1
 }
 
 // initUniforms stores the initialisers of uniforms (GLSL 1.20 §4.3.5: the
@@ -519,12 +532,13 @@ func (p *Program) resolve(name string) (uniformRef, error) {
 		base, rest = name[:i], name[i:]
 	}
 	r, ok := p.byName[base]
+	path := base
 	if !ok {
 		inst, isBlock := p.blocks[base]
 		if !isBlock {
 			return r, fmt.Errorf("%q: %w", name, ErrNoUniform)
 		}
-		r = p.byName[inst]
+		r, path = p.byName[inst], inst
 	}
 	for rest != "" {
 		switch rest[0] {
@@ -538,10 +552,8 @@ func (p *Program) resolve(name string) (uniformRef, error) {
 				return r, fmt.Errorf("%q: index out of range: %w", name, ErrNoUniform)
 			}
 			r.word += idx * r.typ.Elem.Slots()
-			if r.sampler >= 0 {
-				r.sampler += idx * len(ast.WordBases(r.typ.Elem))
-			}
 			r.typ = r.typ.Elem
+			path += "[" + strconv.Itoa(idx) + "]"
 			rest = rest[j+1:]
 		case '.':
 			j := strings.IndexAny(rest[1:], "[.")
@@ -565,9 +577,18 @@ func (p *Program) resolve(name string) (uniformRef, error) {
 			if !found {
 				return r, fmt.Errorf("%q: no member %q: %w", name, field, ErrNoUniform)
 			}
+			path += "." + field
 		default:
 			return r, fmt.Errorf("%q: %w", name, ErrNoUniform)
 		}
+	}
+	if r.typ.ContainsSampler() {
+		r.sampler = p.firstSampler(path)
+		if r.sampler < 0 {
+			return r, fmt.Errorf("%q: sampler not used: %w", name, ErrNoUniform)
+		}
+	} else if !r.words {
+		return r, fmt.Errorf("%q: %w", name, ErrNoUniform)
 	}
 	return r, nil
 }

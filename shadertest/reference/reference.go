@@ -90,6 +90,8 @@ type glContext struct {
 	textures []ref.TextureBinding
 	vd       *shadertest.VertexData
 	binds    []attribBind
+	// version is the highest GLSL version of the linked shaders.
+	version int
 }
 
 // Close implements shadertest.Context.
@@ -119,6 +121,9 @@ func (c *glContext) Link(p *shadertest.Program) error {
 			return &shadertest.CompileError{Stage: s.Stage, Line: s.Line, Log: err.Error()}
 		}
 		shaders = append(shaders, sh)
+		if v, _ := sh.Version(); v > c.version {
+			c.version = v
+		}
 	}
 	lp, err := glsl.LinkShaders(shaders...)
 	if err != nil {

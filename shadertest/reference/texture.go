@@ -49,7 +49,7 @@ func (c *glContext) SetTexture(unit int, t *shadertest.Texture) error {
 	if unit < 0 || unit >= maxUnits {
 		return fmt.Errorf("texture unit %d: %w", unit, shadertest.ErrUnsupported)
 	}
-	tex, smp, target, err := convertTexture(t, c.cfg.API, c.cfg.GLSL.Num)
+	tex, smp, target, err := convertTexture(t, c.cfg.API, c.version)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,285 @@
+package program
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"vortexgfx/ref"
+	"vortexgfx/ref/format"
+	"vortexgfx/shader/glsl"
+	"vortexgfx/shader/ir"
+)
+
+const size = 8
+
+func link(t *testing.T, vs, fs string) *Program {
+	t.Helper()
+	opts := glsl.Options{Compatibility: true}
+	var shaders []*glsl.Shader
+	for _, s := range []struct {
+		src   string
+		stage glsl.Stage
+	}{{vs, glsl.Vertex}, {fs, glsl.Fragment}} {
+		if s.src == "" {
+			continue
+		}
+		sh, err := glsl.Compile("t", s.src, s.stage, opts)
+		if err != nil {
+			t.Fatalf("compile: %v", err)
+		}
+		shaders = append(shaders, sh)
+	}
+	lp, err := glsl.LinkShaders(shaders...)
+	if err != nil {
+		t.Fatalf("link: %v", err)
+	}
+	p, err := New(lp, Config{})
+	if err != nil {
+		t.Fatalf("lower: %v", err)
+	}
+	return p
+}
+
+func fbits(f float32) uint32 { return math.Float32bits(f) }
+
+// vertexRecord packs vec4 attributes in the program's input layout.
+func vertexData(t *testing.T, p *Program, attrs map[string][][4]float32, n int) ref.VertexInput {
+	t.Helper()
+	w := p.AttribWords()
+	data := make([]uint32, n*w)
+	for name, vals := range attrs {
+		s, ok := p.Attribute(name)
+		if !ok {
+			t.Fatalf("no attribute %s", name)
+		}
+		for v := 0; v < n; v++ {
+			for k := 0; k < s.Words && k < 4; k++ {
+				data[v*w+s.Word+k] = fbits(vals[v][k])
+			}
+		}
+	}
+	return ref.VertexInput{Words: w, Data: data}
+}
+
+// draw renders with the program into a size×size RGBA8 target cleared to zero.
+func draw(t *testing.T, p *Program, in ref.VertexInput, topo ref.Topology, count int, mod func(*ref.State)) *ref.Target {
+	t.Helper()
+	tg, err := ref.NewTarget(size, size, []format.Format{format.RGBA8}, format.Invalid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := ref.DefaultState(size, size)
+	vs, err := p.NewVertexShader(context.Background(), VertexOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, err := p.NewFragmentShader(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Vertex, st.Fragment = vs, fs
+	st.Interp = p.Interp(false)
+	if mod != nil {
+		mod(&st)
+	}
+	if err := ref.Draw(context.Background(), tg, &st, in, ref.DrawParams{Topology: topo, Count: count}); err != nil {
+		t.Fatal(err)
+	}
+	return tg
+}
+
+var fullRect = [][4]float32{{-1, -1, 0, 1}, {1, -1, 0, 1}, {-1, 1, 0, 1}, {1, 1, 0, 1}}
+
+func pixel(tg *ref.Target, x, y int) [4]byte {
+	s := tg.Color[0]
+	o := (y*s.W + x) * 4
+	return [4]byte{s.Data[o], s.Data[o+1], s.Data[o+2], s.Data[o+3]}
+}
+
+const passVS = "#version 120\nattribute vec4 pos;\nvoid main() { gl_Position = pos; }\n"
+
+// TestUniformLayout sets uniforms of every shape by their GL names and reads
+// them back through a shader.
+func TestUniformLayout(t *testing.T) {
+	fs := `#version 120
+struct S { float x; vec3 v; };
+uniform float f;
+uniform vec2 a[3];
+uniform S s[2];
+uniform mat3x2 m;
+uniform bool b;
+uniform int i;
+uniform vec4 init = vec4(0.0, 0.0, 0.75, 0.0);
+void main() {
+	gl_FragColor = vec4(f, a[2].y, s[1].v.z, m[2][1]);
+	if (!b || i != -3) gl_FragColor = vec4(1.0);
+	gl_FragColor.a = init.z;
+}
+`
+	p := link(t, passVS, fs)
+	set := []struct {
+		name string
+		typ  ir.Type
+		vals []uint32
+	}{
+		{"f", ir.F32, []uint32{fbits(0.25)}},
+		{"a[2]", ir.F32, []uint32{fbits(9), fbits(0.5)}},
+		{"s[1].v", ir.F32, []uint32{fbits(9), fbits(9), fbits(1)}},
+		{"m", ir.F32, []uint32{fbits(9), fbits(9), fbits(9), fbits(9), fbits(9), fbits(0.125)}},
+		{"b", ir.I32, []uint32{7}},
+		{"i", ir.I32, []uint32{uint32(0xFFFFFFFD)}},
+	}
+	for _, s := range set {
+		if err := p.SetUniform(s.name, s.typ, s.vals); err != nil {
+			t.Fatalf("SetUniform(%s): %v", s.name, err)
+		}
+	}
+	for _, bad := range []string{"nope", "a[3]", "s[0].w", "f.x", "a[x]"} {
+		if err := p.SetUniform(bad, ir.F32, []uint32{0}); err == nil {
+			t.Errorf("SetUniform(%q) succeeded", bad)
+		}
+	}
+	tg := draw(t, p, vertexData(t, p, map[string][][4]float32{"pos": fullRect}, 4), ref.TriangleStrip, 4, nil)
+	want := [4]byte{64, 128, 255, 191}
+	if got := pixel(tg, 3, 3); got != want {
+		t.Errorf("pixel = %v, want %v", got, want)
+	}
+	// The bool was stored normalised to 1.
+	r, err := p.resolve("b")
+	if err != nil || p.Uniforms[r.word] != 1 {
+		t.Errorf("bool uniform word = %d (%v), want 1", p.Uniforms[r.word], err)
+	}
+}
+
+// TestInterpolation checks the qualifier of every varying word and the
+// images flat, smooth and noperspective varyings give.
+func TestInterpolation(t *testing.T) {
+	vs := `#version 130
+in vec4 pos;
+in vec4 val;
+flat out float vf;
+smooth out float vs;
+noperspective out float vn;
+out vec4 c;
+void main() { gl_Position = pos; vf = val.x; vs = val.x; vn = val.x; gl_FrontColor = val; }
+`
+	fs := `#version 130
+flat in float vf;
+smooth in float vs;
+noperspective in float vn;
+void main() { gl_FragColor = vec4(vf, vs, vn, gl_Color.a); }
+`
+	p := link(t, vs, fs)
+	want := map[string]ref.Interp{"vf": ref.Flat, "vs": ref.Smooth, "vn": ref.NoPerspective}
+	it := p.Interp(false)
+	for _, s := range p.IR.VS.Outputs {
+		if w, ok := want[s.Name]; ok && it[s.Word] != w {
+			t.Errorf("%s interpolation = %v, want %v", s.Name, it[s.Word], w)
+		}
+	}
+	fc, _ := slotNamed(p.IR.VS.Outputs, "gl_FrontColor")
+	if it[fc.Word] != ref.Smooth || p.Interp(true)[fc.Word] != ref.Flat {
+		t.Errorf("gl_FrontColor: smooth %v, flat shade model %v", it[fc.Word], p.Interp(true)[fc.Word])
+	}
+	// A triangle with w = 1, 1, 4 at the top: perspective and linear
+	// interpolation differ, flat takes the last (provoking) vertex.
+	pos := [][4]float32{{-1, -1, 0, 1}, {1, -1, 0, 1}, {0, 4, 0, 4}}
+	val := [][4]float32{{0, 0, 0, 1}, {0, 0, 0, 1}, {1, 1, 1, 1}}
+	tg := draw(t, p, vertexData(t, p, map[string][][4]float32{"pos": pos, "val": val}, 3), ref.Triangles, 3, nil)
+	got := pixel(tg, 4, 4) // window (4.5, 4.5): NDC y = 0.125, linear weight of the top 0.5625
+	if got[0] != 255 {
+		t.Errorf("flat = %d, want 255", got[0])
+	}
+	// Linear: 0.5625 -> 143; perspective: (0.5625/4)/((0.4375)+(0.5625/4)) -> 0.2432 -> 62.
+	if got[2] < 141 || got[2] > 145 {
+		t.Errorf("noperspective = %d, want about 143", got[2])
+	}
+	if got[1] < 60 || got[1] > 64 {
+		t.Errorf("smooth = %d, want about 62", got[1])
+	}
+}
+
+// TestTwoSidedColour draws a back-facing triangle: with two-sided colour the
+// fragment's gl_Color is gl_BackColor, otherwise gl_FrontColor.
+func TestTwoSidedColour(t *testing.T) {
+	vs := `#version 110
+attribute vec4 pos;
+void main() { gl_Position = pos; gl_FrontColor = vec4(1.0, 0.0, 0.0, 1.0); gl_BackColor = vec4(0.0, 1.0, 0.0, 1.0); }
+`
+	fs := "#version 110\nvoid main() { gl_FragColor = gl_Color; }\n"
+	p := link(t, vs, fs)
+	if len(p.TwoSide()) != 1 {
+		t.Fatalf("TwoSide = %v, want one pair", p.TwoSide())
+	}
+	cw := [][4]float32{{-1, -1, 0, 1}, {-1, 1, 0, 1}, {1, -1, 0, 1}}
+	in := vertexData(t, p, map[string][][4]float32{"pos": cw}, 3)
+	for _, tc := range []struct {
+		two  bool
+		want [4]byte
+	}{{false, [4]byte{255, 0, 0, 255}}, {true, [4]byte{0, 255, 0, 255}}} {
+		tg := draw(t, p, in, ref.Triangles, 3, func(s *ref.State) {
+			s.TwoSided, s.TwoSide = tc.two, p.TwoSide()
+		})
+		if got := pixel(tg, 1, 1); got != tc.want {
+			t.Errorf("two-sided %v: pixel = %v, want %v", tc.two, got, tc.want)
+		}
+	}
+}
+
+// TestDerivativesWithHelpers takes derivatives along a triangle's diagonal
+// edge, where quads are partly covered: the helper lanes must run.
+func TestDerivativesWithHelpers(t *testing.T) {
+	fs := `#version 110
+void main() {
+	float v = 0.25 * gl_FragCoord.x + 0.5 * gl_FragCoord.y;
+	gl_FragColor = vec4(dFdx(v), dFdy(v), 0.0, 1.0);
+}
+`
+	p := link(t, passVS, fs)
+	tri := [][4]float32{{-1, -1, 0, 1}, {1, -1, 0, 1}, {-1, 1, 0, 1}}
+	tg := draw(t, p, vertexData(t, p, map[string][][4]float32{"pos": tri}, 3), ref.Triangles, 3, nil)
+	covered := 0
+	for y := 0; y < size; y++ {
+		for x := 0; x < size; x++ {
+			got := pixel(tg, x, y)
+			if got[3] == 0 {
+				continue
+			}
+			covered++
+			if got[0] != 64 || got[1] != 128 {
+				t.Errorf("(%d,%d): derivatives %d %d, want 64 128", x, y, got[0], got[1])
+			}
+		}
+	}
+	if covered == 0 || covered == size*size {
+		t.Fatalf("covered %d pixels", covered)
+	}
+}
+
+// TestDiscard discards the left half of the window.
+func TestDiscard(t *testing.T) {
+	fs := "#version 110\nvoid main() { if (gl_FragCoord.x < 4.0) discard; gl_FragColor = vec4(1.0); }\n"
+	p := link(t, passVS, fs)
+	tg := draw(t, p, vertexData(t, p, map[string][][4]float32{"pos": fullRect}, 4), ref.TriangleStrip, 4, nil)
+	for x := 0; x < size; x++ {
+		want := byte(0)
+		if x >= 4 {
+			want = 255
+		}
+		if got := pixel(tg, x, 2); got[0] != want {
+			t.Errorf("x=%d: %d, want %d", x, got[0], want)
+		}
+	}
+}
+
+func TestConfig(t *testing.T) {
+	for _, c := range []Config{{VertexWidth: 65}, {FragmentWidth: 6}, {FragmentWidth: 68}, {VertexWidth: -1}} {
+		if _, _, err := c.widths(); err == nil {
+			t.Errorf("%+v accepted", c)
+		}
+	}
+	if v, f, err := (Config{}).widths(); err != nil || v != 16 || f != 16 {
+		t.Errorf("default widths %d %d %v", v, f, err)
+	}
+}
