@@ -147,7 +147,9 @@ func (r *Renderer) vertexInput(d *drawObj, m *scene.Mesh, vsPath string) error {
 			case 0:
 				src[0], src[1], src[2], have = m.Positions[3*v], m.Positions[3*v+1], m.Positions[3*v+2], 3
 			case 1:
-				src[0], src[1], src[2], have = m.Normals[3*v], m.Normals[3*v+1], m.Normals[3*v+2], 3
+				if len(m.Normals) >= 3*n {
+					src[0], src[1], src[2], have = m.Normals[3*v], m.Normals[3*v+1], m.Normals[3*v+2], 3
+				}
 			case 2:
 				t := m.Texcoord(v)
 				src[0], src[1], have = t[0], t[1], 2
