@@ -134,10 +134,17 @@ func readFrontEndArgs(c *device.CTA) (FrontEndArgs, error) {
 	if a.Width == 0 || a.Height == 0 || a.Width > abi.RasterScissorMaxCoord || a.Height > 0x7FFF {
 		return a, fmt.Errorf("front end: target %dx%d out of range", a.Width, a.Height)
 	}
+	if a.NumTris > maxFrontEndItems || a.NumVerts > maxFrontEndItems {
+		return a, fmt.Errorf("front end: %d triangles / %d vertices exceed %d", a.NumTris, a.NumVerts, maxFrontEndItems)
+	}
 	return a, nil
 }
 
 const bboxBytes = 16
+
+// maxFrontEndItems bounds the triangle and vertex counts of one draw, so a
+// corrupt argument block fails instead of walking billions of items.
+const maxFrontEndItems = 1 << 24
 
 func putBBox(c *device.CTA, addr uint64, bb *BBox) {
 	c.WriteU32(addr, bb.L)
@@ -154,7 +161,7 @@ func getBBox(c *device.CTA, addr uint64) BBox {
 func gridStride(c *device.CTA, n uint64, fn func(i uint64)) {
 	stride := uint64(c.GridDim[0]) * uint64(c.BlockDim[0])
 	c.ForEachThread(func(tid int) {
-		for i := c.GlobalID(tid); i < n; i += stride {
+		for i := c.GlobalID(tid); i < n && c.Err() == nil; i += stride {
 			fn(i)
 		}
 	})
@@ -223,7 +230,7 @@ func setupKernel(c *device.CTA) error {
 	case StageScan:
 		single(c, func() {
 			var s uint32
-			for i := uint64(0); i < n; i++ {
+			for i := uint64(0); i < n && c.Err() == nil; i++ {
 				c.WriteU32(a.Offsets+4*i, s)
 				s += c.ReadU32(a.Keep + 4*i)
 			}
@@ -271,6 +278,9 @@ func binningKernel(c *device.CTA) error {
 	// Counts produced by earlier launches (the launch barrier orders them).
 	prims := uint64(c.ReadU32(a.Counters + 4*CounterPrims))
 	bins := uint64(g.Bins())
+	if prims > abi.MaxPrimsPerPass {
+		return fmt.Errorf("binning_k: %d primitives exceed the pid field", prims)
+	}
 	var one [1]BBox
 	var cnt [1]uint32
 	switch a.Stage {
@@ -283,7 +293,7 @@ func binningKernel(c *device.CTA) error {
 	case StageBScan:
 		single(c, func() {
 			var s uint32
-			for i := uint64(0); i < prims; i++ {
+			for i := uint64(0); i < prims && c.Err() == nil; i++ {
 				c.WriteU32(a.Offsets+4*i, s)
 				s += c.ReadU32(a.Counts + 4*i)
 			}
@@ -312,6 +322,9 @@ func binningKernel(c *device.CTA) error {
 		})
 	case StageBHist, StageBScatter:
 		keys := uint64(c.ReadU32(a.Counters + 4*CounterKeys))
+		if keys > prims*bins {
+			return fmt.Errorf("binning_k: %d keys for %d primitives over %d bins", keys, prims, bins)
+		}
 		kb := make([]byte, 4*keys)
 		c.Read(a.Keys, kb)
 		threads := uint32(c.Threads)
@@ -320,7 +333,7 @@ func binningKernel(c *device.CTA) error {
 				return
 			}
 			cursor := make(map[uint32]uint32)
-			for k := uint64(0); k < keys; k++ {
+			for k := uint64(0); k < keys && c.Err() == nil; k++ {
 				key := binary.LittleEndian.Uint32(kb[4*k:])
 				b := key >> abi.PipePrimBits
 				if b%threads != uint32(tid) {
@@ -351,7 +364,7 @@ func binningKernel(c *device.CTA) error {
 		single(c, func() {
 			var s uint32
 			var hb [abi.BinHeaderBytes]byte
-			for b := uint64(0); b < bins; b++ {
+			for b := uint64(0); b < bins && c.Err() == nil; b++ {
 				h := c.ReadU32(a.Hist + 4*b)
 				c.WriteU32(a.Base+4*b, s)
 				abi.BinHeader{BinX: uint16(b % uint64(g.Cols)), BinY: uint16(b / uint64(g.Cols)), PidsOffset: s, PidsCount: h}.Put(hb[:])

@@ -2,7 +2,17 @@
 // viewport, culling, edge normalisation, depth and attribute planes), the host
 // Binning oracle and the device binning stages as functions over buffers, the
 // gfx_draw3d fragment kernel, and the draw3d host flow that replays a CGLTrace
-// through RASTER, TEX and OM on simulated memory.
+// through RASTER, TEX and OM on simulated memory (Draw3D, the direct harness).
+//
+// The same maths also runs as device kernels (devkernels.go): setup_k
+// (SETUP/SCAN/EMIT), binning_k (BCOUNT..BSCATTER) and the draw3d fragment
+// kernel, registered with RegisterKernels and named by FrontEndImage and
+// FragImage. DeviceReplay drives them through the whole device model — runtime,
+// command processor (one CMD_DRAW and one doorbell per draw on emu, a streamed
+// batch on rtl), SIMT cores, RASTER frame kick, TEX and OM (device.EnableGraphics)
+// — and reproduces every shared golden with zero differing pixels. The plane
+// convention of the generation matched (PlanesGrx or PlanesV1) is an explicit
+// replay option.
 //
 // All float arithmetic is float32 and rounds after every operation: products are
 // wrapped in float32() conversions so the compiler never fuses a multiply-add
