@@ -256,9 +256,6 @@ func (l *lowerer) arithmetic(op ast.Op, x, y value, rt *ast.Type) value {
 	out := value{t: rt, r: make([]ir.Reg, n)}
 	iop := arith(op, bs)
 	rtype := irType(rt.Base)
-	if op == ast.OpShl || op == ast.OpShr {
-		ys = broadcast(y, n)
-	}
 	for k := 0; k < n; k++ {
 		out.r[k] = l.b.Op(iop, rtype, xs[k], ys[k])
 	}
@@ -272,11 +269,10 @@ func (l *lowerer) linalg(x, y value, rt *ast.Type) value {
 	if x.t.IsVector() {
 		xr, xc = 1, x.t.Rows
 	}
-	yr, yc := y.t.Rows, y.t.Cols
+	yc := y.t.Cols
 	if y.t.IsVector() {
-		yr, yc = y.t.Rows, 1
+		yc = 1
 	}
-	_ = yr
 	at := func(v value, rows, r, c int) ir.Reg { return v.r[c*rows+r] }
 	out := value{t: rt, r: make([]ir.Reg, xr*yc)}
 	for c := 0; c < yc; c++ {

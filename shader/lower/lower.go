@@ -234,46 +234,44 @@ func layoutUniforms(lp *glsl.Program) *uniformLayout {
 		}
 	}
 	for _, sp := range stages {
-		{
-			for _, v := range stageVars(sp) {
-				if v.Kind != ast.VarUniform || (v.Builtin && !v.Used) {
-					continue
-				}
-				if v.Type.ContainsSampler() {
-					if _, ok := ul.sampler[v.Name]; ok {
-						continue
-					}
-					ul.sampler[v.Name] = len(ul.samplers)
-					for i, lf := range samplerLeaves(v.Name, v.Type) {
-						kind, _ := samplerKind(lf.s)
-						unit := len(ul.samplers)
-						if v.Binding >= 0 {
-							unit = v.Binding + i
-						}
-						ul.samplers = append(ul.samplers, ir.SamplerBinding{Name: lf.name, Unit: unit, Kind: kind, Result: irType(lf.s.Base)})
-					}
-					if !pureSampler(v.Type) {
-						// A struct with samplers also has data words (the sampler
-						// members' words are unused).
-						n := v.Type.Slots()
-						ul.word[v.Name] = ul.words
-						ul.slots = append(ul.slots, ir.Slot{Name: v.Name, Word: ul.words, Words: n, Type: slotType(v.Type), Location: v.Location})
-						ul.words += n
-					}
-					continue
-				}
-				if _, ok := ul.word[v.Name]; ok {
-					continue
-				}
-				t := v.Type
-				if val := inits[v.Name]; val != nil && t.Kind == ast.KindArray && t.Len == 0 && val.Type != nil {
-					t = val.Type // an unsized array sized by its initialiser
-				}
-				n := t.Slots()
-				ul.word[v.Name] = ul.words
-				ul.slots = append(ul.slots, ir.Slot{Name: v.Name, Word: ul.words, Words: n, Type: slotType(t), Location: v.Location})
-				ul.words += n
+		for _, v := range stageVars(sp) {
+			if v.Kind != ast.VarUniform || (v.Builtin && !v.Used) {
+				continue
 			}
+			if v.Type.ContainsSampler() {
+				if _, ok := ul.sampler[v.Name]; ok {
+					continue
+				}
+				ul.sampler[v.Name] = len(ul.samplers)
+				for i, lf := range samplerLeaves(v.Name, v.Type) {
+					kind, _ := samplerKind(lf.s)
+					unit := len(ul.samplers)
+					if v.Binding >= 0 {
+						unit = v.Binding + i
+					}
+					ul.samplers = append(ul.samplers, ir.SamplerBinding{Name: lf.name, Unit: unit, Kind: kind, Result: irType(lf.s.Base)})
+				}
+				if !pureSampler(v.Type) {
+					// A struct with samplers also has data words (the sampler
+					// members' words are unused).
+					n := v.Type.Slots()
+					ul.word[v.Name] = ul.words
+					ul.slots = append(ul.slots, ir.Slot{Name: v.Name, Word: ul.words, Words: n, Type: slotType(v.Type), Location: v.Location})
+					ul.words += n
+				}
+				continue
+			}
+			if _, ok := ul.word[v.Name]; ok {
+				continue
+			}
+			t := v.Type
+			if val := inits[v.Name]; val != nil && t.Kind == ast.KindArray && t.Len == 0 && val.Type != nil {
+				t = val.Type // an unsized array sized by its initialiser
+			}
+			n := t.Slots()
+			ul.word[v.Name] = ul.words
+			ul.slots = append(ul.slots, ir.Slot{Name: v.Name, Word: ul.words, Words: n, Type: slotType(t), Location: v.Location})
+			ul.words += n
 		}
 	}
 	ul.defaults = make([]uint32, ul.words)
@@ -310,24 +308,22 @@ func (l *lowerer) layoutVertex() map[string]int {
 	var user, builtin []*ast.Var
 	var outs, legacyOuts []*ast.Var
 	var pos, psize *ast.Var
-	{
-		for _, v := range l.globals {
-			switch {
-			case v.Kind == ast.VarIn && !v.Builtin:
-				user = append(user, v)
-			case v.Kind == ast.VarIn && v.Used:
-				builtin = append(builtin, v)
-			case v.Kind == ast.VarOut && v.Name == "gl_Position":
-				pos = v
-			case v.Kind == ast.VarOut && v.Name == "gl_PointSize":
-				if v.Used {
-					psize = v
-				}
-			case v.Kind == ast.VarOut && !v.Builtin:
-				outs = append(outs, v)
-			case v.Kind == ast.VarOut && v.Used:
-				legacyOuts = append(legacyOuts, v)
+	for _, v := range l.globals {
+		switch {
+		case v.Kind == ast.VarIn && !v.Builtin:
+			user = append(user, v)
+		case v.Kind == ast.VarIn && v.Used:
+			builtin = append(builtin, v)
+		case v.Kind == ast.VarOut && v.Name == "gl_Position":
+			pos = v
+		case v.Kind == ast.VarOut && v.Name == "gl_PointSize":
+			if v.Used {
+				psize = v
 			}
+		case v.Kind == ast.VarOut && !v.Builtin:
+			outs = append(outs, v)
+		case v.Kind == ast.VarOut && v.Used:
+			legacyOuts = append(legacyOuts, v)
 		}
 	}
 	sort.SliceStable(user, func(i, j int) bool {
@@ -391,32 +387,30 @@ func (l *lowerer) layoutFragment(vsOut map[string]int, vs *ir.Program) {
 	}
 	var late []*ast.Var
 	var sys []*ast.Var
-	{
-		for _, v := range l.globals {
-			if v.Kind != ast.VarIn || (v.Builtin && !v.Used) {
-				continue
-			}
-			switch v.Name {
-			case "gl_FragCoord", "gl_FrontFacing", "gl_PointCoord":
-				sys = append(sys, v)
-				continue
-			}
-			name := v.Name
-			if o := outOf[v]; o != nil {
-				name = o.Name
-			} else if lv, ok := legacyVarying[v.Name]; ok && v.Builtin {
-				name = lv
-			}
-			if w, ok := vsOut[name]; ok {
-				n := min(v.Type.Slots(), vsWords[name])
-				l.inputs[v] = w
-				l.inCount[v] = n
-				l.inVars = append(l.inVars, v)
-				p.Inputs = append(p.Inputs, ir.Slot{Name: v.Name, Word: w, Words: n, Type: slotType(v.Type), Location: v.Location, Flat: flat(v)})
-				continue
-			}
-			late = append(late, v)
+	for _, v := range l.globals {
+		if v.Kind != ast.VarIn || (v.Builtin && !v.Used) {
+			continue
 		}
+		switch v.Name {
+		case "gl_FragCoord", "gl_FrontFacing", "gl_PointCoord":
+			sys = append(sys, v)
+			continue
+		}
+		name := v.Name
+		if o := outOf[v]; o != nil {
+			name = o.Name
+		} else if lv, ok := legacyVarying[v.Name]; ok && v.Builtin {
+			name = lv
+		}
+		if w, ok := vsOut[name]; ok {
+			n := min(v.Type.Slots(), vsWords[name])
+			l.inputs[v] = w
+			l.inCount[v] = n
+			l.inVars = append(l.inVars, v)
+			p.Inputs = append(p.Inputs, ir.Slot{Name: v.Name, Word: w, Words: n, Type: slotType(v.Type), Location: v.Location, Flat: flat(v)})
+			continue
+		}
+		late = append(late, v)
 	}
 	for _, v := range append(late, sys...) {
 		n := v.Type.Slots()
@@ -429,34 +423,32 @@ func (l *lowerer) layoutFragment(vsOut map[string]int, vs *ir.Program) {
 	maxLoc := -1
 	next := 0
 	var depth *ast.Var
-	{
-		for _, v := range l.globals {
-			if v.Kind != ast.VarOut || (v.Builtin && !v.Used) {
-				continue
-			}
-			loc := 0
-			switch {
-			case v.Name == "gl_FragDepth":
-				depth = v
-				continue
-			case v.Builtin: // gl_FragColor, gl_FragData
-				loc = 0
-			case v.Location >= 0:
-				loc = v.Location
-			default:
-				loc = next
-			}
-			n := v.Type.Slots()
-			span := (n + 3) / 4
-			if v.Type.Kind == ast.KindArray {
-				span = v.Type.Len * ((v.Type.Elem.Slots() + 3) / 4)
-			}
-			next = max(next, loc+span)
-			maxLoc = max(maxLoc, loc+span-1)
-			l.outputs[v] = 4 * loc
-			l.outVars = append(l.outVars, v)
-			p.Outputs = append(p.Outputs, ir.Slot{Name: v.Name, Word: 4 * loc, Words: n, Type: slotType(v.Type), Location: loc})
+	for _, v := range l.globals {
+		if v.Kind != ast.VarOut || (v.Builtin && !v.Used) {
+			continue
 		}
+		loc := 0
+		switch {
+		case v.Name == "gl_FragDepth":
+			depth = v
+			continue
+		case v.Builtin: // gl_FragColor, gl_FragData
+			loc = 0
+		case v.Location >= 0:
+			loc = v.Location
+		default:
+			loc = next
+		}
+		n := v.Type.Slots()
+		span := (n + 3) / 4
+		if v.Type.Kind == ast.KindArray {
+			span = v.Type.Len * ((v.Type.Elem.Slots() + 3) / 4)
+		}
+		next = max(next, loc+span)
+		maxLoc = max(maxLoc, loc+span-1)
+		l.outputs[v] = 4 * loc
+		l.outVars = append(l.outVars, v)
+		p.Outputs = append(p.Outputs, ir.Slot{Name: v.Name, Word: 4 * loc, Words: n, Type: slotType(v.Type), Location: loc})
 	}
 	p.OutputWords = 4 * (maxLoc + 1)
 	if depth != nil {
