@@ -112,3 +112,34 @@ func TestBenchRenderCommand(t *testing.T) {
 		}
 	}
 }
+
+func TestProgressBarAndFrameNames(t *testing.T) {
+	var buf bytes.Buffer
+	if newProgress(&buf) != nil {
+		t.Error("a bytes.Buffer is not a terminal")
+	}
+	p := &progressBar{w: &buf, width: 10}
+	p.update(3, 10)
+	if got := buf.String(); got != "\r[###.......] 3/10 frames" {
+		t.Errorf("bar %q", got)
+	}
+	p.update(10, 10)
+	if !strings.HasSuffix(buf.String(), "\r\033[K") {
+		t.Errorf("finished bar %q does not clear the line", buf.String())
+	}
+	var none *progressBar
+	none.update(1, 2) // no terminal: a no-op
+	for _, tc := range []struct {
+		out           string
+		frame, frames int
+		want          string
+	}{
+		{"a.png", 0, 1, "a.png"},
+		{"a.png", 3, 12, "a-0003.png"},
+		{"dir/b", 1, 2, "dir/b-0001"},
+	} {
+		if got := frameName(tc.out, tc.frame, tc.frames); got != tc.want {
+			t.Errorf("frameName(%q, %d, %d) = %q, want %q", tc.out, tc.frame, tc.frames, got, tc.want)
+		}
+	}
+}
