@@ -354,9 +354,6 @@ func (c *checker) construct(x *ast.Call, t *ast.Type) ast.Expr {
 			if at.IsScalar() || t.IsScalar() {
 				break
 			}
-			if t.IsMatrix() && !c.atLeast(0, 0) && at.IsVector() {
-				return bad("not enough data to construct '%s'", t)
-			}
 		}
 		if t.IsMatrix() {
 			for _, a := range x.Args {

@@ -100,10 +100,6 @@ func (c *checker) varKind(st ast.Storage, global bool) (ast.VarKind, bool) {
 
 // declGroup checks a variable declaration group at global or local scope.
 func (c *checker) declGroup(g *ast.DeclGroup, global bool) {
-	if g.Type.Struct != nil && g.Qual.Storage != ast.StorageNone && !global {
-		// allowed: const struct S {..} s = ...;
-		_ = g
-	}
 	base := c.resolveType(g.Type)
 	if len(g.Vars) == 0 {
 		if g.Type.Struct == nil && !base.IsInvalid() {

@@ -8,7 +8,7 @@ import (
 func (c *checker) funcDecl(d *ast.FuncDecl) {
 	if d.Qual.Storage != ast.StorageNone || d.Qual.Interp != ast.InterpNone || d.Qual.Invariant ||
 		d.Qual.Centroid || len(d.Qual.Layout) > 0 {
-		if d.Qual.Storage == ast.StorageConst && !c.atLeast(0, 0) {
+		if d.Qual.Storage != ast.StorageNone {
 			c.errorf(d.Qual.Pos, "function return type cannot be qualified '%s'", d.Qual.Storage)
 		} else {
 			c.errorf(d.Qual.Pos, "function return type cannot have storage or interpolation qualifiers")
