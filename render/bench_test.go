@@ -119,10 +119,14 @@ func TestBenchMatchesLlvmpipe(t *testing.T) {
 	meshes := []struct{ mesh, png string }{
 		{filepath.Join(dir, "bunny.obj"), "llvmpipe_bunny_512.png"},
 		{"sphere", "llvmpipe_sphere_100k_512.png"},
+		{"grid", "llvmpipe_grid_1m_512.png"},
 	}
 	bg := [4]uint8{31, 31, 38, 255} // (0.12, 0.12, 0.15) in unorm8
 	for _, m := range meshes {
 		t.Run(filepath.Base(m.mesh), func(t *testing.T) {
+			if m.mesh == "grid" && testing.Short() {
+				t.Skip("the 1M-triangle grid takes seconds; run without -short")
+			}
 			desc, err := scene.BenchDescription(m.mesh, dir, 512, 512)
 			if err != nil {
 				t.Fatal(err)

@@ -87,18 +87,20 @@ func TestDeterministic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var first []byte
-	for _, workers := range []int{1, 3, 1, 2} {
-		frames, _, err := Render(context.Background(), d, Options{Width: 96, Height: 64, MSAA: 1, Workers: workers, FirstFrame: 5})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if first == nil {
-			first = frames[0].Image.Pix
-			continue
-		}
-		if !bytes.Equal(first, frames[0].Image.Pix) {
-			t.Fatalf("workers %d: image differs from the first render", workers)
+	for _, msaa := range []int{1, 4} {
+		var first []byte
+		for _, workers := range []int{1, 3, 1, 2} {
+			frames, _, err := Render(context.Background(), d, Options{Width: 96, Height: 64, MSAA: msaa, Workers: workers, FirstFrame: 5})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if first == nil {
+				first = frames[0].Image.Pix
+				continue
+			}
+			if !bytes.Equal(first, frames[0].Image.Pix) {
+				t.Fatalf("msaa %d, workers %d: image differs from the first render", msaa, workers)
+			}
 		}
 	}
 }
