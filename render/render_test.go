@@ -285,3 +285,36 @@ func TestBadScenes(t *testing.T) {
 		})
 	}
 }
+
+// TestSupersamplePattern checks that 4x renders sample abi.MSAA4Sample's
+// positions (1/16 pixel from the top-left corner, y down): a white rectangle
+// whose right edge lies 8/16 into pixel column 3 and whose bottom edge lies
+// 4/16 into pixel row 3 (rows from the top) covers, of pixel (3,3), only the
+// sample at (6,2), so the box resolve gives 255/4.
+func TestSupersamplePattern(t *testing.T) {
+	js := `{"width": 8, "height": 8, "msaa": 4, "clear": {"color": [0, 0, 0, 1]},
+ "camera": {"projection": "orthographic", "xmag": 4, "ymag": 4, "near": -1, "far": 1},
+ "draws": [{"mesh": {"generator": "quad"}, "model": [{"translate": [-2.25, 2.375, 0]}, {"scale": [3.5, 3.25, 1]}],
+  "vertex_shader": "v.vert", "fragment_shader": "f.frag",
+  "uniforms": {"u_mvp": "mvp", "u_color": [1, 1, 1, 1], "u_mode": 2}}]}`
+	d, err := scene.LoadDescription(writeScene(t, js, testVert, testFrag))
+	if err != nil {
+		t.Fatal(err)
+	}
+	frames, _, err := Render(context.Background(), d, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := frames[0].Image
+	for _, c := range []struct{ x, y, want int }{
+		{2, 2, 255}, // fully covered
+		{3, 2, 128}, // x < 8/16: samples (6,2) and (2,10)
+		{2, 3, 64},  // y < 4/16: sample (6,2)
+		{3, 3, 64},  // both: sample (6,2)
+		{4, 2, 0}, {2, 4, 0},
+	} {
+		if got := int(img.Pix[c.y*img.Stride+c.x*4]); got != c.want {
+			t.Errorf("pixel (%d,%d) red %d, want %d", c.x, c.y, got, c.want)
+		}
+	}
+}
