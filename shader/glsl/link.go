@@ -1,6 +1,8 @@
 package glsl
 
 import (
+	"fmt"
+
 	"vortexgfx/shader/glsl/ast"
 )
 
@@ -56,7 +58,13 @@ func Link(vs, fs *Shader) (*Program, error) {
 // LinkShaders links any number of vertex and fragment compilation units (piglit links
 // several sources of one stage together). Each stage needs exactly one main().
 // The error is an ast.ErrorList in "file:line:col: error: message" form.
-func LinkShaders(shaders ...*Shader) (*Program, error) {
+func LinkShaders(shaders ...*Shader) (prog *Program, err error) {
+	defer func() {
+		// A linker bug must not crash the caller: report it as an error.
+		if r := recover(); r != nil {
+			prog, err = nil, ast.ErrorList{{Msg: fmt.Sprintf("internal linker error: %v", r)}}
+		}
+	}()
 	var errs ast.ErrorList
 	var byStage [2][]*Shader
 	for _, s := range shaders {

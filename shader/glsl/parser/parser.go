@@ -73,7 +73,7 @@ func ParseExpr(src string) (x ast.Expr, err error) {
 		defer func() {
 			if r := recover(); r != nil {
 				if _, ok := r.(bailout); !ok {
-					panic(r)
+					p.errs.Add(p.tok.Pos, sprintf("internal compiler error: %v", r))
 				}
 			}
 		}()
@@ -96,7 +96,12 @@ func (p *parser) recoverDecl() (decls []ast.Decl) {
 	defer func() {
 		if r := recover(); r != nil {
 			if _, ok := r.(bailout); !ok {
-				panic(r)
+				// A parser bug must not crash the caller: report it and stop.
+				p.errs.Add(p.tok.Pos, sprintf("internal compiler error: %v", r))
+				p.i = len(p.toks) - 1
+				p.tok = p.toks[p.i]
+				decls = nil
+				return
 			}
 			decls = nil
 			p.depth = 0

@@ -76,8 +76,6 @@ func Process(file, src string, opts Options) (*Result, error) {
 		p.res.Version = 110
 	}
 	lx := &lexer{src: src, file: file, line: 1, col: 1, errs: &p.errs}
-	lx.run()
-	toks := lx.tokens
 	p.define("__LINE__", nil, true)
 	p.define("__FILE__", nil, true)
 	p.define("__VERSION__", nil, true)
@@ -92,7 +90,17 @@ func Process(file, src string, opts Options) (*Result, error) {
 		}
 		p.macros[name] = &macro{name: name, body: body, builtin: true}
 	}
-	p.run(toks)
+	func() {
+		// A preprocessor bug must not crash the caller: report it as an error.
+		defer func() {
+			if r := recover(); r != nil {
+				p.errs.Add(ast.Pos{File: file, Line: 1, Col: 1}, sprintf("internal compiler error: %v", r))
+				p.res.Tokens = []Token{{Kind: EOF, Pos: ast.Pos{File: file, Line: 1, Col: 1}}}
+			}
+		}()
+		lx.run()
+		p.run(lx.tokens)
+	}()
 	p.errs.Sort()
 	return p.res, p.errs.Err()
 }

@@ -100,8 +100,8 @@ func Check(f *ast.File, conf Config) error {
 	for _, d := range f.Decls {
 		c.safe(func() { c.globalDecl(d) })
 	}
-	c.checkRecursion()
-	c.sizeArrays()
+	c.safe(c.checkRecursion)
+	c.safe(c.sizeArrays)
 	if f.InvariantAll.IsValid() && c.es && c.version >= 300 && conf.Stage == ast.StageFragment {
 		c.errorf(f.InvariantAll, "#pragma STDGL invariant(all) is not allowed in fragment shaders")
 	}
