@@ -15,6 +15,15 @@ const size = 8
 
 func link(t *testing.T, vs, fs string) *Program {
 	t.Helper()
+	p, err := compile(vs, fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// compile compiles, links and lowers a compatibility-profile program.
+func compile(vs, fs string) (*Program, error) {
 	opts := glsl.Options{Compatibility: true}
 	var shaders []*glsl.Shader
 	for _, s := range []struct {
@@ -26,19 +35,15 @@ func link(t *testing.T, vs, fs string) *Program {
 		}
 		sh, err := glsl.Compile("t", s.src, s.stage, opts)
 		if err != nil {
-			t.Fatalf("compile: %v", err)
+			return nil, err
 		}
 		shaders = append(shaders, sh)
 	}
 	lp, err := glsl.LinkShaders(shaders...)
 	if err != nil {
-		t.Fatalf("link: %v", err)
+		return nil, err
 	}
-	p, err := New(lp, Config{})
-	if err != nil {
-		t.Fatalf("lower: %v", err)
-	}
-	return p
+	return New(lp, Config{})
 }
 
 func fbits(f float32) uint32 { return math.Float32bits(f) }
