@@ -318,3 +318,32 @@ func TestSupersamplePattern(t *testing.T) {
 		}
 	}
 }
+
+// TestHeatmapCounts checks that the per-pixel heatmap adds up to the shaded
+// fragment counter with several workers sharing it (run with -race).
+func TestHeatmapCounts(t *testing.T) {
+	d, err := scene.Demo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := New(context.Background(), d, Options{Width: 80, Height: 64, MSAA: 1, Workers: 3, Stats: true, Heatmap: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Draw(context.Background(), 2); err != nil {
+		t.Fatal(err)
+	}
+	counts, w, h := r.Heatmap()
+	var sum uint64
+	for _, c := range counts {
+		sum += uint64(c)
+	}
+	st := r.Stats()
+	if w != 80 || h != 64 || sum == 0 || sum != st.Draws[0].FragmentsShaded {
+		t.Errorf("heatmap %dx%d sums to %d, fragments shaded %d", w, h, sum, st.Draws[0].FragmentsShaded)
+	}
+	img := HeatmapImage(counts, w, h)
+	if img.Rect.Dx() != w || img.Rect.Dy() != h {
+		t.Errorf("heatmap image %v", img.Rect)
+	}
+}
