@@ -116,6 +116,9 @@ type Var struct {
 	Block *InterfaceBlock
 	// Offset is the std140 byte offset of a uniform block member (0 otherwise).
 	Offset int
+	// RowMajor marks a uniform block member whose matrices are stored row-major
+	// (layout(row_major) on the block or the member).
+	RowMajor bool
 	// Used is set when the variable is read or written anywhere in the shader.
 	Used bool
 	// Written is set when the variable is assigned or passed as an out argument.

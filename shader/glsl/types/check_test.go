@@ -397,4 +397,15 @@ func TestStd140(t *testing.T) {
 	if b.Size != 160 {
 		t.Errorf("block size %d, want 160", b.Size)
 	}
+	src = "#version 140\nlayout(std140, row_major) uniform R { mat2x4 a; layout(column_major) mat2x4 b; float c; };\nvoid main() {}"
+	f, err = check(t, src, vs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = map[string]int{"a": 0, "b": 64, "c": 96}
+	for _, m := range f.Blocks[0].Members {
+		if m.Offset != want[m.Name] {
+			t.Errorf("row-major block: offset of %s = %d, want %d", m.Name, m.Offset, want[m.Name])
+		}
+	}
 }

@@ -260,10 +260,15 @@ func (c *checker) blockDecl(d *ast.BlockDecl) {
 		c.checkName(d.InstanceName, d.InstancePos)
 	}
 	b := &ast.InterfaceBlock{Name: d.Name, Instance: d.InstanceName, Storage: q.Storage, Layout: "shared", Binding: -1}
+	rowMajor := false
 	for _, l := range q.Layout {
-		switch l.Name {
+		switch strings.ToLower(l.Name) {
 		case "std140", "shared", "packed", "std430":
-			b.Layout = l.Name
+			b.Layout = strings.ToLower(l.Name)
+		case "row_major":
+			rowMajor = true
+		case "column_major":
+			rowMajor = false
 		}
 	}
 	if len(q.Layout) > 0 {
@@ -290,7 +295,15 @@ func (c *checker) blockDecl(d *ast.BlockDecl) {
 				c.errorf(vs.NamePos, "samplers are not allowed in blocks")
 			}
 			v := &ast.Var{Name: vs.Name, DeclPos: vs.NamePos, Type: t, Kind: kind, Qual: g.Qual,
-				ReadOnly: kind != ast.VarOut, Location: -1, Binding: -1, Block: b}
+				ReadOnly: kind != ast.VarOut, Location: -1, Binding: -1, Block: b, RowMajor: rowMajor}
+			for _, l := range g.Qual.Layout {
+				switch strings.ToLower(l.Name) {
+				case "row_major":
+					v.RowMajor = true
+				case "column_major":
+					v.RowMajor = false
+				}
+			}
 			vs.Var = v
 			b.Members = append(b.Members, v)
 			st.Fields = append(st.Fields, ast.Field{Name: vs.Name, Type: t, Pos: vs.NamePos})
