@@ -154,6 +154,10 @@ const (
 	FnNoise2
 	FnNoise3
 	FnNoise4
+	FnTexture2DRect
+	FnTexture2DRectProj
+	FnShadow2DRect
+	FnShadow2DRectProj
 	numBuiltins
 )
 
@@ -305,6 +309,10 @@ var builtinNames = [...]string{"",
 	"noise2",
 	"noise3",
 	"noise4",
+	"texture2DRect",
+	"texture2DRectProj",
+	"shadow2DRect",
+	"shadow2DRectProj",
 }
 
 // String returns the GLSL name of the built-in.

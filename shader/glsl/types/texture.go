@@ -277,6 +277,35 @@ func textureSigs(fn ast.Builtin, c *checker) []sig {
 	return out
 }
 
+// rectSigs handles the rectangle-texture lookups of GLSL 1.40 (texture2DRect,
+// shadow2DRect and their Proj forms); nil for other ids. spec: GLSL 1.40 §8.7.
+func rectSigs(fn ast.Builtin, c *checker) []sig {
+	r := ast.Sampler(ast.SamplerType{Dim: ast.DimRect, Base: ast.Float})
+	rs := ast.Sampler(ast.SamplerType{Dim: ast.DimRect, Base: ast.Float, Shadow: true})
+	var coords []int
+	st := r
+	switch fn {
+	case ast.FnTexture2DRect:
+		coords = []int{2}
+	case ast.FnTexture2DRectProj:
+		coords = []int{3, 4}
+	case ast.FnShadow2DRect:
+		coords, st = []int{3}, rs
+	case ast.FnShadow2DRectProj:
+		coords, st = []int{4}, rs
+	default:
+		return nil
+	}
+	out := []sig{}
+	if c.es || c.version < 140 {
+		return out
+	}
+	for _, n := range coords {
+		out = append(out, sig{fn: fn, ret: fvec(4), params: []*ast.Type{st, fvec(n)}})
+	}
+	return out
+}
+
 // legacyTextureSigs handles texture2D and friends; it returns nil for other ids.
 func legacyTextureSigs(fn ast.Builtin, c *checker) []sig {
 	type lg struct {
@@ -302,6 +331,9 @@ func legacyTextureSigs(fn ast.Builtin, c *checker) []sig {
 		ast.FnShadow1DProj: {s1, []int{4}, 0}, ast.FnShadow2DProj: {s2, []int{4}, 0},
 		ast.FnShadow1DLod: {s1, []int{3}, 1}, ast.FnShadow2DLod: {s2, []int{3}, 1},
 		ast.FnShadow1DProjLod: {s1, []int{4}, 1}, ast.FnShadow2DProjLod: {s2, []int{4}, 1},
+	}
+	if rs := rectSigs(fn, c); rs != nil {
+		return rs
 	}
 	l, ok := table[fn]
 	if !ok {
