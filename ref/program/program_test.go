@@ -288,3 +288,45 @@ func TestConfig(t *testing.T) {
 		t.Errorf("default widths %d %d %v", v, f, err)
 	}
 }
+
+// TestUserClipping clips with gl_ClipVertex against an enabled plane and with
+// gl_ClipDistance: the half of the window with negative distances stays clear.
+func TestUserClipping(t *testing.T) {
+	fs := "#version 130\nvoid main() { gl_FragColor = vec4(1.0); }\n"
+	for _, tc := range []struct {
+		name string
+		vs   string
+	}{
+		{"gl_ClipVertex", "#version 120\nattribute vec4 pos;\nvoid main() { gl_Position = pos; gl_ClipVertex = pos; }\n"},
+		{"gl_ClipDistance", "#version 130\nin vec4 pos;\nout float gl_ClipDistance[1];\nvoid main() { gl_Position = pos; gl_ClipDistance[0] = pos.x; }\n"},
+		{"gl_Position", "#version 120\nattribute vec4 pos;\nvoid main() { gl_Position = pos; }\n"},
+	} {
+		p := link(t, tc.vs, fs)
+		in := vertexData(t, p, map[string][][4]float32{"pos": fullRect}, 4)
+		tg, err := ref.NewTarget(size, size, []format.Format{format.RGBA8}, format.Invalid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := ref.DefaultState(size, size)
+		clip := ClipState{Enabled: 1}
+		clip.Planes[0] = [4]float32{1, 0, 0, 0} // keep x >= 0
+		vs, err := p.NewVertexShader(context.Background(), VertexOptions{Clip: clip})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fsh, err := p.NewFragmentShader(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.Vertex, st.Fragment, st.ClipDistances = vs, fsh, 1
+		if vs.ClipDistances() != 1 {
+			t.Fatalf("%s: %d clip distances", tc.name, vs.ClipDistances())
+		}
+		if err := ref.Draw(context.Background(), tg, &st, in, ref.DrawParams{Topology: ref.TriangleStrip, Count: 4}); err != nil {
+			t.Fatal(err)
+		}
+		if l, r := pixel(tg, 1, 4), pixel(tg, 6, 4); l[0] != 0 || r[0] != 255 {
+			t.Errorf("%s: left %v right %v, want the left half clipped", tc.name, l, r)
+		}
+	}
+}

@@ -49,8 +49,9 @@ func (b *Backend) Caps() shadertest.Caps {
 		Extensions: []string{"GL_ARB_texture_rg", "GL_ARB_draw_buffers", "GL_ARB_explicit_attrib_location"},
 		Limits: map[string]int{
 			"GL_MAX_VERTEX_OUTPUT_COMPONENTS":    64,
-			"GL_MAX_FRAGMENT_UNIFORM_COMPONENTS": 1024,
-			"GL_MAX_VERTEX_UNIFORM_COMPONENTS":   1024,
+			// The uniform word buffer has no fixed size here.
+			"GL_MAX_FRAGMENT_UNIFORM_COMPONENTS": 16384,
+			"GL_MAX_VERTEX_UNIFORM_COMPONENTS":   16384,
 			"GL_MAX_VERTEX_ATTRIBS":              16,
 			"GL_MAX_VARYING_COMPONENTS":          64,
 			"GL_NUM_PROGRAM_BINARY_FORMATS":      0,
