@@ -48,7 +48,7 @@ func (b *Backend) Caps() shadertest.Caps {
 	return shadertest.Caps{GL: 30, GLSL: 130, GLES: 30, GLSLES: 300,
 		Extensions: []string{"GL_ARB_texture_rg", "GL_ARB_draw_buffers", "GL_ARB_explicit_attrib_location"},
 		Limits: map[string]int{
-			"GL_MAX_VERTEX_OUTPUT_COMPONENTS":    64,
+			"GL_MAX_VERTEX_OUTPUT_COMPONENTS": 64,
 			// The uniform word buffer has no fixed size here.
 			"GL_MAX_FRAGMENT_UNIFORM_COMPONENTS": 16384,
 			"GL_MAX_VERTEX_UNIFORM_COMPONENTS":   16384,
