@@ -62,6 +62,17 @@
 // draw) and the wall time of the draw. With Options.Heatmap the renderer also
 // keeps the number of fragments shaded per pixel in the last frame.
 //
+// # Performance
+//
+// Programs run with 64-lane vertex and fragment warps (ref/program's widest),
+// which amortise the executor's per-instruction dispatch. Per frame, Draw
+// clears the target and calls ref.Draw once per draw and sample pass; nothing
+// is compiled, uploaded or allocated per pixel. The counters of Options.Stats
+// and Options.Heatmap wrap the shader stages and are off by default. The
+// remaining cost is in ref (triangle setup repeated by every worker band,
+// float64 interpolation, generic per-fragment format conversion) and in the
+// shader executor.
+//
 // Output is deterministic for any Options.Workers: ref's workers own disjoint
 // row bands and shade every pixel's fragments in submission order.
 package render
