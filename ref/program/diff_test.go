@@ -56,13 +56,13 @@ void main() {
 	pos := [][4]float32{{-1, -1, 0, 1}, {1, -0.8, 0, 1}, {-0.7, 1, 0, 1}, {0.9, 0.9, 0, 1}}
 	col := [][4]float32{{1, 0, 0, 1}, {0, 1, 0, 1}, {0, 0, 1, 0.5}, {1, 1, 1, 1}}
 	in := vertexData(t, p, map[string][][4]float32{"pos": pos, "col": col}, 4)
-	render := func(vsh ref.VertexShader, fsh ref.FragmentShader) []byte {
+	render := func(vsh ref.VertexShader, fsh ref.FragmentShader, workers int) []byte {
 		tg, err := ref.NewTarget(n, n, []format.Format{format.RGBA8}, format.Invalid)
 		if err != nil {
 			t.Fatal(err)
 		}
 		st := ref.DefaultState(n, n)
-		st.Vertex, st.Fragment, st.Textures = vsh, fsh, binds
+		st.Vertex, st.Fragment, st.Textures, st.Workers = vsh, fsh, binds, workers
 		if err := ref.Draw(context.Background(), tg, &st, in, ref.DrawParams{Topology: ref.TriangleStrip, Count: 4}); err != nil {
 			t.Fatal(err)
 		}
@@ -76,7 +76,12 @@ void main() {
 	if err != nil {
 		t.Fatal(err)
 	}
-	compiled := render(vsc, fsc)
+	compiled := render(vsc, fsc, 0)
+	// ref's parallel workers shade with clones of the fragment stage and
+	// must give the same bytes.
+	if par := render(vsc, fsc, 3); !bytes.Equal(par, compiled) {
+		t.Fatalf("3 workers differ from the serial render")
+	}
 
 	posS, _ := p.Attribute("pos")
 	colS, _ := p.Attribute("col")
@@ -140,7 +145,7 @@ void main() {
 		}
 		return nil
 	})
-	gold := render(goVS, goFS)
+	gold := render(goVS, goFS, 0)
 	if !bytes.Equal(compiled, gold) {
 		diff := 0
 		for i := range gold {
