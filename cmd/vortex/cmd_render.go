@@ -126,7 +126,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	msaa := fs.Int("msaa", 0, "samples `1|4` (default: the scene's; 4 is supersampled on the reference path)")
 	path := fs.String("path", "reference", "renderer `device|reference`; the device path is not wired yet, so reference is the default")
 	strict := fs.Bool("strict", os.Getenv("VORTEX_STRICT") == "1", "turn every fallback or adaptation into an error (also VORTEX_STRICT=1)")
-	cfgPath := fs.String("config", "", "device configuration `FILE.toml` (default: built-in defaults)")
+	cfgPath := fs.String("config", "", "device configuration `FILE.toml` for the device path (validated; default: built-in defaults)")
 	statsPath := fs.String("stats", "", "write per-draw counters and routing decisions to `FILE.json`")
 	heatPath := fs.String("heatmap", "", "write the last frame's fragments-shaded-per-pixel image to `FILE.png`")
 	fs.Usage = func() {
