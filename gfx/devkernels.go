@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"sync"
 
 	"vortexgfx/abi"
 	"vortexgfx/device"
@@ -378,49 +379,72 @@ func binningKernel(c *device.CTA) error {
 	return nil
 }
 
-// fragKernel is the draw3d fragment shader as a device kernel: each covered lane
-// reads its pixel and pid from FRAG_POS/FRAG_PID, loads the primitive record by
-// pid, interpolates exactly as FragKernel does, samples stage 0 through vx_tex
-// and exports through vx_om_export. Helper lanes do not export.
-// spec: rasterizer §11; vortex-hardware-facts §3.3, §8
-func fragKernel(c *device.CTA) error {
-	var ab [FragArgsBytes]byte
-	c.Read(c.Args, ab[:])
+// fragShader is the draw3d fragment shader as a device kernel: each covered
+// lane reads its pixel and pid from FRAG_POS/FRAG_PID, loads the primitive
+// record by pid, interpolates exactly as FragKernel does, samples stage 0
+// through vx_tex and exports through vx_om_export. Helper lanes do not export.
+// Per-wave scratch comes from a pool owned by the registered kernel, so a wave
+// allocates nothing. spec: rasterizer §11; vortex-hardware-facts §3.3, §8
+type fragShader struct {
+	pool sync.Pool // *fragScratch
+}
+
+// fragScratch is one running wave's state.
+type fragScratch struct {
+	c     *device.CTA
+	args  FragArgs
+	ab    [FragArgsBytes]byte
+	pb    [abi.PrimBytes]byte
+	rec   primRec
+	valid bool
+	lane  func(int) // s.shade, bound once
+}
+
+func (fs *fragShader) kernel(c *device.CTA) error {
+	s, _ := fs.pool.Get().(*fragScratch)
+	if s == nil {
+		s = &fragScratch{}
+		s.lane = s.shade
+	}
+	defer fs.pool.Put(s)
+	s.c, s.valid = c, false
+	c.Read(c.Args, s.ab[:])
 	if err := c.Err(); err != nil {
 		return err
 	}
-	args, err := DecodeFragArgs(ab[:])
-	if err != nil {
+	var err error
+	if s.args, err = DecodeFragArgs(s.ab[:]); err != nil {
 		return err
 	}
-	var rec primRec
-	var pb [abi.PrimBytes]byte
-	valid := false
-	c.ForEachThread(func(l int) {
-		pos := c.FragPos(l)
-		if pos>>31 == 0 {
-			return
-		}
-		pid := c.FragPID(l)
-		if int(pid) >= args.NumPrims {
-			c.Fail(fmt.Errorf("draw3d_fs: lane %d: pid %d beyond %d primitives", l, pid, args.NumPrims))
-			return
-		}
-		x, y := int32(pos&0xFFFF), int32(pos>>16&0x7FFF)
-		if !valid || rec.pid != pid {
-			c.Read(args.PrimAddr+uint64(pid)*abi.PrimBytes, pb[:])
-			rec.decode(pb[:], pid)
-			valid = true
-		}
-		var f fragVals
-		args.interpolate(&rec, x, y, &f)
-		var texel uint32
-		if args.TexEnabled {
-			texel = c.Tex(0, f.texU(), f.texV(), 0)
-		}
-		c.OMExport(int(x), int(y), 0, 0, args.combine(&f, texel), f.depth, 0)
-	})
+	c.ForEachThread(s.lane)
+	s.c = nil
 	return nil
+}
+
+func (s *fragScratch) shade(l int) {
+	c := s.c
+	pos := c.FragPos(l)
+	if pos>>31 == 0 {
+		return
+	}
+	pid := c.FragPID(l)
+	if int(pid) >= s.args.NumPrims {
+		c.Fail(fmt.Errorf("draw3d_fs: lane %d: pid %d beyond %d primitives", l, pid, s.args.NumPrims))
+		return
+	}
+	x, y := int32(pos&0xFFFF), int32(pos>>16&0x7FFF)
+	if !s.valid || s.rec.pid != pid {
+		c.Read(s.args.PrimAddr+uint64(pid)*abi.PrimBytes, s.pb[:])
+		s.rec.decode(s.pb[:], pid)
+		s.valid = true
+	}
+	var f fragVals
+	s.args.interpolate(&s.rec, x, y, &f)
+	var texel uint32
+	if s.args.TexEnabled {
+		texel = c.Tex(0, f.texU(), f.texV(), 0)
+	}
+	c.OMExport(int(x), int(y), 0, 0, s.args.combine(&f, texel), f.depth, 0)
 }
 
 // RegisterKernels adds the front-end and draw3d fragment kernels to lib.
@@ -428,7 +452,7 @@ func RegisterKernels(lib *device.Library) error {
 	for _, k := range []struct {
 		name string
 		fn   device.Kernel
-	}{{KernelSetup, setupKernel}, {KernelBinning, binningKernel}, {KernelFrag, fragKernel}} {
+	}{{KernelSetup, setupKernel}, {KernelBinning, binningKernel}, {KernelFrag, (&fragShader{}).kernel}} {
 		if err := lib.Register(k.name, k.fn); err != nil {
 			return err
 		}
