@@ -10,7 +10,8 @@ import (
 
 // Options configure a preprocessor run.
 type Options struct {
-	// DefaultVersion is used when the source has no #version (110 when zero).
+	// DefaultVersion is used when the source has no #version (110 when zero;
+	// 100 means GLSL ES 1.00).
 	DefaultVersion int
 	// Extensions lists the extensions the compiler supports; #extension X : require
 	// or enable of any other name is an error (warn/disable are accepted).
@@ -75,6 +76,8 @@ func Process(file, src string, opts Options) (*Result, error) {
 	if p.res.Version == 0 {
 		p.res.Version = 110
 	}
+	// GLSL ES 1.00 is the only version numbered 100.
+	p.res.ES = p.res.Version == 100
 	lx := &lexer{src: src, file: file, line: 1, col: 1, errs: &p.errs}
 	p.define("__LINE__", nil, true)
 	p.define("__FILE__", nil, true)
@@ -311,6 +314,7 @@ func (p *pp) version(name Token, args []Token) {
 	}
 	v := int(n)
 	p.res.Version = v
+	p.res.ES = false
 	if len(args) > 1 {
 		if args[1].Kind != Ident || len(args) > 2 {
 			p.errorf(args[1].Pos, "invalid #version profile")

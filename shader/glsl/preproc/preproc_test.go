@@ -113,6 +113,26 @@ func TestVersion(t *testing.T) {
 			t.Errorf("%q: version %d es %v, want %d %v", tc.src, r.Version, r.ES, tc.version, tc.es)
 		}
 	}
+	// A default of 100 means GLSL ES 1.00 unless the source says otherwise.
+	for _, tc := range []struct {
+		src     string
+		version int
+		es      bool
+	}{{"", 100, true}, {"#version 120\n", 120, false}, {"#version 300 es\n", 300, true}} {
+		r, err := Process("v", tc.src, Options{DefaultVersion: 100})
+		if err != nil || r.Version != tc.version || r.ES != tc.es {
+			t.Errorf("default 100, %q: version %d es %v err %v", tc.src, r.Version, r.ES, err)
+		}
+	}
+	for _, tc := range tests {
+		r, err := Process("v", tc.src, Options{})
+		if err != nil {
+			t.Fatalf("%q: %v", tc.src, err)
+		}
+		if r.Version != tc.version || r.ES != tc.es {
+			t.Errorf("%q: version %d es %v, want %d %v", tc.src, r.Version, r.ES, tc.version, tc.es)
+		}
+	}
 }
 
 func TestErrorPosition(t *testing.T) {
