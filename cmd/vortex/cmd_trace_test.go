@@ -56,11 +56,18 @@ func TestTraceReplayAndCompare(t *testing.T) {
 		st.Draws[0].Perf.OMReads == 0 || st.Draws[0].Perf.TexReads == 0 || st.Draws[0].Perf.RasterReads == 0 {
 		t.Errorf("stats %s", b)
 	}
+	toml := filepath.Join(dir, "dev.toml")
+	cfgText := "[device]\nthreads = 8\nclusters = 2\n[cp]\nflavor = \"rtl\"\n[raster]\nengines_per_cluster = 2\nslices = 2\nearly_z = true\nworkers = 3\n"
+	if err := os.WriteFile(toml, []byte(cfgText), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		args []string
 		code int
 		want string
 	}{
+		{[]string{filepath.Join(d, "carnival.cgltrace"), filepath.Join(d, "carnival_ref_128.png"), "--config", toml}, 0, "0 differing pixels"},
+		{[]string{filepath.Join(d, "triangle.cgltrace"), filepath.Join(d, "triangle_ref_8.png"), "--config", toml, "--flavor", "emu"}, 0, "0 differing pixels"},
 		{[]string{filepath.Join(d, "box.cgltrace"), filepath.Join(d, "box_ref_128.png")}, 0, "0 differing pixels"},
 		{[]string{filepath.Join(d, "scene.cgltrace"), filepath.Join(d, "scene_ref_128.png"), "--planes", "v1", "--flavor", "rtl"}, 0, "0 differing pixels"},
 		{[]string{filepath.Join(d, "polybump.cgltrace"), filepath.Join(d, "polybump_ref_32.png"), "--planes", "v1", "--host-binning"}, 0, "0 differing pixels"},
