@@ -323,11 +323,16 @@ func (c *glContext) state(st *shadertest.State) (*ref.State, error) {
 		}
 	}
 	if p.IR.VS != nil {
-		vs, err := p.NewVertexShader(c.ctx, program.VertexOptions{Clip: clip,
+		opt := program.VertexOptions{Clip: clip,
 			IgnorePointSize: c.cfg.API == shadertest.APIGL && !st.ProgramPointSize,
-			ClampColor:      c.cfg.API == shadertest.APIGL})
-		if err != nil {
-			return nil, err
+			ClampColor:      c.cfg.API == shadertest.APIGL}
+		vs := c.vsCache[opt]
+		if vs == nil {
+			var err error
+			if vs, err = p.NewVertexShader(c.ctx, opt); err != nil {
+				return nil, err
+			}
+			c.vsCache[opt] = vs
 		}
 		rs.Vertex = vs
 		if n := vs.ClipDistances(); n > 0 {
@@ -338,11 +343,14 @@ func (c *glContext) state(st *shadertest.State) (*ref.State, error) {
 		rs.ClipDistances = clip.Enabled
 	}
 	if p.IR.FS != nil {
-		fs, err := p.NewFragmentShader(c.ctx)
-		if err != nil {
-			return nil, err
+		if c.fsCache == nil {
+			fs, err := p.NewFragmentShader(c.ctx)
+			if err != nil {
+				return nil, err
+			}
+			c.fsCache = fs
 		}
-		rs.Fragment = fs
+		rs.Fragment = c.fsCache
 	} else {
 		rs.Fragment = p.FixedFragment()
 	}

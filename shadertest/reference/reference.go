@@ -93,6 +93,10 @@ type glContext struct {
 	binds    []attribBind
 	// version is the highest GLSL version of the linked shaders.
 	version int
+	// The current program's stages, kept across draws (they read the
+	// program's uniform buffer, so uniform changes need no rebuild).
+	vsCache map[program.VertexOptions]*program.VertexShader
+	fsCache *program.FragmentShader
 }
 
 // Close implements shadertest.Context.
@@ -142,6 +146,7 @@ func (c *glContext) Link(p *shadertest.Program) error {
 		return err
 	}
 	c.prog = prog
+	c.vsCache, c.fsCache = map[program.VertexOptions]*program.VertexShader{}, nil
 	return nil
 }
 
