@@ -64,13 +64,21 @@ func (b *Backend) NewContext(ctx context.Context, cfg shadertest.ContextConfig) 
 	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width > ref.MaxTargetSize || cfg.Height > ref.MaxTargetSize {
 		return nil, fmt.Errorf("reference: window %dx%d out of range", cfg.Width, cfg.Height)
 	}
-	ds := format.D32F
+	// Like piglit's window, the framebuffer has a depth (and stencil)
+	// buffer only when the test asks for one; without it the depth test
+	// always passes.
+	ds := format.Invalid
+	if cfg.DepthBuffer {
+		ds = format.D24S8
+	}
 	t, err := ref.NewTarget(cfg.Width, cfg.Height, []format.Format{format.RGBA8}, ds)
 	if err != nil {
 		return nil, err
 	}
-	if err := t.ClearDepth(1); err != nil {
-		return nil, err
+	if cfg.DepthBuffer {
+		if err := t.ClearDepth(1); err != nil {
+			return nil, err
+		}
 	}
 	c := &glContext{ctx: ctx, cfg: cfg, target: t, pcfg: b.Program,
 		textures: make([]ref.TextureBinding, maxUnits*int(program.NumTargets))}
@@ -192,7 +200,7 @@ func (c *glContext) Clear(r *shadertest.ClearRequest) error {
 			return err
 		}
 	}
-	if r.Depth {
+	if r.Depth && c.target.DepthStencil != nil {
 		if err := c.target.ClearDepth(float32(r.DepthValue)); err != nil {
 			return err
 		}
