@@ -198,6 +198,18 @@ type Conv struct {
 	X Expr
 }
 
+// InitList is a brace initializer "{ a, b, ... }" (GLSL 4.20). It exists only
+// between parsing and checking: the checker replaces every InitList by the
+// equivalent CallConstruct of the declared type, so a checked tree never holds one.
+type InitList struct {
+	ExprInfo
+	Lbrace Pos
+	Elems  []Expr
+}
+
+// Pos returns the position of the opening brace.
+func (x *InitList) Pos() Pos { return x.Lbrace }
+
 // Pos implementations.
 func (x *Ident) Pos() Pos    { return x.NamePos }
 func (x *Literal) Pos() Pos  { return x.ValuePos }

@@ -223,6 +223,11 @@ func (p *printer) expr(x Expr, d int) {
 	case *Conv:
 		p.line(d, "Conv%s", ts)
 		p.expr(x.X, d+1)
+	case *InitList:
+		p.line(d, "InitList%s", ts)
+		for _, e := range x.Elems {
+			p.expr(e, d+1)
+		}
 	}
 }
 

@@ -88,5 +88,9 @@ func Inspect(n Node, f func(Node) bool) {
 		}
 	case *Conv:
 		expr(n.X)
+	case *InitList:
+		for _, e := range n.Elems {
+			expr(e)
+		}
 	}
 }

@@ -395,9 +395,13 @@ func (p *parser) declaration(global bool) ast.Decl {
 		vs.Dims = p.arrayDims()
 		if p.got("=") {
 			if p.is("{") {
-				p.fail(p.tok.Pos, "initializer lists are not supported in this GLSL version")
+				if !p.lang.atLeast(420, 0) {
+					p.fail(p.tok.Pos, "initializer lists require GLSL 4.20")
+				}
+				vs.Init = p.initList()
+			} else {
+				vs.Init = p.assignExpr()
 			}
-			vs.Init = p.assignExpr()
 		}
 		g.Vars = append(g.Vars, vs)
 		if !p.got(",") {
@@ -406,6 +410,28 @@ func (p *parser) declaration(global bool) ast.Decl {
 	}
 	p.expect(";")
 	return g
+}
+
+// initList parses "{ initializer, ... [,] }". spec: GLSL 4.50 §4.1.11.
+func (p *parser) initList() ast.Expr {
+	p.enter()
+	defer p.leave()
+	l := &ast.InitList{Lbrace: p.expect("{")}
+	for !p.is("}") {
+		if p.is("{") {
+			l.Elems = append(l.Elems, p.initList())
+		} else {
+			l.Elems = append(l.Elems, p.assignExpr())
+		}
+		if !p.got(",") {
+			break
+		}
+	}
+	p.expect("}")
+	if len(l.Elems) == 0 {
+		p.errorf(l.Lbrace, "empty initializer list")
+	}
+	return l
 }
 
 func (p *parser) blockDecl(q ast.Qualifiers) ast.Decl {

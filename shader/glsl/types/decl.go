@@ -322,7 +322,12 @@ func (c *checker) initializer(v *ast.Var, vs *ast.VarSpec, global bool) {
 		c.errorf(vs.NamePos, "sampler '%s' cannot be initialized", vs.Name)
 		return
 	}
-	x := c.expr(vs.Init)
+	var x ast.Expr
+	if l, ok := vs.Init.(*ast.InitList); ok {
+		x = c.initList(l, v.Type)
+	} else {
+		x = c.expr(vs.Init)
+	}
 	if x.Type().IsInvalid() || v.Type.IsInvalid() {
 		vs.Init = x
 		return

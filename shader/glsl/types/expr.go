@@ -99,6 +99,9 @@ func (c *checker) expr(e ast.Expr) ast.Expr {
 		return c.call(x)
 	case *ast.Conv:
 		return x
+	case *ast.InitList:
+		c.errorf(x.Lbrace, "initializer list used outside of a declaration")
+		return invalid(x)
 	}
 	return e
 }

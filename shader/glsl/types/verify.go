@@ -73,6 +73,8 @@ func verifyExpr(x ast.Expr, bad func(ast.Node, string, ...any)) {
 		bad(x, "constant of %s has %d words, want %d", t, len(v.Words), t.Slots())
 	}
 	switch x := x.(type) {
+	case *ast.InitList:
+		bad(x, "initializer list left in the checked tree")
 	case *ast.Ident:
 		if x.Var == nil {
 			bad(x, "identifier %s unresolved", x.Name)
