@@ -97,10 +97,12 @@ type Config struct {
 // Machine runs one verified program on one warp. It is not safe for concurrent use;
 // use one Machine per goroutine (they are cheap and share nothing mutable).
 type Machine struct {
-	prog  *ir.Program
-	code  []ir.Inst
-	match []int32 // If->Else/EndIf, Else->EndIf, Loop/Continuing->EndLoop, EndLoop->body, Scope->EndScope
-	skip  []int32 // where to go when the mask becomes empty: the innermost construct's next closer
+	prog      *ir.Program
+	code      []ir.Inst // main body, then (when not inlined) each function as Scope..EndScope
+	mainEnd   int       // end of the main body
+	funcStart []int32   // code index of each function's Scope (not inlined)
+	match     []int32   // If->Else/EndIf, Else->EndIf, Loop/Continuing->EndLoop, EndLoop->body, Scope->EndScope
+	skip      []int32   // where to go when the mask becomes empty: the innermost construct's next closer
 
 	w        int
 	full     uint64
@@ -131,6 +133,55 @@ type frame struct {
 	loop  int32  // innermost loop frame (self for a loop), -1 if none in this scope
 	scope int32  // innermost scope frame (self for a scope)
 	start int32  // Loop: first body instruction
+	ret   int32  // Scope entered by Call: where to continue after EndScope; -1 otherwise
+}
+
+// linkFuncs lays out the main body followed by every function body wrapped in
+// Scope/EndScope, for execution with Call.
+func linkFuncs(p *ir.Program) ([]ir.Inst, []int32) {
+	code := append([]ir.Inst(nil), p.Code...)
+	// A separator: the main body ends at len(p.Code), which must not be the
+	// first instruction of a function.
+	code = append(code, ir.Inst{Op: ir.Nop, Dst: ir.NoReg})
+	starts := make([]int32, len(p.Funcs))
+	for i, f := range p.Funcs {
+		starts[i] = int32(len(code))
+		code = append(code, ir.Inst{Op: ir.Scope, Dst: ir.NoReg})
+		code = append(code, f.Code...)
+		code = append(code, ir.Inst{Op: ir.EndScope, Dst: ir.NoReg})
+	}
+	return code, starts
+}
+
+// callDepth returns the deepest frame stack the program can need: structured
+// nesting plus, at every Call, the callee's own depth (GLSL has no recursion).
+func callDepth(p *ir.Program) int {
+	memo := make([]int, len(p.Funcs))
+	for i := range memo {
+		memo[i] = -1
+	}
+	var depth func(code []ir.Inst) int
+	depth = func(code []ir.Inst) int {
+		d, best := 0, 0
+		for _, in := range code {
+			switch in.Op {
+			case ir.If, ir.Loop, ir.Scope:
+				d++
+				best = max(best, d)
+			case ir.EndIf, ir.EndLoop, ir.EndScope:
+				d--
+			case ir.Call:
+				if int(in.Imm) < len(memo) {
+					if memo[in.Imm] < 0 {
+						memo[in.Imm] = 1 + depth(p.Funcs[in.Imm].Code)
+					}
+					best = max(best, d+memo[in.Imm])
+				}
+			}
+		}
+		return best
+	}
+	return depth(p.Code)
 }
 
 // New verifies p, inlines its functions, and returns a Machine for it.
@@ -144,26 +195,36 @@ func New(p *ir.Program, cfg Config) (*Machine, error) {
 	if err := ir.Verify(p); err != nil {
 		return nil, err
 	}
+	// Inline functions when the result is of reasonable size; otherwise keep them
+	// and execute Call (a call tree that doubles per level cannot be inlined).
+	code, mainEnd, funcStart := p.Code, len(p.Code), []int32(nil)
 	if len(p.Funcs) > 0 {
-		q, err := ir.Inline(p)
-		if err != nil {
-			return nil, err
+		if ir.InlinedSize(p) <= ir.MaxInlinedCode {
+			q, err := ir.Inline(p)
+			if err != nil {
+				return nil, err
+			}
+			p = q
+			code, mainEnd = p.Code, len(p.Code)
+		} else {
+			code, funcStart = linkFuncs(p)
 		}
-		p = q
 	}
 	w := cfg.Width
 	m := &Machine{
-		prog:     p,
-		code:     p.Code,
-		w:        w,
-		full:     ^uint64(0) >> (64 - w),
-		maxSteps: cfg.MaxSteps,
-		regs:     make([]uint32, len(p.Regs)*w),
-		in:       make([]uint32, p.InputWords*w),
-		out:      make([]uint32, p.OutputWords*w),
-		zero:     make([]uint32, w),
-		tmp:      make([]uint32, w),
-		frames:   make([]frame, ir.MaxDepth(p.Code)+1),
+		prog:      p,
+		code:      code,
+		mainEnd:   mainEnd,
+		funcStart: funcStart,
+		w:         w,
+		full:      ^uint64(0) >> (64 - w),
+		maxSteps:  cfg.MaxSteps,
+		regs:      make([]uint32, len(p.Regs)*w),
+		in:        make([]uint32, p.InputWords*w),
+		out:       make([]uint32, p.OutputWords*w),
+		zero:      make([]uint32, w),
+		tmp:       make([]uint32, w),
+		frames:    make([]frame, callDepth(p)+1),
 	}
 	if m.maxSteps <= 0 {
 		m.maxSteps = DefaultMaxSteps
@@ -220,7 +281,7 @@ func (m *Machine) tables() {
 			m.skip[pc] = int32(pc)
 		default:
 			if len(stack) == 0 {
-				m.skip[pc] = int32(n)
+				m.skip[pc] = int32(m.mainEnd)
 			} else {
 				m.skip[pc] = stack[len(stack)-1].closer
 			}

@@ -12,19 +12,20 @@ const ctxCheckEvery = 4096
 
 func (m *Machine) run(ctx context.Context, exec, live uint64) (uint64, error) {
 	code := m.code
-	n := len(code)
+	n := m.mainEnd
 	fr := m.frames
-	fr[0] = frame{kind: ir.Scope, saved: exec, loop: -1, scope: 0}
+	fr[0] = frame{kind: ir.Scope, saved: exec, loop: -1, scope: 0, ret: -1}
+	callRet := int32(-1)
 	top := 0
 	var killed uint64
 	steps, laneOps := int64(0), int64(0)
 	budget := m.maxSteps
 	defer func() { m.steps, m.laneOps = steps, laneOps }()
 
-	for pc := 0; pc < n; {
+	for pc := 0; pc != n; {
 		if exec == 0 {
 			pc = int(m.skip[pc])
-			if pc >= n {
+			if pc == n {
 				break
 			}
 		}
@@ -43,7 +44,7 @@ func (m *Machine) run(ctx context.Context, exec, live uint64) (uint64, error) {
 		case ir.If:
 			c := m.condMask(in.Src[0], exec)
 			top++
-			fr[top] = frame{kind: ir.If, saved: exec, other: exec &^ c, loop: fr[top-1].loop, scope: fr[top-1].scope}
+			fr[top] = frame{kind: ir.If, saved: exec, other: exec &^ c, loop: fr[top-1].loop, scope: fr[top-1].scope, ret: -1}
 			exec &= c
 			if exec == 0 {
 				pc = int(m.match[pc])
@@ -62,7 +63,7 @@ func (m *Machine) run(ctx context.Context, exec, live uint64) (uint64, error) {
 			top--
 		case ir.Loop:
 			top++
-			fr[top] = frame{kind: ir.Loop, saved: exec, loop: int32(top), scope: fr[top-1].scope, start: int32(pc + 1)}
+			fr[top] = frame{kind: ir.Loop, saved: exec, loop: int32(top), scope: fr[top-1].scope, start: int32(pc + 1), ret: -1}
 		case ir.Continuing:
 			f := &fr[top]
 			exec |= f.cont
@@ -87,10 +88,20 @@ func (m *Machine) run(ctx context.Context, exec, live uint64) (uint64, error) {
 			exec = 0
 		case ir.Scope:
 			top++
-			fr[top] = frame{kind: ir.Scope, saved: exec, loop: -1, scope: int32(top)}
+			fr[top] = frame{kind: ir.Scope, saved: exec, loop: -1, scope: int32(top), ret: callRet}
+			callRet = -1
 		case ir.EndScope:
 			exec = fr[top].saved &^ killed
+			ret := fr[top].ret
 			top--
+			if ret >= 0 {
+				pc = int(ret)
+				continue
+			}
+		case ir.Call:
+			callRet = int32(pc + 1)
+			pc = int(m.funcStart[in.Imm])
+			continue
 		case ir.Return:
 			fr[fr[top].scope].other |= exec
 			exec = 0

@@ -318,6 +318,13 @@ func TestInlineExplosion(t *testing.T) {
 	if _, err := Inline(p); !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("got %v, want ErrTooLarge", err)
 	}
+	q, err := Optimize(p)
+	if err != nil || len(q.Funcs) != 40 {
+		t.Fatalf("Optimize: %v, %d functions kept, want them all", err, len(q.Funcs))
+	}
+	if err := Verify(q); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func TestSimplifyScopes(t *testing.T) {

@@ -1,12 +1,42 @@
 package ir
 
-// Optimize returns an optimised copy of a verified program: functions inlined, then
-// constant folding, copy propagation, dead-code elimination, scope simplification
-// constant hoisting and move coalescing repeated until nothing changes (at most a few rounds), and finally
-// the registers compacted. The result verifies and computes the same
-// outputs as p. It fails only when inlining does (ErrTooLarge).
+import "errors"
+
+// Optimize returns an optimised copy of a verified program: functions inlined,
+// then constant folding, copy propagation, dead-code elimination, scope
+// simplification, constant hoisting and move coalescing repeated until nothing
+// changes (at most a few rounds), and finally the registers compacted. The result
+// verifies and computes the same outputs as p. A program whose inlined form would
+// exceed MaxInlinedCode keeps its functions (the executor runs Call) and is only
+// folded, propagated and cleaned of dead code. The error is nil for every
+// verified program; it is part of the signature so that a fallible pass can be
+// added without changing callers.
 func Optimize(p *Program) (*Program, error) {
 	q, err := Inline(p)
+	if errors.Is(err, ErrTooLarge) {
+		// Keep the functions (the executor runs Call); fold and propagate inside
+		// each body and remove dead code everywhere.
+		q = p.Clone()
+		for round := 0; round < 8; round++ {
+			changed := false
+			bodies := append([]*[]Inst{&q.Code}, nil)[:1]
+			for i := range q.Funcs {
+				bodies = append(bodies, &q.Funcs[i].Code)
+			}
+			for _, body := range bodies {
+				v := *q
+				v.Code = *body
+				changed = FoldConstants(&v) || changed
+				changed = PropagateCopies(&v) || changed
+				*body = v.Code
+			}
+			changed = EliminateDeadCode(q) || changed
+			if !changed {
+				break
+			}
+		}
+		return q, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -78,6 +108,9 @@ func FoldConstants(p *Program) bool {
 	}
 	for pc := range p.Code {
 		in := &p.Code[pc]
+		if in.Op == Call {
+			clear(known) // the callee may write any register
+		}
 		switch in.Op {
 		case If, Scope, Loop:
 			if in.Op == Loop {
@@ -200,7 +233,7 @@ func PropagateCopies(p *Program) bool {
 	changed := false
 	for pc := range p.Code {
 		in := &p.Code[pc]
-		if joinPoint(in.Op) {
+		if joinPoint(in.Op) || in.Op == Call {
 			reset()
 		}
 		for i := 0; i < in.Op.NumSrc(); i++ {
@@ -274,20 +307,26 @@ func EliminateDeadCode(p *Program) bool {
 		for _, f := range p.Funcs {
 			mark2(f.Code)
 		}
-		out := p.Code[:0]
 		removed := false
-		for _, in := range p.Code {
-			if removable(in.Op) && (in.Op == Nop || !read[in.Dst]) {
-				removed = true
-				continue
+		sweep := func(code []Inst) []Inst {
+			out := code[:0]
+			for _, in := range code {
+				if removable(in.Op) && (in.Op == Nop || !read[in.Dst]) {
+					removed = true
+					continue
+				}
+				if in.Op == ArrayStore && !anyRead(read, in) {
+					removed = true
+					continue
+				}
+				out = append(out, in)
 			}
-			if in.Op == ArrayStore && !anyRead(read, in) {
-				removed = true
-				continue
-			}
-			out = append(out, in)
+			return out
 		}
-		p.Code = out
+		p.Code = sweep(p.Code)
+		for i := range p.Funcs {
+			p.Funcs[i].Code = sweep(p.Funcs[i].Code)
+		}
 		if !removed {
 			return changed
 		}
