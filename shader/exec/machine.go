@@ -16,6 +16,12 @@
 // lane, so the device TEX/OM models and software fallbacks plug in behind them.
 // spec: vortexpipe-driver §2.2 (vx_tex, vx_om_export), §3.4.
 //
+// # Functions
+//
+// New inlines a program's functions (ir.Inline) unless the call tree would expand
+// beyond ir.MaxInlinedCode instructions; then it lays the function bodies out after
+// the main body and executes Call, with the callee's Return leaving only the callee.
+//
 // # Quads, helpers, discard and demote
 //
 // For fragment work lanes 4k..4k+3 form one 2x2 quad: top-left, top-right,
@@ -184,7 +190,8 @@ func callDepth(p *ir.Program) int {
 	return depth(p.Code)
 }
 
-// New verifies p, inlines its functions, and returns a Machine for it.
+// New verifies p, inlines its functions (or prepares them for Call when they are
+// too large to inline), and returns a Machine for it.
 func New(p *ir.Program, cfg Config) (*Machine, error) {
 	if cfg.Width < 1 || cfg.Width > MaxWidth {
 		return nil, fmt.Errorf("exec: warp width %d out of range 1..%d", cfg.Width, MaxWidth)
