@@ -191,10 +191,13 @@ func (c *checker) checkLayout(q *ast.Qualifiers, global bool) {
 			if l.Value != nil {
 				c.errorf(l.NamePos, "layout qualifier '%s' takes no value", l.Name)
 			}
-		case "origin_upper_left", "pixel_center_integer", "early_fragment_tests", "index", "component":
-			if l.Name == "index" || l.Name == "component" {
-				c.layoutInt(l)
+		case "origin_upper_left", "pixel_center_integer", "early_fragment_tests",
+			"depth_any", "depth_greater", "depth_less", "depth_unchanged":
+			if l.Value != nil {
+				c.errorf(l.NamePos, "layout qualifier '%s' takes no value", l.Name)
 			}
+		case "index", "component", "offset", "align":
+			c.layoutInt(l)
 		default:
 			c.errorf(l.NamePos, "unknown layout qualifier '%s'", l.Name)
 		}
