@@ -330,3 +330,76 @@ func TestUserClipping(t *testing.T) {
 		}
 	}
 }
+
+// TestUniformBlocks sets members of an instanced and of an anonymous uniform
+// block by their GL names (Block.member and member).
+func TestUniformBlocks(t *testing.T) {
+	vs := "#version 300 es\nin vec4 pos;\nvoid main() { gl_Position = pos; }\n"
+	fs := `#version 300 es
+precision highp float;
+uniform Named { vec2 a; float b[2]; } inst;
+uniform Anon { vec4 c; };
+out vec4 color;
+void main() { color = vec4(inst.a.y, inst.b[1], c.z, 1.0); }
+`
+	p := link(t, vs, fs)
+	for _, s := range []struct {
+		name string
+		vals []float32
+	}{{"Named.a", []float32{9, 0.25}}, {"Named.b[1]", []float32{0.5}}, {"c", []float32{9, 9, 0.75, 9}}} {
+		w := make([]uint32, len(s.vals))
+		for i, v := range s.vals {
+			w[i] = fbits(v)
+		}
+		if err := p.SetUniform(s.name, ir.F32, w); err != nil {
+			t.Fatalf("SetUniform(%s): %v", s.name, err)
+		}
+	}
+	tg := draw(t, p, vertexData(t, p, map[string][][4]float32{"pos": fullRect}, 4), ref.TriangleStrip, 4, nil)
+	if got, want := pixel(tg, 2, 2), [4]byte{64, 128, 191, 255}; got != want {
+		t.Errorf("pixel = %v, want %v", got, want)
+	}
+}
+
+// TestVertexAndInstanceID draws two instances of a half-window quad, placed and
+// coloured by gl_InstanceID, with the provoking vertex's gl_VertexID.
+func TestVertexAndInstanceID(t *testing.T) {
+	vs := `#version 140
+in vec4 pos;
+flat out vec2 ids;
+void main() {
+	gl_Position = vec4(pos.x * 0.5 - 0.5 + float(gl_InstanceID), pos.yzw);
+	ids = vec2(float(gl_VertexID) / 4.0, float(gl_InstanceID));
+}
+`
+	fs := "#version 140\nflat in vec2 ids;\nout vec4 c;\nvoid main() { c = vec4(ids, 0.0, 1.0); }\n"
+	p := link(t, vs, fs)
+	in := vertexData(t, p, map[string][][4]float32{"pos": fullRect}, 4)
+	tg, err := ref.NewTarget(size, size, []format.Format{format.RGBA8}, format.Invalid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := ref.DefaultState(size, size)
+	vsh, err := p.NewVertexShader(context.Background(), VertexOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsh, err := p.NewFragmentShader(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Vertex, st.Fragment, st.Interp = vsh, fsh, p.Interp(false)
+	if err := ref.Draw(context.Background(), tg, &st, in, ref.DrawParams{Topology: ref.TriangleStrip, Count: 4, Instances: 2}); err != nil {
+		t.Fatal(err)
+	}
+	// Bottom-left pixel: the strip's first triangle (vertices 0, 1, 2),
+	// provoking vertex 2; top-right: the second (1, 2, 3), provoking 3.
+	for _, c := range []struct {
+		x, y int
+		want [4]byte
+	}{{0, 0, [4]byte{128, 0, 0, 255}}, {3, 7, [4]byte{191, 0, 0, 255}}, {4, 0, [4]byte{128, 255, 0, 255}}, {7, 7, [4]byte{191, 255, 0, 255}}} {
+		if got := pixel(tg, c.x, c.y); got != c.want {
+			t.Errorf("(%d,%d) = %v, want %v", c.x, c.y, got, c.want)
+		}
+	}
+}
