@@ -403,3 +403,53 @@ void main() {
 		}
 	}
 }
+
+// TestPointSizeAndCoord draws one point of gl_PointSize 4 reading
+// gl_PointCoord; with IgnorePointSize the fixed size 1 applies.
+func TestPointSizeAndCoord(t *testing.T) {
+	vs := "#version 120\nattribute vec4 pos;\nvoid main() { gl_Position = pos; gl_PointSize = 4.0; }\n"
+	fs := "#version 120\nvoid main() { gl_FragColor = vec4(gl_PointCoord, 0.0, 1.0); }\n"
+	p := link(t, vs, fs)
+	in := vertexData(t, p, map[string][][4]float32{"pos": {{0, 0, 0, 1}}}, 1)
+	for _, ignore := range []bool{false, true} {
+		tg, err := ref.NewTarget(size, size, []format.Format{format.RGBA8}, format.Invalid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := ref.DefaultState(size, size)
+		vsh, err := p.NewVertexShader(context.Background(), VertexOptions{IgnorePointSize: ignore})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fsh, err := p.NewFragmentShader(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.Vertex, st.Fragment = vsh, fsh
+		if err := ref.Draw(context.Background(), tg, &st, in, ref.DrawParams{Topology: ref.Points, Count: 1}); err != nil {
+			t.Fatal(err)
+		}
+		lit := 0
+		for y := 0; y < size; y++ {
+			for x := 0; x < size; x++ {
+				if pixel(tg, x, y)[3] != 0 {
+					lit++
+				}
+			}
+		}
+		want := 16
+		if ignore {
+			want = 1
+		}
+		if lit != want {
+			t.Errorf("IgnorePointSize %v: %d pixels, want %d", ignore, lit, want)
+		}
+		if !ignore {
+			// Pixel (2,5) is the top-left texel of the 4x4 point (2..5):
+			// gl_PointCoord (1/8, 1/8) with the upper-left origin.
+			if got := pixel(tg, 2, 5); got[0] != 32 || got[1] != 32 {
+				t.Errorf("top-left gl_PointCoord = %v, want (32, 32)", got)
+			}
+		}
+	}
+}
