@@ -53,6 +53,8 @@ func builtinTypeMin(name string) (desk, es int, ok bool) {
 		return 140, 0, true
 	case "sampler2DMS", "isampler2DMS", "usampler2DMS":
 		return 150, 310, true
+	case "samplerCubeArray", "samplerCubeArrayShadow", "isamplerCubeArray", "usamplerCubeArray":
+		return 400, 320, true
 	}
 	return 0, 0, false
 }
@@ -109,9 +111,10 @@ func reservedWord(name string, l langVersion) bool {
 		"isampler1D", "isampler1DArray", "usampler1D", "usampler1DArray", "noperspective", "sampler2DMS", "isampler2DMS",
 		"usampler2DMS", "sampler2DMSArray", "isampler2DMSArray", "usampler2DMSArray", "resource",
 		"subroutine", "patch", "sample", "coherent", "restrict", "readonly", "writeonly",
-		"atomic_uint", "samplerCubeArray", "isamplerCubeArray", "usamplerCubeArray",
-		"samplerCubeArrayShadow", "dmat2", "dmat3", "dmat4":
+		"atomic_uint", "dmat2", "dmat3", "dmat4":
 		return l.es
+	case "samplerCubeArray", "isamplerCubeArray", "usamplerCubeArray", "samplerCubeArrayShadow":
+		return l.es && l.v < 320
 	case "attribute", "varying":
 		return l.es && l.v >= 300
 	case "uint", "uvec2", "uvec3", "uvec4", "flat", "smooth", "case", "centroid", "in", "out":

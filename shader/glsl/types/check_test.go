@@ -141,6 +141,8 @@ func TestRules(t *testing.T) {
 		{"floatBitsToInt 3.30", vs, "#version 330\nvoid main() { int i = floatBitsToInt(1.0); uint u = floatBitsToUint(1.0); }", ""},
 		{"bit functions 4.00", vs, "#version 400\nvoid main() { int n = bitCount(7) + findMSB(8) + findLSB(4); uint c; uint s = uaddCarry(1u, 2u, c); }", ""},
 		{"textureGather 4.00", fs, "#version 400\nuniform sampler2D s; out vec4 c; void main() { c = textureGather(s, vec2(0.0), 1); }", ""},
+		{"cube array 4.00", fs, "#version 400\nuniform samplerCubeArray s; uniform samplerCubeArrayShadow t; out vec4 c; void main() { c = texture(s, vec4(0.0)) + textureLod(s, vec4(0.0), 1.0) + vec4(texture(t, vec4(0.0), 0.5)) + vec4(textureSize(s, 0), 1); }", ""},
+		{"cube array 3.30", fs, "#version 330\nuniform samplerCubeArray s; void main() {}", "'samplerCubeArray' is not a type"},
 		{"texelFetch", fs, "#version 130\nuniform isampler2DArray s; out vec4 c; void main() { c = vec4(texelFetch(s, ivec3(0), 0)); }", ""},
 		{"shadow", fs, "#version 130\nuniform sampler2DShadow s; out vec4 c; void main() { c = vec4(texture(s, vec3(0.0)), shadow2D(s, vec3(0.0)).x, 0.0, 1.0); }", ""},
 		{"textureOffset constant", fs, "#version 130\nuniform sampler2D s; uniform ivec2 o; out vec4 c; void main() { c = textureOffset(s, vec2(0.0), o); }", "texel offset of 'textureOffset' must be a constant expression"},

@@ -11,6 +11,8 @@ func samplerMin(s ast.SamplerType) (desk, es int) {
 		return 140, 0
 	case s.Dim == ast.Dim2DMS:
 		return 150, 310
+	case s.Dim == ast.DimCube && s.Array:
+		return 400, 320
 	case s.Dim == ast.Dim1D && (s.Array || s.Base != ast.Float):
 		return 130, 0
 	case s.Dim == ast.Dim1D:
@@ -34,14 +36,14 @@ func allSamplers(c *checker) []ast.SamplerType {
 	for _, b := range []ast.Basic{ast.Float, ast.Int, ast.Uint} {
 		for _, d := range []ast.SamplerDim{ast.Dim1D, ast.Dim2D, ast.Dim3D, ast.DimCube, ast.DimRect, ast.DimBuffer, ast.Dim2DMS} {
 			add(ast.SamplerType{Dim: d, Base: b})
-			if d == ast.Dim1D || d == ast.Dim2D {
+			if d == ast.Dim1D || d == ast.Dim2D || d == ast.DimCube {
 				add(ast.SamplerType{Dim: d, Base: b, Array: true})
 			}
 		}
 	}
 	for _, d := range []ast.SamplerDim{ast.Dim1D, ast.Dim2D, ast.DimCube, ast.DimRect} {
 		add(ast.SamplerType{Dim: d, Base: ast.Float, Shadow: true})
-		if d == ast.Dim1D || d == ast.Dim2D {
+		if d == ast.Dim1D || d == ast.Dim2D || d == ast.DimCube {
 			add(ast.SamplerType{Dim: d, Base: ast.Float, Shadow: true, Array: true})
 		}
 	}
@@ -125,6 +127,10 @@ func textureSigs(fn ast.Builtin, c *checker) []sig {
 		out = append(out, sig{fn: fn, ret: ret, params: params})
 	}
 	for _, s := range allSamplers(c) {
+		if s.Dim == ast.DimCube && s.Array {
+			out = append(out, cubeArraySigs(fn, s, fs)...)
+			continue
+		}
 		st := ast.Sampler(s)
 		P, D := coordSize(s), s.CoordSize()
 		ret := texel(s)
@@ -273,6 +279,53 @@ func textureSigs(fn ast.Builtin, c *checker) []sig {
 			}
 			add(tInt(), st)
 		}
+	}
+	return out
+}
+
+// cubeArraySigs returns the overloads of fn for a cube-map array sampler, whose
+// coordinates are a vec4 (direction, layer) and whose shadow form takes the
+// reference as a separate argument. spec: GLSL 4.50 §8.9.
+func cubeArraySigs(fn ast.Builtin, s ast.SamplerType, fs bool) []sig {
+	st := ast.Sampler(s)
+	var out []sig
+	add := func(ret *ast.Type, params ...*ast.Type) {
+		out = append(out, sig{fn: fn, ret: ret, params: params})
+	}
+	g := ast.Vector(s.Base, 4)
+	switch fn {
+	case ast.FnTexture:
+		if s.Shadow {
+			add(tFloat(), st, fvec(4), tFloat())
+			break
+		}
+		add(g, st, fvec(4))
+		if fs {
+			add(g, st, fvec(4), tFloat())
+		}
+	case ast.FnTextureLod:
+		if !s.Shadow {
+			add(g, st, fvec(4), tFloat())
+		}
+	case ast.FnTextureGrad:
+		if !s.Shadow {
+			add(g, st, fvec(4), fvec(3), fvec(3))
+		}
+	case ast.FnTextureSize:
+		add(ivec(3), st, tInt())
+	case ast.FnTextureGather:
+		if s.Shadow {
+			add(fvec(4), st, fvec(4), tFloat())
+		} else {
+			add(g, st, fvec(4))
+			add(g, st, fvec(4), tInt())
+		}
+	case ast.FnTextureQueryLod:
+		if fs {
+			add(fvec(2), st, fvec(3))
+		}
+	case ast.FnTextureQueryLevels:
+		add(tInt(), st)
 	}
 	return out
 }
