@@ -106,7 +106,7 @@ func (m *Machine) alu(in *ir.Inst, exec uint64) {
 		out = m.tmp
 	}
 	if !m.fast(in, out) {
-		a, b, c, e := m.src(in.Src[0]), m.src(in.Src[1]), m.src(in.Src[2]), m.src(in.Src[3])
+		a, b, c, e := m.operand(in, 0), m.operand(in, 1), m.operand(in, 2), m.operand(in, 3)
 		op, imm := in.Op, in.Imm
 		if full {
 			for l := range out {
@@ -190,8 +190,8 @@ func bw(c bool) uint32 {
 // (the results equal ir.Eval's; TestALUMatchesEval checks it). It reports false for
 // ops it does not specialise.
 func (m *Machine) fast(in *ir.Inst, out []uint32) bool {
-	a := m.src(in.Src[0])[:len(out)]
-	b := m.src(in.Src[1])[:len(out)]
+	a := m.operand(in, 0)[:len(out)]
+	b := m.operand(in, 1)[:len(out)]
 	switch in.Op {
 	case ir.FAdd:
 		for l := range out {
@@ -210,7 +210,7 @@ func (m *Machine) fast(in *ir.Inst, out []uint32) bool {
 			out[l] = fw(fl(a[l]) / fl(b[l]))
 		}
 	case ir.Fma:
-		c := m.src(in.Src[2])[:len(out)]
+		c := m.operand(in, 2)[:len(out)]
 		for l := range out {
 			out[l] = fw(ir.FMA32(fl(a[l]), fl(b[l]), fl(c[l])))
 		}
@@ -298,4 +298,13 @@ func (m *Machine) fast(in *ir.Inst, out []uint32) bool {
 		return false
 	}
 	return true
+}
+
+// operand returns the lanes of source i, or zeros when the opcode has fewer
+// sources (unused source fields are not verified and may hold anything).
+func (m *Machine) operand(in *ir.Inst, i int) []uint32 {
+	if i >= in.Op.NumSrc() {
+		return m.zero
+	}
+	return m.reg(in.Src[i])
 }

@@ -155,14 +155,6 @@ func (m *Machine) reg(r ir.Reg) []uint32 {
 	return m.regs[int(r)*m.w : (int(r)+1)*m.w : (int(r)+1)*m.w]
 }
 
-// src returns a register's lanes, or zeros for NoReg.
-func (m *Machine) src(r ir.Reg) []uint32 {
-	if r == ir.NoReg {
-		return m.zero
-	}
-	return m.reg(r)
-}
-
 func (m *Machine) condMask(r ir.Reg, exec uint64) uint64 {
 	c := m.reg(r)
 	var mask uint64
