@@ -40,11 +40,13 @@ type graphicsState struct {
 // gfxFrame is one frame kick's bound units, read-only while waves run, plus
 // per-core counters each written only by its own core goroutine.
 type gfxFrame struct {
-	om     [abi.OMMaxRT]*om.Unit
-	omErr  [abi.OMMaxRT]error
-	tex    [abi.TexNumStages]*tex.Sampler
-	texErr [abi.TexNumStages]error
-	cores  []gfxCoreCounters
+	aper      abi.Aperture // APERTURE_XBITS/YBITS/RECORD_SHIFT
+	depthOnly bool         // APERTURE_DEPTH_ONLY
+	om        [abi.OMMaxRT]*om.Unit
+	omErr     [abi.OMMaxRT]error
+	tex       [abi.TexNumStages]*tex.Sampler
+	texErr    [abi.TexNumStages]error
+	cores     []gfxCoreCounters
 }
 
 type gfxCoreCounters struct {
@@ -103,7 +105,8 @@ func (d *Device) graphicsKick(ctx context.Context, mem ViewMemory, rc raster.Con
 	}
 	_, w := abi.UnpackScissor(rs.ScissorX)
 	_, h := abi.UnpackScissor(rs.ScissorY)
-	fr := &gfxFrame{cores: make([]gfxCoreCounters, d.ncores)}
+	fr := &gfxFrame{cores: make([]gfxCoreCounters, d.ncores), depthOnly: st.OM.ApertureDepth&1 != 0,
+		aper: abi.Aperture{XBits: uint8(st.OM.ApertureXBits), YBits: uint8(st.OM.ApertureYBits), RecordShift: uint8(st.OM.ApertureShift)}}
 	for rt := range fr.om {
 		if w > 0 && h > 0 {
 			fr.om[rt], fr.omErr[rt] = om.Bind(mem, &st.OM.State, rt, w, h)

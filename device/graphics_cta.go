@@ -55,3 +55,42 @@ func (c *CTA) OMExport(x, y int, face uint32, rt int, color, depth, flags uint32
 	}
 	return false
 }
+
+// OMStore is the aperture-store form of vx_om_export: a store of one record p at
+// an OM aperture address, which the OM turns back into a fragment. The address
+// decodes with the latched APERTURE_XBITS/YBITS/RECORD_SHIFT registers into
+// (rt, face, x, y) (abi.Aperture). RECORD_SHIFT 3 records are the colour word
+// then the depth word; RECORD_SHIFT 2 records are one word, the depth when
+// APERTURE_DEPTH_ONLY is set (colour writes must then be masked off), else the
+// colour (the draw must not test depth: the record carries none). A store that
+// is not one whole aligned record inside the aperture faults the CTA. It reports
+// whether the fragment passed. spec: vortexpipe §3.3, §3.4; abi aperture
+func (c *CTA) OMStore(addr uint64, p []byte) bool {
+	fr := c.dev.gfx.frame.Load()
+	if fr == nil {
+		c.Fail(fmt.Errorf("OM aperture store at 0x%x outside a fragment frame", addr))
+		return false
+	}
+	rs := uint(fr.aper.RecordShift)
+	if rs != abi.RecordShiftColorZ && rs != abi.RecordShiftOneWord {
+		c.Fail(fmt.Errorf("OM aperture store at 0x%x: APERTURE_RECORD_SHIFT %d is not 2 or 3", addr, rs))
+		return false
+	}
+	rt, face, x, y, ok := fr.aper.Decode(addr)
+	if !ok || addr&(1<<rs-1) != 0 || len(p) != 1<<rs {
+		c.Fail(fmt.Errorf("OM aperture store of %d bytes at 0x%x: not one aligned %d-byte record in the aperture", len(p), addr, 1<<rs))
+		return false
+	}
+	var color, depth uint32
+	w0 := uint32(p[0]) | uint32(p[1])<<8 | uint32(p[2])<<16 | uint32(p[3])<<24
+	switch {
+	case rs == abi.RecordShiftColorZ:
+		color = w0
+		depth = uint32(p[4]) | uint32(p[5])<<8 | uint32(p[6])<<16 | uint32(p[7])<<24
+	case fr.depthOnly:
+		depth = w0
+	default:
+		color = w0
+	}
+	return c.OMExport(x, y, uint32(face), rt, color, depth&abi.DepthMask, 0)
+}

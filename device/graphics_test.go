@@ -73,11 +73,27 @@ func TestGraphicsStateOneCopy(t *testing.T) {
 // on the host, driven by DCR writes and a grid-less launch.
 func kickFrame(t *testing.T, cfg config.Config) ([]byte, device.GraphicsStats, *device.Device) {
 	t.Helper()
+	img, gs, d, err := kickWith(t, cfg, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img, gs, d
+}
+
+// kickWith runs the frame with fs (nil: gfx's draw3d kernel) as the fragment
+// kernel and extra DCR writes after the draw's own.
+func kickWith(t *testing.T, cfg config.Config, fs device.Kernel, extra [][2]uint32) ([]byte, device.GraphicsStats, *device.Device, error) {
+	t.Helper()
 	const W = 32
 	m := mem.NewDevice(0x1000_0000, 1<<24)
 	lib := device.NewLibrary()
 	if err := gfx.RegisterKernels(lib); err != nil {
 		t.Fatal(err)
+	}
+	if fs != nil {
+		if err := lib.Register("test.fs", fs); err != nil {
+			t.Fatal(err)
+		}
 	}
 	d, err := device.New(cfg, m, lib)
 	if err != nil {
@@ -86,6 +102,9 @@ func kickFrame(t *testing.T, cfg config.Config) ([]byte, device.GraphicsStats, *
 	t.Cleanup(func() { d.Close() })
 	d.EnableGraphics(m, nil)
 	img, err := gfx.FragImage()
+	if fs != nil {
+		img, err = abi.EncodeKernelImage([]abi.KernelImageEntry{abi.LibraryEntry("main", "test.fs")})
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,14 +152,17 @@ func kickFrame(t *testing.T, cfg config.Config) ([]byte, device.GraphicsStats, *
 			t.Fatal(err)
 		}
 	}
-	if _, err := d.Launch(context.Background()); err != nil {
-		t.Fatal(err)
+	for _, w := range extra {
+		if err := d.DCRWrite(abi.DCR(w[0]), w[1]); err != nil {
+			t.Fatal(err)
+		}
 	}
+	_, lerr := d.Launch(context.Background())
 	out := make([]byte, W*W*4)
 	if err := m.Read(cbuf, out); err != nil {
 		t.Fatal(err)
 	}
-	return out, d.LastGraphics(), d
+	return out, d.LastGraphics(), d, lerr
 }
 
 // TestGraphicsKick: a grid-less launch walks the RASTER buffers and shades every
@@ -227,5 +249,54 @@ func TestGraphicsOutsideFrame(t *testing.T) {
 	_, err = d.Launch(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "outside a fragment frame") {
 		t.Errorf("vx_tex outside a frame: %v", err)
+	}
+}
+
+// TestGraphicsApertureStore: the aperture-store form of vx_om_export writes the
+// same pixels as the direct form, and a store that is not one aligned record in
+// the aperture faults the wave. spec: vortexpipe §3.3, §3.4
+func TestGraphicsApertureStore(t *testing.T) {
+	const W = 32
+	aper, err := abi.NewAperture(W, W, 1, abi.RecordShiftColorZ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dcrs := [][2]uint32{
+		{uint32(abi.DCROMApertureXBits), uint32(aper.XBits)}, {uint32(abi.DCROMApertureYBits), uint32(aper.YBits)},
+		{uint32(abi.DCROMApertureRecordShift), abi.RecordShiftColorZ},
+	}
+	export := func(store bool, misalign uint64) device.Kernel {
+		return func(c *device.CTA) error {
+			var rec [8]byte
+			c.ForEachThread(func(l int) {
+				pos := c.FragPos(l)
+				if pos>>31 == 0 {
+					return
+				}
+				x, y := int(pos&0xFFFF), int(pos>>16&0x7FFF)
+				color := 0xFF000000 | uint32(x)<<8 | uint32(y)
+				if !store {
+					c.OMExport(x, y, 0, 0, color, 0, 0)
+					return
+				}
+				binary.LittleEndian.PutUint32(rec[:], color)
+				c.OMStore(aper.Addr(0, 0, x, y)+misalign, rec[:])
+			})
+			return nil
+		}
+	}
+	direct, _, _, err := kickWith(t, config.Default(), export(false, 0), dcrs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, gs, _, err := kickWith(t, config.Default(), export(true, 0), dcrs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(direct) != string(stored) || gs.OMWrites == 0 {
+		t.Errorf("aperture stores differ from vx_om_export (%d written)", gs.OMWrites)
+	}
+	if _, _, _, err := kickWith(t, config.Default(), export(true, 4), dcrs); err == nil || !strings.Contains(err.Error(), "not one aligned 8-byte record") {
+		t.Errorf("misaligned aperture store: %v", err)
 	}
 }
