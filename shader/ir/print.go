@@ -37,6 +37,9 @@ func Print(sb *strings.Builder, p *Program) {
 			if s.Flat {
 				sb.WriteString(" flat")
 			}
+			if s.NoPerspective {
+				sb.WriteString(" noperspective")
+			}
 			sb.WriteString("\n")
 		}
 	}

@@ -87,6 +87,8 @@ type Slot struct {
 	Type     Type // type of every word in the slot (scalar components)
 	Location int  // GLSL location, -1 when not assigned
 	Flat     bool // inputs: not interpolated (flat or integer)
+	// NoPerspective marks inputs interpolated linearly in screen space.
+	NoPerspective bool
 }
 
 // SamplerKind is the dimensionality and class of a sampler binding.

@@ -291,6 +291,9 @@ var legacyVarying = map[string]string{
 	"gl_FogFragCoord":   "gl_FogFragCoord",
 }
 
+// noPersp reports a noperspective (screen-linear) varying.
+func noPersp(v *ast.Var) bool { return v.Qual.Interp == ast.InterpNoPerspective }
+
 func flat(v *ast.Var) bool {
 	if v.Qual.Interp == ast.InterpFlat {
 		return true
@@ -344,7 +347,7 @@ func (l *lowerer) layoutVertex() map[string]int {
 	byName := map[string]int{}
 	addOut := func(v *ast.Var, name string) {
 		n := v.Type.Slots()
-		p.Outputs = append(p.Outputs, ir.Slot{Name: name, Word: p.OutputWords, Words: n, Type: slotType(v.Type), Location: v.Location, Flat: flat(v)})
+		p.Outputs = append(p.Outputs, ir.Slot{Name: name, Word: p.OutputWords, Words: n, Type: slotType(v.Type), Location: v.Location, Flat: flat(v), NoPerspective: noPersp(v)})
 		l.outputs[v] = p.OutputWords
 		l.outVars = append(l.outVars, v)
 		byName[name] = p.OutputWords
@@ -407,7 +410,7 @@ func (l *lowerer) layoutFragment(vsOut map[string]int, vs *ir.Program) {
 			l.inputs[v] = w
 			l.inCount[v] = n
 			l.inVars = append(l.inVars, v)
-			p.Inputs = append(p.Inputs, ir.Slot{Name: v.Name, Word: w, Words: n, Type: slotType(v.Type), Location: v.Location, Flat: flat(v)})
+			p.Inputs = append(p.Inputs, ir.Slot{Name: v.Name, Word: w, Words: n, Type: slotType(v.Type), Location: v.Location, Flat: flat(v), NoPerspective: noPersp(v)})
 			continue
 		}
 		late = append(late, v)
@@ -416,7 +419,7 @@ func (l *lowerer) layoutFragment(vsOut map[string]int, vs *ir.Program) {
 		n := v.Type.Slots()
 		l.inputs[v] = p.InputWords
 		l.inVars = append(l.inVars, v)
-		p.Inputs = append(p.Inputs, ir.Slot{Name: v.Name, Word: p.InputWords, Words: n, Type: slotType(v.Type), Location: v.Location, Flat: flat(v)})
+		p.Inputs = append(p.Inputs, ir.Slot{Name: v.Name, Word: p.InputWords, Words: n, Type: slotType(v.Type), Location: v.Location, Flat: flat(v), NoPerspective: noPersp(v)})
 		p.InputWords += n
 	}
 	// Outputs.
