@@ -102,8 +102,9 @@ func (p *parser) stmt() ast.Stmt {
 			} else {
 				p.next()
 			}
+			var condDecl *ast.DeclStmt
 			if !p.is(";") {
-				s.Cond = p.condition()
+				s.Cond, condDecl = p.condition()
 			}
 			p.expect(";")
 			if !p.is(")") {
@@ -111,15 +112,23 @@ func (p *parser) stmt() ast.Stmt {
 			}
 			p.expect(")")
 			s.Body = p.bodyStmt()
+			if condDecl != nil {
+				s.Body = declLoopBody(condDecl, s.Body)
+			}
 			return s
 		case "while":
 			p.next()
 			p.expect("(")
 			p.openScope()
 			defer p.closeScope()
-			s := &ast.WhileStmt{WhilePos: t.Pos, Cond: p.condition()}
+			cond, condDecl := p.condition()
+			s := &ast.WhileStmt{WhilePos: t.Pos, Cond: cond}
 			p.expect(")")
 			s.Body = p.bodyStmt()
+			if condDecl != nil {
+				// while (T x = e) body  ==  for (;;) { T x = e; if (x) ; else break; body }
+				return &ast.ForStmt{ForPos: t.Pos, Body: declLoopBody(condDecl, s.Body)}
+			}
 			return s
 		case "do":
 			p.next()
@@ -172,14 +181,34 @@ func (p *parser) stmt() ast.Stmt {
 	return &ast.ExprStmt{X: x}
 }
 
-// condition parses a loop condition; "type name = init" declarations are parsed
-// into a DeclGroup wrapped as the Cond's initialiser is not representable, so they
-// are rejected with a clear message.
-func (p *parser) condition() ast.Expr {
-	if p.startsDecl() {
-		p.fail(p.tok.Pos, "declarations in loop conditions are not supported")
+// condition parses a loop condition: an expression, or a declaration
+// "type name = initializer" (spec: GLSL 4.50 §6.3), returned as a DeclStmt with a
+// nil expression; the loop then tests the declared variable each iteration.
+func (p *parser) condition() (ast.Expr, *ast.DeclStmt) {
+	if !p.startsDecl() {
+		return p.expr(), nil
 	}
-	return p.expr()
+	q := p.qualifiers()
+	g := &ast.DeclGroup{Qual: q, Type: p.typeSpec(q.Precision)}
+	vs := &ast.VarSpec{}
+	vs.Name, vs.NamePos = p.ident()
+	p.typeNames[len(p.typeNames)-1][vs.Name] = false
+	p.expect("=")
+	vs.Init = p.assignExpr()
+	g.Vars = []*ast.VarSpec{vs}
+	return nil, &ast.DeclStmt{Decl: g}
+}
+
+// declLoopBody builds the body of a loop whose condition declares a variable:
+// { decl; if (name) ; else break; body }. A continue in body still re-evaluates the
+// declaration (and runs a for loop's post expression) before the next test.
+func declLoopBody(d *ast.DeclStmt, body ast.Stmt) ast.Stmt {
+	vs := d.Decl.(*ast.DeclGroup).Vars[0]
+	test := &ast.IfStmt{IfPos: vs.NamePos,
+		Cond: &ast.Ident{NamePos: vs.NamePos, Name: vs.Name},
+		Then: &ast.EmptyStmt{Semi: vs.NamePos},
+		Else: &ast.BranchStmt{TokPos: vs.NamePos, Kind: ast.Break}}
+	return &ast.Block{Lbrace: d.Pos(), Stmts: []ast.Stmt{d, test, body}}
 }
 
 // scopedStmt parses a sub-statement that gets its own scope.

@@ -171,6 +171,8 @@ func TestRules(t *testing.T) {
 		{"dead call", vs, "void f(); void main() { if (false) f(); }", ""},
 		{"derivative of constant", fs, "#version 120\nvoid main() { const float d = dFdx(1.0); gl_FragColor = vec4(d); }", ""},
 		{"ES FS return precision", fs, "#version 100\nfloat f() { return 1.0; } void main() {}", "requires a precision qualifier"},
+		{"while condition declaration", vs, "#version 130\nuniform int n; void main() { int k = 0; while (bool more = k < n) { k++; if (more) continue; } for (int i = 0; bool go = i < 3; i++) { k += i; } }", ""},
+		{"condition declaration not bool", vs, "void main() { while (int x = 1) {} }", "if condition must be a scalar bool, not int"},
 		{"initializer list", vs, "#version 420\nstruct S { vec2 a; float b[2]; };\nvoid main() { const float a[] = {1.0, 2.0, 3.0}; mat2 m = {{1.0, 2.0}, vec2(3.0)}; S s = {{1, 2}, {3.0, 4.0}}; float f[a.length()]; }", ""},
 		{"initializer list count", vs, "#version 420\nvoid main() { vec3 v = {1.0, 2.0}; }", "initializer list for vec3 has 2 elements, want 3"},
 		{"initializer list 4.10", vs, "#version 410\nvoid main() { vec2 v = {1.0, 2.0}; }", "initializer lists require GLSL 4.20"},
