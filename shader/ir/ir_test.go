@@ -430,3 +430,31 @@ func TestCompactRegisters(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestDeadTextureRemoved(t *testing.T) {
+	p := &Program{Stage: Fragment, InputWords: 2, OutputWords: 1}
+	p.Samplers = []SamplerBinding{{Name: "s", Kind: Sampler2D, Result: F32}}
+	b := NewBuilder(p)
+	u := b.Imm(LoadInput, b.Reg(F32), 0)
+	v := b.Imm(LoadInput, b.Reg(F32), 1)
+	no3 := [3]Reg{NoReg, NoReg, NoReg}
+	for i := 0; i < 2; i++ {
+		d := b.Reg(F32)
+		p.Tex = append(p.Tex, TexInfo{Op: TexSample, Sampler: 0, Dst: [4]Reg{d, NoReg, NoReg, NoReg}, Coord: [4]Reg{u, v, NoReg, NoReg}, NCoord: 2,
+			Lod: NoReg, Bias: NoReg, Compare: NoReg, DPdx: no3, DPdy: no3})
+		b.Emit(Inst{Op: Tex, Dst: NoReg, Src: nosrc(), Imm: uint32(i)})
+		if i == 1 {
+			b.Imm(StoreOutput, NoReg, 0, d)
+		}
+	}
+	q, err := Optimize(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(q.Tex) != 1 {
+		t.Fatalf("%d texture records left, want 1:\n%s", len(q.Tex), q)
+	}
+	if err := Verify(q); err != nil {
+		t.Fatal(err)
+	}
+}

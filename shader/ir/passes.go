@@ -319,6 +319,10 @@ func EliminateDeadCode(p *Program) bool {
 					removed = true
 					continue
 				}
+				if in.Op == Tex && !texRead(read, &p.Tex[in.Imm]) {
+					removed = true // a texture lookup has no side effect
+					continue
+				}
 				out = append(out, in)
 			}
 			return out
@@ -332,6 +336,16 @@ func EliminateDeadCode(p *Program) bool {
 		}
 		changed = true
 	}
+}
+
+// texRead reports whether any result of a texture record is read.
+func texRead(read []bool, t *TexInfo) bool {
+	for _, r := range t.Dst {
+		if r != NoReg && read[r] {
+			return true
+		}
+	}
+	return false
 }
 
 // anyRead reports whether any register of an indexed op's element range is read.
@@ -586,9 +600,33 @@ func SimplifyScopes(p *Program) bool {
 
 // CompactRegisters renumbers the registers that are still referenced into a dense
 // range, keeping their order (so the element ranges of indexed ops stay contiguous),
-// and drops the rest. Fewer registers mean a smaller register file to clear per run.
+// and drops the rest, and drops texture records no instruction uses. Fewer
+// registers mean a smaller register file to clear per run.
 // It reports whether p changed.
 func CompactRegisters(p *Program) bool {
+	// Drop texture records no instruction refers to any more.
+	texUsed := make([]int, len(p.Tex))
+	for i := range texUsed {
+		texUsed[i] = -1
+	}
+	var tex []TexInfo
+	renum := func(code []Inst) {
+		for pc := range code {
+			if in := &code[pc]; in.Op == Tex {
+				if texUsed[in.Imm] < 0 {
+					texUsed[in.Imm] = len(tex)
+					tex = append(tex, p.Tex[in.Imm])
+				}
+				in.Imm = uint32(texUsed[in.Imm])
+			}
+		}
+	}
+	renum(p.Code)
+	for i := range p.Funcs {
+		renum(p.Funcs[i].Code)
+	}
+	texChanged := len(tex) != len(p.Tex)
+	p.Tex = tex
 	used := make([]bool, len(p.Regs))
 	mark := func(r Reg) {
 		if r != NoReg && int(r) < len(used) {
@@ -644,7 +682,7 @@ func CompactRegisters(p *Program) bool {
 		}
 	}
 	if len(regs) == len(p.Regs) {
-		return false
+		return texChanged
 	}
 	re := func(r Reg) Reg {
 		if r == NoReg || int(r) >= len(newIdx) {
