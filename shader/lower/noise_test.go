@@ -45,7 +45,7 @@ func fr32(x float32) float32 { return x - float32(math.Floor(float64(x))) }
 func hash32(x float32) float32 {
 	return fr32(float32(float32(math.Sin(float64(x))) * 43758.5453))
 }
-func hash2(p f32v2) float32 { return hash32(float32(p[0]*127.1) + float32(p[1]*311.7)) }
+func hash2(p f32v2) float32         { return hash32(float32(p[0]*127.1) + float32(p[1]*311.7)) }
 func mix32(x, y, a float32) float32 { return float32(x*(1-a)) + float32(y*a) }
 func vnoise32(p f32v2) float32 {
 	i := f32v2{float32(math.Floor(float64(p[0]))), float32(math.Floor(float64(p[1])))}
