@@ -81,7 +81,7 @@ var intRefs = map[Op]func(a, b, c uint32) uint32{
 	Not: func(a, _, _ uint32) uint32 { return ^a }, And: func(a, b, _ uint32) uint32 { return a & b },
 	Or: func(a, b, _ uint32) uint32 { return a | b }, Xor: func(a, b, _ uint32) uint32 { return a ^ b },
 	Shl: func(a, b, _ uint32) uint32 { return a << (b % 32) }, UShr: func(a, b, _ uint32) uint32 { return a >> (b % 32) },
-	IShr: func(a, b, _ uint32) uint32 { return uint32(int32(a) >> (b % 32)) },
+	IShr:       func(a, b, _ uint32) uint32 { return uint32(int32(a) >> (b % 32)) },
 	BitReverse: func(a, _, _ uint32) uint32 { return bits.Reverse32(a) },
 	BitCount:   func(a, _, _ uint32) uint32 { return uint32(bits.OnesCount32(a)) },
 	ILt:        func(a, b, _ uint32) uint32 { return b2u(int32(a) < int32(b)) }, ILe: func(a, b, _ uint32) uint32 { return b2u(int32(a) <= int32(b)) },
