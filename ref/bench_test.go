@@ -46,6 +46,7 @@ func BenchmarkTriangles(b *testing.B) {
 		return colorFS(qs, tex)
 	})
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	for range b.N {
 		_ = tg.ClearDepth(1)
 		if err := Draw(context.Background(), tg, &s, in, DrawParams{Topology: Triangles, Count: 3 * n}); err != nil {
@@ -55,6 +56,7 @@ func BenchmarkTriangles(b *testing.B) {
 	sec := b.Elapsed().Seconds()
 	b.ReportMetric(float64(n*b.N)/sec, "tris/s")
 	b.ReportMetric(float64(frags)/sec, "frags/s")
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
 }
 
 // BenchmarkFill draws a full-screen blended quad into a 512x512 target

@@ -311,26 +311,10 @@ func elements(in VertexInput, p DrawParams, restart bool, restartIndex uint32) (
 }
 
 func (d *drawer) run(in VertexInput, p DrawParams, elems []int64) error {
-	// Unique vertices, each shaded once per instance.
-	ids := make([]int64, 0, len(elems))
-	for _, e := range elems {
-		if e != restartMark {
-			ids = append(ids, e)
-		}
-	}
-	slices.Sort(ids)
-	ids = slices.Compact(ids)
+	ids, slot := uniqueVertices(elems)
 	for _, id := range ids {
 		if id < 0 || id > math.MaxInt32 || (in.Words > 0 && (id+1)*int64(in.Words) > int64(len(in.Data))) {
 			return fmt.Errorf("%w: vertex %d outside the vertex data (%d words of %d per vertex)", ErrBadDraw, id, len(in.Data), in.Words)
-		}
-	}
-	slot := make([]int32, len(elems))
-	for i, e := range elems {
-		slot[i] = -1
-		if e != restartMark {
-			j, _ := slices.BinarySearch(ids, e)
-			slot[i] = int32(j)
 		}
 	}
 	n := len(ids)
@@ -394,6 +378,72 @@ func (d *drawer) run(in VertexInput, p DrawParams, elems []int64) error {
 		}
 	}
 	return d.flush()
+}
+
+// uniqueVertices returns the draw's distinct vertex indices in ascending
+// order (each is shaded once per instance) and, for every element, the
+// position of its vertex in that list (-1 for a restart). When the indices
+// span a range not much larger than the draw, a direct table over the range
+// replaces sorting and searching; both give the same lists.
+func uniqueVertices(elems []int64) (ids []int64, slot []int32) {
+	slot = make([]int32, len(elems))
+	lo, hi, found := int64(math.MaxInt64), int64(math.MinInt64), false
+	for _, e := range elems {
+		if e != restartMark {
+			lo, hi, found = min(lo, e), max(hi, e), true
+		}
+	}
+	if !found {
+		for i := range slot {
+			slot[i] = -1
+		}
+		return nil, slot
+	}
+	if span := uint64(hi - lo); span < uint64(2*len(elems)+4096) {
+		ids = make([]int64, 0, min(uint64(len(elems)), span+1))
+		table := make([]int32, span+1) // 0: unused, else 1 + position in ids
+		for _, e := range elems {
+			if e != restartMark {
+				table[e-lo] = 1
+			}
+		}
+		for k, used := range table {
+			if used != 0 {
+				ids = append(ids, lo+int64(k))
+				table[k] = int32(len(ids))
+			}
+		}
+		for i, e := range elems {
+			slot[i] = -1
+			if e != restartMark {
+				slot[i] = table[e-lo] - 1
+			}
+		}
+		return ids, slot
+	}
+	return uniqueVerticesSorted(elems)
+}
+
+// uniqueVerticesSorted is uniqueVertices by sorting and binary search, for
+// sparse indices.
+func uniqueVerticesSorted(elems []int64) (ids []int64, slot []int32) {
+	slot = make([]int32, len(elems))
+	ids = make([]int64, 0, len(elems))
+	for _, e := range elems {
+		if e != restartMark {
+			ids = append(ids, e)
+		}
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	for i, e := range elems {
+		slot[i] = -1
+		if e != restartMark {
+			j, _ := slices.BinarySearch(ids, e)
+			slot[i] = int32(j)
+		}
+	}
+	return ids, slot
 }
 
 // assemble splits the element slots at restarts and emits each run's
