@@ -186,3 +186,41 @@ func TestFunctionsAndReturn(t *testing.T) {
 		}
 	}
 }
+
+// TestMachinesShareProgram runs one program on several machines in parallel (one
+// per goroutine, as a renderer's workers do); run with -race. The program is only
+// read, so the results are the same as sequential runs.
+func TestMachinesShareProgram(t *testing.T) {
+	p := loopProgram()
+	const workers = 4
+	results := make([][]uint32, workers)
+	done := make(chan int)
+	for k := 0; k < workers; k++ {
+		go func(k int) {
+			defer func() { done <- k }()
+			m, err := New(p, Config{Width: 8})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			for l := range m.Input(0) {
+				m.Input(0)[l] = uint32(l + k)
+			}
+			if _, err := m.Run(context.Background(), 0xff, 0xff); err != nil {
+				t.Error(err)
+				return
+			}
+			results[k] = append([]uint32(nil), m.Output(0)...)
+		}(k)
+	}
+	for k := 0; k < workers; k++ {
+		<-done
+	}
+	for k, r := range results {
+		for l, got := range r {
+			if want := loopRef(int32(l + k)); int32(got) != want {
+				t.Errorf("worker %d lane %d: %d, want %d", k, l, int32(got), want)
+			}
+		}
+	}
+}
