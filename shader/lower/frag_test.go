@@ -137,3 +137,43 @@ void main() { gl_FragColor = foo(s, vec2(0.5)) + foo(arr[1], vec2(0.25)) + textu
 		t.Errorf("texture records use samplers %v, want all three:\n%s", used, p)
 	}
 }
+
+// bindingSampler returns the sampler binding index in every component.
+type bindingSampler struct{}
+
+func (bindingSampler) Texture(r *exec.TexRequest) error {
+	for i := 0; i < 4; i++ {
+		for l := range r.Out[i] {
+			if r.Mask>>l&1 != 0 {
+				r.Out[i][l] = fbits(float32(r.Sampler))
+			}
+		}
+	}
+	return nil
+}
+
+// TestDynamicSamplerIndex checks a sampler array indexed per lane (GLSL 1.10).
+func TestDynamicSamplerIndex(t *testing.T) {
+	fs := "#version 110\nuniform sampler2D s[3];\nvarying float k;\nvoid main() { gl_FragColor = texture2D(s[int(k)], vec2(0.5)); }\n"
+	p, err := CompileStage("d.frag", fs, glsl.Fragment, glsl.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := exec.New(p, exec.Config{Width: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.SetSampler(bindingSampler{})
+	ks := slot(t, p.Inputs, "k")
+	for l, k := range []float32{2, 0, 1, 7} { // 7 clamps to the last element
+		m.Input(ks.Word)[l] = fbits(k)
+	}
+	if _, err := m.Run(context.Background(), 0xf, 0xf); err != nil {
+		t.Fatal(err)
+	}
+	for l, want := range []float32{2, 0, 1, 2} {
+		if got := ff(m.Output(0)[l]); got != want {
+			t.Errorf("lane %d sampled binding %v, want %v", l, got, want)
+		}
+	}
+}

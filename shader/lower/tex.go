@@ -71,7 +71,11 @@ func (l *lowerer) texture(x *ast.Call) value {
 	n := rt.Components()
 	st := x.Args[0].Type().Sampler
 	kind, ok := samplerKind(st)
-	sidx, ok2 := l.samplerOf(x.Args[0])
+	choices, selIdx, ok2 := l.samplerChoices(x.Args[0])
+	sidx := 0
+	if ok2 {
+		sidx = choices[0]
+	}
 	if !ok || !ok2 {
 		if !ok {
 			l.errorf(x.Pos(), "%s samplers are not supported", st)
@@ -177,8 +181,21 @@ func (l *lowerer) texture(x *ast.Call) value {
 		out.r[k] = l.b.Reg(res)
 		ti.Dst[k] = out.r[k]
 	}
-	l.p.Tex = append(l.p.Tex, ti)
-	l.b.Emit(ir.Inst{Op: ir.Tex, Dst: ir.NoReg, Src: [4]ir.Reg{no, no, no, no}, Imm: uint32(len(l.p.Tex) - 1)})
+	if selIdx == ir.NoReg {
+		l.p.Tex = append(l.p.Tex, ti)
+		l.b.Emit(ir.Inst{Op: ir.Tex, Dst: ir.NoReg, Src: [4]ir.Reg{no, no, no, no}, Imm: uint32(len(l.p.Tex) - 1)})
+	} else {
+		// A sampler array indexed at run time (GLSL 1.10/1.20 allow it): one
+		// texture instruction per element, each under the lanes that chose it.
+		for k, b := range choices {
+			l.b.Ctl(ir.If, l.b.Op(ir.Eq, ir.Bool, selIdx, l.b.ConstI(int32(k))))
+			tk := ti
+			tk.Sampler = b
+			l.p.Tex = append(l.p.Tex, tk)
+			l.b.Emit(ir.Inst{Op: ir.Tex, Dst: ir.NoReg, Src: [4]ir.Reg{no, no, no, no}, Imm: uint32(len(l.p.Tex) - 1)})
+			l.b.Ctl(ir.EndIf)
+		}
+	}
 	if rt.Base != ast.Float && rt.Base != ast.BasicNone && irType(rt.Base) != res {
 		// The checker's result type wins (e.g. an int texel read as declared).
 		for k := range out.r {
@@ -186,4 +203,31 @@ func (l *lowerer) texture(x *ast.Call) value {
 		}
 	}
 	return out
+}
+
+// samplerChoices resolves a texture call's sampler argument: one binding, or, for
+// an array of samplers indexed with a run-time value, every element's binding and
+// the clamped index register that selects among them.
+func (l *lowerer) samplerChoices(e ast.Expr) ([]int, ir.Reg, bool) {
+	if ix, ok := e.(*ast.Index); ok && ix.Index.Value() == nil {
+		at := ix.X.Type()
+		if at != nil && at.Kind == ast.KindArray && at.Elem.Kind == ast.KindSampler {
+			pl := l.place(ix.X)
+			if pl.st != nil && len(pl.dyn) == 0 {
+				var bs []int
+				for k := 0; k < at.Len; k++ {
+					b, found := pl.st.leafBinding(pl.off + k*at.Elem.Slots())
+					if !found {
+						l.errorf(e.Pos(), "cannot resolve the sampler")
+						return nil, ir.NoReg, false
+					}
+					bs = append(bs, b)
+				}
+				idx := l.expr(ix.Index).r[0]
+				return bs, l.clampIndex(idx, len(bs)), true
+			}
+		}
+	}
+	b, ok := l.samplerOf(e)
+	return []int{b}, ir.NoReg, ok
 }
