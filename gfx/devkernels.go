@@ -82,6 +82,9 @@ type FrontEndArgs struct {
 	Hist       uint64 // u32[bins]
 	Base       uint64 // u32[bins]
 	TBuf       uint64 // headers[bins] then sorted pids
+	// NVar is 0 for draw3d's setup_vertex_t records, else the number of packed
+	// varyings in expand_k's ShaderVertexBytes records (slot 23).
+	NVar uint32
 }
 
 // FrontEndArgSlots is the size of the front-end argument block in slots.
@@ -107,7 +110,7 @@ func (a *FrontEndArgs) Pack() []byte {
 		uint64(a.Cull) | uint64(a.Planes)<<32,
 		a.Slots, a.SlotBoxes, a.Keep, a.Offsets, a.Prims, a.Boxes, a.Counters, a.FragArgs,
 		uint64(a.Cols) | uint64(a.Rows)<<32, uint64(a.BinLog),
-		a.Counts, a.Keys, a.Hist, a.Base, a.TBuf, 0,
+		a.Counts, a.Keys, a.Hist, a.Base, a.TBuf, uint64(a.NVar),
 	}
 	b := make([]byte, 8*FrontEndArgSlots)
 	for i, v := range s {
@@ -130,7 +133,10 @@ func readFrontEndArgs(c *device.CTA) (FrontEndArgs, error) {
 		Cull: CullMode(uint32(s(7))), Planes: Planes(s(7) >> 32),
 		Slots: s(8), SlotBoxes: s(9), Keep: s(10), Offsets: s(11), Prims: s(12), Boxes: s(13),
 		Counters: s(14), FragArgs: s(15), Cols: uint32(s(16)), Rows: uint32(s(16) >> 32), BinLog: uint32(s(17)),
-		Counts: s(18), Keys: s(19), Hist: s(20), Base: s(21), TBuf: s(22),
+		Counts: s(18), Keys: s(19), Hist: s(20), Base: s(21), TBuf: s(22), NVar: uint32(s(23)),
+	}
+	if a.NVar > abi.NumVaryingPlanes {
+		return a, fmt.Errorf("front end: %d varyings exceed the %d planes", a.NVar, abi.NumVaryingPlanes)
 	}
 	if a.Width == 0 || a.Height == 0 || a.Width > abi.RasterScissorMaxCoord || a.Height > 0x7FFF {
 		return a, fmt.Errorf("front end: target %dx%d out of range", a.Width, a.Height)
@@ -195,8 +201,12 @@ func setupKernel(c *device.CTA) error {
 	switch a.Stage {
 	case StageSetup:
 		env := newFEEnv(int(a.Width), int(a.Height), a.Near, a.Far, a.Cull, nil, a.Planes)
-		var vb [3 * SetupVertexBytes]byte
+		var vb [3 * ShaderVertexBytes]byte
 		var v [3]SetupVertex
+		rec := uint64(SetupVertexBytes)
+		if a.NVar > 0 {
+			rec = ShaderVertexBytes
+		}
 		var prims [SetupSlot]Prim
 		var bbs [SetupSlot]BBox
 		var pb [abi.PrimBytes]byte
@@ -207,8 +217,13 @@ func setupKernel(c *device.CTA) error {
 					c.Fail(fmt.Errorf("setup_k: triangle %d: vertex %d out of range (%d vertices)", i, vi, a.NumVerts))
 					return
 				}
-				c.Read(a.Verts+uint64(vi)*SetupVertexBytes, vb[k*SetupVertexBytes:(k+1)*SetupVertexBytes])
-				getSetupVertex(vb[k*SetupVertexBytes:], &v[k])
+				b := vb[uint64(k)*rec : uint64(k+1)*rec]
+				c.Read(a.Verts+uint64(vi)*rec, b)
+				if a.NVar > 0 {
+					getShaderVertex(b, int(a.NVar), &v[k])
+				} else {
+					getSetupVertex(b, &v[k])
+				}
 			}
 			var st FrontEndStats
 			m := env.setupOne(&v[0], &v[1], &v[2], &st, &prims, &bbs)

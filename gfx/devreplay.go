@@ -105,10 +105,19 @@ func (ds *deviceSession) take() (map[abi.Opcode]uint64, uint64) {
 	return ops, cyc
 }
 
-func openDevice(cfg config.Config) (*deviceSession, error) {
+func openDevice(cfg config.Config) (*deviceSession, error) { return openDeviceWith(cfg, nil) }
+
+// openDeviceWith opens the device with the draw3d kernels and whatever extra
+// registers in the library (a compiled program's stages).
+func openDeviceWith(cfg config.Config, extra func(*device.Library) error) (*deviceSession, error) {
 	lib := device.NewLibrary()
 	if err := RegisterKernels(lib); err != nil {
 		return nil, err
+	}
+	if extra != nil {
+		if err := extra(lib); err != nil {
+			return nil, err
+		}
 	}
 	ds := &deviceSession{threads: uint32(cfg.Device.Threads), ops: make(map[abi.Opcode]uint64)}
 	s, err := sim.Open(cfg, lib, sim.Options{Trace: ds.traced})

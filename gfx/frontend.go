@@ -24,6 +24,10 @@ func lerpVertex(a, b *SetupVertex, t float32) SetupVertex {
 	for i := range r.TexCoord {
 		r.TexCoord[i] = a.TexCoord[i] + float32(t*float32(b.TexCoord[i]-a.TexCoord[i]))
 	}
+	r.NVar = a.NVar
+	for i := 0; i < a.NVar && i < len(r.Var); i++ {
+		r.Var[i] = a.Var[i] + float32(t*float32(b.Var[i]-a.Var[i]))
+	}
 	return r
 }
 

@@ -26,12 +26,19 @@ import (
 	"vortexgfx/abi"
 )
 
-// SetupVertex is setup_vertex_t: clip-space position, colour and texcoord.
-// spec: vortex-hardware-facts §3.2
+// SetupVertex is setup_vertex_t: clip-space position, colour and texcoord (the
+// draw3d vertex), or, when NVar > 0, the clip position and a compiled program's
+// NVar varying words packed in declaration order onto the planes
+// abi.VaryingPlane(0..NVar-1) (expand_k's output). spec: vortex-hardware-facts
+// §3.2; vortexpipe §3.2 step 1
 type SetupVertex struct {
 	Pos      [4]float32
 	Color    [4]float32
 	TexCoord [2]float32
+	// Var holds the packed varyings of a compiled program; NVar counts them
+	// (0: the draw3d colour/texcoord planes).
+	Var  [abi.NumVaryingPlanes]float32
+	NVar int
 }
 
 // CullMode selects face culling in setup. spec: facts §3.2
@@ -241,9 +248,17 @@ func SetupTriangle(v0, v1, v2 *SetupVertex, width, height int, near, far float32
 	}
 	vs := [3]*SetupVertex{v0, v1, v2}
 	var amax float32
-	for c := 0; c < 2; c++ {
-		for i := 0; i < 3; i++ {
-			amax = fmax(amax, abs32(float32(vs[i].TexCoord[c]*rhw[i])))
+	if v0.NVar > 0 {
+		for c := 0; c < v0.NVar; c++ {
+			for i := 0; i < 3; i++ {
+				amax = fmax(amax, abs32(float32(vs[i].Var[c]*rhw[i])))
+			}
+		}
+	} else {
+		for c := 0; c < 2; c++ {
+			for i := 0; i < 3; i++ {
+				amax = fmax(amax, abs32(float32(vs[i].TexCoord[c]*rhw[i])))
+			}
 		}
 	}
 	fold := float32(1)
@@ -257,11 +272,18 @@ func SetupTriangle(v0, v1, v2 *SetupVertex, width, height int, near, far float32
 	delta := func(pl abi.PrimPlane, a0, a1, a2 float32) {
 		out.setPlane(pl, fxHost(a0-a2, abi.FracA), fxHost(a1-a2, abi.FracA), fxHost(a2, abi.FracA))
 	}
-	for c, pl := range [4]abi.PrimPlane{abi.PlaneR, abi.PlaneG, abi.PlaneB, abi.PlaneA} {
-		delta(pl, float32(v0.Color[c]*rhw[0]), float32(v1.Color[c]*rhw[1]), float32(v2.Color[c]*rhw[2]))
+	if v0.NVar > 0 {
+		// A compiled program's varyings, plane by plane in packing order.
+		for c := 0; c < v0.NVar; c++ {
+			delta(abi.VaryingPlane(c), float32(v0.Var[c]*rhw[0]), float32(v1.Var[c]*rhw[1]), float32(v2.Var[c]*rhw[2]))
+		}
+	} else {
+		for c, pl := range [4]abi.PrimPlane{abi.PlaneR, abi.PlaneG, abi.PlaneB, abi.PlaneA} {
+			delta(pl, float32(v0.Color[c]*rhw[0]), float32(v1.Color[c]*rhw[1]), float32(v2.Color[c]*rhw[2]))
+		}
+		delta(abi.PlaneU, float32(v0.TexCoord[0]*rhw[0]), float32(v1.TexCoord[0]*rhw[1]), float32(v2.TexCoord[0]*rhw[2]))
+		delta(abi.PlaneV, float32(v0.TexCoord[1]*rhw[0]), float32(v1.TexCoord[1]*rhw[1]), float32(v2.TexCoord[1]*rhw[2]))
 	}
-	delta(abi.PlaneU, float32(v0.TexCoord[0]*rhw[0]), float32(v1.TexCoord[0]*rhw[1]), float32(v2.TexCoord[0]*rhw[2]))
-	delta(abi.PlaneV, float32(v0.TexCoord[1]*rhw[0]), float32(v1.TexCoord[1]*rhw[1]), float32(v2.TexCoord[1]*rhw[2]))
 	delta(abi.PlaneRHW, rhw[0], rhw[1], rhw[2])
 	if back {
 		out[abi.PrimFacingWord] = 1

@@ -81,6 +81,7 @@ type Renderer struct {
 	resolve       *image.NRGBA
 	heat          []uint32
 	stats         Stats
+	dev           *deviceRun // the device path (nil: reference)
 }
 
 // New prepares desc for rendering with opts: it validates the options,
@@ -93,7 +94,6 @@ func New(ctx context.Context, desc *scene.Description, opts Options) (*Renderer,
 	switch opts.Path {
 	case "", PathReference:
 	case PathDevice:
-		return nil, ErrDeviceUnavailable
 	default:
 		return nil, fmt.Errorf("render: unknown path %q (want reference or device)", opts.Path)
 	}
@@ -140,6 +140,11 @@ func New(ctx context.Context, desc *scene.Description, opts Options) (*Renderer,
 		}
 		r.draws = append(r.draws, d)
 		r.stats.Draws = append(r.stats.Draws, DrawStats{Name: d.name, Route: "reference"})
+	}
+	if opts.Path == PathDevice {
+		if err := r.openDevice(); err != nil {
+			return nil, err
+		}
 	}
 	return r, nil
 }
@@ -192,6 +197,14 @@ func (r *Renderer) Draw(ctx context.Context, frame int) error {
 	}
 	desc := r.desc
 	start := time.Now()
+	if r.dev != nil {
+		if err := r.drawDevice(); err != nil {
+			return fmt.Errorf("render: frame %d: %w", frame, err)
+		}
+		r.stats.Frames++
+		r.stats.Elapsed += time.Since(start)
+		return nil
+	}
 	for si, t := range r.targets {
 		if err := t.ClearColor(0, desc.ClearColor); err != nil {
 			return fmt.Errorf("render: clear: %w", err)
@@ -217,6 +230,9 @@ func (r *Renderer) Draw(ctx context.Context, frame int) error {
 // Image reads the last frame back (resolving supersampled passes), row 0 at
 // the top. The returned image is reused by the next call.
 func (r *Renderer) Image() *image.NRGBA {
+	if r.dev != nil {
+		return r.dev.img
+	}
 	if r.msaa == 1 {
 		return r.targets[0].Color[0].NRGBA(true)
 	}
@@ -273,6 +289,7 @@ func Render(ctx context.Context, desc *scene.Description, opts Options) ([]Frame
 	if err != nil {
 		return nil, Stats{}, err
 	}
+	defer r.Close()
 	n := max(opts.Frames, 1)
 	frames := make([]Frame, 0, n)
 	for i := range n {

@@ -177,8 +177,6 @@ func TestOptionErrors(t *testing.T) {
 		want error
 		text string
 	}{
-		{"device", Options{Path: PathDevice}, ErrDeviceUnavailable, "device path"},
-		{"device strict", Options{Path: PathDevice, Strict: true}, ErrDeviceUnavailable, "pipe"},
 		{"msaa 2", Options{MSAA: 2}, ErrSampleCount, "2"},
 		{"msaa 8", Options{MSAA: 8}, ErrSampleCount, "8"},
 		{"path", Options{Path: "gpu"}, nil, `"gpu"`},

@@ -1,0 +1,416 @@
+package gfx
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"vortexgfx/abi"
+	"vortexgfx/config"
+	"vortexgfx/device"
+	"vortexgfx/runtime"
+	"vortexgfx/trace"
+)
+
+// AttribBinding is one attribute-table entry of a compiled draw: the vertex
+// data (little-endian words, Words of the program's attribute per element),
+// the element stride in bytes and the instance divisor (0: per vertex).
+// spec: vortexpipe §2.5 ({base, stride, divisor}[8])
+type AttribBinding struct {
+	Data    []byte
+	Offset  uint64 // of the first element in Data
+	Stride  uint64
+	Divisor uint64
+}
+
+// ShaderDraw is one triangle-list draw of a compiled program on the device.
+type ShaderDraw struct {
+	Program *ShaderProgram
+	// Attribs holds one binding per Program.Attributes() entry, in order.
+	Attribs []AttribBinding
+	// Indices are the u32 indices (nil: non-indexed); Count is the vertices
+	// per instance (len(Indices) when indexed), a multiple of 3.
+	Indices      []uint32
+	Count        int
+	Instances    int // 0 means 1
+	BaseVertex   int32
+	BaseInstance uint32
+	// Uniforms is the program's uniform word buffer (UniformWords words).
+	Uniforms []uint32
+	Cull     CullMode
+	// OM is the output-merger state, programmed as draw3d's host flow does
+	// (depth and stencil tests, blending, colour write mask); texturing must
+	// be off.
+	OM        trace.States
+	Near, Far float32 // depth range (0, 1 when both are 0)
+}
+
+type shaderModules struct {
+	vs, fs       *runtime.Module
+	vsK, expandK *runtime.Kernel
+	fsK          *runtime.Kernel
+}
+
+// ShaderDevice is an open device model (runtime, CP, SIMT cores, RASTER, OM)
+// with a width×height A8R8G8B8 colour and D24S8 depth target, running compiled
+// programs' draws: the VS as the front end's stage 0, expand_k, setup_k and
+// binning_k, the FF DCRs and the RASTER frame kick that launches the FS
+// wrapper — one runtime draw (one CMD_DRAW and one doorbell on emu) per draw.
+// spec: vortexpipe §3.2–§3.4
+type ShaderDevice struct {
+	ds         *deviceSession
+	w, h       int
+	binLog     uint
+	cbuf, zbuf *runtime.Buffer
+	fb         []*runtime.Buffer
+	mods       map[*ShaderProgram]*shaderModules
+}
+
+// OpenShaderDevice opens the device with the draw3d kernels and every
+// program's stages in its kernel library (the library is fixed once the device
+// exists, so every program a scene uses is named here).
+func OpenShaderDevice(cfg config.Config, width, height int, progs []*ShaderProgram) (*ShaderDevice, error) {
+	if width <= 0 || height <= 0 || width > 4096 || height > 4096 {
+		return nil, fmt.Errorf("gfx: shader device: target %dx%d out of range", width, height)
+	}
+	ds, err := openDeviceWith(cfg, func(lib *device.Library) error {
+		for _, p := range progs {
+			if err := p.Register(lib); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("gfx: shader device: %w", err)
+	}
+	d := &ShaderDevice{ds: ds, w: width, h: height, mods: map[*ShaderProgram]*shaderModules{}}
+	d.binLog = uint(cfg.Raster.BinLogSize)
+	if d.binLog == 0 {
+		d.binLog = abi.DefaultBinLogSize
+	}
+	if d.cbuf, err = ds.alloc(width*height*4, &d.fb); err == nil {
+		d.zbuf, err = ds.alloc(width*height*4, &d.fb)
+	}
+	if err != nil {
+		ds.close()
+		return nil, err
+	}
+	return d, nil
+}
+
+// Close releases the device.
+func (d *ShaderDevice) Close() error { return d.ds.close() }
+
+// Clear fills the colour target with an A8R8G8B8 word and the depth target
+// with a D24S8 word (depth in bits 0..23, stencil in 24..31).
+func (d *ShaderDevice) Clear(color, depthStencil uint32) error {
+	n := uint64(d.w * d.h * 4)
+	var pat [4]byte
+	binary.LittleEndian.PutUint32(pat[:], color)
+	e := d.ds.q.EnqueueFill(d.cbuf, 0, n, pat[:])
+	binary.LittleEndian.PutUint32(pat[:], depthStencil)
+	return d.ds.q.EnqueueFill(d.zbuf, 0, n, pat[:], e).Wait()
+}
+
+// Color reads the colour target back: A8R8G8B8 words, row 0 the bottom row
+// (window y, as GL's framebuffer).
+func (d *ShaderDevice) Color() ([]uint32, error) {
+	out := make([]byte, d.w*d.h*4)
+	if err := d.ds.q.EnqueueRead(d.cbuf, 0, out).Wait(); err != nil {
+		return nil, fmt.Errorf("gfx: shader device: reading the colour target: %w", err)
+	}
+	px := make([]uint32, d.w*d.h)
+	for i := range px {
+		px[i] = binary.LittleEndian.Uint32(out[4*i:])
+	}
+	return px, nil
+}
+
+// resident loads p's modules at their link bases unless they still own them.
+func (d *ShaderDevice) resident(p *ShaderProgram) (*shaderModules, error) {
+	m := d.mods[p]
+	if m != nil && !m.vs.Evicted() && !m.fs.Evicted() {
+		return m, nil
+	}
+	if m != nil {
+		for _, x := range []*runtime.Module{m.vs, m.fs} {
+			if !x.Evicted() {
+				if err := x.Unload(); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	vi, err := p.VSImage()
+	if err != nil {
+		return nil, err
+	}
+	fi, err := p.FSImage()
+	if err != nil {
+		return nil, err
+	}
+	m = &shaderModules{}
+	if m.vs, err = d.ds.dev.LoadModuleAt(vi, abi.LinkBaseVS, p.vsName()); err != nil {
+		return nil, err
+	}
+	if m.fs, err = d.ds.dev.LoadModuleAt(fi, abi.LinkBaseFS, p.fsName()); err != nil {
+		return nil, err
+	}
+	if m.vsK, err = m.vs.Kernel("main"); err == nil {
+		if m.expandK, err = m.vs.Kernel("expand_k"); err == nil {
+			m.fsK, err = m.fs.Kernel("main")
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	d.mods[p] = m
+	return m, nil
+}
+
+// Draw runs one compiled draw through the device and returns its counters.
+// Per draw the host uploads the vertex data, attribute table, indices and
+// uniform words and submits ONE runtime draw: the VS launch, expand_k, the
+// nine front-end stage launches, the RASTER/OM DCR writes and the grid-less
+// frame kick that launches the FS wrapper. spec: vortexpipe §3.2, §3.3
+func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
+	var st DeviceDrawStats
+	p := dr.Program
+	if p == nil {
+		return st, fmt.Errorf("gfx: shader draw without a program")
+	}
+	inst := max(dr.Instances, 1)
+	if dr.Count <= 0 || dr.Count%3 != 0 || (dr.Indices != nil && len(dr.Indices) != dr.Count) {
+		return st, fmt.Errorf("gfx: shader draw: %d vertices (%d indices) is not a triangle list", dr.Count, len(dr.Indices))
+	}
+	if len(dr.Attribs) != len(p.attrs) {
+		return st, fmt.Errorf("gfx: shader draw: %d attribute bindings for %d attributes", len(dr.Attribs), len(p.attrs))
+	}
+	if len(dr.Uniforms) < p.prog.UniformWords {
+		return st, fmt.Errorf("gfx: shader draw: %d uniform words for %d", len(dr.Uniforms), p.prog.UniformWords)
+	}
+	if dr.OM.TextureEnabled {
+		return st, fmt.Errorf("gfx: shader draw: fixed-function texturing is draw3d's")
+	}
+	total := dr.Count * inst
+	if total > maxFrontEndItems {
+		return st, fmt.Errorf("gfx: shader draw: %d vertices exceed %d", total, maxFrontEndItems)
+	}
+	nt := total / 3
+	st.Vertices = total
+	m, err := d.resident(p)
+	if err != nil {
+		return st, err
+	}
+	ds := d.ds
+	var bufs []*runtime.Buffer
+	defer func() {
+		for _, b := range bufs {
+			b.Free()
+		}
+	}()
+	up := ds.q.NewBatch()
+	upload := func(b []byte) (*runtime.Buffer, error) {
+		buf, err := ds.alloc(len(b), &bufs)
+		if err == nil && len(b) > 0 {
+			up.Write(buf, 0, b)
+		}
+		return buf, err
+	}
+	// Attribute table {base, stride, divisor}[8].
+	// (Bindings sharing one interleaved buffer upload it once.)
+	table := make([]byte, abi.VSAttribTableLocs*abi.VSAttribEntryBytes)
+	data := map[*byte]*runtime.Buffer{}
+	for i, a := range dr.Attribs {
+		if len(a.Data) == 0 {
+			return st, fmt.Errorf("gfx: shader draw: attribute %d has no data", i)
+		}
+		b := data[&a.Data[0]]
+		if b == nil {
+			if b, err = upload(a.Data); err != nil {
+				return st, err
+			}
+			data[&a.Data[0]] = b
+		}
+		e := table[i*abi.VSAttribEntryBytes:]
+		binary.LittleEndian.PutUint64(e, b.Addr()+a.Offset)
+		binary.LittleEndian.PutUint64(e[8:], a.Stride)
+		binary.LittleEndian.PutUint64(e[16:], a.Divisor)
+	}
+	tb, err := upload(table)
+	if err != nil {
+		return st, err
+	}
+	var ibAddr uint64
+	if dr.Indices != nil {
+		ib := make([]byte, 4*len(dr.Indices))
+		for i, x := range dr.Indices {
+			binary.LittleEndian.PutUint32(ib[4*i:], x)
+		}
+		b, err := upload(ib)
+		if err != nil {
+			return st, err
+		}
+		ibAddr = b.Addr()
+	}
+	// Uniform words, reached through the descriptor table's slot 0.
+	ub := make([]byte, 4*p.prog.UniformWords)
+	for i := range p.prog.UniformWords {
+		binary.LittleEndian.PutUint32(ub[4*i:], dr.Uniforms[i])
+	}
+	ubuf, err := upload(ub)
+	if err != nil {
+		return st, err
+	}
+	desc := make([]byte, 8*abi.FSDescSlots)
+	binary.LittleEndian.PutUint64(desc, ubuf.Addr())
+	dbuf, err := upload(desc)
+	if err != nil {
+		return st, err
+	}
+	ow := p.prog.VS.OutputWords
+	recs, err := ds.alloc(total*ow*4, &bufs)
+	if err != nil {
+		return st, err
+	}
+	verts, err := ds.alloc(total*ShaderVertexBytes, &bufs)
+	if err != nil {
+		return st, err
+	}
+	tris := make([]byte, 4*total)
+	for i := range total {
+		binary.LittleEndian.PutUint32(tris[4*i:], uint32(i))
+	}
+	trisBuf, err := upload(tris)
+	if err != nil {
+		return st, err
+	}
+	near, far := dr.Near, dr.Far
+	if near == 0 && far == 0 {
+		far = 1
+	}
+	fe, err := d.frontEndArgs(verts.Addr(), uint32(total), trisBuf.Addr(), nt, near, far, dr.Cull, uint32(p.NVar()), up, &bufs)
+	if err != nil {
+		return st, err
+	}
+	fa := fe.args
+	// The FS arg block: prims at slot 0, the descriptor table at slot 9, the
+	// aperture geometry at slot 11. (SCAN writes the visible-primitive count
+	// into slot 1, which this wrapper — having no software sampler — ignores.)
+	ap, err := abi.NewAperture(d.w, d.h, 1, abi.RecordShiftColorZ)
+	if err != nil {
+		return st, err
+	}
+	fsArgs := make([]byte, 8*abi.ArgFSSlots)
+	binary.LittleEndian.PutUint64(fsArgs[8*abi.ArgFSPrimBuffer:], fa.Prims)
+	binary.LittleEndian.PutUint64(fsArgs[8*abi.ArgFSDesc:], dbuf.Addr())
+	binary.LittleEndian.PutUint64(fsArgs[8*abi.ArgFSAperture:], ap.Pack())
+	up.Write(fe.frag, 0, fsArgs)
+	if err := up.Submit().Wait(); err != nil {
+		return st, fmt.Errorf("gfx: shader draw: uploading: %w", err)
+	}
+	vsArgs := make([]byte, 8*abi.ArgSlots)
+	for slot, v := range map[int]uint64{
+		abi.ArgVSOutput: recs.Addr(), abi.ArgVSAttribTable: tb.Addr(), abi.ArgVSIndexBuffer: ibAddr,
+		abi.ArgVSBaseInstance: uint64(dr.BaseInstance), abi.ArgVSBaseVertex: uint64(uint32(dr.BaseVertex)),
+		abi.ArgVSCount: uint64(total), abi.ArgVSDescTable: dbuf.Addr(),
+	} {
+		binary.LittleEndian.PutUint64(vsArgs[8*slot:], v)
+	}
+	if inst > 1 {
+		binary.LittleEndian.PutUint64(vsArgs[8*abi.ArgVSVertsPerInst:], uint64(dr.Count))
+	}
+	exArgs := make([]byte, 8*ExpandArgSlots)
+	for i, v := range []uint64{recs.Addr(), verts.Addr(), uint64(total), uint64(ow)} {
+		binary.LittleEndian.PutUint64(exArgs[8*i:], v)
+	}
+	lp := func(a []byte) runtime.LaunchParams {
+		return runtime.LaunchParams{NDim: 1, Grid: [3]uint32{ds.grid, 1, 1}, Block: [3]uint32{ds.block, 1, 1}, Args: a}
+	}
+	steps := []runtime.DrawStep{runtime.LaunchStep(m.vsK, lp(vsArgs)), runtime.LaunchStep(m.expandK, lp(exArgs))}
+	for _, stage := range []uint64{StageSetup, StageScan, StageEmit, StageBCount, StageBScan, StageBEmit, StageBHist, StageBBase, StageBScatter} {
+		fa.Stage = stage
+		k := ds.setup
+		if stage >= StageBCount {
+			k = ds.binning
+		}
+		steps = append(steps, runtime.LaunchStep(k, lp(fa.Pack())))
+	}
+	g, _ := NewBinGrid(d.w, d.h, d.binLog)
+	dt := drawTargets{W: d.w, H: d.h, CBuf: d.cbuf.Addr(), ZBuf: d.zbuf.Addr(), Tile: fa.TBuf, TileCount: g.Bins(),
+		Prim: fa.Prims, FragArgs: fa.FragArgs, FragEntry: m.fsK.Entry()}
+	for _, w := range hostFlowDCRs(&dr.OM, &dt) {
+		steps = append(steps, runtime.DCRStep(w.Addr, w.Value))
+	}
+	steps = append(steps, runtime.LaunchStep(m.fsK, runtime.LaunchParams{NDim: 1, Grid: [3]uint32{0, 1, 1}, Block: [3]uint32{ds.block, 1, 1}}))
+	s0 := ds.dev.Stats()
+	ds.take()
+	if err := ds.q.EnqueueDraw(steps).Wait(); err != nil {
+		if le := ds.s.GPU.LastLaunchError(); le != nil {
+			return st, fmt.Errorf("gfx: shader draw: %w (device: %v)", err, le)
+		}
+		return st, fmt.Errorf("gfx: shader draw: %w", err)
+	}
+	s1 := ds.dev.Stats()
+	ops, cyc := ds.take()
+	st.Commands, st.Doorbells, st.Lines, st.CPCycles = s1.Commands-s0.Commands, s1.Doorbells-s0.Doorbells, s1.Lines-s0.Lines, cyc
+	st.CmdDraw, st.CmdLaunch, st.CmdDCRWrite = ops[abi.OpDraw], ops[abi.OpLaunch]+ops[abi.OpLaunchQMD], ops[abi.OpDCRWrite]
+	gs := ds.s.GPU.LastGraphics()
+	rs := gs.Raster
+	st.KickCycles = gs.Cycles
+	st.BinsTouched, st.Pairs, st.Quads, st.Waves, st.EarlyZCulled = rs.Bins, rs.Pairs, rs.Quads, rs.Waves, rs.EarlyZCulled
+	if rs.Waves > 0 {
+		st.Occupancy = float64(rs.Lanes) / float64(rs.Waves*int64(ds.threads))
+	}
+	st.Shaded, st.Written = int64(gs.OMReads), int64(gs.OMWrites)
+	cb := make([]byte, 4*CounterWords)
+	if err := ds.q.EnqueueRead(fe.counters, 0, cb).Wait(); err != nil {
+		return st, err
+	}
+	w := func(k int) int { return int(binary.LittleEndian.Uint32(cb[4*k:])) }
+	st.Primitives = w(CounterPrims)
+	st.FrontEnd = FrontEndStats{Triangles: nt, NearClipped: w(CounterNearClipped), GuardClipped: w(CounterGuardClipped),
+		Culled: w(CounterCulled), PrecisionLoss: w(CounterPrecisionLoss), Prims: w(CounterPrims)}
+	return st, nil
+}
+
+// feBuffers are one compiled draw's front-end buffers.
+type feBuffers struct {
+	args           FrontEndArgs
+	frag, counters *runtime.Buffer
+}
+
+// frontEndArgs allocates the front end's buffers for nt triangles over the
+// expand_k records at verts (worst-case sized, as DeviceReplay's front end:
+// the exact counts exist only on the device), queues the counter reset and
+// returns the argument block. spec: rasterizer §3.1; vortexpipe §3.2
+func (d *ShaderDevice) frontEndArgs(verts uint64, nverts uint32, tris uint64, nt int, near, far float32, cull CullMode,
+	nvar uint32, up *runtime.Batch, keep *[]*runtime.Buffer) (feBuffers, error) {
+	g, err := NewBinGrid(d.w, d.h, d.binLog)
+	if err != nil {
+		return feBuffers{}, err
+	}
+	maxPrims := min(nt*SetupSlot, abi.MaxPrimsPerPass+SetupSlot)
+	bins := g.Bins()
+	sizes := []int{
+		nt * SetupSlot * abi.PrimBytes, nt * SetupSlot * bboxBytes, 4 * nt,
+		4 * (max(nt, maxPrims) + 1), maxPrims * abi.PrimBytes, maxPrims * bboxBytes, 4 * CounterWords,
+		8 * abi.ArgFSSlots, 4 * maxPrims, 4 * maxPrims * bins, 4 * bins, 4 * bins, bins*abi.BinHeaderBytes + 4*maxPrims*bins,
+	}
+	b := make([]*runtime.Buffer, len(sizes))
+	for k, n := range sizes {
+		if b[k], err = d.ds.alloc(n, keep); err != nil {
+			return feBuffers{}, err
+		}
+	}
+	a := FrontEndArgs{
+		Verts: verts, NumVerts: nverts, Tris: tris, NumTris: uint32(nt),
+		Width: uint32(d.w), Height: uint32(d.h), Near: near, Far: far, Cull: cull, Planes: PlanesGrx,
+		Slots: b[0].Addr(), SlotBoxes: b[1].Addr(), Keep: b[2].Addr(), Offsets: b[3].Addr(), Prims: b[4].Addr(),
+		Boxes: b[5].Addr(), Counters: b[6].Addr(), FragArgs: b[7].Addr(),
+		Cols: uint32(g.Cols), Rows: uint32(g.Rows), BinLog: uint32(d.binLog),
+		Counts: b[8].Addr(), Keys: b[9].Addr(), Hist: b[10].Addr(), Base: b[11].Addr(), TBuf: b[12].Addr(), NVar: nvar,
+	}
+	up.Write(b[6], 0, make([]byte, 4*CounterWords))
+	return feBuffers{args: a, frag: b[7], counters: b[6]}, nil
+}

@@ -1,0 +1,346 @@
+package gfx
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+
+	"vortexgfx/abi"
+	"vortexgfx/device"
+	"vortexgfx/shader/exec"
+	"vortexgfx/shader/ir"
+	"vortexgfx/shader/lower"
+)
+
+// ShaderVertexBytes is one expand_k output record (the setup input of a
+// compiled program's draw): clip-space position xyzw, then the 12 varying
+// planes in abi.VaryingPlane order, all 32-bit words. spec: vortexpipe §3.2
+// step 1
+const ShaderVertexBytes = 4 * (4 + abi.NumVaryingPlanes)
+
+// PutShaderVertex writes v's position and its NVar packed varyings as an
+// expand_k record (unused planes are zero).
+func PutShaderVertex(b []byte, v *SetupVertex) {
+	for i, x := range v.Pos {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
+	}
+	for i := range v.Var {
+		x := float32(0)
+		if i < v.NVar {
+			x = v.Var[i]
+		}
+		binary.LittleEndian.PutUint32(b[16+4*i:], math.Float32bits(x))
+	}
+}
+
+func getShaderVertex(b []byte, n int, v *SetupVertex) {
+	g := func(i int) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:])) }
+	*v = SetupVertex{Pos: [4]float32{g(0), g(1), g(2), g(3)}, NVar: n}
+	for i := 0; i < n; i++ {
+		v.Var[i] = g(4 + i)
+	}
+}
+
+// ErrShaderRoute is wrapped by NewShaderProgram when a program needs something
+// the device path does not run; the message names what, and the caller routes
+// the draw to the reference renderer (or fails under --strict). It is a gated
+// fallback, never a silent collapse. spec: vortexpipe §1.5.1, §2.3.3
+var ErrShaderRoute = errors.New("gfx: compiled program routed off the device")
+
+// ExpandArgSlots is the size in 64-bit slots of expand_k's argument block:
+// {VS records, expand_k records, vertex count, VS record words}.
+const ExpandArgSlots = 4
+
+// ShaderProgram is a compiled GLSL program (package shader/lower) as device
+// kernels: the vertex shader (kernel_main of the VS module, one thread per
+// vertex), expand_k (VS records → setup records with the varyings packed onto
+// the planes) and the fragment wrapper (vortexpipe §3.4) around the fragment
+// program. Each stage is a Go closure that runs the ir.Program with
+// shader/exec on the CTA's lanes; executors come from per-stage pools, so a
+// wave or warp allocates nothing once the pools are warm.
+// spec: vortexpipe §2.2, §2.5, §3.2, §3.4
+type ShaderProgram struct {
+	name   string
+	prog   *lower.Program
+	attrs  []ir.Slot // VS inputs read from the attribute table, table entry i
+	vid    int       // VS input word of gl_VertexID (-1: unused)
+	iid    int       // VS input word of gl_InstanceID (-1: unused)
+	planes []int     // plane i carries VS output word planes[i]
+	fsIn   []int     // FS input word → plane index (-1: not a varying)
+	coord  int       // FS input word of gl_FragCoord (-1: unused)
+	facing int       // FS input word of gl_FrontFacing (-1: unused)
+
+	vsPool sync.Pool // *vsScratch
+	fsPool sync.Pool // *fsScratch
+}
+
+// NVar returns the number of varying planes the program uses.
+func (sp *ShaderProgram) NVar() int { return len(sp.planes) }
+
+// Attributes returns the VS inputs the host binds through the attribute table,
+// in table order (entry i feeds Attributes()[i], Words words per element).
+func (sp *ShaderProgram) Attributes() []ir.Slot { return sp.attrs }
+
+// UniformWords is the size of the uniform word buffer both stages read.
+func (sp *ShaderProgram) UniformWords() int { return sp.prog.UniformWords }
+
+// Kernel library names of the program's stages.
+func (sp *ShaderProgram) vsName() string     { return sp.name + ".vs" }
+func (sp *ShaderProgram) expandName() string { return sp.name + ".expand_k" }
+func (sp *ShaderProgram) fsName() string     { return sp.name + ".fs" }
+
+// NewShaderProgram lays out a compiled program for the device: attribute table
+// entries, the varying packing (declaration order onto abi.VaryingPlane) and
+// the fragment wrapper's inputs. name must be unique in the library the
+// program registers in. A program the device path cannot run returns an error
+// wrapping ErrShaderRoute with the reason. spec: vortexpipe §3.1, §3.2, §3.4
+func NewShaderProgram(name string, p *lower.Program) (*ShaderProgram, error) {
+	if p == nil || p.VS == nil || p.FS == nil {
+		return nil, fmt.Errorf("%w: %s: a vertex and a fragment stage are both needed", ErrShaderRoute, name)
+	}
+	sp := &ShaderProgram{name: name, prog: p, vid: -1, iid: -1, coord: -1, facing: -1}
+	for _, s := range p.VS.Inputs {
+		switch s.Name {
+		case "gl_VertexID":
+			sp.vid = s.Word
+		case "gl_InstanceID":
+			sp.iid = s.Word
+		default:
+			sp.attrs = append(sp.attrs, s)
+		}
+	}
+	if len(sp.attrs) > abi.VSAttribTableLocs {
+		return nil, fmt.Errorf("%w: %s: %d vertex attributes exceed the %d-entry attribute table", ErrShaderRoute, name, len(sp.attrs), abi.VSAttribTableLocs)
+	}
+	// Which VS output words the FS reads, and how.
+	read := make([]bool, p.VS.OutputWords)
+	for _, s := range p.FS.Inputs {
+		switch s.Name {
+		case "gl_FragCoord":
+			sp.coord = s.Word
+			continue
+		case "gl_FrontFacing":
+			sp.facing = s.Word
+			continue
+		case "gl_PointCoord":
+			return nil, fmt.Errorf("%w: %s: gl_PointCoord (points are not drawn on the device)", ErrShaderRoute, name)
+		}
+		if s.Flat {
+			return nil, fmt.Errorf("%w: %s: flat input %s (the flat side array is not wired)", ErrShaderRoute, name, s.Name)
+		}
+		if s.NoPerspective {
+			return nil, fmt.Errorf("%w: %s: noperspective input %s is refused (vortexpipe §3.4)", ErrShaderRoute, name, s.Name)
+		}
+		for w := s.Word; w < s.Word+s.Words; w++ {
+			if w >= 4 && w < len(read) {
+				read[w] = true
+			}
+		}
+	}
+	for w, r := range read {
+		if r {
+			sp.planes = append(sp.planes, w)
+		}
+	}
+	if len(sp.planes) > abi.NumVaryingPlanes {
+		return nil, fmt.Errorf("%w: %s: %d varying words exceed the %d interpolation planes (three vec4s)", ErrShaderRoute, name, len(sp.planes), abi.NumVaryingPlanes)
+	}
+	sp.fsIn = make([]int, p.FS.InputWords)
+	for i := range sp.fsIn {
+		sp.fsIn[i] = -1
+	}
+	for i, w := range sp.planes {
+		if w < len(sp.fsIn) {
+			sp.fsIn[w] = i
+		}
+	}
+	for _, s := range p.FS.Outputs {
+		if s.Name == "gl_FragDepth" {
+			return nil, fmt.Errorf("%w: %s: gl_FragDepth (the wrapper exports the plane depth)", ErrShaderRoute, name)
+		}
+		if s.Location > 0 {
+			return nil, fmt.Errorf("%w: %s: colour output at location %d (one A8R8G8B8 target)", ErrShaderRoute, name, s.Location)
+		}
+	}
+	if len(p.FS.Tex) > 0 || len(p.VS.Tex) > 0 {
+		return nil, fmt.Errorf("%w: %s: texture sampling is not wired to vx_tex", ErrShaderRoute, name)
+	}
+	return sp, nil
+}
+
+// Register adds the program's three kernels to lib under the program's name.
+func (sp *ShaderProgram) Register(lib *device.Library) error {
+	for _, k := range []struct {
+		name string
+		fn   device.Kernel
+	}{{sp.vsName(), sp.vsKernel}, {sp.expandName(), sp.expandKernel}, {sp.fsName(), sp.fsKernel}} {
+		if err := lib.Register(k.name, k.fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// VSImage is the vertex module (kernel "main", the VS, and "expand_k"), loaded
+// at abi.LinkBaseVS. spec: vortexpipe §2.4
+func (sp *ShaderProgram) VSImage() ([]byte, error) {
+	return abi.EncodeKernelImage([]abi.KernelImageEntry{
+		abi.LibraryEntry("main", sp.vsName()), abi.LibraryEntry("expand_k", sp.expandName()),
+	})
+}
+
+// FSImage is the fragment module (the wrapper's kernel "main"), loaded at
+// abi.LinkBaseFS. spec: vortexpipe §2.4
+func (sp *ShaderProgram) FSImage() ([]byte, error) {
+	return abi.EncodeKernelImage([]abi.KernelImageEntry{abi.LibraryEntry("main", sp.fsName())})
+}
+
+// readUniforms loads the uniform words through a descriptor table (slot 0:
+// the push-constant/uniform buffer). spec: vortexpipe §2.5 (VP_ARG_VS_DESC,
+// GFX_FS_ARG_DESC)
+func readUniforms(c *device.CTA, table uint64, dst []uint32) {
+	if len(dst) == 0 {
+		return
+	}
+	base := c.ReadU64(table)
+	for i := range dst {
+		dst[i] = c.ReadU32(base + 4*uint64(i))
+	}
+}
+
+type vsScratch struct {
+	m     *exec.Machine
+	uni   []uint32
+	table [abi.VSAttribTableLocs][3]uint64
+	vraw  [exec.MaxWidth]uint64
+}
+
+func (sp *ShaderProgram) vsScratch(width int) (*vsScratch, error) {
+	if s, _ := sp.vsPool.Get().(*vsScratch); s != nil && s.m.Width() == width {
+		return s, nil
+	}
+	m, err := exec.New(sp.prog.VS, exec.Config{Width: width})
+	if err != nil {
+		return nil, err
+	}
+	return &vsScratch{m: m, uni: make([]uint32, max(sp.prog.UniformWords, 1))}, nil
+}
+
+// vsKernel is the vertex stage, one thread per vertex (vortexpipe §2.3.2,
+// §2.5): the raw id vraw (the output slot, so records stay in draw order) is
+// split into instance and vertex, the index resolved from the u32 index buffer
+// with the base vertex folded in, each attribute read from the {base, stride,
+// divisor} table (a nonzero divisor indexes base instance + instance /
+// divisor), and the program's output words written as the vertex record.
+func (sp *ShaderProgram) vsKernel(c *device.CTA) error {
+	out, table, index := c.Arg(abi.ArgVSOutput), c.Arg(abi.ArgVSAttribTable), c.Arg(abi.ArgVSIndexBuffer)
+	vpi, baseInst, baseVert := c.Arg(abi.ArgVSVertsPerInst), c.Arg(abi.ArgVSBaseInstance), int32(c.Arg(abi.ArgVSBaseVertex))
+	count, desc := c.Arg(abi.ArgVSCount), c.Arg(abi.ArgVSDescTable)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	ww := c.WarpWidth
+	if ww < 1 || ww > exec.MaxWidth {
+		return fmt.Errorf("%s: warp width %d", sp.vsName(), ww)
+	}
+	s, err := sp.vsScratch(ww)
+	if err != nil {
+		return err
+	}
+	defer sp.vsPool.Put(s)
+	for i := range sp.attrs {
+		e := table + uint64(i)*abi.VSAttribEntryBytes
+		s.table[i] = [3]uint64{c.ReadU64(e), c.ReadU64(e + 8), c.ReadU64(e + 16)}
+	}
+	readUniforms(c, desc, s.uni[:sp.prog.UniformWords])
+	if err := s.m.SetUniforms(s.uni); err != nil {
+		return err
+	}
+	ow := uint64(sp.prog.VS.OutputWords)
+	stride := uint64(c.GridDim[0]) * uint64(c.BlockDim[0])
+	for w := 0; w < c.Warps() && c.Err() == nil; w++ {
+		lanes := min(ww, c.Threads-w*ww)
+		for pass := uint64(0); c.Err() == nil; pass += stride {
+			var present uint64
+			for l := 0; l < lanes; l++ {
+				vraw := c.GlobalID(w*ww+l) + pass
+				if vraw >= count {
+					continue
+				}
+				present |= 1 << l
+				s.vraw[l] = vraw
+				inst, vtx := uint64(0), vraw
+				if vpi != 0 {
+					inst, vtx = vraw/vpi, vraw%vpi
+				}
+				idx := uint32(vtx)
+				if index != 0 {
+					idx = c.ReadU32(index + 4*vtx)
+				}
+				vertexID := int32(idx) + baseVert
+				if sp.vid >= 0 {
+					s.m.Input(sp.vid)[l] = uint32(vertexID)
+				}
+				if sp.iid >= 0 {
+					s.m.Input(sp.iid)[l] = uint32(inst)
+				}
+				for a, slot := range sp.attrs {
+					t := &s.table[a]
+					elem := uint64(uint32(vertexID))
+					if t[2] != 0 {
+						elem = baseInst + inst/t[2]
+					}
+					addr := t[0] + elem*t[1]
+					for k := 0; k < slot.Words; k++ {
+						s.m.Input(slot.Word + k)[l] = c.ReadU32(addr + 4*uint64(k))
+					}
+				}
+			}
+			if present == 0 {
+				break
+			}
+			if c.Err() != nil {
+				break
+			}
+			if _, err := s.m.Run(context.Background(), present, present); err != nil {
+				return fmt.Errorf("%s: %w", sp.vsName(), err)
+			}
+			for l := 0; l < lanes; l++ {
+				if present>>l&1 == 0 {
+					continue
+				}
+				rec := out + s.vraw[l]*ow*4
+				for k := 0; k < int(ow); k++ {
+					c.WriteU32(rec+4*uint64(k), s.m.Output(k)[l])
+				}
+			}
+		}
+	}
+	return c.Err()
+}
+
+// expandKernel is expand_k: one thread per vertex, it turns a VS record into
+// the setup record — gl_Position and the varyings read by the fragment stage,
+// packed positionally onto the planes. spec: vortexpipe §3.2 step 1
+func (sp *ShaderProgram) expandKernel(c *device.CTA) error {
+	recs, verts, count, ow := c.Arg(0), c.Arg(1), c.Arg(2), c.Arg(3)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	if ow != uint64(sp.prog.VS.OutputWords) || count > maxFrontEndItems {
+		return fmt.Errorf("%s: %d vertices of %d words (program: %d)", sp.expandName(), count, ow, sp.prog.VS.OutputWords)
+	}
+	gridStride(c, count, func(i uint64) {
+		src, dst := recs+i*ow*4, verts+i*ShaderVertexBytes
+		for k := uint64(0); k < 4; k++ {
+			c.WriteU32(dst+4*k, c.ReadU32(src+4*k))
+		}
+		for p, w := range sp.planes {
+			c.WriteU32(dst+16+4*uint64(p), c.ReadU32(src+4*uint64(w)))
+		}
+	})
+	return c.Err()
+}

@@ -1,0 +1,193 @@
+package render
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"time"
+
+	"vortexgfx/abi"
+	"vortexgfx/config"
+	"vortexgfx/gfx"
+	"vortexgfx/ref/format"
+	"vortexgfx/scene"
+	"vortexgfx/trace"
+)
+
+// ErrRouted is returned with Options.Strict on the device path for a draw the
+// device cannot take; the message names the draw and the reason.
+var ErrRouted = errors.New("render: draw routed to the reference renderer")
+
+// deviceRun is the device path of a renderer: every draw's compiled program as
+// device kernels on one open device model. spec: vortexpipe §3.1–§3.4
+type deviceRun struct {
+	dev   *gfx.ShaderDevice
+	progs []*gfx.ShaderProgram
+	img   *image.NRGBA
+	last  []gfx.DeviceDrawStats
+}
+
+// deviceRoute says why draw d cannot run on the device ("" when it can),
+// returning its device program otherwise. spec: vortexpipe §3.1 (eligibility),
+// §1.5.1 (a gated fallback names its reason)
+func deviceRoute(d *drawObj, sd *scene.Draw, msaa int) (*gfx.ShaderProgram, string) {
+	if msaa != 1 {
+		return nil, fmt.Sprintf("%d samples (the device path renders single-sampled)", msaa)
+	}
+	ps := &sd.State
+	if ps.Blend.Enable {
+		return nil, "blending (scene blend equations are not mapped onto the OM yet)"
+	}
+	if ps.Cull == scene.CullFrontAndBack {
+		return nil, "cull front and back"
+	}
+	if len(sd.Textures) > 0 {
+		return nil, "textures (vx_tex is not wired to compiled programs)"
+	}
+	sp, err := gfx.NewShaderProgram(fmt.Sprintf("render.draw%d", d.index), d.prog.IR)
+	if err != nil {
+		return nil, err.Error()
+	}
+	return sp, ""
+}
+
+// openDevice decides the route of every draw and, when all can run on the
+// device, opens it with their programs. A scene with a draw the device cannot
+// take renders wholly on the reference renderer (the device and reference
+// framebuffers are not synchronised between draws), each such draw's reason
+// counted in its Route; with Options.Strict it is an error.
+func (r *Renderer) openDevice() error {
+	var progs []*gfx.ShaderProgram
+	var reasons []string
+	for i, d := range r.draws {
+		sp, why := deviceRoute(d, &r.desc.Draws[i], r.msaa)
+		if why != "" {
+			if r.opts.Strict {
+				return fmt.Errorf("%w: draw %d (%s): %s", ErrRouted, i, d.name, why)
+			}
+			reasons = append(reasons, fmt.Sprintf("draw %d (%s): %s", i, d.name, why))
+			r.stats.Draws[i].Route = "reference: " + why
+			continue
+		}
+		progs = append(progs, sp)
+	}
+	if len(reasons) > 0 {
+		r.stats.Path = string(PathReference)
+		r.stats.Route = fmt.Sprintf("reference: %d of %d draws cannot run on the device (%s)", len(reasons), len(r.draws), reasons[0])
+		for i := range r.draws {
+			if r.stats.Draws[i].Route == "reference" {
+				r.stats.Draws[i].Route = "reference: scene routed with its other draws"
+			}
+		}
+		return nil
+	}
+	cfg := config.Default()
+	if r.opts.Config != nil {
+		cfg = *r.opts.Config
+	}
+	dev, err := gfx.OpenShaderDevice(cfg, r.width, r.height, progs)
+	if err != nil {
+		return fmt.Errorf("render: device: %w", err)
+	}
+	r.dev = &deviceRun{dev: dev, progs: progs, img: image.NewNRGBA(image.Rect(0, 0, r.width, r.height)),
+		last: make([]gfx.DeviceDrawStats, len(progs))}
+	r.stats.Path = string(PathDevice)
+	r.stats.Route = "device: every draw passed the device route (compiled VS as front-end stage 0, FS wrapper, RASTER/OM)"
+	for i := range r.stats.Draws {
+		r.stats.Draws[i].Route = "device"
+	}
+	return nil
+}
+
+// deviceCull maps GL's cull face and front-face winding onto setup_k's cull
+// mode. Setup's window y points up (row 0 is GL's bottom row) and it calls a
+// triangle back-facing when its window-space winding is clockwise, so with
+// counter-clockwise front faces GL's back faces are setup's back faces.
+func deviceCull(ps *scene.PipelineState) gfx.CullMode {
+	back, front := gfx.CullBack, gfx.CullFront
+	if ps.FrontFace == scene.FrontCW {
+		back, front = front, back
+	}
+	switch ps.Cull {
+	case scene.CullBack:
+		return back
+	case scene.CullFront:
+		return front
+	}
+	return gfx.CullNone
+}
+
+// drawDevice renders one frame on the device: clear, then each draw as one
+// device draw.
+func (r *Renderer) drawDevice() error {
+	desc := r.desc
+	cc := desc.ClearColor
+	color := format.UNorm(cc[3], 8)<<24 | format.UNorm(cc[0], 8)<<16 | format.UNorm(cc[1], 8)<<8 | format.UNorm(cc[2], 8)
+	zs := format.UNorm(desc.ClearDepth, 24) | uint32(desc.ClearStencil)<<abi.StencilShift
+	if err := r.dev.dev.Clear(color, zs); err != nil {
+		return fmt.Errorf("render: device clear: %w", err)
+	}
+	for i, d := range r.draws {
+		sd := &desc.Draws[i]
+		in := make([]byte, 4*len(d.in.Data))
+		for k, w := range d.in.Data {
+			in[4*k], in[4*k+1], in[4*k+2], in[4*k+3] = byte(w), byte(w>>8), byte(w>>16), byte(w>>24)
+		}
+		sp := r.dev.progs[i]
+		attrs := make([]gfx.AttribBinding, len(sp.Attributes()))
+		for a, s := range sp.Attributes() {
+			attrs[a] = gfx.AttribBinding{Data: in, Offset: uint64(4 * s.Word), Stride: uint64(4 * d.in.Words)}
+		}
+		ps := &sd.State
+		om := trace.States{ColorEnabled: true, ColorWriteMask: 0xF, DepthTest: ps.DepthTest, DepthWriteMask: ps.DepthWrite,
+			DepthFunc: trace.Compare(ps.DepthFunc & 7)}
+		dr := &gfx.ShaderDraw{Program: sp, Attribs: attrs, Indices: d.indices, Count: len(d.indices),
+			Uniforms: d.prog.Uniforms, Cull: deviceCull(ps), OM: om}
+		t0 := time.Now()
+		st, err := r.dev.dev.Draw(dr)
+		if err != nil {
+			return fmt.Errorf("render: draw %d (%s): %w", i, d.name, err)
+		}
+		r.dev.last[i] = st
+		r.stats.Draws[i].Time += time.Since(t0)
+		if r.opts.Stats {
+			ds := &r.stats.Draws[i]
+			ds.TrianglesIn += uint64(d.triangles)
+			ds.TrianglesVisible += uint64(st.Primitives)
+			ds.FragmentsShaded += uint64(st.Shaded)
+			ds.FragmentsWritten += uint64(st.Written)
+		}
+	}
+	return r.readDevice()
+}
+
+// readDevice reads the device colour target back into the frame image, row 0
+// at the top.
+func (r *Renderer) readDevice() error {
+	px, err := r.dev.dev.Color()
+	if err != nil {
+		return err
+	}
+	img := r.dev.img
+	w, h := r.width, r.height
+	for y := range h {
+		row := img.Pix[y*img.Stride:]
+		src := px[(h-1-y)*w:]
+		for x := range w {
+			c := src[x]
+			row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = uint8(c>>16), uint8(c>>8), uint8(c), uint8(c>>24)
+		}
+	}
+	return nil
+}
+
+// Close releases the device model of the device path (nothing for the
+// reference path).
+func (r *Renderer) Close() error {
+	if r.dev == nil {
+		return nil
+	}
+	err := r.dev.dev.Close()
+	r.dev = nil
+	return err
+}
