@@ -51,6 +51,12 @@ type drawer struct {
 	psize []float32
 	cdist []float32
 
+	// vy[s] is post-VS slot s's snapped window y (fixed point) when the
+	// vertex is finite, in front of the eye and inside every clip plane,
+	// else noY; workers use it to skip, before any setup, the unclipped
+	// triangles that cannot reach their bands.
+	vy []int64
+
 	clip   clipper
 	rect   [4]int // x0, y0, x1, y1 (exclusive): target ∩ scissor
 	primID int32
@@ -371,7 +377,13 @@ func (d *drawer) run(in VertexInput, p DrawParams, elems []int64) error {
 			continue
 		}
 		if ws == nil {
+			if min(max(d.s.Workers, 1), maxWorkers) > 1 {
+				d.vy = make([]int64, n) // shared by the workers
+			}
 			ws = d.workers(d.ctx, min(max(d.s.Workers, 1), maxWorkers))
+		}
+		if len(ws) > 1 {
+			d.windowRows()
 		}
 		if err := d.shade(ws, p.Topology, slot); err != nil {
 			return err

@@ -65,8 +65,67 @@ func area2(a, b, c *wvert) int64 {
 	return (b.fx-a.fx)*(c.fy-a.fy) - (c.fx-a.fx)*(b.fy-a.fy)
 }
 
+// noY marks a vertex without a cached window y (see drawer.vy).
+const noY = math.MinInt64
+
+// windowRows fills d.vy for the current instance's post-VS vertices, with
+// the same load, clip test and projection the triangle path uses, so a
+// triangle of three cached vertices is unclipped and rasterizes exactly
+// the rows its cached y values give.
+func (d *drawer) windowRows() {
+	st := d.clip.stride
+	buf := d.clip.buf[0][:st]
+	cd := d.layout.ClipDistances
+	for s := range d.vy {
+		d.vy[s] = noY
+		if !d.finiteSlot(int32(s)) {
+			continue
+		}
+		for i, v := range d.pos[s] {
+			buf[i] = float64(v)
+		}
+		for k, v := range d.cdist[s*cd : (s+1)*cd] {
+			buf[4+d.vw+k] = float64(v)
+		}
+		if !d.clip.inside(buf) || !(buf[3] > 0) {
+			continue
+		}
+		d.vy[s] = d.toWindow(buf).fy
+	}
+}
+
+// ownsRows reports whether a triangle whose snapped window y spans
+// [miny, maxy] has a quad row, inside d.rect, in this drawer's bands
+// (the rows rasterTri would visit).
+func (d *drawer) ownsRows(miny, maxy int64) bool {
+	const half = subPixel / 2
+	y0 := max(floorDiv(miny-half+subPixel-1, subPixel), int64(d.rect[1]))
+	y1 := min(floorDiv(maxy-half, subPixel)+1, int64(d.rect[3]))
+	if y0 >= y1 {
+		return false
+	}
+	first, last := int((y0&^1)/bandRows), int((y1-1)/bandRows)
+	if last-first+1 >= d.bands {
+		return true
+	}
+	for b := first; b <= last; b++ {
+		if b%d.bands == d.band {
+			return true
+		}
+	}
+	return false
+}
+
 // triangle clips, culls and rasterizes one triangle.
 func (d *drawer) triangle(a, b, c, prov, id int32) error {
+	if d.bands > 1 {
+		// Each worker would redo the setup of every triangle; an
+		// unclipped one outside its bands is skipped first.
+		ya, yb, yc := d.vy[a], d.vy[b], d.vy[c]
+		if ya != noY && yb != noY && yc != noY && !d.ownsRows(min(ya, yb, yc), max(ya, yb, yc)) {
+			return nil
+		}
+	}
 	if !d.finiteSlot(a) || !d.finiteSlot(b) || !d.finiteSlot(c) {
 		return nil
 	}
