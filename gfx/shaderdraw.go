@@ -44,6 +44,13 @@ type ShaderDraw struct {
 	Near, Far float32 // depth range (0, 1 when both are 0)
 }
 
+// PassTriangles is the most triangles one front-end pass of a compiled draw
+// takes: at SetupSlot primitives per triangle (near and guard-band clipping)
+// a pass's visible primitives always fit the RASTER pid field, so a larger
+// draw runs as several in-order passes inside its one runtime draw.
+// spec: vortexpipe §3.8; rasterizer §2.4 (16-bit pid)
+const PassTriangles = abi.MaxPrimsPerPass / SetupSlot
+
 type shaderModules struct {
 	vs, fs       *runtime.Module
 	vsK, expandK *runtime.Kernel
@@ -289,7 +296,11 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 	if near == 0 && far == 0 {
 		far = 1
 	}
-	fe, err := d.frontEndArgs(verts.Addr(), uint32(total), trisBuf.Addr(), nt, near, far, dr.Cull, uint32(p.NVar()), up, &bufs)
+	// A pass is at most PassTriangles triangles, so its visible primitives
+	// (SetupSlot per triangle at worst) always fit the 16-bit pid.
+	passTris := min(nt, PassTriangles)
+	passes := (nt + passTris - 1) / passTris
+	fe, err := d.frontEndArgs(verts.Addr(), uint32(total), trisBuf.Addr(), passTris, passes, near, far, dr.Cull, uint32(p.NVar()), up, &bufs)
 	if err != nil {
 		return st, err
 	}
@@ -328,21 +339,34 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 		return runtime.LaunchParams{NDim: 1, Grid: [3]uint32{ds.grid, 1, 1}, Block: [3]uint32{ds.block, 1, 1}, Args: a}
 	}
 	steps := []runtime.DrawStep{runtime.LaunchStep(m.vsK, lp(vsArgs)), runtime.LaunchStep(m.expandK, lp(exArgs))}
-	for _, stage := range []uint64{StageSetup, StageScan, StageEmit, StageBCount, StageBScan, StageBEmit, StageBHist, StageBBase, StageBScatter} {
-		fa.Stage = stage
-		k := ds.setup
-		if stage >= StageBCount {
-			k = ds.binning
-		}
-		steps = append(steps, runtime.LaunchStep(k, lp(fa.Pack())))
-	}
 	g, _ := NewBinGrid(d.w, d.h, d.binLog)
 	dt := drawTargets{W: d.w, H: d.h, CBuf: d.cbuf.Addr(), ZBuf: d.zbuf.Addr(), Tile: fa.TBuf, TileCount: g.Bins(),
 		Prim: fa.Prims, FragArgs: fa.FragArgs, FragEntry: m.fsK.Entry()}
-	for _, w := range hostFlowDCRs(&dr.OM, &dt) {
-		steps = append(steps, runtime.DCRStep(w.Addr, w.Value))
+	dcrs := hostFlowDCRs(&dr.OM, &dt)
+	counters := fa.Counters
+	for pass := range passes {
+		// Each pass reuses the front-end buffers (the CP's launch barrier
+		// orders it after the previous kick) with its own counters.
+		first := pass * passTris
+		fa.Tris, fa.NumTris = trisBuf.Addr()+12*uint64(first), uint32(min(passTris, nt-first))
+		fa.Counters = counters + uint64(pass)*4*CounterWords
+		for _, stage := range []uint64{StageSetup, StageScan, StageEmit, StageBCount, StageBScan, StageBEmit, StageBHist, StageBBase, StageBScatter} {
+			fa.Stage = stage
+			k := ds.setup
+			if stage >= StageBCount {
+				k = ds.binning
+			}
+			steps = append(steps, runtime.LaunchStep(k, lp(fa.Pack())))
+		}
+		for _, w := range dcrs {
+			steps = append(steps, runtime.DCRStep(w.Addr, w.Value))
+		}
+		steps = append(steps, runtime.LaunchStep(m.fsK, runtime.LaunchParams{NDim: 1, Grid: [3]uint32{0, 1, 1}, Block: [3]uint32{ds.block, 1, 1}}))
 	}
-	steps = append(steps, runtime.LaunchStep(m.fsK, runtime.LaunchParams{NDim: 1, Grid: [3]uint32{0, 1, 1}, Block: [3]uint32{ds.block, 1, 1}}))
+	p0, err := ds.perf()
+	if err != nil {
+		return st, err
+	}
 	s0 := ds.dev.Stats()
 	ds.take()
 	if err := ds.q.EnqueueDraw(steps).Wait(); err != nil {
@@ -362,12 +386,23 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 	if rs.Waves > 0 {
 		st.Occupancy = float64(rs.Lanes) / float64(rs.Waves*int64(ds.threads))
 	}
-	st.Shaded, st.Written = int64(gs.OMReads), int64(gs.OMWrites)
-	cb := make([]byte, 4*CounterWords)
+	p1, err := ds.perf()
+	if err != nil {
+		return st, err
+	}
+	st.Perf = p1.sub(p0)
+	st.Shaded, st.Written = int64(st.Perf.OMReads), int64(st.Perf.OMWrites)
+	cb := make([]byte, 4*CounterWords*passes)
 	if err := ds.q.EnqueueRead(fe.counters, 0, cb).Wait(); err != nil {
 		return st, err
 	}
-	w := func(k int) int { return int(binary.LittleEndian.Uint32(cb[4*k:])) }
+	w := func(k int) int {
+		n := 0
+		for pass := range passes {
+			n += int(binary.LittleEndian.Uint32(cb[4*(pass*CounterWords+k):]))
+		}
+		return n
+	}
 	st.Primitives = w(CounterPrims)
 	st.FrontEnd = FrontEndStats{Triangles: nt, NearClipped: w(CounterNearClipped), GuardClipped: w(CounterGuardClipped),
 		Culled: w(CounterCulled), PrecisionLoss: w(CounterPrecisionLoss), Prims: w(CounterPrims)}
@@ -384,7 +419,7 @@ type feBuffers struct {
 // expand_k records at verts (worst-case sized, as DeviceReplay's front end:
 // the exact counts exist only on the device), queues the counter reset and
 // returns the argument block. spec: rasterizer §3.1; vortexpipe §3.2
-func (d *ShaderDevice) frontEndArgs(verts uint64, nverts uint32, tris uint64, nt int, near, far float32, cull CullMode,
+func (d *ShaderDevice) frontEndArgs(verts uint64, nverts uint32, tris uint64, nt, passes int, near, far float32, cull CullMode,
 	nvar uint32, up *runtime.Batch, keep *[]*runtime.Buffer) (feBuffers, error) {
 	g, err := NewBinGrid(d.w, d.h, d.binLog)
 	if err != nil {
@@ -394,7 +429,7 @@ func (d *ShaderDevice) frontEndArgs(verts uint64, nverts uint32, tris uint64, nt
 	bins := g.Bins()
 	sizes := []int{
 		nt * SetupSlot * abi.PrimBytes, nt * SetupSlot * bboxBytes, 4 * nt,
-		4 * (max(nt, maxPrims) + 1), maxPrims * abi.PrimBytes, maxPrims * bboxBytes, 4 * CounterWords,
+		4 * (max(nt, maxPrims) + 1), maxPrims * abi.PrimBytes, maxPrims * bboxBytes, 4 * CounterWords * passes,
 		8 * abi.ArgFSSlots, 4 * maxPrims, 4 * maxPrims * bins, 4 * bins, 4 * bins, bins*abi.BinHeaderBytes + 4*maxPrims*bins,
 	}
 	b := make([]*runtime.Buffer, len(sizes))
@@ -411,6 +446,6 @@ func (d *ShaderDevice) frontEndArgs(verts uint64, nverts uint32, tris uint64, nt
 		Cols: uint32(g.Cols), Rows: uint32(g.Rows), BinLog: uint32(d.binLog),
 		Counts: b[8].Addr(), Keys: b[9].Addr(), Hist: b[10].Addr(), Base: b[11].Addr(), TBuf: b[12].Addr(), NVar: nvar,
 	}
-	up.Write(b[6], 0, make([]byte, 4*CounterWords))
+	up.Write(b[6], 0, make([]byte, 4*CounterWords*passes))
 	return feBuffers{args: a, frag: b[7], counters: b[6]}, nil
 }

@@ -9,10 +9,18 @@
 //
 // PathReference runs the compiled programs on the reference renderer (package
 // ref) through package ref/program, the one adapter between compiled GLSL and
-// ref's shader stages. PathDevice is not wired: the driver (package pipe) cannot
-// yet route a scene draw to the device or to its reference fallback, so New and
-// Render return ErrDeviceUnavailable for it, strict or not. The command line
-// therefore defaults to the reference path.
+// ref's shader stages. PathDevice runs every draw through the device model
+// (package gfx's ShaderDevice: runtime + command processor, one CMD_DRAW and one
+// doorbell per draw on emu): the compiled vertex shader as the front end's
+// stage 0, expand_k, setup_k and binning_k on the SIMT cores, RASTER, the
+// fragment wrapper of vortexpipe §3.4 on the cores and the OM. A scene with a
+// draw the device cannot take (textures, blending, multisampling, flat or
+// noperspective varyings, more than 12 varying words, gl_FragDepth, several
+// colour outputs) renders on the reference path with each reason in its
+// DrawStats.Route and in Stats.Route, or fails with ErrRouted under
+// Options.Strict. The device and reference framebuffers are not synchronised
+// between draws, so a scene is routed whole. Renderer.Close releases the
+// device.
 //
 // # What a draw becomes
 //

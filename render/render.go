@@ -24,10 +24,6 @@ const (
 	PathDevice    Path = "device"
 )
 
-// ErrDeviceUnavailable is returned for PathDevice: the driver (package pipe)
-// cannot yet route a scene draw to the device or to its reference fallback.
-var ErrDeviceUnavailable = errors.New("render: device path unavailable: the driver (package pipe) does not route draws to the device yet; use the reference path")
-
 // ErrSampleCount is returned for a sample count other than 1 or 4.
 var ErrSampleCount = errors.New("render: unsupported sample count")
 
@@ -47,8 +43,8 @@ type Options struct {
 	// MSAA overrides the scene's sample count when > 0 (1 or 4).
 	MSAA int
 	// Strict turns every silent fallback or adaptation into an error: a
-	// scene uniform the program does not have, and (once the device path
-	// exists) a draw routed to the reference renderer.
+	// scene uniform the program does not have, and on the device path a draw
+	// routed to the reference renderer (ErrRouted).
 	Strict bool
 	// Config is the device configuration for PathDevice (nil: defaults).
 	Config *config.Config

@@ -124,7 +124,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	size := fs.String("size", "", "image size `WxH` (default: the scene's; 640x480 for a bare model)")
 	frames := fs.Int("frames", 1, "number of frames `N` (frame i advances the scene's per-frame rotations)")
 	msaa := fs.Int("msaa", 0, "samples `1|4` (default: the scene's; 4 is supersampled on the reference path)")
-	path := fs.String("path", "reference", "renderer `device|reference`; the device path is not wired yet, so reference is the default")
+	path := fs.String("path", "reference", "renderer `device|reference` (device: the whole device model; a scene with a draw it cannot take renders on reference, or fails with --strict)")
 	strict := fs.Bool("strict", os.Getenv("VORTEX_STRICT") == "1", "turn every fallback or adaptation into an error (also VORTEX_STRICT=1)")
 	cfgPath := fs.String("config", "", "device configuration `FILE.toml` for the device path (validated; default: built-in defaults)")
 	statsPath := fs.String("stats", "", "write per-draw counters and routing decisions to `FILE.json`")
@@ -133,7 +133,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: vortex render [SCENE] [-o out.png] [--size WxH] [--frames N] [--msaa 1|4]")
 		fmt.Fprintln(stderr, "       [--path device|reference] [--strict] [--config FILE.toml] [--stats FILE.json] [--heatmap FILE.png]")
 		fmt.Fprintln(stderr, "Renders SCENE (a scene .json, an .obj mesh or a .gltf/.glb model; omitted: the embedded")
-		fmt.Fprintln(stderr, "demo) to a PNG. Draws run on the reference renderer until the device path is wired.")
+		fmt.Fprintln(stderr, "demo) to a PNG, on the reference renderer or (--path device) through the device model.")
 		fs.PrintDefaults()
 	}
 	pos, err := parseInterleaved(fs, args)

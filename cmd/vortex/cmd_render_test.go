@@ -30,7 +30,8 @@ func TestRenderCommand(t *testing.T) {
 		{[]string{bad, "-o", out}, 1, "bad.json", nil},
 		{[]string{filepath.Join(dir, "none.json")}, 1, "none.json", nil},
 		{[]string{filepath.Join(dir, "x.txt")}, 1, "x.txt: unknown scene type", nil},
-		{[]string{"--path", "device", "-o", out}, 1, "device path unavailable", nil},
+		{[]string{"--path", "device", "--strict", "-o", out}, 1, "routed to the reference renderer", nil},
+		{[]string{"--path", "device", "--msaa", "1", "--size", "32x24", "-o", out}, 0, "", []string{out}},
 		{[]string{"--path", "gpu"}, 2, "device or reference", nil},
 		{[]string{"--size", "0x3"}, 2, "WxH", nil},
 		{[]string{"--msaa", "2"}, 2, "1 or 4", nil},
@@ -102,7 +103,7 @@ func TestBenchRenderCommand(t *testing.T) {
 	}{
 		{[]string{"--shaders", data}, 2, "usage"},
 		{[]string{"--mesh", "nope.obj", "--shaders", data}, 1, "nope.obj"},
-		{[]string{"--mesh", "bunny", "--shaders", data, "--path", "device"}, 1, "device path unavailable"},
+		{[]string{"--mesh", "bunny", "--shaders", data, "--path", "device", "--frames", "1", "--size", "64x64"}, 0, ""},
 		{[]string{"--mesh", "sphere", "--shaders", t.TempDir()}, 1, "lambert.vert"},
 	} {
 		so.Reset()
