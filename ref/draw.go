@@ -57,6 +57,10 @@ type drawer struct {
 	// triangles that cannot reach their bands.
 	vy []int64
 
+	// the depth/stencil attachment's bytes per texel and components
+	dsBytes            int
+	dsDepth, dsStencil bool
+
 	clip   clipper
 	rect   [4]int // x0, y0, x1, y1 (exclusive): target ∩ scissor
 	primID int32
@@ -149,6 +153,9 @@ func newDrawer(ctx context.Context, t *Target, s *State, in VertexInput, p DrawP
 		d.rect = [4]int{max(sc.X, 0), max(sc.Y, 0), min(sc.X+sc.W, t.W), min(sc.Y+sc.H, t.H)}
 	}
 	d.fs = s.Fragment
+	if ds := t.DepthStencil; ds != nil {
+		d.dsBytes, d.dsDepth, d.dsStencil = ds.Format.Info().Bytes, ds.Format.IsDepth(), ds.Format.HasStencil()
+	}
 	d.bands = 1
 	d.scratch()
 	return d, elems, nil

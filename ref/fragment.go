@@ -49,9 +49,9 @@ func (d *drawer) fragment(q *Quad, l, x, y int, back bool) {
 		}
 	}
 	if ds := d.t.DepthStencil; ds != nil {
-		buf := ds.Data[ds.offset(x, y):]
+		buf := ds.Data[(y*ds.W+x)*d.dsBytes:]
 		f := ds.Format
-		hasDepth, hasStencil := f.IsDepth(), f.HasStencil()
+		hasDepth, hasStencil := d.dsDepth, d.dsStencil
 		z := q.Depth[l]
 		if s.Depth.Clamp {
 			lo, hi := min(s.Viewport.MinDepth, s.Viewport.MaxDepth), max(s.Viewport.MinDepth, s.Viewport.MaxDepth)
@@ -77,7 +77,11 @@ func (d *drawer) fragment(q *Quad, l, x, y int, back bool) {
 		}
 		pass := true
 		if s.Depth.Test && hasDepth {
-			pass = s.Depth.Func.Test(format.QuantizeDepth(f, z), format.UnpackDepth(f, buf))
+			if f == format.D24S8 {
+				pass = s.Depth.Func.Test(format.QuantizeDepthD24S8(z), format.UnpackDepthD24S8(buf))
+			} else {
+				pass = s.Depth.Func.Test(format.QuantizeDepth(f, z), format.UnpackDepth(f, buf))
+			}
 		}
 		if stencil {
 			op := sf.Pass
@@ -90,7 +94,11 @@ func (d *drawer) fragment(q *Quad, l, x, y int, back bool) {
 			return
 		}
 		if s.Depth.Test && s.Depth.Write && hasDepth {
-			format.PackDepth(f, buf, z)
+			if f == format.D24S8 {
+				format.PackDepthD24S8(buf, z)
+			} else {
+				format.PackDepth(f, buf, z)
+			}
 		}
 	}
 	if d.fs == nil {
@@ -137,6 +145,10 @@ func stencilUpdate(op StencilOp, v uint8, f *StencilFace) uint8 {
 
 func (d *drawer) writeColor(surf *Surface, bs *BlendState, q *Quad, rt, l, x, y int) {
 	f := surf.Format
+	if f == format.RGBA8 && !d.s.LogicOpEnable {
+		d.writeRGBA8(surf, bs, q, rt, l, x, y)
+		return
+	}
 	buf := surf.Data[surf.offset(x, y):]
 	dst := format.Unpack(f, buf)
 	cm := format.ComponentMask(f)
@@ -167,6 +179,26 @@ func (d *drawer) writeColor(surf *Surface, bs *BlendState, q *Quad, rt, l, x, y 
 		}
 	}
 	format.Pack(f, buf, res)
+}
+
+// writeRGBA8 is writeColor for an RGBA8 target without a logic op: the
+// same blend, conversion and write mask through format's RGBA8 fast paths.
+func (d *drawer) writeRGBA8(surf *Surface, bs *BlendState, q *Quad, rt, l, x, y int) {
+	o := (y*surf.W + x) * 4
+	buf := surf.Data[o : o+4 : o+4]
+	dst := format.UnpackRGBA8(buf)
+	var res format.Raw
+	if bs.Enable {
+		res = format.FromFloatRGBA8(blend(bs, q.ColorFloat(rt, l), floats(q.Color1[l]), format.ToFloatRGBA8(dst), d.s.BlendConstant, format.KindUNorm))
+	} else {
+		res = format.FromFloatRGBA8(q.ColorFloat(rt, l))
+	}
+	for c := range 4 {
+		if bs.WriteMask&(1<<c) == 0 {
+			res[c] = dst[c]
+		}
+	}
+	format.PackRGBA8(buf, res)
 }
 
 func floats(w [4]uint32) [4]float32 {
