@@ -60,6 +60,9 @@ type drawer struct {
 	// the depth/stencil attachment's bytes per texel and components
 	dsBytes            int
 	dsDepth, dsStencil bool
+	// early: quads whose covered lanes all fail the depth test are not
+	// shaded (see FragmentEarlyDepth)
+	early bool
 
 	clip   clipper
 	rect   [4]int // x0, y0, x1, y1 (exclusive): target ∩ scissor
@@ -155,6 +158,12 @@ func newDrawer(ctx context.Context, t *Target, s *State, in VertexInput, p DrawP
 	d.fs = s.Fragment
 	if ds := t.DepthStencil; ds != nil {
 		d.dsBytes, d.dsDepth, d.dsStencil = ds.Format.Info().Bytes, ds.Format.IsDepth(), ds.Format.HasStencil()
+	}
+	if e, ok := s.Fragment.(FragmentEarlyDepth); ok && e.EarlyDepthSafe() && s.Depth.Test && d.dsDepth && !(s.StencilTest && d.dsStencil) {
+		switch s.Depth.Func {
+		case Never, Less, LessEqual, Greater, GreaterEqual:
+			d.early = true
+		}
 	}
 	d.bands = 1
 	d.scratch()

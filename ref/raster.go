@@ -1,6 +1,10 @@
 package ref
 
-import "math"
+import (
+	"math"
+
+	"vortexgfx/ref/format"
+)
 
 // wvert is a vertex in window space: snapped fixed-point x, y (1/256 pixel),
 // the unsnapped window position, window z, 1/w_clip and the varying words.
@@ -459,6 +463,18 @@ func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
 // emitQuad interpolates a quad's inputs into the batch and flushes the
 // batch when full.
 func (d *drawer) emitQuad(qx, qy int, mask uint8, bary *[4][3]float64, v [3]*wvert, front bool, id int32, pc *[4][2]float32) error {
+	if d.early {
+		var zs [4]float32
+		for l := range 4 {
+			if mask&(1<<l) != 0 {
+				b := bary[l]
+				zs[l] = float32(b[0]*v[0].z + b[1]*v[1].z + b[2]*v[2].z + d.zoff)
+			}
+		}
+		if !d.earlyDepth(qx, qy, mask, &zs) {
+			return nil
+		}
+	}
 	q := &d.quads[d.nq]
 	vw := d.vw
 	q.X, q.Y = int32(qx), int32(qy)
@@ -505,4 +521,30 @@ func (d *drawer) emitQuad(qx, qy int, mask uint8, bary *[4][3]float64, v [3]*wve
 		return d.flush()
 	}
 	return nil
+}
+
+// earlyDepth reports whether a covered lane of the quad at (qx, qy) with
+// window depths zs passes the depth test against the stored depth, with
+// the clamp and quantization the per-fragment test applies (fragment).
+func (d *drawer) earlyDepth(qx, qy int, mask uint8, zs *[4]float32) bool {
+	ds, s := d.t.DepthStencil, d.s
+	for l := range 4 {
+		if mask&(1<<l) == 0 {
+			continue
+		}
+		z := zs[l]
+		if s.Depth.Clamp {
+			lo, hi := min(s.Viewport.MinDepth, s.Viewport.MaxDepth), max(s.Viewport.MinDepth, s.Viewport.MaxDepth)
+			z = min(max(z, lo), hi)
+		}
+		buf := ds.Data[((qy+l>>1)*ds.W+qx+l&1)*d.dsBytes:]
+		if ds.Format == format.D24S8 {
+			if s.Depth.Func.Test(format.QuantizeDepthD24S8(z), format.UnpackDepthD24S8(buf)) {
+				return true
+			}
+		} else if s.Depth.Func.Test(format.QuantizeDepth(ds.Format, z), format.UnpackDepth(ds.Format, buf)) {
+			return true
+		}
+	}
+	return false
 }

@@ -3,7 +3,6 @@ package ref
 import (
 	"context"
 	"encoding/binary"
-	"fmt"
 	"math"
 	"syscall"
 	"testing"
@@ -151,15 +150,30 @@ func TestSphereSceneWorkers(t *testing.T) {
 	}
 }
 
+// earlyFunc is a side-effect-free FragmentFunc that declares itself safe
+// for early depth rejection.
+type earlyFunc struct{ FragmentFunc }
+
+func (earlyFunc) EarlyDepthSafe() bool { return true }
+
 // BenchmarkSphereScene mirrors ../shared/data/bench: the 99,840-triangle UV
 // sphere, lambert shading as Go functions, RGBA8 + D24S8 at 512x512, depth
-// test LESS; clear + draw per iteration, with 1 and 2 workers.
+// test LESS; clear + draw per iteration, with 1 and 2 workers, and with
+// early depth rejection (FragmentEarlyDepth).
 func BenchmarkSphereScene(b *testing.B) {
 	in, idx, n := sphereMesh(320, 157)
-	for _, workers := range []int{1, 2} {
-		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+	for _, c := range []struct {
+		name    string
+		workers int
+		early   bool
+	}{{"workers=1", 1, false}, {"workers=2", 2, false}, {"early/workers=1", 1, true}} {
+		b.Run(c.name, func(b *testing.B) {
+			workers := c.workers
 			tg := newTarget(b, 512, 512, []format.Format{format.RGBA8}, format.D24S8)
 			s := lambertState(512, 512, 19, workers)
+			if c.early {
+				s.Fragment = earlyFunc{s.Fragment.(FragmentFunc)}
+			}
 			p := DrawParams{Topology: Triangles, Count: n, IndexType: Index32, Indices: idx}
 			b.ReportAllocs()
 			b.ResetTimer()

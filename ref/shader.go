@@ -115,6 +115,23 @@ type FragmentCloner interface {
 	CloneFragment() FragmentShader
 }
 
+// FragmentEarlyDepth is implemented by fragment shaders that may be
+// skipped for quads the depth test rejects. EarlyDepthSafe reports that
+// ShadeQuads never writes depth (DepthWritten stays false), has no effect
+// outside the quads it is given, shades each quad independently of the
+// others in its batch, and cannot fail for a quad it is not given. When it
+// does, the depth test is on, the stencil test is off (or the attachment
+// has no stencil) and the depth function can only tighten during a draw
+// (Never, Less, LessEqual, Greater, GreaterEqual), a quad whose covered
+// lanes all fail the test against the depth buffer is not shaded: the
+// stored depth only moves towards the reference, so it would fail after
+// shading too, and the output is identical with less shading. Clones made
+// by FragmentCloner must answer the same.
+// spec: vortexpipe-driver §5.2 (the oracle's output must not change).
+type FragmentEarlyDepth interface {
+	EarlyDepthSafe() bool
+}
+
 // VertexFunc is a vertex shader written as a Go function.
 type VertexFunc struct {
 	Out VertexLayout
