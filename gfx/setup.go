@@ -138,12 +138,24 @@ const (
 	// 120-byte record had no rhw plane): planes hold the plain attributes, the
 	// rhw plane is the constant 1.0, so the kernel's divide is exact.
 	PlanesV1
+	// PlanesCompiled is the convention of compiled-program draws: planes hold
+	// the plain varyings and the rhw plane is 1.0, as PlanesV1, because the
+	// barycentrics the fragment wrapper forms from the 2DH edge functions are
+	// already perspective-correct (each edge function evaluates to det·b_i/w,
+	// rasterizer §2.3), so premultiplied planes would apply 1/w twice. The
+	// rhw_scale word carries maxVal/|det| instead, so that the wrapper
+	// recovers the fragment's 1/w (gl_FragCoord.w) as the sum of its three
+	// normalised edge values times it. spec: vortexpipe §3.4
+	PlanesCompiled
 )
 
 // String names the convention.
 func (p Planes) String() string {
-	if p == PlanesV1 {
+	switch p {
+	case PlanesV1:
 		return "v1"
+	case PlanesCompiled:
+		return "compiled"
 	}
 	return "grx"
 }
@@ -234,7 +246,7 @@ func SetupTriangle(v0, v1, v2 *SetupVertex, width, height int, near, far float32
 	}
 	// Perspective-premultiplied planes with max-normalised 1/w.
 	rhw := [3]float32{recip(p0.w), recip(p1.w), recip(p2.w)}
-	if planes == PlanesV1 {
+	if planes == PlanesV1 || planes == PlanesCompiled {
 		rhw = [3]float32{1, 1, 1}
 	}
 
@@ -289,6 +301,9 @@ func SetupTriangle(v0, v1, v2 *SetupVertex, width, height int, near, far float32
 		out[abi.PrimFacingWord] = 1
 	}
 	out[abi.PrimRHWScaleW] = math.Float32bits(float32(rscale * fold))
+	if planes == PlanesCompiled {
+		out[abi.PrimRHWScaleW] = math.Float32bits(maxVal / abs32(det))
+	}
 	return true
 }
 

@@ -440,7 +440,7 @@ func (d *ShaderDevice) frontEndArgs(verts uint64, nverts uint32, tris uint64, nt
 	}
 	a := FrontEndArgs{
 		Verts: verts, NumVerts: nverts, Tris: tris, NumTris: uint32(nt),
-		Width: uint32(d.w), Height: uint32(d.h), Near: near, Far: far, Cull: cull, Planes: PlanesGrx,
+		Width: uint32(d.w), Height: uint32(d.h), Near: near, Far: far, Cull: cull, Planes: PlanesCompiled,
 		Slots: b[0].Addr(), SlotBoxes: b[1].Addr(), Keep: b[2].Addr(), Offsets: b[3].Addr(), Prims: b[4].Addr(),
 		Boxes: b[5].Addr(), Counters: b[6].Addr(), FragArgs: b[7].Addr(),
 		Cols: uint32(g.Cols), Rows: uint32(g.Rows), BinLog: uint32(d.binLog),

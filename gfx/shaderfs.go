@@ -174,11 +174,8 @@ func (s *fsScratch) lane(sp *ShaderProgram, l int, prims uint64) {
 	facing := uint32(p[abi.PrimFacingWord])
 	s.x[l], s.y[l], s.depth[l], s.face[l] = x, y, depth, facing&1
 	if sp.coord >= 0 {
-		scale := math.Float32frombits(uint32(p[abi.PrimRHWScaleW]))
-		fw := float32(0)
-		if scale != 0 {
-			fw = rhw / scale
-		}
+		// 1/w from the edge sum (PlanesCompiled's rhw_scale word).
+		fw := float32(float32(F[0]+F[1])+F[2]) * math.Float32frombits(uint32(p[abi.PrimRHWScaleW]))
 		s.m.Input(sp.coord)[l] = math.Float32bits(float32(x) + 0.5)
 		s.m.Input(sp.coord + 1)[l] = math.Float32bits(float32(y) + 0.5)
 		s.m.Input(sp.coord + 2)[l] = math.Float32bits(float32(depth) / one)
