@@ -83,12 +83,17 @@ type FrontEndArgs struct {
 	Base       uint64 // u32[bins]
 	TBuf       uint64 // headers[bins] then sorted pids
 	// NVar is 0 for draw3d's setup_vertex_t records, else the number of packed
-	// varyings in expand_k's ShaderVertexBytes records (slot 23).
-	NVar uint32
+	// varyings in expand_k's ShaderVertexBytes records; NFlat is the number
+	// of flat words SETUP copies from each triangle's provoking (last) vertex
+	// into FlatSlots (FlatSideWords per slot) and EMIT compacts into Flat, the
+	// per-primitive side array the fragment wrapper reads. spec: vortexpipe
+	// §3.2 step 2, §3.4
+	NVar, NFlat     uint32
+	FlatSlots, Flat uint64
 }
 
 // FrontEndArgSlots is the size of the front-end argument block in slots.
-const FrontEndArgSlots = 24
+const FrontEndArgSlots = 26
 
 // Counter words the front end writes (u32 each).
 const (
@@ -110,7 +115,7 @@ func (a *FrontEndArgs) Pack() []byte {
 		uint64(a.Cull) | uint64(a.Planes)<<32,
 		a.Slots, a.SlotBoxes, a.Keep, a.Offsets, a.Prims, a.Boxes, a.Counters, a.FragArgs,
 		uint64(a.Cols) | uint64(a.Rows)<<32, uint64(a.BinLog),
-		a.Counts, a.Keys, a.Hist, a.Base, a.TBuf, uint64(a.NVar),
+		a.Counts, a.Keys, a.Hist, a.Base, a.TBuf, uint64(a.NVar) | uint64(a.NFlat)<<32, a.FlatSlots, a.Flat,
 	}
 	b := make([]byte, 8*FrontEndArgSlots)
 	for i, v := range s {
@@ -133,10 +138,11 @@ func readFrontEndArgs(c *device.CTA) (FrontEndArgs, error) {
 		Cull: CullMode(uint32(s(7))), Planes: Planes(s(7) >> 32),
 		Slots: s(8), SlotBoxes: s(9), Keep: s(10), Offsets: s(11), Prims: s(12), Boxes: s(13),
 		Counters: s(14), FragArgs: s(15), Cols: uint32(s(16)), Rows: uint32(s(16) >> 32), BinLog: uint32(s(17)),
-		Counts: s(18), Keys: s(19), Hist: s(20), Base: s(21), TBuf: s(22), NVar: uint32(s(23)),
+		Counts: s(18), Keys: s(19), Hist: s(20), Base: s(21), TBuf: s(22), NVar: uint32(s(23)), NFlat: uint32(s(23) >> 32), FlatSlots: s(24), Flat: s(25),
 	}
-	if a.NVar > abi.NumVaryingPlanes {
-		return a, fmt.Errorf("front end: %d varyings exceed the %d planes", a.NVar, abi.NumVaryingPlanes)
+	if a.NVar > abi.NumVaryingPlanes || a.NFlat > abi.FlatSideWords || (a.NFlat > 0 && a.NVar == 0) {
+		return a, fmt.Errorf("front end: %d varyings / %d flat words exceed %d planes / %d side words (or flat words without expand_k records)",
+			a.NVar, a.NFlat, abi.NumVaryingPlanes, abi.FlatSideWords)
 	}
 	if a.Width == 0 || a.Height == 0 || a.Width > abi.RasterScissorMaxCoord || a.Height > 0x7FFF {
 		return a, fmt.Errorf("front end: target %dx%d out of range", a.Width, a.Height)
@@ -233,6 +239,17 @@ func setupKernel(c *device.CTA) error {
 				c.Write(a.Slots+slot*abi.PrimBytes, pb[:])
 				putBBox(c, a.SlotBoxes+slot*bboxBytes, &bbs[s])
 			}
+			if a.NFlat > 0 && m > 0 {
+				// The provoking vertex is the input triangle's last.
+				vi := c.ReadU32(a.Tris + 12*i + 8)
+				src := a.Verts + uint64(vi)*rec + shaderFlatOffset
+				for s := 0; s < m; s++ {
+					dst := a.FlatSlots + (i*SetupSlot+uint64(s))*flatSideBytes
+					for k := uint64(0); k < uint64(a.NFlat); k++ {
+						c.WriteU32(dst+4*k, c.ReadU32(src+4*k))
+					}
+				}
+			}
 			c.WriteU32(a.Keep+4*i, uint32(m))
 			for _, x := range []struct {
 				w int
@@ -269,6 +286,9 @@ func setupKernel(c *device.CTA) error {
 				c.Write(a.Prims+(off+s)*abi.PrimBytes, pb[:])
 				bb := getBBox(c, a.SlotBoxes+slot*bboxBytes)
 				putBBox(c, a.Boxes+(off+s)*bboxBytes, &bb)
+				for k := uint64(0); k < uint64(a.NFlat); k++ {
+					c.WriteU32(a.Flat+(off+s)*flatSideBytes+4*k, c.ReadU32(a.FlatSlots+slot*flatSideBytes+4*k))
+				}
 			}
 		})
 	default:

@@ -300,7 +300,8 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 	// (SetupSlot per triangle at worst) always fit the 16-bit pid.
 	passTris := min(nt, PassTriangles)
 	passes := (nt + passTris - 1) / passTris
-	fe, err := d.frontEndArgs(verts.Addr(), uint32(total), trisBuf.Addr(), passTris, passes, near, far, dr.Cull, uint32(p.NVar()), up, &bufs)
+	fe, err := d.frontEndArgs(verts.Addr(), uint32(total), trisBuf.Addr(), passTris, passes, near, far, dr.Cull,
+		uint32(p.NVar()), uint32(p.NFlat()), up, &bufs)
 	if err != nil {
 		return st, err
 	}
@@ -316,6 +317,7 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 	binary.LittleEndian.PutUint64(fsArgs[8*abi.ArgFSPrimBuffer:], fa.Prims)
 	binary.LittleEndian.PutUint64(fsArgs[8*abi.ArgFSDesc:], dbuf.Addr())
 	binary.LittleEndian.PutUint64(fsArgs[8*abi.ArgFSAperture:], ap.Pack())
+	binary.LittleEndian.PutUint64(fsArgs[8*abi.ArgFSFlat:], fa.Flat)
 	up.Write(fe.frag, 0, fsArgs)
 	if err := up.Submit().Wait(); err != nil {
 		return st, fmt.Errorf("gfx: shader draw: uploading: %w", err)
@@ -420,7 +422,7 @@ type feBuffers struct {
 // the exact counts exist only on the device), queues the counter reset and
 // returns the argument block. spec: rasterizer §3.1; vortexpipe §3.2
 func (d *ShaderDevice) frontEndArgs(verts uint64, nverts uint32, tris uint64, nt, passes int, near, far float32, cull CullMode,
-	nvar uint32, up *runtime.Batch, keep *[]*runtime.Buffer) (feBuffers, error) {
+	nvar, nflat uint32, up *runtime.Batch, keep *[]*runtime.Buffer) (feBuffers, error) {
 	g, err := NewBinGrid(d.w, d.h, d.binLog)
 	if err != nil {
 		return feBuffers{}, err
@@ -431,6 +433,7 @@ func (d *ShaderDevice) frontEndArgs(verts uint64, nverts uint32, tris uint64, nt
 		nt * SetupSlot * abi.PrimBytes, nt * SetupSlot * bboxBytes, 4 * nt,
 		4 * (max(nt, maxPrims) + 1), maxPrims * abi.PrimBytes, maxPrims * bboxBytes, 4 * CounterWords * passes,
 		8 * abi.ArgFSSlots, 4 * maxPrims, 4 * maxPrims * bins, 4 * bins, 4 * bins, bins*abi.BinHeaderBytes + 4*maxPrims*bins,
+		nt * SetupSlot * flatSideBytes * int(min(nflat, 1)), maxPrims * flatSideBytes * int(min(nflat, 1)),
 	}
 	b := make([]*runtime.Buffer, len(sizes))
 	for k, n := range sizes {
@@ -445,6 +448,7 @@ func (d *ShaderDevice) frontEndArgs(verts uint64, nverts uint32, tris uint64, nt
 		Boxes: b[5].Addr(), Counters: b[6].Addr(), FragArgs: b[7].Addr(),
 		Cols: uint32(g.Cols), Rows: uint32(g.Rows), BinLog: uint32(d.binLog),
 		Counts: b[8].Addr(), Keys: b[9].Addr(), Hist: b[10].Addr(), Base: b[11].Addr(), TBuf: b[12].Addr(), NVar: nvar,
+		NFlat: nflat, FlatSlots: b[13].Addr(), Flat: b[14].Addr(),
 	}
 	up.Write(b[6], 0, make([]byte, 4*CounterWords*passes))
 	return feBuffers{args: a, frag: b[7], counters: b[6]}, nil

@@ -40,7 +40,8 @@ func link(t *testing.T, vs, fs string) *program.Program {
 }
 
 // The test program: instancing (gl_InstanceID), a perspective w per vertex, a
-// colour varying, and gl_FrontFacing, gl_FragCoord (x, z and w) and a
+// colour varying, a flat integer varying (the provoking vertex's words through
+// the side array), and gl_FrontFacing, gl_FragCoord (x, z and w) and a
 // derivative in the fragment stage.
 const (
 	testVS = `#version 140
@@ -49,8 +50,10 @@ in vec3 a_pos;
 in vec3 a_col;
 out vec3 v_col;
 out float v_k;
+flat out int v_id;
 void main() {
 	float w = 1.0 + a_pos.z;
+	v_id = gl_VertexID * 3 + gl_InstanceID;
 	vec2 p = a_pos.xy * u_scale + vec2(float(gl_InstanceID) * 0.9 - 0.45, 0.0);
 	gl_Position = vec4(p * w, 0.5 * w, w);
 	v_col = a_col;
@@ -59,10 +62,11 @@ void main() {
 	testFS = `#version 140
 in vec3 v_col;
 in float v_k;
+flat in int v_id;
 out vec4 o;
 void main() {
 	vec3 c = gl_FrontFacing ? v_col : vec3(1.0) - v_col;
-	o = vec4(c.rg, c.b * 0.5 + gl_FragCoord.z * 0.5, fract(gl_FragCoord.x / 8.0) * 0.25 + abs(dFdx(v_k)) * 4.0 + gl_FragCoord.w * 0.4);
+	o = vec4(c.r, c.g * 0.5 + float(v_id % 4) * 0.125, c.b * 0.5 + gl_FragCoord.z * 0.5, fract(gl_FragCoord.x / 8.0) * 0.25 + abs(dFdx(v_k)) * 4.0 + gl_FragCoord.w * 0.4);
 }`
 )
 
@@ -215,8 +219,6 @@ void main() { gl_Position = a; v0 = a; v1 = a * 2.0; v2 = a * 3.0; v3 = a * 4.0;
 	tests := []struct {
 		name, fs, why string
 	}{
-		{"flat", `#version 130
-flat in int f; out vec4 o; void main() { o = vec4(float(f)); }`, "flat"},
 		{"noperspective", `#version 130
 noperspective in float n; out vec4 o; void main() { o = vec4(n); }`, "noperspective"},
 		{"planes", `#version 130

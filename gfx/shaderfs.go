@@ -67,11 +67,12 @@ func (s *fsScratch) Export(req *exec.ExportRequest) error {
 // recomputes the edge values from the Q15.16 edge planes, forms the
 // barycentrics, interpolates every varying plane in Q7.24 and divides by the
 // interpolated 1/w plane, fills gl_FragCoord (w with rhw_scale undone) and
-// gl_FrontFacing (!facing), then runs the fragment program over all lanes of
+// gl_FrontFacing (!facing), reads flat inputs verbatim from the side array
+// (GFX_FS_ARG_FLAT + pid·FlatSideWords), then runs the fragment program over all lanes of
 // the launched quads — the uncovered ones as helpers, so derivatives see their
 // neighbours — and exports the covered, live lanes (Export).
 func (sp *ShaderProgram) fsKernel(c *device.CTA) error {
-	prims, desc := c.Arg(abi.ArgFSPrimBuffer), c.Arg(abi.ArgFSDesc)
+	prims, desc, flat := c.Arg(abi.ArgFSPrimBuffer), c.Arg(abi.ArgFSDesc), c.Arg(abi.ArgFSFlat)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -108,7 +109,7 @@ func (sp *ShaderProgram) fsKernel(c *device.CTA) error {
 	}
 	for l := 0; l < n; l++ {
 		if present>>l&1 != 0 {
-			s.lane(sp, l, prims)
+			s.lane(sp, l, prims, flat)
 		}
 	}
 	if err := c.Err(); err != nil {
@@ -121,7 +122,7 @@ func (sp *ShaderProgram) fsKernel(c *device.CTA) error {
 }
 
 // lane prepares one lane's inputs (the per-lane body of the §3.4 wrapper).
-func (s *fsScratch) lane(sp *ShaderProgram, l int, prims uint64) {
+func (s *fsScratch) lane(sp *ShaderProgram, l int, prims, flat uint64) {
 	c := s.c
 	pos, pid := c.FragPos(l), c.FragPID(l)
 	x, y := int32(pos&0xFFFF), int32(pos>>16&0x7FFF)
@@ -159,6 +160,9 @@ func (s *fsScratch) lane(sp *ShaderProgram, l int, prims uint64) {
 	for w, pl := range sp.fsIn {
 		if pl >= 0 {
 			s.m.Input(w)[l] = math.Float32bits(float32(float32(interp(abi.VaryingPlane(pl)))/one) * invW)
+		}
+		if k := sp.fsFlat[w]; k >= 0 { // verbatim, no arithmetic
+			s.m.Input(w)[l] = c.ReadU32(flat + uint64(pid)*flatSideBytes + 4*uint64(k))
 		}
 	}
 	zw := abi.PlaneZ.Word()

@@ -16,10 +16,17 @@ import (
 )
 
 // ShaderVertexBytes is one expand_k output record (the setup input of a
-// compiled program's draw): clip-space position xyzw, then the 12 varying
-// planes in abi.VaryingPlane order, all 32-bit words. spec: vortexpipe §3.2
-// step 1
-const ShaderVertexBytes = 4 * (4 + abi.NumVaryingPlanes)
+// compiled program's draw): clip-space position xyzw, the 12 varying planes in
+// abi.VaryingPlane order, then the abi.FlatSideWords flat words, all 32-bit
+// words. spec: vortexpipe §3.2 step 1
+const ShaderVertexBytes = 4 * (4 + abi.NumVaryingPlanes + abi.FlatSideWords)
+
+// shaderFlatOffset is the byte offset of the flat words in an expand_k record;
+// flatSideBytes is one primitive's entry in the flat side array.
+const (
+	shaderFlatOffset = 4 * (4 + abi.NumVaryingPlanes)
+	flatSideBytes    = 4 * abi.FlatSideWords
+)
 
 // PutShaderVertex writes v's position and its NVar packed varyings as an
 // expand_k record (unused planes are zero).
@@ -69,7 +76,9 @@ type ShaderProgram struct {
 	vid    int       // VS input word of gl_VertexID (-1: unused)
 	iid    int       // VS input word of gl_InstanceID (-1: unused)
 	planes []int     // plane i carries VS output word planes[i]
+	flat   []int     // flat side word k carries VS output word flat[k]
 	fsIn   []int     // FS input word → plane index (-1: not a varying)
+	fsFlat []int     // FS input word → flat side word (-1: not flat)
 	coord  int       // FS input word of gl_FragCoord (-1: unused)
 	facing int       // FS input word of gl_FrontFacing (-1: unused)
 
@@ -79,6 +88,9 @@ type ShaderProgram struct {
 
 // NVar returns the number of varying planes the program uses.
 func (sp *ShaderProgram) NVar() int { return len(sp.planes) }
+
+// NFlat returns the number of flat words per primitive in the side array.
+func (sp *ShaderProgram) NFlat() int { return len(sp.flat) }
 
 // Attributes returns the VS inputs the host binds through the attribute table,
 // in table order (entry i feeds Attributes()[i], Words words per element).
@@ -117,6 +129,7 @@ func NewShaderProgram(name string, p *lower.Program) (*ShaderProgram, error) {
 	}
 	// Which VS output words the FS reads, and how.
 	read := make([]bool, p.VS.OutputWords)
+	flat := make([]bool, p.VS.OutputWords)
 	for _, s := range p.FS.Inputs {
 		switch s.Name {
 		case "gl_FragCoord":
@@ -128,33 +141,42 @@ func NewShaderProgram(name string, p *lower.Program) (*ShaderProgram, error) {
 		case "gl_PointCoord":
 			return nil, fmt.Errorf("%w: %s: gl_PointCoord (points are not drawn on the device)", ErrShaderRoute, name)
 		}
-		if s.Flat {
-			return nil, fmt.Errorf("%w: %s: flat input %s (the flat side array is not wired)", ErrShaderRoute, name, s.Name)
-		}
 		if s.NoPerspective {
 			return nil, fmt.Errorf("%w: %s: noperspective input %s is refused (vortexpipe §3.4)", ErrShaderRoute, name, s.Name)
 		}
 		for w := s.Word; w < s.Word+s.Words; w++ {
 			if w >= 4 && w < len(read) {
-				read[w] = true
+				read[w] = !s.Flat
+				flat[w] = s.Flat
 			}
 		}
 	}
-	for w, r := range read {
-		if r {
+	for w := range read {
+		if read[w] {
 			sp.planes = append(sp.planes, w)
 		}
+		if flat[w] {
+			sp.flat = append(sp.flat, w)
+		}
+	}
+	if len(sp.flat) > abi.FlatSideWords {
+		return nil, fmt.Errorf("%w: %s: %d flat varying words exceed the %d-word side array", ErrShaderRoute, name, len(sp.flat), abi.FlatSideWords)
 	}
 	if len(sp.planes) > abi.NumVaryingPlanes {
 		return nil, fmt.Errorf("%w: %s: %d varying words exceed the %d interpolation planes (three vec4s)", ErrShaderRoute, name, len(sp.planes), abi.NumVaryingPlanes)
 	}
-	sp.fsIn = make([]int, p.FS.InputWords)
+	sp.fsIn, sp.fsFlat = make([]int, p.FS.InputWords), make([]int, p.FS.InputWords)
 	for i := range sp.fsIn {
-		sp.fsIn[i] = -1
+		sp.fsIn[i], sp.fsFlat[i] = -1, -1
 	}
 	for i, w := range sp.planes {
 		if w < len(sp.fsIn) {
 			sp.fsIn[w] = i
+		}
+	}
+	for k, w := range sp.flat {
+		if w < len(sp.fsFlat) {
+			sp.fsFlat[w] = k
 		}
 	}
 	for _, s := range p.FS.Outputs {
@@ -340,6 +362,9 @@ func (sp *ShaderProgram) expandKernel(c *device.CTA) error {
 		}
 		for p, w := range sp.planes {
 			c.WriteU32(dst+16+4*uint64(p), c.ReadU32(src+4*uint64(w)))
+		}
+		for k, w := range sp.flat {
+			c.WriteU32(dst+shaderFlatOffset+4*uint64(k), c.ReadU32(src+4*uint64(w)))
 		}
 	})
 	return c.Err()

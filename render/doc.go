@@ -14,9 +14,9 @@
 // doorbell per draw on emu): the compiled vertex shader as the front end's
 // stage 0, expand_k, setup_k and binning_k on the SIMT cores, RASTER, the
 // fragment wrapper of vortexpipe §3.4 on the cores and the OM. A scene with a
-// draw the device cannot take (textures, blending, multisampling, flat or
-// noperspective varyings, more than 12 varying words, gl_FragDepth, several
-// colour outputs) renders on the reference path with each reason in its
+// draw the device cannot take (textures, blending, multisampling,
+// noperspective varyings, more than 12 varying or 12 flat words,
+// gl_FragDepth, several colour outputs) renders on the reference path with each reason in its
 // DrawStats.Route and in Stats.Route, or fails with ErrRouted under
 // Options.Strict. The device and reference framebuffers are not synchronised
 // between draws, so a scene is routed whole. Renderer.Close releases the
