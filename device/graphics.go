@@ -61,7 +61,8 @@ type gfxCoreCounters struct {
 func (d *Device) RasterConfig() raster.Config {
 	r := d.cfg.Raster
 	return raster.Config{
-		Engines: d.cfg.RasterEngines(), Slices: r.Slices, Threads: d.threads, Cores: d.ncores,
+		Engines: d.cfg.RasterEngines(), Clusters: d.cfg.Device.Clusters, Slices: r.Slices, Threads: d.threads,
+		Cores:  d.ncores / max(1, d.cfg.Device.Clusters),
 		BinLog: r.BinLogSize, BlockLog: r.BlockLogSize, EarlyZ: r.EarlyZ, Workers: r.Workers,
 	}
 }
@@ -147,11 +148,8 @@ func (d *Device) graphicsKick(ctx context.Context, mem ViewMemory, rc raster.Con
 		gs.TexReads += c.texReads
 		gs.OMReads += c.omReads
 		gs.OMWrites += c.omWrites
-		d.perf[i].add(abi.MPMTex, abi.CSRTexReads-abi.CSRMPMBase, c.texReads)
-		d.perf[i].add(abi.MPMOM, abi.CSROMReads-abi.CSRMPMBase, c.omReads)
-		d.perf[i].add(abi.MPMOM, abi.CSROMWrites-abi.CSRMPMBase, c.omWrites)
 	}
-	d.perf[0].add(abi.MPMRaster, abi.CSRRasterReads-abi.CSRMPMBase, uint64(rst.Reads))
+	d.publishGraphicsPerf(fr, &rst, rc)
 	walk := uint64(rst.Reads+rst.Quads) / uint64(max(1, rc.Engines))
 	gs.Cycles = max(walk, fcyc)
 	d.gfx.mu.Lock()

@@ -14,7 +14,8 @@ import (
 // Config is the engine shape (VX_config.toml [raster] and the device shape).
 // Zero fields take the defaults of rasterizer §12.
 type Config struct {
-	Engines  int  // raster engines device-wide (a power of two); default 1
+	Engines  int  // raster engines device-wide = Clusters × engines per cluster (a power of two); default 1
+	Clusters int  // clusters the engines belong to (divides Engines); default 1
 	Slices   int  // walker slices per engine; default 1
 	Threads  int  // NUM_THREADS, a multiple of 4; default 4
 	Cores    int  // cores per cluster for owner affinity; default 1
@@ -22,6 +23,9 @@ type Config struct {
 	BlockLog int  // VX_CFG_RASTER_BLOCK_LOG_SIZE; default 2
 	EarlyZ   bool // VX_CFG_RASTER_EARLYZ_ENABLE
 	Workers  int  // host goroutines walking bins; default GOMAXPROCS
+	// Cost is the performance-counter model (READS/LAT/ST and the rcache);
+	// zero fields take the defaults documented on CostModel.
+	Cost CostModel
 }
 
 func (c Config) resolve() (Config, error) {
@@ -31,6 +35,7 @@ func (c Config) resolve() (Config, error) {
 		}
 	}
 	def(&c.Engines, 1)
+	def(&c.Clusters, 1)
 	def(&c.Slices, 1)
 	def(&c.Threads, 4)
 	def(&c.Cores, 1)
@@ -40,6 +45,8 @@ func (c Config) resolve() (Config, error) {
 	switch {
 	case c.Engines < 1 || c.Engines&(c.Engines-1) != 0:
 		return c, fmt.Errorf("raster: engine count %d is not a power of two", c.Engines)
+	case c.Clusters < 1 || c.Engines%c.Clusters != 0:
+		return c, fmt.Errorf("raster: %d engines do not split evenly over %d clusters", c.Engines, c.Clusters)
 	case c.Slices < 1:
 		return c, fmt.Errorf("raster: slice count %d", c.Slices)
 	case c.Threads < 4 || c.Threads%abi.QuadLanes != 0 || c.Threads > 64:
@@ -51,7 +58,9 @@ func (c Config) resolve() (Config, error) {
 	case c.Workers < 1:
 		return c, fmt.Errorf("raster: worker count %d", c.Workers)
 	}
-	return c, nil
+	var err error
+	c.Cost, err = c.Cost.resolve()
+	return c, err
 }
 
 // Wave is one packed fragment wave: Quads covered quads in lanes 4q..4q+3, each
@@ -67,8 +76,10 @@ type Wave struct {
 	Engine int
 }
 
-// Launch receives each wave with its owner core. The wave is reused after the
-// call returns. Launches for different bins may run concurrently.
+// Launch receives each wave with its owner core's device-wide index: the
+// walking engine's cluster × Cores + the quad's owner within that cluster
+// (rasterizer §9.1: an engine's waves go to its own cluster's cores). The wave is
+// reused after the call returns. Launches for different bins may run concurrently.
 type Launch func(core int, w *Wave) error
 
 // Stats are the engine's per-frame counters.
@@ -84,6 +95,9 @@ type Stats struct {
 	EarlyZCulled int64 // pixels culled by early-Z
 	Reads        int64 // fetch requests: headers, pids and primitive records
 	SlicePairs   []int64
+	// Perf holds each engine's performance counters (index = engine), from the
+	// cost model of CostModel; filled when the frame completes without error.
+	Perf []EnginePerf
 }
 
 func (s *Stats) add(o *Stats) {
@@ -199,12 +213,11 @@ func Run(mem Memory, st *State, cfg Config, launch Launch) (Stats, error) {
 		}
 	}
 	// Static striping: engine e walks headers e, e+N, … (rasterizer §6.2).
-	type job struct{ engine, hdr int }
 	jobs := make([]job, 0, n)
 	for e := 0; e < cfg.Engines; e++ {
 		cnt := abi.EngineBinCount(n, e, cfg.Engines)
 		for k := 0; k < cnt; k++ {
-			jobs = append(jobs, job{e, e + k*cfg.Engines})
+			jobs = append(jobs, job{engine: e, hdr: e + k*cfg.Engines})
 		}
 	}
 	errs := make([]error, len(jobs))
@@ -223,7 +236,7 @@ func Run(mem Memory, st *State, cfg Config, launch Launch) (Stats, error) {
 				if i >= len(jobs) {
 					return
 				}
-				if err := wk.bin(jobs[i].engine, jobs[i].hdr); err != nil {
+				if err := wk.bin(&jobs[i]); err != nil {
 					errs[i] = err
 					failed.Store(true)
 				}
@@ -239,7 +252,16 @@ func Run(mem Memory, st *State, cfg Config, launch Launch) (Stats, error) {
 			return stats, err
 		}
 	}
-	return stats, nil
+	stats.Perf, err = f.perf(jobs)
+	return stats, err
+}
+
+// job is one header an engine walks, with the walk cost of each of its records
+// in pid-list order (TE squares visited plus BE quad slots, in cycles), which
+// the cost model replays after the walk. spec: rasterizer §6.2, §13
+type job struct {
+	engine, hdr int
+	cost        []int32
 }
 
 // square is one TE work item: a 2^level square at (x, y) with its edge values.
@@ -251,14 +273,16 @@ type square struct {
 
 // walker is one goroutine's walk state: the TE stack, the packer and a wave.
 type walker struct {
-	f      *frame
-	stats  Stats
-	stack  [64]square
-	pids   []uint32
-	quads  []abi.Stamp
-	owner  int
-	engine int
-	wave   Wave
+	f       *frame
+	stats   Stats
+	stack   [64]square
+	pids    []uint32
+	quads   []abi.Stamp
+	owner   int
+	engine  int
+	cluster int
+	cyc     int64 // walk cycles of the current record (cost model)
+	wave    Wave
 	// current primitive
 	a, b   [3]int32
 	ext    [3]int32
@@ -280,10 +304,11 @@ func newWalker(f *frame) *walker {
 // bin walks one header: skip an empty bin without touching its pids (stale-pid
 // rule), else fetch the pid list and each record's hardware-visible slice and
 // walk the primitives in list order. spec: rasterizer §6.1, §7
-func (w *walker) bin(engine, hdr int) error {
+func (w *walker) bin(j *job) error {
 	f := w.f
-	h := f.headers[hdr]
-	w.engine = engine
+	h := f.headers[j.hdr]
+	w.engine = j.engine
+	w.cluster = j.engine / (f.cfg.Engines / f.cfg.Clusters)
 	w.stats.Reads++
 	if h.PidsCount == 0 {
 		w.stats.EmptyBins++
@@ -312,6 +337,7 @@ func (w *walker) bin(engine, hdr int) error {
 	}
 	ox, oy := int32(h.BinX)<<f.cfg.BinLog, int32(h.BinY)<<f.cfg.BinLog
 	w.owner = -1
+	j.cost = make([]int32, len(w.pids))
 	for i, pid := range w.pids {
 		w.stats.Pairs++
 		w.stats.Reads++
@@ -334,9 +360,11 @@ func (w *walker) bin(engine, hdr int) error {
 			w.zb = int32(binary.LittleEndian.Uint32(z[4:]))
 			w.zc = int32(binary.LittleEndian.Uint32(z[8:]))
 		}
+		w.cyc = 0
 		if err := w.walk(ox, oy, e0); err != nil {
 			return fmt.Errorf("raster: bin (%d, %d) pid %d: %w", h.BinX, h.BinY, pid, err)
 		}
+		j.cost[i] = int32(min(w.cyc, 1<<31-1))
 	}
 	return w.flush()
 }
@@ -351,6 +379,7 @@ func (w *walker) walk(x, y int32, e [3]int32) error {
 	for sp > 0 {
 		sp--
 		s := w.stack[sp]
+		w.cyc++ // the TE tests one square per cycle
 		if s.e[0]+(w.ext[0]<<s.level) < 0 || s.e[1]+(w.ext[1]<<s.level) < 0 || s.e[2]+(w.ext[2]<<s.level) < 0 {
 			w.stats.TileRejects++
 			continue
@@ -382,6 +411,7 @@ func (w *walker) walk(x, y int32, e [3]int32) error {
 func (w *walker) block(x, y int32, e [3]int32) error {
 	f := w.f
 	n := int32(1) << (f.cfg.BlockLog - 1)
+	w.cyc += int64(n * n) // the BE evaluates one quad per cycle
 	for qy := int32(0); qy < n; qy++ {
 		for qx := int32(0); qx < n; qx++ {
 			px, py := x+2*qx, y+2*qy
@@ -501,5 +531,5 @@ func (w *walker) flush() error {
 	w.stats.Waves++
 	w.stats.Lanes += int64(4 * len(w.quads))
 	w.quads = w.quads[:0]
-	return w.f.launch(w.owner, wv)
+	return w.f.launch(w.cluster*w.f.cfg.Cores+w.owner, wv)
 }
