@@ -42,7 +42,15 @@ type ShaderDraw struct {
 	// be off.
 	OM        trace.States
 	Near, Far float32 // depth range (0, 1 when both are 0)
+	// Textures holds one texture per fragment sampler binding when the
+	// program samples (Program.Textured); TEX stage i samples Textures[i].
+	Textures []ShaderTexture
 }
+
+// texDescBytes is one sampler descriptor in descriptor set 0 of a compiled
+// draw: {u32 width, u32 height, u32 levels, u32 mip filter}, what the FS
+// wrapper needs to form the level of detail.
+const texDescBytes = 16
 
 // PassTriangles is the most triangles one front-end pass of a compiled draw
 // takes: at SetupSlot primitives per triangle (near and guard-band clipping)
@@ -271,6 +279,40 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 	}
 	desc := make([]byte, 8*abi.FSDescSlots)
 	binary.LittleEndian.PutUint64(desc, ubuf.Addr())
+	var texWrites []DCRWrite
+	if p.Textured() {
+		if len(dr.Textures) != len(p.Samplers()) {
+			return st, fmt.Errorf("gfx: shader draw: %d textures for %d samplers", len(dr.Textures), len(p.Samplers()))
+		}
+		set0 := make([]byte, texDescBytes*len(dr.Textures))
+		for i := range dr.Textures {
+			t := &dr.Textures[i]
+			if why := t.texCheck(); why != "" {
+				return st, fmt.Errorf("gfx: shader draw: sampler %d: %s", i, why)
+			}
+			chain, offs, err := GenerateMipmaps(t.Pixels, abi.TexA8R8G8B8, t.Width, t.Height)
+			if err != nil {
+				return st, err
+			}
+			tb, err := upload(chain)
+			if err != nil {
+				return st, err
+			}
+			texWrites = append(texWrites, texDCRs(i, t, tb.Addr(), offs)...)
+			levels := uint32(1)
+			if t.Mip != MipNone {
+				levels = min(texLevels(t.Width, t.Height), uint32(len(offs)))
+			}
+			for k, v := range []uint32{t.Width, t.Height, levels, uint32(t.Mip)} {
+				binary.LittleEndian.PutUint32(set0[i*texDescBytes+4*k:], v)
+			}
+		}
+		sb, err := upload(set0)
+		if err != nil {
+			return st, err
+		}
+		binary.LittleEndian.PutUint64(desc[8:], sb.Addr())
+	}
 	dbuf, err := upload(desc)
 	if err != nil {
 		return st, err
@@ -344,7 +386,7 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 	g, _ := NewBinGrid(d.w, d.h, d.binLog)
 	dt := drawTargets{W: d.w, H: d.h, CBuf: d.cbuf.Addr(), ZBuf: d.zbuf.Addr(), Tile: fa.TBuf, TileCount: g.Bins(),
 		Prim: fa.Prims, FragArgs: fa.FragArgs, FragEntry: m.fsK.Entry()}
-	dcrs := hostFlowDCRs(&dr.OM, &dt)
+	dcrs := append(texWrites, hostFlowDCRs(&dr.OM, &dt)...)
 	counters := fa.Counters
 	for pass := range passes {
 		// Each pass reuses the front-end buffers (the CP's launch barrier

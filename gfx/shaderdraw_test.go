@@ -225,8 +225,10 @@ noperspective in float n; out vec4 o; void main() { o = vec4(n); }`, "noperspect
 in vec4 v0; in vec4 v1; in vec4 v2; in vec4 v3; out vec4 o; void main() { o = v0 + v1 + v2 + v3; }`, "16 varying words"},
 		{"fragdepth", `#version 130
 in vec4 v0; out vec4 o; void main() { o = v0; gl_FragDepth = 0.5; }`, "gl_FragDepth"},
-		{"texture", `#version 130
-uniform sampler2D s; in vec4 v0; out vec4 o; void main() { o = texture(s, v0.xy); }`, "texture"},
+		{"texelFetch", `#version 130
+uniform sampler2D s; in vec4 v0; out vec4 o; void main() { o = texelFetch(s, ivec2(v0.xy), 0); }`, "texture op"},
+		{"3D texture", `#version 130
+uniform sampler3D s; in vec4 v0; out vec4 o; void main() { o = texture(s, v0.xyz); }`, "not a float 2D sampler"},
 		{"ok", `#version 130
 in vec4 v0; in vec4 v1; in vec4 v2; out vec4 o; void main() { o = v0 + v1 + v2; }`, ""},
 	}

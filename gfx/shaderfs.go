@@ -25,6 +25,7 @@ type fsScratch struct {
 	x, y  [exec.MaxWidth]int32
 	depth [exec.MaxWidth]uint32
 	face  [exec.MaxWidth]uint32
+	tex   [abi.TexNumStages]fsTexState
 }
 
 func (sp *ShaderProgram) fsScratch(width int) (*fsScratch, error) {
@@ -37,6 +38,7 @@ func (sp *ShaderProgram) fsScratch(width int) (*fsScratch, error) {
 	}
 	s := &fsScratch{m: m, uni: make([]uint32, max(sp.prog.UniformWords, 1))}
 	m.SetOutputSink(s)
+	m.SetSampler(s)
 	return s, nil
 }
 
@@ -90,6 +92,14 @@ func (sp *ShaderProgram) fsKernel(c *device.CTA) error {
 	readUniforms(c, desc, s.uni[:sp.prog.UniformWords])
 	if err := s.m.SetUniforms(s.uni); err != nil {
 		return err
+	}
+	if len(sp.prog.FS.Tex) > 0 {
+		// Descriptor set 0 (table slot 1): {w, h, levels, mip} per sampler.
+		set0 := c.ReadU64(desc + 8)
+		for i := range sp.prog.FS.Samplers {
+			d := set0 + uint64(i)*texDescBytes
+			s.tex[i] = fsTexState{w: float32(c.ReadU32(d)), h: float32(c.ReadU32(d + 4)), levels: max(c.ReadU32(d+8), 1), mip: MipFilter(c.ReadU32(d + 12))}
+		}
 	}
 	var present, covered uint64
 	for q := 0; q < n/4; q++ {

@@ -96,6 +96,14 @@ func (sp *ShaderProgram) NFlat() int { return len(sp.flat) }
 // in table order (entry i feeds Attributes()[i], Words words per element).
 func (sp *ShaderProgram) Attributes() []ir.Slot { return sp.attrs }
 
+// Textured reports whether the fragment stage samples textures (a draw then
+// binds one ShaderTexture per fragment sampler binding).
+func (sp *ShaderProgram) Textured() bool { return len(sp.prog.FS.Tex) > 0 }
+
+// Samplers returns the fragment stage's sampler bindings (TEX stage i samples
+// binding i).
+func (sp *ShaderProgram) Samplers() []ir.SamplerBinding { return sp.prog.FS.Samplers }
+
 // UniformWords is the size of the uniform word buffer both stages read.
 func (sp *ShaderProgram) UniformWords() int { return sp.prog.UniformWords }
 
@@ -187,8 +195,8 @@ func NewShaderProgram(name string, p *lower.Program) (*ShaderProgram, error) {
 			return nil, fmt.Errorf("%w: %s: colour output at location %d (one A8R8G8B8 target)", ErrShaderRoute, name, s.Location)
 		}
 	}
-	if len(p.FS.Tex) > 0 || len(p.VS.Tex) > 0 {
-		return nil, fmt.Errorf("%w: %s: texture sampling is not wired to vx_tex", ErrShaderRoute, name)
+	if why := texRoute(p.VS, p.FS); why != "" {
+		return nil, fmt.Errorf("%w: %s: %s", ErrShaderRoute, name, why)
 	}
 	return sp, nil
 }

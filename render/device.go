@@ -23,6 +23,7 @@ var ErrRouted = errors.New("render: draw routed to the reference renderer")
 type deviceRun struct {
 	dev   *gfx.ShaderDevice
 	progs []*gfx.ShaderProgram
+	texs  [][]gfx.ShaderTexture // per draw, one per fragment sampler
 	img   *image.NRGBA
 	last  []gfx.DeviceDrawStats
 }
@@ -30,25 +31,98 @@ type deviceRun struct {
 // deviceRoute says why draw d cannot run on the device ("" when it can),
 // returning its device program otherwise. spec: vortexpipe §3.1 (eligibility),
 // §1.5.1 (a gated fallback names its reason)
-func deviceRoute(d *drawObj, sd *scene.Draw, msaa int) (*gfx.ShaderProgram, string) {
+func deviceRoute(d *drawObj, sd *scene.Draw, msaa int) (*gfx.ShaderProgram, []gfx.ShaderTexture, string) {
 	if msaa != 1 {
-		return nil, fmt.Sprintf("%d samples (the device path renders single-sampled)", msaa)
+		return nil, nil, fmt.Sprintf("%d samples (the device path renders single-sampled)", msaa)
 	}
 	ps := &sd.State
 	if ps.Blend.Enable {
-		return nil, "blending (scene blend equations are not mapped onto the OM yet)"
+		return nil, nil, "blending (scene blend equations are not mapped onto the OM yet)"
 	}
 	if ps.Cull == scene.CullFrontAndBack {
-		return nil, "cull front and back"
-	}
-	if len(sd.Textures) > 0 {
-		return nil, "textures (vx_tex is not wired to compiled programs)"
+		return nil, nil, "cull front and back"
 	}
 	sp, err := gfx.NewShaderProgram(fmt.Sprintf("render.draw%d", d.index), d.prog.IR)
 	if err != nil {
-		return nil, err.Error()
+		return nil, nil, err.Error()
 	}
-	return sp, ""
+	var texs []gfx.ShaderTexture
+	if sp.Textured() {
+		for _, b := range sp.Samplers() {
+			t, why := deviceTexture(d, sd, b.Name)
+			if why != "" {
+				return nil, nil, why
+			}
+			texs = append(texs, t)
+		}
+	}
+	return sp, texs, ""
+}
+
+// deviceTexture converts the scene texture bound to the sampler uniform name
+// (through its unit) into the FF TEX unit's form, or says why it cannot.
+// spec: vortexpipe §2.3.3, §3.6
+func deviceTexture(d *drawObj, sd *scene.Draw, name string) (gfx.ShaderTexture, string) {
+	unit := -1
+	for i, b := range d.prog.IR.Samplers {
+		if b.Name == name && i < len(d.prog.Units) {
+			unit = d.prog.Units[i]
+		}
+	}
+	var tex *scene.Texture
+	for _, tb := range sd.Textures {
+		if tb.Unit == unit {
+			tex = tb.Texture
+		}
+	}
+	if tex == nil || tex.Image == nil {
+		return gfx.ShaderTexture{}, fmt.Sprintf("sampler %s: no texture at unit %d", name, unit)
+	}
+	smp := &tex.Sampler
+	t := gfx.ShaderTexture{Width: uint32(tex.Image.Rect.Dx()), Height: uint32(tex.Image.Rect.Dy())}
+	wrap := func(w scene.Wrap) (abi.TexWrap, bool) {
+		switch w {
+		case scene.WrapRepeat:
+			return abi.WrapRepeat, true
+		case scene.WrapClampToEdge:
+			return abi.WrapClamp, true
+		case scene.WrapMirroredRepeat:
+			return abi.WrapMirror, true
+		}
+		return 0, false
+	}
+	var okU, okV bool
+	t.WrapU, okU = wrap(smp.WrapS)
+	t.WrapV, okV = wrap(smp.WrapT)
+	if !okU || !okV {
+		return t, fmt.Sprintf("sampler %s: wrap mode the TEX unit has no form of", name)
+	}
+	// The TEX unit has one filter for minification and magnification.
+	linMin := smp.MinFilter == scene.FilterLinear || smp.MinFilter == scene.FilterLinearMipmapNearest || smp.MinFilter == scene.FilterLinearMipmapLinear
+	t.Bilinear = smp.MagFilter != scene.FilterNearest
+	if linMin != t.Bilinear {
+		return t, fmt.Sprintf("sampler %s: different min and mag filters (the TEX unit has one)", name)
+	}
+	switch smp.MinFilter {
+	case scene.FilterNearestMipmapNearest, scene.FilterLinearMipmapNearest:
+		t.Mip = gfx.MipNearest
+	case scene.FilterNearestMipmapLinear, scene.FilterLinearMipmapLinear:
+		t.Mip = gfx.MipLinear
+	}
+	w, h := int(t.Width), int(t.Height)
+	t.Pixels = make([]byte, 4*w*h)
+	img := tex.Image
+	for y := range h {
+		for x := range w {
+			p := img.Pix[y*img.Stride+4*x:]
+			q := t.Pixels[4*(y*w+x):]
+			q[0], q[1], q[2], q[3] = p[2], p[1], p[0], p[3] // A8R8G8B8 little-endian: B, G, R, A
+		}
+	}
+	if t.Width&(t.Width-1) != 0 || t.Height&(t.Height-1) != 0 {
+		return t, fmt.Sprintf("sampler %s: a %dx%d texture is not power-of-two (the SW sampler is not wired)", name, w, h)
+	}
+	return t, ""
 }
 
 // openDevice decides the route of every draw and, when all can run on the
@@ -58,9 +132,10 @@ func deviceRoute(d *drawObj, sd *scene.Draw, msaa int) (*gfx.ShaderProgram, stri
 // counted in its Route; with Options.Strict it is an error.
 func (r *Renderer) openDevice() error {
 	var progs []*gfx.ShaderProgram
+	var texs [][]gfx.ShaderTexture
 	var reasons []string
 	for i, d := range r.draws {
-		sp, why := deviceRoute(d, &r.desc.Draws[i], r.msaa)
+		sp, tx, why := deviceRoute(d, &r.desc.Draws[i], r.msaa)
 		if why != "" {
 			if r.opts.Strict {
 				return fmt.Errorf("%w: draw %d (%s): %s", ErrRouted, i, d.name, why)
@@ -70,6 +145,7 @@ func (r *Renderer) openDevice() error {
 			continue
 		}
 		progs = append(progs, sp)
+		texs = append(texs, tx)
 	}
 	if len(reasons) > 0 {
 		r.stats.Path = string(PathReference)
@@ -89,7 +165,7 @@ func (r *Renderer) openDevice() error {
 	if err != nil {
 		return fmt.Errorf("render: device: %w", err)
 	}
-	r.dev = &deviceRun{dev: dev, progs: progs, img: image.NewNRGBA(image.Rect(0, 0, r.width, r.height)),
+	r.dev = &deviceRun{dev: dev, progs: progs, texs: texs, img: image.NewNRGBA(image.Rect(0, 0, r.width, r.height)),
 		last: make([]gfx.DeviceDrawStats, len(progs))}
 	r.stats.Path = string(PathDevice)
 	r.stats.Route = "device: every draw passed the device route (compiled VS as front-end stage 0, FS wrapper, RASTER/OM)"
@@ -142,7 +218,7 @@ func (r *Renderer) drawDevice() error {
 		om := trace.States{ColorEnabled: true, ColorWriteMask: 0xF, DepthTest: ps.DepthTest, DepthWriteMask: ps.DepthWrite,
 			DepthFunc: trace.Compare(ps.DepthFunc & 7)}
 		dr := &gfx.ShaderDraw{Program: sp, Attribs: attrs, Indices: d.indices, Count: len(d.indices),
-			Uniforms: d.prog.Uniforms, Cull: deviceCull(ps), OM: om}
+			Uniforms: d.prog.Uniforms, Cull: deviceCull(ps), OM: om, Textures: r.dev.texs[i]}
 		t0 := time.Now()
 		st, err := r.dev.dev.Draw(dr)
 		if err != nil {

@@ -68,30 +68,92 @@ func deviceMatchesReference(t *testing.T, dir, mesh string, cracks float64) {
 	}
 }
 
-// TestDeviceRouteStrict checks that a draw the device cannot take (a textured
+// TestDeviceRouteStrict checks that a draw the device cannot take (a blended
 // draw) is an error naming the reason under Strict, and renders on the
 // reference path with the reason counted otherwise.
 func TestDeviceRouteStrict(t *testing.T) {
-	d, err := scene.Demo()
+	js := `{"width": 32, "height": 32,
+ "camera": {"projection": "orthographic", "xmag": 0.5, "ymag": 0.5, "near": -1, "far": 1},
+ "draws": [{"name": "q", "mesh": {"generator": "quad"}, "vertex_shader": "v.vert", "fragment_shader": "f.frag",
+  "uniforms": {"u_mvp": "mvp", "u_color": [1, 0, 0, 1], "u_mode": 2},
+  "state": {"blend": {"enable": true, "src": "one", "dst": "one"}}}]}`
+	d, err := scene.LoadDescription(writeScene(t, js, testVert, testFrag))
 	if err != nil {
 		t.Fatal(err)
 	}
-	tex := false
-	for _, dr := range d.Draws {
-		tex = tex || len(dr.Textures) > 0
+	_, _, err = Render(context.Background(), d, Options{Path: PathDevice, Strict: true})
+	if !errors.Is(err, ErrRouted) || !strings.Contains(err.Error(), "blending") {
+		t.Fatalf("strict: %v, want ErrRouted naming blending", err)
 	}
-	if !tex {
-		t.Skip("the demo scene has no textured draw")
-	}
-	_, _, err = Render(context.Background(), d, Options{Path: PathDevice, Strict: true, Width: 32, Height: 32, MSAA: 1})
-	if !errors.Is(err, ErrRouted) || !strings.Contains(err.Error(), "texture") {
-		t.Fatalf("strict: %v, want ErrRouted naming textures", err)
-	}
-	_, st, err := Render(context.Background(), d, Options{Path: PathDevice, Width: 32, Height: 32, MSAA: 1})
+	_, st, err := Render(context.Background(), d, Options{Path: PathDevice})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Path != string(PathReference) || !strings.Contains(st.Route, "texture") {
-		t.Fatalf("route %q / %q, want reference naming textures", st.Path, st.Route)
+	if st.Path != string(PathReference) || !strings.Contains(st.Route, "blending") || !strings.Contains(st.Draws[0].Route, "blending") {
+		t.Fatalf("route %q / %q / %q, want reference naming blending", st.Path, st.Route, st.Draws[0].Route)
+	}
+}
+
+const texVert = `#version 130
+uniform mat4 u_mvp;
+in vec3 a_position;
+in vec2 a_texcoord;
+out vec2 v_uv;
+void main() { v_uv = a_texcoord * 6.0 - 0.25; gl_Position = u_mvp * vec4(a_position, 1.0); }
+`
+
+const texFrag = `#version 130
+uniform sampler2D u_tex;
+in vec2 v_uv;
+out vec4 c;
+void main() { c = texture(u_tex, v_uv) * vec4(1.0, 0.9, 0.8, 1.0); }
+`
+
+// TestDeviceTexturedQuad renders a textured quad (a 16x16 checker repeated
+// six times, repeat wrap; flat and then tilted in perspective so that levels
+// mix) on both paths: vx_tex on the FF TEX unit with the LOD formed from the
+// quad derivatives, against ref/sampler. Tolerance: coverage may differ on
+// edge pixels; where both cover, channels may differ by 2/255, and at most 1%
+// of the pixels more (a sub-texel position in S.23 against float, or an LOD,
+// rounding to the other texel or level; measured: none for nearest, bilinear
+// and trilinear). spec: vortexpipe §2.2 (emit_vx_tex), §3.4, §3.6
+func TestDeviceTexturedQuad(t *testing.T) {
+	for _, tc := range []struct {
+		name, filter, model string
+		bound               float64
+	}{
+		{"nearest", `"min_filter": "nearest", "mag_filter": "nearest"`, `[{"scale": [0.9, 0.9, 1]}]`, 0.01},
+		{"bilinear", `"min_filter": "linear", "mag_filter": "linear"`, `[{"scale": [0.9, 0.9, 1]}]`, 0.01},
+		{"trilinear", `"min_filter": "linear_mipmap_linear", "mag_filter": "linear"`, `[{"rotate_x_deg": -60}, {"scale": [1.6, 1.6, 1]}]`, 0.01},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			js := `{"width": 64, "height": 64, "clear": {"color": [0, 0, 0, 1]},
+ "camera": {"projection": "perspective", "yfov_deg": 45, "near": 0.1, "far": 10, "view": [{"translate": [0, 0, -1.3]}]},
+ "draws": [{"name": "q", "mesh": {"generator": "quad"}, "vertex_shader": "v.vert", "fragment_shader": "f.frag",
+  "model": ` + tc.model + `, "uniforms": {"u_mvp": "mvp"},
+  "textures": [{"uniform": "u_tex", "generator": "checker", "size": 16, "wrap_s": "repeat", "wrap_t": "repeat", ` + tc.filter + `}]}]}`
+			desc, err := scene.LoadDescription(writeScene(t, js, texVert, texFrag))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := context.Background()
+			want, _, err := Render(ctx, desc, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, st, err := Render(ctx, desc, Options{Path: PathDevice, Strict: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := compareImages(got[0].Image, want[0].Image, [4]uint8{0, 0, 0, 255}, 2)
+			t.Logf("%s: covered %d px; coverage mismatches %d, %d not within 1 px; shading max diff %d, mean %.3f, %d px over %d",
+				st.Route, s.covered, s.edge, s.edgeFar, s.shadeMax, s.shadeSum/max(s.shadeCnt, 1), s.shadeOver, s.shadeTol)
+			if s.covered < 1000 || s.edgeFar != 0 {
+				t.Errorf("coverage: %d covered, %d mismatches not within 1 px", s.covered, s.edgeFar)
+			}
+			if float64(s.shadeOver) > tc.bound*float64(s.covered) {
+				t.Errorf("texturing differs: %d px over %d (max %d)", s.shadeOver, s.shadeTol, s.shadeMax)
+			}
+		})
 	}
 }
