@@ -78,6 +78,35 @@ type ShaderDevice struct {
 	cbuf, zbuf *runtime.Buffer
 	fb         []*runtime.Buffer
 	mods       map[*ShaderProgram]*shaderModules
+	// pool holds the per-draw buffers, slot by slot in the order a draw asks
+	// for them, grown as needed and kept for the next draw (the draws are
+	// sequential), so a repeated draw allocates and clears no device memory.
+	pool []*runtime.Buffer
+	next int
+}
+
+// buffer returns the draw's next pooled device buffer of at least n bytes.
+func (d *ShaderDevice) buffer(n int) (*runtime.Buffer, error) {
+	n = max(n, 4)
+	i := d.next
+	d.next++
+	if i < len(d.pool) && d.pool[i].Size() >= uint64(n) {
+		return d.pool[i], nil
+	}
+	if i < len(d.pool) {
+		if err := d.pool[i].Free(); err != nil {
+			return nil, err
+		}
+		n = max(n, int(d.pool[i].Size())*2)
+	} else {
+		d.pool = append(d.pool, nil)
+	}
+	b, err := d.ds.dev.AllocWith(uint64(n), runtime.AllocOptions{Physical: true})
+	if err != nil {
+		return nil, err
+	}
+	d.pool[i] = b
+	return b, nil
 }
 
 // OpenShaderDevice opens the device with the draw3d kernels and every
@@ -218,15 +247,10 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 		return st, err
 	}
 	ds := d.ds
-	var bufs []*runtime.Buffer
-	defer func() {
-		for _, b := range bufs {
-			b.Free()
-		}
-	}()
+	d.next = 0
 	up := ds.q.NewBatch()
 	upload := func(b []byte) (*runtime.Buffer, error) {
-		buf, err := ds.alloc(len(b), &bufs)
+		buf, err := d.buffer(len(b))
 		if err == nil && len(b) > 0 {
 			up.Write(buf, 0, b)
 		}
@@ -318,11 +342,11 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 		return st, err
 	}
 	ow := p.prog.VS.OutputWords
-	recs, err := ds.alloc(total*ow*4, &bufs)
+	recs, err := d.buffer(total * ow * 4)
 	if err != nil {
 		return st, err
 	}
-	verts, err := ds.alloc(total*ShaderVertexBytes, &bufs)
+	verts, err := d.buffer(total * ShaderVertexBytes)
 	if err != nil {
 		return st, err
 	}
@@ -343,7 +367,7 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 	passTris := min(nt, PassTriangles)
 	passes := (nt + passTris - 1) / passTris
 	fe, err := d.frontEndArgs(verts.Addr(), uint32(total), trisBuf.Addr(), passTris, passes, near, far, dr.Cull,
-		uint32(p.NVar()), uint32(p.NFlat()), up, &bufs)
+		uint32(p.NVar()), uint32(p.NFlat()), up)
 	if err != nil {
 		return st, err
 	}
@@ -464,7 +488,7 @@ type feBuffers struct {
 // the exact counts exist only on the device), queues the counter reset and
 // returns the argument block. spec: rasterizer §3.1; vortexpipe §3.2
 func (d *ShaderDevice) frontEndArgs(verts uint64, nverts uint32, tris uint64, nt, passes int, near, far float32, cull CullMode,
-	nvar, nflat uint32, up *runtime.Batch, keep *[]*runtime.Buffer) (feBuffers, error) {
+	nvar, nflat uint32, up *runtime.Batch) (feBuffers, error) {
 	g, err := NewBinGrid(d.w, d.h, d.binLog)
 	if err != nil {
 		return feBuffers{}, err
@@ -479,7 +503,7 @@ func (d *ShaderDevice) frontEndArgs(verts uint64, nverts uint32, tris uint64, nt
 	}
 	b := make([]*runtime.Buffer, len(sizes))
 	for k, n := range sizes {
-		if b[k], err = d.ds.alloc(n, keep); err != nil {
+		if b[k], err = d.buffer(n); err != nil {
 			return feBuffers{}, err
 		}
 	}

@@ -18,6 +18,7 @@ type fsScratch struct {
 	m     *exec.Machine
 	c     *device.CTA
 	uni   []uint32
+	ub    []byte
 	pb    [abi.PrimBytes]byte
 	prim  [abi.PrimWords]int32
 	pid   uint32
@@ -36,7 +37,8 @@ func (sp *ShaderProgram) fsScratch(width int) (*fsScratch, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &fsScratch{m: m, uni: make([]uint32, max(sp.prog.UniformWords, 1))}
+	n := max(sp.prog.UniformWords, 1)
+	s := &fsScratch{m: m, uni: make([]uint32, n), ub: make([]byte, 4*n)}
 	m.SetOutputSink(s)
 	m.SetSampler(s)
 	return s, nil
@@ -89,7 +91,7 @@ func (sp *ShaderProgram) fsKernel(c *device.CTA) error {
 	defer sp.fsPool.Put(s)
 	s.c, s.valid = c, false
 	defer func() { s.c = nil }()
-	readUniforms(c, desc, s.uni[:sp.prog.UniformWords])
+	readUniforms(c, desc, s.uni[:sp.prog.UniformWords], s.ub)
 	if err := s.m.SetUniforms(s.uni); err != nil {
 		return err
 	}

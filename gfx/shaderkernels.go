@@ -231,19 +231,20 @@ func (sp *ShaderProgram) FSImage() ([]byte, error) {
 // readUniforms loads the uniform words through a descriptor table (slot 0:
 // the push-constant/uniform buffer). spec: vortexpipe §2.5 (VP_ARG_VS_DESC,
 // GFX_FS_ARG_DESC)
-func readUniforms(c *device.CTA, table uint64, dst []uint32) {
+func readUniforms(c *device.CTA, table uint64, dst []uint32, buf []byte) {
 	if len(dst) == 0 {
 		return
 	}
-	base := c.ReadU64(table)
+	c.Read(c.ReadU64(table), buf[:4*len(dst)])
 	for i := range dst {
-		dst[i] = c.ReadU32(base + 4*uint64(i))
+		dst[i] = binary.LittleEndian.Uint32(buf[4*i:])
 	}
 }
 
 type vsScratch struct {
 	m     *exec.Machine
 	uni   []uint32
+	ub    []byte
 	table [abi.VSAttribTableLocs][3]uint64
 	vraw  [exec.MaxWidth]uint64
 }
@@ -256,7 +257,8 @@ func (sp *ShaderProgram) vsScratch(width int) (*vsScratch, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &vsScratch{m: m, uni: make([]uint32, max(sp.prog.UniformWords, 1))}, nil
+	n := max(sp.prog.UniformWords, 1)
+	return &vsScratch{m: m, uni: make([]uint32, n), ub: make([]byte, 4*n)}, nil
 }
 
 // vsKernel is the vertex stage, one thread per vertex (vortexpipe §2.3.2,
@@ -285,7 +287,7 @@ func (sp *ShaderProgram) vsKernel(c *device.CTA) error {
 		e := table + uint64(i)*abi.VSAttribEntryBytes
 		s.table[i] = [3]uint64{c.ReadU64(e), c.ReadU64(e + 8), c.ReadU64(e + 16)}
 	}
-	readUniforms(c, desc, s.uni[:sp.prog.UniformWords])
+	readUniforms(c, desc, s.uni[:sp.prog.UniformWords], s.ub)
 	if err := s.m.SetUniforms(s.uni); err != nil {
 		return err
 	}

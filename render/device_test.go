@@ -157,3 +157,29 @@ func TestDeviceTexturedQuad(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkDevicePath times Renderer.Draw of the bench scene at 512x512 on the
+// device path (clear + one runtime draw + read back), as `vortex bench render
+// --path device` does.
+func BenchmarkDevicePath(b *testing.B) {
+	dir := benchDir(b)
+	for _, m := range []string{filepath.Join(dir, "bunny.obj"), "sphere"} {
+		b.Run(filepath.Base(m), func(b *testing.B) {
+			desc, err := scene.BenchDescription(m, dir, 512, 512)
+			if err != nil {
+				b.Fatal(err)
+			}
+			r, err := New(context.Background(), desc, Options{Path: PathDevice, Strict: true})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer r.Close()
+			b.ResetTimer()
+			for i := 0; b.Loop(); i++ {
+				if err := r.Draw(context.Background(), i); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
