@@ -175,3 +175,35 @@ func TestClusterAffinity(t *testing.T) {
 		t.Error("2 engines over 4 clusters accepted")
 	}
 }
+
+// TestSetupCrack pins the shared-edge crack Vortex's own golden shows: in
+// scene_ref_128.png the pixel (55, 84) (PNG row 43) is the clear colour. The
+// two triangles that share the edge there (setup pids 572 and 573 of the
+// trace, vertices 574 and 530 at one position) were normalised by different
+// max|A|, |B| and truncated to Q15.16, so their shared-edge functions are no
+// longer exact negatives: at (55, 84) they evaluate to −43 and −16, both
+// outside (the true centre is 0.0008 px from the edge). The QE must reject the
+// pixel for both — covering it would differ from the golden. See the package
+// doc ("Shared-edge cracks"). spec: rasterizer §7.4; facts §3.2
+func TestSetupCrack(t *testing.T) {
+	m := make(mem, 0x20000)
+	putPrim(m, 0, [9]int32{-56993, -3776, 3451756, -7537, -32119, 3191928, 65536, 36319, -6607174}, 0)
+	putPrim(m, 1, [9]int32{6529, 38980, -3575595, -65536, -42460, 7266706, 59774, 3960, -3620226}, 0)
+	putBins(m, []abi.BinHeader{{BinX: 3, BinY: 5, PidsCount: 2}}, []uint32{0, 1})
+	launch, frags, _ := collect(t, 1, 4)
+	if _, err := Run(m, state(1, 128, 128), Config{BinLog: 4, Workers: 1}, launch); err != nil {
+		t.Fatal(err)
+	}
+	by := map[[2]int][]int{}
+	for _, f := range *frags {
+		by[[2]int{f.x, f.y}] = append(by[[2]int{f.x, f.y}], f.pid)
+	}
+	if p := by[[2]int{55, 84}]; len(p) != 0 {
+		t.Errorf("(55, 84) covered by pids %v; the golden leaves it uncovered", p)
+	}
+	for _, k := range [][2]int{{55, 83}, {56, 84}, {55, 85}} { // (54, 84) belongs to another triangle
+		if len(by[k]) != 1 {
+			t.Errorf("neighbour %v covered by pids %v, want exactly one", k, by[k])
+		}
+	}
+}
