@@ -6,27 +6,31 @@
 //
 // # Shared-edge cracks (the polybump 1024² specks)
 //
-// Some pixels exactly on or within a few thousandths of a pixel of a shared
-// edge are covered by neither triangle. This is the setup arithmetic of
-// grxgpu (gfx_setup.h, facts §3.2), not the QE: setup divides each triangle's
-// nine edge coefficients by that triangle's own max |A|, |B| and truncates to
+// Some pixels on or within a few thousandths of a pixel of a shared edge are
+// covered by neither triangle. This is the setup arithmetic of grxgpu
+// (gfx_setup.h, facts §3.2), not the QE: setup divides each triangle's nine
+// edge coefficients by that triangle's own max |A|, |B| and truncates them to
 // Q15.16, so the two copies of a shared edge stop being exact negatives of one
-// another, and the top-left rule's once-only guarantee (rasterizer §7.4) no
-// longer holds within the truncation error, about (|x| + |y| + 1) LSB.
+// another, and the top-left rule's once-only guarantee (rasterizer §7.4) fails
+// within the truncation error of about (|x| + |y| + 1) LSB.
+//
 // Vortex does the same: its scene_ref_128.png golden leaves pixel (55, 84)
-// (PNG row 43) at the clear colour, where the shared edge of setup pids 572
-// and 573 evaluates to −43 and −16 (the true centre is 0.0008 px inside one of
-// them); TestSetupCrack pins it. At 1024² the error band grows with the
-// coordinates, so more pixel centres fall in it: polybump at --size 1024 --planes v1
-// shows 62 isolated dark pixels, such as (627, 987) (PNG (627, 36)): the shared edge
-// of its triangles 26 and 27 (vertices 28, 29) is {12708, −47167, 38585604}
-// (normalised by 65536 = |A| of edge 2) and {−16538, 61379, −50212296}
-// (normalised by its edge 1's |B|, which truncates to 65535); 12708·627 − 47167·987 + 38585604 = −309
-// and −16538·627 + 61379·987 − 50212296 = −549, both outside, though the
-// pixel centre (627.5, 987.5) lies 0.003 px from the true edge. Neither a wrap
-// (|E| < 2^27 here) nor a double blend is involved. Matching Vortex bit for bit
-// means keeping the cracks; a watertight setup would need a shared-edge-exact
-// fixed-point conversion (vortexpipe §3.8).
+// (PNG row 43) at the clear colour. There the shared edge of setup pids 572
+// and 573 evaluates to −43 and −16, both outside, while the pixel centre is
+// about 0.002 px from the true edge; TestSetupCrack pins it.
+//
+// At 1024² the error band grows with the coordinates, so more pixel centres
+// fall in it: polybump at --size 1024 --planes v1 shows 62 isolated dark
+// pixels. At (627, 987) (PNG (627, 36)) the shared edge of triangles 26 and 27
+// (vertices 28, 29) is {12708, −47167, 38585604} in one (normalised by
+// |A| = 65536 of its edge 2) and {−16538, 61379, −50212296} in the other
+// (normalised by the |B| of its edge 1, which truncates to 65535):
+// 12708·627 − 47167·987 + 38585604 = −309 and
+// −16538·627 + 61379·987 − 50212296 = −549, both outside, though the centre
+// (627.5, 987.5) is 0.003 px from the true edge. No Q15.16 wrap (|E| < 2^27)
+// and no double blend is involved. Matching Vortex bit for bit means keeping
+// the cracks; a watertight setup needs a shared-edge-exact conversion
+// (vortexpipe §3.8).
 //
 // spec: rasterizer §4–§10; vortex-hardware-facts §3.3, §9 items 1, 2, 5–7.
 package raster
