@@ -82,6 +82,12 @@
 // goroutine, each walking every primitive in submission order, so every
 // pixel sees the same fragment sequence and the output is bit-identical to
 // the serial path; fragment shaders with scratch implement FragmentCloner.
+// Each vertex's window position is computed once per instance; a triangle
+// whose three vertices are inside the clip volume is set up from those,
+// and a worker skips it before setup when it cannot reach its bands. A
+// fragment shader that implements FragmentEarlyDepth (no depth writes, no
+// side effects) is not run on quads whose covered lanes all fail a depth
+// test that can only tighten during the draw; the output is the same.
 //
 // # Compiled programs
 //

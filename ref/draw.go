@@ -51,11 +51,12 @@ type drawer struct {
 	psize []float32
 	cdist []float32
 
-	// vy[s] is post-VS slot s's snapped window y (fixed point) when the
-	// vertex is finite, in front of the eye and inside every clip plane,
-	// else noY; workers use it to skip, before any setup, the unclipped
-	// triangles that cannot reach their bands.
-	vy []int64
+	// wv[s] is post-VS slot s in window space (without its words) when
+	// the vertex is finite, in front of the eye and inside every clip
+	// plane, else has fy == noY. A triangle of three such vertices is not
+	// clipped: it is set up from these, computed once per vertex, and
+	// workers skip it before any setup when it cannot reach their bands.
+	wv []winPos
 
 	// the depth/stencil attachment's bytes per texel and components
 	dsBytes            int
@@ -74,8 +75,9 @@ type drawer struct {
 	band, bands int
 
 	// triangle setup scratch
-	setup [3][]float64 // per-vertex attribute terms
-	flat  []uint32     // the provoking vertex's words
+	poly  [maxClipVerts]wvert // a clipped triangle in window space
+	setup [3][]float64        // per-vertex attribute terms
+	flat  []uint32            // the provoking vertex's words
 
 	// fragment batch
 	quads   []Quad
@@ -393,13 +395,16 @@ func (d *drawer) run(in VertexInput, p DrawParams, elems []int64) error {
 			continue
 		}
 		if ws == nil {
-			if min(max(d.s.Workers, 1), maxWorkers) > 1 {
-				d.vy = make([]int64, n) // shared by the workers
+			// The cache pays when vertices are shared between
+			// triangles (indexed lists, strips, fans, quads) or when
+			// workers skip triangles by band.
+			if p.Topology >= Triangles && (p.Topology != Triangles || len(slot) > n || d.s.Workers > 1) {
+				d.wv = make([]winPos, n) // shared by the workers
 			}
 			ws = d.workers(d.ctx, min(max(d.s.Workers, 1), maxWorkers))
 		}
-		if len(ws) > 1 {
-			d.windowRows()
+		if d.wv != nil {
+			d.windowVerts()
 		}
 		if err := d.shade(ws, p.Topology, slot); err != nil {
 			return err

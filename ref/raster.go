@@ -69,19 +69,27 @@ func area2(a, b, c *wvert) int64 {
 	return (b.fx-a.fx)*(c.fy-a.fy) - (c.fx-a.fx)*(b.fy-a.fy)
 }
 
-// noY marks a vertex without a cached window y (see drawer.vy).
+// noY marks a vertex without a cached window position (see drawer.wv).
 const noY = math.MinInt64
 
-// windowRows fills d.vy for the current instance's post-VS vertices, with
+// winPos is a wvert without its words: a vertex's cached window position
+// (pointer-free, so the per-draw cache costs the collector nothing).
+type winPos struct {
+	fx, fy int64
+	xw, yw float64
+	z, iw  float64
+}
+
+// windowVerts fills d.wv for the current instance's post-VS vertices, with
 // the same load, clip test and projection the triangle path uses, so a
-// triangle of three cached vertices is unclipped and rasterizes exactly
-// the rows its cached y values give.
-func (d *drawer) windowRows() {
+// triangle of three cached vertices is unclipped and set up exactly as
+// from its clipped polygon.
+func (d *drawer) windowVerts() {
 	st := d.clip.stride
 	buf := d.clip.buf[0][:st]
 	cd := d.layout.ClipDistances
-	for s := range d.vy {
-		d.vy[s] = noY
+	for s := range d.wv {
+		d.wv[s] = winPos{fy: noY}
 		if !d.finiteSlot(int32(s)) {
 			continue
 		}
@@ -94,7 +102,17 @@ func (d *drawer) windowRows() {
 		if !d.clip.inside(buf) || !(buf[3] > 0) {
 			continue
 		}
-		d.vy[s] = d.toWindow(buf).fy
+		w := d.toWindow(buf)
+		d.wv[s] = winPos{fx: w.fx, fy: w.fy, xw: w.xw, yw: w.yw, z: w.z, iw: w.iw}
+	}
+}
+
+// loadWords writes the varying words of post-VS slot s, read through m,
+// to dst as floats (the words of a clip vertex, see load).
+func (d *drawer) loadWords(dst []float64, s int32, m []int) {
+	v := d.vary[int(s)*d.vw:]
+	for k := range d.vw {
+		dst[k] = float64(math.Float32frombits(v[m[k]]))
 	}
 }
 
@@ -122,28 +140,43 @@ func (d *drawer) ownsRows(miny, maxy int64) bool {
 
 // triangle clips, culls and rasterizes one triangle.
 func (d *drawer) triangle(a, b, c, prov, id int32) error {
-	if d.bands > 1 {
-		// Each worker would redo the setup of every triangle; an
-		// unclipped one outside its bands is skipped first.
-		ya, yb, yc := d.vy[a], d.vy[b], d.vy[c]
-		if ya != noY && yb != noY && yc != noY && !d.ownsRows(min(ya, yb, yc), max(ya, yb, yc)) {
-			return nil
-		}
-	}
-	if !d.finiteSlot(a) || !d.finiteSlot(b) || !d.finiteSlot(c) {
-		return nil
-	}
-	poly, n := d.clipTriangle(a, b, c, d.frontMap)
-	if n < 3 {
-		return nil
-	}
 	st := d.clip.stride
-	var wp [maxClipVerts]wvert
-	for i := range n {
-		if !(poly[i*st+3] > 0) { // only a degenerate primitive through the eye (0,0,0,0)
+	wp := &d.poly // the drawer's own, so nothing is zeroed per triangle
+	var n int
+	// An unclipped triangle (three cached vertices) is set up from the
+	// per-vertex window positions; its words are loaded once it is known
+	// to be drawn.
+	cached := d.wv != nil && d.wv[a].fy != noY && d.wv[b].fy != noY && d.wv[c].fy != noY
+	if cached {
+		if d.bands > 1 {
+			// Each worker walks every triangle; one outside its
+			// bands is skipped before any setup.
+			ya, yb, yc := d.wv[a].fy, d.wv[b].fy, d.wv[c].fy
+			if !d.ownsRows(min(ya, yb, yc), max(ya, yb, yc)) {
+				return nil
+			}
+		}
+		buf := d.clip.buf[0]
+		for i, s := range [3]int32{a, b, c} {
+			p := &d.wv[s]
+			wp[i] = wvert{fx: p.fx, fy: p.fy, xw: p.xw, yw: p.yw, z: p.z, iw: p.iw, attr: buf[i*st+4 : i*st+4+d.vw]}
+		}
+		n = 3
+	} else {
+		if !d.finiteSlot(a) || !d.finiteSlot(b) || !d.finiteSlot(c) {
 			return nil
 		}
-		wp[i] = d.toWindow(poly[i*st : (i+1)*st])
+		var poly []float64
+		poly, n = d.clipTriangle(a, b, c, d.frontMap)
+		if n < 3 {
+			return nil
+		}
+		for i := range n {
+			if !(poly[i*st+3] > 0) { // only a degenerate primitive through the eye (0,0,0,0)
+				return nil
+			}
+			wp[i] = d.toWindow(poly[i*st : (i+1)*st])
+		}
 	}
 	var area int64
 	for i := 1; i+1 < n; i++ {
@@ -168,9 +201,14 @@ func (d *drawer) triangle(a, b, c, prov, id int32) error {
 	m := d.frontMap
 	if !front && d.s.TwoSided && len(d.s.TwoSide) > 0 {
 		m = d.backMap
+		var poly []float64
 		poly, n = d.clipTriangle(a, b, c, m)
 		for i := range n {
 			wp[i] = d.toWindow(poly[i*st : (i+1)*st])
+		}
+	} else if cached {
+		for i, s := range [3]int32{a, b, c} {
+			d.loadWords(wp[i].attr, s, m)
 		}
 	}
 	d.loadFlat(prov, m)
