@@ -45,6 +45,18 @@ type ShaderDraw struct {
 	// Textures holds one texture per fragment sampler binding when the
 	// program samples (Program.Textured); TEX stage i samples Textures[i].
 	Textures []ShaderTexture
+	// Blend, when set, is the colour target's blend state, written after the
+	// host flow's OM DCRs (set OM.BlendEnabled too, so early-Z is not armed).
+	Blend *OMBlend
+}
+
+// OMBlend is the OM's blend state of render target 0: equations, factors and
+// the A8R8G8B8 constant colour. spec: vortexpipe §3.3 step 2, §3.7
+type OMBlend struct {
+	ModeRGB, ModeA abi.BlendMode
+	SrcRGB, SrcA   abi.BlendFactor
+	DstRGB, DstA   abi.BlendFactor
+	Const          uint32
 }
 
 // texDescBytes is one sampler descriptor in descriptor set 0 of a compiled
@@ -411,6 +423,11 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 	dt := drawTargets{W: d.w, H: d.h, CBuf: d.cbuf.Addr(), ZBuf: d.zbuf.Addr(), Tile: fa.TBuf, TileCount: g.Bins(),
 		Prim: fa.Prims, FragArgs: fa.FragArgs, FragEntry: m.fsK.Entry()}
 	dcrs := append(texWrites, hostFlowDCRs(&dr.OM, &dt)...)
+	if b := dr.Blend; b != nil {
+		dcrs = append(dcrs, DCRWrite{abi.DCROMBlendMode, abi.PackHalves(uint32(b.ModeRGB), uint32(b.ModeA))},
+			DCRWrite{abi.DCROMBlendFunc, abi.PackBlendFunc(b.SrcRGB, b.SrcA, b.DstRGB, b.DstA)},
+			DCRWrite{abi.DCROMBlendConst, b.Const})
+	}
 	counters := fa.Counters
 	for pass := range passes {
 		// Each pass reuses the front-end buffers (the CP's launch barrier

@@ -36,9 +36,6 @@ func deviceRoute(d *drawObj, sd *scene.Draw, msaa int) (*gfx.ShaderProgram, []gf
 		return nil, nil, fmt.Sprintf("%d samples (the device path renders single-sampled)", msaa)
 	}
 	ps := &sd.State
-	if ps.Blend.Enable {
-		return nil, nil, "blending (scene blend equations are not mapped onto the OM yet)"
-	}
 	if ps.Cull == scene.CullFrontAndBack {
 		return nil, nil, "cull front and back"
 	}
@@ -215,10 +212,20 @@ func (r *Renderer) drawDevice() error {
 			attrs[a] = gfx.AttribBinding{Data: in, Offset: uint64(4 * s.Word), Stride: uint64(4 * d.in.Words)}
 		}
 		ps := &sd.State
+		var blend *gfx.OMBlend
 		om := trace.States{ColorEnabled: true, ColorWriteMask: 0xF, DepthTest: ps.DepthTest, DepthWriteMask: ps.DepthWrite,
 			DepthFunc: trace.Compare(ps.DepthFunc & 7)}
+		if b := &ps.Blend; b.Enable {
+			// Scene blend enums are GL's order, as the OM's.
+			om.BlendEnabled = true
+			k := b.Color
+			dr0 := gfx.OMBlend{ModeRGB: abi.BlendMode(b.EquationRGB), ModeA: abi.BlendMode(b.EquationAlpha),
+				SrcRGB: abi.BlendFactor(b.SrcRGB), SrcA: abi.BlendFactor(b.SrcAlpha), DstRGB: abi.BlendFactor(b.DstRGB), DstA: abi.BlendFactor(b.DstAlpha),
+				Const: format.UNorm(k[3], 8)<<24 | format.UNorm(k[0], 8)<<16 | format.UNorm(k[1], 8)<<8 | format.UNorm(k[2], 8)}
+			blend = &dr0
+		}
 		dr := &gfx.ShaderDraw{Program: sp, Attribs: attrs, Indices: d.indices, Count: len(d.indices),
-			Uniforms: d.prog.Uniforms, Cull: deviceCull(ps), OM: om, Textures: r.dev.texs[i]}
+			Uniforms: d.prog.Uniforms, Cull: deviceCull(ps), OM: om, Textures: r.dev.texs[i], Blend: blend}
 		t0 := time.Now()
 		st, err := r.dev.dev.Draw(dr)
 		if err != nil {

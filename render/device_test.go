@@ -68,29 +68,64 @@ func deviceMatchesReference(t *testing.T, dir, mesh string, cracks float64) {
 	}
 }
 
-// TestDeviceRouteStrict checks that a draw the device cannot take (a blended
-// draw) is an error naming the reason under Strict, and renders on the
+// TestDeviceRouteStrict checks that a draw the device cannot take (a 4x
+// multisampled draw) is an error naming the reason under Strict, and renders on the
 // reference path with the reason counted otherwise.
 func TestDeviceRouteStrict(t *testing.T) {
-	js := `{"width": 32, "height": 32,
+	js := `{"width": 32, "height": 32, "msaa": 4,
  "camera": {"projection": "orthographic", "xmag": 0.5, "ymag": 0.5, "near": -1, "far": 1},
  "draws": [{"name": "q", "mesh": {"generator": "quad"}, "vertex_shader": "v.vert", "fragment_shader": "f.frag",
-  "uniforms": {"u_mvp": "mvp", "u_color": [1, 0, 0, 1], "u_mode": 2},
-  "state": {"blend": {"enable": true, "src": "one", "dst": "one"}}}]}`
+  "uniforms": {"u_mvp": "mvp", "u_color": [1, 0, 0, 1], "u_mode": 2}}]}`
 	d, err := scene.LoadDescription(writeScene(t, js, testVert, testFrag))
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, _, err = Render(context.Background(), d, Options{Path: PathDevice, Strict: true})
-	if !errors.Is(err, ErrRouted) || !strings.Contains(err.Error(), "blending") {
-		t.Fatalf("strict: %v, want ErrRouted naming blending", err)
+	if !errors.Is(err, ErrRouted) || !strings.Contains(err.Error(), "4 samples") {
+		t.Fatalf("strict: %v, want ErrRouted naming the sample count", err)
 	}
 	_, st, err := Render(context.Background(), d, Options{Path: PathDevice})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Path != string(PathReference) || !strings.Contains(st.Route, "blending") || !strings.Contains(st.Draws[0].Route, "blending") {
-		t.Fatalf("route %q / %q / %q, want reference naming blending", st.Path, st.Route, st.Draws[0].Route)
+	if st.Path != string(PathReference) || !strings.Contains(st.Route, "4 samples") || !strings.Contains(st.Draws[0].Route, "4 samples") {
+		t.Fatalf("route %q / %q / %q, want reference naming the sample count", st.Path, st.Route, st.Draws[0].Route)
+	}
+}
+
+// TestDeviceBlend draws an opaque quad and a half-transparent one over it
+// (src_alpha, one_minus_src_alpha; then additive with a constant colour) and
+// compares the device OM's blending with ref's within 2/255.
+// spec: vortexpipe §3.3 step 2, §3.7
+func TestDeviceBlend(t *testing.T) {
+	for _, blend := range []string{
+		`{"enable": true, "src": "src_alpha", "dst": "one_minus_src_alpha"}`,
+		`{"enable": true, "equation_rgb": "add", "equation_alpha": "max", "src_rgb": "constant_color", "dst_rgb": "one", "src_alpha": "one", "dst_alpha": "one", "color": [0.25, 0.5, 0.75, 1]}`,
+	} {
+		js := `{"width": 32, "height": 32, "clear": {"color": [0, 0, 0, 1]},
+ "camera": {"projection": "orthographic", "xmag": 0.5, "ymag": 0.5, "near": -1, "far": 1},
+ "draws": [{"name": "a", "mesh": {"generator": "quad"}, "vertex_shader": "v.vert", "fragment_shader": "f.frag",
+   "uniforms": {"u_mvp": "mvp", "u_color": [0.9, 0.1, 0.2, 1], "u_mode": 2}},
+  {"name": "b", "mesh": {"generator": "quad"}, "vertex_shader": "v.vert", "fragment_shader": "f.frag",
+   "model": [{"translate": [0.25, 0.25, 0]}],
+   "uniforms": {"u_mvp": "mvp", "u_color": [0.1, 0.8, 0.3, 0.4], "u_mode": 2},
+   "state": {"blend": ` + blend + `}}]}`
+		d, err := scene.LoadDescription(writeScene(t, js, testVert, testFrag))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _, err := Render(context.Background(), d, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _, err := Render(context.Background(), d, Options{Path: PathDevice, Strict: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := compareImages(got[0].Image, want[0].Image, [4]uint8{0, 0, 0, 255}, 2)
+		if s.covered < 500 || s.edgeFar != 0 || s.shadeOver != 0 {
+			t.Errorf("%s: %d covered, %d coverage mismatches not within 1 px, %d px over 2/255 (max %d)", blend, s.covered, s.edgeFar, s.shadeOver, s.shadeMax)
+		}
 	}
 }
 

@@ -15,16 +15,15 @@
 // stage 0, expand_k, setup_k and binning_k on the SIMT cores, RASTER, the
 // fragment wrapper of vortexpipe §3.4 on the cores and the OM; textures are
 // sampled by the FF TEX unit through vx_tex (power-of-two A8R8G8B8 chains,
-// the level of detail from the quad derivatives). A scene with a draw the
-// device cannot take (blending, multisampling, NPOT textures, texture ops
-// other than implicit-LOD 2D sampling, different min and mag filters,
-// noperspective varyings, more than 12 varying or 12 flat words,
+// the level of detail from the quad derivatives) and blending by the OM. A
+// scene with a draw the device cannot take (multisampling, NPOT textures,
+// texture ops other than implicit-LOD 2D sampling, different min and mag
+// filters, noperspective varyings, more than 12 varying or 12 flat words,
 // gl_FragDepth, several colour outputs) renders on the reference path with
 // each reason in its DrawStats.Route and in Stats.Route, or fails with
-// ErrRouted under
-// Options.Strict. The device and reference framebuffers are not synchronised
-// between draws, so a scene is routed whole. Renderer.Close releases the
-// device.
+// ErrRouted under Options.Strict. The device and reference framebuffers are
+// not synchronised between draws, so a scene is routed whole.
+// Renderer.Close releases the device.
 //
 // # What a draw becomes
 //
