@@ -4,6 +4,18 @@
 // gfx_draw3d fragment kernel, and the draw3d host flow that replays a CGLTrace
 // through RASTER, TEX and OM on simulated memory (Draw3D, the direct harness).
 //
+// Compiled GLSL programs (package shader/lower) run on the device too
+// (ShaderProgram, ShaderDevice): the vertex shader as the front end's stage 0
+// (one thread per vertex: index resolved on the device, instancing, the
+// {base, stride, divisor} attribute table), expand_k packing the varyings onto
+// the 12 interpolation planes and the flat words into the side array, the same
+// setup_k/binning_k with a plane count (PlanesCompiled), and the fragment
+// wrapper of vortexpipe §3.4 around the fragment program (helper lanes,
+// discard folded into coverage, vx_tex with the LOD from quad derivatives,
+// vx_om_export). Each stage is a Go closure in the device.Library that runs
+// the ir.Program with shader/exec, loaded as a module image at
+// abi.LinkBaseVS / LinkBaseFS.
+//
 // The same maths also runs as device kernels (devkernels.go): setup_k
 // (SETUP/SCAN/EMIT), binning_k (BCOUNT..BSCATTER) and the draw3d fragment
 // kernel, registered with RegisterKernels and named by FrontEndImage and
