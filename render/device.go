@@ -9,6 +9,7 @@ import (
 	"vortexgfx/abi"
 	"vortexgfx/config"
 	"vortexgfx/gfx"
+	"vortexgfx/pipe"
 	"vortexgfx/ref/format"
 	"vortexgfx/scene"
 	"vortexgfx/trace"
@@ -29,12 +30,11 @@ type deviceRun struct {
 }
 
 // deviceRoute says why draw d cannot run on the device ("" when it can),
-// returning its device program otherwise. spec: vortexpipe §3.1 (eligibility),
-// §1.5.1 (a gated fallback names its reason)
-func deviceRoute(d *drawObj, sd *scene.Draw, msaa int) (*gfx.ShaderProgram, []gfx.ShaderTexture, string) {
-	if msaa != 1 {
-		return nil, nil, fmt.Sprintf("%d samples (the device path renders single-sampled)", msaa)
-	}
+// returning its device program and textures otherwise: the program's own
+// gates (gfx.NewShaderProgram), then pipe.Route on the draw as bound.
+// spec: vortexpipe §3.1 (eligibility), §2.3.3 (routing), §1.5.1 (a gated
+// fallback names its reason)
+func (r *Renderer) deviceRoute(d *drawObj, sd *scene.Draw, caps pipe.Caps) (*gfx.ShaderProgram, []gfx.ShaderTexture, string) {
 	ps := &sd.State
 	if ps.Cull == scene.CullFrontAndBack {
 		return nil, nil, "cull front and back"
@@ -42,6 +42,24 @@ func deviceRoute(d *drawObj, sd *scene.Draw, msaa int) (*gfx.ShaderProgram, []gf
 	sp, err := gfx.NewShaderProgram(fmt.Sprintf("render.draw%d", d.index), d.prog.IR)
 	if err != nil {
 		return nil, nil, err.Error()
+	}
+	// The driver's routing decision for the draw as bound: a gate sends it to
+	// the reference renderer; a unit routed to its software path does too,
+	// since the device path has no software TEX/OM/RASTER.
+	var info pipe.ShaderInfo
+	info.Compiled, info.ColorOutputs = true, 1
+	vsInfo := pipe.ShaderInfo{Compiled: true, VaryingVec4s: (sp.NVar() + 3) / 4}
+	st := &pipe.BoundState{VS: &pipe.Shader{Desc: pipe.ShaderDesc{Stage: pipe.StageVertex, Info: vsInfo}},
+		FS: &pipe.Shader{Desc: pipe.ShaderDesc{Stage: pipe.StageFragment, Info: info}},
+		FB: pipe.Framebuffer{Width: r.width, Height: r.height, Samples: r.msaa,
+			Cbufs: []*pipe.Surface{{Format: format.RGBA8}}, Zsbuf: &pipe.Surface{Format: format.D24S8}}}
+	dec := pipe.Route(caps, pipe.Options{}, st, pipe.DrawShape{Mode: pipe.PrimTriangles,
+		Draw: pipe.DirectDraw{Count: uint32(len(d.indices)), InstanceCount: 1}})
+	switch {
+	case dec.Reference:
+		return nil, nil, "pipe.Route: " + dec.Err().Error()
+	case dec.Key.SWTex || dec.Key.SWOM || dec.Key.SWRaster:
+		return nil, nil, fmt.Sprintf("pipe.Route: variant %v needs a software unit, not wired on this path (%v)", dec.Key, dec.Routes)
 	}
 	var texs []gfx.ShaderTexture
 	if sp.Textured() {
@@ -131,8 +149,16 @@ func (r *Renderer) openDevice() error {
 	var progs []*gfx.ShaderProgram
 	var texs [][]gfx.ShaderTexture
 	var reasons []string
+	cfg := config.Default()
+	if r.opts.Config != nil {
+		cfg = *r.opts.Config
+	}
+	isa := cfg.Device.ISACaps()
+	caps := pipe.Caps{Threads: cfg.Device.Threads, Warps: cfg.Device.Warps, Cores: cfg.Device.NumCores(),
+		MaxBlockSize: cfg.Device.Threads * cfg.Device.Warps, ISA: isa,
+		HasTEX: isa.Has(abi.ExtTEX), HasRASTER: isa.Has(abi.ExtRASTER), HasOM: isa.Has(abi.ExtOM)}
 	for i, d := range r.draws {
-		sp, tx, why := deviceRoute(d, &r.desc.Draws[i], r.msaa)
+		sp, tx, why := r.deviceRoute(d, &r.desc.Draws[i], caps)
 		if why != "" {
 			if r.opts.Strict {
 				return fmt.Errorf("%w: draw %d (%s): %s", ErrRouted, i, d.name, why)
@@ -153,10 +179,6 @@ func (r *Renderer) openDevice() error {
 			}
 		}
 		return nil
-	}
-	cfg := config.Default()
-	if r.opts.Config != nil {
-		cfg = *r.opts.Config
 	}
 	dev, err := gfx.OpenShaderDevice(cfg, r.width, r.height, progs)
 	if err != nil {

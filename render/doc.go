@@ -16,9 +16,11 @@
 // fragment wrapper of vortexpipe §3.4 on the cores and the OM; textures are
 // sampled by the FF TEX unit through vx_tex (power-of-two A8R8G8B8 chains,
 // the level of detail from the quad derivatives) and blending by the OM. A
-// scene with a draw the device cannot take (multisampling, NPOT textures,
-// texture ops other than implicit-LOD 2D sampling, different min and mag
-// filters, noperspective varyings, more than 12 varying or 12 flat words,
+// draw runs on the device when pipe.Route, given the draw as bound, decides
+// the device with every unit in hardware and the program passes
+// gfx.NewShaderProgram's gates. A scene with a draw the device path cannot
+// take (multisampling, NPOT textures, texture ops other than implicit-LOD 2D
+// sampling, different min and mag filters, noperspective varyings, more than 12 varying or 12 flat words,
 // gl_FragDepth, several colour outputs) renders on the reference path with
 // each reason in its DrawStats.Route and in Stats.Route, or fails with
 // ErrRouted under Options.Strict. The device and reference framebuffers are
