@@ -30,8 +30,12 @@ type fsScratch struct {
 }
 
 func (sp *ShaderProgram) fsScratch(width int) (*fsScratch, error) {
-	if s, _ := sp.fsPool.Get().(*fsScratch); s != nil && s.m.Width() == width {
-		return s, nil
+	select {
+	case s := <-sp.fsFree:
+		if s.m.Width() == width {
+			return s, nil
+		}
+	default:
 	}
 	m, err := exec.New(sp.prog.FS, exec.Config{Width: width})
 	if err != nil {
@@ -88,7 +92,12 @@ func (sp *ShaderProgram) fsKernel(c *device.CTA) error {
 	if err != nil {
 		return err
 	}
-	defer sp.fsPool.Put(s)
+	defer func() {
+		select {
+		case sp.fsFree <- s:
+		default:
+		}
+	}()
 	s.c, s.valid = c, false
 	defer func() { s.c = nil }()
 	readUniforms(c, desc, s.uni[:sp.prog.UniformWords], s.ub)

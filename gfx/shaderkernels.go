@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sync"
 
 	"vortexgfx/abi"
 	"vortexgfx/device"
@@ -82,9 +81,16 @@ type ShaderProgram struct {
 	coord  int       // FS input word of gl_FragCoord (-1: unused)
 	facing int       // FS input word of gl_FrontFacing (-1: unused)
 
-	vsPool sync.Pool // *vsScratch
-	fsPool sync.Pool // *fsScratch
+	// Executors and their scratch, kept across launches (a free list the
+	// garbage collector does not empty, unlike sync.Pool): one per core
+	// goroutine running the stage at a time.
+	vsFree chan *vsScratch
+	fsFree chan *fsScratch
 }
+
+// scratchSlots bounds the kept executors per stage (at least the cores that
+// run a stage at once; more are created and dropped).
+const scratchSlots = 64
 
 // NVar returns the number of varying planes the program uses.
 func (sp *ShaderProgram) NVar() int { return len(sp.planes) }
@@ -121,7 +127,8 @@ func NewShaderProgram(name string, p *lower.Program) (*ShaderProgram, error) {
 	if p == nil || p.VS == nil || p.FS == nil {
 		return nil, fmt.Errorf("%w: %s: a vertex and a fragment stage are both needed", ErrShaderRoute, name)
 	}
-	sp := &ShaderProgram{name: name, prog: p, vid: -1, iid: -1, coord: -1, facing: -1}
+	sp := &ShaderProgram{name: name, prog: p, vid: -1, iid: -1, coord: -1, facing: -1,
+		vsFree: make(chan *vsScratch, scratchSlots), fsFree: make(chan *fsScratch, scratchSlots)}
 	for _, s := range p.VS.Inputs {
 		switch s.Name {
 		case "gl_VertexID":
@@ -245,20 +252,31 @@ type vsScratch struct {
 	m     *exec.Machine
 	uni   []uint32
 	ub    []byte
+	ab    []byte // one attribute element
+	ob    []byte // one output record
 	table [abi.VSAttribTableLocs][3]uint64
 	vraw  [exec.MaxWidth]uint64
 }
 
 func (sp *ShaderProgram) vsScratch(width int) (*vsScratch, error) {
-	if s, _ := sp.vsPool.Get().(*vsScratch); s != nil && s.m.Width() == width {
-		return s, nil
+	select {
+	case s := <-sp.vsFree:
+		if s.m.Width() == width {
+			return s, nil
+		}
+	default:
 	}
 	m, err := exec.New(sp.prog.VS, exec.Config{Width: width})
 	if err != nil {
 		return nil, err
 	}
 	n := max(sp.prog.UniformWords, 1)
-	return &vsScratch{m: m, uni: make([]uint32, n), ub: make([]byte, 4*n)}, nil
+	aw := 0
+	for _, a := range sp.attrs {
+		aw = max(aw, a.Words)
+	}
+	return &vsScratch{m: m, uni: make([]uint32, n), ub: make([]byte, 4*n), ab: make([]byte, 4*aw),
+		ob: make([]byte, 4*sp.prog.VS.OutputWords)}, nil
 }
 
 // vsKernel is the vertex stage, one thread per vertex (vortexpipe §2.3.2,
@@ -282,7 +300,12 @@ func (sp *ShaderProgram) vsKernel(c *device.CTA) error {
 	if err != nil {
 		return err
 	}
-	defer sp.vsPool.Put(s)
+	defer func() {
+		select {
+		case sp.vsFree <- s:
+		default:
+		}
+	}()
 	for i := range sp.attrs {
 		e := table + uint64(i)*abi.VSAttribEntryBytes
 		s.table[i] = [3]uint64{c.ReadU64(e), c.ReadU64(e + 8), c.ReadU64(e + 16)}
@@ -325,9 +348,10 @@ func (sp *ShaderProgram) vsKernel(c *device.CTA) error {
 					if t[2] != 0 {
 						elem = baseInst + inst/t[2]
 					}
-					addr := t[0] + elem*t[1]
+					ab := s.ab[:4*slot.Words]
+					c.Read(t[0]+elem*t[1], ab)
 					for k := 0; k < slot.Words; k++ {
-						s.m.Input(slot.Word + k)[l] = c.ReadU32(addr + 4*uint64(k))
+						s.m.Input(slot.Word + k)[l] = binary.LittleEndian.Uint32(ab[4*k:])
 					}
 				}
 			}
@@ -344,10 +368,10 @@ func (sp *ShaderProgram) vsKernel(c *device.CTA) error {
 				if present>>l&1 == 0 {
 					continue
 				}
-				rec := out + s.vraw[l]*ow*4
 				for k := 0; k < int(ow); k++ {
-					c.WriteU32(rec+4*uint64(k), s.m.Output(k)[l])
+					binary.LittleEndian.PutUint32(s.ob[4*k:], s.m.Output(k)[l])
 				}
+				c.Write(out+s.vraw[l]*ow*4, s.ob)
 			}
 		}
 	}
@@ -365,17 +389,18 @@ func (sp *ShaderProgram) expandKernel(c *device.CTA) error {
 	if ow != uint64(sp.prog.VS.OutputWords) || count > maxFrontEndItems {
 		return fmt.Errorf("%s: %d vertices of %d words (program: %d)", sp.expandName(), count, ow, sp.prog.VS.OutputWords)
 	}
+	in := make([]byte, 4*ow) // once per CTA
+	var out [ShaderVertexBytes]byte
 	gridStride(c, count, func(i uint64) {
-		src, dst := recs+i*ow*4, verts+i*ShaderVertexBytes
-		for k := uint64(0); k < 4; k++ {
-			c.WriteU32(dst+4*k, c.ReadU32(src+4*k))
-		}
+		c.Read(recs+i*ow*4, in)
+		copy(out[:16], in[:16])
 		for p, w := range sp.planes {
-			c.WriteU32(dst+16+4*uint64(p), c.ReadU32(src+4*uint64(w)))
+			copy(out[16+4*p:20+4*p], in[4*w:4*w+4])
 		}
 		for k, w := range sp.flat {
-			c.WriteU32(dst+shaderFlatOffset+4*uint64(k), c.ReadU32(src+4*uint64(w)))
+			copy(out[shaderFlatOffset+4*k:shaderFlatOffset+4*k+4], in[4*w:4*w+4])
 		}
+		c.Write(verts+i*ShaderVertexBytes, out[:])
 	})
 	return c.Err()
 }
