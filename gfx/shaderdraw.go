@@ -182,6 +182,42 @@ func (d *ShaderDevice) Color() ([]uint32, error) {
 	return px, nil
 }
 
+// Targets reads the colour (A8R8G8B8) and depth/stencil (depth in bits
+// 0..23, stencil in 24..31) targets back, row 0 the bottom row, so that a
+// draw routed to the reference renderer can continue the frame.
+func (d *ShaderDevice) Targets() (color, depth []uint32, err error) {
+	if color, err = d.Color(); err != nil {
+		return nil, nil, err
+	}
+	out := make([]byte, d.w*d.h*4)
+	if err := d.ds.q.EnqueueRead(d.zbuf, 0, out).Wait(); err != nil {
+		return nil, nil, fmt.Errorf("gfx: shader device: reading the depth target: %w", err)
+	}
+	depth = make([]uint32, d.w*d.h)
+	for i := range depth {
+		depth[i] = binary.LittleEndian.Uint32(out[4*i:])
+	}
+	return color, depth, nil
+}
+
+// SetTargets writes both targets (the layout Targets returns).
+func (d *ShaderDevice) SetTargets(color, depth []uint32) error {
+	if len(color) != d.w*d.h || len(depth) != d.w*d.h {
+		return fmt.Errorf("gfx: shader device: %d colour and %d depth words for a %dx%d target", len(color), len(depth), d.w, d.h)
+	}
+	cb, zb := make([]byte, 4*len(color)), make([]byte, 4*len(depth))
+	for i := range color {
+		binary.LittleEndian.PutUint32(cb[4*i:], color[i])
+		binary.LittleEndian.PutUint32(zb[4*i:], depth[i])
+	}
+	b := d.ds.q.NewBatch()
+	b.Write(d.cbuf, 0, cb).Write(d.zbuf, 0, zb)
+	if err := b.Submit().Wait(); err != nil {
+		return fmt.Errorf("gfx: shader device: writing the targets: %w", err)
+	}
+	return nil
+}
+
 // resident loads p's modules at their link bases unless they still own them.
 func (d *ShaderDevice) resident(p *ShaderProgram) (*shaderModules, error) {
 	m := d.mods[p]

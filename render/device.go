@@ -1,9 +1,12 @@
 package render
 
 import (
+	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"image"
+	"strings"
 	"time"
 
 	"vortexgfx/abi"
@@ -140,14 +143,12 @@ func deviceTexture(d *drawObj, sd *scene.Draw, name string) (gfx.ShaderTexture, 
 	return t, ""
 }
 
-// openDevice decides the route of every draw and, when all can run on the
-// device, opens it with their programs. A scene with a draw the device cannot
-// take renders wholly on the reference renderer (the device and reference
-// framebuffers are not synchronised between draws), each such draw's reason
-// counted in its Route; with Options.Strict it is an error.
+// openDevice decides the route of every draw and, when at least one can run
+// on the device, opens it with their programs. A draw the device cannot take
+// runs on the reference renderer inside the device frame (drawRouted), its
+// reason in its Route and in Stats.Route; with Options.Strict it is an error.
+// A scene with no device draw renders on the reference path.
 func (r *Renderer) openDevice() error {
-	var progs []*gfx.ShaderProgram
-	var texs [][]gfx.ShaderTexture
 	var reasons []string
 	cfg := config.Default()
 	if r.opts.Config != nil {
@@ -157,6 +158,9 @@ func (r *Renderer) openDevice() error {
 	caps := pipe.Caps{Threads: cfg.Device.Threads, Warps: cfg.Device.Warps, Cores: cfg.Device.NumCores(),
 		MaxBlockSize: cfg.Device.Threads * cfg.Device.Warps, ISA: isa,
 		HasTEX: isa.Has(abi.ExtTEX), HasRASTER: isa.Has(abi.ExtRASTER), HasOM: isa.Has(abi.ExtOM)}
+	progs := make([]*gfx.ShaderProgram, len(r.draws))
+	texs := make([][]gfx.ShaderTexture, len(r.draws))
+	var onDevice []*gfx.ShaderProgram
 	for i, d := range r.draws {
 		sp, tx, why := r.deviceRoute(d, &r.desc.Draws[i], caps)
 		if why != "" {
@@ -167,29 +171,26 @@ func (r *Renderer) openDevice() error {
 			r.stats.Draws[i].Route = "reference: " + why
 			continue
 		}
-		progs = append(progs, sp)
-		texs = append(texs, tx)
+		progs[i], texs[i] = sp, tx
+		onDevice = append(onDevice, sp)
+		r.stats.Draws[i].Route = "device"
 	}
-	if len(reasons) > 0 {
+	if len(onDevice) == 0 {
 		r.stats.Path = string(PathReference)
-		r.stats.Route = fmt.Sprintf("reference: %d of %d draws cannot run on the device (%s)", len(reasons), len(r.draws), reasons[0])
-		for i := range r.draws {
-			if r.stats.Draws[i].Route == "reference" {
-				r.stats.Draws[i].Route = "reference: scene routed with its other draws"
-			}
-		}
+		r.stats.Route = fmt.Sprintf("reference: no draw can run on the device (%s)", reasons[0])
 		return nil
 	}
-	dev, err := gfx.OpenShaderDevice(cfg, r.width, r.height, progs)
+	dev, err := gfx.OpenShaderDevice(cfg, r.width, r.height, onDevice)
 	if err != nil {
 		return fmt.Errorf("render: device: %w", err)
 	}
 	r.dev = &deviceRun{dev: dev, progs: progs, texs: texs, img: image.NewNRGBA(image.Rect(0, 0, r.width, r.height)),
 		last: make([]gfx.DeviceDrawStats, len(progs))}
 	r.stats.Path = string(PathDevice)
-	r.stats.Route = "device: every draw passed the device route (compiled VS as front-end stage 0, FS wrapper, RASTER/OM)"
-	for i := range r.stats.Draws {
-		r.stats.Draws[i].Route = "device"
+	r.stats.Route = "device: every draw passed the device route (pipe.Route; compiled VS as front-end stage 0, FS wrapper, RASTER/OM)"
+	if len(reasons) > 0 {
+		r.stats.Route = fmt.Sprintf("device: %d of %d draws on the device; routed to the reference renderer: %s",
+			len(onDevice), len(r.draws), strings.Join(reasons, "; "))
 	}
 	return nil
 }
@@ -214,7 +215,7 @@ func deviceCull(ps *scene.PipelineState) gfx.CullMode {
 
 // drawDevice renders one frame on the device: clear, then each draw as one
 // device draw.
-func (r *Renderer) drawDevice() error {
+func (r *Renderer) drawDevice(ctx context.Context) error {
 	desc := r.desc
 	cc := desc.ClearColor
 	color := format.UNorm(cc[3], 8)<<24 | format.UNorm(cc[0], 8)<<16 | format.UNorm(cc[1], 8)<<8 | format.UNorm(cc[2], 8)
@@ -229,6 +230,12 @@ func (r *Renderer) drawDevice() error {
 			in[4*k], in[4*k+1], in[4*k+2], in[4*k+3] = byte(w), byte(w>>8), byte(w>>16), byte(w>>24)
 		}
 		sp := r.dev.progs[i]
+		if sp == nil {
+			if err := r.drawRouted(ctx, i, d); err != nil {
+				return err
+			}
+			continue
+		}
 		attrs := make([]gfx.AttribBinding, len(sp.Attributes()))
 		for a, s := range sp.Attributes() {
 			attrs[a] = gfx.AttribBinding{Data: in, Offset: uint64(4 * s.Word), Stride: uint64(4 * d.in.Words)}
@@ -264,6 +271,34 @@ func (r *Renderer) drawDevice() error {
 		}
 	}
 	return r.readDevice()
+}
+
+// drawRouted runs draw i, which the device cannot take, on the reference
+// renderer in the middle of a device frame: the device's colour and depth
+// targets are read into ref's target, the draw runs there, and the result is
+// written back. spec: vortexpipe §3.5 (a fallback draw continues the pass)
+func (r *Renderer) drawRouted(ctx context.Context, i int, d *drawObj) error {
+	color, depth, err := r.dev.dev.Targets()
+	if err != nil {
+		return err
+	}
+	t := r.targets[0]
+	cd, zd := t.Color[0].Data, t.DepthStencil.Data
+	for k, c := range color {
+		cd[4*k], cd[4*k+1], cd[4*k+2], cd[4*k+3] = uint8(c>>16), uint8(c>>8), uint8(c), uint8(c>>24)
+		z := depth[k]
+		// OM word: depth [23:0], stencil [31:24]; ref's D24S8: depth << 8 | stencil.
+		binary.LittleEndian.PutUint32(zd[4*k:], z<<8|z>>24)
+	}
+	if err := r.runDraw(ctx, t, d, &r.stats.Draws[i], [2]float32{}); err != nil {
+		return fmt.Errorf("render: draw %d (%s) on the reference renderer: %w", i, d.name, err)
+	}
+	for k := range color {
+		color[k] = uint32(cd[4*k+3])<<24 | uint32(cd[4*k])<<16 | uint32(cd[4*k+1])<<8 | uint32(cd[4*k+2])
+		z := binary.LittleEndian.Uint32(zd[4*k:])
+		depth[k] = z>>8 | z<<24
+	}
+	return r.dev.dev.SetTargets(color, depth)
 }
 
 // readDevice reads the device colour target back into the frame image, row 0

@@ -21,11 +21,12 @@
 // gfx.NewShaderProgram's gates. A scene with a draw the device path cannot
 // take (multisampling, NPOT textures, texture ops other than implicit-LOD 2D
 // sampling, different min and mag filters, noperspective varyings, more than 12 varying or 12 flat words,
-// gl_FragDepth, several colour outputs) renders on the reference path with
-// each reason in its DrawStats.Route and in Stats.Route, or fails with
-// ErrRouted under Options.Strict. The device and reference framebuffers are
-// not synchronised between draws, so a scene is routed whole.
-// Renderer.Close releases the device.
+// gl_FragDepth, several colour outputs) runs on the reference renderer inside
+// the device frame — the device's colour and depth targets are read back
+// into ref's target and written again after the draw — with its reason in
+// its DrawStats.Route and in Stats.Route, or fails with ErrRouted under
+// Options.Strict. A scene with no draw the device can take (a multisampled
+// one) renders on the reference path. Renderer.Close releases the device.
 //
 // # What a draw becomes
 //

@@ -194,7 +194,7 @@ func (r *Renderer) Draw(ctx context.Context, frame int) error {
 	desc := r.desc
 	start := time.Now()
 	if r.dev != nil {
-		if err := r.drawDevice(); err != nil {
+		if err := r.drawDevice(ctx); err != nil {
 			return fmt.Errorf("render: frame %d: %w", frame, err)
 		}
 		r.stats.Frames++
