@@ -28,6 +28,7 @@ type deviceRun struct {
 	dev   *gfx.ShaderDevice
 	progs []*gfx.ShaderProgram
 	texs  [][]gfx.ShaderTexture // per draw, one per fragment sampler
+	attrs [][]byte              // per draw, the vertex words as bytes
 	img   *image.NRGBA
 	last  []gfx.DeviceDrawStats
 }
@@ -185,7 +186,7 @@ func (r *Renderer) openDevice() error {
 		return fmt.Errorf("render: device: %w", err)
 	}
 	r.dev = &deviceRun{dev: dev, progs: progs, texs: texs, img: image.NewNRGBA(image.Rect(0, 0, r.width, r.height)),
-		last: make([]gfx.DeviceDrawStats, len(progs))}
+		last: make([]gfx.DeviceDrawStats, len(progs)), attrs: make([][]byte, len(progs))}
 	r.stats.Path = string(PathDevice)
 	r.stats.Route = "device: every draw passed the device route (pipe.Route; compiled VS as front-end stage 0, FS wrapper, RASTER/OM)"
 	if len(reasons) > 0 {
@@ -225,16 +226,21 @@ func (r *Renderer) drawDevice(ctx context.Context) error {
 	}
 	for i, d := range r.draws {
 		sd := &desc.Draws[i]
-		in := make([]byte, 4*len(d.in.Data))
-		for k, w := range d.in.Data {
-			in[4*k], in[4*k+1], in[4*k+2], in[4*k+3] = byte(w), byte(w>>8), byte(w>>16), byte(w>>24)
-		}
 		sp := r.dev.progs[i]
 		if sp == nil {
 			if err := r.drawRouted(ctx, i, d); err != nil {
 				return err
 			}
 			continue
+		}
+		in := r.dev.attrs[i]
+		if in == nil {
+			// The mesh's vertex words as bytes, once for all frames.
+			in = make([]byte, 4*len(d.in.Data))
+			for k, w := range d.in.Data {
+				binary.LittleEndian.PutUint32(in[4*k:], w)
+			}
+			r.dev.attrs[i] = in
 		}
 		attrs := make([]gfx.AttribBinding, len(sp.Attributes()))
 		for a, s := range sp.Attributes() {
