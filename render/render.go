@@ -126,7 +126,7 @@ func New(ctx context.Context, desc *scene.Description, opts Options) (*Renderer,
 	if opts.Heatmap {
 		r.heat = make([]uint32, r.width*r.height)
 	}
-	r.stats = Stats{Path: string(PathReference), Route: "reference: device path not wired (package pipe cannot route scene draws yet)",
+	r.stats = Stats{Path: string(PathReference), Route: "reference: every draw on the reference renderer (--path reference)",
 		Width: r.width, Height: r.height, MSAA: r.msaa}
 	texCache := map[*scene.Texture]*uploadedTexture{}
 	for i := range desc.Draws {

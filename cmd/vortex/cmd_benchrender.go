@@ -83,7 +83,7 @@ func runBenchRender(args []string, stdout, stderr io.Writer) int {
 	mesh := fs.String("mesh", "", "benchmark mesh: an OBJ `FILE`, bunny (the data's bunny.obj), sphere or grid")
 	size := fs.String("size", "512x512", "image size `WxH`")
 	frames := fs.Int("frames", 20, "frames `N` to time (frame i is rotated by 3i degrees)")
-	path := fs.String("path", "reference", "renderer `device|reference`; the device path is not wired yet")
+	path := fs.String("path", "reference", "renderer `device|reference` (device: the whole device model through the CP)")
 	out := fs.String("o", "", "write the last frame to `PNG`")
 	asJSON := fs.Bool("json", false, `print one line {"ms_per_frame":M,"frames":N,"width":W,"height":H,"triangles":T}`)
 	shaders := fs.String("shaders", "", "`DIR` holding lambert.vert and lambert.frag (default: ../shared/data/bench beside the repository)")

@@ -70,7 +70,7 @@ func TestRenderCommand(t *testing.T) {
 	if err := json.Unmarshal(data, &st); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(st.Route, "device path not wired") || len(st.Draws) != 1 || st.Draws[0].TrianglesIn == 0 || st.Draws[0].FragmentsWritten == 0 {
+	if !strings.Contains(st.Route, "reference renderer (--path reference)") || len(st.Draws) != 1 || st.Draws[0].TrianglesIn == 0 || st.Draws[0].FragmentsWritten == 0 {
 		t.Errorf("stats %s", data)
 	}
 }
