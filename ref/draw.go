@@ -35,6 +35,7 @@ const (
 // per Draw, so the per-primitive and per-fragment paths never allocate.
 type drawer struct {
 	ctx    context.Context
+	bufs   *drawBufs // the draw's per-element and per-vertex memory
 	t      *Target
 	s      *State
 	tex    boundTextures
@@ -97,14 +98,53 @@ type drawer struct {
 // or the first error of a shader or of ctx. Output is deterministic.
 // spec: vortexpipe-driver §5.2 (the CPU renderer is the correctness oracle).
 func Draw(ctx context.Context, t *Target, s *State, in VertexInput, p DrawParams) error {
-	d, elems, err := newDrawer(ctx, t, s, in, p)
+	b := &drawBufs{}
+	if t != nil && t.scratch != nil && t.scratch.mu.TryLock() {
+		// Reuse the previous draw's buffers; a concurrent draw into
+		// the same target allocates its own.
+		defer t.scratch.mu.Unlock()
+		b = &t.scratch.bufs
+	}
+	d, elems, err := newDrawer(ctx, t, s, in, p, b)
 	if err != nil {
 		return err
 	}
 	return d.run(in, p, elems)
 }
 
-func newDrawer(ctx context.Context, t *Target, s *State, in VertexInput, p DrawParams) (*drawer, []int64, error) {
+// drawBufs holds a draw's per-element and per-vertex arrays. A Target
+// keeps one set, so consecutive draws into it reuse the memory instead of
+// allocating (and faulting in) megabytes per draw; every array is fully
+// written before it is read.
+type drawBufs struct {
+	elems []int64
+	slot  []int32
+	table []int32
+	ids   []int64
+	pos   [][4]float32
+	vary  []uint32
+	psize []float32
+	cdist []float32
+	wv    []winPos
+}
+
+// drawScratch is a Target's reusable draw buffers, held by one draw at a
+// time.
+type drawScratch struct {
+	mu   sync.Mutex
+	bufs drawBufs
+}
+
+// grow returns s resized to n elements, reallocating only when its
+// capacity is too small; the contents are unspecified.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+func newDrawer(ctx context.Context, t *Target, s *State, in VertexInput, p DrawParams, bufs *drawBufs) (*drawer, []int64, error) {
 	if t == nil || s == nil {
 		return nil, nil, fmt.Errorf("%w: nil target or state", ErrBadDraw)
 	}
@@ -117,7 +157,7 @@ func newDrawer(ctx context.Context, t *Target, s *State, in VertexInput, p DrawP
 	if err := checkState(t, s); err != nil {
 		return nil, nil, err
 	}
-	d := &drawer{ctx: ctx, t: t, s: s, tex: boundTextures(s.Textures), layout: s.Vertex.Layout()}
+	d := &drawer{ctx: ctx, t: t, s: s, tex: boundTextures(s.Textures), layout: s.Vertex.Layout(), bufs: bufs}
 	lay := d.layout
 	if lay.Varyings < 0 || lay.Varyings > maxVaryings || lay.ClipDistances < 0 || lay.ClipDistances > MaxClipDistances {
 		return nil, nil, fmt.Errorf("%w: vertex layout %d varyings, %d clip distances (max %d, %d)", ErrBadDraw, lay.Varyings, lay.ClipDistances, maxVaryings, MaxClipDistances)
@@ -148,10 +188,11 @@ func newDrawer(ctx context.Context, t *Target, s *State, in VertexInput, p DrawP
 			}
 		}
 	}
-	elems, err := elements(in, p, s.PrimitiveRestart, s.RestartIndex)
+	elems, err := elementsInto(bufs.elems, in, p, s.PrimitiveRestart, s.RestartIndex)
 	if err != nil {
 		return nil, nil, err
 	}
+	bufs.elems = elems
 	d.rect = [4]int{0, 0, t.W, t.H}
 	if s.ScissorTest {
 		sc := s.Scissor
@@ -289,6 +330,12 @@ func checkState(t *Target, s *State) error {
 // in order, restartMark marking a primitive restart (compared with the raw
 // index).
 func elements(in VertexInput, p DrawParams, restart bool, restartIndex uint32) ([]int64, error) {
+	return elementsInto(nil, in, p, restart, restartIndex)
+}
+
+// elementsInto is elements writing into dst's memory when it is large
+// enough.
+func elementsInto(dst []int64, in VertexInput, p DrawParams, restart bool, restartIndex uint32) ([]int64, error) {
 	if p.Count < 0 || p.First < 0 || p.Instances < 0 || p.BaseInstance < 0 ||
 		p.Count > MaxDrawCount || p.First > math.MaxInt32 || p.Instances > MaxInstances || p.BaseInstance > math.MaxInt32 {
 		return nil, fmt.Errorf("%w: first %d count %d instances %d base instance %d (limits: count %d, instances %d)",
@@ -300,7 +347,7 @@ func elements(in VertexInput, p DrawParams, restart bool, restartIndex uint32) (
 	if in.Words < 0 || in.InstanceWords < 0 || in.Words > MaxAttribWords || in.InstanceWords > MaxAttribWords {
 		return nil, fmt.Errorf("%w: vertex input %d / %d words per vertex / instance (max %d)", ErrBadDraw, in.Words, in.InstanceWords, MaxAttribWords)
 	}
-	elems := make([]int64, p.Count)
+	elems := grow(dst, p.Count)
 	if p.IndexType == IndexNone {
 		for i := range elems {
 			elems[i] = int64(p.First + i)
@@ -335,17 +382,19 @@ func elements(in VertexInput, p DrawParams, restart bool, restartIndex uint32) (
 }
 
 func (d *drawer) run(in VertexInput, p DrawParams, elems []int64) error {
-	ids, slot := uniqueVertices(elems)
+	ids, slot := d.bufs.uniqueVertices(elems)
 	for _, id := range ids {
 		if id < 0 || id > math.MaxInt32 || (in.Words > 0 && (id+1)*int64(in.Words) > int64(len(in.Data))) {
 			return fmt.Errorf("%w: vertex %d outside the vertex data (%d words of %d per vertex)", ErrBadDraw, id, len(in.Data), in.Words)
 		}
 	}
 	n := len(ids)
-	d.pos = make([][4]float32, n)
-	d.vary = make([]uint32, n*d.vw)
-	d.psize = make([]float32, n)
-	d.cdist = make([]float32, n*d.layout.ClipDistances)
+	bf := d.bufs
+	bf.pos = grow(bf.pos, n)
+	bf.vary = grow(bf.vary, n*d.vw)
+	bf.psize = grow(bf.psize, n)
+	bf.cdist = grow(bf.cdist, n*d.layout.ClipDistances)
+	d.pos, d.vary, d.psize, d.cdist = bf.pos, bf.vary, bf.psize, bf.cdist
 	instances := max(p.Instances, 1)
 	var ws []*drawer
 	aw := in.Words + in.InstanceWords
@@ -399,7 +448,8 @@ func (d *drawer) run(in VertexInput, p DrawParams, elems []int64) error {
 			// triangles (indexed lists, strips, fans, quads) or when
 			// workers skip triangles by band.
 			if p.Topology >= Triangles && (p.Topology != Triangles || len(slot) > n || d.s.Workers > 1) {
-				d.wv = make([]winPos, n) // shared by the workers
+				bf.wv = grow(bf.wv, n)
+				d.wv = bf.wv // shared by the workers
 			}
 			ws = d.workers(d.ctx, min(max(d.s.Workers, 1), maxWorkers))
 		}
@@ -419,7 +469,14 @@ func (d *drawer) run(in VertexInput, p DrawParams, elems []int64) error {
 // span a range not much larger than the draw, a direct table over the range
 // replaces sorting and searching; both give the same lists.
 func uniqueVertices(elems []int64) (ids []int64, slot []int32) {
-	slot = make([]int32, len(elems))
+	return (&drawBufs{}).uniqueVertices(elems)
+}
+
+// uniqueVertices is the package function using (and keeping) b's slot,
+// table and id memory.
+func (b *drawBufs) uniqueVertices(elems []int64) (ids []int64, slot []int32) {
+	slot = grow(b.slot, len(elems))
+	b.slot = slot
 	lo, hi, found := int64(math.MaxInt64), int64(math.MinInt64), false
 	for _, e := range elems {
 		if e != restartMark {
@@ -433,8 +490,10 @@ func uniqueVertices(elems []int64) (ids []int64, slot []int32) {
 		return nil, slot
 	}
 	if span := uint64(hi - lo); span < uint64(2*len(elems)+4096) {
-		ids = make([]int64, 0, min(uint64(len(elems)), span+1))
-		table := make([]int32, span+1) // 0: unused, else 1 + position in ids
+		ids = grow(b.ids, int(min(uint64(len(elems)), span+1)))[:0]
+		table := grow(b.table, int(span+1)) // 0: unused, else 1 + position in ids
+		clear(table)
+		b.table = table
 		for _, e := range elems {
 			if e != restartMark {
 				table[e-lo] = 1
@@ -446,6 +505,7 @@ func uniqueVertices(elems []int64) (ids []int64, slot []int32) {
 				table[k] = int32(len(ids))
 			}
 		}
+		b.ids = ids
 		for i, e := range elems {
 			slot[i] = -1
 			if e != restartMark {

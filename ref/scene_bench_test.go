@@ -200,3 +200,22 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// A draw into a target whose buffers a larger, different draw left behind
+// renders exactly as into a fresh target.
+func TestDrawBuffersReused(t *testing.T) {
+	render := func(tg *Target, slices, stacks int) []byte {
+		in, idx, n := sphereMesh(slices, stacks)
+		_ = tg.ClearColor(0, [4]float32{0.12, 0.12, 0.15, 1})
+		_ = tg.ClearDepth(1)
+		s := lambertState(tg.W, tg.H, 7, 2)
+		draw(t, tg, &s, in, DrawParams{Topology: Triangles, Count: n, IndexType: Index32, Indices: idx})
+		return append(append([]byte(nil), tg.Color[0].Data...), tg.DepthStencil.Data...)
+	}
+	used := newTarget(t, 80, 60, []format.Format{format.RGBA8}, format.D24S8)
+	render(used, 48, 25)
+	fresh := newTarget(t, 80, 60, []format.Format{format.RGBA8}, format.D24S8)
+	if string(render(used, 20, 9)) != string(render(fresh, 20, 9)) {
+		t.Fatal("reused draw buffers changed the rendering")
+	}
+}

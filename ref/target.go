@@ -47,6 +47,8 @@ type Target struct {
 	W, H         int
 	Color        []*Surface
 	DepthStencil *Surface
+
+	scratch *drawScratch // draw buffers reused across draws (NewTarget)
 }
 
 // NewTarget creates a target with zero-filled attachments. ds may be
@@ -55,7 +57,7 @@ func NewTarget(w, h int, colors []format.Format, ds format.Format) (*Target, err
 	if len(colors) > MaxRenderTargets {
 		return nil, fmt.Errorf("%w: %d colour attachments (max %d)", ErrBadTarget, len(colors), MaxRenderTargets)
 	}
-	t := &Target{W: w, H: h}
+	t := &Target{W: w, H: h, scratch: &drawScratch{}}
 	for i, f := range colors {
 		if !f.IsColor() {
 			return nil, fmt.Errorf("%w: colour attachment %d format %v", ErrBadTarget, i, f)
