@@ -77,11 +77,13 @@
 // encoded on write and decoded for blending, integers clamp.
 //
 // Drawing is deterministic; no allocation happens per primitive, quad or
-// pixel (scratch is allocated once per Draw). With State.Workers > 1 the
-// fragment work is split into interleaved 16-row bands, one set per
-// goroutine, each walking every primitive in submission order, so every
-// pixel sees the same fragment sequence and the output is bit-identical to
-// the serial path; fragment shaders with scratch implement FragmentCloner.
+// pixel (scratch is allocated once per Draw, and a Target made by
+// NewTarget keeps its per-element and per-vertex arrays for the next
+// draw). With State.Workers > 1 the fragment work is split into
+// interleaved 16-row bands, one set per goroutine, each walking every
+// primitive in submission order, so every pixel sees the same fragment
+// sequence and the output is bit-identical to the serial path; fragment
+// shaders with scratch implement FragmentCloner.
 // Each vertex's window position is computed once per instance; a triangle
 // whose three vertices are inside the clip volume is set up from those,
 // and a worker skips it before setup when it cannot reach its bands. A
