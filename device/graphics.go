@@ -23,10 +23,12 @@ type ViewMemory interface {
 // the fragment waves did through TEX and OM.
 type GraphicsStats struct {
 	Raster   raster.Stats
-	TexReads uint64 // vx_tex requests (one per lane that sampled)
-	OMReads  uint64 // vx_om_export fragments that reached the OM
-	OMWrites uint64 // fragments that passed the OM tests and were written
-	Cycles   uint64 // the frame's cost (see graphicsKick)
+	TexReads uint64   // vx_tex requests (one per lane that sampled)
+	OMReads  uint64   // vx_om_export fragments that reached the OM
+	OMWrites uint64   // fragments that passed the OM tests and were written
+	Tex      tex.Perf // TEX counters summed over the cores (tex.CostModel)
+	OM       om.Perf  // OM counters summed over the cores (om.CostModel)
+	Cycles   uint64   // the frame's cost (see graphicsKick)
 }
 
 // graphicsState is the device's graphics wiring: the memory the units view and
@@ -35,6 +37,9 @@ type graphicsState struct {
 	frame atomic.Pointer[gfxFrame]
 	mu    sync.Mutex
 	last  GraphicsStats
+	cores []gfxCoreCounters // reused across frames (recorder buffers)
+	tex   tex.CostModel     // resolved TEX cost model
+	om    om.CostModel      // resolved OM cost model
 }
 
 // gfxFrame is one frame kick's bound units, read-only while waves run, plus
@@ -47,10 +52,18 @@ type gfxFrame struct {
 	tex       [abi.TexNumStages]*tex.Sampler
 	texErr    [abi.TexNumStages]error
 	cores     []gfxCoreCounters
+	binLog    uint // RASTER bin size: the replay order of the TEX/OM models
+	texLine   uint // log2 tcache line bytes
+	omLine    uint // log2 ocache line bytes
 }
 
+// gfxCoreCounters are one core's live counters and its record of TEX/OM
+// traffic for the cost models; only that core's goroutine writes them.
 type gfxCoreCounters struct {
 	texReads, omReads, omWrites uint64
+	rec                         perfRecorder
+	taps                        tex.Taps
+	acc                         om.Access
 	_                           [40]byte // keep cores off one cache line
 }
 
@@ -106,8 +119,30 @@ func (d *Device) graphicsKick(ctx context.Context, mem ViewMemory, rc raster.Con
 	}
 	_, w := abi.UnpackScissor(rs.ScissorX)
 	_, h := abi.UnpackScissor(rs.ScissorY)
-	fr := &gfxFrame{cores: make([]gfxCoreCounters, d.ncores), depthOnly: st.OM.ApertureDepth&1 != 0,
-		aper: abi.Aperture{XBits: uint8(st.OM.ApertureXBits), YBits: uint8(st.OM.ApertureYBits), RecordShift: uint8(st.OM.ApertureShift)}}
+	tm, err := d.gfx.tex.Resolve()
+	if err != nil {
+		return 0, err
+	}
+	omm, err := d.gfx.om.Resolve()
+	if err != nil {
+		return 0, err
+	}
+	binLog := rc.BinLog
+	if binLog == 0 {
+		binLog = abi.DefaultBinLogSize
+	}
+	if len(d.gfx.cores) != d.ncores {
+		d.gfx.cores = make([]gfxCoreCounters, d.ncores)
+	}
+	for i := range d.gfx.cores {
+		c := &d.gfx.cores[i]
+		c.texReads, c.omReads, c.omWrites = 0, 0, 0
+		c.rec.reset()
+	}
+	fr := &gfxFrame{cores: d.gfx.cores, depthOnly: st.OM.ApertureDepth&1 != 0,
+		aper:    abi.Aperture{XBits: uint8(st.OM.ApertureXBits), YBits: uint8(st.OM.ApertureYBits), RecordShift: uint8(st.OM.ApertureShift)},
+		binLog:  uint(binLog),
+		texLine: lineShift(tm.LineBytes), omLine: lineShift(omm.LineBytes)}
 	for rt := range fr.om {
 		if w > 0 && h > 0 {
 			fr.om[rt], fr.omErr[rt] = om.Bind(mem, &st.OM.State, rt, w, h)
@@ -149,7 +184,7 @@ func (d *Device) graphicsKick(ctx context.Context, mem ViewMemory, rc raster.Con
 		gs.OMReads += c.omReads
 		gs.OMWrites += c.omWrites
 	}
-	d.publishGraphicsPerf(fr, &rst, rc)
+	d.publishGraphicsPerf(fr, &rst, rc, tm, omm, &gs)
 	walk := uint64(rst.Reads+rst.Quads) / uint64(max(1, rc.Engines))
 	gs.Cycles = max(walk, fcyc)
 	d.gfx.mu.Lock()

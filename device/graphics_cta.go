@@ -22,8 +22,17 @@ func (c *CTA) Tex(stage int, u, v int32, lod uint32) uint32 {
 		c.Fail(fmt.Errorf("vx_tex: %w", fr.texErr[stage]))
 		return 0
 	}
-	fr.cores[c.Core].texReads++
-	return s.Sample(u, v, lod)
+	cc := &fr.cores[c.Core]
+	cc.texReads++
+	texel := s.SampleTaps(u, v, lod, &cc.taps)
+	r := &cc.rec
+	sg := r.seg(c, fr.binLog)
+	at := len(r.texOps)
+	r.texOps = append(r.texOps, 0)
+	r.texOps = cc.taps.Lines(fr.texLine, r.texOps)
+	r.texOps[at] = uint64(len(r.texOps) - at - 1)
+	sg.tex1 = len(r.texOps)
+	return texel
 }
 
 // OMExport is vx_om_export: it hands one fragment (pixel x, y; face 1 when back
@@ -49,11 +58,24 @@ func (c *CTA) OMExport(x, y int, face uint32, rt int, color, depth, flags uint32
 	}
 	cc := &fr.cores[c.Core]
 	cc.omReads++
-	if u.Export(x, y, face, color, depth) {
+	pass := u.ExportAccess(x, y, face, color, depth, &cc.acc)
+	if pass {
 		cc.omWrites++
-		return true
 	}
-	return false
+	a := &cc.acc
+	var f uint64
+	for i, b := range [4]bool{a.ZRead, a.CRead, a.ZWrite, a.CWrite} {
+		if b {
+			f |= 1 << i
+		}
+	}
+	if f != 0 {
+		r := &cc.rec
+		sg := r.seg(c, fr.binLog)
+		r.omOps = append(r.omOps, f, a.ZAddr>>fr.omLine, a.CAddr>>fr.omLine)
+		sg.om1 = len(r.omOps)
+	}
+	return pass
 }
 
 // OMStore is the aperture-store form of vx_om_export: a store of one record p at

@@ -30,18 +30,68 @@ type DeviceReplay struct {
 	HostBinning bool
 }
 
-// PerfCounters are the unit counters of vortex-hardware-facts §7, read as the
-// host reads them (runtime PerfCounter: a CP DCR_READ of MPM_VALUE), summed
-// over the cores.
+// PerfCounters are the unit counters of vortex-hardware-facts §7 — every
+// RASTER, TEX and OM counter — read as the host reads them (runtime PerfCounter:
+// a CP DCR_READ of MPM_VALUE per core, low and high word), summed over the
+// cores. The device models behind them are raster.CostModel, tex.CostModel and
+// om.CostModel. spec: vortex-hardware-facts §7
 type PerfCounters struct {
-	RasterReads uint64 `json:"raster_reads"`
-	TexReads    uint64 `json:"tex_reads"`
-	OMReads     uint64 `json:"om_reads"`
-	OMWrites    uint64 `json:"om_writes"`
+	RasterReads       uint64 `json:"raster_reads"`
+	RasterLat         uint64 `json:"raster_lat"`
+	RasterStalls      uint64 `json:"raster_st"`
+	RasterCacheReads  uint64 `json:"raster_rcache_reads"`
+	RasterCacheMissR  uint64 `json:"raster_rcache_miss_r"`
+	RasterCacheBankSt uint64 `json:"raster_rcache_bank_st"`
+	RasterCacheMSHRSt uint64 `json:"raster_rcache_mshr_st"`
+	TexReads          uint64 `json:"tex_reads"`
+	TexLat            uint64 `json:"tex_lat"`
+	TexStalls         uint64 `json:"tex_st"`
+	TexCacheReads     uint64 `json:"tex_tcache_reads"`
+	TexCacheMissR     uint64 `json:"tex_tcache_miss_r"`
+	TexCacheBankSt    uint64 `json:"tex_tcache_bank_st"`
+	TexCacheMSHRSt    uint64 `json:"tex_tcache_mshr_st"`
+	OMReads           uint64 `json:"om_reads"`
+	OMWrites          uint64 `json:"om_writes"`
+	OMLat             uint64 `json:"om_lat"`
+	OMStalls          uint64 `json:"om_st"`
+	OMCacheReads      uint64 `json:"om_ocache_reads"`
+	OMCacheWrites     uint64 `json:"om_ocache_writes"`
+	OMCacheMissR      uint64 `json:"om_ocache_miss_r"`
+	OMCacheMissW      uint64 `json:"om_ocache_miss_w"`
+	OMCacheBankSt     uint64 `json:"om_ocache_bank_st"`
+	OMCacheMSHRSt     uint64 `json:"om_ocache_mshr_st"`
+}
+
+// perfField is one counter of PerfCounters with its MPM class and CSR.
+type perfField struct {
+	class abi.MPMClass
+	csr   int
+	v     *uint64
+}
+
+// fields lists p's counters with their MPM class and CSR (facts §7).
+func (p *PerfCounters) fields() [24]perfField {
+	r, t, o := abi.MPMRaster, abi.MPMTex, abi.MPMOM
+	return [24]perfField{
+		{r, abi.CSRRasterReads, &p.RasterReads}, {r, abi.CSRRasterLat, &p.RasterLat}, {r, abi.CSRRasterStalls, &p.RasterStalls},
+		{r, abi.CSRRasterCacheReads, &p.RasterCacheReads}, {r, abi.CSRRasterCacheMissR, &p.RasterCacheMissR},
+		{r, abi.CSRRasterCacheBankSt, &p.RasterCacheBankSt}, {r, abi.CSRRasterCacheMSHRSt, &p.RasterCacheMSHRSt},
+		{t, abi.CSRTexReads, &p.TexReads}, {t, abi.CSRTexLat, &p.TexLat}, {t, abi.CSRTexStalls, &p.TexStalls},
+		{t, abi.CSRTexCacheReads, &p.TexCacheReads}, {t, abi.CSRTexCacheMissR, &p.TexCacheMissR},
+		{t, abi.CSRTexCacheBankSt, &p.TexCacheBankSt}, {t, abi.CSRTexCacheMSHRSt, &p.TexCacheMSHRSt},
+		{o, abi.CSROMReads, &p.OMReads}, {o, abi.CSROMWrites, &p.OMWrites}, {o, abi.CSROMLat, &p.OMLat},
+		{o, abi.CSROMStalls, &p.OMStalls}, {o, abi.CSROMCacheReads, &p.OMCacheReads}, {o, abi.CSROMCacheWrites, &p.OMCacheWrites},
+		{o, abi.CSROMCacheMissR, &p.OMCacheMissR}, {o, abi.CSROMCacheMissW, &p.OMCacheMissW},
+		{o, abi.CSROMCacheBankSt, &p.OMCacheBankSt}, {o, abi.CSROMCacheMSHRSt, &p.OMCacheMSHRSt},
+	}
 }
 
 func (p PerfCounters) sub(o PerfCounters) PerfCounters {
-	return PerfCounters{p.RasterReads - o.RasterReads, p.TexReads - o.TexReads, p.OMReads - o.OMReads, p.OMWrites - o.OMWrites}
+	pf, of := p.fields(), o.fields()
+	for i := range pf {
+		*pf[i].v -= *of[i].v
+	}
+	return p
 }
 
 // DeviceDrawStats are one draw call's counters through the device.
@@ -178,17 +228,12 @@ func (ds *deviceSession) alloc(n int, keep *[]*runtime.Buffer) (*runtime.Buffer,
 
 func (ds *deviceSession) perf() (PerfCounters, error) {
 	var p PerfCounters
-	for _, c := range []struct {
-		class abi.MPMClass
-		csr   int
-		dst   *uint64
-	}{{abi.MPMRaster, abi.CSRRasterReads, &p.RasterReads}, {abi.MPMTex, abi.CSRTexReads, &p.TexReads},
-		{abi.MPMOM, abi.CSROMReads, &p.OMReads}, {abi.MPMOM, abi.CSROMWrites, &p.OMWrites}} {
+	for _, c := range p.fields() {
 		v, err := ds.dev.PerfCounter(c.class, c.csr, -1)
 		if err != nil {
 			return p, err
 		}
-		*c.dst = v
+		*c.v = v
 	}
 	return p, nil
 }

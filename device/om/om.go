@@ -138,6 +138,7 @@ type Unit struct {
 	colorRead    bool
 	colorWrite   bool
 	cbuf, zbuf   []byte
+	cbase, zbase uint64 // device byte addresses of cbuf and zbuf
 	cpitch       uint32
 	zpitch       uint32
 	width        int
@@ -191,7 +192,7 @@ func Bind(mem Memory, s *State, rt int, width, height int) (*Unit, error) {
 		if err != nil {
 			return nil, fmt.Errorf("om: colour buffer view at 0x%x (+%d): %w", abi.ByteAddr(r.CBufAddr), n, err)
 		}
-		u.cbuf = v
+		u.cbuf, u.cbase = v, abi.ByteAddr(r.CBufAddr)
 	}
 	if u.depthEnabled || u.faces[0].enabled || u.faces[1].enabled {
 		if s.ZBufPitch < uint32(width)*4 {
@@ -203,7 +204,7 @@ func Bind(mem Memory, s *State, rt int, width, height int) (*Unit, error) {
 		if err != nil {
 			return nil, fmt.Errorf("om: depth buffer view at 0x%x (+%d): %w", abi.ByteAddr(s.ZBufAddr), n, err)
 		}
-		u.zbuf = v
+		u.zbuf, u.zbase = v, abi.ByteAddr(s.ZBufAddr)
 	}
 	return u, nil
 }
@@ -213,6 +214,22 @@ func Bind(mem Memory, s *State, rt int, width, height int) (*Unit, error) {
 // reports whether the fragment passed. Out-of-framebuffer fragments are dropped.
 // spec: facts §5 (test sequence)
 func (u *Unit) Export(x, y int, faceBack uint32, color, depth uint32) bool {
+	var a Access
+	return u.ExportAccess(x, y, faceBack, color, depth, &a)
+}
+
+// Access is the memory traffic of one exported fragment, for the performance
+// model (CostModel): which of the depth/stencil and colour words were read and
+// written, and their device byte addresses. spec: vortex-hardware-facts §5, §7
+type Access struct {
+	ZRead, CRead, ZWrite, CWrite bool
+	ZAddr, CAddr                 uint64
+}
+
+// ExportAccess is Export that also reports the fragment's memory traffic in a
+// (overwritten). spec: vortex-hardware-facts §5, §7
+func (u *Unit) ExportAccess(x, y int, faceBack uint32, color, depth uint32, a *Access) bool {
+	*a = Access{}
 	if x < 0 || y < 0 || x >= u.width || y >= u.height {
 		return false
 	}
@@ -223,11 +240,14 @@ func (u *Unit) Export(x, y int, faceBack uint32, color, depth uint32) bool {
 	if dsActive {
 		zoff = y*int(u.zpitch) + 4*x
 		dst = binary.LittleEndian.Uint32(u.zbuf[zoff:])
+		a.ZRead, a.ZAddr = true, u.zbase+uint64(zoff)
 	}
 	if u.colorWrite {
 		coff = y*int(u.cpitch) + 4*x
+		a.CAddr = u.cbase + uint64(coff)
 		if u.colorRead || u.blendEnabled {
 			dstColor = binary.LittleEndian.Uint32(u.cbuf[coff:])
+			a.CRead = true
 		}
 	}
 	pass := true
@@ -257,6 +277,7 @@ func (u *Unit) Export(x, y int, faceBack uint32, color, depth uint32) bool {
 		}
 		if wm != 0 {
 			binary.LittleEndian.PutUint32(u.zbuf[zoff:], dst&^wm|merged&wm)
+			a.ZWrite = true
 		}
 	}
 	if u.colorWrite && pass {
@@ -265,6 +286,7 @@ func (u *Unit) Export(x, y int, faceBack uint32, color, depth uint32) bool {
 			out = u.Blend(color, dstColor)
 		}
 		binary.LittleEndian.PutUint32(u.cbuf[coff:], dstColor&^u.wmask|out&u.wmask)
+		a.CWrite = true
 	}
 	return pass
 }

@@ -78,6 +78,7 @@ type Sampler struct {
 	wrapV   abi.TexWrap
 	data    []byte // view of [base, base+extent)
 	maxByte uint64
+	base    uint64 // device byte address of data[0]
 }
 
 // Bind validates a stage and views its whole mip chain.
@@ -110,7 +111,7 @@ func Bind(mem Memory, st Stage) (*Sampler, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tex: view of mip chain at 0x%x (+%d): %w", abi.ByteAddr(st.Addr), extent, err)
 	}
-	s.data, s.maxByte = data, extent
+	s.data, s.maxByte, s.base = data, extent, abi.ByteAddr(st.Addr)
 	return s, nil
 }
 
@@ -125,16 +126,35 @@ func sat(log, lod uint32) uint32 {
 // an integer level, or with MIP_LINEAR a level with 8 fraction bits. Levels past
 // the chain clamp to its last level. spec: facts §4
 func (s *Sampler) Sample(u, v int32, lod uint32) uint32 {
+	return s.sample(u, v, lod, nil)
+}
+
+// Taps are the device byte addresses of the texels one request read, in
+// filter order (up to 4 per level, 8 with MIP_LINEAR); border taps read none.
+// spec: vortex-hardware-facts §4, §7 (TEX READS)
+type Taps struct {
+	N    int
+	Addr [8]uint64
+}
+
+// SampleTaps is Sample that also reports the texel addresses it read, for the
+// performance model (CostModel). spec: vortex-hardware-facts §4, §7
+func (s *Sampler) SampleTaps(u, v int32, lod uint32, t *Taps) uint32 {
+	t.N = 0
+	return s.sample(u, v, lod, t)
+}
+
+func (s *Sampler) sample(u, v int32, lod uint32, tp *Taps) uint32 {
 	if s.st.Filter&abi.TexFilterMipLinear != 0 {
 		li := lod >> abi.TexLodFracBits
 		lj := min(li+1, abi.TexMaxLevels-1)
 		frac := lod & (1<<abi.TexLodFracBits - 1)
-		return LodLerp(s.sampleLevel(u, v, li), s.sampleLevel(u, v, lj), frac)
+		return LodLerp(s.sampleLevel(u, v, li, tp), s.sampleLevel(u, v, lj, tp), frac)
 	}
-	return s.sampleLevel(u, v, lod)
+	return s.sampleLevel(u, v, lod, tp)
 }
 
-func (s *Sampler) sampleLevel(u, v int32, lod uint32) uint32 {
+func (s *Sampler) sampleLevel(u, v int32, lod uint32, tp *Taps) uint32 {
 	if lod >= s.levels {
 		lod = s.levels - 1
 	}
@@ -146,7 +166,7 @@ func (s *Sampler) sampleLevel(u, v int32, lod uint32) uint32 {
 		if s.borderTap(u, s.wrapU) || s.borderTap(v, s.wrapV) {
 			return s.st.Border
 		}
-		return Decode(s.format, s.texel(base, x+(y<<lw)))
+		return Decode(s.format, s.texel(base, x+(y<<lw), tp))
 	}
 	const half = 1 << (abi.FracTex - 1)
 	dx, dy := int32(half>>lw), int32(half>>lh)
@@ -165,7 +185,7 @@ func (s *Sampler) sampleLevel(u, v int32, lod uint32) uint32 {
 		if bu[i] || bv[i] {
 			t[i] = s.st.Border
 		} else {
-			t[i] = Decode(s.format, s.texel(base, idx[i]))
+			t[i] = Decode(s.format, s.texel(base, idx[i], tp))
 		}
 	}
 	return FilterLinear(t, alpha, beta)
@@ -177,11 +197,16 @@ func (s *Sampler) borderTap(c int32, w abi.TexWrap) bool {
 }
 
 // texel reads raw texel idx of the level at byte offset base. An address outside
-// the bound chain (a corrupt MIPOFF) reads as 0.
-func (s *Sampler) texel(base uint64, idx uint32) uint32 {
+// the bound chain (a corrupt MIPOFF) reads as 0 and makes no memory request.
+// A non-nil tp records the texel's device address.
+func (s *Sampler) texel(base uint64, idx uint32, tp *Taps) uint32 {
 	off := base + uint64(idx)*uint64(s.stride)
 	if off+uint64(s.stride) > s.maxByte {
 		return 0
+	}
+	if tp != nil && tp.N < len(tp.Addr) {
+		tp.Addr[tp.N] = s.base + off
+		tp.N++
 	}
 	b := s.data[off:]
 	switch s.stride {

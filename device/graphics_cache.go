@@ -1,0 +1,220 @@
+package device
+
+import (
+	"math/bits"
+	"slices"
+
+	"vortexgfx/device/om"
+	"vortexgfx/device/tex"
+)
+
+// unitCache is the set-associative LRU cache of the TEX and OM cost models
+// (tex.CostModel, om.CostModel): its lines, miss slots and per-request bank
+// counts, with the counters it feeds.
+type unitCache struct {
+	hit, mem    int64
+	ways, banks int
+	sets        uint64
+	lines       []unitLine // sets × ways
+	mshr        []int64    // fill cycle of each miss slot
+	bank        []int      // lines per bank in the current request
+	clock       uint64
+	// counters
+	reads, writes, missR, missW, bankSt, mshrSt uint64
+}
+
+// unitLine is one cache way: line number + 1 (0 = invalid), LRU stamp and the
+// cycle its fill lands.
+type unitLine struct {
+	tag, used uint64
+	ready     int64
+}
+
+func newUnitCache(mem, hit, bytes, ways, line, banks, mshrs int) *unitCache {
+	sets := bytes / (line * ways)
+	return &unitCache{hit: int64(hit), mem: int64(mem), ways: ways, banks: banks, sets: uint64(sets),
+		lines: make([]unitLine, sets*ways), mshr: make([]int64, mshrs), bank: make([]int, banks)}
+}
+
+// request accesses lines (distinct line numbers) at cycle t and returns the
+// cycle the last one answers and the longest miss-slot wait (the unit's stall).
+func (c *unitCache) request(lines []uint64, t int64, write bool) (resp, stall int64) {
+	clear(c.bank)
+	resp = t
+	for _, ln := range lines {
+		b := int(ln % uint64(c.banks))
+		tb := t + int64(c.bank[b]) // same-bank lines serialise
+		if c.bank[b] > 0 {
+			c.bankSt++
+		}
+		c.bank[b]++
+		r, w := c.access(ln, tb, write)
+		resp, stall = max(resp, r), max(stall, w)
+	}
+	return resp, stall
+}
+
+// access looks one line up at cycle t; it returns when the data is ready and
+// how long the access waited for a miss slot.
+func (c *unitCache) access(ln uint64, t int64, write bool) (ready, wait int64) {
+	c.clock++
+	if write {
+		c.writes++
+	} else {
+		c.reads++
+	}
+	set := c.lines[(ln%c.sets)*uint64(c.ways):][:c.ways]
+	victim := 0
+	for i := range set {
+		if set[i].tag == ln+1 {
+			set[i].used = c.clock
+			return max(t+c.hit, set[i].ready), 0
+		}
+		if set[i].used < set[victim].used {
+			victim = i
+		}
+	}
+	if write {
+		c.missW++
+	} else {
+		c.missR++
+	}
+	slot := 0
+	for i := range c.mshr {
+		if c.mshr[i] < c.mshr[slot] {
+			slot = i
+		}
+	}
+	start := t
+	if c.mshr[slot] > t {
+		wait = c.mshr[slot] - t
+		c.mshrSt += uint64(wait)
+		start = c.mshr[slot]
+	}
+	ready = start + c.hit + c.mem
+	c.mshr[slot] = ready
+	set[victim] = unitLine{tag: ln + 1, used: c.clock, ready: ready}
+	return ready, wait
+}
+
+// waveSeg is one fragment wave's recorded TEX and OM traffic on a core: the
+// wave's bin (binY << 16 | binX of its first quad) and its ranges in the core's
+// op streams.
+type waveSeg struct {
+	bin        uint32
+	tex0, tex1 int
+	om0, om1   int
+	id         uint64
+}
+
+// perfRecorder is one core's record of the frame's TEX and OM traffic, written
+// only by that core's goroutine.
+//
+// Waves reach a core in scheduling order (which engine's worker got there
+// first), so the caches are not modelled in arrival order. Each wave's traffic
+// is recorded as a segment tagged with its bin; after the drain the segments are
+// stably sorted by bin (row-major) and replayed through the core's caches. One
+// walker emits a bin's waves in walk order and a core runs its queue in FIFO
+// order, so within a bin the arrival order is already deterministic, and the
+// replay order is the same for any worker count.
+//
+// texOps holds, per vx_tex request, a count n and n line numbers; omOps holds,
+// per export, a flag word (1 z read, 2 colour read, 4 z write, 8 colour write)
+// then the depth line and the colour line.
+type perfRecorder struct {
+	segs   []waveSeg
+	texOps []uint64
+	omOps  []uint64
+	lastID uint64
+	open   bool
+}
+
+func (r *perfRecorder) reset() {
+	r.segs, r.texOps, r.omOps = r.segs[:0], r.texOps[:0], r.omOps[:0]
+	r.open = false
+}
+
+// seg returns the open segment of the wave c runs, opening one when the wave
+// changed. A wave is named by its first lane's (pid, position), unique in a frame.
+func (r *perfRecorder) seg(c *CTA, binLog uint) *waveSeg {
+	var id uint64 = ^uint64(0)
+	var bin uint32 = ^uint32(0)
+	if len(c.fragPos) > 0 {
+		p := c.fragPos[0] &^ (1 << 31)
+		id = uint64(c.fragPID[0])<<32 | uint64(p)
+		bin = (p>>16>>binLog)<<16 | (p & 0xFFFF >> binLog)
+	}
+	if !r.open || id != r.lastID {
+		r.segs = append(r.segs, waveSeg{bin: bin, id: id, tex0: len(r.texOps), tex1: len(r.texOps), om0: len(r.omOps), om1: len(r.omOps)})
+		r.lastID, r.open = id, true
+	}
+	return &r.segs[len(r.segs)-1]
+}
+
+// replay runs the core's recorded traffic through fresh TEX and OM caches in
+// bin order and returns the cache-model counters (READS and WRITES of OM are
+// counted live by the caller). spec: vortex-hardware-facts §7
+func (r *perfRecorder) replay(tm tex.CostModel, omm om.CostModel) (tex.Perf, om.Perf) {
+	slices.SortStableFunc(r.segs, func(a, b waveSeg) int {
+		switch {
+		case a.bin < b.bin:
+			return -1
+		case a.bin > b.bin:
+			return 1
+		}
+		return 0
+	})
+	tc := newUnitCache(tm.MemLatency, tm.HitLatency, tm.CacheBytes, tm.CacheWays, tm.LineBytes, tm.CacheBanks, tm.MSHRs)
+	oc := newUnitCache(omm.MemLatency, omm.HitLatency, omm.CacheBytes, omm.CacheWays, omm.LineBytes, omm.CacheBanks, omm.MSHRs)
+	var tp tex.Perf
+	var op om.Perf
+	var tt, ot int64
+	var lines [2]uint64
+	for i := range r.segs {
+		s := &r.segs[i]
+		for k := s.tex0; k < s.tex1; {
+			n := int(r.texOps[k])
+			resp, stall := tc.request(r.texOps[k+1:k+1+n], tt, false)
+			tp.Lat += uint64(resp - tt)
+			tp.Stalls += uint64(stall)
+			tt += 1 + stall
+			k += 1 + n
+		}
+		for k := s.om0; k < s.om1; k += 3 {
+			f := r.omOps[k]
+			zl, cl := r.omOps[k+1], r.omOps[k+2]
+			rd := pick(lines[:0], f&1 != 0, zl, f&2 != 0, cl)
+			resp, stall := ot, int64(0)
+			if len(rd) > 0 {
+				resp, stall = oc.request(rd, ot, false)
+				op.Lat += uint64(resp - ot)
+			}
+			wr := pick(lines[:0], f&4 != 0, zl, f&8 != 0, cl)
+			var wstall int64
+			if len(wr) > 0 {
+				_, wstall = oc.request(wr, resp, true)
+			}
+			op.Stalls += uint64(stall + wstall)
+			ot += 1 + stall + wstall
+		}
+	}
+	tp.CacheReads, tp.CacheMissR, tp.CacheBankSt, tp.CacheMSHRSt = tc.reads, tc.missR, tc.bankSt, tc.mshrSt
+	op.CacheReads, op.CacheWrites, op.CacheMissR, op.CacheMissW = oc.reads, oc.writes, oc.missR, oc.missW
+	op.CacheBankSt, op.CacheMSHRSt = oc.bankSt, oc.mshrSt
+	return tp, op
+}
+
+// pick appends the selected lines, the colour line only when it differs from
+// the depth line.
+func pick(dst []uint64, z bool, zl uint64, c bool, cl uint64) []uint64 {
+	if z {
+		dst = append(dst, zl)
+	}
+	if c && !(z && cl == zl) {
+		dst = append(dst, cl)
+	}
+	return dst
+}
+
+// lineShift is log2 of a power-of-two line size.
+func lineShift(lineBytes int) uint { return uint(bits.TrailingZeros(uint(lineBytes))) }
