@@ -104,7 +104,6 @@ type waveSeg struct {
 	bin        uint32
 	tex0, tex1 int
 	om0, om1   int
-	id         uint64
 }
 
 // perfRecorder is one core's record of the frame's TEX and OM traffic, written
@@ -118,19 +117,45 @@ type waveSeg struct {
 // order, so within a bin the arrival order is already deterministic, and the
 // replay order is the same for any worker count.
 //
-// texOps holds, per vx_tex request, a count n and n line numbers; omOps holds,
-// per export, a flag word (1 z read, 2 colour read, 4 z write, 8 colour write)
-// then the depth line and the colour line.
+// tex holds, per vx_tex request, a word n << 56 | first line followed by the
+// other n − 1 line numbers (n = 0: no memory read); om holds, per export, a
+// word flags << 56 | depth line (flags: 1 depth read, 2 colour read, 4 depth
+// write, 8 colour write) then the colour line.
 type perfRecorder struct {
 	segs   []waveSeg
-	texOps []uint64
-	omOps  []uint64
+	tex    opBuf
+	om     opBuf
+	lines  []uint64 // scratch: one request's lines
 	lastID uint64
 	open   bool
 }
 
+// opLineMask keeps the line number of a tagged op word.
+const opLineMask = 1<<56 - 1
+
+// opChunkLog sizes the chunks of an opBuf (words).
+const opChunkLog = 15
+
+// opBuf is an append-only word array in fixed chunks kept across frames, so
+// recording never copies what it already holds.
+type opBuf struct {
+	chunks [][]uint64
+	n      int
+}
+
+func (b *opBuf) add(v uint64) {
+	c := b.n >> opChunkLog
+	if c == len(b.chunks) {
+		b.chunks = append(b.chunks, make([]uint64, 1<<opChunkLog))
+	}
+	b.chunks[c][b.n&(1<<opChunkLog-1)] = v
+	b.n++
+}
+
+func (b *opBuf) at(i int) uint64 { return b.chunks[i>>opChunkLog][i&(1<<opChunkLog-1)] }
+
 func (r *perfRecorder) reset() {
-	r.segs, r.texOps, r.omOps = r.segs[:0], r.texOps[:0], r.omOps[:0]
+	r.segs, r.tex.n, r.om.n = r.segs[:0], 0, 0
 	r.open = false
 }
 
@@ -145,10 +170,32 @@ func (r *perfRecorder) seg(c *CTA, binLog uint) *waveSeg {
 		bin = (p>>16>>binLog)<<16 | (p & 0xFFFF >> binLog)
 	}
 	if !r.open || id != r.lastID {
-		r.segs = append(r.segs, waveSeg{bin: bin, id: id, tex0: len(r.texOps), tex1: len(r.texOps), om0: len(r.omOps), om1: len(r.omOps)})
+		r.segs = append(r.segs, waveSeg{bin: bin, tex0: r.tex.n, tex1: r.tex.n, om0: r.om.n, om1: r.om.n})
 		r.lastID, r.open = id, true
 	}
 	return &r.segs[len(r.segs)-1]
+}
+
+// addTex records one vx_tex request reading lines.
+func (r *perfRecorder) addTex(c *CTA, binLog uint, lines []uint64) {
+	sg := r.seg(c, binLog)
+	if len(lines) == 0 {
+		r.tex.add(0)
+	} else {
+		r.tex.add(uint64(len(lines))<<56 | lines[0]&opLineMask)
+		for _, l := range lines[1:] {
+			r.tex.add(l)
+		}
+	}
+	sg.tex1 = r.tex.n
+}
+
+// addOM records one export's traffic (flags as in perfRecorder).
+func (r *perfRecorder) addOM(c *CTA, binLog uint, flags, zl, cl uint64) {
+	sg := r.seg(c, binLog)
+	r.om.add(flags<<56 | zl&opLineMask)
+	r.om.add(cl)
+	sg.om1 = r.om.n
 }
 
 // replay runs the core's recorded traffic through fresh TEX and OM caches in
@@ -170,19 +217,28 @@ func (r *perfRecorder) replay(tm tex.CostModel, omm om.CostModel) (tex.Perf, om.
 	var op om.Perf
 	var tt, ot int64
 	var lines [2]uint64
+	var tl [len(tex.Taps{}.Addr)]uint64
 	for i := range r.segs {
 		s := &r.segs[i]
 		for k := s.tex0; k < s.tex1; {
-			n := int(r.texOps[k])
-			resp, stall := tc.request(r.texOps[k+1:k+1+n], tt, false)
+			w := r.tex.at(k)
+			n := int(w >> 56)
+			k++
+			if n > 0 {
+				tl[0] = w & opLineMask
+				for j := 1; j < n; j++ {
+					tl[j] = r.tex.at(k)
+					k++
+				}
+			}
+			resp, stall := tc.request(tl[:n], tt, false)
 			tp.Lat += uint64(resp - tt)
 			tp.Stalls += uint64(stall)
 			tt += 1 + stall
-			k += 1 + n
 		}
-		for k := s.om0; k < s.om1; k += 3 {
-			f := r.omOps[k]
-			zl, cl := r.omOps[k+1], r.omOps[k+2]
+		for k := s.om0; k < s.om1; k += 2 {
+			w := r.om.at(k)
+			f, zl, cl := w>>56, w&opLineMask, r.om.at(k+1)
 			rd := pick(lines[:0], f&1 != 0, zl, f&2 != 0, cl)
 			resp, stall := ot, int64(0)
 			if len(rd) > 0 {

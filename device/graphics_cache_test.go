@@ -18,16 +18,14 @@ type recWave struct {
 func record(waves []recWave) *perfRecorder {
 	r := &perfRecorder{}
 	for i, w := range waves {
-		s := waveSeg{bin: w.bin, id: uint64(i), tex0: len(r.texOps), om0: len(r.omOps)}
+		c := &CTA{fragPos: []uint32{uint32(i)}, fragPID: []uint32{0}}
 		for _, q := range w.tex {
-			r.texOps = append(r.texOps, uint64(len(q)))
-			r.texOps = append(r.texOps, q...)
+			r.addTex(c, 0, q)
 		}
 		for _, e := range w.om {
-			r.omOps = append(r.omOps, e[:]...)
+			r.addOM(c, 0, e[0], e[1], e[2])
 		}
-		s.tex1, s.om1 = len(r.texOps), len(r.omOps)
-		r.segs = append(r.segs, s)
+		r.segs[len(r.segs)-1].bin = w.bin
 	}
 	return r
 }

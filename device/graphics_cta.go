@@ -26,12 +26,8 @@ func (c *CTA) Tex(stage int, u, v int32, lod uint32) uint32 {
 	cc.texReads++
 	texel := s.SampleTaps(u, v, lod, &cc.taps)
 	r := &cc.rec
-	sg := r.seg(c, fr.binLog)
-	at := len(r.texOps)
-	r.texOps = append(r.texOps, 0)
-	r.texOps = cc.taps.Lines(fr.texLine, r.texOps)
-	r.texOps[at] = uint64(len(r.texOps) - at - 1)
-	sg.tex1 = len(r.texOps)
+	r.lines = cc.taps.Lines(fr.texLine, r.lines[:0])
+	r.addTex(c, fr.binLog, r.lines)
 	return texel
 }
 
@@ -70,10 +66,7 @@ func (c *CTA) OMExport(x, y int, face uint32, rt int, color, depth, flags uint32
 		}
 	}
 	if f != 0 {
-		r := &cc.rec
-		sg := r.seg(c, fr.binLog)
-		r.omOps = append(r.omOps, f, a.ZAddr>>fr.omLine, a.CAddr>>fr.omLine)
-		sg.om1 = len(r.omOps)
+		cc.rec.addOM(c, fr.binLog, f, a.ZAddr>>fr.omLine, a.CAddr>>fr.omLine)
 	}
 	return pass
 }

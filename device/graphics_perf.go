@@ -1,6 +1,8 @@
 package device
 
 import (
+	"sync"
+
 	"vortexgfx/abi"
 	"vortexgfx/device/om"
 	"vortexgfx/device/raster"
@@ -27,9 +29,17 @@ func (d *Device) publishGraphicsPerf(fr *gfxFrame, rst *raster.Stats, rc raster.
 		csr int
 		v   uint64
 	}
+	// Each core's replay is independent: run them side by side, publish in
+	// core order.
+	tps, ops := make([]tex.Perf, len(fr.cores)), make([]om.Perf, len(fr.cores))
+	var wg sync.WaitGroup
+	for i := range fr.cores {
+		wg.Go(func() { tps[i], ops[i] = fr.cores[i].rec.replay(tm, omm) })
+	}
+	wg.Wait()
 	for i := range fr.cores {
 		c := &fr.cores[i]
-		tp, op := c.rec.replay(tm, omm)
+		tp, op := tps[i], ops[i]
 		tp.Reads = c.texReads
 		op.Reads, op.Writes = c.omReads, c.omWrites
 		addTexPerf(&gs.Tex, &tp)
