@@ -97,6 +97,22 @@ func (d *Device) EnableGraphics(mem ViewMemory, cfg *raster.Config) {
 	})
 }
 
+// SetGraphicsCost sets the TEX and OM performance-counter models (zero fields
+// take the defaults tex.CostModel and om.CostModel document); they apply from
+// the next frame kick. spec: vortex-hardware-facts §7
+func (d *Device) SetGraphicsCost(t tex.CostModel, o om.CostModel) error {
+	if _, err := t.Resolve(); err != nil {
+		return err
+	}
+	if _, err := o.Resolve(); err != nil {
+		return err
+	}
+	d.gfx.mu.Lock()
+	d.gfx.tex, d.gfx.om = t, o
+	d.gfx.mu.Unlock()
+	return nil
+}
+
 // LastGraphics returns the counters of the most recent frame kick.
 func (d *Device) LastGraphics() GraphicsStats {
 	d.gfx.mu.Lock()
@@ -119,11 +135,14 @@ func (d *Device) graphicsKick(ctx context.Context, mem ViewMemory, rc raster.Con
 	}
 	_, w := abi.UnpackScissor(rs.ScissorX)
 	_, h := abi.UnpackScissor(rs.ScissorY)
-	tm, err := d.gfx.tex.Resolve()
+	d.gfx.mu.Lock()
+	tc, oc := d.gfx.tex, d.gfx.om
+	d.gfx.mu.Unlock()
+	tm, err := tc.Resolve()
 	if err != nil {
 		return 0, err
 	}
-	omm, err := d.gfx.om.Resolve()
+	omm, err := oc.Resolve()
 	if err != nil {
 		return 0, err
 	}

@@ -1,11 +1,14 @@
 package device_test
 
 import (
+	"context"
 	"encoding/binary"
 	"testing"
 
 	"vortexgfx/abi"
 	"vortexgfx/config"
+	"vortexgfx/device/om"
+	"vortexgfx/device/tex"
 )
 
 // TestGraphicsKickPerf: kickFrame's draw covers a 16×16 pixel square of a
@@ -70,5 +73,28 @@ func TestGraphicsKickPerf(t *testing.T) {
 				t.Errorf("%+v: counters %v, 1 worker %v", shape, got, *ref)
 			}
 		}
+	}
+}
+
+// TestGraphicsCost: SetGraphicsCost reaches the next kick — with one miss slot
+// the 16 line misses of kickFrame's square wait for each other — and a bad
+// geometry is refused. spec: vortex-hardware-facts §7
+func TestGraphicsCost(t *testing.T) {
+	cfg := config.Default()
+	cfg.Device.CoresPerSocket, cfg.Device.SocketsPerCluster = 1, 1
+	cfg.Raster.BinLogSize = 4
+	_, _, d := kickFrame(t, cfg)
+	if err := d.SetGraphicsCost(tex.CostModel{}, om.CostModel{LineBytes: 48}); err == nil {
+		t.Error("48-byte lines accepted")
+	}
+	if err := d.SetGraphicsCost(tex.CostModel{}, om.CostModel{MSHRs: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Launch(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	o := d.LastGraphics().OM
+	if o.CacheMissW != 16 || o.CacheMSHRSt == 0 || o.Stalls != o.CacheMSHRSt {
+		t.Errorf("one miss slot: %+v", o)
 	}
 }
