@@ -19,24 +19,6 @@ const (
 	KernelFrag    = "gfx.draw3d_fs"
 )
 
-// Front-end stages (the stage slot of the setup_k / binning_k argument block),
-// in launch order. spec: rasterizer §3.1 (gfx_frontend_abi.h PIPE_STAGE_*)
-const (
-	StageSetup uint64 = iota
-	StageScan
-	StageEmit
-	StageBCount
-	StageBScan
-	StageBEmit
-	StageBHist
-	StageBBase
-	StageBScatter
-)
-
-// SetupVertexBytes is one setup_vertex_t record: clip-space position xyzw,
-// colour rgba and texcoord uv, all f32. spec: vortexpipe §3.2 (expand_k output)
-const SetupVertexBytes = 40
-
 // PutSetupVertex writes v as a setup_vertex_t record.
 func PutSetupVertex(b []byte, v *SetupVertex) {
 	f := [10]float32{v.Pos[0], v.Pos[1], v.Pos[2], v.Pos[3], v.Color[0], v.Color[1], v.Color[2], v.Color[3], v.TexCoord[0], v.TexCoord[1]}
@@ -52,93 +34,18 @@ func getSetupVertex(b []byte, v *SetupVertex) {
 	v.TexCoord = [2]float32{g(8), g(9)}
 }
 
-// FrontEndArgs is the argument block both front-end kernels read: every buffer
-// the nine stage launches share, as 64-bit slots (FrontEndArgSlots of them, the
-// stage first). Buffer sizes are the worst case the host can bound; the exact
-// counts are produced on the device (Counters).
-type FrontEndArgs struct {
-	Stage      uint64
-	Verts      uint64 // setup_vertex_t[NumVerts]
-	NumVerts   uint32
-	Tris       uint64 // u32[3·NumTris] vertex indices
-	NumTris    uint32
-	Width      uint32
-	Height     uint32
-	Near, Far  float32
-	Cull       CullMode
-	Planes     Planes
-	Slots      uint64 // scratch: rast_prim_t[NumTris·SetupSlot]
-	SlotBoxes  uint64 // scratch: bbox_t[NumTris·SetupSlot] (4 × u32)
-	Keep       uint64 // u32[NumTris] survivors per triangle
-	Offsets    uint64 // u32[NumTris+1] (SCAN), then u32[prims+1] (BSCAN)
-	Prims      uint64 // the dense rast_prim_t array (PBUF)
-	Boxes      uint64 // the dense bbox array
-	Counters   uint64 // u32[CounterWords]: see the Counter* indices
-	FragArgs   uint64 // the fragment argument block whose NumPrims SCAN fills in
-	Cols, Rows uint32 // the dense bin grid
-	BinLog     uint32
-	Counts     uint64 // u32[prims] bins per primitive
-	Keys       uint64 // u32[keys] (bin_id << PIPE_PRIM_BITS) | pid
-	Hist       uint64 // u32[bins]
-	Base       uint64 // u32[bins]
-	TBuf       uint64 // headers[bins] then sorted pids
-	// NVar is 0 for draw3d's setup_vertex_t records, else the number of packed
-	// varyings in expand_k's ShaderVertexBytes records; NFlat is the number
-	// of flat words SETUP copies from each triangle's provoking (last) vertex
-	// into FlatSlots (FlatSideWords per slot) and EMIT compacts into Flat, the
-	// per-primitive side array the fragment wrapper reads. spec: vortexpipe
-	// §3.2 step 2, §3.4
-	NVar, NFlat     uint32
-	FlatSlots, Flat uint64
-}
-
-// FrontEndArgSlots is the size of the front-end argument block in slots.
-const FrontEndArgSlots = 26
-
-// Counter words the front end writes (u32 each).
-const (
-	CounterPrims = iota // primitives after clip/cull (SCAN)
-	CounterKeys         // (bin, pid) pairs (BSCAN)
-	CounterNearClipped
-	CounterGuardClipped
-	CounterCulled
-	CounterPrecisionLoss
-	CounterWords
-)
-
-// Pack lays the block out as FrontEndArgSlots little-endian u64 slots.
-func (a *FrontEndArgs) Pack() []byte {
-	s := []uint64{
-		a.Stage, a.Verts, uint64(a.NumVerts), a.Tris, uint64(a.NumTris),
-		uint64(a.Width) | uint64(a.Height)<<32,
-		uint64(math.Float32bits(a.Near)) | uint64(math.Float32bits(a.Far))<<32,
-		uint64(a.Cull) | uint64(a.Planes)<<32,
-		a.Slots, a.SlotBoxes, a.Keep, a.Offsets, a.Prims, a.Boxes, a.Counters, a.FragArgs,
-		uint64(a.Cols) | uint64(a.Rows)<<32, uint64(a.BinLog),
-		a.Counts, a.Keys, a.Hist, a.Base, a.TBuf, uint64(a.NVar) | uint64(a.NFlat)<<32, a.FlatSlots, a.Flat,
-	}
-	b := make([]byte, 8*FrontEndArgSlots)
-	for i, v := range s {
-		binary.LittleEndian.PutUint64(b[8*i:], v)
-	}
-	return b
-}
+// FrontEndArgs is the front-end argument block; its wire layout is abi.FrontEndArgs.
+type FrontEndArgs = abi.FrontEndArgs
 
 func readFrontEndArgs(c *device.CTA) (FrontEndArgs, error) {
-	b := make([]byte, 8*FrontEndArgSlots)
+	b := make([]byte, 8*abi.FrontEndArgSlots)
 	c.Read(c.Args, b)
 	if err := c.Err(); err != nil {
 		return FrontEndArgs{}, err
 	}
-	s := func(i int) uint64 { return binary.LittleEndian.Uint64(b[8*i:]) }
-	a := FrontEndArgs{
-		Stage: s(0), Verts: s(1), NumVerts: uint32(s(2)), Tris: s(3), NumTris: uint32(s(4)),
-		Width: uint32(s(5)), Height: uint32(s(5) >> 32),
-		Near: math.Float32frombits(uint32(s(6))), Far: math.Float32frombits(uint32(s(6) >> 32)),
-		Cull: CullMode(uint32(s(7))), Planes: Planes(s(7) >> 32),
-		Slots: s(8), SlotBoxes: s(9), Keep: s(10), Offsets: s(11), Prims: s(12), Boxes: s(13),
-		Counters: s(14), FragArgs: s(15), Cols: uint32(s(16)), Rows: uint32(s(16) >> 32), BinLog: uint32(s(17)),
-		Counts: s(18), Keys: s(19), Hist: s(20), Base: s(21), TBuf: s(22), NVar: uint32(s(23)), NFlat: uint32(s(23) >> 32), FlatSlots: s(24), Flat: s(25),
+	a, err := abi.UnpackFrontEndArgs(b)
+	if err != nil {
+		return a, err
 	}
 	if a.NVar > abi.NumVaryingPlanes || a.NFlat > abi.FlatSideWords || (a.NFlat > 0 && a.NVar == 0) {
 		return a, fmt.Errorf("front end: %d varyings / %d flat words exceed %d planes / %d side words (or flat words without expand_k records)",
@@ -205,11 +112,11 @@ func setupKernel(c *device.CTA) error {
 	}
 	n := uint64(a.NumTris)
 	switch a.Stage {
-	case StageSetup:
-		env := newFEEnv(int(a.Width), int(a.Height), a.Near, a.Far, a.Cull, nil, a.Planes)
+	case abi.FEStageSetup:
+		env := newFEEnv(int(a.Width), int(a.Height), a.Near, a.Far, CullMode(a.Cull), nil, Planes(a.Planes))
 		var vb [3 * ShaderVertexBytes]byte
 		var v [3]SetupVertex
-		rec := uint64(SetupVertexBytes)
+		rec := uint64(abi.SetupVertexBytes)
 		if a.NVar > 0 {
 			rec = ShaderVertexBytes
 		}
@@ -254,13 +161,13 @@ func setupKernel(c *device.CTA) error {
 			for _, x := range []struct {
 				w int
 				v int
-			}{{CounterNearClipped, st.NearClipped}, {CounterGuardClipped, st.GuardClipped}, {CounterCulled, st.Culled}, {CounterPrecisionLoss, st.PrecisionLoss}} {
+			}{{abi.FECounterNearClipped, st.NearClipped}, {abi.FECounterGuardClipped, st.GuardClipped}, {abi.FECounterCulled, st.Culled}, {abi.FECounterPrecisionLoss, st.PrecisionLoss}} {
 				if x.v != 0 {
 					c.AtomicAddU32(a.Counters+4*uint64(x.w), uint32(x.v))
 				}
 			}
 		})
-	case StageScan:
+	case abi.FEStageScan:
 		single(c, func() {
 			var s uint32
 			for i := uint64(0); i < n && c.Err() == nil; i++ {
@@ -272,10 +179,10 @@ func setupKernel(c *device.CTA) error {
 				c.Fail(fmt.Errorf("setup_k: %w: %d visible, max %d", ErrTooManyPrims, s, abi.MaxPrimsPerPass))
 				return
 			}
-			c.WriteU32(a.Counters+4*CounterPrims, s)
+			c.WriteU32(a.Counters+4*abi.FECounterPrims, s)
 			c.WriteU32(a.FragArgs+8, s) // FragArgs.NumPrims
 		})
-	case StageEmit:
+	case abi.FEStageEmit:
 		var pb [abi.PrimBytes]byte
 		gridStride(c, n, func(i uint64) {
 			off := uint64(c.ReadU32(a.Offsets + 4*i))
@@ -312,7 +219,7 @@ func binningKernel(c *device.CTA) error {
 		return fmt.Errorf("binning_k: bin grid %dx%d", g.Cols, g.Rows)
 	}
 	// Counts produced by earlier launches (the launch barrier orders them).
-	prims := uint64(c.ReadU32(a.Counters + 4*CounterPrims))
+	prims := uint64(c.ReadU32(a.Counters + 4*abi.FECounterPrims))
 	bins := uint64(g.Bins())
 	if prims > abi.MaxPrimsPerPass {
 		return fmt.Errorf("binning_k: %d primitives exceed the pid field", prims)
@@ -320,13 +227,13 @@ func binningKernel(c *device.CTA) error {
 	var one [1]BBox
 	var cnt [1]uint32
 	switch a.Stage {
-	case StageBCount:
+	case abi.FEStageBCount:
 		gridStride(c, prims, func(i uint64) {
 			one[0] = getBBox(c, a.Boxes+i*bboxBytes)
 			BCount(g, one[:], cnt[:])
 			c.WriteU32(a.Counts+4*i, cnt[0])
 		})
-	case StageBScan:
+	case abi.FEStageBScan:
 		single(c, func() {
 			var s uint32
 			for i := uint64(0); i < prims && c.Err() == nil; i++ {
@@ -334,9 +241,9 @@ func binningKernel(c *device.CTA) error {
 				s += c.ReadU32(a.Counts + 4*i)
 			}
 			c.WriteU32(a.Offsets+4*prims, s)
-			c.WriteU32(a.Counters+4*CounterKeys, s)
+			c.WriteU32(a.Counters+4*abi.FECounterKeys, s)
 		})
-	case StageBEmit:
+	case abi.FEStageBEmit:
 		var off [2]uint32
 		var out []uint32
 		gridStride(c, prims, func(i uint64) {
@@ -356,8 +263,8 @@ func binningKernel(c *device.CTA) error {
 				c.WriteU32(a.Keys+4*(base+uint64(k)), key&^(1<<abi.PipePrimBits-1)|uint32(i))
 			}
 		})
-	case StageBHist, StageBScatter:
-		keys := uint64(c.ReadU32(a.Counters + 4*CounterKeys))
+	case abi.FEStageBHist, abi.FEStageBScatter:
+		keys := uint64(c.ReadU32(a.Counters + 4*abi.FECounterKeys))
 		if keys > prims*bins {
 			return fmt.Errorf("binning_k: %d keys for %d primitives over %d bins", keys, prims, bins)
 		}
@@ -379,7 +286,7 @@ func binningKernel(c *device.CTA) error {
 					c.Fail(fmt.Errorf("binning_k: key %d names bin %d of %d", k, b, bins))
 					return
 				}
-				if a.Stage == StageBHist {
+				if a.Stage == abi.FEStageBHist {
 					cursor[b]++
 					continue
 				}
@@ -390,13 +297,13 @@ func binningKernel(c *device.CTA) error {
 				c.WriteU32(a.TBuf+bins*abi.BinHeaderBytes+4*uint64(cur), key&(1<<abi.PipePrimBits-1))
 				cursor[b] = cur + 1
 			}
-			if a.Stage == StageBHist {
+			if a.Stage == abi.FEStageBHist {
 				for b := uint32(tid); uint64(b) < bins; b += threads {
 					c.WriteU32(a.Hist+4*uint64(b), cursor[b])
 				}
 			}
 		})
-	case StageBBase:
+	case abi.FEStageBBase:
 		single(c, func() {
 			var s uint32
 			var hb [abi.BinHeaderBytes]byte
@@ -428,7 +335,7 @@ type fragShader struct {
 type fragScratch struct {
 	c     *device.CTA
 	args  FragArgs
-	ab    [FragArgsBytes]byte
+	ab    [abi.Draw3DFragArgsBytes]byte
 	pb    [abi.PrimBytes]byte
 	rec   primRec
 	valid bool
@@ -448,7 +355,11 @@ func (fs *fragShader) kernel(c *device.CTA) error {
 		return err
 	}
 	var err error
-	if s.args, err = DecodeFragArgs(s.ab[:]); err != nil {
+	var fa abi.Draw3DFragArgs
+	if fa, err = abi.UnpackDraw3DFragArgs(s.ab[:]); err == nil {
+		s.args = FragArgs(fa)
+	}
+	if err != nil {
 		return err
 	}
 	c.ForEachThread(s.lane)

@@ -86,24 +86,24 @@ func FuzzFrontEndArgs(f *testing.F) {
 	good := (&FrontEndArgs{NumTris: 1, NumVerts: 3, Width: 16, Height: 16, Far: 1, Cols: 1, Rows: 1, BinLog: 7}).Pack()
 	f.Add(good, uint8(0))
 	f.Add(good, uint8(6))
-	f.Add(make([]byte, 8*FrontEndArgSlots), uint8(4))
+	f.Add(make([]byte, 8*abi.FrontEndArgSlots), uint8(4))
 	f.Fuzz(func(t *testing.T, blk []byte, stage uint8) {
-		if len(blk) > 8*FrontEndArgSlots {
-			blk = blk[:8*FrontEndArgSlots]
+		if len(blk) > 8*abi.FrontEndArgSlots {
+			blk = blk[:8*abi.FrontEndArgSlots]
 		}
 		r := newKernelRig(t)
-		args, err := r.m.Alloc(8*FrontEndArgSlots, 64)
+		args, err := r.m.Alloc(8*abi.FrontEndArgSlots, 64)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b := make([]byte, 8*FrontEndArgSlots)
+		b := make([]byte, 8*abi.FrontEndArgSlots)
 		copy(b, blk)
 		b[0] = stage % 10 // mostly valid stages, and one past them
 		if err := r.m.Write(args, b); err != nil {
 			t.Fatal(err)
 		}
 		name := "setup_k"
-		if b[0] >= byte(StageBCount) {
+		if b[0] >= byte(abi.FEStageBCount) {
 			name = "binning_k"
 		}
 		_ = r.launch(name, args)
@@ -113,18 +113,18 @@ func FuzzFrontEndArgs(f *testing.F) {
 // TestFrontEndKernelsRefuse: corrupt argument blocks name what is wrong.
 func TestFrontEndKernelsRefuse(t *testing.T) {
 	r := newKernelRig(t)
-	args, _ := r.m.Alloc(8*FrontEndArgSlots, 64)
+	args, _ := r.m.Alloc(8*abi.FrontEndArgSlots, 64)
 	cases := []struct {
 		name   string
 		kernel string
 		a      FrontEndArgs
 		want   string
 	}{
-		{"empty target", "setup_k", FrontEndArgs{Stage: StageSetup}, "target 0x0 out of range"},
-		{"huge draw", "setup_k", FrontEndArgs{Stage: StageSetup, Width: 8, Height: 8, NumTris: 1 << 30}, "exceed"},
-		{"bad stage", "setup_k", FrontEndArgs{Stage: StageBCount, Width: 8, Height: 8}, "not SETUP/SCAN/EMIT"},
-		{"bad grid", "binning_k", FrontEndArgs{Stage: StageBCount, Width: 8, Height: 8}, "bin grid 0x0"},
-		{"unmapped buffers", "setup_k", FrontEndArgs{Stage: StageSetup, Width: 8, Height: 8, NumTris: 5, Tris: 0x4000_0000}, "device memory fault"},
+		{"empty target", "setup_k", FrontEndArgs{Stage: abi.FEStageSetup}, "target 0x0 out of range"},
+		{"huge draw", "setup_k", FrontEndArgs{Stage: abi.FEStageSetup, Width: 8, Height: 8, NumTris: 1 << 30}, "exceed"},
+		{"bad stage", "setup_k", FrontEndArgs{Stage: abi.FEStageBCount, Width: 8, Height: 8}, "not SETUP/SCAN/EMIT"},
+		{"bad grid", "binning_k", FrontEndArgs{Stage: abi.FEStageBCount, Width: 8, Height: 8}, "bin grid 0x0"},
+		{"unmapped buffers", "setup_k", FrontEndArgs{Stage: abi.FEStageSetup, Width: 8, Height: 8, NumTris: 5, Tris: 0x4000_0000}, "device memory fault"},
 	}
 	for _, c := range cases {
 		if err := r.m.Write(args, c.a.Pack()); err != nil {

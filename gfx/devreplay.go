@@ -364,7 +364,7 @@ func (r DeviceReplay) draw(ds *deviceSession, tr *trace.Trace, i int, cbuf, zbuf
 			return err
 		}
 		dt.Tile, dt.TileCount, dt.Prim = tb.Addr(), b.TileCount, pb.Addr()
-		ab, err := upload(PackFragArgs(drawFragArgs(st, dt.Prim, len(b.Prims))))
+		ab, err := upload(abi.Draw3DFragArgs(drawFragArgs(st, dt.Prim, len(b.Prims))).Pack())
 		if err != nil {
 			return err
 		}
@@ -408,14 +408,14 @@ func (r DeviceReplay) draw(ds *deviceSession, tr *trace.Trace, i int, cbuf, zbuf
 	}
 	out.Shaded, out.Written = int64(g.OMReads), int64(g.OMWrites)
 	if counters != nil {
-		cb := make([]byte, 4*CounterWords)
+		cb := make([]byte, 4*abi.FECounterWords)
 		if err := ds.q.EnqueueRead(counters, 0, cb).Wait(); err != nil {
 			return err
 		}
 		w := func(k int) int { return int(binary.LittleEndian.Uint32(cb[4*k:])) }
-		out.Primitives = w(CounterPrims)
-		out.FrontEnd = FrontEndStats{Triangles: len(tris), NearClipped: w(CounterNearClipped), GuardClipped: w(CounterGuardClipped),
-			Culled: w(CounterCulled), PrecisionLoss: w(CounterPrecisionLoss), Prims: w(CounterPrims)}
+		out.Primitives = w(abi.FECounterPrims)
+		out.FrontEnd = FrontEndStats{Triangles: len(tris), NearClipped: w(abi.FECounterNearClipped), GuardClipped: w(abi.FECounterGuardClipped),
+			Culled: w(abi.FECounterCulled), PrecisionLoss: w(abi.FECounterPrecisionLoss), Prims: w(abi.FECounterPrims)}
 	}
 	return nil
 }
@@ -432,9 +432,9 @@ func (r DeviceReplay) frontEnd(ds *deviceSession, dc *trace.DrawCall, verts []Se
 	}
 	nt := len(tris)
 	maxPrims := min(nt*SetupSlot, abi.MaxPrimsPerPass+SetupSlot)
-	vb := make([]byte, len(verts)*SetupVertexBytes)
+	vb := make([]byte, len(verts)*abi.SetupVertexBytes)
 	for i := range verts {
-		PutSetupVertex(vb[i*SetupVertexBytes:], &verts[i])
+		PutSetupVertex(vb[i*abi.SetupVertexBytes:], &verts[i])
 	}
 	ib := make([]byte, 12*nt)
 	for i, t := range tris {
@@ -445,8 +445,8 @@ func (r DeviceReplay) frontEnd(ds *deviceSession, dc *trace.DrawCall, verts []Se
 	bins := g.Bins()
 	sizes := []int{
 		len(vb), len(ib), nt * SetupSlot * abi.PrimBytes, nt * SetupSlot * bboxBytes, 4 * nt,
-		4 * (max(nt, maxPrims) + 1), maxPrims * abi.PrimBytes, maxPrims * bboxBytes, 4 * CounterWords,
-		FragArgsBytes, 4 * maxPrims, 4 * maxPrims * bins, 4 * bins, 4 * bins, bins*abi.BinHeaderBytes + 4*maxPrims*bins,
+		4 * (max(nt, maxPrims) + 1), maxPrims * abi.PrimBytes, maxPrims * bboxBytes, 4 * abi.FECounterWords,
+		abi.Draw3DFragArgsBytes, 4 * maxPrims, 4 * maxPrims * bins, 4 * bins, 4 * bins, bins*abi.BinHeaderBytes + 4*maxPrims*bins,
 	}
 	b := make([]*runtime.Buffer, len(sizes))
 	for k, n := range sizes {
@@ -457,19 +457,19 @@ func (r DeviceReplay) frontEnd(ds *deviceSession, dc *trace.DrawCall, verts []Se
 	a := FrontEndArgs{
 		Verts: b[0].Addr(), NumVerts: uint32(len(verts)), Tris: b[1].Addr(), NumTris: uint32(nt),
 		Width: uint32(r.Width), Height: uint32(r.Height), Near: dc.Viewport.Near, Far: dc.Viewport.Far,
-		Cull: CullNone, Planes: r.Planes, Slots: b[2].Addr(), SlotBoxes: b[3].Addr(), Keep: b[4].Addr(),
+		Cull: uint32(CullNone), Planes: uint32(r.Planes), Slots: b[2].Addr(), SlotBoxes: b[3].Addr(), Keep: b[4].Addr(),
 		Offsets: b[5].Addr(), Prims: b[6].Addr(), Boxes: b[7].Addr(), Counters: b[8].Addr(), FragArgs: b[9].Addr(),
 		Cols: uint32(g.Cols), Rows: uint32(g.Rows), BinLog: uint32(binLog),
 		Counts: b[10].Addr(), Keys: b[11].Addr(), Hist: b[12].Addr(), Base: b[13].Addr(), TBuf: b[14].Addr(),
 	}
-	up.Write(b[0], 0, vb).Write(b[1], 0, ib).Write(b[8], 0, make([]byte, 4*CounterWords))
+	up.Write(b[0], 0, vb).Write(b[1], 0, ib).Write(b[8], 0, make([]byte, 4*abi.FECounterWords))
 	// The fragment args point at the dense primitive array; SCAN fills NumPrims.
-	up.Write(b[9], 0, PackFragArgs(drawFragArgs(&dc.States, a.Prims, 0)))
+	up.Write(b[9], 0, abi.Draw3DFragArgs(drawFragArgs(&dc.States, a.Prims, 0)).Pack())
 	var steps []runtime.DrawStep
-	for _, stage := range []uint64{StageSetup, StageScan, StageEmit, StageBCount, StageBScan, StageBEmit, StageBHist, StageBBase, StageBScatter} {
+	for _, stage := range []uint64{abi.FEStageSetup, abi.FEStageScan, abi.FEStageEmit, abi.FEStageBCount, abi.FEStageBScan, abi.FEStageBEmit, abi.FEStageBHist, abi.FEStageBBase, abi.FEStageBScatter} {
 		a.Stage = stage
 		k := ds.setup
-		if stage >= StageBCount {
+		if stage >= abi.FEStageBCount {
 			k = ds.binning
 		}
 		steps = append(steps, runtime.LaunchStep(k, runtime.LaunchParams{

@@ -135,7 +135,7 @@ func (d Draw3D) Replay(tr *trace.Trace) (*Image, []DrawStats, error) {
 			}
 		}
 		args := drawFragArgs(st, primAddr, len(b.Prims))
-		if dt.FragArgs, err = upload(mem, PackFragArgs(args)); err != nil {
+		if dt.FragArgs, err = upload(mem, abi.Draw3DFragArgs(args).Pack()); err != nil {
 			return nil, nil, err
 		}
 		for _, w := range hostFlowDCRs(st, &dt) {
@@ -355,42 +355,4 @@ func b2u(b bool) uint32 {
 		return 1
 	}
 	return 0
-}
-
-// FragArgsBytes is the size of the fragment kernel's argument block.
-const FragArgsBytes = 32
-
-// PackFragArgs lays out the fragment kernel's argument block in device memory
-// (the block FRAG_PARAM points at): u64 prim_addr, u32 num_prims, then
-// depth_enabled, color_enabled, tex_enabled and tex_modulate as u32 flags.
-func PackFragArgs(a FragArgs) []byte {
-	b := make([]byte, FragArgsBytes)
-	binary.LittleEndian.PutUint64(b, a.PrimAddr)
-	binary.LittleEndian.PutUint32(b[8:], uint32(a.NumPrims))
-	for i, f := range []bool{a.DepthEnabled, a.ColorEnabled, a.TexEnabled, a.TexModulate} {
-		binary.LittleEndian.PutUint32(b[12+4*i:], b2u(f))
-	}
-	return b
-}
-
-// DecodeFragArgs reads an argument block written by PackFragArgs, as a device
-// kernel launched with FRAG_PARAM does. Flags other than 0/1 are refused.
-func DecodeFragArgs(b []byte) (FragArgs, error) {
-	if len(b) < FragArgsBytes {
-		return FragArgs{}, fmt.Errorf("gfx: fragment args: %d bytes, want %d", len(b), FragArgsBytes)
-	}
-	a := FragArgs{PrimAddr: binary.LittleEndian.Uint64(b), NumPrims: int(binary.LittleEndian.Uint32(b[8:]))}
-	if a.NumPrims > abi.MaxPrimsPerPass {
-		return FragArgs{}, fmt.Errorf("gfx: fragment args: %d primitives exceed the pid field", a.NumPrims)
-	}
-	for i, dst := range []*bool{&a.DepthEnabled, &a.ColorEnabled, &a.TexEnabled, &a.TexModulate} {
-		switch binary.LittleEndian.Uint32(b[12+4*i:]) {
-		case 0:
-		case 1:
-			*dst = true
-		default:
-			return FragArgs{}, fmt.Errorf("gfx: fragment args: flag %d is not 0 or 1", i)
-		}
-	}
-	return a, nil
 }

@@ -84,29 +84,29 @@ func TestClearAndFlip(t *testing.T) {
 }
 
 func TestFragArgsRoundTrip(t *testing.T) {
-	a := FragArgs{DepthEnabled: true, TexEnabled: true, TexModulate: true, PrimAddr: 0x1234_5678_9A, NumPrims: 77}
-	got, err := DecodeFragArgs(PackFragArgs(a))
+	a := abi.Draw3DFragArgs{DepthEnabled: true, TexEnabled: true, TexModulate: true, PrimAddr: 0x1234_5678_9A, NumPrims: 77}
+	got, err := abi.UnpackDraw3DFragArgs(a.Pack())
 	if err != nil || got != a {
 		t.Errorf("round trip %+v (%v), want %+v", got, err, a)
 	}
-	b := PackFragArgs(a)
+	b := a.Pack()
 	b[12] = 2
-	if _, err := DecodeFragArgs(b); err == nil {
+	if _, err := abi.UnpackDraw3DFragArgs(b); err == nil {
 		t.Error("flag 2 accepted")
 	}
-	if _, err := DecodeFragArgs(b[:8]); err == nil {
+	if _, err := abi.UnpackDraw3DFragArgs(b[:8]); err == nil {
 		t.Error("short block accepted")
 	}
 }
 
 func FuzzDecodeFragArgs(f *testing.F) {
-	f.Add(PackFragArgs(FragArgs{ColorEnabled: true, PrimAddr: 64, NumPrims: 3}))
+	f.Add(abi.Draw3DFragArgs{ColorEnabled: true, PrimAddr: 64, NumPrims: 3}.Pack())
 	f.Fuzz(func(t *testing.T, b []byte) {
-		a, err := DecodeFragArgs(b)
+		a, err := abi.UnpackDraw3DFragArgs(b)
 		if err != nil {
 			return
 		}
-		if back, err := DecodeFragArgs(PackFragArgs(a)); err != nil || back != a {
+		if back, err := abi.UnpackDraw3DFragArgs(a.Pack()); err != nil || back != a {
 			t.Fatalf("re-encode %+v → %+v (%v)", a, back, err)
 		}
 	})

@@ -12,16 +12,9 @@ import (
 	"vortexgfx/device/tex"
 )
 
-// FragArgs is the draw3d fragment kernel's argument block (kernel_arg_t).
-// spec: vortex-hardware-facts §3.3, §8
-type FragArgs struct {
-	DepthEnabled bool
-	ColorEnabled bool
-	TexEnabled   bool
-	TexModulate  bool
-	PrimAddr     uint64
-	NumPrims     int
-}
+// FragArgs is the draw3d fragment kernel's argument block (kernel_arg_t); its wire
+// layout is abi.Draw3DFragArgs.
+type FragArgs abi.Draw3DFragArgs
 
 // FragKernel is the gfx_draw3d fragment shader bound to its units for one draw:
 // the primitive buffer viewed once, the stage-0 sampler and the OM.

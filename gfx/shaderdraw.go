@@ -470,11 +470,11 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 		// orders it after the previous kick) with its own counters.
 		first := pass * passTris
 		fa.Tris, fa.NumTris = trisBuf.Addr()+12*uint64(first), uint32(min(passTris, nt-first))
-		fa.Counters = counters + uint64(pass)*4*CounterWords
-		for _, stage := range []uint64{StageSetup, StageScan, StageEmit, StageBCount, StageBScan, StageBEmit, StageBHist, StageBBase, StageBScatter} {
+		fa.Counters = counters + uint64(pass)*4*abi.FECounterWords
+		for _, stage := range []uint64{abi.FEStageSetup, abi.FEStageScan, abi.FEStageEmit, abi.FEStageBCount, abi.FEStageBScan, abi.FEStageBEmit, abi.FEStageBHist, abi.FEStageBBase, abi.FEStageBScatter} {
 			fa.Stage = stage
 			k := ds.setup
-			if stage >= StageBCount {
+			if stage >= abi.FEStageBCount {
 				k = ds.binning
 			}
 			steps = append(steps, runtime.LaunchStep(k, lp(fa.Pack())))
@@ -513,20 +513,20 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 	}
 	st.Perf = p1.sub(p0)
 	st.Shaded, st.Written = int64(st.Perf.OMReads), int64(st.Perf.OMWrites)
-	cb := make([]byte, 4*CounterWords*passes)
+	cb := make([]byte, 4*abi.FECounterWords*passes)
 	if err := ds.q.EnqueueRead(fe.counters, 0, cb).Wait(); err != nil {
 		return st, err
 	}
 	w := func(k int) int {
 		n := 0
 		for pass := range passes {
-			n += int(binary.LittleEndian.Uint32(cb[4*(pass*CounterWords+k):]))
+			n += int(binary.LittleEndian.Uint32(cb[4*(pass*abi.FECounterWords+k):]))
 		}
 		return n
 	}
-	st.Primitives = w(CounterPrims)
-	st.FrontEnd = FrontEndStats{Triangles: nt, NearClipped: w(CounterNearClipped), GuardClipped: w(CounterGuardClipped),
-		Culled: w(CounterCulled), PrecisionLoss: w(CounterPrecisionLoss), Prims: w(CounterPrims)}
+	st.Primitives = w(abi.FECounterPrims)
+	st.FrontEnd = FrontEndStats{Triangles: nt, NearClipped: w(abi.FECounterNearClipped), GuardClipped: w(abi.FECounterGuardClipped),
+		Culled: w(abi.FECounterCulled), PrecisionLoss: w(abi.FECounterPrecisionLoss), Prims: w(abi.FECounterPrims)}
 	return st, nil
 }
 
@@ -550,7 +550,7 @@ func (d *ShaderDevice) frontEndArgs(verts uint64, nverts uint32, tris uint64, nt
 	bins := g.Bins()
 	sizes := []int{
 		nt * SetupSlot * abi.PrimBytes, nt * SetupSlot * bboxBytes, 4 * nt,
-		4 * (max(nt, maxPrims) + 1), maxPrims * abi.PrimBytes, maxPrims * bboxBytes, 4 * CounterWords * passes,
+		4 * (max(nt, maxPrims) + 1), maxPrims * abi.PrimBytes, maxPrims * bboxBytes, 4 * abi.FECounterWords * passes,
 		8 * abi.ArgFSSlots, 4 * maxPrims, 4 * maxPrims * bins, 4 * bins, 4 * bins, bins*abi.BinHeaderBytes + 4*maxPrims*bins,
 		nt * SetupSlot * flatSideBytes * int(min(nflat, 1)), maxPrims * flatSideBytes * int(min(nflat, 1)),
 	}
@@ -562,13 +562,13 @@ func (d *ShaderDevice) frontEndArgs(verts uint64, nverts uint32, tris uint64, nt
 	}
 	a := FrontEndArgs{
 		Verts: verts, NumVerts: nverts, Tris: tris, NumTris: uint32(nt),
-		Width: uint32(d.w), Height: uint32(d.h), Near: near, Far: far, Cull: cull, Planes: PlanesCompiled,
+		Width: uint32(d.w), Height: uint32(d.h), Near: near, Far: far, Cull: uint32(cull), Planes: uint32(PlanesCompiled),
 		Slots: b[0].Addr(), SlotBoxes: b[1].Addr(), Keep: b[2].Addr(), Offsets: b[3].Addr(), Prims: b[4].Addr(),
 		Boxes: b[5].Addr(), Counters: b[6].Addr(), FragArgs: b[7].Addr(),
 		Cols: uint32(g.Cols), Rows: uint32(g.Rows), BinLog: uint32(d.binLog),
 		Counts: b[8].Addr(), Keys: b[9].Addr(), Hist: b[10].Addr(), Base: b[11].Addr(), TBuf: b[12].Addr(), NVar: nvar,
 		NFlat: nflat, FlatSlots: b[13].Addr(), Flat: b[14].Addr(),
 	}
-	up.Write(b[6], 0, make([]byte, 4*CounterWords*passes))
+	up.Write(b[6], 0, make([]byte, 4*abi.FECounterWords*passes))
 	return feBuffers{args: a, frag: b[7], counters: b[6]}, nil
 }

@@ -1,0 +1,174 @@
+package abi
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+)
+
+// The graphics front end's launch ABI: the stage numbers of the setup_k/binning_k
+// launches, the setup_vertex_t record, the argument block every stage launch reads,
+// the counters the front end writes, and the argument block of draw3d's fragment
+// kernel. The public Vortex sources keep these in gfx_frontend_abi.h with a different
+// pipe_arg_t; ours carries what our kernels need and is fixed here.
+// spec: rasterizer §3.1; vortexpipe §3.2; vortex-hardware-facts §3.2
+
+// Front-end stages in launch order (the PIPE_STAGE_* numbers of facts §3.2).
+const (
+	FEStageSetup uint64 = iota
+	FEStageScan
+	FEStageEmit
+	FEStageBCount
+	FEStageBScan
+	FEStageBEmit
+	FEStageBHist
+	FEStageBBase
+	FEStageBScatter
+	FENumStages
+)
+
+// SetupVertexBytes is one setup_vertex_t record: clip-space position xyzw, colour
+// rgba and texcoord uv, all f32 (40 B). spec: vortex-hardware-facts §3.2
+const SetupVertexBytes = 40
+
+// FrontEndArgSlots is the size of the front-end argument block in 64-bit slots.
+const FrontEndArgSlots = 26
+
+// FrontEndArgs is the argument block both front-end kernels read: every buffer the
+// nine stage launches share, as FrontEndArgSlots little-endian u64 slots (the stage
+// first). Pairs of 32-bit fields share a slot, low half first.
+type FrontEndArgs struct {
+	Stage      uint64 // slot 0
+	Verts      uint64 // 1: setup_vertex_t[NumVerts] (or expand_k records when NVar > 0)
+	NumVerts   uint32 // 2
+	Tris       uint64 // 3: u32[3·NumTris] vertex indices
+	NumTris    uint32 // 4
+	Width      uint32 // 5 low
+	Height     uint32 // 5 high
+	Near, Far  float32
+	Cull       uint32 // 7 low: the setup cull mode
+	Planes     uint32 // 7 high: the attribute-plane convention
+	Slots      uint64 // 8: scratch rast_prim_t[NumTris·slots per triangle]
+	SlotBoxes  uint64 // 9: scratch bbox (4 × u32) per slot
+	Keep       uint64 // 10: u32[NumTris] survivors per triangle
+	Offsets    uint64 // 11: u32[NumTris+1] (SCAN), then u32[prims+1] (BSCAN)
+	Prims      uint64 // 12: the dense rast_prim_t array (PBUF)
+	Boxes      uint64 // 13: the dense bbox array
+	Counters   uint64 // 14: u32[FECounterWords]
+	FragArgs   uint64 // 15: the fragment argument block whose prim count SCAN fills in
+	Cols, Rows uint32 // 16: the dense bin grid
+	BinLog     uint32 // 17
+	Counts     uint64 // 18: u32[prims] bins per primitive
+	Keys       uint64 // 19: u32[keys] (bin_id << PipePrimBits) | pid
+	Hist       uint64 // 20: u32[bins]
+	Base       uint64 // 21: u32[bins]
+	TBuf       uint64 // 22: bin headers then sorted pids
+	// NVar is 0 for setup_vertex_t records, else the number of packed varyings per
+	// expand_k record; NFlat is the number of flat words SETUP copies from each
+	// triangle's provoking vertex into FlatSlots and EMIT compacts into Flat, the
+	// per-primitive side array (FlatSideWords per primitive). Slot 23 packs both.
+	NVar, NFlat uint32
+	FlatSlots   uint64 // 24
+	Flat        uint64 // 25
+}
+
+// Pack lays the block out as FrontEndArgSlots little-endian u64 slots.
+func (a *FrontEndArgs) Pack() []byte {
+	s := [FrontEndArgSlots]uint64{
+		a.Stage, a.Verts, uint64(a.NumVerts), a.Tris, uint64(a.NumTris),
+		uint64(a.Width) | uint64(a.Height)<<32,
+		uint64(math.Float32bits(a.Near)) | uint64(math.Float32bits(a.Far))<<32,
+		uint64(a.Cull) | uint64(a.Planes)<<32,
+		a.Slots, a.SlotBoxes, a.Keep, a.Offsets, a.Prims, a.Boxes, a.Counters, a.FragArgs,
+		uint64(a.Cols) | uint64(a.Rows)<<32, uint64(a.BinLog),
+		a.Counts, a.Keys, a.Hist, a.Base, a.TBuf, uint64(a.NVar) | uint64(a.NFlat)<<32, a.FlatSlots, a.Flat,
+	}
+	b := make([]byte, 8*FrontEndArgSlots)
+	for i, v := range s {
+		binary.LittleEndian.PutUint64(b[8*i:], v)
+	}
+	return b
+}
+
+// UnpackFrontEndArgs reads a block written by Pack. It checks only the length; the
+// kernels validate the values.
+func UnpackFrontEndArgs(b []byte) (FrontEndArgs, error) {
+	if len(b) < 8*FrontEndArgSlots {
+		return FrontEndArgs{}, fmt.Errorf("abi: front-end args: %d bytes, want %d", len(b), 8*FrontEndArgSlots)
+	}
+	s := func(i int) uint64 { return binary.LittleEndian.Uint64(b[8*i:]) }
+	return FrontEndArgs{
+		Stage: s(0), Verts: s(1), NumVerts: uint32(s(2)), Tris: s(3), NumTris: uint32(s(4)),
+		Width: uint32(s(5)), Height: uint32(s(5) >> 32),
+		Near: math.Float32frombits(uint32(s(6))), Far: math.Float32frombits(uint32(s(6) >> 32)),
+		Cull: uint32(s(7)), Planes: uint32(s(7) >> 32),
+		Slots: s(8), SlotBoxes: s(9), Keep: s(10), Offsets: s(11), Prims: s(12), Boxes: s(13),
+		Counters: s(14), FragArgs: s(15), Cols: uint32(s(16)), Rows: uint32(s(16) >> 32), BinLog: uint32(s(17)),
+		Counts: s(18), Keys: s(19), Hist: s(20), Base: s(21), TBuf: s(22),
+		NVar: uint32(s(23)), NFlat: uint32(s(23) >> 32), FlatSlots: s(24), Flat: s(25),
+	}, nil
+}
+
+// Counter words the front end writes (u32 each) at FrontEndArgs.Counters.
+const (
+	FECounterPrims         = iota // primitives after clip/cull (SCAN)
+	FECounterKeys                 // (bin, pid) pairs (BSCAN)
+	FECounterNearClipped          // triangles split by the near plane
+	FECounterGuardClipped         // triangles clipped at the guard band
+	FECounterCulled               // triangles culled (facing, zero area, off screen)
+	FECounterPrecisionLoss        // triangles refused for sub-pixel precision loss
+	FECounterWords
+)
+
+// Draw3DFragArgsBytes is the size of draw3d's fragment-kernel argument block.
+const Draw3DFragArgsBytes = 32
+
+// Draw3DFragArgs is the argument block FRAG_PARAM points at for the draw3d fragment
+// kernel: u64 prim_addr, u32 num_prims, then depth_enabled, color_enabled,
+// tex_enabled and tex_modulate as u32 flags. spec: vortex-hardware-facts §3.3, §8
+type Draw3DFragArgs struct {
+	PrimAddr                                            uint64
+	NumPrims                                            int
+	DepthEnabled, ColorEnabled, TexEnabled, TexModulate bool
+}
+
+func b2u(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Pack lays the block out in device-memory order.
+func (a Draw3DFragArgs) Pack() []byte {
+	b := make([]byte, Draw3DFragArgsBytes)
+	binary.LittleEndian.PutUint64(b, a.PrimAddr)
+	binary.LittleEndian.PutUint32(b[8:], uint32(a.NumPrims))
+	for i, f := range []bool{a.DepthEnabled, a.ColorEnabled, a.TexEnabled, a.TexModulate} {
+		binary.LittleEndian.PutUint32(b[12+4*i:], b2u(f))
+	}
+	return b
+}
+
+// UnpackDraw3DFragArgs reads a block written by Pack, as the kernel launched with
+// FRAG_PARAM does. A prim count beyond the pid field or a flag other than 0/1 is
+// refused.
+func UnpackDraw3DFragArgs(b []byte) (Draw3DFragArgs, error) {
+	if len(b) < Draw3DFragArgsBytes {
+		return Draw3DFragArgs{}, fmt.Errorf("abi: fragment args: %d bytes, want %d", len(b), Draw3DFragArgsBytes)
+	}
+	a := Draw3DFragArgs{PrimAddr: binary.LittleEndian.Uint64(b), NumPrims: int(binary.LittleEndian.Uint32(b[8:]))}
+	if a.NumPrims > MaxPrimsPerPass {
+		return Draw3DFragArgs{}, fmt.Errorf("abi: fragment args: %d primitives exceed the pid field", a.NumPrims)
+	}
+	for i, dst := range []*bool{&a.DepthEnabled, &a.ColorEnabled, &a.TexEnabled, &a.TexModulate} {
+		switch binary.LittleEndian.Uint32(b[12+4*i:]) {
+		case 0:
+		case 1:
+			*dst = true
+		default:
+			return Draw3DFragArgs{}, fmt.Errorf("abi: fragment args: flag %d is not 0 or 1", i)
+		}
+	}
+	return a, nil
+}
