@@ -4,98 +4,10 @@ import (
 	"math/bits"
 	"slices"
 
+	"vortexgfx/device/cache"
 	"vortexgfx/device/om"
 	"vortexgfx/device/tex"
 )
-
-// unitCache is the set-associative LRU cache of the TEX and OM cost models
-// (tex.CostModel, om.CostModel): its lines, miss slots and per-request bank
-// counts, with the counters it feeds.
-type unitCache struct {
-	hit, mem    int64
-	ways, banks int
-	sets        uint64
-	lines       []unitLine // sets × ways
-	mshr        []int64    // fill cycle of each miss slot
-	bank        []int      // lines per bank in the current request
-	clock       uint64
-	// counters
-	reads, writes, missR, missW, bankSt, mshrSt uint64
-}
-
-// unitLine is one cache way: line number + 1 (0 = invalid), LRU stamp and the
-// cycle its fill lands.
-type unitLine struct {
-	tag, used uint64
-	ready     int64
-}
-
-func newUnitCache(mem, hit, bytes, ways, line, banks, mshrs int) *unitCache {
-	sets := bytes / (line * ways)
-	return &unitCache{hit: int64(hit), mem: int64(mem), ways: ways, banks: banks, sets: uint64(sets),
-		lines: make([]unitLine, sets*ways), mshr: make([]int64, mshrs), bank: make([]int, banks)}
-}
-
-// request accesses lines (distinct line numbers) at cycle t and returns the
-// cycle the last one answers and the longest miss-slot wait (the unit's stall).
-func (c *unitCache) request(lines []uint64, t int64, write bool) (resp, stall int64) {
-	clear(c.bank)
-	resp = t
-	for _, ln := range lines {
-		b := int(ln % uint64(c.banks))
-		tb := t + int64(c.bank[b]) // same-bank lines serialise
-		if c.bank[b] > 0 {
-			c.bankSt++
-		}
-		c.bank[b]++
-		r, w := c.access(ln, tb, write)
-		resp, stall = max(resp, r), max(stall, w)
-	}
-	return resp, stall
-}
-
-// access looks one line up at cycle t; it returns when the data is ready and
-// how long the access waited for a miss slot.
-func (c *unitCache) access(ln uint64, t int64, write bool) (ready, wait int64) {
-	c.clock++
-	if write {
-		c.writes++
-	} else {
-		c.reads++
-	}
-	set := c.lines[(ln%c.sets)*uint64(c.ways):][:c.ways]
-	victim := 0
-	for i := range set {
-		if set[i].tag == ln+1 {
-			set[i].used = c.clock
-			return max(t+c.hit, set[i].ready), 0
-		}
-		if set[i].used < set[victim].used {
-			victim = i
-		}
-	}
-	if write {
-		c.missW++
-	} else {
-		c.missR++
-	}
-	slot := 0
-	for i := range c.mshr {
-		if c.mshr[i] < c.mshr[slot] {
-			slot = i
-		}
-	}
-	start := t
-	if c.mshr[slot] > t {
-		wait = c.mshr[slot] - t
-		c.mshrSt += uint64(wait)
-		start = c.mshr[slot]
-	}
-	ready = start + c.hit + c.mem
-	c.mshr[slot] = ready
-	set[victim] = unitLine{tag: ln + 1, used: c.clock, ready: ready}
-	return ready, wait
-}
 
 // waveSeg is one fragment wave's recorded TEX and OM traffic on a core: the
 // wave's bin (binY << 16 | binX of its first quad) and its ranges in the core's
@@ -211,8 +123,11 @@ func (r *perfRecorder) replay(tm tex.CostModel, omm om.CostModel) (tex.Perf, om.
 		}
 		return 0
 	})
-	tc := newUnitCache(tm.MemLatency, tm.HitLatency, tm.CacheBytes, tm.CacheWays, tm.LineBytes, tm.CacheBanks, tm.MSHRs)
-	oc := newUnitCache(omm.MemLatency, omm.HitLatency, omm.CacheBytes, omm.CacheWays, omm.LineBytes, omm.CacheBanks, omm.MSHRs)
+	// Both models are resolved (tex/om Resolve), so the geometries pass cache.Check.
+	tc := cache.New(cache.Geometry{Bytes: tm.CacheBytes, Ways: tm.CacheWays, LineBytes: tm.LineBytes,
+		Banks: tm.CacheBanks, MSHRs: tm.MSHRs, HitLatency: tm.HitLatency, MemLatency: tm.MemLatency})
+	oc := cache.New(cache.Geometry{Bytes: omm.CacheBytes, Ways: omm.CacheWays, LineBytes: omm.LineBytes,
+		Banks: omm.CacheBanks, MSHRs: omm.MSHRs, HitLatency: omm.HitLatency, MemLatency: omm.MemLatency})
 	var tp tex.Perf
 	var op om.Perf
 	var tt, ot int64
@@ -231,7 +146,7 @@ func (r *perfRecorder) replay(tm tex.CostModel, omm om.CostModel) (tex.Perf, om.
 					k++
 				}
 			}
-			resp, stall := tc.request(tl[:n], tt, false)
+			resp, stall := tc.Request(tl[:n], tt, false)
 			tp.Lat += uint64(resp - tt)
 			tp.Stalls += uint64(stall)
 			tt += 1 + stall
@@ -242,21 +157,22 @@ func (r *perfRecorder) replay(tm tex.CostModel, omm om.CostModel) (tex.Perf, om.
 			rd := pick(lines[:0], f&1 != 0, zl, f&2 != 0, cl)
 			resp, stall := ot, int64(0)
 			if len(rd) > 0 {
-				resp, stall = oc.request(rd, ot, false)
+				resp, stall = oc.Request(rd, ot, false)
 				op.Lat += uint64(resp - ot)
 			}
 			wr := pick(lines[:0], f&4 != 0, zl, f&8 != 0, cl)
 			var wstall int64
 			if len(wr) > 0 {
-				_, wstall = oc.request(wr, resp, true)
+				_, wstall = oc.Request(wr, resp, true)
 			}
 			op.Stalls += uint64(stall + wstall)
 			ot += 1 + stall + wstall
 		}
 	}
-	tp.CacheReads, tp.CacheMissR, tp.CacheBankSt, tp.CacheMSHRSt = tc.reads, tc.missR, tc.bankSt, tc.mshrSt
-	op.CacheReads, op.CacheWrites, op.CacheMissR, op.CacheMissW = oc.reads, oc.writes, oc.missR, oc.missW
-	op.CacheBankSt, op.CacheMSHRSt = oc.bankSt, oc.mshrSt
+	t, o := tc.Counters(), oc.Counters()
+	tp.CacheReads, tp.CacheMissR, tp.CacheBankSt, tp.CacheMSHRSt = t.Reads, t.MissR, t.BankSt, t.MSHRSt
+	op.CacheReads, op.CacheWrites, op.CacheMissR, op.CacheMissW = o.Reads, o.Writes, o.MissR, o.MissW
+	op.CacheBankSt, op.CacheMSHRSt = o.BankSt, o.MSHRSt
 	return tp, op
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"vortexgfx/abi"
+	"vortexgfx/device/cache"
 )
 
 // CostModel is the deterministic cycle model behind the RASTER performance
@@ -113,85 +114,27 @@ func (s *Stats) Total() EnginePerf {
 	return t
 }
 
-// cacheLine is one rcache way: the line address (+1, 0 = invalid), its LRU
-// stamp and the cycle its fill lands.
-type cacheLine struct {
-	tag   uint64
-	used  uint64
-	ready int64
-}
-
-// rcache is the set-associative cache model with its MSHRs and bank counts.
-type rcache struct {
-	m     CostModel
-	sets  uint64
-	lines []cacheLine // sets × ways
-	mshr  []int64     // fill cycle of each miss slot
-	bank  []int       // lines per bank of the current request
-	clock uint64
+// fetcher is one engine's read port onto its rcache: it splits each request
+// into its lines and counts READS and LAT.
+type fetcher struct {
+	c     *cache.Cache
+	lb    uint64
+	lines []uint64 // scratch: one request's lines
 	p     *EnginePerf
 }
 
-func newRCache(m CostModel, p *EnginePerf) *rcache {
-	sets := m.CacheBytes / (m.LineBytes * m.CacheWays)
-	return &rcache{m: m, sets: uint64(sets), lines: make([]cacheLine, sets*m.CacheWays),
-		mshr: make([]int64, m.MSHRs), bank: make([]int, m.CacheBanks), p: p}
-}
-
 // request issues one read of n bytes at addr at cycle t and returns its
-// response cycle; it counts READS, LAT and the cache counters.
-func (c *rcache) request(addr uint64, n int, t int64) int64 {
-	lb := uint64(c.m.LineBytes)
-	first, last := addr/lb, (addr+uint64(max(n, 1))-1)/lb
-	for i := range c.bank {
-		c.bank[i] = 0
+// response cycle; it counts READS and LAT (the cache counts the rest).
+// spec: rasterizer §6.1, §13
+func (f *fetcher) request(addr uint64, n int, t int64) int64 {
+	f.lines = f.lines[:0]
+	for ln := addr / f.lb; ln <= (addr+uint64(max(n, 1))-1)/f.lb; ln++ {
+		f.lines = append(f.lines, ln)
 	}
-	resp := t
-	for ln := first; ln <= last; ln++ {
-		b := int(ln % uint64(c.m.CacheBanks))
-		tb := t + int64(c.bank[b]) // same-bank lines serialise
-		if c.bank[b] > 0 {
-			c.p.CacheBankSt++
-		}
-		c.bank[b]++
-		resp = max(resp, c.access(ln, tb))
-	}
-	c.p.Reads++
-	c.p.Lat += uint64(resp - t)
+	resp, _ := f.c.Request(f.lines, t, false)
+	f.p.Reads++
+	f.p.Lat += uint64(resp - t)
 	return resp
-}
-
-// access looks one line up at cycle t and returns when its data is ready.
-func (c *rcache) access(ln uint64, t int64) int64 {
-	c.clock++
-	c.p.CacheReads++
-	set := c.lines[(ln%c.sets)*uint64(c.m.CacheWays):][:c.m.CacheWays]
-	victim := 0
-	for i := range set {
-		if set[i].tag == ln+1 {
-			set[i].used = c.clock
-			return max(t+int64(c.m.HitLatency), set[i].ready)
-		}
-		if set[i].used < set[victim].used {
-			victim = i
-		}
-	}
-	c.p.CacheMissR++
-	slot := 0
-	for i := range c.mshr {
-		if c.mshr[i] < c.mshr[slot] {
-			slot = i
-		}
-	}
-	start := t
-	if c.mshr[slot] > t {
-		c.p.CacheMSHRSt += uint64(c.mshr[slot] - t)
-		start = c.mshr[slot]
-	}
-	ready := start + int64(c.m.HitLatency+c.m.MemLatency)
-	c.mshr[slot] = ready
-	set[victim] = cacheLine{tag: ln + 1, used: c.clock, ready: ready}
-	return ready
 }
 
 // perf replays every engine's fetch stream through the cost model, engines in
@@ -209,7 +152,10 @@ func (f *frame) perf(jobs []job) ([]EnginePerf, error) {
 			hi++
 		}
 		p := &out[e]
-		c := newRCache(m, p)
+		// m is resolved, so the geometry passes cache.Check.
+		c := &fetcher{c: cache.New(cache.Geometry{Bytes: m.CacheBytes, Ways: m.CacheWays, LineBytes: m.LineBytes,
+			Banks: m.CacheBanks, MSHRs: m.MSHRs, HitLatency: m.HitLatency, MemLatency: m.MemLatency}),
+			lb: uint64(m.LineBytes), lines: make([]uint64, 0, 4), p: p}
 		credit := make([]int64, m.MemFifoDepth) // pop cycle of the record holding each credit
 		var t, walkEnd int64
 		var rec int
@@ -244,6 +190,8 @@ func (f *frame) perf(jobs []job) ([]EnginePerf, error) {
 			t = max(last, issue)
 		}
 		p.Cycles = uint64(max(t, walkEnd))
+		k := c.c.Counters()
+		p.CacheReads, p.CacheMissR, p.CacheBankSt, p.CacheMSHRSt = k.Reads, k.MissR, k.BankSt, k.MSHRSt
 		lo = hi
 	}
 	return out, nil
