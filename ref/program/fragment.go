@@ -48,6 +48,12 @@ func (f *FragmentShader) CloneFragment() ref.FragmentShader {
 	return c
 }
 
+// EarlyDepthSafe implements ref.FragmentEarlyDepth: a program that does not write
+// gl_FragDepth only colours its own quads (the IR has no stores outside its outputs),
+// shades each quad on its own (derivatives never cross quads), so ref may skip quads
+// its depth test already rejects without changing any output.
+func (f *FragmentShader) EarlyDepthSafe() bool { return f.p.fsDepth < 0 }
+
 // ShadeQuads implements ref.FragmentShader. Lane 4k+l of a run is lane l of
 // quad k: pixel (X + l&1, Y + l>>1), so the executor's quad derivatives are
 // ref's window-space ones (dFdy from the row above). spec: vortexpipe-driver §2.2.

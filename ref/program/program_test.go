@@ -453,3 +453,28 @@ func TestPointSizeAndCoord(t *testing.T) {
 		}
 	}
 }
+
+// A program that writes gl_FragDepth must never be skipped by ref's early depth
+// test; one that does not may be.
+func TestEarlyDepthSafe(t *testing.T) {
+	const vs = "#version 130\nin vec4 p;\nvoid main() { gl_Position = p; }\n"
+	for _, tc := range []struct {
+		fs   string
+		safe bool
+	}{
+		{"#version 130\nvoid main() { gl_FragColor = vec4(1.0); }\n", true},
+		{"#version 130\nvoid main() { if (gl_FragCoord.x < 1.0) discard; gl_FragColor = vec4(1.0); }\n", true},
+		{"#version 130\nvoid main() { gl_FragColor = vec4(1.0); gl_FragDepth = 0.5; }\n", false},
+	} {
+		p := link(t, vs, tc.fs)
+		f, err := p.NewFragmentShader(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s ref.FragmentShader = f
+		ed, ok := s.(ref.FragmentEarlyDepth)
+		if !ok || ed.EarlyDepthSafe() != tc.safe {
+			t.Errorf("%q: early-depth safe = %v, want %v", tc.fs, ok && ed.EarlyDepthSafe(), tc.safe)
+		}
+	}
+}
