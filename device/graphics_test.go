@@ -131,7 +131,7 @@ func kickWith(t *testing.T, cfg config.Config, fs device.Kernel, extra [][2]uint
 	base := put(img)
 	cbuf := put(make([]byte, W*W*4))
 	tile, prim := put(b.TileBuf), put(b.PrimBuf)
-	args := put(gfx.PackFragArgs(gfx.FragArgs{ColorEnabled: true, PrimAddr: prim, NumPrims: len(b.Prims)}))
+	args := put(abi.Draw3DFragArgs{ColorEnabled: true, PrimAddr: prim, NumPrims: len(b.Prims)}.Pack())
 	entry := base + uint64(ents[0].EntryOffset)
 	for _, w := range []struct {
 		a abi.DCR
