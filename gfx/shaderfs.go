@@ -29,12 +29,12 @@ type fsScratch struct {
 	tex   [abi.TexNumStages]fsTexState
 }
 
+// fsScratch takes a kept executor of width lanes (a whole number of quads,
+// checked by the caller) or builds one.
 func (sp *ShaderProgram) fsScratch(width int) (*fsScratch, error) {
 	select {
-	case s := <-sp.fsFree:
-		if s.m.Width() == width {
-			return s, nil
-		}
+	case s := <-sp.fsFree[width/4-1]:
+		return s, nil
 	default:
 	}
 	m, err := exec.New(sp.prog.FS, exec.Config{Width: width})
@@ -94,7 +94,7 @@ func (sp *ShaderProgram) fsKernel(c *device.CTA) error {
 	}
 	defer func() {
 		select {
-		case sp.fsFree <- s:
+		case sp.fsFree[n/4-1] <- s:
 		default:
 		}
 	}()

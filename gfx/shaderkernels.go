@@ -83,9 +83,12 @@ type ShaderProgram struct {
 
 	// Executors and their scratch, kept across launches (a free list the
 	// garbage collector does not empty, unlike sync.Pool): one per core
-	// goroutine running the stage at a time.
+	// goroutine running the stage at a time. Fragment waves come in every
+	// width of whole quads, so the FS list is kept per width (index
+	// lanes/4 − 1): one shared list would drop and rebuild an executor
+	// whenever consecutive waves differ in width.
 	vsFree chan *vsScratch
-	fsFree chan *fsScratch
+	fsFree [exec.MaxWidth / 4]chan *fsScratch
 }
 
 // scratchSlots bounds the kept executors per stage (at least the cores that
@@ -128,7 +131,10 @@ func NewShaderProgram(name string, p *lower.Program) (*ShaderProgram, error) {
 		return nil, fmt.Errorf("%w: %s: a vertex and a fragment stage are both needed", ErrShaderRoute, name)
 	}
 	sp := &ShaderProgram{name: name, prog: p, vid: -1, iid: -1, coord: -1, facing: -1,
-		vsFree: make(chan *vsScratch, scratchSlots), fsFree: make(chan *fsScratch, scratchSlots)}
+		vsFree: make(chan *vsScratch, scratchSlots)}
+	for i := range sp.fsFree {
+		sp.fsFree[i] = make(chan *fsScratch, scratchSlots)
+	}
 	for _, s := range p.VS.Inputs {
 		switch s.Name {
 		case "gl_VertexID":
