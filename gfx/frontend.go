@@ -81,7 +81,22 @@ type FrontEndStats struct {
 // planes (3 + 5 vertices → 6 triangles).
 const maxSub = 6
 
-type plane func(v *SetupVertex) float32
+// plane is one guard plane |pos[axis]| ≤ g·w as a signed distance (inside
+// where ≥ 0): g·w − pos[axis], or g·w + pos[axis] when neg. A value rather than
+// a closure, so the clip buffers it is evaluated on stay on the stack.
+type plane struct {
+	g    float32
+	axis int
+	neg  bool
+}
+
+// dist is the plane's signed distance of v.
+func (p plane) dist(v *SetupVertex) float32 {
+	if p.neg {
+		return float32(p.g*v.Pos[3]) + v.Pos[p.axis]
+	}
+	return float32(p.g*v.Pos[3]) - v.Pos[p.axis]
+}
 
 // clipAll clips a triangle against every plane, ping-ponging between a and b.
 func clipAll(tri [3]SetupVertex, planes [4]plane, a, b *[8]SetupVertex) []SetupVertex {
@@ -101,7 +116,7 @@ func clipPoly(in []SetupVertex, dist plane, out []SetupVertex) []SetupVertex {
 	out = out[:0]
 	for i := range in {
 		cur, nxt := &in[i], &in[(i+1)%len(in)]
-		fc, fn := dist(cur), dist(nxt)
+		fc, fn := dist.dist(cur), dist.dist(nxt)
 		if fc >= 0 {
 			out = append(out, *cur)
 		}
@@ -137,12 +152,7 @@ func newFEEnv(width, height int, near, far float32, cull CullMode, vp *Viewport,
 		gy = float32(1 + float64(GuardBandPx)/max(1, abs64(float64(vp.SY))))
 	}
 	return &feEnv{width: width, height: height, near: near, far: far, cull: cull, vp: vp, planes: planes,
-		guard: [4]plane{
-			func(v *SetupVertex) float32 { return float32(gx*v.Pos[3]) - v.Pos[0] },
-			func(v *SetupVertex) float32 { return float32(gx*v.Pos[3]) + v.Pos[0] },
-			func(v *SetupVertex) float32 { return float32(gy*v.Pos[3]) - v.Pos[1] },
-			func(v *SetupVertex) float32 { return float32(gy*v.Pos[3]) + v.Pos[1] },
-		}}
+		guard: [4]plane{{g: gx, axis: 0}, {g: gx, axis: 0, neg: true}, {g: gy, axis: 1}, {g: gy, axis: 1, neg: true}}}
 }
 
 // setupOne is setup_k's SETUP work for one triangle: near clip, guard-band clip
@@ -161,7 +171,7 @@ func (e *feEnv) setupOne(v0, v1, v2 *SetupVertex, st *FrontEndStats, prims *[Set
 		outside := false
 		for _, g := range e.guard {
 			for k := 0; k < 3; k++ {
-				if g(&sub[s][k]) < 0 {
+				if g.dist(&sub[s][k]) < 0 {
 					outside = true
 				}
 			}
