@@ -50,7 +50,15 @@ func newCore(d *Device, id int) *core {
 }
 
 func (c *core) run() {
-	for j := range c.jobs {
+	// One job variable for the goroutine's life: a wave's lanes are sliced from
+	// it into the CTA, so a per-iteration variable would move every job to the
+	// heap.
+	var j job
+	for {
+		var ok bool
+		if j, ok = <-c.jobs; !ok {
+			return
+		}
 		if j.launch != nil {
 			c.runLaunch(j.launch)
 		} else {
