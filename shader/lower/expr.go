@@ -365,6 +365,11 @@ func (l *lowerer) unary(x *ast.Unary) value {
 		return l.expr(x.X)
 	case ast.OpNeg:
 		v := l.expr(x.X)
+		if t.Base == ast.Uint {
+			// -x on uint wraps (GLSL: 2^32 − x); the IR's ineg is typed i32, so
+			// negate as 0 − x in u32.
+			return l.map1(v, t, func(r ir.Reg) ir.Reg { return l.b.Op(ir.USub, ir.U32, l.b.ConstU(0), r) })
+		}
 		op := ir.INeg
 		if t.Base == ast.Float {
 			op = ir.FNeg

@@ -390,3 +390,14 @@ func TestErrorsHavePositions(t *testing.T) {
 		}
 	}
 }
+
+// Unary minus on uint wraps modulo 2^32 (GLSL 4.50 §5.9); it used to be lowered to
+// the i32-typed ineg and rejected by the verifier.
+func TestUintNegation(t *testing.T) {
+	got := runExpr(t, "", "vec4(uvec4(-uvec2(uint(a.x), 0u), -uint(a.y), 5u - 7u) & uvec4(0xFFFFu))",
+		[][4]float32{{3, 1, 0, 0}})
+	want := [4]float32{0xFFFD, 0, 0xFFFF, 0xFFFE}
+	if got[0] != want {
+		t.Errorf("uint negation = %v, want %v", got[0], want)
+	}
+}
