@@ -85,6 +85,7 @@ func LinkShaders(shaders ...*Shader) (prog *Program, err error) {
 	}
 	if len(errs) == 0 && p.Vertex != nil && p.Fragment != nil {
 		p.matchVaryings(&errs)
+		p.matchColorInterp(&errs)
 	}
 	p.collectUniforms(shaders, &errs)
 	p.checkBlocks(shaders, &errs)
@@ -301,6 +302,45 @@ func (p *Program) matchVaryings(errs *ast.ErrorList) {
 				continue
 			}
 			p.Varyings = append(p.Varyings, Varying{Name: v.Name, Out: o, In: v})
+		}
+	}
+}
+
+// matchColorInterp applies the rule for the predeclared colours: if gl_Color is
+// redeclared with an interpolation qualifier, gl_FrontColor and gl_BackColor (if
+// written) must be redeclared with the same one, and vice versa; likewise for the
+// secondary colours. Only statically used variables take part, and no redeclaration
+// is a value of its own (it does not match an explicit smooth).
+// spec: GLSL 1.30 §4.3.7 (unchanged through 4.x)
+func (p *Program) matchColorInterp(errs *ast.ErrorList) {
+	for _, group := range [][3]string{
+		{"gl_Color", "gl_FrontColor", "gl_BackColor"},
+		{"gl_SecondaryColor", "gl_FrontSecondaryColor", "gl_BackSecondaryColor"},
+	} {
+		var first *ast.Var
+		check := func(v *ast.Var) {
+			if first == nil {
+				first = v
+				return
+			}
+			if v.Qual.Interp != first.Qual.Interp {
+				errs.Add(v.DeclPos, "interpolation qualifier of '"+v.Name+"' does not match that of '"+first.Name+
+					"' (GLSL 1.30 §4.3.7: the predeclared colours must be redeclared alike)")
+			}
+		}
+		for _, u := range p.Fragment.Units {
+			for _, v := range u.File.Globals {
+				if v.Builtin && v.Kind == ast.VarIn && v.Name == group[0] && v.Used {
+					check(v)
+				}
+			}
+		}
+		for _, u := range p.Vertex.Units {
+			for _, v := range u.File.Globals {
+				if v.Builtin && v.Kind == ast.VarOut && (v.Name == group[1] || v.Name == group[2]) && v.Written {
+					check(v)
+				}
+			}
 		}
 	}
 }
