@@ -370,20 +370,24 @@ func (w *walker) bin(j *job) error {
 }
 
 // walk is the tile engine: a depth-first 4-ary descent from bin to block size,
-// rejecting squares with E + (extent << level) < 0 on any edge. spec: rasterizer §7.3
+// rejecting squares with E + (extent << level) < 0 on any edge. A child square
+// is tested as it is generated (one cycle and, when it fails, one TileReject
+// each, as if popped and tested): rejected squares are never pushed, accepted
+// ones pop in the same Morton order. spec: rasterizer §7.3
 func (w *walker) walk(x, y int32, e [3]int32) error {
 	f := w.f
 	blockLog := int32(f.cfg.BlockLog)
-	w.stack[0] = square{x, y, int32(f.cfg.BinLog), e}
+	top := int32(f.cfg.BinLog)
+	w.cyc++ // the TE tests one square per cycle
+	if e[0]+(w.ext[0]<<top) < 0 || e[1]+(w.ext[1]<<top) < 0 || e[2]+(w.ext[2]<<top) < 0 {
+		w.stats.TileRejects++
+		return nil
+	}
+	w.stack[0] = square{x, y, top, e}
 	sp := 1
 	for sp > 0 {
 		sp--
 		s := w.stack[sp]
-		w.cyc++ // the TE tests one square per cycle
-		if s.e[0]+(w.ext[0]<<s.level) < 0 || s.e[1]+(w.ext[1]<<s.level) < 0 || s.e[2]+(w.ext[2]<<s.level) < 0 {
-			w.stats.TileRejects++
-			continue
-		}
 		if s.level == blockLog {
 			if err := w.block(s.x, s.y, s.e); err != nil {
 				return err
@@ -391,12 +395,18 @@ func (w *walker) walk(x, y int32, e [3]int32) error {
 			continue
 		}
 		c := s.level - 1
+		x0, x1, x2 := w.ext[0]<<c, w.ext[1]<<c, w.ext[2]<<c
 		// Push BR, BL, TR, TL so TL pops first (Morton order).
 		for q := 3; q >= 0; q-- {
 			i, j := int32(q&1), int32(q>>1)
 			var ce [3]int32
 			for k := 0; k < 3; k++ {
 				ce[k] = s.e[k] + i*(w.a[k]<<c) + j*(w.b[k]<<c)
+			}
+			w.cyc++
+			if ce[0]+x0 < 0 || ce[1]+x1 < 0 || ce[2]+x2 < 0 {
+				w.stats.TileRejects++
+				continue
 			}
 			w.stack[sp] = square{s.x + i<<c, s.y + j<<c, c, ce}
 			sp++
