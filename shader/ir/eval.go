@@ -474,24 +474,27 @@ func FloatToUint(x float32) uint32 {
 	return uint32(x)
 }
 
+// The pack functions scale in single precision, as GLSL's float arithmetic does
+// (GLSL 4.50 §8.4: round(clamp(c, 0, 1) * 65535.0) on a float): e.g. 0.9 packs to
+// 58982 because float32(0.9)·65535 rounds to 58981.5 in float32.
 func packUnorm16(w uint32) uint32 {
 	x := min(max(f(w), 0), 1)
-	return uint32(math.RoundToEven(float64(x) * 65535))
+	return uint32(math.RoundToEven(float64(x * 65535)))
 }
 
 func packSnorm16(w uint32) uint32 {
 	x := min(max(f(w), -1), 1)
-	return uint32(uint16(int16(math.RoundToEven(float64(x) * 32767))))
+	return uint32(uint16(int16(math.RoundToEven(float64(x * 32767)))))
 }
 
 func packUnorm8(w uint32) uint32 {
 	x := min(max(f(w), 0), 1)
-	return uint32(math.RoundToEven(float64(x) * 255))
+	return uint32(math.RoundToEven(float64(x * 255)))
 }
 
 func packSnorm8(w uint32) uint32 {
 	x := min(max(f(w), -1), 1)
-	return uint32(uint8(int8(math.RoundToEven(float64(x) * 127))))
+	return uint32(uint8(int8(math.RoundToEven(float64(x * 127)))))
 }
 
 // FloatToHalf converts to IEEE half precision, rounding to nearest even; overflow

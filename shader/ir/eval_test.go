@@ -159,6 +159,7 @@ func TestEvalInteger(t *testing.T) {
 		{"select", Select, 0, 1, 7, 9, 0, 7},
 		{"bxor", BXor, 0, 1, 1, 0, 0, 0},
 		{"packunorm2x16", PackUnorm2x16, 0, fw(1), fw(0.5), 0, 0, 0x8000ffff},
+		{"packunorm2x16 scales in float32", PackUnorm2x16, 0, fw(0.9), fw(0), 0, 0, 58982},
 		{"packsnorm2x16", PackSnorm2x16, 0, fw(-1), fw(2), 0, 0, 0x7fff8001},
 		{"packunorm4x8", PackUnorm4x8, 0, fw(0), fw(1), fw(0.5), fw(-3), 0x0080ff00},
 		{"packsnorm4x8", PackSnorm4x8, 0, fw(1), fw(-1), fw(0), fw(0.5), 0x4000817f},

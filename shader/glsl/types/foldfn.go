@@ -484,27 +484,30 @@ func inverse(m [][]float64) ([][]float64, bool) {
 	return inv, true
 }
 
+// pack folds the packing built-ins exactly as the executor computes them
+// (shader/ir's Eval): the scale is a float32 multiply and the rounding is to
+// nearest even, so a constant and a run-time pack of the same value agree.
 func pack(fn ast.Builtin, v *ast.Value) uint32 {
 	var r uint32
 	switch fn {
 	case ast.FnPackUnorm2x16:
 		for i := 0; i < 2; i++ {
-			x := math.Round(math.Min(math.Max(float64(v.Float(i)), 0), 1) * 65535)
+			x := math.RoundToEven(float64(min(max(v.Float(i), 0), 1) * 65535))
 			r |= uint32(x) << (16 * i)
 		}
 	case ast.FnPackSnorm2x16:
 		for i := 0; i < 2; i++ {
-			x := math.Round(math.Min(math.Max(float64(v.Float(i)), -1), 1) * 32767)
+			x := math.RoundToEven(float64(min(max(v.Float(i), -1), 1) * 32767))
 			r |= uint32(uint16(int16(x))) << (16 * i)
 		}
 	case ast.FnPackUnorm4x8:
 		for i := 0; i < 4; i++ {
-			x := math.Round(math.Min(math.Max(float64(v.Float(i)), 0), 1) * 255)
+			x := math.RoundToEven(float64(min(max(v.Float(i), 0), 1) * 255))
 			r |= uint32(x) << (8 * i)
 		}
 	case ast.FnPackSnorm4x8:
 		for i := 0; i < 4; i++ {
-			x := math.Round(math.Min(math.Max(float64(v.Float(i)), -1), 1) * 127)
+			x := math.RoundToEven(float64(min(max(v.Float(i), -1), 1) * 127))
 			r |= uint32(uint8(int8(x))) << (8 * i)
 		}
 	case ast.FnPackHalf2x16:
