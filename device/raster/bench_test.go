@@ -7,11 +7,11 @@ import (
 	"vortexgfx/abi"
 )
 
-// smallTriScene is a 256×256 target of 128-pixel bins, each listing the same
-// n triangles of a few pixels scattered over the target (a dense mesh's
-// shape: most tile-engine squares are rejected), counter-clockwise with
-// edges E = a·x + b·y + c.
-func smallTriScene(n int) (mem, []abi.BinHeader) {
+// triScene is a 256×256 target of 128-pixel bins, each listing the same n
+// triangles of up to size pixels a side scattered over the target (small:
+// a dense mesh's shape, most tile-engine squares rejected; large: block
+// and quad tests dominate), counter-clockwise with edges E = a·x + b·y + c.
+func triScene(n int, size int32) (mem, []abi.BinHeader) {
 	const w, h, bs = 256, 256, 128
 	m := make(mem, zbufAt+4*w*h)
 	var hs []abi.BinHeader
@@ -28,8 +28,8 @@ func smallTriScene(n int) (mem, []abi.BinHeader) {
 	r := rand.New(rand.NewSource(1))
 	for p := 0; p < n; p++ {
 		x0, y0 := r.Int31n(w), r.Int31n(h)
-		x1, y1 := x0+1+r.Int31n(6), y0+r.Int31n(3)
-		x2, y2 := x0+r.Int31n(3), y0+1+r.Int31n(6)
+		x1, y1 := x0+1+r.Int31n(size), y0+r.Int31n(size/2)
+		x2, y2 := x0+r.Int31n(size/2), y0+1+r.Int31n(size)
 		vx, vy := [3]int32{x0, x1, x2}, [3]int32{y0, y1, y2}
 		var e [9]int32
 		for k := 0; k < 3; k++ {
@@ -44,8 +44,14 @@ func smallTriScene(n int) (mem, []abi.BinHeader) {
 
 // BenchmarkRunSmallTriangles times the engine over bins of small triangles
 // (tile-engine descent dominated) with the default bin and block sizes.
-func BenchmarkRunSmallTriangles(b *testing.B) {
-	m, hs := smallTriScene(400)
+func BenchmarkRunSmallTriangles(b *testing.B) { benchRun(b, 400, 6) }
+
+// BenchmarkRunLargeTriangles is BenchmarkRunSmallTriangles with triangles up
+// to 60 pixels a side (block and quad tests dominate).
+func BenchmarkRunLargeTriangles(b *testing.B) { benchRun(b, 100, 60) }
+
+func benchRun(b *testing.B, n int, size int32) {
+	m, hs := triScene(n, size)
 	nop := func(int, *Wave) error { return nil }
 	cfg := Config{BinLog: 7, BlockLog: 2, Workers: 1}
 	var st Stats

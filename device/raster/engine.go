@@ -417,11 +417,16 @@ func (w *walker) walk(x, y int32, e [3]int32) error {
 
 // block is the BE + QE: the block's quads row-major, each pixel tested against
 // the three edges with the top-left rule and the exclusive scissor, then early-Z.
+// A block wholly inside the scissor skips the per-pixel scissor test.
 // spec: rasterizer §7.4, §7.5
 func (w *walker) block(x, y int32, e [3]int32) error {
 	f := w.f
 	n := int32(1) << (f.cfg.BlockLog - 1)
 	w.cyc += int64(n * n) // the BE evaluates one quad per cycle
+	inside := x >= f.xmin && x+2*n <= f.xmax && y >= f.ymin && y+2*n <= f.ymax
+	a0, a1, a2 := w.a[0], w.a[1], w.a[2]
+	b0, b1, b2 := w.b[0], w.b[1], w.b[2]
+	t0, t1, t2 := w.tl[0], w.tl[1], w.tl[2]
 	for qy := int32(0); qy < n; qy++ {
 		for qx := int32(0); qx < n; qx++ {
 			px, py := x+2*qx, y+2*qy
@@ -429,24 +434,21 @@ func (w *walker) block(x, y int32, e [3]int32) error {
 			for p := int32(0); p < 4; p++ {
 				i, j := p&1, p>>1
 				X, Y := px+i, py+j
-				if X < f.xmin || X >= f.xmax || Y < f.ymin || Y >= f.ymax {
+				if !inside && (X < f.xmin || X >= f.xmax || Y < f.ymin || Y >= f.ymax) {
 					continue
 				}
-				in := true
-				for k := 0; k < 3; k++ {
-					v := e[k] + w.a[k]*(2*qx+i) + w.b[k]*(2*qy+j)
-					if v < 0 || (v == 0 && !w.tl[k]) {
-						in = false
-						break
-					}
+				u, v := 2*qx+i, 2*qy+j
+				v0 := e[0] + a0*u + b0*v
+				v1 := e[1] + a1*u + b1*v
+				v2 := e[2] + a2*u + b2*v
+				if v0 < 0 || (v0 == 0 && !t0) || v1 < 0 || (v1 == 0 && !t1) || v2 < 0 || (v2 == 0 && !t2) {
+					continue
 				}
-				if in && f.earlyZ && w.occluded(X, Y) {
+				if f.earlyZ && w.occluded(X, Y) {
 					w.stats.EarlyZCulled++
-					in = false
+					continue
 				}
-				if in {
-					mask |= 1 << p
-				}
+				mask |= 1 << p
 			}
 			if mask != 0 {
 				if err := w.emit(abi.Stamp{QX: uint16(px >> 1), QY: uint16(py >> 1), Mask: mask, PID: uint16(w.pid)}); err != nil {
