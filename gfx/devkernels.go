@@ -271,17 +271,38 @@ func binningKernel(c *device.CTA) error {
 		kb := make([]byte, 4*keys)
 		c.Read(a.Keys, kb)
 		threads := uint32(c.Threads)
+		// Each thread's keys (bin mod threads = tid) in key order, grouped once
+		// instead of every thread scanning all keys: thread t walks
+		// order[start[t]:start[t+1]], the same keys in the same order.
+		var order, start []uint32
+		if c.BlockIdx == [3]uint32{} && threads > 0 {
+			start = make([]uint32, threads+1)
+			for k := uint64(0); k < keys; k++ {
+				start[binary.LittleEndian.Uint32(kb[4*k:])>>abi.PipePrimBits%threads+1]++
+			}
+			for t := uint32(0); t < threads; t++ {
+				start[t+1] += start[t]
+			}
+			fill := append([]uint32(nil), start[:threads]...)
+			order = make([]uint32, keys)
+			for k := uint64(0); k < keys; k++ {
+				t := binary.LittleEndian.Uint32(kb[4*k:]) >> abi.PipePrimBits % threads
+				order[fill[t]] = uint32(k)
+				fill[t]++
+			}
+		}
 		c.ForEachThread(func(tid int) {
 			if c.BlockIdx != [3]uint32{} {
 				return
 			}
 			cursor := make(map[uint32]uint32)
-			for k := uint64(0); k < keys && c.Err() == nil; k++ {
+			for _, k32 := range order[start[tid]:start[tid+1]] {
+				if c.Err() != nil {
+					break
+				}
+				k := uint64(k32)
 				key := binary.LittleEndian.Uint32(kb[4*k:])
 				b := key >> abi.PipePrimBits
-				if b%threads != uint32(tid) {
-					continue
-				}
 				if uint64(b) >= bins {
 					c.Fail(fmt.Errorf("binning_k: key %d names bin %d of %d", k, b, bins))
 					return
