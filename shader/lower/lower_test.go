@@ -401,3 +401,43 @@ func TestUintNegation(t *testing.T) {
 		t.Errorf("uint negation = %v, want %v", got[0], want)
 	}
 }
+
+// A global declared in two units of one stage is one variable, and an array declared
+// without a size in one unit takes the size another declares (piglit's link-order-a-b).
+func TestGlobalSharedAcrossUnits(t *testing.T) {
+	a, err := glsl.Compile("a.vert", "#version 120\nvec4 vals[];\nvoid setPosition() { gl_Position = vals[1]; }\n", glsl.Vertex, glsl.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := glsl.Compile("b.vert", "#version 120\nattribute vec4 p;\nvec4 vals[2];\nvoid setPosition();\nvoid main() { vals[1] = p; setPosition(); }\n", glsl.Vertex, glsl.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lp, err := glsl.LinkShaders(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := Lower(lp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := exec.New(prog.VS, exec.Config{Width: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.SetUniforms(make([]uint32, prog.VS.UniformWords)); err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range []float32{1, 2, 3, 4} {
+		m.Input(slot(t, prog.Attributes, "p").Word + k)[0] = fbits(v)
+	}
+	if _, err := m.Run(context.Background(), 1, 1); err != nil {
+		t.Fatal(err)
+	}
+	pos := slot(t, prog.Varyings, "gl_Position").Word
+	for k, want := range []float32{1, 2, 3, 4} {
+		if got := ff(m.Output(pos + k)[0]); got != want {
+			t.Errorf("gl_Position[%d] = %v, want %v (the units must share vals)", k, got, want)
+		}
+	}
+}

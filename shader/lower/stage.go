@@ -65,6 +65,7 @@ type lowerer struct {
 	funcs   map[funcKey]int
 	rets    map[*ast.Func][]ir.Reg
 	sized   map[*ast.Var]*ast.Type            // initialiser types of unsized array declarations
+	shared  map[string]*storage               // plain globals by name: one storage per stage
 	paramSt map[funcKey]map[*ast.Var]*storage // sampler-holding parameters per specialisation
 	fn      *fnState
 	globals []*ast.Var // stageVars
@@ -80,7 +81,7 @@ func newLowerer(lp *glsl.Program, sp *glsl.StageProgram, stage ast.Stage, ul *un
 	}
 	return &lowerer{lp: lp, sp: sp, stage: stage, ul: ul, p: p, b: ir.NewBuilder(p),
 		vars: map[*ast.Var]*storage{}, inputs: map[*ast.Var]int{}, inCount: map[*ast.Var]int{}, outputs: map[*ast.Var]int{},
-		globals: stageVars(sp), funcs: map[funcKey]int{}, rets: map[*ast.Func][]ir.Reg{}, sized: map[*ast.Var]*ast.Type{}, paramSt: map[funcKey]map[*ast.Var]*storage{}, fn: &fnState{}}
+		globals: stageVars(sp), funcs: map[funcKey]int{}, rets: map[*ast.Func][]ir.Reg{}, sized: map[*ast.Var]*ast.Type{}, shared: map[string]*storage{}, paramSt: map[funcKey]map[*ast.Var]*storage{}, fn: &fnState{}}
 }
 
 // errorf records an error at pos; lowering continues so that several are reported.
@@ -249,11 +250,45 @@ func (l *lowerer) storageOf(v *ast.Var) *storage {
 			l.errorf(v.DeclPos, "uniform '%s' has no storage", v.Name)
 		}
 		st.word = w
+	case v.Kind == ast.VarGlobal && !v.Builtin:
+		// A global declared in several units of one stage is one variable
+		// (GLSL 4.50 §4.3: shared across the stage's compilation units).
+		if sh := l.shared[v.Name]; sh != nil {
+			l.vars[v] = sh
+			return sh
+		}
+		st.t = l.sharedGlobalType(v.Name, t)
+		st.base = l.alloc(st.t)
+		l.shared[v.Name] = st
 	default:
 		st.base = l.alloc(t)
 	}
 	l.vars[v] = st
 	return st
+}
+
+// sharedGlobalType is the type a global shared by several units takes: the
+// declaration's own type, except that an array declared without a size in one unit
+// takes the largest size another unit declares (GLSL 1.20 §4.1.9).
+func (l *lowerer) sharedGlobalType(name string, t *ast.Type) *ast.Type {
+	if t.Kind != ast.KindArray {
+		return t
+	}
+	for _, u := range l.sp.Units {
+		for _, g := range u.File.Globals {
+			if g.Name != name || g.Kind != ast.VarGlobal || g.Builtin {
+				continue
+			}
+			gt := g.Type
+			if st, ok := l.sized[g]; ok {
+				gt = st
+			}
+			if gt.Kind == ast.KindArray && gt.Len > t.Len && ast.Identical(gt.Elem, t.Elem) {
+				t = gt
+			}
+		}
+	}
+	return t
 }
 
 // --- values and places ---
