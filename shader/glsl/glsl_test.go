@@ -212,3 +212,29 @@ func BenchmarkCompileNoise(b *testing.B) {
 		}
 	}
 }
+
+// Globals declared in several units of one stage must be declared alike.
+// spec: GLSL 1.20 §4.3, §4.1.9 (piglit's glsl-1.10/1.20 linker tests)
+func TestLinkUnitsGlobals(t *testing.T) {
+	main := "#version 120\nvoid main() { gl_Position = gl_Vertex; }\n"
+	for _, tc := range []struct {
+		name, other, want string
+	}{
+		{"same constant initialiser", "#version 120\nconst float k = 1.0; float g = 2.0;\nvoid f1() {}\n", ""},
+		{"different constant", "#version 120\nconst float k = 2.0;\nvoid f1() {}\n", "initialised to different values"},
+		{"repeated non-constant initialiser", "#version 120\nuniform float a; float h = sin(a);\nvoid f1() {}\n", "only constant initialisers may be repeated"},
+		{"centroid mismatch", "#version 120\nvarying float v;\nvoid f1() {}\n", "declared centroid in one shader"},
+		{"invariant mismatch", "#version 120\ninvariant varying float w;\nvoid f1() {}\n", "declared invariant in one shader"},
+		{"implicit size beyond explicit", "#version 120\nvarying vec4 c[];\nvoid f1() { c[3] = vec4(1.0); }\n", "indexed up to 3 here but declared with size 3"},
+	} {
+		a := mustCompile(t, "a.vert", main+"const float k = 1.0; float g = 2.0; uniform float a; float h = sin(a);\ncentroid varying float v; varying float w; varying vec4 c[3];\n", Vertex)
+		b := mustCompile(t, "b.vert", tc.other, Vertex)
+		_, err := LinkShaders(a, b)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package glsl
 
 import (
 	"fmt"
+	"slices"
 
 	"vortexgfx/shader/glsl/ast"
 )
@@ -214,27 +215,90 @@ func linkStage(units []*Shader, errs *ast.ErrorList) *StageProgram {
 		pos := units[0].File.Pos()
 		errs.Add(pos, units[0].Stage.String()+" shader has no main() function")
 	}
-	// Globals of the same name across units must agree in type.
+	crossValidateGlobals(units, errs)
+	return sp
+}
+
+// crossValidateGlobals checks that a global declared in several units of one stage
+// is declared alike: the same type (an implicitly sized array may not be indexed past
+// another unit's explicit size), the same centroid / invariant / interpolation
+// qualifiers, and initialisers that are the same constant value (a non-constant
+// initialiser may appear in one unit only). spec: GLSL 1.20 §4.3, §4.1.9; 4.50 §4.3
+func crossValidateGlobals(units []*Shader, errs *ast.ErrorList) {
+	inits := map[*ast.Var]ast.Expr{}
+	for _, u := range units {
+		for _, d := range u.File.Decls {
+			if g, ok := d.(*ast.DeclGroup); ok {
+				for _, vs := range g.Vars {
+					if vs.Var != nil && vs.Init != nil {
+						inits[vs.Var] = vs.Init
+					}
+				}
+			}
+		}
+	}
 	seen := map[string]*ast.Var{}
 	for _, u := range units {
 		for _, v := range u.File.Globals {
 			if v.Builtin {
 				continue
 			}
-			if prev := seen[v.Name]; prev != nil {
-				if prev.ImplicitSize || v.ImplicitSize {
-					// implicitly sized arrays take the largest size of the units
-					continue
+			prev := seen[v.Name]
+			if prev == nil {
+				seen[v.Name] = v
+				continue
+			}
+			name := "global '" + v.Name + "'"
+			switch {
+			case prev.ImplicitSize && v.ImplicitSize:
+				// both take the largest size of the units
+			case prev.ImplicitSize || v.ImplicitSize:
+				impl, expl := prev, v
+				if v.ImplicitSize {
+					impl, expl = v, prev
 				}
-				if !sameType(prev.Type, v.Type) {
-					errs.Add(v.DeclPos, "global '"+v.Name+"' declared as "+v.Type.String()+" and as "+prev.Type.String())
+				if !impl.Type.IsArray() || !expl.Type.IsArray() || !sameType(impl.Type.Elem, expl.Type.Elem) {
+					errs.Add(v.DeclPos, name+" declared as "+v.Type.String()+" and as "+prev.Type.String())
+				} else if impl.Type.Len > expl.Type.Len {
+					errs.Add(impl.DeclPos, fmt.Sprintf("%s is indexed up to %d here but declared with size %d in another shader", name, impl.Type.Len-1, expl.Type.Len))
+				}
+			case !sameType(prev.Type, v.Type):
+				errs.Add(v.DeclPos, name+" declared as "+v.Type.String()+" and as "+prev.Type.String())
+				continue
+			}
+			if prev.Qual.Centroid != v.Qual.Centroid {
+				errs.Add(v.DeclPos, name+" is declared centroid in one shader and not in another")
+			}
+			if prev.Qual.Invariant != v.Qual.Invariant {
+				errs.Add(v.DeclPos, name+" is declared invariant in one shader and not in another")
+			}
+			if (v.Kind == ast.VarIn || v.Kind == ast.VarOut) && interp(prev) != interp(v) {
+				errs.Add(v.DeclPos, name+" has different interpolation qualifiers in two shaders")
+			}
+			pi, vi := inits[prev], inits[v]
+			if pi == nil || vi == nil {
+				if vi != nil {
+					seen[v.Name] = v // keep the initialised declaration for later units
 				}
 				continue
 			}
-			seen[v.Name] = v
+			pc, vc := constOf(prev, pi), constOf(v, vi)
+			switch {
+			case pc == nil || vc == nil:
+				errs.Add(v.DeclPos, name+" has an initialiser in more than one shader; only constant initialisers may be repeated")
+			case !slices.Equal(pc.Words, vc.Words):
+				errs.Add(v.DeclPos, name+" is initialised to different values in two shaders")
+			}
 		}
 	}
-	return sp
+}
+
+// constOf returns the folded constant value of a declaration's initialiser, or nil.
+func constOf(v *ast.Var, init ast.Expr) *ast.Value {
+	if v.ConstValue != nil {
+		return v.ConstValue
+	}
+	return init.Value()
 }
 
 // sameType compares types across compilation units (structs by name and members).
