@@ -124,10 +124,7 @@ func (r *perfRecorder) replay(tm tex.CostModel, omm om.CostModel) (tex.Perf, om.
 		return 0
 	})
 	// Both models are resolved (tex/om Resolve), so the geometries pass cache.Check.
-	tc := cache.New(cache.Geometry{Bytes: tm.CacheBytes, Ways: tm.CacheWays, LineBytes: tm.LineBytes,
-		Banks: tm.CacheBanks, MSHRs: tm.MSHRs, HitLatency: tm.HitLatency, MemLatency: tm.MemLatency})
-	oc := cache.New(cache.Geometry{Bytes: omm.CacheBytes, Ways: omm.CacheWays, LineBytes: omm.LineBytes,
-		Banks: omm.CacheBanks, MSHRs: omm.MSHRs, HitLatency: omm.HitLatency, MemLatency: omm.MemLatency})
+	tc, oc := cache.New(tm.Geometry()), cache.New(omm.Geometry())
 	var tp tex.Perf
 	var op om.Perf
 	var tt, ot int64

@@ -1,6 +1,6 @@
 package om
 
-import "fmt"
+import "vortexgfx/device/cache"
 
 // CostModel is the deterministic model behind the OM performance counters
 // (facts §7: READS, WRITES, LAT, ST, OCACHE_READS/WRITES/MISS_R/MISS_W/BANK_ST/
@@ -19,42 +19,10 @@ import "fmt"
 // MSHR_ST per line, and a request's longest such wait stalls the unit (ST). LAT
 // sums the read requests' issue-to-response cycles (writes are posted).
 // spec: vortex-hardware-facts §7
-type CostModel struct {
-	MemLatency int // cycles from a miss to its fill beyond the hit latency
-	HitLatency int // ocache hit latency
-	CacheBytes int // capacity per core
-	CacheWays  int // associativity
-	LineBytes  int // line size (a power of two)
-	CacheBanks int // banks (a power of two), line-interleaved
-	MSHRs      int // outstanding-miss slots
-}
-
-// Resolve fills the defaults and validates the model.
-func (m CostModel) Resolve() (CostModel, error) {
-	def := func(v *int, d int) {
-		if *v == 0 {
-			*v = d
-		}
-	}
-	def(&m.MemLatency, 100)
-	def(&m.HitLatency, 2)
-	def(&m.CacheBytes, 16384)
-	def(&m.CacheWays, 4)
-	def(&m.LineBytes, 64)
-	def(&m.CacheBanks, 4)
-	def(&m.MSHRs, 8)
-	pow2 := func(v int) bool { return v > 0 && v&(v-1) == 0 }
-	switch {
-	case m.MemLatency < 0 || m.HitLatency < 1:
-		return m, fmt.Errorf("om: cost model latencies mem %d hit %d", m.MemLatency, m.HitLatency)
-	case !pow2(m.LineBytes) || m.LineBytes < 4 || m.LineBytes > 4096 || !pow2(m.CacheBanks) || m.CacheBanks > 64 ||
-		m.CacheWays < 1 || m.CacheWays > 64 || m.MSHRs < 1 || m.MSHRs > 1<<10:
-		return m, fmt.Errorf("om: cost model cache line %d banks %d ways %d mshrs %d", m.LineBytes, m.CacheBanks, m.CacheWays, m.MSHRs)
-	case m.CacheBytes%(m.LineBytes*m.CacheWays) != 0 || m.CacheBytes/(m.LineBytes*m.CacheWays) < 1 || m.CacheBytes > 1<<24:
-		return m, fmt.Errorf("om: cost model cache %d bytes is not a whole number of %d-way sets of %d-byte lines", m.CacheBytes, m.CacheWays, m.LineBytes)
-	}
-	return m, nil
-}
+//
+// The cache parameters and their defaults are cache.Model's, shared with the
+// other unit.
+type CostModel = cache.Model
 
 // Perf is one core's OM counters for a frame, at the MPM OM class CSRs of
 // facts §7. spec: vortex-hardware-facts §7

@@ -1,6 +1,6 @@
 package tex
 
-import "fmt"
+import "vortexgfx/device/cache"
 
 // CostModel is the deterministic model behind the TEX performance counters
 // (facts §7: READS, LAT, ST, TCACHE_READS/MISS_R/BANK_ST/MSHR_ST): one texture
@@ -16,48 +16,10 @@ import "fmt"
 // slot is free the request waits for the earliest one: each line's wait is
 // MSHR_ST and the request's longest wait stalls the unit's issue (ST). LAT sums
 // each request's issue-to-response cycles. spec: vortex-hardware-facts §7
-type CostModel struct {
-	MemLatency int // cycles from a miss to its fill beyond the hit latency
-	HitLatency int // tcache hit latency
-	CacheBytes int // capacity per core
-	CacheWays  int // associativity
-	LineBytes  int // line size (a power of two)
-	CacheBanks int // banks (a power of two), line-interleaved
-	MSHRs      int // outstanding-miss slots
-}
-
-// Resolve fills the defaults and validates the model.
-func (m CostModel) Resolve() (CostModel, error) {
-	def := func(v *int, d int) {
-		if *v == 0 {
-			*v = d
-		}
-	}
-	def(&m.MemLatency, 100)
-	def(&m.HitLatency, 2)
-	def(&m.CacheBytes, 16384)
-	def(&m.CacheWays, 4)
-	def(&m.LineBytes, 64)
-	def(&m.CacheBanks, 4)
-	def(&m.MSHRs, 8)
-	if err := checkCache(m.MemLatency, m.HitLatency, m.CacheBytes, m.CacheWays, m.LineBytes, m.CacheBanks, m.MSHRs); err != nil {
-		return m, fmt.Errorf("tex: cost model: %w", err)
-	}
-	return m, nil
-}
-
-func checkCache(mem, hit, bytes, ways, line, banks, mshrs int) error {
-	pow2 := func(v int) bool { return v > 0 && v&(v-1) == 0 }
-	switch {
-	case mem < 0 || hit < 1:
-		return fmt.Errorf("latencies mem %d hit %d", mem, hit)
-	case !pow2(line) || line < 4 || line > 4096 || !pow2(banks) || banks > 64 || ways < 1 || ways > 64 || mshrs < 1 || mshrs > 1<<10:
-		return fmt.Errorf("cache line %d banks %d ways %d mshrs %d", line, banks, ways, mshrs)
-	case bytes%(line*ways) != 0 || bytes/(line*ways) < 1 || bytes > 1<<24:
-		return fmt.Errorf("cache %d bytes is not a whole number of %d-way sets of %d-byte lines", bytes, ways, line)
-	}
-	return nil
-}
+//
+// The cache parameters and their defaults are cache.Model's, shared with the
+// other unit.
+type CostModel = cache.Model
 
 // Perf is one core's TEX counters for a frame, at the MPM TEX class CSRs of
 // facts §7. spec: vortex-hardware-facts §7
