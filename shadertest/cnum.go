@@ -337,13 +337,14 @@ func strtolHex(s string, i int) (int32, int, bool) {
 	return int32(v), end, true
 }
 
-// parseFloats is piglit's parse_floats: up to n numbers, stopping at the
-// first token that is not one.
-func parseFloats(s string, n int) ([]float32, int) {
-	out := make([]float32, 0, n)
+// parseN reads up to n numbers with conv, starting at each token in turn and
+// stopping at the first that is not one (piglit's parse_* helpers); it returns the
+// values and the offset after the last.
+func parseN[T any](s string, n int, conv func(s string, i int) (T, int, bool)) ([]T, int) {
+	out := make([]T, 0, n)
 	i := 0
 	for len(out) < n {
-		v, end, ok := strtofHex(s, i)
+		v, end, ok := conv(s, i)
 		if !ok {
 			break
 		}
@@ -353,79 +354,37 @@ func parseFloats(s string, n int) ([]float32, int) {
 	return out, i
 }
 
+// parseFloats is piglit's parse_floats: up to n numbers, stopping at the
+// first token that is not one.
+func parseFloats(s string, n int) ([]float32, int) { return parseN(s, n, strtofHex) }
+
 // parseDoubles is piglit's parse_doubles.
-func parseDoubles(s string, n int) ([]float64, int) {
-	out := make([]float64, 0, n)
-	i := 0
-	for len(out) < n {
-		v, end, ok := strtodHex(s, i)
-		if !ok {
-			break
-		}
-		out = append(out, v)
-		i = end
-	}
-	return out, i
-}
+func parseDoubles(s string, n int) ([]float64, int) { return parseN(s, n, strtodHex) }
 
 // parseInts is piglit's parse_ints: strtoll base 0 truncated to int.
 func parseInts(s string, n int) ([]int32, int) {
-	out := make([]int32, 0, n)
-	i := 0
-	for len(out) < n {
+	return parseN(s, n, func(s string, i int) (int32, int, bool) {
 		v, end, ok := strtol(s, i, 0)
-		if !ok {
-			break
-		}
-		out = append(out, int32(v))
-		i = end
-	}
-	return out, i
+		return int32(v), end, ok
+	})
 }
 
 // parseUints is piglit's parse_uints: strtoul base 0 truncated to unsigned.
 func parseUints(s string, n int) ([]uint32, int) {
-	out := make([]uint32, 0, n)
-	i := 0
-	for len(out) < n {
+	return parseN(s, n, func(s string, i int) (uint32, int, bool) {
 		v, end, ok := strtoul(s, i, 0)
-		if !ok {
-			break
-		}
-		out = append(out, uint32(v))
-		i = end
-	}
-	return out, i
+		return uint32(v), end, ok
+	})
 }
 
 // parseInt64s is piglit's parse_int64s.
 func parseInt64s(s string, n int) ([]int64, int) {
-	out := make([]int64, 0, n)
-	i := 0
-	for len(out) < n {
-		v, end, ok := strtol(s, i, 0)
-		if !ok {
-			break
-		}
-		out = append(out, v)
-		i = end
-	}
-	return out, i
+	return parseN(s, n, func(s string, i int) (int64, int, bool) { return strtol(s, i, 0) })
 }
 
 // parseUint64s is piglit's parse_uint64s.
 func parseUint64s(s string, n int) ([]uint64, int) {
-	out := make([]uint64, 0, n)
-	i := 0
-	for len(out) < n {
-		v, end, ok := strtoul(s, i, 0)
-		if !ok {
-			break
-		}
-		out = append(out, v)
-		i = end
-	}
-	return out, i
+	return parseN(s, n, func(s string, i int) (uint64, int, bool) { return strtoul(s, i, 0) })
 }
 
 // scanItem is one converted value of scanf.

@@ -61,28 +61,12 @@ const (
 )
 
 // Test reports whether a OP b holds for float operands.
-func (f CompareFunc) Test(a, b float32) bool {
-	switch f {
-	case Less:
-		return a < b
-	case Equal:
-		return a == b
-	case LessEqual:
-		return a <= b
-	case Greater:
-		return a > b
-	case NotEqual:
-		return a != b
-	case GreaterEqual:
-		return a >= b
-	case Always:
-		return true
-	}
-	return false
-}
+func (f CompareFunc) Test(a, b float32) bool { return compare(f, a, b) }
 
 // TestUint reports whether a OP b holds for unsigned operands.
-func (f CompareFunc) TestUint(a, b uint32) bool {
+func (f CompareFunc) TestUint(a, b uint32) bool { return compare(f, a, b) }
+
+func compare[T float32 | uint32](f CompareFunc, a, b T) bool {
 	switch f {
 	case Less:
 		return a < b
