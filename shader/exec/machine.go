@@ -61,6 +61,33 @@
 //     and the output words (colour at 4*location, then gl_FragDepth), or the caller
 //     reads Output itself.
 //
+// # Compute
+//
+// A compute program (ir.Compute, from lower.CompileCompute) runs one workgroup at a
+// time on a Workgroup: NewWorkgroup(prog, Config{Width: NUM_THREADS}) prepares
+// ceil(N/Width) warps for the program's N = LocalSize x*y*z invocations (invocation
+// i is lane i%Width of warp i/Width, local id x = i%sx, y = i/sx%sy, z = i/(sx*sy),
+// as the CTA thread id CSRs count). Set the uniform words with SetUniforms (plain
+// uniforms, if the program has any) and, for every workgroup of a dispatch, call
+// Run(ctx, WorkgroupIDs{ID, Num, Base}, mem). Run fills the built-in input words
+// (ir.InLocalID ... ir.InLocalIndex: local id, workgroup id = Base+ID, group counts,
+// global id = workgroup id × local size + local id, local index), zeroes shared
+// memory, and runs the warps round-robin from barrier to barrier (see Workgroup).
+//
+// Storage buffers (ir.SpaceBuffer), atomic counter buffers (ir.SpaceCounter) and
+// storage images (ir.SpaceImage) are reached through the Memory the caller passes,
+// keyed by the binding numbers in prog.Buffers, prog.Counters and prog.Images; the
+// caller binds a byte range per binding (a buffer's size decides .length(): (size −
+// Fixed)/Stride elements) and an extent per image. The Machine checks every address
+// against Memory.Size first, so out-of-bounds accesses read 0 and write nothing
+// (robust buffer access) whatever the Memory does; images are word storage and the
+// program converts formats itself, so a Memory needs no format knowledge. Shared
+// memory is the Workgroup's own. Workgroups share nothing but the Memory: a caller
+// may run different workgroups on different goroutines with one Workgroup each,
+// provided its Memory serialises their accesses (the results of a dispatch whose
+// workgroups race on the same words depend on that order, as on the device).
+// spec: vortexpipe-driver §2.2, §2.3.2, §2.5.
+//
 // # Numbers and limits
 //
 // Arithmetic is ir.Eval's (IEEE single precision, wrapping integers, defined results
@@ -124,6 +151,10 @@ type Machine struct {
 
 	sampler Sampler
 	sink    OutputSink
+	mem     Memory
+	shared  []uint32 // the workgroup's shared memory (compute programs)
+	st      runState
+	yield   bool // stop at Barrier (the machine is one warp of a Workgroup)
 	texReq  TexRequest
 	expReq  ExportRequest
 
@@ -232,6 +263,7 @@ func New(p *ir.Program, cfg Config) (*Machine, error) {
 		zero:      make([]uint32, w),
 		tmp:       make([]uint32, w),
 		frames:    make([]frame, callDepth(p)+1),
+		shared:    make([]uint32, p.SharedBytes/4),
 	}
 	if m.maxSteps <= 0 {
 		m.maxSteps = DefaultMaxSteps
@@ -312,6 +344,11 @@ func (m *Machine) Width() int { return m.w }
 
 // SetSampler sets the texture unit the program's Tex instructions call.
 func (m *Machine) SetSampler(s Sampler) { m.sampler = s }
+
+// SetMemory sets the storage buffers, atomic counters and storage images the
+// program's memory instructions address (shared memory belongs to the machine or its
+// Workgroup). spec: vortexpipe-driver §2.5.
+func (m *Machine) SetMemory(mem Memory) { m.mem = mem }
 
 // SetOutputSink sets where Export instructions send live lanes' outputs.
 func (m *Machine) SetOutputSink(s OutputSink) { m.sink = s }

@@ -11,18 +11,43 @@ import (
 const ctxCheckEvery = 4096
 
 func (m *Machine) run(ctx context.Context, exec, live uint64) (uint64, error) {
+	m.frames[0] = frame{kind: ir.Scope, saved: exec, loop: -1, scope: 0, ret: -1}
+	m.st = runState{exec: exec, live: live, callRet: -1}
+	_, err := m.resume(ctx)
+	return m.st.live, err
+}
+
+// runState is a warp's execution state between a barrier and its resumption (and
+// the final state after a run): the program counter, masks and frame depth.
+type runState struct {
+	pc      int
+	exec    uint64
+	live    uint64
+	killed  uint64
+	top     int
+	callRet int32
+	done    bool
+}
+
+// resume continues the warp from m.st until the program ends or, when the machine
+// yields at barriers (it runs inside a Workgroup), until it executes a Barrier. It
+// reports whether the warp stopped at a barrier; m.st holds where to continue.
+func (m *Machine) resume(ctx context.Context) (bool, error) {
 	code := m.code
 	n := m.mainEnd
 	fr := m.frames
-	fr[0] = frame{kind: ir.Scope, saved: exec, loop: -1, scope: 0, ret: -1}
-	callRet := int32(-1)
-	top := 0
-	var killed uint64
-	steps, laneOps := int64(0), int64(0)
+	st := &m.st
+	if st.done {
+		return false, nil
+	}
+	exec, live, killed := st.exec, st.live, st.killed
+	callRet := st.callRet
+	top := st.top
+	steps, laneOps := m.steps, m.laneOps
 	budget := m.maxSteps
-	defer func() { m.steps, m.laneOps = steps, laneOps }()
+	pc := st.pc
 
-	for pc := 0; pc != n; {
+	for pc != n {
 		if exec == 0 {
 			pc = int(m.skip[pc])
 			if pc == n {
@@ -31,11 +56,13 @@ func (m *Machine) run(ctx context.Context, exec, live uint64) (uint64, error) {
 		}
 		steps++
 		if steps > budget {
-			return live, ErrBudget
+			m.save(pc, exec, live, killed, callRet, top, steps, laneOps, true)
+			return false, ErrBudget
 		}
 		if steps&(ctxCheckEvery-1) == 0 {
 			if err := ctx.Err(); err != nil {
-				return live, err
+				m.save(pc, exec, live, killed, callRet, top, steps, laneOps, true)
+				return false, err
 			}
 		}
 		laneOps += int64(bits.OnesCount64(exec))
@@ -112,15 +139,27 @@ func (m *Machine) run(ctx context.Context, exec, live uint64) (uint64, error) {
 		case ir.Demote:
 			live &^= exec
 		case ir.Nop:
+		case ir.Barrier:
+			if m.yield {
+				m.save(pc+1, exec, live, killed, callRet, top, steps, laneOps, false)
+				return true, nil
+			}
+		case ir.MemLoad, ir.MemStore, ir.MemAtomic, ir.MemSize, ir.ImageExtent:
+			if err := m.memory(in, exec); err != nil {
+				m.save(pc, exec, live, killed, callRet, top, steps, laneOps, true)
+				return false, err
+			}
 		case ir.Tex:
 			if err := m.tex(&m.prog.Tex[in.Imm], exec); err != nil {
-				return live, err
+				m.save(pc, exec, live, killed, callRet, top, steps, laneOps, true)
+				return false, err
 			}
 		case ir.Export:
 			if m.sink != nil {
 				m.expReq.Mask = exec & live
 				if err := m.sink.Export(&m.expReq); err != nil {
-					return live, err
+					m.save(pc, exec, live, killed, callRet, top, steps, laneOps, true)
+					return false, err
 				}
 			}
 		case ir.IsHelper:
@@ -136,7 +175,14 @@ func (m *Machine) run(ctx context.Context, exec, live uint64) (uint64, error) {
 		}
 		pc++
 	}
-	return live, nil
+	m.save(pc, exec, live, killed, callRet, top, steps, laneOps, true)
+	return false, nil
+}
+
+// save records the warp's state when resume returns.
+func (m *Machine) save(pc int, exec, live, killed uint64, callRet int32, top int, steps, laneOps int64, done bool) {
+	m.steps, m.laneOps = steps, laneOps
+	m.st = runState{pc: pc, exec: exec, live: live, killed: killed, callRet: callRet, top: top, done: done}
 }
 
 // removed returns the lanes that left the construct f since it was entered: lanes

@@ -187,6 +187,18 @@ const (
 	EndScope   //
 	Call       // run function Funcs[Imm] (removed by Inline)
 
+	// Memory of compute programs (and storage buffers/images in any stage). For
+	// these Imm is the binding and Len the Space; addresses are byte addresses of
+	// aligned words. An access outside the binding follows robust buffer access:
+	// a load returns 0, a store or atomic is dropped (an atomic returns 0).
+	// spec: vortexpipe-driver §2.5 (storage descriptors), §2.3.2 (barriers).
+	MemLoad     // dst = word at byte address src0
+	MemStore    // word at byte address src0 = src1
+	MemAtomic   // dst = old word at src0; word = AtomicResult(Stride, old, src1, src2)
+	MemSize     // dst = size in bytes of the binding (for .length())
+	ImageExtent // dst = extent component Stride (0 width, 1 height, 2 depth/layers) of image Imm
+	Barrier     // workgroup execution barrier (compute only)
+
 	numOps
 )
 
@@ -323,6 +335,13 @@ var opTable = [numOps]opInfo{
 	Loop: ctrl("loop"), Continuing: ctrl("continuing"), EndLoop: ctrl("endloop"),
 	Break: ctrl("break"), Continue: ctrl("continue"), Return: ctrl("return"),
 	Scope: ctrl("scope"), EndScope: ctrl("endscope"), Call: ctrl("call"),
+
+	MemLoad:     {name: "mload", dst: sAny, src: [4]sig{sU}, n: 1},
+	MemStore:    {name: "mstore", src: [4]sig{sU, sAny}, n: 2, flags: fNoDst},
+	MemAtomic:   {name: "matomic", dst: sInt, src: [4]sig{sU, sSame, sSame}, n: 3, flags: fIntOp},
+	MemSize:     {name: "msize", dst: sU},
+	ImageExtent: {name: "imgextent", dst: sI},
+	Barrier:     {name: "barrier", flags: fNoDst},
 }
 
 // String returns the opcode's printer name.

@@ -257,7 +257,8 @@ func removable(op Op) bool {
 		return true
 	}
 	switch op {
-	case LoadInput, LoadUniform, LoadUniformIdx, ArrayLoad, IsHelper, DdxFine, DdyFine, DdxCoarse, DdyCoarse, Nop:
+	case LoadInput, LoadUniform, LoadUniformIdx, ArrayLoad, IsHelper, DdxFine, DdyFine, DdxCoarse, DdyCoarse, Nop,
+		MemLoad, MemSize, ImageExtent:
 		return true
 	}
 	return false

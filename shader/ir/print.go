@@ -52,6 +52,32 @@ func Print(sb *strings.Builder, p *Program) {
 	for i := range p.Tex {
 		fmt.Fprintf(sb, "tex t%d %s\n", i, texString(&p.Tex[i]))
 	}
+	if p.Stage == Compute {
+		fmt.Fprintf(sb, "local_size %d %d %d shared %d\n", p.LocalSize[0], p.LocalSize[1], p.LocalSize[2], p.SharedBytes)
+	}
+	for _, b := range p.Buffers {
+		fmt.Fprintf(sb, "buffer %q binding=%d fixed=%d stride=%d", b.Name, b.Binding, b.Fixed, b.Stride)
+		if b.ReadOnly {
+			sb.WriteString(" readonly")
+		}
+		if b.WriteOnly {
+			sb.WriteString(" writeonly")
+		}
+		sb.WriteString("\n")
+	}
+	for _, c := range p.Counters {
+		fmt.Fprintf(sb, "counter %q binding=%d offset=%d count=%d\n", c.Name, c.Binding, c.Offset, c.Count)
+	}
+	for _, im := range p.Images {
+		fmt.Fprintf(sb, "image %q binding=%d %s %s", im.Name, im.Binding, im.Dim, im.Format)
+		if im.ReadOnly {
+			sb.WriteString(" readonly")
+		}
+		if im.WriteOnly {
+			sb.WriteString(" writeonly")
+		}
+		sb.WriteString("\n")
+	}
 	for i, fn := range p.Funcs {
 		fmt.Fprintf(sb, "func f%d %q\n", i, fn.Name)
 		printCode(sb, p, fn.Code)
@@ -153,6 +179,17 @@ func InstString(p *Program, in *Inst) string {
 		return sb.String()
 	case Call:
 		fmt.Fprintf(&sb, " f%d", in.Imm)
+		return sb.String()
+	case MemLoad, MemStore, MemAtomic, MemSize:
+		fmt.Fprintf(&sb, " %s%d", Space(in.Len), in.Imm)
+		if in.Op == MemAtomic {
+			fmt.Fprintf(&sb, " %s", AtomicOp(in.Stride))
+		}
+		if n > 0 {
+			sb.WriteString(",")
+		}
+	case ImageExtent:
+		fmt.Fprintf(&sb, " image%d .%d", in.Imm, in.Stride)
 		return sb.String()
 	}
 	for i := 0; i < n; i++ {

@@ -70,11 +70,15 @@ type Stage uint8
 const (
 	Vertex Stage = iota
 	Fragment
+	Compute // spec: vortexpipe-driver §2.2 (compute: one thread per work-item)
 )
 
 func (s Stage) String() string {
-	if s == Fragment {
+	switch s {
+	case Fragment:
 		return "fragment"
+	case Compute:
+		return "compute"
 	}
 	return "vertex"
 }
@@ -207,6 +211,17 @@ type Program struct {
 	Tex          []TexInfo
 	Funcs        []Func
 	Code         []Inst
+
+	// Compute layout (zero for other stages). A compute program's inputs are the
+	// ComputeInputWords built-in words (see InLocalID); LocalSize is its
+	// layout(local_size_x/y/z) and SharedBytes the size of its shared variables.
+	LocalSize   [3]uint32
+	SharedBytes uint32
+	// Storage resources, any stage: shader storage blocks, atomic counters and
+	// storage images, each addressed by binding in its Space.
+	Buffers  []BufferBinding
+	Counters []CounterBinding
+	Images   []ImageBinding
 }
 
 // Builder appends registers and instructions to a Program.
@@ -298,6 +313,9 @@ func (p *Program) Clone() *Program {
 	q.Uniforms = append([]Slot(nil), p.Uniforms...)
 	q.Samplers = append([]SamplerBinding(nil), p.Samplers...)
 	q.Tex = append([]TexInfo(nil), p.Tex...)
+	q.Buffers = append([]BufferBinding(nil), p.Buffers...)
+	q.Counters = append([]CounterBinding(nil), p.Counters...)
+	q.Images = append([]ImageBinding(nil), p.Images...)
 	q.Code = append([]Inst(nil), p.Code...)
 	q.Funcs = make([]Func, len(p.Funcs))
 	for i, f := range p.Funcs {

@@ -30,6 +30,12 @@ func Verify(p *Program) error {
 			return &Error{PC: -1, Msg: fmt.Sprintf("sampler %d (%s): bad kind or result type", i, s.Name)}
 		}
 	}
+	if p.Stage > Compute {
+		return &Error{PC: -1, Msg: fmt.Sprintf("unknown stage %d", p.Stage)}
+	}
+	if err := verifyCompute(p); err != nil {
+		return err
+	}
 	v := verifier{p: p}
 	if err := v.code("", p.Code); err != nil {
 		return err
@@ -235,6 +241,13 @@ func (v *verifier) operands(in *Inst, info *opInfo, fail func(string, ...any) er
 		if uint64(in.Imm) >= uint64(len(v.p.Funcs)) {
 			return fail("function %d out of range (%d)", in.Imm, len(v.p.Funcs))
 		}
+	case MemStore:
+		if st[1] == Bool {
+			return fail("cannot store a bool word")
+		}
+		return v.verifyMem(in, dt, fail)
+	case MemLoad, MemAtomic, MemSize, ImageExtent, Barrier:
+		return v.verifyMem(in, dt, fail)
 	}
 	return nil
 }
