@@ -137,13 +137,16 @@ func texLen(d [3]float64, sz [3]float64, nd int) float64 {
 	return math.Sqrt(s)
 }
 
-func (t *Texture) sample(s *Sampler, req *Request, l int) [4]uint32 {
-	grad := req.LOD == LODGrad
-	cs := t.resolve(req, l, grad)
-	var ref float32
-	if s.CompareEnable {
-		ref = req.Ref[l]
-	}
+// lod is one lane's level-of-detail computation: lambda before the
+// [MinLOD, MaxLOD] clamp and, when n > 1, the anisotropic sample count along
+// the x (xMajor) or y derivative.
+type lod struct {
+	lambda float64
+	n      int
+	xMajor bool
+}
+
+func (t *Texture) lod(s *Sampler, req *Request, l int, cs *coords) lod {
 	lambda := float64(s.LODBias)
 	switch req.LOD {
 	case LODExplicit:
@@ -166,12 +169,74 @@ func (t *Texture) sample(s *Sampler, req *Request, l int) [4]uint32 {
 				n = min(math.Ceil(pmax/pmin), n)
 			}
 			if n > 1 {
-				return t.finish(t.anisotropic(s, cs, lambda+math.Log2(pmax/n), int(n), px >= py, ref, req.Offset))
+				return lod{lambda: lambda + math.Log2(pmax/n), n: int(n), xMajor: px >= py}
 			}
 		}
 		lambda += math.Log2(pmax)
 	}
-	return t.finish(t.sampleLambda(s, &cs, lambda, ref, req.Offset))
+	return lod{lambda: lambda, n: 1}
+}
+
+func (t *Texture) sample(s *Sampler, req *Request, l int) [4]uint32 {
+	cs := t.resolve(req, l, req.LOD == LODGrad)
+	var ref float32
+	if s.CompareEnable {
+		ref = req.Ref[l]
+	}
+	ld := t.lod(s, req, l, &cs)
+	if ld.n > 1 {
+		return t.finish(t.anisotropic(s, cs, ld.lambda, ld.n, ld.xMajor, ref, req.Offset))
+	}
+	return t.finish(t.sampleLambda(s, &cs, ld.lambda, ref, req.Offset))
+}
+
+// queryLod is textureQueryLod (see OpQueryLod): the level sampleLambda would
+// access and the clamped level of detail, relative to the base level.
+// spec: vortexpipe-driver §3.6 (textureQueryLod row); GLSL 4.60 §8.9.1
+func (t *Texture) queryLod(s *Sampler, req *Request, l int) [4]uint32 {
+	cs := t.resolve(req, l, req.LOD == LODGrad)
+	lambda := t.lod(s, req, l, &cs).lambda
+	lambda = clampLambda(s, lambda)
+	base, q := t.levelRange()
+	mip := t.mipFilter(s)
+	level := 0.0
+	switch {
+	case lambda <= magSwitch(s):
+	case mip == MipNearest:
+		if lambda > 0.5 {
+			level = min(math.Ceil(lambda+0.5)-1, float64(q-base))
+		}
+	case mip == MipLinear:
+		level = min(max(lambda, 0), float64(q-base))
+	}
+	return [4]uint32{math.Float32bits(float32(level)), math.Float32bits(float32(lambda))}
+}
+
+// clampLambda applies the sampler's LOD clamp (NaN and unnormalized
+// coordinates give 0).
+func clampLambda(s *Sampler, lambda float64) float64 {
+	if lambda != lambda || s.Unnormalized {
+		lambda = 0
+	}
+	lambda = min(max(lambda, float64(s.MinLOD)), float64(s.MaxLOD), 1000)
+	return max(lambda, -1000)
+}
+
+// magSwitch is the magnification switch point c (GL 4.6 §8.14.2).
+func magSwitch(s *Sampler) float64 {
+	if s.MagFilter == Linear && s.MinFilter == Nearest && s.MipFilter != MipNone {
+		return 0.5
+	}
+	return 0
+}
+
+// mipFilter is the sampler's mip filter as the texture uses it: integer
+// textures never blend levels.
+func (t *Texture) mipFilter(s *Sampler) MipFilter {
+	if t.isInt() && s.MipFilter == MipLinear {
+		return MipNearest
+	}
+	return s.MipFilter
 }
 
 // anisotropic averages n samples spaced along the major derivative axis.
@@ -205,24 +270,13 @@ func (t *Texture) anisotropic(s *Sampler, cs coords, lambda float64, n int, xMaj
 // sampleLambda picks levels and filters for a level of detail (before the
 // sampler's [MinLOD, MaxLOD] clamp).
 func (t *Texture) sampleLambda(s *Sampler, cs *coords, lambda float64, ref float32, off [3]int32) texel {
-	if lambda != lambda || s.Unnormalized {
-		lambda = 0
-	}
-	lambda = min(max(lambda, float64(s.MinLOD)), float64(s.MaxLOD), 1000)
-	lambda = max(lambda, -1000)
+	lambda = clampLambda(s, lambda)
 	base, q := t.levelRange()
-	minF, magF, mip := s.MinFilter, s.MagFilter, s.MipFilter
+	minF, magF, mip := s.MinFilter, s.MagFilter, t.mipFilter(s)
 	if t.isInt() {
 		minF, magF = Nearest, Nearest
-		if mip == MipLinear {
-			mip = MipNearest
-		}
 	}
-	c := 0.0
-	if s.MagFilter == Linear && s.MinFilter == Nearest && s.MipFilter != MipNone {
-		c = 0.5
-	}
-	if lambda <= c {
+	if lambda <= magSwitch(s) {
 		return t.filterLevel(s, base, magF, cs, ref, off)
 	}
 	switch mip {

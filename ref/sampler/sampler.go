@@ -129,6 +129,16 @@ const (
 	OpFetch            // texelFetch: IntCoord x, y, z/layer, level in [3]
 	OpSize             // textureSize at level IntCoord[lane][3]; [3] of the result is the level count
 	OpGather           // textureGather: component GatherComp (or compare) of the 2x2 footprint
+	// OpFetchSample is texelFetch on a multisample texture (txf_ms):
+	// IntCoord x, y, layer, sample in [3]; outside the image or the sample
+	// count it returns zero.
+	OpFetchSample
+	// OpQueryLod is textureQueryLod: [0] the mip level a sample would access
+	// relative to the base level (fractional between two levels with
+	// MipLinear), [1] the computed level of detail relative to the base level
+	// (bias and [MinLOD, MaxLOD] applied), both as float bits; [2], [3] zero.
+	// The level of detail comes from the request's LOD mode like OpSample.
+	OpQueryLod
 )
 
 // LODMode says where an OpSample's level of detail comes from.
@@ -192,18 +202,18 @@ func Sample(t *Texture, s *Sampler, req *Request, out [][4]uint32) error {
 		return fmt.Errorf("%w: %d lanes, %d outputs", ErrBadRequest, n, len(out))
 	}
 	switch req.Op {
-	case OpFetch, OpSize:
+	case OpFetch, OpSize, OpFetchSample:
 		if len(req.IntCoord) < n {
 			return fmt.Errorf("%w: op %d needs %d int coords, got %d", ErrBadRequest, req.Op, n, len(req.IntCoord))
 		}
-	case OpSample, OpGather:
+	case OpSample, OpGather, OpQueryLod:
 		if len(req.Coord) < n {
 			return fmt.Errorf("%w: op %d needs %d coords, got %d", ErrBadRequest, req.Op, n, len(req.Coord))
 		}
 		if s.CompareEnable && len(req.Ref) < n {
 			return fmt.Errorf("%w: compare needs %d refs, got %d", ErrBadRequest, n, len(req.Ref))
 		}
-		if req.Op == OpSample {
+		if req.Op == OpSample || req.Op == OpQueryLod {
 			switch req.LOD {
 			case LODGrad:
 				if len(req.DPdx) < n || len(req.DPdy) < n {
@@ -224,6 +234,9 @@ func Sample(t *Texture, s *Sampler, req *Request, out [][4]uint32) error {
 	default:
 		return fmt.Errorf("%w: op %d", ErrBadRequest, req.Op)
 	}
+	if t.samples() > 1 && req.Op != OpFetchSample && req.Op != OpSize {
+		return fmt.Errorf("%w: op %d on a %d-sample texture", ErrBadRequest, req.Op, t.samples())
+	}
 	for l := 0; l < n; l++ {
 		switch req.Op {
 		case OpFetch:
@@ -234,6 +247,10 @@ func Sample(t *Texture, s *Sampler, req *Request, out [][4]uint32) error {
 			out[l] = t.sample(s, req, l)
 		case OpGather:
 			out[l] = t.gather(s, req, l)
+		case OpFetchSample:
+			out[l] = t.fetchSample(req.IntCoord[l], req.Offset)
+		case OpQueryLod:
+			out[l] = t.queryLod(s, req, l)
 		}
 	}
 	return nil
@@ -269,6 +286,9 @@ func (t *Texture) size(lod int32) [4]uint32 {
 }
 
 func (t *Texture) fetch(c [4]int32, off [3]int32) [4]uint32 {
+	if t.samples() > 1 {
+		return [4]uint32{}
+	}
 	base, q := t.levelRange()
 	lv := int(c[3]) + base
 	if c[3] < 0 || lv > q {
@@ -292,6 +312,32 @@ func (t *Texture) fetch(c [4]int32, off [3]int32) [4]uint32 {
 	return t.finish(t.read(l, x, y, z))
 }
 
+// fetchSample reads sample c[3] of texel (c[0], c[1]) of layer c[2] of a
+// multisample texture; zero outside it or for a single-sample texture.
+func (t *Texture) fetchSample(c [4]int32, off [3]int32) [4]uint32 {
+	spp := t.samples()
+	if spp < 2 {
+		return [4]uint32{}
+	}
+	l := &t.Levels[0]
+	x, y, z, k := int(c[0])+int(off[0]), int(c[1])+int(off[1]), int(c[2]), int(c[3])
+	if t.Dim == Dim2D {
+		z = 0
+	}
+	if x < 0 || y < 0 || z < 0 || k < 0 || x >= l.W || y >= l.H || z >= l.D || k >= spp {
+		return [4]uint32{}
+	}
+	b := t.Format.Info().Bytes
+	row, slice := l.RowPitch, l.SlicePitch
+	if row == 0 {
+		row = l.W * spp * b
+	}
+	if slice == 0 {
+		slice = row * l.H
+	}
+	return t.finish(t.decode(l.Data[z*slice+y*row+(x*spp+k)*b:]))
+}
+
 // texel is a texel value before swizzling: floats for filterable formats,
 // integers for integer and stencil formats.
 type texel struct {
@@ -302,7 +348,11 @@ type texel struct {
 func (t *Texture) isInt() bool { return t.Format.IsInteger() || t.Format == format.S8 }
 
 func (t *Texture) read(l *Level, x, y, z int) texel {
-	src := l.Data[l.Offset(t.Format, x, y, z):]
+	return t.decode(l.Data[l.Offset(t.Format, x, y, z):])
+}
+
+// decode converts the stored texel at src[0:].
+func (t *Texture) decode(src []byte) texel {
 	switch {
 	case t.Format == format.S8:
 		return texel{i: [4]uint32{uint32(format.UnpackStencil(t.Format, src)), 0, 0, 1}}

@@ -38,7 +38,15 @@
 //   - the view swizzle applies to the final value, border included;
 //   - texelFetch outside the level or a missing level returns zero;
 //   - Sampler.Unnormalized takes texel coordinates at the base level
-//     (rectangle textures).
+//     (rectangle textures);
+//   - OpQueryLod (textureQueryLod) reports the level a sample would access and
+//     the clamped level of detail, both relative to the base level;
+//   - multisample textures (Texture.Samples > 1) store a pixel's samples
+//     next to each other (vortexpipe-driver §3.4.1) and are read by
+//     OpFetchSample (txf_ms) only;
+//   - levels may carry row and slice pitches and view any memory, so the
+//     device's software sampler (device/swtex) runs this same code over views
+//     of device memory.
 package sampler
 
 import (
@@ -102,10 +110,16 @@ var IdentitySwizzle = [4]Swizzle{SwizzleR, SwizzleG, SwizzleB, SwizzleA}
 // Level is one mip level: W x H texels per slice and D slices. D is the depth
 // of a 3D texture, the layer count of an array, 6 x layers for cube maps
 // (face = slice % 6) and 1 otherwise. Texel (x, y, z) starts at byte
-// ((z*H+y)*W+x) * format bytes.
+// z*SlicePitch + y*RowPitch + x*format bytes; a zero RowPitch means W*format
+// bytes and a zero SlicePitch H*RowPitch (tightly packed). Data may be a view
+// of any memory (the device's software sampler views device memory).
+// A multisample texture's rows hold W*Samples texels, sample k of pixel x at
+// column x*Samples+k (vortexpipe-driver §3.4.1: sample-major within a pixel).
 type Level struct {
 	W, H, D int
 	Data    []byte
+	// RowPitch and SlicePitch are byte strides; 0 means tightly packed.
+	RowPitch, SlicePitch int
 }
 
 // Texture is an image with its mip chain and view state.
@@ -115,6 +129,9 @@ type Texture struct {
 	Format  format.Format
 	Levels  []Level
 	Swizzle [4]Swizzle
+	// Samples > 1 makes a multisample texture (2D or 2D array, one level),
+	// read only by OpFetchSample and OpSize; 0 and 1 mean single-sample.
+	Samples int
 	// BaseLevel and MaxLevel restrict the levels sampling uses
 	// (GL TEXTURE_BASE_LEVEL / TEXTURE_MAX_LEVEL), clamped to those present.
 	BaseLevel, MaxLevel int
@@ -190,15 +207,36 @@ func (t *Texture) Validate() error {
 	if len(t.Levels) == 0 || len(t.Levels) > 16 {
 		return fmt.Errorf("%w: %d levels", ErrBadTexture, len(t.Levels))
 	}
+	spp := t.samples()
+	if spp > 1 && (spp > 64 || len(t.Levels) != 1 || t.Dim != Dim2D && t.Dim != Dim2DArray) {
+		return fmt.Errorf("%w: %d samples on a %d-level %v texture", ErrBadTexture, spp, len(t.Levels), t.Dim)
+	}
 	for i := range t.Levels {
 		l := &t.Levels[i]
+		if l.RowPitch < 0 || l.SlicePitch < 0 {
+			return fmt.Errorf("%w: level %d pitches %d/%d", ErrBadTexture, i, l.RowPitch, l.SlicePitch)
+		}
 		if l.W < 1 || l.H < 1 || l.D < 1 || l.W > 1<<15 || l.H > 1<<15 || l.D > 1<<15 {
 			return fmt.Errorf("%w: level %d size %dx%dx%d", ErrBadTexture, i, l.W, l.H, l.D)
 		}
 		if (t.Dim == DimCube || t.Dim == DimCubeArray) && (l.D%6 != 0 || l.W != l.H) {
 			return fmt.Errorf("%w: cube level %d size %dx%dx%d", ErrBadTexture, i, l.W, l.H, l.D)
 		}
-		if need := int64(l.W) * int64(l.H) * int64(l.D) * int64(t.Format.Info().Bytes); int64(len(l.Data)) < need {
+		bytes := int64(t.Format.Info().Bytes)
+		row, slice := int64(l.RowPitch), int64(l.SlicePitch)
+		if row == 0 {
+			row = int64(l.W) * int64(spp) * bytes
+		}
+		if slice == 0 {
+			slice = row * int64(l.H)
+		}
+		if row < int64(l.W)*int64(spp)*bytes || slice < row*int64(l.H) {
+			return fmt.Errorf("%w: level %d pitches %d/%d below the %dx%d level", ErrBadTexture, i, l.RowPitch, l.SlicePitch, l.W, l.H)
+		}
+		if row > 1<<40 || slice > 1<<40 {
+			return fmt.Errorf("%w: level %d pitches %d/%d too large", ErrBadTexture, i, l.RowPitch, l.SlicePitch)
+		}
+		if need := int64(l.D-1)*slice + int64(l.H-1)*row + int64(l.W)*int64(spp)*bytes; int64(len(l.Data)) < need {
 			return fmt.Errorf("%w: level %d holds %d bytes, needs %d", ErrBadTexture, i, len(l.Data), need)
 		}
 	}
@@ -213,9 +251,42 @@ func d3(dim Dim, d int) int {
 	return 1
 }
 
-// Offset returns the byte offset of texel (x, y, z) of a level.
+// Offset returns the byte offset of texel (x, y, z) of a level (x counts
+// samples in a multisample level).
 func (l *Level) Offset(f format.Format, x, y, z int) int {
-	return ((z*l.H+y)*l.W + x) * f.Info().Bytes
+	b := f.Info().Bytes
+	if l.RowPitch == 0 && l.SlicePitch == 0 {
+		return ((z*l.H+y)*l.W + x) * b
+	}
+	row, slice := l.RowPitch, l.SlicePitch
+	if row == 0 {
+		row = l.W * b
+	}
+	if slice == 0 {
+		slice = row * l.H
+	}
+	return z*slice + y*row + x*b
+}
+
+// samples is the sample count per texel (1 for single-sample textures).
+func (t *Texture) samples() int { return max(t.Samples, 1) }
+
+// NewMultisampleTexture creates a zero-filled single-level multisample 2D
+// (layers = 1) or 2D-array texture with samples samples per texel, stored
+// sample-major within a pixel. spec: vortexpipe-driver §3.4.1, §3.6 (txf_ms)
+func NewMultisampleTexture(dim Dim, f format.Format, w, h, layers, samples int) (*Texture, error) {
+	if dim != Dim2D && dim != Dim2DArray || samples < 2 || samples > 64 {
+		return nil, fmt.Errorf("%w: %d-sample %v texture", ErrBadTexture, samples, dim)
+	}
+	t, err := NewTexture(dim, f, w*samples, h, layers, 1)
+	if err != nil {
+		return nil, err
+	}
+	l := &t.Levels[0]
+	l.RowPitch, l.SlicePitch = l.W*f.Info().Bytes, l.W*f.Info().Bytes*h
+	l.W = w
+	t.Samples = samples
+	return t, t.Validate()
 }
 
 // SetFloat stores a float texel (unorm/float formats; depth uses c[0]).
