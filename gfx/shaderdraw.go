@@ -16,8 +16,12 @@ import (
 // the element stride in bytes and the instance divisor (0: per vertex).
 // spec: vortexpipe §2.5 ({base, stride, divisor}[8])
 type AttribBinding struct {
-	Data    []byte
-	Offset  uint64 // of the first element in Data
+	Data []byte
+	// Buffer, when set, is device-resident vertex data used instead of Data
+	// (a driver's residency-table entry on Runtime(): uploaded once, bound by
+	// every draw). spec: vortexpipe §1.3
+	Buffer  *runtime.Buffer
+	Offset  uint64 // of the first element in Data (or Buffer)
 	Stride  uint64
 	Divisor uint64
 }
@@ -29,7 +33,11 @@ type ShaderDraw struct {
 	Attribs []AttribBinding
 	// Indices are the u32 indices (nil: non-indexed); Count is the vertices
 	// per instance (len(Indices) when indexed), a multiple of 3.
-	Indices      []uint32
+	Indices []uint32
+	// IndexBuffer, when set, holds the u32 indices in device memory at
+	// IndexOffset (a resident buffer on Runtime()); Indices is then ignored.
+	IndexBuffer  *runtime.Buffer
+	IndexOffset  uint64
 	Count        int
 	Instances    int // 0 means 1
 	BaseVertex   int32
@@ -90,6 +98,11 @@ type ShaderDevice struct {
 	cbuf, zbuf *runtime.Buffer
 	fb         []*runtime.Buffer
 	mods       map[*ShaderProgram]*shaderModules
+	// registered are the programs named at open (their own kernels in the
+	// library); slots and slotOf bind programs added later (AddProgram).
+	registered map[*ShaderProgram]bool
+	slots      *slotTable
+	slotOf     map[*ShaderProgram]int
 	// pool holds the per-draw buffers, slot by slot in the order a draw asks
 	// for them, grown as needed and kept for the next draw (the draws are
 	// sequential), so a repeated draw allocates and clears no device memory.
@@ -128,18 +141,25 @@ func OpenShaderDevice(cfg config.Config, width, height int, progs []*ShaderProgr
 	if width <= 0 || height <= 0 || width > 4096 || height > 4096 {
 		return nil, fmt.Errorf("gfx: shader device: target %dx%d out of range", width, height)
 	}
+	slots := &slotTable{}
+	reg := map[*ShaderProgram]bool{}
 	ds, err := openDeviceWith(cfg, func(lib *device.Library) error {
 		for _, p := range progs {
+			if reg[p] {
+				continue
+			}
 			if err := p.Register(lib); err != nil {
 				return err
 			}
+			reg[p] = true
 		}
-		return nil
+		return slots.register(lib)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("gfx: shader device: %w", err)
 	}
-	d := &ShaderDevice{ds: ds, w: width, h: height, mods: map[*ShaderProgram]*shaderModules{}}
+	d := &ShaderDevice{ds: ds, w: width, h: height, mods: map[*ShaderProgram]*shaderModules{},
+		registered: reg, slots: slots, slotOf: map[*ShaderProgram]int{}}
 	d.binLog = uint(cfg.Raster.BinLogSize)
 	if d.binLog == 0 {
 		d.binLog = abi.DefaultBinLogSize
@@ -233,11 +253,7 @@ func (d *ShaderDevice) resident(p *ShaderProgram) (*shaderModules, error) {
 			}
 		}
 	}
-	vi, err := p.VSImage()
-	if err != nil {
-		return nil, err
-	}
-	fi, err := p.FSImage()
+	vi, fi, err := d.images(p)
 	if err != nil {
 		return nil, err
 	}
@@ -272,7 +288,7 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 		return st, fmt.Errorf("gfx: shader draw without a program")
 	}
 	inst := max(dr.Instances, 1)
-	if dr.Count <= 0 || dr.Count%3 != 0 || (dr.Indices != nil && len(dr.Indices) != dr.Count) {
+	if dr.Count <= 0 || dr.Count%3 != 0 || (dr.IndexBuffer == nil && dr.Indices != nil && len(dr.Indices) != dr.Count) {
 		return st, fmt.Errorf("gfx: shader draw: %d vertices (%d indices) is not a triangle list", dr.Count, len(dr.Indices))
 	}
 	if len(dr.Attribs) != len(p.attrs) {
@@ -309,10 +325,13 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 	table := make([]byte, abi.VSAttribTableLocs*abi.VSAttribEntryBytes)
 	data := map[*byte]*runtime.Buffer{}
 	for i, a := range dr.Attribs {
-		if len(a.Data) == 0 {
+		b := a.Buffer
+		if b == nil && len(a.Data) == 0 {
 			return st, fmt.Errorf("gfx: shader draw: attribute %d has no data", i)
 		}
-		b := data[&a.Data[0]]
+		if b == nil {
+			b = data[&a.Data[0]]
+		}
 		if b == nil {
 			if b, err = upload(a.Data); err != nil {
 				return st, err
@@ -329,7 +348,13 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 		return st, err
 	}
 	var ibAddr uint64
-	if dr.Indices != nil {
+	switch {
+	case dr.IndexBuffer != nil:
+		if dr.IndexOffset%4 != 0 || dr.IndexOffset+4*uint64(dr.Count) > dr.IndexBuffer.Size() {
+			return st, fmt.Errorf("gfx: shader draw: %d u32 indices at offset %d overrun a %d-byte index buffer", dr.Count, dr.IndexOffset, dr.IndexBuffer.Size())
+		}
+		ibAddr = dr.IndexBuffer.Addr() + dr.IndexOffset
+	case dr.Indices != nil:
 		ib := make([]byte, 4*len(dr.Indices))
 		for i, x := range dr.Indices {
 			binary.LittleEndian.PutUint32(ib[4*i:], x)
@@ -359,18 +384,28 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 		set0 := make([]byte, texDescBytes*len(dr.Textures))
 		for i := range dr.Textures {
 			t := &dr.Textures[i]
-			if why := t.texCheck(); why != "" {
-				return st, fmt.Errorf("gfx: shader draw: sampler %d: %s", i, why)
+			var addr uint64
+			var offs []uint32
+			if r := t.Resident; r != nil {
+				if r.width != t.Width || r.height != t.Height {
+					return st, fmt.Errorf("gfx: shader draw: sampler %d: a %dx%d binding of a resident %dx%d texture", i, t.Width, t.Height, r.width, r.height)
+				}
+				addr, offs = r.buf.Addr(), r.offs
+			} else {
+				if why := t.texCheck(); why != "" {
+					return st, fmt.Errorf("gfx: shader draw: sampler %d: %s", i, why)
+				}
+				chain, o, err := GenerateMipmaps(t.Pixels, abi.TexA8R8G8B8, t.Width, t.Height)
+				if err != nil {
+					return st, err
+				}
+				tb, err := upload(chain)
+				if err != nil {
+					return st, err
+				}
+				addr, offs = tb.Addr(), o
 			}
-			chain, offs, err := GenerateMipmaps(t.Pixels, abi.TexA8R8G8B8, t.Width, t.Height)
-			if err != nil {
-				return st, err
-			}
-			tb, err := upload(chain)
-			if err != nil {
-				return st, err
-			}
-			texWrites = append(texWrites, texDCRs(i, t, tb.Addr(), offs)...)
+			texWrites = append(texWrites, texDCRs(i, t, addr, offs)...)
 			levels := uint32(1)
 			if t.Mip != MipNone {
 				levels = min(texLevels(t.Width, t.Height), uint32(len(offs)))

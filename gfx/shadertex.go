@@ -34,6 +34,9 @@ type ShaderTexture struct {
 	Bilinear     bool
 	Mip          MipFilter
 	WrapU, WrapV abi.TexWrap
+	// Resident, when set, is the chain already in device memory
+	// (UploadTexture); Pixels is then not read.
+	Resident *DeviceTexture
 }
 
 // texCheck reports why t cannot be sampled by the FF unit ("" when it can).
