@@ -65,6 +65,14 @@ func (d *Device) Load(name string, p *ir.Program) (*Program, error) {
 	if err := d.register(cp); err != nil {
 		return nil, err
 	}
+	// Load the grown module now, between frames, so a frame rings only its own
+	// doorbell.
+	d.frameMu.Lock()
+	_, err := d.resident()
+	d.frameMu.Unlock()
+	if err != nil {
+		return nil, fmt.Errorf("compute: %s: %w", name, err)
+	}
 	return cp, nil
 }
 
