@@ -168,13 +168,24 @@ func (c *glContext) defaults(rec []uint32, st *shadertest.State) {
 
 // Draw implements shadertest.Context.
 func (c *glContext) Draw(d *shadertest.Draw) error {
+	pd, err := c.prepare(d)
+	if err != nil {
+		return err
+	}
+	return ref.Draw(c.ctx, c.target, pd.State, pd.Input, pd.Params)
+}
+
+// prepare lays out draw d for the reference renderer: the vertex records,
+// the legacy uniforms in the program's uniform words, the renderer state and
+// the draw parameters.
+func (c *glContext) prepare(d *shadertest.Draw) (*Prepared, error) {
 	if c.prog == nil {
-		return fmt.Errorf("reference: draw without a program")
+		return nil, fmt.Errorf("reference: draw without a program")
 	}
 	st := d.State
 	topo, err := topology(d.Mode)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	p := c.prog
 	words := ffWords
@@ -223,7 +234,7 @@ func (c *glContext) Draw(d *shadertest.Draw) error {
 	c.setLegacyUniforms(st)
 	rs, err := c.state(st)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	params := ref.DrawParams{Topology: topo, First: d.First, Count: d.Count, Instances: max(d.Instances, 1),
 		BaseInstance: d.BaseInstance}
@@ -237,7 +248,7 @@ func (c *glContext) Draw(d *shadertest.Draw) error {
 			binary.LittleEndian.PutUint16(params.Indices[2*i:], e)
 		}
 	}
-	return ref.Draw(c.ctx, c.target, rs, ref.VertexInput{Words: words, Data: data}, params)
+	return &Prepared{Program: p, State: rs, Input: ref.VertexInput{Words: words, Data: data}, Params: params}, nil
 }
 
 // rectAttribs stores piglit_draw_rect's positions and texture coordinates.

@@ -1,0 +1,179 @@
+package device
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"sort"
+	"strings"
+	"sync"
+
+	"vortexgfx/config"
+	"vortexgfx/shadertest"
+	"vortexgfx/shadertest/reference"
+)
+
+// Options configure the device back end.
+type Options struct {
+	// Config is the device model's configuration (config.Default() when
+	// nil).
+	Config *config.Config
+	// Strict turns every draw the device cannot take into an error naming
+	// the reason (the test fails) instead of a counted fallback.
+	// spec: vortexpipe-driver §1.5.1 (STRICT)
+	Strict bool
+	// Compare runs each test on a second reference context as well and
+	// compares the two windows at every read-back (Record.Compared,
+	// Record.DiffPixels).
+	Compare bool
+}
+
+// Record is what one test's contexts did: the draws that ran on the device,
+// the draws routed to the reference renderer by reason, and (with
+// Options.Compare) how the device window compared with the reference
+// renderer's at the read-backs.
+type Record struct {
+	DeviceDraws int
+	Routed      map[string]int
+	// Compared counts the read-backs compared; DiffPixels the pixels that
+	// differed in any channel at any of them (colour, or depth by more than
+	// DepthTolerance), and MaxDiff the largest colour channel difference.
+	Compared   int
+	DiffPixels int
+	MaxDiff    int
+}
+
+// RoutedDraws is the number of draws routed to the reference renderer.
+func (r *Record) RoutedDraws() int {
+	n := 0
+	for _, c := range r.Routed {
+		n += c
+	}
+	return n
+}
+
+// OnDevice reports whether the test drew and every draw ran on the device.
+func (r *Record) OnDevice() bool { return r.DeviceDraws > 0 && r.RoutedDraws() == 0 }
+
+func (r *Record) add(o *Record) {
+	r.DeviceDraws += o.DeviceDraws
+	if len(o.Routed) > 0 && r.Routed == nil {
+		r.Routed = map[string]int{}
+	}
+	for k, v := range o.Routed {
+		r.Routed[k] += v
+	}
+	r.Compared += o.Compared
+	r.DiffPixels += o.DiffPixels
+	r.MaxDiff = max(r.MaxDiff, o.MaxDiff)
+}
+
+func (r *Record) route(why string) {
+	if r.Routed == nil {
+		r.Routed = map[string]int{}
+	}
+	r.Routed[why]++
+}
+
+// Reasons returns the routing reasons, most frequent first (ties by name).
+func (r *Record) Reasons() []string {
+	keys := make([]string, 0, len(r.Routed))
+	for k := range maps.Keys(r.Routed) {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := r.Routed[keys[i]], r.Routed[keys[j]]
+		if a != b {
+			return a > b
+		}
+		return keys[i] < keys[j]
+	})
+	return keys
+}
+
+// String summarises the record on one line.
+func (r *Record) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d draws on the device, %d routed to the reference renderer", r.DeviceDraws, r.RoutedDraws())
+	for i, k := range r.Reasons() {
+		if i == 0 {
+			b.WriteString(": ")
+		} else {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "%d× %s", r.Routed[k], k)
+	}
+	return b.String()
+}
+
+// DepthTolerance is the largest depth difference (in units of 2^-24) the
+// comparison ignores: the device interpolates depth in fixed point.
+const DepthTolerance = 16
+
+// Backend runs shader tests on the device model, wrapping the reference back
+// end. It is a shadertest.Backend; Test returns one whose contexts count
+// into a record of their own.
+type Backend struct {
+	opts Options
+	cfg  config.Config
+	ref  *reference.Backend
+	mu   sync.Mutex
+	// total adds up every context's record; tests counts the contexts.
+	total Record
+	tests int
+}
+
+// New returns the device back end.
+func New(opts Options) *Backend {
+	cfg := config.Default()
+	if opts.Config != nil {
+		cfg = *opts.Config
+	}
+	return &Backend{opts: opts, cfg: cfg, ref: reference.New()}
+}
+
+// Caps implements shadertest.Backend: the reference back end's (a draw the
+// device cannot take still runs).
+func (b *Backend) Caps() shadertest.Caps { return b.ref.Caps() }
+
+// NewContext implements shadertest.Backend.
+func (b *Backend) NewContext(ctx context.Context, cfg shadertest.ContextConfig) (shadertest.Context, error) {
+	return b.newContext(ctx, cfg, nil)
+}
+
+// Total returns the sum of the records of every closed context and the
+// number of contexts.
+func (b *Backend) Total() (Record, int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	t := b.total
+	t.Routed = maps.Clone(b.total.Routed)
+	return t, b.tests
+}
+
+// Test returns a back end whose contexts (one per test, as the runner makes
+// them) add their draws and comparisons into rec as they close, as well as
+// into b's total. Run one test per Test back end to know what each did.
+func (b *Backend) Test(rec *Record) shadertest.Backend { return &testBackend{b: b, rec: rec} }
+
+type testBackend struct {
+	b   *Backend
+	rec *Record
+}
+
+func (t *testBackend) Caps() shadertest.Caps { return t.b.Caps() }
+
+func (t *testBackend) NewContext(ctx context.Context, cfg shadertest.ContextConfig) (shadertest.Context, error) {
+	return t.b.newContext(ctx, cfg, t.rec)
+}
+
+// closed adds a context's record to the total and to its test's record.
+func (b *Backend) closed(r *Record, into *Record) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.total.add(r)
+	b.tests++
+	if into != nil {
+		into.add(r)
+	}
+}

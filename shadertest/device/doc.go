@@ -1,0 +1,28 @@
+// Package device is the shader test runner's device back end: piglit
+// shader_test files drawn through the Vortex device model (gfx.ShaderDevice:
+// the compiled vertex shader as the front end's stage 0, the fragment shader
+// inside the fragment wrapper, RASTER, TEX and OM), with the reference back
+// end (package shadertest/reference) wrapped for everything that is not a
+// draw — linking, uniform bookkeeping, legacy built-ins, fixed-function
+// state, textures and vertex records — and for every draw the device cannot
+// take. spec: issue 7 "vortex shadertest --path device runs the piglit suite
+// through this path"; vortexpipe-driver §1.5 (the fallback contract, STRICT),
+// §3.1 (eligibility), §3.5 (a fallback draw continues the pass).
+//
+// Each draw is routed: the device takes it when its primitive is a triangle
+// type (triangles, strips, fans, quads, quad strips and polygons become
+// triangle lists on the host, in the reference renderer's vertex order), the
+// program passes gfx.NewShaderProgram's gates, its textures are ones the FF
+// TEX unit samples, and no state needs a unit the device path lacks (user
+// clip distances, two-sided colour, depth clamp, the flat shade model...).
+// Any other draw runs on the reference renderer in the middle of the test
+// with its reason counted in the context's Record; under Options.Strict it
+// fails the test instead, naming the reason. The window (colour and depth) is
+// kept consistent across path switches: it lives on whichever side drew last
+// and is copied over (gfx.ShaderDevice.Targets/SetTargets) only when the other
+// side needs it.
+//
+// With Options.Compare every context also runs the whole test on a second
+// reference context and compares the two windows at every read-back, counting
+// the differing pixels.
+package device

@@ -1,0 +1,368 @@
+package device
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+
+	"vortexgfx/abi"
+	"vortexgfx/gfx"
+	"vortexgfx/ref"
+	"vortexgfx/ref/format"
+	"vortexgfx/ref/program"
+	"vortexgfx/ref/sampler"
+	"vortexgfx/shader/ir"
+	"vortexgfx/shadertest"
+	"vortexgfx/shadertest/reference"
+	"vortexgfx/trace"
+)
+
+// draftBuffers are a context's host-side draw buffers, reused across draws.
+type draftBuffers struct {
+	attrs   []byte
+	indices []uint32
+	bind    []gfx.AttribBinding
+	texs    []gfx.ShaderTexture
+	draw    gfx.ShaderDraw
+}
+
+// legacyColours are the vertex outputs GL clamps to [0,1] in a compatibility
+// context (GL 3.0 §2.19.6, CLAMP_VERTEX_COLOR) and the fragment inputs that
+// read them.
+var (
+	legacyColourOut = []string{"gl_FrontColor", "gl_BackColor", "gl_FrontSecondaryColor", "gl_BackSecondaryColor"}
+	legacyColourIn  = []string{"gl_Color", "gl_SecondaryColor"}
+)
+
+// route decides where draw d (laid out as pd) runs: it returns the device
+// draw, or the reason the device cannot take it. spec: vortexpipe-driver
+// §3.1 (eligibility), §2.3.3 (routing), §1.5.1 (a fallback names its reason)
+func (c *glContext) route(d *shadertest.Draw, pd *reference.Prepared) (*gfx.ShaderDraw, string) {
+	switch d.Mode {
+	case shadertest.Triangles, shadertest.TriangleStrip, shadertest.TriangleFan, shadertest.Quads,
+		shadertest.QuadStrip, shadertest.Polygon:
+	default:
+		return nil, fmt.Sprintf("primitive %s (the device path draws triangles; points and lines are the reference renderer's)", d.Mode)
+	}
+	if d.PatchVertices > 0 {
+		return nil, "patches (no tessellation on the device path)"
+	}
+	p, rs := pd.Program, pd.State
+	if why := c.program(p); why != "" {
+		return nil, why
+	}
+	sp := c.prog
+	switch {
+	case sp.NVar() == 0:
+		// gfx's setup_k takes a record without varying planes for one of
+		// draw3d's (abi.SetupVertexBytes) and misreads the positions.
+		return nil, "no interpolated varyings (gfx setup_k reads an NVar=0 record as a draw3d vertex)"
+	case rs.ClipDistances != 0:
+		return nil, "user clip distances (setup clips to the view volume only)"
+	case rs.TwoSided:
+		return nil, "two-sided colour (GL_VERTEX_PROGRAM_TWO_SIDE)"
+	case rs.Depth.Clamp:
+		return nil, "depth clamp"
+	case d.State.Flat && !slices.Equal(rs.Interp, p.Interp(false)):
+		return nil, "glShadeModel(GL_FLAT) on the legacy colours"
+	case sp.NFlat() > 0 && (d.Mode == shadertest.Quads || d.Mode == shadertest.QuadStrip || d.Mode == shadertest.Polygon):
+		return nil, "flat varyings on quads or polygons (their provoking vertex is not each triangle's last)"
+	case c.cfg.API == shadertest.APIGL && clampsColour(p.IR.VS, p.IR.FS):
+		return nil, "vertex colour clamp (GL clamps gl_FrontColor; the device passes varyings through)"
+	}
+	texs, why := c.textures(p, rs)
+	if why != "" {
+		return nil, why
+	}
+	return c.plan(d, pd, texs)
+}
+
+// clampsColour reports whether the vertex stage writes a legacy colour the
+// fragment stage reads.
+func clampsColour(vs, fs *ir.Program) bool {
+	out, in := false, false
+	for _, s := range vs.Outputs {
+		out = out || slices.Contains(legacyColourOut, s.Name)
+	}
+	for _, s := range fs.Inputs {
+		in = in || slices.Contains(legacyColourIn, s.Name)
+	}
+	return out && in
+}
+
+// gfxPrefix matches what gfx puts before a routing reason ("gfx: shader
+// route: NAME: "), and samplerName a sampler's name in it, so reasons
+// count per cause, not per program.
+var (
+	gfxPrefix   = regexp.MustCompile(`^.*shadertest\.prog[0-9]+: `)
+	samplerName = regexp.MustCompile(`sampler \S+ \(`)
+)
+
+// program makes the device form of the linked program p once per link and
+// opens (or, for a new program, reopens) the device with it. It returns why
+// the program cannot run on the device ("" when it can).
+func (c *glContext) program(p *program.Program) string {
+	if c.linked == p {
+		return c.why
+	}
+	c.linked, c.prog, c.why = p, nil, ""
+	switch {
+	case p.IR.VS == nil:
+		c.why = "fixed-function vertex stage (no vertex shader)"
+		return c.why
+	case p.IR.FS == nil:
+		c.why = "fixed-function fragment stage (no fragment shader)"
+		return c.why
+	}
+	c.progs++
+	sp, err := gfx.NewShaderProgram(fmt.Sprintf("shadertest.prog%d", c.progs), p.IR)
+	if err != nil {
+		if !errors.Is(err, gfx.ErrShaderRoute) {
+			c.why = "program: " + err.Error()
+			return c.why
+		}
+		msg := gfxPrefix.ReplaceAllString(err.Error(), "")
+		c.why = samplerName.ReplaceAllString(msg, "sampler (")
+		return c.why
+	}
+	c.prog = sp
+	return ""
+}
+
+// open opens the device for the current program, carrying the window over
+// when a device for an earlier program is open (its kernel library is fixed
+// when it opens).
+func (c *glContext) open() error {
+	if c.dev != nil && c.devProg == c.prog {
+		return nil
+	}
+	if err := c.toReference(); err != nil {
+		return err
+	}
+	if c.dev != nil {
+		if err := c.dev.Close(); err != nil {
+			return err
+		}
+		c.dev = nil
+	}
+	dev, err := gfx.OpenShaderDevice(c.b.cfg, c.cfg.Width, c.cfg.Height, []*gfx.ShaderProgram{c.prog})
+	if err != nil {
+		return fmt.Errorf("device: %w", err)
+	}
+	c.dev, c.devProg = dev, c.prog
+	c.where = refAhead
+	return nil
+}
+
+// textures converts the texture bound to each fragment sampler's unit into
+// the FF TEX unit's form, or says why one cannot be.
+// spec: vortexpipe-driver §3.6 (what the FF TEX unit samples)
+func (c *glContext) textures(p *program.Program, rs *ref.State) ([]gfx.ShaderTexture, string) {
+	sp := c.prog
+	if !sp.Textured() {
+		return nil, ""
+	}
+	out := c.scratch.texs[:0]
+	for _, b := range sp.Samplers() {
+		unit := -1
+		for i, s := range p.IR.Samplers {
+			if s.Name == b.Name && i < len(p.Units) {
+				unit = p.Units[i]
+			}
+		}
+		k := program.TextureIndex(unit, program.Target2D)
+		if unit < 0 || k >= len(rs.Textures) {
+			return nil, "sampler without a texture unit"
+		}
+		t, why := ffTexture(&rs.Textures[k])
+		if why != "" {
+			return nil, "texture: " + why
+		}
+		out = append(out, t)
+	}
+	c.scratch.texs = out
+	return out, ""
+}
+
+// ffTexture is a reference texture binding in the FF TEX unit's form: a
+// power-of-two RGBA8 2D image, one filter, repeat/clamp/mirror wraps, and
+// either one level or no mipmapping (the device makes its own chain).
+func ffTexture(tb *ref.TextureBinding) (gfx.ShaderTexture, string) {
+	t, s := tb.Texture, &tb.Sampler
+	switch {
+	case t == nil || len(t.Levels) == 0:
+		return gfx.ShaderTexture{}, "no image"
+	case t.Dim != sampler.Dim2D:
+		return gfx.ShaderTexture{}, "not a 2D texture"
+	case t.Format != format.RGBA8:
+		return gfx.ShaderTexture{}, fmt.Sprintf("format %v (the FF TEX unit samples RGBA8 here)", t.Format)
+	case t.Swizzle != sampler.IdentitySwizzle:
+		return gfx.ShaderTexture{}, "view swizzle"
+	case t.BaseLevel != 0:
+		return gfx.ShaderTexture{}, "base level above 0"
+	case s.CompareEnable:
+		return gfx.ShaderTexture{}, "depth compare"
+	case s.Unnormalized:
+		return gfx.ShaderTexture{}, "unnormalized coordinates"
+	case s.LODBias != 0:
+		return gfx.ShaderTexture{}, "LOD bias"
+	case s.MaxAnisotropy > 1:
+		return gfx.ShaderTexture{}, "anisotropic filtering"
+	case s.MinFilter != s.MagFilter:
+		return gfx.ShaderTexture{}, "different min and mag filters (the TEX unit has one)"
+	case s.MipFilter != sampler.MipNone && len(t.Levels) > 1:
+		return gfx.ShaderTexture{}, "explicit mip levels (the device generates its own chain)"
+	}
+	wrap := func(w sampler.Wrap) (abi.TexWrap, bool) {
+		switch w {
+		case sampler.Repeat:
+			return abi.WrapRepeat, true
+		case sampler.ClampToEdge:
+			return abi.WrapClamp, true
+		case sampler.MirroredRepeat:
+			return abi.WrapMirror, true
+		}
+		return 0, false
+	}
+	l := &t.Levels[0]
+	ft := gfx.ShaderTexture{Width: uint32(l.W), Height: uint32(l.H), Bilinear: s.MagFilter == sampler.Linear}
+	var okU, okV bool
+	ft.WrapU, okU = wrap(s.WrapS)
+	ft.WrapV, okV = wrap(s.WrapT)
+	switch {
+	case !okU || !okV:
+		return ft, "wrap mode the TEX unit has no form of"
+	case l.W <= 0 || l.H <= 0 || l.W&(l.W-1) != 0 || l.H&(l.H-1) != 0:
+		return ft, "not power-of-two"
+	case l.D != 1:
+		return ft, "layered"
+	}
+	ft.Pixels = make([]byte, 4*l.W*l.H)
+	for i := 0; i < l.W*l.H; i++ {
+		p, q := l.Data[4*i:4*i+4], ft.Pixels[4*i:4*i+4]
+		q[0], q[1], q[2], q[3] = p[2], p[1], p[0], p[3] // A8R8G8B8 little-endian
+	}
+	return ft, ""
+}
+
+// plan builds the device draw: the primitives as a triangle list in the
+// reference renderer's vertex order (so windings, provoking vertices and quad
+// diagonals match), the vertex records as bytes, one attribute binding per
+// program attribute, the uniform words, and the OM state.
+func (c *glContext) plan(d *shadertest.Draw, pd *reference.Prepared, texs []gfx.ShaderTexture) (*gfx.ShaderDraw, string) {
+	sb := &c.scratch
+	prm := &pd.Params
+	var elems []int32
+	if prm.Indices != nil {
+		elems = make([]int32, prm.Count)
+		for i := range elems {
+			elems[i] = int32(binary.LittleEndian.Uint16(prm.Indices[2*(prm.First+i):]))
+		}
+	} else {
+		elems = make([]int32, prm.Count)
+		for i := range elems {
+			elems[i] = int32(prm.First + i)
+		}
+	}
+	sb.indices = triangleList(d.Mode, elems, sb.indices[:0])
+	in := &pd.Input
+	if n := 4 * len(in.Data); cap(sb.attrs) < n {
+		sb.attrs = make([]byte, n)
+	} else {
+		sb.attrs = sb.attrs[:n]
+	}
+	for k, w := range in.Data {
+		binary.LittleEndian.PutUint32(sb.attrs[4*k:], w)
+	}
+	sp := c.prog
+	sb.bind = sb.bind[:0]
+	for _, s := range sp.Attributes() {
+		sb.bind = append(sb.bind, gfx.AttribBinding{Data: sb.attrs, Offset: uint64(4 * s.Word), Stride: uint64(4 * in.Words)})
+	}
+	rs := pd.State
+	hasDepth := c.fb.DepthStencil != nil
+	om := trace.States{ColorEnabled: true, ColorWriteMask: 0xF, DepthTest: rs.Depth.Test && hasDepth,
+		DepthWriteMask: rs.Depth.Write && hasDepth, DepthFunc: compare(rs.Depth.Func)}
+	cull := gfx.CullNone
+	switch rs.Cull {
+	case ref.CullBack:
+		cull = gfx.CullBack
+	case ref.CullFront:
+		cull = gfx.CullFront
+	case ref.CullNone:
+	default:
+		return nil, "cull front and back"
+	}
+	if rs.FrontFace != ref.FrontCCW && cull != gfx.CullNone {
+		return nil, "clockwise front faces"
+	}
+	sb.draw = gfx.ShaderDraw{Program: sp, Attribs: sb.bind, Indices: sb.indices, Count: len(sb.indices),
+		Instances: max(prm.Instances, 1), BaseVertex: prm.BaseVertex, BaseInstance: uint32(prm.BaseInstance),
+		Uniforms: pd.Program.Uniforms, Cull: cull, OM: om, Textures: texs}
+	return &sb.draw, ""
+}
+
+// compare maps a reference depth function onto the OM's.
+func compare(f ref.CompareFunc) trace.Compare {
+	switch f {
+	case ref.Never:
+		return trace.CompareNever
+	case ref.Less:
+		return trace.CompareLess
+	case ref.Equal:
+		return trace.CompareEqual
+	case ref.LessEqual:
+		return trace.CompareLEqual
+	case ref.Greater:
+		return trace.CompareGreater
+	case ref.NotEqual:
+		return trace.CompareNotEqual
+	case ref.GreaterEqual:
+		return trace.CompareGEqual
+	}
+	return trace.CompareAlways
+}
+
+// triangleList appends the triangles of mode over the element list r to out
+// in the order the reference renderer assembles them (GL 4.6 §10.1; GL 2.1
+// §2.6.1): odd strip triangles swap their first two vertices, fans and
+// polygons fan from the first vertex, quad i is (q0,q1,q2)+(q0,q2,q3) with a
+// quad strip's quad being vertices 2i, 2i+1, 2i+3, 2i+2.
+func triangleList(mode shadertest.Primitive, r []int32, out []uint32) []uint32 {
+	n := len(r)
+	tri := func(a, b, c int32) { out = append(out, uint32(a), uint32(b), uint32(c)) }
+	switch mode {
+	case shadertest.Triangles:
+		for i := 0; i+2 < n; i += 3 {
+			tri(r[i], r[i+1], r[i+2])
+		}
+	case shadertest.TriangleStrip:
+		for i := 0; i+2 < n; i++ {
+			if i%2 == 0 {
+				tri(r[i], r[i+1], r[i+2])
+			} else {
+				tri(r[i+1], r[i], r[i+2])
+			}
+		}
+	case shadertest.TriangleFan, shadertest.Polygon:
+		for i := 0; i+2 < n; i++ {
+			tri(r[0], r[i+1], r[i+2])
+		}
+	case shadertest.Quads, shadertest.QuadStrip:
+		step := 4
+		if mode == shadertest.QuadStrip {
+			step = 2
+		}
+		for i := 0; i+3 < n; i += step {
+			q := [4]int32{r[i], r[i+1], r[i+2], r[i+3]}
+			if mode == shadertest.QuadStrip {
+				q[2], q[3] = r[i+3], r[i+2]
+			}
+			tri(q[0], q[1], q[2])
+			tri(q[0], q[2], q[3])
+		}
+	}
+	return out
+}
