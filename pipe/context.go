@@ -5,6 +5,7 @@ import (
 	"sort"
 	"sync"
 
+	"vortexgfx/gfx"
 	"vortexgfx/ref/format"
 )
 
@@ -109,24 +110,35 @@ type Context struct {
 	screen *Screen
 	opts   Options
 
-	mu         sync.Mutex
-	vs, fs     *Shader
-	velems     *VertexElements
-	dsa        *DSA
-	blend      *Blend
-	rast       *Rasterizer
-	samplers   [MaxSamplers]*Sampler
-	views      [MaxSamplers]*SamplerView
-	vbufs      []VertexBuffer
-	cbufs      [MaxConstantBuffers]ConstantBuffer
-	fb         Framebuffer
-	stencilRef uint32
-	blendColor BlendColor
-	scissor    Scissor
-	viewport   Viewport
-	queries    map[*Query]bool
-	cond       *RenderCondition
-	stats      Stats
+	mu          sync.Mutex
+	vs, fs      *Shader
+	velems      *VertexElements
+	dsa         *DSA
+	blend       *Blend
+	rast        *Rasterizer
+	samplers    [MaxSamplers]*Sampler
+	views       [MaxSamplers]*SamplerView
+	vbufs       []VertexBuffer
+	cbufs       [MaxConstantBuffers]ConstantBuffer
+	fb          Framebuffer
+	stencilRef  uint32
+	blendColor  BlendColor
+	blendColorF [4]float32
+	scissor     Scissor
+	viewport    Viewport
+	queries     map[*Query]bool
+	cond        *RenderCondition
+	stats       Stats
+	// device counters: the last device draw's, and CP cycles of all of them
+	devStats gfx.DeviceDrawStats
+	cpCycles uint64
+}
+
+// LastDeviceDraw returns the counters of the context's last device draw.
+func (c *Context) LastDeviceDraw() gfx.DeviceDrawStats {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.devStats
 }
 
 // NewContext creates a context on s with the screen's options overridden by o.
@@ -153,8 +165,13 @@ func (c *Context) Screen() *Screen { return c.screen }
 // Options returns the effective options.
 func (c *Context) Options() Options { return c.opts }
 
-// CreateShaderState creates a shader CSO. A fragment shader gets a variant cache
-// compiling through compile (nil until the compiler is wired: Get then fails).
+// CreateShaderState compiles a shader CSO's GLSL (package shader/glsl, lowered
+// by shader/lower) and fills Desc.Info from the compiler, so routing gates on what
+// the shader really uses; a compile error names the shader and carries the
+// compiler's message. The (VS, FS) pair is linked lazily at the first draw that
+// binds it. A fragment shader also gets a variant cache compiling through
+// compile (nil: none; the driver's own device variants live with the linked
+// pair). spec: vortexpipe §2.3.1, §2.3.2
 func (c *Context) CreateShaderState(d ShaderDesc, compile CompileFunc) (*Shader, error) {
 	if d.Stage > StageFragment {
 		return nil, fmt.Errorf("pipe: shader stage %d undefined", d.Stage)
@@ -162,7 +179,12 @@ func (c *Context) CreateShaderState(d ShaderDesc, compile CompileFunc) (*Shader,
 	if d.GLSL == "" {
 		return nil, fmt.Errorf("pipe: %s shader without source", [...]string{"vertex", "fragment"}[d.Stage])
 	}
-	sh := &Shader{Desc: d}
+	cs, info, err := compileStage(d)
+	if err != nil {
+		return nil, err
+	}
+	d.Info = info
+	sh := &Shader{Desc: d, stage: cs}
 	if d.Stage == StageFragment {
 		sh.Variants = NewVariantCache(compile, nil)
 	}
@@ -193,6 +215,7 @@ func (c *Context) BindFSState(s *Shader) error {
 
 // DeleteShaderState releases a shader, unbinding it if bound.
 func (c *Context) DeleteShaderState(s *Shader) {
+	c.screen.progs.drop(s)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.vs == s {
@@ -357,6 +380,7 @@ func (c *Context) SetStencilRef(front, back uint8) {
 func (c *Context) SetBlendColor(rgba [4]float32) {
 	c.mu.Lock()
 	c.blendColor = NewBlendColor(rgba)
+	c.blendColorF = rgba
 	c.mu.Unlock()
 }
 

@@ -14,11 +14,11 @@ func TestContextState(t *testing.T) {
 	if c.Options().ForceSW != UnitTEX || c.Screen() != s {
 		t.Errorf("context options %+v", c.Options())
 	}
-	vs, err := c.CreateShaderState(ShaderDesc{Stage: StageVertex, GLSL: "v"}, nil)
+	vs, err := c.CreateShaderState(ShaderDesc{Stage: StageVertex, GLSL: testVS}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fs, err := c.CreateShaderState(ShaderDesc{Stage: StageFragment, GLSL: "f"}, func(VariantKey) (any, error) { return 1, nil })
+	fs, err := c.CreateShaderState(ShaderDesc{Stage: StageFragment, GLSL: testFS}, func(VariantKey) (any, error) { return 1, nil })
 	if err != nil || fs.Variants == nil || vs.Variants != nil {
 		t.Fatalf("shaders: %v", err)
 	}

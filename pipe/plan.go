@@ -7,11 +7,11 @@ func (c *Context) Bound() *BoundState {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	st := &BoundState{
-		VS: c.vs, FS: c.fs, DSA: c.dsa, Blend: c.blend, Rast: c.rast,
+		VS: c.vs, FS: c.fs, VElems: c.velems, DSA: c.dsa, Blend: c.blend, Rast: c.rast,
 		Samplers: c.samplers, Views: c.views, CBufs: c.cbufs,
 		VBufs:      append([]VertexBuffer(nil), c.vbufs...),
 		FB:         c.fb,
-		StencilRef: c.stencilRef, BlendColor: c.blendColor, Scissor: c.scissor, Viewport: c.viewport,
+		StencilRef: c.stencilRef, BlendColor: c.blendColor, BlendColorF: c.blendColorF, Scissor: c.scissor, Viewport: c.viewport,
 	}
 	st.FB.Cbufs = append([]*Surface(nil), c.fb.Cbufs...)
 	for q := range c.queries {

@@ -26,9 +26,16 @@ func (t QueryType) CountsDraws() bool {
 	return false
 }
 
-// Query is a query object (pipe_query).
+// Query is a query object (pipe_query). Occlusion counters and predicates
+// count the samples that pass the depth test on the reference renderer (routing
+// sends every draw under them there), primitives generated counts assembled
+// primitives, time elapsed the command-processor cycles of device draws, and a
+// timestamp the context's CP cycles so far. Pipeline statistics stay zero.
+// spec: vortexpipe §1.5 (llvmpipe renders and counts)
 type Query struct {
-	Type QueryType
+	Type   QueryType
+	result uint64
+	ended  bool
 }
 
 // CreateQuery creates a query.
@@ -46,7 +53,11 @@ func (c *Context) BeginQuery(q *Query) error {
 	if c.queries[q] {
 		return fmt.Errorf("pipe: BeginQuery: query already active")
 	}
+	if q.Type == QueryTimestamp {
+		return fmt.Errorf("pipe: BeginQuery: a timestamp query is only ended")
+	}
 	c.queries[q] = true
+	q.result, q.ended = 0, false
 	return nil
 }
 
@@ -54,11 +65,34 @@ func (c *Context) BeginQuery(q *Query) error {
 func (c *Context) EndQuery(q *Query) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if q.Type == QueryTimestamp {
+		q.result, q.ended = c.cpCycles, true
+		return nil
+	}
 	if !c.queries[q] {
 		return fmt.Errorf("pipe: EndQuery: query not active")
 	}
 	delete(c.queries, q)
+	q.ended = true
 	return nil
+}
+
+// GetQueryResult returns an ended query's result: samples passed, 0 or 1 for a
+// predicate, primitives, CP cycles. Draws complete before they return, so the
+// result is always available.
+func (c *Context) GetQueryResult(q *Query) (uint64, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.queries[q] {
+		return 0, fmt.Errorf("pipe: GetQueryResult: query still active")
+	}
+	if !q.ended {
+		return 0, fmt.Errorf("pipe: GetQueryResult: query never ended")
+	}
+	if q.Type == QueryOcclusionPredicate && q.result > 0 {
+		return 1, nil
+	}
+	return q.result, nil
 }
 
 // DestroyQuery releases q, ending it if active.

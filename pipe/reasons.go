@@ -67,6 +67,10 @@ const (
 	GateNoPerspective
 	GateFramebufferSize
 	GateForcedReference
+	// GateDeviceBackend: Route keeps the draw on the device, but the device
+	// backend (package gfx) does not implement part of it yet; the detail
+	// names the part.
+	GateDeviceBackend
 
 	RouteNoTEX
 	RouteNoRASTER
@@ -125,6 +129,7 @@ var reasonNames = [numReasonCodes]string{
 	GateNoPerspective:     "noperspective varying",
 	GateFramebufferSize:   "framebuffer larger than 65535 pixels",
 	GateForcedReference:   "reference path forced by option",
+	GateDeviceBackend:     "the device backend does not implement it yet",
 
 	RouteNoTEX:           "device lacks VX_ISA_EXT_TEX",
 	RouteNoRASTER:        "device lacks VX_ISA_EXT_RASTER",
@@ -160,7 +165,7 @@ func (c ReasonCode) String() string {
 // Kind says whether the reason gates the draw or routes a unit.
 func (c ReasonCode) Kind() Kind {
 	switch {
-	case c >= GateNoVS && c <= GateForcedReference:
+	case c >= GateNoVS && c <= GateDeviceBackend:
 		return Gated
 	case c >= RouteNoTEX && c < numReasonCodes:
 		return Routed

@@ -63,11 +63,22 @@ func newResidency(dev *runtime.Device) *Residency {
 // that used an earlier address must have completed first (runtime.Buffer.Free's
 // rule). spec: vortexpipe §1.3, §2.5 (VP_DESC_BUFFER relocation)
 func (t *Residency) Resolve(r *Resource, off, size uint64) (uint64, error) {
+	buf, at, err := t.ResolveBuffer(r, off, size)
+	if err != nil {
+		return 0, err
+	}
+	return buf.Addr() + at, nil
+}
+
+// ResolveBuffer is Resolve returning the entry's device buffer and the offset of
+// r's byte off inside it, for binding the buffer itself (gfx.AttribBinding.Buffer,
+// gfx.ShaderDraw.IndexBuffer). spec: vortexpipe §1.3, §3.2
+func (t *Residency) ResolveBuffer(r *Resource, off, size uint64) (*runtime.Buffer, uint64, error) {
 	if t.dev == nil {
-		return 0, ErrNoDevice
+		return nil, 0, ErrNoDevice
 	}
 	if size == 0 {
-		return 0, fmt.Errorf("pipe: resolve resource %d: empty range at %d", r.id, off)
+		return nil, 0, fmt.Errorf("pipe: resolve resource %d: empty range at %d", r.id, off)
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -75,10 +86,10 @@ func (t *Residency) Resolve(r *Resource, off, size uint64) (uint64, error) {
 	n, dead := uint64(len(r.data)), r.destroyed
 	r.mu.RUnlock()
 	if dead {
-		return 0, fmt.Errorf("pipe: resolve resource %d: %w", r.id, ErrDestroyed)
+		return nil, 0, fmt.Errorf("pipe: resolve resource %d: %w", r.id, ErrDestroyed)
 	}
 	if off > n || size > n-off {
-		return 0, fmt.Errorf("pipe: resolve resource %d: [%d, %d) outside %d bytes", r.id, off, off+size, n)
+		return nil, 0, fmt.Errorf("pipe: resolve resource %d: [%d, %d) outside %d bytes", r.id, off, off+size, n)
 	}
 	list := t.entries[r.id]
 	var e *resident
@@ -104,7 +115,7 @@ func (t *Residency) Resolve(r *Resource, off, size uint64) (uint64, error) {
 		buf, err := t.dev.Alloc(hi - lo)
 		if err != nil {
 			t.entries[r.id] = keep
-			return 0, fmt.Errorf("pipe: resolve resource %d: allocate %d bytes: %w", r.id, hi-lo, err)
+			return nil, 0, fmt.Errorf("pipe: resolve resource %d: allocate %d bytes: %w", r.id, hi-lo, err)
 		}
 		t.stats.Allocs++
 		e = &resident{serial: r.serial, off: lo, size: hi - lo, buf: buf, dirty: true}
@@ -113,23 +124,44 @@ func (t *Residency) Resolve(r *Resource, off, size uint64) (uint64, error) {
 	t.entries[r.id] = keep
 	if !e.dirty {
 		t.stats.Hits++
-		return e.buf.Addr() + off - e.off, nil
+		return e.buf, off - e.off, nil
 	}
 	snap := make([]byte, e.size)
 	r.mu.RLock()
 	if r.destroyed {
 		r.mu.RUnlock()
-		return 0, fmt.Errorf("pipe: upload resource %d: %w", r.id, ErrDestroyed)
+		return nil, 0, fmt.Errorf("pipe: upload resource %d: %w", r.id, ErrDestroyed)
 	}
 	copy(snap, r.data[e.off:e.off+e.size])
 	r.mu.RUnlock()
 	if err := t.dev.Write(e.buf, 0, snap); err != nil {
-		return 0, fmt.Errorf("pipe: upload resource %d [%d, %d): %w", r.id, e.off, e.off+e.size, err)
+		return nil, 0, fmt.Errorf("pipe: upload resource %d [%d, %d): %w", r.id, e.off, e.off+e.size, err)
 	}
 	e.dirty = false
 	t.stats.Uploads++
 	t.stats.UploadedBytes += e.size
-	return e.buf.Addr() + off - e.off, nil
+	return e.buf, off - e.off, nil
+}
+
+// rebind moves the table onto dev (the device the draws run on), dropping every
+// entry: their buffers belong to the previous device.
+func (t *Residency) rebind(dev *runtime.Device) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.dev == dev {
+		return
+	}
+	for id, list := range t.entries {
+		for _, x := range list {
+			t.free(x)
+		}
+		delete(t.entries, id)
+	}
+	for id, x := range t.tex {
+		t.free(x)
+		delete(t.tex, id)
+	}
+	t.dev = dev
 }
 
 // free releases an entry's device buffer; the caller holds t.mu.

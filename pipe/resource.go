@@ -43,6 +43,10 @@ type Resource struct {
 	mu        sync.RWMutex
 	data      []byte
 	destroyed bool
+	// version counts host writes (Write, Clear, reference draws), so a copy of
+	// the contents elsewhere (the device's framebuffer, a converted texture)
+	// knows when it is stale.
+	version uint64
 }
 
 // ID is the resource's (reusable) id.
@@ -65,6 +69,9 @@ func (r *Resource) Size() int {
 // transfer_unmap) and marks the range dirty in the residency table.
 // spec: vortexpipe §1.3 (every host write path invalidates)
 func (r *Resource) Write(off int, p []byte) error {
+	if err := r.screen.syncHost(r); err != nil {
+		return fmt.Errorf("pipe: write resource %d: %w", r.id, err)
+	}
 	r.mu.Lock()
 	if r.destroyed {
 		r.mu.Unlock()
@@ -76,6 +83,7 @@ func (r *Resource) Write(off int, p []byte) error {
 		return fmt.Errorf("pipe: write resource %d: [%d, %d) outside %d bytes", r.id, off, off+len(p), n)
 	}
 	copy(r.data[off:], p)
+	r.version++
 	r.mu.Unlock()
 	r.screen.res.MarkDirty(r, uint64(off), uint64(len(p)))
 	return nil
@@ -83,6 +91,9 @@ func (r *Resource) Write(off int, p []byte) error {
 
 // Read copies the resource's bytes at off into p.
 func (r *Resource) Read(off int, p []byte) error {
+	if err := r.screen.syncHost(r); err != nil {
+		return fmt.Errorf("pipe: read resource %d: %w", r.id, err)
+	}
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	if r.destroyed {

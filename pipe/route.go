@@ -12,6 +12,7 @@ import (
 // channels written, fill with no cull).
 type BoundState struct {
 	VS, FS     *Shader
+	VElems     *VertexElements
 	DSA        *DSA
 	Blend      *Blend
 	Rast       *Rasterizer
@@ -22,8 +23,10 @@ type BoundState struct {
 	FB         Framebuffer
 	StencilRef uint32
 	BlendColor BlendColor
-	Scissor    Scissor
-	Viewport   Viewport
+	// BlendColorF is the blend constant as set (the reference renderer's form).
+	BlendColorF [4]float32
+	Scissor     Scissor
+	Viewport    Viewport
 	// CountingQuery is set while an occlusion/statistics query is open.
 	CountingQuery bool
 	// QueryCondition is set under a query-based render condition.

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"vortexgfx/abi"
+	"vortexgfx/config"
 	"vortexgfx/runtime"
 )
 
@@ -110,6 +111,10 @@ type Screen struct {
 	caps Caps
 	opts Options
 	res  *Residency
+	// progs holds the linked (VS, FS) pairs. spec: vortexpipe §2.5
+	progs programCache
+	// be is the device backend the device path draws on.
+	be devScreen
 
 	mu     sync.Mutex
 	used   []bool // resource ids in use
@@ -121,13 +126,34 @@ func NewScreen(dev *runtime.Device, o Options) (*Screen, error) {
 	if dev == nil {
 		return nil, fmt.Errorf("pipe: NewScreen: nil device (use NewScreenWithCaps for a routing-only screen)")
 	}
-	return &Screen{dev: dev, caps: CapsOf(dev.Caps()), opts: o, res: newResidency(dev)}, nil
+	s := &Screen{dev: dev, caps: CapsOf(dev.Caps()), opts: o, res: newResidency(dev)}
+	s.be.cfg = config.Default()
+	return s, nil
+}
+
+// OpenScreen opens a screen for the device model configured by cfg: the caps
+// come from cfg, and the device itself (gfx.ShaderDevice on a simulated
+// Vortex) opens at the first device draw, sized to the framebuffer.
+// spec: vortexpipe §1.3 (vx_device_open once per screen)
+func OpenScreen(cfg config.Config, o Options) (*Screen, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("pipe: OpenScreen: %w", err)
+	}
+	isa := cfg.Device.ISACaps()
+	caps := Caps{Threads: cfg.Device.Threads, Warps: cfg.Device.Warps, Cores: cfg.Device.NumCores(),
+		MaxBlockSize: cfg.Device.Threads * cfg.Device.Warps, ISA: isa,
+		HasTEX: isa.Has(abi.ExtTEX), HasRASTER: isa.Has(abi.ExtRASTER), HasOM: isa.Has(abi.ExtOM), HasRTU: isa.Has(abi.ExtRTU)}
+	s := &Screen{caps: caps, opts: o, res: newResidency(nil)}
+	s.be.cfg = cfg
+	return s, nil
 }
 
 // NewScreenWithCaps opens a screen without a device: routing, state capture and
 // index translation work; residency operations return ErrNoDevice.
 func NewScreenWithCaps(c Caps, o Options) *Screen {
-	return &Screen{caps: c, opts: o, res: newResidency(nil)}
+	s := &Screen{caps: c, opts: o, res: newResidency(nil)}
+	s.be.cfg = config.Default()
+	return s
 }
 
 // Caps returns the cached capabilities.
@@ -199,6 +225,7 @@ func (r *Resource) Destroy() error {
 	r.mu.Unlock()
 	s := r.screen
 	s.res.Evict(r.id)
+	s.be.evict(r)
 	s.mu.Lock()
 	s.used[r.id] = false
 	s.mu.Unlock()

@@ -54,8 +54,13 @@ type ShaderInfo struct {
 // ShaderDesc describes a shader CSO: its GLSL source and (once compiled) its info.
 type ShaderDesc struct {
 	Stage Stage
-	GLSL  string
-	Info  ShaderInfo
+	// Name is the shader's file name in compiler messages (default
+	// "vertex.glsl" / "fragment.glsl").
+	Name string
+	GLSL string
+	// Info is filled by CreateShaderState from the compiler; a value passed in
+	// is replaced.
+	Info ShaderInfo
 }
 
 // Shader is a vertex or fragment shader CSO. A fragment shader carries its
@@ -63,6 +68,7 @@ type ShaderDesc struct {
 type Shader struct {
 	Desc     ShaderDesc
 	Variants *VariantCache
+	stage    *compiledStage // nil for a Shader built without CreateShaderState
 }
 
 // MaxFSVariants is VP_MAX_FS_VARIANTS, the variants kept per fragment CSO.

@@ -1,0 +1,267 @@
+package pipe
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"vortexgfx/gfx"
+	"vortexgfx/ref/program"
+	"vortexgfx/shader/glsl"
+	"vortexgfx/shader/ir"
+	"vortexgfx/shader/lower"
+)
+
+// compiledStage is a shader CSO's checked GLSL and the facts its own lowering
+// gives (the interface the routing gates read).
+type compiledStage struct {
+	shader *glsl.Shader
+	ir     *ir.Program
+}
+
+// compileStage compiles one stage and derives its ShaderInfo from the compiler's
+// output, never from the caller: varyings, colour outputs, gl_FragDepth, discard
+// and the texture operations. spec: vortexpipe §2.3.2 (translation decides what
+// a stage uses), §3.1 (eligibility)
+func compileStage(d ShaderDesc) (*compiledStage, ShaderInfo, error) {
+	stage, what := glsl.Vertex, "vertex"
+	if d.Stage == StageFragment {
+		stage, what = glsl.Fragment, "fragment"
+	}
+	name := d.Name
+	if name == "" {
+		name = what + ".glsl"
+	}
+	sh, err := glsl.Compile(name, d.GLSL, stage, glsl.Options{})
+	if err != nil {
+		return nil, ShaderInfo{}, fmt.Errorf("pipe: %s shader %s: compile: %w", what, name, err)
+	}
+	p, err := lower.CompileStage(name, d.GLSL, stage, glsl.Options{})
+	if err != nil {
+		return nil, ShaderInfo{}, fmt.Errorf("pipe: %s shader %s: lower: %w", what, name, err)
+	}
+	var info ShaderInfo
+	info.Compiled = true
+	if d.Stage == StageVertex {
+		words := 0
+		for _, s := range p.Outputs {
+			switch s.Name {
+			case "gl_Position", "gl_PointSize", "gl_ClipDistance", "gl_ClipVertex":
+				continue
+			}
+			if s.NoPerspective {
+				info.NoPerspective = true
+			}
+			if !s.Flat {
+				words += s.Words
+			}
+		}
+		info.VaryingVec4s = (words + 3) / 4
+	} else {
+		for _, s := range p.Outputs {
+			switch {
+			case s.Name == "gl_FragDepth":
+				info.WritesDepth = true
+			case s.Location >= 0:
+				info.ColorOutputs = max(info.ColorOutputs, s.Location+(s.Words+3)/4)
+			default:
+				info.ColorOutputs = max(info.ColorOutputs, (s.Word+s.Words+3)/4)
+			}
+		}
+		for _, s := range p.Inputs {
+			if s.NoPerspective {
+				info.NoPerspective = true
+			}
+		}
+		info.Discards = usesDiscard(p)
+		info.TexOps = texOps(p)
+	}
+	return &compiledStage{shader: sh, ir: p}, info, nil
+}
+
+// usesDiscard reports whether any code of p discards or demotes.
+func usesDiscard(p *ir.Program) bool {
+	scan := func(code []ir.Inst) bool {
+		for _, in := range code {
+			if in.Op == ir.Discard || in.Op == ir.Demote {
+				return true
+			}
+		}
+		return false
+	}
+	if scan(p.Code) {
+		return true
+	}
+	for _, f := range p.Funcs {
+		if scan(f.Code) {
+			return true
+		}
+	}
+	return false
+}
+
+// texOps classifies a fragment program's samplers and texture instructions.
+// spec: vortexpipe §2.3.2, §3.6
+func texOps(p *ir.Program) TexOps {
+	var ops TexOps
+	for _, s := range p.Samplers {
+		switch s.Kind {
+		case ir.Sampler3D:
+			ops |= TexOp3D
+		case ir.SamplerCube:
+			ops |= TexOpCube
+		case ir.Sampler2DArray:
+			ops |= TexOpArray
+		case ir.Sampler2DShadow, ir.Sampler1DShadow:
+			ops |= TexOpShadow
+		case ir.SamplerCubeShadow:
+			ops |= TexOpShadow | TexOpCube
+		case ir.Sampler2DArrayShadow:
+			ops |= TexOpShadow | TexOpArray
+		}
+	}
+	for _, t := range p.Tex {
+		kind := ir.Sampler2D
+		if t.Sampler >= 0 && t.Sampler < len(p.Samplers) {
+			kind = p.Samplers[t.Sampler].Kind
+		}
+		switch t.Op {
+		case ir.TexFetch:
+			ops |= TexOpFetch
+		case ir.TexSize:
+			ops |= TexOpSize
+		case ir.TexGather:
+			ops |= TexOpGather
+			if kind == ir.SamplerCube || kind == ir.SamplerCubeShadow {
+				ops |= TexOpGatherCube
+			}
+		case ir.TexQueryLevels:
+			ops |= TexOpQueryLevels
+		}
+	}
+	return ops
+}
+
+// linked is one (VS, FS) pair linked at the first draw that binds it: the
+// reference renderer's program and stages, and the device program variants.
+// spec: vortexpipe §2.3.1 (variants per CSO), §2.5 (resident once)
+type linked struct {
+	name string
+	prog *program.Program
+	vs   *program.VertexShader
+	fs   *program.FragmentShader
+	// variants compiles the device program per variant key (at most
+	// MaxFSVariants); devErr is why the pair has no device program at all.
+	variants *VariantCache
+	devErr   error
+	// user attribute slots (gl_VertexID/gl_InstanceID excluded), in layout order.
+	attrs []ir.Slot
+}
+
+// programCache holds the linked pairs of a screen.
+type programCache struct {
+	mu    sync.Mutex
+	pairs map[[2]*Shader]*linked
+	n     int
+}
+
+// ErrLink wraps a link failure of a (VS, FS) pair.
+var ErrLink = errors.New("pipe: link")
+
+// link returns the linked program of the pair, linking it on first use.
+func (c *programCache) link(vs, fs *Shader) (*linked, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	key := [2]*Shader{vs, fs}
+	if l := c.pairs[key]; l != nil {
+		return l, nil
+	}
+	if vs.stage == nil || fs.stage == nil {
+		return nil, fmt.Errorf("%w: %s + %s: a shader without compiled GLSL", ErrLink, vs.name(), fs.name())
+	}
+	lp, err := glsl.Link(vs.stage.shader, fs.stage.shader)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s + %s: %w", ErrLink, vs.name(), fs.name(), err)
+	}
+	p, err := program.New(lp, program.Config{})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s + %s: lower: %w", ErrLink, vs.name(), fs.name(), err)
+	}
+	l := &linked{prog: p}
+	ctx := context.Background()
+	if l.vs, err = p.NewVertexShader(ctx, program.VertexOptions{}); err != nil {
+		return nil, fmt.Errorf("%w: %s: vertex stage: %w", ErrLink, vs.name(), err)
+	}
+	if l.fs, err = p.NewFragmentShader(ctx); err != nil {
+		return nil, fmt.Errorf("%w: %s: fragment stage: %w", ErrLink, fs.name(), err)
+	}
+	for _, s := range p.IR.Attributes {
+		if s.Name == "gl_VertexID" || s.Name == "gl_InstanceID" {
+			continue
+		}
+		l.attrs = append(l.attrs, s)
+	}
+	if c.pairs == nil {
+		c.pairs = map[[2]*Shader]*linked{}
+	}
+	c.n++
+	l.name = fmt.Sprintf("pipe.prog%d", c.n)
+	ir := p.IR
+	l.variants = NewVariantCache(func(key VariantKey) (any, error) {
+		if key.SWTex || key.SWOM || key.SWRaster || key.Samples > 1 {
+			return nil, fmt.Errorf("variant %v: %w", key, errSoftwareUnits)
+		}
+		return gfx.NewShaderProgram(fmt.Sprintf("%s.v%x", l.name, variantBits(key)), ir)
+	}, nil)
+	c.pairs[key] = l
+	return l, nil
+}
+
+// variantBits packs a key into a name suffix.
+func variantBits(k VariantKey) uint32 {
+	b := uint32(k.BGRAMask) | uint32(k.Samples)<<8
+	for i, f := range []bool{k.SWTex, k.SWOM, k.SWRaster} {
+		if f {
+			b |= 1 << (16 + i)
+		}
+	}
+	return b
+}
+
+// errSoftwareUnits says the device backend has no software TEX/OM/RASTER yet.
+var errSoftwareUnits = errors.New("the device path has no software units yet")
+
+// drop forgets every pair using s (DeleteShaderState).
+func (c *programCache) drop(s *Shader) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k := range c.pairs {
+		if k[0] == s || k[1] == s {
+			delete(c.pairs, k)
+		}
+	}
+}
+
+// name is the shader's file name for messages.
+func (s *Shader) name() string {
+	if s.Desc.Name != "" {
+		return s.Desc.Name
+	}
+	return [...]string{"vertex shader", "fragment shader"}[s.Desc.Stage]
+}
+
+// routeErr reports whether err is a device-route refusal of the program.
+func routeErr(err error) bool {
+	return errors.Is(err, gfx.ErrShaderRoute) || errors.Is(err, errSoftwareUnits)
+}
+
+// trimErr shortens a compiler error to its first line for a routing detail.
+func trimErr(err error) string {
+	s := err.Error()
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}

@@ -1,0 +1,400 @@
+package pipe
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"vortexgfx/abi"
+	"vortexgfx/gfx"
+	"vortexgfx/ref/format"
+	"vortexgfx/shader/ir"
+	"vortexgfx/trace"
+)
+
+// The device path: one direct draw through gfx.ShaderDevice — the compiled VS
+// as the front end's stage 0, setup/binning on the cores, RASTER, the FS wrapper
+// and the OM — with vertex, index and texture data resident across frames.
+// spec: vortexpipe §3.2–§3.4
+
+// attrPlan is how one program attribute reaches the device: straight from the
+// resident vertex buffer when its element layout is the attribute's words, or
+// as host-converted words otherwise.
+type attrPlan struct {
+	direct  bool
+	vb      VertexBuffer
+	el      VertexElement
+	convert []VertexElement // columns, when converted
+	slot    ir.Slot
+}
+
+// deviceGates checks what the device backend implements for a draw Route kept on
+// the device, returning the device program and nothing, or the reasons the draw
+// goes to the reference renderer instead. spec: vortexpipe §1.5.1 (a gated
+// fallback names its reason)
+func (c *Context) deviceGates(st *BoundState, l *linked, key VariantKey, info *DrawInfo) (*gfx.ShaderProgram, []attrPlan, []Reason, error) {
+	var gates []Reason
+	gate := func(format string, a ...any) {
+		gates = append(gates, Reason{GateDeviceBackend, fmt.Sprintf(format, a...)})
+	}
+	pv, err := l.variants.Get(key)
+	var sp *gfx.ShaderProgram
+	switch {
+	case err != nil && routeErr(err):
+		gate("program: %s", trimErr(err))
+	case err != nil:
+		return nil, nil, nil, err
+	default:
+		sp = pv.(*gfx.ShaderProgram)
+	}
+	fb := &st.FB
+	if len(fb.Cbufs) != 1 || fb.Cbufs[0] == nil {
+		gate("%d colour attachments (the device target is one)", len(fb.Cbufs))
+	} else if f := fb.Cbufs[0].Fmt(); f != format.RGBA8 && f != format.BGRA8 {
+		gate("colour attachment %v", f)
+	}
+	if fb.Width > 4096 || fb.Height > 4096 {
+		gate("framebuffer %dx%d beyond the device target's 4096", fb.Width, fb.Height)
+	}
+	if z := fb.Zsbuf; z != nil && z.Fmt() != format.D24S8 {
+		gate("depth/stencil attachment %v", z.Fmt())
+	}
+	if d := st.DSA; d != nil && d.StencilEnabled() && fb.Zsbuf != nil {
+		gate("stencil test")
+	}
+	if b := st.Blend; b != nil && b.State.LogicOpEnable {
+		gate("logic op")
+	}
+	if v := st.Viewport; v != (Viewport{}) {
+		if v.Scale[0] != float32(fb.Width)/2 || v.Translate[0] != float32(fb.Width)/2 ||
+			v.Scale[1] != float32(fb.Height)/2 || v.Translate[1] != float32(fb.Height)/2 {
+			gate("viewport other than the whole framebuffer")
+		}
+	}
+	if vp := refViewport(st.Viewport, fb.Width, fb.Height); vp.MinDepth == 0 && vp.MaxDepth == 0 {
+		gate("depth range [0, 0]")
+	}
+	if r := st.Rast; r != nil && r.State.Scissor {
+		s := st.Scissor
+		if s.MinX > 0 || s.MinY > 0 || s.MaxX < fb.Width || s.MaxY < fb.Height {
+			gate("scissor rectangle inside the framebuffer")
+		}
+	}
+	if sp != nil {
+		for _, b := range sp.Samplers() {
+			unit := l.unitOf(b.Name)
+			if unit < 0 || unit >= MaxSamplers || st.Views[unit] == nil {
+				gate("sampler %s: no texture bound at unit %d", b.Name, unit)
+				continue
+			}
+			v := st.Views[unit]
+			if d := v.Texture.desc; d.Target != Target2D || (d.Format != format.RGBA8 && d.Format != format.BGRA8) {
+				gate("sampler %s: %v %v texture", b.Name, d.Target, d.Format)
+			}
+			if sm := st.Samplers[unit]; sm != nil {
+				ss := &sm.State
+				if ss.MipFilter != MipNone {
+					gate("sampler %s: mipmapped sampling (the device path builds its own chain)", b.Name)
+				}
+				if ss.WrapS == WrapClampToBorder || ss.WrapT == WrapClampToBorder {
+					gate("sampler %s: border colour", b.Name)
+				}
+			}
+		}
+	}
+	var attrs []attrPlan
+	if sp != nil {
+		attrs, err = c.attribPlans(st, l, sp)
+		if err != nil {
+			gate("%s", err.Error())
+		}
+	}
+	return sp, attrs, gates, nil
+}
+
+// unitOf returns the texture unit of the sampler uniform name.
+func (l *linked) unitOf(name string) int {
+	for i, b := range l.prog.IR.Samplers {
+		if b.Name == name && i < len(l.prog.Units) {
+			return l.prog.Units[i]
+		}
+	}
+	return -1
+}
+
+// attribPlans matches the device program's attributes with the bound vertex
+// elements: an attribute with layout(location = L) reads element L, one without
+// reads the element at its index among the program's attributes.
+func (c *Context) attribPlans(st *BoundState, l *linked, sp *gfx.ShaderProgram) ([]attrPlan, error) {
+	ve := st.VElems
+	var out []attrPlan
+	for _, s := range sp.Attributes() {
+		loc := s.Location
+		if loc < 0 {
+			for i, a := range l.attrs {
+				if a.Name == s.Name {
+					loc = i
+				}
+			}
+		}
+		cols := (s.Words + 3) / 4
+		if loc < 0 || ve == nil || loc+cols > len(ve.Elements) {
+			return nil, fmt.Errorf("attribute %s: no vertex element at location %d", s.Name, loc)
+		}
+		els := ve.Elements[loc : loc+cols]
+		ap := attrPlan{slot: s, el: els[0], direct: true}
+		for c, e := range els {
+			if e.BufferIndex >= len(st.VBufs) || st.VBufs[e.BufferIndex].Buffer == nil {
+				return nil, fmt.Errorf("attribute %s reads unbound vertex buffer %d", s.Name, e.BufferIndex)
+			}
+			cw := min(4, s.Words-4*c)
+			is32 := e.Format != VertexUNorm8x4
+			if !is32 || elementComponents(e.Format) != cw || e.BufferIndex != els[0].BufferIndex ||
+				e.InstanceDivisor != els[0].InstanceDivisor || e.SrcOffset != els[0].SrcOffset+uint32(16*c) {
+				ap.direct = false
+			}
+		}
+		ap.vb = st.VBufs[els[0].BufferIndex]
+		if !ap.direct {
+			ap.convert = els
+		}
+		out = append(out, ap)
+	}
+	return out, nil
+}
+
+// deviceCull maps the rasterizer's cull face and winding onto setup_k's: setup's
+// window y points up and it calls a clockwise triangle back-facing, so with
+// counter-clockwise front faces the API's back faces are setup's.
+func deviceCull(r *Rasterizer) gfx.CullMode {
+	if r == nil {
+		return gfx.CullNone
+	}
+	back, front := gfx.CullBack, gfx.CullFront
+	if !r.State.FrontCCW {
+		back, front = front, back
+	}
+	switch r.State.Cull {
+	case CullBack:
+		return back
+	case CullFront:
+		return front
+	}
+	return gfx.CullNone
+}
+
+// drawDevice runs one direct draw on the device.
+func (c *Context) drawDevice(st *BoundState, l *linked, sp *gfx.ShaderProgram, attrs []attrPlan, info *DrawInfo, p *PlannedDraw, uniforms []uint32) error {
+	d := p.Draw
+	s := c.screen
+	be := &s.be
+	be.mu.Lock()
+	defer be.mu.Unlock()
+	fb := &st.FB
+	sd, err := s.openDevice(fb.Width, fb.Height)
+	if err != nil {
+		return err
+	}
+	if err := be.addProgram(sp); err != nil {
+		return err
+	}
+	if err := be.loadTargets(fb); err != nil {
+		return err
+	}
+	dr := &gfx.ShaderDraw{Program: sp, Instances: int(d.InstanceCount), BaseInstance: d.StartInstance,
+		BaseVertex: d.BaseVertex, Uniforms: uniforms, Cull: deviceCull(st.Rast)}
+	// Indices: the resident index buffer when it already is a u32 list, else
+	// the translated list; a non-indexed list draws vertices from Start.
+	nverts := 0
+	switch {
+	case info.IndexSize == 4 && info.Index != nil && info.Mode == PrimTriangles && !info.PrimitiveRestart:
+		n := d.Count - d.Count%3
+		buf, at, err := s.res.ResolveBuffer(info.Index, 0, uint64(info.Index.Size()))
+		if err != nil {
+			return err
+		}
+		dr.IndexBuffer, dr.IndexOffset, dr.Count = buf, at+4*uint64(d.Start), int(n)
+		for _, v := range p.Indices[:n] {
+			nverts = max(nverts, int(int64(v)+int64(d.BaseVertex))+1)
+		}
+	case p.Indices != nil:
+		n := len(p.Indices) - len(p.Indices)%3
+		dr.Indices, dr.Count = p.Indices[:n], n
+		for _, v := range dr.Indices {
+			nverts = max(nverts, int(int64(v)+int64(d.BaseVertex))+1)
+		}
+	default:
+		dr.Count, dr.BaseVertex = int(d.Count-d.Count%3), int32(d.Start)
+		nverts = int(d.Start) + dr.Count
+	}
+	if dr.Count == 0 {
+		return nil
+	}
+	ninst := int(d.StartInstance) + int(d.InstanceCount)
+	for _, a := range attrs {
+		b, err := c.attribBinding(a, nverts, ninst)
+		if err != nil {
+			return err
+		}
+		dr.Attribs = append(dr.Attribs, b)
+	}
+	// Output merger: the captured CSO words, in the device target's A8R8G8B8
+	// byte order.
+	om := trace.States{ColorEnabled: true, ColorWriteMask: 0xF}
+	if b := st.Blend; b != nil {
+		om.ColorWriteMask = b.RT[0].WriteMask[1]
+		if rt := b.State.RT[0]; rt.BlendEnable {
+			om.BlendEnabled = true
+			mr, _ := OMBlendMode(rt.RGBFunc)
+			ma, _ := OMBlendMode(rt.AlphaFunc)
+			f := func(x BlendFactor) abi.BlendFactor { v, _ := OMBlendFactor(x); return v }
+			dr.Blend = &gfx.OMBlend{ModeRGB: mr, ModeA: ma, SrcRGB: f(rt.RGBSrc), SrcA: f(rt.AlphaSrc),
+				DstRGB: f(rt.RGBDst), DstA: f(rt.AlphaDst), Const: st.BlendColor[1]}
+		}
+	}
+	if z := st.DSA; z != nil && fb.Zsbuf != nil && z.State.DepthEnabled {
+		om.DepthTest, om.DepthWriteMask, om.DepthFunc = true, z.State.DepthWrite, trace.Compare(z.State.DepthFunc)
+	}
+	dr.OM = om
+	vp := refViewport(st.Viewport, fb.Width, fb.Height)
+	dr.Near, dr.Far = vp.MinDepth, vp.MaxDepth
+	for _, b := range sp.Samplers() {
+		unit := l.unitOf(b.Name)
+		t, err := be.texture(st.Views[unit], st.Samplers[unit])
+		if err != nil {
+			return fmt.Errorf("sampler %s: %w", b.Name, err)
+		}
+		dr.Textures = append(dr.Textures, t)
+	}
+	ds, err := sd.Draw(dr)
+	if err != nil {
+		return err
+	}
+	be.hostStale = true
+	c.mu.Lock()
+	c.devStats = ds
+	c.cpCycles += ds.CPCycles
+	for q := range c.queries {
+		if q.Type == QueryTimeElapsed {
+			q.result += ds.CPCycles
+		}
+	}
+	c.mu.Unlock()
+	return nil
+}
+
+// attribBinding binds one attribute: the resident vertex buffer, or converted
+// words for [0, nverts) vertices (per-vertex) or [0, ninst) instance elements.
+func (c *Context) attribBinding(a attrPlan, nverts, ninst int) (gfx.AttribBinding, error) {
+	vb := a.vb
+	if a.direct {
+		buf, at, err := c.screen.res.ResolveBuffer(vb.Buffer, 0, uint64(vb.Buffer.Size()))
+		if err != nil {
+			return gfx.AttribBinding{}, err
+		}
+		return gfx.AttribBinding{Buffer: buf, Offset: at + uint64(vb.Offset) + uint64(a.el.SrcOffset),
+			Stride: uint64(vb.Stride), Divisor: uint64(a.el.InstanceDivisor)}, nil
+	}
+	n := nverts
+	if a.el.InstanceDivisor != 0 {
+		// The device reads element base instance + instance / divisor, below
+		// base instance + instances.
+		n = ninst
+	}
+	words := a.slot.Words
+	out := make([]byte, 4*words*max(n, 1))
+	var raw [16]byte
+	for col, e := range a.convert {
+		vb := c.vbufOf(e)
+		size := elementBytes(e.Format)
+		cw := min(4, words-4*col)
+		for v := 0; v < n; v++ {
+			off := int64(vb.Offset) + int64(e.SrcOffset) + int64(v)*int64(vb.Stride)
+			clear(raw[:])
+			readRaw(vb.Buffer, off, raw[:size])
+			vals := elementWords(e.Format, raw[:size], a.slot.Type)
+			for k := 0; k < cw; k++ {
+				binary.LittleEndian.PutUint32(out[4*(v*words+4*col+k):], vals[k])
+			}
+		}
+	}
+	return gfx.AttribBinding{Data: out, Stride: uint64(4 * words), Divisor: uint64(a.el.InstanceDivisor)}, nil
+}
+
+// vbufOf returns the vertex buffer an element reads.
+func (c *Context) vbufOf(e VertexElement) VertexBuffer {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e.BufferIndex < len(c.vbufs) {
+		return c.vbufs[e.BufferIndex]
+	}
+	return VertexBuffer{}
+}
+
+// readRaw copies r's bytes at off into p without synchronising with the device
+// (vertex data is never a device target); bytes outside r read as zero.
+func readRaw(r *Resource, off int64, p []byte) {
+	if r == nil || off < 0 {
+		return
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if r.destroyed || off >= int64(len(r.data)) {
+		return
+	}
+	copy(p, r.data[off:])
+}
+
+// texture returns the device binding of a sampler view: its level 0 made
+// resident once per version of the texture. The caller holds d.mu.
+func (d *devScreen) texture(v *SamplerView, sm *Sampler) (gfx.ShaderTexture, error) {
+	r := v.Texture
+	desc := r.desc
+	t := gfx.ShaderTexture{Width: uint32(desc.Width), Height: uint32(desc.Height), Mip: gfx.MipNone,
+		WrapU: abi.WrapRepeat, WrapV: abi.WrapRepeat}
+	if sm != nil {
+		t.Bilinear = sm.State.MagFilter == FilterLinear
+		codes := [2]abi.TexWrap{}
+		for i, w := range [2]Wrap{sm.State.WrapS, sm.State.WrapT} {
+			code, ff, ok := TexWrapEncoding(w)
+			if !ok || !ff {
+				return t, fmt.Errorf("wrap %v has no TEX-unit form", w)
+			}
+			codes[i] = code
+		}
+		t.WrapU, t.WrapV = codes[0], codes[1]
+	}
+	r.mu.RLock()
+	ver, dead := r.version, r.destroyed
+	r.mu.RUnlock()
+	if dead {
+		return t, ErrDestroyed
+	}
+	if e := d.texs[r]; e != nil && e.version == ver && e.serial == r.serial {
+		t.Resident = e.dt
+		return t, nil
+	}
+	px := make([]byte, 4*desc.Width*desc.Height)
+	r.mu.RLock()
+	copy(px, r.data)
+	r.mu.RUnlock()
+	if desc.Format == format.RGBA8 {
+		for i := 0; i < len(px); i += 4 {
+			px[i], px[i+2] = px[i+2], px[i]
+		}
+	}
+	t.Pixels = px
+	dt, err := d.sd.UploadTexture(&t)
+	if err != nil {
+		return t, err
+	}
+	if old := d.texs[r]; old != nil {
+		_ = old.dt.Free()
+	}
+	if d.texs == nil {
+		d.texs = map[*Resource]*devTexture{}
+	}
+	d.texs[r] = &devTexture{version: ver, serial: r.serial, dt: dt, w: t.Width, h: t.Height}
+	d.texUploads++
+	t.Pixels, t.Resident = nil, dt
+	return t, nil
+}
