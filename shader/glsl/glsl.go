@@ -17,6 +17,7 @@ type Stage = ast.Stage
 const (
 	Vertex   = ast.StageVertex
 	Fragment = ast.StageFragment
+	Compute  = ast.StageCompute
 )
 
 // Options configure a compilation.

@@ -43,6 +43,10 @@ type Uniform struct {
 type Program struct {
 	Vertex   *StageProgram
 	Fragment *StageProgram
+	// Compute is the compute stage; a program with a compute stage has no other.
+	Compute *StageProgram
+	// LocalSize is the compute stage's layout(local_size_x/y/z), merged over its units.
+	LocalSize [3]int
 	// Attributes are the vertex inputs used by the vertex stage (user-declared).
 	Attributes []*ast.Var
 	Varyings   []Varying
@@ -67,13 +71,28 @@ func LinkShaders(shaders ...*Shader) (prog *Program, err error) {
 		}
 	}()
 	var errs ast.ErrorList
-	var byStage [2][]*Shader
+	var byStage [3][]*Shader
 	for _, s := range shaders {
-		if s != nil {
+		if s != nil && int(s.Stage) < len(byStage) {
 			byStage[s.Stage] = append(byStage[s.Stage], s)
 		}
 	}
 	p := &Program{}
+	if len(byStage[Compute]) > 0 {
+		if len(byStage[Vertex])+len(byStage[Fragment]) > 0 {
+			errs.Add(ast.Pos{}, "compute shaders cannot be linked with vertex or fragment shaders")
+			return nil, errs
+		}
+		p.Compute = linkStage(byStage[Compute], &errs)
+		p.linkLocalSize(&errs)
+		p.collectUniforms(shaders, &errs)
+		p.checkBlocks(shaders, &errs)
+		if len(errs) > 0 {
+			errs.Sort()
+			return nil, errs
+		}
+		return p, nil
+	}
 	if len(byStage[Vertex]) > 0 {
 		p.Vertex = linkStage(byStage[Vertex], &errs)
 	}
@@ -519,4 +538,31 @@ func (p *Program) checkPosition(errs *ast.ErrorList) {
 func checkMain(s *Shader) error {
 	_, err := LinkShaders(s)
 	return err
+}
+
+// linkLocalSize merges the local size declarations of the compute units: they must
+// agree, and at least one unit must declare one. spec: GLSL 4.50 §4.4.1.4.
+func (p *Program) linkLocalSize(errs *ast.ErrorList) {
+	var set [3]bool
+	p.LocalSize = [3]int{1, 1, 1}
+	declared := false
+	for _, u := range p.Compute.Units {
+		f := u.File
+		for k := 0; k < 3; k++ {
+			if !f.LocalSizeSet[k] {
+				continue
+			}
+			if set[k] && p.LocalSize[k] != f.LocalSize[k] {
+				errs.Add(f.Pos(), fmt.Sprintf("local_size_%c = %d conflicts with %d declared in another compute shader", "xyz"[k], f.LocalSize[k], p.LocalSize[k]))
+			}
+			set[k], p.LocalSize[k], declared = true, f.LocalSize[k], true
+		}
+	}
+	if !declared {
+		pos := ast.Pos{}
+		if len(p.Compute.Units) > 0 {
+			pos = p.Compute.Units[0].File.Pos()
+		}
+		errs.Add(pos, "compute shader has no layout(local_size_x/y/z) in declaration")
+	}
 }

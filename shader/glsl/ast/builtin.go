@@ -158,6 +158,36 @@ const (
 	FnTexture2DRectProj
 	FnShadow2DRect
 	FnShadow2DRectProj
+	// Compute, storage and image built-ins. spec: GLSL 4.50 §8.11-§8.12, §8.15-§8.17.
+	FnBarrier
+	FnMemoryBarrier
+	FnMemoryBarrierShared
+	FnMemoryBarrierBuffer
+	FnMemoryBarrierImage
+	FnMemoryBarrierAtomicCounter
+	FnGroupMemoryBarrier
+	FnAtomicAdd
+	FnAtomicMin
+	FnAtomicMax
+	FnAtomicAnd
+	FnAtomicOr
+	FnAtomicXor
+	FnAtomicExchange
+	FnAtomicCompSwap
+	FnAtomicCounterIncrement
+	FnAtomicCounterDecrement
+	FnAtomicCounter
+	FnImageLoad
+	FnImageStore
+	FnImageSize
+	FnImageAtomicAdd
+	FnImageAtomicMin
+	FnImageAtomicMax
+	FnImageAtomicAnd
+	FnImageAtomicOr
+	FnImageAtomicXor
+	FnImageAtomicExchange
+	FnImageAtomicCompSwap
 	numBuiltins
 )
 
@@ -313,6 +343,35 @@ var builtinNames = [...]string{"",
 	"texture2DRectProj",
 	"shadow2DRect",
 	"shadow2DRectProj",
+	"barrier",
+	"memoryBarrier",
+	"memoryBarrierShared",
+	"memoryBarrierBuffer",
+	"memoryBarrierImage",
+	"memoryBarrierAtomicCounter",
+	"groupMemoryBarrier",
+	"atomicAdd",
+	"atomicMin",
+	"atomicMax",
+	"atomicAnd",
+	"atomicOr",
+	"atomicXor",
+	"atomicExchange",
+	"atomicCompSwap",
+	"atomicCounterIncrement",
+	"atomicCounterDecrement",
+	"atomicCounter",
+	"imageLoad",
+	"imageStore",
+	"imageSize",
+	"imageAtomicAdd",
+	"imageAtomicMin",
+	"imageAtomicMax",
+	"imageAtomicAnd",
+	"imageAtomicOr",
+	"imageAtomicXor",
+	"imageAtomicExchange",
+	"imageAtomicCompSwap",
 }
 
 // String returns the GLSL name of the built-in.

@@ -78,6 +78,8 @@ type Qualifiers struct {
 	Precision Precision
 	Layout    []LayoutQual
 	Count     int // number of qualifier tokens seen (for "no qualifiers" checks)
+	// Memory qualifiers (GLSL 4.30 §4.10): buffer block members and images.
+	Coherent, Volatile, Restrict, ReadOnlyMem, WriteOnlyMem bool
 }
 
 // VarKind tells where a variable lives.
@@ -92,6 +94,8 @@ const (
 	VarOut                    // shader stage output
 	VarUniform                // uniform, incl. block members (Block != nil)
 	VarConst                  // const-qualified (Value is the folded initialiser when constant)
+	VarBuffer                 // shader storage block member or instance (Block != nil)
+	VarShared                 // compute-shader shared variable (workgroup memory)
 )
 
 // Var is a declared variable, including built-ins (Builtin true, Name "gl_...").
@@ -145,8 +149,13 @@ type InterfaceBlock struct {
 	// InstanceVar is the variable for the instance name (nil when anonymous).
 	InstanceVar *Var
 	// Size is the std140 size in bytes of one block instance (uniform blocks).
-	// All layouts (std140, shared, packed) use the std140 rules here.
-	Size int
+	// All layouts (std140, shared, packed) use the std140 rules here. For a
+	// storage block (Storage == StorageBuffer) it is the std430 (or, with
+	// layout(std140), std140) size without the unsized trailing array, whose
+	// element stride is RuntimeStride (0 when the last member is sized); member
+	// Var.Offset values use the same rules.
+	Size          int
+	RuntimeStride int
 }
 
 // Func is a user function (one overload). Prototypes and the definition of the same
@@ -278,6 +287,10 @@ type File struct {
 	Profile   string // "core", "compatibility", "es" or "" as written in #version
 	// InvariantAll is the position of "#pragma STDGL invariant(all)" (invalid if absent).
 	InvariantAll Pos
+	// LocalSize is a compute shader's layout(local_size_x/y/z) in; (1 where not
+	// given) and LocalSizeSet marks the components some declaration gave.
+	LocalSize    [3]int
+	LocalSizeSet [3]bool
 	// Extensions maps each #extension name to its final behavior (enable, require, ...).
 	Extensions map[string]string
 }
@@ -285,15 +298,19 @@ type File struct {
 // Stage is the shader stage a File is compiled for.
 type Stage uint8
 
-// Shader stages (vertex and fragment only). spec: issue 4 "Language".
+// Shader stages. spec: issue 4 "Language", issue 9 (compute).
 const (
 	StageVertex Stage = iota
 	StageFragment
+	StageCompute
 )
 
 func (s Stage) String() string {
-	if s == StageFragment {
+	switch s {
+	case StageFragment:
 		return "fragment"
+	case StageCompute:
+		return "compute"
 	}
 	return "vertex"
 }

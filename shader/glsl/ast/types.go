@@ -63,6 +63,11 @@ type SamplerType struct {
 	Array  bool
 	Shadow bool
 	Base   Basic // Float, Int or Uint: the type of the returned texel components
+	// Image marks a storage image type (image2D, uimage3D, iimage2DArray, ...):
+	// opaque like a sampler, read and written with imageLoad/imageStore.
+	Image bool
+	// Atomic marks atomic_uint (an atomic counter; Dim, Array, Shadow unused).
+	Atomic bool
 }
 
 // Field is one member of a struct or interface block.
@@ -281,6 +286,9 @@ func (t *Type) String() string {
 }
 
 func (s SamplerType) String() string {
+	if s.Atomic {
+		return "atomic_uint"
+	}
 	var b strings.Builder
 	switch s.Base {
 	case Int:
@@ -288,7 +296,11 @@ func (s SamplerType) String() string {
 	case Uint:
 		b.WriteString("u")
 	}
-	b.WriteString("sampler")
+	if s.Image {
+		b.WriteString("image")
+	} else {
+		b.WriteString("sampler")
+	}
 	b.WriteString([...]string{"", "1D", "2D", "3D", "Cube", "2DRect", "Buffer", "2DMS"}[s.Dim])
 	if s.Array {
 		b.WriteString("Array")

@@ -55,6 +55,9 @@ func builtinTypeMin(name string) (desk, es int, ok bool) {
 		return 150, 310, true
 	case "samplerCubeArray", "samplerCubeArrayShadow", "isamplerCubeArray", "usamplerCubeArray":
 		return 400, 320, true
+	case "image2D", "iimage2D", "uimage2D", "image3D", "iimage3D", "uimage3D",
+		"image2DArray", "iimage2DArray", "uimage2DArray", "atomic_uint":
+		return 420, 310, true
 	}
 	return 0, 0, false
 }
@@ -84,13 +87,17 @@ func keywordMin(name string) (desk, es int, ok bool) {
 func reservedWord(name string, l langVersion) bool {
 	switch name {
 	case "asm", "class", "union", "enum", "typedef", "template", "this", "packed", "goto",
-		"inline", "noinline", "volatile", "public", "static", "extern", "external", "interface",
+		"inline", "noinline", "public", "static", "extern", "external", "interface",
 		"long", "short", "double", "half", "fixed", "unsigned", "input", "output",
 		"hvec2", "hvec3", "hvec4", "dvec2", "dvec3", "dvec4", "fvec2", "fvec3", "fvec4",
 		"sampler3DRect", "sizeof", "cast", "namespace", "using":
 		return true
 	case "switch", "default":
 		return !l.atLeast(130, 300)
+	case "volatile":
+		return !l.atLeast(420, 310)
+	case "coherent", "restrict", "readonly", "writeonly", "atomic_uint":
+		return l.es && l.v < 310
 	case "lowp", "mediump", "highp", "precision":
 		return l.v == 120 && !l.es
 	case "superp", "common", "partition", "active", "filter":
@@ -110,8 +117,7 @@ func reservedWord(name string, l langVersion) bool {
 	case "sampler1D", "sampler1DShadow", "sampler1DArray", "sampler1DArrayShadow",
 		"isampler1D", "isampler1DArray", "usampler1D", "usampler1DArray", "noperspective", "sampler2DMS", "isampler2DMS",
 		"usampler2DMS", "sampler2DMSArray", "isampler2DMSArray", "usampler2DMSArray", "resource",
-		"subroutine", "patch", "sample", "coherent", "restrict", "readonly", "writeonly",
-		"atomic_uint", "dmat2", "dmat3", "dmat4":
+		"subroutine", "patch", "sample", "dmat2", "dmat3", "dmat4":
 		return l.es
 	case "samplerCubeArray", "isamplerCubeArray", "usamplerCubeArray", "samplerCubeArrayShadow":
 		return l.es && l.v < 320

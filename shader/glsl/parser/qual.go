@@ -14,8 +14,10 @@ func (p *parser) isQualifierTok(t preproc.Token) bool {
 	case "const", "in", "out", "inout", "uniform", "attribute", "varying", "centroid",
 		"invariant", "flat", "smooth", "noperspective", "layout", "lowp", "mediump", "highp":
 		return p.isKeyword(t.Text)
-	case "buffer", "shared", "precise", "sample", "patch", "coherent", "volatile", "restrict", "readonly", "writeonly":
+	case "buffer", "shared", "precise", "sample", "patch":
 		return !p.lang.es && p.lang.v >= 400 || p.lang.atLeast(430, 310) && (t.Text == "buffer" || t.Text == "shared")
+	case "coherent", "volatile", "restrict", "readonly", "writeonly":
+		return p.lang.atLeast(400, 310)
 	}
 	return false
 }
@@ -89,6 +91,16 @@ func (p *parser) qualifiers() ast.Qualifiers {
 			q.Invariant = true
 		case "precise":
 			q.Precise = true
+		case "coherent":
+			q.Coherent = true
+		case "volatile":
+			q.Volatile = true
+		case "restrict":
+			q.Restrict = true
+		case "readonly":
+			q.ReadOnlyMem = true
+		case "writeonly":
+			q.WriteOnlyMem = true
 		case "flat":
 			setInterp(ast.InterpFlat)
 		case "smooth":

@@ -54,6 +54,13 @@ func (c *checker) index(x *ast.Index) ast.Expr {
 func (c *checker) arrayIndexOK(x *ast.Index) bool {
 	t := x.X.Type()
 	idx := x.Index.Value()
+	if t.Len == 0 && runtimeArray(x.X) {
+		if idx != nil && idx.Int(0) < 0 {
+			c.errorf(x.Index.Pos(), "index %d is out of range", idx.Int(0))
+			return false
+		}
+		return true // a storage block's runtime-sized array: any index
+	}
 	if t.Len == 0 {
 		id, ok := x.X.(*ast.Ident)
 		if !ok || id.Var == nil {
@@ -173,6 +180,10 @@ func (c *checker) lvalue(e ast.Expr, what string) bool {
 	case *ast.Index:
 		return c.lvalue(x.X, what)
 	case *ast.Selector:
+		if m := memMember(x); m != nil && m.Kind == ast.VarBuffer && m.Qual.ReadOnlyMem {
+			c.errorf(x.DotPos, "%s: '%s' is readonly", what, m.Name)
+			return false
+		}
 		if x.Swizzle != nil {
 			seen := 0
 			for _, k := range x.Swizzle {

@@ -273,6 +273,7 @@ func builtinSigs(name string, c *checker) []sig {
 		}
 	default:
 		out = append(out, textureSigs(fn, c)...)
+		out = append(out, computeSigs(fn, c)...)
 	}
 	return out
 }

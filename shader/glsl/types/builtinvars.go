@@ -111,7 +111,9 @@ func (c *checker) declareBuiltinVars() {
 	dr := c.builtinStruct("gl_DepthRangeParameters", "near", f, "far", f, "diff", f)
 	c.addBuiltin("gl_DepthRange", dr, ast.VarUniform, true)
 
-	if vs {
+	if c.conf.Stage == ast.StageCompute {
+		c.declareComputeVars()
+	} else if vs {
 		c.addBuiltin("gl_Position", v4, ast.VarOut, false)
 		c.addBuiltin("gl_PointSize", f, ast.VarOut, false)
 		if c.atLeast(130, 300) {

@@ -178,6 +178,7 @@ func (c *checker) call(x *ast.Call) ast.Expr {
 	}
 	if x.Kind == ast.CallBuiltin {
 		c.builtinUse(x)
+		c.computeBuiltinUse(x)
 		if vals := argValues(x.Args); vals != nil {
 			x.Val = foldBuiltin(x.Builtin, vals, x.T)
 		}
@@ -270,6 +271,12 @@ func (c *checker) lengthMethod(x *ast.Call) ast.Expr {
 	default:
 		c.errorf(x.NamePos, "length() cannot be applied to %s", t)
 		return invalid(x)
+	}
+	if n == 0 && runtimeArray(x.Method) {
+		// The unsized last member of a storage block: its length depends on the
+		// bound buffer. spec: GLSL 4.50 §4.1.9.
+		x.Kind, x.T = ast.CallLength, ast.Scalar(ast.Int)
+		return x
 	}
 	if n == 0 {
 		c.errorf(x.NamePos, "length() of an unsized array")

@@ -97,6 +97,9 @@ func Check(f *ast.File, conf Config) error {
 	if conf.Stage == ast.StageFragment {
 		c.defPrec = map[ast.Basic]ast.Precision{ast.Int: ast.PrecMedium}
 	}
+	if conf.Stage == ast.StageCompute && !c.atLeast(430, 310) {
+		c.errorf(f.Pos(), "compute shaders require GLSL 4.30 or GLSL ES 3.10")
+	}
 	for _, d := range f.Decls {
 		c.safe(func() { c.globalDecl(d) })
 	}

@@ -1,6 +1,8 @@
 package types
 
 import (
+	"strings"
+
 	"vortexgfx/shader/glsl/ast"
 )
 
@@ -47,6 +49,9 @@ func (c *checker) qualDecl(d *ast.QualDecl) {
 		if len(q.Layout) == 0 {
 			c.errorf(q.Pos, "declaration does not declare anything")
 		}
+		if q.Storage == ast.StorageIn && (c.conf.Stage == ast.StageCompute || strings.HasPrefix(q.Layout[0].Name, "local_size_")) {
+			c.localSizeDecl(&q)
+		}
 		return
 	}
 	if !q.Invariant || q.Storage != ast.StorageNone {
@@ -91,6 +96,10 @@ func (c *checker) varKind(st ast.Storage, global bool) (ast.VarKind, bool) {
 		return ast.VarOut, false
 	case ast.StorageUniform:
 		return ast.VarUniform, true
+	case ast.StorageShared:
+		return ast.VarShared, false
+	case ast.StorageBuffer:
+		return ast.VarBuffer, false
 	}
 	if global {
 		return ast.VarGlobal, false
@@ -160,6 +169,9 @@ func (c *checker) varSpec(g *ast.DeclGroup, vs *ast.VarSpec, t *ast.Type, global
 	}
 	v.Location = layoutValue(&q, "location")
 	v.Binding = layoutValue(&q, "binding")
+	if q.Storage == ast.StorageUniform && !t.IsInvalid() {
+		c.opaqueUniform(v, vs.NamePos)
+	}
 	if t.IsSampler() || t.ContainsSampler() {
 		if q.Storage != ast.StorageUniform && !t.IsInvalid() {
 			c.errorf(vs.NamePos, "sampler variables must be uniform")
@@ -309,7 +321,7 @@ func (c *checker) redeclareBuiltin(v *ast.Var, vs *ast.VarSpec, global bool) boo
 func (c *checker) initializer(v *ast.Var, vs *ast.VarSpec, global bool) {
 	q := v.Qual
 	switch q.Storage {
-	case ast.StorageIn, ast.StorageOut, ast.StorageAttribute, ast.StorageVarying:
+	case ast.StorageIn, ast.StorageOut, ast.StorageAttribute, ast.StorageVarying, ast.StorageShared:
 		c.errorf(vs.NamePos, "%s variable '%s' cannot be initialized", q.Storage, vs.Name)
 		return
 	case ast.StorageUniform:

@@ -12,10 +12,8 @@ func (c *checker) checkQualifiers(q *ast.Qualifiers, global bool, t *ast.Type, p
 	if st == ast.StorageParamInOut {
 		c.errorf(q.Pos, "'inout' is only allowed on function parameters")
 	}
-	if st == ast.StorageBuffer || st == ast.StorageShared {
-		c.errorf(q.Pos, "'%s' variables are not supported in vertex and fragment shaders of this version", st)
-	}
-	if !global && st != ast.StorageNone && st != ast.StorageConst {
+	c.storageQualifiers(q, global, t)
+	if !global && st != ast.StorageNone && st != ast.StorageConst && st != ast.StorageShared {
 		c.errorf(q.Pos, "local variables cannot be declared '%s'", st)
 	}
 	if q.Interp != ast.InterpNone || q.Centroid {
@@ -198,6 +196,12 @@ func (c *checker) checkLayout(q *ast.Qualifiers, global bool) {
 			}
 		case "index", "component", "offset", "align":
 			c.layoutInt(l)
+		case "local_size_x", "local_size_y", "local_size_z":
+			c.errorf(l.NamePos, "layout qualifier '%s' is only allowed in a compute shader's 'layout(...) in;' declaration", l.Name)
+		case "rgba32f", "rgba16f", "r32f", "rgba8", "rgba32ui", "r32ui", "rgba32i", "r32i":
+			if l.Value != nil {
+				c.errorf(l.NamePos, "layout qualifier '%s' takes no value", l.Name)
+			}
 		default:
 			c.errorf(l.NamePos, "unknown layout qualifier '%s'", l.Name)
 		}
@@ -247,6 +251,11 @@ func (c *checker) blockDecl(d *ast.BlockDecl) {
 		if !c.atLeast(150, 320) || (q.Storage == ast.StorageIn && c.conf.Stage == ast.StageVertex) ||
 			(q.Storage == ast.StorageOut && c.conf.Stage == ast.StageFragment) {
 			c.errorf(d.NamePos, "%s blocks are not allowed here", q.Storage)
+			return
+		}
+	case ast.StorageBuffer:
+		if !c.atLeast(430, 310) {
+			c.errorf(d.NamePos, "buffer blocks require GLSL 4.30 or GLSL ES 3.10")
 			return
 		}
 	default:
@@ -299,6 +308,13 @@ func (c *checker) blockDecl(d *ast.BlockDecl) {
 			}
 			v := &ast.Var{Name: vs.Name, DeclPos: vs.NamePos, Type: t, Kind: kind, Qual: g.Qual,
 				ReadOnly: kind != ast.VarOut, Location: -1, Binding: -1, Block: b, RowMajor: rowMajor}
+			if kind == ast.VarBuffer {
+				v.Qual.ReadOnlyMem = g.Qual.ReadOnlyMem || q.ReadOnlyMem
+				v.Qual.WriteOnlyMem = g.Qual.WriteOnlyMem || q.WriteOnlyMem
+				v.ReadOnly = v.Qual.ReadOnlyMem
+			} else if g.Qual.ReadOnlyMem || g.Qual.WriteOnlyMem || g.Qual.Coherent || g.Qual.Volatile || g.Qual.Restrict {
+				c.errorf(g.Qual.Pos, "memory qualifiers apply only to storage block members and images")
+			}
 			for _, l := range g.Qual.Layout {
 				switch strings.ToLower(l.Name) {
 				case "row_major":
@@ -323,6 +339,9 @@ func (c *checker) blockDecl(d *ast.BlockDecl) {
 				c.declareVar(v)
 			}
 		}
+	}
+	if q.Storage == ast.StorageBuffer {
+		c.bufferBlock(d, b)
 	}
 	if q.Storage == ast.StorageUniform {
 		offs, size := Std140Offsets(b.Members)
@@ -353,7 +372,7 @@ func (c *checker) blockDecl(d *ast.BlockDecl) {
 		}
 		b.Type = t
 		v := &ast.Var{Name: d.InstanceName, DeclPos: d.InstancePos, Type: t, Kind: kind, Qual: q,
-			ReadOnly: kind != ast.VarOut, Location: -1, Binding: b.Binding, Block: b}
+			ReadOnly: kind != ast.VarOut && kind != ast.VarBuffer, Location: -1, Binding: b.Binding, Block: b}
 		b.InstanceVar = v
 		c.declareVar(v)
 	}

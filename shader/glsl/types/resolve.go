@@ -43,6 +43,25 @@ func builtinType(name string) *ast.Type {
 func samplerType(name string) (ast.SamplerType, bool) {
 	var s ast.SamplerType
 	s.Base = ast.Float
+	switch name {
+	case "atomic_uint":
+		return ast.SamplerType{Atomic: true, Base: ast.Uint}, true
+	case "image2D", "iimage2D", "uimage2D", "image3D", "iimage3D", "uimage3D",
+		"image2DArray", "iimage2DArray", "uimage2DArray":
+		s.Image = true
+		switch name[:2] {
+		case "ii":
+			s.Base, name = ast.Int, name[1:]
+		case "ui":
+			s.Base, name = ast.Uint, name[1:]
+		}
+		s.Dim = ast.Dim2D
+		if name[5] == '3' {
+			s.Dim = ast.Dim3D
+		}
+		s.Array = len(name) > 7
+		return s, true
+	}
 	switch {
 	case len(name) > 8 && name[:8] == "isampler":
 		s.Base, name = ast.Int, name[8:]

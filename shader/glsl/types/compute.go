@@ -1,0 +1,366 @@
+package types
+
+import (
+	"strings"
+
+	"vortexgfx/shader/glsl/ast"
+)
+
+// Compute limits reported through the gl_MaxCompute* constants and enforced on
+// layout(local_size_*). spec: GLSL 4.50 §7.3 (minimum maximums).
+const (
+	MaxComputeWorkGroupSizeX       = 1024
+	MaxComputeWorkGroupSizeY       = 1024
+	MaxComputeWorkGroupSizeZ       = 64
+	MaxComputeWorkGroupInvocations = 1024
+	MaxComputeWorkGroupCount       = 65535
+	MaxComputeSharedMemorySize     = 32768
+	MaxImageUnits                  = 8
+	MaxAtomicCounterBindings       = 1
+)
+
+// imageFormats maps the supported format layout qualifiers to the base type of the
+// image they may qualify. spec: GLSL 4.50 §4.4.7.
+var imageFormats = map[string]ast.Basic{
+	"rgba32f": ast.Float, "rgba16f": ast.Float, "r32f": ast.Float, "rgba8": ast.Float,
+	"rgba32ui": ast.Uint, "r32ui": ast.Uint, "rgba32i": ast.Int, "r32i": ast.Int,
+}
+
+// ImageFormat returns the format layout qualifier of an image variable ("" if none).
+func ImageFormat(v *ast.Var) string {
+	for _, l := range v.Qual.Layout {
+		if _, ok := imageFormats[l.Name]; ok {
+			return l.Name
+		}
+	}
+	return ""
+}
+
+// declareComputeVars declares the compute-stage built-in variables and constants.
+// spec: GLSL 4.50 §7.1.3 "Compute Shader Special Variables".
+func (c *checker) declareComputeVars() {
+	u3 := ast.Vector(ast.Uint, 3)
+	for _, n := range []string{"gl_NumWorkGroups", "gl_WorkGroupID", "gl_LocalInvocationID", "gl_GlobalInvocationID"} {
+		c.addBuiltin(n, u3, ast.VarIn, true)
+	}
+	c.addBuiltin("gl_LocalInvocationIndex", ast.Scalar(ast.Uint), ast.VarIn, true)
+	ws := c.addBuiltin("gl_WorkGroupSize", u3, ast.VarConst, true)
+	ws.ConstValue = &ast.Value{Type: u3, Words: []uint32{1, 1, 1}}
+	c.file.LocalSize = [3]int{1, 1, 1}
+	i3 := ast.Vector(ast.Int, 3)
+	mc := c.addBuiltin("gl_MaxComputeWorkGroupCount", i3, ast.VarConst, true)
+	mc.ConstValue = &ast.Value{Type: i3, Words: []uint32{MaxComputeWorkGroupCount, MaxComputeWorkGroupCount, MaxComputeWorkGroupCount}}
+	ms := c.addBuiltin("gl_MaxComputeWorkGroupSize", i3, ast.VarConst, true)
+	ms.ConstValue = &ast.Value{Type: i3, Words: []uint32{MaxComputeWorkGroupSizeX, MaxComputeWorkGroupSizeY, MaxComputeWorkGroupSizeZ}}
+	c.addConst("gl_MaxComputeUniformComponents", MaxVertexUniformComps)
+	c.addConst("gl_MaxComputeTextureImageUnits", MaxTextureImageUnits)
+	c.addConst("gl_MaxComputeImageUniforms", MaxImageUnits)
+	c.addConst("gl_MaxComputeAtomicCounters", 8)
+	c.addConst("gl_MaxComputeAtomicCounterBuffers", MaxAtomicCounterBindings)
+}
+
+// localSizeDecl handles "layout(local_size_x = X, ...) in;". Every declaration in
+// a shader must agree on the sizes it gives. spec: GLSL 4.50 §4.4.1.4.
+func (c *checker) localSizeDecl(q *ast.Qualifiers) {
+	if c.conf.Stage != ast.StageCompute {
+		c.errorf(q.Pos, "local_size layout qualifiers are only allowed in compute shaders")
+		return
+	}
+	f := c.file
+	for _, l := range q.Layout {
+		k := strings.Index("xyz", strings.TrimPrefix(l.Name, "local_size_"))
+		if !strings.HasPrefix(l.Name, "local_size_") || len(l.Name) != 12 || k < 0 {
+			c.errorf(l.NamePos, "layout qualifier '%s' is not allowed on a compute shader input declaration", l.Name)
+			continue
+		}
+		n := c.layoutInt(l)
+		if n < 0 {
+			continue
+		}
+		limit := [3]int{MaxComputeWorkGroupSizeX, MaxComputeWorkGroupSizeY, MaxComputeWorkGroupSizeZ}[k]
+		switch {
+		case n == 0:
+			c.errorf(l.NamePos, "%s must be at least 1", l.Name)
+			continue
+		case n > limit:
+			c.errorf(l.NamePos, "%s = %d exceeds gl_MaxComputeWorkGroupSize (%d)", l.Name, n, limit)
+			continue
+		case f.LocalSizeSet[k] && f.LocalSize[k] != n:
+			c.errorf(l.NamePos, "%s = %d conflicts with an earlier declaration of %d", l.Name, n, f.LocalSize[k])
+			continue
+		}
+		if e := c.builtin.names["gl_WorkGroupSize"]; e != nil && e.v.Used && !f.LocalSizeSet[k] {
+			c.errorf(l.NamePos, "local size declared after gl_WorkGroupSize was used")
+		}
+		f.LocalSize[k], f.LocalSizeSet[k] = n, true
+	}
+	if f.LocalSize[0]*f.LocalSize[1]*f.LocalSize[2] > MaxComputeWorkGroupInvocations {
+		c.errorf(q.Pos, "local size %dx%dx%d exceeds gl_MaxComputeWorkGroupInvocations (%d)",
+			f.LocalSize[0], f.LocalSize[1], f.LocalSize[2], MaxComputeWorkGroupInvocations)
+	}
+	if e := c.builtin.names["gl_WorkGroupSize"]; e != nil {
+		e.v.ConstValue = &ast.Value{Type: e.v.Type, Words: []uint32{uint32(f.LocalSize[0]), uint32(f.LocalSize[1]), uint32(f.LocalSize[2])}}
+	}
+}
+
+// storageQualifiers checks the buffer/shared storage and memory qualifiers of a
+// variable declaration (not a block). spec: GLSL 4.50 §4.3.7, §4.3.8, §4.10.
+func (c *checker) storageQualifiers(q *ast.Qualifiers, global bool, t *ast.Type) {
+	switch q.Storage {
+	case ast.StorageBuffer:
+		c.errorf(q.Pos, "'buffer' variables must be declared inside a shader storage block")
+	case ast.StorageShared:
+		if c.conf.Stage != ast.StageCompute {
+			c.errorf(q.Pos, "'shared' variables are only allowed in compute shaders")
+		} else if !global {
+			c.errorf(q.Pos, "'shared' variables must be declared at global scope")
+		} else if t.ContainsSampler() {
+			c.errorf(q.Pos, "'shared' variables cannot have opaque type %s", t)
+		}
+	}
+	et := t
+	for et.IsArray() {
+		et = et.Elem
+	}
+	isImage := et.IsSampler() && et.Sampler.Image
+	if (q.Coherent || q.Volatile || q.Restrict || q.ReadOnlyMem || q.WriteOnlyMem) && !isImage {
+		c.errorf(q.Pos, "memory qualifiers apply only to storage block members and images")
+	}
+}
+
+// opaqueUniform checks image and atomic counter uniforms: images need a format
+// matching their base type and may not be readonly and writeonly at once; atomic
+// counters need a word-aligned offset. spec: GLSL 4.50 §4.4.6, §4.4.7.
+func (c *checker) opaqueUniform(v *ast.Var, pos ast.Pos) {
+	et := v.Type
+	for et.IsArray() {
+		et = et.Elem
+	}
+	format := ImageFormat(v)
+	if !et.IsSampler() || !et.Sampler.Image {
+		if format != "" {
+			c.errorf(pos, "format layout qualifier '%s' on non-image '%s'", format, v.Name)
+		}
+		if et.IsSampler() && et.Sampler.Atomic {
+			if v.Type.IsArray() {
+				c.errorf(pos, "arrays of atomic counters are not supported")
+			}
+			if off := layoutValue(&v.Qual, "offset"); off >= 0 && off%4 != 0 {
+				c.errorf(pos, "atomic counter offset %d is not a multiple of 4", off)
+			}
+		}
+		return
+	}
+	if v.Type.IsArray() {
+		c.errorf(pos, "arrays of images are not supported")
+	}
+	switch {
+	case format == "":
+		c.errorf(pos, "image uniform '%s' requires a format layout qualifier (e.g. layout(rgba8))", v.Name)
+	case imageFormats[format] != et.Sampler.Base:
+		c.errorf(pos, "format '%s' does not match image type %s", format, et)
+	}
+	if v.Qual.ReadOnlyMem && v.Qual.WriteOnlyMem {
+		c.errorf(pos, "image '%s' cannot be both readonly and writeonly", v.Name)
+	}
+}
+
+// memRoot returns the variable at the root of an access chain (a.b[i].c -> a).
+func memRoot(e ast.Expr) *ast.Var {
+	for {
+		switch x := e.(type) {
+		case *ast.Ident:
+			return x.Var
+		case *ast.Index:
+			e = x.X
+		case *ast.Selector:
+			e = x.X
+		default:
+			return nil
+		}
+	}
+}
+
+// memMember returns the storage block member an access chain reads or writes: the
+// member variable itself, or the member selected from a block instance.
+func memMember(e ast.Expr) *ast.Var {
+	var last *ast.Selector
+	for {
+		switch x := e.(type) {
+		case *ast.Ident:
+			v := x.Var
+			if v == nil || v.Block == nil {
+				return v
+			}
+			if v.Block.InstanceVar == v && last != nil && last.Field >= 0 && last.Field < len(v.Block.Members) {
+				return v.Block.Members[last.Field]
+			}
+			return v
+		case *ast.Index:
+			e = x.X
+		case *ast.Selector:
+			last = x
+			e = x.X
+		default:
+			return nil
+		}
+	}
+}
+
+// computeBuiltinUse checks the call-site rules of the memory built-ins: atomic
+// functions need an int/uint in a storage block or shared variable, images and
+// storage members must not be written when readonly or read when writeonly.
+func (c *checker) computeBuiltinUse(x *ast.Call) {
+	switch x.Builtin {
+	case ast.FnAtomicAdd, ast.FnAtomicMin, ast.FnAtomicMax, ast.FnAtomicAnd, ast.FnAtomicOr,
+		ast.FnAtomicXor, ast.FnAtomicExchange, ast.FnAtomicCompSwap:
+		v := memRoot(x.Args[0])
+		if v == nil || (v.Kind != ast.VarBuffer && v.Kind != ast.VarShared) {
+			c.errorf(x.Args[0].Pos(), "first argument of '%s' must be a buffer or shared variable", x.Name)
+			return
+		}
+		if m := memMember(x.Args[0]); m != nil && m.Qual.ReadOnlyMem {
+			c.errorf(x.Args[0].Pos(), "'%s' on readonly '%s'", x.Name, m.Name)
+		}
+	case ast.FnImageLoad, ast.FnImageStore, ast.FnImageAtomicAdd, ast.FnImageAtomicMin, ast.FnImageAtomicMax,
+		ast.FnImageAtomicAnd, ast.FnImageAtomicOr, ast.FnImageAtomicXor, ast.FnImageAtomicExchange,
+		ast.FnImageAtomicCompSwap:
+		v := memRoot(x.Args[0])
+		if v == nil {
+			return
+		}
+		if x.Builtin != ast.FnImageStore && v.Qual.WriteOnlyMem {
+			c.errorf(x.Args[0].Pos(), "'%s' reads writeonly image '%s'", x.Name, v.Name)
+		}
+		if x.Builtin != ast.FnImageLoad && v.Qual.ReadOnlyMem {
+			c.errorf(x.Args[0].Pos(), "'%s' writes readonly image '%s'", x.Name, v.Name)
+		}
+		if x.Builtin != ast.FnImageLoad && x.Builtin != ast.FnImageStore {
+			if f := ImageFormat(v); f != "r32ui" && f != "r32i" {
+				c.errorf(x.Args[0].Pos(), "'%s' needs an r32ui or r32i image, '%s' is %s", x.Name, v.Name, f)
+			}
+		}
+	}
+}
+
+// computeSigs returns the overloads of the compute, atomic and image built-ins.
+// spec: GLSL 4.50 §8.11 (atomic counters), §8.12 (image functions), §8.16 (shader
+// invocation control), §8.17 (memory control), §8.11 atomic memory functions.
+func computeSigs(fn ast.Builtin, c *checker) []sig {
+	if !c.atLeast(420, 310) {
+		return nil
+	}
+	v := ast.Void()
+	u, i := ast.Scalar(ast.Uint), ast.Scalar(ast.Int)
+	mk := func(ret *ast.Type, params ...*ast.Type) sig { return sig{fn: fn, ret: ret, params: params} }
+	var out []sig
+	switch fn {
+	case ast.FnBarrier:
+		if c.conf.Stage == ast.StageCompute {
+			out = append(out, mk(v))
+		}
+	case ast.FnMemoryBarrier, ast.FnMemoryBarrierAtomicCounter, ast.FnMemoryBarrierImage:
+		out = append(out, mk(v))
+	case ast.FnMemoryBarrierShared, ast.FnMemoryBarrierBuffer, ast.FnGroupMemoryBarrier:
+		if c.atLeast(430, 310) {
+			out = append(out, mk(v))
+		}
+	case ast.FnAtomicAdd, ast.FnAtomicMin, ast.FnAtomicMax, ast.FnAtomicAnd, ast.FnAtomicOr,
+		ast.FnAtomicXor, ast.FnAtomicExchange:
+		if c.atLeast(430, 310) {
+			out = append(out, sig{fn: fn, ret: u, params: []*ast.Type{u, u}, out: []bool{true, false}},
+				sig{fn: fn, ret: i, params: []*ast.Type{i, i}, out: []bool{true, false}})
+		}
+	case ast.FnAtomicCompSwap:
+		if c.atLeast(430, 310) {
+			out = append(out, sig{fn: fn, ret: u, params: []*ast.Type{u, u, u}, out: []bool{true, false, false}},
+				sig{fn: fn, ret: i, params: []*ast.Type{i, i, i}, out: []bool{true, false, false}})
+		}
+	case ast.FnAtomicCounterIncrement, ast.FnAtomicCounterDecrement, ast.FnAtomicCounter:
+		out = append(out, mk(u, ast.Sampler(ast.SamplerType{Atomic: true, Base: ast.Uint})))
+	case ast.FnImageLoad, ast.FnImageStore, ast.FnImageSize:
+		for _, img := range imageTypes() {
+			coord := ast.Vector(ast.Int, imageCoords(img))
+			texel := ast.Vector(img.Sampler.Base, 4)
+			switch fn {
+			case ast.FnImageLoad:
+				out = append(out, mk(texel, img, coord))
+			case ast.FnImageStore:
+				out = append(out, mk(v, img, coord, texel))
+			default:
+				out = append(out, mk(coord, img))
+			}
+		}
+	case ast.FnImageAtomicAdd, ast.FnImageAtomicMin, ast.FnImageAtomicMax, ast.FnImageAtomicAnd,
+		ast.FnImageAtomicOr, ast.FnImageAtomicXor, ast.FnImageAtomicExchange, ast.FnImageAtomicCompSwap:
+		for _, img := range imageTypes() {
+			b := img.Sampler.Base
+			if b == ast.Float {
+				continue
+			}
+			coord := ast.Vector(ast.Int, imageCoords(img))
+			d := ast.Scalar(b)
+			if fn == ast.FnImageAtomicCompSwap {
+				out = append(out, mk(d, img, coord, d, d))
+			} else {
+				out = append(out, mk(d, img, coord, d))
+			}
+		}
+	}
+	return out
+}
+
+// imageTypes lists the supported image types: image2D, image3D and image2DArray
+// of each base.
+func imageTypes() []*ast.Type {
+	var out []*ast.Type
+	for _, b := range []ast.Basic{ast.Float, ast.Int, ast.Uint} {
+		out = append(out,
+			ast.Sampler(ast.SamplerType{Image: true, Dim: ast.Dim2D, Base: b}),
+			ast.Sampler(ast.SamplerType{Image: true, Dim: ast.Dim3D, Base: b}),
+			ast.Sampler(ast.SamplerType{Image: true, Dim: ast.Dim2D, Array: true, Base: b}))
+	}
+	return out
+}
+
+func imageCoords(t *ast.Type) int {
+	if t.Sampler.Dim == ast.Dim2D && !t.Sampler.Array {
+		return 2
+	}
+	return 3
+}
+
+// bufferBlock finishes a shader storage block: std430 (or std140) member offsets,
+// the fixed size and the runtime array stride; only the last member may be an
+// unsized array. spec: GLSL 4.50 §4.3.9, §4.4.5.
+func (c *checker) bufferBlock(d *ast.BlockDecl, b *ast.InterfaceBlock) {
+	for i, m := range b.Members {
+		if m.Type.IsArray() && m.Type.Len == 0 && i != len(b.Members)-1 {
+			c.errorf(m.DeclPos, "only the last member of a buffer block may be an unsized array")
+		}
+		if m.RowMajor {
+			c.errorf(m.DeclPos, "row_major matrices in buffer blocks are not supported")
+		}
+		if m.Type.ContainsSampler() {
+			c.errorf(m.DeclPos, "opaque types are not allowed in buffer blocks")
+		}
+	}
+	if d.InstanceName != "" && len(d.InstanceDims) > 0 {
+		c.errorf(d.InstancePos, "arrays of buffer blocks are not supported")
+	}
+	offs, size, stride := MemOffsets(b.Members, b.Layout == "std140")
+	for i, m := range b.Members {
+		m.Offset = offs[i]
+	}
+	b.Size, b.RuntimeStride = size, stride
+}
+
+// runtimeArray reports whether e names the unsized last member of a storage block.
+func runtimeArray(e ast.Expr) bool {
+	t := e.Type()
+	if t == nil || !t.IsArray() || t.Len != 0 {
+		return false
+	}
+	m := memMember(e)
+	return m != nil && m.Kind == ast.VarBuffer
+}
