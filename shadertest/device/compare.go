@@ -33,13 +33,13 @@ func (c *glContext) compare() error {
 			d = max(d, absInt(int(a[k])-int(b[k])))
 		}
 		c.rec.MaxDiff = max(c.rec.MaxDiff, d)
-		if d == 0 && az != nil {
+		if d <= ColorTolerance && az != nil {
 			za, zb := binary.LittleEndian.Uint32(az[4*p:])>>8, binary.LittleEndian.Uint32(bz[4*p:])>>8
 			if absInt(int(za)-int(zb)) > DepthTolerance {
-				d = 1
+				d = ColorTolerance + 1
 			}
 		}
-		if d != 0 {
+		if d > ColorTolerance {
 			diff++
 		}
 	}

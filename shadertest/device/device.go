@@ -35,9 +35,10 @@ type Options struct {
 type Record struct {
 	DeviceDraws int
 	Routed      map[string]int
-	// Compared counts the read-backs compared; DiffPixels the pixels that
-	// differed in any channel at any of them (colour, or depth by more than
-	// DepthTolerance), and MaxDiff the largest colour channel difference.
+	// Compared counts the read-backs compared; DiffPixels is the most
+	// pixels that differed at one of them (a colour channel by more than
+	// ColorTolerance, or depth by more than DepthTolerance), and MaxDiff
+	// the largest colour channel difference seen.
 	Compared   int
 	DiffPixels int
 	MaxDiff    int
@@ -105,6 +106,11 @@ func (r *Record) String() string {
 	}
 	return b.String()
 }
+
+// ColorTolerance is the largest colour channel difference (of 255) the
+// comparison ignores: the device interpolates in its own fixed-point setup,
+// the reference renderer in float.
+const ColorTolerance = 2
 
 // DepthTolerance is the largest depth difference (in units of 2^-24) the
 // comparison ignores: the device interpolates depth in fixed point.
