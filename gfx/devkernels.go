@@ -17,6 +17,7 @@ const (
 	KernelSetup   = "gfx.setup_k"
 	KernelBinning = "gfx.binning_k"
 	KernelFrag    = "gfx.draw3d_fs"
+	KernelResolve = "gfx.msaa_resolve_k"
 )
 
 // PutSetupVertex writes v as a setup_vertex_t record.
@@ -419,7 +420,7 @@ func RegisterKernels(lib *device.Library) error {
 	for _, k := range []struct {
 		name string
 		fn   device.Kernel
-	}{{KernelSetup, setupKernel}, {KernelBinning, binningKernel}, {KernelFrag, (&fragShader{}).kernel}} {
+	}{{KernelSetup, setupKernel}, {KernelBinning, binningKernel}, {KernelFrag, (&fragShader{}).kernel}, {KernelResolve, resolveKernel}} {
 		if err := lib.Register(k.name, k.fn); err != nil {
 			return err
 		}
@@ -427,11 +428,13 @@ func RegisterKernels(lib *device.Library) error {
 	return nil
 }
 
-// FrontEndImage is the front-end module image (setup_k and binning_k), loaded at
+// FrontEndImage is the front-end module image (setup_k, binning_k and
+// msaa_resolve_k, vortexpipe §3.4.1), loaded at
 // abi.LinkBaseFrontEnd. spec: vortexpipe §2.4
 func FrontEndImage() ([]byte, error) {
 	return abi.EncodeKernelImage([]abi.KernelImageEntry{
 		abi.LibraryEntry("setup_k", KernelSetup), abi.LibraryEntry("binning_k", KernelBinning),
+		abi.LibraryEntry("msaa_resolve_k", KernelResolve),
 	})
 }
 

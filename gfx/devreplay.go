@@ -116,6 +116,14 @@ type DeviceDrawStats struct {
 	Lines        uint64        `json:"cp_lines"`
 	CPCycles     uint64        `json:"cp_cycles"` // first tail commit to last retire
 	KickCycles   uint64        `json:"kick_cycles"`
+	// Route says which units ran in software and why; the SW counters are
+	// the software merger's samples merged and passed and the software tile
+	// walk's quads and waves. spec: vortexpipe §2.3.3
+	Route    DrawRoute `json:"route"`
+	SWMerged int64     `json:"sw_samples_merged"`
+	SWPassed int64     `json:"sw_samples_passed"`
+	SWQuads  int64     `json:"sw_quads"`
+	SWWaves  int64     `json:"sw_waves"`
 }
 
 // deviceSession is an open simulator with the draw3d modules loaded.
@@ -126,6 +134,7 @@ type deviceSession struct {
 	setup   *runtime.Kernel
 	binning *runtime.Kernel
 	frag    *runtime.Kernel
+	resolve *runtime.Kernel
 	threads uint32
 	block   uint32
 	grid    uint32
@@ -205,7 +214,9 @@ func openDeviceWith(cfg config.Config, extra func(*device.Library) error) (*devi
 	}
 	if ds.setup, err = fem.Kernel("setup_k"); err == nil {
 		if ds.binning, err = fem.Kernel("binning_k"); err == nil {
-			ds.frag, err = fsm.Kernel("main")
+			if ds.resolve, err = fem.Kernel("msaa_resolve_k"); err == nil {
+				ds.frag, err = fsm.Kernel("main")
+			}
 		}
 	}
 	if err != nil {

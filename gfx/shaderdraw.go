@@ -7,6 +7,8 @@ import (
 	"vortexgfx/abi"
 	"vortexgfx/config"
 	"vortexgfx/device"
+	"vortexgfx/device/swom"
+	"vortexgfx/ref/format"
 	"vortexgfx/runtime"
 	"vortexgfx/trace"
 )
@@ -56,6 +58,18 @@ type ShaderDraw struct {
 	// Blend, when set, is the colour target's blend state, written after the
 	// host flow's OM DCRs (set OM.BlendEnabled too, so early-Z is not armed).
 	Blend *OMBlend
+	// Merge, when set, is the draw's whole output-merger state (depth,
+	// two-sided stencil, per-target blend and write masks in
+	// Targets[i].Blend, logic op, alpha test, alpha-to-coverage/one, depth
+	// bounds and clamp, dual source with location 1 as the second colour of
+	// target 0); OM and Blend are then ignored. Its geometry (size,
+	// samples, target formats and plane addresses, the depth/stencil plane)
+	// is the device's and is filled in by Draw. The FF OM runs it when it
+	// can encode it (swom.State.FFWhy), the software merger otherwise.
+	Merge *swom.State
+	// Key is the FS variant key the driver selected (pipe.VariantKey):
+	// units it sets run in software. spec: vortexpipe §2.3.1, §2.3.3
+	Key Variant
 }
 
 // OMBlend is the OM's blend state of render target 0: equations, factors and
@@ -95,8 +109,13 @@ type ShaderDevice struct {
 	ds         *deviceSession
 	w, h       int
 	binLog     uint
-	cbuf, zbuf *runtime.Buffer
+	cbuf, zbuf *runtime.Buffer // colour target 0 and the depth/stencil plane
 	fb         []*runtime.Buffer
+	tc         TargetConfig
+	colors     []*runtime.Buffer // sample-major colour planes
+	resolved   []*runtime.Buffer // with 4 samples: the resolve destinations
+	caps       Units             // units the configuration has (the rest run in software)
+	force      Units             // units forced to software (VORTEX_FORCE_SW)
 	mods       map[*ShaderProgram]*shaderModules
 	// registered are the programs named at open (their own kernels in the
 	// library); slots and slotOf bind programs added later (AddProgram).
@@ -135,9 +154,15 @@ func (d *ShaderDevice) buffer(n int) (*runtime.Buffer, error) {
 }
 
 // OpenShaderDevice opens the device with the draw3d kernels and every
-// program's stages in its kernel library (the library is fixed once the device
-// exists, so every program a scene uses is named here).
+// program's stages in its kernel library, and the default targets (one
+// A8R8G8B8 colour target and a D24S8 plane; OpenShaderDeviceTargets takes
+// others). Programs not named here join later through AddProgram.
 func OpenShaderDevice(cfg config.Config, width, height int, progs []*ShaderProgram) (*ShaderDevice, error) {
+	return OpenShaderDeviceTargets(cfg, width, height, TargetConfig{}, progs)
+}
+
+// openShaderDevice opens the device without allocating targets.
+func openShaderDevice(cfg config.Config, width, height int, progs []*ShaderProgram) (*ShaderDevice, error) {
 	if width <= 0 || height <= 0 || width > 4096 || height > 4096 {
 		return nil, fmt.Errorf("gfx: shader device: target %dx%d out of range", width, height)
 	}
@@ -164,13 +189,7 @@ func OpenShaderDevice(cfg config.Config, width, height int, progs []*ShaderProgr
 	if d.binLog == 0 {
 		d.binLog = abi.DefaultBinLogSize
 	}
-	if d.cbuf, err = ds.alloc(width*height*4, &d.fb); err == nil {
-		d.zbuf, err = ds.alloc(width*height*4, &d.fb)
-	}
-	if err != nil {
-		ds.close()
-		return nil, err
-	}
+	d.caps = unitsOf(cfg)
 	return d, nil
 }
 
@@ -178,8 +197,30 @@ func OpenShaderDevice(cfg config.Config, width, height int, progs []*ShaderProgr
 func (d *ShaderDevice) Close() error { return d.ds.close() }
 
 // Clear fills the colour target with an A8R8G8B8 word and the depth target
-// with a D24S8 word (depth in bits 0..23, stencil in 24..31).
+// with a D24S8 word (depth in bits 0..23, stencil in 24..31). With other
+// targets (OpenShaderDeviceTargets) it fills every plane whose texels are 4
+// bytes with the words and fails on the rest (use ClearTarget and
+// ClearDepthStencil).
 func (d *ShaderDevice) Clear(color, depthStencil uint32) error {
+	if !d.tc.isDefault() {
+		for i, f := range d.tc.Colors {
+			if f.Info().Bytes != 4 {
+				return fmt.Errorf("gfx: Clear: colour target %d is %v (use ClearTarget)", i, f)
+			}
+		}
+		if !d.tc.NoDepth && swom.DepthBytes(d.tc.Depth) != 4 {
+			return fmt.Errorf("gfx: Clear: the depth plane is not 4 bytes a texel (use ClearDepthStencil)")
+		}
+		var pat [4]byte
+		binary.LittleEndian.PutUint32(pat[:], color)
+		b := d.ds.q.NewBatch()
+		for _, c := range d.colors {
+			b.Fill(c, 0, c.Size(), pat[:])
+		}
+		binary.LittleEndian.PutUint32(pat[:], depthStencil)
+		b.Fill(d.zbuf, 0, d.zbuf.Size(), pat[:])
+		return b.Submit().Wait()
+	}
 	n := uint64(d.w * d.h * 4)
 	var pat [4]byte
 	binary.LittleEndian.PutUint32(pat[:], color)
@@ -189,8 +230,23 @@ func (d *ShaderDevice) Clear(color, depthStencil uint32) error {
 }
 
 // Color reads the colour target back: A8R8G8B8 words, row 0 the bottom row
-// (window y, as GL's framebuffer).
+// (window y, as GL's framebuffer). Another format of target 0 is read with
+// ReadTarget (resolved when multisampled) and converted to unorm8.
 func (d *ShaderDevice) Color() ([]uint32, error) {
+	if !d.tc.isDefault() {
+		b, err := d.ReadTarget(0)
+		if err != nil {
+			return nil, err
+		}
+		f := d.tc.Colors[0]
+		bpp := f.Info().Bytes
+		px := make([]uint32, d.w*d.h)
+		for i := range px {
+			c := format.ToFloat(f, format.Unpack(f, b[bpp*i:]))
+			px[i] = format.UNorm(c[3], 8)<<24 | format.UNorm(c[0], 8)<<16 | format.UNorm(c[1], 8)<<8 | format.UNorm(c[2], 8)
+		}
+		return px, nil
+	}
 	out := make([]byte, d.w*d.h*4)
 	if err := d.ds.q.EnqueueRead(d.cbuf, 0, out).Wait(); err != nil {
 		return nil, fmt.Errorf("gfx: shader device: reading the colour target: %w", err)
@@ -206,6 +262,9 @@ func (d *ShaderDevice) Color() ([]uint32, error) {
 // 0..23, stencil in 24..31) targets back, row 0 the bottom row, so that a
 // draw routed to the reference renderer can continue the frame.
 func (d *ShaderDevice) Targets() (color, depth []uint32, err error) {
+	if !d.tc.isDefault() {
+		return nil, nil, fmt.Errorf("gfx: Targets reads the default A8R8G8B8 + D24S8 targets (use ReadTarget / ReadDepthStencil)")
+	}
 	if color, err = d.Color(); err != nil {
 		return nil, nil, err
 	}
@@ -222,6 +281,9 @@ func (d *ShaderDevice) Targets() (color, depth []uint32, err error) {
 
 // SetTargets writes both targets (the layout Targets returns).
 func (d *ShaderDevice) SetTargets(color, depth []uint32) error {
+	if !d.tc.isDefault() {
+		return fmt.Errorf("gfx: SetTargets writes the default A8R8G8B8 + D24S8 targets")
+	}
 	if len(color) != d.w*d.h || len(depth) != d.w*d.h {
 		return fmt.Errorf("gfx: shader device: %d colour and %d depth words for a %dx%d target", len(color), len(depth), d.w, d.h)
 	}
@@ -310,6 +372,22 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 	if err != nil {
 		return st, err
 	}
+	ms, err := d.mergeState(dr)
+	if err != nil {
+		return st, err
+	}
+	route, err := d.route(dr, &ms)
+	if err != nil {
+		return st, err
+	}
+	if route.SWRaster && p.Textured() && !route.SWTex {
+		route.SWTex = true
+		route.Why = append(route.Why, "tex: software raster (vx_tex answers RASTER-launched waves only)")
+	}
+	if route.SWTex && p.Textured() {
+		return st, fmt.Errorf("%w: %s: the draw routes TEX to software (%v) and the software sampler is not wired", ErrShaderRoute, p.name, route.Why)
+	}
+	st.Route = route
 	ds := d.ds
 	d.next = 0
 	up := ds.q.NewBatch()
@@ -467,6 +545,39 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 	binary.LittleEndian.PutUint64(fsArgs[8*abi.ArgFSDesc:], dbuf.Addr())
 	binary.LittleEndian.PutUint64(fsArgs[8*abi.ArgFSAperture:], ap.Pack())
 	binary.LittleEndian.PutUint64(fsArgs[8*abi.ArgFSFlat:], fa.Flat)
+	g, _ := NewBinGrid(d.w, d.h, d.binLog)
+	ctrs, err := upload(make([]byte, 4*swCounterWords))
+	if err != nil {
+		return st, err
+	}
+	flags := uint64(0)
+	for i, f := range d.tc.Colors {
+		if f == format.BGRA8 {
+			flags |= 1 << (8 + i)
+		}
+	}
+	if route.SWRaster {
+		flags |= fsFlagSWRaster
+	}
+	if route.SWOM {
+		flags |= fsFlagSWOM
+		desc, err := ms.Marshal()
+		if err != nil {
+			return st, err
+		}
+		db, err := upload(desc)
+		if err != nil {
+			return st, err
+		}
+		binary.LittleEndian.PutUint64(fsArgs[8*abi.ArgFSSWMerger:], db.Addr())
+	}
+	for slot, v := range map[int]uint64{
+		argFSTiles: fa.TBuf, argFSTileN: uint64(g.Bins()), argFSBoxes: fa.Boxes,
+		argFSGeometry: uint64(d.w) | uint64(d.h)<<16 | uint64(d.tc.Samples)<<32 | uint64(d.binLog)<<40,
+		argFSCounters: ctrs.Addr(), argFSFlags: flags,
+	} {
+		binary.LittleEndian.PutUint64(fsArgs[8*slot:], v)
+	}
 	up.Write(fe.frag, 0, fsArgs)
 	if err := up.Submit().Wait(); err != nil {
 		return st, fmt.Errorf("gfx: shader draw: uploading: %w", err)
@@ -490,14 +601,11 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 		return runtime.LaunchParams{NDim: 1, Grid: [3]uint32{ds.grid, 1, 1}, Block: [3]uint32{ds.block, 1, 1}, Args: a}
 	}
 	steps := []runtime.DrawStep{runtime.LaunchStep(m.vsK, lp(vsArgs)), runtime.LaunchStep(m.expandK, lp(exArgs))}
-	g, _ := NewBinGrid(d.w, d.h, d.binLog)
 	dt := drawTargets{W: d.w, H: d.h, CBuf: d.cbuf.Addr(), ZBuf: d.zbuf.Addr(), Tile: fa.TBuf, TileCount: g.Bins(),
 		Prim: fa.Prims, FragArgs: fa.FragArgs, FragEntry: m.fsK.Entry()}
-	dcrs := append(texWrites, hostFlowDCRs(&dr.OM, &dt)...)
-	if b := dr.Blend; b != nil {
-		dcrs = append(dcrs, DCRWrite{abi.DCROMBlendMode, abi.PackHalves(uint32(b.ModeRGB), uint32(b.ModeA))},
-			DCRWrite{abi.DCROMBlendFunc, abi.PackBlendFunc(b.SrcRGB, b.SrcA, b.DstRGB, b.DstA)},
-			DCRWrite{abi.DCROMBlendConst, b.Const})
+	dcrs, err := d.drawDCRs(dr, &ms, route, texWrites, &dt)
+	if err != nil {
+		return st, err
 	}
 	counters := fa.Counters
 	for pass := range passes {
@@ -516,6 +624,11 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 		}
 		for _, w := range dcrs {
 			steps = append(steps, runtime.DCRStep(w.Addr, w.Value))
+		}
+		if route.SWRaster {
+			// The wrapper walks the bins itself: a compute grid, no kick.
+			steps = append(steps, runtime.LaunchStep(m.fsK, lp(fsArgs)))
+			continue
 		}
 		steps = append(steps, runtime.LaunchStep(m.fsK, runtime.LaunchParams{NDim: 1, Grid: [3]uint32{0, 1, 1}, Block: [3]uint32{ds.block, 1, 1}}))
 	}
@@ -548,6 +661,18 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 	}
 	st.Perf = p1.sub(p0)
 	st.Shaded, st.Written = int64(st.Perf.OMReads), int64(st.Perf.OMWrites)
+	sc := make([]byte, 4*swCounterWords)
+	if err := ds.q.EnqueueRead(ctrs, 0, sc).Wait(); err != nil {
+		return st, err
+	}
+	swc := func(k int) int64 { return int64(binary.LittleEndian.Uint32(sc[4*k:])) }
+	st.SWMerged, st.SWPassed, st.SWQuads, st.SWWaves = swc(swCtrMerged), swc(swCtrPassed), swc(swCtrQuads), swc(swCtrWaves)
+	if route.SWOM {
+		st.Shaded, st.Written = swc(swCtrFragments), st.SWPassed
+	}
+	if route.SWRaster {
+		st.Quads, st.Waves = st.SWQuads, st.SWWaves
+	}
 	cb := make([]byte, 4*abi.FECounterWords*passes)
 	if err := ds.q.EnqueueRead(fe.counters, 0, cb).Wait(); err != nil {
 		return st, err

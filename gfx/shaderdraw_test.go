@@ -219,12 +219,8 @@ void main() { gl_Position = a; v0 = a; v1 = a * 2.0; v2 = a * 3.0; v3 = a * 4.0;
 	tests := []struct {
 		name, fs, why string
 	}{
-		{"noperspective", `#version 130
-noperspective in float n; out vec4 o; void main() { o = vec4(n); }`, "noperspective"},
 		{"planes", `#version 130
 in vec4 v0; in vec4 v1; in vec4 v2; in vec4 v3; out vec4 o; void main() { o = v0 + v1 + v2 + v3; }`, "16 varying words"},
-		{"fragdepth", `#version 130
-in vec4 v0; out vec4 o; void main() { o = v0; gl_FragDepth = 0.5; }`, "gl_FragDepth"},
 		{"texelFetch", `#version 130
 uniform sampler2D s; in vec4 v0; out vec4 o; void main() { o = texelFetch(s, ivec2(v0.xy), 0); }`, "texture op"},
 		{"3D texture", `#version 130

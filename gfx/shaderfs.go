@@ -7,16 +7,54 @@ import (
 
 	"vortexgfx/abi"
 	"vortexgfx/device"
+	"vortexgfx/device/swom"
 	"vortexgfx/ref/format"
 	"vortexgfx/shader/exec"
 )
 
+// The FS arg block's software-unit slots (abi.ArgFSSWRasterBase..+5), written
+// by the draw and read by the wrapper: the tile walk's headers, their count,
+// the dense per-primitive bounding boxes, the packed target geometry
+// (width | height<<16 | samples<<32 | bin log<<40), the software counters
+// and the routing flags (fsFlag* | per-target BGRA byte order<<8).
+// spec: vortexpipe §2.5 (slots 3–8 the SW-raster tile-walk geometry)
+const (
+	argFSTiles    = abi.ArgFSSWRasterBase
+	argFSTileN    = abi.ArgFSSWRasterBase + 1
+	argFSBoxes    = abi.ArgFSSWRasterBase + 2
+	argFSGeometry = abi.ArgFSSWRasterBase + 3
+	argFSCounters = abi.ArgFSSWRasterBase + 4
+	argFSFlags    = abi.ArgFSSWRasterBase + 5
+)
+
+// Routing flags of argFSFlags.
+const (
+	fsFlagSWRaster = 1 << 0
+	fsFlagSWOM     = 1 << 1
+	fsFlagSWTex    = 1 << 2
+)
+
+// The software counters (u32 words at argFSCounters), summed with one atomic
+// add per wave: fragments exported (shaded, covered, live), samples merged by
+// the software merger, samples that passed it, quads and waves the software
+// tile walk produced.
+const (
+	swCtrFragments = iota
+	swCtrMerged
+	swCtrPassed
+	swCtrQuads
+	swCtrWaves
+	swCounterWords
+)
+
 // fsScratch is one running fragment wave of a compiled program: its executor
-// (whose output sink it is), the uniform words and each lane's pixel, depth and
-// facing.
+// (whose output sink it is), the uniform words, each lane's pixel, primitive,
+// sample coverage, per-sample depth and facing, and the wave's output-merger
+// routing.
 type fsScratch struct {
 	m     *exec.Machine
 	c     *device.CTA
+	prog  *ShaderProgram
 	uni   []uint32
 	ub    []byte
 	pb    [abi.PrimBytes]byte
@@ -24,9 +62,23 @@ type fsScratch struct {
 	pid   uint32
 	valid bool
 	x, y  [exec.MaxWidth]int32
-	depth [exec.MaxWidth]uint32
+	pidL  [exec.MaxWidth]uint32
+	cov   [exec.MaxWidth]uint8     // sample mask (bit 0 alone with one sample)
+	zs    [exec.MaxWidth][4]uint32 // per-sample plane depth (Z24)
+	depth [exec.MaxWidth]uint32    // the pixel centre's plane depth
 	face  [exec.MaxWidth]uint32
 	tex   [abi.TexNumStages]fsTexState
+
+	samples int
+	flags   uint64
+	swOM    bool
+	om      swom.State
+	omDesc  [swom.DescBytes]byte
+	bpp     [swom.MaxTargets]int
+	dsb     [4]byte
+	texel   [swom.MaxTargets][16]byte
+	frag    swom.Fragment
+	ctr     [swCounterWords]uint32
 }
 
 // fsScratch takes a kept executor of width lanes (a whole number of quads,
@@ -48,58 +100,125 @@ func (sp *ShaderProgram) fsScratch(width int) (*fsScratch, error) {
 	return s, nil
 }
 
+// outWord returns output word k of colour location loc for lane l (0 when
+// the program does not write it).
+func (s *fsScratch) outWord(sp *ShaderProgram, req *exec.ExportRequest, loc, k, l int) uint32 {
+	w := sp.colorWord[loc]
+	if w < 0 || (w+k+1)*req.Width > len(req.Words) {
+		return 0
+	}
+	return req.Words[(w+k)*req.Width+l]
+}
+
 // Export is the wrapper's tail for the lanes the executor hands over (covered
-// and live: discard and demote already folded in): colour location 0 packed to
-// A8R8G8B8 as GL's unorm8 conversion does, exported with the plane depth
-// through vx_om_export. spec: vortexpipe §3.4 ("cov &= live"; vx_om_export)
+// and live: discard and demote already folded in). On the FF OM each colour
+// output is packed to its target's unorm8 word (A8R8G8B8, or R-first for an
+// RGBA8 target, the variant key's bgra mask) and exported with the depth —
+// the plane's, or gl_FragDepth — through vx_om_export, once per target; on
+// the software merger the fragment is merged sample by sample into the planes
+// (gfx_om_fragment_sw / _mrt_sw / _msaa_sw). spec: vortexpipe §3.4
 func (s *fsScratch) Export(req *exec.ExportRequest) error {
 	c, w := s.c, req.Width
+	sp := s.sp()
+	var exported uint32
 	for l := 0; l < w; l++ {
 		if req.Mask>>l&1 == 0 {
 			continue
 		}
-		ch := func(k int) uint32 {
-			if (k+1)*w > len(req.Words) {
-				return 0
-			}
-			return format.UNorm(math.Float32frombits(req.Words[k*w+l]), 8)
+		exported++
+		if s.swOM {
+			s.merge(sp, req, l)
+			continue
 		}
-		color := ch(3)<<24 | ch(0)<<16 | ch(1)<<8 | ch(2)
-		c.OMExport(int(s.x[l]), int(s.y[l]), s.face[l], 0, color, s.depth[l], 0)
+		depth := s.depth[l]
+		if sp.fragDepth >= 0 && (sp.fragDepth+1)*w <= len(req.Words) {
+			depth = swom.FloatDepth(math.Float32frombits(req.Words[sp.fragDepth*w+l])).Z24
+		}
+		rts := max(min(sp.colorN, s.om.NumTargets), 1)
+		for rt := 0; rt < rts; rt++ {
+			ch := func(k int) uint32 { return format.UNorm(math.Float32frombits(s.outWord(sp, req, rt, k, l)), 8) }
+			var color uint32
+			if s.flags>>(8+rt)&1 != 0 || s.om.NumTargets == 0 {
+				color = swom.PackColor(format.BGRA8, ch(0), ch(1), ch(2), ch(3))
+			} else {
+				color = swom.PackColor(format.RGBA8, ch(0), ch(1), ch(2), ch(3))
+			}
+			c.OMExport(int(s.x[l]), int(s.y[l]), s.face[l], rt, color, depth, 0)
+		}
 	}
+	s.ctr[swCtrFragments] += exported
 	return c.Err()
 }
 
-// fsKernel is the FS wrapper, run once per RASTER wave exactly as vortexpipe
-// §3.4's pseudo-code: each lane reads FRAG_POS/FRAG_PID, loads its primitive,
-// recomputes the edge values from the Q15.16 edge planes, forms the
-// barycentrics, interpolates every varying plane in Q7.24 and divides by the
-// interpolated 1/w plane, fills gl_FragCoord (w with rhw_scale undone) and
-// gl_FrontFacing (!facing), reads flat inputs verbatim from the side array
-// (GFX_FS_ARG_FLAT + pid·FlatSideWords), then runs the fragment program over all lanes of
-// the launched quads — the uncovered ones as helpers, so derivatives see their
-// neighbours — and exports the covered, live lanes (Export).
-func (sp *ShaderProgram) fsKernel(c *device.CTA) error {
-	prims, desc, flat := c.Arg(abi.ArgFSPrimBuffer), c.Arg(abi.ArgFSDesc), c.Arg(abi.ArgFSFlat)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	n := c.Threads
-	if n < 4 || n%4 != 0 || n > exec.MaxWidth {
-		return fmt.Errorf("%s: a fragment wave of %d lanes", sp.fsName(), n)
-	}
-	s, err := sp.fsScratch(n)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		select {
-		case sp.fsFree[n/4-1] <- s:
-		default:
+// sp returns the program the wave runs (kept on the scratch's executor).
+func (s *fsScratch) sp() *ShaderProgram { return s.prog }
+
+// merge runs lane l's fragment through the software merger: the
+// per-fragment tests on its sample mask, then each covered sample's texels
+// read, merged and the changed ones written back.
+func (s *fsScratch) merge(sp *ShaderProgram, req *exec.ExportRequest, l int) {
+	c, st, f := s.c, &s.om, &s.frag
+	for i := 0; i < st.NumTargets; i++ {
+		for k := range 4 {
+			f.Color[i][k] = s.outWord(sp, req, i, k, l)
 		}
-	}()
-	s.c, s.valid = c, false
-	defer func() { s.c = nil }()
+	}
+	if st.DualSource {
+		for k := range 4 {
+			f.Src1[k] = math.Float32frombits(s.outWord(sp, req, 1, k, l))
+		}
+	}
+	f.Back = s.face[l] != 0
+	mask := st.Coverage(f, s.cov[l])
+	fixed := sp.fragDepth >= 0 && (sp.fragDepth+1)*req.Width <= len(req.Words)
+	var fz swom.Depth
+	if fixed {
+		fz = swom.FloatDepth(math.Float32frombits(req.Words[sp.fragDepth*req.Width+l]))
+	}
+	dsBytes := swom.DepthBytes(st.DepthFormat)
+	var tex [swom.MaxTargets][]byte
+	for k := 0; k < s.samples; k++ {
+		if mask>>k&1 == 0 {
+			continue
+		}
+		idx := uint64(st.TexelIndex(int(s.x[l]), int(s.y[l]), k))
+		z := fz
+		if !fixed {
+			z = swom.PlaneDepth(s.zs[l][k])
+		}
+		ds := s.dsb[:dsBytes]
+		if st.HasDS {
+			c.Read(st.DSAddr+idx*uint64(dsBytes), ds)
+		}
+		for i := 0; i < st.NumTargets; i++ {
+			tex[i] = s.texel[i][:s.bpp[i]]
+			c.Read(st.Targets[i].Addr+idx*uint64(s.bpp[i]), tex[i])
+		}
+		wrote, pass := st.Merge(f, z, ds, &tex)
+		s.ctr[swCtrMerged]++
+		if pass {
+			s.ctr[swCtrPassed]++
+		}
+		if wrote&swom.WroteDS != 0 {
+			c.Write(st.DSAddr+idx*uint64(dsBytes), ds)
+		}
+		for i := 0; i < st.NumTargets; i++ {
+			if wrote&swom.WroteTarget(i) != 0 {
+				c.Write(st.Targets[i].Addr+idx*uint64(s.bpp[i]), tex[i])
+			}
+		}
+	}
+}
+
+// begin prepares a scratch for a CTA's waves: uniforms, the TEX stages'
+// sizes, the routing flags and, on the software merger, its descriptor.
+func (s *fsScratch) begin(sp *ShaderProgram, c *device.CTA) error {
+	s.c, s.prog, s.valid = c, sp, false
+	s.ctr = [swCounterWords]uint32{}
+	desc := c.Arg(abi.ArgFSDesc)
+	s.flags = c.Arg(argFSFlags)
+	geo := c.Arg(argFSGeometry)
+	s.samples = max(int(geo>>32&0xFF), 1)
 	readUniforms(c, desc, s.uni[:sp.prog.UniformWords], s.ub)
 	if err := s.m.SetUniforms(s.uni); err != nil {
 		return err
@@ -112,12 +231,82 @@ func (sp *ShaderProgram) fsKernel(c *device.CTA) error {
 			s.tex[i] = fsTexState{w: float32(c.ReadU32(d)), h: float32(c.ReadU32(d + 4)), levels: max(c.ReadU32(d+8), 1), mip: MipFilter(c.ReadU32(d + 12))}
 		}
 	}
+	s.swOM = s.flags&fsFlagSWOM != 0
+	s.om = swom.State{}
+	if a := c.Arg(abi.ArgFSSWMerger); a != 0 {
+		c.Read(a, s.omDesc[:])
+		if err := c.Err(); err != nil {
+			return err
+		}
+		if err := s.om.Unmarshal(s.omDesc[:]); err != nil {
+			return err
+		}
+		for i := 0; i < s.om.NumTargets; i++ {
+			s.bpp[i] = s.om.Targets[i].Format.Info().Bytes
+		}
+		if s.om.Samples != s.samples {
+			return fmt.Errorf("%s: a %d-sample merger on a %d-sample walk", sp.fsName(), s.om.Samples, s.samples)
+		}
+	} else if s.swOM {
+		return fmt.Errorf("%s: software merger routed without a descriptor", sp.fsName())
+	}
+	return c.Err()
+}
+
+// end adds the CTA's software counters to the draw's (one atomic per word).
+func (s *fsScratch) end() {
+	c := s.c
+	if a := c.Arg(argFSCounters); a != 0 && c.Err() == nil {
+		for k, v := range s.ctr {
+			if v != 0 {
+				c.AtomicAddU32(a+4*uint64(k), v)
+			}
+		}
+	}
+	s.c = nil
+}
+
+// fsKernel is the FS wrapper. Launched by RASTER (a fragment CTA) it runs
+// once per wave exactly as vortexpipe §3.4's pseudo-code: each lane reads
+// FRAG_POS/FRAG_PID, loads its primitive, recomputes the edge values from the
+// Q15.16 edge planes, forms the barycentrics, interpolates every varying
+// plane in Q7.24 and divides by the interpolated 1/w plane, fills
+// gl_FragCoord (w with rhw_scale undone) and gl_FrontFacing (!facing), reads
+// flat inputs verbatim from the side array (GFX_FS_ARG_FLAT + pid·FlatSideWords),
+// then runs the fragment program over all lanes of the launched quads — the
+// uncovered ones as helpers, so derivatives see their neighbours — and exports
+// the covered, live lanes (Export). Launched as a compute grid (the software
+// raster route) it walks the bins itself (swRaster).
+func (sp *ShaderProgram) fsKernel(c *device.CTA) error {
+	if !c.IsFragment() {
+		return sp.swRaster(c)
+	}
+	n := c.Threads
+	if n < 4 || n%4 != 0 || n > exec.MaxWidth {
+		return fmt.Errorf("%s: a fragment wave of %d lanes", sp.fsName(), n)
+	}
+	s, err := sp.fsScratch(n)
+	if err != nil {
+		return err
+	}
+	defer sp.release(s, n)
+	if err := s.begin(sp, c); err != nil {
+		return err
+	}
+	defer s.end()
+	if s.samples != 1 {
+		return fmt.Errorf("%s: RASTER launched a %d-sample wave (multisampling walks in software)", sp.fsName(), s.samples)
+	}
 	var present, covered uint64
 	for q := 0; q < n/4; q++ {
 		var cov uint64
 		for k := 0; k < 4; k++ {
-			if c.FragPos(4*q+k)>>31 != 0 {
-				cov |= 1 << (4*q + k)
+			l := 4*q + k
+			pos := c.FragPos(l)
+			s.x[l], s.y[l], s.pidL[l] = int32(pos&0xFFFF), int32(pos>>16&0x7FFF), c.FragPID(l)
+			s.cov[l] = uint8(pos >> 31)
+			if pos>>31 != 0 {
+				cov |= 1 << l
 			}
 		}
 		if cov != 0 {
@@ -125,10 +314,25 @@ func (sp *ShaderProgram) fsKernel(c *device.CTA) error {
 			covered |= cov
 		}
 	}
+	return s.shade(sp, present, covered)
+}
+
+// release returns a scratch to its width's free list.
+func (sp *ShaderProgram) release(s *fsScratch, n int) {
+	select {
+	case sp.fsFree[n/4-1] <- s:
+	default:
+	}
+}
+
+// shade prepares the present lanes and runs the program on the wave.
+func (s *fsScratch) shade(sp *ShaderProgram, present, covered uint64) error {
 	if present == 0 {
 		return nil
 	}
-	for l := 0; l < n; l++ {
+	c := s.c
+	prims, flat := c.Arg(abi.ArgFSPrimBuffer), c.Arg(abi.ArgFSFlat)
+	for l := 0; l < s.m.Width(); l++ {
 		if present>>l&1 != 0 {
 			s.lane(sp, l, prims, flat)
 		}
@@ -142,11 +346,41 @@ func (sp *ShaderProgram) fsKernel(c *device.CTA) error {
 	return c.Err()
 }
 
+// planeZ is the Q7.24 depth plane at (x, y) clamped to [0, 0xFFFFFF], in 32
+// bits as the FF late-Z computes it.
+func planeZ(p *[abi.PrimWords]int32, x, y int32) uint32 {
+	zw := abi.PlaneZ.Word()
+	z := int32(int64(p[zw])*int64(x) + int64(p[zw+1])*int64(y) + int64(p[zw+2]))
+	switch {
+	case z < 0:
+		return 0
+	case uint32(z) > abi.DepthMask:
+		return abi.DepthMask
+	}
+	return uint32(z)
+}
+
+// sampleZ is the depth plane at sample (sx, sy) (1/16 px from the pixel's
+// top-left corner) of pixel (x, y): the centre value moved by the plane's
+// slopes, clamped as planeZ.
+func sampleZ(p *[abi.PrimWords]int32, x, y int32, sx, sy int) uint32 {
+	zw := abi.PlaneZ.Word()
+	a, b := int64(p[zw]), int64(p[zw+1])
+	z16 := int64(int32(a*int64(x)+b*int64(y)+int64(p[zw+2])))*16 + a*int64(sx-8) + b*int64(sy-8)
+	z := z16 >> 4
+	switch {
+	case z < 0:
+		return 0
+	case z > int64(abi.DepthMask):
+		return abi.DepthMask
+	}
+	return uint32(z)
+}
+
 // lane prepares one lane's inputs (the per-lane body of the §3.4 wrapper).
 func (s *fsScratch) lane(sp *ShaderProgram, l int, prims, flat uint64) {
 	c := s.c
-	pos, pid := c.FragPos(l), c.FragPID(l)
-	x, y := int32(pos&0xFFFF), int32(pos>>16&0x7FFF)
+	x, y, pid := s.x[l], s.y[l], s.pidL[l]
 	if !s.valid || s.pid != pid {
 		c.Read(prims+uint64(pid)*abi.PrimBytes, s.pb[:])
 		for i := range s.prim {
@@ -178,29 +412,32 @@ func (s *fsScratch) lane(sp *ShaderProgram, l int, prims, flat uint64) {
 		}
 	}
 	invW := 1 / rhw
+	// 1/w from the edge sum (PlanesCompiled's rhw_scale word).
+	fw := float32(float32(F[0]+F[1])+F[2]) * math.Float32frombits(uint32(p[abi.PrimRHWScaleW]))
 	for w, pl := range sp.fsIn {
 		if pl >= 0 {
-			s.m.Input(w)[l] = math.Float32bits(float32(float32(interp(abi.VaryingPlane(pl)))/one) * invW)
+			v := float32(float32(interp(abi.VaryingPlane(pl)))/one) * invW
+			if sp.noPersp[pl] {
+				v *= fw // the plane carries v·w_clip: screen-linear v
+			}
+			s.m.Input(w)[l] = math.Float32bits(v)
 		}
 		if k := sp.fsFlat[w]; k >= 0 { // verbatim, no arithmetic
 			s.m.Input(w)[l] = c.ReadU32(flat + uint64(pid)*flatSideBytes + 4*uint64(k))
 		}
 	}
-	zw := abi.PlaneZ.Word()
-	z := int32(int64(p[zw])*int64(x) + int64(p[zw+1])*int64(y) + int64(p[zw+2]))
-	var depth uint32
-	switch {
-	case z < 0:
-	case uint32(z) > abi.DepthMask:
-		depth = abi.DepthMask
-	default:
-		depth = uint32(z)
+	depth := planeZ(p, x, y)
+	if s.samples == 1 {
+		s.zs[l][0] = depth
+	} else {
+		for k := 0; k < s.samples; k++ {
+			sx, sy := abi.MSAA4Sample(k)
+			s.zs[l][k] = sampleZ(p, x, y, sx, sy)
+		}
 	}
 	facing := uint32(p[abi.PrimFacingWord])
-	s.x[l], s.y[l], s.depth[l], s.face[l] = x, y, depth, facing&1
+	s.depth[l], s.face[l] = depth, facing&1
 	if sp.coord >= 0 {
-		// 1/w from the edge sum (PlanesCompiled's rhw_scale word).
-		fw := float32(float32(F[0]+F[1])+F[2]) * math.Float32frombits(uint32(p[abi.PrimRHWScaleW]))
 		s.m.Input(sp.coord)[l] = math.Float32bits(float32(x) + 0.5)
 		s.m.Input(sp.coord + 1)[l] = math.Float32bits(float32(y) + 0.5)
 		s.m.Input(sp.coord + 2)[l] = math.Float32bits(float32(depth) / one)

@@ -56,6 +56,17 @@ func getShaderVertex(b []byte, n int, v *SetupVertex) {
 // fallback, never a silent collapse. spec: vortexpipe §1.5.1, §2.3.3
 var ErrShaderRoute = errors.New("gfx: compiled program routed off the device")
 
+// maxColorOutputs is the most colour outputs a program may write (the
+// software merger's targets).
+const maxColorOutputs = 8
+
+// ColorOutputs is the number of colour locations the fragment stage writes
+// (highest location + 1): the render targets a draw must bind.
+func (sp *ShaderProgram) ColorOutputs() int { return sp.colorN }
+
+// WritesDepth reports whether the fragment stage writes gl_FragDepth.
+func (sp *ShaderProgram) WritesDepth() bool { return sp.fragDepth >= 0 }
+
 // ExpandArgSlots is the size in 64-bit slots of expand_k's argument block:
 // {VS records, expand_k records, vertex count, VS record words}.
 const ExpandArgSlots = 4
@@ -80,6 +91,18 @@ type ShaderProgram struct {
 	fsFlat []int     // FS input word → flat side word (-1: not flat)
 	coord  int       // FS input word of gl_FragCoord (-1: unused)
 	facing int       // FS input word of gl_FrontFacing (-1: unused)
+	// noPersp[i] marks plane i as a noperspective varying: expand_k stores
+	// v·w_clip on it and the wrapper multiplies the perspective-correct
+	// interpolation by the fragment's 1/w, which is v interpolated linearly in
+	// screen space. spec: vortexpipe §3.4 (lifted: noperspective)
+	noPersp []bool
+	// colorWord[loc] is the first FS output word of colour location loc (-1:
+	// not written) and colorInt whether it holds integers; fragDepth is the
+	// gl_FragDepth output word (-1: the plane depth is exported).
+	colorWord [maxColorOutputs]int
+	colorInt  [maxColorOutputs]bool
+	colorN    int // highest written location + 1
+	fragDepth int
 
 	// Executors and their scratch, kept across launches (a free list the
 	// garbage collector does not empty, unlike sync.Pool): one per core
@@ -130,8 +153,11 @@ func NewShaderProgram(name string, p *lower.Program) (*ShaderProgram, error) {
 	if p == nil || p.VS == nil || p.FS == nil {
 		return nil, fmt.Errorf("%w: %s: a vertex and a fragment stage are both needed", ErrShaderRoute, name)
 	}
-	sp := &ShaderProgram{name: name, prog: p, vid: -1, iid: -1, coord: -1, facing: -1,
+	sp := &ShaderProgram{name: name, prog: p, vid: -1, iid: -1, coord: -1, facing: -1, fragDepth: -1,
 		vsFree: make(chan *vsScratch, scratchSlots)}
+	for i := range sp.colorWord {
+		sp.colorWord[i] = -1
+	}
 	for i := range sp.fsFree {
 		sp.fsFree[i] = make(chan *fsScratch, scratchSlots)
 	}
@@ -151,6 +177,7 @@ func NewShaderProgram(name string, p *lower.Program) (*ShaderProgram, error) {
 	// Which VS output words the FS reads, and how.
 	read := make([]bool, p.VS.OutputWords)
 	flat := make([]bool, p.VS.OutputWords)
+	noPersp := make([]bool, p.VS.OutputWords)
 	for _, s := range p.FS.Inputs {
 		switch s.Name {
 		case "gl_FragCoord":
@@ -162,19 +189,20 @@ func NewShaderProgram(name string, p *lower.Program) (*ShaderProgram, error) {
 		case "gl_PointCoord":
 			return nil, fmt.Errorf("%w: %s: gl_PointCoord (points are not drawn on the device)", ErrShaderRoute, name)
 		}
-		if s.NoPerspective {
-			return nil, fmt.Errorf("%w: %s: noperspective input %s is refused (vortexpipe §3.4)", ErrShaderRoute, name, s.Name)
-		}
 		for w := s.Word; w < s.Word+s.Words; w++ {
 			if w >= 4 && w < len(read) {
 				read[w] = !s.Flat
 				flat[w] = s.Flat
+				if s.NoPerspective && !s.Flat {
+					noPersp[w] = true
+				}
 			}
 		}
 	}
 	for w := range read {
 		if read[w] {
 			sp.planes = append(sp.planes, w)
+			sp.noPersp = append(sp.noPersp, noPersp[w])
 		}
 		if flat[w] {
 			sp.flat = append(sp.flat, w)
@@ -202,10 +230,20 @@ func NewShaderProgram(name string, p *lower.Program) (*ShaderProgram, error) {
 	}
 	for _, s := range p.FS.Outputs {
 		if s.Name == "gl_FragDepth" {
-			return nil, fmt.Errorf("%w: %s: gl_FragDepth (the wrapper exports the plane depth)", ErrShaderRoute, name)
+			sp.fragDepth = s.Word
+			continue
 		}
-		if s.Location > 0 {
-			return nil, fmt.Errorf("%w: %s: colour output at location %d (one A8R8G8B8 target)", ErrShaderRoute, name, s.Location)
+		if s.Name == "gl_SampleMask" {
+			return nil, fmt.Errorf("%w: %s: gl_SampleMask output", ErrShaderRoute, name)
+		}
+		loc := max(s.Location, 0)
+		for k := 0; k*4 < s.Words; k++ {
+			if loc+k >= maxColorOutputs {
+				return nil, fmt.Errorf("%w: %s: colour output %s at location %d (at most %d)", ErrShaderRoute, name, s.Name, loc+k, maxColorOutputs)
+			}
+			sp.colorWord[loc+k] = s.Word + 4*k
+			sp.colorInt[loc+k] = s.Type == ir.I32 || s.Type == ir.U32
+			sp.colorN = max(sp.colorN, loc+k+1)
 		}
 	}
 	if why := texRoute(p.VS, p.FS); why != "" {
@@ -402,6 +440,10 @@ func (sp *ShaderProgram) expandKernel(c *device.CTA) error {
 		copy(out[:16], in[:16])
 		for p, w := range sp.planes {
 			copy(out[16+4*p:20+4*p], in[4*w:4*w+4])
+			if sp.noPersp[p] {
+				v := math.Float32frombits(binary.LittleEndian.Uint32(in[4*w:])) * math.Float32frombits(binary.LittleEndian.Uint32(in[12:]))
+				binary.LittleEndian.PutUint32(out[16+4*p:], math.Float32bits(v))
+			}
 		}
 		for k, w := range sp.flat {
 			copy(out[shaderFlatOffset+4*k:shaderFlatOffset+4*k+4], in[4*w:4*w+4])
