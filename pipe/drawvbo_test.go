@@ -1,0 +1,544 @@
+package pipe
+
+import (
+	"encoding/binary"
+	"errors"
+	"image"
+	"math"
+	"testing"
+
+	"vortexgfx/config"
+	"vortexgfx/ref/format"
+)
+
+// drawEnv is a 32x32 RGBA8 framebuffer (with a D24S8 attachment when depth is
+// set) on a screen opened on the default device model.
+type drawEnv struct {
+	s      *Screen
+	c      *Context
+	rt, zs *Resource
+	w, h   int
+}
+
+func newDrawEnv(t testing.TB, o Options, depth bool) *drawEnv {
+	t.Helper()
+	s, err := OpenScreen(config.Default(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	e := &drawEnv{s: s, c: s.NewContext(ContextOptions{}), w: 32, h: 32}
+	e.rt = newTex(t, s, format.RGBA8, e.w, e.h)
+	fb := Framebuffer{Width: e.w, Height: e.h, Cbufs: []*Surface{{Resource: e.rt}}}
+	if depth {
+		e.zs = newTex(t, s, format.D24S8, e.w, e.h)
+		fb.Zsbuf = &Surface{Resource: e.zs}
+	}
+	if err := e.c.SetFramebufferState(fb); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func newTex(t testing.TB, s *Screen, f format.Format, w, h int) *Resource {
+	t.Helper()
+	r, err := s.CreateTexture(TextureDesc{Target: Target2D, Format: f, Width: w, Height: h, Depth: 1, ArraySize: 1, Levels: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// program compiles and binds a (VS, FS) pair.
+func (e *drawEnv) program(t testing.TB, vs, fs string) {
+	t.Helper()
+	v, err := e.c.CreateShaderState(ShaderDesc{Stage: StageVertex, Name: "t.vert", GLSL: vs}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := e.c.CreateShaderState(ShaderDesc{Stage: StageFragment, Name: "t.frag", GLSL: fs}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.c.BindVSState(v); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.c.BindFSState(f); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// floats makes a buffer of little-endian float32s.
+func (e *drawEnv) floats(t testing.TB, v ...float32) *Resource {
+	t.Helper()
+	b := make([]byte, 4*len(v))
+	for i, f := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
+	}
+	return e.bytes(t, b)
+}
+
+func (e *drawEnv) bytes(t testing.TB, b []byte) *Resource {
+	t.Helper()
+	r, err := e.s.CreateBuffer(len(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Write(0, b); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// posCol binds interleaved {x, y, z, w, r, g, b, a} vertices at locations 0, 1.
+func (e *drawEnv) posCol(t testing.TB, v ...float32) *Resource {
+	t.Helper()
+	vb := e.floats(t, v...)
+	ve, err := e.c.CreateVertexElementsState([]VertexElement{
+		{SrcOffset: 0, Format: VertexFloat32x4}, {SrcOffset: 16, Format: VertexFloat32x4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.c.BindVertexElementsState(ve)
+	e.c.SetVertexBuffers([]VertexBuffer{{Buffer: vb, Stride: 32}})
+	return vb
+}
+
+func (e *drawEnv) image(t testing.TB) *image.NRGBA {
+	t.Helper()
+	img, err := e.c.ReadPixels(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
+}
+
+// compareImages returns the number of pixels whose channels differ by more than
+// tol, and the largest channel difference.
+func compareImages(a, b *image.NRGBA, tol int) (bad, worst int) {
+	for i := range a.Pix {
+		d := int(a.Pix[i]) - int(b.Pix[i])
+		if d < 0 {
+			d = -d
+		}
+		worst = max(worst, d)
+		if d > tol && i%4 == 0 {
+			bad++
+		}
+	}
+	return bad, worst
+}
+
+// tri returns a triangle's 8-float vertices (clip position, colour).
+func quadVerts(z float32, c [4]float32, x0, y0, x1, y1 float32) []float32 {
+	var v []float32
+	for _, p := range [][2]float32{{x0, y0}, {x1, y0}, {x0, y1}, {x1, y1}} {
+		v = append(v, p[0], p[1], z, 1, c[0], c[1], c[2], c[3])
+	}
+	return v
+}
+
+// TestDrawDifferential draws the same scenes on the device (STRICT: any
+// fallback fails) and on the reference renderer (ForceReference) and compares
+// the images. Tolerance: a pixel matches when every channel differs by at most
+// 3 (interpolation and blending round in different places); at most 2% of the
+// pixels may differ more — the two rasterizers' fill rules disagree on pixels
+// whose centres lie on a shared edge. spec: vortexpipe §5.2 (the CPU renderer
+// is the oracle)
+func TestDrawDifferential(t *testing.T) {
+	red, green, blue := [4]float32{1, 0, 0, 1}, [4]float32{0, 1, 0, 1}, [4]float32{0, 0, 1, 1}
+	cases := []struct {
+		name  string
+		depth bool
+		draw  func(t testing.TB, e *drawEnv) error
+	}{
+		{"indexed u16", false, func(t testing.TB, e *drawEnv) error {
+			e.program(t, testVS, testFS)
+			v := quadVerts(0, red, -0.8, -0.8, 0.8, 0.8)
+			for i := 0; i < 4; i++ { // per-vertex colours
+				v[8*i+4+i%3] = 1
+			}
+			e.posCol(t, v...)
+			ib := e.bytes(t, []byte{0, 0, 1, 0, 2, 0, 2, 0, 1, 0, 3, 0})
+			return e.c.DrawVBO(&DrawInfo{Mode: PrimTriangles, IndexSize: 2, Index: ib, InstanceCount: 1, Draws: []DrawRange{{Count: 6}}})
+		}},
+		{"indexed u32 resident", false, func(t testing.TB, e *drawEnv) error {
+			e.program(t, testVS, testFS)
+			e.posCol(t, quadVerts(0, green, -0.5, -0.9, 0.9, 0.5)...)
+			ib := make([]byte, 24)
+			for i, x := range []uint32{0, 1, 2, 2, 1, 3} {
+				binary.LittleEndian.PutUint32(ib[4*i:], x)
+			}
+			return e.c.DrawVBO(&DrawInfo{Mode: PrimTriangles, IndexSize: 4, Index: e.bytes(t, ib), InstanceCount: 1, Draws: []DrawRange{{Count: 6}}})
+		}},
+		{"strip and fan", false, func(t testing.TB, e *drawEnv) error {
+			e.program(t, testVS, testFS)
+			v := append(quadVerts(0, blue, -0.9, -0.9, 0, 0), quadVerts(0, red, 0.1, 0.1, 0.9, 0.9)...)
+			// make the second quad a fan: 4, 5, 7, 6
+			v[8*6], v[8*6+1], v[8*7], v[8*7+1] = 0.9, 0.9, 0.1, 0.9
+			e.posCol(t, v...)
+			if err := e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Count: 4}}}); err != nil {
+				return err
+			}
+			return e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleFan, InstanceCount: 1, Draws: []DrawRange{{Start: 4, Count: 4}}})
+		}},
+		{"base vertex and restart", false, func(t testing.TB, e *drawEnv) error {
+			e.program(t, testVS, testFS)
+			v := append(quadVerts(0, blue, -0.9, -0.9, 0.9, 0.9), quadVerts(0, green, -0.5, -0.5, 0.5, 0.5)...)
+			e.posCol(t, v...)
+			ib := e.bytes(t, []byte{0, 1, 2, 0xFF, 0, 1, 2, 3})
+			return e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, IndexSize: 1, Index: ib, InstanceCount: 1,
+				PrimitiveRestart: true, RestartIndex: 0xFF, Draws: []DrawRange{{Count: 3}, {Start: 4, Count: 4, IndexBias: 4}}})
+		}},
+		{"instanced", false, func(t testing.TB, e *drawEnv) error {
+			e.program(t, instVS, testFS)
+			vb := e.floats(t, quadVerts(0, red, -0.9, -0.9, -0.4, -0.4)...)
+			off := e.floats(t, 0, 0, 1, 0.2, 0.4, 1.1)
+			ve, err := e.c.CreateVertexElementsState([]VertexElement{
+				{SrcOffset: 0, Format: VertexFloat32x4}, {SrcOffset: 16, Format: VertexFloat32x4},
+				{BufferIndex: 1, Format: VertexFloat32x2, InstanceDivisor: 1}})
+			if err != nil {
+				return err
+			}
+			e.c.BindVertexElementsState(ve)
+			e.c.SetVertexBuffers([]VertexBuffer{{Buffer: vb, Stride: 32}, {Buffer: off, Stride: 8}})
+			return e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 3, Draws: []DrawRange{{Count: 4}}})
+		}},
+		{"blending", false, func(t testing.TB, e *drawEnv) error {
+			e.program(t, testVS, testFS)
+			if err := e.c.Clear(ClearColor, [4]float32{0.2, 0.4, 0.6, 1}, 1, 0); err != nil {
+				return err
+			}
+			e.posCol(t, quadVerts(0, [4]float32{1, 0.5, 0, 0.5}, -0.7, -0.7, 0.7, 0.7)...)
+			b, err := e.c.CreateBlendState(BlendState{RT: [8]RTBlendState{{BlendEnable: true, RGBSrc: FactorSrcAlpha,
+				RGBDst: FactorInvSrcAlpha, AlphaSrc: FactorOne, AlphaDst: FactorZero, ColorMask: MaskRGBA}}})
+			if err != nil {
+				return err
+			}
+			e.c.BindBlendState(b)
+			return e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Count: 4}}})
+		}},
+		{"depth", true, func(t testing.TB, e *drawEnv) error {
+			e.program(t, testVS, testFS)
+			if err := e.c.Clear(ClearColor|ClearDepth|ClearStencil, [4]float32{0, 0, 0, 1}, 1, 0); err != nil {
+				return err
+			}
+			d, err := e.c.CreateDSAState(DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: FuncLess})
+			if err != nil {
+				return err
+			}
+			e.c.BindDSAState(d)
+			v := append(quadVerts(0.5, red, -0.9, -0.9, 0.5, 0.5), quadVerts(-0.2, green, -0.5, -0.5, 0.9, 0.9)...)
+			v = append(v, quadVerts(0.8, blue, -1, -1, 1, 1)...)
+			e.posCol(t, v...)
+			for _, start := range []uint32{0, 4, 8} {
+				if err := e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Start: start, Count: 4}}}); err != nil {
+					return err
+				}
+			}
+			return nil
+		}},
+		{"uniform and cull", false, func(t testing.TB, e *drawEnv) error {
+			e.program(t, testVS, uniformFS)
+			if err := e.c.SetUniformF("tint", 0.5, 1, 0.25, 1); err != nil {
+				return err
+			}
+			r, err := e.c.CreateRasterizerState(RasterizerState{Cull: CullBack, FrontCCW: true})
+			if err != nil {
+				return err
+			}
+			e.c.BindRasterizerState(r)
+			// A counter-clockwise (front) triangle and a clockwise (culled) one.
+			w := [4]float32{1, 1, 1, 1}
+			var v []float32
+			for _, p := range [][2]float32{{-0.9, -0.9}, {0.8, -0.9}, {-0.9, 0.8}, {0.9, 0.9}, {0.9, -0.8}, {-0.8, 0.9}} {
+				v = append(v, p[0], p[1], 0, 1, w[0], w[1], w[2], w[3])
+			}
+			e.posCol(t, v...)
+			return e.c.DrawVBO(&DrawInfo{Mode: PrimTriangles, InstanceCount: 1, Draws: []DrawRange{{Count: 6}}})
+		}},
+		{"texture", false, func(t testing.TB, e *drawEnv) error {
+			e.program(t, texVS, texFS)
+			tex := newTex(t, e.s, format.RGBA8, 4, 4)
+			px := make([]byte, 64)
+			for i := range 16 {
+				px[4*i], px[4*i+1], px[4*i+2], px[4*i+3] = byte(60*(i%4)), byte(60*(i/4)), byte(255-16*i), 255
+			}
+			if err := tex.Write(0, px); err != nil {
+				return err
+			}
+			view, err := e.c.CreateSamplerView(tex)
+			if err != nil {
+				return err
+			}
+			smp, err := e.c.CreateSamplerState(SamplerState{WrapS: WrapRepeat, WrapT: WrapClampToEdge})
+			if err != nil {
+				return err
+			}
+			if err := e.c.SetSamplerViews(0, []*SamplerView{view}); err != nil {
+				return err
+			}
+			if err := e.c.BindSamplerStates(0, []*Sampler{smp}); err != nil {
+				return err
+			}
+			vb := e.floats(t, -0.9, -0.9, 0, 1, 0, 0, 0.9, -0.9, 0, 1, 2, 0, -0.9, 0.9, 0, 1, 0, 1, 0.9, 0.9, 0, 1, 2, 1)
+			ve, err := e.c.CreateVertexElementsState([]VertexElement{{Format: VertexFloat32x4}, {SrcOffset: 16, Format: VertexFloat32x2}})
+			if err != nil {
+				return err
+			}
+			e.c.BindVertexElementsState(ve)
+			e.c.SetVertexBuffers([]VertexBuffer{{Buffer: vb, Stride: 24}})
+			return e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Count: 4}}})
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dev := newDrawEnv(t, Options{Strict: true}, tc.depth)
+			if err := tc.draw(t, dev); err != nil {
+				t.Fatalf("device: %v", err)
+			}
+			st := dev.c.Stats()
+			if st.Device == 0 || st.Reference != 0 {
+				t.Fatalf("device path stats %+v", st)
+			}
+			ref := newDrawEnv(t, Options{ForceReference: true}, tc.depth)
+			if err := tc.draw(t, ref); err != nil {
+				t.Fatalf("reference: %v", err)
+			}
+			if st := ref.c.Stats(); st.Reference == 0 || st.Device != 0 {
+				t.Fatalf("reference path stats %+v", st)
+			}
+			a, b := dev.image(t), ref.image(t)
+			bad, worst := compareImages(a, b, 3)
+			if bad > len(a.Pix)/4/50 {
+				t.Errorf("%d of %d pixels differ by more than 3 (worst %d)", bad, len(a.Pix)/4, worst)
+			}
+			blank := true
+			for i := 0; i < len(b.Pix); i += 4 {
+				if b.Pix[i] != 0 || b.Pix[i+1] != 0 || b.Pix[i+2] != 0 {
+					blank = false
+				}
+			}
+			if blank {
+				t.Error("the scene drew nothing")
+			}
+		})
+	}
+}
+
+// TestPathSwitch interleaves device draws with a draw only the reference
+// renderer takes (polygon offset): the framebuffer carries across both ways
+// and the frame equals the all-reference one. spec: vortexpipe §3.5
+func TestPathSwitch(t *testing.T) {
+	frame := func(e *drawEnv) {
+		e.program(t, testVS, testFS)
+		if err := e.c.Clear(ClearColor|ClearDepth|ClearStencil, [4]float32{0, 0, 0.25, 1}, 1, 0); err != nil {
+			t.Fatal(err)
+		}
+		d, _ := e.c.CreateDSAState(DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: FuncLEqual})
+		e.c.BindDSAState(d)
+		v := append(quadVerts(0.5, [4]float32{1, 0, 0, 1}, -0.9, -0.9, 0.3, 0.3), quadVerts(0, [4]float32{0, 1, 0, 1}, -0.3, -0.3, 0.9, 0.9)...)
+		v = append(v, quadVerts(0.2, [4]float32{1, 1, 0, 1}, -0.6, -0.6, 0.6, 0.6)...)
+		e.posCol(t, v...)
+		off, _ := e.c.CreateRasterizerState(RasterizerState{OffsetTri: true, OffsetUnits: 1})
+		for i, start := range []uint32{0, 4, 8} {
+			if i == 1 {
+				e.c.BindRasterizerState(off)
+			} else {
+				e.c.BindRasterizerState(nil)
+			}
+			if err := e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Start: start, Count: 4}}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	mixed := newDrawEnv(t, Options{}, true)
+	frame(mixed)
+	st := mixed.c.Stats()
+	if st.Device != 2 || st.Reference != 1 || st.Fallbacks[GatePolygonOffset] != 1 {
+		t.Fatalf("stats %+v", st)
+	}
+	ref := newDrawEnv(t, Options{ForceReference: true}, true)
+	frame(ref)
+	a, b := mixed.image(t), ref.image(t)
+	if bad, worst := compareImages(a, b, 3); bad > len(a.Pix)/4/50 {
+		t.Errorf("%d pixels differ (worst %d)", bad, worst)
+	}
+	be := &mixed.s.be
+	if be.targetLoads < 2 || be.targetReads < 2 {
+		t.Errorf("framebuffer moved %d times to the device and %d back; want both at each switch", be.targetLoads, be.targetReads)
+	}
+	za, err := mixed.c.ReadDepth()
+	if err != nil {
+		t.Fatal(err)
+	}
+	zb, _ := ref.c.ReadDepth()
+	diff := 0
+	for i := range za {
+		if math.Abs(float64(za[i]-zb[i])) > 1e-3 {
+			diff++
+		}
+	}
+	if diff > len(za)/50 {
+		t.Errorf("%d depth values differ", diff)
+	}
+}
+
+// TestResidencyAcrossFrames: an unchanged vertex buffer is uploaded once over
+// several frames, a Resource.Write re-uploads it, Destroy evicts it.
+// spec: vortexpipe §1.3
+func TestResidencyAcrossFrames(t *testing.T) {
+	e := newDrawEnv(t, Options{Strict: true}, false)
+	e.program(t, testVS, testFS)
+	vb := e.posCol(t, quadVerts(0, [4]float32{0, 1, 1, 1}, -0.5, -0.5, 0.5, 0.5)...)
+	frame := func() {
+		if err := e.c.Clear(ClearColor, [4]float32{}, 1, 0); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Count: 4}}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.c.Finish(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := e.s.Residency()
+	frame()
+	first := res.Stats()
+	if first.Uploads != 1 {
+		t.Fatalf("first frame: %d uploads, want 1 (the vertex buffer)", first.Uploads)
+	}
+	for range 3 {
+		frame()
+	}
+	if st := res.Stats(); st.Uploads != first.Uploads || st.Hits < 3 {
+		t.Errorf("unchanged vertex buffer: uploads %d → %d, hits %d", first.Uploads, st.Uploads, st.Hits)
+	}
+	if err := vb.Write(0, make([]byte, 4)); err != nil {
+		t.Fatal(err)
+	}
+	frame()
+	if st := res.Stats(); st.Uploads != first.Uploads+1 {
+		t.Errorf("after a write: %d uploads, want %d", st.Uploads, first.Uploads+1)
+	}
+	if _, ok := res.Lookup(vb.ID(), 0); !ok {
+		t.Fatal("vertex buffer not resident")
+	}
+	if err := vb.Destroy(); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := res.Lookup(vb.ID(), 0); ok || res.Stats().Frees == 0 {
+		t.Error("destroy did not evict the vertex buffer")
+	}
+}
+
+// TestQueriesAndConditions: an occlusion query counts the samples that pass on
+// the reference renderer, and a render condition on it skips or runs draws.
+func TestQueriesAndConditions(t *testing.T) {
+	e := newDrawEnv(t, Options{}, true)
+	e.program(t, testVS, testFS)
+	if err := e.c.Clear(ClearColor|ClearDepth|ClearStencil, [4]float32{}, 1, 0); err != nil {
+		t.Fatal(err)
+	}
+	d, _ := e.c.CreateDSAState(DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: FuncLess})
+	e.c.BindDSAState(d)
+	// A full-screen quad at z=0, then a half-screen one behind it, then in front.
+	v := quadVerts(0, [4]float32{1, 0, 0, 1}, -1, -1, 1, 1)
+	v = append(v, quadVerts(0.5, [4]float32{0, 1, 0, 1}, -1, -1, 0, 1)...)
+	v = append(v, quadVerts(-0.5, [4]float32{0, 0, 1, 1}, -1, -1, 0, 1)...)
+	e.posCol(t, v...)
+	draw := func(start uint32) {
+		t.Helper()
+		if err := e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Start: start, Count: 4}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	draw(0)
+	count := func(start uint32) uint64 {
+		q, err := e.c.CreateQuery(QueryOcclusionCounter)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.c.BeginQuery(q); err != nil {
+			t.Fatal(err)
+		}
+		draw(start)
+		if err := e.c.EndQuery(q); err != nil {
+			t.Fatal(err)
+		}
+		n, err := e.c.GetQueryResult(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := count(4); n != 0 {
+		t.Errorf("hidden quad: %d samples passed", n)
+	}
+	if n := count(8); n != 16*32 {
+		t.Errorf("visible half: %d samples passed, want %d", n, 16*32)
+	}
+	if st := e.c.Stats(); st.Fallbacks[GateQuery] != 2 {
+		t.Errorf("query draws not counted as fallbacks: %+v", st.Fallbacks)
+	}
+	// Render condition: skip when the predicate says no sample passed.
+	p, _ := e.c.CreateQuery(QueryOcclusionPredicate)
+	_ = e.c.BeginQuery(p)
+	draw(4) // hidden: predicate false
+	_ = e.c.EndQuery(p)
+	if err := e.c.SetRenderCondition(p, false, CondWait); err != nil {
+		t.Fatal(err)
+	}
+	before := e.c.Stats().Draws
+	e.c.SetViewport(Viewport{})
+	draw(0)
+	if e.c.Stats().Draws != before {
+		t.Error("draw under a failing render condition ran")
+	}
+	if err := e.c.SetRenderCondition(p, true, CondWait); err != nil {
+		t.Fatal(err)
+	}
+	draw(0)
+	if st := e.c.Stats(); st.Draws != before+1 || st.Fallbacks[GateRenderCondition] != 1 {
+		t.Errorf("inverted condition: stats %+v", st)
+	}
+	ts, _ := e.c.CreateQuery(QueryTimestamp)
+	if err := e.c.EndQuery(ts); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := e.c.GetQueryResult(ts); err != nil || n == 0 {
+		t.Errorf("timestamp %d %v (one device draw ran)", n, err)
+	}
+	if _, err := e.c.GetQueryResult(&Query{Type: QueryOcclusionCounter}); err == nil {
+		t.Error("result of a query never ended")
+	}
+}
+
+// TestDrawErrors: compile errors name the shader; a draw without shaders fails.
+func TestDrawErrors(t *testing.T) {
+	e := newDrawEnv(t, Options{}, false)
+	_, err := e.c.CreateShaderState(ShaderDesc{Stage: StageFragment, Name: "bad.frag", GLSL: "#version 330\nvoid main() { x = 1; }\n"}, nil)
+	if err == nil || !contains(err.Error(), "bad.frag") {
+		t.Errorf("compile error %v does not name the shader", err)
+	}
+	err = e.c.DrawVBO(&DrawInfo{Mode: PrimTriangles, InstanceCount: 1, Draws: []DrawRange{{Count: 3}}})
+	if !errors.Is(err, ErrNoProgram) {
+		t.Errorf("draw without shaders: %v", err)
+	}
+	// A link error (varying type mismatch) names both shaders.
+	e.program(t, testVS, "#version 330\nin float v_col;\nout vec4 o;\nvoid main() { o = vec4(v_col); }\n")
+	e.posCol(t, quadVerts(0, [4]float32{1, 1, 1, 1}, -1, -1, 1, 1)...)
+	err = e.c.DrawVBO(&DrawInfo{Mode: PrimTriangles, InstanceCount: 1, Draws: []DrawRange{{Count: 3}}})
+	if !errors.Is(err, ErrLink) || !contains(err.Error(), "t.vert") {
+		t.Errorf("link error: %v", err)
+	}
+}
+
+func contains(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return true
+		}
+	}
+	return false
+}
