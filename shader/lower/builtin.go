@@ -60,6 +60,9 @@ func (l *lowerer) dot(a, b []ir.Reg) ir.Reg {
 func (l *lowerer) builtin(x *ast.Call) value {
 	fn := x.Builtin
 	rt := x.Type()
+	if v, ok := l.computeBuiltin(x); ok {
+		return v
+	}
 	if isTexture(fn) {
 		return l.texture(x)
 	}

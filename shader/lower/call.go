@@ -19,6 +19,7 @@ func (l *lowerer) call(x *ast.Call) value {
 		if cv := x.Value(); cv != nil {
 			return l.constValue(x.Type(), cv)
 		}
+		return l.runtimeLength(x)
 	}
 	l.errorf(x.Pos(), "cannot lower call to %s", x.Name)
 	return l.zero(x.Type())

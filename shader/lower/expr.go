@@ -69,6 +69,11 @@ func (l *lowerer) place(e ast.Expr) place {
 		} else if bt.Kind == ast.KindVector {
 			n = bt.Rows
 		}
+		if base.st != nil && base.st.mv != nil {
+			// In memory: byte strides of the std430/std140 layout; a runtime-sized
+			// array (n 0) is not clamped (accesses past the buffer are robust).
+			stride, n = memStride(bt, base.st.mv.std140)
+		}
 		if base.swz != nil && bt.Kind == ast.KindVector {
 			// Indexing a swizzle (v.zyx[i]): a constant index picks one component of
 			// the swizzle; a dynamic one selects among them at run time.
@@ -81,6 +86,11 @@ func (l *lowerer) place(e ast.Expr) place {
 			base.sel = l.expr(x.Index).r[0]
 			base.selSwz = base.swz
 			base.swz = nil
+			base.t = elem
+			return base
+		}
+		if cv := x.Index.Value(); cv != nil && n == 0 {
+			base.off += max(int(cv.Int(0)), 0) * stride
 			base.t = elem
 			return base
 		}
@@ -100,6 +110,11 @@ func (l *lowerer) place(e ast.Expr) place {
 		return base
 	case *ast.Selector:
 		base := l.place(x.X)
+		if x.Field >= 0 && base.t.Kind == ast.KindStruct && base.st != nil && base.st.mv != nil {
+			base.off += memFieldOffset(base.st.mv, base.t, x.Field)
+			base.t = base.t.Struct.Fields[x.Field].Type
+			return base
+		}
 		if x.Field >= 0 && base.t.Kind == ast.KindStruct {
 			for i := 0; i < x.Field; i++ {
 				base.off += base.t.Struct.Fields[i].Type.Slots()

@@ -50,6 +50,8 @@ import (
 // renderer needs.
 type Program struct {
 	VS, FS *ir.Program // verified and optimised; nil for a missing stage
+	// CS is the compute program of a compute-only link (VS and FS are then nil).
+	CS *ir.Program
 	// Attributes is the vertex input layout (VS.Inputs).
 	Attributes []ir.Slot
 	// Varyings is the vertex output layout (VS.Outputs); fragment input word w is
@@ -100,8 +102,11 @@ func CompileStage(name, src string, stage glsl.Stage, opts glsl.Options) (*ir.Pr
 	if err != nil {
 		return nil, err
 	}
-	if stage == glsl.Vertex {
+	switch stage {
+	case glsl.Vertex:
 		return p.VS, nil
+	case glsl.Compute:
+		return p.CS, nil
 	}
 	return p.FS, nil
 }
@@ -112,6 +117,16 @@ func Lower(lp *glsl.Program) (*Program, error) {
 	ul := layoutUniforms(lp)
 	out.Uniforms, out.UniformWords, out.Samplers = ul.slots, ul.words, ul.samplers
 	out.UniformDefaults = ul.defaults
+	if lp.Compute != nil {
+		l := newLowerer(lp, lp.Compute, ast.StageCompute, ul)
+		l.layoutCompute()
+		p, err := l.run()
+		if err != nil {
+			return nil, err
+		}
+		out.CS = p
+		return out, nil
+	}
 	var vsOut map[string]int // output name -> word, for the fragment side
 	if lp.Vertex != nil {
 		l := newLowerer(lp, lp.Vertex, ast.StageVertex, ul)
@@ -227,6 +242,9 @@ func layoutUniforms(lp *glsl.Program) *uniformLayout {
 	if lp.Fragment != nil {
 		stages = append(stages, lp.Fragment)
 	}
+	if lp.Compute != nil {
+		stages = append(stages, lp.Compute)
+	}
 	inits := map[string]*ast.Value{}
 	for _, sp := range stages {
 		for v, val := range uniformInits(sp) {
@@ -235,7 +253,7 @@ func layoutUniforms(lp *glsl.Program) *uniformLayout {
 	}
 	for _, sp := range stages {
 		for _, v := range stageVars(sp) {
-			if v.Kind != ast.VarUniform || (v.Builtin && !v.Used) {
+			if v.Kind != ast.VarUniform || (v.Builtin && !v.Used) || isMemOpaque(v.Type) {
 				continue
 			}
 			if v.Type.ContainsSampler() {

@@ -21,6 +21,8 @@ type storage struct {
 	// flattened word offset and the binding it refers to.
 	leaves   []int
 	leafBind []int
+	// mv is set for variables in memory (storage blocks, shared variables).
+	mv *memVar
 }
 
 // leafBinding returns the binding of the sampler at word offset off of st.
@@ -67,6 +69,8 @@ type lowerer struct {
 	sized   map[*ast.Var]*ast.Type            // initialiser types of unsized array declarations
 	shared  map[string]*storage               // plain globals by name: one storage per stage
 	paramSt map[funcKey]map[*ast.Var]*storage // sampler-holding parameters per specialisation
+	mem     map[*ast.Var]*memVar              // compute: variables in memory
+	opaque  map[*ast.Var]*opaqueVar           // compute: image and atomic counter uniforms
 	fn      *fnState
 	globals []*ast.Var // stageVars
 	inVars  []*ast.Var // inputs in layout order
@@ -224,6 +228,16 @@ func (l *lowerer) storageOf(v *ast.Var) *storage {
 		t = st // an unsized array declaration sized by its initialiser
 	}
 	st := &storage{t: t, sampler: -1}
+	if mv := l.mem[v]; mv != nil {
+		st.mv = mv
+		l.vars[v] = st
+		return st
+	}
+	if l.opaque[v] != nil {
+		st.isSamp = true
+		l.vars[v] = st
+		return st
+	}
 	if v.Type.ContainsSampler() {
 		for _, lf := range samplerLeaves(v.Name, t) {
 			st.leaves = append(st.leaves, lf.off)
@@ -390,6 +404,9 @@ func (l *lowerer) read(pl place, pos ast.Pos) value {
 	if pl.selSwz != nil {
 		return l.readSel(pl, pos)
 	}
+	if pl.st != nil && pl.st.mv != nil {
+		return l.memRead(pl)
+	}
 	bases := ast.WordBases(pl.t)
 	out := value{t: pl.t, r: make([]ir.Reg, len(bases))}
 	if len(pl.dyn) == 0 {
@@ -481,6 +498,10 @@ func (l *lowerer) store(pl place, v value) {
 			old := l.read(q, ast.Pos{}).r[0]
 			l.store(q, value{t: pl.t, r: []ir.Reg{l.b.Op(ir.Select, l.p.Regs[old], conds[k], v.r[0], old)}})
 		}
+		return
+	}
+	if pl.st != nil && pl.st.mv != nil {
+		l.memStore(pl, v)
 		return
 	}
 	if pl.st == nil || pl.st.uniform {

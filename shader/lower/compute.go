@@ -1,0 +1,577 @@
+package lower
+
+import (
+	"strings"
+
+	"vortexgfx/shader/glsl"
+	"vortexgfx/shader/glsl/ast"
+	"vortexgfx/shader/glsl/types"
+	"vortexgfx/shader/ir"
+)
+
+// memVar is where a storage-block member, block instance or shared variable lives:
+// a byte offset in a binding of a memory space, laid out std430 (std140 for a
+// layout(std140) block). Shared variables are laid out one after the other in
+// declaration order with the same rules.
+type memVar struct {
+	space  ir.Space
+	bind   uint32
+	off    int
+	std140 bool
+	block  *ast.InterfaceBlock // set for a block instance variable
+}
+
+// opaqueVar is an image or atomic counter uniform.
+type opaqueVar struct {
+	image   int    // index into Program.Images, -1 for a counter
+	bind    uint32 // counter binding
+	off     uint32 // counter byte offset
+	counter bool
+}
+
+// isMemOpaque reports image and atomic counter types (and arrays of them).
+func isMemOpaque(t *ast.Type) bool {
+	for t.IsArray() {
+		t = t.Elem
+	}
+	return t.IsSampler() && (t.Sampler.Image || t.Sampler.Atomic)
+}
+
+// CompileCompute compiles, links and lowers one compute shader source.
+func CompileCompute(name, src string, opts glsl.Options) (*ir.Program, error) {
+	s, err := glsl.Compile(name, src, glsl.Compute, opts)
+	if err != nil {
+		return nil, err
+	}
+	lp, err := glsl.LinkShaders(s)
+	if err != nil {
+		return nil, err
+	}
+	p, err := Lower(lp)
+	if err != nil {
+		return nil, err
+	}
+	return p.CS, nil
+}
+
+// computeInputs maps the compute built-in inputs to their input words.
+var computeInputs = map[string]int{
+	"gl_LocalInvocationID":    ir.InLocalID,
+	"gl_WorkGroupID":          ir.InWorkGroupID,
+	"gl_NumWorkGroups":        ir.InNumWorkGroups,
+	"gl_GlobalInvocationID":   ir.InGlobalID,
+	"gl_LocalInvocationIndex": ir.InLocalIndex,
+}
+
+// layoutCompute lays out a compute stage: the built-in input words, the storage
+// blocks, shared variables, images and atomic counters.
+func (l *lowerer) layoutCompute() {
+	p := l.p
+	p.Stage = ir.Compute
+	for k, n := range l.lp.LocalSize {
+		p.LocalSize[k] = uint32(n)
+	}
+	p.InputWords = ir.ComputeInputWords
+	for name, w := range computeInputs {
+		n := 3
+		if w == ir.InLocalIndex {
+			n = 1
+		}
+		p.Inputs = append(p.Inputs, ir.Slot{Name: name, Word: w, Words: n, Type: ir.U32, Location: -1})
+	}
+	sortSlots(p.Inputs)
+	for _, v := range l.globals {
+		if w, ok := computeInputs[v.Name]; ok && v.Builtin && v.Kind == ast.VarIn {
+			l.inputs[v] = w
+			l.inVars = append(l.inVars, v)
+		}
+	}
+	l.mem = map[*ast.Var]*memVar{}
+	l.opaque = map[*ast.Var]*opaqueVar{}
+	blocks := map[string]uint32{}
+	shared := 0
+	counterNext := map[uint32]uint32{}
+	sharedByName := map[string]*memVar{}
+	for _, u := range l.sp.Units {
+		for _, b := range u.File.Blocks {
+			if b.Storage != ast.StorageBuffer {
+				continue
+			}
+			bind, seen := blocks[b.Name]
+			if !seen {
+				bind = uint32(max(b.Binding, 0))
+				for _, x := range p.Buffers {
+					if x.Binding == bind {
+						l.errorf(u.File.Pos(), "buffer blocks '%s' and '%s' share binding %d", x.Name, b.Name, bind)
+					}
+				}
+				bb := ir.BufferBinding{Name: b.Name, Binding: bind, Fixed: uint32(b.Size), Stride: uint32(b.RuntimeStride), ReadOnly: true, WriteOnly: true}
+				for _, m := range b.Members {
+					bb.ReadOnly = bb.ReadOnly && m.Qual.ReadOnlyMem
+					bb.WriteOnly = bb.WriteOnly && m.Qual.WriteOnlyMem
+				}
+				if bb.Fixed%4 != 0 {
+					bb.Fixed = (bb.Fixed + 3) &^ 3
+				}
+				p.Buffers = append(p.Buffers, bb)
+				blocks[b.Name] = bind
+			}
+			std140 := b.Layout == "std140"
+			for _, m := range b.Members {
+				l.mem[m] = &memVar{space: ir.SpaceBuffer, bind: bind, off: m.Offset, std140: std140}
+			}
+			if b.InstanceVar != nil {
+				l.mem[b.InstanceVar] = &memVar{space: ir.SpaceBuffer, bind: bind, std140: std140, block: b}
+			}
+		}
+		for _, v := range u.File.Globals {
+			switch {
+			case v.Kind == ast.VarShared:
+				if mv := sharedByName[v.Name]; mv != nil {
+					l.mem[v] = mv // one variable across the stage's units
+					continue
+				}
+				size, align := types.MemLayout(v.Type, false)
+				shared = (shared + align - 1) / align * align
+				mv := &memVar{space: ir.SpaceShared, off: shared}
+				l.mem[v], sharedByName[v.Name] = mv, mv
+				shared += size
+			case v.Kind == ast.VarUniform && isMemOpaque(v.Type):
+				l.opaqueUniform(v, counterNext)
+			}
+		}
+	}
+	shared = (shared + 3) &^ 3
+	if shared > types.MaxComputeSharedMemorySize {
+		l.errorf(l.sp.Main.NamePos, "shared variables take %d bytes, more than gl_MaxComputeSharedMemorySize (%d)", shared, types.MaxComputeSharedMemorySize)
+	}
+	p.SharedBytes = uint32(shared)
+}
+
+func sortSlots(s []ir.Slot) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j].Word < s[j-1].Word; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+// opaqueUniform records an image or atomic counter uniform.
+func (l *lowerer) opaqueUniform(v *ast.Var, counterNext map[uint32]uint32) {
+	for ov, o := range l.opaque {
+		if ov.Name == v.Name {
+			l.opaque[v] = o // declared in several units
+			return
+		}
+	}
+	p := l.p
+	if v.Type.Sampler.Atomic {
+		bind := uint32(max(v.Binding, 0))
+		off := counterNext[bind]
+		if o := layoutInt(&v.Qual, "offset"); o >= 0 {
+			off = uint32(o)
+		}
+		counterNext[bind] = off + 4
+		p.Counters = append(p.Counters, ir.CounterBinding{Name: v.Name, Binding: bind, Offset: off, Count: 1})
+		l.opaque[v] = &opaqueVar{image: -1, counter: true, bind: bind, off: off}
+		return
+	}
+	s := v.Type.Sampler
+	ib := ir.ImageBinding{Name: v.Name, Binding: uint32(len(p.Images)), ReadOnly: v.Qual.ReadOnlyMem, WriteOnly: v.Qual.WriteOnlyMem}
+	if v.Binding >= 0 {
+		ib.Binding = uint32(v.Binding)
+	}
+	switch {
+	case s.Dim == ast.Dim3D:
+		ib.Dim = ir.Image3D
+	case s.Array:
+		ib.Dim = ir.Image2DArray
+	}
+	f, ok := ir.FormatByName(types.ImageFormat(v))
+	if !ok {
+		l.errorf(v.DeclPos, "image '%s' has no supported format", v.Name)
+	}
+	ib.Format = f
+	for _, x := range p.Images {
+		if x.Binding == ib.Binding {
+			l.errorf(v.DeclPos, "images '%s' and '%s' share binding %d", x.Name, v.Name, ib.Binding)
+		}
+	}
+	p.Images = append(p.Images, ib)
+	l.opaque[v] = &opaqueVar{image: len(p.Images) - 1}
+}
+
+func layoutInt(q *ast.Qualifiers, name string) int {
+	for _, lq := range q.Layout {
+		if lq.Name == name && lq.Value != nil && lq.Value.Value() != nil {
+			return int(lq.Value.Value().Int(0))
+		}
+	}
+	return -1
+}
+
+// memStride returns the byte stride and element count of indexing a value of type
+// t that lives in memory (n 0: a runtime-sized array).
+func memStride(t *ast.Type, std140 bool) (stride, n int) {
+	switch t.Kind {
+	case ast.KindArray:
+		return types.MemArrayStride(t.Elem, std140), t.Len
+	case ast.KindMatrix:
+		return types.MemArrayStride(t.Column(), std140), t.Cols
+	}
+	return 4, t.Rows
+}
+
+// memFieldOffset returns the byte offset of field f of struct type t in memory.
+func memFieldOffset(mv *memVar, t *ast.Type, f int) int {
+	if mv.block != nil && mv.block.Type != nil && t.Struct == mv.block.Type.Struct {
+		return mv.block.Members[f].Offset
+	}
+	return types.MemFieldOffsets(t.Struct, mv.std140)[f]
+}
+
+// memWords appends the byte offset of every flattened word of a value of type t
+// stored at base.
+func memWords(t *ast.Type, std140 bool, base int, out []int) []int {
+	switch t.Kind {
+	case ast.KindScalar:
+		return append(out, base)
+	case ast.KindVector:
+		for i := 0; i < t.Rows; i++ {
+			out = append(out, base+4*i)
+		}
+	case ast.KindMatrix:
+		cs := types.MemArrayStride(t.Column(), std140)
+		for c := 0; c < t.Cols; c++ {
+			for r := 0; r < t.Rows; r++ {
+				out = append(out, base+c*cs+4*r)
+			}
+		}
+	case ast.KindArray:
+		st := types.MemArrayStride(t.Elem, std140)
+		for i := 0; i < t.Len; i++ {
+			out = memWords(t.Elem, std140, base+i*st, out)
+		}
+	case ast.KindStruct:
+		offs := types.MemFieldOffsets(t.Struct, std140)
+		for i, f := range t.Struct.Fields {
+			out = memWords(f.Type, std140, base+offs[i], out)
+		}
+	}
+	return out
+}
+
+// memAddr returns a uint register holding the byte address of the place's word at
+// static byte offset off (the variable's offset, the place's offset and the
+// dynamic index terms summed).
+func (l *lowerer) memAddr(pl *place, off int) ir.Reg {
+	addr := l.b.ConstU(uint32(pl.st.mv.off + pl.off + off))
+	for _, d := range pl.dyn {
+		idx := d.idx
+		if d.n > 0 {
+			idx = l.clampIndex(idx, d.n)
+		}
+		if l.p.Regs[idx] != ir.U32 {
+			idx = l.b.Op(ir.Cast, ir.U32, idx)
+		}
+		if d.stride != 1 {
+			idx = l.b.Op(ir.UMul, ir.U32, idx, l.b.ConstU(uint32(d.stride)))
+		}
+		addr = l.b.Op(ir.UAdd, ir.U32, addr, idx)
+	}
+	return addr
+}
+
+// memOffsets returns the byte offsets of the words a memory place covers.
+func (pl *place) memOffsets() []int {
+	if pl.swz != nil {
+		out := make([]int, len(pl.swz))
+		for i, c := range pl.swz {
+			out[i] = 4 * c
+		}
+		return out
+	}
+	return memWords(pl.t, pl.st.mv.std140, 0, nil)
+}
+
+func (l *lowerer) memInst(op ir.Op, dst ir.Reg, mv *memVar, src ...ir.Reg) {
+	in := ir.Inst{Op: op, Dst: dst, Src: [4]ir.Reg{ir.NoReg, ir.NoReg, ir.NoReg, ir.NoReg}, Imm: mv.bind, Len: uint32(mv.space)}
+	copy(in.Src[:], src)
+	l.b.Emit(in)
+}
+
+// memRead loads the words of a memory place.
+func (l *lowerer) memRead(pl place) value {
+	bases := ast.WordBases(pl.t)
+	offs := pl.memOffsets()
+	out := value{t: pl.t, r: make([]ir.Reg, len(bases))}
+	for k, bs := range bases {
+		addr := l.memAddr(&pl, offs[k])
+		if bs == ast.Bool {
+			w := l.b.Reg(ir.U32)
+			l.memInst(ir.MemLoad, w, pl.st.mv, addr)
+			out.r[k] = l.b.Op(ir.Ne, ir.Bool, w, l.b.ConstU(0))
+			continue
+		}
+		d := l.b.Reg(irType(bs))
+		l.memInst(ir.MemLoad, d, pl.st.mv, addr)
+		out.r[k] = d
+	}
+	return out
+}
+
+// memStore stores v into a memory place (bools as 0/1 words).
+func (l *lowerer) memStore(pl place, v value) {
+	offs := pl.memOffsets()
+	for k, r := range v.r {
+		if k >= len(offs) {
+			break
+		}
+		addr := l.memAddr(&pl, offs[k])
+		if l.p.Regs[r] == ir.Bool {
+			r = l.b.Op(ir.BtoU, ir.U32, r)
+		}
+		l.memInst(ir.MemStore, ir.NoReg, pl.st.mv, addr, r)
+	}
+}
+
+// runtimeLength lowers x.length() of a storage block's runtime-sized array:
+// (buffer size − array offset) / stride, 0 when the buffer ends before it.
+func (l *lowerer) runtimeLength(x *ast.Call) value {
+	pl := l.place(x.Method)
+	if pl.st == nil || pl.st.mv == nil || pl.st.mv.space != ir.SpaceBuffer {
+		l.errorf(x.Pos(), "length() of an unsized array outside a buffer block")
+		return l.zero(x.Type())
+	}
+	stride, _ := memStride(pl.t, pl.st.mv.std140)
+	size := l.b.Reg(ir.U32)
+	l.memInst(ir.MemSize, size, pl.st.mv)
+	off := l.memAddr(&pl, 0)
+	rest := l.b.Op(ir.USub, ir.U32, size, off)
+	n := l.b.Op(ir.UDiv, ir.U32, rest, l.b.ConstU(uint32(stride)))
+	n = l.b.Op(ir.Select, ir.U32, l.b.Op(ir.UGe, ir.Bool, size, off), n, l.b.ConstU(0))
+	return value{t: x.Type(), r: []ir.Reg{l.b.Op(ir.Cast, ir.I32, n)}}
+}
+
+// atomicOps maps the atomic built-ins to IR atomic operations (signed variants
+// for min/max on int).
+func atomicOp(fn ast.Builtin, signed bool) (ir.AtomicOp, bool) {
+	switch fn {
+	case ast.FnAtomicAdd, ast.FnImageAtomicAdd:
+		return ir.AtomicAdd, true
+	case ast.FnAtomicMin, ast.FnImageAtomicMin:
+		if signed {
+			return ir.AtomicIMin, true
+		}
+		return ir.AtomicUMin, true
+	case ast.FnAtomicMax, ast.FnImageAtomicMax:
+		if signed {
+			return ir.AtomicIMax, true
+		}
+		return ir.AtomicUMax, true
+	case ast.FnAtomicAnd, ast.FnImageAtomicAnd:
+		return ir.AtomicAnd, true
+	case ast.FnAtomicOr, ast.FnImageAtomicOr:
+		return ir.AtomicOr, true
+	case ast.FnAtomicXor, ast.FnImageAtomicXor:
+		return ir.AtomicXor, true
+	case ast.FnAtomicExchange, ast.FnImageAtomicExchange:
+		return ir.AtomicExchange, true
+	case ast.FnAtomicCompSwap, ast.FnImageAtomicCompSwap:
+		return ir.AtomicCompSwap, true
+	}
+	return 0, false
+}
+
+// computeBuiltin lowers barriers, atomics, atomic counters and image functions; ok
+// is false for every other built-in.
+func (l *lowerer) computeBuiltin(x *ast.Call) (value, bool) {
+	fn := x.Builtin
+	switch fn {
+	case ast.FnBarrier:
+		l.b.Ctl(ir.Barrier)
+		return value{t: x.Type()}, true
+	case ast.FnMemoryBarrier, ast.FnMemoryBarrierShared, ast.FnMemoryBarrierBuffer, ast.FnMemoryBarrierImage,
+		ast.FnMemoryBarrierAtomicCounter, ast.FnGroupMemoryBarrier:
+		// Memory operations complete in program order in this in-order model: the
+		// memory barriers order nothing further. spec: vortexpipe-driver §2.3.2
+		// ("pure memory barriers in this per-thread model are no-ops").
+		return value{t: x.Type()}, true
+	case ast.FnAtomicCounterIncrement, ast.FnAtomicCounterDecrement, ast.FnAtomicCounter:
+		return l.counterOp(x), true
+	case ast.FnImageLoad, ast.FnImageStore, ast.FnImageSize:
+		return l.imageOp(x), true
+	}
+	if strings.HasPrefix(fn.String(), "imageAtomic") {
+		return l.imageOp(x), true
+	}
+	op, ok := atomicOp(fn, x.Type().Base == ast.Int)
+	if !ok {
+		return value{}, false
+	}
+	pl := l.place(x.Args[0])
+	if pl.st == nil || pl.st.mv == nil || pl.selSwz != nil {
+		l.errorf(x.Pos(), "'%s' needs a buffer or shared variable", fn)
+		return l.zero(x.Type()), true
+	}
+	t := irType(x.Type().Base)
+	addr := l.memAddr(&pl, pl.memOffsets()[0])
+	val := l.expr(x.Args[1]).r[0]
+	cmp := val
+	if op == ir.AtomicCompSwap {
+		cmp, val = val, l.expr(x.Args[2]).r[0]
+	}
+	d := l.b.Reg(t)
+	in := ir.Inst{Op: ir.MemAtomic, Dst: d, Src: [4]ir.Reg{addr, val, cmp, ir.NoReg}, Imm: pl.st.mv.bind, Len: uint32(pl.st.mv.space), Stride: uint32(op)}
+	l.b.Emit(in)
+	return value{t: x.Type(), r: []ir.Reg{d}}, true
+}
+
+// opaqueOf returns the image or counter uniform an argument names.
+func (l *lowerer) opaqueOf(e ast.Expr) *opaqueVar {
+	if id, ok := e.(*ast.Ident); ok && id.Var != nil {
+		if o := l.opaque[id.Var]; o != nil {
+			return o
+		}
+	}
+	l.errorf(e.Pos(), "images and atomic counters must be named by their uniform (not passed as parameters)")
+	return nil
+}
+
+// counterOp lowers atomicCounterIncrement (returns the old value),
+// atomicCounterDecrement (returns the new value) and atomicCounter.
+// spec: GLSL 4.50 §8.10.
+func (l *lowerer) counterOp(x *ast.Call) value {
+	o := l.opaqueOf(x.Args[0])
+	if o == nil {
+		return l.zero(x.Type())
+	}
+	mv := &memVar{space: ir.SpaceCounter, bind: o.bind}
+	addr := l.b.ConstU(o.off)
+	d := l.b.Reg(ir.U32)
+	switch x.Builtin {
+	case ast.FnAtomicCounter:
+		l.memInst(ir.MemLoad, d, mv, addr)
+	default:
+		one := l.b.ConstU(1)
+		if x.Builtin == ast.FnAtomicCounterDecrement {
+			one = l.b.ConstU(^uint32(0))
+		}
+		l.b.Emit(ir.Inst{Op: ir.MemAtomic, Dst: d, Src: [4]ir.Reg{addr, one, one, ir.NoReg}, Imm: o.bind, Len: uint32(ir.SpaceCounter), Stride: uint32(ir.AtomicAdd)})
+		if x.Builtin == ast.FnAtomicCounterDecrement {
+			d = l.b.Op(ir.USub, ir.U32, d, l.b.ConstU(1))
+		}
+	}
+	return value{t: x.Type(), r: []ir.Reg{d}}
+}
+
+// imageOp lowers imageLoad, imageStore, imageSize and imageAtomic*. The texel
+// address is computed here from the image's extent: a coordinate outside the image
+// gives an address past its end, which the executor treats as out of bounds (loads
+// read zero words, stores and atomics are dropped). Formats convert here, so the
+// memory holds the texels exactly as the format defines them. spec: GLSL 4.50
+// §8.12; vortexpipe-driver §2.5 (VP_DESC_IMAGE: base and row stride).
+func (l *lowerer) imageOp(x *ast.Call) value {
+	o := l.opaqueOf(x.Args[0])
+	if o == nil || o.image < 0 {
+		return l.zero(x.Type())
+	}
+	ib := l.p.Images[o.image]
+	mv := &memVar{space: ir.SpaceImage, bind: ib.Binding}
+	ext := func(k uint32) ir.Reg {
+		d := l.b.Reg(ir.I32)
+		l.b.Emit(ir.Inst{Op: ir.ImageExtent, Dst: d, Src: [4]ir.Reg{ir.NoReg, ir.NoReg, ir.NoReg, ir.NoReg}, Imm: ib.Binding, Stride: k})
+		return d
+	}
+	nc := ib.Dim.Coords()
+	if x.Builtin == ast.FnImageSize {
+		out := value{t: x.Type()}
+		for k := 0; k < nc; k++ {
+			out.r = append(out.r, ext(uint32(k)))
+		}
+		return out
+	}
+	coord := l.expr(x.Args[1]).r
+	var inb, idx ir.Reg
+	for k := nc - 1; k >= 0; k-- {
+		e := l.b.Op(ir.Cast, ir.U32, ext(uint32(k)))
+		c := l.b.Op(ir.Cast, ir.U32, coord[k])
+		ok := l.b.Op(ir.ULt, ir.Bool, c, e)
+		if k == nc-1 {
+			inb, idx = ok, c
+		} else {
+			inb = l.b.Op(ir.BAnd, ir.Bool, inb, ok)
+			idx = l.b.Op(ir.UAdd, ir.U32, l.b.Op(ir.UMul, ir.U32, idx, e), c)
+		}
+	}
+	tb := ib.Format.TexelBytes()
+	base := l.b.Op(ir.UMul, ir.U32, idx, l.b.ConstU(tb))
+	// Out of the image: an address no image reaches, even plus 12.
+	base = l.b.Op(ir.Select, ir.U32, inb, base, l.b.ConstU(^uint32(15)))
+	word := func(w uint32) ir.Reg {
+		if w == 0 {
+			return base
+		}
+		return l.b.Op(ir.UAdd, ir.U32, base, l.b.ConstU(4*w))
+	}
+	rt := ib.Format.Result()
+	switch x.Builtin {
+	case ast.FnImageLoad:
+		out := value{t: x.Type(), r: make([]ir.Reg, 4)}
+		load := func(w uint32, t ir.Type) ir.Reg {
+			d := l.b.Reg(t)
+			l.memInst(ir.MemLoad, d, mv, word(w))
+			return d
+		}
+		switch ib.Format {
+		case ir.FormatRGBA32F, ir.FormatRGBA32UI, ir.FormatRGBA32I:
+			for k := range out.r {
+				out.r[k] = load(uint32(k), rt)
+			}
+		case ir.FormatR32F, ir.FormatR32UI, ir.FormatR32I:
+			out.r[0] = load(0, rt)
+			out.r[1], out.r[2] = l.b.Const(rt, 0), l.b.Const(rt, 0)
+			out.r[3] = l.b.Const(rt, 1)
+			if rt == ir.F32 {
+				out.r[3] = l.b.ConstF(1)
+			}
+		case ir.FormatRGBA8:
+			w := load(0, ir.U32)
+			for k := range out.r {
+				out.r[k] = l.b.Imm(ir.UnpackUnorm4x8, l.b.Reg(ir.F32), uint32(k), w)
+			}
+		case ir.FormatRGBA16F:
+			w0, w1 := load(0, ir.U32), load(1, ir.U32)
+			for k := range out.r {
+				out.r[k] = l.b.Imm(ir.UnpackHalf2x16, l.b.Reg(ir.F32), uint32(k%2), [2]ir.Reg{w0, w1}[k/2])
+			}
+		}
+		return out
+	case ast.FnImageStore:
+		v := l.expr(x.Args[2]).r
+		store := func(w uint32, r ir.Reg) { l.memInst(ir.MemStore, ir.NoReg, mv, word(w), r) }
+		switch ib.Format {
+		case ir.FormatRGBA32F, ir.FormatRGBA32UI, ir.FormatRGBA32I:
+			for k, r := range v {
+				store(uint32(k), r)
+			}
+		case ir.FormatR32F, ir.FormatR32UI, ir.FormatR32I:
+			store(0, v[0])
+		case ir.FormatRGBA8:
+			store(0, l.b.Op(ir.PackUnorm4x8, ir.U32, v[0], v[1], v[2], v[3]))
+		case ir.FormatRGBA16F:
+			store(0, l.b.Op(ir.PackHalf2x16, ir.U32, v[0], v[1]))
+			store(1, l.b.Op(ir.PackHalf2x16, ir.U32, v[2], v[3]))
+		}
+		return value{t: x.Type()}
+	}
+	op, _ := atomicOp(x.Builtin, rt == ir.I32)
+	val := l.expr(x.Args[2]).r[0]
+	cmp := val
+	if op == ir.AtomicCompSwap {
+		cmp, val = val, l.expr(x.Args[3]).r[0]
+	}
+	d := l.b.Reg(rt)
+	l.b.Emit(ir.Inst{Op: ir.MemAtomic, Dst: d, Src: [4]ir.Reg{base, val, cmp, ir.NoReg}, Imm: ib.Binding, Len: uint32(ir.SpaceImage), Stride: uint32(op)})
+	return value{t: x.Type(), r: []ir.Reg{d}}
+}
