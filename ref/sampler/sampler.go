@@ -345,7 +345,13 @@ type texel struct {
 	i [4]uint32
 }
 
-func (t *Texture) isInt() bool { return t.Format.IsInteger() || t.Format == format.S8 }
+func (t *Texture) isInt() bool {
+	switch t.Format {
+	case format.RGBA8, format.BGRA8: // the common formats skip Info
+		return false
+	}
+	return t.Format.IsInteger() || t.Format == format.S8
+}
 
 func (t *Texture) read(l *Level, x, y, z int) texel {
 	return t.decode(l.Data[l.Offset(t.Format, x, y, z):])
@@ -353,6 +359,14 @@ func (t *Texture) read(l *Level, x, y, z int) texel {
 
 // decode converts the stored texel at src[0:].
 func (t *Texture) decode(src []byte) texel {
+	switch t.Format { // the common formats skip the format dispatch
+	case format.RGBA8:
+		return texel{f: format.ToFloatRGBA8(format.UnpackRGBA8(src))}
+	case format.BGRA8:
+		v := format.ToFloatRGBA8(format.UnpackRGBA8(src))
+		v[0], v[2] = v[2], v[0]
+		return texel{f: v}
+	}
 	switch {
 	case t.Format == format.S8:
 		return texel{i: [4]uint32{uint32(format.UnpackStencil(t.Format, src)), 0, 0, 1}}
@@ -374,15 +388,16 @@ func (t *Texture) border(s *Sampler) texel {
 // finish applies the view swizzle and returns result words.
 func (t *Texture) finish(v texel) [4]uint32 {
 	var out [4]uint32
+	isInt := t.isInt()
 	for c, sw := range t.Swizzle {
 		switch {
-		case sw <= SwizzleA && t.isInt():
+		case sw <= SwizzleA && isInt:
 			out[c] = v.i[sw]
 		case sw <= SwizzleA:
 			out[c] = math.Float32bits(v.f[sw])
 		case sw == SwizzleZero:
 			out[c] = 0
-		case t.isInt():
+		case isInt:
 			out[c] = 1
 		default:
 			out[c] = math.Float32bits(1)
