@@ -408,3 +408,34 @@ func FuzzDescriptor(f *testing.F) {
 		}
 	})
 }
+
+// TestPutTable: the table encoder refuses mismatched, nil and unaligned entries.
+func TestPutTable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	s := smp(fLin, fLin, noMip, sampler.Repeat)
+	u, err := Layout(newTex(t, sampler.Dim2D, format.RGBA8, 2, 2, 1, 1, rng), &s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		ups   []*Upload
+		bases []uint64
+	}{
+		{"count mismatch", []*Upload{u}, nil},
+		{"nil upload", []*Upload{nil}, []uint64{0}},
+		{"unaligned base", []*Upload{u}, []uint64{0x1004}},
+	} {
+		if _, err := PutTable(tc.ups, tc.bases); !errors.Is(err, ErrLayout) {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+	}
+	b, err := PutTable([]*Upload{u, u}, []uint64{0x1000, 0x2000})
+	if err != nil || len(b) != 2*abi.SWTexDescBytes {
+		t.Fatalf("%d bytes, %v", len(b), err)
+	}
+	d, err := abi.DecodeSWTexDesc(b[abi.SWTexDescBytes:])
+	if err != nil || d.Level[0].Addr != 0x2000 {
+		t.Errorf("entry 1 level 0 at 0x%x, %v", d.Level[0].Addr, err)
+	}
+}

@@ -163,3 +163,24 @@ func Layout(t *sampler.Texture, s *sampler.Sampler) (*Upload, error) {
 	u.Desc = back
 	return u, nil
 }
+
+// PutTable encodes a descriptor table: entry i describes uploads[i] placed at
+// device address bases[i]. The table is indexed by the program's sampler binding
+// index (exec.TexRequest.Sampler) when a Sampler serves an executor.
+// spec: vortexpipe-driver §2.5 (FS arg slot 1, the resident SW-sampler descriptors)
+func PutTable(uploads []*Upload, bases []uint64) ([]byte, error) {
+	if len(uploads) != len(bases) || len(uploads) > MaxUnits {
+		return nil, fmt.Errorf("%w: %d uploads, %d bases (max %d)", ErrLayout, len(uploads), len(bases), MaxUnits)
+	}
+	b := make([]byte, len(uploads)*abi.SWTexDescBytes)
+	for i, u := range uploads {
+		if u == nil {
+			return nil, fmt.Errorf("%w: upload %d is nil", ErrLayout, i)
+		}
+		if bases[i]%LevelAlign != 0 {
+			return nil, fmt.Errorf("%w: upload %d at 0x%x is not %d-byte aligned", ErrLayout, i, bases[i], LevelAlign)
+		}
+		u.PutDescriptor(bases[i], b[i*abi.SWTexDescBytes:])
+	}
+	return b, nil
+}
