@@ -177,6 +177,8 @@ func (s *Sampler) Texture(r *exec.TexRequest) error {
 	if err := sampler.Sample(&u.tex, &u.smp, req, out); err != nil {
 		return fmt.Errorf("%w: sampler %d: %v: %w", ErrSampler, r.Sampler, r.Op, err)
 	}
+	s.stats.Instructions++
+	s.stats.Lanes += uint64(n)
 	if r.Op == ir.TexQueryLevels {
 		for i := range out {
 			out[i][0] = out[i][3]

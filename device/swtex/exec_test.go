@@ -8,6 +8,7 @@ import (
 
 	"vortexgfx/abi"
 	"vortexgfx/device/mem"
+	"vortexgfx/ref"
 	"vortexgfx/ref/format"
 	"vortexgfx/ref/sampler"
 	"vortexgfx/shader/exec"
@@ -15,6 +16,13 @@ import (
 )
 
 const warp = 16
+
+// The software sampler serves the executor and, through Sample, the reference
+// renderer's texture interface.
+var (
+	_ exec.Sampler = (*Sampler)(nil)
+	_ ref.Textures = (*Sampler)(nil)
+)
 
 func newExecReq() *exec.TexRequest {
 	r := &exec.TexRequest{Width: warp}
@@ -336,6 +344,9 @@ func TestRebindNoAlloc(t *testing.T) {
 	run()
 	if n := testing.AllocsPerRun(20, run); n != 0 {
 		t.Errorf("%v allocations per bind + warp sample", n)
+	}
+	if st := s.Stats(); st.Instructions != 22 || st.Lanes != 22*16 || st.Decodes != 22 {
+		t.Errorf("stats %+v, want 22 instructions of 16 lanes, 22 decodes", st)
 	}
 }
 

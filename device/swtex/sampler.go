@@ -48,7 +48,19 @@ type Sampler struct {
 	units []unit
 	n     int
 	x     execScratch
+	stats Stats
 }
+
+// Stats counts what a Sampler did since it was created (Bind does not reset
+// them): a driver or the device's perf counters read them per wave or per draw.
+type Stats struct {
+	Instructions uint64 // texture instructions (Texture and Sample calls)
+	Lanes        uint64 // lanes sampled
+	Decodes      uint64 // descriptors decoded (first use in a binding)
+}
+
+// Stats returns the counters.
+func (s *Sampler) Stats() Stats { return s.stats }
 
 // New returns an unbound sampler.
 func New() *Sampler { return &Sampler{} }
@@ -113,6 +125,8 @@ func (s *Sampler) Sample(i int, req *sampler.Request, out [][4]uint32) error {
 	if err := sampler.Sample(&u.tex, &u.smp, req, out); err != nil {
 		return fmt.Errorf("%w: sampler %d: %w", ErrSampler, i, err)
 	}
+	s.stats.Instructions++
+	s.stats.Lanes += uint64(req.N)
 	return nil
 }
 
@@ -127,6 +141,7 @@ func (s *Sampler) unit(i int) (*unit, error) {
 	case unitFailed:
 		return nil, u.err
 	}
+	s.stats.Decodes++
 	if err := s.decode(i, u); err != nil {
 		u.state, u.err = unitFailed, err
 		return nil, err
