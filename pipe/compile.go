@@ -153,9 +153,8 @@ type linked struct {
 	vs   *program.VertexShader
 	fs   *program.FragmentShader
 	// variants compiles the device program per variant key (at most
-	// MaxFSVariants); devErr is why the pair has no device program at all.
+	// MaxFSVariants).
 	variants *VariantCache
-	devErr   error
 	// user attribute slots (gl_VertexID/gl_InstanceID excluded), in layout order.
 	attrs []ir.Slot
 }

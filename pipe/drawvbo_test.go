@@ -414,6 +414,11 @@ func TestResidencyAcrossFrames(t *testing.T) {
 	if st := res.Stats(); st.Uploads != first.Uploads || st.Hits < 3 {
 		t.Errorf("unchanged vertex buffer: uploads %d → %d, hits %d", first.Uploads, st.Uploads, st.Hits)
 	}
+	// The clears ran on the device: the framebuffer was loaded once (the first
+	// draw) and read back once per Finish.
+	if be := &e.s.be; be.targetLoads != 1 || be.targetReads != 4 {
+		t.Errorf("framebuffer loaded %d times, read %d times over 4 frames; want 1 and 4", be.targetLoads, be.targetReads)
+	}
 	if err := vb.Write(0, make([]byte, 4)); err != nil {
 		t.Fatal(err)
 	}

@@ -44,17 +44,25 @@ const (
 	ClearColor   ClearFlags = 0xFF << 2
 )
 
-// Clear fills the bound attachments' framebuffer area in host memory (the
-// attachment's storage, as the pass's loadOp=CLEAR lands there before the device
-// seeds its planes, vortexpipe §3.2) and marks the written range dirty in the
-// residency table. Colour is encoded per attachment format (sRGB encoded, integer
-// formats take the colour's integer values); depth and stencil clear
-// independently, keeping the other aspect of a D24S8 texel.
+// Clear fills the bound attachments' framebuffer area. When the device's
+// targets hold exactly the bound attachments and the clear covers all of them it
+// runs on the device; otherwise it writes host memory (the attachment's storage,
+// as the pass's loadOp=CLEAR lands there before the device seeds its planes,
+// vortexpipe §3.2) after reading newer device contents back, and marks the
+// written range dirty in the residency table. Colour is encoded per attachment
+// format (sRGB encoded, integer formats take the colour's integer values); depth
+// and stencil clear independently, keeping the other aspect of a D24S8 texel.
 func (c *Context) Clear(flags ClearFlags, color [4]float32, depth float32, stencil uint8) error {
 	st := c.Bound()
 	fb := &st.FB
 	if fb.Width < 1 {
 		return fmt.Errorf("pipe: clear without a framebuffer")
+	}
+	if done, err := c.clearOnDevice(fb, flags, color, depth, stencil); err != nil || done {
+		return err
+	}
+	if err := c.hostCurrent(); err != nil {
+		return err
 	}
 	for i, s := range fb.Cbufs {
 		if s == nil || flags&(ClearColor0<<i) == 0 {
@@ -114,6 +122,7 @@ func fillSurface(s *Surface, fb *Framebuffer, put func(px []byte)) error {
 			put(row[x*bpp : (x+1)*bpp])
 		}
 	}
+	r.version++
 	r.mu.Unlock()
 	r.screen.res.MarkDirty(r, uint64(off), uint64((fb.Height-1)*pitch+fb.Width*bpp))
 	return nil

@@ -1,0 +1,240 @@
+package pipe
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+
+	"vortexgfx/ref/format"
+)
+
+// TestStrictGates: for every gate of reasons.go, a state that trips it makes
+// DrawVBO under Options.Strict return a *StrictError naming that gate with
+// nothing drawn, and without STRICT the fallback is counted in Stats.
+// spec: vortexpipe §1.5 (STRICT), §1.5.1 (gated fallbacks)
+func TestStrictGates(t *testing.T) {
+	type mutator func(t *testing.T, e *drawEnv, info *DrawInfo)
+	tex := func(t *testing.T, e *drawEnv, d TextureDesc) *SamplerView {
+		t.Helper()
+		r, err := e.s.CreateTexture(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := e.c.CreateSamplerView(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.c.SetSamplerViews(0, []*SamplerView{v}); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	tex2D := func(t *testing.T, e *drawEnv) {
+		tex(t, e, TextureDesc{Target: Target2D, Format: format.RGBA8, Width: 4, Height: 4, Depth: 1, ArraySize: 1, Levels: 1})
+	}
+	sampler := func(s SamplerState) mutator {
+		return func(t *testing.T, e *drawEnv, _ *DrawInfo) {
+			tex2D(t, e)
+			sm, err := e.c.CreateSamplerState(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_ = e.c.BindSamplerStates(0, []*Sampler{sm})
+		}
+	}
+	rast := func(s RasterizerState) mutator {
+		return func(t *testing.T, e *drawEnv, _ *DrawInfo) {
+			r, err := e.c.CreateRasterizerState(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.c.BindRasterizerState(r)
+		}
+	}
+	dsa := func(s DepthStencilAlphaState) mutator {
+		return func(t *testing.T, e *drawEnv, _ *DrawInfo) {
+			d, err := e.c.CreateDSAState(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.c.BindDSAState(d)
+		}
+	}
+	blend := func(s BlendState) mutator {
+		return func(t *testing.T, e *drawEnv, _ *DrawInfo) {
+			b, err := e.c.CreateBlendState(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.c.BindBlendState(b)
+		}
+	}
+	fb := func(f func(t *testing.T, e *drawEnv) Framebuffer) mutator {
+		return func(t *testing.T, e *drawEnv, _ *DrawInfo) {
+			if err := e.c.SetFramebufferState(f(t, e)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	shaders := func(vs, fs string) mutator {
+		return func(t *testing.T, e *drawEnv, _ *DrawInfo) { e.program(t, vs, fs) }
+	}
+	cases := []struct {
+		gate ReasonCode
+		mut  mutator
+	}{
+		{GateNoVS, func(t *testing.T, e *drawEnv, _ *DrawInfo) { _ = e.c.BindVSState(nil) }},
+		{GateNoFS, func(t *testing.T, e *drawEnv, _ *DrawInfo) { _ = e.c.BindFSState(nil) }},
+		{GateVSNotCompiled, func(t *testing.T, e *drawEnv, _ *DrawInfo) {
+			_ = e.c.BindVSState(&Shader{Desc: ShaderDesc{Stage: StageVertex, GLSL: "precompiled elsewhere"}})
+		}},
+		{GateFSNotCompiled, func(t *testing.T, e *drawEnv, _ *DrawInfo) {
+			_ = e.c.BindFSState(&Shader{Desc: ShaderDesc{Stage: StageFragment, GLSL: "precompiled elsewhere"}})
+		}},
+		{GateTopology, func(t *testing.T, e *drawEnv, info *DrawInfo) { info.Mode = PrimPoints }},
+		{GatePolygonMode, rast(RasterizerState{FillFront: PolygonLine, FillBack: PolygonLine})},
+		{GatePolygonOffset, rast(RasterizerState{OffsetTri: true, OffsetUnits: 2})},
+		{GateSampleCount, fb(func(t *testing.T, e *drawEnv) Framebuffer {
+			return Framebuffer{Width: e.w, Height: e.h, Samples: 2, Cbufs: []*Surface{{Resource: e.rt}}}
+		})},
+		{GateQuery, func(t *testing.T, e *drawEnv, _ *DrawInfo) {
+			q, _ := e.c.CreateQuery(QueryOcclusionCounter)
+			_ = e.c.BeginQuery(q)
+		}},
+		{GateRenderCondition, func(t *testing.T, e *drawEnv, _ *DrawInfo) {
+			q, _ := e.c.CreateQuery(QueryOcclusionPredicate)
+			_ = e.c.BeginQuery(q)
+			_ = e.c.EndQuery(q)
+			_ = e.c.SetRenderCondition(q, true, CondWait) // result 0: draw
+		}},
+		{GateStreamOutput, func(t *testing.T, e *drawEnv, info *DrawInfo) { info.CountFromStreamOutput = true }},
+		{GateMissingAttachment, fb(func(t *testing.T, e *drawEnv) Framebuffer {
+			return Framebuffer{Width: e.w, Height: e.h, Zsbuf: &Surface{Resource: newTex(t, e.s, format.D24S8, e.w, e.h)}}
+		})},
+		{GateTooManyRTs, fb(func(t *testing.T, e *drawEnv) Framebuffer {
+			var cb []*Surface
+			for range 5 {
+				cb = append(cb, &Surface{Resource: newTex(t, e.s, format.RGBA8, e.w, e.h)})
+			}
+			return Framebuffer{Width: e.w, Height: e.h, Cbufs: cb}
+		})},
+		{GateMRTMultisample, fb(func(t *testing.T, e *drawEnv) Framebuffer {
+			return Framebuffer{Width: e.w, Height: e.h, Samples: 4, Cbufs: []*Surface{{Resource: e.rt}, {Resource: newTex(t, e.s, format.RGBA8, e.w, e.h)}}}
+		})},
+		{GateColorFormat, fb(func(t *testing.T, e *drawEnv) Framebuffer {
+			return Framebuffer{Width: e.w, Height: e.h, Cbufs: []*Surface{{Resource: newTex(t, e.s, format.RGBA16F, e.w, e.h)}}}
+		})},
+		{GateDepthFormat, func(t *testing.T, e *drawEnv, info *DrawInfo) {
+			fb(func(t *testing.T, e *drawEnv) Framebuffer {
+				return Framebuffer{Width: e.w, Height: e.h, Cbufs: []*Surface{{Resource: e.rt}}, Zsbuf: &Surface{Resource: newTex(t, e.s, format.R32F, e.w, e.h)}}
+			})(t, e, info)
+			dsa(DepthStencilAlphaState{DepthEnabled: true, DepthFunc: FuncLess})(t, e, info)
+		}},
+		{GateTexFormat, func(t *testing.T, e *drawEnv, _ *DrawInfo) {
+			tex(t, e, TextureDesc{Target: Target2D, Format: format.RGBA16UI, Width: 4, Height: 4, Depth: 1, ArraySize: 1, Levels: 1})
+		}},
+		{GateTexTarget, func(t *testing.T, e *drawEnv, _ *DrawInfo) {
+			tex(t, e, TextureDesc{Target: Target1DArray, Format: format.RGBA8, Width: 4, Height: 1, Depth: 1, ArraySize: 2, Levels: 1})
+		}},
+		{GateTexOp, shaders(testVS, `#version 430
+uniform sampler2D tex;
+in vec4 v_col;
+out vec4 o_col;
+void main() { o_col = v_col * float(textureQueryLevels(tex)); }
+`)},
+		{GateAnisotropy, sampler(SamplerState{MaxAnisotropy: 4})},
+		{GateWrap, sampler(SamplerState{WrapS: WrapMirrorClamp})},
+		{GateAlphaTest, dsa(DepthStencilAlphaState{AlphaEnabled: true, AlphaFunc: FuncGreater, AlphaRef: 0.5})},
+		{GateDepthBounds, dsa(DepthStencilAlphaState{DepthBounds: true, DepthBoundsMax: 0.5})},
+		{GateDualSource, blend(BlendState{RT: [8]RTBlendState{{BlendEnable: true, RGBSrc: FactorSrc1Color, RGBDst: FactorZero,
+			AlphaSrc: FactorOne, AlphaDst: FactorZero, ColorMask: MaskRGBA}}})},
+		{GateAlphaToCoverage, blend(BlendState{AlphaToCoverage: true, RT: [8]RTBlendState{{ColorMask: MaskRGBA}}})},
+		{GateAlphaToOne, blend(BlendState{AlphaToOne: true, RT: [8]RTBlendState{{ColorMask: MaskRGBA}}})},
+		{GateDepthClamp, rast(RasterizerState{DepthClamp: true})},
+		{GateDepthClip, rast(RasterizerState{DepthClipDisable: true})},
+		{GateVaryings, shaders(`#version 330
+layout(location = 0) in vec4 pos;
+out vec4 a;
+out vec4 b;
+out vec4 c;
+out vec4 d;
+void main() { gl_Position = pos; a = pos; b = pos; c = pos; d = pos; }
+`, `#version 330
+in vec4 a;
+in vec4 b;
+in vec4 c;
+in vec4 d;
+out vec4 o;
+void main() { o = a + b + c + d; }
+`)},
+		{GateNoPerspective, shaders(`#version 330
+layout(location = 0) in vec4 pos;
+layout(location = 1) in vec4 col;
+noperspective out vec4 v_col;
+void main() { gl_Position = pos; v_col = col; }
+`, `#version 330
+noperspective in vec4 v_col;
+out vec4 o;
+void main() { o = v_col; }
+`)},
+		{GateFramebufferSize, fb(func(t *testing.T, e *drawEnv) Framebuffer {
+			return Framebuffer{Width: 1 << 16, Height: 1, Cbufs: []*Surface{{Resource: newTex(t, e.s, format.R8, 1<<16, 1)}}}
+		})},
+		{GateForcedReference, func(t *testing.T, e *drawEnv, _ *DrawInfo) { e.c.opts.ForceReference = true }},
+		{GateDeviceBackend, func(t *testing.T, e *drawEnv, _ *DrawInfo) {
+			e.c.SetViewport(Viewport{Scale: [3]float32{8, 8, 0.5}, Translate: [3]float32{8, 8, 0.5}})
+		}},
+	}
+	seen := map[ReasonCode]bool{}
+	for _, tc := range cases {
+		seen[tc.gate] = true
+		t.Run(tc.gate.String(), func(t *testing.T) {
+			for _, strict := range []bool{true, false} {
+				e := newDrawEnv(t, Options{Strict: strict}, false)
+				e.program(t, testVS, testFS)
+				e.posCol(t, quadVerts(0, [4]float32{1, 1, 1, 1}, -1, -1, 1, 1)...)
+				if err := e.c.Clear(ClearColor, [4]float32{0.2, 0.4, 0.6, 1}, 1, 0); err != nil {
+					t.Fatal(err)
+				}
+				if err := e.c.Finish(); err != nil {
+					t.Fatal(err)
+				}
+				before := make([]byte, e.rt.Size())
+				_ = e.rt.Read(0, before)
+				info := &DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Count: 4}}}
+				tc.mut(t, e, info)
+				err := e.c.DrawVBO(info)
+				if !strict {
+					if n := e.c.Stats().Fallbacks[tc.gate]; n == 0 {
+						t.Errorf("without STRICT the fallback is not counted (err %v, stats %+v)", err, e.c.Stats())
+					}
+					continue
+				}
+				var se *StrictError
+				if !errors.As(err, &se) || !errors.Is(err, ErrStrict) {
+					t.Fatalf("STRICT: %v, want a *StrictError", err)
+				}
+				found := false
+				for _, r := range se.Reasons {
+					found = found || r.Code == tc.gate
+				}
+				if !found {
+					t.Errorf("STRICT error %v does not name %v", err, tc.gate)
+				}
+				after := make([]byte, e.rt.Size())
+				_ = e.rt.Read(0, after)
+				if !bytes.Equal(before, after) {
+					t.Error("STRICT draw changed the framebuffer")
+				}
+				if st := e.c.Stats(); st.Reference != 0 {
+					t.Errorf("STRICT draw ran on the reference renderer: %+v", st)
+				}
+			}
+		})
+	}
+	for c := GateNoVS; c <= GateDeviceBackend; c++ {
+		if !seen[c] {
+			t.Errorf("gate %v has no STRICT test", c)
+		}
+	}
+}
