@@ -550,7 +550,7 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 	if err != nil {
 		return st, err
 	}
-	flags := uint64(0)
+	flags := uint64(len(d.tc.Colors)) << 16
 	for i, f := range d.tc.Colors {
 		if f == format.BGRA8 {
 			flags |= 1 << (8 + i)

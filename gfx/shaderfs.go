@@ -16,7 +16,8 @@ import (
 // by the draw and read by the wrapper: the tile walk's headers, their count,
 // the dense per-primitive bounding boxes, the packed target geometry
 // (width | height<<16 | samples<<32 | bin log<<40), the software counters
-// and the routing flags (fsFlag* | per-target BGRA byte order<<8).
+// and the routing flags (fsFlag* | per-target BGRA byte order<<8 | colour
+// targets<<16).
 // spec: vortexpipe §2.5 (slots 3–8 the SW-raster tile-walk geometry)
 const (
 	argFSTiles    = abi.ArgFSSWRasterBase
@@ -134,11 +135,11 @@ func (s *fsScratch) Export(req *exec.ExportRequest) error {
 		if sp.fragDepth >= 0 && (sp.fragDepth+1)*w <= len(req.Words) {
 			depth = swom.FloatDepth(math.Float32frombits(req.Words[sp.fragDepth*w+l])).Z24
 		}
-		rts := max(min(sp.colorN, s.om.NumTargets), 1)
+		rts := max(min(sp.colorN, int(s.flags>>16&0xF)), 1)
 		for rt := 0; rt < rts; rt++ {
 			ch := func(k int) uint32 { return format.UNorm(math.Float32frombits(s.outWord(sp, req, rt, k, l)), 8) }
 			var color uint32
-			if s.flags>>(8+rt)&1 != 0 || s.om.NumTargets == 0 {
+			if s.flags>>(8+rt)&1 != 0 {
 				color = swom.PackColor(format.BGRA8, ch(0), ch(1), ch(2), ch(3))
 			} else {
 				color = swom.PackColor(format.RGBA8, ch(0), ch(1), ch(2), ch(3))
