@@ -263,7 +263,10 @@ func memWords(t *ast.Type, std140 bool, base int, out []int) []int {
 
 // memAddr returns a uint register holding the byte address of the place's word at
 // static byte offset off (the variable's offset, the place's offset and the
-// dynamic index terms summed).
+// dynamic index terms summed). Indices of sized arrays are clamped like register
+// arrays; an index into a runtime-sized array is limited to 2^31 bytes so that the
+// address cannot wrap around into the buffer: a huge or negative index addresses
+// past the end of any buffer under 2 GiB, and the access is out of bounds.
 func (l *lowerer) memAddr(pl *place, off int) ir.Reg {
 	addr := l.b.ConstU(uint32(pl.st.mv.off + pl.off + off))
 	for _, d := range pl.dyn {
@@ -273,6 +276,9 @@ func (l *lowerer) memAddr(pl *place, off int) ir.Reg {
 		}
 		if l.p.Regs[idx] != ir.U32 {
 			idx = l.b.Op(ir.Cast, ir.U32, idx)
+		}
+		if d.n == 0 {
+			idx = l.b.Op(ir.UMin, ir.U32, idx, l.b.ConstU(uint32(1<<31/max(d.stride, 1))))
 		}
 		if d.stride != 1 {
 			idx = l.b.Op(ir.UMul, ir.U32, idx, l.b.ConstU(uint32(d.stride)))

@@ -90,7 +90,12 @@ func (l *lowerer) place(e ast.Expr) place {
 			return base
 		}
 		if cv := x.Index.Value(); cv != nil && n == 0 {
-			base.off += max(int(cv.Int(0)), 0) * stride
+			// A runtime-sized array: limited like a dynamic index (memAddr).
+			k := int64(cv.Int(0))
+			if x.Index.Type().Base == ast.Uint {
+				k = int64(cv.Uint(0))
+			}
+			base.off += int(min(max(k, 0), int64(1<<31/max(stride, 1)))) * stride
 			base.t = elem
 			return base
 		}

@@ -55,7 +55,7 @@ func (c *checker) arrayIndexOK(x *ast.Index) bool {
 	t := x.X.Type()
 	idx := x.Index.Value()
 	if t.Len == 0 && runtimeArray(x.X) {
-		if idx != nil && idx.Int(0) < 0 {
+		if idx != nil && x.Index.Type().Base == ast.Int && idx.Int(0) < 0 {
 			c.errorf(x.Index.Pos(), "index %d is out of range", idx.Int(0))
 			return false
 		}
