@@ -95,10 +95,51 @@
 // attachment between its stored layout and the OM's word for the pass seed and
 // readback (§3.2).
 //
-// # Not wired yet
+// # Drawing
 //
-// Shaders hold GLSL and a ShaderInfo the compiler will fill; the variant cache
-// compiles through a callback. Plan does not render: the device draw through
-// runtime (front end, DrawDCRs, FS launch) and the reference draw through package
-// ref are the next layer.
+// CreateShaderState compiles a stage's GLSL (shader/glsl, lowered by
+// shader/lower) and fills ShaderInfo from the compiler; the (VS, FS) pair is
+// linked at the first draw that binds it and kept per screen with its device
+// program variants (at most MaxFSVariants, compiled lazily by
+// gfx.NewShaderProgram, made resident once with ShaderDevice.AddProgram).
+// Context.DrawVBO plans, then runs each direct draw on the device path
+// (gfx.ShaderDevice: attribute bindings from the vertex buffers and elements,
+// the resident index buffer or the translated list, uniform words from
+// SetUniform and constant buffer 0, depth/blend/cull state from the CSOs,
+// textures from the sampler views) or on the reference renderer (package ref
+// with ref/program running the same compiled program). A draw Route keeps on the
+// device that the device backend cannot take yet gates with GateDeviceBackend
+// naming the part: more than one colour attachment or one not RGBA8/BGRA8, a
+// depth attachment not D24S8, the stencil test, logic ops, a viewport or
+// scissor smaller than the framebuffer, mipmapped or border-colour sampling,
+// a software unit in the variant key, and whatever gfx.NewShaderProgram
+// refuses. Vertex elements whose layout is the attribute's words bind the
+// resident buffer; others are converted on the host per draw.
+//
+// # One framebuffer
+//
+// The attachments' host storage and the device's targets hold one framebuffer
+// state: a device draw loads the targets from the attachments unless they
+// already hold those surfaces at their current versions; host work (a
+// reference draw, a host Clear, Blit, Resource.Read/Write of an attachment,
+// Finish, ReadPixels) reads the targets back first when device draws wrote
+// them since. Clear runs on the device when its targets hold exactly the bound
+// attachments. After a reference draw every resident range is marked dirty.
+//
+// # Queries
+//
+// Occlusion counters and predicates are counted on the reference renderer
+// (routing sends draws under them there): a second pass of the draw over a
+// scratch stencil plane seeded with the depth attachment counts the samples
+// passing the depth test (at most 255 per pixel and draw; not with the stencil
+// test on). Primitives generated counts assembled primitives; time elapsed and
+// timestamps are command-processor cycles of device draws; pipeline statistics
+// stay zero. A render condition skips a call when its predicate says so.
+//
+// # Not implemented
+//
+// Multisample rendering (a 4x attachment can be resolved by Blit but neither
+// path draws into one yet), line and point rasterization on the device, std140
+// uniform blocks read from constant buffers other than 0, and the device
+// backend gates above.
 package pipe

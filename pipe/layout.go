@@ -29,7 +29,7 @@ func (d TextureDesc) ImageOffset(level, layer int) (off, size int, err error) {
 	if layer < 0 || layer >= z*d.ArraySize {
 		return 0, 0, fmt.Errorf("pipe: layer %d of %d at level %d", layer, z*d.ArraySize, level)
 	}
-	size = w * h * bpp
+	size = w * h * bpp * d.samples()
 	return off + layer*size, size, nil
 }
 
@@ -110,7 +110,8 @@ func fillSurface(s *Surface, fb *Framebuffer, put func(px []byte)) error {
 		return err
 	}
 	w, _, _ := d.LevelSize(s.Level)
-	pitch := w * bpp
+	spp := d.samples()
+	pitch := w * bpp * spp
 	r.mu.Lock()
 	if r.destroyed {
 		r.mu.Unlock()
@@ -118,13 +119,13 @@ func fillSurface(s *Surface, fb *Framebuffer, put func(px []byte)) error {
 	}
 	for y := 0; y < fb.Height; y++ {
 		row := r.data[off+y*pitch:]
-		for x := 0; x < fb.Width; x++ {
+		for x := 0; x < fb.Width*spp; x++ {
 			put(row[x*bpp : (x+1)*bpp])
 		}
 	}
 	r.version++
 	r.mu.Unlock()
-	r.screen.res.MarkDirty(r, uint64(off), uint64((fb.Height-1)*pitch+fb.Width*bpp))
+	r.screen.res.MarkDirty(r, uint64(off), uint64((fb.Height-1)*pitch+fb.Width*bpp*spp))
 	return nil
 }
 

@@ -543,6 +543,9 @@ func (c *Context) storeTarget(fb *Framebuffer, t *ref.Target) error {
 func surfaceIO(s *Surface, fb *Framebuffer, buf []byte, store bool) error {
 	r := s.Resource
 	d := r.desc
+	if d.samples() > 1 {
+		return fmt.Errorf("a %d-sample attachment: the reference renderer has no multisampling (resolve it with Blit)", d.Samples)
+	}
 	bpp := s.Fmt().Info().Bytes
 	if bpp != d.Format.Info().Bytes {
 		return fmt.Errorf("view format %v does not match the %v texture", s.Fmt(), d.Format)

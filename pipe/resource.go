@@ -28,7 +28,14 @@ type TextureDesc struct {
 	Depth     int // 1 unless 3D
 	ArraySize int // layers (6 per cube)
 	Levels    int // mip levels, 1..
+	// Samples is the sample count of a multisample 2D texture (0 or 1: single
+	// sample; then 2, 4 or 8 with one level), stored sample-major within a
+	// pixel: texel (y*w+x)*Samples+k. spec: vortexpipe §3.4.1
+	Samples int
 }
+
+// samples is the stored samples per texel.
+func (d TextureDesc) samples() int { return max(d.Samples, 1) }
 
 // Resource is a buffer or texture with host backing (the llvmpipe-side storage
 // of the spec); the device copy lives in the screen's residency table. Every host
@@ -116,6 +123,15 @@ func textureBytes(d TextureDesc) (int, error) {
 	if d.Width < 1 || d.Height < 1 || d.Depth < 1 || d.ArraySize < 1 || d.Levels < 1 {
 		return 0, fmt.Errorf("%dx%dx%d, %d layers, %d levels", d.Width, d.Height, d.Depth, d.ArraySize, d.Levels)
 	}
+	switch d.Samples {
+	case 0, 1:
+	case 2, 4, 8:
+		if d.Target != Target2D || d.Levels != 1 {
+			return 0, fmt.Errorf("%d samples need a single-level 2D texture", d.Samples)
+		}
+	default:
+		return 0, fmt.Errorf("%d samples", d.Samples)
+	}
 	maxDim := max(d.Width, d.Height, d.Depth)
 	if d.Levels > bits.Len(uint(maxDim)) {
 		return 0, fmt.Errorf("%d levels for a %d-texel texture", d.Levels, maxDim)
@@ -124,7 +140,7 @@ func textureBytes(d TextureDesc) (int, error) {
 	total := 0
 	w, h, z := d.Width, d.Height, d.Depth
 	for l := 0; l < d.Levels; l++ {
-		lv := w * h * z * d.ArraySize * info.Bytes
+		lv := w * h * z * d.ArraySize * info.Bytes * d.samples()
 		if lv > limit || total > limit-lv {
 			return 0, fmt.Errorf("texture exceeds %d bytes", limit)
 		}
