@@ -25,7 +25,7 @@ import (
 //	0x10  u32   view: base level [3:0], max level [7:4], swizzle R/G/B/A [10:8] [13:11] [16:14] [19:17]
 //	0x14  u32   filter: min [0], mag [1], mip [3:2], compare enable [4], compare func [7:5]
 //	            (CompareFunc), cube seamless [8], unnormalized (RECT) [9]
-//	0x18  u32   wrap: S [3:0], T [7:4], R [11:8] (TexWrap, incl. WrapMirrorClamp, WrapClampLegacy)
+//	0x18  u32   wrap: S [3:0], T [7:4], R [11:8] (TexWrap codes 0..7: the FF modes, mirror-clamp-to-edge 4 and the SW-only 5..7)
 //	0x1C  f32   LOD bias
 //	0x20  f32   min LOD
 //	0x24  f32   max LOD
@@ -156,9 +156,16 @@ const (
 	SWSwizzleOne
 )
 
-// WrapClampLegacy is GL_CLAMP (coordinate clamped to [0,1], linear blends the edge
-// with the border). Like WrapMirrorClamp it is decoded only by the software sampler.
-const WrapClampLegacy TexWrap = 5
+// Wrap codes past the FF modes, decoded only by the software sampler (like
+// WrapMirrorClamp, which is MIRROR_CLAMP_TO_EDGE): legacy GL_CLAMP (coordinate
+// clamped to [0,1], linear blends the edge with the border) and the two
+// EXT_texture_mirror_clamp modes, MIRROR_CLAMP (|s| then GL_CLAMP) and
+// MIRROR_CLAMP_TO_BORDER.
+const (
+	WrapClampLegacy       TexWrap = 5
+	WrapMirrorClampLegacy TexWrap = 6
+	WrapMirrorClampBorder TexWrap = 7
+)
 
 // SWTexFilterMode is a min/mag filter bit: nearest or linear.
 type SWTexFilterMode uint8
@@ -361,7 +368,7 @@ func DecodeSWTexDesc(b []byte) (SWTexDesc, error) {
 	d.CubeSeamless, d.Unnormalized = f>>8&1 != 0, f>>9&1 != 0
 	for i := range d.Wrap {
 		w := TexWrap(wrap >> (4 * i) & 15)
-		if w > WrapClampLegacy {
+		if w > WrapMirrorClampBorder {
 			return bad(fmt.Sprintf("wrap[%d]", i), w)
 		}
 		d.Wrap[i] = w

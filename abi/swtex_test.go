@@ -113,8 +113,8 @@ func TestSWTexCodes(t *testing.T) {
 	if SWTex1D != 1 || SWTexCubeArray != 7 || SWTexTarget(8).Valid() {
 		t.Error("target code range is 1..7")
 	}
-	if WrapClampLegacy != 5 || WrapMirrorClamp != 4 {
-		t.Error("SW wrap codes extend TEX_WRAP with 4 mirror-clamp and 5 legacy clamp")
+	if WrapMirrorClamp != 4 || WrapClampLegacy != 5 || WrapMirrorClampLegacy != 6 || WrapMirrorClampBorder != 7 {
+		t.Error("SW wrap codes extend TEX_WRAP with 4 mirror-clamp-to-edge, 5 legacy clamp, 6 mirror clamp, 7 mirror-clamp-to-border")
 	}
 }
 
@@ -138,7 +138,7 @@ func TestSWTexDescDecodeErrors(t *testing.T) {
 		{"view reserved bits", func(b []byte) { b[0x12] |= 0x10 }},
 		{"swizzle[1]", func(b []byte) { b[0x11] |= 7 << 3 }},
 		{"filter", func(b []byte) { b[0x14] = 3 << 2 }},
-		{"wrap[1]", func(b []byte) { b[0x18] = 0x70 }},
+		{"wrap[1]", func(b []byte) { b[0x18] = 0x80 }},
 		{"reserved word 0x2C", func(b []byte) { b[0x2C] = 1 }},
 		{"max lod", func(b []byte) { binary.LittleEndian.PutUint32(b[0x24:], 0x7FC00000) }},
 		{"level[0] row pitch", func(b []byte) { binary.LittleEndian.PutUint32(b[0x48:], 19) }},

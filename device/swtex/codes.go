@@ -71,12 +71,14 @@ func dimOf(t abi.SWTexTarget) sampler.Dim {
 
 // wrapCodes maps sampler.Wrap (index) to the descriptor's TEX_WRAP codes.
 var wrapCodes = [...]abi.TexWrap{
-	sampler.Repeat:            abi.WrapRepeat,
-	sampler.MirroredRepeat:    abi.WrapMirror,
-	sampler.ClampToEdge:       abi.WrapClamp,
-	sampler.ClampToBorder:     abi.WrapBorder,
-	sampler.MirrorClampToEdge: abi.WrapMirrorClamp,
-	sampler.Clamp:             abi.WrapClampLegacy,
+	sampler.Repeat:              abi.WrapRepeat,
+	sampler.MirroredRepeat:      abi.WrapMirror,
+	sampler.ClampToEdge:         abi.WrapClamp,
+	sampler.ClampToBorder:       abi.WrapBorder,
+	sampler.MirrorClampToEdge:   abi.WrapMirrorClamp,
+	sampler.Clamp:               abi.WrapClampLegacy,
+	sampler.MirrorClamp:         abi.WrapMirrorClampLegacy,
+	sampler.MirrorClampToBorder: abi.WrapMirrorClampBorder,
 }
 
 func wrapOf(c abi.TexWrap) sampler.Wrap {

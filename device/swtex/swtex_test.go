@@ -126,9 +126,11 @@ func (g reqGen) make(rng *rand.Rand) *sampler.Request {
 		if g.layerMax > 0 {
 			r.Coord[l][g.coords] = rng.Float32()*(g.layerMax+2) - 1
 		}
-		for k := range 4 {
+		for k := range 3 {
 			r.IntCoord[l][k] = rng.Int32N(g.intMax+3) - 1
 		}
+		r.IntCoord[l][3] = rng.Int32N(6) - 1 // level, or sample index
+
 	}
 	if g.ref {
 		r.Ref = make([]float32, lanes)
@@ -215,6 +217,8 @@ func coverage() []coverageRow {
 	mirrorClamp := smp(fLin, fLin, linMip, sampler.MirrorClampToEdge)
 	mixedWrap := smp(fLin, fLin, noMip, sampler.Repeat)
 	mixedWrap.WrapS, mixedWrap.WrapT = sampler.MirrorClampToEdge, sampler.Clamp
+	extWrap := smp(fLin, fLin, linMip, sampler.Repeat)
+	extWrap.WrapS, extWrap.WrapT = sampler.MirrorClamp, sampler.MirrorClampToBorder
 	swz := func(f format.Format, s [4]sampler.Swizzle) func(testing.TB, *rand.Rand) *sampler.Texture {
 		return func(t testing.TB, rng *rand.Rand) *sampler.Texture {
 			tx := newTex(t, sampler.Dim2D, f, 8, 8, 1, 0, rng)
@@ -256,6 +260,8 @@ func coverage() []coverageRow {
 			reqs: []reqGen{{op: sampler.OpSample, lod: sampler.LODGrad, coords: 2, lo: -2, hi: 2, gradMax: 0.3}}, distinct: true},
 		{row: "Mirror-clamp wraps (MIRROR_CLAMP*)", name: "mirror-clamp S, legacy GL_CLAMP T", tex: tex(sampler.Dim2D, format.RGBA8, 8, 8, 1, 1), smp: fixed(mixedWrap),
 			reqs: []reqGen{{op: sampler.OpSample, lod: sampler.LODNone, coords: 2, lo: -2, hi: 2}}, distinct: true},
+		{row: "Mirror-clamp wraps (MIRROR_CLAMP*)", name: "EXT MIRROR_CLAMP S, MIRROR_CLAMP_TO_BORDER T", tex: tex(sampler.Dim2D, format.RGBA8, 8, 8, 1, 0), smp: fixed(extWrap),
+			reqs: []reqGen{{op: sampler.OpSample, lod: sampler.LODGrad, coords: 2, lo: -2, hi: 2, gradMax: 0.3}, {op: sampler.OpSample, lod: sampler.LODNone, coords: 2, lo: -2, hi: 2}}, distinct: true},
 		{row: "Anisotropic filtering", name: "16x, stretched footprints", tex: tex(sampler.Dim2D, format.RGBA8, 64, 64, 1, 0), smp: fixed(aniso),
 			reqs: []reqGen{{op: sampler.OpSample, lod: sampler.LODGrad, coords: 2, lo: 0, hi: 1, gradMax: 0.1, aniso: true}}, distinct: true},
 		{row: "Anisotropic filtering", name: "2D array", tex: tex(sampler.Dim2DArray, format.RGBA16F, 32, 16, 3, 0), smp: fixed(aniso),

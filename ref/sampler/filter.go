@@ -347,8 +347,13 @@ func (t *Texture) filterLevel(s *Sampler, level int, f Filter, cs *coords, ref f
 		if s.Unnormalized {
 			u[i] = cs.st[i]
 		}
-		if wraps[i] == Clamp {
+		switch wraps[i] {
+		case Clamp:
 			u[i] = min(max(u[i], 0), float64(size[i]))
+		case MirrorClamp:
+			u[i] = min(math.Abs(u[i]), float64(size[i]))
+		case MirrorClampToBorder:
+			u[i] = min(math.Abs(u[i]), float64(size[i])+0.5)
 		}
 	}
 	j, k := 0, cs.slice
@@ -356,7 +361,7 @@ func (t *Texture) filterLevel(s *Sampler, level int, f Filter, cs *coords, ref f
 		var idx [3]int
 		for d := 0; d < cs.nd; d++ {
 			idx[d] = ifloor(u[d]) + int(off[d])
-			if wraps[d] == Clamp {
+			if wraps[d] == Clamp || wraps[d] == MirrorClamp {
 				idx[d] = min(max(idx[d], 0), size[d]-1)
 			}
 		}

@@ -42,6 +42,12 @@ const (
 	// then reads the edge texel, linear blends the edge texels with the
 	// border colour.
 	Clamp
+	// MirrorClamp is GL_MIRROR_CLAMP_EXT: the coordinate is mirrored once
+	// (|s|) and then treated as GL_CLAMP.
+	MirrorClamp
+	// MirrorClampToBorder is GL_MIRROR_CLAMP_TO_BORDER_EXT: |s| clamped to
+	// [0, 1 + 1/2N], texels outside the image read the border colour.
+	MirrorClampToBorder
 )
 
 // CompareFunc is a comparison function, used for shadow compare and by the
@@ -418,7 +424,7 @@ func wrap(i, size int, w Wrap) (int, bool) {
 			m = 2*size - 1 - m
 		}
 		return m, true
-	case ClampToBorder, Clamp:
+	case ClampToBorder, Clamp, MirrorClamp, MirrorClampToBorder:
 		return i, i >= 0 && i < size
 	case MirrorClampToEdge:
 		if i < 0 {

@@ -10,7 +10,10 @@
 //   - wrap modes act on integer texel indices: repeat, mirrored repeat, clamp
 //     to edge, clamp to border (the border colour is read like a texel),
 //     mirror-clamp-to-edge, and legacy GL_CLAMP (coordinate clamped to
-//     [0,1] first);
+//     [0,1] first) with its EXT_texture_mirror_clamp forms MIRROR_CLAMP
+//     (|s| then GL_CLAMP) and MIRROR_CLAMP_TO_BORDER (|s| clamped to
+//     1 + 1/2N, the border outside) acting on the coordinate, as Mesa's
+//     softpipe does;
 //   - nearest takes floor(u), linear the 2x2 (2x2x2 for 3D) footprint at
 //     floor(u-1/2) with weights frac(u-1/2); texels are converted to float
 //     (sRGB decoded) before filtering;

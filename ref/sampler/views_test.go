@@ -172,3 +172,36 @@ func TestQueryLod(t *testing.T) {
 		t.Errorf("derivative query %v", out)
 	}
 }
+
+// spec: vortexpipe-driver §3.6 (Mirror-clamp wraps MIRROR_CLAMP*): the
+// EXT_texture_mirror_clamp modes on a 4-texel ramp, texel i holding i+1 and
+// the border 10.
+func TestMirrorClampEXT(t *testing.T) {
+	tx := mustTex(t, Dim1D, format.R32F, 4, 1, 1, 1)
+	for x := range 4 {
+		_ = tx.SetFloat(0, x, 0, 0, [4]float32{float32(x + 1)})
+	}
+	for _, c := range []struct {
+		w    Wrap
+		f    Filter
+		s    float32
+		want float32
+	}{
+		{MirrorClamp, Nearest, -0.3, 2},          // |−1.2| → texel 1
+		{MirrorClamp, Nearest, -1.5, 4},          // |−6| clamps to 4 → last texel
+		{MirrorClamp, Linear, -0.25, 1.5},        // |−1| − 0.5: texels 0, 1 half each
+		{MirrorClamp, Linear, 0.0625, 3.25},      // 0.25 − 0.5: ¼ border, ¾ texel 0
+		{MirrorClamp, Linear, 2, 7},              // clamped to 4: texel 3 and the border
+		{MirrorClampToBorder, Nearest, -1.1, 10}, // |−4.4| → index 4: border
+		{MirrorClampToBorder, Nearest, -0.9, 4},  // |−3.6| → texel 3
+		{MirrorClampToBorder, Linear, -2, 10},    // clamped to 4.5 − 0.5 = 4: border only
+		{MirrorClampToBorder, Linear, 0.5, 2.5},
+	} {
+		s := nearestS(c.w)
+		s.MinFilter, s.MagFilter = c.f, c.f
+		got := sample1(t, tx, s, Request{Coord: [][4]float32{{c.s}}})[0]
+		if got != c.want {
+			t.Errorf("wrap %d filter %d s=%v: %v, want %v", c.w, c.f, c.s, got, c.want)
+		}
+	}
+}
