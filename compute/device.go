@@ -192,10 +192,9 @@ func (d *Device) Stats() Stats {
 // compiled program, which the blob loader resolves to the program's kernel.
 //
 //	u32 magic "VXCP", u32 0, u64 program id
-const (
-	progBlobMagic uint32 = 0x50435856 // "VXCP"
-	progBlobBytes        = 16
-)
+const progBlobMagic uint32 = 0x50435856 // "VXCP"
+
+const progBlobBytes = 16
 
 func progBlob(id uint64) []byte {
 	b := make([]byte, progBlobBytes)

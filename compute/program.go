@@ -249,3 +249,24 @@ func (p *Program) uniformSnapshot() []byte {
 	}
 	return b
 }
+
+// BindingInfo describes one descriptor a program reaches.
+type BindingInfo struct {
+	Kind     abi.ComputeDescKind
+	Slot     uint32
+	Name     string
+	MinBytes uint32          // the smallest buffer the binding accepts (the fixed part)
+	Stride   uint32          // trailing unsized array stride (storage buffers; 0: none)
+	Written  bool            // the program stores to it or does atomics on it (read back)
+	Image    ir.ImageBinding // storage images: dimensionality, format, access
+}
+
+// Bindings lists the descriptors a dispatch of p must bind, in declaration
+// order (storage buffers, atomic counter buffers, storage images).
+func (p *Program) Bindings() []BindingInfo {
+	out := make([]BindingInfo, len(p.bindings))
+	for i, b := range p.bindings {
+		out[i] = BindingInfo{Kind: b.kind, Slot: b.slot, Name: b.name, MinBytes: b.min, Stride: b.stride, Written: b.written, Image: b.image}
+	}
+	return out
+}

@@ -31,6 +31,7 @@ func commands() []command {
 		{"render", "render a scene, model or the embedded demo to PNG", runRender},
 		{"bench render", "time the benchmark scene (median ms/frame) on a mesh", runBenchRender},
 		{"shadertest", "run piglit shader_test files on the reference renderer", runShaderTest},
+		{"compute", "run a GLSL compute shader on the device model over raw buffers", runCompute},
 		{"trace replay", "render a CGLTrace through the whole device and write the PNG", runTraceReplay},
 		{"trace compare", "render a CGLTrace at a golden's size and count differing pixels", runTraceCompare},
 	}
