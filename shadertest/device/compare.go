@@ -9,9 +9,10 @@ import (
 // compare compares the current window (the reference framebuffer, already
 // brought up to date) with the shadow context's, which ran every draw on the
 // reference renderer, when something was drawn or cleared since the last
-// comparison. A pixel differs when a colour channel differs at all or the
-// depth by more than DepthTolerance; the record keeps the most differing
-// pixels of any comparison and the largest channel difference.
+// comparison. A pixel differs when a colour channel differs by more than
+// ColorTolerance or the depth by more than DepthTolerance; the record keeps
+// the most differing pixels of any comparison and the largest channel
+// difference.
 func (c *glContext) compare() error {
 	if c.shadow == nil || !c.changed {
 		return nil
