@@ -32,3 +32,50 @@ func BenchmarkTriangleListStrip(b *testing.B) {
 		}
 	}
 }
+
+// benchFrame measures one frame (clear, one indexed 512-triangle grid draw,
+// finish) at 64x64 on the device (STRICT) or the reference renderer.
+func benchFrame(b *testing.B, o Options) {
+	e := newDrawEnv(b, o, true)
+	e.program(b, testVS, testFS)
+	const n = 16 // grid cells per side: 2*16*16 triangles
+	var v []float32
+	for y := 0; y <= n; y++ {
+		for x := 0; x <= n; x++ {
+			fx, fy := float32(x)/n*2-1, float32(y)/n*2-1
+			v = append(v, fx, fy, fx*fy*0.5, 1, float32(x)/n, float32(y)/n, 0.5, 1)
+		}
+	}
+	e.posCol(b, v...)
+	var idx []byte
+	for y := 0; y < n; y++ {
+		for x := 0; x < n; x++ {
+			i := uint16(y*(n+1) + x)
+			for _, k := range []uint16{i, i + 1, i + n + 1, i + n + 1, i + 1, i + n + 2} {
+				idx = append(idx, byte(k), byte(k>>8))
+			}
+		}
+	}
+	ib := e.bytes(b, idx)
+	d, _ := e.c.CreateDSAState(DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: FuncLess})
+	e.c.BindDSAState(d)
+	info := &DrawInfo{Mode: PrimTriangles, IndexSize: 2, Index: ib, InstanceCount: 1, Draws: []DrawRange{{Count: uint32(len(idx) / 2)}}}
+	for b.Loop() {
+		if err := e.c.Clear(ClearColor|ClearDepth|ClearStencil, [4]float32{0, 0, 0, 1}, 1, 0); err != nil {
+			b.Fatal(err)
+		}
+		if err := e.c.DrawVBO(info); err != nil {
+			b.Fatal(err)
+		}
+		if err := e.c.Finish(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkFrameDevice: a frame through the device model (the simulated
+// Vortex: VS, front end, RASTER, FS wrapper, OM).
+func BenchmarkFrameDevice(b *testing.B) { benchFrame(b, Options{Strict: true}) }
+
+// BenchmarkFrameReference: the same frame on the reference renderer.
+func BenchmarkFrameReference(b *testing.B) { benchFrame(b, Options{ForceReference: true}) }

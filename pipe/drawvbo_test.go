@@ -291,6 +291,67 @@ func TestDrawDifferential(t *testing.T) {
 			return e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Count: 4}}})
 		}},
 	}
+	cases = append(cases, []struct {
+		name  string
+		depth bool
+		draw  func(t testing.TB, e *drawEnv) error
+	}{
+		{"indirect multi-draw", false, func(t testing.TB, e *drawEnv) error {
+			e.program(t, testVS, testFS)
+			v := append(quadVerts(0, red, -0.9, -0.9, 0, 0), quadVerts(0, blue, 0, 0, 0.9, 0.9)...)
+			e.posCol(t, v...)
+			ind := make([]byte, 32)
+			for i, w := range []uint32{4, 1, 0, 0, 4, 1, 4, 0} { // count, instances, first, base instance
+				binary.LittleEndian.PutUint32(ind[4*i:], w)
+			}
+			return e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, Indirect: &IndirectInfo{Buffer: e.bytes(t, ind), DrawCount: 2}})
+		}},
+		{"uniform block in constant buffer 0", false, func(t testing.TB, e *drawEnv) error {
+			e.program(t, testVS, `#version 330
+uniform Params { vec4 scale; vec4 bias; };
+in vec4 v_col;
+out vec4 o_col;
+void main() { o_col = v_col * scale + bias; }
+`)
+			slots, words, err := e.c.UniformLayout()
+			if err != nil {
+				return err
+			}
+			u := make([]float32, words)
+			for _, sl := range slots {
+				switch sl.Name {
+				case "Params.scale", "scale":
+					copy(u[sl.Word:], []float32{0.5, 0.5, 0.5, 1})
+				case "Params.bias", "bias":
+					copy(u[sl.Word:], []float32{0.25, 0, 0.5, 0})
+				}
+			}
+			if err := e.c.SetConstantBuffer(0, ConstantBuffer{Buffer: e.floats(t, u...)}); err != nil {
+				return err
+			}
+			e.posCol(t, quadVerts(0, [4]float32{1, 1, 0, 1}, -0.8, -0.8, 0.8, 0.8)...)
+			return e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Count: 4}}})
+		}},
+		{"converted vertex formats", false, func(t testing.TB, e *drawEnv) error {
+			e.program(t, testVS, testFS)
+			// x, y as float32x2 then RGBA as unorm8x4: 12 bytes a vertex.
+			var b []byte
+			for i, p := range [][2]float32{{-0.9, -0.9}, {0.9, -0.9}, {-0.9, 0.9}, {0.9, 0.9}} {
+				var w [12]byte
+				binary.LittleEndian.PutUint32(w[0:], math.Float32bits(p[0]))
+				binary.LittleEndian.PutUint32(w[4:], math.Float32bits(p[1]))
+				w[8], w[9], w[10], w[11] = byte(60*i), 255-byte(60*i), 128, 255
+				b = append(b, w[:]...)
+			}
+			ve, err := e.c.CreateVertexElementsState([]VertexElement{{Format: VertexFloat32x2}, {SrcOffset: 8, Format: VertexUNorm8x4}})
+			if err != nil {
+				return err
+			}
+			e.c.BindVertexElementsState(ve)
+			e.c.SetVertexBuffers([]VertexBuffer{{Buffer: e.bytes(t, b), Stride: 12}})
+			return e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Count: 4}}})
+		}},
+	}...)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			dev := newDrawEnv(t, Options{Strict: true}, tc.depth)
