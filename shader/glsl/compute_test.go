@@ -3,6 +3,8 @@ package glsl
 import (
 	"strings"
 	"testing"
+
+	"vortexgfx/shader/glsl/types"
 )
 
 // computeOK are compute shaders the front end must accept. spec: GLSL 4.50 §4.3.7
@@ -125,6 +127,11 @@ func TestComputeFrontEnd(t *testing.T) {
 	for _, tc := range computeOK {
 		if err := compileCompute(tc.src); err != nil {
 			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		s, _ := Compile("t.comp", tc.src, Compute, Options{})
+		if err := types.Verify(s.File); err != nil {
+			t.Errorf("%s: checked tree breaks the contract: %v", tc.name, err)
 		}
 	}
 	for _, tc := range computeBad {
