@@ -1,6 +1,7 @@
 package swtex
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -25,7 +26,6 @@ const ffTolerance = 2
 type ffCase struct {
 	name   string
 	wrapFF abi.TexWrap
-	wrapSW sampler.Wrap
 	filter uint32
 	mip    sampler.MipFilter
 	// lo, hi bound the coordinates (S.23 raw); maxLod bounds the level operand.
@@ -67,15 +67,15 @@ func ffCompare(t *testing.T, c ffCase, n int) (worst int, at string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lin := fLin
-	if c.filter&abi.TexFilterBilinear == 0 {
-		lin = fNear
+	// The software side samples the FF chain in place, through FFDescriptor.
+	d, err := FFDescriptor(st, c.mip != noMip)
+	if err != nil {
+		t.Fatal(err)
 	}
-	s := smp(lin, lin, c.mip, c.wrapSW)
-	for k := range 4 {
-		s.BorderColor[k] = float32(border[k]) / 255
-	}
-	table := resident(t, m, []*sampler.Texture{tx}, []sampler.Sampler{s})
+	table, _ := m.Alloc(abi.SWTexDescBytes, 64)
+	db := make([]byte, abi.SWTexDescBytes)
+	d.Put(db)
+	_ = m.Write(table, db)
 	sw := New()
 	if err := sw.Bind(m, table, 1); err != nil {
 		t.Fatal(err)
@@ -123,21 +123,18 @@ func TestFFAgreement(t *testing.T) {
 	const one = 1 << 23
 	bil, tri := abi.TexFilterBilinear, abi.TexFilterBilinear|abi.TexFilterMipLinear
 	var cases []ffCase
-	for _, w := range []struct {
-		ff abi.TexWrap
-		sw sampler.Wrap
-	}{{abi.WrapClamp, sampler.ClampToEdge}, {abi.WrapRepeat, sampler.Repeat}} {
+	for _, w := range []struct{ ff abi.TexWrap }{{abi.WrapClamp}, {abi.WrapRepeat}} {
 		cases = append(cases,
-			ffCase{"nearest", w.ff, w.sw, 0, noMip, -2 * one, 2 * one, 0},
-			ffCase{"bilinear", w.ff, w.sw, bil, noMip, -2 * one, 2 * one, 0},
-			ffCase{"bilinear, nearest mip", w.ff, w.sw, bil, nearMip, -2 * one, 2 * one, 5},
-			ffCase{"trilinear", w.ff, w.sw, tri, linMip, -2 * one, 2 * one, 5})
+			ffCase{"nearest", w.ff, 0, noMip, -2 * one, 2 * one, 0},
+			ffCase{"bilinear", w.ff, bil, noMip, -2 * one, 2 * one, 0},
+			ffCase{"bilinear, nearest mip", w.ff, bil, nearMip, -2 * one, 2 * one, 5},
+			ffCase{"trilinear", w.ff, tri, linMip, -2 * one, 2 * one, 5})
 	}
 	cases = append(cases,
-		ffCase{"nearest", abi.WrapMirror, sampler.MirroredRepeat, 0, noMip, -2 * one, 2 * one, 0},
-		ffCase{"nearest", abi.WrapBorder, sampler.ClampToBorder, 0, noMip, -2 * one, 2 * one, 0},
-		ffCase{"bilinear inside", abi.WrapMirror, sampler.MirroredRepeat, bil, noMip, one / 8, one - one/8, 0},
-		ffCase{"bilinear inside", abi.WrapBorder, sampler.ClampToBorder, bil, noMip, one / 8, one - one/8, 0})
+		ffCase{"nearest", abi.WrapMirror, 0, noMip, -2 * one, 2 * one, 0},
+		ffCase{"nearest", abi.WrapBorder, 0, noMip, -2 * one, 2 * one, 0},
+		ffCase{"bilinear inside", abi.WrapMirror, bil, noMip, one / 8, one - one/8, 0},
+		ffCase{"bilinear inside", abi.WrapBorder, bil, noMip, one / 8, one - one/8, 0})
 	worst := 0
 	for _, c := range cases {
 		d, at := ffCompare(t, c, 300)
@@ -165,8 +162,8 @@ func TestFFLinearEdgeDivergence(t *testing.T) {
 	const one = 1 << 23
 	bil := abi.TexFilterBilinear
 	for _, c := range []ffCase{
-		{"bilinear, mirrored periods", abi.WrapMirror, sampler.MirroredRepeat, bil, noMip, one, 2 * one, 0},
-		{"bilinear at the edges", abi.WrapBorder, sampler.ClampToBorder, bil, noMip, -one / 16, one / 16, 0},
+		{"bilinear, mirrored periods", abi.WrapMirror, bil, noMip, one, 2 * one, 0},
+		{"bilinear at the edges", abi.WrapBorder, bil, noMip, -one / 16, one / 16, 0},
 	} {
 		d, at := ffCompare(t, c, 300)
 		t.Logf("wrap %v %s: FF/SW differ by up to %d/255 (%s)", c.wrapFF, c.name, d, at)
@@ -178,4 +175,20 @@ func abs(v int) int {
 		return -v
 	}
 	return v
+}
+
+// TestFFDescriptorRefusals: only in-place-samplable FF stages convert.
+func TestFFDescriptorRefusals(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		st   fftex.Stage
+	}{
+		{"R5G6B5 format", fftex.Stage{Format: uint32(abi.TexR5G6B5)}},
+		{"LOGDIM", fftex.Stage{LogDim: abi.PackTexLogDim(16, 0)}},
+		{"wrap code 4", fftex.Stage{Wrap: abi.PackTexWrap(abi.WrapMirrorClamp, 0)}},
+	} {
+		if _, err := FFDescriptor(tc.st, true); !errors.Is(err, ErrLayout) {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+	}
 }
