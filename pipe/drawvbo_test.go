@@ -608,3 +608,49 @@ func contains(s, sub string) bool {
 	}
 	return false
 }
+
+// TestTextureResidency: a sampled texture is uploaded to the device once across
+// frames, again after a write, and its device copy is freed on destroy.
+// spec: vortexpipe §1.3, §3.6 (create_texture_handle drops the resident upload)
+func TestTextureResidency(t *testing.T) {
+	e := newDrawEnv(t, Options{Strict: true}, false)
+	e.program(t, texVS, texFS)
+	tex := newTex(t, e.s, format.BGRA8, 8, 8)
+	px := make([]byte, tex.Size())
+	for i := range px {
+		px[i] = byte(i * 7)
+	}
+	if err := tex.Write(0, px); err != nil {
+		t.Fatal(err)
+	}
+	view, _ := e.c.CreateSamplerView(tex)
+	_ = e.c.SetSamplerViews(0, []*SamplerView{view})
+	vb := e.floats(t, -1, -1, 0, 1, 0, 0, 1, -1, 0, 1, 1, 0, -1, 1, 0, 1, 0, 1, 1, 1, 0, 1, 1, 1)
+	ve, _ := e.c.CreateVertexElementsState([]VertexElement{{Format: VertexFloat32x4}, {SrcOffset: 16, Format: VertexFloat32x2}})
+	e.c.BindVertexElementsState(ve)
+	e.c.SetVertexBuffers([]VertexBuffer{{Buffer: vb, Stride: 24}})
+	frame := func() *image.NRGBA {
+		t.Helper()
+		if err := e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Count: 4}}}); err != nil {
+			t.Fatal(err)
+		}
+		return e.image(t)
+	}
+	first := frame()
+	frame()
+	frame()
+	if n := e.s.be.texUploads; n != 1 {
+		t.Errorf("unchanged texture uploaded %d times over 3 frames", n)
+	}
+	for i := range px {
+		px[i] = 255 - px[i]
+	}
+	_ = tex.Write(0, px)
+	if img := frame(); string(img.Pix) == string(first.Pix) || e.s.be.texUploads != 2 {
+		t.Errorf("after a write: %d uploads, image changed %v", e.s.be.texUploads, string(img.Pix) != string(first.Pix))
+	}
+	_ = tex.Destroy()
+	if len(e.s.be.texs) != 0 {
+		t.Error("destroy kept the device texture")
+	}
+}

@@ -76,3 +76,25 @@ func FuzzParseForceSW(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDrawVBO draws arbitrary index data, ranges, base vertices and instances
+// over a 4-vertex buffer on either path: bad input returns an error, never a
+// panic or a hang (indices past the buffer read zeros on the reference path;
+// the device reads its own memory).
+func FuzzDrawVBO(f *testing.F) {
+	f.Add(byte(PrimTriangleStrip), byte(2), false, int32(0), uint32(0), uint32(4), uint32(1), []byte{0, 0, 1, 0, 2, 0, 3, 0})
+	f.Add(byte(PrimTriangleFan|0x80), byte(1), true, int32(-1), uint32(1), uint32(5), uint32(3), []byte{0, 1, 2, 3, 0xFF, 1})
+	f.Add(byte(PrimTriangles|0x80), byte(0), false, int32(2), uint32(0), uint32(6), uint32(2), []byte{})
+	f.Add(byte(PrimLines), byte(4), false, int32(0), uint32(0), uint32(2), uint32(1), []byte{0, 0, 0, 0, 255, 255, 255, 255})
+	f.Fuzz(func(t *testing.T, mode, size byte, restart bool, bias int32, start, count, inst uint32, idx []byte) {
+		e := newDrawEnv(t, Options{ForceReference: mode&0x80 == 0}, false)
+		e.program(t, testVS, testFS)
+		e.posCol(t, quadVerts(0, [4]float32{1, 1, 1, 1}, -1, -1, 1, 1)...)
+		info := &DrawInfo{Mode: PrimMode(mode & 7), IndexSize: int(size % 5), PrimitiveRestart: restart, RestartIndex: 0xFF,
+			InstanceCount: inst % 4, Draws: []DrawRange{{Start: start % 64, Count: count % 64, IndexBias: bias % 8}}}
+		if info.IndexSize != 0 && len(idx) > 0 {
+			info.Index = e.bytes(t, idx)
+		}
+		_ = e.c.DrawVBO(info)
+	})
+}
