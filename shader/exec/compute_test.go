@@ -4,9 +4,12 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"sync"
 	"testing"
 
 	"vortexgfx/shader/glsl"
+	"vortexgfx/shader/ir"
 	"vortexgfx/shader/lower"
 )
 
@@ -233,5 +236,101 @@ void main() {
 		if int32(mem.buf[1][32]) != minV || int32(mem.buf[1][33]) != maxV {
 			t.Fatalf("width %d: min %d max %d, want %d %d", w, int32(mem.buf[1][32]), int32(mem.buf[1][33]), minV, maxV)
 		}
+	}
+}
+
+// lockedMemory serialises a sliceMemory for workgroups running on several
+// goroutines.
+type lockedMemory struct {
+	mu sync.Mutex
+	m  *sliceMemory
+}
+
+func (l *lockedMemory) Load(s ir.Space, b uint32, addr []uint32, mask uint64, out []uint32) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.m.Load(s, b, addr, mask, out)
+}
+
+func (l *lockedMemory) Store(s ir.Space, b uint32, addr []uint32, mask uint64, val []uint32) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.m.Store(s, b, addr, mask, val)
+}
+
+func (l *lockedMemory) Atomic(op ir.AtomicOp, s ir.Space, b uint32, addr, val, cmp []uint32, mask uint64, out []uint32) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.m.Atomic(op, s, b, addr, val, cmp, mask, out)
+}
+
+func (l *lockedMemory) Size(s ir.Space, b uint32) uint32 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.m.Size(s, b)
+}
+
+func (l *lockedMemory) ImageExtent(b uint32) [3]uint32 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.m.ImageExtent(b)
+}
+
+// TestWorkgroupsConcurrent runs the workgroups of a scan-and-histogram dispatch on
+// several goroutines, one Workgroup each, and checks the bytes equal a sequential
+// run: workgroups share nothing but the Memory (run with -race).
+func TestWorkgroupsConcurrent(t *testing.T) {
+	src := `#version 430
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer B { uint hist[8]; uint data[]; };
+shared uint s[64];
+void main() {
+	uint i = gl_LocalInvocationIndex;
+	s[i] = data[gl_GlobalInvocationID.x];
+	barrier();
+	for (uint off = 1u; off < 64u; off <<= 1) {
+		uint v = i >= off ? s[i - off] : 0u;
+		barrier();
+		s[i] += v;
+		barrier();
+	}
+	data[gl_GlobalInvocationID.x] = s[i];
+	atomicAdd(hist[s[i] % 8u], 1u);
+}
+`
+	const groups = 16
+	fresh := func() *sliceMemory {
+		m := newSliceMemory()
+		m.buf[0] = make([]uint32, 8+64*groups)
+		for i := range m.buf[0][8:] {
+			m.buf[0][8+i] = uint32(i*7) % 13
+		}
+		return m
+	}
+	seq := fresh()
+	runGrid(t, compile(t, src, 8), [3]uint32{groups, 1, 1}, seq)
+	par := &lockedMemory{m: fresh()}
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for g := 0; g < 4; g++ {
+		w := compile(t, src, 8)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for x := uint32(g); x < groups; x += 4 {
+				if err := w.Run(context.Background(), WorkgroupIDs{ID: [3]uint32{x, 0, 0}, Num: [3]uint32{groups, 1, 1}}, par); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if !slices.Equal(seq.buf[0], par.m.buf[0]) {
+		t.Fatalf("concurrent run differs from the sequential one")
 	}
 }

@@ -112,6 +112,8 @@ var computeBad = []struct{ name, src, want string }{
 	{"workgroupsize-before", "#version 430\nconst uvec3 s = gl_WorkGroupSize;\nlayout(local_size_x = 2) in;\nvoid main() {}\n", "gl_WorkGroupSize"},
 	{"counter-offset", "#version 430\nlayout(local_size_x = 1) in;\nlayout(binding = 0, offset = 2) uniform atomic_uint c;\nvoid main() {}\n", "multiple of 4"},
 	{"compute-with-vertex", "", "cannot be linked"},
+	{"compute-in", "#version 430\nlayout(local_size_x = 1) in;\nin vec4 x;\nvoid main() {}\n", "no 'in' variables"},
+	{"compute-out", "#version 430\nlayout(local_size_x = 1) in;\nout vec4 x;\nvoid main() {}\n", "no 'out' variables"},
 }
 
 func compileCompute(src string) error {

@@ -1,7 +1,9 @@
-// Package glsl is the GLSL front end: it compiles vertex and fragment shader source
-// to a checked, typed syntax tree (package ast) and links a vertex and a fragment
-// shader into a Program whose interface (attributes, varyings, uniforms, outputs)
-// is resolved. The IR lowering consumes Program. spec: issue 4 "Language"; GLSL 4.50.
+// Package glsl is the GLSL front end: it compiles vertex, fragment and compute shader
+// source to a checked, typed syntax tree (package ast) and links a vertex and a
+// fragment shader into a Program whose interface (attributes, varyings, uniforms,
+// outputs) is resolved, or the units of a compute shader into a Program with its
+// local size. The IR lowering consumes Program. spec: issue 4 "Language", issue 9
+// (compute); GLSL 4.50.
 package glsl
 
 import (

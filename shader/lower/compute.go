@@ -439,6 +439,10 @@ func (l *lowerer) opaqueOf(e ast.Expr) *opaqueVar {
 		if o := l.opaque[id.Var]; o != nil {
 			return o
 		}
+		if l.stage != ast.StageCompute {
+			l.storageOf(id.Var) // reports the unsupported stage
+			return nil
+		}
 	}
 	l.errorf(e.Pos(), "images and atomic counters must be named by their uniform (not passed as parameters)")
 	return nil

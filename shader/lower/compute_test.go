@@ -107,3 +107,17 @@ func TestComputeFuzzSeeds(t *testing.T) {
 		}
 	}
 }
+
+// TestStorageOutsideCompute checks that vertex and fragment shaders using storage
+// blocks or images are refused by the lowering (nothing would back them).
+func TestStorageOutsideCompute(t *testing.T) {
+	for _, src := range []string{
+		"#version 430\nlayout(std430) buffer B { vec4 v[]; };\nout vec4 c;\nvoid main() { c = v[0]; }\n",
+		"#version 430\nlayout(rgba8) readonly uniform image2D img;\nout vec4 c;\nvoid main() { c = imageLoad(img, ivec2(0)); }\n",
+	} {
+		_, err := CompileStage("t.frag", src, glsl.Fragment, glsl.Options{})
+		if err == nil || !strings.Contains(err.Error(), "only supported in compute shaders") {
+			t.Errorf("fragment shader with storage: %v", err)
+		}
+	}
+}

@@ -35,6 +35,34 @@
 //     plain uniforms. Samplers take no words: each sampler uniform (and each
 //     element of a sampler array) is one ir.SamplerBinding whose Unit is its
 //     layout(binding) or its index.
+//
+// # Compute programs
+//
+// A compute shader (CompileCompute, or Lower of a link with a compute stage) becomes
+// an ir.Compute program. Its LocalSize is the shader's layout(local_size_*), its
+// inputs are the ir.ComputeInputWords built-in words per lane (ir.InLocalID,
+// ir.InWorkGroupID, ir.InNumWorkGroups, ir.InGlobalID, ir.InLocalIndex — uint
+// words the executor's Workgroup fills), and it has no outputs: results go to
+// memory. Memory is addressed in bytes, one aligned word per access:
+//
+//   - Storage blocks (Program.Buffers): each block is one binding (its
+//     layout(binding), 0 by default; two blocks may not share one), laid out std430
+//     (std140 with layout(std140)); Fixed is the size without the runtime-sized last
+//     member and Stride that member's element stride, so .length() is
+//     (bound size − offset)/Stride. Sized-array indices clamp like register arrays;
+//     out-of-range accesses elsewhere are robust (the executor drops them).
+//   - Shared variables: laid out std430 one after the other in declaration order,
+//     SharedBytes in all.
+//   - Storage images (Program.Images): binding = layout(binding) or the declaration
+//     index; the program computes texel addresses from ir.ImageExtent and converts
+//     the format (rgba8 unorm, rgba16f halves, 32-bit formats as words) itself.
+//   - Atomic counters (Program.Counters): word at layout(offset) (or the next free
+//     word) in the counter buffer at layout(binding).
+//
+// barrier() becomes ir.Barrier; the memory barriers order nothing in this in-order
+// model and emit nothing. Vertex and fragment shaders that use storage blocks,
+// images or atomic counters are refused: no renderer backs them with memory.
+// spec: vortexpipe-driver §2.2, §2.3.2, §2.5.
 package lower
 
 import (

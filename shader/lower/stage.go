@@ -238,6 +238,11 @@ func (l *lowerer) storageOf(v *ast.Var) *storage {
 		l.vars[v] = st
 		return st
 	}
+	if l.stage != ast.StageCompute && (v.Kind == ast.VarBuffer || isMemOpaque(v.Type)) {
+		// Nothing hands a vertex or fragment program a Memory: refuse rather than
+		// let storage accesses silently read zeros.
+		l.errorf(v.DeclPos, "'%s': storage blocks, images and atomic counters are only supported in compute shaders", v.Name)
+	}
 	if v.Type.ContainsSampler() {
 		for _, lf := range samplerLeaves(v.Name, t) {
 			st.leaves = append(st.leaves, lf.off)

@@ -107,6 +107,10 @@ func (c *checker) localSizeDecl(q *ast.Qualifiers) {
 // variable declaration (not a block). spec: GLSL 4.50 §4.3.7, §4.3.8, §4.10.
 func (c *checker) storageQualifiers(q *ast.Qualifiers, global bool, t *ast.Type) {
 	switch q.Storage {
+	case ast.StorageIn, ast.StorageOut, ast.StorageAttribute, ast.StorageVarying:
+		if c.conf.Stage == ast.StageCompute {
+			c.errorf(q.Pos, "compute shaders have no '%s' variables", q.Storage)
+		}
 	case ast.StorageBuffer:
 		c.errorf(q.Pos, "'buffer' variables must be declared inside a shader storage block")
 	case ast.StorageShared:
