@@ -8,6 +8,7 @@ import (
 	"vortexgfx/config"
 	"vortexgfx/device"
 	"vortexgfx/device/swom"
+	"vortexgfx/device/swtex"
 	"vortexgfx/ref/format"
 	"vortexgfx/runtime"
 	"vortexgfx/trace"
@@ -166,14 +167,15 @@ func openShaderDevice(cfg config.Config, width, height int, progs []*ShaderProgr
 	if width <= 0 || height <= 0 || width > 4096 || height > 4096 {
 		return nil, fmt.Errorf("gfx: shader device: target %dx%d out of range", width, height)
 	}
-	slots := &slotTable{}
+	env := &devEnv{}
+	slots := &slotTable{env: env}
 	reg := map[*ShaderProgram]bool{}
 	ds, err := openDeviceWith(cfg, func(lib *device.Library) error {
 		for _, p := range progs {
 			if reg[p] {
 				continue
 			}
-			if err := p.Register(lib); err != nil {
+			if err := p.register(lib, env); err != nil {
 				return err
 			}
 			reg[p] = true
@@ -183,6 +185,7 @@ func openShaderDevice(cfg config.Config, width, height int, progs []*ShaderProgr
 	if err != nil {
 		return nil, fmt.Errorf("gfx: shader device: %w", err)
 	}
+	env.mem = ds.s.Mem
 	d := &ShaderDevice{ds: ds, w: width, h: height, mods: map[*ShaderProgram]*shaderModules{},
 		registered: reg, slots: slots, slotOf: map[*ShaderProgram]int{}}
 	d.binLog = uint(cfg.Raster.BinLogSize)
@@ -380,12 +383,18 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 	if err != nil {
 		return st, err
 	}
-	if route.SWRaster && p.Textured() && !route.SWTex {
-		route.SWTex = true
-		route.Why = append(route.Why, "tex: software raster (vx_tex answers RASTER-launched waves only)")
-	}
-	if route.SWTex && p.Textured() {
-		return st, fmt.Errorf("%w: %s: the draw routes TEX to software (%v) and the software sampler is not wired", ErrShaderRoute, p.name, route.Why)
+	if p.Textured() && !route.SWTex {
+		why := p.texSW
+		if why == "" {
+			why = texNeedsSW(dr.Textures)
+		}
+		if why == "" && route.SWRaster {
+			why = "software raster (vx_tex answers RASTER-launched waves only)"
+		}
+		if why != "" {
+			route.SWTex = true
+			route.Why = append(route.Why, "tex: "+why)
+		}
 	}
 	st.Route = route
 	ds := d.ds
@@ -455,7 +464,34 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 	desc := make([]byte, 8*abi.FSDescSlots)
 	binary.LittleEndian.PutUint64(desc, ubuf.Addr())
 	var texWrites []DCRWrite
-	if p.Textured() {
+	var swTable uint64
+	if p.Textured() && route.SWTex {
+		if len(dr.Textures) != len(p.Samplers()) {
+			return st, fmt.Errorf("gfx: shader draw: %d textures for %d samplers", len(dr.Textures), len(p.Samplers()))
+		}
+		ups, err := swTexUploads(dr.Textures)
+		if err != nil {
+			return st, err
+		}
+		bases := make([]uint64, len(ups))
+		for i, u := range ups {
+			b, err := upload(u.Data)
+			if err != nil {
+				return st, err
+			}
+			bases[i] = b.Addr()
+		}
+		table, err := swtex.PutTable(ups, bases)
+		if err != nil {
+			return st, err
+		}
+		tb, err := upload(table)
+		if err != nil {
+			return st, err
+		}
+		swTable = tb.Addr()
+	}
+	if p.Textured() && !route.SWTex {
 		if len(dr.Textures) != len(p.Samplers()) {
 			return st, fmt.Errorf("gfx: shader draw: %d textures for %d samplers", len(dr.Textures), len(p.Samplers()))
 		}
@@ -542,6 +578,7 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 	}
 	fsArgs := make([]byte, 8*abi.ArgFSSlots)
 	binary.LittleEndian.PutUint64(fsArgs[8*abi.ArgFSPrimBuffer:], fa.Prims)
+	binary.LittleEndian.PutUint64(fsArgs[8*abi.ArgFSSWSampler:], swTable)
 	binary.LittleEndian.PutUint64(fsArgs[8*abi.ArgFSDesc:], dbuf.Addr())
 	binary.LittleEndian.PutUint64(fsArgs[8*abi.ArgFSAperture:], ap.Pack())
 	binary.LittleEndian.PutUint64(fsArgs[8*abi.ArgFSFlat:], fa.Flat)
@@ -558,6 +595,9 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 	}
 	if route.SWRaster {
 		flags |= fsFlagSWRaster
+	}
+	if route.SWTex {
+		flags |= fsFlagSWTex
 	}
 	if route.SWOM {
 		flags |= fsFlagSWOM
@@ -578,7 +618,13 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 	} {
 		binary.LittleEndian.PutUint64(fsArgs[8*slot:], v)
 	}
-	up.Write(fe.frag, 0, fsArgs)
+	// The FS arg block has its own buffer: SCAN writes draw3d's primitive
+	// count into FrontEndArgs.FragArgs slot 1, which is the software
+	// sampler's table slot here.
+	fsBuf, err := upload(fsArgs)
+	if err != nil {
+		return st, err
+	}
 	if err := up.Submit().Wait(); err != nil {
 		return st, fmt.Errorf("gfx: shader draw: uploading: %w", err)
 	}
@@ -602,7 +648,7 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 	}
 	steps := []runtime.DrawStep{runtime.LaunchStep(m.vsK, lp(vsArgs)), runtime.LaunchStep(m.expandK, lp(exArgs))}
 	dt := drawTargets{W: d.w, H: d.h, CBuf: d.cbuf.Addr(), ZBuf: d.zbuf.Addr(), Tile: fa.TBuf, TileCount: g.Bins(),
-		Prim: fa.Prims, FragArgs: fa.FragArgs, FragEntry: m.fsK.Entry()}
+		Prim: fa.Prims, FragArgs: fsBuf.Addr(), FragEntry: m.fsK.Entry()}
 	dcrs, err := d.drawDCRs(dr, &ms, route, texWrites, &dt)
 	if err != nil {
 		return st, err

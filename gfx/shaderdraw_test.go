@@ -221,10 +221,6 @@ void main() { gl_Position = a; v0 = a; v1 = a * 2.0; v2 = a * 3.0; v3 = a * 4.0;
 	}{
 		{"planes", `#version 130
 in vec4 v0; in vec4 v1; in vec4 v2; in vec4 v3; out vec4 o; void main() { o = v0 + v1 + v2 + v3; }`, "16 varying words"},
-		{"texelFetch", `#version 130
-uniform sampler2D s; in vec4 v0; out vec4 o; void main() { o = texelFetch(s, ivec2(v0.xy), 0); }`, "texture op"},
-		{"3D texture", `#version 130
-uniform sampler3D s; in vec4 v0; out vec4 o; void main() { o = texture(s, v0.xyz); }`, "not a float 2D sampler"},
 		{"ok", `#version 130
 in vec4 v0; in vec4 v1; in vec4 v2; out vec4 o; void main() { o = v0 + v1 + v2; }`, ""},
 	}

@@ -8,6 +8,7 @@ import (
 	"vortexgfx/abi"
 	"vortexgfx/device"
 	"vortexgfx/device/swom"
+	"vortexgfx/device/swtex"
 	"vortexgfx/ref/format"
 	"vortexgfx/shader/exec"
 )
@@ -80,6 +81,8 @@ type fsScratch struct {
 	texel   [swom.MaxTargets][16]byte
 	frag    swom.Fragment
 	ctr     [swCounterWords]uint32
+	swTex   bool
+	sw      *swtex.Sampler
 }
 
 // fsScratch takes a kept executor of width lanes (a whole number of quads,
@@ -95,7 +98,7 @@ func (sp *ShaderProgram) fsScratch(width int) (*fsScratch, error) {
 		return nil, err
 	}
 	n := max(sp.prog.UniformWords, 1)
-	s := &fsScratch{m: m, uni: make([]uint32, n), ub: make([]byte, 4*n)}
+	s := &fsScratch{m: m, uni: make([]uint32, n), ub: make([]byte, 4*n), sw: swtex.New()}
 	m.SetOutputSink(s)
 	m.SetSampler(s)
 	return s, nil
@@ -213,7 +216,7 @@ func (s *fsScratch) merge(sp *ShaderProgram, req *exec.ExportRequest, l int) {
 
 // begin prepares a scratch for a CTA's waves: uniforms, the TEX stages'
 // sizes, the routing flags and, on the software merger, its descriptor.
-func (s *fsScratch) begin(sp *ShaderProgram, c *device.CTA) error {
+func (s *fsScratch) begin(sp *ShaderProgram, c *device.CTA, env *devEnv) error {
 	s.c, s.prog, s.valid = c, sp, false
 	s.ctr = [swCounterWords]uint32{}
 	desc := c.Arg(abi.ArgFSDesc)
@@ -224,12 +227,21 @@ func (s *fsScratch) begin(sp *ShaderProgram, c *device.CTA) error {
 	if err := s.m.SetUniforms(s.uni); err != nil {
 		return err
 	}
-	if len(sp.prog.FS.Tex) > 0 {
+	if len(sp.prog.FS.Tex) > 0 && s.flags&fsFlagSWTex == 0 {
 		// Descriptor set 0 (table slot 1): {w, h, levels, mip} per sampler.
 		set0 := c.ReadU64(desc + 8)
 		for i := range sp.prog.FS.Samplers {
 			d := set0 + uint64(i)*texDescBytes
 			s.tex[i] = fsTexState{w: float32(c.ReadU32(d)), h: float32(c.ReadU32(d + 4)), levels: max(c.ReadU32(d+8), 1), mip: MipFilter(c.ReadU32(d + 12))}
+		}
+	}
+	s.swTex = s.flags&fsFlagSWTex != 0 && len(sp.prog.FS.Tex) > 0
+	if s.swTex {
+		if env == nil || env.mem == nil {
+			return fmt.Errorf("%s: software sampler routed on a kernel without device memory (open the program with a ShaderDevice)", sp.fsName())
+		}
+		if err := s.sw.Bind(env.mem, c.Arg(abi.ArgFSSWSampler), len(sp.prog.FS.Samplers)); err != nil {
+			return err
 		}
 	}
 	s.swOM = s.flags&fsFlagSWOM != 0
@@ -267,7 +279,7 @@ func (s *fsScratch) end() {
 	s.c = nil
 }
 
-// fsKernel is the FS wrapper. Launched by RASTER (a fragment CTA) it runs
+// fsKernelOn is the FS wrapper. Launched by RASTER (a fragment CTA) it runs
 // once per wave exactly as vortexpipe §3.4's pseudo-code: each lane reads
 // FRAG_POS/FRAG_PID, loads its primitive, recomputes the edge values from the
 // Q15.16 edge planes, forms the barycentrics, interpolates every varying
@@ -278,9 +290,11 @@ func (s *fsScratch) end() {
 // uncovered ones as helpers, so derivatives see their neighbours — and exports
 // the covered, live lanes (Export). Launched as a compute grid (the software
 // raster route) it walks the bins itself (swRaster).
-func (sp *ShaderProgram) fsKernel(c *device.CTA) error {
+// env is the device's environment (the software sampler's memory; nil for a
+// program registered on its own).
+func (sp *ShaderProgram) fsKernelOn(c *device.CTA, env *devEnv) error {
 	if !c.IsFragment() {
-		return sp.swRaster(c)
+		return sp.swRaster(c, env)
 	}
 	n := c.Threads
 	if n < 4 || n%4 != 0 || n > exec.MaxWidth {
@@ -291,7 +305,7 @@ func (sp *ShaderProgram) fsKernel(c *device.CTA) error {
 		return err
 	}
 	defer sp.release(s, n)
-	if err := s.begin(sp, c); err != nil {
+	if err := s.begin(sp, c, env); err != nil {
 		return err
 	}
 	defer s.end()

@@ -103,6 +103,9 @@ type ShaderProgram struct {
 	colorInt  [maxColorOutputs]bool
 	colorN    int // highest written location + 1
 	fragDepth int
+	// texSW says why the fragment stage's texturing needs the software
+	// sampler ("" when vx_tex serves it). spec: vortexpipe §2.3.3
+	texSW string
 
 	// Executors and their scratch, kept across launches (a free list the
 	// garbage collector does not empty, unlike sync.Pool): one per core
@@ -246,18 +249,24 @@ func NewShaderProgram(name string, p *lower.Program) (*ShaderProgram, error) {
 			sp.colorN = max(sp.colorN, loc+k+1)
 		}
 	}
-	if why := texRoute(p.VS, p.FS); why != "" {
-		return nil, fmt.Errorf("%w: %s: %s", ErrShaderRoute, name, why)
+	if len(p.VS.Tex) > 0 {
+		return nil, fmt.Errorf("%w: %s: vertex-stage texturing (the VS kernel has no sampler bound)", ErrShaderRoute, name)
 	}
+	sp.texSW = texRoute(p.FS)
 	return sp, nil
 }
 
 // Register adds the program's three kernels to lib under the program's name.
-func (sp *ShaderProgram) Register(lib *device.Library) error {
+func (sp *ShaderProgram) Register(lib *device.Library) error { return sp.register(lib, nil) }
+
+// register adds the kernels with the device environment env (nil: the
+// software sampler is unavailable to the fragment wrapper).
+func (sp *ShaderProgram) register(lib *device.Library, env *devEnv) error {
+	fs := func(c *device.CTA) error { return sp.fsKernelOn(c, env) }
 	for _, k := range []struct {
 		name string
 		fn   device.Kernel
-	}{{sp.vsName(), sp.vsKernel}, {sp.expandName(), sp.expandKernel}, {sp.fsName(), sp.fsKernel}} {
+	}{{sp.vsName(), sp.vsKernel}, {sp.expandName(), sp.expandKernel}, {sp.fsName(), fs}} {
 		if err := lib.Register(k.name, k.fn); err != nil {
 			return err
 		}

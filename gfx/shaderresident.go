@@ -21,6 +21,7 @@ const ProgramSlots = 256
 // slotTable is the programs bound to the trampoline kernels.
 type slotTable struct {
 	progs [ProgramSlots]atomic.Pointer[ShaderProgram]
+	env   *devEnv
 }
 
 // slotName is the library name of slot i's kernel of stage ("vs", "expand_k", "fs").
@@ -60,7 +61,7 @@ func (t *slotTable) register(lib *device.Library) error {
 				if err != nil {
 					return err
 				}
-				return sp.fsKernel(c)
+				return sp.fsKernelOn(c, t.env)
 			}},
 		} {
 			if err := lib.Register(slotName(i, k.stage), k.fn); err != nil {

@@ -37,7 +37,7 @@ type swWalk struct {
 // B·(sy−8) in 64 bits. Covered quads pack into waves of the warp width
 // (a same-quad collision flushes first, as RASTER's packer does); each wave is
 // shaded once per pixel and merged per covered sample.
-func (sp *ShaderProgram) swRaster(c *device.CTA) error {
+func (sp *ShaderProgram) swRaster(c *device.CTA, env *devEnv) error {
 	tiles, ntiles, boxes := c.Arg(argFSTiles), c.Arg(argFSTileN), c.Arg(argFSBoxes)
 	geo, prims := c.Arg(argFSGeometry), c.Arg(abi.ArgFSPrimBuffer)
 	if err := c.Err(); err != nil {
@@ -54,7 +54,7 @@ func (sp *ShaderProgram) swRaster(c *device.CTA) error {
 		return err
 	}
 	defer sp.release(s, n)
-	if err := s.begin(sp, c); err != nil {
+	if err := s.begin(sp, c, env); err != nil {
 		return err
 	}
 	defer s.end()

@@ -6,6 +6,7 @@ import (
 	"math/bits"
 
 	"vortexgfx/abi"
+	"vortexgfx/ref/sampler"
 	"vortexgfx/shader/exec"
 	"vortexgfx/shader/ir"
 )
@@ -37,13 +38,20 @@ type ShaderTexture struct {
 	// Resident, when set, is the chain already in device memory
 	// (UploadTexture); Pixels is then not read.
 	Resident *DeviceTexture
+	// Ref, when set, is the texture the software sampler reads (any
+	// ref/sampler target, format and level count: NPOT, 3D, cube, arrays,
+	// depth, integer, float, swizzles) with RefSampler's state (GL's default
+	// sampler when nil); it routes the draw's TEX to software.
+	// spec: vortexpipe §3.6
+	Ref        *sampler.Texture
+	RefSampler *sampler.Sampler
 }
 
 // texCheck reports why t cannot be sampled by the FF unit ("" when it can).
 func (t *ShaderTexture) texCheck() string {
 	switch {
 	case t.Width == 0 || t.Height == 0 || t.Width&(t.Width-1) != 0 || t.Height&(t.Height-1) != 0:
-		return fmt.Sprintf("a %dx%d texture is not power-of-two (the SW sampler is not wired)", t.Width, t.Height)
+		return fmt.Sprintf("a %dx%d texture is not power-of-two", t.Width, t.Height)
 	case t.Width > 1<<15 || t.Height > 1<<15:
 		return fmt.Sprintf("a %dx%d texture exceeds the TEX unit", t.Width, t.Height)
 	case len(t.Pixels) != int(4*t.Width*t.Height):
@@ -53,26 +61,24 @@ func (t *ShaderTexture) texCheck() string {
 }
 
 // texRoute says why a program's texture instructions cannot all run on the FF
-// TEX unit ("" when they can): only implicit-LOD samples of float 2D samplers
-// in the fragment stage, at most abi.TexNumStages samplers.
+// TEX unit ("" when they can): only implicit-LOD samples of float 2D samplers,
+// at most abi.TexNumStages samplers. Such a program routes TEX to the
+// software sampler.
 // spec: vortexpipe §2.3.3 (a texture op the FF sampler has no form of routes
 // to the software sampler), §3.6
-func texRoute(vs, fs *ir.Program) string {
-	if len(vs.Tex) > 0 {
-		return "vertex-stage texturing (vx_tex is fragment-only)"
-	}
+func texRoute(fs *ir.Program) string {
 	if len(fs.Samplers) > abi.TexNumStages {
 		return fmt.Sprintf("%d samplers exceed the %d TEX stages", len(fs.Samplers), abi.TexNumStages)
 	}
 	for _, t := range fs.Tex {
 		if t.Op != ir.TexSample {
-			return fmt.Sprintf("texture op %v (only implicit-LOD sampling runs on vx_tex; the SW sampler is not wired)", t.Op)
+			return fmt.Sprintf("texture op %v (only implicit-LOD sampling runs on vx_tex)", t.Op)
 		}
 		if t.Sampler < 0 || t.Sampler >= len(fs.Samplers) {
 			return fmt.Sprintf("texture instruction names sampler %d of %d", t.Sampler, len(fs.Samplers))
 		}
 		if b := fs.Samplers[t.Sampler]; b.Kind != ir.Sampler2D || b.Result != ir.F32 {
-			return fmt.Sprintf("sampler %s (%v) is not a float 2D sampler (the SW sampler is not wired)", b.Name, b.Kind)
+			return fmt.Sprintf("sampler %s (%v) is not a float 2D sampler", b.Name, b.Kind)
 		}
 	}
 	return ""
@@ -136,6 +142,9 @@ func s23(f float32) int32 {
 // floats. spec: vortexpipe §2.2 (emit_vx_tex: the shader derives the mip
 // level from its quad's UV derivatives), §3.4
 func (s *fsScratch) Texture(req *exec.TexRequest) error {
+	if s.swTex {
+		return s.sw.Texture(req)
+	}
 	c := s.c
 	if req.Op != ir.TexSample || req.Sampler < 0 || req.Sampler >= len(s.tex) {
 		return fmt.Errorf("vx_tex: texture op %v on sampler %d", req.Op, req.Sampler)

@@ -13,6 +13,7 @@ import (
 	"vortexgfx/ref"
 	"vortexgfx/ref/format"
 	"vortexgfx/ref/program"
+	"vortexgfx/trace"
 )
 
 const (
@@ -516,3 +517,8 @@ func TestShaderForcedSoftware(t *testing.T) {
 		})
 	}
 }
+
+func abiSample(k int) (int, int) { return abi.MSAA4Sample(k) }
+
+// omAll is the host-flow OM state that writes every colour channel.
+func omAll() trace.States { return trace.States{ColorEnabled: true, ColorWriteMask: 0xF} }
