@@ -25,4 +25,15 @@
 // The arithmetic is package ref/sampler's, run over views of device memory: the
 // device's software sampler and the reference renderer share one implementation
 // of the sampling maths, so the device path gives bit-identical results.
+//
+// FFDescriptor points a descriptor at an FF TEX stage's resident chain, so
+// VORTEX_FORCE_SW=tex samples the same texels in software without a re-upload;
+// the two agree within 2/255 per channel except where the FF unit's MIRROR and
+// BORDER bilinear filtering departs from the GL filter (see ff_test.go).
+//
+// Wiring (the fragment wrapper, or any kernel): keep one Sampler per core, Bind
+// it to the table address from the arg block at the start of a wave or a draw,
+// and hand it to the executor as its exec.Sampler; the table is indexed by the
+// program's sampler binding index. Sample serves ref.Textures-style batched
+// requests for ops the executor has no instruction for.
 package swtex
