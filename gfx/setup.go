@@ -26,6 +26,34 @@
 // convention of the generation matched (PlanesGrx or PlanesV1) is an explicit
 // replay option.
 //
+// What runs where on the device fragment path (vortexpipe §2.3.3, §3.6, §3.7,
+// §3.4.1). Every route stays on the device; DeviceDrawStats.Route names the
+// units a draw ran in software and why, and the software counters count what
+// they did. ShaderDraw.Key (the FS variant key), SetForceSW (VORTEX_FORCE_SW)
+// and a configuration without the TEX/RASTER/OM extension bits force units to
+// software; forced and FF renders are byte-identical for the FF-encodable state.
+//
+//	input                                          TEX        RASTER     OM
+//	A8R8G8B8/BGRA8, RGBA8 targets (byte order)     —          FF         FF
+//	depth funcs, two-sided stencil, 5 equations,
+//	  15 factors incl. CONSTANT_ALPHA, logic ops,
+//	  write masks, up to 4 targets                 —          FF         FF
+//	gl_FragDepth (D24S8; early-Z disarmed)         —          FF         FF
+//	sRGB8A8, R8, RG8, float, integer targets       —          FF         software (device/swom)
+//	D16, D32F, S8 planes                           —          FF         software
+//	MRT with depth/stencil writes, 5–8 targets     —          FF         software
+//	alpha test, alpha-to-coverage/one, depth
+//	  bounds, depth clamp, dual source (SRC1_*)    —          FF         software
+//	4x MSAA (sample-major planes, resolve kernel)  (software) software   software
+//	power-of-two A8R8G8B8 2D, implicit LOD         FF         FF         (as above)
+//	NPOT, 3D, cube, arrays, shadow, fetch, gather,
+//	  formats, swizzles, mirror-clamp, aniso       software (device/swtex)
+//	noperspective varyings (v·w on the plane)      —          either     either
+//
+// The software raster is the FS wrapper launched as a compute grid that walks
+// the bins itself (swRaster); the FF TEX and OM units answer RASTER-launched
+// waves only, so it implies the software sampler and merger.
+//
 // All float arithmetic is float32 and rounds after every operation: products are
 // wrapped in float32() conversions so the compiler never fuses a multiply-add
 // (the reference host setup runs on x86-64 without FMA).

@@ -225,3 +225,41 @@ func (d *ShaderDevice) resolve(i int) error {
 	}
 	return nil
 }
+
+// WriteTarget seeds colour target i with a single-sample image in its format
+// (row 0 the bottom row), replicated across the samples of a multisampled
+// target — how a pass starts from the attachment's current contents.
+// spec: vortexpipe §3.2 (planes seeded once per pass), §3.4.1
+func (d *ShaderDevice) WriteTarget(i int, data []byte) error {
+	if i < 0 || i >= len(d.colors) {
+		return fmt.Errorf("gfx: write: colour target %d of %d", i, len(d.colors))
+	}
+	return d.seed(d.colors[i], d.tc.Colors[i].Info().Bytes, data)
+}
+
+// WriteDepthStencil seeds the depth/stencil plane with a single-sample image
+// in its format (D24S8 as the device word), replicated across samples.
+func (d *ShaderDevice) WriteDepthStencil(data []byte) error {
+	if d.tc.NoDepth {
+		return fmt.Errorf("gfx: write: the pass has no depth/stencil plane")
+	}
+	return d.seed(d.zbuf, swom.DepthBytes(d.tc.Depth), data)
+}
+
+// seed writes a single-sample image of bpp-byte texels to a sample-major plane.
+func (d *ShaderDevice) seed(dst *runtime.Buffer, bpp int, data []byte) error {
+	px, S := d.w*d.h, d.tc.Samples
+	if len(data) != px*bpp {
+		return fmt.Errorf("gfx: write: %d bytes for %d texels of %d bytes", len(data), px, bpp)
+	}
+	out := data
+	if S > 1 {
+		out = make([]byte, px*S*bpp)
+		for p := range px {
+			for k := range S {
+				copy(out[(p*S+k)*bpp:], data[p*bpp:(p+1)*bpp])
+			}
+		}
+	}
+	return d.ds.q.NewBatch().Write(dst, 0, out).Submit().Wait()
+}

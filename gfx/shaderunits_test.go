@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"math"
+	"strings"
 	"testing"
 
 	"vortexgfx/abi"
@@ -46,6 +47,7 @@ func unitTris(back bool) [2][3][8]float32 {
 // device must take and the tolerance.
 type unitCase struct {
 	name    string
+	vs      string // unitsVS when empty
 	fs      string
 	colors  []format.Format
 	depth   abi.OMDepthFormat
@@ -59,6 +61,13 @@ type unitCase struct {
 	swOM    bool
 	swRast  bool
 	tol     float64 // per channel, in the decoded value
+}
+
+func (c *unitCase) vertex() string {
+	if c.vs != "" {
+		return c.vs
+	}
+	return unitsVS
 }
 
 // baseState is depth LESS with writes, no stencil, no blending, all channels.
@@ -136,7 +145,7 @@ func vertexBytes(p *program.Program, tri [3][8]float32) ([]uint32, []byte) {
 // (resolved) bytes and the draws' stats.
 func renderDevice(t *testing.T, c *unitCase, cfg config.Config, force gfx.Units) ([][]byte, []gfx.DeviceDrawStats) {
 	t.Helper()
-	p := link(t, unitsVS, c.fs)
+	p := link(t, c.vertex(), c.fs)
 	sp, err := gfx.NewShaderProgram("units."+c.name, p.IR)
 	if err != nil {
 		t.Fatal(err)
@@ -192,7 +201,7 @@ func renderDevice(t *testing.T, c *unitCase, cfg config.Config, force gfx.Units)
 // rotated-grid sample positions and box-resolved in float (render/'s method).
 func renderRef(t *testing.T, c *unitCase) [][]byte {
 	t.Helper()
-	p := link(t, unitsVS, c.fs)
+	p := link(t, c.vertex(), c.fs)
 	S := max(c.samples, 1)
 	passes := make([]*ref.Target, S)
 	for k := range S {
@@ -392,6 +401,12 @@ func unitCases() []unitCase {
 				s.BoundsMin, s.BoundsMax = []float32{0, 0.55}[d], []float32{1, 0.65}[d]
 			}},
 		{name: "gl_FragDepth d32f sw", fs: fsDepth, colors: []format.Format{format.RGBA8}, depth: abi.OMDepthD32F, clearZ: 1, tol: u8, swOM: true},
+		{name: "noperspective", vs: `#version 330
+in vec4 a_pos; in vec4 a_col; noperspective out float v_np; out float v_p;
+void main() { float w = 0.5 + 2.0 * a_col.r; gl_Position = vec4(a_pos.xyz * w, w); v_np = a_col.g; v_p = a_col.g; }`,
+			fs: `#version 330
+noperspective in float v_np; in float v_p; out vec4 o;
+void main() { o = vec4(v_np, v_p, (v_np - v_p) * 4.0 + 0.5, 1.0); }`, colors: []format.Format{format.RGBA8}, clearZ: 1, tol: u8},
 		{name: "msaa rgba8", fs: unitsFS, colors: []format.Format{format.RGBA8}, samples: 4, clearZ: 1, clear: black, tol: 3.5 / 255, swOM: true, swRast: true,
 			state: func(d int, s *swom.State) { blendAlpha(s, 0) }},
 		{name: "msaa srgb", fs: unitsFS, colors: []format.Format{format.SRGB8A8}, samples: 4, clearZ: 1, clear: grey, tol: srgb, swOM: true, swRast: true},
@@ -522,3 +537,85 @@ func abiSample(k int) (int, int) { return abi.MSAA4Sample(k) }
 
 // omAll is the host-flow OM state that writes every colour channel.
 func omAll() trace.States { return trace.States{ColorEnabled: true, ColorWriteMask: 0xF} }
+
+// TestShaderCoverageAndDualSource checks the rows the reference renderer has
+// no path for, against values worked by hand on an interior pixel:
+// alpha-to-coverage (4x: round(α·4) samples of the rotated grid; the resolve
+// averages them), alpha-to-one, and dual-source blending (output location 1
+// as SRC1 of target 0: ONE·src + SRC1_COLOR·dst on a white target gives
+// 128 + 255·{64, 128, 255}/255 in the FF integer arithmetic).
+// spec: vortexpipe §3.7 (alpha_to_coverage / alpha_to_one, dual-source)
+func TestShaderCoverageAndDualSource(t *testing.T) {
+	const fsA2C = `#version 330
+in vec4 v_col; out vec4 o;
+void main() { o = vec4(1.0, 1.0, 1.0, 0.5); }`
+	const fsDual = `#version 330
+in vec4 v_col; layout(location = 0) out vec4 o0; layout(location = 1) out vec4 o1;
+void main() { o0 = vec4(0.5, 0.5, 0.5, 1.0); o1 = vec4(0.25, 0.5, 1.0, 0.5); }`
+	cases := []struct {
+		c    unitCase
+		want [4]byte // pixel (12, 12), inside the first triangle only
+	}{
+		{unitCase{name: "a2c 4x", fs: fsA2C, colors: []format.Format{format.RGBA8}, samples: 4, clearZ: 1,
+			state: func(d int, s *swom.State) { s.AlphaToCoverage = true }}, [4]byte{128, 128, 128, 64}},
+		{unitCase{name: "a2c and a2one 4x", fs: fsA2C, colors: []format.Format{format.RGBA8}, samples: 4, clearZ: 1,
+			state: func(d int, s *swom.State) { s.AlphaToCoverage, s.AlphaToOne = true, true }}, [4]byte{128, 128, 128, 128}},
+		{unitCase{name: "a2c 1x drops alpha below one half", fs: strings.Replace(fsA2C, "0.5)", "0.4)", 1), colors: []format.Format{format.RGBA8}, clearZ: 1,
+			state: func(d int, s *swom.State) { s.AlphaToCoverage = true }}, [4]byte{0, 0, 0, 0}},
+		{unitCase{name: "dual source", fs: fsDual, colors: []format.Format{format.RGBA8}, clearZ: 1, clear: [4]float32{1, 1, 1, 1},
+			state: func(d int, s *swom.State) {
+				s.DualSource = true
+				s.Targets[0].Blend = swom.Blend{Enable: true, WriteMask: 0xF, SrcRGB: swom.One, SrcA: swom.One, DstRGB: swom.Src1Color, DstA: swom.Src1Alpha}
+			}}, [4]byte{192, 255, 255, 255}},
+	}
+	for _, tc := range cases {
+		got, stats := renderDevice(t, &tc.c, config.Default(), 0)
+		if !stats[0].Route.SWOM {
+			t.Errorf("%s: routed %+v", tc.c.name, stats[0].Route)
+		}
+		o := 4 * (12*uW + 12)
+		if px := [4]byte(got[0][o : o+4]); px != tc.want {
+			t.Errorf("%s: pixel (12, 12) = %v, want %v", tc.c.name, px, tc.want)
+		}
+	}
+}
+
+// TestShaderTargetsSeed seeds a 4x R8 target and a D32F plane from
+// single-sample images and reads them back: every sample carries the seed and
+// the resolve returns it. spec: vortexpipe §3.2, §3.4.1
+func TestShaderTargetsSeed(t *testing.T) {
+	dev, err := gfx.OpenShaderDeviceTargets(config.Default(), 4, 2, gfx.TargetConfig{Colors: []format.Format{format.R8}, Depth: abi.OMDepthD32F, Samples: 4}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Close()
+	img := []byte{0, 10, 20, 30, 40, 50, 60, 255}
+	if err := dev.WriteTarget(0, img); err != nil {
+		t.Fatal(err)
+	}
+	z := make([]byte, 4*8)
+	for i := range 8 {
+		binary.LittleEndian.PutUint32(z[4*i:], math.Float32bits(float32(i)/8))
+	}
+	if err := dev.WriteDepthStencil(z); err != nil {
+		t.Fatal(err)
+	}
+	got, err := dev.ReadTarget(0)
+	if err != nil || string(got) != string(img) {
+		t.Fatalf("resolved %v (%v), want %v", got, err, img)
+	}
+	s, err := dev.ReadSamples(0)
+	if err != nil || len(s) != 32 || s[4*5+3] != 50 {
+		t.Fatalf("samples %v (%v)", s, err)
+	}
+	ds, err := dev.ReadDepthStencil()
+	if err != nil || len(ds) != 4*8*4 || math.Float32frombits(binary.LittleEndian.Uint32(ds[4*(4*3+2):])) != 3.0/8 {
+		t.Fatalf("depth samples %v (%v)", ds, err)
+	}
+	if err := dev.WriteTarget(0, img[:3]); err == nil {
+		t.Error("a short seed was accepted")
+	}
+	if _, err := gfx.OpenShaderDeviceTargets(config.Default(), 4, 2, gfx.TargetConfig{Samples: 2}, nil); err == nil {
+		t.Error("2 samples accepted (only 1 and 4 run on the device)")
+	}
+}
