@@ -37,8 +37,20 @@ func FuzzSample(f *testing.F) {
 			h, d = w, 6*(d%3+1)
 		}
 		tx, err := NewTexture(dim, fm, w, h, d, 0)
+		if (dim == Dim2D || dim == Dim2DArray) && b[5]&8 != 0 {
+			tx, err = NewMultisampleTexture(dim, fm, w, h, d, 4)
+		}
 		if err != nil {
 			return
+		}
+		if b[6]&32 != 0 { // pitched rows and slices
+			for i := range tx.Levels {
+				l := &tx.Levels[i]
+				bpp := fm.Info().Bytes * max(tx.Samples, 1)
+				l.RowPitch = l.W*bpp + 3
+				l.SlicePitch = l.RowPitch*l.H + 5
+				l.Data = make([]byte, l.SlicePitch*l.D)
+			}
 		}
 		for i := range tx.Levels {
 			for k := range tx.Levels[i].Data {
@@ -48,7 +60,7 @@ func FuzzSample(f *testing.F) {
 		tx.BaseLevel, tx.MaxLevel = int(b[5]%4)-1, int(b[6]%5)-1
 		tx.Swizzle = [4]Swizzle{Swizzle(b[7] % 7), SwizzleG, Swizzle(b[7] / 7 % 7), SwizzleA}
 		s := Sampler{MinFilter: Filter(b[8] & 1), MagFilter: Filter(b[8] >> 1 & 1), MipFilter: MipFilter(b[8] >> 2 % 4),
-			WrapS: Wrap(b[9] % 7), WrapT: Wrap(b[9] / 7 % 7), WrapR: Wrap(b[9] / 49 % 7),
+			WrapS: Wrap(b[9] % 8), WrapT: Wrap(b[9] / 8 % 8), WrapR: Wrap(b[9] / 64 % 8),
 			MaxAnisotropy: float32(b[10]), CompareEnable: b[11]&1 != 0, Compare: CompareFunc(b[11] >> 1 % 9),
 			CubeSeamless: b[11]&64 != 0, MinLOD: -1000, MaxLOD: 1000, LODBias: float32(int8(b[12])) / 16}
 		rest := b[13:]
@@ -69,7 +81,7 @@ func FuzzSample(f *testing.F) {
 			req.DPdx[l], req.DPdy[l] = [3]float32{fl(l + 6), fl(l + 7), fl(l)}, [3]float32{fl(l + 8), fl(l + 1), fl(l + 9)}
 		}
 		out := make([][4]uint32, n)
-		for _, op := range []Op{OpSample, OpFetch, OpSize, OpGather} {
+		for _, op := range []Op{OpSample, OpFetch, OpSize, OpGather, OpFetchSample, OpQueryLod} {
 			for _, lod := range []LODMode{LODNone, LODGrad, LODExplicit} {
 				req.Op, req.LOD = op, lod
 				_ = Sample(tx, &s, &req, out)
