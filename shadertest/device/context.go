@@ -130,8 +130,9 @@ func (c *glContext) SetTexture(unit int, t *shadertest.Texture) error {
 }
 
 // Clear implements shadertest.Context: a clear of the whole window (colour
-// and, when there is one, depth) on the device side stays there; any other
-// clear runs on the reference framebuffer.
+// and, when there is one, depth) runs on the device when the device holds
+// the window (it drew last, or both copies agree); any other clear runs on
+// the reference framebuffer.
 func (c *glContext) Clear(r *shadertest.ClearRequest) error {
 	c.changed = true
 	if c.shadow != nil {
@@ -139,12 +140,14 @@ func (c *glContext) Clear(r *shadertest.ClearRequest) error {
 			return err
 		}
 	}
-	if c.where == devAhead && r.Color && (r.Depth || c.fb.DepthStencil == nil) {
+	onDevice := c.where == devAhead || c.where == inSync && c.dev != nil
+	if onDevice && r.Color && (r.Depth || c.fb.DepthStencil == nil) {
 		col := colorWord(r.ColorValue)
 		z := uint32(clearDepth)
 		if c.fb.DepthStencil != nil {
 			z = depthWord(float32(r.DepthValue))
 		}
+		c.where = devAhead
 		return c.dev.Clear(col, z)
 	}
 	if err := c.toReference(); err != nil {
