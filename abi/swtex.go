@@ -48,6 +48,7 @@ const (
 )
 
 // SWTexTarget is the dimensionality of a software-sampled texture.
+// spec: vortexpipe-driver §3.6 (1D, 2D/RECT, 3D, cube, arrays rows)
 type SWTexTarget uint8
 
 // Targets. A rectangle texture is SWTex2D with the unnormalized filter bit.
@@ -76,6 +77,7 @@ func (t SWTexTarget) String() string {
 
 // SWTexFormat is the texel format code of a software-sampled texture. It is its
 // own code space (the TEX_FORMAT codes have no integer, stencil or snorm formats).
+// spec: vortexpipe-driver §3.6 (integer, float, depth and other colour format rows)
 type SWTexFormat uint8
 
 // The software-sampled formats. Multi-byte components are little-endian; RGBA
@@ -144,6 +146,7 @@ func (f SWTexFormat) String() string {
 }
 
 // SWTexSwizzle is the source of one component of a view: R, G, B, A, 0 or 1.
+// spec: vortexpipe-driver §3.6 (View component swizzle row)
 type SWTexSwizzle uint8
 
 // Swizzle sources.
@@ -161,6 +164,7 @@ const (
 // clamped to [0,1], linear blends the edge with the border) and the two
 // EXT_texture_mirror_clamp modes, MIRROR_CLAMP (|s| then GL_CLAMP) and
 // MIRROR_CLAMP_TO_BORDER.
+// spec: vortexpipe-driver §3.6 (Mirror-clamp wraps row); docs/ABI.md row 10
 const (
 	WrapClampLegacy       TexWrap = 5
 	WrapMirrorClampLegacy TexWrap = 6
@@ -168,6 +172,7 @@ const (
 )
 
 // SWTexFilterMode is a min/mag filter bit: nearest or linear.
+// spec: vortexpipe-driver §3.6 (Mipmap filter row)
 type SWTexFilterMode uint8
 
 // Min/mag filters.
@@ -177,6 +182,7 @@ const (
 )
 
 // SWTexMipMode is the mip filter field.
+// spec: vortexpipe-driver §3.6 (Mipmap filter row)
 type SWTexMipMode uint8
 
 // Mip filters: base level only, nearest level, linear between levels.
@@ -187,6 +193,7 @@ const (
 )
 
 // SWTexLevel is one level record: where the level's texel 0 is and its pitches.
+// spec: vortexpipe-driver §3.6 (NPOT, arrays: address and pitch per level)
 type SWTexLevel struct {
 	Addr       uint64
 	RowPitch   uint32
@@ -194,6 +201,7 @@ type SWTexLevel struct {
 }
 
 // SWTexDesc is a decoded software texture descriptor (see SWTexDescBytes).
+// spec: vortexpipe-driver §3.6 (gfx_sw_texstate_t)
 type SWTexDesc struct {
 	Target               SWTexTarget
 	Format               SWTexFormat
@@ -221,6 +229,7 @@ var ErrSWTexDesc = errors.New("bad software texture descriptor")
 
 // LevelSize returns the size of level n (width, height, slices) by the halving rule
 // of the descriptor comment.
+// spec: vortexpipe-driver §3.6 (NPOT mip chains)
 func (d *SWTexDesc) LevelSize(n int) (w, h, slices uint32) {
 	w, h, slices = max(d.Width>>n, 1), max(d.Height>>n, 1), d.Depth
 	if d.Target == SWTex1D || d.Target == SWTex1DArray {
@@ -234,6 +243,7 @@ func (d *SWTexDesc) LevelSize(n int) (w, h, slices uint32) {
 
 // Put encodes d into b[0:SWTexDescBytes], zeroing the reserved bytes and the unused
 // level records. It does not validate d (DecodeSWTexDesc does).
+// spec: vortexpipe-driver §2.5 (the host writes the resident table)
 func (d *SWTexDesc) Put(b []byte) {
 	b = b[:SWTexDescBytes]
 	clear(b)
@@ -278,6 +288,7 @@ func (d *SWTexDesc) Put(b []byte) {
 // descriptor returns an error wrapping ErrSWTexDesc that names the field; nothing
 // it accepts can make a sampler index outside the extents the level records give
 // (those extents are checked against memory by the sampler when it views them).
+// spec: vortexpipe-driver §3.6; docs/CONVENTIONS.md (bad input is an error)
 func DecodeSWTexDesc(b []byte) (SWTexDesc, error) {
 	var d SWTexDesc
 	bad := func(field string, v any) (SWTexDesc, error) {
@@ -408,6 +419,7 @@ func DecodeSWTexDesc(b []byte) (SWTexDesc, error) {
 
 // LevelExtent returns the bytes level n spans from its address: the end of its
 // last texel under its pitches.
+// spec: vortexpipe-driver §3.6
 func (d *SWTexDesc) LevelExtent(n int) uint64 {
 	w, h, s := d.LevelSize(n)
 	texel := uint64(d.Samples) * uint64(d.Format.Bytes())
@@ -417,6 +429,7 @@ func (d *SWTexDesc) LevelExtent(n int) uint64 {
 
 // LevelPitches returns level n's row and slice pitch with zero pitches resolved to
 // the tightly packed ones.
+// spec: vortexpipe-driver §3.6
 func (d *SWTexDesc) LevelPitches(n int) (row, slice uint64) {
 	w, h, _ := d.LevelSize(n)
 	row, slice = uint64(d.Level[n].RowPitch), uint64(d.Level[n].SlicePitch)

@@ -23,6 +23,7 @@ var formatCodes = [...]struct {
 }
 
 // FormatCode returns the descriptor code of a reference format.
+// spec: vortexpipe-driver §3.6 (format rows)
 func FormatCode(f format.Format) (abi.SWTexFormat, bool) {
 	for _, c := range formatCodes {
 		if c.f == f {
@@ -33,6 +34,7 @@ func FormatCode(f format.Format) (abi.SWTexFormat, bool) {
 }
 
 // Format returns the reference format of a descriptor code.
+// spec: vortexpipe-driver §3.6 (format rows)
 func Format(c abi.SWTexFormat) (format.Format, bool) {
 	for _, e := range formatCodes {
 		if e.code == c {

@@ -16,9 +16,11 @@ func isInt(f format.Format) bool { return f.IsInteger() || f == format.S8 }
 
 // LevelAlign is the alignment of each level in an upload: one 64-byte cache line,
 // the granule of the device's block addresses (vortex-hardware-facts §2).
+// spec: vortex-hardware-facts §2
 const LevelAlign = 64
 
 // ErrLayout is wrapped by every Layout error.
+// spec: docs/CONVENTIONS.md (errors name what and where)
 var ErrLayout = errors.New("swtex: texture cannot be laid out")
 
 // Upload is a texture laid out for device memory: Data is uploaded once, anywhere
@@ -32,6 +34,7 @@ type Upload struct {
 }
 
 // Descriptor returns the descriptor of the upload placed at device address base.
+// spec: vortexpipe-driver §1.3 (relocation of resident ranges)
 func (u *Upload) Descriptor(base uint64) abi.SWTexDesc {
 	d := u.Desc
 	for i := 0; i < int(d.Levels); i++ {
@@ -42,6 +45,7 @@ func (u *Upload) Descriptor(base uint64) abi.SWTexDesc {
 
 // PutDescriptor encodes Descriptor(base) into b[0:abi.SWTexDescBytes], one entry
 // of a descriptor table.
+// spec: vortexpipe-driver §2.5
 func (u *Upload) PutDescriptor(base uint64, b []byte) {
 	d := u.Descriptor(base)
 	d.Put(b)

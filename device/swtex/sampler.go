@@ -12,14 +12,17 @@ import (
 // Memory is the device memory the sampler reads, viewed zero-copy: one view per
 // descriptor and per level, never per texel (package mem's *Device and
 // device.ViewMemory satisfy it). Views must stay valid while the binding is used.
+// spec: vortex-hardware-facts §9 item 12 (device memory viewed directly)
 type Memory interface {
 	View(addr uint64, n int) ([]byte, error)
 }
 
 // MaxUnits bounds a descriptor table (entries per binding).
+// spec: vortexpipe-driver §2.5
 const MaxUnits = 1024
 
 // ErrSampler is wrapped by every binding, descriptor and sampling error.
+// spec: docs/CONVENTIONS.md (errors name what and where)
 var ErrSampler = errors.New("swtex")
 
 // unit is one descriptor of the bound table, decoded on first use.
@@ -53,6 +56,7 @@ type Sampler struct {
 
 // Stats counts what a Sampler did since it was created (Bind does not reset
 // them): a driver or the device's perf counters read them per wave or per draw.
+// spec: vortex-hardware-facts §7 (the device counts TEX work per unit)
 type Stats struct {
 	Instructions uint64 // texture instructions (Texture and Sample calls)
 	Lanes        uint64 // lanes sampled
@@ -60,15 +64,18 @@ type Stats struct {
 }
 
 // Stats returns the counters.
+// spec: vortex-hardware-facts §7
 func (s *Sampler) Stats() Stats { return s.stats }
 
 // New returns an unbound sampler.
+// spec: vortexpipe-driver §3.6
 func New() *Sampler { return &Sampler{} }
 
 // Bind points the sampler at a table of count descriptors (abi.SWTexDescBytes
 // each) at device address table. Nothing is read yet: each descriptor is decoded,
 // and its levels viewed, the first time a texture instruction uses it, so a wave
 // pays only for the textures it samples. Rebinding reuses the sampler's storage.
+// spec: vortexpipe-driver §2.5 (FS arg slot 1: the resident SW-sampler descriptors)
 func (s *Sampler) Bind(mem Memory, table uint64, count int) error {
 	if mem == nil {
 		return fmt.Errorf("%w: bind: nil memory", ErrSampler)
@@ -91,10 +98,12 @@ func (s *Sampler) Bind(mem Memory, table uint64, count int) error {
 }
 
 // Units returns the number of descriptors bound.
+// spec: vortexpipe-driver §2.5
 func (s *Sampler) Units() int { return s.n }
 
 // TextureState returns descriptor i's texture and sampler state as the reference
 // sampler sees them (its levels view device memory). They belong to the binding.
+// spec: vortexpipe-driver §3.6
 func (s *Sampler) TextureState(i int) (*sampler.Texture, *sampler.Sampler, error) {
 	u, err := s.unit(i)
 	if err != nil {
@@ -104,6 +113,7 @@ func (s *Sampler) TextureState(i int) (*sampler.Texture, *sampler.Sampler, error
 }
 
 // Descriptor returns descriptor i as decoded.
+// spec: vortexpipe-driver §3.6
 func (s *Sampler) Descriptor(i int) (abi.SWTexDesc, error) {
 	u, err := s.unit(i)
 	if err != nil {
