@@ -209,8 +209,11 @@ func (c *programCache) link(vs, fs *Shader) (*linked, error) {
 	l.name = fmt.Sprintf("pipe.prog%d", c.n)
 	ir := p.IR
 	l.variants = NewVariantCache(func(key VariantKey) (any, error) {
-		if key.SWTex || key.SWOM || key.SWRaster || key.Samples > 1 {
-			return nil, fmt.Errorf("variant %v: %w", key, errSoftwareUnits)
+		switch {
+		case key.SWTex:
+			return nil, fmt.Errorf("variant %v: software TEX: %w", key, errSoftwareUnits)
+		case key.Samples > 1:
+			return nil, fmt.Errorf("variant %v: multisample attachments: %w", key, errSoftwareUnits)
 		}
 		return gfx.NewShaderProgram(fmt.Sprintf("%s.v%x", l.name, variantBits(key)), ir)
 	}, nil)
@@ -229,8 +232,10 @@ func variantBits(k VariantKey) uint32 {
 	return b
 }
 
-// errSoftwareUnits says the device backend has no software TEX/OM/RASTER yet.
-var errSoftwareUnits = errors.New("the device path has no software units yet")
+// errSoftwareUnits says the device backend cannot take a variant yet: the
+// software sampler is not wired into gfx, and multisample attachments cannot
+// be loaded into the device's planes.
+var errSoftwareUnits = errors.New("not on the device path yet")
 
 // drop forgets every pair using s (DeleteShaderState).
 func (c *programCache) drop(s *Shader) {

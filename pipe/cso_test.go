@@ -62,8 +62,8 @@ func TestNewDSA(t *testing.T) {
 		t.Error("undefined stencil op accepted")
 	}
 	d, _ = NewDSA(DepthStencilAlphaState{AlphaEnabled: true, AlphaFunc: FuncGreater, DepthBounds: true})
-	if len(d.Flags) != 2 || d.Flags[0].Code != GateAlphaTest || d.Flags[1].Code != GateDepthBounds {
-		t.Errorf("flags %v", d.Flags)
+	if len(d.Flags) != 0 || len(d.Routes) != 2 || d.Routes[0].Code != RouteAlphaTest || d.Routes[1].Code != RouteDepthBounds {
+		t.Errorf("flags %v routes %v", d.Flags, d.Routes)
 	}
 }
 

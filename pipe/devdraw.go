@@ -5,10 +5,10 @@ import (
 	"fmt"
 
 	"vortexgfx/abi"
+	"vortexgfx/device/swom"
 	"vortexgfx/gfx"
 	"vortexgfx/ref/format"
 	"vortexgfx/shader/ir"
-	"vortexgfx/trace"
 )
 
 // The device path: one direct draw through gfx.ShaderDevice — the compiled VS
@@ -57,12 +57,6 @@ func (c *Context) deviceGates(st *BoundState, l *linked, key VariantKey, info *D
 	}
 	if z := fb.Zsbuf; z != nil && z.Fmt() != format.D24S8 {
 		gate("depth/stencil attachment %v", z.Fmt())
-	}
-	if d := st.DSA; d != nil && d.StencilEnabled() && fb.Zsbuf != nil {
-		gate("stencil test")
-	}
-	if b := st.Blend; b != nil && b.State.LogicOpEnable {
-		gate("logic op")
 	}
 	if v := st.Viewport; v != (Viewport{}) {
 		if v.Scale[0] != float32(fb.Width)/2 || v.Translate[0] != float32(fb.Width)/2 ||
@@ -237,24 +231,9 @@ func (c *Context) drawDevice(st *BoundState, l *linked, sp *gfx.ShaderProgram, a
 		}
 		dr.Attribs = append(dr.Attribs, b)
 	}
-	// Output merger: the captured CSO words, in the device target's A8R8G8B8
-	// byte order.
-	om := trace.States{ColorEnabled: true, ColorWriteMask: 0xF}
-	if b := st.Blend; b != nil {
-		om.ColorWriteMask = b.RT[0].WriteMask[1]
-		if rt := b.State.RT[0]; rt.BlendEnable {
-			om.BlendEnabled = true
-			mr, _ := OMBlendMode(rt.RGBFunc)
-			ma, _ := OMBlendMode(rt.AlphaFunc)
-			f := func(x BlendFactor) abi.BlendFactor { v, _ := OMBlendFactor(x); return v }
-			dr.Blend = &gfx.OMBlend{ModeRGB: mr, ModeA: ma, SrcRGB: f(rt.RGBSrc), SrcA: f(rt.AlphaSrc),
-				DstRGB: f(rt.RGBDst), DstA: f(rt.AlphaDst), Const: st.BlendColor[1]}
-		}
-	}
-	if z := st.DSA; z != nil && fb.Zsbuf != nil && z.State.DepthEnabled {
-		om.DepthTest, om.DepthWriteMask, om.DepthFunc = true, z.State.DepthWrite, trace.Compare(z.State.DepthFunc)
-	}
-	dr.OM = om
+	ms := mergeState(st)
+	dr.Merge = &ms
+	dr.Key = gfx.Variant{SWTex: p.Decision.Key.SWTex, SWOM: p.Decision.Key.SWOM, SWRaster: p.Decision.Key.SWRaster}
 	vp := refViewport(st.Viewport, fb.Width, fb.Height)
 	dr.Near, dr.Far = vp.MinDepth, vp.MaxDepth
 	for _, b := range sp.Samplers() {
@@ -370,7 +349,7 @@ func (d *devScreen) texture(v *SamplerView, sm *Sampler) (gfx.ShaderTexture, err
 		return t, ErrDestroyed
 	}
 	if e := d.texs[r]; e != nil && e.version == ver && e.serial == r.serial {
-		t.Resident = e.dt
+		t.Resident, t.Pixels = e.dt, e.px
 		return t, nil
 	}
 	px := make([]byte, 4*desc.Width*desc.Height)
@@ -393,8 +372,68 @@ func (d *devScreen) texture(v *SamplerView, sm *Sampler) (gfx.ShaderTexture, err
 	if d.texs == nil {
 		d.texs = map[*Resource]*devTexture{}
 	}
-	d.texs[r] = &devTexture{version: ver, serial: r.serial, dt: dt, w: t.Width, h: t.Height}
+	// The level-0 words stay with the entry: gfx reads them where it does not
+	// take the resident chain.
+	d.texs[r] = &devTexture{version: ver, serial: r.serial, dt: dt, w: t.Width, h: t.Height, px: px}
 	d.texUploads++
-	t.Pixels, t.Resident = nil, dt
+	t.Resident = dt
 	return t, nil
+}
+
+// mergeState builds the draw's whole output-merger state from the bound CSOs:
+// the depth test, the two-sided stencil test with its references, target 0's
+// blend (equations, factors, write mask) and the constant, the logic op, the
+// alpha and depth-bounds tests. gfx runs it on the FF OM when the unit can
+// encode it and on the software merger otherwise; the planes are the device's.
+// spec: vortexpipe §3.3 step 2, §3.7
+func mergeState(st *BoundState) swom.State {
+	var s swom.State
+	fb := &st.FB
+	if d := st.DSA; d != nil {
+		ds := &d.State
+		if fb.Zsbuf != nil && ds.DepthEnabled {
+			s.DepthTest, s.DepthFunc, s.DepthWrite = true, abi.CompareFunc(d.DepthFunc), ds.DepthWrite
+		}
+		if fb.Zsbuf != nil && d.StencilEnabled() {
+			s.StencilTest = true
+			back := ds.Stencil[1]
+			if !back.Enabled {
+				back = ds.Stencil[0]
+			}
+			face := func(f StencilState, ref uint8) swom.Face {
+				fn, _ := OMCompare(f.Func)
+				op := func(o StencilOp) abi.StencilOp { v, _ := OMStencilOp(o); return v }
+				return swom.Face{Func: fn, Fail: op(f.FailOp), ZFail: op(f.ZFailOp), ZPass: op(f.ZPassOp),
+					Ref: ref, ReadMask: f.ValueMask, WriteMask: f.WriteMask}
+			}
+			s.Front = face(ds.Stencil[0], uint8(st.StencilRef))
+			s.Back = face(back, uint8(st.StencilRef>>16))
+		}
+		if fb.Zsbuf != nil && ds.DepthBounds {
+			s.DepthBounds, s.BoundsMin, s.BoundsMax = true, float32(ds.DepthBoundsMin), float32(ds.DepthBoundsMax)
+		}
+		if ds.AlphaEnabled && ds.AlphaFunc != FuncAlways {
+			f, _ := OMCompare(ds.AlphaFunc)
+			s.AlphaTest, s.AlphaFunc, s.AlphaRef = true, f, ds.AlphaRef
+		}
+	}
+	bl := swom.Blend{WriteMask: MaskRGBA, EqRGB: abi.BlendAdd, EqA: abi.BlendAdd,
+		SrcRGB: swom.Factor(abi.BlendOne), SrcA: swom.Factor(abi.BlendOne), DstRGB: swom.Factor(abi.BlendZero), DstA: swom.Factor(abi.BlendZero)}
+	if b := st.Blend; b != nil {
+		rt := b.State.RT[0]
+		bl.WriteMask = rt.ColorMask & MaskRGBA
+		if b.State.LogicOpEnable {
+			lop, _ := OMLogicOp(b.State.LogicOp)
+			s.LogicOpEnable, s.LogicOp = true, lop
+		} else if rt.BlendEnable {
+			mr, _ := OMBlendMode(rt.RGBFunc)
+			ma, _ := OMBlendMode(rt.AlphaFunc)
+			f := func(x BlendFactor) swom.Factor { v, _ := OMBlendFactor(x); return swom.Factor(v) }
+			bl.Enable, bl.EqRGB, bl.EqA = true, mr, ma
+			bl.SrcRGB, bl.SrcA, bl.DstRGB, bl.DstA = f(rt.RGBSrc), f(rt.AlphaSrc), f(rt.RGBDst), f(rt.AlphaDst)
+		}
+	}
+	s.Targets[0].Blend = bl
+	s.Constant = st.BlendColorF
+	return s
 }

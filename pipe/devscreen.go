@@ -43,6 +43,7 @@ type devTexture struct {
 	serial  uint64
 	dt      *gfx.DeviceTexture
 	w, h    uint32
+	px      []byte // level 0, A8R8G8B8
 }
 
 type refTexEntry struct {

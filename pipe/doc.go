@@ -46,7 +46,7 @@
 //	other colour/depth formats                     ref              GateColorFormat, GateDepthFormat
 //	framebuffer beyond the OM aperture             OM SW            RouteAperture
 //	framebuffer over 65535 pixels                  ref              GateFramebufferSize
-//	alpha test, depth bounds                       ref              GateAlphaTest, GateDepthBounds
+//	alpha test, depth bounds                       OM SW            RouteAlphaTest, RouteDepthBounds
 //	dual-source factors, alpha-to-coverage/one     ref              GateDualSource, GateAlphaToCoverage, GateAlphaToOne
 //	4x MSAA                                        RASTER+OM SW     RouteMultisample
 //	2x / 8x / 16x MSAA, MSAA with MRT              ref              GateSampleCount, GateMRTMultisample

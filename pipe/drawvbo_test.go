@@ -352,16 +352,106 @@ void main() { o_col = v_col * scale + bias; }
 			return e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Count: 4}}})
 		}},
 	}...)
+	stencilMask := func(t testing.TB, e *drawEnv, s DepthStencilAlphaState) error {
+		// Mark the left half in the stencil plane with 5 (colour writes off),
+		// then draw the full screen under the test s.
+		e.program(t, testVS, testFS)
+		if err := e.c.Clear(ClearColor|ClearDepth|ClearStencil, [4]float32{0, 0, 0, 1}, 1, 0); err != nil {
+			return err
+		}
+		v := append(quadVerts(0, red, -1, -1, 0, 1), quadVerts(0.5, green, -1, -1, 1, 1)...)
+		e.posCol(t, v...)
+		mark, err := e.c.CreateDSAState(DepthStencilAlphaState{Stencil: [2]StencilState{{Enabled: true, Func: FuncAlways,
+			ZPassOp: StencilReplace, ValueMask: 0xFF, WriteMask: 0xFF}}})
+		if err != nil {
+			return err
+		}
+		nocolor, _ := e.c.CreateBlendState(BlendState{})
+		e.c.BindDSAState(mark)
+		e.c.BindBlendState(nocolor)
+		e.c.SetStencilRef(5, 5)
+		if err := e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Count: 4}}}); err != nil {
+			return err
+		}
+		test, err := e.c.CreateDSAState(s)
+		if err != nil {
+			return err
+		}
+		e.c.BindDSAState(test)
+		e.c.BindBlendState(nil)
+		return e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Start: 4, Count: 4}}})
+	}
+	cases = append(cases, []struct {
+		name  string
+		depth bool
+		draw  func(t testing.TB, e *drawEnv) error
+	}{
+		{"stencil equal", true, func(t testing.TB, e *drawEnv) error {
+			return stencilMask(t, e, DepthStencilAlphaState{Stencil: [2]StencilState{{Enabled: true, Func: FuncEqual,
+				ValueMask: 0xFF, WriteMask: 0xFF}}})
+		}},
+		{"stencil two-sided incr, depth fail", true, func(t testing.TB, e *drawEnv) error {
+			if err := stencilMask(t, e, DepthStencilAlphaState{DepthEnabled: true, DepthFunc: FuncGreater,
+				Stencil: [2]StencilState{{Enabled: true, Func: FuncNotEqual, ValueMask: 0xFF, WriteMask: 0xFF, ZFailOp: StencilIncr},
+					{Enabled: true, Func: FuncAlways, ValueMask: 0xFF, WriteMask: 0xFF, ZFailOp: StencilZero}}}); err != nil {
+				return err
+			}
+			// Show the stencil values: draw where stencil == 1.
+			show, _ := e.c.CreateDSAState(DepthStencilAlphaState{Stencil: [2]StencilState{{Enabled: true, Func: FuncEqual, ValueMask: 0xFF}}})
+			e.c.BindDSAState(show)
+			e.c.SetStencilRef(1, 1)
+			e.posCol(t, quadVerts(0, blue, -1, -1, 1, 1)...)
+			return e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Count: 4}}})
+		}},
+		{"logic op xor", false, func(t testing.TB, e *drawEnv) error {
+			e.program(t, testVS, testFS)
+			if err := e.c.Clear(ClearColor, [4]float32{0.2, 0.6, 1, 1}, 1, 0); err != nil {
+				return err
+			}
+			b, err := e.c.CreateBlendState(BlendState{LogicOpEnable: true, LogicOp: LogicXor, RT: [8]RTBlendState{{ColorMask: MaskRGBA}}})
+			if err != nil {
+				return err
+			}
+			e.c.BindBlendState(b)
+			e.posCol(t, quadVerts(0, [4]float32{1, 0.5, 0.25, 1}, -0.8, -0.8, 0.8, 0.8)...)
+			return e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Count: 4}}})
+		}},
+		{"alpha test (software merger)", false, func(t testing.TB, e *drawEnv) error {
+			e.program(t, testVS, testFS)
+			d, err := e.c.CreateDSAState(DepthStencilAlphaState{AlphaEnabled: true, AlphaFunc: FuncGreater, AlphaRef: 0.5})
+			if err != nil {
+				return err
+			}
+			e.c.BindDSAState(d)
+			v := quadVerts(0, [4]float32{1, 1, 0, 0}, -0.9, -0.9, 0.9, 0.9)
+			v[7], v[15] = 1, 1 // alpha 1 at the bottom edge, 0 at the top
+			e.posCol(t, v...)
+			if err := e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Count: 4}}}); err != nil {
+				return err
+			}
+			if st := e.c.Stats(); e.c.opts.Strict && st.Routes[RouteAlphaTest] != 1 {
+				t.Errorf("alpha test not routed to the software merger: %+v", st.Routes)
+			}
+			return nil
+		}},
+		{"depth bounds (software merger)", true, func(t testing.TB, e *drawEnv) error {
+			e.program(t, testVS, testFS)
+			if err := e.c.Clear(ClearColor|ClearDepth|ClearStencil, [4]float32{0, 0, 0, 1}, 0.3, 0); err != nil {
+				return err
+			}
+			d1, _ := e.c.CreateDSAState(DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: FuncAlways})
+			e.c.BindDSAState(d1)
+			e.posCol(t, append(quadVerts(0.8, red, -1, -1, 0, 1), quadVerts(0, green, -1, -1, 1, 1)...)...)
+			if err := e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Count: 4}}}); err != nil {
+				return err
+			}
+			d2, _ := e.c.CreateDSAState(DepthStencilAlphaState{DepthBounds: true, DepthBoundsMin: 0.25, DepthBoundsMax: 0.5})
+			e.c.BindDSAState(d2)
+			return e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Start: 4, Count: 4}}})
+		}},
+	}...)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			dev := newDrawEnv(t, Options{Strict: true}, tc.depth)
-			if err := tc.draw(t, dev); err != nil {
-				t.Fatalf("device: %v", err)
-			}
-			st := dev.c.Stats()
-			if st.Device == 0 || st.Reference != 0 {
-				t.Fatalf("device path stats %+v", st)
-			}
 			ref := newDrawEnv(t, Options{ForceReference: true}, tc.depth)
 			if err := tc.draw(t, ref); err != nil {
 				t.Fatalf("reference: %v", err)
@@ -369,10 +459,23 @@ void main() { o_col = v_col * scale + bias; }
 			if st := ref.c.Stats(); st.Reference == 0 || st.Device != 0 {
 				t.Fatalf("reference path stats %+v", st)
 			}
-			a, b := dev.image(t), ref.image(t)
-			bad, worst := compareImages(a, b, 3)
-			if bad > len(a.Pix)/4/50 {
-				t.Errorf("%d of %d pixels differ by more than 3 (worst %d)", bad, len(a.Pix)/4, worst)
+			b := ref.image(t)
+			// The device with its FF units, then with OM and RASTER forced to
+			// their software paths (VORTEX_FORCE_SW=om|raster).
+			for _, force := range []Unit{0, UnitOM | UnitRASTER} {
+				dev := newDrawEnv(t, Options{Strict: true, ForceSW: force}, tc.depth)
+				if err := tc.draw(t, dev); err != nil {
+					t.Fatalf("device (force %d): %v", force, err)
+				}
+				st := dev.c.Stats()
+				if st.Device == 0 || st.Reference != 0 || force != 0 && st.Routes[RouteForcedOM] == 0 {
+					t.Fatalf("device path (force %d) stats %+v", force, st)
+				}
+				a := dev.image(t)
+				bad, worst := compareImages(a, b, 3)
+				if bad > len(a.Pix)/4/50 {
+					t.Errorf("force %d: %d of %d pixels differ by more than 3 (worst %d)", force, bad, len(a.Pix)/4, worst)
+				}
 			}
 			blank := true
 			for i := 0; i < len(b.Pix); i += 4 {

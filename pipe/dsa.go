@@ -32,7 +32,8 @@ type DepthStencilAlphaState struct {
 
 // DSA is a depth/stencil/alpha CSO captured as OM register words at creation: a
 // draw writes them to the DCRs unchanged. Flags lists the state the merger cannot
-// express (alpha test, depth bounds); each gates the draw. spec: vortexpipe §1.4,
+// express (alpha test, depth bounds) in Routes: they run on the software
+// merger. spec: vortexpipe §1.4,
 // §3.3 step 2, §3.7; vortex-hardware-facts §5
 type DSA struct {
 	State DepthStencilAlphaState
@@ -51,7 +52,10 @@ type DSA struct {
 	MonotoneDepth bool
 	StencilWrites bool
 
-	Flags []Reason
+	// Routes lists what runs on the software merger (alpha test, depth
+	// bounds): the draw stays on the device with OM in software.
+	Routes []Reason
+	Flags  []Reason
 }
 
 // stencilFace returns a face's {func, fail, zfail, zpass} codes; a disabled face is
@@ -126,11 +130,11 @@ func NewDSA(s DepthStencilAlphaState) (*DSA, error) {
 			return nil, fmt.Errorf("pipe: dsa: alpha func %d undefined", s.AlphaFunc)
 		}
 		if s.AlphaFunc != FuncAlways {
-			d.Flags = append(d.Flags, Reason{GateAlphaTest, "func " + s.AlphaFunc.String()})
+			d.Routes = append(d.Routes, Reason{RouteAlphaTest, "func " + s.AlphaFunc.String()})
 		}
 	}
 	if s.DepthBounds {
-		d.Flags = append(d.Flags, Reason{GateDepthBounds, fmt.Sprintf("[%g, %g]", s.DepthBoundsMin, s.DepthBoundsMax)})
+		d.Routes = append(d.Routes, Reason{RouteDepthBounds, fmt.Sprintf("[%g, %g]", s.DepthBoundsMin, s.DepthBoundsMax)})
 	}
 	return d, nil
 }

@@ -56,8 +56,6 @@ const (
 	GateTexOp
 	GateAnisotropy
 	GateWrap
-	GateAlphaTest
-	GateDepthBounds
 	GateDualSource
 	GateAlphaToCoverage
 	GateAlphaToOne
@@ -93,6 +91,8 @@ const (
 	RouteMultisample
 	RouteRasterImpliesOM
 	RouteAperture
+	RouteAlphaTest
+	RouteDepthBounds
 	numReasonCodes
 )
 
@@ -118,8 +118,6 @@ var reasonNames = [numReasonCodes]string{
 	GateTexOp:             "texture op no device sampler implements",
 	GateAnisotropy:        "anisotropic filtering",
 	GateWrap:              "wrap mode no device sampler implements",
-	GateAlphaTest:         "alpha test",
-	GateDepthBounds:       "depth-bounds test",
 	GateDualSource:        "dual-source blend factor",
 	GateAlphaToCoverage:   "alpha-to-coverage",
 	GateAlphaToOne:        "alpha-to-one",
@@ -152,6 +150,8 @@ var reasonNames = [numReasonCodes]string{
 	RouteMultisample:     "multisample pass",
 	RouteRasterImpliesOM: "software raster implies software merger",
 	RouteAperture:        "framebuffer exceeds the OM aperture",
+	RouteAlphaTest:       "alpha test (software merger)",
+	RouteDepthBounds:     "depth-bounds test (software merger)",
 }
 
 // String describes the reason.

@@ -153,6 +153,10 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 	}
 	if st.DSA != nil {
 		dec.Gates = append(dec.Gates, st.DSA.Flags...)
+		for _, r := range st.DSA.Routes {
+			swOM = true
+			route(r.Code, r.Detail)
+		}
 	}
 	if st.Blend != nil {
 		dec.Gates = append(dec.Gates, st.Blend.Flags...)

@@ -176,10 +176,10 @@ func TestRoute(t *testing.T) {
 		}, gate: GateMRTMultisample},
 		{name: "alpha test", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.DSA = mustDSA(t, DepthStencilAlphaState{AlphaEnabled: true, AlphaFunc: FuncGreater, AlphaRef: 0.5})
-		}, gate: GateAlphaTest},
+		}, route: []ReasonCode{RouteAlphaTest}, key: VariantKey{SWOM: true, Samples: 1}},
 		{name: "depth bounds", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.DSA = mustDSA(t, DepthStencilAlphaState{DepthBounds: true, DepthBoundsMax: 0.5})
-		}, gate: GateDepthBounds},
+		}, route: []ReasonCode{RouteDepthBounds}, key: VariantKey{SWOM: true, Samples: 1}},
 		{name: "dual-source", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.Blend, _ = NewBlend(BlendState{RT: [8]RTBlendState{{BlendEnable: true, RGBSrc: FactorOne, RGBDst: FactorInvSrc1Alpha, AlphaSrc: FactorOne, AlphaDst: FactorZero}}})
 		}, gate: GateDualSource},

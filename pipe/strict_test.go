@@ -144,8 +144,6 @@ void main() { o_col = v_col * float(textureQueryLevels(tex)); }
 `)},
 		{GateAnisotropy, sampler(SamplerState{MaxAnisotropy: 4})},
 		{GateWrap, sampler(SamplerState{WrapS: WrapMirrorClamp})},
-		{GateAlphaTest, dsa(DepthStencilAlphaState{AlphaEnabled: true, AlphaFunc: FuncGreater, AlphaRef: 0.5})},
-		{GateDepthBounds, dsa(DepthStencilAlphaState{DepthBounds: true, DepthBoundsMax: 0.5})},
 		{GateDualSource, blend(BlendState{RT: [8]RTBlendState{{BlendEnable: true, RGBSrc: FactorSrc1Color, RGBDst: FactorZero,
 			AlphaSrc: FactorOne, AlphaDst: FactorZero, ColorMask: MaskRGBA}}})},
 		{GateAlphaToCoverage, blend(BlendState{AlphaToCoverage: true, RT: [8]RTBlendState{{ColorMask: MaskRGBA}}})},
