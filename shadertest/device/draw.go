@@ -95,11 +95,13 @@ func clampsColour(vs, fs *ir.Program) bool {
 }
 
 // gfxPrefix matches what gfx puts before a routing reason ("gfx: shader
-// route: NAME: "), and samplerName a sampler's name in it, so reasons
+// route: NAME: "), samplerName a sampler's name in it and leadCount the
+// count a reason starts with ("52 varying words exceed..."), so reasons
 // count per cause, not per program.
 var (
 	gfxPrefix   = regexp.MustCompile(`^.*shadertest\.prog[0-9]+: `)
 	samplerName = regexp.MustCompile(`sampler \S+ \(`)
+	leadCount   = regexp.MustCompile(`^[0-9]+ `)
 )
 
 // program makes the device form of the linked program p once per link and
@@ -126,6 +128,7 @@ func (c *glContext) program(p *program.Program) string {
 			return c.why
 		}
 		msg := gfxPrefix.ReplaceAllString(err.Error(), "")
+		msg = leadCount.ReplaceAllString(msg, "N ")
 		c.why = samplerName.ReplaceAllString(msg, "sampler (")
 		return c.why
 	}
