@@ -450,3 +450,25 @@ func TestPutTable(t *testing.T) {
 		t.Errorf("entry 1 level 0 at 0x%x, %v", d.Level[0].Addr, err)
 	}
 }
+
+// TestFormatCodes: every reference format has exactly one descriptor code of the
+// same texel size, and back. spec: abi.SWTexFormat code table
+func TestFormatCodes(t *testing.T) {
+	seen := map[abi.SWTexFormat]bool{}
+	for f := format.Format(1); f.Valid(); f++ {
+		c, ok := FormatCode(f)
+		if !ok || !c.Valid() || seen[c] || c.Bytes() != f.Info().Bytes || c.String() != f.String() {
+			t.Errorf("format %v: code %v (%d bytes) ok=%v", f, c, c.Bytes(), ok)
+		}
+		seen[c] = true
+		if back, ok := Format(c); !ok || back != f {
+			t.Errorf("code %v maps back to %v", c, back)
+		}
+	}
+	if _, ok := FormatCode(format.Invalid); ok {
+		t.Error("invalid format has a code")
+	}
+	if _, ok := Format(0); ok {
+		t.Error("code 0 has a format")
+	}
+}
