@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"vortexgfx/shader/glsl"
@@ -338,4 +339,28 @@ void main() {
 		runGrid(b, wg, [3]uint32{n / 256, 1, 1}, mem)
 	}
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "invocations/s")
+}
+
+// TestComputeBlockAndCounterArrays runs arrays of buffer blocks (consecutive
+// bindings) and of atomic counters (consecutive words).
+func TestComputeBlockAndCounterArrays(t *testing.T) {
+	src := `#version 430
+layout(local_size_x = 4) in;
+layout(std430, binding = 3) buffer B { uint v[]; } bufs[2];
+layout(binding = 1, offset = 4) uniform atomic_uint c[3];
+void main() {
+	uint i = gl_LocalInvocationIndex;
+	bufs[1].v[i] = bufs[0].v[i] * 10u + atomicCounterIncrement(c[i % 3u]);
+}
+`
+	mem := newSliceMemory()
+	mem.buf[3], mem.buf[4] = []uint32{1, 2, 3, 4}, make([]uint32, 4)
+	mem.counter[1] = []uint32{0, 100, 200, 300}
+	runGrid(t, compile(t, src, 4), [3]uint32{1, 1, 1}, mem)
+	if want := []uint32{110, 220, 330, 141}; !slices.Equal(mem.buf[4], want) {
+		t.Errorf("bufs[1] = %v, want %v", mem.buf[4], want)
+	}
+	if want := []uint32{0, 102, 201, 301}; !slices.Equal(mem.counter[1], want) {
+		t.Errorf("counters %v, want %v", mem.counter[1], want)
+	}
 }

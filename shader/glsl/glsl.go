@@ -36,9 +36,13 @@ type Options struct {
 }
 
 // SupportedExtensions lists the GLSL extensions the front end implements:
-// GL_OES_standard_derivatives (dFdx/dFdy/fwidth in GLSL ES 1.00 fragment shaders).
+// GL_OES_standard_derivatives (dFdx/dFdy/fwidth in GLSL ES 1.00 fragment shaders)
+// and, for earlier GLSL versions, the compute features of GLSL 4.30:
+// GL_ARB_compute_shader, GL_ARB_shader_storage_buffer_object,
+// GL_ARB_shader_atomic_counters and GL_ARB_shader_image_load_store.
 func SupportedExtensions() []string {
-	return []string{"GL_OES_standard_derivatives"}
+	return []string{"GL_OES_standard_derivatives", types.ExtComputeShader, types.ExtStorageBuffer,
+		types.ExtAtomicCounters, types.ExtImageLoadStore}
 }
 
 // Shader is one compiled shader source.

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -14,6 +15,12 @@ import (
 // PiglitSets are the piglit compiler-test sets the front end is measured on.
 // spec: issue 4 "The vortex glsl command" (agreement with expect_result).
 var PiglitSets = []string{"glsl-1.10", "glsl-1.20", "glsl-1.30", "glsl-es-3.00"}
+
+// PiglitComputeSets are the piglit compiler-test sets of the compute features
+// (issue 9). Their tests may require the extensions SupportedExtensions lists; a
+// test is skipped only when it needs another one.
+var PiglitComputeSets = []string{"arb_compute_shader", "arb_shader_storage_buffer_object",
+	"arb_shader_atomic_counters", "arb_shader_image_load_store", "glsl-es-3.10"}
 
 // PiglitResult is the agreement of the compiler with one piglit test set.
 type PiglitResult struct {
@@ -91,7 +98,7 @@ func PiglitAgreement(dir string, sets ...string) ([]*PiglitResult, error) {
 				if err != nil {
 					return err
 				}
-				if !d.IsDir() && (strings.HasSuffix(p, ".vert") || strings.HasSuffix(p, ".frag")) {
+				if !d.IsDir() && (strings.HasSuffix(p, ".vert") || strings.HasSuffix(p, ".frag") || strings.HasSuffix(p, ".comp")) {
 					files = append(files, p)
 				}
 				return nil
@@ -111,13 +118,16 @@ func PiglitAgreement(dir string, sets ...string) ([]*PiglitResult, error) {
 			if !ok {
 				continue
 			}
-			if len(cfg.extensions) > 0 {
+			if len(cfg.extensions) > 0 && (!slices.Contains(PiglitComputeSets, set) || !supported(cfg.extensions)) {
 				r.Skipped++
 				continue
 			}
 			stage := Vertex
-			if strings.HasSuffix(p, ".frag") {
+			switch {
+			case strings.HasSuffix(p, ".frag"):
 				stage = Fragment
+			case strings.HasSuffix(p, ".comp"):
+				stage = Compute
 			}
 			rel, _ := filepath.Rel(dir, p)
 			sh, err := Compile(rel, src, stage, Options{})
@@ -148,4 +158,14 @@ func PiglitAgreement(dir string, sets ...string) ([]*PiglitResult, error) {
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// supported reports whether the front end implements every extension in exts.
+func supported(exts []string) bool {
+	for _, e := range exts {
+		if !slices.Contains(SupportedExtensions(), e) {
+			return false
+		}
+	}
+	return true
 }

@@ -63,3 +63,25 @@ func TestPiglitAgreement(t *testing.T) {
 		}
 	}
 }
+
+// TestPiglitCompute measures the compute sets (issue 9) when the piglit directory
+// has them; there is no ratchet (CI extracts only the core sets), the agreement is
+// logged.
+func TestPiglitCompute(t *testing.T) {
+	dir := os.Getenv("VORTEX_PIGLIT_DIR")
+	if dir == "" {
+		t.Skip("VORTEX_PIGLIT_DIR not set: piglit data absent")
+	}
+	res, err := PiglitAgreement(dir, PiglitComputeSets...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res {
+		t.Logf("%-33s %4d/%4d agree (%.1f%%), %d skipped (extensions)", r.Set, r.Agreed, r.Total, 100*r.Rate(), r.Skipped)
+		if testing.Verbose() {
+			for _, m := range r.Mismatch {
+				t.Log("  " + m)
+			}
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package lower
 
 import (
+	"fmt"
 	"strings"
 
 	"vortexgfx/shader/glsl"
@@ -26,6 +27,7 @@ type opaqueVar struct {
 	image   int    // index into Program.Images, -1 for a counter
 	bind    uint32 // counter binding
 	off     uint32 // counter byte offset
+	count   int    // counters in an array of atomic_uint (1 for one)
 	counter bool
 }
 
@@ -100,20 +102,25 @@ func (l *lowerer) layoutCompute() {
 			bind, seen := blocks[b.Name]
 			if !seen {
 				bind = uint32(max(b.Binding, 0))
-				for _, x := range p.Buffers {
-					if x.Binding == bind {
-						l.errorf(u.File.Pos(), "buffer blocks '%s' and '%s' share binding %d", x.Name, b.Name, bind)
+				// An array of blocks takes consecutive bindings, one per element.
+				n, name := 1, func(int) string { return b.Name }
+				if b.Type != nil && b.Type.IsArray() {
+					n, name = b.Type.Len, func(i int) string { return fmt.Sprintf("%s[%d]", b.Name, i) }
+				}
+				for i := 0; i < n; i++ {
+					for _, x := range p.Buffers {
+						if x.Binding == bind+uint32(i) {
+							l.errorf(u.File.Pos(), "buffer blocks '%s' and '%s' share binding %d", x.Name, name(i), bind+uint32(i))
+						}
 					}
-				}
-				bb := ir.BufferBinding{Name: b.Name, Binding: bind, Fixed: uint32(b.Size), Stride: uint32(b.RuntimeStride), ReadOnly: true, WriteOnly: true}
-				for _, m := range b.Members {
-					bb.ReadOnly = bb.ReadOnly && m.Qual.ReadOnlyMem
-					bb.WriteOnly = bb.WriteOnly && m.Qual.WriteOnlyMem
-				}
-				if bb.Fixed%4 != 0 {
+					bb := ir.BufferBinding{Name: name(i), Binding: bind + uint32(i), Fixed: uint32(b.Size), Stride: uint32(b.RuntimeStride), ReadOnly: true, WriteOnly: true}
+					for _, m := range b.Members {
+						bb.ReadOnly = bb.ReadOnly && m.Qual.ReadOnlyMem
+						bb.WriteOnly = bb.WriteOnly && m.Qual.WriteOnlyMem
+					}
 					bb.Fixed = (bb.Fixed + 3) &^ 3
+					p.Buffers = append(p.Buffers, bb)
 				}
-				p.Buffers = append(p.Buffers, bb)
 				blocks[b.Name] = bind
 			}
 			std140 := b.Layout == "std140"
@@ -165,15 +172,23 @@ func (l *lowerer) opaqueUniform(v *ast.Var, counterNext map[uint32]uint32) {
 		}
 	}
 	p := l.p
-	if v.Type.Sampler.Atomic {
+	et, count := v.Type, 1
+	if et.IsArray() {
+		et, count = et.Elem, et.Len
+	}
+	if et.Sampler.Atomic {
 		bind := uint32(max(v.Binding, 0))
 		off := counterNext[bind]
 		if o := layoutInt(&v.Qual, "offset"); o >= 0 {
 			off = uint32(o)
 		}
-		counterNext[bind] = off + 4
-		p.Counters = append(p.Counters, ir.CounterBinding{Name: v.Name, Binding: bind, Offset: off, Count: 1})
-		l.opaque[v] = &opaqueVar{image: -1, counter: true, bind: bind, off: off}
+		counterNext[bind] = off + 4*uint32(count)
+		p.Counters = append(p.Counters, ir.CounterBinding{Name: v.Name, Binding: bind, Offset: off, Count: uint32(count)})
+		l.opaque[v] = &opaqueVar{image: -1, counter: true, bind: bind, off: off, count: count}
+		return
+	}
+	if v.Type.IsArray() {
+		l.errorf(v.DeclPos, "arrays of images are not supported")
 		return
 	}
 	s := v.Type.Sampler
@@ -210,6 +225,26 @@ func layoutInt(q *ast.Qualifiers, name string) int {
 	return -1
 }
 
+// blockElement returns the place of element x.Index of an array of buffer blocks:
+// the block at binding + index (the index must be constant).
+func (l *lowerer) blockElement(base place, x *ast.Index) place {
+	bt, mv := base.t, base.st.mv
+	cv := x.Index.Value()
+	if cv == nil {
+		l.errorf(x.Index.Pos(), "arrays of buffer blocks must be indexed with a constant expression")
+		cv = &ast.Value{Words: []uint32{0}}
+	}
+	k := min(int(cv.Uint(0)), bt.Len-1)
+	if x.Index.Type().Base == ast.Int {
+		k = min(max(int(cv.Int(0)), 0), bt.Len-1)
+	}
+	nm := *mv
+	nm.bind += uint32(k)
+	base.st = &storage{t: bt.Elem, sampler: -1, mv: &nm}
+	base.t = bt.Elem
+	return base
+}
+
 // memStride returns the byte stride and element count of indexing a value of type
 // t that lives in memory (n 0: a runtime-sized array).
 func memStride(t *ast.Type, std140 bool) (stride, n int) {
@@ -224,8 +259,14 @@ func memStride(t *ast.Type, std140 bool) (stride, n int) {
 
 // memFieldOffset returns the byte offset of field f of struct type t in memory.
 func memFieldOffset(mv *memVar, t *ast.Type, f int) int {
-	if mv.block != nil && mv.block.Type != nil && t.Struct == mv.block.Type.Struct {
-		return mv.block.Members[f].Offset
+	if mv.block != nil && mv.block.Type != nil {
+		bt := mv.block.Type
+		for bt.IsArray() {
+			bt = bt.Elem
+		}
+		if t.Struct == bt.Struct {
+			return mv.block.Members[f].Offset
+		}
 	}
 	return types.MemFieldOffsets(t.Struct, mv.std140)[f]
 }
@@ -452,12 +493,20 @@ func (l *lowerer) opaqueOf(e ast.Expr) *opaqueVar {
 // atomicCounterDecrement (returns the new value) and atomicCounter.
 // spec: GLSL 4.50 §8.10.
 func (l *lowerer) counterOp(x *ast.Call) value {
-	o := l.opaqueOf(x.Args[0])
-	if o == nil {
+	arg, idx := x.Args[0], ast.Expr(nil)
+	if ix, ok := arg.(*ast.Index); ok {
+		arg, idx = ix.X, ix.Index // an element of an array of counters
+	}
+	o := l.opaqueOf(arg)
+	if o == nil || !o.counter {
 		return l.zero(x.Type())
 	}
 	mv := &memVar{space: ir.SpaceCounter, bind: o.bind}
 	addr := l.b.ConstU(o.off)
+	if idx != nil {
+		i := l.b.Op(ir.Cast, ir.U32, l.clampIndex(l.expr(idx).r[0], o.count))
+		addr = l.b.Op(ir.UAdd, ir.U32, addr, l.b.Op(ir.UMul, ir.U32, i, l.b.ConstU(4)))
+	}
 	d := l.b.Reg(ir.U32)
 	switch x.Builtin {
 	case ast.FnAtomicCounter:

@@ -121,3 +121,32 @@ func TestStorageOutsideCompute(t *testing.T) {
 		}
 	}
 }
+
+// TestComputeArrays checks arrays of buffer blocks (one binding per element,
+// constant indices) and arrays of atomic counters (consecutive words).
+func TestComputeArrays(t *testing.T) {
+	src := `#version 430
+layout(local_size_x = 1) in;
+layout(std430, binding = 3) buffer B { uint v[]; } bufs[2];
+layout(binding = 1, offset = 4) uniform atomic_uint c[3];
+layout(binding = 1) uniform atomic_uint after;
+void main() {
+	bufs[1].v[0] = bufs[0].v[1] + atomicCounterIncrement(c[2]) + atomicCounter(after);
+}
+`
+	p, err := CompileCompute("t.comp", src, glsl.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Buffers) != 2 || p.Buffers[0].Binding != 3 || p.Buffers[1].Binding != 4 || p.Buffers[1].Name != "B[1]" {
+		t.Errorf("buffers %+v", p.Buffers)
+	}
+	want := []ir.CounterBinding{{Name: "c", Binding: 1, Offset: 4, Count: 3}, {Name: "after", Binding: 1, Offset: 16, Count: 1}}
+	if !reflect.DeepEqual(p.Counters, want) {
+		t.Errorf("counters %+v, want %+v", p.Counters, want)
+	}
+	dyn := strings.Replace(src, "bufs[0]", "bufs[int(atomicCounter(after))]", 1)
+	if _, err := CompileCompute("t.comp", dyn, glsl.Options{}); err == nil || !strings.Contains(err.Error(), "constant") {
+		t.Errorf("dynamic block index: %v", err)
+	}
+}

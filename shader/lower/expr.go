@@ -53,6 +53,9 @@ func (l *lowerer) place(e ast.Expr) place {
 	case *ast.Index:
 		base := l.place(x.X)
 		bt := base.t
+		if base.st != nil && base.st.mv != nil && base.st.mv.block != nil && bt.IsArray() && bt.Elem.IsStruct() && len(base.dyn) == 0 && base.off == 0 && base.t == base.st.t {
+			return l.blockElement(base, x)
+		}
 		var elem *ast.Type
 		var stride int
 		switch {

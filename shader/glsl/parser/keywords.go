@@ -4,6 +4,36 @@ package parser
 type langVersion struct {
 	v  int
 	es bool
+	// ext holds the #extension behaviours of the source (nil: none).
+	ext map[string]string
+}
+
+// has reports whether extension name is enabled (enable, require or warn).
+func (l langVersion) has(name string) bool {
+	b := l.ext[name]
+	return b == "enable" || b == "require" || b == "warn"
+}
+
+// typeExt returns the extension that makes a type keyword available before its
+// core version ("" for none).
+func typeExt(name string) string {
+	switch name {
+	case "image2D", "iimage2D", "uimage2D", "image3D", "iimage3D", "uimage3D",
+		"image2DArray", "iimage2DArray", "uimage2DArray":
+		return "GL_ARB_shader_image_load_store"
+	case "atomic_uint":
+		return "GL_ARB_shader_atomic_counters"
+	}
+	return ""
+}
+
+// typeAvailable reports whether a built-in type keyword exists in the language.
+func (l langVersion) typeAvailable(name string) bool {
+	d, e, ok := builtinTypeMin(name)
+	if !ok {
+		return false
+	}
+	return l.atLeast(d, e) || (typeExt(name) != "" && l.has(typeExt(name)))
 }
 
 // atLeast reports whether the language is desktop >= d or ES >= e (0 = never on ES).
@@ -95,9 +125,11 @@ func reservedWord(name string, l langVersion) bool {
 	case "switch", "default":
 		return !l.atLeast(130, 300)
 	case "volatile":
-		return !l.atLeast(420, 310)
-	case "coherent", "restrict", "readonly", "writeonly", "atomic_uint":
+		return !l.atLeast(420, 310) && !l.has("GL_ARB_shader_image_load_store") && !l.has("GL_ARB_shader_storage_buffer_object")
+	case "coherent", "restrict", "readonly", "writeonly":
 		return l.es && l.v < 310
+	case "atomic_uint":
+		return l.es && l.v < 310 && !l.has("GL_ARB_shader_atomic_counters")
 	case "lowp", "mediump", "highp", "precision":
 		return l.v == 120 && !l.es
 	case "superp", "common", "partition", "active", "filter":
@@ -109,7 +141,7 @@ func reservedWord(name string, l langVersion) bool {
 		"image2DArray", "iimage1DArray", "iimage2DArray", "uimage1DArray", "uimage2DArray",
 		"image1DShadow", "image2DShadow", "image1DArrayShadow", "image2DArrayShadow",
 		"imageBuffer", "iimageBuffer", "uimageBuffer":
-		return l.atLeast(130, 300) && !l.atLeast(420, 310)
+		return l.atLeast(130, 300) && !l.atLeast(420, 310) && !(typeExt(name) != "" && l.has(typeExt(name)))
 	case "sampler2DRect", "sampler2DRectShadow":
 		return !l.atLeast(140, 0)
 	case "samplerBuffer", "isamplerBuffer", "usamplerBuffer", "isampler2DRect", "usampler2DRect":

@@ -49,7 +49,7 @@ func ParseFile(name, src string, opts Options) (f *ast.File, err error) {
 		errs.Sort()
 		return f, errs
 	}
-	p := &parser{toks: res.Tokens, lang: langVersion{v: res.Version, es: res.ES}}
+	p := &parser{toks: res.Tokens, lang: langVersion{v: res.Version, es: res.ES, ext: res.Extensions}}
 	p.typeNames = []map[string]bool{{}}
 	p.tok = p.toks[0]
 	for p.tok.Kind != preproc.EOF && len(p.errs) < maxSyntaxErrors {
@@ -209,8 +209,8 @@ func (p *parser) isKeyword(word string) bool {
 	if d, e, ok := keywordMin(word); ok {
 		return p.lang.atLeast(d, e)
 	}
-	if d, e, ok := builtinTypeMin(word); ok {
-		return p.lang.atLeast(d, e)
+	if _, _, ok := builtinTypeMin(word); ok {
+		return p.lang.typeAvailable(word)
 	}
 	return false
 }
@@ -239,7 +239,7 @@ func (p *parser) isTypeName(t preproc.Token) bool {
 	if t.Text == "struct" {
 		return true
 	}
-	if d, e, ok := builtinTypeMin(t.Text); ok && p.lang.atLeast(d, e) {
+	if p.lang.typeAvailable(t.Text) {
 		return true
 	}
 	for i := len(p.typeNames) - 1; i >= 0; i-- {

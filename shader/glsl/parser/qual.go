@@ -14,10 +14,14 @@ func (p *parser) isQualifierTok(t preproc.Token) bool {
 	case "const", "in", "out", "inout", "uniform", "attribute", "varying", "centroid",
 		"invariant", "flat", "smooth", "noperspective", "layout", "lowp", "mediump", "highp":
 		return p.isKeyword(t.Text)
-	case "buffer", "shared", "precise", "sample", "patch":
-		return !p.lang.es && p.lang.v >= 400 || p.lang.atLeast(430, 310) && (t.Text == "buffer" || t.Text == "shared")
+	case "buffer":
+		return !p.lang.es && p.lang.v >= 400 || p.lang.atLeast(430, 310) || p.lang.has("GL_ARB_shader_storage_buffer_object")
+	case "shared":
+		return !p.lang.es && p.lang.v >= 400 || p.lang.atLeast(430, 310) || p.lang.has("GL_ARB_compute_shader")
+	case "precise", "sample", "patch":
+		return !p.lang.es && p.lang.v >= 400
 	case "coherent", "volatile", "restrict", "readonly", "writeonly":
-		return p.lang.atLeast(400, 310)
+		return p.lang.atLeast(400, 310) || p.lang.has("GL_ARB_shader_image_load_store") || p.lang.has("GL_ARB_shader_storage_buffer_object")
 	}
 	return false
 }

@@ -108,6 +108,7 @@ func (c *checker) selector(x *ast.Selector) ast.Expr {
 				if v := x.X.Value(); v != nil {
 					x.Val = extractField(v, t, i)
 				}
+				c.noteWriteOnly(x)
 				return x
 			}
 		}

@@ -107,6 +107,8 @@ func (c *checker) declareBuiltinVars() {
 		}
 	}
 
+	c.declareMemoryConsts()
+
 	// Depth range, in every version.
 	dr := c.builtinStruct("gl_DepthRangeParameters", "near", f, "far", f, "diff", f)
 	c.addBuiltin("gl_DepthRange", dr, ast.VarUniform, true)

@@ -76,6 +76,9 @@ type checker struct {
 	dead int
 	// userOutWritten is where a user-defined fragment output was first written.
 	userOutWritten ast.Pos
+	// woUses are the uses of writeonly storage members, in order; those that turn
+	// out to be the target of a plain assignment are cleared.
+	woUses []ast.Expr
 }
 
 // Check type-checks f for the given configuration, annotating the tree in place.
@@ -97,13 +100,15 @@ func Check(f *ast.File, conf Config) error {
 	if conf.Stage == ast.StageFragment {
 		c.defPrec = map[ast.Basic]ast.Precision{ast.Int: ast.PrecMedium}
 	}
-	if conf.Stage == ast.StageCompute && !c.atLeast(430, 310) {
+	if conf.Stage == ast.StageCompute && !c.hasCompute() {
 		c.errorf(f.Pos(), "compute shaders require GLSL 4.30 or GLSL ES 3.10")
 	}
 	for _, d := range f.Decls {
 		c.safe(func() { c.globalDecl(d) })
 	}
 	c.safe(c.checkRecursion)
+	c.safe(c.writeOnlyReads)
+	c.safe(c.workGroupSizeUse)
 	c.safe(c.sizeArrays)
 	if f.InvariantAll.IsValid() && c.es && c.version >= 300 && conf.Stage == ast.StageFragment {
 		c.errorf(f.InvariantAll, "#pragma STDGL invariant(all) is not allowed in fragment shaders")

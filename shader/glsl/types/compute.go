@@ -26,6 +26,19 @@ var imageFormats = map[string]ast.Basic{
 	"rgba32ui": ast.Uint, "r32ui": ast.Uint, "rgba32i": ast.Int, "r32i": ast.Int,
 }
 
+// The extensions that bring compute features to earlier GLSL versions.
+const (
+	ExtComputeShader  = "GL_ARB_compute_shader"
+	ExtStorageBuffer  = "GL_ARB_shader_storage_buffer_object"
+	ExtAtomicCounters = "GL_ARB_shader_atomic_counters"
+	ExtImageLoadStore = "GL_ARB_shader_image_load_store"
+)
+
+func (c *checker) hasCompute() bool  { return c.atLeast(430, 310) || c.extEnabled(ExtComputeShader) }
+func (c *checker) hasSSBO() bool     { return c.atLeast(430, 310) || c.extEnabled(ExtStorageBuffer) }
+func (c *checker) hasCounters() bool { return c.atLeast(420, 310) || c.extEnabled(ExtAtomicCounters) }
+func (c *checker) hasImages() bool   { return c.atLeast(420, 310) || c.extEnabled(ExtImageLoadStore) }
+
 // ImageFormat returns the format layout qualifier of an image variable ("" if none).
 func ImageFormat(v *ast.Var) string {
 	for _, l := range v.Qual.Layout {
@@ -146,9 +159,6 @@ func (c *checker) opaqueUniform(v *ast.Var, pos ast.Pos) {
 			c.errorf(pos, "format layout qualifier '%s' on non-image '%s'", format, v.Name)
 		}
 		if et.IsSampler() && et.Sampler.Atomic {
-			if v.Type.IsArray() {
-				c.errorf(pos, "arrays of atomic counters are not supported")
-			}
 			if off := layoutValue(&v.Qual, "offset"); off >= 0 && off%4 != 0 {
 				c.errorf(pos, "atomic counter offset %d is not a multiple of 4", off)
 			}
@@ -251,38 +261,50 @@ func (c *checker) computeBuiltinUse(x *ast.Call) {
 // spec: GLSL 4.50 §8.11 (atomic counters), §8.12 (image functions), §8.16 (shader
 // invocation control), §8.17 (memory control), §8.11 atomic memory functions.
 func computeSigs(fn ast.Builtin, c *checker) []sig {
-	if !c.atLeast(420, 310) {
-		return nil
-	}
 	v := ast.Void()
 	u, i := ast.Scalar(ast.Uint), ast.Scalar(ast.Int)
 	mk := func(ret *ast.Type, params ...*ast.Type) sig { return sig{fn: fn, ret: ret, params: params} }
 	var out []sig
 	switch fn {
 	case ast.FnBarrier:
-		if c.conf.Stage == ast.StageCompute {
+		if c.conf.Stage == ast.StageCompute && c.hasCompute() {
 			out = append(out, mk(v))
 		}
-	case ast.FnMemoryBarrier, ast.FnMemoryBarrierAtomicCounter, ast.FnMemoryBarrierImage:
-		out = append(out, mk(v))
+	case ast.FnMemoryBarrier:
+		if c.hasImages() || c.hasCompute() {
+			out = append(out, mk(v))
+		}
+	case ast.FnMemoryBarrierAtomicCounter:
+		if c.hasCounters() && c.hasCompute() {
+			out = append(out, mk(v))
+		}
+	case ast.FnMemoryBarrierImage:
+		if c.hasImages() && c.hasCompute() {
+			out = append(out, mk(v))
+		}
 	case ast.FnMemoryBarrierShared, ast.FnMemoryBarrierBuffer, ast.FnGroupMemoryBarrier:
-		if c.atLeast(430, 310) {
+		if c.hasCompute() {
 			out = append(out, mk(v))
 		}
 	case ast.FnAtomicAdd, ast.FnAtomicMin, ast.FnAtomicMax, ast.FnAtomicAnd, ast.FnAtomicOr,
 		ast.FnAtomicXor, ast.FnAtomicExchange:
-		if c.atLeast(430, 310) {
+		if c.hasSSBO() || c.hasCompute() {
 			out = append(out, sig{fn: fn, ret: u, params: []*ast.Type{u, u}, out: []bool{true, false}},
 				sig{fn: fn, ret: i, params: []*ast.Type{i, i}, out: []bool{true, false}})
 		}
 	case ast.FnAtomicCompSwap:
-		if c.atLeast(430, 310) {
+		if c.hasSSBO() || c.hasCompute() {
 			out = append(out, sig{fn: fn, ret: u, params: []*ast.Type{u, u, u}, out: []bool{true, false, false}},
 				sig{fn: fn, ret: i, params: []*ast.Type{i, i, i}, out: []bool{true, false, false}})
 		}
 	case ast.FnAtomicCounterIncrement, ast.FnAtomicCounterDecrement, ast.FnAtomicCounter:
-		out = append(out, mk(u, ast.Sampler(ast.SamplerType{Atomic: true, Base: ast.Uint})))
+		if c.hasCounters() {
+			out = append(out, mk(u, ast.Sampler(ast.SamplerType{Atomic: true, Base: ast.Uint})))
+		}
 	case ast.FnImageLoad, ast.FnImageStore, ast.FnImageSize:
+		if !c.hasImages() || (fn == ast.FnImageSize && !c.atLeast(430, 310)) {
+			break
+		}
 		for _, img := range imageTypes() {
 			coord := ast.Vector(ast.Int, imageCoords(img))
 			texel := ast.Vector(img.Sampler.Base, 4)
@@ -297,6 +319,9 @@ func computeSigs(fn ast.Builtin, c *checker) []sig {
 		}
 	case ast.FnImageAtomicAdd, ast.FnImageAtomicMin, ast.FnImageAtomicMax, ast.FnImageAtomicAnd,
 		ast.FnImageAtomicOr, ast.FnImageAtomicXor, ast.FnImageAtomicExchange, ast.FnImageAtomicCompSwap:
+		if !c.hasImages() {
+			break
+		}
 		for _, img := range imageTypes() {
 			b := img.Sampler.Base
 			if b == ast.Float {
@@ -349,9 +374,6 @@ func (c *checker) bufferBlock(d *ast.BlockDecl, b *ast.InterfaceBlock) {
 			c.errorf(m.DeclPos, "opaque types are not allowed in buffer blocks")
 		}
 	}
-	if d.InstanceName != "" && len(d.InstanceDims) > 0 {
-		c.errorf(d.InstancePos, "arrays of buffer blocks are not supported")
-	}
 	offs, size, stride := MemOffsets(b.Members, b.Layout == "std140")
 	for i, m := range b.Members {
 		m.Offset = offs[i]
@@ -367,4 +389,80 @@ func runtimeArray(e ast.Expr) bool {
 	}
 	m := memMember(e)
 	return m != nil && m.Kind == ast.VarBuffer
+}
+
+// noteWriteOnly records a use of a writeonly storage member (an identifier or a
+// member selection); writeOnlyReads reports those that are read.
+func (c *checker) noteWriteOnly(e ast.Expr) {
+	m := memMember(e)
+	if m == nil || m.Kind != ast.VarBuffer || !m.Qual.WriteOnlyMem {
+		return
+	}
+	if id, ok := e.(*ast.Ident); ok && id.Var != nil && id.Var.Block != nil && id.Var.Block.InstanceVar == id.Var {
+		return // the instance itself: its selected member decides
+	}
+	c.woUses = append(c.woUses, e)
+}
+
+// storeOnly clears the writeonly uses on the access chain of an assignment target.
+func (c *checker) storeOnly(lhs ast.Expr) {
+	for e := lhs; e != nil; {
+		for i, u := range c.woUses {
+			if u == e {
+				c.woUses[i] = nil
+			}
+		}
+		switch x := e.(type) {
+		case *ast.Index:
+			e = x.X
+		case *ast.Selector:
+			e = x.X
+		default:
+			e = nil
+		}
+	}
+}
+
+// writeOnlyReads reports reads of writeonly storage members. spec: GLSL 4.50 §4.10
+// ("variables qualified writeonly ... cannot be read").
+func (c *checker) writeOnlyReads() {
+	for _, e := range c.woUses {
+		if e != nil {
+			c.errorf(e.Pos(), "'%s' is writeonly and cannot be read", memMember(e).Name)
+		}
+	}
+}
+
+// declareMemoryConsts declares the atomic counter and image limits when those
+// features exist. spec: GLSL 4.50 §7.3.
+func (c *checker) declareMemoryConsts() {
+	if c.hasCounters() {
+		for _, n := range []string{"gl_MaxVertexAtomicCounters", "gl_MaxTessControlAtomicCounters",
+			"gl_MaxTessEvaluationAtomicCounters", "gl_MaxGeometryAtomicCounters", "gl_MaxFragmentAtomicCounters",
+			"gl_MaxCombinedAtomicCounters"} {
+			c.addConst(n, 8)
+		}
+		c.addConst("gl_MaxAtomicCounterBindings", MaxAtomicCounterBindings)
+		c.addConst("gl_MaxAtomicCounterBufferSize", 32)
+	}
+	if c.hasImages() {
+		c.addConst("gl_MaxImageUnits", MaxImageUnits)
+		c.addConst("gl_MaxCombinedImageUnitsAndFragmentOutputs", MaxImageUnits)
+		c.addConst("gl_MaxImageSamples", 0)
+		for _, n := range []string{"gl_MaxVertexImageUniforms", "gl_MaxFragmentImageUniforms", "gl_MaxCombinedImageUniforms"} {
+			c.addConst(n, MaxImageUnits)
+		}
+	}
+}
+
+// workGroupSizeUse reports gl_WorkGroupSize used in a compute shader that declares
+// no local size. spec: GLSL 4.50 §7.1.3 ("a compile-time error to use
+// gl_WorkGroupSize in a shader that does not declare a fixed local group size").
+func (c *checker) workGroupSizeUse() {
+	e := c.builtin.names["gl_WorkGroupSize"]
+	f := c.file
+	if e == nil || !e.v.Used || f.LocalSizeSet[0] || f.LocalSizeSet[1] || f.LocalSizeSet[2] {
+		return
+	}
+	c.errorf(f.Pos(), "gl_WorkGroupSize is used but the shader declares no local size")
 }

@@ -52,6 +52,14 @@ func (c *checker) qualDecl(d *ast.QualDecl) {
 		if q.Storage == ast.StorageIn && (c.conf.Stage == ast.StageCompute || strings.HasPrefix(q.Layout[0].Name, "local_size_")) {
 			c.localSizeDecl(&q)
 		}
+		if q.Storage == ast.StorageBuffer && !c.hasSSBO() {
+			c.errorf(q.Pos, "buffer blocks require GLSL 4.30 or GL_ARB_shader_storage_buffer_object")
+		}
+		for _, l := range q.Layout {
+			if l.Name == "binding" {
+				c.errorf(l.NamePos, "layout(binding) is not allowed in a default qualifier declaration")
+			}
+		}
 		return
 	}
 	if !q.Invariant || q.Storage != ast.StorageNone {

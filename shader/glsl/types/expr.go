@@ -123,6 +123,7 @@ func (c *checker) ident(x *ast.Ident) ast.Expr {
 		return invalid(x)
 	}
 	x.Var = v
+	c.noteWriteOnly(x)
 	if v.Builtin && !v.Used && v.Kind != ast.VarConst {
 		c.file.Globals = append(c.file.Globals, v)
 	}
@@ -399,6 +400,7 @@ func (c *checker) assign(x *ast.Assign) ast.Expr {
 		return invalid(x)
 	}
 	if x.Op == ast.OpAssign {
+		c.storeOnly(x.LHS)
 		if lt.ContainsSampler() {
 			c.errorf(x.OpPos, "cannot assign to a sampler")
 			return invalid(x)

@@ -181,13 +181,17 @@ func (c *checker) checkLayout(q *ast.Qualifiers, global bool) {
 			}
 			c.layoutInt(l)
 		case "binding":
-			if !c.atLeast(420, 310) {
+			if !c.atLeast(420, 310) && !c.extEnabled("GL_ARB_shading_language_420pack") &&
+				!(q.Storage == ast.StorageBuffer && c.hasSSBO()) && !(q.Storage == ast.StorageUniform && (c.hasCounters() || c.hasImages())) {
 				c.errorf(l.NamePos, "layout(binding) requires GLSL 4.20")
 			}
 			c.layoutInt(l)
 		case "std140", "shared", "packed", "row_major", "column_major", "std430":
 			if l.Value != nil {
 				c.errorf(l.NamePos, "layout qualifier '%s' takes no value", l.Name)
+			}
+			if name == "std430" && q.Storage != ast.StorageBuffer {
+				c.errorf(l.NamePos, "layout(std430) is only allowed on buffer blocks")
 			}
 		case "origin_upper_left", "pixel_center_integer", "early_fragment_tests",
 			"depth_any", "depth_greater", "depth_less", "depth_unchanged":
@@ -254,7 +258,7 @@ func (c *checker) blockDecl(d *ast.BlockDecl) {
 			return
 		}
 	case ast.StorageBuffer:
-		if !c.atLeast(430, 310) {
+		if !c.hasSSBO() {
 			c.errorf(d.NamePos, "buffer blocks require GLSL 4.30 or GLSL ES 3.10")
 			return
 		}
@@ -308,6 +312,11 @@ func (c *checker) blockDecl(d *ast.BlockDecl) {
 			}
 			v := &ast.Var{Name: vs.Name, DeclPos: vs.NamePos, Type: t, Kind: kind, Qual: g.Qual,
 				ReadOnly: kind != ast.VarOut, Location: -1, Binding: -1, Block: b, RowMajor: rowMajor}
+			for _, l := range g.Qual.Layout {
+				if _, isFormat := imageFormats[l.Name]; isFormat || l.Name == "binding" {
+					c.errorf(l.NamePos, "layout qualifier '%s' is not allowed on a block member", l.Name)
+				}
+			}
 			if kind == ast.VarBuffer {
 				v.Qual.ReadOnlyMem = g.Qual.ReadOnlyMem || q.ReadOnlyMem
 				v.Qual.WriteOnlyMem = g.Qual.WriteOnlyMem || q.WriteOnlyMem
