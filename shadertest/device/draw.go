@@ -55,6 +55,8 @@ func (c *glContext) route(d *shadertest.Draw, pd *reference.Prepared) (*gfx.Shad
 	}
 	sp := c.prog
 	switch {
+	case sp.NVar() == 0 && sp.NFlat() > 0:
+		return nil, "flat varyings without interpolated ones (the front end refuses flat words without planes)"
 	case sp.NVar() == 0:
 		// gfx's setup_k takes a record without varying planes for one of
 		// draw3d's (abi.SetupVertexBytes) and misreads the positions.
