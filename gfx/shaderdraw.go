@@ -469,12 +469,14 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 		if len(dr.Textures) != len(p.Samplers()) {
 			return st, fmt.Errorf("gfx: shader draw: %d textures for %d samplers", len(dr.Textures), len(p.Samplers()))
 		}
-		ups, err := swTexUploads(dr.Textures)
+		ups, bases, err := swTexUploads(dr.Textures)
 		if err != nil {
 			return st, err
 		}
-		bases := make([]uint64, len(ups))
 		for i, u := range ups {
+			if bases[i] != 0 {
+				continue // resident (UploadRefTexture)
+			}
 			b, err := upload(u.Data)
 			if err != nil {
 				return st, err
@@ -501,6 +503,9 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 			var addr uint64
 			var offs []uint32
 			if r := t.Resident; r != nil {
+				if r.sw != nil {
+					return st, fmt.Errorf("gfx: shader draw: sampler %d: a software-sampler texture on the FF route", i)
+				}
 				if r.width != t.Width || r.height != t.Height {
 					return st, fmt.Errorf("gfx: shader draw: sampler %d: a %dx%d binding of a resident %dx%d texture", i, t.Width, t.Height, r.width, r.height)
 				}

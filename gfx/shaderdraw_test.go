@@ -18,7 +18,7 @@ import (
 	"vortexgfx/trace"
 )
 
-func link(t *testing.T, vs, fs string) *program.Program {
+func link(t testing.TB, vs, fs string) *program.Program {
 	t.Helper()
 	v, err := glsl.Compile("t.vert", vs, glsl.Vertex, glsl.Options{})
 	if err != nil {

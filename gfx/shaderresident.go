@@ -6,6 +6,8 @@ import (
 
 	"vortexgfx/abi"
 	"vortexgfx/device"
+	"vortexgfx/device/swtex"
+	"vortexgfx/ref/sampler"
 	"vortexgfx/runtime"
 )
 
@@ -152,6 +154,33 @@ type DeviceTexture struct {
 	offs          []uint32
 	width, height uint32
 	mip           MipFilter
+	// sw is the software sampler's layout of the texture (UploadRefTexture),
+	// placed at buf; nil for an FF chain.
+	sw *swtex.Upload
+}
+
+// UploadRefTexture lays a reference texture and its sampler state out for the
+// software sampler (device/swtex: any target, format, level count or
+// sampler state) and uploads it once; bind it with ShaderTexture.Resident,
+// which routes the draw's TEX to software. spec: vortexpipe §1.3, §3.6
+func (d *ShaderDevice) UploadRefTexture(tx *sampler.Texture, s sampler.Sampler) (*DeviceTexture, error) {
+	up, err := swtex.Layout(tx, &s)
+	if err != nil {
+		return nil, fmt.Errorf("gfx: UploadRefTexture: %w", err)
+	}
+	b, err := d.ds.dev.AllocWith(uint64(max(len(up.Data), 4)), runtime.AllocOptions{Physical: true})
+	if err != nil {
+		return nil, err
+	}
+	if err := d.ds.q.NewBatch().Write(b, 0, up.Data).Submit().Wait(); err != nil {
+		b.Free()
+		return nil, fmt.Errorf("gfx: UploadRefTexture: %w", err)
+	}
+	w, h := 0, 0
+	if len(tx.Levels) > 0 {
+		w, h = tx.Levels[0].W, tx.Levels[0].H
+	}
+	return &DeviceTexture{buf: b, width: uint32(w), height: uint32(h), sw: up}, nil
 }
 
 // UploadTexture builds t's mip chain and uploads it once; the returned texture

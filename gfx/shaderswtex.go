@@ -72,18 +72,24 @@ func swTexture(t *ShaderTexture) (*sampler.Texture, *sampler.Sampler, error) {
 
 // swTexUploads lays every binding out for the software sampler and returns
 // the uploads (the caller places them and builds the descriptor table).
-func swTexUploads(texs []ShaderTexture) ([]*swtex.Upload, error) {
-	ups := make([]*swtex.Upload, len(texs))
+// A binding of a resident software layout (UploadRefTexture) is returned as
+// is, with its base in bases[i] (0 for the ones to place).
+func swTexUploads(texs []ShaderTexture) (ups []*swtex.Upload, bases []uint64, err error) {
+	ups, bases = make([]*swtex.Upload, len(texs)), make([]uint64, len(texs))
 	for i := range texs {
+		if r := texs[i].Resident; r != nil && r.sw != nil {
+			ups[i], bases[i] = r.sw, r.buf.Addr()
+			continue
+		}
 		tx, s, err := swTexture(&texs[i])
 		if err != nil {
-			return nil, fmt.Errorf("gfx: shader draw: sampler %d: %w", i, err)
+			return nil, nil, fmt.Errorf("gfx: shader draw: sampler %d: %w", i, err)
 		}
 		if ups[i], err = swtex.Layout(tx, s); err != nil {
-			return nil, fmt.Errorf("gfx: shader draw: sampler %d: %w", i, err)
+			return nil, nil, fmt.Errorf("gfx: shader draw: sampler %d: %w", i, err)
 		}
 	}
-	return ups, nil
+	return ups, bases, nil
 }
 
 // texNeedsSW reports why a draw's bindings need the software sampler ("" when
@@ -91,7 +97,7 @@ func swTexUploads(texs []ShaderTexture) ([]*swtex.Upload, error) {
 func texNeedsSW(texs []ShaderTexture) string {
 	for i := range texs {
 		t := &texs[i]
-		if t.Ref != nil {
+		if t.Ref != nil || (t.Resident != nil && t.Resident.sw != nil) {
 			return fmt.Sprintf("sampler %d binds a reference texture (target/format/state beyond the FF unit)", i)
 		}
 		if t.WrapU > abi.WrapBorder || t.WrapV > abi.WrapBorder {

@@ -22,8 +22,9 @@ type texCase struct {
 	fs      string
 	tex     func(t *testing.T) (*sampler.Texture, sampler.Sampler)
 	samples int
-	force   gfx.Units
-	tol     float64
+	force    gfx.Units
+	tol      float64
+	resident bool // bind through UploadRefTexture, drawn twice
 }
 
 func npotTexture(t *testing.T) (*sampler.Texture, sampler.Sampler) {
@@ -81,6 +82,9 @@ void main() { o = texture(s, v_col.xyz); }`, tex: volumeTexture, tol: 2.5 / 255}
 		{name: "texelFetch", fs: `#version 330
 uniform sampler2D s; in vec4 v_col; out vec4 o;
 void main() { o = texelFetch(s, ivec2(v_col.xy * 4.0), 0); }`, tex: npotTexture, tol: 2.5 / 255},
+		{name: "npot resident", fs: `#version 330
+uniform sampler2D s; in vec4 v_col; out vec4 o;
+void main() { o = texture(s, v_col.xy * 3.0 - 1.0); }`, tex: npotTexture, tol: 2.5 / 255, resident: true},
 		{name: "msaa npot", fs: `#version 330
 uniform sampler2D s; in vec4 v_col; out vec4 o;
 void main() { o = texture(s, v_col.xy); }`, tex: npotTexture, samples: 4, tol: 3.5 / 255},
@@ -193,10 +197,21 @@ func renderTexDevice(t *testing.T, c *texCase, tx *sampler.Texture, smp sampler.
 	for i, s := range sp.Attributes() {
 		attrs[i] = gfx.AttribBinding{Data: raw, Offset: uint64(4 * s.Word), Stride: uint64(4 * p.AttribWords())}
 	}
-	st, err := dev.Draw(&gfx.ShaderDraw{Program: sp, Attribs: attrs, Count: 3, Uniforms: p.Uniforms,
-		Textures: []gfx.ShaderTexture{{Ref: tx, RefSampler: &smp}}, OM: omAll()})
-	if err != nil {
-		t.Fatal(err)
+	bind := gfx.ShaderTexture{Ref: tx, RefSampler: &smp}
+	draws := 1
+	if c.resident {
+		r, err := dev.UploadRefTexture(tx, smp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bind, draws = gfx.ShaderTexture{Resident: r}, 2
+	}
+	var st gfx.DeviceDrawStats
+	for range draws {
+		if st, err = dev.Draw(&gfx.ShaderDraw{Program: sp, Attribs: attrs, Count: 3, Uniforms: p.Uniforms,
+			Textures: []gfx.ShaderTexture{bind}, OM: omAll()}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	out, err := dev.ReadTarget(0)
 	if err != nil {
