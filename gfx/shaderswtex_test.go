@@ -18,10 +18,10 @@ void main() { gl_Position = a_pos; v_col = a_col; }`
 
 // texCase is one §3.6 row drawn through the device and the reference.
 type texCase struct {
-	name    string
-	fs      string
-	tex     func(t *testing.T) (*sampler.Texture, sampler.Sampler)
-	samples int
+	name     string
+	fs       string
+	tex      func(t *testing.T) (*sampler.Texture, sampler.Sampler)
+	samples  int
 	force    gfx.Units
 	tol      float64
 	resident bool // bind through UploadRefTexture, drawn twice
