@@ -472,3 +472,60 @@ func TestFormatCodes(t *testing.T) {
 		t.Error("code 0 has a format")
 	}
 }
+
+// FuzzExecRequest: executor requests with any op, kind, operand flags, mask,
+// width and short lane arrays never panic; they sample or return an error.
+func FuzzExecRequest(f *testing.F) {
+	f.Add([]byte{0, 0, 2, 2, 0xFF, 0xFF, 16, 0})
+	f.Add([]byte{3, 2, 3, 0, 0x0F, 0, 16, 7})
+	f.Add([]byte{5, 4, 3, 0, 1, 0, 64, 0xFF})
+	f.Add([]byte{6, 8, 2, 3, 0xAA, 0x55, 8, 3})
+	rng := rand.New(rand.NewPCG(7, 7))
+	kinds := []ir.SamplerKind{ir.Sampler2D, ir.Sampler3D, ir.SamplerCube, ir.Sampler2DArray, ir.Sampler2DShadow,
+		ir.SamplerCubeShadow, ir.Sampler2DArrayShadow, ir.Sampler1D, ir.Sampler1DShadow}
+	texs := []*sampler.Texture{
+		newTex(f, sampler.Dim2D, format.D32F, 4, 4, 1, 0, rng), newTex(f, sampler.Dim3D, format.RGBA8, 4, 4, 4, 0, rng),
+		newTex(f, sampler.DimCube, format.D16, 4, 4, 6, 0, rng), newTex(f, sampler.Dim2DArray, format.RGBA8I, 4, 4, 3, 0, rng),
+		newTex(f, sampler.Dim1D, format.R32F, 8, 1, 1, 0, rng),
+	}
+	smps := make([]sampler.Sampler, len(texs))
+	for i := range smps {
+		smps[i] = withCompare(smp(fLin, fLin, linMip, sampler.MirrorClampToEdge), sampler.LessEqual)
+		smps[i].MaxAnisotropy = 8
+	}
+	m := devMem(f)
+	table := resident(f, m, texs, smps)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) < 8 {
+			return
+		}
+		s := New()
+		if err := s.Bind(m, table, len(texs)); err != nil {
+			t.Fatal(err)
+		}
+		w := int(b[6] % 80)
+		r := &exec.TexRequest{Op: ir.TexOp(b[0] % 8), Sampler: int(b[1]%7) - 1, Width: w, NCoord: int(b[2] % 6),
+			Grads: int(b[3] % 5), Mask: uint64(b[4]) | uint64(b[5])<<56, Comp: int(b[7] % 4),
+			Binding: ir.SamplerBinding{Kind: kinds[int(b[1])%len(kinds)]}, HasLod: b[7]&16 != 0, HasBias: b[7]&32 != 0,
+			HasRef: b[7]&64 != 0, Offset: [3]int32{int32(int8(b[7])) % 9, 0, 0}}
+		n := w
+		if b[7]&128 != 0 {
+			n = w / 2 // short arrays
+		}
+		for k := range 4 {
+			r.Coord[k], r.ICoord[k], r.Out[k] = make([]float32, n), make([]int32, n), make([]uint32, n)
+			for l := range n {
+				r.Coord[k][l] = float32(l-3) * 0.37
+				r.ICoord[k][l] = int32(l%5) - 1
+			}
+		}
+		for k := range 3 {
+			r.DPdx[k], r.DPdy[k] = make([]float32, n), make([]float32, n)
+			for l := range n {
+				r.DPdx[k][l], r.DPdy[k][l] = float32(l)*0.1, float32(k)*0.2
+			}
+		}
+		r.Lod, r.ILod, r.Bias, r.Compare = make([]float32, n), make([]int32, n), make([]float32, n), make([]float32, n)
+		_ = s.Texture(r)
+	})
+}
