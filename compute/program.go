@@ -26,7 +26,8 @@ type Program struct {
 	bindings    []bindingDecl
 
 	uniMu    sync.Mutex
-	uniforms []uint32 // current uniform words (initialised from the defaults)
+	uniforms []uint32     // current uniform words (initialised from the defaults)
+	uvars    []uniformVar // GL names of the uniforms (programs from a link)
 
 	// Workgroup runners and their scratch, kept across CTAs (a free list the
 	// garbage collector does not empty): one per core goroutine running the
@@ -50,6 +51,9 @@ type bindingDecl struct {
 func (d *Device) Load(name string, p *ir.Program) (*Program, error) {
 	if p == nil || p.Stage != ir.Compute {
 		return nil, fmt.Errorf("compute: %s: not a compute program", name)
+	}
+	if len(p.Tex) > 0 {
+		return nil, fmt.Errorf("%w: %s: sampling textures in a compute program", ErrUnsupported, name)
 	}
 	// Building one workgroup verifies the program at the device's warp width.
 	if _, err := exec.NewWorkgroup(p, exec.Config{Width: d.cfg.Device.Threads}); err != nil {

@@ -35,12 +35,23 @@ const (
 	OpLinkSuccess            // link success
 	OpLight                  // light i GL_PARAM float|int values...
 	OpUnsupported            // a shader_runner command this runner cannot execute
+	// Compute commands (compute.go): Command.Compute holds the arguments.
+	OpCompute          // compute x y z
+	OpSSBO             // ssbo n size
+	OpSSBOSubdata      // ssbo n subdata TYPE offset value
+	OpProbeSSBO        // probe ssbo TYPE n offset op value
+	OpAtomicCounters   // atomic counter buffer n count, atomic counters count
+	OpAtomicCounterSet // atomic counter n index value
+	OpProbeAtomic      // probe atomic counter [buffer n offset | index] op value
+	OpImageTexture     // image texture unit GL_FORMAT
+	OpFBTex2D          // fb tex 2d unit
 )
 
 var opNames = [...]string{"clear color", "clear depth", "clear", "clip plane", "color", "draw rect",
 	"draw arrays", "draw elements", "enable", "depthfunc", "frustum", "hint", "ortho", "probe",
 	"probe depth", "tolerance", "shade model", "texture", "texcoord", "texparameter", "uniform",
-	"link error", "link success", "light", "unsupported"}
+	"link error", "link success", "light", "unsupported", "compute", "ssbo", "ssbo subdata", "probe ssbo",
+	"atomic counters", "atomic counter", "probe atomic counter", "image texture", "fb tex 2d"}
 
 // String returns the name used in test files and messages.
 func (o Op) String() string {
@@ -85,6 +96,8 @@ type Command struct {
 	TexParam *TexParamCmd
 	// LightInt reports integer light values (glLighti).
 	LightInt bool
+	// Compute is set for the compute commands (OpCompute ... OpFBTex2D).
+	Compute *ComputeCmd
 }
 
 // parseCommand parses one [test] line in shader_runner's matching order.
@@ -116,6 +129,9 @@ func (f *File) parseCommand(ln line, bad func(int, string, ...any)) {
 		return it, k == n
 	}
 
+	if f.parseComputeCommand(&c, t, fail) {
+		return
+	}
 	if _, ok := has("active shader program %s", 1); ok {
 		unsupported("active shader program")
 		return

@@ -112,7 +112,7 @@ func Execute(ctx context.Context, f *File, parseErr error, b Backend) (st Status
 			st, reason = Fail, fmt.Sprintf("panic: %v [%s]", p, firstFrames(debug.Stack()))
 		}
 	}()
-	caps := b.Caps()
+	caps := f.computeCaps(b.Caps())
 	if !f.HasRequire {
 		return Fail, "[require] section missing"
 	}
@@ -142,6 +142,9 @@ func Execute(ctx context.Context, f *File, parseErr error, b Backend) (st Status
 		if c.Op == OpUnsupported {
 			return Skip, fmt.Sprintf("line %d: command %q is not supported", c.Line, c.Name)
 		}
+	}
+	if st, reason, ok := executeCompute(ctx, f, api, glsl); ok {
+		return st, reason
 	}
 	cfg := ContextConfig{API: api, GL: gl, GLSL: glsl, Width: f.Width, Height: f.Height, DepthBuffer: f.DepthBuffer}
 	gctx, err := b.NewContext(ctx, cfg)

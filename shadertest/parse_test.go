@@ -270,9 +270,31 @@ func TestCommands(t *testing.T) {
 		{"light 0 GL_POSITION float 0.2 0.5 0.8 0.1", func(c *Command) bool {
 			return c.Op == OpLight && c.Name == "GL_POSITION" && len(c.F) == 4
 		}},
-		{"ssbo 0 1024", func(c *Command) bool { return c.Op == OpUnsupported && c.Name == "ssbo" }},
-		{"fb tex 2d 0", func(c *Command) bool { return c.Op == OpUnsupported && c.Name == "fb" }},
-		{"compute 1 1 1", func(c *Command) bool { return c.Op == OpUnsupported }},
+		{"ssbo 0 1024", func(c *Command) bool { return c.Op == OpSSBO && c.Compute.Size == 1024 }},
+		{"fb tex 2d 0", func(c *Command) bool { return c.Op == OpFBTex2D && c.Compute.Unit == 0 }},
+		{"fb tex 2d 0 1", func(c *Command) bool { return c.Op == OpUnsupported && c.Name == "fb tex 2d" }},
+		{"fb winsys", func(c *Command) bool { return c.Op == OpUnsupported && c.Name == "fb" }},
+		{"compute 1 2 3", func(c *Command) bool { return c.Op == OpCompute && c.Compute.Groups == [3]uint32{1, 2, 3} }},
+		{"compute group size 1 1 1 4 4 1", func(c *Command) bool { return c.Op == OpUnsupported }},
+		{"ssbo 5 subdata float 8 0.5", func(c *Command) bool {
+			return c.Op == OpSSBOSubdata && c.Compute.Binding == 5 && c.Compute.Offset == 8 && c.Compute.Bits == 0x3f000000
+		}},
+		{"ssbo 0 subdata int 4 -1", func(c *Command) bool { return c.Compute.Bits == 0xffffffff }},
+		{"probe ssbo uint 0 4 == 0xdeadbeef", func(c *Command) bool { return c.Op == OpProbeSSBO && c.Compute.Bits == 0xdeadbeef }},
+		{"probe ssbo int 1 0 >= -3", func(c *Command) bool { return c.Compute.Cmp == ">=" && int32(c.Compute.Bits) == -3 }},
+		{"probe ssbo float 1 0 == 0.25", func(c *Command) bool { return c.Compute.Float == 0.25 }},
+		{"atomic counter buffer 2 3", func(c *Command) bool {
+			return c.Op == OpAtomicCounters && c.Compute.Binding == 2 && c.Compute.Size == 3
+		}},
+		{"atomic counters 4", func(c *Command) bool {
+			return c.Op == OpAtomicCounters && c.Compute.Binding == 0 && c.Compute.Size == 4
+		}},
+		{"atomic counter 1 2 17", func(c *Command) bool {
+			return c.Op == OpAtomicCounterSet && c.Compute.Index == 2 && c.Compute.Bits == 17
+		}},
+		{"probe atomic counter 3 == 5", func(c *Command) bool { return c.Op == OpProbeAtomic && c.Compute.Offset == 12 && !c.Compute.Buffer }},
+		{"probe atomic counter buffer 1 8 != 0  # a[1]", func(c *Command) bool { return c.Compute.Buffer && c.Compute.Offset == 8 }},
+		{"image texture 0 GL_RGBA8", func(c *Command) bool { return c.Op == OpImageTexture && c.Compute.Format == "GL_RGBA8" }},
 	} {
 		c, err := parseOne(t, tc.line)
 		if err != nil {

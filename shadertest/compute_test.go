@@ -1,0 +1,117 @@
+package shadertest
+
+import (
+	"strings"
+	"testing"
+)
+
+const computeHead = `[require]
+GL >= 4.3
+GLSL >= 4.30
+
+[compute shader]
+#version 430
+`
+
+// TestComputeCommands runs compute tests on the device path (package
+// compute) whatever the back end: storage buffers with subdata and probes,
+// atomic counters, uniforms, images through fb tex 2d, link errors, and the
+// skip of compute commands in graphics tests.
+func TestComputeCommands(t *testing.T) {
+	ssbo := computeHead + `layout(local_size_x = 4) in;
+layout(std430, binding = 2) buffer B { uint u[8]; int i; float f; };
+uniform uint add;
+void main() {
+	uint k = gl_GlobalInvocationID.x;
+	u[k] = u[k] * 2u + add;
+	if (k == 0u) { i = -7; f *= 0.5; }
+}
+
+[test]
+ssbo 2 48
+ssbo 2 subdata int 0 5
+ssbo 2 subdata int 28 0x10
+ssbo 2 subdata float 36 3.0
+uniform uint add 1
+compute 2 1 1
+probe ssbo uint 2 0 == 11
+probe ssbo uint 2 4 == 1
+probe ssbo uint 2 28 == 0x21
+probe ssbo int 2 32 == -7
+probe ssbo int 2 32 < 0
+probe ssbo float 2 36 == 1.5
+compute 2 1 1
+probe ssbo uint 2 0 == 23
+`
+	counters := computeHead + `layout(local_size_x = 8, local_size_y = 2) in;
+layout(binding = 0) uniform atomic_uint a;
+layout(binding = 1, offset = 4) uniform atomic_uint b;
+void main() {
+	atomicCounterIncrement(a);
+	if (gl_LocalInvocationID.y == 1u)
+		atomicCounterDecrement(b);
+}
+
+[test]
+atomic counters 1
+atomic counter buffer 1 2
+atomic counter 1 1 100
+compute 3 1 1
+probe atomic counter 0 == 48
+probe atomic counter buffer 1 4 == 76
+probe atomic counter buffer 1 0 == 0
+`
+	image := computeHead + `layout(local_size_x = 2, local_size_y = 2) in;
+layout(rgba8) writeonly uniform image2D tex;
+uniform vec4 color;
+void main() {
+	ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+	if (p.x < 3)
+		imageStore(tex, p, color);
+}
+
+[test]
+clear color 0.0 0.0 1.0 0.0
+clear
+uniform int tex 0
+texture rgbw 0 (4, 2) GL_RGBA8
+image texture 0 GL_RGBA8
+fb tex 2d 0
+uniform vec4 color 0.0 1.0 0.0 1.0
+compute 2 1 1
+probe rgb 0 0 0.0 1.0 0.0
+probe rgb 2 1 0.0 1.0 0.0
+probe rgba 3 1 1.0 1.0 1.0 1.0
+clear
+probe all rgba 0.0 0.0 1.0 0.0
+`
+	for _, tc := range []struct {
+		name   string
+		src    string
+		status Status
+		reason string
+	}{
+		{"ssbo", ssbo, Pass, ""},
+		{"ssbo probe fails", strings.Replace(ssbo, "probe ssbo uint 2 4 == 1", "probe ssbo uint 2 4 == 2", 1), Fail,
+			"line 24: SSBO 2 offset 4: expected == 2, observed 1"},
+		{"counters", counters, Pass, ""},
+		{"counter probe fails", counters + "probe atomic counter 0 != 48\n", Fail, "atomic counter at 0: expected != 48, observed 48"},
+		{"image", image, Pass, ""}, // texel (3, 1) keeps rgbw's white
+		{"image probe fails", strings.Replace(image, "probe rgba 3 1 1.0 1.0 1.0 1.0", "probe rgba 3 1 0.0 1.0 0.0 1.0", 1), Fail,
+			"line 27: probe color at (3,1): expected 0.000000 1.000000 0.000000 1.000000, observed 1.000000 1.000000 1.000000 1.000000"},
+		{"missing ssbo", computeHead + "layout(local_size_x = 1) in;\nlayout(std430, binding = 1) buffer B { uint v[]; };\nvoid main() { v[0] = 1u; }\n[test]\ncompute 1 1 1\n",
+			Fail, "no ssbo bound at binding 1"},
+		{"compile error", computeHead + "void main() { nope(); }\n[test]\ncompute 1 1 1\n", Fail, "failed to compile compute shader"},
+		{"link error expected", computeHead + "layout(local_size_x = 1) in;\nvoid main() {}\n[vertex shader]\nvoid main() {}\n[test]\nlink error\n", Pass, ""},
+		{"draw in a compute test", computeHead + "layout(local_size_x = 1) in;\nvoid main() {}\n[test]\ndraw rect -1 -1 2 2\n",
+			Skip, "not supported in a compute test"},
+		{"too large for the device", computeHead + "layout(local_size_x = 1024, local_size_y = 1) in;\nvoid main() {}\n[test]\ncompute 1 1 1\n", Pass, ""},
+		{"compute command without a compute shader", progHead + "compute 1 1 1\n", Skip, "is not supported without a compute shader"},
+		{"bad ssbo line", computeHead + "layout(local_size_x = 1) in;\nvoid main() {}\n[test]\nprobe ssbo uint 0 0 =~ 1\n", Fail, "invalid comparison"},
+	} {
+		st, reason := execText(t, newFake(), tc.src)
+		if st != tc.status || !strings.Contains(reason, tc.reason) {
+			t.Errorf("%s: %v %q, want %v containing %q", tc.name, st, reason, tc.status, tc.reason)
+		}
+	}
+}
