@@ -364,3 +364,44 @@ void main() {
 		t.Errorf("counters %v, want %v", mem.counter[1], want)
 	}
 }
+
+// plainMemory hides every method but exec.Memory's.
+type plainMemory struct{ Memory }
+
+// TestComputeFormatlessImage stores through a writeonly image declared without a
+// format into images of each float format (converted to the bound format).
+func TestComputeFormatlessImage(t *testing.T) {
+	src := `#version 430
+layout(local_size_x = 2) in;
+writeonly uniform image2D dst;
+void main() {
+	imageStore(dst, ivec2(gl_LocalInvocationIndex, 0), vec4(0.5, 0.25, 1.0, 2.0));
+}
+`
+	h := func(a, b float32) uint32 { return ir.Eval(ir.PackHalf2x16, 0, math.Float32bits(a), math.Float32bits(b), 0, 0) }
+	f := math.Float32bits
+	for _, tc := range []struct {
+		format ir.ImageFormat
+		want   []uint32 // one texel
+	}{
+		{ir.FormatRGBA8, []uint32{0xff_ff_40_80}},
+		{ir.FormatRGBA16F, []uint32{h(0.5, 0.25), h(1, 2)}},
+		{ir.FormatRGBA32F, []uint32{f(0.5), f(0.25), f(1), f(2)}},
+		{ir.FormatR32F, []uint32{f(0.5)}},
+	} {
+		mem := newSliceMemory()
+		n := len(tc.want)
+		mem.image[0], mem.extent[0], mem.format[0] = make([]uint32, 2*n), [3]uint32{2, 1, 1}, tc.format
+		runGrid(t, compile(t, src, 2), [3]uint32{1, 1, 1}, mem)
+		for i := 0; i < 2; i++ {
+			if got := mem.image[0][i*n : (i+1)*n]; !slices.Equal(got, tc.want) {
+				t.Errorf("%v texel %d = %08x, want %08x", tc.format, i, got, tc.want)
+			}
+		}
+	}
+	mem := newSliceMemory()
+	mem.image[0], mem.extent[0] = make([]uint32, 2), [3]uint32{2, 1, 1}
+	if err := compile(t, src, 2).Run(context.Background(), WorkgroupIDs{}, plainMemory{mem}); !errors.Is(err, ErrNoImageFormat) {
+		t.Errorf("memory without formats: %v, want ErrNoImageFormat", err)
+	}
+}

@@ -47,6 +47,19 @@ type Memory interface {
 	ImageExtent(binding uint32) [3]uint32
 }
 
+// ImageFormatter is implemented by a Memory that can report the format of the image
+// bound at a binding. Programs with a formatless image (ir.FormatUnknown: a
+// writeonly image declared without a format qualifier) need it: their stores
+// convert to the bound image's format. spec: vortexpipe-driver §2.5 (the image
+// descriptor describes the bound image).
+type ImageFormatter interface {
+	ImageFormat(binding uint32) ir.ImageFormat
+}
+
+// ErrNoImageFormat is returned when a program with a formatless image runs with a
+// Memory that does not implement ImageFormatter.
+var ErrNoImageFormat = errors.New("exec: formatless image needs a Memory that implements ImageFormatter")
+
 // inBounds returns the lanes of exec whose addr is an aligned word inside size bytes.
 func inBounds(addr []uint32, exec uint64, size uint32) uint64 {
 	var ok uint64
@@ -62,12 +75,24 @@ func inBounds(addr []uint32, exec uint64, size uint32) uint64 {
 // memory runs one MemLoad, MemStore, MemAtomic, MemSize or ImageExtent instruction.
 func (m *Machine) memory(in *ir.Inst, exec uint64) error {
 	space, binding := ir.Space(in.Len), in.Imm
-	if space == ir.SpaceShared && in.Op != ir.ImageExtent {
+	if space == ir.SpaceShared && in.Op != ir.ImageExtent && in.Op != ir.ImageFormatOf {
 		m.sharedOp(in, exec)
 		return nil
 	}
 	if m.mem == nil {
 		return ErrNoMemory
+	}
+	if in.Op == ir.ImageFormatOf {
+		f, ok := m.mem.(ImageFormatter)
+		if !ok {
+			return ErrNoImageFormat
+		}
+		v := uint32(f.ImageFormat(binding))
+		d := m.reg(in.Dst)
+		for mm := exec; mm != 0; mm &= mm - 1 {
+			d[bits.TrailingZeros64(mm)] = v
+		}
+		return nil
 	}
 	if in.Op == ir.ImageExtent {
 		v := m.mem.ImageExtent(binding)[in.Stride]

@@ -13,11 +13,12 @@ type sliceMemory struct {
 	counter map[uint32][]uint32
 	image   map[uint32][]uint32
 	extent  map[uint32][3]uint32
+	format  map[uint32]ir.ImageFormat
 	calls   int
 }
 
 func newSliceMemory() *sliceMemory {
-	return &sliceMemory{buf: map[uint32][]uint32{}, counter: map[uint32][]uint32{}, image: map[uint32][]uint32{}, extent: map[uint32][3]uint32{}}
+	return &sliceMemory{buf: map[uint32][]uint32{}, counter: map[uint32][]uint32{}, image: map[uint32][]uint32{}, extent: map[uint32][3]uint32{}, format: map[uint32]ir.ImageFormat{}}
 }
 
 func (s *sliceMemory) words(space ir.Space, b uint32) []uint32 {
@@ -69,3 +70,5 @@ func (s *sliceMemory) Size(space ir.Space, b uint32) uint32 {
 }
 
 func (s *sliceMemory) ImageExtent(b uint32) [3]uint32 { return s.extent[b] }
+
+func (s *sliceMemory) ImageFormat(b uint32) ir.ImageFormat { return s.format[b] }

@@ -144,7 +144,7 @@ func (m *Machine) resume(ctx context.Context) (bool, error) {
 				m.save(pc+1, exec, live, killed, callRet, top, steps, laneOps, false)
 				return true, nil
 			}
-		case ir.MemLoad, ir.MemStore, ir.MemAtomic, ir.MemSize, ir.ImageExtent:
+		case ir.MemLoad, ir.MemStore, ir.MemAtomic, ir.MemSize, ir.ImageExtent, ir.ImageFormatOf:
 			if err := m.memory(in, exec); err != nil {
 				m.save(pc, exec, live, killed, callRet, top, steps, laneOps, true)
 				return false, err

@@ -160,3 +160,37 @@ func TestComputeFrontEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestComputeLinkLocalSize checks the local size rules across compute units.
+func TestComputeLinkLocalSize(t *testing.T) {
+	unit := func(decl, body string) *Shader {
+		s, err := Compile("u.comp", "#version 430\n"+decl+"\n"+body+"\n", Compute, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	main := "void foo();\nvoid main() { foo(); }"
+	foo := "void foo() {}"
+	for _, tc := range []struct {
+		a, b string
+		want string // "" = links
+		size [3]int
+	}{
+		{"layout(local_size_x = 2) in;", "layout(local_size_x = 2, local_size_y = 1) in;", "", [3]int{2, 1, 1}},
+		{"layout(local_size_x = 2) in;", "", "", [3]int{2, 1, 1}},
+		{"", "layout(local_size_z = 3) in;", "", [3]int{1, 1, 3}},
+		{"layout(local_size_x = 2) in;", "layout(local_size_y = 2) in;", "conflicts", [3]int{}},
+		{"", "", "no layout(local_size", [3]int{}},
+	} {
+		p, err := LinkShaders(unit(tc.a, main), unit(tc.b, foo))
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%q + %q: %v", tc.a, tc.b, err)
+		case tc.want == "" && p.LocalSize != tc.size:
+			t.Errorf("%q + %q: local size %v, want %v", tc.a, tc.b, p.LocalSize, tc.size)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%q + %q: error %v, want %q", tc.a, tc.b, err, tc.want)
+		}
+	}
+}

@@ -39,10 +39,11 @@ type Options struct {
 // GL_OES_standard_derivatives (dFdx/dFdy/fwidth in GLSL ES 1.00 fragment shaders)
 // and, for earlier GLSL versions, the compute features of GLSL 4.30:
 // GL_ARB_compute_shader, GL_ARB_shader_storage_buffer_object,
-// GL_ARB_shader_atomic_counters and GL_ARB_shader_image_load_store.
+// GL_ARB_shader_atomic_counters and GL_ARB_shader_image_load_store, and
+// GL_OES_shader_image_atomic (image atomics in GLSL ES 3.10, always available here).
 func SupportedExtensions() []string {
 	return []string{"GL_OES_standard_derivatives", types.ExtComputeShader, types.ExtStorageBuffer,
-		types.ExtAtomicCounters, types.ExtImageLoadStore}
+		types.ExtAtomicCounters, types.ExtImageLoadStore, "GL_OES_shader_image_atomic"}
 }
 
 // Shader is one compiled shader source.

@@ -540,23 +540,24 @@ func checkMain(s *Shader) error {
 	return err
 }
 
-// linkLocalSize merges the local size declarations of the compute units: they must
-// agree, and at least one unit must declare one. spec: GLSL 4.50 §4.4.1.4.
+// linkLocalSize merges the local size declarations of the compute units: every unit
+// that declares one must declare the same size (components it leaves out being 1),
+// and at least one unit must declare one. spec: GLSL 4.50 §4.4.1.4;
+// ARB_compute_shader ("the declarations must be identical").
 func (p *Program) linkLocalSize(errs *ast.ErrorList) {
-	var set [3]bool
 	p.LocalSize = [3]int{1, 1, 1}
 	declared := false
 	for _, u := range p.Compute.Units {
 		f := u.File
-		for k := 0; k < 3; k++ {
-			if !f.LocalSizeSet[k] {
-				continue
-			}
-			if set[k] && p.LocalSize[k] != f.LocalSize[k] {
-				errs.Add(f.Pos(), fmt.Sprintf("local_size_%c = %d conflicts with %d declared in another compute shader", "xyz"[k], f.LocalSize[k], p.LocalSize[k]))
-			}
-			set[k], p.LocalSize[k], declared = true, f.LocalSize[k], true
+		if f.LocalSizeSet == [3]bool{} {
+			continue
 		}
+		if declared && f.LocalSize != p.LocalSize {
+			errs.Add(f.Pos(), fmt.Sprintf("local size %dx%dx%d conflicts with %dx%dx%d declared in another compute shader",
+				f.LocalSize[0], f.LocalSize[1], f.LocalSize[2], p.LocalSize[0], p.LocalSize[1], p.LocalSize[2]))
+			continue
+		}
+		p.LocalSize, declared = f.LocalSize, true
 	}
 	if !declared {
 		pos := ast.Pos{}

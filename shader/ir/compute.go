@@ -162,6 +162,11 @@ const (
 	FormatR32UI                       // 1 word, uint
 	FormatR32I                        // 1 word, int
 	numFormats
+
+	// FormatUnknown marks a writeonly image declared without a format qualifier
+	// (GLSL 4.50 §4.4.7 allows it): its stores convert to the format of the image
+	// bound at run time, which the program reads with the ImageFormatOf op.
+	FormatUnknown ImageFormat = 0xff
 )
 
 var formatNames = [...]string{"rgba32f", "rgba16f", "r32f", "rgba8", "rgba32ui", "rgba32i", "r32ui", "r32i"}
@@ -170,7 +175,19 @@ func (f ImageFormat) String() string {
 	if f < numFormats {
 		return formatNames[f]
 	}
+	if f == FormatUnknown {
+		return "unknown"
+	}
 	return "format?"
+}
+
+// Formats returns the defined image formats (FormatUnknown excluded).
+func Formats() []ImageFormat {
+	out := make([]ImageFormat, numFormats)
+	for i := range out {
+		out[i] = ImageFormat(i)
+	}
+	return out
 }
 
 // FormatByName returns the format of a GLSL format qualifier ("rgba8", "r32ui", ...).
@@ -272,7 +289,7 @@ func verifyCompute(p *Program) error {
 		}
 	}
 	for i, im := range p.Images {
-		if im.Dim >= numImageDims || im.Format >= numFormats {
+		if im.Dim >= numImageDims || (im.Format >= numFormats && !(im.Format == FormatUnknown && im.WriteOnly)) {
 			return &Error{PC: -1, Msg: fmt.Sprintf("image %d (%s): bad dimensionality or format", i, im.Name)}
 		}
 		for _, c := range p.Images[:i] {
@@ -337,6 +354,10 @@ func (v *verifier) verifyMem(in *Inst, dt Type, fail func(string, ...any) error)
 		}
 		if in.Stride > 2 {
 			return fail("extent component %d out of range", in.Stride)
+		}
+	case ImageFormatOf:
+		if !v.p.hasBinding(SpaceImage, in.Imm) {
+			return fail("no image binding %d", in.Imm)
 		}
 	case Barrier:
 		if v.p.Stage != Compute {

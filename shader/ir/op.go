@@ -198,6 +198,8 @@ const (
 	MemSize     // dst = size in bytes of the binding (for .length())
 	ImageExtent // dst = extent component Stride (0 width, 1 height, 2 depth/layers) of image Imm
 	Barrier     // workgroup execution barrier (compute only)
+	// dst = the ImageFormat of the image bound at binding Imm (formatless images).
+	ImageFormatOf
 
 	numOps
 )
@@ -342,6 +344,8 @@ var opTable = [numOps]opInfo{
 	MemSize:     {name: "msize", dst: sU},
 	ImageExtent: {name: "imgextent", dst: sI},
 	Barrier:     {name: "barrier", flags: fNoDst},
+
+	ImageFormatOf: {name: "imgformat", dst: sU},
 }
 
 // String returns the opcode's printer name.

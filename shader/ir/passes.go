@@ -258,7 +258,7 @@ func removable(op Op) bool {
 	}
 	switch op {
 	case LoadInput, LoadUniform, LoadUniformIdx, ArrayLoad, IsHelper, DdxFine, DdyFine, DdxCoarse, DdyCoarse, Nop,
-		MemLoad, MemSize, ImageExtent:
+		MemLoad, MemSize, ImageExtent, ImageFormatOf:
 		return true
 	}
 	return false

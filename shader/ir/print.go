@@ -191,6 +191,9 @@ func InstString(p *Program, in *Inst) string {
 	case ImageExtent:
 		fmt.Fprintf(&sb, " image%d .%d", in.Imm, in.Stride)
 		return sb.String()
+	case ImageFormatOf:
+		fmt.Fprintf(&sb, " image%d", in.Imm)
+		return sb.String()
 	}
 	for i := 0; i < n; i++ {
 		if i == 0 {

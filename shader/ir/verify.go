@@ -246,7 +246,7 @@ func (v *verifier) operands(in *Inst, info *opInfo, fail func(string, ...any) er
 			return fail("cannot store a bool word")
 		}
 		return v.verifyMem(in, dt, fail)
-	case MemLoad, MemAtomic, MemSize, ImageExtent, Barrier:
+	case MemLoad, MemAtomic, MemSize, ImageExtent, ImageFormatOf, Barrier:
 		return v.verifyMem(in, dt, fail)
 	}
 	return nil

@@ -203,7 +203,10 @@ func (l *lowerer) opaqueUniform(v *ast.Var, counterNext map[uint32]uint32) {
 		ib.Dim = ir.Image2DArray
 	}
 	f, ok := ir.FormatByName(types.ImageFormat(v))
-	if !ok {
+	switch {
+	case !ok && v.Qual.WriteOnlyMem && types.ImageFormat(v) == "":
+		f = ir.FormatUnknown // converted to the bound image's format at run time
+	case !ok:
 		l.errorf(v.DeclPos, "image '%s' has no supported format", v.Name)
 	}
 	ib.Format = f
@@ -563,16 +566,40 @@ func (l *lowerer) imageOp(x *ast.Call) value {
 			idx = l.b.Op(ir.UAdd, ir.U32, l.b.Op(ir.UMul, ir.U32, idx, e), c)
 		}
 	}
-	tb := ib.Format.TexelBytes()
-	base := l.b.Op(ir.UMul, ir.U32, idx, l.b.ConstU(tb))
-	// Out of the image: an address no image reaches, even plus 12.
-	base = l.b.Op(ir.Select, ir.U32, inb, base, l.b.ConstU(^uint32(15)))
+	var base ir.Reg
+	texel := func(f ir.ImageFormat) {
+		base = l.b.Op(ir.UMul, ir.U32, idx, l.b.ConstU(f.TexelBytes()))
+		// Out of the image: an address no image reaches, even plus 12.
+		base = l.b.Op(ir.Select, ir.U32, inb, base, l.b.ConstU(^uint32(15)))
+	}
 	word := func(w uint32) ir.Reg {
 		if w == 0 {
 			return base
 		}
 		return l.b.Op(ir.UAdd, ir.U32, base, l.b.ConstU(4*w))
 	}
+	if ib.Format == ir.FormatUnknown {
+		if x.Builtin != ast.FnImageStore {
+			l.errorf(x.Pos(), "'%s' needs an image with a format qualifier", x.Name)
+			return l.zero(x.Type())
+		}
+		// Formatless store: branch on the bound image's format.
+		v := l.expr(x.Args[2]).r
+		fr := l.b.Reg(ir.U32)
+		l.b.Emit(ir.Inst{Op: ir.ImageFormatOf, Dst: fr, Src: [4]ir.Reg{ir.NoReg, ir.NoReg, ir.NoReg, ir.NoReg}, Imm: ib.Binding})
+		want := irType(x.Args[0].Type().Sampler.Base)
+		for _, f := range ir.Formats() {
+			if f.Result() != want {
+				continue
+			}
+			l.b.Ctl(ir.If, l.b.Op(ir.Eq, ir.Bool, fr, l.b.ConstU(uint32(f))))
+			texel(f)
+			l.imageStore(f, mv, word, v)
+			l.b.Ctl(ir.EndIf)
+		}
+		return value{t: x.Type()}
+	}
+	texel(ib.Format)
 	rt := ib.Format.Result()
 	switch x.Builtin {
 	case ast.FnImageLoad:
@@ -607,21 +634,7 @@ func (l *lowerer) imageOp(x *ast.Call) value {
 		}
 		return out
 	case ast.FnImageStore:
-		v := l.expr(x.Args[2]).r
-		store := func(w uint32, r ir.Reg) { l.memInst(ir.MemStore, ir.NoReg, mv, word(w), r) }
-		switch ib.Format {
-		case ir.FormatRGBA32F, ir.FormatRGBA32UI, ir.FormatRGBA32I:
-			for k, r := range v {
-				store(uint32(k), r)
-			}
-		case ir.FormatR32F, ir.FormatR32UI, ir.FormatR32I:
-			store(0, v[0])
-		case ir.FormatRGBA8:
-			store(0, l.b.Op(ir.PackUnorm4x8, ir.U32, v[0], v[1], v[2], v[3]))
-		case ir.FormatRGBA16F:
-			store(0, l.b.Op(ir.PackHalf2x16, ir.U32, v[0], v[1]))
-			store(1, l.b.Op(ir.PackHalf2x16, ir.U32, v[2], v[3]))
-		}
+		l.imageStore(ib.Format, mv, word, l.expr(x.Args[2]).r)
 		return value{t: x.Type()}
 	}
 	op, _ := atomicOp(x.Builtin, rt == ir.I32)
@@ -633,4 +646,23 @@ func (l *lowerer) imageOp(x *ast.Call) value {
 	d := l.b.Reg(rt)
 	l.b.Emit(ir.Inst{Op: ir.MemAtomic, Dst: d, Src: [4]ir.Reg{base, val, cmp, ir.NoReg}, Imm: ib.Binding, Len: uint32(ir.SpaceImage), Stride: uint32(op)})
 	return value{t: x.Type(), r: []ir.Reg{d}}
+}
+
+// imageStore converts the texel v to format f and stores its words (word(w) is
+// the address of texel word w).
+func (l *lowerer) imageStore(f ir.ImageFormat, mv *memVar, word func(uint32) ir.Reg, v []ir.Reg) {
+	store := func(w uint32, r ir.Reg) { l.memInst(ir.MemStore, ir.NoReg, mv, word(w), r) }
+	switch f {
+	case ir.FormatRGBA32F, ir.FormatRGBA32UI, ir.FormatRGBA32I:
+		for k, r := range v {
+			store(uint32(k), r)
+		}
+	case ir.FormatR32F, ir.FormatR32UI, ir.FormatR32I:
+		store(0, v[0])
+	case ir.FormatRGBA8:
+		store(0, l.b.Op(ir.PackUnorm4x8, ir.U32, v[0], v[1], v[2], v[3]))
+	case ir.FormatRGBA16F:
+		store(0, l.b.Op(ir.PackHalf2x16, ir.U32, v[0], v[1]))
+		store(1, l.b.Op(ir.PackHalf2x16, ir.U32, v[2], v[3]))
+	}
 }

@@ -169,6 +169,9 @@ func (c *checker) opaqueUniform(v *ast.Var, pos ast.Pos) {
 		c.errorf(pos, "arrays of images are not supported")
 	}
 	switch {
+	case format == "" && v.Qual.WriteOnlyMem && !c.es:
+		// A writeonly image may omit the format: stores convert to the bound
+		// image's format. spec: GLSL 4.50 §4.4.7.
 	case format == "":
 		c.errorf(pos, "image uniform '%s' requires a format layout qualifier (e.g. layout(rgba8))", v.Name)
 	case imageFormats[format] != et.Sampler.Base:
