@@ -378,7 +378,9 @@ void main() {
 	imageStore(dst, ivec2(gl_LocalInvocationIndex, 0), vec4(0.5, 0.25, 1.0, 2.0));
 }
 `
-	h := func(a, b float32) uint32 { return ir.Eval(ir.PackHalf2x16, 0, math.Float32bits(a), math.Float32bits(b), 0, 0) }
+	h := func(a, b float32) uint32 {
+		return ir.Eval(ir.PackHalf2x16, 0, math.Float32bits(a), math.Float32bits(b), 0, 0)
+	}
 	f := math.Float32bits
 	for _, tc := range []struct {
 		format ir.ImageFormat
