@@ -111,7 +111,8 @@ func (d *ShaderDevice) allocTargets(tc TargetConfig) error {
 	return nil
 }
 
-// Targets returns the device's render-target configuration.
+// TargetConfig returns the device's render-target configuration (defaults
+// filled in).
 func (d *ShaderDevice) TargetConfig() TargetConfig {
 	tc := d.tc
 	tc.Colors = append([]format.Format(nil), tc.Colors...)
