@@ -382,14 +382,16 @@ func (m *Machine) LaneOps() int64 { return m.laneOps }
 // Run executes the program once for the lanes in present (bit l = lane l has an
 // invocation: a vertex of the batch, or a pixel of a quad including helpers). live
 // marks the lanes whose results count (covered pixels; for vertex work pass present).
-// Registers and outputs start at zero. Run returns the live mask at the end: live
-// lanes that neither discarded nor demoted.
+// Registers, outputs and (compute programs) the machine's shared memory start at
+// zero; barriers are no-ops for a lone warp (a Workgroup runs several). Run returns
+// the live mask at the end: live lanes that neither discarded nor demoted.
 func (m *Machine) Run(ctx context.Context, present, live uint64) (uint64, error) {
 	if m.uniforms == nil && m.prog.UniformWords > 0 {
 		return 0, fmt.Errorf("exec: program needs %d uniform words and none are set", m.prog.UniformWords)
 	}
 	clear(m.regs)
 	clear(m.out)
+	clear(m.shared)
 	present &= m.full
 	live &= present
 	m.steps, m.laneOps = 0, 0
