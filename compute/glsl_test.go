@@ -350,3 +350,46 @@ void main() { v[gl_GlobalInvocationID.x] = float(gl_GlobalInvocationID.x * scale
 		t.Error("unknown uniform accepted")
 	}
 }
+
+// TestFormatlessImage: a writeonly image without a format qualifier stores in
+// the bound image's format, which the kernel reads from the image descriptor.
+func TestFormatlessImage(t *testing.T) {
+	d := openDevice(t, nil)
+	p := compile(t, d, "fill", `#version 430
+layout(local_size_x = 4, local_size_y = 4) in;
+writeonly uniform image2D img;
+void main() {
+	ivec2 q = ivec2(gl_GlobalInvocationID.xy);
+	imageStore(img, q, vec4(float(q.x) / 4.0, float(q.y) / 4.0, 0.25, 1.0));
+}
+`)
+	for _, f := range []ir.ImageFormat{ir.FormatRGBA8, ir.FormatRGBA32F} {
+		img, err := d.NewImage(f, 4, 4, 1, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Dispatch(p, [3]uint32{1, 1, 1}, StorageImage(0, img)); err != nil {
+			t.Fatalf("%v: %v", f, err)
+		}
+		b := img.Buffer().Bytes()
+		for y := 0; y < 4; y++ {
+			for x := 0; x < 4; x++ {
+				want := [4]float32{float32(x) / 4, float32(y) / 4, 0.25, 1}
+				for k := range 4 {
+					var got float32
+					if f == ir.FormatRGBA8 {
+						got = float32(b[(y*4+x)*4+k]) / 255
+						if d := got - want[k]; d > 0.5/255 || d < -0.5/255 {
+							t.Fatalf("%v (%d,%d)[%d] = %v, want %v", f, x, y, k, got, want[k])
+						}
+						continue
+					}
+					got = math.Float32frombits(u32s(b)[(y*4+x)*4+k])
+					if got != want[k] {
+						t.Fatalf("%v (%d,%d)[%d] = %v, want %v", f, x, y, k, got, want[k])
+					}
+				}
+			}
+		}
+	}
+}

@@ -122,7 +122,8 @@ type resource struct {
 	addr    uint64
 	size    uint32
 	extent  [3]uint32
-	view    []byte // device memory aliased (nil: go through the CTA)
+	format  ir.ImageFormat // the bound image's format (images)
+	view    []byte         // device memory aliased (nil: go through the CTA)
 }
 
 // devMemory is exec.Memory over device memory for one CTA: the program's
@@ -170,7 +171,11 @@ func (m *devMemory) bind(c *device.CTA, p *Program, addr uint64, blob []byte) er
 			r.addr, r.size, found = e.Addr, e.Size, true
 			r.extent = [3]uint32{e.Width, e.Height, e.Depth}
 			if decl.kind == abi.DescStorageImage {
-				need := uint64(e.Width) * uint64(e.Height) * uint64(e.Depth) * uint64(decl.image.Format.TexelBytes())
+				r.format = ir.ImageFormat(e.Format)
+				if r.format.String() == "format?" {
+					return fmt.Errorf("image binding %d: format %d", decl.slot, e.Format)
+				}
+				need := uint64(e.Width) * uint64(e.Height) * uint64(e.Depth) * uint64(r.format.TexelBytes())
 				if need > uint64(e.Size) {
 					return fmt.Errorf("image binding %d: %dx%dx%d texels need %d bytes, the descriptor has %d", decl.slot, e.Width, e.Height, e.Depth, need, e.Size)
 				}
@@ -222,6 +227,16 @@ func (m *devMemory) ImageExtent(binding uint32) [3]uint32 {
 		return r.extent
 	}
 	return [3]uint32{}
+}
+
+// ImageFormat implements exec.ImageFormatter: the format of the bound image,
+// from its descriptor, for programs whose writeonly image has no format
+// qualifier. spec: vortexpipe §2.5 (VP_DESC_IMAGE)
+func (m *devMemory) ImageFormat(binding uint32) ir.ImageFormat {
+	if r := m.find(ir.SpaceImage, binding); r != nil {
+		return r.format
+	}
+	return ir.FormatUnknown
 }
 
 func (m *devMemory) lookup(space ir.Space, binding uint32) (*resource, error) {

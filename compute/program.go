@@ -175,7 +175,7 @@ func (decl *bindingDecl) describe(b *Binding) (abi.ComputeDesc, *Buffer, error) 
 			return abi.ComputeDesc{}, nil, fmt.Errorf("a buffer where the program declares an image")
 		}
 		want := decl.image
-		if img.format.TexelBytes() != want.Format.TexelBytes() {
+		if want.Format != ir.FormatUnknown && img.format.TexelBytes() != want.Format.TexelBytes() {
 			return abi.ComputeDesc{}, nil, fmt.Errorf("image of format %v (%d-byte texels) where the program declares %v (%d-byte texels)",
 				img.format, img.format.TexelBytes(), want.Format, want.Format.TexelBytes())
 		}
