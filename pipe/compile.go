@@ -209,11 +209,8 @@ func (c *programCache) link(vs, fs *Shader) (*linked, error) {
 	l.name = fmt.Sprintf("pipe.prog%d", c.n)
 	ir := p.IR
 	l.variants = NewVariantCache(func(key VariantKey) (any, error) {
-		switch {
-		case key.SWTex:
+		if key.SWTex {
 			return nil, fmt.Errorf("variant %v: software TEX: %w", key, errSoftwareUnits)
-		case key.Samples > 1:
-			return nil, fmt.Errorf("variant %v: multisample attachments: %w", key, errSoftwareUnits)
 		}
 		return gfx.NewShaderProgram(fmt.Sprintf("%s.v%x", l.name, variantBits(key)), ir)
 	}, nil)
@@ -233,8 +230,7 @@ func variantBits(k VariantKey) uint32 {
 }
 
 // errSoftwareUnits says the device backend cannot take a variant yet: the
-// software sampler is not wired into gfx, and multisample attachments cannot
-// be loaded into the device's planes.
+// software sampler is not wired into gfx.
 var errSoftwareUnits = errors.New("not on the device path yet")
 
 // drop forgets every pair using s (DeleteShaderState).

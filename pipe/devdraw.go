@@ -47,16 +47,16 @@ func (c *Context) deviceGates(st *BoundState, l *linked, key VariantKey, info *D
 		sp = pv.(*gfx.ShaderProgram)
 	}
 	fb := &st.FB
-	if len(fb.Cbufs) != 1 || fb.Cbufs[0] == nil {
-		gate("%d colour attachments (the device target is one)", len(fb.Cbufs))
-	} else if f := fb.Cbufs[0].Fmt(); f != format.RGBA8 && f != format.BGRA8 {
-		gate("colour attachment %v", f)
-	}
-	if fb.Width > 4096 || fb.Height > 4096 {
-		gate("framebuffer %dx%d beyond the device target's 4096", fb.Width, fb.Height)
-	}
-	if z := fb.Zsbuf; z != nil && z.Fmt() != format.D24S8 {
-		gate("depth/stencil attachment %v", z.Fmt())
+	if conf, why := targetConfig(fb); why != "" {
+		gate("%s", why)
+	} else {
+		be := &c.screen.be
+		be.mu.Lock()
+		why := be.loadable(fb, conf)
+		be.mu.Unlock()
+		if why != "" {
+			gate("%s", why)
+		}
 	}
 	if v := st.Viewport; v != (Viewport{}) {
 		if v.Scale[0] != float32(fb.Width)/2 || v.Translate[0] != float32(fb.Width)/2 ||
@@ -184,7 +184,11 @@ func (c *Context) drawDevice(st *BoundState, l *linked, sp *gfx.ShaderProgram, a
 	be.mu.Lock()
 	defer be.mu.Unlock()
 	fb := &st.FB
-	sd, err := s.openDevice(fb.Width, fb.Height)
+	conf, why := targetConfig(fb)
+	if why != "" {
+		return fmt.Errorf("pipe: %s", why)
+	}
+	sd, err := s.openDevice(conf)
 	if err != nil {
 		return err
 	}
@@ -233,7 +237,14 @@ func (c *Context) drawDevice(st *BoundState, l *linked, sp *gfx.ShaderProgram, a
 	}
 	ms := mergeState(st)
 	dr.Merge = &ms
-	dr.Key = gfx.Variant{SWTex: p.Decision.Key.SWTex, SWOM: p.Decision.Key.SWOM, SWRaster: p.Decision.Key.SWRaster}
+	k := p.Decision.Key
+	dr.Key = gfx.Variant{SWTex: k.SWTex, SWOM: k.SWOM, SWRaster: k.SWRaster}
+	if !conf.dflt {
+		// The planes are the attachments' own formats: the key's sample count
+		// and byte orders are theirs. (The default planes are A8R8G8B8 whatever
+		// the attachment's order; the host converts.)
+		dr.Key.Samples, dr.Key.BGRAMask = k.Samples, k.BGRAMask
+	}
 	vp := refViewport(st.Viewport, fb.Width, fb.Height)
 	dr.Near, dr.Far = vp.MinDepth, vp.MaxDepth
 	for _, b := range sp.Samplers() {
@@ -381,8 +392,8 @@ func (d *devScreen) texture(v *SamplerView, sm *Sampler) (gfx.ShaderTexture, err
 }
 
 // mergeState builds the draw's whole output-merger state from the bound CSOs:
-// the depth test, the two-sided stencil test with its references, target 0's
-// blend (equations, factors, write mask) and the constant, the logic op, the
+// the depth test, the two-sided stencil test with its references, every
+// target's blend (equations, factors, write mask) and the constant, the logic op, the
 // alpha and depth-bounds tests. gfx runs it on the FF OM when the unit can
 // encode it and on the software merger otherwise; the planes are the device's.
 // spec: vortexpipe §3.3 step 2, §3.7
@@ -417,23 +428,30 @@ func mergeState(st *BoundState) swom.State {
 			s.AlphaTest, s.AlphaFunc, s.AlphaRef = true, f, ds.AlphaRef
 		}
 	}
-	bl := swom.Blend{WriteMask: MaskRGBA, EqRGB: abi.BlendAdd, EqA: abi.BlendAdd,
+	def := swom.Blend{WriteMask: MaskRGBA, EqRGB: abi.BlendAdd, EqA: abi.BlendAdd,
 		SrcRGB: swom.Factor(abi.BlendOne), SrcA: swom.Factor(abi.BlendOne), DstRGB: swom.Factor(abi.BlendZero), DstA: swom.Factor(abi.BlendZero)}
-	if b := st.Blend; b != nil {
-		rt := b.State.RT[0]
-		bl.WriteMask = rt.ColorMask & MaskRGBA
-		if b.State.LogicOpEnable {
-			lop, _ := OMLogicOp(b.State.LogicOp)
-			s.LogicOpEnable, s.LogicOp = true, lop
-		} else if rt.BlendEnable {
-			mr, _ := OMBlendMode(rt.RGBFunc)
-			ma, _ := OMBlendMode(rt.AlphaFunc)
-			f := func(x BlendFactor) swom.Factor { v, _ := OMBlendFactor(x); return swom.Factor(v) }
-			bl.Enable, bl.EqRGB, bl.EqA = true, mr, ma
-			bl.SrcRGB, bl.SrcA, bl.DstRGB, bl.DstA = f(rt.RGBSrc), f(rt.AlphaSrc), f(rt.RGBDst), f(rt.AlphaDst)
+	for i := range s.Targets {
+		bl := def
+		if b := st.Blend; b != nil {
+			rt := b.State.RT[0]
+			if b.State.IndependentBlend && i < len(b.State.RT) {
+				rt = b.State.RT[i]
+			}
+			bl.WriteMask = rt.ColorMask & MaskRGBA
+			if rt.BlendEnable && !b.State.LogicOpEnable {
+				mr, _ := OMBlendMode(rt.RGBFunc)
+				ma, _ := OMBlendMode(rt.AlphaFunc)
+				f := func(x BlendFactor) swom.Factor { v, _ := OMBlendFactor(x); return swom.Factor(v) }
+				bl.Enable, bl.EqRGB, bl.EqA = true, mr, ma
+				bl.SrcRGB, bl.SrcA, bl.DstRGB, bl.DstA = f(rt.RGBSrc), f(rt.AlphaSrc), f(rt.RGBDst), f(rt.AlphaDst)
+			}
 		}
+		s.Targets[i].Blend = bl
 	}
-	s.Targets[0].Blend = bl
+	if b := st.Blend; b != nil && b.State.LogicOpEnable {
+		lop, _ := OMLogicOp(b.State.LogicOp)
+		s.LogicOpEnable, s.LogicOp = true, lop
+	}
 	s.Constant = st.BlendColorF
 	return s
 }

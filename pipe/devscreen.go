@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"sync"
 
-	"vortexgfx/abi"
 	"vortexgfx/config"
 	"vortexgfx/gfx"
-	"vortexgfx/ref/format"
 	"vortexgfx/ref/sampler"
 )
 
@@ -24,7 +22,7 @@ type devScreen struct {
 	mu   sync.Mutex // serialises the device and the framebuffer state
 	cfg  config.Config
 	sd   *gfx.ShaderDevice
-	w, h int
+	conf devConf
 	// programs added to sd
 	added map[*gfx.ShaderProgram]bool
 	// resident textures (gfx's own chain layout), by resource
@@ -59,9 +57,9 @@ type devSurface struct {
 }
 
 type devFB struct {
-	valid bool
-	color devSurface // r nil: no colour attachment
-	zs    devSurface // r nil: none (the device depth is the far plane)
+	valid  bool
+	colors []devSurface
+	zs     devSurface // r nil: none (the device depth is the far plane)
 }
 
 func surfaceKey(s *Surface) devSurface {
@@ -80,50 +78,10 @@ func (s *Screen) syncHost(r *Resource) error {
 	d := &s.be
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if !d.hostStale || (d.fb.color.r != r && d.fb.zs.r != r) {
+	if !d.hostStale || !d.fb.holds(r) {
 		return nil
 	}
 	return d.readBack()
-}
-
-// readBack copies the device targets into the surfaces they hold; the caller
-// holds d.mu.
-func (d *devScreen) readBack() error {
-	if !d.hostStale {
-		return nil
-	}
-	color, depth, err := d.sd.Targets()
-	if err != nil {
-		return fmt.Errorf("pipe: reading the device framebuffer: %w", err)
-	}
-	d.targetReads++
-	fb := &Framebuffer{Width: d.w, Height: d.h}
-	if c := d.fb.color; c.r != nil {
-		sf := &Surface{Resource: c.r, Level: c.level, Layer: c.layer}
-		buf := make([]byte, 4*len(color))
-		bgra := c.r.desc.Format == format.BGRA8
-		for i, w := range color {
-			putColorWord(buf[4*i:], w, bgra)
-		}
-		if err := surfaceIO(sf, fb, buf, true); err != nil {
-			return fmt.Errorf("pipe: device framebuffer colour: %w", err)
-		}
-		d.fb.color.version = c.r.versionNow()
-	}
-	if z := d.fb.zs; z.r != nil {
-		sf := &Surface{Resource: z.r, Level: z.level, Layer: z.layer}
-		buf := make([]byte, 4*len(depth))
-		for i, w := range depth {
-			binary.LittleEndian.PutUint32(buf[4*i:], w)
-		}
-		OMToD24S8(buf, buf)
-		if err := surfaceIO(sf, fb, buf, true); err != nil {
-			return fmt.Errorf("pipe: device framebuffer depth: %w", err)
-		}
-		d.fb.zs.version = z.r.versionNow()
-	}
-	d.hostStale = false
-	return nil
 }
 
 func (r *Resource) versionNow() uint64 {
@@ -150,12 +108,13 @@ func colorWord(p []byte, bgra bool) uint32 {
 	return uint32(p[3])<<24 | uint32(p[0])<<16 | uint32(p[1])<<8 | uint32(p[2])
 }
 
-// open returns the device sized w×h, opening (or reopening for a new size) it;
-// the caller holds d.mu and has read stale targets back. The residency table
-// moves onto the device's runtime (its entries are re-uploaded on next use).
-func (s *Screen) openDevice(w, h int) (*gfx.ShaderDevice, error) {
+// openDevice returns the device with planes for conf, opening (or reopening
+// for another framebuffer geometry) it; the caller holds d.mu. The residency
+// table moves onto the device's runtime (its entries are re-uploaded on next
+// use).
+func (s *Screen) openDevice(conf devConf) (*gfx.ShaderDevice, error) {
 	d := &s.be
-	if d.sd != nil && d.w == w && d.h == h {
+	if d.sd != nil && d.conf.equal(conf) {
 		return d.sd, nil
 	}
 	if err := d.readBack(); err != nil {
@@ -164,11 +123,17 @@ func (s *Screen) openDevice(w, h int) (*gfx.ShaderDevice, error) {
 	if d.sd != nil {
 		d.closeDevice()
 	}
-	sd, err := gfx.OpenShaderDevice(d.cfg, w, h, nil)
-	if err != nil {
-		return nil, fmt.Errorf("pipe: open the device for a %dx%d framebuffer: %w", w, h, err)
+	var sd *gfx.ShaderDevice
+	var err error
+	if conf.dflt {
+		sd, err = gfx.OpenShaderDevice(d.cfg, conf.w, conf.h, nil)
+	} else {
+		sd, err = gfx.OpenShaderDeviceTargets(d.cfg, conf.w, conf.h, conf.tc, nil)
 	}
-	d.sd, d.w, d.h = sd, w, h
+	if err != nil {
+		return nil, fmt.Errorf("pipe: open the device for a %dx%d framebuffer: %w", conf.w, conf.h, err)
+	}
+	d.sd, d.conf = sd, conf
 	d.added = map[*gfx.ShaderProgram]bool{}
 	d.fb = devFB{}
 	s.res.rebind(sd.Runtime())
@@ -185,65 +150,6 @@ func (d *devScreen) closeDevice() {
 	d.sd = nil
 	d.fb = devFB{}
 	d.hostStale = false
-}
-
-// loadTargets makes the device's targets hold fb's colour attachment 0 and
-// depth/stencil attachment, uploading them unless the device already holds
-// those surfaces at their current versions. The caller holds d.mu.
-func (d *devScreen) loadTargets(fb *Framebuffer) error {
-	var cs, zs *Surface
-	if len(fb.Cbufs) > 0 {
-		cs = fb.Cbufs[0]
-	}
-	zs = fb.Zsbuf
-	want := devFB{valid: true, color: surfaceKey(cs), zs: surfaceKey(zs)}
-	if d.fb == want {
-		return nil
-	}
-	if d.hostStale {
-		// The device holds newer contents of other surfaces (a framebuffer
-		// change): keep them before loading.
-		if err := d.readBack(); err != nil {
-			return err
-		}
-		want = devFB{valid: true, color: surfaceKey(cs), zs: surfaceKey(zs)}
-		if d.fb == want {
-			return nil
-		}
-	}
-	n := fb.Width * fb.Height
-	color := make([]uint32, n)
-	depth := make([]uint32, n)
-	if cs != nil {
-		buf := make([]byte, 4*n)
-		if err := surfaceIO(cs, fb, buf, false); err != nil {
-			return fmt.Errorf("pipe: loading the device colour target: %w", err)
-		}
-		bgra := cs.Fmt() == format.BGRA8
-		for i := range color {
-			color[i] = colorWord(buf[4*i:], bgra)
-		}
-	}
-	if zs != nil {
-		buf := make([]byte, 4*n)
-		if err := surfaceIO(zs, fb, buf, false); err != nil {
-			return fmt.Errorf("pipe: loading the device depth target: %w", err)
-		}
-		D24S8ToOM(buf, buf)
-		for i := range depth {
-			depth[i] = binary.LittleEndian.Uint32(buf[4*i:])
-		}
-	} else {
-		for i := range depth {
-			depth[i] = abi.DepthMask
-		}
-	}
-	if err := d.sd.SetTargets(color, depth); err != nil {
-		return err
-	}
-	d.targetLoads++
-	d.fb = want
-	return nil
 }
 
 // addProgram makes p drawable on the device; the caller holds d.mu.
@@ -267,7 +173,7 @@ func (d *devScreen) evict(r *Resource) {
 		delete(d.texs, r)
 	}
 	delete(d.refTexs, r)
-	if d.fb.color.r == r || d.fb.zs.r == r {
+	if d.fb.holds(r) {
 		d.fb = devFB{}
 		d.hostStale = false
 	}

@@ -41,9 +41,9 @@
 //	16 logic ops, RGBA write mask, BGRA8 targets   OM FF            (bgra_mask in the key)
 //	MRT up to 4                                    OM FF            more: GateTooManyRTs
 //	MRT with depth/stencil writes                  OM SW            RouteMRTDepthWrite
-//	sRGB8A8 / R8 / RG8 attachments                 OM SW            RouteColorFormat
+//	sRGB8A8 / R8 / RG8 / float / integer colour    OM SW            RouteColorFormat
 //	D16 / D32F / S8 depth-stencil                  OM SW            RouteDepthFormat
-//	other colour/depth formats                     ref              GateColorFormat, GateDepthFormat
+//	non-colour / other depth formats               ref              GateColorFormat, GateDepthFormat
 //	framebuffer beyond the OM aperture             OM SW            RouteAperture
 //	framebuffer over 65535 pixels                  ref              GateFramebufferSize
 //	alpha test, depth bounds                       OM SW            RouteAlphaTest, RouteDepthBounds

@@ -254,36 +254,13 @@ func (c *Context) readSurface(s *Surface, fb *Framebuffer) (*ref.Surface, error)
 	return sf, nil
 }
 
-// clearOnDevice clears on the device when its targets hold exactly the bound
-// attachments and the clear covers all of them; it reports whether it did.
+// clearOnDevice clears on the device when its planes hold exactly the bound
+// attachments and the clear covers whole planes; it reports whether it did.
 func (c *Context) clearOnDevice(fb *Framebuffer, flags ClearFlags, color [4]float32, depth float32, stencil uint8) (bool, error) {
 	be := &c.screen.be
 	be.mu.Lock()
 	defer be.mu.Unlock()
-	if be.sd == nil || be.w != fb.Width || be.h != fb.Height || len(fb.Cbufs) != 1 || fb.Cbufs[0] == nil || flags&ClearColor0 == 0 {
-		return false, nil
-	}
-	cf := fb.Cbufs[0].Fmt()
-	if cf != format.RGBA8 && cf != format.BGRA8 {
-		return false, nil
-	}
-	if z := fb.Zsbuf; z != nil && (z.Fmt() != format.D24S8 || flags&(ClearDepth|ClearStencil) != ClearDepth|ClearStencil) {
-		return false, nil
-	}
-	if want := (devFB{valid: true, color: surfaceKey(fb.Cbufs[0]), zs: surfaceKey(fb.Zsbuf)}); be.fb != want {
-		return false, nil
-	}
-	var px [4]byte
-	format.Pack(cf, px[:], format.FromFloat(cf, color))
-	zs := uint32(0xFFFFFF)
-	if fb.Zsbuf != nil {
-		zs = format.UNorm24(depth) | uint32(stencil)<<24
-	}
-	if err := be.sd.Clear(colorWord(px[:], cf == format.BGRA8), zs); err != nil {
-		return false, err
-	}
-	be.hostStale = true
-	return true, nil
+	return be.clearPlanes(fb, flags, color, depth, stencil)
 }
 
 // conditionSkips evaluates the render condition: Gallium skips rendering when

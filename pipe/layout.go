@@ -78,6 +78,7 @@ func (c *Context) Clear(flags ClearFlags, color [4]float32, depth float32, stenc
 		if err := fillSurface(s, fb, func(px []byte) { format.Pack(f, px, raw) }); err != nil {
 			return fmt.Errorf("pipe: clear colour %d: %w", i, err)
 		}
+		recordClear(s, fb, clearRecord{color: color})
 	}
 	if z := fb.Zsbuf; z != nil && flags&(ClearDepth|ClearStencil) != 0 {
 		f := z.Fmt()
@@ -91,6 +92,10 @@ func (c *Context) Clear(flags ClearFlags, color [4]float32, depth float32, stenc
 		})
 		if err != nil {
 			return fmt.Errorf("pipe: clear depth/stencil: %w", err)
+		}
+		// Only a clear of every aspect makes the plane one known value.
+		if (flags&ClearDepth != 0 || !f.IsDepth()) && (flags&ClearStencil != 0 || !f.HasStencil()) {
+			recordClear(z, fb, clearRecord{depth: depth, stencil: stencil})
 		}
 	}
 	return nil

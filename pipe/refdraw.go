@@ -546,45 +546,7 @@ func surfaceIO(s *Surface, fb *Framebuffer, buf []byte, store bool) error {
 	if d.samples() > 1 {
 		return fmt.Errorf("a %d-sample attachment: the reference renderer has no multisampling (resolve it with Blit)", d.Samples)
 	}
-	bpp := s.Fmt().Info().Bytes
-	if bpp != d.Format.Info().Bytes {
-		return fmt.Errorf("view format %v does not match the %v texture", s.Fmt(), d.Format)
-	}
-	off, _, err := d.ImageOffset(s.Level, s.Layer)
-	if err != nil {
-		return err
-	}
-	w, _, _ := d.LevelSize(s.Level)
-	pitch, row := w*bpp, fb.Width*bpp
-	if store {
-		r.mu.Lock()
-	} else {
-		r.mu.RLock()
-	}
-	if r.destroyed {
-		if store {
-			r.mu.Unlock()
-		} else {
-			r.mu.RUnlock()
-		}
-		return ErrDestroyed
-	}
-	for y := 0; y < fb.Height; y++ {
-		hp, bp := r.data[off+y*pitch:off+y*pitch+row], buf[y*row:(y+1)*row]
-		if store {
-			copy(hp, bp)
-		} else {
-			copy(bp, hp)
-		}
-	}
-	if store {
-		r.version++
-		r.mu.Unlock()
-		r.screen.res.MarkDirty(r, uint64(off), uint64((fb.Height-1)*pitch+row))
-	} else {
-		r.mu.RUnlock()
-	}
-	return nil
+	return surfaceRows(s, fb, buf, store)
 }
 
 // primCount is the number of primitives a direct draw assembles (all

@@ -54,6 +54,8 @@ type Resource struct {
 	// the contents elsewhere (the device's framebuffer, a converted texture)
 	// knows when it is stale.
 	version uint64
+	// cleared is the last clear written into a framebuffer area of r.
+	cleared clearRecord
 }
 
 // ID is the resource's (reusable) id.

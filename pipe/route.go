@@ -76,7 +76,10 @@ func colorRoute(f format.Format) ReasonCode {
 	switch f {
 	case format.RGBA8, format.BGRA8:
 		return 0
-	case format.SRGB8A8, format.R8, format.RG8:
+	}
+	if f.IsColor() {
+		// sRGB, R8, RG8, float and integer formats: the software merger
+		// encodes every colour format.
 		return RouteColorFormat
 	}
 	return GateColorFormat

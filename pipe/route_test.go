@@ -162,6 +162,9 @@ func TestRoute(t *testing.T) {
 		}, route: []ReasonCode{RouteColorFormat}, key: VariantKey{SWOM: true, Samples: 1}},
 		{name: "float attachment", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.FB.Cbufs[0] = testSurface(t, s, format.RGBA16F, 64, 64)
+		}, route: []ReasonCode{RouteColorFormat}, key: VariantKey{SWOM: true, Samples: 1}},
+		{name: "depth format as colour", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.FB.Cbufs[0] = testSurface(t, s, format.D16, 64, 64)
 		}, gate: GateColorFormat},
 		{name: "D32F depth", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.FB.Zsbuf = testSurface(t, s, format.D32F, 64, 64)

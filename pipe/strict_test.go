@@ -122,7 +122,7 @@ func TestStrictGates(t *testing.T) {
 			return Framebuffer{Width: e.w, Height: e.h, Samples: 4, Cbufs: []*Surface{{Resource: e.rt}, {Resource: newTex(t, e.s, format.RGBA8, e.w, e.h)}}}
 		})},
 		{GateColorFormat, fb(func(t *testing.T, e *drawEnv) Framebuffer {
-			return Framebuffer{Width: e.w, Height: e.h, Cbufs: []*Surface{{Resource: newTex(t, e.s, format.RGBA16F, e.w, e.h)}}}
+			return Framebuffer{Width: e.w, Height: e.h, Cbufs: []*Surface{{Resource: newTex(t, e.s, format.D16, e.w, e.h)}}}
 		})},
 		{GateDepthFormat, func(t *testing.T, e *drawEnv, info *DrawInfo) {
 			fb(func(t *testing.T, e *drawEnv) Framebuffer {

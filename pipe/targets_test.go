@@ -1,0 +1,184 @@
+package pipe
+
+import (
+	"errors"
+	"testing"
+
+	"vortexgfx/ref/format"
+)
+
+const mrtFS = `#version 330
+in vec4 v_col;
+layout(location = 0) out vec4 o0;
+layout(location = 1) out vec4 o1;
+void main() { o0 = v_col; o1 = vec4(1.0) - v_col * 0.5; }
+`
+
+// targetsEnv binds a framebuffer of the given colour and depth formats.
+func targetsEnv(t *testing.T, o Options, colors []format.Format, zs format.Format, samples int) *drawEnv {
+	t.Helper()
+	e := newDrawEnv(t, o, false)
+	fb := Framebuffer{Width: e.w, Height: e.h, Samples: samples}
+	mk := func(f format.Format) *Resource {
+		r, err := e.s.CreateTexture(TextureDesc{Target: Target2D, Format: f, Width: e.w, Height: e.h, Depth: 1, ArraySize: 1, Levels: 1, Samples: samples})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	for _, f := range colors {
+		fb.Cbufs = append(fb.Cbufs, &Surface{Resource: mk(f)})
+	}
+	if zs != format.Invalid {
+		fb.Zsbuf = &Surface{Resource: mk(zs)}
+	}
+	if err := e.c.SetFramebufferState(fb); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// TestDrawTargets renders into framebuffers the device holds in planes of their
+// own formats (several attachments, sRGB/R8/float colour, D16/D32F depth) and
+// compares every attachment with the reference renderer (tolerance as
+// TestDrawDifferential). spec: vortexpipe §3.7 (formats, MRT)
+func TestDrawTargets(t *testing.T) {
+	tests := []struct {
+		name   string
+		colors []format.Format
+		zs     format.Format
+		fs     string
+		depth  bool
+	}{
+		{"MRT RGBA8 + BGRA8", []format.Format{format.RGBA8, format.BGRA8}, format.Invalid, mrtFS, false},
+		{"sRGB", []format.Format{format.SRGB8A8}, format.Invalid, testFS, false},
+		{"R8 + RG8", []format.Format{format.R8, format.RG8}, format.Invalid, mrtFS, false},
+		{"RGBA16F", []format.Format{format.RGBA16F}, format.Invalid, testFS, false},
+		{"RGBA8 + D32F", []format.Format{format.RGBA8}, format.D32F, testFS, true},
+		{"RGBA8 + D16", []format.Format{format.RGBA8}, format.D16, testFS, true},
+		{"MRT + D24S8 writes", []format.Format{format.RGBA8, format.RGBA8}, format.D24S8, mrtFS, true},
+	}
+	draw := func(t *testing.T, e *drawEnv, fs string, depth bool) {
+		e.program(t, testVS, fs)
+		if err := e.c.Clear(ClearColor|ClearDepth|ClearStencil, [4]float32{0.1, 0.2, 0.3, 1}, 1, 0); err != nil {
+			t.Fatal(err)
+		}
+		if depth {
+			d, _ := e.c.CreateDSAState(DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: FuncLess})
+			e.c.BindDSAState(d)
+		}
+		v := append(quadVerts(0.5, [4]float32{1, 0, 0, 1}, -0.9, -0.9, 0.4, 0.4), quadVerts(-0.3, [4]float32{0, 1, 0.5, 1}, -0.4, -0.4, 0.9, 0.9)...)
+		v[4+2], v[8+4+1] = 1, 0.5
+		e.posCol(t, v...)
+		for _, start := range []uint32{0, 4} {
+			if err := e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Start: start, Count: 4}}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dev := targetsEnv(t, Options{Strict: true}, tc.colors, tc.zs, 1)
+			draw(t, dev, tc.fs, tc.depth)
+			ref := targetsEnv(t, Options{ForceReference: true}, tc.colors, tc.zs, 1)
+			draw(t, ref, tc.fs, tc.depth)
+			if st := dev.c.Stats(); st.Device != 2 || st.Reference != 0 {
+				t.Fatalf("device stats %+v", st)
+			}
+			for i := range tc.colors {
+				a, err := dev.c.ReadPixels(i)
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, _ := ref.c.ReadPixels(i)
+				if bad, worst := compareImages(a, b, 3); bad > len(a.Pix)/4/50 {
+					t.Errorf("attachment %d: %d pixels differ by more than 3 (worst %d)", i, bad, worst)
+				}
+			}
+			if tc.depth {
+				za, err := dev.c.ReadDepth()
+				if err != nil {
+					t.Fatal(err)
+				}
+				zb, _ := ref.c.ReadDepth()
+				diff := 0
+				for i := range za {
+					if d := za[i] - zb[i]; d > 1e-3 || d < -1e-3 {
+						diff++
+					}
+				}
+				if diff > len(za)/50 {
+					t.Errorf("%d depth values differ", diff)
+				}
+			}
+		})
+	}
+}
+
+// TestDrawTargetsUnloadable: an attachment the device holds in its own format
+// and whose host contents are not a clear cannot be loaded: the draw falls back
+// (STRICT: an error naming GateDeviceBackend).
+func TestDrawTargetsUnloadable(t *testing.T) {
+	for _, strict := range []bool{true, false} {
+		e := targetsEnv(t, Options{Strict: strict}, []format.Format{format.R8}, format.Invalid, 1)
+		e.program(t, testVS, testFS)
+		e.posCol(t, quadVerts(0, [4]float32{1, 1, 1, 1}, -0.5, -0.5, 0.5, 0.5)...)
+		rt := e.c.Bound().FB.Cbufs[0].Resource
+		px := make([]byte, rt.Size())
+		for i := range px {
+			px[i] = byte(i)
+		}
+		_ = rt.Write(0, px)
+		err := e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Count: 4}}})
+		var se *StrictError
+		switch {
+		case strict && (!errors.As(err, &se) || se.Reasons[0].Code != GateDeviceBackend):
+			t.Errorf("STRICT: %v", err)
+		case !strict && (err != nil || e.c.Stats().Fallbacks[GateDeviceBackend] != 1):
+			t.Errorf("fallback: %v %+v", err, e.c.Stats())
+		}
+	}
+}
+
+// TestDrawMSAA renders a 4x framebuffer on the device (software raster and
+// merger, sample-major planes), resolves it with Blit and compares it with the
+// single-sample reference image: equal inside the shapes, blended on the edges.
+// spec: vortexpipe §3.4.1
+func TestDrawMSAA(t *testing.T) {
+	e := targetsEnv(t, Options{Strict: true}, []format.Format{format.RGBA8}, format.D24S8, 4)
+	e.program(t, testVS, testFS)
+	if err := e.c.Clear(ClearColor|ClearDepth|ClearStencil, [4]float32{0, 0, 0, 1}, 1, 0); err != nil {
+		t.Fatal(err)
+	}
+	var v []float32
+	for _, p := range [][2]float32{{-0.9, -0.9}, {0.9, -0.7}, {-0.6, 0.9}} {
+		v = append(v, p[0], p[1], 0, 1, 1, 1, 1, 1)
+	}
+	e.posCol(t, v...)
+	if err := e.c.DrawVBO(&DrawInfo{Mode: PrimTriangles, InstanceCount: 1, Draws: []DrawRange{{Count: 3}}}); err != nil {
+		t.Fatal(err)
+	}
+	if st := e.c.Stats(); st.Device != 1 || st.Routes[RouteMultisample] != 1 {
+		t.Fatalf("stats %+v", st)
+	}
+	ms := e.c.Bound().FB.Cbufs[0]
+	out := newTex(t, e.s, format.RGBA8, e.w, e.h)
+	if err := e.c.Blit(BlitInfo{Src: ms, Dst: &Surface{Resource: out}, SrcRect: Rect{0, 0, e.w, e.h}, DstRect: Rect{0, 0, e.w, e.h}}); err != nil {
+		t.Fatal(err)
+	}
+	px := make([]byte, out.Size())
+	_ = out.Read(0, px)
+	var full, edge int
+	for i := 0; i < len(px); i += 4 {
+		switch px[i] {
+		case 255:
+			full++
+		case 0:
+		default:
+			edge++
+		}
+	}
+	if full < 300 || edge < 20 {
+		t.Errorf("resolved image: %d covered pixels, %d partly covered (want a filled triangle with blended edges)", full, edge)
+	}
+}
