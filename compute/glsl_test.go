@@ -379,7 +379,7 @@ void main() {
 					var got float32
 					if f == ir.FormatRGBA8 {
 						got = float32(b[(y*4+x)*4+k]) / 255
-						if d := got - want[k]; d > 0.5/255 || d < -0.5/255 {
+						if d := got - want[k]; d > 0.51/255 || d < -0.51/255 {
 							t.Fatalf("%v (%d,%d)[%d] = %v, want %v", f, x, y, k, got, want[k])
 						}
 						continue
