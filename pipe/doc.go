@@ -107,24 +107,33 @@
 // the resident index buffer or the translated list, uniform words from
 // SetUniform and constant buffer 0, depth/blend/cull state from the CSOs,
 // textures from the sampler views) or on the reference renderer (package ref
-// with ref/program running the same compiled program). A draw Route keeps on the
-// device that the device backend cannot take yet gates with GateDeviceBackend
-// naming the part: more than one colour attachment or one not RGBA8/BGRA8, a
-// depth attachment not D24S8, the stencil test, logic ops, a viewport or
-// scissor smaller than the framebuffer, mipmapped or border-colour sampling,
-// a software unit in the variant key, and whatever gfx.NewShaderProgram
+// with ref/program running the same compiled program). The device draw carries
+// the whole merger state (gfx ShaderDraw.Merge: depth, two-sided stencil,
+// per-target blend and write masks, logic op, alpha and depth-bounds tests)
+// and the variant key, so units routed to software run on the device. A draw
+// Route keeps on the device that the device backend cannot take yet gates
+// with GateDeviceBackend naming the part: software TEX (NPOT, 3D, cube, array,
+// shadow, fetch and gather sampling), a viewport or scissor smaller than the
+// framebuffer, a depth range of [0, 0], mipmapped or border-colour sampling,
+// an attachment the device keeps in a plane of its own format whose host
+// contents are not a recorded clear, and whatever gfx.NewShaderProgram
 // refuses. Vertex elements whose layout is the attribute's words bind the
 // resident buffer; others are converted on the host per draw.
 //
 // # One framebuffer
 //
-// The attachments' host storage and the device's targets hold one framebuffer
-// state: a device draw loads the targets from the attachments unless they
-// already hold those surfaces at their current versions; host work (a
+// The attachments' host storage and the device's planes hold one framebuffer
+// state. A framebuffer of one RGBA8/BGRA8 attachment (and optionally D24S8)
+// uses the device's default A8R8G8B8/D24S8 planes, loaded from the host with
+// any contents; any other (several attachments, other formats, 4x MSAA) gets
+// planes of its own formats (gfx.TargetConfig), which are recreated from the
+// attachments' recorded clear values. A device draw loads the planes unless
+// they already hold those surfaces at their current versions; host work (a
 // reference draw, a host Clear, Blit, Resource.Read/Write of an attachment,
-// Finish, ReadPixels) reads the targets back first when device draws wrote
-// them since. Clear runs on the device when its targets hold exactly the bound
-// attachments. After a reference draw every resident range is marked dirty.
+// Finish, ReadPixels) reads the planes back first when device draws wrote them
+// since (a 4x attachment sample-major, as stored). Clear runs on the device
+// when its planes hold exactly the bound attachments. After a reference draw
+// every resident range is marked dirty.
 //
 // # Queries
 //
@@ -138,8 +147,8 @@
 //
 // # Not implemented
 //
-// Multisample rendering (a 4x attachment can be resolved by Blit but neither
-// path draws into one yet), line and point rasterization on the device, std140
-// uniform blocks read from constant buffers other than 0, and the device
-// backend gates above.
+// Multisample rendering on the reference renderer (a 4x framebuffer draws on
+// the device only; Blit resolves it), line and point rasterization on the
+// device, std140 uniform blocks read from constant buffers other than 0, and
+// the device backend gates above.
 package pipe
