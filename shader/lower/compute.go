@@ -312,7 +312,8 @@ func memWords(t *ast.Type, std140 bool, base int, out []int) []int {
 // address cannot wrap around into the buffer: a huge or negative index addresses
 // past the end of any buffer under 2 GiB, and the access is out of bounds.
 func (l *lowerer) memAddr(pl *place, off int) ir.Reg {
-	addr := l.b.ConstU(uint32(pl.st.mv.off + pl.off + off))
+	static := uint32(pl.st.mv.off + pl.off + off)
+	addr := ir.NoReg
 	for _, d := range pl.dyn {
 		idx := d.idx
 		if d.n > 0 {
@@ -327,7 +328,17 @@ func (l *lowerer) memAddr(pl *place, off int) ir.Reg {
 		if d.stride != 1 {
 			idx = l.b.Op(ir.UMul, ir.U32, idx, l.b.ConstU(uint32(d.stride)))
 		}
-		addr = l.b.Op(ir.UAdd, ir.U32, addr, idx)
+		if addr == ir.NoReg {
+			addr = idx
+		} else {
+			addr = l.b.Op(ir.UAdd, ir.U32, addr, idx)
+		}
+	}
+	switch {
+	case addr == ir.NoReg:
+		return l.b.ConstU(static)
+	case static != 0:
+		return l.b.Op(ir.UAdd, ir.U32, addr, l.b.ConstU(static))
 	}
 	return addr
 }
