@@ -290,8 +290,12 @@ func (f *Frame) Submit() (FrameStats, error) {
 		}
 		steps = append(steps, runtime.LaunchStep(k, lp))
 	}
-	if len(steps) > 0 {
-		batch.Draw(steps)
+	// A launch step is two bundle commands (the launch and its cache flush), so
+	// 128 steps fill one CMD_DRAW descriptor; every bundle rides the same batch.
+	for len(steps) > 0 {
+		n := min(len(steps), abi.DrawMaxSteps/2)
+		batch.Draw(steps[:n])
+		steps = steps[n:]
 	}
 	backs := make([][]byte, len(uses))
 	for i, u := range uses {

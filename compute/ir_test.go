@@ -394,3 +394,31 @@ func TestDeterministicAcrossCores(t *testing.T) {
 		}
 	}
 }
+
+// TestLargeFrame: 1000 dispatches are one batch and one doorbell on the
+// emulation CP — eight CMD_DRAW bundles of at most 128 launches (two bundle
+// steps each) — and every dispatch runs.
+func TestLargeFrame(t *testing.T) {
+	d := openDevice(t, nil)
+	p, err := d.Load("double", doubleIR(16))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, _ := d.NewBuffer(words(ramp(16)...))
+	out, _ := d.NewBufferSize(64)
+	f := d.NewFrame()
+	for i := 0; i < 1000; i++ {
+		if err := f.Dispatch(p, [3]uint32{1, 1, 1}, StorageBuffer(0, in), StorageBuffer(2, out)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := d.Stats()
+	st, err := f.Submit()
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := d.Stats()
+	if st.Doorbells != 1 || after.CPBundles-before.CPBundles != 8 || after.Launches-before.Launches != 1000 {
+		t.Fatalf("%d doorbells, %d bundles, %d launches; want 1, 8, 1000", st.Doorbells, after.CPBundles-before.CPBundles, after.Launches-before.Launches)
+	}
+}
