@@ -163,9 +163,12 @@ func (c *glContext) open() error {
 	return nil
 }
 
-// textures converts the texture bound to each fragment sampler's unit into
-// the FF TEX unit's form, or says why one cannot be.
-// spec: vortexpipe-driver §3.6 (what the FF TEX unit samples)
+// textures gives each fragment sampler the texture bound to its unit at its
+// target: in the FF TEX unit's form when that unit can sample it, else as
+// the reference texture and sampler state themselves, which route the draw's
+// TEX to the software sampler on the device (gfx.ShaderTexture.Ref).
+// spec: vortexpipe-driver §3.6 (FF TEX coverage; everything else on the
+// SW sampler, still on the device)
 func (c *glContext) textures(p *program.Program, rs *ref.State) ([]gfx.ShaderTexture, string) {
 	sp := c.prog
 	if !sp.Textured() {
@@ -179,13 +182,14 @@ func (c *glContext) textures(p *program.Program, rs *ref.State) ([]gfx.ShaderTex
 				unit = p.Units[i]
 			}
 		}
-		k := program.TextureIndex(unit, program.Target2D)
-		if unit < 0 || k >= len(rs.Textures) {
+		k := program.TextureIndex(unit, program.KindTarget(b.Kind))
+		if unit < 0 || k < 0 || k >= len(rs.Textures) || rs.Textures[k].Texture == nil {
 			return nil, "sampler without a texture unit"
 		}
-		t, why := ffTexture(&rs.Textures[k])
-		if why != "" {
-			return nil, "texture: " + why
+		tb := &rs.Textures[k]
+		t, why := ffTexture(tb)
+		if why != "" || b.Kind != ir.Sampler2D || b.Result != ir.F32 {
+			t = gfx.ShaderTexture{Ref: tb.Texture, RefSampler: &tb.Sampler}
 		}
 		out = append(out, t)
 	}
