@@ -81,7 +81,10 @@
 // Fixed)/Stride elements) and an extent per image. The Machine checks every address
 // against Memory.Size first, so out-of-bounds accesses read 0 and write nothing
 // (robust buffer access) whatever the Memory does; images are word storage and the
-// program converts formats itself, so a Memory needs no format knowledge. Shared
+// program converts formats itself, so a Memory needs no format knowledge — except
+// for a writeonly image declared without a format (ir.FormatUnknown), whose stores
+// convert to the bound image's format: the Memory then also implements
+// ImageFormatter. Atomics apply lane by lane in lane order. Shared
 // memory is the Workgroup's own. Workgroups share nothing but the Memory: a caller
 // may run different workgroups on different goroutines with one Workgroup each,
 // provided its Memory serialises their accesses (the results of a dispatch whose
