@@ -62,9 +62,11 @@ const maxColorOutputs = 8
 
 // ColorOutputs is the number of colour locations the fragment stage writes
 // (highest location + 1): the render targets a draw must bind.
+// spec: vortexpipe §3.1 (fewer bound attachments than FS outputs is a gate)
 func (sp *ShaderProgram) ColorOutputs() int { return sp.colorN }
 
-// WritesDepth reports whether the fragment stage writes gl_FragDepth.
+// WritesDepth reports whether the fragment stage writes gl_FragDepth (early-Z
+// is then disarmed). spec: vortexpipe §3.3 step 2
 func (sp *ShaderProgram) WritesDepth() bool { return sp.fragDepth >= 0 }
 
 // ExpandArgSlots is the size in 64-bit slots of expand_k's argument block:

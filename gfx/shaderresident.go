@@ -106,6 +106,7 @@ func (d *ShaderDevice) AddProgram(p *ShaderProgram) error {
 
 // RemoveProgram unloads p's modules and frees its program slot (a program
 // registered at open stays registered; its modules are unloaded).
+// spec: vortexpipe §2.5 (binding another program evicts the resident one)
 func (d *ShaderDevice) RemoveProgram(p *ShaderProgram) error {
 	if m := d.mods[p]; m != nil {
 		for _, x := range []*runtime.Module{m.vs, m.fs} {
@@ -185,6 +186,7 @@ func (d *ShaderDevice) UploadRefTexture(tx *sampler.Texture, s sampler.Sampler) 
 
 // UploadTexture builds t's mip chain and uploads it once; the returned texture
 // serves every later draw that binds it (set ShaderTexture.Resident).
+// spec: vortexpipe §1.3, §3.3 step 3 (the resident mip chain)
 func (d *ShaderDevice) UploadTexture(t *ShaderTexture) (*DeviceTexture, error) {
 	if why := t.texCheck(); why != "" {
 		return nil, fmt.Errorf("gfx: UploadTexture: %s", why)

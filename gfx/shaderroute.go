@@ -11,7 +11,7 @@ import (
 	"vortexgfx/trace"
 )
 
-// Units is a set of fixed-function graphics units.
+// Units is a set of fixed-function graphics units. spec: vortexpipe §2.3.3
 type Units uint8
 
 // The units a draw may route to their on-device software fallbacks.
@@ -93,6 +93,7 @@ type Variant struct {
 }
 
 // DrawRoute is where a draw's units ran and why each software one did.
+// spec: vortexpipe §1.5 (no silent fallback), §2.3.3
 type DrawRoute struct {
 	SWTex    bool     `json:"sw_tex"`
 	SWOM     bool     `json:"sw_om"`

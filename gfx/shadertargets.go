@@ -65,6 +65,7 @@ func (tc *TargetConfig) isDefault() bool {
 // describes (several colour targets in any colour format, D24S8/D16/D32F/S8
 // depth/stencil, 4x MSAA). Units the configuration lacks (cfg.Device.TEX,
 // RASTER, OM false) run in software on the device.
+// spec: vortexpipe §2.3.3, §3.2, §3.4.1
 func OpenShaderDeviceTargets(cfg config.Config, width, height int, tc TargetConfig, progs []*ShaderProgram) (*ShaderDevice, error) {
 	tc, err := tc.normalize()
 	if err != nil {
@@ -120,7 +121,8 @@ func (d *ShaderDevice) TargetConfig() TargetConfig {
 }
 
 // ClearTarget fills every sample of colour target i with c (converted to the
-// target's format: floats, or integer bits for an integer format).
+// target's format; an integer format takes int32(c[k])).
+// spec: vortexpipe §3.7 (clear values reach the device planes)
 func (d *ShaderDevice) ClearTarget(i int, c [4]float32) error {
 	if i < 0 || i >= len(d.colors) {
 		return fmt.Errorf("gfx: clear: colour target %d of %d", i, len(d.colors))
@@ -184,7 +186,7 @@ func (d *ShaderDevice) ReadTarget(i int) ([]byte, error) {
 }
 
 // ReadSamples reads colour target i's sample-major plane (texel
-// (y·w + x)·S + k).
+// (y·w + x)·S + k). spec: vortexpipe §3.4.1
 func (d *ShaderDevice) ReadSamples(i int) ([]byte, error) {
 	if i < 0 || i >= len(d.colors) {
 		return nil, fmt.Errorf("gfx: read: colour target %d of %d", i, len(d.colors))
