@@ -153,6 +153,15 @@ func (d *devScreen) loadable(fb *Framebuffer, conf devConf) string {
 	if conf.dflt || d.sd != nil && d.conf.equal(conf) && d.fb.equal(fbKey(fb)) {
 		return ""
 	}
+	if d.hostStale {
+		// Loading reads the device's newer contents back first; an attachment
+		// among them then holds drawn contents, not its clear.
+		for _, s := range append(append([]*Surface(nil), fb.Cbufs...), fb.Zsbuf) {
+			if s != nil && d.fb.holds(s.Resource) {
+				return fmt.Sprintf("attachment %v holds device-drawn contents a plane of another layout cannot load", s.Fmt())
+			}
+		}
+	}
 	for i, s := range fb.Cbufs {
 		if _, ok := clearOf(s, fb); !ok {
 			return fmt.Sprintf("colour attachment %d (%v) holds host contents the device cannot load (only a clear)", i, s.Fmt())

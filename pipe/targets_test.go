@@ -182,3 +182,43 @@ func TestDrawMSAA(t *testing.T) {
 		t.Errorf("resolved image: %d covered pixels, %d partly covered (want a filled triangle with blended edges)", full, edge)
 	}
 }
+
+// TestTargetsSwitch: drawing into [A, B] then into [A] alone moves A's drawn
+// contents to the host; the device cannot load them into the new planes, so
+// the draw falls back, and the result still equals the reference renderer's.
+func TestTargetsSwitch(t *testing.T) {
+	run := func(o Options) (*drawEnv, error) {
+		e := targetsEnv(t, o, []format.Format{format.RGBA8, format.R8}, format.Invalid, 1)
+		e.program(t, testVS, mrtFS)
+		if err := e.c.Clear(ClearColor, [4]float32{0, 0, 0, 1}, 1, 0); err != nil {
+			return e, err
+		}
+		e.posCol(t, append(quadVerts(0, [4]float32{1, 0, 0, 1}, -1, -1, 0, 0), quadVerts(0, [4]float32{0, 0, 1, 1}, 0, 0, 1, 1)...)...)
+		if err := e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Count: 4}}}); err != nil {
+			return e, err
+		}
+		fb := e.c.Bound().FB
+		fb.Cbufs = fb.Cbufs[1:]
+		if err := e.c.SetFramebufferState(fb); err != nil {
+			return e, err
+		}
+		e.program(t, testVS, testFS)
+		return e, e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Start: 4, Count: 4}}})
+	}
+	dev, err := run(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := dev.c.Stats(); st.Device != 1 || st.Fallbacks[GateDeviceBackend] != 1 {
+		t.Errorf("stats %+v", st)
+	}
+	ref, err := run(Options{ForceReference: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := dev.c.ReadPixels(0)
+	b, _ := ref.c.ReadPixels(0)
+	if bad, worst := compareImages(a, b, 3); bad > len(a.Pix)/4/50 {
+		t.Errorf("%d pixels differ (worst %d)", bad, worst)
+	}
+}
