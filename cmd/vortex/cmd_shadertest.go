@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"vortexgfx/shadertest"
@@ -183,6 +184,9 @@ func writeDeviceSummary(w io.Writer, sum shadertest.Summary, recs []device.Recor
 	for i := range recs {
 		r := &recs[i]
 		total.DeviceDraws += r.DeviceDraws
+		total.SWTex += r.SWTex
+		total.SWOM += r.SWOM
+		total.SWRaster += r.SWRaster
 		for k, v := range r.Routed {
 			if total.Routed == nil {
 				total.Routed = map[string]int{}
@@ -205,7 +209,7 @@ func writeDeviceSummary(w io.Writer, sum shadertest.Summary, recs []device.Recor
 		total.Compared += r.Compared
 		total.MaxDiff = max(total.MaxDiff, r.MaxDiff)
 	}
-	fmt.Fprintf(w, "device: %d draws on the device, %d routed to the reference renderer\n", total.DeviceDraws, total.RoutedDraws())
+	fmt.Fprintf(w, "device: %s\n", strings.SplitN(total.String(), ":", 2)[0])
 	for _, k := range total.Reasons() {
 		fmt.Fprintf(w, "device: routed %6d× %s\n", total.Routed[k], k)
 	}

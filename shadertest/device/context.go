@@ -217,10 +217,14 @@ func (c *glContext) Draw(d *shadertest.Draw) error {
 		return err
 	}
 	c.where = devAhead
-	if _, err := c.dev.Draw(plan); err != nil {
+	st, err := c.dev.Draw(plan)
+	if err != nil {
 		return fmt.Errorf("device: %w", err)
 	}
 	c.rec.DeviceDraws++
+	c.rec.SWTex += b2i(st.Route.SWTex)
+	c.rec.SWOM += b2i(st.Route.SWOM)
+	c.rec.SWRaster += b2i(st.Route.SWRaster)
 	return nil
 }
 
@@ -292,3 +296,10 @@ func colorWord(v [4]float32) uint32 {
 
 // depthWord is a depth clear value as the OM's word (stencil 0).
 func depthWord(z float32) uint32 { return format.UNorm24(z) }
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -34,7 +34,10 @@ type Options struct {
 // renderer's at the read-backs.
 type Record struct {
 	DeviceDraws int
-	Routed      map[string]int
+	// SWTex, SWOM and SWRaster count the device draws whose TEX, OM or
+	// RASTER ran as the device's software unit (gfx.DrawRoute).
+	SWTex, SWOM, SWRaster int
+	Routed                map[string]int
 	// Compared counts the read-backs compared; DiffPixels is the most
 	// pixels that differed at one of them (a colour channel by more than
 	// ColorTolerance, or depth by more than DepthTolerance), and MaxDiff
@@ -58,6 +61,9 @@ func (r *Record) OnDevice() bool { return r.DeviceDraws > 0 && r.RoutedDraws() =
 
 func (r *Record) add(o *Record) {
 	r.DeviceDraws += o.DeviceDraws
+	r.SWTex += o.SWTex
+	r.SWOM += o.SWOM
+	r.SWRaster += o.SWRaster
 	if len(o.Routed) > 0 && r.Routed == nil {
 		r.Routed = map[string]int{}
 	}
@@ -95,7 +101,8 @@ func (r *Record) Reasons() []string {
 // String summarises the record on one line.
 func (r *Record) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d draws on the device, %d routed to the reference renderer", r.DeviceDraws, r.RoutedDraws())
+	fmt.Fprintf(&b, "%d draws on the device (software TEX %d, OM %d, RASTER %d), %d routed to the reference renderer",
+		r.DeviceDraws, r.SWTex, r.SWOM, r.SWRaster, r.RoutedDraws())
 	for i, k := range r.Reasons() {
 		if i == 0 {
 			b.WriteString(": ")

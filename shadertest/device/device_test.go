@@ -45,6 +45,10 @@ func TestShaderTestFiles(t *testing.T) {
 			if !rec.OnDevice() {
 				t.Errorf("not entirely on the device: %s", rec.String())
 			}
+			// The *-sw tests sample what only the software sampler can.
+			if sw := strings.HasSuffix(f, "-sw.shader_test"); sw != (rec.SWTex == rec.DeviceDraws) {
+				t.Errorf("software TEX in %d of %d draws", rec.SWTex, rec.DeviceDraws)
+			}
 			if rec.Compared == 0 || rec.DiffPixels > maxDiffPixels {
 				t.Errorf("%d read-backs compared; %d pixels differ (largest channel difference %d)", rec.Compared, rec.DiffPixels, rec.MaxDiff)
 			}
