@@ -699,12 +699,14 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 	ops, cyc := ds.take()
 	st.Commands, st.Doorbells, st.Lines, st.CPCycles = s1.Commands-s0.Commands, s1.Doorbells-s0.Doorbells, s1.Lines-s0.Lines, cyc
 	st.CmdDraw, st.CmdLaunch, st.CmdDCRWrite = ops[abi.OpDraw], ops[abi.OpLaunch]+ops[abi.OpLaunchQMD], ops[abi.OpDCRWrite]
-	gs := ds.s.GPU.LastGraphics()
-	rs := gs.Raster
-	st.KickCycles = gs.Cycles
-	st.BinsTouched, st.Pairs, st.Quads, st.Waves, st.EarlyZCulled = rs.Bins, rs.Pairs, rs.Quads, rs.Waves, rs.EarlyZCulled
-	if rs.Waves > 0 {
-		st.Occupancy = float64(rs.Lanes) / float64(rs.Waves*int64(ds.threads))
+	if !route.SWRaster { // the software walk has no frame kick: its counters are the SW ones
+		gs := ds.s.GPU.LastGraphics()
+		rs := gs.Raster
+		st.KickCycles = gs.Cycles
+		st.BinsTouched, st.Pairs, st.Quads, st.Waves, st.EarlyZCulled = rs.Bins, rs.Pairs, rs.Quads, rs.Waves, rs.EarlyZCulled
+		if rs.Waves > 0 {
+			st.Occupancy = float64(rs.Lanes) / float64(rs.Waves*int64(ds.threads))
+		}
 	}
 	p1, err := ds.perf()
 	if err != nil {

@@ -450,7 +450,7 @@ func TestShaderUnitsMatchRef(t *testing.T) {
 				if !c.swOM && st.SWMerged != 0 {
 					t.Errorf("draw %d: %d samples through the software merger on the FF route", k, st.SWMerged)
 				}
-				if c.swRast && (st.SWQuads == 0 || st.SWMerged < 4*st.Shaded/2) {
+				if c.swRast && (st.SWQuads == 0 || st.SWMerged < 4*st.Shaded/2 || st.KickCycles != 0 || st.Quads != st.SWQuads) {
 					t.Errorf("draw %d: software walk %d quads, %d samples merged for %d fragments", k, st.SWQuads, st.SWMerged, st.Shaded)
 				}
 			}
