@@ -245,6 +245,14 @@ func qualString(q Qualifiers) string {
 	if q.Storage != StorageNone {
 		s = append(s, q.Storage.String())
 	}
+	for _, m := range []struct {
+		on   bool
+		name string
+	}{{q.Coherent, "coherent"}, {q.Volatile, "volatile"}, {q.Restrict, "restrict"}, {q.ReadOnlyMem, "readonly"}, {q.WriteOnlyMem, "writeonly"}} {
+		if m.on {
+			s = append(s, m.name)
+		}
+	}
 	for _, l := range q.Layout {
 		s = append(s, "layout("+l.Name+")")
 	}
