@@ -109,30 +109,7 @@ func TestDeterministic(t *testing.T) {
 // it as a model scene and checks that the checker texture shows on the quad
 // and the clear colour around it.
 func TestTexturedGLB(t *testing.T) {
-	q := scene.Quad()
-	q.Material = 0
-	mat := scene.DefaultMaterial()
-	mat.MetallicFactor = 0
-	mat.DoubleSided = true
-	mat.BaseColorTexture = &scene.TextureRef{Texture: 0, Scale: 1}
-	tex := scene.Texture{Name: "checker", Image: scene.Checker(16), Sampler: scene.Sampler{
-		WrapS: scene.WrapRepeat, WrapT: scene.WrapRepeat, MinFilter: scene.FilterNearest, MagFilter: scene.FilterNearest}}
-	s := scene.SingleMeshScene([]scene.Mesh{*q}, []scene.Material{mat}, []scene.Texture{tex})
-	path := filepath.Join(t.TempDir(), "quad.glb")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := scene.WriteGLB(f, s); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-	d, err := scene.ModelDescription(path, 64, 64)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := texturedGLB(t, 64)
 	frames, _, err := Render(context.Background(), d, Options{MSAA: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -343,5 +320,75 @@ func TestHeatmapCounts(t *testing.T) {
 	img := HeatmapImage(counts, w, h)
 	if img.Rect.Dx() != w || img.Rect.Dy() != h {
 		t.Errorf("heatmap image %v", img.Rect)
+	}
+}
+
+// texturedGLB writes a textured quad (a 16×16 nearest-filtered, repeating
+// checker as its base colour) as a GLB of its own with scene.WriteGLB and
+// returns it as a size×size model scene.
+func texturedGLB(t *testing.T, size int) *scene.Description {
+	t.Helper()
+	q := scene.Quad()
+	q.Material = 0
+	mat := scene.DefaultMaterial()
+	mat.MetallicFactor = 0
+	mat.DoubleSided = true
+	mat.BaseColorTexture = &scene.TextureRef{Texture: 0, Scale: 1}
+	tex := scene.Texture{Name: "checker", Image: scene.Checker(16), Sampler: scene.Sampler{
+		WrapS: scene.WrapRepeat, WrapT: scene.WrapRepeat, MinFilter: scene.FilterNearest, MagFilter: scene.FilterNearest}}
+	s := scene.SingleMeshScene([]scene.Mesh{*q}, []scene.Material{mat}, []scene.Texture{tex})
+	path := filepath.Join(t.TempDir(), "quad.glb")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := scene.WriteGLB(f, s); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	d, err := scene.ModelDescription(path, size, size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// TestTexturedGLBBothPaths renders the same self-written textured GLB on the
+// reference renderer and, under Strict (no fallback allowed), entirely on the
+// device, and compares the images. Tolerance: coverage may differ only at
+// edges (within one pixel, under 2% of the covered pixels) and shading by at
+// most 2/255 per channel — the device's S.23 texture coordinates and Q15.16
+// edges round differently from the reference's floats, but the nearest-
+// filtered checker and the physically based shading must agree.
+// spec: issue 7 "a test writes a small textured glTF/GLB of its own, renders
+// it on both paths and compares them"
+func TestTexturedGLBBothPaths(t *testing.T) {
+	d := texturedGLB(t, 64)
+	ctx := context.Background()
+	want, _, err := Render(ctx, d, Options{MSAA: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, st, err := Render(ctx, d, Options{MSAA: 1, Path: PathDevice, Strict: true, Stats: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Path != string(PathDevice) {
+		t.Fatalf("path %q (%s), want device", st.Path, st.Route)
+	}
+	c := want[0].Image.Pix[:4]
+	s := compareImages(got[0].Image, want[0].Image, [4]uint8{c[0], c[1], c[2], c[3]}, 2)
+	t.Logf("covered %d px; coverage mismatches %d, %d not within 1 px; shading max diff %d, %d px over %d",
+		s.covered, s.edge, s.edgeFar, s.shadeMax, s.shadeOver, s.shadeTol)
+	if s.covered < 500 {
+		t.Fatalf("only %d pixels covered on the device", s.covered)
+	}
+	if s.edgeFar != 0 || float64(s.edge) > 0.02*float64(s.covered) {
+		t.Errorf("coverage differs beyond the edges: %d mismatches, %d not within 1 px", s.edge, s.edgeFar)
+	}
+	if s.shadeOver != 0 {
+		t.Errorf("shading differs: max %d, %d px over %d", s.shadeMax, s.shadeOver, s.shadeTol)
 	}
 }
