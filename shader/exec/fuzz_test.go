@@ -17,8 +17,16 @@ func decodeProgram(data []byte) *ir.Program {
 		return nil
 	}
 	p := &ir.Program{InputWords: 4, OutputWords: 4, UniformWords: 4}
-	if data[0]&1 == 1 {
+	switch data[0] & 3 {
+	case 1, 3:
 		p.Stage = ir.Fragment
+	case 2:
+		// A compute program with one binding in every memory space, so that
+		// memory instructions (binding 0) verify and run against fuzzMemory.
+		p.Stage, p.InputWords, p.LocalSize, p.SharedBytes = ir.Compute, ir.ComputeInputWords, [3]uint32{8, 1, 1}, 16
+		p.Buffers = []ir.BufferBinding{{Name: "b", Stride: 4}}
+		p.Counters = []ir.CounterBinding{{Name: "c", Count: 1}}
+		p.Images = []ir.ImageBinding{{Name: "i", Format: ir.FormatR32UI}}
 	}
 	nregs := int(data[1]%24) + 1
 	data = data[2:]
@@ -89,6 +97,13 @@ func FuzzExec(f *testing.F) {
 	f.Add([]byte{0, 3, 1, 2, 3})
 	f.Add([]byte{1, 4, 1, 1, 4, 4, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0x3f, 0, 18, 1, 0, 0, 9, 9, 0, 0})
 	f.Add([]byte{0, 2, 2, 4, byte(ir.Loop), 0, 0, 0, 0, 0, 0, 0, byte(ir.EndLoop), 0, 0, 0, 0, 0, 0, 0})
+	// Compute: three uint registers, a texture record, then a buffer load, a
+	// counter atomic, a barrier and a shared store.
+	f.Add([]byte{2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0,
+		byte(ir.MemLoad), 1, 0, 255, 255, 255, 0, 0,
+		byte(ir.MemAtomic), 2, 0, 1, 1, 255, 0, 2 | 1<<3,
+		byte(ir.Barrier), 255, 255, 255, 255, 255, 0, 0,
+		byte(ir.MemStore), 255, 0, 2, 255, 255, 0, 1})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p := decodeProgram(data)
 		if p == nil || ir.Verify(p) != nil {
@@ -109,6 +124,7 @@ func FuzzExec(f *testing.F) {
 					t.Fatalf("verified program rejected by New: %v", err)
 				}
 				m.SetSampler(fuzzSampler{})
+				m.SetMemory(fuzzMemory())
 				if err := m.SetUniforms(make([]uint32, 4)); err != nil {
 					t.Fatal(err)
 				}
@@ -123,4 +139,13 @@ func FuzzExec(f *testing.F) {
 			}
 		}
 	})
+}
+
+// fuzzMemory backs every binding with 8 words and 2x2x2 images: fuzzed addresses
+// are mostly out of bounds, which the Machine must drop before calling it.
+func fuzzMemory() *sliceMemory {
+	m := newSliceMemory()
+	m.buf[0], m.counter[0], m.image[0] = make([]uint32, 8), make([]uint32, 8), make([]uint32, 8)
+	m.extent[0] = [3]uint32{2, 2, 2}
+	return m
 }
