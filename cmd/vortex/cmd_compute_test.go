@@ -94,3 +94,27 @@ void main() {
 		}
 	}
 }
+
+// FuzzComputeArgs: the binding, group and extent parsers of vortex compute
+// return a value or an error for any text, never panic, and accept only what
+// they can represent.
+func FuzzComputeArgs(f *testing.F) {
+	for _, s := range []string{"0=in.bin", "counter:3=x", "image:1=4x4:f", "1,2,3", "4x4x2", "buffer:9=", "7"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if k, v, err := splitBinding(s); err == nil && (v == "" || k.kind == 0) {
+			t.Fatalf("splitBinding(%q) = %v %q", s, k, v)
+		}
+		if g, err := parseGroups(s); err == nil {
+			for _, n := range g {
+				if n > 65535 {
+					t.Fatalf("parseGroups(%q) = %v", s, g)
+				}
+			}
+		}
+		if e, err := parseExtent(s); err == nil && (e[0] < 1 || e[1] < 1 || e[2] < 1) {
+			t.Fatalf("parseExtent(%q) = %v", s, e)
+		}
+	})
+}
