@@ -136,6 +136,21 @@ func FuzzExec(f *testing.F) {
 				if _, err := m.Run(context.Background(), m.full, m.full&0x5); err != nil && !errors.Is(err, ErrBudget) {
 					t.Fatalf("run: %v", err)
 				}
+				if q.Stage != ir.Compute {
+					continue
+				}
+				// The same program as a workgroup of 8 invocations (barriers yield).
+				wg, err := NewWorkgroup(q, Config{Width: w, MaxSteps: 5000})
+				if err != nil {
+					t.Fatalf("verified compute program rejected by NewWorkgroup: %v", err)
+				}
+				wg.SetSampler(fuzzSampler{})
+				if err := wg.SetUniforms(make([]uint32, 4)); err != nil {
+					t.Fatal(err)
+				}
+				if err := wg.Run(context.Background(), WorkgroupIDs{Num: [3]uint32{1, 1, 1}}, fuzzMemory()); err != nil && !errors.Is(err, ErrBudget) {
+					t.Fatalf("workgroup run: %v", err)
+				}
 			}
 		}
 	})
