@@ -20,13 +20,14 @@ type Source struct {
 
 // Compile compiles GLSL compute shader source (#version 430 / 310 es and later)
 // and makes it resident on d. Errors from the front end are ast.ErrorList values
-// that print as "name:line:col: error: message".
+// that print as "name:line:col: error: message". spec: vortexpipe §2.2 (the
+// compute stage becomes kernel_main, one thread per work-item), §2.5
 func (d *Device) Compile(name, src string) (*Program, error) {
 	return d.CompileWith([]Source{{Name: name, Text: src}}, glsl.Options{})
 }
 
 // CompileWith compiles and links several compute shader objects with the given
-// front-end options and makes the program resident on d.
+// front-end options and makes the program resident on d. spec: vortexpipe §2.5
 func (d *Device) CompileWith(srcs []Source, opts glsl.Options) (*Program, error) {
 	if len(srcs) == 0 {
 		return nil, fmt.Errorf("compute: no shader source")

@@ -94,7 +94,8 @@ func (c *cpCounters) traced(e cp.TraceEvent) {
 
 // Open builds a simulated device of cfg's shape and opens it through the
 // runtime. The device's kernel library loads compiled compute programs from
-// their module blobs (see Program).
+// their module blobs (see Program). spec: vortexpipe §1.3 (the device opened
+// once per screen, its caps cached), command-processor §9
 func Open(cfg config.Config) (*Device, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("compute: %w", err)

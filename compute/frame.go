@@ -73,13 +73,14 @@ type Frame struct {
 	err error
 }
 
-// NewFrame starts an empty frame.
+// NewFrame starts an empty frame. spec: command-processor §8.1, §9
 func (d *Device) NewFrame() *Frame { return &Frame{d: d} }
 
 // Len is the number of dispatches recorded.
 func (f *Frame) Len() int { return len(f.ds) }
 
-// Dispatch records p over groups workgroups with the given bindings.
+// Dispatch records p over groups workgroups with the given bindings: one
+// launch of a groups-sized CTA grid. spec: vortexpipe §1.3, §2.5
 func (f *Frame) Dispatch(p *Program, groups [3]uint32, bs ...Binding) error {
 	return f.DispatchBase(p, [3]uint32{}, groups, bs...)
 }
@@ -110,7 +111,8 @@ func (f *Frame) DispatchBase(p *Program, base, groups [3]uint32, bs ...Binding) 
 // at off (three u32, abi.IndirectDispatchBytes) when the dispatch runs, so an
 // earlier dispatch of the same frame may compute them. The kernel is launched
 // over a fixed grid of one CTA per core and each CTA walks the workgroups the
-// record names; the host never reads the counts.
+// record names; the host never reads the counts. spec: vortexpipe §2.3.2,
+// command-processor §8.1 (device-side orchestration)
 func (f *Frame) DispatchIndirect(p *Program, buf *Buffer, off uint64, bs ...Binding) error {
 	idx := len(f.ds)
 	if buf == nil {
@@ -187,6 +189,7 @@ const argBytes = abi.ArgSlots * abi.ArgSlotBytes
 
 // Submit sends the frame as one batch and waits for it. On success every buffer
 // a dispatch wrote holds the device's bytes. The frame is empty afterwards.
+// spec: command-processor §8.1, §9; vortexpipe §1.3, §2.5
 func (f *Frame) Submit() (FrameStats, error) {
 	d := f.d
 	ds := f.ds
@@ -349,6 +352,7 @@ func (d *Device) ensureScratch(n int) error {
 }
 
 // Dispatch runs p over groups workgroups as a frame of one dispatch.
+// spec: vortexpipe §2.5
 func (d *Device) Dispatch(p *Program, groups [3]uint32, bs ...Binding) error {
 	f := d.NewFrame()
 	if err := f.Dispatch(p, groups, bs...); err != nil {
@@ -359,7 +363,7 @@ func (d *Device) Dispatch(p *Program, groups [3]uint32, bs ...Binding) error {
 }
 
 // DispatchIndirect runs p with the group counts the device reads from buf at off,
-// as a frame of one dispatch.
+// as a frame of one dispatch. spec: vortexpipe §2.3.2
 func (d *Device) DispatchIndirect(p *Program, buf *Buffer, off uint64, bs ...Binding) error {
 	f := d.NewFrame()
 	if err := f.DispatchIndirect(p, buf, off, bs...); err != nil {
