@@ -14,10 +14,12 @@
 // triangle lists on the host, in the reference renderer's vertex order), the
 // program passes gfx.NewShaderProgram's gates, and no state needs something
 // the device path lacks (user clip distances, two-sided colour, depth clamp,
-// the flat shade model, GL's vertex colour clamp...). Textures the FF TEX
-// unit samples (power-of-two RGBA8 2D, one filter, FF wraps, one level or no
-// mipmapping) are bound in its form; every other texture is bound as the
-// reference texture itself and sampled by the software sampler on the device.
+// the flat shade model...). A compatibility context's vertex colour clamp is
+// folded into the vertex stage (each legacy colour store through fclamp).
+// Textures the FF TEX unit samples (power-of-two RGBA8 2D, one filter, FF
+// wraps, one level or no mipmapping) are bound in its form; every other
+// texture is bound as the reference texture itself and sampled by the
+// software sampler on the device.
 // Any other draw runs on the reference renderer in the middle of the test
 // with its reason counted in the context's Record; under Options.Strict it
 // fails the test instead, naming the reason. The window (colour and depth) is

@@ -28,13 +28,9 @@ type draftBuffers struct {
 	draw    gfx.ShaderDraw
 }
 
-// legacyColours are the vertex outputs GL clamps to [0,1] in a compatibility
-// context (GL 3.0 §2.19.6, CLAMP_VERTEX_COLOR) and the fragment inputs that
-// read them.
-var (
-	legacyColourOut = []string{"gl_FrontColor", "gl_BackColor", "gl_FrontSecondaryColor", "gl_BackSecondaryColor"}
-	legacyColourIn  = []string{"gl_Color", "gl_SecondaryColor"}
-)
+// legacyColourOut are the vertex outputs GL clamps to [0,1] in a
+// compatibility context (GL 3.0 §2.19.6, CLAMP_VERTEX_COLOR).
+var legacyColourOut = []string{"gl_FrontColor", "gl_BackColor", "gl_FrontSecondaryColor", "gl_BackSecondaryColor"}
 
 // route decides where draw d (laid out as pd) runs: it returns the device
 // draw, or the reason the device cannot take it. spec: vortexpipe-driver
@@ -73,27 +69,12 @@ func (c *glContext) route(d *shadertest.Draw, pd *reference.Prepared) (*gfx.Shad
 		return nil, "glShadeModel(GL_FLAT) on the legacy colours"
 	case sp.NFlat() > 0 && (d.Mode == shadertest.Quads || d.Mode == shadertest.QuadStrip || d.Mode == shadertest.Polygon):
 		return nil, "flat varyings on quads or polygons (their provoking vertex is not each triangle's last)"
-	case c.cfg.API == shadertest.APIGL && clampsColour(p.IR.VS, p.IR.FS):
-		return nil, "vertex colour clamp (GL clamps gl_FrontColor; the device passes varyings through)"
 	}
 	texs, why := c.textures(p, rs)
 	if why != "" {
 		return nil, why
 	}
 	return c.plan(d, pd, texs)
-}
-
-// clampsColour reports whether the vertex stage writes a legacy colour the
-// fragment stage reads.
-func clampsColour(vs, fs *ir.Program) bool {
-	out, in := false, false
-	for _, s := range vs.Outputs {
-		out = out || slices.Contains(legacyColourOut, s.Name)
-	}
-	for _, s := range fs.Inputs {
-		in = in || slices.Contains(legacyColourIn, s.Name)
-	}
-	return out && in
 }
 
 // gfxPrefix matches what gfx puts before a routing reason ("gfx: shader
@@ -122,8 +103,19 @@ func (c *glContext) program(p *program.Program) string {
 		c.why = "fixed-function fragment stage (no fragment shader)"
 		return c.why
 	}
+	lp := p.IR
+	if c.cfg.API == shadertest.APIGL {
+		// A compatibility context clamps the legacy vertex colours.
+		if q := clampColours(lp); q != nil {
+			if err := ir.Verify(q.VS); err != nil {
+				c.why = "vertex colour clamp: " + err.Error()
+				return c.why
+			}
+			lp = q
+		}
+	}
 	c.progs++
-	sp, err := gfx.NewShaderProgram(fmt.Sprintf("shadertest.prog%d", c.progs), p.IR)
+	sp, err := gfx.NewShaderProgram(fmt.Sprintf("shadertest.prog%d", c.progs), lp)
 	if err != nil {
 		if !errors.Is(err, gfx.ErrShaderRoute) {
 			c.why = "program: " + err.Error()
