@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"vortexgfx/config"
@@ -317,6 +318,10 @@ func TestGLSLRefusedAndUniforms(t *testing.T) {
 	buf, _ := d.NewBufferSize(4 * 128)
 	if err := d.Dispatch(big, [3]uint32{1, 1, 1}, StorageBuffer(0, buf)); !errors.Is(err, ErrWorkgroupTooLarge) {
 		t.Fatalf("128 invocations on a 64-wide device: %v", err)
+	}
+	shared := compile(t, d, "shared", "#version 430\nlayout(local_size_x = 1) in;\nshared uint big[8192];\nlayout(std430, binding = 0) buffer B { uint v[]; };\nvoid main() { big[7] = 1u; v[0] = big[7]; }\n")
+	if err := d.Dispatch(shared, [3]uint32{1, 1, 1}, StorageBuffer(0, buf)); err == nil || !strings.Contains(err.Error(), "32768 bytes of shared variables exceed the core's 16384 bytes") {
+		t.Fatalf("32 KiB of shared variables on a 16 KiB core: %v", err)
 	}
 	p := compile(t, d, "uni", `#version 430
 layout(local_size_x = 16) in;
