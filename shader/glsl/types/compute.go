@@ -180,6 +180,10 @@ func (c *checker) opaqueUniform(v *ast.Var, pos ast.Pos) {
 	if v.Qual.ReadOnlyMem && v.Qual.WriteOnlyMem {
 		c.errorf(pos, "image '%s' cannot be both readonly and writeonly", v.Name)
 	}
+	if c.es && !v.Qual.ReadOnlyMem && !v.Qual.WriteOnlyMem && format != "r32f" && format != "r32i" && format != "r32ui" {
+		// spec: GLSL ES 3.10 §4.10 (only r32f, r32i, r32ui images may be both read and written).
+		c.errorf(pos, "image '%s' with format %s must be readonly or writeonly in GLSL ES", v.Name, format)
+	}
 }
 
 // memRoot returns the variable at the root of an access chain (a.b[i].c -> a).
