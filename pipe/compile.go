@@ -208,10 +208,9 @@ func (c *programCache) link(vs, fs *Shader) (*linked, error) {
 	c.n++
 	l.name = fmt.Sprintf("pipe.prog%d", c.n)
 	ir := p.IR
+	// The device program is the same for every key (the key rides each
+	// draw as gfx.ShaderDraw.Key); the cache bounds and counts the variants.
 	l.variants = NewVariantCache(func(key VariantKey) (any, error) {
-		if key.SWTex {
-			return nil, fmt.Errorf("variant %v: software TEX: %w", key, errSoftwareUnits)
-		}
 		return gfx.NewShaderProgram(fmt.Sprintf("%s.v%x", l.name, variantBits(key)), ir)
 	}, nil)
 	c.pairs[key] = l
@@ -228,10 +227,6 @@ func variantBits(k VariantKey) uint32 {
 	}
 	return b
 }
-
-// errSoftwareUnits says the device backend cannot take a variant yet: the
-// software sampler is not wired into gfx.
-var errSoftwareUnits = errors.New("not on the device path yet")
 
 // drop forgets every pair using s (DeleteShaderState).
 func (c *programCache) drop(s *Shader) {
@@ -254,7 +249,7 @@ func (s *Shader) name() string {
 
 // routeErr reports whether err is a device-route refusal of the program.
 func routeErr(err error) bool {
-	return errors.Is(err, gfx.ErrShaderRoute) || errors.Is(err, errSoftwareUnits)
+	return errors.Is(err, gfx.ErrShaderRoute)
 }
 
 // trimErr shortens a compiler error to its first line for a routing detail.

@@ -80,19 +80,6 @@ func (c *Context) deviceGates(st *BoundState, l *linked, key VariantKey, info *D
 				gate("sampler %s: no texture bound at unit %d", b.Name, unit)
 				continue
 			}
-			v := st.Views[unit]
-			if d := v.Texture.desc; d.Target != Target2D || (d.Format != format.RGBA8 && d.Format != format.BGRA8) {
-				gate("sampler %s: %v %v texture", b.Name, d.Target, d.Format)
-			}
-			if sm := st.Samplers[unit]; sm != nil {
-				ss := &sm.State
-				if ss.MipFilter != MipNone {
-					gate("sampler %s: mipmapped sampling (the device path builds its own chain)", b.Name)
-				}
-				if ss.WrapS == WrapClampToBorder || ss.WrapT == WrapClampToBorder {
-					gate("sampler %s: border colour", b.Name)
-				}
-			}
 		}
 	}
 	var attrs []attrPlan
@@ -249,7 +236,7 @@ func (c *Context) drawDevice(st *BoundState, l *linked, sp *gfx.ShaderProgram, a
 	dr.Near, dr.Far = vp.MinDepth, vp.MaxDepth
 	for _, b := range sp.Samplers() {
 		unit := l.unitOf(b.Name)
-		t, err := be.texture(st.Views[unit], st.Samplers[unit])
+		t, err := be.texture(st.Views[unit], st.Samplers[unit], k.SWTex)
 		if err != nil {
 			return fmt.Errorf("sampler %s: %w", b.Name, err)
 		}
@@ -334,24 +321,31 @@ func readRaw(r *Resource, off int64, p []byte) {
 	copy(p, r.data[off:])
 }
 
-// texture returns the device binding of a sampler view: its level 0 made
-// resident once per version of the texture. The caller holds d.mu.
-func (d *devScreen) texture(v *SamplerView, sm *Sampler) (gfx.ShaderTexture, error) {
+// texture returns the device binding of a sampler view, made resident once per
+// version of the texture: a 2D power-of-two RGBA8/BGRA8 texture sampled without
+// mipmaps or a border colour goes to the FF TEX unit (level 0, gfx builds the
+// chain); any other — or any under a variant key with software TEX — to the
+// software sampler (device/swtex) with all its levels and the full sampler
+// state. The caller holds d.mu. spec: vortexpipe §3.6
+func (d *devScreen) texture(v *SamplerView, sm *Sampler, swTex bool) (gfx.ShaderTexture, error) {
 	r := v.Texture
 	desc := r.desc
+	if d.hostStale && d.fb.holds(r) {
+		if err := d.readBack(); err != nil {
+			return gfx.ShaderTexture{}, err
+		}
+	}
+	if swTex || !ffTexture(v, sm) {
+		return d.swTexture(v, sm)
+	}
 	t := gfx.ShaderTexture{Width: uint32(desc.Width), Height: uint32(desc.Height), Mip: gfx.MipNone,
 		WrapU: abi.WrapRepeat, WrapV: abi.WrapRepeat}
 	if sm != nil {
 		t.Bilinear = sm.State.MagFilter == FilterLinear
-		codes := [2]abi.TexWrap{}
-		for i, w := range [2]Wrap{sm.State.WrapS, sm.State.WrapT} {
-			code, ff, ok := TexWrapEncoding(w)
-			if !ok || !ff {
-				return t, fmt.Errorf("wrap %v has no TEX-unit form", w)
-			}
-			codes[i] = code
-		}
-		t.WrapU, t.WrapV = codes[0], codes[1]
+		code, _, _ := TexWrapEncoding(sm.State.WrapS)
+		t.WrapU = code
+		code, _, _ = TexWrapEncoding(sm.State.WrapT)
+		t.WrapV = code
 	}
 	r.mu.RLock()
 	ver, dead := r.version, r.destroyed
@@ -386,6 +380,65 @@ func (d *devScreen) texture(v *SamplerView, sm *Sampler) (gfx.ShaderTexture, err
 	// The level-0 words stay with the entry: gfx reads them where it does not
 	// take the resident chain.
 	d.texs[r] = &devTexture{version: ver, serial: r.serial, dt: dt, w: t.Width, h: t.Height, px: px}
+	d.texUploads++
+	t.Resident = dt
+	return t, nil
+}
+
+// ffTexture reports whether the FF TEX unit samples v with sm exactly: a 2D
+// power-of-two A8R8G8B8 texture, one filter, a wrap the unit has, no mipmaps
+// (the device path builds its own chain from level 0) and no border colour
+// (the binding carries none).
+func ffTexture(v *SamplerView, sm *Sampler) bool {
+	d := v.Texture.desc
+	if d.Target != Target2D || d.Format != format.RGBA8 && d.Format != format.BGRA8 || len(v.Tex.Routes)+len(v.Tex.Flags) > 0 {
+		return false
+	}
+	if sm == nil {
+		return true
+	}
+	ss := &sm.State
+	if ss.MipFilter != MipNone || ss.MinFilter != ss.MagFilter || ss.CompareMode || len(sm.Routes)+len(sm.Flags) > 0 {
+		return false
+	}
+	for _, w := range [2]Wrap{ss.WrapS, ss.WrapT} {
+		if _, ff, ok := TexWrapEncoding(w); !ok || !ff || w == WrapClampToBorder {
+			return false
+		}
+	}
+	return true
+}
+
+// swTexture binds v for the software sampler, uploading its layout once per
+// version of the texture and sampler state.
+func (d *devScreen) swTexture(v *SamplerView, sm *Sampler) (gfx.ShaderTexture, error) {
+	r := v.Texture
+	tex, err := d.refTex(r)
+	if err != nil {
+		return gfx.ShaderTexture{}, err
+	}
+	smp, err := refSampler(sm, r.desc.Target == TargetRect)
+	if err != nil {
+		return gfx.ShaderTexture{}, err
+	}
+	ver := r.versionNow()
+	t := gfx.ShaderTexture{Width: uint32(r.desc.Width), Height: uint32(r.desc.Height)}
+	key := swTexKey{r: r, s: smp}
+	if e := d.swTexs[key]; e != nil && e.version == ver && e.serial == r.serial {
+		t.Resident = e.dt
+		return t, nil
+	}
+	dt, err := d.sd.UploadRefTexture(tex, smp)
+	if err != nil {
+		return t, err
+	}
+	if old := d.swTexs[key]; old != nil {
+		_ = old.dt.Free()
+	}
+	if d.swTexs == nil {
+		d.swTexs = map[swTexKey]*devTexture{}
+	}
+	d.swTexs[key] = &devTexture{version: ver, serial: r.serial, dt: dt}
 	d.texUploads++
 	t.Resident = dt
 	return t, nil

@@ -25,8 +25,10 @@ type devScreen struct {
 	conf devConf
 	// programs added to sd
 	added map[*gfx.ShaderProgram]bool
-	// resident textures (gfx's own chain layout), by resource
-	texs map[*Resource]*devTexture
+	// resident textures: gfx's FF chain by resource, and the software
+	// sampler's layout by resource and sampler state
+	texs   map[*Resource]*devTexture
+	swTexs map[swTexKey]*devTexture
 	// fb is what the device's targets hold; hostStale says the device is newer.
 	fb        devFB
 	hostStale bool
@@ -42,6 +44,11 @@ type devTexture struct {
 	dt      *gfx.DeviceTexture
 	w, h    uint32
 	px      []byte // level 0, A8R8G8B8
+}
+
+type swTexKey struct {
+	r *Resource
+	s sampler.Sampler
 }
 
 type refTexEntry struct {
@@ -146,6 +153,10 @@ func (d *devScreen) closeDevice() {
 		_ = t.dt.Free()
 	}
 	d.texs = nil
+	for _, t := range d.swTexs {
+		_ = t.dt.Free()
+	}
+	d.swTexs = nil
 	_ = d.sd.Close()
 	d.sd = nil
 	d.fb = devFB{}
@@ -172,6 +183,12 @@ func (d *devScreen) evict(r *Resource) {
 		_ = t.dt.Free()
 		delete(d.texs, r)
 	}
+	for k, t := range d.swTexs {
+		if k.r == r {
+			_ = t.dt.Free()
+			delete(d.swTexs, k)
+		}
+	}
 	delete(d.refTexs, r)
 	if d.fb.holds(r) {
 		d.fb = devFB{}
@@ -182,12 +199,20 @@ func (d *devScreen) evict(r *Resource) {
 // refTex returns r converted for the reference renderer, converting again only
 // after r changed.
 func (s *Screen) refTex(r *Resource) (*sampler.Texture, error) {
-	if err := s.syncHost(r); err != nil {
-		return nil, err
-	}
 	d := &s.be
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	return d.refTex(r)
+}
+
+// refTex is Screen.refTex for a caller holding d.mu: a texture the device drew
+// into is read back first.
+func (d *devScreen) refTex(r *Resource) (*sampler.Texture, error) {
+	if d.hostStale && d.fb.holds(r) {
+		if err := d.readBack(); err != nil {
+			return nil, err
+		}
+	}
 	v := r.versionNow()
 	if t := d.refTexs[r]; t != nil && t.version == v && t.serial == r.serial {
 		return t.tex, nil

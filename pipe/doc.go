@@ -112,12 +112,15 @@
 // per-target blend and write masks, logic op, alpha and depth-bounds tests)
 // and the variant key, so units routed to software run on the device. A draw
 // Route keeps on the device that the device backend cannot take yet gates
-// with GateDeviceBackend naming the part: software TEX (NPOT, 3D, cube, array,
-// shadow, fetch and gather sampling), a viewport or scissor smaller than the
-// framebuffer, a depth range of [0, 0], mipmapped or border-colour sampling,
-// an attachment the device keeps in a plane of its own format whose host
-// contents are not a recorded clear, and whatever gfx.NewShaderProgram
-// refuses. Vertex elements whose layout is the attribute's words bind the
+// with GateDeviceBackend naming the part: a viewport or scissor smaller than
+// the framebuffer, a depth range of [0, 0], an attachment the device keeps in
+// a plane of its own format whose host contents are not a recorded clear, and
+// whatever gfx.NewShaderProgram refuses. Textures the FF TEX unit samples
+// exactly (2D power-of-two RGBA8/BGRA8, one filter, no mipmaps, no border
+// colour) bind level 0 for the unit; every other texture, and every texture of
+// a draw whose key routes TEX to software, binds all its levels with the full
+// sampler state for the software sampler (gfx UploadRefTexture), resident per
+// version of the texture and sampler state. Vertex elements whose layout is the attribute's words bind the
 // resident buffer; others are converted on the host per draw.
 //
 // # One framebuffer
