@@ -44,7 +44,9 @@ type Workgroup struct {
 }
 
 // NewWorkgroup verifies the compute program p and prepares the warps of one
-// workgroup at cfg.Width lanes per warp.
+// workgroup at cfg.Width lanes per warp (the device's NUM_THREADS: one CTA of
+// ceil(N/Width) warps). spec: vortexpipe-driver §2.2 (one thread per work-item),
+// §1.3 (a workgroup is one CTA, never re-tiled).
 func NewWorkgroup(p *ir.Program, cfg Config) (*Workgroup, error) {
 	if p == nil || p.Stage != ir.Compute {
 		return nil, fmt.Errorf("exec: workgroup needs a compute program")
@@ -128,7 +130,8 @@ func (w *Workgroup) LaneOps() int64 {
 // Shared returns the workgroup's shared memory words (as left by the last Run).
 func (w *Workgroup) Shared() []uint32 { return w.shared }
 
-// Run executes the workgroup ids of a dispatch against mem. Shared memory and
+// Run executes the workgroup ids of a dispatch against mem (spec: vortexpipe-driver
+// §2.3.2: ids from the CTA CSRs plus the dispatch base). Shared memory and
 // registers start at zero. Each warp may execute Config.MaxSteps instructions; a
 // runaway shader stops with ErrBudget, a cancelled context with its error, and a
 // failing Memory with its error, each wrapped with the warp number.

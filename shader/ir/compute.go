@@ -191,6 +191,7 @@ func Formats() []ImageFormat {
 }
 
 // FormatByName returns the format of a GLSL format qualifier ("rgba8", "r32ui", ...).
+// spec: GLSL 4.50 §4.4.7.
 func FormatByName(name string) (ImageFormat, bool) {
 	for i, n := range formatNames {
 		if n == name {
@@ -200,7 +201,8 @@ func FormatByName(name string) (ImageFormat, bool) {
 	return 0, false
 }
 
-// TexelBytes returns the bytes one texel occupies.
+// TexelBytes returns the bytes one texel occupies (0 for FormatUnknown). spec:
+// OpenGL 4.5 §8.26 (image unit formats: texel sizes).
 func (f ImageFormat) TexelBytes() uint32 {
 	switch f {
 	case FormatRGBA32F, FormatRGBA32UI, FormatRGBA32I:

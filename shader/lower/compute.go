@@ -39,7 +39,9 @@ func isMemOpaque(t *ast.Type) bool {
 	return t.IsSampler() && (t.Sampler.Image || t.Sampler.Atomic)
 }
 
-// CompileCompute compiles, links and lowers one compute shader source.
+// CompileCompute compiles, links and lowers one compute shader source into an
+// ir.Compute program (see "Compute programs" above). spec: vortexpipe-driver §2.2
+// (compute: kernel_main, one thread per work-item).
 func CompileCompute(name, src string, opts glsl.Options) (*ir.Program, error) {
 	s, err := glsl.Compile(name, src, glsl.Compute, opts)
 	if err != nil {

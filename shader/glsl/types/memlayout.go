@@ -35,6 +35,7 @@ func MemLayout(t *ast.Type, std140 bool) (size, align int) {
 }
 
 // MemArrayStride returns the byte stride between elements of an array of elem.
+// spec: OpenGL 4.5 §7.6.2.2 rule 4 (std140 rounds to a vec4, std430 does not).
 func MemArrayStride(elem *ast.Type, std140 bool) int {
 	s, a := MemLayout(elem, std140)
 	st := roundUp(s, a)
@@ -45,6 +46,7 @@ func MemArrayStride(elem *ast.Type, std140 bool) int {
 }
 
 // MemFieldOffsets returns the byte offset of every field of a struct type.
+// spec: OpenGL 4.5 §7.6.2.2 rule 9.
 func MemFieldOffsets(st *ast.StructType, std140 bool) []int {
 	offs, _, _ := memStruct(st.Fields, std140)
 	return offs
