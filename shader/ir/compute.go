@@ -209,6 +209,8 @@ func (f ImageFormat) TexelBytes() uint32 {
 		return 16
 	case FormatRGBA16F:
 		return 8
+	case FormatUnknown:
+		return 0
 	}
 	return 4
 }
