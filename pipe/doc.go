@@ -35,7 +35,8 @@
 //	open occlusion/statistics query                ref              GateQuery (device counts no samples yet)
 //	query-based render condition                   ref              GateRenderCondition
 //	VS/FS without a device program                 ref              GateVSNotCompiled, GateFSNotCompiled
-//	more than 3 vec4 varyings, noperspective       ref              GateVaryings, GateNoPerspective
+//	more than 3 vec4 varyings                      ref              GateVaryings
+//	noperspective varyings                         device           (screen-space planes)
 //	all 8 depth funcs, two-sided stencil           OM FF
 //	5 equations, 15 factors incl. CONSTANT_ALPHA   OM FF
 //	16 logic ops, RGBA write mask, BGRA8 targets   OM FF            (bgra_mask in the key)

@@ -450,6 +450,36 @@ void main() { o_col = v_col * scale + bias; }
 			return e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Start: 4, Count: 4}}})
 		}},
 	}...)
+	cases = append(cases, struct {
+		name  string
+		depth bool
+		draw  func(t testing.TB, e *drawEnv) error
+	}{"noperspective and perspective varyings", false, func(t testing.TB, e *drawEnv) error {
+		e.program(t, `#version 330
+layout(location = 0) in vec4 pos;
+layout(location = 1) in vec4 col;
+noperspective out vec4 a;
+out vec4 b;
+void main() { gl_Position = pos; a = col; b = col.bgra; }
+`, `#version 330
+noperspective in vec4 a;
+in vec4 b;
+out vec4 o;
+void main() { o = vec4(a.r, b.g, a.b * b.r, 1.0); }
+`)
+		// A quad whose far edge has w = 3: the two interpolations differ.
+		v := quadVerts(0, red, -0.9, -0.9, 0.9, 0.9)
+		for i, c := range [][4]float32{{1, 0, 0, 1}, {0, 1, 0, 1}, {0, 0, 1, 1}, {1, 1, 0, 1}} {
+			copy(v[8*i+4:], c[:])
+		}
+		for _, i := range []int{2, 3} {
+			for k := 0; k < 4; k++ {
+				v[8*i+k] *= 3
+			}
+		}
+		e.posCol(t, v...)
+		return e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Count: 4}}})
+	}})
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			ref := newDrawEnv(t, Options{ForceReference: true}, tc.depth)

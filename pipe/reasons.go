@@ -62,7 +62,6 @@ const (
 	GateDepthClamp
 	GateDepthClip
 	GateVaryings
-	GateNoPerspective
 	GateFramebufferSize
 	GateForcedReference
 	// GateDeviceBackend: Route keeps the draw on the device, but the device
@@ -124,7 +123,6 @@ var reasonNames = [numReasonCodes]string{
 	GateDepthClamp:        "depth clamp",
 	GateDepthClip:         "depth-clip disable",
 	GateVaryings:          "more than three vec4 varyings",
-	GateNoPerspective:     "noperspective varying",
 	GateFramebufferSize:   "framebuffer larger than 65535 pixels",
 	GateForcedReference:   "reference path forced by option",
 	GateDeviceBackend:     "the device backend does not implement it yet",

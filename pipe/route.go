@@ -134,9 +134,6 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 		if v := st.VS.Desc.Info.VaryingVec4s; v > 3 {
 			gate(GateVaryings, fmt.Sprintf("%d vec4s", v))
 		}
-		if st.VS.Desc.Info.NoPerspective {
-			gate(GateNoPerspective, "")
-		}
 	}
 	if !d.Mode.Triangles() {
 		gate(GateTopology, d.Mode.String())

@@ -102,7 +102,7 @@ func TestRoute(t *testing.T) {
 		{name: "occlusion query", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.CountingQuery = true }, gate: GateQuery},
 		{name: "render condition", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.QueryCondition = true }, gate: GateRenderCondition},
 		{name: "4 vec4 varyings", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.VS.Desc.Info.VaryingVec4s = 4 }, gate: GateVaryings},
-		{name: "noperspective", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.VS.Desc.Info.NoPerspective = true }, gate: GateNoPerspective},
+		{name: "noperspective", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.VS.Desc.Info.NoPerspective = true }, key: hw},
 		{name: "forced reference", mut: func(_ *BoundState, _ *Caps, o *Options, _ *DrawShape) { o.ForceReference = true }, gate: GateForcedReference},
 		{name: "zero count", mut: func(_ *BoundState, _ *Caps, _ *Options, d *DrawShape) { d.Draw.Count = 0 }, empty: true},
 		{name: "no framebuffer", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.FB = Framebuffer{} }, empty: true},

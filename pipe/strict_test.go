@@ -165,16 +165,6 @@ in vec4 d;
 out vec4 o;
 void main() { o = a + b + c + d; }
 `)},
-		{GateNoPerspective, shaders(`#version 330
-layout(location = 0) in vec4 pos;
-layout(location = 1) in vec4 col;
-noperspective out vec4 v_col;
-void main() { gl_Position = pos; v_col = col; }
-`, `#version 330
-noperspective in vec4 v_col;
-out vec4 o;
-void main() { o = v_col; }
-`)},
 		{GateFramebufferSize, fb(func(t *testing.T, e *drawEnv) Framebuffer {
 			return Framebuffer{Width: 1 << 16, Height: 1, Cbufs: []*Surface{{Resource: newTex(t, e.s, format.R8, 1<<16, 1)}}}
 		})},
