@@ -192,8 +192,13 @@ func (q *Queue) runItems(items []item, ev *Event) error {
 	}
 	// Encode pass: commands that use the blob come after its upload.
 	var body []abi.Command
-	host := make([]byte, hostData)
 	dataBase := e.hostBase + blobSize
+	// The host image of the staged data: pinned host memory itself when the
+	// transport lends it (no intermediate copy), else a buffer written at once.
+	host, direct, err := q.hostImage(dataBase, hostData)
+	if err != nil {
+		return err
+	}
 	for i := range items {
 		it := &items[i]
 		switch it.kind {
@@ -202,15 +207,18 @@ func (q *Queue) runItems(items []item, ev *Event) error {
 			if it.kind == itemWrite {
 				copy(dst, it.data)
 			} else {
-				for o := uint64(0); o < it.n; o += uint64(len(it.data)) {
-					copy(dst[o:it.n], it.data)
-				}
+				fillPattern(dst[:it.n], it.data)
 			}
 			if it.tail != nil {
 				copy(dst[it.n:], it.tail[it.n-it.n&^(abi.LineBytes-1):])
+			} else if direct {
+				clear(dst[it.n:])
 			}
 			body = append(body, physical(abi.MemWrite(it.dst, dataBase+it.hostOff, it.n), it.phys && d.vm != nil))
 		case itemRead:
+			if direct {
+				clear(host[it.hostOff : it.hostOff+align64(it.n)])
+			}
 			body = append(body, physical(abi.MemRead(dataBase+it.hostOff, it.src, it.n), it.phys && d.vm != nil))
 		case itemCopy:
 			body = append(body, physical(abi.MemCopy(it.dst, it.src, it.n), it.phys && d.vm != nil))
@@ -250,7 +258,7 @@ func (q *Queue) runItems(items []item, ev *Event) error {
 	if d.caps.CP.FenceOrdering {
 		cmds = fenceDomains(cmds)
 	}
-	if len(host) > 0 {
+	if len(host) > 0 && !direct {
 		if err := d.t.HostWrite(dataBase, host); err != nil {
 			return fmt.Errorf("runtime: staging: %w", err)
 		}
@@ -289,12 +297,51 @@ func (q *Queue) runItems(items []item, ev *Event) error {
 			*it.rsp = v
 		}
 		if it.kind == itemRead {
-			if err := d.t.HostRead(dataBase+it.hostOff, it.out); err != nil {
+			if direct {
+				copy(it.out, host[it.hostOff:it.hostOff+it.n])
+			} else if err := d.t.HostRead(dataBase+it.hostOff, it.out); err != nil {
 				return fmt.Errorf("runtime: reading staging: %w", err)
 			}
 		}
 	}
 	return nil
+}
+
+// HostViewer is an optional Transport capability: a direct view of n bytes of
+// pinned host memory at addr (one allocation), which the caller may read and
+// write in place until it frees that memory. The runtime stages batch data
+// through it without an intermediate copy; a transport without it is reached
+// through HostRead/HostWrite only. spec: command-processor §9 (host_mem_alloc
+// returns a host pointer)
+type HostViewer interface {
+	HostView(addr uint64, n int) ([]byte, error)
+}
+
+// hostImage returns the n-byte host image of a submission's staged data at
+// addr: a view of pinned host memory (direct) when the transport lends one,
+// else a zeroed buffer that runItems writes with HostWrite. Either way every
+// byte of [addr, addr+n) ends up as the image says.
+func (q *Queue) hostImage(addr, n uint64) (img []byte, direct bool, err error) {
+	if n == 0 {
+		return nil, false, nil
+	}
+	if hv, ok := q.d.t.(HostViewer); ok {
+		v, err := hv.HostView(addr, int(n))
+		if err != nil {
+			return nil, false, fmt.Errorf("runtime: staging: %w", err)
+		}
+		return v, true, nil
+	}
+	return make([]byte, n), false, nil
+}
+
+// fillPattern fills dst with pattern repeated (the last copy truncated), by
+// doubling what is already filled: O(log n) copies instead of one per pattern.
+func fillPattern(dst, pattern []byte) {
+	n := copy(dst, pattern)
+	for n < len(dst) {
+		n += copy(dst[n:], dst[:n])
+	}
 }
 
 // submitCommands packs cmds densely and submits them: one doorbell when they fit the

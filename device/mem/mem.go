@@ -97,7 +97,22 @@ type Memory struct {
 	used     atomic.Uint64
 	capacity uint64 // bytes that may be allocated at once; 0 = the whole span
 	reserved []span // windows Alloc never places into (AllocAt may); sorted, guarded by mu
+
+	// recycle: freed large allocations keep their backing arrays in spare
+	// (guarded by mu) for the next allocation of a similar size, which gets them
+	// zeroed. Host memory does this: the runtime stages every large batch in a
+	// fresh allocation, so a frame would otherwise allocate megabytes of garbage.
+	recycle bool
+	spare   [][]byte
 }
+
+// Recycling bounds: only allocations of at least recycleMin bytes are kept,
+// at most recycleSlots of them, and one is reused only for a request of at
+// least half its size.
+const (
+	recycleMin   = 256 << 10
+	recycleSlots = 4
+)
 
 type span struct{ base, end uint64 }
 
@@ -120,7 +135,11 @@ type Host struct{ Memory }
 type Device struct{ Memory }
 
 // NewHost returns an empty host space covering [base, base+size).
-func NewHost(base, size uint64) *Host { return &Host{newMemory(HostSpace, base, size)} }
+func NewHost(base, size uint64) *Host {
+	h := &Host{newMemory(HostSpace, base, size)}
+	h.recycle = true
+	return h
+}
 
 // NewDevice returns an empty device space covering [base, base+size).
 func NewDevice(base, size uint64) *Device { return &Device{newMemory(DeviceSpace, base, size)} }
@@ -194,10 +213,42 @@ func (m *Memory) insert(base, size uint64) {
 	idx := sort.Search(len(old), func(i int) bool { return old[i].base > base })
 	nw := make([]region, 0, len(old)+1)
 	nw = append(nw, old[:idx]...)
-	nw = append(nw, region{base: base, data: make([]byte, size)})
+	nw = append(nw, region{base: base, data: m.backing(size)})
 	nw = append(nw, old[idx:]...)
 	m.snap.Store(&nw)
 	m.used.Add(size)
+}
+
+// backing returns size zeroed bytes for a new allocation: a recycled array when
+// one fits, else a fresh one. The caller holds mu.
+func (m *Memory) backing(size uint64) []byte {
+	if m.recycle && size >= recycleMin {
+		best := -1
+		for i, b := range m.spare {
+			if c := uint64(cap(b)); c >= size && c/2 <= size && (best < 0 || c < uint64(cap(m.spare[best]))) {
+				best = i
+			}
+		}
+		if best >= 0 {
+			b := m.spare[best][:size]
+			m.spare = append(m.spare[:best], m.spare[best+1:]...)
+			clear(b)
+			return b
+		}
+	}
+	return make([]byte, size)
+}
+
+// keep offers a freed allocation's bytes for recycling; the caller holds mu.
+func (m *Memory) keep(b []byte) {
+	if !m.recycle || len(b) < recycleMin {
+		return
+	}
+	if len(m.spare) == recycleSlots {
+		copy(m.spare, m.spare[1:]) // drop the oldest
+		m.spare = m.spare[:recycleSlots-1]
+	}
+	m.spare = append(m.spare, b)
 }
 
 func (m *Memory) checkCapacity(size uint64) error {
@@ -267,6 +318,7 @@ func (m *Memory) Free(addr uint64) error {
 	nw = append(nw, old[i+1:]...)
 	m.snap.Store(&nw)
 	m.used.Add(^uint64(len(old[i].data) - 1))
+	m.keep(old[i].data)
 	return nil
 }
 
@@ -281,7 +333,18 @@ func (m *Memory) Lookup(addr uint64) (base, size uint64, ok bool) {
 
 func (m *Memory) find(addr uint64) *region {
 	rs := m.regions()
-	i := sort.Search(len(rs), func(i int) bool { return rs[i].base > addr }) - 1
+	// The last region whose base is <= addr (a hand-rolled sort.Search: this
+	// runs on every access).
+	lo, hi := 0, len(rs)
+	for lo < hi {
+		h := int(uint(lo+hi) >> 1)
+		if rs[h].base <= addr {
+			lo = h + 1
+		} else {
+			hi = h
+		}
+	}
+	i := lo - 1
 	if i < 0 || addr >= rs[i].end() {
 		return nil
 	}

@@ -180,6 +180,11 @@ func (s *Sim) HostRead(addr uint64, p []byte) error { return s.Host.Read(addr, p
 // HostWrite copies p into pinned host memory.
 func (s *Sim) HostWrite(addr uint64, p []byte) error { return s.Host.Write(addr, p) }
 
+// HostView returns a direct view of n bytes of pinned host memory at addr inside
+// one allocation (runtime.HostViewer): what host_mem_alloc's host pointer gives a
+// C runtime, so staging needs no intermediate copy. spec: command-processor §9
+func (s *Sim) HostView(addr uint64, n int) ([]byte, error) { return s.Host.View(addr, n) }
+
 // DevAlloc allocates device memory.
 func (s *Sim) DevAlloc(size, align uint64) (uint64, error) { return s.Mem.Alloc(size, align) }
 
