@@ -123,3 +123,31 @@ func TestVerifyCompute(t *testing.T) {
 		}
 	}
 }
+
+// TestLocalValueNumbering checks that repeated pure computations in one block
+// become moves, and that redefinitions and block ends stop the reuse.
+func TestLocalValueNumbering(t *testing.T) {
+	p := &Program{Stage: Compute, InputWords: ComputeInputWords, LocalSize: [3]uint32{1, 1, 1}}
+	b := NewBuilder(p)
+	x := b.Imm(LoadInput, b.Reg(U32), 0)
+	y := b.Imm(LoadInput, b.Reg(U32), 1)
+	a := b.Op(UMul, U32, x, y)
+	c := b.Op(UMul, U32, x, y) // same: becomes a move from a
+	b.Imm(LoadInput, x, 2)     // x redefined
+	d := b.Op(UMul, U32, x, y) // differs now
+	b.Ctl(If, b.ConstB(true))
+	e := b.Op(UMul, U32, x, y) // new block: recomputed
+	b.Ctl(EndIf)
+	if !LocalValueNumbering(p) {
+		t.Fatal("no change")
+	}
+	want := map[Reg]Op{a: UMul, c: Mov, d: UMul, e: UMul}
+	for _, in := range p.Code {
+		if op, ok := want[in.Dst]; ok && in.Op.HasDst() && in.Op != op {
+			t.Errorf("r%d: %v, want %v", in.Dst, in.Op, op)
+		}
+	}
+	if err := Verify(p); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -42,6 +42,9 @@ func Optimize(p *Program) (*Program, error) {
 	}
 	for round := 0; round < 8; round++ {
 		changed := FoldConstants(q)
+		if q.Stage == Compute {
+			changed = LocalValueNumbering(q) || changed
+		}
 		changed = PropagateCopies(q) || changed
 		changed = EliminateDeadCode(q) || changed
 		changed = SimplifyScopes(q) || changed
