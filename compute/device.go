@@ -232,6 +232,9 @@ func (d *Device) resident() (*runtime.Module, error) {
 	if d.module != nil && !d.module.Evicted() {
 		return d.module, nil
 	}
+	if d.image == nil {
+		return nil, fmt.Errorf("compute: no program is resident")
+	}
 	m, err := d.rt.LoadModuleAt(d.image, abi.LinkBaseFS, "compute")
 	if err != nil {
 		return nil, fmt.Errorf("compute: loading the program module: %w", err)

@@ -147,6 +147,12 @@ func (f *Frame) prepare(idx int, p *Program, bs []Binding) (dispatch, error) {
 	if p.d != f.d {
 		return dispatch{}, fmt.Errorf("compute: dispatch %d (%s): program compiled on another device", idx, p.name)
 	}
+	f.d.mu.Lock()
+	live := f.d.progs[p.id] == p
+	f.d.mu.Unlock()
+	if !live {
+		return dispatch{}, fmt.Errorf("compute: dispatch %d (%s): the program was released", idx, p.name)
+	}
 	if err := p.fits(); err != nil {
 		return dispatch{}, fmt.Errorf("compute: dispatch %d (%s): %w", idx, p.name, err)
 	}

@@ -422,3 +422,28 @@ func TestLargeFrame(t *testing.T) {
 		t.Fatalf("%d doorbells, %d bundles, %d launches; want 1, 8, 1000", st.Doorbells, after.CPBundles-before.CPBundles, after.Launches-before.Launches)
 	}
 }
+
+// TestRelease: a released program leaves the module (which reloads without
+// it) and cannot be dispatched; the others keep running.
+func TestRelease(t *testing.T) {
+	d := openDevice(t, nil)
+	a, _ := d.Load("a", doubleIR(16))
+	b, _ := d.Load("b", doubleIR(16))
+	in, _ := d.NewBuffer(words(ramp(16)...))
+	out, _ := d.NewBufferSize(64)
+	if err := a.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Release(); err == nil {
+		t.Error("released twice")
+	}
+	if err := d.Dispatch(a, [3]uint32{1, 1, 1}, StorageBuffer(0, in), StorageBuffer(2, out)); err == nil || !strings.Contains(err.Error(), "released") {
+		t.Fatalf("dispatch of a released program: %v", err)
+	}
+	if err := d.Dispatch(b, [3]uint32{1, 1, 1}, StorageBuffer(0, in), StorageBuffer(2, out)); err != nil {
+		t.Fatal(err)
+	}
+	if got := u32s(out.Bytes())[3]; got != 2*ramp(16)[3] {
+		t.Fatalf("out[3] = %d", got)
+	}
+}

@@ -3,6 +3,7 @@ package compute
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"sync"
 
 	"vortexgfx/abi"
@@ -84,34 +85,66 @@ func (d *Device) Load(name string, p *ir.Program) (*Program, error) {
 const scratchSlots = 64
 
 // register gives the program an id and adds its entry to the device's module
-// image; the module is reloaded at the next frame.
+// image; the grown module is loaded before the next frame.
 func (d *Device) register(p *Program) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.closed {
 		return ErrClosed
 	}
+	if len(d.progs) >= abi.KernelImageMaxEntries {
+		return fmt.Errorf("compute: %s: %d programs are resident, the module holds at most %d (Release unused ones)", p.name, len(d.progs), abi.KernelImageMaxEntries)
+	}
 	d.nextProg++
 	p.id = d.nextProg
 	p.entry = fmt.Sprintf("cs%d", p.id)
-	ents := make([]abi.KernelImageEntry, 0, len(d.progs)+1)
-	for id := uint64(1); id <= d.nextProg; id++ {
+	d.progs[p.id] = p
+	if err := d.rebuildImage(); err != nil {
+		delete(d.progs, p.id)
+		return fmt.Errorf("compute: %s: %w", p.name, err)
+	}
+	return nil
+}
+
+// rebuildImage lays out the module image of the resident programs, in id
+// order; the caller holds d.mu.
+func (d *Device) rebuildImage() error {
+	ids := make([]uint64, 0, len(d.progs))
+	for id := range d.progs {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	ents := make([]abi.KernelImageEntry, 0, len(ids))
+	for _, id := range ids {
 		q := d.progs[id]
-		if id == p.id {
-			q = p
-		}
-		if q != nil {
-			ents = append(ents, abi.KernelImageEntry{Name: q.entry, Kind: abi.KernelBlob, Payload: progBlob(q.id)})
-		}
+		ents = append(ents, abi.KernelImageEntry{Name: q.entry, Kind: abi.KernelBlob, Payload: progBlob(q.id)})
+	}
+	if len(ents) == 0 {
+		d.image, d.module = nil, nil
+		return nil
 	}
 	img, err := abi.EncodeKernelImage(ents)
 	if err != nil {
-		return fmt.Errorf("compute: %s: module image: %w", p.name, err)
+		return fmt.Errorf("module image: %w", err)
 	}
-	d.progs[p.id] = p
-	d.image = img
-	d.module = nil
+	d.image, d.module = img, nil
 	return nil
+}
+
+// Release removes the program from the device's module (reloaded before the
+// next frame); dispatching it afterwards fails. Frames that used it must have
+// completed.
+func (p *Program) Release() error {
+	d := p.d
+	d.frameMu.Lock()
+	defer d.frameMu.Unlock()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.progs[p.id] != p {
+		return fmt.Errorf("compute: %s: released twice", p.name)
+	}
+	delete(d.progs, p.id)
+	return d.rebuildImage()
 }
 
 // scanBindings lists the program's descriptors in declaration order: storage
