@@ -298,7 +298,10 @@ const (
 )
 
 // MSAA4Sample returns sample i (0..3) of the fixed 4x rotated-grid pattern, in 1/16
-// pixel from the pixel's top-left corner. spec: vortexpipe §3.4.1, facts §5
+// pixel from the pixel's corner at the lowest raster x and y. The raster's y is the
+// plane's row index, and our planes keep GL's window orientation (row 0 is the bottom
+// row), so sy grows upward in GL window coordinates: sample (sx, sy) of pixel (x, y)
+// sits at window position (x + sx/16, y + sy/16). spec: vortexpipe §3.4.1, facts §5
 func MSAA4Sample(i int) (x, y int) {
 	pattern := [4][2]int{{6, 2}, {14, 6}, {2, 10}, {10, 14}}
 	p := pattern[i&3]

@@ -14,6 +14,8 @@ import (
 	"vortexgfx/gfx"
 	"vortexgfx/pipe"
 	"vortexgfx/ref/format"
+	"vortexgfx/ref/program"
+	"vortexgfx/ref/sampler"
 	"vortexgfx/scene"
 	"vortexgfx/trace"
 )
@@ -28,59 +30,61 @@ type deviceRun struct {
 	dev   *gfx.ShaderDevice
 	progs []*gfx.ShaderProgram
 	texs  [][]gfx.ShaderTexture // per draw, one per fragment sampler
+	keys  []gfx.Variant         // per draw, the FS variant key pipe.Route chose
 	attrs [][]byte              // per draw, the vertex words as bytes
 	img   *image.NRGBA
 	last  []gfx.DeviceDrawStats
 }
 
 // deviceRoute says why draw d cannot run on the device ("" when it can),
-// returning its device program and textures otherwise: the program's own
-// gates (gfx.NewShaderProgram), then pipe.Route on the draw as bound.
+// returning its device program, textures and FS variant key otherwise: the
+// program's own gates (gfx.NewShaderProgram), then pipe.Route on the draw as
+// bound. A unit the route sends to software (4x MSAA's raster and merger, a
+// texture the FF TEX unit has no form of) runs in software on the device.
 // spec: vortexpipe §3.1 (eligibility), §2.3.3 (routing), §1.5.1 (a gated
 // fallback names its reason)
-func (r *Renderer) deviceRoute(d *drawObj, sd *scene.Draw, caps pipe.Caps) (*gfx.ShaderProgram, []gfx.ShaderTexture, string) {
+func (r *Renderer) deviceRoute(d *drawObj, sd *scene.Draw, caps pipe.Caps) (*gfx.ShaderProgram, []gfx.ShaderTexture, gfx.Variant, string) {
 	ps := &sd.State
 	if ps.Cull == scene.CullFrontAndBack {
-		return nil, nil, "cull front and back"
+		return nil, nil, gfx.Variant{}, "cull front and back"
 	}
 	sp, err := gfx.NewShaderProgram(fmt.Sprintf("render.draw%d", d.index), d.prog.IR)
 	if err != nil {
-		return nil, nil, err.Error()
+		return nil, nil, gfx.Variant{}, err.Error()
 	}
-	// The driver's routing decision for the draw as bound: a gate sends it to
-	// the reference renderer; a unit routed to its software path does too,
-	// since the device path has no software TEX/OM/RASTER.
+	// The driver's routing decision for the draw as bound, on the device's
+	// own target: one A8R8G8B8 (BGRA8) colour plane and D24S8.
 	var info pipe.ShaderInfo
 	info.Compiled, info.ColorOutputs = true, 1
 	vsInfo := pipe.ShaderInfo{Compiled: true, VaryingVec4s: (sp.NVar() + 3) / 4}
 	st := &pipe.BoundState{VS: &pipe.Shader{Desc: pipe.ShaderDesc{Stage: pipe.StageVertex, Info: vsInfo}},
 		FS: &pipe.Shader{Desc: pipe.ShaderDesc{Stage: pipe.StageFragment, Info: info}},
 		FB: pipe.Framebuffer{Width: r.width, Height: r.height, Samples: r.msaa,
-			Cbufs: []*pipe.Surface{{Format: format.RGBA8}}, Zsbuf: &pipe.Surface{Format: format.D24S8}}}
+			Cbufs: []*pipe.Surface{{Format: format.BGRA8}}, Zsbuf: &pipe.Surface{Format: format.D24S8}}}
 	dec := pipe.Route(caps, pipe.Options{}, st, pipe.DrawShape{Mode: pipe.PrimTriangles,
 		Draw: pipe.DirectDraw{Count: uint32(len(d.indices)), InstanceCount: 1}})
-	switch {
-	case dec.Reference:
-		return nil, nil, "pipe.Route: " + dec.Err().Error()
-	case dec.Key.SWTex || dec.Key.SWOM || dec.Key.SWRaster:
-		return nil, nil, fmt.Sprintf("pipe.Route: variant %v needs a software unit, not wired on this path (%v)", dec.Key, dec.Routes)
+	if dec.Reference {
+		return nil, nil, gfx.Variant{}, "pipe.Route: " + dec.Err().Error()
 	}
+	key := gfx.Variant{SWTex: dec.Key.SWTex, SWOM: dec.Key.SWOM, SWRaster: dec.Key.SWRaster,
+		Samples: dec.Key.Samples, BGRAMask: dec.Key.BGRAMask}
 	var texs []gfx.ShaderTexture
 	if sp.Textured() {
 		for _, b := range sp.Samplers() {
 			t, why := deviceTexture(d, sd, b.Name)
 			if why != "" {
-				return nil, nil, why
+				return nil, nil, gfx.Variant{}, why
 			}
 			texs = append(texs, t)
 		}
 	}
-	return sp, texs, ""
+	return sp, texs, key, ""
 }
 
 // deviceTexture converts the scene texture bound to the sampler uniform name
-// (through its unit) into the FF TEX unit's form, or says why it cannot.
-// spec: vortexpipe §2.3.3, §3.6
+// (through its unit) into the FF TEX unit's form when it has one, and
+// otherwise binds the reference texture itself, which the device samples
+// with its software sampler (device/swtex). spec: vortexpipe §2.3.3, §3.6
 func deviceTexture(d *drawObj, sd *scene.Draw, name string) (gfx.ShaderTexture, string) {
 	unit := -1
 	for i, b := range d.prog.IR.Samplers {
@@ -97,8 +101,31 @@ func deviceTexture(d *drawObj, sd *scene.Draw, name string) (gfx.ShaderTexture, 
 	if tex == nil || tex.Image == nil {
 		return gfx.ShaderTexture{}, fmt.Sprintf("sampler %s: no texture at unit %d", name, unit)
 	}
+	t, ok := ffTexture(tex)
+	if ok {
+		return t, ""
+	}
+	i := program.TextureIndex(unit, program.Target2D)
+	if i >= len(d.state.Textures) || d.state.Textures[i].Texture == nil {
+		return gfx.ShaderTexture{}, fmt.Sprintf("sampler %s: no reference texture at unit %d", name, unit)
+	}
+	b := d.state.Textures[i]
+	smp := b.Sampler
+	return gfx.ShaderTexture{Width: uint32(tex.Image.Rect.Dx()), Height: uint32(tex.Image.Rect.Dy()),
+		Ref: b.Texture, RefSampler: &smp}, ""
+}
+
+// ffTexture converts a scene texture into the FF TEX unit's form: power-of-
+// two A8R8G8B8 with one filter for minification and magnification and the
+// CLAMP/REPEAT/MIRROR wraps. Bilinear MIRROR is left to the software sampler:
+// the FF unit swaps the two taps' weights in mirrored periods, which is not
+// GL's filter (measured in device/swtex's FF agreement tests).
+func ffTexture(tex *scene.Texture) (gfx.ShaderTexture, bool) {
 	smp := &tex.Sampler
 	t := gfx.ShaderTexture{Width: uint32(tex.Image.Rect.Dx()), Height: uint32(tex.Image.Rect.Dy())}
+	if t.Width&(t.Width-1) != 0 || t.Height&(t.Height-1) != 0 {
+		return t, false
+	}
 	wrap := func(w scene.Wrap) (abi.TexWrap, bool) {
 		switch w {
 		case scene.WrapRepeat:
@@ -114,13 +141,13 @@ func deviceTexture(d *drawObj, sd *scene.Draw, name string) (gfx.ShaderTexture, 
 	t.WrapU, okU = wrap(smp.WrapS)
 	t.WrapV, okV = wrap(smp.WrapT)
 	if !okU || !okV {
-		return t, fmt.Sprintf("sampler %s: wrap mode the TEX unit has no form of", name)
+		return t, false
 	}
 	// The TEX unit has one filter for minification and magnification.
 	linMin := smp.MinFilter == scene.FilterLinear || smp.MinFilter == scene.FilterLinearMipmapNearest || smp.MinFilter == scene.FilterLinearMipmapLinear
 	t.Bilinear = smp.MagFilter != scene.FilterNearest
-	if linMin != t.Bilinear {
-		return t, fmt.Sprintf("sampler %s: different min and mag filters (the TEX unit has one)", name)
+	if linMin != t.Bilinear || t.Bilinear && (t.WrapU == abi.WrapMirror || t.WrapV == abi.WrapMirror) {
+		return t, false
 	}
 	switch smp.MinFilter {
 	case scene.FilterNearestMipmapNearest, scene.FilterLinearMipmapNearest:
@@ -138,10 +165,7 @@ func deviceTexture(d *drawObj, sd *scene.Draw, name string) (gfx.ShaderTexture, 
 			q[0], q[1], q[2], q[3] = p[2], p[1], p[0], p[3] // A8R8G8B8 little-endian: B, G, R, A
 		}
 	}
-	if t.Width&(t.Width-1) != 0 || t.Height&(t.Height-1) != 0 {
-		return t, fmt.Sprintf("sampler %s: a %dx%d texture is not power-of-two (the SW sampler is not wired)", name, w, h)
-	}
-	return t, ""
+	return t, true
 }
 
 // openDevice decides the route of every draw and, when at least one can run
@@ -161,9 +185,10 @@ func (r *Renderer) openDevice() error {
 		HasTEX: isa.Has(abi.ExtTEX), HasRASTER: isa.Has(abi.ExtRASTER), HasOM: isa.Has(abi.ExtOM)}
 	progs := make([]*gfx.ShaderProgram, len(r.draws))
 	texs := make([][]gfx.ShaderTexture, len(r.draws))
+	keys := make([]gfx.Variant, len(r.draws))
 	var onDevice []*gfx.ShaderProgram
 	for i, d := range r.draws {
-		sp, tx, why := r.deviceRoute(d, &r.desc.Draws[i], caps)
+		sp, tx, key, why := r.deviceRoute(d, &r.desc.Draws[i], caps)
 		if why != "" {
 			if r.opts.Strict {
 				return fmt.Errorf("%w: draw %d (%s): %s", ErrRouted, i, d.name, why)
@@ -172,20 +197,56 @@ func (r *Renderer) openDevice() error {
 			r.stats.Draws[i].Route = "reference: " + why
 			continue
 		}
-		progs[i], texs[i] = sp, tx
+		progs[i], texs[i], keys[i] = sp, tx, key
 		onDevice = append(onDevice, sp)
 		r.stats.Draws[i].Route = "device"
+		if key.SWTex || key.SWOM || key.SWRaster {
+			r.stats.Draws[i].Route = "device, variant " + pipe.VariantKey(key).String()
+		}
 	}
 	if len(onDevice) == 0 {
 		r.stats.Path = string(PathReference)
 		r.stats.Route = fmt.Sprintf("reference: no draw can run on the device (%s)", reasons[0])
 		return nil
 	}
-	dev, err := gfx.OpenShaderDevice(cfg, r.width, r.height, onDevice)
+	if r.msaa > 1 && len(reasons) > 0 {
+		// A routed draw continues a device pass through single-sample
+		// read-back and seeding (drawRouted), which would lose the other
+		// draws' per-sample coverage: such a frame renders on the
+		// reference path instead, and says so.
+		for i := range r.stats.Draws {
+			r.stats.Draws[i].Route = "reference"
+		}
+		r.stats.Path = string(PathReference)
+		r.stats.Route = fmt.Sprintf("reference: a %dx multisampled frame with a draw the device cannot take (%s)", r.msaa, reasons[0])
+		return nil
+	}
+	dev, err := gfx.OpenShaderDeviceTargets(cfg, r.width, r.height,
+		gfx.TargetConfig{Colors: []format.Format{format.BGRA8}, Depth: abi.OMDepthD24S8, Samples: r.msaa}, onDevice)
 	if err != nil {
 		return fmt.Errorf("render: device: %w", err)
 	}
-	r.dev = &deviceRun{dev: dev, progs: progs, texs: texs, img: image.NewNRGBA(image.Rect(0, 0, r.width, r.height)),
+	// Textures the software sampler reads are laid out and uploaded once,
+	// shared by every draw that binds them. spec: vortexpipe §1.3
+	resident := map[*sampler.Texture]*gfx.DeviceTexture{}
+	for _, tx := range texs {
+		for k := range tx {
+			t := &tx[k]
+			if t.Ref == nil {
+				continue
+			}
+			dt, ok := resident[t.Ref]
+			if !ok {
+				if dt, err = dev.UploadRefTexture(t.Ref, *t.RefSampler); err != nil {
+					dev.Close()
+					return fmt.Errorf("render: device: texture upload: %w", err)
+				}
+				resident[t.Ref] = dt
+			}
+			t.Resident = dt
+		}
+	}
+	r.dev = &deviceRun{dev: dev, progs: progs, texs: texs, keys: keys, img: image.NewNRGBA(image.Rect(0, 0, r.width, r.height)),
 		last: make([]gfx.DeviceDrawStats, len(progs)), attrs: make([][]byte, len(progs))}
 	r.stats.Path = string(PathDevice)
 	r.stats.Route = "device: every draw passed the device route (pipe.Route; compiled VS as front-end stage 0, FS wrapper, RASTER/OM)"
@@ -218,10 +279,10 @@ func deviceCull(ps *scene.PipelineState) gfx.CullMode {
 // device draw.
 func (r *Renderer) drawDevice(ctx context.Context) error {
 	desc := r.desc
-	cc := desc.ClearColor
-	color := format.UNorm(cc[3], 8)<<24 | format.UNorm(cc[0], 8)<<16 | format.UNorm(cc[1], 8)<<8 | format.UNorm(cc[2], 8)
-	zs := format.UNorm(desc.ClearDepth, 24) | uint32(desc.ClearStencil)<<abi.StencilShift
-	if err := r.dev.dev.Clear(color, zs); err != nil {
+	if err := r.dev.dev.ClearTarget(0, desc.ClearColor); err != nil {
+		return fmt.Errorf("render: device clear: %w", err)
+	}
+	if err := r.dev.dev.ClearDepthStencil(desc.ClearDepth, desc.ClearStencil); err != nil {
 		return fmt.Errorf("render: device clear: %w", err)
 	}
 	for i, d := range r.draws {
@@ -260,7 +321,7 @@ func (r *Renderer) drawDevice(ctx context.Context) error {
 			blend = &dr0
 		}
 		dr := &gfx.ShaderDraw{Program: sp, Attribs: attrs, Indices: d.indices, Count: len(d.indices),
-			Uniforms: d.prog.Uniforms, Cull: deviceCull(ps), OM: om, Textures: r.dev.texs[i], Blend: blend}
+			Uniforms: d.prog.Uniforms, Cull: deviceCull(ps), OM: om, Textures: r.dev.texs[i], Blend: blend, Key: r.dev.keys[i]}
 		t0 := time.Now()
 		st, err := r.dev.dev.Draw(dr)
 		if err != nil {
@@ -307,10 +368,10 @@ func (r *Renderer) drawRouted(ctx context.Context, i int, d *drawObj) error {
 	return r.dev.dev.SetTargets(color, depth)
 }
 
-// readDevice reads the device colour target back into the frame image, row 0
-// at the top.
+// readDevice reads the device colour target back (resolved on the device when
+// multisampled) into the frame image, row 0 at the top.
 func (r *Renderer) readDevice() error {
-	px, err := r.dev.dev.Color()
+	px, err := r.dev.dev.ReadTarget(0)
 	if err != nil {
 		return err
 	}
@@ -318,10 +379,10 @@ func (r *Renderer) readDevice() error {
 	w, h := r.width, r.height
 	for y := range h {
 		row := img.Pix[y*img.Stride:]
-		src := px[(h-1-y)*w:]
+		src := px[4*(h-1-y)*w:]
 		for x := range w {
-			c := src[x]
-			row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = uint8(c>>16), uint8(c>>8), uint8(c), uint8(c>>24)
+			// BGRA8 bytes: B, G, R, A.
+			row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = src[4*x+2], src[4*x+1], src[4*x], src[4*x+3]
 		}
 	}
 	return nil

@@ -147,9 +147,10 @@ func New(ctx context.Context, desc *scene.Description, opts Options) (*Renderer,
 
 // sampleOffsets returns each sample pass's viewport offset: the shift that
 // puts a pass's pixel-centre sample on the pattern's sample position. The
-// pattern is in 1/16 pixel from the top-left corner with y down; ref's row 0
-// is the bottom row, so a sample at (sx, sy) is window position
-// (x + sx/16, y + 1 - sy/16). spec: vortexpipe §3.4.1 (the 4x pattern).
+// pattern is in 1/16 pixel from the corner at the lowest raster x and y, and
+// the raster's rows are ref's and the device's rows (row 0 the bottom), so a
+// sample at (sx, sy) is window position (x + sx/16, y + sy/16) — where the
+// device's software raster tests it. spec: vortexpipe §3.4.1 (the 4x pattern).
 func sampleOffsets(n int) [][2]float32 {
 	if n == 1 {
 		return [][2]float32{{0, 0}}
@@ -157,7 +158,7 @@ func sampleOffsets(n int) [][2]float32 {
 	out := make([][2]float32, n)
 	for i := range n {
 		sx, sy := abi.MSAA4Sample(i)
-		out[i] = [2]float32{0.5 - float32(sx)/16, float32(sy)/16 - 0.5}
+		out[i] = [2]float32{0.5 - float32(sx)/16, 0.5 - float32(sy)/16}
 	}
 	return out
 }

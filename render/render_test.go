@@ -282,10 +282,12 @@ func TestSupersamplePattern(t *testing.T) {
 	}
 	img := frames[0].Image
 	for _, c := range []struct{ x, y, want int }{
+		// Image rows run top-down; window row wy = 7 - y. The quad covers
+		// window y >= 4.75, so image row 3 keeps the samples with sy > 12.
 		{2, 2, 255}, // fully covered
 		{3, 2, 128}, // x < 8/16: samples (6,2) and (2,10)
-		{2, 3, 64},  // y < 4/16: sample (6,2)
-		{3, 3, 64},  // both: sample (6,2)
+		{2, 3, 64},  // sy > 12: sample (10,14)
+		{3, 3, 0},   // both: no sample
 		{4, 2, 0}, {2, 4, 0},
 	} {
 		if got := int(img.Pix[c.y*img.Stride+c.x*4]); got != c.want {
