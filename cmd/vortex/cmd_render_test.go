@@ -18,6 +18,22 @@ func TestRenderCommand(t *testing.T) {
 	if err := os.WriteFile(bad, []byte(`{"width": 8, "height": 8, "draws": [{"mesh": {"generator": "nope"}}]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A draw whose vertex shader samples a texture: the device path routes
+	// it to the reference renderer (the VS kernel has no sampler table).
+	routed := filepath.Join(dir, "routed.json")
+	files := map[string]string{
+		routed: `{"width": 16, "height": 16, "camera": {"projection": "orthographic", "xmag": 1, "ymag": 1, "near": -1, "far": 1}, "draws": [{"mesh": {"generator": "quad"}, "vertex_shader": "vt.vert",
+  "fragment_shader": "c.frag", "uniforms": {"u_mvp": "mvp"},
+  "textures": [{"uniform": "u_tex", "generator": "checker", "size": 4}]}]}`,
+		filepath.Join(dir, "vt.vert"): "#version 130\nuniform mat4 u_mvp;\nuniform sampler2D u_tex;\nin vec3 a_position;\n" +
+			"void main() { gl_Position = u_mvp * vec4(a_position, textureLod(u_tex, vec2(0.5), 0.0).a); }\n",
+		filepath.Join(dir, "c.frag"): "#version 130\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n",
+	}
+	for name, data := range files {
+		if err := os.WriteFile(name, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	tests := []struct {
 		args  []string
 		code  int
@@ -30,7 +46,9 @@ func TestRenderCommand(t *testing.T) {
 		{[]string{bad, "-o", out}, 1, "bad.json", nil},
 		{[]string{filepath.Join(dir, "none.json")}, 1, "none.json", nil},
 		{[]string{filepath.Join(dir, "x.txt")}, 1, "x.txt: unknown scene type", nil},
-		{[]string{"--path", "device", "--strict", "-o", out}, 1, "routed to the reference renderer", nil},
+		{[]string{"--path", "device", "--strict", "--size", "64x48", "-o", out}, 0, "", []string{out}}, // the demo, 4x MSAA, all on the device
+		{[]string{routed, "--path", "device", "--strict", "-o", out}, 1, "routed to the reference renderer", nil},
+		{[]string{routed, "--path", "device", "-o", out}, 0, "", []string{out}},
 		{[]string{"--path", "device", "--msaa", "1", "--size", "32x24", "-o", out}, 0, "", []string{out}},
 		{[]string{"--path", "gpu"}, 2, "device or reference", nil},
 		{[]string{"--size", "0x3"}, 2, "WxH", nil},
