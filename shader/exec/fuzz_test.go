@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"testing"
 
 	"vortexgfx/shader/ir"
@@ -104,56 +105,74 @@ func FuzzExec(f *testing.F) {
 		byte(ir.MemAtomic), 2, 0, 1, 1, 255, 0, 2 | 1<<3,
 		byte(ir.Barrier), 255, 255, 255, 255, 255, 0, 0,
 		byte(ir.MemStore), 255, 0, 2, 255, 255, 0, 1})
-	f.Fuzz(func(t *testing.T, data []byte) {
-		p := decodeProgram(data)
-		if p == nil || ir.Verify(p) != nil {
-			return
+	f.Fuzz(fuzzOne)
+}
+
+// fuzzOne runs one FuzzExec input.
+func fuzzOne(t *testing.T, data []byte) {
+	p := decodeProgram(data)
+	if p == nil || ir.Verify(p) != nil {
+		return
+	}
+	o, err := ir.Optimize(p)
+	if err != nil {
+		return
+	}
+	var mems [2]*sliceMemory // per program: memory after the width-4 workgroup run
+	var oks [2]bool
+	for qi, q := range []*ir.Program{p, o} {
+		if err := ir.Verify(q); err != nil {
+			t.Fatalf("optimised program fails verification: %v\n%s", err, q)
 		}
-		o, err := ir.Optimize(p)
-		if err != nil {
-			return
-		}
-		for _, q := range []*ir.Program{p, o} {
-			if err := ir.Verify(q); err != nil {
-				t.Fatalf("optimised program fails verification: %v\n%s", err, q)
+		_ = q.String()
+		for _, w := range []int{1, 4, 8} {
+			m, err := New(q, Config{Width: w, MaxSteps: 5000})
+			if err != nil {
+				t.Fatalf("verified program rejected by New: %v", err)
 			}
-			_ = q.String()
-			for _, w := range []int{1, 4, 8} {
-				m, err := New(q, Config{Width: w, MaxSteps: 5000})
-				if err != nil {
-					t.Fatalf("verified program rejected by New: %v", err)
-				}
-				m.SetSampler(fuzzSampler{})
-				m.SetMemory(fuzzMemory())
-				if err := m.SetUniforms(make([]uint32, 4)); err != nil {
-					t.Fatal(err)
-				}
-				for i := 0; i < 4; i++ {
-					for l := range m.Input(i) {
-						m.Input(i)[l] = uint32(l*0x01000193 + i)
-					}
-				}
-				if _, err := m.Run(context.Background(), m.full, m.full&0x5); err != nil && !errors.Is(err, ErrBudget) {
-					t.Fatalf("run: %v", err)
-				}
-				if q.Stage != ir.Compute {
-					continue
-				}
-				// The same program as a workgroup of 8 invocations (barriers yield).
-				wg, err := NewWorkgroup(q, Config{Width: w, MaxSteps: 5000})
-				if err != nil {
-					t.Fatalf("verified compute program rejected by NewWorkgroup: %v", err)
-				}
-				wg.SetSampler(fuzzSampler{})
-				if err := wg.SetUniforms(make([]uint32, 4)); err != nil {
-					t.Fatal(err)
-				}
-				if err := wg.Run(context.Background(), WorkgroupIDs{Num: [3]uint32{1, 1, 1}}, fuzzMemory()); err != nil && !errors.Is(err, ErrBudget) {
-					t.Fatalf("workgroup run: %v", err)
+			m.SetSampler(fuzzSampler{})
+			m.SetMemory(fuzzMemory())
+			if err := m.SetUniforms(make([]uint32, 4)); err != nil {
+				t.Fatal(err)
+			}
+			for i := 0; i < 4; i++ {
+				for l := range m.Input(i) {
+					m.Input(i)[l] = uint32(l*0x01000193 + i)
 				}
 			}
+			if _, err := m.Run(context.Background(), m.full, m.full&0x5); err != nil && !errors.Is(err, ErrBudget) {
+				t.Fatalf("run: %v", err)
+			}
+			if q.Stage != ir.Compute {
+				continue
+			}
+			// The same program as a workgroup of 8 invocations (barriers yield).
+			wg, err := NewWorkgroup(q, Config{Width: w, MaxSteps: 5000})
+			if err != nil {
+				t.Fatalf("verified compute program rejected by NewWorkgroup: %v", err)
+			}
+			wg.SetSampler(fuzzSampler{})
+			if err := wg.SetUniforms(make([]uint32, 4)); err != nil {
+				t.Fatal(err)
+			}
+			mem := fuzzMemory()
+			err = wg.Run(context.Background(), WorkgroupIDs{Num: [3]uint32{1, 1, 1}}, mem)
+			if err != nil && !errors.Is(err, ErrBudget) {
+				t.Fatalf("workgroup run: %v", err)
+			}
+			if w == 4 {
+				mems[qi], oks[qi] = mem, err == nil
+			}
 		}
-	})
+	}
+	// Optimisation must not change what a compute program leaves in memory.
+	if oks[0] && oks[1] {
+		for _, pair := range [][2][]uint32{{mems[0].buf[0], mems[1].buf[0]}, {mems[0].counter[0], mems[1].counter[0]}, {mems[0].image[0], mems[1].image[0]}} {
+			if !slices.Equal(pair[0], pair[1]) {
+				t.Fatalf("optimised program leaves %v, original %v\n%s\n%s", pair[1], pair[0], p, o)
+			}
+		}
+	}
 }
 
 // fuzzMemory backs every binding with 8 words and 2x2x2 images: fuzzed addresses
