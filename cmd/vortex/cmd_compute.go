@@ -137,6 +137,9 @@ func runCompute(args []string, stdout, stderr io.Writer) int {
 	}
 	for _, spec := range images {
 		k, v, err := splitBinding(spec)
+		if err == nil && !strings.Contains(spec[:strings.Index(spec, "=")], ":") {
+			k.kind = abi.DescStorageImage // a bare N names an image unit here
+		}
 		if err != nil || k.kind != abi.DescStorageImage {
 			return fail("--image %s: want image:N=WxH[xD]:FILE or N=WxH[xD]:FILE", spec)
 		}

@@ -70,6 +70,24 @@ void main() {
 	if c, _ := os.ReadFile(ctrPath); len(c) < 4 || binary.LittleEndian.Uint32(c) != 96 {
 		t.Errorf("counter file %v, want 96", c)
 	}
+	// A storage image from raw rgba8 texels, inverted in place.
+	inv := filepath.Join(dir, "invert.comp")
+	os.WriteFile(inv, []byte("#version 430\nlayout(local_size_x = 2, local_size_y = 2) in;\n"+
+		"layout(rgba8, binding = 1) uniform image2D img;\n"+
+		"void main() { ivec2 p = ivec2(gl_GlobalInvocationID.xy); imageStore(img, p, vec4(1.0) - imageLoad(img, p)); }\n"), 0o644)
+	texels := make([]byte, 4*4*4)
+	for i := range texels {
+		texels[i] = byte(i * 5)
+	}
+	texPath, texOut := filepath.Join(dir, "tex.bin"), filepath.Join(dir, "tex-out.bin")
+	os.WriteFile(texPath, texels, 0o644)
+	out.Reset()
+	if code := runCompute([]string{inv, "--groups", "2,2", "--image", "1=4x4:" + texPath, "--out", "image:1=" + texOut}, &out, &errb); code != 0 {
+		t.Fatalf("image: exit %d: %s", code, errb.String())
+	}
+	if got, _ := os.ReadFile(texOut); len(got) != len(texels) || got[7] != 255-texels[7] || got[63] != 255-texels[63] {
+		t.Fatalf("inverted image %v", got)
+	}
 	bad := filepath.Join(dir, "bad.comp")
 	os.WriteFile(bad, []byte("#version 430\nlayout(local_size_x = 128) in;\nvoid main() { nope(); }\n"), 0o644)
 	big := filepath.Join(dir, "big.comp")
@@ -87,6 +105,9 @@ void main() {
 		{[]string{shader, "--buffer", "0"}, 1, "want binding=VALUE"},
 		{[]string{shader, "--out", "3=" + outPath}, 1, "nothing bound"},
 		{[]string{filepath.Join(dir, "missing.comp")}, 1, "no such file"},
+		{[]string{inv}, 1, "image binding 1 (img) needs --image 1=WxH:FILE"},
+		{[]string{inv, "--image", "1=3x3:" + texPath}, 1, "needs 36 bytes, got 64"},
+		{[]string{inv, "--image", "2=4x4:" + texPath}, 1, "declares no image at binding 2"},
 	} {
 		var o, e bytes.Buffer
 		if got := runCompute(c.args, &o, &e); got != c.code || !strings.Contains(e.String(), c.msg) {
