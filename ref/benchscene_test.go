@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
 
 	"vortexgfx/render"
 	"vortexgfx/scene"
@@ -72,4 +74,51 @@ func TestBenchSceneExact(t *testing.T) {
 
 func keyOf(mesh string, sz [2]int, frame int) string {
 	return fmt.Sprintf("%s/%dx%d/frame%d", mesh, sz[0], sz[1], frame)
+}
+
+// BenchmarkBenchSceneCPU times render's reference path on the bench meshes
+// (clear + draw + finish per frame, as BenchmarkBenchScene in render) with 1
+// and 2 workers and also reports the process CPU time per frame, which
+// varies far less than wall time on a shared machine.
+func BenchmarkBenchSceneCPU(b *testing.B) {
+	dir := filepath.Join("..", "..", "shared", "data", "bench")
+	if _, err := os.Stat(filepath.Join(dir, "lambert.vert")); err != nil {
+		b.Skipf("../shared data absent: %v", err)
+	}
+	for _, mesh := range []string{"bunny.obj", "sphere", "grid"} {
+		path := mesh
+		if mesh == "bunny.obj" {
+			path = filepath.Join(dir, mesh)
+		}
+		for _, workers := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/workers=%d", mesh, workers), func(b *testing.B) {
+				desc, err := scene.BenchDescription(path, dir, 512, 512)
+				if err != nil {
+					b.Fatal(err)
+				}
+				r, err := render.New(context.Background(), desc, render.Options{Workers: workers})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer r.Close()
+				b.ResetTimer()
+				cpu0 := cpuTime()
+				for i := 0; b.Loop(); i++ {
+					if err := r.Draw(context.Background(), i); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+			})
+		}
+	}
+}
+
+// cpuTime is the process's user+system CPU time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -42,6 +42,11 @@ type drawer struct {
 	layout VertexLayout
 	vw     int // varying words
 	interp []Interp
+	// smoothW, linearW and flatW list the varying words the fragment
+	// shader reads by qualifier (all of them unless it implements
+	// FragmentVaryingUse; none without a fragment shader): only those
+	// are set up and interpolated.
+	smoothW, linearW, flatW []int
 	// backMap[k] is the vertex word a back-facing primitive reads for
 	// fragment word k (two-sided colour); identity otherwise.
 	frontMap, backMap []int
@@ -65,6 +70,8 @@ type drawer struct {
 	// early: quads whose covered lanes all fail the depth test are not
 	// shaded (see FragmentEarlyDepth)
 	early bool
+	// fastOps: the per-fragment operations run as fragmentsRGBA8
+	fastOps bool
 
 	clip   clipper
 	rect   [4]int // x0, y0, x1, y1 (exclusive): target ∩ scissor
@@ -199,6 +206,7 @@ func newDrawer(ctx context.Context, t *Target, s *State, in VertexInput, p DrawP
 		d.rect = [4]int{max(sc.X, 0), max(sc.Y, 0), min(sc.X+sc.W, t.W), min(sc.Y+sc.H, t.H)}
 	}
 	d.fs = s.Fragment
+	d.classifyWords()
 	if ds := t.DepthStencil; ds != nil {
 		d.dsBytes, d.dsDepth, d.dsStencil = ds.Format.Info().Bytes, ds.Format.IsDepth(), ds.Format.HasStencil()
 	}
@@ -208,9 +216,35 @@ func newDrawer(ctx context.Context, t *Target, s *State, in VertexInput, p DrawP
 			d.early = true
 		}
 	}
+	d.fastOps = fastFragmentOps(t, s)
 	d.bands = 1
 	d.scratch()
 	return d, elems, nil
+}
+
+// classifyWords fills smoothW, linearW and flatW.
+func (d *drawer) classifyWords() {
+	if d.fs == nil {
+		return
+	}
+	var used []bool
+	u, partial := d.fs.(FragmentVaryingUse)
+	if partial {
+		used = u.VaryingsRead()
+	}
+	for k, q := range d.interp {
+		if partial && (k >= len(used) || !used[k]) {
+			continue
+		}
+		switch q {
+		case Smooth:
+			d.smoothW = append(d.smoothW, k)
+		case NoPerspective:
+			d.linearW = append(d.linearW, k)
+		default:
+			d.flatW = append(d.flatW, k)
+		}
+	}
 }
 
 // scratch allocates the drawer's own raster and fragment buffers.

@@ -121,3 +121,22 @@ func TestExactScenes(t *testing.T) {
 		}
 	}
 }
+
+// TestD24Monotonic checks the fact d24 relies on: the D24S8 depth a texel
+// reads back as, float32(q / (2^24-1)), is strictly increasing in the
+// stored 24-bit integer q, so depth tests may compare the integers.
+func TestD24Monotonic(t *testing.T) {
+	var buf [4]byte
+	prev := float32(-1)
+	for q := range uint32(1 << 24) {
+		buf[1], buf[2], buf[3] = byte(q), byte(q>>8), byte(q>>16)
+		f := format.UnpackDepthD24S8(buf[:])
+		if !(f > prev) {
+			t.Fatalf("depth %d reads %v, not above depth %d's %v", q, f, q-1, prev)
+		}
+		if g := format.QuantizeDepthD24S8(f); g != f || format.UNorm24(f) != q {
+			t.Fatalf("depth %d: %v quantizes to %v (%d)", q, f, g, format.UNorm24(f))
+		}
+		prev = f
+	}
+}

@@ -1,6 +1,7 @@
 package ref
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 
@@ -22,6 +23,10 @@ func (d *drawer) flush() error {
 		if err := d.fs.ShadeQuads(quads, d.tex); err != nil {
 			return fmt.Errorf("ref: fragment shader, primitive %d: %w", quads[0].PrimitiveID, err)
 		}
+	}
+	if d.fastOps {
+		d.fragmentsRGBA8(quads)
+		return nil
 	}
 	for i := range quads {
 		q := &quads[i]
@@ -78,7 +83,7 @@ func (d *drawer) fragment(q *Quad, l, x, y int, back bool) {
 		pass := true
 		if s.Depth.Test && hasDepth {
 			if f == format.D24S8 {
-				pass = s.Depth.Func.Test(format.QuantizeDepthD24S8(z), format.UnpackDepthD24S8(buf))
+				pass = s.Depth.Func.TestUint(format.UNorm24(z), d24(buf))
 			} else {
 				pass = s.Depth.Func.Test(format.QuantizeDepth(f, z), format.UnpackDepth(f, buf))
 			}
@@ -110,6 +115,72 @@ func (d *drawer) fragment(q *Quad, l, x, y int, back bool) {
 			continue
 		}
 		d.writeColor(surf, bs, q, i, l, x, y)
+	}
+}
+
+// d24 returns the 24-bit depth of a D24S8 texel. Testing UNorm24 of the
+// fragment's depth against it is the same test as comparing the quantized
+// floats (QuantizeDepthD24S8 against UnpackDepthD24S8): q -> float32(q /
+// (2^24-1)) is strictly increasing over the 24-bit integers (checked by
+// TestD24Monotonic), so every comparison function gives the same answer.
+func d24(buf []byte) uint32 { return binary.LittleEndian.Uint32(buf) >> 8 }
+
+// fastFragmentOps reports whether the per-fragment operations reduce to
+// fragmentsRGBA8: one RGBA8 colour attachment written whole without
+// blending or a logic op, no alpha, stencil or depth bounds test, and
+// either no depth/stencil attachment or a D24S8 one.
+func fastFragmentOps(t *Target, s *State) bool {
+	if s.Fragment == nil || s.AlphaTest || s.LogicOpEnable || len(t.Color) != 1 || t.Color[0].Format != format.RGBA8 ||
+		s.Blend[0].Enable || s.Blend[0].WriteMask&0xF != 0xF {
+		return false
+	}
+	ds := t.DepthStencil
+	return ds == nil || (ds.Format == format.D24S8 && !s.StencilTest && !s.Depth.BoundsTest)
+}
+
+// fragmentsRGBA8 is fragment for every covered, live lane of quads when
+// fastFragmentOps holds: the depth test on the 24-bit integers (see d24)
+// with the same clamp, the depth write keeping the stencil byte, and the
+// colour stored with UNorm8, as fragment, writeColor and writeRGBA8 do.
+// spec: software-shader-backend "Persistent depth semantics",
+// "Production color packing".
+func (d *drawer) fragmentsRGBA8(quads []Quad) {
+	s := d.s
+	cs, ds := d.t.Color[0], d.t.DepthStencil
+	test := ds != nil && s.Depth.Test
+	write := test && s.Depth.Write
+	fn, clamp := s.Depth.Func, s.Depth.Clamp
+	lo, hi := min(s.Viewport.MinDepth, s.Viewport.MaxDepth), max(s.Viewport.MinDepth, s.Viewport.MaxDepth)
+	for i := range quads {
+		q := &quads[i]
+		live := d.qmask[i] & q.Live
+		for l := range 4 {
+			if live&(1<<l) == 0 {
+				continue
+			}
+			o := ((d.qpos[i][1]+l>>1)*cs.W + d.qpos[i][0] + l&1) * 4
+			if test {
+				z := q.Depth[l]
+				if clamp {
+					z = min(max(z, lo), hi)
+				}
+				buf := ds.Data[o : o+4 : o+4]
+				w := binary.LittleEndian.Uint32(buf)
+				qz := format.UNorm24(z)
+				if !fn.TestUint(qz, w>>8) {
+					continue
+				}
+				if write {
+					binary.LittleEndian.PutUint32(buf, qz<<8|w&0xFF)
+				}
+			}
+			c := &q.Color[0][l]
+			px := cs.Data[o : o+4 : o+4]
+			px[0] = byte(format.UNorm8(math.Float32frombits(c[0])))
+			px[1] = byte(format.UNorm8(math.Float32frombits(c[1])))
+			px[2] = byte(format.UNorm8(math.Float32frombits(c[2])))
+			px[3] = byte(format.UNorm8(math.Float32frombits(c[3])))
+		}
 	}
 }
 

@@ -404,12 +404,11 @@ func (d *drawer) point(s, id int32) error {
 func (d *drawer) prepare(v [3]*wvert) {
 	for i, w := range v {
 		s := d.setup[i]
-		for k, q := range d.interp {
-			if q == Smooth {
-				s[k] = w.attr[k] * w.iw
-			} else {
-				s[k] = w.attr[k]
-			}
+		for _, k := range d.smoothW {
+			s[k] = w.attr[k] * w.iw
+		}
+		for _, k := range d.linearW {
+			s[k] = w.attr[k]
 		}
 	}
 }
@@ -433,8 +432,6 @@ func makeEdge(p, q *wvert) edge {
 
 func (e *edge) eval(x, y int64) int64 { return e.a*x + e.b*y + e.c }
 
-func (e *edge) in(v int64) bool { return v > 0 || (v == 0 && e.tl) }
-
 // floorDiv is floor(a / b) for b > 0.
 func floorDiv(a, b int64) int64 {
 	q := a / b
@@ -447,6 +444,9 @@ func floorDiv(a, b int64) int64 {
 // rasterTri rasterizes one triangle in window space: pixel centres at
 // (x+1/2, y+1/2) are inside when all three edge functions are inside by
 // the top-left rule; every 2x2 quad with a covered pixel is shaded whole.
+// The edge functions are stepped exactly in int64 from quad to quad (the
+// same values a per-sample evaluation gives), and barycentrics are only
+// formed for quads with a covered lane.
 func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
 	area := area2(v0, v1, v2)
 	if area == 0 {
@@ -456,8 +456,6 @@ func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
 		v1, v2 = v2, v1
 		area = -area
 	}
-	verts := [3]*wvert{v0, v1, v2}
-	d.prepare(verts)
 	e := [3]edge{makeEdge(v1, v2), makeEdge(v2, v0), makeEdge(v0, v1)}
 	minx, maxx := min(v0.fx, v1.fx, v2.fx), max(v0.fx, v1.fx, v2.fx)
 	miny, maxy := min(v0.fy, v1.fy, v2.fy), max(v0.fy, v1.fy, v2.fy)
@@ -470,25 +468,72 @@ func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
 	if x0 >= x1 || y0 >= y1 {
 		return nil
 	}
+	verts := [3]*wvert{v0, v1, v2}
+	d.prepare(verts)
 	fa := float64(area)
+	// A sample is inside edge i when its value exceeds bias[i]: -1 for an
+	// edge that owns its ties, 0 otherwise.
+	var bias [3]int64
+	for i := range e {
+		if e[i].tl {
+			bias[i] = -1
+		}
+	}
+	// dx, dy: the change of each edge function between horizontally and
+	// vertically neighbouring samples.
+	dx := [3]int64{e[0].a * subPixel, e[1].a * subPixel, e[2].a * subPixel}
+	dy := [3]int64{e[0].b * subPixel, e[1].b * subPixel, e[2].b * subPixel}
 	var bary [4][3]float64
+	qx0 := x0 &^ 1
 	for qy := y0 &^ 1; qy < y1; qy += 2 {
 		if !d.owns(int(qy)) {
 			continue
 		}
-		for qx := x0 &^ 1; qx < x1; qx += 2 {
+		// Lanes 0, 1 lie in row qy, lanes 2, 3 in row qy+1; each must be
+		// inside [y0, y1) (the bounding box clipped to the target and
+		// scissor) as well as the triangle.
+		rows := uint8(0b1111)
+		if qy < y0 {
+			rows &^= 0b0011
+		}
+		if qy+1 >= y1 {
+			rows &^= 0b1100
+		}
+		sx, sy := qx0*subPixel+half, qy*subPixel+half
+		ev := [3]int64{e[0].eval(sx, sy), e[1].eval(sx, sy), e[2].eval(sx, sy)}
+		for qx := qx0; qx < x1; qx, ev[0], ev[1], ev[2] = qx+2, ev[0]+2*dx[0], ev[1]+2*dx[1], ev[2]+2*dx[2] {
+			cols := rows
+			if qx < x0 {
+				cols &^= 0b0101
+			}
+			if qx+1 >= x1 {
+				cols &^= 0b1010
+			}
+			var lane [4][3]int64
 			var mask uint8
 			for l := range 4 {
-				px, py := qx+int64(l&1), qy+int64(l>>1)
-				sx, sy := px*subPixel+half, py*subPixel+half
-				e0, e1, e2 := e[0].eval(sx, sy), e[1].eval(sx, sy), e[2].eval(sx, sy)
-				if e[0].in(e0) && e[1].in(e1) && e[2].in(e2) && px >= x0 && px < x1 && py >= y0 && py < y1 {
+				var in int64
+				for i := range 3 {
+					v := ev[i]
+					if l&1 != 0 {
+						v += dx[i]
+					}
+					if l&2 != 0 {
+						v += dy[i]
+					}
+					lane[l][i] = v
+					in |= v - bias[i] - 1
+				}
+				if in >= 0 {
 					mask |= 1 << l
 				}
-				bary[l] = [3]float64{float64(e0) / fa, float64(e1) / fa, float64(e2) / fa}
 			}
+			mask &= cols
 			if mask == 0 {
 				continue
+			}
+			for l := range 4 {
+				bary[l] = [3]float64{float64(lane[l][0]) / fa, float64(lane[l][1]) / fa, float64(lane[l][2]) / fa}
 			}
 			if err := d.emitQuad(int(qx), int(qy), mask, &bary, verts, front, id, nil); err != nil {
 				return err
@@ -499,14 +544,18 @@ func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
 }
 
 // emitQuad interpolates a quad's inputs into the batch and flushes the
-// batch when full.
+// batch when full. Only the varying words the fragment shader reads are
+// interpolated (see FragmentVaryingUse); each is computed as
+// (b0*s0 + b1*s1 + b2*s2) / (1/w) (smooth) or b0*s0 + b1*s1 + b2*s2
+// (noperspective) in float64 from the lane's barycentrics.
 func (d *drawer) emitQuad(qx, qy int, mask uint8, bary *[4][3]float64, v [3]*wvert, front bool, id int32, pc *[4][2]float32) error {
+	z0, z1, z2, zoff := v[0].z, v[1].z, v[2].z, d.zoff
 	if d.early {
 		var zs [4]float32
 		for l := range 4 {
 			if mask&(1<<l) != 0 {
-				b := bary[l]
-				zs[l] = float32(b[0]*v[0].z + b[1]*v[1].z + b[2]*v[2].z + d.zoff)
+				b := &bary[l]
+				zs[l] = float32(b[0]*z0 + b[1]*z1 + b[2]*z2 + zoff)
 			}
 		}
 		if !d.earlyDepth(qx, qy, mask, &zs) {
@@ -521,24 +570,21 @@ func (d *drawer) emitQuad(qx, qy int, mask uint8, bary *[4][3]float64, v [3]*wve
 	q.PrimitiveID = id
 	q.Varyings = d.varyBuf[d.nq*4*vw : (d.nq+1)*4*vw]
 	s0, s1, s2 := d.setup[0], d.setup[1], d.setup[2]
+	iw0, iw1, iw2 := v[0].iw, v[1].iw, v[2].iw
 	for l := range 4 {
-		b := bary[l]
-		z := b[0]*v[0].z + b[1]*v[1].z + b[2]*v[2].z + d.zoff
-		iw := b[0]*v[0].iw + b[1]*v[1].iw + b[2]*v[2].iw
+		b0, b1, b2 := bary[l][0], bary[l][1], bary[l][2]
+		z := b0*z0 + b1*z1 + b2*z2 + zoff
+		iw := b0*iw0 + b1*iw1 + b2*iw2
 		q.FragCoord[l] = [4]float32{float32(qx+l&1) + 0.5, float32(qy+l>>1) + 0.5, float32(z), float32(iw)}
 		out := q.Varyings[l*vw : (l+1)*vw]
-		for k, m := range d.interp {
-			var val float64
-			switch m {
-			case Flat:
-				out[k] = d.flat[k]
-				continue
-			case Smooth:
-				val = (b[0]*s0[k] + b[1]*s1[k] + b[2]*s2[k]) / iw
-			default:
-				val = b[0]*s0[k] + b[1]*s1[k] + b[2]*s2[k]
-			}
-			out[k] = math.Float32bits(float32(val))
+		for _, k := range d.smoothW {
+			out[k] = math.Float32bits(float32((b0*s0[k] + b1*s1[k] + b2*s2[k]) / iw))
+		}
+		for _, k := range d.linearW {
+			out[k] = math.Float32bits(float32(b0*s0[k] + b1*s1[k] + b2*s2[k]))
+		}
+		for _, k := range d.flatW {
+			out[k] = d.flat[k]
 		}
 		q.Depth[l] = float32(z)
 	}
@@ -564,6 +610,7 @@ func (d *drawer) emitQuad(qx, qy int, mask uint8, bary *[4][3]float64, v [3]*wve
 // earlyDepth reports whether a covered lane of the quad at (qx, qy) with
 // window depths zs passes the depth test against the stored depth, with
 // the clamp and quantization the per-fragment test applies (fragment).
+// D24S8 depths are compared as their 24-bit integers (see d24).
 func (d *drawer) earlyDepth(qx, qy int, mask uint8, zs *[4]float32) bool {
 	ds, s := d.t.DepthStencil, d.s
 	for l := range 4 {
@@ -577,7 +624,7 @@ func (d *drawer) earlyDepth(qx, qy int, mask uint8, zs *[4]float32) bool {
 		}
 		buf := ds.Data[((qy+l>>1)*ds.W+qx+l&1)*d.dsBytes:]
 		if ds.Format == format.D24S8 {
-			if s.Depth.Func.Test(format.QuantizeDepthD24S8(z), format.UnpackDepthD24S8(buf)) {
+			if s.Depth.Func.TestUint(format.UNorm24(z), d24(buf)) {
 				return true
 			}
 		} else if s.Depth.Func.Test(format.QuantizeDepth(ds.Format, z), format.UnpackDepth(ds.Format, buf)) {

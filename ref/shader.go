@@ -132,6 +132,17 @@ type FragmentEarlyDepth interface {
 	EarlyDepthSafe() bool
 }
 
+// FragmentVaryingUse is implemented by fragment shaders that read only
+// some of the varying words. VaryingsRead reports, for each varying word w
+// (words beyond the slice are not read), whether ShadeQuads may read word w
+// of Quad.Varyings; the renderer interpolates only those, and the others
+// read as zero. Clones made by FragmentCloner must answer the same. The
+// output is identical with less interpolation.
+// spec: vortexpipe-driver §5.2 (the oracle's output must not change).
+type FragmentVaryingUse interface {
+	VaryingsRead() []bool
+}
+
 // VertexFunc is a vertex shader written as a Go function.
 type VertexFunc struct {
 	Out VertexLayout

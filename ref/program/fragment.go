@@ -13,10 +13,11 @@ import (
 // FragmentShader runs a program's fragment stage as ref's fragment stage:
 // Width/4 quads per executor run, helpers present but not live.
 type FragmentShader struct {
-	p   *Program
-	ctx context.Context
-	m   *exec.Machine
-	tu  *texUnit
+	p     *Program
+	ctx   context.Context
+	m     *exec.Machine
+	tu    *texUnit
+	reads []bool // varying words the program loads (VaryingsRead)
 }
 
 // NewFragmentShader returns the fragment stage of p bound to ctx.
@@ -31,7 +32,7 @@ func (p *Program) NewFragmentShader(ctx context.Context) (*FragmentShader, error
 	if err := m.SetUniforms(p.Uniforms); err != nil {
 		return nil, err
 	}
-	f := &FragmentShader{p: p, ctx: ctx, m: m, tu: newTexUnit(p, p.fw)}
+	f := &FragmentShader{p: p, ctx: ctx, m: m, tu: newTexUnit(p, p.fw), reads: inputsRead(p.IR.FS, p.nvary)}
 	m.SetSampler(f.tu)
 	return f, nil
 }
@@ -54,6 +55,29 @@ func (f *FragmentShader) CloneFragment() ref.FragmentShader {
 // its depth test already rejects without changing any output.
 func (f *FragmentShader) EarlyDepthSafe() bool { return f.p.fsDepth < 0 }
 
+// VaryingsRead implements ref.FragmentVaryingUse: varying word w is read
+// when the fragment program has a LoadInput of input word w (the executor
+// reads inputs through nothing else), so ref interpolates only those.
+func (f *FragmentShader) VaryingsRead() []bool { return f.reads }
+
+// inputsRead returns, for each of the first n input words, whether prog
+// (its main code or a function) loads it.
+func inputsRead(prog *ir.Program, n int) []bool {
+	r := make([]bool, n)
+	mark := func(code []ir.Inst) {
+		for _, in := range code {
+			if in.Op == ir.LoadInput && int(in.Imm) < n {
+				r[in.Imm] = true
+			}
+		}
+	}
+	mark(prog.Code)
+	for _, fn := range prog.Funcs {
+		mark(fn.Code)
+	}
+	return r
+}
+
 // ShadeQuads implements ref.FragmentShader. Lane 4k+l of a run is lane l of
 // quad k: pixel (X + l&1, Y + l>>1), so the executor's quad derivatives are
 // ref's window-space ones (dFdy from the row above). spec: vortexpipe-driver §2.2.
@@ -68,6 +92,9 @@ func (f *FragmentShader) ShadeQuads(quads []ref.Quad, tex ref.Textures) error {
 		batch := quads[q0 : q0+n]
 		var live uint64
 		for iw := 0; iw < nv && iw < in; iw++ {
+			if !f.reads[iw] {
+				continue // never loaded: ref left it uninterpolated
+			}
 			arr := m.Input(iw)
 			for k := range batch {
 				qv := batch[k].Varyings
