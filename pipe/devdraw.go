@@ -214,6 +214,9 @@ func (c *Context) drawDevice(st *BoundState, l *linked, sp *gfx.ShaderProgram, a
 	if dr.Count == 0 {
 		return nil
 	}
+	if err := checkVertexRange(st, l, nverts, d.StartInstance, d.InstanceCount); err != nil {
+		return err
+	}
 	ninst := int(d.StartInstance) + int(d.InstanceCount)
 	for _, a := range attrs {
 		b, err := c.attribBinding(a, nverts, ninst)

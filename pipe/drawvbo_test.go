@@ -733,6 +733,21 @@ func TestDrawErrors(t *testing.T) {
 	}
 }
 
+// TestVertexRange: an index past the vertex buffer is an error on both paths,
+// naming the attribute, with nothing drawn.
+func TestVertexRange(t *testing.T) {
+	for _, o := range []Options{{Strict: true}, {ForceReference: true}} {
+		e := newDrawEnv(t, o, false)
+		e.program(t, testVS, testFS)
+		e.posCol(t, quadVerts(0, [4]float32{1, 1, 1, 1}, -1, -1, 1, 1)...)
+		ib := e.bytes(t, []byte{0, 1, 200})
+		err := e.c.DrawVBO(&DrawInfo{Mode: PrimTriangles, IndexSize: 1, Index: ib, InstanceCount: 1, Draws: []DrawRange{{Count: 3}}})
+		if err == nil || !contains(err.Error(), "attribute pos") {
+			t.Errorf("%+v: %v", o, err)
+		}
+	}
+}
+
 func contains(s, sub string) bool {
 	for i := 0; i+len(sub) <= len(s); i++ {
 		if s[i:i+len(sub)] == sub {

@@ -450,9 +450,8 @@ func (c *Context) drawReference(st *BoundState, l *linked, info *DrawInfo, d Dir
 	if err != nil {
 		return err
 	}
-	const maxVerts = 1 << 24
-	if nverts > maxVerts || d.InstanceCount > maxVerts {
-		return fmt.Errorf("draw references %d vertices, %d instances (max %d)", nverts, d.InstanceCount, maxVerts)
+	if err := checkVertexRange(st, l, nverts, d.StartInstance, d.InstanceCount); err != nil {
+		return err
 	}
 	in, err := refVertexInput(st, st.VElems, l, max(nverts, 0), int(d.StartInstance), int(d.InstanceCount))
 	if err != nil {
@@ -578,4 +577,44 @@ func primCount(info *DrawInfo, d DirectDraw, idx []byte) uint64 {
 		}
 	}
 	return uint64(n) * uint64(d.InstanceCount)
+}
+
+// checkVertexRange fails a draw that reads a vertex or instance element past
+// the end of its vertex buffer: vertex ids are [0, nverts), instances
+// [start, start+count). Robust access would read zeros; the driver refuses
+// instead, naming the attribute, so that a bad index cannot make either path
+// build or walk an unbounded vertex array.
+func checkVertexRange(st *BoundState, l *linked, nverts int, start, count uint32) error {
+	ve := st.VElems
+	for i, s := range l.attrs {
+		loc := s.Location
+		if loc < 0 {
+			loc = i
+		}
+		for c := 0; c < (s.Words+3)/4; c++ {
+			if ve == nil || loc+c >= len(ve.Elements) {
+				return fmt.Errorf("attribute %s: no vertex element at location %d", s.Name, loc+c)
+			}
+			e := ve.Elements[loc+c]
+			if e.BufferIndex >= len(st.VBufs) || st.VBufs[e.BufferIndex].Buffer == nil {
+				return fmt.Errorf("attribute %s reads unbound vertex buffer %d", s.Name, e.BufferIndex)
+			}
+			vb := st.VBufs[e.BufferIndex]
+			need := int64(nverts)
+			if e.InstanceDivisor != 0 {
+				need = 0
+				if count > 0 {
+					need = int64(start) + int64(count-1)/int64(e.InstanceDivisor) + 1
+				}
+			}
+			if need == 0 {
+				continue
+			}
+			last := int64(vb.Offset) + int64(e.SrcOffset) + (need-1)*int64(vb.Stride) + int64(elementBytes(e.Format))
+			if size := int64(vb.Buffer.Size()); last > size {
+				return fmt.Errorf("attribute %s: element %d ends at byte %d of the %d-byte vertex buffer %d", s.Name, need-1, last, size, e.BufferIndex)
+			}
+		}
+	}
+	return nil
 }
