@@ -2,6 +2,7 @@ package lower
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"vortexgfx/shader/glsl"
@@ -83,7 +84,7 @@ func (l *lowerer) layoutCompute() {
 		}
 		p.Inputs = append(p.Inputs, ir.Slot{Name: name, Word: w, Words: n, Type: ir.U32, Location: -1})
 	}
-	sortSlots(p.Inputs)
+	slices.SortFunc(p.Inputs, func(a, b ir.Slot) int { return a.Word - b.Word })
 	for _, v := range l.globals {
 		if w, ok := computeInputs[v.Name]; ok && v.Builtin && v.Kind == ast.VarIn {
 			l.inputs[v] = w
@@ -152,17 +153,9 @@ func (l *lowerer) layoutCompute() {
 	}
 	shared = (shared + 3) &^ 3
 	if shared > types.MaxComputeSharedMemorySize {
-		l.errorf(l.sp.Main.NamePos, "shared variables take %d bytes, more than gl_MaxComputeSharedMemorySize (%d)", shared, types.MaxComputeSharedMemorySize)
+		l.errorf(ast.Pos{}, "shared variables take %d bytes, more than gl_MaxComputeSharedMemorySize (%d)", shared, types.MaxComputeSharedMemorySize)
 	}
 	p.SharedBytes = uint32(shared)
-}
-
-func sortSlots(s []ir.Slot) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j].Word < s[j-1].Word; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
 }
 
 // opaqueUniform records an image or atomic counter uniform.

@@ -150,3 +150,15 @@ void main() {
 		t.Errorf("dynamic block index: %v", err)
 	}
 }
+
+// TestComputeSharedLimit checks the gl_MaxComputeSharedMemorySize limit.
+func TestComputeSharedLimit(t *testing.T) {
+	src := "#version 430\nlayout(local_size_x = 1) in;\nshared vec4 big[2049];\nvoid main() { big[0] = vec4(1.0); }\n"
+	if _, err := CompileCompute("t.comp", src, glsl.Options{}); err == nil || !strings.Contains(err.Error(), "gl_MaxComputeSharedMemorySize") {
+		t.Errorf("32 KiB + 16 of shared memory: %v", err)
+	}
+	ok := strings.Replace(src, "2049", "2048", 1)
+	if _, err := CompileCompute("t.comp", ok, glsl.Options{}); err != nil {
+		t.Errorf("32 KiB of shared memory: %v", err)
+	}
+}
