@@ -152,8 +152,8 @@ func (l *lowerer) layoutCompute() {
 		}
 	}
 	shared = (shared + 3) &^ 3
-	if shared > types.MaxComputeSharedMemorySize {
-		l.errorf(ast.Pos{}, "shared variables take %d bytes, more than gl_MaxComputeSharedMemorySize (%d)", shared, types.MaxComputeSharedMemorySize)
+	if shared > types.MaxComputeSharedMemorySize && len(l.sp.Units) > 0 {
+		l.errorf(l.sp.Units[0].File.Pos(), "shared variables take %d bytes, more than gl_MaxComputeSharedMemorySize (%d)", shared, types.MaxComputeSharedMemorySize)
 	}
 	p.SharedBytes = uint32(shared)
 }
