@@ -334,3 +334,33 @@ void main() {
 		t.Fatalf("concurrent run differs from the sequential one")
 	}
 }
+
+// TestComputeRunNoAlloc checks that a warm Workgroup.Run of a compiled shader with
+// shared memory, barriers, buffer loads and stores and atomics allocates nothing.
+func TestComputeRunNoAlloc(t *testing.T) {
+	src := `#version 430
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer B { uint total; uint data[]; };
+shared uint s[64];
+void main() {
+	uint i = gl_LocalInvocationIndex;
+	s[i] = data[gl_GlobalInvocationID.x];
+	barrier();
+	if (i == 0u) {
+		uint sum = 0u;
+		for (int k = 0; k < 64; k++) {
+			sum += s[k];
+		}
+		atomicAdd(total, sum);
+	}
+}
+`
+	wg := compile(t, src, 16)
+	mem := newSliceMemory()
+	mem.buf[0] = make([]uint32, 1+64)
+	ids := WorkgroupIDs{Num: [3]uint32{1, 1, 1}}
+	ctx := context.Background()
+	if a := testing.AllocsPerRun(10, func() { _ = wg.Run(ctx, ids, mem) }); a != 0 {
+		t.Errorf("Run allocates %v times per call", a)
+	}
+}
