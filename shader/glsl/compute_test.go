@@ -111,6 +111,8 @@ var computeBad = []struct{ name, src, want string }{
 	{"local-size-in-fragment", "#version 430\nlayout(local_size_x = 2) in;\nout vec4 c;\nvoid main() { c = vec4(0); }\n", "compute"},
 	{"workgroupsize-before", "#version 430\nconst uvec3 s = gl_WorkGroupSize;\nlayout(local_size_x = 2) in;\nvoid main() {}\n", "gl_WorkGroupSize"},
 	{"es-image-readwrite", "#version 310 es\nlayout(local_size_x = 1) in;\nlayout(rgba8) uniform highp image2D img;\nvoid main() {}\n", "readonly or writeonly"},
+	{"member-offset-misaligned", "#version 440\nlayout(local_size_x = 1) in;\nlayout(std430) buffer B { layout(offset = 6) vec2 v; };\nvoid main() {}\n", "alignment"},
+	{"member-offset-overlap", "#version 440\nlayout(local_size_x = 1) in;\nlayout(std430) buffer B { vec4 a; layout(offset = 8) float f; };\nvoid main() {}\n", "overlaps"},
 	{"counter-offset", "#version 430\nlayout(local_size_x = 1) in;\nlayout(binding = 0, offset = 2) uniform atomic_uint c;\nvoid main() {}\n", "multiple of 4"},
 	{"compute-with-vertex", "", "cannot be linked"},
 	{"compute-in", "#version 430\nlayout(local_size_x = 1) in;\nin vec4 x;\nvoid main() {}\n", "no 'in' variables"},

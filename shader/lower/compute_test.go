@@ -162,3 +162,21 @@ func TestComputeSharedLimit(t *testing.T) {
 		t.Errorf("32 KiB of shared memory: %v", err)
 	}
 }
+
+// TestComputeExplicitOffsets checks layout(offset) and layout(align) on storage
+// block members. spec: GLSL 4.50 §4.4.5.
+func TestComputeExplicitOffsets(t *testing.T) {
+	src := `#version 440
+layout(local_size_x = 1) in;
+layout(std430, binding = 0) buffer B { float a; layout(offset = 32) vec2 v; layout(align = 64) uint u; float rest[]; };
+void main() { rest[0] = a + v.y + float(u); }
+`
+	p, err := CompileCompute("t.comp", src, glsl.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// a at 0, v at 32, u at 64 (align 64), rest at 68, stride 4.
+	if b := p.Buffers[0]; b.Fixed != 68 || b.Stride != 4 {
+		t.Errorf("buffer %+v, want fixed 68 stride 4", b)
+	}
+}

@@ -381,11 +381,38 @@ func (c *checker) bufferBlock(d *ast.BlockDecl, b *ast.InterfaceBlock) {
 			c.errorf(m.DeclPos, "opaque types are not allowed in buffer blocks")
 		}
 	}
-	offs, size, stride := MemOffsets(b.Members, b.Layout == "std140")
+	std140 := b.Layout == "std140"
+	off := 0
 	for i, m := range b.Members {
-		m.Offset = offs[i]
+		s, a := MemLayout(m.Type, std140)
+		base := a
+		if al := c.memberLayout(m, "align"); al >= 0 {
+			if al == 0 || al&(al-1) != 0 {
+				c.errorf(m.DeclPos, "layout(align = %d) is not a power of two", al)
+			} else {
+				a = max(a, al)
+			}
+		}
+		if o := c.memberLayout(m, "offset"); o >= 0 {
+			// spec: GLSL 4.50 §4.4.5 (offset: a multiple of the base alignment, not
+			// inside an earlier member; align then rounds it up).
+			if o%base != 0 {
+				c.errorf(m.DeclPos, "layout(offset = %d) of '%s' is not a multiple of its alignment %d", o, m.Name, base)
+			} else if o < off {
+				c.errorf(m.DeclPos, "layout(offset = %d) of '%s' overlaps the previous member", o, m.Name)
+			} else {
+				off = o
+			}
+		}
+		off = roundUp(off, a)
+		m.Offset = off
+		if i == len(b.Members)-1 && m.Type.IsArray() && m.Type.Len == 0 {
+			b.Size, b.RuntimeStride = off, MemArrayStride(m.Type.Elem, std140)
+			return
+		}
+		off += s
 	}
-	b.Size, b.RuntimeStride = size, stride
+	b.Size = off
 }
 
 // runtimeArray reports whether e names the unsized last member of a storage block.
@@ -472,4 +499,14 @@ func (c *checker) workGroupSizeUse() {
 		return
 	}
 	c.errorf(f.Pos(), "gl_WorkGroupSize is used but the shader declares no local size")
+}
+
+// memberLayout evaluates a block member's layout(name = N), -1 when absent.
+func (c *checker) memberLayout(m *ast.Var, name string) int {
+	for _, l := range m.Qual.Layout {
+		if l.Name == name {
+			return c.layoutInt(l)
+		}
+	}
+	return -1
 }
