@@ -74,6 +74,7 @@ void main() {
 	slot[i] = atomicCounter(other) + atomicCounterDecrement(other);
 }
 `},
+	{"row-major-no-matrix", "#version 430\nlayout(local_size_x = 1) in;\nlayout(std430, row_major) buffer B { vec4 v; };\nvoid main() { v = vec4(1.0); }\n"},
 	{"std430-struct", `#version 430
 layout(local_size_x = 1) in;
 struct P { vec3 pos; float w; vec2 uv; };
@@ -111,6 +112,7 @@ var computeBad = []struct{ name, src, want string }{
 	{"local-size-in-fragment", "#version 430\nlayout(local_size_x = 2) in;\nout vec4 c;\nvoid main() { c = vec4(0); }\n", "compute"},
 	{"workgroupsize-before", "#version 430\nconst uvec3 s = gl_WorkGroupSize;\nlayout(local_size_x = 2) in;\nvoid main() {}\n", "gl_WorkGroupSize"},
 	{"es-image-readwrite", "#version 310 es\nlayout(local_size_x = 1) in;\nlayout(rgba8) uniform highp image2D img;\nvoid main() {}\n", "readonly or writeonly"},
+	{"row-major-matrix", "#version 430\nlayout(local_size_x = 1) in;\nlayout(std430, row_major) buffer B { mat2 m; };\nvoid main() {}\n", "row_major"},
 	{"member-offset-misaligned", "#version 440\nlayout(local_size_x = 1) in;\nlayout(std430) buffer B { layout(offset = 6) vec2 v; };\nvoid main() {}\n", "alignment"},
 	{"member-offset-overlap", "#version 440\nlayout(local_size_x = 1) in;\nlayout(std430) buffer B { vec4 a; layout(offset = 8) float f; };\nvoid main() {}\n", "overlaps"},
 	{"counter-offset", "#version 430\nlayout(local_size_x = 1) in;\nlayout(binding = 0, offset = 2) uniform atomic_uint c;\nvoid main() {}\n", "multiple of 4"},

@@ -374,7 +374,7 @@ func (c *checker) bufferBlock(d *ast.BlockDecl, b *ast.InterfaceBlock) {
 		if m.Type.IsArray() && m.Type.Len == 0 && i != len(b.Members)-1 {
 			c.errorf(m.DeclPos, "only the last member of a buffer block may be an unsized array")
 		}
-		if m.RowMajor {
+		if m.RowMajor && containsMatrix(m.Type) {
 			c.errorf(m.DeclPos, "row_major matrices in buffer blocks are not supported")
 		}
 		if m.Type.ContainsSampler() {
@@ -509,4 +509,21 @@ func (c *checker) memberLayout(m *ast.Var, name string) int {
 		}
 	}
 	return -1
+}
+
+// containsMatrix reports whether t is or holds a matrix.
+func containsMatrix(t *ast.Type) bool {
+	switch {
+	case t.IsMatrix():
+		return true
+	case t.IsArray():
+		return containsMatrix(t.Elem)
+	case t.IsStruct():
+		for _, f := range t.Struct.Fields {
+			if containsMatrix(f.Type) {
+				return true
+			}
+		}
+	}
+	return false
 }
