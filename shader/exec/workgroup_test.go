@@ -108,3 +108,47 @@ func TestWorkgroupNoAlloc(t *testing.T) {
 		t.Errorf("Run allocates %v times per call", a)
 	}
 }
+
+// TestWorkgroupBarrierInCall runs the reverse program's body as the leaf of a call
+// tree too large to inline (each level calls the next twice, the second call under
+// a false condition), so the barrier suspends a warp inside nested Calls.
+func TestWorkgroupBarrierInCall(t *testing.T) {
+	const n, levels = 16, 22
+	flat := reverseProgram(n, true)
+	p := &ir.Program{Stage: ir.Compute, InputWords: ir.ComputeInputWords, LocalSize: flat.LocalSize,
+		SharedBytes: flat.SharedBytes, Buffers: flat.Buffers, Regs: flat.Regs}
+	b := ir.NewBuilder(p)
+	no := b.ConstB(false)
+	mainCode := p.Code
+	p.Code = nil
+	for i := 0; i < levels; i++ {
+		var code []ir.Inst
+		b.Into(&code)
+		b.Emit(ir.Inst{Op: ir.Call, Dst: ir.NoReg, Src: [4]ir.Reg{ir.NoReg, ir.NoReg, ir.NoReg, ir.NoReg}, Imm: uint32(i + 1)})
+		b.Ctl(ir.If, no)
+		b.Emit(ir.Inst{Op: ir.Call, Dst: ir.NoReg, Src: [4]ir.Reg{ir.NoReg, ir.NoReg, ir.NoReg, ir.NoReg}, Imm: uint32(i + 1)})
+		b.Ctl(ir.EndIf)
+		p.Funcs = append(p.Funcs, ir.Func{Name: "level", Code: code})
+	}
+	p.Funcs = append(p.Funcs, ir.Func{Name: "leaf", Code: flat.Code})
+	b.Into(&p.Code)
+	p.Code = append(p.Code, mainCode...)
+	b.Emit(ir.Inst{Op: ir.Call, Dst: ir.NoReg, Src: [4]ir.Reg{ir.NoReg, ir.NoReg, ir.NoReg, ir.NoReg}, Imm: 0})
+	if ir.InlinedSize(p) <= ir.MaxInlinedCode {
+		t.Fatalf("call tree of %d instructions would be inlined", ir.InlinedSize(p))
+	}
+	wg, err := NewWorkgroup(p, Config{Width: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := newSliceMemory()
+	mem.buf[3] = make([]uint32, n)
+	if err := wg.Run(context.Background(), WorkgroupIDs{Num: [3]uint32{1, 1, 1}}, mem); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range mem.buf[3] {
+		if v != uint32(n-1-i) {
+			t.Fatalf("word %d = %d, want %d", i, v, n-1-i)
+		}
+	}
+}
