@@ -57,12 +57,17 @@ type FrontEndArgs struct {
 	Counters   uint64 // 14: u32[FECounterWords]
 	FragArgs   uint64 // 15: the fragment argument block whose prim count SCAN fills in
 	Cols, Rows uint32 // 16: the dense bin grid
-	BinLog     uint32 // 17
-	Counts     uint64 // 18: u32[prims] bins per primitive
-	Keys       uint64 // 19: u32[keys] (bin_id << PipePrimBits) | pid
-	Hist       uint64 // 20: u32[bins]
-	Base       uint64 // 21: u32[bins]
-	TBuf       uint64 // 22: bin headers then sorted pids
+	BinLog     uint32 // 17 low
+	// DepthClipDisable (slot 17 high, bit 0) turns setup_k's near-plane clip off
+	// (GL depth clamp / Vulkan depthClipEnable = false): the depth the merger
+	// sees is clamped to the depth range instead. spec: vortexpipe-driver §3.7
+	// (depth-clamp / depth-clip-disable row)
+	DepthClipDisable bool
+	Counts           uint64 // 18: u32[prims] bins per primitive
+	Keys             uint64 // 19: u32[keys] (bin_id << PipePrimBits) | pid
+	Hist             uint64 // 20: u32[bins]
+	Base             uint64 // 21: u32[bins]
+	TBuf             uint64 // 22: bin headers then sorted pids
 	// NVar is 0 for setup_vertex_t records, else the number of packed varyings per
 	// expand_k record; NFlat is the number of flat words SETUP copies from each
 	// triangle's provoking vertex into FlatSlots and EMIT compacts into Flat, the
@@ -80,7 +85,7 @@ func (a *FrontEndArgs) Pack() []byte {
 		uint64(math.Float32bits(a.Near)) | uint64(math.Float32bits(a.Far))<<32,
 		uint64(a.Cull) | uint64(a.Planes)<<32,
 		a.Slots, a.SlotBoxes, a.Keep, a.Offsets, a.Prims, a.Boxes, a.Counters, a.FragArgs,
-		uint64(a.Cols) | uint64(a.Rows)<<32, uint64(a.BinLog),
+		uint64(a.Cols) | uint64(a.Rows)<<32, uint64(a.BinLog) | uint64(b2u(a.DepthClipDisable))<<32,
 		a.Counts, a.Keys, a.Hist, a.Base, a.TBuf, uint64(a.NVar) | uint64(a.NFlat)<<32, a.FlatSlots, a.Flat,
 	}
 	b := make([]byte, 8*FrontEndArgSlots)
@@ -97,13 +102,16 @@ func UnpackFrontEndArgs(b []byte) (FrontEndArgs, error) {
 		return FrontEndArgs{}, fmt.Errorf("abi: front-end args: %d bytes, want %d", len(b), 8*FrontEndArgSlots)
 	}
 	s := func(i int) uint64 { return binary.LittleEndian.Uint64(b[8*i:]) }
+	if f := s(17) >> 32; f > 1 {
+		return FrontEndArgs{}, fmt.Errorf("abi: front-end args: slot 17 flags 0x%x (only bit 0, depth clip disable, is defined)", f)
+	}
 	return FrontEndArgs{
 		Stage: s(0), Verts: s(1), NumVerts: uint32(s(2)), Tris: s(3), NumTris: uint32(s(4)),
 		Width: uint32(s(5)), Height: uint32(s(5) >> 32),
 		Near: math.Float32frombits(uint32(s(6))), Far: math.Float32frombits(uint32(s(6) >> 32)),
 		Cull: uint32(s(7)), Planes: uint32(s(7) >> 32),
 		Slots: s(8), SlotBoxes: s(9), Keep: s(10), Offsets: s(11), Prims: s(12), Boxes: s(13),
-		Counters: s(14), FragArgs: s(15), Cols: uint32(s(16)), Rows: uint32(s(16) >> 32), BinLog: uint32(s(17)),
+		Counters: s(14), FragArgs: s(15), Cols: uint32(s(16)), Rows: uint32(s(16) >> 32), BinLog: uint32(s(17)), DepthClipDisable: s(17)>>32 != 0,
 		Counts: s(18), Keys: s(19), Hist: s(20), Base: s(21), TBuf: s(22),
 		NVar: uint32(s(23)), NFlat: uint32(s(23) >> 32), FlatSlots: s(24), Flat: s(25),
 	}, nil
@@ -172,3 +180,70 @@ func UnpackDraw3DFragArgs(b []byte) (Draw3DFragArgs, error) {
 	}
 	return a, nil
 }
+
+// The fragment arg block's software-unit slots 3–8 ("the SW-raster tile-walk
+// geometry", vortexpipe §2.5), written by the draw and read by the FS wrapper: the
+// bin headers the software walk reads, their count, the dense per-primitive
+// bounding boxes, the packed target geometry (PackFSGeometry), the software
+// counters (u32[FSCounterWords]) and the routing flags (FSFlag*).
+// spec: vortexpipe-driver §2.5, §2.3.3, §3.4.1
+const (
+	ArgFSTiles     = ArgFSSWRasterBase
+	ArgFSTileCount = ArgFSSWRasterBase + 1
+	ArgFSBoxes     = ArgFSSWRasterBase + 2
+	ArgFSGeometry  = ArgFSSWRasterBase + 3
+	ArgFSCounters  = ArgFSSWRasterBase + 4
+	ArgFSFlags     = ArgFSSWRasterBase + 5
+)
+
+// Bits of the FS routing-flags slot (ArgFSFlags): the units routed to software,
+// then per colour target i the BGRA byte order at bit FSFlagBGRAShift+i (the
+// variant key's bgra mask), the number of bound colour targets at
+// FSFlagTargetsShift (4 bits).
+// spec: vortexpipe-driver §2.3.1 (variant key), §2.3.3
+const (
+	FSFlagSWRaster     uint64 = 1 << 0
+	FSFlagSWOM         uint64 = 1 << 1
+	FSFlagSWTex        uint64 = 1 << 2
+	FSFlagBGRAShift           = 8
+	FSFlagTargetsShift        = 16
+	FSFlagTargetsMask  uint64 = 0xF
+)
+
+// FSGeometry is the packed target geometry of ArgFSGeometry: width [15:0],
+// height [31:16], samples [39:32], bin log [47:40].
+// spec: vortexpipe-driver §2.5, §3.4.1
+type FSGeometry struct {
+	Width, Height int
+	Samples       int
+	BinLog        uint
+}
+
+// Pack packs the geometry into the slot's word.
+func (g FSGeometry) Pack() uint64 {
+	return uint64(g.Width&0xFFFF) | uint64(g.Height&0xFFFF)<<16 | uint64(g.Samples&0xFF)<<32 | uint64(g.BinLog&0xFF)<<40
+}
+
+// UnpackFSGeometry is the inverse of FSGeometry.Pack (the kernel validates).
+func UnpackFSGeometry(w uint64) FSGeometry {
+	return FSGeometry{Width: int(w & 0xFFFF), Height: int(w >> 16 & 0xFFFF), Samples: int(w >> 32 & 0xFF), BinLog: uint(w >> 40 & 0xFF)}
+}
+
+// The software counter words (u32 each at ArgFSCounters), summed with one atomic
+// add per word per CTA: fragments exported (shaded, covered, live), samples the
+// software merger merged, samples that passed it, quads and waves the software
+// tile walk produced. spec: vortexpipe-driver §3.4, §3.4.1; facts §7 (counters)
+const (
+	FSCounterFragments = iota
+	FSCounterMerged
+	FSCounterPassed
+	FSCounterQuads
+	FSCounterWaves
+	FSCounterWords
+)
+
+// ArgVSSWSampler is the vertex arg block's slot 7 (free in vortexpipe §2.5's
+// table): the resident software-sampler descriptor table (SWTexDescBytes
+// entries indexed by sampler binding) a vertex shader samples through, 0 when
+// the VS samples nothing. spec: vortexpipe-driver §2.5, §3.6
+const ArgVSSWSampler = 7

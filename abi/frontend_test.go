@@ -65,3 +65,53 @@ func TestDraw3DFragArgs(t *testing.T) {
 		t.Error("more prims than the pid field addresses must be refused")
 	}
 }
+
+// TestFrontEndClipFlag pins slot 17's high half: bit 0 is depth clip disable,
+// any other bit is refused. spec: vortexpipe-driver §3.7 (depth-clamp row)
+func TestFrontEndClipFlag(t *testing.T) {
+	a := FrontEndArgs{BinLog: 5, DepthClipDisable: true}
+	b := a.Pack()
+	if got := binary.LittleEndian.Uint64(b[8*17:]); got != 1<<32|5 {
+		t.Errorf("slot 17 = %#x", got)
+	}
+	if got, err := UnpackFrontEndArgs(b); err != nil || !got.DepthClipDisable || got.BinLog != 5 {
+		t.Errorf("round trip %+v %v", got, err)
+	}
+	binary.LittleEndian.PutUint64(b[8*17:], 2<<32|5)
+	if _, err := UnpackFrontEndArgs(b); err == nil {
+		t.Error("an undefined slot-17 flag must be refused")
+	}
+}
+
+// TestFSArgSlots pins the fragment and vertex arg-block slots, routing flags,
+// geometry word and counter words. spec: vortexpipe-driver §2.5 (slots 3–8 the
+// SW-raster tile-walk geometry; vertex slot 7 unused by the driver table)
+func TestFSArgSlots(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		got, want uint64
+	}{
+		{"tiles", ArgFSTiles, 3}, {"tile count", ArgFSTileCount, 4}, {"boxes", ArgFSBoxes, 5},
+		{"geometry", ArgFSGeometry, 6}, {"counters", ArgFSCounters, 7}, {"flags", ArgFSFlags, 8},
+		{"desc after the SW slots", ArgFSDesc, ArgFSFlags + 1},
+		{"sw raster", FSFlagSWRaster, 1}, {"sw om", FSFlagSWOM, 2}, {"sw tex", FSFlagSWTex, 4},
+		{"bgra shift", FSFlagBGRAShift, 8}, {"targets shift", FSFlagTargetsShift, 16},
+		{"fragments", FSCounterFragments, 0}, {"merged", FSCounterMerged, 1}, {"passed", FSCounterPassed, 2},
+		{"quads", FSCounterQuads, 3}, {"waves", FSCounterWaves, 4}, {"counter words", FSCounterWords, 5},
+		{"vs sw sampler", ArgVSSWSampler, 7},
+		{"geometry packing", FSGeometry{Width: 640, Height: 480, Samples: 4, BinLog: 7}.Pack(), 7<<40 | 4<<32 | 480<<16 | 640},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("%s = %#x, want %#x", tc.name, tc.got, tc.want)
+		}
+	}
+	for _, s := range []int{ArgVSOutput, ArgVSAttribTable, ArgVSIndexBuffer, ArgVSVertsPerInst, ArgVSBaseInstance, ArgVSBaseVertex, ArgVSCount, ArgVSDescTable} {
+		if s == ArgVSSWSampler {
+			t.Errorf("vertex slot %d is taken twice", s)
+		}
+	}
+	g := FSGeometry{Width: 4096, Height: 2048, Samples: 1, BinLog: 4}
+	if UnpackFSGeometry(g.Pack()) != g {
+		t.Error("geometry round trip")
+	}
+}

@@ -115,6 +115,7 @@ func setupKernel(c *device.CTA) error {
 	switch a.Stage {
 	case abi.FEStageSetup:
 		env := newFEEnv(int(a.Width), int(a.Height), a.Near, a.Far, CullMode(a.Cull), nil, Planes(a.Planes))
+		env.noClip = a.DepthClipDisable
 		var vb [3 * ShaderVertexBytes]byte
 		var v [3]SetupVertex
 		rec := uint64(abi.SetupVertexBytes)

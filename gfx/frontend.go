@@ -140,6 +140,9 @@ type feEnv struct {
 	vp            *Viewport
 	planes        Planes
 	guard         [4]plane
+	// noClip disables the near-plane clip (depth clip disable, GL depth
+	// clamp): the merger clamps the depth to the depth range instead.
+	noClip bool
 }
 
 func newFEEnv(width, height int, near, far float32, cull CullMode, vp *Viewport, planes Planes) *feEnv {
@@ -161,8 +164,10 @@ func newFEEnv(width, height int, near, far float32, cull CullMode, vp *Viewport,
 func (e *feEnv) setupOne(v0, v1, v2 *SetupVertex, st *FrontEndStats, prims *[SetupSlot]Prim, bbs *[SetupSlot]BBox) int {
 	var polyA, polyB [8]SetupVertex
 	var sub [SetupMaxSub][3]SetupVertex
-	ns := ClipNear(v0, v1, v2, &sub)
-	if ns != 1 || sub[0] != [3]SetupVertex{*v0, *v1, *v2} {
+	ns := 1
+	if e.noClip {
+		sub[0] = [3]SetupVertex{*v0, *v1, *v2}
+	} else if ns = ClipNear(v0, v1, v2, &sub); ns != 1 || sub[0] != [3]SetupVertex{*v0, *v1, *v2} {
 		st.NearClipped++
 	}
 	var fan [SetupSlot][3]SetupVertex

@@ -574,6 +574,10 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 		return st, err
 	}
 	fa := fe.args
+	// Depth clamp: setup_k keeps the geometry the near plane would cut and
+	// the merger clamps the depth to the depth range (routed to software:
+	// swom.State.FFWhy). spec: vortexpipe §3.7 (depth-clamp row)
+	fa.DepthClipDisable = ms.DepthClamp
 	// The FS arg block: prims at slot 0, the descriptor table at slot 9, the
 	// aperture geometry at slot 11. (SCAN writes the visible-primitive count
 	// into slot 1, which this wrapper — having no software sampler — ignores.)
@@ -588,24 +592,24 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 	binary.LittleEndian.PutUint64(fsArgs[8*abi.ArgFSAperture:], ap.Pack())
 	binary.LittleEndian.PutUint64(fsArgs[8*abi.ArgFSFlat:], fa.Flat)
 	g, _ := NewBinGrid(d.w, d.h, d.binLog)
-	ctrs, err := upload(make([]byte, 4*swCounterWords))
+	ctrs, err := upload(make([]byte, 4*abi.FSCounterWords))
 	if err != nil {
 		return st, err
 	}
-	flags := uint64(len(d.tc.Colors)) << 16
+	flags := uint64(len(d.tc.Colors)) << abi.FSFlagTargetsShift
 	for i, f := range d.tc.Colors {
 		if f == format.BGRA8 {
-			flags |= 1 << (8 + i)
+			flags |= 1 << (abi.FSFlagBGRAShift + i)
 		}
 	}
 	if route.SWRaster {
-		flags |= fsFlagSWRaster
+		flags |= abi.FSFlagSWRaster
 	}
 	if route.SWTex {
-		flags |= fsFlagSWTex
+		flags |= abi.FSFlagSWTex
 	}
 	if route.SWOM {
-		flags |= fsFlagSWOM
+		flags |= abi.FSFlagSWOM
 		desc, err := ms.Marshal()
 		if err != nil {
 			return st, err
@@ -617,9 +621,9 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 		binary.LittleEndian.PutUint64(fsArgs[8*abi.ArgFSSWMerger:], db.Addr())
 	}
 	for slot, v := range map[int]uint64{
-		argFSTiles: fa.TBuf, argFSTileN: uint64(g.Bins()), argFSBoxes: fa.Boxes,
-		argFSGeometry: uint64(d.w) | uint64(d.h)<<16 | uint64(d.tc.Samples)<<32 | uint64(d.binLog)<<40,
-		argFSCounters: ctrs.Addr(), argFSFlags: flags,
+		abi.ArgFSTiles: fa.TBuf, abi.ArgFSTileCount: uint64(g.Bins()), abi.ArgFSBoxes: fa.Boxes,
+		abi.ArgFSGeometry: abi.FSGeometry{Width: d.w, Height: d.h, Samples: d.tc.Samples, BinLog: d.binLog}.Pack(),
+		abi.ArgFSCounters: ctrs.Addr(), abi.ArgFSFlags: flags,
 	} {
 		binary.LittleEndian.PutUint64(fsArgs[8*slot:], v)
 	}
@@ -714,14 +718,14 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 	}
 	st.Perf = p1.sub(p0)
 	st.Shaded, st.Written = int64(st.Perf.OMReads), int64(st.Perf.OMWrites)
-	sc := make([]byte, 4*swCounterWords)
+	sc := make([]byte, 4*abi.FSCounterWords)
 	if err := ds.q.EnqueueRead(ctrs, 0, sc).Wait(); err != nil {
 		return st, err
 	}
 	swc := func(k int) int64 { return int64(binary.LittleEndian.Uint32(sc[4*k:])) }
-	st.SWMerged, st.SWPassed, st.SWQuads, st.SWWaves = swc(swCtrMerged), swc(swCtrPassed), swc(swCtrQuads), swc(swCtrWaves)
+	st.SWMerged, st.SWPassed, st.SWQuads, st.SWWaves = swc(abi.FSCounterMerged), swc(abi.FSCounterPassed), swc(abi.FSCounterQuads), swc(abi.FSCounterWaves)
 	if route.SWOM {
-		st.Shaded, st.Written = swc(swCtrFragments), st.SWPassed
+		st.Shaded, st.Written = swc(abi.FSCounterFragments), st.SWPassed
 	}
 	if route.SWRaster {
 		st.Quads, st.Waves = st.SWQuads, st.SWWaves

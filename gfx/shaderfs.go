@@ -13,42 +13,6 @@ import (
 	"vortexgfx/shader/exec"
 )
 
-// The FS arg block's software-unit slots (abi.ArgFSSWRasterBase..+5), written
-// by the draw and read by the wrapper: the tile walk's headers, their count,
-// the dense per-primitive bounding boxes, the packed target geometry
-// (width | height<<16 | samples<<32 | bin log<<40), the software counters
-// and the routing flags (fsFlag* | per-target BGRA byte order<<8 | colour
-// targets<<16).
-// spec: vortexpipe §2.5 (slots 3–8 the SW-raster tile-walk geometry)
-const (
-	argFSTiles    = abi.ArgFSSWRasterBase
-	argFSTileN    = abi.ArgFSSWRasterBase + 1
-	argFSBoxes    = abi.ArgFSSWRasterBase + 2
-	argFSGeometry = abi.ArgFSSWRasterBase + 3
-	argFSCounters = abi.ArgFSSWRasterBase + 4
-	argFSFlags    = abi.ArgFSSWRasterBase + 5
-)
-
-// Routing flags of argFSFlags.
-const (
-	fsFlagSWRaster = 1 << 0
-	fsFlagSWOM     = 1 << 1
-	fsFlagSWTex    = 1 << 2
-)
-
-// The software counters (u32 words at argFSCounters), summed with one atomic
-// add per wave: fragments exported (shaded, covered, live), samples merged by
-// the software merger, samples that passed it, quads and waves the software
-// tile walk produced.
-const (
-	swCtrFragments = iota
-	swCtrMerged
-	swCtrPassed
-	swCtrQuads
-	swCtrWaves
-	swCounterWords
-)
-
 // fsScratch is one running fragment wave of a compiled program: its executor
 // (whose output sink it is), the uniform words, each lane's pixel, primitive,
 // sample coverage, per-sample depth and facing, and the wave's output-merger
@@ -80,7 +44,7 @@ type fsScratch struct {
 	dsb     [4]byte
 	texel   [swom.MaxTargets][16]byte
 	frag    swom.Fragment
-	ctr     [swCounterWords]uint32
+	ctr     [abi.FSCounterWords]uint32
 	swTex   bool
 	sw      *swtex.Sampler
 }
@@ -138,11 +102,11 @@ func (s *fsScratch) Export(req *exec.ExportRequest) error {
 		if sp.fragDepth >= 0 && (sp.fragDepth+1)*w <= len(req.Words) {
 			depth = swom.FloatDepth(math.Float32frombits(req.Words[sp.fragDepth*w+l])).Z24
 		}
-		rts := max(min(sp.colorN, int(s.flags>>16&0xF)), 1)
+		rts := max(min(sp.colorN, int(s.flags>>abi.FSFlagTargetsShift&abi.FSFlagTargetsMask)), 1)
 		for rt := 0; rt < rts; rt++ {
 			ch := func(k int) uint32 { return format.UNorm(math.Float32frombits(s.outWord(sp, req, rt, k, l)), 8) }
 			var color uint32
-			if s.flags>>(8+rt)&1 != 0 {
+			if s.flags>>(abi.FSFlagBGRAShift+rt)&1 != 0 {
 				color = swom.PackColor(format.BGRA8, ch(0), ch(1), ch(2), ch(3))
 			} else {
 				color = swom.PackColor(format.RGBA8, ch(0), ch(1), ch(2), ch(3))
@@ -150,7 +114,7 @@ func (s *fsScratch) Export(req *exec.ExportRequest) error {
 			c.OMExport(int(s.x[l]), int(s.y[l]), s.face[l], rt, color, depth, 0)
 		}
 	}
-	s.ctr[swCtrFragments] += exported
+	s.ctr[abi.FSCounterFragments] += exported
 	return c.Err()
 }
 
@@ -199,9 +163,9 @@ func (s *fsScratch) merge(sp *ShaderProgram, req *exec.ExportRequest, l int) {
 			c.Read(st.Targets[i].Addr+idx*uint64(s.bpp[i]), tex[i])
 		}
 		wrote, pass := st.Merge(f, z, ds, &tex)
-		s.ctr[swCtrMerged]++
+		s.ctr[abi.FSCounterMerged]++
 		if pass {
-			s.ctr[swCtrPassed]++
+			s.ctr[abi.FSCounterPassed]++
 		}
 		if wrote&swom.WroteDS != 0 {
 			c.Write(st.DSAddr+idx*uint64(dsBytes), ds)
@@ -218,16 +182,15 @@ func (s *fsScratch) merge(sp *ShaderProgram, req *exec.ExportRequest, l int) {
 // sizes, the routing flags and, on the software merger, its descriptor.
 func (s *fsScratch) begin(sp *ShaderProgram, c *device.CTA, env *devEnv) error {
 	s.c, s.prog, s.valid = c, sp, false
-	s.ctr = [swCounterWords]uint32{}
+	s.ctr = [abi.FSCounterWords]uint32{}
 	desc := c.Arg(abi.ArgFSDesc)
-	s.flags = c.Arg(argFSFlags)
-	geo := c.Arg(argFSGeometry)
-	s.samples = max(int(geo>>32&0xFF), 1)
+	s.flags = c.Arg(abi.ArgFSFlags)
+	s.samples = max(abi.UnpackFSGeometry(c.Arg(abi.ArgFSGeometry)).Samples, 1)
 	readUniforms(c, desc, s.uni[:sp.prog.UniformWords], s.ub)
 	if err := s.m.SetUniforms(s.uni); err != nil {
 		return err
 	}
-	if len(sp.prog.FS.Tex) > 0 && s.flags&fsFlagSWTex == 0 {
+	if len(sp.prog.FS.Tex) > 0 && s.flags&abi.FSFlagSWTex == 0 {
 		// Descriptor set 0 (table slot 1): {w, h, levels, mip} per sampler.
 		set0 := c.ReadU64(desc + 8)
 		for i := range sp.prog.FS.Samplers {
@@ -235,7 +198,7 @@ func (s *fsScratch) begin(sp *ShaderProgram, c *device.CTA, env *devEnv) error {
 			s.tex[i] = fsTexState{w: float32(c.ReadU32(d)), h: float32(c.ReadU32(d + 4)), levels: max(c.ReadU32(d+8), 1), mip: MipFilter(c.ReadU32(d + 12))}
 		}
 	}
-	s.swTex = s.flags&fsFlagSWTex != 0 && len(sp.prog.FS.Tex) > 0
+	s.swTex = s.flags&abi.FSFlagSWTex != 0 && len(sp.prog.FS.Tex) > 0
 	if s.swTex {
 		if env == nil || env.mem == nil {
 			return fmt.Errorf("%s: software sampler routed on a kernel without device memory (open the program with a ShaderDevice)", sp.fsName())
@@ -244,7 +207,7 @@ func (s *fsScratch) begin(sp *ShaderProgram, c *device.CTA, env *devEnv) error {
 			return err
 		}
 	}
-	s.swOM = s.flags&fsFlagSWOM != 0
+	s.swOM = s.flags&abi.FSFlagSWOM != 0
 	s.om = swom.State{}
 	if a := c.Arg(abi.ArgFSSWMerger); a != 0 {
 		c.Read(a, s.omDesc[:])
@@ -269,7 +232,7 @@ func (s *fsScratch) begin(sp *ShaderProgram, c *device.CTA, env *devEnv) error {
 // end adds the CTA's software counters to the draw's (one atomic per word).
 func (s *fsScratch) end() {
 	c := s.c
-	if a := c.Arg(argFSCounters); a != 0 && c.Err() == nil {
+	if a := c.Arg(abi.ArgFSCounters); a != 0 && c.Err() == nil {
 		for k, v := range s.ctr {
 			if v != 0 {
 				c.AtomicAddU32(a+4*uint64(k), v)

@@ -176,6 +176,14 @@ func (d *ShaderDevice) mergeState(dr *ShaderDraw) (swom.State, error) {
 		s.Targets[i] = swom.Target{}
 	}
 	s.HasDS, s.DepthFormat, s.DSAddr = !d.tc.NoDepth, d.tc.Depth, d.zbuf.Addr()
+	if s.DepthClamp && s.ClampMin == 0 && s.ClampMax == 0 {
+		// GL depth clamp: the fragment depth is clamped to the depth range.
+		n, f := dr.Near, dr.Far
+		if n == 0 && f == 0 {
+			f = 1
+		}
+		s.ClampMin, s.ClampMax = min(n, f), max(n, f)
+	}
 	if err := s.Check(); err != nil {
 		return s, fmt.Errorf("gfx: shader draw: %w", err)
 	}

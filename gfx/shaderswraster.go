@@ -38,13 +38,13 @@ type swWalk struct {
 // (a same-quad collision flushes first, as RASTER's packer does); each wave is
 // shaded once per pixel and merged per covered sample.
 func (sp *ShaderProgram) swRaster(c *device.CTA, env *devEnv) error {
-	tiles, ntiles, boxes := c.Arg(argFSTiles), c.Arg(argFSTileN), c.Arg(argFSBoxes)
-	geo, prims := c.Arg(argFSGeometry), c.Arg(abi.ArgFSPrimBuffer)
+	tiles, ntiles, boxes := c.Arg(abi.ArgFSTiles), c.Arg(abi.ArgFSTileCount), c.Arg(abi.ArgFSBoxes)
+	geo, prims := c.Arg(abi.ArgFSGeometry), c.Arg(abi.ArgFSPrimBuffer)
 	if err := c.Err(); err != nil {
 		return err
 	}
-	W, H := int32(geo&0xFFFF), int32(geo>>16&0xFFFF)
-	S, binLog := int(geo>>32&0xFF), uint(geo>>40&0xFF)
+	g := abi.UnpackFSGeometry(geo)
+	W, H, S, binLog := int32(g.Width), int32(g.Height), g.Samples, g.BinLog
 	if W <= 0 || H <= 0 || (S != 1 && S != 4) || binLog < 1 || binLog > 15 || ntiles > 1<<24 {
 		return fmt.Errorf("%s: software raster geometry %dx%d, %d samples, bin log %d, %d tiles", sp.fsName(), W, H, S, binLog, ntiles)
 	}
@@ -161,8 +161,8 @@ func (w *swWalk) flush() error {
 		}
 		present |= 0xF << (4 * qi)
 	}
-	s.ctr[swCtrQuads] += uint32(len(w.quads))
-	s.ctr[swCtrWaves]++
+	s.ctr[abi.FSCounterQuads] += uint32(len(w.quads))
+	s.ctr[abi.FSCounterWaves]++
 	w.quads = w.quads[:0]
 	return s.shade(w.sp, present, covered)
 }

@@ -11,44 +11,9 @@ import (
 
 // DescBytes is the size of the merger descriptor the FS wrapper reads from FS
 // arg slot abi.ArgFSSWMerger (gfx_sw_omcolor_t[] and the shared state, as one
-// little-endian record):
-//
-//	word 0      magic "SWOM" (0x4D4F5753)
-//	word 1      width | height<<16
-//	word 2      samples | targets<<8 | depth format<<16
-//	word 3      flags (descFlag*)
-//	word 4      depth func | alpha func<<8 | logic op<<16
-//	words 5-6   front stencil {func, fail, zfail, zpass} bytes, {ref, read mask, write mask} bytes
-//	words 7-8   back stencil, the same
-//	words 9-14  bounds min, bounds max, clamp min, clamp max, alpha ref (f32), reserved 0
-//	words 15-18 blend constant RGBA (f32)
-//	words 19-20 depth/stencil plane address (u64)
-//	then per target (MaxTargets of them, 4 words each):
-//	            format | write mask<<8 | blend enable<<12 | eq rgb<<16 | eq alpha<<24,
-//	            src rgb | src alpha<<8 | dst rgb<<16 | dst alpha<<24,
-//	            plane address (u64)
-const DescBytes = 4 * (descTargets + 4*MaxTargets)
-
-const (
-	descMagic   = 0x4D4F5753
-	descTargets = 21
-)
-
-// The flag bits of descriptor word 3.
-const (
-	descHasDS = 1 << iota
-	descDepthTest
-	descDepthWrite
-	descStencilTest
-	descDepthBounds
-	descDepthClamp
-	descAlphaTest
-	descA2C
-	descA2One
-	descLogicOp
-	descDualSource
-	descAllFlags = 1<<iota - 1
-)
+// little-endian record); its layout is abi.SWOM* (abi/swom.go).
+// spec: vortexpipe §2.5, §3.7
+const DescBytes = abi.SWOMDescBytes
 
 // Marshal encodes the state as the device descriptor (DescBytes bytes).
 func (s *State) Marshal() ([]byte, error) {
@@ -58,35 +23,40 @@ func (s *State) Marshal() ([]byte, error) {
 	b := make([]byte, DescBytes)
 	w := func(i int, v uint32) { binary.LittleEndian.PutUint32(b[4*i:], v) }
 	f := func(i int, v float32) { w(i, math.Float32bits(v)) }
-	w(0, descMagic)
-	w(1, uint32(s.Width)|uint32(s.Height)<<16)
-	w(2, uint32(s.Samples)|uint32(s.NumTargets)<<8|uint32(s.DepthFormat)<<16)
+	w(abi.SWOMWordMagic, abi.SWOMMagic)
+	w(abi.SWOMWordSize, uint32(s.Width)|uint32(s.Height)<<16)
+	w(abi.SWOMWordLayout, uint32(s.Samples)|uint32(s.NumTargets)<<8|uint32(s.DepthFormat)<<16)
 	var fl uint32
-	for i, on := range []bool{s.HasDS, s.DepthTest, s.DepthWrite, s.StencilTest, s.DepthBounds, s.DepthClamp,
-		s.AlphaTest, s.AlphaToCoverage, s.AlphaToOne, s.LogicOpEnable, s.DualSource} {
-		if on {
-			fl |= 1 << i
+	for _, f := range []struct {
+		on  bool
+		bit uint32
+	}{{s.HasDS, abi.SWOMFlagHasDS}, {s.DepthTest, abi.SWOMFlagDepthTest}, {s.DepthWrite, abi.SWOMFlagDepthWrite},
+		{s.StencilTest, abi.SWOMFlagStencilTest}, {s.DepthBounds, abi.SWOMFlagDepthBounds}, {s.DepthClamp, abi.SWOMFlagDepthClamp},
+		{s.AlphaTest, abi.SWOMFlagAlphaTest}, {s.AlphaToCoverage, abi.SWOMFlagAlphaToCoverage}, {s.AlphaToOne, abi.SWOMFlagAlphaToOne},
+		{s.LogicOpEnable, abi.SWOMFlagLogicOp}, {s.DualSource, abi.SWOMFlagDualSource}} {
+		if f.on {
+			fl |= f.bit
 		}
 	}
-	w(3, fl)
-	w(4, uint32(s.DepthFunc)|uint32(s.AlphaFunc)<<8|uint32(s.LogicOp)<<16)
+	w(abi.SWOMWordFlags, fl)
+	w(abi.SWOMWordFuncs, uint32(s.DepthFunc)|uint32(s.AlphaFunc)<<8|uint32(s.LogicOp)<<16)
 	for k, fc := range []*Face{&s.Front, &s.Back} {
-		w(5+2*k, uint32(fc.Func)|uint32(fc.Fail)<<8|uint32(fc.ZFail)<<16|uint32(fc.ZPass)<<24)
-		w(6+2*k, uint32(fc.Ref)|uint32(fc.ReadMask)<<8|uint32(fc.WriteMask)<<16)
+		w(abi.SWOMWordFrontStencil+2*k, uint32(fc.Func)|uint32(fc.Fail)<<8|uint32(fc.ZFail)<<16|uint32(fc.ZPass)<<24)
+		w(abi.SWOMWordFrontStencil+2*k+1, uint32(fc.Ref)|uint32(fc.ReadMask)<<8|uint32(fc.WriteMask)<<16)
 	}
-	f(9, s.BoundsMin)
-	f(10, s.BoundsMax)
-	f(11, s.ClampMin)
-	f(12, s.ClampMax)
-	f(13, s.AlphaRef)
+	f(abi.SWOMWordBoundsMin, s.BoundsMin)
+	f(abi.SWOMWordBoundsMax, s.BoundsMax)
+	f(abi.SWOMWordClampMin, s.ClampMin)
+	f(abi.SWOMWordClampMax, s.ClampMax)
+	f(abi.SWOMWordAlphaRef, s.AlphaRef)
 	for c := range 4 {
-		f(15+c, s.Constant[c])
+		f(abi.SWOMWordConstant+c, s.Constant[c])
 	}
-	binary.LittleEndian.PutUint64(b[4*19:], s.DSAddr)
+	binary.LittleEndian.PutUint64(b[4*abi.SWOMWordDSAddr:], s.DSAddr)
 	for i := 0; i < s.NumTargets; i++ {
 		t := &s.Targets[i]
 		bl := &t.Blend
-		o := descTargets + 4*i
+		o := abi.SWOMTargetWord(i, 0)
 		en := uint32(0)
 		if bl.Enable {
 			en = 1
@@ -106,38 +76,38 @@ func (s *State) Unmarshal(b []byte) error {
 	}
 	r := func(i int) uint32 { return binary.LittleEndian.Uint32(b[4*i:]) }
 	rf := func(i int) float32 { return math.Float32frombits(r(i)) }
-	if m := r(0); m != descMagic {
-		return fmt.Errorf("swom: descriptor word 0: magic 0x%08x", m)
+	if m := r(abi.SWOMWordMagic); m != abi.SWOMMagic {
+		return fmt.Errorf("swom: descriptor word %d: magic 0x%08x", abi.SWOMWordMagic, m)
 	}
 	*s = State{}
-	s.Width, s.Height = int(r(1)&0xFFFF), int(r(1)>>16)
-	w2 := r(2)
+	s.Width, s.Height = int(r(abi.SWOMWordSize)&0xFFFF), int(r(abi.SWOMWordSize)>>16)
+	w2 := r(abi.SWOMWordLayout)
 	s.Samples, s.NumTargets, s.DepthFormat = int(w2&0xFF), int(w2>>8&0xFF), abi.OMDepthFormat(w2>>16)
-	fl := r(3)
-	if fl&^descAllFlags != 0 {
-		return fmt.Errorf("swom: descriptor word 3: unknown flags 0x%x", fl&^descAllFlags)
+	fl := r(abi.SWOMWordFlags)
+	if fl&^abi.SWOMFlagsAll != 0 {
+		return fmt.Errorf("swom: descriptor word %d: unknown flags 0x%x", abi.SWOMWordFlags, fl&^abi.SWOMFlagsAll)
 	}
 	on := func(bit uint32) bool { return fl&bit != 0 }
-	s.HasDS, s.DepthTest, s.DepthWrite, s.StencilTest = on(descHasDS), on(descDepthTest), on(descDepthWrite), on(descStencilTest)
-	s.DepthBounds, s.DepthClamp, s.AlphaTest = on(descDepthBounds), on(descDepthClamp), on(descAlphaTest)
-	s.AlphaToCoverage, s.AlphaToOne, s.LogicOpEnable, s.DualSource = on(descA2C), on(descA2One), on(descLogicOp), on(descDualSource)
-	w4 := r(4)
+	s.HasDS, s.DepthTest, s.DepthWrite, s.StencilTest = on(abi.SWOMFlagHasDS), on(abi.SWOMFlagDepthTest), on(abi.SWOMFlagDepthWrite), on(abi.SWOMFlagStencilTest)
+	s.DepthBounds, s.DepthClamp, s.AlphaTest = on(abi.SWOMFlagDepthBounds), on(abi.SWOMFlagDepthClamp), on(abi.SWOMFlagAlphaTest)
+	s.AlphaToCoverage, s.AlphaToOne, s.LogicOpEnable, s.DualSource = on(abi.SWOMFlagAlphaToCoverage), on(abi.SWOMFlagAlphaToOne), on(abi.SWOMFlagLogicOp), on(abi.SWOMFlagDualSource)
+	w4 := r(abi.SWOMWordFuncs)
 	s.DepthFunc, s.AlphaFunc, s.LogicOp = abi.CompareFunc(w4&0xFF), abi.CompareFunc(w4>>8&0xFF), abi.LogicOp(w4>>16&0xFF)
 	for k, fc := range []*Face{&s.Front, &s.Back} {
-		a, c := r(5+2*k), r(6+2*k)
+		a, c := r(abi.SWOMWordFrontStencil+2*k), r(abi.SWOMWordFrontStencil+2*k+1)
 		fc.Func, fc.Fail, fc.ZFail, fc.ZPass = abi.CompareFunc(a&0xFF), abi.StencilOp(a>>8&0xFF), abi.StencilOp(a>>16&0xFF), abi.StencilOp(a>>24)
 		fc.Ref, fc.ReadMask, fc.WriteMask = uint8(c), uint8(c>>8), uint8(c>>16)
 	}
-	s.BoundsMin, s.BoundsMax, s.ClampMin, s.ClampMax, s.AlphaRef = rf(9), rf(10), rf(11), rf(12), rf(13)
+	s.BoundsMin, s.BoundsMax, s.ClampMin, s.ClampMax, s.AlphaRef = rf(abi.SWOMWordBoundsMin), rf(abi.SWOMWordBoundsMax), rf(abi.SWOMWordClampMin), rf(abi.SWOMWordClampMax), rf(abi.SWOMWordAlphaRef)
 	for c := range 4 {
-		s.Constant[c] = rf(15 + c)
+		s.Constant[c] = rf(abi.SWOMWordConstant + c)
 	}
-	s.DSAddr = binary.LittleEndian.Uint64(b[4*19:])
+	s.DSAddr = binary.LittleEndian.Uint64(b[4*abi.SWOMWordDSAddr:])
 	if s.NumTargets > MaxTargets {
-		return fmt.Errorf("swom: descriptor word 2: %d colour targets (at most %d)", s.NumTargets, MaxTargets)
+		return fmt.Errorf("swom: descriptor word %d: %d colour targets (at most %d)", abi.SWOMWordLayout, s.NumTargets, MaxTargets)
 	}
 	for i := 0; i < s.NumTargets; i++ {
-		o := descTargets + 4*i
+		o := abi.SWOMTargetWord(i, 0)
 		a, c := r(o), r(o+1)
 		t := &s.Targets[i]
 		t.Format = format.Format(a & 0xFF)

@@ -34,7 +34,7 @@ import (
 
 // MaxTargets is the most colour attachments the software merger takes (the FF
 // OM has abi.OMMaxRT banks).
-const MaxTargets = 8
+const MaxTargets = abi.SWOMMaxTargets
 
 // Factor is a blend factor: the FF OM's 15 (abi.BlendFactor values 0..14)
 // followed by the dual-source factors the FF unit has no form of.
