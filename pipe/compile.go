@@ -148,6 +148,9 @@ func texOps(p *ir.Program) TexOps {
 // reference renderer's program and stages, and the device program variants.
 // spec: vortexpipe §2.3.1 (variants per CSO), §2.5 (resident once)
 type linked struct {
+	// mu serialises what mutates the program's state or its stages' scratch:
+	// uniform updates and reference draws (contexts of one screen share pairs).
+	mu   sync.Mutex
 	name string
 	prog *program.Program
 	vs   *program.VertexShader

@@ -94,6 +94,8 @@ func (c *Context) deviceGates(st *BoundState, l *linked, key VariantKey, info *D
 
 // unitOf returns the texture unit of the sampler uniform name.
 func (l *linked) unitOf(name string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	for i, b := range l.prog.IR.Samplers {
 		if b.Name == name && i < len(l.prog.Units) {
 			return l.prog.Units[i]

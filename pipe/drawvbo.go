@@ -116,21 +116,24 @@ func (c *Context) DrawVBO(info *DrawInfo) error {
 // SetUniform, overwritten by constant buffer 0 when one is bound (it holds the
 // words in the compiler's layout, UniformLayout).
 func (c *Context) uniformWords(st *BoundState, l *linked) ([]uint32, error) {
-	u := l.prog.Uniforms
+	var b []byte
 	if cb := st.CBufs[0]; cb.Buffer != nil {
-		n := min(len(u)*4, cb.Buffer.Size()-int(cb.Offset))
+		n := min(4*l.prog.IR.UniformWords, cb.Buffer.Size()-int(cb.Offset))
 		if cb.Size > 0 {
 			n = min(n, int(cb.Size))
 		}
 		if n > 0 {
-			b := make([]byte, n)
+			b = make([]byte, n)
 			if err := cb.Buffer.Read(int(cb.Offset), b); err != nil {
 				return nil, fmt.Errorf("pipe: constant buffer 0: %w", err)
 			}
-			for i := 0; i+4 <= n; i += 4 {
-				u[i/4] = binary.LittleEndian.Uint32(b[i:])
-			}
 		}
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	u := l.prog.Uniforms
+	for i := 0; i+4 <= len(b) && i/4 < len(u); i += 4 {
+		u[i/4] = binary.LittleEndian.Uint32(b[i:])
 	}
 	return append([]uint32(nil), u...), nil
 }
@@ -156,6 +159,8 @@ func (c *Context) SetUniform(name string, t ir.Type, vals []uint32) error {
 	if err != nil {
 		return err
 	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	if err := l.prog.SetUniform(name, t, vals); err != nil {
 		return fmt.Errorf("pipe: SetUniform %s: %w", name, err)
 	}

@@ -802,3 +802,70 @@ func TestTextureResidency(t *testing.T) {
 		t.Error("destroy kept the device texture")
 	}
 }
+
+// TestConcurrentContexts: two contexts of one screen share a linked program
+// and draw at the same time, one on the device and one on the reference
+// renderer, each into its own framebuffer (run with -race).
+func TestConcurrentContexts(t *testing.T) {
+	s, err := OpenScreen(config.Default(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	vsh, fsh := testVS, uniformFS
+	var c [2]*Context
+	var rts [2]*Resource
+	var vs, fs *Shader
+	for i := range c {
+		force := i == 1
+		c[i] = s.NewContext(ContextOptions{ForceReference: &force})
+		if i == 0 {
+			if vs, err = c[0].CreateShaderState(ShaderDesc{Stage: StageVertex, GLSL: vsh}, nil); err != nil {
+				t.Fatal(err)
+			}
+			if fs, err = c[0].CreateShaderState(ShaderDesc{Stage: StageFragment, GLSL: fsh}, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_ = c[i].BindVSState(vs)
+		_ = c[i].BindFSState(fs)
+		rts[i] = newTex(t, s, format.RGBA8, 16, 16)
+		if err := c[i].SetFramebufferState(Framebuffer{Width: 16, Height: 16, Cbufs: []*Surface{{Resource: rts[i]}}}); err != nil {
+			t.Fatal(err)
+		}
+		e := &drawEnv{s: s, c: c[i]}
+		e.posCol(t, quadVerts(0, [4]float32{1, 1, 1, 1}, -0.8, -0.8, 0.8, 0.8)...)
+	}
+	if err := c[0].SetUniformF("tint", 1, 0.5, 0.25, 1); err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 2)
+	for i := range c {
+		go func() {
+			for range 5 {
+				if err := c[i].Clear(ClearColor, [4]float32{0, 0, 0, 1}, 1, 0); err != nil {
+					errs <- err
+					return
+				}
+				if err := c[i].DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Count: 4}}}); err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- c[i].Finish()
+		}()
+	}
+	for range c {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, _ := c[0].ReadPixels(0)
+	b, _ := c[1].ReadPixels(0)
+	if bad, worst := compareImages(a, b, 3); bad > 0 {
+		t.Errorf("%d pixels differ (worst %d)", bad, worst)
+	}
+	if p := a.NRGBAAt(8, 8); p.R != 255 || p.G < 126 || p.G > 129 {
+		t.Errorf("centre %v", p)
+	}
+}

@@ -243,8 +243,11 @@ func refSampler(sm *Sampler, rect bool) (sampler.Sampler, error) {
 // target per unit, the unit being the sampler uniform's value.
 func (c *Context) refTextures(st *BoundState, l *linked) ([]ref.TextureBinding, error) {
 	var out []ref.TextureBinding
+	l.mu.Lock()
+	units := append([]int(nil), l.prog.Units...)
+	l.mu.Unlock()
 	for i, b := range l.prog.IR.Samplers {
-		unit := l.prog.Units[i]
+		unit := units[i]
 		if unit < 0 || unit >= MaxSamplers || st.Views[unit] == nil {
 			continue
 		}
@@ -465,7 +468,6 @@ func (c *Context) drawReference(st *BoundState, l *linked, info *DrawInfo, d Dir
 	if err != nil {
 		return err
 	}
-	copy(l.prog.Uniforms, uniforms)
 	t, err := c.refTarget(&st.FB)
 	if err != nil {
 		return err
@@ -476,11 +478,15 @@ func (c *Context) drawReference(st *BoundState, l *linked, info *DrawInfo, d Dir
 		p.IndexType = [...]ref.IndexType{1: ref.Index8, 2: ref.Index16, 4: ref.Index32}[info.IndexSize]
 		p.Indices = idx
 	}
+	l.mu.Lock()
+	copy(l.prog.Uniforms, uniforms)
 	if c.counting() {
-		if err := c.countSamples(t, &s, in, p, primCount(info, d, idx)); err != nil {
-			return err
-		}
-	} else if err := ref.Draw(context.Background(), t, &s, in, p); err != nil {
+		err = c.countSamples(t, &s, in, p, primCount(info, d, idx))
+	} else {
+		err = ref.Draw(context.Background(), t, &s, in, p)
+	}
+	l.mu.Unlock()
+	if err != nil {
 		return err
 	}
 	return c.storeTarget(&st.FB, t)
