@@ -471,18 +471,22 @@ func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
 	verts := [3]*wvert{v0, v1, v2}
 	d.prepare(verts)
 	fa := float64(area)
-	// A sample is inside edge i when its value exceeds bias[i]: -1 for an
-	// edge that owns its ties, 0 otherwise.
-	var bias [3]int64
-	for i := range e {
-		if e[i].tl {
-			bias[i] = -1
-		}
+	// A sample is inside edge i when its value is at least t_i: 0 for an
+	// edge that owns its ties, 1 otherwise (the top-left rule on integers).
+	var t0, t1, t2 int64 = 1, 1, 1
+	if e[0].tl {
+		t0 = 0
 	}
-	// dx, dy: the change of each edge function between horizontally and
-	// vertically neighbouring samples.
-	dx := [3]int64{e[0].a * subPixel, e[1].a * subPixel, e[2].a * subPixel}
-	dy := [3]int64{e[0].b * subPixel, e[1].b * subPixel, e[2].b * subPixel}
+	if e[1].tl {
+		t1 = 0
+	}
+	if e[2].tl {
+		t2 = 0
+	}
+	// dxi, dyi: the change of edge i between horizontally and vertically
+	// neighbouring samples.
+	dx0, dx1, dx2 := e[0].a*subPixel, e[1].a*subPixel, e[2].a*subPixel
+	dy0, dy1, dy2 := e[0].b*subPixel, e[1].b*subPixel, e[2].b*subPixel
 	var bary [4][3]float64
 	qx0 := x0 &^ 1
 	for qy := y0 &^ 1; qy < y1; qy += 2 {
@@ -500,41 +504,32 @@ func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
 			rows &^= 0b1100
 		}
 		sx, sy := qx0*subPixel+half, qy*subPixel+half
-		ev := [3]int64{e[0].eval(sx, sy), e[1].eval(sx, sy), e[2].eval(sx, sy)}
-		for qx := qx0; qx < x1; qx, ev[0], ev[1], ev[2] = qx+2, ev[0]+2*dx[0], ev[1]+2*dx[1], ev[2]+2*dx[2] {
-			cols := rows
+		// Edge values at lane 0 of the quad at qx, stepped exactly.
+		a0, a1, a2 := e[0].eval(sx, sy), e[1].eval(sx, sy), e[2].eval(sx, sy)
+		for qx := qx0; qx < x1; qx, a0, a1, a2 = qx+2, a0+2*dx0, a1+2*dx1, a2+2*dx2 {
+			// Lane l's edge i value is ai + (l&1)*dxi + (l>>1)*dyi; a
+			// lane is outside when some value minus its t is negative.
+			b0, b1, b2 := a0+dx0, a1+dx1, a2+dx2
+			c0, c1, c2 := a0+dy0, a1+dy1, a2+dy2
+			d0, d1, d2 := b0+dy0, b1+dy1, b2+dy2
+			out := uint64((a0-t0)|(a1-t1)|(a2-t2))>>63 |
+				uint64((b0-t0)|(b1-t1)|(b2-t2))>>63<<1 |
+				uint64((c0-t0)|(c1-t1)|(c2-t2))>>63<<2 |
+				uint64((d0-t0)|(d1-t1)|(d2-t2))>>63<<3
+			mask := ^uint8(out) & rows
 			if qx < x0 {
-				cols &^= 0b0101
+				mask &^= 0b0101
 			}
 			if qx+1 >= x1 {
-				cols &^= 0b1010
+				mask &^= 0b1010
 			}
-			var lane [4][3]int64
-			var mask uint8
-			for l := range 4 {
-				var in int64
-				for i := range 3 {
-					v := ev[i]
-					if l&1 != 0 {
-						v += dx[i]
-					}
-					if l&2 != 0 {
-						v += dy[i]
-					}
-					lane[l][i] = v
-					in |= v - bias[i] - 1
-				}
-				if in >= 0 {
-					mask |= 1 << l
-				}
-			}
-			mask &= cols
 			if mask == 0 {
 				continue
 			}
-			for l := range 4 {
-				bary[l] = [3]float64{float64(lane[l][0]) / fa, float64(lane[l][1]) / fa, float64(lane[l][2]) / fa}
-			}
+			bary[0] = [3]float64{float64(a0) / fa, float64(a1) / fa, float64(a2) / fa}
+			bary[1] = [3]float64{float64(b0) / fa, float64(b1) / fa, float64(b2) / fa}
+			bary[2] = [3]float64{float64(c0) / fa, float64(c1) / fa, float64(c2) / fa}
+			bary[3] = [3]float64{float64(d0) / fa, float64(d1) / fa, float64(d2) / fa}
 			if err := d.emitQuad(int(qx), int(qy), mask, &bary, verts, front, id, nil); err != nil {
 				return err
 			}
