@@ -156,6 +156,7 @@ func (s *Screen) NewContext(o ContextOptions) *Context {
 	c := &Context{screen: s, opts: opts, queries: map[*Query]bool{}}
 	c.stats.Fallbacks = map[ReasonCode]uint64{}
 	c.stats.Routes = map[ReasonCode]uint64{}
+	c.stats.FallbackDetails = map[string]uint64{}
 	return c
 }
 
@@ -401,6 +402,9 @@ type Stats struct {
 	Empty     uint64 // nothing to draw
 	Fallbacks map[ReasonCode]uint64
 	Routes    map[ReasonCode]uint64
+	// FallbackDetails counts the fallbacks by reason with its detail
+	// ("the device backend does not implement it yet (logic op)").
+	FallbackDetails map[string]uint64
 }
 
 // Stats returns a copy of the counters.
@@ -415,6 +419,10 @@ func (c *Context) Stats() Stats {
 	s.Routes = make(map[ReasonCode]uint64, len(c.stats.Routes))
 	for k, v := range c.stats.Routes {
 		s.Routes[k] = v
+	}
+	s.FallbackDetails = make(map[string]uint64, len(c.stats.FallbackDetails))
+	for k, v := range c.stats.FallbackDetails {
+		s.FallbackDetails[k] = v
 	}
 	return s
 }

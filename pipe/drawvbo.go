@@ -87,6 +87,7 @@ func (c *Context) DrawVBO(info *DrawInfo) error {
 		c.stats.Reference++
 		for _, r := range g {
 			c.stats.Fallbacks[r.Code]++
+			c.stats.FallbackDetails[r.String()]++
 		}
 	}
 	c.mu.Unlock()

@@ -79,6 +79,7 @@ func (c *Context) Plan(info *DrawInfo) ([]PlannedDraw, error) {
 			c.stats.Reference++
 			for _, r := range p.Decision.Gates {
 				c.stats.Fallbacks[r.Code]++
+				c.stats.FallbackDetails[r.String()]++
 			}
 		default:
 			c.stats.Device++

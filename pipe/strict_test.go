@@ -193,6 +193,9 @@ void main() { o = a + b + c + d; }
 				tc.mut(t, e, info)
 				err := e.c.DrawVBO(info)
 				if !strict {
+					if len(e.c.Stats().FallbackDetails) == 0 {
+						t.Error("no fallback detail counted")
+					}
 					if n := e.c.Stats().Fallbacks[tc.gate]; n == 0 {
 						t.Errorf("without STRICT the fallback is not counted (err %v, stats %+v)", err, e.c.Stats())
 					}
