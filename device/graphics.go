@@ -183,10 +183,13 @@ func (d *Device) graphicsKick(ctx context.Context, mem ViewMemory, rc raster.Con
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		fw := FragmentWave{Kernel: kern, Param: wv.Param, Lanes: abi.QuadLanes * wv.Quads}
-		copy(fw.FragPos[:], wv.Pos[:fw.Lanes])
-		copy(fw.FragPID[:], wv.PID[:fw.Lanes])
-		return d.SubmitFragment(core, &fw)
+		return d.queueWave(core, func(fw *FragmentWave) {
+			fw.Kernel, fw.Param, fw.Lanes = kern, wv.Param, abi.QuadLanes*wv.Quads
+			if fw.Lanes <= len(fw.FragPos) && fw.Lanes <= len(wv.Pos) { // else queueWave refuses it
+				copy(fw.FragPos[:], wv.Pos[:fw.Lanes])
+				copy(fw.FragPID[:], wv.PID[:fw.Lanes])
+			}
+		})
 	}
 	view := mem
 	if rc.EarlyZ && rs.EarlyZSafe&1 != 0 {
@@ -195,6 +198,9 @@ func (d *Device) graphicsKick(ctx context.Context, mem ViewMemory, rc raster.Con
 		}
 	}
 	rst, rerr := raster.Run(view, &rs, rc, launch)
+	if err := d.flushWaves(); err != nil && rerr == nil {
+		rerr = err
+	}
 	fcyc, _, ferr := d.WaitFragments() // the drain is the launch barrier
 	gs := GraphicsStats{Raster: rst}
 	for i := range fr.cores {

@@ -86,6 +86,7 @@ type CTA struct {
 	fragPos, fragPID []uint32
 
 	mem     Memory
+	words   wordMemory // mem's word accessors when it has them (nil otherwise)
 	dev     *Device
 	err     error
 	phases  uint64
@@ -176,8 +177,35 @@ func (c *CTA) Write(addr uint64, p []byte) {
 	}
 }
 
+// wordMemory is a Memory with little-endian word accessors (package mem's
+// *Device has them): the CTA's word loads and stores use them instead of a byte
+// copy. They fail exactly as Read and Write of the same 4 or 8 bytes do.
+type wordMemory interface {
+	ReadU32(addr uint64) (uint32, error)
+	ReadU64(addr uint64) (uint64, error)
+	WriteU32(addr uint64, v uint32) error
+	WriteU64(addr uint64, v uint64) error
+}
+
+// setMemory points the CTA at m (and at its word accessors when it has them).
+func (c *CTA) setMemory(m Memory) {
+	c.mem = m
+	c.words, _ = m.(wordMemory)
+}
+
 // ReadU32 loads a little-endian word (0 after a fault).
 func (c *CTA) ReadU32(addr uint64) uint32 {
+	if c.words != nil {
+		c.memOps++
+		v, err := c.words.ReadU32(addr)
+		if err != nil {
+			c.fault("read", addr, err)
+		}
+		if c.err != nil {
+			return 0
+		}
+		return v
+	}
 	b := c.scratch[:4]
 	c.Read(addr, b)
 	if c.err != nil {
@@ -188,6 +216,13 @@ func (c *CTA) ReadU32(addr uint64) uint32 {
 
 // WriteU32 stores a little-endian word.
 func (c *CTA) WriteU32(addr uint64, v uint32) {
+	if c.words != nil {
+		c.memOps++
+		if err := c.words.WriteU32(addr, v); err != nil {
+			c.fault("write", addr, err)
+		}
+		return
+	}
 	b := c.scratch[:4]
 	binary.LittleEndian.PutUint32(b, v)
 	c.Write(addr, b)
@@ -195,6 +230,17 @@ func (c *CTA) WriteU32(addr uint64, v uint32) {
 
 // ReadU64 loads a little-endian doubleword.
 func (c *CTA) ReadU64(addr uint64) uint64 {
+	if c.words != nil {
+		c.memOps++
+		v, err := c.words.ReadU64(addr)
+		if err != nil {
+			c.fault("read", addr, err)
+		}
+		if c.err != nil {
+			return 0
+		}
+		return v
+	}
 	b := c.scratch[:8]
 	c.Read(addr, b)
 	if c.err != nil {
@@ -205,6 +251,13 @@ func (c *CTA) ReadU64(addr uint64) uint64 {
 
 // WriteU64 stores a little-endian doubleword.
 func (c *CTA) WriteU64(addr uint64, v uint64) {
+	if c.words != nil {
+		c.memOps++
+		if err := c.words.WriteU64(addr, v); err != nil {
+			c.fault("write", addr, err)
+		}
+		return
+	}
 	b := c.scratch[:8]
 	binary.LittleEndian.PutUint64(b, v)
 	c.Write(addr, b)

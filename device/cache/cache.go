@@ -61,6 +61,8 @@ type Cache struct {
 	hit, mem int64
 	ways     int
 	sets     uint64
+	setMask  uint64  // sets − 1 when sets is a power of two (else 0: use %)
+	bankMask uint64  // banks − 1 when banks is a power of two (else 0: use %)
 	lines    []line  // sets × ways
 	mshr     []int64 // fill cycle of each miss slot
 	bank     []int   // lines per bank in the current request
@@ -78,8 +80,23 @@ func New(g Geometry) *Cache {
 	if g.LineBytes > 0 {
 		sets = max(g.Bytes/(g.LineBytes*ways), 1)
 	}
-	return &Cache{hit: int64(g.HitLatency), mem: int64(g.MemLatency), ways: ways, sets: uint64(sets),
+	c := &Cache{hit: int64(g.HitLatency), mem: int64(g.MemLatency), ways: ways, sets: uint64(sets),
 		lines: make([]line, sets*ways), mshr: make([]int64, mshrs), bank: make([]int, banks)}
+	if sets&(sets-1) == 0 {
+		c.setMask = uint64(sets - 1)
+	}
+	if banks&(banks-1) == 0 {
+		c.bankMask = uint64(banks - 1)
+	}
+	return c
+}
+
+// setOf is ln mod sets (a mask when sets is a power of two).
+func (c *Cache) setOf(ln uint64) uint64 {
+	if c.setMask != 0 || c.sets == 1 {
+		return ln & c.setMask
+	}
+	return ln % c.sets
 }
 
 // Counters returns the counts so far.
@@ -91,11 +108,23 @@ func (c *Cache) Counters() Counters { return c.ctr }
 // (t when lines is empty) and the longest miss-slot wait among them, which
 // the issuing unit stalls for. spec: vortex-hardware-facts §7
 func (c *Cache) Request(lines []uint64, t int64, write bool) (resp, stall int64) {
+	switch len(lines) {
+	case 0:
+		return t, 0
+	case 1: // one line: no bank conflict is possible
+		r, w := c.Access(lines[0], t, write)
+		return max(t, r), max(0, w)
+	}
 	clear(c.bank)
 	resp = t
 	nb := uint64(len(c.bank))
 	for _, ln := range lines {
-		b := int(ln % nb)
+		var b int
+		if c.bankMask != 0 || nb == 1 {
+			b = int(ln & c.bankMask)
+		} else {
+			b = int(ln % nb)
+		}
 		tb := t + int64(c.bank[b])
 		if c.bank[b] > 0 {
 			c.ctr.BankSt++
@@ -121,7 +150,7 @@ func (c *Cache) Access(ln uint64, t int64, write bool) (ready, wait int64) {
 	} else {
 		c.ctr.Reads++
 	}
-	set := c.lines[(ln%c.sets)*uint64(c.ways):][:c.ways]
+	set := c.lines[c.setOf(ln)*uint64(c.ways):][:c.ways]
 	victim := 0
 	for i := range set {
 		if set[i].tag == ln+1 {
