@@ -34,11 +34,11 @@ func compileStage(d ShaderDesc) (*compiledStage, ShaderInfo, error) {
 	if name == "" {
 		name = what + ".glsl"
 	}
-	sh, err := glsl.Compile(name, d.GLSL, stage, glsl.Options{})
+	sh, err := glsl.Compile(name, d.GLSL, stage, d.Options)
 	if err != nil {
 		return nil, ShaderInfo{}, fmt.Errorf("pipe: %s shader %s: compile: %w", what, name, err)
 	}
-	p, err := lower.CompileStage(name, d.GLSL, stage, glsl.Options{})
+	p, err := lower.CompileStage(name, d.GLSL, stage, d.Options)
 	if err != nil {
 		return nil, ShaderInfo{}, fmt.Errorf("pipe: %s shader %s: lower: %w", what, name, err)
 	}
@@ -191,6 +191,8 @@ func (c *programCache) link(vs, fs *Shader) (*linked, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s + %s: lower: %w", ErrLink, vs.name(), fs.name(), err)
 	}
+	// Uniform initialisers ("uniform float k = 2.0;") take effect at link.
+	copy(p.Uniforms, p.IR.UniformDefaults)
 	l := &linked{prog: p}
 	ctx := context.Background()
 	if l.vs, err = p.NewVertexShader(ctx, program.VertexOptions{}); err != nil {

@@ -480,6 +480,26 @@ void main() { o = vec4(a.r, b.g, a.b * b.r, 1.0); }
 		e.posCol(t, v...)
 		return e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Count: 4}}})
 	}})
+	cases = append(cases, struct {
+		name  string
+		depth bool
+		draw  func(t testing.TB, e *drawEnv) error
+	}{"uniform initialiser", false, func(t testing.TB, e *drawEnv) error {
+		e.program(t, testVS, `#version 330
+uniform vec4 tint = vec4(0.25, 1.0, 0.5, 1.0);
+in vec4 v_col;
+out vec4 o_col;
+void main() { o_col = v_col * tint; }
+`)
+		e.posCol(t, quadVerts(0, [4]float32{1, 1, 1, 1}, -0.8, -0.8, 0.8, 0.8)...)
+		if err := e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Count: 4}}}); err != nil {
+			return err
+		}
+		if p := e.image(t).NRGBAAt(16, 16); p.R != 64 || p.G != 255 || p.B != 128 {
+			t.Errorf("initialised uniform: centre %v", p)
+		}
+		return nil
+	}})
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			ref := newDrawEnv(t, Options{ForceReference: true}, tc.depth)

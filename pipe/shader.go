@@ -4,6 +4,8 @@ import (
 	"container/list"
 	"fmt"
 	"sync"
+
+	"vortexgfx/shader/glsl"
 )
 
 // Stage is a shader stage.
@@ -58,6 +60,9 @@ type ShaderDesc struct {
 	// "vertex.glsl" / "fragment.glsl").
 	Name string
 	GLSL string
+	// Options configure the GLSL front end (default version, compatibility
+	// profile, predefined macros, accepted extensions).
+	Options glsl.Options
 	// Info is filled by CreateShaderState from the compiler; a value passed in
 	// is replaced.
 	Info ShaderInfo
