@@ -383,7 +383,8 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 	if err != nil {
 		return st, err
 	}
-	if p.Textured() && !route.SWTex {
+	fsTex, vsTex := len(p.prog.FS.Tex) > 0, len(p.prog.VS.Tex) > 0
+	if fsTex && !route.SWTex {
 		why := p.texSW
 		if why == "" {
 			why = texNeedsSW(dr.Textures)
@@ -465,7 +466,10 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 	binary.LittleEndian.PutUint64(desc, ubuf.Addr())
 	var texWrites []DCRWrite
 	var swTable uint64
-	if p.Textured() && route.SWTex {
+	// The software sampler's descriptor table serves the fragment stage on
+	// the software TEX route and the vertex stage always (VS arg slot
+	// abi.ArgVSSWSampler): the samplers are the program's, shared by both.
+	if (fsTex && route.SWTex) || vsTex {
 		if len(dr.Textures) != len(p.Samplers()) {
 			return st, fmt.Errorf("gfx: shader draw: %d textures for %d samplers", len(dr.Textures), len(p.Samplers()))
 		}
@@ -493,7 +497,7 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 		}
 		swTable = tb.Addr()
 	}
-	if p.Textured() && !route.SWTex {
+	if fsTex && !route.SWTex {
 		if len(dr.Textures) != len(p.Samplers()) {
 			return st, fmt.Errorf("gfx: shader draw: %d textures for %d samplers", len(dr.Textures), len(p.Samplers()))
 		}
@@ -637,11 +641,15 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 	if err := up.Submit().Wait(); err != nil {
 		return st, fmt.Errorf("gfx: shader draw: uploading: %w", err)
 	}
+	var vsTable uint64
+	if vsTex {
+		vsTable = swTable
+	}
 	vsArgs := make([]byte, 8*abi.ArgSlots)
 	for slot, v := range map[int]uint64{
 		abi.ArgVSOutput: recs.Addr(), abi.ArgVSAttribTable: tb.Addr(), abi.ArgVSIndexBuffer: ibAddr,
 		abi.ArgVSBaseInstance: uint64(dr.BaseInstance), abi.ArgVSBaseVertex: uint64(uint32(dr.BaseVertex)),
-		abi.ArgVSCount: uint64(total), abi.ArgVSDescTable: dbuf.Addr(),
+		abi.ArgVSCount: uint64(total), abi.ArgVSDescTable: dbuf.Addr(), abi.ArgVSSWSampler: vsTable,
 	} {
 		binary.LittleEndian.PutUint64(vsArgs[8*slot:], v)
 	}
@@ -656,7 +664,11 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 		return runtime.LaunchParams{NDim: 1, Grid: [3]uint32{ds.grid, 1, 1}, Block: [3]uint32{ds.block, 1, 1}, Args: a}
 	}
 	steps := []runtime.DrawStep{runtime.LaunchStep(m.vsK, lp(vsArgs)), runtime.LaunchStep(m.expandK, lp(exArgs))}
-	dt := drawTargets{W: d.w, H: d.h, CBuf: d.cbuf.Addr(), ZBuf: d.zbuf.Addr(), Tile: fa.TBuf, TileCount: g.Bins(),
+	var cbufAddr uint64
+	if d.cbuf != nil {
+		cbufAddr = d.cbuf.Addr()
+	}
+	dt := drawTargets{W: d.w, H: d.h, CBuf: cbufAddr, ZBuf: d.zbuf.Addr(), Tile: fa.TBuf, TileCount: g.Bins(),
 		Prim: fa.Prims, FragArgs: fsBuf.Addr(), FragEntry: m.fsK.Entry()}
 	dcrs, err := d.drawDCRs(dr, &ms, route, texWrites, &dt)
 	if err != nil {

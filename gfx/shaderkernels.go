@@ -9,6 +9,7 @@ import (
 
 	"vortexgfx/abi"
 	"vortexgfx/device"
+	"vortexgfx/device/swtex"
 	"vortexgfx/shader/exec"
 	"vortexgfx/shader/ir"
 	"vortexgfx/shader/lower"
@@ -133,12 +134,15 @@ func (sp *ShaderProgram) NFlat() int { return len(sp.flat) }
 // in table order (entry i feeds Attributes()[i], Words words per element).
 func (sp *ShaderProgram) Attributes() []ir.Slot { return sp.attrs }
 
-// Textured reports whether the fragment stage samples textures (a draw then
-// binds one ShaderTexture per fragment sampler binding).
-func (sp *ShaderProgram) Textured() bool { return len(sp.prog.FS.Tex) > 0 }
+// Textured reports whether the program samples textures in either stage (a
+// draw then binds one ShaderTexture per sampler binding). A vertex stage
+// samples through the software sampler (device/swtex, its table at VS arg
+// slot abi.ArgVSSWSampler); the fragment stage through vx_tex or the
+// software sampler as the draw routes. spec: vortexpipe §2.5, §3.6
+func (sp *ShaderProgram) Textured() bool { return len(sp.prog.FS.Tex) > 0 || len(sp.prog.VS.Tex) > 0 }
 
-// Samplers returns the fragment stage's sampler bindings (TEX stage i samples
-// binding i).
+// Samplers returns the program's sampler bindings, shared by both stages
+// (TEX stage i samples binding i).
 func (sp *ShaderProgram) Samplers() []ir.SamplerBinding { return sp.prog.FS.Samplers }
 
 // UniformWords is the size of the uniform word buffer both stages read.
@@ -251,9 +255,6 @@ func NewShaderProgram(name string, p *lower.Program) (*ShaderProgram, error) {
 			sp.colorN = max(sp.colorN, loc+k+1)
 		}
 	}
-	if len(p.VS.Tex) > 0 {
-		return nil, fmt.Errorf("%w: %s: vertex-stage texturing (the VS kernel has no sampler bound)", ErrShaderRoute, name)
-	}
 	sp.texSW = texRoute(p.FS)
 	return sp, nil
 }
@@ -265,10 +266,11 @@ func (sp *ShaderProgram) Register(lib *device.Library) error { return sp.registe
 // software sampler is unavailable to the fragment wrapper).
 func (sp *ShaderProgram) register(lib *device.Library, env *devEnv) error {
 	fs := func(c *device.CTA) error { return sp.fsKernelOn(c, env) }
+	vs := func(c *device.CTA) error { return sp.vsKernelOn(c, env) }
 	for _, k := range []struct {
 		name string
 		fn   device.Kernel
-	}{{sp.vsName(), sp.vsKernel}, {sp.expandName(), sp.expandKernel}, {sp.fsName(), fs}} {
+	}{{sp.vsName(), vs}, {sp.expandName(), sp.expandKernel}, {sp.fsName(), fs}} {
 		if err := lib.Register(k.name, k.fn); err != nil {
 			return err
 		}
@@ -311,6 +313,7 @@ type vsScratch struct {
 	ob    []byte // one output record
 	table [abi.VSAttribTableLocs][3]uint64
 	vraw  [exec.MaxWidth]uint64
+	sw    *swtex.Sampler // the vertex stage's software sampler
 }
 
 func (sp *ShaderProgram) vsScratch(width int) (*vsScratch, error) {
@@ -330,17 +333,24 @@ func (sp *ShaderProgram) vsScratch(width int) (*vsScratch, error) {
 	for _, a := range sp.attrs {
 		aw = max(aw, a.Words)
 	}
-	return &vsScratch{m: m, uni: make([]uint32, n), ub: make([]byte, 4*n), ab: make([]byte, 4*aw),
-		ob: make([]byte, 4*sp.prog.VS.OutputWords)}, nil
+	s := &vsScratch{m: m, uni: make([]uint32, n), ub: make([]byte, 4*n), ab: make([]byte, 4*aw),
+		ob: make([]byte, 4*sp.prog.VS.OutputWords), sw: swtex.New()}
+	m.SetSampler(s.sw)
+	return s, nil
 }
 
-// vsKernel is the vertex stage, one thread per vertex (vortexpipe §2.3.2,
+// vsKernelOn is the vertex stage, one thread per vertex (vortexpipe §2.3.2,
 // §2.5): the raw id vraw (the output slot, so records stay in draw order) is
 // split into instance and vertex, the index resolved from the u32 index buffer
 // with the base vertex folded in, each attribute read from the {base, stride,
 // divisor} table (a nonzero divisor indexes base instance + instance /
-// divisor), and the program's output words written as the vertex record.
-func (sp *ShaderProgram) vsKernel(c *device.CTA) error {
+// divisor), and the program's output words written as the vertex record. A
+// vertex stage that samples reads the software sampler's descriptor table at
+// VS arg slot abi.ArgVSSWSampler over env's device memory (textureLod,
+// texelFetch, textureSize; an implicit-LOD texture() samples the base level
+// plus its bias, as GLSL defines it outside the fragment stage).
+// spec: vortexpipe §2.5, §3.6
+func (sp *ShaderProgram) vsKernelOn(c *device.CTA, env *devEnv) error {
 	out, table, index := c.Arg(abi.ArgVSOutput), c.Arg(abi.ArgVSAttribTable), c.Arg(abi.ArgVSIndexBuffer)
 	vpi, baseInst, baseVert := c.Arg(abi.ArgVSVertsPerInst), c.Arg(abi.ArgVSBaseInstance), int32(c.Arg(abi.ArgVSBaseVertex))
 	count, desc := c.Arg(abi.ArgVSCount), c.Arg(abi.ArgVSDescTable)
@@ -361,6 +371,18 @@ func (sp *ShaderProgram) vsKernel(c *device.CTA) error {
 		default:
 		}
 	}()
+	if len(sp.prog.VS.Tex) > 0 {
+		if env == nil || env.mem == nil {
+			return fmt.Errorf("%s: vertex-stage sampling on a kernel without device memory (open the program with a ShaderDevice)", sp.vsName())
+		}
+		tt := c.Arg(abi.ArgVSSWSampler)
+		if tt == 0 {
+			return fmt.Errorf("%s: the vertex stage samples but VS arg slot %d holds no sampler table", sp.vsName(), abi.ArgVSSWSampler)
+		}
+		if err := s.sw.Bind(env.mem, tt, len(sp.prog.VS.Samplers)); err != nil {
+			return fmt.Errorf("%s: %w", sp.vsName(), err)
+		}
+	}
 	for i := range sp.attrs {
 		e := table + uint64(i)*abi.VSAttribEntryBytes
 		s.table[i] = [3]uint64{c.ReadU64(e), c.ReadU64(e + 8), c.ReadU64(e + 16)}

@@ -49,7 +49,7 @@ func (t *slotTable) register(lib *device.Library) error {
 				if err != nil {
 					return err
 				}
-				return sp.vsKernel(c)
+				return sp.vsKernelOn(c, t.env)
 			}},
 			{"expand_k", func(c *device.CTA) error {
 				sp, err := get(c)

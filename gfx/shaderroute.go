@@ -152,9 +152,6 @@ func (d *ShaderDevice) route(dr *ShaderDraw, ms *swom.State) (DrawRoute, error) 
 			sw(UnitOM, why)
 		}
 	}
-	if !r.SWOM && dr.Program.colorN > len(d.tc.Colors) {
-		return r, fmt.Errorf("gfx: shader draw: the program writes %d colour outputs, %d targets are bound", dr.Program.colorN, len(d.tc.Colors))
-	}
 	return r, nil
 }
 

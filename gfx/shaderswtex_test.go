@@ -19,12 +19,20 @@ void main() { gl_Position = a_pos; v_col = a_col; }`
 // texCase is one §3.6 row drawn through the device and the reference.
 type texCase struct {
 	name     string
+	vs       string // texVS when empty
 	fs       string
 	tex      func(t *testing.T) (*sampler.Texture, sampler.Sampler)
 	samples  int
 	force    gfx.Units
 	tol      float64
 	resident bool // bind through UploadRefTexture, drawn twice
+}
+
+func (c *texCase) vertex() string {
+	if c.vs != "" {
+		return c.vs
+	}
+	return texVS
 }
 
 func npotTexture(t *testing.T) (*sampler.Texture, sampler.Sampler) {
@@ -145,7 +153,7 @@ void main() { o = texture(s, v_col.xy * 2.0); }`}
 
 func renderTexFF(t *testing.T, c *texCase, tex gfx.ShaderTexture, force gfx.Units) ([]byte, []gfx.DeviceDrawStats) {
 	t.Helper()
-	p := link(t, texVS, c.fs)
+	p := link(t, c.vertex(), c.fs)
 	sp, err := gfx.NewShaderProgram("tex."+c.name, p.IR)
 	if err != nil {
 		t.Fatal(err)
@@ -178,7 +186,7 @@ func renderTexFF(t *testing.T, c *texCase, tex gfx.ShaderTexture, force gfx.Unit
 
 func renderTexDevice(t *testing.T, c *texCase, tx *sampler.Texture, smp sampler.Sampler, cfg config.Config) ([]byte, []gfx.DeviceDrawStats) {
 	t.Helper()
-	p := link(t, texVS, c.fs)
+	p := link(t, c.vertex(), c.fs)
 	sp, err := gfx.NewShaderProgram("tex."+c.name, p.IR)
 	if err != nil {
 		t.Fatal(err)
@@ -222,7 +230,7 @@ func renderTexDevice(t *testing.T, c *texCase, tx *sampler.Texture, smp sampler.
 
 func renderTexRef(t *testing.T, c *texCase, tx *sampler.Texture, smp sampler.Sampler) []byte {
 	t.Helper()
-	p := link(t, texVS, c.fs)
+	p := link(t, c.vertex(), c.fs)
 	S := max(c.samples, 1)
 	data, _ := vertexBytes(p, unitTris(false)[0])
 	sum := make([][4]float64, uW*uH)

@@ -19,8 +19,14 @@ type TargetConfig struct {
 	// Colors are the colour attachments' formats (any ref/format colour
 	// format: BGRA8 is the FF A8R8G8B8 word, RGBA8 the FF unit through the
 	// variant key's byte order, the rest run on the software merger); at
-	// most swom.MaxTargets. Empty means {format.BGRA8}.
+	// most swom.MaxTargets. Empty means {format.BGRA8} unless NoColor.
 	Colors []format.Format
+	// NoColor asks for a depth-only pass: no colour target at all (Colors
+	// must then be empty). A program's colour outputs are dropped, as GL
+	// drops outputs without a bound attachment; the FF OM runs with every
+	// target's write mask off. spec: vortexpipe §3.3 step 2 (depth-only
+	// aperture), §3.7
+	NoColor bool
 	// Depth is the depth/stencil plane's format (D24S8 is the FF OM's word,
 	// stencil in [31:24]); NoDepth leaves the pass without one.
 	Depth   abi.OMDepthFormat
@@ -32,7 +38,12 @@ type TargetConfig struct {
 
 // normalize fills the defaults and validates.
 func (tc TargetConfig) normalize() (TargetConfig, error) {
-	if len(tc.Colors) == 0 {
+	switch {
+	case tc.NoColor && len(tc.Colors) > 0:
+		return tc, fmt.Errorf("gfx: a depth-only pass (NoColor) with %d colour targets", len(tc.Colors))
+	case tc.NoColor && tc.NoDepth:
+		return tc, fmt.Errorf("gfx: a pass with neither colour targets nor a depth/stencil plane")
+	case len(tc.Colors) == 0 && !tc.NoColor:
 		tc.Colors = []format.Format{format.BGRA8}
 	}
 	tc.Colors = append([]format.Format(nil), tc.Colors...)
@@ -58,7 +69,7 @@ func (tc TargetConfig) normalize() (TargetConfig, error) {
 // isDefault reports whether the targets are the FF default the word-based
 // API (Clear, Color, Targets, SetTargets) reads and writes.
 func (tc *TargetConfig) isDefault() bool {
-	return len(tc.Colors) == 1 && tc.Colors[0] == format.BGRA8 && !tc.NoDepth && tc.Depth == abi.OMDepthD24S8 && tc.Samples == 1
+	return !tc.NoColor && len(tc.Colors) == 1 && tc.Colors[0] == format.BGRA8 && !tc.NoDepth && tc.Depth == abi.OMDepthD24S8 && tc.Samples == 1
 }
 
 // OpenShaderDeviceTargets is OpenShaderDevice with the render targets tc
@@ -108,7 +119,10 @@ func (d *ShaderDevice) allocTargets(tc TargetConfig) error {
 	if err != nil {
 		return err
 	}
-	d.cbuf, d.zbuf = d.colors[0], z
+	d.cbuf, d.zbuf = nil, z
+	if len(d.colors) > 0 {
+		d.cbuf = d.colors[0]
+	}
 	return nil
 }
 

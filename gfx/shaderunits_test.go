@@ -95,6 +95,7 @@ func refCmp(f abi.CompareFunc) ref.CompareFunc {
 func refState(s *swom.State, st *ref.State) {
 	st.Depth.Test, st.Depth.Func, st.Depth.Write = s.DepthTest, refCmp(s.DepthFunc), s.DepthWrite
 	st.Depth.BoundsTest, st.Depth.BoundsMin, st.Depth.BoundsMax = s.DepthBounds, s.BoundsMin, s.BoundsMax
+	st.Depth.Clamp = s.DepthClamp
 	st.StencilTest = s.StencilTest
 	for i, f := range []*swom.Face{&s.Front, &s.Back} {
 		rf := ref.StencilFace{Func: refCmp(f.Func), Ref: f.Ref, ReadMask: f.ReadMask, WriteMask: f.WriteMask,
@@ -329,6 +330,11 @@ void main() { o = uvec4(v_col * 250.0 + 0.5); }`
 	fsInt = `#version 330
 in vec4 v_col; out ivec4 o;
 void main() { o = ivec4(floor(v_col * 1000.0 + 0.5)) - 300; }`
+	// clampVS maps z to 3z − 1: the second triangle's depth runs from -2.2
+	// to 1.4 in NDC, crossing both the near and the far plane.
+	clampVS = `#version 330
+in vec4 a_pos; in vec4 a_col; out vec4 v_col;
+void main() { gl_Position = vec4(a_pos.xy, a_pos.z * 3.0 - 1.0, a_pos.w); v_col = a_col; }`
 	fsDepth = `#version 330
 in vec4 v_col; out vec4 o;
 void main() { o = v_col; gl_FragDepth = v_col.g * 0.5 + 0.25; }`
@@ -400,6 +406,10 @@ func unitCases() []unitCase {
 				s.DepthTest, s.DepthBounds = d == 0, true
 				s.BoundsMin, s.BoundsMax = []float32{0, 0.55}[d], []float32{1, 0.65}[d]
 			}},
+		{name: "depth clamp sw", vs: clampVS, fs: unitsFS, colors: []format.Format{format.RGBA8}, clearZ: 1, tol: u8, swOM: true,
+			state: func(d int, s *swom.State) { s.DepthClamp, s.DepthFunc = true, abi.CmpLEqual }},
+		{name: "extra outputs dropped ff", fs: fsMRT3, colors: []format.Format{format.RGBA8}, clearZ: 1, tol: u8},
+		{name: "extra outputs dropped sw", fs: fsMRT3, colors: []format.Format{format.R8, format.RG8}, clearZ: 1, tol: u8, swOM: true},
 		{name: "gl_FragDepth d32f sw", fs: fsDepth, colors: []format.Format{format.RGBA8}, depth: abi.OMDepthD32F, clearZ: 1, tol: u8, swOM: true},
 		{name: "noperspective", vs: `#version 330
 in vec4 a_pos; in vec4 a_col; noperspective out float v_np; out float v_p;
