@@ -167,6 +167,9 @@ type programCache struct {
 	mu    sync.Mutex
 	pairs map[[2]*Shader]*linked
 	n     int
+	// release unloads a device program whose variant left its cache or whose
+	// pair was dropped (the screen's device backend).
+	release func(*gfx.ShaderProgram)
 }
 
 // ErrLink wraps a link failure of a (VS, FS) pair.
@@ -217,7 +220,11 @@ func (c *programCache) link(vs, fs *Shader) (*linked, error) {
 	// draw as gfx.ShaderDraw.Key); the cache bounds and counts the variants.
 	l.variants = NewVariantCache(func(key VariantKey) (any, error) {
 		return gfx.NewShaderProgram(fmt.Sprintf("%s.v%x", l.name, variantBits(key)), ir)
-	}, nil)
+	}, func(_ VariantKey, p any) {
+		if sp, ok := p.(*gfx.ShaderProgram); ok && c.release != nil {
+			c.release(sp)
+		}
+	})
 	c.pairs[key] = l
 	return l, nil
 }
@@ -237,9 +244,14 @@ func variantBits(k VariantKey) uint32 {
 func (c *programCache) drop(s *Shader) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for k := range c.pairs {
+	for k, l := range c.pairs {
 		if k[0] == s || k[1] == s {
 			delete(c.pairs, k)
+			for _, p := range l.variants.programs() {
+				if sp, ok := p.(*gfx.ShaderProgram); ok && c.release != nil {
+					c.release(sp)
+				}
+			}
 		}
 	}
 }

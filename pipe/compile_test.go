@@ -107,4 +107,12 @@ func TestProgramVariants(t *testing.T) {
 	if p := e.image(t).NRGBAAt(16, 16); p.R != 255 {
 		t.Errorf("first framebuffer lost its frame: %v", p)
 	}
+	// Deleting a shader drops its pairs and unloads their device programs.
+	if len(e.s.be.added) != 1 {
+		t.Fatalf("%d programs on the device", len(e.s.be.added))
+	}
+	e.c.DeleteShaderState(e.c.Bound().VS)
+	if len(e.s.be.added) != 0 || len(e.s.progs.pairs) != 0 {
+		t.Errorf("after delete: %d programs on the device, %d pairs", len(e.s.be.added), len(e.s.progs.pairs))
+	}
 }

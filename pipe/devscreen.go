@@ -175,6 +175,16 @@ func (d *devScreen) addProgram(p *gfx.ShaderProgram) error {
 	return nil
 }
 
+// removeProgram unloads p from the device if it was made resident there.
+func (d *devScreen) removeProgram(p *gfx.ShaderProgram) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.sd != nil && d.added[p] {
+		_ = d.sd.RemoveProgram(p)
+		delete(d.added, p)
+	}
+}
+
 // evict drops r's device copies (Resource.Destroy).
 func (d *devScreen) evict(r *Resource) {
 	d.mu.Lock()

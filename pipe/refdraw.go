@@ -74,7 +74,7 @@ func refState(st *BoundState, l *linked, info *DrawInfo, texs []ref.TextureBindi
 	s.PrimitiveRestart, s.RestartIndex = info.PrimitiveRestart, info.RestartIndex
 	if r := st.Rast; r != nil {
 		rs := &r.State
-		if rs.FillFront != PolygonFill || rs.FillBack != PolygonFill {
+		if rs.FillFront != PolygonFill && rs.Cull&CullFront == 0 || rs.FillBack != PolygonFill && rs.Cull&CullBack == 0 {
 			return s, fmt.Errorf("polygon mode %d/%d: the reference renderer fills only", rs.FillFront, rs.FillBack)
 		}
 		s.Cull = ref.CullMode(rs.Cull)

@@ -127,7 +127,7 @@ func NewScreen(dev *runtime.Device, o Options) (*Screen, error) {
 		return nil, fmt.Errorf("pipe: NewScreen: nil device (use NewScreenWithCaps for a routing-only screen)")
 	}
 	s := &Screen{dev: dev, caps: CapsOf(dev.Caps()), opts: o, res: newResidency(dev)}
-	s.be.cfg = config.Default()
+	s.init(config.Default())
 	return s, nil
 }
 
@@ -144,7 +144,7 @@ func OpenScreen(cfg config.Config, o Options) (*Screen, error) {
 		MaxBlockSize: cfg.Device.Threads * cfg.Device.Warps, ISA: isa,
 		HasTEX: isa.Has(abi.ExtTEX), HasRASTER: isa.Has(abi.ExtRASTER), HasOM: isa.Has(abi.ExtOM), HasRTU: isa.Has(abi.ExtRTU)}
 	s := &Screen{caps: caps, opts: o, res: newResidency(nil)}
-	s.be.cfg = cfg
+	s.init(cfg)
 	return s, nil
 }
 
@@ -152,8 +152,14 @@ func OpenScreen(cfg config.Config, o Options) (*Screen, error) {
 // index translation work; residency operations return ErrNoDevice.
 func NewScreenWithCaps(c Caps, o Options) *Screen {
 	s := &Screen{caps: c, opts: o, res: newResidency(nil)}
-	s.be.cfg = config.Default()
+	s.init(config.Default())
 	return s
+}
+
+// init sets up the device backend's configuration and program release.
+func (s *Screen) init(cfg config.Config) {
+	s.be.cfg = cfg
+	s.progs.release = s.be.removeProgram
 }
 
 // Caps returns the cached capabilities.

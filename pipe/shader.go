@@ -170,6 +170,17 @@ func (c *VariantCache) Keys() []VariantKey {
 	return out
 }
 
+// programs lists the resident programs.
+func (c *VariantCache) programs() []any {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]any, 0, c.lru.Len())
+	for el := c.lru.Front(); el != nil; el = el.Next() {
+		out = append(out, el.Value.(*variant).program)
+	}
+	return out
+}
+
 // Stats returns the cache counters.
 func (c *VariantCache) Stats() VariantStats {
 	c.mu.Lock()
