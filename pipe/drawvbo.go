@@ -81,6 +81,22 @@ func (c *Context) DrawVBO(info *DrawInfo) error {
 		}
 		steps = append(steps, step{p: p, sp: sp, attrs: attrs})
 	}
+	// Every draw's vertex and instance range is checked before any is drawn.
+	if len(steps) > 0 {
+		idx, err := indexBytes(info)
+		if err != nil {
+			return fmt.Errorf("pipe: draw: %w", err)
+		}
+		for i, s := range steps {
+			n, err := vertexRange(info, s.p.Draw, idx)
+			if err == nil {
+				err = checkVertexRange(st, l, n, s.p.Draw.StartInstance, s.p.Draw.InstanceCount)
+			}
+			if err != nil {
+				return fmt.Errorf("pipe: draw %d: %w", i, err)
+			}
+		}
+	}
 	c.mu.Lock()
 	for _, g := range moved {
 		c.stats.Device--
