@@ -238,6 +238,24 @@ func (d *devScreen) refTex(r *Resource) (*sampler.Texture, error) {
 	return tex, nil
 }
 
+// BackendStats counts the device backend's framebuffer and texture traffic.
+type BackendStats struct {
+	TargetLoads    uint64 // framebuffer contents put on the device (upload or clear)
+	TargetReads    uint64 // device framebuffer contents read back to the host
+	TextureUploads uint64 // textures made resident (FF chain or software layout)
+	DeviceOpen     bool   // a device is open
+	Width, Height  int    // its framebuffer size
+}
+
+// BackendStats returns the device backend's counters.
+func (s *Screen) BackendStats() BackendStats {
+	d := &s.be
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return BackendStats{TargetLoads: d.targetLoads, TargetReads: d.targetReads, TextureUploads: d.texUploads,
+		DeviceOpen: d.sd != nil, Width: d.conf.w, Height: d.conf.h}
+}
+
 // Close releases the screen's device backend and residency entries.
 func (s *Screen) Close() error {
 	d := &s.be

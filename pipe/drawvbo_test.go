@@ -630,8 +630,8 @@ func TestResidencyAcrossFrames(t *testing.T) {
 	}
 	// The clears ran on the device: the framebuffer was loaded once (the first
 	// draw) and read back once per Finish.
-	if be := &e.s.be; be.targetLoads != 1 || be.targetReads != 4 {
-		t.Errorf("framebuffer loaded %d times, read %d times over 4 frames; want 1 and 4", be.targetLoads, be.targetReads)
+	if bs := e.s.BackendStats(); bs.TargetLoads != 1 || bs.TargetReads != 4 || !bs.DeviceOpen || bs.Width != 32 {
+		t.Errorf("framebuffer loaded %d times, read %d times over 4 frames; want 1 and 4 (%+v)", bs.TargetLoads, bs.TargetReads, bs)
 	}
 	if err := vb.Write(0, make([]byte, 4)); err != nil {
 		t.Fatal(err)

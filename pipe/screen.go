@@ -121,7 +121,11 @@ type Screen struct {
 	serial uint64
 }
 
-// NewScreen opens a screen on dev, caching its capabilities.
+// NewScreen opens a screen on dev, caching its capabilities; the residency
+// table starts on dev. Draws run on the device model of config.Default()
+// (gfx.ShaderDevice, opened at the first device draw), and the residency table
+// then moves onto that device's runtime; use OpenScreen to choose the
+// configuration.
 func NewScreen(dev *runtime.Device, o Options) (*Screen, error) {
 	if dev == nil {
 		return nil, fmt.Errorf("pipe: NewScreen: nil device (use NewScreenWithCaps for a routing-only screen)")
