@@ -72,6 +72,8 @@ type drawer struct {
 	early bool
 	// fastOps: the per-fragment operations run as fragmentsRGBA8
 	fastOps bool
+	// noHelpers: helper lanes are not interpolated (FragmentHelperFree)
+	noHelpers bool
 
 	clip   clipper
 	rect   [4]int // x0, y0, x1, y1 (exclusive): target ∩ scissor
@@ -217,6 +219,9 @@ func newDrawer(ctx context.Context, t *Target, s *State, in VertexInput, p DrawP
 		}
 	}
 	d.fastOps = fastFragmentOps(t, s)
+	if h, ok := s.Fragment.(FragmentHelperFree); ok && h.HelpersUnused() {
+		d.noHelpers = true
+	}
 	d.bands = 1
 	d.scratch()
 	return d, elems, nil

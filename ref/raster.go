@@ -2,6 +2,7 @@ package ref
 
 import (
 	"math"
+	"math/bits"
 
 	"vortexgfx/ref/format"
 )
@@ -526,10 +527,24 @@ func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
 			if mask == 0 {
 				continue
 			}
-			bary[0] = [3]float64{float64(a0) / fa, float64(a1) / fa, float64(a2) / fa}
-			bary[1] = [3]float64{float64(b0) / fa, float64(b1) / fa, float64(b2) / fa}
-			bary[2] = [3]float64{float64(c0) / fa, float64(c1) / fa, float64(c2) / fa}
-			bary[3] = [3]float64{float64(d0) / fa, float64(d1) / fa, float64(d2) / fa}
+			// Helper lanes need barycentrics unless the shader
+			// declares it never reads them (noHelpers).
+			need := mask
+			if !d.noHelpers {
+				need = 0xF
+			}
+			if need&1 != 0 {
+				bary[0] = [3]float64{float64(a0) / fa, float64(a1) / fa, float64(a2) / fa}
+			}
+			if need&2 != 0 {
+				bary[1] = [3]float64{float64(b0) / fa, float64(b1) / fa, float64(b2) / fa}
+			}
+			if need&4 != 0 {
+				bary[2] = [3]float64{float64(c0) / fa, float64(c1) / fa, float64(c2) / fa}
+			}
+			if need&8 != 0 {
+				bary[3] = [3]float64{float64(d0) / fa, float64(d1) / fa, float64(d2) / fa}
+			}
 			if err := d.emitQuad(int(qx), int(qy), mask, &bary, verts, front, id, nil); err != nil {
 				return err
 			}
@@ -540,7 +555,8 @@ func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
 
 // emitQuad interpolates a quad's inputs into the batch and flushes the
 // batch when full. Only the varying words the fragment shader reads are
-// interpolated (see FragmentVaryingUse); each is computed as
+// interpolated (see FragmentVaryingUse), and only in covered lanes when it
+// needs no helpers (FragmentHelperFree); each is computed as
 // (b0*s0 + b1*s1 + b2*s2) / (1/w) (smooth) or b0*s0 + b1*s1 + b2*s2
 // (noperspective) in float64 from the lane's barycentrics.
 func (d *drawer) emitQuad(qx, qy int, mask uint8, bary *[4][3]float64, v [3]*wvert, front bool, id int32, pc *[4][2]float32) error {
@@ -566,7 +582,14 @@ func (d *drawer) emitQuad(qx, qy int, mask uint8, bary *[4][3]float64, v [3]*wve
 	q.Varyings = d.varyBuf[d.nq*4*vw : (d.nq+1)*4*vw]
 	s0, s1, s2 := d.setup[0], d.setup[1], d.setup[2]
 	iw0, iw1, iw2 := v[0].iw, v[1].iw, v[2].iw
+	need := uint8(0xF)
+	if d.noHelpers {
+		need = mask
+	}
 	for l := range 4 {
+		if need&(1<<l) == 0 {
+			continue
+		}
 		b0, b1, b2 := bary[l][0], bary[l][1], bary[l][2]
 		z := b0*z0 + b1*z1 + b2*z2 + zoff
 		iw := b0*iw0 + b1*iw1 + b2*iw2
@@ -582,6 +605,18 @@ func (d *drawer) emitQuad(qx, qy int, mask uint8, bary *[4][3]float64, v [3]*wve
 			out[k] = d.flat[k]
 		}
 		q.Depth[l] = float32(z)
+	}
+	if need != 0xF {
+		// Helpers copy the first covered lane (FragmentHelperFree).
+		src := bits.TrailingZeros8(need)
+		from := q.Varyings[src*vw : (src+1)*vw]
+		for l := range 4 {
+			if need&(1<<l) == 0 {
+				copy(q.Varyings[l*vw:(l+1)*vw], from)
+				q.FragCoord[l] = q.FragCoord[src]
+				q.Depth[l] = q.Depth[src]
+			}
+		}
 	}
 	if pc != nil {
 		q.PointCoord = *pc

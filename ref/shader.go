@@ -143,6 +143,21 @@ type FragmentVaryingUse interface {
 	VaryingsRead() []bool
 }
 
+// FragmentHelperFree is implemented by fragment shaders whose covered lanes
+// never depend on the other lanes of their quad: ShadeQuads takes no
+// derivatives, samples no textures and touches no memory, so a lane's
+// outputs are a function of its own inputs. When HelpersUnused reports
+// true, the renderer interpolates only the covered lanes (those without
+// their Helper bit) and gives each helper lane a copy of the Varyings,
+// FragCoord and Depth of the quad's first covered lane, so a helper
+// computes what a covered lane computes and its results are dropped.
+// Clones made by FragmentCloner must answer the same. The output is
+// identical with less work.
+// spec: vortexpipe-driver §2.2 (helper lanes exist for derivatives), §5.2.
+type FragmentHelperFree interface {
+	HelpersUnused() bool
+}
+
 // VertexFunc is a vertex shader written as a Go function.
 type VertexFunc struct {
 	Out VertexLayout

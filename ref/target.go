@@ -1,6 +1,7 @@
 package ref
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"image"
@@ -130,8 +131,14 @@ func (t *Target) ClearColorInt(i int, v [4]uint32) error {
 func (s *Surface) fill(r format.Raw) {
 	bpp := s.Format.Info().Bytes
 	format.Pack(s.Format, s.Data[:bpp], r)
-	for o := bpp; o < len(s.Data); o += bpp {
-		copy(s.Data[o:o+bpp], s.Data[:bpp])
+	repeat(s.Data, bpp)
+}
+
+// repeat fills b with copies of its first n bytes (len(b) a multiple of
+// n), doubling the filled prefix with each copy.
+func repeat(b []byte, n int) {
+	for f := n; f < len(b); f *= 2 {
+		copy(b[f:], b[:f])
 	}
 }
 
@@ -143,8 +150,25 @@ func (t *Target) ClearDepth(z float32) error {
 		return fmt.Errorf("%w: depth clear without a depth attachment", ErrBadTarget)
 	}
 	bpp := s.Format.Info().Bytes
-	for o := 0; o < len(s.Data); o += bpp {
-		format.PackDepth(s.Format, s.Data[o:], z)
+	switch s.Format {
+	case format.D24S8:
+		// The depth bits PackDepth writes, with each texel's stencil
+		// byte kept.
+		var t [4]byte
+		format.PackDepth(s.Format, t[:], z)
+		dep := binary.LittleEndian.Uint32(t[:]) &^ 0xFF
+		for o := 0; o+4 <= len(s.Data); o += 4 {
+			w := s.Data[o : o+4 : o+4]
+			binary.LittleEndian.PutUint32(w, dep|uint32(w[0]))
+		}
+	case format.D16, format.D32F:
+		// No stencil: every texel is the first one.
+		format.PackDepth(s.Format, s.Data[:bpp], z)
+		repeat(s.Data, bpp)
+	default:
+		for o := 0; o < len(s.Data); o += bpp {
+			format.PackDepth(s.Format, s.Data[o:], z)
+		}
 	}
 	return nil
 }
@@ -156,8 +180,19 @@ func (t *Target) ClearStencil(v uint8) error {
 		return fmt.Errorf("%w: stencil clear without a stencil attachment", ErrBadTarget)
 	}
 	bpp := s.Format.Info().Bytes
-	for o := 0; o < len(s.Data); o += bpp {
-		format.PackStencil(s.Format, s.Data[o:], v)
+	switch s.Format {
+	case format.D24S8:
+		// PackStencil writes the texel's lowest byte.
+		for o := 0; o < len(s.Data); o += 4 {
+			s.Data[o] = v
+		}
+	case format.S8:
+		format.PackStencil(s.Format, s.Data[:bpp], v)
+		repeat(s.Data, bpp)
+	default:
+		for o := 0; o < len(s.Data); o += bpp {
+			format.PackStencil(s.Format, s.Data[o:], v)
+		}
 	}
 	return nil
 }

@@ -18,6 +18,9 @@ type FragmentShader struct {
 	m     *exec.Machine
 	tu    *texUnit
 	reads []bool // varying words the program loads (VaryingsRead)
+	// alone: lanes never depend on the others of their quad, so ref
+	// need not interpolate helper lanes (HelpersUnused)
+	alone bool
 }
 
 // NewFragmentShader returns the fragment stage of p bound to ctx.
@@ -32,7 +35,7 @@ func (p *Program) NewFragmentShader(ctx context.Context) (*FragmentShader, error
 	if err := m.SetUniforms(p.Uniforms); err != nil {
 		return nil, err
 	}
-	f := &FragmentShader{p: p, ctx: ctx, m: m, tu: newTexUnit(p, p.fw), reads: inputsRead(p.IR.FS, p.nvary)}
+	f := &FragmentShader{p: p, ctx: ctx, m: m, tu: newTexUnit(p, p.fw), reads: inputsRead(p.IR.FS, p.nvary), alone: lanesIndependent(p.IR.FS)}
 	m.SetSampler(f.tu)
 	return f, nil
 }
@@ -59,6 +62,38 @@ func (f *FragmentShader) EarlyDepthSafe() bool { return f.p.fsDepth < 0 }
 // when the fragment program has a LoadInput of input word w (the executor
 // reads inputs through nothing else), so ref interpolates only those.
 func (f *FragmentShader) VaryingsRead() []bool { return f.reads }
+
+// HelpersUnused implements ref.FragmentHelperFree: a program without
+// derivatives, texture operations or memory access computes each lane from
+// its own inputs, so ref need not interpolate the helpers (they still run, on
+// the inputs ref gives them, and their results are dropped).
+func (f *FragmentShader) HelpersUnused() bool { return f.alone }
+
+// lanesIndependent reports whether prog (its main code and functions) has no
+// instruction that reads another lane or shared state: no derivative, no
+// texture operation (implicit LODs come from the quad), no memory or image
+// access and no barrier.
+func lanesIndependent(prog *ir.Program) bool {
+	ok := func(code []ir.Inst) bool {
+		for _, in := range code {
+			switch in.Op {
+			case ir.DdxFine, ir.DdyFine, ir.DdxCoarse, ir.DdyCoarse, ir.Tex,
+				ir.MemLoad, ir.MemStore, ir.MemAtomic, ir.MemSize, ir.ImageExtent, ir.ImageFormatOf, ir.Barrier:
+				return false
+			}
+		}
+		return true
+	}
+	if !ok(prog.Code) {
+		return false
+	}
+	for _, fn := range prog.Funcs {
+		if !ok(fn.Code) {
+			return false
+		}
+	}
+	return true
+}
 
 // inputsRead returns, for each of the first n input words, whether prog
 // (its main code or a function) loads it.
@@ -143,6 +178,7 @@ func (f *FragmentShader) ShadeQuads(quads []ref.Quad, tex ref.Textures) error {
 		if 4*n == 64 {
 			present = math.MaxUint64
 		}
+
 		out, err := m.Run(f.ctx, present, live)
 		if err != nil {
 			return err
