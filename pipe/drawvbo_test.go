@@ -511,8 +511,8 @@ void main() { o_col = v_col * tint; }
 			}
 			b := ref.image(t)
 			// The device with its FF units, then with OM and RASTER forced to
-			// their software paths (VORTEX_FORCE_SW=om|raster).
-			for _, force := range []Unit{0, UnitOM | UnitRASTER} {
+			// their software paths (VORTEX_FORCE_SW=all).
+			for _, force := range []Unit{0, UnitAll} {
 				dev := newDrawEnv(t, Options{Strict: true, ForceSW: force}, tc.depth)
 				if err := tc.draw(t, dev); err != nil {
 					t.Fatalf("device (force %d): %v", force, err)
