@@ -510,7 +510,7 @@ void main() { o_col = v_col * tint; }
 				t.Fatalf("reference path stats %+v", st)
 			}
 			b := ref.image(t)
-			// The device with its FF units, then with OM and RASTER forced to
+			// The device with its FF units, then with TEX, OM and RASTER forced to
 			// their software paths (VORTEX_FORCE_SW=all).
 			for _, force := range []Unit{0, UnitAll} {
 				dev := newDrawEnv(t, Options{Strict: true, ForceSW: force}, tc.depth)
