@@ -282,7 +282,11 @@ type walker struct {
 	engine  int
 	cluster int
 	cyc     int64 // walk cycles of the current record (cost model)
-	wave    Wave
+	// RasterOwner of the last emitted quad's bin (key: binY << 16 | binX).
+	ownKey   uint32
+	ownVal   int
+	ownValid bool
+	wave     Wave
 	// current primitive
 	a, b   [3]int32
 	ext    [3]int32
@@ -396,19 +400,27 @@ func (w *walker) walk(x, y int32, e [3]int32) error {
 		}
 		c := s.level - 1
 		x0, x1, x2 := w.ext[0]<<c, w.ext[1]<<c, w.ext[2]<<c
+		// The children's edge values: E, E + A, E + B, E + A + B with A = a << c
+		// and B = b << c (int32 wrap-around, as the hardware's adders).
+		var ea, eb [3]int32
+		for k := 0; k < 3; k++ {
+			ea[k], eb[k] = w.a[k]<<c, w.b[k]<<c
+		}
 		// Push BR, BL, TR, TL so TL pops first (Morton order).
 		for q := 3; q >= 0; q-- {
-			i, j := int32(q&1), int32(q>>1)
-			var ce [3]int32
-			for k := 0; k < 3; k++ {
-				ce[k] = s.e[k] + i*(w.a[k]<<c) + j*(w.b[k]<<c)
+			ce := s.e
+			if q&1 != 0 {
+				ce[0], ce[1], ce[2] = ce[0]+ea[0], ce[1]+ea[1], ce[2]+ea[2]
+			}
+			if q&2 != 0 {
+				ce[0], ce[1], ce[2] = ce[0]+eb[0], ce[1]+eb[1], ce[2]+eb[2]
 			}
 			w.cyc++
 			if ce[0]+x0 < 0 || ce[1]+x1 < 0 || ce[2]+x2 < 0 {
 				w.stats.TileRejects++
 				continue
 			}
-			w.stack[sp] = square{s.x + i<<c, s.y + j<<c, c, ce}
+			w.stack[sp] = square{s.x + int32(q&1)<<c, s.y + int32(q>>1)<<c, c, ce}
 			sp++
 		}
 	}
@@ -426,29 +438,47 @@ func (w *walker) block(x, y int32, e [3]int32) error {
 	inside := x >= f.xmin && x+2*n <= f.xmax && y >= f.ymin && y+2*n <= f.ymax
 	a0, a1, a2 := w.a[0], w.a[1], w.a[2]
 	b0, b1, b2 := w.b[0], w.b[1], w.b[2]
-	t0, t1, t2 := w.tl[0], w.tl[1], w.tl[2]
+	// A pixel passes edge k when E > th_k: E ≥ 0 on a top-left edge, E > 0
+	// otherwise.
+	th0, th1, th2 := edgeThreshold(w.tl[0]), edgeThreshold(w.tl[1]), edgeThreshold(w.tl[2])
 	for qy := int32(0); qy < n; qy++ {
+		// Edge values at the row's first pixel (u = 0, v = 2·qy), stepping
+		// 2a per quad; a quad's pixels are E, E + a, E + b, E + a + b in lane
+		// order (int32 wrap-around, so equal to a·u + b·v evaluated directly).
+		v := 2 * qy
+		r0, r1, r2 := e[0]+b0*v, e[1]+b1*v, e[2]+b2*v
 		for qx := int32(0); qx < n; qx++ {
 			px, py := x+2*qx, y+2*qy
+			u := 2 * qx
+			c0, c1, c2 := r0+a0*u, r1+a1*u, r2+a2*u
 			var mask uint8
-			for p := int32(0); p < 4; p++ {
-				i, j := p&1, p>>1
-				X, Y := px+i, py+j
-				if !inside && (X < f.xmin || X >= f.xmax || Y < f.ymin || Y >= f.ymax) {
-					continue
+			if c0 > th0 && c1 > th1 && c2 > th2 {
+				mask |= 1
+			}
+			if c0+a0 > th0 && c1+a1 > th1 && c2+a2 > th2 {
+				mask |= 2
+			}
+			if c0+b0 > th0 && c1+b1 > th1 && c2+b2 > th2 {
+				mask |= 4
+			}
+			if c0+a0+b0 > th0 && c1+a1+b1 > th1 && c2+a2+b2 > th2 {
+				mask |= 8
+			}
+			if mask != 0 && !inside {
+				for p := int32(0); p < 4; p++ {
+					X, Y := px+p&1, py+p>>1
+					if X < f.xmin || X >= f.xmax || Y < f.ymin || Y >= f.ymax {
+						mask &^= 1 << p
+					}
 				}
-				u, v := 2*qx+i, 2*qy+j
-				v0 := e[0] + a0*u + b0*v
-				v1 := e[1] + a1*u + b1*v
-				v2 := e[2] + a2*u + b2*v
-				if v0 < 0 || (v0 == 0 && !t0) || v1 < 0 || (v1 == 0 && !t1) || v2 < 0 || (v2 == 0 && !t2) {
-					continue
+			}
+			if mask != 0 && f.earlyZ {
+				for p := int32(0); p < 4; p++ {
+					if mask>>p&1 != 0 && w.occluded(px+p&1, py+p>>1) {
+						w.stats.EarlyZCulled++
+						mask &^= 1 << p
+					}
 				}
-				if f.earlyZ && w.occluded(X, Y) {
-					w.stats.EarlyZCulled++
-					continue
-				}
-				mask |= 1 << p
 			}
 			if mask != 0 {
 				if err := w.emit(abi.Stamp{QX: uint16(px >> 1), QY: uint16(py >> 1), Mask: mask, PID: uint16(w.pid)}); err != nil {
@@ -458,6 +488,15 @@ func (w *walker) block(x, y int32, e [3]int32) error {
 		}
 	}
 	return nil
+}
+
+// edgeThreshold is the value an edge function must exceed for a pixel to pass
+// it: −1 on a top-left edge (E ≥ 0 passes), else 0. spec: rasterizer §7.4
+func edgeThreshold(topLeft bool) int32 {
+	if topLeft {
+		return -1
+	}
+	return 0
 }
 
 // PlaneDepth is the screen-space depth MAC A′·X + B′·Y + C′ on raw Q7.24 words
@@ -494,7 +533,13 @@ func (w *walker) occluded(x, y int32) bool {
 func (w *walker) emit(q abi.Stamp) error {
 	f := w.f
 	w.stats.Quads++
-	owner := abi.RasterOwner(int(q.QX), int(q.QY), f.cfg.BinLog, f.cfg.Cores)
+	// The owner is a function of the quad's bin: recompute it on a bin change.
+	key := uint32(q.QY)>>(f.cfg.BinLog-1)<<16 | uint32(q.QX)>>(f.cfg.BinLog-1)
+	if !w.ownValid || key != w.ownKey {
+		w.ownKey, w.ownValid = key, true
+		w.ownVal = abi.RasterOwner(int(q.QX), int(q.QY), f.cfg.BinLog, f.cfg.Cores)
+	}
+	owner := w.ownVal
 	if len(w.quads) > 0 && owner != w.owner {
 		if err := w.flush(); err != nil {
 			return err
