@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"vortexgfx/config"
 	"vortexgfx/ref/format"
 )
 
@@ -148,5 +149,54 @@ void main() { o_col = texelFetch(tex, ivec2(v_uv * 3.99), 0); }
 				t.Errorf("the reference image has %d colours: the case samples nothing", len(colours))
 			}
 		})
+	}
+}
+
+// TestUnitlessDevice: a device configuration without the TEX, RASTER and OM
+// extensions draws everything on its software units and matches the FF device.
+// spec: vortexpipe §2.3.3 (a missing unit routes to software, not the draw)
+func TestUnitlessDevice(t *testing.T) {
+	cfg := config.Default()
+	cfg.Device.TEX, cfg.Device.RASTER, cfg.Device.OM = false, false, false
+	run := func(cfg config.Config) (*drawEnv, Stats) {
+		s, err := OpenScreen(cfg, Options{Strict: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		e := &drawEnv{s: s, c: s.NewContext(ContextOptions{}), w: 32, h: 32}
+		e.rt = newTex(t, s, format.RGBA8, 32, 32)
+		if err := e.c.SetFramebufferState(Framebuffer{Width: 32, Height: 32, Cbufs: []*Surface{{Resource: e.rt}}}); err != nil {
+			t.Fatal(err)
+		}
+		e.program(t, texVS, texFS)
+		tex := newTex(t, s, format.BGRA8, 4, 4)
+		px := make([]byte, 64)
+		for i := range px {
+			px[i] = byte(i * 11)
+		}
+		_ = tex.Write(0, px)
+		v, _ := e.c.CreateSamplerView(tex)
+		_ = e.c.SetSamplerViews(0, []*SamplerView{v})
+		vb := e.floats(t, -0.9, -0.9, 0, 1, 0, 0, 0.9, -0.9, 0, 1, 1, 0, -0.9, 0.9, 0, 1, 0, 1, 0.9, 0.9, 0, 1, 1, 1)
+		ve, _ := e.c.CreateVertexElementsState([]VertexElement{{Format: VertexFloat32x4}, {SrcOffset: 16, Format: VertexFloat32x2}})
+		e.c.BindVertexElementsState(ve)
+		e.c.SetVertexBuffers([]VertexBuffer{{Buffer: vb, Stride: 24}})
+		if err := e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Count: 4}}}); err != nil {
+			t.Fatal(err)
+		}
+		return e, e.c.Stats()
+	}
+	sw, st := run(cfg)
+	if st.Device != 1 || st.Routes[RouteNoTEX] != 1 || st.Routes[RouteNoRASTER] != 1 || st.Routes[RouteNoOM] != 1 {
+		t.Errorf("stats %+v", st)
+	}
+	if r := sw.c.LastDeviceDraw().Route; !r.SWTex || !r.SWOM || !r.SWRaster {
+		t.Errorf("device route %+v", r)
+	}
+	ff, _ := run(config.Default())
+	a, b := sw.image(t), ff.image(t)
+	if bad, worst := compareImages(a, b, 3); bad > len(a.Pix)/4/50 {
+		t.Errorf("%d pixels differ from the FF device (worst %d)", bad, worst)
 	}
 }
