@@ -9,13 +9,14 @@ import (
 
 // Rect is a blit rectangle in texels of a surface's level, X1/Y1 exclusive.
 // A rectangle with X1 < X0 (or Y1 < Y0) is mirrored along that axis, as
-// glBlitFramebuffer's.
+// glBlitFramebuffer's. spec: vortexpipe §3.4.1
 type Rect struct{ X0, Y0, X1, Y1 int }
 
 // BlitInfo is one blit (pipe_blit_info): a rectangle of Src copied to Dst's,
 // scaled with Filter, the colour converted between the two formats. A
 // multisample Src (TextureDesc.Samples 4) into a single-sample Dst of the same
 // size is a resolve: each pixel is the box filter (mean) of its samples.
+// spec: vortexpipe §3.4.1
 type BlitInfo struct {
 	Src, Dst         *Surface
 	SrcRect, DstRect Rect

@@ -172,7 +172,8 @@ type programCache struct {
 	release func(*gfx.ShaderProgram)
 }
 
-// ErrLink wraps a link failure of a (VS, FS) pair.
+// ErrLink wraps a link failure of a (VS, FS) pair. spec: vortexpipe §2.3.2
+// (a shader that fails translation keeps no device program)
 var ErrLink = errors.New("pipe: link")
 
 // link returns the linked program of the pair, linking it on first use.

@@ -134,7 +134,8 @@ type Context struct {
 	cpCycles uint64
 }
 
-// LastDeviceDraw returns the counters of the context's last device draw.
+// LastDeviceDraw returns the counters of the context's last device draw,
+// including where its units ran. spec: vortexpipe §2.3.3, §3.2
 func (c *Context) LastDeviceDraw() gfx.DeviceDrawStats {
 	c.mu.Lock()
 	defer c.mu.Unlock()

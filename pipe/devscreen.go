@@ -239,6 +239,7 @@ func (d *devScreen) refTex(r *Resource) (*sampler.Texture, error) {
 }
 
 // BackendStats counts the device backend's framebuffer and texture traffic.
+// spec: vortexpipe §1.3 (uploaded once), §3.2 (planes seeded once per pass)
 type BackendStats struct {
 	TargetLoads    uint64 // framebuffer contents put on the device (upload or clear)
 	TargetReads    uint64 // device framebuffer contents read back to the host
@@ -257,6 +258,7 @@ func (s *Screen) BackendStats() BackendStats {
 }
 
 // Close releases the screen's device backend and residency entries.
+// spec: vortexpipe §1.3
 func (s *Screen) Close() error {
 	d := &s.be
 	d.mu.Lock()

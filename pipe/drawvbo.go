@@ -15,7 +15,7 @@ import (
 )
 
 // ErrNoProgram is returned for a draw without both a vertex and a fragment
-// shader bound: neither path has anything to run.
+// shader bound: neither path has anything to run. spec: vortexpipe §3.1
 var ErrNoProgram = errors.New("pipe: draw without a vertex and a fragment shader")
 
 // DrawVBO draws (pipe_context::draw_vbo): Plan resolves indirect and multi-draws,
@@ -170,7 +170,8 @@ func (c *Context) boundProgram() (*linked, error) {
 // "a[2]", "s.f", "Block.m") to values of type t (ir.F32, ir.I32 or ir.U32), as
 // glUniform* does; for a sampler uniform the value is its texture unit. Uniform
 // block members are addressed by name: the compiler packs blocks like plain
-// uniforms. Values persist with the program across draws.
+// uniforms. Values persist with the program across draws. spec: vortexpipe
+// §2.5 (the uniform words reach the kernels through descriptor slot 0)
 func (c *Context) SetUniform(name string, t ir.Type, vals []uint32) error {
 	l, err := c.boundProgram()
 	if err != nil {
@@ -204,6 +205,7 @@ func (c *Context) SetUniformI(name string, v ...int32) error {
 
 // UniformLayout returns the bound program's uniform word layout: the slots a
 // constant buffer 0 fills (4 bytes a word) and the buffer's size in words.
+// spec: vortexpipe §1.4 (cbuf[0]), §2.5
 func (c *Context) UniformLayout() ([]ir.Slot, int, error) {
 	l, err := c.boundProgram()
 	if err != nil {
@@ -226,11 +228,13 @@ func (c *Context) hostCurrent() error {
 func (c *Context) Flush() error { return nil }
 
 // Finish waits for every draw and makes the attachments' host storage current,
-// so Resource.Read and ReadPixels see the frame.
+// so Resource.Read and ReadPixels see the frame. spec: vortexpipe §3.4 (the
+// colour attachment stays device-resident; only a read copies it out)
 func (c *Context) Finish() error { return c.hostCurrent() }
 
 // ReadPixels reads colour attachment i of the bound framebuffer as an image,
-// image row 0 the framebuffer's top row (window y = height-1).
+// image row 0 the framebuffer's top row (window y = height-1). spec: vortexpipe
+// §3.4
 func (c *Context) ReadPixels(i int) (*image.NRGBA, error) {
 	fb := c.Bound().FB
 	if i < 0 || i >= len(fb.Cbufs) || fb.Cbufs[i] == nil {
@@ -244,6 +248,7 @@ func (c *Context) ReadPixels(i int) (*image.NRGBA, error) {
 }
 
 // ReadDepth reads the bound depth attachment's depth values, row 0 window y = 0.
+// spec: vortexpipe §3.2 (depth/stencil readback)
 func (c *Context) ReadDepth() ([]float32, error) {
 	fb := c.Bound().FB
 	if fb.Zsbuf == nil || !fb.Zsbuf.Fmt().IsDepth() {

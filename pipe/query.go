@@ -79,7 +79,7 @@ func (c *Context) EndQuery(q *Query) error {
 
 // GetQueryResult returns an ended query's result: samples passed, 0 or 1 for a
 // predicate, primitives, CP cycles. Draws complete before they return, so the
-// result is always available.
+// result is always available. spec: vortexpipe §1.5
 func (c *Context) GetQueryResult(q *Query) (uint64, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
