@@ -247,3 +247,20 @@ const (
 // entries indexed by sampler binding) a vertex shader samples through, 0 when
 // the VS samples nothing. spec: vortexpipe-driver §2.5, §3.6
 const ArgVSSWSampler = 7
+
+// MaxExtraVaryings is how many varying words a compiled program may have beyond
+// the NumVaryingPlanes interpolation planes (64 in all). The extra words ride the
+// per-primitive side array after the FlatSideWords flat words: for extra word k,
+// three f32 words — its value at the primitive's vertices 0, 1 and 2 (after
+// clipping) — which the FS wrapper interpolates with the primitive's
+// barycentrics exactly as a plane (a2 + b0·(a0−a2) + b1·(a1−a2)), in float.
+// FrontEndArgs.NVar counts planes and extra words together.
+// spec: vortexpipe-driver §3.2 step 1 (the 12 planes), §3.4 (flat side array)
+const MaxExtraVaryings = 52
+
+// SideArrayWords is the per-primitive side-array stride in words for a program
+// of nvar varying words: FlatSideWords, plus three words per varying beyond the
+// planes. spec: vortexpipe-driver §3.4
+func SideArrayWords(nvar int) int {
+	return FlatSideWords + 3*max(nvar-NumVaryingPlanes, 0)
+}

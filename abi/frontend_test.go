@@ -115,3 +115,13 @@ func TestFSArgSlots(t *testing.T) {
 		t.Error("geometry round trip")
 	}
 }
+
+// TestSideArrayWords pins the side-array stride: 12 flat words, then three per
+// varying word beyond the 12 planes. spec: vortexpipe-driver §3.4
+func TestSideArrayWords(t *testing.T) {
+	for _, tc := range []struct{ nvar, want int }{{0, 12}, {12, 12}, {13, 15}, {16, 24}, {12 + MaxExtraVaryings, 12 + 3*52}} {
+		if got := SideArrayWords(tc.nvar); got != tc.want {
+			t.Errorf("SideArrayWords(%d) = %d, want %d", tc.nvar, got, tc.want)
+		}
+	}
+}

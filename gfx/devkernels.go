@@ -48,9 +48,9 @@ func readFrontEndArgs(c *device.CTA) (FrontEndArgs, error) {
 	if err != nil {
 		return a, err
 	}
-	if a.NVar > abi.NumVaryingPlanes || a.NFlat > abi.FlatSideWords || (a.NFlat > 0 && a.NVar == 0) {
-		return a, fmt.Errorf("front end: %d varyings / %d flat words exceed %d planes / %d side words (or flat words without expand_k records)",
-			a.NVar, a.NFlat, abi.NumVaryingPlanes, abi.FlatSideWords)
+	if a.NVar > abi.NumVaryingPlanes+abi.MaxExtraVaryings || a.NFlat > abi.FlatSideWords || (a.NFlat > 0 && a.NVar == 0) {
+		return a, fmt.Errorf("front end: %d varyings / %d flat words exceed %d varying words / %d side words (or flat words without expand_k records)",
+			a.NVar, a.NFlat, abi.NumVaryingPlanes+abi.MaxExtraVaryings, abi.FlatSideWords)
 	}
 	if a.Width == 0 || a.Height == 0 || a.Width > abi.RasterScissorMaxCoord || a.Height > 0x7FFF {
 		return a, fmt.Errorf("front end: target %dx%d out of range", a.Width, a.Height)
@@ -116,11 +116,25 @@ func setupKernel(c *device.CTA) error {
 	case abi.FEStageSetup:
 		env := newFEEnv(int(a.Width), int(a.Height), a.Near, a.Far, CullMode(a.Cull), nil, Planes(a.Planes))
 		env.noClip = a.DepthClipDisable
-		var vb [3 * ShaderVertexBytes]byte
 		var v [3]SetupVertex
+		// Compiled programs' records (expand_k's layout) hold the planes even
+		// when the program has no interpolated varying; only the draw3d
+		// flow's records are SetupVertexBytes.
+		compiled := a.NVar > 0 || Planes(a.Planes) == PlanesCompiled
+		// Varying words beyond the planes follow the flat words in the
+		// records; setup_k interpolates them at each primitive's vertices
+		// into the side array (abi.MaxExtraVaryings).
+		extra := uint64(max(int(a.NVar)-abi.NumVaryingPlanes, 0))
+		side := uint64(4 * abi.SideArrayWords(int(a.NVar)))
 		rec := uint64(abi.SetupVertexBytes)
-		if a.NVar > 0 {
-			rec = ShaderVertexBytes
+		if compiled {
+			rec = ShaderVertexBytes + 4*extra
+		}
+		vb := make([]byte, 3*rec) // once per CTA
+		var lam [SetupSlot][3][3]float32
+		var lamp *[SetupSlot][3][3]float32
+		if extra > 0 {
+			lamp = &lam
 		}
 		var prims [SetupSlot]Prim
 		var bbs [SetupSlot]BBox
@@ -134,14 +148,14 @@ func setupKernel(c *device.CTA) error {
 				}
 				b := vb[uint64(k)*rec : uint64(k+1)*rec]
 				c.Read(a.Verts+uint64(vi)*rec, b)
-				if a.NVar > 0 {
-					getShaderVertex(b, int(a.NVar), &v[k])
+				if compiled {
+					getShaderVertex(b, min(int(a.NVar), abi.NumVaryingPlanes), &v[k])
 				} else {
 					getSetupVertex(b, &v[k])
 				}
 			}
 			var st FrontEndStats
-			m := env.setupOne(&v[0], &v[1], &v[2], &st, &prims, &bbs)
+			m := env.setupOne(&v[0], &v[1], &v[2], &st, &prims, &bbs, lamp)
 			for s := 0; s < m; s++ {
 				slot := i*SetupSlot + uint64(s)
 				prims[s].Put(pb[:])
@@ -153,9 +167,23 @@ func setupKernel(c *device.CTA) error {
 				vi := c.ReadU32(a.Tris + 12*i + 8)
 				src := a.Verts + uint64(vi)*rec + shaderFlatOffset
 				for s := 0; s < m; s++ {
-					dst := a.FlatSlots + (i*SetupSlot+uint64(s))*flatSideBytes
+					dst := a.FlatSlots + (i*SetupSlot+uint64(s))*side
 					for k := uint64(0); k < uint64(a.NFlat); k++ {
 						c.WriteU32(dst+4*k, c.ReadU32(src+4*k))
+					}
+				}
+			}
+			for s := 0; s < m && extra > 0; s++ {
+				dst := a.FlatSlots + (i*SetupSlot+uint64(s))*side + flatSideBytes
+				for k := uint64(0); k < extra; k++ {
+					var x [3]float32
+					for o := uint64(0); o < 3; o++ {
+						x[o] = math.Float32frombits(binary.LittleEndian.Uint32(vb[o*rec+ShaderVertexBytes+4*k:]))
+					}
+					for j := 0; j < 3; j++ {
+						l := &lam[s][j]
+						val := float32(float32(l[0]*x[0])+float32(l[1]*x[1])) + float32(l[2]*x[2])
+						c.WriteU32(dst+4*(3*k+uint64(j)), math.Float32bits(val))
 					}
 				}
 			}
@@ -186,6 +214,9 @@ func setupKernel(c *device.CTA) error {
 		})
 	case abi.FEStageEmit:
 		var pb [abi.PrimBytes]byte
+		side := uint64(4 * abi.SideArrayWords(int(a.NVar)))
+		extraBytes := side - flatSideBytes
+		eb := make([]byte, extraBytes) // once per CTA
 		gridStride(c, n, func(i uint64) {
 			off := uint64(c.ReadU32(a.Offsets + 4*i))
 			k := uint64(c.ReadU32(a.Keep + 4*i))
@@ -196,7 +227,11 @@ func setupKernel(c *device.CTA) error {
 				bb := getBBox(c, a.SlotBoxes+slot*bboxBytes)
 				putBBox(c, a.Boxes+(off+s)*bboxBytes, &bb)
 				for k := uint64(0); k < uint64(a.NFlat); k++ {
-					c.WriteU32(a.Flat+(off+s)*flatSideBytes+4*k, c.ReadU32(a.FlatSlots+slot*flatSideBytes+4*k))
+					c.WriteU32(a.Flat+(off+s)*side+4*k, c.ReadU32(a.FlatSlots+slot*side+4*k))
+				}
+				if extraBytes > 0 {
+					c.Read(a.FlatSlots+slot*side+flatSideBytes, eb)
+					c.Write(a.Flat+(off+s)*side+flatSideBytes, eb)
 				}
 			}
 		})

@@ -24,6 +24,9 @@ func lerpVertex(a, b *SetupVertex, t float32) SetupVertex {
 	for i := range r.TexCoord {
 		r.TexCoord[i] = a.TexCoord[i] + float32(t*float32(b.TexCoord[i]-a.TexCoord[i]))
 	}
+	for i := range r.bary {
+		r.bary[i] = a.bary[i] + float32(t*float32(b.bary[i]-a.bary[i]))
+	}
 	r.NVar = a.NVar
 	for i := 0; i < a.NVar && i < len(r.Var); i++ {
 		r.Var[i] = a.Var[i] + float32(t*float32(b.Var[i]-a.Var[i]))
@@ -160,10 +163,17 @@ func newFEEnv(width, height int, near, far float32, cull CullMode, vp *Viewport,
 
 // setupOne is setup_k's SETUP work for one triangle: near clip, guard-band clip
 // and setup of each surviving sub-triangle, in order. It returns how many
-// primitives it wrote to prims/bbs and counts into st.
-func (e *feEnv) setupOne(v0, v1, v2 *SetupVertex, st *FrontEndStats, prims *[SetupSlot]Prim, bbs *[SetupSlot]BBox) int {
+// primitives it wrote to prims/bbs and counts into st. With lam set it also
+// writes each primitive's vertices as weights of v0, v1, v2 (lam[n][vertex]).
+func (e *feEnv) setupOne(v0, v1, v2 *SetupVertex, st *FrontEndStats, prims *[SetupSlot]Prim, bbs *[SetupSlot]BBox,
+	lam *[SetupSlot][3][3]float32) int {
 	var polyA, polyB [8]SetupVertex
 	var sub [SetupMaxSub][3]SetupVertex
+	if lam != nil {
+		a, b, c := *v0, *v1, *v2
+		a.bary, b.bary, c.bary = [3]float32{1, 0, 0}, [3]float32{0, 1, 0}, [3]float32{0, 0, 1}
+		v0, v1, v2 = &a, &b, &c
+	}
 	ns := 1
 	if e.noClip {
 		sub[0] = [3]SetupVertex{*v0, *v1, *v2}
@@ -201,6 +211,11 @@ func (e *feEnv) setupOne(v0, v1, v2 *SetupVertex, st *FrontEndStats, prims *[Set
 		}
 		if lostPrecision(&prims[n]) {
 			st.PrecisionLoss++
+		}
+		if lam != nil {
+			for k := range 3 {
+				lam[n][k] = fan[s][k].bary
+			}
 		}
 		n++
 	}
@@ -241,7 +256,7 @@ func (st FrontEndStats) run(verts []SetupVertex, tris [][3]uint32, width, height
 				return nil, nil, st, fmt.Errorf("gfx: front end: triangle %d: vertex %d out of range (%d vertices)", i, vi, len(verts))
 			}
 		}
-		n := env.setupOne(&verts[t[0]], &verts[t[1]], &verts[t[2]], &st, &fp, &fb)
+		n := env.setupOne(&verts[t[0]], &verts[t[1]], &verts[t[2]], &st, &fp, &fb, nil)
 		slots[i] = append(slots[i], fp[:n]...)
 		boxes[i] = append(boxes[i], fb[:n]...)
 		keep[i] = uint32(n)

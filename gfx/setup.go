@@ -79,6 +79,10 @@ type SetupVertex struct {
 	// (0: the draw3d colour/texcoord planes).
 	Var  [abi.NumVaryingPlanes]float32
 	NVar int
+	// bary is the vertex as weights of the input triangle's three vertices,
+	// carried through clipping when setup_k needs it (varyings beyond the
+	// planes are interpolated from the input vertices' values).
+	bary [3]float32
 }
 
 // CullMode selects face culling in setup. spec: facts §3.2

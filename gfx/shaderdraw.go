@@ -552,7 +552,7 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 	if err != nil {
 		return st, err
 	}
-	verts, err := d.buffer(total * ShaderVertexBytes)
+	verts, err := d.buffer(total * p.recordBytes())
 	if err != nil {
 		return st, err
 	}
@@ -776,12 +776,16 @@ func (d *ShaderDevice) frontEndArgs(verts uint64, nverts uint32, tris uint64, nt
 		return feBuffers{}, err
 	}
 	maxPrims := min(nt*SetupSlot, abi.MaxPrimsPerPass+SetupSlot)
+	side := 0 // the per-primitive side array: flat words, varyings beyond the planes
+	if nflat > 0 || nvar > abi.NumVaryingPlanes {
+		side = 4 * abi.SideArrayWords(int(nvar))
+	}
 	bins := g.Bins()
 	sizes := []int{
 		nt * SetupSlot * abi.PrimBytes, nt * SetupSlot * bboxBytes, 4 * nt,
 		4 * (max(nt, maxPrims) + 1), maxPrims * abi.PrimBytes, maxPrims * bboxBytes, 4 * abi.FECounterWords * passes,
 		8 * abi.ArgFSSlots, 4 * maxPrims, 4 * maxPrims * bins, 4 * bins, 4 * bins, bins*abi.BinHeaderBytes + 4*maxPrims*bins,
-		nt * SetupSlot * flatSideBytes * int(min(nflat, 1)), maxPrims * flatSideBytes * int(min(nflat, 1)),
+		nt * SetupSlot * side, maxPrims * side,
 	}
 	b := make([]*runtime.Buffer, len(sizes))
 	for k, n := range sizes {

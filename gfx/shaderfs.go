@@ -2,6 +2,7 @@ package gfx
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math"
 
@@ -47,6 +48,10 @@ type fsScratch struct {
 	ctr     [abi.FSCounterWords]uint32
 	swTex   bool
 	sw      *swtex.Sampler
+	// side is the current primitive's side-array words beyond the flat
+	// ones (the varyings past the planes, three words each), sb its bytes.
+	side []uint32
+	sb   []byte
 }
 
 // fsScratch takes a kept executor of width lanes (a whole number of quads,
@@ -63,6 +68,9 @@ func (sp *ShaderProgram) fsScratch(width int) (*fsScratch, error) {
 	}
 	n := max(sp.prog.UniformWords, 1)
 	s := &fsScratch{m: m, uni: make([]uint32, n), ub: make([]byte, 4*n), sw: swtex.New()}
+	if x := abi.SideArrayWords(sp.NVar()) - abi.FlatSideWords; x > 0 {
+		s.side, s.sb = make([]uint32, x), make([]byte, 4*x)
+	}
 	m.SetOutputSink(s)
 	m.SetSampler(s)
 	return s, nil
@@ -364,6 +372,12 @@ func (s *fsScratch) lane(sp *ShaderProgram, l int, prims, flat uint64) {
 		for i := range s.prim {
 			s.prim[i] = word(s.pb[:], i)
 		}
+		if len(s.sb) > 0 {
+			c.Read(flat+uint64(pid)*sideBytes(sp)+flatSideBytes, s.sb)
+			for i := range s.side {
+				s.side[i] = binary.LittleEndian.Uint32(s.sb[4*i:])
+			}
+		}
 		s.pid, s.valid = pid, true
 	}
 	p := &s.prim
@@ -392,16 +406,24 @@ func (s *fsScratch) lane(sp *ShaderProgram, l int, prims, flat uint64) {
 	invW := 1 / rhw
 	// 1/w from the edge sum (PlanesCompiled's rhw_scale word).
 	fw := float32(float32(F[0]+F[1])+F[2]) * math.Float32frombits(uint32(p[abi.PrimRHWScaleW]))
+	fdx, fdy := float32(dx)/one, float32(dy)/one
 	for w, pl := range sp.fsIn {
 		if pl >= 0 {
-			v := float32(float32(interp(abi.VaryingPlane(pl)))/one) * invW
+			var v float32
+			if pl < abi.NumVaryingPlanes {
+				v = float32(float32(interp(abi.VaryingPlane(pl)))/one) * invW
+			} else { // a varying past the planes: its three vertex values
+				e := s.side[3*(pl-abi.NumVaryingPlanes):]
+				a0, a1, a2 := math.Float32frombits(e[0]), math.Float32frombits(e[1]), math.Float32frombits(e[2])
+				v = float32(float32(float32(fdx*float32(a0-a2))+float32(fdy*float32(a1-a2)))+a2) * invW
+			}
 			if sp.noPersp[pl] {
 				v *= fw // the plane carries v·w_clip: screen-linear v
 			}
 			s.m.Input(w)[l] = math.Float32bits(v)
 		}
 		if k := sp.fsFlat[w]; k >= 0 { // verbatim, no arithmetic
-			s.m.Input(w)[l] = c.ReadU32(flat + uint64(pid)*flatSideBytes + 4*uint64(k))
+			s.m.Input(w)[l] = c.ReadU32(flat + uint64(pid)*sideBytes(sp) + 4*uint64(k))
 		}
 	}
 	depth := planeZ(p, x, y)
@@ -428,3 +450,6 @@ func (s *fsScratch) lane(sp *ShaderProgram, l int, prims, flat uint64) {
 		}
 	}
 }
+
+// sideBytes is the program's per-primitive side-array stride.
+func sideBytes(sp *ShaderProgram) uint64 { return uint64(4 * abi.SideArrayWords(sp.NVar())) }

@@ -124,8 +124,16 @@ type ShaderProgram struct {
 // run a stage at once; more are created and dropped).
 const scratchSlots = 64
 
-// NVar returns the number of varying planes the program uses.
+// NVar returns the number of varying words the program interpolates: the
+// first abi.NumVaryingPlanes ride the interpolation planes, the rest the
+// per-primitive side array (abi.MaxExtraVaryings). spec: vortexpipe §3.2, §3.4
 func (sp *ShaderProgram) NVar() int { return len(sp.planes) }
+
+// recordBytes is the program's expand_k record: ShaderVertexBytes, then the
+// varying words beyond the planes.
+func (sp *ShaderProgram) recordBytes() int {
+	return ShaderVertexBytes + 4*max(len(sp.planes)-abi.NumVaryingPlanes, 0)
+}
 
 // NFlat returns the number of flat words per primitive in the side array.
 func (sp *ShaderProgram) NFlat() int { return len(sp.flat) }
@@ -220,8 +228,9 @@ func NewShaderProgram(name string, p *lower.Program) (*ShaderProgram, error) {
 	if len(sp.flat) > abi.FlatSideWords {
 		return nil, fmt.Errorf("%w: %s: %d flat varying words exceed the %d-word side array", ErrShaderRoute, name, len(sp.flat), abi.FlatSideWords)
 	}
-	if len(sp.planes) > abi.NumVaryingPlanes {
-		return nil, fmt.Errorf("%w: %s: %d varying words exceed the %d interpolation planes (three vec4s)", ErrShaderRoute, name, len(sp.planes), abi.NumVaryingPlanes)
+	if len(sp.planes) > abi.NumVaryingPlanes+abi.MaxExtraVaryings {
+		return nil, fmt.Errorf("%w: %s: %d varying words exceed the %d interpolation planes and %d side-array words", ErrShaderRoute, name,
+			len(sp.planes), abi.NumVaryingPlanes, abi.MaxExtraVaryings)
 	}
 	sp.fsIn, sp.fsFlat = make([]int, p.FS.InputWords), make([]int, p.FS.InputWords)
 	for i := range sp.fsIn {
@@ -457,7 +466,9 @@ func (sp *ShaderProgram) vsKernelOn(c *device.CTA, env *devEnv) error {
 
 // expandKernel is expand_k: one thread per vertex, it turns a VS record into
 // the setup record — gl_Position and the varyings read by the fragment stage,
-// packed positionally onto the planes. spec: vortexpipe §3.2 step 1
+// packed positionally onto the planes, the words beyond the planes after the
+// flat words (setup_k moves those to the side array). spec: vortexpipe §3.2
+// step 1
 func (sp *ShaderProgram) expandKernel(c *device.CTA) error {
 	recs, verts, count, ow := c.Arg(0), c.Arg(1), c.Arg(2), c.Arg(3)
 	if err := c.Err(); err != nil {
@@ -467,21 +478,26 @@ func (sp *ShaderProgram) expandKernel(c *device.CTA) error {
 		return fmt.Errorf("%s: %d vertices of %d words (program: %d)", sp.expandName(), count, ow, sp.prog.VS.OutputWords)
 	}
 	in := make([]byte, 4*ow) // once per CTA
-	var out [ShaderVertexBytes]byte
+	rec := uint64(sp.recordBytes())
+	out := make([]byte, rec)
 	gridStride(c, count, func(i uint64) {
 		c.Read(recs+i*ow*4, in)
 		copy(out[:16], in[:16])
 		for p, w := range sp.planes {
-			copy(out[16+4*p:20+4*p], in[4*w:4*w+4])
+			o := 16 + 4*p // a plane, or a word past the flat words
+			if p >= abi.NumVaryingPlanes {
+				o = ShaderVertexBytes + 4*(p-abi.NumVaryingPlanes)
+			}
+			copy(out[o:o+4], in[4*w:4*w+4])
 			if sp.noPersp[p] {
 				v := math.Float32frombits(binary.LittleEndian.Uint32(in[4*w:])) * math.Float32frombits(binary.LittleEndian.Uint32(in[12:]))
-				binary.LittleEndian.PutUint32(out[16+4*p:], math.Float32bits(v))
+				binary.LittleEndian.PutUint32(out[o:], math.Float32bits(v))
 			}
 		}
 		for k, w := range sp.flat {
 			copy(out[shaderFlatOffset+4*k:shaderFlatOffset+4*k+4], in[4*w:4*w+4])
 		}
-		c.Write(verts+i*ShaderVertexBytes, out[:])
+		c.Write(verts+i*rec, out)
 	})
 	return c.Err()
 }

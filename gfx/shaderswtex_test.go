@@ -230,13 +230,19 @@ func renderTexDevice(t *testing.T, c *texCase, tx *sampler.Texture, smp sampler.
 
 func renderTexRef(t *testing.T, c *texCase, tx *sampler.Texture, smp sampler.Sampler) []byte {
 	t.Helper()
+	return renderTexRefFormat(t, c, tx, smp, format.RGBA8)
+}
+
+// renderTexRefFormat is renderTexRef into a target of format cf.
+func renderTexRefFormat(t *testing.T, c *texCase, tx *sampler.Texture, smp sampler.Sampler, cf format.Format) []byte {
+	t.Helper()
 	p := link(t, c.vertex(), c.fs)
 	S := max(c.samples, 1)
 	data, _ := vertexBytes(p, unitTris(false)[0])
 	sum := make([][4]float64, uW*uH)
 	var last *ref.Target
 	for k := range S {
-		tg, err := ref.NewTarget(uW, uH, []format.Format{format.RGBA8}, format.D24S8)
+		tg, err := ref.NewTarget(uW, uH, []format.Format{cf}, format.D24S8)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -263,7 +269,7 @@ func renderTexRef(t *testing.T, c *texCase, tx *sampler.Texture, smp sampler.Sam
 			t.Fatal(err)
 		}
 		for px := range sum {
-			v := format.ToFloat(format.RGBA8, format.Unpack(format.RGBA8, tg.Color[0].Data[4*px:]))
+			v := format.ToFloat(cf, format.Unpack(cf, tg.Color[0].Data[4*px:]))
 			for j := range 4 {
 				sum[px][j] += float64(v[j])
 			}
@@ -279,7 +285,7 @@ func renderTexRef(t *testing.T, c *texCase, tx *sampler.Texture, smp sampler.Sam
 		for j := range a {
 			a[j] = float32(sum[px][j] / float64(S))
 		}
-		format.Pack(format.RGBA8, out[4*px:], format.FromFloat(format.RGBA8, a))
+		format.Pack(cf, out[4*px:], format.FromFloat(cf, a))
 	}
 	return out
 }

@@ -335,6 +335,19 @@ void main() { o = ivec4(floor(v_col * 1000.0 + 0.5)) - 300; }`
 	clampVS = `#version 330
 in vec4 a_pos; in vec4 a_col; out vec4 v_col;
 void main() { gl_Position = vec4(a_pos.xy, a_pos.z * 3.0 - 1.0, a_pos.w); v_col = a_col; }`
+	// manyVS writes 20 varying words (the last 8 ride the side array, 4 of
+	// them noperspective) and a flat int, with w ≠ 1 and z crossing the near
+	// plane (the second triangle is clipped); manyFS shows each group in its
+	// own target.
+	manyVS = `#version 330
+in vec4 a_pos; in vec4 a_col;
+out vec4 v0; out vec4 v1; out vec4 v2; out vec4 v3; noperspective out vec4 v4; flat out int f;
+void main() { float w = 0.5 + 2.0 * a_col.r; gl_Position = vec4(a_pos.xy * w, (a_pos.z * 3.0 - 1.0) * w, w);
+v0 = a_col; v1 = a_col.gbar; v2 = a_col * 0.5; v3 = a_col.barg; v4 = a_col.argb * 0.9; f = 3; }`
+	manyFS = `#version 330
+in vec4 v0; in vec4 v1; in vec4 v2; in vec4 v3; noperspective in vec4 v4; flat in int f;
+layout(location = 0) out vec4 o0; layout(location = 1) out vec4 o1; layout(location = 2) out vec4 o2; layout(location = 3) out vec4 o3;
+void main() { o0 = v3; o1 = v4; o2 = v0 * 0.5 + v1 * 0.25 + v2 * 0.5; o3 = vec4(float(f) / 4.0, v3.x - v0.z, v4.y, 1.0); }`
 	fsDepth = `#version 330
 in vec4 v_col; out vec4 o;
 void main() { o = v_col; gl_FragDepth = v_col.g * 0.5 + 0.25; }`
@@ -410,6 +423,8 @@ func unitCases() []unitCase {
 			state: func(d int, s *swom.State) { s.DepthClamp, s.DepthFunc = true, abi.CmpLEqual }},
 		{name: "extra outputs dropped ff", fs: fsMRT3, colors: []format.Format{format.RGBA8}, clearZ: 1, tol: u8},
 		{name: "extra outputs dropped sw", fs: fsMRT3, colors: []format.Format{format.R8, format.RG8}, clearZ: 1, tol: u8, swOM: true},
+		{name: "20 varying words near-clipped", vs: manyVS, fs: manyFS, colors: []format.Format{format.RGBA8, format.RGBA8, format.RGBA8, format.RGBA8},
+			clearZ: 1, tol: u8, state: func(d int, s *swom.State) { s.DepthWrite = false }},
 		{name: "gl_FragDepth d32f sw", fs: fsDepth, colors: []format.Format{format.RGBA8}, depth: abi.OMDepthD32F, clearZ: 1, tol: u8, swOM: true},
 		{name: "noperspective", vs: `#version 330
 in vec4 a_pos; in vec4 a_col; noperspective out float v_np; out float v_p;
