@@ -414,24 +414,23 @@ func (d *drawer) prepare(v [3]*wvert) {
 	}
 }
 
-// edge is an edge function E(x, y) = A x + B y + C in fixed point, positive
-// inside; tl says whether samples exactly on the edge are inside.
-type edge struct {
-	a, b, c int64
-	tl      bool
+// edgeFn returns the edge function E(x, y) = a x + b y + c (fixed point,
+// positive inside) of the edge from p to q of a positively oriented
+// triangle, and the least value t of E at which a sample is inside. The tie
+// rule includes the edge (t = 0) when a > 0 (a left edge) or a == 0 and
+// b > 0 (a top edge in row order, rows growing downwards), else t = 1: the
+// top-left rule, under which of two triangles sharing an edge exactly one
+// owns it.
+func edgeFn(p, q *wvert) (a, b, c, t int64) {
+	a = p.fy - q.fy
+	b = q.fx - p.fx
+	c = -(a*p.fx + b*p.fy)
+	t = 1
+	if a > 0 || (a == 0 && b > 0) {
+		t = 0
+	}
+	return a, b, c, t
 }
-
-// makeEdge builds the edge from p to q of a positively oriented triangle.
-// The tie rule includes an edge when A > 0 (a left edge) or A == 0 and
-// B > 0 (a top edge in row order, rows growing downwards): the top-left
-// rule, under which of two triangles sharing an edge exactly one owns it.
-func makeEdge(p, q *wvert) edge {
-	a := p.fy - q.fy
-	b := q.fx - p.fx
-	return edge{a: a, b: b, c: -(a*p.fx + b*p.fy), tl: a > 0 || (a == 0 && b > 0)}
-}
-
-func (e *edge) eval(x, y int64) int64 { return e.a*x + e.b*y + e.c }
 
 // floorDiv is floor(a / b) for b > 0.
 func floorDiv(a, b int64) int64 {
@@ -457,7 +456,9 @@ func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
 		v1, v2 = v2, v1
 		area = -area
 	}
-	e := [3]edge{makeEdge(v1, v2), makeEdge(v2, v0), makeEdge(v0, v1)}
+	ea0, eb0, ec0, t0 := edgeFn(v1, v2)
+	ea1, eb1, ec1, t1 := edgeFn(v2, v0)
+	ea2, eb2, ec2, t2 := edgeFn(v0, v1)
 	minx, maxx := min(v0.fx, v1.fx, v2.fx), max(v0.fx, v1.fx, v2.fx)
 	miny, maxy := min(v0.fy, v1.fy, v2.fy), max(v0.fy, v1.fy, v2.fy)
 	const half = subPixel / 2
@@ -472,22 +473,10 @@ func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
 	verts := [3]*wvert{v0, v1, v2}
 	d.prepare(verts)
 	fa := float64(area)
-	// A sample is inside edge i when its value is at least t_i: 0 for an
-	// edge that owns its ties, 1 otherwise (the top-left rule on integers).
-	var t0, t1, t2 int64 = 1, 1, 1
-	if e[0].tl {
-		t0 = 0
-	}
-	if e[1].tl {
-		t1 = 0
-	}
-	if e[2].tl {
-		t2 = 0
-	}
 	// dxi, dyi: the change of edge i between horizontally and vertically
 	// neighbouring samples.
-	dx0, dx1, dx2 := e[0].a*subPixel, e[1].a*subPixel, e[2].a*subPixel
-	dy0, dy1, dy2 := e[0].b*subPixel, e[1].b*subPixel, e[2].b*subPixel
+	dx0, dx1, dx2 := ea0*subPixel, ea1*subPixel, ea2*subPixel
+	dy0, dy1, dy2 := eb0*subPixel, eb1*subPixel, eb2*subPixel
 	var bary [4][3]float64
 	qx0 := x0 &^ 1
 	for qy := y0 &^ 1; qy < y1; qy += 2 {
@@ -506,7 +495,7 @@ func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
 		}
 		sx, sy := qx0*subPixel+half, qy*subPixel+half
 		// Edge values at lane 0 of the quad at qx, stepped exactly.
-		a0, a1, a2 := e[0].eval(sx, sy), e[1].eval(sx, sy), e[2].eval(sx, sy)
+		a0, a1, a2 := ea0*sx+eb0*sy+ec0, ea1*sx+eb1*sy+ec1, ea2*sx+eb2*sy+ec2
 		for qx := qx0; qx < x1; qx, a0, a1, a2 = qx+2, a0+2*dx0, a1+2*dx1, a2+2*dx2 {
 			// Lane l's edge i value is ai + (l&1)*dxi + (l>>1)*dyi; a
 			// lane is outside when some value minus its t is negative.
