@@ -74,8 +74,9 @@
 // device path, translates its indices. With Options.Strict (VORTEX_STRICT=1) a
 // draw that would reach the reference renderer fails with a *StrictError naming
 // every reason; without it each fallback is counted per reason in Context.Stats,
-// never silent. After any work on the reference renderer, call
-// Residency.MarkAllDirty (§1.3).
+// never silent. Context.DrawVBO adds the device backend's own gates
+// (GateDeviceBackend) to the same contract and, after each draw on the
+// reference renderer, calls Residency.MarkAllDirty (§1.3).
 //
 // # Residency (§1.3)
 //
@@ -91,8 +92,8 @@
 // # Host-side helpers for the draw
 //
 // ResolveDraws and TriangleList/WidenIndices are the host index translation of
-// §3.1; AttribTable builds the VS attribute table of §2.5; Context.Clear writes
-// clear values into attachment storage; D24S8ToOM/OMToD24S8 convert a depth
+// §3.1; AttribTable builds the VS attribute table of §2.5; Context.Clear clears
+// the attachments (on the device when it holds them); D24S8ToOM/OMToD24S8 convert a depth
 // attachment between its stored layout and the OM's word for the pass seed and
 // readback (§3.2).
 //
