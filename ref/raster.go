@@ -109,10 +109,14 @@ func (d *drawer) windowVerts() {
 }
 
 // loadWords writes the varying words of post-VS slot s, read through m,
-// to dst as floats (the words of a clip vertex, see load).
+// to dst as floats (the words of a clip vertex, see load): those that are
+// interpolated (smoothW, linearW), the only ones prepare reads.
 func (d *drawer) loadWords(dst []float64, s int32, m []int) {
 	v := d.vary[int(s)*d.vw:]
-	for k := range d.vw {
+	for _, k := range d.smoothW {
+		dst[k] = float64(math.Float32frombits(v[m[k]]))
+	}
+	for _, k := range d.linearW {
 		dst[k] = float64(math.Float32frombits(v[m[k]]))
 	}
 }
