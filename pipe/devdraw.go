@@ -209,6 +209,16 @@ func (c *Context) drawDevice(st *BoundState, l *linked, sp *gfx.ShaderProgram, a
 		for _, v := range dr.Indices {
 			nverts = max(nverts, int(int64(v)+int64(d.BaseVertex))+1)
 		}
+		if info.Index != nil && n > 0 {
+			// The translated list of an index buffer stays resident while
+			// the buffer is unchanged. spec: vortexpipe §1.3
+			provokingFirst := st.Rast != nil && st.Rast.State.FlatshadeFirst
+			buf, err := be.derivedIndices(info, d, provokingFirst, dr.Indices)
+			if err != nil {
+				return err
+			}
+			dr.IndexBuffer, dr.Indices = buf, nil
+		}
 	default:
 		dr.Count, dr.BaseVertex = int(d.Count-d.Count%3), int32(d.Start)
 		nverts = int(d.Start) + dr.Count

@@ -8,6 +8,7 @@ import (
 	"vortexgfx/config"
 	"vortexgfx/gfx"
 	"vortexgfx/ref/sampler"
+	"vortexgfx/runtime"
 )
 
 // devScreen is a screen's device backend: the gfx.ShaderDevice the device path
@@ -33,7 +34,11 @@ type devScreen struct {
 	fb        devFB
 	hostStale bool
 	// stats
-	targetLoads, targetReads, texUploads uint64
+	targetLoads, targetReads, texUploads, indexUploads uint64
+	// derived holds translated u32 index lists of index buffers (u8/u16
+	// widened, strips and fans as lists, restart resolved), oldest first.
+	derived     map[derivedKey]*runtime.Buffer
+	derivedFIFO []derivedKey
 	// refTexs caches textures converted for the reference renderer.
 	refTexs map[*Resource]*refTexEntry
 }
@@ -44,6 +49,76 @@ type devTexture struct {
 	dt      *gfx.DeviceTexture
 	w, h    uint32
 	px      []byte // level 0, A8R8G8B8
+}
+
+// derivedKey names one translation of an index buffer's contents.
+type derivedKey struct {
+	r                  *Resource
+	serial, version    uint64
+	mode               PrimMode
+	size               int
+	start, count       uint32
+	restart, provFirst bool
+	restartIndex       uint32
+}
+
+// maxDerived bounds the translated index lists kept resident.
+const maxDerived = 64
+
+// derivedIndices returns a device buffer holding the translated list idx of
+// info's index buffer, uploading it only when this translation of the
+// buffer's current contents is not resident. The caller holds d.mu.
+func (d *devScreen) derivedIndices(info *DrawInfo, dd DirectDraw, provFirst bool, idx []uint32) (*runtime.Buffer, error) {
+	r := info.Index
+	k := derivedKey{r: r, serial: r.serial, version: r.versionNow(), mode: info.Mode, size: info.IndexSize,
+		start: dd.Start, count: dd.Count, restart: info.PrimitiveRestart, provFirst: provFirst, restartIndex: info.RestartIndex}
+	if b := d.derived[k]; b != nil {
+		return b, nil
+	}
+	dev := d.sd.Runtime()
+	b, err := dev.Alloc(uint64(4 * len(idx)))
+	if err != nil {
+		return nil, err
+	}
+	raw := make([]byte, 4*len(idx))
+	for i, v := range idx {
+		binary.LittleEndian.PutUint32(raw[4*i:], v)
+	}
+	if err := dev.Write(b, 0, raw); err != nil {
+		_ = b.Free()
+		return nil, err
+	}
+	if d.derived == nil {
+		d.derived = map[derivedKey]*runtime.Buffer{}
+	}
+	if len(d.derivedFIFO) >= maxDerived {
+		old := d.derivedFIFO[0]
+		d.derivedFIFO = d.derivedFIFO[1:]
+		if ob := d.derived[old]; ob != nil {
+			_ = ob.Free()
+			delete(d.derived, old)
+		}
+	}
+	d.derived[k] = b
+	d.derivedFIFO = append(d.derivedFIFO, k)
+	d.indexUploads++
+	return b, nil
+}
+
+// dropDerived frees the translated lists of r (all of them for nil).
+func (d *devScreen) dropDerived(r *Resource) {
+	keep := d.derivedFIFO[:0]
+	for _, k := range d.derivedFIFO {
+		if r == nil || k.r == r {
+			if b := d.derived[k]; b != nil {
+				_ = b.Free()
+			}
+			delete(d.derived, k)
+			continue
+		}
+		keep = append(keep, k)
+	}
+	d.derivedFIFO = keep
 }
 
 type swTexKey struct {
@@ -157,6 +232,7 @@ func (d *devScreen) closeDevice() {
 		_ = t.dt.Free()
 	}
 	d.swTexs = nil
+	d.dropDerived(nil)
 	_ = d.sd.Close()
 	d.sd = nil
 	d.fb = devFB{}
@@ -199,6 +275,7 @@ func (d *devScreen) evict(r *Resource) {
 			delete(d.swTexs, k)
 		}
 	}
+	d.dropDerived(r)
 	delete(d.refTexs, r)
 	if d.fb.holds(r) {
 		d.fb = devFB{}
@@ -244,6 +321,7 @@ type BackendStats struct {
 	TargetLoads    uint64 // framebuffer contents put on the device (upload or clear)
 	TargetReads    uint64 // device framebuffer contents read back to the host
 	TextureUploads uint64 // textures made resident (FF chain or software layout)
+	IndexUploads   uint64 // translated index lists made resident
 	DeviceOpen     bool   // a device is open
 	Width, Height  int    // its framebuffer size
 }
@@ -253,7 +331,7 @@ func (s *Screen) BackendStats() BackendStats {
 	d := &s.be
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return BackendStats{TargetLoads: d.targetLoads, TargetReads: d.targetReads, TextureUploads: d.texUploads,
+	return BackendStats{TargetLoads: d.targetLoads, TargetReads: d.targetReads, TextureUploads: d.texUploads, IndexUploads: d.indexUploads,
 		DeviceOpen: d.sd != nil, Width: d.conf.w, Height: d.conf.h}
 }
 

@@ -889,3 +889,38 @@ func TestConcurrentContexts(t *testing.T) {
 		t.Errorf("centre %v", p)
 	}
 }
+
+// TestDerivedIndexResidency: the translated list of an unchanged u16 index
+// buffer (a strip with a restart) is uploaded once across frames and again
+// after the buffer is written. spec: vortexpipe §1.3
+func TestDerivedIndexResidency(t *testing.T) {
+	e := newDrawEnv(t, Options{Strict: true}, false)
+	e.program(t, testVS, testFS)
+	e.posCol(t, append(quadVerts(0, [4]float32{1, 0, 0, 1}, -0.9, -0.9, 0, 0), quadVerts(0, [4]float32{0, 1, 0, 1}, 0, 0, 0.9, 0.9)...)...)
+	ib := e.bytes(t, []byte{0, 0, 1, 0, 2, 0, 3, 0, 0xFF, 0xFF, 4, 0, 5, 0, 6, 0, 7, 0})
+	info := &DrawInfo{Mode: PrimTriangleStrip, IndexSize: 2, Index: ib, PrimitiveRestart: true, RestartIndex: 0xFFFF,
+		InstanceCount: 1, Draws: []DrawRange{{Count: 9}}}
+	for range 3 {
+		if err := e.c.DrawVBO(info); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := e.s.BackendStats().IndexUploads; n != 1 {
+		t.Errorf("unchanged index buffer: %d translated uploads over 3 frames", n)
+	}
+	if err := ib.Write(0, []byte{1, 0}); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.c.DrawVBO(info); err != nil {
+		t.Fatal(err)
+	}
+	if n := e.s.BackendStats().IndexUploads; n != 2 {
+		t.Errorf("after a write: %d uploads, want 2", n)
+	}
+	if err := ib.Destroy(); err != nil {
+		t.Fatal(err)
+	}
+	if len(e.s.be.derived) != 0 {
+		t.Error("destroy kept the translated list")
+	}
+}
