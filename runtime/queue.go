@@ -41,10 +41,15 @@ type Queue struct {
 	tail uint64 // committed tail (bytes)
 	seq  uint64 // seqnum expected after the last submission
 
-	mu     sync.Mutex
-	closed bool
-	ops    chan *op
-	exited chan struct{}
+	mu       sync.Mutex
+	closed   bool
+	inflight int // batches submitted whose run has not ended (guarded by mu)
+	ops      chan *op
+	exited   chan struct{}
+
+	// execMu is held while a batch runs: by the worker, or by a DCRRead that
+	// found the queue idle and runs on its caller's goroutine (see DCRRead).
+	execMu sync.Mutex
 }
 
 type op struct {
@@ -194,6 +199,8 @@ func (q *Queue) close() error {
 	close(q.ops)
 	q.mu.Unlock()
 	<-q.exited
+	q.execMu.Lock() // a DCRRead running on its caller's goroutine ends first
+	defer q.execMu.Unlock()
 	err := q.d.t.WriteReg(abi.QueueReg(q.hw, abi.RegQControl), 0)
 	q.release()
 	return err
@@ -208,8 +215,26 @@ func (q *Queue) submit(b *Batch, deps []*Event) *Event {
 		ev.finish(ErrClosed)
 		return ev
 	}
+	q.inflight++
 	q.ops <- &op{b: b, deps: deps, ev: ev}
 	return ev
+}
+
+// runNow runs b on the caller's goroutine when the queue is idle (nothing
+// submitted is still running or waiting), in order with everything else on
+// the queue; ok is false when it is not idle or closed, and b must then be
+// submitted. It saves the two goroutine hand-offs of a submission for a batch
+// the caller waits for at once anyway.
+func (q *Queue) runNow(b *Batch) (ok bool, err error) {
+	q.mu.Lock()
+	if q.closed || q.inflight != 0 {
+		q.mu.Unlock()
+		return false, nil
+	}
+	q.execMu.Lock() // later submissions run after this batch
+	q.mu.Unlock()
+	defer q.execMu.Unlock()
+	return true, q.run(b, newEvent())
 }
 
 func (q *Queue) worker() {
@@ -226,8 +251,13 @@ func (q *Queue) worker() {
 			}
 		}
 		if err == nil {
+			q.execMu.Lock()
 			err = q.run(o.b, o.ev)
+			q.execMu.Unlock()
 		}
+		q.mu.Lock()
+		q.inflight--
+		q.mu.Unlock()
 		o.ev.finish(err)
 	}
 }

@@ -151,12 +151,15 @@ func (c *Cache) Access(ln uint64, t int64, write bool) (ready, wait int64) {
 		c.ctr.Reads++
 	}
 	set := c.lines[c.setOf(ln)*uint64(c.ways):][:c.ways]
-	victim := 0
+	tag := ln + 1
 	for i := range set {
-		if set[i].tag == ln+1 {
+		if set[i].tag == tag {
 			set[i].used = c.clock
 			return max(t+c.hit, set[i].ready), 0
 		}
+	}
+	victim := 0 // the first least recently used way (invalid ways have used 0)
+	for i := 1; i < len(set); i++ {
 		if set[i].used < set[victim].used {
 			victim = i
 		}
