@@ -130,12 +130,11 @@ func (f *FragmentShader) ShadeQuads(quads []ref.Quad, tex ref.Textures) error {
 			if !f.reads[iw] {
 				continue // never loaded: ref left it uninterpolated
 			}
-			arr := m.Input(iw)
+			arr := m.Input(iw)[:4*n]
 			for k := range batch {
-				qv := batch[k].Varyings
-				for l := 0; l < 4; l++ {
-					arr[4*k+l] = qv[l*nv+iw]
-				}
+				qv := batch[k].Varyings[iw : 3*nv+iw+1]
+				a := arr[4*k : 4*k+4 : 4*k+4]
+				a[0], a[1], a[2], a[3] = qv[0], qv[nv], qv[2*nv], qv[3*nv]
 			}
 		}
 		for k := range batch {
@@ -184,16 +183,20 @@ func (f *FragmentShader) ShadeQuads(quads []ref.Quad, tex ref.Textures) error {
 			return err
 		}
 		for k := range batch {
-			q := &batch[k]
-			q.Live = uint8(out>>uint(4*k)) & 0xF
-			for rt := 0; rt < p.fsColors; rt++ {
-				for c := 0; c < 4; c++ {
-					arr := m.Output(4*rt + c)
-					for l := 0; l < 4; l++ {
-						q.Color[rt][l][c] = arr[4*k+l]
-					}
+			batch[k].Live = uint8(out>>uint(4*k)) & 0xF
+		}
+		for rt := 0; rt < p.fsColors; rt++ {
+			for c := 0; c < 4; c++ {
+				arr := m.Output(4*rt + c)[:4*n]
+				for k := range batch {
+					col := &batch[k].Color[rt]
+					a := arr[4*k : 4*k+4 : 4*k+4]
+					col[0][c], col[1][c], col[2][c], col[3][c] = a[0], a[1], a[2], a[3]
 				}
 			}
+		}
+		for k := range batch {
+			q := &batch[k]
 			if w := p.fsDepth; w >= 0 {
 				arr := m.Output(w)
 				for l := 0; l < 4; l++ {
