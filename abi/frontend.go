@@ -250,7 +250,7 @@ const ArgVSSWSampler = 7
 
 // MaxExtraVaryings is how many varying words a compiled program may have beyond
 // the NumVaryingPlanes interpolation planes (64 in all). The extra words ride the
-// per-primitive side array after the FlatSideWords flat words: for extra word k,
+// per-primitive side array after its flat region (SideFlatWords): for extra word k,
 // three f32 words — its value at the primitive's vertices 0, 1 and 2 (after
 // clipping) — which the FS wrapper interpolates with the primitive's
 // barycentrics exactly as a plane (a2 + b0·(a0−a2) + b1·(a1−a2)), in float.
@@ -258,9 +258,20 @@ const ArgVSSWSampler = 7
 // spec: vortexpipe-driver §3.2 step 1 (the 12 planes), §3.4 (flat side array)
 const MaxExtraVaryings = 52
 
+// MaxFlatWords is how many flat varying words a compiled program may have: the
+// side array's flat region grows past FlatSideWords when a program has more
+// (FrontEndArgs.NFlat says how many), and so does the flat region of an expand_k
+// record. spec: vortexpipe-driver §3.4 (flat words ride the side array)
+const MaxFlatWords = 64
+
+// SideFlatWords is the flat region of the side array (and of an expand_k record)
+// for nflat flat words: FlatSideWords, or nflat when larger.
+// spec: vortexpipe-driver §3.4
+func SideFlatWords(nflat int) int { return max(nflat, FlatSideWords) }
+
 // SideArrayWords is the per-primitive side-array stride in words for a program
-// of nvar varying words: FlatSideWords, plus three words per varying beyond the
-// planes. spec: vortexpipe-driver §3.4
-func SideArrayWords(nvar int) int {
-	return FlatSideWords + 3*max(nvar-NumVaryingPlanes, 0)
+// of nvar interpolated and nflat flat varying words: the flat region, then three
+// words per varying beyond the planes. spec: vortexpipe-driver §3.4
+func SideArrayWords(nvar, nflat int) int {
+	return SideFlatWords(nflat) + 3*max(nvar-NumVaryingPlanes, 0)
 }

@@ -116,12 +116,17 @@ func TestFSArgSlots(t *testing.T) {
 	}
 }
 
-// TestSideArrayWords pins the side-array stride: 12 flat words, then three per
-// varying word beyond the 12 planes. spec: vortexpipe-driver §3.4
+// TestSideArrayWords pins the side-array stride: a flat region of at least 12
+// words, then three per varying word beyond the 12 planes.
+// spec: vortexpipe-driver §3.4
 func TestSideArrayWords(t *testing.T) {
-	for _, tc := range []struct{ nvar, want int }{{0, 12}, {12, 12}, {13, 15}, {16, 24}, {12 + MaxExtraVaryings, 12 + 3*52}} {
-		if got := SideArrayWords(tc.nvar); got != tc.want {
-			t.Errorf("SideArrayWords(%d) = %d, want %d", tc.nvar, got, tc.want)
+	for _, tc := range []struct{ nvar, nflat, want int }{{0, 0, 12}, {12, 3, 12}, {13, 0, 15}, {16, 12, 24}, {4, 13, 13}, {14, 20, 26},
+		{12 + MaxExtraVaryings, MaxFlatWords, 64 + 3*52}} {
+		if got := SideArrayWords(tc.nvar, tc.nflat); got != tc.want {
+			t.Errorf("SideArrayWords(%d, %d) = %d, want %d", tc.nvar, tc.nflat, got, tc.want)
 		}
+	}
+	if SideFlatWords(5) != FlatSideWords || SideFlatWords(30) != 30 {
+		t.Error("flat region")
 	}
 }

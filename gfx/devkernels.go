@@ -48,9 +48,9 @@ func readFrontEndArgs(c *device.CTA) (FrontEndArgs, error) {
 	if err != nil {
 		return a, err
 	}
-	if a.NVar > abi.NumVaryingPlanes+abi.MaxExtraVaryings || a.NFlat > abi.FlatSideWords || (a.NFlat > 0 && a.NVar == 0) {
+	if a.NVar > abi.NumVaryingPlanes+abi.MaxExtraVaryings || a.NFlat > abi.MaxFlatWords || (a.NFlat > 0 && a.NVar == 0 && Planes(a.Planes) != PlanesCompiled) {
 		return a, fmt.Errorf("front end: %d varyings / %d flat words exceed %d varying words / %d side words (or flat words without expand_k records)",
-			a.NVar, a.NFlat, abi.NumVaryingPlanes+abi.MaxExtraVaryings, abi.FlatSideWords)
+			a.NVar, a.NFlat, abi.NumVaryingPlanes+abi.MaxExtraVaryings, abi.MaxFlatWords)
 	}
 	if a.Width == 0 || a.Height == 0 || a.Width > abi.RasterScissorMaxCoord || a.Height > 0x7FFF {
 		return a, fmt.Errorf("front end: target %dx%d out of range", a.Width, a.Height)
@@ -125,10 +125,12 @@ func setupKernel(c *device.CTA) error {
 		// records; setup_k interpolates them at each primitive's vertices
 		// into the side array (abi.MaxExtraVaryings).
 		extra := uint64(max(int(a.NVar)-abi.NumVaryingPlanes, 0))
-		side := uint64(4 * abi.SideArrayWords(int(a.NVar)))
+		side := uint64(4 * abi.SideArrayWords(int(a.NVar), int(a.NFlat)))
+		flatReg := uint64(4 * abi.SideFlatWords(int(a.NFlat))) // the flat region's bytes
+		xoff := uint64(shaderFlatOffset) + flatReg          // the extra words in a record
 		rec := uint64(abi.SetupVertexBytes)
 		if compiled {
-			rec = ShaderVertexBytes + 4*extra
+			rec = xoff + 4*extra
 		}
 		vb := make([]byte, 3*rec) // once per CTA
 		var lam [SetupSlot][3][3]float32
@@ -174,11 +176,11 @@ func setupKernel(c *device.CTA) error {
 				}
 			}
 			for s := 0; s < m && extra > 0; s++ {
-				dst := a.FlatSlots + (i*SetupSlot+uint64(s))*side + flatSideBytes
+				dst := a.FlatSlots + (i*SetupSlot+uint64(s))*side + flatReg
 				for k := uint64(0); k < extra; k++ {
 					var x [3]float32
 					for o := uint64(0); o < 3; o++ {
-						x[o] = math.Float32frombits(binary.LittleEndian.Uint32(vb[o*rec+ShaderVertexBytes+4*k:]))
+						x[o] = math.Float32frombits(binary.LittleEndian.Uint32(vb[o*rec+xoff+4*k:]))
 					}
 					for j := 0; j < 3; j++ {
 						l := &lam[s][j]
@@ -214,8 +216,9 @@ func setupKernel(c *device.CTA) error {
 		})
 	case abi.FEStageEmit:
 		var pb [abi.PrimBytes]byte
-		side := uint64(4 * abi.SideArrayWords(int(a.NVar)))
-		extraBytes := side - flatSideBytes
+		side := uint64(4 * abi.SideArrayWords(int(a.NVar), int(a.NFlat)))
+		flatReg := uint64(4 * abi.SideFlatWords(int(a.NFlat)))
+		extraBytes := side - flatReg
 		eb := make([]byte, extraBytes) // once per CTA
 		gridStride(c, n, func(i uint64) {
 			off := uint64(c.ReadU32(a.Offsets + 4*i))
@@ -230,8 +233,8 @@ func setupKernel(c *device.CTA) error {
 					c.WriteU32(a.Flat+(off+s)*side+4*k, c.ReadU32(a.FlatSlots+slot*side+4*k))
 				}
 				if extraBytes > 0 {
-					c.Read(a.FlatSlots+slot*side+flatSideBytes, eb)
-					c.Write(a.Flat+(off+s)*side+flatSideBytes, eb)
+					c.Read(a.FlatSlots+slot*side+flatReg, eb)
+					c.Write(a.Flat+(off+s)*side+flatReg, eb)
 				}
 			}
 		})

@@ -43,12 +43,19 @@
 //	D16, D32F, S8 planes                           —          FF         software
 //	MRT with depth/stencil writes, 5–8 targets     —          FF         software
 //	alpha test, alpha-to-coverage/one, depth
-//	  bounds, depth clamp, dual source (SRC1_*)    —          FF         software
+//	  bounds, dual source (SRC1_*)                 —          FF         software
+//	depth clamp (setup_k skips the near clip,
+//	  FrontEndArgs.DepthClipDisable)               —          FF         software
+//	depth-only pass (TargetConfig.NoColor)         —          FF         FF (masks off)
+//	outputs beyond the bound targets               dropped, as GL does (any route)
 //	4x MSAA (sample-major planes, resolve kernel)  (software) software   software
 //	power-of-two A8R8G8B8 2D, implicit LOD         FF         FF         (as above)
 //	NPOT, 3D, cube, arrays, shadow, fetch, gather,
 //	  formats, swizzles, mirror-clamp, aniso       software (device/swtex)
 //	noperspective varyings (v·w on the plane)      —          either     either
+//	vertex-stage texturing (VS slot 7 table)       software (device/swtex)
+//	13–64 varying or flat words (the side array,
+//	  abi.SideArrayWords)                          —          either     either
 //
 // The software raster is the FS wrapper launched as a compute grid that walks
 // the bins itself (swRaster); the FF TEX and OM units answer RASTER-launched

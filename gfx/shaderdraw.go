@@ -778,7 +778,7 @@ func (d *ShaderDevice) frontEndArgs(verts uint64, nverts uint32, tris uint64, nt
 	maxPrims := min(nt*SetupSlot, abi.MaxPrimsPerPass+SetupSlot)
 	side := 0 // the per-primitive side array: flat words, varyings beyond the planes
 	if nflat > 0 || nvar > abi.NumVaryingPlanes {
-		side = 4 * abi.SideArrayWords(int(nvar))
+		side = 4 * abi.SideArrayWords(int(nvar), int(nflat))
 	}
 	bins := g.Bins()
 	sizes := []int{

@@ -68,7 +68,7 @@ func (sp *ShaderProgram) fsScratch(width int) (*fsScratch, error) {
 	}
 	n := max(sp.prog.UniformWords, 1)
 	s := &fsScratch{m: m, uni: make([]uint32, n), ub: make([]byte, 4*n), sw: swtex.New()}
-	if x := abi.SideArrayWords(sp.NVar()) - abi.FlatSideWords; x > 0 {
+	if x := abi.SideArrayWords(sp.NVar(), sp.NFlat()) - abi.SideFlatWords(sp.NFlat()); x > 0 {
 		s.side, s.sb = make([]uint32, x), make([]byte, 4*x)
 	}
 	m.SetOutputSink(s)
@@ -256,7 +256,8 @@ func (s *fsScratch) end() {
 // Q15.16 edge planes, forms the barycentrics, interpolates every varying
 // plane in Q7.24 and divides by the interpolated 1/w plane, fills
 // gl_FragCoord (w with rhw_scale undone) and gl_FrontFacing (!facing), reads
-// flat inputs verbatim from the side array (GFX_FS_ARG_FLAT + pid·FlatSideWords),
+// flat inputs verbatim from the side array (GFX_FS_ARG_FLAT + pid·stride, the
+// stride abi.SideArrayWords),
 // then runs the fragment program over all lanes of the launched quads — the
 // uncovered ones as helpers, so derivatives see their neighbours — and exports
 // the covered, live lanes (Export). Launched as a compute grid (the software
@@ -373,7 +374,7 @@ func (s *fsScratch) lane(sp *ShaderProgram, l int, prims, flat uint64) {
 			s.prim[i] = word(s.pb[:], i)
 		}
 		if len(s.sb) > 0 {
-			c.Read(flat+uint64(pid)*sideBytes(sp)+flatSideBytes, s.sb)
+			c.Read(flat+uint64(pid)*sideBytes(sp)+uint64(4*abi.SideFlatWords(sp.NFlat())), s.sb)
 			for i := range s.side {
 				s.side[i] = binary.LittleEndian.Uint32(s.sb[4*i:])
 			}
@@ -452,4 +453,4 @@ func (s *fsScratch) lane(sp *ShaderProgram, l int, prims, flat uint64) {
 }
 
 // sideBytes is the program's per-primitive side-array stride.
-func sideBytes(sp *ShaderProgram) uint64 { return uint64(4 * abi.SideArrayWords(sp.NVar())) }
+func sideBytes(sp *ShaderProgram) uint64 { return uint64(4 * abi.SideArrayWords(sp.NVar(), sp.NFlat())) }

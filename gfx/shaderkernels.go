@@ -18,15 +18,13 @@ import (
 // ShaderVertexBytes is one expand_k output record (the setup input of a
 // compiled program's draw): clip-space position xyzw, the 12 varying planes in
 // abi.VaryingPlane order, then the abi.FlatSideWords flat words, all 32-bit
-// words. spec: vortexpipe §3.2 step 1
+// words. A program with more flat words (abi.SideFlatWords) or varyings
+// beyond the planes has longer records: the flat region grows, and the extra
+// varyings follow it. spec: vortexpipe §3.2 step 1
 const ShaderVertexBytes = 4 * (4 + abi.NumVaryingPlanes + abi.FlatSideWords)
 
-// shaderFlatOffset is the byte offset of the flat words in an expand_k record;
-// flatSideBytes is one primitive's entry in the flat side array.
-const (
-	shaderFlatOffset = 4 * (4 + abi.NumVaryingPlanes)
-	flatSideBytes    = 4 * abi.FlatSideWords
-)
+// shaderFlatOffset is the byte offset of the flat words in an expand_k record.
+const shaderFlatOffset = 4 * (4 + abi.NumVaryingPlanes)
 
 // PutShaderVertex writes v's position and its NVar packed varyings as an
 // expand_k record (unused planes are zero).
@@ -129,11 +127,15 @@ const scratchSlots = 64
 // per-primitive side array (abi.MaxExtraVaryings). spec: vortexpipe §3.2, §3.4
 func (sp *ShaderProgram) NVar() int { return len(sp.planes) }
 
-// recordBytes is the program's expand_k record: ShaderVertexBytes, then the
-// varying words beyond the planes.
+// recordBytes is the program's expand_k record: position, planes, the flat
+// region (abi.SideFlatWords), then the varying words beyond the planes.
 func (sp *ShaderProgram) recordBytes() int {
-	return ShaderVertexBytes + 4*max(len(sp.planes)-abi.NumVaryingPlanes, 0)
+	return sp.extraOffset() + 4*max(len(sp.planes)-abi.NumVaryingPlanes, 0)
 }
+
+// extraOffset is the byte offset of the varyings beyond the planes in the
+// program's expand_k record.
+func (sp *ShaderProgram) extraOffset() int { return shaderFlatOffset + 4*abi.SideFlatWords(len(sp.flat)) }
 
 // NFlat returns the number of flat words per primitive in the side array.
 func (sp *ShaderProgram) NFlat() int { return len(sp.flat) }
@@ -225,8 +227,8 @@ func NewShaderProgram(name string, p *lower.Program) (*ShaderProgram, error) {
 			sp.flat = append(sp.flat, w)
 		}
 	}
-	if len(sp.flat) > abi.FlatSideWords {
-		return nil, fmt.Errorf("%w: %s: %d flat varying words exceed the %d-word side array", ErrShaderRoute, name, len(sp.flat), abi.FlatSideWords)
+	if len(sp.flat) > abi.MaxFlatWords {
+		return nil, fmt.Errorf("%w: %s: %d flat varying words exceed the %d-word side array", ErrShaderRoute, name, len(sp.flat), abi.MaxFlatWords)
 	}
 	if len(sp.planes) > abi.NumVaryingPlanes+abi.MaxExtraVaryings {
 		return nil, fmt.Errorf("%w: %s: %d varying words exceed the %d interpolation planes and %d side-array words", ErrShaderRoute, name,
@@ -486,7 +488,7 @@ func (sp *ShaderProgram) expandKernel(c *device.CTA) error {
 		for p, w := range sp.planes {
 			o := 16 + 4*p // a plane, or a word past the flat words
 			if p >= abi.NumVaryingPlanes {
-				o = ShaderVertexBytes + 4*(p-abi.NumVaryingPlanes)
+				o = sp.extraOffset() + 4*(p-abi.NumVaryingPlanes)
 			}
 			copy(out[o:o+4], in[4*w:4*w+4])
 			if sp.noPersp[p] {

@@ -348,6 +348,16 @@ v0 = a_col; v1 = a_col.gbar; v2 = a_col * 0.5; v3 = a_col.barg; v4 = a_col.argb 
 in vec4 v0; in vec4 v1; in vec4 v2; in vec4 v3; noperspective in vec4 v4; flat in int f;
 layout(location = 0) out vec4 o0; layout(location = 1) out vec4 o1; layout(location = 2) out vec4 o2; layout(location = 3) out vec4 o3;
 void main() { o0 = v3; o1 = v4; o2 = v0 * 0.5 + v1 * 0.25 + v2 * 0.5; o3 = vec4(float(f) / 4.0, v3.x - v0.z, v4.y, 1.0); }`
+	// flatVS writes 16 flat words and no interpolated varying (the side
+	// array's flat region grows past 12 words); the provoking vertex is the
+	// last.
+	flatVS = `#version 330
+in vec4 a_pos; in vec4 a_col; flat out ivec4 f0; flat out ivec4 f1; flat out ivec4 f2; flat out ivec4 f3;
+void main() { gl_Position = a_pos; f0 = ivec4(a_col * 200.0); f1 = f0.wzyx + 3; f2 = f0 / 2; f3 = 250 - f0; }`
+	flatFS = `#version 330
+flat in ivec4 f0; flat in ivec4 f1; flat in ivec4 f2; flat in ivec4 f3;
+layout(location = 0) out vec4 o0; layout(location = 1) out vec4 o1; layout(location = 2) out vec4 o2; layout(location = 3) out vec4 o3;
+void main() { o0 = vec4(f0) / 255.0; o1 = vec4(f1) / 255.0; o2 = vec4(f2) / 255.0; o3 = vec4(f3) / 255.0; }`
 	fsDepth = `#version 330
 in vec4 v_col; out vec4 o;
 void main() { o = v_col; gl_FragDepth = v_col.g * 0.5 + 0.25; }`
@@ -424,6 +434,8 @@ func unitCases() []unitCase {
 		{name: "extra outputs dropped ff", fs: fsMRT3, colors: []format.Format{format.RGBA8}, clearZ: 1, tol: u8},
 		{name: "extra outputs dropped sw", fs: fsMRT3, colors: []format.Format{format.R8, format.RG8}, clearZ: 1, tol: u8, swOM: true},
 		{name: "20 varying words near-clipped", vs: manyVS, fs: manyFS, colors: []format.Format{format.RGBA8, format.RGBA8, format.RGBA8, format.RGBA8},
+			clearZ: 1, tol: u8, state: func(d int, s *swom.State) { s.DepthWrite = false }},
+		{name: "16 flat words only", vs: flatVS, fs: flatFS, colors: []format.Format{format.RGBA8, format.RGBA8, format.RGBA8, format.RGBA8},
 			clearZ: 1, tol: u8, state: func(d int, s *swom.State) { s.DepthWrite = false }},
 		{name: "gl_FragDepth d32f sw", fs: fsDepth, colors: []format.Format{format.RGBA8}, depth: abi.OMDepthD32F, clearZ: 1, tol: u8, swOM: true},
 		{name: "noperspective", vs: `#version 330
