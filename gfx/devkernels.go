@@ -127,7 +127,7 @@ func setupKernel(c *device.CTA) error {
 		extra := uint64(max(int(a.NVar)-abi.NumVaryingPlanes, 0))
 		side := uint64(4 * abi.SideArrayWords(int(a.NVar), int(a.NFlat)))
 		flatReg := uint64(4 * abi.SideFlatWords(int(a.NFlat))) // the flat region's bytes
-		xoff := uint64(shaderFlatOffset) + flatReg          // the extra words in a record
+		xoff := uint64(shaderFlatOffset) + flatReg             // the extra words in a record
 		rec := uint64(abi.SetupVertexBytes)
 		if compiled {
 			rec = xoff + 4*extra

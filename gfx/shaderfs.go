@@ -453,4 +453,6 @@ func (s *fsScratch) lane(sp *ShaderProgram, l int, prims, flat uint64) {
 }
 
 // sideBytes is the program's per-primitive side-array stride.
-func sideBytes(sp *ShaderProgram) uint64 { return uint64(4 * abi.SideArrayWords(sp.NVar(), sp.NFlat())) }
+func sideBytes(sp *ShaderProgram) uint64 {
+	return uint64(4 * abi.SideArrayWords(sp.NVar(), sp.NFlat()))
+}

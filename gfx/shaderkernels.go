@@ -135,7 +135,9 @@ func (sp *ShaderProgram) recordBytes() int {
 
 // extraOffset is the byte offset of the varyings beyond the planes in the
 // program's expand_k record.
-func (sp *ShaderProgram) extraOffset() int { return shaderFlatOffset + 4*abi.SideFlatWords(len(sp.flat)) }
+func (sp *ShaderProgram) extraOffset() int {
+	return shaderFlatOffset + 4*abi.SideFlatWords(len(sp.flat))
+}
 
 // NFlat returns the number of flat words per primitive in the side array.
 func (sp *ShaderProgram) NFlat() int { return len(sp.flat) }
