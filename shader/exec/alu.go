@@ -112,19 +112,36 @@ func (m *Machine) alu(in *ir.Inst, exec uint64) {
 			for l := range out {
 				out[l] = ir.Eval(op, imm, a[l], b[l], c[l], e[l])
 			}
-			return
+		} else {
+			for mm := exec; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros64(mm)
+				d[l] = ir.Eval(op, imm, a[l], b[l], c[l], e[l])
+			}
 		}
-		for mm := exec; mm != 0; mm &= mm - 1 {
-			l := bits.TrailingZeros64(mm)
-			d[l] = ir.Eval(op, imm, a[l], b[l], c[l], e[l])
-		}
-		return
-	}
-	if !full {
+	} else if !full {
 		for mm := exec; mm != 0; mm &= mm - 1 {
 			l := bits.TrailingZeros64(mm)
 			d[l] = out[l]
 		}
+	}
+	if m.ftz && in.Op.FlushesDenormals() {
+		m.flush(d, exec, full)
+	}
+}
+
+// flush flushes the denormal words of d's active lanes to zero (Config.Denormals).
+func (m *Machine) flush(d []uint32, exec uint64, full bool) {
+	if full {
+		// Branch-free: keep all bits when the exponent is non-zero, else only
+		// the sign ((e + 0x7fffffff) >> 31 is 1 exactly when e != 0).
+		for l, w := range d {
+			d[l] = w & (0x80000000 | -((w&0x7f800000 + 0x7fffffff) >> 31))
+		}
+		return
+	}
+	for mm := exec; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros64(mm)
+		d[l] = ir.FlushDenormal(d[l])
 	}
 }
 
@@ -174,6 +191,9 @@ func (m *Machine) deriv(op ir.Op, d, s []uint32, exec uint64) {
 	for mm := exec; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros64(mm)
 		d[l] = t[l]
+		if m.ftz {
+			d[l] = ir.FlushDenormal(d[l])
+		}
 	}
 }
 

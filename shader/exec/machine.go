@@ -94,7 +94,17 @@
 // # Numbers and limits
 //
 // Arithmetic is ir.Eval's (IEEE single precision, wrapping integers, defined results
-// for division by zero, out-of-range shifts and clamped indexing). There is no
+// for division by zero, out-of-range shifts and clamped indexing).
+//
+// Denormals: a program with ir.Program.FlushDenormals (every vertex and fragment
+// program the lowering makes) has the denormal results of its float arithmetic
+// (ir.Op.FlushesDenormals: arithmetic, transcendental, rounding, fma, ldexp and
+// derivatives, not moves, negation, min/max or conversions) flushed to a zero of
+// the same sign, as llvmpipe does and GLSL 4.60 §4.7.1 permits; the constant
+// folder does the same, so optimisation never changes a result. Compute programs
+// keep IEEE subnormals. Config.Denormals overrides the mode for one Machine. The
+// flush is one extra pass over the lanes of a float op (BenchmarkDenormals:
+// within noise of the IEEE run on the Lambert fragment shader). There is no
 // iteration cap that changes semantics: a run that exceeds Config.MaxSteps warp
 // instructions, or whose context is cancelled, stops with ErrBudget or the context's
 // error instead of hanging.
@@ -128,7 +138,27 @@ type Config struct {
 	// MaxSteps bounds the warp instructions one Run may execute; 0 selects
 	// DefaultMaxSteps.
 	MaxSteps int64
+	// Denormals overrides the program's denormal mode (ir.Program.FlushDenormals)
+	// for this Machine's execution. The zero value follows the program.
+	Denormals Denormals
 }
+
+// Denormals selects how float arithmetic treats denormal (subnormal) results.
+type Denormals uint8
+
+// Denormal modes. The constant folder of package ir always follows the program's
+// FlushDenormals; an override therefore only makes sense for programs that were not
+// optimised or whose folded constants do not matter to the caller.
+const (
+	// DenormalsProgram follows ir.Program.FlushDenormals (set by the lowering for
+	// vertex and fragment programs, as llvmpipe flushes).
+	DenormalsProgram Denormals = iota
+	// DenormalsFlush flushes denormal results of the ops ir.Op.FlushesDenormals
+	// lists to a zero of the same sign.
+	DenormalsFlush
+	// DenormalsIEEE keeps IEEE subnormals.
+	DenormalsIEEE
+)
 
 // Machine runs one verified program on one warp. It is not safe for concurrent use;
 // use one Machine per goroutine (they are cheap and share nothing mutable).
@@ -143,6 +173,7 @@ type Machine struct {
 	w        int
 	full     uint64
 	maxSteps int64
+	ftz      bool // flush denormal float results (Config.Denormals)
 
 	regs     []uint32
 	in       []uint32
@@ -260,6 +291,7 @@ func New(p *ir.Program, cfg Config) (*Machine, error) {
 		w:         w,
 		full:      ^uint64(0) >> (64 - w),
 		maxSteps:  cfg.MaxSteps,
+		ftz:       cfg.Denormals == DenormalsFlush || cfg.Denormals == DenormalsProgram && p.FlushDenormals,
 		regs:      make([]uint32, len(p.Regs)*w),
 		in:        make([]uint32, p.InputWords*w),
 		out:       make([]uint32, p.OutputWords*w),

@@ -40,10 +40,14 @@ type Options struct {
 // and, for earlier GLSL versions, the compute features of GLSL 4.30:
 // GL_ARB_compute_shader, GL_ARB_shader_storage_buffer_object,
 // GL_ARB_shader_atomic_counters and GL_ARB_shader_image_load_store, and
-// GL_OES_shader_image_atomic (image atomics in GLSL ES 3.10, always available here).
+// GL_OES_shader_image_atomic (image atomics in GLSL ES 3.10, always available here),
+// GL_ARB_explicit_attrib_location (layout(location) on vertex inputs and fragment
+// outputs before GLSL 3.30) and GL_ARB_blend_func_extended /
+// GL_EXT_blend_func_extended (layout(index) for dual-source blending).
 func SupportedExtensions() []string {
 	return []string{"GL_OES_standard_derivatives", types.ExtComputeShader, types.ExtStorageBuffer,
-		types.ExtAtomicCounters, types.ExtImageLoadStore, "GL_OES_shader_image_atomic"}
+		types.ExtAtomicCounters, types.ExtImageLoadStore, "GL_OES_shader_image_atomic",
+		types.ExtExplicitAttribLocation, types.ExtBlendFuncExtended, types.ExtBlendFuncExtendedES}
 }
 
 // Shader is one compiled shader source.

@@ -163,14 +163,24 @@ func checkLocations(vars []*ast.Var, what string, add func(ast.Pos, string)) {
 		if t.IsMatrix() {
 			n *= t.Cols
 		}
+		// A dual-source second colour (index 1) has its own location space.
+		// spec: GLSL 3.30 §4.3.8.2.
+		base := v.Index << 16
 		for l := v.Location; l < v.Location+n; l++ {
-			if prev := used[l]; prev != nil && prev != v {
-				add(v.DeclPos, what+" '"+v.Name+"' uses location "+itoa(l)+" already used by '"+prev.Name+"'")
+			if prev := used[base+l]; prev != nil && prev != v {
+				add(v.DeclPos, what+" '"+v.Name+"' uses location "+itoa(l)+indexSuffix(v.Index)+" already used by '"+prev.Name+"'")
 				break
 			}
-			used[l] = v
+			used[base+l] = v
 		}
 	}
+}
+
+func indexSuffix(index int) string {
+	if index == 0 {
+		return ""
+	}
+	return " index " + itoa(index)
 }
 
 func itoa(n int) string {

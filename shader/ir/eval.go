@@ -553,3 +553,30 @@ func HalfToFloat(h uint16) float32 {
 	}
 	return math.Float32frombits(sign | (exp+112)<<23 | man<<13)
 }
+
+// FlushDenormal returns w with a denormal float flushed to the zero of its sign;
+// other words (normal, zero, infinite, NaN) are returned unchanged.
+func FlushDenormal(w uint32) uint32 {
+	if w&0x7f800000 == 0 {
+		return w & 0x80000000
+	}
+	return w
+}
+
+// FlushesDenormals reports whether o is float arithmetic whose denormal results
+// are flushed to zero in a Program with FlushDenormals set: the rounding,
+// transcendental and arithmetic ops, fma, ldexp and the derivatives. Moves, sign
+// and absolute value, min/max/clamp and sign (which return an operand or a
+// constant), conversions, bit casts and unpacking keep their bits, as on
+// llvmpipe. spec: GLSL 4.60 §4.7.1.
+func (o Op) FlushesDenormals() bool {
+	switch {
+	case o > FSign && o <= FrexpMant:
+		return true
+	case o >= FAdd && o <= FMod, o == Pow, o == Atan2, o == Fma, o == Ldexp:
+		return true
+	case o == DdxFine, o == DdyFine, o == DdxCoarse, o == DdyCoarse:
+		return true
+	}
+	return false
+}

@@ -169,6 +169,9 @@ func FoldConstants(p *Program) bool {
 			}
 			if all {
 				v := Eval(in.Op, in.Imm, s[0], s[1], s[2], s[3])
+				if p.FlushDenormals && in.Op.FlushesDenormals() {
+					v = FlushDenormal(v)
+				}
 				if in.Op != Const {
 					*in = Inst{Op: Const, Dst: in.Dst, Src: [4]Reg{NoReg, NoReg, NoReg, NoReg}, Imm: v}
 					changed = true

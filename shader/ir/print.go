@@ -34,6 +34,9 @@ func Print(sb *strings.Builder, p *Program) {
 			if s.Location >= 0 {
 				fmt.Fprintf(sb, " location=%d", s.Location)
 			}
+			if s.Index != 0 {
+				fmt.Fprintf(sb, " index=%d", s.Index)
+			}
 			if s.Flat {
 				sb.WriteString(" flat")
 			}

@@ -90,7 +90,15 @@ type Slot struct {
 	Words    int  // number of words
 	Type     Type // type of every word in the slot (scalar components)
 	Location int  // GLSL location, -1 when not assigned
-	Flat     bool // inputs: not interpolated (flat or integer)
+	// Index is a fragment output's dual-source index: 1 marks the second colour
+	// (blend factors SRC1_*) of the render target at Location, 0 otherwise.
+	// The second colours are placed after all index-0 colours (Word >= 4 x the
+	// number of colour locations), so a renderer that maps output word 4L to
+	// target L never mistakes one for a colour of its own target; it finds
+	// them by Index. spec: GLSL 3.30 §4.3.8.2, vortexpipe-driver §3.7
+	// (dual-source blending).
+	Index int
+	Flat  bool // inputs: not interpolated (flat or integer)
 	// NoPerspective marks inputs interpolated linearly in screen space.
 	NoPerspective bool
 }
@@ -211,6 +219,14 @@ type Program struct {
 	Tex          []TexInfo
 	Funcs        []Func
 	Code         []Inst
+
+	// FlushDenormals makes float arithmetic flush denormal (subnormal) results
+	// to a zero of the same sign, in the executor and in the constant folder
+	// alike (see Op.FlushesDenormals). GLSL permits it (GLSL 4.60 §4.7.1:
+	// "denormalized values ... may be flushed to zero"), and llvmpipe, the
+	// conformance oracle, does it; the lowering sets it for vertex and fragment
+	// programs. Compute programs and hand-built IR keep IEEE subnormals.
+	FlushDenormals bool
 
 	// Compute layout (zero for other stages). A compute program's inputs are the
 	// ComputeInputWords built-in words (see InLocalID); LocalSize is its

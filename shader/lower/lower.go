@@ -472,6 +472,7 @@ func (l *lowerer) layoutFragment(vsOut map[string]int, vs *ir.Program) {
 	maxLoc := -1
 	next := 0
 	var depth *ast.Var
+	var second []*ast.Var // layout(index = 1): dual-source second colours
 	for _, v := range l.globals {
 		if v.Kind != ast.VarOut || (v.Builtin && !v.Used) {
 			continue
@@ -480,6 +481,9 @@ func (l *lowerer) layoutFragment(vsOut map[string]int, vs *ir.Program) {
 		switch {
 		case v.Name == "gl_FragDepth":
 			depth = v
+			continue
+		case v.Index == 1 && !v.Builtin:
+			second = append(second, v)
 			continue
 		case v.Builtin: // gl_FragColor, gl_FragData
 			loc = 0
@@ -500,6 +504,18 @@ func (l *lowerer) layoutFragment(vsOut map[string]int, vs *ir.Program) {
 		p.Outputs = append(p.Outputs, ir.Slot{Name: v.Name, Word: 4 * loc, Words: n, Type: slotType(v.Type), Location: loc})
 	}
 	p.OutputWords = 4 * (maxLoc + 1)
+	// The second colours of dual-source blending follow the indexed-0 colours,
+	// one vec4 each, in declaration order; their slot keeps the location of
+	// the target they blend into and carries Index 1.
+	// spec: GLSL 3.30 §4.3.8.2, GL_ARB_blend_func_extended.
+	for _, v := range second {
+		n := v.Type.Slots()
+		w := p.OutputWords
+		l.outputs[v] = w
+		l.outVars = append(l.outVars, v)
+		p.Outputs = append(p.Outputs, ir.Slot{Name: v.Name, Word: w, Words: n, Type: slotType(v.Type), Location: v.Location, Index: 1})
+		p.OutputWords += 4 * ((n + 3) / 4)
+	}
 	if depth != nil {
 		l.outputs[depth] = p.OutputWords
 		l.outVars = append(l.outVars, depth)

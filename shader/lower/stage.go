@@ -79,7 +79,10 @@ type lowerer struct {
 }
 
 func newLowerer(lp *glsl.Program, sp *glsl.StageProgram, stage ast.Stage, ul *uniformLayout) *lowerer {
-	p := &ir.Program{Stage: ir.Vertex, UniformWords: ul.words, Uniforms: ul.slots, Samplers: ul.samplers}
+	// Vertex and fragment programs flush denormal float results as llvmpipe
+	// does (ir.Program.FlushDenormals); compute keeps IEEE subnormals.
+	p := &ir.Program{Stage: ir.Vertex, UniformWords: ul.words, Uniforms: ul.slots, Samplers: ul.samplers,
+		FlushDenormals: stage != ast.StageCompute}
 	if stage == ast.StageFragment {
 		p.Stage = ir.Fragment
 	}

@@ -114,6 +114,9 @@ type Var struct {
 	ConstValue *Value
 	// Location is the explicit layout(location) or -1.
 	Location int
+	// Index is a fragment output's layout(index): 1 for the second colour of
+	// dual-source blending, else 0. spec: GLSL 3.30 §4.3.8.2.
+	Index int
 	// Binding is the explicit layout(binding) or -1.
 	Binding int
 	// Block is the uniform/in/out block this variable is a member of (nil if none).

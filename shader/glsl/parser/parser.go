@@ -207,7 +207,10 @@ func (p *parser) got(text string) bool {
 // isKeyword reports whether word is a keyword (type or other) in this language.
 func (p *parser) isKeyword(word string) bool {
 	if d, e, ok := keywordMin(word); ok {
-		return p.lang.atLeast(d, e)
+		// GL_ARB_explicit_attrib_location and GL_ARB_blend_func_extended bring
+		// 'layout' to any GLSL version (their §3.6 additions).
+		return p.lang.atLeast(d, e) || word == "layout" && !p.lang.es &&
+			(p.lang.has("GL_ARB_explicit_attrib_location") || p.lang.has("GL_ARB_blend_func_extended"))
 	}
 	if _, _, ok := builtinTypeMin(word); ok {
 		return p.lang.typeAvailable(word)

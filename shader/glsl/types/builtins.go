@@ -64,12 +64,19 @@ var builtinTable = map[string][]protoSet{
 	"roundEven":   {{130, 300, anyStage, []string{"genF genF"}}},
 	"mod":         {{110, 100, anyStage, []string{"genF genF genF", "genF genF f"}}},
 	"modf":        {{130, 300, anyStage, []string{"genF genF out:genF"}}},
+	// The int overloads of min, max and clamp are GLSL 1.30 built-ins; they are
+	// offered from 1.10 on as a Mesa-compatible leniency (Mesa accepts them in
+	// 1.10 and 1.20 shaders, and piglit's glsl-1.10 loop tests use them). GLSL ES
+	// 1.00 keeps the strict rule.
 	"min": {{110, 100, anyStage, []string{"genF genF genF", "genF genF f"}},
-		{130, 300, anyStage, []string{"genI genI genI", "genI genI i", "genU genU genU", "genU genU u"}}},
+		{110, 300, anyStage, []string{"genI genI genI", "genI genI i"}},
+		{130, 300, anyStage, []string{"genU genU genU", "genU genU u"}}},
 	"max": {{110, 100, anyStage, []string{"genF genF genF", "genF genF f"}},
-		{130, 300, anyStage, []string{"genI genI genI", "genI genI i", "genU genU genU", "genU genU u"}}},
+		{110, 300, anyStage, []string{"genI genI genI", "genI genI i"}},
+		{130, 300, anyStage, []string{"genU genU genU", "genU genU u"}}},
 	"clamp": {{110, 100, anyStage, []string{"genF genF genF genF", "genF genF f f"}},
-		{130, 300, anyStage, []string{"genI genI genI genI", "genI genI i i", "genU genU genU genU", "genU genU u u"}}},
+		{110, 300, anyStage, []string{"genI genI genI genI", "genI genI i i"}},
+		{130, 300, anyStage, []string{"genU genU genU genU", "genU genU u u"}}},
 	"mix": {{110, 100, anyStage, []string{"genF genF genF genF", "genF genF genF f"}},
 		{130, 300, anyStage, []string{"genF genF genF genB"}},
 		{450, 310, anyStage, []string{"genI genI genI genB", "genU genU genU genB", "genB genB genB genB"}}},

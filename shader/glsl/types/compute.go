@@ -34,6 +34,15 @@ const (
 	ExtImageLoadStore = "GL_ARB_shader_image_load_store"
 )
 
+// The extensions that bring explicit locations and dual-source outputs to
+// earlier GLSL versions. spec: GL_ARB_explicit_attrib_location,
+// GL_ARB_blend_func_extended, GL_EXT_blend_func_extended.
+const (
+	ExtExplicitAttribLocation = "GL_ARB_explicit_attrib_location"
+	ExtBlendFuncExtended      = "GL_ARB_blend_func_extended"
+	ExtBlendFuncExtendedES    = "GL_EXT_blend_func_extended"
+)
+
 func (c *checker) hasCompute() bool  { return c.atLeast(430, 310) || c.extEnabled(ExtComputeShader) }
 func (c *checker) hasSSBO() bool     { return c.atLeast(430, 310) || c.extEnabled(ExtStorageBuffer) }
 func (c *checker) hasCounters() bool { return c.atLeast(420, 310) || c.extEnabled(ExtAtomicCounters) }

@@ -176,6 +176,7 @@ func (c *checker) varSpec(g *ast.DeclGroup, vs *ast.VarSpec, t *ast.Type, global
 		}
 	}
 	v.Location = layoutValue(&q, "location")
+	v.Index = max(layoutValue(&q, "index"), 0)
 	v.Binding = layoutValue(&q, "binding")
 	if q.Storage == ast.StorageUniform && !t.IsInvalid() {
 		c.opaqueUniform(v, vs.NamePos)

@@ -148,8 +148,15 @@ func (c *checker) checkInterface(q *ast.Qualifiers, t *ast.Type, pos ast.Pos) {
 }
 
 func (c *checker) checkLayout(q *ast.Qualifiers, global bool) {
-	if !c.atLeast(140, 300) {
+	explicitLoc := !c.es && (c.extEnabled(ExtExplicitAttribLocation) || c.extEnabled(ExtBlendFuncExtended))
+	if !c.atLeast(140, 300) && !explicitLoc {
 		c.errorf(q.Pos, "layout qualifiers require GLSL 1.40 or GLSL ES 3.00")
+		return
+	}
+	vsIn := (q.Storage == ast.StorageIn || q.Storage == ast.StorageAttribute) && c.conf.Stage == ast.StageVertex
+	fsOut := q.Storage == ast.StorageOut && c.conf.Stage == ast.StageFragment
+	if !c.atLeast(140, 300) && !vsIn && !fsOut {
+		c.errorf(q.Pos, "layout qualifiers before GLSL 1.40 are only allowed on vertex shader inputs and fragment shader outputs (%s)", ExtExplicitAttribLocation)
 		return
 	}
 	if !global {
@@ -167,17 +174,16 @@ func (c *checker) checkLayout(q *ast.Qualifiers, global bool) {
 		case "location":
 			if q.Storage == ast.StorageUniform && !c.atLeast(430, 310) {
 				c.errorf(l.NamePos, "layout(location) on uniforms requires GLSL 4.30")
-			} else if q.Storage != ast.StorageIn && q.Storage != ast.StorageOut && q.Storage != ast.StorageUniform {
+			} else if q.Storage != ast.StorageIn && q.Storage != ast.StorageOut && q.Storage != ast.StorageUniform && !vsIn {
 				c.errorf(l.NamePos, "layout(location) requires 'in' or 'out'")
 			} else if c.es && q.Storage == ast.StorageOut && c.conf.Stage == ast.StageVertex && c.version < 310 {
 				c.errorf(l.NamePos, "layout(location) is not allowed on vertex shader outputs in GLSL ES 3.00")
 			} else if c.es && q.Storage == ast.StorageIn && c.conf.Stage == ast.StageFragment && c.version < 310 {
 				c.errorf(l.NamePos, "layout(location) is not allowed on fragment shader inputs in GLSL ES 3.00")
-			} else if !c.es && c.version < 330 && !(q.Storage == ast.StorageIn && c.conf.Stage == ast.StageVertex) &&
-				!(q.Storage == ast.StorageOut && c.conf.Stage == ast.StageFragment) {
+			} else if !c.es && c.version < 330 && !vsIn && !fsOut {
 				c.errorf(l.NamePos, "layout(location) on this variable requires GLSL 3.30 or later")
-			} else if !c.es && c.version < 330 {
-				c.errorf(l.NamePos, "layout(location) requires GLSL 3.30")
+			} else if !c.es && c.version < 330 && !explicitLoc {
+				c.errorf(l.NamePos, "layout(location) requires GLSL 3.30 or %s", ExtExplicitAttribLocation)
 			}
 			c.layoutInt(l)
 		case "binding":
@@ -198,7 +204,24 @@ func (c *checker) checkLayout(q *ast.Qualifiers, global bool) {
 			if l.Value != nil {
 				c.errorf(l.NamePos, "layout qualifier '%s' takes no value", l.Name)
 			}
-		case "index", "component", "offset", "align":
+		case "index":
+			// Dual-source blending: index 1 is the second colour of its location.
+			// spec: GLSL 3.30 §4.3.8.2, GL_ARB_blend_func_extended,
+			// GL_EXT_blend_func_extended (GLSL ES 3.00).
+			switch {
+			case !fsOut:
+				c.errorf(l.NamePos, "layout(index) is only allowed on fragment shader outputs")
+			case c.es && !c.extEnabled(ExtBlendFuncExtendedES):
+				c.errorf(l.NamePos, "layout(index) requires %s", ExtBlendFuncExtendedES)
+			case !c.es && c.version < 330 && !c.extEnabled(ExtBlendFuncExtended):
+				c.errorf(l.NamePos, "layout(index) requires GLSL 3.30 or %s", ExtBlendFuncExtended)
+			case !hasLayout(q, "location"):
+				c.errorf(l.NamePos, "layout(index) requires an explicit location")
+			}
+			if n := c.layoutInt(l); n > 1 {
+				c.errorf(l.Value.Pos(), "layout(index) must be 0 or 1, not %d", n)
+			}
+		case "component", "offset", "align":
 			c.layoutInt(l)
 		case "local_size_x", "local_size_y", "local_size_z":
 			c.errorf(l.NamePos, "layout qualifier '%s' is only allowed in a compute shader's 'layout(...) in;' declaration", l.Name)
@@ -231,6 +254,16 @@ func (c *checker) layoutInt(l ast.LayoutQual) int {
 		return -1
 	}
 	return n
+}
+
+// hasLayout reports whether q names the layout qualifier name.
+func hasLayout(q *ast.Qualifiers, name string) bool {
+	for _, l := range q.Layout {
+		if strings.EqualFold(l.Name, name) {
+			return true
+		}
+	}
+	return false
 }
 
 func layoutValue(q *ast.Qualifiers, name string) int {
