@@ -45,7 +45,8 @@
 //	alpha test, alpha-to-coverage/one, depth
 //	  bounds, dual source (SRC1_*)                 —          FF         software
 //	depth clamp (setup_k skips the near clip,
-//	  FrontEndArgs.DepthClipDisable)               —          FF         software
+//	  FrontEndArgs.DepthClipDisable)               —          FF         FF to [0, 1],
+//	                                                                     else software
 //	depth-only pass (TargetConfig.NoColor)         —          FF         FF (masks off)
 //	outputs beyond the bound targets               dropped, as GL does (any route)
 //	4x MSAA (sample-major planes, resolve kernel)  (software) software   software

@@ -15,13 +15,15 @@ import (
 	"vortexgfx/ref/program"
 )
 
-// TestShaderDepthClampKeepsGeometry checks what the "depth clamp sw" row of
-// TestShaderUnitsMatchRef relies on: with the merger's DepthClamp set, setup_k
-// runs without the near-plane clip (FrontEndArgs.DepthClipDisable), so the
-// part of the second triangle in front of the near plane is drawn (depth
-// clamped to the range's near end) and the image differs from the clipped
-// render; without it the triangle is near-clipped. spec: vortexpipe §3.7
-// (depth-clamp / depth-clip-disable row)
+// TestShaderDepthClampKeepsGeometry checks what the "depth clamp ff" row of
+// TestShaderUnitsMatchRef (and its forced-software renders, byte-identical)
+// relies on: with the merger's DepthClamp set, setup_k runs without the
+// near-plane clip (FrontEndArgs.DepthClipDisable), so the part of the second
+// triangle in front of the near plane is drawn (depth clamped to the range's
+// near end) and the image differs from the clipped render; without it the
+// triangle is near-clipped. Clamping to [0, 1] stays on the FF OM (its plane
+// depth is clamped to the Z24 range anyway); a narrower range routes to the
+// software merger. spec: vortexpipe §3.7 (depth-clamp / depth-clip-disable row)
 func TestShaderDepthClampKeepsGeometry(t *testing.T) {
 	c := unitCase{name: "clamp", vs: clampVS, fs: unitsFS, colors: []format.Format{format.RGBA8}, clearZ: 1,
 		state: func(d int, s *swom.State) { s.DepthClamp, s.DepthFunc = true, abi.CmpLEqual }}
@@ -31,8 +33,12 @@ func TestShaderDepthClampKeepsGeometry(t *testing.T) {
 	if cs[1].FrontEnd.NearClipped != 0 || ns[1].FrontEnd.NearClipped != 1 {
 		t.Errorf("near-clipped triangles: %d with depth clamp (want 0), %d without (want 1)", cs[1].FrontEnd.NearClipped, ns[1].FrontEnd.NearClipped)
 	}
-	if !cs[1].Route.SWOM {
-		t.Errorf("depth clamp routed %+v (the FF OM has no clamp)", cs[1].Route)
+	if cs[1].Route.SWOM {
+		t.Errorf("depth clamp to [0, 1] routed %+v", cs[1].Route)
+	}
+	c.state = func(d int, s *swom.State) { s.DepthClamp, s.ClampMin, s.ClampMax = true, 0, 0.5 }
+	if _, rs := renderDevice(t, &c, config.Default(), 0); !rs[1].Route.SWOM || rs[1].SWMerged == 0 {
+		t.Errorf("depth clamp to [0, 0.5] routed %+v (%d samples merged)", rs[1].Route, rs[1].SWMerged)
 	}
 	diff, _, _ := compareTargets(format.RGBA8, clamped[0], clipped[0], [4]float32{}, 1.0/255)
 	t.Logf("%d pixels differ between the clamped and the clipped render", diff)

@@ -429,7 +429,7 @@ func unitCases() []unitCase {
 				s.DepthTest, s.DepthBounds = d == 0, true
 				s.BoundsMin, s.BoundsMax = []float32{0, 0.55}[d], []float32{1, 0.65}[d]
 			}},
-		{name: "depth clamp sw", vs: clampVS, fs: unitsFS, colors: []format.Format{format.RGBA8}, clearZ: 1, tol: u8, swOM: true,
+		{name: "depth clamp ff", vs: clampVS, fs: unitsFS, colors: []format.Format{format.RGBA8}, clearZ: 1, tol: u8,
 			state: func(d int, s *swom.State) { s.DepthClamp, s.DepthFunc = true, abi.CmpLEqual }},
 		{name: "extra outputs dropped ff", fs: fsMRT3, colors: []format.Format{format.RGBA8}, clearZ: 1, tol: u8},
 		{name: "extra outputs dropped sw", fs: fsMRT3, colors: []format.Format{format.R8, format.RG8}, clearZ: 1, tol: u8, swOM: true},

@@ -28,8 +28,10 @@ func (s *State) FFWhy() string {
 		return "alpha-to-coverage / alpha-to-one"
 	case s.DepthBounds:
 		return "the depth-bounds test"
-	case s.DepthClamp:
-		return "depth clamping"
+	case s.DepthClamp && (s.ClampMin > 0 || s.ClampMax < 1):
+		// (To [0, 1] the FF path clamps already: the plane depth is
+		// clamped to the Z24 range by early-Z and the export.)
+		return "depth clamping to a range inside [0, 1]"
 	case s.DualSource:
 		return "dual-source blending"
 	case s.HasDS && s.DSAddr%64 != 0:
