@@ -75,10 +75,10 @@ void main() { o_col = vec4(texture(tex, v_uv)) / 255.0; }`, desc: tex2D(format.R
 		{row: "RG8 format", fs: texFS, desc: tex2D(format.RG8, 4, 4, 1), uv: unit},
 		{row: "MIRROR_CLAMP_TO_EDGE", fs: texFS, desc: tex2D(format.RGBA8, 4, 4, 1),
 			smp: SamplerState{WrapS: WrapMirrorClampToEdge, WrapT: WrapMirrorClampToEdge, MinFilter: FilterLinear, MagFilter: FilterLinear},
-			uv: [4][2]float32{{-1.5, -1.5}, {1.5, -1.5}, {-1.5, 1.5}, {1.5, 1.5}}},
+			uv:  [4][2]float32{{-1.5, -1.5}, {1.5, -1.5}, {-1.5, 1.5}, {1.5, 1.5}}},
 		{row: "min filter different from mag filter", fs: texFS, desc: tex2D(format.RGBA8, 16, 16, 5),
 			smp: SamplerState{MinFilter: FilterLinear, MagFilter: FilterNearest, MipFilter: MipLinear, MaxLod: 4},
-			uv: [4][2]float32{{0, 0}, {3, 0}, {0, 3}, {3, 3}}},
+			uv:  [4][2]float32{{0, 0}, {3, 0}, {0, 3}, {3, 3}}},
 	}
 	for _, tc := range rows {
 		t.Run(tc.row, func(t *testing.T) {
