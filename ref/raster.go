@@ -153,13 +153,20 @@ func (d *drawer) triangle(a, b, c, prov, id int32) error {
 	// to be drawn.
 	cached := d.wv != nil && d.wv[a].fy != noY && d.wv[b].fy != noY && d.wv[c].fy != noY
 	if cached {
+		pa, pb, pc := &d.wv[a], &d.wv[b], &d.wv[c]
+		miny, maxy := min(pa.fy, pb.fy, pc.fy), max(pa.fy, pb.fy, pc.fy)
 		if d.bands > 1 {
 			// Each worker walks every triangle; one outside its
 			// bands is skipped before any setup.
-			ya, yb, yc := d.wv[a].fy, d.wv[b].fy, d.wv[c].fy
-			if !d.ownsRows(min(ya, yb, yc), max(ya, yb, yc)) {
+			if !d.ownsRows(miny, maxy) {
 				return nil
 			}
+		}
+		// A triangle whose bounding box holds no pixel centre of the
+		// target and scissor (most of a dense mesh's) covers nothing:
+		// rasterTri would stop at the same test.
+		if x0, x1, y0, y1 := d.sampleRange(min(pa.fx, pb.fx, pc.fx), max(pa.fx, pb.fx, pc.fx), miny, maxy); x0 >= x1 || y0 >= y1 {
+			return nil
 		}
 		buf := d.clip.buf[0]
 		for i, s := range [3]int32{a, b, c} {
@@ -445,6 +452,18 @@ func floorDiv(a, b int64) int64 {
 	return q
 }
 
+// sampleRange returns the pixels [x0, x1) x [y0, y1) of d.rect whose
+// centres lie in the snapped box [minx, maxx] x [miny, maxy].
+func (d *drawer) sampleRange(minx, maxx, miny, maxy int64) (x0, x1, y0, y1 int64) {
+	const half = subPixel / 2
+	r := d.rect
+	x0 = max(floorDiv(minx-half+subPixel-1, subPixel), int64(r[0]))
+	x1 = min(floorDiv(maxx-half, subPixel)+1, int64(r[2]))
+	y0 = max(floorDiv(miny-half+subPixel-1, subPixel), int64(r[1]))
+	y1 = min(floorDiv(maxy-half, subPixel)+1, int64(r[3]))
+	return x0, x1, y0, y1
+}
+
 // rasterTri rasterizes one triangle in window space: pixel centres at
 // (x+1/2, y+1/2) are inside when all three edge functions are inside by
 // the top-left rule; every 2x2 quad with a covered pixel is shaded whole.
@@ -463,17 +482,11 @@ func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
 	ea0, eb0, ec0, t0 := edgeFn(v1, v2)
 	ea1, eb1, ec1, t1 := edgeFn(v2, v0)
 	ea2, eb2, ec2, t2 := edgeFn(v0, v1)
-	minx, maxx := min(v0.fx, v1.fx, v2.fx), max(v0.fx, v1.fx, v2.fx)
-	miny, maxy := min(v0.fy, v1.fy, v2.fy), max(v0.fy, v1.fy, v2.fy)
-	const half = subPixel / 2
-	r := d.rect
-	x0 := max(floorDiv(minx-half+subPixel-1, subPixel), int64(r[0]))
-	x1 := min(floorDiv(maxx-half, subPixel)+1, int64(r[2]))
-	y0 := max(floorDiv(miny-half+subPixel-1, subPixel), int64(r[1]))
-	y1 := min(floorDiv(maxy-half, subPixel)+1, int64(r[3]))
+	x0, x1, y0, y1 := d.sampleRange(min(v0.fx, v1.fx, v2.fx), max(v0.fx, v1.fx, v2.fx), min(v0.fy, v1.fy, v2.fy), max(v0.fy, v1.fy, v2.fy))
 	if x0 >= x1 || y0 >= y1 {
 		return nil
 	}
+	const half = subPixel / 2
 	verts := [3]*wvert{v0, v1, v2}
 	d.prepare(verts)
 	fa := float64(area)
