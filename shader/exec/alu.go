@@ -105,7 +105,8 @@ func (m *Machine) alu(in *ir.Inst, exec uint64) {
 	if !full {
 		out = m.tmp
 	}
-	if !m.fast(in, out) {
+	handled, flushed := m.fast(in, out)
+	if !handled {
 		a, b, c, e := m.operand(in, 0), m.operand(in, 1), m.operand(in, 2), m.operand(in, 3)
 		op, imm := in.Op, in.Imm
 		if full {
@@ -124,7 +125,7 @@ func (m *Machine) alu(in *ir.Inst, exec uint64) {
 			d[l] = out[l]
 		}
 	}
-	if m.ftz && in.Op.FlushesDenormals() {
+	if m.ftz && !flushed && in.Op.FlushesDenormals() {
 		m.flush(d, exec, full)
 	}
 }
@@ -132,10 +133,8 @@ func (m *Machine) alu(in *ir.Inst, exec uint64) {
 // flush flushes the denormal words of d's active lanes to zero (Config.Denormals).
 func (m *Machine) flush(d []uint32, exec uint64, full bool) {
 	if full {
-		// Branch-free: keep all bits when the exponent is non-zero, else only
-		// the sign ((e + 0x7fffffff) >> 31 is 1 exactly when e != 0).
 		for l, w := range d {
-			d[l] = w & (0x80000000 | -((w&0x7f800000 + 0x7fffffff) >> 31))
+			d[l] = ftz(w)
 		}
 		return
 	}
@@ -206,31 +205,67 @@ func bw(c bool) uint32 {
 	return 0
 }
 
+// ftz flushes a denormal word to the zero of its sign, branch-free:
+// (e + 0x7fffffff) >> 31 is 1 exactly when the exponent e is non-zero.
+func ftz(w uint32) uint32 { return w & (0x80000000 | -((w&0x7f800000 + 0x7fffffff) >> 31)) }
+
 // fast computes the commonest pure ops for all lanes into out with dedicated loops
-// (the results equal ir.Eval's; TestALUMatchesEval checks it). It reports false for
-// ops it does not specialise.
-func (m *Machine) fast(in *ir.Inst, out []uint32) bool {
+// (the results equal ir.Eval's; TestALUMatchesEval checks it). It reports whether it
+// handled the op and whether it already flushed denormal results (Config.Denormals:
+// the arithmetic loops flush in the same pass).
+func (m *Machine) fast(in *ir.Inst, out []uint32) (handled, flushed bool) {
 	a := m.operand(in, 0)[:len(out)]
 	b := m.operand(in, 1)[:len(out)]
+	z := m.ftz
 	switch in.Op {
 	case ir.FAdd:
+		if z {
+			for l := range out {
+				out[l] = ftz(fw(fl(a[l]) + fl(b[l])))
+			}
+			return true, true
+		}
 		for l := range out {
 			out[l] = fw(fl(a[l]) + fl(b[l]))
 		}
 	case ir.FSub:
+		if z {
+			for l := range out {
+				out[l] = ftz(fw(fl(a[l]) - fl(b[l])))
+			}
+			return true, true
+		}
 		for l := range out {
 			out[l] = fw(fl(a[l]) - fl(b[l]))
 		}
 	case ir.FMul:
+		if z {
+			for l := range out {
+				out[l] = ftz(fw(fl(a[l]) * fl(b[l])))
+			}
+			return true, true
+		}
 		for l := range out {
 			out[l] = fw(fl(a[l]) * fl(b[l]))
 		}
 	case ir.FDiv:
+		if z {
+			for l := range out {
+				out[l] = ftz(fw(fl(a[l]) / fl(b[l])))
+			}
+			return true, true
+		}
 		for l := range out {
 			out[l] = fw(fl(a[l]) / fl(b[l]))
 		}
 	case ir.Fma:
 		c := m.operand(in, 2)[:len(out)]
+		if z {
+			for l := range out {
+				out[l] = ftz(fw(ir.FMA32(fl(a[l]), fl(b[l]), fl(c[l]))))
+			}
+			return true, true
+		}
 		for l := range out {
 			out[l] = fw(ir.FMA32(fl(a[l]), fl(b[l]), fl(c[l])))
 		}
@@ -315,9 +350,9 @@ func (m *Machine) fast(in *ir.Inst, out []uint32) bool {
 			out[l] = fw(float32(int32(a[l])))
 		}
 	default:
-		return false
+		return false, false
 	}
-	return true
+	return true, false
 }
 
 // operand returns the lanes of source i, or zeros when the opcode has fewer
