@@ -16,9 +16,10 @@ import (
 // device's default planes (A8R8G8B8 and the OM's D24S8 word), which the host
 // can load with any contents. Any other framebuffer — several attachments,
 // sRGB/R8/RG8/float/integer colour, D16/D32F/S8 depth, 4x MSAA — gets planes of
-// its own formats (gfx.TargetConfig), which the driver can fill only with a
-// clear: such an attachment is drawn on the device when the device already
-// holds its contents or when its contents are a known clear value.
+// its own formats (gfx.TargetConfig), which the driver fills with a clear when
+// the attachment's contents are a recorded clear value and seeds with the
+// contents otherwise (one sample per pixel, so a multisample attachment whose
+// samples differ within a pixel cannot be reloaded).
 // spec: vortexpipe §3.2 (the pass seeds its planes), §3.4.1, §3.7
 
 // devConf is the device's geometry: the framebuffer size and its targets.
@@ -148,37 +149,80 @@ func (a devFB) holds(r *Resource) bool {
 }
 
 // loadable says why fb's attachments cannot be put on the device's planes of
-// its own formats ("" when they can). The caller holds d.mu.
+// its own formats ("" when they can): a recorded clear is recreated with a
+// clear, any other single-sample contents (and multisample contents whose
+// samples agree in every pixel) are written into the planes; a multisample
+// attachment whose samples differ cannot be seeded, since a plane is seeded
+// from one sample per pixel. When the device holds newer contents of one of
+// the attachments they are read back first. The caller holds d.mu.
+// spec: vortexpipe §3.2 (the pass seeds its planes), §3.4.1
 func (d *devScreen) loadable(fb *Framebuffer, conf devConf) string {
 	if conf.dflt || d.sd != nil && d.conf.equal(conf) && d.fb.equal(fbKey(fb)) {
 		return ""
 	}
 	if d.hostStale {
-		// Loading reads the device's newer contents back first; an attachment
-		// among them then holds drawn contents, not its clear.
 		for _, s := range append(append([]*Surface(nil), fb.Cbufs...), fb.Zsbuf) {
 			if s != nil && d.fb.holds(s.Resource) {
-				return fmt.Sprintf("attachment %v holds device-drawn contents a plane of another layout cannot load", s.Fmt())
+				if err := d.readBack(); err != nil {
+					return fmt.Sprintf("reading the device's planes back: %v", err)
+				}
+				break
 			}
 		}
 	}
 	for i, s := range fb.Cbufs {
-		if _, ok := clearOf(s, fb); !ok {
-			return fmt.Sprintf("colour attachment %d (%v) holds host contents the device cannot load (only a clear)", i, s.Fmt())
+		if _, ok := clearOf(s, fb); ok {
+			continue
+		}
+		if _, why := seedImage(s, fb); why != "" {
+			return fmt.Sprintf("colour attachment %d (%v): %s", i, s.Fmt(), why)
 		}
 	}
 	if z := fb.Zsbuf; z != nil {
 		if _, ok := clearOf(z, fb); !ok {
-			return fmt.Sprintf("depth/stencil attachment (%v) holds host contents the device cannot load (only a full clear)", z.Fmt())
+			if _, why := seedImage(z, fb); why != "" {
+				return fmt.Sprintf("depth/stencil attachment (%v): %s", z.Fmt(), why)
+			}
 		}
 	}
 	return ""
 }
 
+// seedImage returns the framebuffer area of s as a single-sample image in the
+// plane's format (D24S8 as the merger's word), or why it cannot: a
+// multisample attachment qualifies only when every pixel's samples agree.
+func seedImage(s *Surface, fb *Framebuffer) ([]byte, string) {
+	n := s.Resource.desc.samples()
+	bpp := s.Fmt().Info().Bytes
+	buf := make([]byte, fb.Width*fb.Height*bpp*n)
+	if err := surfaceRows(s, fb, buf, false); err != nil {
+		return nil, err.Error()
+	}
+	if n > 1 {
+		px := fb.Width * fb.Height
+		for p := 0; p < px; p++ {
+			texels := buf[p*n*bpp : (p+1)*n*bpp]
+			for k := 1; k < n; k++ {
+				if !slices.Equal(texels[:bpp], texels[k*bpp:(k+1)*bpp]) {
+					return nil, fmt.Sprintf("pixel (%d, %d) holds %d different samples, and a plane is seeded from one sample per pixel", p%fb.Width, p/fb.Width, n)
+				}
+			}
+			copy(buf[p*bpp:(p+1)*bpp], texels[:bpp])
+		}
+		buf = buf[:px*bpp]
+	}
+	if s.Fmt() == format.D24S8 {
+		D24S8ToOM(buf, buf)
+	}
+	return buf, ""
+}
+
 // loadTargets makes the device's planes hold fb's attachments, unless they
 // already hold those surfaces at their current versions: the default planes
-// are written from the host, the others recreated from their clear values.
+// are written from the host, the others recreated from their clear values or
+// seeded with the attachments' contents (gfx WriteTarget/WriteDepthStencil).
 // The caller holds d.mu and has opened the device for fb.
+// spec: vortexpipe §3.2
 func (d *devScreen) loadTargets(fb *Framebuffer) error {
 	want := fbKey(fb)
 	if d.fb.equal(want) {
@@ -200,21 +244,33 @@ func (d *devScreen) loadTargets(fb *Framebuffer) error {
 		}
 	} else {
 		for i, s := range fb.Cbufs {
-			c, ok := clearOf(s, fb)
-			if !ok {
-				return fmt.Errorf("pipe: colour attachment %d: contents unknown to the device", i)
+			if c, ok := clearOf(s, fb); ok {
+				if err := d.sd.ClearTarget(i, c.color); err != nil {
+					return err
+				}
+				continue
 			}
-			if err := d.sd.ClearTarget(i, c.color); err != nil {
-				return err
+			img, why := seedImage(s, fb)
+			if why != "" {
+				return fmt.Errorf("pipe: colour attachment %d: %s", i, why)
+			}
+			if err := d.sd.WriteTarget(i, img); err != nil {
+				return fmt.Errorf("pipe: loading colour attachment %d: %w", i, err)
 			}
 		}
 		if z := fb.Zsbuf; z != nil {
-			c, ok := clearOf(z, fb)
-			if !ok {
-				return fmt.Errorf("pipe: depth/stencil attachment: contents unknown to the device")
-			}
-			if err := d.sd.ClearDepthStencil(c.depth, c.stencil); err != nil {
-				return err
+			if c, ok := clearOf(z, fb); ok {
+				if err := d.sd.ClearDepthStencil(c.depth, c.stencil); err != nil {
+					return err
+				}
+			} else {
+				img, why := seedImage(z, fb)
+				if why != "" {
+					return fmt.Errorf("pipe: depth/stencil attachment: %s", why)
+				}
+				if err := d.sd.WriteDepthStencil(img); err != nil {
+					return fmt.Errorf("pipe: loading the depth/stencil attachment: %w", err)
+				}
 			}
 		}
 	}

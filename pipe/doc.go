@@ -115,9 +115,9 @@
 // and the variant key, so units routed to software run on the device. A draw
 // Route keeps on the device that the device backend cannot take yet gates
 // with GateDeviceBackend naming the part: a viewport or scissor smaller than
-// the framebuffer, a depth range of [0, 0], an attachment the device keeps in
-// a plane of its own format whose host contents are not a recorded clear, and
-// whatever gfx.NewShaderProgram refuses. Textures the FF TEX unit samples
+// the framebuffer, a depth range of [0, 0], a 4x attachment whose samples
+// differ within a pixel when the device must reload it, and whatever
+// gfx.NewShaderProgram refuses. Textures the FF TEX unit samples
 // exactly (2D power-of-two RGBA8/BGRA8, one filter, no mipmaps, no border
 // colour) bind level 0 for the unit; every other texture, and every texture of
 // a draw whose key routes TEX to software, binds all its levels with the full
@@ -132,7 +132,9 @@
 // uses the device's default A8R8G8B8/D24S8 planes, loaded from the host with
 // any contents; any other (several attachments, other formats, 4x MSAA) gets
 // planes of its own formats (gfx.TargetConfig), which are recreated from the
-// attachments' recorded clear values. A device draw loads the planes unless
+// attachments' recorded clear values or seeded with their contents
+// (gfx WriteTarget/WriteDepthStencil: one sample per pixel, so a 4x attachment
+// qualifies when its samples agree in every pixel). A device draw loads the planes unless
 // they already hold those surfaces at their current versions; host work (a
 // reference draw, a host Clear, Blit, Resource.Read/Write of an attachment,
 // Finish, ReadPixels) reads the planes back first when device draws wrote them
