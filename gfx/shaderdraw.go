@@ -53,8 +53,10 @@ type ShaderDraw struct {
 	// be off.
 	OM        trace.States
 	Near, Far float32 // depth range (0, 1 when both are 0)
-	// Textures holds one texture per fragment sampler binding when the
-	// program samples (Program.Textured); TEX stage i samples Textures[i].
+	// Textures holds one texture per sampler binding when the program
+	// samples in either stage (Program.Textured); TEX stage i samples
+	// Textures[i]. A vertex stage samples them through the software sampler
+	// (VS arg slot abi.ArgVSSWSampler). spec: vortexpipe §2.5, §3.6
 	Textures []ShaderTexture
 	// Blend, when set, is the colour target's blend state, written after the
 	// host flow's OM DCRs (set OM.BlendEnabled too, so early-Z is not armed).
