@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
+
+	"vortexgfx/device/mem"
 )
 
 // Kernel is a device kernel: a Go function that runs one CTA. It executes the CTA's
@@ -86,7 +88,9 @@ type CTA struct {
 	fragPos, fragPID []uint32
 
 	mem     Memory
-	words   wordMemory // mem's word accessors when it has them (nil otherwise)
+	words   wordMemory   // mem's word accessors when it has them (nil otherwise)
+	wins    windowMemory // mem's allocation windows when it has them (nil otherwise)
+	win     mem.Window   // the window of the allocation last accessed
 	dev     *Device
 	err     error
 	phases  uint64
@@ -164,6 +168,12 @@ func (c *CTA) IsFragment() bool { return c.fragPos != nil }
 // Read copies device memory at addr into p.
 func (c *CTA) Read(addr uint64, p []byte) {
 	c.memOps++
+	if c.wins != nil && len(p) > 0 {
+		if b := c.direct(addr, len(p)); b != nil {
+			copy(p, b)
+			return
+		}
+	}
 	if err := c.mem.Read(addr, p); err != nil {
 		c.fault("read", addr, err)
 	}
@@ -172,6 +182,12 @@ func (c *CTA) Read(addr uint64, p []byte) {
 // Write copies p to device memory at addr.
 func (c *CTA) Write(addr uint64, p []byte) {
 	c.memOps++
+	if c.wins != nil && len(p) > 0 {
+		if b := c.direct(addr, len(p)); b != nil {
+			copy(b, p)
+			return
+		}
+	}
 	if err := c.mem.Write(addr, p); err != nil {
 		c.fault("write", addr, err)
 	}
@@ -187,14 +203,54 @@ type wordMemory interface {
 	WriteU64(addr uint64, v uint64) error
 }
 
-// setMemory points the CTA at m (and at its word accessors when it has them).
+// windowMemory is a Memory that lends direct windows on its allocations
+// (package mem's *Device): a CTA accesses the allocation it last touched
+// without a lookup while the allocation map is unchanged.
+type windowMemory interface {
+	Window(addr uint64) (mem.Window, bool)
+	Current(w *mem.Window) bool
+}
+
+// setMemory points the CTA at m (and at its windows and word accessors when it
+// has them).
 func (c *CTA) setMemory(m Memory) {
 	c.mem = m
 	c.words, _ = m.(wordMemory)
+	c.wins, _ = m.(windowMemory)
+	c.win = mem.Window{}
+}
+
+// direct returns the n bytes at addr from the CTA's window, taking the window
+// of addr's allocation when the cached one is stale or elsewhere; nil when the
+// bytes do not lie inside one allocation (the memory's own access then
+// reports the fault exactly).
+func (c *CTA) direct(addr uint64, n int) []byte {
+	w := &c.win
+	if !c.wins.Current(w) || addr < w.Base || addr-w.Base >= uint64(len(w.Data)) {
+		nw, ok := c.wins.Window(addr)
+		if !ok {
+			return nil
+		}
+		*w = nw
+	}
+	off := addr - w.Base
+	if uint64(n) > uint64(len(w.Data))-off {
+		return nil
+	}
+	return w.Data[off : off+uint64(n) : off+uint64(n)]
 }
 
 // ReadU32 loads a little-endian word (0 after a fault).
 func (c *CTA) ReadU32(addr uint64) uint32 {
+	if c.wins != nil {
+		if b := c.direct(addr, 4); b != nil {
+			c.memOps++
+			if c.err != nil {
+				return 0
+			}
+			return binary.LittleEndian.Uint32(b)
+		}
+	}
 	if c.words != nil {
 		c.memOps++
 		v, err := c.words.ReadU32(addr)
@@ -216,6 +272,13 @@ func (c *CTA) ReadU32(addr uint64) uint32 {
 
 // WriteU32 stores a little-endian word.
 func (c *CTA) WriteU32(addr uint64, v uint32) {
+	if c.wins != nil {
+		if b := c.direct(addr, 4); b != nil {
+			c.memOps++
+			binary.LittleEndian.PutUint32(b, v)
+			return
+		}
+	}
 	if c.words != nil {
 		c.memOps++
 		if err := c.words.WriteU32(addr, v); err != nil {
@@ -230,6 +293,15 @@ func (c *CTA) WriteU32(addr uint64, v uint32) {
 
 // ReadU64 loads a little-endian doubleword.
 func (c *CTA) ReadU64(addr uint64) uint64 {
+	if c.wins != nil {
+		if b := c.direct(addr, 8); b != nil {
+			c.memOps++
+			if c.err != nil {
+				return 0
+			}
+			return binary.LittleEndian.Uint64(b)
+		}
+	}
 	if c.words != nil {
 		c.memOps++
 		v, err := c.words.ReadU64(addr)
@@ -251,6 +323,13 @@ func (c *CTA) ReadU64(addr uint64) uint64 {
 
 // WriteU64 stores a little-endian doubleword.
 func (c *CTA) WriteU64(addr uint64, v uint64) {
+	if c.wins != nil {
+		if b := c.direct(addr, 8); b != nil {
+			c.memOps++
+			binary.LittleEndian.PutUint64(b, v)
+			return
+		}
+	}
 	if c.words != nil {
 		c.memOps++
 		if err := c.words.WriteU64(addr, v); err != nil {

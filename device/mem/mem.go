@@ -331,8 +331,10 @@ func (m *Memory) Lookup(addr uint64) (base, size uint64, ok bool) {
 	return r.base, uint64(len(r.data)), true
 }
 
-func (m *Memory) find(addr uint64) *region {
-	rs := m.regions()
+func (m *Memory) find(addr uint64) *region { return find(m.regions(), addr) }
+
+// find returns the region of rs (sorted by base) containing addr, or nil.
+func find(rs []region, addr uint64) *region {
 	// The last region whose base is <= addr (a hand-rolled sort.Search: this
 	// runs on every access).
 	lo, hi := 0, len(rs)
@@ -360,6 +362,33 @@ func (m *Memory) slice(addr, n uint64, write bool) ([]byte, error) {
 	off := addr - r.base
 	return r.data[off : off+n : off+n], nil
 }
+
+// Window is a direct view of one whole allocation, tied to the allocation map
+// it was taken from: while Current reports true, the allocation is still there
+// and every access inside [Base, Base+len(Data)) may use Data instead of a
+// lookup. A core keeps one for the buffer it is working through.
+type Window struct {
+	snap *[]region
+	Base uint64
+	Data []byte
+}
+
+// Window returns the window of the allocation containing addr.
+func (m *Memory) Window(addr uint64) (Window, bool) {
+	p := m.snap.Load()
+	if p == nil {
+		return Window{}, false
+	}
+	r := find(*p, addr)
+	if r == nil {
+		return Window{}, false
+	}
+	return Window{snap: p, Base: r.base, Data: r.data}, true
+}
+
+// Current reports whether w was taken from m's current allocation map (no
+// Alloc or Free since), so that its allocation still exists as viewed.
+func (m *Memory) Current(w *Window) bool { return w.snap != nil && m.snap.Load() == w.snap }
 
 // View returns a direct slice of the n bytes at addr inside one allocation, for the
 // fixed-function units' hot paths (take a view once per buffer, not per pixel).

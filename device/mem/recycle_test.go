@@ -73,3 +73,29 @@ func TestDeviceMemoryDoesNotRecycle(t *testing.T) {
 		t.Fatal("device memory reused a freed allocation's array")
 	}
 }
+
+// TestWindowCurrent: a window views its whole allocation and stays current
+// only until the next Alloc or Free of its space.
+func TestWindowCurrent(t *testing.T) {
+	d := NewDevice(DefaultDeviceBase, DefaultDeviceSize)
+	if _, ok := d.Window(DefaultDeviceBase); ok {
+		t.Fatal("window in an empty space")
+	}
+	a, _ := d.Alloc(4096, 0)
+	w, ok := d.Window(a + 100)
+	if !ok || w.Base != a || len(w.Data) != 4096 || !d.Current(&w) {
+		t.Fatalf("window %#x+%d ok %v current %v", w.Base, len(w.Data), ok, d.Current(&w))
+	}
+	if _, ok := d.Window(a + 4096); ok {
+		t.Fatal("window past the allocation's end")
+	}
+	b, _ := d.Alloc(64, 0)
+	if d.Current(&w) {
+		t.Fatal("window current after an Alloc")
+	}
+	w, _ = d.Window(a)
+	_ = d.Free(b)
+	if d.Current(&w) || d.Current(&Window{}) {
+		t.Fatal("window current after a Free (or a zero window current)")
+	}
+}
