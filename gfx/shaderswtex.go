@@ -81,6 +81,10 @@ func swTexUploads(texs []ShaderTexture) (ups []*swtex.Upload, bases []uint64, er
 			ups[i], bases[i] = r.sw, r.buf.Addr()
 			continue
 		}
+		if r := texs[i].Resident; r != nil {
+			ups[i], bases[i] = ffChainUpload(&texs[i], r), r.buf.Addr()
+			continue
+		}
 		tx, s, err := swTexture(&texs[i])
 		if err != nil {
 			return nil, nil, fmt.Errorf("gfx: shader draw: sampler %d: %w", i, err)
@@ -110,4 +114,25 @@ func texNeedsSW(texs []ShaderTexture) string {
 		}
 	}
 	return ""
+}
+
+// ffChainUpload describes a resident FF chain (UploadTexture: A8R8G8B8
+// levels at r.offs) to the software sampler in place — no second copy — with
+// the binding's filter, mip and wrap modes, so a vertex stage or a draw whose
+// TEX routes to software samples the texture the FF unit would.
+// spec: vortexpipe §1.3 (resident textures), §3.6
+func ffChainUpload(t *ShaderTexture, r *DeviceTexture) *swtex.Upload {
+	ds := sampler.DefaultSampler()
+	d := abi.SWTexDesc{Target: abi.SWTex2D, Format: abi.SWTexBGRA8, Levels: uint8(len(r.offs)), Samples: 1,
+		Width: r.width, Height: r.height, Depth: 1, MaxLevel: uint8(len(r.offs) - 1),
+		Swizzle:   [4]abi.SWTexSwizzle{abi.SWSwizzleR, abi.SWSwizzleG, abi.SWSwizzleB, abi.SWSwizzleA},
+		MipFilter: abi.SWTexMipMode(t.Mip % 3), Compare: abi.CmpLEqual, Wrap: [3]abi.TexWrap{t.WrapU, t.WrapV, abi.WrapClamp},
+		MinLOD: ds.MinLOD, MaxLOD: ds.MaxLOD, MaxAnisotropy: ds.MaxAnisotropy}
+	if t.Bilinear {
+		d.MinFilter, d.MagFilter = abi.SWFilterLinear, abi.SWFilterLinear
+	}
+	for l, off := range r.offs {
+		d.Level[l] = abi.SWTexLevel{Addr: uint64(off), RowPitch: 4 * max(r.width>>l, 1)}
+	}
+	return &swtex.Upload{Desc: d}
 }

@@ -109,3 +109,75 @@ func mipTexture(t *testing.T) (*sampler.Texture, sampler.Sampler) {
 	s.MinFilter, s.MagFilter, s.MipFilter = sampler.Nearest, sampler.Nearest, sampler.MipNearest
 	return tx, s
 }
+
+// TestShaderResidentFFTextureOnSoftware binds a resident FF chain
+// (UploadTexture) where the software sampler reads it — a vertex stage, and a
+// fragment stage with TEX forced to software — and requires the image the
+// same texture gives when passed by value (laid out for the software sampler
+// per draw): byte-identical, the descriptor pointing into the FF chain in
+// place. spec: vortexpipe §1.3, §2.3.3, §3.6
+func TestShaderResidentFFTextureOnSoftware(t *testing.T) {
+	const vs = `#version 330
+uniform sampler2D s; in vec4 a_pos; in vec4 a_col; out vec4 v_col;
+void main() { gl_Position = a_pos; v_col = vec4(a_col.xy, textureLod(s, a_col.yx, 0.0).rb); }`
+	const fs = `#version 330
+uniform sampler2D s; in vec4 v_col; out vec4 o; void main() { o = texture(s, v_col.xy * 2.0) * 0.5 + vec4(v_col.zw, 0.0, 0.5) * 0.5; }`
+	px := make([]byte, 4*8*4)
+	for i := range px {
+		px[i] = byte(i * 37)
+	}
+	tex := gfx.ShaderTexture{Width: 8, Height: 4, Pixels: px, Bilinear: true, WrapU: 1, WrapV: 2}
+	p := link(t, vs, fs)
+	draw := func(resident bool, force gfx.Units) []byte {
+		sp, err := gfx.NewShaderProgram("resff", p.IR)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dev, err := gfx.OpenShaderDevice(config.Default(), uW, uH, []*gfx.ShaderProgram{sp})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer dev.Close()
+		dev.SetForceSW(force)
+		if err := dev.Clear(0, 0xFFFFFF); err != nil {
+			t.Fatal(err)
+		}
+		bind := tex
+		if resident {
+			r, err := dev.UploadTexture(&tex)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bind = gfx.ShaderTexture{Width: 8, Height: 4, Bilinear: true, WrapU: 1, WrapV: 2, Resident: r}
+		}
+		_, raw := vertexBytes(p, unitTris(false)[0])
+		attrs := make([]gfx.AttribBinding, len(sp.Attributes()))
+		for i, s := range sp.Attributes() {
+			attrs[i] = gfx.AttribBinding{Data: raw, Offset: uint64(4 * s.Word), Stride: uint64(4 * p.AttribWords())}
+		}
+		st, err := dev.Draw(&gfx.ShaderDraw{Program: sp, Attribs: attrs, Count: 3, Uniforms: p.Uniforms, Textures: []gfx.ShaderTexture{bind}, OM: omAll()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Route.SWTex != (force&gfx.UnitTex != 0) {
+			t.Errorf("resident %v, forced %v: routed %+v", resident, force, st.Route)
+		}
+		out, err := dev.ReadTarget(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	for _, force := range []gfx.Units{0, gfx.UnitTex} {
+		a, b := draw(false, force), draw(true, force)
+		n := 0
+		for i := range a {
+			if a[i] != b[i] {
+				n++
+			}
+		}
+		if n != 0 {
+			t.Errorf("forced %v: %d bytes differ between the by-value and the resident texture", force, n)
+		}
+	}
+}
