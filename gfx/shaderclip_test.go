@@ -144,3 +144,50 @@ func TestShaderDepthOnlyPass(t *testing.T) {
 		t.Error("NoColor with a colour target was accepted")
 	}
 }
+
+// TestShaderDepthOnlyMSAA draws a depth-only 4x pass (software raster and
+// merger with no colour target): every sample inside the first triangle's
+// interior holds its depth (window 0.6), the clear value stays outside.
+// spec: vortexpipe §3.4.1, §3.7
+func TestShaderDepthOnlyMSAA(t *testing.T) {
+	p := link(t, unitsVS, unitsFS)
+	sp, err := gfx.NewShaderProgram("depthonly.msaa", p.IR)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev, err := gfx.OpenShaderDeviceTargets(config.Default(), uW, uH, gfx.TargetConfig{NoColor: true, Depth: abi.OMDepthD32F, Samples: 4}, []*gfx.ShaderProgram{sp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Close()
+	if err := dev.ClearDepthStencil(1, 0); err != nil {
+		t.Fatal(err)
+	}
+	_, raw := vertexBytes(p, unitTris(false)[0])
+	attrs := make([]gfx.AttribBinding, len(sp.Attributes()))
+	for i, s := range sp.Attributes() {
+		attrs[i] = gfx.AttribBinding{Data: raw, Offset: uint64(4 * s.Word), Stride: uint64(4 * p.AttribWords())}
+	}
+	var ms swom.State
+	baseState(0, &ms)
+	st, err := dev.Draw(&gfx.ShaderDraw{Program: sp, Attribs: attrs, Count: 3, Uniforms: p.Uniforms, Merge: &ms})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !st.Route.SWRaster || st.SWMerged == 0 {
+		t.Errorf("routed %+v, %d samples merged", st.Route, st.SWMerged)
+	}
+	ds, err := dev.ReadDepthStencil()
+	if err != nil {
+		t.Fatal(err)
+	}
+	z := func(x, y, k int) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(ds[4*((y*uW+x)*4+k):])) }
+	for k := range 4 {
+		if got := z(12, 12, k); math.Abs(float64(got)-0.6) > 1e-4 {
+			t.Errorf("sample %d of (12, 12): depth %v, want 0.6", k, got)
+		}
+		if got := z(0, uH-1, k); got != 1 {
+			t.Errorf("sample %d of the corner: depth %v, want the clear 1", k, got)
+		}
+	}
+}
