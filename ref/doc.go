@@ -26,7 +26,12 @@
 //     plus the dual-source colour, depth and a live mask out). VertexFunc and
 //     FragmentFunc wrap Go functions; compiled IR programs plug in through the
 //     same interfaces. All four lanes of a quad are shaded, helpers included,
-//     so the executor can take derivatives from the quad.
+//     so the executor can take derivatives from the quad. Optional
+//     interfaces let a fragment shader cut work without changing the
+//     output: FragmentEarlyDepth (skip quads the depth test rejects),
+//     FragmentVaryingUse (interpolate only the words it reads) and
+//     FragmentHelperFree (no derivatives: helper lanes get a covered lane's
+//     inputs instead of their own).
 //   - Textures: the sampler interface handed to shaders, one call per batch;
 //     it runs package sampler (every filter, wrap, LOD, anisotropy, cube,
 //     array, shadow, fetch, size and gather operation) on State.Textures.
@@ -75,6 +80,20 @@
 // and integer targets), the RGBA write mask, and the store: unorm clamps and
 // rounds with floor(f*(2^n-1)+1/2) (NaN to 0), sRGB attachments are always
 // encoded on write and decoded for blending, integers clamp.
+//
+// # Fast paths (same bytes)
+//
+// The rasterizer steps the int64 edge functions from quad to quad (the
+// values a per-sample evaluation gives) and forms barycentrics only for
+// quads with a covered lane; a cached triangle whose bounding box holds no
+// pixel centre is dropped before setup. D24S8 depth tests compare the
+// 24-bit integers (equivalent: the stored depth's float is strictly
+// increasing in them), and one RGBA8 attachment written whole without
+// blending, logic op, alpha, stencil or depth-bounds tests, over D24S8 or no
+// depth, takes a per-fragment fast path. Colour and depth-only clears fill
+// by doubling copies. The hashes of the benchmark scene and of mixed scenes
+// recorded from the straightforward path pin every byte (exact_test.go,
+// benchscene_test.go).
 //
 // Drawing is deterministic; no allocation happens per primitive, quad or
 // pixel (scratch is allocated once per Draw, and a Target made by

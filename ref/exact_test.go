@@ -140,3 +140,84 @@ func TestD24Monotonic(t *testing.T) {
 		prev = f
 	}
 }
+
+// partialFS reads varying words 0, 1 and 3 (never 2) as its colour and
+// declares it through FragmentVaryingUse and FragmentHelperFree.
+type partialFS struct{ FragmentFunc }
+
+func (partialFS) VaryingsRead() []bool { return []bool{true, true, false, true} }
+func (partialFS) HelpersUnused() bool  { return true }
+
+// readsWords013 colours each lane from varying words 0, 1 and 3.
+var readsWords013 = FragmentFunc(func(qs []Quad, _ Textures) error {
+	for i := range qs {
+		q := &qs[i]
+		n := len(q.Varyings) / 4
+		for l := range 4 {
+			q.SetColor(0, l, [4]float32{q.Varying(l, n, 0), q.Varying(l, n, 1), q.Varying(l, n, 3), 1})
+		}
+	}
+	return nil
+})
+
+// A shader that declares the words it reads and that it needs no helper
+// lanes renders exactly as the same shader without the declarations.
+func TestPartialInterpolationExact(t *testing.T) {
+	render := func(fs FragmentShader, workers int) []byte {
+		tg := newTarget(t, 90, 70, []format.Format{format.RGBA8}, format.D24S8)
+		_ = tg.ClearDepth(1)
+		s := DefaultState(90, 70)
+		s.Workers = workers
+		s.Depth.Test = true
+		s.Interp = []Interp{Smooth, NoPerspective, Flat, Smooth}
+		s.Vertex, s.Fragment = passVS(4), fs
+		rng := rand.New(rand.NewPCG(5, 6))
+		var rows [][]float32
+		for range 300 {
+			w := rng.Float32()*2 + 0.5
+			rows = append(rows, []float32{(rng.Float32()*2 - 1) * w, (rng.Float32()*2 - 1) * w, (rng.Float32()*2 - 1) * w, w,
+				rng.Float32(), rng.Float32(), rng.Float32(), rng.Float32()})
+		}
+		draw(t, tg, &s, verts(rows...), DrawParams{Topology: Triangles, Count: len(rows)})
+		return append(append([]byte(nil), tg.Color[0].Data...), tg.DepthStencil.Data...)
+	}
+	want := render(readsWords013, 1)
+	for _, n := range []int{1, 3} {
+		if got := render(partialFS{readsWords013}, n); string(got) != string(want) {
+			t.Fatalf("%d workers: declared partial reads change the rendering", n)
+		}
+	}
+}
+
+// The depth and stencil clears write what PackDepth / PackStencil write
+// texel by texel, keeping the other component.
+func TestClearsMatchPerTexel(t *testing.T) {
+	for _, f := range []format.Format{format.D16, format.D24S8, format.D32F, format.S8} {
+		tg := newTarget(t, 7, 5, nil, f)
+		rng := rand.New(rand.NewPCG(1, uint64(f)))
+		for i := range tg.DepthStencil.Data {
+			tg.DepthStencil.Data[i] = byte(rng.Uint32())
+		}
+		want := append([]byte(nil), tg.DepthStencil.Data...)
+		bpp := f.Info().Bytes
+		if f.IsDepth() {
+			for o := 0; o < len(want); o += bpp {
+				format.PackDepth(f, want[o:], 0.3)
+			}
+			if err := tg.ClearDepth(0.3); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if f.HasStencil() {
+			for o := 0; o < len(want); o += bpp {
+				format.PackStencil(f, want[o:], 0x5A)
+			}
+			if err := tg.ClearStencil(0x5A); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if string(tg.DepthStencil.Data) != string(want) {
+			t.Errorf("%v: clears differ from the per-texel packing", f)
+		}
+	}
+}

@@ -32,6 +32,12 @@
 //     uniform's unit and the sampler's target select ref texture index
 //     TextureIndex(unit, target).
 //
+// The fragment stage tells ref which varying words it loads (ref.FragmentVaryingUse,
+// from the program's LoadInput instructions) and, for a program without
+// derivatives, texture operations or memory access, that helper lanes need no
+// inputs of their own (ref.FragmentHelperFree), so ref interpolates less; the
+// output is the same.
+//
 // Nothing is allocated per quad, vertex or lane; all scratch belongs to the
 // shader objects, and FragmentShader clones for ref's parallel workers.
 package program
