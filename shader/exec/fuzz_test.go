@@ -17,7 +17,7 @@ func decodeProgram(data []byte) *ir.Program {
 	if len(data) < 4 {
 		return nil
 	}
-	p := &ir.Program{InputWords: 4, OutputWords: 4, UniformWords: 4}
+	p := &ir.Program{InputWords: 4, OutputWords: 4, UniformWords: 4, FlushDenormals: data[0]&4 != 0}
 	switch data[0] & 3 {
 	case 1, 3:
 		p.Stage = ir.Fragment
@@ -51,7 +51,9 @@ func decodeProgram(data []byte) *ir.Program {
 	}
 	p.Samplers = []ir.SamplerBinding{{Name: "s", Kind: ir.Sampler2D, Result: ir.F32}}
 	if len(data) >= 8 {
+		p.Samplers[0].Kind = ir.SamplerKind(data[0] >> 3 % byte(ir.LastSamplerKind+1))
 		t := ir.TexInfo{Op: ir.TexOp(data[0] % 8), Sampler: int(data[1] % 2), NCoord: int(data[2] % 5),
+			HasOffsets: data[2]&0x80 != 0, Offsets: [4][2]int32{{int32(data[3]), -1}, {0, 1}, {2, 3}, {-8, 7}},
 			Coord: [4]ir.Reg{reg(data[3]), reg(data[4]), ir.NoReg, ir.NoReg},
 			Dst:   [4]ir.Reg{reg(data[5]), reg(data[6]), ir.NoReg, ir.NoReg},
 			Lod:   reg(data[7]), Bias: ir.NoReg, Compare: ir.NoReg,
@@ -105,6 +107,14 @@ func FuzzExec(f *testing.F) {
 		byte(ir.MemAtomic), 2, 0, 1, 1, 255, 0, 2 | 1<<3,
 		byte(ir.Barrier), 255, 255, 255, 255, 255, 0, 0,
 		byte(ir.MemStore), 255, 0, 2, 255, 255, 0, 1})
+	// A flushing fragment program; a 1D-array textureQueryLod record and a
+	// multisample fetch record.
+	f.Add([]byte{5, 3, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0,
+		byte(ir.FMul), 2, 0, 1, 255, 255, 0, 0})
+	f.Add([]byte{1, 4, 1, 1, 1, 1, 0, 0, byte(ir.TexQueryLod) | byte(ir.Sampler1DArray)<<3, 0, 1, 0, 1, 0, 1, 255,
+		byte(ir.Tex), 255, 255, 255, 255, 255, 0, 0})
+	f.Add([]byte{0, 4, 2, 2, 2, 2, 0, 0, byte(ir.TexFetch) | byte(ir.Sampler2DMS)<<3, 0, 2, 0, 1, 2, 3, 0,
+		byte(ir.Tex), 255, 255, 255, 255, 255, 0, 0})
 	f.Fuzz(fuzzOne)
 }
 

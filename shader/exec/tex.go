@@ -11,8 +11,10 @@ import (
 // lane arrays the op uses (every array has Width entries; only lanes in Mask are
 // meaningful) and the Sampler writes the result words of the lanes in Mask into Out
 // (raw bits: floats for float samplers and shadow compares, ints or uints for
-// integer samplers, ints for TexSize and TexQueryLevels). The request and its arrays
-// belong to the Machine and are reused: a Sampler must not keep them.
+// integer samplers, ints for TexSize and TexQueryLevels, floats for TexQueryLod).
+// A TexFetch on a multisample kind carries its sample number in ILod. The request
+// and its arrays belong to the Machine and are reused: a Sampler must not keep
+// them.
 //
 // For TexSample in a fragment program the executor supplies the coordinate
 // gradients from the quad (DPdx/DPdy, Grads > 0) so that the sampler can choose the
@@ -43,6 +45,10 @@ type TexRequest struct {
 	Offset    [3]int32
 	HasOffset bool
 	Comp      int // TexGather component
+	// Offsets gives each gathered texel its own offset (textureGatherOffsets)
+	// when HasOffsets is set.
+	Offsets    [4][2]int32
+	HasOffsets bool
 
 	Out [4][]uint32
 }
@@ -110,6 +116,7 @@ func (m *Machine) tex(t *ir.TexInfo, exec uint64) error {
 	r := &m.texReq
 	r.Op, r.Sampler, r.Binding, r.Mask = t.Op, t.Sampler, m.prog.Samplers[t.Sampler], exec
 	r.NCoord, r.Offset, r.HasOffset, r.Comp = t.NCoord, t.Offset, t.HasOffset, t.Comp
+	r.Offsets, r.HasOffsets = t.Offsets, t.HasOffsets
 	for i := 0; i < t.NCoord; i++ {
 		if t.Op == ir.TexFetch {
 			m.ints(r.ICoord[i], t.Coord[i])
@@ -141,11 +148,8 @@ func (m *Machine) tex(t *ir.TexInfo, exec uint64) error {
 			m.floats(r.DPdy[i], m.or(t.DPdy[i], t.DPdx[i]))
 			r.Grads = i + 1
 		}
-	case (t.Op == ir.TexSample || t.Op == ir.TexGather) && m.prog.Stage == ir.Fragment:
-		n := min(t.NCoord, 3, r.Binding.Kind.Coords())
-		if r.Binding.Kind == ir.Sampler2DArray || r.Binding.Kind == ir.Sampler2DArrayShadow {
-			n = 2 // the layer is not differentiated
-		}
+	case (t.Op == ir.TexSample || t.Op == ir.TexGather || t.Op == ir.TexQueryLod) && m.prog.Stage == ir.Fragment:
+		n := min(t.NCoord, 3, r.Binding.Kind.Dims()) // the layer is not differentiated
 		for i := 0; i < n; i++ {
 			m.quadGrad(r.DPdx[i], r.DPdy[i], m.reg(t.Coord[i]), exec)
 		}

@@ -119,6 +119,10 @@ func texString(t *TexInfo) string {
 	if t.HasOffset {
 		fmt.Fprintf(&sb, " offset(%d %d %d)", t.Offset[0], t.Offset[1], t.Offset[2])
 	}
+	if t.HasOffsets {
+		fmt.Fprintf(&sb, " offsets(%d %d, %d %d, %d %d, %d %d)", t.Offsets[0][0], t.Offsets[0][1],
+			t.Offsets[1][0], t.Offsets[1][1], t.Offsets[2][0], t.Offsets[2][1], t.Offsets[3][0], t.Offsets[3][1])
+	}
 	if t.Op == TexGather {
 		fmt.Fprintf(&sb, " comp=%d", t.Comp)
 	}

@@ -117,9 +117,24 @@ const (
 	Sampler2DArrayShadow
 	Sampler1D
 	Sampler1DShadow
+	// spec: vortexpipe-driver §3.6 ("1D arrays, txf_ms, textureQueryLod,
+	// query_levels"; cube arrays; rectangle textures with unnormalised
+	// coordinates, GLSL 1.40).
+	Sampler1DArray
+	Sampler1DArrayShadow
+	SamplerCubeArray
+	SamplerCubeArrayShadow
+	Sampler2DRect
+	Sampler2DRectShadow
+	Sampler2DMS      // texelFetch(…, sample) and textureSize only
+	Sampler2DMSArray // texelFetch(…, sample) and textureSize only
 )
 
-var samplerKindNames = [...]string{"2d", "3d", "cube", "2darray", "2dshadow", "cubeshadow", "2darrayshadow", "1d", "1dshadow"}
+// LastSamplerKind is the highest SamplerKind.
+const LastSamplerKind = Sampler2DMSArray
+
+var samplerKindNames = [...]string{"2d", "3d", "cube", "2darray", "2dshadow", "cubeshadow", "2darrayshadow", "1d", "1dshadow",
+	"1darray", "1darrayshadow", "cubearray", "cubearrayshadow", "2drect", "2drectshadow", "2dms", "2dmsarray"}
 
 func (k SamplerKind) String() string {
 	if int(k) < len(samplerKindNames) {
@@ -134,16 +149,47 @@ func (k SamplerKind) Coords() int {
 	switch k {
 	case Sampler1D, Sampler1DShadow:
 		return 1
-	case Sampler2D, Sampler2DShadow:
+	case Sampler2D, Sampler2DShadow, Sampler1DArray, Sampler1DArrayShadow, Sampler2DRect, Sampler2DRectShadow, Sampler2DMS:
 		return 2
+	case SamplerCubeArray, SamplerCubeArrayShadow:
+		return 4
 	default:
 		return 3
 	}
 }
 
+// Dims returns the number of coordinate components that address texels within
+// one layer (Coords without the array layer): the components that have
+// derivatives and that textureQueryLod takes.
+func (k SamplerKind) Dims() int {
+	if k.Array() {
+		return k.Coords() - 1
+	}
+	return k.Coords()
+}
+
+// Array reports whether the kind has an array layer coordinate.
+func (k SamplerKind) Array() bool {
+	switch k {
+	case Sampler2DArray, Sampler2DArrayShadow, Sampler1DArray, Sampler1DArrayShadow,
+		SamplerCubeArray, SamplerCubeArrayShadow, Sampler2DMSArray:
+		return true
+	}
+	return false
+}
+
+// Multisample reports whether the kind is a multisample texture (texelFetch
+// with a sample number and textureSize only).
+func (k SamplerKind) Multisample() bool { return k == Sampler2DMS || k == Sampler2DMSArray }
+
 // Shadow reports whether the kind compares against a reference value.
 func (k SamplerKind) Shadow() bool {
-	return k == Sampler2DShadow || k == SamplerCubeShadow || k == Sampler2DArrayShadow || k == Sampler1DShadow
+	switch k {
+	case Sampler2DShadow, SamplerCubeShadow, Sampler2DArrayShadow, Sampler1DShadow,
+		Sampler1DArrayShadow, SamplerCubeArrayShadow, Sampler2DRectShadow:
+		return true
+	}
+	return false
 }
 
 // SamplerBinding is one sampler uniform: its texture unit and result type.
@@ -166,9 +212,17 @@ const (
 	TexSize                     // textureSize at level Lod (int)
 	TexGather                   // textureGather, component Comp
 	TexQueryLevels              // textureQueryLevels
+	// TexQueryLod is textureQueryLod: Dst[0] the mip level a sample would
+	// access and Dst[1] the level of detail, both relative to the base level
+	// (floats). Coordinates are the kind's Dims() components; in a fragment
+	// program the executor supplies their quad gradients as for TexSample.
+	TexQueryLod
 )
 
-var texOpNames = [...]string{"sample", "samplelod", "samplegrad", "fetch", "size", "gather", "levels"}
+// LastTexOp is the highest TexOp.
+const LastTexOp = TexQueryLod
+
+var texOpNames = [...]string{"sample", "samplelod", "samplegrad", "fetch", "size", "gather", "levels", "querylod"}
 
 func (o TexOp) String() string {
 	if int(o) < len(texOpNames) {
@@ -179,8 +233,11 @@ func (o TexOp) String() string {
 
 // TexInfo is the operand record of one Tex instruction. Unused registers are NoReg.
 // Coordinates are float registers except for TexFetch (int). Lod is float except
-// for TexFetch and TexSize (int). Dst receives up to four result words (float for a
-// float sampler or a shadow compare, int or uint for integer samplers and TexSize).
+// for TexFetch and TexSize (int); for a TexFetch on a multisample kind Lod is the
+// sample number. Dst receives up to four result words (float for a float sampler,
+// a shadow compare or TexQueryLod, int or uint for integer samplers, int for
+// TexSize and TexQueryLevels). Offsets, when HasOffsets, gives each texel of a
+// TexGather its own (s, t) offset (textureGatherOffsets).
 type TexInfo struct {
 	Op        TexOp
 	Sampler   int
@@ -195,6 +252,9 @@ type TexInfo struct {
 	Offset    [3]int32
 	HasOffset bool
 	Comp      int
+
+	Offsets    [4][2]int32
+	HasOffsets bool
 }
 
 // Func is a function body that Call instructions run (before inlining). Parameters

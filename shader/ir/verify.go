@@ -26,7 +26,7 @@ func Verify(p *Program) error {
 		}
 	}
 	for i, s := range p.Samplers {
-		if s.Kind > Sampler1DShadow || (s.Result != F32 && s.Result != I32 && s.Result != U32) {
+		if s.Kind > LastSamplerKind || (s.Result != F32 && s.Result != I32 && s.Result != U32) {
 			return &Error{PC: -1, Msg: fmt.Sprintf("sampler %d (%s): bad kind or result type", i, s.Name)}
 		}
 	}
@@ -256,10 +256,16 @@ func (v *verifier) tex(t *TexInfo, fail func(string, ...any) error) error {
 	if t.Sampler < 0 || t.Sampler >= len(v.p.Samplers) {
 		return fail("sampler %d out of range (%d)", t.Sampler, len(v.p.Samplers))
 	}
-	if t.Op > TexQueryLevels {
+	if t.Op > LastTexOp {
 		return fail("unknown texture op %d", t.Op)
 	}
 	s := v.p.Samplers[t.Sampler]
+	if s.Kind.Multisample() && t.Op != TexFetch && t.Op != TexSize {
+		return fail("%s on multisample sampler %s (only fetch and size)", t.Op, s.Kind)
+	}
+	if s.Kind.Multisample() && t.Op == TexFetch && t.Lod == NoReg {
+		return fail("multisample fetch without a sample number")
+	}
 	want := func(r Reg, ty Type, what string) error {
 		if r == NoReg {
 			return nil
@@ -278,14 +284,24 @@ func (v *verifier) tex(t *TexInfo, fail func(string, ...any) error) error {
 	case TexSize, TexQueryLevels:
 		result, lod = I32, I32
 	}
-	if t.Op != TexFetch && t.Op != TexSize && t.Op != TexQueryLevels && s.Kind.Shadow() {
+	if t.Op != TexFetch && t.Op != TexSize && t.Op != TexQueryLevels && s.Kind.Shadow() || t.Op == TexQueryLod {
 		result = F32
 	}
 	if t.NCoord < 0 || t.NCoord > 4 {
 		return fail("%d coordinates", t.NCoord)
 	}
-	if t.Op != TexSize && t.Op != TexQueryLevels && t.NCoord < s.Kind.Coords() {
-		return fail("sampler %s needs %d coordinates, got %d", s.Kind, s.Kind.Coords(), t.NCoord)
+	need := s.Kind.Coords()
+	switch t.Op {
+	case TexSize, TexQueryLevels:
+		need = 0
+	case TexQueryLod:
+		need = s.Kind.Dims()
+	}
+	if t.NCoord < need {
+		return fail("sampler %s needs %d coordinates, got %d", s.Kind, need, t.NCoord)
+	}
+	if t.HasOffsets && t.Op != TexGather {
+		return fail("per-texel offsets on a %s (only gather)", t.Op)
 	}
 	for i := 0; i < 4; i++ {
 		if err := want(t.Dst[i], result, "result"); err != nil {

@@ -257,6 +257,25 @@ func samplerKind(s ast.SamplerType) (ir.SamplerKind, bool) {
 			return ir.SamplerCubeShadow, true
 		}
 		return ir.SamplerCube, true
+	case s.Dim == ast.Dim1D && s.Array:
+		if s.Shadow {
+			return ir.Sampler1DArrayShadow, true
+		}
+		return ir.Sampler1DArray, true
+	case s.Dim == ast.DimCube && s.Array:
+		if s.Shadow {
+			return ir.SamplerCubeArrayShadow, true
+		}
+		return ir.SamplerCubeArray, true
+	case s.Dim == ast.DimRect:
+		if s.Shadow {
+			return ir.Sampler2DRectShadow, true
+		}
+		return ir.Sampler2DRect, true
+	case s.Dim == ast.Dim2DMS && s.Array:
+		return ir.Sampler2DMSArray, true
+	case s.Dim == ast.Dim2DMS:
+		return ir.Sampler2DMS, true
 	}
 	return 0, false
 }

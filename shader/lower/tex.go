@@ -13,6 +13,8 @@ type texForm struct {
 	grad   bool
 	offset bool
 	shadow bool // legacy shadow*: the reference is in P
+	// offsets: textureGatherOffsets' constant ivec2[4]
+	offsets bool
 }
 
 var texForms = map[ast.Builtin]texForm{
@@ -32,6 +34,8 @@ var texForms = map[ast.Builtin]texForm{
 	ast.FnTextureProjGradOffset: {op: ir.TexSampleGrad, proj: true, grad: true, offset: true},
 	ast.FnTextureGather:         {op: ir.TexGather},
 	ast.FnTextureGatherOffset:   {op: ir.TexGather, offset: true},
+	ast.FnTextureGatherOffsets:  {op: ir.TexGather, offsets: true},
+	ast.FnTextureQueryLod:       {op: ir.TexQueryLod},
 	ast.FnTextureSize:           {op: ir.TexSize},
 	ast.FnTextureQueryLevels:    {op: ir.TexQueryLevels},
 	ast.FnTexture1D:             {op: ir.TexSample},
@@ -120,6 +124,19 @@ func (l *lowerer) texture(x *ast.Call) value {
 		}
 		i++
 	}
+	if form.offsets {
+		// spec: GLSL 4.50 §8.9.4: the offsets must be a constant ivec2[4].
+		cv := args[i].Value()
+		if cv == nil || len(cv.Words) < 8 {
+			l.errorf(args[i].Pos(), "textureGatherOffsets offsets must be a constant expression")
+		} else {
+			for k := 0; k < 4; k++ {
+				ti.Offsets[k] = [2]int32{int32(cv.Words[2*k]), int32(cv.Words[2*k+1])}
+			}
+			ti.HasOffsets = true
+		}
+		i++
+	}
 	var trailing ir.Reg = ir.NoReg
 	var trailingConst *ast.Value
 	if i < len(args) {
@@ -131,6 +148,9 @@ func (l *lowerer) texture(x *ast.Call) value {
 	switch form.op {
 	case ir.TexSize, ir.TexQueryLevels:
 		ti.NCoord = 0
+	case ir.TexQueryLod:
+		ti.NCoord = min(kind.Dims(), len(p.r))
+		copy(ti.Coord[:], p.r[:ti.NCoord])
 	case ir.TexFetch:
 		ti.NCoord = min(nc, len(p.r))
 		copy(ti.Coord[:], p.r[:ti.NCoord])
@@ -146,7 +166,10 @@ func (l *lowerer) texture(x *ast.Call) value {
 		}
 		ti.NCoord = min(nc, len(pr))
 		copy(ti.Coord[:], pr[:ti.NCoord])
-		if shadow && form.op != ir.TexGather {
+		if shadow && form.op != ir.TexGather && kind != ir.SamplerCubeArrayShadow {
+			// The reference follows the coordinates in P: (s, unused, ref) for
+			// the legacy 1D forms, (s, layer, ref) for 1D arrays, (s, t, ref)
+			// for 2D and rectangles, (s, t, layer, ref) and (x, y, z, ref).
 			ref := 2
 			if kind == ir.SamplerCubeShadow || kind == ir.Sampler2DArrayShadow {
 				ref = 3
@@ -158,6 +181,10 @@ func (l *lowerer) texture(x *ast.Call) value {
 	}
 	switch {
 	case form.op == ir.TexGather && kind.Shadow():
+		ti.Compare = trailing
+	case kind == ir.SamplerCubeArrayShadow && form.op != ir.TexSize && form.op != ir.TexQueryLevels && form.op != ir.TexQueryLod:
+		// texture(samplerCubeArrayShadow, vec4 P, float compare): the
+		// reference is its own argument. spec: GLSL 4.50 §8.9.2.
 		ti.Compare = trailing
 	case form.op == ir.TexGather && trailingConst != nil:
 		ti.Comp = min(max(int(trailingConst.Int(0)), 0), 3)
@@ -173,7 +200,7 @@ func (l *lowerer) texture(x *ast.Call) value {
 	switch {
 	case form.op == ir.TexSize || form.op == ir.TexQueryLevels:
 		res = ir.I32
-	case shadow && form.op != ir.TexFetch:
+	case form.op == ir.TexQueryLod || shadow && form.op != ir.TexFetch:
 		res = ir.F32
 	}
 	out := value{t: rt, r: make([]ir.Reg, n)}

@@ -83,6 +83,8 @@ func builtinTypeMin(name string) (desk, es int, ok bool) {
 		return 140, 0, true
 	case "sampler2DMS", "isampler2DMS", "usampler2DMS":
 		return 150, 310, true
+	case "sampler2DMSArray", "isampler2DMSArray", "usampler2DMSArray":
+		return 150, 320, true
 	case "samplerCubeArray", "samplerCubeArrayShadow", "isamplerCubeArray", "usamplerCubeArray":
 		return 400, 320, true
 	case "image2D", "iimage2D", "uimage2D", "image3D", "iimage3D", "uimage3D",
@@ -148,10 +150,11 @@ func reservedWord(name string, l langVersion) bool {
 		return l.es || l.v == 130
 	case "sampler1D", "sampler1DShadow", "sampler1DArray", "sampler1DArrayShadow",
 		"isampler1D", "isampler1DArray", "usampler1D", "usampler1DArray", "noperspective", "sampler2DMS", "isampler2DMS",
-		"usampler2DMS", "sampler2DMSArray", "isampler2DMSArray", "usampler2DMSArray", "resource",
+		"usampler2DMS", "resource",
 		"subroutine", "patch", "sample", "dmat2", "dmat3", "dmat4":
 		return l.es
-	case "samplerCubeArray", "isamplerCubeArray", "usamplerCubeArray", "samplerCubeArrayShadow":
+	case "samplerCubeArray", "isamplerCubeArray", "usamplerCubeArray", "samplerCubeArrayShadow",
+		"sampler2DMSArray", "isampler2DMSArray", "usampler2DMSArray":
 		return l.es && l.v < 320
 	case "attribute", "varying":
 		return l.es && l.v >= 300

@@ -9,6 +9,8 @@ func samplerMin(s ast.SamplerType) (desk, es int) {
 	switch {
 	case s.Dim == ast.DimRect || s.Dim == ast.DimBuffer:
 		return 140, 0
+	case s.Dim == ast.Dim2DMS && s.Array:
+		return 150, 320
 	case s.Dim == ast.Dim2DMS:
 		return 150, 310
 	case s.Dim == ast.DimCube && s.Array:
@@ -36,7 +38,7 @@ func allSamplers(c *checker) []ast.SamplerType {
 	for _, b := range []ast.Basic{ast.Float, ast.Int, ast.Uint} {
 		for _, d := range []ast.SamplerDim{ast.Dim1D, ast.Dim2D, ast.Dim3D, ast.DimCube, ast.DimRect, ast.DimBuffer, ast.Dim2DMS} {
 			add(ast.SamplerType{Dim: d, Base: b})
-			if d == ast.Dim1D || d == ast.Dim2D || d == ast.DimCube {
+			if d == ast.Dim1D || d == ast.Dim2D || d == ast.DimCube || d == ast.Dim2DMS {
 				add(ast.SamplerType{Dim: d, Base: b, Array: true})
 			}
 		}
@@ -191,7 +193,7 @@ func textureSigs(fn ast.Builtin, c *checker) []sig {
 			case buf:
 				add(ret, st, tInt())
 			case ms:
-				add(ret, st, ivec(2), tInt())
+				add(ret, st, ivec(fetchN), tInt())
 			default:
 				add(ret, st, ivec(fetchN), tInt())
 			}
