@@ -47,6 +47,9 @@ func (t *texUnit) Texture(r *exec.TexRequest) error {
 	}
 	req := &t.req
 	*req = sampler.Request{N: n, Coord: t.coord[:n], IntCoord: t.icoord[:n], Offset: r.Offset, GatherComp: r.Comp}
+	if r.HasOffsets {
+		req.GatherOffsets, req.UseGatherOffsets = r.Offsets, true
+	}
 	kind := r.Binding.Kind
 	nc := min(r.NCoord, 4)
 	for l := 0; l < n; l++ {
@@ -70,8 +73,11 @@ func (t *texUnit) Texture(r *exec.TexRequest) error {
 		}
 	}
 	switch r.Op {
-	case ir.TexSample, ir.TexSampleLod, ir.TexSampleGrad:
+	case ir.TexSample, ir.TexSampleLod, ir.TexSampleGrad, ir.TexQueryLod:
 		req.Op = sampler.OpSample
+		if r.Op == ir.TexQueryLod {
+			req.Op = sampler.OpQueryLod
+		}
 		switch {
 		case r.Op == ir.TexSampleLod && r.HasLod:
 			req.LOD = sampler.LODExplicit
@@ -95,7 +101,12 @@ func (t *texUnit) Texture(r *exec.TexRequest) error {
 			req.LODValue = t.lod[:n]
 		}
 	case ir.TexFetch:
+		// texelFetch: (x, y, z/layer, level); on a multisample kind
+		// (x, y, layer, sample), ILod holding the sample (txf_ms).
 		req.Op = sampler.OpFetch
+		if kind.Multisample() {
+			req.Op = sampler.OpFetchSample
+		}
 		for l := 0; l < n; l++ {
 			ic := &t.icoord[l]
 			*ic = [4]int32{}
@@ -104,7 +115,7 @@ func (t *texUnit) Texture(r *exec.TexRequest) error {
 					ic[k] = r.ICoord[k][l]
 				}
 			}
-			if r.ILod != nil {
+			if r.HasLod && r.ILod != nil {
 				ic[3] = r.ILod[l]
 			}
 		}
@@ -112,7 +123,7 @@ func (t *texUnit) Texture(r *exec.TexRequest) error {
 		req.Op = sampler.OpSize
 		for l := 0; l < n; l++ {
 			t.icoord[l] = [4]int32{}
-			if r.ILod != nil {
+			if r.HasLod && r.ILod != nil {
 				t.icoord[l][3] = r.ILod[l]
 			}
 		}
@@ -121,6 +132,8 @@ func (t *texUnit) Texture(r *exec.TexRequest) error {
 	default:
 		return fmt.Errorf("program: texture op %v not supported", r.Op)
 	}
+	// The binding slot is KindTarget's, the one the renderers bind by (pipe's
+	// reference path binds the unit's view there whatever its dimensionality).
 	unit := TextureIndex(t.p.Units[r.Sampler], KindTarget(kind))
 	if err := t.tex.Sample(unit, req, t.out[:n]); err != nil {
 		return err
