@@ -27,8 +27,14 @@
 //     the provoking vertex's words instead of interpolating (spec: vortexpipe-driver
 //     §3.4, flat varyings ride a side array).
 //   - Fragment outputs: colour output at location L occupies words 4L..4L+3
-//     (gl_FragColor is location 0, gl_FragData[i] is location i); gl_FragDepth
-//     follows the highest colour location.
+//     (gl_FragColor is location 0, gl_FragData[i] is location i). The second
+//     colours of dual-source blending (layout(location = L, index = 1)) follow
+//     the highest colour location, four words each in declaration order; their
+//     slot has Location L and Index 1, so a renderer finds target L's second
+//     colour by Index, never by word. gl_FragDepth comes last.
+//   - Denormals: vertex and fragment programs have ir.Program.FlushDenormals set
+//     (float arithmetic flushes denormal results to zero, as llvmpipe does);
+//     compute programs keep IEEE subnormals.
 //   - Uniforms: one word buffer shared by both stages, each uniform (user and used
 //     legacy built-in, uniform-block members included) at its own word offset in
 //     order of first declaration; blocks are not laid out std140 but packed like
