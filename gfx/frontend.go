@@ -103,7 +103,13 @@ func (p plane) dist(v *SetupVertex) float32 {
 
 // clipAll clips a triangle against every plane, ping-ponging between a and b.
 func clipAll(tri [3]SetupVertex, planes [4]plane, a, b *[8]SetupVertex) []SetupVertex {
-	cur := append(a[:0], tri[:]...)
+	return clipPolyAll(tri[:], planes, a, b)
+}
+
+// clipPolyAll clips a convex polygon of at most four vertices against every
+// plane (at most eight vertices result), ping-ponging between a and b.
+func clipPolyAll(in []SetupVertex, planes [4]plane, a, b *[8]SetupVertex) []SetupVertex {
+	cur := append(a[:0], in...)
 	for i, g := range planes {
 		dst := b[:0]
 		if i%2 == 1 {
@@ -128,6 +134,51 @@ func clipPoly(in []SetupVertex, dist plane, out []SetupVertex) []SetupVertex {
 		}
 	}
 	return out
+}
+
+// guardFan clips the near-clipped sub-triangles against the guard band and
+// fans them into fan, in order, returning the count. Each sub-triangle is
+// clipped on its own; when the two halves of a near-split quad would need
+// more fan triangles than a slot holds (each half cut by several guard
+// planes), the quad is clipped as one polygon instead (at most 4 + 4
+// vertices: 6 triangles), so nothing is dropped. spec: vortexpipe §3.8
+// (near clip, guard band)
+func (e *feEnv) guardFan(sub *[SetupMaxSub][3]SetupVertex, ns int, st *FrontEndStats, fan *[SetupSlot][3]SetupVertex) int {
+	var polyA, polyB [8]SetupVertex
+	nf := 0
+	for s := 0; s < ns; s++ {
+		outside := false
+		for _, g := range e.guard {
+			for k := 0; k < 3; k++ {
+				if g.dist(&sub[s][k]) < 0 {
+					outside = true
+				}
+			}
+		}
+		if !outside {
+			fan[nf] = sub[s]
+			nf++
+			continue
+		}
+		st.GuardClipped++
+		poly := clipAll(sub[s], e.guard, &polyA, &polyB)
+		if nf+max(len(poly)-2, 0) > len(fan) {
+			// ClipNear fanned the quad p0 p1 p2 p3 as {p0 p1 p2} {p0 p2 p3}.
+			quad := [4]SetupVertex{sub[0][0], sub[0][1], sub[0][2], sub[1][2]}
+			poly = clipPolyAll(quad[:], e.guard, &polyA, &polyB)
+			nf = 0
+			for k := 1; k+1 < len(poly); k++ {
+				fan[nf] = [3]SetupVertex{poly[0], poly[k], poly[k+1]}
+				nf++
+			}
+			return nf
+		}
+		for k := 1; k+1 < len(poly); k++ {
+			fan[nf] = [3]SetupVertex{poly[0], poly[k], poly[k+1]}
+			nf++
+		}
+	}
+	return nf
 }
 
 // SetupSlot is the most primitives one input triangle yields in setup_k: the
@@ -167,7 +218,6 @@ func newFEEnv(width, height int, near, far float32, cull CullMode, vp *Viewport,
 // writes each primitive's vertices as weights of v0, v1, v2 (lam[n][vertex]).
 func (e *feEnv) setupOne(v0, v1, v2 *SetupVertex, st *FrontEndStats, prims *[SetupSlot]Prim, bbs *[SetupSlot]BBox,
 	lam *[SetupSlot][3][3]float32) int {
-	var polyA, polyB [8]SetupVertex
 	var sub [SetupMaxSub][3]SetupVertex
 	if lam != nil {
 		a, b, c := *v0, *v1, *v2
@@ -181,28 +231,7 @@ func (e *feEnv) setupOne(v0, v1, v2 *SetupVertex, st *FrontEndStats, prims *[Set
 		st.NearClipped++
 	}
 	var fan [SetupSlot][3]SetupVertex
-	nf := 0
-	for s := 0; s < ns; s++ {
-		outside := false
-		for _, g := range e.guard {
-			for k := 0; k < 3; k++ {
-				if g.dist(&sub[s][k]) < 0 {
-					outside = true
-				}
-			}
-		}
-		if !outside {
-			fan[nf] = sub[s]
-			nf++
-			continue
-		}
-		st.GuardClipped++
-		poly := clipAll(sub[s], e.guard, &polyA, &polyB)
-		for k := 1; k+1 < len(poly) && nf < len(fan); k++ {
-			fan[nf] = [3]SetupVertex{poly[0], poly[k], poly[k+1]}
-			nf++
-		}
-	}
+	nf := e.guardFan(&sub, ns, st, &fan)
 	n := 0
 	for s := 0; s < nf; s++ {
 		if !SetupTriangle(&fan[s][0], &fan[s][1], &fan[s][2], e.width, e.height, e.near, e.far, e.cull, e.vp, e.planes, &prims[n], &bbs[n]) {
