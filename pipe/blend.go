@@ -39,14 +39,17 @@ type RTBlend struct {
 }
 
 // Blend is a blend CSO captured as OM words per attachment at creation; the logic
-// op, when enabled, supersedes blending on every attachment (mode LOGICOP). Flags
-// lists what the merger cannot express (dual-source factors, alpha-to-coverage,
-// alpha-to-one); each gates the draw. spec: vortexpipe §1.4, §3.3 step 2, §3.7
+// op, when enabled, supersedes blending on every attachment (mode LOGICOP).
+// Routes lists what the FF merger cannot express and the software merger runs
+// (dual-source factors, alpha-to-coverage, alpha-to-one); Flags what gates the
+// draw (none at present: kept for the CSO's contract).
+// spec: vortexpipe §1.4, §3.3 step 2, §3.7
 type Blend struct {
 	State      BlendState
 	RT         [MaxRenderTargets]RTBlend
 	DualSource bool
 	Flags      []Reason
+	Routes     []Reason
 }
 
 // defaultBlendFunc is the "blend disabled" function word (ONE, ONE, ZERO, ZERO).
@@ -95,7 +98,7 @@ func NewBlend(s BlendState) (*Blend, error) {
 			}
 			if src.DualSource() {
 				if !b.DualSource {
-					b.Flags = append(b.Flags, Reason{GateDualSource, fmt.Sprintf("rt %d factor %s", i, src)})
+					b.Routes = append(b.Routes, Reason{RouteDualSource, fmt.Sprintf("rt %d factor %s", i, src)})
 				}
 				b.DualSource = true
 				continue
@@ -106,10 +109,10 @@ func NewBlend(s BlendState) (*Blend, error) {
 		out.Func = abi.PackBlendFunc(f[0], f[1], f[2], f[3])
 	}
 	if s.AlphaToCoverage {
-		b.Flags = append(b.Flags, Reason{GateAlphaToCoverage, ""})
+		b.Routes = append(b.Routes, Reason{RouteAlphaToCoverage, ""})
 	}
 	if s.AlphaToOne {
-		b.Flags = append(b.Flags, Reason{GateAlphaToOne, ""})
+		b.Routes = append(b.Routes, Reason{RouteAlphaToOne, ""})
 	}
 	return b, nil
 }

@@ -64,6 +64,8 @@ func compileStage(d ShaderDesc) (*compiledStage, ShaderInfo, error) {
 			switch {
 			case s.Name == "gl_FragDepth":
 				info.WritesDepth = true
+			case s.Index == 1:
+				info.DualSource = true
 			case s.Location >= 0:
 				info.ColorOutputs = max(info.ColorOutputs, s.Location+(s.Words+3)/4)
 			default:

@@ -106,13 +106,13 @@ func TestNewBlend(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	codes := []ReasonCode{GateDualSource, GateAlphaToCoverage, GateAlphaToOne}
-	if len(b.Flags) != len(codes) {
-		t.Fatalf("flags %v", b.Flags)
+	codes := []ReasonCode{RouteDualSource, RouteAlphaToCoverage, RouteAlphaToOne}
+	if len(b.Routes) != len(codes) || len(b.Flags) != 0 || !b.DualSource {
+		t.Fatalf("routes %v flags %v dual source %v", b.Routes, b.Flags, b.DualSource)
 	}
 	for i, c := range codes {
-		if b.Flags[i].Code != c {
-			t.Errorf("flag %d = %v, want %v", i, b.Flags[i], c)
+		if b.Routes[i].Code != c {
+			t.Errorf("route %d = %v, want %v", i, b.Routes[i], c)
 		}
 	}
 	if _, err := NewBlend(BlendState{RT: [8]RTBlendState{{BlendEnable: true, RGBFunc: 7}}}); err == nil {
@@ -193,7 +193,8 @@ func TestNewRasterizer(t *testing.T) {
 		{"line fill", RasterizerState{FillFront: PolygonLine}, []ReasonCode{GatePolygonMode}, false},
 		{"line fill on culled face", RasterizerState{Cull: CullBack, FillBack: PolygonLine}, nil, false},
 		{"offset", RasterizerState{OffsetTri: true, OffsetUnits: 1}, []ReasonCode{GatePolygonOffset}, false},
-		{"clamp", RasterizerState{DepthClamp: true}, []ReasonCode{GateDepthClamp}, false},
+		{"clamp", RasterizerState{DepthClamp: true}, nil, false},
+		{"clamp, no clip", RasterizerState{DepthClamp: true, DepthClipDisable: true}, nil, false},
 		{"no clip", RasterizerState{DepthClipDisable: true}, []ReasonCode{GateDepthClip}, false},
 	}
 	for _, tc := range tests {

@@ -46,6 +46,9 @@ func (c *Context) deviceGates(st *BoundState, l *linked, key VariantKey, info *D
 	default:
 		sp = pv.(*gfx.ShaderProgram)
 	}
+	if st.FS != nil && st.FS.Desc.Info.DualSource {
+		gate("layout(index = 1) fragment output (the device takes a second colour from location 1)")
+	}
 	fb := &st.FB
 	if conf, why := targetConfig(fb); why != "" {
 		gate("%s", why)
@@ -509,17 +512,43 @@ func mergeState(st *BoundState) swom.State {
 			if rt.BlendEnable && !b.State.LogicOpEnable {
 				mr, _ := OMBlendMode(rt.RGBFunc)
 				ma, _ := OMBlendMode(rt.AlphaFunc)
-				f := func(x BlendFactor) swom.Factor { v, _ := OMBlendFactor(x); return swom.Factor(v) }
+				f := mergeFactor
 				bl.Enable, bl.EqRGB, bl.EqA = true, mr, ma
 				bl.SrcRGB, bl.SrcA, bl.DstRGB, bl.DstA = f(rt.RGBSrc), f(rt.AlphaSrc), f(rt.RGBDst), f(rt.AlphaDst)
 			}
 		}
 		s.Targets[i].Blend = bl
 	}
-	if b := st.Blend; b != nil && b.State.LogicOpEnable {
-		lop, _ := OMLogicOp(b.State.LogicOp)
-		s.LogicOpEnable, s.LogicOp = true, lop
+	if b := st.Blend; b != nil {
+		if b.State.LogicOpEnable {
+			lop, _ := OMLogicOp(b.State.LogicOp)
+			s.LogicOpEnable, s.LogicOp = true, lop
+		}
+		s.DualSource = b.DualSource
+		s.AlphaToCoverage, s.AlphaToOne = b.State.AlphaToCoverage, b.State.AlphaToOne
+	}
+	if r := st.Rast; r != nil && r.State.DepthClamp {
+		// GL depth clamp: gfx turns setup_k's near clip off and fills the
+		// clamp range from the depth range.
+		s.DepthClamp = true
 	}
 	s.Constant = st.BlendColorF
 	return s
+}
+
+// mergeFactor maps a blend factor to the merger's: the OM's 15 and the four
+// dual-source factors only the software merger has. spec: vortexpipe §3.7
+func mergeFactor(x BlendFactor) swom.Factor {
+	switch x {
+	case FactorSrc1Color:
+		return swom.Src1Color
+	case FactorInvSrc1Color:
+		return swom.OneMinusSrc1Color
+	case FactorSrc1Alpha:
+		return swom.Src1Alpha
+	case FactorInvSrc1Alpha:
+		return swom.OneMinusSrc1Alpha
+	}
+	v, _ := OMBlendFactor(x)
+	return swom.Factor(v)
 }

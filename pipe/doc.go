@@ -30,7 +30,9 @@
 //	instancing, base vertex/instance               device           (VS arg block)
 //	multi-draw, indirect (+ count buffer)          device           split/resolved on the host
 //	lines, points, line/point polygon modes        ref              GateTopology, GatePolygonMode
-//	polygon offset, depth clamp, clip disable      ref              GatePolygonOffset, GateDepthClamp, GateDepthClip
+//	polygon offset                                 ref              GatePolygonOffset
+//	depth clamp (near clip off, depth clamped)     OM SW            RouteDepthClamp
+//	depth-clip disable without depth clamp         ref              GateDepthClip
 //	draw count from stream output                  ref              GateStreamOutput
 //	open occlusion/statistics query                ref              GateQuery (device counts no samples yet)
 //	query-based render condition                   ref              GateRenderCondition
@@ -48,7 +50,10 @@
 //	framebuffer beyond the OM aperture             OM SW            RouteAperture
 //	framebuffer over 65535 pixels                  ref              GateFramebufferSize
 //	alpha test, depth bounds                       OM SW            RouteAlphaTest, RouteDepthBounds
-//	dual-source factors, alpha-to-coverage/one     ref              GateDualSource, GateAlphaToCoverage, GateAlphaToOne
+//	dual-source factors (2nd colour: location 1)   OM SW            RouteDualSource
+//	dual source with several attachments           ref              GateDualSource
+//	layout(index = 1) fragment outputs             ref              GateDeviceBackend (gfx reads location 1)
+//	alpha-to-coverage, alpha-to-one                OM SW            RouteAlphaToCoverage, RouteAlphaToOne
 //	4x MSAA                                        RASTER+OM SW     RouteMultisample
 //	2x / 8x / 16x MSAA, MSAA with MRT              ref              GateSampleCount, GateMRTMultisample
 //	2D POT BGRA8 (RGBA8 host-swizzled) textures    TEX FF           units 0-1 (stage = unit), else RouteTexStages

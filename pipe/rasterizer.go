@@ -23,9 +23,11 @@ type RasterizerState struct {
 
 // Rasterizer is a rasterizer CSO captured at creation: the cull/front-face pair the
 // front end's setup_k applies (after the viewport's y-flip, at draw time), the
-// scissor enable for RASTER's SCISSOR_X/Y words, and Flags for state the device
-// front end does not implement (line/point fill, polygon offset, depth clamp,
-// depth-clip disable), each of which gates the draw. spec: vortexpipe §1.4,
+// scissor enable for RASTER's SCISSOR_X/Y words, Flags for state the device
+// front end does not implement (line/point fill, polygon offset, depth-clip
+// disable without depth clamp), each of which gates the draw, and Routes for
+// depth clamp (setup_k skips the near clip and the software merger clamps the
+// depth to the depth range, as GL's depth clamp does). spec: vortexpipe §1.4,
 // §3.2 step 2, §3.7 (depth-clamp row), §3.8
 type Rasterizer struct {
 	State RasterizerState
@@ -33,6 +35,7 @@ type Rasterizer struct {
 	// triangle draw produces no fragments on either path.
 	CullsAll bool
 	Flags    []Reason
+	Routes   []Reason
 }
 
 // NewRasterizer captures s. It fails on an undefined enum value.
@@ -51,9 +54,8 @@ func NewRasterizer(s RasterizerState) (*Rasterizer, error) {
 		r.Flags = append(r.Flags, Reason{GatePolygonOffset, fmt.Sprintf("units %g scale %g", s.OffsetUnits, s.OffsetScale)})
 	}
 	if s.DepthClamp {
-		r.Flags = append(r.Flags, Reason{GateDepthClamp, ""})
-	}
-	if s.DepthClipDisable {
+		r.Routes = append(r.Routes, Reason{RouteDepthClamp, ""})
+	} else if s.DepthClipDisable {
 		r.Flags = append(r.Flags, Reason{GateDepthClip, ""})
 	}
 	return r, nil

@@ -56,10 +56,17 @@ const (
 	GateTexOp
 	GateAnisotropy
 	GateWrap
+	// GateDualSource: a dual-source blend factor with more than one colour
+	// attachment (the second colour blends into attachment 0 only).
 	GateDualSource
+	// GateAlphaToCoverage, GateAlphaToOne and GateDepthClamp are no longer
+	// produced: that state runs on the software merger (RouteAlphaToCoverage,
+	// RouteAlphaToOne, RouteDepthClamp). The codes keep their values.
 	GateAlphaToCoverage
 	GateAlphaToOne
 	GateDepthClamp
+	// GateDepthClip: depth-clip disable without depth clamp (the device
+	// disables the near clip only together with the clamp).
 	GateDepthClip
 	GateVaryings
 	GateFramebufferSize
@@ -92,6 +99,10 @@ const (
 	RouteAperture
 	RouteAlphaTest
 	RouteDepthBounds
+	RouteDualSource
+	RouteAlphaToCoverage
+	RouteAlphaToOne
+	RouteDepthClamp
 	numReasonCodes
 )
 
@@ -117,11 +128,11 @@ var reasonNames = [numReasonCodes]string{
 	GateTexOp:             "texture op no device sampler implements",
 	GateAnisotropy:        "anisotropic filtering",
 	GateWrap:              "wrap mode no device sampler implements",
-	GateDualSource:        "dual-source blend factor",
+	GateDualSource:        "dual-source blend factor with several colour attachments",
 	GateAlphaToCoverage:   "alpha-to-coverage",
 	GateAlphaToOne:        "alpha-to-one",
 	GateDepthClamp:        "depth clamp",
-	GateDepthClip:         "depth-clip disable",
+	GateDepthClip:         "depth-clip disable without depth clamp",
 	GateVaryings:          "more than three vec4 varyings",
 	GateFramebufferSize:   "framebuffer larger than 65535 pixels",
 	GateForcedReference:   "reference path forced by option",
@@ -150,6 +161,10 @@ var reasonNames = [numReasonCodes]string{
 	RouteAperture:        "framebuffer exceeds the OM aperture",
 	RouteAlphaTest:       "alpha test (software merger)",
 	RouteDepthBounds:     "depth-bounds test (software merger)",
+	RouteDualSource:      "dual-source blending (software merger)",
+	RouteAlphaToCoverage: "alpha-to-coverage (software merger)",
+	RouteAlphaToOne:      "alpha-to-one (software merger)",
+	RouteDepthClamp:      "depth clamp (software merger, near clip off)",
 }
 
 // String describes the reason.

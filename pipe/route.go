@@ -150,6 +150,10 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 	// Capture flags of the bound CSOs: state the device cannot express.
 	if st.Rast != nil {
 		dec.Gates = append(dec.Gates, st.Rast.Flags...)
+		for _, r := range st.Rast.Routes {
+			swOM = true
+			route(r.Code, r.Detail)
+		}
 	}
 	if st.DSA != nil {
 		dec.Gates = append(dec.Gates, st.DSA.Flags...)
@@ -158,8 +162,14 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 			route(r.Code, r.Detail)
 		}
 	}
+	dualSource := false
 	if st.Blend != nil {
 		dec.Gates = append(dec.Gates, st.Blend.Flags...)
+		for _, r := range st.Blend.Routes {
+			swOM = true
+			route(r.Code, r.Detail)
+		}
+		dualSource = st.Blend.DualSource
 	}
 
 	// Framebuffer and merger (§3.7, §3.4.1).
@@ -182,7 +192,12 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 			rts = i + 1
 		}
 	}
-	for i := 0; i < fsInfo.ColorOutputs; i++ {
+	outputs := fsInfo.ColorOutputs
+	if dualSource {
+		// Location 1 is attachment 0's second colour, not an attachment.
+		outputs = min(outputs, 1)
+	}
+	for i := 0; i < outputs; i++ {
 		if i >= len(fb.Cbufs) || fb.Cbufs[i] == nil {
 			gate(GateMissingAttachment, fmt.Sprintf("fragment output %d", i))
 			break
@@ -190,6 +205,9 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 	}
 	if rts > abi.OMMaxRT {
 		gate(GateTooManyRTs, fmt.Sprintf("%d attachments", rts))
+	}
+	if dualSource && rts > 1 {
+		gate(GateDualSource, fmt.Sprintf("%d attachments", rts))
 	}
 	if rts > 1 && samples > 1 {
 		gate(GateMRTMultisample, fmt.Sprintf("%d attachments, %d samples", rts, samples))

@@ -185,19 +185,26 @@ func TestRoute(t *testing.T) {
 		}, route: []ReasonCode{RouteDepthBounds}, key: VariantKey{SWOM: true, Samples: 1}},
 		{name: "dual-source", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.Blend, _ = NewBlend(BlendState{RT: [8]RTBlendState{{BlendEnable: true, RGBSrc: FactorOne, RGBDst: FactorInvSrc1Alpha, AlphaSrc: FactorOne, AlphaDst: FactorZero}}})
+		}, route: []ReasonCode{RouteDualSource}, key: VariantKey{SWOM: true, Samples: 1}},
+		{name: "dual-source, two attachments", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Blend, _ = NewBlend(BlendState{RT: [8]RTBlendState{{BlendEnable: true, RGBSrc: FactorOne, RGBDst: FactorInvSrc1Alpha, AlphaSrc: FactorOne, AlphaDst: FactorZero}}})
+			st.FB.Cbufs = append(st.FB.Cbufs, st.FB.Cbufs[0])
 		}, gate: GateDualSource},
 		{name: "constant alpha stays on FF", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.Blend, _ = NewBlend(BlendState{RT: [8]RTBlendState{{BlendEnable: true, RGBSrc: FactorConstAlpha, RGBDst: FactorInvConstAlpha, AlphaSrc: FactorOne, AlphaDst: FactorZero}}})
 		}, key: hw},
 		{name: "alpha-to-coverage", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.Blend, _ = NewBlend(BlendState{AlphaToCoverage: true})
-		}, gate: GateAlphaToCoverage},
+		}, route: []ReasonCode{RouteAlphaToCoverage}, key: VariantKey{SWOM: true, Samples: 1}},
 		{name: "alpha-to-one", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.Blend, _ = NewBlend(BlendState{AlphaToOne: true})
-		}, gate: GateAlphaToOne},
+		}, route: []ReasonCode{RouteAlphaToOne}, key: VariantKey{SWOM: true, Samples: 1}},
 		{name: "depth clamp", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.Rast, _ = NewRasterizer(RasterizerState{DepthClamp: true})
-		}, gate: GateDepthClamp},
+		}, route: []ReasonCode{RouteDepthClamp}, key: VariantKey{SWOM: true, Samples: 1}},
+		{name: "depth clamp, clip disabled", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Rast, _ = NewRasterizer(RasterizerState{DepthClamp: true, DepthClipDisable: true})
+		}, route: []ReasonCode{RouteDepthClamp}, key: VariantKey{SWOM: true, Samples: 1}},
 		{name: "depth clip disable", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.Rast, _ = NewRasterizer(RasterizerState{DepthClipDisable: true})
 		}, gate: GateDepthClip},

@@ -144,11 +144,13 @@ void main() { o_col = v_col * float(textureQueryLevels(tex)); }
 `)},
 		{GateAnisotropy, sampler(SamplerState{MaxAnisotropy: 4})},
 		{GateWrap, sampler(SamplerState{WrapS: WrapMirrorClamp})},
-		{GateDualSource, blend(BlendState{RT: [8]RTBlendState{{BlendEnable: true, RGBSrc: FactorSrc1Color, RGBDst: FactorZero,
-			AlphaSrc: FactorOne, AlphaDst: FactorZero, ColorMask: MaskRGBA}}})},
-		{GateAlphaToCoverage, blend(BlendState{AlphaToCoverage: true, RT: [8]RTBlendState{{ColorMask: MaskRGBA}}})},
-		{GateAlphaToOne, blend(BlendState{AlphaToOne: true, RT: [8]RTBlendState{{ColorMask: MaskRGBA}}})},
-		{GateDepthClamp, rast(RasterizerState{DepthClamp: true})},
+		{GateDualSource, func(t *testing.T, e *drawEnv, info *DrawInfo) {
+			fb(func(t *testing.T, e *drawEnv) Framebuffer {
+				return Framebuffer{Width: e.w, Height: e.h, Cbufs: []*Surface{{Resource: e.rt}, {Resource: newTex(t, e.s, format.RGBA8, e.w, e.h)}}}
+			})(t, e, info)
+			blend(BlendState{RT: [8]RTBlendState{{BlendEnable: true, RGBSrc: FactorSrc1Color, RGBDst: FactorZero,
+				AlphaSrc: FactorOne, AlphaDst: FactorZero, ColorMask: MaskRGBA}}})(t, e, info)
+		}},
 		{GateDepthClip, rast(RasterizerState{DepthClipDisable: true})},
 		{GateVaryings, shaders(`#version 330
 layout(location = 0) in vec4 pos;
@@ -223,8 +225,11 @@ void main() { o = a + b + c + d; }
 			}
 		})
 	}
+	// Retired gates: that state runs on the software merger now
+	// (TestDrawMergerSW); the codes keep their values.
+	retired := map[ReasonCode]bool{GateAlphaToCoverage: true, GateAlphaToOne: true, GateDepthClamp: true}
 	for c := GateNoVS; c <= GateDeviceBackend; c++ {
-		if !seen[c] {
+		if !seen[c] && !retired[c] {
 			t.Errorf("gate %v has no STRICT test", c)
 		}
 	}
