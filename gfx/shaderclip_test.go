@@ -181,7 +181,9 @@ func TestShaderDepthOnlyMSAA(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	z := func(x, y, k int) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(ds[4*((y*uW+x)*4+k):])) }
+	z := func(x, y, k int) float32 {
+		return math.Float32frombits(binary.LittleEndian.Uint32(ds[4*((y*uW+x)*4+k):]))
+	}
 	for k := range 4 {
 		if got := z(12, 12, k); math.Abs(float64(got)-0.6) > 1e-4 {
 			t.Errorf("sample %d of (12, 12): depth %v, want 0.6", k, got)
