@@ -51,14 +51,6 @@ func (c *glContext) route(d *shadertest.Draw, pd *reference.Prepared) (*gfx.Shad
 	}
 	sp := c.prog
 	switch {
-	case sp.NVar() == 0 && sp.NFlat() > 0:
-		return nil, "flat varyings without interpolated ones (the front end refuses flat words without planes)"
-	case sp.NVar() == 0:
-		// gfx's setup_k takes a record without varying planes for one of
-		// draw3d's (abi.SetupVertexBytes) and misreads the positions.
-		return nil, "no interpolated varyings (gfx setup_k reads an NVar=0 record as a draw3d vertex)"
-	case sp.ColorOutputs() > 1:
-		return nil, "several colour outputs (the window is one RGBA8 target)"
 	case rs.ClipDistances != 0:
 		return nil, "user clip distances (setup clips to the view volume only)"
 	case rs.TwoSided:
