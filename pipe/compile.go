@@ -56,6 +56,8 @@ func compileStage(d ShaderDesc) (*compiledStage, ShaderInfo, error) {
 			}
 			if !s.Flat {
 				words += s.Words
+			} else {
+				info.FlatWords += s.Words
 			}
 		}
 		info.VaryingVec4s = (words + 3) / 4

@@ -37,7 +37,8 @@
 //	open occlusion/statistics query                ref              GateQuery (device counts no samples yet)
 //	query-based render condition                   ref              GateRenderCondition
 //	VS/FS without a device program                 ref              GateVSNotCompiled, GateFSNotCompiled
-//	more than 3 vec4 varyings                      ref              GateVaryings
+//	4 to 16 vec4 varyings, up to 64 flat words     device           (planes + per-primitive side array)
+//	more than 16 vec4 varyings or 64 flat words    ref              GateVaryings
 //	noperspective varyings                         device           (screen-space planes)
 //	all 8 depth funcs, two-sided stencil           OM FF
 //	5 equations, 15 factors incl. CONSTANT_ALPHA   OM FF

@@ -133,7 +133,7 @@ var reasonNames = [numReasonCodes]string{
 	GateAlphaToOne:        "alpha-to-one",
 	GateDepthClamp:        "depth clamp",
 	GateDepthClip:         "depth-clip disable without depth clamp",
-	GateVaryings:          "more than three vec4 varyings",
+	GateVaryings:          "more than 16 vec4 varyings or 64 flat words",
 	GateFramebufferSize:   "framebuffer larger than 65535 pixels",
 	GateForcedReference:   "reference path forced by option",
 	GateDeviceBackend:     "the device backend does not implement it yet",

@@ -131,8 +131,10 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 		fsInfo = st.FS.Desc.Info
 	}
 	if st.VS != nil {
-		if v := st.VS.Desc.Info.VaryingVec4s; v > 3 {
-			gate(GateVaryings, fmt.Sprintf("%d vec4s", v))
+		// The 12 planes and the side array carry abi.MaxExtraVaryings more
+		// words, and abi.MaxFlatWords flat words. spec: vortexpipe §3.2, §3.4
+		if v, f := st.VS.Desc.Info.VaryingVec4s, st.VS.Desc.Info.FlatWords; 4*v > abi.NumVaryingPlanes+abi.MaxExtraVaryings || f > abi.MaxFlatWords {
+			gate(GateVaryings, fmt.Sprintf("%d vec4s, %d flat words", v, f))
 		}
 	}
 	if !d.Mode.Triangles() {

@@ -48,7 +48,8 @@ type ShaderInfo struct {
 	WritesStencil bool
 	Discards      bool
 	DualSource    bool // fragment: writes the second (index 1) colour output
-	VaryingVec4s  int  // vertex→fragment varyings, in vec4s
+	VaryingVec4s  int  // vertex→fragment varyings (not flat), in vec4s
+	FlatWords     int  // vertex→fragment flat varyings, in words
 	NoPerspective bool // any noperspective varying
 	TexOps        TexOps
 }

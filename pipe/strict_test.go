@@ -154,18 +154,14 @@ void main() { o_col = v_col * float(textureQueryLevels(tex)); }
 		{GateDepthClip, rast(RasterizerState{DepthClipDisable: true})},
 		{GateVaryings, shaders(`#version 330
 layout(location = 0) in vec4 pos;
-out vec4 a;
+out vec4 a[16];
 out vec4 b;
-out vec4 c;
-out vec4 d;
-void main() { gl_Position = pos; a = pos; b = pos; c = pos; d = pos; }
+void main() { gl_Position = pos; for (int i = 0; i < 16; i++) a[i] = pos; b = pos; }
 `, `#version 330
-in vec4 a;
+in vec4 a[16];
 in vec4 b;
-in vec4 c;
-in vec4 d;
 out vec4 o;
-void main() { o = a + b + c + d; }
+void main() { o = a[0] + a[15] + b; }
 `)},
 		{GateFramebufferSize, fb(func(t *testing.T, e *drawEnv) Framebuffer {
 			return Framebuffer{Width: 1 << 16, Height: 1, Cbufs: []*Surface{{Resource: newTex(t, e.s, format.R8, 1<<16, 1)}}}
