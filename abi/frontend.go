@@ -125,6 +125,7 @@ const (
 	FECounterGuardClipped         // triangles clipped at the guard band
 	FECounterCulled               // triangles culled (facing, zero area, off screen)
 	FECounterPrecisionLoss        // triangles refused for sub-pixel precision loss
+	FECounterFarClipped           // compiled draws' triangles clipped by the far plane
 	FECounterWords
 )
 

@@ -44,7 +44,7 @@ func TestFrontEndABI(t *testing.T) {
 	if _, err := UnpackFrontEndArgs(b[:100]); err == nil {
 		t.Error("a short block must be refused")
 	}
-	if FECounterPrims != 0 || FECounterKeys != 1 || FECounterWords != 6 {
+	if FECounterPrims != 0 || FECounterKeys != 1 || FECounterPrecisionLoss != 5 || FECounterFarClipped != 6 || FECounterWords != 7 {
 		t.Error("counter words")
 	}
 }

@@ -193,7 +193,7 @@ func setupKernel(c *device.CTA) error {
 			for _, x := range []struct {
 				w int
 				v int
-			}{{abi.FECounterNearClipped, st.NearClipped}, {abi.FECounterGuardClipped, st.GuardClipped}, {abi.FECounterCulled, st.Culled}, {abi.FECounterPrecisionLoss, st.PrecisionLoss}} {
+			}{{abi.FECounterNearClipped, st.NearClipped}, {abi.FECounterGuardClipped, st.GuardClipped}, {abi.FECounterCulled, st.Culled}, {abi.FECounterPrecisionLoss, st.PrecisionLoss}, {abi.FECounterFarClipped, st.FarClipped}} {
 				if x.v != 0 {
 					c.AtomicAddU32(a.Counters+4*uint64(x.w), uint32(x.v))
 				}

@@ -74,6 +74,7 @@ const GuardBandPx = 8192
 type FrontEndStats struct {
 	Triangles     int `json:"triangles"`      // input triangles
 	NearClipped   int `json:"near_clipped"`   // triangles that crossed the near plane
+	FarClipped    int `json:"far_clipped"`    // compiled draws' triangles that crossed the far plane
 	GuardClipped  int `json:"guard_clipped"`  // triangles clipped against the guard band
 	Culled        int `json:"culled"`         // sub-triangles dropped by setup (degenerate, face, empty bbox)
 	PrecisionLoss int `json:"precision_loss"` // emitted primitives with an edge coefficient lost to Q15.16
@@ -101,14 +102,18 @@ func (p plane) dist(v *SetupVertex) float32 {
 	return float32(p.g*v.Pos[3]) - v.Pos[p.axis]
 }
 
+// polyCap bounds a clipped polygon: the near/far-clipped polygon (at most 5
+// vertices) cut by the four guard planes.
+const polyCap = 9
+
 // clipAll clips a triangle against every plane, ping-ponging between a and b.
-func clipAll(tri [3]SetupVertex, planes [4]plane, a, b *[8]SetupVertex) []SetupVertex {
+func clipAll(tri [3]SetupVertex, planes [4]plane, a, b *[polyCap]SetupVertex) []SetupVertex {
 	return clipPolyAll(tri[:], planes, a, b)
 }
 
-// clipPolyAll clips a convex polygon of at most four vertices against every
-// plane (at most eight vertices result), ping-ponging between a and b.
-func clipPolyAll(in []SetupVertex, planes [4]plane, a, b *[8]SetupVertex) []SetupVertex {
+// clipPolyAll clips a convex polygon of at most five vertices against every
+// plane (at most polyCap vertices result), ping-ponging between a and b.
+func clipPolyAll(in []SetupVertex, planes [4]plane, a, b *[polyCap]SetupVertex) []SetupVertex {
 	cur := append(a[:0], in...)
 	for i, g := range planes {
 		dst := b[:0]
@@ -136,17 +141,16 @@ func clipPoly(in []SetupVertex, dist plane, out []SetupVertex) []SetupVertex {
 	return out
 }
 
-// guardFan clips the near-clipped sub-triangles against the guard band and
-// fans them into fan, in order, returning the count. Each sub-triangle is
-// clipped on its own; when the two halves of a near-split quad would need
-// more fan triangles than a slot holds (each half cut by several guard
-// planes), the quad is clipped as one polygon instead (at most 4 + 4
-// vertices: 6 triangles), so nothing is dropped. spec: vortexpipe §3.8
-// (near clip, guard band)
-func (e *feEnv) guardFan(sub *[SetupMaxSub][3]SetupVertex, ns int, st *FrontEndStats, fan *[SetupSlot][3]SetupVertex) int {
-	var polyA, polyB [8]SetupVertex
+// guardFan clips the depth-clipped sub-triangles (the fan of polygon zp)
+// against the guard band and fans them into fan, in order, returning the
+// count. Each sub-triangle is clipped on its own; when they would need more
+// fan triangles than a slot holds (each cut by several guard planes), zp is
+// clipped as one polygon instead (at most 5 + 4 vertices: 7 triangles), so
+// nothing is dropped. spec: vortexpipe §3.8 (near clip, guard band)
+func (e *feEnv) guardFan(sub [][3]SetupVertex, zp []SetupVertex, st *FrontEndStats, fan *[SetupSlot][3]SetupVertex) int {
+	var polyA, polyB [polyCap]SetupVertex
 	nf := 0
-	for s := 0; s < ns; s++ {
+	for s := range sub {
 		outside := false
 		for _, g := range e.guard {
 			for k := 0; k < 3; k++ {
@@ -163,9 +167,7 @@ func (e *feEnv) guardFan(sub *[SetupMaxSub][3]SetupVertex, ns int, st *FrontEndS
 		st.GuardClipped++
 		poly := clipAll(sub[s], e.guard, &polyA, &polyB)
 		if nf+max(len(poly)-2, 0) > len(fan) {
-			// ClipNear fanned the quad p0 p1 p2 p3 as {p0 p1 p2} {p0 p2 p3}.
-			quad := [4]SetupVertex{sub[0][0], sub[0][1], sub[0][2], sub[1][2]}
-			poly = clipPolyAll(quad[:], e.guard, &polyA, &polyB)
+			poly = clipPolyAll(zp, e.guard, &polyA, &polyB)
 			nf = 0
 			for k := 1; k+1 < len(poly); k++ {
 				fan[nf] = [3]SetupVertex{poly[0], poly[k], poly[k+1]}
@@ -179,6 +181,16 @@ func (e *feEnv) guardFan(sub *[SetupMaxSub][3]SetupVertex, ns int, st *FrontEndS
 		}
 	}
 	return nf
+}
+
+// beyondFar reports whether a vertex of p lies beyond the far plane (z > w).
+func beyondFar(p []SetupVertex) bool {
+	for i := range p {
+		if p[i].Pos[2] > p[i].Pos[3] {
+			return true
+		}
+	}
+	return false
 }
 
 // SetupSlot is the most primitives one input triangle yields in setup_k: the
@@ -230,8 +242,26 @@ func (e *feEnv) setupOne(v0, v1, v2 *SetupVertex, st *FrontEndStats, prims *[Set
 	} else if ns = ClipNear(v0, v1, v2, &sub); ns != 1 || sub[0] != [3]SetupVertex{*v0, *v1, *v2} {
 		st.NearClipped++
 	}
+	// The depth-clipped polygon: ClipNear fanned it as {p0 p1 p2} {p0 p2 p3}.
+	var zbuf, zbuf2 [polyCap]SetupVertex
+	zp := append(zbuf[:0], sub[0][:]...)
+	if ns == 2 {
+		zp = append(zp, sub[1][2])
+	}
+	subs := sub[:ns]
+	var fsub [polyCap - 2][3]SetupVertex
+	if e.planes == PlanesCompiled && !e.noClip && ns > 0 && beyondFar(zp) {
+		// Compiled draws also clip the far plane z ≤ w, as GL does (the
+		// draw3d flow's goldens keep the Vortex front end's near clip only).
+		zp = clipPoly(zp, plane{g: 1, axis: 2}, zbuf2[:0])
+		st.FarClipped++
+		subs = fsub[:0]
+		for k := 1; k+1 < len(zp); k++ {
+			subs = append(subs, [3]SetupVertex{zp[0], zp[k], zp[k+1]})
+		}
+	}
 	var fan [SetupSlot][3]SetupVertex
-	nf := e.guardFan(&sub, ns, st, &fan)
+	nf := e.guardFan(subs, zp, st, &fan)
 	n := 0
 	for s := 0; s < nf; s++ {
 		if !SetupTriangle(&fan[s][0], &fan[s][1], &fan[s][2], e.width, e.height, e.near, e.far, e.cull, e.vp, e.planes, &prims[n], &bbs[n]) {

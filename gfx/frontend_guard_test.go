@@ -39,13 +39,13 @@ func TestGuardFanKeepsArea(t *testing.T) {
 		}
 		var st FrontEndStats
 		var fan [SetupSlot][3]SetupVertex
-		nf := e.guardFan(&sub, ns, &st, &fan)
-		var a, b [8]SetupVertex
 		in := sub[0][:]
 		if ns == 2 {
 			q := [4]SetupVertex{sub[0][0], sub[0][1], sub[0][2], sub[1][2]}
 			in = q[:]
 		}
+		nf := e.guardFan(sub[:ns], in, &st, &fan)
+		var a, b [polyCap]SetupVertex
 		want := 0.0
 		if poly := clipPolyAll(in, e.guard, &a, &b); len(poly) >= 3 {
 			want = ndcArea(poly)

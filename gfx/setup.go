@@ -44,6 +44,8 @@
 //	MRT with depth/stencil writes, 5–8 targets     —          FF         software
 //	alpha test, alpha-to-coverage/one, depth
 //	  bounds, dual source (SRC1_*)                 —          FF         software
+//	near and far clip (far: compiled draws,
+//	  FECounterFarClipped)                         —          either     either
 //	depth clamp (setup_k skips the near clip,
 //	  FrontEndArgs.DepthClipDisable)               —          FF         FF to [0, 1],
 //	                                                                     else software

@@ -30,8 +30,9 @@ func TestShaderDepthClampKeepsGeometry(t *testing.T) {
 	clamped, cs := renderDevice(t, &c, config.Default(), 0)
 	c.state = func(d int, s *swom.State) { s.DepthFunc = abi.CmpLEqual }
 	clipped, ns := renderDevice(t, &c, config.Default(), 0)
-	if cs[1].FrontEnd.NearClipped != 0 || ns[1].FrontEnd.NearClipped != 1 {
-		t.Errorf("near-clipped triangles: %d with depth clamp (want 0), %d without (want 1)", cs[1].FrontEnd.NearClipped, ns[1].FrontEnd.NearClipped)
+	if cs[1].FrontEnd.NearClipped != 0 || ns[1].FrontEnd.NearClipped != 1 || cs[1].FrontEnd.FarClipped != 0 || ns[1].FrontEnd.FarClipped != 1 {
+		t.Errorf("near/far-clipped triangles: %d/%d with depth clamp (want 0/0), %d/%d without (want 1/1)",
+			cs[1].FrontEnd.NearClipped, cs[1].FrontEnd.FarClipped, ns[1].FrontEnd.NearClipped, ns[1].FrontEnd.FarClipped)
 	}
 	if cs[1].Route.SWOM {
 		t.Errorf("depth clamp to [0, 1] routed %+v", cs[1].Route)

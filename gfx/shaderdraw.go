@@ -757,7 +757,8 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 	}
 	st.Primitives = w(abi.FECounterPrims)
 	st.FrontEnd = FrontEndStats{Triangles: nt, NearClipped: w(abi.FECounterNearClipped), GuardClipped: w(abi.FECounterGuardClipped),
-		Culled: w(abi.FECounterCulled), PrecisionLoss: w(abi.FECounterPrecisionLoss), Prims: w(abi.FECounterPrims)}
+		Culled: w(abi.FECounterCulled), PrecisionLoss: w(abi.FECounterPrecisionLoss), Prims: w(abi.FECounterPrims),
+		FarClipped: w(abi.FECounterFarClipped)}
 	return st, nil
 }
 

@@ -358,6 +358,12 @@ void main() { gl_Position = a_pos; f0 = ivec4(a_col * 200.0); f1 = f0.wzyx + 3; 
 flat in ivec4 f0; flat in ivec4 f1; flat in ivec4 f2; flat in ivec4 f3;
 layout(location = 0) out vec4 o0; layout(location = 1) out vec4 o1; layout(location = 2) out vec4 o2; layout(location = 3) out vec4 o3;
 void main() { o0 = vec4(f0) / 255.0; o1 = vec4(f1) / 255.0; o2 = vec4(f2) / 255.0; o3 = vec4(f3) / 255.0; }`
+	// farVS takes z from the colour's green: both triangles reach beyond the
+	// far plane (the second also in front of the near plane), drawn without
+	// a depth test so the clipped parts would show.
+	farVS = `#version 330
+in vec4 a_pos; in vec4 a_col; out vec4 v_col;
+void main() { gl_Position = vec4(a_pos.xy, a_col.g * 4.0 - 1.5, 1.0); v_col = a_col; }`
 	fsDepth = `#version 330
 in vec4 v_col; out vec4 o;
 void main() { o = v_col; gl_FragDepth = v_col.g * 0.5 + 0.25; }`
@@ -431,6 +437,8 @@ func unitCases() []unitCase {
 			}},
 		{name: "depth clamp ff", vs: clampVS, fs: unitsFS, colors: []format.Format{format.RGBA8}, clearZ: 1, tol: u8,
 			state: func(d int, s *swom.State) { s.DepthClamp, s.DepthFunc = true, abi.CmpLEqual }},
+		{name: "near and far clip ff", vs: farVS, fs: unitsFS, colors: []format.Format{format.RGBA8}, clearZ: 1, tol: u8,
+			state: func(d int, s *swom.State) { s.DepthTest = false }},
 		{name: "extra outputs dropped ff", fs: fsMRT3, colors: []format.Format{format.RGBA8}, clearZ: 1, tol: u8},
 		{name: "extra outputs dropped sw", fs: fsMRT3, colors: []format.Format{format.R8, format.RG8}, clearZ: 1, tol: u8, swOM: true},
 		{name: "20 varying words near-clipped", vs: manyVS, fs: manyFS, colors: []format.Format{format.RGBA8, format.RGBA8, format.RGBA8, format.RGBA8},
