@@ -43,11 +43,15 @@ type Options struct {
 // GL_OES_shader_image_atomic (image atomics in GLSL ES 3.10, always available here),
 // GL_ARB_explicit_attrib_location (layout(location) on vertex inputs and fragment
 // outputs before GLSL 3.30) and GL_ARB_blend_func_extended /
-// GL_EXT_blend_func_extended (layout(index) for dual-source blending).
+// GL_EXT_blend_func_extended (layout(index) for dual-source blending),
+// GL_ARB_texture_rectangle (sampler2DRect, texture2DRect and shadow2DRect before
+// GLSL 1.40), GL_ARB_texture_query_levels (textureQueryLevels from GLSL 1.30)
+// and GL_ARB_texture_query_lod (textureQueryLOD in GLSL 1.30 fragment shaders).
 func SupportedExtensions() []string {
 	return []string{"GL_OES_standard_derivatives", types.ExtComputeShader, types.ExtStorageBuffer,
 		types.ExtAtomicCounters, types.ExtImageLoadStore, "GL_OES_shader_image_atomic",
-		types.ExtExplicitAttribLocation, types.ExtBlendFuncExtended, types.ExtBlendFuncExtendedES}
+		types.ExtExplicitAttribLocation, types.ExtBlendFuncExtended, types.ExtBlendFuncExtendedES,
+		types.ExtTextureRectangle, types.ExtTextureQueryLevels, types.ExtTextureQueryLod}
 }
 
 // Shader is one compiled shader source.

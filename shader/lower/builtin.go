@@ -106,7 +106,7 @@ func (l *lowerer) builtin(x *ast.Call) value {
 		return out
 	case ast.FnFtransform:
 		return l.ftransform(x)
-	case ast.FnInterpolateAtCentroid, ast.FnInterpolateAtSample, ast.FnInterpolateAtOffset, ast.FnTextureQueryLod:
+	case ast.FnInterpolateAtCentroid, ast.FnInterpolateAtSample, ast.FnInterpolateAtOffset:
 		l.errorf(x.Pos(), "%s is not supported", fn)
 		return l.zero(rt)
 	case ast.FnNoise1, ast.FnNoise2, ast.FnNoise3, ast.FnNoise4:

@@ -36,6 +36,7 @@ var texForms = map[ast.Builtin]texForm{
 	ast.FnTextureGatherOffset:   {op: ir.TexGather, offset: true},
 	ast.FnTextureGatherOffsets:  {op: ir.TexGather, offsets: true},
 	ast.FnTextureQueryLod:       {op: ir.TexQueryLod},
+	ast.FnTextureQueryLOD:       {op: ir.TexQueryLod},
 	ast.FnTextureSize:           {op: ir.TexSize},
 	ast.FnTextureQueryLevels:    {op: ir.TexQueryLevels},
 	ast.FnTexture1D:             {op: ir.TexSample},
@@ -60,6 +61,10 @@ var texForms = map[ast.Builtin]texForm{
 	ast.FnShadow2DLod:           {op: ir.TexSampleLod, lod: true, shadow: true},
 	ast.FnShadow1DProjLod:       {op: ir.TexSampleLod, proj: true, lod: true, shadow: true},
 	ast.FnShadow2DProjLod:       {op: ir.TexSampleLod, proj: true, lod: true, shadow: true},
+	ast.FnTexture2DRect:         {op: ir.TexSample},
+	ast.FnTexture2DRectProj:     {op: ir.TexSample, proj: true},
+	ast.FnShadow2DRect:          {op: ir.TexSample, shadow: true},
+	ast.FnShadow2DRectProj:      {op: ir.TexSample, proj: true, shadow: true},
 }
 
 func isTexture(fn ast.Builtin) bool {

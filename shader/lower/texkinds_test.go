@@ -141,6 +141,20 @@ func TestTextureKinds(t *testing.T) {
 			}},
 		{"query lod cube array", "400", "uniform samplerCubeArray s;", "vec4(textureQueryLod(s, vec3(1.0, 0.5, 0.25)), 0.0, 0.0)", ir.TexQueryLod, ir.SamplerCubeArray, 3, nil},
 		{"query levels", "430", "uniform sampler1DArray s;", "vec4(float(textureQueryLevels(s)))", ir.TexQueryLevels, ir.Sampler1DArray, 0, nil},
+		{"ARB_texture_rectangle in 1.10", "110\n#extension GL_ARB_texture_rectangle : require", "uniform sampler2DRect s;", "texture2DRectProj(s, vec3(4.0, 6.0, 2.0))", ir.TexSample, ir.Sampler2DRect, 2,
+			func(t *testing.T, s *recordSampler) {
+				if s.coord[0] != 2 || s.coord[1] != 3 {
+					t.Errorf("coords %v, want (2, 3)", s.coord)
+				}
+			}},
+		{"ARB_texture_rectangle shadow in 1.20", "120\n#extension GL_ARB_texture_rectangle : enable", "uniform sampler2DRectShadow s;", "shadow2DRect(s, vec3(4.0, 6.0, 0.25))", ir.TexSample, ir.Sampler2DRectShadow, 2,
+			func(t *testing.T, s *recordSampler) {
+				if !s.hasRef || s.ref != 0.25 {
+					t.Errorf("ref %v (%v)", s.ref, s.hasRef)
+				}
+			}},
+		{"ARB_texture_query_levels in 1.30", "130\n#extension GL_ARB_texture_query_levels : require", "uniform sampler2DArray s;", "vec4(float(textureQueryLevels(s)))", ir.TexQueryLevels, ir.Sampler2DArray, 0, nil},
+		{"ARB_texture_query_lod in 1.30", "130\n#extension GL_ARB_texture_query_lod : require", "uniform sampler2D s;", "vec4(textureQueryLOD(s, vec2(0.5)), 0.0, 0.0)", ir.TexQueryLod, ir.Sampler2D, 2, nil},
 		{"gather offsets", "400", "uniform sampler2D s;", "textureGatherOffsets(s, vec2(0.5), ivec2[4](ivec2(0, 1), ivec2(-1, 2), ivec2(3, -4), ivec2(5, 6)), 2)", ir.TexGather, ir.Sampler2D, 2,
 			func(t *testing.T, s *recordSampler) {
 				want := [4][2]int32{{0, 1}, {-1, 2}, {3, -4}, {5, 6}}
@@ -152,6 +166,9 @@ func TestTextureKinds(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			src := "#version " + tc.version + "\n" + tc.decl + "\nout vec4 c;\nvoid main() { c = " + tc.expr + "; }\n"
+			if strings.HasPrefix(tc.version, "110") || strings.HasPrefix(tc.version, "120") {
+				src = "#version " + tc.version + "\n" + tc.decl + "\nvoid main() { gl_FragColor = " + tc.expr + "; }\n"
+			}
 			p, err := CompileStage("k.frag", src, glsl.Fragment, glsl.Options{})
 			if err != nil {
 				t.Fatal(err)
@@ -197,6 +214,10 @@ func TestTextureKindMisuse(t *testing.T) {
 		{"query lod on MS", "#version 400\nuniform sampler2DMS s; out vec4 c; void main() { c = vec4(textureQueryLod(s, vec2(0.5)), 0.0, 0.0); }", "no matching overload"},
 		{"query levels in 4.00", "#version 400\nuniform sampler2D s; out vec4 c; void main() { c = vec4(float(textureQueryLevels(s))); }", "textureQueryLevels"},
 		{"gather offsets not constant", "#version 400\nuniform sampler2D s; uniform ivec2 o[4]; out vec4 c; void main() { c = textureGatherOffsets(s, vec2(0.5), o); }", "constant"},
+		{"texture2DRect in 1.10 without the extension", "#version 110\nuniform sampler2D s; void main() { gl_FragColor = texture2DRect(s, vec2(0.5)); }", "texture2DRect"},
+		{"sampler2DRect in 1.20 without the extension", "#version 120\nuniform sampler2DRect s; void main() { gl_FragColor = vec4(0.0); }", "sampler2DRect"},
+		{"query levels in 1.30 without the extension", "#version 130\nuniform sampler2D s; out vec4 c; void main() { c = vec4(float(textureQueryLevels(s))); }", "textureQueryLevels"},
+		{"textureQueryLOD without the extension", "#version 400\nuniform sampler2D s; out vec4 c; void main() { c = vec4(textureQueryLOD(s, vec2(0.5)), 0.0, 0.0); }", "textureQueryLOD"},
 		{"1D array in 1.20", "#version 120\nuniform sampler1DArray s; void main() { gl_FragColor = vec4(0.0); }", "sampler1DArray"},
 	}
 	for _, tc := range tests {

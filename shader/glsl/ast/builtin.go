@@ -188,6 +188,8 @@ const (
 	FnImageAtomicXor
 	FnImageAtomicExchange
 	FnImageAtomicCompSwap
+	// FnTextureQueryLOD is GL_ARB_texture_query_lod's spelling of textureQueryLod.
+	FnTextureQueryLOD
 	numBuiltins
 )
 
@@ -372,6 +374,7 @@ var builtinNames = [...]string{"",
 	"imageAtomicXor",
 	"imageAtomicExchange",
 	"imageAtomicCompSwap",
+	"textureQueryLOD",
 }
 
 // String returns the GLSL name of the built-in.

@@ -23,6 +23,8 @@ func typeExt(name string) string {
 		return "GL_ARB_shader_image_load_store"
 	case "atomic_uint":
 		return "GL_ARB_shader_atomic_counters"
+	case "sampler2DRect", "sampler2DRectShadow":
+		return "GL_ARB_texture_rectangle"
 	}
 	return ""
 }
@@ -145,7 +147,7 @@ func reservedWord(name string, l langVersion) bool {
 		"imageBuffer", "iimageBuffer", "uimageBuffer":
 		return l.atLeast(130, 300) && !l.atLeast(420, 310) && !(typeExt(name) != "" && l.has(typeExt(name)))
 	case "sampler2DRect", "sampler2DRectShadow":
-		return !l.atLeast(140, 0)
+		return !l.atLeast(140, 0) && !l.has("GL_ARB_texture_rectangle")
 	case "samplerBuffer", "isamplerBuffer", "usamplerBuffer", "isampler2DRect", "usampler2DRect":
 		return l.es || l.v == 130
 	case "sampler1D", "sampler1DShadow", "sampler1DArray", "sampler1DArrayShadow",

@@ -329,6 +329,11 @@ func TestBuiltinAvailability(t *testing.T) {
 			// barrier() exists only in compute shaders (and tessellation control).
 			sigs = builtinSigs(b.String(), &checker{conf: Config{Stage: ast.StageCompute}, version: 450})
 		}
+		if len(sigs) == 0 && b == ast.FnTextureQueryLOD {
+			// textureQueryLOD exists only with GL_ARB_texture_query_lod enabled.
+			e := &checker{conf: Config{Stage: fs}, version: 130, file: &ast.File{Extensions: map[string]string{ExtTextureQueryLod: "enable"}}}
+			sigs = builtinSigs(b.String(), e)
+		}
 		if len(sigs) == 0 {
 			t.Errorf("built-in %s has no overloads in GLSL 4.50 compatibility", b)
 		}

@@ -43,6 +43,16 @@ const (
 	ExtBlendFuncExtendedES    = "GL_EXT_blend_func_extended"
 )
 
+// The texture extensions for earlier GLSL versions: rectangle samplers and
+// their texture2DRect/shadow2DRect functions (GLSL 1.40 core),
+// textureQueryLevels (GLSL 4.30 core) and textureQueryLOD (GLSL 4.00 core as
+// textureQueryLod).
+const (
+	ExtTextureRectangle   = "GL_ARB_texture_rectangle"
+	ExtTextureQueryLevels = "GL_ARB_texture_query_levels"
+	ExtTextureQueryLod    = "GL_ARB_texture_query_lod"
+)
+
 func (c *checker) hasCompute() bool  { return c.atLeast(430, 310) || c.extEnabled(ExtComputeShader) }
 func (c *checker) hasSSBO() bool     { return c.atLeast(430, 310) || c.extEnabled(ExtStorageBuffer) }
 func (c *checker) hasCounters() bool { return c.atLeast(420, 310) || c.extEnabled(ExtAtomicCounters) }

@@ -30,8 +30,9 @@ func samplerMin(s ast.SamplerType) (desk, es int) {
 // allSamplers lists the sampler types of the language version.
 func allSamplers(c *checker) []ast.SamplerType {
 	var out []ast.SamplerType
+	rectExt := !c.es && c.extEnabled(ExtTextureRectangle)
 	add := func(s ast.SamplerType) {
-		if d, e := samplerMin(s); c.atLeast(d, e) {
+		if d, e := samplerMin(s); c.atLeast(d, e) || rectExt && s.Dim == ast.DimRect && s.Base == ast.Float {
 			out = append(out, s)
 		}
 	}
@@ -111,8 +112,18 @@ func textureSigs(fn ast.Builtin, c *checker) []sig {
 		d, e = 400, 310
 	case ast.FnTextureQueryLod:
 		d, e = 400, 0
+	case ast.FnTextureQueryLOD:
+		// GL_ARB_texture_query_lod (GLSL 1.30): the same function, spelled
+		// with LOD in capitals.
+		d, e = 130, 0
+		if !c.extEnabled(ExtTextureQueryLod) {
+			return nil
+		}
 	case ast.FnTextureQueryLevels:
 		d, e = 430, 0
+		if c.extEnabled(ExtTextureQueryLevels) && c.atLeast(130, 0) {
+			d = 130
+		}
 	case ast.FnTexture, ast.FnTextureProj, ast.FnTextureLod, ast.FnTextureOffset, ast.FnTexelFetch,
 		ast.FnTexelFetchOffset, ast.FnTextureProjOffset, ast.FnTextureLodOffset, ast.FnTextureProjLod,
 		ast.FnTextureProjLodOffset, ast.FnTextureGrad, ast.FnTextureGradOffset, ast.FnTextureProjGrad,
@@ -270,7 +281,7 @@ func textureSigs(fn ast.Builtin, c *checker) []sig {
 				add(g, append([]*ast.Type{st, fvec(pc)}, off...)...)
 				add(g, append(append([]*ast.Type{st, fvec(pc)}, off...), tInt())...)
 			}
-		case ast.FnTextureQueryLod:
+		case ast.FnTextureQueryLod, ast.FnTextureQueryLOD:
 			if special || rect || !fs {
 				continue
 			}
@@ -322,7 +333,7 @@ func cubeArraySigs(fn ast.Builtin, s ast.SamplerType, fs bool) []sig {
 			add(g, st, fvec(4))
 			add(g, st, fvec(4), tInt())
 		}
-	case ast.FnTextureQueryLod:
+	case ast.FnTextureQueryLod, ast.FnTextureQueryLOD:
 		if fs {
 			add(fvec(2), st, fvec(3))
 		}
@@ -352,7 +363,7 @@ func rectSigs(fn ast.Builtin, c *checker) []sig {
 		return nil
 	}
 	out := []sig{}
-	if c.es || c.version < 140 {
+	if c.es || c.version < 140 && !c.extEnabled(ExtTextureRectangle) {
 		return out
 	}
 	for _, n := range coords {
