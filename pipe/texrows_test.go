@@ -79,9 +79,6 @@ void main() { o_col = vec4(texture(tex, v_uv)) / 255.0; }`, desc: tex2D(format.R
 		{row: "min filter different from mag filter", fs: texFS, desc: tex2D(format.RGBA8, 16, 16, 5),
 			smp: SamplerState{MinFilter: FilterLinear, MagFilter: FilterNearest, MipFilter: MipLinear, MaxLod: 4},
 			uv:  [4][2]float32{{0, 0}, {3, 0}, {0, 3}, {3, 3}}},
-		{row: "1D array", fs: fs330 + `uniform sampler1DArray tex;
-void main() { o_col = texture(tex, vec2(v_uv.x, floor(v_uv.y * 3.0))); }`,
-			desc: TextureDesc{Target: Target1DArray, Format: format.RGBA8, Width: 8, Height: 1, Depth: 1, ArraySize: 3, Levels: 1}, uv: unit},
 		{row: "cube array", fs: `#version 400
 uniform samplerCubeArray tex;
 in vec2 v_uv;
@@ -94,12 +91,6 @@ in vec2 v_uv;
 out vec4 o_col;
 void main() { o_col = texture(tex, v_uv * vec2(5.0, 3.0)); }`,
 			desc: TextureDesc{Target: TargetRect, Format: format.RGBA8, Width: 5, Height: 3, Depth: 1, ArraySize: 1, Levels: 1}, uv: unit},
-		{row: "txf_ms (texelFetch on a multisample texture)", fs: `#version 330
-uniform sampler2DMS tex;
-in vec2 v_uv;
-out vec4 o_col;
-void main() { o_col = texelFetch(tex, ivec2(v_uv * 3.99), int(v_uv.x * 3.99)); }`,
-			desc: TextureDesc{Target: Target2D, Format: format.RGBA8, Width: 4, Height: 4, Depth: 1, ArraySize: 1, Levels: 1, Samples: 4}, uv: unit},
 		{row: "textureQueryLod", fs: `#version 400
 uniform sampler2D tex;
 in vec2 v_uv;
@@ -107,12 +98,6 @@ out vec4 o_col;
 void main() { o_col = vec4(textureQueryLod(tex, v_uv) / 4.0, 0.0, 1.0); }`,
 			desc: tex2D(format.RGBA8, 16, 16, 5), smp: SamplerState{MinFilter: FilterLinear, MagFilter: FilterLinear, MipFilter: MipLinear, MaxLod: 4},
 			uv: [4][2]float32{{0, 0}, {6, 0}, {0, 2}, {6, 2}}},
-		{row: "textureQueryLevels", fs: `#version 430
-uniform sampler2D tex;
-in vec2 v_uv;
-out vec4 o_col;
-void main() { o_col = vec4(float(textureQueryLevels(tex)) / 8.0, v_uv, 1.0); }`,
-			desc: tex2D(format.RGBA8, 16, 16, 5), smp: SamplerState{MipFilter: MipNearest, MaxLod: 4}, uv: unit},
 		{row: "textureGatherOffsets", fs: `#version 400
 uniform sampler2D tex;
 in vec2 v_uv;

@@ -23,6 +23,7 @@ type execScratch struct {
 	dpdx   [][3]float32
 	dpdy   [][3]float32
 	out    [][4]uint32
+	rect   sampler.Sampler // the unit's state with texel coordinates (RECT kinds)
 }
 
 func (x *execScratch) grow(n int) {
@@ -47,8 +48,16 @@ func kindTarget(k ir.SamplerKind) (abi.SWTexTarget, bool) {
 		return abi.SWTex3D, true
 	case ir.SamplerCube, ir.SamplerCubeShadow:
 		return abi.SWTexCube, true
-	case ir.Sampler2DArray, ir.Sampler2DArrayShadow:
+	case ir.Sampler2DArray, ir.Sampler2DArrayShadow, ir.Sampler2DMSArray:
 		return abi.SWTex2DArray, true
+	case ir.Sampler1DArray, ir.Sampler1DArrayShadow:
+		return abi.SWTex1DArray, true
+	case ir.SamplerCubeArray, ir.SamplerCubeArrayShadow:
+		return abi.SWTexCubeArray, true
+	case ir.Sampler2DRect, ir.Sampler2DRectShadow, ir.Sampler2DMS:
+		// A rectangle texture is a 2D descriptor sampled with texel
+		// coordinates; a multisample one a 2D descriptor of 4 samples.
+		return abi.SWTex2D, true
 	}
 	return 0, false
 }
@@ -95,6 +104,9 @@ func (s *Sampler) Texture(r *exec.TexRequest) error {
 	lanes := x.lane[:n]
 	req := &x.req
 	*req = sampler.Request{N: n, Coord: x.coord[:n], IntCoord: x.icoord[:n], Offset: r.Offset, GatherComp: r.Comp}
+	if r.HasOffsets {
+		req.GatherOffsets, req.UseGatherOffsets = r.Offsets, true
+	}
 	nc := min(r.NCoord, 4)
 	for i, l := range lanes {
 		c := &x.coord[i]
@@ -117,8 +129,11 @@ func (s *Sampler) Texture(r *exec.TexRequest) error {
 		}
 	}
 	switch r.Op {
-	case ir.TexSample, ir.TexSampleLod, ir.TexSampleGrad:
+	case ir.TexSample, ir.TexSampleLod, ir.TexSampleGrad, ir.TexQueryLod:
 		req.Op = sampler.OpSample
+		if r.Op == ir.TexQueryLod {
+			req.Op = sampler.OpQueryLod
+		}
 		switch {
 		case r.Op == ir.TexSampleLod && r.HasLod:
 			req.LOD = sampler.LODExplicit
@@ -147,7 +162,12 @@ func (s *Sampler) Texture(r *exec.TexRequest) error {
 			req.LODValue = x.lod[:n]
 		}
 	case ir.TexFetch:
+		// texelFetch: (x, y, z/layer, level); on a multisample kind
+		// (x, y, layer, sample), the lod operand holding the sample.
 		req.Op = sampler.OpFetch
+		if kind.Multisample() {
+			req.Op = sampler.OpFetchSample
+		}
 		for i, l := range lanes {
 			ic := &x.icoord[i]
 			*ic = [4]int32{}
@@ -156,7 +176,7 @@ func (s *Sampler) Texture(r *exec.TexRequest) error {
 					ic[k] = r.ICoord[k][l]
 				}
 			}
-			if r.ILod != nil {
+			if r.HasLod && r.ILod != nil {
 				ic[3] = r.ILod[l]
 			}
 		}
@@ -164,7 +184,7 @@ func (s *Sampler) Texture(r *exec.TexRequest) error {
 		req.Op = sampler.OpSize
 		for i, l := range lanes {
 			x.icoord[i] = [4]int32{}
-			if r.ILod != nil {
+			if r.HasLod && r.ILod != nil {
 				x.icoord[i][3] = r.ILod[l]
 			}
 		}
@@ -174,7 +194,15 @@ func (s *Sampler) Texture(r *exec.TexRequest) error {
 		return fmt.Errorf("%w: sampler %d: texture op %v", ErrSampler, r.Sampler, r.Op)
 	}
 	out := x.out[:n]
-	if err := sampler.Sample(&u.tex, &u.smp, req, out); err != nil {
+	smp := &u.smp
+	if kind == ir.Sampler2DRect || kind == ir.Sampler2DRectShadow {
+		// Rectangle samplers take texel coordinates whatever the
+		// descriptor's unnormalized bit says (GLSL 1.40 §8.7).
+		x.rect = u.smp
+		x.rect.Unnormalized = true
+		smp = &x.rect
+	}
+	if err := sampler.Sample(&u.tex, smp, req, out); err != nil {
 		return fmt.Errorf("%w: sampler %d: %v: %w", ErrSampler, r.Sampler, r.Op, err)
 	}
 	s.stats.Instructions++

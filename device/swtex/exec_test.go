@@ -68,6 +68,9 @@ func TestExecContract(t *testing.T) {
 		{name: "2D array shadow", kind: ir.Sampler2DArrayShadow, op: ir.TexSample, tex: tex(sampler.Dim2DArray, format.D24S8, 4, 4, 2, 1), smp: cmp, ncoord: 3, ref: true},
 		{name: "1D shadow (s, unused, ref)", kind: ir.Sampler1DShadow, op: ir.TexSample, tex: tex(sampler.Dim1D, format.D32F, 8, 1, 1, 1), smp: cmp, ncoord: 2, ref: true},
 		{name: "1D implicit LOD", kind: ir.Sampler1D, op: ir.TexSample, tex: tex(sampler.Dim1D, format.RGBA8, 16, 1, 1, 0), smp: lin, ncoord: 1, grads: 1},
+		{name: "1D array implicit LOD", kind: ir.Sampler1DArray, op: ir.TexSample, tex: tex(sampler.Dim1DArray, format.RGBA8, 16, 1, 3, 0), smp: lin, ncoord: 2, grads: 1},
+		{name: "cube array explicit LOD", kind: ir.SamplerCubeArray, op: ir.TexSampleLod, tex: tex(sampler.DimCubeArray, format.RGBA8, 4, 4, 12, 0), smp: lin, ncoord: 4, lod: true},
+		{name: "query LOD", kind: ir.Sampler2D, op: ir.TexQueryLod, tex: tex(sampler.Dim2D, format.RGBA8, 16, 16, 1, 0), smp: lin, ncoord: 2, grads: 2},
 		{name: "fetch with offset", kind: ir.Sampler2DArray, op: ir.TexFetch, tex: tex(sampler.Dim2DArray, format.RGBA8I, 5, 4, 3, 0), smp: lin, ncoord: 3, offset: [3]int32{1, 0, 0}},
 		{name: "size", kind: ir.SamplerCube, op: ir.TexSize, tex: tex(sampler.DimCube, format.RGBA8, 8, 8, 6, 0), smp: lin},
 		{name: "query levels", kind: ir.Sampler3D, op: ir.TexQueryLevels, tex: tex(sampler.Dim3D, format.R8, 8, 4, 2, 0), smp: lin},
@@ -144,8 +147,11 @@ func reference(t *testing.T, tx *sampler.Texture, s *sampler.Sampler, c execCase
 		}
 	}
 	switch c.op {
-	case ir.TexSample, ir.TexSampleLod, ir.TexSampleGrad:
+	case ir.TexSample, ir.TexSampleLod, ir.TexSampleGrad, ir.TexQueryLod:
 		q.Op = sampler.OpSample
+		if c.op == ir.TexQueryLod {
+			q.Op = sampler.OpQueryLod
+		}
 		switch {
 		case c.op == ir.TexSampleLod:
 			q.LOD, q.LODValue = sampler.LODExplicit, []float32{r.Lod[l]}
@@ -164,7 +170,10 @@ func reference(t *testing.T, tx *sampler.Texture, s *sampler.Sampler, c execCase
 		q.IntCoord[0][3] = r.ILod[l]
 	case ir.TexSize, ir.TexQueryLevels:
 		q.Op = sampler.OpSize
-		q.IntCoord[0] = [4]int32{0, 0, 0, r.ILod[l]}
+		q.IntCoord[0] = [4]int32{}
+		if r.HasLod { // textureSize's level; textureQueryLevels has none
+			q.IntCoord[0][3] = r.ILod[l]
+		}
 	case ir.TexGather:
 		q.Op = sampler.OpGather
 	}
