@@ -2,6 +2,7 @@ package ref
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -400,22 +401,21 @@ func elementsInto(dst []int64, in VertexInput, p DrawParams, restart bool, resta
 	if (p.First+p.Count)*size > len(p.Indices) {
 		return nil, fmt.Errorf("%w: indices %d..%d outside the %d-byte index buffer", ErrBadDraw, p.First, p.First+p.Count, len(p.Indices))
 	}
-	for i := range elems {
-		o := (p.First + i) * size
-		var v uint32
-		switch size {
-		case 1:
-			v = uint32(p.Indices[o])
-		case 2:
-			v = uint32(p.Indices[o]) | uint32(p.Indices[o+1])<<8
-		default:
-			v = uint32(p.Indices[o]) | uint32(p.Indices[o+1])<<8 | uint32(p.Indices[o+2])<<16 | uint32(p.Indices[o+3])<<24
+	idx := p.Indices[p.First*size : (p.First+p.Count)*size]
+	base := int64(p.BaseVertex)
+	switch size {
+	case 1:
+		for i, v := range idx {
+			elems[i] = element(uint32(v), base, restart, restartIndex)
 		}
-		if restart && v == restartIndex {
-			elems[i] = restartMark
-			continue
+	case 2:
+		for i := range elems {
+			elems[i] = element(uint32(binary.LittleEndian.Uint16(idx[2*i:])), base, restart, restartIndex)
 		}
-		elems[i] = int64(v) + int64(p.BaseVertex)
+	default:
+		for i := range elems {
+			elems[i] = element(binary.LittleEndian.Uint32(idx[4*i:]), base, restart, restartIndex)
+		}
 	}
 	return elems, nil
 }
@@ -500,6 +500,15 @@ func (d *drawer) run(in VertexInput, p DrawParams, elems []int64) error {
 		}
 	}
 	return d.flush()
+}
+
+// element is the element of raw index v: restartMark for the restart
+// index (when restart is on), else v plus the base vertex.
+func element(v uint32, base int64, restart bool, restartIndex uint32) int64 {
+	if restart && v == restartIndex {
+		return restartMark
+	}
+	return int64(v) + base
 }
 
 // uniqueVertices returns the draw's distinct vertex indices in ascending

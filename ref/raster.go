@@ -57,10 +57,11 @@ func (d *drawer) finiteSlot(s int32) bool {
 	return true
 }
 
-// loadFlat copies the provoking vertex's words (through map m).
+// loadFlat copies the provoking vertex's words (through map m) that are
+// flat and read (flatW, the only ones emitQuad copies).
 func (d *drawer) loadFlat(prov int32, m []int) {
 	v := d.vary[int(prov)*d.vw:]
-	for k := range d.vw {
+	for _, k := range d.flatW {
 		d.flat[k] = v[m[k]]
 	}
 }
