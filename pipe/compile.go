@@ -124,6 +124,16 @@ func texOps(p *ir.Program) TexOps {
 			ops |= TexOpShadow | TexOpCube
 		case ir.Sampler2DArrayShadow:
 			ops |= TexOpShadow | TexOpArray
+		case ir.Sampler1DArray:
+			ops |= TexOp1DArray
+		case ir.Sampler1DArrayShadow:
+			ops |= TexOpShadow | TexOp1DArray
+		case ir.SamplerCubeArray:
+			ops |= TexOpCube | TexOpArray
+		case ir.SamplerCubeArrayShadow:
+			ops |= TexOpShadow | TexOpCube | TexOpArray
+		case ir.Sampler2DMS:
+			ops |= TexOpFetchMS
 		}
 	}
 	for _, t := range p.Tex {
@@ -143,6 +153,8 @@ func texOps(p *ir.Program) TexOps {
 			}
 		case ir.TexQueryLevels:
 			ops |= TexOpQueryLevels
+		case ir.TexQueryLod:
+			ops |= TexOpQueryLod
 		}
 	}
 	return ops

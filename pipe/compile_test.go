@@ -22,7 +22,7 @@ out vec4 a;
 out vec3 b;
 flat out int k;
 void main() { gl_Position = p; a = p; b = p.xyz; k = 1; }
-`, ShaderInfo{Compiled: true, VaryingVec4s: 2}},
+`, ShaderInfo{Compiled: true, VaryingVec4s: 2, FlatWords: 1}},
 		{"vs noperspective", StageVertex, `#version 330
 noperspective out float a;
 void main() { gl_Position = vec4(0.0); a = 1.0; }

@@ -144,11 +144,11 @@ func TestNewSampler(t *testing.T) {
 		flags  []ReasonCode
 	}{
 		{"mirror clamp edge", SamplerState{WrapS: WrapMirrorClampToEdge}, []ReasonCode{RouteTexWrap}, nil},
-		{"mirror clamp border", SamplerState{WrapT: WrapMirrorClampToBorder}, nil, []ReasonCode{GateWrap}},
-		{"legacy clamp", SamplerState{WrapR: WrapClamp}, nil, []ReasonCode{GateWrap}},
+		{"mirror clamp border", SamplerState{WrapT: WrapMirrorClampToBorder}, []ReasonCode{RouteTexWrap}, nil},
+		{"legacy clamp", SamplerState{WrapR: WrapClamp}, []ReasonCode{RouteTexWrap}, nil},
 		{"min≠mag", SamplerState{MinFilter: FilterLinear}, []ReasonCode{RouteTexFilter}, nil},
 		{"shadow", SamplerState{CompareMode: true, CompareFunc: FuncLEqual}, []ReasonCode{RouteTexShadow}, nil},
-		{"anisotropy", SamplerState{MaxAnisotropy: 16}, nil, []ReasonCode{GateAnisotropy}},
+		{"anisotropy", SamplerState{MaxAnisotropy: 16}, []ReasonCode{RouteTexAniso}, nil},
 		{"anisotropy 1", SamplerState{MaxAnisotropy: 1}, nil, nil},
 	}
 	for _, tc := range tests {

@@ -59,14 +59,14 @@
 //	2x / 8x / 16x MSAA, MSAA with MRT              ref              GateSampleCount, GateMRTMultisample
 //	2D POT BGRA8 (RGBA8 host-swizzled) textures    TEX FF           units 0-1 (stage = unit), else RouteTexStages
 //	CLAMP/REPEAT/MIRROR/BORDER, mip filters        TEX FF
-//	MIRROR_CLAMP_TO_EDGE                           TEX SW           RouteTexWrap
-//	legacy CLAMP, other mirror-clamps, aniso > 1   ref              GateWrap, GateAnisotropy
-//	NPOT, 3D, cube, 2D/cube arrays, RECT           TEX SW           RouteTexNPOT, RouteTexTarget
+//	mirror-clamps, legacy CLAMP                    TEX SW           RouteTexWrap
+//	anisotropic filtering                          TEX SW           RouteTexAniso
+//	NPOT, 3D, cube, 1D/2D/cube arrays, RECT, MS    TEX SW           RouteTexNPOT, RouteTexTarget
 //	shadow samplers, min≠mag filter                TEX SW           RouteTexShadow, RouteTexFilter
-//	texelFetch, textureGather                      TEX SW           RouteTexOp
-//	sRGB/R8/RG8/float/depth/int8 textures          TEX SW           RouteTexFormat
-//	1D arrays, txf_ms, queryLod/Levels, gather cube ref             GateTexTarget, GateTexOp
-//	wider integer or stencil textures              ref              GateTexFormat
+//	texelFetch (+ txf_ms), textureGather (+ cube),
+//	  textureQueryLod, textureQueryLevels          TEX SW           RouteTexOp
+//	every other format (sRGB, R8, RG8, float,
+//	  depth, stencil, integer, snorm, unorm16)     TEX SW           RouteTexFormat
 //	device without TEX / RASTER / OM               that unit SW     RouteNoTEX, RouteNoRASTER, RouteNoOM
 //	VORTEX_FORCE_SW=tex|om|raster|all              that unit SW     RouteForced*
 //	software RASTER                                OM SW too        RouteRasterImpliesOM

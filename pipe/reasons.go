@@ -103,6 +103,7 @@ const (
 	RouteAlphaToCoverage
 	RouteAlphaToOne
 	RouteDepthClamp
+	RouteTexAniso
 	numReasonCodes
 )
 
@@ -150,7 +151,7 @@ var reasonNames = [numReasonCodes]string{
 	RouteTexFormat:       "texture format the TEX unit does not decode",
 	RouteTexOp:           "texture op the TEX unit has no form of",
 	RouteTexFilter:       "min and mag filters differ",
-	RouteTexWrap:         "mirror-clamp wrap",
+	RouteTexWrap:         "wrap mode the TEX unit lacks (mirror-clamp, legacy clamp)",
 	RouteTexStages:       "more textures than TEX stages",
 	RouteTexSize:         "texture larger than the TEX unit addresses",
 	RouteColorFormat:     "non-A8R8G8B8 colour attachment",
@@ -165,6 +166,7 @@ var reasonNames = [numReasonCodes]string{
 	RouteAlphaToCoverage: "alpha-to-coverage (software merger)",
 	RouteAlphaToOne:      "alpha-to-one (software merger)",
 	RouteDepthClamp:      "depth clamp (software merger, near clip off)",
+	RouteTexAniso:        "anisotropic filtering (software sampler)",
 }
 
 // String describes the reason.

@@ -180,7 +180,14 @@ func refTexture(r *Resource) (*sampler.Texture, error) {
 	default:
 		return nil, fmt.Errorf("texture target %v", d.Target)
 	}
-	t, err := sampler.NewTexture(dim, d.Format, w, h, z, d.Levels)
+	var t *sampler.Texture
+	var err error
+	if n := d.samples(); n > 1 {
+		// Sample-major rows, as the attachment stores them. spec: §3.4.1
+		t, err = sampler.NewMultisampleTexture(dim, d.Format, w, h, z, n)
+	} else {
+		t, err = sampler.NewTexture(dim, d.Format, w, h, z, d.Levels)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -205,7 +212,8 @@ var refWraps = [...]struct {
 }{
 	WrapRepeat: {sampler.Repeat, true}, WrapClamp: {sampler.Clamp, true}, WrapClampToEdge: {sampler.ClampToEdge, true},
 	WrapClampToBorder: {sampler.ClampToBorder, true}, WrapMirrorRepeat: {sampler.MirroredRepeat, true},
-	WrapMirrorClampToEdge: {sampler.MirrorClampToEdge, true},
+	WrapMirrorClampToEdge: {sampler.MirrorClampToEdge, true}, WrapMirrorClamp: {sampler.MirrorClamp, true},
+	WrapMirrorClampToBorder: {sampler.MirrorClampToBorder, true},
 }
 
 // refSampler converts a sampler CSO to ref/sampler's state.

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"vortexgfx/abi"
+	"vortexgfx/device/swtex"
 	"vortexgfx/ref/format"
 )
 
@@ -171,10 +172,14 @@ func ClassifyTexture(d TextureDesc) TexInfo {
 	case Target1D, Target2D:
 	case TargetRect:
 		t.Routes = append(t.Routes, Reason{RouteTexTarget, "RECT (unnormalized)"})
-	case Target3D, TargetCube, Target2DArray, TargetCubeArray:
+	case Target3D, TargetCube, Target1DArray, Target2DArray, TargetCubeArray:
 		t.Routes = append(t.Routes, Reason{RouteTexTarget, d.Target.String()})
 	default:
 		t.Flags = append(t.Flags, Reason{GateTexTarget, d.Target.String()})
+	}
+	if d.samples() > 1 {
+		// texelFetch of a sample (txf_ms) on the sample-major texture.
+		t.Routes = append(t.Routes, Reason{RouteTexTarget, fmt.Sprintf("%d samples", d.samples())})
 	}
 	t.HasCode = true
 	switch d.Format {
@@ -205,7 +210,13 @@ func ClassifyTexture(d TextureDesc) TexInfo {
 		t.Routes = append(t.Routes, Reason{RouteTexFormat, d.Format.String()})
 	default:
 		t.HasCode = false
-		t.Flags = append(t.Flags, Reason{GateTexFormat, d.Format.String()})
+		if _, ok := swtex.FormatCode(d.Format); ok {
+			// Wider integer, snorm, unorm16, half and stencil formats:
+			// the software sampler decodes them.
+			t.Routes = append(t.Routes, Reason{RouteTexFormat, d.Format.String()})
+		} else {
+			t.Flags = append(t.Flags, Reason{GateTexFormat, d.Format.String()})
+		}
 	}
 	if t.HasCode && !t.Format.FixedFunction() {
 		t.Routes = append(t.Routes, Reason{RouteTexFormat, d.Format.String()})

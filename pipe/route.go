@@ -258,11 +258,10 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 	}
 
 	// Textures (§3.6).
-	const gatedOps = TexOpGatherCube | TexOpFetchMS | TexOpQueryLod | TexOpQueryLevels | TexOp1DArray
-	const swOps = TexOpShadow | TexOpArray | TexOpCube | TexOp3D | TexOpGather | TexOpFetch
-	if op := fsInfo.TexOps & gatedOps; op != 0 {
-		gate(GateTexOp, fmt.Sprintf("ops %#x", uint32(op)))
-	}
+	// Every op the FF unit has no form of samples on the device's software
+	// sampler (device/swtex).
+	const swOps = TexOpShadow | TexOpArray | TexOpCube | TexOp3D | TexOpGather | TexOpFetch |
+		TexOpGatherCube | TexOpFetchMS | TexOpQueryLod | TexOpQueryLevels | TexOp1DArray
 	if op := fsInfo.TexOps & swOps; op != 0 {
 		swTex = true
 		route(RouteTexOp, fmt.Sprintf("ops %#x", uint32(op)))

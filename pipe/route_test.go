@@ -231,10 +231,10 @@ func TestRoute(t *testing.T) {
 		}, route: []ReasonCode{RouteTexWrap}, key: VariantKey{SWTex: true, Samples: 1}},
 		{name: "mirror clamp to border", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.Samplers[0], _ = NewSampler(SamplerState{WrapS: WrapMirrorClampToBorder})
-		}, gate: GateWrap},
+		}, route: []ReasonCode{RouteTexWrap}, key: VariantKey{SWTex: true, Samples: 1}},
 		{name: "anisotropy", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.Samplers[0], _ = NewSampler(SamplerState{MaxAnisotropy: 8})
-		}, gate: GateAnisotropy},
+		}, route: []ReasonCode{RouteTexAniso}, key: VariantKey{SWTex: true, Samples: 1}},
 		{name: "NPOT", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.Views[0] = texView(t, s, TextureDesc{Target: Target2D, Format: format.BGRA8, Width: 60, Height: 64})
 		}, route: []ReasonCode{RouteTexNPOT}, key: VariantKey{SWTex: true, Samples: 1}},
@@ -249,7 +249,7 @@ func TestRoute(t *testing.T) {
 		}, route: []ReasonCode{RouteTexTarget}, key: VariantKey{SWTex: true, Samples: 1}},
 		{name: "1D array", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.Views[0] = texView(t, s, TextureDesc{Target: Target1DArray, Format: format.BGRA8, Width: 8, Height: 1, ArraySize: 3})
-		}, gate: GateTexTarget},
+		}, route: []ReasonCode{RouteTexTarget}, key: VariantKey{SWTex: true, Samples: 1}},
 		{name: "shadow sampler", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.Samplers[0], _ = NewSampler(SamplerState{CompareMode: true, CompareFunc: FuncLEqual})
 		}, route: []ReasonCode{RouteTexShadow}, key: VariantKey{SWTex: true, Samples: 1}},
@@ -260,9 +260,12 @@ func TestRoute(t *testing.T) {
 		{name: "textureSize", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.FS.Desc.Info.TexOps = TexOpSize }, key: hw},
 		{name: "gather on cube", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.FS.Desc.Info.TexOps = TexOpGatherCube
-		}, gate: GateTexOp},
-		{name: "txf_ms", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.FS.Desc.Info.TexOps = TexOpFetchMS }, gate: GateTexOp},
-		{name: "textureQueryLod", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.FS.Desc.Info.TexOps = TexOpQueryLod }, gate: GateTexOp},
+		}, route: []ReasonCode{RouteTexOp}, key: VariantKey{SWTex: true, Samples: 1}},
+		{name: "txf_ms", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.FS.Desc.Info.TexOps = TexOpFetchMS }, route: []ReasonCode{RouteTexOp}, key: VariantKey{SWTex: true, Samples: 1}},
+		{name: "textureQueryLod", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.FS.Desc.Info.TexOps = TexOpQueryLod }, route: []ReasonCode{RouteTexOp}, key: VariantKey{SWTex: true, Samples: 1}},
+		{name: "multisample texture", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Views[0] = texView(t, s, TextureDesc{Target: Target2D, Format: format.BGRA8, Width: 8, Height: 8, Samples: 4})
+		}, route: []ReasonCode{RouteTexTarget}, key: VariantKey{SWTex: true, Samples: 1}},
 		{name: "sRGB texture", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.Views[0] = texView(t, s, TextureDesc{Target: Target2D, Format: format.SRGB8A8, Width: 8, Height: 8})
 		}, route: []ReasonCode{RouteTexFormat}, key: VariantKey{SWTex: true, Samples: 1}},
@@ -277,7 +280,10 @@ func TestRoute(t *testing.T) {
 		}, route: []ReasonCode{RouteTexFormat}, key: VariantKey{SWTex: true, Samples: 1}},
 		{name: "int32 texture", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.Views[0] = texView(t, s, TextureDesc{Target: Target2D, Format: format.R32UI, Width: 8, Height: 8})
-		}, gate: GateTexFormat},
+		}, route: []ReasonCode{RouteTexFormat}, key: VariantKey{SWTex: true, Samples: 1}},
+		{name: "stencil texture", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Views[0] = texView(t, s, TextureDesc{Target: Target2D, Format: format.S8, Width: 8, Height: 8})
+		}, route: []ReasonCode{RouteTexFormat}, key: VariantKey{SWTex: true, Samples: 1}},
 		{name: "RGBA8 texture (host decode)", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.Views[0] = texView(t, s, TextureDesc{Target: Target2D, Format: format.RGBA8, Width: 8, Height: 8})
 		}, key: hw},

@@ -60,9 +60,8 @@ func NewSampler(s SamplerState) (*Sampler, error) {
 		code, ff, ok := TexWrapEncoding(w)
 		axis := "str"[i : i+1]
 		switch {
-		case !ok:
-			sm.Flags = append(sm.Flags, Reason{GateWrap, "wrap_" + axis + " " + w.String()})
-		case !ff:
+		case !ok || !ff:
+			// Legacy CLAMP and the mirror-clamps: the software sampler's.
 			sm.Routes = append(sm.Routes, Reason{RouteTexWrap, "wrap_" + axis + " " + w.String()})
 		}
 		codes[i] = code
@@ -90,7 +89,7 @@ func NewSampler(s SamplerState) (*Sampler, error) {
 		sm.Routes = append(sm.Routes, Reason{RouteTexShadow, "func " + s.CompareFunc.String()})
 	}
 	if s.MaxAnisotropy > 1 {
-		sm.Flags = append(sm.Flags, Reason{GateAnisotropy, fmt.Sprintf("max %d", s.MaxAnisotropy)})
+		sm.Routes = append(sm.Routes, Reason{RouteTexAniso, fmt.Sprintf("max %d", s.MaxAnisotropy)})
 	}
 	return sm, nil
 }

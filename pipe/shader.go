@@ -30,11 +30,11 @@ const (
 	TexOpGather                         // textureGather (tg4)
 	TexOpFetch                          // texelFetch (txf)
 	TexOpSize                           // textureSize (txs): a descriptor read
-	TexOpGatherCube                     // tg4 on a cube: gated
-	TexOpFetchMS                        // txf_ms: gated
-	TexOpQueryLod                       // textureQueryLod: gated
-	TexOpQueryLevels                    // textureQueryLevels: gated
-	TexOp1DArray                        // 1D arrays: gated
+	TexOpGatherCube                     // tg4 on a cube
+	TexOpFetchMS                        // txf_ms (multisample samplers)
+	TexOpQueryLod                       // textureQueryLod
+	TexOpQueryLevels                    // textureQueryLevels
+	TexOp1DArray                        // 1D arrays
 )
 
 // ShaderInfo is what routing needs to know about a shader. The compiler fills it

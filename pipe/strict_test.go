@@ -14,34 +14,6 @@ import (
 // spec: vortexpipe §1.5 (STRICT), §1.5.1 (gated fallbacks)
 func TestStrictGates(t *testing.T) {
 	type mutator func(t *testing.T, e *drawEnv, info *DrawInfo)
-	tex := func(t *testing.T, e *drawEnv, d TextureDesc) *SamplerView {
-		t.Helper()
-		r, err := e.s.CreateTexture(d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v, err := e.c.CreateSamplerView(r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := e.c.SetSamplerViews(0, []*SamplerView{v}); err != nil {
-			t.Fatal(err)
-		}
-		return v
-	}
-	tex2D := func(t *testing.T, e *drawEnv) {
-		tex(t, e, TextureDesc{Target: Target2D, Format: format.RGBA8, Width: 4, Height: 4, Depth: 1, ArraySize: 1, Levels: 1})
-	}
-	sampler := func(s SamplerState) mutator {
-		return func(t *testing.T, e *drawEnv, _ *DrawInfo) {
-			tex2D(t, e)
-			sm, err := e.c.CreateSamplerState(s)
-			if err != nil {
-				t.Fatal(err)
-			}
-			_ = e.c.BindSamplerStates(0, []*Sampler{sm})
-		}
-	}
 	rast := func(s RasterizerState) mutator {
 		return func(t *testing.T, e *drawEnv, _ *DrawInfo) {
 			r, err := e.c.CreateRasterizerState(s)
@@ -130,20 +102,6 @@ func TestStrictGates(t *testing.T) {
 			})(t, e, info)
 			dsa(DepthStencilAlphaState{DepthEnabled: true, DepthFunc: FuncLess})(t, e, info)
 		}},
-		{GateTexFormat, func(t *testing.T, e *drawEnv, _ *DrawInfo) {
-			tex(t, e, TextureDesc{Target: Target2D, Format: format.RGBA16UI, Width: 4, Height: 4, Depth: 1, ArraySize: 1, Levels: 1})
-		}},
-		{GateTexTarget, func(t *testing.T, e *drawEnv, _ *DrawInfo) {
-			tex(t, e, TextureDesc{Target: Target1DArray, Format: format.RGBA8, Width: 4, Height: 1, Depth: 1, ArraySize: 2, Levels: 1})
-		}},
-		{GateTexOp, shaders(testVS, `#version 430
-uniform sampler2D tex;
-in vec4 v_col;
-out vec4 o_col;
-void main() { o_col = v_col * float(textureQueryLevels(tex)); }
-`)},
-		{GateAnisotropy, sampler(SamplerState{MaxAnisotropy: 4})},
-		{GateWrap, sampler(SamplerState{WrapS: WrapMirrorClamp})},
 		{GateDualSource, func(t *testing.T, e *drawEnv, info *DrawInfo) {
 			fb(func(t *testing.T, e *drawEnv) Framebuffer {
 				return Framebuffer{Width: e.w, Height: e.h, Cbufs: []*Surface{{Resource: e.rt}, {Resource: newTex(t, e.s, format.RGBA8, e.w, e.h)}}}
@@ -223,7 +181,12 @@ void main() { o = a[0] + a[15] + b; }
 	}
 	// Retired gates: that state runs on the software merger now
 	// (TestDrawMergerSW); the codes keep their values.
-	retired := map[ReasonCode]bool{GateAlphaToCoverage: true, GateAlphaToOne: true, GateDepthClamp: true}
+	// Texture targets, formats, ops, wraps and anisotropy sample on the
+	// device's software sampler (TestTEXCoverageRows, TestDrawSoftwareTextures,
+	// TestTexRoutesSW); GateTexTarget/GateTexFormat remain only for descriptors
+	// CreateTexture refuses.
+	retired := map[ReasonCode]bool{GateAlphaToCoverage: true, GateAlphaToOne: true, GateDepthClamp: true,
+		GateTexFormat: true, GateTexTarget: true, GateTexOp: true, GateAnisotropy: true, GateWrap: true}
 	for c := GateNoVS; c <= GateDeviceBackend; c++ {
 		if !seen[c] && !retired[c] {
 			t.Errorf("gate %v has no STRICT test", c)
