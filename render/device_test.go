@@ -256,8 +256,8 @@ func BenchmarkDevicePath(b *testing.B) {
 }
 
 // TestDeviceMixedRoute renders a scene whose middle draw the device cannot
-// take (its vertex shader samples a texture: the VS arg block has no sampler
-// table) between two device draws, all depth-tested: the routed draw runs on
+// take (its shaders pass 70 varying words, beyond the device's 64) between
+// two device draws, all depth-tested: the routed draw runs on
 // the reference renderer inside the device frame (targets read back and
 // written again), so visibility across the paths is resolved by one depth
 // buffer. Under Strict the same scene is an error naming the reason. Compared
@@ -265,22 +265,32 @@ func BenchmarkDevicePath(b *testing.B) {
 // 2/255. spec: vortexpipe §3.5, §1.5
 func TestDeviceMixedRoute(t *testing.T) {
 	draw := func(name, vs, model string) string {
-		return `{"name": "` + name + `", "mesh": {"generator": "quad"}, "vertex_shader": "` + vs + `", "fragment_shader": "f.frag",
+		fs := "f.frag"
+		if vs == "big.vert" {
+			fs = "big.frag"
+		}
+		return `{"name": "` + name + `", "mesh": {"generator": "quad"}, "vertex_shader": "` + vs + `", "fragment_shader": "` + fs + `",
   "model": ` + model + `, "uniforms": {"u_mvp": "mvp"},
   "textures": [{"uniform": "u_tex", "generator": "checker", "size": 16, "min_filter": "nearest", "mag_filter": "nearest"}],
   "state": {"depth_test": true}}`
 	}
 	js := `{"width": 64, "height": 64, "clear": {"color": [0, 0, 0, 1]},
  "camera": {"projection": "orthographic", "xmag": 1, "ymag": 1, "near": -1, "far": 1},
- "draws": [` + draw("a", "v.vert", `[{"translate": [-0.3, -0.3, 0]}]`) + `, ` + draw("b", "vt.vert", `[{"translate": [0, 0, 0.3]}]`) + `, ` +
+ "draws": [` + draw("a", "v.vert", `[{"translate": [-0.3, -0.3, 0]}]`) + `, ` + draw("b", "big.vert", `[{"translate": [0, 0, 0.3]}]`) + `, ` +
 		draw("c", "v.vert", `[{"translate": [0.3, 0.3, -0.3]}]`) + `]}`
 	path := writeScene(t, js, texVert, texFrag)
-	// vt.vert: texVert, plus a vertex-stage texture fetch that leaves the
-	// position unchanged (the checker's texels are all opaque).
-	vt := strings.Replace(texVert, "uniform mat4 u_mvp;", "uniform mat4 u_mvp;\nuniform sampler2D u_tex;", 1)
-	vt = strings.Replace(vt, "vec4(a_position, 1.0)", "vec4(a_position, textureLod(u_tex, a_texcoord, 0.0).a)", 1)
-	if err := os.WriteFile(filepath.Join(filepath.Dir(path), "vt.vert"), []byte(vt), 0o644); err != nil {
-		t.Fatal(err)
+	// big.vert/big.frag: the textured quad with 17 extra vec4 varyings
+	// that the fragment shader folds back to zero.
+	big := map[string]string{
+		"big.vert": strings.Replace(strings.Replace(texVert, "out vec2 v_uv;", "out vec2 v_uv;\nout vec4 v_big[17];", 1),
+			"gl_Position =", "for (int i = 0; i < 17; i++) v_big[i] = vec4(a_texcoord, a_texcoord) * float(i); gl_Position =", 1),
+		"big.frag": strings.Replace(strings.Replace(texFrag, "in vec2 v_uv;", "in vec2 v_uv;\nin vec4 v_big[17];", 1),
+			"void main() { c =", "void main() { vec4 s = vec4(0.0); for (int i = 0; i < 17; i++) s += v_big[i]; c = min(s, vec4(0.0)) +", 1),
+	}
+	for name, src := range big {
+		if err := os.WriteFile(filepath.Join(filepath.Dir(path), name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	d, err := scene.LoadDescription(path)
 	if err != nil {

@@ -18,16 +18,17 @@ func TestRenderCommand(t *testing.T) {
 	if err := os.WriteFile(bad, []byte(`{"width": 8, "height": 8, "draws": [{"mesh": {"generator": "nope"}}]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// A draw whose vertex shader samples a texture: the device path routes
-	// it to the reference renderer (the VS kernel has no sampler table).
+	// A draw passing 68 varying words (17 vec4s) from the vertex to the
+	// fragment shader: beyond the device's 64, so the device path routes it
+	// to the reference renderer.
 	routed := filepath.Join(dir, "routed.json")
 	files := map[string]string{
-		routed: `{"width": 16, "height": 16, "camera": {"projection": "orthographic", "xmag": 1, "ymag": 1, "near": -1, "far": 1}, "draws": [{"mesh": {"generator": "quad"}, "vertex_shader": "vt.vert",
-  "fragment_shader": "c.frag", "uniforms": {"u_mvp": "mvp"},
-  "textures": [{"uniform": "u_tex", "generator": "checker", "size": 4}]}]}`,
-		filepath.Join(dir, "vt.vert"): "#version 130\nuniform mat4 u_mvp;\nuniform sampler2D u_tex;\nin vec3 a_position;\n" +
-			"void main() { gl_Position = u_mvp * vec4(a_position, textureLod(u_tex, vec2(0.5), 0.0).a); }\n",
-		filepath.Join(dir, "c.frag"): "#version 130\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n",
+		routed: `{"width": 16, "height": 16, "camera": {"projection": "orthographic", "xmag": 1, "ymag": 1, "near": -1, "far": 1}, "draws": [{"mesh": {"generator": "quad"}, "vertex_shader": "big.vert",
+  "fragment_shader": "big.frag", "uniforms": {"u_mvp": "mvp"}}]}`,
+		filepath.Join(dir, "big.vert"): "#version 130\nuniform mat4 u_mvp;\nin vec3 a_position;\nout vec4 v[17];\n" +
+			"void main() { for (int i = 0; i < 17; i++) v[i] = vec4(float(i)); gl_Position = u_mvp * vec4(a_position, 1.0); }\n",
+		filepath.Join(dir, "big.frag"): "#version 130\nin vec4 v[17];\nout vec4 c;\n" +
+			"void main() { vec4 s = vec4(0.0); for (int i = 0; i < 17; i++) s += v[i]; c = s / 136.0; }\n",
 	}
 	for name, data := range files {
 		if err := os.WriteFile(name, []byte(data), 0o644); err != nil {
