@@ -28,9 +28,9 @@ type job struct {
 	wave   FragmentWave
 }
 
-// waveBatchLen is how many fragment waves a frame kick hands a core at once:
-// one channel send (and at most one wake-up of the core goroutine) per batch
-// instead of per wave.
+// waveBatchLen is how many fragment waves a frame kick hands a busy core at
+// once: one channel send (and at most one wake-up of the core goroutine) per
+// batch instead of per wave. A core with nothing queued gets each wave at once.
 const waveBatchLen = 16
 
 // waveBatch is a run of fragment waves for one core, in submission order.
@@ -273,7 +273,9 @@ func (d *Device) queueWave(core int, fill func(w *FragmentWave)) error {
 		}
 		return fmt.Errorf("device: fragment wave of %d lanes (warp width %d)", w.Lanes, d.threads)
 	}
-	if len(b.waves) < waveBatchLen {
+	// Hold the wave back only while the core has queued work to get on with:
+	// an idle core gets it at once, so batching never starves a core.
+	if len(b.waves) < waveBatchLen && len(d.cores[core].jobs) > 0 {
 		return nil
 	}
 	return d.sendBatch(core, p)
