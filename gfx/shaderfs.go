@@ -86,6 +86,19 @@ func (s *fsScratch) outWord(sp *ShaderProgram, req *exec.ExportRequest, loc, k, 
 	return req.Words[(w+k)*req.Width+l]
 }
 
+// src1Word is word k of lane l's second source colour: the index-1 output
+// at location 0 when the program declares one, else location 1's output.
+func (s *fsScratch) src1Word(sp *ShaderProgram, req *exec.ExportRequest, k, l int) uint32 {
+	w := sp.src1Word
+	if w < 0 {
+		return s.outWord(sp, req, 1, k, l)
+	}
+	if (w+k+1)*req.Width > len(req.Words) {
+		return 0
+	}
+	return req.Words[(w+k)*req.Width+l]
+}
+
 // Export is the wrapper's tail for the lanes the executor hands over (covered
 // and live: discard and demote already folded in). On the FF OM each colour
 // output is packed to its target's unorm8 word (A8R8G8B8, or R-first for an
@@ -141,7 +154,7 @@ func (s *fsScratch) merge(sp *ShaderProgram, req *exec.ExportRequest, l int) {
 	}
 	if st.DualSource {
 		for k := range 4 {
-			f.Src1[k] = math.Float32frombits(s.outWord(sp, req, 1, k, l))
+			f.Src1[k] = math.Float32frombits(s.src1Word(sp, req, k, l))
 		}
 	}
 	f.Back = s.face[l] != 0

@@ -104,6 +104,10 @@ type ShaderProgram struct {
 	colorInt  [maxColorOutputs]bool
 	colorN    int // highest written location + 1
 	fragDepth int
+	// src1Word is the first word of the layout(location = 0, index = 1)
+	// output, the dual-source blend's second colour (-1: none; the blend
+	// then takes location 1's output, the convention before GLSL's index).
+	src1Word int
 	// texSW says why the fragment stage's texturing needs the software
 	// sampler ("" when vx_tex serves it). spec: vortexpipe §2.3.3
 	texSW string
@@ -174,7 +178,7 @@ func NewShaderProgram(name string, p *lower.Program) (*ShaderProgram, error) {
 	if p == nil || p.VS == nil || p.FS == nil {
 		return nil, fmt.Errorf("%w: %s: a vertex and a fragment stage are both needed", ErrShaderRoute, name)
 	}
-	sp := &ShaderProgram{name: name, prog: p, vid: -1, iid: -1, coord: -1, facing: -1, fragDepth: -1,
+	sp := &ShaderProgram{name: name, prog: p, vid: -1, iid: -1, coord: -1, facing: -1, fragDepth: -1, src1Word: -1,
 		vsFree: make(chan *vsScratch, scratchSlots)}
 	for i := range sp.colorWord {
 		sp.colorWord[i] = -1
@@ -257,6 +261,16 @@ func NewShaderProgram(name string, p *lower.Program) (*ShaderProgram, error) {
 		}
 		if s.Name == "gl_SampleMask" {
 			return nil, fmt.Errorf("%w: %s: gl_SampleMask output", ErrShaderRoute, name)
+		}
+		if s.Index == 1 {
+			// layout(location = 0, index = 1): the second source colour
+			// of target 0's dual-source blend; other locations have no
+			// blend to feed (GL: index 1 outputs beyond the dual-source
+			// draw buffers are dropped).
+			if max(s.Location, 0) == 0 {
+				sp.src1Word = s.Word
+			}
+			continue
 		}
 		loc := max(s.Location, 0)
 		for k := 0; k*4 < s.Words; k++ {

@@ -612,6 +612,16 @@ void main() { o0 = vec4(0.5, 0.5, 0.5, 1.0); o1 = vec4(0.25, 0.5, 1.0, 0.5); }`
 				s.DualSource = true
 				s.Targets[0].Blend = swom.Blend{Enable: true, WriteMask: 0xF, SrcRGB: swom.One, SrcA: swom.One, DstRGB: swom.Src1Color, DstA: swom.Src1Alpha}
 			}}, [4]byte{192, 255, 255, 255}},
+		// GLSL's own form: the second colour is the index-1 output at
+		// location 0, declared first so that its word differs from
+		// location 1's.
+		{unitCase{name: "dual source, layout(index = 1)", fs: `#version 330
+in vec4 v_col; layout(location = 0, index = 1) out vec4 s1; layout(location = 0) out vec4 o0;
+void main() { o0 = vec4(0.5, 0.5, 0.5, 1.0); s1 = vec4(0.25, 0.5, 1.0, 0.5); }`, colors: []format.Format{format.RGBA8}, clearZ: 1, clear: [4]float32{1, 1, 1, 1},
+			state: func(d int, s *swom.State) {
+				s.DualSource = true
+				s.Targets[0].Blend = swom.Blend{Enable: true, WriteMask: 0xF, SrcRGB: swom.One, SrcA: swom.One, DstRGB: swom.Src1Color, DstA: swom.Src1Alpha}
+			}}, [4]byte{192, 255, 255, 255}},
 	}
 	for _, tc := range cases {
 		got, stats := renderDevice(t, &tc.c, config.Default(), 0)
