@@ -30,7 +30,7 @@ type devConf struct {
 }
 
 func (a devConf) equal(b devConf) bool {
-	return a.w == b.w && a.h == b.h && a.dflt == b.dflt && slices.Equal(a.tc.Colors, b.tc.Colors) &&
+	return a.w == b.w && a.h == b.h && a.dflt == b.dflt && a.tc.NoColor == b.tc.NoColor && slices.Equal(a.tc.Colors, b.tc.Colors) &&
 		a.tc.Depth == b.tc.Depth && a.tc.NoDepth == b.tc.NoDepth && a.tc.Samples == b.tc.Samples
 }
 
@@ -57,9 +57,11 @@ func targetConfig(fb *Framebuffer) (devConf, string) {
 	if fb.Width > 4096 || fb.Height > 4096 {
 		return c, fmt.Sprintf("framebuffer %dx%d beyond the device target's 4096", fb.Width, fb.Height)
 	}
-	if len(fb.Cbufs) == 0 || len(fb.Cbufs) > swom.MaxTargets {
-		return c, fmt.Sprintf("%d colour attachments (the device takes 1 to %d)", len(fb.Cbufs), swom.MaxTargets)
+	if len(fb.Cbufs) > swom.MaxTargets || len(fb.Cbufs) == 0 && fb.Zsbuf == nil {
+		return c, fmt.Sprintf("%d colour attachments (the device takes 1 to %d, or none with a depth/stencil attachment)", len(fb.Cbufs), swom.MaxTargets)
 	}
+	// No colour attachment: a depth-only pass (gfx TargetConfig.NoColor).
+	c.tc.NoColor = len(fb.Cbufs) == 0
 	for i, s := range fb.Cbufs {
 		if s == nil {
 			return c, fmt.Sprintf("colour attachment %d unbound", i)
@@ -82,8 +84,7 @@ func targetConfig(fb *Framebuffer) (devConf, string) {
 	} else {
 		c.tc.NoDepth = true
 	}
-	f0 := c.tc.Colors[0]
-	if len(c.tc.Colors) == 1 && (f0 == format.RGBA8 || f0 == format.BGRA8) && samples == 1 &&
+	if len(c.tc.Colors) == 1 && (c.tc.Colors[0] == format.RGBA8 || c.tc.Colors[0] == format.BGRA8) && samples == 1 &&
 		(fb.Zsbuf == nil || c.tc.Depth == abi.OMDepthD24S8) {
 		c.dflt, c.tc = true, gfx.TargetConfig{}
 	}

@@ -44,6 +44,7 @@
 //	5 equations, 15 factors incl. CONSTANT_ALPHA   OM FF
 //	16 logic ops, RGBA write mask, BGRA8 targets   OM FF            (bgra_mask in the key)
 //	MRT up to 4                                    OM FF            more: GateTooManyRTs
+//	depth-only pass (no colour attachment)         OM FF            (gfx TargetConfig.NoColor)
 //	MRT with depth/stencil writes                  OM SW            RouteMRTDepthWrite
 //	sRGB8A8 / R8 / RG8 / float / integer colour    OM SW            RouteColorFormat
 //	D16 / D32F / S8 depth-stencil                  OM SW            RouteDepthFormat
@@ -136,7 +137,8 @@
 // The attachments' host storage and the device's planes hold one framebuffer
 // state. A framebuffer of one RGBA8/BGRA8 attachment (and optionally D24S8)
 // uses the device's default A8R8G8B8/D24S8 planes, loaded from the host with
-// any contents; any other (several attachments, other formats, 4x MSAA) gets
+// any contents; any other (several attachments, none — a depth-only pass —,
+// other formats, 4x MSAA) gets
 // planes of its own formats (gfx.TargetConfig), which are recreated from the
 // attachments' recorded clear values or seeded with their contents
 // (gfx WriteTarget/WriteDepthStencil: one sample per pixel, so a 4x attachment
