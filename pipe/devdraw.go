@@ -46,9 +46,6 @@ func (c *Context) deviceGates(st *BoundState, l *linked, key VariantKey, info *D
 	default:
 		sp = pv.(*gfx.ShaderProgram)
 	}
-	if st.FS != nil && st.FS.Desc.Info.DualSource {
-		gate("layout(index = 1) fragment output (the device takes a second colour from location 1)")
-	}
 	fb := &st.FB
 	if conf, why := targetConfig(fb); why != "" {
 		gate("%s", why)

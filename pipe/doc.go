@@ -52,9 +52,9 @@
 //	framebuffer beyond the OM aperture             OM SW            RouteAperture
 //	framebuffer over 65535 pixels                  ref              GateFramebufferSize
 //	alpha test, depth bounds                       OM SW            RouteAlphaTest, RouteDepthBounds
-//	dual-source factors (2nd colour: location 1)   OM SW            RouteDualSource
+//	dual-source factors (2nd colour: index 1,
+//	  else location 1)                             OM SW            RouteDualSource
 //	dual source with several attachments           ref              GateDualSource
-//	layout(index = 1) fragment outputs             ref              GateDeviceBackend (gfx reads location 1)
 //	alpha-to-coverage, alpha-to-one                OM SW            RouteAlphaToCoverage, RouteAlphaToOne
 //	4x MSAA                                        RASTER+OM SW     RouteMultisample
 //	2x / 8x / 16x MSAA, MSAA with MRT              ref              GateSampleCount, GateMRTMultisample

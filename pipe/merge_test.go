@@ -1,8 +1,6 @@
 package pipe
 
 import (
-	"errors"
-	"strings"
 	"testing"
 )
 
@@ -197,25 +195,33 @@ func TestDrawDepthClamp(t *testing.T) {
 	}
 }
 
-// TestDualSourceIndexOutput: a fragment output declared with
-// layout(index = 1) is the compiler's dual-source second colour, which the
-// device does not read yet (it takes location 1): the draw gates with
-// GateDeviceBackend naming it, and ShaderInfo.DualSource is set.
+// TestDualSourceIndexOutput: the second colour declared with
+// layout(location = 0, index = 1) (ShaderInfo.DualSource) blends on the
+// device (STRICT) as the reference draw with that colour as the blend
+// constant does.
 func TestDualSourceIndexOutput(t *testing.T) {
-	e := newDrawEnv(t, Options{Strict: true}, false)
-	e.program(t, testVS, `#version 330
+	const fs = `#version 330
 in vec4 v_col;
 layout(location = 0, index = 0) out vec4 o0;
 layout(location = 0, index = 1) out vec4 o1;
-void main() { o0 = v_col; o1 = vec4(0.5); }
-`)
-	if !e.c.Bound().FS.Desc.Info.DualSource {
-		t.Fatal("ShaderInfo.DualSource not set for a layout(index = 1) output")
+void main() { o0 = v_col; o1 = vec4(0.25, 0.5, 0.75, 0.6); }
+`
+	bs := BlendState{RT: [MaxRenderTargets]RTBlendState{{BlendEnable: true, ColorMask: MaskRGBA,
+		RGBSrc: FactorOne, RGBDst: FactorInvSrc1Color, AlphaSrc: FactorSrc1Alpha, AlphaDst: FactorOne}}}
+	refBS := BlendState{RT: [MaxRenderTargets]RTBlendState{{BlendEnable: true, ColorMask: MaskRGBA,
+		RGBSrc: FactorOne, RGBDst: FactorInvConstColor, AlphaSrc: FactorConstAlpha, AlphaDst: FactorOne}}}
+	cols := [4][4]float32{{1, 0, 0, 0.5}, {0, 1, 0, 1}, {0, 0, 1, 0.2}, {1, 1, 0, 0.9}}
+	k := [4]float32{0.25, 0.5, 0.75, 0.6}
+	dev := mergeDraw(t, Options{Strict: true}, fs, bs, k, cols, RasterizerState{})
+	if !dev.c.Bound().FS.Desc.Info.DualSource || dev.c.Bound().FS.Desc.Info.ColorOutputs != 1 {
+		t.Errorf("ShaderInfo %+v: want DualSource and one colour output", dev.c.Bound().FS.Desc.Info)
 	}
-	e.posCol(t, quadVerts(0, [4]float32{1, 1, 1, 1}, -1, -1, 1, 1)...)
-	err := e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Count: 4}}})
-	var se *StrictError
-	if !errors.As(err, &se) || se.Reasons[0].Code != GateDeviceBackend || !strings.Contains(se.Reasons[0].Detail, "index = 1") {
-		t.Errorf("STRICT: %v, want GateDeviceBackend naming the index-1 output", err)
+	if st := dev.c.Stats(); st.Device != 1 || st.Routes[RouteDualSource] != 1 {
+		t.Fatalf("device stats %+v", st)
+	}
+	ref := mergeDraw(t, Options{ForceReference: true}, testFS, refBS, k, cols, RasterizerState{})
+	a, b := dev.image(t), ref.image(t)
+	if bad, worst := compareImages(a, b, 3); bad > len(a.Pix)/4/50 {
+		t.Errorf("%d pixels differ by more than 3 (worst %d)", bad, worst)
 	}
 }
