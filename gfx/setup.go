@@ -328,7 +328,7 @@ func SetupTriangle(v0, v1, v2 *SetupVertex, width, height int, near, far float32
 		}
 	}
 	fold := float32(1)
-	for g := 0; g < 24 && amax > 32; g++ {
+	for g := 0; g < 24 && amax > 32 && planes != PlanesCompiled; g++ {
 		for i := range rhw {
 			rhw[i] = float32(rhw[i] * 0.5)
 		}
@@ -338,7 +338,21 @@ func SetupTriangle(v0, v1, v2 *SetupVertex, width, height int, near, far float32
 	delta := func(pl abi.PrimPlane, a0, a1, a2 float32) {
 		out.setPlane(pl, fxHost(a0-a2, abi.FracA), fxHost(a1-a2, abi.FracA), fxHost(a2, abi.FracA))
 	}
-	if v0.NVar > 0 {
+	if v0.NVar > 0 && planes == PlanesCompiled {
+		// A compiled program's varyings, plane by plane in packing order,
+		// as float32 bits (a0−a2, a1−a2, a2): the wrapper interpolates
+		// them in float, so a varying constant over the primitive comes
+		// out exactly (Q7.24 would round 0.1 to 0.09999996). RASTER never
+		// reads these words; only the depth plane stays fixed point.
+		// spec: vortexpipe §3.4; docs/ABI.md (compiled planes)
+		for c := 0; c < v0.NVar; c++ {
+			a0, a1, a2 := v0.Var[c], v1.Var[c], v2.Var[c]
+			w := abi.VaryingPlane(c).Word()
+			out[w] = math.Float32bits(float32(a0 - a2))
+			out[w+1] = math.Float32bits(float32(a1 - a2))
+			out[w+2] = math.Float32bits(a2)
+		}
+	} else if v0.NVar > 0 {
 		// A compiled program's varyings, plane by plane in packing order.
 		for c := 0; c < v0.NVar; c++ {
 			delta(abi.VaryingPlane(c), float32(v0.Var[c]*rhw[0]), float32(v1.Var[c]*rhw[1]), float32(v2.Var[c]*rhw[2]))

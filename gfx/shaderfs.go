@@ -424,8 +424,10 @@ func (s *fsScratch) lane(sp *ShaderProgram, l int, prims, flat uint64) {
 	for w, pl := range sp.fsIn {
 		if pl >= 0 {
 			var v float32
-			if pl < abi.NumVaryingPlanes {
-				v = float32(float32(interp(abi.VaryingPlane(pl)))/one) * invW
+			if pl < abi.NumVaryingPlanes { // float32 planes (a0−a2, a1−a2, a2)
+				pw := abi.VaryingPlane(pl).Word()
+				a, b, c := math.Float32frombits(uint32(p[pw])), math.Float32frombits(uint32(p[pw+1])), math.Float32frombits(uint32(p[pw+2]))
+				v = float32(float32(float32(fdx*a)+float32(fdy*b))+c) * invW
 			} else { // a varying past the planes: its three vertex values
 				e := s.side[3*(pl-abi.NumVaryingPlanes):]
 				a0, a1, a2 := math.Float32frombits(e[0]), math.Float32frombits(e[1]), math.Float32frombits(e[2])
