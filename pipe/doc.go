@@ -45,6 +45,7 @@
 //	16 logic ops, RGBA write mask, BGRA8 targets   OM FF            (bgra_mask in the key)
 //	MRT up to 4                                    OM FF            more: GateTooManyRTs
 //	depth-only pass (no colour attachment)         OM FF            (gfx TargetConfig.NoColor)
+//	outputs beyond the bound attachments           dropped, as GL does, on either path
 //	MRT with depth/stencil writes                  OM SW            RouteMRTDepthWrite
 //	sRGB8A8 / R8 / RG8 / float / integer colour    OM SW            RouteColorFormat
 //	D16 / D32F / S8 depth-stencil                  OM SW            RouteDepthFormat

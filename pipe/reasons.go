@@ -46,6 +46,8 @@ const (
 	GateQuery
 	GateRenderCondition
 	GateStreamOutput
+	// GateMissingAttachment is no longer produced: outputs without an
+	// attachment are dropped, as GL drops them.
 	GateMissingAttachment
 	GateTooManyRTs
 	GateMRTMultisample

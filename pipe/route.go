@@ -194,17 +194,9 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 			rts = i + 1
 		}
 	}
-	outputs := fsInfo.ColorOutputs
-	if dualSource {
-		// Location 1 is attachment 0's second colour, not an attachment.
-		outputs = min(outputs, 1)
-	}
-	for i := 0; i < outputs; i++ {
-		if i >= len(fb.Cbufs) || fb.Cbufs[i] == nil {
-			gate(GateMissingAttachment, fmt.Sprintf("fragment output %d", i))
-			break
-		}
-	}
+	// Fragment outputs without a bound attachment are dropped, as GL
+	// drops them, on both paths (GateMissingAttachment is no longer
+	// produced).
 	if rts > abi.OMMaxRT {
 		gate(GateTooManyRTs, fmt.Sprintf("%d attachments", rts))
 	}
