@@ -58,7 +58,8 @@
 //	dual source with several attachments           ref              GateDualSource
 //	alpha-to-coverage, alpha-to-one                OM SW            RouteAlphaToCoverage, RouteAlphaToOne
 //	4x MSAA                                        RASTER+OM SW     RouteMultisample
-//	2x / 8x / 16x MSAA, MSAA with MRT              ref              GateSampleCount, GateMRTMultisample
+//	4x MSAA with MRT                               RASTER+OM SW     RouteMultisample
+//	2x / 8x / 16x MSAA                             ref              GateSampleCount
 //	2D POT BGRA8 (RGBA8 host-swizzled) textures    TEX FF           units 0-1 (stage = unit), else RouteTexStages
 //	CLAMP/REPEAT/MIRROR/BORDER, mip filters        TEX FF
 //	mirror-clamps, legacy CLAMP                    TEX SW           RouteTexWrap

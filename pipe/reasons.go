@@ -50,6 +50,8 @@ const (
 	// attachment are dropped, as GL drops them.
 	GateMissingAttachment
 	GateTooManyRTs
+	// GateMRTMultisample is no longer produced: 4x MSAA with several
+	// attachments runs on the software raster and merger.
 	GateMRTMultisample
 	GateColorFormat
 	GateDepthFormat

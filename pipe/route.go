@@ -203,9 +203,6 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 	if dualSource && rts > 1 {
 		gate(GateDualSource, fmt.Sprintf("%d attachments", rts))
 	}
-	if rts > 1 && samples > 1 {
-		gate(GateMRTMultisample, fmt.Sprintf("%d attachments, %d samples", rts, samples))
-	}
 	var bgra uint8
 	for i, s := range fb.Cbufs {
 		if s == nil || i >= abi.OMMaxRT {

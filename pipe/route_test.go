@@ -178,7 +178,7 @@ func TestRoute(t *testing.T) {
 		{name: "MSAA x MRT", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.FB.Samples = 4
 			st.FB.Cbufs = append(st.FB.Cbufs, testSurface(t, s, format.RGBA8, 64, 64))
-		}, gate: GateMRTMultisample},
+		}, route: []ReasonCode{RouteMultisample, RouteMRTDepthWrite}, key: VariantKey{SWRaster: true, SWOM: true, Samples: 4}},
 		{name: "alpha test", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.DSA = mustDSA(t, DepthStencilAlphaState{AlphaEnabled: true, AlphaFunc: FuncGreater, AlphaRef: 0.5})
 		}, route: []ReasonCode{RouteAlphaTest}, key: VariantKey{SWOM: true, Samples: 1}},

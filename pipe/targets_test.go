@@ -346,3 +346,59 @@ func TestTargetsSwitch(t *testing.T) {
 		t.Errorf("%d pixels differ (worst %d)", bad, worst)
 	}
 }
+
+// TestDrawMSAAMRT: a 4x draw into two attachments runs on the device
+// (STRICT); each attachment's samples equal those of a 4x single-attachment
+// draw of the same output (TestDrawMSAA compares that path with the
+// reference), so MRT adds nothing but the second plane. spec: vortexpipe §3.4.1
+func TestDrawMSAAMRT(t *testing.T) {
+	const fs1 = `#version 330
+in vec4 v_col;
+out vec4 o;
+void main() { o = vec4(1.0) - v_col * 0.5; }
+`
+	var v []float32
+	for _, p := range [][2]float32{{-0.9, -0.9}, {0.9, -0.7}, {-0.6, 0.9}} {
+		v = append(v, p[0], p[1], 0, 1, 0.9, 0.3, 0.6, 1)
+	}
+	draw := func(colors []format.Format, fs string) [][]byte {
+		e := targetsEnv(t, Options{Strict: true}, colors, format.D24S8, 4)
+		e.program(t, testVS, fs)
+		if err := e.c.Clear(ClearColor|ClearDepth|ClearStencil, [4]float32{0, 0, 0, 1}, 1, 0); err != nil {
+			t.Fatal(err)
+		}
+		e.posCol(t, v...)
+		if err := e.c.DrawVBO(&DrawInfo{Mode: PrimTriangles, InstanceCount: 1, Draws: []DrawRange{{Count: 3}}}); err != nil {
+			t.Fatal(err)
+		}
+		if st := e.c.Stats(); st.Device != 1 || st.Routes[RouteMultisample] != 1 {
+			t.Fatalf("stats %+v", st)
+		}
+		var out [][]byte
+		for _, s := range e.c.Bound().FB.Cbufs {
+			px := make([]byte, s.Resource.Size())
+			if err := s.Resource.Read(0, px); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, px)
+		}
+		return out
+	}
+	mrt := draw([]format.Format{format.RGBA8, format.RGBA8}, mrtFS)
+	one := draw([]format.Format{format.RGBA8}, testFS)
+	two := draw([]format.Format{format.RGBA8}, fs1)
+	for i, want := range [][]byte{one[0], two[0]} {
+		if !slices.Equal(mrt[i], want) {
+			t.Errorf("attachment %d's samples differ from the single-attachment draw", i)
+		}
+	}
+	edge := 0
+	for p := 0; p+16 <= len(mrt[0]); p += 16 {
+		if !slices.Equal(mrt[0][p:p+4], mrt[0][p+12:p+16]) {
+			edge++
+		}
+	}
+	if edge < 10 {
+		t.Errorf("%d pixels with differing samples: want antialiased edges", edge)
+	}
+}
