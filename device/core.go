@@ -2,7 +2,6 @@ package device
 
 import (
 	"fmt"
-	"sync"
 
 	"vortexgfx/abi"
 )
@@ -20,30 +19,10 @@ type FragmentWave struct {
 	FragPID [MaxWaveLanes]uint32
 }
 
-// job is one unit of work for a core goroutine: a compute launch's share, a wave,
-// or a batch of waves.
+// job is one unit of work for a core goroutine: a compute launch's share or a wave.
 type job struct {
 	launch *launchJob
-	batch  *waveBatch
 	wave   FragmentWave
-}
-
-// waveBatchLen is how many fragment waves a frame kick hands a busy core at
-// once: one channel send (and at most one wake-up of the core goroutine) per
-// batch instead of per wave. A core with nothing queued gets each wave at once.
-const waveBatchLen = 16
-
-// waveBatch is a run of fragment waves for one core, in submission order.
-type waveBatch struct {
-	waves []FragmentWave // cap waveBatchLen
-}
-
-// wavePending is a core's batch being filled; mu also orders the sends, so a
-// core receives its batches in the order their waves were queued.
-type wavePending struct {
-	mu sync.Mutex
-	b  *waveBatch
-	_  [40]byte // keep cores' locks off one cache line
 }
 
 // core is one SIMT core: a goroutine that runs its jobs in arrival order.
@@ -67,6 +46,7 @@ func newCore(d *Device, id int) *core {
 	c.cta.dev = d
 	c.cta.WarpWidth = d.threads
 	c.cta.Core = id
+	c.cta.slot = id
 	return c
 }
 
@@ -83,13 +63,6 @@ func (c *core) run() {
 		switch {
 		case j.launch != nil:
 			c.runLaunch(j.launch)
-		case j.batch != nil:
-			for i := range j.batch.waves {
-				c.runWave(&j.batch.waves[i])
-			}
-			j.batch.waves = j.batch.waves[:0]
-			c.d.batches.Put(j.batch)
-			j.batch = nil
 		default:
 			c.runWave(&j.wave)
 		}
@@ -98,7 +71,12 @@ func (c *core) run() {
 
 // ctaCost applies the cost model to the finished CTA and folds its counters into s.
 func (c *core) ctaCost(s *LaunchStats, base uint64) uint64 {
-	t := &c.cta
+	return ctaCost(&c.cta, &c.d.perf[c.id], s, base)
+}
+
+// ctaCost applies the cost model to the finished CTA t, folds its counters into
+// s and adds them to its core's counter bank p.
+func ctaCost(t *CTA, p *perfBank, s *LaunchStats, base uint64) uint64 {
 	warps := uint64(t.Warps())
 	cyc := base + warps*(CostPhaseIssue*t.phases+CostBarrier*t.barrier) +
 		(t.memOps+uint64(t.WarpWidth)-1)/uint64(t.WarpWidth)
@@ -108,7 +86,6 @@ func (c *core) ctaCost(s *LaunchStats, base uint64) uint64 {
 	s.Barriers += t.barrier
 	s.MemOps += t.memOps
 	s.Cycles += cyc
-	p := &c.d.perf[c.id]
 	p.add(abi.MPMCore, perfCycles, cyc)
 	p.add(abi.MPMCore, perfInstret, t.invoc)
 	p.add(abi.MPMCore, perfWarps, warps)
@@ -244,72 +221,6 @@ func (d *Device) SubmitFragment(core int, w *FragmentWave) error {
 	d.fragWG.Add(1)
 	d.cores[core].jobs <- job{wave: *w}
 	return nil
-}
-
-// queueWave adds a fragment wave to core's pending batch, which goes to the core
-// when full or at flushWaves; fill writes the wave in place. Waves queued for
-// one core run in queue order, like SubmitFragment's. spec: rasterizer §9.1, §9.3
-func (d *Device) queueWave(core int, fill func(w *FragmentWave)) error {
-	if core < 0 || core >= d.ncores {
-		return fmt.Errorf("device: fragment wave for core %d (device has %d)", core, d.ncores)
-	}
-	p := &d.pending[core]
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.b == nil {
-		p.b, _ = d.batches.Get().(*waveBatch)
-		if p.b == nil {
-			p.b = &waveBatch{waves: make([]FragmentWave, 0, waveBatchLen)}
-		}
-	}
-	b := p.b
-	b.waves = b.waves[:len(b.waves)+1]
-	w := &b.waves[len(b.waves)-1]
-	fill(w)
-	if w.Lanes < 1 || w.Lanes > d.threads || w.Kernel == nil {
-		b.waves = b.waves[:len(b.waves)-1]
-		if w.Kernel == nil {
-			return fmt.Errorf("device: fragment wave without a kernel")
-		}
-		return fmt.Errorf("device: fragment wave of %d lanes (warp width %d)", w.Lanes, d.threads)
-	}
-	// Hold the wave back only while the core has queued work to get on with:
-	// an idle core gets it at once, so batching never starves a core.
-	if len(b.waves) < waveBatchLen && len(d.cores[core].jobs) > 0 {
-		return nil
-	}
-	return d.sendBatch(core, p)
-}
-
-// sendBatch hands p's batch to its core; the caller holds p.mu.
-func (d *Device) sendBatch(core int, p *wavePending) error {
-	b := p.b
-	if b == nil || len(b.waves) == 0 {
-		return nil
-	}
-	p.b = nil
-	d.runMu.RLock()
-	defer d.runMu.RUnlock()
-	if d.isClosed {
-		return fmt.Errorf("device: fragment wave: %w", ErrClosed)
-	}
-	d.fragWG.Add(len(b.waves))
-	d.cores[core].jobs <- job{batch: b}
-	return nil
-}
-
-// flushWaves sends every core's partly filled batch (before WaitFragments).
-func (d *Device) flushWaves() error {
-	var first error
-	for i := range d.pending {
-		p := &d.pending[i]
-		p.mu.Lock()
-		if err := d.sendBatch(i, p); err != nil && first == nil {
-			first = err
-		}
-		p.mu.Unlock()
-	}
-	return first
 }
 
 // WaitFragments waits until every submitted wave has run and returns the busiest

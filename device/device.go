@@ -68,9 +68,7 @@ type Device struct {
 	lastErr  error
 	frame    LaunchStats // fragment waves of the frame kick in progress
 	fragWG   sync.WaitGroup
-	pending  []wavePending // per core: the frame kick's wave batch being filled
-	batches  sync.Pool     // of *waveBatch
-	runMu    sync.RWMutex  // guards isClosed against sends to the core goroutines
+	runMu    sync.RWMutex // guards isClosed against sends to the core goroutines
 	isClosed bool
 
 	gfx graphicsState // the RASTER/TEX/OM binding of the frame in progress (graphics.go)
@@ -93,7 +91,6 @@ func New(cfg config.Config, mem Memory, lib *Library) (*Device, error) {
 		threads: cfg.Device.Threads, warps: cfg.Device.Warps, lmem: cfg.Device.LocalMemBytes,
 	}
 	d.perf = make([]perfBank, d.ncores)
-	d.pending = make([]wavePending, d.ncores)
 	d.cores = make([]*core, d.ncores)
 	for i := range d.cores {
 		d.cores[i] = newCore(d, i)

@@ -3,6 +3,7 @@ package device
 import (
 	"context"
 	"fmt"
+	goruntime "runtime"
 	"sync"
 	"sync/atomic"
 
@@ -34,12 +35,13 @@ type GraphicsStats struct {
 // graphicsState is the device's graphics wiring: the memory the units view and
 // the frame in progress (nil between frames).
 type graphicsState struct {
-	frame atomic.Pointer[gfxFrame]
-	mu    sync.Mutex
-	last  GraphicsStats
-	cores []gfxCoreCounters // reused across frames (recorder buffers)
-	tex   tex.CostModel     // resolved TEX cost model
-	om    om.CostModel      // resolved OM cost model
+	frame   atomic.Pointer[gfxFrame]
+	mu      sync.Mutex
+	last    GraphicsStats
+	cores   []gfxCoreCounters // reused across frames (recorder buffers)
+	runners []CTA             // one per raster worker: the CTA its waves run in
+	tex     tex.CostModel     // resolved TEX cost model
+	om      om.CostModel      // resolved OM cost model
 }
 
 // gfxFrame is one frame kick's bound units, read-only while waves run, plus
@@ -51,19 +53,23 @@ type gfxFrame struct {
 	omErr     [abi.OMMaxRT]error
 	tex       [abi.TexNumStages]*tex.Sampler
 	texErr    [abi.TexNumStages]error
-	cores     []gfxCoreCounters
-	binLog    uint // RASTER bin size: the replay order of the TEX/OM models
-	texLine   uint // log2 tcache line bytes
-	omLine    uint // log2 ocache line bytes
+	cores     []gfxCoreCounters // worker × cores + core (see graphicsKick)
+	binLog    uint              // RASTER bin size: the replay order of the TEX/OM models
+	texLine   uint              // log2 tcache line bytes
+	omLine    uint              // log2 ocache line bytes
 }
 
-// gfxCoreCounters are one core's live counters and its record of TEX/OM
-// traffic for the cost models; only that core's goroutine writes them.
+// gfxCoreCounters are the live counters of one core's fragment waves run by
+// one raster worker, and their record of TEX/OM traffic for the cost models;
+// only that worker's goroutine writes them.
 type gfxCoreCounters struct {
 	texReads, omReads, omWrites uint64
 	rec                         perfRecorder
 	taps                        tex.Taps
 	acc                         om.Access
+	fragStats                   LaunchStats
+	fragCycles                  uint64
+	fragErr                     error
 	_                           [40]byte // keep cores off one cache line
 }
 
@@ -150,12 +156,17 @@ func (d *Device) graphicsKick(ctx context.Context, mem ViewMemory, rc raster.Con
 	if binLog == 0 {
 		binLog = abi.DefaultBinLogSize
 	}
-	if len(d.gfx.cores) != d.ncores {
-		d.gfx.cores = make([]gfxCoreCounters, d.ncores)
+	workers := rc.Workers
+	if workers <= 0 {
+		workers = goruntime.GOMAXPROCS(0) // raster.Config's default
+	}
+	if len(d.gfx.cores) != workers*d.ncores {
+		d.gfx.cores = make([]gfxCoreCounters, workers*d.ncores)
 	}
 	for i := range d.gfx.cores {
 		c := &d.gfx.cores[i]
 		c.texReads, c.omReads, c.omWrites = 0, 0, 0
+		c.fragStats, c.fragCycles, c.fragErr = LaunchStats{}, 0, nil
 		c.rec.reset()
 	}
 	fr := &gfxFrame{cores: d.gfx.cores, depthOnly: st.OM.ApertureDepth&1 != 0,
@@ -179,17 +190,53 @@ func (d *Device) graphicsKick(ctx context.Context, mem ViewMemory, rc raster.Con
 	d.gfx.frame.Store(fr)
 	defer d.gfx.frame.Store(nil)
 
+	// Each raster worker runs the waves it launches on its own goroutine, as
+	// the owner core would (the core's counters, its TEX/OM record): a bin's
+	// waves come from one worker in order, so every pixel still sees its
+	// fragments in order, and per-worker records merge per core by bin.
+	runners := d.gfx.runners[:0]
+	for range workers {
+		runners = append(runners, CTA{WarpWidth: d.threads, dev: d})
+	}
+	d.gfx.runners = runners
+	for i := range runners {
+		runners[i].setMemory(d.mem)
+	}
 	launch := func(core int, wv *raster.Wave) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		return d.queueWave(core, func(fw *FragmentWave) {
-			fw.Kernel, fw.Param, fw.Lanes = kern, wv.Param, abi.QuadLanes*wv.Quads
-			if fw.Lanes <= len(fw.FragPos) && fw.Lanes <= len(wv.Pos) { // else queueWave refuses it
-				copy(fw.FragPos[:], wv.Pos[:fw.Lanes])
-				copy(fw.FragPID[:], wv.PID[:fw.Lanes])
-			}
-		})
+		lanes := abi.QuadLanes * wv.Quads
+		switch {
+		case core < 0 || core >= d.ncores:
+			return fmt.Errorf("device: fragment wave for core %d (device has %d)", core, d.ncores)
+		case lanes < 1 || lanes > d.threads || lanes > len(wv.Pos) || lanes > len(wv.PID):
+			return fmt.Errorf("device: fragment wave of %d lanes (warp width %d)", lanes, d.threads)
+		case wv.Worker < 0 || wv.Worker >= workers:
+			return fmt.Errorf("device: fragment wave from raster worker %d of %d", wv.Worker, workers)
+		}
+		slot := wv.Worker*d.ncores + core
+		cc := &fr.cores[slot]
+		if cc.fragErr != nil {
+			return nil // this core's share already failed; drop the rest in order
+		}
+		t := &runners[wv.Worker]
+		t.Core, t.slot = core, slot
+		t.Threads, t.err = lanes, nil
+		t.phases, t.barrier, t.memOps, t.invoc = 0, 0, 0, 0
+		t.LMem = t.LMem[:0]
+		t.BlockIdx = [3]uint32{}
+		t.BlockDim, t.GridDim, t.ClusterDim = [3]uint32{uint32(lanes), 1, 1}, [3]uint32{1, 1, 1}, [3]uint32{1, 1, 1}
+		t.Args = wv.Param
+		t.fragPos, t.fragPID = wv.Pos[:lanes], wv.PID[:lanes]
+		err := runKernel(kern, t)
+		d.perf[core].add(abi.MPMCore, perfWaves, 1)
+		cc.fragCycles += ctaCost(t, &d.perf[core], &cc.fragStats, CostWave)
+		t.fragPos, t.fragPID = nil, nil
+		if err != nil {
+			cc.fragErr = fmt.Errorf("fragment wave on core %d: %w", core, err)
+		}
+		return nil
 	}
 	view := mem
 	if rc.EarlyZ && rs.EarlyZSafe&1 != 0 {
@@ -197,11 +244,8 @@ func (d *Device) graphicsKick(ctx context.Context, mem ViewMemory, rc raster.Con
 			return 0, err
 		}
 	}
-	rst, rerr := raster.Run(view, &rs, rc, launch)
-	if err := d.flushWaves(); err != nil && rerr == nil {
-		rerr = err
-	}
-	fcyc, _, ferr := d.WaitFragments() // the drain is the launch barrier
+	rst, rerr := raster.Run(view, &rs, rc, launch) // its return is the launch barrier
+	fcyc, ferr := d.foldFragments(fr, workers)
 	gs := GraphicsStats{Raster: rst}
 	for i := range fr.cores {
 		c := &fr.cores[i]
@@ -219,6 +263,31 @@ func (d *Device) graphicsKick(ctx context.Context, mem ViewMemory, rc raster.Con
 		return gs.Cycles, rerr
 	}
 	return gs.Cycles, ferr
+}
+
+// foldFragments sums the frame's fragment waves per core over the raster
+// workers, as WaitFragments does for waves run on the cores: the busiest
+// core's cycles, the waves' counters (joining the frame kick's LaunchStats) and
+// the first error, lowest core first.
+func (d *Device) foldFragments(fr *gfxFrame, workers int) (cycles uint64, err error) {
+	var stats LaunchStats
+	for k := 0; k < d.ncores; k++ {
+		var cyc uint64
+		for w := 0; w < workers; w++ {
+			c := &fr.cores[w*d.ncores+k]
+			cyc += c.fragCycles
+			stats.add(c.fragStats)
+			if err == nil {
+				err = c.fragErr
+			}
+		}
+		cycles = max(cycles, cyc)
+	}
+	stats.Cycles = 0
+	d.statsMu.Lock()
+	d.frame.add(stats)
+	d.statsMu.Unlock()
+	return cycles, err
 }
 
 // snapshotMemory is device memory with the depth buffer replaced by a copy taken

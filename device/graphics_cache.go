@@ -110,15 +110,30 @@ func (r *perfRecorder) addOM(c *CTA, binLog uint, flags, zl, cl uint64) {
 	sg.om1 = r.om.n
 }
 
-// replay runs the core's recorded traffic through fresh TEX and OM caches in
-// bin order and returns the cache-model counters (READS and WRITES of OM are
-// counted live by the caller). spec: vortex-hardware-facts §7
-func (r *perfRecorder) replay(tm tex.CostModel, omm om.CostModel) (tex.Perf, om.Perf) {
-	slices.SortStableFunc(r.segs, func(a, b waveSeg) int {
+// segRef names segment i of recorder r.
+type segRef struct {
+	r *perfRecorder
+	i int
+}
+
+// replay runs one core's recorded traffic — recorded by one or more raster
+// workers, each bin's wholly by one of them — through fresh TEX and OM caches
+// in bin order (within a bin, in recording order) and returns the cache-model
+// counters (READS and WRITES of OM are counted live by the caller).
+// spec: vortex-hardware-facts §7
+func replay(recs []*perfRecorder, tm tex.CostModel, omm om.CostModel) (tex.Perf, om.Perf) {
+	var refs []segRef
+	for _, r := range recs {
+		for i := range r.segs {
+			refs = append(refs, segRef{r, i})
+		}
+	}
+	slices.SortStableFunc(refs, func(a, b segRef) int {
+		ab, bb := a.r.segs[a.i].bin, b.r.segs[b.i].bin
 		switch {
-		case a.bin < b.bin:
+		case ab < bb:
 			return -1
-		case a.bin > b.bin:
+		case ab > bb:
 			return 1
 		}
 		return 0
@@ -130,8 +145,8 @@ func (r *perfRecorder) replay(tm tex.CostModel, omm om.CostModel) (tex.Perf, om.
 	var tt, ot int64
 	var lines [2]uint64
 	var tl [len(tex.Taps{}.Addr)]uint64
-	for i := range r.segs {
-		s := &r.segs[i]
+	for _, ref := range refs {
+		r, s := ref.r, &ref.r.segs[ref.i]
 		for k := s.tex0; k < s.tex1; {
 			w := r.tex.at(k)
 			n := int(w >> 56)

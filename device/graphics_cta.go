@@ -22,7 +22,7 @@ func (c *CTA) Tex(stage int, u, v int32, lod uint32) uint32 {
 		c.Fail(fmt.Errorf("vx_tex: %w", fr.texErr[stage]))
 		return 0
 	}
-	cc := &fr.cores[c.Core]
+	cc := &fr.cores[c.slot]
 	cc.texReads++
 	texel := s.SampleTaps(u, v, lod, &cc.taps)
 	r := &cc.rec
@@ -52,7 +52,7 @@ func (c *CTA) OMExport(x, y int, face uint32, rt int, color, depth, flags uint32
 		c.Fail(fmt.Errorf("vx_om_export: %w", fr.omErr[rt]))
 		return false
 	}
-	cc := &fr.cores[c.Core]
+	cc := &fr.cores[c.slot]
 	cc.omReads++
 	pass := u.ExportAccess(x, y, face, color, depth, &cc.acc)
 	if pass {

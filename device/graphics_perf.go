@@ -31,17 +31,27 @@ func (d *Device) publishGraphicsPerf(fr *gfxFrame, rst *raster.Stats, rc raster.
 	}
 	// Each core's replay is independent: run them side by side, publish in
 	// core order.
-	tps, ops := make([]tex.Perf, len(fr.cores)), make([]om.Perf, len(fr.cores))
+	n := d.ncores
+	workers := len(fr.cores) / n
+	tps, ops := make([]tex.Perf, n), make([]om.Perf, n)
 	var wg sync.WaitGroup
-	for i := range fr.cores {
-		wg.Go(func() { tps[i], ops[i] = fr.cores[i].rec.replay(tm, omm) })
+	for i := range n {
+		wg.Go(func() {
+			recs := make([]*perfRecorder, workers)
+			for w := range recs {
+				recs[w] = &fr.cores[w*n+i].rec
+			}
+			tps[i], ops[i] = replay(recs, tm, omm)
+		})
 	}
 	wg.Wait()
-	for i := range fr.cores {
-		c := &fr.cores[i]
+	for i := range n {
 		tp, op := tps[i], ops[i]
-		tp.Reads = c.texReads
-		op.Reads, op.Writes = c.omReads, c.omWrites
+		for w := range workers {
+			c := &fr.cores[w*n+i]
+			tp.Reads += c.texReads
+			op.Reads, op.Writes = op.Reads+c.omReads, op.Writes+c.omWrites
+		}
 		addTexPerf(&gs.Tex, &tp)
 		addOMPerf(&gs.OM, &op)
 		for _, x := range [...]ctr{

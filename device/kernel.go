@@ -87,6 +87,7 @@ type CTA struct {
 	// Fragment launch registers of each lane (rasterizer §9.3); nil for compute CTAs.
 	fragPos, fragPID []uint32
 
+	slot    int // this CTA's gfxFrame.cores entry (its core's, or its walker's for that core)
 	mem     Memory
 	words   wordMemory   // mem's word accessors when it has them (nil otherwise)
 	wins    windowMemory // mem's allocation windows when it has them (nil otherwise)

@@ -74,6 +74,10 @@ type Wave struct {
 	Param  uint64 // FRAG_PARAM
 	PC     uint64 // snooped KMU startup PC
 	Engine int
+	// Worker is the index (0 ≤ Worker < Config.Workers) of the host goroutine
+	// launching the wave: launches with one Worker never run concurrently, so
+	// a Launch may keep per-worker state.
+	Worker int
 }
 
 // Launch receives each wave with its owner core's device-wide index: the
@@ -228,6 +232,7 @@ func Run(mem Memory, st *State, cfg Config, launch Launch) (Stats, error) {
 	var wg sync.WaitGroup
 	for w := range ws {
 		ws[w] = newWalker(f)
+		ws[w].wave.Worker = w
 		wg.Add(1)
 		go func(wk *walker) {
 			defer wg.Done()
