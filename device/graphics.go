@@ -45,7 +45,8 @@ type graphicsState struct {
 }
 
 // gfxFrame is one frame kick's bound units, read-only while waves run, plus
-// per-core counters each written only by its own core goroutine.
+// per-core counters (one set per raster worker and core), each written only by the
+// goroutine of that worker.
 type gfxFrame struct {
 	aper      abi.Aperture // APERTURE_XBITS/YBITS/RECORD_SHIFT
 	depthOnly bool         // APERTURE_DEPTH_ONLY
@@ -92,6 +93,10 @@ func (d *Device) RasterConfig() raster.Config {
 // at FRAG_ENTRY (resolved through the module image at the snooped STARTUP_ADDR)
 // with FRAG_PARAM as its arguments; TEX and OM are reached through CTA.Tex and
 // CTA.OMExport with the latched DCR state. cfg overrides RasterConfig when non-nil.
+// The simulator runs a wave on the host goroutine of the raster worker that
+// emitted it, counted as the owner core's (CTA.Core, its counters, its TEX/OM
+// record): one bin's waves keep their order, and bins of one owner core shade
+// in parallel on the host without changing any result.
 // spec: rasterizer §5, §9; vortexpipe §3.3
 func (d *Device) EnableGraphics(mem ViewMemory, cfg *raster.Config) {
 	rc := d.RasterConfig()
@@ -159,6 +164,7 @@ func (d *Device) graphicsKick(ctx context.Context, mem ViewMemory, rc raster.Con
 	workers := rc.Workers
 	if workers <= 0 {
 		workers = goruntime.GOMAXPROCS(0) // raster.Config's default
+		rc.Workers = workers              // fixed for raster.Run and the slots alike
 	}
 	if len(d.gfx.cores) != workers*d.ncores {
 		d.gfx.cores = make([]gfxCoreCounters, workers*d.ncores)
