@@ -73,12 +73,16 @@ func TestContextState(t *testing.T) {
 		t.Error("a time-elapsed query gates draws")
 	}
 	occ, _ := c.CreateQuery(QueryOcclusionPredicate)
-	if err := c.SetRenderCondition(occ, false, CondWait); err != nil || !c.Bound().QueryCondition {
-		t.Errorf("render condition: %v", err)
+	if err := c.SetRenderCondition(occ, false, CondWait); err != nil || c.Bound().QueryCondition {
+		t.Errorf("render condition: %v (the host evaluates it; it gates nothing)", err)
+	}
+	_ = c.BeginQuery(occ)
+	if st := c.Bound(); !st.OcclusionQuery || st.CountingQuery {
+		t.Errorf("open occlusion query: %+v", st)
 	}
 	c.DestroyQuery(occ)
-	if c.Bound().QueryCondition {
-		t.Error("destroyed query still conditions draws")
+	if c.cond != nil || c.Bound().OcclusionQuery {
+		t.Error("destroyed query still conditions or counts draws")
 	}
 	if _, err := c.CreateQuery(0); err == nil {
 		t.Error("query type 0 accepted")

@@ -266,8 +266,13 @@ func (c *Context) drawDevice(st *BoundState, l *linked, sp *gfx.ShaderProgram, a
 	c.devStats = ds
 	c.cpCycles += ds.CPCycles
 	for q := range c.queries {
-		if q.Type == QueryTimeElapsed {
+		switch {
+		case q.Type == QueryTimeElapsed:
 			q.result += ds.CPCycles
+		case q.Type.Occlusion():
+			// Routing sent OM to software under the query: the merger
+			// counted the samples passing. spec: vortexpipe §1.5
+			q.result += uint64(max(ds.SWPassed, 0))
 		}
 	}
 	c.mu.Unlock()

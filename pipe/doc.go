@@ -34,8 +34,9 @@
 //	depth clamp (near clip off, depth clamped)     OM SW            RouteDepthClamp
 //	depth-clip disable without depth clamp         ref              GateDepthClip
 //	draw count from stream output                  ref              GateStreamOutput
-//	open occlusion/statistics query                ref              GateQuery (device counts no samples yet)
-//	query-based render condition                   ref              GateRenderCondition
+//	open occlusion counter/predicate               OM SW            RouteOcclusionQuery (the merger counts)
+//	open statistics/primitives-generated query     ref              GateQuery
+//	query-based render condition                   either           (evaluated on the host per call)
 //	VS/FS without a device program                 ref              GateVSNotCompiled, GateFSNotCompiled
 //	4 to 16 vec4 varyings, up to 64 flat words     device           (planes + per-primitive side array)
 //	more than 16 vec4 varyings or 64 flat words    ref              GateVaryings
@@ -154,11 +155,12 @@
 //
 // # Queries
 //
-// Occlusion counters and predicates are counted on the reference renderer
-// (routing sends draws under them there): a second pass of the draw over a
-// scratch stencil plane seeded with the depth attachment counts the samples
-// passing the depth test (at most 255 per pixel and draw; not with the stencil
-// test on). Primitives generated counts assembled primitives; time elapsed and
+// Occlusion counters and predicates count the samples passing the
+// per-sample tests: on the device the software merger counts them (routing
+// sends OM to software under an open occlusion query); on the reference
+// renderer a second pass of the draw over a scratch stencil plane seeded with
+// the depth attachment counts the samples passing the depth test (at most 255
+// per pixel and draw; not with the stencil test on). Primitives generated counts assembled primitives; time elapsed and
 // timestamps are command-processor cycles of device draws; pipeline statistics
 // stay zero. A render condition skips a call when its predicate says so.
 //

@@ -15,11 +15,13 @@ func (c *Context) Bound() *BoundState {
 	}
 	st.FB.Cbufs = append([]*Surface(nil), c.fb.Cbufs...)
 	for q := range c.queries {
-		if q.Type.CountsDraws() {
+		switch {
+		case q.Type.Occlusion():
+			st.OcclusionQuery = true
+		case q.Type.CountsDraws():
 			st.CountingQuery = true
 		}
 	}
-	st.QueryCondition = c.cond != nil
 	return st
 }
 

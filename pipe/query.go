@@ -16,8 +16,7 @@ const (
 )
 
 // CountsDraws reports whether an open query of this type counts what draws
-// produce. The device does not count samples yet, so such a query gates every draw
-// it is open over. spec: vortexpipe §1.5, §3.1 (post-gates)
+// produce. spec: vortexpipe §1.5, §3.1 (post-gates)
 func (t QueryType) CountsDraws() bool {
 	switch t {
 	case QueryOcclusionCounter, QueryOcclusionPredicate, QueryPipelineStatistics, QueryPrimitivesGenerated:
@@ -26,9 +25,17 @@ func (t QueryType) CountsDraws() bool {
 	return false
 }
 
+// Occlusion reports whether the query counts samples passing the per-sample
+// tests, which the device's software merger counts (a draw under it routes
+// OM to software); the other counting queries gate. spec: vortexpipe §1.5
+func (t QueryType) Occlusion() bool {
+	return t == QueryOcclusionCounter || t == QueryOcclusionPredicate
+}
+
 // Query is a query object (pipe_query). Occlusion counters and predicates
-// count the samples that pass the depth test on the reference renderer (routing
-// sends every draw under them there), primitives generated counts assembled
+// count the samples that pass the depth and stencil tests: on the device the
+// software merger counts them (gfx DeviceDrawStats.SWPassed), on the reference
+// renderer a second pass counts them; primitives generated counts assembled
 // primitives, time elapsed the command-processor cycles of device draws, and a
 // timestamp the context's CP cycles so far. Pipeline statistics stay zero.
 // spec: vortexpipe §1.5 (llvmpipe renders and counts)
@@ -117,8 +124,8 @@ const (
 )
 
 // RenderCondition predicates draws on a query's result (pipe render_condition).
-// A query-based condition gates: the reference renderer owns the query.
-// spec: vortexpipe §3.1
+// Draws complete before they return, so the host evaluates the predicate at
+// each call and a passing call draws wherever it routes. spec: vortexpipe §3.1
 type RenderCondition struct {
 	Query     *Query
 	Condition bool // Gallium's condition flag: which query result skips the draw

@@ -44,6 +44,9 @@ const (
 	GatePolygonOffset
 	GateSampleCount
 	GateQuery
+	// GateRenderCondition is produced only for a BoundState that sets
+	// QueryCondition; Context.Bound never does (the host evaluates the
+	// predicate at each call).
 	GateRenderCondition
 	GateStreamOutput
 	// GateMissingAttachment is no longer produced: outputs without an
@@ -108,6 +111,7 @@ const (
 	RouteAlphaToOne
 	RouteDepthClamp
 	RouteTexAniso
+	RouteOcclusionQuery
 	numReasonCodes
 )
 
@@ -120,7 +124,7 @@ var reasonNames = [numReasonCodes]string{
 	GatePolygonMode:       "line/point polygon mode",
 	GatePolygonOffset:     "polygon offset",
 	GateSampleCount:       "sample count other than 1 or 4",
-	GateQuery:             "open occlusion/statistics query (the device does not count samples yet)",
+	GateQuery:             "open pipeline-statistics or primitives-generated query",
 	GateRenderCondition:   "query-based render condition",
 	GateStreamOutput:      "draw count from stream output",
 	GateMissingAttachment: "fewer bound attachments than fragment outputs",
@@ -171,6 +175,7 @@ var reasonNames = [numReasonCodes]string{
 	RouteAlphaToOne:      "alpha-to-one (software merger)",
 	RouteDepthClamp:      "depth clamp (software merger, near clip off)",
 	RouteTexAniso:        "anisotropic filtering (software sampler)",
+	RouteOcclusionQuery:  "open occlusion query (the software merger counts samples)",
 }
 
 // String describes the reason.

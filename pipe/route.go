@@ -27,9 +27,14 @@ type BoundState struct {
 	BlendColorF [4]float32
 	Scissor     Scissor
 	Viewport    Viewport
-	// CountingQuery is set while an occlusion/statistics query is open.
+	// CountingQuery is set while a pipeline-statistics or
+	// primitives-generated query is open.
 	CountingQuery bool
-	// QueryCondition is set under a query-based render condition.
+	// OcclusionQuery is set while an occlusion counter or predicate is open:
+	// the software merger counts the samples.
+	OcclusionQuery bool
+	// QueryCondition gates under a query-based render condition; Bound
+	// leaves it false, since the host evaluates the predicate at each call.
 	QueryCondition bool
 }
 
@@ -145,6 +150,10 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 	}
 	if st.CountingQuery {
 		gate(GateQuery, "")
+	}
+	if st.OcclusionQuery {
+		swOM = true
+		route(RouteOcclusionQuery, "")
 	}
 	if st.QueryCondition {
 		gate(GateRenderCondition, "")

@@ -99,7 +99,9 @@ func TestRoute(t *testing.T) {
 		{name: "strip", mut: func(_ *BoundState, _ *Caps, _ *Options, d *DrawShape) { d.Mode = PrimTriangleStrip }, key: hw},
 		{name: "fan", mut: func(_ *BoundState, _ *Caps, _ *Options, d *DrawShape) { d.Mode = PrimTriangleFan }, key: hw},
 		{name: "stream-output count", mut: func(_ *BoundState, _ *Caps, _ *Options, d *DrawShape) { d.CountFromStreamOutput = true }, gate: GateStreamOutput},
-		{name: "occlusion query", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.CountingQuery = true }, gate: GateQuery},
+		{name: "statistics query", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.CountingQuery = true }, gate: GateQuery},
+		{name: "occlusion query", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.OcclusionQuery = true },
+			route: []ReasonCode{RouteOcclusionQuery}, key: VariantKey{SWOM: true, Samples: 1}},
 		{name: "render condition", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.QueryCondition = true }, gate: GateRenderCondition},
 		{name: "16 vec4 varyings", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.VS.Desc.Info.VaryingVec4s = 16 }, key: hw},
 		{name: "17 vec4 varyings", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.VS.Desc.Info.VaryingVec4s = 17 }, gate: GateVaryings},
@@ -391,7 +393,7 @@ func TestStrictAndStats(t *testing.T) {
 		if len(plan) != 2 || !plan[0].Decision.Reference || !plan[1].Decision.Empty {
 			t.Fatalf("plan %+v", plan)
 		}
-		q, _ := c.CreateQuery(QueryOcclusionCounter)
+		q, _ := c.CreateQuery(QueryPipelineStatistics)
 		if err := c.BeginQuery(q); err != nil {
 			t.Fatal(err)
 		}
