@@ -121,8 +121,9 @@
 // textures from the sampler views) or on the reference renderer (package ref
 // with ref/program running the same compiled program). The device draw carries
 // the whole merger state (gfx ShaderDraw.Merge: depth, two-sided stencil,
-// per-target blend and write masks, logic op, alpha and depth-bounds tests)
-// and the variant key, so units routed to software run on the device. A draw
+// per-target blend and write masks, logic op, alpha and depth-bounds tests,
+// dual-source factors, alpha-to-coverage/one, depth clamp) and the variant
+// key, so units routed to software run on the device. A draw
 // Route keeps on the device that the device backend cannot take yet gates
 // with GateDeviceBackend naming the part: a viewport or scissor smaller than
 // the framebuffer, a depth range of [0, 0], a 4x attachment whose samples
@@ -167,7 +168,11 @@
 // # Not implemented
 //
 // Multisample rendering on the reference renderer (a 4x framebuffer draws on
-// the device only; Blit resolves it), line and point rasterization on the
-// device, std140 uniform blocks read from constant buffers other than 0, and
-// the device backend gates above.
+// the device only; Blit resolves it), line and point rasterization, polygon
+// offset and depth-clip disable without depth clamp on the device, std140
+// uniform blocks read from constant buffers other than 0, and the device
+// backend gates above. The reference renderer takes no second colour from a
+// program and has no alpha-to-coverage/one, so a dual-source or
+// alpha-to-coverage draw that falls back for another reason renders without
+// them (the device path is exact).
 package pipe
