@@ -7,7 +7,9 @@
 // Every queue has its own CP ring and its own worker goroutine; launches are one
 // batch and one doorbell (QMD where the CP supports it, the 20 DCR writes otherwise);
 // completion is by interrupt, and the worker reads the completion mailbox in host
-// memory instead of polling Q_SEQNUM.
+// memory instead of polling Q_SEQNUM. A transport that lends pinned host memory
+// (HostViewer) gets batch data staged in place; a DCRRead on an idle queue runs on
+// its caller's goroutine.
 //
 // On a CP that advertises VM the runtime programs CP_SATP at open and keeps buffers
 // behind Sv32/Sv39 page tables in device memory (see AllocOptions and vm.go); modules
