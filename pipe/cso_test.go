@@ -195,7 +195,7 @@ func TestNewRasterizer(t *testing.T) {
 		{"offset", RasterizerState{OffsetTri: true, OffsetUnits: 1}, []ReasonCode{GatePolygonOffset}, false},
 		{"clamp", RasterizerState{DepthClamp: true}, nil, false},
 		{"clamp, no clip", RasterizerState{DepthClamp: true, DepthClipDisable: true}, nil, false},
-		{"no clip", RasterizerState{DepthClipDisable: true}, []ReasonCode{GateDepthClip}, false},
+		{"no clip", RasterizerState{DepthClipDisable: true}, nil, false},
 	}
 	for _, tc := range tests {
 		r, err := NewRasterizer(tc.in)

@@ -529,10 +529,16 @@ func mergeState(st *BoundState) swom.State {
 		s.DualSource = b.DualSource
 		s.AlphaToCoverage, s.AlphaToOne = b.State.AlphaToCoverage, b.State.AlphaToOne
 	}
-	if r := st.Rast; r != nil && r.State.DepthClamp {
-		// GL depth clamp: gfx turns setup_k's near clip off and fills the
-		// clamp range from the depth range.
-		s.DepthClamp = true
+	if r := st.Rast; r != nil {
+		switch {
+		case r.State.DepthClamp:
+			// GL depth clamp: gfx turns setup_k's depth clip off and
+			// fills the clamp range from the depth range.
+			s.DepthClamp = true
+		case r.State.DepthClipDisable:
+			// Clip off, no clamp: the fixed-point attachment's [0, 1].
+			s.DepthClamp, s.ClampMin, s.ClampMax = true, 0, 1
+		}
 	}
 	s.Constant = st.BlendColorF
 	return s

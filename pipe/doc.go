@@ -32,7 +32,8 @@
 //	lines, points, line/point polygon modes        ref              GateTopology, GatePolygonMode
 //	polygon offset                                 ref              GatePolygonOffset
 //	depth clamp (near clip off, depth clamped)     OM SW            RouteDepthClamp
-//	depth-clip disable without depth clamp         ref              GateDepthClip
+//	depth-clip disable without depth clamp         OM SW            RouteDepthClip (clamped to [0, 1])
+//	  the same over a D32F attachment              ref              GateDepthClip
 //	draw count from stream output                  ref              GateStreamOutput
 //	open occlusion counter/predicate               OM SW            RouteOcclusionQuery (the merger counts)
 //	open statistics/primitives-generated query     ref              GateQuery
@@ -169,7 +170,7 @@
 //
 // Multisample rendering on the reference renderer (a 4x framebuffer draws on
 // the device only; Blit resolves it), line and point rasterization, polygon
-// offset and depth-clip disable without depth clamp on the device, std140
+// offset and unclamped float depth without the depth clip on the device, std140
 // uniform blocks read from constant buffers other than 0, and the device
 // backend gates above. The reference renderer takes no second colour from a
 // program and has no alpha-to-coverage/one, so a dual-source or

@@ -189,6 +189,28 @@ func TestDrawDepthClamp(t *testing.T) {
 	if diff > len(za)/50 {
 		t.Errorf("%d depth values differ", diff)
 	}
+	// Clip off without clamp over D24S8 at the depth range [0, 1] stores
+	// what GL depth clamp does.
+	noClip := run(Options{Strict: true}, RasterizerState{DepthClipDisable: true})
+	if st := noClip.c.Stats(); st.Device != 1 || st.Routes[RouteDepthClip] != 1 {
+		t.Fatalf("clip-disable stats %+v", st)
+	}
+	if bad, worst := compareImages(noClip.image(t), b, 3); bad > len(b.Pix)/4/50 {
+		t.Errorf("clip disable: %d pixels differ by more than 3 (worst %d)", bad, worst)
+	}
+	zc, err := noClip.c.ReadDepth()
+	if err != nil {
+		t.Fatal(err)
+	}
+	diff = 0
+	for i := range zc {
+		if d := zc[i] - zb[i]; d > 1e-3 || d < -1e-3 {
+			diff++
+		}
+	}
+	if diff > len(zc)/50 {
+		t.Errorf("clip disable: %d depth values differ", diff)
+	}
 	clipped := run(Options{Strict: true}, RasterizerState{})
 	if n, m := covered(dev), covered(clipped); n <= m+50 {
 		t.Errorf("clamped quad covers %d pixels, clipped %d: want the clipped-away parts drawn", n, m)

@@ -24,10 +24,11 @@ type RasterizerState struct {
 // Rasterizer is a rasterizer CSO captured at creation: the cull/front-face pair the
 // front end's setup_k applies (after the viewport's y-flip, at draw time), the
 // scissor enable for RASTER's SCISSOR_X/Y words, Flags for state the device
-// front end does not implement (line/point fill, polygon offset, depth-clip
-// disable without depth clamp), each of which gates the draw, and Routes for
-// depth clamp (setup_k skips the near clip and the software merger clamps the
-// depth to the depth range, as GL's depth clamp does). spec: vortexpipe §1.4,
+// front end does not implement (line/point fill, polygon offset), each of
+// which gates the draw, and Routes for depth clamp (setup_k skips the depth
+// clip and the software merger clamps the depth to the depth range, as GL's
+// depth clamp does) and depth-clip disable (clamped to [0, 1], what a
+// fixed-point attachment stores). spec: vortexpipe §1.4,
 // §3.2 step 2, §3.7 (depth-clamp row), §3.8
 type Rasterizer struct {
 	State RasterizerState
@@ -53,10 +54,14 @@ func NewRasterizer(s RasterizerState) (*Rasterizer, error) {
 	if s.OffsetTri && (s.OffsetUnits != 0 || s.OffsetScale != 0) {
 		r.Flags = append(r.Flags, Reason{GatePolygonOffset, fmt.Sprintf("units %g scale %g", s.OffsetUnits, s.OffsetScale)})
 	}
-	if s.DepthClamp {
+	switch {
+	case s.DepthClamp:
 		r.Routes = append(r.Routes, Reason{RouteDepthClamp, ""})
-	} else if s.DepthClipDisable {
-		r.Flags = append(r.Flags, Reason{GateDepthClip, ""})
+	case s.DepthClipDisable:
+		// No clip, no clamp: a fixed-point depth attachment stores the depth
+		// clamped to [0, 1], which the merger's clamp to [0, 1] is exactly;
+		// Route gates it over a float attachment.
+		r.Routes = append(r.Routes, Reason{RouteDepthClip, ""})
 	}
 	return r, nil
 }

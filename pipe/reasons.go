@@ -72,8 +72,8 @@ const (
 	GateAlphaToCoverage
 	GateAlphaToOne
 	GateDepthClamp
-	// GateDepthClip: depth-clip disable without depth clamp (the device
-	// disables the near clip only together with the clamp).
+	// GateDepthClip: depth-clip disable without depth clamp over a float
+	// depth attachment (which would store the unclamped depth).
 	GateDepthClip
 	GateVaryings
 	GateFramebufferSize
@@ -112,6 +112,7 @@ const (
 	RouteDepthClamp
 	RouteTexAniso
 	RouteOcclusionQuery
+	RouteDepthClip
 	numReasonCodes
 )
 
@@ -141,7 +142,7 @@ var reasonNames = [numReasonCodes]string{
 	GateAlphaToCoverage:   "alpha-to-coverage",
 	GateAlphaToOne:        "alpha-to-one",
 	GateDepthClamp:        "depth clamp",
-	GateDepthClip:         "depth-clip disable without depth clamp",
+	GateDepthClip:         "depth-clip disable without depth clamp over a float depth attachment",
 	GateVaryings:          "more than 16 vec4 varyings or 64 flat words",
 	GateFramebufferSize:   "framebuffer larger than 65535 pixels",
 	GateForcedReference:   "reference path forced by option",
@@ -176,6 +177,7 @@ var reasonNames = [numReasonCodes]string{
 	RouteDepthClamp:      "depth clamp (software merger, near clip off)",
 	RouteTexAniso:        "anisotropic filtering (software sampler)",
 	RouteOcclusionQuery:  "open occlusion query (the software merger counts samples)",
+	RouteDepthClip:       "depth-clip disable (software merger, clip off, depth clamped to [0, 1])",
 }
 
 // String describes the reason.

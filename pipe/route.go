@@ -162,6 +162,10 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 	if st.Rast != nil {
 		dec.Gates = append(dec.Gates, st.Rast.Flags...)
 		for _, r := range st.Rast.Routes {
+			if z := st.FB.Zsbuf; r.Code == RouteDepthClip && z != nil && z.Fmt() == format.D32F {
+				gate(GateDepthClip, z.Fmt().String())
+				continue
+			}
 			swOM = true
 			route(r.Code, r.Detail)
 		}

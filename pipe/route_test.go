@@ -211,6 +211,10 @@ func TestRoute(t *testing.T) {
 		}, route: []ReasonCode{RouteDepthClamp}, key: VariantKey{SWOM: true, Samples: 1}},
 		{name: "depth clip disable", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.Rast, _ = NewRasterizer(RasterizerState{DepthClipDisable: true})
+		}, route: []ReasonCode{RouteDepthClip}, key: VariantKey{SWOM: true, Samples: 1}},
+		{name: "depth clip disable, D32F", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Rast, _ = NewRasterizer(RasterizerState{DepthClipDisable: true})
+			st.FB.Zsbuf = testSurface(t, s, format.D32F, 64, 64)
 		}, gate: GateDepthClip},
 		{name: "framebuffer > 65535", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.FB.Width = 70000

@@ -97,7 +97,12 @@ func TestStrictGates(t *testing.T) {
 			blend(BlendState{RT: [8]RTBlendState{{BlendEnable: true, RGBSrc: FactorSrc1Color, RGBDst: FactorZero,
 				AlphaSrc: FactorOne, AlphaDst: FactorZero, ColorMask: MaskRGBA}}})(t, e, info)
 		}},
-		{GateDepthClip, rast(RasterizerState{DepthClipDisable: true})},
+		{GateDepthClip, func(t *testing.T, e *drawEnv, info *DrawInfo) {
+			fb(func(t *testing.T, e *drawEnv) Framebuffer {
+				return Framebuffer{Width: e.w, Height: e.h, Cbufs: []*Surface{{Resource: e.rt}}, Zsbuf: &Surface{Resource: newTex(t, e.s, format.D32F, e.w, e.h)}}
+			})(t, e, info)
+			rast(RasterizerState{DepthClipDisable: true})(t, e, info)
+		}},
 		{GateVaryings, shaders(`#version 330
 layout(location = 0) in vec4 pos;
 out vec4 a[16];
