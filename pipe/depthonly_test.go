@@ -61,36 +61,45 @@ void main() {}
 				draw()
 				return e, depth
 			}
-			dev, za := run(Options{Strict: true})
-			if st := dev.c.Stats(); st.Device != 4 || st.Reference != 0 {
-				t.Fatalf("device stats %+v", st)
-			}
 			ref, zb := run(Options{ForceReference: true})
-			diff, near := 0, 0
-			for i := range za {
-				if d := za[i] - zb[i]; d > 1e-3 || d < -1e-3 {
-					diff++
+			for _, force := range []Unit{0, UnitAll} {
+				dev, za := run(Options{Strict: true, ForceSW: force})
+				if st := dev.c.Stats(); st.Device != 4 || st.Reference != 0 {
+					t.Fatalf("device stats %+v", st)
 				}
-				if za[i] < 1 {
-					near++
-				}
-			}
-			if diff > len(za)/50 || near < 200 {
-				t.Errorf("%d depth values differ, %d written", diff, near)
-			}
-			a, b := dev.image(t), ref.image(t)
-			if bad, worst := compareImages(a, b, 3); bad > len(a.Pix)/4/50 {
-				t.Errorf("%d pixels differ by more than 3 (worst %d)", bad, worst)
-			}
-			lit := 0
-			for i := 0; i < len(a.Pix); i += 4 {
-				if a.Pix[i]|a.Pix[i+1] != 0 {
-					lit++
-				}
-			}
-			if lit < 200 {
-				t.Errorf("the EQUAL colour pass drew %d pixels", lit)
+				compareDepthPass(t, force, dev, ref, za, zb)
 			}
 		})
+	}
+}
+
+// compareDepthPass compares a device depth pre-pass and EQUAL colour pass
+// with the reference renderer's.
+func compareDepthPass(t *testing.T, force Unit, dev, ref *drawEnv, za, zb []float32) {
+	t.Helper()
+	diff, near := 0, 0
+	for i := range za {
+		if d := za[i] - zb[i]; d > 1e-3 || d < -1e-3 {
+			diff++
+		}
+		if za[i] < 1 {
+			near++
+		}
+	}
+	if diff > len(za)/50 || near < 200 {
+		t.Errorf("force %v: %d depth values differ, %d written", force, diff, near)
+	}
+	a, b := dev.image(t), ref.image(t)
+	if bad, worst := compareImages(a, b, 3); bad > len(a.Pix)/4/50 {
+		t.Errorf("force %v: %d pixels differ by more than 3 (worst %d)", force, bad, worst)
+	}
+	lit := 0
+	for i := 0; i < len(a.Pix); i += 4 {
+		if a.Pix[i]|a.Pix[i+1] != 0 {
+			lit++
+		}
+	}
+	if lit < 200 {
+		t.Errorf("force %v: the EQUAL colour pass drew %d pixels", force, lit)
 	}
 }
