@@ -89,9 +89,10 @@ type CTA struct {
 
 	slot    int // this CTA's gfxFrame.cores entry (its core's, or its walker's for that core)
 	mem     Memory
-	words   wordMemory   // mem's word accessors when it has them (nil otherwise)
-	wins    windowMemory // mem's allocation windows when it has them (nil otherwise)
-	win     mem.Window   // the window of the allocation last accessed
+	words   wordMemory  // mem's word accessors when it has them (nil otherwise)
+	wins    *mem.Memory // mem's own memory when it lends allocation windows (nil otherwise)
+	win     [ctaWindows]mem.Window
+	nwin    int // valid entries of win, most recently used first, all of one allocation map
 	dev     *Device
 	err     error
 	phases  uint64
@@ -204,41 +205,56 @@ type wordMemory interface {
 	WriteU64(addr uint64, v uint64) error
 }
 
-// windowMemory is a Memory that lends direct windows on its allocations
-// (package mem's *Device): a CTA accesses the allocation it last touched
-// without a lookup while the allocation map is unchanged.
-type windowMemory interface {
-	Window(addr uint64) (mem.Window, bool)
-	Current(w *mem.Window) bool
-}
+// ctaWindows is how many allocations a CTA keeps direct windows on: a kernel
+// typically streams a few buffers at once (indices, vertices, outputs).
+const ctaWindows = 4
 
 // setMemory points the CTA at m (and at its windows and word accessors when it
-// has them).
+// has them: package mem's *Device).
 func (c *CTA) setMemory(m Memory) {
 	c.mem = m
 	c.words, _ = m.(wordMemory)
-	c.wins, _ = m.(windowMemory)
-	c.win = mem.Window{}
+	c.wins, c.nwin = nil, 0
+	if d, ok := m.(*mem.Device); ok {
+		c.wins = &d.Memory
+	}
 }
 
-// direct returns the n bytes at addr from the CTA's window, taking the window
-// of addr's allocation when the cached one is stale or elsewhere; nil when the
-// bytes do not lie inside one allocation (the memory's own access then
-// reports the fault exactly).
+// direct returns the n bytes at addr through the CTA's windows (taken from the
+// current allocation map; a new window replaces the least recently used), or
+// nil when the bytes do not lie inside one allocation: the memory's own access
+// then reports the fault exactly.
 func (c *CTA) direct(addr uint64, n int) []byte {
-	w := &c.win
-	if !c.wins.Current(w) || addr < w.Base || addr-w.Base >= uint64(len(w.Data)) {
-		nw, ok := c.wins.Window(addr)
-		if !ok {
-			return nil
-		}
-		*w = nw
+	if c.nwin > 0 && !c.wins.Current(&c.win[0]) {
+		c.nwin = 0 // the allocation map changed: every window may be stale
 	}
-	off := addr - w.Base
-	if uint64(n) > uint64(len(w.Data))-off {
+	for i := 0; i < c.nwin; i++ {
+		w := &c.win[i]
+		if off := addr - w.Base; addr >= w.Base && off < uint64(len(w.Data)) {
+			if uint64(n) > uint64(len(w.Data))-off {
+				return nil
+			}
+			if i > 0 {
+				c.win[0], c.win[i] = c.win[i], c.win[0]
+			}
+			return c.win[0].Data[off : off+uint64(n) : off+uint64(n)]
+		}
+	}
+	nw, ok := c.wins.Window(addr)
+	if !ok {
 		return nil
 	}
-	return w.Data[off : off+uint64(n) : off+uint64(n)]
+	if c.nwin > 0 && !nw.SameMap(&c.win[0]) {
+		c.nwin = 0
+	}
+	c.nwin = min(c.nwin+1, ctaWindows)
+	copy(c.win[1:c.nwin], c.win[:c.nwin-1])
+	c.win[0] = nw
+	off := addr - nw.Base
+	if uint64(n) > uint64(len(nw.Data))-off {
+		return nil
+	}
+	return nw.Data[off : off+uint64(n) : off+uint64(n)]
 }
 
 // ReadU32 loads a little-endian word (0 after a fault).

@@ -69,3 +69,36 @@ func TestCTAWindowedAccess(t *testing.T) {
 func faultAt(err error, what string, addr uint64) bool {
 	return errors.Is(err, ErrFault) && strings.Contains(err.Error(), fmt.Sprintf("%s at %#x outside", what, addr))
 }
+
+// TestCTAWindowsRoundRobin: more buffers than the CTA keeps windows on, touched
+// in turn, all read back what was written; freeing one makes exactly its
+// accesses fault.
+func TestCTAWindowsRoundRobin(t *testing.T) {
+	m := mem.NewDevice(mem.DefaultDeviceBase, 1<<24)
+	var bufs []uint64
+	for range ctaWindows + 2 {
+		a, _ := m.Alloc(64, 0)
+		bufs = append(bufs, a)
+	}
+	var c CTA
+	c.setMemory(m)
+	for round := uint32(0); round < 3; round++ {
+		for i, a := range bufs {
+			c.WriteU32(a+4*uint64(round), uint32(i)<<8|round)
+		}
+	}
+	for i, a := range bufs {
+		for round := uint32(0); round < 3; round++ {
+			if v := c.ReadU32(a + 4*uint64(round)); v != uint32(i)<<8|round {
+				t.Fatalf("buffer %d word %d = %#x", i, round, v)
+			}
+		}
+	}
+	_ = m.Free(bufs[2])
+	if _ = c.ReadU32(bufs[1]); c.Err() != nil {
+		t.Fatalf("live buffer after a free: %v", c.Err())
+	}
+	if v := c.ReadU32(bufs[2]); v != 0 || !faultAt(c.Err(), "read of 4 bytes", bufs[2]) {
+		t.Fatalf("freed buffer: %#x, %v", v, c.Err())
+	}
+}

@@ -386,6 +386,9 @@ func (m *Memory) Window(addr uint64) (Window, bool) {
 	return Window{snap: p, Base: r.base, Data: r.data}, true
 }
 
+// SameMap reports whether w and o were taken from one allocation map.
+func (w *Window) SameMap(o *Window) bool { return w.snap == o.snap }
+
 // Current reports whether w was taken from m's current allocation map (no
 // Alloc or Free since), so that its allocation still exists as viewed.
 func (m *Memory) Current(w *Window) bool { return w.snap != nil && m.snap.Load() == w.snap }
