@@ -273,6 +273,9 @@ func (c *Context) drawDevice(st *BoundState, l *linked, sp *gfx.ShaderProgram, a
 			// Routing sent OM to software under the query: the merger
 			// counted the samples passing. spec: vortexpipe §1.5
 			q.result += uint64(max(ds.SWPassed, 0))
+		case q.Type == QueryPrimitivesGenerated:
+			// The assembled triangles, before clipping and culling.
+			q.result += uint64(dr.Count/3) * uint64(max(dr.Instances, 1))
 		}
 	}
 	c.mu.Unlock()

@@ -36,7 +36,8 @@
 //	  the same over a D32F attachment              ref              GateDepthClip
 //	draw count from stream output                  ref              GateStreamOutput
 //	open occlusion counter/predicate               OM SW            RouteOcclusionQuery (the merger counts)
-//	open statistics/primitives-generated query     ref              GateQuery
+//	open primitives-generated query                device           (counted on the host)
+//	open pipeline-statistics query                 ref              GateQuery
 //	query-based render condition                   either           (evaluated on the host per call)
 //	VS/FS without a device program                 ref              GateVSNotCompiled, GateFSNotCompiled
 //	4 to 16 vec4 varyings, up to 64 flat words     device           (planes + per-primitive side array)

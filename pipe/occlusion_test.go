@@ -47,3 +47,43 @@ func TestOcclusionDevice(t *testing.T) {
 		t.Errorf("device counted %d samples, the reference renderer %d", dev, ref)
 	}
 }
+
+// TestPrimitivesGeneratedDevice: a primitives-generated query over an
+// instanced, indexed strip with a restart counts the assembled triangles on
+// the device (STRICT) as on the reference renderer, culled ones included.
+func TestPrimitivesGeneratedDevice(t *testing.T) {
+	run := func(o Options) uint64 {
+		e := newDrawEnv(t, o, false)
+		e.program(t, testVS, testFS)
+		r, err := e.c.CreateRasterizerState(RasterizerState{Cull: CullBack, FrontCCW: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.c.BindRasterizerState(r)
+		e.posCol(t, append(quadVerts(0, [4]float32{1, 1, 1, 1}, -1, -1, 0, 0), quadVerts(0, [4]float32{1, 0, 1, 1}, 0, 0, 1, 1)...)...)
+		ib := e.bytes(t, []byte{0, 1, 2, 3, 0xFF, 4, 5, 6, 7, 6})
+		q, _ := e.c.CreateQuery(QueryPrimitivesGenerated)
+		if err := e.c.BeginQuery(q); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, Index: ib, IndexSize: 1, PrimitiveRestart: true, RestartIndex: 0xFF,
+			InstanceCount: 3, Draws: []DrawRange{{Count: 10}}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.c.EndQuery(q); err != nil {
+			t.Fatal(err)
+		}
+		n, err := e.c.GetQueryResult(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st := e.c.Stats(); o.Strict && st.Device != 1 {
+			t.Fatalf("stats %+v", st)
+		}
+		return n
+	}
+	dev, ref := run(Options{Strict: true}), run(Options{ForceReference: true})
+	if dev != ref || dev != 3*(2+3) {
+		t.Errorf("device counted %d primitives, the reference renderer %d; want %d", dev, ref, 3*(2+3))
+	}
+}

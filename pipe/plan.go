@@ -18,6 +18,8 @@ func (c *Context) Bound() *BoundState {
 		switch {
 		case q.Type.Occlusion():
 			st.OcclusionQuery = true
+		case q.Type == QueryPrimitivesGenerated:
+			// Counted on the host from the assembled list on either path.
 		case q.Type.CountsDraws():
 			st.CountingQuery = true
 		}

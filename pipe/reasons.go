@@ -125,7 +125,7 @@ var reasonNames = [numReasonCodes]string{
 	GatePolygonMode:       "line/point polygon mode",
 	GatePolygonOffset:     "polygon offset",
 	GateSampleCount:       "sample count other than 1 or 4",
-	GateQuery:             "open pipeline-statistics or primitives-generated query",
+	GateQuery:             "open pipeline-statistics query",
 	GateRenderCondition:   "query-based render condition",
 	GateStreamOutput:      "draw count from stream output",
 	GateMissingAttachment: "fewer bound attachments than fragment outputs",

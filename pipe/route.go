@@ -27,8 +27,7 @@ type BoundState struct {
 	BlendColorF [4]float32
 	Scissor     Scissor
 	Viewport    Viewport
-	// CountingQuery is set while a pipeline-statistics or
-	// primitives-generated query is open.
+	// CountingQuery is set while a pipeline-statistics query is open.
 	CountingQuery bool
 	// OcclusionQuery is set while an occlusion counter or predicate is open:
 	// the software merger counts the samples.

@@ -70,7 +70,7 @@ func TestStrictGates(t *testing.T) {
 			return Framebuffer{Width: e.w, Height: e.h, Samples: 2, Cbufs: []*Surface{{Resource: e.rt}}}
 		})},
 		{GateQuery, func(t *testing.T, e *drawEnv, _ *DrawInfo) {
-			q, _ := e.c.CreateQuery(QueryPrimitivesGenerated)
+			q, _ := e.c.CreateQuery(QueryPipelineStatistics)
 			_ = e.c.BeginQuery(q)
 		}},
 		{GateStreamOutput, func(t *testing.T, e *drawEnv, info *DrawInfo) { info.CountFromStreamOutput = true }},
