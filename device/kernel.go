@@ -92,7 +92,9 @@ type CTA struct {
 	words   wordMemory  // mem's word accessors when it has them (nil otherwise)
 	wins    *mem.Memory // mem's own memory when it lends allocation windows (nil otherwise)
 	win     [ctaWindows]mem.Window
-	nwin    int // valid entries of win, most recently used first, all of one allocation map
+	nwin    int // valid entries of win, all taken from one allocation map
+	lastWin int // the entry that served the last access
+	nextWin int // the entry a new window replaces once all are in use
 	dev     *Device
 	err     error
 	phases  uint64
@@ -206,38 +208,51 @@ type wordMemory interface {
 }
 
 // ctaWindows is how many allocations a CTA keeps direct windows on: a kernel
-// typically streams a few buffers at once (indices, vertices, outputs).
-const ctaWindows = 4
+// typically streams several buffers at once (indices, vertices, slots, outputs).
+const ctaWindows = 8
 
 // setMemory points the CTA at m (and at its windows and word accessors when it
 // has them: package mem's *Device).
 func (c *CTA) setMemory(m Memory) {
 	c.mem = m
 	c.words, _ = m.(wordMemory)
-	c.wins, c.nwin = nil, 0
+	c.wins, c.nwin, c.lastWin, c.nextWin = nil, 0, 0, 0
 	if d, ok := m.(*mem.Device); ok {
 		c.wins = &d.Memory
 	}
 }
 
-// direct returns the n bytes at addr through the CTA's windows (taken from the
-// current allocation map; a new window replaces the least recently used), or
-// nil when the bytes do not lie inside one allocation: the memory's own access
-// then reports the fault exactly.
+// inWindow returns the n bytes at addr when window i holds addr, and whether
+// it does (nil with true: the bytes run past its allocation's end).
+func (c *CTA) inWindow(i int, addr uint64, n int) ([]byte, bool) {
+	w := &c.win[i]
+	off := addr - w.Base
+	if addr < w.Base || off >= uint64(len(w.Data)) {
+		return nil, false
+	}
+	if uint64(n) > uint64(len(w.Data))-off {
+		return nil, true
+	}
+	return w.Data[off : off+uint64(n) : off+uint64(n)], true
+}
+
+// direct returns the n bytes at addr through the CTA's windows (all taken from
+// the current allocation map; a new one replaces the oldest), or nil when the
+// bytes do not lie inside one allocation: the memory's own access then
+// reports the fault exactly.
 func (c *CTA) direct(addr uint64, n int) []byte {
 	if c.nwin > 0 && !c.wins.Current(&c.win[0]) {
-		c.nwin = 0 // the allocation map changed: every window may be stale
+		c.nwin, c.lastWin, c.nextWin = 0, 0, 0 // the allocation map changed
+	}
+	if c.lastWin < c.nwin {
+		if b, ok := c.inWindow(c.lastWin, addr, n); ok {
+			return b
+		}
 	}
 	for i := 0; i < c.nwin; i++ {
-		w := &c.win[i]
-		if off := addr - w.Base; addr >= w.Base && off < uint64(len(w.Data)) {
-			if uint64(n) > uint64(len(w.Data))-off {
-				return nil
-			}
-			if i > 0 {
-				c.win[0], c.win[i] = c.win[i], c.win[0]
-			}
-			return c.win[0].Data[off : off+uint64(n) : off+uint64(n)]
+		if b, ok := c.inWindow(i, addr, n); ok {
+			c.lastWin = i
+			return b
 		}
 	}
 	nw, ok := c.wins.Window(addr)
@@ -245,16 +260,17 @@ func (c *CTA) direct(addr uint64, n int) []byte {
 		return nil
 	}
 	if c.nwin > 0 && !nw.SameMap(&c.win[0]) {
-		c.nwin = 0
+		c.nwin, c.nextWin = 0, 0
 	}
-	c.nwin = min(c.nwin+1, ctaWindows)
-	copy(c.win[1:c.nwin], c.win[:c.nwin-1])
-	c.win[0] = nw
-	off := addr - nw.Base
-	if uint64(n) > uint64(len(nw.Data))-off {
-		return nil
+	i := c.nwin
+	if i < ctaWindows {
+		c.nwin++
+	} else {
+		i, c.nextWin = c.nextWin, (c.nextWin+1)%ctaWindows
 	}
-	return nw.Data[off : off+uint64(n) : off+uint64(n)]
+	c.win[i], c.lastWin = nw, i
+	b, _ := c.inWindow(i, addr, n)
+	return b
 }
 
 // ReadU32 loads a little-endian word (0 after a fault).
