@@ -6,8 +6,9 @@ import (
 	"vortexgfx/abi"
 )
 
-// MaxRenderTargets is the number of colour attachments the API accepts; the device
-// merger has abi.OMMaxRT banks and more attachments gate. spec: vortexpipe §3.7 (MRT)
+// MaxRenderTargets is the number of colour attachments the API accepts; the FF
+// merger has abi.OMMaxRT banks, and more attachments (up to
+// abi.SWOMMaxTargets) run on the software merger. spec: vortexpipe §3.7 (MRT)
 const MaxRenderTargets = 8
 
 // RTBlendState is one attachment's blend state (pipe_rt_blend_state).

@@ -46,7 +46,8 @@
 //	all 8 depth funcs, two-sided stencil           OM FF
 //	5 equations, 15 factors incl. CONSTANT_ALPHA   OM FF
 //	16 logic ops, RGBA write mask, BGRA8 targets   OM FF            (bgra_mask in the key)
-//	MRT up to 4                                    OM FF            more: GateTooManyRTs
+//	MRT up to 4                                    OM FF
+//	MRT with 5 to 8 attachments                    OM SW            RouteManyRTs
 //	depth-only pass (no colour attachment)         OM FF            (gfx TargetConfig.NoColor)
 //	outputs beyond the bound attachments           dropped, as GL does, on either path
 //	MRT with depth/stencil writes                  OM SW            RouteMRTDepthWrite

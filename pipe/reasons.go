@@ -113,6 +113,7 @@ const (
 	RouteTexAniso
 	RouteOcclusionQuery
 	RouteDepthClip
+	RouteManyRTs
 	numReasonCodes
 )
 
@@ -129,7 +130,7 @@ var reasonNames = [numReasonCodes]string{
 	GateRenderCondition:   "query-based render condition",
 	GateStreamOutput:      "draw count from stream output",
 	GateMissingAttachment: "fewer bound attachments than fragment outputs",
-	GateTooManyRTs:        "more than 4 colour attachments",
+	GateTooManyRTs:        "more than 8 colour attachments",
 	GateMRTMultisample:    "multisample multi-attachment draw",
 	GateColorFormat:       "colour attachment format neither merger encodes",
 	GateDepthFormat:       "depth/stencil format neither merger encodes",
@@ -178,6 +179,7 @@ var reasonNames = [numReasonCodes]string{
 	RouteTexAniso:        "anisotropic filtering (software sampler)",
 	RouteOcclusionQuery:  "open occlusion query (the software merger counts samples)",
 	RouteDepthClip:       "depth-clip disable (software merger, clip off, depth clamped to [0, 1])",
+	RouteManyRTs:         "5 to 8 colour attachments (software merger)",
 }
 
 // String describes the reason.

@@ -209,15 +209,20 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 	// Fragment outputs without a bound attachment are dropped, as GL
 	// drops them, on both paths (GateMissingAttachment is no longer
 	// produced).
-	if rts > abi.OMMaxRT {
+	switch {
+	case rts > abi.SWOMMaxTargets:
 		gate(GateTooManyRTs, fmt.Sprintf("%d attachments", rts))
+	case rts > abi.OMMaxRT:
+		// The FF OM has four banks; the software merger takes eight.
+		swOM = true
+		route(RouteManyRTs, fmt.Sprintf("%d attachments", rts))
 	}
 	if dualSource && rts > 1 {
 		gate(GateDualSource, fmt.Sprintf("%d attachments", rts))
 	}
 	var bgra uint8
 	for i, s := range fb.Cbufs {
-		if s == nil || i >= abi.OMMaxRT {
+		if s == nil || i >= abi.SWOMMaxTargets {
 			continue
 		}
 		f := s.Fmt()

@@ -150,6 +150,11 @@ func TestRoute(t *testing.T) {
 			for i := 0; i < 4; i++ {
 				st.FB.Cbufs = append(st.FB.Cbufs, testSurface(t, s, format.RGBA8, 64, 64))
 			}
+		}, route: []ReasonCode{RouteManyRTs, RouteMRTDepthWrite}, key: VariantKey{SWOM: true, Samples: 1}},
+		{name: "9 attachments", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			for i := 0; i < 8; i++ {
+				st.FB.Cbufs = append(st.FB.Cbufs, testSurface(t, s, format.RGBA8, 64, 64))
+			}
 		}, gate: GateTooManyRTs},
 		{name: "BGRA attachment", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.FB.Cbufs = []*Surface{testSurface(t, s, format.RGBA8, 64, 64), testSurface(t, s, format.BGRA8, 64, 64)}
