@@ -174,8 +174,8 @@
 // the device only; Blit resolves it), line and point rasterization, polygon
 // offset and unclamped float depth without the depth clip on the device, std140
 // uniform blocks read from constant buffers other than 0, and the device
-// backend gates above. The reference renderer takes no second colour from a
-// program and has no alpha-to-coverage/one, so a dual-source or
-// alpha-to-coverage draw that falls back for another reason renders without
-// them (the device path is exact).
+// backend gates above. The reference renderer has no alpha-to-coverage/one
+// and takes no dual-source second colour from location 1, so such a draw that
+// falls back for another reason renders without them (the device path is
+// exact).
 package pipe
