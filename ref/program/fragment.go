@@ -195,6 +195,16 @@ func (f *FragmentShader) ShadeQuads(quads []ref.Quad, tex ref.Textures) error {
 				}
 			}
 		}
+		if w := p.fsSrc1; w >= 0 {
+			for c := 0; c < 4; c++ {
+				arr := m.Output(w + c)[:4*n]
+				for k := range batch {
+					col := &batch[k].Color1
+					a := arr[4*k : 4*k+4 : 4*k+4]
+					col[0][c], col[1][c], col[2][c], col[3][c] = a[0], a[1], a[2], a[3]
+				}
+			}
+		}
 		for k := range batch {
 			q := &batch[k]
 			if w := p.fsDepth; w >= 0 {

@@ -33,6 +33,8 @@ const (
 	TargetCube
 	Target1DArray
 	Target2DArray
+	TargetCubeArray
+	TargetRect
 	NumTargets
 )
 
@@ -51,6 +53,14 @@ func KindTarget(k ir.SamplerKind) Target {
 		return Target2DArray
 	case ir.Sampler1D, ir.Sampler1DShadow:
 		return Target1D
+	case ir.Sampler1DArray, ir.Sampler1DArrayShadow:
+		return Target1DArray
+	case ir.SamplerCubeArray, ir.SamplerCubeArrayShadow:
+		return TargetCubeArray
+	case ir.Sampler2DRect, ir.Sampler2DRectShadow:
+		return TargetRect
+	case ir.Sampler2DMSArray:
+		return Target2DArray
 	}
 	return Target2D
 }
@@ -112,6 +122,7 @@ type Program struct {
 	twoSide  []ref.TwoSide
 	fsFrag   [3]int // gl_FragCoord, gl_FrontFacing, gl_PointCoord input words (-1: unused)
 	fsDepth  int    // gl_FragDepth output word, -1 when not written
+	fsSrc1   int    // the layout(location = 0, index = 1) output word, -1 when none
 	fsColors int    // render targets written (colour output words / 4)
 	vsID     [2]int // gl_VertexID, gl_InstanceID input words
 	psize    int    // gl_PointSize output word
@@ -134,7 +145,7 @@ func New(lp *glsl.Program, cfg Config) (*Program, error) {
 	}
 	p := &Program{Linked: lp, IR: lo, cfg: cfg, vw: vw, fw: fw, Uniforms: make([]uint32, lo.UniformWords),
 		Units: make([]int, len(lo.Samplers)), byName: map[string]uniformRef{}, blocks: map[string]string{},
-		fsFrag: [3]int{-1, -1, -1}, fsDepth: -1, vsID: [2]int{-1, -1}, psize: -1, clipDist: [2]int{-1, 0}, clipVert: -1, ffColour: -1}
+		fsFrag: [3]int{-1, -1, -1}, fsDepth: -1, fsSrc1: -1, vsID: [2]int{-1, -1}, psize: -1, clipDist: [2]int{-1, 0}, clipVert: -1, ffColour: -1}
 	p.layoutUniforms()
 	p.initUniforms()
 	p.layoutVertex()
@@ -285,6 +296,16 @@ func (p *Program) layoutFragment() {
 	if s, ok := slotNamed(fs.Outputs, "gl_FragDepth"); ok {
 		p.fsDepth = s.Word
 		colourWords = s.Word
+	}
+	// Index-1 outputs (dual-source second colours) follow every index-0
+	// colour; the one at location 0 feeds render target 0's blend.
+	for _, s := range fs.Outputs {
+		if s.Index == 1 {
+			colourWords = min(colourWords, s.Word)
+			if max(s.Location, 0) == 0 {
+				p.fsSrc1 = s.Word
+			}
+		}
 	}
 	p.fsColors = min(colourWords/4, ref.MaxRenderTargets)
 	// Fragment inputs with no vertex output to read (none, without a vertex

@@ -478,3 +478,27 @@ func TestEarlyDepthSafe(t *testing.T) {
 		}
 	}
 }
+
+// TestDualSourceOutput checks that the layout(location = 0, index = 1) output
+// reaches the blender as render target 0's second source colour and is not
+// taken for another render target: SRC1_COLOR·src0 + ZERO·dst gives
+// src0·src1 (black if the second colour were lost).
+// spec: GLSL 3.30 §4.3.8.2; vortexpipe §3.7 (dual-source blending)
+func TestDualSourceOutput(t *testing.T) {
+	vs := "#version 330\nin vec4 pos;\nvoid main() { gl_Position = pos; }\n"
+	fs := `#version 330
+layout(location = 0, index = 1) out vec4 s1;
+layout(location = 0) out vec4 o0;
+void main() { o0 = vec4(1.0, 0.5, 1.0, 1.0); s1 = vec4(0.5, 1.0, 0.0, 1.0); }
+`
+	p := link(t, vs, fs)
+	if p.fsColors != 1 || p.fsSrc1 < 0 {
+		t.Fatalf("layout: %d colour targets, second colour at word %d", p.fsColors, p.fsSrc1)
+	}
+	tg := draw(t, p, vertexData(t, p, map[string][][4]float32{"pos": fullRect}, 4), ref.TriangleStrip, 4, func(st *ref.State) {
+		st.Blend[0] = ref.BlendState{Enable: true, SrcRGB: ref.Src1Color, DstRGB: ref.Zero, SrcAlpha: ref.One, DstAlpha: ref.Zero, WriteMask: 0xF}
+	})
+	if got, want := pixel(tg, 3, 3), [4]byte{128, 128, 0, 255}; got != want {
+		t.Errorf("pixel %v, want %v", got, want)
+	}
+}

@@ -16,11 +16,11 @@ import (
 func (c *glContext) initTextures() error {
 	dims := [program.NumTargets]sampler.Dim{program.Target1D: sampler.Dim1D, program.Target2D: sampler.Dim2D,
 		program.Target3D: sampler.Dim3D, program.TargetCube: sampler.DimCube, program.Target1DArray: sampler.Dim1DArray,
-		program.Target2DArray: sampler.Dim2DArray}
+		program.Target2DArray: sampler.Dim2DArray, program.TargetCubeArray: sampler.DimCubeArray, program.TargetRect: sampler.Dim2D}
 	var empty [program.NumTargets]*sampler.Texture
 	for t, d := range dims {
 		depth := 1
-		if d == sampler.DimCube {
+		if d == sampler.DimCube || d == sampler.DimCubeArray {
 			depth = 6
 		}
 		tex, err := sampler.NewTexture(d, format.RGBA8, 1, 1, depth, 1)
