@@ -82,10 +82,13 @@
 // which amortise the executor's per-instruction dispatch. Per frame, Draw
 // clears the target and calls ref.Draw once per draw and sample pass; nothing
 // is compiled, uploaded or allocated per pixel. The counters of Options.Stats
-// and Options.Heatmap wrap the shader stages and are off by default. The
-// remaining cost is in ref (triangle setup repeated by every worker band,
-// float64 interpolation, generic per-fragment format conversion) and in the
-// shader executor.
+// and Options.Heatmap wrap the shader stages and are off by default (they
+// also hide ref's fast paths: the programs' varying-use and helper-free
+// declarations). ref steps integer edge functions quad to quad, interpolates
+// only the varying words the fragment shader reads, tests D24S8 depth as
+// integers and has a fast path for one RGBA8 target with D24S8 and no blend;
+// the remaining cost is mostly the shader executor (about 30% of the bunny
+// frame) and the colour and depth buffers' cache misses.
 //
 // Output is deterministic for any Options.Workers: ref's workers own disjoint
 // row bands and shade every pixel's fragments in submission order.
