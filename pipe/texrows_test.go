@@ -104,6 +104,32 @@ in vec2 v_uv;
 out vec4 o_col;
 void main() { o_col = textureGatherOffsets(tex, v_uv, ivec2[4](ivec2(0, 0), ivec2(1, 0), ivec2(0, 1), ivec2(-1, -1)), 0); }`,
 			desc: tex2D(format.RGBA8, 4, 4, 1), uv: unit},
+		{row: "MIRROR_CLAMP (legacy, edge/border blend)", fs: texFS, desc: tex2D(format.RGBA8, 4, 4, 1),
+			smp: SamplerState{WrapS: WrapMirrorClamp, WrapT: WrapMirrorClamp, MinFilter: FilterLinear, MagFilter: FilterLinear,
+				BorderColor: [4]float32{0, 0, 1, 1}},
+			uv: [4][2]float32{{-1.5, -1.5}, {1.5, -1.5}, {-1.5, 1.5}, {1.5, 1.5}}},
+		{row: "legacy GL_CLAMP", fs: texFS, desc: tex2D(format.RGBA8, 4, 4, 1),
+			smp: SamplerState{WrapS: WrapClamp, WrapT: WrapClamp, MinFilter: FilterLinear, MagFilter: FilterLinear,
+				BorderColor: [4]float32{0, 1, 0, 1}},
+			uv: [4][2]float32{{-0.5, -0.5}, {1.5, -0.5}, {-0.5, 1.5}, {1.5, 1.5}}},
+		{row: "anisotropic 16x", fs: texFS, desc: tex2D(format.RGBA8, 16, 16, 5),
+			smp: SamplerState{MinFilter: FilterLinear, MagFilter: FilterLinear, MipFilter: MipLinear, MaxLod: 4, MaxAnisotropy: 16},
+			uv:  [4][2]float32{{0, 0}, {8, 0}, {0, 1}, {8, 1}}},
+		{row: "1D array", fs: fs330 + `uniform sampler1DArray tex;
+void main() { o_col = texture(tex, vec2(v_uv.x, floor(v_uv.y * 3.0))); }`,
+			desc: TextureDesc{Target: Target1DArray, Format: format.RGBA8, Width: 8, Height: 1, Depth: 1, ArraySize: 3, Levels: 1}, uv: unit},
+		{row: "txf_ms (texelFetch on a multisample texture)", fs: `#version 330
+uniform sampler2DMS tex;
+in vec2 v_uv;
+out vec4 o_col;
+void main() { o_col = texelFetch(tex, ivec2(v_uv * 3.99), int(v_uv.x * 3.99)); }`,
+			desc: TextureDesc{Target: Target2D, Format: format.RGBA8, Width: 4, Height: 4, Depth: 1, ArraySize: 1, Levels: 1, Samples: 4}, uv: unit},
+		{row: "textureQueryLevels", fs: `#version 430
+uniform sampler2D tex;
+in vec2 v_uv;
+out vec4 o_col;
+void main() { o_col = vec4(float(textureQueryLevels(tex)) / 8.0, v_uv, 1.0); }`,
+			desc: tex2D(format.RGBA8, 16, 16, 5), smp: SamplerState{MipFilter: MipNearest, MaxLod: 4}, uv: unit},
 	}
 	for _, tc := range rows {
 		t.Run(tc.row, func(t *testing.T) {
