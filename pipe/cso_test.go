@@ -134,7 +134,7 @@ func TestNewSampler(t *testing.T) {
 	}
 	if s.Filter != abi.TexFilterBilinear|abi.TexFilterMipLinear || s.Wrap != uint32(abi.WrapBorder)<<16|uint32(abi.WrapRepeat) ||
 		s.WrapR != abi.WrapMirror || s.Border != 0xFF0000FF || s.LodMin != 128 || s.LodMax != 1024 || s.LodBias != -320 ||
-		!s.MipEnable || len(s.Routes)+len(s.Flags) != 0 {
+		!s.MipEnable || len(s.Routes) != 1 || s.Routes[0].Code != RouteTexWrap || len(s.Flags) != 0 { // bilinear BORDER on t: software
 		t.Errorf("captured %+v", s)
 	}
 	tests := []struct {
@@ -146,6 +146,9 @@ func TestNewSampler(t *testing.T) {
 		{"mirror clamp edge", SamplerState{WrapS: WrapMirrorClampToEdge}, []ReasonCode{RouteTexWrap}, nil},
 		{"mirror clamp border", SamplerState{WrapT: WrapMirrorClampToBorder}, []ReasonCode{RouteTexWrap}, nil},
 		{"legacy clamp", SamplerState{WrapR: WrapClamp}, []ReasonCode{RouteTexWrap}, nil},
+		{"bilinear mirror", SamplerState{WrapS: WrapMirrorRepeat, MagFilter: FilterLinear, MinFilter: FilterLinear}, []ReasonCode{RouteTexWrap}, nil},
+		{"bilinear border", SamplerState{WrapT: WrapClampToBorder, MagFilter: FilterLinear, MinFilter: FilterLinear}, []ReasonCode{RouteTexWrap}, nil},
+		{"nearest mirror and border", SamplerState{WrapS: WrapMirrorRepeat, WrapT: WrapClampToBorder}, nil, nil},
 		{"min≠mag", SamplerState{MinFilter: FilterLinear}, []ReasonCode{RouteTexFilter}, nil},
 		{"shadow", SamplerState{CompareMode: true, CompareFunc: FuncLEqual}, []ReasonCode{RouteTexShadow}, nil},
 		{"anisotropy", SamplerState{MaxAnisotropy: 16}, []ReasonCode{RouteTexAniso}, nil},

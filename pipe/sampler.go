@@ -63,6 +63,13 @@ func NewSampler(s SamplerState) (*Sampler, error) {
 		case !ok || !ff:
 			// Legacy CLAMP and the mirror-clamps: the software sampler's.
 			sm.Routes = append(sm.Routes, Reason{RouteTexWrap, "wrap_" + axis + " " + w.String()})
+		case i < 2 && (w == WrapMirrorRepeat || w == WrapClampToBorder) && (s.MinFilter == FilterLinear || s.MagFilter == FilterLinear):
+			// The FF unit's bilinear taps are not GL's filter here: it
+			// swaps the two weights in every mirrored period, and within
+			// half a texel of a BORDER edge returns mostly the border
+			// colour (measured against the reference sampler in
+			// device/swtex's FF agreement tests). Nearest taps agree.
+			sm.Routes = append(sm.Routes, Reason{RouteTexWrap, "bilinear wrap_" + axis + " " + w.String() + " (the FF filter differs from GL's)"})
 		}
 		codes[i] = code
 	}
