@@ -229,6 +229,8 @@ func ffTexture(tb *ref.TextureBinding) (gfx.ShaderTexture, string) {
 	switch {
 	case !okU || !okV:
 		return ft, "wrap mode the TEX unit has no form of"
+	case ft.Bilinear && (ft.WrapU == abi.WrapMirror || ft.WrapV == abi.WrapMirror):
+		return ft, "bilinear MIRROR (the FF unit's taps are not GL's filter there)"
 	case l.W <= 0 || l.H <= 0 || l.W&(l.W-1) != 0 || l.H&(l.H-1) != 0:
 		return ft, "not power-of-two"
 	case l.D != 1:
