@@ -170,7 +170,13 @@ func (q *Queue) runItems(items []item, ev *Event) error {
 					blobSize += launchScratch(s.Launch)
 				}
 			}
-			blobSize += align64(4+abi.DrawStepBytes*uint64(2*len(it.steps))) + abi.LineBytes*uint64(len(it.steps)/abi.DrawMaxSteps+1)
+			// A launch step encodes as two commands (LAUNCH_QMD, CACHE_FLUSH),
+			// a DCR step as one; the sequence splits into descriptors of
+			// at most DrawMaxSteps commands, each with a 4-byte header and
+			// padded to a line.
+			n := uint64(2 * len(it.steps))
+			chunks := n/abi.DrawMaxSteps + 1
+			blobSize += align64(abi.DrawStepBytes*n + chunks*(4+abi.LineBytes))
 		}
 	}
 	e := &encoder{q: q, qmd: d.caps.CP.SupportsQMD, drawOK: d.caps.CP.SupportsDraw,

@@ -646,3 +646,40 @@ func TestPipelinedCP(t *testing.T) {
 		}
 	}
 }
+
+// TestLongDraw: a draw of more launch steps than one CMD_DRAW descriptor holds
+// (each launch step is two commands) splits into several descriptors whose
+// scratch fits the bound computed for it, and still rings one doorbell on emu.
+func TestLongDraw(t *testing.T) {
+	e := openSim(t, "emu", nil, sim.Options{})
+	const n, launches = 16, 300
+	buf := e.alloc(4 * n)
+	if err := e.dev.Write(buf, 0, u32s(make([]uint32, n))); err != nil {
+		t.Fatal(err)
+	}
+	fill := make([]uint32, n)
+	for i := range fill {
+		fill[i] = 1
+	}
+	if err := e.dev.Write(buf, 0, u32s(fill)); err != nil {
+		t.Fatal(err)
+	}
+	var steps []runtime.DrawStep
+	for i := 0; i < launches; i++ {
+		steps = append(steps, runtime.LaunchStep(e.kern["scale"], runtime.LaunchParams{NDim: 1, Grid: [3]uint32{1}, Block: [3]uint32{n}, Args: args(buf.Addr(), 1, n)}))
+	}
+	before := e.dev.Stats()
+	if err := e.dev.DefaultQueue().EnqueueDraw(steps).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.dev.Stats().Doorbells - before.Doorbells; got != 1 {
+		t.Errorf("%d doorbells, want 1", got)
+	}
+	out := make([]byte, 4*n)
+	if err := e.dev.Read(buf, 0, out); err != nil {
+		t.Fatal(err)
+	}
+	if u32(out, 0) != 1 {
+		t.Errorf("out[0] = %d, want 1 (scale by 1, %d times)", u32(out, 0), launches)
+	}
+}
