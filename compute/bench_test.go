@@ -84,3 +84,24 @@ void main() { uint i = gl_GlobalInvocationID.x; y[i] = a * x[i] + y[i]; }
 	}
 	b.ReportMetric(float64(b.N)*n/b.Elapsed().Seconds(), "invocations/s")
 }
+
+// BenchmarkShared measures invocations per second of a workgroup that goes
+// through shared memory (the CTA's local memory): one dispatch of 256 workgroups ×
+// 64 invocations, each storing to shared, a barrier, a shared load and a store.
+func BenchmarkShared(b *testing.B) {
+	d := openDevice(b, nil)
+	const n, groups = 64, 256
+	p, err := d.Load("reverse", reverseIR(n))
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, _ := d.NewBufferSize(4 * n * groups)
+	cnt, _ := d.NewBufferSize(4)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := d.Dispatch(p, [3]uint32{groups, 1, 1}, StorageBuffer(3, out), StorageBuffer(1, cnt)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)*n*groups/b.Elapsed().Seconds(), "invocations/s")
+}

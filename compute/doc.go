@@ -42,8 +42,9 @@
 // (added to the block-id CSRs to form gl_WorkGroupID), 4 the indirect record.
 // The kernel relocates each descriptor the program declares and runs the
 // workgroup's warps with exec.Workgroup (barriers across the CTA's warps,
-// deterministic round-robin order) against device memory; the workgroup's shared
-// words stand for the CTA's local memory. Atomics are serialised device-wide.
+// deterministic round-robin order) against device memory; the shared variables
+// live in the CTA's local memory (device.CTA.LMem, LMEM_SIZE bytes, zeroed before
+// each workgroup), and a launch whose LMEM_SIZE does not hold them is refused. Atomics are serialised device-wide.
 // Results are the same bytes for any number of cores.
 //
 // A workgroup larger than the device's maximum block size (threads × warps) is

@@ -447,3 +447,40 @@ func TestRelease(t *testing.T) {
 		t.Fatalf("out[3] = %d", got)
 	}
 }
+
+// TestSharedNeedsLMem checks that the kernel keeps shared variables in the CTA's
+// local memory: a launch whose LMEM_SIZE does not hold them is refused with an
+// error naming the shortfall. spec: vortexpipe §2.2, §2.3.2
+func TestSharedNeedsLMem(t *testing.T) {
+	d := openDevice(t, nil)
+	const n = 64
+	for _, tc := range []struct {
+		name  string
+		lmem  int
+		valid bool
+	}{{"exact", 4 * n, true}, {"one word short", 4*n - 4, false}, {"none", 0, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := d.Load("reverse", reverseIR(n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Release()
+			p.sharedBytes = tc.lmem // the LMEM_SIZE the dispatch launches with
+			out, _ := d.NewBufferSize(4 * n)
+			cnt, _ := d.NewBufferSize(4)
+			err = d.Dispatch(p, [3]uint32{1, 1, 1}, StorageBuffer(3, out), StorageBuffer(1, cnt))
+			if tc.valid {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := u32s(out.Bytes()); got[0] != n-1 || got[n-1] != 0 {
+					t.Fatalf("reversed words %d…%d, want %d…0", got[0], got[n-1], n-1)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), "shared") {
+				t.Fatalf("LMEM_SIZE %d for %d bytes of shared variables: err %v, want a refusal", tc.lmem, 4*n, err)
+			}
+		})
+	}
+}

@@ -46,7 +46,9 @@ func (p *Program) scratch(width int) (*groupScratch, error) {
 // it reads the arg block — slot 0 the uniform words, slot 1 the set-0 descriptor
 // blob, slots 2/3 the dispatch base, slot 4 the indirect record (0: direct) —
 // relocates each descriptor the program declares, and runs the workgroup's warps
-// with exec.Workgroup against device memory. A direct dispatch runs workgroup
+// with exec.Workgroup against device memory, the shared variables in the CTA's
+// local memory (c.LMem: LMEM_SIZE bytes; a launch whose LMEM_SIZE is smaller
+// than the program's shared variables is refused). A direct dispatch runs workgroup
 // BlockIdx (the CTA block-id CSRs) of a GridDim grid; an indirect one reads the
 // group counts from device memory and walks workgroups BlockIdx.x, +GridDim.x, …
 // spec: vortexpipe §2.2, §2.3.2, §2.5
@@ -86,7 +88,7 @@ func (p *Program) kernel(c *device.CTA) error {
 	ctx := context.Background()
 	if ind == 0 {
 		ids.ID, ids.Num = c.BlockIdx, c.GridDim
-		if err := s.wg.Run(ctx, ids, &s.mem); err != nil {
+		if err := s.wg.RunShared(ctx, ids, &s.mem, c.LMem); err != nil {
 			return fmt.Errorf("%s: workgroup %v: %w", p.name, c.BlockIdx, err)
 		}
 		return c.Err()
@@ -108,7 +110,7 @@ func (p *Program) kernel(c *device.CTA) error {
 	first := uint64(c.BlockIdx[0]) + uint64(c.GridDim[0])*(uint64(c.BlockIdx[1])+uint64(c.GridDim[1])*uint64(c.BlockIdx[2]))
 	for g := first; g < total && c.Err() == nil; g += stride {
 		ids.ID = [3]uint32{uint32(g % gx), uint32(g / gx % gy), uint32(g / (gx * gy))}
-		if err := s.wg.Run(ctx, ids, &s.mem); err != nil {
+		if err := s.wg.RunShared(ctx, ids, &s.mem, c.LMem); err != nil {
 			return fmt.Errorf("%s: workgroup %v: %w", p.name, ids.ID, err)
 		}
 	}

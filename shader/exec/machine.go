@@ -85,7 +85,10 @@
 // for a writeonly image declared without a format (ir.FormatUnknown), whose stores
 // convert to the bound image's format: the Memory then also implements
 // ImageFormatter. Atomics apply lane by lane in lane order. Shared
-// memory is the Workgroup's own. Workgroups share nothing but the Memory: a caller
+// memory is the Workgroup's own for Run; RunShared(ctx, ids, mem, storage) keeps it
+// in caller storage instead (on the device the CTA's local memory, LMEM_SIZE
+// bytes: little-endian words from byte 0; storage shorter than prog.SharedBytes
+// is refused with ErrSharedTooSmall). Workgroups share nothing but the Memory: a caller
 // may run different workgroups on different goroutines with one Workgroup each,
 // provided its Memory serialises their accesses (the results of a dispatch whose
 // workgroups race on the same words depend on that order, as on the device).
@@ -189,7 +192,7 @@ type Machine struct {
 	sampler Sampler
 	sink    OutputSink
 	mem     Memory
-	shared  []uint32 // the workgroup's shared memory (compute programs)
+	shared  []byte // the workgroup's shared memory (compute programs): SharedBytes little-endian bytes
 	st      runState
 	yield   bool // stop at Barrier (the machine is one warp of a Workgroup)
 	texReq  TexRequest
@@ -301,7 +304,7 @@ func New(p *ir.Program, cfg Config) (*Machine, error) {
 		zero:      make([]uint32, w),
 		tmp:       make([]uint32, w),
 		frames:    make([]frame, callDepth(p)+1),
-		shared:    make([]uint32, p.SharedBytes/4),
+		shared:    make([]byte, p.SharedBytes),
 	}
 	if m.maxSteps <= 0 {
 		m.maxSteps = DefaultMaxSteps

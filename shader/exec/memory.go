@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -143,10 +144,12 @@ func (m *Machine) memory(in *ir.Inst, exec uint64) error {
 	return nil
 }
 
-// sharedOp runs a memory instruction on the workgroup's shared memory.
+// sharedOp runs a memory instruction on the workgroup's shared memory: little-endian
+// words in the CTA's local memory (or the machine's own bytes on the host).
+// spec: vortexpipe-driver §2.2, §2.3.2 (shared variables live in LMEM)
 func (m *Machine) sharedOp(in *ir.Inst, exec uint64) {
 	sh := m.shared
-	size := uint32(len(sh)) * 4
+	size := uint32(len(sh))
 	switch in.Op {
 	case ir.MemSize:
 		d := m.reg(in.Dst)
@@ -163,7 +166,7 @@ func (m *Machine) sharedOp(in *ir.Inst, exec uint64) {
 		for mm := exec; mm != 0; mm &= mm - 1 {
 			l := bits.TrailingZeros64(mm)
 			if ok&(1<<l) != 0 {
-				d[l] = sh[addr[l]>>2]
+				d[l] = binary.LittleEndian.Uint32(sh[addr[l]:])
 			} else {
 				d[l] = 0
 			}
@@ -172,7 +175,7 @@ func (m *Machine) sharedOp(in *ir.Inst, exec uint64) {
 		v := m.reg(in.Src[1])
 		for mm := ok; mm != 0; mm &= mm - 1 {
 			l := bits.TrailingZeros64(mm)
-			sh[addr[l]>>2] = v[l]
+			binary.LittleEndian.PutUint32(sh[addr[l]:], v[l])
 		}
 	case ir.MemAtomic:
 		d, v, c := m.reg(in.Dst), m.reg(in.Src[1]), m.reg(in.Src[2])
@@ -183,9 +186,9 @@ func (m *Machine) sharedOp(in *ir.Inst, exec uint64) {
 				m.tmp[l] = 0
 				continue
 			}
-			w := &sh[addr[l]>>2]
-			old := *w
-			*w = ir.AtomicResult(op, old, v[l], c[l])
+			w := sh[addr[l]:]
+			old := binary.LittleEndian.Uint32(w)
+			binary.LittleEndian.PutUint32(w, ir.AtomicResult(op, old, v[l], c[l]))
 			m.tmp[l] = old
 		}
 		for mm := exec; mm != 0; mm &= mm - 1 {

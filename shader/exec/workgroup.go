@@ -2,6 +2,8 @@ package exec
 
 import (
 	"context"
+	"encoding/binary"
+	"errors"
 	"fmt"
 
 	"vortexgfx/shader/ir"
@@ -40,7 +42,7 @@ type Workgroup struct {
 	width  int
 	n      int // invocations
 	warps  []*Machine
-	shared []uint32
+	shared []byte // the workgroup's own shared storage (host runs)
 }
 
 // NewWorkgroup verifies the compute program p and prepares the warps of one
@@ -61,7 +63,7 @@ func NewWorkgroup(p *ir.Program, cfg Config) (*Workgroup, error) {
 	if cfg.Width < 1 || cfg.Width > MaxWidth {
 		return nil, fmt.Errorf("exec: warp width %d out of range 1..%d", cfg.Width, MaxWidth)
 	}
-	w := &Workgroup{prog: p, width: cfg.Width, n: int(n), shared: make([]uint32, p.SharedBytes/4)}
+	w := &Workgroup{prog: p, width: cfg.Width, n: int(n), shared: make([]byte, p.SharedBytes)}
 	nw := (w.n + cfg.Width - 1) / cfg.Width
 	sx, sy := p.LocalSize[0], p.LocalSize[1]
 	for i := 0; i < nw; i++ {
@@ -81,6 +83,13 @@ func NewWorkgroup(p *ir.Program, cfg Config) (*Workgroup, error) {
 		w.warps = append(w.warps, m)
 	}
 	return w, nil
+}
+
+// setShared points every warp at shared.
+func (w *Workgroup) setShared(shared []byte) {
+	for _, m := range w.warps {
+		m.shared = shared
+	}
 }
 
 // Program returns the program the workgroup runs (as given to NewWorkgroup).
@@ -127,8 +136,38 @@ func (w *Workgroup) LaneOps() int64 {
 	return s
 }
 
-// Shared returns the workgroup's shared memory words (as left by the last Run).
-func (w *Workgroup) Shared() []uint32 { return w.shared }
+// Shared returns the workgroup's own shared memory as words (as left by the last
+// Run; a RunShared leaves its words in the storage it was given). It returns a
+// fresh slice.
+func (w *Workgroup) Shared() []uint32 {
+	out := make([]uint32, len(w.shared)/4)
+	for i := range out {
+		out[i] = binary.LittleEndian.Uint32(w.shared[4*i:])
+	}
+	return out
+}
+
+// ErrSharedTooSmall is returned by RunShared when the storage it is given is
+// smaller than the program's shared variables (an LMEM_SIZE below
+// ir.Program.SharedBytes). spec: vortexpipe-driver §2.2 (LMEM_SIZE covers the
+// shared variables)
+var ErrSharedTooSmall = errors.New("exec: shared storage smaller than the program's shared variables")
+
+// RunShared is Run with the workgroup's shared variables in storage instead of
+// the workgroup's own memory: on the device, the CTA's local memory
+// (device.CTA.LMem), as little-endian words from byte 0. The first
+// Program.SharedBytes bytes are zeroed before the warps start and hold the shared
+// variables' final values afterwards; bytes beyond are untouched. Storage shorter
+// than Program.SharedBytes is refused with ErrSharedTooSmall. The warps keep
+// storage only until RunShared returns. spec: vortexpipe-driver §2.2, §2.3.2
+// (shared variables live in the CTA's LMEM)
+func (w *Workgroup) RunShared(ctx context.Context, ids WorkgroupIDs, mem Memory, storage []byte) error {
+	n := int(w.prog.SharedBytes)
+	if len(storage) < n {
+		return fmt.Errorf("%w: %d bytes of storage, %d bytes of shared variables", ErrSharedTooSmall, len(storage), n)
+	}
+	return w.run(ctx, ids, mem, storage[:n:n])
+}
 
 // Run executes the workgroup ids of a dispatch against mem (spec: vortexpipe-driver
 // §2.3.2: ids from the CTA CSRs plus the dispatch base). Shared memory and
@@ -136,7 +175,13 @@ func (w *Workgroup) Shared() []uint32 { return w.shared }
 // runaway shader stops with ErrBudget, a cancelled context with its error, and a
 // failing Memory with its error, each wrapped with the warp number.
 func (w *Workgroup) Run(ctx context.Context, ids WorkgroupIDs, mem Memory) error {
-	clear(w.shared)
+	return w.run(ctx, ids, mem, w.shared)
+}
+
+func (w *Workgroup) run(ctx context.Context, ids WorkgroupIDs, mem Memory, shared []byte) error {
+	clear(shared)
+	defer w.setShared(w.shared)
+	w.setShared(shared)
 	p := w.prog
 	var wg [3]uint32
 	for c := range wg {
