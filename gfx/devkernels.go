@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 	"sync"
 
 	"vortexgfx/abi"
@@ -48,7 +49,14 @@ func readFrontEndArgs(c *device.CTA) (FrontEndArgs, error) {
 	if err != nil {
 		return a, err
 	}
-	if a.NVar > abi.NumVaryingPlanes+abi.MaxExtraVaryings || a.NFlat > abi.MaxFlatWords || (a.NFlat > 0 && a.NVar == 0 && Planes(a.Planes) != PlanesCompiled) {
+	planes, mask := splitFrontEndPlanes(a.Planes)
+	if mask != 0 && planes != PlanesCompiled {
+		return a, fmt.Errorf("front end: clip-distance mask 0x%x on %s records (only compiled programs' expand_k records carry distances)", mask, planes)
+	}
+	if a.Planes>>(clipMaskShift+8) != 0 {
+		return a, fmt.Errorf("front end: plane word 0x%x has bits above the clip-distance mask", a.Planes)
+	}
+	if a.NVar > abi.NumVaryingPlanes+abi.MaxExtraVaryings || a.NFlat > abi.MaxFlatWords || (a.NFlat > 0 && a.NVar == 0 && planes != PlanesCompiled) {
 		return a, fmt.Errorf("front end: %d varyings / %d flat words exceed %d varying words / %d side words (or flat words without expand_k records)",
 			a.NVar, a.NFlat, abi.NumVaryingPlanes+abi.MaxExtraVaryings, abi.MaxFlatWords)
 	}
@@ -112,15 +120,21 @@ func setupKernel(c *device.CTA) error {
 		return err
 	}
 	n := uint64(a.NumTris)
+	planes, mask := splitFrontEndPlanes(a.Planes)
+	slots := uint64(SlotsPerTriangle(mask))
 	switch a.Stage {
 	case abi.FEStageSetup:
-		env := newFEEnv(int(a.Width), int(a.Height), a.Near, a.Far, CullMode(a.Cull), nil, Planes(a.Planes))
+		env := newFEEnv(int(a.Width), int(a.Height), a.Near, a.Far, CullMode(a.Cull), nil, planes)
 		env.noClip = a.DepthClipDisable
+		env.slots = int(slots)
 		var v [3]SetupVertex
 		// Compiled programs' records (expand_k's layout) hold the planes even
 		// when the program has no interpolated varying; only the draw3d
 		// flow's records are SetupVertexBytes.
-		compiled := a.NVar > 0 || Planes(a.Planes) == PlanesCompiled
+		compiled := a.NVar > 0 || planes == PlanesCompiled
+		// The enabled user clip distances follow the extra words, one per
+		// enabled plane in plane order (expand_k compacts them).
+		ncd := uint64(bits.OnesCount8(mask))
 		// Varying words beyond the planes follow the flat words in the
 		// records; setup_k interpolates them at each primitive's vertices
 		// into the side array (abi.MaxExtraVaryings).
@@ -129,17 +143,19 @@ func setupKernel(c *device.CTA) error {
 		flatReg := uint64(4 * abi.SideFlatWords(int(a.NFlat))) // the flat region's bytes
 		xoff := uint64(shaderFlatOffset) + flatReg             // the extra words in a record
 		rec := uint64(abi.SetupVertexBytes)
+		cdoff := xoff + 4*extra // the clip distances in a record
 		if compiled {
-			rec = xoff + 4*extra
+			rec = cdoff + 4*ncd
 		}
 		vb := make([]byte, 3*rec) // once per CTA
-		var lam [SetupSlot][3][3]float32
-		var lamp *[SetupSlot][3][3]float32
+		var lam [setupSlotCap][3][3]float32
+		var lamp *[setupSlotCap][3][3]float32
 		if extra > 0 {
 			lamp = &lam
 		}
-		var prims [SetupSlot]Prim
-		var bbs [SetupSlot]BBox
+		var prims [setupSlotCap]Prim
+		var bbs [setupSlotCap]BBox
+		var user [MaxClipDistances]plane
 		var pb [abi.PrimBytes]byte
 		gridStride(c, n, func(i uint64) {
 			for k := 0; k < 3; k++ {
@@ -156,10 +172,16 @@ func setupKernel(c *device.CTA) error {
 					getSetupVertex(b, &v[k])
 				}
 			}
+			for p := uint64(0); p < ncd; p++ {
+				user[p] = plane{user: true}
+				for k := uint64(0); k < 3; k++ {
+					user[p].cd[k] = math.Float32frombits(binary.LittleEndian.Uint32(vb[k*rec+cdoff+4*p:]))
+				}
+			}
 			var st FrontEndStats
-			m := env.setupOne(&v[0], &v[1], &v[2], &st, &prims, &bbs, lamp)
+			m := env.setupOne(&v[0], &v[1], &v[2], user[:ncd], &st, &prims, &bbs, lamp)
 			for s := 0; s < m; s++ {
-				slot := i*SetupSlot + uint64(s)
+				slot := i*slots + uint64(s)
 				prims[s].Put(pb[:])
 				c.Write(a.Slots+slot*abi.PrimBytes, pb[:])
 				putBBox(c, a.SlotBoxes+slot*bboxBytes, &bbs[s])
@@ -169,14 +191,14 @@ func setupKernel(c *device.CTA) error {
 				vi := c.ReadU32(a.Tris + 12*i + 8)
 				src := a.Verts + uint64(vi)*rec + shaderFlatOffset
 				for s := 0; s < m; s++ {
-					dst := a.FlatSlots + (i*SetupSlot+uint64(s))*side
+					dst := a.FlatSlots + (i*slots+uint64(s))*side
 					for k := uint64(0); k < uint64(a.NFlat); k++ {
 						c.WriteU32(dst+4*k, c.ReadU32(src+4*k))
 					}
 				}
 			}
 			for s := 0; s < m && extra > 0; s++ {
-				dst := a.FlatSlots + (i*SetupSlot+uint64(s))*side + flatReg
+				dst := a.FlatSlots + (i*slots+uint64(s))*side + flatReg
 				for k := uint64(0); k < extra; k++ {
 					var x [3]float32
 					for o := uint64(0); o < 3; o++ {
@@ -224,7 +246,7 @@ func setupKernel(c *device.CTA) error {
 			off := uint64(c.ReadU32(a.Offsets + 4*i))
 			k := uint64(c.ReadU32(a.Keep + 4*i))
 			for s := uint64(0); s < k; s++ {
-				slot := i*SetupSlot + s
+				slot := i*slots + s
 				c.Read(a.Slots+slot*abi.PrimBytes, pb[:])
 				c.Write(a.Prims+(off+s)*abi.PrimBytes, pb[:])
 				bb := getBBox(c, a.SlotBoxes+slot*bboxBytes)

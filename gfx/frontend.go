@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 
 	"vortexgfx/abi"
 )
@@ -76,6 +77,7 @@ type FrontEndStats struct {
 	NearClipped   int `json:"near_clipped"`   // triangles that crossed the near plane
 	FarClipped    int `json:"far_clipped"`    // compiled draws' triangles that crossed the far plane
 	GuardClipped  int `json:"guard_clipped"`  // triangles clipped against the guard band
+	UserClipped   int `json:"user_clipped"`   // triangles cut by an enabled user clip distance
 	Culled        int `json:"culled"`         // sub-triangles dropped by setup (degenerate, face, empty bbox)
 	PrecisionLoss int `json:"precision_loss"` // emitted primitives with an edge coefficient lost to Q15.16
 	Prims         int `json:"prims"`          // primitives emitted
@@ -86,16 +88,24 @@ type FrontEndStats struct {
 const maxSub = 6
 
 // plane is one guard plane |pos[axis]| ≤ g·w as a signed distance (inside
-// where ≥ 0): g·w − pos[axis], or g·w + pos[axis] when neg. A value rather than
-// a closure, so the clip buffers it is evaluated on stay on the stack.
+// where ≥ 0): g·w − pos[axis], or g·w + pos[axis] when neg; or, when user is
+// set, a user clip distance whose values at the input triangle's vertices are
+// cd (a clip-space-linear function, so a clipped vertex's distance is its
+// barycentric weights against cd). A value rather than a closure, so the clip
+// buffers it is evaluated on stay on the stack.
 type plane struct {
 	g    float32
 	axis int
 	neg  bool
+	user bool
+	cd   [3]float32
 }
 
 // dist is the plane's signed distance of v.
 func (p plane) dist(v *SetupVertex) float32 {
+	if p.user {
+		return float32(float32(v.bary[0]*p.cd[0])+float32(v.bary[1]*p.cd[1])) + float32(v.bary[2]*p.cd[2])
+	}
 	if p.neg {
 		return float32(p.g*v.Pos[3]) + v.Pos[p.axis]
 	}
@@ -147,7 +157,7 @@ func clipPoly(in []SetupVertex, dist plane, out []SetupVertex) []SetupVertex {
 // fan triangles than a slot holds (each cut by several guard planes), zp is
 // clipped as one polygon instead (at most 5 + 4 vertices: 7 triangles), so
 // nothing is dropped. spec: vortexpipe §3.8 (near clip, guard band)
-func (e *feEnv) guardFan(sub [][3]SetupVertex, zp []SetupVertex, st *FrontEndStats, fan *[SetupSlot][3]SetupVertex) int {
+func (e *feEnv) guardFan(sub [][3]SetupVertex, zp []SetupVertex, st *FrontEndStats, fan [][3]SetupVertex) int {
 	var polyA, polyB [polyCap]SetupVertex
 	nf := 0
 	for s := range sub {
@@ -194,8 +204,36 @@ func beyondFar(p []SetupVertex) bool {
 }
 
 // SetupSlot is the most primitives one input triangle yields in setup_k: the
-// near-clipped sub-triangles, each fanned after the guard-band clip.
+// near-clipped sub-triangles, each fanned after the guard-band clip. A draw
+// that clips against user clip distances has SlotsPerTriangle slots instead.
 const SetupSlot = maxSub + 1
+
+// MaxClipDistances is how many user clip distances (gl_ClipDistance[i], GL's
+// GL_CLIP_DISTANCEi enables) setup_k clips against. spec: GLSL 1.30 §7.1
+// (gl_MaxClipDistances); vortexpipe §3.8 (clipping in setup_k)
+const MaxClipDistances = 8
+
+// setupSlotCap bounds SlotsPerTriangle over every enable mask.
+const setupSlotCap = SetupSlot + MaxClipDistances
+
+// SlotsPerTriangle is the setup_k scratch slots per input triangle of a draw
+// clipping against the enabled user clip distances in mask: each enabled plane
+// adds at most one vertex to the clipped polygon (at most 5 + k before the
+// guard band, 9 + k after: 7 + k fan triangles). spec: vortexpipe §3.8
+func SlotsPerTriangle(mask uint8) int { return SetupSlot + bits.OnesCount8(mask) }
+
+// clipMaskShift is where setup_k finds the draw's user clip-distance enable
+// mask: bits 8..15 of FrontEndArgs.Planes (the plane convention is its low
+// byte). The expand_k records then carry one distance per enabled plane,
+// compacted in plane order, after the varyings beyond the planes.
+const clipMaskShift = 8
+
+// frontEndPlanes packs a plane convention and a clip-distance enable mask into
+// FrontEndArgs.Planes.
+func frontEndPlanes(p Planes, mask uint8) uint32 { return uint32(p) | uint32(mask)<<clipMaskShift }
+
+// splitFrontEndPlanes is frontEndPlanes' inverse.
+func splitFrontEndPlanes(w uint32) (Planes, uint8) { return Planes(uint8(w)), uint8(w >> clipMaskShift) }
 
 // feEnv is one draw's setup_k environment: the target, depth range, cull mode,
 // viewport, plane convention and guard planes.
@@ -209,6 +247,14 @@ type feEnv struct {
 	// noClip disables the near-plane clip (depth clip disable, GL depth
 	// clamp): the merger clamps the depth to the depth range instead.
 	noClip bool
+	// slots is the primitives one input triangle may yield (SetupSlot, or
+	// SlotsPerTriangle of the draw's clip-distance mask).
+	slots int
+	// Scratch of the user clip-distance clip and the fan, kept across
+	// triangles (setup runs one triangle at a time per environment).
+	ubuf [2][polyCap + MaxClipDistances]SetupVertex
+	usub [polyCap + MaxClipDistances - 2][3]SetupVertex
+	fan  [setupSlotCap][3]SetupVertex
 }
 
 func newFEEnv(width, height int, near, far float32, cull CullMode, vp *Viewport, planes Planes) *feEnv {
@@ -220,18 +266,21 @@ func newFEEnv(width, height int, near, far float32, cull CullMode, vp *Viewport,
 		gx = float32(1 + float64(GuardBandPx)/max(1, abs64(float64(vp.SX))))
 		gy = float32(1 + float64(GuardBandPx)/max(1, abs64(float64(vp.SY))))
 	}
-	return &feEnv{width: width, height: height, near: near, far: far, cull: cull, vp: vp, planes: planes,
+	return &feEnv{width: width, height: height, near: near, far: far, cull: cull, vp: vp, planes: planes, slots: SetupSlot,
 		guard: [4]plane{{g: gx, axis: 0}, {g: gx, axis: 0, neg: true}, {g: gy, axis: 1}, {g: gy, axis: 1, neg: true}}}
 }
 
-// setupOne is setup_k's SETUP work for one triangle: near clip, guard-band clip
-// and setup of each surviving sub-triangle, in order. It returns how many
-// primitives it wrote to prims/bbs and counts into st. With lam set it also
-// writes each primitive's vertices as weights of v0, v1, v2 (lam[n][vertex]).
-func (e *feEnv) setupOne(v0, v1, v2 *SetupVertex, st *FrontEndStats, prims *[SetupSlot]Prim, bbs *[SetupSlot]BBox,
-	lam *[SetupSlot][3][3]float32) int {
+// setupOne is setup_k's SETUP work for one triangle: near clip, far clip
+// (compiled draws), the user clip distances in user (each plane's distances at
+// v0, v1, v2), guard-band clip and setup of each surviving sub-triangle, in
+// order. It returns how many primitives (at most e.slots) it wrote to
+// prims/bbs and counts into st. With lam set it also writes each primitive's
+// vertices as weights of v0, v1, v2 (lam[n][vertex]).
+// spec: vortexpipe §3.8; GL 4.6 §13.7 (primitive clipping)
+func (e *feEnv) setupOne(v0, v1, v2 *SetupVertex, user []plane, st *FrontEndStats, prims *[setupSlotCap]Prim, bbs *[setupSlotCap]BBox,
+	lam *[setupSlotCap][3][3]float32) int {
 	var sub [SetupMaxSub][3]SetupVertex
-	if lam != nil {
+	if lam != nil || len(user) > 0 {
 		a, b, c := *v0, *v1, *v2
 		a.bary, b.bary, c.bary = [3]float32{1, 0, 0}, [3]float32{0, 1, 0}, [3]float32{0, 0, 1}
 		v0, v1, v2 = &a, &b, &c
@@ -260,11 +309,14 @@ func (e *feEnv) setupOne(v0, v1, v2 *SetupVertex, st *FrontEndStats, prims *[Set
 			subs = append(subs, [3]SetupVertex{zp[0], zp[k], zp[k+1]})
 		}
 	}
-	var fan [SetupSlot][3]SetupVertex
-	nf := e.guardFan(subs, zp, st, &fan)
+	if ns > 0 && len(user) > 0 {
+		zp, subs = e.clipUser(zp, subs, user, st)
+	}
+	nf := e.guardFan(subs, zp, st, e.fan[:e.slots])
 	n := 0
 	for s := 0; s < nf; s++ {
-		if !SetupTriangle(&fan[s][0], &fan[s][1], &fan[s][2], e.width, e.height, e.near, e.far, e.cull, e.vp, e.planes, &prims[n], &bbs[n]) {
+		fan := &e.fan[s]
+		if !SetupTriangle(&fan[0], &fan[1], &fan[2], e.width, e.height, e.near, e.far, e.cull, e.vp, e.planes, &prims[n], &bbs[n]) {
 			st.Culled++
 			continue
 		}
@@ -273,12 +325,44 @@ func (e *feEnv) setupOne(v0, v1, v2 *SetupVertex, st *FrontEndStats, prims *[Set
 		}
 		if lam != nil {
 			for k := range 3 {
-				lam[n][k] = fan[s][k].bary
+				lam[n][k] = fan[k].bary
 			}
 		}
 		n++
 	}
 	return n
+}
+
+// clipUser clips the depth-clipped polygon zp (fanned as subs) against the
+// user clip distances (Sutherland–Hodgman in clip space, as the near plane:
+// positions, varyings and barycentric weights interpolate linearly) and
+// returns the polygon and its fan, unchanged when every vertex is inside.
+// spec: GL 4.6 §13.7 (clip distances); vortexpipe §3.8
+func (e *feEnv) clipUser(zp []SetupVertex, subs [][3]SetupVertex, user []plane, st *FrontEndStats) ([]SetupVertex, [][3]SetupVertex) {
+	cut := false
+	for _, u := range user {
+		for i := range zp {
+			if !(u.dist(&zp[i]) >= 0) {
+				cut = true
+			}
+		}
+	}
+	if !cut {
+		return zp, subs
+	}
+	st.UserClipped++
+	cur := append(e.ubuf[0][:0], zp...)
+	for i, u := range user {
+		cur = clipPoly(cur, u, e.ubuf[(i+1)%2][:0])
+		if len(cur) < 3 {
+			return cur[:0], nil
+		}
+	}
+	out := e.usub[:0]
+	for k := 1; k+1 < len(cur); k++ {
+		out = append(out, [3]SetupVertex{cur[0], cur[k], cur[k+1]})
+	}
+	return cur, out
 }
 
 // FrontEnd is the device front end's setup_k (SETUP, SCAN, EMIT): near clip,
@@ -307,15 +391,15 @@ func (st FrontEndStats) run(verts []SetupVertex, tris [][3]uint32, width, height
 	keep := make([]uint32, len(tris))
 	slots := make([][]Prim, len(tris))
 	boxes := make([][]BBox, len(tris))
-	var fp [SetupSlot]Prim
-	var fb [SetupSlot]BBox
+	var fp [setupSlotCap]Prim
+	var fb [setupSlotCap]BBox
 	for i, t := range tris {
 		for _, vi := range t {
 			if int(vi) >= len(verts) {
 				return nil, nil, st, fmt.Errorf("gfx: front end: triangle %d: vertex %d out of range (%d vertices)", i, vi, len(verts))
 			}
 		}
-		n := env.setupOne(&verts[t[0]], &verts[t[1]], &verts[t[2]], &st, &fp, &fb, nil)
+		n := env.setupOne(&verts[t[0]], &verts[t[1]], &verts[t[2]], nil, &st, &fp, &fb, nil)
 		slots[i] = append(slots[i], fp[:n]...)
 		boxes[i] = append(boxes[i], fb[:n]...)
 		keep[i] = uint32(n)

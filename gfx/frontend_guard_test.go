@@ -44,7 +44,7 @@ func TestGuardFanKeepsArea(t *testing.T) {
 			q := [4]SetupVertex{sub[0][0], sub[0][1], sub[0][2], sub[1][2]}
 			in = q[:]
 		}
-		nf := e.guardFan(sub[:ns], in, &st, &fan)
+		nf := e.guardFan(sub[:ns], in, &st, fan[:])
 		var a, b [polyCap]SetupVertex
 		want := 0.0
 		if poly := clipPolyAll(in, e.guard, &a, &b); len(poly) >= 3 {

@@ -73,6 +73,11 @@ type ShaderDraw struct {
 	// Key is the FS variant key the driver selected (pipe.VariantKey):
 	// units it sets run in software. spec: vortexpipe §2.3.1, §2.3.3
 	Key Variant
+	// ClipDistances holds GL's GL_CLIP_DISTANCEi enables (bit i): setup_k
+	// clips each triangle against every enabled gl_ClipDistance[i] ≥ 0 the
+	// vertex stage writes (Program.ClipMask). spec: GL 4.6 §13.7;
+	// vortexpipe §3.8
+	ClipDistances uint8
 }
 
 // OMBlend is the OM's blend state of render target 0: equations, factors and
@@ -554,7 +559,8 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 	if err != nil {
 		return st, err
 	}
-	verts, err := d.buffer(total * p.recordBytes())
+	clipMask := p.ClipMask(dr.ClipDistances)
+	verts, err := d.buffer(total * p.recordBytesClip(clipMask))
 	if err != nil {
 		return st, err
 	}
@@ -570,12 +576,13 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 	if near == 0 && far == 0 {
 		far = 1
 	}
-	// A pass is at most PassTriangles triangles, so its visible primitives
-	// (SetupSlot per triangle at worst) always fit the 16-bit pid.
-	passTris := min(nt, PassTriangles)
+	// A pass is at most PassTriangles triangles (fewer when user clip
+	// distances add slots), so its visible primitives (SlotsPerTriangle per
+	// triangle at worst) always fit the 16-bit pid.
+	passTris := min(nt, abi.MaxPrimsPerPass/SlotsPerTriangle(clipMask))
 	passes := (nt + passTris - 1) / passTris
 	fe, err := d.frontEndArgs(verts.Addr(), uint32(total), trisBuf.Addr(), passTris, passes, near, far, dr.Cull,
-		uint32(p.NVar()), uint32(p.NFlat()), up)
+		uint32(p.NVar()), uint32(p.NFlat()), clipMask, up)
 	if err != nil {
 		return st, err
 	}
@@ -659,7 +666,7 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 		binary.LittleEndian.PutUint64(vsArgs[8*abi.ArgVSVertsPerInst:], uint64(dr.Count))
 	}
 	exArgs := make([]byte, 8*ExpandArgSlots)
-	for i, v := range []uint64{recs.Addr(), verts.Addr(), uint64(total), uint64(ow)} {
+	for i, v := range []uint64{recs.Addr(), verts.Addr(), uint64(total), uint64(ow), uint64(clipMask)} {
 		binary.LittleEndian.PutUint64(exArgs[8*i:], v)
 	}
 	lp := func(a []byte) runtime.LaunchParams {
@@ -773,22 +780,23 @@ type feBuffers struct {
 // the exact counts exist only on the device), queues the counter reset and
 // returns the argument block. spec: rasterizer §3.1; vortexpipe §3.2
 func (d *ShaderDevice) frontEndArgs(verts uint64, nverts uint32, tris uint64, nt, passes int, near, far float32, cull CullMode,
-	nvar, nflat uint32, up *runtime.Batch) (feBuffers, error) {
+	nvar, nflat uint32, clipMask uint8, up *runtime.Batch) (feBuffers, error) {
 	g, err := NewBinGrid(d.w, d.h, d.binLog)
 	if err != nil {
 		return feBuffers{}, err
 	}
-	maxPrims := min(nt*SetupSlot, abi.MaxPrimsPerPass+SetupSlot)
+	slots := SlotsPerTriangle(clipMask)
+	maxPrims := min(nt*slots, abi.MaxPrimsPerPass+slots)
 	side := 0 // the per-primitive side array: flat words, varyings beyond the planes
 	if nflat > 0 || nvar > abi.NumVaryingPlanes {
 		side = 4 * abi.SideArrayWords(int(nvar), int(nflat))
 	}
 	bins := g.Bins()
 	sizes := []int{
-		nt * SetupSlot * abi.PrimBytes, nt * SetupSlot * bboxBytes, 4 * nt,
+		nt * slots * abi.PrimBytes, nt * slots * bboxBytes, 4 * nt,
 		4 * (max(nt, maxPrims) + 1), maxPrims * abi.PrimBytes, maxPrims * bboxBytes, 4 * abi.FECounterWords * passes,
 		8 * abi.ArgFSSlots, 4 * maxPrims, 4 * maxPrims * bins, 4 * bins, 4 * bins, bins*abi.BinHeaderBytes + 4*maxPrims*bins,
-		nt * SetupSlot * side, maxPrims * side,
+		nt * slots * side, maxPrims * side,
 	}
 	b := make([]*runtime.Buffer, len(sizes))
 	for k, n := range sizes {
@@ -798,7 +806,7 @@ func (d *ShaderDevice) frontEndArgs(verts uint64, nverts uint32, tris uint64, nt
 	}
 	a := FrontEndArgs{
 		Verts: verts, NumVerts: nverts, Tris: tris, NumTris: uint32(nt),
-		Width: uint32(d.w), Height: uint32(d.h), Near: near, Far: far, Cull: uint32(cull), Planes: uint32(PlanesCompiled),
+		Width: uint32(d.w), Height: uint32(d.h), Near: near, Far: far, Cull: uint32(cull), Planes: frontEndPlanes(PlanesCompiled, clipMask),
 		Slots: b[0].Addr(), SlotBoxes: b[1].Addr(), Keep: b[2].Addr(), Offsets: b[3].Addr(), Prims: b[4].Addr(),
 		Boxes: b[5].Addr(), Counters: b[6].Addr(), FragArgs: b[7].Addr(),
 		Cols: uint32(g.Cols), Rows: uint32(g.Rows), BinLog: uint32(d.binLog),

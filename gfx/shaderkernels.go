@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 
 	"vortexgfx/abi"
 	"vortexgfx/device"
@@ -69,8 +70,9 @@ func (sp *ShaderProgram) ColorOutputs() int { return sp.colorN }
 func (sp *ShaderProgram) WritesDepth() bool { return sp.fragDepth >= 0 }
 
 // ExpandArgSlots is the size in 64-bit slots of expand_k's argument block:
-// {VS records, expand_k records, vertex count, VS record words}.
-const ExpandArgSlots = 4
+// {VS records, expand_k records, vertex count, VS record words, the draw's
+// user clip-distance enable mask (ShaderProgram.ClipMask)}.
+const ExpandArgSlots = 5
 
 // ShaderProgram is a compiled GLSL program (package shader/lower) as device
 // kernels: the vertex shader (kernel_main of the VS module, one thread per
@@ -108,6 +110,9 @@ type ShaderProgram struct {
 	// output, the dual-source blend's second colour (-1: none; the blend
 	// then takes location 1's output, the convention before GLSL's index).
 	src1Word int
+	// clipWord is the VS output word of gl_ClipDistance[0] (-1: not
+	// written) and clipN how many distances the VS writes.
+	clipWord, clipN int
 	// texSW says why the fragment stage's texturing needs the software
 	// sampler ("" when vx_tex serves it). spec: vortexpipe §2.3.3
 	texSW string
@@ -135,6 +140,26 @@ func (sp *ShaderProgram) NVar() int { return len(sp.planes) }
 // region (abi.SideFlatWords), then the varying words beyond the planes.
 func (sp *ShaderProgram) recordBytes() int {
 	return sp.extraOffset() + 4*max(len(sp.planes)-abi.NumVaryingPlanes, 0)
+}
+
+// recordBytesClip is the expand_k record of a draw clipping against the user
+// clip distances in mask (ClipMask): recordBytes, then one distance per
+// enabled plane. spec: vortexpipe §3.2 step 1, §3.8
+func (sp *ShaderProgram) recordBytesClip(mask uint8) int {
+	return sp.recordBytes() + 4*bits.OnesCount8(mask)
+}
+
+// ClipDistances is how many gl_ClipDistance[] elements the vertex stage
+// writes (0: none; setup then clips to the view volume only).
+// spec: GLSL 1.30 §7.1
+func (sp *ShaderProgram) ClipDistances() int { return sp.clipN }
+
+// ClipMask is the user clip-distance planes a draw with GL_CLIP_DISTANCEi
+// enables enabled clips against: the enabled distances the vertex stage
+// writes (an enabled plane beyond them has no distance and clips nothing,
+// as in ref). spec: GL 4.6 §13.7
+func (sp *ShaderProgram) ClipMask(enabled uint8) uint8 {
+	return enabled & uint8(1<<sp.clipN-1)
 }
 
 // extraOffset is the byte offset of the varyings beyond the planes in the
@@ -179,7 +204,12 @@ func NewShaderProgram(name string, p *lower.Program) (*ShaderProgram, error) {
 		return nil, fmt.Errorf("%w: %s: a vertex and a fragment stage are both needed", ErrShaderRoute, name)
 	}
 	sp := &ShaderProgram{name: name, prog: p, vid: -1, iid: -1, coord: -1, facing: -1, fragDepth: -1, src1Word: -1,
-		vsFree: make(chan *vsScratch, scratchSlots)}
+		clipWord: -1, vsFree: make(chan *vsScratch, scratchSlots)}
+	for _, s := range p.VS.Outputs {
+		if s.Name == "gl_ClipDistance" && s.Words > 0 {
+			sp.clipWord, sp.clipN = s.Word, min(s.Words, MaxClipDistances)
+		}
+	}
 	for i := range sp.colorWord {
 		sp.colorWord[i] = -1
 	}
@@ -485,18 +515,24 @@ func (sp *ShaderProgram) vsKernelOn(c *device.CTA, env *devEnv) error {
 // expandKernel is expand_k: one thread per vertex, it turns a VS record into
 // the setup record — gl_Position and the varyings read by the fragment stage,
 // packed positionally onto the planes, the words beyond the planes after the
-// flat words (setup_k moves those to the side array). spec: vortexpipe §3.2
-// step 1
+// flat words (setup_k moves those to the side array), then the enabled user
+// clip distances (arg slot 4's mask), compacted in plane order, which setup_k
+// clips against. spec: vortexpipe §3.2 step 1, §3.8
 func (sp *ShaderProgram) expandKernel(c *device.CTA) error {
-	recs, verts, count, ow := c.Arg(0), c.Arg(1), c.Arg(2), c.Arg(3)
+	recs, verts, count, ow, cm := c.Arg(0), c.Arg(1), c.Arg(2), c.Arg(3), c.Arg(4)
 	if err := c.Err(); err != nil {
 		return err
 	}
 	if ow != uint64(sp.prog.VS.OutputWords) || count > maxFrontEndItems {
 		return fmt.Errorf("%s: %d vertices of %d words (program: %d)", sp.expandName(), count, ow, sp.prog.VS.OutputWords)
 	}
+	if cm > 0xFF || uint8(cm) != sp.ClipMask(uint8(cm)) {
+		return fmt.Errorf("%s: clip-distance mask 0x%x names distances the vertex stage does not write (%d)", sp.expandName(), cm, sp.clipN)
+	}
+	mask := uint8(cm)
 	in := make([]byte, 4*ow) // once per CTA
-	rec := uint64(sp.recordBytes())
+	rec := uint64(sp.recordBytesClip(mask))
+	cdoff := sp.recordBytes()
 	out := make([]byte, rec)
 	gridStride(c, count, func(i uint64) {
 		c.Read(recs+i*ow*4, in)
@@ -514,6 +550,14 @@ func (sp *ShaderProgram) expandKernel(c *device.CTA) error {
 		}
 		for k, w := range sp.flat {
 			copy(out[shaderFlatOffset+4*k:shaderFlatOffset+4*k+4], in[4*w:4*w+4])
+		}
+		o := cdoff
+		for d := 0; d < sp.clipN; d++ {
+			if mask>>d&1 != 0 {
+				w := sp.clipWord + d
+				copy(out[o:o+4], in[4*w:4*w+4])
+				o += 4
+			}
 		}
 		c.Write(verts+i*rec, out)
 	})
