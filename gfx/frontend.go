@@ -233,7 +233,9 @@ const clipMaskShift = 8
 func frontEndPlanes(p Planes, mask uint8) uint32 { return uint32(p) | uint32(mask)<<clipMaskShift }
 
 // splitFrontEndPlanes is frontEndPlanes' inverse.
-func splitFrontEndPlanes(w uint32) (Planes, uint8) { return Planes(uint8(w)), uint8(w >> clipMaskShift) }
+func splitFrontEndPlanes(w uint32) (Planes, uint8) {
+	return Planes(uint8(w)), uint8(w >> clipMaskShift)
+}
 
 // feEnv is one draw's setup_k environment: the target, depth range, cull mode,
 // viewport, plane convention and guard planes.
