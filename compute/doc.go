@@ -10,7 +10,9 @@
 // entry of a single module at the compute link base (abi.LinkBaseFS), reloaded
 // only when a program is added, so a repeated dispatch reloads nothing. Buffers
 // (NewBuffer) and storage images (NewImage) are host bytes with a resident device
-// copy. A Frame records dispatches — Dispatch, DispatchBase (vkCmdDispatchBase)
+// copy. Sampled textures (NewTexture, bound with SampledTexture) are a reference
+// texture and sampler state laid out once for the device's software sampler
+// (device/swtex) in a resident buffer. A Frame records dispatches — Dispatch, DispatchBase (vkCmdDispatchBase)
 // and DispatchIndirect — and Submit sends them as one runtime batch with one
 // doorbell; Device.Dispatch and Device.DispatchIndirect are one-dispatch frames.
 //
@@ -42,7 +44,10 @@
 // (added to the block-id CSRs to form gl_WorkGroupID), 4 the indirect record.
 // The kernel relocates each descriptor the program declares and runs the
 // workgroup's warps with exec.Workgroup (barriers across the CTA's warps,
-// deterministic round-robin order) against device memory; the shared variables
+// deterministic round-robin order) against device memory, its texture
+// instructions served by a swtex.Sampler bound to the dispatch's descriptor
+// table (arg slot 8; implicit LOD is the base level: compute has no
+// derivatives, GLSL 4.60 §8.9); the shared variables
 // live in the CTA's local memory (device.CTA.LMem, LMEM_SIZE bytes, zeroed before
 // each workgroup), and a launch whose LMEM_SIZE does not hold them is refused. Atomics are serialised device-wide.
 // Results are the same bytes for any number of cores.

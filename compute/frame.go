@@ -19,6 +19,8 @@ type Binding struct {
 	Slot   uint32 // the GLSL layout(binding = N)
 	Buffer *Buffer
 	Image  *Image
+	// Texture is a sampled texture (SampledTexture: Kind 0, Slot the unit).
+	Texture *Texture
 }
 
 // StorageBuffer binds b to shader storage block binding slot.
@@ -58,6 +60,8 @@ type dispatch struct {
 	descs    []abi.ComputeDesc
 	bufs     []*Buffer // per descriptor
 	uniforms []byte    // the program's uniform words at record time
+	texTable []byte    // the software-sampler descriptor table (nil: no samplers)
+	texBufs  []*Buffer // the sampled textures' storage
 }
 
 // Frame records dispatches and submits them to the CP as one batch: the dirty
@@ -179,6 +183,9 @@ func (f *Frame) prepare(idx int, p *Program, bs []Binding) (dispatch, error) {
 		dp.descs = append(dp.descs, desc)
 		dp.bufs = append(dp.bufs, buf)
 	}
+	if err := f.prepareTextures(idx, p, bs, &dp); err != nil {
+		return dispatch{}, err
+	}
 	return dp, nil
 }
 
@@ -232,12 +239,15 @@ func (f *Frame) Submit() (FrameStats, error) {
 	}
 	// Scratch: each dispatch's descriptor blob and uniform words.
 	var scratch []byte
-	type place struct{ desc, uni uint64 }
+	type place struct{ desc, uni, tex uint64 }
 	places := make([]place, len(ds))
 	for i := range ds {
 		dp := &ds[i]
 		for j, b := range dp.bufs {
 			touch(b, dp.descs[j].Flags&abi.DescWritable != 0)
+		}
+		for _, b := range dp.texBufs {
+			touch(b, false)
 		}
 		if dp.indirect != nil {
 			touch(dp.indirect, false)
@@ -251,6 +261,9 @@ func (f *Frame) Submit() (FrameStats, error) {
 		scratch = pad64(scratch)
 		places[i].uni = uint64(len(scratch))
 		scratch = append(scratch, dp.uniforms...)
+		scratch = pad64(scratch)
+		places[i].tex = uint64(len(scratch))
+		scratch = append(scratch, dp.texTable...)
 		scratch = pad64(scratch)
 	}
 	if err := d.ensureScratch(len(scratch)); err != nil {
@@ -287,6 +300,9 @@ func (f *Frame) Submit() (FrameStats, error) {
 		le.PutUint64(args[abi.ArgCSDescSet0*8:], sbase+places[i].desc)
 		le.PutUint64(args[abi.ArgCSBaseXY*8:], abi.CSBaseXY(dp.base[0], dp.base[1]))
 		le.PutUint64(args[abi.ArgCSBaseZ*8:], uint64(dp.base[2]))
+		if len(dp.texTable) > 0 {
+			le.PutUint64(args[argCSSWSampler*8:], sbase+places[i].tex)
+		}
 		lp := runtime.LaunchParams{NDim: 3, Block: dp.p.local, LMemSize: uint32(dp.p.sharedBytes), Args: args}
 		if dp.indirect != nil {
 			le.PutUint64(args[abi.ArgCSIndirect*8:], dp.indirect.Addr()+dp.indOff)

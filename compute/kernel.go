@@ -8,6 +8,7 @@ import (
 
 	"vortexgfx/abi"
 	"vortexgfx/device"
+	"vortexgfx/device/swtex"
 	"vortexgfx/shader/exec"
 	"vortexgfx/shader/ir"
 )
@@ -20,6 +21,7 @@ type groupScratch struct {
 	uni  []uint32
 	ub   []byte
 	blob []byte // the descriptor blob as read
+	tex  *swtex.Sampler
 }
 
 func (p *Program) scratch(width int) (*groupScratch, error) {
@@ -38,6 +40,10 @@ func (p *Program) scratch(width int) (*groupScratch, error) {
 	s.mem.d = p.d
 	if err := wg.SetUniforms(s.uni); err != nil {
 		return nil, err
+	}
+	if len(p.prog.Samplers) > 0 {
+		s.tex = swtex.New()
+		wg.SetSampler(s.tex)
 	}
 	return s, nil
 }
@@ -84,6 +90,15 @@ func (p *Program) kernel(c *device.CTA) error {
 		return fmt.Errorf("%s: %w", p.name, err)
 	}
 	defer s.mem.unbind()
+	if n := len(p.prog.Samplers); n > 0 {
+		tt := c.Arg(argCSSWSampler)
+		if tt == 0 || p.d.view == nil {
+			return fmt.Errorf("%s: the program samples %d textures and arg slot %d holds no sampler table (or memory cannot be viewed)", p.name, n, argCSSWSampler)
+		}
+		if err := s.tex.Bind(p.d.view, tt, n); err != nil {
+			return fmt.Errorf("%s: %w", p.name, err)
+		}
+	}
 	ids := exec.WorkgroupIDs{Base: [3]uint32{uint32(baseXY), uint32(baseXY >> 32), uint32(baseZ)}}
 	ctx := context.Background()
 	if ind == 0 {

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"vortexgfx/abi"
+	"vortexgfx/device/swtex"
 	"vortexgfx/shader/exec"
 	"vortexgfx/shader/ir"
 )
@@ -53,8 +54,8 @@ func (d *Device) Load(name string, p *ir.Program) (*Program, error) {
 	if p == nil || p.Stage != ir.Compute {
 		return nil, fmt.Errorf("compute: %s: not a compute program", name)
 	}
-	if len(p.Tex) > 0 {
-		return nil, fmt.Errorf("%w: %s: sampling textures in a compute program", ErrUnsupported, name)
+	if len(p.Samplers) > swtex.MaxUnits {
+		return nil, fmt.Errorf("compute: %s: %d samplers exceed the %d a descriptor table holds", name, len(p.Samplers), swtex.MaxUnits)
 	}
 	// Building one workgroup verifies the program at the device's warp width.
 	if _, err := exec.NewWorkgroup(p, exec.Config{Width: d.cfg.Device.Threads}); err != nil {
