@@ -204,3 +204,43 @@ func TestTextureBindingErrors(t *testing.T) {
 		t.Error("nil texture accepted")
 	}
 }
+
+// TestTextureIndirectAcrossCores checks that a sampling program gives the same
+// bytes dispatched directly on one core and indirectly (each CTA walking
+// workgroups) on eight cores.
+func TestTextureIndirectAcrossCores(t *testing.T) {
+	const n = 64
+	cw := make([]float32, 2*n)
+	r := rand.New(rand.NewPCG(5, 6))
+	for i := range cw {
+		cw[i] = r.Float32()
+	}
+	run := func(mut func(*config.Config), indirect bool) []byte {
+		d := openDevice(t, mut)
+		p := compile(t, d, "tex", texCS)
+		smp := sampler.DefaultSampler()
+		smp.MinFilter, smp.MagFilter = sampler.Linear, sampler.Linear
+		tex, err := d.NewTexture(randomTexture(t, 9), &smp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, _ := d.NewBuffer(f32Bytes(cw))
+		out, _ := d.NewBufferSize(4 * 16 * n)
+		bs := []Binding{StorageBuffer(0, in), StorageBuffer(1, out), SampledTexture(3, tex)}
+		if indirect {
+			rec, _ := d.NewBuffer(words(n/16, 1, 1))
+			err = d.DispatchIndirect(p, rec, 0, bs...)
+		} else {
+			err = d.Dispatch(p, [3]uint32{n / 16, 1, 1}, bs...)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out.Bytes()
+	}
+	want := run(func(c *config.Config) { c.Device.CoresPerSocket, c.Device.SocketsPerCluster = 1, 1 }, false)
+	got := run(func(c *config.Config) { c.Device.Clusters = 2 }, true)
+	if string(got) != string(want) {
+		t.Fatal("8-core indirect dispatch differs from the 1-core direct one")
+	}
+}
