@@ -13,7 +13,8 @@ import (
 // device-side counts exceed it fails its launch.
 const MaxGroupCount = 65535
 
-// Binding attaches a buffer or image to one of a program's binding points.
+// Binding attaches a buffer, storage image or sampled texture to one of a
+// program's binding points (a texture: Kind 0, Slot the texture unit).
 type Binding struct {
 	Kind   abi.ComputeDescKind
 	Slot   uint32 // the GLSL layout(binding = N)
