@@ -344,7 +344,7 @@ func (e *feEnv) clipUser(zp []SetupVertex, subs [][3]SetupVertex, user []plane, 
 	cut := false
 	for _, u := range user {
 		for i := range zp {
-			if !(u.dist(&zp[i]) >= 0) {
+			if !(u.dist64(&zp[i]) >= 0) {
 				cut = true
 			}
 		}
@@ -355,7 +355,7 @@ func (e *feEnv) clipUser(zp []SetupVertex, subs [][3]SetupVertex, user []plane, 
 	st.UserClipped++
 	cur := append(e.ubuf[0][:0], zp...)
 	for i, u := range user {
-		cur = clipPoly(cur, u, e.ubuf[(i+1)%2][:0])
+		cur = clipPolyUser(cur, u, e.ubuf[(i+1)%2][:0])
 		if len(cur) < 3 {
 			return cur[:0], nil
 		}
@@ -365,6 +365,58 @@ func (e *feEnv) clipUser(zp []SetupVertex, subs [][3]SetupVertex, user []plane, 
 		out = append(out, [3]SetupVertex{cur[0], cur[k], cur[k+1]})
 	}
 	return cur, out
+}
+
+// dist64 is a user plane's signed distance of v in float64 (the weights are
+// the clipped vertex's, the distances the input vertices').
+func (p plane) dist64(v *SetupVertex) float64 {
+	return float64(v.bary[0])*float64(p.cd[0]) + float64(v.bary[1])*float64(p.cd[1]) + float64(v.bary[2])*float64(p.cd[2])
+}
+
+// clipPolyUser clips a convex polygon against one user plane (inside where
+// the distance is ≥ 0; NaN is outside). As ref's clipper, a new vertex is
+// computed in float64 from the edge's inside endpoint towards its outside
+// one, so two triangles sharing an edge get the same vertex there.
+func clipPolyUser(in []SetupVertex, u plane, out []SetupVertex) []SetupVertex {
+	out = out[:0]
+	for i := range in {
+		cur, nxt := &in[i], &in[(i+1)%len(in)]
+		fc, fn := u.dist64(cur), u.dist64(nxt)
+		cin, nin := fc >= 0, fn >= 0
+		if cin {
+			out = append(out, *cur)
+		}
+		switch {
+		case cin && !nin:
+			out = append(out, lerpVertex64(cur, nxt, fc/(fc-fn)))
+		case !cin && nin:
+			out = append(out, lerpVertex64(nxt, cur, fn/(fn-fc)))
+		}
+	}
+	return out
+}
+
+// lerpVertex64 is lerpVertex in float64, rounded once to float32.
+func lerpVertex64(a, b *SetupVertex, t float64) SetupVertex {
+	l := func(x, y float32) float32 { return float32(float64(x) + t*(float64(y)-float64(x))) }
+	var r SetupVertex
+	for i := range r.Pos {
+		r.Pos[i] = l(a.Pos[i], b.Pos[i])
+	}
+	for i := range r.Color {
+		r.Color[i] = l(a.Color[i], b.Color[i])
+	}
+	for i := range r.TexCoord {
+		r.TexCoord[i] = l(a.TexCoord[i], b.TexCoord[i])
+	}
+	for i := range r.bary {
+		r.bary[i] = l(a.bary[i], b.bary[i])
+	}
+	r.NVar = a.NVar
+	for i := 0; i < a.NVar && i < len(r.Var); i++ {
+		r.Var[i] = l(a.Var[i], b.Var[i])
+	}
+	return r
 }
 
 // FrontEnd is the device front end's setup_k (SETUP, SCAN, EMIT): near clip,

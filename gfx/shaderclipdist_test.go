@@ -70,8 +70,8 @@ func TestShaderClipDistances(t *testing.T) {
 			if n := sp.ClipDistances(); n < 2 {
 				t.Fatalf("ClipDistances() = %d", n)
 			}
-			got := renderClipDevice(t, p, sp, c.mask)
-			want := renderClipRef(t, p, sp.ClipMask(c.mask))
+			got := renderClipDevice(t, p, sp, c.mask, unitTris(false)[0])
+			want := renderClipRef(t, p, sp.ClipMask(c.mask), unitTris(false)[0])
 			const tol = 2.5 / 255
 			bad, drawn, maxd := compareTargets(format.RGBA8, got, want, [4]float32{}, tol)
 			_, refDrawn, _ := compareTargets(format.RGBA8, want, want, [4]float32{}, tol)
@@ -83,7 +83,7 @@ func TestShaderClipDistances(t *testing.T) {
 	}
 }
 
-func renderClipDevice(t *testing.T, p *program.Program, sp *gfx.ShaderProgram, mask uint8) []byte {
+func renderClipDevice(t *testing.T, p *program.Program, sp *gfx.ShaderProgram, mask uint8, tri [3][8]float32) []byte {
 	t.Helper()
 	dev, err := gfx.OpenShaderDeviceTargets(config.Default(), uW, uH, gfx.TargetConfig{Colors: []format.Format{format.RGBA8}}, []*gfx.ShaderProgram{sp})
 	if err != nil {
@@ -93,7 +93,7 @@ func renderClipDevice(t *testing.T, p *program.Program, sp *gfx.ShaderProgram, m
 	if err := dev.ClearTarget(0, [4]float32{}); err != nil {
 		t.Fatal(err)
 	}
-	_, raw := vertexBytes(p, unitTris(false)[0])
+	_, raw := vertexBytes(p, tri)
 	attrs := make([]gfx.AttribBinding, len(sp.Attributes()))
 	for i, s := range sp.Attributes() {
 		attrs[i] = gfx.AttribBinding{Data: raw, Offset: uint64(4 * s.Word), Stride: uint64(4 * p.AttribWords())}
@@ -108,7 +108,7 @@ func renderClipDevice(t *testing.T, p *program.Program, sp *gfx.ShaderProgram, m
 	return out
 }
 
-func renderClipRef(t *testing.T, p *program.Program, mask uint8) []byte {
+func renderClipRef(t *testing.T, p *program.Program, mask uint8, tri [3][8]float32) []byte {
 	t.Helper()
 	tg, err := ref.NewTarget(uW, uH, []format.Format{format.RGBA8}, format.D24S8)
 	if err != nil {
@@ -125,7 +125,7 @@ func renderClipRef(t *testing.T, p *program.Program, mask uint8) []byte {
 	st := ref.DefaultState(uW, uH)
 	st.Vertex, st.Fragment, st.Interp = vs, fs, p.Interp(false)
 	st.ClipDistances = mask
-	data, _ := vertexBytes(p, unitTris(false)[0])
+	data, _ := vertexBytes(p, tri)
 	if err := ref.Draw(context.Background(), tg, &st, ref.VertexInput{Words: p.AttribWords(), Data: data}, ref.DrawParams{Topology: ref.Triangles, Count: 3}); err != nil {
 		t.Fatal(err)
 	}
