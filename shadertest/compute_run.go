@@ -11,6 +11,8 @@ import (
 	"vortexgfx/abi"
 	"vortexgfx/compute"
 	"vortexgfx/config"
+	"vortexgfx/ref/format"
+	"vortexgfx/ref/sampler"
 	"vortexgfx/shader/glsl"
 	"vortexgfx/shader/ir"
 )
@@ -89,6 +91,7 @@ func executeCompute(ctx context.Context, f *File, api API, glslVer Version) (st 
 type computeTexture struct {
 	img  *TexImage
 	res  *compute.Image
+	tex  *compute.Texture // once sampled: resident for the software sampler
 	fmt  ir.ImageFormat
 	name string // GL format of the image binding
 }
@@ -105,7 +108,7 @@ type computeRunner struct {
 	ssbos, counters map[uint32]*compute.Buffer
 	textures        map[int]*computeTexture
 	imageUnits      map[int]string // image unit → GL format
-	unitOf          map[string]int // image uniform → image unit set by "uniform int"
+	unitOf          map[string]int // image or sampler uniform → unit set by "uniform int"
 	fbUnit          int
 	clearColor      [4]float32
 	linkExpected    bool
@@ -315,6 +318,28 @@ func (r *computeRunner) dispatch(groups [3]uint32) error {
 			bs = append(bs, compute.StorageImage(b.Slot, t.res))
 		}
 	}
+	// Sampled textures: the texture on the unit the sampler uniform names,
+	// bound at the program's own unit for that sampler.
+	for _, sb := range r.p.IR().Samplers {
+		unit := sb.Unit
+		if u, ok := r.unitOf[sb.Name]; ok {
+			unit = u
+		}
+		t := r.textures[unit]
+		if t == nil {
+			return &stop{Fail, fmt.Sprintf("no texture bound at texture unit %d (%s)", unit, sb.Name)}
+		}
+		if t.tex == nil {
+			tx, smp, err := refTexture(t.img)
+			if err != nil {
+				return err
+			}
+			if t.tex, err = r.d.NewTexture(tx, smp); err != nil {
+				return err
+			}
+		}
+		bs = append(bs, compute.SampledTexture(uint32(sb.Unit), t.tex))
+	}
 	if err := r.d.Dispatch(r.p, groups, bs...); err != nil {
 		if errors.Is(err, compute.ErrWorkgroupTooLarge) {
 			return &stop{Skip, err.Error()}
@@ -322,6 +347,25 @@ func (r *computeRunner) dispatch(groups [3]uint32) error {
 		return err
 	}
 	return nil
+}
+
+// refTexture is a generated texture's level 0 as an RGBA32F 2D texture with
+// nearest filtering (piglit's generated textures are sampled texel for texel).
+func refTexture(im *TexImage) (*sampler.Texture, *sampler.Sampler, error) {
+	tx, err := sampler.NewTexture(sampler.Dim2D, format.RGBA32F, im.W, im.H, 1, 1)
+	if err != nil {
+		return nil, nil, err
+	}
+	d := tx.Levels[0].Data
+	for i, f := range im.Data {
+		if 4*i+4 > len(d) {
+			break
+		}
+		binary.LittleEndian.PutUint32(d[4*i:], math.Float32bits(f))
+	}
+	smp := sampler.DefaultSampler()
+	smp.MinFilter, smp.MagFilter, smp.MipFilter = sampler.Nearest, sampler.Nearest, sampler.MipNone
+	return tx, &smp, nil
 }
 
 // compareInt is shader_runner's compare_uint/compare_int.
@@ -410,10 +454,16 @@ func (r *computeRunner) uniform(c *Command) error {
 		r.fail(c, "failed to link: %s", r.linkLog)
 		return &stop{Fail, r.failure}
 	}
-	// "uniform int img N" sets an image uniform's unit.
+	// "uniform int img N" sets an image uniform's unit; a sampler's likewise.
 	for _, b := range r.p.Bindings() {
 		if b.Kind == abi.DescStorageImage && b.Name == u.Name && len(u.Ints) == 1 {
 			r.unitOf[b.Name] = int(u.Ints[0])
+			return nil
+		}
+	}
+	for _, sb := range r.p.IR().Samplers {
+		if sb.Name == u.Name && len(u.Ints) == 1 {
+			r.unitOf[sb.Name] = int(u.Ints[0])
 			return nil
 		}
 	}

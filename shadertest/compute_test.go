@@ -85,6 +85,26 @@ probe rgba 3 1 1.0 1.0 1.0 1.0
 clear
 probe all rgba 0.0 0.0 1.0 0.0
 `
+	// A sampler uniform pointed at texture unit 1 by "uniform int": the
+	// generated texture there is sampled on the device's software sampler.
+	sampled := computeHead + `layout(local_size_x = 4, local_size_y = 4) in;
+layout(std430, binding = 0) buffer B { vec4 c[16]; };
+uniform sampler2D tex;
+void main() {
+	ivec2 p = ivec2(gl_LocalInvocationID.xy);
+	c[p.y * 4 + p.x] = texelFetch(tex, p, 0);
+}
+
+[test]
+texture rgbw 1 (4, 4)
+uniform int tex 1
+ssbo 0 256
+compute 1 1 1
+probe ssbo float 0 0 == 1.0
+probe ssbo float 0 4 == 0.0
+probe ssbo float 0 60 == 1.0
+probe ssbo float 0 248 == 1.0
+`
 	for _, tc := range []struct {
 		name   string
 		src    string
@@ -92,6 +112,8 @@ probe all rgba 0.0 0.0 1.0 0.0
 		reason string
 	}{
 		{"ssbo", ssbo, Pass, ""},
+		{"sampled texture", sampled, Pass, ""},
+		{"sampled texture on an empty unit", strings.Replace(sampled, "uniform int tex 1", "uniform int tex 3", 1), Fail, "no texture bound at texture unit 3"},
 		{"ssbo probe fails", strings.Replace(ssbo, "probe ssbo uint 2 4 == 1", "probe ssbo uint 2 4 == 2", 1), Fail,
 			"line 24: SSBO 2 offset 4: expected == 2, observed 1"},
 		{"counters", counters, Pass, ""},
