@@ -32,6 +32,13 @@ const (
 // spec: vortexpipe §2.5 (slots 4–7 raw shader-buffer slots)
 const ArgCSIndirect = ArgCSSSBOBase
 
+// ArgCSSWSampler is the compute arg slot holding the dispatch's software-sampler
+// descriptor table (SWTexDesc entries indexed by the program's sampler binding
+// index). vortexpipe §2.5 leaves compute slot 8 free; the vertex stage keeps its
+// table in a slot of its own the same way (ArgVSSWSampler). docs/ABI.md row 29.
+// spec: vortexpipe §2.5 (the arg block), §3.6 (gfx_sw_texstate_t)
+const ArgCSSWSampler = 8
+
 // IndirectDispatchBytes is one indirect dispatch record: u32 groups x, y, z, read
 // by the device at a 4-byte aligned offset (GL's DispatchIndirectCommand,
 // Vulkan's VkDispatchIndirectCommand).

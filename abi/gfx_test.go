@@ -348,7 +348,7 @@ func TestArgBlocksAndEncodings(t *testing.T) {
 	}{
 		{"VP_ARG_SLOTS", ArgSlots, 9},
 		{"CS push constants", ArgCSPushConstants, 0}, {"CS set-0 descriptors", ArgCSDescSet0, 1},
-		{"CS dispatch base xy", ArgCSBaseXY, 2}, {"CS dispatch base z", ArgCSBaseZ, 3}, {"CS SSBO base", ArgCSSSBOBase, 4},
+		{"CS dispatch base xy", ArgCSBaseXY, 2}, {"CS dispatch base z", ArgCSBaseZ, 3}, {"CS SSBO base", ArgCSSSBOBase, 4}, {"CS software-sampler table", ArgCSSWSampler, 8},
 		{"VS output records", ArgVSOutput, 0}, {"VS attribute table", ArgVSAttribTable, 1},
 		{"VS index buffer", ArgVSIndexBuffer, 2}, {"VS verts per instance", ArgVSVertsPerInst, 3},
 		{"VS base instance", ArgVSBaseInstance, 4}, {"VS base vertex", ArgVSBaseVertex, 5},

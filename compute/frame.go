@@ -302,7 +302,7 @@ func (f *Frame) Submit() (FrameStats, error) {
 		le.PutUint64(args[abi.ArgCSBaseXY*8:], abi.CSBaseXY(dp.base[0], dp.base[1]))
 		le.PutUint64(args[abi.ArgCSBaseZ*8:], uint64(dp.base[2]))
 		if len(dp.texTable) > 0 {
-			le.PutUint64(args[argCSSWSampler*8:], sbase+places[i].tex)
+			le.PutUint64(args[abi.ArgCSSWSampler*8:], sbase+places[i].tex)
 		}
 		lp := runtime.LaunchParams{NDim: 3, Block: dp.p.local, LMemSize: uint32(dp.p.sharedBytes), Args: args}
 		if dp.indirect != nil {

@@ -91,9 +91,9 @@ func (p *Program) kernel(c *device.CTA) error {
 	}
 	defer s.mem.unbind()
 	if n := len(p.prog.Samplers); n > 0 {
-		tt := c.Arg(argCSSWSampler)
+		tt := c.Arg(abi.ArgCSSWSampler)
 		if tt == 0 || p.d.view == nil {
-			return fmt.Errorf("%s: the program samples %d textures and arg slot %d holds no sampler table (or memory cannot be viewed)", p.name, n, argCSSWSampler)
+			return fmt.Errorf("%s: the program samples %d textures and arg slot %d holds no sampler table (or memory cannot be viewed)", p.name, n, abi.ArgCSSWSampler)
 		}
 		if err := s.tex.Bind(p.d.view, tt, n); err != nil {
 			return fmt.Errorf("%s: %w", p.name, err)

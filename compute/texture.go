@@ -7,13 +7,6 @@ import (
 	"vortexgfx/ref/sampler"
 )
 
-// argCSSWSampler is the compute arg slot holding the dispatch's software-sampler
-// descriptor table (abi.SWTexDesc entries indexed by the program's sampler
-// binding index). vortexpipe §2.5 leaves compute slot 8 free; the vertex stage
-// puts its table in a slot of its own the same way (abi.ArgVSSWSampler).
-// spec: vortexpipe §2.5 (the arg block), §3.6 (gfx_sw_texstate_t)
-const argCSSWSampler = 8
-
 // Texture is a sampled texture for compute programs: a reference texture and its
 // sampler state laid out once for the device's software sampler (swtex.Layout)
 // in a resident buffer, uploaded by the first frame that binds it and never read
