@@ -34,13 +34,33 @@ void main() {
 	gl_ClipDistance[1] = 0.3 * a_pos.w - a_pos.y;
 }`
 
+// clipVertexVS clips with the legacy planes on gl_ClipVertex (here the
+// position shifted right by 0.4); clipPositionVS has none (the planes then
+// dot gl_Position).
+const clipVertexVS = `#version 120
+attribute vec4 a_pos; attribute vec4 a_col; varying vec4 v_col;
+void main() { gl_Position = a_pos; v_col = a_col; gl_ClipVertex = a_pos + vec4(0.4 * a_pos.w, 0.0, 0.0, 0.0); }`
+
+const clipPositionVS = `#version 120
+attribute vec4 a_pos; attribute vec4 a_col; varying vec4 v_col;
+void main() { gl_Position = a_pos; v_col = a_col; }`
+
+const clipLegacyFS = `#version 120
+varying vec4 v_col; void main() { gl_FragColor = v_col; }`
+
+// clipLegacyPlanes are x ≥ 0.2 (plane 1) and y ≥ −0.3 (plane 3) as
+// GL_CLIP_PLANEi equations.
+var clipLegacyPlanes = [gfx.MaxClipDistances][4]float32{1: {1, 0, 0, -0.2}, 3: {0, 1, 0, 0.3}}
+
 const clipDistWideFS = `#version 330
 in vec4 v_a; in vec4 v_b; in vec4 v_c; in vec4 v_d; in vec4 v_e; out vec4 o;
 void main() { o = (v_a + v_b.wxyz + v_c.zwxy + v_d.yzwx) * 0.125 + v_e; }`
 
 // TestShaderClipDistances clips the large unit triangle against one and two
 // user clip distances (gl_ClipDistance[i] ≥ 0, enabled by
-// ShaderDraw.ClipDistances) on the device and on the reference renderer,
+// ShaderDraw.ClipDistances), and against legacy clip planes
+// (ShaderDraw.ClipPlanes dotted with gl_ClipVertex or gl_Position), on the
+// device and on the reference renderer,
 // which clips them in its homogeneous clipper: within 2.5/255 per channel on
 // all but 4% of the pixels (edges), and the clipped area really missing. An
 // enable beyond the distances the VS writes clips nothing (as in ref); a
@@ -60,15 +80,15 @@ func TestShaderClipDistances(t *testing.T) {
 		{"two planes and an unwritten enable", clipDistVS, unitsFS, 0b1000_0011, 190, 250},
 		{"all out", clipDistVS, unitsFS, 0b100, 0, 0},
 		{"two planes, extra varyings", clipDistWideVS, clipDistWideFS, 0b011, 190, 250},
+		{"legacy planes on gl_ClipVertex", clipVertexVS, clipLegacyFS, 0b1010, 110, 160},
+		{"legacy planes on gl_Position", clipPositionVS, clipLegacyFS, 0b1010, 25, 60},
+		{"legacy plane disabled", clipPositionVS, clipLegacyFS, 0b0100, 380, 440},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := link(t, c.vs, c.fs)
 			sp, err := gfx.NewShaderProgram("clipdist."+c.name, p.IR)
 			if err != nil {
 				t.Fatal(err)
-			}
-			if n := sp.ClipDistances(); n < 2 {
-				t.Fatalf("ClipDistances() = %d", n)
 			}
 			got := renderClipDevice(t, p, sp, c.mask, unitTris(false)[0])
 			want := renderClipRef(t, p, sp.ClipMask(c.mask), unitTris(false)[0])
@@ -98,7 +118,8 @@ func renderClipDevice(t *testing.T, p *program.Program, sp *gfx.ShaderProgram, m
 	for i, s := range sp.Attributes() {
 		attrs[i] = gfx.AttribBinding{Data: raw, Offset: uint64(4 * s.Word), Stride: uint64(4 * p.AttribWords())}
 	}
-	if _, err := dev.Draw(&gfx.ShaderDraw{Program: sp, Attribs: attrs, Count: 3, Uniforms: p.Uniforms, OM: omAll(), ClipDistances: mask}); err != nil {
+	if _, err := dev.Draw(&gfx.ShaderDraw{Program: sp, Attribs: attrs, Count: 3, Uniforms: p.Uniforms, OM: omAll(),
+		ClipDistances: mask, ClipPlanes: clipLegacyPlanes}); err != nil {
 		t.Fatal(err)
 	}
 	out, err := dev.ReadTarget(0)
@@ -114,7 +135,7 @@ func renderClipRef(t *testing.T, p *program.Program, mask uint8, tri [3][8]float
 	if err != nil {
 		t.Fatal(err)
 	}
-	vs, err := p.NewVertexShader(context.Background(), program.VertexOptions{})
+	vs, err := p.NewVertexShader(context.Background(), program.VertexOptions{Clip: program.ClipState{Enabled: mask, Planes: clipLegacyPlanes}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +145,9 @@ func renderClipRef(t *testing.T, p *program.Program, mask uint8, tri [3][8]float
 	}
 	st := ref.DefaultState(uW, uH)
 	st.Vertex, st.Fragment, st.Interp = vs, fs, p.Interp(false)
-	st.ClipDistances = mask
+	if n := vs.ClipDistances(); n > 0 {
+		st.ClipDistances = mask & uint8(1<<n-1)
+	}
 	data, _ := vertexBytes(p, tri)
 	if err := ref.Draw(context.Background(), tg, &st, ref.VertexInput{Words: p.AttribWords(), Data: data}, ref.DrawParams{Topology: ref.Triangles, Count: 3}); err != nil {
 		t.Fatal(err)

@@ -78,6 +78,11 @@ type ShaderDraw struct {
 	// vertex stage writes (Program.ClipMask). spec: GL 4.6 §13.7;
 	// vortexpipe §3.8
 	ClipDistances uint8
+	// ClipPlanes are the legacy user clip planes (GL_CLIP_PLANEi, in the
+	// coordinates the vertex stage writes gl_ClipVertex in, else
+	// gl_Position's): for a program without gl_ClipDistance, distance i is
+	// ClipPlanes[i] · gl_ClipVertex. spec: GL 3.0 §2.17 (clipping)
+	ClipPlanes [MaxClipDistances][4]float32
 }
 
 // OMBlend is the OM's blend state of render target 0: equations, factors and
@@ -669,6 +674,7 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 	for i, v := range []uint64{recs.Addr(), verts.Addr(), uint64(total), uint64(ow), uint64(clipMask)} {
 		binary.LittleEndian.PutUint64(exArgs[8*i:], v)
 	}
+	PutExpandClipPlanes(exArgs, &dr.ClipPlanes)
 	lp := func(a []byte) runtime.LaunchParams {
 		return runtime.LaunchParams{NDim: 1, Grid: [3]uint32{ds.grid, 1, 1}, Block: [3]uint32{ds.block, 1, 1}, Args: a}
 	}

@@ -71,8 +71,23 @@ func (sp *ShaderProgram) WritesDepth() bool { return sp.fragDepth >= 0 }
 
 // ExpandArgSlots is the size in 64-bit slots of expand_k's argument block:
 // {VS records, expand_k records, vertex count, VS record words, the draw's
-// user clip-distance enable mask (ShaderProgram.ClipMask)}.
-const ExpandArgSlots = 5
+// user clip-distance enable mask (ShaderProgram.ClipMask), then the eight
+// legacy clip planes as f32 words (plane i component j at word 4i+j, two
+// words a slot) for a program without gl_ClipDistance}.
+const ExpandArgSlots = expandPlaneSlot + MaxClipDistances*4/2
+
+// expandPlaneSlot is the first slot of expand_k's legacy clip planes.
+const expandPlaneSlot = 5
+
+// PutExpandClipPlanes writes the legacy clip planes into an expand_k argument
+// block (ExpandArgSlots slots).
+func PutExpandClipPlanes(args []byte, planes *[MaxClipDistances][4]float32) {
+	for i, pl := range planes {
+		for j, x := range pl {
+			binary.LittleEndian.PutUint32(args[8*expandPlaneSlot+4*(4*i+j):], math.Float32bits(x))
+		}
+	}
+}
 
 // ShaderProgram is a compiled GLSL program (package shader/lower) as device
 // kernels: the vertex shader (kernel_main of the VS module, one thread per
@@ -111,8 +126,9 @@ type ShaderProgram struct {
 	// then takes location 1's output, the convention before GLSL's index).
 	src1Word int
 	// clipWord is the VS output word of gl_ClipDistance[0] (-1: not
-	// written) and clipN how many distances the VS writes.
-	clipWord, clipN int
+	// written) and clipN how many distances the VS writes; clipVert is the
+	// gl_ClipVertex output word (-1: the legacy planes dot gl_Position).
+	clipWord, clipN, clipVert int
 	// texSW says why the fragment stage's texturing needs the software
 	// sampler ("" when vx_tex serves it). spec: vortexpipe §2.3.3
 	texSW string
@@ -154,11 +170,16 @@ func (sp *ShaderProgram) recordBytesClip(mask uint8) int {
 // spec: GLSL 1.30 §7.1
 func (sp *ShaderProgram) ClipDistances() int { return sp.clipN }
 
-// ClipMask is the user clip-distance planes a draw with GL_CLIP_DISTANCEi
-// enables enabled clips against: the enabled distances the vertex stage
-// writes (an enabled plane beyond them has no distance and clips nothing,
-// as in ref). spec: GL 4.6 §13.7
+// ClipMask is the user clip planes a draw with GL_CLIP_DISTANCEi (or
+// GL_CLIP_PLANEi) enables enabled clips against: the enabled distances the
+// vertex stage writes (an enabled plane beyond them has no distance and
+// clips nothing, as in ref), or, for a vertex stage without gl_ClipDistance,
+// every enabled legacy plane (ShaderDraw.ClipPlanes dotted with
+// gl_ClipVertex, else gl_Position). spec: GL 4.6 §13.7; GL 3.0 §2.17
 func (sp *ShaderProgram) ClipMask(enabled uint8) uint8 {
+	if sp.clipN == 0 {
+		return enabled
+	}
 	return enabled & uint8(1<<sp.clipN-1)
 }
 
@@ -204,10 +225,13 @@ func NewShaderProgram(name string, p *lower.Program) (*ShaderProgram, error) {
 		return nil, fmt.Errorf("%w: %s: a vertex and a fragment stage are both needed", ErrShaderRoute, name)
 	}
 	sp := &ShaderProgram{name: name, prog: p, vid: -1, iid: -1, coord: -1, facing: -1, fragDepth: -1, src1Word: -1,
-		clipWord: -1, vsFree: make(chan *vsScratch, scratchSlots)}
+		clipWord: -1, clipVert: -1, vsFree: make(chan *vsScratch, scratchSlots)}
 	for _, s := range p.VS.Outputs {
-		if s.Name == "gl_ClipDistance" && s.Words > 0 {
+		switch {
+		case s.Name == "gl_ClipDistance" && s.Words > 0:
 			sp.clipWord, sp.clipN = s.Word, min(s.Words, MaxClipDistances)
+		case s.Name == "gl_ClipVertex" && s.Words == 4:
+			sp.clipVert = s.Word
 		}
 	}
 	for i := range sp.colorWord {
@@ -530,6 +554,23 @@ func (sp *ShaderProgram) expandKernel(c *device.CTA) error {
 		return fmt.Errorf("%s: clip-distance mask 0x%x names distances the vertex stage does not write (%d)", sp.expandName(), cm, sp.clipN)
 	}
 	mask := uint8(cm)
+	var planes [MaxClipDistances][4]float64 // the legacy planes
+	if sp.clipN == 0 && mask != 0 {
+		for i := range planes {
+			for j := range planes[i] {
+				w := 4*i + j
+				slot := c.Arg(expandPlaneSlot + w/2)
+				planes[i][j] = float64(math.Float32frombits(uint32(slot >> (32 * (w % 2)))))
+			}
+		}
+	}
+	cv := 0 // the legacy planes' vertex: gl_ClipVertex, else gl_Position
+	if sp.clipVert >= 0 {
+		cv = sp.clipVert
+	}
+	if cv+4 > int(ow) {
+		return fmt.Errorf("%s: gl_ClipVertex at word %d of %d", sp.expandName(), cv, ow)
+	}
 	in := make([]byte, 4*ow) // once per CTA
 	rec := uint64(sp.recordBytesClip(mask))
 	cdoff := sp.recordBytes()
@@ -552,12 +593,23 @@ func (sp *ShaderProgram) expandKernel(c *device.CTA) error {
 			copy(out[shaderFlatOffset+4*k:shaderFlatOffset+4*k+4], in[4*w:4*w+4])
 		}
 		o := cdoff
-		for d := 0; d < sp.clipN; d++ {
-			if mask>>d&1 != 0 {
+		for d := 0; d < MaxClipDistances; d++ {
+			switch {
+			case mask>>d&1 == 0:
+				continue
+			case sp.clipN > 0:
 				w := sp.clipWord + d
 				copy(out[o:o+4], in[4*w:4*w+4])
-				o += 4
+			default:
+				// GL_CLIP_PLANEd: the plane dotted with the clip vertex,
+				// in float64 as ref does.
+				var x float64
+				for j := range 4 {
+					x += planes[d][j] * float64(math.Float32frombits(binary.LittleEndian.Uint32(in[4*(cv+j):])))
+				}
+				binary.LittleEndian.PutUint32(out[o:], math.Float32bits(float32(x)))
 			}
+			o += 4
 		}
 		c.Write(verts+i*rec, out)
 	})

@@ -51,10 +51,6 @@ func (c *glContext) route(d *shadertest.Draw, pd *reference.Prepared) (*gfx.Shad
 	}
 	sp := c.prog
 	switch {
-	case rs.ClipDistances != 0 && sp.ClipDistances() == 0:
-		// setup_k clips gl_ClipDistance[] (ShaderDraw.ClipDistances); legacy
-		// planes dotted with gl_ClipVertex or gl_Position are not outputs.
-		return nil, "user clip planes on gl_ClipVertex/gl_Position (the device clips gl_ClipDistance only)"
 	case rs.TwoSided:
 		return nil, "two-sided colour (GL_VERTEX_PROGRAM_TWO_SIDE)"
 	case rs.Depth.Clamp:
@@ -300,6 +296,13 @@ func (c *glContext) plan(d *shadertest.Draw, pd *reference.Prepared, texs []gfx.
 	sb.draw = gfx.ShaderDraw{Program: sp, Attribs: sb.bind, Indices: sb.indices, Count: len(sb.indices),
 		Instances: max(prm.Instances, 1), BaseVertex: prm.BaseVertex, BaseInstance: uint32(prm.BaseInstance),
 		Uniforms: pd.Program.Uniforms, Cull: cull, OM: om, Textures: texs, ClipDistances: rs.ClipDistances}
+	// setup_k clips the enabled gl_ClipDistance[] or, without them, the
+	// legacy planes dotted with gl_ClipVertex (else gl_Position), as ref.
+	for i := range sb.draw.ClipPlanes {
+		for k := range sb.draw.ClipPlanes[i] {
+			sb.draw.ClipPlanes[i][k] = float32(d.State.ClipPlanes[i][k])
+		}
+	}
 	return &sb.draw, ""
 }
 
