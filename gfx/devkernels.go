@@ -155,7 +155,7 @@ func setupKernel(c *device.CTA) error {
 		}
 		var prims [setupSlotCap]Prim
 		var bbs [setupSlotCap]BBox
-		var user [MaxClipDistances]plane
+		var user [MaxClipDistances]userPlane
 		var pb [abi.PrimBytes]byte
 		gridStride(c, n, func(i uint64) {
 			for k := 0; k < 3; k++ {
@@ -173,7 +173,6 @@ func setupKernel(c *device.CTA) error {
 				}
 			}
 			for p := uint64(0); p < ncd; p++ {
-				user[p] = plane{user: true}
 				for k := uint64(0); k < 3; k++ {
 					user[p].cd[k] = math.Float32frombits(binary.LittleEndian.Uint32(vb[k*rec+cdoff+4*p:]))
 				}

@@ -88,24 +88,21 @@ type FrontEndStats struct {
 const maxSub = 6
 
 // plane is one guard plane |pos[axis]| ≤ g·w as a signed distance (inside
-// where ≥ 0): g·w − pos[axis], or g·w + pos[axis] when neg; or, when user is
-// set, a user clip distance whose values at the input triangle's vertices are
-// cd (a clip-space-linear function, so a clipped vertex's distance is its
-// barycentric weights against cd). A value rather than a closure, so the clip
-// buffers it is evaluated on stay on the stack.
+// where ≥ 0): g·w − pos[axis], or g·w + pos[axis] when neg. A value rather than
+// a closure, so the clip buffers it is evaluated on stay on the stack.
 type plane struct {
 	g    float32
 	axis int
 	neg  bool
-	user bool
-	cd   [3]float32
 }
+
+// userPlane is one enabled user clip distance of a triangle: its values at
+// the input triangle's vertices. The distance is linear in clip space, so a
+// clipped vertex's distance is its barycentric weights against cd.
+type userPlane struct{ cd [3]float32 }
 
 // dist is the plane's signed distance of v.
 func (p plane) dist(v *SetupVertex) float32 {
-	if p.user {
-		return float32(float32(v.bary[0]*p.cd[0])+float32(v.bary[1]*p.cd[1])) + float32(v.bary[2]*p.cd[2])
-	}
 	if p.neg {
 		return float32(p.g*v.Pos[3]) + v.Pos[p.axis]
 	}
@@ -279,7 +276,7 @@ func newFEEnv(width, height int, near, far float32, cull CullMode, vp *Viewport,
 // prims/bbs and counts into st. With lam set it also writes each primitive's
 // vertices as weights of v0, v1, v2 (lam[n][vertex]).
 // spec: vortexpipe §3.8; GL 4.6 §13.7 (primitive clipping)
-func (e *feEnv) setupOne(v0, v1, v2 *SetupVertex, user []plane, st *FrontEndStats, prims *[setupSlotCap]Prim, bbs *[setupSlotCap]BBox,
+func (e *feEnv) setupOne(v0, v1, v2 *SetupVertex, user []userPlane, st *FrontEndStats, prims *[setupSlotCap]Prim, bbs *[setupSlotCap]BBox,
 	lam *[setupSlotCap][3][3]float32) int {
 	var sub [SetupMaxSub][3]SetupVertex
 	if lam != nil || len(user) > 0 {
@@ -340,7 +337,7 @@ func (e *feEnv) setupOne(v0, v1, v2 *SetupVertex, user []plane, st *FrontEndStat
 // positions, varyings and barycentric weights interpolate linearly) and
 // returns the polygon and its fan, unchanged when every vertex is inside.
 // spec: GL 4.6 §13.7 (clip distances); vortexpipe §3.8
-func (e *feEnv) clipUser(zp []SetupVertex, subs [][3]SetupVertex, user []plane, st *FrontEndStats) ([]SetupVertex, [][3]SetupVertex) {
+func (e *feEnv) clipUser(zp []SetupVertex, subs [][3]SetupVertex, user []userPlane, st *FrontEndStats) ([]SetupVertex, [][3]SetupVertex) {
 	cut := false
 	for _, u := range user {
 		for i := range zp {
@@ -367,9 +364,9 @@ func (e *feEnv) clipUser(zp []SetupVertex, subs [][3]SetupVertex, user []plane, 
 	return cur, out
 }
 
-// dist64 is a user plane's signed distance of v in float64 (the weights are
-// the clipped vertex's, the distances the input vertices').
-func (p plane) dist64(v *SetupVertex) float64 {
+// dist64 is the user plane's signed distance of v in float64 (the weights
+// are the clipped vertex's, the distances the input vertices').
+func (p userPlane) dist64(v *SetupVertex) float64 {
 	return float64(v.bary[0])*float64(p.cd[0]) + float64(v.bary[1])*float64(p.cd[1]) + float64(v.bary[2])*float64(p.cd[2])
 }
 
@@ -377,7 +374,7 @@ func (p plane) dist64(v *SetupVertex) float64 {
 // the distance is ≥ 0; NaN is outside). As ref's clipper, a new vertex is
 // computed in float64 from the edge's inside endpoint towards its outside
 // one, so two triangles sharing an edge get the same vertex there.
-func clipPolyUser(in []SetupVertex, u plane, out []SetupVertex) []SetupVertex {
+func clipPolyUser(in []SetupVertex, u userPlane, out []SetupVertex) []SetupVertex {
 	out = out[:0]
 	for i := range in {
 		cur, nxt := &in[i], &in[(i+1)%len(in)]

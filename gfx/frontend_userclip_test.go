@@ -33,12 +33,11 @@ func TestUserClipStaysInSlots(t *testing.T) {
 			v[k] = SetupVertex{Pos: [4]float32{(r.Float32()*2 - 1) * scale, (r.Float32()*2 - 1) * scale, r.Float32()*4 - 2, r.Float32()*2 - 0.5}}
 		}
 		var coef [MaxClipDistances][4]float32
-		user := make([]plane, nu)
+		user := make([]userPlane, nu)
 		for p := range user {
 			for j := range coef[p] {
 				coef[p][j] = r.Float32()*2 - 1
 			}
-			user[p].user = true
 			for k := range v {
 				for j := range 4 {
 					user[p].cd[k] += coef[p][j] * v[k].Pos[j]
@@ -54,10 +53,10 @@ func TestUserClipStaysInSlots(t *testing.T) {
 		for s := range n {
 			for k := range 3 {
 				for p := range user {
-					d := user[p].dist(&SetupVertex{bary: lam[s][k]})
-					mag := float32(0)
+					d := user[p].dist64(&SetupVertex{bary: lam[s][k]})
+					mag := 0.0
 					for j := range 3 {
-						mag += float32(math.Abs(float64(user[p].cd[j])))
+						mag += math.Abs(float64(user[p].cd[j]))
 					}
 					if d < -1e-3*max(mag, 1) {
 						t.Fatalf("triangle %v: primitive %d vertex %d is outside plane %d (%v)", v, s, k, p, d)
@@ -73,7 +72,7 @@ func TestUserClipStaysInSlots(t *testing.T) {
 	var st FrontEndStats
 	n0 := e.setupOne(&v[0], &v[1], &v[2], nil, &st, &prims, &bbs, nil)
 	p0 := prims[0]
-	n1 := e.setupOne(&v[0], &v[1], &v[2], []plane{{user: true, cd: [3]float32{1, 2, 3}}}, &st, &prims, &bbs, nil)
+	n1 := e.setupOne(&v[0], &v[1], &v[2], []userPlane{{cd: [3]float32{1, 2, 3}}}, &st, &prims, &bbs, nil)
 	if n0 != 1 || n1 != 1 || prims[0] != p0 || st.UserClipped != 0 {
 		t.Errorf("an inside plane changed setup: %d/%d primitives, %d user-clipped", n0, n1, st.UserClipped)
 	}

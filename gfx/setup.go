@@ -46,6 +46,10 @@
 //	  bounds, dual source (SRC1_*)                 —          FF         software
 //	near and far clip (far: compiled draws,
 //	  FECounterFarClipped)                         —          either     either
+//	user clip distances: gl_ClipDistance[0..7] or
+//	  legacy planes on gl_ClipVertex/gl_Position
+//	  (ShaderDraw.ClipDistances, ClipPlanes;
+//	  expand_k appends them, setup_k clips)        —          either     either
 //	depth clamp (setup_k skips the near clip,
 //	  FrontEndArgs.DepthClipDisable)               —          FF         FF to [0, 1],
 //	                                                                     else software
