@@ -125,6 +125,8 @@ func TestFrontEndKernelsRefuse(t *testing.T) {
 		{"bad stage", "setup_k", FrontEndArgs{Stage: abi.FEStageBCount, Width: 8, Height: 8}, "not SETUP/SCAN/EMIT"},
 		{"bad grid", "binning_k", FrontEndArgs{Stage: abi.FEStageBCount, Width: 8, Height: 8}, "bin grid 0x0"},
 		{"unmapped buffers", "setup_k", FrontEndArgs{Stage: abi.FEStageSetup, Width: 8, Height: 8, NumTris: 5, Tris: 0x4000_0000}, "device memory fault"},
+		{"clip mask on draw3d records", "setup_k", FrontEndArgs{Stage: abi.FEStageSetup, Width: 8, Height: 8, Planes: frontEndPlanes(PlanesGrx, 1)}, "clip-distance mask 0x1"},
+		{"plane word high bits", "setup_k", FrontEndArgs{Stage: abi.FEStageSetup, Width: 8, Height: 8, Planes: 1 << 20}, "bits above the clip-distance mask"},
 	}
 	for _, c := range cases {
 		if err := r.m.Write(args, c.a.Pack()); err != nil {
