@@ -170,11 +170,12 @@ const (
 // use one Machine per goroutine (they are cheap and share nothing mutable).
 type Machine struct {
 	prog      *ir.Program
-	code      []ir.Inst // main body, then (when not inlined) each function as Scope..EndScope
-	mainEnd   int       // end of the main body
-	funcStart []int32   // code index of each function's Scope (not inlined)
-	match     []int32   // If->Else/EndIf, Else->EndIf, Loop/Continuing->EndLoop, EndLoop->body, Scope->EndScope
-	skip      []int32   // where to go when the mask becomes empty: the innermost construct's next closer
+	code      []ir.Inst  // main body, then (when not inlined) each function as Scope..EndScope
+	mainEnd   int        // end of the main body
+	funcStart []int32    // code index of each function's Scope (not inlined)
+	match     []int32    // If->Else/EndIf, Else->EndIf, Loop/Continuing->EndLoop, EndLoop->body, Scope->EndScope
+	skip      []int32    // where to go when the mask becomes empty: the innermost construct's next closer
+	fullCode  []fullInst // code decoded for the all-lanes-active path (fkNone: generic only)
 
 	w        int
 	full     uint64
@@ -310,6 +311,7 @@ func New(p *ir.Program, cfg Config) (*Machine, error) {
 		m.maxSteps = DefaultMaxSteps
 	}
 	m.tables()
+	m.decodeFull()
 	m.texReq.init(w)
 	m.expReq = ExportRequest{Width: w, Words: m.out}
 	return m, nil

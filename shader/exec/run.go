@@ -46,6 +46,8 @@ func (m *Machine) resume(ctx context.Context) (bool, error) {
 	steps, laneOps := m.steps, m.laneOps
 	budget := m.maxSteps
 	pc := st.pc
+	fc := m.fullCode
+	full := m.full
 
 	for pc != n {
 		if exec == 0 {
@@ -171,7 +173,11 @@ func (m *Machine) resume(ctx context.Context) (bool, error) {
 		case ir.DdxFine, ir.DdyFine, ir.DdxCoarse, ir.DdyCoarse:
 			m.deriv(in.Op, m.reg(in.Dst), m.reg(in.Src[0]), exec)
 		default:
-			m.alu(in, exec)
+			if f := &fc[pc]; exec == full && f.kind != fkNone {
+				m.runFull(f)
+			} else {
+				m.alu(in, exec)
+			}
 		}
 		pc++
 	}
