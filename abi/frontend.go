@@ -47,7 +47,7 @@ type FrontEndArgs struct {
 	Height     uint32 // 5 high
 	Near, Far  float32
 	Cull       uint32 // 7 low: the setup cull mode
-	Planes     uint32 // 7 high: the attribute-plane convention
+	Planes     uint32 // 7 high: the attribute-plane convention and clip mask (PackFEPlanes)
 	Slots      uint64 // 8: scratch rast_prim_t[NumTris·slots per triangle]
 	SlotBoxes  uint64 // 9: scratch bbox (4 × u32) per slot
 	Keep       uint64 // 10: u32[NumTris] survivors per triangle
@@ -275,4 +275,26 @@ func SideFlatWords(nflat int) int { return max(nflat, FlatSideWords) }
 // words per varying beyond the planes. spec: vortexpipe-driver §3.4
 func SideArrayWords(nvar, nflat int) int {
 	return SideFlatWords(nflat) + 3*max(nvar-NumVaryingPlanes, 0)
+}
+
+// FrontEndArgs.Planes packing (slot 7, high word): the attribute-plane convention
+// in bits 0..7 and, for compiled-program draws, the user clip-distance enable mask
+// in bits 8..15 — setup_k clips each triangle against every enabled plane, whose
+// distances the expand_k records carry (one per enabled plane, in plane order,
+// after the varying words beyond the planes). Bits 16..31 are reserved and zero.
+// docs/ABI.md row 30. spec: vortexpipe §3.2 (setup_k), GL 4.6 §13.5 (user clipping)
+const (
+	FEPlanesClipShift = 8
+	FEPlanesMaxClip   = 8 // enable bits, GL_MAX_CLIP_DISTANCES
+)
+
+// PackFEPlanes packs a plane convention and a clip-distance enable mask into
+// FrontEndArgs.Planes.
+func PackFEPlanes(convention, clipMask uint8) uint32 {
+	return uint32(convention) | uint32(clipMask)<<FEPlanesClipShift
+}
+
+// SplitFEPlanes is PackFEPlanes' inverse; ok is false when reserved bits are set.
+func SplitFEPlanes(w uint32) (convention, clipMask uint8, ok bool) {
+	return uint8(w), uint8(w >> FEPlanesClipShift), w>>(FEPlanesClipShift+FEPlanesMaxClip) == 0
 }

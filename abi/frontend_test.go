@@ -130,3 +130,24 @@ func TestSideArrayWords(t *testing.T) {
 		t.Error("flat region")
 	}
 }
+
+// TestFEPlanesPacking pins FrontEndArgs.Planes: the convention in bits 0..7, the
+// clip-distance enable mask in bits 8..15, reserved bits refused.
+// spec: vortexpipe §3.2 (setup_k); docs/ABI.md row 30
+func TestFEPlanesPacking(t *testing.T) {
+	for _, tc := range []struct {
+		conv, mask uint8
+		word       uint32
+	}{{0, 0, 0}, {2, 0, 2}, {2, 0x01, 0x102}, {1, 0xFF, 0xFF01}, {2, 0x81, 0x8102}} {
+		if got := PackFEPlanes(tc.conv, tc.mask); got != tc.word {
+			t.Errorf("PackFEPlanes(%d, %#x) = %#x, want %#x", tc.conv, tc.mask, got, tc.word)
+		}
+		c, m, ok := SplitFEPlanes(tc.word)
+		if c != tc.conv || m != tc.mask || !ok {
+			t.Errorf("SplitFEPlanes(%#x) = %d, %#x, %v", tc.word, c, m, ok)
+		}
+	}
+	if _, _, ok := SplitFEPlanes(1 << 16); ok {
+		t.Error("reserved bit 16 accepted")
+	}
+}

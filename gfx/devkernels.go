@@ -53,7 +53,7 @@ func readFrontEndArgs(c *device.CTA) (FrontEndArgs, error) {
 	if mask != 0 && planes != PlanesCompiled {
 		return a, fmt.Errorf("front end: clip-distance mask 0x%x on %s records (only compiled programs' expand_k records carry distances)", mask, planes)
 	}
-	if a.Planes>>(clipMaskShift+8) != 0 {
+	if _, _, ok := abi.SplitFEPlanes(a.Planes); !ok {
 		return a, fmt.Errorf("front end: plane word 0x%x has bits above the clip-distance mask", a.Planes)
 	}
 	if a.NVar > abi.NumVaryingPlanes+abi.MaxExtraVaryings || a.NFlat > abi.MaxFlatWords || (a.NFlat > 0 && a.NVar == 0 && planes != PlanesCompiled) {

@@ -219,19 +219,14 @@ const setupSlotCap = SetupSlot + MaxClipDistances
 // guard band, 9 + k after: 7 + k fan triangles). spec: vortexpipe §3.8
 func SlotsPerTriangle(mask uint8) int { return SetupSlot + bits.OnesCount8(mask) }
 
-// clipMaskShift is where setup_k finds the draw's user clip-distance enable
-// mask: bits 8..15 of FrontEndArgs.Planes (the plane convention is its low
-// byte). The expand_k records then carry one distance per enabled plane,
-// compacted in plane order, after the varyings beyond the planes.
-const clipMaskShift = 8
-
 // frontEndPlanes packs a plane convention and a clip-distance enable mask into
-// FrontEndArgs.Planes.
-func frontEndPlanes(p Planes, mask uint8) uint32 { return uint32(p) | uint32(mask)<<clipMaskShift }
+// FrontEndArgs.Planes (abi.PackFEPlanes).
+func frontEndPlanes(p Planes, mask uint8) uint32 { return abi.PackFEPlanes(uint8(p), mask) }
 
 // splitFrontEndPlanes is frontEndPlanes' inverse.
 func splitFrontEndPlanes(w uint32) (Planes, uint8) {
-	return Planes(uint8(w)), uint8(w >> clipMaskShift)
+	p, mask, _ := abi.SplitFEPlanes(w)
+	return Planes(p), mask
 }
 
 // feEnv is one draw's setup_k environment: the target, depth range, cull mode,
