@@ -2,6 +2,7 @@ package exec
 
 import (
 	"math"
+	"math/bits"
 
 	"vortexgfx/shader/ir"
 )
@@ -13,9 +14,10 @@ import (
 // its operands as word offsets into the register, input or output buffer. When an
 // instruction runs with the full mask the interpreter executes the fullInst with
 // one tight loop over the lanes, without the per-instruction dispatch through alu,
-// fast and operand. The results are exactly alu's (TestFullPathMatchesGeneric runs
-// random programs both ways); any other instruction, and any instruction run with
-// a partial mask, takes alu.
+// fast and operand; with a partial mask it computes into tmp and copies the active
+// lanes, as alu does. The results are exactly alu's (TestFullPathMatchesGeneric
+// runs random programs both ways, full and partial); any other instruction takes
+// alu.
 
 // fullKind is the operation of a decoded all-lanes instruction; fkNone means the
 // instruction always takes the generic path.
@@ -208,28 +210,46 @@ func (m *Machine) decodeFull() {
 	}
 }
 
-// runFull executes a decoded instruction on every lane. Each lane reads its own
-// source words before writing its own destination word, so the destination may be
-// a source.
-func (m *Machine) runFull(f *fullInst) {
+// runFull executes a decoded instruction on the lanes in exec. With every lane
+// active it writes the destination directly; otherwise it computes every lane into
+// tmp (the ops are pure and never fail) and copies the active lanes, as alu does.
+func (m *Machine) runFull(f *fullInst, exec uint64) {
 	w := m.w
+	dst := m.regs
+	if f.kind == fkStoreOutput {
+		dst = m.out
+	}
+	d := dst[f.d : f.d+w : f.d+w]
+	if exec == m.full {
+		m.lanes(f, d)
+		return
+	}
+	t := m.tmp[:len(d)]
+	m.lanes(f, t)
+	for mm := exec; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros64(mm)
+		d[l] = t[l]
+	}
+}
+
+// lanes computes a decoded instruction for every lane into d. Each lane reads its
+// own source words before writing its own word of d, so d may be a source.
+func (m *Machine) lanes(f *fullInst, d []uint32) {
+	r := m.regs
 	switch f.kind {
 	case fkLoadInput:
-		copy(m.regs[f.d:f.d+w], m.in[f.a:f.a+w])
+		copy(d, m.in[f.a:][:len(d)])
 		return
 	case fkStoreOutput:
-		copy(m.out[f.d:f.d+w], m.regs[f.a:f.a+w])
+		copy(d, r[f.a:][:len(d)])
 		return
 	case fkLoadUniform:
 		v := m.uniforms[f.imm]
-		d := m.regs[f.d : f.d+w]
 		for l := range d {
 			d[l] = v
 		}
 		return
 	}
-	r := m.regs
-	d := r[f.d : f.d+w : f.d+w]
 	// Sources sliced to len(d) so the lane loops need no bounds checks.
 	a := r[f.a:][:len(d)]
 	b := r[f.b:][:len(d)]
@@ -251,11 +271,21 @@ func (m *Machine) runFull(f *fullInst) {
 		}
 	case fkFAdd:
 		for l := range d {
-			d[l] = fw(fl(a[l]) + fl(b[l]))
+			r := fl(a[l]) + fl(b[l])
+			if r != r {
+				d[l] = nanOf(a[l], b[l])
+				continue
+			}
+			d[l] = fw(r)
 		}
 	case fkFAddZ:
 		for l := range d {
-			d[l] = ftz(fw(fl(a[l]) + fl(b[l])))
+			r := fl(a[l]) + fl(b[l])
+			if r != r {
+				d[l] = nanOf(a[l], b[l])
+				continue
+			}
+			d[l] = ftz(fw(r))
 		}
 	case fkFSub:
 		for l := range d {
@@ -267,11 +297,21 @@ func (m *Machine) runFull(f *fullInst) {
 		}
 	case fkFMul:
 		for l := range d {
-			d[l] = fw(fl(a[l]) * fl(b[l]))
+			r := fl(a[l]) * fl(b[l])
+			if r != r {
+				d[l] = nanOf(a[l], b[l])
+				continue
+			}
+			d[l] = fw(r)
 		}
 	case fkFMulZ:
 		for l := range d {
-			d[l] = ftz(fw(fl(a[l]) * fl(b[l])))
+			r := fl(a[l]) * fl(b[l])
+			if r != r {
+				d[l] = nanOf(a[l], b[l])
+				continue
+			}
+			d[l] = ftz(fw(r))
 		}
 	case fkFDiv:
 		for l := range d {
@@ -380,4 +420,20 @@ func (m *Machine) runFull(f *fullInst) {
 			d[l] = fw(float32(int32(a[l])))
 		}
 	}
+}
+
+// nanOf is the NaN a commutative float operation (add, multiply) returns: the
+// second operand's NaN if it is one, else the first's, quieted, or the x86 default
+// NaN when neither operand is NaN (inf - inf, 0 * inf). Go leaves NaN payloads
+// unspecified and the compiler may swap the operands of a commutative instruction,
+// which matters only when both are NaN; fixing the rule here keeps this path equal
+// to alu's loops bit for bit (TestFullPathEdgeOperands checks every pair).
+func nanOf(a, b uint32) uint32 {
+	switch {
+	case b&0x7fffffff > 0x7f800000:
+		return b | 0x00400000
+	case a&0x7fffffff > 0x7f800000:
+		return a | 0x00400000
+	}
+	return 0xffc00000
 }

@@ -18,6 +18,7 @@ var diffWords = [...]uint32{
 	0, 0x80000000, 1, 0x80000001, 0x007fffff, 0x00800000, 0x1f800000, 0x20000000,
 	0x3f800000, 0xbf800000, 0x3f000000, 0x40490fdb, 0x7f7fffff, 0x7f800000, 0xff800000, 0x7fc00000,
 	0x7fffffff, 0xffffffff, 2, 3, 0xfffffffe, 0x40a00000, 0xc0a00000, 0x3dcccccd,
+	0xffc00000, 0x7f800001, 0xff812345, 0x7fc0beef,
 }
 
 // diffRun runs p on one width with the all-lanes path on (or, generic, off) and
@@ -158,5 +159,91 @@ func TestFullPathMatchesGeneric(t *testing.T) {
 	}
 	if decoded < 1000 {
 		t.Fatalf("only %d instructions take the all-lanes path: the test does not exercise it", decoded)
+	}
+}
+
+// TestFullPathEdgeOperands runs every all-lanes op on every pair of diffWords (NaNs
+// of both signs and payloads, infinities, denormals) both ways, with every lane
+// active and with a partial mask, in both denormal modes: bit for bit equal.
+func TestFullPathEdgeOperands(t *testing.T) {
+	const w = 16
+	type opCase struct {
+		op       ir.Op
+		src, dst ir.Type
+	}
+	var ops []opCase
+	for _, op := range []ir.Op{ir.FAdd, ir.FSub, ir.FMul, ir.FDiv, ir.Fma, ir.FMin, ir.FMax, ir.FNeg, ir.FAbs, ir.Sqrt, ir.InvSqrt, ir.Mov} {
+		ops = append(ops, opCase{op, ir.F32, ir.F32})
+	}
+	for _, op := range []ir.Op{ir.IAdd, ir.ISub, ir.IMul, ir.And, ir.Or} {
+		ops = append(ops, opCase{op, ir.I32, ir.I32})
+	}
+	for _, op := range []ir.Op{ir.UAdd, ir.USub, ir.UMul} {
+		ops = append(ops, opCase{op, ir.U32, ir.U32})
+	}
+	for _, op := range []ir.Op{ir.FLt, ir.FLe, ir.FGt, ir.FGe, ir.Eq, ir.Ne} {
+		ops = append(ops, opCase{op, ir.F32, ir.Bool})
+	}
+	ops = append(ops, opCase{ir.ILt, ir.I32, ir.Bool}, opCase{ir.IGe, ir.I32, ir.Bool}, opCase{ir.ItoF, ir.I32, ir.F32})
+	var pairs [][2]uint32
+	for _, a := range diffWords {
+		for _, b := range diffWords {
+			pairs = append(pairs, [2]uint32{a, b})
+		}
+	}
+	for _, oc := range ops {
+		op := oc.op
+		for _, dn := range []Denormals{DenormalsFlush, DenormalsIEEE} {
+			p, b := newProg(ir.Vertex, 2, 1)
+			x := b.Imm(ir.LoadInput, b.Reg(oc.src), 0)
+			y := b.Imm(ir.LoadInput, b.Reg(oc.src), 1)
+			var r ir.Reg
+			switch op.NumSrc() {
+			case 1:
+				r = b.Op(op, oc.dst, x)
+			case 3:
+				r = b.Op(op, oc.dst, x, y, x)
+			default:
+				r = b.Op(op, oc.dst, x, y)
+			}
+			b.Imm(ir.StoreOutput, ir.NoReg, 0, r)
+			if err := ir.Verify(p); err != nil {
+				t.Fatalf("%v: %v", op, err)
+			}
+			var ms [2]*Machine
+			for i := range ms {
+				m, err := New(p, Config{Width: w, Denormals: dn})
+				if err != nil {
+					t.Fatal(err)
+				}
+				ms[i] = m
+			}
+			for i := range ms[1].fullCode {
+				ms[1].fullCode[i].kind = fkNone
+			}
+			for base := 0; base < len(pairs); base += w {
+				for _, exec := range []uint64{0xffff, 0x5a5a} {
+					var outs [2][w]uint32
+					for i, m := range ms {
+						for l := 0; l < w; l++ {
+							pr := pairs[(base+l)%len(pairs)]
+							m.Input(0)[l], m.Input(1)[l] = pr[0], pr[1]
+						}
+						if _, err := m.Run(context.Background(), exec, exec); err != nil {
+							t.Fatal(err)
+						}
+						copy(outs[i][:], m.Output(0))
+					}
+					if outs[0] != outs[1] {
+						for l := range outs[0] {
+							if outs[0][l] != outs[1][l] {
+								pr := pairs[(base+l)%len(pairs)]
+								t.Fatalf("%v denormals %d: %#x, %#x: fast %#x, generic %#x", op, dn, pr[0], pr[1], outs[0][l], outs[1][l])
+							}
+						}
+					}
+				}
+			}
+		}
 	}
 }

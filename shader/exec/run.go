@@ -47,7 +47,6 @@ func (m *Machine) resume(ctx context.Context) (bool, error) {
 	budget := m.maxSteps
 	pc := st.pc
 	fc := m.fullCode
-	full := m.full
 
 	for pc != n {
 		if exec == 0 {
@@ -173,8 +172,8 @@ func (m *Machine) resume(ctx context.Context) (bool, error) {
 		case ir.DdxFine, ir.DdyFine, ir.DdxCoarse, ir.DdyCoarse:
 			m.deriv(in.Op, m.reg(in.Dst), m.reg(in.Src[0]), exec)
 		default:
-			if f := &fc[pc]; exec == full && f.kind != fkNone {
-				m.runFull(f)
+			if f := &fc[pc]; f.kind != fkNone {
+				m.runFull(f, exec)
 			} else {
 				m.alu(in, exec)
 			}
