@@ -220,14 +220,10 @@ func (m *Machine) fast(in *ir.Inst, out []uint32) (handled, flushed bool) {
 	switch in.Op {
 	case ir.FAdd:
 		if z {
-			for l := range out {
-				out[l] = ftz(fw(fl(a[l]) + fl(b[l])))
-			}
+			addLanesFTZ(out, a, b)
 			return true, true
 		}
-		for l := range out {
-			out[l] = fw(fl(a[l]) + fl(b[l]))
-		}
+		addLanes(out, a, b)
 	case ir.FSub:
 		if z {
 			for l := range out {
@@ -240,14 +236,10 @@ func (m *Machine) fast(in *ir.Inst, out []uint32) (handled, flushed bool) {
 		}
 	case ir.FMul:
 		if z {
-			for l := range out {
-				out[l] = ftz(fw(fl(a[l]) * fl(b[l])))
-			}
+			mulLanesFTZ(out, a, b)
 			return true, true
 		}
-		for l := range out {
-			out[l] = fw(fl(a[l]) * fl(b[l]))
-		}
+		mulLanes(out, a, b)
 	case ir.FDiv:
 		if z {
 			for l := range out {

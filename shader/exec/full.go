@@ -210,20 +210,15 @@ func (m *Machine) decodeFull() {
 	}
 }
 
-// runFull executes a decoded instruction on the lanes in exec. With every lane
-// active it writes the destination directly; otherwise it computes every lane into
-// tmp (the ops are pure and never fail) and copies the active lanes, as alu does.
-func (m *Machine) runFull(f *fullInst, exec uint64) {
-	w := m.w
+// runPartial executes a decoded instruction on the lanes in exec when some are
+// inactive: it computes every lane into tmp (the ops are pure and never fail) and
+// copies the active lanes, as alu does.
+func (m *Machine) runPartial(f *fullInst, exec uint64) {
 	dst := m.regs
 	if f.kind == fkStoreOutput {
 		dst = m.out
 	}
-	d := dst[f.d : f.d+w : f.d+w]
-	if exec == m.full {
-		m.lanes(f, d)
-		return
-	}
+	d := dst[f.d : f.d+m.w]
 	t := m.tmp[:len(d)]
 	m.lanes(f, t)
 	for mm := exec; mm != 0; mm &= mm - 1 {
@@ -232,10 +227,18 @@ func (m *Machine) runFull(f *fullInst, exec uint64) {
 	}
 }
 
-// lanes computes a decoded instruction for every lane into d. Each lane reads its
-// own source words before writing its own word of d, so d may be a source.
+// lanes computes a decoded instruction for every lane into d, or (d nil, every
+// lane active) straight into its destination. Each lane reads its own source words
+// before writing its own word of d, so d may be a source.
 func (m *Machine) lanes(f *fullInst, d []uint32) {
 	r := m.regs
+	if d == nil {
+		if f.kind == fkStoreOutput {
+			d = m.out[f.d : f.d+m.w]
+		} else {
+			d = r[f.d : f.d+m.w]
+		}
+	}
 	switch f.kind {
 	case fkLoadInput:
 		copy(d, m.in[f.a:][:len(d)])
@@ -270,23 +273,9 @@ func (m *Machine) lanes(f *fullInst, d []uint32) {
 			}
 		}
 	case fkFAdd:
-		for l := range d {
-			r := fl(a[l]) + fl(b[l])
-			if r != r {
-				d[l] = nanOf(a[l], b[l])
-				continue
-			}
-			d[l] = fw(r)
-		}
+		addLanes(d, a, b)
 	case fkFAddZ:
-		for l := range d {
-			r := fl(a[l]) + fl(b[l])
-			if r != r {
-				d[l] = nanOf(a[l], b[l])
-				continue
-			}
-			d[l] = ftz(fw(r))
-		}
+		addLanesFTZ(d, a, b)
 	case fkFSub:
 		for l := range d {
 			d[l] = fw(fl(a[l]) - fl(b[l]))
@@ -296,23 +285,9 @@ func (m *Machine) lanes(f *fullInst, d []uint32) {
 			d[l] = ftz(fw(fl(a[l]) - fl(b[l])))
 		}
 	case fkFMul:
-		for l := range d {
-			r := fl(a[l]) * fl(b[l])
-			if r != r {
-				d[l] = nanOf(a[l], b[l])
-				continue
-			}
-			d[l] = fw(r)
-		}
+		mulLanes(d, a, b)
 	case fkFMulZ:
-		for l := range d {
-			r := fl(a[l]) * fl(b[l])
-			if r != r {
-				d[l] = nanOf(a[l], b[l])
-				continue
-			}
-			d[l] = ftz(fw(r))
-		}
+		mulLanesFTZ(d, a, b)
 	case fkFDiv:
 		for l := range d {
 			d[l] = fw(fl(a[l]) / fl(b[l]))
@@ -422,18 +397,40 @@ func (m *Machine) lanes(f *fullInst, d []uint32) {
 	}
 }
 
-// nanOf is the NaN a commutative float operation (add, multiply) returns: the
-// second operand's NaN if it is one, else the first's, quieted, or the x86 default
-// NaN when neither operand is NaN (inf - inf, 0 * inf). Go leaves NaN payloads
-// unspecified and the compiler may swap the operands of a commutative instruction,
-// which matters only when both are NaN; fixing the rule here keeps this path equal
-// to alu's loops bit for bit (TestFullPathEdgeOperands checks every pair).
-func nanOf(a, b uint32) uint32 {
-	switch {
-	case b&0x7fffffff > 0x7f800000:
-		return b | 0x00400000
-	case a&0x7fffffff > 0x7f800000:
-		return a | 0x00400000
+// The commutative float lane loops (add, multiply) are shared by this path and
+// alu's and kept out of line: Go leaves NaN payloads unspecified and the compiler
+// may swap the operands of a commutative instruction differently in each inlined
+// copy, which changes the result when both operands are NaN. One compiled loop
+// for both paths keeps them equal bit for bit (TestFullPathEdgeOperands).
+
+//go:noinline
+func addLanes(d, a, b []uint32) {
+	a, b = a[:len(d)], b[:len(d)]
+	for l := range d {
+		d[l] = fw(fl(a[l]) + fl(b[l]))
 	}
-	return 0xffc00000
+}
+
+//go:noinline
+func addLanesFTZ(d, a, b []uint32) {
+	a, b = a[:len(d)], b[:len(d)]
+	for l := range d {
+		d[l] = ftz(fw(fl(a[l]) + fl(b[l])))
+	}
+}
+
+//go:noinline
+func mulLanes(d, a, b []uint32) {
+	a, b = a[:len(d)], b[:len(d)]
+	for l := range d {
+		d[l] = fw(fl(a[l]) * fl(b[l]))
+	}
+}
+
+//go:noinline
+func mulLanesFTZ(d, a, b []uint32) {
+	a, b = a[:len(d)], b[:len(d)]
+	for l := range d {
+		d[l] = ftz(fw(fl(a[l]) * fl(b[l])))
+	}
 }

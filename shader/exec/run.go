@@ -47,6 +47,7 @@ func (m *Machine) resume(ctx context.Context) (bool, error) {
 	budget := m.maxSteps
 	pc := st.pc
 	fc := m.fullCode
+	full := m.full
 
 	for pc != n {
 		if exec == 0 {
@@ -172,10 +173,12 @@ func (m *Machine) resume(ctx context.Context) (bool, error) {
 		case ir.DdxFine, ir.DdyFine, ir.DdxCoarse, ir.DdyCoarse:
 			m.deriv(in.Op, m.reg(in.Dst), m.reg(in.Src[0]), exec)
 		default:
-			if f := &fc[pc]; f.kind != fkNone {
-				m.runFull(f, exec)
-			} else {
+			if f := &fc[pc]; f.kind == fkNone {
 				m.alu(in, exec)
+			} else if exec == full {
+				m.lanes(f, nil)
+			} else {
+				m.runPartial(f, exec)
 			}
 		}
 		pc++
