@@ -83,6 +83,10 @@ type ShaderDraw struct {
 	// gl_Position's): for a program without gl_ClipDistance, distance i is
 	// ClipPlanes[i] · gl_ClipVertex. spec: GL 3.0 §2.17 (clipping)
 	ClipPlanes [MaxClipDistances][4]float32
+	// TwoSide enables two-sided colour (GL_VERTEX_PROGRAM_TWO_SIDE) over
+	// these pairs, each one of Program.TwoSidePairs(): back-facing
+	// primitives read the back colour's planes. spec: GL 2.1 §2.14.1
+	TwoSide []TwoSide
 }
 
 // OMBlend is the OM's blend state of render target 0: equations, factors and
@@ -565,6 +569,10 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 		return st, err
 	}
 	clipMask := p.ClipMask(dr.ClipDistances)
+	twoMask, err := p.twoSideMask(dr.TwoSide)
+	if err != nil {
+		return st, err
+	}
 	verts, err := d.buffer(total * p.recordBytesClip(clipMask))
 	if err != nil {
 		return st, err
@@ -671,7 +679,7 @@ func (d *ShaderDevice) Draw(dr *ShaderDraw) (DeviceDrawStats, error) {
 		binary.LittleEndian.PutUint64(vsArgs[8*abi.ArgVSVertsPerInst:], uint64(dr.Count))
 	}
 	exArgs := make([]byte, 8*ExpandArgSlots)
-	for i, v := range []uint64{recs.Addr(), verts.Addr(), uint64(total), uint64(ow), uint64(clipMask)} {
+	for i, v := range []uint64{recs.Addr(), verts.Addr(), uint64(total), uint64(ow), uint64(clipMask) | twoMask<<expandTwoSideShift} {
 		binary.LittleEndian.PutUint64(exArgs[8*i:], v)
 	}
 	PutExpandClipPlanes(exArgs, &dr.ClipPlanes)

@@ -421,7 +421,12 @@ func (s *fsScratch) lane(sp *ShaderProgram, l int, prims, flat uint64) {
 	// 1/w from the edge sum (PlanesCompiled's rhw_scale word).
 	fw := float32(float32(F[0]+F[1])+F[2]) * math.Float32frombits(uint32(p[abi.PrimRHWScaleW]))
 	fdx, fdy := float32(dx)/one, float32(dy)/one
-	for w, pl := range sp.fsIn {
+	facing := uint32(p[abi.PrimFacingWord])
+	in := sp.fsIn
+	if facing&1 != 0 { // back-facing: two-sided colour's back planes (expand_k packs the front ones there when off)
+		in = sp.fsBack
+	}
+	for w, pl := range in {
 		if pl >= 0 {
 			var v float32
 			if pl < abi.NumVaryingPlanes { // float32 planes (a0−a2, a1−a2, a2)
@@ -451,7 +456,6 @@ func (s *fsScratch) lane(sp *ShaderProgram, l int, prims, flat uint64) {
 			s.zs[l][k] = sampleZ(p, x, y, sx, sy)
 		}
 	}
-	facing := uint32(p[abi.PrimFacingWord])
 	s.depth[l], s.face[l] = depth, facing&1
 	if sp.coord >= 0 {
 		s.m.Input(sp.coord)[l] = math.Float32bits(float32(x) + 0.5)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 
 	"vortexgfx/abi"
 	"vortexgfx/device"
@@ -79,6 +80,65 @@ const ExpandArgSlots = expandPlaneSlot + MaxClipDistances*4/2
 // expandPlaneSlot is the first slot of expand_k's legacy clip planes.
 const expandPlaneSlot = 5
 
+// expandTwoSideShift is where slot 4 of expand_k's arguments carries the
+// draw's two-sided colour pairs (bit k: ShaderProgram.TwoSidePairs()[k] on),
+// above the clip-distance mask.
+const expandTwoSideShift = 8
+
+// maxTwoSide bounds the two-sided colour pairs a program packs (the enable
+// mask's bits).
+const maxTwoSide = 8
+
+// legacyBack names the vertex output a legacy colour input reads on
+// back-facing primitives with two-sided colour ("" for any other input).
+// spec: GL 2.1 §2.14.1
+func legacyBack(in string) string {
+	switch in {
+	case "gl_Color":
+		return "gl_BackColor"
+	case "gl_SecondaryColor":
+		return "gl_BackSecondaryColor"
+	}
+	return ""
+}
+
+// vsOutput finds the vertex output named name.
+func vsOutput(outs []ir.Slot, name string) (ir.Slot, bool) {
+	for _, o := range outs {
+		if o.Name == name {
+			return o, true
+		}
+	}
+	return ir.Slot{}, false
+}
+
+// TwoSide names a pair of varying ranges for two-sided colour
+// (GL_VERTEX_PROGRAM_TWO_SIDE): on back-facing primitives the fragment
+// input words Front..Front+Words-1 read the vertex output words Back.. (the
+// form of ref.TwoSide). spec: GL 2.1 §2.14.1
+type TwoSide struct {
+	Front, Back, Words int
+}
+
+// TwoSidePairs returns the two-sided colour pairs the program packs: the
+// legacy colour inputs (gl_Color, gl_SecondaryColor) whose back colour the
+// vertex stage writes, when the planes have room. spec: GL 2.1 §2.14.1
+func (sp *ShaderProgram) TwoSidePairs() []TwoSide { return sp.twoSide }
+
+// twoSideMask returns the expand_k enable bits of pairs, or an error naming
+// a pair the program does not pack.
+func (sp *ShaderProgram) twoSideMask(pairs []TwoSide) (uint64, error) {
+	var m uint64
+	for _, q := range pairs {
+		k := slices.Index(sp.twoSide, q)
+		if k < 0 {
+			return 0, fmt.Errorf("%w: %s: two-sided colour pair %+v is not packed (the program packs %v)", ErrShaderRoute, sp.name, q, sp.twoSide)
+		}
+		m |= 1 << k
+	}
+	return m, nil
+}
+
 // PutExpandClipPlanes writes the legacy clip planes into an expand_k argument
 // block (ExpandArgSlots slots).
 func PutExpandClipPlanes(args []byte, planes *[MaxClipDistances][4]float32) {
@@ -114,6 +174,16 @@ type ShaderProgram struct {
 	// interpolation by the fragment's 1/w, which is v interpolated linearly in
 	// screen space. spec: vortexpipe §3.4 (lifted: noperspective)
 	noPersp []bool
+	// twoSide are the two-sided colour pairs expand_k packs (at most
+	// maxTwoSide): each back range rides planes of its own. fsBack is fsIn
+	// for back-facing primitives (a front colour word reads its back
+	// plane); planePair[i] is the pair whose back plane i is (-1: none) and
+	// planeFront[i] the front VS word expand_k packs there instead when the
+	// draw leaves that pair off. spec: GL 2.1 §2.14.1 (two-sided colour)
+	twoSide    []TwoSide
+	fsBack     []int
+	planePair  []int
+	planeFront []int
 	// colorWord[loc] is the first FS output word of colour location loc (-1:
 	// not written) and colorInt whether it holds integers; fragDepth is the
 	// gl_FragDepth output word (-1: the plane depth is exported).
@@ -278,10 +348,49 @@ func NewShaderProgram(name string, p *lower.Program) (*ShaderProgram, error) {
 			}
 		}
 	}
+	// Two-sided colour: the back colours of the legacy colour inputs get
+	// planes of their own when they fit (else such draws route elsewhere).
+	pair := make([]int, p.VS.OutputWords) // back VS word → pair index + 1
+	nread := 0
 	for w := range read {
 		if read[w] {
+			nread++
+		}
+	}
+	for _, s := range p.FS.Inputs {
+		bn := legacyBack(s.Name)
+		if bn == "" || s.Flat || len(sp.twoSide) == maxTwoSide {
+			continue
+		}
+		b, ok := vsOutput(p.VS.Outputs, bn)
+		n := min(s.Words, b.Words)
+		if !ok || n <= 0 || s.Word+n > len(read) || b.Word+n > len(read) || nread+n > abi.NumVaryingPlanes+abi.MaxExtraVaryings {
+			continue
+		}
+		free := true
+		for k := range n {
+			free = free && !read[b.Word+k] && !flat[b.Word+k] && pair[b.Word+k] == 0 && read[s.Word+k]
+		}
+		if !free {
+			continue
+		}
+		sp.twoSide = append(sp.twoSide, TwoSide{Front: s.Word, Back: b.Word, Words: n})
+		for k := range n {
+			pair[b.Word+k] = len(sp.twoSide)
+			noPersp[b.Word+k] = noPersp[s.Word+k]
+		}
+		nread += n
+	}
+	for w := range read {
+		if read[w] || pair[w] > 0 {
 			sp.planes = append(sp.planes, w)
 			sp.noPersp = append(sp.noPersp, noPersp[w])
+			sp.planePair = append(sp.planePair, pair[w]-1)
+			front := w
+			if k := pair[w] - 1; k >= 0 {
+				front = sp.twoSide[k].Front + w - sp.twoSide[k].Back
+			}
+			sp.planeFront = append(sp.planeFront, front)
 		}
 		if flat[w] {
 			sp.flat = append(sp.flat, w)
@@ -299,8 +408,14 @@ func NewShaderProgram(name string, p *lower.Program) (*ShaderProgram, error) {
 		sp.fsIn[i], sp.fsFlat[i] = -1, -1
 	}
 	for i, w := range sp.planes {
-		if w < len(sp.fsIn) {
+		if w < len(sp.fsIn) && sp.planePair[i] < 0 {
 			sp.fsIn[w] = i
+		}
+	}
+	sp.fsBack = slices.Clone(sp.fsIn)
+	for i, k := range sp.planePair {
+		if k >= 0 && sp.planeFront[i] < len(sp.fsBack) {
+			sp.fsBack[sp.planeFront[i]] = i
 		}
 	}
 	for k, w := range sp.flat {
@@ -550,7 +665,12 @@ func (sp *ShaderProgram) expandKernel(c *device.CTA) error {
 	if ow != uint64(sp.prog.VS.OutputWords) || count > maxFrontEndItems {
 		return fmt.Errorf("%s: %d vertices of %d words (program: %d)", sp.expandName(), count, ow, sp.prog.VS.OutputWords)
 	}
-	if cm > 0xFF || uint8(cm) != sp.ClipMask(uint8(cm)) {
+	twoMask := cm >> expandTwoSideShift
+	cm &= 1<<expandTwoSideShift - 1
+	if twoMask>>len(sp.twoSide) != 0 {
+		return fmt.Errorf("%s: two-sided colour mask 0x%x names pairs the program does not pack (%d)", sp.expandName(), twoMask, len(sp.twoSide))
+	}
+	if uint8(cm) != sp.ClipMask(uint8(cm)) {
 		return fmt.Errorf("%s: clip-distance mask 0x%x names distances the vertex stage does not write (%d)", sp.expandName(), cm, sp.clipN)
 	}
 	mask := uint8(cm)
@@ -582,6 +702,9 @@ func (sp *ShaderProgram) expandKernel(c *device.CTA) error {
 			o := 16 + 4*p // a plane, or a word past the flat words
 			if p >= abi.NumVaryingPlanes {
 				o = sp.extraOffset() + 4*(p-abi.NumVaryingPlanes)
+			}
+			if k := sp.planePair[p]; k >= 0 && twoMask>>k&1 == 0 {
+				w = sp.planeFront[p] // the pair is off: the back face shows the front colour
 			}
 			copy(out[o:o+4], in[4*w:4*w+4])
 			if sp.noPersp[p] {

@@ -51,8 +51,8 @@ func (c *glContext) route(d *shadertest.Draw, pd *reference.Prepared) (*gfx.Shad
 	}
 	sp := c.prog
 	switch {
-	case rs.TwoSided:
-		return nil, "two-sided colour (GL_VERTEX_PROGRAM_TWO_SIDE)"
+	case rs.TwoSided && !packsTwoSide(sp, rs.TwoSide):
+		return nil, "two-sided colour (GL_VERTEX_PROGRAM_TWO_SIDE) on colours the device does not pack"
 	case rs.Depth.Clamp:
 		return nil, "depth clamp"
 	case d.State.Flat && !slices.Equal(rs.Interp, p.Interp(false)):
@@ -64,7 +64,26 @@ func (c *glContext) route(d *shadertest.Draw, pd *reference.Prepared) (*gfx.Shad
 	if why != "" {
 		return nil, why
 	}
-	return c.plan(d, pd, texs)
+	dr, why := c.plan(d, pd, texs)
+	if dr != nil && rs.TwoSided {
+		// Back-facing primitives read the back colours' planes.
+		for _, r := range rs.TwoSide {
+			dr.TwoSide = append(dr.TwoSide, gfx.TwoSide{Front: r.Front, Back: r.Back, Words: r.Words})
+		}
+	}
+	return dr, why
+}
+
+// packsTwoSide reports whether the device program packs every two-sided
+// colour pair of the reference state (gfx.ShaderProgram.TwoSidePairs).
+// spec: GL 2.1 §2.14.1
+func packsTwoSide(sp *gfx.ShaderProgram, pairs []ref.TwoSide) bool {
+	for _, r := range pairs {
+		if !slices.Contains(sp.TwoSidePairs(), gfx.TwoSide{Front: r.Front, Back: r.Back, Words: r.Words}) {
+			return false
+		}
+	}
+	return true
 }
 
 // gfxPrefix matches what gfx puts before a routing reason ("gfx: shader

@@ -1,0 +1,129 @@
+package gfx_test
+
+import (
+	"context"
+	"testing"
+
+	"vortexgfx/config"
+	"vortexgfx/gfx"
+	"vortexgfx/ref"
+	"vortexgfx/ref/format"
+	"vortexgfx/ref/program"
+)
+
+// twoSideVS writes different front and back colours; twoSideFS shows the
+// colour gl_Color selects.
+const twoSideVS = `#version 120
+attribute vec4 a_pos; attribute vec4 a_col;
+void main() { gl_Position = a_pos; gl_FrontColor = a_col; gl_BackColor = vec4(1.0) - a_col.zxyw; }`
+
+const twoSideFS = `#version 120
+void main() { gl_FragColor = gl_Color; }`
+
+// TestShaderTwoSidedColour draws a front-facing (counter-clockwise) and a
+// back-facing (clockwise) triangle with two-sided colour on and off and
+// compares each image with the reference renderer's (ref.State.TwoSide from
+// the linked program): within 2.5/255 on all but 1% of the pixels (edges).
+// With two-sided colour the back-facing triangle shows gl_BackColor, without
+// it gl_FrontColor, so the two back-facing renders must differ.
+// spec: GL 2.1 §2.14.1 (two-sided colour)
+func TestShaderTwoSidedColour(t *testing.T) {
+	p := link(t, twoSideVS, twoSideFS)
+	sp, err := gfx.NewShaderProgram("twoside", p.IR)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sp.TwoSidePairs()) != 1 || len(p.TwoSide()) != 1 {
+		t.Fatalf("pairs: device %v, ref %v; want one each", sp.TwoSidePairs(), p.TwoSide())
+	}
+	r := p.TwoSide()[0]
+	if q := sp.TwoSidePairs()[0]; q != (gfx.TwoSide{Front: r.Front, Back: r.Back, Words: r.Words}) {
+		t.Fatalf("device pair %+v, ref pair %+v", q, r)
+	}
+	front := [3][8]float32{{-0.8, -0.8, 0.5, 1, 0.9, 0.1, 0.2, 1}, {0.8, -0.8, 0.5, 1, 0.1, 0.8, 0.3, 1}, {0, 0.8, 0.5, 1, 0.2, 0.3, 0.9, 1}}
+	back := [3][8]float32{front[0], front[2], front[1]}
+	images := map[string][]byte{}
+	for _, tc := range []struct {
+		name string
+		tri  [3][8]float32
+		two  bool
+	}{{"front", front, false}, {"front two-sided", front, true}, {"back", back, false}, {"back two-sided", back, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			var pairs []gfx.TwoSide
+			if tc.two {
+				pairs = sp.TwoSidePairs()
+			}
+			got := renderTwoSideDevice(t, p, sp, pairs, tc.tri)
+			want := renderTwoSideRef(t, p, tc.two, tc.tri)
+			const tol = 2.5 / 255
+			bad, drawn, maxd := compareTargets(format.RGBA8, got, want, [4]float32{}, tol)
+			t.Logf("%d drawn, %d beyond %.4f (max %.4f)", drawn, bad, tol, maxd)
+			if drawn < uW*uH/8 || bad > uW*uH/100 {
+				t.Errorf("%d drawn, %d pixels beyond tolerance (max %.4f)", drawn, bad, maxd)
+			}
+			images[tc.name] = got
+		})
+	}
+	if diff, _, _ := compareTargets(format.RGBA8, images["back"], images["back two-sided"], [4]float32{}, 2.5/255); diff < uW*uH/8 {
+		t.Errorf("the back face shows the same colour with and without two-sided colour (%d pixels differ)", diff)
+	}
+	if diff, _, _ := compareTargets(format.RGBA8, images["front"], images["front two-sided"], [4]float32{}, 0); diff != 0 {
+		t.Errorf("two-sided colour changed %d pixels of the front face", diff)
+	}
+	if _, err := renderTwoSideErr(p, sp, []gfx.TwoSide{{Front: 99, Back: 1, Words: 4}}, front); err == nil {
+		t.Error("a pair the program does not pack was accepted")
+	}
+}
+
+func renderTwoSideErr(p *program.Program, sp *gfx.ShaderProgram, pairs []gfx.TwoSide, tri [3][8]float32) ([]byte, error) {
+	dev, err := gfx.OpenShaderDeviceTargets(config.Default(), uW, uH, gfx.TargetConfig{Colors: []format.Format{format.RGBA8}}, []*gfx.ShaderProgram{sp})
+	if err != nil {
+		return nil, err
+	}
+	defer dev.Close()
+	if err := dev.ClearTarget(0, [4]float32{}); err != nil {
+		return nil, err
+	}
+	_, raw := vertexBytes(p, tri)
+	attrs := make([]gfx.AttribBinding, len(sp.Attributes()))
+	for i, s := range sp.Attributes() {
+		attrs[i] = gfx.AttribBinding{Data: raw, Offset: uint64(4 * s.Word), Stride: uint64(4 * p.AttribWords())}
+	}
+	if _, err := dev.Draw(&gfx.ShaderDraw{Program: sp, Attribs: attrs, Count: 3, Uniforms: p.Uniforms, OM: omAll(), TwoSide: pairs}); err != nil {
+		return nil, err
+	}
+	return dev.ReadTarget(0)
+}
+
+func renderTwoSideDevice(t *testing.T, p *program.Program, sp *gfx.ShaderProgram, pairs []gfx.TwoSide, tri [3][8]float32) []byte {
+	t.Helper()
+	out, err := renderTwoSideErr(p, sp, pairs, tri)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func renderTwoSideRef(t *testing.T, p *program.Program, two bool, tri [3][8]float32) []byte {
+	t.Helper()
+	tg, err := ref.NewTarget(uW, uH, []format.Format{format.RGBA8}, format.D24S8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs, err := p.NewVertexShader(context.Background(), program.VertexOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, err := p.NewFragmentShader(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := ref.DefaultState(uW, uH)
+	st.Vertex, st.Fragment, st.Interp = vs, fs, p.Interp(false)
+	st.TwoSided, st.TwoSide = two, p.TwoSide()
+	data, _ := vertexBytes(p, tri)
+	if err := ref.Draw(context.Background(), tg, &st, ref.VertexInput{Words: p.AttribWords(), Data: data}, ref.DrawParams{Topology: ref.Triangles, Count: 3}); err != nil {
+		t.Fatal(err)
+	}
+	return tg.Color[0].Data
+}
