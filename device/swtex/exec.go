@@ -6,35 +6,25 @@ import (
 
 	"vortexgfx/abi"
 	"vortexgfx/ref/sampler"
+	"vortexgfx/ref/texunit"
 	"vortexgfx/shader/exec"
 	"vortexgfx/shader/ir"
 )
 
 // execScratch is the per-Sampler storage one exec request is converted in: the
-// active lanes packed densely into one reference request. It grows to the widest
-// warp once and is reused.
+// active lanes' indices and the shared exec → reference request mapping
+// (ref/texunit, the reference renderer's own). It grows to the widest warp once
+// and is reused.
 type execScratch struct {
-	lane   []int
-	req    sampler.Request
-	coord  [][4]float32
-	icoord [][4]int32
-	ref    []float32
-	lod    []float32
-	dpdx   [][3]float32
-	dpdy   [][3]float32
-	out    [][4]uint32
-	rect   sampler.Sampler // the unit's state with texel coordinates (RECT kinds)
+	lane []int
+	unit texunit.Unit
+	rect sampler.Sampler // the unit's state with texel coordinates (RECT kinds)
 }
 
 func (x *execScratch) grow(n int) {
-	if len(x.lane) >= n {
-		return
+	if len(x.lane) < n {
+		x.lane = make([]int, n)
 	}
-	x.lane = make([]int, n)
-	x.coord, x.icoord = make([][4]float32, n), make([][4]int32, n)
-	x.ref, x.lod = make([]float32, n), make([]float32, n)
-	x.dpdx, x.dpdy = make([][3]float32, n), make([][3]float32, n)
-	x.out = make([][4]uint32, n)
 }
 
 // kindTarget is the descriptor target each executor sampler kind samples.
@@ -102,98 +92,10 @@ func (s *Sampler) Texture(r *exec.TexRequest) error {
 		return nil
 	}
 	lanes := x.lane[:n]
-	req := &x.req
-	*req = sampler.Request{N: n, Coord: x.coord[:n], IntCoord: x.icoord[:n], Offset: r.Offset, GatherComp: r.Comp}
-	if r.HasOffsets {
-		req.GatherOffsets, req.UseGatherOffsets = r.Offsets, true
+	req, out, err := x.unit.Request(r, lanes)
+	if err != nil {
+		return fmt.Errorf("%w: sampler %d: %w", ErrSampler, r.Sampler, err)
 	}
-	nc := min(r.NCoord, 4)
-	for i, l := range lanes {
-		c := &x.coord[i]
-		*c = [4]float32{}
-		for k := 0; k < nc; k++ {
-			if r.Coord[k] != nil {
-				c[k] = r.Coord[k][l]
-			}
-		}
-	}
-	if r.HasRef && r.Compare != nil {
-		for i, l := range lanes {
-			x.ref[i] = r.Compare[l]
-		}
-		req.Ref = x.ref[:n]
-		if kind == ir.Sampler1DShadow { // (s, unused, ref): only s is a coordinate
-			for i := range lanes {
-				x.coord[i][1] = 0
-			}
-		}
-	}
-	switch r.Op {
-	case ir.TexSample, ir.TexSampleLod, ir.TexSampleGrad, ir.TexQueryLod:
-		req.Op = sampler.OpSample
-		if r.Op == ir.TexQueryLod {
-			req.Op = sampler.OpQueryLod
-		}
-		switch {
-		case r.Op == ir.TexSampleLod && r.HasLod:
-			req.LOD = sampler.LODExplicit
-			for i, l := range lanes {
-				x.lod[i] = r.Lod[l]
-			}
-			req.LODValue = x.lod[:n]
-		case r.Grads > 0:
-			req.LOD = sampler.LODGrad
-			g := min(r.Grads, 3)
-			for i, l := range lanes {
-				x.dpdx[i], x.dpdy[i] = [3]float32{}, [3]float32{}
-				for k := 0; k < g; k++ {
-					x.dpdx[i][k] = r.DPdx[k][l]
-					x.dpdy[i][k] = r.DPdy[k][l]
-				}
-			}
-			req.DPdx, req.DPdy = x.dpdx[:n], x.dpdy[:n]
-		default:
-			req.LOD = sampler.LODNone
-		}
-		if r.HasBias && r.Bias != nil && req.LOD != sampler.LODExplicit {
-			for i, l := range lanes {
-				x.lod[i] = r.Bias[l]
-			}
-			req.LODValue = x.lod[:n]
-		}
-	case ir.TexFetch:
-		// texelFetch: (x, y, z/layer, level); on a multisample kind
-		// (x, y, layer, sample), the lod operand holding the sample.
-		req.Op = sampler.OpFetch
-		if kind.Multisample() {
-			req.Op = sampler.OpFetchSample
-		}
-		for i, l := range lanes {
-			ic := &x.icoord[i]
-			*ic = [4]int32{}
-			for k := 0; k < nc && k < 3; k++ {
-				if r.ICoord[k] != nil {
-					ic[k] = r.ICoord[k][l]
-				}
-			}
-			if r.HasLod && r.ILod != nil {
-				ic[3] = r.ILod[l]
-			}
-		}
-	case ir.TexSize, ir.TexQueryLevels:
-		req.Op = sampler.OpSize
-		for i, l := range lanes {
-			x.icoord[i] = [4]int32{}
-			if r.HasLod && r.ILod != nil {
-				x.icoord[i][3] = r.ILod[l]
-			}
-		}
-	case ir.TexGather:
-		req.Op = sampler.OpGather
-	default:
-		return fmt.Errorf("%w: sampler %d: texture op %v", ErrSampler, r.Sampler, r.Op)
-	}
-	out := x.out[:n]
 	smp := &u.smp
 	if kind == ir.Sampler2DRect || kind == ir.Sampler2DRectShadow {
 		// Rectangle samplers take texel coordinates whatever the
@@ -207,20 +109,7 @@ func (s *Sampler) Texture(r *exec.TexRequest) error {
 	}
 	s.stats.Instructions++
 	s.stats.Lanes += uint64(n)
-	if r.Op == ir.TexQueryLevels {
-		for i := range out {
-			out[i][0] = out[i][3]
-		}
-	}
-	for k := 0; k < 4; k++ {
-		o := r.Out[k]
-		if o == nil {
-			continue
-		}
-		for i, l := range lanes {
-			o[l] = out[i][k]
-		}
-	}
+	x.unit.Scatter(r, lanes)
 	return nil
 }
 
