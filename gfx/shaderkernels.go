@@ -178,8 +178,10 @@ type ShaderProgram struct {
 	// maxTwoSide): each back range rides planes of its own. fsBack is fsIn
 	// for back-facing primitives (a front colour word reads its back
 	// plane); planePair[i] is the pair whose back plane i is (-1: none) and
-	// planeFront[i] the front VS word expand_k packs there instead when the
-	// draw leaves that pair off. spec: GL 2.1 §2.14.1 (two-sided colour)
+	// planeFront[i] the front word (the FS input word it stands for), whose
+	// VS output expand_k packs there instead when the draw leaves that pair
+	// off, zero when the vertex stage does not write the front colour.
+	// spec: GL 2.1 §2.14.1 (two-sided colour)
 	twoSide    []TwoSide
 	fsBack     []int
 	planePair  []int
@@ -364,12 +366,12 @@ func NewShaderProgram(name string, p *lower.Program) (*ShaderProgram, error) {
 		}
 		b, ok := vsOutput(p.VS.Outputs, bn)
 		n := min(s.Words, b.Words)
-		if !ok || n <= 0 || s.Word+n > len(read) || b.Word+n > len(read) || nread+n > abi.NumVaryingPlanes+abi.MaxExtraVaryings {
+		if !ok || n <= 0 || s.Word < 4 || s.Word+n > p.FS.InputWords || b.Word+n > len(read) || nread+n > abi.NumVaryingPlanes+abi.MaxExtraVaryings {
 			continue
 		}
 		free := true
 		for k := range n {
-			free = free && !read[b.Word+k] && !flat[b.Word+k] && pair[b.Word+k] == 0 && read[s.Word+k]
+			free = free && !read[b.Word+k] && !flat[b.Word+k] && pair[b.Word+k] == 0
 		}
 		if !free {
 			continue
@@ -377,7 +379,11 @@ func NewShaderProgram(name string, p *lower.Program) (*ShaderProgram, error) {
 		sp.twoSide = append(sp.twoSide, TwoSide{Front: s.Word, Back: b.Word, Words: n})
 		for k := range n {
 			pair[b.Word+k] = len(sp.twoSide)
-			noPersp[b.Word+k] = noPersp[s.Word+k]
+			if s.Word+k < len(noPersp) {
+				noPersp[b.Word+k] = noPersp[s.Word+k]
+			} else {
+				noPersp[b.Word+k] = s.NoPerspective
+			}
 		}
 		nread += n
 	}
@@ -704,7 +710,12 @@ func (sp *ShaderProgram) expandKernel(c *device.CTA) error {
 				o = sp.extraOffset() + 4*(p-abi.NumVaryingPlanes)
 			}
 			if k := sp.planePair[p]; k >= 0 && twoMask>>k&1 == 0 {
-				w = sp.planeFront[p] // the pair is off: the back face shows the front colour
+				// The pair is off: the back face shows the front colour
+				// (zero when the vertex stage does not write it).
+				if w = sp.planeFront[p]; w >= len(in)/4 {
+					clear(out[o : o+4])
+					continue
+				}
 			}
 			copy(out[o:o+4], in[4*w:4*w+4])
 			if sp.noPersp[p] {
