@@ -422,9 +422,9 @@ func (s *fsScratch) lane(sp *ShaderProgram, l int, prims, flat uint64) {
 	fw := float32(float32(F[0]+F[1])+F[2]) * math.Float32frombits(uint32(p[abi.PrimRHWScaleW]))
 	fdx, fdy := float32(dx)/one, float32(dy)/one
 	facing := uint32(p[abi.PrimFacingWord])
-	in := sp.fsIn
+	in, flatIn := sp.fsIn, sp.fsFlat
 	if facing&1 != 0 { // back-facing: two-sided colour's back planes (expand_k packs the front ones there when off)
-		in = sp.fsBack
+		in, flatIn = sp.fsBack, sp.fsFlatBack
 	}
 	for w, pl := range in {
 		if pl >= 0 {
@@ -443,7 +443,7 @@ func (s *fsScratch) lane(sp *ShaderProgram, l int, prims, flat uint64) {
 			}
 			s.m.Input(w)[l] = math.Float32bits(v)
 		}
-		if k := sp.fsFlat[w]; k >= 0 { // verbatim, no arithmetic
+		if k := flatIn[w]; k >= 0 { // verbatim, no arithmetic
 			s.m.Input(w)[l] = c.ReadU32(flat + uint64(pid)*sideBytes(sp) + 4*uint64(k))
 		}
 	}

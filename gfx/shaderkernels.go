@@ -186,6 +186,11 @@ type ShaderProgram struct {
 	fsBack     []int
 	planePair  []int
 	planeFront []int
+	// fsFlatBack, flatPair and flatFront are the same for flat colours
+	// (side-array flat words).
+	fsFlatBack []int
+	flatPair   []int
+	flatFront  []int
 	// colorWord[loc] is the first FS output word of colour location loc (-1:
 	// not written) and colorInt whether it holds integers; fragDepth is the
 	// gl_FragDepth output word (-1: the plane depth is exported).
@@ -351,27 +356,41 @@ func NewShaderProgram(name string, p *lower.Program) (*ShaderProgram, error) {
 		}
 	}
 	// Two-sided colour: the back colours of the legacy colour inputs get
-	// planes of their own when they fit (else such draws route elsewhere).
-	pair := make([]int, p.VS.OutputWords) // back VS word → pair index + 1
-	nread := 0
+	// planes (flat words for a flat colour) of their own when they fit
+	// (else such draws route elsewhere).
+	pair := make([]int, p.VS.OutputWords)  // back VS word → pair index + 1 (a plane)
+	pairF := make([]int, p.VS.OutputWords) // the same for a flat back colour
+	nread, nflat := 0, 0
 	for w := range read {
 		if read[w] {
 			nread++
 		}
+		if flat[w] {
+			nflat++
+		}
 	}
 	for _, s := range p.FS.Inputs {
 		bn := legacyBack(s.Name)
-		if bn == "" || s.Flat || len(sp.twoSide) == maxTwoSide {
+		if bn == "" || len(sp.twoSide) == maxTwoSide {
 			continue
 		}
 		b, ok := vsOutput(p.VS.Outputs, bn)
 		n := min(s.Words, b.Words)
-		if !ok || n <= 0 || s.Word < 4 || s.Word+n > p.FS.InputWords || b.Word+n > len(read) || nread+n > abi.NumVaryingPlanes+abi.MaxExtraVaryings {
+		if !ok || n <= 0 || s.Word < 4 || s.Word+n > p.FS.InputWords || b.Word+n > len(read) ||
+			(!s.Flat && nread+n > abi.NumVaryingPlanes+abi.MaxExtraVaryings) || (s.Flat && nflat+n > abi.MaxFlatWords) {
 			continue
 		}
 		free := true
 		for k := range n {
-			free = free && !read[b.Word+k] && !flat[b.Word+k] && pair[b.Word+k] == 0
+			free = free && !read[b.Word+k] && !flat[b.Word+k] && pair[b.Word+k] == 0 && pairF[b.Word+k] == 0
+		}
+		if free && s.Flat {
+			sp.twoSide = append(sp.twoSide, TwoSide{Front: s.Word, Back: b.Word, Words: n})
+			for k := range n {
+				pairF[b.Word+k] = len(sp.twoSide)
+			}
+			nflat += n
+			continue
 		}
 		if !free {
 			continue
@@ -398,8 +417,14 @@ func NewShaderProgram(name string, p *lower.Program) (*ShaderProgram, error) {
 			}
 			sp.planeFront = append(sp.planeFront, front)
 		}
-		if flat[w] {
+		if flat[w] || pairF[w] > 0 {
 			sp.flat = append(sp.flat, w)
+			sp.flatPair = append(sp.flatPair, pairF[w]-1)
+			front := w
+			if k := pairF[w] - 1; k >= 0 {
+				front = sp.twoSide[k].Front + w - sp.twoSide[k].Back
+			}
+			sp.flatFront = append(sp.flatFront, front)
 		}
 	}
 	if len(sp.flat) > abi.MaxFlatWords {
@@ -425,8 +450,14 @@ func NewShaderProgram(name string, p *lower.Program) (*ShaderProgram, error) {
 		}
 	}
 	for k, w := range sp.flat {
-		if w < len(sp.fsFlat) {
+		if w < len(sp.fsFlat) && sp.flatPair[k] < 0 {
 			sp.fsFlat[w] = k
+		}
+	}
+	sp.fsFlatBack = slices.Clone(sp.fsFlat)
+	for k, q := range sp.flatPair {
+		if q >= 0 && sp.flatFront[k] < len(sp.fsFlatBack) {
+			sp.fsFlatBack[sp.flatFront[k]] = k
 		}
 	}
 	for _, s := range p.FS.Outputs {
@@ -724,7 +755,14 @@ func (sp *ShaderProgram) expandKernel(c *device.CTA) error {
 			}
 		}
 		for k, w := range sp.flat {
-			copy(out[shaderFlatOffset+4*k:shaderFlatOffset+4*k+4], in[4*w:4*w+4])
+			o := shaderFlatOffset + 4*k
+			if q := sp.flatPair[k]; q >= 0 && twoMask>>q&1 == 0 {
+				if w = sp.flatFront[k]; w >= len(in)/4 {
+					clear(out[o : o+4])
+					continue
+				}
+			}
+			copy(out[o:o+4], in[4*w:4*w+4])
 		}
 		o := cdoff
 		for d := 0; d < MaxClipDistances; d++ {
