@@ -1,6 +1,7 @@
 package shadertest
 
 import (
+	"cmp"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -253,7 +254,7 @@ func (r *computeRunner) exec(c *Command) error {
 			r.fail(c, "no atomic counter at buffer %d offset %d", cc.Binding, cc.Offset)
 			return nil
 		}
-		if got := binary.LittleEndian.Uint32(v[:]); !compareInt(cc.Cmp, int64(uint32(cc.Bits)), int64(got)) {
+		if got := binary.LittleEndian.Uint32(v[:]); !compareValues(cc.Cmp, int64(uint32(cc.Bits)), int64(got)) {
 			r.fail(c, "atomic counter at %d: expected %s %d, observed %d", cc.Offset, cc.Cmp, uint32(cc.Bits), got)
 		}
 	case OpTexture:
@@ -368,26 +369,9 @@ func refTexture(im *TexImage) (*sampler.Texture, *sampler.Sampler, error) {
 	return tx, &smp, nil
 }
 
-// compareInt is shader_runner's compare_uint/compare_int.
-func compareInt(op string, ref, obs int64) bool {
-	switch op {
-	case "==":
-		return obs == ref
-	case "!=":
-		return obs != ref
-	case "<":
-		return obs < ref
-	case "<=":
-		return obs <= ref
-	case ">":
-		return obs > ref
-	case ">=":
-		return obs >= ref
-	}
-	return false
-}
-
-func compareFloat(op string, ref, obs float64) bool {
+// compareValues is shader_runner's compare_uint/compare_int/compare_double:
+// obs op ref for the six comparison operators (false for any other).
+func compareValues[T cmp.Ordered](op string, ref, obs T) bool {
 	switch op {
 	case "==":
 		return obs == ref
@@ -427,20 +411,20 @@ func (r *computeRunner) probeSSBO(c *Command) {
 	var obs string
 	switch cc.Type {
 	case "uint":
-		ok, obs = compareInt(cc.Cmp, int64(uint32(cc.Bits)), int64(uint32(w))), fmt.Sprint(uint32(w))
+		ok, obs = compareValues(cc.Cmp, int64(uint32(cc.Bits)), int64(uint32(w))), fmt.Sprint(uint32(w))
 	case "int":
-		ok, obs = compareInt(cc.Cmp, int64(int32(cc.Bits)), int64(int32(w))), fmt.Sprint(int32(w))
+		ok, obs = compareValues(cc.Cmp, int64(int32(cc.Bits)), int64(int32(w))), fmt.Sprint(int32(w))
 	case "int64":
-		ok, obs = compareInt(cc.Cmp, int64(cc.Bits), int64(w)), fmt.Sprint(int64(w))
+		ok, obs = compareValues(cc.Cmp, int64(cc.Bits), int64(w)), fmt.Sprint(int64(w))
 	case "uint64":
 		ok, obs = cc.Cmp == "==" && w == cc.Bits || cc.Cmp == "!=" && w != cc.Bits ||
-			cc.Cmp != "==" && cc.Cmp != "!=" && compareFloat(cc.Cmp, float64(cc.Bits), float64(w)), fmt.Sprint(w)
+			cc.Cmp != "==" && cc.Cmp != "!=" && compareValues(cc.Cmp, float64(cc.Bits), float64(w)), fmt.Sprint(w)
 	case "float":
 		f := math.Float32frombits(uint32(w))
-		ok, obs = compareFloat(cc.Cmp, cc.Float, float64(f)), fmt.Sprint(f)
+		ok, obs = compareValues(cc.Cmp, cc.Float, float64(f)), fmt.Sprint(f)
 	case "double":
 		f := math.Float64frombits(w)
-		ok, obs = compareFloat(cc.Cmp, cc.Float, f), fmt.Sprint(f)
+		ok, obs = compareValues(cc.Cmp, cc.Float, f), fmt.Sprint(f)
 	}
 	if !ok {
 		r.fail(c, "SSBO %d offset %d: expected %s %s, observed %s", cc.Binding, cc.Offset, cc.Cmp,
