@@ -17,7 +17,8 @@ import (
 // runGLSL implements `vortex glsl [--stage vert|frag] [--version N] FILE...`: it
 // compiles each file (the stage from its extension unless given), prints the
 // optimised IR on success or the errors as "file:line:col: error: message", and
-// exits 0 only when every file compiled. spec: issue 4 "The vortex glsl command".
+// exits 0 only when every file compiled. The command is documented in the README
+// ("vortex glsl").
 func runGLSL(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("vortex glsl", flag.ContinueOnError)
 	fs.SetOutput(stderr)
