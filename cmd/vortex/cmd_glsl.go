@@ -9,9 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"vortexgfx/shader"
 	"vortexgfx/shader/glsl"
 	"vortexgfx/shader/glsl/ast"
-	"vortexgfx/shader/lower"
 )
 
 // runGLSL implements `vortex glsl [--stage vert|frag] [--version N] FILE...`: it
@@ -54,7 +54,7 @@ func runGLSL(args []string, stdout, stderr io.Writer) int {
 			code = 1
 			continue
 		}
-		p, err := lower.CompileStage(path, string(src), st, glsl.Options{DefaultVersion: *version})
+		cp, err := shader.Compile(shader.Source{Name: path, Stage: st, Text: string(src), Options: glsl.Options{DefaultVersion: *version}})
 		if err != nil {
 			var list ast.ErrorList
 			if errors.As(err, &list) {
@@ -70,7 +70,7 @@ func runGLSL(args []string, stdout, stderr io.Writer) int {
 		if fs.NArg() > 1 {
 			fmt.Fprintf(stdout, "# %s\n", path)
 		}
-		fmt.Fprint(stdout, p.String())
+		fmt.Fprint(stdout, cp.Stage(st).String())
 	}
 	return code
 }

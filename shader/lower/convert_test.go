@@ -54,7 +54,7 @@ void main() {
 	r = uvec4(uint(ki), ku, uint(int(u)), uint(u));
 }
 `, c.glsl)
-		vs, err := CompileStage("conv.vert", src, glsl.Vertex, glsl.Options{})
+		vs, err := compileStage("conv.vert", src, glsl.Vertex, glsl.Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", c.glsl, err)
 		}
