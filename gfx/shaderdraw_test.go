@@ -13,6 +13,7 @@ import (
 	"vortexgfx/ref"
 	"vortexgfx/ref/format"
 	"vortexgfx/ref/program"
+	"vortexgfx/shader"
 	"vortexgfx/shader/glsl"
 	"vortexgfx/shader/ir"
 	"vortexgfx/trace"
@@ -20,19 +21,12 @@ import (
 
 func link(t testing.TB, vs, fs string) *program.Program {
 	t.Helper()
-	v, err := glsl.Compile("t.vert", vs, glsl.Vertex, glsl.Options{})
+	cp, err := shader.Compile(shader.Source{Name: "t.vert", Stage: glsl.Vertex, Text: vs},
+		shader.Source{Name: "t.frag", Stage: glsl.Fragment, Text: fs})
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := glsl.Compile("t.frag", fs, glsl.Fragment, glsl.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	lp, err := glsl.Link(v, f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := program.New(lp, program.Config{})
+	p, err := program.New(cp, program.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

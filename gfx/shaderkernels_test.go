@@ -9,8 +9,8 @@ import (
 	"vortexgfx/config"
 	"vortexgfx/device"
 	"vortexgfx/device/mem"
+	"vortexgfx/shader"
 	"vortexgfx/shader/glsl"
-	"vortexgfx/shader/lower"
 )
 
 // newShaderRig is a bare device (no CP) with a compiled program's VS module
@@ -18,21 +18,22 @@ import (
 // blocks.
 func newShaderRig(t testing.TB) (*kernelRig, *ShaderProgram) {
 	t.Helper()
-	lp, err := lower.Compile("f.vert", `#version 140
+	cp, err := shader.Compile(shader.Source{Name: "f.vert", Stage: glsl.Vertex, Text: `#version 140
 uniform mat4 u_m;
 in vec4 a_pos;
 in vec3 a_col;
 out vec3 v_col;
 flat out int v_id;
-void main() { gl_Position = u_m * a_pos; v_col = a_col; v_id = gl_VertexID + gl_InstanceID; }`, "f.frag", `#version 140
+void main() { gl_Position = u_m * a_pos; v_col = a_col; v_id = gl_VertexID + gl_InstanceID; }`},
+		shader.Source{Name: "f.frag", Stage: glsl.Fragment, Text: `#version 140
 in vec3 v_col;
 flat in int v_id;
 out vec4 o;
-void main() { o = vec4(v_col, float(v_id)); }`, glsl.Options{})
+void main() { o = vec4(v_col, float(v_id)); }`})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sp, err := NewShaderProgram("fuzz.prog", lp)
+	sp, err := NewShaderProgram("fuzz.prog", cp.IR)
 	if err != nil {
 		t.Fatal(err)
 	}

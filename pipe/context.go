@@ -167,8 +167,8 @@ func (c *Context) Screen() *Screen { return c.screen }
 // Options returns the effective options.
 func (c *Context) Options() Options { return c.opts }
 
-// CreateShaderState compiles a shader CSO's GLSL (package shader/glsl, lowered
-// by shader/lower) and fills Desc.Info from the compiler, so routing gates on what
+// CreateShaderState compiles a shader CSO's GLSL (shader.Compile, to verified
+// IR) and fills Desc.Info from the compiler, so routing gates on what
 // the shader really uses; a compile error names the shader and carries the
 // compiler's message. The (VS, FS) pair is linked lazily at the first draw that
 // binds it. A fragment shader also gets a variant cache compiling through

@@ -112,9 +112,10 @@
 //
 // # Drawing
 //
-// CreateShaderState compiles a stage's GLSL (shader/glsl, lowered by
-// shader/lower) and fills ShaderInfo from the compiler; the (VS, FS) pair is
-// linked at the first draw that binds it and kept per screen with its device
+// CreateShaderState compiles a stage's GLSL (shader.Compile: front end, link
+// of the stage alone, lowering to verified IR) and fills ShaderInfo from the
+// compiler; the (VS, FS) pair is linked, through shader.Compile of both
+// sources, at the first draw that binds it and kept per screen with its device
 // program variants (at most MaxFSVariants, compiled lazily by
 // gfx.NewShaderProgram, made resident once with ShaderDevice.AddProgram).
 // Context.DrawVBO plans, then runs each direct draw on the device path

@@ -1,4 +1,4 @@
-package glsl
+package compiletest
 
 import (
 	"bufio"
@@ -8,10 +8,10 @@ import (
 	"testing"
 )
 
-// readRatchet reads testdata/piglit_ratchet.txt: "set agreed total" per line.
+// readRatchet reads testdata/ratchet.txt: "set agreed total" per line.
 func readRatchet(t *testing.T) map[string][2]int {
 	t.Helper()
-	f, err := os.Open("testdata/piglit_ratchet.txt")
+	f, err := os.Open("testdata/ratchet.txt")
 	if err != nil {
 		t.Fatalf("ratchet: %v", err)
 	}
@@ -41,11 +41,11 @@ func TestPiglitAgreement(t *testing.T) {
 	if dir == "" {
 		t.Skip("VORTEX_PIGLIT_DIR not set: piglit data absent")
 	}
-	res, err := PiglitAgreement(dir)
+	res, err := Agreement(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	exec, err := PiglitShaderTests(dir)
+	exec, err := ShaderTests(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestPiglitAgreement(t *testing.T) {
 	}
 }
 
-// TestPiglitCompute measures the compute sets (issue 9) when the piglit directory
+// TestPiglitCompute measures the compute sets (ComputeSets) when the piglit directory
 // has them; there is no ratchet (CI extracts only the core sets), the agreement is
 // logged.
 func TestPiglitCompute(t *testing.T) {
@@ -72,7 +72,7 @@ func TestPiglitCompute(t *testing.T) {
 	if dir == "" {
 		t.Skip("VORTEX_PIGLIT_DIR not set: piglit data absent")
 	}
-	res, err := PiglitAgreement(dir, PiglitComputeSets...)
+	res, err := Agreement(dir, ComputeSets...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,5 +83,14 @@ func TestPiglitCompute(t *testing.T) {
 				t.Log("  " + m)
 			}
 		}
+	}
+}
+
+// TestConfig reads a piglit "[config]" header; "!"-negated extensions are not
+// requirements.
+func TestConfig(t *testing.T) {
+	cfg, ok := parseConfig("/* [config]\n * expect_result: fail\n * glsl_version: 1.30\n * require_extensions: GL_ARB_foo !GL_ARB_bar\n * [end config]\n */")
+	if !ok || cfg.expect != "fail" || len(cfg.extensions) != 1 || cfg.extensions[0] != "GL_ARB_foo" {
+		t.Fatalf("got %+v %v", cfg, ok)
 	}
 }

@@ -1,4 +1,4 @@
-package glsl
+package compiletest
 
 import (
 	"fmt"
@@ -8,22 +8,23 @@ import (
 	"sort"
 	"strings"
 
+	"vortexgfx/shader/glsl"
 	"vortexgfx/shader/glsl/types"
 )
 
-// PiglitShaderTests compiles and links the vertex and fragment shaders of every
+// ShaderTests compiles and links the vertex and fragment shaders of every
 // piglit execution test (tests/spec/<set>/**/*.shader_test of dir). These programs
 // are all valid GLSL (except those whose [test] section expects "link error"), so the
 // result measures false rejections on real shaders. Tests needing an extension,
 // a geometry/tessellation/compute stage or a passthrough vertex shader with no
 // fragment shader are skipped.
-func PiglitShaderTests(dir string, sets ...string) ([]*PiglitResult, error) {
+func ShaderTests(dir string, sets ...string) ([]*Result, error) {
 	if len(sets) == 0 {
-		sets = PiglitSets
+		sets = Sets
 	}
-	var out []*PiglitResult
+	var out []*Result
 	for _, set := range sets {
-		r := &PiglitResult{Set: "exec-" + set}
+		r := &Result{Set: "exec-" + set}
 		root := filepath.Join(dir, "tests", "spec", set)
 		var files []string
 		if _, err := os.Stat(root); err == nil {
@@ -52,7 +53,7 @@ func PiglitShaderTests(dir string, sets ...string) ([]*PiglitResult, error) {
 				r.Skipped++
 				continue
 			}
-			var shaders []*Shader
+			var shaders []*glsl.Shader
 			var cerr error
 			for i, u := range units {
 				name := fmt.Sprintf("%s[%d]", rel, i)
@@ -62,7 +63,7 @@ func PiglitShaderTests(dir string, sets ...string) ([]*PiglitResult, error) {
 				if version < 0 && !strings.Contains(src, "#version") {
 					src = fmt.Sprintf("#version %d%s\n", -version, map[bool]string{true: " es"}[version == -300]) + src
 				}
-				sh, err := Compile(name, src, u.stage, Options{DefaultVersion: version})
+				sh, err := glsl.Compile(name, src, u.stage, glsl.Options{DefaultVersion: version})
 				if err != nil {
 					cerr = err
 					break
@@ -73,7 +74,7 @@ func PiglitShaderTests(dir string, sets ...string) ([]*PiglitResult, error) {
 				shaders = append(shaders, sh)
 			}
 			if cerr == nil {
-				_, cerr = LinkShaders(shaders...)
+				_, cerr = glsl.LinkShaders(shaders...)
 			}
 			r.Total++
 			if (cerr != nil) == expectFail {
@@ -96,7 +97,7 @@ func PiglitShaderTests(dir string, sets ...string) ([]*PiglitResult, error) {
 }
 
 type shaderUnit struct {
-	stage Stage
+	stage glsl.Stage
 	src   string
 }
 
@@ -104,7 +105,7 @@ type shaderUnit struct {
 func splitShaderTest(src string) (units []shaderUnit, version int, expectFail, skip bool) {
 	section := ""
 	var cur *strings.Builder
-	var curStage Stage
+	var curStage glsl.Stage
 	flush := func() {
 		if cur != nil {
 			units = append(units, shaderUnit{stage: curStage, src: cur.String()})
@@ -118,9 +119,9 @@ func splitShaderTest(src string) (units []shaderUnit, version int, expectFail, s
 			section = t
 			switch section {
 			case "[vertex shader]":
-				cur, curStage = &strings.Builder{}, Vertex
+				cur, curStage = &strings.Builder{}, glsl.Vertex
 			case "[fragment shader]":
-				cur, curStage = &strings.Builder{}, Fragment
+				cur, curStage = &strings.Builder{}, glsl.Fragment
 			case "[require]", "[test]", "[vertex data]", "[vertex shader passthrough]":
 			default:
 				skip = true
@@ -154,7 +155,7 @@ func splitShaderTest(src string) (units []shaderUnit, version int, expectFail, s
 	flush()
 	hasFS := false
 	for _, u := range units {
-		if u.stage == Fragment {
+		if u.stage == glsl.Fragment {
 			hasFS = true
 		}
 	}

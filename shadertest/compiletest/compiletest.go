@@ -1,4 +1,15 @@
-package glsl
+// Package compiletest measures the GLSL front end (packages shader/glsl and
+// shader/glsl/types) against piglit's compiler tests: every .vert/.frag/.comp
+// under spec/<set>/compiler is compiled and its outcome compared with the test's
+// expect_result, and the shader sections of every execution test
+// (spec/<set>/**/*.shader_test) are compiled and linked, since they are valid
+// GLSL unless the test expects "link error". The result per set is an agreement
+// count that CI holds against a ratchet (testdata/ratchet.txt). It is a harness
+// of its own, not part of the compiler, because it reads piglit's file layout
+// and config headers, which the compiler has no business knowing.
+// spec: GLSL 4.50 (the language the tests exercise); piglit's
+// tests/spec/<set>/compiler "[config] expect_result" convention.
+package compiletest
 
 import (
 	"fmt"
@@ -9,21 +20,21 @@ import (
 	"sort"
 	"strings"
 
+	"vortexgfx/shader/glsl"
 	"vortexgfx/shader/glsl/types"
 )
 
-// PiglitSets are the piglit compiler-test sets the front end is measured on.
-// spec: issue 4 "The vortex glsl command" (agreement with expect_result).
-var PiglitSets = []string{"glsl-1.10", "glsl-1.20", "glsl-1.30", "glsl-es-3.00"}
+// Sets are the piglit compiler-test sets the front end is measured on.
+var Sets = []string{"glsl-1.10", "glsl-1.20", "glsl-1.30", "glsl-es-3.00"}
 
-// PiglitComputeSets are the piglit compiler-test sets of the compute features
-// (issue 9). Their tests may require the extensions SupportedExtensions lists; a
-// test is skipped only when it needs another one.
-var PiglitComputeSets = []string{"arb_compute_shader", "arb_shader_storage_buffer_object",
+// ComputeSets are the piglit compiler-test sets of the compute features of
+// GLSL 4.30 / GLSL ES 3.10. Their tests may require the extensions
+// glsl.SupportedExtensions lists; a test is skipped only when it needs another one.
+var ComputeSets = []string{"arb_compute_shader", "arb_shader_storage_buffer_object",
 	"arb_shader_atomic_counters", "arb_shader_image_load_store", "glsl-es-3.10"}
 
-// PiglitResult is the agreement of the compiler with one piglit test set.
-type PiglitResult struct {
+// Result is the agreement of the compiler with one piglit test set.
+type Result struct {
 	Set      string
 	Agreed   int      // tests whose outcome matched expect_result
 	Total    int      // tests run (excluding skipped)
@@ -32,22 +43,22 @@ type PiglitResult struct {
 }
 
 // Rate returns Agreed/Total (1 for an empty set).
-func (r *PiglitResult) Rate() float64 {
+func (r *Result) Rate() float64 {
 	if r.Total == 0 {
 		return 1
 	}
 	return float64(r.Agreed) / float64(r.Total)
 }
 
-type piglitConfig struct {
+type config struct {
 	expect     string
 	extensions []string
 	checkLink  bool
 }
 
-// parsePiglitConfig reads the "[config] ... [end config]" comment header.
-func parsePiglitConfig(src string) (piglitConfig, bool) {
-	var cfg piglitConfig
+// parseConfig reads the "[config] ... [end config]" comment header.
+func parseConfig(src string) (config, bool) {
+	var cfg config
 	start := strings.Index(src, "[config]")
 	end := strings.Index(src, "[end config]")
 	if start < 0 || end < start {
@@ -76,18 +87,18 @@ func parsePiglitConfig(src string) (piglitConfig, bool) {
 	return cfg, cfg.expect == "pass" || cfg.expect == "fail"
 }
 
-// PiglitAgreement compiles every piglit compiler test (.vert/.frag under
+// Agreement compiles every piglit compiler test (.vert/.frag under
 // tests/spec/<set>/compiler and generated_tests/spec/<set>/compiler of dir) and
 // reports, per set, how often the outcome agrees with the test's expect_result.
 // Tests that require an extension are counted as skipped. With no sets given it
-// measures PiglitSets.
-func PiglitAgreement(dir string, sets ...string) ([]*PiglitResult, error) {
+// measures Sets.
+func Agreement(dir string, sets ...string) ([]*Result, error) {
 	if len(sets) == 0 {
-		sets = PiglitSets
+		sets = Sets
 	}
-	var out []*PiglitResult
+	var out []*Result
 	for _, set := range sets {
-		r := &PiglitResult{Set: set}
+		r := &Result{Set: set}
 		var files []string
 		for _, top := range []string{"tests", "generated_tests"} {
 			root := filepath.Join(dir, top, "spec", set, "compiler")
@@ -114,30 +125,30 @@ func PiglitAgreement(dir string, sets ...string) ([]*PiglitResult, error) {
 				return nil, fmt.Errorf("piglit: %w", err)
 			}
 			src := string(b)
-			cfg, ok := parsePiglitConfig(src)
+			cfg, ok := parseConfig(src)
 			if !ok {
 				continue
 			}
-			if len(cfg.extensions) > 0 && (!slices.Contains(PiglitComputeSets, set) || !supported(cfg.extensions)) {
+			if len(cfg.extensions) > 0 && (!slices.Contains(ComputeSets, set) || !supported(cfg.extensions)) {
 				r.Skipped++
 				continue
 			}
-			stage := Vertex
+			stage := glsl.Vertex
 			switch {
 			case strings.HasSuffix(p, ".frag"):
-				stage = Fragment
+				stage = glsl.Fragment
 			case strings.HasSuffix(p, ".comp"):
-				stage = Compute
+				stage = glsl.Compute
 			}
 			rel, _ := filepath.Rel(dir, p)
-			sh, err := Compile(rel, src, stage, Options{})
+			sh, err := glsl.Compile(rel, src, stage, glsl.Options{})
 			if err == nil {
 				if verr := types.Verify(sh.File); verr != nil {
 					return nil, fmt.Errorf("piglit: %s: checker broke its contract: %w", rel, verr)
 				}
 			}
 			if err == nil && cfg.checkLink {
-				err = checkMain(sh)
+				_, err = glsl.LinkShaders(sh)
 			}
 			got := "pass"
 			if err != nil {
@@ -163,7 +174,7 @@ func PiglitAgreement(dir string, sets ...string) ([]*PiglitResult, error) {
 // supported reports whether the front end implements every extension in exts.
 func supported(exts []string) bool {
 	for _, e := range exts {
-		if !slices.Contains(SupportedExtensions(), e) {
+		if !slices.Contains(glsl.SupportedExtensions(), e) {
 			return false
 		}
 	}
