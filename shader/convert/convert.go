@@ -11,46 +11,47 @@
 // GLSL 4.60 §5.4.1 (and §4.1.10) defines the conversion of a float to int or
 // uint as truncation toward zero, and leaves it undefined when the truncated
 // value is not representable — a negative value converted to uint, NaN, ±Inf,
-// or a magnitude beyond the integer's range. For those cases we pick what Mesa's
-// llvmpipe computes at run time on x86, because llvmpipe is the implementation
-// the piglit results are compared with: its f2i32 is LLVM's fptosi, which x86
-// compiles to cvttps2dq, and its f2u32 is LLVM's fptoui, which x86 without
-// AVX-512 expands into two cvttps2dq (of x and of x − 2³¹) merged by the sign of
-// the first. Every unrepresentable case then comes out as cvttps2dq's "integer
-// indefinite" 0x80000000, except that a negative value above −2³¹ converted to
-// uint keeps the two's-complement word of its truncation (uint(−3.0) is
-// 0xFFFFFFFD, the same word as uint(int(−3.0))):
+// or a magnitude beyond the integer's range. For those cases we take what the
+// Vortex cores compute, as the IR does for every other undefined case (x/0,
+// min/max of NaN, out-of-range shifts: shader/ir.Eval): the RISC-V F
+// extension's fcvt.w.s and fcvt.wu.s with the round-towards-zero mode
+// (RISC-V unprivileged ISA 20191213 §11.7, Table 11.4). They saturate: a value
+// below the range gives the smallest integer, one above it (or +Inf) the
+// largest, and NaN the largest. uint(−3.0) is therefore 0, not the
+// two's-complement word 0xFFFFFFFD that a C cast on x86 happens to give; no
+// piglit test depends on the difference (llvmpipe's x86 code gives
+// 0x80000000 or the wrapped word there, an implementation accident as much as
+// this is a choice).
 //
-//	x                      FloatToInt(x)       FloatToUint(x)
-//	in (−2³¹, 2³¹)         trunc(x)            uint32(int32(trunc(x)))
-//	in [2³¹, 2³²)          −2³¹ (0x80000000)   trunc(x)
-//	≤ −2³¹, ≥ 2³², ±Inf    −2³¹                0x80000000
-//	NaN                    −2³¹                0x80000000
+//	x                        FloatToInt(x)         FloatToUint(x)
+//	NaN                      2³¹−1 (0x7FFFFFFF)    2³²−1 (0xFFFFFFFF)
+//	≥ 2³¹, +Inf              2³¹−1                 trunc(x) below 2³², else 2³²−1
+//	in (−2³¹−1, 2³¹)         trunc(x)              trunc(x) when ≥ 0, else 0
+//	≤ −2³¹−1, −Inf           −2³¹ (0x80000000)     0
 package convert
 
-// indefinite is x86's integer indefinite, the result of cvttps2dq for a value
-// it cannot represent.
-// It is also the int32 −2³¹.
-const indefinite = 0x80000000
-
-// FloatToInt converts x to int32 as int(x) does: truncation toward zero, and
-// 0x80000000 (−2³¹) when the result is not representable (see the package doc).
+// FloatToInt converts x to int32 as int(x) does on the Vortex cores
+// (fcvt.w.s, rtz): truncation toward zero, saturating at both ends, NaN to
+// the largest int (see the package doc).
 func FloatToInt(x float32) int32 {
-	if x >= -2147483648 && x < 2147483648 { // NaN fails both
-		return int32(x)
+	switch {
+	case x != x || x >= 2147483648:
+		return 1<<31 - 1
+	case x < -2147483648: // −2³¹ itself is representable
+		return -1 << 31
 	}
-	return -indefinite
+	return int32(x)
 }
 
-// FloatToUint converts x to uint32 as uint(x) does: truncation toward zero for
-// values in [0, 2³²), the two's-complement word of the truncation for negative
-// values above −2³¹, and 0x80000000 otherwise (see the package doc).
+// FloatToUint converts x to uint32 as uint(x) does on the Vortex cores
+// (fcvt.wu.s, rtz): truncation toward zero, negative values to 0, values from
+// 2³² up and NaN to the largest uint (see the package doc).
 func FloatToUint(x float32) uint32 {
 	switch {
-	case x >= -2147483648 && x < 2147483648: // NaN fails both
-		return uint32(int32(x))
-	case x >= 2147483648 && x < 4294967296:
-		return uint32(x)
+	case x != x || x >= 4294967296:
+		return 1<<32 - 1
+	case x < 0: // (−1, 0) truncates to 0; from −1 down fcvt.wu.s saturates to 0
+		return 0
 	}
-	return indefinite
+	return uint32(x)
 }

@@ -37,8 +37,8 @@ func bw(c bool) uint32 {
 // min/max return the non-NaN operand (RISC-V fmin.s/fmax.s), x/0 is all ones (uint)
 // or -1 (int), x%0 is x, INT_MIN/-1 is INT_MIN with remainder
 // 0, shift amounts use their low five bits. Float-to-integer conversion is package
-// convert's, shared with the GLSL constant folder (x86 llvmpipe's results where
-// GLSL leaves it undefined). Eval of a non-pure opcode returns 0.
+// convert's, shared with the GLSL constant folder (fcvt.w.s/fcvt.wu.s: saturating,
+// NaN to the largest value). Eval of a non-pure opcode returns 0.
 func Eval(op Op, imm uint32, a, b, c, e uint32) uint32 {
 	switch op {
 	case Const:
