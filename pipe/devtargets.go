@@ -7,7 +7,7 @@ import (
 
 	"vortexgfx/abi"
 	"vortexgfx/device/swom"
-	"vortexgfx/gfx"
+	"vortexgfx/gfx/shaderdev"
 	"vortexgfx/ref/format"
 )
 
@@ -16,7 +16,7 @@ import (
 // device's default planes (A8R8G8B8 and the OM's D24S8 word), which the host
 // can load with any contents. Any other framebuffer — several attachments,
 // sRGB/R8/RG8/float/integer colour, D16/D32F/S8 depth, 4x MSAA — gets planes of
-// its own formats (gfx.TargetConfig), which the driver fills with a clear when
+// its own formats (shaderdev.TargetConfig), which the driver fills with a clear when
 // the attachment's contents are a recorded clear value and seeds with the
 // contents otherwise (one sample per pixel, so a multisample attachment whose
 // samples differ within a pixel cannot be reloaded).
@@ -26,7 +26,7 @@ import (
 type devConf struct {
 	w, h int
 	dflt bool // the default planes (word-loadable)
-	tc   gfx.TargetConfig
+	tc   shaderdev.TargetConfig
 }
 
 func (a devConf) equal(b devConf) bool {
@@ -86,7 +86,7 @@ func targetConfig(fb *Framebuffer) (devConf, string) {
 	}
 	if len(c.tc.Colors) == 1 && (c.tc.Colors[0] == format.RGBA8 || c.tc.Colors[0] == format.BGRA8) && samples == 1 &&
 		(fb.Zsbuf == nil || c.tc.Depth == abi.OMDepthD24S8) {
-		c.dflt, c.tc = true, gfx.TargetConfig{}
+		c.dflt, c.tc = true, shaderdev.TargetConfig{}
 	}
 	return c, ""
 }
