@@ -18,7 +18,7 @@ import (
 type Device struct {
 	Width, Height int
 	// Planes is the attribute-plane convention of the Vortex generation whose
-	// goldens are matched (PlanesGrx or PlanesV1); it is an explicit choice,
+	// goldens are matched (frontend.PlanesGrx or PlanesV1); it is an explicit choice,
 	// never inferred from the trace.
 	Planes frontend.Planes
 	// Config is the device, CP (flavour) and raster configuration.
@@ -42,18 +42,26 @@ func openReplay(cfg config.Config) (*replaySession, error) {
 	if err != nil {
 		return nil, err
 	}
-	fs, err := FragImage()
-	if err == nil {
-		var fsm *runtime.Module
-		if fsm, err = ds.Runtime.LoadModuleAt(fs, abi.LinkBaseFS, "draw3d fs"); err == nil {
-			var frag *runtime.Kernel
-			if frag, err = fsm.Kernel("main"); err == nil {
-				return &replaySession{Device: ds, frag: frag}, nil
-			}
-		}
+	frag, err := loadFrag(ds.Runtime)
+	if err != nil {
+		ds.Close()
+		return nil, err
 	}
-	ds.Close()
-	return nil, err
+	return &replaySession{Device: ds, frag: frag}, nil
+}
+
+// loadFrag loads the draw3d fragment module at abi.LinkBaseFS and returns its
+// kernel_main.
+func loadFrag(dev *runtime.Device) (*runtime.Kernel, error) {
+	img, err := FragImage()
+	if err != nil {
+		return nil, err
+	}
+	m, err := dev.LoadModuleAt(img, abi.LinkBaseFS, "draw3d fs")
+	if err != nil {
+		return nil, err
+	}
+	return m.Kernel("main")
 }
 
 // Replay renders tr and returns the image (flipped as draw3d saves it) and each

@@ -14,7 +14,9 @@ import (
 	"vortexgfx/trace"
 )
 
-// Host configures a replay of gfx_draw3d.
+// Host replays a trace as gfx_draw3d's host flow does, on simulated memory
+// with the Go FragKernel behind RASTER (no command processor, no SIMT cores):
+// the direct harness the device replay is checked against.
 type Host struct {
 	Width, Height int             // render size (the trace's viewport is ignored)
 	Raster        raster.Config   // engine shape; BinLog defaults to 7

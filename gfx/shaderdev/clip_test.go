@@ -18,7 +18,7 @@ import (
 // TestShaderDepthClampKeepsGeometry checks what the "depth clamp ff" row of
 // TestShaderUnitsMatchRef (and its forced-software renders, byte-identical)
 // relies on: with the merger's DepthClamp set, setup_k runs without the
-// near-plane clip (FrontEndArgs.DepthClipDisable), so the part of the second
+// near-plane clip (frontend.Args.DepthClipDisable), so the part of the second
 // triangle in front of the near plane is drawn (depth clamped to the range's
 // near end) and the image differs from the clipped render; without it the
 // triangle is near-clipped. Clamping to [0, 1] stays on the FF OM (its plane
