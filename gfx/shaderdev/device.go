@@ -14,6 +14,8 @@ import (
 	"vortexgfx/runtime"
 )
 
+// shaderModules are a program's VS and FS modules at their link bases and
+// the kernels a draw launches from them.
 type shaderModules struct {
 	vs, fs       *runtime.Module
 	vsK, expandK *runtime.Kernel

@@ -17,8 +17,8 @@
 // by the software merger. spec: vortexpipe-driver.md §2.5, §3.2–§3.4
 //
 // Device.Draw runs as named phases of one drawState: validate, load (the
-// program's modules), routeUnits, upload, frontEnd, fragment, record (the
-// runtime draw's steps), run and collect (the counters).
+// program's modules), routeUnits, upload, frontEnd, fragment, submitUploads,
+// record (the runtime draw's steps), run and collect (the counters).
 //
 // What runs where on the device fragment path (vortexpipe-driver.md §2.3.3, §3.6,
 // §3.7, §3.4.1). Every route stays on the device; session.DrawStats.Route names the

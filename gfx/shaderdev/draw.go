@@ -152,7 +152,8 @@ func (d *Device) Draw(dr *Draw) (session.DrawStats, error) {
 		s.upload,   // vertex data, indices, uniforms, textures, descriptors
 		s.frontEnd, // VS and expand_k records, front-end buffers and passes
 		s.fragment, // the FS wrapper's argument block
-		s.record,   // the runtime draw's steps
+		s.submitUploads,
+		s.record, // the runtime draw's steps
 		s.run,
 		s.collect, // the software and front-end counters
 	} {

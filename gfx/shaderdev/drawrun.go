@@ -67,16 +67,21 @@ func (s *drawState) fragment() error {
 	return err
 }
 
-// record submits the uploads and builds the runtime draw's steps: the VS and
+// submitUploads writes everything the phases above queued and waits for it.
+func (s *drawState) submitUploads() error {
+	if err := s.up.Submit().Wait(); err != nil {
+		return fmt.Errorf("gfx: shader draw: uploading: %w", err)
+	}
+	return nil
+}
+
+// record builds the runtime draw's steps: the VS and
 // expand_k launches, then per pass the nine front-end stage launches, the
 // draw's DCR writes and the FS wrapper's launch — the grid-less frame kick on
 // the FF raster, a compute grid that walks the bins itself on the software
 // raster. spec: vortexpipe §3.2, §3.3
 func (s *drawState) record() error {
 	d, dr, ds := s.d, s.dr, s.d.ds
-	if err := s.up.Submit().Wait(); err != nil {
-		return fmt.Errorf("gfx: shader draw: uploading: %w", err)
-	}
 	var vsTable uint64
 	if s.vsTex {
 		vsTable = s.swTable
