@@ -16,7 +16,7 @@
 //     spec: rasterizer.md §2.2, §3.1, §3.2
 //   - The device kernels setup_k (SETUP/SCAN/EMIT) and binning_k
 //     (BCOUNT..BSCATTER), registered with RegisterKernels and named, with the
-//     compiled-program device's msaa_resolve_k, by the module image Image
+//     compiled-program device's msaa_resolve_k, by the module image ModuleImage
 //     loaded at abi.LinkBaseFrontEnd; their argument block is Args and their
 //     input records Vertex (setup_vertex_t) or the compiled-program record
 //     CompiledVertexBytes long. spec: vortexpipe-driver.md §2.4, §3.2

@@ -10,9 +10,10 @@ import (
 	"vortexgfx/device"
 )
 
-// Device kernels of the draw3d pipeline, registered in a device.Library and
-// named by the module images below, so a launch resolves them through the image
-// at its PC like any other kernel. spec: rasterizer §3.1, §11; vortexpipe §3.2
+// Library names of the front-end module's kernels, registered in a
+// device.Library and named by ModuleImage, so a launch resolves them through
+// the image at its PC like any other kernel (KernelResolve is registered by
+// package gfx/shaderdev). spec: rasterizer §3.1; vortexpipe §3.2, §3.4.1
 const (
 	KernelSetup   = "gfx.setup_k"
 	KernelBinning = "gfx.binning_k"
@@ -397,10 +398,10 @@ func RegisterKernels(lib *device.Library) error {
 	return lib.Register(KernelBinning, binningKernel)
 }
 
-// Image is the front-end module image (setup_k, binning_k and
+// ModuleImage is the front-end module image (setup_k, binning_k and
 // msaa_resolve_k, vortexpipe §3.4.1), loaded at
 // abi.LinkBaseFrontEnd. spec: vortexpipe §2.4
-func Image() ([]byte, error) {
+func ModuleImage() ([]byte, error) {
 	return abi.EncodeKernelImage([]abi.KernelImageEntry{
 		abi.LibraryEntry("setup_k", KernelSetup), abi.LibraryEntry("binning_k", KernelBinning),
 		abi.LibraryEntry("msaa_resolve_k", KernelResolve),

@@ -34,7 +34,7 @@ func newKernelRig(t testing.TB) *kernelRig {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { d.Close() })
-	img, err := Image()
+	img, err := ModuleImage()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -78,7 +78,7 @@ func Open(cfg config.Config, register func(*device.Library) error) (*Device, err
 	ds.Sim, ds.Runtime, ds.Queue = s, dev, dev.DefaultQueue()
 	ds.Block = uint32(cfg.Device.Threads * cfg.Device.Warps)
 	ds.Grid = uint32(cfg.Device.NumCores())
-	fe, err := frontend.Image()
+	fe, err := frontend.ModuleImage()
 	if err != nil {
 		ds.Close()
 		return nil, err
