@@ -19,7 +19,7 @@ func NewArena(base uint64, size int) *Arena {
 // View returns the n bytes at addr, aliasing the arena.
 func (a *Arena) View(addr uint64, n int) ([]byte, error) {
 	if n < 0 || addr < a.base || addr-a.base > uint64(len(a.buf)) || uint64(n) > uint64(len(a.buf))-(addr-a.base) {
-		return nil, fmt.Errorf("gfx: arena access [0x%x, +%d) outside [0x%x, +%d)", addr, n, a.base, len(a.buf))
+		return nil, fmt.Errorf("draw3d: arena access [0x%x, +%d) outside [0x%x, +%d)", addr, n, a.base, len(a.buf))
 	}
 	off := addr - a.base
 	return a.buf[off : off+uint64(n) : off+uint64(n)], nil
@@ -29,7 +29,7 @@ func (a *Arena) View(addr uint64, n int) ([]byte, error) {
 func (a *Arena) Alloc(n int) (uint64, error) {
 	addr := (a.top + 63) &^ 63
 	if n < 0 || addr-a.base+uint64(n) > uint64(len(a.buf)) {
-		return 0, fmt.Errorf("gfx: arena out of memory allocating %d bytes", n)
+		return 0, fmt.Errorf("draw3d: arena out of memory allocating %d bytes", n)
 	}
 	a.top = addr + uint64(n)
 	return addr, nil

@@ -73,11 +73,11 @@ func loadFrag(dev *runtime.Device) (*runtime.Kernel, error) {
 func (r Device) Replay(tr *trace.Trace) (*Image, []session.DrawStats, error) {
 	W, H := r.Width, r.Height
 	if W <= 0 || H <= 0 || W > 4096 || H > 4096 {
-		return nil, nil, fmt.Errorf("gfx: device replay: render size %dx%d out of range", W, H)
+		return nil, nil, fmt.Errorf("draw3d: device replay: render size %dx%d out of range", W, H)
 	}
 	ds, err := openReplay(r.Config)
 	if err != nil {
-		return nil, nil, fmt.Errorf("gfx: device replay: %w", err)
+		return nil, nil, fmt.Errorf("draw3d: device replay: %w", err)
 	}
 	defer ds.Close()
 	var fb []*runtime.Buffer
@@ -94,7 +94,7 @@ func (r Device) Replay(tr *trace.Trace) (*Image, []session.DrawStats, error) {
 	e1 := ds.Queue.EnqueueFill(cbuf, 0, uint64(W*H*4), pat[:])
 	binary.LittleEndian.PutUint32(pat[:], ClearDepth)
 	if err := ds.Queue.EnqueueFill(zbuf, 0, uint64(W*H*4), pat[:], e1).Wait(); err != nil {
-		return nil, nil, fmt.Errorf("gfx: device replay: clearing: %w", err)
+		return nil, nil, fmt.Errorf("draw3d: device replay: clearing: %w", err)
 	}
 	binLog := uint(r.Config.Raster.BinLogSize)
 	if binLog == 0 {
@@ -107,7 +107,7 @@ func (r Device) Replay(tr *trace.Trace) (*Image, []session.DrawStats, error) {
 	}
 	for i := range tr.DrawCalls {
 		if err := r.draw(ds, tr, i, cbuf.Addr(), zbuf.Addr(), binLog, &stats[i]); err != nil {
-			return nil, nil, fmt.Errorf("gfx: draw %d: %w", i, err)
+			return nil, nil, fmt.Errorf("draw3d: draw %d: %w", i, err)
 		}
 		p, err := ds.Perf()
 		if err != nil {
@@ -117,7 +117,7 @@ func (r Device) Replay(tr *trace.Trace) (*Image, []session.DrawStats, error) {
 	}
 	out := make([]byte, W*H*4)
 	if err := ds.Queue.EnqueueRead(cbuf, 0, out).Wait(); err != nil {
-		return nil, nil, fmt.Errorf("gfx: device replay: reading the colour buffer: %w", err)
+		return nil, nil, fmt.Errorf("draw3d: device replay: reading the colour buffer: %w", err)
 	}
 	img := &Image{Width: W, Height: H, Pix: make([]uint32, W*H)}
 	for y := 0; y < H; y++ {

@@ -66,7 +66,7 @@ const fragEntry = 0x8000_0000
 func (d Host) Replay(tr *trace.Trace) (*Image, []DrawStats, error) {
 	W, H := d.Width, d.Height
 	if W <= 0 || H <= 0 || W > 4096 || H > 4096 {
-		return nil, nil, fmt.Errorf("gfx: draw3d: render size %dx%d out of range", W, H)
+		return nil, nil, fmt.Errorf("draw3d: render size %dx%d out of range", W, H)
 	}
 	cfg := d.Raster
 	if cfg.BinLog == 0 {
@@ -81,7 +81,7 @@ func (d Host) Replay(tr *trace.Trace) (*Image, []DrawStats, error) {
 		verts, tris := flatten(dc)
 		b, err := frontend.Binning(verts, tris, W, H, dc.Viewport.Near, dc.Viewport.Far, uint(cfg.BinLog), d.Planes)
 		if err != nil {
-			return nil, nil, fmt.Errorf("gfx: draw %d: %w", i, err)
+			return nil, nil, fmt.Errorf("draw3d: draw %d: %w", i, err)
 		}
 		binned[i] = b
 		n := len(b.TileBuf) + len(b.PrimBuf) + 512
@@ -132,7 +132,7 @@ func (d Host) Replay(tr *trace.Trace) (*Image, []DrawStats, error) {
 			t := tr.Textures[dc.TextureID]
 			chain, err := dt.texture(t)
 			if err != nil {
-				return nil, nil, fmt.Errorf("gfx: draw %d: %w", i, err)
+				return nil, nil, fmt.Errorf("draw3d: draw %d: %w", i, err)
 			}
 			if dt.Tex, err = upload(mem, chain); err != nil {
 				return nil, nil, err
@@ -148,22 +148,22 @@ func (d Host) Replay(tr *trace.Trace) (*Image, []DrawStats, error) {
 		var sampler *tex.Sampler
 		if st.TextureEnabled {
 			if sampler, err = tex.Bind(mem, txs.Stages[0]); err != nil {
-				return nil, nil, fmt.Errorf("gfx: draw %d: %w", i, err)
+				return nil, nil, fmt.Errorf("draw3d: draw %d: %w", i, err)
 			}
 		}
 		unit, err := om.Bind(mem, &oms, 0, W, H)
 		if err != nil {
-			return nil, nil, fmt.Errorf("gfx: draw %d: %w", i, err)
+			return nil, nil, fmt.Errorf("draw3d: draw %d: %w", i, err)
 		}
 		k, err := NewFragKernel(mem, args, sampler, unit)
 		if err != nil {
-			return nil, nil, fmt.Errorf("gfx: draw %d: %w", i, err)
+			return nil, nil, fmt.Errorf("draw3d: draw %d: %w", i, err)
 		}
 		rst, err := raster.Run(mem, &rs, cfg, k.Launch)
 		stats[i].Raster = rst
 		stats[i].Shaded, stats[i].Written, _ = k.Counts()
 		if err != nil {
-			return nil, nil, fmt.Errorf("gfx: draw %d: %w", i, err)
+			return nil, nil, fmt.Errorf("draw3d: draw %d: %w", i, err)
 		}
 	}
 	img := &Image{Width: W, Height: H, Pix: make([]uint32, W*H)}

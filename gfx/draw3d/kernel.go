@@ -38,16 +38,16 @@ func (k *FragKernel) Counts() (shaded, written, waves int64) {
 // of abi.PrimBytes) once. sampler may be nil when texturing is off.
 func NewFragKernel(mem raster.Memory, args FragArgs, sampler *tex.Sampler, out *om.Unit) (*FragKernel, error) {
 	if args.TexEnabled && sampler == nil {
-		return nil, fmt.Errorf("gfx: textured draw without a bound sampler")
+		return nil, fmt.Errorf("draw3d: textured draw without a bound sampler")
 	}
 	if out == nil {
-		return nil, fmt.Errorf("gfx: fragment kernel without an OM")
+		return nil, fmt.Errorf("draw3d: fragment kernel without an OM")
 	}
 	k := &FragKernel{args: args, tex: sampler, om: out}
 	if args.NumPrims > 0 {
 		b, err := mem.View(args.PrimAddr, args.NumPrims*abi.PrimBytes)
 		if err != nil {
-			return nil, fmt.Errorf("gfx: fragment kernel prim buffer: %w", err)
+			return nil, fmt.Errorf("draw3d: fragment kernel prim buffer: %w", err)
 		}
 		k.prims = b
 	}
@@ -73,7 +73,7 @@ func (k *FragKernel) Launch(core int, w *raster.Wave) error {
 		}
 		pid := w.PID[l]
 		if int(pid) >= k.args.NumPrims {
-			return fmt.Errorf("gfx: fragment lane %d: pid %d beyond %d primitives", l, pid, k.args.NumPrims)
+			return fmt.Errorf("draw3d: fragment lane %d: pid %d beyond %d primitives", l, pid, k.args.NumPrims)
 		}
 		x, y := int32(pos&0xFFFF), int32(pos>>16&0x7FFF)
 		if !valid || rec.pid != pid {

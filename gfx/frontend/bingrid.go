@@ -19,7 +19,7 @@ func NewBinGrid(width, height int, binLog uint) (BinGrid, error) {
 	size := 1 << binLog
 	g := BinGrid{Cols: (width + size - 1) / size, Rows: (height + size - 1) / size, BinLog: binLog}
 	if g.Cols <= 0 || g.Rows <= 0 || g.Cols > 0xFFFF || g.Rows > 0xFFFF || g.Bins() > 1<<(32-abi.PipePrimBits) {
-		return g, fmt.Errorf("gfx: bin grid %dx%d does not fit the 32-bit bin-sort key", g.Cols, g.Rows)
+		return g, fmt.Errorf("frontend: bin grid %dx%d does not fit the 32-bit bin-sort key", g.Cols, g.Rows)
 	}
 	return g, nil
 }
@@ -57,7 +57,7 @@ func BScan(counts, offsets []uint32) uint32 {
 func BEmit(g BinGrid, bbs []BBox, offsets, keys []uint32) error {
 	for pid, bb := range bbs {
 		if pid >= 1<<abi.PipePrimBits {
-			return fmt.Errorf("gfx: BEMIT: pid %d does not fit the %d-bit key field", pid, abi.PipePrimBits)
+			return fmt.Errorf("frontend: BEMIT: pid %d does not fit the %d-bit key field", pid, abi.PipePrimBits)
 		}
 		x0, x1, y0, y1 := g.span(bb)
 		k := offsets[pid]

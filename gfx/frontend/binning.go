@@ -12,7 +12,7 @@ import (
 // ErrTooManyPrims is returned when a draw has more visible primitives than the
 // RASTER pid field can address (the PID_BITS guard: refused, never aliased).
 // spec: rasterizer §3.2, vortexpipe §3.8
-var ErrTooManyPrims = errors.New("gfx: more visible primitives than VX_RASTER_PID_BITS can address")
+var ErrTooManyPrims = errors.New("frontend: more visible primitives than VX_RASTER_PID_BITS can address")
 
 // Binned is one draw's bin-sorted buffers, laid out exactly as RASTER reads them.
 type Binned struct {
@@ -36,7 +36,7 @@ func binRange(bb BBox, binLog uint) (x0, x1, y0, y1 uint32) {
 // spec: rasterizer §3.2; vortex-hardware-facts §3.2, §9 item 2
 func Binning(verts []Vertex, tris [][3]uint32, width, height int, near, far float32, binLog uint, planes Planes) (*Binned, error) {
 	if width <= 0 || height <= 0 || width > abi.RasterScissorMaxCoord || height > 0x7FFF {
-		return nil, fmt.Errorf("gfx: binning: target %dx%d outside the 16-bit scissor / 15-bit FRAG_POS range", width, height)
+		return nil, fmt.Errorf("frontend: binning: target %dx%d outside the 16-bit scissor / 15-bit FRAG_POS range", width, height)
 	}
 	out := &Binned{}
 	type key struct{ x, y uint16 }
@@ -44,7 +44,7 @@ func Binning(verts []Vertex, tris [][3]uint32, width, height int, near, far floa
 	for i, t := range tris {
 		for _, vi := range t {
 			if int(vi) >= len(verts) {
-				return nil, fmt.Errorf("gfx: binning: triangle %d: vertex %d out of range (%d vertices)", i, vi, len(verts))
+				return nil, fmt.Errorf("frontend: binning: triangle %d: vertex %d out of range (%d vertices)", i, vi, len(verts))
 			}
 		}
 		var p Prim

@@ -166,7 +166,7 @@ func (st Stats) run(verts []Vertex, tris [][3]uint32, width, height int, near, f
 	for i, t := range tris {
 		for _, vi := range t {
 			if int(vi) >= len(verts) {
-				return nil, nil, st, fmt.Errorf("gfx: front end: triangle %d: vertex %d out of range (%d vertices)", i, vi, len(verts))
+				return nil, nil, st, fmt.Errorf("frontend: front end: triangle %d: vertex %d out of range (%d vertices)", i, vi, len(verts))
 			}
 		}
 		n := env.setupOne(&verts[t[0]], &verts[t[1]], &verts[t[2]], nil, &st, &fp, &fb, nil)

@@ -15,11 +15,11 @@ import (
 // returns the chain and each level's byte offset. spec: facts §4 (mip chains)
 func Generate(pixels []byte, f abi.TexFormat, w, h uint32) ([]byte, []uint32, error) {
 	if !f.FixedFunction() {
-		return nil, nil, fmt.Errorf("gfx: mipmaps: format %v is not fixed-function", f)
+		return nil, nil, fmt.Errorf("mipmap: format %v is not fixed-function", f)
 	}
 	bpp := uint32(f.Stride())
 	if uint64(len(pixels)) < uint64(w)*uint64(h)*uint64(bpp) || w == 0 || h == 0 {
-		return nil, nil, fmt.Errorf("gfx: mipmaps: %d bytes for a %dx%d %v texture", len(pixels), w, h, f)
+		return nil, nil, fmt.Errorf("mipmap: %d bytes for a %dx%d %v texture", len(pixels), w, h, f)
 	}
 	levels := max(Log2Ceil(w), Log2Ceil(h)) + 1
 	offs := make([]uint32, levels)

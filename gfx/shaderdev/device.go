@@ -86,7 +86,7 @@ func Open(cfg config.Config, width, height int, progs []*Program) (*Device, erro
 // openDevice opens the device without allocating targets.
 func openDevice(cfg config.Config, width, height int, progs []*Program) (*Device, error) {
 	if width <= 0 || height <= 0 || width > 4096 || height > 4096 {
-		return nil, fmt.Errorf("gfx: shader device: target %dx%d out of range", width, height)
+		return nil, fmt.Errorf("shaderdev: device: target %dx%d out of range", width, height)
 	}
 	env := &devEnv{}
 	slots := &slotTable{env: env}
@@ -107,7 +107,7 @@ func openDevice(cfg config.Config, width, height int, progs []*Program) (*Device
 		return slots.register(lib)
 	})
 	if err != nil {
-		return nil, fmt.Errorf("gfx: shader device: %w", err)
+		return nil, fmt.Errorf("shaderdev: device: %w", err)
 	}
 	env.mem = ds.Sim.Mem
 	d := &Device{ds: ds, w: width, h: height, mods: map[*Program]*shaderModules{},
@@ -132,11 +132,11 @@ func (d *Device) Clear(color, depthStencil uint32) error {
 	if !d.tc.isDefault() {
 		for i, f := range d.tc.Colors {
 			if f.Info().Bytes != 4 {
-				return fmt.Errorf("gfx: Clear: colour target %d is %v (use ClearTarget)", i, f)
+				return fmt.Errorf("shaderdev: Clear: colour target %d is %v (use ClearTarget)", i, f)
 			}
 		}
 		if !d.tc.NoDepth && swom.DepthBytes(d.tc.Depth) != 4 {
-			return fmt.Errorf("gfx: Clear: the depth plane is not 4 bytes a texel (use ClearDepthStencil)")
+			return fmt.Errorf("shaderdev: Clear: the depth plane is not 4 bytes a texel (use ClearDepthStencil)")
 		}
 		var pat [4]byte
 		binary.LittleEndian.PutUint32(pat[:], color)
@@ -176,7 +176,7 @@ func (d *Device) Color() ([]uint32, error) {
 	}
 	out := make([]byte, d.w*d.h*4)
 	if err := d.ds.Queue.EnqueueRead(d.cbuf, 0, out).Wait(); err != nil {
-		return nil, fmt.Errorf("gfx: shader device: reading the colour target: %w", err)
+		return nil, fmt.Errorf("shaderdev: device: reading the colour target: %w", err)
 	}
 	px := make([]uint32, d.w*d.h)
 	for i := range px {
@@ -190,14 +190,14 @@ func (d *Device) Color() ([]uint32, error) {
 // draw routed to the reference renderer can continue the frame.
 func (d *Device) Targets() (color, depth []uint32, err error) {
 	if !d.tc.isDefault() {
-		return nil, nil, fmt.Errorf("gfx: Targets reads the default A8R8G8B8 + D24S8 targets (use ReadTarget / ReadDepthStencil)")
+		return nil, nil, fmt.Errorf("shaderdev: Targets reads the default A8R8G8B8 + D24S8 targets (use ReadTarget / ReadDepthStencil)")
 	}
 	if color, err = d.Color(); err != nil {
 		return nil, nil, err
 	}
 	out := make([]byte, d.w*d.h*4)
 	if err := d.ds.Queue.EnqueueRead(d.zbuf, 0, out).Wait(); err != nil {
-		return nil, nil, fmt.Errorf("gfx: shader device: reading the depth target: %w", err)
+		return nil, nil, fmt.Errorf("shaderdev: device: reading the depth target: %w", err)
 	}
 	depth = make([]uint32, d.w*d.h)
 	for i := range depth {
@@ -209,10 +209,10 @@ func (d *Device) Targets() (color, depth []uint32, err error) {
 // SetTargets writes both targets (the layout Targets returns).
 func (d *Device) SetTargets(color, depth []uint32) error {
 	if !d.tc.isDefault() {
-		return fmt.Errorf("gfx: SetTargets writes the default A8R8G8B8 + D24S8 targets")
+		return fmt.Errorf("shaderdev: SetTargets writes the default A8R8G8B8 + D24S8 targets")
 	}
 	if len(color) != d.w*d.h || len(depth) != d.w*d.h {
-		return fmt.Errorf("gfx: shader device: %d colour and %d depth words for a %dx%d target", len(color), len(depth), d.w, d.h)
+		return fmt.Errorf("shaderdev: device: %d colour and %d depth words for a %dx%d target", len(color), len(depth), d.w, d.h)
 	}
 	cb, zb := make([]byte, 4*len(color)), make([]byte, 4*len(depth))
 	for i := range color {
@@ -222,7 +222,7 @@ func (d *Device) SetTargets(color, depth []uint32) error {
 	b := d.ds.Queue.NewBatch()
 	b.Write(d.cbuf, 0, cb).Write(d.zbuf, 0, zb)
 	if err := b.Submit().Wait(); err != nil {
-		return fmt.Errorf("gfx: shader device: writing the targets: %w", err)
+		return fmt.Errorf("shaderdev: device: writing the targets: %w", err)
 	}
 	return nil
 }

@@ -168,21 +168,21 @@ func (d *Device) Draw(dr *Draw) (session.DrawStats, error) {
 func (s *drawState) validate() error {
 	dr, p := s.dr, s.p
 	if p == nil {
-		return fmt.Errorf("gfx: shader draw without a program")
+		return fmt.Errorf("shaderdev: draw without a program")
 	}
 	s.inst = max(dr.Instances, 1)
 	if dr.Count <= 0 || dr.Count%3 != 0 || (dr.IndexBuffer == nil && dr.Indices != nil && len(dr.Indices) != dr.Count) {
-		return fmt.Errorf("gfx: shader draw: %d vertices (%d indices) is not a triangle list", dr.Count, len(dr.Indices))
+		return fmt.Errorf("shaderdev: draw: %d vertices (%d indices) is not a triangle list", dr.Count, len(dr.Indices))
 	}
 	if len(dr.Attribs) != len(p.attrs) {
-		return fmt.Errorf("gfx: shader draw: %d attribute bindings for %d attributes", len(dr.Attribs), len(p.attrs))
+		return fmt.Errorf("shaderdev: draw: %d attribute bindings for %d attributes", len(dr.Attribs), len(p.attrs))
 	}
 	if len(dr.Uniforms) < p.prog.UniformWords {
-		return fmt.Errorf("gfx: shader draw: %d uniform words for %d", len(dr.Uniforms), p.prog.UniformWords)
+		return fmt.Errorf("shaderdev: draw: %d uniform words for %d", len(dr.Uniforms), p.prog.UniformWords)
 	}
 	s.total = dr.Count * s.inst
 	if s.total > frontend.MaxItems {
-		return fmt.Errorf("gfx: shader draw: %d vertices exceed %d", s.total, frontend.MaxItems)
+		return fmt.Errorf("shaderdev: draw: %d vertices exceed %d", s.total, frontend.MaxItems)
 	}
 	s.nt = s.total / 3
 	s.st.Vertices = s.total

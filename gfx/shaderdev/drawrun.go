@@ -70,7 +70,7 @@ func (s *drawState) fragment() error {
 // submitUploads writes everything the phases above queued and waits for it.
 func (s *drawState) submitUploads() error {
 	if err := s.up.Submit().Wait(); err != nil {
-		return fmt.Errorf("gfx: shader draw: uploading: %w", err)
+		return fmt.Errorf("shaderdev: draw: uploading: %w", err)
 	}
 	return nil
 }
@@ -154,9 +154,9 @@ func (s *drawState) run() error {
 	ds.Take()
 	if err := ds.Queue.EnqueueDraw(s.steps).Wait(); err != nil {
 		if le := ds.Sim.GPU.LastLaunchError(); le != nil {
-			return fmt.Errorf("gfx: shader draw: %w (device: %v)", err, le)
+			return fmt.Errorf("shaderdev: draw: %w (device: %v)", err, le)
 		}
-		return fmt.Errorf("gfx: shader draw: %w", err)
+		return fmt.Errorf("shaderdev: draw: %w", err)
 	}
 	s1 := ds.Runtime.Stats()
 	ops, cyc := ds.Take()

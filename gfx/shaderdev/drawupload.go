@@ -40,7 +40,7 @@ func (s *drawState) uploadAttribs() error {
 	for i, a := range s.dr.Attribs {
 		b := a.Buffer
 		if b == nil && len(a.Data) == 0 {
-			return fmt.Errorf("gfx: shader draw: attribute %d has no data", i)
+			return fmt.Errorf("shaderdev: draw: attribute %d has no data", i)
 		}
 		if b == nil {
 			b = data[&a.Data[0]]
@@ -71,7 +71,7 @@ func (s *drawState) uploadIndices() error {
 	switch {
 	case dr.IndexBuffer != nil:
 		if dr.IndexOffset%4 != 0 || dr.IndexOffset+4*uint64(dr.Count) > dr.IndexBuffer.Size() {
-			return fmt.Errorf("gfx: shader draw: %d u32 indices at offset %d overrun a %d-byte index buffer", dr.Count, dr.IndexOffset, dr.IndexBuffer.Size())
+			return fmt.Errorf("shaderdev: draw: %d u32 indices at offset %d overrun a %d-byte index buffer", dr.Count, dr.IndexOffset, dr.IndexBuffer.Size())
 		}
 		s.indices = dr.IndexBuffer.Addr() + dr.IndexOffset
 	case dr.Indices != nil:
@@ -108,7 +108,7 @@ func (s *drawState) uploadUniforms() error {
 // checkTextures reports a texture list that does not match the samplers.
 func (s *drawState) checkTextures() error {
 	if len(s.dr.Textures) != len(s.p.Samplers()) {
-		return fmt.Errorf("gfx: shader draw: %d textures for %d samplers", len(s.dr.Textures), len(s.p.Samplers()))
+		return fmt.Errorf("shaderdev: draw: %d textures for %d samplers", len(s.dr.Textures), len(s.p.Samplers()))
 	}
 	return nil
 }
@@ -169,15 +169,15 @@ func (s *drawState) uploadFFTextures() error {
 		var offs []uint32
 		if r := t.Resident; r != nil {
 			if r.sw != nil {
-				return fmt.Errorf("gfx: shader draw: sampler %d: a software-sampler texture on the FF route", i)
+				return fmt.Errorf("shaderdev: draw: sampler %d: a software-sampler texture on the FF route", i)
 			}
 			if r.width != t.Width || r.height != t.Height {
-				return fmt.Errorf("gfx: shader draw: sampler %d: a %dx%d binding of a resident %dx%d texture", i, t.Width, t.Height, r.width, r.height)
+				return fmt.Errorf("shaderdev: draw: sampler %d: a %dx%d binding of a resident %dx%d texture", i, t.Width, t.Height, r.width, r.height)
 			}
 			addr, offs = r.buf.Addr(), r.offs
 		} else {
 			if why := t.texCheck(); why != "" {
-				return fmt.Errorf("gfx: shader draw: sampler %d: %s", i, why)
+				return fmt.Errorf("shaderdev: draw: sampler %d: %s", i, why)
 			}
 			chain, o, err := mipmap.Generate(t.Pixels, abi.TexA8R8G8B8, t.Width, t.Height)
 			if err != nil {

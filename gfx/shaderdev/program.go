@@ -18,7 +18,7 @@ import (
 // the device path does not run; the message names what, and the caller routes
 // the draw to the reference renderer (or fails under --strict). It is a gated
 // fallback, never a silent collapse. spec: vortexpipe §1.5.1, §2.3.3
-var ErrRoute = errors.New("gfx: compiled program routed off the device")
+var ErrRoute = errors.New("shaderdev: compiled program routed off the device")
 
 // maxColorOutputs is the most colour outputs a program may write (the
 // software merger's targets).

@@ -37,7 +37,7 @@ func (t *slotTable) register(lib *device.Library) error {
 		get := func(c *device.CTA) (*Program, error) {
 			sp := p.Load()
 			if sp == nil {
-				return nil, fmt.Errorf("gfx: program slot %d is empty", i)
+				return nil, fmt.Errorf("shaderdev: program slot %d is empty", i)
 			}
 			return sp, nil
 		}
@@ -87,7 +87,7 @@ func (d *Device) Runtime() *runtime.Device { return d.ds.Runtime }
 // device does nothing. It must not run concurrently with a Draw.
 func (d *Device) AddProgram(p *Program) error {
 	if p == nil {
-		return fmt.Errorf("gfx: AddProgram: nil program")
+		return fmt.Errorf("shaderdev: AddProgram: nil program")
 	}
 	if d.registered[p] {
 		return nil
@@ -102,7 +102,7 @@ func (d *Device) AddProgram(p *Program) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("gfx: AddProgram %s: all %d program slots are in use (RemoveProgram frees one)", p.name, ProgramSlots)
+	return fmt.Errorf("shaderdev: AddProgram %s: all %d program slots are in use (RemoveProgram frees one)", p.name, ProgramSlots)
 }
 
 // RemoveProgram unloads p's modules and frees its program slot (a program
@@ -137,7 +137,7 @@ func (d *Device) images(p *Program) (vs, fs []byte, err error) {
 	}
 	i, ok := d.slotOf[p]
 	if !ok {
-		return nil, nil, fmt.Errorf("gfx: program %s is not on this device (name it at open or AddProgram it)", p.name)
+		return nil, nil, fmt.Errorf("shaderdev: program %s is not on this device (name it at open or AddProgram it)", p.name)
 	}
 	vs, err = abi.EncodeKernelImage([]abi.KernelImageEntry{
 		abi.LibraryEntry("main", slotName(i, "vs")), abi.LibraryEntry("expand_k", slotName(i, "expand_k")),
@@ -168,7 +168,7 @@ type ResidentTexture struct {
 func (d *Device) UploadRefTexture(tx *sampler.Texture, s sampler.Sampler) (*ResidentTexture, error) {
 	up, err := swtex.Layout(tx, &s)
 	if err != nil {
-		return nil, fmt.Errorf("gfx: UploadRefTexture: %w", err)
+		return nil, fmt.Errorf("shaderdev: UploadRefTexture: %w", err)
 	}
 	b, err := d.ds.Runtime.AllocWith(uint64(max(len(up.Data), 4)), runtime.AllocOptions{Physical: true})
 	if err != nil {
@@ -176,7 +176,7 @@ func (d *Device) UploadRefTexture(tx *sampler.Texture, s sampler.Sampler) (*Resi
 	}
 	if err := d.ds.Queue.NewBatch().Write(b, 0, up.Data).Submit().Wait(); err != nil {
 		b.Free()
-		return nil, fmt.Errorf("gfx: UploadRefTexture: %w", err)
+		return nil, fmt.Errorf("shaderdev: UploadRefTexture: %w", err)
 	}
 	w, h := 0, 0
 	if len(tx.Levels) > 0 {
@@ -190,7 +190,7 @@ func (d *Device) UploadRefTexture(tx *sampler.Texture, s sampler.Sampler) (*Resi
 // spec: vortexpipe §1.3, §3.3 step 3 (the resident mip chain)
 func (d *Device) UploadTexture(t *Texture) (*ResidentTexture, error) {
 	if why := t.texCheck(); why != "" {
-		return nil, fmt.Errorf("gfx: UploadTexture: %s", why)
+		return nil, fmt.Errorf("shaderdev: UploadTexture: %s", why)
 	}
 	chain, offs, err := mipmap.Generate(t.Pixels, abi.TexA8R8G8B8, t.Width, t.Height)
 	if err != nil {
@@ -202,7 +202,7 @@ func (d *Device) UploadTexture(t *Texture) (*ResidentTexture, error) {
 	}
 	if err := d.ds.Queue.NewBatch().Write(b, 0, chain).Submit().Wait(); err != nil {
 		b.Free()
-		return nil, fmt.Errorf("gfx: UploadTexture: %w", err)
+		return nil, fmt.Errorf("shaderdev: UploadTexture: %w", err)
 	}
 	return &ResidentTexture{buf: b, offs: offs, width: t.Width, height: t.Height, mip: t.Mip}, nil
 }

@@ -54,7 +54,7 @@ func ParseForceSW(s string) (Units, error) {
 		case "all":
 			u |= UnitsAll
 		default:
-			return 0, fmt.Errorf("gfx: VORTEX_FORCE_SW: unknown unit %q (want tex, om, raster or all)", f)
+			return 0, fmt.Errorf("shaderdev: VORTEX_FORCE_SW: unknown unit %q (want tex, om, raster or all)", f)
 		}
 	}
 	return u, nil
@@ -99,7 +99,7 @@ func (d *Device) route(dr *Draw, ms *swom.State) (session.Route, error) {
 	k := dr.Key
 	if k.Samples != 0 {
 		if int(k.Samples) != d.tc.Samples {
-			return r, fmt.Errorf("gfx: shader draw: variant key for %d samples on a %d-sample pass", k.Samples, d.tc.Samples)
+			return r, fmt.Errorf("shaderdev: draw: variant key for %d samples on a %d-sample pass", k.Samples, d.tc.Samples)
 		}
 		var mask uint8
 		for i, f := range d.tc.Colors {
@@ -108,7 +108,7 @@ func (d *Device) route(dr *Draw, ms *swom.State) (session.Route, error) {
 			}
 		}
 		if k.BGRAMask != mask {
-			return r, fmt.Errorf("gfx: shader draw: variant key bgra mask %#x, the targets' is %#x", k.BGRAMask, mask)
+			return r, fmt.Errorf("shaderdev: draw: variant key bgra mask %#x, the targets' is %#x", k.BGRAMask, mask)
 		}
 	}
 	sw := func(u Units, why string) {
@@ -165,7 +165,7 @@ func (d *Device) mergeState(dr *Draw) (swom.State, error) {
 		s.ClampMin, s.ClampMax = min(n, f), max(n, f)
 	}
 	if err := s.Check(); err != nil {
-		return s, fmt.Errorf("gfx: shader draw: %w", err)
+		return s, fmt.Errorf("shaderdev: draw: %w", err)
 	}
 	return s, nil
 }

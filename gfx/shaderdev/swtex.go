@@ -87,10 +87,10 @@ func swTexUploads(texs []Texture) (ups []*swtex.Upload, bases []uint64, err erro
 		}
 		tx, s, err := swTexture(&texs[i])
 		if err != nil {
-			return nil, nil, fmt.Errorf("gfx: shader draw: sampler %d: %w", i, err)
+			return nil, nil, fmt.Errorf("shaderdev: draw: sampler %d: %w", i, err)
 		}
 		if ups[i], err = swtex.Layout(tx, s); err != nil {
-			return nil, nil, fmt.Errorf("gfx: shader draw: sampler %d: %w", i, err)
+			return nil, nil, fmt.Errorf("shaderdev: draw: sampler %d: %w", i, err)
 		}
 	}
 	return ups, bases, nil

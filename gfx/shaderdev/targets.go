@@ -40,9 +40,9 @@ type TargetConfig struct {
 func (tc TargetConfig) normalize() (TargetConfig, error) {
 	switch {
 	case tc.NoColor && len(tc.Colors) > 0:
-		return tc, fmt.Errorf("gfx: a depth-only pass (NoColor) with %d colour targets", len(tc.Colors))
+		return tc, fmt.Errorf("shaderdev: a depth-only pass (NoColor) with %d colour targets", len(tc.Colors))
 	case tc.NoColor && tc.NoDepth:
-		return tc, fmt.Errorf("gfx: a pass with neither colour targets nor a depth/stencil plane")
+		return tc, fmt.Errorf("shaderdev: a pass with neither colour targets nor a depth/stencil plane")
 	case len(tc.Colors) == 0 && !tc.NoColor:
 		tc.Colors = []format.Format{format.BGRA8}
 	}
@@ -52,15 +52,15 @@ func (tc TargetConfig) normalize() (TargetConfig, error) {
 	}
 	switch {
 	case len(tc.Colors) > swom.MaxTargets:
-		return tc, fmt.Errorf("gfx: %d colour targets (at most %d)", len(tc.Colors), swom.MaxTargets)
+		return tc, fmt.Errorf("shaderdev: %d colour targets (at most %d)", len(tc.Colors), swom.MaxTargets)
 	case tc.Samples != 1 && tc.Samples != 4:
-		return tc, fmt.Errorf("gfx: %d samples per pixel: only 1 and 4 run on the device (vortexpipe §3.4.1)", tc.Samples)
+		return tc, fmt.Errorf("shaderdev: %d samples per pixel: only 1 and 4 run on the device (vortexpipe §3.4.1)", tc.Samples)
 	case tc.Depth > abi.OMDepthS8:
-		return tc, fmt.Errorf("gfx: depth format %d", tc.Depth)
+		return tc, fmt.Errorf("shaderdev: depth format %d", tc.Depth)
 	}
 	for i, f := range tc.Colors {
 		if !f.IsColor() {
-			return tc, fmt.Errorf("gfx: colour target %d: %v is not a colour format", i, f)
+			return tc, fmt.Errorf("shaderdev: colour target %d: %v is not a colour format", i, f)
 		}
 	}
 	return tc, nil
@@ -139,7 +139,7 @@ func (d *Device) TargetConfig() TargetConfig {
 // spec: vortexpipe §3.7 (clear values reach the device planes)
 func (d *Device) ClearTarget(i int, c [4]float32) error {
 	if i < 0 || i >= len(d.colors) {
-		return fmt.Errorf("gfx: clear: colour target %d of %d", i, len(d.colors))
+		return fmt.Errorf("shaderdev: clear: colour target %d of %d", i, len(d.colors))
 	}
 	f := d.tc.Colors[i]
 	var raw format.Raw
@@ -161,7 +161,7 @@ func (d *Device) ClearTarget(i int, c [4]float32) error {
 // and stencil s, in the plane's format.
 func (d *Device) ClearDepthStencil(z float32, s uint8) error {
 	if d.tc.NoDepth {
-		return fmt.Errorf("gfx: clear: the pass has no depth/stencil plane")
+		return fmt.Errorf("shaderdev: clear: the pass has no depth/stencil plane")
 	}
 	pat := make([]byte, swom.DepthBytes(d.tc.Depth))
 	switch d.tc.Depth {
@@ -183,7 +183,7 @@ func (d *Device) ClearDepthStencil(z float32, s uint8) error {
 // the resolved plane is read. spec: vortexpipe §3.4.1
 func (d *Device) ReadTarget(i int) ([]byte, error) {
 	if i < 0 || i >= len(d.colors) {
-		return nil, fmt.Errorf("gfx: read: colour target %d of %d", i, len(d.colors))
+		return nil, fmt.Errorf("shaderdev: read: colour target %d of %d", i, len(d.colors))
 	}
 	src := d.colors[i]
 	if d.tc.Samples > 1 {
@@ -194,7 +194,7 @@ func (d *Device) ReadTarget(i int) ([]byte, error) {
 	}
 	out := make([]byte, d.w*d.h*d.tc.Colors[i].Info().Bytes)
 	if err := d.ds.Queue.EnqueueRead(src, 0, out).Wait(); err != nil {
-		return nil, fmt.Errorf("gfx: reading colour target %d: %w", i, err)
+		return nil, fmt.Errorf("shaderdev: reading colour target %d: %w", i, err)
 	}
 	return out, nil
 }
@@ -203,7 +203,7 @@ func (d *Device) ReadTarget(i int) ([]byte, error) {
 // (y·w + x)·S + k). spec: vortexpipe §3.4.1
 func (d *Device) ReadSamples(i int) ([]byte, error) {
 	if i < 0 || i >= len(d.colors) {
-		return nil, fmt.Errorf("gfx: read: colour target %d of %d", i, len(d.colors))
+		return nil, fmt.Errorf("shaderdev: read: colour target %d of %d", i, len(d.colors))
 	}
 	out := make([]byte, d.colors[i].Size())
 	if err := d.ds.Queue.EnqueueRead(d.colors[i], 0, out).Wait(); err != nil {
@@ -216,7 +216,7 @@ func (d *Device) ReadSamples(i int) ([]byte, error) {
 // with 4 samples; D24S8 as the device word, stencil in [31:24]).
 func (d *Device) ReadDepthStencil() ([]byte, error) {
 	if d.tc.NoDepth {
-		return nil, fmt.Errorf("gfx: read: the pass has no depth/stencil plane")
+		return nil, fmt.Errorf("shaderdev: read: the pass has no depth/stencil plane")
 	}
 	out := make([]byte, d.w*d.h*d.tc.Samples*swom.DepthBytes(d.tc.Depth))
 	if err := d.ds.Queue.EnqueueRead(d.zbuf, 0, out).Wait(); err != nil {
@@ -236,9 +236,9 @@ func (d *Device) resolve(i int) error {
 	p := runtime.LaunchParams{NDim: 1, Grid: [3]uint32{ds.Grid, 1, 1}, Block: [3]uint32{ds.Block, 1, 1}, Args: args}
 	if err := ds.Queue.EnqueueLaunch(ds.Resolve, p).Wait(); err != nil {
 		if le := ds.Sim.GPU.LastLaunchError(); le != nil {
-			return fmt.Errorf("gfx: msaa_resolve_k: %w (device: %v)", err, le)
+			return fmt.Errorf("shaderdev: msaa_resolve_k: %w (device: %v)", err, le)
 		}
-		return fmt.Errorf("gfx: msaa_resolve_k: %w", err)
+		return fmt.Errorf("shaderdev: msaa_resolve_k: %w", err)
 	}
 	return nil
 }
@@ -249,7 +249,7 @@ func (d *Device) resolve(i int) error {
 // spec: vortexpipe §3.2 (planes seeded once per pass), §3.4.1
 func (d *Device) WriteTarget(i int, data []byte) error {
 	if i < 0 || i >= len(d.colors) {
-		return fmt.Errorf("gfx: write: colour target %d of %d", i, len(d.colors))
+		return fmt.Errorf("shaderdev: write: colour target %d of %d", i, len(d.colors))
 	}
 	return d.seed(d.colors[i], d.tc.Colors[i].Info().Bytes, data)
 }
@@ -258,7 +258,7 @@ func (d *Device) WriteTarget(i int, data []byte) error {
 // in its format (D24S8 as the device word), replicated across samples.
 func (d *Device) WriteDepthStencil(data []byte) error {
 	if d.tc.NoDepth {
-		return fmt.Errorf("gfx: write: the pass has no depth/stencil plane")
+		return fmt.Errorf("shaderdev: write: the pass has no depth/stencil plane")
 	}
 	return d.seed(d.zbuf, swom.DepthBytes(d.tc.Depth), data)
 }
@@ -267,7 +267,7 @@ func (d *Device) WriteDepthStencil(data []byte) error {
 func (d *Device) seed(dst *runtime.Buffer, bpp int, data []byte) error {
 	px, S := d.w*d.h, d.tc.Samples
 	if len(data) != px*bpp {
-		return fmt.Errorf("gfx: write: %d bytes for %d texels of %d bytes", len(data), px, bpp)
+		return fmt.Errorf("shaderdev: write: %d bytes for %d texels of %d bytes", len(data), px, bpp)
 	}
 	out := data
 	if S > 1 {
