@@ -23,16 +23,10 @@ type Host struct {
 	Planes        frontend.Planes // attribute-plane convention of the generation replayed
 }
 
-// DCRWrite is one DCR write of the host flow, in bus order.
-type DCRWrite struct {
-	Addr  abi.DCR
-	Value uint32
-}
-
 // DrawStats are one draw call's counters and the DCR writes that programmed it
-// (the sequence the CP integration streams).
+// in bus order (the sequence the CP integration streams).
 type DrawStats struct {
-	Writes     []DCRWrite
+	Writes     []abi.DCRPair
 	Vertices   int
 	Primitives int // after setup (culled and degenerate removed)
 	Bins       int // headers emitted
@@ -101,9 +95,9 @@ func (d Host) Replay(tr *trace.Trace) (*Image, []DrawStats, error) {
 	var rs raster.State
 	var oms om.State
 	var txs tex.DCRs
-	var log *[]DCRWrite
+	var log *[]abi.DCRPair
 	dcr := func(a abi.DCR, v uint32) {
-		*log = append(*log, DCRWrite{a, v})
+		*log = append(*log, abi.DCRPair{Addr: a, Value: v})
 		rs.Write(a, v)
 		oms.Write(a, v)
 		txs.Write(a, v)
@@ -234,9 +228,9 @@ func drawFragArgs(st *trace.States, primAddr uint64, nprims int) FragArgs {
 // lands in ZPASS), TEX (wrap_v from addressU, the filter from magfilter only,
 // MIPOFF only for existing levels), then FRAG_ENTRY/PARAM.
 // spec: vortex-hardware-facts §8, §9 item 3
-func hostFlowDCRs(st *trace.States, dt *drawTargets) []DCRWrite {
-	var out []DCRWrite
-	dcr := func(a abi.DCR, v uint32) { out = append(out, DCRWrite{a, v}) }
+func hostFlowDCRs(st *trace.States, dt *drawTargets) []abi.DCRPair {
+	var out []abi.DCRPair
+	dcr := func(a abi.DCR, v uint32) { out = append(out, abi.DCRPair{Addr: a, Value: v}) }
 	blk := func(a uint64) uint32 { return uint32(a >> 6) }
 	W, H := dt.W, dt.H
 	pitch := uint32(W * 4)
