@@ -187,6 +187,35 @@ func NewProgram(name string, p *lower.Program) (*Program, error) {
 	}
 	sp := &Program{name: name, prog: p, vid: -1, iid: -1, coord: -1, facing: -1, fragDepth: -1, src1Word: -1,
 		clipWord: -1, clipVert: -1, vsFree: make(chan *vsScratch, scratchSlots)}
+	for i := range sp.colorWord {
+		sp.colorWord[i] = -1
+	}
+	for i := range sp.fsFree {
+		sp.fsFree[i] = make(chan *fsScratch, scratchSlots)
+	}
+	if err := sp.bindVertexStage(); err != nil {
+		return nil, err
+	}
+	v, err := sp.fragmentReads()
+	if err != nil {
+		return nil, err
+	}
+	sp.pairBackColours(v)
+	if err := sp.assignPlanes(v); err != nil {
+		return nil, err
+	}
+	sp.mapFragmentInputs()
+	if err := sp.bindFragmentOutputs(); err != nil {
+		return nil, err
+	}
+	sp.texSW = texRoute(p.FS)
+	return sp, nil
+}
+
+// bindVertexStage finds the vertex stage's clip outputs, its system values
+// and the attributes the attribute table feeds.
+func (sp *Program) bindVertexStage() error {
+	p := sp.prog
 	for _, s := range p.VS.Outputs {
 		switch {
 		case s.Name == "gl_ClipDistance" && s.Words > 0:
@@ -194,12 +223,6 @@ func NewProgram(name string, p *lower.Program) (*Program, error) {
 		case s.Name == "gl_ClipVertex" && s.Words == 4:
 			sp.clipVert = s.Word
 		}
-	}
-	for i := range sp.colorWord {
-		sp.colorWord[i] = -1
-	}
-	for i := range sp.fsFree {
-		sp.fsFree[i] = make(chan *fsScratch, scratchSlots)
 	}
 	for _, s := range p.VS.Inputs {
 		switch s.Name {
@@ -212,12 +235,25 @@ func NewProgram(name string, p *lower.Program) (*Program, error) {
 		}
 	}
 	if len(sp.attrs) > abi.VSAttribTableLocs {
-		return nil, fmt.Errorf("%w: %s: %d vertex attributes exceed the %d-entry attribute table", ErrRoute, name, len(sp.attrs), abi.VSAttribTableLocs)
+		return fmt.Errorf("%w: %s: %d vertex attributes exceed the %d-entry attribute table", ErrRoute, sp.name, len(sp.attrs), abi.VSAttribTableLocs)
 	}
-	// Which VS output words the FS reads, and how.
-	read := make([]bool, p.VS.OutputWords)
-	flat := make([]bool, p.VS.OutputWords)
-	noPersp := make([]bool, p.VS.OutputWords)
+	return nil
+}
+
+// varyingUse is, per VS output word, how the fragment stage reads it — and,
+// once pairBackColours has run, which back colour occupies it.
+type varyingUse struct {
+	read, flat, noPersp []bool
+	pair, pairF         []int // back VS word → two-sided pair index + 1 (a plane; a flat word)
+	nread, nflat        int
+}
+
+// fragmentReads records which VS output words the FS reads, and how
+// (interpolated, flat, without perspective).
+func (sp *Program) fragmentReads() (*varyingUse, error) {
+	p := sp.prog
+	n := p.VS.OutputWords
+	v := &varyingUse{read: make([]bool, n), flat: make([]bool, n), noPersp: make([]bool, n), pair: make([]int, n), pairF: make([]int, n)}
 	for _, s := range p.FS.Inputs {
 		switch s.Name {
 		case "gl_FragCoord":
@@ -227,32 +263,34 @@ func NewProgram(name string, p *lower.Program) (*Program, error) {
 			sp.facing = s.Word
 			continue
 		case "gl_PointCoord":
-			return nil, fmt.Errorf("%w: %s: gl_PointCoord (points are not drawn on the device)", ErrRoute, name)
+			return nil, fmt.Errorf("%w: %s: gl_PointCoord (points are not drawn on the device)", ErrRoute, sp.name)
 		}
 		for w := s.Word; w < s.Word+s.Words; w++ {
-			if w >= 4 && w < len(read) {
-				read[w] = !s.Flat
-				flat[w] = s.Flat
+			if w >= 4 && w < len(v.read) {
+				v.read[w] = !s.Flat
+				v.flat[w] = s.Flat
 				if s.NoPerspective && !s.Flat {
-					noPersp[w] = true
+					v.noPersp[w] = true
 				}
 			}
 		}
 	}
-	// Two-sided colour: the back colours of the legacy colour inputs get
-	// planes (flat words for a flat colour) of their own when they fit
-	// (else such draws route elsewhere).
-	pair := make([]int, p.VS.OutputWords)  // back VS word → pair index + 1 (a plane)
-	pairF := make([]int, p.VS.OutputWords) // the same for a flat back colour
-	nread, nflat := 0, 0
-	for w := range read {
-		if read[w] {
-			nread++
+	for w := range v.read {
+		if v.read[w] {
+			v.nread++
 		}
-		if flat[w] {
-			nflat++
+		if v.flat[w] {
+			v.nflat++
 		}
 	}
+	return v, nil
+}
+
+// pairBackColours gives the back colours of the legacy colour inputs
+// (two-sided colour) planes — flat words for a flat colour — of their own
+// when they fit; else such draws route elsewhere. spec: GL 2.1 §2.14.1
+func (sp *Program) pairBackColours(v *varyingUse) {
+	p := sp.prog
 	for _, s := range p.FS.Inputs {
 		bn := legacyBack(s.Name)
 		if bn == "" || len(sp.twoSide) == maxTwoSide {
@@ -260,20 +298,20 @@ func NewProgram(name string, p *lower.Program) (*Program, error) {
 		}
 		b, ok := vsOutput(p.VS.Outputs, bn)
 		n := min(s.Words, b.Words)
-		if !ok || n <= 0 || s.Word < 4 || s.Word+n > p.FS.InputWords || b.Word+n > len(read) ||
-			(!s.Flat && nread+n > abi.NumVaryingPlanes+abi.MaxExtraVaryings) || (s.Flat && nflat+n > abi.MaxFlatWords) {
+		if !ok || n <= 0 || s.Word < 4 || s.Word+n > p.FS.InputWords || b.Word+n > len(v.read) ||
+			(!s.Flat && v.nread+n > abi.NumVaryingPlanes+abi.MaxExtraVaryings) || (s.Flat && v.nflat+n > abi.MaxFlatWords) {
 			continue
 		}
 		free := true
 		for k := range n {
-			free = free && !read[b.Word+k] && !flat[b.Word+k] && pair[b.Word+k] == 0 && pairF[b.Word+k] == 0
+			free = free && !v.read[b.Word+k] && !v.flat[b.Word+k] && v.pair[b.Word+k] == 0 && v.pairF[b.Word+k] == 0
 		}
 		if free && s.Flat {
 			sp.twoSide = append(sp.twoSide, TwoSide{Front: s.Word, Back: b.Word, Words: n})
 			for k := range n {
-				pairF[b.Word+k] = len(sp.twoSide)
+				v.pairF[b.Word+k] = len(sp.twoSide)
 			}
-			nflat += n
+			v.nflat += n
 			continue
 		}
 		if !free {
@@ -281,44 +319,58 @@ func NewProgram(name string, p *lower.Program) (*Program, error) {
 		}
 		sp.twoSide = append(sp.twoSide, TwoSide{Front: s.Word, Back: b.Word, Words: n})
 		for k := range n {
-			pair[b.Word+k] = len(sp.twoSide)
-			if s.Word+k < len(noPersp) {
-				noPersp[b.Word+k] = noPersp[s.Word+k]
+			v.pair[b.Word+k] = len(sp.twoSide)
+			if s.Word+k < len(v.noPersp) {
+				v.noPersp[b.Word+k] = v.noPersp[s.Word+k]
 			} else {
-				noPersp[b.Word+k] = s.NoPerspective
+				v.noPersp[b.Word+k] = s.NoPerspective
 			}
 		}
-		nread += n
+		v.nread += n
 	}
-	for w := range read {
-		if read[w] || pair[w] > 0 {
+}
+
+// assignPlanes packs the interpolated words onto the planes (then the side
+// array's extra varyings) and the flat words into the side array, in VS
+// output order, each with the front word it stands for.
+// spec: vortexpipe §3.2 step 1
+func (sp *Program) assignPlanes(v *varyingUse) error {
+	for w := range v.read {
+		if v.read[w] || v.pair[w] > 0 {
 			sp.planes = append(sp.planes, w)
-			sp.noPersp = append(sp.noPersp, noPersp[w])
-			sp.planePair = append(sp.planePair, pair[w]-1)
+			sp.noPersp = append(sp.noPersp, v.noPersp[w])
+			sp.planePair = append(sp.planePair, v.pair[w]-1)
 			front := w
-			if k := pair[w] - 1; k >= 0 {
+			if k := v.pair[w] - 1; k >= 0 {
 				front = sp.twoSide[k].Front + w - sp.twoSide[k].Back
 			}
 			sp.planeFront = append(sp.planeFront, front)
 		}
-		if flat[w] || pairF[w] > 0 {
+		if v.flat[w] || v.pairF[w] > 0 {
 			sp.flat = append(sp.flat, w)
-			sp.flatPair = append(sp.flatPair, pairF[w]-1)
+			sp.flatPair = append(sp.flatPair, v.pairF[w]-1)
 			front := w
-			if k := pairF[w] - 1; k >= 0 {
+			if k := v.pairF[w] - 1; k >= 0 {
 				front = sp.twoSide[k].Front + w - sp.twoSide[k].Back
 			}
 			sp.flatFront = append(sp.flatFront, front)
 		}
 	}
 	if len(sp.flat) > abi.MaxFlatWords {
-		return nil, fmt.Errorf("%w: %s: %d flat varying words exceed the %d-word side array", ErrRoute, name, len(sp.flat), abi.MaxFlatWords)
+		return fmt.Errorf("%w: %s: %d flat varying words exceed the %d-word side array", ErrRoute, sp.name, len(sp.flat), abi.MaxFlatWords)
 	}
 	if len(sp.planes) > abi.NumVaryingPlanes+abi.MaxExtraVaryings {
-		return nil, fmt.Errorf("%w: %s: %d varying words exceed the %d interpolation planes and %d side-array words", ErrRoute, name,
+		return fmt.Errorf("%w: %s: %d varying words exceed the %d interpolation planes and %d side-array words", ErrRoute, sp.name,
 			len(sp.planes), abi.NumVaryingPlanes, abi.MaxExtraVaryings)
 	}
-	sp.fsIn, sp.fsFlat = make([]int, p.FS.InputWords), make([]int, p.FS.InputWords)
+	return nil
+}
+
+// mapFragmentInputs maps each FS input word to its plane and flat word, on
+// front faces and (through the two-sided pairs) on back faces.
+func (sp *Program) mapFragmentInputs() {
+	n := sp.prog.FS.InputWords
+	sp.fsIn, sp.fsFlat = make([]int, n), make([]int, n)
 	for i := range sp.fsIn {
 		sp.fsIn[i], sp.fsFlat[i] = -1, -1
 	}
@@ -344,13 +396,18 @@ func NewProgram(name string, p *lower.Program) (*Program, error) {
 			sp.fsFlatBack[sp.flatFront[k]] = k
 		}
 	}
-	for _, s := range p.FS.Outputs {
+}
+
+// bindFragmentOutputs finds gl_FragDepth, the dual-source second colour and
+// the colour outputs by location. spec: vortexpipe §3.4, §3.7
+func (sp *Program) bindFragmentOutputs() error {
+	for _, s := range sp.prog.FS.Outputs {
 		if s.Name == "gl_FragDepth" {
 			sp.fragDepth = s.Word
 			continue
 		}
 		if s.Name == "gl_SampleMask" {
-			return nil, fmt.Errorf("%w: %s: gl_SampleMask output", ErrRoute, name)
+			return fmt.Errorf("%w: %s: gl_SampleMask output", ErrRoute, sp.name)
 		}
 		if s.Index == 1 {
 			// layout(location = 0, index = 1): the second source colour
@@ -365,15 +422,14 @@ func NewProgram(name string, p *lower.Program) (*Program, error) {
 		loc := max(s.Location, 0)
 		for k := 0; k*4 < s.Words; k++ {
 			if loc+k >= maxColorOutputs {
-				return nil, fmt.Errorf("%w: %s: colour output %s at location %d (at most %d)", ErrRoute, name, s.Name, loc+k, maxColorOutputs)
+				return fmt.Errorf("%w: %s: colour output %s at location %d (at most %d)", ErrRoute, sp.name, s.Name, loc+k, maxColorOutputs)
 			}
 			sp.colorWord[loc+k] = s.Word + 4*k
 			sp.colorInt[loc+k] = s.Type == ir.I32 || s.Type == ir.U32
 			sp.colorN = max(sp.colorN, loc+k+1)
 		}
 	}
-	sp.texSW = texRoute(p.FS)
-	return sp, nil
+	return nil
 }
 
 // Register adds the program's three kernels to lib under the program's name.
