@@ -81,7 +81,7 @@ func kickFrame(t *testing.T, cfg config.Config) ([]byte, device.GraphicsStats, *
 	return img, gs, d
 }
 
-// kickWith runs the frame with fs (nil: gfx's draw3d kernel) as the fragment
+// kickWith runs the frame with fs (nil: the draw3d fragment kernel) as the fragment
 // kernel and extra DCR writes after the draw's own.
 func kickWith(t *testing.T, cfg config.Config, fs device.Kernel, extra [][2]uint32) ([]byte, device.GraphicsStats, *device.Device, error) {
 	t.Helper()

@@ -26,7 +26,7 @@ type devScreen struct {
 	conf devConf
 	// programs added to sd
 	added map[*shaderdev.Program]bool
-	// resident textures: gfx's FF chain by resource, and the software
+	// resident textures: shaderdev's FF chain by resource, and the software
 	// sampler's layout by resource and sampler state
 	texs   map[*Resource]*devTexture
 	swTexs map[swTexKey]*devTexture

@@ -60,7 +60,7 @@ func targetConfig(fb *Framebuffer) (devConf, string) {
 	if len(fb.Cbufs) > swom.MaxTargets || len(fb.Cbufs) == 0 && fb.Zsbuf == nil {
 		return c, fmt.Sprintf("%d colour attachments (the device takes 1 to %d, or none with a depth/stencil attachment)", len(fb.Cbufs), swom.MaxTargets)
 	}
-	// No colour attachment: a depth-only pass (gfx TargetConfig.NoColor).
+	// No colour attachment: a depth-only pass (shaderdev.TargetConfig.NoColor).
 	c.tc.NoColor = len(fb.Cbufs) == 0
 	for i, s := range fb.Cbufs {
 		if s == nil {
@@ -221,7 +221,7 @@ func seedImage(s *Surface, fb *Framebuffer) ([]byte, string) {
 // loadTargets makes the device's planes hold fb's attachments, unless they
 // already hold those surfaces at their current versions: the default planes
 // are written from the host, the others recreated from their clear values or
-// seeded with the attachments' contents (gfx WriteTarget/WriteDepthStencil).
+// seeded with the attachments' contents (shaderdev.Device.WriteTarget/WriteDepthStencil).
 // The caller holds d.mu and has opened the device for fb.
 // spec: vortexpipe §3.2
 func (d *devScreen) loadTargets(fb *Framebuffer) error {

@@ -48,7 +48,7 @@
 //	16 logic ops, RGBA write mask, BGRA8 targets   OM FF            (bgra_mask in the key)
 //	MRT up to 4                                    OM FF
 //	MRT with 5 to 8 attachments                    OM SW            RouteManyRTs
-//	depth-only pass (no colour attachment)         OM FF            (gfx TargetConfig.NoColor)
+//	depth-only pass (no colour attachment)         OM FF            (shaderdev.TargetConfig.NoColor)
 //	outputs beyond the bound attachments           dropped, as GL does, on either path
 //	MRT with depth/stencil writes                  OM SW            RouteMRTDepthWrite
 //	sRGB8A8 / R8 / RG8 / float / integer colour    OM SW            RouteColorFormat
@@ -135,7 +135,7 @@
 // exactly (2D power-of-two RGBA8/BGRA8, one filter, no mipmaps, no border
 // colour) bind level 0 for the unit; every other texture, and every texture of
 // a draw whose key routes TEX to software, binds all its levels with the full
-// sampler state for the software sampler (gfx UploadRefTexture), resident per
+// sampler state for the software sampler (shaderdev.Device.UploadRefTexture), resident per
 // version of the texture and sampler state. Vertex elements whose layout is the attribute's words bind the
 // resident buffer; others are converted on the host per draw.
 //
@@ -148,7 +148,7 @@
 // other formats, 4x MSAA) gets
 // planes of its own formats (shaderdev.TargetConfig), which are recreated from the
 // attachments' recorded clear values or seeded with their contents
-// (gfx WriteTarget/WriteDepthStencil: one sample per pixel, so a 4x attachment
+// (shaderdev.Device.WriteTarget/WriteDepthStencil: one sample per pixel, so a 4x attachment
 // qualifies when its samples agree in every pixel). A device draw loads the planes unless
 // they already hold those surfaces at their current versions; host work (a
 // reference draw, a host Clear, Blit, Resource.Read/Write of an attachment,
