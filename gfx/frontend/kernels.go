@@ -53,6 +53,7 @@ func readArgs(c *device.CTA) (Args, error) {
 	return a, nil
 }
 
+// BBoxBytes is one box of the front end's box arrays: {u32 L, R, T, B}.
 const BBoxBytes = 16
 
 // MaxItems bounds the triangle and vertex counts of one draw, so a
