@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	"vortexgfx/gfx"
+	"vortexgfx/gfx/shaderdev"
 	"vortexgfx/ref/program"
 	"vortexgfx/shader"
 	"vortexgfx/shader/glsl"
@@ -188,7 +188,7 @@ type programCache struct {
 	n     int
 	// release unloads a device program whose variant left its cache or whose
 	// pair was dropped (the screen's device backend).
-	release func(*gfx.ShaderProgram)
+	release func(*shaderdev.Program)
 }
 
 // ErrLink wraps a link failure of a (VS, FS) pair. spec: vortexpipe §2.3.2
@@ -242,11 +242,11 @@ func (c *programCache) link(vs, fs *Shader) (*linked, error) {
 	l.name = fmt.Sprintf("pipe.prog%d", c.n)
 	ir := p.IR
 	// The device program is the same for every key (the key rides each
-	// draw as gfx.ShaderDraw.Key); the cache bounds and counts the variants.
+	// draw as shaderdev.Draw.Key); the cache bounds and counts the variants.
 	l.variants = NewVariantCache(func(key VariantKey) (any, error) {
-		return gfx.NewShaderProgram(fmt.Sprintf("%s.v%x", l.name, variantBits(key)), ir)
+		return shaderdev.NewProgram(fmt.Sprintf("%s.v%x", l.name, variantBits(key)), ir)
 	}, func(_ VariantKey, p any) {
-		if sp, ok := p.(*gfx.ShaderProgram); ok && c.release != nil {
+		if sp, ok := p.(*shaderdev.Program); ok && c.release != nil {
 			c.release(sp)
 		}
 	})
@@ -273,7 +273,7 @@ func (c *programCache) drop(s *Shader) {
 		if k[0] == s || k[1] == s {
 			delete(c.pairs, k)
 			for _, p := range l.variants.programs() {
-				if sp, ok := p.(*gfx.ShaderProgram); ok && c.release != nil {
+				if sp, ok := p.(*shaderdev.Program); ok && c.release != nil {
 					c.release(sp)
 				}
 			}
@@ -291,7 +291,7 @@ func (s *Shader) name() string {
 
 // routeErr reports whether err is a device-route refusal of the program.
 func routeErr(err error) bool {
-	return errors.Is(err, gfx.ErrShaderRoute)
+	return errors.Is(err, shaderdev.ErrRoute)
 }
 
 // unwrap returns the compiler step's own error from a shader.Compile failure,

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"sync"
 
-	"vortexgfx/gfx"
+	"vortexgfx/gfx/session"
 	"vortexgfx/ref/format"
 )
 
@@ -130,13 +130,13 @@ type Context struct {
 	cond        *RenderCondition
 	stats       Stats
 	// device counters: the last device draw's, and CP cycles of all of them
-	devStats gfx.DeviceDrawStats
+	devStats session.DrawStats
 	cpCycles uint64
 }
 
 // LastDeviceDraw returns the counters of the context's last device draw,
 // including where its units ran. spec: vortexpipe §2.3.3, §3.2
-func (c *Context) LastDeviceDraw() gfx.DeviceDrawStats {
+func (c *Context) LastDeviceDraw() session.DrawStats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.devStats

@@ -11,13 +11,15 @@ import (
 
 	"vortexgfx/abi"
 	"vortexgfx/config"
-	"vortexgfx/gfx"
+	"vortexgfx/device/swom"
+	"vortexgfx/gfx/frontend"
+	"vortexgfx/gfx/session"
+	"vortexgfx/gfx/shaderdev"
 	"vortexgfx/pipe"
 	"vortexgfx/ref/format"
 	"vortexgfx/ref/program"
 	"vortexgfx/ref/sampler"
 	"vortexgfx/scene"
-	"vortexgfx/trace"
 )
 
 // ErrRouted is returned with Options.Strict on the device path for a draw the
@@ -27,30 +29,30 @@ var ErrRouted = errors.New("render: draw routed to the reference renderer")
 // deviceRun is the device path of a renderer: every draw's compiled program as
 // device kernels on one open device model. spec: vortexpipe §3.1–§3.4
 type deviceRun struct {
-	dev   *gfx.ShaderDevice
-	progs []*gfx.ShaderProgram
-	texs  [][]gfx.ShaderTexture // per draw, one per fragment sampler
-	keys  []gfx.Variant         // per draw, the FS variant key pipe.Route chose
+	dev   *shaderdev.Device
+	progs []*shaderdev.Program
+	texs  [][]shaderdev.Texture // per draw, one per fragment sampler
+	keys  []shaderdev.Variant   // per draw, the FS variant key pipe.Route chose
 	attrs [][]byte              // per draw, the vertex words as bytes
 	img   *image.NRGBA
-	last  []gfx.DeviceDrawStats
+	last  []session.DrawStats
 }
 
 // deviceRoute says why draw d cannot run on the device ("" when it can),
 // returning its device program, textures and FS variant key otherwise: the
-// program's own gates (gfx.NewShaderProgram), then pipe.Route on the draw as
+// program's own gates (shaderdev.NewProgram), then pipe.Route on the draw as
 // bound. A unit the route sends to software (4x MSAA's raster and merger, a
 // texture the FF TEX unit has no form of) runs in software on the device.
 // spec: vortexpipe §3.1 (eligibility), §2.3.3 (routing), §1.5.1 (a gated
 // fallback names its reason)
-func (r *Renderer) deviceRoute(d *drawObj, sd *scene.Draw, caps pipe.Caps) (*gfx.ShaderProgram, []gfx.ShaderTexture, gfx.Variant, string) {
+func (r *Renderer) deviceRoute(d *drawObj, sd *scene.Draw, caps pipe.Caps) (*shaderdev.Program, []shaderdev.Texture, shaderdev.Variant, string) {
 	ps := &sd.State
 	if ps.Cull == scene.CullFrontAndBack {
-		return nil, nil, gfx.Variant{}, "cull front and back"
+		return nil, nil, shaderdev.Variant{}, "cull front and back"
 	}
-	sp, err := gfx.NewShaderProgram(fmt.Sprintf("render.draw%d", d.index), d.prog.IR)
+	sp, err := shaderdev.NewProgram(fmt.Sprintf("render.draw%d", d.index), d.prog.IR)
 	if err != nil {
-		return nil, nil, gfx.Variant{}, err.Error()
+		return nil, nil, shaderdev.Variant{}, err.Error()
 	}
 	// The driver's routing decision for the draw as bound, on the device's
 	// own target: one A8R8G8B8 (BGRA8) colour plane and D24S8.
@@ -64,16 +66,16 @@ func (r *Renderer) deviceRoute(d *drawObj, sd *scene.Draw, caps pipe.Caps) (*gfx
 	dec := pipe.Route(caps, pipe.Options{}, st, pipe.DrawShape{Mode: pipe.PrimTriangles,
 		Draw: pipe.DirectDraw{Count: uint32(len(d.indices)), InstanceCount: 1}})
 	if dec.Reference {
-		return nil, nil, gfx.Variant{}, "pipe.Route: " + dec.Err().Error()
+		return nil, nil, shaderdev.Variant{}, "pipe.Route: " + dec.Err().Error()
 	}
-	key := gfx.Variant{SWTex: dec.Key.SWTex, SWOM: dec.Key.SWOM, SWRaster: dec.Key.SWRaster,
+	key := shaderdev.Variant{SWTex: dec.Key.SWTex, SWOM: dec.Key.SWOM, SWRaster: dec.Key.SWRaster,
 		Samples: dec.Key.Samples, BGRAMask: dec.Key.BGRAMask}
-	var texs []gfx.ShaderTexture
+	var texs []shaderdev.Texture
 	if sp.Textured() {
 		for _, b := range sp.Samplers() {
 			t, why := deviceTexture(d, sd, b.Name)
 			if why != "" {
-				return nil, nil, gfx.Variant{}, why
+				return nil, nil, shaderdev.Variant{}, why
 			}
 			texs = append(texs, t)
 		}
@@ -85,7 +87,7 @@ func (r *Renderer) deviceRoute(d *drawObj, sd *scene.Draw, caps pipe.Caps) (*gfx
 // (through its unit) into the FF TEX unit's form when it has one, and
 // otherwise binds the reference texture itself, which the device samples
 // with its software sampler (device/swtex). spec: vortexpipe §2.3.3, §3.6
-func deviceTexture(d *drawObj, sd *scene.Draw, name string) (gfx.ShaderTexture, string) {
+func deviceTexture(d *drawObj, sd *scene.Draw, name string) (shaderdev.Texture, string) {
 	unit := -1
 	for i, b := range d.prog.IR.Samplers {
 		if b.Name == name && i < len(d.prog.Units) {
@@ -99,7 +101,7 @@ func deviceTexture(d *drawObj, sd *scene.Draw, name string) (gfx.ShaderTexture, 
 		}
 	}
 	if tex == nil || tex.Image == nil {
-		return gfx.ShaderTexture{}, fmt.Sprintf("sampler %s: no texture at unit %d", name, unit)
+		return shaderdev.Texture{}, fmt.Sprintf("sampler %s: no texture at unit %d", name, unit)
 	}
 	t, ok := ffTexture(tex)
 	if ok {
@@ -107,11 +109,11 @@ func deviceTexture(d *drawObj, sd *scene.Draw, name string) (gfx.ShaderTexture, 
 	}
 	i := program.TextureIndex(unit, program.Target2D)
 	if i >= len(d.state.Textures) || d.state.Textures[i].Texture == nil {
-		return gfx.ShaderTexture{}, fmt.Sprintf("sampler %s: no reference texture at unit %d", name, unit)
+		return shaderdev.Texture{}, fmt.Sprintf("sampler %s: no reference texture at unit %d", name, unit)
 	}
 	b := d.state.Textures[i]
 	smp := b.Sampler
-	return gfx.ShaderTexture{Width: uint32(tex.Image.Rect.Dx()), Height: uint32(tex.Image.Rect.Dy()),
+	return shaderdev.Texture{Width: uint32(tex.Image.Rect.Dx()), Height: uint32(tex.Image.Rect.Dy()),
 		Ref: b.Texture, RefSampler: &smp}, ""
 }
 
@@ -120,9 +122,9 @@ func deviceTexture(d *drawObj, sd *scene.Draw, name string) (gfx.ShaderTexture, 
 // CLAMP/REPEAT/MIRROR wraps. Bilinear MIRROR is left to the software sampler:
 // the FF unit swaps the two taps' weights in mirrored periods, which is not
 // GL's filter (measured in device/swtex's FF agreement tests).
-func ffTexture(tex *scene.Texture) (gfx.ShaderTexture, bool) {
+func ffTexture(tex *scene.Texture) (shaderdev.Texture, bool) {
 	smp := &tex.Sampler
-	t := gfx.ShaderTexture{Width: uint32(tex.Image.Rect.Dx()), Height: uint32(tex.Image.Rect.Dy())}
+	t := shaderdev.Texture{Width: uint32(tex.Image.Rect.Dx()), Height: uint32(tex.Image.Rect.Dy())}
 	if t.Width&(t.Width-1) != 0 || t.Height&(t.Height-1) != 0 {
 		return t, false
 	}
@@ -151,9 +153,9 @@ func ffTexture(tex *scene.Texture) (gfx.ShaderTexture, bool) {
 	}
 	switch smp.MinFilter {
 	case scene.FilterNearestMipmapNearest, scene.FilterLinearMipmapNearest:
-		t.Mip = gfx.MipNearest
+		t.Mip = shaderdev.MipNearest
 	case scene.FilterNearestMipmapLinear, scene.FilterLinearMipmapLinear:
-		t.Mip = gfx.MipLinear
+		t.Mip = shaderdev.MipLinear
 	}
 	w, h := int(t.Width), int(t.Height)
 	t.Pixels = make([]byte, 4*w*h)
@@ -183,10 +185,10 @@ func (r *Renderer) openDevice() error {
 	caps := pipe.Caps{Threads: cfg.Device.Threads, Warps: cfg.Device.Warps, Cores: cfg.Device.NumCores(),
 		MaxBlockSize: cfg.Device.Threads * cfg.Device.Warps, ISA: isa,
 		HasTEX: isa.Has(abi.ExtTEX), HasRASTER: isa.Has(abi.ExtRASTER), HasOM: isa.Has(abi.ExtOM)}
-	progs := make([]*gfx.ShaderProgram, len(r.draws))
-	texs := make([][]gfx.ShaderTexture, len(r.draws))
-	keys := make([]gfx.Variant, len(r.draws))
-	var onDevice []*gfx.ShaderProgram
+	progs := make([]*shaderdev.Program, len(r.draws))
+	texs := make([][]shaderdev.Texture, len(r.draws))
+	keys := make([]shaderdev.Variant, len(r.draws))
+	var onDevice []*shaderdev.Program
 	for i, d := range r.draws {
 		sp, tx, key, why := r.deviceRoute(d, &r.desc.Draws[i], caps)
 		if why != "" {
@@ -221,14 +223,14 @@ func (r *Renderer) openDevice() error {
 		r.stats.Route = fmt.Sprintf("reference: a %dx multisampled frame with a draw the device cannot take (%s)", r.msaa, reasons[0])
 		return nil
 	}
-	dev, err := gfx.OpenShaderDeviceTargets(cfg, r.width, r.height,
-		gfx.TargetConfig{Colors: []format.Format{format.BGRA8}, Depth: abi.OMDepthD24S8, Samples: r.msaa}, onDevice)
+	dev, err := shaderdev.OpenTargets(cfg, r.width, r.height,
+		shaderdev.TargetConfig{Colors: []format.Format{format.BGRA8}, Depth: abi.OMDepthD24S8, Samples: r.msaa}, onDevice)
 	if err != nil {
 		return fmt.Errorf("render: device: %w", err)
 	}
 	// Textures the software sampler reads are laid out and uploaded once,
 	// shared by every draw that binds them. spec: vortexpipe §1.3
-	resident := map[*sampler.Texture]*gfx.DeviceTexture{}
+	resident := map[*sampler.Texture]*shaderdev.ResidentTexture{}
 	for _, tx := range texs {
 		for k := range tx {
 			t := &tx[k]
@@ -247,7 +249,7 @@ func (r *Renderer) openDevice() error {
 		}
 	}
 	r.dev = &deviceRun{dev: dev, progs: progs, texs: texs, keys: keys, img: image.NewNRGBA(image.Rect(0, 0, r.width, r.height)),
-		last: make([]gfx.DeviceDrawStats, len(progs)), attrs: make([][]byte, len(progs))}
+		last: make([]session.DrawStats, len(progs)), attrs: make([][]byte, len(progs))}
 	r.stats.Path = string(PathDevice)
 	r.stats.Route = "device: every draw passed the device route (pipe.Route; compiled VS as front-end stage 0, FS wrapper, RASTER/OM)"
 	if len(reasons) > 0 {
@@ -257,12 +259,18 @@ func (r *Renderer) openDevice() error {
 	return nil
 }
 
+// omCompare maps a scene depth function (GL's order) onto the OM's.
+func omCompare(f scene.CompareFunc) abi.CompareFunc {
+	return [8]abi.CompareFunc{abi.CmpNever, abi.CmpLess, abi.CmpEqual, abi.CmpLEqual,
+		abi.CmpGreater, abi.CmpNotEqual, abi.CmpGEqual, abi.CmpAlways}[f&7]
+}
+
 // deviceCull maps GL's cull face and front-face winding onto setup_k's cull
 // mode. Setup's window y points up (row 0 is GL's bottom row) and it calls a
 // triangle back-facing when its window-space winding is clockwise, so with
 // counter-clockwise front faces GL's back faces are setup's back faces.
-func deviceCull(ps *scene.PipelineState) gfx.CullMode {
-	back, front := gfx.CullBack, gfx.CullFront
+func deviceCull(ps *scene.PipelineState) frontend.CullMode {
+	back, front := frontend.CullBack, frontend.CullFront
 	if ps.FrontFace == scene.FrontCW {
 		back, front = front, back
 	}
@@ -272,7 +280,7 @@ func deviceCull(ps *scene.PipelineState) gfx.CullMode {
 	case scene.CullFront:
 		return front
 	}
-	return gfx.CullNone
+	return frontend.CullNone
 }
 
 // drawDevice renders one frame on the device: clear, then each draw as one
@@ -303,25 +311,26 @@ func (r *Renderer) drawDevice(ctx context.Context) error {
 			}
 			r.dev.attrs[i] = in
 		}
-		attrs := make([]gfx.AttribBinding, len(sp.Attributes()))
+		attrs := make([]shaderdev.AttribBinding, len(sp.Attributes()))
 		for a, s := range sp.Attributes() {
-			attrs[a] = gfx.AttribBinding{Data: in, Offset: uint64(4 * s.Word), Stride: uint64(4 * d.in.Words)}
+			attrs[a] = shaderdev.AttribBinding{Data: in, Offset: uint64(4 * s.Word), Stride: uint64(4 * d.in.Words)}
 		}
 		ps := &sd.State
-		var blend *gfx.OMBlend
-		om := trace.States{ColorEnabled: true, ColorWriteMask: 0xF, DepthTest: ps.DepthTest, DepthWriteMask: ps.DepthWrite,
-			DepthFunc: trace.Compare(ps.DepthFunc & 7)}
+		// Scene depth funcs and blend enums are GL's order, as the OM's.
+		var ms swom.State
+		ms.DepthTest, ms.DepthWrite, ms.DepthFunc = ps.DepthTest, ps.DepthWrite, omCompare(ps.DepthFunc)
+		bl := swom.Blend{WriteMask: 0xF, EqRGB: abi.BlendAdd, EqA: abi.BlendAdd,
+			SrcRGB: swom.One, SrcA: swom.One, DstRGB: swom.Zero, DstA: swom.Zero}
 		if b := &ps.Blend; b.Enable {
-			// Scene blend enums are GL's order, as the OM's.
-			om.BlendEnabled = true
-			k := b.Color
-			dr0 := gfx.OMBlend{ModeRGB: abi.BlendMode(b.EquationRGB), ModeA: abi.BlendMode(b.EquationAlpha),
-				SrcRGB: abi.BlendFactor(b.SrcRGB), SrcA: abi.BlendFactor(b.SrcAlpha), DstRGB: abi.BlendFactor(b.DstRGB), DstA: abi.BlendFactor(b.DstAlpha),
-				Const: format.UNorm(k[3], 8)<<24 | format.UNorm(k[0], 8)<<16 | format.UNorm(k[1], 8)<<8 | format.UNorm(k[2], 8)}
-			blend = &dr0
+			bl = swom.Blend{Enable: true, WriteMask: 0xF, EqRGB: abi.BlendMode(b.EquationRGB), EqA: abi.BlendMode(b.EquationAlpha),
+				SrcRGB: swom.Factor(b.SrcRGB), SrcA: swom.Factor(b.SrcAlpha), DstRGB: swom.Factor(b.DstRGB), DstA: swom.Factor(b.DstAlpha)}
+			for c := range 4 { // the OM's constant is unorm8
+				ms.Constant[c] = float32(format.UNorm(b.Color[c], 8)) / 255
+			}
 		}
-		dr := &gfx.ShaderDraw{Program: sp, Attribs: attrs, Indices: d.indices, Count: len(d.indices),
-			Uniforms: d.prog.Uniforms, Cull: deviceCull(ps), OM: om, Textures: r.dev.texs[i], Blend: blend, Key: r.dev.keys[i]}
+		ms.Targets[0].Blend = bl
+		dr := &shaderdev.Draw{Program: sp, Attribs: attrs, Indices: d.indices, Count: len(d.indices),
+			Uniforms: d.prog.Uniforms, Cull: deviceCull(ps), Merge: ms, Textures: r.dev.texs[i], Key: r.dev.keys[i]}
 		t0 := time.Now()
 		st, err := r.dev.dev.Draw(dr)
 		if err != nil {
