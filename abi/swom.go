@@ -16,7 +16,7 @@ package abi
 //	words 15-18 f32 blend constant R, G, B, A
 //	words 19-20 u64 depth/stencil plane address
 //	then SWOMMaxTargets entries of SWOMTargetWords words:
-//	            format (ref/format code) [7:0] | write mask RGBA [11:8] | blend enable [12] |
+//	            format (gl/format code) [7:0] | write mask RGBA [11:8] | blend enable [12] |
 //	            rgb equation [23:16] | alpha equation [31:24],
 //	            src rgb | src alpha<<8 | dst rgb<<16 | dst alpha<<24 (merger factor codes),
 //	            u64 plane address

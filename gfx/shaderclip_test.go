@@ -11,7 +11,7 @@ import (
 	"vortexgfx/device/swom"
 	"vortexgfx/gfx"
 	"vortexgfx/ref"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 	"vortexgfx/ref/program"
 )
 

@@ -7,7 +7,7 @@ import (
 	"vortexgfx/config"
 	"vortexgfx/gfx"
 	"vortexgfx/ref"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 	"vortexgfx/ref/program"
 )
 

@@ -9,7 +9,7 @@ import (
 	"vortexgfx/device"
 	"vortexgfx/device/swom"
 	"vortexgfx/device/swtex"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 	"vortexgfx/runtime"
 	"vortexgfx/trace"
 )

@@ -11,7 +11,7 @@ import (
 	"vortexgfx/config"
 	"vortexgfx/gfx"
 	"vortexgfx/ref"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 	"vortexgfx/ref/program"
 	"vortexgfx/shader/glsl"
 	"vortexgfx/shader/ir"

@@ -10,7 +10,7 @@ import (
 	"vortexgfx/device"
 	"vortexgfx/device/swom"
 	"vortexgfx/device/swtex"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 	"vortexgfx/shader/exec"
 )
 

@@ -7,7 +7,7 @@ import (
 	"vortexgfx/abi"
 	"vortexgfx/device"
 	"vortexgfx/device/swtex"
-	"vortexgfx/ref/sampler"
+	"vortexgfx/gl/sampler"
 	"vortexgfx/runtime"
 )
 

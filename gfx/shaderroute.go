@@ -7,7 +7,7 @@ import (
 	"vortexgfx/abi"
 	"vortexgfx/config"
 	"vortexgfx/device/swom"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 	"vortexgfx/trace"
 )
 

@@ -8,7 +8,7 @@ import (
 	"vortexgfx/config"
 	"vortexgfx/device/swom"
 	"vortexgfx/gfx"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // TestParseForceSW checks VORTEX_FORCE_SW's grammar. spec: vortexpipe §2.3.3

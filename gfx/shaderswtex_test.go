@@ -7,9 +7,9 @@ import (
 	"vortexgfx/config"
 	"vortexgfx/gfx"
 	"vortexgfx/ref"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 	"vortexgfx/ref/program"
-	"vortexgfx/ref/sampler"
+	"vortexgfx/gl/sampler"
 )
 
 const texVS = `#version 330

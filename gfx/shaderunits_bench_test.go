@@ -9,7 +9,7 @@ import (
 	"vortexgfx/config"
 	"vortexgfx/device/swom"
 	"vortexgfx/gfx"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 	"vortexgfx/ref/program"
 )
 

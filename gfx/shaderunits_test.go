@@ -12,7 +12,7 @@ import (
 	"vortexgfx/device/swom"
 	"vortexgfx/gfx"
 	"vortexgfx/ref"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 	"vortexgfx/ref/program"
 	"vortexgfx/trace"
 )

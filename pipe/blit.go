@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // Rect is a blit rectangle in texels of a surface's level, X1/Y1 exclusive.

@@ -3,7 +3,7 @@ package pipe
 import (
 	"testing"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // TestBlit covers copies, scaling with both filters, mirroring, format

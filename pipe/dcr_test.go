@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"vortexgfx/abi"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 func dcrMap(pairs []abi.DCRPair) (shared map[abi.DCR]uint32, perRT map[[2]uint32]uint32) {

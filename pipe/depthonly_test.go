@@ -3,7 +3,7 @@ package pipe
 import (
 	"testing"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // TestDrawDepthOnly: a framebuffer with only a depth/stencil attachment (a

@@ -7,7 +7,7 @@ import (
 	"vortexgfx/abi"
 	"vortexgfx/device/swom"
 	"vortexgfx/gfx"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 	"vortexgfx/shader/ir"
 )
 

@@ -10,7 +10,7 @@ import (
 
 	"vortexgfx/gfx"
 	"vortexgfx/ref"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 	"vortexgfx/shader/ir"
 )
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"vortexgfx/config"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // drawEnv is a 32x32 RGBA8 framebuffer (with a D24S8 attachment when depth is

@@ -9,7 +9,7 @@ import (
 
 	"vortexgfx/config"
 	"vortexgfx/pipe"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // ExampleContext_Plan routes a triangle strip to the device (translated to a list)

@@ -3,7 +3,7 @@ package pipe
 import (
 	"testing"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // TestDrawDroppedOutputs: fragment outputs without a bound attachment are

@@ -8,9 +8,9 @@ import (
 	"runtime"
 
 	"vortexgfx/ref"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 	"vortexgfx/ref/program"
-	"vortexgfx/ref/sampler"
+	"vortexgfx/gl/sampler"
 	"vortexgfx/shader/ir"
 )
 
@@ -155,7 +155,7 @@ func refState(st *BoundState, l *linked, info *DrawInfo, texs []ref.TextureBindi
 	return s, nil
 }
 
-// refTexture converts a texture resource to ref/sampler's form (all levels, all
+// refTexture converts a texture resource to gl/sampler's form (all levels, all
 // layers; the storage layouts agree: levels in order, layers contiguous, rows
 // packed).
 func refTexture(r *Resource) (*sampler.Texture, error) {
@@ -216,7 +216,7 @@ var refWraps = [...]struct {
 	WrapMirrorClampToBorder: {sampler.MirrorClampToBorder, true},
 }
 
-// refSampler converts a sampler CSO to ref/sampler's state.
+// refSampler converts a sampler CSO to gl/sampler's state.
 func refSampler(sm *Sampler, rect bool) (sampler.Sampler, error) {
 	s := sampler.DefaultSampler()
 	if sm == nil {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 func fullCaps() Caps {

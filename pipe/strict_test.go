@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // TestStrictGates: for every gate of reasons.go, a state that trips it makes

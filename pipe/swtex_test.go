@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"vortexgfx/config"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // TestDrawSoftwareTextures samples what the FF TEX unit has no form of — NPOT,

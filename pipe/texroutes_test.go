@@ -3,7 +3,7 @@ package pipe
 import (
 	"testing"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // TestTexRoutesSW: the rows that gated until the device's software sampler

@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // texRow is one row of the vortexpipe §3.6 TEX coverage table, rendered

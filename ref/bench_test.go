@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // BenchmarkTriangles draws 10 000 small (about 30-pixel) smooth-shaded,

@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // spec: software-shader-backend "Current depth formula": the software path

@@ -7,7 +7,7 @@ import (
 	"math"
 	"testing"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 var red = [4]float32{1, 0, 0, 1}

@@ -6,7 +6,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // earlyFS is colorFS declared safe for early depth rejection; it counts

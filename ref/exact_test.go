@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // exactGolden holds the SHA-256 of every attachment byte of the scenes

@@ -6,7 +6,7 @@ import (
 	"math"
 
 	"vortexgfx/ref"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // Draw one triangle with a Go-function vertex and fragment shader into an

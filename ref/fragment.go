@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // flush shades the batched quads and runs the per-fragment operations on

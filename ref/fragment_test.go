@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // drawOne draws a full-target quad with fragment colour src (and dual

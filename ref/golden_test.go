@@ -12,8 +12,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"vortexgfx/ref/format"
-	"vortexgfx/ref/sampler"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/sampler"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden PNGs in testdata")

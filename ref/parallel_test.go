@@ -5,8 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"vortexgfx/ref/format"
-	"vortexgfx/ref/sampler"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/sampler"
 )
 
 // parallelScene renders a mixed scene with the given worker count: random

@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // additive returns a state that adds 1.0 per fragment into an R32F target.

@@ -1,7 +1,7 @@
 package ref
 
 import (
-	"vortexgfx/ref/sampler"
+	"vortexgfx/gl/sampler"
 )
 
 // CompareFunc is the comparison of the depth, stencil and alpha tests:

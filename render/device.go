@@ -13,9 +13,9 @@ import (
 	"vortexgfx/config"
 	"vortexgfx/gfx"
 	"vortexgfx/pipe"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 	"vortexgfx/ref/program"
-	"vortexgfx/ref/sampler"
+	"vortexgfx/gl/sampler"
 	"vortexgfx/scene"
 	"vortexgfx/trace"
 )

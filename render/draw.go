@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"vortexgfx/ref"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 	"vortexgfx/ref/program"
-	"vortexgfx/ref/sampler"
+	"vortexgfx/gl/sampler"
 	"vortexgfx/scene"
 	"vortexgfx/shader/glsl"
 )
@@ -191,7 +191,7 @@ func pipelineState(st *ref.State, ps *scene.PipelineState) {
 // compareFuncs maps scene.CompareFunc (GL order) to ref's.
 var compareFuncs = [8]ref.CompareFunc{ref.Never, ref.Less, ref.Equal, ref.LessEqual, ref.Greater, ref.NotEqual, ref.GreaterEqual, ref.Always}
 
-// uploadedTexture is a scene texture as ref/sampler's texture and sampler.
+// uploadedTexture is a scene texture as gl/sampler's texture and sampler.
 type uploadedTexture struct {
 	tex *sampler.Texture
 	smp sampler.Sampler

@@ -11,7 +11,7 @@ import (
 	"vortexgfx/abi"
 	"vortexgfx/config"
 	"vortexgfx/ref"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 	"vortexgfx/scene"
 )
 

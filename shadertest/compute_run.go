@@ -12,8 +12,8 @@ import (
 	"vortexgfx/abi"
 	"vortexgfx/compute"
 	"vortexgfx/config"
-	"vortexgfx/ref/format"
-	"vortexgfx/ref/sampler"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/sampler"
 	"vortexgfx/shader/glsl"
 	"vortexgfx/shader/ir"
 )

@@ -6,7 +6,7 @@ import (
 	"math"
 
 	"vortexgfx/abi"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // DescBytes is the size of the merger descriptor the FS wrapper reads from FS

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"vortexgfx/abi"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // FFWhy reports why the fixed-function OM cannot run this state ("" when it

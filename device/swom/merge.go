@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"vortexgfx/abi"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // Written flags returned by Merge: which texels the sample changed, so the

@@ -7,7 +7,7 @@ import (
 
 	"vortexgfx/abi"
 	"vortexgfx/device/swom"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 func f32(v float32) uint32 { return math.Float32bits(v) }

@@ -4,7 +4,7 @@
 // one the fixed-function OM cannot encode (gfx_om_fragment_sw,
 // gfx_om_fragment_mrt_sw and gfx_om_fragment_msaa_sw of vortexpipe §3.4).
 //
-// It covers every colour attachment format of package ref/format (sRGB, R8,
+// It covers every colour attachment format of package gl/format (sRGB, R8,
 // RG8, float and integer formats included), D24S8 (the device word: stencil in
 // [31:24], depth in [23:0], as the FF OM stores it), D16, D32F and S8
 // depth/stencil planes, up to MaxTargets render targets, 1 or 4 samples per
@@ -29,7 +29,7 @@ import (
 	"math"
 
 	"vortexgfx/abi"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // MaxTargets is the most colour attachments the software merger takes (the FF

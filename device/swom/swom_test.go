@@ -11,7 +11,7 @@ import (
 	"vortexgfx/abi"
 	"vortexgfx/device/om"
 	"vortexgfx/device/swom"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // flat is a physical memory of one slice for the FF OM.

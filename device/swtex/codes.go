@@ -2,8 +2,8 @@ package swtex
 
 import (
 	"vortexgfx/abi"
-	"vortexgfx/ref/format"
-	"vortexgfx/ref/sampler"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/sampler"
 )
 
 // formatCodes maps the descriptor's format codes to the reference formats.

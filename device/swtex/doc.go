@@ -22,7 +22,7 @@
 //     call per texture instruction per warp, nothing allocated or called through
 //     an interface per lane.
 //
-// The arithmetic is package ref/sampler's, run over views of device memory: the
+// The arithmetic is package gl/sampler's, run over views of device memory: the
 // device's software sampler and the reference renderer share one implementation
 // of the sampling maths, so the device path gives bit-identical results.
 //

@@ -9,8 +9,8 @@ import (
 	"vortexgfx/abi"
 	"vortexgfx/device/mem"
 	"vortexgfx/ref"
-	"vortexgfx/ref/format"
-	"vortexgfx/ref/sampler"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/sampler"
 	"vortexgfx/shader/exec"
 	"vortexgfx/shader/ir"
 )

@@ -6,12 +6,12 @@ import (
 	"math"
 
 	"vortexgfx/abi"
-	"vortexgfx/ref/format"
-	"vortexgfx/ref/sampler"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/sampler"
 )
 
 // isInt reports whether the sampler returns integers for f (and so uses the
-// integer border colour), as ref/sampler decides.
+// integer border colour), as gl/sampler decides.
 func isInt(f format.Format) bool { return f.IsInteger() || f == format.S8 }
 
 // LevelAlign is the alignment of each level in an upload: one 64-byte cache line,

@@ -6,7 +6,7 @@ import (
 	"math"
 
 	"vortexgfx/abi"
-	"vortexgfx/ref/sampler"
+	"vortexgfx/gl/sampler"
 )
 
 // Memory is the device memory the sampler reads, viewed zero-copy: one view per
@@ -123,7 +123,7 @@ func (s *Sampler) Descriptor(i int) (abi.SWTexDesc, error) {
 }
 
 // Sample runs one batched reference request on descriptor i: the whole
-// ref/sampler surface, including what the shader executor has no instruction for
+// gl/sampler surface, including what the shader executor has no instruction for
 // (OpQueryLod, per-texel gather offsets, OpFetchSample, 1D arrays through the
 // exec path's coordinates). out receives req.N lanes.
 // spec: vortexpipe-driver §3.6

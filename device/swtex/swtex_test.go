@@ -6,8 +6,8 @@ import (
 
 	"vortexgfx/abi"
 	"vortexgfx/device/mem"
-	"vortexgfx/ref/format"
-	"vortexgfx/ref/sampler"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/sampler"
 )
 
 // devMem is fake device memory: package mem's allocator-backed device space.
@@ -363,7 +363,7 @@ func coverage() []coverageRow {
 
 // TestCoverageRows samples every §3.6 row through the software sampler from
 // device memory (uploaded with Layout, descriptors in a resident table) and
-// compares each lane bit-exactly with ref/sampler on the host texture.
+// compares each lane bit-exactly with gl/sampler on the host texture.
 // spec: vortexpipe-driver §3.6 (every row of the TEX coverage table)
 func TestCoverageRows(t *testing.T) {
 	rows := coverage()

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"vortexgfx/ref"
-	"vortexgfx/ref/format"
-	"vortexgfx/ref/sampler"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/sampler"
 )
 
 // TestDifferentialGoShader renders one scene twice on ref — with a compiled

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"vortexgfx/ref"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 	"vortexgfx/shader/glsl"
 	"vortexgfx/shader/ir"
 )

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"vortexgfx/ref"
-	"vortexgfx/ref/texunit"
+	"vortexgfx/gl/texunit"
 	"vortexgfx/shader/exec"
 )
 

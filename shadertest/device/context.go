@@ -8,7 +8,7 @@ import (
 
 	"vortexgfx/gfx"
 	"vortexgfx/ref"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 	"vortexgfx/ref/program"
 	"vortexgfx/shadertest"
 	"vortexgfx/shadertest/reference"

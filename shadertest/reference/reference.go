@@ -23,7 +23,7 @@ import (
 	"strings"
 
 	"vortexgfx/ref"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 	"vortexgfx/ref/program"
 	"vortexgfx/shader/glsl"
 	"vortexgfx/shader/glsl/ast"

@@ -5,9 +5,9 @@ import (
 	"strings"
 
 	"vortexgfx/ref"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 	"vortexgfx/ref/program"
-	"vortexgfx/ref/sampler"
+	"vortexgfx/gl/sampler"
 	"vortexgfx/shadertest"
 )
 

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // Filter is a texel filter.

@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 func mustTex(t *testing.T, dim Dim, f format.Format, w, h, d, levels int) *Texture {

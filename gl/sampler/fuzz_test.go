@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // FuzzSample builds a small texture, sampler state and one request of every
