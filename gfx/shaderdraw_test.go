@@ -10,8 +10,8 @@ import (
 
 	"vortexgfx/config"
 	"vortexgfx/gfx"
-	"vortexgfx/ref"
 	"vortexgfx/gl/format"
+	"vortexgfx/ref"
 	"vortexgfx/ref/program"
 	"vortexgfx/shader/glsl"
 	"vortexgfx/shader/ir"

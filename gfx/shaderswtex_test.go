@@ -6,10 +6,10 @@ import (
 
 	"vortexgfx/config"
 	"vortexgfx/gfx"
-	"vortexgfx/ref"
 	"vortexgfx/gl/format"
-	"vortexgfx/ref/program"
 	"vortexgfx/gl/sampler"
+	"vortexgfx/ref"
+	"vortexgfx/ref/program"
 )
 
 const texVS = `#version 330

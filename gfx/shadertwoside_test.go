@@ -6,8 +6,8 @@ import (
 
 	"vortexgfx/config"
 	"vortexgfx/gfx"
-	"vortexgfx/ref"
 	"vortexgfx/gl/format"
+	"vortexgfx/ref"
 	"vortexgfx/ref/program"
 )
 

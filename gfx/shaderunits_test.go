@@ -11,8 +11,8 @@ import (
 	"vortexgfx/config"
 	"vortexgfx/device/swom"
 	"vortexgfx/gfx"
-	"vortexgfx/ref"
 	"vortexgfx/gl/format"
+	"vortexgfx/ref"
 	"vortexgfx/ref/program"
 	"vortexgfx/trace"
 )

@@ -9,8 +9,8 @@ import (
 	"math"
 
 	"vortexgfx/gfx"
-	"vortexgfx/ref"
 	"vortexgfx/gl/format"
+	"vortexgfx/ref"
 	"vortexgfx/shader/ir"
 )
 

@@ -8,8 +8,8 @@ import (
 	"math"
 
 	"vortexgfx/config"
-	"vortexgfx/pipe"
 	"vortexgfx/gl/format"
+	"vortexgfx/pipe"
 )
 
 // ExampleContext_Plan routes a triangle strip to the device (translated to a list)

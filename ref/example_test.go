@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"math"
 
-	"vortexgfx/ref"
 	"vortexgfx/gl/format"
+	"vortexgfx/ref"
 )
 
 // Draw one triangle with a Go-function vertex and fragment shader into an

@@ -12,10 +12,10 @@ import (
 	"vortexgfx/abi"
 	"vortexgfx/config"
 	"vortexgfx/gfx"
-	"vortexgfx/pipe"
 	"vortexgfx/gl/format"
-	"vortexgfx/ref/program"
 	"vortexgfx/gl/sampler"
+	"vortexgfx/pipe"
+	"vortexgfx/ref/program"
 	"vortexgfx/scene"
 	"vortexgfx/trace"
 )

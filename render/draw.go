@@ -7,10 +7,10 @@ import (
 	"math"
 	"time"
 
-	"vortexgfx/ref"
 	"vortexgfx/gl/format"
-	"vortexgfx/ref/program"
 	"vortexgfx/gl/sampler"
+	"vortexgfx/ref"
+	"vortexgfx/ref/program"
 	"vortexgfx/scene"
 	"vortexgfx/shader/glsl"
 )

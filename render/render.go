@@ -10,8 +10,8 @@ import (
 
 	"vortexgfx/abi"
 	"vortexgfx/config"
-	"vortexgfx/ref"
 	"vortexgfx/gl/format"
+	"vortexgfx/ref"
 	"vortexgfx/scene"
 )
 

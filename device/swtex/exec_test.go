@@ -8,9 +8,9 @@ import (
 
 	"vortexgfx/abi"
 	"vortexgfx/device/mem"
-	"vortexgfx/ref"
 	"vortexgfx/gl/format"
 	"vortexgfx/gl/sampler"
+	"vortexgfx/ref"
 	"vortexgfx/shader/exec"
 	"vortexgfx/shader/ir"
 )

@@ -6,9 +6,9 @@ import (
 	"math"
 	"testing"
 
-	"vortexgfx/ref"
 	"vortexgfx/gl/format"
 	"vortexgfx/gl/sampler"
+	"vortexgfx/ref"
 )
 
 // TestDifferentialGoShader renders one scene twice on ref — with a compiled

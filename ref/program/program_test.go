@@ -5,8 +5,8 @@ import (
 	"math"
 	"testing"
 
-	"vortexgfx/ref"
 	"vortexgfx/gl/format"
+	"vortexgfx/ref"
 	"vortexgfx/shader/glsl"
 	"vortexgfx/shader/ir"
 )

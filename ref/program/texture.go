@@ -3,8 +3,8 @@ package program
 import (
 	"fmt"
 
-	"vortexgfx/ref"
 	"vortexgfx/gl/texunit"
+	"vortexgfx/ref"
 	"vortexgfx/shader/exec"
 )
 

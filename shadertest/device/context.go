@@ -7,8 +7,8 @@ import (
 	"fmt"
 
 	"vortexgfx/gfx"
-	"vortexgfx/ref"
 	"vortexgfx/gl/format"
+	"vortexgfx/ref"
 	"vortexgfx/ref/program"
 	"vortexgfx/shadertest"
 	"vortexgfx/shadertest/reference"

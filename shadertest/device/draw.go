@@ -9,10 +9,10 @@ import (
 
 	"vortexgfx/abi"
 	"vortexgfx/gfx"
-	"vortexgfx/ref"
 	"vortexgfx/gl/format"
-	"vortexgfx/ref/program"
 	"vortexgfx/gl/sampler"
+	"vortexgfx/ref"
+	"vortexgfx/ref/program"
 	"vortexgfx/shader/ir"
 	"vortexgfx/shadertest"
 	"vortexgfx/shadertest/reference"

@@ -22,8 +22,8 @@ import (
 	"fmt"
 	"strings"
 
-	"vortexgfx/ref"
 	"vortexgfx/gl/format"
+	"vortexgfx/ref"
 	"vortexgfx/ref/program"
 	"vortexgfx/shader/glsl"
 	"vortexgfx/shader/glsl/ast"

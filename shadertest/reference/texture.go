@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"strings"
 
-	"vortexgfx/ref"
 	"vortexgfx/gl/format"
-	"vortexgfx/ref/program"
 	"vortexgfx/gl/sampler"
+	"vortexgfx/ref"
+	"vortexgfx/ref/program"
 	"vortexgfx/shadertest"
 )
 
