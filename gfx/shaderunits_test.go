@@ -11,7 +11,11 @@ import (
 	"vortexgfx/config"
 	"vortexgfx/device/swom"
 	"vortexgfx/gfx"
+	"vortexgfx/gl/blend"
+	"vortexgfx/gl/compare"
 	"vortexgfx/gl/format"
+	"vortexgfx/gl/logicop"
+	"vortexgfx/gl/stencil"
 	"vortexgfx/ref"
 	"vortexgfx/ref/program"
 	"vortexgfx/trace"
@@ -86,12 +90,14 @@ func blendAlpha(s *swom.State, i int) {
 }
 
 // refCmp maps an OM compare to ref's (GL order).
-func refCmp(f abi.CompareFunc) ref.CompareFunc {
-	return [...]ref.CompareFunc{ref.Always, ref.Never, ref.Less, ref.LessEqual, ref.Equal, ref.GreaterEqual, ref.Greater, ref.NotEqual}[f&7]
+func refCmp(f abi.CompareFunc) compare.Func {
+	return [...]compare.Func{compare.Always, compare.Never, compare.Less, compare.LessEqual, compare.Equal, compare.GreaterEqual, compare.Greater, compare.
+
+		// refState sets ref's per-fragment state from the merger's (the enumerations
+		// of blend equations, factors, stencil and logic ops share their order).
+		NotEqual}[f&7]
 }
 
-// refState sets ref's per-fragment state from the merger's (the enumerations
-// of blend equations, factors, stencil and logic ops share their order).
 func refState(s *swom.State, st *ref.State) {
 	st.Depth.Test, st.Depth.Func, st.Depth.Write = s.DepthTest, refCmp(s.DepthFunc), s.DepthWrite
 	st.Depth.BoundsTest, st.Depth.BoundsMin, st.Depth.BoundsMax = s.DepthBounds, s.BoundsMin, s.BoundsMax
@@ -99,7 +105,7 @@ func refState(s *swom.State, st *ref.State) {
 	st.StencilTest = s.StencilTest
 	for i, f := range []*swom.Face{&s.Front, &s.Back} {
 		rf := ref.StencilFace{Func: refCmp(f.Func), Ref: f.Ref, ReadMask: f.ReadMask, WriteMask: f.WriteMask,
-			Fail: ref.StencilOp(f.Fail), DepthFail: ref.StencilOp(f.ZFail), Pass: ref.StencilOp(f.ZPass)}
+			Fail: stencil.Op(f.Fail), DepthFail: stencil.Op(f.ZFail), Pass: stencil.Op(f.ZPass)}
 		if i == 0 {
 			st.StencilFront = rf
 		} else {
@@ -108,11 +114,11 @@ func refState(s *swom.State, st *ref.State) {
 	}
 	for i := range st.Blend {
 		b := &s.Targets[i].Blend
-		st.Blend[i] = ref.BlendState{Enable: b.Enable, SrcRGB: ref.BlendFactor(b.SrcRGB), DstRGB: ref.BlendFactor(b.DstRGB),
-			SrcAlpha: ref.BlendFactor(b.SrcA), DstAlpha: ref.BlendFactor(b.DstA), EqRGB: ref.BlendEq(b.EqRGB), EqAlpha: ref.BlendEq(b.EqA), WriteMask: b.WriteMask}
+		st.Blend[i] = ref.BlendState{Enable: b.Enable, SrcRGB: blend.Factor(b.SrcRGB), DstRGB: blend.Factor(b.DstRGB),
+			SrcAlpha: blend.Factor(b.SrcA), DstAlpha: blend.Factor(b.DstA), EqRGB: blend.Equation(b.EqRGB), EqAlpha: blend.Equation(b.EqA), WriteMask: b.WriteMask}
 	}
 	st.BlendConstant = s.Constant
-	st.LogicOpEnable, st.LogicOp = s.LogicOpEnable, ref.LogicOp(s.LogicOp)
+	st.LogicOpEnable, st.LogicOp = s.LogicOpEnable, logicop.Op(s.LogicOp)
 	st.AlphaTest, st.AlphaFunc, st.AlphaRef = s.AlphaTest, refCmp(s.AlphaFunc), s.AlphaRef
 }
 

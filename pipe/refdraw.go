@@ -7,8 +7,12 @@ import (
 	"math"
 	"runtime"
 
+	"vortexgfx/gl/blend"
+	"vortexgfx/gl/compare"
 	"vortexgfx/gl/format"
+	"vortexgfx/gl/logicop"
 	"vortexgfx/gl/sampler"
+	"vortexgfx/gl/stencil"
 	"vortexgfx/ref"
 	"vortexgfx/ref/program"
 	"vortexgfx/shader/ir"
@@ -32,28 +36,28 @@ func refViewport(v Viewport, w, h int) ref.Viewport {
 	}
 }
 
-var refFactors = [numBlendFactors]ref.BlendFactor{
-	FactorZero: ref.Zero, FactorOne: ref.One, FactorSrcColor: ref.SrcColor, FactorInvSrcColor: ref.OneMinusSrcColor,
-	FactorSrcAlpha: ref.SrcAlpha, FactorInvSrcAlpha: ref.OneMinusSrcAlpha, FactorDstColor: ref.DstColor,
-	FactorInvDstColor: ref.OneMinusDstColor, FactorDstAlpha: ref.DstAlpha, FactorInvDstAlpha: ref.OneMinusDstAlpha,
-	FactorConstColor: ref.ConstantColor, FactorInvConstColor: ref.OneMinusConstantColor,
-	FactorConstAlpha: ref.ConstantAlpha, FactorInvConstAlpha: ref.OneMinusConstantAlpha,
-	FactorSrcAlphaSaturate: ref.SrcAlphaSaturate, FactorSrc1Color: ref.Src1Color, FactorInvSrc1Color: ref.OneMinusSrc1Color,
-	FactorSrc1Alpha: ref.Src1Alpha, FactorInvSrc1Alpha: ref.OneMinusSrc1Alpha,
+var refFactors = [numBlendFactors]blend.Factor{
+	FactorZero: blend.Zero, FactorOne: blend.One, FactorSrcColor: blend.SrcColor, FactorInvSrcColor: blend.OneMinusSrcColor,
+	FactorSrcAlpha: blend.SrcAlpha, FactorInvSrcAlpha: blend.OneMinusSrcAlpha, FactorDstColor: blend.DstColor,
+	FactorInvDstColor: blend.OneMinusDstColor, FactorDstAlpha: blend.DstAlpha, FactorInvDstAlpha: blend.OneMinusDstAlpha,
+	FactorConstColor: blend.ConstantColor, FactorInvConstColor: blend.OneMinusConstantColor,
+	FactorConstAlpha: blend.ConstantAlpha, FactorInvConstAlpha: blend.OneMinusConstantAlpha,
+	FactorSrcAlphaSaturate: blend.SrcAlphaSaturate, FactorSrc1Color: blend.Src1Color, FactorInvSrc1Color: blend.OneMinusSrc1Color,
+	FactorSrc1Alpha: blend.Src1Alpha, FactorInvSrc1Alpha: blend.OneMinusSrc1Alpha,
 }
 
-var refStencilOps = [...]ref.StencilOp{
-	StencilKeep: ref.StencilKeep, StencilZero: ref.StencilZero, StencilReplace: ref.StencilReplace,
-	StencilIncr: ref.StencilIncr, StencilDecr: ref.StencilDecr, StencilIncrWrap: ref.StencilIncrWrap,
-	StencilDecrWrap: ref.StencilDecrWrap, StencilInvert: ref.StencilInvert,
+var refStencilOps = [...]stencil.Op{
+	StencilKeep: stencil.Keep, StencilZero: stencil.Zero, StencilReplace: stencil.Replace,
+	StencilIncr: stencil.Incr, StencilDecr: stencil.Decr, StencilIncrWrap: stencil.IncrWrap,
+	StencilDecrWrap: stencil.DecrWrap, StencilInvert: stencil.Invert,
 }
 
-var refLogicOps = [...]ref.LogicOp{
-	LogicClear: ref.LogicClear, LogicNor: ref.LogicNor, LogicAndInverted: ref.LogicAndInverted,
-	LogicCopyInverted: ref.LogicCopyInverted, LogicAndReverse: ref.LogicAndReverse, LogicInvert: ref.LogicInvert,
-	LogicXor: ref.LogicXor, LogicNand: ref.LogicNand, LogicAnd: ref.LogicAnd, LogicEquiv: ref.LogicEquiv,
-	LogicNoop: ref.LogicNoop, LogicOrInverted: ref.LogicOrInverted, LogicCopy: ref.LogicCopy,
-	LogicOrReverse: ref.LogicOrReverse, LogicOr: ref.LogicOr, LogicSet: ref.LogicSet,
+var refLogicOps = [...]logicop.Op{
+	LogicClear: logicop.Clear, LogicNor: logicop.Nor, LogicAndInverted: logicop.AndInverted,
+	LogicCopyInverted: logicop.CopyInverted, LogicAndReverse: logicop.AndReverse, LogicInvert: logicop.Invert,
+	LogicXor: logicop.Xor, LogicNand: logicop.Nand, LogicAnd: logicop.And, LogicEquiv: logicop.Equiv,
+	LogicNoop: logicop.Noop, LogicOrInverted: logicop.OrInverted, LogicCopy: logicop.Copy,
+	LogicOrReverse: logicop.OrReverse, LogicOr: logicop.Or, LogicSet: logicop.Set,
 }
 
 var refTopologies = [numPrimModes]ref.Topology{
@@ -105,12 +109,12 @@ func refState(st *BoundState, l *linked, info *DrawInfo, texs []ref.TextureBindi
 	if d := st.DSA; d != nil {
 		ds := &d.State
 		if ds.AlphaEnabled {
-			s.AlphaTest, s.AlphaFunc, s.AlphaRef = true, ref.CompareFunc(ds.AlphaFunc), ds.AlphaRef
+			s.AlphaTest, s.AlphaFunc, s.AlphaRef = true, compare.Func(ds.AlphaFunc), ds.AlphaRef
 		}
 		if fb.Zsbuf != nil {
 			zf := fb.Zsbuf.Fmt()
 			if zf.IsDepth() && ds.DepthEnabled {
-				s.Depth.Test, s.Depth.Func, s.Depth.Write = true, ref.CompareFunc(ds.DepthFunc), ds.DepthWrite
+				s.Depth.Test, s.Depth.Func, s.Depth.Write = true, compare.Func(ds.DepthFunc), ds.DepthWrite
 			}
 			if ds.DepthBounds {
 				s.Depth.BoundsTest = true
@@ -123,7 +127,7 @@ func refState(st *BoundState, l *linked, info *DrawInfo, texs []ref.TextureBindi
 					back = ds.Stencil[0]
 				}
 				face := func(f StencilState, ref8 uint8) ref.StencilFace {
-					return ref.StencilFace{Func: ref.CompareFunc(f.Func), Ref: ref8, ReadMask: f.ValueMask, WriteMask: f.WriteMask,
+					return ref.StencilFace{Func: compare.Func(f.Func), Ref: ref8, ReadMask: f.ValueMask, WriteMask: f.WriteMask,
 						Fail: refStencilOps[f.FailOp&7], DepthFail: refStencilOps[f.ZFailOp&7], Pass: refStencilOps[f.ZPassOp&7]}
 				}
 				s.StencilFront = face(ds.Stencil[0], uint8(st.StencilRef))
@@ -142,7 +146,7 @@ func refState(st *BoundState, l *linked, info *DrawInfo, texs []ref.TextureBindi
 			out.WriteMask = rt.ColorMask & MaskRGBA
 			if rt.BlendEnable && !bs.LogicOpEnable {
 				out.Enable = true
-				out.EqRGB, out.EqAlpha = ref.BlendEq(rt.RGBFunc), ref.BlendEq(rt.AlphaFunc)
+				out.EqRGB, out.EqAlpha = blend.Equation(rt.RGBFunc), blend.Equation(rt.AlphaFunc)
 				out.SrcRGB, out.DstRGB = refFactors[rt.RGBSrc%numBlendFactors], refFactors[rt.RGBDst%numBlendFactors]
 				out.SrcAlpha, out.DstAlpha = refFactors[rt.AlphaSrc%numBlendFactors], refFactors[rt.AlphaDst%numBlendFactors]
 			}
@@ -242,7 +246,7 @@ func refSampler(sm *Sampler, rect bool) (sampler.Sampler, error) {
 		s.MaxLOD = 1000
 	}
 	s.MaxAnisotropy = float32(ss.MaxAnisotropy)
-	s.CompareEnable, s.Compare = ss.CompareMode, sampler.CompareFunc(ss.CompareFunc)
+	s.CompareEnable, s.Compare = ss.CompareMode, compare.Func(ss.CompareFunc)
 	s.Unnormalized = rect
 	return s, nil
 }

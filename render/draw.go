@@ -7,8 +7,11 @@ import (
 	"math"
 	"time"
 
+	"vortexgfx/gl/blend"
+	"vortexgfx/gl/compare"
 	"vortexgfx/gl/format"
 	"vortexgfx/gl/sampler"
+	"vortexgfx/gl/stencil"
 	"vortexgfx/ref"
 	"vortexgfx/ref/program"
 	"vortexgfx/scene"
@@ -108,8 +111,8 @@ func (r *Renderer) prepareDraw(ctx context.Context, di int, texCache map[*scene.
 		// Count depth-passing fragments in the stencil attachment.
 		st.StencilTest = true
 		for _, f := range []*ref.StencilFace{&st.StencilFront, &st.StencilBack} {
-			*f = ref.StencilFace{Func: ref.Always, ReadMask: 0xFF, WriteMask: 0xFF,
-				Fail: ref.StencilKeep, DepthFail: ref.StencilKeep, Pass: ref.StencilIncr}
+			*f = ref.StencilFace{Func: compare.Always, ReadMask: 0xFF, WriteMask: 0xFF,
+				Fail: stencil.Keep, DepthFail: stencil.Keep, Pass: stencil.Incr}
 		}
 	}
 	return d, nil
@@ -182,16 +185,17 @@ func pipelineState(st *ref.State, ps *scene.PipelineState) {
 	st.FrontFace = ref.FrontFace(ps.FrontFace)
 	b := &ps.Blend
 	st.Blend[0].Enable = b.Enable
-	st.Blend[0].EqRGB, st.Blend[0].EqAlpha = ref.BlendEq(b.EquationRGB), ref.BlendEq(b.EquationAlpha)
-	st.Blend[0].SrcRGB, st.Blend[0].DstRGB = ref.BlendFactor(b.SrcRGB), ref.BlendFactor(b.DstRGB)
-	st.Blend[0].SrcAlpha, st.Blend[0].DstAlpha = ref.BlendFactor(b.SrcAlpha), ref.BlendFactor(b.DstAlpha)
+	st.Blend[0].EqRGB, st.Blend[0].EqAlpha = blend.Equation(b.EquationRGB), blend.Equation(b.EquationAlpha)
+	st.Blend[0].SrcRGB, st.Blend[0].DstRGB = blend.Factor(b.SrcRGB), blend.Factor(b.DstRGB)
+	st.Blend[0].SrcAlpha, st.Blend[0].DstAlpha = blend.Factor(b.SrcAlpha), blend.Factor(b.DstAlpha)
 	st.BlendConstant = b.Color
 }
 
 // compareFuncs maps scene.CompareFunc (GL order) to ref's.
-var compareFuncs = [8]ref.CompareFunc{ref.Never, ref.Less, ref.Equal, ref.LessEqual, ref.Greater, ref.NotEqual, ref.GreaterEqual, ref.Always}
+var compareFuncs = [8]compare.Func{compare.Never, compare.Less, compare.Equal, compare.LessEqual, compare.Greater, compare.NotEqual, compare.GreaterEqual, compare.Always}
 
 // uploadedTexture is a scene texture as gl/sampler's texture and sampler.
+
 type uploadedTexture struct {
 	tex *sampler.Texture
 	smp sampler.Sampler

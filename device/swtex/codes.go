@@ -2,6 +2,7 @@ package swtex
 
 import (
 	"vortexgfx/abi"
+	"vortexgfx/gl/compare"
 	"vortexgfx/gl/format"
 	"vortexgfx/gl/sampler"
 )
@@ -92,18 +93,9 @@ func wrapOf(c abi.TexWrap) sampler.Wrap {
 	return sampler.ClampToEdge
 }
 
-// compareCodes maps sampler.CompareFunc (GL order, index) to the OM's codes.
-var compareCodes = [...]abi.CompareFunc{
-	sampler.Never: abi.CmpNever, sampler.Less: abi.CmpLess, sampler.Equal: abi.CmpEqual,
-	sampler.LessEqual: abi.CmpLEqual, sampler.Greater: abi.CmpGreater,
-	sampler.NotEqual: abi.CmpNotEqual, sampler.GreaterEqual: abi.CmpGEqual, sampler.Always: abi.CmpAlways,
-}
-
-func compareOf(c abi.CompareFunc) sampler.CompareFunc {
-	for f, e := range compareCodes {
-		if e == c {
-			return sampler.CompareFunc(f)
-		}
-	}
-	return sampler.Never
+// compareOf is the comparison an OM compare code in a descriptor encodes;
+// an undefined code reads as NEVER.
+func compareOf(c abi.CompareFunc) compare.Func {
+	f, _ := compare.FromOM(c) // 0, NEVER, when undefined
+	return f
 }

@@ -101,10 +101,11 @@ func Layout(t *sampler.Texture, s *sampler.Sampler) (*Upload, error) {
 		return nil, fmt.Errorf("%w: mip filter %d", ErrLayout, s.MipFilter)
 	}
 	d.MipFilter = abi.SWTexMipMode(s.MipFilter)
-	if int(s.Compare) >= len(compareCodes) {
+	cmp, ok := s.Compare.OM()
+	if !ok {
 		return nil, fmt.Errorf("%w: compare function %d", ErrLayout, s.Compare)
 	}
-	d.Compare = compareCodes[s.Compare]
+	d.Compare = cmp
 	for i, w := range [...]sampler.Wrap{s.WrapS, s.WrapT, s.WrapR} {
 		if int(w) >= len(wrapCodes) {
 			return nil, fmt.Errorf("%w: wrap[%d] = %d", ErrLayout, i, w)

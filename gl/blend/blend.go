@@ -16,7 +16,7 @@ type Func struct {
 var Disabled = Func{SrcRGB: One, DstRGB: Zero, SrcAlpha: One, DstAlpha: Zero}
 
 // UsesSrc1 reports whether any of f's factors reads the second source.
-func (f *Func) UsesSrc1() bool {
+func (f Func) UsesSrc1() bool {
 	return f.SrcRGB.DualSource() || f.DstRGB.DualSource() || f.SrcAlpha.DualSource() || f.DstAlpha.DualSource()
 }
 
@@ -26,7 +26,7 @@ func (f *Func) UsesSrc1() bool {
 // from float32 factors and rounded to float32. For a normalized target
 // (kind KindUNorm or KindSNorm) the inputs are clamped to [0, 1] or [-1, 1]
 // first (§17.3.6.1); NaN clamps to 0. Other kinds blend unclamped.
-func (f *Func) Float(kind format.Kind, src, src1, dst, k [4]float32) [4]float32 {
+func (f Func) Float(kind format.Kind, src, src1, dst, k [4]float32) [4]float32 {
 	switch kind {
 	case format.KindUNorm:
 		src, src1, dst, k = clampTo(src, 0), clampTo(src1, 0), clampTo(dst, 0), clampTo(k, 0)

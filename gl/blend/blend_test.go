@@ -317,7 +317,7 @@ func TestNames(t *testing.T) {
 			t.Errorf("Factor(%d) = %s, want %s", i, got, n)
 		}
 	}
-	if !Disabled.SrcRGB.Valid() || Disabled.UsesSrc1() || (&Func{DstAlpha: Src1Alpha}).UsesSrc1() == false {
+	if !Disabled.SrcRGB.Valid() || Disabled.UsesSrc1() || !(Func{DstAlpha: Src1Alpha}).UsesSrc1() {
 		t.Error("Disabled / UsesSrc1")
 	}
 }

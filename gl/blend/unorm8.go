@@ -11,7 +11,7 @@ package blend
 // software merger does for its unorm8 targets so a draw moved to it writes
 // what the FF unit would. src1 is the second source (zero when there is
 // none). spec: vortex-hardware-facts §5 (blend modes); GL 4.6 §17.3.6
-func (f *Func) Unorm8(src, src1, dst, k [4]uint8) [4]uint8 {
+func (f Func) Unorm8(src, src1, dst, k [4]uint8) [4]uint8 {
 	var out [4]uint8
 	for c := range 4 {
 		eq, sf, df := f.EqRGB, f.SrcRGB, f.DstRGB

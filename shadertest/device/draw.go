@@ -9,6 +9,7 @@ import (
 
 	"vortexgfx/abi"
 	"vortexgfx/gfx"
+	"vortexgfx/gl/compare"
 	"vortexgfx/gl/format"
 	"vortexgfx/gl/sampler"
 	"vortexgfx/ref"
@@ -298,7 +299,7 @@ func (c *glContext) plan(d *shadertest.Draw, pd *reference.Prepared, texs []gfx.
 	rs := pd.State
 	hasDepth := c.fb.DepthStencil != nil
 	om := trace.States{ColorEnabled: true, ColorWriteMask: 0xF, DepthTest: rs.Depth.Test && hasDepth,
-		DepthWriteMask: rs.Depth.Write && hasDepth, DepthFunc: compare(rs.Depth.Func)}
+		DepthWriteMask: rs.Depth.Write && hasDepth, DepthFunc: traceCompare(rs.Depth.Func)}
 	cull := gfx.CullNone
 	switch rs.Cull {
 	case ref.CullBack:
@@ -325,22 +326,22 @@ func (c *glContext) plan(d *shadertest.Draw, pd *reference.Prepared, texs []gfx.
 	return &sb.draw, ""
 }
 
-// compare maps a reference depth function onto the OM's.
-func compare(f ref.CompareFunc) trace.Compare {
+// traceCompare maps a reference depth function onto the OM's.
+func traceCompare(f compare.Func) trace.Compare {
 	switch f {
-	case ref.Never:
+	case compare.Never:
 		return trace.CompareNever
-	case ref.Less:
+	case compare.Less:
 		return trace.CompareLess
-	case ref.Equal:
+	case compare.Equal:
 		return trace.CompareEqual
-	case ref.LessEqual:
+	case compare.LessEqual:
 		return trace.CompareLEqual
-	case ref.Greater:
+	case compare.Greater:
 		return trace.CompareGreater
-	case ref.NotEqual:
+	case compare.NotEqual:
 		return trace.CompareNotEqual
-	case ref.GreaterEqual:
+	case compare.GreaterEqual:
 		return trace.CompareGEqual
 	}
 	return trace.CompareAlways
