@@ -7,7 +7,10 @@ import (
 	"vortexgfx/abi"
 	"vortexgfx/config"
 	"vortexgfx/device/swom"
+	"vortexgfx/gl/blend"
+	"vortexgfx/gl/compare"
 	"vortexgfx/gl/format"
+	"vortexgfx/gl/stencil"
 	"vortexgfx/trace"
 )
 
@@ -192,24 +195,28 @@ func (d *ShaderDevice) mergeState(dr *ShaderDraw) (swom.State, error) {
 // factors from the trace's, a stencil whose ZFAIL op lands in ZPASS (draw3d's
 // quirk, kept so the software merger writes what the FF unit does).
 func fromHostFlow(st *trace.States, b *OMBlend) swom.State {
-	s := swom.State{DepthTest: st.DepthTest, DepthWrite: st.DepthWriteMask, DepthFunc: st.DepthFunc.ToOM(),
+	cmp := func(c abi.CompareFunc) compare.Func { f, _ := compare.FromOM(c); return f }
+	op := func(c abi.StencilOp) stencil.Op { o, _ := stencil.FromOM(c); return o }
+	eq := func(m abi.BlendMode) blend.Equation { e, _ := blend.EquationFromOM(m); return e }
+	fac := func(c abi.BlendFactor) blend.Factor { f, _ := blend.FactorFromOM(c); return f }
+	s := swom.State{DepthTest: st.DepthTest, DepthWrite: st.DepthWriteMask, DepthFunc: cmp(st.DepthFunc.ToOM()),
 		StencilTest: st.StencilTest}
 	if st.StencilTest {
-		f := swom.Face{Func: st.StencilFunc.ToOM(), Fail: st.StencilFail.ToOM(), ZPass: st.StencilZFail.ToOM(), ZFail: abi.StencilKeep,
+		f := swom.Face{Func: cmp(st.StencilFunc.ToOM()), Fail: op(st.StencilFail.ToOM()), ZPass: op(st.StencilZFail.ToOM()), ZFail: stencil.Keep,
 			Ref: st.StencilRef, ReadMask: st.StencilMask, WriteMask: st.StencilWriteMask}
 		s.Front, s.Back = f, f
 	}
 	m := uint8(st.ColorWriteMask & 0xF) // FF bits B, G, R, A
-	bl := swom.Blend{WriteMask: m>>2&1 | m&2 | (m&1)<<2 | m&8, EqRGB: abi.BlendAdd, EqA: abi.BlendAdd,
-		SrcRGB: swom.One, SrcA: swom.One, DstRGB: swom.Zero, DstA: swom.Zero}
+	bl := swom.Blend{WriteMask: m>>2&1 | m&2 | (m&1)<<2 | m&8, EqRGB: blend.Add, EqA: blend.Add,
+		SrcRGB: blend.One, SrcA: blend.One, DstRGB: blend.Zero, DstA: blend.Zero}
 	if st.BlendEnabled {
-		sf, df := swom.Factor(st.BlendSrc.ToOM()), swom.Factor(st.BlendDst.ToOM())
+		sf, df := fac(st.BlendSrc.ToOM()), fac(st.BlendDst.ToOM())
 		bl.Enable, bl.SrcRGB, bl.SrcA, bl.DstRGB, bl.DstA = true, sf, sf, df, df
 	}
 	if b != nil {
 		bl.Enable = true
-		bl.EqRGB, bl.EqA = b.ModeRGB, b.ModeA
-		bl.SrcRGB, bl.SrcA, bl.DstRGB, bl.DstA = swom.Factor(b.SrcRGB), swom.Factor(b.SrcA), swom.Factor(b.DstRGB), swom.Factor(b.DstA)
+		bl.EqRGB, bl.EqA = eq(b.ModeRGB), eq(b.ModeA)
+		bl.SrcRGB, bl.SrcA, bl.DstRGB, bl.DstA = fac(b.SrcRGB), fac(b.SrcA), fac(b.DstRGB), fac(b.DstA)
 		c := b.Const
 		s.Constant = [4]float32{float32(c>>16&0xFF) / 255, float32(c>>8&0xFF) / 255, float32(c&0xFF) / 255, float32(c>>24) / 255}
 	}

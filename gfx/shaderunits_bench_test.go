@@ -5,10 +5,10 @@ import (
 	"math"
 	"testing"
 
-	"vortexgfx/abi"
 	"vortexgfx/config"
 	"vortexgfx/device/swom"
 	"vortexgfx/gfx"
+	"vortexgfx/gl/compare"
 	"vortexgfx/gl/format"
 	"vortexgfx/ref/program"
 )
@@ -51,7 +51,7 @@ func TestShaderRoutesOrdering(t *testing.T) {
 		var ms swom.State
 		baseState(0, &ms)
 		blendAlpha(&ms, 0)
-		ms.DepthFunc = abi.CmpLEqual
+		ms.DepthFunc = compare.LessEqual
 		if err := dev.ClearDepthStencil(1, 0); err != nil {
 			t.Fatal(err)
 		}
@@ -121,7 +121,7 @@ func benchRoutes(b *testing.B, p *program.Program, raw []byte) {
 			var ms swom.State
 			baseState(0, &ms)
 			blendAlpha(&ms, 0)
-			ms.DepthFunc = abi.CmpLEqual
+			ms.DepthFunc = compare.LessEqual
 			var st gfx.DeviceDrawStats
 			for b.Loop() {
 				if err := dev.ClearTarget(0, [4]float32{}); err != nil {

@@ -76,36 +76,29 @@ func (c *unitCase) vertex() string {
 
 // baseState is depth LESS with writes, no stencil, no blending, all channels.
 func baseState(draw int, s *swom.State) {
-	s.DepthTest, s.DepthFunc, s.DepthWrite = true, abi.CmpLess, true
+	s.DepthTest, s.DepthFunc, s.DepthWrite = true, compare.Less, true
 	for i := range s.Targets {
-		s.Targets[i].Blend = swom.Blend{WriteMask: 0xF, EqRGB: abi.BlendAdd, EqA: abi.BlendAdd, SrcRGB: swom.One, SrcA: swom.One, DstRGB: swom.Zero, DstA: swom.Zero}
+		s.Targets[i].Blend = swom.Blend{WriteMask: 0xF, EqRGB: blend.Add, EqA: blend.Add, SrcRGB: blend.One, SrcA: blend.One, DstRGB: blend.Zero, DstA: blend.Zero}
 	}
-	s.Front = swom.Face{Func: abi.CmpAlways, ReadMask: 0xFF, WriteMask: 0xFF}
+	s.Front = swom.Face{Func: compare.Always, ReadMask: 0xFF, WriteMask: 0xFF}
 	s.Back = s.Front
 }
 
 func blendAlpha(s *swom.State, i int) {
-	s.Targets[i].Blend = swom.Blend{Enable: true, WriteMask: 0xF, EqRGB: abi.BlendAdd, EqA: abi.BlendAdd,
-		SrcRGB: swom.SrcAlpha, SrcA: swom.One, DstRGB: swom.OneMinusSrcAlpha, DstA: swom.OneMinusSrcAlpha}
+	s.Targets[i].Blend = swom.Blend{Enable: true, WriteMask: 0xF, EqRGB: blend.Add, EqA: blend.Add,
+		SrcRGB: blend.SrcAlpha, SrcA: blend.One, DstRGB: blend.OneMinusSrcAlpha, DstA: blend.OneMinusSrcAlpha}
 }
 
-// refCmp maps an OM compare to ref's (GL order).
-func refCmp(f abi.CompareFunc) compare.Func {
-	return [...]compare.Func{compare.Always, compare.Never, compare.Less, compare.LessEqual, compare.Equal, compare.GreaterEqual, compare.Greater, compare.
-
-		// refState sets ref's per-fragment state from the merger's (the enumerations
-		// of blend equations, factors, stencil and logic ops share their order).
-		NotEqual}[f&7]
-}
-
+// refState sets ref's per-fragment state from the merger's (both use the gl
+// enums).
 func refState(s *swom.State, st *ref.State) {
-	st.Depth.Test, st.Depth.Func, st.Depth.Write = s.DepthTest, refCmp(s.DepthFunc), s.DepthWrite
+	st.Depth.Test, st.Depth.Func, st.Depth.Write = s.DepthTest, s.DepthFunc, s.DepthWrite
 	st.Depth.BoundsTest, st.Depth.BoundsMin, st.Depth.BoundsMax = s.DepthBounds, s.BoundsMin, s.BoundsMax
 	st.Depth.Clamp = s.DepthClamp
 	st.StencilTest = s.StencilTest
 	for i, f := range []*swom.Face{&s.Front, &s.Back} {
-		rf := ref.StencilFace{Func: refCmp(f.Func), Ref: f.Ref, ReadMask: f.ReadMask, WriteMask: f.WriteMask,
-			Fail: stencil.Op(f.Fail), DepthFail: stencil.Op(f.ZFail), Pass: stencil.Op(f.ZPass)}
+		rf := ref.StencilFace{Func: f.Func, Ref: f.Ref, ReadMask: f.ReadMask, WriteMask: f.WriteMask,
+			Fail: f.Fail, DepthFail: f.ZFail, Pass: f.ZPass}
 		if i == 0 {
 			st.StencilFront = rf
 		} else {
@@ -114,12 +107,12 @@ func refState(s *swom.State, st *ref.State) {
 	}
 	for i := range st.Blend {
 		b := &s.Targets[i].Blend
-		st.Blend[i] = ref.BlendState{Enable: b.Enable, SrcRGB: blend.Factor(b.SrcRGB), DstRGB: blend.Factor(b.DstRGB),
-			SrcAlpha: blend.Factor(b.SrcA), DstAlpha: blend.Factor(b.DstA), EqRGB: blend.Equation(b.EqRGB), EqAlpha: blend.Equation(b.EqA), WriteMask: b.WriteMask}
+		st.Blend[i] = ref.BlendState{Enable: b.Enable, SrcRGB: b.SrcRGB, DstRGB: b.DstRGB,
+			SrcAlpha: b.SrcA, DstAlpha: b.DstA, EqRGB: b.EqRGB, EqAlpha: b.EqA, WriteMask: b.WriteMask}
 	}
 	st.BlendConstant = s.Constant
-	st.LogicOpEnable, st.LogicOp = s.LogicOpEnable, logicop.Op(s.LogicOp)
-	st.AlphaTest, st.AlphaFunc, st.AlphaRef = s.AlphaTest, refCmp(s.AlphaFunc), s.AlphaRef
+	st.LogicOpEnable, st.LogicOp = s.LogicOpEnable, s.LogicOp
+	st.AlphaTest, st.AlphaFunc, st.AlphaRef = s.AlphaTest, s.AlphaFunc, s.AlphaRef
 }
 
 func refDepthFormat(c *unitCase) format.Format {
@@ -383,27 +376,27 @@ func unitCases() []unitCase {
 	grey := [4]float32{0.25, 0.5, 0.75, 0.5}
 	return []unitCase{
 		{name: "depth funcs rgba8 ff", fs: unitsFS, colors: []format.Format{format.RGBA8}, clearZ: 1, tol: u8,
-			state: func(d int, s *swom.State) { s.DepthFunc = []abi.CompareFunc{abi.CmpLEqual, abi.CmpGreater}[d] }},
+			state: func(d int, s *swom.State) { s.DepthFunc = []compare.Func{compare.LessEqual, compare.Greater}[d] }},
 		{name: "blend bgra8 ff", fs: unitsFS, colors: []format.Format{format.BGRA8}, clearZ: 1, clear: grey, tol: u8,
 			state: func(d int, s *swom.State) { blendAlpha(s, 0) }},
 		{name: "blend eqs and constant alpha ff", fs: unitsFS, colors: []format.Format{format.RGBA8}, clearZ: 1, clear: grey, tol: u8,
 			state: func(d int, s *swom.State) {
-				s.Targets[0].Blend = swom.Blend{Enable: true, WriteMask: 0xF, EqRGB: abi.BlendRevSub, EqA: abi.BlendMax,
-					SrcRGB: swom.ConstAlpha, SrcA: swom.One, DstRGB: swom.OneMinusConstAlpha, DstA: swom.One}
+				s.Targets[0].Blend = swom.Blend{Enable: true, WriteMask: 0xF, EqRGB: blend.ReverseSubtract, EqA: blend.Max,
+					SrcRGB: blend.ConstantAlpha, SrcA: blend.One, DstRGB: blend.OneMinusConstantAlpha, DstA: blend.One}
 				s.Constant = [4]float32{0.2, 0.4, 0.6, 0.3}
 			}},
 		{name: "two-sided stencil ff", fs: unitsFS, colors: []format.Format{format.RGBA8}, back: true, clearZ: 1, clearS: 3, tol: u8,
 			state: func(d int, s *swom.State) {
 				s.StencilTest = true
 				if d == 0 {
-					s.Front = swom.Face{Func: abi.CmpAlways, ZPass: abi.StencilIncr, Ref: 1, ReadMask: 0xFF, WriteMask: 0xFF}
+					s.Front = swom.Face{Func: compare.Always, ZPass: stencil.Incr, Ref: 1, ReadMask: 0xFF, WriteMask: 0xFF}
 					return
 				}
 				s.DepthTest = false
-				s.Back = swom.Face{Func: abi.CmpEqual, ZPass: abi.StencilInvert, Ref: 4, ReadMask: 0xFF, WriteMask: 0x0F}
+				s.Back = swom.Face{Func: compare.Equal, ZPass: stencil.Invert, Ref: 4, ReadMask: 0xFF, WriteMask: 0x0F}
 			}},
 		{name: "logic op xor ff", fs: unitsFS, colors: []format.Format{format.RGBA8}, clearZ: 1, clear: grey, tol: u8,
-			state: func(d int, s *swom.State) { s.LogicOpEnable, s.LogicOp = true, abi.LogicXor }},
+			state: func(d int, s *swom.State) { s.LogicOpEnable, s.LogicOp = true, logicop.Xor }},
 		{name: "write mask ff", fs: unitsFS, colors: []format.Format{format.BGRA8}, clearZ: 1, clear: grey, tol: u8,
 			state: func(d int, s *swom.State) { s.Targets[0].Blend.WriteMask = 0x5 }},
 		{name: "mrt without depth writes ff", fs: fsMRT2, colors: []format.Format{format.RGBA8, format.BGRA8}, clearZ: 1, tol: u8,
@@ -417,32 +410,32 @@ func unitCases() []unitCase {
 			state: func(d int, s *swom.State) { blendAlpha(s, 0) }},
 		{name: "rgba16f additive sw", fs: unitsFS, colors: []format.Format{format.RGBA16F}, clearZ: 1, clear: grey, tol: fl, swOM: true,
 			state: func(d int, s *swom.State) {
-				s.Targets[0].Blend = swom.Blend{Enable: true, WriteMask: 0xF, SrcRGB: swom.One, SrcA: swom.One, DstRGB: swom.One, DstA: swom.One}
+				s.Targets[0].Blend = swom.Blend{Enable: true, WriteMask: 0xF, SrcRGB: blend.One, SrcA: blend.One, DstRGB: blend.One, DstA: blend.One}
 			}},
 		{name: "rgba32f sw", fs: unitsFS, colors: []format.Format{format.RGBA32F}, clearZ: 1, tol: fl, swOM: true},
 		{name: "r32f sw", fs: unitsFS, colors: []format.Format{format.R32F}, clearZ: 1, tol: fl, swOM: true},
 		{name: "rgba8ui sw", fs: fsUint, colors: []format.Format{format.RGBA8UI}, clearZ: 1, tol: 1, swOM: true},
 		{name: "r32i logic op sw", fs: fsInt, colors: []format.Format{format.R32I}, clearZ: 1, clear: [4]float32{5, 0, 0, 0}, tol: 1, swOM: true,
-			state: func(d int, s *swom.State) { s.LogicOpEnable, s.LogicOp = d == 1, abi.LogicOr }},
+			state: func(d int, s *swom.State) { s.LogicOpEnable, s.LogicOp = d == 1, logicop.Or }},
 		{name: "mrt with depth writes sw", fs: fsMRT3, colors: []format.Format{format.RGBA8, format.R8, format.RGBA16F}, clearZ: 1, tol: fl, swOM: true,
 			state: func(d int, s *swom.State) { blendAlpha(s, 1) }},
 		{name: "d16 sw", fs: unitsFS, colors: []format.Format{format.RGBA8}, depth: abi.OMDepthD16, clearZ: 1, tol: u8, swOM: true,
-			state: func(d int, s *swom.State) { s.DepthFunc = []abi.CompareFunc{abi.CmpLess, abi.CmpGEqual}[d] }},
+			state: func(d int, s *swom.State) { s.DepthFunc = []compare.Func{compare.Less, compare.GreaterEqual}[d] }},
 		{name: "d32f sw", fs: unitsFS, colors: []format.Format{format.RGBA8}, depth: abi.OMDepthD32F, clearZ: 0.75, tol: u8, swOM: true},
 		{name: "s8 sw", fs: unitsFS, colors: []format.Format{format.RGBA8}, depth: abi.OMDepthS8, clearS: 7, tol: u8, swOM: true,
 			state: func(d int, s *swom.State) {
 				s.DepthTest, s.StencilTest = false, true
-				s.Front = swom.Face{Func: []abi.CompareFunc{abi.CmpAlways, abi.CmpNotEqual}[d], ZPass: abi.StencilReplace, Ref: uint8(9 + d), ReadMask: 0xFF, WriteMask: 0xFF}
+				s.Front = swom.Face{Func: []compare.Func{compare.Always, compare.NotEqual}[d], ZPass: stencil.Replace, Ref: uint8(9 + d), ReadMask: 0xFF, WriteMask: 0xFF}
 			}},
 		{name: "alpha test sw", fs: unitsFS, colors: []format.Format{format.RGBA8}, clearZ: 1, tol: u8, swOM: true,
-			state: func(d int, s *swom.State) { s.AlphaTest, s.AlphaFunc, s.AlphaRef = true, abi.CmpGreater, 0.6 }},
+			state: func(d int, s *swom.State) { s.AlphaTest, s.AlphaFunc, s.AlphaRef = true, compare.Greater, 0.6 }},
 		{name: "depth bounds sw", fs: unitsFS, colors: []format.Format{format.RGBA8}, clearZ: 1, tol: u8, swOM: true,
 			state: func(d int, s *swom.State) {
 				s.DepthTest, s.DepthBounds = d == 0, true
 				s.BoundsMin, s.BoundsMax = []float32{0, 0.55}[d], []float32{1, 0.65}[d]
 			}},
 		{name: "depth clamp ff", vs: clampVS, fs: unitsFS, colors: []format.Format{format.RGBA8}, clearZ: 1, tol: u8,
-			state: func(d int, s *swom.State) { s.DepthClamp, s.DepthFunc = true, abi.CmpLEqual }},
+			state: func(d int, s *swom.State) { s.DepthClamp, s.DepthFunc = true, compare.LessEqual }},
 		{name: "near and far clip ff", vs: farVS, fs: unitsFS, colors: []format.Format{format.RGBA8}, clearZ: 1, tol: u8,
 			state: func(d int, s *swom.State) { s.DepthTest = false }},
 		{name: "extra outputs dropped ff", fs: fsMRT3, colors: []format.Format{format.RGBA8}, clearZ: 1, tol: u8},
@@ -466,11 +459,11 @@ void main() { o = vec4(v_np, v_p, (v_np - v_p) * 4.0 + 0.5, 1.0); }`, colors: []
 			state: func(d int, s *swom.State) {
 				s.StencilTest = true
 				if d == 0 {
-					s.Front = swom.Face{Func: abi.CmpAlways, ZPass: abi.StencilReplace, Ref: 2, ReadMask: 0xFF, WriteMask: 0xFF}
+					s.Front = swom.Face{Func: compare.Always, ZPass: stencil.Replace, Ref: 2, ReadMask: 0xFF, WriteMask: 0xFF}
 					return
 				}
 				s.DepthTest = false
-				s.Back = swom.Face{Func: abi.CmpNotEqual, ZPass: abi.StencilKeep, Ref: 2, ReadMask: 0xFF, WriteMask: 0xFF}
+				s.Back = swom.Face{Func: compare.NotEqual, ZPass: stencil.Keep, Ref: 2, ReadMask: 0xFF, WriteMask: 0xFF}
 			}},
 	}
 }
@@ -616,7 +609,7 @@ void main() { o0 = vec4(0.5, 0.5, 0.5, 1.0); o1 = vec4(0.25, 0.5, 1.0, 0.5); }`
 		{unitCase{name: "dual source", fs: fsDual, colors: []format.Format{format.RGBA8}, clearZ: 1, clear: [4]float32{1, 1, 1, 1},
 			state: func(d int, s *swom.State) {
 				s.DualSource = true
-				s.Targets[0].Blend = swom.Blend{Enable: true, WriteMask: 0xF, SrcRGB: swom.One, SrcA: swom.One, DstRGB: swom.Src1Color, DstA: swom.Src1Alpha}
+				s.Targets[0].Blend = swom.Blend{Enable: true, WriteMask: 0xF, SrcRGB: blend.One, SrcA: blend.One, DstRGB: blend.Src1Color, DstA: blend.Src1Alpha}
 			}}, [4]byte{192, 255, 255, 255}},
 		// GLSL's own form: the second colour is the index-1 output at
 		// location 0, declared first so that its word differs from
@@ -626,7 +619,7 @@ in vec4 v_col; layout(location = 0, index = 1) out vec4 s1; layout(location = 0)
 void main() { o0 = vec4(0.5, 0.5, 0.5, 1.0); s1 = vec4(0.25, 0.5, 1.0, 0.5); }`, colors: []format.Format{format.RGBA8}, clearZ: 1, clear: [4]float32{1, 1, 1, 1},
 			state: func(d int, s *swom.State) {
 				s.DualSource = true
-				s.Targets[0].Blend = swom.Blend{Enable: true, WriteMask: 0xF, SrcRGB: swom.One, SrcA: swom.One, DstRGB: swom.Src1Color, DstA: swom.Src1Alpha}
+				s.Targets[0].Blend = swom.Blend{Enable: true, WriteMask: 0xF, SrcRGB: blend.One, SrcA: blend.One, DstRGB: blend.Src1Color, DstA: blend.Src1Alpha}
 			}}, [4]byte{192, 255, 255, 255}},
 	}
 	for _, tc := range cases {

@@ -5,21 +5,25 @@ import (
 	"testing"
 
 	"vortexgfx/abi"
+	"vortexgfx/gl/blend"
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/logicop"
+	"vortexgfx/gl/stencil"
 )
 
 // spec: vortexpipe §1.4, §3.3 step 2 (two-sided stencil, front low / back high)
 func TestNewDSA(t *testing.T) {
-	front := StencilState{Enabled: true, Func: FuncEqual, FailOp: StencilZero, ZFailOp: StencilIncr, ZPassOp: StencilInvert, ValueMask: 0x0F, WriteMask: 0xF0}
-	back := StencilState{Enabled: true, Func: FuncGreater, FailOp: StencilDecrWrap, ZFailOp: StencilKeep, ZPassOp: StencilReplace, ValueMask: 0xAA, WriteMask: 0x55}
+	front := StencilState{Enabled: true, Func: compare.Equal, FailOp: stencil.Zero, ZFailOp: stencil.Incr, ZPassOp: stencil.Invert, ValueMask: 0x0F, WriteMask: 0xF0}
+	back := StencilState{Enabled: true, Func: compare.Greater, FailOp: stencil.DecrWrap, ZFailOp: stencil.Keep, ZPassOp: stencil.Replace, ValueMask: 0xAA, WriteMask: 0x55}
 	tests := []struct {
 		name string
 		in   DepthStencilAlphaState
 		want DSA
 	}{
 		{"off", DepthStencilAlphaState{}, DSA{DepthFunc: 0, StencilMask: 0x00FF00FF}},
-		{"depth less write", DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: FuncLess},
+		{"depth less write", DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: compare.Less},
 			DSA{DepthFunc: uint32(abi.CmpLess), DepthWriteMask: 1, StencilMask: 0x00FF00FF, MonotoneDepth: true}},
-		{"depth equal no write", DepthStencilAlphaState{DepthEnabled: true, DepthFunc: FuncEqual},
+		{"depth equal no write", DepthStencilAlphaState{DepthEnabled: true, DepthFunc: compare.Equal},
 			DSA{DepthFunc: uint32(abi.CmpEqual), StencilMask: 0x00FF00FF}},
 		{"two-sided", DepthStencilAlphaState{Stencil: [2]StencilState{front, back}}, DSA{
 			StencilFunc:  uint32(abi.CmpGreater)<<16 | uint32(abi.CmpEqual),
@@ -47,11 +51,11 @@ func TestNewDSA(t *testing.T) {
 			}
 		})
 	}
-	d, _ := NewDSA(DepthStencilAlphaState{DepthEnabled: true, DepthFunc: FuncLEqual})
+	d, _ := NewDSA(DepthStencilAlphaState{DepthEnabled: true, DepthFunc: compare.LessEqual})
 	if d.EarlyZSafe(false) != 1 || d.EarlyZSafe(true) != 0 {
 		t.Error("EARLYZ_SAFE: LEQUAL without stencil writes must arm only without shader depth")
 	}
-	d, _ = NewDSA(DepthStencilAlphaState{DepthEnabled: true, DepthFunc: FuncLess, Stencil: [2]StencilState{front}})
+	d, _ = NewDSA(DepthStencilAlphaState{DepthEnabled: true, DepthFunc: compare.Less, Stencil: [2]StencilState{front}})
 	if d.EarlyZSafe(false) != 0 {
 		t.Error("EARLYZ_SAFE armed with stencil writes")
 	}
@@ -61,7 +65,7 @@ func TestNewDSA(t *testing.T) {
 	if _, err := NewDSA(DepthStencilAlphaState{Stencil: [2]StencilState{{Enabled: true, ZPassOp: 9}}}); err == nil {
 		t.Error("undefined stencil op accepted")
 	}
-	d, _ = NewDSA(DepthStencilAlphaState{AlphaEnabled: true, AlphaFunc: FuncGreater, DepthBounds: true})
+	d, _ = NewDSA(DepthStencilAlphaState{AlphaEnabled: true, AlphaFunc: compare.Greater, DepthBounds: true})
 	if len(d.Flags) != 0 || len(d.Routes) != 2 || d.Routes[0].Code != RouteAlphaTest || d.Routes[1].Code != RouteDepthBounds {
 		t.Errorf("flags %v routes %v", d.Flags, d.Routes)
 	}
@@ -72,8 +76,8 @@ func TestNewDSA(t *testing.T) {
 func TestNewBlend(t *testing.T) {
 	var s BlendState
 	s.IndependentBlend = true
-	s.RT[0] = RTBlendState{BlendEnable: true, RGBFunc: EqAdd, AlphaFunc: EqMax, RGBSrc: FactorSrcAlpha,
-		RGBDst: FactorInvSrcAlpha, AlphaSrc: FactorOne, AlphaDst: FactorConstAlpha, ColorMask: MaskRGBA}
+	s.RT[0] = RTBlendState{BlendEnable: true, RGBFunc: blend.Add, AlphaFunc: blend.Max, RGBSrc: blend.SrcAlpha,
+		RGBDst: blend.OneMinusSrcAlpha, AlphaSrc: blend.One, AlphaDst: blend.ConstantAlpha, ColorMask: MaskRGBA}
 	s.RT[1] = RTBlendState{ColorMask: MaskR | MaskA}
 	b, err := NewBlend(s)
 	if err != nil {
@@ -93,7 +97,7 @@ func TestNewBlend(t *testing.T) {
 	if b.RT[1] != want1 {
 		t.Errorf("rt1 %+v, want %+v", b.RT[1], want1)
 	}
-	s.LogicOpEnable, s.LogicOp = true, LogicXor
+	s.LogicOpEnable, s.LogicOp = true, logicop.Xor
 	b, _ = NewBlend(s)
 	for i := 0; i < 2; i++ {
 		if b.RT[i].Mode != uint32(abi.BlendLogicOp)<<16|uint32(abi.BlendLogicOp) || b.RT[i].LogicOp != uint32(abi.LogicXor) {
@@ -101,7 +105,7 @@ func TestNewBlend(t *testing.T) {
 		}
 	}
 	s = BlendState{AlphaToCoverage: true, AlphaToOne: true}
-	s.RT[0] = RTBlendState{BlendEnable: true, RGBSrc: FactorSrc1Color, RGBDst: FactorOne, AlphaSrc: FactorOne, AlphaDst: FactorZero}
+	s.RT[0] = RTBlendState{BlendEnable: true, RGBSrc: blend.Src1Color, RGBDst: blend.One, AlphaSrc: blend.One, AlphaDst: blend.Zero}
 	b, err = NewBlend(s)
 	if err != nil {
 		t.Fatal(err)
@@ -150,7 +154,7 @@ func TestNewSampler(t *testing.T) {
 		{"bilinear border", SamplerState{WrapT: WrapClampToBorder, MagFilter: FilterLinear, MinFilter: FilterLinear}, []ReasonCode{RouteTexWrap}, nil},
 		{"nearest mirror and border", SamplerState{WrapS: WrapMirrorRepeat, WrapT: WrapClampToBorder}, nil, nil},
 		{"min≠mag", SamplerState{MinFilter: FilterLinear}, []ReasonCode{RouteTexFilter}, nil},
-		{"shadow", SamplerState{CompareMode: true, CompareFunc: FuncLEqual}, []ReasonCode{RouteTexShadow}, nil},
+		{"shadow", SamplerState{CompareMode: true, CompareFunc: compare.LessEqual}, []ReasonCode{RouteTexShadow}, nil},
 		{"anisotropy", SamplerState{MaxAnisotropy: 16}, []ReasonCode{RouteTexAniso}, nil},
 		{"anisotropy 1", SamplerState{MaxAnisotropy: 1}, nil, nil},
 	}
@@ -163,7 +167,7 @@ func TestNewSampler(t *testing.T) {
 			t.Errorf("%s: routes %v flags %v", tc.name, s.Routes, s.Flags)
 		}
 	}
-	if s, _ := NewSampler(SamplerState{CompareMode: true, CompareFunc: FuncGEqual}); s.Compare != abi.CmpGEqual {
+	if s, _ := NewSampler(SamplerState{CompareMode: true, CompareFunc: compare.GreaterEqual}); s.Compare != abi.CmpGEqual {
 		t.Errorf("compare %v", s.Compare)
 	}
 	if _, err := NewSampler(SamplerState{WrapS: 8}); err == nil {

@@ -354,7 +354,7 @@ func (c *Context) countSamples(t *ref.Target, s *ref.State, in ref.VertexInput, 
 		}
 		cs := *s
 		cs.StencilTest = true
-		face := ref.StencilFace{Func: compare.Func(FuncAlways), ReadMask: 0xFF, WriteMask: 0xFF,
+		face := ref.StencilFace{Func: compare.Always, ReadMask: 0xFF, WriteMask: 0xFF,
 			Fail: stencil.Keep, DepthFail: stencil.Keep, Pass: stencil.IncrWrap}
 		cs.StencilFront, cs.StencilBack = face, face
 		cs.Depth.Write = false

@@ -7,12 +7,8 @@ import (
 	"math"
 	"runtime"
 
-	"vortexgfx/gl/blend"
-	"vortexgfx/gl/compare"
 	"vortexgfx/gl/format"
-	"vortexgfx/gl/logicop"
 	"vortexgfx/gl/sampler"
-	"vortexgfx/gl/stencil"
 	"vortexgfx/ref"
 	"vortexgfx/ref/program"
 	"vortexgfx/shader/ir"
@@ -34,30 +30,6 @@ func refViewport(v Viewport, w, h int) ref.Viewport {
 		W: 2 * v.Scale[0], H: 2 * v.Scale[1],
 		MinDepth: v.Translate[2] - v.Scale[2], MaxDepth: v.Translate[2] + v.Scale[2],
 	}
-}
-
-var refFactors = [numBlendFactors]blend.Factor{
-	FactorZero: blend.Zero, FactorOne: blend.One, FactorSrcColor: blend.SrcColor, FactorInvSrcColor: blend.OneMinusSrcColor,
-	FactorSrcAlpha: blend.SrcAlpha, FactorInvSrcAlpha: blend.OneMinusSrcAlpha, FactorDstColor: blend.DstColor,
-	FactorInvDstColor: blend.OneMinusDstColor, FactorDstAlpha: blend.DstAlpha, FactorInvDstAlpha: blend.OneMinusDstAlpha,
-	FactorConstColor: blend.ConstantColor, FactorInvConstColor: blend.OneMinusConstantColor,
-	FactorConstAlpha: blend.ConstantAlpha, FactorInvConstAlpha: blend.OneMinusConstantAlpha,
-	FactorSrcAlphaSaturate: blend.SrcAlphaSaturate, FactorSrc1Color: blend.Src1Color, FactorInvSrc1Color: blend.OneMinusSrc1Color,
-	FactorSrc1Alpha: blend.Src1Alpha, FactorInvSrc1Alpha: blend.OneMinusSrc1Alpha,
-}
-
-var refStencilOps = [...]stencil.Op{
-	StencilKeep: stencil.Keep, StencilZero: stencil.Zero, StencilReplace: stencil.Replace,
-	StencilIncr: stencil.Incr, StencilDecr: stencil.Decr, StencilIncrWrap: stencil.IncrWrap,
-	StencilDecrWrap: stencil.DecrWrap, StencilInvert: stencil.Invert,
-}
-
-var refLogicOps = [...]logicop.Op{
-	LogicClear: logicop.Clear, LogicNor: logicop.Nor, LogicAndInverted: logicop.AndInverted,
-	LogicCopyInverted: logicop.CopyInverted, LogicAndReverse: logicop.AndReverse, LogicInvert: logicop.Invert,
-	LogicXor: logicop.Xor, LogicNand: logicop.Nand, LogicAnd: logicop.And, LogicEquiv: logicop.Equiv,
-	LogicNoop: logicop.Noop, LogicOrInverted: logicop.OrInverted, LogicCopy: logicop.Copy,
-	LogicOrReverse: logicop.OrReverse, LogicOr: logicop.Or, LogicSet: logicop.Set,
 }
 
 var refTopologies = [numPrimModes]ref.Topology{
@@ -109,12 +81,12 @@ func refState(st *BoundState, l *linked, info *DrawInfo, texs []ref.TextureBindi
 	if d := st.DSA; d != nil {
 		ds := &d.State
 		if ds.AlphaEnabled {
-			s.AlphaTest, s.AlphaFunc, s.AlphaRef = true, compare.Func(ds.AlphaFunc), ds.AlphaRef
+			s.AlphaTest, s.AlphaFunc, s.AlphaRef = true, ds.AlphaFunc, ds.AlphaRef
 		}
 		if fb.Zsbuf != nil {
 			zf := fb.Zsbuf.Fmt()
 			if zf.IsDepth() && ds.DepthEnabled {
-				s.Depth.Test, s.Depth.Func, s.Depth.Write = true, compare.Func(ds.DepthFunc), ds.DepthWrite
+				s.Depth.Test, s.Depth.Func, s.Depth.Write = true, ds.DepthFunc, ds.DepthWrite
 			}
 			if ds.DepthBounds {
 				s.Depth.BoundsTest = true
@@ -127,8 +99,8 @@ func refState(st *BoundState, l *linked, info *DrawInfo, texs []ref.TextureBindi
 					back = ds.Stencil[0]
 				}
 				face := func(f StencilState, ref8 uint8) ref.StencilFace {
-					return ref.StencilFace{Func: compare.Func(f.Func), Ref: ref8, ReadMask: f.ValueMask, WriteMask: f.WriteMask,
-						Fail: refStencilOps[f.FailOp&7], DepthFail: refStencilOps[f.ZFailOp&7], Pass: refStencilOps[f.ZPassOp&7]}
+					return ref.StencilFace{Func: f.Func, Ref: ref8, ReadMask: f.ValueMask, WriteMask: f.WriteMask,
+						Fail: f.FailOp, DepthFail: f.ZFailOp, Pass: f.ZPassOp}
 				}
 				s.StencilFront = face(ds.Stencil[0], uint8(st.StencilRef))
 				s.StencilBack = face(back, uint8(st.StencilRef>>16))
@@ -146,13 +118,13 @@ func refState(st *BoundState, l *linked, info *DrawInfo, texs []ref.TextureBindi
 			out.WriteMask = rt.ColorMask & MaskRGBA
 			if rt.BlendEnable && !bs.LogicOpEnable {
 				out.Enable = true
-				out.EqRGB, out.EqAlpha = blend.Equation(rt.RGBFunc), blend.Equation(rt.AlphaFunc)
-				out.SrcRGB, out.DstRGB = refFactors[rt.RGBSrc%numBlendFactors], refFactors[rt.RGBDst%numBlendFactors]
-				out.SrcAlpha, out.DstAlpha = refFactors[rt.AlphaSrc%numBlendFactors], refFactors[rt.AlphaDst%numBlendFactors]
+				out.EqRGB, out.EqAlpha = rt.RGBFunc, rt.AlphaFunc
+				out.SrcRGB, out.DstRGB = rt.RGBSrc, rt.RGBDst
+				out.SrcAlpha, out.DstAlpha = rt.AlphaSrc, rt.AlphaDst
 			}
 		}
 		if bs.LogicOpEnable {
-			s.LogicOpEnable, s.LogicOp = true, refLogicOps[bs.LogicOp&15]
+			s.LogicOpEnable, s.LogicOp = true, bs.LogicOp
 		}
 	}
 	s.BlendConstant = st.BlendColorF
@@ -246,7 +218,7 @@ func refSampler(sm *Sampler, rect bool) (sampler.Sampler, error) {
 		s.MaxLOD = 1000
 	}
 	s.MaxAnisotropy = float32(ss.MaxAnisotropy)
-	s.CompareEnable, s.Compare = ss.CompareMode, compare.Func(ss.CompareFunc)
+	s.CompareEnable, s.Compare = ss.CompareMode, ss.CompareFunc
 	s.Unnormalized = rect
 	return s, nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"vortexgfx/abi"
+	"vortexgfx/gl/compare"
 )
 
 // SamplerState is the sampler CSO description (pipe_sampler_state).
@@ -15,7 +16,7 @@ type SamplerState struct {
 	MinLod, MaxLod      float32
 	LodBias             float32
 	CompareMode         bool // shadow compare against the reference coordinate
-	CompareFunc         CompareFunc
+	CompareFunc         compare.Func
 	BorderColor         [4]float32 // RGBA
 	MaxAnisotropy       uint8      // 0 or 1: off
 }
@@ -88,7 +89,7 @@ func NewSampler(s SamplerState) (*Sampler, error) {
 	sm.LodMin, sm.LodMax, sm.LodBias = LodFixed(s.MinLod), LodFixed(s.MaxLod), LodFixed(s.LodBias)
 	sm.Border = PackColor(s.BorderColor, true)
 	if s.CompareMode {
-		f, ok := OMCompare(s.CompareFunc)
+		f, ok := s.CompareFunc.OM()
 		if !ok {
 			return nil, fmt.Errorf("pipe: sampler: compare func %d undefined", s.CompareFunc)
 		}

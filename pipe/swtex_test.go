@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"vortexgfx/config"
+	"vortexgfx/gl/compare"
 	"vortexgfx/gl/format"
 )
 
@@ -95,7 +96,7 @@ void main() { o_col = vec4(texture(tex, vec3(v_uv, v_uv.y))); }
 				var w [4]byte
 				binary.LittleEndian.PutUint32(w[:], math.Float32bits(float32(i/4%8)/8))
 				return w[i%4]
-			}, SamplerState{CompareMode: true, CompareFunc: FuncLEqual})
+			}, SamplerState{CompareMode: true, CompareFunc: compare.LessEqual})
 			quad(t, e, unit)
 		}},
 		{"cube map", `#version 330

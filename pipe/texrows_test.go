@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"vortexgfx/gl/compare"
 	"vortexgfx/gl/format"
 )
 
@@ -60,7 +61,7 @@ uniform sampler2DShadow tex;
 in vec2 v_uv;
 out vec4 o_col;
 void main() { o_col = textureGather(tex, v_uv, 0.45); }`, desc: tex2D(format.D32F, 4, 4, 1),
-			smp: SamplerState{CompareMode: true, CompareFunc: FuncLEqual}, uv: unit},
+			smp: SamplerState{CompareMode: true, CompareFunc: compare.LessEqual}, uv: unit},
 		{row: "textureSize", fs: fs330 + `uniform sampler2D tex;
 void main() { o_col = vec4(vec2(textureSize(tex, 0)) / 8.0, vec2(textureSize(tex, 1)) / 8.0); }`,
 			desc: tex2D(format.RGBA8, 5, 3, 2), smp: SamplerState{MipFilter: MipNearest, MaxLod: 1}, uv: unit},

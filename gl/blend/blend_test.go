@@ -288,6 +288,25 @@ func TestOM(t *testing.T) {
 			t.Errorf("FactorFromOM(%d) = %v, which maps back to %d", c, f, back)
 		}
 	}
+	swom := map[Factor]abi.BlendFactor{Src1Color: 15, OneMinusSrc1Color: 16, Src1Alpha: 17, OneMinusSrc1Alpha: 18}
+	for f, c := range factors {
+		swom[f] = c
+	}
+	for f := range NumFactors + 2 {
+		c, ok := f.SWOM()
+		w, defined := swom[f]
+		if ok != defined || c != w {
+			t.Errorf("%v.SWOM() = %d, %v; want %d, %v", f, c, ok, w, defined)
+		}
+	}
+	for c := range abi.BlendFactor(abi.SWOMNumFactors + 2) {
+		f, ok := FactorFromSWOM(c)
+		if ok != (c < abi.SWOMNumFactors) {
+			t.Errorf("FactorFromSWOM(%d) ok = %v", c, ok)
+		} else if back, _ := f.SWOM(); ok && back != c {
+			t.Errorf("FactorFromSWOM(%d) = %v, which maps back to %d", c, f, back)
+		}
+	}
 	modes := map[Equation]abi.BlendMode{Add: 0, Subtract: 1, ReverseSubtract: 2, Min: 3, Max: 4}
 	for e := range NumEquations + 2 {
 		m, ok := e.OM()

@@ -103,6 +103,34 @@ func FactorFromOM(c abi.BlendFactor) (Factor, bool) {
 	return 0, false
 }
 
+// SWOM maps f to the software merger's descriptor code
+// (abi.SWOMFactor*): the OM's code for the single-source factors, then the
+// dual-source codes 15..18. ok is false for an undefined f.
+func (f Factor) SWOM() (abi.BlendFactor, bool) {
+	switch f {
+	case Src1Color:
+		return abi.SWOMFactorSrc1Color, true
+	case OneMinusSrc1Color:
+		return abi.SWOMFactorOneMinusSrc1Color, true
+	case Src1Alpha:
+		return abi.SWOMFactorSrc1Alpha, true
+	case OneMinusSrc1Alpha:
+		return abi.SWOMFactorOneMinusSrc1Alpha, true
+	}
+	return f.OM()
+}
+
+// FactorFromSWOM is the inverse of SWOM. ok is false for a code outside
+// 0..18.
+func FactorFromSWOM(c abi.BlendFactor) (Factor, bool) {
+	for f := range NumFactors {
+		if e, _ := f.SWOM(); e == c {
+			return f, true
+		}
+	}
+	return 0, false
+}
+
 // Equation is a blend equation (GL 4.6 table 17.1). Min and Max ignore the
 // factors.
 type Equation uint8
