@@ -312,11 +312,14 @@ func (r *Renderer) drawDevice(ctx context.Context) error {
 		om := trace.States{ColorEnabled: true, ColorWriteMask: 0xF, DepthTest: ps.DepthTest, DepthWriteMask: ps.DepthWrite,
 			DepthFunc: trace.Compare(ps.DepthFunc & 7)}
 		if b := &ps.Blend; b.Enable {
-			// Scene blend enums are GL's order, as the OM's.
+			// Scene files name only single-source factors, which all
+			// have an OM code.
 			om.BlendEnabled = true
 			k := b.Color
-			dr0 := gfx.OMBlend{ModeRGB: abi.BlendMode(b.EquationRGB), ModeA: abi.BlendMode(b.EquationAlpha),
-				SrcRGB: abi.BlendFactor(b.SrcRGB), SrcA: abi.BlendFactor(b.SrcAlpha), DstRGB: abi.BlendFactor(b.DstRGB), DstA: abi.BlendFactor(b.DstAlpha),
+			mode := func(m abi.BlendMode, _ bool) abi.BlendMode { return m }
+			fac := func(f abi.BlendFactor, _ bool) abi.BlendFactor { return f }
+			dr0 := gfx.OMBlend{ModeRGB: mode(b.EquationRGB.OM()), ModeA: mode(b.EquationAlpha.OM()),
+				SrcRGB: fac(b.SrcRGB.OM()), SrcA: fac(b.SrcAlpha.OM()), DstRGB: fac(b.DstRGB.OM()), DstA: fac(b.DstAlpha.OM()),
 				Const: format.UNorm(k[3], 8)<<24 | format.UNorm(k[0], 8)<<16 | format.UNorm(k[1], 8)<<8 | format.UNorm(k[2], 8)}
 			blend = &dr0
 		}

@@ -7,7 +7,6 @@ import (
 	"math"
 	"time"
 
-	"vortexgfx/gl/blend"
 	"vortexgfx/gl/compare"
 	"vortexgfx/gl/format"
 	"vortexgfx/gl/sampler"
@@ -179,20 +178,17 @@ func (r *Renderer) vertexInput(d *drawObj, m *scene.Mesh, vsPath string) error {
 // pipelineState copies a scene draw's fixed-function state onto ref's.
 func pipelineState(st *ref.State, ps *scene.PipelineState) {
 	st.Depth.Test = ps.DepthTest
-	st.Depth.Func = compareFuncs[ps.DepthFunc&7]
+	st.Depth.Func = ps.DepthFunc
 	st.Depth.Write = ps.DepthWrite
 	st.Cull = ref.CullMode(ps.Cull)
 	st.FrontFace = ref.FrontFace(ps.FrontFace)
 	b := &ps.Blend
 	st.Blend[0].Enable = b.Enable
-	st.Blend[0].EqRGB, st.Blend[0].EqAlpha = blend.Equation(b.EquationRGB), blend.Equation(b.EquationAlpha)
-	st.Blend[0].SrcRGB, st.Blend[0].DstRGB = blend.Factor(b.SrcRGB), blend.Factor(b.DstRGB)
-	st.Blend[0].SrcAlpha, st.Blend[0].DstAlpha = blend.Factor(b.SrcAlpha), blend.Factor(b.DstAlpha)
+	st.Blend[0].EqRGB, st.Blend[0].EqAlpha = b.EquationRGB, b.EquationAlpha
+	st.Blend[0].SrcRGB, st.Blend[0].DstRGB = b.SrcRGB, b.DstRGB
+	st.Blend[0].SrcAlpha, st.Blend[0].DstAlpha = b.SrcAlpha, b.DstAlpha
 	st.BlendConstant = b.Color
 }
-
-// compareFuncs maps scene.CompareFunc (GL order) to ref's.
-var compareFuncs = [8]compare.Func{compare.Never, compare.Less, compare.Equal, compare.LessEqual, compare.Greater, compare.NotEqual, compare.GreaterEqual, compare.Always}
 
 // uploadedTexture is a scene texture as gl/sampler's texture and sampler.
 
