@@ -14,10 +14,15 @@
 // write masks, the alpha test, alpha-to-coverage and alpha-to-one, the
 // depth-bounds test, depth clamping, and the box-filter resolve.
 //
-// Unorm8 attachments (RGBA8, BGRA8, R8, RG8) blend in the FF OM's 8-bit
-// integer arithmetic (facts §5: (s·fs + d·fd + 0x80) through Div255), so a
+// The GL maths is the gl tree's, shared with the reference renderer and the
+// FF OM: formats (gl/format), compare functions (gl/compare), stencil ops
+// (gl/stencil), logic ops (gl/logicop) and blending (gl/blend). Unorm8
+// attachments (RGBA8, BGRA8, R8, RG8) blend with blend.Func.Unorm8, the FF
+// OM's 8-bit arithmetic (facts §5: (s·fs + d·fd + 0x80) through Div255), so a
 // draw forced to the software merger writes the same bytes as the FF unit;
-// every other format blends in float as GL 4.6 §17.3.6 says.
+// every other format blends with blend.Func.Float, as GL 4.6 §17.3.6 says.
+// The state holds the gl enums; the descriptor and the FF DCRs carry them as
+// OM codes through their explicit mappings (Factor.SWOM, Func.OM, ...).
 //
 // The state reaches the device as a descriptor (State.Marshal, read back by
 // Unmarshal in the FS wrapper) at FS arg slot abi.ArgFSSWMerger.
