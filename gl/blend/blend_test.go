@@ -152,9 +152,13 @@ func TestFloatClamp(t *testing.T) {
 		kind format.Kind
 		want [4]float32
 	}{
-		{format.KindUNorm, [4]float32{1 + 0, 0 + 0.5, 0 + 0.5, 0.5 + 1}}, // src (1,0,0,.5) dst (0,.5,1,1) k (1,1,.5,0) s1.a 1
-		{format.KindSNorm, [4]float32{1 - 1, 1 + 0.5, 0 + 0.5, 0.5 + 1}}, // src (1,-1,0,.5) dst (-1,.5,1,1)
-		{format.KindFloat, [4]float32{4 - 3, 4 + 2.5, nan, 0.5*3 + 1}},   // unclamped
+		// RGB is s·s + d·k, alpha s.a·s1.a + d.a.
+		// unorm: src (1, 0, 0, .5), s1.a 1, dst (0, .5, 1, 1), k (1, 1, .5, 0)
+		{format.KindUNorm, [4]float32{1, 0.5, 0.5, 1.5}},
+		// snorm: src (1, -1, 0, .5), s1.a 1, dst (-1, .5, 1, 1), k (1, 1, .5, 0)
+		{format.KindSNorm, [4]float32{0, 1.5, 0.5, 1.5}},
+		// float: unclamped, NaN propagates
+		{format.KindFloat, [4]float32{1, 6.5, nan, 2.5}},
 	} {
 		got := f.Float(c.kind, src, src1, dst, k)
 		for i := range 4 {
