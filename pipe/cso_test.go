@@ -8,6 +8,7 @@ import (
 	"vortexgfx/gl/blend"
 	"vortexgfx/gl/compare"
 	"vortexgfx/gl/logicop"
+	"vortexgfx/gl/sampler"
 	"vortexgfx/gl/stencil"
 )
 
@@ -130,8 +131,8 @@ func TestNewBlend(t *testing.T) {
 
 // spec: vortexpipe §3.6, facts §4 (FILTER bits, WRAP packing, BORDER A8R8G8B8)
 func TestNewSampler(t *testing.T) {
-	s, err := NewSampler(SamplerState{WrapS: WrapRepeat, WrapT: WrapClampToBorder, WrapR: WrapMirrorRepeat,
-		MinFilter: FilterLinear, MagFilter: FilterLinear, MipFilter: MipLinear, MinLod: 0.5, MaxLod: 4, LodBias: -1.25,
+	s, err := NewSampler(SamplerState{WrapS: sampler.Repeat, WrapT: sampler.ClampToBorder, WrapR: sampler.MirroredRepeat,
+		MinFilter: sampler.Linear, MagFilter: sampler.Linear, MipFilter: sampler.MipLinear, MinLod: 0.5, MaxLod: 4, LodBias: -1.25,
 		BorderColor: [4]float32{0, 0, 1, 1}})
 	if err != nil {
 		t.Fatal(err)
@@ -147,13 +148,13 @@ func TestNewSampler(t *testing.T) {
 		routes []ReasonCode
 		flags  []ReasonCode
 	}{
-		{"mirror clamp edge", SamplerState{WrapS: WrapMirrorClampToEdge}, []ReasonCode{RouteTexWrap}, nil},
-		{"mirror clamp border", SamplerState{WrapT: WrapMirrorClampToBorder}, []ReasonCode{RouteTexWrap}, nil},
-		{"legacy clamp", SamplerState{WrapR: WrapClamp}, []ReasonCode{RouteTexWrap}, nil},
-		{"bilinear mirror", SamplerState{WrapS: WrapMirrorRepeat, MagFilter: FilterLinear, MinFilter: FilterLinear}, []ReasonCode{RouteTexWrap}, nil},
-		{"bilinear border", SamplerState{WrapT: WrapClampToBorder, MagFilter: FilterLinear, MinFilter: FilterLinear}, []ReasonCode{RouteTexWrap}, nil},
-		{"nearest mirror and border", SamplerState{WrapS: WrapMirrorRepeat, WrapT: WrapClampToBorder}, nil, nil},
-		{"min≠mag", SamplerState{MinFilter: FilterLinear}, []ReasonCode{RouteTexFilter}, nil},
+		{"mirror clamp edge", SamplerState{WrapS: sampler.MirrorClampToEdge}, []ReasonCode{RouteTexWrap}, nil},
+		{"mirror clamp border", SamplerState{WrapT: sampler.MirrorClampToBorder}, []ReasonCode{RouteTexWrap}, nil},
+		{"legacy clamp", SamplerState{WrapR: sampler.Clamp}, []ReasonCode{RouteTexWrap}, nil},
+		{"bilinear mirror", SamplerState{WrapS: sampler.MirroredRepeat, MagFilter: sampler.Linear, MinFilter: sampler.Linear}, []ReasonCode{RouteTexWrap}, nil},
+		{"bilinear border", SamplerState{WrapT: sampler.ClampToBorder, MagFilter: sampler.Linear, MinFilter: sampler.Linear}, []ReasonCode{RouteTexWrap}, nil},
+		{"nearest mirror and border", SamplerState{WrapS: sampler.MirroredRepeat, WrapT: sampler.ClampToBorder}, nil, nil},
+		{"min≠mag", SamplerState{MinFilter: sampler.Linear}, []ReasonCode{RouteTexFilter}, nil},
 		{"shadow", SamplerState{CompareMode: true, CompareFunc: compare.LessEqual}, []ReasonCode{RouteTexShadow}, nil},
 		{"anisotropy", SamplerState{MaxAnisotropy: 16}, []ReasonCode{RouteTexAniso}, nil},
 		{"anisotropy 1", SamplerState{MaxAnisotropy: 1}, nil, nil},
@@ -222,20 +223,20 @@ func TestNewRasterizer(t *testing.T) {
 // vortexpipe §3.6 (mipmap filter rows)
 func TestSamplerFilter(t *testing.T) {
 	tests := []struct {
-		min, mag Filter
-		mip      MipFilter
+		min, mag sampler.Filter
+		mip      sampler.MipFilter
 		word     uint32
 		mips     bool
 		routed   bool
 	}{
-		{FilterNearest, FilterNearest, MipNone, 0, false, false},
-		{FilterLinear, FilterLinear, MipNone, 1, false, false},
-		{FilterNearest, FilterNearest, MipNearest, 0, true, false},
-		{FilterLinear, FilterLinear, MipNearest, 1, true, false},
-		{FilterNearest, FilterNearest, MipLinear, 2, true, false},
-		{FilterLinear, FilterLinear, MipLinear, 3, true, false},
-		{FilterLinear, FilterNearest, MipLinear, 2, true, true},
-		{FilterNearest, FilterLinear, MipNone, 1, false, true},
+		{sampler.Nearest, sampler.Nearest, sampler.MipNone, 0, false, false},
+		{sampler.Linear, sampler.Linear, sampler.MipNone, 1, false, false},
+		{sampler.Nearest, sampler.Nearest, sampler.MipNearest, 0, true, false},
+		{sampler.Linear, sampler.Linear, sampler.MipNearest, 1, true, false},
+		{sampler.Nearest, sampler.Nearest, sampler.MipLinear, 2, true, false},
+		{sampler.Linear, sampler.Linear, sampler.MipLinear, 3, true, false},
+		{sampler.Linear, sampler.Nearest, sampler.MipLinear, 2, true, true},
+		{sampler.Nearest, sampler.Linear, sampler.MipNone, 1, false, true},
 	}
 	for _, tc := range tests {
 		s, err := NewSampler(SamplerState{MinFilter: tc.min, MagFilter: tc.mag, MipFilter: tc.mip})

@@ -10,6 +10,7 @@ import (
 	"vortexgfx/gl/blend"
 	"vortexgfx/gl/compare"
 	"vortexgfx/gl/format"
+	"vortexgfx/gl/sampler"
 	"vortexgfx/shader/ir"
 )
 
@@ -366,10 +367,10 @@ func (d *devScreen) texture(v *SamplerView, sm *Sampler, swTex bool) (gfx.Shader
 	t := gfx.ShaderTexture{Width: uint32(desc.Width), Height: uint32(desc.Height), Mip: gfx.MipNone,
 		WrapU: abi.WrapRepeat, WrapV: abi.WrapRepeat}
 	if sm != nil {
-		t.Bilinear = sm.State.MagFilter == FilterLinear
-		code, _, _ := TexWrapEncoding(sm.State.WrapS)
+		t.Bilinear = sm.State.MagFilter == sampler.Linear
+		code, _, _ := sm.State.WrapS.TEX()
 		t.WrapU = code
-		code, _, _ = TexWrapEncoding(sm.State.WrapT)
+		code, _, _ = sm.State.WrapT.TEX()
 		t.WrapV = code
 	}
 	r.mu.RLock()
@@ -423,11 +424,11 @@ func ffTexture(v *SamplerView, sm *Sampler) bool {
 		return true
 	}
 	ss := &sm.State
-	if ss.MipFilter != MipNone || ss.MinFilter != ss.MagFilter || ss.CompareMode || len(sm.Routes)+len(sm.Flags) > 0 {
+	if ss.MipFilter != sampler.MipNone || ss.MinFilter != ss.MagFilter || ss.CompareMode || len(sm.Routes)+len(sm.Flags) > 0 {
 		return false
 	}
-	for _, w := range [2]Wrap{ss.WrapS, ss.WrapT} {
-		if _, ff, ok := TexWrapEncoding(w); !ok || !ff || w == WrapClampToBorder {
+	for _, w := range [2]sampler.Wrap{ss.WrapS, ss.WrapT} {
+		if _, ff, ok := w.TEX(); !ok || !ff || w == sampler.ClampToBorder {
 			return false
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"vortexgfx/gl/compare"
 	"vortexgfx/gl/format"
 	"vortexgfx/gl/logicop"
+	"vortexgfx/gl/sampler"
 	"vortexgfx/gl/stencil"
 )
 
@@ -275,7 +276,7 @@ func TestDrawDifferential(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			smp, err := e.c.CreateSamplerState(SamplerState{WrapS: WrapRepeat, WrapT: WrapClampToEdge})
+			smp, err := e.c.CreateSamplerState(SamplerState{WrapS: sampler.Repeat, WrapT: sampler.ClampToEdge})
 			if err != nil {
 				return err
 			}

@@ -6,27 +6,6 @@ import (
 	"vortexgfx/abi"
 )
 
-// TexWrapEncoding maps a wrap mode to the TEX wrap code. ff reports whether the
-// fixed-function unit implements it (CLAMP/REPEAT/MIRROR/BORDER); MIRROR_CLAMP_TO_EDGE
-// has a code only the software sampler decodes (ok, !ff); legacy CLAMP and the
-// other mirror-clamp forms have no encoding at all (!ok). spec: vortexpipe §3.6;
-// vortex-hardware-facts §4
-func TexWrapEncoding(w Wrap) (code abi.TexWrap, ff, ok bool) {
-	switch w {
-	case WrapRepeat:
-		return abi.WrapRepeat, true, true
-	case WrapClampToEdge:
-		return abi.WrapClamp, true, true
-	case WrapClampToBorder:
-		return abi.WrapBorder, true, true
-	case WrapMirrorRepeat:
-		return abi.WrapMirror, true, true
-	case WrapMirrorClampToEdge:
-		return abi.WrapMirrorClamp, false, true
-	}
-	return 0, false, false
-}
-
 // LodFixed converts a LOD value to the signed fixed point with abi.TexLodFracBits
 // fraction bits the shader's LOD clamp uses, rounding to nearest and saturating.
 // spec: vortexpipe §1.4 (LOD min/max/bias in fixed point); facts §4

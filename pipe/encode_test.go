@@ -2,34 +2,7 @@ package pipe
 
 import (
 	"testing"
-
-	"vortexgfx/abi"
 )
-
-// spec: vortexpipe §3.6 (CLAMP/REPEAT/MIRROR/BORDER on the unit; mirror-clamp not
-// collapsed); vortex-hardware-facts §4 (codes)
-func TestTexWrapEncoding(t *testing.T) {
-	tests := []struct {
-		in     Wrap
-		code   abi.TexWrap
-		ff, ok bool
-	}{
-		{WrapRepeat, abi.WrapRepeat, true, true},
-		{WrapClampToEdge, abi.WrapClamp, true, true},
-		{WrapClampToBorder, abi.WrapBorder, true, true},
-		{WrapMirrorRepeat, abi.WrapMirror, true, true},
-		{WrapMirrorClampToEdge, abi.WrapMirrorClamp, false, true},
-		{WrapClamp, 0, false, false},
-		{WrapMirrorClamp, 0, false, false},
-		{WrapMirrorClampToBorder, 0, false, false},
-	}
-	for _, tc := range tests {
-		code, ff, ok := TexWrapEncoding(tc.in)
-		if code != tc.code || ff != tc.ff || ok != tc.ok {
-			t.Errorf("TexWrapEncoding(%v) = %d, %v, %v; want %d, %v, %v", tc.in, code, ff, ok, tc.code, tc.ff, tc.ok)
-		}
-	}
-}
 
 // spec: vortex-hardware-facts §2 (CBUF_WRITEMASK bit i = byte i); vortexpipe §3.7
 // (write mask and constant permuted for BGRA attachments)

@@ -2,50 +2,6 @@ package pipe
 
 import "fmt"
 
-// Wrap is a Gallium-style texture wrap mode (PIPE_TEX_WRAP_*). spec: vortexpipe §3.6
-type Wrap uint8
-
-// The wrap modes. WrapClamp is GL's legacy GL_CLAMP (edge/border blend).
-const (
-	WrapRepeat Wrap = iota
-	WrapClamp
-	WrapClampToEdge
-	WrapClampToBorder
-	WrapMirrorRepeat
-	WrapMirrorClamp
-	WrapMirrorClampToEdge
-	WrapMirrorClampToBorder
-)
-
-// String names the mode.
-func (w Wrap) String() string {
-	names := [...]string{"REPEAT", "CLAMP", "CLAMP_TO_EDGE", "CLAMP_TO_BORDER", "MIRROR_REPEAT",
-		"MIRROR_CLAMP", "MIRROR_CLAMP_TO_EDGE", "MIRROR_CLAMP_TO_BORDER"}
-	if int(w) < len(names) {
-		return names[w]
-	}
-	return fmt.Sprintf("Wrap(%d)", uint8(w))
-}
-
-// Filter is a min/mag filter (PIPE_TEX_FILTER_*).
-type Filter uint8
-
-// The filters.
-const (
-	FilterNearest Filter = iota
-	FilterLinear
-)
-
-// MipFilter is a mip filter (PIPE_TEX_MIPFILTER_*).
-type MipFilter uint8
-
-// The mip filters.
-const (
-	MipNone MipFilter = iota
-	MipNearest
-	MipLinear
-)
-
 // CullFace selects which faces the rasterizer discards (PIPE_FACE_*).
 type CullFace uint8
 

@@ -182,16 +182,6 @@ func refTexture(r *Resource) (*sampler.Texture, error) {
 	return t, nil
 }
 
-var refWraps = [...]struct {
-	w  sampler.Wrap
-	ok bool
-}{
-	WrapRepeat: {sampler.Repeat, true}, WrapClamp: {sampler.Clamp, true}, WrapClampToEdge: {sampler.ClampToEdge, true},
-	WrapClampToBorder: {sampler.ClampToBorder, true}, WrapMirrorRepeat: {sampler.MirroredRepeat, true},
-	WrapMirrorClampToEdge: {sampler.MirrorClampToEdge, true}, WrapMirrorClamp: {sampler.MirrorClamp, true},
-	WrapMirrorClampToBorder: {sampler.MirrorClampToBorder, true},
-}
-
 // refSampler converts a sampler CSO to gl/sampler's state.
 func refSampler(sm *Sampler, rect bool) (sampler.Sampler, error) {
 	s := sampler.DefaultSampler()
@@ -201,14 +191,13 @@ func refSampler(sm *Sampler, rect bool) (sampler.Sampler, error) {
 		return s, nil
 	}
 	ss := &sm.State
-	for i, w := range [3]Wrap{ss.WrapS, ss.WrapT, ss.WrapR} {
-		if int(w) >= len(refWraps) || !refWraps[w].ok {
+	for _, w := range [3]sampler.Wrap{ss.WrapS, ss.WrapT, ss.WrapR} {
+		if !w.Valid() {
 			return s, fmt.Errorf("wrap %v: the reference sampler has no such mode", w)
 		}
-		*[3]*sampler.Wrap{&s.WrapS, &s.WrapT, &s.WrapR}[i] = refWraps[w].w
 	}
-	s.MinFilter, s.MagFilter = sampler.Filter(ss.MinFilter), sampler.Filter(ss.MagFilter)
-	s.MipFilter = sampler.MipFilter(ss.MipFilter)
+	s.WrapS, s.WrapT, s.WrapR = ss.WrapS, ss.WrapT, ss.WrapR
+	s.MinFilter, s.MagFilter, s.MipFilter = ss.MinFilter, ss.MagFilter, ss.MipFilter
 	s.BorderColor = ss.BorderColor
 	for i, v := range ss.BorderColor {
 		s.BorderColorInt[i] = uint32(int32(v))

@@ -9,6 +9,7 @@ import (
 	"vortexgfx/gl/compare"
 	"vortexgfx/gl/format"
 	"vortexgfx/gl/logicop"
+	"vortexgfx/gl/sampler"
 	"vortexgfx/gl/stencil"
 )
 
@@ -53,7 +54,7 @@ func eligible(t testing.TB, s *Screen) *BoundState {
 		t.Fatal(err)
 	}
 	st.Views[0] = &SamplerView{Texture: tex, Tex: ClassifyTexture(tex.desc)}
-	st.Samplers[0], err = NewSampler(SamplerState{MinFilter: FilterLinear, MagFilter: FilterLinear, MipFilter: MipLinear, MaxLod: 6})
+	st.Samplers[0], err = NewSampler(SamplerState{MinFilter: sampler.Linear, MagFilter: sampler.Linear, MipFilter: sampler.MipLinear, MaxLod: 6})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,13 +240,13 @@ func TestRoute(t *testing.T) {
 			st.Views[0] = nil
 		}, key: hw},
 		{name: "clamp to border", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
-			st.Samplers[0], _ = NewSampler(SamplerState{WrapS: WrapClampToBorder, WrapT: WrapClampToBorder, BorderColor: [4]float32{1, 0, 0, 1}})
+			st.Samplers[0], _ = NewSampler(SamplerState{WrapS: sampler.ClampToBorder, WrapT: sampler.ClampToBorder, BorderColor: [4]float32{1, 0, 0, 1}})
 		}, key: hw},
 		{name: "mirror clamp", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
-			st.Samplers[0], _ = NewSampler(SamplerState{WrapS: WrapMirrorClampToEdge})
+			st.Samplers[0], _ = NewSampler(SamplerState{WrapS: sampler.MirrorClampToEdge})
 		}, route: []ReasonCode{RouteTexWrap}, key: VariantKey{SWTex: true, Samples: 1}},
 		{name: "mirror clamp to border", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
-			st.Samplers[0], _ = NewSampler(SamplerState{WrapS: WrapMirrorClampToBorder})
+			st.Samplers[0], _ = NewSampler(SamplerState{WrapS: sampler.MirrorClampToBorder})
 		}, route: []ReasonCode{RouteTexWrap}, key: VariantKey{SWTex: true, Samples: 1}},
 		{name: "anisotropy", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.Samplers[0], _ = NewSampler(SamplerState{MaxAnisotropy: 8})

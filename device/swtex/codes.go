@@ -72,23 +72,11 @@ func dimOf(t abi.SWTexTarget) sampler.Dim {
 	return 0
 }
 
-// wrapCodes maps sampler.Wrap (index) to the descriptor's TEX_WRAP codes.
-var wrapCodes = [...]abi.TexWrap{
-	sampler.Repeat:              abi.WrapRepeat,
-	sampler.MirroredRepeat:      abi.WrapMirror,
-	sampler.ClampToEdge:         abi.WrapClamp,
-	sampler.ClampToBorder:       abi.WrapBorder,
-	sampler.MirrorClampToEdge:   abi.WrapMirrorClamp,
-	sampler.Clamp:               abi.WrapClampLegacy,
-	sampler.MirrorClamp:         abi.WrapMirrorClampLegacy,
-	sampler.MirrorClampToBorder: abi.WrapMirrorClampBorder,
-}
-
+// wrapOf is the wrap mode a descriptor's wrap code encodes; an undefined
+// code reads as CLAMP_TO_EDGE.
 func wrapOf(c abi.TexWrap) sampler.Wrap {
-	for w, e := range wrapCodes {
-		if e == c {
-			return sampler.Wrap(w)
-		}
+	if w, ok := sampler.WrapFromSWTex(c); ok {
+		return w
 	}
 	return sampler.ClampToEdge
 }
