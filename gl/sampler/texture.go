@@ -3,7 +3,10 @@
 // entry point the shader side calls once per quad or batch of lanes. The
 // reference renderer (ref/program) and the device's software sampler
 // (device/swtex, over views of device memory) both run it, so the two sample
-// exactly alike; its tests check it against the GL rules on their own.
+// exactly alike; its tests check it against the GL rules on their own. Its
+// wrap, filter, mip-filter and swizzle enums are the only ones (the driver's
+// sampler state uses them too), each with explicit mappings onto the TEX
+// encodings (Wrap.TEX, and SWTex for the software sampler's descriptor).
 //
 // It is independent of the device's fixed-function TEX unit and of the
 // software sampler the spec describes (spec: software-shader-backend "CPU texture sampling": a
