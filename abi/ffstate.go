@@ -85,7 +85,8 @@ const (
 const TexLodFracBits = 8
 
 // CompareFunc is a depth/stencil compare code of the OM (and early-Z), evaluated as
-// func(fragment_or_ref, stored). The order differs from GL's. spec: facts §5
+// func(fragment_or_ref, stored). The order differs from GL's; gl/compare holds the
+// functions and maps them to these codes. spec: facts §5
 type CompareFunc uint32
 
 // The OM compare functions.
@@ -100,34 +101,13 @@ const (
 	CmpNotEqual CompareFunc = 7
 )
 
-// Test evaluates the compare of a against b.
-func (f CompareFunc) Test(a, b uint32) bool {
-	switch f & 7 {
-	case CmpAlways:
-		return true
-	case CmpNever:
-		return false
-	case CmpLess:
-		return a < b
-	case CmpLEqual:
-		return a <= b
-	case CmpEqual:
-		return a == b
-	case CmpGEqual:
-		return a >= b
-	case CmpGreater:
-		return a > b
-	default:
-		return a != b
-	}
-}
-
 // String names the function.
 func (f CompareFunc) String() string {
 	return [...]string{"ALWAYS", "NEVER", "LESS", "LEQUAL", "EQUAL", "GEQUAL", "GREATER", "NOTEQUAL"}[f&7]
 }
 
-// StencilOp is an OM stencil operation. spec: vortex-hardware-facts §5
+// StencilOp is an OM stencil-operation code; gl/stencil holds the operations and
+// maps them to these codes. spec: vortex-hardware-facts §5
 type StencilOp uint32
 
 // The stencil operations; INCR/DECR saturate in [0,255], the _WRAP forms wrap mod 256.
@@ -142,35 +122,8 @@ const (
 	StencilDecrWrap StencilOp = 7
 )
 
-// Apply computes the new 8-bit stencil value.
-func (op StencilOp) Apply(ref, stored uint8) uint8 {
-	switch op & 7 {
-	case StencilKeep:
-		return stored
-	case StencilZero:
-		return 0
-	case StencilReplace:
-		return ref
-	case StencilIncr:
-		if stored == 0xFF {
-			return stored
-		}
-		return stored + 1
-	case StencilDecr:
-		if stored == 0 {
-			return 0
-		}
-		return stored - 1
-	case StencilInvert:
-		return ^stored
-	case StencilIncrWrap:
-		return stored + 1
-	default:
-		return stored - 1
-	}
-}
-
-// BlendFactor is an OM blend factor (0–14). spec: vortex-hardware-facts §5
+// BlendFactor is an OM blend-factor code (0–14); gl/blend holds the factors and
+// maps them to these codes. spec: vortex-hardware-facts §5
 type BlendFactor uint32
 
 // The blend factors. SRC_RGB..1−DST_RGB use all four channels, alpha included.
@@ -193,7 +146,8 @@ const (
 	NumBlendFactors                   = 15
 )
 
-// BlendMode is an OM blend equation. spec: vortex-hardware-facts §5
+// BlendMode is an OM blend-mode code: an equation (gl/blend maps its equations to
+// these codes) or LOGICOP. spec: vortex-hardware-facts §5
 type BlendMode uint32
 
 // The blend equations; LOGICOP applies LOGIC_OP to the whole word.
@@ -206,7 +160,8 @@ const (
 	BlendLogicOp BlendMode = 5
 )
 
-// LogicOp is one of the 16 logic ops. spec: vortex-hardware-facts §5
+// LogicOp is an OM logic-op code (one of 16); gl/logicop holds the operations and
+// maps them to these codes. spec: vortex-hardware-facts §5
 type LogicOp uint32
 
 // The logic ops.
@@ -228,44 +183,6 @@ const (
 	LogicNand         LogicOp = 14
 	LogicSet          LogicOp = 15
 )
-
-// Apply computes the logic op of source s and destination d.
-func (op LogicOp) Apply(s, d uint32) uint32 {
-	switch op & 15 {
-	case LogicClear:
-		return 0
-	case LogicAnd:
-		return s & d
-	case LogicAndReverse:
-		return s &^ d
-	case LogicCopy:
-		return s
-	case LogicAndInverted:
-		return ^s & d
-	case LogicNoop:
-		return d
-	case LogicXor:
-		return s ^ d
-	case LogicOr:
-		return s | d
-	case LogicNor:
-		return ^(s | d)
-	case LogicEquiv:
-		return ^(s ^ d)
-	case LogicInvert:
-		return ^d
-	case LogicOrReverse:
-		return s | ^d
-	case LogicCopyInverted:
-		return ^s
-	case LogicOrInverted:
-		return ^s | d
-	case LogicNand:
-		return ^(s & d)
-	default:
-		return 0xFFFFFFFF
-	}
-}
 
 // OMColorFormat is a colour attachment format of the software merger; only
 // A8R8G8B8 is fixed-function. spec: vortex-hardware-facts §5

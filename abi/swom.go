@@ -16,9 +16,9 @@ package abi
 //	words 15-18 f32 blend constant R, G, B, A
 //	words 19-20 u64 depth/stencil plane address
 //	then SWOMMaxTargets entries of SWOMTargetWords words:
-//	            format (ref/format code) [7:0] | write mask RGBA [11:8] | blend enable [12] |
+//	            format (gl/format code) [7:0] | write mask RGBA [11:8] | blend enable [12] |
 //	            rgb equation [23:16] | alpha equation [31:24],
-//	            src rgb | src alpha<<8 | dst rgb<<16 | dst alpha<<24 (merger factor codes),
+//	            src rgb | src alpha<<8 | dst rgb<<16 | dst alpha<<24 (SWOMFactor codes),
 //	            u64 plane address
 //
 // The spec names the descriptor (gfx_sw_omcolor_t[], GFX_FS_ARG_MRT) but not its
@@ -63,6 +63,17 @@ const (
 	SWOMFlagLogicOp
 	SWOMFlagDualSource
 	SWOMFlagsAll = 1<<iota - 1
+)
+
+// The software merger's blend-factor codes (descriptor target word 1): the OM's
+// BlendFactor codes 0..14, then the dual-source factors the FF unit has no code
+// for. spec: vortexpipe-driver §3.7 (dual-source blend)
+const (
+	SWOMFactorSrc1Color         BlendFactor = 15
+	SWOMFactorOneMinusSrc1Color BlendFactor = 16
+	SWOMFactorSrc1Alpha         BlendFactor = 17
+	SWOMFactorOneMinusSrc1Alpha BlendFactor = 18
+	SWOMNumFactors                          = 19
 )
 
 // SWOMTargetWord returns the index of word k of target entry i.

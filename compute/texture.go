@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"vortexgfx/device/swtex"
-	"vortexgfx/ref/sampler"
+	"vortexgfx/gl/sampler"
 )
 
 // Texture is a sampled texture for compute programs: a reference texture and its

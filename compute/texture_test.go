@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"vortexgfx/config"
-	"vortexgfx/ref/format"
-	"vortexgfx/ref/sampler"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/sampler"
 )
 
 // texCS samples one 2D texture four ways per invocation: implicit LOD (the base
@@ -53,7 +53,7 @@ func randomTexture(t *testing.T, seed uint64) *sampler.Texture {
 }
 
 // TestTextureMatchesReference runs texCS on the device and checks every result
-// word against ref/sampler on the host: the device's software sampler and the
+// word against gl/sampler on the host: the device's software sampler and the
 // reference share one implementation, so they agree bit for bit.
 // spec: vortexpipe §2.3.3, §3.6; GLSL 4.60 §8.9
 func TestTextureMatchesReference(t *testing.T) {

@@ -1,6 +1,9 @@
 package pipe
 
-import "testing"
+import (
+	"testing"
+	"vortexgfx/gl/compare"
+)
 
 // BenchmarkRoute measures one routing decision over a fully bound state.
 func BenchmarkRoute(b *testing.B) {
@@ -57,7 +60,7 @@ func benchFrame(b *testing.B, o Options) {
 		}
 	}
 	ib := e.bytes(b, idx)
-	d, _ := e.c.CreateDSAState(DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: FuncLess})
+	d, _ := e.c.CreateDSAState(DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: compare.Less})
 	e.c.BindDSAState(d)
 	info := &DrawInfo{Mode: PrimTriangles, IndexSize: 2, Index: ib, InstanceCount: 1, Draws: []DrawRange{{Count: uint32(len(idx) / 2)}}}
 	for b.Loop() {

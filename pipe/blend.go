@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"vortexgfx/abi"
+	"vortexgfx/gl/blend"
+	"vortexgfx/gl/logicop"
 )
 
 // MaxRenderTargets is the number of colour attachments the API accepts; the FF
@@ -14,8 +16,8 @@ const MaxRenderTargets = 8
 // RTBlendState is one attachment's blend state (pipe_rt_blend_state).
 type RTBlendState struct {
 	BlendEnable                        bool
-	RGBFunc, AlphaFunc                 BlendEquation
-	RGBSrc, RGBDst, AlphaSrc, AlphaDst BlendFactor
+	RGBFunc, AlphaFunc                 blend.Equation
+	RGBSrc, RGBDst, AlphaSrc, AlphaDst blend.Factor
 	ColorMask                          uint8 // MaskR|MaskG|MaskB|MaskA
 }
 
@@ -24,7 +26,7 @@ type RTBlendState struct {
 type BlendState struct {
 	IndependentBlend bool
 	LogicOpEnable    bool
-	LogicOp          LogicOp
+	LogicOp          logicop.Op
 	AlphaToCoverage  bool
 	AlphaToOne       bool
 	RT               [MaxRenderTargets]RTBlendState
@@ -62,7 +64,7 @@ func NewBlend(s BlendState) (*Blend, error) {
 	b := &Blend{State: s}
 	var lop abi.LogicOp
 	if s.LogicOpEnable {
-		v, ok := OMLogicOp(s.LogicOp)
+		v, ok := s.LogicOp.OM()
 		if !ok {
 			return nil, fmt.Errorf("pipe: blend: logic op %d undefined", s.LogicOp)
 		}
@@ -87,14 +89,14 @@ func NewBlend(s BlendState) (*Blend, error) {
 		if !rt.BlendEnable {
 			continue
 		}
-		mr, ok1 := OMBlendMode(rt.RGBFunc)
-		ma, ok2 := OMBlendMode(rt.AlphaFunc)
+		mr, ok1 := rt.RGBFunc.OM()
+		ma, ok2 := rt.AlphaFunc.OM()
 		if !ok1 || !ok2 {
 			return nil, fmt.Errorf("pipe: blend: rt %d: equation %d/%d undefined", i, rt.RGBFunc, rt.AlphaFunc)
 		}
 		var f [4]abi.BlendFactor
-		for j, src := range [4]BlendFactor{rt.RGBSrc, rt.AlphaSrc, rt.RGBDst, rt.AlphaDst} {
-			if src >= numBlendFactors {
+		for j, src := range [4]blend.Factor{rt.RGBSrc, rt.AlphaSrc, rt.RGBDst, rt.AlphaDst} {
+			if !src.Valid() {
 				return nil, fmt.Errorf("pipe: blend: rt %d: factor %d undefined", i, src)
 			}
 			if src.DualSource() {
@@ -104,7 +106,7 @@ func NewBlend(s BlendState) (*Blend, error) {
 				b.DualSource = true
 				continue
 			}
-			f[j], _ = OMBlendFactor(src)
+			f[j], _ = src.OM()
 		}
 		out.Mode = abi.PackHalves(uint32(mr), uint32(ma))
 		out.Func = abi.PackBlendFunc(f[0], f[1], f[2], f[3])

@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"math"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/sampler"
 )
 
 // Rect is a blit rectangle in texels of a surface's level, X1/Y1 exclusive.
@@ -20,7 +21,7 @@ type Rect struct{ X0, Y0, X1, Y1 int }
 type BlitInfo struct {
 	Src, Dst         *Surface
 	SrcRect, DstRect Rect
-	Filter           Filter
+	Filter           sampler.Filter
 }
 
 // Blit copies and scales a rectangle between two surfaces (colour, or depth/
@@ -51,10 +52,10 @@ func (c *Context) Blit(b BlitInfo) error {
 		return fmt.Errorf("pipe: blit: rectangles %v (of %dx%d) → %v (of %dx%d) empty or outside", b.SrcRect, sw, sh, b.DstRect, dw, dh)
 	}
 	depth := !sf.IsColor() || !df.IsColor()
-	if depth && (sf != df || b.Filter != FilterNearest) {
+	if depth && (sf != df || b.Filter != sampler.Nearest) {
 		return fmt.Errorf("pipe: blit: depth/stencil blit %v → %v needs one format and nearest filtering", sf, df)
 	}
-	if (sf.IsInteger() || df.IsInteger()) && (sf.IsInteger() != df.IsInteger() || b.Filter != FilterNearest || ss > 1) {
+	if (sf.IsInteger() || df.IsInteger()) && (sf.IsInteger() != df.IsInteger() || b.Filter != sampler.Nearest || ss > 1) {
 		return fmt.Errorf("pipe: blit: integer blit %v → %v needs integer formats on both sides, nearest, single-sample", sf, df)
 	}
 	src, dst := b.Src, b.Dst
@@ -104,7 +105,7 @@ func (c *Context) Blit(b BlitInfo) error {
 			fx := float64(b.SrcRect.X0) + (float64(dx0+x-b.DstRect.X0)+0.5)*scaleX
 			fy := float64(b.SrcRect.Y0) + (float64(dy0+y-b.DstRect.Y0)+0.5)*scaleY
 			o := out[(y*dwid+x)*dbpp : (y*dwid+x+1)*dbpp]
-			if b.Filter == FilterNearest || depth {
+			if b.Filter == sampler.Nearest || depth {
 				sx, sy := clampX(int(math.Floor(fx))), clampY(int(math.Floor(fy)))
 				switch {
 				case depth:

@@ -3,7 +3,8 @@ package pipe
 import (
 	"testing"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/sampler"
 )
 
 // TestBlit covers copies, scaling with both filters, mirroring, format
@@ -43,7 +44,7 @@ func TestBlit(t *testing.T) {
 			return BlitInfo{Src: &Surface{Resource: src}, Dst: &Surface{Resource: d}, SrcRect: Rect{0, 0, 2, 1}, DstRect: Rect{0, 0, 4, 1}}
 		}, []byte{0, 0, 0, 255, 0, 0, 0, 255, 255, 255, 255, 255, 255, 255, 255, 255}, false},
 		{"linear 2x", mk(format.RGBA8, 4, 1, 0, nil), func(d *Resource) BlitInfo {
-			return BlitInfo{Src: &Surface{Resource: src}, Dst: &Surface{Resource: d}, SrcRect: Rect{0, 0, 2, 1}, DstRect: Rect{0, 0, 4, 1}, Filter: FilterLinear}
+			return BlitInfo{Src: &Surface{Resource: src}, Dst: &Surface{Resource: d}, SrcRect: Rect{0, 0, 2, 1}, DstRect: Rect{0, 0, 4, 1}, Filter: sampler.Linear}
 		}, []byte{0, 0, 0, 255, 64, 64, 64, 255, 191, 191, 191, 255, 255, 255, 255, 255}, false},
 		{"mirrored into BGRA8", mk(format.BGRA8, 2, 1, 0, nil), func(d *Resource) BlitInfo {
 			return BlitInfo{Src: &Surface{Resource: mk(format.RGBA8, 2, 1, 0, []byte{10, 20, 30, 40, 50, 60, 70, 80})},
@@ -61,7 +62,7 @@ func TestBlit(t *testing.T) {
 		}, []byte{1, 2, 3, 4, 5, 6, 7, 8}, false},
 		{"depth linear", mk(format.D24S8, 2, 1, 0, nil), func(d *Resource) BlitInfo {
 			return BlitInfo{Src: &Surface{Resource: mk(format.D24S8, 2, 1, 0, nil)}, Dst: &Surface{Resource: d},
-				SrcRect: Rect{0, 0, 2, 1}, DstRect: Rect{0, 0, 2, 1}, Filter: FilterLinear}
+				SrcRect: Rect{0, 0, 2, 1}, DstRect: Rect{0, 0, 2, 1}, Filter: sampler.Linear}
 		}, nil, true},
 		{"outside", mk(format.RGBA8, 2, 1, 0, nil), func(d *Resource) BlitInfo {
 			return BlitInfo{Src: &Surface{Resource: src}, Dst: &Surface{Resource: d}, SrcRect: Rect{0, 0, 3, 1}, DstRect: Rect{0, 0, 2, 1}}

@@ -3,7 +3,7 @@ package pipe
 import (
 	"testing"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // TestShaderInfoFromCompiler: CreateShaderState fills ShaderInfo from the

@@ -6,7 +6,7 @@ import (
 	"sync"
 
 	"vortexgfx/gfx/session"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // MaxSamplers is the number of sampler/texture slots of a context.

@@ -5,21 +5,26 @@ import (
 	"testing"
 
 	"vortexgfx/abi"
+	"vortexgfx/gl/blend"
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/logicop"
+	"vortexgfx/gl/sampler"
+	"vortexgfx/gl/stencil"
 )
 
 // spec: vortexpipe §1.4, §3.3 step 2 (two-sided stencil, front low / back high)
 func TestNewDSA(t *testing.T) {
-	front := StencilState{Enabled: true, Func: FuncEqual, FailOp: StencilZero, ZFailOp: StencilIncr, ZPassOp: StencilInvert, ValueMask: 0x0F, WriteMask: 0xF0}
-	back := StencilState{Enabled: true, Func: FuncGreater, FailOp: StencilDecrWrap, ZFailOp: StencilKeep, ZPassOp: StencilReplace, ValueMask: 0xAA, WriteMask: 0x55}
+	front := StencilState{Enabled: true, Func: compare.Equal, FailOp: stencil.Zero, ZFailOp: stencil.Incr, ZPassOp: stencil.Invert, ValueMask: 0x0F, WriteMask: 0xF0}
+	back := StencilState{Enabled: true, Func: compare.Greater, FailOp: stencil.DecrWrap, ZFailOp: stencil.Keep, ZPassOp: stencil.Replace, ValueMask: 0xAA, WriteMask: 0x55}
 	tests := []struct {
 		name string
 		in   DepthStencilAlphaState
 		want DSA
 	}{
 		{"off", DepthStencilAlphaState{}, DSA{DepthFunc: 0, StencilMask: 0x00FF00FF}},
-		{"depth less write", DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: FuncLess},
+		{"depth less write", DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: compare.Less},
 			DSA{DepthFunc: uint32(abi.CmpLess), DepthWriteMask: 1, StencilMask: 0x00FF00FF, MonotoneDepth: true}},
-		{"depth equal no write", DepthStencilAlphaState{DepthEnabled: true, DepthFunc: FuncEqual},
+		{"depth equal no write", DepthStencilAlphaState{DepthEnabled: true, DepthFunc: compare.Equal},
 			DSA{DepthFunc: uint32(abi.CmpEqual), StencilMask: 0x00FF00FF}},
 		{"two-sided", DepthStencilAlphaState{Stencil: [2]StencilState{front, back}}, DSA{
 			StencilFunc:  uint32(abi.CmpGreater)<<16 | uint32(abi.CmpEqual),
@@ -47,11 +52,11 @@ func TestNewDSA(t *testing.T) {
 			}
 		})
 	}
-	d, _ := NewDSA(DepthStencilAlphaState{DepthEnabled: true, DepthFunc: FuncLEqual})
+	d, _ := NewDSA(DepthStencilAlphaState{DepthEnabled: true, DepthFunc: compare.LessEqual})
 	if d.EarlyZSafe(false) != 1 || d.EarlyZSafe(true) != 0 {
 		t.Error("EARLYZ_SAFE: LEQUAL without stencil writes must arm only without shader depth")
 	}
-	d, _ = NewDSA(DepthStencilAlphaState{DepthEnabled: true, DepthFunc: FuncLess, Stencil: [2]StencilState{front}})
+	d, _ = NewDSA(DepthStencilAlphaState{DepthEnabled: true, DepthFunc: compare.Less, Stencil: [2]StencilState{front}})
 	if d.EarlyZSafe(false) != 0 {
 		t.Error("EARLYZ_SAFE armed with stencil writes")
 	}
@@ -61,7 +66,7 @@ func TestNewDSA(t *testing.T) {
 	if _, err := NewDSA(DepthStencilAlphaState{Stencil: [2]StencilState{{Enabled: true, ZPassOp: 9}}}); err == nil {
 		t.Error("undefined stencil op accepted")
 	}
-	d, _ = NewDSA(DepthStencilAlphaState{AlphaEnabled: true, AlphaFunc: FuncGreater, DepthBounds: true})
+	d, _ = NewDSA(DepthStencilAlphaState{AlphaEnabled: true, AlphaFunc: compare.Greater, DepthBounds: true})
 	if len(d.Flags) != 0 || len(d.Routes) != 2 || d.Routes[0].Code != RouteAlphaTest || d.Routes[1].Code != RouteDepthBounds {
 		t.Errorf("flags %v routes %v", d.Flags, d.Routes)
 	}
@@ -72,8 +77,8 @@ func TestNewDSA(t *testing.T) {
 func TestNewBlend(t *testing.T) {
 	var s BlendState
 	s.IndependentBlend = true
-	s.RT[0] = RTBlendState{BlendEnable: true, RGBFunc: EqAdd, AlphaFunc: EqMax, RGBSrc: FactorSrcAlpha,
-		RGBDst: FactorInvSrcAlpha, AlphaSrc: FactorOne, AlphaDst: FactorConstAlpha, ColorMask: MaskRGBA}
+	s.RT[0] = RTBlendState{BlendEnable: true, RGBFunc: blend.Add, AlphaFunc: blend.Max, RGBSrc: blend.SrcAlpha,
+		RGBDst: blend.OneMinusSrcAlpha, AlphaSrc: blend.One, AlphaDst: blend.ConstantAlpha, ColorMask: MaskRGBA}
 	s.RT[1] = RTBlendState{ColorMask: MaskR | MaskA}
 	b, err := NewBlend(s)
 	if err != nil {
@@ -93,7 +98,7 @@ func TestNewBlend(t *testing.T) {
 	if b.RT[1] != want1 {
 		t.Errorf("rt1 %+v, want %+v", b.RT[1], want1)
 	}
-	s.LogicOpEnable, s.LogicOp = true, LogicXor
+	s.LogicOpEnable, s.LogicOp = true, logicop.Xor
 	b, _ = NewBlend(s)
 	for i := 0; i < 2; i++ {
 		if b.RT[i].Mode != uint32(abi.BlendLogicOp)<<16|uint32(abi.BlendLogicOp) || b.RT[i].LogicOp != uint32(abi.LogicXor) {
@@ -101,7 +106,7 @@ func TestNewBlend(t *testing.T) {
 		}
 	}
 	s = BlendState{AlphaToCoverage: true, AlphaToOne: true}
-	s.RT[0] = RTBlendState{BlendEnable: true, RGBSrc: FactorSrc1Color, RGBDst: FactorOne, AlphaSrc: FactorOne, AlphaDst: FactorZero}
+	s.RT[0] = RTBlendState{BlendEnable: true, RGBSrc: blend.Src1Color, RGBDst: blend.One, AlphaSrc: blend.One, AlphaDst: blend.Zero}
 	b, err = NewBlend(s)
 	if err != nil {
 		t.Fatal(err)
@@ -126,8 +131,8 @@ func TestNewBlend(t *testing.T) {
 
 // spec: vortexpipe §3.6, facts §4 (FILTER bits, WRAP packing, BORDER A8R8G8B8)
 func TestNewSampler(t *testing.T) {
-	s, err := NewSampler(SamplerState{WrapS: WrapRepeat, WrapT: WrapClampToBorder, WrapR: WrapMirrorRepeat,
-		MinFilter: FilterLinear, MagFilter: FilterLinear, MipFilter: MipLinear, MinLod: 0.5, MaxLod: 4, LodBias: -1.25,
+	s, err := NewSampler(SamplerState{WrapS: sampler.Repeat, WrapT: sampler.ClampToBorder, WrapR: sampler.MirroredRepeat,
+		MinFilter: sampler.Linear, MagFilter: sampler.Linear, MipFilter: sampler.MipLinear, MinLod: 0.5, MaxLod: 4, LodBias: -1.25,
 		BorderColor: [4]float32{0, 0, 1, 1}})
 	if err != nil {
 		t.Fatal(err)
@@ -143,14 +148,14 @@ func TestNewSampler(t *testing.T) {
 		routes []ReasonCode
 		flags  []ReasonCode
 	}{
-		{"mirror clamp edge", SamplerState{WrapS: WrapMirrorClampToEdge}, []ReasonCode{RouteTexWrap}, nil},
-		{"mirror clamp border", SamplerState{WrapT: WrapMirrorClampToBorder}, []ReasonCode{RouteTexWrap}, nil},
-		{"legacy clamp", SamplerState{WrapR: WrapClamp}, []ReasonCode{RouteTexWrap}, nil},
-		{"bilinear mirror", SamplerState{WrapS: WrapMirrorRepeat, MagFilter: FilterLinear, MinFilter: FilterLinear}, []ReasonCode{RouteTexWrap}, nil},
-		{"bilinear border", SamplerState{WrapT: WrapClampToBorder, MagFilter: FilterLinear, MinFilter: FilterLinear}, []ReasonCode{RouteTexWrap}, nil},
-		{"nearest mirror and border", SamplerState{WrapS: WrapMirrorRepeat, WrapT: WrapClampToBorder}, nil, nil},
-		{"min≠mag", SamplerState{MinFilter: FilterLinear}, []ReasonCode{RouteTexFilter}, nil},
-		{"shadow", SamplerState{CompareMode: true, CompareFunc: FuncLEqual}, []ReasonCode{RouteTexShadow}, nil},
+		{"mirror clamp edge", SamplerState{WrapS: sampler.MirrorClampToEdge}, []ReasonCode{RouteTexWrap}, nil},
+		{"mirror clamp border", SamplerState{WrapT: sampler.MirrorClampToBorder}, []ReasonCode{RouteTexWrap}, nil},
+		{"legacy clamp", SamplerState{WrapR: sampler.Clamp}, []ReasonCode{RouteTexWrap}, nil},
+		{"bilinear mirror", SamplerState{WrapS: sampler.MirroredRepeat, MagFilter: sampler.Linear, MinFilter: sampler.Linear}, []ReasonCode{RouteTexWrap}, nil},
+		{"bilinear border", SamplerState{WrapT: sampler.ClampToBorder, MagFilter: sampler.Linear, MinFilter: sampler.Linear}, []ReasonCode{RouteTexWrap}, nil},
+		{"nearest mirror and border", SamplerState{WrapS: sampler.MirroredRepeat, WrapT: sampler.ClampToBorder}, nil, nil},
+		{"min≠mag", SamplerState{MinFilter: sampler.Linear}, []ReasonCode{RouteTexFilter}, nil},
+		{"shadow", SamplerState{CompareMode: true, CompareFunc: compare.LessEqual}, []ReasonCode{RouteTexShadow}, nil},
 		{"anisotropy", SamplerState{MaxAnisotropy: 16}, []ReasonCode{RouteTexAniso}, nil},
 		{"anisotropy 1", SamplerState{MaxAnisotropy: 1}, nil, nil},
 	}
@@ -163,7 +168,7 @@ func TestNewSampler(t *testing.T) {
 			t.Errorf("%s: routes %v flags %v", tc.name, s.Routes, s.Flags)
 		}
 	}
-	if s, _ := NewSampler(SamplerState{CompareMode: true, CompareFunc: FuncGEqual}); s.Compare != abi.CmpGEqual {
+	if s, _ := NewSampler(SamplerState{CompareMode: true, CompareFunc: compare.GreaterEqual}); s.Compare != abi.CmpGEqual {
 		t.Errorf("compare %v", s.Compare)
 	}
 	if _, err := NewSampler(SamplerState{WrapS: 8}); err == nil {
@@ -218,20 +223,20 @@ func TestNewRasterizer(t *testing.T) {
 // vortexpipe §3.6 (mipmap filter rows)
 func TestSamplerFilter(t *testing.T) {
 	tests := []struct {
-		min, mag Filter
-		mip      MipFilter
+		min, mag sampler.Filter
+		mip      sampler.MipFilter
 		word     uint32
 		mips     bool
 		routed   bool
 	}{
-		{FilterNearest, FilterNearest, MipNone, 0, false, false},
-		{FilterLinear, FilterLinear, MipNone, 1, false, false},
-		{FilterNearest, FilterNearest, MipNearest, 0, true, false},
-		{FilterLinear, FilterLinear, MipNearest, 1, true, false},
-		{FilterNearest, FilterNearest, MipLinear, 2, true, false},
-		{FilterLinear, FilterLinear, MipLinear, 3, true, false},
-		{FilterLinear, FilterNearest, MipLinear, 2, true, true},
-		{FilterNearest, FilterLinear, MipNone, 1, false, true},
+		{sampler.Nearest, sampler.Nearest, sampler.MipNone, 0, false, false},
+		{sampler.Linear, sampler.Linear, sampler.MipNone, 1, false, false},
+		{sampler.Nearest, sampler.Nearest, sampler.MipNearest, 0, true, false},
+		{sampler.Linear, sampler.Linear, sampler.MipNearest, 1, true, false},
+		{sampler.Nearest, sampler.Nearest, sampler.MipLinear, 2, true, false},
+		{sampler.Linear, sampler.Linear, sampler.MipLinear, 3, true, false},
+		{sampler.Linear, sampler.Nearest, sampler.MipLinear, 2, true, true},
+		{sampler.Nearest, sampler.Linear, sampler.MipNone, 1, false, true},
 	}
 	for _, tc := range tests {
 		s, err := NewSampler(SamplerState{MinFilter: tc.min, MagFilter: tc.mag, MipFilter: tc.mip})

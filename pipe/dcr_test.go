@@ -4,7 +4,8 @@ import (
 	"testing"
 
 	"vortexgfx/abi"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/blend"
+	"vortexgfx/gl/format"
 )
 
 func dcrMap(pairs []abi.DCRPair) (shared map[abi.DCR]uint32, perRT map[[2]uint32]uint32) {
@@ -41,7 +42,7 @@ func TestDrawDCRs(t *testing.T) {
 	var bs BlendState
 	bs.IndependentBlend = true
 	bs.RT[0] = RTBlendState{ColorMask: MaskRGBA}
-	bs.RT[1] = RTBlendState{BlendEnable: true, RGBSrc: FactorSrcAlpha, RGBDst: FactorInvSrcAlpha, AlphaSrc: FactorOne, AlphaDst: FactorZero, ColorMask: MaskR}
+	bs.RT[1] = RTBlendState{BlendEnable: true, RGBSrc: blend.SrcAlpha, RGBDst: blend.OneMinusSrcAlpha, AlphaSrc: blend.One, AlphaDst: blend.Zero, ColorMask: MaskR}
 	st.Blend, _ = NewBlend(bs)
 	key := Route(fullCaps(), Options{}, st, DrawShape{Mode: PrimTriangles, Draw: DirectDraw{Count: 3, InstanceCount: 1}}).Key
 	if key != (VariantKey{Samples: 1, BGRAMask: 2, SWOM: true}) {

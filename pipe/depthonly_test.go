@@ -3,7 +3,8 @@ package pipe
 import (
 	"testing"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/format"
 )
 
 // TestDrawDepthOnly: a framebuffer with only a depth/stencil attachment (a
@@ -28,7 +29,7 @@ void main() {}
 				if err := e.c.Clear(ClearDepth|ClearStencil, [4]float32{}, 1, 0); err != nil {
 					t.Fatal(err)
 				}
-				d, _ := e.c.CreateDSAState(DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: FuncLess})
+				d, _ := e.c.CreateDSAState(DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: compare.Less})
 				e.c.BindDSAState(d)
 				e.program(t, testVS, depthFS)
 				v := append(quadVerts(0.5, [4]float32{1, 0, 0, 1}, -0.9, -0.9, 0.5, 0.5), quadVerts(-0.2, [4]float32{0, 1, 0, 1}, -0.4, -0.6, 0.9, 0.9)...)
@@ -55,7 +56,7 @@ void main() {}
 				if err := e.c.Clear(ClearColor, [4]float32{0, 0, 0, 1}, 1, 0); err != nil {
 					t.Fatal(err)
 				}
-				eq, _ := e.c.CreateDSAState(DepthStencilAlphaState{DepthEnabled: true, DepthFunc: FuncEqual})
+				eq, _ := e.c.CreateDSAState(DepthStencilAlphaState{DepthEnabled: true, DepthFunc: compare.Equal})
 				e.c.BindDSAState(eq)
 				e.program(t, testVS, testFS)
 				draw()

@@ -8,7 +8,10 @@ import (
 	"vortexgfx/device/swom"
 	"vortexgfx/gfx/frontend"
 	"vortexgfx/gfx/shaderdev"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/blend"
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/sampler"
 	"vortexgfx/shader/ir"
 )
 
@@ -364,10 +367,10 @@ func (d *devScreen) texture(v *SamplerView, sm *Sampler, swTex bool) (shaderdev.
 	t := shaderdev.Texture{Width: uint32(desc.Width), Height: uint32(desc.Height), Mip: shaderdev.MipNone,
 		WrapU: abi.WrapRepeat, WrapV: abi.WrapRepeat}
 	if sm != nil {
-		t.Bilinear = sm.State.MagFilter == FilterLinear
-		code, _, _ := TexWrapEncoding(sm.State.WrapS)
+		t.Bilinear = sm.State.MagFilter == sampler.Linear
+		code, _, _ := sm.State.WrapS.TEX()
 		t.WrapU = code
-		code, _, _ = TexWrapEncoding(sm.State.WrapT)
+		code, _, _ = sm.State.WrapT.TEX()
 		t.WrapV = code
 	}
 	r.mu.RLock()
@@ -421,11 +424,11 @@ func ffTexture(v *SamplerView, sm *Sampler) bool {
 		return true
 	}
 	ss := &sm.State
-	if ss.MipFilter != MipNone || ss.MinFilter != ss.MagFilter || ss.CompareMode || len(sm.Routes)+len(sm.Flags) > 0 {
+	if ss.MipFilter != sampler.MipNone || ss.MinFilter != ss.MagFilter || ss.CompareMode || len(sm.Routes)+len(sm.Flags) > 0 {
 		return false
 	}
-	for _, w := range [2]Wrap{ss.WrapS, ss.WrapT} {
-		if _, ff, ok := TexWrapEncoding(w); !ok || !ff || w == WrapClampToBorder {
+	for _, w := range [2]sampler.Wrap{ss.WrapS, ss.WrapT} {
+		if _, ff, ok := w.TEX(); !ok || !ff || w == sampler.ClampToBorder {
 			return false
 		}
 	}
@@ -479,7 +482,7 @@ func mergeState(st *BoundState) swom.State {
 	if d := st.DSA; d != nil {
 		ds := &d.State
 		if fb.Zsbuf != nil && ds.DepthEnabled {
-			s.DepthTest, s.DepthFunc, s.DepthWrite = true, abi.CompareFunc(d.DepthFunc), ds.DepthWrite
+			s.DepthTest, s.DepthFunc, s.DepthWrite = true, ds.DepthFunc, ds.DepthWrite
 		}
 		if fb.Zsbuf != nil && d.StencilEnabled() {
 			s.StencilTest = true
@@ -488,9 +491,7 @@ func mergeState(st *BoundState) swom.State {
 				back = ds.Stencil[0]
 			}
 			face := func(f StencilState, ref uint8) swom.Face {
-				fn, _ := OMCompare(f.Func)
-				op := func(o StencilOp) abi.StencilOp { v, _ := OMStencilOp(o); return v }
-				return swom.Face{Func: fn, Fail: op(f.FailOp), ZFail: op(f.ZFailOp), ZPass: op(f.ZPassOp),
+				return swom.Face{Func: f.Func, Fail: f.FailOp, ZFail: f.ZFailOp, ZPass: f.ZPassOp,
 					Ref: ref, ReadMask: f.ValueMask, WriteMask: f.WriteMask}
 			}
 			s.Front = face(ds.Stencil[0], uint8(st.StencilRef))
@@ -499,13 +500,12 @@ func mergeState(st *BoundState) swom.State {
 		if fb.Zsbuf != nil && ds.DepthBounds {
 			s.DepthBounds, s.BoundsMin, s.BoundsMax = true, float32(ds.DepthBoundsMin), float32(ds.DepthBoundsMax)
 		}
-		if ds.AlphaEnabled && ds.AlphaFunc != FuncAlways {
-			f, _ := OMCompare(ds.AlphaFunc)
-			s.AlphaTest, s.AlphaFunc, s.AlphaRef = true, f, ds.AlphaRef
+		if ds.AlphaEnabled && ds.AlphaFunc != compare.Always {
+			s.AlphaTest, s.AlphaFunc, s.AlphaRef = true, ds.AlphaFunc, ds.AlphaRef
 		}
 	}
-	def := swom.Blend{WriteMask: MaskRGBA, EqRGB: abi.BlendAdd, EqA: abi.BlendAdd,
-		SrcRGB: swom.Factor(abi.BlendOne), SrcA: swom.Factor(abi.BlendOne), DstRGB: swom.Factor(abi.BlendZero), DstA: swom.Factor(abi.BlendZero)}
+	def := swom.Blend{WriteMask: MaskRGBA, EqRGB: blend.Add, EqA: blend.Add,
+		SrcRGB: blend.One, SrcA: blend.One, DstRGB: blend.Zero, DstA: blend.Zero}
 	for i := range s.Targets {
 		bl := def
 		if b := st.Blend; b != nil {
@@ -515,19 +515,15 @@ func mergeState(st *BoundState) swom.State {
 			}
 			bl.WriteMask = rt.ColorMask & MaskRGBA
 			if rt.BlendEnable && !b.State.LogicOpEnable {
-				mr, _ := OMBlendMode(rt.RGBFunc)
-				ma, _ := OMBlendMode(rt.AlphaFunc)
-				f := mergeFactor
-				bl.Enable, bl.EqRGB, bl.EqA = true, mr, ma
-				bl.SrcRGB, bl.SrcA, bl.DstRGB, bl.DstA = f(rt.RGBSrc), f(rt.AlphaSrc), f(rt.RGBDst), f(rt.AlphaDst)
+				bl.Enable, bl.EqRGB, bl.EqA = true, rt.RGBFunc, rt.AlphaFunc
+				bl.SrcRGB, bl.SrcA, bl.DstRGB, bl.DstA = rt.RGBSrc, rt.AlphaSrc, rt.RGBDst, rt.AlphaDst
 			}
 		}
 		s.Targets[i].Blend = bl
 	}
 	if b := st.Blend; b != nil {
 		if b.State.LogicOpEnable {
-			lop, _ := OMLogicOp(b.State.LogicOp)
-			s.LogicOpEnable, s.LogicOp = true, lop
+			s.LogicOpEnable, s.LogicOp = true, b.State.LogicOp
 		}
 		s.DualSource = b.DualSource
 		s.AlphaToCoverage, s.AlphaToOne = b.State.AlphaToCoverage, b.State.AlphaToOne
@@ -545,21 +541,4 @@ func mergeState(st *BoundState) swom.State {
 	}
 	s.Constant = st.BlendColorF
 	return s
-}
-
-// mergeFactor maps a blend factor to the merger's: the OM's 15 and the four
-// dual-source factors only the software merger has. spec: vortexpipe §3.7
-func mergeFactor(x BlendFactor) swom.Factor {
-	switch x {
-	case FactorSrc1Color:
-		return swom.Src1Color
-	case FactorInvSrc1Color:
-		return swom.OneMinusSrc1Color
-	case FactorSrc1Alpha:
-		return swom.Src1Alpha
-	case FactorInvSrc1Alpha:
-		return swom.OneMinusSrc1Alpha
-	}
-	v, _ := OMBlendFactor(x)
-	return swom.Factor(v)
 }

@@ -7,7 +7,7 @@ import (
 
 	"vortexgfx/config"
 	"vortexgfx/gfx/shaderdev"
-	"vortexgfx/ref/sampler"
+	"vortexgfx/gl/sampler"
 	"vortexgfx/runtime"
 )
 

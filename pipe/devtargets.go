@@ -8,7 +8,7 @@ import (
 	"vortexgfx/abi"
 	"vortexgfx/device/swom"
 	"vortexgfx/gfx/shaderdev"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // The device's render targets mirror the framebuffer. A framebuffer of one

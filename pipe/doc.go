@@ -7,7 +7,11 @@
 //
 // # State capture (§1.4)
 //
-// NewDSA, NewBlend, NewSampler and NewRasterizer turn GL/Vulkan-ordered state
+// The fixed-function enums of the CSO descriptions are the gl tree's, one per
+// concept (compare.Func, stencil.Op, blend.Factor, blend.Equation,
+// logicop.Op), shared with ref, scene and the software merger; each has one
+// explicit mapping onto its OM code (the OM method), which capture uses.
+// NewDSA, NewBlend, NewSampler and NewRasterizer turn that state
 // into OM/TEX register words once: DEPTH_FUNC in the OM's compare order, the
 // two-sided STENCIL_* words (front [15:0], back [31:16]), BLEND_MODE/BLEND_FUNC/
 // LOGIC_OP per attachment (a logic op supersedes blending), CBUF_WRITEMASK and

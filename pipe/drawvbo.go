@@ -9,8 +9,10 @@ import (
 	"math"
 
 	"vortexgfx/gfx/shaderdev"
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/stencil"
 	"vortexgfx/ref"
-	"vortexgfx/ref/format"
 	"vortexgfx/shader/ir"
 )
 
@@ -352,8 +354,8 @@ func (c *Context) countSamples(t *ref.Target, s *ref.State, in ref.VertexInput, 
 		}
 		cs := *s
 		cs.StencilTest = true
-		face := ref.StencilFace{Func: ref.CompareFunc(FuncAlways), ReadMask: 0xFF, WriteMask: 0xFF,
-			Fail: ref.StencilKeep, DepthFail: ref.StencilKeep, Pass: ref.StencilIncrWrap}
+		face := ref.StencilFace{Func: compare.Always, ReadMask: 0xFF, WriteMask: 0xFF,
+			Fail: stencil.Keep, DepthFail: stencil.Keep, Pass: stencil.IncrWrap}
 		cs.StencilFront, cs.StencilBack = face, face
 		cs.Depth.Write = false
 		if err := ref.Draw(context.Background(), ct, &cs, in, p); err != nil {

@@ -8,7 +8,12 @@ import (
 	"testing"
 
 	"vortexgfx/config"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/blend"
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/logicop"
+	"vortexgfx/gl/sampler"
+	"vortexgfx/gl/stencil"
 )
 
 // drawEnv is a 32x32 RGBA8 framebuffer (with a D24S8 attachment when depth is
@@ -210,8 +215,8 @@ func TestDrawDifferential(t *testing.T) {
 				return err
 			}
 			e.posCol(t, quadVerts(0, [4]float32{1, 0.5, 0, 0.5}, -0.7, -0.7, 0.7, 0.7)...)
-			b, err := e.c.CreateBlendState(BlendState{RT: [8]RTBlendState{{BlendEnable: true, RGBSrc: FactorSrcAlpha,
-				RGBDst: FactorInvSrcAlpha, AlphaSrc: FactorOne, AlphaDst: FactorZero, ColorMask: MaskRGBA}}})
+			b, err := e.c.CreateBlendState(BlendState{RT: [8]RTBlendState{{BlendEnable: true, RGBSrc: blend.SrcAlpha,
+				RGBDst: blend.OneMinusSrcAlpha, AlphaSrc: blend.One, AlphaDst: blend.Zero, ColorMask: MaskRGBA}}})
 			if err != nil {
 				return err
 			}
@@ -223,7 +228,7 @@ func TestDrawDifferential(t *testing.T) {
 			if err := e.c.Clear(ClearColor|ClearDepth|ClearStencil, [4]float32{0, 0, 0, 1}, 1, 0); err != nil {
 				return err
 			}
-			d, err := e.c.CreateDSAState(DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: FuncLess})
+			d, err := e.c.CreateDSAState(DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: compare.Less})
 			if err != nil {
 				return err
 			}
@@ -271,7 +276,7 @@ func TestDrawDifferential(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			smp, err := e.c.CreateSamplerState(SamplerState{WrapS: WrapRepeat, WrapT: WrapClampToEdge})
+			smp, err := e.c.CreateSamplerState(SamplerState{WrapS: sampler.Repeat, WrapT: sampler.ClampToEdge})
 			if err != nil {
 				return err
 			}
@@ -361,8 +366,8 @@ void main() { o_col = v_col * scale + bias; }
 		}
 		v := append(quadVerts(0, red, -1, -1, 0, 1), quadVerts(0.5, green, -1, -1, 1, 1)...)
 		e.posCol(t, v...)
-		mark, err := e.c.CreateDSAState(DepthStencilAlphaState{Stencil: [2]StencilState{{Enabled: true, Func: FuncAlways,
-			ZPassOp: StencilReplace, ValueMask: 0xFF, WriteMask: 0xFF}}})
+		mark, err := e.c.CreateDSAState(DepthStencilAlphaState{Stencil: [2]StencilState{{Enabled: true, Func: compare.Always,
+			ZPassOp: stencil.Replace, ValueMask: 0xFF, WriteMask: 0xFF}}})
 		if err != nil {
 			return err
 		}
@@ -387,17 +392,17 @@ void main() { o_col = v_col * scale + bias; }
 		draw  func(t testing.TB, e *drawEnv) error
 	}{
 		{"stencil equal", true, func(t testing.TB, e *drawEnv) error {
-			return stencilMask(t, e, DepthStencilAlphaState{Stencil: [2]StencilState{{Enabled: true, Func: FuncEqual,
+			return stencilMask(t, e, DepthStencilAlphaState{Stencil: [2]StencilState{{Enabled: true, Func: compare.Equal,
 				ValueMask: 0xFF, WriteMask: 0xFF}}})
 		}},
 		{"stencil two-sided incr, depth fail", true, func(t testing.TB, e *drawEnv) error {
-			if err := stencilMask(t, e, DepthStencilAlphaState{DepthEnabled: true, DepthFunc: FuncGreater,
-				Stencil: [2]StencilState{{Enabled: true, Func: FuncNotEqual, ValueMask: 0xFF, WriteMask: 0xFF, ZFailOp: StencilIncr},
-					{Enabled: true, Func: FuncAlways, ValueMask: 0xFF, WriteMask: 0xFF, ZFailOp: StencilZero}}}); err != nil {
+			if err := stencilMask(t, e, DepthStencilAlphaState{DepthEnabled: true, DepthFunc: compare.Greater,
+				Stencil: [2]StencilState{{Enabled: true, Func: compare.NotEqual, ValueMask: 0xFF, WriteMask: 0xFF, ZFailOp: stencil.Incr},
+					{Enabled: true, Func: compare.Always, ValueMask: 0xFF, WriteMask: 0xFF, ZFailOp: stencil.Zero}}}); err != nil {
 				return err
 			}
 			// Show the stencil values: draw where stencil == 1.
-			show, _ := e.c.CreateDSAState(DepthStencilAlphaState{Stencil: [2]StencilState{{Enabled: true, Func: FuncEqual, ValueMask: 0xFF}}})
+			show, _ := e.c.CreateDSAState(DepthStencilAlphaState{Stencil: [2]StencilState{{Enabled: true, Func: compare.Equal, ValueMask: 0xFF}}})
 			e.c.BindDSAState(show)
 			e.c.SetStencilRef(1, 1)
 			e.posCol(t, quadVerts(0, blue, -1, -1, 1, 1)...)
@@ -408,7 +413,7 @@ void main() { o_col = v_col * scale + bias; }
 			if err := e.c.Clear(ClearColor, [4]float32{0.2, 0.6, 1, 1}, 1, 0); err != nil {
 				return err
 			}
-			b, err := e.c.CreateBlendState(BlendState{LogicOpEnable: true, LogicOp: LogicXor, RT: [8]RTBlendState{{ColorMask: MaskRGBA}}})
+			b, err := e.c.CreateBlendState(BlendState{LogicOpEnable: true, LogicOp: logicop.Xor, RT: [8]RTBlendState{{ColorMask: MaskRGBA}}})
 			if err != nil {
 				return err
 			}
@@ -418,7 +423,7 @@ void main() { o_col = v_col * scale + bias; }
 		}},
 		{"alpha test (software merger)", false, func(t testing.TB, e *drawEnv) error {
 			e.program(t, testVS, testFS)
-			d, err := e.c.CreateDSAState(DepthStencilAlphaState{AlphaEnabled: true, AlphaFunc: FuncGreater, AlphaRef: 0.5})
+			d, err := e.c.CreateDSAState(DepthStencilAlphaState{AlphaEnabled: true, AlphaFunc: compare.Greater, AlphaRef: 0.5})
 			if err != nil {
 				return err
 			}
@@ -439,7 +444,7 @@ void main() { o_col = v_col * scale + bias; }
 			if err := e.c.Clear(ClearColor|ClearDepth|ClearStencil, [4]float32{0, 0, 0, 1}, 0.3, 0); err != nil {
 				return err
 			}
-			d1, _ := e.c.CreateDSAState(DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: FuncAlways})
+			d1, _ := e.c.CreateDSAState(DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: compare.Always})
 			e.c.BindDSAState(d1)
 			e.posCol(t, append(quadVerts(0.8, red, -1, -1, 0, 1), quadVerts(0, green, -1, -1, 1, 1)...)...)
 			if err := e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Count: 4}}}); err != nil {
@@ -549,7 +554,7 @@ func TestPathSwitch(t *testing.T) {
 		if err := e.c.Clear(ClearColor|ClearDepth|ClearStencil, [4]float32{0, 0, 0.25, 1}, 1, 0); err != nil {
 			t.Fatal(err)
 		}
-		d, _ := e.c.CreateDSAState(DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: FuncLEqual})
+		d, _ := e.c.CreateDSAState(DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: compare.LessEqual})
 		e.c.BindDSAState(d)
 		v := append(quadVerts(0.5, [4]float32{1, 0, 0, 1}, -0.9, -0.9, 0.3, 0.3), quadVerts(0, [4]float32{0, 1, 0, 1}, -0.3, -0.3, 0.9, 0.9)...)
 		v = append(v, quadVerts(0.2, [4]float32{1, 1, 0, 1}, -0.6, -0.6, 0.6, 0.6)...)
@@ -659,7 +664,7 @@ func TestQueriesAndConditions(t *testing.T) {
 	if err := e.c.Clear(ClearColor|ClearDepth|ClearStencil, [4]float32{}, 1, 0); err != nil {
 		t.Fatal(err)
 	}
-	d, _ := e.c.CreateDSAState(DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: FuncLess})
+	d, _ := e.c.CreateDSAState(DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: compare.Less})
 	e.c.BindDSAState(d)
 	// A full-screen quad at z=0, then a half-screen one behind it, then in front.
 	v := quadVerts(0, [4]float32{1, 0, 0, 1}, -1, -1, 1, 1)

@@ -4,13 +4,15 @@ import (
 	"fmt"
 
 	"vortexgfx/abi"
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/stencil"
 )
 
 // StencilState is one face of the stencil test (pipe_stencil_state).
 type StencilState struct {
 	Enabled                  bool
-	Func                     CompareFunc
-	FailOp, ZFailOp, ZPassOp StencilOp
+	Func                     compare.Func
+	FailOp, ZFailOp, ZPassOp stencil.Op
 	ValueMask, WriteMask     uint8
 }
 
@@ -20,10 +22,10 @@ type StencilState struct {
 type DepthStencilAlphaState struct {
 	DepthEnabled   bool
 	DepthWrite     bool
-	DepthFunc      CompareFunc
+	DepthFunc      compare.Func
 	Stencil        [2]StencilState
 	AlphaEnabled   bool
-	AlphaFunc      CompareFunc
+	AlphaFunc      compare.Func
 	AlphaRef       float32
 	DepthBounds    bool
 	DepthBoundsMin float64
@@ -64,13 +66,13 @@ func stencilFace(s StencilState) ([4]uint32, error) {
 	if !s.Enabled {
 		return [4]uint32{uint32(abi.CmpAlways), uint32(abi.StencilKeep), uint32(abi.StencilKeep), uint32(abi.StencilKeep)}, nil
 	}
-	f, ok := OMCompare(s.Func)
+	f, ok := s.Func.OM()
 	if !ok {
 		return [4]uint32{}, fmt.Errorf("stencil func %d undefined", s.Func)
 	}
 	out := [4]uint32{uint32(f)}
-	for i, o := range [3]StencilOp{s.FailOp, s.ZFailOp, s.ZPassOp} {
-		v, ok := OMStencilOp(o)
+	for i, o := range [3]stencil.Op{s.FailOp, s.ZFailOp, s.ZPassOp} {
+		v, ok := o.OM()
 		if !ok {
 			return [4]uint32{}, fmt.Errorf("stencil op %d undefined", o)
 		}
@@ -84,7 +86,7 @@ func stencilFace(s StencilState) ([4]uint32, error) {
 func NewDSA(s DepthStencilAlphaState) (*DSA, error) {
 	d := &DSA{State: s, DepthFunc: uint32(abi.CmpAlways)}
 	if s.DepthEnabled {
-		f, ok := OMCompare(s.DepthFunc)
+		f, ok := s.DepthFunc.OM()
 		if !ok {
 			return nil, fmt.Errorf("pipe: dsa: depth func %d undefined", s.DepthFunc)
 		}
@@ -93,7 +95,7 @@ func NewDSA(s DepthStencilAlphaState) (*DSA, error) {
 			d.DepthWriteMask = 1
 		}
 		switch s.DepthFunc {
-		case FuncLess, FuncLEqual, FuncGreater, FuncGEqual:
+		case compare.Less, compare.LessEqual, compare.Greater, compare.GreaterEqual:
 			d.MonotoneDepth = true
 		}
 	}
@@ -114,7 +116,7 @@ func NewDSA(s DepthStencilAlphaState) (*DSA, error) {
 		if face.Enabled {
 			masks[i] = uint32(face.ValueMask)
 			wmasks[i] = uint32(face.WriteMask)
-			if face.WriteMask != 0 && (face.FailOp != StencilKeep || face.ZFailOp != StencilKeep || face.ZPassOp != StencilKeep) {
+			if face.WriteMask != 0 && (face.FailOp != stencil.Keep || face.ZFailOp != stencil.Keep || face.ZPassOp != stencil.Keep) {
 				d.StencilWrites = true
 			}
 		}
@@ -126,10 +128,10 @@ func NewDSA(s DepthStencilAlphaState) (*DSA, error) {
 	d.StencilMask = abi.PackHalves(masks[0], masks[1])
 	d.StencilWriteMask = abi.PackHalves(wmasks[0], wmasks[1])
 	if s.AlphaEnabled {
-		if _, ok := OMCompare(s.AlphaFunc); !ok {
+		if _, ok := s.AlphaFunc.OM(); !ok {
 			return nil, fmt.Errorf("pipe: dsa: alpha func %d undefined", s.AlphaFunc)
 		}
-		if s.AlphaFunc != FuncAlways {
+		if s.AlphaFunc != compare.Always {
 			d.Routes = append(d.Routes, Reason{RouteAlphaTest, "func " + s.AlphaFunc.String()})
 		}
 	}

@@ -8,8 +8,8 @@ import (
 	"math"
 
 	"vortexgfx/config"
+	"vortexgfx/gl/format"
 	"vortexgfx/pipe"
-	"vortexgfx/ref/format"
 )
 
 // ExampleContext_Plan routes a triangle strip to the device (translated to a list)

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"vortexgfx/abi"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // LevelSize returns the texel dimensions of a mip level.

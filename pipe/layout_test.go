@@ -5,7 +5,7 @@ import (
 	"encoding/binary"
 	"testing"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 func TestImageOffset(t *testing.T) {

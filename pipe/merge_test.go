@@ -2,6 +2,8 @@ package pipe
 
 import (
 	"testing"
+	"vortexgfx/gl/blend"
+	"vortexgfx/gl/compare"
 )
 
 // The software merger's state beyond the FF OM (dual-source blending,
@@ -50,25 +52,25 @@ func TestDrawMergerSW(t *testing.T) {
 	k := [4]float32{0.25, 0.5, 0.75, 0.6}
 	tests := []mergeCase{
 		{name: "dual source ONE, SRC1_COLOR", fs: dualFS, refFS: testFS,
-			blend: rgba(RTBlendState{BlendEnable: true, RGBSrc: FactorOne, RGBDst: FactorSrc1Color,
-				AlphaSrc: FactorOne, AlphaDst: FactorSrc1Alpha}),
-			refBlend: rgba(RTBlendState{BlendEnable: true, RGBSrc: FactorOne, RGBDst: FactorConstColor,
-				AlphaSrc: FactorOne, AlphaDst: FactorConstAlpha}),
+			blend: rgba(RTBlendState{BlendEnable: true, RGBSrc: blend.One, RGBDst: blend.Src1Color,
+				AlphaSrc: blend.One, AlphaDst: blend.Src1Alpha}),
+			refBlend: rgba(RTBlendState{BlendEnable: true, RGBSrc: blend.One, RGBDst: blend.ConstantColor,
+				AlphaSrc: blend.One, AlphaDst: blend.ConstantAlpha}),
 			constant: k, colors: flat([4]float32{0.2, 0.1, 0.05, 0.3}), route: RouteDualSource},
 		{name: "dual source SRC1_ALPHA, INV_SRC1_COLOR", fs: dualFS, refFS: testFS,
-			blend: rgba(RTBlendState{BlendEnable: true, RGBSrc: FactorSrc1Alpha, RGBDst: FactorInvSrc1Color,
-				AlphaSrc: FactorInvSrc1Alpha, AlphaDst: FactorOne}),
-			refBlend: rgba(RTBlendState{BlendEnable: true, RGBSrc: FactorConstAlpha, RGBDst: FactorInvConstColor,
-				AlphaSrc: FactorInvConstAlpha, AlphaDst: FactorOne}),
+			blend: rgba(RTBlendState{BlendEnable: true, RGBSrc: blend.Src1Alpha, RGBDst: blend.OneMinusSrc1Color,
+				AlphaSrc: blend.OneMinusSrc1Alpha, AlphaDst: blend.One}),
+			refBlend: rgba(RTBlendState{BlendEnable: true, RGBSrc: blend.ConstantAlpha, RGBDst: blend.OneMinusConstantColor,
+				AlphaSrc: blend.OneMinusConstantAlpha, AlphaDst: blend.One}),
 			constant: k, colors: ramp, route: RouteDualSource},
 		{name: "alpha to coverage", fs: testFS, refFS: a2cOracleFS,
 			blend:    BlendState{AlphaToCoverage: true, RT: [MaxRenderTargets]RTBlendState{{ColorMask: MaskRGBA}}},
 			refBlend: rgba(RTBlendState{}), colors: ramp, route: RouteAlphaToCoverage},
 		{name: "alpha to one", fs: testFS, refFS: testFS,
 			blend: BlendState{AlphaToOne: true, RT: [MaxRenderTargets]RTBlendState{{BlendEnable: true, ColorMask: MaskRGBA,
-				RGBSrc: FactorSrcAlpha, RGBDst: FactorInvSrcAlpha, AlphaSrc: FactorOne, AlphaDst: FactorZero}}},
-			refBlend: rgba(RTBlendState{BlendEnable: true, RGBSrc: FactorSrcAlpha, RGBDst: FactorInvSrcAlpha,
-				AlphaSrc: FactorOne, AlphaDst: FactorZero}),
+				RGBSrc: blend.SrcAlpha, RGBDst: blend.OneMinusSrcAlpha, AlphaSrc: blend.One, AlphaDst: blend.Zero}}},
+			refBlend: rgba(RTBlendState{BlendEnable: true, RGBSrc: blend.SrcAlpha, RGBDst: blend.OneMinusSrcAlpha,
+				AlphaSrc: blend.One, AlphaDst: blend.Zero}),
 			colors:    flat([4]float32{0.8, 0.4, 0.2, 0.3}),
 			refColors: flat([4]float32{0.8, 0.4, 0.2, 1}), route: RouteAlphaToOne},
 	}
@@ -135,7 +137,7 @@ func TestDrawDepthClamp(t *testing.T) {
 		if err := e.c.Clear(ClearColor|ClearDepth|ClearStencil, [4]float32{0, 0, 0, 1}, 1, 0); err != nil {
 			t.Fatal(err)
 		}
-		d, err := e.c.CreateDSAState(DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: FuncLEqual})
+		d, err := e.c.CreateDSAState(DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: compare.LessEqual})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -229,9 +231,9 @@ layout(location = 0, index = 1) out vec4 o1;
 void main() { o0 = v_col; o1 = vec4(0.25, 0.5, 0.75, 0.6); }
 `
 	bs := BlendState{RT: [MaxRenderTargets]RTBlendState{{BlendEnable: true, ColorMask: MaskRGBA,
-		RGBSrc: FactorOne, RGBDst: FactorInvSrc1Color, AlphaSrc: FactorSrc1Alpha, AlphaDst: FactorOne}}}
+		RGBSrc: blend.One, RGBDst: blend.OneMinusSrc1Color, AlphaSrc: blend.Src1Alpha, AlphaDst: blend.One}}}
 	refBS := BlendState{RT: [MaxRenderTargets]RTBlendState{{BlendEnable: true, ColorMask: MaskRGBA,
-		RGBSrc: FactorOne, RGBDst: FactorInvConstColor, AlphaSrc: FactorConstAlpha, AlphaDst: FactorOne}}}
+		RGBSrc: blend.One, RGBDst: blend.OneMinusConstantColor, AlphaSrc: blend.ConstantAlpha, AlphaDst: blend.One}}}
 	cols := [4][4]float32{{1, 0, 0, 0.5}, {0, 1, 0, 1}, {0, 0, 1, 0.2}, {1, 1, 0, 0.9}}
 	k := [4]float32{0.25, 0.5, 0.75, 0.6}
 	dev := mergeDraw(t, Options{Strict: true}, fs, bs, k, cols, RasterizerState{})

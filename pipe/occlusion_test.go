@@ -1,6 +1,9 @@
 package pipe
 
-import "testing"
+import (
+	"testing"
+	"vortexgfx/gl/compare"
+)
 
 // TestOcclusionDevice: an occlusion counter over a partly hidden triangle
 // counts on the device (the software merger's passing samples, STRICT) what
@@ -13,7 +16,7 @@ func TestOcclusionDevice(t *testing.T) {
 		if err := e.c.Clear(ClearColor|ClearDepth|ClearStencil, [4]float32{}, 1, 0); err != nil {
 			t.Fatal(err)
 		}
-		d, _ := e.c.CreateDSAState(DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: FuncLess})
+		d, _ := e.c.CreateDSAState(DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: compare.Less})
 		e.c.BindDSAState(d)
 		v := quadVerts(0, [4]float32{1, 0, 0, 1}, -0.3, -1, 0.5, 0.4)
 		for _, p := range [][3]float32{{-0.9, -0.8, 0.5}, {0.9, -0.6, -0.5}, {0.1, 0.9, 0.2}} {

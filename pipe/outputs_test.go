@@ -3,7 +3,8 @@ package pipe
 import (
 	"testing"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/format"
 )
 
 // TestDrawDroppedOutputs: fragment outputs without a bound attachment are
@@ -46,7 +47,7 @@ func TestDrawDroppedOutputs(t *testing.T) {
 			if err := e.c.Clear(ClearDepth, [4]float32{}, 1, 0); err != nil {
 				t.Fatal(err)
 			}
-			d, _ := e.c.CreateDSAState(DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: FuncLess})
+			d, _ := e.c.CreateDSAState(DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: compare.Less})
 			e.c.BindDSAState(d)
 			e.program(t, testVS, testFS)
 			e.posCol(t, quadVerts(0.25, [4]float32{1, 1, 1, 1}, -0.8, -0.7, 0.6, 0.9)...)

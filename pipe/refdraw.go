@@ -7,10 +7,10 @@ import (
 	"math"
 	"runtime"
 
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/sampler"
 	"vortexgfx/ref"
-	"vortexgfx/ref/format"
 	"vortexgfx/ref/program"
-	"vortexgfx/ref/sampler"
 	"vortexgfx/shader/ir"
 )
 
@@ -30,30 +30,6 @@ func refViewport(v Viewport, w, h int) ref.Viewport {
 		W: 2 * v.Scale[0], H: 2 * v.Scale[1],
 		MinDepth: v.Translate[2] - v.Scale[2], MaxDepth: v.Translate[2] + v.Scale[2],
 	}
-}
-
-var refFactors = [numBlendFactors]ref.BlendFactor{
-	FactorZero: ref.Zero, FactorOne: ref.One, FactorSrcColor: ref.SrcColor, FactorInvSrcColor: ref.OneMinusSrcColor,
-	FactorSrcAlpha: ref.SrcAlpha, FactorInvSrcAlpha: ref.OneMinusSrcAlpha, FactorDstColor: ref.DstColor,
-	FactorInvDstColor: ref.OneMinusDstColor, FactorDstAlpha: ref.DstAlpha, FactorInvDstAlpha: ref.OneMinusDstAlpha,
-	FactorConstColor: ref.ConstantColor, FactorInvConstColor: ref.OneMinusConstantColor,
-	FactorConstAlpha: ref.ConstantAlpha, FactorInvConstAlpha: ref.OneMinusConstantAlpha,
-	FactorSrcAlphaSaturate: ref.SrcAlphaSaturate, FactorSrc1Color: ref.Src1Color, FactorInvSrc1Color: ref.OneMinusSrc1Color,
-	FactorSrc1Alpha: ref.Src1Alpha, FactorInvSrc1Alpha: ref.OneMinusSrc1Alpha,
-}
-
-var refStencilOps = [...]ref.StencilOp{
-	StencilKeep: ref.StencilKeep, StencilZero: ref.StencilZero, StencilReplace: ref.StencilReplace,
-	StencilIncr: ref.StencilIncr, StencilDecr: ref.StencilDecr, StencilIncrWrap: ref.StencilIncrWrap,
-	StencilDecrWrap: ref.StencilDecrWrap, StencilInvert: ref.StencilInvert,
-}
-
-var refLogicOps = [...]ref.LogicOp{
-	LogicClear: ref.LogicClear, LogicNor: ref.LogicNor, LogicAndInverted: ref.LogicAndInverted,
-	LogicCopyInverted: ref.LogicCopyInverted, LogicAndReverse: ref.LogicAndReverse, LogicInvert: ref.LogicInvert,
-	LogicXor: ref.LogicXor, LogicNand: ref.LogicNand, LogicAnd: ref.LogicAnd, LogicEquiv: ref.LogicEquiv,
-	LogicNoop: ref.LogicNoop, LogicOrInverted: ref.LogicOrInverted, LogicCopy: ref.LogicCopy,
-	LogicOrReverse: ref.LogicOrReverse, LogicOr: ref.LogicOr, LogicSet: ref.LogicSet,
 }
 
 var refTopologies = [numPrimModes]ref.Topology{
@@ -105,12 +81,12 @@ func refState(st *BoundState, l *linked, info *DrawInfo, texs []ref.TextureBindi
 	if d := st.DSA; d != nil {
 		ds := &d.State
 		if ds.AlphaEnabled {
-			s.AlphaTest, s.AlphaFunc, s.AlphaRef = true, ref.CompareFunc(ds.AlphaFunc), ds.AlphaRef
+			s.AlphaTest, s.AlphaFunc, s.AlphaRef = true, ds.AlphaFunc, ds.AlphaRef
 		}
 		if fb.Zsbuf != nil {
 			zf := fb.Zsbuf.Fmt()
 			if zf.IsDepth() && ds.DepthEnabled {
-				s.Depth.Test, s.Depth.Func, s.Depth.Write = true, ref.CompareFunc(ds.DepthFunc), ds.DepthWrite
+				s.Depth.Test, s.Depth.Func, s.Depth.Write = true, ds.DepthFunc, ds.DepthWrite
 			}
 			if ds.DepthBounds {
 				s.Depth.BoundsTest = true
@@ -123,8 +99,8 @@ func refState(st *BoundState, l *linked, info *DrawInfo, texs []ref.TextureBindi
 					back = ds.Stencil[0]
 				}
 				face := func(f StencilState, ref8 uint8) ref.StencilFace {
-					return ref.StencilFace{Func: ref.CompareFunc(f.Func), Ref: ref8, ReadMask: f.ValueMask, WriteMask: f.WriteMask,
-						Fail: refStencilOps[f.FailOp&7], DepthFail: refStencilOps[f.ZFailOp&7], Pass: refStencilOps[f.ZPassOp&7]}
+					return ref.StencilFace{Func: f.Func, Ref: ref8, ReadMask: f.ValueMask, WriteMask: f.WriteMask,
+						Fail: f.FailOp, DepthFail: f.ZFailOp, Pass: f.ZPassOp}
 				}
 				s.StencilFront = face(ds.Stencil[0], uint8(st.StencilRef))
 				s.StencilBack = face(back, uint8(st.StencilRef>>16))
@@ -142,20 +118,20 @@ func refState(st *BoundState, l *linked, info *DrawInfo, texs []ref.TextureBindi
 			out.WriteMask = rt.ColorMask & MaskRGBA
 			if rt.BlendEnable && !bs.LogicOpEnable {
 				out.Enable = true
-				out.EqRGB, out.EqAlpha = ref.BlendEq(rt.RGBFunc), ref.BlendEq(rt.AlphaFunc)
-				out.SrcRGB, out.DstRGB = refFactors[rt.RGBSrc%numBlendFactors], refFactors[rt.RGBDst%numBlendFactors]
-				out.SrcAlpha, out.DstAlpha = refFactors[rt.AlphaSrc%numBlendFactors], refFactors[rt.AlphaDst%numBlendFactors]
+				out.EqRGB, out.EqAlpha = rt.RGBFunc, rt.AlphaFunc
+				out.SrcRGB, out.DstRGB = rt.RGBSrc, rt.RGBDst
+				out.SrcAlpha, out.DstAlpha = rt.AlphaSrc, rt.AlphaDst
 			}
 		}
 		if bs.LogicOpEnable {
-			s.LogicOpEnable, s.LogicOp = true, refLogicOps[bs.LogicOp&15]
+			s.LogicOpEnable, s.LogicOp = true, bs.LogicOp
 		}
 	}
 	s.BlendConstant = st.BlendColorF
 	return s, nil
 }
 
-// refTexture converts a texture resource to ref/sampler's form (all levels, all
+// refTexture converts a texture resource to gl/sampler's form (all levels, all
 // layers; the storage layouts agree: levels in order, layers contiguous, rows
 // packed).
 func refTexture(r *Resource) (*sampler.Texture, error) {
@@ -206,17 +182,7 @@ func refTexture(r *Resource) (*sampler.Texture, error) {
 	return t, nil
 }
 
-var refWraps = [...]struct {
-	w  sampler.Wrap
-	ok bool
-}{
-	WrapRepeat: {sampler.Repeat, true}, WrapClamp: {sampler.Clamp, true}, WrapClampToEdge: {sampler.ClampToEdge, true},
-	WrapClampToBorder: {sampler.ClampToBorder, true}, WrapMirrorRepeat: {sampler.MirroredRepeat, true},
-	WrapMirrorClampToEdge: {sampler.MirrorClampToEdge, true}, WrapMirrorClamp: {sampler.MirrorClamp, true},
-	WrapMirrorClampToBorder: {sampler.MirrorClampToBorder, true},
-}
-
-// refSampler converts a sampler CSO to ref/sampler's state.
+// refSampler converts a sampler CSO to gl/sampler's state.
 func refSampler(sm *Sampler, rect bool) (sampler.Sampler, error) {
 	s := sampler.DefaultSampler()
 	if sm == nil {
@@ -225,14 +191,13 @@ func refSampler(sm *Sampler, rect bool) (sampler.Sampler, error) {
 		return s, nil
 	}
 	ss := &sm.State
-	for i, w := range [3]Wrap{ss.WrapS, ss.WrapT, ss.WrapR} {
-		if int(w) >= len(refWraps) || !refWraps[w].ok {
+	for _, w := range [3]sampler.Wrap{ss.WrapS, ss.WrapT, ss.WrapR} {
+		if !w.Valid() {
 			return s, fmt.Errorf("wrap %v: the reference sampler has no such mode", w)
 		}
-		*[3]*sampler.Wrap{&s.WrapS, &s.WrapT, &s.WrapR}[i] = refWraps[w].w
 	}
-	s.MinFilter, s.MagFilter = sampler.Filter(ss.MinFilter), sampler.Filter(ss.MagFilter)
-	s.MipFilter = sampler.MipFilter(ss.MipFilter)
+	s.WrapS, s.WrapT, s.WrapR = ss.WrapS, ss.WrapT, ss.WrapR
+	s.MinFilter, s.MagFilter, s.MipFilter = ss.MinFilter, ss.MagFilter, ss.MipFilter
 	s.BorderColor = ss.BorderColor
 	for i, v := range ss.BorderColor {
 		s.BorderColorInt[i] = uint32(int32(v))
@@ -242,7 +207,7 @@ func refSampler(sm *Sampler, rect bool) (sampler.Sampler, error) {
 		s.MaxLOD = 1000
 	}
 	s.MaxAnisotropy = float32(ss.MaxAnisotropy)
-	s.CompareEnable, s.Compare = ss.CompareMode, sampler.CompareFunc(ss.CompareFunc)
+	s.CompareEnable, s.Compare = ss.CompareMode, ss.CompareFunc
 	s.Unnormalized = rect
 	return s, nil
 }

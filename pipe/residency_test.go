@@ -10,7 +10,7 @@ import (
 	"vortexgfx/config"
 	"vortexgfx/device"
 	"vortexgfx/device/sim"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 	"vortexgfx/runtime"
 )
 

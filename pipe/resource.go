@@ -8,7 +8,7 @@ import (
 
 	"vortexgfx/abi"
 	"vortexgfx/device/swtex"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // ResourceID names a resource within its screen. IDs of destroyed resources are

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"vortexgfx/abi"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // BoundState is a snapshot of everything a draw reads, as bound on a context.

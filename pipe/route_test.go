@@ -5,7 +5,12 @@ import (
 	"strings"
 	"testing"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/blend"
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/logicop"
+	"vortexgfx/gl/sampler"
+	"vortexgfx/gl/stencil"
 )
 
 func fullCaps() Caps {
@@ -43,13 +48,13 @@ func eligible(t testing.TB, s *Screen) *BoundState {
 	}
 	st.FB.Cbufs = []*Surface{testSurface(t, s, format.RGBA8, 64, 64)}
 	st.FB.Zsbuf = testSurface(t, s, format.D24S8, 64, 64)
-	st.DSA = mustDSA(t, DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: FuncLess})
+	st.DSA = mustDSA(t, DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: compare.Less})
 	tex, err := s.CreateTexture(TextureDesc{Target: Target2D, Format: format.BGRA8, Width: 64, Height: 64, Depth: 1, ArraySize: 1, Levels: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
 	st.Views[0] = &SamplerView{Texture: tex, Tex: ClassifyTexture(tex.desc)}
-	st.Samplers[0], err = NewSampler(SamplerState{MinFilter: FilterLinear, MagFilter: FilterLinear, MipFilter: MipLinear, MaxLod: 6})
+	st.Samplers[0], err = NewSampler(SamplerState{MinFilter: sampler.Linear, MagFilter: sampler.Linear, MipFilter: sampler.MipLinear, MaxLod: 6})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,19 +130,19 @@ func TestRoute(t *testing.T) {
 		{name: "no OM ext", mut: func(_ *BoundState, c *Caps, _ *Options, _ *DrawShape) { c.HasOM = false },
 			route: []ReasonCode{RouteNoOM}, key: VariantKey{SWOM: true, Samples: 1}},
 		{name: "all 8 depth funcs: GEQUAL", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
-			st.DSA = mustDSA(t, DepthStencilAlphaState{DepthEnabled: true, DepthFunc: FuncGEqual})
+			st.DSA = mustDSA(t, DepthStencilAlphaState{DepthEnabled: true, DepthFunc: compare.GreaterEqual})
 		}, key: hw},
 		{name: "two-sided stencil", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.DSA = mustDSA(t, DepthStencilAlphaState{Stencil: [2]StencilState{
-				{Enabled: true, Func: FuncAlways, ZPassOp: StencilIncr, WriteMask: 0xFF},
-				{Enabled: true, Func: FuncAlways, ZPassOp: StencilDecr, WriteMask: 0xFF}}})
+				{Enabled: true, Func: compare.Always, ZPassOp: stencil.Incr, WriteMask: 0xFF},
+				{Enabled: true, Func: compare.Always, ZPassOp: stencil.Decr, WriteMask: 0xFF}}})
 		}, key: hw},
 		{name: "logic op", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
-			st.Blend, _ = NewBlend(BlendState{LogicOpEnable: true, LogicOp: LogicXor})
+			st.Blend, _ = NewBlend(BlendState{LogicOpEnable: true, LogicOp: logicop.Xor})
 		}, key: hw},
 		{name: "MRT 2", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.FB.Cbufs = append(st.FB.Cbufs, testSurface(t, s, format.RGBA8, 64, 64))
-			st.DSA = mustDSA(t, DepthStencilAlphaState{DepthEnabled: true, DepthFunc: FuncLess})
+			st.DSA = mustDSA(t, DepthStencilAlphaState{DepthEnabled: true, DepthFunc: compare.Less})
 			st.FS.Desc.Info.ColorOutputs = 2
 		}, key: hw},
 		{name: "MRT with depth write", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
@@ -187,20 +192,20 @@ func TestRoute(t *testing.T) {
 			st.FB.Cbufs = append(st.FB.Cbufs, testSurface(t, s, format.RGBA8, 64, 64))
 		}, route: []ReasonCode{RouteMultisample, RouteMRTDepthWrite}, key: VariantKey{SWRaster: true, SWOM: true, Samples: 4}},
 		{name: "alpha test", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
-			st.DSA = mustDSA(t, DepthStencilAlphaState{AlphaEnabled: true, AlphaFunc: FuncGreater, AlphaRef: 0.5})
+			st.DSA = mustDSA(t, DepthStencilAlphaState{AlphaEnabled: true, AlphaFunc: compare.Greater, AlphaRef: 0.5})
 		}, route: []ReasonCode{RouteAlphaTest}, key: VariantKey{SWOM: true, Samples: 1}},
 		{name: "depth bounds", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.DSA = mustDSA(t, DepthStencilAlphaState{DepthBounds: true, DepthBoundsMax: 0.5})
 		}, route: []ReasonCode{RouteDepthBounds}, key: VariantKey{SWOM: true, Samples: 1}},
 		{name: "dual-source", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
-			st.Blend, _ = NewBlend(BlendState{RT: [8]RTBlendState{{BlendEnable: true, RGBSrc: FactorOne, RGBDst: FactorInvSrc1Alpha, AlphaSrc: FactorOne, AlphaDst: FactorZero}}})
+			st.Blend, _ = NewBlend(BlendState{RT: [8]RTBlendState{{BlendEnable: true, RGBSrc: blend.One, RGBDst: blend.OneMinusSrc1Alpha, AlphaSrc: blend.One, AlphaDst: blend.Zero}}})
 		}, route: []ReasonCode{RouteDualSource}, key: VariantKey{SWOM: true, Samples: 1}},
 		{name: "dual-source, two attachments", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
-			st.Blend, _ = NewBlend(BlendState{RT: [8]RTBlendState{{BlendEnable: true, RGBSrc: FactorOne, RGBDst: FactorInvSrc1Alpha, AlphaSrc: FactorOne, AlphaDst: FactorZero}}})
+			st.Blend, _ = NewBlend(BlendState{RT: [8]RTBlendState{{BlendEnable: true, RGBSrc: blend.One, RGBDst: blend.OneMinusSrc1Alpha, AlphaSrc: blend.One, AlphaDst: blend.Zero}}})
 			st.FB.Cbufs = append(st.FB.Cbufs, st.FB.Cbufs[0])
 		}, gate: GateDualSource},
 		{name: "constant alpha stays on FF", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
-			st.Blend, _ = NewBlend(BlendState{RT: [8]RTBlendState{{BlendEnable: true, RGBSrc: FactorConstAlpha, RGBDst: FactorInvConstAlpha, AlphaSrc: FactorOne, AlphaDst: FactorZero}}})
+			st.Blend, _ = NewBlend(BlendState{RT: [8]RTBlendState{{BlendEnable: true, RGBSrc: blend.ConstantAlpha, RGBDst: blend.OneMinusConstantAlpha, AlphaSrc: blend.One, AlphaDst: blend.Zero}}})
 		}, key: hw},
 		{name: "alpha-to-coverage", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.Blend, _ = NewBlend(BlendState{AlphaToCoverage: true})
@@ -235,13 +240,13 @@ func TestRoute(t *testing.T) {
 			st.Views[0] = nil
 		}, key: hw},
 		{name: "clamp to border", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
-			st.Samplers[0], _ = NewSampler(SamplerState{WrapS: WrapClampToBorder, WrapT: WrapClampToBorder, BorderColor: [4]float32{1, 0, 0, 1}})
+			st.Samplers[0], _ = NewSampler(SamplerState{WrapS: sampler.ClampToBorder, WrapT: sampler.ClampToBorder, BorderColor: [4]float32{1, 0, 0, 1}})
 		}, key: hw},
 		{name: "mirror clamp", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
-			st.Samplers[0], _ = NewSampler(SamplerState{WrapS: WrapMirrorClampToEdge})
+			st.Samplers[0], _ = NewSampler(SamplerState{WrapS: sampler.MirrorClampToEdge})
 		}, route: []ReasonCode{RouteTexWrap}, key: VariantKey{SWTex: true, Samples: 1}},
 		{name: "mirror clamp to border", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
-			st.Samplers[0], _ = NewSampler(SamplerState{WrapS: WrapMirrorClampToBorder})
+			st.Samplers[0], _ = NewSampler(SamplerState{WrapS: sampler.MirrorClampToBorder})
 		}, route: []ReasonCode{RouteTexWrap}, key: VariantKey{SWTex: true, Samples: 1}},
 		{name: "anisotropy", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.Samplers[0], _ = NewSampler(SamplerState{MaxAnisotropy: 8})
@@ -262,7 +267,7 @@ func TestRoute(t *testing.T) {
 			st.Views[0] = texView(t, s, TextureDesc{Target: Target1DArray, Format: format.BGRA8, Width: 8, Height: 1, ArraySize: 3})
 		}, route: []ReasonCode{RouteTexTarget}, key: VariantKey{SWTex: true, Samples: 1}},
 		{name: "shadow sampler", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
-			st.Samplers[0], _ = NewSampler(SamplerState{CompareMode: true, CompareFunc: FuncLEqual})
+			st.Samplers[0], _ = NewSampler(SamplerState{CompareMode: true, CompareFunc: compare.LessEqual})
 		}, route: []ReasonCode{RouteTexShadow}, key: VariantKey{SWTex: true, Samples: 1}},
 		{name: "texelFetch", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.FS.Desc.Info.TexOps = TexOpFetch },
 			route: []ReasonCode{RouteTexOp}, key: VariantKey{SWTex: true, Samples: 1}},

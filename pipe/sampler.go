@@ -4,18 +4,20 @@ import (
 	"fmt"
 
 	"vortexgfx/abi"
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/sampler"
 )
 
 // SamplerState is the sampler CSO description (pipe_sampler_state).
 type SamplerState struct {
-	WrapS, WrapT, WrapR Wrap
-	MinFilter           Filter
-	MagFilter           Filter
-	MipFilter           MipFilter
+	WrapS, WrapT, WrapR sampler.Wrap
+	MinFilter           sampler.Filter
+	MagFilter           sampler.Filter
+	MipFilter           sampler.MipFilter
 	MinLod, MaxLod      float32
 	LodBias             float32
 	CompareMode         bool // shadow compare against the reference coordinate
-	CompareFunc         CompareFunc
+	CompareFunc         compare.Func
 	BorderColor         [4]float32 // RGBA
 	MaxAnisotropy       uint8      // 0 or 1: off
 }
@@ -48,22 +50,22 @@ type Sampler struct {
 // NewSampler captures s. It fails on an undefined enum value.
 // spec: vortexpipe §1.4 (the sampler capture)
 func NewSampler(s SamplerState) (*Sampler, error) {
-	if s.MinFilter > FilterLinear || s.MagFilter > FilterLinear || s.MipFilter > MipLinear {
+	if s.MinFilter > sampler.Linear || s.MagFilter > sampler.Linear || s.MipFilter > sampler.MipLinear {
 		return nil, fmt.Errorf("pipe: sampler: filter %d/%d/%d undefined", s.MinFilter, s.MagFilter, s.MipFilter)
 	}
 	sm := &Sampler{State: s}
 	var codes [3]abi.TexWrap
-	for i, w := range [3]Wrap{s.WrapS, s.WrapT, s.WrapR} {
-		if w > WrapMirrorClampToBorder {
+	for i, w := range [3]sampler.Wrap{s.WrapS, s.WrapT, s.WrapR} {
+		if !w.Valid() {
 			return nil, fmt.Errorf("pipe: sampler: wrap %d undefined", w)
 		}
-		code, ff, ok := TexWrapEncoding(w)
+		code, ff, ok := w.TEX()
 		axis := "str"[i : i+1]
 		switch {
 		case !ok || !ff:
 			// Legacy CLAMP and the mirror-clamps: the software sampler's.
 			sm.Routes = append(sm.Routes, Reason{RouteTexWrap, "wrap_" + axis + " " + w.String()})
-		case i < 2 && (w == WrapMirrorRepeat || w == WrapClampToBorder) && (s.MinFilter == FilterLinear || s.MagFilter == FilterLinear):
+		case i < 2 && (w == sampler.MirroredRepeat || w == sampler.ClampToBorder) && (s.MinFilter == sampler.Linear || s.MagFilter == sampler.Linear):
 			// The FF unit's bilinear taps are not GL's filter here: it
 			// swaps the two weights in every mirrored period, and within
 			// half a texel of a BORDER edge returns mostly the border
@@ -75,20 +77,20 @@ func NewSampler(s SamplerState) (*Sampler, error) {
 	}
 	sm.Wrap = abi.PackTexWrap(codes[0], codes[1])
 	sm.WrapR = codes[2]
-	if s.MagFilter == FilterLinear {
+	if s.MagFilter == sampler.Linear {
 		sm.Filter |= abi.TexFilterBilinear
 	}
 	if s.MinFilter != s.MagFilter {
 		sm.Routes = append(sm.Routes, Reason{RouteTexFilter, fmt.Sprintf("min %d mag %d", s.MinFilter, s.MagFilter)})
 	}
-	if s.MipFilter == MipLinear {
+	if s.MipFilter == sampler.MipLinear {
 		sm.Filter |= abi.TexFilterMipLinear
 	}
-	sm.MipEnable = s.MipFilter != MipNone
+	sm.MipEnable = s.MipFilter != sampler.MipNone
 	sm.LodMin, sm.LodMax, sm.LodBias = LodFixed(s.MinLod), LodFixed(s.MaxLod), LodFixed(s.LodBias)
 	sm.Border = PackColor(s.BorderColor, true)
 	if s.CompareMode {
-		f, ok := OMCompare(s.CompareFunc)
+		f, ok := s.CompareFunc.OM()
 		if !ok {
 			return nil, fmt.Errorf("pipe: sampler: compare func %d undefined", s.CompareFunc)
 		}

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"testing"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/blend"
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/format"
 )
 
 // TestStrictGates: for every gate of reasons.go, a state that trips it makes
@@ -32,7 +34,7 @@ func TestStrictGates(t *testing.T) {
 			e.c.BindDSAState(d)
 		}
 	}
-	blend := func(s BlendState) mutator {
+	withBlend := func(s BlendState) mutator {
 		return func(t *testing.T, e *drawEnv, _ *DrawInfo) {
 			b, err := e.c.CreateBlendState(s)
 			if err != nil {
@@ -81,14 +83,14 @@ func TestStrictGates(t *testing.T) {
 			fb(func(t *testing.T, e *drawEnv) Framebuffer {
 				return Framebuffer{Width: e.w, Height: e.h, Cbufs: []*Surface{{Resource: e.rt}}, Zsbuf: &Surface{Resource: newTex(t, e.s, format.R32F, e.w, e.h)}}
 			})(t, e, info)
-			dsa(DepthStencilAlphaState{DepthEnabled: true, DepthFunc: FuncLess})(t, e, info)
+			dsa(DepthStencilAlphaState{DepthEnabled: true, DepthFunc: compare.Less})(t, e, info)
 		}},
 		{GateDualSource, func(t *testing.T, e *drawEnv, info *DrawInfo) {
 			fb(func(t *testing.T, e *drawEnv) Framebuffer {
 				return Framebuffer{Width: e.w, Height: e.h, Cbufs: []*Surface{{Resource: e.rt}, {Resource: newTex(t, e.s, format.RGBA8, e.w, e.h)}}}
 			})(t, e, info)
-			blend(BlendState{RT: [8]RTBlendState{{BlendEnable: true, RGBSrc: FactorSrc1Color, RGBDst: FactorZero,
-				AlphaSrc: FactorOne, AlphaDst: FactorZero, ColorMask: MaskRGBA}}})(t, e, info)
+			withBlend(BlendState{RT: [8]RTBlendState{{BlendEnable: true, RGBSrc: blend.Src1Color, RGBDst: blend.Zero,
+				AlphaSrc: blend.One, AlphaDst: blend.Zero, ColorMask: MaskRGBA}}})(t, e, info)
 		}},
 		{GateDepthClip, func(t *testing.T, e *drawEnv, info *DrawInfo) {
 			fb(func(t *testing.T, e *drawEnv) Framebuffer {

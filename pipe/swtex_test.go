@@ -6,7 +6,9 @@ import (
 	"testing"
 
 	"vortexgfx/config"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/sampler"
 )
 
 // TestDrawSoftwareTextures samples what the FF TEX unit has no form of — NPOT,
@@ -56,7 +58,7 @@ func TestDrawSoftwareTextures(t *testing.T) {
 	}{
 		{"NPOT linear", texFS, func(t testing.TB, e *drawEnv) {
 			bind(t, e, TextureDesc{Target: Target2D, Format: format.RGBA8, Width: 5, Height: 3, Depth: 1, ArraySize: 1, Levels: 1},
-				func(i int) byte { return byte(i * 37) }, SamplerState{MinFilter: FilterLinear, MagFilter: FilterLinear})
+				func(i int) byte { return byte(i * 37) }, SamplerState{MinFilter: sampler.Linear, MagFilter: sampler.Linear})
 			quad(t, e, unit)
 		}},
 		{"application mip levels", texFS, func(t testing.TB, e *drawEnv) {
@@ -75,12 +77,12 @@ func TestDrawSoftwareTextures(t *testing.T) {
 						return 255
 					}
 					return 0
-				}, SamplerState{MinFilter: FilterNearest, MagFilter: FilterNearest, MipFilter: MipNearest, MaxLod: 4})
+				}, SamplerState{MinFilter: sampler.Nearest, MagFilter: sampler.Nearest, MipFilter: sampler.MipNearest, MaxLod: 4})
 			quad(t, e, [4][2]float32{{0, 0}, {4, 0}, {0, 4}, {4, 4}}) // 16 texels over ~7 pixels: level 1-2
 		}},
 		{"border colour", texFS, func(t testing.TB, e *drawEnv) {
 			bind(t, e, TextureDesc{Target: Target2D, Format: format.BGRA8, Width: 4, Height: 4, Depth: 1, ArraySize: 1, Levels: 1},
-				func(i int) byte { return byte(200 - i) }, SamplerState{WrapS: WrapClampToBorder, WrapT: WrapClampToBorder,
+				func(i int) byte { return byte(200 - i) }, SamplerState{WrapS: sampler.ClampToBorder, WrapT: sampler.ClampToBorder,
 					BorderColor: [4]float32{0, 1, 0, 1}})
 			quad(t, e, [4][2]float32{{-0.5, -0.5}, {1.5, -0.5}, {-0.5, 1.5}, {1.5, 1.5}})
 		}},
@@ -95,7 +97,7 @@ void main() { o_col = vec4(texture(tex, vec3(v_uv, v_uv.y))); }
 				var w [4]byte
 				binary.LittleEndian.PutUint32(w[:], math.Float32bits(float32(i/4%8)/8))
 				return w[i%4]
-			}, SamplerState{CompareMode: true, CompareFunc: FuncLEqual})
+			}, SamplerState{CompareMode: true, CompareFunc: compare.LessEqual})
 			quad(t, e, unit)
 		}},
 		{"cube map", `#version 330

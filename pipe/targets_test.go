@@ -7,7 +7,8 @@ import (
 	"slices"
 	"testing"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/format"
 )
 
 const mrtFS = `#version 330
@@ -67,7 +68,7 @@ func TestDrawTargets(t *testing.T) {
 			t.Fatal(err)
 		}
 		if depth {
-			d, _ := e.c.CreateDSAState(DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: FuncLess})
+			d, _ := e.c.CreateDSAState(DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: compare.Less})
 			e.c.BindDSAState(d)
 		}
 		v := append(quadVerts(0.5, [4]float32{1, 0, 0, 1}, -0.9, -0.9, 0.4, 0.4), quadVerts(-0.3, [4]float32{0, 1, 0.5, 1}, -0.4, -0.4, 0.9, 0.9)...)
@@ -159,7 +160,7 @@ func TestDrawTargetsLoad(t *testing.T) {
 			}
 		}
 		if zs != format.Invalid {
-			d, _ := e.c.CreateDSAState(DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: FuncLess})
+			d, _ := e.c.CreateDSAState(DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: compare.Less})
 			e.c.BindDSAState(d)
 		}
 		e.posCol(t, quadVerts(0.2, [4]float32{1, 0.5, 0.25, 1}, -0.8, -0.8, 0.7, 0.6)...)

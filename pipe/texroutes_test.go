@@ -3,7 +3,8 @@ package pipe
 import (
 	"testing"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/sampler"
 )
 
 // TestTexRoutesSW: the rows that gated until the device's software sampler
@@ -26,12 +27,12 @@ func TestTexRoutesSW(t *testing.T) {
 		route ReasonCode
 	}{
 		{"anisotropic 16x", texFS, tex2D(format.RGBA8, 16, 16, 5),
-			SamplerState{MinFilter: FilterLinear, MagFilter: FilterLinear, MipFilter: MipLinear, MaxLod: 4, MaxAnisotropy: 16},
+			SamplerState{MinFilter: sampler.Linear, MagFilter: sampler.Linear, MipFilter: sampler.MipLinear, MaxLod: 4, MaxAnisotropy: 16},
 			[4][2]float32{{0, 0}, {8, 0}, {0, 1}, {8, 1}}, RouteTexAniso},
 		{"legacy CLAMP, bilinear", texFS, tex2D(format.RGBA8, 4, 4, 1),
-			SamplerState{WrapS: WrapClamp, WrapT: WrapClamp, MinFilter: FilterLinear, MagFilter: FilterLinear}, wide, RouteTexWrap},
+			SamplerState{WrapS: sampler.Clamp, WrapT: sampler.Clamp, MinFilter: sampler.Linear, MagFilter: sampler.Linear}, wide, RouteTexWrap},
 		{"MIRROR_CLAMP_TO_BORDER and MIRROR_CLAMP, bilinear", texFS, tex2D(format.RGBA8, 4, 4, 1),
-			SamplerState{WrapS: WrapMirrorClampToBorder, WrapT: WrapMirrorClamp, MinFilter: FilterLinear, MagFilter: FilterLinear, BorderColor: [4]float32{0, 1, 0, 1}}, wide, RouteTexWrap},
+			SamplerState{WrapS: sampler.MirrorClampToBorder, WrapT: sampler.MirrorClamp, MinFilter: sampler.Linear, MagFilter: sampler.Linear, BorderColor: [4]float32{0, 1, 0, 1}}, wide, RouteTexWrap},
 		{"RGBA16UI", `#version 330
 uniform usampler2D tex;
 in vec2 v_uv;

@@ -5,7 +5,9 @@ import (
 	"math"
 	"testing"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/sampler"
 )
 
 // texRow is one row of the vortexpipe §3.6 TEX coverage table, rendered
@@ -38,7 +40,7 @@ out vec4 o_col;
 `
 	rows := []texRow{
 		{row: "2D POT BGRA8, bilinear repeat (FF)", fs: texFS, desc: tex2D(format.BGRA8, 8, 8, 1),
-			smp: SamplerState{MinFilter: FilterLinear, MagFilter: FilterLinear}, uv: [4][2]float32{{0, 0}, {2, 0}, {0, 2}, {2, 2}}, ff: true},
+			smp: SamplerState{MinFilter: sampler.Linear, MagFilter: sampler.Linear}, uv: [4][2]float32{{0, 0}, {2, 0}, {0, 2}, {2, 2}}, ff: true},
 		{row: "3D", fs: fs330 + `uniform sampler3D tex;
 void main() { o_col = texture(tex, vec3(v_uv, v_uv.x * 0.7)); }`,
 			desc: TextureDesc{Target: Target3D, Format: format.RGBA8, Width: 4, Height: 4, Depth: 4, ArraySize: 1, Levels: 1}, uv: unit},
@@ -60,24 +62,24 @@ uniform sampler2DShadow tex;
 in vec2 v_uv;
 out vec4 o_col;
 void main() { o_col = textureGather(tex, v_uv, 0.45); }`, desc: tex2D(format.D32F, 4, 4, 1),
-			smp: SamplerState{CompareMode: true, CompareFunc: FuncLEqual}, uv: unit},
+			smp: SamplerState{CompareMode: true, CompareFunc: compare.LessEqual}, uv: unit},
 		{row: "textureSize", fs: fs330 + `uniform sampler2D tex;
 void main() { o_col = vec4(vec2(textureSize(tex, 0)) / 8.0, vec2(textureSize(tex, 1)) / 8.0); }`,
-			desc: tex2D(format.RGBA8, 5, 3, 2), smp: SamplerState{MipFilter: MipNearest, MaxLod: 1}, uv: unit},
+			desc: tex2D(format.RGBA8, 5, 3, 2), smp: SamplerState{MipFilter: sampler.MipNearest, MaxLod: 1}, uv: unit},
 		{row: "integer format (RGBA8UI)", fs: fs330 + `uniform usampler2D tex;
 void main() { o_col = vec4(texture(tex, v_uv)) / 255.0; }`, desc: tex2D(format.RGBA8UI, 4, 4, 1), uv: unit},
 		{row: "float format (RGBA32F)", fs: texFS, desc: tex2D(format.RGBA32F, 4, 4, 1),
-			smp: SamplerState{MinFilter: FilterLinear, MagFilter: FilterLinear}, uv: unit},
+			smp: SamplerState{MinFilter: sampler.Linear, MagFilter: sampler.Linear}, uv: unit},
 		{row: "depth format sampled as a colour (D32F)", fs: texFS, desc: tex2D(format.D32F, 4, 4, 1), uv: unit},
 		{row: "sRGB format", fs: texFS, desc: tex2D(format.SRGB8A8, 4, 4, 1),
-			smp: SamplerState{MinFilter: FilterLinear, MagFilter: FilterLinear}, uv: unit},
+			smp: SamplerState{MinFilter: sampler.Linear, MagFilter: sampler.Linear}, uv: unit},
 		{row: "R8 format", fs: texFS, desc: tex2D(format.R8, 4, 4, 1), uv: unit},
 		{row: "RG8 format", fs: texFS, desc: tex2D(format.RG8, 4, 4, 1), uv: unit},
 		{row: "MIRROR_CLAMP_TO_EDGE", fs: texFS, desc: tex2D(format.RGBA8, 4, 4, 1),
-			smp: SamplerState{WrapS: WrapMirrorClampToEdge, WrapT: WrapMirrorClampToEdge, MinFilter: FilterLinear, MagFilter: FilterLinear},
+			smp: SamplerState{WrapS: sampler.MirrorClampToEdge, WrapT: sampler.MirrorClampToEdge, MinFilter: sampler.Linear, MagFilter: sampler.Linear},
 			uv:  [4][2]float32{{-1.5, -1.5}, {1.5, -1.5}, {-1.5, 1.5}, {1.5, 1.5}}},
 		{row: "min filter different from mag filter", fs: texFS, desc: tex2D(format.RGBA8, 16, 16, 5),
-			smp: SamplerState{MinFilter: FilterLinear, MagFilter: FilterNearest, MipFilter: MipLinear, MaxLod: 4},
+			smp: SamplerState{MinFilter: sampler.Linear, MagFilter: sampler.Nearest, MipFilter: sampler.MipLinear, MaxLod: 4},
 			uv:  [4][2]float32{{0, 0}, {3, 0}, {0, 3}, {3, 3}}},
 		{row: "cube array", fs: `#version 400
 uniform samplerCubeArray tex;
@@ -96,7 +98,7 @@ uniform sampler2D tex;
 in vec2 v_uv;
 out vec4 o_col;
 void main() { o_col = vec4(textureQueryLod(tex, v_uv) / 4.0, 0.0, 1.0); }`,
-			desc: tex2D(format.RGBA8, 16, 16, 5), smp: SamplerState{MinFilter: FilterLinear, MagFilter: FilterLinear, MipFilter: MipLinear, MaxLod: 4},
+			desc: tex2D(format.RGBA8, 16, 16, 5), smp: SamplerState{MinFilter: sampler.Linear, MagFilter: sampler.Linear, MipFilter: sampler.MipLinear, MaxLod: 4},
 			uv: [4][2]float32{{0, 0}, {6, 0}, {0, 2}, {6, 2}}},
 		{row: "textureGatherOffsets", fs: `#version 400
 uniform sampler2D tex;
@@ -105,15 +107,15 @@ out vec4 o_col;
 void main() { o_col = textureGatherOffsets(tex, v_uv, ivec2[4](ivec2(0, 0), ivec2(1, 0), ivec2(0, 1), ivec2(-1, -1)), 0); }`,
 			desc: tex2D(format.RGBA8, 4, 4, 1), uv: unit},
 		{row: "MIRROR_CLAMP (legacy, edge/border blend)", fs: texFS, desc: tex2D(format.RGBA8, 4, 4, 1),
-			smp: SamplerState{WrapS: WrapMirrorClamp, WrapT: WrapMirrorClamp, MinFilter: FilterLinear, MagFilter: FilterLinear,
+			smp: SamplerState{WrapS: sampler.MirrorClamp, WrapT: sampler.MirrorClamp, MinFilter: sampler.Linear, MagFilter: sampler.Linear,
 				BorderColor: [4]float32{0, 0, 1, 1}},
 			uv: [4][2]float32{{-1.5, -1.5}, {1.5, -1.5}, {-1.5, 1.5}, {1.5, 1.5}}},
 		{row: "legacy GL_CLAMP", fs: texFS, desc: tex2D(format.RGBA8, 4, 4, 1),
-			smp: SamplerState{WrapS: WrapClamp, WrapT: WrapClamp, MinFilter: FilterLinear, MagFilter: FilterLinear,
+			smp: SamplerState{WrapS: sampler.Clamp, WrapT: sampler.Clamp, MinFilter: sampler.Linear, MagFilter: sampler.Linear,
 				BorderColor: [4]float32{0, 1, 0, 1}},
 			uv: [4][2]float32{{-0.5, -0.5}, {1.5, -0.5}, {-0.5, 1.5}, {1.5, 1.5}}},
 		{row: "anisotropic 16x", fs: texFS, desc: tex2D(format.RGBA8, 16, 16, 5),
-			smp: SamplerState{MinFilter: FilterLinear, MagFilter: FilterLinear, MipFilter: MipLinear, MaxLod: 4, MaxAnisotropy: 16},
+			smp: SamplerState{MinFilter: sampler.Linear, MagFilter: sampler.Linear, MipFilter: sampler.MipLinear, MaxLod: 4, MaxAnisotropy: 16},
 			uv:  [4][2]float32{{0, 0}, {8, 0}, {0, 1}, {8, 1}}},
 		{row: "1D array", fs: fs330 + `uniform sampler1DArray tex;
 void main() { o_col = texture(tex, vec2(v_uv.x, floor(v_uv.y * 3.0))); }`,
@@ -129,7 +131,7 @@ uniform sampler2D tex;
 in vec2 v_uv;
 out vec4 o_col;
 void main() { o_col = vec4(float(textureQueryLevels(tex)) / 8.0, v_uv, 1.0); }`,
-			desc: tex2D(format.RGBA8, 16, 16, 5), smp: SamplerState{MipFilter: MipNearest, MaxLod: 4}, uv: unit},
+			desc: tex2D(format.RGBA8, 16, 16, 5), smp: SamplerState{MipFilter: sampler.MipNearest, MaxLod: 4}, uv: unit},
 	}
 	for _, tc := range rows {
 		t.Run(tc.row, func(t *testing.T) {

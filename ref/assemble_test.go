@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 type prim struct {

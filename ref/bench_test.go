@@ -6,7 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/blend"
+	"vortexgfx/gl/format"
 )
 
 // BenchmarkTriangles draws 10 000 small (about 30-pixel) smooth-shaded,
@@ -67,7 +68,7 @@ func BenchmarkFill(b *testing.B) {
 			tg := newTarget(b, 512, 512, []format.Format{format.RGBA8}, format.Invalid)
 			s := DefaultState(512, 512)
 			s.Workers = workers
-			s.Blend[0] = BlendState{Enable: true, SrcRGB: SrcAlpha, DstRGB: OneMinusSrcAlpha, SrcAlpha: One, DstAlpha: Zero, WriteMask: 0xF}
+			s.Blend[0] = BlendState{Enable: true, SrcRGB: blend.SrcAlpha, DstRGB: blend.OneMinusSrcAlpha, SrcAlpha: blend.One, DstAlpha: blend.Zero, WriteMask: 0xF}
 			s.Vertex, s.Fragment = passVS(4), colorFS
 			in := quadVerts(-1, -1, 1, 1, 0, [4]float32{0.2, 0.4, 0.6, 0.5})
 			b.ResetTimer()

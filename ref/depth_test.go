@@ -4,7 +4,8 @@ import (
 	"math"
 	"testing"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/format"
 )
 
 // spec: software-shader-backend "Current depth formula": the software path
@@ -96,13 +97,13 @@ func TestDepthBias(t *testing.T) {
 	// behind (EQUAL fails, GREATER passes).
 	for _, c := range []struct {
 		constant float32
-		fn       CompareFunc
+		fn       compare.Func
 		pass     bool
-	}{{0, Equal, true}, {1, Equal, false}, {1, Greater, true}, {-1, Less, true}} {
+	}{{0, compare.Equal, true}, {1, compare.Equal, false}, {1, compare.Greater, true}, {-1, compare.Less, true}} {
 		tg := newTarget(t, 4, 4, []format.Format{format.RGBA8}, format.D16)
 		_ = tg.ClearDepth(1)
 		s := DefaultState(4, 4)
-		s.Depth.Test, s.Depth.Func = true, Always
+		s.Depth.Test, s.Depth.Func = true, compare.Always
 		s.Vertex, s.Fragment = passVS(4), colorFS
 		draw(t, tg, &s, quadVerts(-1, -1, 1, 1, 0.2, [4]float32{0, 1, 0, 1}), DrawParams{Topology: Triangles, Count: 6})
 		s.Depth.Func = c.fn

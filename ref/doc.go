@@ -1,9 +1,40 @@
 // Package ref is the reference renderer: the plain, obviously correct float
 // pipeline every device result is compared against (spec: vortexpipe-driver
-// §5.2, the CPU renderer is the correctness oracle). It shares nothing with
-// the device pipeline but the shader stage it runs; it has none of the limits
-// of the software backend the spec describes (spec: software-shader-backend
-// "Current limitations").
+// §5.2, the CPU renderer is the correctness oracle). It has none of the
+// limits of the software backend the spec describes (spec:
+// software-shader-backend "Current limitations").
+//
+// # What ref shares with the device, and what it does not
+//
+// ref shares exactly two things with the device pipeline. The shader stage:
+// the IR and its executor (shader/...). And the GL maths of the gl tree,
+// which the device's software units (device/swtex, device/swom, gfx) and the
+// FF OM (device/om) run too, each package tested against the GL 4.6 spec on
+// its own terms rather than against ref:
+//
+//   - gl/format: texel and attachment formats and their conversions;
+//   - gl/sampler: texture sampling (every filter, wrap, LOD, cube, array,
+//     shadow, fetch, size and gather operation);
+//   - gl/texunit: one texture instruction (exec.TexRequest) as a sampler
+//     request and back;
+//   - gl/blend: blend factors and equations (float, and the unorm8 form);
+//   - gl/logicop: the 16 logic ops;
+//   - gl/compare: the compare functions of the depth, stencil and alpha
+//     tests and shadow samplers;
+//   - gl/stencil: the stencil ops.
+//
+// The state ref takes uses those packages' enums (compare.Func, stencil.Op,
+// blend.Factor, blend.Equation, logicop.Op), the same the driver, the scene
+// format and the software merger use.
+//
+// Everything else is ref's own and independent of the device: vertex
+// assembly, clipping, window-coordinate snapping and rasterization (edge
+// functions, fill rule, lines, points), attribute interpolation, the
+// per-fragment pipeline order (which test runs when on what, masks, the
+// stores), and its fast paths. So a device result that agrees with ref
+// checks the device's setup, binning, rasterizer, interpolation, FS wrapper
+// and merge order against an independent implementation; where both run
+// gl/... code, the gl packages' own tests are the check.
 //
 // # API
 //

@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"vortexgfx/gl/compare"
 )
 
 // ErrBadDraw reports invalid draw parameters, state or vertex input.
@@ -215,7 +216,7 @@ func newDrawer(ctx context.Context, t *Target, s *State, in VertexInput, p DrawP
 	}
 	if e, ok := s.Fragment.(FragmentEarlyDepth); ok && e.EarlyDepthSafe() && s.Depth.Test && d.dsDepth && !(s.StencilTest && d.dsStencil) {
 		switch s.Depth.Func {
-		case Never, Less, LessEqual, Greater, GreaterEqual:
+		case compare.Never, compare.Less, compare.LessEqual, compare.Greater, compare.GreaterEqual:
 			d.early = true
 		}
 	}
@@ -347,20 +348,20 @@ func checkState(t *Target, s *State) error {
 	}
 	for i := range t.Color {
 		b := s.Blend[i]
-		if b.Enable && (b.SrcRGB > OneMinusSrc1Alpha || b.DstRGB > OneMinusSrc1Alpha || b.SrcAlpha > OneMinusSrc1Alpha ||
-			b.DstAlpha > OneMinusSrc1Alpha || b.EqRGB > BlendMax || b.EqAlpha > BlendMax) {
+		if b.Enable && !(b.SrcRGB.Valid() && b.DstRGB.Valid() && b.SrcAlpha.Valid() && b.DstAlpha.Valid() &&
+			b.EqRGB.Valid() && b.EqAlpha.Valid()) {
 			return fmt.Errorf("%w: render target %d blend state %+v", ErrBadDraw, i, b)
 		}
 	}
-	if s.LogicOpEnable && s.LogicOp > LogicSet {
+	if s.LogicOpEnable && !s.LogicOp.Valid() {
 		return fmt.Errorf("%w: logic op %d", ErrBadDraw, s.LogicOp)
 	}
 	for _, f := range []StencilFace{s.StencilFront, s.StencilBack} {
-		if f.Func > Always || f.Fail > StencilDecrWrap || f.DepthFail > StencilDecrWrap || f.Pass > StencilDecrWrap {
+		if !f.Func.Valid() || !f.Fail.Valid() || !f.DepthFail.Valid() || !f.Pass.Valid() {
 			return fmt.Errorf("%w: stencil state %+v", ErrBadDraw, f)
 		}
 	}
-	if s.Depth.Func > Always || s.AlphaFunc > Always {
+	if !s.Depth.Func.Valid() || !s.AlphaFunc.Valid() {
 		return fmt.Errorf("%w: depth func %d / alpha func %d", ErrBadDraw, s.Depth.Func, s.AlphaFunc)
 	}
 	return nil

@@ -7,7 +7,8 @@ import (
 	"math"
 	"testing"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/format"
 )
 
 var red = [4]float32{1, 0, 0, 1}
@@ -77,17 +78,17 @@ func TestDepthSemantics(t *testing.T) {
 	cases := []struct {
 		name      string
 		test      bool
-		fn        CompareFunc
+		fn        compare.Func
 		draws     []drawc
 		wantR     uint32
 		wantDepth float32
 	}{
-		{"less nearer wins", true, Less, []drawc{{0.5, red, nil}, {0, [4]float32{0, 1, 0, 1}, nil}}, 0, 0.5},
-		{"less farther loses", true, Less, []drawc{{0, red, nil}, {0.5, [4]float32{0, 1, 0, 1}, nil}}, 255, 0.5},
-		{"less equal rejected", true, Less, []drawc{{0, red, nil}, {0, [4]float32{0, 1, 0, 1}, nil}}, 255, 0.5},
-		{"lequal equal passes", true, LessEqual, []drawc{{0, red, nil}, {0, [4]float32{0, 1, 0, 1}, nil}}, 0, 0.5},
-		{"discard keeps depth", true, Less, []drawc{{0.5, red, nil}, {-0.5, [4]float32{0, 1, 0, 1}, discardFS}, {0, [4]float32{0, 0, 1, 1}, nil}}, 0, 0.5},
-		{"disabled overwrites", false, Less, []drawc{{0, [4]float32{0, 1, 0, 1}, nil}, {0.5, red, nil}}, 255, 1},
+		{"less nearer wins", true, compare.Less, []drawc{{0.5, red, nil}, {0, [4]float32{0, 1, 0, 1}, nil}}, 0, 0.5},
+		{"less farther loses", true, compare.Less, []drawc{{0, red, nil}, {0.5, [4]float32{0, 1, 0, 1}, nil}}, 255, 0.5},
+		{"less equal rejected", true, compare.Less, []drawc{{0, red, nil}, {0, [4]float32{0, 1, 0, 1}, nil}}, 255, 0.5},
+		{"lequal equal passes", true, compare.LessEqual, []drawc{{0, red, nil}, {0, [4]float32{0, 1, 0, 1}, nil}}, 0, 0.5},
+		{"discard keeps depth", true, compare.Less, []drawc{{0.5, red, nil}, {-0.5, [4]float32{0, 1, 0, 1}, discardFS}, {0, [4]float32{0, 0, 1, 1}, nil}}, 0, 0.5},
+		{"disabled overwrites", false, compare.Less, []drawc{{0, [4]float32{0, 1, 0, 1}, nil}, {0.5, red, nil}}, 255, 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -124,11 +125,7 @@ func TestDepthSemantics(t *testing.T) {
 
 func TestDepthFuncTable(t *testing.T) {
 	// incoming 0.5 against stored 0.25 / 0.5 / 0.75
-	want := map[CompareFunc][3]bool{
-		Never: {false, false, false}, Less: {false, false, true}, Equal: {false, true, false},
-		LessEqual: {false, true, true}, Greater: {true, false, false}, NotEqual: {true, false, true},
-		GreaterEqual: {true, true, false}, Always: {true, true, true},
-	}
+	want := map[compare.Func][3]bool{compare.Never: {false, false, false}, compare.Less: {false, false, true}, compare.Equal: {false, true, false}, compare.LessEqual: {false, true, true}, compare.Greater: {true, false, false}, compare.NotEqual: {true, false, true}, compare.GreaterEqual: {true, true, false}, compare.Always: {true, true, true}}
 	for _, df := range []format.Format{format.D16, format.D24S8, format.D32F} {
 		for fn, w := range want {
 			for i, stored := range []float32{0.25, 0.5, 0.75} {

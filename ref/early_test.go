@@ -6,7 +6,9 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/stencil"
 )
 
 // earlyFS is colorFS declared safe for early depth rejection; it counts
@@ -23,7 +25,7 @@ func (earlyFS) EarlyDepthSafe() bool { return true }
 // earlyScene draws overlapping random triangles, points and a wide line
 // at random depths (some outside the depth range) and returns the target's
 // bytes and the number of quads shaded.
-func earlyScene(t *testing.T, ds format.Format, fn CompareFunc, clamp, write, stencil bool, workers int, early bool) ([]byte, int) {
+func earlyScene(t *testing.T, ds format.Format, fn compare.Func, clamp, write, withStencil bool, workers int, early bool) ([]byte, int) {
 	const w, h = 67, 45
 	tg := newTarget(t, w, h, []format.Format{format.RGBA8}, ds)
 	_ = tg.ClearDepth(0.5)
@@ -31,8 +33,8 @@ func earlyScene(t *testing.T, ds format.Format, fn CompareFunc, clamp, write, st
 	s.Workers = workers
 	s.Depth = DepthState{Test: true, Func: fn, Write: write, Clamp: clamp}
 	s.Viewport.MinDepth, s.Viewport.MaxDepth = 0.1, 0.9
-	s.StencilTest = stencil
-	s.StencilFront = StencilFace{Func: Always, ReadMask: 0xFF, WriteMask: 0xFF, DepthFail: StencilIncr, Pass: StencilDecr}
+	s.StencilTest = withStencil
+	s.StencilFront = StencilFace{Func: compare.Always, ReadMask: 0xFF, WriteMask: 0xFF, DepthFail: stencil.Incr, Pass: stencil.Decr}
 	s.StencilBack = s.StencilFront
 	var n atomic.Int64
 	s.Vertex = passVS(4)
@@ -61,7 +63,7 @@ func earlyScene(t *testing.T, ds format.Format, fn CompareFunc, clamp, write, st
 // stays off under the stencil test.
 func TestEarlyDepthIdentical(t *testing.T) {
 	for _, ds := range []format.Format{format.D16, format.D24S8, format.D32F} {
-		for fn := Never; fn <= Always; fn++ {
+		for fn := compare.Never; fn <= compare.Always; fn++ {
 			for _, c := range []struct{ clamp, write, stencil bool }{{false, true, false}, {true, true, false}, {false, false, false}, {false, true, true}} {
 				name := fmt.Sprintf("%v/func%d/clamp=%v/write=%v/stencil=%v", ds, fn, c.clamp, c.write, c.stencil)
 				want, nLate := earlyScene(t, ds, fn, c.clamp, c.write, c.stencil && ds == format.D24S8, 1, false)
@@ -70,7 +72,7 @@ func TestEarlyDepthIdentical(t *testing.T) {
 					if string(got) != string(want) {
 						t.Fatalf("%s workers=%d: early depth changed the output", name, workers)
 					}
-					monotonic := fn == Never || fn == Less || fn == LessEqual || fn == Greater || fn == GreaterEqual
+					monotonic := fn == compare.Never || fn == compare.Less || fn == compare.LessEqual || fn == compare.Greater || fn == compare.GreaterEqual
 					active := monotonic && !(c.stencil && ds == format.D24S8)
 					if active && nEarly >= nLate || !active && nEarly != nLate {
 						t.Errorf("%s workers=%d: %d quads shaded with early depth, %d without", name, workers, nEarly, nLate)

@@ -6,7 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/format"
 )
 
 // exactGolden holds the SHA-256 of every attachment byte of the scenes
@@ -30,12 +31,12 @@ var exactGolden = map[string]string{
 // near plane or the view volume's sides, with smooth, noperspective and
 // flat words, into RGBA8 + depth format ds with depth function f, a
 // scissor for half of them and depth bias on a third.
-func mixedInterpScene(tb testing.TB, ds format.Format, f CompareFunc, workers int) []byte {
+func mixedInterpScene(tb testing.TB, ds format.Format, f compare.Func, workers int) []byte {
 	const w, h = 131, 77
 	tg := newTarget(tb, w, h, []format.Format{format.RGBA8}, ds)
 	_ = tg.ClearColor(0, [4]float32{0.2, 0.1, 0.3, 1})
 	z0 := float32(1)
-	if f == Greater || f == GreaterEqual {
+	if f == compare.Greater || f == compare.GreaterEqual {
 		z0 = 0
 	}
 	_ = tg.ClearDepth(z0)
@@ -87,7 +88,7 @@ func smallTrianglesScene(tb testing.TB, workers int) []byte {
 	s.Vertex, s.Fragment = passVS(4), colorFS
 	draw(tb, tg, &s, verts(rows...), DrawParams{Topology: Triangles, Count: len(rows)})
 	s.Fragment = earlyFunc{colorFS}
-	s.Depth.Func = LessEqual
+	s.Depth.Func = compare.LessEqual
 	draw(tb, tg, &s, verts(rows[:900]...), DrawParams{Topology: Triangles, Count: 900})
 	return append(append([]byte(nil), tg.Color[0].Data...), tg.DepthStencil.Data...)
 }
@@ -104,10 +105,10 @@ func TestExactScenes(t *testing.T) {
 		{"parallel", func(n int) []byte { return parallelScene(t, n) }},
 		{"sphere", func(n int) []byte { return renderSphereScene(t, 256, 200, 160, 79, n) }},
 		{"small", func(n int) []byte { return smallTrianglesScene(t, n) }},
-		{"mixed/D24S8/less", func(n int) []byte { return mixedInterpScene(t, format.D24S8, Less, n) }},
-		{"mixed/D32F/lequal", func(n int) []byte { return mixedInterpScene(t, format.D32F, LessEqual, n) }},
-		{"mixed/D16/greater", func(n int) []byte { return mixedInterpScene(t, format.D16, Greater, n) }},
-		{"mixed/D24S8/equal", func(n int) []byte { return mixedInterpScene(t, format.D24S8, Equal, n) }},
+		{"mixed/D24S8/less", func(n int) []byte { return mixedInterpScene(t, format.D24S8, compare.Less, n) }},
+		{"mixed/D32F/lequal", func(n int) []byte { return mixedInterpScene(t, format.D32F, compare.LessEqual, n) }},
+		{"mixed/D16/greater", func(n int) []byte { return mixedInterpScene(t, format.D16, compare.Greater, n) }},
+		{"mixed/D24S8/equal", func(n int) []byte { return mixedInterpScene(t, format.D24S8, compare.Equal, n) }},
 	}
 	for _, sc := range scenes {
 		for _, n := range []int{1, 2, 4} {

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"math"
 
+	"vortexgfx/gl/format"
 	"vortexgfx/ref"
-	"vortexgfx/ref/format"
 )
 
 // Draw one triangle with a Go-function vertex and fragment shader into an

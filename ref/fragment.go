@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"math"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/stencil"
 )
 
 // flush shades the batched quads and runs the per-fragment operations on
@@ -67,13 +68,13 @@ func (d *drawer) fragment(q *Quad, l, x, y int, back bool) {
 				return
 			}
 		}
-		stencil := s.StencilTest && hasStencil
+		doStencil := s.StencilTest && hasStencil
 		sf := &s.StencilFront
 		if back {
 			sf = &s.StencilBack
 		}
 		var sv uint8
-		if stencil {
+		if doStencil {
 			sv = format.UnpackStencil(f, buf)
 			if !sf.Func.TestUint(uint32(sf.Ref&sf.ReadMask), uint32(sv&sf.ReadMask)) {
 				format.PackStencil(f, buf, stencilUpdate(sf.Fail, sv, sf))
@@ -88,7 +89,7 @@ func (d *drawer) fragment(q *Quad, l, x, y int, back bool) {
 				pass = s.Depth.Func.Test(format.QuantizeDepth(f, z), format.UnpackDepth(f, buf))
 			}
 		}
-		if stencil {
+		if doStencil {
 			op := sf.Pass
 			if !pass {
 				op = sf.DepthFail
@@ -185,33 +186,8 @@ func (d *drawer) fragmentsRGBA8(quads []Quad) {
 }
 
 // stencilUpdate applies op to v and merges the result under the write mask.
-func stencilUpdate(op StencilOp, v uint8, f *StencilFace) uint8 {
-	var r uint8
-	switch op {
-	case StencilKeep:
-		r = v
-	case StencilZero:
-		r = 0
-	case StencilReplace:
-		r = f.Ref
-	case StencilIncr:
-		r = v
-		if v < 0xFF {
-			r = v + 1
-		}
-	case StencilDecr:
-		r = v
-		if v > 0 {
-			r = v - 1
-		}
-	case StencilInvert:
-		r = ^v
-	case StencilIncrWrap:
-		r = v + 1
-	case StencilDecrWrap:
-		r = v - 1
-	}
-	return v&^f.WriteMask | r&f.WriteMask
+func stencilUpdate(op stencil.Op, v uint8, f *StencilFace) uint8 {
+	return v&^f.WriteMask | op.Apply(f.Ref, v)&f.WriteMask
 }
 
 func (d *drawer) writeColor(surf *Surface, bs *BlendState, q *Quad, rt, l, x, y int) {
@@ -230,17 +206,17 @@ func (d *drawer) writeColor(surf *Surface, bs *BlendState, q *Quad, rt, l, x, y 
 		res = format.FromInt(f, q.Color[rt][l])
 		if d.s.LogicOpEnable {
 			for c := range 4 {
-				res[c] = logic(d.s.LogicOp, res[c], dst[c]) & cm
+				res[c] = d.s.LogicOp.Apply(res[c], dst[c]) & cm
 			}
 		}
 	case d.s.LogicOpEnable && in.Kind == format.KindUNorm && !in.SRGB:
 		res = format.FromFloat(f, q.ColorFloat(rt, l))
 		for c := range 4 {
-			res[c] = logic(d.s.LogicOp, res[c], dst[c]) & cm
+			res[c] = d.s.LogicOp.Apply(res[c], dst[c]) & cm
 		}
 	case bs.Enable:
 		src, src1 := q.ColorFloat(rt, l), floats(q.Color1[l])
-		res = format.FromFloat(f, blend(bs, src, src1, format.ToFloat(f, dst), d.s.BlendConstant, in.Kind))
+		res = format.FromFloat(f, bs.fn().Float(in.Kind, src, src1, format.ToFloat(f, dst), d.s.BlendConstant))
 	default:
 		res = format.FromFloat(f, q.ColorFloat(rt, l))
 	}
@@ -260,7 +236,7 @@ func (d *drawer) writeRGBA8(surf *Surface, bs *BlendState, q *Quad, rt, l, x, y 
 	dst := format.UnpackRGBA8(buf)
 	var res format.Raw
 	if bs.Enable {
-		res = format.FromFloatRGBA8(blend(bs, q.ColorFloat(rt, l), floats(q.Color1[l]), format.ToFloatRGBA8(dst), d.s.BlendConstant, format.KindUNorm))
+		res = format.FromFloatRGBA8(bs.fn().Float(format.KindUNorm, q.ColorFloat(rt, l), floats(q.Color1[l]), format.ToFloatRGBA8(dst), d.s.BlendConstant))
 	} else {
 		res = format.FromFloatRGBA8(q.ColorFloat(rt, l))
 	}
@@ -278,145 +254,4 @@ func floats(w [4]uint32) [4]float32 {
 		c[i] = math.Float32frombits(v)
 	}
 	return c
-}
-
-// logic applies a logic op to source s and destination d.
-func logic(op LogicOp, s, d uint32) uint32 {
-	switch op {
-	case LogicClear:
-		return 0
-	case LogicAnd:
-		return s & d
-	case LogicAndReverse:
-		return s &^ d
-	case LogicCopy:
-		return s
-	case LogicAndInverted:
-		return ^s & d
-	case LogicNoop:
-		return d
-	case LogicXor:
-		return s ^ d
-	case LogicOr:
-		return s | d
-	case LogicNor:
-		return ^(s | d)
-	case LogicEquiv:
-		return ^(s ^ d)
-	case LogicInvert:
-		return ^d
-	case LogicOrReverse:
-		return s | ^d
-	case LogicCopyInverted:
-		return ^s
-	case LogicOrInverted:
-		return ^s | d
-	case LogicNand:
-		return ^(s & d)
-	}
-	return 0xFFFFFFFF
-}
-
-// clampTo clamps each component to [lo, 1]; NaN becomes 0.
-func clampTo(c [4]float32, lo float32) [4]float32 {
-	for i, v := range c {
-		switch {
-		case v != v:
-			c[i] = 0
-		case v < lo:
-			c[i] = lo
-		case v > 1:
-			c[i] = 1
-		}
-	}
-	return c
-}
-
-// blend computes the blended colour (GL 4.6 §17.3.6). For normalized
-// targets the source, second source, destination and constant are clamped
-// to [0,1] (unorm) or [-1,1] (snorm).
-func blend(bs *BlendState, src, src1, dst, k [4]float32, kind format.Kind) [4]float32 {
-	switch kind {
-	case format.KindUNorm:
-		src, src1, dst, k = clampTo(src, 0), clampTo(src1, 0), clampTo(dst, 0), clampTo(k, 0)
-	case format.KindSNorm:
-		src, src1, dst, k = clampTo(src, -1), clampTo(src1, -1), clampTo(dst, -1), clampTo(k, -1)
-	}
-	var out [4]float32
-	for c := range 4 {
-		eq, sf, df := bs.EqRGB, bs.SrcRGB, bs.DstRGB
-		if c == 3 {
-			eq, sf, df = bs.EqAlpha, bs.SrcAlpha, bs.DstAlpha
-		}
-		s, dv := float64(src[c]), float64(dst[c])
-		var r float64
-		switch eq {
-		case BlendMin:
-			r = min(s, dv)
-		case BlendMax:
-			r = max(s, dv)
-		default:
-			fs := factor(sf, c, src, src1, dst, k)
-			fd := factor(df, c, src, src1, dst, k)
-			switch eq {
-			case BlendSubtract:
-				r = s*fs - dv*fd
-			case BlendReverseSubtract:
-				r = dv*fd - s*fs
-			default:
-				r = s*fs + dv*fd
-			}
-		}
-		out[c] = float32(r)
-	}
-	return out
-}
-
-// factor returns blend factor f for component c.
-func factor(f BlendFactor, c int, s, s1, d, k [4]float32) float64 {
-	var v float32
-	switch f {
-	case Zero:
-		v = 0
-	case One:
-		v = 1
-	case SrcColor:
-		v = s[c]
-	case OneMinusSrcColor:
-		v = 1 - s[c]
-	case DstColor:
-		v = d[c]
-	case OneMinusDstColor:
-		v = 1 - d[c]
-	case SrcAlpha:
-		v = s[3]
-	case OneMinusSrcAlpha:
-		v = 1 - s[3]
-	case DstAlpha:
-		v = d[3]
-	case OneMinusDstAlpha:
-		v = 1 - d[3]
-	case ConstantColor:
-		v = k[c]
-	case OneMinusConstantColor:
-		v = 1 - k[c]
-	case ConstantAlpha:
-		v = k[3]
-	case OneMinusConstantAlpha:
-		v = 1 - k[3]
-	case SrcAlphaSaturate:
-		v = 1
-		if c < 3 {
-			v = min(s[3], 1-d[3])
-		}
-	case Src1Color:
-		v = s1[c]
-	case OneMinusSrc1Color:
-		v = 1 - s1[c]
-	case Src1Alpha:
-		v = s1[3]
-	case OneMinusSrc1Alpha:
-		v = 1 - s1[3]
-	}
-	return float64(v)
 }

@@ -4,7 +4,11 @@ import (
 	"math"
 	"testing"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/blend"
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/logicop"
+	"vortexgfx/gl/stencil"
 )
 
 // drawOne draws a full-target quad with fragment colour src (and dual
@@ -55,17 +59,12 @@ func TestBlendFactors(t *testing.T) {
 	inv := func(a [4]float32) [4]float32 { return [4]float32{1 - a[0], 1 - a[1], 1 - a[2], 1 - a[3]} }
 	spl := func(v float32) [4]float32 { return [4]float32{v, v, v, v} }
 	sat := min(src[3], 1-dst[3])
-	factors := map[BlendFactor][4]float32{
-		Zero: {}, One: one, SrcColor: src, OneMinusSrcColor: inv(src), DstColor: dst, OneMinusDstColor: inv(dst),
-		SrcAlpha: spl(src[3]), OneMinusSrcAlpha: spl(1 - src[3]), DstAlpha: spl(dst[3]), OneMinusDstAlpha: spl(1 - dst[3]),
-		ConstantColor: k, OneMinusConstantColor: inv(k), ConstantAlpha: spl(k[3]), OneMinusConstantAlpha: spl(1 - k[3]),
-		SrcAlphaSaturate: {sat, sat, sat, 1}, Src1Color: s1, OneMinusSrc1Color: inv(s1), Src1Alpha: spl(s1[3]), OneMinusSrc1Alpha: spl(1 - s1[3]),
-	}
+	factors := map[blend.Factor][4]float32{blend.Zero: {}, blend.One: one, blend.SrcColor: src, blend.OneMinusSrcColor: inv(src), blend.DstColor: dst, blend.OneMinusDstColor: inv(dst), blend.SrcAlpha: spl(src[3]), blend.OneMinusSrcAlpha: spl(1 - src[3]), blend.DstAlpha: spl(dst[3]), blend.OneMinusDstAlpha: spl(1 - dst[3]), blend.ConstantColor: k, blend.OneMinusConstantColor: inv(k), blend.ConstantAlpha: spl(k[3]), blend.OneMinusConstantAlpha: spl(1 - k[3]), blend.SrcAlphaSaturate: {sat, sat, sat, 1}, blend.Src1Color: s1, blend.OneMinusSrc1Color: inv(s1), blend.Src1Alpha: spl(s1[3]), blend.OneMinusSrc1Alpha: spl(1 - s1[3])}
 	for f, fv := range factors {
 		for _, asSrc := range []bool{true, false} {
 			s := DefaultState(2, 2)
 			s.BlendConstant = k
-			b := BlendState{Enable: true, WriteMask: 0xF, SrcRGB: Zero, DstRGB: Zero, SrcAlpha: Zero, DstAlpha: Zero}
+			b := BlendState{Enable: true, WriteMask: 0xF, SrcRGB: blend.Zero, DstRGB: blend.Zero, SrcAlpha: blend.Zero, DstAlpha: blend.Zero}
 			var want [4]float32
 			if asSrc {
 				b.SrcRGB, b.SrcAlpha = f, f
@@ -87,19 +86,19 @@ func TestBlendEquations(t *testing.T) {
 	src := [4]float32{0.5, 0.25, 0.75, 0.6}
 	dst := [4]float32{0.2, 0.4, 0.8, 0.3}
 	cases := []struct {
-		eq   BlendEq
+		eq   blend.Equation
 		want [4]float32
 	}{
-		{BlendAdd, [4]float32{0.5 * 0.6, 0.25 * 0.6, 0.75 * 0.6, 0.6*0.6 + 0.3*0.4}},
-		{BlendSubtract, [4]float32{0.5 * 0.6, 0.25 * 0.6, 0.75 * 0.6, 0.6*0.6 - 0.3*0.4}},
-		{BlendReverseSubtract, [4]float32{-0.5 * 0.6, -0.25 * 0.6, -0.75 * 0.6, 0.3*0.4 - 0.6*0.6}},
-		{BlendMin, [4]float32{0.2, 0.25, 0.75, 0.3}},
-		{BlendMax, [4]float32{0.5, 0.4, 0.8, 0.6}},
+		{blend.Add, [4]float32{0.5 * 0.6, 0.25 * 0.6, 0.75 * 0.6, 0.6*0.6 + 0.3*0.4}},
+		{blend.Subtract, [4]float32{0.5 * 0.6, 0.25 * 0.6, 0.75 * 0.6, 0.6*0.6 - 0.3*0.4}},
+		{blend.ReverseSubtract, [4]float32{-0.5 * 0.6, -0.25 * 0.6, -0.75 * 0.6, 0.3*0.4 - 0.6*0.6}},
+		{blend.Min, [4]float32{0.2, 0.25, 0.75, 0.3}},
+		{blend.Max, [4]float32{0.5, 0.4, 0.8, 0.6}},
 	}
 	for _, c := range cases {
 		s := DefaultState(2, 2)
 		// rgb: src*srcAlpha + dst*0; alpha: src*srcAlpha + dst*(1-srcAlpha)
-		s.Blend[0] = BlendState{Enable: true, WriteMask: 0xF, SrcRGB: SrcAlpha, DstRGB: Zero, SrcAlpha: SrcAlpha, DstAlpha: OneMinusSrcAlpha, EqRGB: c.eq, EqAlpha: c.eq}
+		s.Blend[0] = BlendState{Enable: true, WriteMask: 0xF, SrcRGB: blend.SrcAlpha, DstRGB: blend.Zero, SrcAlpha: blend.SrcAlpha, DstAlpha: blend.OneMinusSrcAlpha, EqRGB: c.eq, EqAlpha: c.eq}
 		got := drawOne(t, format.RGBA32F, s, dst, src, src).Color[0].Float(0, 0)
 		if !near(got, c.want, 1e-6) {
 			t.Errorf("equation %d: got %v, want %v", c.eq, got, c.want)
@@ -112,7 +111,7 @@ func TestBlendUNormClampsInputs(t *testing.T) {
 	// dst 0.25 gives 1 (not 2.25 clamped... the same) and SUBTRACT gives
 	// 1 - 0.25 rather than 2 - 0.25.
 	s := DefaultState(2, 2)
-	s.Blend[0] = BlendState{Enable: true, WriteMask: 0xF, SrcRGB: One, DstRGB: One, SrcAlpha: One, DstAlpha: One, EqRGB: BlendSubtract, EqAlpha: BlendSubtract}
+	s.Blend[0] = BlendState{Enable: true, WriteMask: 0xF, SrcRGB: blend.One, DstRGB: blend.One, SrcAlpha: blend.One, DstAlpha: blend.One, EqRGB: blend.Subtract, EqAlpha: blend.Subtract}
 	got := drawOne(t, format.RGBA8, s, [4]float32{0.25, 0.25, 0.25, 0.25}, [4]float32{2, 2, 2, 2}, [4]float32{}).Color[0].Raw(0, 0)
 	if got != (format.Raw{191, 191, 191, 191}) {
 		t.Fatalf("got %v, want 191 (0.75)", got)
@@ -122,7 +121,7 @@ func TestBlendUNormClampsInputs(t *testing.T) {
 func TestLogicOps(t *testing.T) {
 	const sv, dv uint32 = 0b1100_1010, 0b1010_0110
 	want := [16]uint32{0, sv & dv, sv &^ dv, sv, ^sv & dv, dv, sv ^ dv, sv | dv, ^(sv | dv), ^(sv ^ dv), ^dv, sv | ^dv, ^sv, ^sv | dv, ^(sv & dv), 0xFF}
-	for op := LogicClear; op <= LogicSet; op++ {
+	for op := logicop.Clear; op <= logicop.Set; op++ {
 		for _, f := range []format.Format{format.RGBA8UI, format.RGBA8} {
 			tg := newTarget(t, 2, 2, []format.Format{f}, format.Invalid)
 			s := DefaultState(2, 2)
@@ -194,7 +193,7 @@ func TestSRGBWrite(t *testing.T) {
 	if got != (format.Raw{188, 188, 188, 128}) {
 		t.Fatalf("sRGB store %v, want 188,188,188,128", got)
 	}
-	s.Blend[0] = BlendState{Enable: true, WriteMask: 0xF, SrcRGB: One, DstRGB: One, SrcAlpha: One, DstAlpha: One}
+	s.Blend[0] = BlendState{Enable: true, WriteMask: 0xF, SrcRGB: blend.One, DstRGB: blend.One, SrcAlpha: blend.One, DstAlpha: blend.One}
 	got = drawOne(t, format.SRGB8A8, s, [4]float32{0.25, 0.25, 0.25, 0}, [4]float32{0.25, 0.25, 0.25, 0.5}, [4]float32{}).Color[0].Raw(0, 0)
 	if got != (format.Raw{188, 188, 188, 128}) {
 		t.Fatalf("sRGB blend %v, want 188 (linear 0.25 + 0.25)", got)
@@ -204,11 +203,11 @@ func TestSRGBWrite(t *testing.T) {
 func TestStencilOps(t *testing.T) {
 	const ref, old = 0x35, 0xFE
 	cases := []struct {
-		op   StencilOp
+		op   stencil.Op
 		want uint8
 	}{
-		{StencilKeep, old}, {StencilZero, 0}, {StencilReplace, ref}, {StencilIncr, 0xFF}, {StencilDecr, old - 1},
-		{StencilInvert, ^uint8(old)}, {StencilIncrWrap, 0xFF}, {StencilDecrWrap, old - 1},
+		{stencil.Keep, old}, {stencil.Zero, 0}, {stencil.Replace, ref}, {stencil.Incr, 0xFF}, {stencil.Decr, old - 1},
+		{stencil.Invert, ^uint8(old)}, {stencil.IncrWrap, 0xFF}, {stencil.DecrWrap, old - 1},
 	}
 	for _, c := range cases {
 		// The op is applied on each of the three paths: stencil fail,
@@ -219,14 +218,14 @@ func TestStencilOps(t *testing.T) {
 			_ = tg.ClearDepth(0.5)
 			s := DefaultState(2, 2)
 			s.StencilTest, s.Depth.Test = true, true
-			f := StencilFace{Func: Always, Ref: ref, ReadMask: 0xFF, WriteMask: 0xFF}
+			f := StencilFace{Func: compare.Always, Ref: ref, ReadMask: 0xFF, WriteMask: 0xFF}
 			switch path {
 			case 0:
-				f.Func, f.Fail = Never, c.op
+				f.Func, f.Fail = compare.Never, c.op
 			case 1:
-				s.Depth.Func, f.DepthFail = Never, c.op
+				s.Depth.Func, f.DepthFail = compare.Never, c.op
 			case 2:
-				s.Depth.Func, f.Pass = Always, c.op
+				s.Depth.Func, f.Pass = compare.Always, c.op
 			}
 			s.StencilFront = f
 			s.Vertex, s.Fragment = passVS(4), colorFS
@@ -241,15 +240,15 @@ func TestStencilOps(t *testing.T) {
 	}
 	// Incr/decr wrap at the ends, and the write mask keeps bits.
 	for _, c := range []struct {
-		op       StencilOp
+		op       stencil.Op
 		old, msk uint8
 		want     uint8
-	}{{StencilIncrWrap, 0xFF, 0xFF, 0}, {StencilDecrWrap, 0, 0xFF, 0xFF}, {StencilDecr, 0, 0xFF, 0}, {StencilReplace, 0xF0, 0x0F, 0xF5}} {
+	}{{stencil.IncrWrap, 0xFF, 0xFF, 0}, {stencil.DecrWrap, 0, 0xFF, 0xFF}, {stencil.Decr, 0, 0xFF, 0}, {stencil.Replace, 0xF0, 0x0F, 0xF5}} {
 		tg := newTarget(t, 2, 2, nil, format.S8)
 		_ = tg.ClearStencil(c.old)
 		s := DefaultState(2, 2)
 		s.StencilTest = true
-		s.StencilFront = StencilFace{Func: Always, Ref: 0x05, ReadMask: 0xFF, WriteMask: c.msk, Pass: c.op}
+		s.StencilFront = StencilFace{Func: compare.Always, Ref: 0x05, ReadMask: 0xFF, WriteMask: c.msk, Pass: c.op}
 		s.Vertex = passVS(4)
 		draw(t, tg, &s, quadVerts(-1, -1, 1, 1, 0, red), DrawParams{Topology: Triangles, Count: 6})
 		if got := tg.DepthStencil.Stencil(0, 0); got != c.want {
@@ -261,14 +260,14 @@ func TestStencilOps(t *testing.T) {
 func TestStencilFuncsAndTwoSided(t *testing.T) {
 	// ref & mask OP stored & mask, with ref 0x12, stored 0x34, mask 0x0F:
 	// 2 OP 4.
-	want := map[CompareFunc]bool{Never: false, Less: true, Equal: false, LessEqual: true, Greater: false, NotEqual: true, GreaterEqual: false, Always: true}
+	want := map[compare.Func]bool{compare.Never: false, compare.Less: true, compare.Equal: false, compare.LessEqual: true, compare.Greater: false, compare.NotEqual: true, compare.GreaterEqual: false, compare.Always: true}
 	for fn, w := range want {
 		tg := newTarget(t, 2, 2, []format.Format{format.RGBA8}, format.D24S8)
 		_ = tg.ClearStencil(0x34)
 		s := DefaultState(2, 2)
 		s.StencilTest = true
 		s.StencilFront = StencilFace{Func: fn, Ref: 0x12, ReadMask: 0x0F, WriteMask: 0xFF}
-		s.StencilBack = StencilFace{Func: Never, ReadMask: 0xFF, WriteMask: 0xFF}
+		s.StencilBack = StencilFace{Func: compare.Never, ReadMask: 0xFF, WriteMask: 0xFF}
 		s.Vertex, s.Fragment = passVS(4), colorFS
 		draw(t, tg, &s, quadVerts(-1, -1, 1, 1, 0, red), DrawParams{Topology: Triangles, Count: 6})
 		if got := tg.Color[0].Raw(0, 0)[0] == 255; got != w {
@@ -279,8 +278,8 @@ func TestStencilFuncsAndTwoSided(t *testing.T) {
 	tg := newTarget(t, 2, 2, []format.Format{format.RGBA8}, format.S8)
 	s := DefaultState(2, 2)
 	s.StencilTest = true
-	s.StencilFront = StencilFace{Func: Always, Ref: 1, ReadMask: 0xFF, WriteMask: 0xFF, Pass: StencilReplace}
-	s.StencilBack = StencilFace{Func: Always, Ref: 2, ReadMask: 0xFF, WriteMask: 0xFF, Pass: StencilReplace}
+	s.StencilFront = StencilFace{Func: compare.Always, Ref: 1, ReadMask: 0xFF, WriteMask: 0xFF, Pass: stencil.Replace}
+	s.StencilBack = StencilFace{Func: compare.Always, Ref: 2, ReadMask: 0xFF, WriteMask: 0xFF, Pass: stencil.Replace}
 	s.Vertex = passVS(0)
 	draw(t, tg, &s, verts([]float32{-1, -1, 0, 1}, []float32{-1, 3, 0, 1}, []float32{3, -1, 0, 1}), DrawParams{Topology: Triangles, Count: 3})
 	if got := tg.DepthStencil.Stencil(0, 0); got != 2 {
@@ -290,10 +289,10 @@ func TestStencilFuncsAndTwoSided(t *testing.T) {
 
 func TestAlphaTestAndDepthBounds(t *testing.T) {
 	for _, c := range []struct {
-		fn   CompareFunc
+		fn   compare.Func
 		ref  float32
 		pass bool
-	}{{Greater, 0.5, true}, {Greater, 0.7, false}, {Less, 0.7, true}, {Equal, 0.6, true}} {
+	}{{compare.Greater, 0.5, true}, {compare.Greater, 0.7, false}, {compare.Less, 0.7, true}, {compare.Equal, 0.6, true}} {
 		s := DefaultState(2, 2)
 		s.AlphaTest, s.AlphaFunc, s.AlphaRef = true, c.fn, c.ref
 		got := drawOne(t, format.RGBA32F, s, [4]float32{}, [4]float32{1, 1, 1, 0.6}, [4]float32{}).Color[0].Float(0, 0)[0] == 1

@@ -6,7 +6,7 @@ import (
 	"math"
 	"testing"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // FuzzDraw decodes a draw from bytes: a header (topology, index type,

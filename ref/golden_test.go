@@ -12,8 +12,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"vortexgfx/ref/format"
-	"vortexgfx/ref/sampler"
+	"vortexgfx/gl/blend"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/sampler"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden PNGs in testdata")
@@ -137,7 +138,7 @@ var goldenScenes = map[string]scene{
 		), DrawParams{Topology: Triangles, Count: 6})
 		// a translucent blue quad over both
 		s.Depth.Test = false
-		s.Blend[0] = BlendState{Enable: true, SrcRGB: SrcAlpha, DstRGB: OneMinusSrcAlpha, SrcAlpha: Zero, DstAlpha: One, WriteMask: 0xF}
+		s.Blend[0] = BlendState{Enable: true, SrcRGB: blend.SrcAlpha, DstRGB: blend.OneMinusSrcAlpha, SrcAlpha: blend.Zero, DstAlpha: blend.One, WriteMask: 0xF}
 		draw(t, tg, &s, quadVerts(-0.6, -0.2, 0.6, 0.2, 0, [4]float32{0, 0, 1, 0.5}), DrawParams{Topology: Triangles, Count: 6})
 		s.Blend[0].Enable = false
 		// a line strip and wide points

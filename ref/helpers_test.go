@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // passVS is a vertex shader that reads x, y, z, w and then `vary` varying

@@ -5,8 +5,11 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"vortexgfx/ref/format"
-	"vortexgfx/ref/sampler"
+	"vortexgfx/gl/blend"
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/sampler"
+	"vortexgfx/gl/stencil"
 )
 
 // parallelScene renders a mixed scene with the given worker count: random
@@ -21,10 +24,10 @@ func parallelScene(t *testing.T, workers int) []byte {
 	s.Workers = workers
 	s.Depth.Test = true
 	s.StencilTest = true
-	s.StencilFront = StencilFace{Func: Always, ReadMask: 0xFF, WriteMask: 0xFF, Pass: StencilIncr, DepthFail: StencilIncrWrap}
-	s.StencilBack = StencilFace{Func: Always, ReadMask: 0xFF, WriteMask: 0xFF, Pass: StencilDecrWrap}
-	s.Blend[0] = BlendState{Enable: true, SrcRGB: SrcAlpha, DstRGB: OneMinusSrcAlpha, SrcAlpha: One, DstAlpha: One, WriteMask: 0xF}
-	s.Blend[1] = BlendState{Enable: true, SrcRGB: One, DstRGB: One, SrcAlpha: One, DstAlpha: One, WriteMask: 0xF}
+	s.StencilFront = StencilFace{Func: compare.Always, ReadMask: 0xFF, WriteMask: 0xFF, Pass: stencil.Incr, DepthFail: stencil.IncrWrap}
+	s.StencilBack = StencilFace{Func: compare.Always, ReadMask: 0xFF, WriteMask: 0xFF, Pass: stencil.DecrWrap}
+	s.Blend[0] = BlendState{Enable: true, SrcRGB: blend.SrcAlpha, DstRGB: blend.OneMinusSrcAlpha, SrcAlpha: blend.One, DstAlpha: blend.One, WriteMask: 0xF}
+	s.Blend[1] = BlendState{Enable: true, SrcRGB: blend.One, DstRGB: blend.One, SrcAlpha: blend.One, DstAlpha: blend.One, WriteMask: 0xF}
 	s.Vertex, s.Fragment = passVS(4), colorFS
 	rng := rand.New(rand.NewPCG(7, 8))
 	var rows [][]float32

@@ -4,7 +4,7 @@ import (
 	"math"
 	"math/bits"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // wvert is a vertex in window space: snapped fixed-point x, y (1/256 pixel),

@@ -7,13 +7,14 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/blend"
+	"vortexgfx/gl/format"
 )
 
 // additive returns a state that adds 1.0 per fragment into an R32F target.
 func additive(w, h int) State {
 	s := DefaultState(w, h)
-	s.Blend[0] = BlendState{Enable: true, SrcRGB: One, DstRGB: One, SrcAlpha: One, DstAlpha: One, WriteMask: 0xF}
+	s.Blend[0] = BlendState{Enable: true, SrcRGB: blend.One, DstRGB: blend.One, SrcAlpha: blend.One, DstAlpha: blend.One, WriteMask: 0xF}
 	s.Vertex, s.Fragment = passVS(0), constFS([4]float32{1, 1, 1, 1})
 	return s
 }

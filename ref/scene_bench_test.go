@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // sphereMesh builds the benchmark UV sphere of ../shared/data/bench

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"vortexgfx/ref/sampler"
+	"vortexgfx/gl/sampler"
 )
 
 // MaxRenderTargets is the number of colour attachments a target may have.

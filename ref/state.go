@@ -1,23 +1,10 @@
 package ref
 
 import (
-	"vortexgfx/ref/sampler"
-)
-
-// CompareFunc is the comparison of the depth, stencil and alpha tests:
-// "incoming OP stored" (GL order NEVER..ALWAYS).
-type CompareFunc = sampler.CompareFunc
-
-// Comparison functions.
-const (
-	Never        = sampler.Never
-	Less         = sampler.Less
-	Equal        = sampler.Equal
-	LessEqual    = sampler.LessEqual
-	Greater      = sampler.Greater
-	NotEqual     = sampler.NotEqual
-	GreaterEqual = sampler.GreaterEqual
-	Always       = sampler.Always
+	"vortexgfx/gl/blend"
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/logicop"
+	"vortexgfx/gl/stencil"
 )
 
 // Topology is the primitive type of a draw.
@@ -91,82 +78,6 @@ const (
 	NoPerspective               // linear in window space
 )
 
-// StencilOp is a stencil update operation.
-type StencilOp uint8
-
-// Stencil operations.
-const (
-	StencilKeep StencilOp = iota
-	StencilZero
-	StencilReplace
-	StencilIncr
-	StencilDecr
-	StencilInvert
-	StencilIncrWrap
-	StencilDecrWrap
-)
-
-// BlendEq is a blend equation.
-type BlendEq uint8
-
-// Blend equations; Min and Max ignore the factors.
-const (
-	BlendAdd BlendEq = iota
-	BlendSubtract
-	BlendReverseSubtract
-	BlendMin
-	BlendMax
-)
-
-// BlendFactor is a blend factor.
-type BlendFactor uint8
-
-// Blend factors.
-const (
-	Zero BlendFactor = iota
-	One
-	SrcColor
-	OneMinusSrcColor
-	DstColor
-	OneMinusDstColor
-	SrcAlpha
-	OneMinusSrcAlpha
-	DstAlpha
-	OneMinusDstAlpha
-	ConstantColor
-	OneMinusConstantColor
-	ConstantAlpha
-	OneMinusConstantAlpha
-	SrcAlphaSaturate
-	Src1Color
-	OneMinusSrc1Color
-	Src1Alpha
-	OneMinusSrc1Alpha
-)
-
-// LogicOp is a colour logic operation (GL order CLEAR..SET).
-type LogicOp uint8
-
-// Logic operations: s is the source, d the destination.
-const (
-	LogicClear        LogicOp = iota // 0
-	LogicAnd                         // s & d
-	LogicAndReverse                  // s & ^d
-	LogicCopy                        // s
-	LogicAndInverted                 // ^s & d
-	LogicNoop                        // d
-	LogicXor                         // s ^ d
-	LogicOr                          // s | d
-	LogicNor                         // ^(s | d)
-	LogicEquiv                       // ^(s ^ d)
-	LogicInvert                      // ^d
-	LogicOrReverse                   // s | ^d
-	LogicCopyInverted                // ^s
-	LogicOrInverted                  // ^s | d
-	LogicNand                        // ^(s & d)
-	LogicSet                         // all ones
-)
-
 // Viewport maps normalized device coordinates to window coordinates:
 // xw = X + (x+1)W/2, yw = Y + (y+1)H/2, and zw = MinDepth +
 // (MaxDepth-MinDepth)(z+1)/2 (GL) or MinDepth + (MaxDepth-MinDepth)z
@@ -183,18 +94,18 @@ type Rect struct{ X, Y, W, H int }
 // StencilFace is the stencil state of one facing.
 // spec: software-shader-backend "Current limitations" (no stencil); vortexpipe-driver §3.7.
 type StencilFace struct {
-	Func                CompareFunc
+	Func                compare.Func
 	Ref                 uint8
 	ReadMask, WriteMask uint8
-	Fail, DepthFail     StencilOp
-	Pass                StencilOp
+	Fail, DepthFail     stencil.Op
+	Pass                stencil.Op
 }
 
 // DepthState is the depth test state.
 // spec: software-shader-backend "Persistent depth semantics" (depth disable honoured here).
 type DepthState struct {
 	Test  bool
-	Func  CompareFunc
+	Func  compare.Func
 	Write bool
 	// Clamp disables near/far clipping and clamps fragment depth to the
 	// depth range (GL DEPTH_CLAMP).
@@ -222,9 +133,14 @@ type DepthBias struct {
 // spec: software-shader-backend "Current limitations" (no blending); vortexpipe-driver §3.7.
 type BlendState struct {
 	Enable                             bool
-	SrcRGB, DstRGB, SrcAlpha, DstAlpha BlendFactor
-	EqRGB, EqAlpha                     BlendEq
+	SrcRGB, DstRGB, SrcAlpha, DstAlpha blend.Factor
+	EqRGB, EqAlpha                     blend.Equation
 	WriteMask                          uint8 // bit 0 R, 1 G, 2 B, 3 A
+}
+
+// fn is b's blend function.
+func (b *BlendState) fn() blend.Func {
+	return blend.Func{EqRGB: b.EqRGB, EqAlpha: b.EqAlpha, SrcRGB: b.SrcRGB, DstRGB: b.DstRGB, SrcAlpha: b.SrcAlpha, DstAlpha: b.DstAlpha}
 }
 
 // TwoSide names a pair of varying ranges for two-sided colour
@@ -268,7 +184,7 @@ type State struct {
 	Scissor     Rect
 
 	AlphaTest bool
-	AlphaFunc CompareFunc
+	AlphaFunc compare.Func
 	AlphaRef  float32
 
 	Depth        DepthState
@@ -280,7 +196,7 @@ type State struct {
 	Blend         [MaxRenderTargets]BlendState
 	BlendConstant [4]float32
 	LogicOpEnable bool
-	LogicOp       LogicOp
+	LogicOp       logicop.Op
 
 	// Workers > 1 rasterizes and shades fragments on that many goroutines
 	// (at most 64), each owning interleaved bands of 16 rows and walking
@@ -298,14 +214,14 @@ func DefaultState(w, h int) State {
 	s := State{
 		Viewport:  Viewport{W: float32(w), H: float32(h), MaxDepth: 1},
 		PointSize: 1, LineWidth: 1,
-		AlphaFunc: Always,
-		Depth:     DepthState{Func: Less, Write: true, BoundsMax: 1},
+		AlphaFunc: compare.Always,
+		Depth:     DepthState{Func: compare.Less, Write: true, BoundsMax: 1},
 		Scissor:   Rect{W: w, H: h},
 	}
-	sf := StencilFace{Func: Always, ReadMask: 0xFF, WriteMask: 0xFF}
+	sf := StencilFace{Func: compare.Always, ReadMask: 0xFF, WriteMask: 0xFF}
 	s.StencilFront, s.StencilBack = sf, sf
 	for i := range s.Blend {
-		s.Blend[i] = BlendState{SrcRGB: One, SrcAlpha: One, DstRGB: Zero, DstAlpha: Zero, WriteMask: 0xF}
+		s.Blend[i] = BlendState{SrcRGB: blend.One, SrcAlpha: blend.One, DstRGB: blend.Zero, DstAlpha: blend.Zero, WriteMask: 0xF}
 	}
 	return s
 }

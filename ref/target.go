@@ -7,7 +7,7 @@ import (
 	"image"
 	"image/color"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // ErrBadTarget reports an invalid target or attachment.

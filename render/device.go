@@ -15,10 +15,11 @@ import (
 	"vortexgfx/gfx/frontend"
 	"vortexgfx/gfx/session"
 	"vortexgfx/gfx/shaderdev"
+	"vortexgfx/gl/blend"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/sampler"
 	"vortexgfx/pipe"
-	"vortexgfx/ref/format"
 	"vortexgfx/ref/program"
-	"vortexgfx/ref/sampler"
 	"vortexgfx/scene"
 )
 
@@ -259,12 +260,6 @@ func (r *Renderer) openDevice() error {
 	return nil
 }
 
-// omCompare maps a scene depth function (GL's order) onto the OM's.
-func omCompare(f scene.CompareFunc) abi.CompareFunc {
-	return [8]abi.CompareFunc{abi.CmpNever, abi.CmpLess, abi.CmpEqual, abi.CmpLEqual,
-		abi.CmpGreater, abi.CmpNotEqual, abi.CmpGEqual, abi.CmpAlways}[f&7]
-}
-
 // deviceCull maps GL's cull face and front-face winding onto setup_k's cull
 // mode. Setup's window y points up (row 0 is GL's bottom row) and it calls a
 // triangle back-facing when its window-space winding is clockwise, so with
@@ -316,14 +311,14 @@ func (r *Renderer) drawDevice(ctx context.Context) error {
 			attrs[a] = shaderdev.AttribBinding{Data: in, Offset: uint64(4 * s.Word), Stride: uint64(4 * d.in.Words)}
 		}
 		ps := &sd.State
-		// Scene depth funcs and blend enums are GL's order, as the OM's.
+		// Scene states use the gl enums, as the merger does.
 		var ms swom.State
-		ms.DepthTest, ms.DepthWrite, ms.DepthFunc = ps.DepthTest, ps.DepthWrite, omCompare(ps.DepthFunc)
-		bl := swom.Blend{WriteMask: 0xF, EqRGB: abi.BlendAdd, EqA: abi.BlendAdd,
-			SrcRGB: swom.One, SrcA: swom.One, DstRGB: swom.Zero, DstA: swom.Zero}
+		ms.DepthTest, ms.DepthWrite, ms.DepthFunc = ps.DepthTest, ps.DepthWrite, ps.DepthFunc
+		bl := swom.Blend{WriteMask: 0xF, EqRGB: blend.Add, EqA: blend.Add,
+			SrcRGB: blend.One, SrcA: blend.One, DstRGB: blend.Zero, DstA: blend.Zero}
 		if b := &ps.Blend; b.Enable {
-			bl = swom.Blend{Enable: true, WriteMask: 0xF, EqRGB: abi.BlendMode(b.EquationRGB), EqA: abi.BlendMode(b.EquationAlpha),
-				SrcRGB: swom.Factor(b.SrcRGB), SrcA: swom.Factor(b.SrcAlpha), DstRGB: swom.Factor(b.DstRGB), DstA: swom.Factor(b.DstAlpha)}
+			bl = swom.Blend{Enable: true, WriteMask: 0xF, EqRGB: b.EquationRGB, EqA: b.EquationAlpha,
+				SrcRGB: b.SrcRGB, SrcA: b.SrcAlpha, DstRGB: b.DstRGB, DstA: b.DstAlpha}
 			for c := range 4 { // the OM's constant is unorm8
 				ms.Constant[c] = float32(format.UNorm(b.Color[c], 8)) / 255
 			}

@@ -183,7 +183,7 @@ void main() { c = texture(u_tex, v_uv) * vec4(1.0, 0.9, 0.8, 1.0); }
 // TestDeviceTexturedQuad renders a textured quad (a 16x16 checker repeated
 // six times, repeat wrap; flat and then tilted in perspective so that levels
 // mix) on both paths: vx_tex on the FF TEX unit with the LOD formed from the
-// quad derivatives, against ref/sampler. Tolerance: coverage may differ on
+// quad derivatives, against gl/sampler. Tolerance: coverage may differ on
 // edge pixels; where both cover, channels may differ by 2/255, and at most 1%
 // of the pixels more (a sub-texel position in S.23 against float, or an LOD,
 // rounding to the other texel or level; measured: none for nearest, bilinear

@@ -44,8 +44,8 @@
 //     optimised away) is skipped and noted in Stats.Notes, or with
 //     Options.Strict is an error.
 //   - Textures: RGBA8 2D textures with a full mip chain (box-filtered by
-//     ref/sampler), image row 0 at t = 0, bound at the scene's unit; the
-//     scene's wrap and filter modes map one to one onto ref/sampler's.
+//     gl/sampler), image row 0 at t = 0, bound at the scene's unit; the
+//     scene's wrap and filter modes map one to one onto gl/sampler's.
 //   - State: depth test, function and write, cull mode and front face,
 //     blending (equations, factors, constant colour); the target is RGBA8 with
 //     a D24S8 depth/stencil attachment cleared to the scene's values.

@@ -7,10 +7,12 @@ import (
 	"math"
 	"time"
 
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/sampler"
+	"vortexgfx/gl/stencil"
 	"vortexgfx/ref"
-	"vortexgfx/ref/format"
 	"vortexgfx/ref/program"
-	"vortexgfx/ref/sampler"
 	"vortexgfx/scene"
 	"vortexgfx/shader"
 	"vortexgfx/shader/glsl"
@@ -122,8 +124,8 @@ func (r *Renderer) prepareDraw(ctx context.Context, di int, texCache map[*scene.
 		// Count depth-passing fragments in the stencil attachment.
 		st.StencilTest = true
 		for _, f := range []*ref.StencilFace{&st.StencilFront, &st.StencilBack} {
-			*f = ref.StencilFace{Func: ref.Always, ReadMask: 0xFF, WriteMask: 0xFF,
-				Fail: ref.StencilKeep, DepthFail: ref.StencilKeep, Pass: ref.StencilIncr}
+			*f = ref.StencilFace{Func: compare.Always, ReadMask: 0xFF, WriteMask: 0xFF,
+				Fail: stencil.Keep, DepthFail: stencil.Keep, Pass: stencil.Incr}
 		}
 	}
 	return d, nil
@@ -190,22 +192,20 @@ func (r *Renderer) vertexInput(d *drawObj, m *scene.Mesh, vsPath string) error {
 // pipelineState copies a scene draw's fixed-function state onto ref's.
 func pipelineState(st *ref.State, ps *scene.PipelineState) {
 	st.Depth.Test = ps.DepthTest
-	st.Depth.Func = compareFuncs[ps.DepthFunc&7]
+	st.Depth.Func = ps.DepthFunc
 	st.Depth.Write = ps.DepthWrite
 	st.Cull = ref.CullMode(ps.Cull)
 	st.FrontFace = ref.FrontFace(ps.FrontFace)
 	b := &ps.Blend
 	st.Blend[0].Enable = b.Enable
-	st.Blend[0].EqRGB, st.Blend[0].EqAlpha = ref.BlendEq(b.EquationRGB), ref.BlendEq(b.EquationAlpha)
-	st.Blend[0].SrcRGB, st.Blend[0].DstRGB = ref.BlendFactor(b.SrcRGB), ref.BlendFactor(b.DstRGB)
-	st.Blend[0].SrcAlpha, st.Blend[0].DstAlpha = ref.BlendFactor(b.SrcAlpha), ref.BlendFactor(b.DstAlpha)
+	st.Blend[0].EqRGB, st.Blend[0].EqAlpha = b.EquationRGB, b.EquationAlpha
+	st.Blend[0].SrcRGB, st.Blend[0].DstRGB = b.SrcRGB, b.DstRGB
+	st.Blend[0].SrcAlpha, st.Blend[0].DstAlpha = b.SrcAlpha, b.DstAlpha
 	st.BlendConstant = b.Color
 }
 
-// compareFuncs maps scene.CompareFunc (GL order) to ref's.
-var compareFuncs = [8]ref.CompareFunc{ref.Never, ref.Less, ref.Equal, ref.LessEqual, ref.Greater, ref.NotEqual, ref.GreaterEqual, ref.Always}
+// uploadedTexture is a scene texture as gl/sampler's texture and sampler.
 
-// uploadedTexture is a scene texture as ref/sampler's texture and sampler.
 type uploadedTexture struct {
 	tex *sampler.Texture
 	smp sampler.Sampler

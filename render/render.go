@@ -10,8 +10,8 @@ import (
 
 	"vortexgfx/abi"
 	"vortexgfx/config"
+	"vortexgfx/gl/format"
 	"vortexgfx/ref"
-	"vortexgfx/ref/format"
 	"vortexgfx/scene"
 )
 

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"vortexgfx/gl/compare"
 )
 
 // sharedData returns /work/shared/data (../shared/data beside the repository
@@ -245,7 +246,7 @@ func TestBenchDescription(t *testing.T) {
 		t.Errorf("header %+v", d)
 	}
 	dr := &d.Draws[0]
-	if dr.Mesh.TriangleCount() != 3674 || !dr.State.DepthTest || dr.State.DepthFunc != CompareLess || dr.State.Cull != CullNone || dr.State.Blend.Enable {
+	if dr.Mesh.TriangleCount() != 3674 || !dr.State.DepthTest || dr.State.DepthFunc != compare.Less || dr.State.Cull != CullNone || dr.State.Blend.Enable {
 		t.Errorf("draw %d triangles, state %+v", dr.Mesh.TriangleCount(), dr.State)
 	}
 	for _, frame := range []int{0, 19} {

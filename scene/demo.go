@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"vortexgfx/gl/blend"
 )
 
 //go:embed demo/demo.json demo/lit.vert demo/blinn.frag demo/pbr.frag
@@ -120,7 +121,7 @@ func ModelDescription(file string, width, height int) (*Description, error) {
 			dr.State.Cull = CullNone
 		}
 		if dr.Material.AlphaMode == AlphaBlend {
-			dr.State.Blend = BlendState{Enable: true, SrcRGB: BlendSrcAlpha, DstRGB: BlendOneMinusSrcAlpha, SrcAlpha: BlendOne, DstAlpha: BlendOneMinusSrcAlpha}
+			dr.State.Blend = BlendState{Enable: true, SrcRGB: blend.SrcAlpha, DstRGB: blend.OneMinusSrcAlpha, SrcAlpha: blend.One, DstAlpha: blend.OneMinusSrcAlpha}
 		}
 	}
 	return d, nil

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"vortexgfx/gl/blend"
+	"vortexgfx/gl/compare"
 )
 
 // memReader serves files from a map.
@@ -75,9 +77,9 @@ func TestParseDescription(t *testing.T) {
 		t.Errorf("defines not injected after #version:\n%s", dr.FragmentShader.Source)
 	}
 	st := dr.State
-	if !st.DepthTest || st.DepthFunc != CompareLequal || st.DepthWrite || st.Cull != CullBack || st.FrontFace != FrontCW ||
-		!st.Blend.Enable || st.Blend.SrcRGB != BlendSrcAlpha || st.Blend.DstAlpha != BlendOneMinusSrcAlpha ||
-		st.Blend.EquationRGB != BlendAdd || st.Blend.EquationAlpha != BlendMax {
+	if !st.DepthTest || st.DepthFunc != compare.LessEqual || st.DepthWrite || st.Cull != CullBack || st.FrontFace != FrontCW ||
+		!st.Blend.Enable || st.Blend.SrcRGB != blend.SrcAlpha || st.Blend.DstAlpha != blend.OneMinusSrcAlpha ||
+		st.Blend.EquationRGB != blend.Add || st.Blend.EquationAlpha != blend.Max {
 		t.Errorf("state %+v", st)
 	}
 	if len(dr.Textures) != 2 || dr.Textures[0].Unit != 0 || dr.Textures[1].Unit != 3 ||

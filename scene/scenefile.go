@@ -9,6 +9,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"vortexgfx/gl/blend"
 )
 
 // The JSON shapes of a scene file. Unknown fields are errors.
@@ -405,10 +406,9 @@ func parseState(s stateJSON, path string) (PipelineState, error) {
 	}
 	var err error
 	var v uint8
-	if v, err = parseEnum(compareNames, s.DepthFunc, uint8(st.DepthFunc)); err != nil {
+	if st.DepthFunc, err = parseList(compareNames, s.DepthFunc, st.DepthFunc); err != nil {
 		return st, fmt.Errorf("%s.depth_func: %w", path, err)
 	}
-	st.DepthFunc = CompareFunc(v)
 	if v, err = parseEnum(cullNames, s.Cull, uint8(st.Cull)); err != nil {
 		return st, fmt.Errorf("%s.cull: %w", path, err)
 	}
@@ -427,24 +427,22 @@ func parseState(s stateJSON, path string) (PipelineState, error) {
 		}
 		for _, e := range []struct {
 			field, val string
-			dst        *BlendEquation
+			dst        *blend.Equation
 		}{{"equation_rgb", pick(b.EquationRGB, b.Equation), &st.Blend.EquationRGB}, {"equation_alpha", pick(b.EquationAlpha, b.Equation), &st.Blend.EquationAlpha}} {
-			if v, err = parseEnum(equationNames, e.val, uint8(*e.dst)); err != nil {
+			if *e.dst, err = parseList(equationNames, e.val, *e.dst); err != nil {
 				return st, fmt.Errorf("%s.blend.%s: %w", path, e.field, err)
 			}
-			*e.dst = BlendEquation(v)
 		}
 		for _, f := range []struct {
 			field, val string
-			dst        *BlendFactor
+			dst        *blend.Factor
 		}{
 			{"src_rgb", pick(b.SrcRGB, b.Src), &st.Blend.SrcRGB}, {"dst_rgb", pick(b.DstRGB, b.Dst), &st.Blend.DstRGB},
 			{"src_alpha", pick(b.SrcAlpha, b.Src), &st.Blend.SrcAlpha}, {"dst_alpha", pick(b.DstAlpha, b.Dst), &st.Blend.DstAlpha},
 		} {
-			if v, err = parseEnum(blendFactNames, f.val, uint8(*f.dst)); err != nil {
+			if *f.dst, err = parseList(blendFactNames, f.val, *f.dst); err != nil {
 				return st, fmt.Errorf("%s.blend.%s: %w", path, f.field, err)
 			}
-			*f.dst = BlendFactor(v)
 		}
 		if b.Color != nil {
 			if len(b.Color) != 4 || !finite32(b.Color) {

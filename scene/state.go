@@ -4,21 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-)
-
-// CompareFunc is a depth comparison (GL's glDepthFunc set).
-type CompareFunc uint8
-
-// Depth comparisons.
-const (
-	CompareNever CompareFunc = iota
-	CompareLess
-	CompareEqual
-	CompareLequal
-	CompareGreater
-	CompareNotequal
-	CompareGequal
-	CompareAlways
+	"vortexgfx/gl/blend"
+	"vortexgfx/gl/compare"
 )
 
 // CullMode selects which faces are discarded.
@@ -41,49 +28,49 @@ const (
 	FrontCW
 )
 
-// BlendEquation combines source and destination terms (glBlendEquation).
-type BlendEquation uint8
-
-// Blend equations.
-const (
-	BlendAdd BlendEquation = iota
-	BlendSubtract
-	BlendReverseSubtract
-	BlendMin
-	BlendMax
-)
-
-// BlendFactor scales a blend term (glBlendFunc).
-type BlendFactor uint8
-
-// Blend factors.
-const (
-	BlendZero BlendFactor = iota
-	BlendOne
-	BlendSrcColor
-	BlendOneMinusSrcColor
-	BlendDstColor
-	BlendOneMinusDstColor
-	BlendSrcAlpha
-	BlendOneMinusSrcAlpha
-	BlendDstAlpha
-	BlendOneMinusDstAlpha
-	BlendConstantColor
-	BlendOneMinusConstantColor
-	BlendConstantAlpha
-	BlendOneMinusConstantAlpha
-	BlendSrcAlphaSaturate
-)
-
 var (
-	compareNames   = []string{"never", "less", "equal", "lequal", "greater", "notequal", "gequal", "always"}
-	cullNames      = []string{"none", "front", "back", "front_and_back"}
-	frontNames     = []string{"ccw", "cw"}
-	equationNames  = []string{"add", "subtract", "reverse_subtract", "min", "max"}
-	blendFactNames = []string{"zero", "one", "src_color", "one_minus_src_color", "dst_color", "one_minus_dst_color",
-		"src_alpha", "one_minus_src_alpha", "dst_alpha", "one_minus_dst_alpha", "constant_color",
-		"one_minus_constant_color", "constant_alpha", "one_minus_constant_alpha", "src_alpha_saturate"}
+	cullNames  = []string{"none", "front", "back", "front_and_back"}
+	frontNames = []string{"ccw", "cw"}
 )
+
+// named is one scene-file name of an enum value.
+type named[T any] struct {
+	v    T
+	name string
+}
+
+// The scene-file names of the depth functions, blend equations and blend
+// factors (the GL enums without GL_, lower case; no dual-source factors), in
+// GL's order.
+var (
+	compareNames = []named[compare.Func]{{compare.Never, "never"}, {compare.Less, "less"}, {compare.Equal, "equal"},
+		{compare.LessEqual, "lequal"}, {compare.Greater, "greater"}, {compare.NotEqual, "notequal"},
+		{compare.GreaterEqual, "gequal"}, {compare.Always, "always"}}
+	equationNames = []named[blend.Equation]{{blend.Add, "add"}, {blend.Subtract, "subtract"},
+		{blend.ReverseSubtract, "reverse_subtract"}, {blend.Min, "min"}, {blend.Max, "max"}}
+	blendFactNames = []named[blend.Factor]{{blend.Zero, "zero"}, {blend.One, "one"}, {blend.SrcColor, "src_color"},
+		{blend.OneMinusSrcColor, "one_minus_src_color"}, {blend.DstColor, "dst_color"},
+		{blend.OneMinusDstColor, "one_minus_dst_color"}, {blend.SrcAlpha, "src_alpha"},
+		{blend.OneMinusSrcAlpha, "one_minus_src_alpha"}, {blend.DstAlpha, "dst_alpha"},
+		{blend.OneMinusDstAlpha, "one_minus_dst_alpha"}, {blend.ConstantColor, "constant_color"},
+		{blend.OneMinusConstantColor, "one_minus_constant_color"}, {blend.ConstantAlpha, "constant_alpha"},
+		{blend.OneMinusConstantAlpha, "one_minus_constant_alpha"}, {blend.SrcAlphaSaturate, "src_alpha_saturate"}}
+)
+
+// parseList maps a scene-file name to its value in list ("" gives def).
+func parseList[T any](list []named[T], s string, def T) (T, error) {
+	if s == "" {
+		return def, nil
+	}
+	names := make([]string, len(list))
+	for i, n := range list {
+		if n.name == s {
+			return n.v, nil
+		}
+		names[i] = n.name
+	}
+	return def, fmt.Errorf("%q is not one of %s", s, strings.Join(names, ", "))
+}
 
 func enumName(names []string, v uint8) string {
 	if int(v) < len(names) {
@@ -93,19 +80,10 @@ func enumName(names []string, v uint8) string {
 }
 
 // String returns the scene-file name.
-func (c CompareFunc) String() string { return enumName(compareNames, uint8(c)) }
-
-// String returns the scene-file name.
 func (c CullMode) String() string { return enumName(cullNames, uint8(c)) }
 
 // String returns the scene-file name.
 func (f FrontFace) String() string { return enumName(frontNames, uint8(f)) }
-
-// String returns the scene-file name.
-func (e BlendEquation) String() string { return enumName(equationNames, uint8(e)) }
-
-// String returns the scene-file name.
-func (f BlendFactor) String() string { return enumName(blendFactNames, uint8(f)) }
 
 // parseEnum maps a scene-file name to its index in names ("" gives def).
 func parseEnum(names []string, s string, def uint8) (uint8, error) {
@@ -139,9 +117,9 @@ func parseNamed[T ~uint16](m map[T]string, s string, def T) (T, error) {
 // glBlendFuncSeparate, glBlendColor).
 type BlendState struct {
 	Enable                     bool
-	EquationRGB, EquationAlpha BlendEquation
-	SrcRGB, DstRGB             BlendFactor
-	SrcAlpha, DstAlpha         BlendFactor
+	EquationRGB, EquationAlpha blend.Equation
+	SrcRGB, DstRGB             blend.Factor
+	SrcAlpha, DstAlpha         blend.Factor
 	Color                      [4]float32
 }
 
@@ -151,7 +129,7 @@ type BlendState struct {
 // ADD and ONE/ZERO. spec: issue 7 "Scenes" (pipeline state).
 type PipelineState struct {
 	DepthTest  bool
-	DepthFunc  CompareFunc
+	DepthFunc  compare.Func
 	DepthWrite bool
 	Cull       CullMode
 	FrontFace  FrontFace
@@ -161,8 +139,8 @@ type PipelineState struct {
 // DefaultPipelineState returns GL's default state.
 func DefaultPipelineState() PipelineState {
 	return PipelineState{
-		DepthFunc:  CompareLess,
+		DepthFunc:  compare.Less,
 		DepthWrite: true,
-		Blend:      BlendState{SrcRGB: BlendOne, SrcAlpha: BlendOne, DstRGB: BlendZero, DstAlpha: BlendZero},
+		Blend:      BlendState{SrcRGB: blend.One, SrcAlpha: blend.One, DstRGB: blend.Zero, DstAlpha: blend.Zero},
 	}
 }

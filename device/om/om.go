@@ -3,6 +3,15 @@
 // factor and mode (incl. ALPHA_SAT and the logic ops), the write masks and the
 // enable rules, in the exact arithmetic of the grxgpu generation.
 //
+// What the unit computes is GL's, so it decodes its DCR codes into the gl
+// enums and runs the shared maths: compare functions (gl/compare), stencil
+// ops (gl/stencil), logic ops (gl/logicop) and the unorm8 blend
+// (gl/blend's Unorm8, whose Div255 rounding is the OM's own). What is the
+// hardware's own stays here: the D24S8 word and its test sequence, the
+// enable rules (decided on the raw codes), LOGICOP as a blend mode over the
+// whole ARGB word, an undefined mode passing the source through and an
+// undefined factor reading as zero.
+//
 // spec: vortex-hardware-facts §5; gfx_sw.h (om_sample_rmw, DoBlendFunc,
 // DoBlendMode), gfx_ff_model.cpp (DepthTencil, Blender).
 package om
@@ -12,6 +21,10 @@ import (
 	"fmt"
 
 	"vortexgfx/abi"
+	"vortexgfx/gl/blend"
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/logicop"
+	"vortexgfx/gl/stencil"
 )
 
 // Memory is the device memory the unit reads and writes: one view per buffer.
@@ -113,27 +126,35 @@ func (s *State) Write(addr abi.DCR, v uint32) bool {
 
 // face is one face's resolved stencil state.
 type face struct {
-	fn                abi.CompareFunc
-	zpass, zfail, fai abi.StencilOp
+	fn                compare.Func
+	zpass, zfail, fai stencil.Op
 	ref, mask, wmask  uint32
 	enabled           bool
 }
+
+// half is how one half of the blend (RGB or alpha) is computed.
+type half uint8
+
+const (
+	halfEquation half = iota // the blend function's equation and factors
+	halfLogicOp              // LOGICOP: the logic op's result word
+	halfSource               // an undefined mode: the source unchanged
+)
 
 // Unit is the OM bound to a framebuffer: resolved state plus one view of the
 // colour buffer and (when depth or stencil is enabled) one of the depth buffer.
 // Export is safe to call concurrently for different pixels.
 type Unit struct {
-	depthFunc    abi.CompareFunc
+	depthFunc    compare.Func
 	depthEnabled bool
 	depthWrite   bool
 	faces        [2]face
 	blendEnabled bool
-	modeRGB      abi.BlendMode
-	modeA        abi.BlendMode
-	srcRGB, srcA abi.BlendFactor
-	dstRGB, dstA abi.BlendFactor
+	fn           blend.Func // the halves whose mode is an equation
+	rgbHalf      half
+	alphaHalf    half
 	blendConst   uint32
-	logicOp      abi.LogicOp
+	logicOp      logicop.Op
 	wmask        uint32 // expanded byte mask
 	colorRead    bool
 	colorWrite   bool
@@ -155,30 +176,37 @@ func Bind(mem Memory, s *State, rt int, width, height int) (*Unit, error) {
 		return nil, fmt.Errorf("om: framebuffer %dx%d is empty", width, height)
 	}
 	r := s.RT[rt]
-	u := &Unit{depthFunc: abi.CompareFunc(s.DepthFunc & 0xFFFF), width: width, height: height}
+	dfn := abi.CompareFunc(s.DepthFunc & 0xFFFF)
+	u := &Unit{depthFunc: decodeCompare(dfn), width: width, height: height}
 	u.depthWrite = s.DepthWriteMask&1 != 0
-	u.depthEnabled = !(u.depthFunc == abi.CmpAlways && !u.depthWrite)
+	u.depthEnabled = !(dfn == abi.CmpAlways && !u.depthWrite)
 	for f := 0; f < 2; f++ {
 		sh := uint(16 * f)
+		fn := abi.CompareFunc(s.StencilFunc >> sh & 0xFFFF)
+		zpass, zfail := abi.StencilOp(s.StencilZPass>>sh&0xFFFF), abi.StencilOp(s.StencilZFail>>sh&0xFFFF)
 		fc := face{
-			fn:    abi.CompareFunc(s.StencilFunc >> sh & 0xFFFF),
-			zpass: abi.StencilOp(s.StencilZPass >> sh & 0xFFFF),
-			zfail: abi.StencilOp(s.StencilZFail >> sh & 0xFFFF),
-			fai:   abi.StencilOp(s.StencilFail >> sh & 0xFFFF),
+			fn:    decodeCompare(fn),
+			zpass: decodeStencilOp(zpass),
+			zfail: decodeStencilOp(zfail),
+			fai:   decodeStencilOp(abi.StencilOp(s.StencilFail >> sh & 0xFFFF)),
 			ref:   s.StencilRef >> sh & 0xFFFF,
 			mask:  s.StencilMask >> sh & 0xFFFF,
 			wmask: s.StencilWriteMask >> sh & 0xFFFF,
 		}
-		fc.enabled = !(fc.fn == abi.CmpAlways && fc.zpass == abi.StencilKeep && fc.zfail == abi.StencilKeep)
+		fc.enabled = !(fn == abi.CmpAlways && zpass == abi.StencilKeep && zfail == abi.StencilKeep)
 		u.faces[f] = fc
 	}
 	mr, ma := abi.UnpackHalves(r.BlendMode)
-	u.modeRGB, u.modeA = abi.BlendMode(mr), abi.BlendMode(ma)
-	u.srcRGB, u.srcA, u.dstRGB, u.dstA = abi.UnpackBlendFunc(r.BlendFunc)
-	u.srcRGB, u.srcA, u.dstRGB, u.dstA = u.srcRGB&0xFF, u.srcA&0xFF, u.dstRGB&0xFF, u.dstA&0xFF
-	u.blendEnabled = !(u.modeRGB == abi.BlendAdd && u.modeA == abi.BlendAdd &&
-		u.srcRGB == abi.BlendOne && u.srcA == abi.BlendOne && u.dstRGB == abi.BlendZero && u.dstA == abi.BlendZero)
-	u.blendConst, u.logicOp = r.BlendConst, abi.LogicOp(r.LogicOp)
+	modeRGB, modeA := abi.BlendMode(mr), abi.BlendMode(ma)
+	srcRGB, srcA, dstRGB, dstA := abi.UnpackBlendFunc(r.BlendFunc)
+	srcRGB, srcA, dstRGB, dstA = srcRGB&0xFF, srcA&0xFF, dstRGB&0xFF, dstA&0xFF
+	u.blendEnabled = !(modeRGB == abi.BlendAdd && modeA == abi.BlendAdd &&
+		srcRGB == abi.BlendOne && srcA == abi.BlendOne && dstRGB == abi.BlendZero && dstA == abi.BlendZero)
+	u.fn.EqRGB, u.rgbHalf = decodeMode(modeRGB)
+	u.fn.EqAlpha, u.alphaHalf = decodeMode(modeA)
+	u.fn.SrcRGB, u.fn.SrcAlpha = decodeFactor(srcRGB), decodeFactor(srcA)
+	u.fn.DstRGB, u.fn.DstAlpha = decodeFactor(dstRGB), decodeFactor(dstA)
+	u.blendConst, u.logicOp = r.BlendConst, decodeLogicOp(abi.LogicOp(r.LogicOp))
 	m4 := r.CBufWriteMask & 0xF
 	u.wmask = abi.ExpandWriteMask(m4)
 	u.colorRead, u.colorWrite = m4 != 0xF, m4 != 0
@@ -255,10 +283,10 @@ func (u *Unit) ExportAccess(x, y int, faceBack uint32, color, depth uint32, a *A
 	if dsActive {
 		depthRef := depth & abi.DepthMask
 		sval := dst >> abi.StencilShift
-		var op abi.StencilOp
-		pass = f.fn.Test(f.ref&f.mask, sval&f.mask)
+		var op stencil.Op
+		pass = f.fn.TestUint(f.ref&f.mask, sval&f.mask)
 		if pass {
-			pass = u.depthFunc.Test(depthRef, dst&abi.DepthMask)
+			pass = u.depthFunc.TestUint(depthRef, dst&abi.DepthMask)
 			if pass {
 				op = f.zpass
 			} else {
@@ -295,96 +323,71 @@ func (u *Unit) ExportAccess(x, y int, faceBack uint32, color, depth uint32, a *A
 // and modes: RGB from the rgb mode and factors, alpha from the alpha ones.
 // spec: facts §5 (blend factors and modes)
 func (u *Unit) Blend(src, dst uint32) uint32 {
-	s, d, c := unpack(src), unpack(dst), unpack(u.blendConst)
-	rgb := blendMode(u.modeRGB, u.logicOp, src, dst, s, d, factor(u.srcRGB, s, d, c), factor(u.dstRGB, s, d, c))
-	a := blendMode(u.modeA, u.logicOp, src, dst, s, d, factor(u.srcA, s, d, c), factor(u.dstA, s, d, c))
-	return pack(argb{a[0], rgb[1], rgb[2], rgb[3]})
-}
-
-// argb is a colour as four channels in A, R, G, B order.
-type argb [4]int32
-
-func unpack(c uint32) argb {
-	return argb{int32(c >> 24), int32(c >> 16 & 0xFF), int32(c >> 8 & 0xFF), int32(c & 0xFF)}
-}
-
-func pack(c argb) uint32 {
-	return uint32(c[0]&0xFF)<<24 | uint32(c[1]&0xFF)<<16 | uint32(c[2]&0xFF)<<8 | uint32(c[3]&0xFF)
-}
-
-func splat(v int32) argb { return argb{v, v, v, v} }
-
-func inv(c argb) argb { return argb{255 - c[0], 255 - c[1], 255 - c[2], 255 - c[3]} }
-
-func factor(f abi.BlendFactor, s, d, c argb) argb {
-	switch f {
-	case abi.BlendZero:
-		return argb{}
-	case abi.BlendOne:
-		return splat(255)
-	case abi.BlendSrcRGB:
-		return s
-	case abi.BlendOneMinusSrcRGB:
-		return inv(s)
-	case abi.BlendDstRGB:
-		return d
-	case abi.BlendOneMinusDstRGB:
-		return inv(d)
-	case abi.BlendSrcA:
-		return splat(s[0])
-	case abi.BlendOneMinusSrcA:
-		return splat(255 - s[0])
-	case abi.BlendDstA:
-		return splat(d[0])
-	case abi.BlendOneMinusDstA:
-		return splat(255 - d[0])
-	case abi.BlendConstRGB:
-		return c
-	case abi.BlendOneMinusConstRGB:
-		return inv(c)
-	case abi.BlendConstA:
-		return splat(c[0])
-	case abi.BlendOneMinusConstA:
-		return splat(255 - c[0])
-	case abi.BlendAlphaSat:
-		f := min(s[0], 255-d[0])
-		return argb{255, f, f, f}
+	s, d := rgba(src), rgba(dst)
+	var eq, lop [4]uint8
+	if u.rgbHalf == halfEquation || u.alphaHalf == halfEquation {
+		eq = u.fn.Unorm8(s, [4]uint8{}, d, rgba(u.blendConst))
 	}
-	return argb{}
+	if u.rgbHalf == halfLogicOp || u.alphaHalf == halfLogicOp {
+		lop = rgba(u.logicOp.Apply(src, dst))
+	}
+	pick := func(h half, c int) uint32 {
+		switch h {
+		case halfLogicOp:
+			return uint32(lop[c])
+		case halfSource:
+			return uint32(s[c])
+		}
+		return uint32(eq[c])
+	}
+	return pick(u.alphaHalf, 3)<<24 | pick(u.rgbHalf, 0)<<16 | pick(u.rgbHalf, 1)<<8 | pick(u.rgbHalf, 2)
 }
 
-// div255 is cocogfx Div255: (x + (x >> 8)) >> 8.
-func div255(x int32) int32 { return (x + x>>8) >> 8 }
+// rgba splits an A8R8G8B8 word into channels in R, G, B, A order.
+func rgba(c uint32) [4]uint8 {
+	return [4]uint8{uint8(c >> 16), uint8(c >> 8), uint8(c), uint8(c >> 24)}
+}
 
-func blendMode(m abi.BlendMode, lop abi.LogicOp, srcW, dstW uint32, s, d, fs, fd argb) argb {
-	var o argb
-	switch m {
-	case abi.BlendAdd:
-		for i := range o {
-			o[i] = div255(min(s[i]*fs[i]+d[i]*fd[i]+0x80, 0xFF00))
-		}
-	case abi.BlendSub:
-		for i := range o {
-			o[i] = div255(max(s[i]*fs[i]-d[i]*fd[i]+0x80, 0))
-		}
-	case abi.BlendRevSub:
-		for i := range o {
-			o[i] = div255(max(d[i]*fd[i]-s[i]*fs[i]+0x80, 0))
-		}
-	case abi.BlendMin:
-		for i := range o {
-			o[i] = min(s[i], d[i])
-		}
-	case abi.BlendMax:
-		for i := range o {
-			o[i] = max(s[i], d[i])
-		}
-	case abi.BlendLogicOp:
-		return unpack(lop.Apply(srcW, dstW))
-	default:
-		return s
+// The decoders read a DCR code as the gl enum it encodes. The unit looks
+// only at the bits that select one of the eight compare functions or
+// stencil ops (sixteen logic ops); the enable rules are decided on the raw
+// codes before decoding.
+
+func decodeCompare(c abi.CompareFunc) compare.Func {
+	f, _ := compare.FromOM(c & 7) // always defined
+	return f
+}
+
+func decodeStencilOp(c abi.StencilOp) stencil.Op {
+	op, _ := stencil.FromOM(c & 7) // always defined
+	return op
+}
+
+func decodeLogicOp(c abi.LogicOp) logicop.Op {
+	op, _ := logicop.FromOM(c & 15) // always defined
+	return op
+}
+
+// decodeFactor reads an undefined factor code (15..255) as ZERO: the unit's
+// factor is zero for it.
+func decodeFactor(c abi.BlendFactor) blend.Factor {
+	f, ok := blend.FactorFromOM(c)
+	if !ok {
+		return blend.Zero
 	}
-	return o
+	return f
+}
+
+// decodeMode reads one half's BLEND_MODE: an equation, LOGICOP, or an
+// undefined mode, which passes the source through.
+func decodeMode(m abi.BlendMode) (blend.Equation, half) {
+	if e, ok := blend.EquationFromOM(m); ok {
+		return e, halfEquation
+	}
+	if m == abi.BlendLogicOp {
+		return blend.Add, halfLogicOp
+	}
+	return blend.Add, halfSource
 }
 
 // EarlyZ is the depth state RASTER snoops for early-Z. spec: rasterizer §4, §7.5

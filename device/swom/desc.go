@@ -6,7 +6,11 @@ import (
 	"math"
 
 	"vortexgfx/abi"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/blend"
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/logicop"
+	"vortexgfx/gl/stencil"
 )
 
 // DescBytes is the size of the merger descriptor the FS wrapper reads from FS
@@ -20,6 +24,7 @@ func (s *State) Marshal() ([]byte, error) {
 	if err := s.Check(); err != nil {
 		return nil, err
 	}
+	var e omEncoder
 	b := make([]byte, DescBytes)
 	w := func(i int, v uint32) { binary.LittleEndian.PutUint32(b[4*i:], v) }
 	f := func(i int, v float32) { w(i, math.Float32bits(v)) }
@@ -39,9 +44,9 @@ func (s *State) Marshal() ([]byte, error) {
 		}
 	}
 	w(abi.SWOMWordFlags, fl)
-	w(abi.SWOMWordFuncs, uint32(s.DepthFunc)|uint32(s.AlphaFunc)<<8|uint32(s.LogicOp)<<16)
+	w(abi.SWOMWordFuncs, e.compare(s.DepthFunc)|e.compare(s.AlphaFunc)<<8|e.logicOp(s.LogicOp)<<16)
 	for k, fc := range []*Face{&s.Front, &s.Back} {
-		w(abi.SWOMWordFrontStencil+2*k, uint32(fc.Func)|uint32(fc.Fail)<<8|uint32(fc.ZFail)<<16|uint32(fc.ZPass)<<24)
+		w(abi.SWOMWordFrontStencil+2*k, e.compare(fc.Func)|e.stencilOp(fc.Fail)<<8|e.stencilOp(fc.ZFail)<<16|e.stencilOp(fc.ZPass)<<24)
 		w(abi.SWOMWordFrontStencil+2*k+1, uint32(fc.Ref)|uint32(fc.ReadMask)<<8|uint32(fc.WriteMask)<<16)
 	}
 	f(abi.SWOMWordBoundsMin, s.BoundsMin)
@@ -61,9 +66,12 @@ func (s *State) Marshal() ([]byte, error) {
 		if bl.Enable {
 			en = 1
 		}
-		w(o, uint32(t.Format)|uint32(bl.WriteMask&0xF)<<8|en<<12|uint32(bl.EqRGB)<<16|uint32(bl.EqA)<<24)
-		w(o+1, uint32(bl.SrcRGB)|uint32(bl.SrcA)<<8|uint32(bl.DstRGB)<<16|uint32(bl.DstA)<<24)
+		w(o, uint32(t.Format)|uint32(bl.WriteMask&0xF)<<8|en<<12|e.equation(bl.EqRGB)<<16|e.equation(bl.EqA)<<24)
+		w(o+1, e.swomFactor(bl.SrcRGB)|e.swomFactor(bl.SrcA)<<8|e.swomFactor(bl.DstRGB)<<16|e.swomFactor(bl.DstA)<<24)
 		binary.LittleEndian.PutUint64(b[4*(o+2):], t.Addr)
+	}
+	if e.err != nil {
+		return nil, e.err
 	}
 	return b, nil
 }
@@ -91,11 +99,14 @@ func (s *State) Unmarshal(b []byte) error {
 	s.HasDS, s.DepthTest, s.DepthWrite, s.StencilTest = on(abi.SWOMFlagHasDS), on(abi.SWOMFlagDepthTest), on(abi.SWOMFlagDepthWrite), on(abi.SWOMFlagStencilTest)
 	s.DepthBounds, s.DepthClamp, s.AlphaTest = on(abi.SWOMFlagDepthBounds), on(abi.SWOMFlagDepthClamp), on(abi.SWOMFlagAlphaTest)
 	s.AlphaToCoverage, s.AlphaToOne, s.LogicOpEnable, s.DualSource = on(abi.SWOMFlagAlphaToCoverage), on(abi.SWOMFlagAlphaToOne), on(abi.SWOMFlagLogicOp), on(abi.SWOMFlagDualSource)
+	var d omDecoder
+	d.word = abi.SWOMWordFuncs
 	w4 := r(abi.SWOMWordFuncs)
-	s.DepthFunc, s.AlphaFunc, s.LogicOp = abi.CompareFunc(w4&0xFF), abi.CompareFunc(w4>>8&0xFF), abi.LogicOp(w4>>16&0xFF)
+	s.DepthFunc, s.AlphaFunc, s.LogicOp = d.compare(w4&0xFF), d.compare(w4>>8&0xFF), d.logicOp(w4>>16&0xFF)
 	for k, fc := range []*Face{&s.Front, &s.Back} {
+		d.word = abi.SWOMWordFrontStencil + 2*k
 		a, c := r(abi.SWOMWordFrontStencil+2*k), r(abi.SWOMWordFrontStencil+2*k+1)
-		fc.Func, fc.Fail, fc.ZFail, fc.ZPass = abi.CompareFunc(a&0xFF), abi.StencilOp(a>>8&0xFF), abi.StencilOp(a>>16&0xFF), abi.StencilOp(a>>24)
+		fc.Func, fc.Fail, fc.ZFail, fc.ZPass = d.compare(a&0xFF), d.stencilOp(a>>8&0xFF), d.stencilOp(a>>16&0xFF), d.stencilOp(a>>24)
 		fc.Ref, fc.ReadMask, fc.WriteMask = uint8(c), uint8(c>>8), uint8(c>>16)
 	}
 	s.BoundsMin, s.BoundsMax, s.ClampMin, s.ClampMax, s.AlphaRef = rf(abi.SWOMWordBoundsMin), rf(abi.SWOMWordBoundsMax), rf(abi.SWOMWordClampMin), rf(abi.SWOMWordClampMax), rf(abi.SWOMWordAlphaRef)
@@ -111,12 +122,78 @@ func (s *State) Unmarshal(b []byte) error {
 		a, c := r(o), r(o+1)
 		t := &s.Targets[i]
 		t.Format = format.Format(a & 0xFF)
-		t.Blend = Blend{Enable: a>>12&1 != 0, WriteMask: uint8(a >> 8 & 0xF), EqRGB: abi.BlendMode(a >> 16 & 0xFF), EqA: abi.BlendMode(a >> 24),
-			SrcRGB: Factor(c), SrcA: Factor(c >> 8), DstRGB: Factor(c >> 16), DstA: Factor(c >> 24)}
+		d.word = o
+		t.Blend = Blend{Enable: a>>12&1 != 0, WriteMask: uint8(a >> 8 & 0xF), EqRGB: d.equation(a >> 16 & 0xFF), EqA: d.equation(a >> 24),
+			SrcRGB: d.factor(c & 0xFF), SrcA: d.factor(c >> 8 & 0xFF), DstRGB: d.factor(c >> 16 & 0xFF), DstA: d.factor(c >> 24)}
 		t.Addr = binary.LittleEndian.Uint64(b[4*(o+2):])
+	}
+	if d.err != nil {
+		return d.err
 	}
 	if err := s.Check(); err != nil {
 		return fmt.Errorf("swom: descriptor: %w", err)
 	}
 	return nil
+}
+
+// swomFactor is f's descriptor code (abi.SWOMFactor*).
+func (e *omEncoder) swomFactor(f blend.Factor) uint32 {
+	c, ok := f.SWOM()
+	if !ok {
+		e.fail("blend factor", f)
+	}
+	return uint32(c)
+}
+
+// omDecoder reads the OM codes of a descriptor back as GL enums, keeping
+// the first undefined one (and the word it is in) as the error.
+type omDecoder struct {
+	word int
+	err  error
+}
+
+func (d *omDecoder) fail(what string, c uint32) {
+	if d.err == nil {
+		d.err = fmt.Errorf("swom: descriptor word %d: %s code %d undefined", d.word, what, c)
+	}
+}
+
+func (d *omDecoder) compare(c uint32) compare.Func {
+	f, ok := compare.FromOM(abi.CompareFunc(c))
+	if !ok {
+		d.fail("compare function", c)
+	}
+	return f
+}
+
+func (d *omDecoder) stencilOp(c uint32) stencil.Op {
+	op, ok := stencil.FromOM(abi.StencilOp(c))
+	if !ok {
+		d.fail("stencil op", c)
+	}
+	return op
+}
+
+func (d *omDecoder) logicOp(c uint32) logicop.Op {
+	op, ok := logicop.FromOM(abi.LogicOp(c))
+	if !ok {
+		d.fail("logic op", c)
+	}
+	return op
+}
+
+func (d *omDecoder) equation(c uint32) blend.Equation {
+	q, ok := blend.EquationFromOM(abi.BlendMode(c))
+	if !ok {
+		d.fail("blend equation", c)
+	}
+	return q
+}
+
+func (d *omDecoder) factor(c uint32) blend.Factor {
+	f, ok := blend.FactorFromSWOM(abi.BlendFactor(c))
+	if !ok {
+		d.fail("blend factor", c)
+	}
+	return f
 }

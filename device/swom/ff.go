@@ -4,7 +4,11 @@ import (
 	"fmt"
 
 	"vortexgfx/abi"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/blend"
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/logicop"
+	"vortexgfx/gl/stencil"
 )
 
 // FFWhy reports why the fixed-function OM cannot run this state ("" when it
@@ -48,10 +52,8 @@ func (s *State) FFWhy() string {
 		if t.Addr%64 != 0 {
 			return "an unaligned colour plane"
 		}
-		for _, f := range []Factor{t.Blend.SrcRGB, t.Blend.SrcA, t.Blend.DstRGB, t.Blend.DstA} {
-			if t.Blend.Enable && f.usesSrc1() {
-				return "dual-source blend factors"
-			}
+		if t.Blend.Enable && t.Blend.usesSrc1() {
+			return "dual-source blend factors"
 		}
 	}
 	return ""
@@ -88,6 +90,7 @@ func (s *State) FFDCRs() ([]abi.DCRPair, error) {
 	}
 	var out []abi.DCRPair
 	dcr := func(a abi.DCR, v uint32) { out = append(out, abi.DCRPair{Addr: a, Value: v}) }
+	var e omEncoder
 	blended := false
 	for i := 0; i < s.NumTargets; i++ {
 		t := &s.Targets[i]
@@ -101,15 +104,15 @@ func (s *State) FFDCRs() ([]abi.DCRPair, error) {
 			k[c] = format.UNorm(s.Constant[c], 8)
 		}
 		dcr(abi.DCROMBlendConst, PackColor(t.Format, k[0], k[1], k[2], k[3]))
-		dcr(abi.DCROMLogicOp, uint32(s.LogicOp))
+		dcr(abi.DCROMLogicOp, e.logicOp(s.LogicOp))
 		switch {
 		case s.LogicOpEnable:
 			dcr(abi.DCROMBlendMode, abi.PackHalves(uint32(abi.BlendLogicOp), uint32(abi.BlendLogicOp)))
 			dcr(abi.DCROMBlendFunc, abi.PackBlendFunc(abi.BlendOne, abi.BlendOne, abi.BlendZero, abi.BlendZero))
 			blended = true
 		case b.Enable:
-			dcr(abi.DCROMBlendMode, abi.PackHalves(uint32(b.EqRGB), uint32(b.EqA)))
-			dcr(abi.DCROMBlendFunc, abi.PackBlendFunc(abi.BlendFactor(b.SrcRGB), abi.BlendFactor(b.SrcA), abi.BlendFactor(b.DstRGB), abi.BlendFactor(b.DstA)))
+			dcr(abi.DCROMBlendMode, abi.PackHalves(e.equation(b.EqRGB), e.equation(b.EqA)))
+			dcr(abi.DCROMBlendFunc, abi.PackBlendFunc(e.factor(b.SrcRGB), e.factor(b.SrcA), e.factor(b.DstRGB), e.factor(b.DstA)))
 			blended = true
 		default:
 			dcr(abi.DCROMBlendMode, abi.PackHalves(uint32(abi.BlendAdd), uint32(abi.BlendAdd)))
@@ -128,7 +131,7 @@ func (s *State) FFDCRs() ([]abi.DCRPair, error) {
 		dcr(abi.DCROMZBufPitch, uint32(4*s.Width))
 	}
 	if depth {
-		dcr(abi.DCROMDepthFunc, uint32(s.DepthFunc))
+		dcr(abi.DCROMDepthFunc, e.compare(s.DepthFunc))
 		dcr(abi.DCROMDepthWriteMask, b2u(s.DepthWrite))
 	} else {
 		dcr(abi.DCROMDepthFunc, uint32(abi.CmpAlways))
@@ -136,19 +139,72 @@ func (s *State) FFDCRs() ([]abi.DCRPair, error) {
 	}
 	f, k := s.Front, s.Back
 	if !stencil {
-		f = Face{Func: abi.CmpAlways, ReadMask: 0xFF}
+		f = Face{Func: compare.Always, ReadMask: 0xFF}
 		k = f
 	}
-	dcr(abi.DCROMStencilFunc, abi.PackHalves(uint32(f.Func), uint32(k.Func)))
-	dcr(abi.DCROMStencilZPass, abi.PackHalves(uint32(f.ZPass), uint32(k.ZPass)))
-	dcr(abi.DCROMStencilZFail, abi.PackHalves(uint32(f.ZFail), uint32(k.ZFail)))
-	dcr(abi.DCROMStencilFail, abi.PackHalves(uint32(f.Fail), uint32(k.Fail)))
+	dcr(abi.DCROMStencilFunc, abi.PackHalves(e.compare(f.Func), e.compare(k.Func)))
+	dcr(abi.DCROMStencilZPass, abi.PackHalves(e.stencilOp(f.ZPass), e.stencilOp(k.ZPass)))
+	dcr(abi.DCROMStencilZFail, abi.PackHalves(e.stencilOp(f.ZFail), e.stencilOp(k.ZFail)))
+	dcr(abi.DCROMStencilFail, abi.PackHalves(e.stencilOp(f.Fail), e.stencilOp(k.Fail)))
 	dcr(abi.DCROMStencilRef, abi.PackHalves(uint32(f.Ref), uint32(k.Ref)))
 	dcr(abi.DCROMStencilMask, abi.PackHalves(uint32(f.ReadMask), uint32(k.ReadMask)))
 	dcr(abi.DCROMStencilWriteMask, abi.PackHalves(uint32(f.WriteMask), uint32(k.WriteMask)))
-	safe := depth && (s.DepthFunc == abi.CmpLess || s.DepthFunc == abi.CmpLEqual) && !stencil && !blended
+	safe := depth && (s.DepthFunc == compare.Less || s.DepthFunc == compare.LessEqual) && !stencil && !blended
 	dcr(abi.DCROMEarlyZSafe, b2u(safe))
+	if e.err != nil {
+		return nil, e.err
+	}
 	return out, nil
+}
+
+// omEncoder maps the state's GL enums to OM codes, keeping the first one
+// that has none.
+type omEncoder struct{ err error }
+
+func (e *omEncoder) fail(what string, v fmt.Stringer) {
+	if e.err == nil {
+		e.err = fmt.Errorf("swom: %s %v has no OM code", what, v)
+	}
+}
+
+func (e *omEncoder) compare(f compare.Func) uint32 {
+	c, ok := f.OM()
+	if !ok {
+		e.fail("compare function", f)
+	}
+	return uint32(c)
+}
+
+func (e *omEncoder) stencilOp(op stencil.Op) uint32 {
+	c, ok := op.OM()
+	if !ok {
+		e.fail("stencil op", op)
+	}
+	return uint32(c)
+}
+
+func (e *omEncoder) logicOp(op logicop.Op) uint32 {
+	c, ok := op.OM()
+	if !ok {
+		e.fail("logic op", op)
+	}
+	return uint32(c)
+}
+
+func (e *omEncoder) equation(q blend.Equation) uint32 {
+	c, ok := q.OM()
+	if !ok {
+		e.fail("blend equation", q)
+	}
+	return uint32(c)
+}
+
+func (e *omEncoder) factor(f blend.Factor) abi.BlendFactor {
+	c, ok := f.OM()
+	if !ok {
+		e.fail("blend factor", f)
+	}
+	return c
 }
 
 func b2u(b bool) uint32 {

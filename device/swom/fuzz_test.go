@@ -5,7 +5,7 @@ import (
 
 	"vortexgfx/abi"
 	"vortexgfx/device/swom"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // FuzzUnmarshal feeds arbitrary descriptors to the decoder the FS wrapper

@@ -5,7 +5,8 @@ import (
 	"math"
 
 	"vortexgfx/abi"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/stencil"
 )
 
 // Written flags returned by Merge: which texels the sample changed, so the
@@ -74,9 +75,9 @@ func (s *State) depthStencil(back bool, z Depth, ds []byte) (uint16, bool) {
 	if back {
 		face = &s.Back
 	}
-	stencil := s.StencilTest && hasStencil
+	doStencil := s.StencilTest && hasStencil
 	var wrote uint16
-	setStencil := func(op abi.StencilOp) {
+	setStencil := func(op stencil.Op) {
 		nv := op.Apply(face.Ref, sv)
 		nv = sv&^face.WriteMask | nv&face.WriteMask
 		if nv == sv {
@@ -91,7 +92,7 @@ func (s *State) depthStencil(back bool, z Depth, ds []byte) (uint16, bool) {
 		}
 		wrote = WroteDS
 	}
-	if stencil && !face.Func.Test(uint32(face.Ref&face.ReadMask), uint32(sv&face.ReadMask)) {
+	if doStencil && !face.Func.TestUint(uint32(face.Ref&face.ReadMask), uint32(sv&face.ReadMask)) {
 		setStencil(face.Fail)
 		return wrote, false
 	}
@@ -99,14 +100,14 @@ func (s *State) depthStencil(back bool, z Depth, ds []byte) (uint16, bool) {
 	if s.DepthTest && hasDepth {
 		switch f {
 		case abi.OMDepthD24S8:
-			pass = s.DepthFunc.Test(z.Z24, word&abi.DepthMask)
+			pass = s.DepthFunc.TestUint(z.Z24, word&abi.DepthMask)
 		case abi.OMDepthD16:
-			pass = s.DepthFunc.Test(format.UNorm(z.F, 16), uint32(binary.LittleEndian.Uint16(ds)))
+			pass = s.DepthFunc.TestUint(format.UNorm(z.F, 16), uint32(binary.LittleEndian.Uint16(ds)))
 		default:
-			pass = cmpFloat(s.DepthFunc, z.F, stored)
+			pass = s.DepthFunc.Test(z.F, stored)
 		}
 	}
-	if stencil {
+	if doStencil {
 		if pass {
 			setStencil(face.ZPass)
 		} else {
@@ -193,195 +194,29 @@ func floats(w *[4]uint32) [4]float32 {
 	return [4]float32{math.Float32frombits(w[0]), math.Float32frombits(w[1]), math.Float32frombits(w[2]), math.Float32frombits(w[3])}
 }
 
-// div255 is cocogfx Div255, the FF OM's: (x + (x >> 8)) >> 8.
-func div255(x int32) int32 { return (x + x>>8) >> 8 }
-
-// blend8 is the FF OM's integer blend (facts §5) in RGBA order, with the
-// dual-source factors added (the second source of target 0 only).
+// blend8 is the unorm8 blend the FF OM computes (package blend's Unorm8) in
+// RGBA order, with the dual-source factors added (the second source of
+// target 0 only).
 func (s *State) blend8(i int, b *Blend, f *Fragment, src, dst [4]uint32) format.Raw {
-	var sv, dv, k, s1 [4]int32
+	var sv, dv, k, s1 [4]uint8
 	for c := range 4 {
-		sv[c], dv[c] = int32(src[c]), int32(dst[c])
-		k[c] = int32(format.UNorm(s.Constant[c], 8))
+		sv[c], dv[c] = uint8(src[c]), uint8(dst[c])
+		k[c] = uint8(format.UNorm(s.Constant[c], 8))
 		if s.DualSource && i == 0 {
-			s1[c] = int32(format.UNorm(f.Src1[c], 8))
+			s1[c] = uint8(format.UNorm(f.Src1[c], 8))
 		}
 	}
-	var out format.Raw
-	for c := range 4 {
-		eq, sf, df := b.EqRGB, b.SrcRGB, b.DstRGB
-		if c == 3 {
-			eq, sf, df = b.EqA, b.SrcA, b.DstA
-		}
-		fs, fd := factor8(sf, c, sv, dv, k, s1), factor8(df, c, sv, dv, k, s1)
-		var r int32
-		switch eq {
-		case abi.BlendSub:
-			r = div255(max(sv[c]*fs-dv[c]*fd+0x80, 0))
-		case abi.BlendRevSub:
-			r = div255(max(dv[c]*fd-sv[c]*fs+0x80, 0))
-		case abi.BlendMin:
-			r = min(sv[c], dv[c])
-		case abi.BlendMax:
-			r = max(sv[c], dv[c])
-		default:
-			r = div255(min(sv[c]*fs+dv[c]*fd+0x80, 0xFF00))
-		}
-		out[c] = uint32(r) & 0xFF
-	}
-	return out
+	o := b.fn().Unorm8(sv, s1, dv, k)
+	return format.Raw{uint32(o[0]), uint32(o[1]), uint32(o[2]), uint32(o[3])}
 }
 
-// factor8 is blend factor f of channel c on 8-bit values.
-func factor8(f Factor, c int, s, d, k, s1 [4]int32) int32 {
-	switch f {
-	case Zero:
-		return 0
-	case One:
-		return 255
-	case SrcColor:
-		return s[c]
-	case OneMinusSrcColor:
-		return 255 - s[c]
-	case DstColor:
-		return d[c]
-	case OneMinusDstColor:
-		return 255 - d[c]
-	case SrcAlpha:
-		return s[3]
-	case OneMinusSrcAlpha:
-		return 255 - s[3]
-	case DstAlpha:
-		return d[3]
-	case OneMinusDstAlpha:
-		return 255 - d[3]
-	case ConstColor:
-		return k[c]
-	case OneMinusConstColor:
-		return 255 - k[c]
-	case ConstAlpha:
-		return k[3]
-	case OneMinusConstAlpha:
-		return 255 - k[3]
-	case SrcAlphaSaturate:
-		if c == 3 {
-			return 255
-		}
-		return min(s[3], 255-d[3])
-	case Src1Color:
-		return s1[c]
-	case OneMinusSrc1Color:
-		return 255 - s1[c]
-	case Src1Alpha:
-		return s1[3]
-	case OneMinusSrc1Alpha:
-		return 255 - s1[3]
-	}
-	return 0
-}
-
-// clamp01 clamps each component to [lo, 1]; NaN becomes 0.
-func clampTo(c [4]float32, lo float32) [4]float32 {
-	for i, v := range c {
-		switch {
-		case v != v:
-			c[i] = 0
-		case v < lo:
-			c[i] = lo
-		case v > 1:
-			c[i] = 1
-		}
-	}
-	return c
-}
-
-// blendFloat is the float blend of GL 4.6 §17.3.6: normalized targets clamp
-// the sources, destination and constant to their range first.
+// blendFloat is the float blend of GL 4.6 §17.3.6 (package blend's Float);
+// only target 0 of a dual-source draw has a second source.
 func (s *State) blendFloat(i int, b *Blend, src, src1, dst [4]float32, kind format.Kind) [4]float32 {
-	k := s.Constant
 	if !s.DualSource || i != 0 {
 		src1 = [4]float32{}
 	}
-	switch kind {
-	case format.KindUNorm:
-		src, src1, dst, k = clampTo(src, 0), clampTo(src1, 0), clampTo(dst, 0), clampTo(k, 0)
-	case format.KindSNorm:
-		src, src1, dst, k = clampTo(src, -1), clampTo(src1, -1), clampTo(dst, -1), clampTo(k, -1)
-	}
-	var out [4]float32
-	for c := range 4 {
-		eq, sf, df := b.EqRGB, b.SrcRGB, b.DstRGB
-		if c == 3 {
-			eq, sf, df = b.EqA, b.SrcA, b.DstA
-		}
-		sv, dv := float64(src[c]), float64(dst[c])
-		var r float64
-		switch eq {
-		case abi.BlendMin:
-			r = min(sv, dv)
-		case abi.BlendMax:
-			r = max(sv, dv)
-		default:
-			fs, fd := factorF(sf, c, src, src1, dst, k), factorF(df, c, src, src1, dst, k)
-			switch eq {
-			case abi.BlendSub:
-				r = sv*fs - dv*fd
-			case abi.BlendRevSub:
-				r = dv*fd - sv*fs
-			default:
-				r = sv*fs + dv*fd
-			}
-		}
-		out[c] = float32(r)
-	}
-	return out
-}
-
-// factorF is blend factor f of channel c on floats.
-func factorF(f Factor, c int, s, s1, d, k [4]float32) float64 {
-	var v float32
-	switch f {
-	case One:
-		v = 1
-	case SrcColor:
-		v = s[c]
-	case OneMinusSrcColor:
-		v = 1 - s[c]
-	case DstColor:
-		v = d[c]
-	case OneMinusDstColor:
-		v = 1 - d[c]
-	case SrcAlpha:
-		v = s[3]
-	case OneMinusSrcAlpha:
-		v = 1 - s[3]
-	case DstAlpha:
-		v = d[3]
-	case OneMinusDstAlpha:
-		v = 1 - d[3]
-	case ConstColor:
-		v = k[c]
-	case OneMinusConstColor:
-		v = 1 - k[c]
-	case ConstAlpha:
-		v = k[3]
-	case OneMinusConstAlpha:
-		v = 1 - k[3]
-	case SrcAlphaSaturate:
-		v = 1
-		if c < 3 {
-			v = min(s[3], 1-d[3])
-		}
-	case Src1Color:
-		v = s1[c]
-	case OneMinusSrc1Color:
-		v = 1 - s1[c]
-	case Src1Alpha:
-		v = s1[3]
-	case OneMinusSrc1Alpha:
-		v = 1 - s1[3]
-	}
-	return float64(v)
+	return b.fn().Float(kind, src, src1, dst, s.Constant)
 }
 
 // Resolve box-filters the S samples of one pixel (S consecutive texels of

@@ -7,7 +7,11 @@ import (
 
 	"vortexgfx/abi"
 	"vortexgfx/device/swom"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/blend"
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/logicop"
+	"vortexgfx/gl/stencil"
 )
 
 func f32(v float32) uint32 { return math.Float32bits(v) }
@@ -15,7 +19,7 @@ func f32(v float32) uint32 { return math.Float32bits(v) }
 // oneTarget is a 1-sample state over one target of format f without depth.
 func oneTarget(f format.Format) swom.State {
 	s := swom.State{Width: 2, Height: 2, Samples: 1, NumTargets: 1}
-	s.Targets[0] = swom.Target{Format: f, Blend: swom.Blend{WriteMask: 0xF, SrcRGB: swom.One, SrcA: swom.One}}
+	s.Targets[0] = swom.Target{Format: f, Blend: swom.Blend{WriteMask: 0xF, SrcRGB: blend.One, SrcA: blend.One}}
 	return s
 }
 
@@ -38,18 +42,21 @@ func TestMergeColor(t *testing.T) {
 			func(s *swom.State) { s.Targets[0].Blend.WriteMask = 2 }, []byte{9, 255}},
 		{"srgb encodes", format.SRGB8A8, []byte{0, 0, 0, 0}, [4]uint32{f32(0.5), f32(0), f32(1), f32(0.5)}, [4]float32{}, nil, []byte{188, 0, 255, 128}},
 		{"srgb blends in linear", format.SRGB8A8, []byte{188, 188, 188, 255}, [4]uint32{f32(0), f32(0), f32(0), f32(0.5)}, [4]float32{},
-			func(s *swom.State) { blend(s, swom.SrcAlpha, swom.OneMinusSrcAlpha) }, []byte{137, 137, 137, 191}},
+			func(s *swom.State) { setBlend(s, blend.SrcAlpha, blend.OneMinusSrcAlpha) }, []byte{137, 137, 137, 191}},
 		{"rgba8 constant alpha", format.RGBA8, []byte{200, 100, 0, 255}, [4]uint32{f32(1), f32(1), f32(1), f32(1)}, [4]float32{},
-			func(s *swom.State) { blend(s, swom.ConstAlpha, swom.OneMinusConstAlpha); s.Constant[3] = 0.25 }, []byte{214, 139, 64, 255}},
+			func(s *swom.State) {
+				setBlend(s, blend.ConstantAlpha, blend.OneMinusConstantAlpha)
+				s.Constant[3] = 0.25
+			}, []byte{214, 139, 64, 255}},
 		{"rgba8 dual source", format.RGBA8, []byte{255, 255, 255, 255}, [4]uint32{f32(0.5), f32(0.5), f32(0.5), f32(1)}, [4]float32{0.25, 0.5, 1, 0.5},
-			func(s *swom.State) { s.DualSource = true; blend(s, swom.One, swom.Src1Color) }, []byte{192, 255, 255, 255}},
+			func(s *swom.State) { s.DualSource = true; setBlend(s, blend.One, blend.Src1Color) }, []byte{192, 255, 255, 255}},
 		{"rgba16f additive", format.RGBA16F, half(1.5, 0, 0, 1), [4]uint32{f32(1), f32(2), 0, 0}, [4]float32{},
-			func(s *swom.State) { blend(s, swom.One, swom.One) }, half(2.5, 2, 0, 1)},
+			func(s *swom.State) { setBlend(s, blend.One, blend.One) }, half(2.5, 2, 0, 1)},
 		{"r32ui logic or", format.R32UI, le32(0xF0), [4]uint32{0x0F}, [4]float32{},
-			func(s *swom.State) { s.LogicOpEnable, s.LogicOp = true, abi.LogicOr }, le32(0xFF)},
+			func(s *swom.State) { s.LogicOpEnable, s.LogicOp = true, logicop.Or }, le32(0xFF)},
 		{"rgba8i clamps", format.RGBA8I, []byte{0, 0, 0, 0}, [4]uint32{500, uint32(0xFFFFFE00), 5, 0}, [4]float32{}, nil, []byte{127, 128, 5, 0}},
 		{"r32f min", format.R32F, le32(f32(0.25)), [4]uint32{f32(0.75)}, [4]float32{},
-			func(s *swom.State) { blend(s, swom.One, swom.One); s.Targets[0].Blend.EqRGB = abi.BlendMin }, le32(f32(0.25))},
+			func(s *swom.State) { setBlend(s, blend.One, blend.One); s.Targets[0].Blend.EqRGB = blend.Min }, le32(f32(0.25))},
 	}
 	for _, tc := range tests {
 		s := oneTarget(tc.f)
@@ -67,7 +74,7 @@ func TestMergeColor(t *testing.T) {
 	}
 }
 
-func blend(s *swom.State, src, dst swom.Factor) {
+func setBlend(s *swom.State, src, dst blend.Factor) {
 	b := &s.Targets[0].Blend
 	b.Enable, b.SrcRGB, b.SrcA, b.DstRGB, b.DstA = true, src, src, dst, dst
 }
@@ -100,7 +107,7 @@ func TestMergeDepthStencil(t *testing.T) {
 		{"d24s8 less fails", abi.OMDepthD24S8, d24(0x400000, 5), swom.PlaneDepth(0x400000), false, nil, false, d24(0x400000, 5)},
 		{"d16 compares at 16 bits", abi.OMDepthD16, []byte{0, 0x80}, swom.FloatDepth(0.25), false, nil, true, []byte{0x00, 0x40}},
 		{"d32f", abi.OMDepthD32F, le32(f32(0.5)), swom.FloatDepth(0.75), false,
-			func(s *swom.State) { s.DepthFunc = abi.CmpGreater }, true, le32(f32(0.75))},
+			func(s *swom.State) { s.DepthFunc = compare.Greater }, true, le32(f32(0.75))},
 		{"clamp to range", abi.OMDepthD32F, le32(f32(1)), swom.FloatDepth(0.1), false,
 			func(s *swom.State) { s.DepthClamp, s.ClampMin, s.ClampMax = true, 0.3, 0.6 }, true, le32(f32(0.3))},
 		{"bounds reject", abi.OMDepthD32F, le32(f32(0.9)), swom.FloatDepth(0.1), false,
@@ -108,21 +115,21 @@ func TestMergeDepthStencil(t *testing.T) {
 		{"back stencil fail op", abi.OMDepthD24S8, d24(0x800000, 5), swom.PlaneDepth(0), true,
 			func(s *swom.State) {
 				s.StencilTest = true
-				s.Back = swom.Face{Func: abi.CmpEqual, Fail: abi.StencilIncr, Ref: 4, ReadMask: 0xFF, WriteMask: 0xFF}
+				s.Back = swom.Face{Func: compare.Equal, Fail: stencil.Incr, Ref: 4, ReadMask: 0xFF, WriteMask: 0xFF}
 			}, false, d24(0x800000, 6)},
 		{"front stencil zfail op under write mask", abi.OMDepthD24S8, d24(0x100000, 0xF0), swom.PlaneDepth(0x800000), false,
 			func(s *swom.State) {
 				s.StencilTest = true
-				s.Front = swom.Face{Func: abi.CmpAlways, ZFail: abi.StencilInvert, ReadMask: 0xFF, WriteMask: 0x0F}
+				s.Front = swom.Face{Func: compare.Always, ZFail: stencil.Invert, ReadMask: 0xFF, WriteMask: 0x0F}
 			}, false, d24(0x100000, 0xFF)},
 		{"s8 replace", abi.OMDepthS8, []byte{3}, swom.PlaneDepth(0), false,
 			func(s *swom.State) {
 				s.DepthTest, s.StencilTest = false, true
-				s.Front = swom.Face{Func: abi.CmpNotEqual, ZPass: abi.StencilReplace, Ref: 9, ReadMask: 0xFF, WriteMask: 0xFF}
+				s.Front = swom.Face{Func: compare.NotEqual, ZPass: stencil.Replace, Ref: 9, ReadMask: 0xFF, WriteMask: 0xFF}
 			}, true, []byte{9}},
 	}
 	for _, tc := range tests {
-		s := swom.State{Width: 1, Height: 1, Samples: 1, HasDS: true, DepthFormat: tc.df, DepthTest: true, DepthFunc: abi.CmpLess, DepthWrite: true}
+		s := swom.State{Width: 1, Height: 1, Samples: 1, HasDS: true, DepthFormat: tc.df, DepthTest: true, DepthFunc: compare.Less, DepthWrite: true}
 		if tc.setup != nil {
 			tc.setup(&s)
 		}
@@ -150,8 +157,8 @@ func TestCoverage(t *testing.T) {
 		{"a2c three of four", 4, 0.74, func(s *swom.State) { s.AlphaToCoverage = true }, 0x7, 0.74},
 		{"a2c one sample drops below half", 1, 0.4, func(s *swom.State) { s.AlphaToCoverage = true }, 0, 0.4},
 		{"a2c and a2one", 4, 0.3, func(s *swom.State) { s.AlphaToCoverage, s.AlphaToOne = true, true }, 0x1, 1},
-		{"alpha test fails", 4, 0.3, func(s *swom.State) { s.AlphaTest, s.AlphaFunc, s.AlphaRef = true, abi.CmpGEqual, 0.5 }, 0, 0.3},
-		{"alpha test passes", 4, 0.5, func(s *swom.State) { s.AlphaTest, s.AlphaFunc, s.AlphaRef = true, abi.CmpGEqual, 0.5 }, 0xF, 0.5},
+		{"alpha test fails", 4, 0.3, func(s *swom.State) { s.AlphaTest, s.AlphaFunc, s.AlphaRef = true, compare.GreaterEqual, 0.5 }, 0, 0.3},
+		{"alpha test passes", 4, 0.5, func(s *swom.State) { s.AlphaTest, s.AlphaFunc, s.AlphaRef = true, compare.GreaterEqual, 0.5 }, 0xF, 0.5},
 	}
 	for _, tc := range tests {
 		s := oneTarget(format.RGBA8)
@@ -190,15 +197,15 @@ func TestResolve(t *testing.T) {
 // TestDescRoundTrip encodes and decodes a state with every field set.
 func TestDescRoundTrip(t *testing.T) {
 	s := swom.State{Width: 640, Height: 480, Samples: 4, NumTargets: 3, HasDS: true, DepthFormat: abi.OMDepthD32F, DSAddr: 0x1234_5640,
-		DepthTest: true, DepthFunc: abi.CmpGEqual, DepthWrite: true, StencilTest: true,
-		Front:       swom.Face{Func: abi.CmpEqual, Fail: 1, ZFail: 2, ZPass: 3, Ref: 4, ReadMask: 5, WriteMask: 6},
-		Back:        swom.Face{Func: abi.CmpLess, Fail: 7, ZFail: 6, ZPass: 5, Ref: 9, ReadMask: 10, WriteMask: 11},
+		DepthTest: true, DepthFunc: compare.GreaterEqual, DepthWrite: true, StencilTest: true,
+		Front:       swom.Face{Func: compare.Equal, Fail: 1, ZFail: 2, ZPass: 3, Ref: 4, ReadMask: 5, WriteMask: 6},
+		Back:        swom.Face{Func: compare.Less, Fail: 7, ZFail: 6, ZPass: 5, Ref: 9, ReadMask: 10, WriteMask: 11},
 		DepthBounds: true, BoundsMin: 0.1, BoundsMax: 0.9, DepthClamp: true, ClampMin: 0.2, ClampMax: 0.8,
-		AlphaTest: true, AlphaFunc: abi.CmpGreater, AlphaRef: 0.5, AlphaToCoverage: true, AlphaToOne: true,
-		LogicOpEnable: true, LogicOp: abi.LogicNand, DualSource: true, Constant: [4]float32{0.1, 0.2, 0.3, 0.4}}
+		AlphaTest: true, AlphaFunc: compare.Greater, AlphaRef: 0.5, AlphaToCoverage: true, AlphaToOne: true,
+		LogicOpEnable: true, LogicOp: logicop.Nand, DualSource: true, Constant: [4]float32{0.1, 0.2, 0.3, 0.4}}
 	for i, f := range []format.Format{format.SRGB8A8, format.R32UI, format.RGBA16F} {
-		s.Targets[i] = swom.Target{Format: f, Addr: uint64(0x1000 * (i + 1)), Blend: swom.Blend{Enable: i != 1, EqRGB: abi.BlendRevSub, EqA: abi.BlendMax,
-			SrcRGB: swom.Src1Alpha, SrcA: swom.ConstAlpha, DstRGB: swom.OneMinusSrc1Color, DstA: swom.DstColor, WriteMask: uint8(5 + i)}}
+		s.Targets[i] = swom.Target{Format: f, Addr: uint64(0x1000 * (i + 1)), Blend: swom.Blend{Enable: i != 1, EqRGB: blend.ReverseSubtract, EqA: blend.Max,
+			SrcRGB: blend.Src1Alpha, SrcA: blend.ConstantAlpha, DstRGB: blend.OneMinusSrc1Color, DstA: blend.DstColor, WriteMask: uint8(5 + i)}}
 	}
 	b, err := s.Marshal()
 	if err != nil {

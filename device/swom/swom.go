@@ -4,7 +4,7 @@
 // one the fixed-function OM cannot encode (gfx_om_fragment_sw,
 // gfx_om_fragment_mrt_sw and gfx_om_fragment_msaa_sw of vortexpipe §3.4).
 //
-// It covers every colour attachment format of package ref/format (sRGB, R8,
+// It covers every colour attachment format of package gl/format (sRGB, R8,
 // RG8, float and integer formats included), D24S8 (the device word: stencil in
 // [31:24], depth in [23:0], as the FF OM stores it), D16, D32F and S8
 // depth/stencil planes, up to MaxTargets render targets, 1 or 4 samples per
@@ -14,10 +14,15 @@
 // write masks, the alpha test, alpha-to-coverage and alpha-to-one, the
 // depth-bounds test, depth clamping, and the box-filter resolve.
 //
-// Unorm8 attachments (RGBA8, BGRA8, R8, RG8) blend in the FF OM's 8-bit
-// integer arithmetic (facts §5: (s·fs + d·fd + 0x80) through Div255), so a
+// The GL maths is the gl tree's, shared with the reference renderer and the
+// FF OM: formats (gl/format), compare functions (gl/compare), stencil ops
+// (gl/stencil), logic ops (gl/logicop) and blending (gl/blend). Unorm8
+// attachments (RGBA8, BGRA8, R8, RG8) blend with blend.Func.Unorm8, the FF
+// OM's 8-bit arithmetic (facts §5: (s·fs + d·fd + 0x80) through Div255), so a
 // draw forced to the software merger writes the same bytes as the FF unit;
-// every other format blends in float as GL 4.6 §17.3.6 says.
+// every other format blends with blend.Func.Float, as GL 4.6 §17.3.6 says.
+// The state holds the gl enums; the descriptor and the FF DCRs carry them as
+// OM codes through their explicit mappings (Factor.SWOM, Func.OM, ...).
 //
 // The state reaches the device as a descriptor (State.Marshal, read back by
 // Unmarshal in the FS wrapper) at FS arg slot abi.ArgFSSWMerger.
@@ -29,58 +34,38 @@ import (
 	"math"
 
 	"vortexgfx/abi"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/blend"
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/logicop"
+	"vortexgfx/gl/stencil"
 )
 
 // MaxTargets is the most colour attachments the software merger takes (the FF
 // OM has abi.OMMaxRT banks).
 const MaxTargets = abi.SWOMMaxTargets
 
-// Factor is a blend factor: the FF OM's 15 (abi.BlendFactor values 0..14)
-// followed by the dual-source factors the FF unit has no form of.
-// spec: vortexpipe §3.7 (dual-source blend), facts §5
-type Factor uint8
-
-// The blend factors. SrcColor..OneMinusDstColor use all four channels.
-const (
-	Zero                      = Factor(abi.BlendZero)
-	One                       = Factor(abi.BlendOne)
-	SrcColor                  = Factor(abi.BlendSrcRGB)
-	OneMinusSrcColor          = Factor(abi.BlendOneMinusSrcRGB)
-	DstColor                  = Factor(abi.BlendDstRGB)
-	OneMinusDstColor          = Factor(abi.BlendOneMinusDstRGB)
-	SrcAlpha                  = Factor(abi.BlendSrcA)
-	OneMinusSrcAlpha          = Factor(abi.BlendOneMinusSrcA)
-	DstAlpha                  = Factor(abi.BlendDstA)
-	OneMinusDstAlpha          = Factor(abi.BlendOneMinusDstA)
-	ConstColor                = Factor(abi.BlendConstRGB)
-	OneMinusConstColor        = Factor(abi.BlendOneMinusConstRGB)
-	ConstAlpha                = Factor(abi.BlendConstA)
-	OneMinusConstAlpha        = Factor(abi.BlendOneMinusConstA)
-	SrcAlphaSaturate          = Factor(abi.BlendAlphaSat)
-	Src1Color          Factor = 15
-	OneMinusSrc1Color         = Factor(16)
-	Src1Alpha                 = Factor(17)
-	OneMinusSrc1Alpha         = Factor(18)
-	numFactors                = 19
-)
-
-// usesSrc1 reports whether f reads the second source colour.
-func (f Factor) usesSrc1() bool { return f >= Src1Color && f < numFactors }
-
 // Blend is one render target's blend state and colour write mask.
 type Blend struct {
 	Enable       bool
-	EqRGB, EqA   abi.BlendMode // ADD, SUB, REV_SUB, MIN, MAX (not LOGICOP: see State.LogicOp)
-	SrcRGB, SrcA Factor
-	DstRGB, DstA Factor
+	EqRGB, EqA   blend.Equation // the logic op is not an equation: see State.LogicOp
+	SrcRGB, SrcA blend.Factor
+	DstRGB, DstA blend.Factor
 	WriteMask    uint8 // bit 0 R, 1 G, 2 B, 3 A
 }
 
+// fn is b's blend function.
+func (b *Blend) fn() blend.Func {
+	return blend.Func{EqRGB: b.EqRGB, EqAlpha: b.EqA, SrcRGB: b.SrcRGB, DstRGB: b.DstRGB, SrcAlpha: b.SrcA, DstAlpha: b.DstA}
+}
+
+// usesSrc1 reports whether b's factors read the second source colour.
+func (b *Blend) usesSrc1() bool { return b.fn().UsesSrc1() }
+
 // Face is the stencil state of one facing.
 type Face struct {
-	Func                     abi.CompareFunc // ref&ReadMask FUNC stored&ReadMask
-	Fail, ZFail, ZPass       abi.StencilOp
+	Func                     compare.Func // ref&ReadMask FUNC stored&ReadMask
+	Fail, ZFail, ZPass       stencil.Op
 	Ref, ReadMask, WriteMask uint8
 }
 
@@ -104,7 +89,7 @@ type State struct {
 	DSAddr      uint64
 
 	DepthTest  bool
-	DepthFunc  abi.CompareFunc
+	DepthFunc  compare.Func
 	DepthWrite bool
 
 	StencilTest bool
@@ -120,7 +105,7 @@ type State struct {
 
 	// AlphaTest compares target 0's alpha against AlphaRef (legacy GL).
 	AlphaTest bool
-	AlphaFunc abi.CompareFunc
+	AlphaFunc compare.Func
 	AlphaRef  float32
 
 	AlphaToCoverage, AlphaToOne bool
@@ -128,7 +113,7 @@ type State struct {
 	// LogicOpEnable applies LogicOp to unorm (non-sRGB) and integer targets
 	// instead of blending, as Vulkan and GL do.
 	LogicOpEnable bool
-	LogicOp       abi.LogicOp
+	LogicOp       logicop.Op
 
 	// DualSource makes Fragment.Src1 the second source of target 0.
 	DualSource bool
@@ -158,11 +143,11 @@ func (s *State) Check() error {
 		return fmt.Errorf("swom: %d colour targets (at most %d)", s.NumTargets, MaxTargets)
 	case s.HasDS && s.DepthFormat > abi.OMDepthS8:
 		return fmt.Errorf("swom: depth format %d", s.DepthFormat)
-	case s.DepthFunc > 7 || s.AlphaFunc > 7 || s.LogicOp > 15:
+	case !s.DepthFunc.Valid() || !s.AlphaFunc.Valid() || !s.LogicOp.Valid():
 		return fmt.Errorf("swom: depth func %d / alpha func %d / logic op %d out of range", s.DepthFunc, s.AlphaFunc, s.LogicOp)
 	}
 	for i, f := range []*Face{&s.Front, &s.Back} {
-		if f.Func > 7 || f.Fail > 7 || f.ZFail > 7 || f.ZPass > 7 {
+		if !f.Func.Valid() || !f.Fail.Valid() || !f.ZFail.Valid() || !f.ZPass.Valid() {
 			return fmt.Errorf("swom: stencil face %d: func/op out of range", i)
 		}
 	}
@@ -172,11 +157,11 @@ func (s *State) Check() error {
 			return fmt.Errorf("swom: target %d: %v is not a colour format", i, t.Format)
 		}
 		b := &t.Blend
-		if b.EqRGB > abi.BlendMax || b.EqA > abi.BlendMax {
+		if !b.EqRGB.Valid() || !b.EqA.Valid() {
 			return fmt.Errorf("swom: target %d: blend equation %d/%d out of range", i, b.EqRGB, b.EqA)
 		}
-		for _, f := range []Factor{b.SrcRGB, b.SrcA, b.DstRGB, b.DstA} {
-			if f >= numFactors {
+		for _, f := range []blend.Factor{b.SrcRGB, b.SrcA, b.DstRGB, b.DstA} {
+			if !f.Valid() {
 				return fmt.Errorf("swom: target %d: blend factor %d out of range", i, f)
 			}
 		}
@@ -235,7 +220,7 @@ func (s *State) Coverage(f *Fragment, mask uint8) uint8 {
 		return mask
 	}
 	a := math.Float32frombits(f.Color[0][3])
-	if s.AlphaTest && !cmpFloat(s.AlphaFunc, a, s.AlphaRef) {
+	if s.AlphaTest && !s.AlphaFunc.Test(a, s.AlphaRef) {
 		return 0
 	}
 	if s.AlphaToCoverage {
@@ -250,25 +235,4 @@ func (s *State) Coverage(f *Fragment, mask uint8) uint8 {
 		f.Color[0][3] = math.Float32bits(1)
 	}
 	return mask
-}
-
-// cmpFloat evaluates an OM compare on floats (a FUNC b).
-func cmpFloat(fn abi.CompareFunc, a, b float32) bool {
-	switch fn & 7 {
-	case abi.CmpAlways:
-		return true
-	case abi.CmpNever:
-		return false
-	case abi.CmpLess:
-		return a < b
-	case abi.CmpLEqual:
-		return a <= b
-	case abi.CmpEqual:
-		return a == b
-	case abi.CmpGEqual:
-		return a >= b
-	case abi.CmpGreater:
-		return a > b
-	}
-	return a != b
 }

@@ -11,7 +11,11 @@ import (
 	"vortexgfx/abi"
 	"vortexgfx/device/om"
 	"vortexgfx/device/swom"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/blend"
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/logicop"
+	"vortexgfx/gl/stencil"
 )
 
 // flat is a physical memory of one slice for the FF OM.
@@ -35,21 +39,21 @@ func randomFF(r *rand.Rand, targets int) swom.State {
 			f = format.RGBA8
 		}
 		b := swom.Blend{Enable: r.IntN(2) == 0, WriteMask: uint8(r.IntN(16)),
-			EqRGB: abi.BlendMode(r.IntN(5)), EqA: abi.BlendMode(r.IntN(5)),
-			SrcRGB: swom.Factor(r.IntN(15)), SrcA: swom.Factor(r.IntN(15)), DstRGB: swom.Factor(r.IntN(15)), DstA: swom.Factor(r.IntN(15))}
+			EqRGB: blend.Equation(r.IntN(5)), EqA: blend.Equation(r.IntN(5)),
+			SrcRGB: blend.Factor(r.IntN(15)), SrcA: blend.Factor(r.IntN(15)), DstRGB: blend.Factor(r.IntN(15)), DstA: blend.Factor(r.IntN(15))}
 		s.Targets[i] = swom.Target{Format: f, Addr: uint64(256 * (i + 1)), Blend: b}
 	}
-	s.DepthTest, s.DepthFunc, s.DepthWrite = r.IntN(4) != 0, abi.CompareFunc(r.IntN(8)), r.IntN(2) == 0
+	s.DepthTest, s.DepthFunc, s.DepthWrite = r.IntN(4) != 0, compare.Func(r.IntN(8)), r.IntN(2) == 0
 	s.StencilTest = r.IntN(2) == 0
 	for _, f := range []*swom.Face{&s.Front, &s.Back} {
-		*f = swom.Face{Func: abi.CompareFunc(r.IntN(8)), Fail: abi.StencilOp(r.IntN(8)), ZFail: abi.StencilOp(r.IntN(8)), ZPass: abi.StencilOp(r.IntN(8)),
+		*f = swom.Face{Func: compare.Func(r.IntN(8)), Fail: stencil.Op(r.IntN(8)), ZFail: stencil.Op(r.IntN(8)), ZPass: stencil.Op(r.IntN(8)),
 			Ref: uint8(r.IntN(4)), ReadMask: uint8(r.Uint32()), WriteMask: uint8(r.Uint32())}
 	}
 	if targets > 1 {
 		s.DepthWrite = false
 		s.Front.WriteMask, s.Back.WriteMask = 0, 0
 	}
-	s.LogicOpEnable, s.LogicOp = r.IntN(5) == 0, abi.LogicOp(r.IntN(16))
+	s.LogicOpEnable, s.LogicOp = r.IntN(5) == 0, logicop.Op(r.IntN(16))
 	for c := range s.Constant {
 		s.Constant[c] = float32(r.IntN(256)) / 255
 	}

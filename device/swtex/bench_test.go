@@ -4,8 +4,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"vortexgfx/ref/format"
-	"vortexgfx/ref/sampler"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/sampler"
 	"vortexgfx/shader/ir"
 )
 

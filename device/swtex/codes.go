@@ -2,8 +2,9 @@ package swtex
 
 import (
 	"vortexgfx/abi"
-	"vortexgfx/ref/format"
-	"vortexgfx/ref/sampler"
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/sampler"
 )
 
 // formatCodes maps the descriptor's format codes to the reference formats.
@@ -71,39 +72,18 @@ func dimOf(t abi.SWTexTarget) sampler.Dim {
 	return 0
 }
 
-// wrapCodes maps sampler.Wrap (index) to the descriptor's TEX_WRAP codes.
-var wrapCodes = [...]abi.TexWrap{
-	sampler.Repeat:              abi.WrapRepeat,
-	sampler.MirroredRepeat:      abi.WrapMirror,
-	sampler.ClampToEdge:         abi.WrapClamp,
-	sampler.ClampToBorder:       abi.WrapBorder,
-	sampler.MirrorClampToEdge:   abi.WrapMirrorClamp,
-	sampler.Clamp:               abi.WrapClampLegacy,
-	sampler.MirrorClamp:         abi.WrapMirrorClampLegacy,
-	sampler.MirrorClampToBorder: abi.WrapMirrorClampBorder,
-}
-
+// wrapOf is the wrap mode a descriptor's wrap code encodes; an undefined
+// code reads as CLAMP_TO_EDGE.
 func wrapOf(c abi.TexWrap) sampler.Wrap {
-	for w, e := range wrapCodes {
-		if e == c {
-			return sampler.Wrap(w)
-		}
+	if w, ok := sampler.WrapFromSWTex(c); ok {
+		return w
 	}
 	return sampler.ClampToEdge
 }
 
-// compareCodes maps sampler.CompareFunc (GL order, index) to the OM's codes.
-var compareCodes = [...]abi.CompareFunc{
-	sampler.Never: abi.CmpNever, sampler.Less: abi.CmpLess, sampler.Equal: abi.CmpEqual,
-	sampler.LessEqual: abi.CmpLEqual, sampler.Greater: abi.CmpGreater,
-	sampler.NotEqual: abi.CmpNotEqual, sampler.GreaterEqual: abi.CmpGEqual, sampler.Always: abi.CmpAlways,
-}
-
-func compareOf(c abi.CompareFunc) sampler.CompareFunc {
-	for f, e := range compareCodes {
-		if e == c {
-			return sampler.CompareFunc(f)
-		}
-	}
-	return sampler.Never
+// compareOf is the comparison an OM compare code in a descriptor encodes;
+// an undefined code reads as NEVER.
+func compareOf(c abi.CompareFunc) compare.Func {
+	f, _ := compare.FromOM(c) // 0, NEVER, when undefined
+	return f
 }

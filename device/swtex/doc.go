@@ -11,7 +11,7 @@
 // It runs inside a device kernel (the fragment wrapper, or a compute or vertex
 // kernel) and reads both its descriptors and its texels from device memory:
 //
-//   - Host side, Layout turns a reference texture and sampler state into the
+//   - Host side, Layout turns a gl/sampler texture and sampler state into the
 //     bytes to upload once and a descriptor whose level addresses the driver
 //     relocates to wherever it put those bytes (Upload.Descriptor).
 //   - The descriptor is abi.SWTexDesc (gfx_sw_texstate_t), one 320-byte entry per
@@ -22,9 +22,12 @@
 //     call per texture instruction per warp, nothing allocated or called through
 //     an interface per lane.
 //
-// The arithmetic is package ref/sampler's, run over views of device memory: the
-// device's software sampler and the reference renderer share one implementation
-// of the sampling maths, so the device path gives bit-identical results.
+// The arithmetic is package gl/sampler's (and the instruction mapping
+// gl/texunit's), run over views of device memory: the device's software
+// sampler and the reference renderer share the GL sampling maths of the gl
+// tree, which is tested against GL on its own, so the device path gives
+// bit-identical results. Compare functions are gl/compare's, encoded in the
+// descriptor through compare.Func.OM.
 //
 // FFDescriptor points a descriptor at an FF TEX stage's resident chain, so
 // VORTEX_FORCE_SW=tex samples the same texels in software without a re-upload;

@@ -6,8 +6,8 @@ import (
 
 	"vortexgfx/device/mem"
 	"vortexgfx/device/swtex"
-	"vortexgfx/ref/format"
-	"vortexgfx/ref/sampler"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/sampler"
 )
 
 // A driver lays a texture out once, uploads it and its descriptor table to device

@@ -5,15 +5,15 @@ import (
 	"math/bits"
 
 	"vortexgfx/abi"
-	"vortexgfx/ref/sampler"
-	"vortexgfx/ref/texunit"
+	"vortexgfx/gl/sampler"
+	"vortexgfx/gl/texunit"
 	"vortexgfx/shader/exec"
 	"vortexgfx/shader/ir"
 )
 
 // execScratch is the per-Sampler storage one exec request is converted in: the
 // active lanes' indices and the shared exec → reference request mapping
-// (ref/texunit, the reference renderer's own). It grows to the widest warp once
+// (gl/texunit, the reference renderer's own). It grows to the widest warp once
 // and is reused.
 type execScratch struct {
 	lane []int
@@ -55,7 +55,7 @@ func kindTarget(k ir.SamplerKind) (abi.SWTexTarget, bool) {
 // Texture implements exec.Sampler: one texture instruction of a whole warp on
 // descriptor req.Sampler of the bound table (the program's sampler binding index).
 // The active lanes are packed into one reference request (no per-lane interface
-// call or allocation), sampled by ref/sampler over the device-memory views, and
+// call or allocation), sampled by gl/sampler over the device-memory views, and
 // their four result words scattered back. Ops map as the reference renderer maps
 // them: sample/samplelod/samplegrad (implicit LOD from the quad gradients, explicit
 // LOD, or bias), fetch (level in the lod operand), size and query-levels, gather.

@@ -8,9 +8,10 @@ import (
 
 	"vortexgfx/abi"
 	"vortexgfx/device/mem"
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/sampler"
 	"vortexgfx/ref"
-	"vortexgfx/ref/format"
-	"vortexgfx/ref/sampler"
 	"vortexgfx/shader/exec"
 	"vortexgfx/shader/ir"
 )
@@ -56,7 +57,7 @@ type execCase struct {
 // spec: vortexpipe-driver §2.3.2, §3.6; shader/exec.Sampler (once per warp)
 func TestExecContract(t *testing.T) {
 	lin := smp(fLin, fLin, linMip, sampler.Repeat)
-	cmp := withCompare(smp(fLin, fLin, noMip, sampler.ClampToEdge), sampler.LessEqual)
+	cmp := withCompare(smp(fLin, fLin, noMip, sampler.ClampToEdge), compare.LessEqual)
 	cases := []execCase{
 		{name: "2D implicit LOD + bias", kind: ir.Sampler2D, op: ir.TexSample, tex: tex(sampler.Dim2D, format.RGBA8, 37, 19, 1, 0), smp: lin, ncoord: 2, grads: 2, bias: true},
 		{name: "2D explicit LOD", kind: ir.Sampler2D, op: ir.TexSampleLod, tex: tex(sampler.Dim2D, format.RGBA8, 16, 16, 1, 0), smp: lin, ncoord: 2, lod: true},
@@ -370,7 +371,7 @@ func FuzzDescriptor(f *testing.F) {
 		s  sampler.Sampler
 	}{
 		{newTex(f, sampler.Dim2D, format.RGBA8, 8, 4, 1, 0, rng), smp(fLin, fLin, linMip, sampler.MirrorClampToEdge)},
-		{newTex(f, sampler.DimCubeArray, format.D32F, 4, 4, 12, 0, rng), withCompare(smp(fLin, fLin, linMip, sampler.ClampToBorder), sampler.Less)},
+		{newTex(f, sampler.DimCubeArray, format.D32F, 4, 4, 12, 0, rng), withCompare(smp(fLin, fLin, linMip, sampler.ClampToBorder), compare.Less)},
 		{newTex(f, sampler.Dim3D, format.RGBA16UI, 4, 2, 3, 0, rng), smp(fNear, fNear, nearMip, sampler.Repeat)},
 	} {
 		u, err := Layout(c.tx, &c.s)
@@ -499,7 +500,7 @@ func FuzzExecRequest(f *testing.F) {
 	}
 	smps := make([]sampler.Sampler, len(texs))
 	for i := range smps {
-		smps[i] = withCompare(smp(fLin, fLin, linMip, sampler.MirrorClampToEdge), sampler.LessEqual)
+		smps[i] = withCompare(smp(fLin, fLin, linMip, sampler.MirrorClampToEdge), compare.LessEqual)
 		smps[i].MaxAnisotropy = 8
 	}
 	m := devMem(f)

@@ -9,8 +9,8 @@ import (
 
 	"vortexgfx/abi"
 	fftex "vortexgfx/device/tex"
-	"vortexgfx/ref/format"
-	"vortexgfx/ref/sampler"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/sampler"
 )
 
 // ffTolerance is the largest difference, in 8-bit steps per channel, between the

@@ -11,8 +11,8 @@ import (
 	"vortexgfx/device"
 	"vortexgfx/device/mem"
 	"vortexgfx/device/swtex"
-	"vortexgfx/ref/format"
-	"vortexgfx/ref/sampler"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/sampler"
 	"vortexgfx/shader/exec"
 	"vortexgfx/shader/ir"
 )

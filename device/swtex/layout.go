@@ -6,12 +6,12 @@ import (
 	"math"
 
 	"vortexgfx/abi"
-	"vortexgfx/ref/format"
-	"vortexgfx/ref/sampler"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/sampler"
 )
 
 // isInt reports whether the sampler returns integers for f (and so uses the
-// integer border colour), as ref/sampler decides.
+// integer border colour), as gl/sampler decides.
 func isInt(f format.Format) bool { return f.IsInteger() || f == format.S8 }
 
 // LevelAlign is the alignment of each level in an upload: one 64-byte cache line,
@@ -86,30 +86,35 @@ func Layout(t *sampler.Texture, s *sampler.Sampler) (*Upload, error) {
 		CompareEnable: s.CompareEnable, CubeSeamless: s.CubeSeamless, Unnormalized: s.Unnormalized,
 		LODBias: s.LODBias, MinLOD: s.MinLOD, MaxLOD: s.MaxLOD, MaxAnisotropy: s.MaxAnisotropy}
 	for i, sw := range t.Swizzle {
-		if sw > sampler.SwizzleOne {
+		c, ok := sw.SWTex()
+		if !ok {
 			return nil, fmt.Errorf("%w: swizzle[%d] = %d", ErrLayout, i, sw)
 		}
-		d.Swizzle[i] = abi.SWTexSwizzle(sw)
+		d.Swizzle[i] = c
 	}
-	for _, f := range [...]sampler.Filter{s.MinFilter, s.MagFilter} {
-		if f > sampler.Linear {
+	for i, f := range [...]sampler.Filter{s.MinFilter, s.MagFilter} {
+		c, ok := f.SWTex()
+		if !ok {
 			return nil, fmt.Errorf("%w: filter %d", ErrLayout, f)
 		}
+		*[...]*abi.SWTexFilterMode{&d.MinFilter, &d.MagFilter}[i] = c
 	}
-	d.MinFilter, d.MagFilter = abi.SWTexFilterMode(s.MinFilter), abi.SWTexFilterMode(s.MagFilter)
-	if s.MipFilter > sampler.MipLinear {
+	mip, ok := s.MipFilter.SWTex()
+	if !ok {
 		return nil, fmt.Errorf("%w: mip filter %d", ErrLayout, s.MipFilter)
 	}
-	d.MipFilter = abi.SWTexMipMode(s.MipFilter)
-	if int(s.Compare) >= len(compareCodes) {
+	d.MipFilter = mip
+	cmp, ok := s.Compare.OM()
+	if !ok {
 		return nil, fmt.Errorf("%w: compare function %d", ErrLayout, s.Compare)
 	}
-	d.Compare = compareCodes[s.Compare]
+	d.Compare = cmp
 	for i, w := range [...]sampler.Wrap{s.WrapS, s.WrapT, s.WrapR} {
-		if int(w) >= len(wrapCodes) {
+		c, ok := w.SWTex()
+		if !ok {
 			return nil, fmt.Errorf("%w: wrap[%d] = %d", ErrLayout, i, w)
 		}
-		d.Wrap[i] = wrapCodes[w]
+		d.Wrap[i] = c
 	}
 	for _, f := range [...]float32{s.LODBias, s.MinLOD, s.MaxLOD, s.MaxAnisotropy} {
 		if f != f {

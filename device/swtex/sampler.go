@@ -6,7 +6,7 @@ import (
 	"math"
 
 	"vortexgfx/abi"
-	"vortexgfx/ref/sampler"
+	"vortexgfx/gl/sampler"
 )
 
 // Memory is the device memory the sampler reads, viewed zero-copy: one view per
@@ -123,7 +123,7 @@ func (s *Sampler) Descriptor(i int) (abi.SWTexDesc, error) {
 }
 
 // Sample runs one batched reference request on descriptor i: the whole
-// ref/sampler surface, including what the shader executor has no instruction for
+// gl/sampler surface, including what the shader executor has no instruction for
 // (OpQueryLod, per-texel gather offsets, OpFetchSample, 1D arrays through the
 // exec path's coordinates). out receives req.N lanes.
 // spec: vortexpipe-driver §3.6
@@ -196,10 +196,16 @@ func (s *Sampler) decode(i int, u *unit) error {
 		u.tex.Samples = int(d.Samples)
 	}
 	for c, sw := range d.Swizzle {
-		u.tex.Swizzle[c] = sampler.Swizzle(sw)
+		u.tex.Swizzle[c], _ = sampler.SwizzleFromSWTex(sw) // abi.DecodeSWTexDesc rejects undefined codes
 	}
-	u.smp = sampler.Sampler{MinFilter: sampler.Filter(d.MinFilter), MagFilter: sampler.Filter(d.MagFilter),
-		MipFilter: sampler.MipFilter(d.MipFilter), WrapS: wrapOf(d.Wrap[0]), WrapT: wrapOf(d.Wrap[1]),
+	minf, _ := sampler.FilterFromSWTex(d.MinFilter) // one bit: always defined
+	magf, _ := sampler.FilterFromSWTex(d.MagFilter)
+	mip, ok := sampler.MipFilterFromSWTex(d.MipFilter)
+	if !ok {
+		return fmt.Errorf("%w: sampler %d: descriptor at 0x%x: mip filter code %d", ErrSampler, i, addr, d.MipFilter)
+	}
+	u.smp = sampler.Sampler{MinFilter: minf, MagFilter: magf,
+		MipFilter: mip, WrapS: wrapOf(d.Wrap[0]), WrapT: wrapOf(d.Wrap[1]),
 		WrapR: wrapOf(d.Wrap[2]), BorderColorInt: d.Border, LODBias: d.LODBias, MinLOD: d.MinLOD,
 		MaxLOD: d.MaxLOD, MaxAnisotropy: d.MaxAnisotropy, CompareEnable: d.CompareEnable,
 		Compare: compareOf(d.Compare), CubeSeamless: d.CubeSeamless, Unnormalized: d.Unnormalized}

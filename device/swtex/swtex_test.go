@@ -6,8 +6,9 @@ import (
 
 	"vortexgfx/abi"
 	"vortexgfx/device/mem"
-	"vortexgfx/ref/format"
-	"vortexgfx/ref/sampler"
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/sampler"
 )
 
 // devMem is fake device memory: package mem's allocator-backed device space.
@@ -199,7 +200,7 @@ func tex(dim sampler.Dim, f format.Format, w, h, d, levels int) func(testing.TB,
 
 func fixed(s sampler.Sampler) func() sampler.Sampler { return func() sampler.Sampler { return s } }
 
-func withCompare(s sampler.Sampler, f sampler.CompareFunc) sampler.Sampler {
+func withCompare(s sampler.Sampler, f compare.Func) sampler.Sampler {
 	s.CompareEnable, s.Compare = true, f
 	return s
 }
@@ -282,13 +283,13 @@ func coverage() []coverageRow {
 			reqs: []reqGen{{op: sampler.OpSample, lod: sampler.LODGrad, coords: 1, lo: -0.5, hi: 1.5, gradMax: 0.3}}, distinct: true},
 		{row: "3D / cube / cube-array / 2D-array", name: "RECT (unnormalized)", tex: tex(sampler.Dim2D, format.RGBA8, 7, 5, 1, 1), smp: fixed(rect),
 			reqs: []reqGen{{op: sampler.OpSample, lod: sampler.LODNone, coords: 2, lo: -1, hi: 8}}, distinct: true},
-		{row: "Shadow (compare) samplers, incl. array/cube", name: "2D D32F LEQUAL linear", tex: tex(sampler.Dim2D, format.D32F, 8, 8, 1, 0), smp: fixed(withCompare(lin, sampler.LessEqual)),
+		{row: "Shadow (compare) samplers, incl. array/cube", name: "2D D32F LEQUAL linear", tex: tex(sampler.Dim2D, format.D32F, 8, 8, 1, 0), smp: fixed(withCompare(lin, compare.LessEqual)),
 			reqs: []reqGen{{op: sampler.OpSample, lod: sampler.LODGrad, coords: 2, lo: -0.2, hi: 1.2, gradMax: 0.2, ref: true}}, distinct: true},
-		{row: "Shadow (compare) samplers, incl. array/cube", name: "2D array D16 GREATER", tex: tex(sampler.Dim2DArray, format.D16, 8, 8, 3, 1), smp: fixed(withCompare(smp(fLin, fLin, noMip, sampler.ClampToBorder), sampler.Greater)),
+		{row: "Shadow (compare) samplers, incl. array/cube", name: "2D array D16 GREATER", tex: tex(sampler.Dim2DArray, format.D16, 8, 8, 3, 1), smp: fixed(withCompare(smp(fLin, fLin, noMip, sampler.ClampToBorder), compare.Greater)),
 			reqs: []reqGen{{op: sampler.OpSample, lod: sampler.LODNone, coords: 2, lo: -0.2, hi: 1.2, layerMax: 3, ref: true}}, distinct: true},
-		{row: "Shadow (compare) samplers, incl. array/cube", name: "cube D24S8 LESS", tex: tex(sampler.DimCube, format.D24S8, 8, 8, 6, 1), smp: fixed(withCompare(seamless, sampler.Less)),
+		{row: "Shadow (compare) samplers, incl. array/cube", name: "cube D24S8 LESS", tex: tex(sampler.DimCube, format.D24S8, 8, 8, 6, 1), smp: fixed(withCompare(seamless, compare.Less)),
 			reqs: []reqGen{{op: sampler.OpSample, lod: sampler.LODNone, coords: 3, lo: -1, hi: 1, ref: true}}, distinct: true},
-		{row: "Shadow (compare) samplers, incl. array/cube", name: "cube array D32F NOTEQUAL", tex: tex(sampler.DimCubeArray, format.D32F, 4, 4, 12, 1), smp: fixed(withCompare(smp(fNear, fNear, noMip, sampler.ClampToEdge), sampler.GreaterEqual)),
+		{row: "Shadow (compare) samplers, incl. array/cube", name: "cube array D32F NOTEQUAL", tex: tex(sampler.DimCubeArray, format.D32F, 4, 4, 12, 1), smp: fixed(withCompare(smp(fNear, fNear, noMip, sampler.ClampToEdge), compare.GreaterEqual)),
 			reqs: []reqGen{{op: sampler.OpSample, lod: sampler.LODNone, coords: 3, lo: -1, hi: 1, layerMax: 2, ref: true}}, distinct: true},
 		{row: "texelFetch (txf), int and float dests", name: "RGBA8UI with offset", tex: tex(sampler.Dim2D, format.RGBA8UI, 6, 5, 1, 0), smp: fixed(lin),
 			reqs: []reqGen{{op: sampler.OpFetch, intMax: 6, offset: [3]int32{1, -1, 0}}}, distinct: true},
@@ -304,7 +305,7 @@ func coverage() []coverageRow {
 			reqs: []reqGen{{op: sampler.OpGather, coords: 2, lo: -0.5, hi: 1.5, comp: 2, offset: [3]int32{-3, 2, 0}}}, distinct: true},
 		{row: "textureGather (tg4, + offset/compare)", name: "per-texel offsets", tex: tex(sampler.Dim2DArray, format.RGBA8UI, 9, 7, 2, 1), smp: fixed(smp(fLin, fLin, noMip, sampler.ClampToBorder)),
 			reqs: []reqGen{{op: sampler.OpGather, coords: 2, lo: -0.5, hi: 1.5, layerMax: 2, comp: 1, offsets: true}}, distinct: true},
-		{row: "textureGather (tg4, + offset/compare)", name: "compare", tex: tex(sampler.Dim2D, format.D32F, 8, 8, 1, 1), smp: fixed(withCompare(smp(fLin, fLin, noMip, sampler.ClampToEdge), sampler.Less)),
+		{row: "textureGather (tg4, + offset/compare)", name: "compare", tex: tex(sampler.Dim2D, format.D32F, 8, 8, 1, 1), smp: fixed(withCompare(smp(fLin, fLin, noMip, sampler.ClampToEdge), compare.Less)),
 			reqs: []reqGen{{op: sampler.OpGather, coords: 2, lo: -0.2, hi: 1.2, ref: true}}, distinct: true},
 		{row: "textureGather (tg4, + offset/compare)", name: "cube (no longer gated)", tex: tex(sampler.DimCube, format.RGBA8, 4, 4, 6, 1), smp: fixed(seamless),
 			reqs: []reqGen{{op: sampler.OpGather, coords: 3, lo: -1, hi: 1, comp: 0}}, distinct: true},
@@ -363,7 +364,7 @@ func coverage() []coverageRow {
 
 // TestCoverageRows samples every §3.6 row through the software sampler from
 // device memory (uploaded with Layout, descriptors in a resident table) and
-// compares each lane bit-exactly with ref/sampler on the host texture.
+// compares each lane bit-exactly with gl/sampler on the host texture.
 // spec: vortexpipe-driver §3.6 (every row of the TEX coverage table)
 func TestCoverageRows(t *testing.T) {
 	rows := coverage()

@@ -10,8 +10,9 @@ import (
 	"vortexgfx/config"
 	"vortexgfx/device/swom"
 	"vortexgfx/gfx/shaderdev"
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/format"
 	"vortexgfx/ref"
-	"vortexgfx/ref/format"
 	"vortexgfx/ref/program"
 )
 
@@ -26,9 +27,9 @@ import (
 // software merger. spec: vortexpipe §3.7 (depth-clamp / depth-clip-disable row)
 func TestShaderDepthClampKeepsGeometry(t *testing.T) {
 	c := unitCase{name: "clamp", vs: clampVS, fs: unitsFS, colors: []format.Format{format.RGBA8}, clearZ: 1,
-		state: func(d int, s *swom.State) { s.DepthClamp, s.DepthFunc = true, abi.CmpLEqual }}
+		state: func(d int, s *swom.State) { s.DepthClamp, s.DepthFunc = true, compare.LessEqual }}
 	clamped, cs := renderDevice(t, &c, config.Default(), 0)
-	c.state = func(d int, s *swom.State) { s.DepthFunc = abi.CmpLEqual }
+	c.state = func(d int, s *swom.State) { s.DepthFunc = compare.LessEqual }
 	clipped, ns := renderDevice(t, &c, config.Default(), 0)
 	if cs[1].FrontEnd.NearClipped != 0 || ns[1].FrontEnd.NearClipped != 1 || cs[1].FrontEnd.FarClipped != 0 || ns[1].FrontEnd.FarClipped != 1 {
 		t.Errorf("near/far-clipped triangles: %d/%d with depth clamp (want 0/0), %d/%d without (want 1/1)",

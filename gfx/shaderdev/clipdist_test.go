@@ -7,8 +7,8 @@ import (
 	"vortexgfx/config"
 	"vortexgfx/gfx/frontend"
 	"vortexgfx/gfx/shaderdev"
+	"vortexgfx/gl/format"
 	"vortexgfx/ref"
-	"vortexgfx/ref/format"
 	"vortexgfx/ref/program"
 )
 

@@ -10,7 +10,7 @@ import (
 	"vortexgfx/device/swom"
 	"vortexgfx/gfx/frontend"
 	"vortexgfx/gfx/session"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 	"vortexgfx/runtime"
 )
 

@@ -6,7 +6,7 @@ import (
 
 	"vortexgfx/abi"
 	"vortexgfx/gfx/frontend"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 	"vortexgfx/runtime"
 )
 

@@ -11,7 +11,7 @@ import (
 	"vortexgfx/device/swom"
 	"vortexgfx/device/swtex"
 	"vortexgfx/gfx/frontend"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 	"vortexgfx/shader/exec"
 )
 

@@ -8,7 +8,7 @@ import (
 	"vortexgfx/device"
 	"vortexgfx/device/swtex"
 	"vortexgfx/gfx/mipmap"
-	"vortexgfx/ref/sampler"
+	"vortexgfx/gl/sampler"
 	"vortexgfx/runtime"
 )
 

@@ -8,7 +8,7 @@ import (
 	"vortexgfx/config"
 	"vortexgfx/device/swom"
 	"vortexgfx/gfx/session"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // Units is a set of fixed-function graphics units. spec: vortexpipe §2.3.3

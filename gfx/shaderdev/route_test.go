@@ -4,11 +4,11 @@ import (
 	"strings"
 	"testing"
 
-	"vortexgfx/abi"
 	"vortexgfx/config"
 	"vortexgfx/device/swom"
 	"vortexgfx/gfx/shaderdev"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/format"
 )
 
 // TestParseForceSW checks VORTEX_FORCE_SW's grammar. spec: vortexpipe §2.3.3
@@ -107,7 +107,7 @@ func TestShaderVariantKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer one.Close()
-	ms.DepthFunc = abi.CmpLess
+	ms.DepthFunc = compare.Less
 	if st, err := one.Draw(&shaderdev.Draw{Program: sp, Attribs: attrs, Count: 3, Uniforms: p.Uniforms, Merge: ms}); err != nil || st.Route.SWOM {
 		t.Errorf("a 2-output program on 1 FF target: %v, routed %+v", err, st.Route)
 	}

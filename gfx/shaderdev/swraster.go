@@ -7,7 +7,7 @@ import (
 	"vortexgfx/device"
 	"vortexgfx/device/swom"
 	"vortexgfx/gfx/frontend"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 	"vortexgfx/shader/exec"
 )
 
@@ -169,7 +169,7 @@ func (w *swWalk) flush() error {
 }
 
 // resolveArgSlots is msaa_resolve_k's argument block: {sample-major plane,
-// resolved plane, pixels, samples, ref/format colour format}.
+// resolved plane, pixels, samples, gl/format colour format}.
 const resolveArgSlots = 5
 
 // resolveKernel is msaa_resolve_k: grid-strided over pixels, it box-filters

@@ -5,8 +5,8 @@ import (
 
 	"vortexgfx/abi"
 	"vortexgfx/device/swtex"
-	"vortexgfx/ref/format"
-	"vortexgfx/ref/sampler"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/sampler"
 )
 
 // devEnv is what a device's kernels need beyond the CTA: the physical memory

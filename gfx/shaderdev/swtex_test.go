@@ -7,10 +7,10 @@ import (
 	"vortexgfx/config"
 	"vortexgfx/gfx/session"
 	"vortexgfx/gfx/shaderdev"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/sampler"
 	"vortexgfx/ref"
-	"vortexgfx/ref/format"
 	"vortexgfx/ref/program"
-	"vortexgfx/ref/sampler"
 )
 
 const texVS = `#version 330

@@ -8,7 +8,7 @@ import (
 	"vortexgfx/abi"
 	"vortexgfx/config"
 	"vortexgfx/device/swom"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 	"vortexgfx/runtime"
 )
 
@@ -16,7 +16,7 @@ import (
 // the FF default: one A8R8G8B8 (format.BGRA8) colour target, a D24S8 plane,
 // one sample. spec: vortexpipe §3.2 (render-pass-resident planes), §3.4.1, §3.7
 type TargetConfig struct {
-	// Colors are the colour attachments' formats (any ref/format colour
+	// Colors are the colour attachments' formats (any gl/format colour
 	// format: BGRA8 is the FF A8R8G8B8 word, RGBA8 the FF unit through the
 	// variant key's byte order, the rest run on the software merger); at
 	// most swom.MaxTargets. Empty means {format.BGRA8} unless NoColor.

@@ -7,7 +7,7 @@ import (
 
 	"vortexgfx/abi"
 	"vortexgfx/gfx/mipmap"
-	"vortexgfx/ref/sampler"
+	"vortexgfx/gl/sampler"
 	"vortexgfx/shader/exec"
 	"vortexgfx/shader/ir"
 )
@@ -40,7 +40,7 @@ type Texture struct {
 	// (UploadTexture); Pixels is then not read.
 	Resident *ResidentTexture
 	// Ref, when set, is the texture the software sampler reads (any
-	// ref/sampler target, format and level count: NPOT, 3D, cube, arrays,
+	// gl/sampler target, format and level count: NPOT, 3D, cube, arrays,
 	// depth, integer, float, swizzles) with RefSampler's state (GL's default
 	// sampler when nil); it routes the draw's TEX to software.
 	// spec: vortexpipe §3.6

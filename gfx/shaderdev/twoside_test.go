@@ -6,8 +6,8 @@ import (
 
 	"vortexgfx/config"
 	"vortexgfx/gfx/shaderdev"
+	"vortexgfx/gl/format"
 	"vortexgfx/ref"
-	"vortexgfx/ref/format"
 	"vortexgfx/ref/program"
 )
 

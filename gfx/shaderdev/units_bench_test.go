@@ -5,12 +5,12 @@ import (
 	"math"
 	"testing"
 
-	"vortexgfx/abi"
 	"vortexgfx/config"
 	"vortexgfx/device/swom"
 	"vortexgfx/gfx/session"
 	"vortexgfx/gfx/shaderdev"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/format"
 	"vortexgfx/ref/program"
 )
 
@@ -52,7 +52,7 @@ func TestShaderRoutesOrdering(t *testing.T) {
 		var ms swom.State
 		baseState(0, &ms)
 		blendAlpha(&ms, 0)
-		ms.DepthFunc = abi.CmpLEqual
+		ms.DepthFunc = compare.LessEqual
 		if err := dev.ClearDepthStencil(1, 0); err != nil {
 			t.Fatal(err)
 		}
@@ -122,7 +122,7 @@ func benchRoutes(b *testing.B, p *program.Program, raw []byte) {
 			var ms swom.State
 			baseState(0, &ms)
 			blendAlpha(&ms, 0)
-			ms.DepthFunc = abi.CmpLEqual
+			ms.DepthFunc = compare.LessEqual
 			var st session.DrawStats
 			for b.Loop() {
 				if err := dev.ClearTarget(0, [4]float32{}); err != nil {

@@ -10,7 +10,11 @@ import (
 	"vortexgfx/config"
 	"vortexgfx/device/swom"
 	"vortexgfx/gfx/shaderdev"
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/blend"
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/logicop"
+	"vortexgfx/gl/stencil"
 )
 
 const (
@@ -84,27 +88,27 @@ func unitCases() []unitCase {
 	grey := [4]float32{0.25, 0.5, 0.75, 0.5}
 	return []unitCase{
 		{name: "depth funcs rgba8 ff", fs: unitsFS, colors: []format.Format{format.RGBA8}, clearZ: 1, tol: u8,
-			state: func(d int, s *swom.State) { s.DepthFunc = []abi.CompareFunc{abi.CmpLEqual, abi.CmpGreater}[d] }},
+			state: func(d int, s *swom.State) { s.DepthFunc = []compare.Func{compare.LessEqual, compare.Greater}[d] }},
 		{name: "blend bgra8 ff", fs: unitsFS, colors: []format.Format{format.BGRA8}, clearZ: 1, clear: grey, tol: u8,
 			state: func(d int, s *swom.State) { blendAlpha(s, 0) }},
 		{name: "blend eqs and constant alpha ff", fs: unitsFS, colors: []format.Format{format.RGBA8}, clearZ: 1, clear: grey, tol: u8,
 			state: func(d int, s *swom.State) {
-				s.Targets[0].Blend = swom.Blend{Enable: true, WriteMask: 0xF, EqRGB: abi.BlendRevSub, EqA: abi.BlendMax,
-					SrcRGB: swom.ConstAlpha, SrcA: swom.One, DstRGB: swom.OneMinusConstAlpha, DstA: swom.One}
+				s.Targets[0].Blend = swom.Blend{Enable: true, WriteMask: 0xF, EqRGB: blend.ReverseSubtract, EqA: blend.Max,
+					SrcRGB: blend.ConstantAlpha, SrcA: blend.One, DstRGB: blend.OneMinusConstantAlpha, DstA: blend.One}
 				s.Constant = [4]float32{0.2, 0.4, 0.6, 0.3}
 			}},
 		{name: "two-sided stencil ff", fs: unitsFS, colors: []format.Format{format.RGBA8}, back: true, clearZ: 1, clearS: 3, tol: u8,
 			state: func(d int, s *swom.State) {
 				s.StencilTest = true
 				if d == 0 {
-					s.Front = swom.Face{Func: abi.CmpAlways, ZPass: abi.StencilIncr, Ref: 1, ReadMask: 0xFF, WriteMask: 0xFF}
+					s.Front = swom.Face{Func: compare.Always, ZPass: stencil.Incr, Ref: 1, ReadMask: 0xFF, WriteMask: 0xFF}
 					return
 				}
 				s.DepthTest = false
-				s.Back = swom.Face{Func: abi.CmpEqual, ZPass: abi.StencilInvert, Ref: 4, ReadMask: 0xFF, WriteMask: 0x0F}
+				s.Back = swom.Face{Func: compare.Equal, ZPass: stencil.Invert, Ref: 4, ReadMask: 0xFF, WriteMask: 0x0F}
 			}},
 		{name: "logic op xor ff", fs: unitsFS, colors: []format.Format{format.RGBA8}, clearZ: 1, clear: grey, tol: u8,
-			state: func(d int, s *swom.State) { s.LogicOpEnable, s.LogicOp = true, abi.LogicXor }},
+			state: func(d int, s *swom.State) { s.LogicOpEnable, s.LogicOp = true, logicop.Xor }},
 		{name: "write mask ff", fs: unitsFS, colors: []format.Format{format.BGRA8}, clearZ: 1, clear: grey, tol: u8,
 			state: func(d int, s *swom.State) { s.Targets[0].Blend.WriteMask = 0x5 }},
 		{name: "mrt without depth writes ff", fs: fsMRT2, colors: []format.Format{format.RGBA8, format.BGRA8}, clearZ: 1, tol: u8,
@@ -118,32 +122,32 @@ func unitCases() []unitCase {
 			state: func(d int, s *swom.State) { blendAlpha(s, 0) }},
 		{name: "rgba16f additive sw", fs: unitsFS, colors: []format.Format{format.RGBA16F}, clearZ: 1, clear: grey, tol: fl, swOM: true,
 			state: func(d int, s *swom.State) {
-				s.Targets[0].Blend = swom.Blend{Enable: true, WriteMask: 0xF, SrcRGB: swom.One, SrcA: swom.One, DstRGB: swom.One, DstA: swom.One}
+				s.Targets[0].Blend = swom.Blend{Enable: true, WriteMask: 0xF, SrcRGB: blend.One, SrcA: blend.One, DstRGB: blend.One, DstA: blend.One}
 			}},
 		{name: "rgba32f sw", fs: unitsFS, colors: []format.Format{format.RGBA32F}, clearZ: 1, tol: fl, swOM: true},
 		{name: "r32f sw", fs: unitsFS, colors: []format.Format{format.R32F}, clearZ: 1, tol: fl, swOM: true},
 		{name: "rgba8ui sw", fs: fsUint, colors: []format.Format{format.RGBA8UI}, clearZ: 1, tol: 1, swOM: true},
 		{name: "r32i logic op sw", fs: fsInt, colors: []format.Format{format.R32I}, clearZ: 1, clear: [4]float32{5, 0, 0, 0}, tol: 1, swOM: true,
-			state: func(d int, s *swom.State) { s.LogicOpEnable, s.LogicOp = d == 1, abi.LogicOr }},
+			state: func(d int, s *swom.State) { s.LogicOpEnable, s.LogicOp = d == 1, logicop.Or }},
 		{name: "mrt with depth writes sw", fs: fsMRT3, colors: []format.Format{format.RGBA8, format.R8, format.RGBA16F}, clearZ: 1, tol: fl, swOM: true,
 			state: func(d int, s *swom.State) { blendAlpha(s, 1) }},
 		{name: "d16 sw", fs: unitsFS, colors: []format.Format{format.RGBA8}, depth: abi.OMDepthD16, clearZ: 1, tol: u8, swOM: true,
-			state: func(d int, s *swom.State) { s.DepthFunc = []abi.CompareFunc{abi.CmpLess, abi.CmpGEqual}[d] }},
+			state: func(d int, s *swom.State) { s.DepthFunc = []compare.Func{compare.Less, compare.GreaterEqual}[d] }},
 		{name: "d32f sw", fs: unitsFS, colors: []format.Format{format.RGBA8}, depth: abi.OMDepthD32F, clearZ: 0.75, tol: u8, swOM: true},
 		{name: "s8 sw", fs: unitsFS, colors: []format.Format{format.RGBA8}, depth: abi.OMDepthS8, clearS: 7, tol: u8, swOM: true,
 			state: func(d int, s *swom.State) {
 				s.DepthTest, s.StencilTest = false, true
-				s.Front = swom.Face{Func: []abi.CompareFunc{abi.CmpAlways, abi.CmpNotEqual}[d], ZPass: abi.StencilReplace, Ref: uint8(9 + d), ReadMask: 0xFF, WriteMask: 0xFF}
+				s.Front = swom.Face{Func: []compare.Func{compare.Always, compare.NotEqual}[d], ZPass: stencil.Replace, Ref: uint8(9 + d), ReadMask: 0xFF, WriteMask: 0xFF}
 			}},
 		{name: "alpha test sw", fs: unitsFS, colors: []format.Format{format.RGBA8}, clearZ: 1, tol: u8, swOM: true,
-			state: func(d int, s *swom.State) { s.AlphaTest, s.AlphaFunc, s.AlphaRef = true, abi.CmpGreater, 0.6 }},
+			state: func(d int, s *swom.State) { s.AlphaTest, s.AlphaFunc, s.AlphaRef = true, compare.Greater, 0.6 }},
 		{name: "depth bounds sw", fs: unitsFS, colors: []format.Format{format.RGBA8}, clearZ: 1, tol: u8, swOM: true,
 			state: func(d int, s *swom.State) {
 				s.DepthTest, s.DepthBounds = d == 0, true
 				s.BoundsMin, s.BoundsMax = []float32{0, 0.55}[d], []float32{1, 0.65}[d]
 			}},
 		{name: "depth clamp ff", vs: clampVS, fs: unitsFS, colors: []format.Format{format.RGBA8}, clearZ: 1, tol: u8,
-			state: func(d int, s *swom.State) { s.DepthClamp, s.DepthFunc = true, abi.CmpLEqual }},
+			state: func(d int, s *swom.State) { s.DepthClamp, s.DepthFunc = true, compare.LessEqual }},
 		{name: "near and far clip ff", vs: farVS, fs: unitsFS, colors: []format.Format{format.RGBA8}, clearZ: 1, tol: u8,
 			state: func(d int, s *swom.State) { s.DepthTest = false }},
 		{name: "extra outputs dropped ff", fs: fsMRT3, colors: []format.Format{format.RGBA8}, clearZ: 1, tol: u8},
@@ -167,11 +171,11 @@ void main() { o = vec4(v_np, v_p, (v_np - v_p) * 4.0 + 0.5, 1.0); }`, colors: []
 			state: func(d int, s *swom.State) {
 				s.StencilTest = true
 				if d == 0 {
-					s.Front = swom.Face{Func: abi.CmpAlways, ZPass: abi.StencilReplace, Ref: 2, ReadMask: 0xFF, WriteMask: 0xFF}
+					s.Front = swom.Face{Func: compare.Always, ZPass: stencil.Replace, Ref: 2, ReadMask: 0xFF, WriteMask: 0xFF}
 					return
 				}
 				s.DepthTest = false
-				s.Back = swom.Face{Func: abi.CmpNotEqual, ZPass: abi.StencilKeep, Ref: 2, ReadMask: 0xFF, WriteMask: 0xFF}
+				s.Back = swom.Face{Func: compare.NotEqual, ZPass: stencil.Keep, Ref: 2, ReadMask: 0xFF, WriteMask: 0xFF}
 			}},
 	}
 }
@@ -291,8 +295,8 @@ func abiSample(k int) (int, int) { return abi.MSAA4Sample(k) }
 // unblended, with no depth or stencil test.
 func omAll() swom.State {
 	var s swom.State
-	s.Targets[0].Blend = swom.Blend{WriteMask: 0xF, EqRGB: abi.BlendAdd, EqA: abi.BlendAdd,
-		SrcRGB: swom.One, SrcA: swom.One, DstRGB: swom.Zero, DstA: swom.Zero}
+	s.Targets[0].Blend = swom.Blend{WriteMask: 0xF, EqRGB: blend.Add, EqA: blend.Add,
+		SrcRGB: blend.One, SrcA: blend.One, DstRGB: blend.Zero, DstA: blend.Zero}
 	return s
 }
 
@@ -323,7 +327,7 @@ void main() { o0 = vec4(0.5, 0.5, 0.5, 1.0); o1 = vec4(0.25, 0.5, 1.0, 0.5); }`
 		{unitCase{name: "dual source", fs: fsDual, colors: []format.Format{format.RGBA8}, clearZ: 1, clear: [4]float32{1, 1, 1, 1},
 			state: func(d int, s *swom.State) {
 				s.DualSource = true
-				s.Targets[0].Blend = swom.Blend{Enable: true, WriteMask: 0xF, SrcRGB: swom.One, SrcA: swom.One, DstRGB: swom.Src1Color, DstA: swom.Src1Alpha}
+				s.Targets[0].Blend = swom.Blend{Enable: true, WriteMask: 0xF, SrcRGB: blend.One, SrcA: blend.One, DstRGB: blend.Src1Color, DstA: blend.Src1Alpha}
 			}}, [4]byte{192, 255, 255, 255}},
 		// GLSL's own form: the second colour is the index-1 output at
 		// location 0, declared first so that its word differs from
@@ -333,7 +337,7 @@ in vec4 v_col; layout(location = 0, index = 1) out vec4 s1; layout(location = 0)
 void main() { o0 = vec4(0.5, 0.5, 0.5, 1.0); s1 = vec4(0.25, 0.5, 1.0, 0.5); }`, colors: []format.Format{format.RGBA8}, clearZ: 1, clear: [4]float32{1, 1, 1, 1},
 			state: func(d int, s *swom.State) {
 				s.DualSource = true
-				s.Targets[0].Blend = swom.Blend{Enable: true, WriteMask: 0xF, SrcRGB: swom.One, SrcA: swom.One, DstRGB: swom.Src1Color, DstA: swom.Src1Alpha}
+				s.Targets[0].Blend = swom.Blend{Enable: true, WriteMask: 0xF, SrcRGB: blend.One, SrcA: blend.One, DstRGB: blend.Src1Color, DstA: blend.Src1Alpha}
 			}}, [4]byte{192, 255, 255, 255}},
 	}
 	for _, tc := range cases {

@@ -11,8 +11,10 @@ import (
 	"vortexgfx/device/swom"
 	"vortexgfx/gfx/session"
 	"vortexgfx/gfx/shaderdev"
+	"vortexgfx/gl/blend"
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/format"
 	"vortexgfx/ref"
-	"vortexgfx/ref/format"
 	"vortexgfx/ref/program"
 )
 
@@ -61,34 +63,29 @@ func (c *unitCase) vertex() string {
 
 // baseState is depth LESS with writes, no stencil, no blending, all channels.
 func baseState(draw int, s *swom.State) {
-	s.DepthTest, s.DepthFunc, s.DepthWrite = true, abi.CmpLess, true
+	s.DepthTest, s.DepthFunc, s.DepthWrite = true, compare.Less, true
 	for i := range s.Targets {
-		s.Targets[i].Blend = swom.Blend{WriteMask: 0xF, EqRGB: abi.BlendAdd, EqA: abi.BlendAdd, SrcRGB: swom.One, SrcA: swom.One, DstRGB: swom.Zero, DstA: swom.Zero}
+		s.Targets[i].Blend = swom.Blend{WriteMask: 0xF, EqRGB: blend.Add, EqA: blend.Add, SrcRGB: blend.One, SrcA: blend.One, DstRGB: blend.Zero, DstA: blend.Zero}
 	}
-	s.Front = swom.Face{Func: abi.CmpAlways, ReadMask: 0xFF, WriteMask: 0xFF}
+	s.Front = swom.Face{Func: compare.Always, ReadMask: 0xFF, WriteMask: 0xFF}
 	s.Back = s.Front
 }
 
 func blendAlpha(s *swom.State, i int) {
-	s.Targets[i].Blend = swom.Blend{Enable: true, WriteMask: 0xF, EqRGB: abi.BlendAdd, EqA: abi.BlendAdd,
-		SrcRGB: swom.SrcAlpha, SrcA: swom.One, DstRGB: swom.OneMinusSrcAlpha, DstA: swom.OneMinusSrcAlpha}
+	s.Targets[i].Blend = swom.Blend{Enable: true, WriteMask: 0xF, EqRGB: blend.Add, EqA: blend.Add,
+		SrcRGB: blend.SrcAlpha, SrcA: blend.One, DstRGB: blend.OneMinusSrcAlpha, DstA: blend.OneMinusSrcAlpha}
 }
 
-// refCmp maps an OM compare to ref's (GL order).
-func refCmp(f abi.CompareFunc) ref.CompareFunc {
-	return [...]ref.CompareFunc{ref.Always, ref.Never, ref.Less, ref.LessEqual, ref.Equal, ref.GreaterEqual, ref.Greater, ref.NotEqual}[f&7]
-}
-
-// refState sets ref's per-fragment state from the merger's (the enumerations
-// of blend equations, factors, stencil and logic ops share their order).
+// refState sets ref's per-fragment state from the merger's (both use the gl
+// enums).
 func refState(s *swom.State, st *ref.State) {
-	st.Depth.Test, st.Depth.Func, st.Depth.Write = s.DepthTest, refCmp(s.DepthFunc), s.DepthWrite
+	st.Depth.Test, st.Depth.Func, st.Depth.Write = s.DepthTest, s.DepthFunc, s.DepthWrite
 	st.Depth.BoundsTest, st.Depth.BoundsMin, st.Depth.BoundsMax = s.DepthBounds, s.BoundsMin, s.BoundsMax
 	st.Depth.Clamp = s.DepthClamp
 	st.StencilTest = s.StencilTest
 	for i, f := range []*swom.Face{&s.Front, &s.Back} {
-		rf := ref.StencilFace{Func: refCmp(f.Func), Ref: f.Ref, ReadMask: f.ReadMask, WriteMask: f.WriteMask,
-			Fail: ref.StencilOp(f.Fail), DepthFail: ref.StencilOp(f.ZFail), Pass: ref.StencilOp(f.ZPass)}
+		rf := ref.StencilFace{Func: f.Func, Ref: f.Ref, ReadMask: f.ReadMask, WriteMask: f.WriteMask,
+			Fail: f.Fail, DepthFail: f.ZFail, Pass: f.ZPass}
 		if i == 0 {
 			st.StencilFront = rf
 		} else {
@@ -97,12 +94,12 @@ func refState(s *swom.State, st *ref.State) {
 	}
 	for i := range st.Blend {
 		b := &s.Targets[i].Blend
-		st.Blend[i] = ref.BlendState{Enable: b.Enable, SrcRGB: ref.BlendFactor(b.SrcRGB), DstRGB: ref.BlendFactor(b.DstRGB),
-			SrcAlpha: ref.BlendFactor(b.SrcA), DstAlpha: ref.BlendFactor(b.DstA), EqRGB: ref.BlendEq(b.EqRGB), EqAlpha: ref.BlendEq(b.EqA), WriteMask: b.WriteMask}
+		st.Blend[i] = ref.BlendState{Enable: b.Enable, SrcRGB: b.SrcRGB, DstRGB: b.DstRGB,
+			SrcAlpha: b.SrcA, DstAlpha: b.DstA, EqRGB: b.EqRGB, EqAlpha: b.EqA, WriteMask: b.WriteMask}
 	}
 	st.BlendConstant = s.Constant
-	st.LogicOpEnable, st.LogicOp = s.LogicOpEnable, ref.LogicOp(s.LogicOp)
-	st.AlphaTest, st.AlphaFunc, st.AlphaRef = s.AlphaTest, refCmp(s.AlphaFunc), s.AlphaRef
+	st.LogicOpEnable, st.LogicOp = s.LogicOpEnable, s.LogicOp
+	st.AlphaTest, st.AlphaFunc, st.AlphaRef = s.AlphaTest, s.AlphaFunc, s.AlphaRef
 }
 
 func refDepthFormat(c *unitCase) format.Format {

@@ -6,8 +6,8 @@ import (
 
 	"vortexgfx/config"
 	"vortexgfx/gfx/shaderdev"
-	"vortexgfx/ref/format"
-	"vortexgfx/ref/sampler"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/sampler"
 )
 
 // TestShaderVertexTexture samples textures in the vertex stage on the device

@@ -6,9 +6,9 @@ import (
 	"math"
 	"testing"
 
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/sampler"
 	"vortexgfx/ref"
-	"vortexgfx/ref/format"
-	"vortexgfx/ref/sampler"
 )
 
 // TestDifferentialGoShader renders one scene twice on ref — with a compiled

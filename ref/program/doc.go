@@ -1,7 +1,7 @@
 // Package program runs compiled GLSL programs (package shader/lower's IR, executed
 // by package shader/exec) as the reference renderer's vertex and fragment stages
 // (ref.VertexShader, ref.FragmentShader), with textures sampled through
-// ref.Textures by package ref/sampler. spec: vortexpipe-driver §5.2 (the CPU
+// ref.Textures by package gl/sampler. spec: vortexpipe-driver §5.2 (the CPU
 // renderer is the oracle and runs the same compiled shaders), §2.2 (quads,
 // helper lanes, derivatives from the quad shuffle, texture ops per warp).
 //

@@ -5,8 +5,9 @@ import (
 	"math"
 	"testing"
 
+	"vortexgfx/gl/blend"
+	"vortexgfx/gl/format"
 	"vortexgfx/ref"
-	"vortexgfx/ref/format"
 	"vortexgfx/shader"
 	"vortexgfx/shader/glsl"
 	"vortexgfx/shader/ir"
@@ -493,7 +494,7 @@ void main() { o0 = vec4(1.0, 0.5, 1.0, 1.0); s1 = vec4(0.5, 1.0, 0.0, 1.0); }
 		t.Fatalf("layout: %d colour targets, second colour at word %d", p.fsColors, p.fsSrc1)
 	}
 	tg := draw(t, p, vertexData(t, p, map[string][][4]float32{"pos": fullRect}, 4), ref.TriangleStrip, 4, func(st *ref.State) {
-		st.Blend[0] = ref.BlendState{Enable: true, SrcRGB: ref.Src1Color, DstRGB: ref.Zero, SrcAlpha: ref.One, DstAlpha: ref.Zero, WriteMask: 0xF}
+		st.Blend[0] = ref.BlendState{Enable: true, SrcRGB: blend.Src1Color, DstRGB: blend.Zero, SrcAlpha: blend.One, DstAlpha: blend.Zero, WriteMask: 0xF}
 	})
 	if got, want := pixel(tg, 3, 3), [4]byte{128, 128, 0, 255}; got != want {
 		t.Errorf("pixel %v, want %v", got, want)

@@ -3,8 +3,8 @@ package program
 import (
 	"fmt"
 
+	"vortexgfx/gl/texunit"
 	"vortexgfx/ref"
-	"vortexgfx/ref/texunit"
 	"vortexgfx/shader/exec"
 )
 

@@ -7,8 +7,8 @@ import (
 	"fmt"
 
 	"vortexgfx/gfx/shaderdev"
+	"vortexgfx/gl/format"
 	"vortexgfx/ref"
-	"vortexgfx/ref/format"
 	"vortexgfx/ref/program"
 	"vortexgfx/shadertest"
 	"vortexgfx/shadertest/reference"

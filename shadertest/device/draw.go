@@ -11,10 +11,11 @@ import (
 	"vortexgfx/device/swom"
 	"vortexgfx/gfx/frontend"
 	"vortexgfx/gfx/shaderdev"
+	"vortexgfx/gl/blend"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/sampler"
 	"vortexgfx/ref"
-	"vortexgfx/ref/format"
 	"vortexgfx/ref/program"
-	"vortexgfx/ref/sampler"
 	"vortexgfx/shader/ir"
 	"vortexgfx/shadertest"
 	"vortexgfx/shadertest/reference"
@@ -299,9 +300,9 @@ func (c *glContext) plan(d *shadertest.Draw, pd *reference.Prepared, texs []shad
 	rs := pd.State
 	hasDepth := c.fb.DepthStencil != nil
 	var om swom.State
-	om.DepthTest, om.DepthWrite, om.DepthFunc = rs.Depth.Test && hasDepth, rs.Depth.Write && hasDepth, compare(rs.Depth.Func)
-	om.Targets[0].Blend = swom.Blend{WriteMask: 0xF, EqRGB: abi.BlendAdd, EqA: abi.BlendAdd,
-		SrcRGB: swom.One, SrcA: swom.One, DstRGB: swom.Zero, DstA: swom.Zero}
+	om.DepthTest, om.DepthWrite, om.DepthFunc = rs.Depth.Test && hasDepth, rs.Depth.Write && hasDepth, rs.Depth.Func
+	om.Targets[0].Blend = swom.Blend{WriteMask: 0xF, EqRGB: blend.Add, EqA: blend.Add,
+		SrcRGB: blend.One, SrcA: blend.One, DstRGB: blend.Zero, DstA: blend.Zero}
 	cull := frontend.CullNone
 	switch rs.Cull {
 	case ref.CullBack:
@@ -326,27 +327,6 @@ func (c *glContext) plan(d *shadertest.Draw, pd *reference.Prepared, texs []shad
 		}
 	}
 	return &sb.draw, ""
-}
-
-// compare maps a reference depth function onto the OM's.
-func compare(f ref.CompareFunc) abi.CompareFunc {
-	switch f {
-	case ref.Never:
-		return abi.CmpNever
-	case ref.Less:
-		return abi.CmpLess
-	case ref.Equal:
-		return abi.CmpEqual
-	case ref.LessEqual:
-		return abi.CmpLEqual
-	case ref.Greater:
-		return abi.CmpGreater
-	case ref.NotEqual:
-		return abi.CmpNotEqual
-	case ref.GreaterEqual:
-		return abi.CmpGEqual
-	}
-	return abi.CmpAlways
 }
 
 // triangleList appends the triangles of mode over the element list r to out

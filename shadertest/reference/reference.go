@@ -22,8 +22,9 @@ import (
 	"fmt"
 	"strings"
 
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/format"
 	"vortexgfx/ref"
-	"vortexgfx/ref/format"
 	"vortexgfx/ref/program"
 	"vortexgfx/shader"
 	"vortexgfx/shader/glsl"
@@ -251,24 +252,24 @@ func (c *glContext) ReadDepth(x, y int) (float32, error) {
 }
 
 // depthFunc maps a GL depth function name.
-func depthFunc(name string) ref.CompareFunc {
+func depthFunc(name string) compare.Func {
 	switch strings.TrimPrefix(name, "GL_") {
 	case "NEVER":
-		return ref.Never
+		return compare.Never
 	case "EQUAL":
-		return ref.Equal
+		return compare.Equal
 	case "LEQUAL":
-		return ref.LessEqual
+		return compare.LessEqual
 	case "GREATER":
-		return ref.Greater
+		return compare.Greater
 	case "NOTEQUAL":
-		return ref.NotEqual
+		return compare.NotEqual
 	case "GEQUAL":
-		return ref.GreaterEqual
+		return compare.GreaterEqual
 	case "ALWAYS":
-		return ref.Always
+		return compare.Always
 	}
-	return ref.Less
+	return compare.Less
 }
 
 // topology maps a GL primitive.

@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"strings"
 
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/sampler"
 	"vortexgfx/ref"
-	"vortexgfx/ref/format"
 	"vortexgfx/ref/program"
-	"vortexgfx/ref/sampler"
 	"vortexgfx/shadertest"
 )
 
@@ -188,24 +189,24 @@ func wrapMode(s string) sampler.Wrap {
 	return sampler.Repeat
 }
 
-func compareFunc(s string) sampler.CompareFunc {
+func compareFunc(s string) compare.Func {
 	switch s {
 	case "greater":
-		return sampler.Greater
+		return compare.Greater
 	case "gequal":
-		return sampler.GreaterEqual
+		return compare.GreaterEqual
 	case "less":
-		return sampler.Less
+		return compare.Less
 	case "equal":
-		return sampler.Equal
+		return compare.Equal
 	case "notequal":
-		return sampler.NotEqual
+		return compare.NotEqual
 	case "never":
-		return sampler.Never
+		return compare.Never
 	case "always":
-		return sampler.Always
+		return compare.Always
 	}
-	return sampler.LessEqual
+	return compare.LessEqual
 }
 
 // samplerState maps GL texture parameters. spec: GL 4.6 §8.14 (filters).

@@ -5,7 +5,8 @@ import (
 	"math"
 	"testing"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/format"
 )
 
 // FuzzSample builds a small texture, sampler state and one request of every
@@ -61,7 +62,7 @@ func FuzzSample(f *testing.F) {
 		tx.Swizzle = [4]Swizzle{Swizzle(b[7] % 7), SwizzleG, Swizzle(b[7] / 7 % 7), SwizzleA}
 		s := Sampler{MinFilter: Filter(b[8] & 1), MagFilter: Filter(b[8] >> 1 & 1), MipFilter: MipFilter(b[8] >> 2 % 4),
 			WrapS: Wrap(b[9] % 8), WrapT: Wrap(b[9] / 8 % 8), WrapR: Wrap(b[9] / 64 % 8),
-			MaxAnisotropy: float32(b[10]), CompareEnable: b[11]&1 != 0, Compare: CompareFunc(b[11] >> 1 % 9),
+			MaxAnisotropy: float32(b[10]), CompareEnable: b[11]&1 != 0, Compare: compare.Func(b[11] >> 1 % 9),
 			CubeSeamless: b[11]&64 != 0, MinLOD: -1000, MaxLOD: 1000, LODBias: float32(int8(b[12])) / 16}
 		rest := b[13:]
 		fl := func(i int) float32 {

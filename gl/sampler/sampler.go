@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"math"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/format"
 )
 
 // Filter is a texel filter.
@@ -50,48 +51,6 @@ const (
 	MirrorClampToBorder
 )
 
-// CompareFunc is a comparison function, used for shadow compare and by the
-// renderer's depth, stencil and alpha tests. It reports "ref OP stored".
-type CompareFunc uint8
-
-// Comparison functions in GL order.
-const (
-	Never CompareFunc = iota
-	Less
-	Equal
-	LessEqual
-	Greater
-	NotEqual
-	GreaterEqual
-	Always
-)
-
-// Test reports whether a OP b holds for float operands.
-func (f CompareFunc) Test(a, b float32) bool { return compare(f, a, b) }
-
-// TestUint reports whether a OP b holds for unsigned operands.
-func (f CompareFunc) TestUint(a, b uint32) bool { return compare(f, a, b) }
-
-func compare[T float32 | uint32](f CompareFunc, a, b T) bool {
-	switch f {
-	case Less:
-		return a < b
-	case Equal:
-		return a == b
-	case LessEqual:
-		return a <= b
-	case Greater:
-		return a > b
-	case NotEqual:
-		return a != b
-	case GreaterEqual:
-		return a >= b
-	case Always:
-		return true
-	}
-	return false
-}
-
 // Sampler is the complete sampler state (GL sampler object / VkSampler).
 // spec: software-shader-backend "CPU texture sampling" (the nearest/clamp
 // sampler this replaces); vortexpipe-driver §3.6 (the sampling surface).
@@ -108,7 +67,7 @@ type Sampler struct {
 	// MaxAnisotropy > 1 enables anisotropic filtering (see the package doc).
 	MaxAnisotropy float32
 	CompareEnable bool
-	Compare       CompareFunc
+	Compare       compare.Func // the shadow comparison, "reference OP texel"
 	// CubeSeamless filters across cube faces (GL TEXTURE_CUBE_MAP_SEAMLESS;
 	// always on in Vulkan); otherwise each face is sampled with the wrap
 	// modes on its own.
@@ -123,7 +82,7 @@ type Sampler struct {
 // minification, LINEAR magnification, REPEAT, LOD range [-1000, 1000].
 func DefaultSampler() Sampler {
 	return Sampler{MinFilter: Nearest, MagFilter: Linear, MipFilter: MipLinear,
-		MinLOD: -1000, MaxLOD: 1000, MaxAnisotropy: 1, Compare: LessEqual}
+		MinLOD: -1000, MaxLOD: 1000, MaxAnisotropy: 1, Compare: compare.LessEqual}
 }
 
 // Op is a texture operation.

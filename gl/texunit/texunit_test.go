@@ -3,7 +3,7 @@ package texunit
 import (
 	"testing"
 
-	"vortexgfx/ref/sampler"
+	"vortexgfx/gl/sampler"
 	"vortexgfx/shader/exec"
 	"vortexgfx/shader/ir"
 )

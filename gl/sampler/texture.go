@@ -1,9 +1,15 @@
-// Package sampler is the reference renderer's texture sampler: textures of
-// every dimensionality, the complete GL/Vulkan sampler state and a batch
-// sampling entry point the shader side calls once per quad or batch of lanes.
+// Package sampler is the GL texture sampler: textures of every
+// dimensionality, the complete GL/Vulkan sampler state and a batch sampling
+// entry point the shader side calls once per quad or batch of lanes. The
+// reference renderer (ref/program) and the device's software sampler
+// (device/swtex, over views of device memory) both run it, so the two sample
+// exactly alike; its tests check it against the GL rules on their own. Its
+// wrap, filter, mip-filter and swizzle enums are the only ones (the driver's
+// sampler state uses them too), each with explicit mappings onto the TEX
+// encodings (Wrap.TEX, and SWTex for the software sampler's descriptor).
 //
-// It is independent of the device's TEX unit and of the software sampler the
-// spec describes (spec: software-shader-backend "CPU texture sampling": a
+// It is independent of the device's fixed-function TEX unit and of the
+// software sampler the spec describes (spec: software-shader-backend "CPU texture sampling": a
 // nearest/clamp sampler; none of those limits apply here) and follows the GL
 // 4.6 sampling rules (§8.13-§8.14, §8.23) in plain float64 maths:
 //
@@ -56,7 +62,7 @@ import (
 	"errors"
 	"fmt"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/format"
 )
 
 // Dim is a texture's dimensionality.

@@ -1,9 +1,10 @@
-// Package format defines the texel and attachment formats of the reference
-// renderer and converts between their stored bytes and the values shaders and
-// the fragment pipeline work with.
-//
-// It is written independently of the device pipeline (spec: vortexpipe-driver
-// §5.2: the CPU renderer is the correctness oracle) and uses plain float maths.
+// Package format defines the GL texel and attachment formats and converts
+// between their stored bytes and the values shaders and the fragment
+// pipeline work with. It is GL maths shared by the reference renderer (ref)
+// and the device's software units (device/swtex, device/swom, gfx): a format
+// means the same bytes wherever it is stored (spec: vortexpipe-driver §3.6,
+// §3.7 — the software units cover the GL formats the FF units do not). It
+// uses plain float maths and is tested against the GL rules on its own.
 //
 // A stored texel is first unpacked into Raw: one uint32 per component holding
 // exactly the stored bits of that component (a unorm8 channel as 0..255, a

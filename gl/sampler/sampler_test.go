@@ -4,7 +4,8 @@ import (
 	"math"
 	"testing"
 
-	"vortexgfx/ref/format"
+	"vortexgfx/gl/compare"
+	"vortexgfx/gl/format"
 )
 
 func mustTex(t *testing.T, dim Dim, f format.Format, w, h, d, levels int) *Texture {
@@ -289,9 +290,9 @@ func TestShadowCompare(t *testing.T) {
 	tx := mustTex(t, Dim2D, format.D32F, 2, 1, 1, 1)
 	_ = tx.SetFloat(0, 0, 0, 0, [4]float32{0.5})
 	_ = tx.SetFloat(0, 1, 0, 0, [4]float32{0.5})
-	want := map[CompareFunc][3]float32{
-		Never: {0, 0, 0}, Less: {1, 0, 0}, Equal: {0, 1, 0}, LessEqual: {1, 1, 0},
-		Greater: {0, 0, 1}, NotEqual: {1, 0, 1}, GreaterEqual: {0, 1, 1}, Always: {1, 1, 1},
+	want := map[compare.Func][3]float32{
+		compare.Never: {0, 0, 0}, compare.Less: {1, 0, 0}, compare.Equal: {0, 1, 0}, compare.LessEqual: {1, 1, 0},
+		compare.Greater: {0, 0, 1}, compare.NotEqual: {1, 0, 1}, compare.GreaterEqual: {0, 1, 1}, compare.Always: {1, 1, 1},
 	}
 	for fn, w := range want {
 		for i, ref := range []float32{0.25, 0.5, 0.75} {
@@ -306,7 +307,7 @@ func TestShadowCompare(t *testing.T) {
 	// Linear filtering averages the compare results (PCF).
 	_ = tx.SetFloat(0, 1, 0, 0, [4]float32{0.9})
 	s := nearestS(ClampToEdge)
-	s.MinFilter, s.MagFilter, s.CompareEnable, s.Compare = Linear, Linear, true, Greater
+	s.MinFilter, s.MagFilter, s.CompareEnable, s.Compare = Linear, Linear, true, compare.Greater
 	if got := sample1(t, tx, s, Request{Coord: [][4]float32{{0.5, 0.5}}, Ref: []float32{0.7}})[0]; got != 0.5 {
 		t.Errorf("PCF %v, want 0.5", got)
 	}
@@ -314,7 +315,7 @@ func TestShadowCompare(t *testing.T) {
 	cube := mustTex(t, DimCube, format.D16, 1, 1, 6, 1)
 	_ = cube.SetFloat(0, 0, 0, 3, [4]float32{0.25})
 	s = nearestS(ClampToEdge)
-	s.CompareEnable, s.Compare = true, Less
+	s.CompareEnable, s.Compare = true, compare.Less
 	if got := sample1(t, cube, s, Request{Coord: [][4]float32{{0, -1, 0}}, Ref: []float32{0.2}})[0]; got != 1 {
 		t.Errorf("shadow cube -Y %v, want 1", got)
 	}
@@ -379,7 +380,7 @@ func TestFetchSizeGather(t *testing.T) {
 	d := mustTex(t, Dim2D, format.D32F, 2, 2, 1, 1)
 	_ = d.SetFloat(0, 1, 1, 0, [4]float32{1})
 	s = nearestS(ClampToEdge)
-	s.CompareEnable, s.Compare = true, Less
+	s.CompareEnable, s.Compare = true, compare.Less
 	req = Request{Op: OpGather, N: 1, Coord: [][4]float32{{0.5, 0.5}}, Ref: []float32{0.5}}
 	_ = Sample(d, &s, &req, out)
 	if f := [4]float32{math.Float32frombits(out[0][0]), math.Float32frombits(out[0][1]), math.Float32frombits(out[0][2]), math.Float32frombits(out[0][3])}; f != [4]float32{0, 1, 0, 0} {

@@ -1,5 +1,5 @@
 // Package texunit turns one texture instruction of a warp (shader/exec's
-// TexRequest) into a reference sampler request (ref/sampler) and the results
+// TexRequest) into a sampler request (package gl/sampler) and the results
 // back into the instruction's result words. It is the single mapping shared by
 // the reference renderer's texture unit (ref/program) and the device's
 // software sampler (device/swtex), so both sample exactly alike: the ops map
@@ -13,7 +13,7 @@ package texunit
 import (
 	"fmt"
 
-	"vortexgfx/ref/sampler"
+	"vortexgfx/gl/sampler"
 	"vortexgfx/shader/exec"
 	"vortexgfx/shader/ir"
 )
