@@ -1,0 +1,156 @@
+package raster
+
+import (
+	"math/bits"
+
+	"vortexgfx/abi"
+)
+
+// walk is the tile engine: a depth-first 4-ary descent from bin to block size,
+// rejecting squares with E + (extent << level) < 0 on any edge. A child square
+// is tested as it is generated (one cycle and, when it fails, one TileReject
+// each, as if popped and tested): rejected squares are never pushed, accepted
+// ones pop in the same Morton order. spec: rasterizer §7.3
+//
+// The model tests a square's four children at once, without branches: each
+// edge gives a 4-bit mask of the children whose test fails (the sign bits of
+// the four sums), and the children left in no edge's mask are the accepted
+// ones. Accepted blocks are walked at once, in Morton order, instead of being
+// pushed and popped, since a block pushes nothing. All sums wrap as int32, as
+// the hardware's adders do: a square's value is E₀ + a·dx + b·dy mod 2³²
+// whichever path reached it, so the order of the additions is free.
+func (w *walker) walk(x, y int32, e [3]int32) error {
+	f := w.f
+	blockLog := int32(f.cfg.BlockLog)
+	top := int32(f.cfg.BinLog)
+	w.cyc++ // the TE tests one square per cycle
+	if e[0]+(w.ext[0]<<top) < 0 || e[1]+(w.ext[1]<<top) < 0 || e[2]+(w.ext[2]<<top) < 0 {
+		w.stats.TileRejects++
+		return nil
+	}
+	if top == blockLog {
+		return w.block(x, y, e)
+	}
+	a0, a1, a2 := w.a[0], w.a[1], w.a[2]
+	b0, b1, b2 := w.b[0], w.b[1], w.b[2]
+	x0, x1, x2 := w.ext[0], w.ext[1], w.ext[2]
+	w.stack[0] = square{x, y, top, e}
+	sp := 1
+	for sp > 0 {
+		sp--
+		s := &w.stack[sp]
+		sx, sy, c := s.x, s.y, s.level-1
+		e0, e1, e2 := s.e[0], s.e[1], s.e[2]
+		// The children's edge values: E, E + A, E + B, E + A + B with A = a << c
+		// and B = b << c.
+		A0, A1, A2 := a0<<c, a1<<c, a2<<c
+		B0, B1, B2 := b0<<c, b1<<c, b2<<c
+		fail := rejectMask(e0+x0<<c, A0, B0) | rejectMask(e1+x1<<c, A1, B1) | rejectMask(e2+x2<<c, A2, B2)
+		pass := ^fail & 0xF
+		w.cyc += 4
+		w.stats.TileRejects += int64(4 - bits.OnesCount8(pass))
+		if c == blockLog {
+			for q := int32(0); q < 4; q++ {
+				if pass>>q&1 == 0 {
+					continue
+				}
+				i, j := q&1, q>>1
+				ce := [3]int32{e0 + i*A0 + j*B0, e1 + i*A1 + j*B1, e2 + i*A2 + j*B2}
+				if err := w.block(sx+i<<c, sy+j<<c, ce); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		// Push BR, BL, TR, TL so TL pops first (Morton order).
+		for q := int32(3); q >= 0; q-- {
+			if pass>>q&1 == 0 {
+				continue
+			}
+			i, j := q&1, q>>1
+			d := &w.stack[sp]
+			d.x, d.y, d.level = sx+i<<c, sy+j<<c, c
+			d.e[0], d.e[1], d.e[2] = e0+i*A0+j*B0, e1+i*A1+j*B1, e2+i*A2+j*B2
+			sp++
+		}
+	}
+	return nil
+}
+
+// rejectMask is one edge's extent test of a square's four children in Morton
+// order: bit q is set when v + (q&1)·A + (q>>1)·B, with v the first child's
+// value plus its extent, is negative (int32 wrap-around).
+func rejectMask(v, a, b int32) uint8 {
+	return uint8(uint32(v)>>31 | uint32(v+a)>>31<<1 | uint32(v+b)>>31<<2 | uint32(v+a+b)>>31<<3)
+}
+
+// coverMask is one edge's test of a quad's four pixels in lane order: bit p is
+// set when the pixel's value c + (p&1)·a + (p>>1)·b (int32 wrap-around)
+// reaches t, the edge's least passing value (0 on a top-left edge, else 1).
+func coverMask(c, a, b, t int32) uint8 {
+	fail := func(v int32) uint8 { return uint8(uint64(int64(v)-int64(t)) >> 63) }
+	return ^(fail(c) | fail(c+a)<<1 | fail(c+b)<<2 | fail(c+a+b)<<3) & 0xF
+}
+
+// block is the BE + QE: the block's quads row-major, each pixel tested against
+// the three edges with the top-left rule and the exclusive scissor, then early-Z.
+// A block wholly inside the scissor skips the per-pixel scissor test.
+// spec: rasterizer §7.4, §7.5
+func (w *walker) block(x, y int32, e [3]int32) error {
+	f := w.f
+	n := int32(1) << (f.cfg.BlockLog - 1)
+	w.cyc += int64(n * n) // the BE evaluates one quad per cycle
+	inside := x >= f.xmin && x+2*n <= f.xmax && y >= f.ymin && y+2*n <= f.ymax
+	a0, a1, a2 := w.a[0], w.a[1], w.a[2]
+	b0, b1, b2 := w.b[0], w.b[1], w.b[2]
+	// A pixel passes edge k when E ≥ t_k: E ≥ 0 on a top-left edge, E > 0
+	// otherwise.
+	t0, t1, t2 := leastPassing(w.tl[0]), leastPassing(w.tl[1]), leastPassing(w.tl[2])
+	for qy := int32(0); qy < n; qy++ {
+		// Edge values at the row's first pixel (u = 0, v = 2·qy), stepping
+		// 2a per quad; a quad's pixels are E, E + a, E + b, E + a + b in lane
+		// order (int32 wrap-around, so equal to a·u + b·v evaluated directly).
+		v := 2 * qy
+		c0, c1, c2 := e[0]+b0*v, e[1]+b1*v, e[2]+b2*v
+		for qx := int32(0); qx < n; qx++ {
+			mask := coverMask(c0, a0, b0, t0) & coverMask(c1, a1, b1, t1) & coverMask(c2, a2, b2, t2)
+			c0, c1, c2 = c0+2*a0, c1+2*a1, c2+2*a2
+			if mask == 0 {
+				continue
+			}
+			px, py := x+2*qx, y+2*qy
+			if !inside {
+				for p := int32(0); p < 4; p++ {
+					X, Y := px+p&1, py+p>>1
+					if X < f.xmin || X >= f.xmax || Y < f.ymin || Y >= f.ymax {
+						mask &^= 1 << p
+					}
+				}
+			}
+			if mask != 0 && f.earlyZ {
+				for p := int32(0); p < 4; p++ {
+					if mask>>p&1 != 0 && w.occluded(px+p&1, py+p>>1) {
+						w.stats.EarlyZCulled++
+						mask &^= 1 << p
+					}
+				}
+			}
+			if mask != 0 {
+				if err := w.emit(abi.Stamp{QX: uint16(px >> 1), QY: uint16(py >> 1), Mask: mask, PID: uint16(w.pid)}); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// leastPassing is the least value an edge function may take for a pixel to
+// pass it: 0 on a top-left edge (E ≥ 0 passes), else 1 (E > 0).
+// spec: rasterizer §7.4
+func leastPassing(topLeft bool) int32 {
+	if topLeft {
+		return 0
+	}
+	return 1
+}
