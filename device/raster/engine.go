@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -347,10 +348,14 @@ func (w *walker) bin(j *job) error {
 	ox, oy := int32(h.BinX)<<f.cfg.BinLog, int32(h.BinY)<<f.cfg.BinLog
 	w.owner = -1
 	j.cost = make([]int32, len(w.pids))
+	slice := 0 // record i goes to walker slice i mod Slices
 	for i, pid := range w.pids {
 		w.stats.Pairs++
 		w.stats.Reads++
-		w.stats.SlicePairs[i%f.cfg.Slices]++
+		w.stats.SlicePairs[slice]++
+		if slice++; slice == f.cfg.Slices {
+			slice = 0
+		}
 		rec := rb[uint64(pid)*f.stride:]
 		w.pid = pid
 		var e0 [3]int32
@@ -446,23 +451,25 @@ func (w *walker) flush() error {
 		return nil
 	}
 	wv := &w.wave
-	wv.Quads = len(w.quads)
+	nq := len(w.quads)
+	wv.Quads = nq
 	wv.Engine = w.engine
-	for l := range wv.Pos {
-		wv.Pos[l], wv.PID[l] = 0, 0
-	}
+	clear(wv.Pos[4*nq:])
+	clear(wv.PID[4*nq:])
+	// Lane s of quad q is pixel (2·QX + s&1, 2·QY + s>>1): FRAG_POS
+	// {covered[31], y[30:16], x[15:0]} with the y and x of the quad's first
+	// pixel OR'd in as the hardware packs them.
 	for qi, q := range w.quads {
-		for s := 0; s < abi.QuadLanes; s++ {
-			x := uint32(q.QX)<<1 | uint32(s&1)
-			y := uint32(q.QY)<<1 | uint32(s>>1)
-			pos := y<<16 | x
-			if q.Mask>>s&1 != 0 {
-				pos |= 1 << 31
-				w.stats.Fragments++
-			}
-			wv.Pos[4*qi+s] = pos
-			wv.PID[4*qi+s] = uint32(q.PID)
-		}
+		p := uint32(q.QY)<<17 | uint32(q.QX)<<1
+		m := uint32(q.Mask)
+		pos := wv.Pos[4*qi : 4*qi+4 : 4*qi+4]
+		pos[0] = p | m<<31
+		pos[1] = p | 1 | m>>1<<31
+		pos[2] = p | 1<<16 | m>>2<<31
+		pos[3] = p | 1<<16 | 1 | m>>3<<31
+		pid := wv.PID[4*qi : 4*qi+4 : 4*qi+4]
+		pid[0], pid[1], pid[2], pid[3] = uint32(q.PID), uint32(q.PID), uint32(q.PID), uint32(q.PID)
+		w.stats.Fragments += int64(bits.OnesCount8(q.Mask))
 	}
 	w.stats.Waves++
 	w.stats.Lanes += int64(4 * len(w.quads))

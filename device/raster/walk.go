@@ -1,6 +1,7 @@
 package raster
 
 import (
+	"math"
 	"math/bits"
 
 	"vortexgfx/abi"
@@ -50,10 +51,8 @@ func (w *walker) walk(x, y int32, e [3]int32) error {
 		w.cyc += 4
 		w.stats.TileRejects += int64(4 - bits.OnesCount8(pass))
 		if c == blockLog {
-			for q := int32(0); q < 4; q++ {
-				if pass>>q&1 == 0 {
-					continue
-				}
+			for m := pass; m != 0; m &= m - 1 {
+				q := int32(bits.TrailingZeros8(m))
 				i, j := q&1, q>>1
 				ce := [3]int32{e0 + i*A0 + j*B0, e1 + i*A1 + j*B1, e2 + i*A2 + j*B2}
 				if err := w.block(sx+i<<c, sy+j<<c, ce); err != nil {
@@ -63,10 +62,9 @@ func (w *walker) walk(x, y int32, e [3]int32) error {
 			continue
 		}
 		// Push BR, BL, TR, TL so TL pops first (Morton order).
-		for q := int32(3); q >= 0; q-- {
-			if pass>>q&1 == 0 {
-				continue
-			}
+		for m := pass; m != 0; {
+			q := int32(7 - bits.LeadingZeros8(m))
+			m &^= 1 << q
 			i, j := q&1, q>>1
 			d := &w.stack[sp]
 			d.x, d.y, d.level = sx+i<<c, sy+j<<c, c
@@ -106,6 +104,15 @@ func (w *walker) block(x, y int32, e [3]int32) error {
 	// A pixel passes edge k when E ≥ t_k: E ≥ 0 on a top-left edge, E > 0
 	// otherwise.
 	t0, t1, t2 := leastPassing(w.tl[0]), leastPassing(w.tl[1]), leastPassing(w.tl[2])
+	// An edge that every pixel of the block passes needs no per-pixel test;
+	// one that no pixel passes empties the block.
+	m := 2*n - 1
+	full0, none0 := blockEdge(e[0], a0, b0, t0, m)
+	full1, none1 := blockEdge(e[1], a1, b1, t1, m)
+	full2, none2 := blockEdge(e[2], a2, b2, t2, m)
+	if none0 || none1 || none2 {
+		return nil
+	}
 	for qy := int32(0); qy < n; qy++ {
 		// Edge values at the row's first pixel (u = 0, v = 2·qy), stepping
 		// 2a per quad; a quad's pixels are E, E + a, E + b, E + a + b in lane
@@ -113,7 +120,16 @@ func (w *walker) block(x, y int32, e [3]int32) error {
 		v := 2 * qy
 		c0, c1, c2 := e[0]+b0*v, e[1]+b1*v, e[2]+b2*v
 		for qx := int32(0); qx < n; qx++ {
-			mask := coverMask(c0, a0, b0, t0) & coverMask(c1, a1, b1, t1) & coverMask(c2, a2, b2, t2)
+			mask := uint8(0xF)
+			if !full0 {
+				mask &= coverMask(c0, a0, b0, t0)
+			}
+			if !full1 {
+				mask &= coverMask(c1, a1, b1, t1)
+			}
+			if !full2 {
+				mask &= coverMask(c2, a2, b2, t2)
+			}
 			c0, c1, c2 = c0+2*a0, c1+2*a1, c2+2*a2
 			if mask == 0 {
 				continue
@@ -143,6 +159,21 @@ func (w *walker) block(x, y int32, e [3]int32) error {
 		}
 	}
 	return nil
+}
+
+// blockEdge classifies one edge over a block of pixel offsets u, v in [0, m]
+// from its value e at the block origin: full when every pixel reaches t, none
+// when none does. It decides only when no pixel's value wraps (the block's least
+// and greatest exact values fit int32, so the wrapped sums are exact and the
+// extremes at the corners bound every pixel); otherwise both are false and the
+// pixels are tested one by one.
+func blockEdge(e, a, b, t, m int32) (full, none bool) {
+	lo := int64(e) + int64(min(0, a))*int64(m) + int64(min(0, b))*int64(m)
+	hi := int64(e) + int64(max(0, a))*int64(m) + int64(max(0, b))*int64(m)
+	if lo < math.MinInt32 || hi > math.MaxInt32 {
+		return false, false
+	}
+	return lo >= int64(t), hi < int64(t)
 }
 
 // leastPassing is the least value an edge function may take for a pixel to
