@@ -17,9 +17,12 @@ import (
 // edge gives a 4-bit mask of the children whose test fails (the sign bits of
 // the four sums), and the children left in no edge's mask are the accepted
 // ones. Accepted blocks are walked at once, in Morton order, instead of being
-// pushed and popped, since a block pushes nothing. All sums wrap as int32, as
-// the hardware's adders do: a square's value is E₀ + a·dx + b·dy mod 2³²
-// whichever path reached it, so the order of the additions is free.
+// pushed and popped, since a block pushes nothing; of accepted larger squares
+// the first (the one that would pop next) is expanded at once and only its
+// siblings are pushed. All sums wrap as int32, as the hardware's adders do: a
+// square's value is E₀ + a·dx + b·dy mod 2³² whichever path reached it, so the
+// order of the additions is free. walk_plain_test.go keeps the one-square-at-a-
+// time descent as the oracle this walk must match.
 func (w *walker) walk(x, y int32, e [3]int32) error {
 	f := w.f
 	blockLog := int32(f.cfg.BlockLog)
@@ -35,13 +38,14 @@ func (w *walker) walk(x, y int32, e [3]int32) error {
 	a0, a1, a2 := w.a[0], w.a[1], w.a[2]
 	b0, b1, b2 := w.b[0], w.b[1], w.b[2]
 	x0, x1, x2 := w.ext[0], w.ext[1], w.ext[2]
-	w.stack[0] = square{x, y, top, e}
-	sp := 1
-	for sp > 0 {
-		sp--
-		s := &w.stack[sp]
-		sx, sy, c := s.x, s.y, s.level-1
-		e0, e1, e2 := s.e[0], s.e[1], s.e[2]
+	// The square being expanded lives in sx, sy, level, e0..e2; the stack
+	// holds the accepted squares still to expand. The first accepted child
+	// (the next to pop) is expanded at once without a push.
+	sx, sy, level := x, y, top
+	e0, e1, e2 := e[0], e[1], e[2]
+	sp := 0
+	for {
+		c := level - 1
 		// The children's edge values: E, E + A, E + B, E + A + B with A = a << c
 		// and B = b << c.
 		A0, A1, A2 := a0<<c, a1<<c, a2<<c
@@ -59,10 +63,21 @@ func (w *walker) walk(x, y int32, e [3]int32) error {
 					return err
 				}
 			}
+			pass = 0
+		}
+		if pass == 0 {
+			if sp == 0 {
+				return nil
+			}
+			sp--
+			s := &w.stack[sp]
+			sx, sy, level = s.x, s.y, s.level
+			e0, e1, e2 = s.e[0], s.e[1], s.e[2]
 			continue
 		}
-		// Push BR, BL, TR, TL so TL pops first (Morton order).
-		for m := pass; m != 0; {
+		// Push BR, BL, TR so TL pops first (Morton order); expand TL now.
+		first := int32(bits.TrailingZeros8(pass))
+		for m := pass &^ (1 << first); m != 0; {
 			q := int32(7 - bits.LeadingZeros8(m))
 			m &^= 1 << q
 			i, j := q&1, q>>1
@@ -71,8 +86,10 @@ func (w *walker) walk(x, y int32, e [3]int32) error {
 			d.e[0], d.e[1], d.e[2] = e0+i*A0+j*B0, e1+i*A1+j*B1, e2+i*A2+j*B2
 			sp++
 		}
+		i, j := first&1, first>>1
+		sx, sy, level = sx+i<<c, sy+j<<c, c
+		e0, e1, e2 = e0+i*A0+j*B0, e1+i*A1+j*B1, e2+i*A2+j*B2
 	}
-	return nil
 }
 
 // rejectMask is one edge's extent test of a square's four children in Morton
