@@ -300,6 +300,7 @@ type walker struct {
 	za, zb int32
 	zc     int32
 	pid    uint32
+	lo, hi [3]int64 // per-edge offset bounds over a block (blockBounds)
 }
 
 func newWalker(f *frame) *walker {

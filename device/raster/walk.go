@@ -33,8 +33,10 @@ func (w *walker) walk(x, y int32, e [3]int32) error {
 		return nil
 	}
 	if top == blockLog {
-		return w.block(x, y, e)
+		w.blockBounds()
+		return w.block(x, y, e[0], e[1], e[2])
 	}
+	w.blockBounds()
 	a0, a1, a2 := w.a[0], w.a[1], w.a[2]
 	b0, b1, b2 := w.b[0], w.b[1], w.b[2]
 	x0, x1, x2 := w.ext[0], w.ext[1], w.ext[2]
@@ -58,8 +60,7 @@ func (w *walker) walk(x, y int32, e [3]int32) error {
 			for m := pass; m != 0; m &= m - 1 {
 				q := int32(bits.TrailingZeros8(m))
 				i, j := q&1, q>>1
-				ce := [3]int32{e0 + i*A0 + j*B0, e1 + i*A1 + j*B1, e2 + i*A2 + j*B2}
-				if err := w.block(sx+i<<c, sy+j<<c, ce); err != nil {
+				if err := w.block(sx+i<<c, sy+j<<c, e0+i*A0+j*B0, e1+i*A1+j*B1, e2+i*A2+j*B2); err != nil {
 					return err
 				}
 			}
@@ -111,7 +112,7 @@ func coverMask(c, a, b, t int32) uint8 {
 // the three edges with the top-left rule and the exclusive scissor, then early-Z.
 // A block wholly inside the scissor skips the per-pixel scissor test.
 // spec: rasterizer §7.4, §7.5
-func (w *walker) block(x, y int32, e [3]int32) error {
+func (w *walker) block(x, y, e0, e1, e2 int32) error {
 	f := w.f
 	n := int32(1) << (f.cfg.BlockLog - 1)
 	w.cyc += int64(n * n) // the BE evaluates one quad per cycle
@@ -123,10 +124,9 @@ func (w *walker) block(x, y int32, e [3]int32) error {
 	t0, t1, t2 := leastPassing(w.tl[0]), leastPassing(w.tl[1]), leastPassing(w.tl[2])
 	// An edge that every pixel of the block passes needs no per-pixel test;
 	// one that no pixel passes empties the block.
-	m := 2*n - 1
-	full0, none0 := blockEdge(e[0], a0, b0, t0, m)
-	full1, none1 := blockEdge(e[1], a1, b1, t1, m)
-	full2, none2 := blockEdge(e[2], a2, b2, t2, m)
+	full0, none0 := blockEdge(e0, w.lo[0], w.hi[0], t0)
+	full1, none1 := blockEdge(e1, w.lo[1], w.hi[1], t1)
+	full2, none2 := blockEdge(e2, w.lo[2], w.hi[2], t2)
 	if none0 || none1 || none2 {
 		return nil
 	}
@@ -135,7 +135,7 @@ func (w *walker) block(x, y int32, e [3]int32) error {
 		// 2a per quad; a quad's pixels are E, E + a, E + b, E + a + b in lane
 		// order (int32 wrap-around, so equal to a·u + b·v evaluated directly).
 		v := 2 * qy
-		c0, c1, c2 := e[0]+b0*v, e[1]+b1*v, e[2]+b2*v
+		c0, c1, c2 := e0+b0*v, e1+b1*v, e2+b2*v
 		for qx := int32(0); qx < n; qx++ {
 			mask := uint8(0xF)
 			if !full0 {
@@ -178,19 +178,29 @@ func (w *walker) block(x, y int32, e [3]int32) error {
 	return nil
 }
 
-// blockEdge classifies one edge over a block of pixel offsets u, v in [0, m]
-// from its value e at the block origin: full when every pixel reaches t, none
-// when none does. It decides only when no pixel's value wraps (the block's least
-// and greatest exact values fit int32, so the wrapped sums are exact and the
-// extremes at the corners bound every pixel); otherwise both are false and the
-// pixels are tested one by one.
-func blockEdge(e, a, b, t, m int32) (full, none bool) {
-	lo := int64(e) + int64(min(0, a))*int64(m) + int64(min(0, b))*int64(m)
-	hi := int64(e) + int64(max(0, a))*int64(m) + int64(max(0, b))*int64(m)
-	if lo < math.MinInt32 || hi > math.MaxInt32 {
+// blockBounds sets lo and hi, each edge's least and greatest offset over a
+// block's pixel offsets u, v in [0, 2^BlockLog − 1], exact in int64.
+func (w *walker) blockBounds() {
+	m := int64(1)<<w.f.cfg.BlockLog - 1
+	for k := 0; k < 3; k++ {
+		a, b := int64(w.a[k]), int64(w.b[k])
+		w.lo[k] = (min(0, a) + min(0, b)) * m
+		w.hi[k] = (max(0, a) + max(0, b)) * m
+	}
+}
+
+// blockEdge classifies one edge over a block from its value e at the block
+// origin and the edge's offset bounds lo, hi (blockBounds): full when every
+// pixel reaches t, none when none does. It decides only when no pixel's value
+// wraps (the block's least and greatest exact values fit int32, so the wrapped
+// sums are exact and the extremes at the corners bound every pixel); otherwise
+// both are false and the pixels are tested one by one.
+func blockEdge(e int32, lo, hi int64, t int32) (full, none bool) {
+	l, h := int64(e)+lo, int64(e)+hi
+	if l < math.MinInt32 || h > math.MaxInt32 {
 		return false, false
 	}
-	return lo >= int64(t), hi < int64(t)
+	return l >= int64(t), h < int64(t)
 }
 
 // leastPassing is the least value an edge function may take for a pixel to
