@@ -194,7 +194,14 @@ func TestFastWalkMatchesPlain(t *testing.T) {
 			centre = 0 // edges through pixel centres: integer vertices at centres
 		}
 		scale := 65536.0
-		switch r.IntN(10) {
+		switch r.IntN(11) {
+		case 10: // values at the int32 limits somewhere in the bin: wrap inside a block
+			for k := 0; k < 3; k++ {
+				c.a[k], c.b[k] = int32(r.IntN(9))-4, int32(r.IntN(9))-4
+				lim := extremes[r.IntN(4)] + int32(r.IntN(17)) - 8
+				px, py := int32(ox)+int32(r.IntN(int(s))), int32(oy)+int32(r.IntN(int(s)))
+				c.c[k] = lim - c.a[k]*px - c.b[k]*py
+			}
 		case 0, 1: // random coefficients
 			for k := 0; k < 3; k++ {
 				c.a[k], c.b[k], c.c[k] = coef(), coef(), coef()
