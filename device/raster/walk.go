@@ -104,8 +104,10 @@ func rejectMask(v, a, b int32) uint8 {
 // set when the pixel's value c + (p&1)·a + (p>>1)·b (int32 wrap-around)
 // reaches t, the edge's least passing value (0 on a top-left edge, else 1).
 func coverMask(c, a, b, t int32) uint8 {
-	fail := func(v int32) uint8 { return uint8(uint64(int64(v)-int64(t)) >> 63) }
-	return ^(fail(c) | fail(c+a)<<1 | fail(c+b)<<2 | fail(c+a+b)<<3) & 0xF
+	t64 := int64(t)
+	fail := uint64(int64(c)-t64)>>63 | uint64(int64(c+a)-t64)>>63<<1 |
+		uint64(int64(c+b)-t64)>>63<<2 | uint64(int64(c+a+b)-t64)>>63<<3
+	return uint8(^fail & 0xF)
 }
 
 // block is the BE + QE: the block's quads row-major, each pixel tested against
@@ -137,14 +139,16 @@ func (w *walker) block(x, y, e0, e1, e2 int32) error {
 		v := 2 * qy
 		c0, c1, c2 := e0+b0*v, e1+b1*v, e2+b2*v
 		for qx := int32(0); qx < n; qx++ {
+			// Most quads of a small triangle's blocks fail one edge
+			// outright: test the next edge only while some pixel remains.
 			mask := uint8(0xF)
 			if !full0 {
-				mask &= coverMask(c0, a0, b0, t0)
+				mask = coverMask(c0, a0, b0, t0)
 			}
-			if !full1 {
+			if mask != 0 && !full1 {
 				mask &= coverMask(c1, a1, b1, t1)
 			}
-			if !full2 {
+			if mask != 0 && !full2 {
 				mask &= coverMask(c2, a2, b2, t2)
 			}
 			c0, c1, c2 = c0+2*a0, c1+2*a1, c2+2*a2
