@@ -73,7 +73,9 @@ func (c *Context) deviceGates(st *BoundState, l *linked, key VariantKey, info *D
 			gate("scissor rectangle inside the framebuffer")
 		}
 	}
-	if sp != nil {
+	// A program that declares samplers but samples none (gfx's Textured) binds
+	// no textures: nothing needs a texture at their units.
+	if sp != nil && sp.Textured() {
 		for _, b := range sp.Samplers() {
 			unit := l.unitOf(b.Name)
 			if unit < 0 || unit >= MaxSamplers || st.Views[unit] == nil {
@@ -250,6 +252,9 @@ func (c *Context) drawDevice(st *BoundState, l *linked, sp *gfx.ShaderProgram, a
 	vp := refViewport(st.Viewport, fb.Width, fb.Height)
 	dr.Near, dr.Far = vp.MinDepth, vp.MaxDepth
 	for _, b := range sp.Samplers() {
+		if !sp.Textured() {
+			break
+		}
 		unit := l.unitOf(b.Name)
 		t, err := be.texture(st.Views[unit], st.Samplers[unit], k.SWTex)
 		if err != nil {
@@ -346,7 +351,8 @@ func readRaw(r *Resource, off int64, p []byte) {
 
 // texture returns the device binding of a sampler view, made resident once per
 // version of the texture: a 2D power-of-two RGBA8/BGRA8 texture sampled without
-// mipmaps or a border colour goes to the FF TEX unit (level 0, gfx builds the
+// a border colour, and without mipmaps or over a generated chain, goes to the
+// FF TEX unit (level 0, gfx builds the
 // chain); any other — or any under a variant key with software TEX — to the
 // software sampler (device/swtex) with all its levels and the full sampler
 // state. The caller holds d.mu. spec: vortexpipe §3.6
@@ -365,6 +371,7 @@ func (d *devScreen) texture(v *SamplerView, sm *Sampler, swTex bool) (gfx.Shader
 		WrapU: abi.WrapRepeat, WrapV: abi.WrapRepeat}
 	if sm != nil {
 		t.Bilinear = sm.State.MagFilter == FilterLinear
+		t.Mip = ffMip(sm)
 		code, _, _ := TexWrapEncoding(sm.State.WrapS)
 		t.WrapU = code
 		code, _, _ = TexWrapEncoding(sm.State.WrapT)
@@ -390,6 +397,14 @@ func (d *devScreen) texture(v *SamplerView, sm *Sampler, swTex bool) (gfx.Shader
 		}
 	}
 	t.Pixels = px
+	if t.Mip != gfx.MipNone {
+		// A generated chain binds level 0 with the draw, and gfx builds the
+		// chain for it: a resident chain is sampled differently where the
+		// draw's TEX runs in software (gfx describes the resident FF chain to
+		// the software sampler instead of laying the texture out itself),
+		// which would change the images of mipmapped draws under 4x MSAA.
+		return t, nil
+	}
 	dt, err := d.sd.UploadTexture(&t)
 	if err != nil {
 		return t, err
@@ -410,7 +425,8 @@ func (d *devScreen) texture(v *SamplerView, sm *Sampler, swTex bool) (gfx.Shader
 
 // ffTexture reports whether the FF TEX unit samples v with sm exactly: a 2D
 // power-of-two A8R8G8B8 texture, one filter, a wrap the unit has, no mipmaps
-// (the device path builds its own chain from level 0) and no border colour
+// unless the chain is the driver's own (GenerateMipmap: the device builds it
+// from level 0) and no border colour
 // (the binding carries none).
 func ffTexture(v *SamplerView, sm *Sampler) bool {
 	d := v.Texture.desc
@@ -421,7 +437,7 @@ func ffTexture(v *SamplerView, sm *Sampler) bool {
 		return true
 	}
 	ss := &sm.State
-	if ss.MipFilter != MipNone || ss.MinFilter != ss.MagFilter || ss.CompareMode || len(sm.Routes)+len(sm.Flags) > 0 {
+	if ss.MipFilter != MipNone && !generatedChain(v.Texture) || ss.MinFilter != ss.MagFilter || ss.CompareMode || len(sm.Routes)+len(sm.Flags) > 0 {
 		return false
 	}
 	for _, w := range [2]Wrap{ss.WrapS, ss.WrapT} {
