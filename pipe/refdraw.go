@@ -476,6 +476,7 @@ func (c *Context) drawReference(st *BoundState, l *linked, info *DrawInfo, d Dir
 	if err != nil {
 		return err
 	}
+	c.applyReferenceConfig(&s)
 	t, err := c.refTarget(&st.FB)
 	if err != nil {
 		return err

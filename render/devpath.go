@@ -143,7 +143,7 @@ func (r *Renderer) openDevice() error {
 // §1.5.1 (a gated fallback names its reason)
 func (r *Renderer) routeDraw(c *pipe.Context, dr *deviceRun, i int, d *drawObj, texs map[*scene.Texture]*pipeTexture) (string, pipe.VariantKey, error) {
 	sd := &r.desc.Draws[i]
-	pd, err := r.newPipeDraw(c, d, sd, texs)
+	pd, err := r.newPipeDraw(c, d, sd, texs, false)
 	if err != nil {
 		return "", pipe.VariantKey{}, err
 	}
@@ -151,14 +151,8 @@ func (r *Renderer) routeDraw(c *pipe.Context, dr *deviceRun, i int, d *drawObj, 
 	if err := pd.bind(c); err != nil {
 		return "", pipe.VariantKey{}, err
 	}
-	// The sampler uniforms' texture units (resolveUniforms set them on
-	// render's program); they persist with the driver's program.
-	for k, b := range d.prog.IR.Samplers {
-		if k < len(d.prog.Units) {
-			if err := c.SetUniformI(b.Name, int32(d.prog.Units[k])); err != nil {
-				return "", pipe.VariantKey{}, err
-			}
-		}
+	if err := setSamplerUnits(c, d); err != nil {
+		return "", pipe.VariantKey{}, err
 	}
 	decs, err := c.Where(&pd.info)
 	if err != nil {
@@ -248,12 +242,19 @@ func (r *Renderer) readDevice() error {
 	return nil
 }
 
-// Close releases the device path's screen (nothing for the reference path).
+// Close releases the renderer's driver screen (and with it the device model
+// of the device path).
 func (r *Renderer) Close() error {
-	if r.dev == nil {
-		return nil
+	var err error
+	if r.dev != nil {
+		err = r.dev.screen.Close()
+		r.dev = nil
 	}
-	err := r.dev.screen.Close()
-	r.dev = nil
+	if r.ref != nil {
+		if e := r.ref.screen.Close(); err == nil {
+			err = e
+		}
+		r.ref = nil
+	}
 	return err
 }

@@ -7,9 +7,12 @@
 //
 // # Paths
 //
-// PathReference runs the compiled programs on the reference renderer (package
-// ref) through package ref/program, the one adapter between compiled GLSL and
-// ref's shader stages. PathDevice runs every draw through the driver: each
+// Both paths draw through the driver (package pipe). PathReference binds the
+// draws on a pipe.Context whose screen forces every draw to the reference
+// renderer (pipe.Options.ForceReference): pipe translates the state into
+// ref's and runs the linked program's stages (package ref/program, the one
+// adapter between compiled GLSL and ref's shader stages), one framebuffer
+// per sample pass. PathDevice runs every draw through the driver: each
 // scene draw becomes pipe state objects (shaders, vertex elements, a vertex,
 // an index and a constant buffer, depth/stencil/alpha, blend, rasterizer,
 // samplers and views of textures whose mip chain pipe.Context.GenerateMipmap
@@ -77,10 +80,12 @@
 //
 // # Performance
 //
-// Programs run with 64-lane vertex and fragment warps (ref/program's widest),
-// which amortise the executor's per-instruction dispatch. Per frame, Draw
-// clears the target and calls ref.Draw once per draw and sample pass; nothing
-// is compiled, uploaded or allocated per pixel. The counters of Options.Stats
+// The driver links programs with 64-lane vertex and fragment warps
+// (ref/program's widest), which amortise the executor's per-instruction
+// dispatch. Per frame, Draw clears each sample pass's framebuffer and calls
+// pipe.Context.DrawVBO once per draw and pass, which loads the attachments
+// into a ref target, lays the vertex buffer out as the program's input words
+// and runs ref.Draw; nothing is compiled or uploaded per frame. The counters of Options.Stats
 // and Options.Heatmap wrap the shader stages and are off by default (they
 // also hide ref's fast paths: the programs' varying-use and helper-free
 // declarations). ref steps integer edge functions quad to quad, interpolates

@@ -71,8 +71,10 @@ func (p *pipeDraw) setUniforms(words []uint32) error {
 	return p.cbuf.Write(0, p.ubytes)
 }
 
-// newPipeDraw makes draw d of the scene into pipe state objects on c.
-func (r *Renderer) newPipeDraw(c *pipe.Context, d *drawObj, sd *scene.Draw, texs map[*scene.Texture]*pipeTexture) (*pipeDraw, error) {
+// newPipeDraw makes draw d of the scene into pipe state objects on c. With
+// countWritten the draw's stencil test counts the fragments passing the depth
+// test (always, INCR on pass) for the reference path's counters.
+func (r *Renderer) newPipeDraw(c *pipe.Context, d *drawObj, sd *scene.Draw, texs map[*scene.Texture]*pipeTexture, countWritten bool) (*pipeDraw, error) {
 	s := c.Screen()
 	p := &pipeDraw{}
 	var err error
@@ -146,8 +148,12 @@ func (r *Renderer) newPipeDraw(c *pipe.Context, d *drawObj, sd *scene.Draw, texs
 	}
 
 	ps := &sd.State
-	if p.dsa, err = c.CreateDSAState(pipe.DepthStencilAlphaState{DepthEnabled: ps.DepthTest,
-		DepthWrite: ps.DepthWrite, DepthFunc: pipe.CompareFunc(ps.DepthFunc & 7)}); err != nil {
+	dsa := pipe.DepthStencilAlphaState{DepthEnabled: ps.DepthTest, DepthWrite: ps.DepthWrite, DepthFunc: pipe.CompareFunc(ps.DepthFunc & 7)}
+	if countWritten {
+		dsa.Stencil[0] = pipe.StencilState{Enabled: true, Func: pipe.FuncAlways, FailOp: pipe.StencilKeep,
+			ZFailOp: pipe.StencilKeep, ZPassOp: pipe.StencilIncr, ValueMask: 0xFF, WriteMask: 0xFF}
+	}
+	if p.dsa, err = c.CreateDSAState(dsa); err != nil {
 		return nil, err
 	}
 	bs := pipe.BlendState{}
