@@ -323,7 +323,7 @@ func (c *Context) counting() bool {
 // query adds the samples that pass the depth test (counted in a scratch
 // stencil plane seeded with the draw's depth, INCR_WRAP on pass, so at most 255
 // per pixel and draw), primitives generated adds the primitives assembled.
-func (c *Context) countSamples(t *ref.Target, s *ref.State, in ref.VertexInput, p ref.DrawParams, prims uint64) error {
+func (c *Context) countSamples(ctx context.Context, t *ref.Target, s *ref.State, in ref.VertexInput, p ref.DrawParams, prims uint64) error {
 	c.mu.Lock()
 	var occ bool
 	for q := range c.queries {
@@ -356,14 +356,14 @@ func (c *Context) countSamples(t *ref.Target, s *ref.State, in ref.VertexInput, 
 			Fail: ref.StencilKeep, DepthFail: ref.StencilKeep, Pass: ref.StencilIncrWrap}
 		cs.StencilFront, cs.StencilBack = face, face
 		cs.Depth.Write = false
-		if err := ref.Draw(context.Background(), ct, &cs, in, p); err != nil {
+		if err := ref.Draw(ctx, ct, &cs, in, p); err != nil {
 			return err
 		}
 		for i := 0; i+4 <= len(ct.DepthStencil.Data); i += 4 {
 			samples += uint64(ct.DepthStencil.Data[i])
 		}
 	}
-	if err := ref.Draw(context.Background(), t, s, in, p); err != nil {
+	if err := ref.Draw(ctx, t, s, in, p); err != nil {
 		return err
 	}
 	c.mu.Lock()

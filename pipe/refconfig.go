@@ -1,6 +1,7 @@
 package pipe
 
 import (
+	"context"
 	"runtime"
 
 	"vortexgfx/ref"
@@ -13,6 +14,9 @@ import (
 // renderer runs a draw, never what it draws. spec: vortexpipe §5.2 (the CPU
 // renderer is the oracle and runs the same compiled shaders)
 type ReferenceConfig struct {
+	// Context, when set, cancels reference draws (ref.Draw returns its
+	// error); the default is never.
+	Context context.Context
 	// Workers is the fragment worker count (0: runtime.NumCPU()).
 	Workers int
 	// Stages, when set, returns the stages a reference draw runs in place of
@@ -29,8 +33,8 @@ func (c *Context) SetReferenceConfig(rc ReferenceConfig) {
 }
 
 // applyReferenceConfig puts the context's reference configuration on a draw's
-// state.
-func (c *Context) applyReferenceConfig(s *ref.State) {
+// state and returns the context the draw runs under.
+func (c *Context) applyReferenceConfig(s *ref.State) context.Context {
 	c.mu.Lock()
 	rc := c.refConf
 	c.mu.Unlock()
@@ -41,4 +45,8 @@ func (c *Context) applyReferenceConfig(s *ref.State) {
 	if rc.Stages != nil {
 		s.Vertex, s.Fragment = rc.Stages(s.Vertex, s.Fragment)
 	}
+	if rc.Context != nil {
+		return rc.Context
+	}
+	return context.Background()
 }

@@ -1,7 +1,6 @@
 package pipe
 
 import (
-	"context"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -476,7 +475,7 @@ func (c *Context) drawReference(st *BoundState, l *linked, info *DrawInfo, d Dir
 	if err != nil {
 		return err
 	}
-	c.applyReferenceConfig(&s)
+	ctx := c.applyReferenceConfig(&s)
 	t, err := c.refTarget(&st.FB)
 	if err != nil {
 		return err
@@ -490,9 +489,9 @@ func (c *Context) drawReference(st *BoundState, l *linked, info *DrawInfo, d Dir
 	l.mu.Lock()
 	copy(l.prog.Uniforms, uniforms)
 	if c.counting() {
-		err = c.countSamples(t, &s, in, p, primCount(info, d, idx))
+		err = c.countSamples(ctx, t, &s, in, p, primCount(info, d, idx))
 	} else {
-		err = ref.Draw(context.Background(), t, &s, in, p)
+		err = ref.Draw(ctx, t, &s, in, p)
 	}
 	l.mu.Unlock()
 	if err != nil {

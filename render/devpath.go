@@ -1,7 +1,6 @@
 package render
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"image"
@@ -171,7 +170,7 @@ func (r *Renderer) routeDraw(c *pipe.Context, dr *deviceRun, i int, d *drawObj, 
 
 // drawDevice renders one frame through the pipe context: clear, then each
 // draw with this frame's uniform words, then the read-back.
-func (r *Renderer) drawDevice(ctx context.Context) error {
+func (r *Renderer) drawDevice() error {
 	desc := r.desc
 	c := r.dev.ctx
 	if err := c.Clear(pipe.ClearColor0|pipe.ClearDepth|pipe.ClearStencil, desc.ClearColor, desc.ClearDepth, desc.ClearStencil); err != nil {

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -75,7 +76,7 @@ func passViewport(w, h int, off [2]float32) pipe.Viewport {
 // drawReference renders one frame on the reference path: for each sample pass
 // it clears colour, depth and stencil to the scene's values and runs every
 // draw, then reads the passes' colour back.
-func (r *Renderer) drawReference(frame int) error {
+func (r *Renderer) drawReference(ctx context.Context, frame int) error {
 	desc, rr := r.desc, r.ref
 	c := rr.ctx
 	for si, fb := range rr.passes {
@@ -87,7 +88,7 @@ func (r *Renderer) drawReference(frame int) error {
 			return fmt.Errorf("render: clear: %w", err)
 		}
 		for di, d := range r.draws {
-			if err := r.refDraw(d, rr.draws[di], &r.stats.Draws[di]); err != nil {
+			if err := r.refDraw(ctx, d, rr.draws[di], &r.stats.Draws[di]); err != nil {
 				return fmt.Errorf("render: frame %d: draw %d (%s): %w", frame, di, d.name, err)
 			}
 		}
@@ -102,7 +103,7 @@ func (r *Renderer) drawReference(frame int) error {
 // stencil attachment, cleared before the draw, counts the fragments that pass
 // the depth test (the draw's DSA increments it), the wrapped stages the
 // vertices transformed and the fragments shaded.
-func (r *Renderer) refDraw(d *drawObj, pd *pipeDraw, ds *DrawStats) error {
+func (r *Renderer) refDraw(ctx context.Context, d *drawObj, pd *pipeDraw, ds *DrawStats) error {
 	c := r.ref.ctx
 	if err := pd.bind(c); err != nil {
 		return err
@@ -115,7 +116,7 @@ func (r *Renderer) refDraw(d *drawObj, pd *pipeDraw, ds *DrawStats) error {
 			return err
 		}
 	}
-	rc := pipe.ReferenceConfig{Workers: r.opts.Workers}
+	rc := pipe.ReferenceConfig{Context: ctx, Workers: r.opts.Workers}
 	if r.opts.Stats || r.opts.Heatmap {
 		rc.Stages = func(vs ref.VertexShader, fs ref.FragmentShader) (ref.VertexShader, ref.FragmentShader) {
 			if d.fcount == nil || d.fcount.inner != fs {

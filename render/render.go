@@ -189,14 +189,14 @@ func (r *Renderer) Draw(ctx context.Context, frame int) error {
 	}
 	start := time.Now()
 	if r.dev != nil {
-		if err := r.drawDevice(ctx); err != nil {
+		if err := r.drawDevice(); err != nil {
 			return fmt.Errorf("render: frame %d: %w", frame, err)
 		}
 		r.stats.Frames++
 		r.stats.Elapsed += time.Since(start)
 		return nil
 	}
-	if err := r.drawReference(frame); err != nil {
+	if err := r.drawReference(ctx, frame); err != nil {
 		return err
 	}
 	r.stats.Frames++
