@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 
+	"vortexgfx/shader"
 	"vortexgfx/shader/glsl"
-	"vortexgfx/shader/lower"
 )
 
 // ErrUnsupported is a program the device path does not run (the message says
@@ -19,8 +19,9 @@ type Source struct {
 }
 
 // Compile compiles GLSL compute shader source (#version 430 / 310 es and later)
-// and makes it resident on d. Errors from the front end are ast.ErrorList values
-// that print as "name:line:col: error: message". spec: vortexpipe §2.2 (the
+// and makes it resident on d. Errors from the compiler are *shader.Error values
+// that print as "name:line:col: error: message" (errors.As finds the front end's
+// ast.ErrorList). spec: vortexpipe §2.2 (the
 // compute stage becomes kernel_main, one thread per work-item), §2.5
 func (d *Device) Compile(name, src string) (*Program, error) {
 	return d.CompileWith([]Source{{Name: name, Text: src}}, glsl.Options{})
@@ -32,31 +33,24 @@ func (d *Device) CompileWith(srcs []Source, opts glsl.Options) (*Program, error)
 	if len(srcs) == 0 {
 		return nil, fmt.Errorf("compute: no shader source")
 	}
-	shaders := make([]*glsl.Shader, len(srcs))
+	ss := make([]shader.Source, len(srcs))
 	for i, s := range srcs {
-		sh, err := glsl.Compile(s.Name, s.Text, glsl.Compute, opts)
-		if err != nil {
-			return nil, err
-		}
-		shaders[i] = sh
+		ss[i] = shader.Source{Name: s.Name, Stage: glsl.Compute, Text: s.Text, Options: opts}
 	}
-	lp, err := glsl.LinkShaders(shaders...)
+	cp, err := shader.Compile(ss...)
 	if err != nil {
 		return nil, err
 	}
-	return d.LoadLinked(srcs[0].Name, lp)
+	return d.LoadCompiled(srcs[0].Name, cp)
 }
 
-// LoadLinked lowers a linked compute program and makes it resident on d.
+// LoadCompiled makes a compiled compute program (shader.Compile) resident on d.
 // Uniform initialisers become the initial uniform words, and uniforms can be
 // set by their GL names (SetUniformValue).
-func (d *Device) LoadLinked(name string, lp *glsl.Program) (*Program, error) {
+func (d *Device) LoadCompiled(name string, cp *shader.Program) (*Program, error) {
+	lp, lo := cp.Linked, cp.IR
 	if lp == nil || lp.Compute == nil {
 		return nil, fmt.Errorf("compute: %s: the link has no compute stage", name)
-	}
-	lo, err := lower.Lower(lp)
-	if err != nil {
-		return nil, err
 	}
 	if lo.CS == nil {
 		return nil, fmt.Errorf("compute: %s: lowering produced no compute program", name)

@@ -1,6 +1,6 @@
-// Package compute runs GLSL compute shaders on the device model: the host API of
-// issue 9 in the shape of vortexpipe's compute path (launch_grid,
-// *_compute_state, descriptor binding).
+// Package compute runs GLSL compute shaders on the device model: a host API in
+// the shape of vortexpipe's compute path (launch_grid, *_compute_state,
+// descriptor binding; spec: vortexpipe-driver.md §1.3, §2.5).
 //
 // # Host API
 //

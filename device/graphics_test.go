@@ -10,7 +10,8 @@ import (
 	"vortexgfx/config"
 	"vortexgfx/device"
 	"vortexgfx/device/mem"
-	"vortexgfx/gfx"
+	"vortexgfx/gfx/draw3d"
+	"vortexgfx/gfx/frontend"
 )
 
 // TestGraphicsStateOneCopy: the bus latches the units' registers into their own
@@ -80,14 +81,17 @@ func kickFrame(t *testing.T, cfg config.Config) ([]byte, device.GraphicsStats, *
 	return img, gs, d
 }
 
-// kickWith runs the frame with fs (nil: gfx's draw3d kernel) as the fragment
+// kickWith runs the frame with fs (nil: the draw3d fragment kernel) as the fragment
 // kernel and extra DCR writes after the draw's own.
 func kickWith(t *testing.T, cfg config.Config, fs device.Kernel, extra [][2]uint32) ([]byte, device.GraphicsStats, *device.Device, error) {
 	t.Helper()
 	const W = 32
 	m := mem.NewDevice(0x1000_0000, 1<<24)
 	lib := device.NewLibrary()
-	if err := gfx.RegisterKernels(lib); err != nil {
+	if err := frontend.RegisterKernels(lib); err != nil {
+		t.Fatal(err)
+	}
+	if err := draw3d.RegisterKernels(lib); err != nil {
 		t.Fatal(err)
 	}
 	if fs != nil {
@@ -101,7 +105,7 @@ func kickWith(t *testing.T, cfg config.Config, fs device.Kernel, extra [][2]uint
 	}
 	t.Cleanup(func() { d.Close() })
 	d.EnableGraphics(m, nil)
-	img, err := gfx.FragImage()
+	img, err := draw3d.FragImage()
 	if fs != nil {
 		img, err = abi.EncodeKernelImage([]abi.KernelImageEntry{abi.LibraryEntry("main", "test.fs")})
 	}
@@ -109,12 +113,12 @@ func kickWith(t *testing.T, cfg config.Config, fs device.Kernel, extra [][2]uint
 		t.Fatal(err)
 	}
 	ents, _ := abi.DecodeKernelImage(img)
-	verts := []gfx.SetupVertex{
+	verts := []frontend.Vertex{
 		{Pos: [4]float32{-1, -1, 0.5, 1}, Color: [4]float32{1, 0, 0, 1}},
 		{Pos: [4]float32{1, -1, 0.5, 1}, Color: [4]float32{0, 1, 0, 1}},
 		{Pos: [4]float32{-1, 1, 0.5, 1}, Color: [4]float32{0, 0, 1, 1}},
 	}
-	b, err := gfx.Binning(verts, [][3]uint32{{0, 1, 2}}, W, W, 0, 1, 7, gfx.PlanesGrx)
+	b, err := frontend.Binning(verts, [][3]uint32{{0, 1, 2}}, W, W, 0, 1, 7, frontend.PlanesGrx)
 	if err != nil {
 		t.Fatal(err)
 	}

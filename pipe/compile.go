@@ -7,18 +7,19 @@ import (
 	"strings"
 	"sync"
 
-	"vortexgfx/gfx"
+	"vortexgfx/gfx/shaderdev"
 	"vortexgfx/ref/program"
+	"vortexgfx/shader"
 	"vortexgfx/shader/glsl"
 	"vortexgfx/shader/ir"
-	"vortexgfx/shader/lower"
 )
 
-// compiledStage is a shader CSO's checked GLSL and the facts its own lowering
-// gives (the interface the routing gates read).
+// compiledStage is a shader CSO's source, which compiled, and the IR of its own
+// lowering (whose interface the routing gates read). The link compiles the
+// pair's sources together through the same door.
 type compiledStage struct {
-	shader *glsl.Shader
-	ir     *ir.Program
+	src shader.Source
+	ir  *ir.Program
 }
 
 // compileStage compiles one stage and derives its ShaderInfo from the compiler's
@@ -34,14 +35,16 @@ func compileStage(d ShaderDesc) (*compiledStage, ShaderInfo, error) {
 	if name == "" {
 		name = what + ".glsl"
 	}
-	sh, err := glsl.Compile(name, d.GLSL, stage, d.Options)
+	src := shader.Source{Name: name, Stage: stage, Text: d.GLSL, Options: d.Options}
+	cp, err := shader.Compile(src)
 	if err != nil {
-		return nil, ShaderInfo{}, fmt.Errorf("pipe: %s shader %s: compile: %w", what, name, err)
+		step := "lower" // the link of one stage on its own, or its lowering
+		if e, ok := err.(*shader.Error); ok && e.Phase == shader.PhaseCompile {
+			step = "compile"
+		}
+		return nil, ShaderInfo{}, fmt.Errorf("pipe: %s shader %s: %s: %w", what, name, step, unwrap(err))
 	}
-	p, err := lower.CompileStage(name, d.GLSL, stage, d.Options)
-	if err != nil {
-		return nil, ShaderInfo{}, fmt.Errorf("pipe: %s shader %s: lower: %w", what, name, err)
-	}
+	p := cp.Stage(stage)
 	var info ShaderInfo
 	info.Compiled = true
 	if d.Stage == StageVertex {
@@ -82,7 +85,7 @@ func compileStage(d ShaderDesc) (*compiledStage, ShaderInfo, error) {
 		info.Discards = usesDiscard(p)
 		info.TexOps = texOps(p)
 	}
-	return &compiledStage{shader: sh, ir: p}, info, nil
+	return &compiledStage{src: src, ir: p}, info, nil
 }
 
 // usesDiscard reports whether any code of p discards or demotes.
@@ -185,7 +188,7 @@ type programCache struct {
 	n     int
 	// release unloads a device program whose variant left its cache or whose
 	// pair was dropped (the screen's device backend).
-	release func(*gfx.ShaderProgram)
+	release func(*shaderdev.Program)
 }
 
 // ErrLink wraps a link failure of a (VS, FS) pair. spec: vortexpipe §2.3.2
@@ -203,13 +206,18 @@ func (c *programCache) link(vs, fs *Shader) (*linked, error) {
 	if vs.stage == nil || fs.stage == nil {
 		return nil, fmt.Errorf("%w: %s + %s: a shader without compiled GLSL", ErrLink, vs.name(), fs.name())
 	}
-	lp, err := glsl.Link(vs.stage.shader, fs.stage.shader)
+	// Both sources compiled on their own already, so only the link or the
+	// lowering of the pair can fail here.
+	cp, err := shader.Compile(vs.stage.src, fs.stage.src)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s + %s: %w", ErrLink, vs.name(), fs.name(), err)
+		if e, ok := err.(*shader.Error); ok && e.Phase == shader.PhaseLower {
+			return nil, fmt.Errorf("%w: %s + %s: lower: %w", ErrLink, vs.name(), fs.name(), e.Err)
+		}
+		return nil, fmt.Errorf("%w: %s + %s: %w", ErrLink, vs.name(), fs.name(), unwrap(err))
 	}
 	// The widest warps (64 lanes) amortise the reference executor's
 	// per-instruction dispatch (measured on the bench scene by render).
-	p, err := program.New(lp, program.Config{VertexWidth: 64, FragmentWidth: 64})
+	p, err := program.New(cp, program.Config{VertexWidth: 64, FragmentWidth: 64})
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s + %s: lower: %w", ErrLink, vs.name(), fs.name(), err)
 	}
@@ -236,11 +244,11 @@ func (c *programCache) link(vs, fs *Shader) (*linked, error) {
 	l.name = fmt.Sprintf("pipe.prog%d", c.n)
 	ir := p.IR
 	// The device program is the same for every key (the key rides each
-	// draw as gfx.ShaderDraw.Key); the cache bounds and counts the variants.
+	// draw as shaderdev.Draw.Key); the cache bounds and counts the variants.
 	l.variants = NewVariantCache(func(key VariantKey) (any, error) {
-		return gfx.NewShaderProgram(fmt.Sprintf("%s.v%x", l.name, variantBits(key)), ir)
+		return shaderdev.NewProgram(fmt.Sprintf("%s.v%x", l.name, variantBits(key)), ir)
 	}, func(_ VariantKey, p any) {
-		if sp, ok := p.(*gfx.ShaderProgram); ok && c.release != nil {
+		if sp, ok := p.(*shaderdev.Program); ok && c.release != nil {
 			c.release(sp)
 		}
 	})
@@ -267,7 +275,7 @@ func (c *programCache) drop(s *Shader) {
 		if k[0] == s || k[1] == s {
 			delete(c.pairs, k)
 			for _, p := range l.variants.programs() {
-				if sp, ok := p.(*gfx.ShaderProgram); ok && c.release != nil {
+				if sp, ok := p.(*shaderdev.Program); ok && c.release != nil {
 					c.release(sp)
 				}
 			}
@@ -285,7 +293,16 @@ func (s *Shader) name() string {
 
 // routeErr reports whether err is a device-route refusal of the program.
 func routeErr(err error) bool {
-	return errors.Is(err, gfx.ErrShaderRoute)
+	return errors.Is(err, shaderdev.ErrRoute)
+}
+
+// unwrap returns the compiler step's own error from a shader.Compile failure,
+// so the chain a caller inspects is what it was before the door existed.
+func unwrap(err error) error {
+	if e, ok := err.(*shader.Error); ok {
+		return e.Err
+	}
+	return err
 }
 
 // trimErr shortens a compiler error to its first line for a routing detail.

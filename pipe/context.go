@@ -5,7 +5,7 @@ import (
 	"sort"
 	"sync"
 
-	"vortexgfx/gfx"
+	"vortexgfx/gfx/session"
 	"vortexgfx/ref/format"
 )
 
@@ -132,13 +132,13 @@ type Context struct {
 	refConf ReferenceConfig
 	stats   Stats
 	// device counters: the last device draw's, and CP cycles of all of them
-	devStats gfx.DeviceDrawStats
+	devStats session.DrawStats
 	cpCycles uint64
 }
 
 // LastDeviceDraw returns the counters of the context's last device draw,
 // including where its units ran. spec: vortexpipe §2.3.3, §3.2
-func (c *Context) LastDeviceDraw() gfx.DeviceDrawStats {
+func (c *Context) LastDeviceDraw() session.DrawStats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.devStats
@@ -169,8 +169,8 @@ func (c *Context) Screen() *Screen { return c.screen }
 // Options returns the effective options.
 func (c *Context) Options() Options { return c.opts }
 
-// CreateShaderState compiles a shader CSO's GLSL (package shader/glsl, lowered
-// by shader/lower) and fills Desc.Info from the compiler, so routing gates on what
+// CreateShaderState compiles a shader CSO's GLSL (shader.Compile, to verified
+// IR) and fills Desc.Info from the compiler, so routing gates on what
 // the shader really uses; a compile error names the shader and carries the
 // compiler's message. The (VS, FS) pair is linked lazily at the first draw that
 // binds it. A fragment shader also gets a variant cache compiling through

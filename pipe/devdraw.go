@@ -6,12 +6,13 @@ import (
 
 	"vortexgfx/abi"
 	"vortexgfx/device/swom"
-	"vortexgfx/gfx"
+	"vortexgfx/gfx/frontend"
+	"vortexgfx/gfx/shaderdev"
 	"vortexgfx/ref/format"
 	"vortexgfx/shader/ir"
 )
 
-// The device path: one direct draw through gfx.ShaderDevice — the compiled VS
+// The device path: one direct draw through shaderdev.Device — the compiled VS
 // as the front end's stage 0, setup/binning on the cores, RASTER, the FS wrapper
 // and the OM — with vertex, index and texture data resident across frames.
 // spec: vortexpipe §3.2–§3.4
@@ -31,20 +32,20 @@ type attrPlan struct {
 // the device, returning the device program and nothing, or the reasons the draw
 // goes to the reference renderer instead. spec: vortexpipe §1.5.1 (a gated
 // fallback names its reason)
-func (c *Context) deviceGates(st *BoundState, l *linked, key VariantKey, info *DrawInfo) (*gfx.ShaderProgram, []attrPlan, []Reason, error) {
+func (c *Context) deviceGates(st *BoundState, l *linked, key VariantKey, info *DrawInfo) (*shaderdev.Program, []attrPlan, []Reason, error) {
 	var gates []Reason
 	gate := func(format string, a ...any) {
 		gates = append(gates, Reason{GateDeviceBackend, fmt.Sprintf(format, a...)})
 	}
 	pv, err := l.variants.Get(key)
-	var sp *gfx.ShaderProgram
+	var sp *shaderdev.Program
 	switch {
 	case err != nil && routeErr(err):
 		gate("program: %s", trimErr(err))
 	case err != nil:
 		return nil, nil, nil, err
 	default:
-		sp = pv.(*gfx.ShaderProgram)
+		sp = pv.(*shaderdev.Program)
 	}
 	fb := &st.FB
 	if conf, why := targetConfig(fb); why != "" {
@@ -73,8 +74,9 @@ func (c *Context) deviceGates(st *BoundState, l *linked, key VariantKey, info *D
 			gate("scissor rectangle inside the framebuffer")
 		}
 	}
-	// A program that declares samplers but samples none (gfx's Textured) binds
-	// no textures: nothing needs a texture at their units.
+	// A program that declares samplers but samples none
+	// (shaderdev.Program.Textured) binds no textures: nothing needs a
+	// texture at their units.
 	if sp != nil && sp.Textured() {
 		for _, b := range sp.Samplers() {
 			unit := l.unitOf(b.Name)
@@ -109,7 +111,7 @@ func (l *linked) unitOf(name string) int {
 // attribPlans matches the device program's attributes with the bound vertex
 // elements: an attribute with layout(location = L) reads element L, one without
 // reads the element at its index among the program's attributes.
-func (c *Context) attribPlans(st *BoundState, l *linked, sp *gfx.ShaderProgram) ([]attrPlan, error) {
+func (c *Context) attribPlans(st *BoundState, l *linked, sp *shaderdev.Program) ([]attrPlan, error) {
 	ve := st.VElems
 	var out []attrPlan
 	for _, s := range sp.Attributes() {
@@ -150,11 +152,11 @@ func (c *Context) attribPlans(st *BoundState, l *linked, sp *gfx.ShaderProgram) 
 // deviceCull maps the rasterizer's cull face and winding onto setup_k's: setup's
 // window y points up and it calls a clockwise triangle back-facing, so with
 // counter-clockwise front faces the API's back faces are setup's.
-func deviceCull(r *Rasterizer) gfx.CullMode {
+func deviceCull(r *Rasterizer) frontend.CullMode {
 	if r == nil {
-		return gfx.CullNone
+		return frontend.CullNone
 	}
-	back, front := gfx.CullBack, gfx.CullFront
+	back, front := frontend.CullBack, frontend.CullFront
 	if !r.State.FrontCCW {
 		back, front = front, back
 	}
@@ -164,11 +166,11 @@ func deviceCull(r *Rasterizer) gfx.CullMode {
 	case CullFront:
 		return front
 	}
-	return gfx.CullNone
+	return frontend.CullNone
 }
 
 // drawDevice runs one direct draw on the device.
-func (c *Context) drawDevice(st *BoundState, l *linked, sp *gfx.ShaderProgram, attrs []attrPlan, info *DrawInfo, p *PlannedDraw, uniforms []uint32) error {
+func (c *Context) drawDevice(st *BoundState, l *linked, sp *shaderdev.Program, attrs []attrPlan, info *DrawInfo, p *PlannedDraw, uniforms []uint32) error {
 	d := p.Draw
 	s := c.screen
 	be := &s.be
@@ -189,7 +191,7 @@ func (c *Context) drawDevice(st *BoundState, l *linked, sp *gfx.ShaderProgram, a
 	if err := be.loadTargets(fb); err != nil {
 		return err
 	}
-	dr := &gfx.ShaderDraw{Program: sp, Instances: int(d.InstanceCount), BaseInstance: d.StartInstance,
+	dr := &shaderdev.Draw{Program: sp, Instances: int(d.InstanceCount), BaseInstance: d.StartInstance,
 		BaseVertex: d.BaseVertex, Uniforms: uniforms, Cull: deviceCull(st.Rast)}
 	// Indices: the resident index buffer when it already is a u32 list, else
 	// the translated list; a non-indexed list draws vertices from Start.
@@ -239,10 +241,9 @@ func (c *Context) drawDevice(st *BoundState, l *linked, sp *gfx.ShaderProgram, a
 		}
 		dr.Attribs = append(dr.Attribs, b)
 	}
-	ms := mergeState(st)
-	dr.Merge = &ms
+	dr.Merge = mergeState(st)
 	k := p.Decision.Key
-	dr.Key = gfx.Variant{SWTex: k.SWTex, SWOM: k.SWOM, SWRaster: k.SWRaster}
+	dr.Key = shaderdev.Variant{SWTex: k.SWTex, SWOM: k.SWOM, SWRaster: k.SWRaster}
 	if !conf.dflt {
 		// The planes are the attachments' own formats: the key's sample count
 		// and byte orders are theirs. (The default planes are A8R8G8B8 whatever
@@ -289,14 +290,14 @@ func (c *Context) drawDevice(st *BoundState, l *linked, sp *gfx.ShaderProgram, a
 
 // attribBinding binds one attribute: the resident vertex buffer, or converted
 // words for [0, nverts) vertices (per-vertex) or [0, ninst) instance elements.
-func (c *Context) attribBinding(a attrPlan, nverts, ninst int) (gfx.AttribBinding, error) {
+func (c *Context) attribBinding(a attrPlan, nverts, ninst int) (shaderdev.AttribBinding, error) {
 	vb := a.vb
 	if a.direct {
 		buf, at, err := c.screen.res.ResolveBuffer(vb.Buffer, 0, uint64(vb.Buffer.Size()))
 		if err != nil {
-			return gfx.AttribBinding{}, err
+			return shaderdev.AttribBinding{}, err
 		}
-		return gfx.AttribBinding{Buffer: buf, Offset: at + uint64(vb.Offset) + uint64(a.el.SrcOffset),
+		return shaderdev.AttribBinding{Buffer: buf, Offset: at + uint64(vb.Offset) + uint64(a.el.SrcOffset),
 			Stride: uint64(vb.Stride), Divisor: uint64(a.el.InstanceDivisor)}, nil
 	}
 	n := nverts
@@ -322,7 +323,7 @@ func (c *Context) attribBinding(a attrPlan, nverts, ninst int) (gfx.AttribBindin
 			}
 		}
 	}
-	return gfx.AttribBinding{Data: out, Stride: uint64(4 * words), Divisor: uint64(a.el.InstanceDivisor)}, nil
+	return shaderdev.AttribBinding{Data: out, Stride: uint64(4 * words), Divisor: uint64(a.el.InstanceDivisor)}, nil
 }
 
 // vbufOf returns the vertex buffer an element reads.
@@ -356,18 +357,18 @@ func readRaw(r *Resource, off int64, p []byte) {
 // chain); any other — or any under a variant key with software TEX — to the
 // software sampler (device/swtex) with all its levels and the full sampler
 // state. The caller holds d.mu. spec: vortexpipe §3.6
-func (d *devScreen) texture(v *SamplerView, sm *Sampler, swTex bool) (gfx.ShaderTexture, error) {
+func (d *devScreen) texture(v *SamplerView, sm *Sampler, swTex bool) (shaderdev.Texture, error) {
 	r := v.Texture
 	desc := r.desc
 	if d.hostStale && d.fb.holds(r) {
 		if err := d.readBack(); err != nil {
-			return gfx.ShaderTexture{}, err
+			return shaderdev.Texture{}, err
 		}
 	}
 	if swTex || !ffTexture(v, sm) {
 		return d.swTexture(v, sm)
 	}
-	t := gfx.ShaderTexture{Width: uint32(desc.Width), Height: uint32(desc.Height), Mip: gfx.MipNone,
+	t := shaderdev.Texture{Width: uint32(desc.Width), Height: uint32(desc.Height), Mip: shaderdev.MipNone,
 		WrapU: abi.WrapRepeat, WrapV: abi.WrapRepeat}
 	if sm != nil {
 		t.Bilinear = sm.State.MagFilter == FilterLinear
@@ -397,12 +398,13 @@ func (d *devScreen) texture(v *SamplerView, sm *Sampler, swTex bool) (gfx.Shader
 		}
 	}
 	t.Pixels = px
-	if t.Mip != gfx.MipNone {
-		// A generated chain binds level 0 with the draw, and gfx builds the
-		// chain for it: a resident chain is sampled differently where the
-		// draw's TEX runs in software (gfx describes the resident FF chain to
-		// the software sampler instead of laying the texture out itself),
-		// which would change the images of mipmapped draws under 4x MSAA.
+	if t.Mip != shaderdev.MipNone {
+		// A generated chain binds level 0 with the draw, and shaderdev
+		// builds the chain for it: a resident chain is sampled differently
+		// where the draw's TEX runs in software (shaderdev describes the
+		// resident FF chain to the software sampler instead of laying the
+		// texture out itself), which would change the images of mipmapped
+		// draws under 4x MSAA.
 		return t, nil
 	}
 	dt, err := d.sd.UploadTexture(&t)
@@ -450,18 +452,18 @@ func ffTexture(v *SamplerView, sm *Sampler) bool {
 
 // swTexture binds v for the software sampler, uploading its layout once per
 // version of the texture and sampler state.
-func (d *devScreen) swTexture(v *SamplerView, sm *Sampler) (gfx.ShaderTexture, error) {
+func (d *devScreen) swTexture(v *SamplerView, sm *Sampler) (shaderdev.Texture, error) {
 	r := v.Texture
 	tex, err := d.refTex(r)
 	if err != nil {
-		return gfx.ShaderTexture{}, err
+		return shaderdev.Texture{}, err
 	}
 	smp, err := refSampler(sm, r.desc.Target == TargetRect)
 	if err != nil {
-		return gfx.ShaderTexture{}, err
+		return shaderdev.Texture{}, err
 	}
 	ver := r.versionNow()
-	t := gfx.ShaderTexture{Width: uint32(r.desc.Width), Height: uint32(r.desc.Height)}
+	t := shaderdev.Texture{Width: uint32(r.desc.Width), Height: uint32(r.desc.Height)}
 	key := swTexKey{r: r, s: smp}
 	if e := d.swTexs[key]; e != nil && e.version == ver && e.serial == r.serial {
 		t.Resident = e.dt

@@ -6,12 +6,12 @@ import (
 	"sync"
 
 	"vortexgfx/config"
-	"vortexgfx/gfx"
+	"vortexgfx/gfx/shaderdev"
 	"vortexgfx/ref/sampler"
 	"vortexgfx/runtime"
 )
 
-// devScreen is a screen's device backend: the gfx.ShaderDevice the device path
+// devScreen is a screen's device backend: the shaderdev.Device the device path
 // draws on (opened at the first device draw, sized to the framebuffer), the
 // programs and textures made resident on it, and which framebuffer surfaces its
 // targets hold. ONE framebuffer state is kept across both paths: the device's
@@ -22,11 +22,11 @@ import (
 type devScreen struct {
 	mu   sync.Mutex // serialises the device and the framebuffer state
 	cfg  config.Config
-	sd   *gfx.ShaderDevice
+	sd   *shaderdev.Device
 	conf devConf
 	// programs added to sd
-	added map[*gfx.ShaderProgram]bool
-	// resident textures: gfx's FF chain by resource, and the software
+	added map[*shaderdev.Program]bool
+	// resident textures: shaderdev's FF chain by resource, and the software
 	// sampler's layout by resource and sampler state
 	texs   map[*Resource]*devTexture
 	swTexs map[swTexKey]*devTexture
@@ -46,7 +46,7 @@ type devScreen struct {
 type devTexture struct {
 	version uint64
 	serial  uint64
-	dt      *gfx.DeviceTexture
+	dt      *shaderdev.ResidentTexture
 	w, h    uint32
 	px      []byte // level 0, A8R8G8B8
 }
@@ -194,7 +194,7 @@ func colorWord(p []byte, bgra bool) uint32 {
 // for another framebuffer geometry) it; the caller holds d.mu. The residency
 // table moves onto the device's runtime (its entries are re-uploaded on next
 // use).
-func (s *Screen) openDevice(conf devConf) (*gfx.ShaderDevice, error) {
+func (s *Screen) openDevice(conf devConf) (*shaderdev.Device, error) {
 	d := &s.be
 	if d.sd != nil && d.conf.equal(conf) {
 		return d.sd, nil
@@ -205,18 +205,18 @@ func (s *Screen) openDevice(conf devConf) (*gfx.ShaderDevice, error) {
 	if d.sd != nil {
 		d.closeDevice()
 	}
-	var sd *gfx.ShaderDevice
+	var sd *shaderdev.Device
 	var err error
 	if conf.dflt {
-		sd, err = gfx.OpenShaderDevice(d.cfg, conf.w, conf.h, nil)
+		sd, err = shaderdev.Open(d.cfg, conf.w, conf.h, nil)
 	} else {
-		sd, err = gfx.OpenShaderDeviceTargets(d.cfg, conf.w, conf.h, conf.tc, nil)
+		sd, err = shaderdev.OpenTargets(d.cfg, conf.w, conf.h, conf.tc, nil)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("pipe: open the device for a %dx%d framebuffer: %w", conf.w, conf.h, err)
 	}
 	d.sd, d.conf = sd, conf
-	d.added = map[*gfx.ShaderProgram]bool{}
+	d.added = map[*shaderdev.Program]bool{}
 	d.fb = devFB{}
 	s.res.rebind(sd.Runtime())
 	return sd, nil
@@ -240,7 +240,7 @@ func (d *devScreen) closeDevice() {
 }
 
 // addProgram makes p drawable on the device; the caller holds d.mu.
-func (d *devScreen) addProgram(p *gfx.ShaderProgram) error {
+func (d *devScreen) addProgram(p *shaderdev.Program) error {
 	if d.added[p] {
 		return nil
 	}
@@ -252,7 +252,7 @@ func (d *devScreen) addProgram(p *gfx.ShaderProgram) error {
 }
 
 // removeProgram unloads p from the device if it was made resident there.
-func (d *devScreen) removeProgram(p *gfx.ShaderProgram) {
+func (d *devScreen) removeProgram(p *shaderdev.Program) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.sd != nil && d.added[p] {

@@ -7,7 +7,7 @@ import (
 
 	"vortexgfx/abi"
 	"vortexgfx/device/swom"
-	"vortexgfx/gfx"
+	"vortexgfx/gfx/shaderdev"
 	"vortexgfx/ref/format"
 )
 
@@ -16,7 +16,7 @@ import (
 // device's default planes (A8R8G8B8 and the OM's D24S8 word), which the host
 // can load with any contents. Any other framebuffer — several attachments,
 // sRGB/R8/RG8/float/integer colour, D16/D32F/S8 depth, 4x MSAA — gets planes of
-// its own formats (gfx.TargetConfig), which the driver fills with a clear when
+// its own formats (shaderdev.TargetConfig), which the driver fills with a clear when
 // the attachment's contents are a recorded clear value and seeds with the
 // contents otherwise (one sample per pixel, so a multisample attachment whose
 // samples differ within a pixel cannot be reloaded).
@@ -26,7 +26,7 @@ import (
 type devConf struct {
 	w, h int
 	dflt bool // the default planes (word-loadable)
-	tc   gfx.TargetConfig
+	tc   shaderdev.TargetConfig
 }
 
 func (a devConf) equal(b devConf) bool {
@@ -60,7 +60,7 @@ func targetConfig(fb *Framebuffer) (devConf, string) {
 	if len(fb.Cbufs) > swom.MaxTargets || len(fb.Cbufs) == 0 && fb.Zsbuf == nil {
 		return c, fmt.Sprintf("%d colour attachments (the device takes 1 to %d, or none with a depth/stencil attachment)", len(fb.Cbufs), swom.MaxTargets)
 	}
-	// No colour attachment: a depth-only pass (gfx TargetConfig.NoColor).
+	// No colour attachment: a depth-only pass (shaderdev.TargetConfig.NoColor).
 	c.tc.NoColor = len(fb.Cbufs) == 0
 	for i, s := range fb.Cbufs {
 		if s == nil {
@@ -86,7 +86,7 @@ func targetConfig(fb *Framebuffer) (devConf, string) {
 	}
 	if len(c.tc.Colors) == 1 && (c.tc.Colors[0] == format.RGBA8 || c.tc.Colors[0] == format.BGRA8) && samples == 1 &&
 		(fb.Zsbuf == nil || c.tc.Depth == abi.OMDepthD24S8) {
-		c.dflt, c.tc = true, gfx.TargetConfig{}
+		c.dflt, c.tc = true, shaderdev.TargetConfig{}
 	}
 	return c, ""
 }
@@ -221,7 +221,7 @@ func seedImage(s *Surface, fb *Framebuffer) ([]byte, string) {
 // loadTargets makes the device's planes hold fb's attachments, unless they
 // already hold those surfaces at their current versions: the default planes
 // are written from the host, the others recreated from their clear values or
-// seeded with the attachments' contents (gfx WriteTarget/WriteDepthStencil).
+// seeded with the attachments' contents (shaderdev.Device.WriteTarget/WriteDepthStencil).
 // The caller holds d.mu and has opened the device for fb.
 // spec: vortexpipe §3.2
 func (d *devScreen) loadTargets(fb *Framebuffer) error {

@@ -48,7 +48,7 @@
 //	16 logic ops, RGBA write mask, BGRA8 targets   OM FF            (bgra_mask in the key)
 //	MRT up to 4                                    OM FF
 //	MRT with 5 to 8 attachments                    OM SW            RouteManyRTs
-//	depth-only pass (no colour attachment)         OM FF            (gfx TargetConfig.NoColor)
+//	depth-only pass (no colour attachment)         OM FF            (shaderdev.TargetConfig.NoColor)
 //	outputs beyond the bound attachments           dropped, as GL does, on either path
 //	MRT with depth/stencil writes                  OM SW            RouteMRTDepthWrite
 //	sRGB8A8 / R8 / RG8 / float / integer colour    OM SW            RouteColorFormat
@@ -112,18 +112,19 @@
 //
 // # Drawing
 //
-// CreateShaderState compiles a stage's GLSL (shader/glsl, lowered by
-// shader/lower) and fills ShaderInfo from the compiler; the (VS, FS) pair is
-// linked at the first draw that binds it and kept per screen with its device
+// CreateShaderState compiles a stage's GLSL (shader.Compile: front end, link
+// of the stage alone, lowering to verified IR) and fills ShaderInfo from the
+// compiler; the (VS, FS) pair is linked, through shader.Compile of both
+// sources, at the first draw that binds it and kept per screen with its device
 // program variants (at most MaxFSVariants, compiled lazily by
-// gfx.NewShaderProgram, made resident once with ShaderDevice.AddProgram).
+// shaderdev.NewProgram, made resident once with shaderdev.Device.AddProgram).
 // Context.DrawVBO plans, then runs each direct draw on the device path
-// (gfx.ShaderDevice: attribute bindings from the vertex buffers and elements,
+// (shaderdev.Device: attribute bindings from the vertex buffers and elements,
 // the resident index buffer or the translated list, uniform words from
 // SetUniform and constant buffer 0, depth/blend/cull state from the CSOs,
 // textures from the sampler views) or on the reference renderer (package ref
 // with ref/program running the same compiled program). The device draw carries
-// the whole merger state (gfx ShaderDraw.Merge: depth, two-sided stencil,
+// the whole merger state (shaderdev.Draw.Merge: depth, two-sided stencil,
 // per-target blend and write masks, logic op, alpha and depth-bounds tests,
 // dual-source factors, alpha-to-coverage/one, depth clamp) and the variant
 // key, so units routed to software run on the device. A draw
@@ -131,14 +132,14 @@
 // with GateDeviceBackend naming the part: a viewport or scissor smaller than
 // the framebuffer, a depth range of [0, 0], a 4x attachment whose samples
 // differ within a pixel when the device must reload it, a sampled sampler
-// without a texture, and whatever gfx.NewShaderProgram refuses
+// without a texture, and whatever shaderdev.NewProgram refuses
 // (Context.Where gives this whole decision without drawing). Textures the FF
 // TEX unit samples exactly (2D power-of-two RGBA8/BGRA8, one filter, no
 // mipmaps unless the chain is the one Context.GenerateMipmap made, no border
-// colour) bind level 0 for the unit (a generated chain is built by gfx with
-// each draw); every other texture, and every texture of
+// colour) bind level 0 for the unit (a generated chain is built by shaderdev
+// with each draw); every other texture, and every texture of
 // a draw whose key routes TEX to software, binds all its levels with the full
-// sampler state for the software sampler (gfx UploadRefTexture), resident per
+// sampler state for the software sampler (shaderdev.Device.UploadRefTexture), resident per
 // version of the texture and sampler state. Vertex elements whose layout is the attribute's words bind the
 // resident buffer; others are converted on the host per draw.
 //
@@ -149,9 +150,9 @@
 // uses the device's default A8R8G8B8/D24S8 planes, loaded from the host with
 // any contents; any other (several attachments, none — a depth-only pass —,
 // other formats, 4x MSAA) gets
-// planes of its own formats (gfx.TargetConfig), which are recreated from the
+// planes of its own formats (shaderdev.TargetConfig), which are recreated from the
 // attachments' recorded clear values or seeded with their contents
-// (gfx WriteTarget/WriteDepthStencil: one sample per pixel, so a 4x attachment
+// (shaderdev.Device.WriteTarget/WriteDepthStencil: one sample per pixel, so a 4x attachment
 // qualifies when its samples agree in every pixel). A device draw loads the planes unless
 // they already hold those surfaces at their current versions; host work (a
 // reference draw, a host Clear, Blit, Resource.Read/Write of an attachment,

@@ -8,7 +8,7 @@ import (
 	"image"
 	"math"
 
-	"vortexgfx/gfx"
+	"vortexgfx/gfx/shaderdev"
 	"vortexgfx/ref"
 	"vortexgfx/ref/format"
 	"vortexgfx/shader/ir"
@@ -20,7 +20,7 @@ var ErrNoProgram = errors.New("pipe: draw without a vertex and a fragment shader
 
 // DrawVBO draws (pipe_context::draw_vbo): Plan resolves indirect and multi-draws,
 // routes every direct draw and translates indices; then each direct draw runs
-// on the device (gfx.ShaderDevice: the compiled VS as the front end's stage 0,
+// on the device (shaderdev.Device: the compiled VS as the front end's stage 0,
 // RASTER, the FS wrapper, the OM, with vertex/index/texture data resident) or,
 // when a gate says so, on the reference renderer (package ref with the same
 // compiled program), both writing the one framebuffer state. Every draw is
@@ -49,7 +49,7 @@ func (c *Context) DrawVBO(info *DrawInfo) error {
 	}
 	type step struct {
 		p     *PlannedDraw
-		sp    *gfx.ShaderProgram
+		sp    *shaderdev.Program
 		attrs []attrPlan
 	}
 	steps := make([]step, 0, len(plan))

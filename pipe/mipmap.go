@@ -3,7 +3,7 @@ package pipe
 import (
 	"fmt"
 
-	"vortexgfx/gfx"
+	"vortexgfx/gfx/shaderdev"
 )
 
 // GenerateMipmap fills levels 1.. of a texture from level 0 with the reference
@@ -45,14 +45,14 @@ func generatedChain(r *Resource) bool {
 }
 
 // ffMip is the FF TEX unit's mip mode for a sampler over a generated chain.
-func ffMip(sm *Sampler) gfx.MipFilter {
+func ffMip(sm *Sampler) shaderdev.MipFilter {
 	if sm != nil {
 		switch sm.State.MipFilter {
 		case MipNearest:
-			return gfx.MipNearest
+			return shaderdev.MipNearest
 		case MipLinear:
-			return gfx.MipLinear
+			return shaderdev.MipLinear
 		}
 	}
-	return gfx.MipNone
+	return shaderdev.MipNone
 }

@@ -34,7 +34,7 @@ func (t QueryType) Occlusion() bool {
 
 // Query is a query object (pipe_query). Occlusion counters and predicates
 // count the samples that pass the depth and stencil tests: on the device the
-// software merger counts them (gfx DeviceDrawStats.SWPassed), on the reference
+// software merger counts them (session.DrawStats.SWPassed), on the reference
 // renderer a second pass counts them; primitives generated counts assembled
 // primitives, time elapsed the command-processor cycles of device draws, and a
 // timestamp the context's CP cycles so far. Pipeline statistics stay zero.

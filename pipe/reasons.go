@@ -79,7 +79,7 @@ const (
 	GateFramebufferSize
 	GateForcedReference
 	// GateDeviceBackend: Route keeps the draw on the device, but the device
-	// backend (package gfx) does not implement part of it yet; the detail
+	// backend (package gfx/shaderdev) does not implement part of it yet; the detail
 	// names the part.
 	GateDeviceBackend
 

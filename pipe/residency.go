@@ -71,8 +71,8 @@ func (t *Residency) Resolve(r *Resource, off, size uint64) (uint64, error) {
 }
 
 // ResolveBuffer is Resolve returning the entry's device buffer and the offset of
-// r's byte off inside it, for binding the buffer itself (gfx.AttribBinding.Buffer,
-// gfx.ShaderDraw.IndexBuffer). spec: vortexpipe §1.3, §3.2
+// r's byte off inside it, for binding the buffer itself (shaderdev.AttribBinding.Buffer,
+// shaderdev.Draw.IndexBuffer). spec: vortexpipe §1.3, §3.2
 func (t *Residency) ResolveBuffer(r *Resource, off, size uint64) (*runtime.Buffer, uint64, error) {
 	if t.dev == nil {
 		return nil, 0, ErrNoDevice

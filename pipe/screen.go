@@ -123,7 +123,7 @@ type Screen struct {
 
 // NewScreen opens a screen on dev, caching its capabilities; the residency
 // table starts on dev. Draws run on the device model of config.Default()
-// (gfx.ShaderDevice, opened at the first device draw), and the residency table
+// (shaderdev.Device, opened at the first device draw), and the residency table
 // then moves onto that device's runtime; use OpenScreen to choose the
 // configuration.
 func NewScreen(dev *runtime.Device, o Options) (*Screen, error) {
@@ -136,7 +136,7 @@ func NewScreen(dev *runtime.Device, o Options) (*Screen, error) {
 }
 
 // OpenScreen opens a screen for the device model configured by cfg: the caps
-// come from cfg, and the device itself (gfx.ShaderDevice on a simulated
+// come from cfg, and the device itself (shaderdev.Device on a simulated
 // Vortex) opens at the first device draw, sized to the framebuffer.
 // spec: vortexpipe §1.3 (vx_device_open once per screen)
 func OpenScreen(cfg config.Config, o Options) (*Screen, error) {

@@ -3,7 +3,7 @@ package pipe
 import "testing"
 
 // TestDrawManyVaryings: varyings beyond the 12 planes (here 7 vec4s) and flat
-// words beyond the side array's base region ride gfx's per-primitive side
+// words beyond the side array's base region ride shaderdev's per-primitive side
 // array; the draw runs on the device (STRICT) and matches the reference
 // renderer (tolerance as TestDrawDifferential). spec: vortexpipe §3.2, §3.4
 func TestDrawManyVaryings(t *testing.T) {

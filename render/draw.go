@@ -7,6 +7,7 @@ import (
 	"vortexgfx/ref"
 	"vortexgfx/ref/program"
 	"vortexgfx/scene"
+	"vortexgfx/shader"
 	"vortexgfx/shader/glsl"
 )
 
@@ -31,6 +32,25 @@ type drawObj struct {
 // (position 0, normal 1, texcoord 2).
 var attribNames = [...]string{"a_position", "a_normal", "a_texcoord"}
 
+// compileErr names the step of a draw's shader.Compile failure: which shader
+// did not compile, or the pair that did not link or lower.
+func compileErr(where string, sd *scene.Draw, err error) error {
+	e, ok := err.(*shader.Error)
+	if !ok {
+		return fmt.Errorf("%s: %w", where, err)
+	}
+	vs, fs := sd.VertexShader.Path, sd.FragmentShader.Path
+	switch {
+	case e.Phase == shader.PhaseCompile && e.Source == 0:
+		return fmt.Errorf("%s: vertex shader %s: %w", where, vs, e.Err)
+	case e.Phase == shader.PhaseCompile:
+		return fmt.Errorf("%s: fragment shader %s: %w", where, fs, e.Err)
+	case e.Phase == shader.PhaseLink:
+		return fmt.Errorf("%s: link %s + %s: %w", where, vs, fs, e.Err)
+	}
+	return fmt.Errorf("%s: lower %s + %s: %w", where, vs, fs, e.Err)
+}
+
 func (r *Renderer) prepareDraw(di int) (*drawObj, error) {
 	sd := &r.desc.Draws[di]
 	name := sd.Name
@@ -44,22 +64,16 @@ func (r *Renderer) prepareDraw(di int) (*drawObj, error) {
 	if err := sd.Mesh.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: mesh: %w", where, err)
 	}
-	vs, err := glsl.Compile(sd.VertexShader.Path, sd.VertexShader.Source, glsl.Vertex, glsl.Options{})
+	cp, err := shader.Compile(
+		shader.Source{Name: sd.VertexShader.Path, Stage: glsl.Vertex, Text: sd.VertexShader.Source},
+		shader.Source{Name: sd.FragmentShader.Path, Stage: glsl.Fragment, Text: sd.FragmentShader.Source})
 	if err != nil {
-		return nil, fmt.Errorf("%s: vertex shader %s: %w", where, sd.VertexShader.Path, err)
-	}
-	fs, err := glsl.Compile(sd.FragmentShader.Path, sd.FragmentShader.Source, glsl.Fragment, glsl.Options{})
-	if err != nil {
-		return nil, fmt.Errorf("%s: fragment shader %s: %w", where, sd.FragmentShader.Path, err)
-	}
-	lp, err := glsl.Link(vs, fs)
-	if err != nil {
-		return nil, fmt.Errorf("%s: link %s + %s: %w", where, sd.VertexShader.Path, sd.FragmentShader.Path, err)
+		return nil, compileErr(where, sd, err)
 	}
 	// render's own lowering gives the layouts it fills (uniform words,
 	// attribute words, sampler units); the driver compiles and runs the
 	// program itself.
-	p, err := program.New(lp, program.Config{})
+	p, err := program.New(cp, program.Config{})
 	if err != nil {
 		return nil, fmt.Errorf("%s: lower %s + %s: %w", where, sd.VertexShader.Path, sd.FragmentShader.Path, err)
 	}

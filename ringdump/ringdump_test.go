@@ -17,7 +17,7 @@ func mustPack(t testing.TB, cmds ...abi.Command) []byte {
 	return b
 }
 
-// The exact output format of issue 2 / command-processor §2.1.
+// The exact output format of the README's `vortex cp decode` (command-processor §2.1).
 func TestDecodeFormat(t *testing.T) {
 	ring := mustPack(t,
 		abi.Command{Op: abi.OpMemWrite, Flags: abi.FlagProfile, Args: [3]uint64{1, 2, 3}, ProfileSlot: 18446744073709551615},

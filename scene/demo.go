@@ -23,7 +23,6 @@ func DemoFiles() embed.FS { return demoFS }
 // Demo returns the embedded demo scene: a procedurally generated torus knot
 // with a generated brick texture, lit by a textured Blinn-Phong shader
 // (GLSL 1.30), 640×480 with 4× MSAA, turning 3° per frame.
-// spec: issue 7 "Scenes" (embedded demo scene).
 func Demo() (*Description, error) {
 	data, err := demoFS.ReadFile(DemoSceneFile)
 	if err != nil {
@@ -45,7 +44,6 @@ const embeddedPrefix = "embedded:"
 // one_minus_src_alpha. When the file has a camera (the first camera node in
 // depth-first order from the scene's roots), the model is drawn as placed,
 // not fitted or turned, and seen through that camera.
-// spec: issue 7 "Scenes" (rendered with a built-in physically based shader).
 func ModelDescription(file string, width, height int) (*Description, error) {
 	dir := filepath.Dir(file)
 	read := func(rel string) ([]byte, error) {

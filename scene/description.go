@@ -8,7 +8,7 @@ import (
 
 // Description is a loaded scene file: everything a renderer needs to
 // produce one image (or a sequence of frames) reproducibly.
-// spec: issue 7 "Scenes" (scene file).
+// The file format is in the package doc ("Scene files").
 type Description struct {
 	Name          string
 	Width, Height int

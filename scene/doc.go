@@ -10,8 +10,8 @@
 //
 // # Vertex attributes
 //
-// Mesh data reaches a vertex shader at fixed attribute locations (issue 7,
-// "Scenes"; bench README "Attributes"):
+// Mesh data reaches a vertex shader at fixed attribute locations (the
+// benchmark scene's, ../shared/data/bench/README.md "Attributes"):
 //
 //	location 0  a_position  vec3  Mesh.Positions
 //	location 1  a_normal    vec3  Mesh.Normals

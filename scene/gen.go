@@ -8,7 +8,7 @@ import (
 )
 
 // Generator names usable as a scene file's "mesh": {"generator": NAME}.
-// spec: issue 7 "Scenes" (built-in generator names); bench README "Meshes".
+// spec: ../shared/data/bench/README.md "Meshes" (the benchmark meshes).
 var meshGenerators = map[string]func() *Mesh{
 	"sphere":     SphereMesh,
 	"grid":       GridMesh,

@@ -10,7 +10,7 @@ import (
 
 // Mesh is one renderer-neutral triangle list with separate float32
 // attribute arrays, one material and uint32 indices.
-// spec: issue 7 "Scenes"; attribute locations in the package doc.
+// Attribute locations are in the package doc (bench README "Attributes").
 type Mesh struct {
 	Name string
 	// Positions holds xyz per vertex (attribute location 0).

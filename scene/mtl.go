@@ -5,7 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"image"
-	_ "image/jpeg" // JPEG textures (issue 7 "Scenes")
+	_ "image/jpeg" // JPEG textures
 	_ "image/png"  // PNG textures
 	"math"
 	"strconv"

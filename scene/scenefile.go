@@ -12,7 +12,7 @@ import (
 )
 
 // The JSON shapes of a scene file. Unknown fields are errors.
-// spec: issue 7 "Scenes" (a scene file that fully determines an image).
+// A scene file fully determines an image (package doc, "Scene files").
 
 type fileJSON struct {
 	Width  int        `json:"width"`

@@ -14,6 +14,7 @@ import (
 	"vortexgfx/config"
 	"vortexgfx/ref/format"
 	"vortexgfx/ref/sampler"
+	"vortexgfx/shader"
 	"vortexgfx/shader/glsl"
 	"vortexgfx/shader/ir"
 )
@@ -162,20 +163,23 @@ func (r *computeRunner) compile(glslVer Version) error {
 		}
 	}
 	opts := glsl.Options{DefaultVersion: glslVer.Num, Compatibility: r.api == APIGL, Extensions: computeExtensions}
-	var shaders []*glsl.Shader
+	srcs := make([]shader.Source, len(r.f.Shaders))
 	for i, s := range r.f.Shaders {
-		sh, err := glsl.Compile(fmt.Sprintf("compute-%d", i), s.Source, glsl.Compute, opts)
-		if err != nil {
+		srcs[i] = shader.Source{Name: fmt.Sprintf("compute-%d", i), Stage: glsl.Compute, Text: s.Source, Options: opts}
+	}
+	cp, err := shader.Compile(srcs...)
+	if err != nil {
+		// A section that does not compile fails the test; a link or lowering
+		// failure is recorded for "link error" tests.
+		var e *shader.Error
+		if errors.As(err, &e) && e.Phase == shader.PhaseCompile {
+			s := r.f.Shaders[e.Source]
 			return &CompileError{Stage: s.Stage, Line: s.Line, Log: err.Error()}
 		}
-		shaders = append(shaders, sh)
-	}
-	lp, err := glsl.LinkShaders(shaders...)
-	if err != nil {
 		r.linkLog = err.Error()
 		return nil
 	}
-	p, err := r.d.LoadLinked(r.f.Path, lp)
+	p, err := r.d.LoadCompiled(r.f.Path, cp)
 	if err != nil {
 		if errors.Is(err, compute.ErrUnsupported) {
 			return err

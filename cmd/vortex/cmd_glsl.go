@@ -9,15 +9,16 @@ import (
 	"path/filepath"
 	"strings"
 
+	"vortexgfx/shader"
 	"vortexgfx/shader/glsl"
 	"vortexgfx/shader/glsl/ast"
-	"vortexgfx/shader/lower"
 )
 
 // runGLSL implements `vortex glsl [--stage vert|frag] [--version N] FILE...`: it
 // compiles each file (the stage from its extension unless given), prints the
 // optimised IR on success or the errors as "file:line:col: error: message", and
-// exits 0 only when every file compiled. spec: issue 4 "The vortex glsl command".
+// exits 0 only when every file compiled. The command is documented in the README
+// ("vortex glsl").
 func runGLSL(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("vortex glsl", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -53,7 +54,7 @@ func runGLSL(args []string, stdout, stderr io.Writer) int {
 			code = 1
 			continue
 		}
-		p, err := lower.CompileStage(path, string(src), st, glsl.Options{DefaultVersion: *version})
+		cp, err := shader.Compile(shader.Source{Name: path, Stage: st, Text: string(src), Options: glsl.Options{DefaultVersion: *version}})
 		if err != nil {
 			var list ast.ErrorList
 			if errors.As(err, &list) {
@@ -69,7 +70,7 @@ func runGLSL(args []string, stdout, stderr io.Writer) int {
 		if fs.NArg() > 1 {
 			fmt.Fprintf(stdout, "# %s\n", path)
 		}
-		fmt.Fprint(stdout, p.String())
+		fmt.Fprint(stdout, cp.Stage(st).String())
 	}
 	return code
 }

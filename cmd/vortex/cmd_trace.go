@@ -13,7 +13,9 @@ import (
 	"time"
 
 	"vortexgfx/config"
-	"vortexgfx/gfx"
+	"vortexgfx/gfx/draw3d"
+	"vortexgfx/gfx/frontend"
+	"vortexgfx/gfx/session"
 	"vortexgfx/trace"
 )
 
@@ -56,13 +58,13 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-func (f *traceFlags) replay(size int) (gfx.DeviceReplay, error) {
-	r := gfx.DeviceReplay{Width: size, Height: size, HostBinning: f.host}
+func (f *traceFlags) replay(size int) (draw3d.Device, error) {
+	r := draw3d.Device{Width: size, Height: size, HostBinning: f.host}
 	switch f.planes {
 	case "grx":
-		r.Planes = gfx.PlanesGrx
+		r.Planes = frontend.PlanesGrx
 	case "v1":
-		r.Planes = gfx.PlanesV1
+		r.Planes = frontend.PlanesV1
 	default:
 		return r, fmt.Errorf("--planes %q: want grx or v1", f.planes)
 	}
@@ -89,16 +91,16 @@ func (f *traceFlags) replay(size int) (gfx.DeviceReplay, error) {
 
 // traceStats is the --stats document.
 type traceStats struct {
-	Trace       string                `json:"trace"`
-	Size        int                   `json:"size"`
-	Flavor      string                `json:"flavor"`
-	Planes      string                `json:"planes"`
-	HostBinning bool                  `json:"host_binning"`
-	Millis      float64               `json:"ms"`
-	Draws       []gfx.DeviceDrawStats `json:"draws"`
+	Trace       string              `json:"trace"`
+	Size        int                 `json:"size"`
+	Flavor      string              `json:"flavor"`
+	Planes      string              `json:"planes"`
+	HostBinning bool                `json:"host_binning"`
+	Millis      float64             `json:"ms"`
+	Draws       []session.DrawStats `json:"draws"`
 }
 
-func (f *traceFlags) render(path string, size int) (*gfx.Image, *traceStats, error) {
+func (f *traceFlags) render(path string, size int) (*draw3d.Image, *traceStats, error) {
 	r, err := f.replay(size)
 	if err != nil {
 		return nil, nil, err
@@ -127,7 +129,7 @@ func (f *traceFlags) render(path string, size int) (*gfx.Image, *traceStats, err
 }
 
 // toNRGBA is the frame as draw3d's PNG writer stores it: non-premultiplied RGBA.
-func toNRGBA(img *gfx.Image) *image.NRGBA {
+func toNRGBA(img *draw3d.Image) *image.NRGBA {
 	out := image.NewNRGBA(image.Rect(0, 0, img.Width, img.Height))
 	for i, p := range img.Pix {
 		out.Pix[4*i], out.Pix[4*i+1], out.Pix[4*i+2], out.Pix[4*i+3] = byte(p>>16), byte(p>>8), byte(p), byte(p>>24)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"vortexgfx/ref"
+	"vortexgfx/shader"
 	"vortexgfx/shader/glsl"
 	"vortexgfx/shader/glsl/ast"
 	"vortexgfx/shader/ir"
@@ -132,17 +133,14 @@ type Program struct {
 	ffColour int    // gl_FrontColor's varying word for the fixed-function fragment stage (-1: none)
 }
 
-// New prepares a linked program for the reference renderer: it lowers lp and
-// lays out uniforms, samplers and the varying interpolation.
-func New(lp *glsl.Program, cfg Config) (*Program, error) {
+// New prepares a compiled program (shader.Compile) for the reference renderer:
+// it lays out uniforms, samplers and the varying interpolation.
+func New(cp *shader.Program, cfg Config) (*Program, error) {
 	vw, fw, err := cfg.widths()
 	if err != nil {
 		return nil, err
 	}
-	lo, err := lower.Lower(lp)
-	if err != nil {
-		return nil, err
-	}
+	lp, lo := cp.Linked, cp.IR
 	p := &Program{Linked: lp, IR: lo, cfg: cfg, vw: vw, fw: fw, Uniforms: make([]uint32, lo.UniformWords),
 		Units: make([]int, len(lo.Samplers)), byName: map[string]uniformRef{}, blocks: map[string]string{},
 		fsFrag: [3]int{-1, -1, -1}, fsDepth: -1, fsSrc1: -1, vsID: [2]int{-1, -1}, psize: -1, clipDist: [2]int{-1, 0}, clipVert: -1, ffColour: -1}

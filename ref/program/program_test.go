@@ -7,6 +7,7 @@ import (
 
 	"vortexgfx/ref"
 	"vortexgfx/ref/format"
+	"vortexgfx/shader"
 	"vortexgfx/shader/glsl"
 	"vortexgfx/shader/ir"
 )
@@ -25,7 +26,7 @@ func link(t *testing.T, vs, fs string) *Program {
 // compile compiles, links and lowers a compatibility-profile program.
 func compile(vs, fs string) (*Program, error) {
 	opts := glsl.Options{Compatibility: true}
-	var shaders []*glsl.Shader
+	var srcs []shader.Source
 	for _, s := range []struct {
 		src   string
 		stage glsl.Stage
@@ -33,17 +34,13 @@ func compile(vs, fs string) (*Program, error) {
 		if s.src == "" {
 			continue
 		}
-		sh, err := glsl.Compile("t", s.src, s.stage, opts)
-		if err != nil {
-			return nil, err
-		}
-		shaders = append(shaders, sh)
+		srcs = append(srcs, shader.Source{Name: "t", Stage: s.stage, Text: s.src, Options: opts})
 	}
-	lp, err := glsl.LinkShaders(shaders...)
+	cp, err := shader.Compile(srcs...)
 	if err != nil {
 		return nil, err
 	}
-	return New(lp, Config{})
+	return New(cp, Config{})
 }
 
 func fbits(f float32) uint32 { return math.Float32bits(f) }

@@ -8,9 +8,7 @@ import (
 	"slices"
 	"testing"
 
-	"vortexgfx/shader/glsl"
 	"vortexgfx/shader/ir"
-	"vortexgfx/shader/lower"
 )
 
 // TestComputeImageBlur blurs an rgba8 image with a 3x3 box filter (edges clamped)
@@ -252,7 +250,7 @@ void main() {
 	atomicCounterDecrement(down);
 }
 `
-	p, err := lower.CompileCompute("t.comp", src, glsl.Options{})
+	p, err := compileCompute("t.comp", src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,7 +294,7 @@ void main() { v[gl_LocalInvocationIndex] = 1u; }
 	if err := wg.Run(context.Background(), WorkgroupIDs{}, fm); !errors.Is(err, errDevice) {
 		t.Errorf("memory error: %v", err)
 	}
-	p, err := lower.CompileCompute("spin.comp", "#version 430\nlayout(local_size_x = 8) in;\nshared uint s;\nvoid main() { while (s == 0u) { barrier(); } }\n", glsl.Options{})
+	p, err := compileCompute("spin.comp", "#version 430\nlayout(local_size_x = 8) in;\nshared uint s;\nvoid main() { while (s == 0u) { barrier(); } }\n")
 	if err != nil {
 		t.Fatal(err)
 	}

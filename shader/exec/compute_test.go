@@ -8,15 +8,24 @@ import (
 	"sync"
 	"testing"
 
+	"vortexgfx/shader"
 	"vortexgfx/shader/glsl"
 	"vortexgfx/shader/ir"
-	"vortexgfx/shader/lower"
 )
+
+// compileCompute compiles one compute shader through the compiler's door.
+func compileCompute(name, src string) (*ir.Program, error) {
+	cp, err := shader.Compile(shader.Source{Name: name, Stage: glsl.Compute, Text: src})
+	if err != nil {
+		return nil, err
+	}
+	return cp.IR.CS, nil
+}
 
 // compile compiles a compute shader and prepares a Workgroup at the given width.
 func compile(t testing.TB, src string, width int) *Workgroup {
 	t.Helper()
-	p, err := lower.CompileCompute("t.comp", src, glsl.Options{})
+	p, err := compileCompute("t.comp", src)
 	if err != nil {
 		t.Fatalf("compile: %v", err)
 	}

@@ -63,7 +63,7 @@
 //
 // # Compute
 //
-// A compute program (ir.Compute, from lower.CompileCompute) runs one workgroup at a
+// A compute program (ir.Compute, from shader.Compile of a compute source) runs one workgroup at a
 // time on a Workgroup: NewWorkgroup(prog, Config{Width: NUM_THREADS}) prepares
 // ceil(N/Width) warps for the program's N = LocalSize x*y*z invocations (invocation
 // i is lane i%Width of warp i/Width, local id x = i%sx, y = i/sx%sy, z = i/(sx*sy),

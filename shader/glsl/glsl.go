@@ -2,8 +2,9 @@
 // source to a checked, typed syntax tree (package ast) and links a vertex and a
 // fragment shader into a Program whose interface (attributes, varyings, uniforms,
 // outputs) is resolved, or the units of a compute shader into a Program with its
-// local size. The IR lowering consumes Program. spec: issue 4 "Language", issue 9
-// (compute); GLSL 4.50.
+// local size. The IR lowering consumes Program. spec: GLSL 4.50 §3-§9 (the
+// language; §4.4.1.4 the compute local size, §4.3.4-§4.3.6 the interface the link
+// matches); GLSL ES 3.00 and 3.10.
 package glsl
 
 import (

@@ -152,13 +152,6 @@ func TestStandardDerivatives(t *testing.T) {
 	mustCompile(t, "b.frag", ext, Fragment)
 }
 
-func TestPiglitConfig(t *testing.T) {
-	cfg, ok := parsePiglitConfig("/* [config]\n * expect_result: fail\n * glsl_version: 1.30\n * require_extensions: GL_ARB_foo !GL_ARB_bar\n * [end config]\n */")
-	if !ok || cfg.expect != "fail" || len(cfg.extensions) != 1 || cfg.extensions[0] != "GL_ARB_foo" {
-		t.Fatalf("got %+v %v", cfg, ok)
-	}
-}
-
 func FuzzCompile(f *testing.F) {
 	f.Add("void main() { gl_Position = vec4(1.0); }", true)
 	f.Fuzz(func(t *testing.T, src string, vertex bool) {

@@ -544,12 +544,6 @@ func (p *Program) checkPosition(errs *ast.ErrorList) {
 	}
 }
 
-// checkMain reports a link-style error when a single shader has no main().
-func checkMain(s *Shader) error {
-	_, err := LinkShaders(s)
-	return err
-}
-
 // linkLocalSize merges the local size declarations of the compute units: every unit
 // that declares one must declare the same size (components it leaves out being 1),
 // and at least one unit must declare one. spec: GLSL 4.50 §4.4.1.4;

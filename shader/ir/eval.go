@@ -3,6 +3,8 @@ package ir
 import (
 	"math"
 	"math/bits"
+
+	"vortexgfx/shader/convert"
 )
 
 // F32Bits returns the IEEE single-precision bits of v.
@@ -34,8 +36,9 @@ func bw(c bool) uint32 {
 // GLSL's undefined cases are given the RISC-V results the Vortex cores produce:
 // min/max return the non-NaN operand (RISC-V fmin.s/fmax.s), x/0 is all ones (uint)
 // or -1 (int), x%0 is x, INT_MIN/-1 is INT_MIN with remainder
-// 0, shift amounts use their low five bits. Float-to-integer conversion saturates and
-// maps NaN to 0. Eval of a non-pure opcode returns 0.
+// 0, shift amounts use their low five bits. Float-to-integer conversion is package
+// convert's, shared with the GLSL constant folder (fcvt.w.s/fcvt.wu.s: saturating,
+// NaN to the largest value). Eval of a non-pure opcode returns 0.
 func Eval(op Op, imm uint32, a, b, c, e uint32) uint32 {
 	switch op {
 	case Const:
@@ -297,9 +300,9 @@ func Eval(op Op, imm uint32, a, b, c, e uint32) uint32 {
 		return uint32(bits.Len32(a) - 1)
 
 	case FtoI:
-		return uint32(FloatToInt(f(a)))
+		return uint32(convert.FloatToInt(f(a)))
 	case FtoU:
-		return FloatToUint(f(a))
+		return convert.FloatToUint(f(a))
 	case ItoF:
 		return fb(float32(int32(a)))
 	case UtoF:
@@ -448,30 +451,6 @@ func bfRange(offset, count uint32) (off, n uint32) {
 	o = min(max(o, 0), 32)
 	c = min(max(c, 0), 32-o)
 	return uint32(o), uint32(c)
-}
-
-// FloatToInt converts with saturation; NaN gives 0.
-func FloatToInt(x float32) int32 {
-	switch {
-	case x != x:
-		return 0
-	case x >= 2147483648:
-		return math.MaxInt32
-	case x <= -2147483648:
-		return math.MinInt32
-	}
-	return int32(x)
-}
-
-// FloatToUint converts with saturation; NaN and negative values give 0.
-func FloatToUint(x float32) uint32 {
-	switch {
-	case x != x || x <= 0:
-		return 0
-	case x >= 4294967296:
-		return math.MaxUint32
-	}
-	return uint32(x)
 }
 
 // The pack functions scale in single precision, as GLSL's float arithmetic does

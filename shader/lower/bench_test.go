@@ -23,7 +23,7 @@ func BenchmarkLambert(b *testing.B) {
 	if err1 != nil || err2 != nil {
 		b.Skipf("../shared data absent: %v %v", err1, err2)
 	}
-	p, err := Compile("lambert.vert", string(vsrc), "lambert.frag", string(fsrc), glsl.Options{Defines: map[string]string{"USE_TEXTURE": "1"}})
+	p, err := compilePair("lambert.vert", string(vsrc), "lambert.frag", string(fsrc), glsl.Options{Defines: map[string]string{"USE_TEXTURE": "1"}})
 	if err != nil {
 		b.Fatal(err)
 	}

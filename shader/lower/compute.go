@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"vortexgfx/shader/glsl"
 	"vortexgfx/shader/glsl/ast"
 	"vortexgfx/shader/glsl/types"
 	"vortexgfx/shader/ir"
@@ -38,25 +37,6 @@ func isMemOpaque(t *ast.Type) bool {
 		t = t.Elem
 	}
 	return t.IsSampler() && (t.Sampler.Image || t.Sampler.Atomic)
-}
-
-// CompileCompute compiles, links and lowers one compute shader source into an
-// ir.Compute program (see "Compute programs" above). spec: vortexpipe-driver §2.2
-// (compute: kernel_main, one thread per work-item).
-func CompileCompute(name, src string, opts glsl.Options) (*ir.Program, error) {
-	s, err := glsl.Compile(name, src, glsl.Compute, opts)
-	if err != nil {
-		return nil, err
-	}
-	lp, err := glsl.LinkShaders(s)
-	if err != nil {
-		return nil, err
-	}
-	p, err := Lower(lp)
-	if err != nil {
-		return nil, err
-	}
-	return p.CS, nil
 }
 
 // computeInputs maps the compute built-in inputs to their input words.

@@ -37,7 +37,7 @@ void main() {
 	c = vec4(0.0);
 }
 `
-	p, err := CompileCompute("t.comp", src, glsl.Options{})
+	p, err := compileCompute("t.comp", src, glsl.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestComputeFuzzSeeds(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", e.Name(), err)
 		}
-		_, err = CompileCompute(e.Name(), src, glsl.Options{})
+		_, err = compileCompute(e.Name(), src, glsl.Options{})
 		if bad := strings.Contains(src, "local_size_x = 3"); (err != nil) != bad {
 			t.Errorf("%s: compile error %v", e.Name(), err)
 		}
@@ -115,7 +115,7 @@ func TestStorageOutsideCompute(t *testing.T) {
 		"#version 430\nlayout(std430) buffer B { vec4 v[]; };\nout vec4 c;\nvoid main() { c = v[0]; }\n",
 		"#version 430\nlayout(rgba8) readonly uniform image2D img;\nout vec4 c;\nvoid main() { c = imageLoad(img, ivec2(0)); }\n",
 	} {
-		_, err := CompileStage("t.frag", src, glsl.Fragment, glsl.Options{})
+		_, err := compileStage("t.frag", src, glsl.Fragment, glsl.Options{})
 		if err == nil || !strings.Contains(err.Error(), "only supported in compute shaders") {
 			t.Errorf("fragment shader with storage: %v", err)
 		}
@@ -134,7 +134,7 @@ void main() {
 	bufs[1].v[0] = bufs[0].v[1] + atomicCounterIncrement(c[2]) + atomicCounter(after);
 }
 `
-	p, err := CompileCompute("t.comp", src, glsl.Options{})
+	p, err := compileCompute("t.comp", src, glsl.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ void main() {
 		t.Errorf("counters %+v, want %+v", p.Counters, want)
 	}
 	dyn := strings.Replace(src, "bufs[0]", "bufs[int(atomicCounter(after))]", 1)
-	if _, err := CompileCompute("t.comp", dyn, glsl.Options{}); err == nil || !strings.Contains(err.Error(), "constant") {
+	if _, err := compileCompute("t.comp", dyn, glsl.Options{}); err == nil || !strings.Contains(err.Error(), "constant") {
 		t.Errorf("dynamic block index: %v", err)
 	}
 }
@@ -154,11 +154,11 @@ void main() {
 // TestComputeSharedLimit checks the gl_MaxComputeSharedMemorySize limit.
 func TestComputeSharedLimit(t *testing.T) {
 	src := "#version 430\nlayout(local_size_x = 1) in;\nshared vec4 big[2049];\nvoid main() { big[0] = vec4(1.0); }\n"
-	if _, err := CompileCompute("t.comp", src, glsl.Options{}); err == nil || !strings.Contains(err.Error(), "gl_MaxComputeSharedMemorySize") {
+	if _, err := compileCompute("t.comp", src, glsl.Options{}); err == nil || !strings.Contains(err.Error(), "gl_MaxComputeSharedMemorySize") {
 		t.Errorf("32 KiB + 16 of shared memory: %v", err)
 	}
 	ok := strings.Replace(src, "2049", "2048", 1)
-	if _, err := CompileCompute("t.comp", ok, glsl.Options{}); err != nil {
+	if _, err := compileCompute("t.comp", ok, glsl.Options{}); err != nil {
 		t.Errorf("32 KiB of shared memory: %v", err)
 	}
 }
@@ -171,7 +171,7 @@ layout(local_size_x = 1) in;
 layout(std430, binding = 0) buffer B { float a; layout(offset = 32) vec2 v; layout(align = 64) uint u; float rest[]; };
 void main() { rest[0] = a + v.y + float(u); }
 `
-	p, err := CompileCompute("t.comp", src, glsl.Options{})
+	p, err := compileCompute("t.comp", src, glsl.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

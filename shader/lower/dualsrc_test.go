@@ -33,7 +33,7 @@ func TestDualSourceOutputs(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := CompileStage("d.frag", tc.src, glsl.Fragment, glsl.Options{})
+			p, err := compileStage("d.frag", tc.src, glsl.Fragment, glsl.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

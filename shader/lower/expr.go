@@ -183,8 +183,8 @@ func (l *lowerer) conv1(r ir.Reg, from, to ast.Basic) ir.Reg {
 	case ast.Uint:
 		switch from {
 		case ast.Float:
-			// uint(float) saturates like RISC-V fcvt.wu.s (negative values, which
-			// GLSL leaves undefined, give 0).
+			// Out-of-range values (negative ones included, which GLSL leaves
+			// undefined) convert as package convert says, like constants.
 			return b.Op(ir.FtoU, ir.U32, r)
 		case ast.Int:
 			return b.Op(ir.Cast, ir.U32, r)

@@ -23,7 +23,7 @@ void main() {
 	gl_FragData[1] = texture2D(tex, uv) + vec4(uv, 0.0, 0.0);
 }
 `
-	p, err := Compile("q.vert", vs, "q.frag", fs, glsl.Options{})
+	p, err := compilePair("q.vert", vs, "q.frag", fs, glsl.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ void main() {
 func TestUniformDefaults(t *testing.T) {
 	vs := "#version 120\nuniform vec2 k = vec2(2.0, 3.0);\nuniform float z;\nvoid main() { gl_Position = vec4(k, z, 1.0); }\n"
 	fs := "#version 120\nuniform int n = 7;\nvoid main() { gl_FragColor = vec4(float(n)); }\n"
-	p, err := Compile("d.vert", vs, "d.frag", fs, glsl.Options{})
+	p, err := compilePair("d.vert", vs, "d.frag", fs, glsl.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ uniform S arr[2];
 vec4 foo(in S p, vec2 uv) { return texture2D(p.tex, uv) * p.f; }
 void main() { gl_FragColor = foo(s, vec2(0.5)) + foo(arr[1], vec2(0.25)) + texture2D(arr[0].tex, vec2(0.0)); }
 `
-	p, err := CompileStage("s.frag", fs, glsl.Fragment, glsl.Options{})
+	p, err := compileStage("s.frag", fs, glsl.Fragment, glsl.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func (bindingSampler) Texture(r *exec.TexRequest) error {
 // TestDynamicSamplerIndex checks a sampler array indexed per lane (GLSL 1.10).
 func TestDynamicSamplerIndex(t *testing.T) {
 	fs := "#version 110\nuniform sampler2D s[3];\nvarying float k;\nvoid main() { gl_FragColor = texture2D(s[int(k)], vec2(0.5)); }\n"
-	p, err := CompileStage("d.frag", fs, glsl.Fragment, glsl.Options{})
+	p, err := compileStage("d.frag", fs, glsl.Fragment, glsl.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

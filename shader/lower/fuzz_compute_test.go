@@ -66,7 +66,7 @@ func FuzzCompute(f *testing.F) {
 	f.Add("#version 430\nlayout(local_size_x = 8) in;\nshared float s[8];\nlayout(std430, binding = 1) buffer O { float r; };\nvoid main() { s[gl_LocalInvocationIndex] = 1.0; barrier(); if (gl_LocalInvocationIndex == 0u) { for (int i = 1; i < 8; i++) s[0] += s[i]; r = s[0]; } }\n")
 	f.Add("#version 310 es\nlayout(local_size_x = 2, local_size_y = 2) in;\nlayout(r32ui, binding = 0) uniform highp uimage2D img;\nvoid main() { imageAtomicAdd(img, ivec2(gl_LocalInvocationID.xy), 1u); }\n")
 	f.Fuzz(func(t *testing.T, src string) {
-		p, err := CompileCompute("fuzz.comp", src, glsl.Options{})
+		p, err := compileCompute("fuzz.comp", src, glsl.Options{})
 		if err != nil {
 			return
 		}

@@ -27,7 +27,7 @@ func FuzzLower(f *testing.F) {
 		if frag {
 			stage = glsl.Fragment
 		}
-		p, err := CompileStage("fuzz", src, stage, glsl.Options{})
+		p, err := compileStage("fuzz", src, stage, glsl.Options{})
 		if err != nil {
 			return
 		}

@@ -44,7 +44,7 @@
 //
 // # Compute programs
 //
-// A compute shader (CompileCompute, or Lower of a link with a compute stage) becomes
+// A compute shader (Lower of a link with a compute stage) becomes
 // an ir.Compute program. Its LocalSize is the shader's layout(local_size_*), its
 // inputs are the ir.ComputeInputWords built-in words per lane (ir.InLocalID,
 // ir.InWorkGroupID, ir.InNumWorkGroups, ir.InGlobalID, ir.InLocalIndex — uint
@@ -103,49 +103,10 @@ type Program struct {
 	Outputs []ir.Slot
 }
 
-// Compile compiles, links and lowers a vertex and a fragment shader. Errors are
-// ast.ErrorList values that print as "file:line:col: error: message".
-func Compile(vsName, vsSrc, fsName, fsSrc string, opts glsl.Options) (*Program, error) {
-	vs, err := glsl.Compile(vsName, vsSrc, glsl.Vertex, opts)
-	if err != nil {
-		return nil, err
-	}
-	fs, err := glsl.Compile(fsName, fsSrc, glsl.Fragment, opts)
-	if err != nil {
-		return nil, err
-	}
-	lp, err := glsl.Link(vs, fs)
-	if err != nil {
-		return nil, err
-	}
-	return Lower(lp)
-}
-
-// CompileStage compiles and lowers one shader on its own (as `vortex glsl` does):
-// its interface is laid out without a partner stage.
-func CompileStage(name, src string, stage glsl.Stage, opts glsl.Options) (*ir.Program, error) {
-	s, err := glsl.Compile(name, src, stage, opts)
-	if err != nil {
-		return nil, err
-	}
-	lp, err := glsl.LinkShaders(s)
-	if err != nil {
-		return nil, err
-	}
-	p, err := Lower(lp)
-	if err != nil {
-		return nil, err
-	}
-	switch stage {
-	case glsl.Vertex:
-		return p.VS, nil
-	case glsl.Compute:
-		return p.CS, nil
-	}
-	return p.FS, nil
-}
-
-// Lower lowers a linked program.
+// Lower lowers a linked program to verified, optimised IR (ir.Verify runs
+// before and after ir.Optimize on every stage). Programs are compiled from
+// source through package shader (shader.Compile), which runs the front end, the
+// link and Lower in one call.
 func Lower(lp *glsl.Program) (*Program, error) {
 	out := &Program{}
 	ul := layoutUniforms(lp)

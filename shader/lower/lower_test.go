@@ -77,7 +77,7 @@ func TestLambertEndToEnd(t *testing.T) {
 		if textured {
 			opts.Defines = map[string]string{"USE_TEXTURE": "1"}
 		}
-		p, err := Compile("lambert.vert", string(vsrc), "lambert.frag", string(fsrc), opts)
+		p, err := compilePair("lambert.vert", string(vsrc), "lambert.frag", string(fsrc), opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -163,7 +163,7 @@ func TestLambertEndToEnd(t *testing.T) {
 func runExpr(t *testing.T, decls, expr string, inputs [][4]float32) [][4]float32 {
 	t.Helper()
 	src := "#version 430\nin vec4 a;\nout vec4 r;\n" + decls + "\nvoid main() { gl_Position = vec4(0.0); r = " + expr + "; }\n"
-	vs, err := CompileStage("t.vert", src, glsl.Vertex, glsl.Options{})
+	vs, err := compileStage("t.vert", src, glsl.Vertex, glsl.Options{})
 	if err != nil {
 		t.Fatalf("%s: %v", expr, err)
 	}
@@ -381,7 +381,7 @@ func TestErrorsHavePositions(t *testing.T) {
 		"#version 400\nin vec4 a;\nvoid main() { gl_Position = vec4(interpolateAtCentroid(a.x)); }\n",
 	}
 	for _, s := range srcs {
-		_, err := CompileStage("bad.vert", s, glsl.Vertex, glsl.Options{})
+		_, err := compileStage("bad.vert", s, glsl.Vertex, glsl.Options{})
 		if err == nil {
 			continue // the front end may reject or accept; only errors are checked
 		}

@@ -68,7 +68,7 @@ func fbm32(p f32v2) float32 {
 // TestNoiseShader compiles the noise shader with `vortex glsl`'s path and checks
 // a fragment warp against the float32 Go computation bit for bit.
 func TestNoiseShader(t *testing.T) {
-	p, err := CompileStage("noise.frag", noiseFS, glsl.Fragment, glsl.Options{})
+	p, err := compileStage("noise.frag", noiseFS, glsl.Fragment, glsl.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

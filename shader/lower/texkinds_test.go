@@ -169,7 +169,7 @@ func TestTextureKinds(t *testing.T) {
 			if strings.HasPrefix(tc.version, "110") || strings.HasPrefix(tc.version, "120") {
 				src = "#version " + tc.version + "\n" + tc.decl + "\nvoid main() { gl_FragColor = " + tc.expr + "; }\n"
 			}
-			p, err := CompileStage("k.frag", src, glsl.Fragment, glsl.Options{})
+			p, err := compileStage("k.frag", src, glsl.Fragment, glsl.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -222,7 +222,7 @@ func TestTextureKindMisuse(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := CompileStage("m.frag", tc.src, glsl.Fragment, glsl.Options{})
+			_, err := compileStage("m.frag", tc.src, glsl.Fragment, glsl.Options{})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want it to contain %q", err, tc.want)
 			}

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 
-	"vortexgfx/gfx"
+	"vortexgfx/gfx/shaderdev"
 	"vortexgfx/ref"
 	"vortexgfx/ref/format"
 	"vortexgfx/ref/program"
@@ -47,14 +47,14 @@ type glContext struct {
 	changed bool
 	where   side
 
-	dev *gfx.ShaderDevice
+	dev *shaderdev.Device
 	// devProg is the program dev was opened with.
-	devProg *gfx.ShaderProgram
+	devProg *shaderdev.Program
 	// linked is the reference program the device program was made from
 	// (nil before the first draw after a link); prog is its device form
 	// and why the reason it has none.
 	linked *program.Program
-	prog   *gfx.ShaderProgram
+	prog   *shaderdev.Program
 	why    string
 	progs  int
 	// color and depth are the window words as the device holds them

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"vortexgfx/shader"
 	"vortexgfx/shader/glsl"
 	"vortexgfx/shader/ir"
-	"vortexgfx/shader/lower"
 	"vortexgfx/shadertest"
 	"vortexgfx/shadertest/reference"
 )
@@ -198,10 +198,13 @@ func TestClampColours(t *testing.T) {
 		{"void main() { gl_Position = gl_Vertex; gl_FrontColor = gl_Vertex * 2.0; }", 4},
 	}
 	for _, tc := range tests {
-		p, err := lower.Compile("t.vert", tc.vs, "t.frag", fs, glsl.Options{Compatibility: true})
+		opts := glsl.Options{Compatibility: true}
+		cp, err := shader.Compile(shader.Source{Name: "t.vert", Stage: glsl.Vertex, Text: tc.vs, Options: opts},
+			shader.Source{Name: "t.frag", Stage: glsl.Fragment, Text: fs, Options: opts})
 		if err != nil {
 			t.Fatal(err)
 		}
+		p := cp.IR
 		before := len(p.VS.Code)
 		q := clampColours(p)
 		if (q == nil) != (tc.clamps == 0) {

@@ -8,7 +8,9 @@ import (
 	"slices"
 
 	"vortexgfx/abi"
-	"vortexgfx/gfx"
+	"vortexgfx/device/swom"
+	"vortexgfx/gfx/frontend"
+	"vortexgfx/gfx/shaderdev"
 	"vortexgfx/ref"
 	"vortexgfx/ref/format"
 	"vortexgfx/ref/program"
@@ -16,16 +18,15 @@ import (
 	"vortexgfx/shader/ir"
 	"vortexgfx/shadertest"
 	"vortexgfx/shadertest/reference"
-	"vortexgfx/trace"
 )
 
 // draftBuffers are a context's host-side draw buffers, reused across draws.
 type draftBuffers struct {
 	attrs   []byte
 	indices []uint32
-	bind    []gfx.AttribBinding
-	texs    []gfx.ShaderTexture
-	draw    gfx.ShaderDraw
+	bind    []shaderdev.AttribBinding
+	texs    []shaderdev.Texture
+	draw    shaderdev.Draw
 }
 
 // legacyColourOut are the vertex outputs GL clamps to [0,1] in a
@@ -35,7 +36,7 @@ var legacyColourOut = []string{"gl_FrontColor", "gl_BackColor", "gl_FrontSeconda
 // route decides where draw d (laid out as pd) runs: it returns the device
 // draw, or the reason the device cannot take it. spec: vortexpipe-driver
 // §3.1 (eligibility), §2.3.3 (routing), §1.5.1 (a fallback names its reason)
-func (c *glContext) route(d *shadertest.Draw, pd *reference.Prepared) (*gfx.ShaderDraw, string) {
+func (c *glContext) route(d *shadertest.Draw, pd *reference.Prepared) (*shaderdev.Draw, string) {
 	switch d.Mode {
 	case shadertest.Triangles, shadertest.TriangleStrip, shadertest.TriangleFan, shadertest.Quads,
 		shadertest.QuadStrip, shadertest.Polygon:
@@ -68,18 +69,18 @@ func (c *glContext) route(d *shadertest.Draw, pd *reference.Prepared) (*gfx.Shad
 	if dr != nil && rs.TwoSided {
 		// Back-facing primitives read the back colours' planes.
 		for _, r := range rs.TwoSide {
-			dr.TwoSide = append(dr.TwoSide, gfx.TwoSide{Front: r.Front, Back: r.Back, Words: r.Words})
+			dr.TwoSide = append(dr.TwoSide, shaderdev.TwoSide{Front: r.Front, Back: r.Back, Words: r.Words})
 		}
 	}
 	return dr, why
 }
 
 // packsTwoSide reports whether the device program packs every two-sided
-// colour pair of the reference state (gfx.ShaderProgram.TwoSidePairs).
+// colour pair of the reference state (shaderdev.Program.TwoSidePairs).
 // spec: GL 2.1 §2.14.1
-func packsTwoSide(sp *gfx.ShaderProgram, pairs []ref.TwoSide) bool {
+func packsTwoSide(sp *shaderdev.Program, pairs []ref.TwoSide) bool {
 	for _, r := range pairs {
-		if !slices.Contains(sp.TwoSidePairs(), gfx.TwoSide{Front: r.Front, Back: r.Back, Words: r.Words}) {
+		if !slices.Contains(sp.TwoSidePairs(), shaderdev.TwoSide{Front: r.Front, Back: r.Back, Words: r.Words}) {
 			return false
 		}
 	}
@@ -124,9 +125,9 @@ func (c *glContext) program(p *program.Program) string {
 		}
 	}
 	c.progs++
-	sp, err := gfx.NewShaderProgram(fmt.Sprintf("shadertest.prog%d", c.progs), lp)
+	sp, err := shaderdev.NewProgram(fmt.Sprintf("shadertest.prog%d", c.progs), lp)
 	if err != nil {
-		if !errors.Is(err, gfx.ErrShaderRoute) {
+		if !errors.Is(err, shaderdev.ErrRoute) {
 			c.why = "program: " + err.Error()
 			return c.why
 		}
@@ -155,7 +156,7 @@ func (c *glContext) open() error {
 		}
 		c.dev = nil
 	}
-	dev, err := gfx.OpenShaderDevice(c.b.cfg, c.cfg.Width, c.cfg.Height, []*gfx.ShaderProgram{c.prog})
+	dev, err := shaderdev.Open(c.b.cfg, c.cfg.Width, c.cfg.Height, []*shaderdev.Program{c.prog})
 	if err != nil {
 		return fmt.Errorf("device: %w", err)
 	}
@@ -167,10 +168,10 @@ func (c *glContext) open() error {
 // textures gives each fragment sampler the texture bound to its unit at its
 // target: in the FF TEX unit's form when that unit can sample it, else as
 // the reference texture and sampler state themselves, which route the draw's
-// TEX to the software sampler on the device (gfx.ShaderTexture.Ref).
+// TEX to the software sampler on the device (shaderdev.Texture.Ref).
 // spec: vortexpipe-driver §3.6 (FF TEX coverage; everything else on the
 // SW sampler, still on the device)
-func (c *glContext) textures(p *program.Program, rs *ref.State) ([]gfx.ShaderTexture, string) {
+func (c *glContext) textures(p *program.Program, rs *ref.State) ([]shaderdev.Texture, string) {
 	sp := c.prog
 	if !sp.Textured() {
 		return nil, ""
@@ -190,7 +191,7 @@ func (c *glContext) textures(p *program.Program, rs *ref.State) ([]gfx.ShaderTex
 		tb := &rs.Textures[k]
 		t, why := ffTexture(tb)
 		if why != "" || b.Kind != ir.Sampler2D || b.Result != ir.F32 {
-			t = gfx.ShaderTexture{Ref: tb.Texture, RefSampler: &tb.Sampler}
+			t = shaderdev.Texture{Ref: tb.Texture, RefSampler: &tb.Sampler}
 		}
 		out = append(out, t)
 	}
@@ -201,31 +202,31 @@ func (c *glContext) textures(p *program.Program, rs *ref.State) ([]gfx.ShaderTex
 // ffTexture is a reference texture binding in the FF TEX unit's form: a
 // power-of-two RGBA8 2D image, one filter, repeat/clamp/mirror wraps, and
 // either one level or no mipmapping (the device makes its own chain).
-func ffTexture(tb *ref.TextureBinding) (gfx.ShaderTexture, string) {
+func ffTexture(tb *ref.TextureBinding) (shaderdev.Texture, string) {
 	t, s := tb.Texture, &tb.Sampler
 	switch {
 	case t == nil || len(t.Levels) == 0:
-		return gfx.ShaderTexture{}, "no image"
+		return shaderdev.Texture{}, "no image"
 	case t.Dim != sampler.Dim2D:
-		return gfx.ShaderTexture{}, "not a 2D texture"
+		return shaderdev.Texture{}, "not a 2D texture"
 	case t.Format != format.RGBA8:
-		return gfx.ShaderTexture{}, fmt.Sprintf("format %v (the FF TEX unit samples RGBA8 here)", t.Format)
+		return shaderdev.Texture{}, fmt.Sprintf("format %v (the FF TEX unit samples RGBA8 here)", t.Format)
 	case t.Swizzle != sampler.IdentitySwizzle:
-		return gfx.ShaderTexture{}, "view swizzle"
+		return shaderdev.Texture{}, "view swizzle"
 	case t.BaseLevel != 0:
-		return gfx.ShaderTexture{}, "base level above 0"
+		return shaderdev.Texture{}, "base level above 0"
 	case s.CompareEnable:
-		return gfx.ShaderTexture{}, "depth compare"
+		return shaderdev.Texture{}, "depth compare"
 	case s.Unnormalized:
-		return gfx.ShaderTexture{}, "unnormalized coordinates"
+		return shaderdev.Texture{}, "unnormalized coordinates"
 	case s.LODBias != 0:
-		return gfx.ShaderTexture{}, "LOD bias"
+		return shaderdev.Texture{}, "LOD bias"
 	case s.MaxAnisotropy > 1:
-		return gfx.ShaderTexture{}, "anisotropic filtering"
+		return shaderdev.Texture{}, "anisotropic filtering"
 	case s.MinFilter != s.MagFilter:
-		return gfx.ShaderTexture{}, "different min and mag filters (the TEX unit has one)"
+		return shaderdev.Texture{}, "different min and mag filters (the TEX unit has one)"
 	case s.MipFilter != sampler.MipNone && len(t.Levels) > 1:
-		return gfx.ShaderTexture{}, "explicit mip levels (the device generates its own chain)"
+		return shaderdev.Texture{}, "explicit mip levels (the device generates its own chain)"
 	}
 	wrap := func(w sampler.Wrap) (abi.TexWrap, bool) {
 		switch w {
@@ -239,7 +240,7 @@ func ffTexture(tb *ref.TextureBinding) (gfx.ShaderTexture, string) {
 		return 0, false
 	}
 	l := &t.Levels[0]
-	ft := gfx.ShaderTexture{Width: uint32(l.W), Height: uint32(l.H), Bilinear: s.MagFilter == sampler.Linear}
+	ft := shaderdev.Texture{Width: uint32(l.W), Height: uint32(l.H), Bilinear: s.MagFilter == sampler.Linear}
 	var okU, okV bool
 	ft.WrapU, okU = wrap(s.WrapS)
 	ft.WrapV, okV = wrap(s.WrapT)
@@ -265,7 +266,7 @@ func ffTexture(tb *ref.TextureBinding) (gfx.ShaderTexture, string) {
 // reference renderer's vertex order (so windings, provoking vertices and quad
 // diagonals match), the vertex records as bytes, one attribute binding per
 // program attribute, the uniform words, and the OM state.
-func (c *glContext) plan(d *shadertest.Draw, pd *reference.Prepared, texs []gfx.ShaderTexture) (*gfx.ShaderDraw, string) {
+func (c *glContext) plan(d *shadertest.Draw, pd *reference.Prepared, texs []shaderdev.Texture) (*shaderdev.Draw, string) {
 	sb := &c.scratch
 	prm := &pd.Params
 	var elems []int32
@@ -293,28 +294,30 @@ func (c *glContext) plan(d *shadertest.Draw, pd *reference.Prepared, texs []gfx.
 	sp := c.prog
 	sb.bind = sb.bind[:0]
 	for _, s := range sp.Attributes() {
-		sb.bind = append(sb.bind, gfx.AttribBinding{Data: sb.attrs, Offset: uint64(4 * s.Word), Stride: uint64(4 * in.Words)})
+		sb.bind = append(sb.bind, shaderdev.AttribBinding{Data: sb.attrs, Offset: uint64(4 * s.Word), Stride: uint64(4 * in.Words)})
 	}
 	rs := pd.State
 	hasDepth := c.fb.DepthStencil != nil
-	om := trace.States{ColorEnabled: true, ColorWriteMask: 0xF, DepthTest: rs.Depth.Test && hasDepth,
-		DepthWriteMask: rs.Depth.Write && hasDepth, DepthFunc: compare(rs.Depth.Func)}
-	cull := gfx.CullNone
+	var om swom.State
+	om.DepthTest, om.DepthWrite, om.DepthFunc = rs.Depth.Test && hasDepth, rs.Depth.Write && hasDepth, compare(rs.Depth.Func)
+	om.Targets[0].Blend = swom.Blend{WriteMask: 0xF, EqRGB: abi.BlendAdd, EqA: abi.BlendAdd,
+		SrcRGB: swom.One, SrcA: swom.One, DstRGB: swom.Zero, DstA: swom.Zero}
+	cull := frontend.CullNone
 	switch rs.Cull {
 	case ref.CullBack:
-		cull = gfx.CullBack
+		cull = frontend.CullBack
 	case ref.CullFront:
-		cull = gfx.CullFront
+		cull = frontend.CullFront
 	case ref.CullNone:
 	default:
 		return nil, "cull front and back"
 	}
-	if rs.FrontFace != ref.FrontCCW && cull != gfx.CullNone {
+	if rs.FrontFace != ref.FrontCCW && cull != frontend.CullNone {
 		return nil, "clockwise front faces"
 	}
-	sb.draw = gfx.ShaderDraw{Program: sp, Attribs: sb.bind, Indices: sb.indices, Count: len(sb.indices),
+	sb.draw = shaderdev.Draw{Program: sp, Attribs: sb.bind, Indices: sb.indices, Count: len(sb.indices),
 		Instances: max(prm.Instances, 1), BaseVertex: prm.BaseVertex, BaseInstance: uint32(prm.BaseInstance),
-		Uniforms: pd.Program.Uniforms, Cull: cull, OM: om, Textures: texs, ClipDistances: rs.ClipDistances}
+		Uniforms: pd.Program.Uniforms, Cull: cull, Merge: om, Textures: texs, ClipDistances: rs.ClipDistances}
 	// setup_k clips the enabled gl_ClipDistance[] or, without them, the
 	// legacy planes dotted with gl_ClipVertex (else gl_Position), as ref.
 	for i := range sb.draw.ClipPlanes {
@@ -326,24 +329,24 @@ func (c *glContext) plan(d *shadertest.Draw, pd *reference.Prepared, texs []gfx.
 }
 
 // compare maps a reference depth function onto the OM's.
-func compare(f ref.CompareFunc) trace.Compare {
+func compare(f ref.CompareFunc) abi.CompareFunc {
 	switch f {
 	case ref.Never:
-		return trace.CompareNever
+		return abi.CmpNever
 	case ref.Less:
-		return trace.CompareLess
+		return abi.CmpLess
 	case ref.Equal:
-		return trace.CompareEqual
+		return abi.CmpEqual
 	case ref.LessEqual:
-		return trace.CompareLEqual
+		return abi.CmpLEqual
 	case ref.Greater:
-		return trace.CompareGreater
+		return abi.CmpGreater
 	case ref.NotEqual:
-		return trace.CompareNotEqual
+		return abi.CmpNotEqual
 	case ref.GreaterEqual:
-		return trace.CompareGEqual
+		return abi.CmpGEqual
 	}
-	return trace.CompareAlways
+	return abi.CmpAlways
 }
 
 // triangleList appends the triangles of mode over the element list r to out

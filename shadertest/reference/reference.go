@@ -25,6 +25,7 @@ import (
 	"vortexgfx/ref"
 	"vortexgfx/ref/format"
 	"vortexgfx/ref/program"
+	"vortexgfx/shader"
 	"vortexgfx/shader/glsl"
 	"vortexgfx/shader/glsl/ast"
 	"vortexgfx/shadertest"
@@ -113,12 +114,13 @@ func (c *glContext) Close() error { return nil }
 // Link implements shadertest.Context: each shader section is compiled on its
 // own, then all are linked into one program.
 func (c *glContext) Link(p *shadertest.Program) error {
-	var shaders []*glsl.Shader
 	opts := glsl.Options{DefaultVersion: c.cfg.GLSL.Num, Compatibility: c.cfg.API == shadertest.APIGL,
 		Extensions: []string{"GL_ARB_explicit_attrib_location", "GL_ARB_draw_buffers", "GL_ARB_texture_rg"}}
 	if opts.DefaultVersion == 0 {
 		opts.DefaultVersion = 110
 	}
+	srcs := make([]shader.Source, 0, len(p.Shaders))
+	var unsupported error // the first section of a stage this backend has no form of
 	for i, s := range p.Shaders {
 		var st glsl.Stage
 		switch s.Stage {
@@ -127,30 +129,48 @@ func (c *glContext) Link(p *shadertest.Program) error {
 		case shadertest.StageFragment:
 			st = glsl.Fragment
 		default:
-			return fmt.Errorf("%s shaders: %w", s.Stage, shadertest.ErrUnsupported)
+			unsupported = fmt.Errorf("%s shaders: %w", s.Stage, shadertest.ErrUnsupported)
 		}
-		sh, err := glsl.Compile(fmt.Sprintf("%s-%d", s.Stage, i), s.Source, st, opts)
-		if err != nil {
-			return &shadertest.CompileError{Stage: s.Stage, Line: s.Line, Log: err.Error()}
+		if unsupported != nil {
+			break
 		}
-		shaders = append(shaders, sh)
-		if v, _ := sh.Version(); v > c.version {
-			c.version = v
-		}
+		srcs = append(srcs, shader.Source{Name: fmt.Sprintf("%s-%d", s.Stage, i), Stage: st, Text: s.Source, Options: opts})
 	}
-	lp, err := glsl.LinkShaders(shaders...)
+	cp, err := shader.Compile(srcs...)
+	var serr *shader.Error
+	switch {
+	case errors.As(err, &serr):
+		c.version = max(c.version, serr.Version)
+	case err == nil:
+		c.version = max(c.version, cp.Version)
+	}
+	if err != nil && serr != nil && serr.Phase == shader.PhaseCompile {
+		// The sections before an unsupported stage compile first, as GL would.
+		s := p.Shaders[serr.Source]
+		return &shadertest.CompileError{Stage: s.Stage, Line: s.Line, Log: serr.Error()}
+	}
+	if unsupported != nil {
+		return unsupported
+	}
 	if err != nil {
-		return &shadertest.LinkError{Log: err.Error()}
+		switch {
+		case serr == nil:
+			return err
+		case serr.Phase == shader.PhaseLink:
+			return &shadertest.LinkError{Log: serr.Error()}
+		}
+		var el ast.ErrorList
+		if errors.As(serr.Err, &el) {
+			return fmt.Errorf("lowering: %w", serr.Err)
+		}
+		return serr.Err
 	}
+	lp := cp.Linked
 	if lp.Vertex == nil && lp.Fragment == nil {
 		return &shadertest.LinkError{Log: "no shaders"}
 	}
-	prog, err := program.New(lp, c.pcfg)
+	prog, err := program.New(cp, c.pcfg)
 	if err != nil {
-		var el ast.ErrorList
-		if errors.As(err, &el) {
-			return fmt.Errorf("lowering: %w", err)
-		}
 		return err
 	}
 	c.prog = prog

@@ -15,7 +15,7 @@
 //
 // shader/glsl/LOWERING.md spells out the full contract node by node.
 //
-// spec: GLSL 4.50 (and GLSL ES 3.00) §3-§9; issue 4 "Language".
+// spec: GLSL 4.50 (and GLSL ES 3.00) §3-§9.
 package ast
 
 import "strconv"

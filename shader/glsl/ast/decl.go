@@ -301,7 +301,7 @@ type File struct {
 // Stage is the shader stage a File is compiled for.
 type Stage uint8
 
-// Shader stages. spec: issue 4 "Language", issue 9 (compute).
+// Shader stages. spec: GLSL 4.50 §2.1 (vertex), §2.5 (fragment), §2.6 (compute).
 const (
 	StageVertex Stage = iota
 	StageFragment

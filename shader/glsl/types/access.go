@@ -168,12 +168,9 @@ func (c *checker) lvalue(e ast.Expr, what string) bool {
 		if v == nil {
 			return false
 		}
+		// const parameters are ReadOnly too (funcDecl).
 		if v.ReadOnly || v.Kind == ast.VarConst || v.Kind == ast.VarUniform || v.Kind == ast.VarIn {
 			c.errorf(x.NamePos, "%s: '%s' is read-only", what, v.Name)
-			return false
-		}
-		if v.Kind == ast.VarParam && v.Qual.Storage == ast.StorageConst {
-			c.errorf(x.NamePos, "%s: const parameter '%s' is read-only", what, v.Name)
 			return false
 		}
 		c.noteWrite(v, x.NamePos)

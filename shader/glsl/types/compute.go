@@ -259,9 +259,8 @@ func (c *checker) computeBuiltinUse(x *ast.Call) {
 			c.errorf(x.Args[0].Pos(), "first argument of '%s' must be a buffer or shared variable", x.Name)
 			return
 		}
-		if m := memMember(x.Args[0]); m != nil && m.Qual.ReadOnlyMem {
-			c.errorf(x.Args[0].Pos(), "'%s' on readonly '%s'", x.Name, m.Name)
-		}
+		// A readonly member never gets here: the atomic's inout argument
+		// failed its l-value check first.
 	case ast.FnImageLoad, ast.FnImageStore, ast.FnImageAtomicAdd, ast.FnImageAtomicMin, ast.FnImageAtomicMax,
 		ast.FnImageAtomicAnd, ast.FnImageAtomicOr, ast.FnImageAtomicXor, ast.FnImageAtomicExchange,
 		ast.FnImageAtomicCompSwap:

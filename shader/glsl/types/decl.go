@@ -66,9 +66,7 @@ func (c *checker) qualDecl(d *ast.QualDecl) {
 		c.errorf(q.Pos, "only 'invariant' may qualify an existing variable")
 		return
 	}
-	if c.cur != c.globals {
-		c.errorf(q.Pos, "'invariant' redeclaration must be at global scope")
-	}
+	// Only global declarations get here: a local one is refused by stmt.
 	for _, id := range d.Names {
 		e := c.cur.lookup(id.Name)
 		if e == nil || e.v == nil {

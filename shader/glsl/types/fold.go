@@ -3,6 +3,7 @@ package types
 import (
 	"math"
 
+	"vortexgfx/shader/convert"
 	"vortexgfx/shader/glsl/ast"
 )
 
@@ -19,34 +20,8 @@ func b2w(b bool) uint32 {
 	return 0
 }
 
-// floatToInt converts like a float->int constructor, saturating out-of-range values
-// (GLSL leaves them undefined; this keeps folding deterministic).
-func floatToInt(f float32) int32 {
-	switch {
-	case f != f:
-		return 0
-	case f >= 2147483647:
-		return math.MaxInt32
-	case f <= -2147483648:
-		return math.MinInt32
-	}
-	return int32(f)
-}
-
-func floatToUint(f float32) uint32 {
-	switch {
-	case f != f || f <= 0:
-		if f < 0 && f > -2147483648 {
-			return uint32(int32(f))
-		}
-		return 0
-	case f >= 4294967295:
-		return math.MaxUint32
-	}
-	return uint32(f)
-}
-
-// convWord converts one word between scalar bases. spec: GLSL 4.50 §5.4.1.
+// convWord converts one word between scalar bases; float to int and uint convert
+// exactly as the executor does (package convert). spec: GLSL 4.50 §5.4.1.
 func convWord(w uint32, from, to ast.Basic) uint32 {
 	if from == to {
 		return w
@@ -68,12 +43,12 @@ func convWord(w uint32, from, to ast.Basic) uint32 {
 		}
 	case ast.Int:
 		if from == ast.Float {
-			return uint32(floatToInt(w2f(w)))
+			return uint32(convert.FloatToInt(w2f(w)))
 		}
 		return w
 	case ast.Uint:
 		if from == ast.Float {
-			return floatToUint(w2f(w))
+			return convert.FloatToUint(w2f(w))
 		}
 		return w
 	}

@@ -67,10 +67,6 @@ func (c *checker) checkQualifiers(q *ast.Qualifiers, global bool, t *ast.Type, p
 			return
 		}
 		c.checkInterface(q, t, pos)
-	case ast.StorageUniform:
-		if t.IsVoid() {
-			c.errorf(pos, "uniform cannot be void")
-		}
 	}
 	if len(q.Layout) > 0 {
 		c.checkLayout(q, global)

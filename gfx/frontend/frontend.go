@@ -1,0 +1,220 @@
+package frontend
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+
+	"vortexgfx/abi"
+)
+
+// SetupSlot is the most primitives one input triangle yields in setup_k: the
+// near-clipped sub-triangles, each fanned after the guard-band clip. A draw
+// that clips against user clip distances has SlotsPerTriangle slots instead.
+const SetupSlot = maxSub + 1
+
+// MaxClipDistances is how many user clip distances (gl_ClipDistance[i], GL's
+// GL_CLIP_DISTANCEi enables) setup_k clips against. spec: GLSL 1.30 §7.1
+// (gl_MaxClipDistances); vortexpipe §3.8 (clipping in setup_k)
+const MaxClipDistances = 8
+
+// setupSlotCap bounds SlotsPerTriangle over every enable mask.
+const setupSlotCap = SetupSlot + MaxClipDistances
+
+// SlotsPerTriangle is the setup_k scratch slots per input triangle of a draw
+// clipping against the enabled user clip distances in mask: each enabled plane
+// adds at most one vertex to the clipped polygon (at most 5 + k before the
+// guard band, 9 + k after: 7 + k fan triangles). spec: vortexpipe §3.8
+func SlotsPerTriangle(mask uint8) int { return SetupSlot + bits.OnesCount8(mask) }
+
+// frontEndPlanes packs a plane convention and a clip-distance enable mask into
+// Args.Planes (abi.PackFEPlanes).
+func frontEndPlanes(p Planes, mask uint8) uint32 { return abi.PackFEPlanes(uint8(p), mask) }
+
+// splitFrontEndPlanes is frontEndPlanes' inverse.
+func splitFrontEndPlanes(w uint32) (Planes, uint8) {
+	p, mask, _ := abi.SplitFEPlanes(w)
+	return Planes(p), mask
+}
+
+// feEnv is one draw's setup_k environment: the target, depth range, cull mode,
+// viewport, plane convention and guard planes.
+type feEnv struct {
+	width, height int
+	near, far     float32
+	cull          CullMode
+	vp            *Viewport
+	planes        Planes
+	guard         [4]plane
+	// noClip disables the near-plane clip (depth clip disable, GL depth
+	// clamp): the merger clamps the depth to the depth range instead.
+	noClip bool
+	// slots is the primitives one input triangle may yield (SetupSlot, or
+	// SlotsPerTriangle of the draw's clip-distance mask).
+	slots int
+	// Scratch of the user clip-distance clip and the fan, kept across
+	// triangles (setup runs one triangle at a time per environment).
+	ubuf [2][polyCap + MaxClipDistances]Vertex
+	usub [polyCap + MaxClipDistances - 2][3]Vertex
+	fan  [setupSlotCap][3]Vertex
+}
+
+func newFEEnv(width, height int, near, far float32, cull CullMode, vp *Viewport, planes Planes) *feEnv {
+	// Guard planes in NDC: |x| ≤ gx·w, |y| ≤ gy·w (the default viewport maps
+	// NDC ±1 onto the target, so gx = 1 + 2·band/width).
+	gx := float32(1 + 2*float64(GuardBandPx)/float64(width))
+	gy := float32(1 + 2*float64(GuardBandPx)/float64(height))
+	if vp != nil {
+		gx = float32(1 + float64(GuardBandPx)/max(1, abs64(float64(vp.SX))))
+		gy = float32(1 + float64(GuardBandPx)/max(1, abs64(float64(vp.SY))))
+	}
+	return &feEnv{width: width, height: height, near: near, far: far, cull: cull, vp: vp, planes: planes, slots: SetupSlot,
+		guard: [4]plane{{g: gx, axis: 0}, {g: gx, axis: 0, neg: true}, {g: gy, axis: 1}, {g: gy, axis: 1, neg: true}}}
+}
+
+// setupOne is setup_k's SETUP work for one triangle: near clip, far clip
+// (compiled draws), the user clip distances in user (each plane's distances at
+// v0, v1, v2), guard-band clip and setup of each surviving sub-triangle, in
+// order. It returns how many primitives (at most e.slots) it wrote to
+// prims/bbs and counts into st. With lam set it also writes each primitive's
+// vertices as weights of v0, v1, v2 (lam[n][vertex]).
+// spec: vortexpipe §3.8; GL 4.6 §13.7 (primitive clipping)
+func (e *feEnv) setupOne(v0, v1, v2 *Vertex, user []userPlane, st *Stats, prims *[setupSlotCap]Prim, bbs *[setupSlotCap]BBox,
+	lam *[setupSlotCap][3][3]float32) int {
+	var sub [SetupMaxSub][3]Vertex
+	if lam != nil || len(user) > 0 {
+		a, b, c := *v0, *v1, *v2
+		a.bary, b.bary, c.bary = [3]float32{1, 0, 0}, [3]float32{0, 1, 0}, [3]float32{0, 0, 1}
+		v0, v1, v2 = &a, &b, &c
+	}
+	ns := 1
+	if e.noClip {
+		sub[0] = [3]Vertex{*v0, *v1, *v2}
+	} else if ns = ClipNear(v0, v1, v2, &sub); ns != 1 || sub[0] != [3]Vertex{*v0, *v1, *v2} {
+		st.NearClipped++
+	}
+	// The depth-clipped polygon: ClipNear fanned it as {p0 p1 p2} {p0 p2 p3}.
+	var zbuf, zbuf2 [polyCap]Vertex
+	zp := append(zbuf[:0], sub[0][:]...)
+	if ns == 2 {
+		zp = append(zp, sub[1][2])
+	}
+	subs := sub[:ns]
+	var fsub [polyCap - 2][3]Vertex
+	if e.planes == PlanesCompiled && !e.noClip && ns > 0 && beyondFar(zp) {
+		// Compiled draws also clip the far plane z ≤ w, as GL does (the
+		// draw3d flow's goldens keep the Vortex front end's near clip only).
+		zp = clipPoly(zp, plane{g: 1, axis: 2}, zbuf2[:0])
+		st.FarClipped++
+		subs = fsub[:0]
+		for k := 1; k+1 < len(zp); k++ {
+			subs = append(subs, [3]Vertex{zp[0], zp[k], zp[k+1]})
+		}
+	}
+	if ns > 0 && len(user) > 0 {
+		zp, subs = e.clipUser(zp, subs, user, st)
+	}
+	nf := e.guardFan(subs, zp, st, e.fan[:e.slots])
+	n := 0
+	for s := 0; s < nf; s++ {
+		fan := &e.fan[s]
+		if !SetupTriangle(&fan[0], &fan[1], &fan[2], e.width, e.height, e.near, e.far, e.cull, e.vp, e.planes, &prims[n], &bbs[n]) {
+			st.Culled++
+			continue
+		}
+		if lostPrecision(&prims[n]) {
+			st.PrecisionLoss++
+		}
+		if lam != nil {
+			for k := range 3 {
+				lam[n][k] = fan[k].bary
+			}
+		}
+		n++
+	}
+	return n
+}
+
+// Run is the device front end's setup_k (SETUP, SCAN, EMIT): near clip,
+// guard-band clip, setup with the draw's cull mode, survivors compacted in
+// submission order (a triangle's sub-triangles stay adjacent). It returns the
+// dense primitives and their bboxes. It refuses more visible primitives than the
+// pid field addresses. spec: rasterizer §3.1; vortex-hardware-facts §3.2;
+// vortexpipe §3.8
+func Run(verts []Vertex, tris [][3]uint32, width, height int, near, far float32,
+	cull CullMode, vp *Viewport, planes Planes) ([]Prim, []BBox, error) {
+	p, b, _, err := Stats{}.run(verts, tris, width, height, near, far, cull, vp, planes)
+	return p, b, err
+}
+
+// RunWithStats is Run that also reports its counters.
+func RunWithStats(verts []Vertex, tris [][3]uint32, width, height int, near, far float32,
+	cull CullMode, vp *Viewport, planes Planes) ([]Prim, []BBox, Stats, error) {
+	return Stats{}.run(verts, tris, width, height, near, far, cull, vp, planes)
+}
+
+func (st Stats) run(verts []Vertex, tris [][3]uint32, width, height int, near, far float32,
+	cull CullMode, vp *Viewport, planes Planes) ([]Prim, []BBox, Stats, error) {
+	st.Triangles = len(tris)
+	env := newFEEnv(width, height, near, far, cull, vp, planes)
+	// SETUP: per triangle, set up the surviving sub-triangles (slot-local).
+	keep := make([]uint32, len(tris))
+	slots := make([][]Prim, len(tris))
+	boxes := make([][]BBox, len(tris))
+	var fp [setupSlotCap]Prim
+	var fb [setupSlotCap]BBox
+	for i, t := range tris {
+		for _, vi := range t {
+			if int(vi) >= len(verts) {
+				return nil, nil, st, fmt.Errorf("frontend: front end: triangle %d: vertex %d out of range (%d vertices)", i, vi, len(verts))
+			}
+		}
+		n := env.setupOne(&verts[t[0]], &verts[t[1]], &verts[t[2]], nil, &st, &fp, &fb, nil)
+		slots[i] = append(slots[i], fp[:n]...)
+		boxes[i] = append(boxes[i], fb[:n]...)
+		keep[i] = uint32(n)
+	}
+	// SCAN: exclusive prefix of the survivor counts.
+	offset := make([]uint32, len(tris)+1)
+	for i, k := range keep {
+		offset[i+1] = offset[i] + k
+	}
+	total := offset[len(tris)]
+	if total > abi.MaxPrimsPerPass {
+		return nil, nil, st, fmt.Errorf("%w: %d visible, max %d", ErrTooManyPrims, total, abi.MaxPrimsPerPass)
+	}
+	// EMIT: dense, order-preserving.
+	prims := make([]Prim, total)
+	bbs := make([]BBox, total)
+	for i := range tris {
+		copy(prims[offset[i]:], slots[i])
+		copy(bbs[offset[i]:], boxes[i])
+	}
+	st.Prims = int(total)
+	return prims, bbs, st, nil
+}
+
+func abs64(f float64) float64 {
+	if f < 0 {
+		return -f
+	}
+	return f
+}
+
+// lostPrecision detects an edge that no longer bounds its triangle after the
+// Q15.16 conversion: a coefficient that overflowed (the host conversion yields
+// INT_MIN) or an edge whose A and B both truncated to 0 (the 1/max normalisation
+// shrank it below the 1/65536 sub-pixel step).
+// spec: vortexpipe §3.8 (sub-pixel precision guard)
+func lostPrecision(p *Prim) bool {
+	for k := 0; k < 3; k++ {
+		a, b, c := p.Edge(k)
+		if c == math.MinInt32 || c == math.MaxInt32 || a == math.MinInt32 || b == math.MinInt32 {
+			return true
+		}
+		if a == 0 && b == 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,410 @@
+package frontend
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/bits"
+
+	"vortexgfx/abi"
+	"vortexgfx/device"
+)
+
+// Library names of the front-end module's kernels, registered in a
+// device.Library and named by ModuleImage, so a launch resolves them through
+// the image at its PC like any other kernel (KernelResolve is registered by
+// package gfx/shaderdev). spec: rasterizer §3.1; vortexpipe §3.2, §3.4.1
+const (
+	KernelSetup   = "gfx.setup_k"
+	KernelBinning = "gfx.binning_k"
+	KernelResolve = "gfx.msaa_resolve_k"
+)
+
+// Args is the front-end argument block; its wire layout is abi.FrontEndArgs.
+type Args = abi.FrontEndArgs
+
+func readArgs(c *device.CTA) (Args, error) {
+	b := make([]byte, 8*abi.FrontEndArgSlots)
+	c.Read(c.Args, b)
+	if err := c.Err(); err != nil {
+		return Args{}, err
+	}
+	a, err := abi.UnpackFrontEndArgs(b)
+	if err != nil {
+		return a, err
+	}
+	planes, mask := splitFrontEndPlanes(a.Planes)
+	if mask != 0 && planes != PlanesCompiled {
+		return a, fmt.Errorf("front end: clip-distance mask 0x%x on %s records (only compiled programs' expand_k records carry distances)", mask, planes)
+	}
+	if _, _, ok := abi.SplitFEPlanes(a.Planes); !ok {
+		return a, fmt.Errorf("front end: plane word 0x%x has bits above the clip-distance mask", a.Planes)
+	}
+	if a.NVar > abi.NumVaryingPlanes+abi.MaxExtraVaryings || a.NFlat > abi.MaxFlatWords || (a.NFlat > 0 && a.NVar == 0 && planes != PlanesCompiled) {
+		return a, fmt.Errorf("front end: %d varyings / %d flat words exceed %d varying words / %d side words (or flat words without expand_k records)",
+			a.NVar, a.NFlat, abi.NumVaryingPlanes+abi.MaxExtraVaryings, abi.MaxFlatWords)
+	}
+	if a.Width == 0 || a.Height == 0 || a.Width > abi.RasterScissorMaxCoord || a.Height > 0x7FFF {
+		return a, fmt.Errorf("front end: target %dx%d out of range", a.Width, a.Height)
+	}
+	if a.NumTris > MaxItems || a.NumVerts > MaxItems {
+		return a, fmt.Errorf("front end: %d triangles / %d vertices exceed %d", a.NumTris, a.NumVerts, MaxItems)
+	}
+	return a, nil
+}
+
+// BBoxBytes is one box of the front end's box arrays: {u32 L, R, T, B}.
+const BBoxBytes = 16
+
+// MaxItems bounds the triangle and vertex counts of one draw, so a
+// corrupt argument block fails instead of walking billions of items.
+const MaxItems = 1 << 24
+
+func putBBox(c *device.CTA, addr uint64, bb *BBox) {
+	c.WriteU32(addr, bb.L)
+	c.WriteU32(addr+4, bb.R)
+	c.WriteU32(addr+8, bb.T)
+	c.WriteU32(addr+12, bb.B)
+}
+
+// ReadBBox reads one box of the front end's BBoxBytes-byte box arrays on the device.
+func ReadBBox(c *device.CTA, addr uint64) BBox {
+	return BBox{c.ReadU32(addr), c.ReadU32(addr + 4), c.ReadU32(addr + 8), c.ReadU32(addr + 12)}
+}
+
+// GridStride runs fn(i) for i < n over every thread of every CTA of the launch.
+func GridStride(c *device.CTA, n uint64, fn func(i uint64)) {
+	stride := uint64(c.GridDim[0]) * uint64(c.BlockDim[0])
+	c.ForEachThread(func(tid int) {
+		for i := c.GlobalID(tid); i < n && c.Err() == nil; i += stride {
+			fn(i)
+		}
+	})
+}
+
+// single runs fn once, on thread 0 of CTA 0 (the CTA-cooperative scans and the
+// header pass, serialised: their results do not depend on the split).
+func single(c *device.CTA, fn func()) {
+	if c.BlockIdx != [3]uint32{} {
+		return
+	}
+	c.ForEachThread(func(tid int) {
+		if tid == 0 {
+			fn()
+		}
+	})
+}
+
+// setupKernel is setup_k: stage SETUP (grid-strided over triangles: near clip,
+// guard band, cull, setup into the triangle's scratch slot), SCAN (the exclusive
+// prefix of the survivor counts; fills the fragment args' primitive count) and
+// EMIT (grid-strided compaction into the dense rast_prim_t and bbox arrays,
+// order-preserving). spec: rasterizer §3.1; vortexpipe §3.2
+func setupKernel(c *device.CTA) error {
+	a, err := readArgs(c)
+	if err != nil {
+		return err
+	}
+	n := uint64(a.NumTris)
+	planes, mask := splitFrontEndPlanes(a.Planes)
+	slots := uint64(SlotsPerTriangle(mask))
+	switch a.Stage {
+	case abi.FEStageSetup:
+		env := newFEEnv(int(a.Width), int(a.Height), a.Near, a.Far, CullMode(a.Cull), nil, planes)
+		env.noClip = a.DepthClipDisable
+		env.slots = int(slots)
+		var v [3]Vertex
+		// Compiled programs' records (expand_k's layout) hold the planes even
+		// when the program has no interpolated varying; only the draw3d
+		// flow's records are SetupVertexBytes.
+		compiled := a.NVar > 0 || planes == PlanesCompiled
+		// The enabled user clip distances follow the extra words, one per
+		// enabled plane in plane order (expand_k compacts them).
+		ncd := uint64(bits.OnesCount8(mask))
+		// Varying words beyond the planes follow the flat words in the
+		// records; setup_k interpolates them at each primitive's vertices
+		// into the side array (abi.MaxExtraVaryings).
+		extra := uint64(max(int(a.NVar)-abi.NumVaryingPlanes, 0))
+		side := uint64(4 * abi.SideArrayWords(int(a.NVar), int(a.NFlat)))
+		flatReg := uint64(4 * abi.SideFlatWords(int(a.NFlat))) // the flat region's bytes
+		xoff := uint64(CompiledFlatOffset) + flatReg           // the extra words in a record
+		rec := uint64(abi.SetupVertexBytes)
+		cdoff := xoff + 4*extra // the clip distances in a record
+		if compiled {
+			rec = cdoff + 4*ncd
+		}
+		vb := make([]byte, 3*rec) // once per CTA
+		var lam [setupSlotCap][3][3]float32
+		var lamp *[setupSlotCap][3][3]float32
+		if extra > 0 {
+			lamp = &lam
+		}
+		var prims [setupSlotCap]Prim
+		var bbs [setupSlotCap]BBox
+		var user [MaxClipDistances]userPlane
+		var pb [abi.PrimBytes]byte
+		GridStride(c, n, func(i uint64) {
+			for k := 0; k < 3; k++ {
+				vi := c.ReadU32(a.Tris + 12*i + 4*uint64(k))
+				if vi >= a.NumVerts {
+					c.Fail(fmt.Errorf("setup_k: triangle %d: vertex %d out of range (%d vertices)", i, vi, a.NumVerts))
+					return
+				}
+				b := vb[uint64(k)*rec : uint64(k+1)*rec]
+				c.Read(a.Verts+uint64(vi)*rec, b)
+				if compiled {
+					getCompiledVertex(b, min(int(a.NVar), abi.NumVaryingPlanes), &v[k])
+				} else {
+					getVertex(b, &v[k])
+				}
+			}
+			for p := uint64(0); p < ncd; p++ {
+				for k := uint64(0); k < 3; k++ {
+					user[p].cd[k] = math.Float32frombits(binary.LittleEndian.Uint32(vb[k*rec+cdoff+4*p:]))
+				}
+			}
+			var st Stats
+			m := env.setupOne(&v[0], &v[1], &v[2], user[:ncd], &st, &prims, &bbs, lamp)
+			for s := 0; s < m; s++ {
+				slot := i*slots + uint64(s)
+				prims[s].Put(pb[:])
+				c.Write(a.Slots+slot*abi.PrimBytes, pb[:])
+				putBBox(c, a.SlotBoxes+slot*BBoxBytes, &bbs[s])
+			}
+			if a.NFlat > 0 && m > 0 {
+				// The provoking vertex is the input triangle's last.
+				vi := c.ReadU32(a.Tris + 12*i + 8)
+				src := a.Verts + uint64(vi)*rec + CompiledFlatOffset
+				for s := 0; s < m; s++ {
+					dst := a.FlatSlots + (i*slots+uint64(s))*side
+					for k := uint64(0); k < uint64(a.NFlat); k++ {
+						c.WriteU32(dst+4*k, c.ReadU32(src+4*k))
+					}
+				}
+			}
+			for s := 0; s < m && extra > 0; s++ {
+				dst := a.FlatSlots + (i*slots+uint64(s))*side + flatReg
+				for k := uint64(0); k < extra; k++ {
+					var x [3]float32
+					for o := uint64(0); o < 3; o++ {
+						x[o] = math.Float32frombits(binary.LittleEndian.Uint32(vb[o*rec+xoff+4*k:]))
+					}
+					for j := 0; j < 3; j++ {
+						l := &lam[s][j]
+						val := float32(float32(l[0]*x[0])+float32(l[1]*x[1])) + float32(l[2]*x[2])
+						c.WriteU32(dst+4*(3*k+uint64(j)), math.Float32bits(val))
+					}
+				}
+			}
+			c.WriteU32(a.Keep+4*i, uint32(m))
+			for _, x := range []struct {
+				w int
+				v int
+			}{{abi.FECounterNearClipped, st.NearClipped}, {abi.FECounterGuardClipped, st.GuardClipped}, {abi.FECounterCulled, st.Culled}, {abi.FECounterPrecisionLoss, st.PrecisionLoss}, {abi.FECounterFarClipped, st.FarClipped}} {
+				if x.v != 0 {
+					c.AtomicAddU32(a.Counters+4*uint64(x.w), uint32(x.v))
+				}
+			}
+		})
+	case abi.FEStageScan:
+		single(c, func() {
+			var s uint32
+			for i := uint64(0); i < n && c.Err() == nil; i++ {
+				c.WriteU32(a.Offsets+4*i, s)
+				s += c.ReadU32(a.Keep + 4*i)
+			}
+			c.WriteU32(a.Offsets+4*n, s)
+			if s > abi.MaxPrimsPerPass {
+				c.Fail(fmt.Errorf("setup_k: %w: %d visible, max %d", ErrTooManyPrims, s, abi.MaxPrimsPerPass))
+				return
+			}
+			c.WriteU32(a.Counters+4*abi.FECounterPrims, s)
+			c.WriteU32(a.FragArgs+8, s) // FragArgs.NumPrims
+		})
+	case abi.FEStageEmit:
+		var pb [abi.PrimBytes]byte
+		side := uint64(4 * abi.SideArrayWords(int(a.NVar), int(a.NFlat)))
+		flatReg := uint64(4 * abi.SideFlatWords(int(a.NFlat)))
+		extraBytes := side - flatReg
+		eb := make([]byte, extraBytes) // once per CTA
+		GridStride(c, n, func(i uint64) {
+			off := uint64(c.ReadU32(a.Offsets + 4*i))
+			k := uint64(c.ReadU32(a.Keep + 4*i))
+			for s := uint64(0); s < k; s++ {
+				slot := i*slots + s
+				c.Read(a.Slots+slot*abi.PrimBytes, pb[:])
+				c.Write(a.Prims+(off+s)*abi.PrimBytes, pb[:])
+				bb := ReadBBox(c, a.SlotBoxes+slot*BBoxBytes)
+				putBBox(c, a.Boxes+(off+s)*BBoxBytes, &bb)
+				for k := uint64(0); k < uint64(a.NFlat); k++ {
+					c.WriteU32(a.Flat+(off+s)*side+4*k, c.ReadU32(a.FlatSlots+slot*side+4*k))
+				}
+				if extraBytes > 0 {
+					c.Read(a.FlatSlots+slot*side+flatReg, eb)
+					c.Write(a.Flat+(off+s)*side+flatReg, eb)
+				}
+			}
+		})
+	default:
+		return fmt.Errorf("setup_k: stage %d is not SETUP/SCAN/EMIT", a.Stage)
+	}
+	return nil
+}
+
+// binningKernel is binning_k's six stages over the dense bbox array: BCOUNT and
+// BEMIT grid-strided over primitives, BSCAN and BBASE as CTA-cooperative scans,
+// BHIST and BSCATTER bin-striped (each thread owns bins b ≡ tid mod threads and
+// walks the keys in order, so every bin's pids keep submission order). The
+// arithmetic is BCount/BEmit/BBase's. spec: rasterizer §3.1
+func binningKernel(c *device.CTA) error {
+	a, err := readArgs(c)
+	if err != nil {
+		return err
+	}
+	g := BinGrid{Cols: int(a.Cols), Rows: int(a.Rows), BinLog: uint(a.BinLog)}
+	if g.Cols <= 0 || g.Rows <= 0 || g.Bins() > 1<<(32-abi.PipePrimBits) {
+		return fmt.Errorf("binning_k: bin grid %dx%d", g.Cols, g.Rows)
+	}
+	// Counts produced by earlier launches (the launch barrier orders them).
+	prims := uint64(c.ReadU32(a.Counters + 4*abi.FECounterPrims))
+	bins := uint64(g.Bins())
+	if prims > abi.MaxPrimsPerPass {
+		return fmt.Errorf("binning_k: %d primitives exceed the pid field", prims)
+	}
+	var one [1]BBox
+	var cnt [1]uint32
+	switch a.Stage {
+	case abi.FEStageBCount:
+		GridStride(c, prims, func(i uint64) {
+			one[0] = ReadBBox(c, a.Boxes+i*BBoxBytes)
+			BCount(g, one[:], cnt[:])
+			c.WriteU32(a.Counts+4*i, cnt[0])
+		})
+	case abi.FEStageBScan:
+		single(c, func() {
+			var s uint32
+			for i := uint64(0); i < prims && c.Err() == nil; i++ {
+				c.WriteU32(a.Offsets+4*i, s)
+				s += c.ReadU32(a.Counts + 4*i)
+			}
+			c.WriteU32(a.Offsets+4*prims, s)
+			c.WriteU32(a.Counters+4*abi.FECounterKeys, s)
+		})
+	case abi.FEStageBEmit:
+		var off [2]uint32
+		var out []uint32
+		GridStride(c, prims, func(i uint64) {
+			one[0] = ReadBBox(c, a.Boxes+i*BBoxBytes)
+			BCount(g, one[:], cnt[:])
+			out = out[:0]
+			for range cnt[0] {
+				out = append(out, 0)
+			}
+			off[0] = 0
+			if err := BEmit(g, one[:], off[:], out); err != nil {
+				c.Fail(err)
+				return
+			}
+			base := uint64(c.ReadU32(a.Offsets + 4*i))
+			for k, key := range out {
+				c.WriteU32(a.Keys+4*(base+uint64(k)), key&^(1<<abi.PipePrimBits-1)|uint32(i))
+			}
+		})
+	case abi.FEStageBHist, abi.FEStageBScatter:
+		keys := uint64(c.ReadU32(a.Counters + 4*abi.FECounterKeys))
+		if keys > prims*bins {
+			return fmt.Errorf("binning_k: %d keys for %d primitives over %d bins", keys, prims, bins)
+		}
+		kb := make([]byte, 4*keys)
+		c.Read(a.Keys, kb)
+		threads := uint32(c.Threads)
+		// Each thread's keys (bin mod threads = tid) in key order, grouped once
+		// instead of every thread scanning all keys: thread t walks
+		// order[start[t]:start[t+1]], the same keys in the same order.
+		var order, start []uint32
+		if c.BlockIdx == [3]uint32{} && threads > 0 {
+			start = make([]uint32, threads+1)
+			for k := uint64(0); k < keys; k++ {
+				start[binary.LittleEndian.Uint32(kb[4*k:])>>abi.PipePrimBits%threads+1]++
+			}
+			for t := uint32(0); t < threads; t++ {
+				start[t+1] += start[t]
+			}
+			fill := append([]uint32(nil), start[:threads]...)
+			order = make([]uint32, keys)
+			for k := uint64(0); k < keys; k++ {
+				t := binary.LittleEndian.Uint32(kb[4*k:]) >> abi.PipePrimBits % threads
+				order[fill[t]] = uint32(k)
+				fill[t]++
+			}
+		}
+		c.ForEachThread(func(tid int) {
+			if c.BlockIdx != [3]uint32{} {
+				return
+			}
+			cursor := make(map[uint32]uint32)
+			for _, k32 := range order[start[tid]:start[tid+1]] {
+				if c.Err() != nil {
+					break
+				}
+				k := uint64(k32)
+				key := binary.LittleEndian.Uint32(kb[4*k:])
+				b := key >> abi.PipePrimBits
+				if uint64(b) >= bins {
+					c.Fail(fmt.Errorf("binning_k: key %d names bin %d of %d", k, b, bins))
+					return
+				}
+				if a.Stage == abi.FEStageBHist {
+					cursor[b]++
+					continue
+				}
+				cur, ok := cursor[b]
+				if !ok {
+					cur = c.ReadU32(a.Base + 4*uint64(b))
+				}
+				c.WriteU32(a.TBuf+bins*abi.BinHeaderBytes+4*uint64(cur), key&(1<<abi.PipePrimBits-1))
+				cursor[b] = cur + 1
+			}
+			if a.Stage == abi.FEStageBHist {
+				for b := uint32(tid); uint64(b) < bins; b += threads {
+					c.WriteU32(a.Hist+4*uint64(b), cursor[b])
+				}
+			}
+		})
+	case abi.FEStageBBase:
+		single(c, func() {
+			var s uint32
+			var hb [abi.BinHeaderBytes]byte
+			for b := uint64(0); b < bins && c.Err() == nil; b++ {
+				h := c.ReadU32(a.Hist + 4*b)
+				c.WriteU32(a.Base+4*b, s)
+				abi.BinHeader{BinX: uint16(b % uint64(g.Cols)), BinY: uint16(b / uint64(g.Cols)), PidsOffset: s, PidsCount: h}.Put(hb[:])
+				c.Write(a.TBuf+b*abi.BinHeaderBytes, hb[:])
+				s += h
+			}
+		})
+	default:
+		return fmt.Errorf("binning_k: stage %d is not a binning stage", a.Stage)
+	}
+	return nil
+}
+
+// RegisterKernels adds the front-end kernels (setup_k, binning_k) to lib.
+// msaa_resolve_k, named by the module image too, is the compiled-program
+// device's and registered by it.
+func RegisterKernels(lib *device.Library) error {
+	if err := lib.Register(KernelSetup, setupKernel); err != nil {
+		return err
+	}
+	return lib.Register(KernelBinning, binningKernel)
+}
+
+// ModuleImage is the front-end module image (setup_k, binning_k and
+// msaa_resolve_k, vortexpipe §3.4.1), loaded at
+// abi.LinkBaseFrontEnd. spec: vortexpipe §2.4
+func ModuleImage() ([]byte, error) {
+	return abi.EncodeKernelImage([]abi.KernelImageEntry{
+		abi.LibraryEntry("setup_k", KernelSetup), abi.LibraryEntry("binning_k", KernelBinning),
+		abi.LibraryEntry("msaa_resolve_k", KernelResolve),
+	})
+}

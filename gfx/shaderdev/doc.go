@@ -1,0 +1,64 @@
+// Package shaderdev runs compiled GLSL programs (package shader/lower) on the
+// device model: a Device owns the colour and depth/stencil targets and runs
+// a Program's draws (Draw), each ONE runtime draw.
+//
+// The vertex shader runs as the front end's stage 0 (one thread per vertex:
+// index resolved on the device, instancing, the {base, stride, divisor}
+// attribute table), expand_k packs the varyings onto the 12 interpolation
+// planes and the flat words into the side array, the front end's setup_k and
+// binning_k (package gfx/frontend, PlanesCompiled) build RASTER's buffers,
+// and the fragment wrapper of vortexpipe-driver.md §3.4 runs around the
+// fragment program (helper lanes, discard folded into coverage, vx_tex with
+// the LOD from quad derivatives, vx_om_export). Each stage is a Go closure in
+// the device.Library that runs the ir.Program with shader/exec, loaded as a
+// module image at abi.LinkBaseVS / LinkBaseFS; programs stay resident across
+// draws (AddProgram, ProgramSlots). A draw's output-merger state is one
+// swom.State (Draw.Merge), programmed on the FF OM by swom.State.FFDCRs or run
+// by the software merger. spec: vortexpipe-driver.md §2.5, §3.2–§3.4
+//
+// Device.Draw runs as named phases of one drawState: validate, load (the
+// program's modules), routeUnits, upload, frontEnd, fragment, submitUploads,
+// record (the runtime draw's steps), run and collect (the counters).
+//
+// What runs where on the device fragment path (vortexpipe-driver.md §2.3.3, §3.6,
+// §3.7, §3.4.1). Every route stays on the device; session.DrawStats.Route names the
+// units a draw ran in software and why, and the software counters count what
+// they did. Draw.Key (the FS variant key), SetForceSW (VORTEX_FORCE_SW)
+// and a configuration without the TEX/RASTER/OM extension bits force units to
+// software; forced and FF renders are byte-identical for the FF-encodable state.
+//
+//	input                                          TEX        RASTER     OM
+//	A8R8G8B8/BGRA8, RGBA8 targets (byte order)     —          FF         FF
+//	depth funcs, two-sided stencil, 5 equations,
+//	  15 factors incl. CONSTANT_ALPHA, logic ops,
+//	  write masks, up to 4 targets                 —          FF         FF
+//	gl_FragDepth (D24S8; early-Z disarmed)         —          FF         FF
+//	sRGB8A8, R8, RG8, float, integer targets       —          FF         software (device/swom)
+//	D16, D32F, S8 planes                           —          FF         software
+//	MRT with depth/stencil writes, 5–8 targets     —          FF         software
+//	alpha test, alpha-to-coverage/one, depth
+//	  bounds, dual source (SRC1_*)                 —          FF         software
+//	near and far clip (far: compiled draws,
+//	  FECounterFarClipped)                         —          either     either
+//	user clip distances: gl_ClipDistance[0..7] or
+//	  legacy planes on gl_ClipVertex/gl_Position
+//	  (Draw.ClipDistances, ClipPlanes;
+//	  expand_k appends them, setup_k clips)        —          either     either
+//	depth clamp (setup_k skips the near clip,
+//	  frontend.Args.DepthClipDisable)      —          FF         FF to [0, 1],
+//	                                                                     else software
+//	depth-only pass (TargetConfig.NoColor)         —          FF         FF (masks off)
+//	outputs beyond the bound targets               dropped, as GL does (any route)
+//	4x MSAA (sample-major planes, resolve kernel)  (software) software   software
+//	power-of-two A8R8G8B8 2D, implicit LOD         FF         FF         (as above)
+//	NPOT, 3D, cube, arrays, shadow, fetch, gather,
+//	  formats, swizzles, mirror-clamp, aniso       software (device/swtex)
+//	noperspective varyings (v·w on the plane)      —          either     either
+//	vertex-stage texturing (VS slot 7 table)       software (device/swtex)
+//	13–64 varying or flat words (the side array,
+//	  abi.SideArrayWords)                          —          either     either
+//
+// The software raster is the FS wrapper launched as a compute grid that walks
+// the bins itself (swRaster); the FF TEX and OM units answer RASTER-launched
+// waves only, so it implies the software sampler and merger.
+package shaderdev

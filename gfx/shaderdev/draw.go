@@ -1,0 +1,235 @@
+package shaderdev
+
+import (
+	"fmt"
+
+	"vortexgfx/abi"
+	"vortexgfx/device/swom"
+	"vortexgfx/gfx/frontend"
+	"vortexgfx/gfx/session"
+	"vortexgfx/runtime"
+)
+
+// AttribBinding is one attribute-table entry of a compiled draw: the vertex
+// data (little-endian words, Words of the program's attribute per element),
+// the element stride in bytes and the instance divisor (0: per vertex).
+// spec: vortexpipe §2.5 ({base, stride, divisor}[8])
+type AttribBinding struct {
+	Data []byte
+	// Buffer, when set, is device-resident vertex data used instead of Data
+	// (a driver's residency-table entry on Runtime(): uploaded once, bound by
+	// every draw). spec: vortexpipe §1.3
+	Buffer  *runtime.Buffer
+	Offset  uint64 // of the first element in Data (or Buffer)
+	Stride  uint64
+	Divisor uint64
+}
+
+// Draw is one triangle-list draw of a compiled program on the device.
+type Draw struct {
+	Program *Program
+	// Attribs holds one binding per Program.Attributes() entry, in order.
+	Attribs []AttribBinding
+	// Indices are the u32 indices (nil: non-indexed); Count is the vertices
+	// per instance (len(Indices) when indexed), a multiple of 3.
+	Indices []uint32
+	// IndexBuffer, when set, holds the u32 indices in device memory at
+	// IndexOffset (a resident buffer on Runtime()); Indices is then ignored.
+	IndexBuffer  *runtime.Buffer
+	IndexOffset  uint64
+	Count        int
+	Instances    int // 0 means 1
+	BaseVertex   int32
+	BaseInstance uint32
+	// Uniforms is the program's uniform word buffer (UniformWords words).
+	Uniforms  []uint32
+	Cull      frontend.CullMode
+	Near, Far float32 // depth range (0, 1 when both are 0)
+	// Textures holds one texture per sampler binding when the program
+	// samples in either stage (Program.Textured); TEX stage i samples
+	// Textures[i]. A vertex stage samples them through the software sampler
+	// (VS arg slot abi.ArgVSSWSampler). spec: vortexpipe §2.5, §3.6
+	Textures []Texture
+	// Merge is the draw's whole output-merger state: depth, two-sided
+	// stencil, per-target blend and RGBA write masks in Targets[i].Blend
+	// (the zero value writes nothing), logic op, alpha test,
+	// alpha-to-coverage/one, depth bounds and clamp, dual source with
+	// location 1 as the second colour of target 0. Its geometry (size,
+	// samples, target formats and plane addresses, the depth/stencil plane)
+	// is the device's and is filled in by Draw. The FF OM runs it when it
+	// can encode it (swom.State.FFWhy, programmed by swom.State.FFDCRs), the
+	// software merger otherwise. spec: vortexpipe §2.3.3, §3.3 step 2, §3.7
+	Merge swom.State
+	// Key is the FS variant key the driver selected (pipe.VariantKey):
+	// units it sets run in software. spec: vortexpipe §2.3.1, §2.3.3
+	Key Variant
+	// ClipDistances holds GL's GL_CLIP_DISTANCEi enables (bit i): setup_k
+	// clips each triangle against every enabled gl_ClipDistance[i] ≥ 0 the
+	// vertex stage writes (Program.ClipMask). spec: GL 4.6 §13.7;
+	// vortexpipe §3.8
+	ClipDistances uint8
+	// ClipPlanes are the legacy user clip planes (GL_CLIP_PLANEi, in the
+	// coordinates the vertex stage writes gl_ClipVertex in, else
+	// gl_Position's): for a program without gl_ClipDistance, distance i is
+	// ClipPlanes[i] · gl_ClipVertex. spec: GL 3.0 §2.17 (clipping)
+	ClipPlanes [frontend.MaxClipDistances][4]float32
+	// TwoSide enables two-sided colour (GL_VERTEX_PROGRAM_TWO_SIDE) over
+	// these pairs, each one of Program.TwoSidePairs(): back-facing
+	// primitives read the back colour's planes. spec: GL 2.1 §2.14.1
+	TwoSide []TwoSide
+}
+
+// depthRange is the draw's depth range, [0, 1] when both ends are 0.
+func (dr *Draw) depthRange() (near, far float32) {
+	near, far = dr.Near, dr.Far
+	if near == 0 && far == 0 {
+		far = 1
+	}
+	return near, far
+}
+
+// PassTriangles is the most triangles one front-end pass of a compiled draw
+// takes: at SetupSlot primitives per triangle (near and guard-band clipping)
+// a pass's visible primitives always fit the RASTER pid field, so a larger
+// draw runs as several in-order passes inside its one runtime draw.
+// spec: vortexpipe §3.8; rasterizer §2.4 (16-bit pid)
+const PassTriangles = abi.MaxPrimsPerPass / frontend.SetupSlot
+
+// drawState is one compiled draw in flight: each phase of Device.Draw fills
+// in what the next one reads (as llvmpipe's lp_setup hands its scene to
+// lp_rast). The phases allocate the device's pooled buffers in a fixed
+// order, so a repeated draw reuses the same buffers at the same addresses.
+type drawState struct {
+	d  *Device
+	dr *Draw
+	p  *Program
+	st session.DrawStats
+
+	inst, total, nt int // instances, vertices over all instances, triangles
+	mods            *shaderModules
+
+	// route
+	ms           swom.State
+	route        session.Route
+	fsTex, vsTex bool // the fragment / vertex stage samples
+
+	// upload: one batch for everything the draw writes before it runs
+	up        *runtime.Batch
+	attribs   uint64 // the {base, stride, divisor}[8] attribute table
+	indices   uint64 // u32 indices (0: non-indexed)
+	desc      []byte // descriptor table: uniforms at slot 0, set 0 at slot 1
+	descBuf   *runtime.Buffer
+	swTable   uint64        // the software sampler's descriptor table (0: none)
+	texWrites []abi.DCRPair // TEX DCRs of the FF sampling route
+
+	// front end
+	recs, verts, tris *runtime.Buffer // VS records, expand_k records, triangle list
+	clipMask          uint8
+	twoMask           uint64
+	passTris, passes  int
+	fe                feBuffers
+
+	// fragment
+	fsArgs   []byte
+	fsBuf    *runtime.Buffer
+	counters *runtime.Buffer // the FS wrapper's software counters
+
+	steps []runtime.DrawStep
+}
+
+// Draw runs one compiled draw through the device and returns its counters.
+// Per draw the host uploads the vertex data, attribute table, indices and
+// uniform words and submits ONE runtime draw: the VS launch, expand_k, the
+// nine front-end stage launches per pass, the RASTER/OM DCR writes and the
+// grid-less frame kick that launches the FS wrapper (or, on the software
+// raster, the wrapper's compute grid). spec: vortexpipe §3.2, §3.3
+func (d *Device) Draw(dr *Draw) (session.DrawStats, error) {
+	s := &drawState{d: d, dr: dr, p: dr.Program}
+	for _, phase := range []func() error{
+		s.validate, // the draw is a triangle list the program can run
+		s.load,     // the program's modules at their link bases
+		s.routeUnits,
+		s.upload,   // vertex data, indices, uniforms, textures, descriptors
+		s.frontEnd, // VS and expand_k records, front-end buffers and passes
+		s.fragment, // the FS wrapper's argument block
+		s.submitUploads,
+		s.record, // the runtime draw's steps
+		s.run,
+		s.collect, // the software and front-end counters
+	} {
+		if err := phase(); err != nil {
+			return s.st, err
+		}
+	}
+	return s.st, nil
+}
+
+// validate checks the draw against its program and the front end's limits.
+func (s *drawState) validate() error {
+	dr, p := s.dr, s.p
+	if p == nil {
+		return fmt.Errorf("shaderdev: draw without a program")
+	}
+	s.inst = max(dr.Instances, 1)
+	if dr.Count <= 0 || dr.Count%3 != 0 || (dr.IndexBuffer == nil && dr.Indices != nil && len(dr.Indices) != dr.Count) {
+		return fmt.Errorf("shaderdev: draw: %d vertices (%d indices) is not a triangle list", dr.Count, len(dr.Indices))
+	}
+	if len(dr.Attribs) != len(p.attrs) {
+		return fmt.Errorf("shaderdev: draw: %d attribute bindings for %d attributes", len(dr.Attribs), len(p.attrs))
+	}
+	if len(dr.Uniforms) < p.prog.UniformWords {
+		return fmt.Errorf("shaderdev: draw: %d uniform words for %d", len(dr.Uniforms), p.prog.UniformWords)
+	}
+	s.total = dr.Count * s.inst
+	if s.total > frontend.MaxItems {
+		return fmt.Errorf("shaderdev: draw: %d vertices exceed %d", s.total, frontend.MaxItems)
+	}
+	s.nt = s.total / 3
+	s.st.Vertices = s.total
+	return nil
+}
+
+// load makes the program's modules resident.
+func (s *drawState) load() (err error) {
+	s.mods, err = s.d.resident(s.p)
+	return err
+}
+
+// routeUnits decides where each unit runs: the merger state on the device's
+// planes, the variant key, forced and missing units, then the sampling the
+// FF TEX unit has no form of. spec: vortexpipe §2.3.3
+func (s *drawState) routeUnits() error {
+	var err error
+	if s.ms, err = s.d.mergeState(s.dr); err != nil {
+		return err
+	}
+	if s.route, err = s.d.route(s.dr, &s.ms); err != nil {
+		return err
+	}
+	p := s.p
+	s.fsTex, s.vsTex = len(p.prog.FS.Tex) > 0, len(p.prog.VS.Tex) > 0
+	if s.fsTex && !s.route.SWTex {
+		why := p.texSW
+		if why == "" {
+			why = texNeedsSW(s.dr.Textures)
+		}
+		if why == "" && s.route.SWRaster {
+			why = "software raster (vx_tex answers RASTER-launched waves only)"
+		}
+		if why != "" {
+			s.route.SWTex = true
+			s.route.Why = append(s.route.Why, "tex: "+why)
+		}
+	}
+	s.st.Route = s.route
+	return nil
+}
+
+// put queues b for upload into the draw's next pooled buffer.
+func (s *drawState) put(b []byte) (*runtime.Buffer, error) {
+	buf, err := s.d.buffer(len(b))
+	if err == nil && len(b) > 0 {
+		s.up.Write(buf, 0, b)
+	}
+	return buf, err
+}

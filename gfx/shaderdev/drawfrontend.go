@@ -1,0 +1,99 @@
+package shaderdev
+
+import (
+	"encoding/binary"
+
+	"vortexgfx/abi"
+	"vortexgfx/gfx/frontend"
+	"vortexgfx/runtime"
+)
+
+// frontEnd allocates the vertex stage's records (VS output, expand_k's
+// setup records), uploads the triangle list and the front end's buffers and
+// splits the draw into passes: a pass is at most PassTriangles triangles
+// (fewer when user clip distances add slots), so its visible primitives
+// (SlotsPerTriangle per triangle at worst) always fit the 16-bit pid.
+// spec: vortexpipe §3.2, §3.8
+func (s *drawState) frontEnd() error {
+	d, p := s.d, s.p
+	var err error
+	if s.recs, err = d.buffer(s.total * p.prog.VS.OutputWords * 4); err != nil {
+		return err
+	}
+	s.clipMask = p.ClipMask(s.dr.ClipDistances)
+	if s.twoMask, err = p.twoSideMask(s.dr.TwoSide); err != nil {
+		return err
+	}
+	if s.verts, err = d.buffer(s.total * p.recordBytesClip(s.clipMask)); err != nil {
+		return err
+	}
+	tris := make([]byte, 4*s.total)
+	for i := range s.total {
+		binary.LittleEndian.PutUint32(tris[4*i:], uint32(i))
+	}
+	if s.tris, err = s.put(tris); err != nil {
+		return err
+	}
+	near, far := s.dr.depthRange()
+	s.passTris = min(s.nt, abi.MaxPrimsPerPass/frontend.SlotsPerTriangle(s.clipMask))
+	s.passes = (s.nt + s.passTris - 1) / s.passTris
+	s.fe, err = d.frontEndArgs(s.verts.Addr(), uint32(s.total), s.tris.Addr(), s.passTris, s.passes, near, far, s.dr.Cull,
+		uint32(p.NVar()), uint32(p.NFlat()), s.clipMask, s.up)
+	if err != nil {
+		return err
+	}
+	// Depth clamp: setup_k keeps the geometry the near plane would cut and
+	// the merger clamps the depth to the depth range (routed to software:
+	// swom.State.FFWhy). spec: vortexpipe §3.7 (depth-clamp row)
+	s.fe.args.DepthClipDisable = s.ms.DepthClamp
+	return nil
+}
+
+// feBuffers are one compiled draw's front-end buffers.
+type feBuffers struct {
+	args           frontend.Args
+	frag, counters *runtime.Buffer
+	bins           int // of the bin grid
+}
+
+// frontEndArgs allocates the front end's buffers for nt triangles over the
+// expand_k records at verts (worst-case sized, as draw3d's device replay:
+// the exact counts exist only on the device), queues the counter reset and
+// returns the argument block. spec: rasterizer §3.1; vortexpipe §3.2
+func (d *Device) frontEndArgs(verts uint64, nverts uint32, tris uint64, nt, passes int, near, far float32, cull frontend.CullMode,
+	nvar, nflat uint32, clipMask uint8, up *runtime.Batch) (feBuffers, error) {
+	g, err := frontend.NewBinGrid(d.w, d.h, d.binLog)
+	if err != nil {
+		return feBuffers{}, err
+	}
+	slots := frontend.SlotsPerTriangle(clipMask)
+	maxPrims := min(nt*slots, abi.MaxPrimsPerPass+slots)
+	side := 0 // the per-primitive side array: flat words, varyings beyond the planes
+	if nflat > 0 || nvar > abi.NumVaryingPlanes {
+		side = 4 * abi.SideArrayWords(int(nvar), int(nflat))
+	}
+	bins := g.Bins()
+	sizes := []int{
+		nt * slots * abi.PrimBytes, nt * slots * frontend.BBoxBytes, 4 * nt,
+		4 * (max(nt, maxPrims) + 1), maxPrims * abi.PrimBytes, maxPrims * frontend.BBoxBytes, 4 * abi.FECounterWords * passes,
+		8 * abi.ArgFSSlots, 4 * maxPrims, 4 * maxPrims * bins, 4 * bins, 4 * bins, bins*abi.BinHeaderBytes + 4*maxPrims*bins,
+		nt * slots * side, maxPrims * side,
+	}
+	b := make([]*runtime.Buffer, len(sizes))
+	for k, n := range sizes {
+		if b[k], err = d.buffer(n); err != nil {
+			return feBuffers{}, err
+		}
+	}
+	a := frontend.Args{
+		Verts: verts, NumVerts: nverts, Tris: tris, NumTris: uint32(nt),
+		Width: uint32(d.w), Height: uint32(d.h), Near: near, Far: far, Cull: uint32(cull), Planes: abi.PackFEPlanes(uint8(frontend.PlanesCompiled), clipMask),
+		Slots: b[0].Addr(), SlotBoxes: b[1].Addr(), Keep: b[2].Addr(), Offsets: b[3].Addr(), Prims: b[4].Addr(),
+		Boxes: b[5].Addr(), Counters: b[6].Addr(), FragArgs: b[7].Addr(),
+		Cols: uint32(g.Cols), Rows: uint32(g.Rows), BinLog: uint32(d.binLog),
+		Counts: b[8].Addr(), Keys: b[9].Addr(), Hist: b[10].Addr(), Base: b[11].Addr(), TBuf: b[12].Addr(), NVar: nvar,
+		NFlat: nflat, FlatSlots: b[13].Addr(), Flat: b[14].Addr(),
+	}
+	up.Write(b[6], 0, make([]byte, 4*abi.FECounterWords*passes))
+	return feBuffers{args: a, frag: b[7], counters: b[6], bins: bins}, nil
+}

@@ -1,0 +1,481 @@
+package shaderdev
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"vortexgfx/abi"
+	"vortexgfx/device"
+	"vortexgfx/device/swom"
+	"vortexgfx/device/swtex"
+	"vortexgfx/gfx/frontend"
+	"vortexgfx/ref/format"
+	"vortexgfx/shader/exec"
+)
+
+// fsScratch is one running fragment wave of a compiled program: its executor
+// (whose output sink it is), the uniform words, each lane's pixel, primitive,
+// sample coverage, per-sample depth and facing, and the wave's output-merger
+// routing.
+type fsScratch struct {
+	m     *exec.Machine
+	c     *device.CTA
+	prog  *Program
+	uni   []uint32
+	ub    []byte
+	pb    [abi.PrimBytes]byte
+	prim  [abi.PrimWords]int32
+	pid   uint32
+	valid bool
+	x, y  [exec.MaxWidth]int32
+	pidL  [exec.MaxWidth]uint32
+	cov   [exec.MaxWidth]uint8     // sample mask (bit 0 alone with one sample)
+	zs    [exec.MaxWidth][4]uint32 // per-sample plane depth (Z24)
+	depth [exec.MaxWidth]uint32    // the pixel centre's plane depth
+	face  [exec.MaxWidth]uint32
+	tex   [abi.TexNumStages]fsTexState
+
+	samples int
+	flags   uint64
+	swOM    bool
+	om      swom.State
+	omDesc  [swom.DescBytes]byte
+	bpp     [swom.MaxTargets]int
+	dsb     [4]byte
+	texel   [swom.MaxTargets][16]byte
+	frag    swom.Fragment
+	ctr     [abi.FSCounterWords]uint32
+	swTex   bool
+	sw      *swtex.Sampler
+	// side is the current primitive's side-array words beyond the flat
+	// ones (the varyings past the planes, three words each), sb its bytes.
+	side []uint32
+	sb   []byte
+}
+
+// fsScratch takes a kept executor of width lanes (a whole number of quads,
+// checked by the caller) or builds one.
+func (sp *Program) fsScratch(width int) (*fsScratch, error) {
+	select {
+	case s := <-sp.fsFree[width/4-1]:
+		return s, nil
+	default:
+	}
+	m, err := exec.New(sp.prog.FS, exec.Config{Width: width})
+	if err != nil {
+		return nil, err
+	}
+	n := max(sp.prog.UniformWords, 1)
+	s := &fsScratch{m: m, uni: make([]uint32, n), ub: make([]byte, 4*n), sw: swtex.New()}
+	if x := abi.SideArrayWords(sp.NVar(), sp.NFlat()) - abi.SideFlatWords(sp.NFlat()); x > 0 {
+		s.side, s.sb = make([]uint32, x), make([]byte, 4*x)
+	}
+	m.SetOutputSink(s)
+	m.SetSampler(s)
+	return s, nil
+}
+
+// outWord returns output word k of colour location loc for lane l (0 when
+// the program does not write it).
+func (s *fsScratch) outWord(sp *Program, req *exec.ExportRequest, loc, k, l int) uint32 {
+	w := sp.colorWord[loc]
+	if w < 0 || (w+k+1)*req.Width > len(req.Words) {
+		return 0
+	}
+	return req.Words[(w+k)*req.Width+l]
+}
+
+// src1Word is word k of lane l's second source colour: the index-1 output
+// at location 0 when the program declares one, else location 1's output.
+func (s *fsScratch) src1Word(sp *Program, req *exec.ExportRequest, k, l int) uint32 {
+	w := sp.src1Word
+	if w < 0 {
+		return s.outWord(sp, req, 1, k, l)
+	}
+	if (w+k+1)*req.Width > len(req.Words) {
+		return 0
+	}
+	return req.Words[(w+k)*req.Width+l]
+}
+
+// Export is the wrapper's tail for the lanes the executor hands over (covered
+// and live: discard and demote already folded in). On the FF OM each colour
+// output is packed to its target's unorm8 word (A8R8G8B8, or R-first for an
+// RGBA8 target, the variant key's bgra mask) and exported with the depth —
+// the plane's, or gl_FragDepth — through vx_om_export, once per target; on
+// the software merger the fragment is merged sample by sample into the planes
+// (gfx_om_fragment_sw / _mrt_sw / _msaa_sw). spec: vortexpipe §3.4
+func (s *fsScratch) Export(req *exec.ExportRequest) error {
+	c, w := s.c, req.Width
+	sp := s.sp()
+	var exported uint32
+	for l := 0; l < w; l++ {
+		if req.Mask>>l&1 == 0 {
+			continue
+		}
+		exported++
+		if s.swOM {
+			s.merge(sp, req, l)
+			continue
+		}
+		depth := s.depth[l]
+		if sp.fragDepth >= 0 && (sp.fragDepth+1)*w <= len(req.Words) {
+			depth = swom.FloatDepth(math.Float32frombits(req.Words[sp.fragDepth*w+l])).Z24
+		}
+		rts := max(min(sp.colorN, int(s.flags>>abi.FSFlagTargetsShift&abi.FSFlagTargetsMask)), 1)
+		for rt := 0; rt < rts; rt++ {
+			ch := func(k int) uint32 { return format.UNorm(math.Float32frombits(s.outWord(sp, req, rt, k, l)), 8) }
+			var color uint32
+			if s.flags>>(abi.FSFlagBGRAShift+rt)&1 != 0 {
+				color = swom.PackColor(format.BGRA8, ch(0), ch(1), ch(2), ch(3))
+			} else {
+				color = swom.PackColor(format.RGBA8, ch(0), ch(1), ch(2), ch(3))
+			}
+			c.OMExport(int(s.x[l]), int(s.y[l]), s.face[l], rt, color, depth, 0)
+		}
+	}
+	s.ctr[abi.FSCounterFragments] += exported
+	return c.Err()
+}
+
+// sp returns the program the wave runs (kept on the scratch's executor).
+func (s *fsScratch) sp() *Program { return s.prog }
+
+// merge runs lane l's fragment through the software merger: the
+// per-fragment tests on its sample mask, then each covered sample's texels
+// read, merged and the changed ones written back.
+func (s *fsScratch) merge(sp *Program, req *exec.ExportRequest, l int) {
+	c, st, f := s.c, &s.om, &s.frag
+	for i := 0; i < st.NumTargets; i++ {
+		for k := range 4 {
+			f.Color[i][k] = s.outWord(sp, req, i, k, l)
+		}
+	}
+	if st.DualSource {
+		for k := range 4 {
+			f.Src1[k] = math.Float32frombits(s.src1Word(sp, req, k, l))
+		}
+	}
+	f.Back = s.face[l] != 0
+	mask := st.Coverage(f, s.cov[l])
+	fixed := sp.fragDepth >= 0 && (sp.fragDepth+1)*req.Width <= len(req.Words)
+	var fz swom.Depth
+	if fixed {
+		fz = swom.FloatDepth(math.Float32frombits(req.Words[sp.fragDepth*req.Width+l]))
+	}
+	dsBytes := swom.DepthBytes(st.DepthFormat)
+	var tex [swom.MaxTargets][]byte
+	for k := 0; k < s.samples; k++ {
+		if mask>>k&1 == 0 {
+			continue
+		}
+		idx := uint64(st.TexelIndex(int(s.x[l]), int(s.y[l]), k))
+		z := fz
+		if !fixed {
+			z = swom.PlaneDepth(s.zs[l][k])
+		}
+		ds := s.dsb[:dsBytes]
+		if st.HasDS {
+			c.Read(st.DSAddr+idx*uint64(dsBytes), ds)
+		}
+		for i := 0; i < st.NumTargets; i++ {
+			tex[i] = s.texel[i][:s.bpp[i]]
+			c.Read(st.Targets[i].Addr+idx*uint64(s.bpp[i]), tex[i])
+		}
+		wrote, pass := st.Merge(f, z, ds, &tex)
+		s.ctr[abi.FSCounterMerged]++
+		if pass {
+			s.ctr[abi.FSCounterPassed]++
+		}
+		if wrote&swom.WroteDS != 0 {
+			c.Write(st.DSAddr+idx*uint64(dsBytes), ds)
+		}
+		for i := 0; i < st.NumTargets; i++ {
+			if wrote&swom.WroteTarget(i) != 0 {
+				c.Write(st.Targets[i].Addr+idx*uint64(s.bpp[i]), tex[i])
+			}
+		}
+	}
+}
+
+// begin prepares a scratch for a CTA's waves: uniforms, the TEX stages'
+// sizes, the routing flags and, on the software merger, its descriptor.
+func (s *fsScratch) begin(sp *Program, c *device.CTA, env *devEnv) error {
+	s.c, s.prog, s.valid = c, sp, false
+	s.ctr = [abi.FSCounterWords]uint32{}
+	desc := c.Arg(abi.ArgFSDesc)
+	s.flags = c.Arg(abi.ArgFSFlags)
+	s.samples = max(abi.UnpackFSGeometry(c.Arg(abi.ArgFSGeometry)).Samples, 1)
+	readUniforms(c, desc, s.uni[:sp.prog.UniformWords], s.ub)
+	if err := s.m.SetUniforms(s.uni); err != nil {
+		return err
+	}
+	if len(sp.prog.FS.Tex) > 0 && s.flags&abi.FSFlagSWTex == 0 {
+		// Descriptor set 0 (table slot 1): {w, h, levels, mip} per sampler.
+		set0 := c.ReadU64(desc + 8)
+		for i := range sp.prog.FS.Samplers {
+			d := set0 + uint64(i)*texDescBytes
+			s.tex[i] = fsTexState{w: float32(c.ReadU32(d)), h: float32(c.ReadU32(d + 4)), levels: max(c.ReadU32(d+8), 1), mip: MipFilter(c.ReadU32(d + 12))}
+		}
+	}
+	s.swTex = s.flags&abi.FSFlagSWTex != 0 && len(sp.prog.FS.Tex) > 0
+	if s.swTex {
+		if env == nil || env.mem == nil {
+			return fmt.Errorf("%s: software sampler routed on a kernel without device memory (open the program with a Device)", sp.fsName())
+		}
+		if err := s.sw.Bind(env.mem, c.Arg(abi.ArgFSSWSampler), len(sp.prog.FS.Samplers)); err != nil {
+			return err
+		}
+	}
+	s.swOM = s.flags&abi.FSFlagSWOM != 0
+	s.om = swom.State{}
+	if a := c.Arg(abi.ArgFSSWMerger); a != 0 {
+		c.Read(a, s.omDesc[:])
+		if err := c.Err(); err != nil {
+			return err
+		}
+		if err := s.om.Unmarshal(s.omDesc[:]); err != nil {
+			return err
+		}
+		for i := 0; i < s.om.NumTargets; i++ {
+			s.bpp[i] = s.om.Targets[i].Format.Info().Bytes
+		}
+		if s.om.Samples != s.samples {
+			return fmt.Errorf("%s: a %d-sample merger on a %d-sample walk", sp.fsName(), s.om.Samples, s.samples)
+		}
+	} else if s.swOM {
+		return fmt.Errorf("%s: software merger routed without a descriptor", sp.fsName())
+	}
+	return c.Err()
+}
+
+// end adds the CTA's software counters to the draw's (one atomic per word).
+func (s *fsScratch) end() {
+	c := s.c
+	if a := c.Arg(abi.ArgFSCounters); a != 0 && c.Err() == nil {
+		for k, v := range s.ctr {
+			if v != 0 {
+				c.AtomicAddU32(a+4*uint64(k), v)
+			}
+		}
+	}
+	s.c = nil
+}
+
+// fsKernelOn is the FS wrapper. Launched by RASTER (a fragment CTA) it runs
+// once per wave exactly as vortexpipe §3.4's pseudo-code: each lane reads
+// FRAG_POS/FRAG_PID, loads its primitive, recomputes the edge values from the
+// Q15.16 edge planes, forms the barycentrics, interpolates every varying
+// plane in Q7.24 and divides by the interpolated 1/w plane, fills
+// gl_FragCoord (w with rhw_scale undone) and gl_FrontFacing (!facing), reads
+// flat inputs verbatim from the side array (GFX_FS_ARG_FLAT + pid·stride, the
+// stride abi.SideArrayWords),
+// then runs the fragment program over all lanes of the launched quads — the
+// uncovered ones as helpers, so derivatives see their neighbours — and exports
+// the covered, live lanes (Export). Launched as a compute grid (the software
+// raster route) it walks the bins itself (swRaster).
+// env is the device's environment (the software sampler's memory; nil for a
+// program registered on its own).
+func (sp *Program) fsKernelOn(c *device.CTA, env *devEnv) error {
+	if !c.IsFragment() {
+		return sp.swRaster(c, env)
+	}
+	n := c.Threads
+	if n < 4 || n%4 != 0 || n > exec.MaxWidth {
+		return fmt.Errorf("%s: a fragment wave of %d lanes", sp.fsName(), n)
+	}
+	s, err := sp.fsScratch(n)
+	if err != nil {
+		return err
+	}
+	defer sp.release(s, n)
+	if err := s.begin(sp, c, env); err != nil {
+		return err
+	}
+	defer s.end()
+	if s.samples != 1 {
+		return fmt.Errorf("%s: RASTER launched a %d-sample wave (multisampling walks in software)", sp.fsName(), s.samples)
+	}
+	var present, covered uint64
+	for q := 0; q < n/4; q++ {
+		var cov uint64
+		for k := 0; k < 4; k++ {
+			l := 4*q + k
+			pos := c.FragPos(l)
+			s.x[l], s.y[l], s.pidL[l] = int32(pos&0xFFFF), int32(pos>>16&0x7FFF), c.FragPID(l)
+			s.cov[l] = uint8(pos >> 31)
+			if pos>>31 != 0 {
+				cov |= 1 << l
+			}
+		}
+		if cov != 0 {
+			present |= 0xF << (4 * q)
+			covered |= cov
+		}
+	}
+	return s.shade(sp, present, covered)
+}
+
+// release returns a scratch to its width's free list.
+func (sp *Program) release(s *fsScratch, n int) {
+	select {
+	case sp.fsFree[n/4-1] <- s:
+	default:
+	}
+}
+
+// shade prepares the present lanes and runs the program on the wave.
+func (s *fsScratch) shade(sp *Program, present, covered uint64) error {
+	if present == 0 {
+		return nil
+	}
+	c := s.c
+	prims, flat := c.Arg(abi.ArgFSPrimBuffer), c.Arg(abi.ArgFSFlat)
+	for l := 0; l < s.m.Width(); l++ {
+		if present>>l&1 != 0 {
+			s.lane(sp, l, prims, flat)
+		}
+	}
+	if err := c.Err(); err != nil {
+		return err
+	}
+	if _, err := s.m.Run(context.Background(), present, covered); err != nil {
+		return fmt.Errorf("%s: %w", sp.fsName(), err)
+	}
+	return c.Err()
+}
+
+// planeZ is the Q7.24 depth plane at (x, y) clamped to [0, 0xFFFFFF], in 32
+// bits as the FF late-Z computes it.
+func planeZ(p *[abi.PrimWords]int32, x, y int32) uint32 {
+	zw := abi.PlaneZ.Word()
+	z := int32(int64(p[zw])*int64(x) + int64(p[zw+1])*int64(y) + int64(p[zw+2]))
+	switch {
+	case z < 0:
+		return 0
+	case uint32(z) > abi.DepthMask:
+		return abi.DepthMask
+	}
+	return uint32(z)
+}
+
+// sampleZ is the depth plane at sample (sx, sy) (1/16 px from the pixel's
+// top-left corner) of pixel (x, y): the centre value moved by the plane's
+// slopes, clamped as planeZ.
+func sampleZ(p *[abi.PrimWords]int32, x, y int32, sx, sy int) uint32 {
+	zw := abi.PlaneZ.Word()
+	a, b := int64(p[zw]), int64(p[zw+1])
+	z16 := int64(int32(a*int64(x)+b*int64(y)+int64(p[zw+2])))*16 + a*int64(sx-8) + b*int64(sy-8)
+	z := z16 >> 4
+	switch {
+	case z < 0:
+		return 0
+	case z > int64(abi.DepthMask):
+		return abi.DepthMask
+	}
+	return uint32(z)
+}
+
+// lane prepares one lane's inputs (the per-lane body of the §3.4 wrapper).
+func (s *fsScratch) lane(sp *Program, l int, prims, flat uint64) {
+	c := s.c
+	x, y, pid := s.x[l], s.y[l], s.pidL[l]
+	if !s.valid || s.pid != pid {
+		c.Read(prims+uint64(pid)*abi.PrimBytes, s.pb[:])
+		for i := range s.prim {
+			s.prim[i] = word(s.pb[:], i)
+		}
+		if len(s.sb) > 0 {
+			c.Read(flat+uint64(pid)*sideBytes(sp)+uint64(4*abi.SideFlatWords(sp.NFlat())), s.sb)
+			for i := range s.side {
+				s.side[i] = binary.LittleEndian.Uint32(s.sb[4*i:])
+			}
+		}
+		s.pid, s.valid = pid, true
+	}
+	p := &s.prim
+	var F [3]float32
+	for e := 0; e < 3; e++ {
+		raw := p[3*e]*x + p[3*e+1]*y + p[3*e+2]
+		F[e] = float32(raw) / 65536
+	}
+	recip := 1 / float32(F[0]+F[1]+F[2])
+	dx := frontend.FixDev(float32(recip*F[0]), abi.FracA)
+	dy := frontend.FixDev(float32(recip*F[1]), abi.FracA)
+	interp := func(pl abi.PrimPlane) int32 {
+		w := pl.Word()
+		return frontend.MulA(p[w+1], dy) + (frontend.MulA(p[w], dx) + p[w+2])
+	}
+	const one = 1 << abi.FracA
+	rhw := float32(interp(abi.PlaneRHW)) / one
+	const kMin = float32(1e-8)
+	if rhw < kMin && rhw > -kMin {
+		if rhw < 0 {
+			rhw = -kMin
+		} else {
+			rhw = kMin
+		}
+	}
+	invW := 1 / rhw
+	// 1/w from the edge sum (PlanesCompiled's rhw_scale word).
+	fw := float32(float32(F[0]+F[1])+F[2]) * math.Float32frombits(uint32(p[abi.PrimRHWScaleW]))
+	fdx, fdy := float32(dx)/one, float32(dy)/one
+	facing := uint32(p[abi.PrimFacingWord])
+	in, flatIn := sp.fsIn, sp.fsFlat
+	if facing&1 != 0 { // back-facing: two-sided colour's back planes (expand_k packs the front ones there when off)
+		in, flatIn = sp.fsBack, sp.fsFlatBack
+	}
+	for w, pl := range in {
+		if pl >= 0 {
+			var v float32
+			if pl < abi.NumVaryingPlanes { // float32 planes (a0−a2, a1−a2, a2)
+				pw := abi.VaryingPlane(pl).Word()
+				a, b, c := math.Float32frombits(uint32(p[pw])), math.Float32frombits(uint32(p[pw+1])), math.Float32frombits(uint32(p[pw+2]))
+				v = float32(float32(float32(fdx*a)+float32(fdy*b))+c) * invW
+			} else { // a varying past the planes: its three vertex values
+				e := s.side[3*(pl-abi.NumVaryingPlanes):]
+				a0, a1, a2 := math.Float32frombits(e[0]), math.Float32frombits(e[1]), math.Float32frombits(e[2])
+				v = float32(float32(float32(fdx*float32(a0-a2))+float32(fdy*float32(a1-a2)))+a2) * invW
+			}
+			if sp.noPersp[pl] {
+				v *= fw // the plane carries v·w_clip: screen-linear v
+			}
+			s.m.Input(w)[l] = math.Float32bits(v)
+		}
+		if k := flatIn[w]; k >= 0 { // verbatim, no arithmetic
+			s.m.Input(w)[l] = c.ReadU32(flat + uint64(pid)*sideBytes(sp) + 4*uint64(k))
+		}
+	}
+	depth := planeZ(p, x, y)
+	if s.samples == 1 {
+		s.zs[l][0] = depth
+	} else {
+		for k := 0; k < s.samples; k++ {
+			sx, sy := abi.MSAA4Sample(k)
+			s.zs[l][k] = sampleZ(p, x, y, sx, sy)
+		}
+	}
+	s.depth[l], s.face[l] = depth, facing&1
+	if sp.coord >= 0 {
+		s.m.Input(sp.coord)[l] = math.Float32bits(float32(x) + 0.5)
+		s.m.Input(sp.coord + 1)[l] = math.Float32bits(float32(y) + 0.5)
+		s.m.Input(sp.coord + 2)[l] = math.Float32bits(float32(depth) / one)
+		s.m.Input(sp.coord + 3)[l] = math.Float32bits(fw)
+	}
+	if sp.facing >= 0 {
+		s.m.Input(sp.facing)[l] = 0
+		if facing == 0 {
+			s.m.Input(sp.facing)[l] = 1
+		}
+	}
+}
+
+// sideBytes is the program's per-primitive side-array stride.
+func sideBytes(sp *Program) uint64 {
+	return uint64(4 * abi.SideArrayWords(sp.NVar(), sp.NFlat()))
+}
+
+// word is the little-endian signed word i of b.
+func word(b []byte, i int) int32 { return int32(binary.LittleEndian.Uint32(b[4*i:])) }

@@ -1,0 +1,73 @@
+// Declarations: empty ones, precision statements, invariant redeclarations,
+// implicitly sized arrays, initializers. spec: GLSL 4.50 §4.1.9, §4.3, §4.6,
+// §4.7.4.
+#version 130
+float; // ERROR "declaration does not declare anything"
+uniform; // ERROR "declaration does not declare anything"
+precision mediump float[2]; // ERROR "precision statement requires a basic type"
+precision mediump vec4; // ERROR "precision statement requires int, float or a sampler type, not 'vec4'"
+struct T { float a; };
+uniform struct U { float b; }; // ERROR "qualifiers on a struct definition without a declarator"
+float g[];
+float g[2];
+int g[3]; // ERROR "redeclaration of 'g'"
+out vec4 o;
+out vec4 p;
+uniform float u;
+void main() {
+	o = p;
+	invariant o; // ERROR "qualifier-only declarations are only allowed at global scope"
+	gl_Position = vec4(u);
+}
+invariant p; // ERROR "'invariant' must be applied to 'p' before it is used"
+invariant u; // ERROR "'invariant' must be applied to 'u' before it is used" ERROR "'invariant' can only qualify shader outputs, not 'u'"
+const float c; // ERROR "const variable 'c' must be initialized"
+// ---- a precision statement names a basic type
+#version 130
+struct T { float a; };
+precision mediump T; // ERROR "precision statement requires int, float or a sampler type, not 'T'"
+void main() {}
+// ---- an implicitly sized array redeclared with another type
+#version 130
+float g[];
+int g[3]; // ERROR "redeclaration of 'g' with a different type"
+void main() {}
+// ---- redeclaring gl_ClipDistance below an index in use
+#version 130
+void main() { gl_ClipDistance[3] = 1.0; }
+out float gl_ClipDistance[2]; // ERROR "built-in 'gl_ClipDistance' must be redeclared before it is used" ERROR "redeclared size of 'gl_ClipDistance' is smaller than an index already used"
+// ---- GLSL ES 3.00 has no struct definitions in in/out declarations
+#version 300 es
+out struct S { float a; } s; // ERROR "struct definitions are not allowed in in/out declarations"
+void main() {}
+// ---- a type-specifier array before GLSL 1.20
+#version 110
+void main() { float[2] a; } // ERROR "array types in type specifiers require GLSL 1\\.20"
+// ---- arrays of arrays arrived in GLSL 4.30
+#version 420
+void main() { float a[2][3]; float[2] b[3]; } // ERROR "arrays of arrays require GLSL 4\\.30 or GLSL ES 3\\.10" ERROR "arrays of arrays require GLSL 4\\.30 or GLSL ES 3\\.10"
+// ---- storage blocks need GLSL 4.30; binding has no default
+#version 420
+buffer; // ERROR "declaration does not declare anything" ERROR "buffer blocks require GLSL 4\\.30 or GL_ARB_shader_storage_buffer_object"
+layout(binding = 2) uniform; // ERROR "layout\\(binding\\) is not allowed in a default qualifier declaration"
+void main() {}
+// ---- uniform initializers arrived in GLSL 1.20; samplers cannot be initialized
+#version 110
+uniform float k = 1.0; // ERROR "uniform 'k' cannot be initialized in this GLSL version"
+void main() {}
+// ---- samplers cannot be initialized
+#version 130
+uniform sampler2D s = 0; // ERROR "sampler 's' cannot be initialized"
+void main() {}
+// ---- only 'invariant' may requalify a variable
+#version 130
+out vec4 v;
+centroid v; // ERROR "only 'invariant' may qualify an existing variable"
+void main() {}
+// ---- built-in redeclarations
+#version 130
+void main() { gl_TexCoord[5] = vec4(0.0); }
+out vec4 gl_TexCoord[2]; // ERROR "built-in 'gl_TexCoord' must be redeclared before it is used"
+// ---- built-in redeclarations keep storage, type and limits
+#version 130
+in vec4 gl_TexCoord[]; // ERROR "redeclaration of built-in 'gl_TexCoord' must keep its storage qualifier 'out'"

@@ -1,0 +1,71 @@
+// The type rules of the checker, fragment stage. spec: GLSL 1.10-4.50 and
+// ES 3.00, §4-§8.
+// write input
+varying vec2 v; void main() { v = vec2(1.0); } // ERROR "left-hand side of assignment: 'v' is read-only"
+// ---- write gl_FragCoord
+void main() { gl_FragCoord = vec4(1.0); } // ERROR "left-hand side of assignment: 'gl_FragCoord' is read-only"
+// ---- sampler not uniform
+void main() { sampler2D s; } // ERROR "sampler variables must be uniform"
+// ---- attribute in FS
+attribute vec4 a; void main() {} // ERROR "'attribute' is only allowed in vertex shaders"
+// ---- integer FS input needs flat
+#version 130
+in int i; void main() {} // ERROR "integer in variables must be qualified 'flat'"
+// ---- ES float precision
+#version 100
+void main() { float f; } // ERROR "declaration of type float requires a precision qualifier \\(no default precision for float in fragment shaders\\)"
+// ---- location in 1.30 without extension
+#version 130
+layout(location = 0) out vec4 c; void main() { c = vec4(1.0); } // ERROR "syntax error: 'layout' is not a type"
+// ---- location in 1.40 without extension
+#version 140
+layout(location = 0) out vec4 c; void main() { c = vec4(1.0); } // ERROR "layout\\(location\\) requires GLSL 3\\.30 or GL_ARB_explicit_attrib_location"
+// ---- extension does not cover uniforms
+#version 130
+#extension GL_ARB_explicit_attrib_location : enable
+layout(location = 0) uniform vec4 u; out vec4 c; void main() { c = u; } // ERROR "layout qualifiers before GLSL 1\\.40 are only allowed on vertex shader inputs and fragment shader outputs \\(GL_ARB_explicit_attrib_location\\)"
+// ---- index in ES without extension
+#version 300 es
+precision mediump float;
+layout(location = 0, index = 1) out vec4 b; void main() { b = vec4(1.0); } // ERROR "layout\\(index\\) requires GL_EXT_blend_func_extended"
+// ---- index in 1.50
+#version 150
+layout(location = 0, index = 1) out vec4 b; void main() { b = vec4(1.0); } // ERROR "layout\\(location\\) requires GLSL 3\\.30 or GL_ARB_explicit_attrib_location" ERROR "layout\\(index\\) requires GLSL 3\\.30 or GL_ARB_blend_func_extended"
+// ---- index 2
+#version 330
+layout(location = 0, index = 2) out vec4 b; void main() { b = vec4(1.0); } // ERROR "layout\\(index\\) must be 0 or 1, not 2"
+// ---- index without location
+#version 330
+layout(index = 1) out vec4 b; void main() { b = vec4(1.0); } // ERROR "layout\\(index\\) requires an explicit location"
+// ---- index on an input
+#version 330
+layout(location = 0, index = 1) in vec4 b; out vec4 c; void main() { c = b; } // ERROR "layout\\(index\\) is only allowed on fragment shader outputs"
+// ---- texture in 1.10
+uniform sampler2D s; void main() { gl_FragColor = texture(s, vec2(0.0)); } // ERROR "built-in function 'texture' is not available in this GLSL version or stage"
+// ---- texture2D removed in ES 3.00
+#version 300 es
+precision mediump float;
+uniform sampler2D s; out vec4 c; void main() { c = texture2D(s, vec2(0.0)); } // ERROR "built-in function 'texture2D' is not available in this GLSL version or stage"
+// ---- texture2DLod in FS 1.20
+#version 120
+uniform sampler2D s; void main() { gl_FragColor = texture2DLod(s, vec2(0.0), 0.0); } // ERROR "built-in function 'texture2DLod' is not available in this GLSL version or stage"
+// ---- cube array 3.30
+#version 330
+uniform samplerCubeArray s; void main() {} // ERROR "syntax error: 'samplerCubeArray' is not a type"
+// ---- textureOffset constant
+#version 130
+uniform sampler2D s; uniform ivec2 o; out vec4 c; void main() { c = textureOffset(s, vec2(0.0), o); } // ERROR "texel offset of 'textureOffset' must be a constant expression"
+// ---- gl_FragColor and gl_FragData
+void main() { gl_FragColor = vec4(1.0); gl_FragData[0] = vec4(1.0); } // ERROR "cannot write both gl_FragColor and gl_FragData"
+// ---- sampler array dynamic index 1.30
+#version 130
+uniform sampler2D s[2]; uniform int i; out vec4 c; void main() { c = texture(s[i], vec2(0.0)); } // ERROR "sampler arrays can only be indexed with constant expressions in this GLSL version"
+// ---- precision on bool
+#version 130
+void main() { highp bool b; } // ERROR "precision qualifiers cannot be applied to bool"
+// ---- struct varying 1.30
+#version 130
+struct S { vec4 v; }; in S s; void main() {} // ERROR "in variables cannot be structs in this GLSL version"
+// ---- ES FS return precision
+#version 100
+float f() { return 1.0; } void main() {} // ERROR "return type of 'f' requires a precision qualifier \\(no default precision for float\\)"

@@ -1,0 +1,11 @@
+// Shared variables exist only in compute shaders. spec: GLSL 4.50 §4.3.8.
+#version 430
+shared float s; // ERROR "'shared' variables are only allowed in compute shaders"
+out vec4 o;
+void main() { o = vec4(0.0); }
+// ---- #pragma STDGL invariant(all) is for vertex outputs only in GLSL ES 3.00
+#version 300 es
+#pragma STDGL invariant(all) // ERROR "#pragma STDGL invariant\\(all\\) is not allowed in fragment shaders"
+precision mediump float;
+out vec4 o;
+void main() { o = vec4(0.0); }

@@ -1,0 +1,182 @@
+// Package compiletest measures the GLSL front end (packages shader/glsl and
+// shader/glsl/types) against piglit's compiler tests: every .vert/.frag/.comp
+// under spec/<set>/compiler is compiled and its outcome compared with the test's
+// expect_result, and the shader sections of every execution test
+// (spec/<set>/**/*.shader_test) are compiled and linked, since they are valid
+// GLSL unless the test expects "link error". The result per set is an agreement
+// count that CI holds against a ratchet (testdata/ratchet.txt). It is a harness
+// of its own, not part of the compiler, because it reads piglit's file layout
+// and config headers, which the compiler has no business knowing.
+// spec: GLSL 4.50 (the language the tests exercise); piglit's
+// tests/spec/<set>/compiler "[config] expect_result" convention.
+package compiletest
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"vortexgfx/shader/glsl"
+	"vortexgfx/shader/glsl/types"
+)
+
+// Sets are the piglit compiler-test sets the front end is measured on.
+var Sets = []string{"glsl-1.10", "glsl-1.20", "glsl-1.30", "glsl-es-3.00"}
+
+// ComputeSets are the piglit compiler-test sets of the compute features of
+// GLSL 4.30 / GLSL ES 3.10. Their tests may require the extensions
+// glsl.SupportedExtensions lists; a test is skipped only when it needs another one.
+var ComputeSets = []string{"arb_compute_shader", "arb_shader_storage_buffer_object",
+	"arb_shader_atomic_counters", "arb_shader_image_load_store", "glsl-es-3.10"}
+
+// Result is the agreement of the compiler with one piglit test set.
+type Result struct {
+	Set      string
+	Agreed   int      // tests whose outcome matched expect_result
+	Total    int      // tests run (excluding skipped)
+	Skipped  int      // tests needing an extension we do not implement
+	Mismatch []string // "path: expected pass|fail[: first error]" for disagreements
+}
+
+// Rate returns Agreed/Total (1 for an empty set).
+func (r *Result) Rate() float64 {
+	if r.Total == 0 {
+		return 1
+	}
+	return float64(r.Agreed) / float64(r.Total)
+}
+
+type config struct {
+	expect     string
+	extensions []string
+	checkLink  bool
+}
+
+// parseConfig reads the "[config] ... [end config]" comment header.
+func parseConfig(src string) (config, bool) {
+	var cfg config
+	start := strings.Index(src, "[config]")
+	end := strings.Index(src, "[end config]")
+	if start < 0 || end < start {
+		return cfg, false
+	}
+	for _, line := range strings.Split(src[start:end], "\n") {
+		line = strings.TrimLeft(strings.TrimSpace(line), "/*# ")
+		k, v, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		switch k {
+		case "expect_result":
+			cfg.expect = v
+		case "require_extensions":
+			for _, e := range strings.Fields(v) {
+				if !strings.HasPrefix(e, "!") {
+					cfg.extensions = append(cfg.extensions, e)
+				}
+			}
+		case "check_link":
+			cfg.checkLink = v == "true"
+		}
+	}
+	return cfg, cfg.expect == "pass" || cfg.expect == "fail"
+}
+
+// Agreement compiles every piglit compiler test (.vert/.frag under
+// tests/spec/<set>/compiler and generated_tests/spec/<set>/compiler of dir) and
+// reports, per set, how often the outcome agrees with the test's expect_result.
+// Tests that require an extension are counted as skipped. With no sets given it
+// measures Sets.
+func Agreement(dir string, sets ...string) ([]*Result, error) {
+	if len(sets) == 0 {
+		sets = Sets
+	}
+	var out []*Result
+	for _, set := range sets {
+		r := &Result{Set: set}
+		var files []string
+		for _, top := range []string{"tests", "generated_tests"} {
+			root := filepath.Join(dir, top, "spec", set, "compiler")
+			if _, err := os.Stat(root); err != nil {
+				continue
+			}
+			err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+				if err != nil {
+					return err
+				}
+				if !d.IsDir() && (strings.HasSuffix(p, ".vert") || strings.HasSuffix(p, ".frag") || strings.HasSuffix(p, ".comp")) {
+					files = append(files, p)
+				}
+				return nil
+			})
+			if err != nil {
+				return nil, fmt.Errorf("piglit: walk %s: %w", root, err)
+			}
+		}
+		sort.Strings(files)
+		for _, p := range files {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return nil, fmt.Errorf("piglit: %w", err)
+			}
+			src := string(b)
+			cfg, ok := parseConfig(src)
+			if !ok {
+				continue
+			}
+			if len(cfg.extensions) > 0 && (!slices.Contains(ComputeSets, set) || !supported(cfg.extensions)) {
+				r.Skipped++
+				continue
+			}
+			stage := glsl.Vertex
+			switch {
+			case strings.HasSuffix(p, ".frag"):
+				stage = glsl.Fragment
+			case strings.HasSuffix(p, ".comp"):
+				stage = glsl.Compute
+			}
+			rel, _ := filepath.Rel(dir, p)
+			sh, err := glsl.Compile(rel, src, stage, glsl.Options{})
+			if err == nil {
+				if verr := types.Verify(sh.File); verr != nil {
+					return nil, fmt.Errorf("piglit: %s: checker broke its contract: %w", rel, verr)
+				}
+			}
+			if err == nil && cfg.checkLink {
+				_, err = glsl.LinkShaders(sh)
+			}
+			got := "pass"
+			if err != nil {
+				got = "fail"
+			}
+			r.Total++
+			if got == cfg.expect {
+				r.Agreed++
+				continue
+			}
+			msg := rel + ": expected " + cfg.expect
+			if err != nil {
+				first, _, _ := strings.Cut(err.Error(), "\n")
+				msg += ": " + first
+			}
+			r.Mismatch = append(r.Mismatch, msg)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// supported reports whether the front end implements every extension in exts.
+func supported(exts []string) bool {
+	for _, e := range exts {
+		if !slices.Contains(glsl.SupportedExtensions(), e) {
+			return false
+		}
+	}
+	return true
+}
