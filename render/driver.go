@@ -18,16 +18,18 @@ import (
 
 // pipeDraw is one scene draw as pipe state objects and its draw call.
 type pipeDraw struct {
-	vs, fs   *pipe.Shader
-	velems   *pipe.VertexElements
-	vbufs    []pipe.VertexBuffer
-	cbuf     *pipe.Resource // constant buffer 0: the program's uniform words
-	ubytes   []byte
-	dsa      *pipe.DSA
-	blend    *pipe.Blend
-	rast     *pipe.Rasterizer
-	samplers []*pipe.Sampler
-	views    []*pipe.SamplerView
+	vs, fs *pipe.Shader
+	velems *pipe.VertexElements
+	vbufs  []pipe.VertexBuffer
+	cbuf   *pipe.Resource // constant buffer 0: the program's uniform words
+	ubytes []byte
+	dsa    *pipe.DSA
+	blend  *pipe.Blend
+	rast   *pipe.Rasterizer
+	// samplers and views fill every slot (nil where the draw binds no
+	// texture), so a draw never sees an earlier draw's textures.
+	samplers [pipe.MaxSamplers]*pipe.Sampler
+	views    [pipe.MaxSamplers]*pipe.SamplerView
 	color    [4]float32 // the blend constant
 	info     pipe.DrawInfo
 }
@@ -56,10 +58,10 @@ func (p *pipeDraw) bind(c *pipe.Context) error {
 	c.BindBlendState(p.blend)
 	c.BindRasterizerState(p.rast)
 	c.SetBlendColor(p.color)
-	if err := c.BindSamplerStates(0, p.samplers); err != nil {
+	if err := c.BindSamplerStates(0, p.samplers[:]); err != nil {
 		return err
 	}
-	return c.SetSamplerViews(0, p.views)
+	return c.SetSamplerViews(0, p.views[:])
 }
 
 // setUniforms writes the draw's uniform words (render's per-frame values) into
@@ -183,10 +185,6 @@ func (r *Renderer) newPipeDraw(c *pipe.Context, d *drawObj, sd *scene.Draw, texs
 				return nil, fmt.Errorf("texture %s (%s): %w", tb.Uniform, tb.Texture.Name, err)
 			}
 			texs[tb.Texture] = t
-		}
-		for len(p.views) <= tb.Unit {
-			p.views = append(p.views, nil)
-			p.samplers = append(p.samplers, nil)
 		}
 		p.views[tb.Unit], p.samplers[tb.Unit] = t.view, t.sampler
 	}
