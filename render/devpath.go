@@ -184,6 +184,9 @@ func (r *Renderer) drawDevice() error {
 		if err := pd.setUniforms(d.prog.Uniforms); err != nil {
 			return fmt.Errorf("render: draw %d (%s): uniforms: %w", i, d.name, err)
 		}
+		// A draw the driver gates runs on the reference renderer: render's
+		// counters wrap the stages it runs there.
+		c.SetReferenceConfig(pipe.ReferenceConfig{Workers: r.opts.Workers, Stages: r.counterStages(d)})
 		before := c.Stats().Device
 		t0 := time.Now()
 		if err := c.DrawVBO(&pd.info); err != nil {
@@ -201,6 +204,12 @@ func (r *Renderer) drawDevice() error {
 				ds.TrianglesVisible += uint64(st.Primitives)
 				ds.FragmentsShaded += uint64(st.Shaded)
 				ds.FragmentsWritten += uint64(st.Written)
+			} else if d.fcount != nil {
+				// On the reference renderer: triangles visible and fragments
+				// shaded (its written fragments are not counted: the
+				// attachments' stencil is the scene's).
+				ds.TrianglesVisible += r.visible(d)
+				ds.FragmentsShaded += d.fcount.collect()
 			}
 		}
 	}

@@ -116,22 +116,7 @@ func (r *Renderer) refDraw(ctx context.Context, d *drawObj, pd *pipeDraw, ds *Dr
 			return err
 		}
 	}
-	rc := pipe.ReferenceConfig{Context: ctx, Workers: r.opts.Workers}
-	if r.opts.Stats || r.opts.Heatmap {
-		rc.Stages = func(vs ref.VertexShader, fs ref.FragmentShader) (ref.VertexShader, ref.FragmentShader) {
-			if d.fcount == nil || d.fcount.inner != fs {
-				d.fcount = newCountingFS(fs, r.heat, r.width)
-			}
-			if !r.opts.Stats {
-				return vs, d.fcount
-			}
-			if d.vcount == nil || d.vcount.inner != vs {
-				d.vcount = &countingVS{inner: vs, pos: make([][4]float32, len(d.in.Data)/max(d.in.Words, 1))}
-			}
-			return d.vcount, d.fcount
-		}
-	}
-	c.SetReferenceConfig(rc)
+	c.SetReferenceConfig(pipe.ReferenceConfig{Context: ctx, Workers: r.opts.Workers, Stages: r.counterStages(d)})
 	start := time.Now()
 	if err := c.DrawVBO(&pd.info); err != nil {
 		return err
@@ -141,9 +126,8 @@ func (r *Renderer) refDraw(ctx context.Context, d *drawObj, pd *pipeDraw, ds *Dr
 		ds.FragmentsShaded += d.fcount.collect()
 	}
 	if r.opts.Stats {
-		ps := &r.desc.Draws[d.index].State
 		ds.TrianglesIn += uint64(d.triangles)
-		ds.TrianglesVisible += uint64(d.vcount.visible(d.indices, ps.Cull, ps.FrontFace, r.width, r.height))
+		ds.TrianglesVisible += r.visible(d)
 		zs := c.Bound().FB.Zsbuf.Resource
 		if err := zs.Read(0, r.ref.depth); err != nil {
 			return err
@@ -151,6 +135,38 @@ func (r *Renderer) refDraw(ctx context.Context, d *drawObj, pd *pipeDraw, ds *Dr
 		ds.FragmentsWritten += stencilSum(r.ref.depth)
 	}
 	return nil
+}
+
+// counterStages wraps the stages the reference renderer runs for draw d in
+// render's counters: fragments shaded (and the heat map) with Options.Stats
+// or Options.Heatmap, vertex positions with Options.Stats; nil without
+// either.
+func (r *Renderer) counterStages(d *drawObj) func(ref.VertexShader, ref.FragmentShader) (ref.VertexShader, ref.FragmentShader) {
+	if !r.opts.Stats && !r.opts.Heatmap {
+		return nil
+	}
+	return func(vs ref.VertexShader, fs ref.FragmentShader) (ref.VertexShader, ref.FragmentShader) {
+		if d.fcount == nil || d.fcount.inner != fs {
+			d.fcount = newCountingFS(fs, r.heat, r.width)
+		}
+		if !r.opts.Stats {
+			return vs, d.fcount
+		}
+		if d.vcount == nil || d.vcount.inner != vs {
+			d.vcount = &countingVS{inner: vs, pos: make([][4]float32, len(d.in.Data)/max(d.in.Words, 1))}
+		}
+		return d.vcount, d.fcount
+	}
+}
+
+// visible is the number of draw d's triangles left after clipping and
+// culling in its last reference draw (0 if it had none).
+func (r *Renderer) visible(d *drawObj) uint64 {
+	if d.vcount == nil {
+		return 0
+	}
+	ps := &r.desc.Draws[d.index].State
+	return uint64(d.vcount.visible(d.indices, ps.Cull, ps.FrontFace, r.width, r.height))
 }
 
 // refImage resolves the sample passes' colour into the frame image, row 0 at
