@@ -48,9 +48,10 @@ func (c *Context) DrawVBO(info *DrawInfo) error {
 		}
 	}
 	type step struct {
-		p     *PlannedDraw
-		sp    *shaderdev.Program
-		attrs []attrPlan
+		p      *PlannedDraw
+		sp     *shaderdev.Program
+		attrs  []attrPlan
+		nverts int // vertices the draw references (checked against the buffers)
 	}
 	steps := make([]step, 0, len(plan))
 	var moved [][]Reason
@@ -82,13 +83,15 @@ func (c *Context) DrawVBO(info *DrawInfo) error {
 		steps = append(steps, step{p: p, sp: sp, attrs: attrs})
 	}
 	// Every draw's vertex and instance range is checked before any is drawn.
+	var idx []byte
 	if len(steps) > 0 {
-		idx, err := indexBytes(info)
-		if err != nil {
+		if idx, err = indexBytes(info); err != nil {
 			return fmt.Errorf("pipe: draw: %w", err)
 		}
-		for i, s := range steps {
+		for i := range steps {
+			s := &steps[i]
 			n, err := vertexRange(info, s.p.Draw, idx)
+			s.nverts = n
 			if err == nil {
 				err = checkVertexRange(st, l, n, s.p.Draw.StartInstance, s.p.Draw.InstanceCount)
 			}
@@ -113,7 +116,7 @@ func (c *Context) DrawVBO(info *DrawInfo) error {
 			return err
 		}
 		if s.p.Decision.Reference {
-			err = c.drawReference(st, l, info, s.p.Draw, uniforms)
+			err = c.drawReference(st, l, info, s.p.Draw, idx, s.nverts, uniforms)
 			// The reference renderer wrote host memory: distrust every
 			// resident copy. spec: vortexpipe §1.3, §3.5
 			c.screen.res.MarkAllDirty()

@@ -447,20 +447,11 @@ func indexBytes(info *DrawInfo) ([]byte, error) {
 }
 
 // drawReference runs one direct draw on the reference renderer into the
-// framebuffer's attachments (host storage, made current first).
-func (c *Context) drawReference(st *BoundState, l *linked, info *DrawInfo, d DirectDraw, uniforms []uint32) error {
+// framebuffer's attachments (host storage, made current first): idx is the
+// draw call's index bytes and nverts the vertices the draw references, both
+// as DrawVBO checked them.
+func (c *Context) drawReference(st *BoundState, l *linked, info *DrawInfo, d DirectDraw, idx []byte, nverts int, uniforms []uint32) error {
 	if err := c.hostCurrent(); err != nil {
-		return err
-	}
-	idx, err := indexBytes(info)
-	if err != nil {
-		return err
-	}
-	nverts, err := vertexRange(info, d, idx)
-	if err != nil {
-		return err
-	}
-	if err := checkVertexRange(st, l, nverts, d.StartInstance, d.InstanceCount); err != nil {
 		return err
 	}
 	in, err := refVertexInput(st, st.VElems, l, max(nverts, 0), int(d.StartInstance), int(d.InstanceCount))
