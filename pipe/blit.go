@@ -26,12 +26,17 @@ type BlitInfo struct {
 
 // Blit copies and scales a rectangle between two surfaces (colour, or depth/
 // stencil of one format with FilterNearest) on the host, after reading newer
-// device contents back; the destination is marked dirty for the device.
+// device contents back; the destination is marked dirty for the device. A
+// whole-image resolve of an RGBA8/BGRA8 attachment the device just drew runs
+// on the device instead (resolveOnDevice).
 // spec: vortexpipe §3.4.1 (the pass-end resolve: a box filter that decodes,
 // averages and re-encodes each pixel's samples)
 func (c *Context) Blit(b BlitInfo) error {
 	if b.Src == nil || b.Dst == nil || b.Src.Resource == nil || b.Dst.Resource == nil {
 		return fmt.Errorf("pipe: blit: missing surface")
+	}
+	if done, err := c.resolveOnDevice(b); err != nil || done {
+		return err
 	}
 	if err := c.hostCurrent(); err != nil {
 		return err

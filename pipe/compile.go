@@ -215,7 +215,9 @@ func (c *programCache) link(vs, fs *Shader) (*linked, error) {
 		}
 		return nil, fmt.Errorf("%w: %s + %s: %w", ErrLink, vs.name(), fs.name(), unwrap(err))
 	}
-	p, err := program.New(cp, program.Config{})
+	// The widest warps (64 lanes) amortise the reference executor's
+	// per-instruction dispatch (measured on the bench scene by render).
+	p, err := program.New(cp, program.Config{VertexWidth: 64, FragmentWidth: 64})
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s + %s: lower: %w", ErrLink, vs.name(), fs.name(), err)
 	}

@@ -128,7 +128,9 @@ type Context struct {
 	viewport    Viewport
 	queries     map[*Query]bool
 	cond        *RenderCondition
-	stats       Stats
+	// refConf configures reference-renderer draws (SetReferenceConfig).
+	refConf ReferenceConfig
+	stats   Stats
 	// device counters: the last device draw's, and CP cycles of all of them
 	devStats session.DrawStats
 	cpCycles uint64

@@ -77,7 +77,10 @@ func (c *Context) deviceGates(st *BoundState, l *linked, key VariantKey, info *D
 			gate("scissor rectangle inside the framebuffer")
 		}
 	}
-	if sp != nil {
+	// A program that declares samplers but samples none
+	// (shaderdev.Program.Textured) binds no textures: nothing needs a
+	// texture at their units.
+	if sp != nil && sp.Textured() {
 		for _, b := range sp.Samplers() {
 			unit := l.unitOf(b.Name)
 			if unit < 0 || unit >= MaxSamplers || st.Views[unit] == nil {
@@ -253,6 +256,9 @@ func (c *Context) drawDevice(st *BoundState, l *linked, sp *shaderdev.Program, a
 	vp := refViewport(st.Viewport, fb.Width, fb.Height)
 	dr.Near, dr.Far = vp.MinDepth, vp.MaxDepth
 	for _, b := range sp.Samplers() {
+		if !sp.Textured() {
+			break
+		}
 		unit := l.unitOf(b.Name)
 		t, err := be.texture(st.Views[unit], st.Samplers[unit], k.SWTex)
 		if err != nil {
@@ -349,7 +355,8 @@ func readRaw(r *Resource, off int64, p []byte) {
 
 // texture returns the device binding of a sampler view, made resident once per
 // version of the texture: a 2D power-of-two RGBA8/BGRA8 texture sampled without
-// mipmaps or a border colour goes to the FF TEX unit (level 0, gfx builds the
+// a border colour, and without mipmaps or over a generated chain, goes to the
+// FF TEX unit (level 0, gfx builds the
 // chain); any other — or any under a variant key with software TEX — to the
 // software sampler (device/swtex) with all its levels and the full sampler
 // state. The caller holds d.mu. spec: vortexpipe §3.6
@@ -368,6 +375,7 @@ func (d *devScreen) texture(v *SamplerView, sm *Sampler, swTex bool) (shaderdev.
 		WrapU: abi.WrapRepeat, WrapV: abi.WrapRepeat}
 	if sm != nil {
 		t.Bilinear = sm.State.MagFilter == sampler.Linear
+		t.Mip = ffMip(sm)
 		code, _, _ := sm.State.WrapS.TEX()
 		t.WrapU = code
 		code, _, _ = sm.State.WrapT.TEX()
@@ -393,6 +401,15 @@ func (d *devScreen) texture(v *SamplerView, sm *Sampler, swTex bool) (shaderdev.
 		}
 	}
 	t.Pixels = px
+	if t.Mip != shaderdev.MipNone {
+		// A generated chain binds level 0 with the draw, and shaderdev
+		// builds the chain for it: a resident chain is sampled differently
+		// where the draw's TEX runs in software (shaderdev describes the
+		// resident FF chain to the software sampler instead of laying the
+		// texture out itself), which would change the images of mipmapped
+		// draws under 4x MSAA.
+		return t, nil
+	}
 	dt, err := d.sd.UploadTexture(&t)
 	if err != nil {
 		return t, err
@@ -413,7 +430,8 @@ func (d *devScreen) texture(v *SamplerView, sm *Sampler, swTex bool) (shaderdev.
 
 // ffTexture reports whether the FF TEX unit samples v with sm exactly: a 2D
 // power-of-two A8R8G8B8 texture, one filter, a wrap the unit has, no mipmaps
-// (the device path builds its own chain from level 0) and no border colour
+// unless the chain is the driver's own (GenerateMipmap: the device builds it
+// from level 0) and no border colour
 // (the binding carries none).
 func ffTexture(v *SamplerView, sm *Sampler) bool {
 	d := v.Texture.desc
@@ -424,7 +442,7 @@ func ffTexture(v *SamplerView, sm *Sampler) bool {
 		return true
 	}
 	ss := &sm.State
-	if ss.MipFilter != sampler.MipNone || ss.MinFilter != ss.MagFilter || ss.CompareMode || len(sm.Routes)+len(sm.Flags) > 0 {
+	if ss.MipFilter != sampler.MipNone && !generatedChain(v.Texture) || ss.MinFilter != ss.MagFilter || ss.CompareMode || len(sm.Routes)+len(sm.Flags) > 0 {
 		return false
 	}
 	for _, w := range [2]sampler.Wrap{ss.WrapS, ss.WrapT} {

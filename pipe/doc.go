@@ -135,10 +135,13 @@
 // Route keeps on the device that the device backend cannot take yet gates
 // with GateDeviceBackend naming the part: a viewport or scissor smaller than
 // the framebuffer, a depth range of [0, 0], a 4x attachment whose samples
-// differ within a pixel when the device must reload it, and whatever
-// shaderdev.NewProgram refuses. Textures the FF TEX unit samples
-// exactly (2D power-of-two RGBA8/BGRA8, one filter, no mipmaps, no border
-// colour) bind level 0 for the unit; every other texture, and every texture of
+// differ within a pixel when the device must reload it, a sampled sampler
+// without a texture, and whatever shaderdev.NewProgram refuses
+// (Context.Where gives this whole decision without drawing). Textures the FF
+// TEX unit samples exactly (2D power-of-two RGBA8/BGRA8, one filter, no
+// mipmaps unless the chain is the one Context.GenerateMipmap made, no border
+// colour) bind level 0 for the unit (a generated chain is built by shaderdev
+// with each draw); every other texture, and every texture of
 // a draw whose key routes TEX to software, binds all its levels with the full
 // sampler state for the software sampler (shaderdev.Device.UploadRefTexture), resident per
 // version of the texture and sampler state. Vertex elements whose layout is the attribute's words bind the
@@ -158,9 +161,12 @@
 // they already hold those surfaces at their current versions; host work (a
 // reference draw, a host Clear, Blit, Resource.Read/Write of an attachment,
 // Finish, ReadPixels) reads the planes back first when device draws wrote them
-// since (a 4x attachment sample-major, as stored). Clear runs on the device
-// when its planes hold exactly the bound attachments. After a reference draw
-// every resident range is marked dirty.
+// since (a 4x attachment sample-major, as stored) — except a whole-image Blit
+// resolve of an RGBA8/BGRA8 4x attachment the device holds, which runs the
+// device's own pass-end resolve. Clear runs on the device when its planes
+// hold exactly the bound attachments. After a reference draw every resident
+// range is marked dirty. Context.SetReferenceConfig sets the reference
+// renderer's workers and can wrap the stages it runs (instrumentation).
 //
 // # Queries
 //

@@ -50,9 +50,10 @@ func (c *Context) DrawVBO(info *DrawInfo) error {
 		}
 	}
 	type step struct {
-		p     *PlannedDraw
-		sp    *shaderdev.Program
-		attrs []attrPlan
+		p      *PlannedDraw
+		sp     *shaderdev.Program
+		attrs  []attrPlan
+		nverts int // vertices the draw references (checked against the buffers)
 	}
 	steps := make([]step, 0, len(plan))
 	var moved [][]Reason
@@ -84,13 +85,15 @@ func (c *Context) DrawVBO(info *DrawInfo) error {
 		steps = append(steps, step{p: p, sp: sp, attrs: attrs})
 	}
 	// Every draw's vertex and instance range is checked before any is drawn.
+	var idx []byte
 	if len(steps) > 0 {
-		idx, err := indexBytes(info)
-		if err != nil {
+		if idx, err = indexBytes(info); err != nil {
 			return fmt.Errorf("pipe: draw: %w", err)
 		}
-		for i, s := range steps {
+		for i := range steps {
+			s := &steps[i]
 			n, err := vertexRange(info, s.p.Draw, idx)
+			s.nverts = n
 			if err == nil {
 				err = checkVertexRange(st, l, n, s.p.Draw.StartInstance, s.p.Draw.InstanceCount)
 			}
@@ -115,7 +118,7 @@ func (c *Context) DrawVBO(info *DrawInfo) error {
 			return err
 		}
 		if s.p.Decision.Reference {
-			err = c.drawReference(st, l, info, s.p.Draw, uniforms)
+			err = c.drawReference(st, l, info, s.p.Draw, idx, s.nverts, uniforms)
 			// The reference renderer wrote host memory: distrust every
 			// resident copy. spec: vortexpipe §1.3, §3.5
 			c.screen.res.MarkAllDirty()
@@ -325,7 +328,7 @@ func (c *Context) counting() bool {
 // query adds the samples that pass the depth test (counted in a scratch
 // stencil plane seeded with the draw's depth, INCR_WRAP on pass, so at most 255
 // per pixel and draw), primitives generated adds the primitives assembled.
-func (c *Context) countSamples(t *ref.Target, s *ref.State, in ref.VertexInput, p ref.DrawParams, prims uint64) error {
+func (c *Context) countSamples(ctx context.Context, t *ref.Target, s *ref.State, in ref.VertexInput, p ref.DrawParams, prims uint64) error {
 	c.mu.Lock()
 	var occ bool
 	for q := range c.queries {
@@ -358,14 +361,14 @@ func (c *Context) countSamples(t *ref.Target, s *ref.State, in ref.VertexInput, 
 			Fail: stencil.Keep, DepthFail: stencil.Keep, Pass: stencil.IncrWrap}
 		cs.StencilFront, cs.StencilBack = face, face
 		cs.Depth.Write = false
-		if err := ref.Draw(context.Background(), ct, &cs, in, p); err != nil {
+		if err := ref.Draw(ctx, ct, &cs, in, p); err != nil {
 			return err
 		}
 		for i := 0; i+4 <= len(ct.DepthStencil.Data); i += 4 {
 			samples += uint64(ct.DepthStencil.Data[i])
 		}
 	}
-	if err := ref.Draw(context.Background(), t, s, in, p); err != nil {
+	if err := ref.Draw(ctx, t, s, in, p); err != nil {
 		return err
 	}
 	c.mu.Lock()

@@ -75,14 +75,19 @@ func (c *Context) Clear(flags ClearFlags, color [4]float32, depth float32, stenc
 		} else {
 			raw = format.FromFloat(f, color)
 		}
-		if err := fillSurface(s, fb, func(px []byte) { format.Pack(f, px, raw) }); err != nil {
+		if err := fillSurfaceUniform(s, fb, func(px []byte) { format.Pack(f, px, raw) }); err != nil {
 			return fmt.Errorf("pipe: clear colour %d: %w", i, err)
 		}
 		recordClear(s, fb, clearRecord{color: color})
 	}
 	if z := fb.Zsbuf; z != nil && flags&(ClearDepth|ClearStencil) != 0 {
 		f := z.Fmt()
-		err := fillSurface(z, fb, func(px []byte) {
+		fill := fillSurface
+		if (flags&ClearDepth != 0 || !f.IsDepth()) && (flags&ClearStencil != 0 || !f.HasStencil()) {
+			// Every aspect: one texel value.
+			fill = fillSurfaceUniform
+		}
+		err := fill(z, fb, func(px []byte) {
 			if flags&ClearDepth != 0 && f.IsDepth() {
 				format.PackDepth(f, px, depth)
 			}

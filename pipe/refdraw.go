@@ -1,7 +1,6 @@
 package pipe
 
 import (
-	"context"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -413,20 +412,11 @@ func indexBytes(info *DrawInfo) ([]byte, error) {
 }
 
 // drawReference runs one direct draw on the reference renderer into the
-// framebuffer's attachments (host storage, made current first).
-func (c *Context) drawReference(st *BoundState, l *linked, info *DrawInfo, d DirectDraw, uniforms []uint32) error {
+// framebuffer's attachments (host storage, made current first): idx is the
+// draw call's index bytes and nverts the vertices the draw references, both
+// as DrawVBO checked them.
+func (c *Context) drawReference(st *BoundState, l *linked, info *DrawInfo, d DirectDraw, idx []byte, nverts int, uniforms []uint32) error {
 	if err := c.hostCurrent(); err != nil {
-		return err
-	}
-	idx, err := indexBytes(info)
-	if err != nil {
-		return err
-	}
-	nverts, err := vertexRange(info, d, idx)
-	if err != nil {
-		return err
-	}
-	if err := checkVertexRange(st, l, nverts, d.StartInstance, d.InstanceCount); err != nil {
 		return err
 	}
 	in, err := refVertexInput(st, st.VElems, l, max(nverts, 0), int(d.StartInstance), int(d.InstanceCount))
@@ -441,6 +431,7 @@ func (c *Context) drawReference(st *BoundState, l *linked, info *DrawInfo, d Dir
 	if err != nil {
 		return err
 	}
+	ctx := c.applyReferenceConfig(&s)
 	t, err := c.refTarget(&st.FB)
 	if err != nil {
 		return err
@@ -454,9 +445,9 @@ func (c *Context) drawReference(st *BoundState, l *linked, info *DrawInfo, d Dir
 	l.mu.Lock()
 	copy(l.prog.Uniforms, uniforms)
 	if c.counting() {
-		err = c.countSamples(t, &s, in, p, primCount(info, d, idx))
+		err = c.countSamples(ctx, t, &s, in, p, primCount(info, d, idx))
 	} else {
-		err = ref.Draw(context.Background(), t, &s, in, p)
+		err = ref.Draw(ctx, t, &s, in, p)
 	}
 	l.mu.Unlock()
 	if err != nil {

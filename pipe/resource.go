@@ -57,6 +57,10 @@ type Resource struct {
 	version uint64
 	// cleared is the last clear written into a framebuffer area of r.
 	cleared clearRecord
+	// mipsGenerated is the version whose levels GenerateMipmap made, when
+	// mipsValid.
+	mipsGenerated uint64
+	mipsValid     bool
 }
 
 // ID is the resource's (reusable) id.

@@ -318,4 +318,12 @@ func TestDeviceMixedRoute(t *testing.T) {
 	if s.covered < 2000 || s.edgeFar != 0 || s.shadeOver != 0 {
 		t.Errorf("mixed frame differs from the reference")
 	}
+	// The routed draw's counters come from the reference renderer's stages.
+	_, st, err = Render(context.Background(), d, Options{Path: PathDevice, Stats: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds := st.Draws[1]; ds.TrianglesIn == 0 || ds.TrianglesVisible == 0 || ds.FragmentsShaded == 0 {
+		t.Errorf("routed draw counters %+v", ds)
+	}
 }

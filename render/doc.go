@@ -7,26 +7,28 @@
 //
 // # Paths
 //
-// PathReference runs the compiled programs on the reference renderer (package
-// ref) through package ref/program, the one adapter between compiled GLSL and
-// ref's shader stages. PathDevice runs every draw through the device model
-// (package gfx's ShaderDevice: runtime + command processor, one CMD_DRAW and one
-// doorbell per draw on emu): the compiled vertex shader as the front end's
-// stage 0, expand_k, setup_k and binning_k on the SIMT cores, RASTER, the
-// fragment wrapper of vortexpipe §3.4 on the cores and the OM; textures are
-// sampled by the FF TEX unit through vx_tex (power-of-two A8R8G8B8 chains,
-// the level of detail from the quad derivatives) and blending by the OM. A
-// draw runs on the device when pipe.Route, given the draw as bound, decides
-// the device with every unit in hardware and the program passes
-// gfx.NewShaderProgram's gates. A scene with a draw the device path cannot
-// take (multisampling, NPOT textures, texture ops other than implicit-LOD 2D
-// sampling, different min and mag filters, noperspective varyings, more than 12 varying or 12 flat words,
-// gl_FragDepth, several colour outputs) runs on the reference renderer inside
-// the device frame — the device's colour and depth targets are read back
-// into ref's target and written again after the draw — with its reason in
-// its DrawStats.Route and in Stats.Route, or fails with ErrRouted under
-// Options.Strict. A scene with no draw the device can take (a multisampled
-// one) renders on the reference path. Renderer.Close releases the device.
+// Both paths draw through the driver (package pipe). PathReference binds the
+// draws on a pipe.Context whose screen forces every draw to the reference
+// renderer (pipe.Options.ForceReference): pipe translates the state into
+// ref's and runs the linked program's stages (package ref/program, the one
+// adapter between compiled GLSL and ref's shader stages), one framebuffer
+// per sample pass. PathDevice runs every draw through the driver: each
+// scene draw becomes pipe state objects (shaders, vertex elements, a vertex,
+// an index and a constant buffer, depth/stencil/alpha, blend, rasterizer,
+// samplers and views of textures whose mip chain pipe.Context.GenerateMipmap
+// made) bound on one pipe.Context over the device model, and each frame is a
+// pipe Clear, one pipe.Context.DrawVBO per draw and a read-back (a 4x frame
+// resolved by pipe.Context.Blit on the device). The driver routes every draw
+// (pipe.Route, the one routing table), builds the device draw (the compiled
+// vertex shader as the front end's stage 0, expand_k, setup_k and binning_k
+// on the SIMT cores, RASTER, the fragment wrapper of vortexpipe §3.4, the FF
+// TEX unit or the software sampler, the OM or the software merger) and runs
+// a draw it gates on the reference renderer into the same attachments. A
+// draw's route is decided when the renderer is made (pipe.Context.Where) and
+// reported in its DrawStats.Route and in Stats.Route; under Options.Strict a
+// gated draw fails with ErrRouted. A multisampled scene with a gated draw,
+// and a scene with no draw the device can take, render on the reference
+// path. Renderer.Close releases the device.
 //
 // # What a draw becomes
 //
@@ -78,10 +80,12 @@
 //
 // # Performance
 //
-// Programs run with 64-lane vertex and fragment warps (ref/program's widest),
-// which amortise the executor's per-instruction dispatch. Per frame, Draw
-// clears the target and calls ref.Draw once per draw and sample pass; nothing
-// is compiled, uploaded or allocated per pixel. The counters of Options.Stats
+// The driver links programs with 64-lane vertex and fragment warps
+// (ref/program's widest), which amortise the executor's per-instruction
+// dispatch. Per frame, Draw clears each sample pass's framebuffer and calls
+// pipe.Context.DrawVBO once per draw and pass, which loads the attachments
+// into a ref target, lays the vertex buffer out as the program's input words
+// and runs ref.Draw; nothing is compiled or uploaded per frame. The counters of Options.Stats
 // and Options.Heatmap wrap the shader stages and are off by default (they
 // also hide ref's fast paths: the programs' varying-use and helper-free
 // declarations). ref steps integer edge functions quad to quad, interpolates

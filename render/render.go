@@ -10,7 +10,6 @@ import (
 
 	"vortexgfx/abi"
 	"vortexgfx/config"
-	"vortexgfx/gl/format"
 	"vortexgfx/ref"
 	"vortexgfx/scene"
 )
@@ -72,12 +71,12 @@ type Renderer struct {
 	width, height int
 	msaa          int
 	draws         []*drawObj
-	targets       []*ref.Target // one per sample pass
-	offsets       [][2]float32  // viewport offset per sample pass
+	offsets       [][2]float32 // viewport offset per sample pass
 	resolve       *image.NRGBA
 	heat          []uint32
 	stats         Stats
 	dev           *deviceRun // the device path (nil: reference)
+	ref           *refRun    // the reference path (nil: device)
 }
 
 // New prepares desc for rendering with opts: it validates the options,
@@ -113,24 +112,14 @@ func New(ctx context.Context, desc *scene.Description, opts Options) (*Renderer,
 		r.opts.Workers = runtime.NumCPU()
 	}
 	r.offsets = sampleOffsets(r.msaa)
-	for range r.msaa {
-		t, err := ref.NewTarget(r.width, r.height, []format.Format{format.RGBA8}, format.D24S8)
-		if err != nil {
-			return nil, fmt.Errorf("render: target: %w", err)
-		}
-		r.targets = append(r.targets, t)
-	}
-	if r.msaa > 1 {
-		r.resolve = image.NewNRGBA(image.Rect(0, 0, r.width, r.height))
-	}
+	r.resolve = image.NewNRGBA(image.Rect(0, 0, r.width, r.height))
 	if opts.Heatmap {
 		r.heat = make([]uint32, r.width*r.height)
 	}
 	r.stats = Stats{Path: string(PathReference), Route: "reference: every draw on the reference renderer (--path reference)",
 		Width: r.width, Height: r.height, MSAA: r.msaa}
-	texCache := map[*scene.Texture]*uploadedTexture{}
 	for i := range desc.Draws {
-		d, err := r.prepareDraw(ctx, i, texCache)
+		d, err := r.prepareDraw(i)
 		if err != nil {
 			return nil, err
 		}
@@ -139,6 +128,12 @@ func New(ctx context.Context, desc *scene.Description, opts Options) (*Renderer,
 	}
 	if opts.Path == PathDevice {
 		if err := r.openDevice(); err != nil {
+			return nil, err
+		}
+	}
+	if r.dev == nil {
+		if err := r.openReference(); err != nil {
+			r.Close()
 			return nil, err
 		}
 	}
@@ -192,32 +187,17 @@ func (r *Renderer) Draw(ctx context.Context, frame int) error {
 	if r.heat != nil {
 		clear(r.heat)
 	}
-	desc := r.desc
 	start := time.Now()
 	if r.dev != nil {
-		if err := r.drawDevice(ctx); err != nil {
+		if err := r.drawDevice(); err != nil {
 			return fmt.Errorf("render: frame %d: %w", frame, err)
 		}
 		r.stats.Frames++
 		r.stats.Elapsed += time.Since(start)
 		return nil
 	}
-	for si, t := range r.targets {
-		if err := t.ClearColor(0, desc.ClearColor); err != nil {
-			return fmt.Errorf("render: clear: %w", err)
-		}
-		if err := t.ClearDepth(desc.ClearDepth); err != nil {
-			return fmt.Errorf("render: clear: %w", err)
-		}
-		if err := t.ClearStencil(desc.ClearStencil); err != nil {
-			return fmt.Errorf("render: clear: %w", err)
-		}
-		off := r.offsets[si]
-		for di, d := range r.draws {
-			if err := r.runDraw(ctx, t, d, &r.stats.Draws[di], off); err != nil {
-				return fmt.Errorf("render: frame %d: draw %d (%s): %w", frame, di, d.name, err)
-			}
-		}
+	if err := r.drawReference(ctx, frame); err != nil {
+		return err
 	}
 	r.stats.Frames++
 	r.stats.Elapsed += time.Since(start)
@@ -230,30 +210,8 @@ func (r *Renderer) Image() *image.NRGBA {
 	if r.dev != nil {
 		return r.dev.img
 	}
-	if r.msaa == 1 {
-		return r.targets[0].Color[0].NRGBA(true)
-	}
-	resolveBox(r.resolve, r.targets)
+	r.refImage()
 	return r.resolve
-}
-
-// resolveBox averages the sample passes' RGBA8 colour attachments into dst,
-// flipping rows so that row 0 is the top. spec: issue 7 (MSAA 4x on ref, by
-// documented supersampling and box resolve).
-func resolveBox(dst *image.NRGBA, ts []*ref.Target) {
-	w, h := dst.Rect.Dx(), dst.Rect.Dy()
-	n := uint32(len(ts))
-	for y := range h {
-		row := dst.Pix[y*dst.Stride : y*dst.Stride+w*4]
-		src := (h - 1 - y) * w * 4
-		for i := range row {
-			var s uint32
-			for _, t := range ts {
-				s += uint32(t.Color[0].Data[src+i])
-			}
-			row[i] = uint8((s + n/2) / n)
-		}
-	}
 }
 
 // Heatmap returns the per-pixel count of fragments shaded in the last frame

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"vortexgfx/ref"
+	"vortexgfx/scene"
 )
 
 // Stats are a render's counters and routing decisions. spec: issue 7
@@ -71,7 +72,7 @@ func (c *countingVS) ShadeVertices(b *ref.VertexBatch, tex ref.Textures) error {
 // the window-space degeneracy test and facing culling, from the recorded clip
 // positions. Triangles with a vertex at w <= 0 are clipped by ref against the
 // near plane and counted as visible unless trivially rejected.
-func (c *countingVS) visible(idx []uint32, st *ref.State, w, h int) int {
+func (c *countingVS) visible(idx []uint32, cull scene.CullMode, ff scene.FrontFace, w, h int) int {
 	n := 0
 	hw, hh := float64(w)/2, float64(h)/2
 	for t := 0; t+2 < len(idx); t += 3 {
@@ -88,19 +89,19 @@ func (c *countingVS) visible(idx []uint32, st *ref.State, w, h int) int {
 				continue
 			}
 			front := area > 0
-			if st.FrontFace == ref.FrontCW {
+			if ff == scene.FrontCW {
 				front = !front
 			}
-			switch st.Cull {
-			case ref.CullFront:
+			switch cull {
+			case scene.CullFront:
 				if front {
 					continue
 				}
-			case ref.CullBack:
+			case scene.CullBack:
 				if !front {
 					continue
 				}
-			case ref.CullFrontAndBack:
+			case scene.CullFrontAndBack:
 				continue
 			}
 		}
@@ -211,14 +212,13 @@ func (c *countingFS) collect() uint64 {
 	return n
 }
 
-// stencilSum adds up the stencil values of t's D24S8 attachment (stencil in the
+// stencilSum adds up the stencil values of D24S8 attachment bytes (stencil in the
 // low byte of each little-endian word): the fragments that passed the depth
 // test of the draw just made, with the stencil op INCR on pass.
-func stencilSum(t *ref.Target) uint64 {
-	ds := t.DepthStencil
+func stencilSum(ds []byte) uint64 {
 	var n uint64
-	for i := 0; i+3 < len(ds.Data); i += 4 {
-		n += uint64(ds.Data[i])
+	for i := 0; i+3 < len(ds); i += 4 {
+		n += uint64(ds[i])
 	}
 	return n
 }

@@ -55,8 +55,6 @@ func (c *glContext) route(d *shadertest.Draw, pd *reference.Prepared) (*shaderde
 	switch {
 	case rs.TwoSided && !packsTwoSide(sp, rs.TwoSide):
 		return nil, "two-sided colour (GL_VERTEX_PROGRAM_TWO_SIDE) on colours the device does not pack"
-	case rs.Depth.Clamp:
-		return nil, "depth clamp"
 	case d.State.Flat && !slices.Equal(rs.Interp, p.Interp(false)):
 		return nil, "glShadeModel(GL_FLAT) on the legacy colours"
 	case sp.NFlat() > 0 && (d.Mode == shadertest.Quads || d.Mode == shadertest.QuadStrip || d.Mode == shadertest.Polygon):
@@ -301,6 +299,9 @@ func (c *glContext) plan(d *shadertest.Draw, pd *reference.Prepared, texs []shad
 	hasDepth := c.fb.DepthStencil != nil
 	var om swom.State
 	om.DepthTest, om.DepthWrite, om.DepthFunc = rs.Depth.Test && hasDepth, rs.Depth.Write && hasDepth, rs.Depth.Func
+	// GL depth clamp runs on the device as pipe runs it: the software merger
+	// with setup_k's depth clip off, the clamp range the depth range (0, 1).
+	om.DepthClamp = rs.Depth.Clamp
 	om.Targets[0].Blend = swom.Blend{WriteMask: 0xF, EqRGB: blend.Add, EqA: blend.Add,
 		SrcRGB: blend.One, SrcA: blend.One, DstRGB: blend.Zero, DstA: blend.Zero}
 	cull := frontend.CullNone

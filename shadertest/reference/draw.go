@@ -30,13 +30,13 @@ type attribBind struct {
 	int   bool
 }
 
-// The fixed-function vertex record when the program has no vertex shader:
-// gl_Vertex, gl_Color, gl_MultiTexCoord0.
+// The fixed-function vertex record when the program has no vertex shader
+// (program.FixedVertex): gl_Vertex, gl_Color, gl_MultiTexCoord0.
 const (
-	ffVertex   = 0
-	ffColor    = 4
-	ffTexCoord = 8
-	ffWords    = 12
+	ffVertex   = program.FixedPosition
+	ffColor    = program.FixedColor
+	ffTexCoord = program.FixedTexCoord
+	ffWords    = program.FixedVertexWords
 )
 
 // attribute resolves a vertex data column to its attribute slot and the
@@ -350,7 +350,8 @@ func (c *glContext) state(st *shadertest.State) (*ref.State, error) {
 			rs.ClipDistances = clip.Enabled & uint8(1<<uint(n)-1)
 		}
 	} else {
-		rs.Vertex = c.fixedFunction(st, &clip)
+		rs.Vertex = p.FixedVertex(program.FixedVertexState{MVP: st.ModelViewProjection(), ModelView: st.ModelView,
+			Clip: clip, TexCoords: st.TexCoord})
 		rs.ClipDistances = clip.Enabled
 	}
 	if p.IR.FS != nil {
@@ -376,58 +377,4 @@ func (c *glContext) state(st *shadertest.State) (*ref.State, error) {
 		rs.Cull = ref.CullBack
 	}
 	return &rs, nil
-}
-
-// fixedFunction is GL's fixed-function vertex stage for a program with only a
-// fragment shader: gl_Position = MVP·gl_Vertex, gl_Color and gl_TexCoord[]
-// from the vertex colour and texture coordinates. spec: GL 2.1 §2.11-§2.12.
-func (c *glContext) fixedFunction(st *shadertest.State, clip *program.ClipState) ref.VertexShader {
-	p := c.prog
-	mvp, mv := st.ModelViewProjection(), st.ModelView
-	nclip := 0
-	for m := clip.Enabled; m != 0; m >>= 1 {
-		nclip++
-	}
-	planes := clip.Planes
-	nv := p.Varyings()
-	col, hasCol := p.FragmentInput("gl_Color")
-	tc, hasTC := p.FragmentInput("gl_TexCoord")
-	return ref.VertexFunc{Out: ref.VertexLayout{Varyings: nv, ClipDistances: nclip}, Fn: func(b *ref.VertexBatch, _ ref.Textures) error {
-		for v := 0; v < b.N; v++ {
-			a := b.Attribs[v*b.AttribWords : (v+1)*b.AttribWords]
-			var x [4]float32
-			for k := 0; k < 4; k++ {
-				x[k] = math.Float32frombits(a[ffVertex+k])
-			}
-			for r := 0; r < 4; r++ {
-				b.Position[v][r] = mvp[r]*x[0] + mvp[4+r]*x[1] + mvp[8+r]*x[2] + mvp[12+r]*x[3]
-			}
-			// User clip planes apply to the eye-space vertex (GL 2.1 §2.12).
-			var eye [4]float32
-			for r := 0; r < 4; r++ {
-				eye[r] = mv[r]*x[0] + mv[4+r]*x[1] + mv[8+r]*x[2] + mv[12+r]*x[3]
-			}
-			for k := 0; k < nclip; k++ {
-				pl := planes[k]
-				b.ClipDist[v*nclip+k] = pl[0]*eye[0] + pl[1]*eye[1] + pl[2]*eye[2] + pl[3]*eye[3]
-			}
-			out := b.Varyings[v*nv : (v+1)*nv]
-			if hasCol && col.Word+4 <= nv {
-				copy(out[col.Word:col.Word+4], a[ffColor:ffColor+4])
-			}
-			if hasTC {
-				for i := 0; i*4 < tc.Words && tc.Word+4*i+4 <= nv; i++ {
-					w := tc.Word + 4*i
-					if i == 0 {
-						copy(out[w:w+4], a[ffTexCoord:ffTexCoord+4])
-						continue
-					}
-					for k := 0; k < 4; k++ {
-						out[w+k] = f32bits(st.TexCoord[i%len(st.TexCoord)][k])
-					}
-				}
-			}
-		}
-		return nil
-	}}
 }
