@@ -113,7 +113,7 @@ func readPNG(t testing.TB, path string) *image.NRGBA {
 // pixel in both images, and mismatches are under 1% of the covered pixels);
 // pixels covered in both differ by at most 2 per channel (8-bit rounding of the
 // same float shading; measured: at most 1). spec: bench
-// README "llvmpipe_*_512.png"; issue 7 "The benchmark scene".
+// README "llvmpipe_*_512.png" (../shared/data/bench/README.md).
 func TestBenchMatchesLlvmpipe(t *testing.T) {
 	dir := benchDir(t)
 	meshes := []struct{ mesh, png string }{

@@ -23,7 +23,7 @@ import (
 // far surface through at most 0.2% of its pixels: per-triangle max-normalised
 // Q15.16 edges round a shared edge differently in its two triangles, so a
 // pixel centre exactly on it can be missed by both (measured: 5 of 5008).
-// spec: issue 7 (device part); vortexpipe §3.2–§3.4
+// spec: vortexpipe-driver.md §3.2–§3.4
 func TestDevicePathMatchesReference(t *testing.T) {
 	dir := benchDir(t)
 	// The sphere's 99840 triangles take several front-end passes.

@@ -1,8 +1,8 @@
 // Package render turns a scene description (package scene) into frames: it
 // compiles every draw's GLSL vertex and fragment shaders once, uploads meshes
 // and textures once, and then for each frame resolves the uniforms, clears,
-// draws and reads the image back. spec: issue 7 "`vortex render`", "Scenes",
-// "The benchmark scene"; vortexpipe-driver §5.2 (the CPU renderer is the
+// draws and reads the image back. spec: README "vortex render";
+// ../shared/data/bench/README.md (the benchmark scene); vortexpipe-driver §5.2 (the CPU renderer is the
 // oracle and runs the same compiled shaders).
 //
 // # Paths

@@ -28,8 +28,8 @@ type drawObj struct {
 	fcount *countingFS
 }
 
-// attribute locations of the scene convention. spec: issue 7 "Scenes"
-// (position 0, normal 1, texcoord 2).
+// attribute locations of the scene convention (position 0, normal 1,
+// texcoord 2; package scene's doc, "Vertex attributes").
 var attribNames = [...]string{"a_position", "a_normal", "a_texcoord"}
 
 // compileErr names the step of a draw's shader.Compile failure: which shader
@@ -96,7 +96,7 @@ func (r *Renderer) prepareDraw(di int) (*drawObj, error) {
 }
 
 // vertexInput lays the mesh's attributes out as the vertex program's input
-// words. spec: issue 7 "Scenes" (attribute locations 0, 1, 2).
+// words (attribute locations 0, 1, 2: package scene's doc).
 func (r *Renderer) vertexInput(d *drawObj, m *scene.Mesh, vsPath string) error {
 	p := d.prog
 	words := p.AttribWords()

@@ -4,8 +4,8 @@ import "image"
 
 // HeatmapImage colours per-pixel fragment counts (row 0 at the top, as
 // Renderer.Heatmap returns them): 0 is black, and 1 up to the largest count
-// runs blue, cyan, green, yellow, red, so overdraw stands out. spec: issue 7
-// "`vortex render`" (--heatmap).
+// runs blue, cyan, green, yellow, red, so overdraw stands out (README
+// "vortex render", --heatmap).
 func HeatmapImage(counts []uint32, w, h int) *image.NRGBA {
 	img := image.NewNRGBA(image.Rect(0, 0, w, h))
 	var top uint32

@@ -13,8 +13,8 @@ import (
 
 // refRun is the reference path: every draw through a pipe context whose draws
 // all run on the reference renderer (pipe.Options.ForceReference), into one
-// RGBA8 + D24S8 framebuffer per sample pass. spec: issue 7 (MSAA 4x on ref, by
-// documented supersampling and box resolve); vortexpipe §5.2
+// RGBA8 + D24S8 framebuffer per sample pass. spec: vortexpipe-driver.md §3.4.1
+// (the 4x sample grid, here supersampled and box-resolved), §5.2
 type refRun struct {
 	screen *pipe.Screen
 	ctx    *pipe.Context

@@ -14,7 +14,7 @@ import (
 	"vortexgfx/scene"
 )
 
-// Path selects where draws run. spec: issue 7 "`vortex render`" (--path).
+// Path selects where draws run (README "vortex render", --path).
 type Path string
 
 // Paths.
@@ -81,7 +81,7 @@ type Renderer struct {
 
 // New prepares desc for rendering with opts: it validates the options,
 // compiles every draw's program and uploads meshes and textures. Nothing is
-// drawn. spec: issue 7 "`vortex render`".
+// drawn.
 func New(ctx context.Context, desc *scene.Description, opts Options) (*Renderer, error) {
 	if desc == nil {
 		return nil, errors.New("render: nil scene description")
@@ -238,7 +238,6 @@ func (r *Renderer) Stats() Stats {
 
 // Render renders opts.Frames frames of desc (from opts.FirstFrame) and returns
 // them with the counters. Programs are compiled once for all frames.
-// spec: issue 7 "`vortex render`".
 func Render(ctx context.Context, desc *scene.Description, opts Options) ([]Frame, Stats, error) {
 	r, err := New(ctx, desc, opts)
 	if err != nil {

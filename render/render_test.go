@@ -364,8 +364,8 @@ func texturedGLB(t *testing.T, size int) *scene.Description {
 // most 2/255 per channel — the device's S.23 texture coordinates and Q15.16
 // edges round differently from the reference's floats, but the nearest-
 // filtered checker and the physically based shading must agree.
-// spec: issue 7 "a test writes a small textured glTF/GLB of its own, renders
-// it on both paths and compares them"
+// The test writes a small textured glTF/GLB of its own, renders it on both
+// paths and compares them.
 func TestTexturedGLBBothPaths(t *testing.T) {
 	d := texturedGLB(t, 64)
 	ctx := context.Background()

@@ -9,8 +9,8 @@ import (
 	"vortexgfx/scene"
 )
 
-// Stats are a render's counters and routing decisions. spec: issue 7
-// "`vortex render`" (--stats: per-draw counters and the routing decisions).
+// Stats are a render's counters and routing decisions (README "vortex
+// render", --stats: per-draw counters and the routing decisions).
 type Stats struct {
 	// Path is the path the draws ran on; Route says why.
 	Path  string `json:"path"`

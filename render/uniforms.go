@@ -20,8 +20,8 @@ type uniformDst struct {
 }
 
 // resolveUniforms matches draw di's scene uniforms and texture bindings with
-// the program's uniforms and sets the sampler units. spec: issue 7 "Scenes"
-// (the renderer converts values to the type the shader declares).
+// the program's uniforms and sets the sampler units (the renderer converts
+// values to the type the shader declares; package scene's doc, "Scene files").
 func (r *Renderer) resolveUniforms(d *drawObj, di int) (map[string]*uniformDst, error) {
 	sd := &r.desc.Draws[di]
 	decl := map[string]*ast.Type{}

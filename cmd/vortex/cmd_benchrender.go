@@ -75,8 +75,8 @@ func benchRender(ctx context.Context, desc *scene.Description, opts render.Optio
 	return r, benchResult{MsPerFrame: med, Frames: frames, Width: w, Height: h, Triangles: r.Triangles()}, nil
 }
 
-// runBenchRender implements `vortex bench render`. spec: issue 7 "The benchmark
-// scene"; bench README "The scene".
+// runBenchRender implements `vortex bench render`. spec:
+// ../shared/data/bench/README.md "The scene".
 func runBenchRender(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("vortex bench render", flag.ContinueOnError)
 	fs.SetOutput(stderr)

@@ -28,7 +28,7 @@ func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 // "counter:N" is an atomic counter buffer, "image:N" a storage image), runs one
 // dispatch on the device model and writes the buffers named by --out. Bindings
 // the program declares and no flag names get a zeroed buffer of their minimum
-// size. spec: issue 9 "The tool"; vortexpipe §1.3, §2.5
+// size. spec: README "vortex compute"; vortexpipe §1.3, §2.5
 func runCompute(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("vortex compute", flag.ContinueOnError)
 	fs.SetOutput(stderr)

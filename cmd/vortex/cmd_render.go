@@ -116,7 +116,7 @@ func loadRenderScene(path string, w, h int) (*scene.Description, error) {
 	return nil, fmt.Errorf("%s: unknown scene type %q (want .json, .obj, .gltf or .glb)", path, filepath.Ext(path))
 }
 
-// runRender implements `vortex render`. spec: issue 7 "`vortex render`".
+// runRender implements `vortex render` (README "vortex render").
 func runRender(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("vortex render", flag.ContinueOnError)
 	fs.SetOutput(stderr)
