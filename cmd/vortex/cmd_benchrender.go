@@ -52,12 +52,19 @@ type benchResult struct {
 
 // benchRender renders the bench scene's frames 0..frames-1 and returns the
 // median time of clear + draw + finish; loading, compilation and readback are
-// not timed. spec: bench README "llvmpipe on this machine class" (timing).
-func benchRender(ctx context.Context, desc *scene.Description, opts render.Options, frames int) (*render.Renderer, benchResult, error) {
+// not timed. profile starts what should watch the timed frames (a CPU
+// profile, or nothing) and returns its stop. spec: bench README "llvmpipe on
+// this machine class" (timing).
+func benchRender(ctx context.Context, desc *scene.Description, opts render.Options, frames int, profile func() (func(), error)) (*render.Renderer, benchResult, error) {
 	r, err := render.New(ctx, desc, opts)
 	if err != nil {
 		return nil, benchResult{}, err
 	}
+	stop, err := profile()
+	if err != nil {
+		return nil, benchResult{}, err
+	}
+	defer stop()
 	times := make([]float64, 0, frames)
 	for i := range frames {
 		start := time.Now()
@@ -88,9 +95,11 @@ func runBenchRender(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, `print one line {"ms_per_frame":M,"frames":N,"width":W,"height":H,"triangles":T}`)
 	shaders := fs.String("shaders", "", "`DIR` holding lambert.vert and lambert.frag (default: ../shared/data/bench beside the repository)")
 	workers := fs.Int("workers", 0, "reference renderer fragment workers (default: the CPU count)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the timed frames to `FILE` for go tool pprof")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: vortex bench render --mesh FILE|bunny|sphere|grid [--size WxH] [--frames N]")
 		fmt.Fprintln(stderr, "       [--path device|reference] [-o last.png] [--json] [--shaders DIR]")
+		fmt.Fprintln(stderr, "       [--workers N] [--cpuprofile FILE]")
 		fmt.Fprintln(stderr, "Renders the benchmark scene of ../shared/data/bench/README.md and prints the median")
 		fmt.Fprintln(stderr, "milliseconds per frame (clear + draw + finish; loading and compilation not timed).")
 		fs.PrintDefaults()
@@ -133,7 +142,8 @@ func runBenchRender(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	opts := render.Options{Path: render.Path(*path), Workers: *workers}
-	r, res, err := benchRender(context.Background(), desc, opts, *frames)
+	profile := func() (func(), error) { return startCPUProfile(*cpuProfile, "vortex bench render", stderr) }
+	r, res, err := benchRender(context.Background(), desc, opts, *frames, profile)
 	if err != nil {
 		fmt.Fprintf(stderr, "vortex bench render: %s: %v\n", *mesh, err)
 		return 1

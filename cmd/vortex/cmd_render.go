@@ -129,9 +129,11 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	cfgPath := fs.String("config", "", "device configuration `FILE.toml` for the device path (validated; default: built-in defaults)")
 	statsPath := fs.String("stats", "", "write per-draw counters and routing decisions to `FILE.json`")
 	heatPath := fs.String("heatmap", "", "write the last frame's fragments-shaded-per-pixel image to `FILE.png`")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run (loading and compiling included) to `FILE` for go tool pprof")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: vortex render [SCENE] [-o out.png] [--size WxH] [--frames N] [--msaa 1|4]")
 		fmt.Fprintln(stderr, "       [--path device|reference] [--strict] [--config FILE.toml] [--stats FILE.json] [--heatmap FILE.png]")
+		fmt.Fprintln(stderr, "       [--cpuprofile FILE]")
 		fmt.Fprintln(stderr, "Renders SCENE (a scene .json, an .obj mesh or a .gltf/.glb model; omitted: the embedded")
 		fmt.Fprintln(stderr, "demo) to a PNG, on the reference renderer or (--path device) through the device model.")
 		fs.PrintDefaults()
@@ -159,6 +161,12 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "vortex render: --msaa %d: want 1 or 4\n", *msaa)
 		return 2
 	}
+	stopProfile, err := startCPUProfile(*cpuProfile, "vortex render", stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "vortex render: %v\n", err)
+		return 1
+	}
+	defer stopProfile()
 	if *path != "reference" && *path != "device" {
 		fmt.Fprintf(stderr, "vortex render: --path %q: want device or reference\n", *path)
 		return 2
