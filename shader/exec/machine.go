@@ -170,12 +170,13 @@ const (
 // use one Machine per goroutine (they are cheap and share nothing mutable).
 type Machine struct {
 	prog      *ir.Program
-	code      []ir.Inst  // main body, then (when not inlined) each function as Scope..EndScope
-	mainEnd   int        // end of the main body
-	funcStart []int32    // code index of each function's Scope (not inlined)
-	match     []int32    // If->Else/EndIf, Else->EndIf, Loop/Continuing->EndLoop, EndLoop->body, Scope->EndScope
-	skip      []int32    // where to go when the mask becomes empty: the innermost construct's next closer
-	fullCode  []fullInst // code decoded for the all-lanes-active path (fkNone: generic only)
+	code      []ir.Inst // main body, then (when not inlined) each function as Scope..EndScope
+	mainEnd   int       // end of the main body
+	funcStart []int32   // code index of each function's Scope (not inlined)
+	match     []int32   // If->Else/EndIf, Else->EndIf, Loop/Continuing->EndLoop, EndLoop->body, Scope->EndScope
+	skip      []int32   // where to go when the mask becomes empty: the innermost construct's next closer
+	compiled  []step    // each instruction compiled to a lane loop (nil lanes: generic path only)
+	block     []int32   // compiled instructions in a row from each pc on (see compile.go)
 
 	w        int
 	full     uint64
@@ -311,7 +312,7 @@ func New(p *ir.Program, cfg Config) (*Machine, error) {
 		m.maxSteps = DefaultMaxSteps
 	}
 	m.tables()
-	m.decodeFull()
+	m.compile()
 	m.texReq.init(w)
 	m.expReq = ExportRequest{Width: w, Words: m.out}
 	return m, nil
