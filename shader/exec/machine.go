@@ -94,6 +94,15 @@
 // workgroups race on the same words depend on that order, as on the device).
 // spec: vortexpipe-driver §2.2, §2.3.2, §2.5.
 //
+// # Compiled instructions
+//
+// New compiles every pure ALU instruction and the input, uniform and array loads
+// and output stores once into a lane loop specialised by op and denormal mode, with
+// its lane arrays bound (see compile.go), and Run executes each straight-line run of
+// them as one block; control flow, memory, texture, derivative and array-store
+// instructions take the generic interpreter (alu and the run loop). Both give the
+// same results bit for bit and the same Steps and LaneOps.
+//
 // # Numbers and limits
 //
 // Arithmetic is ir.Eval's (IEEE single precision, wrapping integers, defined results
@@ -106,11 +115,9 @@
 // the same sign, as llvmpipe does and GLSL 4.60 §4.7.1 permits; the constant
 // folder does the same, so optimisation never changes a result. Compute programs
 // keep IEEE subnormals. Config.Denormals overrides the mode for one Machine. The
-// common arithmetic loops (add, sub, mul, div, fma) flush in the same pass, the
-// other flushing ops take one extra pass over the lanes; BenchmarkDenormals
-// (min of several runs on a loaded 2-core machine, width 16) measured about
-// +13% on a float-only loop and +30% on the Lambert fragment body, a cost taken
-// for agreement with the conformance oracle. There is no
+// compiled lane loops flush in the same pass as the arithmetic; BenchmarkDenormals
+// (width 16) compares the two modes, a cost taken for agreement with the
+// conformance oracle. There is no
 // iteration cap that changes semantics: a run that exceeds Config.MaxSteps warp
 // instructions, or whose context is cancelled, stops with ErrBudget or the context's
 // error instead of hanging.
