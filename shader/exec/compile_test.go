@@ -304,3 +304,24 @@ func TestCompiledNoAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestCompiledBudget: a block that would cross the step budget runs one
+// instruction at a time, so a run stopped by ErrBudget stops at the same
+// instruction with the same registers, Steps and LaneOps as the generic path,
+// for every budget across the first iterations of a loop.
+func TestCompiledBudget(t *testing.T) {
+	p := loopALU()
+	for budget := int64(1); budget <= 80; budget++ {
+		var res [2]diffResult
+		for i, generic := range []bool{false, true} {
+			res[i] = diffRun(t, p, Config{Width: 4, MaxSteps: budget}, 1, 0xb, generic)
+		}
+		if !errors.Is(res[0].err, ErrBudget) || !errors.Is(res[1].err, ErrBudget) {
+			t.Fatalf("budget %d: errors %v, %v; want ErrBudget", budget, res[0].err, res[1].err)
+		}
+		if res[0].steps != res[1].steps || res[0].lanops != res[1].lanops || firstDiff(res[0].regs, res[1].regs) >= 0 {
+			t.Fatalf("budget %d: compiled stops at %d steps %d lane ops, generic at %d, %d (or registers differ)",
+				budget, res[0].steps, res[0].lanops, res[1].steps, res[1].lanops)
+		}
+	}
+}
