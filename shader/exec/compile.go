@@ -15,10 +15,11 @@ import (
 //
 // A maximal run of consecutive compiled instructions is a block (block[pc] is the
 // number of compiled instructions from pc on): the mask cannot change inside one,
-// so the run loop executes the whole block at once — with every lane active each
-// step writes its destination in place, otherwise it computes into tmp and copies
-// the active lanes (the ops are pure and never fail, so computing inactive lanes
-// is harmless) — and accounts its steps and lane instructions together. A block
+// so the run loop executes the whole block at once — over the lanes up to the
+// highest active one: when all of those are active each step writes its
+// destination in place, otherwise it computes into tmp and copies the active lanes
+// (the ops are pure and never fail, so computing inactive lanes is harmless) — and
+// accounts its steps and lane instructions together. A block
 // that would cross the step budget or a context check runs one instruction at a
 // time instead, so errors, Steps and LaneOps are exactly the generic ones.
 //
@@ -31,9 +32,9 @@ import (
 // every compiled op against the generic path; anything not compiled (control flow,
 // memory, texture, derivatives, ArrayStore) stays on the generic path.
 
-// step is one compiled instruction: lanes computes every lane of the result into
-// its argument (Width words) from the bound sources; dst is the destination lane
-// array. A nil lanes means the instruction takes the generic path.
+// step is one compiled instruction: lanes computes lanes 0..len(d)-1 of the result
+// into its argument d (at most Width words) from the bound sources; dst is the
+// destination lane array. A nil lanes means the instruction takes the generic path.
 type step struct {
 	lanes func(d []uint32)
 	dst   []uint32
@@ -90,15 +91,20 @@ func (m *Machine) compileInst(in *ir.Inst) step {
 }
 
 // runBlock executes the k compiled instructions from pc on for the lanes in exec.
+// Only the lanes below the highest active one are computed; when those are all
+// active (every lane, or a batch filling the low lanes, as partial vertex batches
+// and fragment warps with fewer quads are) the steps write their destinations in
+// place.
 func (m *Machine) runBlock(pc, k int, exec uint64) {
 	s := m.compiled[pc : pc+k]
-	if exec == m.full {
+	hi := 64 - bits.LeadingZeros64(exec)
+	if exec == m.full || exec == 1<<hi-1 {
 		for i := range s {
-			s[i].lanes(s[i].dst)
+			s[i].lanes(s[i].dst[:hi])
 		}
 		return
 	}
-	t := m.tmp
+	t := m.tmp[:hi]
 	for i := range s {
 		s[i].lanes(t)
 		d := s[i].dst

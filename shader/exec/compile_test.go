@@ -71,7 +71,7 @@ func checkSame(t *testing.T, p *ir.Program, seed uint64) {
 		for _, dn := range []Denormals{DenormalsProgram, DenormalsFlush, DenormalsIEEE} {
 			cfg := Config{Width: w, MaxSteps: 20000, Denormals: dn}
 			full := ^uint64(0) >> (64 - w)
-			for _, present := range []uint64{full, full &^ 2} {
+			for _, present := range []uint64{full, full &^ 2, full >> (w / 2)} {
 				fast := diffRun(t, p, cfg, seed, present, false)
 				gen := diffRun(t, p, cfg, seed, present, true)
 				if (fast.err == nil) != (gen.err == nil) || fast.err != nil && !errors.Is(fast.err, gen.err) && fast.err.Error() != gen.err.Error() {
@@ -205,8 +205,8 @@ func opProgram(op ir.Op, imm uint32) *ir.Program {
 // TestCompiledEdgeOperands runs every op the compiled path covers over every pair
 // of diffWords (NaNs of both signs and payloads, infinities, denormals, integer
 // extremes, shift counts beyond 31, zero divisors) and over random words, on the
-// compiled path and on the generic one, with every lane active and with a partial
-// mask, flushing and IEEE: the outputs must be equal bit for bit.
+// compiled path and on the generic one, with every lane active, with low lanes
+// active and with a scattered mask, flushing and IEEE: the outputs must be equal bit for bit.
 func TestCompiledEdgeOperands(t *testing.T) {
 	const w = 16
 	var pairs [][2]uint32
@@ -245,7 +245,7 @@ func TestCompiledEdgeOperands(t *testing.T) {
 				}
 				ms[1].useGeneric()
 				for base := 0; base < len(pairs); base += w {
-					for _, exec := range []uint64{0xffff, 0x5a5a} {
+					for _, exec := range []uint64{0xffff, 0x5a5a, 0x00ff, 0x0001} {
 						var outs [2][w]uint32
 						for i, m := range ms {
 							for l := 0; l < w; l++ {
@@ -293,7 +293,7 @@ func TestCompiledNoAllocs(t *testing.T) {
 		if err := m.SetUniforms(make([]uint32, max(p.UniformWords, 4))); err != nil {
 			t.Fatal(err)
 		}
-		for _, exec := range []uint64{0xffff, 0x0ff0} {
+		for _, exec := range []uint64{0xffff, 0x0ff0, 0x00ff} {
 			if n := testing.AllocsPerRun(20, func() {
 				if _, err := m.Run(context.Background(), exec, exec); err != nil && !errors.Is(err, ErrBudget) {
 					t.Fatal(err)
