@@ -2,6 +2,7 @@ package exec
 
 import (
 	"math/bits"
+	"unsafe"
 
 	"vortexgfx/shader/ir"
 )
@@ -158,40 +159,51 @@ func (m *Machine) arrayLoadKernel(in *ir.Inst) func(d []uint32) {
 	}
 }
 
+// f32s views a lane array as float32 lanes, so that the float loops load and store
+// straight between memory and float registers instead of moving every word
+// through an integer register (which made them two to four times slower).
+func f32s(s []uint32) []float32 {
+	return unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
+}
+
 // The commutative float lane loops (add, multiply) are shared by the compiled path
 // and alu's and kept out of line: Go leaves NaN payloads unspecified and the
 // compiler may swap the operands of a commutative instruction differently in each
 // inlined copy, which changes the result when both operands are NaN. One compiled
-// loop for both paths keeps them equal bit for bit (TestCompiledEdgeOperands).
+// loop for both paths keeps them equal bit for bit (TestCompiledEdgeOperands);
+// TestNaNOperandOrder checks that a stays the first operand (x86 returns the first
+// operand's NaN when both are NaN).
 
 //go:noinline
 func addLanes(d, a, b []uint32) {
-	a, b = a[:len(d)], b[:len(d)]
-	for l := range d {
-		d[l] = fw(fl(a[l]) + fl(b[l]))
+	df := f32s(d)
+	af, bf := f32s(a)[:len(df)], f32s(b)[:len(df)]
+	for l := range df {
+		df[l] = af[l] + bf[l]
 	}
 }
 
 //go:noinline
 func addLanesFTZ(d, a, b []uint32) {
-	a, b = a[:len(d)], b[:len(d)]
+	af, bf := f32s(a)[:len(d)], f32s(b)[:len(d)]
 	for l := range d {
-		d[l] = ftz(fw(fl(a[l]) + fl(b[l])))
+		d[l] = ftz(fw(af[l] + bf[l]))
 	}
 }
 
 //go:noinline
 func mulLanes(d, a, b []uint32) {
-	a, b = a[:len(d)], b[:len(d)]
-	for l := range d {
-		d[l] = fw(fl(a[l]) * fl(b[l]))
+	df := f32s(d)
+	af, bf := f32s(a)[:len(df)], f32s(b)[:len(df)]
+	for l := range df {
+		df[l] = af[l] * bf[l]
 	}
 }
 
 //go:noinline
 func mulLanesFTZ(d, a, b []uint32) {
-	a, b = a[:len(d)], b[:len(d)]
+	af, bf := f32s(a)[:len(d)], f32s(b)[:len(d)]
 	for l := range d {
-		d[l] = ftz(fw(fl(a[l]) * fl(b[l])))
+		d[l] = ftz(fw(af[l] * bf[l]))
 	}
 }

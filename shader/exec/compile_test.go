@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -322,6 +323,29 @@ func TestCompiledBudget(t *testing.T) {
 		if res[0].steps != res[1].steps || res[0].lanops != res[1].lanops || firstDiff(res[0].regs, res[1].regs) >= 0 {
 			t.Fatalf("budget %d: compiled stops at %d steps %d lane ops, generic at %d, %d (or registers differ)",
 				budget, res[0].steps, res[0].lanops, res[1].steps, res[1].lanops)
+		}
+	}
+}
+
+// TestNaNOperandOrder pins the NaN the shared commutative float loops return when
+// both operands are NaN: on amd64 the first operand's, quieted, as the loops have
+// always given (the compiler is free to swap the operands of a commutative
+// instruction; this catches a rewrite that does).
+func TestNaNOperandOrder(t *testing.T) {
+	if runtime.GOARCH != "amd64" {
+		t.Skip("x86 NaN propagation")
+	}
+	pairs := [][2]uint32{{0x7fc0beef, 0xffc12345}, {0xffc00001, 0x7fc00002}, {0x7f800001, 0xffc00000}, {0xff812345, 0x7f800003}}
+	for _, f := range []struct {
+		name string
+		fn   func(d, a, b []uint32)
+	}{{"add", addLanes}, {"addFTZ", addLanesFTZ}, {"mul", mulLanes}, {"mulFTZ", mulLanesFTZ}} {
+		for _, pr := range pairs {
+			d := make([]uint32, 1)
+			f.fn(d, pr[:1], pr[1:])
+			if want := pr[0] | 0x00400000; d[0] != want {
+				t.Errorf("%s(%#x, %#x) = %#x, want %#x (the first operand's NaN)", f.name, pr[0], pr[1], d[0], want)
+			}
 		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 // float-to-integer conversions, whose one definition ir.Eval shares with the
 // constant folder) run ir.Eval per lane with the op fixed at compile time.
 func kernel(op ir.Op, imm uint32, z bool, a, b, c, e []uint32) func(d []uint32) {
+	af, bf, cf := f32s(a), f32s(b), f32s(c)
 	switch op {
 	case ir.Const:
 		return func(d []uint32) {
@@ -36,76 +37,76 @@ func kernel(op ir.Op, imm uint32, z bool, a, b, c, e []uint32) func(d []uint32) 
 	case ir.FSub:
 		if z {
 			return func(d []uint32) {
-				a, b := a[:len(d)], b[:len(d)]
+				a, b := af[:len(d)], bf[:len(d)]
 				for l := range d {
-					d[l] = ftz(fw(fl(a[l]) - fl(b[l])))
+					d[l] = ftz(fw(a[l] - b[l]))
 				}
 			}
 		}
 		return func(d []uint32) {
-			a, b := a[:len(d)], b[:len(d)]
+			a, b := af[:len(d)], bf[:len(d)]
 			for l := range d {
-				d[l] = fw(fl(a[l]) - fl(b[l]))
+				d[l] = fw(a[l] - b[l])
 			}
 		}
 	case ir.FDiv:
 		if z {
 			return func(d []uint32) {
-				a, b := a[:len(d)], b[:len(d)]
+				a, b := af[:len(d)], bf[:len(d)]
 				for l := range d {
-					d[l] = ftz(fw(fl(a[l]) / fl(b[l])))
+					d[l] = ftz(fw(a[l] / b[l]))
 				}
 			}
 		}
 		return func(d []uint32) {
-			a, b := a[:len(d)], b[:len(d)]
+			a, b := af[:len(d)], bf[:len(d)]
 			for l := range d {
-				d[l] = fw(fl(a[l]) / fl(b[l]))
+				d[l] = fw(a[l] / b[l])
 			}
 		}
 	case ir.Fma:
 		if z {
 			return func(d []uint32) {
-				a, b, c := a[:len(d)], b[:len(d)], c[:len(d)]
+				a, b, c := af[:len(d)], bf[:len(d)], cf[:len(d)]
 				for l := range d {
-					d[l] = ftz(fw(ir.FMA32(fl(a[l]), fl(b[l]), fl(c[l]))))
+					d[l] = ftz(fw(ir.FMA32(a[l], b[l], c[l])))
 				}
 			}
 		}
 		return func(d []uint32) {
-			a, b, c := a[:len(d)], b[:len(d)], c[:len(d)]
+			a, b, c := af[:len(d)], bf[:len(d)], cf[:len(d)]
 			for l := range d {
-				d[l] = fw(ir.FMA32(fl(a[l]), fl(b[l]), fl(c[l])))
+				d[l] = fw(ir.FMA32(a[l], b[l], c[l]))
 			}
 		}
 	case ir.Sqrt:
 		if z {
 			return func(d []uint32) {
-				a := a[:len(d)]
+				a := af[:len(d)]
 				for l := range d {
-					d[l] = ftz(fw(float32(math.Sqrt(float64(fl(a[l]))))))
+					d[l] = ftz(fw(float32(math.Sqrt(float64(a[l])))))
 				}
 			}
 		}
 		return func(d []uint32) {
-			a := a[:len(d)]
+			a := af[:len(d)]
 			for l := range d {
-				d[l] = fw(float32(math.Sqrt(float64(fl(a[l])))))
+				d[l] = fw(float32(math.Sqrt(float64(a[l]))))
 			}
 		}
 	case ir.InvSqrt:
 		if z {
 			return func(d []uint32) {
-				a := a[:len(d)]
+				a := af[:len(d)]
 				for l := range d {
-					d[l] = ftz(fw(float32(1 / math.Sqrt(float64(fl(a[l]))))))
+					d[l] = ftz(fw(float32(1 / math.Sqrt(float64(a[l])))))
 				}
 			}
 		}
 		return func(d []uint32) {
-			a := a[:len(d)]
+			a := af[:len(d)]
 			for l := range d {
-				d[l] = fw(float32(1 / math.Sqrt(float64(fl(a[l])))))
+				d[l] = fw(float32(1 / math.Sqrt(float64(a[l]))))
 			}
 		}
 	case ir.Floor:
@@ -310,44 +311,44 @@ func kernel(op ir.Op, imm uint32, z bool, a, b, c, e []uint32) func(d []uint32) 
 		}
 	case ir.FEq:
 		return func(d []uint32) {
-			a, b := a[:len(d)], b[:len(d)]
+			a, b := af[:len(d)], bf[:len(d)]
 			for l := range d {
-				d[l] = bw(fl(a[l]) == fl(b[l]))
+				d[l] = bw(a[l] == b[l])
 			}
 		}
 	case ir.FNe:
 		return func(d []uint32) {
-			a, b := a[:len(d)], b[:len(d)]
+			a, b := af[:len(d)], bf[:len(d)]
 			for l := range d {
-				d[l] = bw(fl(a[l]) != fl(b[l]))
+				d[l] = bw(a[l] != b[l])
 			}
 		}
 	case ir.FLt:
 		return func(d []uint32) {
-			a, b := a[:len(d)], b[:len(d)]
+			a, b := af[:len(d)], bf[:len(d)]
 			for l := range d {
-				d[l] = bw(fl(a[l]) < fl(b[l]))
+				d[l] = bw(a[l] < b[l])
 			}
 		}
 	case ir.FLe:
 		return func(d []uint32) {
-			a, b := a[:len(d)], b[:len(d)]
+			a, b := af[:len(d)], bf[:len(d)]
 			for l := range d {
-				d[l] = bw(fl(a[l]) <= fl(b[l]))
+				d[l] = bw(a[l] <= b[l])
 			}
 		}
 	case ir.FGt:
 		return func(d []uint32) {
-			a, b := a[:len(d)], b[:len(d)]
+			a, b := af[:len(d)], bf[:len(d)]
 			for l := range d {
-				d[l] = bw(fl(a[l]) > fl(b[l]))
+				d[l] = bw(a[l] > b[l])
 			}
 		}
 	case ir.FGe:
 		return func(d []uint32) {
-			a, b := a[:len(d)], b[:len(d)]
+			a, b := af[:len(d)], bf[:len(d)]
 			for l := range d {
-				d[l] = bw(fl(a[l]) >= fl(b[l]))
+				d[l] = bw(a[l] >= b[l])
 			}
 		}
 	case ir.ILt:
