@@ -205,9 +205,14 @@ func bw(c bool) uint32 {
 	return 0
 }
 
-// ftz flushes a denormal word to the zero of its sign, branch-free:
-// (e + 0x7fffffff) >> 31 is 1 exactly when the exponent e is non-zero.
-func ftz(w uint32) uint32 { return w & (0x80000000 | -((w&0x7f800000 + 0x7fffffff) >> 31)) }
+// ftz flushes a denormal word to the zero of its sign (ir.FlushDenormal, written
+// so that the compiler makes it a conditional move: four instructions a lane).
+func ftz(w uint32) uint32 {
+	if w&0x7f800000 == 0 {
+		w &= 0x80000000
+	}
+	return w
+}
 
 // fast computes the commonest pure ops for all lanes into out with dedicated loops
 // (the results equal ir.Eval's; TestALUMatchesEval checks it). It reports whether it

@@ -108,3 +108,115 @@ func BenchmarkLoopALU(b *testing.B) {
 		b.Run(map[int]string{1: "w1", 16: "w16", 32: "w32"}[w], func(b *testing.B) { benchRun(b, loopALU(), w) })
 	}
 }
+
+// opClassProgram builds a vertex program of rounds of one op class over four
+// inputs: each round applies every op of ops to the previous round's values, so
+// the benchmark times the per-instruction cost of the class at full occupancy.
+func opClassProgram(src ir.Type, ops []ir.Op, dst func(ir.Op) ir.Type) *ir.Program {
+	p, b := newProg(ir.Vertex, 4, 4)
+	p.FlushDenormals = true
+	var v [4]ir.Reg
+	for i := range v {
+		v[i] = b.Imm(ir.LoadInput, b.Reg(src), uint32(i))
+	}
+	for round := 0; round < 8; round++ {
+		for i, op := range ops {
+			x, y, z := v[i%4], v[(i+1)%4], v[(i+2)%4]
+			var r ir.Reg
+			switch op.NumSrc() {
+			case 1:
+				r = b.Op(op, dst(op), x)
+			case 3:
+				r = b.Op(op, dst(op), x, y, z)
+			default:
+				r = b.Op(op, dst(op), x, y)
+			}
+			if dst(op) == src {
+				v[i%4] = r
+			}
+		}
+	}
+	for i := range v {
+		b.Imm(ir.StoreOutput, ir.NoReg, uint32(i), v[i])
+	}
+	return p
+}
+
+func same(t ir.Type) func(ir.Op) ir.Type { return func(ir.Op) ir.Type { return t } }
+
+// BenchmarkOpClass times straight-line blocks of one op class at width 16:
+// float arithmetic (flushing, as vertex programs do), integer arithmetic and
+// bit operations, compares feeding selects, and conversions.
+func BenchmarkOpClass(bn *testing.B) {
+	floatALU := opClassProgram(ir.F32, []ir.Op{ir.FMul, ir.FAdd, ir.Fma, ir.FSub, ir.FMax, ir.FMin, ir.FAbs, ir.Floor, ir.Fract, ir.Sqrt}, same(ir.F32))
+	intALU := opClassProgram(ir.I32, []ir.Op{ir.IAdd, ir.IMul, ir.ISub, ir.Xor, ir.And, ir.Shl, ir.IShr, ir.IMin, ir.IMax, ir.Or}, same(ir.I32))
+	cmpSel := func() *ir.Program {
+		p, b := newProg(ir.Vertex, 4, 4)
+		var v [4]ir.Reg
+		for i := range v {
+			v[i] = b.Imm(ir.LoadInput, b.Reg(ir.F32), uint32(i))
+		}
+		for round := 0; round < 16; round++ {
+			for i, op := range []ir.Op{ir.FLt, ir.FGe, ir.FEq, ir.FNe} {
+				c := b.Op(op, ir.Bool, v[i], v[(i+1)%4])
+				v[i] = b.Op(ir.Select, ir.F32, c, v[(i+2)%4], v[(i+3)%4])
+			}
+		}
+		for i := range v {
+			b.Imm(ir.StoreOutput, ir.NoReg, uint32(i), v[i])
+		}
+		return p
+	}()
+	conv := func() *ir.Program {
+		p, b := newProg(ir.Vertex, 4, 4)
+		var v [4]ir.Reg
+		for i := range v {
+			v[i] = b.Imm(ir.LoadInput, b.Reg(ir.F32), uint32(i))
+		}
+		for round := 0; round < 16; round++ {
+			for i := range v {
+				n := b.Op(ir.FtoI, ir.I32, v[i])
+				u := b.Op(ir.FtoU, ir.U32, v[(i+1)%4])
+				f := b.Op(ir.ItoF, ir.F32, n)
+				g := b.Op(ir.UtoF, ir.F32, u)
+				v[i] = b.Op(ir.FAdd, ir.F32, f, g)
+			}
+		}
+		for i := range v {
+			b.Imm(ir.StoreOutput, ir.NoReg, uint32(i), v[i])
+		}
+		return p
+	}()
+	for _, c := range []struct {
+		name string
+		p    *ir.Program
+	}{{"float", floatALU}, {"int", intALU}, {"cmpsel", cmpSel}, {"conv", conv}} {
+		bn.Run(c.name, func(bn *testing.B) { benchRunRaw(bn, c.p, 16) })
+	}
+}
+
+// benchRunRaw is benchRun without Optimize (which would fold or drop parts of the
+// op-class programs).
+func benchRunRaw(bn *testing.B, p *ir.Program, w int) {
+	if err := ir.Verify(p); err != nil {
+		bn.Fatal(err)
+	}
+	m, err := New(p, Config{Width: w})
+	if err != nil {
+		bn.Fatal(err)
+	}
+	for i := 0; i < p.InputWords; i++ {
+		for l := range m.Input(i) {
+			m.Input(i)[l] = math.Float32bits(float32(l+i)*0.37 + 0.5)
+		}
+	}
+	ctx := context.Background()
+	full := m.full
+	bn.ReportAllocs()
+	bn.ResetTimer()
+	for bn.Loop() {
+		if _, err := m.Run(ctx, full, full); err != nil {
+			bn.Fatal(err)
+		}
+	}
+}

@@ -94,7 +94,8 @@ func (fuzzSampler) Texture(r *TexRequest) error {
 }
 
 // FuzzExec decodes arbitrary bytes into a program; whatever verifies must run (and,
-// optimised, run again) without panicking or hanging. spec: CONVENTIONS (bad input
+// optimised, run again) without panicking or hanging, with the same results on the
+// compiled path as on the generic interpreter. spec: CONVENTIONS (bad input
 // never panics or hangs).
 func FuzzExec(f *testing.F) {
 	f.Add([]byte{0, 3, 1, 2, 3})
@@ -135,6 +136,8 @@ func fuzzOne(t *testing.T, data []byte) {
 			t.Fatalf("optimised program fails verification: %v\n%s", err, q)
 		}
 		_ = q.String()
+		// The compiled path and the generic interpreter agree bit for bit.
+		checkSame(t, q, uint64(len(data)))
 		for _, w := range []int{1, 4, 8} {
 			m, err := New(q, Config{Width: w, MaxSteps: 5000})
 			if err != nil {

@@ -94,6 +94,15 @@
 // workgroups race on the same words depend on that order, as on the device).
 // spec: vortexpipe-driver §2.2, §2.3.2, §2.5.
 //
+// # Compiled instructions
+//
+// New compiles every pure ALU instruction and the input, uniform and array loads
+// and output stores once into a lane loop specialised by op and denormal mode, with
+// its lane arrays bound (see compile.go), and Run executes each straight-line run of
+// them as one block; control flow, memory, texture, derivative and array-store
+// instructions take the generic interpreter (alu and the run loop). Both give the
+// same results bit for bit and the same Steps and LaneOps.
+//
 // # Numbers and limits
 //
 // Arithmetic is ir.Eval's (IEEE single precision, wrapping integers, defined results
@@ -106,11 +115,9 @@
 // the same sign, as llvmpipe does and GLSL 4.60 §4.7.1 permits; the constant
 // folder does the same, so optimisation never changes a result. Compute programs
 // keep IEEE subnormals. Config.Denormals overrides the mode for one Machine. The
-// common arithmetic loops (add, sub, mul, div, fma) flush in the same pass, the
-// other flushing ops take one extra pass over the lanes; BenchmarkDenormals
-// (min of several runs on a loaded 2-core machine, width 16) measured about
-// +13% on a float-only loop and +30% on the Lambert fragment body, a cost taken
-// for agreement with the conformance oracle. There is no
+// compiled lane loops flush in the same pass as the arithmetic; BenchmarkDenormals
+// (width 16) compares the two modes, a cost taken for agreement with the
+// conformance oracle. There is no
 // iteration cap that changes semantics: a run that exceeds Config.MaxSteps warp
 // instructions, or whose context is cancelled, stops with ErrBudget or the context's
 // error instead of hanging.
@@ -170,12 +177,13 @@ const (
 // use one Machine per goroutine (they are cheap and share nothing mutable).
 type Machine struct {
 	prog      *ir.Program
-	code      []ir.Inst  // main body, then (when not inlined) each function as Scope..EndScope
-	mainEnd   int        // end of the main body
-	funcStart []int32    // code index of each function's Scope (not inlined)
-	match     []int32    // If->Else/EndIf, Else->EndIf, Loop/Continuing->EndLoop, EndLoop->body, Scope->EndScope
-	skip      []int32    // where to go when the mask becomes empty: the innermost construct's next closer
-	fullCode  []fullInst // code decoded for the all-lanes-active path (fkNone: generic only)
+	code      []ir.Inst // main body, then (when not inlined) each function as Scope..EndScope
+	mainEnd   int       // end of the main body
+	funcStart []int32   // code index of each function's Scope (not inlined)
+	match     []int32   // If->Else/EndIf, Else->EndIf, Loop/Continuing->EndLoop, EndLoop->body, Scope->EndScope
+	skip      []int32   // where to go when the mask becomes empty: the innermost construct's next closer
+	compiled  []step    // each instruction compiled to a lane loop (nil lanes: generic path only)
+	block     []int32   // compiled instructions in a row from each pc on (see compile.go)
 
 	w        int
 	full     uint64
@@ -311,7 +319,7 @@ func New(p *ir.Program, cfg Config) (*Machine, error) {
 		m.maxSteps = DefaultMaxSteps
 	}
 	m.tables()
-	m.decodeFull()
+	m.compile()
 	m.texReq.init(w)
 	m.expReq = ExportRequest{Width: w, Words: m.out}
 	return m, nil

@@ -46,8 +46,8 @@ func (m *Machine) resume(ctx context.Context) (bool, error) {
 	steps, laneOps := m.steps, m.laneOps
 	budget := m.maxSteps
 	pc := st.pc
-	fc := m.fullCode
-	full := m.full
+	cs := m.compiled
+	blk := m.block
 
 	for pc != n {
 		if exec == 0 {
@@ -55,6 +55,17 @@ func (m *Machine) resume(ctx context.Context) (bool, error) {
 			if pc == n {
 				break
 			}
+		}
+		// A block of compiled instructions runs at once when neither the step
+		// budget nor a context check falls inside it; otherwise it runs one
+		// instruction at a time below, so errors, steps and lane counts are the
+		// same either way.
+		if k := int64(blk[pc]); k > 1 && steps+k <= budget && (steps+k)/ctxCheckEvery == steps/ctxCheckEvery {
+			m.runBlock(pc, int(k), exec)
+			steps += k
+			laneOps += k * int64(bits.OnesCount64(exec))
+			pc += int(k)
+			continue
 		}
 		steps++
 		if steps > budget {
@@ -173,12 +184,10 @@ func (m *Machine) resume(ctx context.Context) (bool, error) {
 		case ir.DdxFine, ir.DdyFine, ir.DdxCoarse, ir.DdyCoarse:
 			m.deriv(in.Op, m.reg(in.Dst), m.reg(in.Src[0]), exec)
 		default:
-			if f := &fc[pc]; f.kind == fkNone {
+			if cs[pc].lanes == nil {
 				m.alu(in, exec)
-			} else if exec == full {
-				m.lanes(f, nil)
 			} else {
-				m.runPartial(f, exec)
+				m.runBlock(pc, 1, exec)
 			}
 		}
 		pc++
