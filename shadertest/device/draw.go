@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 
 	"vortexgfx/abi"
@@ -86,16 +85,6 @@ func packsTwoSide(sp *shaderdev.Program, pairs []ref.TwoSide) bool {
 	return true
 }
 
-// gfxPrefix matches what gfx puts before a routing reason ("gfx: shader
-// route: NAME: "), samplerName a sampler's name in it and leadCount the
-// count a reason starts with ("52 varying words exceed..."), so reasons
-// count per cause, not per program.
-var (
-	gfxPrefix   = regexp.MustCompile(`^.*shadertest\.prog[0-9]+: `)
-	samplerName = regexp.MustCompile(`sampler \S+ \(`)
-	leadCount   = regexp.MustCompile(`^[0-9]+ `)
-)
-
 // program makes the device form of the linked program p once per link and
 // opens (or, for a new program, reopens) the device with it. It returns why
 // the program cannot run on the device ("" when it can).
@@ -126,13 +115,14 @@ func (c *glContext) program(p *program.Program) string {
 	c.progs++
 	sp, err := shaderdev.NewProgram(fmt.Sprintf("shadertest.prog%d", c.progs), lp)
 	if err != nil {
-		if !errors.Is(err, shaderdev.ErrRoute) {
+		// A route refusal counts by its cause (RouteError.Reason, the same
+		// text for every program), any other error by its message.
+		var re *shaderdev.RouteError
+		if !errors.As(err, &re) {
 			c.why = "program: " + err.Error()
 			return c.why
 		}
-		msg := gfxPrefix.ReplaceAllString(err.Error(), "")
-		msg = leadCount.ReplaceAllString(msg, "N ")
-		c.why = samplerName.ReplaceAllString(msg, "sampler (")
+		c.why = re.Reason
 		return c.why
 	}
 	c.prog = sp
