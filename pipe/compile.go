@@ -174,6 +174,8 @@ type linked struct {
 	prog *program.Program
 	vs   *program.VertexShader
 	fs   *program.FragmentShader
+	// clipVS is the vertex stage per enabled user clip state (refClip).
+	clipVS map[program.ClipState]*program.VertexShader
 	// variants compiles the device program per variant key (at most
 	// MaxFSVariants).
 	variants *VariantCache

@@ -195,7 +195,8 @@ func (c *Context) drawDevice(st *BoundState, l *linked, sp *shaderdev.Program, a
 		return err
 	}
 	dr := &shaderdev.Draw{Program: sp, Instances: int(d.InstanceCount), BaseInstance: d.StartInstance,
-		BaseVertex: d.BaseVertex, Uniforms: uniforms, Cull: deviceCull(st.Rast)}
+		BaseVertex: d.BaseVertex, Uniforms: uniforms, Cull: deviceCull(st.Rast),
+		ClipDistances: st.clipEnabled(), ClipPlanes: st.Clip.UCP}
 	// Indices: the resident index buffer when it already is a u32 list, else
 	// the translated list; a non-indexed list draws vertices from Start.
 	nverts := 0

@@ -47,6 +47,7 @@
 //	4 to 16 vec4 varyings, up to 64 flat words     device           (planes + per-primitive side array)
 //	more than 16 vec4 varyings or 64 flat words    ref              GateVaryings
 //	noperspective varyings                         device           (screen-space planes)
+//	user clip planes, gl_ClipDistance[] (8)        device           (setup_k clips; SetClipState)
 //	all 8 depth funcs, two-sided stencil           OM FF
 //	5 equations, 15 factors incl. CONSTANT_ALPHA   OM FF
 //	16 logic ops, RGBA write mask, BGRA8 targets   OM FF            (bgra_mask in the key)

@@ -19,6 +19,10 @@ type RasterizerState struct {
 	RasterizerDiscard bool
 	PointSize         float32
 	LineWidth         float32
+	// ClipPlaneEnable enables user clip plane i (bit i): the vertex stage's
+	// gl_ClipDistance[i], or, for a stage without it, ClipState's plane i
+	// dotted with gl_ClipVertex (else gl_Position). Both paths clip.
+	ClipPlaneEnable uint8
 }
 
 // Rasterizer is a rasterizer CSO captured at creation: the cull/front-face pair the

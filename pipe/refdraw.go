@@ -443,6 +443,10 @@ func (c *Context) drawReference(st *BoundState, l *linked, info *DrawInfo, d Dir
 		p.Indices = idx
 	}
 	l.mu.Lock()
+	if err := l.refClip(&s, st); err != nil {
+		l.mu.Unlock()
+		return err
+	}
 	copy(l.prog.Uniforms, uniforms)
 	if c.counting() {
 		err = c.countSamples(ctx, t, &s, in, p, primCount(info, d, idx))

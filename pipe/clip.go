@@ -1,0 +1,70 @@
+package pipe
+
+import (
+	"context"
+	"fmt"
+
+	"vortexgfx/gfx/frontend"
+	"vortexgfx/ref"
+	"vortexgfx/ref/program"
+)
+
+// MaxClipPlanes is the number of user clip planes (GL_MAX_CLIP_DISTANCES):
+// the front end's setup_k and the reference renderer clip against up to
+// this many. spec: vortexpipe §3.2 step 2
+const MaxClipPlanes = frontend.MaxClipDistances
+
+// ClipState is the user clip plane equations (pipe_clip_state's ucp): plane i
+// is the legacy GL_CLIP_PLANEi in the coordinates the vertex stage writes
+// gl_ClipVertex in (else gl_Position's). RasterizerState.ClipPlaneEnable
+// enables planes; a vertex stage that writes gl_ClipDistance[] clips against
+// its own distances instead and ignores the equations.
+// spec: GL 4.6 compatibility §13.7 (user clipping); GL 3.0 §2.17
+type ClipState struct {
+	UCP [MaxClipPlanes][4]float32
+}
+
+// SetClipState sets the user clip plane equations for later draws.
+// spec: vortexpipe §1.4 (set_clip_state)
+func (c *Context) SetClipState(s ClipState) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.clip = s
+}
+
+// clipEnabled is the bound rasterizer's enabled user clip planes (bit i).
+func (st *BoundState) clipEnabled() uint8 {
+	if st.Rast == nil {
+		return 0
+	}
+	return st.Rast.State.ClipPlaneEnable
+}
+
+// refClip sets the reference renderer's clipping for a draw of l with st's
+// user clip planes: the vertex stage that computes the distances (l.vs when
+// none is enabled) and the enabled distances it outputs. The caller holds
+// l.mu. spec: GL 4.6 compatibility §13.7
+func (l *linked) refClip(s *ref.State, st *BoundState) error {
+	en := st.clipEnabled()
+	if en == 0 {
+		return nil
+	}
+	cs := program.ClipState{Enabled: en, Planes: st.Clip.UCP}
+	vs := l.clipVS[cs]
+	if vs == nil {
+		var err error
+		if vs, err = l.prog.NewVertexShader(context.Background(), program.VertexOptions{Clip: cs}); err != nil {
+			return fmt.Errorf("vertex stage with clip planes %#x: %w", en, err)
+		}
+		if l.clipVS == nil {
+			l.clipVS = make(map[program.ClipState]*program.VertexShader)
+		}
+		l.clipVS[cs] = vs
+	}
+	s.Vertex = vs
+	// An enabled plane beyond the distances the stage writes clips nothing.
+	if n := vs.ClipDistances(); n > 0 {
+		s.ClipDistances = en & uint8(1<<n-1)
+	}
+	return nil
+}
