@@ -89,6 +89,9 @@ func (c *Context) deviceGates(st *BoundState, l *linked, key VariantKey, info *D
 			}
 		}
 	}
+	if sp != nil {
+		gates = append(gates, legacyColourGates(st, l, sp)...)
+	}
 	var attrs []attrPlan
 	if sp != nil {
 		attrs, err = c.attribPlans(st, l, sp)
@@ -196,7 +199,7 @@ func (c *Context) drawDevice(st *BoundState, l *linked, sp *shaderdev.Program, a
 	}
 	dr := &shaderdev.Draw{Program: sp, Instances: int(d.InstanceCount), BaseInstance: d.StartInstance,
 		BaseVertex: d.BaseVertex, Uniforms: uniforms, Cull: deviceCull(st.Rast),
-		ClipDistances: st.clipEnabled(), ClipPlanes: st.Clip.UCP}
+		ClipDistances: st.clipEnabled(), ClipPlanes: st.Clip.UCP, TwoSide: deviceTwoSide(st, l)}
 	// Indices: the resident index buffer when it already is a u32 list, else
 	// the translated list; a non-indexed list draws vertices from Start.
 	nverts := 0

@@ -48,6 +48,9 @@
 //	more than 16 vec4 varyings or 64 flat words    ref              GateVaryings
 //	noperspective varyings                         device           (screen-space planes)
 //	user clip planes, gl_ClipDistance[] (8)        device           (setup_k clips; SetClipState)
+//	two-sided colour (LightTwoSide), CCW fronts    device           (the FS wrapper reads the back colour)
+//	  on colours the program does not pack, CW     ref              GateTwoSide
+//	GL_FLAT (Flatshade) on interpolated colours    ref              GateFlatShade
 //	all 8 depth funcs, two-sided stencil           OM FF
 //	5 equations, 15 factors incl. CONSTANT_ALPHA   OM FF
 //	16 logic ops, RGBA write mask, BGRA8 targets   OM FF            (bgra_mask in the key)

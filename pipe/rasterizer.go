@@ -23,6 +23,14 @@ type RasterizerState struct {
 	// gl_ClipDistance[i], or, for a stage without it, ClipState's plane i
 	// dotted with gl_ClipVertex (else gl_Position). Both paths clip.
 	ClipPlaneEnable uint8
+	// Flatshade makes the legacy colour inputs (gl_Color,
+	// gl_SecondaryColor) flat, from the provoking vertex:
+	// glShadeModel(GL_FLAT). spec: GL 2.1 §2.14.7
+	Flatshade bool
+	// LightTwoSide makes back-facing primitives read the back colours
+	// (gl_BackColor, gl_BackSecondaryColor) for the legacy colour inputs:
+	// GL_VERTEX_PROGRAM_TWO_SIDE. spec: GL 2.1 §2.14.1
+	LightTwoSide bool
 }
 
 // Rasterizer is a rasterizer CSO captured at creation: the cull/front-face pair the

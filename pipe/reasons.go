@@ -114,6 +114,9 @@ const (
 	RouteOcclusionQuery
 	RouteDepthClip
 	RouteManyRTs
+	// Gates added after the routes, so every earlier code keeps its value.
+	GateFlatShade
+	GateTwoSide
 	numReasonCodes
 )
 
@@ -180,6 +183,9 @@ var reasonNames = [numReasonCodes]string{
 	RouteOcclusionQuery:  "open occlusion query (the software merger counts samples)",
 	RouteDepthClip:       "depth-clip disable (software merger, clip off, depth clamped to [0, 1])",
 	RouteManyRTs:         "5 to 8 colour attachments (software merger)",
+
+	GateFlatShade: "glShadeModel(GL_FLAT) on the legacy colours",
+	GateTwoSide:   "two-sided colour (GL_VERTEX_PROGRAM_TWO_SIDE) on colours the device does not pack",
 }
 
 // String describes the reason.
@@ -193,9 +199,9 @@ func (c ReasonCode) String() string {
 // Kind says whether the reason gates the draw or routes a unit.
 func (c ReasonCode) Kind() Kind {
 	switch {
-	case c >= GateNoVS && c <= GateDeviceBackend:
+	case c >= GateNoVS && c <= GateDeviceBackend, c >= GateFlatShade && c < numReasonCodes:
 		return Gated
-	case c >= RouteNoTEX && c < numReasonCodes:
+	case c >= RouteNoTEX && c <= RouteManyRTs:
 		return Routed
 	}
 	return 0

@@ -41,8 +41,9 @@ func refState(st *BoundState, l *linked, info *DrawInfo, texs []ref.TextureBindi
 	fb := &st.FB
 	s := ref.DefaultState(fb.Width, fb.Height)
 	s.Vertex, s.Fragment = l.vs, l.fs
-	s.Interp = l.prog.Interp(false)
+	s.Interp = l.prog.Interp(st.flatshade())
 	s.TwoSide = l.prog.TwoSide()
+	s.TwoSided = st.twoSided(l)
 	s.Textures = texs
 	s.Workers = runtime.NumCPU()
 	s.Viewport = refViewport(st.Viewport, fb.Width, fb.Height)
