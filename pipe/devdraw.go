@@ -91,6 +91,9 @@ func (c *Context) deviceGates(st *BoundState, l *linked, key VariantKey, info *D
 	}
 	if sp != nil {
 		gates = append(gates, legacyColourGates(st, l, sp)...)
+		if info.Mode.polygons() && sp.NFlat() > 0 {
+			gates = append(gates, Reason{GateFlatPolygons, ""})
+		}
 	}
 	var attrs []attrPlan
 	if sp != nil {

@@ -31,6 +31,8 @@
 //
 //	Input                                          Runs on          Reason
 //	triangles, strips, fans (indexed u8/u16/u32)   device           strips/fans/restart → list on the host
+//	quads, quad strips, polygons                   device           → list on the host, in ref's order
+//	  the same with flat varyings                  ref              GateFlatPolygons
 //	instancing, base vertex/instance               device           (VS arg block)
 //	multi-draw, indirect (+ count buffer)          device           split/resolved on the host
 //	lines, points, line/point polygon modes        ref              GateTopology, GatePolygonMode

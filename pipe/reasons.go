@@ -117,6 +117,10 @@ const (
 	// Gates added after the routes, so every earlier code keeps its value.
 	GateFlatShade
 	GateTwoSide
+	// GateFlatPolygons: flat varyings on quads, quad strips or polygons
+	// (the device takes each triangle's last vertex as provoking, GL the
+	// quad's last or the polygon's first).
+	GateFlatPolygons
 	numReasonCodes
 )
 
@@ -184,8 +188,9 @@ var reasonNames = [numReasonCodes]string{
 	RouteDepthClip:       "depth-clip disable (software merger, clip off, depth clamped to [0, 1])",
 	RouteManyRTs:         "5 to 8 colour attachments (software merger)",
 
-	GateFlatShade: "glShadeModel(GL_FLAT) on the legacy colours",
-	GateTwoSide:   "two-sided colour (GL_VERTEX_PROGRAM_TWO_SIDE) on colours the device does not pack",
+	GateFlatShade:    "glShadeModel(GL_FLAT) on the legacy colours",
+	GateTwoSide:      "two-sided colour (GL_VERTEX_PROGRAM_TWO_SIDE) on colours the device does not pack",
+	GateFlatPolygons: "flat varyings on quads or polygons (their provoking vertex is not each triangle's last)",
 }
 
 // String describes the reason.

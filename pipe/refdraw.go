@@ -34,6 +34,7 @@ func refViewport(v Viewport, w, h int) ref.Viewport {
 var refTopologies = [numPrimModes]ref.Topology{
 	PrimPoints: ref.Points, PrimLines: ref.Lines, PrimLineLoop: ref.LineLoop, PrimLineStrip: ref.LineStrip,
 	PrimTriangles: ref.Triangles, PrimTriangleStrip: ref.TriangleStrip, PrimTriangleFan: ref.TriangleFan,
+	PrimQuads: ref.Quads, PrimQuadStrip: ref.QuadStrip, PrimPolygon: ref.Polygon,
 }
 
 // refState builds ref's fixed-function state from the bound CSOs.
@@ -533,7 +534,9 @@ func primCount(info *DrawInfo, d DirectDraw, idx []byte) uint64 {
 		verts = Sequence(d.Start, d.Count)
 	}
 	var n int
-	if info.Mode.Triangles() {
+	if info.Mode.polygons() {
+		n = polygonCount(info.Mode, verts, info.PrimitiveRestart && info.IndexSize != 0, info.RestartIndex)
+	} else if info.Mode.Triangles() {
 		l, _ := TriangleList(info.Mode, verts, info.PrimitiveRestart && info.IndexSize != 0, info.RestartIndex, false)
 		n = len(l) / 3
 	} else {
