@@ -127,6 +127,7 @@ type Context struct {
 	scissor     Scissor
 	viewport    Viewport
 	clip        ClipState
+	legacy      *LegacyState
 	queries     map[*Query]bool
 	cond        *RenderCondition
 	// refConf configures reference-renderer draws (SetReferenceConfig).

@@ -53,6 +53,7 @@
 //	two-sided colour (LightTwoSide), CCW fronts    device           (the FS wrapper reads the back colour)
 //	  on colours the program does not pack, CW     ref              GateTwoSide
 //	GL_FLAT (Flatshade) on interpolated colours    ref              GateFlatShade
+//	built-in uniforms (gl_ModelViewMatrix, ...)    either           (SetLegacyState, set at each draw)
 //	all 8 depth funcs, two-sided stencil           OM FF
 //	5 equations, 15 factors incl. CONSTANT_ALPHA   OM FF
 //	16 logic ops, RGBA write mask, BGRA8 targets   OM FF            (bgra_mask in the key)

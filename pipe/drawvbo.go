@@ -135,8 +135,9 @@ func (c *Context) DrawVBO(info *DrawInfo) error {
 }
 
 // uniformWords returns the pair's uniform words for a draw: the values set with
-// SetUniform, overwritten by constant buffer 0 when one is bound (it holds the
-// words in the compiler's layout, UniformLayout).
+// SetUniform and the built-in uniforms of the legacy state (SetLegacyState),
+// overwritten by constant buffer 0 when one is bound (it holds the words in
+// the compiler's layout, UniformLayout).
 func (c *Context) uniformWords(st *BoundState, l *linked) ([]uint32, error) {
 	var b []byte
 	if cb := st.CBufs[0]; cb.Buffer != nil {
@@ -153,6 +154,11 @@ func (c *Context) uniformWords(st *BoundState, l *linked) ([]uint32, error) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if st.Legacy != nil {
+		for _, b := range st.Legacy.Builtins() {
+			l.prog.SetBuiltin(b.Name, b.Words)
+		}
+	}
 	u := l.prog.Uniforms
 	for i := 0; i+4 <= len(b) && i/4 < len(u); i += 4 {
 		u[i/4] = binary.LittleEndian.Uint32(b[i:])
