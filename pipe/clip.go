@@ -40,30 +40,34 @@ func (st *BoundState) clipEnabled() uint8 {
 	return st.Rast.State.ClipPlaneEnable
 }
 
-// refClip sets the reference renderer's clipping for a draw of l with st's
-// user clip planes: the vertex stage that computes the distances (l.vs when
-// none is enabled) and the enabled distances it outputs. The caller holds
-// l.mu. spec: GL 4.6 compatibility §13.7
-func (l *linked) refClip(s *ref.State, st *BoundState) error {
+// refVertex sets the reference renderer's vertex stage for a draw of l with
+// st's state: the vertex stage with the enabled user clip planes and the
+// vertex colour clamp (l.vs when neither is on) and the enabled distances it
+// outputs. The caller holds l.mu. spec: GL 4.6 compatibility §13.7; GL 3.0
+// §2.19.6
+func (l *linked) refVertex(s *ref.State, st *BoundState) error {
 	en := st.clipEnabled()
-	if en == 0 {
+	opt := program.VertexOptions{ClampColor: st.clampColour()}
+	if en != 0 {
+		opt.Clip = program.ClipState{Enabled: en, Planes: st.Clip.UCP}
+	}
+	if opt == (program.VertexOptions{}) {
 		return nil
 	}
-	cs := program.ClipState{Enabled: en, Planes: st.Clip.UCP}
-	vs := l.clipVS[cs]
+	vs := l.vsVariants[opt]
 	if vs == nil {
 		var err error
-		if vs, err = l.prog.NewVertexShader(context.Background(), program.VertexOptions{Clip: cs}); err != nil {
-			return fmt.Errorf("vertex stage with clip planes %#x: %w", en, err)
+		if vs, err = l.prog.NewVertexShader(context.Background(), opt); err != nil {
+			return fmt.Errorf("vertex stage (clip planes %#x, colour clamp %t): %w", en, opt.ClampColor, err)
 		}
-		if l.clipVS == nil {
-			l.clipVS = make(map[program.ClipState]*program.VertexShader)
+		if l.vsVariants == nil {
+			l.vsVariants = make(map[program.VertexOptions]*program.VertexShader)
 		}
-		l.clipVS[cs] = vs
+		l.vsVariants[opt] = vs
 	}
 	s.Vertex = vs
 	// An enabled plane beyond the distances the stage writes clips nothing.
-	if n := vs.ClipDistances(); n > 0 {
+	if n := vs.ClipDistances(); n > 0 && en != 0 {
 		s.ClipDistances = en & uint8(1<<n-1)
 	}
 	return nil

@@ -174,11 +174,15 @@ type linked struct {
 	prog *program.Program
 	vs   *program.VertexShader
 	fs   *program.FragmentShader
-	// clipVS is the vertex stage per enabled user clip state (refClip).
-	clipVS map[program.ClipState]*program.VertexShader
+	// vsVariants is the reference vertex stage per draw state other than
+	// the default (refVertex: clip planes, the vertex colour clamp).
+	vsVariants map[program.VertexOptions]*program.VertexShader
 	// variants compiles the device program per variant key (at most
-	// MaxFSVariants).
-	variants *VariantCache
+	// MaxFSVariants); clampVariants the same with the vertex colour clamp
+	// folded into the vertex stage (nil when it writes no legacy colour),
+	// clampWhy why that program has no device form ("" when it has).
+	variants, clampVariants *VariantCache
+	clampWhy                string
 	// user attribute slots (gl_VertexID/gl_InstanceID excluded), in layout order.
 	attrs []ir.Slot
 }
@@ -247,13 +251,15 @@ func (c *programCache) link(vs, fs *Shader) (*linked, error) {
 	ir := p.IR
 	// The device program is the same for every key (the key rides each
 	// draw as shaderdev.Draw.Key); the cache bounds and counts the variants.
-	l.variants = NewVariantCache(func(key VariantKey) (any, error) {
-		return shaderdev.NewProgram(fmt.Sprintf("%s.v%x", l.name, variantBits(key)), ir)
-	}, func(_ VariantKey, p any) {
+	release := func(_ VariantKey, p any) {
 		if sp, ok := p.(*shaderdev.Program); ok && c.release != nil {
 			c.release(sp)
 		}
-	})
+	}
+	l.variants = NewVariantCache(func(key VariantKey) (any, error) {
+		return shaderdev.NewProgram(fmt.Sprintf("%s.v%x", l.name, variantBits(key)), ir)
+	}, release)
+	l.clampVariants, l.clampWhy = clampVariants(l.name, ir, release)
 	c.pairs[key] = l
 	return l, nil
 }
@@ -276,9 +282,14 @@ func (c *programCache) drop(s *Shader) {
 	for k, l := range c.pairs {
 		if k[0] == s || k[1] == s {
 			delete(c.pairs, k)
-			for _, p := range l.variants.programs() {
-				if sp, ok := p.(*shaderdev.Program); ok && c.release != nil {
-					c.release(sp)
+			for _, vc := range []*VariantCache{l.variants, l.clampVariants} {
+				if vc == nil {
+					continue
+				}
+				for _, p := range vc.programs() {
+					if sp, ok := p.(*shaderdev.Program); ok && c.release != nil {
+						c.release(sp)
+					}
 				}
 			}
 		}

@@ -40,9 +40,15 @@ func (c *Context) deviceGates(st *BoundState, l *linked, key VariantKey, info *D
 	gate := func(format string, a ...any) {
 		gates = append(gates, Reason{GateDeviceBackend, fmt.Sprintf(format, a...)})
 	}
-	pv, err := l.variants.Get(key)
+	vc := l.variants
+	if st.clampColour() && l.clampVariants != nil {
+		vc = l.clampVariants
+	}
+	pv, err := vc.Get(key)
 	var sp *shaderdev.Program
 	switch {
+	case st.clampColour() && l.clampWhy != "":
+		gate("vertex colour clamp: %s", l.clampWhy)
 	case err != nil && routeErr(err):
 		gate("program: %s", trimErr(err))
 	case err != nil:

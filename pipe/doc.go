@@ -54,6 +54,7 @@
 //	  on colours the program does not pack, CW     ref              GateTwoSide
 //	GL_FLAT (Flatshade) on interpolated colours    ref              GateFlatShade
 //	built-in uniforms (gl_ModelViewMatrix, ...)    either           (SetLegacyState, set at each draw)
+//	vertex colour clamp (ClampVertexColor)         device           (folded into the vertex stage)
 //	all 8 depth funcs, two-sided stencil           OM FF
 //	5 equations, 15 factors incl. CONSTANT_ALPHA   OM FF
 //	16 logic ops, RGBA write mask, BGRA8 targets   OM FF            (bgra_mask in the key)

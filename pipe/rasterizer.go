@@ -31,6 +31,12 @@ type RasterizerState struct {
 	// (gl_BackColor, gl_BackSecondaryColor) for the legacy colour inputs:
 	// GL_VERTEX_PROGRAM_TWO_SIDE. spec: GL 2.1 §2.14.1
 	LightTwoSide bool
+	// ClampVertexColor clamps the legacy colour outputs of the vertex
+	// stage to [0, 1] (a compatibility context's CLAMP_VERTEX_COLOR, TRUE by
+	// default there): the reference renderer clamps after its vertex stage,
+	// the device runs a program with the clamp folded in
+	// (ClampVertexColours). spec: GL 3.0 §2.19.6
+	ClampVertexColor bool
 }
 
 // Rasterizer is a rasterizer CSO captured at creation: the cull/front-face pair the

@@ -445,7 +445,7 @@ func (c *Context) drawReference(st *BoundState, l *linked, info *DrawInfo, d Dir
 		p.Indices = idx
 	}
 	l.mu.Lock()
-	if err := l.refClip(&s, st); err != nil {
+	if err := l.refVertex(&s, st); err != nil {
 		l.mu.Unlock()
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"vortexgfx/gl/blend"
 	"vortexgfx/gl/format"
 	"vortexgfx/gl/sampler"
+	"vortexgfx/pipe"
 	"vortexgfx/ref"
 	"vortexgfx/ref/program"
 	"vortexgfx/shader/ir"
@@ -28,10 +29,6 @@ type draftBuffers struct {
 	texs    []shaderdev.Texture
 	draw    shaderdev.Draw
 }
-
-// legacyColourOut are the vertex outputs GL clamps to [0,1] in a
-// compatibility context (GL 3.0 §2.19.6, CLAMP_VERTEX_COLOR).
-var legacyColourOut = []string{"gl_FrontColor", "gl_BackColor", "gl_FrontSecondaryColor", "gl_BackSecondaryColor"}
 
 // route decides where draw d (laid out as pd) runs: it returns the device
 // draw, or the reason the device cannot take it. spec: vortexpipe-driver
@@ -104,7 +101,7 @@ func (c *glContext) program(p *program.Program) string {
 	lp := p.IR
 	if c.cfg.API == shadertest.APIGL {
 		// A compatibility context clamps the legacy vertex colours.
-		if q := clampColours(lp); q != nil {
+		if q := pipe.ClampVertexColours(lp); q != nil {
 			if err := ir.Verify(q.VS); err != nil {
 				c.why = "vertex colour clamp: " + err.Error()
 				return c.why
