@@ -16,7 +16,8 @@ const MaxClipPlanes = frontend.MaxClipDistances
 
 // ClipState is the user clip plane equations (pipe_clip_state's ucp): plane i
 // is the legacy GL_CLIP_PLANEi in the coordinates the vertex stage writes
-// gl_ClipVertex in (else gl_Position's). RasterizerState.ClipPlaneEnable
+// gl_ClipVertex in (else gl_Position's; eye space for the fixed-function
+// vertex stage). RasterizerState.ClipPlaneEnable
 // enables planes; a vertex stage that writes gl_ClipDistance[] clips against
 // its own distances instead and ignores the equations.
 // spec: GL 4.6 compatibility §13.7 (user clipping); GL 3.0 §2.17
@@ -46,6 +47,9 @@ func (st *BoundState) clipEnabled() uint8 {
 // outputs. The caller holds l.mu. spec: GL 4.6 compatibility §13.7; GL 3.0
 // §2.19.6
 func (l *linked) refVertex(s *ref.State, st *BoundState) error {
+	if l.vs == nil {
+		return nil // the fixed-function stage clips itself (refStages)
+	}
 	en := st.clipEnabled()
 	opt := program.VertexOptions{ClampColor: st.clampColour()}
 	if en != 0 {

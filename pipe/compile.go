@@ -183,8 +183,11 @@ type linked struct {
 	// clampWhy why that program has no device form ("" when it has).
 	variants, clampVariants *VariantCache
 	clampWhy                string
-	// user attribute slots (gl_VertexID/gl_InstanceID excluded), in layout order.
-	attrs []ir.Slot
+	// user attribute slots (gl_VertexID/gl_InstanceID excluded), in layout
+	// order, and the words of one vertex record (the fixed-function vertex
+	// stage's, program.FixedVertexWords, without a vertex shader).
+	attrs       []ir.Slot
+	attribWords int
 }
 
 // programCache holds the linked pairs of a screen.
@@ -209,12 +212,23 @@ func (c *programCache) link(vs, fs *Shader) (*linked, error) {
 	if l := c.pairs[key]; l != nil {
 		return l, nil
 	}
-	if vs.stage == nil || fs.stage == nil {
-		return nil, fmt.Errorf("%w: %s + %s: a shader without compiled GLSL", ErrLink, vs.name(), fs.name())
+	var srcs []shader.Source
+	for _, s := range []*Shader{vs, fs} {
+		switch {
+		case s == nil:
+			// The fixed-function stage (fixedfunc.go).
+		case s.stage == nil:
+			return nil, fmt.Errorf("%w: %s + %s: a shader without compiled GLSL", ErrLink, vs.name(), fs.name())
+		default:
+			srcs = append(srcs, s.stage.src)
+		}
 	}
-	// Both sources compiled on their own already, so only the link or the
+	if len(srcs) == 0 {
+		return nil, ErrNoProgram
+	}
+	// The sources compiled on their own already, so only the link or the
 	// lowering of the pair can fail here.
-	cp, err := shader.Compile(vs.stage.src, fs.stage.src)
+	cp, err := shader.Compile(srcs...)
 	if err != nil {
 		if e, ok := err.(*shader.Error); ok && e.Phase == shader.PhaseLower {
 			return nil, fmt.Errorf("%w: %s + %s: lower: %w", ErrLink, vs.name(), fs.name(), e.Err)
@@ -229,13 +243,20 @@ func (c *programCache) link(vs, fs *Shader) (*linked, error) {
 	}
 	// Uniform initialisers ("uniform float k = 2.0;") take effect at link.
 	copy(p.Uniforms, p.IR.UniformDefaults)
-	l := &linked{prog: p}
+	l := &linked{prog: p, attribWords: p.AttribWords()}
 	ctx := context.Background()
-	if l.vs, err = p.NewVertexShader(ctx, program.VertexOptions{}); err != nil {
-		return nil, fmt.Errorf("%w: %s: vertex stage: %w", ErrLink, vs.name(), err)
+	if vs != nil {
+		if l.vs, err = p.NewVertexShader(ctx, program.VertexOptions{}); err != nil {
+			return nil, fmt.Errorf("%w: %s: vertex stage: %w", ErrLink, vs.name(), err)
+		}
 	}
-	if l.fs, err = p.NewFragmentShader(ctx); err != nil {
-		return nil, fmt.Errorf("%w: %s: fragment stage: %w", ErrLink, fs.name(), err)
+	if fs != nil {
+		if l.fs, err = p.NewFragmentShader(ctx); err != nil {
+			return nil, fmt.Errorf("%w: %s: fragment stage: %w", ErrLink, fs.name(), err)
+		}
+	}
+	if vs == nil {
+		l.attribWords = program.FixedVertexWords
 	}
 	for _, s := range p.IR.Attributes {
 		if s.Name == "gl_VertexID" || s.Name == "gl_InstanceID" {
@@ -248,6 +269,12 @@ func (c *programCache) link(vs, fs *Shader) (*linked, error) {
 	}
 	c.n++
 	l.name = fmt.Sprintf("pipe.prog%d", c.n)
+	if vs == nil || fs == nil {
+		// A fixed-function stage has no device program: Route sends
+		// every draw of the pair to the reference renderer.
+		c.pairs[key] = l
+		return l, nil
+	}
 	ir := p.IR
 	// The device program is the same for every key (the key rides each
 	// draw as shaderdev.Draw.Key); the cache bounds and counts the variants.
@@ -298,6 +325,9 @@ func (c *programCache) drop(s *Shader) {
 
 // name is the shader's file name for messages.
 func (s *Shader) name() string {
+	if s == nil {
+		return "fixed-function stage"
+	}
 	if s.Desc.Name != "" {
 		return s.Desc.Name
 	}

@@ -46,6 +46,7 @@
 //	open pipeline-statistics query                 ref              GateQuery
 //	query-based render condition                   either           (evaluated on the host per call)
 //	VS/FS without a device program                 ref              GateVSNotCompiled, GateFSNotCompiled
+//	fixed-function vertex/fragment stage (unbound) ref              GateNoVS, GateNoFS
 //	4 to 16 vec4 varyings, up to 64 flat words     device           (planes + per-primitive side array)
 //	more than 16 vec4 varyings or 64 flat words    ref              GateVaryings
 //	noperspective varyings                         device           (screen-space planes)

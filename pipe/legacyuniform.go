@@ -19,6 +19,11 @@ type LegacyState struct {
 	// ClipPlanes are gl_ClipPlane[] (the eye-space plane equations).
 	ClipPlanes [MaxClipPlanes][4]float32
 	Lights     [MaxLights]LegacyLight
+	// Color and TexCoords are the current colour and texture coordinates
+	// (glColor, glMultiTexCoord): the fixed-function vertex stage's values
+	// for what no vertex element feeds.
+	Color     [4]float32
+	TexCoords [8][4]float32
 }
 
 // LegacyLight is one gl_LightSource[] entry as glLight sets it.
@@ -32,10 +37,14 @@ type LegacyLight struct {
 }
 
 // DefaultLegacyState is GL's initial state: identity matrices, zero clip
-// planes, light 0 white and every light along +z. spec: GL 2.1 §2.14.1
+// planes, light 0 white and every light along +z, a white current colour and
+// texture coordinates (0, 0, 0, 1). spec: GL 2.1 §2.14.1
 // (table 2.10)
 func DefaultLegacyState() LegacyState {
-	s := LegacyState{ModelView: identity4, Projection: identity4}
+	s := LegacyState{ModelView: identity4, Projection: identity4, Color: [4]float32{1, 1, 1, 1}}
+	for i := range s.TexCoords {
+		s.TexCoords[i] = [4]float32{0, 0, 0, 1}
+	}
 	for i := range s.Lights {
 		l := &s.Lights[i]
 		l.Ambient = [4]float32{0, 0, 0, 1}

@@ -125,8 +125,8 @@ const (
 )
 
 var reasonNames = [numReasonCodes]string{
-	GateNoVS:              "no vertex shader bound",
-	GateNoFS:              "no fragment shader bound",
+	GateNoVS:              "fixed-function vertex stage (no vertex shader)",
+	GateNoFS:              "fixed-function fragment stage (no fragment shader)",
 	GateVSNotCompiled:     "vertex shader has no device program",
 	GateFSNotCompiled:     "fragment shader has no device program",
 	GateTopology:          "line/point topology",

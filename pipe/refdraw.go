@@ -41,7 +41,7 @@ var refTopologies = [numPrimModes]ref.Topology{
 func refState(st *BoundState, l *linked, info *DrawInfo, texs []ref.TextureBinding) (ref.State, error) {
 	fb := &st.FB
 	s := ref.DefaultState(fb.Width, fb.Height)
-	s.Vertex, s.Fragment = l.vs, l.fs
+	refStages(&s, st, l)
 	s.Interp = l.prog.Interp(st.flatshade())
 	s.TwoSide = l.prog.TwoSide()
 	s.TwoSided = st.twoSided(l)
@@ -249,14 +249,15 @@ func (c *Context) refTextures(st *BoundState, l *linked) ([]ref.TextureBinding, 
 // words after the per-vertex ones; elements past their buffer read as zero
 // (robust buffer access).
 func refVertexInput(st *BoundState, ve *VertexElements, l *linked, nverts, baseInst, ninst int) (ref.VertexInput, error) {
-	words := l.prog.AttribWords()
+	words := l.attribWords
 	type bind struct {
 		slot ir.Slot
 		el   []VertexElement // one per column
 	}
 	var binds []bind
 	split := words // first per-instance word
-	for i, s := range l.attrs {
+	attrs := l.vertexAttrs(ve)
+	for i, s := range attrs {
 		loc := s.Location
 		if loc < 0 {
 			loc = i
@@ -287,6 +288,9 @@ func refVertexInput(st *BoundState, ve *VertexElements, l *linked, nverts, baseI
 		}
 	}
 	in := ref.VertexInput{Words: split, Data: make([]uint32, split*nverts)}
+	if l.vs == nil {
+		fixedDefaults(&in, len(attrs), st.legacyOrDefault())
+	}
 	if split < words {
 		in.InstanceWords = words - split
 		in.InstanceData = make([]uint32, in.InstanceWords*ninst)
@@ -564,7 +568,7 @@ func primCount(info *DrawInfo, d DirectDraw, idx []byte) uint64 {
 // build or walk an unbounded vertex array.
 func checkVertexRange(st *BoundState, l *linked, nverts int, start, count uint32) error {
 	ve := st.VElems
-	for i, s := range l.attrs {
+	for i, s := range l.vertexAttrs(ve) {
 		loc := s.Location
 		if loc < 0 {
 			loc = i

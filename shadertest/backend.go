@@ -314,7 +314,7 @@ func DefaultSampler() Sampler {
 // Legacy is the state's built-in uniform state in the driver's form
 // (pipe.LegacyState: gl_ModelViewMatrix and the rest of GLSL 1.20 §7.5).
 func (s *State) Legacy() pipe.LegacyState {
-	l := pipe.LegacyState{ModelView: s.ModelView, Projection: s.Projection}
+	l := pipe.LegacyState{ModelView: s.ModelView, Projection: s.Projection, Color: s.Color, TexCoords: s.TexCoord}
 	for i := range s.ClipPlanes {
 		for k := range 4 {
 			l.ClipPlanes[i][k] = float32(s.ClipPlanes[i][k])
