@@ -14,12 +14,13 @@ import (
 	"vortexgfx/shader/ir"
 )
 
-// compiledStage is a shader CSO's source, which compiled, and the IR of its own
-// lowering (whose interface the routing gates read). The link compiles the
-// pair's sources together through the same door.
+// compiledStage is a shader CSO's sources (GLSL, then its Parts), which
+// compiled, and the IR of their own lowering (whose interface the routing
+// gates read). The link compiles the pair's sources together through the
+// same door.
 type compiledStage struct {
-	src shader.Source
-	ir  *ir.Program
+	srcs []shader.Source
+	ir   *ir.Program
 }
 
 // compileStage compiles one stage and derives its ShaderInfo from the compiler's
@@ -35,8 +36,11 @@ func compileStage(d ShaderDesc) (*compiledStage, ShaderInfo, error) {
 	if name == "" {
 		name = what + ".glsl"
 	}
-	src := shader.Source{Name: name, Stage: stage, Text: d.GLSL, Options: d.Options}
-	cp, err := shader.Compile(src)
+	srcs := []shader.Source{{Name: name, Stage: stage, Text: d.GLSL, Options: d.Options}}
+	for i, t := range d.Parts {
+		srcs = append(srcs, shader.Source{Name: fmt.Sprintf("%s#%d", name, i+1), Stage: stage, Text: t, Options: d.Options})
+	}
+	cp, err := shader.Compile(srcs...)
 	if err != nil {
 		step := "lower" // the link of one stage on its own, or its lowering
 		if e, ok := err.(*shader.Error); ok && e.Phase == shader.PhaseCompile {
@@ -85,7 +89,7 @@ func compileStage(d ShaderDesc) (*compiledStage, ShaderInfo, error) {
 		info.Discards = usesDiscard(p)
 		info.TexOps = texOps(p)
 	}
-	return &compiledStage{src: src, ir: p}, info, nil
+	return &compiledStage{srcs: srcs, ir: p}, info, nil
 }
 
 // usesDiscard reports whether any code of p discards or demotes.
@@ -220,7 +224,7 @@ func (c *programCache) link(vs, fs *Shader) (*linked, error) {
 		case s.stage == nil:
 			return nil, fmt.Errorf("%w: %s + %s: a shader without compiled GLSL", ErrLink, vs.name(), fs.name())
 		default:
-			srcs = append(srcs, s.stage.src)
+			srcs = append(srcs, s.stage.srcs...)
 		}
 	}
 	if len(srcs) == 0 {
