@@ -159,7 +159,7 @@ func TestNotReference(t *testing.T) {
 // TestTriangleList pins the host-side list conversion to the reference
 // renderer's assembly order (GL 4.6 §10.1; GL 2.1 §2.6.1).
 func TestTriangleList(t *testing.T) {
-	r := []int32{10, 11, 12, 13, 14, 15}
+	r := []uint32{10, 11, 12, 13, 14, 15}
 	tests := []struct {
 		mode shadertest.Primitive
 		n    int
@@ -175,7 +175,7 @@ func TestTriangleList(t *testing.T) {
 		{shadertest.TriangleStrip, 2, nil},
 	}
 	for _, tc := range tests {
-		got := triangleList(tc.mode, r[:tc.n], nil)
+		got := triangleList(tc.mode, r[:tc.n])
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("%s over %d: %v, want %v", tc.mode, tc.n, got, tc.want)
 		}
