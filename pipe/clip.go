@@ -42,16 +42,16 @@ func (st *BoundState) clipEnabled() uint8 {
 }
 
 // refVertex sets the reference renderer's vertex stage for a draw of l with
-// st's state: the vertex stage with the enabled user clip planes and the
-// vertex colour clamp (l.vs when neither is on) and the enabled distances it
-// outputs. The caller holds l.mu. spec: GL 4.6 compatibility §13.7; GL 3.0
+// st's state: the vertex stage with the enabled user clip planes, the vertex
+// colour clamp and the fixed point size (l.vs when none is on) and the
+// enabled distances it outputs. The caller holds l.mu. spec: GL 4.6 compatibility §13.7; GL 3.0
 // §2.19.6
 func (l *linked) refVertex(s *ref.State, st *BoundState) error {
 	if l.vs == nil {
 		return nil // the fixed-function stage clips itself (refStages)
 	}
 	en := st.clipEnabled()
-	opt := program.VertexOptions{ClampColor: st.clampColour()}
+	opt := program.VertexOptions{ClampColor: st.clampColour(), IgnorePointSize: st.Rast != nil && st.Rast.State.IgnoreShaderPointSize}
 	if en != 0 {
 		opt.Clip = program.ClipState{Enabled: en, Planes: st.Clip.UCP}
 	}
@@ -62,7 +62,7 @@ func (l *linked) refVertex(s *ref.State, st *BoundState) error {
 	if vs == nil {
 		var err error
 		if vs, err = l.prog.NewVertexShader(context.Background(), opt); err != nil {
-			return fmt.Errorf("vertex stage (clip planes %#x, colour clamp %t): %w", en, opt.ClampColor, err)
+			return fmt.Errorf("vertex stage (clip planes %#x, colour clamp %t, fixed point size %t): %w", en, opt.ClampColor, opt.IgnorePointSize, err)
 		}
 		if l.vsVariants == nil {
 			l.vsVariants = make(map[program.VertexOptions]*program.VertexShader)

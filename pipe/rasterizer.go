@@ -37,6 +37,11 @@ type RasterizerState struct {
 	// the device runs a program with the clamp folded in
 	// (ClampVertexColours). spec: GL 3.0 §2.19.6
 	ClampVertexColor bool
+	// IgnoreShaderPointSize rasterizes points at PointSize even when the
+	// vertex stage writes gl_PointSize: desktop GL without
+	// GL_PROGRAM_POINT_SIZE (the zero value honours the shader's size, as
+	// GL ES and GL_PROGRAM_POINT_SIZE do). spec: GL 4.6 §14.4
+	IgnoreShaderPointSize bool
 }
 
 // Rasterizer is a rasterizer CSO captured at creation: the cull/front-face pair the
