@@ -179,7 +179,8 @@ type linked struct {
 	vs   *program.VertexShader
 	fs   *program.FragmentShader
 	// vsVariants is the reference vertex stage per draw state other than
-	// the default (refVertex: clip planes, the vertex colour clamp).
+	// the default (refVertex: clip planes, the vertex colour clamp, the
+	// fixed point size).
 	vsVariants map[program.VertexOptions]*program.VertexShader
 	// variants compiles the device program per variant key (at most
 	// MaxFSVariants); clampVariants the same with the vertex colour clamp
