@@ -14,12 +14,13 @@ import (
 	"vortexgfx/shader/ir"
 )
 
-// compiledStage is a shader CSO's source, which compiled, and the IR of its own
-// lowering (whose interface the routing gates read). The link compiles the
-// pair's sources together through the same door.
+// compiledStage is a shader CSO's sources (GLSL, then its Parts), which
+// compiled, and the IR of their own lowering (whose interface the routing
+// gates read). The link compiles the pair's sources together through the
+// same door.
 type compiledStage struct {
-	src shader.Source
-	ir  *ir.Program
+	srcs []shader.Source
+	ir   *ir.Program
 }
 
 // compileStage compiles one stage and derives its ShaderInfo from the compiler's
@@ -35,8 +36,11 @@ func compileStage(d ShaderDesc) (*compiledStage, ShaderInfo, error) {
 	if name == "" {
 		name = what + ".glsl"
 	}
-	src := shader.Source{Name: name, Stage: stage, Text: d.GLSL, Options: d.Options}
-	cp, err := shader.Compile(src)
+	srcs := []shader.Source{{Name: name, Stage: stage, Text: d.GLSL, Options: d.Options}}
+	for i, t := range d.Parts {
+		srcs = append(srcs, shader.Source{Name: fmt.Sprintf("%s#%d", name, i+1), Stage: stage, Text: t, Options: d.Options})
+	}
+	cp, err := shader.Compile(srcs...)
 	if err != nil {
 		step := "lower" // the link of one stage on its own, or its lowering
 		if e, ok := err.(*shader.Error); ok && e.Phase == shader.PhaseCompile {
@@ -85,7 +89,7 @@ func compileStage(d ShaderDesc) (*compiledStage, ShaderInfo, error) {
 		info.Discards = usesDiscard(p)
 		info.TexOps = texOps(p)
 	}
-	return &compiledStage{src: src, ir: p}, info, nil
+	return &compiledStage{srcs: srcs, ir: p}, info, nil
 }
 
 // usesDiscard reports whether any code of p discards or demotes.
@@ -174,11 +178,21 @@ type linked struct {
 	prog *program.Program
 	vs   *program.VertexShader
 	fs   *program.FragmentShader
+	// vsVariants is the reference vertex stage per draw state other than
+	// the default (refVertex: clip planes, the vertex colour clamp, the
+	// fixed point size).
+	vsVariants map[program.VertexOptions]*program.VertexShader
 	// variants compiles the device program per variant key (at most
-	// MaxFSVariants).
-	variants *VariantCache
-	// user attribute slots (gl_VertexID/gl_InstanceID excluded), in layout order.
-	attrs []ir.Slot
+	// MaxFSVariants); clampVariants the same with the vertex colour clamp
+	// folded into the vertex stage (nil when it writes no legacy colour),
+	// clampWhy why that program has no device form ("" when it has).
+	variants, clampVariants *VariantCache
+	clampWhy                string
+	// user attribute slots (gl_VertexID/gl_InstanceID excluded), in layout
+	// order, and the words of one vertex record (the fixed-function vertex
+	// stage's, program.FixedVertexWords, without a vertex shader).
+	attrs       []ir.Slot
+	attribWords int
 }
 
 // programCache holds the linked pairs of a screen.
@@ -203,12 +217,23 @@ func (c *programCache) link(vs, fs *Shader) (*linked, error) {
 	if l := c.pairs[key]; l != nil {
 		return l, nil
 	}
-	if vs.stage == nil || fs.stage == nil {
-		return nil, fmt.Errorf("%w: %s + %s: a shader without compiled GLSL", ErrLink, vs.name(), fs.name())
+	var srcs []shader.Source
+	for _, s := range []*Shader{vs, fs} {
+		switch {
+		case s == nil:
+			// The fixed-function stage (fixedfunc.go).
+		case s.stage == nil:
+			return nil, fmt.Errorf("%w: %s + %s: a shader without compiled GLSL", ErrLink, vs.name(), fs.name())
+		default:
+			srcs = append(srcs, s.stage.srcs...)
+		}
 	}
-	// Both sources compiled on their own already, so only the link or the
+	if len(srcs) == 0 {
+		return nil, ErrNoProgram
+	}
+	// The sources compiled on their own already, so only the link or the
 	// lowering of the pair can fail here.
-	cp, err := shader.Compile(vs.stage.src, fs.stage.src)
+	cp, err := shader.Compile(srcs...)
 	if err != nil {
 		if e, ok := err.(*shader.Error); ok && e.Phase == shader.PhaseLower {
 			return nil, fmt.Errorf("%w: %s + %s: lower: %w", ErrLink, vs.name(), fs.name(), e.Err)
@@ -223,13 +248,20 @@ func (c *programCache) link(vs, fs *Shader) (*linked, error) {
 	}
 	// Uniform initialisers ("uniform float k = 2.0;") take effect at link.
 	copy(p.Uniforms, p.IR.UniformDefaults)
-	l := &linked{prog: p}
+	l := &linked{prog: p, attribWords: p.AttribWords()}
 	ctx := context.Background()
-	if l.vs, err = p.NewVertexShader(ctx, program.VertexOptions{}); err != nil {
-		return nil, fmt.Errorf("%w: %s: vertex stage: %w", ErrLink, vs.name(), err)
+	if vs != nil {
+		if l.vs, err = p.NewVertexShader(ctx, program.VertexOptions{}); err != nil {
+			return nil, fmt.Errorf("%w: %s: vertex stage: %w", ErrLink, vs.name(), err)
+		}
 	}
-	if l.fs, err = p.NewFragmentShader(ctx); err != nil {
-		return nil, fmt.Errorf("%w: %s: fragment stage: %w", ErrLink, fs.name(), err)
+	if fs != nil {
+		if l.fs, err = p.NewFragmentShader(ctx); err != nil {
+			return nil, fmt.Errorf("%w: %s: fragment stage: %w", ErrLink, fs.name(), err)
+		}
+	}
+	if vs == nil {
+		l.attribWords = program.FixedVertexWords
 	}
 	for _, s := range p.IR.Attributes {
 		if s.Name == "gl_VertexID" || s.Name == "gl_InstanceID" {
@@ -242,16 +274,24 @@ func (c *programCache) link(vs, fs *Shader) (*linked, error) {
 	}
 	c.n++
 	l.name = fmt.Sprintf("pipe.prog%d", c.n)
+	if vs == nil || fs == nil {
+		// A fixed-function stage has no device program: Route sends
+		// every draw of the pair to the reference renderer.
+		c.pairs[key] = l
+		return l, nil
+	}
 	ir := p.IR
 	// The device program is the same for every key (the key rides each
 	// draw as shaderdev.Draw.Key); the cache bounds and counts the variants.
-	l.variants = NewVariantCache(func(key VariantKey) (any, error) {
-		return shaderdev.NewProgram(fmt.Sprintf("%s.v%x", l.name, variantBits(key)), ir)
-	}, func(_ VariantKey, p any) {
+	release := func(_ VariantKey, p any) {
 		if sp, ok := p.(*shaderdev.Program); ok && c.release != nil {
 			c.release(sp)
 		}
-	})
+	}
+	l.variants = NewVariantCache(func(key VariantKey) (any, error) {
+		return shaderdev.NewProgram(fmt.Sprintf("%s.v%x", l.name, variantBits(key)), ir)
+	}, release)
+	l.clampVariants, l.clampWhy = clampVariants(l.name, ir, release)
 	c.pairs[key] = l
 	return l, nil
 }
@@ -274,9 +314,14 @@ func (c *programCache) drop(s *Shader) {
 	for k, l := range c.pairs {
 		if k[0] == s || k[1] == s {
 			delete(c.pairs, k)
-			for _, p := range l.variants.programs() {
-				if sp, ok := p.(*shaderdev.Program); ok && c.release != nil {
-					c.release(sp)
+			for _, vc := range []*VariantCache{l.variants, l.clampVariants} {
+				if vc == nil {
+					continue
+				}
+				for _, p := range vc.programs() {
+					if sp, ok := p.(*shaderdev.Program); ok && c.release != nil {
+						c.release(sp)
+					}
 				}
 			}
 		}
@@ -285,6 +330,9 @@ func (c *programCache) drop(s *Shader) {
 
 // name is the shader's file name for messages.
 func (s *Shader) name() string {
+	if s == nil {
+		return "fixed-function stage"
+	}
 	if s.Desc.Name != "" {
 		return s.Desc.Name
 	}

@@ -126,6 +126,8 @@ type Context struct {
 	blendColorF [4]float32
 	scissor     Scissor
 	viewport    Viewport
+	clip        ClipState
+	legacy      *LegacyState
 	queries     map[*Query]bool
 	cond        *RenderCondition
 	// refConf configures reference-renderer draws (SetReferenceConfig).

@@ -40,9 +40,15 @@ func (c *Context) deviceGates(st *BoundState, l *linked, key VariantKey, info *D
 	gate := func(format string, a ...any) {
 		gates = append(gates, Reason{GateDeviceBackend, fmt.Sprintf(format, a...)})
 	}
-	pv, err := l.variants.Get(key)
+	vc := l.variants
+	if st.clampColour() && l.clampVariants != nil {
+		vc = l.clampVariants
+	}
+	pv, err := vc.Get(key)
 	var sp *shaderdev.Program
 	switch {
+	case st.clampColour() && l.clampWhy != "":
+		gate("vertex colour clamp: %s", l.clampWhy)
 	case err != nil && routeErr(err):
 		gate("program: %s", trimErr(err))
 	case err != nil:
@@ -87,6 +93,12 @@ func (c *Context) deviceGates(st *BoundState, l *linked, key VariantKey, info *D
 				gate("sampler %s: no texture bound at unit %d", b.Name, unit)
 				continue
 			}
+		}
+	}
+	if sp != nil {
+		gates = append(gates, legacyColourGates(st, l, sp)...)
+		if info.Mode.polygons() && sp.NFlat() > 0 {
+			gates = append(gates, Reason{GateFlatPolygons, ""})
 		}
 	}
 	var attrs []attrPlan
@@ -195,7 +207,8 @@ func (c *Context) drawDevice(st *BoundState, l *linked, sp *shaderdev.Program, a
 		return err
 	}
 	dr := &shaderdev.Draw{Program: sp, Instances: int(d.InstanceCount), BaseInstance: d.StartInstance,
-		BaseVertex: d.BaseVertex, Uniforms: uniforms, Cull: deviceCull(st.Rast)}
+		BaseVertex: d.BaseVertex, Uniforms: uniforms, Cull: deviceCull(st.Rast),
+		ClipDistances: st.clipEnabled(), ClipPlanes: st.Clip.UCP, TwoSide: deviceTwoSide(st, l)}
 	// Indices: the resident index buffer when it already is a u32 list, else
 	// the translated list; a non-indexed list draws vertices from Start.
 	nverts := 0

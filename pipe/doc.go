@@ -31,6 +31,8 @@
 //
 //	Input                                          Runs on          Reason
 //	triangles, strips, fans (indexed u8/u16/u32)   device           strips/fans/restart → list on the host
+//	quads, quad strips, polygons                   device           → list on the host, in ref's order
+//	  the same with flat varyings                  ref              GateFlatPolygons
 //	instancing, base vertex/instance               device           (VS arg block)
 //	multi-draw, indirect (+ count buffer)          device           split/resolved on the host
 //	lines, points, line/point polygon modes        ref              GateTopology, GatePolygonMode
@@ -44,9 +46,16 @@
 //	open pipeline-statistics query                 ref              GateQuery
 //	query-based render condition                   either           (evaluated on the host per call)
 //	VS/FS without a device program                 ref              GateVSNotCompiled, GateFSNotCompiled
+//	fixed-function vertex/fragment stage (unbound) ref              GateNoVS, GateNoFS
 //	4 to 16 vec4 varyings, up to 64 flat words     device           (planes + per-primitive side array)
 //	more than 16 vec4 varyings or 64 flat words    ref              GateVaryings
 //	noperspective varyings                         device           (screen-space planes)
+//	user clip planes, gl_ClipDistance[] (8)        device           (setup_k clips; SetClipState)
+//	two-sided colour (LightTwoSide), CCW fronts    device           (the FS wrapper reads the back colour)
+//	  on colours the program does not pack, CW     ref              GateTwoSide
+//	GL_FLAT (Flatshade) on interpolated colours    ref              GateFlatShade
+//	built-in uniforms (gl_ModelViewMatrix, ...)    either           (SetLegacyState, set at each draw)
+//	vertex colour clamp (ClampVertexColor)         device           (folded into the vertex stage)
 //	all 8 depth funcs, two-sided stencil           OM FF
 //	5 equations, 15 factors incl. CONSTANT_ALPHA   OM FF
 //	16 logic ops, RGBA write mask, BGRA8 targets   OM FF            (bgra_mask in the key)

@@ -153,7 +153,8 @@ func Sequence(start, count uint32) []uint32 {
 	return out
 }
 
-// TriangleList translates a triangle list, strip or fan into a triangle list,
+// TriangleList translates a triangle list, strip or fan (or quads, a quad
+// strip or a polygon: appendPolygons) into a triangle list,
 // resolving primitive restart into it (a restart index ends the current primitive;
 // an incomplete triangle before it is dropped, as GL specifies). Strip triangles
 // alternate winding so every triangle keeps the strip's orientation; the provoking
@@ -204,6 +205,8 @@ func appendTriangles(out []uint32, mode PrimMode, v []uint32, provokingFirst boo
 				out = append(out, v[0], v[i], v[i+1])
 			}
 		}
+	case PrimQuads, PrimQuadStrip, PrimPolygon:
+		out = appendPolygons(out, mode, v)
 	}
 	return out
 }

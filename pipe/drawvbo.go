@@ -16,7 +16,7 @@ import (
 	"vortexgfx/shader/ir"
 )
 
-// ErrNoProgram is returned for a draw without both a vertex and a fragment
+// ErrNoProgram is returned for a draw with neither a vertex nor a fragment
 // shader bound: neither path has anything to run. spec: vortexpipe §3.1
 var ErrNoProgram = errors.New("pipe: draw without a vertex and a fragment shader")
 
@@ -44,7 +44,7 @@ func (c *Context) DrawVBO(info *DrawInfo) error {
 	}
 	st := c.Bound()
 	var l *linked
-	if st.VS != nil && st.FS != nil {
+	if st.VS != nil || st.FS != nil {
 		if l, err = c.screen.progs.link(st.VS, st.FS); err != nil {
 			return err
 		}
@@ -135,8 +135,9 @@ func (c *Context) DrawVBO(info *DrawInfo) error {
 }
 
 // uniformWords returns the pair's uniform words for a draw: the values set with
-// SetUniform, overwritten by constant buffer 0 when one is bound (it holds the
-// words in the compiler's layout, UniformLayout).
+// SetUniform and the built-in uniforms of the legacy state (SetLegacyState),
+// overwritten by constant buffer 0 when one is bound (it holds the words in
+// the compiler's layout, UniformLayout).
 func (c *Context) uniformWords(st *BoundState, l *linked) ([]uint32, error) {
 	var b []byte
 	if cb := st.CBufs[0]; cb.Buffer != nil {
@@ -153,6 +154,11 @@ func (c *Context) uniformWords(st *BoundState, l *linked) ([]uint32, error) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if st.Legacy != nil {
+		for _, b := range st.Legacy.Builtins() {
+			l.prog.SetBuiltin(b.Name, b.Words)
+		}
+	}
 	u := l.prog.Uniforms
 	for i := 0; i+4 <= len(b) && i/4 < len(u); i += 4 {
 		u[i/4] = binary.LittleEndian.Uint32(b[i:])
@@ -160,12 +166,13 @@ func (c *Context) uniformWords(st *BoundState, l *linked) ([]uint32, error) {
 	return append([]uint32(nil), u...), nil
 }
 
-// boundProgram links the bound (VS, FS) pair.
+// boundProgram links the bound (VS, FS) pair (an unbound one the
+// fixed-function stage).
 func (c *Context) boundProgram() (*linked, error) {
 	c.mu.Lock()
 	vs, fs := c.vs, c.fs
 	c.mu.Unlock()
-	if vs == nil || fs == nil {
+	if vs == nil && fs == nil {
 		return nil, ErrNoProgram
 	}
 	return c.screen.progs.link(vs, fs)

@@ -35,21 +35,28 @@ const (
 	PrimTriangles
 	PrimTriangleStrip
 	PrimTriangleFan
+	// PrimQuads, PrimQuadStrip and PrimPolygon are the compatibility
+	// profile's filled polygons: both paths draw them as triangles in the
+	// reference renderer's order (QuadList). spec: GL 2.1 §2.6.1
+	PrimQuads
+	PrimQuadStrip
+	PrimPolygon
 	numPrimModes
 )
 
 // String names the topology.
 func (m PrimMode) String() string {
-	names := [...]string{"POINTS", "LINES", "LINE_LOOP", "LINE_STRIP", "TRIANGLES", "TRIANGLE_STRIP", "TRIANGLE_FAN"}
+	names := [...]string{"POINTS", "LINES", "LINE_LOOP", "LINE_STRIP", "TRIANGLES", "TRIANGLE_STRIP", "TRIANGLE_FAN", "QUADS", "QUAD_STRIP", "POLYGON"}
 	if int(m) < len(names) {
 		return names[m]
 	}
 	return fmt.Sprintf("PrimMode(%d)", uint8(m))
 }
 
-// Triangles reports whether m assembles triangles.
+// Triangles reports whether m assembles triangles (quads and polygons as
+// triangles too).
 func (m PrimMode) Triangles() bool {
-	return m == PrimTriangles || m == PrimTriangleStrip || m == PrimTriangleFan
+	return m == PrimTriangles || m == PrimTriangleStrip || m == PrimTriangleFan || m.polygons()
 }
 
 // TextureTarget is a texture/view dimensionality (PIPE_TEXTURE_*, PIPE_BUFFER).

@@ -19,6 +19,29 @@ type RasterizerState struct {
 	RasterizerDiscard bool
 	PointSize         float32
 	LineWidth         float32
+	// ClipPlaneEnable enables user clip plane i (bit i): the vertex stage's
+	// gl_ClipDistance[i], or, for a stage without it, ClipState's plane i
+	// dotted with gl_ClipVertex (else gl_Position). Both paths clip.
+	ClipPlaneEnable uint8
+	// Flatshade makes the legacy colour inputs (gl_Color,
+	// gl_SecondaryColor) flat, from the provoking vertex:
+	// glShadeModel(GL_FLAT). spec: GL 2.1 §2.14.7
+	Flatshade bool
+	// LightTwoSide makes back-facing primitives read the back colours
+	// (gl_BackColor, gl_BackSecondaryColor) for the legacy colour inputs:
+	// GL_VERTEX_PROGRAM_TWO_SIDE. spec: GL 2.1 §2.14.1
+	LightTwoSide bool
+	// ClampVertexColor clamps the legacy colour outputs of the vertex
+	// stage to [0, 1] (a compatibility context's CLAMP_VERTEX_COLOR, TRUE by
+	// default there): the reference renderer clamps after its vertex stage,
+	// the device runs a program with the clamp folded in
+	// (ClampVertexColours). spec: GL 3.0 §2.19.6
+	ClampVertexColor bool
+	// IgnoreShaderPointSize rasterizes points at PointSize even when the
+	// vertex stage writes gl_PointSize: desktop GL without
+	// GL_PROGRAM_POINT_SIZE (the zero value honours the shader's size, as
+	// GL ES and GL_PROGRAM_POINT_SIZE do). spec: GL 4.6 §14.4
+	IgnoreShaderPointSize bool
 }
 
 // Rasterizer is a rasterizer CSO captured at creation: the cull/front-face pair the

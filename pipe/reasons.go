@@ -114,12 +114,19 @@ const (
 	RouteOcclusionQuery
 	RouteDepthClip
 	RouteManyRTs
+	// Gates added after the routes, so every earlier code keeps its value.
+	GateFlatShade
+	GateTwoSide
+	// GateFlatPolygons: flat varyings on quads, quad strips or polygons
+	// (the device takes each triangle's last vertex as provoking, GL the
+	// quad's last or the polygon's first).
+	GateFlatPolygons
 	numReasonCodes
 )
 
 var reasonNames = [numReasonCodes]string{
-	GateNoVS:              "no vertex shader bound",
-	GateNoFS:              "no fragment shader bound",
+	GateNoVS:              "fixed-function vertex stage (no vertex shader)",
+	GateNoFS:              "fixed-function fragment stage (no fragment shader)",
 	GateVSNotCompiled:     "vertex shader has no device program",
 	GateFSNotCompiled:     "fragment shader has no device program",
 	GateTopology:          "line/point topology",
@@ -180,6 +187,10 @@ var reasonNames = [numReasonCodes]string{
 	RouteOcclusionQuery:  "open occlusion query (the software merger counts samples)",
 	RouteDepthClip:       "depth-clip disable (software merger, clip off, depth clamped to [0, 1])",
 	RouteManyRTs:         "5 to 8 colour attachments (software merger)",
+
+	GateFlatShade:    "glShadeModel(GL_FLAT) on the legacy colours",
+	GateTwoSide:      "two-sided colour (GL_VERTEX_PROGRAM_TWO_SIDE) on colours the device does not pack",
+	GateFlatPolygons: "flat varyings on quads or polygons (their provoking vertex is not each triangle's last)",
 }
 
 // String describes the reason.
@@ -193,9 +204,9 @@ func (c ReasonCode) String() string {
 // Kind says whether the reason gates the draw or routes a unit.
 func (c ReasonCode) Kind() Kind {
 	switch {
-	case c >= GateNoVS && c <= GateDeviceBackend:
+	case c >= GateNoVS && c <= GateDeviceBackend, c >= GateFlatShade && c < numReasonCodes:
 		return Gated
-	case c >= RouteNoTEX && c < numReasonCodes:
+	case c >= RouteNoTEX && c <= RouteManyRTs:
 		return Routed
 	}
 	return 0

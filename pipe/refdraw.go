@@ -34,15 +34,17 @@ func refViewport(v Viewport, w, h int) ref.Viewport {
 var refTopologies = [numPrimModes]ref.Topology{
 	PrimPoints: ref.Points, PrimLines: ref.Lines, PrimLineLoop: ref.LineLoop, PrimLineStrip: ref.LineStrip,
 	PrimTriangles: ref.Triangles, PrimTriangleStrip: ref.TriangleStrip, PrimTriangleFan: ref.TriangleFan,
+	PrimQuads: ref.Quads, PrimQuadStrip: ref.QuadStrip, PrimPolygon: ref.Polygon,
 }
 
 // refState builds ref's fixed-function state from the bound CSOs.
 func refState(st *BoundState, l *linked, info *DrawInfo, texs []ref.TextureBinding) (ref.State, error) {
 	fb := &st.FB
 	s := ref.DefaultState(fb.Width, fb.Height)
-	s.Vertex, s.Fragment = l.vs, l.fs
-	s.Interp = l.prog.Interp(false)
+	refStages(&s, st, l)
+	s.Interp = l.prog.Interp(st.flatshade())
 	s.TwoSide = l.prog.TwoSide()
+	s.TwoSided = st.twoSided(l)
 	s.Textures = texs
 	s.Workers = runtime.NumCPU()
 	s.Viewport = refViewport(st.Viewport, fb.Width, fb.Height)
@@ -247,14 +249,15 @@ func (c *Context) refTextures(st *BoundState, l *linked) ([]ref.TextureBinding, 
 // words after the per-vertex ones; elements past their buffer read as zero
 // (robust buffer access).
 func refVertexInput(st *BoundState, ve *VertexElements, l *linked, nverts, baseInst, ninst int) (ref.VertexInput, error) {
-	words := l.prog.AttribWords()
+	words := l.attribWords
 	type bind struct {
 		slot ir.Slot
 		el   []VertexElement // one per column
 	}
 	var binds []bind
 	split := words // first per-instance word
-	for i, s := range l.attrs {
+	attrs := l.vertexAttrs(ve)
+	for i, s := range attrs {
 		loc := s.Location
 		if loc < 0 {
 			loc = i
@@ -285,6 +288,9 @@ func refVertexInput(st *BoundState, ve *VertexElements, l *linked, nverts, baseI
 		}
 	}
 	in := ref.VertexInput{Words: split, Data: make([]uint32, split*nverts)}
+	if l.vs == nil {
+		fixedDefaults(&in, len(attrs), st.legacyOrDefault())
+	}
 	if split < words {
 		in.InstanceWords = words - split
 		in.InstanceData = make([]uint32, in.InstanceWords*ninst)
@@ -443,6 +449,10 @@ func (c *Context) drawReference(st *BoundState, l *linked, info *DrawInfo, d Dir
 		p.Indices = idx
 	}
 	l.mu.Lock()
+	if err := l.refVertex(&s, st); err != nil {
+		l.mu.Unlock()
+		return err
+	}
 	copy(l.prog.Uniforms, uniforms)
 	if c.counting() {
 		err = c.countSamples(ctx, t, &s, in, p, primCount(info, d, idx))
@@ -528,7 +538,9 @@ func primCount(info *DrawInfo, d DirectDraw, idx []byte) uint64 {
 		verts = Sequence(d.Start, d.Count)
 	}
 	var n int
-	if info.Mode.Triangles() {
+	if info.Mode.polygons() {
+		n = polygonCount(info.Mode, verts, info.PrimitiveRestart && info.IndexSize != 0, info.RestartIndex)
+	} else if info.Mode.Triangles() {
 		l, _ := TriangleList(info.Mode, verts, info.PrimitiveRestart && info.IndexSize != 0, info.RestartIndex, false)
 		n = len(l) / 3
 	} else {
@@ -556,7 +568,7 @@ func primCount(info *DrawInfo, d DirectDraw, idx []byte) uint64 {
 // build or walk an unbounded vertex array.
 func checkVertexRange(st *BoundState, l *linked, nverts int, start, count uint32) error {
 	ve := st.VElems
-	for i, s := range l.attrs {
+	for i, s := range l.vertexAttrs(ve) {
 		loc := s.Location
 		if loc < 0 {
 			loc = i

@@ -27,6 +27,10 @@ type BoundState struct {
 	BlendColorF [4]float32
 	Scissor     Scissor
 	Viewport    Viewport
+	// Clip is the user clip plane equations (SetClipState).
+	Clip ClipState
+	// Legacy is the built-in uniform state (SetLegacyState; nil: none set).
+	Legacy *LegacyState
 	// CountingQuery is set while a pipeline-statistics query is open.
 	CountingQuery bool
 	// OcclusionQuery is set while an occlusion counter or predicate is open:

@@ -61,6 +61,11 @@ type ShaderDesc struct {
 	// "vertex.glsl" / "fragment.glsl").
 	Name string
 	GLSL string
+	// Parts are further sources of the same stage, compiled and linked with
+	// GLSL into the one stage, as GL links several shader objects of a stage
+	// attached to one program (one defines main, the others functions it
+	// calls). Their names are Name with "#1", "#2"... spec: GL 4.6 §7.3
+	Parts []string
 	// Options configure the GLSL front end (default version, compatibility
 	// profile, predefined macros, accepted extensions).
 	Options glsl.Options

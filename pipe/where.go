@@ -6,7 +6,8 @@ import "fmt"
 // now, without drawing or counting anything: Route's decision and then, for a
 // draw Route keeps on the device, the device backend's own gates
 // (GateDeviceBackend: a program variant the backend refuses, a framebuffer it
-// cannot load, a sampler without a texture), exactly as DrawVBO decides. A
+// cannot load, a sampler without a texture; GateFlatShade and GateTwoSide on
+// the legacy colours), exactly as DrawVBO decides. A
 // caller that must know a draw's path before it draws (a renderer reporting
 // routes up front, STRICT checks over a whole frame) asks here. Under
 // Options.Strict DrawVBO would refuse every decision with Reference set.
@@ -25,7 +26,7 @@ func (c *Context) Where(info *DrawInfo) ([]Decision, error) {
 	}
 	st := c.Bound()
 	var l *linked
-	if st.VS != nil && st.FS != nil {
+	if st.VS != nil || st.FS != nil {
 		if l, err = c.screen.progs.link(st.VS, st.FS); err != nil {
 			return nil, err
 		}

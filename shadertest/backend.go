@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"vortexgfx/pipe"
 )
 
 // Primitive is a GL primitive mode; the value is the GL enum.
@@ -309,43 +311,29 @@ func DefaultSampler() Sampler {
 		WrapR: "repeat", CompareFunc: "lequal", DepthMode: "luminance", MaxLevel: 1000, SwizzleR: "red"}
 }
 
-// MulMatrix returns a*b for column-major 4×4 matrices, in float, the order
-// Mesa multiplies in (each element a sum of four products, left to right).
-func MulMatrix(a, b [16]float32) [16]float32 {
-	var m [16]float32
-	for c := range 4 {
-		for r := range 4 {
-			m[c*4+r] = float32(float32(float32(a[r]*b[c*4])+float32(a[4+r]*b[c*4+1]))+float32(a[8+r]*b[c*4+2])) + float32(a[12+r]*b[c*4+3])
+// Legacy is the state's built-in uniform state in the driver's form
+// (pipe.LegacyState: gl_ModelViewMatrix and the rest of GLSL 1.20 §7.5).
+func (s *State) Legacy() pipe.LegacyState {
+	l := pipe.LegacyState{ModelView: s.ModelView, Projection: s.Projection, Color: s.Color, TexCoords: s.TexCoord}
+	for i := range s.ClipPlanes {
+		for k := range 4 {
+			l.ClipPlanes[i][k] = float32(s.ClipPlanes[i][k])
 		}
 	}
-	return m
+	for i := range s.Lights {
+		l.Lights[i] = pipe.LegacyLight(s.Lights[i])
+	}
+	return l
 }
 
 // ModelViewProjection is gl_ModelViewProjectionMatrix: Projection ×
-// ModelView.
+// ModelView (pipe.MulMatrix).
 func (s *State) ModelViewProjection() [16]float32 {
-	return MulMatrix(s.Projection, s.ModelView)
+	return pipe.MulMatrix(s.Projection, s.ModelView)
 }
 
-// NormalMatrix is gl_NormalMatrix: the transposed inverse of the upper
-// 3×3 of ModelView, column-major, computed in double and rounded (the
-// identity when ModelView is singular).
+// NormalMatrix is gl_NormalMatrix (pipe.LegacyState.NormalMatrix).
 func (s *State) NormalMatrix() [9]float32 {
-	m := s.ModelView
-	a := func(r, c int) float64 { return float64(m[c*4+r]) }
-	det := a(0, 0)*(a(1, 1)*a(2, 2)-a(1, 2)*a(2, 1)) - a(0, 1)*(a(1, 0)*a(2, 2)-a(1, 2)*a(2, 0)) + a(0, 2)*(a(1, 0)*a(2, 1)-a(1, 1)*a(2, 0))
-	if det == 0 {
-		return [9]float32{1, 0, 0, 0, 1, 0, 0, 0, 1}
-	}
-	// The transposed inverse is the cofactor matrix over the determinant.
-	var n [9]float32
-	for r := range 3 {
-		for c := range 3 {
-			r1, r2 := (r+1)%3, (r+2)%3
-			c1, c2 := (c+1)%3, (c+2)%3
-			cof := a(r1, c1)*a(r2, c2) - a(r1, c2)*a(r2, c1)
-			n[c*3+r] = float32(cof / det)
-		}
-	}
-	return n
+	l := pipe.LegacyState{ModelView: s.ModelView}
+	return l.NormalMatrix()
 }

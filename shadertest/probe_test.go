@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"vortexgfx/pipe"
 )
 
 func TestProbePixelFloat(t *testing.T) {
@@ -178,7 +180,7 @@ func TestStateMatrices(t *testing.T) {
 	if n := s.NormalMatrix(); n != [9]float32{0.5, 0, 0, 0, 0.25, 0, 0, 0, 2} {
 		t.Errorf("NormalMatrix = %v", n)
 	}
-	m := MulMatrix(s.Projection, s.ModelView)
+	m := pipe.MulMatrix(s.Projection, s.ModelView)
 	if m[0] != 2*2.0/250 || m[12] != float32(float32(2.0/250)*1)+(-1) {
 		t.Errorf("MulMatrix = %v", m)
 	}

@@ -14,10 +14,10 @@ import (
 	"vortexgfx/shader/lower"
 )
 
-// ErrRoute is wrapped by NewProgram when a program needs something
-// the device path does not run; the message names what, and the caller routes
-// the draw to the reference renderer (or fails under --strict). It is a gated
-// fallback, never a silent collapse. spec: vortexpipe §1.5.1, §2.3.3
+// ErrRoute is what NewProgram's *RouteError matches (errors.Is) when a
+// program needs something the device path does not run; the error names
+// what, and the caller routes the draw to the reference renderer (or fails
+// under --strict). It is a gated fallback, never a silent collapse. spec: vortexpipe §1.5.1, §2.3.3
 var ErrRoute = errors.New("shaderdev: compiled program routed off the device")
 
 // maxColorOutputs is the most colour outputs a program may write (the
@@ -179,11 +179,11 @@ func (sp *Program) fsName() string     { return sp.name + ".fs" }
 // NewProgram lays out a compiled program for the device: attribute table
 // entries, the varying packing (declaration order onto abi.VaryingPlane) and
 // the fragment wrapper's inputs. name must be unique in the library the
-// program registers in. A program the device path cannot run returns an error
-// wrapping ErrRoute with the reason. spec: vortexpipe §3.1, §3.2, §3.4
+// program registers in. A program the device path cannot run returns a
+// *RouteError (errors.Is ErrRoute) with the reason. spec: vortexpipe §3.1, §3.2, §3.4
 func NewProgram(name string, p *lower.Program) (*Program, error) {
 	if p == nil || p.VS == nil || p.FS == nil {
-		return nil, fmt.Errorf("%w: %s: a vertex and a fragment stage are both needed", ErrRoute, name)
+		return nil, routeError(name, -1, "a vertex and a fragment stage are both needed")
 	}
 	sp := &Program{name: name, prog: p, vid: -1, iid: -1, coord: -1, facing: -1, fragDepth: -1, src1Word: -1,
 		clipWord: -1, clipVert: -1, vsFree: make(chan *vsScratch, scratchSlots)}
@@ -235,7 +235,7 @@ func (sp *Program) bindVertexStage() error {
 		}
 	}
 	if len(sp.attrs) > abi.VSAttribTableLocs {
-		return fmt.Errorf("%w: %s: %d vertex attributes exceed the %d-entry attribute table", ErrRoute, sp.name, len(sp.attrs), abi.VSAttribTableLocs)
+		return routeError(sp.name, len(sp.attrs), fmt.Sprintf("vertex attributes exceed the %d-entry attribute table", abi.VSAttribTableLocs))
 	}
 	return nil
 }
@@ -263,7 +263,7 @@ func (sp *Program) fragmentReads() (*varyingUse, error) {
 			sp.facing = s.Word
 			continue
 		case "gl_PointCoord":
-			return nil, fmt.Errorf("%w: %s: gl_PointCoord (points are not drawn on the device)", ErrRoute, sp.name)
+			return nil, routeError(sp.name, -1, "gl_PointCoord (points are not drawn on the device)")
 		}
 		for w := s.Word; w < s.Word+s.Words; w++ {
 			if w >= 4 && w < len(v.read) {
@@ -357,11 +357,11 @@ func (sp *Program) assignPlanes(v *varyingUse) error {
 		}
 	}
 	if len(sp.flat) > abi.MaxFlatWords {
-		return fmt.Errorf("%w: %s: %d flat varying words exceed the %d-word side array", ErrRoute, sp.name, len(sp.flat), abi.MaxFlatWords)
+		return routeError(sp.name, len(sp.flat), fmt.Sprintf("flat varying words exceed the %d-word side array", abi.MaxFlatWords))
 	}
 	if len(sp.planes) > abi.NumVaryingPlanes+abi.MaxExtraVaryings {
-		return fmt.Errorf("%w: %s: %d varying words exceed the %d interpolation planes and %d side-array words", ErrRoute, sp.name,
-			len(sp.planes), abi.NumVaryingPlanes, abi.MaxExtraVaryings)
+		return routeError(sp.name, len(sp.planes), fmt.Sprintf("varying words exceed the %d interpolation planes and %d side-array words",
+			abi.NumVaryingPlanes, abi.MaxExtraVaryings))
 	}
 	return nil
 }
@@ -407,7 +407,7 @@ func (sp *Program) bindFragmentOutputs() error {
 			continue
 		}
 		if s.Name == "gl_SampleMask" {
-			return fmt.Errorf("%w: %s: gl_SampleMask output", ErrRoute, sp.name)
+			return routeError(sp.name, -1, "gl_SampleMask output")
 		}
 		if s.Index == 1 {
 			// layout(location = 0, index = 1): the second source colour
@@ -422,7 +422,7 @@ func (sp *Program) bindFragmentOutputs() error {
 		loc := max(s.Location, 0)
 		for k := 0; k*4 < s.Words; k++ {
 			if loc+k >= maxColorOutputs {
-				return fmt.Errorf("%w: %s: colour output %s at location %d (at most %d)", ErrRoute, sp.name, s.Name, loc+k, maxColorOutputs)
+				return routeError(sp.name, -1, fmt.Sprintf("colour output %s at location %d (at most %d)", s.Name, loc+k, maxColorOutputs))
 			}
 			sp.colorWord[loc+k] = s.Word + 4*k
 			sp.colorInt[loc+k] = s.Type == ir.I32 || s.Type == ir.U32

@@ -224,3 +224,35 @@ func (rt *rasterTargets) dcrs() []abi.DCRPair {
 		{Addr: abi.DCRRasterFragParamLo, Value: uint32(rt.fragArgs)}, {Addr: abi.DCRRasterFragParamHi, Value: uint32(rt.fragArgs >> 32)},
 	}
 }
+
+// RouteError is the error NewProgram returns for a program the device path
+// does not run: the gated fallback of vortexpipe §1.5.1, typed so a driver
+// counts its cause without reading the message. errors.Is(err, ErrRoute)
+// holds for it. spec: vortexpipe §1.5.1, §2.3.3
+type RouteError struct {
+	// Program is the name the program was given (NewProgram's name).
+	Program string
+	// Reason is the cause as the same text for every program that has it:
+	// a count of the program's own (attributes, varying words) reads "N",
+	// so reasons tally per cause, not per program.
+	Reason string
+	// Detail is the cause with this program's own numbers.
+	Detail string
+}
+
+// Error is "shaderdev: compiled program routed off the device: PROGRAM:
+// DETAIL".
+func (e *RouteError) Error() string { return ErrRoute.Error() + ": " + e.Program + ": " + e.Detail }
+
+// Is reports whether target is ErrRoute.
+func (e *RouteError) Is(target error) bool { return target == ErrRoute }
+
+// routeError is program's refusal for reason; a reason written with a leading
+// count ("%d varying words ...") is given n, which Detail shows and Reason
+// writes as "N". n < 0: the reason has no count.
+func routeError(program string, n int, reason string) *RouteError {
+	if n < 0 {
+		return &RouteError{Program: program, Reason: reason, Detail: reason}
+	}
+	return &RouteError{Program: program, Reason: "N " + reason, Detail: fmt.Sprintf("%d %s", n, reason)}
+}

@@ -9,9 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"vortexgfx/shader"
-	"vortexgfx/shader/glsl"
-	"vortexgfx/shader/ir"
 	"vortexgfx/shadertest"
 	"vortexgfx/shadertest/reference"
 )
@@ -162,7 +159,7 @@ func TestNotReference(t *testing.T) {
 // TestTriangleList pins the host-side list conversion to the reference
 // renderer's assembly order (GL 4.6 §10.1; GL 2.1 §2.6.1).
 func TestTriangleList(t *testing.T) {
-	r := []int32{10, 11, 12, 13, 14, 15}
+	r := []uint32{10, 11, 12, 13, 14, 15}
 	tests := []struct {
 		mode shadertest.Primitive
 		n    int
@@ -178,55 +175,9 @@ func TestTriangleList(t *testing.T) {
 		{shadertest.TriangleStrip, 2, nil},
 	}
 	for _, tc := range tests {
-		got := triangleList(tc.mode, r[:tc.n], nil)
+		got := triangleList(tc.mode, r[:tc.n])
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("%s over %d: %v, want %v", tc.mode, tc.n, got, tc.want)
-		}
-	}
-}
-
-// TestClampColours checks the vertex colour clamp transform: a program
-// without legacy colour outputs is left alone; one with them stores each
-// through an fclamp, verifies, and its input is not modified.
-func TestClampColours(t *testing.T) {
-	const fs = "void main() { gl_FragColor = gl_Color; }"
-	tests := []struct {
-		vs     string
-		clamps int
-	}{
-		{"varying vec4 c; void main() { gl_Position = gl_Vertex; c = gl_Vertex; }", 0},
-		{"void main() { gl_Position = gl_Vertex; gl_FrontColor = gl_Vertex * 2.0; }", 4},
-	}
-	for _, tc := range tests {
-		opts := glsl.Options{Compatibility: true}
-		cp, err := shader.Compile(shader.Source{Name: "t.vert", Stage: glsl.Vertex, Text: tc.vs, Options: opts},
-			shader.Source{Name: "t.frag", Stage: glsl.Fragment, Text: fs, Options: opts})
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := cp.IR
-		before := len(p.VS.Code)
-		q := clampColours(p)
-		if (q == nil) != (tc.clamps == 0) {
-			t.Fatalf("%q: clampColours returned %v", tc.vs, q)
-		}
-		if q == nil {
-			continue
-		}
-		if len(p.VS.Code) != before {
-			t.Errorf("%q: the input program changed", tc.vs)
-		}
-		if err := ir.Verify(q.VS); err != nil {
-			t.Errorf("%q: %v", tc.vs, err)
-		}
-		n := 0
-		for _, in := range q.VS.Code {
-			if in.Op == ir.FClamp {
-				n++
-			}
-		}
-		if n != tc.clamps {
-			t.Errorf("%q: %d clamps, want %d", tc.vs, n, tc.clamps)
 		}
 	}
 }

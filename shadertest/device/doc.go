@@ -11,14 +11,17 @@
 //
 // Each draw is routed: the device takes it when its primitive is a triangle
 // type (triangles, strips, fans, quads, quad strips and polygons become
-// triangle lists on the host, in the reference renderer's vertex order), the
-// program passes shaderdev.NewProgram's gates, and no state needs something
-// the device path lacks (two-sided colour on colours the device does not
-// pack, the flat shade model on the legacy colours, flat varyings on quads
-// and polygons...). Depth clamp runs on the device, as pipe runs it (the
-// merger's clamp with setup_k's depth clip off). A compatibility context's
-// vertex colour clamp is folded into the vertex stage (each legacy colour
-// store through fclamp).
+// triangle lists on the host by pipe.TriangleList, in the reference
+// renderer's vertex order), the program passes shaderdev.NewProgram's gates
+// (a refusal counts by its shaderdev.RouteError reason), and no state needs
+// something the device path lacks (two-sided colour on colours the device
+// does not pack, the flat shade model on the legacy colours, flat varyings on
+// quads and polygons...); where pipe has the same gate the reason prints as
+// pipe's (pipe.GateNoVS, GateFlatShade, GateTwoSide, GateFlatPolygons...).
+// Depth clamp runs on the device, as pipe runs it (the merger's clamp with
+// setup_k's depth clip off). A compatibility context's vertex colour clamp
+// is folded into the vertex stage (pipe.ClampVertexColours: each legacy
+// colour store through fclamp).
 // Textures the FF TEX unit samples (power-of-two RGBA8 2D, one filter, FF
 // wraps, one level or no mipmapping) are bound in its form; every other
 // texture is bound as the reference texture itself and sampled by the

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 
 	"vortexgfx/abi"
@@ -14,6 +13,7 @@ import (
 	"vortexgfx/gl/blend"
 	"vortexgfx/gl/format"
 	"vortexgfx/gl/sampler"
+	"vortexgfx/pipe"
 	"vortexgfx/ref"
 	"vortexgfx/ref/program"
 	"vortexgfx/shader/ir"
@@ -23,16 +23,11 @@ import (
 
 // draftBuffers are a context's host-side draw buffers, reused across draws.
 type draftBuffers struct {
-	attrs   []byte
-	indices []uint32
-	bind    []shaderdev.AttribBinding
-	texs    []shaderdev.Texture
-	draw    shaderdev.Draw
+	attrs []byte
+	bind  []shaderdev.AttribBinding
+	texs  []shaderdev.Texture
+	draw  shaderdev.Draw
 }
-
-// legacyColourOut are the vertex outputs GL clamps to [0,1] in a
-// compatibility context (GL 3.0 §2.19.6, CLAMP_VERTEX_COLOR).
-var legacyColourOut = []string{"gl_FrontColor", "gl_BackColor", "gl_FrontSecondaryColor", "gl_BackSecondaryColor"}
 
 // route decides where draw d (laid out as pd) runs: it returns the device
 // draw, or the reason the device cannot take it. spec: vortexpipe-driver
@@ -54,11 +49,11 @@ func (c *glContext) route(d *shadertest.Draw, pd *reference.Prepared) (*shaderde
 	sp := c.prog
 	switch {
 	case rs.TwoSided && !packsTwoSide(sp, rs.TwoSide):
-		return nil, "two-sided colour (GL_VERTEX_PROGRAM_TWO_SIDE) on colours the device does not pack"
+		return nil, pipe.GateTwoSide.String()
 	case d.State.Flat && !slices.Equal(rs.Interp, p.Interp(false)):
-		return nil, "glShadeModel(GL_FLAT) on the legacy colours"
+		return nil, pipe.GateFlatShade.String()
 	case sp.NFlat() > 0 && (d.Mode == shadertest.Quads || d.Mode == shadertest.QuadStrip || d.Mode == shadertest.Polygon):
-		return nil, "flat varyings on quads or polygons (their provoking vertex is not each triangle's last)"
+		return nil, pipe.GateFlatPolygons.String()
 	}
 	texs, why := c.textures(p, rs)
 	if why != "" {
@@ -86,16 +81,6 @@ func packsTwoSide(sp *shaderdev.Program, pairs []ref.TwoSide) bool {
 	return true
 }
 
-// gfxPrefix matches what gfx puts before a routing reason ("gfx: shader
-// route: NAME: "), samplerName a sampler's name in it and leadCount the
-// count a reason starts with ("52 varying words exceed..."), so reasons
-// count per cause, not per program.
-var (
-	gfxPrefix   = regexp.MustCompile(`^.*shadertest\.prog[0-9]+: `)
-	samplerName = regexp.MustCompile(`sampler \S+ \(`)
-	leadCount   = regexp.MustCompile(`^[0-9]+ `)
-)
-
 // program makes the device form of the linked program p once per link and
 // opens (or, for a new program, reopens) the device with it. It returns why
 // the program cannot run on the device ("" when it can).
@@ -106,16 +91,16 @@ func (c *glContext) program(p *program.Program) string {
 	c.linked, c.prog, c.why = p, nil, ""
 	switch {
 	case p.IR.VS == nil:
-		c.why = "fixed-function vertex stage (no vertex shader)"
+		c.why = pipe.GateNoVS.String()
 		return c.why
 	case p.IR.FS == nil:
-		c.why = "fixed-function fragment stage (no fragment shader)"
+		c.why = pipe.GateNoFS.String()
 		return c.why
 	}
 	lp := p.IR
 	if c.cfg.API == shadertest.APIGL {
 		// A compatibility context clamps the legacy vertex colours.
-		if q := clampColours(lp); q != nil {
+		if q := pipe.ClampVertexColours(lp); q != nil {
 			if err := ir.Verify(q.VS); err != nil {
 				c.why = "vertex colour clamp: " + err.Error()
 				return c.why
@@ -126,13 +111,14 @@ func (c *glContext) program(p *program.Program) string {
 	c.progs++
 	sp, err := shaderdev.NewProgram(fmt.Sprintf("shadertest.prog%d", c.progs), lp)
 	if err != nil {
-		if !errors.Is(err, shaderdev.ErrRoute) {
+		// A route refusal counts by its cause (RouteError.Reason, the same
+		// text for every program), any other error by its message.
+		var re *shaderdev.RouteError
+		if !errors.As(err, &re) {
 			c.why = "program: " + err.Error()
 			return c.why
 		}
-		msg := gfxPrefix.ReplaceAllString(err.Error(), "")
-		msg = leadCount.ReplaceAllString(msg, "N ")
-		c.why = samplerName.ReplaceAllString(msg, "sampler (")
+		c.why = re.Reason
 		return c.why
 	}
 	c.prog = sp
@@ -268,19 +254,15 @@ func ffTexture(tb *ref.TextureBinding) (shaderdev.Texture, string) {
 func (c *glContext) plan(d *shadertest.Draw, pd *reference.Prepared, texs []shaderdev.Texture) (*shaderdev.Draw, string) {
 	sb := &c.scratch
 	prm := &pd.Params
-	var elems []int32
-	if prm.Indices != nil {
-		elems = make([]int32, prm.Count)
-		for i := range elems {
-			elems[i] = int32(binary.LittleEndian.Uint16(prm.Indices[2*(prm.First+i):]))
-		}
-	} else {
-		elems = make([]int32, prm.Count)
-		for i := range elems {
-			elems[i] = int32(prm.First + i)
+	elems := make([]uint32, prm.Count)
+	for i := range elems {
+		if prm.Indices != nil {
+			elems[i] = uint32(binary.LittleEndian.Uint16(prm.Indices[2*(prm.First+i):]))
+		} else {
+			elems[i] = uint32(prm.First + i)
 		}
 	}
-	sb.indices = triangleList(d.Mode, elems, sb.indices[:0])
+	indices := triangleList(d.Mode, elems)
 	in := &pd.Input
 	if n := 4 * len(in.Data); cap(sb.attrs) < n {
 		sb.attrs = make([]byte, n)
@@ -317,7 +299,7 @@ func (c *glContext) plan(d *shadertest.Draw, pd *reference.Prepared, texs []shad
 	if rs.FrontFace != ref.FrontCCW && cull != frontend.CullNone {
 		return nil, "clockwise front faces"
 	}
-	sb.draw = shaderdev.Draw{Program: sp, Attribs: sb.bind, Indices: sb.indices, Count: len(sb.indices),
+	sb.draw = shaderdev.Draw{Program: sp, Attribs: sb.bind, Indices: indices, Count: len(indices),
 		Instances: max(prm.Instances, 1), BaseVertex: prm.BaseVertex, BaseInstance: uint32(prm.BaseInstance),
 		Uniforms: pd.Program.Uniforms, Cull: cull, Merge: om, Textures: texs, ClipDistances: rs.ClipDistances}
 	// setup_k clips the enabled gl_ClipDistance[] or, without them, the
@@ -330,44 +312,21 @@ func (c *glContext) plan(d *shadertest.Draw, pd *reference.Prepared, texs []shad
 	return &sb.draw, ""
 }
 
-// triangleList appends the triangles of mode over the element list r to out
-// in the order the reference renderer assembles them (GL 4.6 §10.1; GL 2.1
-// §2.6.1): odd strip triangles swap their first two vertices, fans and
-// polygons fan from the first vertex, quad i is (q0,q1,q2)+(q0,q2,q3) with a
-// quad strip's quad being vertices 2i, 2i+1, 2i+3, 2i+2.
-func triangleList(mode shadertest.Primitive, r []int32, out []uint32) []uint32 {
-	n := len(r)
-	tri := func(a, b, c int32) { out = append(out, uint32(a), uint32(b), uint32(c)) }
-	switch mode {
-	case shadertest.Triangles:
-		for i := 0; i+2 < n; i += 3 {
-			tri(r[i], r[i+1], r[i+2])
-		}
-	case shadertest.TriangleStrip:
-		for i := 0; i+2 < n; i++ {
-			if i%2 == 0 {
-				tri(r[i], r[i+1], r[i+2])
-			} else {
-				tri(r[i+1], r[i], r[i+2])
-			}
-		}
-	case shadertest.TriangleFan, shadertest.Polygon:
-		for i := 0; i+2 < n; i++ {
-			tri(r[0], r[i+1], r[i+2])
-		}
-	case shadertest.Quads, shadertest.QuadStrip:
-		step := 4
-		if mode == shadertest.QuadStrip {
-			step = 2
-		}
-		for i := 0; i+3 < n; i += step {
-			q := [4]int32{r[i], r[i+1], r[i+2], r[i+3]}
-			if mode == shadertest.QuadStrip {
-				q[2], q[3] = r[i+3], r[i+2]
-			}
-			tri(q[0], q[1], q[2])
-			tri(q[0], q[2], q[3])
-		}
+// primModes maps the triangle primitives onto the driver's topologies.
+var primModes = map[shadertest.Primitive]pipe.PrimMode{
+	shadertest.Triangles: pipe.PrimTriangles, shadertest.TriangleStrip: pipe.PrimTriangleStrip,
+	shadertest.TriangleFan: pipe.PrimTriangleFan, shadertest.Quads: pipe.PrimQuads,
+	shadertest.QuadStrip: pipe.PrimQuadStrip, shadertest.Polygon: pipe.PrimPolygon,
+}
+
+// triangleList is the triangles of mode over the element list r as the
+// driver assembles them (pipe.TriangleList: the reference renderer's order,
+// so windings, provoking vertices and quad diagonals match).
+// spec: GL 4.6 §10.1; GL 2.1 §2.6.1
+func triangleList(mode shadertest.Primitive, r []uint32) []uint32 {
+	out, err := pipe.TriangleList(primModes[mode], r, false, 0, false)
+	if err != nil {
+		return nil // route admits only the modes of primModes
 	}
 	return out
 }

@@ -319,6 +319,16 @@ func (c *glContext) userAttribute(loc int) (ir.Slot, bool) {
 	return ir.Slot{}, false
 }
 
+// setLegacyUniforms sets the compatibility built-in uniforms from the
+// runner's state (pipe.LegacyState.Builtins, the driver's one form of them).
+// spec: GLSL 1.20 §7.5 (built-in uniform state)
+func (c *glContext) setLegacyUniforms(st *shadertest.State) {
+	l := st.Legacy()
+	for _, b := range l.Builtins() {
+		c.prog.SetBuiltin(b.Name, b.Words)
+	}
+}
+
 // state builds the renderer state of a draw.
 func (c *glContext) state(st *shadertest.State) (*ref.State, error) {
 	p := c.prog

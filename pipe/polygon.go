@@ -1,0 +1,66 @@
+package pipe
+
+// Quads, quad strips and polygons (GL 2.1 §2.6.1): the device draws them as
+// the triangles the reference renderer assembles them into, so windings and
+// the quads' diagonals agree on both paths.
+
+// polygons reports whether m is one of the compatibility profile's filled
+// polygons (quads, quad strip, polygon).
+func (m PrimMode) polygons() bool { return m == PrimQuads || m == PrimQuadStrip || m == PrimPolygon }
+
+// appendPolygons appends the triangles of one run v (no restart inside) of
+// quads, a quad strip or a polygon to out, in ref's order: quad i is
+// (q0,q1,q2)+(q0,q2,q3), a quad strip's quad being vertices 2i, 2i+1, 2i+3,
+// 2i+2, and a polygon fans from its first vertex. An incomplete quad is
+// dropped. spec: GL 2.1 §2.6.1
+func appendPolygons(out []uint32, mode PrimMode, v []uint32) []uint32 {
+	n := len(v)
+	switch mode {
+	case PrimQuads, PrimQuadStrip:
+		step := 4
+		if mode == PrimQuadStrip {
+			step = 2
+		}
+		for i := 0; i+3 < n; i += step {
+			q := [4]uint32{v[i], v[i+1], v[i+2], v[i+3]}
+			if mode == PrimQuadStrip {
+				q[2], q[3] = v[i+3], v[i+2]
+			}
+			out = append(out, q[0], q[1], q[2], q[0], q[2], q[3])
+		}
+	case PrimPolygon:
+		for i := 1; i+1 < n; i++ {
+			out = append(out, v[0], v[i], v[i+1])
+		}
+	}
+	return out
+}
+
+// polygonCount is the primitives a draw of quads, a quad strip or a
+// polygon generates (a quad or a polygon each, per restart run), for the
+// primitives-generated query. spec: GL 4.6 §13.4 (primitive queries)
+func polygonCount(mode PrimMode, v []uint32, restart bool, restartIndex uint32) int {
+	n := 0
+	for seg := 0; seg <= len(v); {
+		end := len(v)
+		if restart {
+			end = seg
+			for end < len(v) && v[end] != restartIndex {
+				end++
+			}
+		}
+		k := end - seg
+		switch mode {
+		case PrimQuads:
+			n += k / 4
+		case PrimQuadStrip:
+			n += max(k-2, 0) / 2
+		case PrimPolygon:
+			if k >= 3 {
+				n++
+			}
+		}
+		seg = end + 1
+	}
+	return n
+}
