@@ -126,7 +126,7 @@ type BlendState struct {
 // PipelineState is one draw's fixed-function state. The zero value is
 // GL's default except that it is spelled out: depth test off, LESS, depth
 // writes on, no culling, counter-clockwise front faces, blending off with
-// ADD and ONE/ZERO. spec: issue 7 "Scenes" (pipeline state).
+// ADD and ONE/ZERO (the scene file's "state", package doc).
 type PipelineState struct {
 	DepthTest  bool
 	DepthFunc  compare.Func

@@ -55,7 +55,7 @@ func primitiveByName(s string) (Primitive, bool) {
 // Backend is an execution path (the reference renderer, the device) as
 // the shader test runner sees it: it reports its capabilities and creates
 // one independent Context per test, so tests can run in parallel.
-// spec: issue 5 "vortex shadertest [--path reference|device]".
+// spec: README "vortex shadertest" (--path reference|device).
 type Backend interface {
 	Caps() Caps
 	NewContext(ctx context.Context, cfg ContextConfig) (Context, error)

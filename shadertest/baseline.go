@@ -99,7 +99,8 @@ func (a Agreement) String() string {
 }
 
 // CompareBaseline computes the agreement of results with the baseline.
-// spec: issue 5 "every test llvmpipe passes should pass here".
+// Every test llvmpipe passes should pass here (README "vortex shadertest",
+// --baseline).
 func CompareBaseline(b Baseline, results []Result) Agreement {
 	var a Agreement
 	ours := map[string]Result{}

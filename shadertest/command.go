@@ -8,7 +8,7 @@ import (
 // Op is the kind of a [test] command.
 type Op int
 
-// The [test] commands. spec: issue 5 "test commands".
+// The [test] commands. spec: piglit tests/shaders/shader_runner.c.
 const (
 	OpClearColor   Op = iota // clear color r g b a
 	OpClearDepth             // clear depth d
@@ -374,7 +374,7 @@ var depthFuncs = []string{"GL_NEVER", "GL_LESS", "GL_EQUAL", "GL_LEQUAL", "GL_GR
 func validDepthFunc(s string) bool { return oneOf(s, depthFuncs) }
 
 // enableCaps is shader_runner's enable_table plus GL_BLEND and
-// GL_CULL_FACE, which issue 5 lists (shader_runner itself rejects them).
+// GL_CULL_FACE, which tests here use (shader_runner itself rejects them).
 var enableCaps = []string{
 	"GL_CLIP_PLANE0", "GL_CLIP_PLANE1", "GL_CLIP_PLANE2", "GL_CLIP_PLANE3",
 	"GL_CLIP_PLANE4", "GL_CLIP_PLANE5", "GL_CLIP_PLANE6", "GL_CLIP_PLANE7",

@@ -23,7 +23,8 @@ import (
 //	image texture UNIT GL_FORMAT         bind texture UNIT to image unit UNIT
 //	fb tex 2d UNIT                       render (clear, probe) to texture UNIT
 //
-// OP is ==, !=, <, <=, > or >=. spec: issue 9 "The tool".
+// OP is ==, !=, <, <=, > or >=. spec: piglit tests/shaders/shader_runner.c
+// (compute, probe ssbo, atomic counters).
 type ComputeCmd struct {
 	Groups  [3]uint32
 	Binding uint32

@@ -28,8 +28,8 @@ import (
 // raised to what the compute path provides (GL 4.3 / GLSL 4.30, GL ES 3.1 /
 // GLSL ES 3.10 and the compute, storage buffer, atomic counter and image
 // load/store extensions). Commands that need the graphics pipeline (draws,
-// window probes without "fb tex 2d") skip the test. spec: issue 9 "The tool";
-// vortexpipe §1.3, §2.5
+// window probes without "fb tex 2d") skip the test. spec: vortexpipe §1.3,
+// §2.5
 
 // computeExtensions are the GL extensions the compute path provides.
 var computeExtensions = []string{"GL_ARB_compute_shader", "GL_ARB_shader_storage_buffer_object",

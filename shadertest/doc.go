@@ -3,7 +3,7 @@
 // behaviour: its file format, its defaults and its probe tolerances.
 //
 // spec: vortexpipe-driver §5.2 (the CPU renderer is the correctness
-// oracle); issue 5 "The shader test runner". The behaviour below follows
+// oracle); README "vortex shadertest". The behaviour below follows
 // piglit's tests/shaders/shader_runner.c, tests/util/piglit-util-gl.c,
 // piglit-vbo.cpp and parser_utils.c (Debian 12's piglit snapshot
 // 0~git20220119), which were read for these facts:

@@ -224,7 +224,7 @@ func (f *File) parseProbe(c *Command, t string, fail func(string, ...any)) bool 
 		return emit(p, OpProbe)
 	}
 	// probe rect rgb is not in shader_runner (it would be an unknown
-	// command there); issue 5 lists it, so it is accepted here.
+	// command there); the README lists it, so it is accepted here.
 	if it, n := scanf(t, "probe rect rgb ( %d , %d , %d , %d ) ( %f , %f , %f )"); n == 7 {
 		p := &ProbeCmd{Kind: ProbeRect, Components: 3, X: int(it[0].i), Y: int(it[1].i), W: int(it[2].i), H: int(it[3].i)}
 		for i := range 3 {

@@ -105,7 +105,7 @@ func firstFrames(stack []byte) string {
 // Execute runs a parsed test on a back end: requirements first (an unmet
 // one is a skip, even when later lines are malformed), then the program,
 // then the [test] commands. parseErr is Parse's error for f.
-// spec: issue 5 "The shader test runner".
+// spec: piglit tests/shaders/shader_runner.c (the order of a test's phases).
 func Execute(ctx context.Context, f *File, parseErr error, b Backend) (st Status, reason string) {
 	defer func() {
 		if p := recover(); p != nil {

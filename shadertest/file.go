@@ -7,7 +7,7 @@ import (
 )
 
 // DefaultWidth and DefaultHeight are shader_runner's window size.
-// spec: issue 5 "piglit's defaults" (DEFAULT_WINDOW_WIDTH/HEIGHT).
+// spec: piglit tests/shaders/shader_runner.c (DEFAULT_WINDOW_WIDTH/HEIGHT).
 const (
 	DefaultWidth  = 250
 	DefaultHeight = 250

@@ -2,7 +2,7 @@ package shadertest
 
 // RectPositions returns the vertices piglit_draw_rect emits for x, y, w,
 // h: a triangle strip (x,y) (x+w,y) (x,y+h) (x+w,y+h) with z = 0, w = 1.
-// spec: issue 5 "the draw rect geometry" (piglit_draw_rect_custom).
+// spec: piglit tests/util/piglit-util-gl.c (piglit_draw_rect_custom).
 func RectPositions(x, y, w, h float32) [4][4]float32 {
 	return [4][4]float32{
 		{x, y, 0, 1},

@@ -16,7 +16,8 @@ var DefaultTolerance = Tolerance{0.01, 0.01, 0.01, 0.01}
 // does: the pixel is read as float (see ReadFloat) and a channel fails when
 // |observed - expected| > tolerance, in float arithmetic (so a NaN
 // expectation never fails). It checks the first comps channels.
-// spec: issue 5 "piglit's probe tolerances".
+// spec: piglit tests/util/piglit-util-gl.c (piglit_probe_pixel_rgba and its
+// tolerance).
 func ProbePixelFloat(obs [4]byte, exp [4]float32, tol Tolerance, comps int, api API) bool {
 	for i := range comps {
 		if abs32(ReadFloat(obs[i], api)-exp[i]) > tol[i] {

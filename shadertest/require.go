@@ -314,7 +314,8 @@ func atoi(s string) int {
 }
 
 // Caps describes what a back end implements, for [require] checks.
-// spec: issue 5 "a [require] the renderer honestly cannot meet is a skip".
+// A [require] the renderer honestly cannot meet is a skip, as shader_runner
+// reports it (piglit tests/shaders/shader_runner.c, process_requirement).
 type Caps struct {
 	// GL is the desktop (compatibility) GL version, Num = major*10+minor;
 	// 0 when the back end has no desktop GL front.

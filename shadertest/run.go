@@ -101,7 +101,7 @@ func Collect(paths []string) ([]string, error) {
 // opts.Jobs is — then the summary line. A panic or timeout in one test is
 // that test's failure. The error reports an unreadable path or a failed
 // write, never a failing test.
-// spec: issue 5 "vortex shadertest ... Each test prints one line".
+// Each test prints one line (README "vortex shadertest").
 func Run(ctx context.Context, paths []string, backend Backend, opts Options, out io.Writer) (Summary, error) {
 	var sum Summary
 	files, err := Collect(paths)

@@ -9,7 +9,8 @@ var colorWheel = [4][4]float32{{1, 0, 0, 1}, {0, 1, 0, 1}, {0, 0, 1, 1}, {1, 1, 
 // piglit_depth_texture, piglit_array_texture, piglit_rgbw_texture_1d/_3d).
 // On GLES piglit_quads_texture (checkerboard, quads) stores bytes made by
 // truncating c*255 and clamps to the edge instead of a red border.
-// spec: issue 5 "texture rgbw|checkerboard|miptree|shadow2D".
+// spec: piglit tests/shaders/shader_runner.c ("texture rgbw|checkerboard|
+// miptree|shadow2D") and tests/util/piglit-util-gl.c.
 func BuildTexture(tc *TextureCmd, api API) *Texture {
 	t := &Texture{Sampler: DefaultSampler()}
 	nearest := func(wrap string) {

@@ -26,8 +26,7 @@ import (
 // renderer by reason, how many passing tests ran entirely on the device and,
 // with --compare, how many tests' windows differed from the reference
 // renderer's. It exits 0 when no test failed, 1 when one did and 2 for usage
-// errors. spec: issue 5 "The shader test runner"; issue 7 "vortex shadertest
-// --path device".
+// errors. spec: README "vortex shadertest".
 func runShaderTest(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("vortex shadertest", flag.ContinueOnError)
 	fs.SetOutput(stderr)

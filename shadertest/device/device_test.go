@@ -22,9 +22,8 @@ const maxDiffPixels = 0
 // end and on the device back end (strict, comparing the windows at every
 // read-back): both must pass, every draw must have run on the device, and the
 // windows must agree within ColorTolerance per channel (depth within
-// DepthTolerance) at every pixel. spec: issue 7 "every test that passes on
-// the reference renderer should pass here, and the two paths' images are
-// compared"
+// DepthTolerance) at every pixel: every test that passes on the reference
+// renderer should pass here, and the two paths' images are compared.
 func TestShaderTestFiles(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("testdata", "*.shader_test"))
 	if err != nil || len(files) < 12 {

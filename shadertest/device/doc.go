@@ -5,8 +5,7 @@
 // end (package shadertest/reference) wrapped for everything that is not a
 // draw — linking, uniform bookkeeping, legacy built-ins, fixed-function
 // state, textures and vertex records — and for every draw the device cannot
-// take. spec: issue 7 "vortex shadertest --path device runs the piglit suite
-// through this path"; vortexpipe-driver §1.5 (the fallback contract, STRICT),
+// take. spec: README "vortex shadertest" (--path device); vortexpipe-driver §1.5 (the fallback contract, STRICT),
 // §3.1 (eligibility), §3.5 (a fallback draw continues the pass).
 //
 // Each draw is routed: the device takes it when its primitive is a triangle

@@ -2,7 +2,7 @@
 // shader_test programs compiled by the GLSL front end (shader/glsl,
 // shader/lower), run by the SIMT executor through ref/program, and drawn by the
 // reference renderer (ref) into piglit's RGBA8 window with its origin at the
-// bottom left. spec: issue 5 "vortex shadertest --path reference";
+// bottom left. spec: README "vortex shadertest";
 // vortexpipe-driver §5.2 (the CPU renderer is the correctness oracle).
 //
 // GL state maps onto ref.State: the window viewport and depth range [0,1],
