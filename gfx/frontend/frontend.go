@@ -57,6 +57,10 @@ type feEnv struct {
 	ubuf [2][polyCap + MaxClipDistances]Vertex
 	usub [polyCap + MaxClipDistances - 2][3]Vertex
 	fan  [setupSlotCap][3]Vertex
+	// Scratch of setupOne's depth clip and guardFan's guard-band clip (all
+	// filled by append before they are read: nothing carries over).
+	zbuf, zbuf2, polyA, polyB [polyCap]Vertex
+	fsub                      [polyCap - 2][3]Vertex
 }
 
 func newFEEnv(width, height int, near, far float32, cull CullMode, vp *Viewport, planes Planes) *feEnv {
@@ -94,19 +98,17 @@ func (e *feEnv) setupOne(v0, v1, v2 *Vertex, user []userPlane, st *Stats, prims 
 		st.NearClipped++
 	}
 	// The depth-clipped polygon: ClipNear fanned it as {p0 p1 p2} {p0 p2 p3}.
-	var zbuf, zbuf2 [polyCap]Vertex
-	zp := append(zbuf[:0], sub[0][:]...)
+	zp := append(e.zbuf[:0], sub[0][:]...)
 	if ns == 2 {
 		zp = append(zp, sub[1][2])
 	}
 	subs := sub[:ns]
-	var fsub [polyCap - 2][3]Vertex
 	if e.planes == PlanesCompiled && !e.noClip && ns > 0 && beyondFar(zp) {
 		// Compiled draws also clip the far plane z ≤ w, as GL does (the
 		// draw3d flow's goldens keep the Vortex front end's near clip only).
-		zp = clipPoly(zp, plane{g: 1, axis: 2}, zbuf2[:0])
+		zp = clipPoly(zp, plane{g: 1, axis: 2}, e.zbuf2[:0])
 		st.FarClipped++
-		subs = fsub[:0]
+		subs = e.fsub[:0]
 		for k := 1; k+1 < len(zp); k++ {
 			subs = append(subs, [3]Vertex{zp[0], zp[k], zp[k+1]})
 		}

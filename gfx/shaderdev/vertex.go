@@ -227,8 +227,7 @@ func (sp *Program) vsKernelOn(c *device.CTA, env *devEnv) error {
 					if t[2] != 0 {
 						elem = baseInst + inst/t[2]
 					}
-					ab := s.ab[:4*slot.Words]
-					c.Read(t[0]+elem*t[1], ab)
+					ab := c.ReadView(t[0]+elem*t[1], s.ab[:4*slot.Words])
 					for k := 0; k < slot.Words; k++ {
 						s.m.Input(slot.Word + k)[l] = binary.LittleEndian.Uint32(ab[4*k:])
 					}
@@ -247,10 +246,18 @@ func (sp *Program) vsKernelOn(c *device.CTA, env *devEnv) error {
 				if present>>l&1 == 0 {
 					continue
 				}
-				for k := 0; k < int(ow); k++ {
-					binary.LittleEndian.PutUint32(s.ob[4*k:], s.m.Output(k)[l])
+				addr := out + s.vraw[l]*ow*4
+				ob := c.WriteView(addr, len(s.ob)) // the record in place
+				inPlace := ob != nil
+				if !inPlace {
+					ob = s.ob
 				}
-				c.Write(out+s.vraw[l]*ow*4, s.ob)
+				for k := 0; k < int(ow); k++ {
+					binary.LittleEndian.PutUint32(ob[4*k:], s.m.Output(k)[l])
+				}
+				if !inPlace {
+					c.Write(addr, ob)
+				}
 			}
 		}
 	}
@@ -297,12 +304,12 @@ func (sp *Program) expandKernel(c *device.CTA) error {
 	if cv+4 > int(ow) {
 		return fmt.Errorf("%s: gl_ClipVertex at word %d of %d", sp.expandName(), cv, ow)
 	}
-	in := make([]byte, 4*ow) // once per CTA
+	inBuf := make([]byte, 4*ow) // once per CTA: the VS record when not read in place
 	rec := uint64(sp.recordBytesClip(mask))
 	cdoff := sp.recordBytes()
 	out := make([]byte, rec)
 	frontend.GridStride(c, count, func(i uint64) {
-		c.Read(recs+i*ow*4, in)
+		in := c.ReadView(recs+i*ow*4, inBuf)
 		copy(out[:16], in[:16])
 		for p, w := range sp.planes {
 			o := 16 + 4*p // a plane, or a word past the flat words
