@@ -92,10 +92,21 @@ func (e *feEnv) setupOne(v0, v1, v2 *Vertex, user []userPlane, st *Stats, prims 
 		v0, v1, v2 = &a, &b, &c
 	}
 	ns := 1
-	if e.noClip {
+	switch {
+	case e.noClip:
 		sub[0] = [3]Vertex{*v0, *v1, *v2}
-	} else if ns = ClipNear(v0, v1, v2, &sub); ns != 1 || sub[0] != [3]Vertex{*v0, *v1, *v2} {
-		st.NearClipped++
+	case nearDist(v0) >= 0 && nearDist(v1) >= 0 && nearDist(v2) >= 0:
+		// Wholly inside: ClipNear would return the triangle itself (the
+		// common case, without its copies). A NaN attribute makes the copy
+		// compare unequal: counted near-clipped, as ClipNear's copy is.
+		sub[0] = [3]Vertex{*v0, *v1, *v2}
+		if sub[0] != [3]Vertex{*v0, *v1, *v2} {
+			st.NearClipped++
+		}
+	default:
+		if ns = ClipNear(v0, v1, v2, &sub); ns != 1 || sub[0] != [3]Vertex{*v0, *v1, *v2} {
+			st.NearClipped++
+		}
 	}
 	// The depth-clipped polygon: ClipNear fanned it as {p0 p1 p2} {p0 p2 p3}.
 	zp := append(e.zbuf[:0], sub[0][:]...)

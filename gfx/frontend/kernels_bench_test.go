@@ -102,7 +102,9 @@ func BenchmarkDeviceFrontEnd(b *testing.B) {
 	}
 }
 
-func putU32(b []byte, v uint32) { b[0], b[1], b[2], b[3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24) }
+func putU32(b []byte, v uint32) {
+	b[0], b[1], b[2], b[3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
+}
 
 // cpuTime is the process's user and system CPU time in nanoseconds.
 func cpuTime() int64 {
