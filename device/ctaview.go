@@ -1,6 +1,10 @@
 package device
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+
+	"vortexgfx/device/mem"
+)
 
 // Zero-copy access for kernels' hot loops. Each method is exactly the
 // Read/Write/ReadU32/WriteU32 sequence its comment names — the same bytes in
@@ -119,4 +123,132 @@ func (c *CTA) Touch(addr uint64, n int) {
 		return
 	}
 	c.Read(addr, make([]byte, n))
+}
+
+// Span is a kernel's handle on the allocation holding one address: word and
+// record accesses at offsets from that address through it are exactly the
+// CTA's own (the same bytes, access counts and faults), but reach the
+// allocation without searching the CTA's windows, which a loop over several
+// buffers at once otherwise does on every access. An access outside the
+// allocation, or after the allocation map changed, takes the CTA's path.
+type Span struct {
+	c    *CTA
+	base uint64
+	win  mem.Window // the allocation at base (no Data: none)
+	off  uint64     // base − win.Base
+}
+
+// Span returns the span at addr.
+func (c *CTA) Span(addr uint64) Span {
+	s := Span{c: c, base: addr}
+	if c.wins != nil {
+		if w, ok := c.wins.Window(addr); ok {
+			s.win, s.off = w, addr-w.Base
+		}
+	}
+	return s
+}
+
+// bytes returns the n bytes at base+off when they lie in the span's
+// allocation and the allocation map is the one it was taken from, else nil.
+func (s *Span) bytes(off uint64, n int) []byte {
+	d := s.win.Data
+	if d == nil || n <= 0 || !s.c.wins.Current(&s.win) {
+		return nil
+	}
+	at := s.off + off
+	if at < s.off || at >= uint64(len(d)) || uint64(n) > uint64(len(d))-at {
+		return nil
+	}
+	return d[at : at+uint64(n) : at+uint64(n)]
+}
+
+// ReadU32 is the CTA's ReadU32(base + off).
+func (s *Span) ReadU32(off uint64) uint32 {
+	if b := s.bytes(off, 4); b != nil {
+		s.c.memOps++
+		if s.c.err != nil {
+			return 0
+		}
+		return binary.LittleEndian.Uint32(b)
+	}
+	return s.c.ReadU32(s.base + off)
+}
+
+// WriteU32 is the CTA's WriteU32(base + off, v).
+func (s *Span) WriteU32(off uint64, v uint32) {
+	if b := s.bytes(off, 4); b != nil {
+		s.c.memOps++
+		binary.LittleEndian.PutUint32(b, v)
+		return
+	}
+	s.c.WriteU32(s.base+off, v)
+}
+
+// ReadView is the CTA's ReadView(base + off, buf).
+func (s *Span) ReadView(off uint64, buf []byte) []byte {
+	if b := s.bytes(off, len(buf)); b != nil {
+		s.c.memOps++
+		return b
+	}
+	return s.c.ReadView(s.base+off, buf)
+}
+
+// WriteView is the CTA's WriteView(base + off, n).
+func (s *Span) WriteView(off uint64, n int) []byte {
+	if b := s.bytes(off, n); b != nil {
+		s.c.memOps++
+		return b
+	}
+	return s.c.WriteView(s.base+off, n)
+}
+
+// ReadWords is the CTA's ReadWords(base + off, dst).
+func (s *Span) ReadWords(off uint64, dst []uint32) {
+	if b := s.bytes(off, 4*len(dst)); b != nil {
+		s.c.memOps += uint64(len(dst))
+		if s.c.err != nil {
+			clear(dst)
+			return
+		}
+		for i := range dst {
+			dst[i] = binary.LittleEndian.Uint32(b[4*i:])
+		}
+		return
+	}
+	s.c.ReadWords(s.base+off, dst)
+}
+
+// WriteWords is the CTA's WriteWords(base + off, src).
+func (s *Span) WriteWords(off uint64, src []uint32) {
+	if b := s.bytes(off, 4*len(src)); b != nil {
+		s.c.memOps += uint64(len(src))
+		for i, v := range src {
+			binary.LittleEndian.PutUint32(b[4*i:], v)
+		}
+		return
+	}
+	s.c.WriteWords(s.base+off, src)
+}
+
+// Write is the CTA's Write(base + off, p).
+func (s *Span) Write(off uint64, p []byte) {
+	if b := s.bytes(off, len(p)); b != nil {
+		s.c.memOps++
+		copy(b, p)
+		return
+	}
+	s.c.Write(s.base+off, p)
+}
+
+// CopySpan is the CTA's Copy(dst's base + doff, src's base + soff, buf).
+func (c *CTA) CopySpan(dst *Span, doff uint64, src *Span, soff uint64, buf []byte) {
+	if sb := src.bytes(soff, len(buf)); sb != nil {
+		if db := dst.bytes(doff, len(buf)); db != nil {
+			c.memOps += 2
+			copy(db, sb)
+			return
+		}
+	}
+	c.Copy(dst.base+doff, src.base+soff, buf)
 }

@@ -60,10 +60,6 @@ const BBoxBytes = 16
 // corrupt argument block fails instead of walking billions of items.
 const MaxItems = 1 << 24
 
-func putBBox(c *device.CTA, addr uint64, bb *BBox) {
-	c.WriteWords(addr, []uint32{bb.L, bb.R, bb.T, bb.B})
-}
-
 // ReadBBox reads one box of the front end's BBoxBytes-byte box arrays on the device.
 func ReadBBox(c *device.CTA, addr uint64) BBox {
 	var w [4]uint32
@@ -144,14 +140,17 @@ func setupKernel(c *device.CTA) error {
 		var bbs [setupSlotCap]BBox
 		var user [MaxClipDistances]userPlane
 		var pb [abi.PrimBytes]byte
+		// The buffers a triangle touches, each reached directly.
+		tris, verts, slotsB, boxes := c.Span(a.Tris), c.Span(a.Verts), c.Span(a.Slots), c.Span(a.SlotBoxes)
+		flat, keep := c.Span(a.FlatSlots), c.Span(a.Keep)
 		GridStride(c, n, func(i uint64) {
 			for k := 0; k < 3; k++ {
-				vi := c.ReadU32(a.Tris + 12*i + 4*uint64(k))
+				vi := tris.ReadU32(12*i + 4*uint64(k))
 				if vi >= a.NumVerts {
 					c.Fail(fmt.Errorf("setup_k: triangle %d: vertex %d out of range (%d vertices)", i, vi, a.NumVerts))
 					return
 				}
-				b := c.ReadView(a.Verts+uint64(vi)*rec, vb[uint64(k)*rec:uint64(k+1)*rec])
+				b := verts.ReadView(uint64(vi)*rec, vb[uint64(k)*rec:uint64(k+1)*rec])
 				vr[k] = b
 				if compiled {
 					getCompiledVertex(b, min(int(a.NVar), abi.NumVaryingPlanes), &v[k])
@@ -175,17 +174,18 @@ func setupKernel(c *device.CTA) error {
 			m := env.setupOne(&v[0], &v[1], &v[2], user[:ncd], &st, &prims, &bbs, lamp)
 			for s := 0; s < m; s++ {
 				slot := i*slots + uint64(s)
-				if d := c.WriteView(a.Slots+slot*abi.PrimBytes, abi.PrimBytes); d != nil {
+				if d := slotsB.WriteView(slot*abi.PrimBytes, abi.PrimBytes); d != nil {
 					prims[s].Put(d)
 				} else {
 					prims[s].Put(pb[:])
 					c.Write(a.Slots+slot*abi.PrimBytes, pb[:])
 				}
-				putBBox(c, a.SlotBoxes+slot*BBoxBytes, &bbs[s])
+				bb := &bbs[s]
+				boxes.WriteWords(slot*BBoxBytes, []uint32{bb.L, bb.R, bb.T, bb.B})
 			}
 			if a.NFlat > 0 && m > 0 {
 				// The provoking vertex is the input triangle's last.
-				vi := c.ReadU32(a.Tris + 12*i + 8)
+				vi := tris.ReadU32(12*i + 8)
 				src := a.Verts + uint64(vi)*rec + CompiledFlatOffset
 				for s := 0; s < m; s++ {
 					dst := a.FlatSlots + (i*slots+uint64(s))*side
@@ -193,17 +193,17 @@ func setupKernel(c *device.CTA) error {
 				}
 			}
 			for s := 0; s < m && extra > 0; s++ {
-				dst := a.FlatSlots + (i*slots+uint64(s))*side + flatReg
+				dst := (i*slots+uint64(s))*side + flatReg
 				for k := uint64(0); k < extra; k++ {
 					x := [3]float32{xw[k], xw[extra+k], xw[2*extra+k]}
 					for j := 0; j < 3; j++ {
 						l := &lam[s][j]
 						val := float32(float32(l[0]*x[0])+float32(l[1]*x[1])) + float32(l[2]*x[2])
-						c.WriteU32(dst+4*(3*k+uint64(j)), math.Float32bits(val))
+						flat.WriteU32(dst+4*(3*k+uint64(j)), math.Float32bits(val))
 					}
 				}
 			}
-			c.WriteU32(a.Keep+4*i, uint32(m))
+			keep.WriteU32(4*i, uint32(m))
 			for _, x := range []struct {
 				w int
 				v int
@@ -216,9 +216,10 @@ func setupKernel(c *device.CTA) error {
 	case abi.FEStageScan:
 		single(c, func() {
 			var s uint32
+			offs, keep := c.Span(a.Offsets), c.Span(a.Keep)
 			for i := uint64(0); i < n && c.Err() == nil; i++ {
-				c.WriteU32(a.Offsets+4*i, s)
-				s += c.ReadU32(a.Keep + 4*i)
+				offs.WriteU32(4*i, s)
+				s += keep.ReadU32(4 * i)
 			}
 			c.WriteU32(a.Offsets+4*n, s)
 			if s > abi.MaxPrimsPerPass {
@@ -234,18 +235,20 @@ func setupKernel(c *device.CTA) error {
 		flatReg := uint64(4 * abi.SideFlatWords(int(a.NFlat)))
 		extraBytes := side - flatReg
 		eb := make([]byte, extraBytes) // once per CTA
+		offs, keep, slotsB, prims := c.Span(a.Offsets), c.Span(a.Keep), c.Span(a.Slots), c.Span(a.Prims)
+		slotBoxes, boxes, flatSlots, flat := c.Span(a.SlotBoxes), c.Span(a.Boxes), c.Span(a.FlatSlots), c.Span(a.Flat)
 		GridStride(c, n, func(i uint64) {
-			off := uint64(c.ReadU32(a.Offsets + 4*i))
-			k := uint64(c.ReadU32(a.Keep + 4*i))
+			off := uint64(offs.ReadU32(4 * i))
+			k := uint64(keep.ReadU32(4 * i))
 			for s := uint64(0); s < k; s++ {
 				slot := i*slots + s
-				c.Copy(a.Prims+(off+s)*abi.PrimBytes, a.Slots+slot*abi.PrimBytes, pb[:])
+				c.CopySpan(&prims, (off+s)*abi.PrimBytes, &slotsB, slot*abi.PrimBytes, pb[:])
 				var bb [4]uint32
-				c.ReadWords(a.SlotBoxes+slot*BBoxBytes, bb[:])
-				c.WriteWords(a.Boxes+(off+s)*BBoxBytes, bb[:])
+				slotBoxes.ReadWords(slot*BBoxBytes, bb[:])
+				boxes.WriteWords((off+s)*BBoxBytes, bb[:])
 				c.CopyWords(a.Flat+(off+s)*side, a.FlatSlots+slot*side, int(a.NFlat))
 				if extraBytes > 0 {
-					c.Copy(a.Flat+(off+s)*side+flatReg, a.FlatSlots+slot*side+flatReg, eb)
+					c.CopySpan(&flat, (off+s)*side+flatReg, &flatSlots, slot*side+flatReg, eb)
 				}
 			}
 		})
@@ -277,19 +280,27 @@ func binningKernel(c *device.CTA) error {
 	}
 	var one [1]BBox
 	var cnt [1]uint32
+	boxes := c.Span(a.Boxes)
+	readBox := func(i uint64) BBox {
+		var w [4]uint32
+		boxes.ReadWords(i*BBoxBytes, w[:])
+		return BBox{w[0], w[1], w[2], w[3]}
+	}
 	switch a.Stage {
 	case abi.FEStageBCount:
+		counts := c.Span(a.Counts)
 		GridStride(c, prims, func(i uint64) {
-			one[0] = ReadBBox(c, a.Boxes+i*BBoxBytes)
+			one[0] = readBox(i)
 			BCount(g, one[:], cnt[:])
-			c.WriteU32(a.Counts+4*i, cnt[0])
+			counts.WriteU32(4*i, cnt[0])
 		})
 	case abi.FEStageBScan:
 		single(c, func() {
 			var s uint32
+			offs, counts := c.Span(a.Offsets), c.Span(a.Counts)
 			for i := uint64(0); i < prims && c.Err() == nil; i++ {
-				c.WriteU32(a.Offsets+4*i, s)
-				s += c.ReadU32(a.Counts + 4*i)
+				offs.WriteU32(4*i, s)
+				s += counts.ReadU32(4 * i)
 			}
 			c.WriteU32(a.Offsets+4*prims, s)
 			c.WriteU32(a.Counters+4*abi.FECounterKeys, s)
@@ -297,8 +308,9 @@ func binningKernel(c *device.CTA) error {
 	case abi.FEStageBEmit:
 		var off [2]uint32
 		var out []uint32
+		offs, keys := c.Span(a.Offsets), c.Span(a.Keys)
 		GridStride(c, prims, func(i uint64) {
-			one[0] = ReadBBox(c, a.Boxes+i*BBoxBytes)
+			one[0] = readBox(i)
 			BCount(g, one[:], cnt[:])
 			out = out[:0]
 			for range cnt[0] {
@@ -309,9 +321,9 @@ func binningKernel(c *device.CTA) error {
 				c.Fail(err)
 				return
 			}
-			base := uint64(c.ReadU32(a.Offsets + 4*i))
+			base := uint64(offs.ReadU32(4 * i))
 			for k, key := range out {
-				c.WriteU32(a.Keys+4*(base+uint64(k)), key&^(1<<abi.PipePrimBits-1)|uint32(i))
+				keys.WriteU32(4*(base+uint64(k)), key&^(1<<abi.PipePrimBits-1)|uint32(i))
 			}
 		})
 	case abi.FEStageBHist, abi.FEStageBScatter:
@@ -354,6 +366,7 @@ func binningKernel(c *device.CTA) error {
 		owned := (bins + uint64(threads) - 1) / uint64(max(threads, 1))
 		cursor := make([]uint32, owned)
 		seen := make([]bool, owned)
+		base, tbuf, hist := c.Span(a.Base), c.Span(a.TBuf), c.Span(a.Hist)
 		c.ForEachThread(func(tid int) {
 			clear(cursor)
 			clear(seen)
@@ -374,14 +387,14 @@ func binningKernel(c *device.CTA) error {
 					continue
 				}
 				if !seen[j] {
-					cursor[j], seen[j] = c.ReadU32(a.Base+4*uint64(b)), true
+					cursor[j], seen[j] = base.ReadU32(4*uint64(b)), true
 				}
-				c.WriteU32(a.TBuf+bins*abi.BinHeaderBytes+4*uint64(cursor[j]), key&(1<<abi.PipePrimBits-1))
+				tbuf.WriteU32(bins*abi.BinHeaderBytes+4*uint64(cursor[j]), key&(1<<abi.PipePrimBits-1))
 				cursor[j]++
 			}
 			if a.Stage == abi.FEStageBHist {
 				for b := uint32(tid); uint64(b) < bins; b += threads {
-					c.WriteU32(a.Hist+4*uint64(b), cursor[b/threads])
+					hist.WriteU32(4*uint64(b), cursor[b/threads])
 				}
 			}
 		})
@@ -389,11 +402,12 @@ func binningKernel(c *device.CTA) error {
 		single(c, func() {
 			var s uint32
 			var hb [abi.BinHeaderBytes]byte
+			hist, base, tbuf := c.Span(a.Hist), c.Span(a.Base), c.Span(a.TBuf)
 			for b := uint64(0); b < bins && c.Err() == nil; b++ {
-				h := c.ReadU32(a.Hist + 4*b)
-				c.WriteU32(a.Base+4*b, s)
+				h := hist.ReadU32(4 * b)
+				base.WriteU32(4*b, s)
 				abi.BinHeader{BinX: uint16(b % uint64(g.Cols)), BinY: uint16(b / uint64(g.Cols)), PidsOffset: s, PidsCount: h}.Put(hb[:])
-				c.Write(a.TBuf+b*abi.BinHeaderBytes, hb[:])
+				tbuf.Write(b*abi.BinHeaderBytes, hb[:])
 				s += h
 			}
 		})
