@@ -97,10 +97,10 @@ func (e *feEnv) setupOne(v0, v1, v2 *Vertex, user []userPlane, st *Stats, prims 
 		sub[0] = [3]Vertex{*v0, *v1, *v2}
 	case nearDist(v0) >= 0 && nearDist(v1) >= 0 && nearDist(v2) >= 0:
 		// Wholly inside: ClipNear would return the triangle itself (the
-		// common case, without its copies). A NaN attribute makes the copy
-		// compare unequal: counted near-clipped, as ClipNear's copy is.
+		// common case, without its copies). A NaN attribute makes that copy
+		// compare unequal to the input: counted near-clipped, as below.
 		sub[0] = [3]Vertex{*v0, *v1, *v2}
-		if sub[0] != [3]Vertex{*v0, *v1, *v2} {
+		if hasNaN(v0) || hasNaN(v1) || hasNaN(v2) {
 			st.NearClipped++
 		}
 	default:
@@ -205,6 +205,28 @@ func (st Stats) run(verts []Vertex, tris [][3]uint32, width, height int, near, f
 	}
 	st.Prims = int(total)
 	return prims, bbs, st, nil
+}
+
+// hasNaN reports whether a float field of v is NaN: exactly when a copy of v
+// compares unequal to v.
+func hasNaN(v *Vertex) bool {
+	n := false
+	for _, x := range v.Pos {
+		n = n || x != x
+	}
+	for _, x := range v.Color {
+		n = n || x != x
+	}
+	for _, x := range v.TexCoord {
+		n = n || x != x
+	}
+	for _, x := range v.Var {
+		n = n || x != x
+	}
+	for _, x := range v.bary {
+		n = n || x != x
+	}
+	return n
 }
 
 func abs64(f float64) float64 {
