@@ -252,8 +252,8 @@ func (sp *Program) vsKernelOn(c *device.CTA, env *devEnv) error {
 				if present>>l&1 == 0 {
 					continue
 				}
-				addr := s.vraw[l] * ow * 4
-				ob := outS.WriteView(addr, len(s.ob)) // the record in place
+				off := s.vraw[l] * ow * 4
+				ob := outS.WriteView(off, len(s.ob)) // the record in place
 				inPlace := ob != nil
 				if !inPlace {
 					ob = s.ob
@@ -262,7 +262,7 @@ func (sp *Program) vsKernelOn(c *device.CTA, env *devEnv) error {
 					binary.LittleEndian.PutUint32(ob[4*k:], s.m.Output(k)[l])
 				}
 				if !inPlace {
-					c.Write(out+addr, ob)
+					c.Write(out+off, ob)
 				}
 			}
 		}
