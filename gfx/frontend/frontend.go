@@ -210,23 +210,27 @@ func (st Stats) run(verts []Vertex, tris [][3]uint32, width, height int, near, f
 // hasNaN reports whether a float field of v is NaN: exactly when a copy of v
 // compares unequal to v.
 func hasNaN(v *Vertex) bool {
-	n := false
 	for _, x := range v.Pos {
-		n = n || x != x
-	}
-	for _, x := range v.Color {
-		n = n || x != x
-	}
-	for _, x := range v.TexCoord {
-		n = n || x != x
+		if x != x {
+			return true
+		}
 	}
 	for _, x := range v.Var {
-		n = n || x != x
+		if x != x {
+			return true
+		}
 	}
-	for _, x := range v.bary {
-		n = n || x != x
+	for _, x := range v.Color {
+		if x != x {
+			return true
+		}
 	}
-	return n
+	for _, x := range [5]float32{v.TexCoord[0], v.TexCoord[1], v.bary[0], v.bary[1], v.bary[2]} {
+		if x != x {
+			return true
+		}
+	}
+	return false
 }
 
 func abs64(f float64) float64 {
