@@ -204,6 +204,9 @@ func setupKernel(c *device.CTA) error {
 				}
 			}
 			keep.WriteU32(4*i, uint32(m))
+			if st == (Stats{}) {
+				return // nothing to count (most triangles)
+			}
 			for _, x := range []struct {
 				w int
 				v int
