@@ -146,7 +146,7 @@ func clipPoly(in []Vertex, dist plane, out []Vertex) []Vertex {
 // clipped as one polygon instead (at most 5 + 4 vertices: 7 triangles), so
 // nothing is dropped. spec: vortexpipe §3.8 (near clip, guard band)
 func (e *feEnv) guardFan(sub [][3]Vertex, zp []Vertex, st *Stats, fan [][3]Vertex) int {
-	var polyA, polyB [polyCap]Vertex
+	polyA, polyB := &e.polyA, &e.polyB
 	nf := 0
 	for s := range sub {
 		outside := false
@@ -163,9 +163,9 @@ func (e *feEnv) guardFan(sub [][3]Vertex, zp []Vertex, st *Stats, fan [][3]Verte
 			continue
 		}
 		st.GuardClipped++
-		poly := clipAll(sub[s], e.guard, &polyA, &polyB)
+		poly := clipAll(sub[s], e.guard, polyA, polyB)
 		if nf+max(len(poly)-2, 0) > len(fan) {
-			poly = clipPolyAll(zp, e.guard, &polyA, &polyB)
+			poly = clipPolyAll(zp, e.guard, polyA, polyB)
 			nf = 0
 			for k := 1; k+1 < len(poly); k++ {
 				fan[nf] = [3]Vertex{poly[0], poly[k], poly[k+1]}

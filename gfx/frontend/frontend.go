@@ -57,6 +57,10 @@ type feEnv struct {
 	ubuf [2][polyCap + MaxClipDistances]Vertex
 	usub [polyCap + MaxClipDistances - 2][3]Vertex
 	fan  [setupSlotCap][3]Vertex
+	// Scratch of setupOne's depth clip and guardFan's guard-band clip (all
+	// filled by append before they are read: nothing carries over).
+	zbuf, zbuf2, polyA, polyB [polyCap]Vertex
+	fsub                      [polyCap - 2][3]Vertex
 }
 
 func newFEEnv(width, height int, near, far float32, cull CullMode, vp *Viewport, planes Planes) *feEnv {
@@ -88,25 +92,34 @@ func (e *feEnv) setupOne(v0, v1, v2 *Vertex, user []userPlane, st *Stats, prims 
 		v0, v1, v2 = &a, &b, &c
 	}
 	ns := 1
-	if e.noClip {
+	switch {
+	case e.noClip:
 		sub[0] = [3]Vertex{*v0, *v1, *v2}
-	} else if ns = ClipNear(v0, v1, v2, &sub); ns != 1 || sub[0] != [3]Vertex{*v0, *v1, *v2} {
-		st.NearClipped++
+	case nearDist(v0) >= 0 && nearDist(v1) >= 0 && nearDist(v2) >= 0:
+		// Wholly inside: ClipNear would return the triangle itself (the
+		// common case, without its copies). A NaN attribute makes that copy
+		// compare unequal to the input: counted near-clipped, as below.
+		sub[0] = [3]Vertex{*v0, *v1, *v2}
+		if hasNaN(v0) || hasNaN(v1) || hasNaN(v2) {
+			st.NearClipped++
+		}
+	default:
+		if ns = ClipNear(v0, v1, v2, &sub); ns != 1 || sub[0] != [3]Vertex{*v0, *v1, *v2} {
+			st.NearClipped++
+		}
 	}
 	// The depth-clipped polygon: ClipNear fanned it as {p0 p1 p2} {p0 p2 p3}.
-	var zbuf, zbuf2 [polyCap]Vertex
-	zp := append(zbuf[:0], sub[0][:]...)
+	zp := append(e.zbuf[:0], sub[0][:]...)
 	if ns == 2 {
 		zp = append(zp, sub[1][2])
 	}
 	subs := sub[:ns]
-	var fsub [polyCap - 2][3]Vertex
 	if e.planes == PlanesCompiled && !e.noClip && ns > 0 && beyondFar(zp) {
 		// Compiled draws also clip the far plane z ≤ w, as GL does (the
 		// draw3d flow's goldens keep the Vortex front end's near clip only).
-		zp = clipPoly(zp, plane{g: 1, axis: 2}, zbuf2[:0])
+		zp = clipPoly(zp, plane{g: 1, axis: 2}, e.zbuf2[:0])
 		st.FarClipped++
-		subs = fsub[:0]
+		subs = e.fsub[:0]
 		for k := 1; k+1 < len(zp); k++ {
 			subs = append(subs, [3]Vertex{zp[0], zp[k], zp[k+1]})
 		}
@@ -192,6 +205,32 @@ func (st Stats) run(verts []Vertex, tris [][3]uint32, width, height int, near, f
 	}
 	st.Prims = int(total)
 	return prims, bbs, st, nil
+}
+
+// hasNaN reports whether a float field of v is NaN: exactly when a copy of v
+// compares unequal to v.
+func hasNaN(v *Vertex) bool {
+	for _, x := range v.Pos {
+		if x != x {
+			return true
+		}
+	}
+	for _, x := range v.Var {
+		if x != x {
+			return true
+		}
+	}
+	for _, x := range v.Color {
+		if x != x {
+			return true
+		}
+	}
+	for _, x := range [5]float32{v.TexCoord[0], v.TexCoord[1], v.bary[0], v.bary[1], v.bary[2]} {
+		if x != x {
+			return true
+		}
+	}
+	return false
 }
 
 func abs64(f float64) float64 {

@@ -71,3 +71,31 @@ func TestGuardFanKeepsArea(t *testing.T) {
 		t.Error("no triangle exercised the whole-quad clip")
 	}
 }
+
+// TestHasNaNIsSelfInequality: hasNaN holds exactly when a copy of the vertex
+// compares unequal to it (setup's inside-the-near-plane shortcut counts
+// NearClipped on it as ClipNear's result comparison does).
+func TestHasNaNIsSelfInequality(t *testing.T) {
+	nan := float32(math.NaN())
+	for field := range 5 {
+		for _, x := range []float32{0, -0, 1, nan, float32(math.Inf(1))} {
+			var v Vertex
+			switch field {
+			case 0:
+				v.Pos[3] = x
+			case 1:
+				v.Color[1] = x
+			case 2:
+				v.TexCoord[0] = x
+			case 3:
+				v.Var[11] = x
+			case 4:
+				v.bary[2] = x
+			}
+			w := v
+			if hasNaN(&v) != (w != v) {
+				t.Errorf("field %d = %v: hasNaN %v, copy unequal %v", field, x, hasNaN(&v), w != v)
+			}
+		}
+	}
+}

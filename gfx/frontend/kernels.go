@@ -60,16 +60,11 @@ const BBoxBytes = 16
 // corrupt argument block fails instead of walking billions of items.
 const MaxItems = 1 << 24
 
-func putBBox(c *device.CTA, addr uint64, bb *BBox) {
-	c.WriteU32(addr, bb.L)
-	c.WriteU32(addr+4, bb.R)
-	c.WriteU32(addr+8, bb.T)
-	c.WriteU32(addr+12, bb.B)
-}
-
 // ReadBBox reads one box of the front end's BBoxBytes-byte box arrays on the device.
 func ReadBBox(c *device.CTA, addr uint64) BBox {
-	return BBox{c.ReadU32(addr), c.ReadU32(addr + 4), c.ReadU32(addr + 8), c.ReadU32(addr + 12)}
+	var w [4]uint32
+	c.ReadWords(addr, w[:])
+	return BBox{w[0], w[1], w[2], w[3]}
 }
 
 // GridStride runs fn(i) for i < n over every thread of every CTA of the launch.
@@ -133,7 +128,9 @@ func setupKernel(c *device.CTA) error {
 		if compiled {
 			rec = cdoff + 4*ncd
 		}
-		vb := make([]byte, 3*rec) // once per CTA
+		vb := make([]byte, 3*rec)      // once per CTA: the records when not read in place
+		var vr [3][]byte               // the triangle's three records
+		xw := make([]float32, 3*extra) // their extra words, vertex-major
 		var lam [setupSlotCap][3][3]float32
 		var lamp *[setupSlotCap][3][3]float32
 		if extra > 0 {
@@ -143,15 +140,18 @@ func setupKernel(c *device.CTA) error {
 		var bbs [setupSlotCap]BBox
 		var user [MaxClipDistances]userPlane
 		var pb [abi.PrimBytes]byte
+		// The buffers a triangle touches, each reached directly.
+		tris, verts, slotsB, boxes := c.Span(a.Tris), c.Span(a.Verts), c.Span(a.Slots), c.Span(a.SlotBoxes)
+		flat, keep := c.Span(a.FlatSlots), c.Span(a.Keep)
 		GridStride(c, n, func(i uint64) {
 			for k := 0; k < 3; k++ {
-				vi := c.ReadU32(a.Tris + 12*i + 4*uint64(k))
+				vi := tris.ReadU32(12*i + 4*uint64(k))
 				if vi >= a.NumVerts {
 					c.Fail(fmt.Errorf("setup_k: triangle %d: vertex %d out of range (%d vertices)", i, vi, a.NumVerts))
 					return
 				}
-				b := vb[uint64(k)*rec : uint64(k+1)*rec]
-				c.Read(a.Verts+uint64(vi)*rec, b)
+				b := verts.ReadView(uint64(vi)*rec, vb[uint64(k)*rec:uint64(k+1)*rec])
+				vr[k] = b
 				if compiled {
 					getCompiledVertex(b, min(int(a.NVar), abi.NumVaryingPlanes), &v[k])
 				} else {
@@ -160,43 +160,53 @@ func setupKernel(c *device.CTA) error {
 			}
 			for p := uint64(0); p < ncd; p++ {
 				for k := uint64(0); k < 3; k++ {
-					user[p].cd[k] = math.Float32frombits(binary.LittleEndian.Uint32(vb[k*rec+cdoff+4*p:]))
+					user[p].cd[k] = math.Float32frombits(binary.LittleEndian.Uint32(vr[k][cdoff+4*p:]))
+				}
+			}
+			// Every word taken from the records before the first store (the
+			// records may be device memory itself).
+			for o := uint64(0); o < 3; o++ {
+				for k := uint64(0); k < extra; k++ {
+					xw[o*extra+k] = math.Float32frombits(binary.LittleEndian.Uint32(vr[o][xoff+4*k:]))
 				}
 			}
 			var st Stats
 			m := env.setupOne(&v[0], &v[1], &v[2], user[:ncd], &st, &prims, &bbs, lamp)
 			for s := 0; s < m; s++ {
 				slot := i*slots + uint64(s)
-				prims[s].Put(pb[:])
-				c.Write(a.Slots+slot*abi.PrimBytes, pb[:])
-				putBBox(c, a.SlotBoxes+slot*BBoxBytes, &bbs[s])
+				if d := slotsB.WriteView(slot*abi.PrimBytes, abi.PrimBytes); d != nil {
+					prims[s].Put(d)
+				} else {
+					prims[s].Put(pb[:])
+					c.Write(a.Slots+slot*abi.PrimBytes, pb[:])
+				}
+				bb := &bbs[s]
+				boxes.WriteWords(slot*BBoxBytes, []uint32{bb.L, bb.R, bb.T, bb.B})
 			}
 			if a.NFlat > 0 && m > 0 {
 				// The provoking vertex is the input triangle's last.
-				vi := c.ReadU32(a.Tris + 12*i + 8)
+				vi := tris.ReadU32(12*i + 8)
 				src := a.Verts + uint64(vi)*rec + CompiledFlatOffset
 				for s := 0; s < m; s++ {
 					dst := a.FlatSlots + (i*slots+uint64(s))*side
-					for k := uint64(0); k < uint64(a.NFlat); k++ {
-						c.WriteU32(dst+4*k, c.ReadU32(src+4*k))
-					}
+					c.CopyWords(dst, src, int(a.NFlat))
 				}
 			}
 			for s := 0; s < m && extra > 0; s++ {
-				dst := a.FlatSlots + (i*slots+uint64(s))*side + flatReg
+				dst := (i*slots+uint64(s))*side + flatReg
 				for k := uint64(0); k < extra; k++ {
-					var x [3]float32
-					for o := uint64(0); o < 3; o++ {
-						x[o] = math.Float32frombits(binary.LittleEndian.Uint32(vb[o*rec+xoff+4*k:]))
-					}
+					x := [3]float32{xw[k], xw[extra+k], xw[2*extra+k]}
 					for j := 0; j < 3; j++ {
 						l := &lam[s][j]
 						val := float32(float32(l[0]*x[0])+float32(l[1]*x[1])) + float32(l[2]*x[2])
-						c.WriteU32(dst+4*(3*k+uint64(j)), math.Float32bits(val))
+						flat.WriteU32(dst+4*(3*k+uint64(j)), math.Float32bits(val))
 					}
 				}
 			}
-			c.WriteU32(a.Keep+4*i, uint32(m))
+			keep.WriteU32(4*i, uint32(m))
+			if st == (Stats{}) {
+				return // nothing to count (most triangles)
+			}
 			for _, x := range []struct {
 				w int
 				v int
@@ -209,9 +219,10 @@ func setupKernel(c *device.CTA) error {
 	case abi.FEStageScan:
 		single(c, func() {
 			var s uint32
+			offs, keep := c.Span(a.Offsets), c.Span(a.Keep)
 			for i := uint64(0); i < n && c.Err() == nil; i++ {
-				c.WriteU32(a.Offsets+4*i, s)
-				s += c.ReadU32(a.Keep + 4*i)
+				offs.WriteU32(4*i, s)
+				s += keep.ReadU32(4 * i)
 			}
 			c.WriteU32(a.Offsets+4*n, s)
 			if s > abi.MaxPrimsPerPass {
@@ -227,21 +238,20 @@ func setupKernel(c *device.CTA) error {
 		flatReg := uint64(4 * abi.SideFlatWords(int(a.NFlat)))
 		extraBytes := side - flatReg
 		eb := make([]byte, extraBytes) // once per CTA
+		offs, keep, slotsB, prims := c.Span(a.Offsets), c.Span(a.Keep), c.Span(a.Slots), c.Span(a.Prims)
+		slotBoxes, boxes, flatSlots, flat := c.Span(a.SlotBoxes), c.Span(a.Boxes), c.Span(a.FlatSlots), c.Span(a.Flat)
 		GridStride(c, n, func(i uint64) {
-			off := uint64(c.ReadU32(a.Offsets + 4*i))
-			k := uint64(c.ReadU32(a.Keep + 4*i))
+			off := uint64(offs.ReadU32(4 * i))
+			k := uint64(keep.ReadU32(4 * i))
 			for s := uint64(0); s < k; s++ {
 				slot := i*slots + s
-				c.Read(a.Slots+slot*abi.PrimBytes, pb[:])
-				c.Write(a.Prims+(off+s)*abi.PrimBytes, pb[:])
-				bb := ReadBBox(c, a.SlotBoxes+slot*BBoxBytes)
-				putBBox(c, a.Boxes+(off+s)*BBoxBytes, &bb)
-				for k := uint64(0); k < uint64(a.NFlat); k++ {
-					c.WriteU32(a.Flat+(off+s)*side+4*k, c.ReadU32(a.FlatSlots+slot*side+4*k))
-				}
+				c.CopySpan(&prims, (off+s)*abi.PrimBytes, &slotsB, slot*abi.PrimBytes, pb[:])
+				var bb [4]uint32
+				slotBoxes.ReadWords(slot*BBoxBytes, bb[:])
+				boxes.WriteWords((off+s)*BBoxBytes, bb[:])
+				c.CopyWords(a.Flat+(off+s)*side, a.FlatSlots+slot*side, int(a.NFlat))
 				if extraBytes > 0 {
-					c.Read(a.FlatSlots+slot*side+flatReg, eb)
-					c.Write(a.Flat+(off+s)*side+flatReg, eb)
+					c.CopySpan(&flat, (off+s)*side+flatReg, &flatSlots, slot*side+flatReg, eb)
 				}
 			}
 		})
@@ -273,19 +283,27 @@ func binningKernel(c *device.CTA) error {
 	}
 	var one [1]BBox
 	var cnt [1]uint32
+	boxes := c.Span(a.Boxes)
+	readBox := func(i uint64) BBox {
+		var w [4]uint32
+		boxes.ReadWords(i*BBoxBytes, w[:])
+		return BBox{w[0], w[1], w[2], w[3]}
+	}
 	switch a.Stage {
 	case abi.FEStageBCount:
+		counts := c.Span(a.Counts)
 		GridStride(c, prims, func(i uint64) {
-			one[0] = ReadBBox(c, a.Boxes+i*BBoxBytes)
+			one[0] = readBox(i)
 			BCount(g, one[:], cnt[:])
-			c.WriteU32(a.Counts+4*i, cnt[0])
+			counts.WriteU32(4*i, cnt[0])
 		})
 	case abi.FEStageBScan:
 		single(c, func() {
 			var s uint32
+			offs, counts := c.Span(a.Offsets), c.Span(a.Counts)
 			for i := uint64(0); i < prims && c.Err() == nil; i++ {
-				c.WriteU32(a.Offsets+4*i, s)
-				s += c.ReadU32(a.Counts + 4*i)
+				offs.WriteU32(4*i, s)
+				s += counts.ReadU32(4 * i)
 			}
 			c.WriteU32(a.Offsets+4*prims, s)
 			c.WriteU32(a.Counters+4*abi.FECounterKeys, s)
@@ -293,8 +311,9 @@ func binningKernel(c *device.CTA) error {
 	case abi.FEStageBEmit:
 		var off [2]uint32
 		var out []uint32
+		offs, keys := c.Span(a.Offsets), c.Span(a.Keys)
 		GridStride(c, prims, func(i uint64) {
-			one[0] = ReadBBox(c, a.Boxes+i*BBoxBytes)
+			one[0] = readBox(i)
 			BCount(g, one[:], cnt[:])
 			out = out[:0]
 			for range cnt[0] {
@@ -305,9 +324,9 @@ func binningKernel(c *device.CTA) error {
 				c.Fail(err)
 				return
 			}
-			base := uint64(c.ReadU32(a.Offsets + 4*i))
+			base := uint64(offs.ReadU32(4 * i))
 			for k, key := range out {
-				c.WriteU32(a.Keys+4*(base+uint64(k)), key&^(1<<abi.PipePrimBits-1)|uint32(i))
+				keys.WriteU32(4*(base+uint64(k)), key&^(1<<abi.PipePrimBits-1)|uint32(i))
 			}
 		})
 	case abi.FEStageBHist, abi.FEStageBScatter:
@@ -315,9 +334,16 @@ func binningKernel(c *device.CTA) error {
 		if keys > prims*bins {
 			return fmt.Errorf("binning_k: %d keys for %d primitives over %d bins", keys, prims, bins)
 		}
+		threads := uint32(c.Threads)
+		if c.BlockIdx != [3]uint32{} {
+			// The other CTAs read the keys too (the model counts it) and
+			// have nothing to do: no copy of them.
+			c.Touch(a.Keys, int(4*keys))
+			c.ForEachThread(func(int) {})
+			return nil
+		}
 		kb := make([]byte, 4*keys)
 		c.Read(a.Keys, kb)
-		threads := uint32(c.Threads)
 		// Each thread's keys (bin mod threads = tid) in key order, grouped once
 		// instead of every thread scanning all keys: thread t walks
 		// order[start[t]:start[t+1]], the same keys in the same order.
@@ -338,11 +364,15 @@ func binningKernel(c *device.CTA) error {
 				fill[t]++
 			}
 		}
+		// A thread's bins are b = tid + j·threads: its cursors are indexed by
+		// j = b / threads (seen: the cursor has been loaded from Base).
+		owned := (bins + uint64(threads) - 1) / uint64(max(threads, 1))
+		cursor := make([]uint32, owned)
+		seen := make([]bool, owned)
+		base, tbuf, hist := c.Span(a.Base), c.Span(a.TBuf), c.Span(a.Hist)
 		c.ForEachThread(func(tid int) {
-			if c.BlockIdx != [3]uint32{} {
-				return
-			}
-			cursor := make(map[uint32]uint32)
+			clear(cursor)
+			clear(seen)
 			for _, k32 := range order[start[tid]:start[tid+1]] {
 				if c.Err() != nil {
 					break
@@ -354,20 +384,20 @@ func binningKernel(c *device.CTA) error {
 					c.Fail(fmt.Errorf("binning_k: key %d names bin %d of %d", k, b, bins))
 					return
 				}
+				j := b / threads
 				if a.Stage == abi.FEStageBHist {
-					cursor[b]++
+					cursor[j]++
 					continue
 				}
-				cur, ok := cursor[b]
-				if !ok {
-					cur = c.ReadU32(a.Base + 4*uint64(b))
+				if !seen[j] {
+					cursor[j], seen[j] = base.ReadU32(4*uint64(b)), true
 				}
-				c.WriteU32(a.TBuf+bins*abi.BinHeaderBytes+4*uint64(cur), key&(1<<abi.PipePrimBits-1))
-				cursor[b] = cur + 1
+				tbuf.WriteU32(bins*abi.BinHeaderBytes+4*uint64(cursor[j]), key&(1<<abi.PipePrimBits-1))
+				cursor[j]++
 			}
 			if a.Stage == abi.FEStageBHist {
 				for b := uint32(tid); uint64(b) < bins; b += threads {
-					c.WriteU32(a.Hist+4*uint64(b), cursor[b])
+					hist.WriteU32(4*uint64(b), cursor[b/threads])
 				}
 			}
 		})
@@ -375,11 +405,12 @@ func binningKernel(c *device.CTA) error {
 		single(c, func() {
 			var s uint32
 			var hb [abi.BinHeaderBytes]byte
+			hist, base, tbuf := c.Span(a.Hist), c.Span(a.Base), c.Span(a.TBuf)
 			for b := uint64(0); b < bins && c.Err() == nil; b++ {
-				h := c.ReadU32(a.Hist + 4*b)
-				c.WriteU32(a.Base+4*b, s)
+				h := hist.ReadU32(4 * b)
+				base.WriteU32(4*b, s)
 				abi.BinHeader{BinX: uint16(b % uint64(g.Cols)), BinY: uint16(b / uint64(g.Cols)), PidsOffset: s, PidsCount: h}.Put(hb[:])
-				c.Write(a.TBuf+b*abi.BinHeaderBytes, hb[:])
+				tbuf.Write(b*abi.BinHeaderBytes, hb[:])
 				s += h
 			}
 		})

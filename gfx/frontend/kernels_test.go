@@ -20,9 +20,12 @@ type kernelRig struct {
 	entry map[string]uint64
 }
 
-func newKernelRig(t testing.TB) *kernelRig {
+func newKernelRig(t testing.TB) *kernelRig { return newKernelRigSize(t, 1<<22) }
+
+// newKernelRigSize is newKernelRig with size bytes of device memory.
+func newKernelRigSize(t testing.TB, size uint64) *kernelRig {
 	t.Helper()
-	m := mem.NewDevice(0x1000_0000, 1<<22)
+	m := mem.NewDevice(0x1000_0000, size)
 	lib := device.NewLibrary()
 	if err := RegisterKernels(lib); err != nil {
 		t.Fatal(err)
@@ -57,7 +60,10 @@ func newKernelRig(t testing.TB) *kernelRig {
 }
 
 // launch runs kernel name over a 2-CTA grid of 4 threads with args at addr.
-func (r *kernelRig) launch(name string, args uint64) error {
+func (r *kernelRig) launch(name string, args uint64) error { return r.launchGrid(name, args, 2) }
+
+// launchGrid runs kernel name over a grid of ctas 4-thread CTAs.
+func (r *kernelRig) launchGrid(name string, args uint64, ctas uint32) error {
 	pc := r.entry[name]
 	for _, w := range []struct {
 		a abi.DCR
@@ -67,7 +73,7 @@ func (r *kernelRig) launch(name string, args uint64) error {
 		{abi.DCRKernelEntry0, uint32(pc)}, {abi.DCRKernelEntry1, 0},
 		{abi.DCRStartupArg0, uint32(args)}, {abi.DCRStartupArg1, uint32(args >> 32)},
 		{abi.DCRBlockDimX, 4}, {abi.DCRBlockDimY, 1}, {abi.DCRBlockDimZ, 1},
-		{abi.DCRGridDimX, 2}, {abi.DCRGridDimY, 1}, {abi.DCRGridDimZ, 1}, {abi.DCRLMemSize, 0}, {abi.DCRBlockSize, 4},
+		{abi.DCRGridDimX, ctas}, {abi.DCRGridDimY, 1}, {abi.DCRGridDimZ, 1}, {abi.DCRLMemSize, 0}, {abi.DCRBlockSize, 4},
 		{abi.DCRWarpStepX, 0}, {abi.DCRWarpStepY, 0}, {abi.DCRWarpStepZ, 0},
 		{abi.DCRClusterDimX, 1}, {abi.DCRClusterDimY, 1}, {abi.DCRClusterDimZ, 1},
 	} {

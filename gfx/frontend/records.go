@@ -50,9 +50,13 @@ func PutCompiledVertex(b []byte, v *Vertex) {
 }
 
 func getCompiledVertex(b []byte, n int, v *Vertex) {
-	g := func(i int) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:])) }
-	*v = Vertex{Pos: [4]float32{g(0), g(1), g(2), g(3)}, NVar: n}
-	for i := 0; i < n; i++ {
-		v.Var[i] = g(4 + i)
+	w := b[:4*(4+n)] // one bounds check for the words read
+	for i := range v.Pos {
+		v.Pos[i] = math.Float32frombits(binary.LittleEndian.Uint32(w[4*i:]))
 	}
+	for i := range n {
+		v.Var[i] = math.Float32frombits(binary.LittleEndian.Uint32(w[16+4*i:]))
+	}
+	clear(v.Var[n:])
+	v.Color, v.TexCoord, v.bary, v.NVar = [4]float32{}, [2]float32{}, [3]float32{}, n
 }

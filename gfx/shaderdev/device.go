@@ -57,14 +57,19 @@ func (d *Device) buffer(n int) (*runtime.Buffer, error) {
 	n = max(n, 4)
 	i := d.next
 	d.next++
-	if i < len(d.pool) && d.pool[i].Size() >= uint64(n) {
+	if i < len(d.pool) && d.pool[i] != nil && d.pool[i].Size() >= uint64(n) {
 		return d.pool[i], nil
 	}
 	if i < len(d.pool) {
-		if err := d.pool[i].Free(); err != nil {
-			return nil, err
+		if old := d.pool[i]; old != nil {
+			// Emptied before the new allocation: a failed one leaves no
+			// freed buffer behind for the next draw to reuse.
+			d.pool[i] = nil
+			if err := old.Free(); err != nil {
+				return nil, err
+			}
+			n = max(n, int(old.Size())*2)
 		}
-		n = max(n, int(d.pool[i].Size())*2)
 	} else {
 		d.pool = append(d.pool, nil)
 	}
@@ -74,6 +79,21 @@ func (d *Device) buffer(n int) (*runtime.Buffer, error) {
 	}
 	d.pool[i] = b
 	return b, nil
+}
+
+// release frees the pooled buffers from slot i on (the next draw's buffers
+// from i on are allocated afresh) and makes i the draw's next slot.
+func (d *Device) release(i int) error {
+	for k := i; k < len(d.pool); k++ {
+		if b := d.pool[k]; b != nil {
+			d.pool[k] = nil
+			if err := b.Free(); err != nil {
+				return err
+			}
+		}
+	}
+	d.next = i
+	return nil
 }
 
 // Open opens the device with the front-end and MSAA resolve kernels and every

@@ -18,7 +18,11 @@
 //
 // Device.Draw runs as named phases of one drawState: validate, load (the
 // program's modules), routeUnits, upload, frontEnd, fragment, submitUploads,
-// record (the runtime draw's steps), run and collect (the counters).
+// record (the runtime draw's steps), run and collect (the counters). The
+// front end runs in passes of at most PassTriangles triangles (the 16-bit
+// pid); the vertex stage runs once over the whole draw before them, or, when
+// the whole draw's vertex records do not fit device memory, per pass over
+// that pass's vertices (a non-instanced draw streams).
 //
 // What runs where on the device fragment path (vortexpipe-driver.md §2.3.3, §3.6,
 // §3.7, §3.4.1). Every route stays on the device; session.DrawStats.Route names the

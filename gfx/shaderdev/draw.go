@@ -127,7 +127,10 @@ type drawState struct {
 	clipMask          uint8
 	twoMask           uint64
 	passTris, passes  int
-	fe                feBuffers
+	// stream: the vertex stage and expand_k run per pass over the pass's
+	// vertices (the whole draw's records did not fit; see frontEnd).
+	stream bool
+	fe     feBuffers
 
 	// fragment
 	fsArgs   []byte

@@ -2,8 +2,10 @@ package shaderdev
 
 import (
 	"encoding/binary"
+	"errors"
 
 	"vortexgfx/abi"
+	"vortexgfx/device/mem"
 	"vortexgfx/gfx/frontend"
 	"vortexgfx/runtime"
 )
@@ -12,33 +14,62 @@ import (
 // setup records), uploads the triangle list and the front end's buffers and
 // splits the draw into passes: a pass is at most PassTriangles triangles
 // (fewer when user clip distances add slots), so its visible primitives
-// (SlotsPerTriangle per triangle at worst) always fit the 16-bit pid.
-// spec: vortexpipe §3.2, §3.8
+// (SlotsPerTriangle per triangle at worst) always fit the 16-bit pid. The
+// records are the whole draw's, the vertex stage running once before the
+// passes; when they do not fit device memory, a non-instanced draw streams
+// instead: each pass runs the vertex stage and expand_k over its own
+// vertices into pass-sized records (drawState.stream). spec: vortexpipe
+// §3.2, §3.8
 func (s *drawState) frontEnd() error {
-	d, p := s.d, s.p
+	s.clipMask = s.p.ClipMask(s.dr.ClipDistances)
 	var err error
-	if s.recs, err = d.buffer(s.total * p.prog.VS.OutputWords * 4); err != nil {
+	if s.twoMask, err = s.p.twoSideMask(s.dr.TwoSide); err != nil {
 		return err
 	}
-	s.clipMask = p.ClipMask(s.dr.ClipDistances)
-	if s.twoMask, err = p.twoSideMask(s.dr.TwoSide); err != nil {
+	s.passTris = min(s.nt, abi.MaxPrimsPerPass/frontend.SlotsPerTriangle(s.clipMask))
+	s.passes = (s.nt + s.passTris - 1) / s.passTris
+	first := s.d.next // the pool slot of the first record buffer
+	n := s.total
+	err = s.frontEndBuffers(n)
+	if err != nil && errors.Is(err, mem.ErrOutOfMemory) && s.passes > 1 && s.inst == 1 {
+		// Nothing is queued on the slots the attempt took: empty them
+		// (and the later ones, which only earlier draws used) so that
+		// the pass-sized buffers reach the memory the attempt held.
+		if err := s.d.release(first); err != nil {
+			return err
+		}
+		n, s.stream = 3*s.passTris, true
+		err = s.frontEndBuffers(n)
+	}
+	if err != nil {
 		return err
 	}
-	if s.verts, err = d.buffer(s.total * p.recordBytesClip(s.clipMask)); err != nil {
-		return err
-	}
-	tris := make([]byte, 4*s.total)
-	for i := range s.total {
+	tris := make([]byte, 4*n)
+	for i := range n {
 		binary.LittleEndian.PutUint32(tris[4*i:], uint32(i))
 	}
-	if s.tris, err = s.put(tris); err != nil {
+	s.up.Write(s.tris, 0, tris)
+	s.up.Write(s.fe.counters, 0, make([]byte, 4*abi.FECounterWords*s.passes))
+	return nil
+}
+
+// frontEndBuffers allocates the records of n vertices, the triangle list
+// over them and the front end's buffers; it queues no upload.
+func (s *drawState) frontEndBuffers(n int) error {
+	d, p := s.d, s.p
+	var err error
+	if s.recs, err = d.buffer(n * p.prog.VS.OutputWords * 4); err != nil {
+		return err
+	}
+	if s.verts, err = d.buffer(n * p.recordBytesClip(s.clipMask)); err != nil {
+		return err
+	}
+	if s.tris, err = d.buffer(4 * n); err != nil {
 		return err
 	}
 	near, far := s.dr.depthRange()
-	s.passTris = min(s.nt, abi.MaxPrimsPerPass/frontend.SlotsPerTriangle(s.clipMask))
-	s.passes = (s.nt + s.passTris - 1) / s.passTris
-	s.fe, err = d.frontEndArgs(s.verts.Addr(), uint32(s.total), s.tris.Addr(), s.passTris, s.passes, near, far, s.dr.Cull,
-		uint32(p.NVar()), uint32(p.NFlat()), s.clipMask, s.up)
+	s.fe, err = d.frontEndArgs(s.verts.Addr(), uint32(n), s.tris.Addr(), s.passTris, s.passes, near, far, s.dr.Cull,
+		uint32(p.NVar()), uint32(p.NFlat()), s.clipMask)
 	if err != nil {
 		return err
 	}
@@ -58,10 +89,10 @@ type feBuffers struct {
 
 // frontEndArgs allocates the front end's buffers for nt triangles over the
 // expand_k records at verts (worst-case sized, as draw3d's device replay:
-// the exact counts exist only on the device), queues the counter reset and
-// returns the argument block. spec: rasterizer §3.1; vortexpipe §3.2
+// the exact counts exist only on the device) and returns the argument
+// block; the caller queues the counter reset. spec: rasterizer §3.1; vortexpipe §3.2
 func (d *Device) frontEndArgs(verts uint64, nverts uint32, tris uint64, nt, passes int, near, far float32, cull frontend.CullMode,
-	nvar, nflat uint32, clipMask uint8, up *runtime.Batch) (feBuffers, error) {
+	nvar, nflat uint32, clipMask uint8) (feBuffers, error) {
 	g, err := frontend.NewBinGrid(d.w, d.h, d.binLog)
 	if err != nil {
 		return feBuffers{}, err
@@ -94,6 +125,5 @@ func (d *Device) frontEndArgs(verts uint64, nverts uint32, tris uint64, nt, pass
 		Counts: b[8].Addr(), Keys: b[9].Addr(), Hist: b[10].Addr(), Base: b[11].Addr(), TBuf: b[12].Addr(), NVar: nvar,
 		NFlat: nflat, FlatSlots: b[13].Addr(), Flat: b[14].Addr(),
 	}
-	up.Write(b[6], 0, make([]byte, 4*abi.FECounterWords*passes))
 	return feBuffers{args: a, frag: b[7], counters: b[6], bins: bins}, nil
 }

@@ -3,6 +3,7 @@ package shaderdev
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"vortexgfx/abi"
 	"vortexgfx/gfx/frontend"
@@ -107,7 +108,12 @@ func (s *drawState) record() error {
 		return runtime.LaunchParams{NDim: 1, Grid: [3]uint32{ds.Grid, 1, 1}, Block: [3]uint32{ds.Block, 1, 1}, Args: a}
 	}
 	m := s.mods
-	s.steps = []runtime.DrawStep{runtime.LaunchStep(m.vsK, lp(vsArgs)), runtime.LaunchStep(m.expandK, lp(exArgs))}
+	vertexStage := func() {
+		s.steps = append(s.steps, runtime.LaunchStep(m.vsK, lp(vsArgs)), runtime.LaunchStep(m.expandK, lp(exArgs)))
+	}
+	if !s.stream {
+		vertexStage()
+	}
 	fa := s.fe.args
 	rt := rasterTargets{w: d.w, h: d.h, tile: fa.TBuf, tileCount: s.fe.bins, prim: fa.Prims,
 		fragArgs: s.fsBuf.Addr(), fragEntry: m.fsK.Entry()}
@@ -121,6 +127,22 @@ func (s *drawState) record() error {
 		// orders it after the previous kick) with its own counters.
 		first := pass * s.passTris
 		fa.Tris, fa.NumTris = s.tris.Addr()+12*uint64(first), uint32(min(s.passTris, s.nt-first))
+		if s.stream {
+			// The pass's vertices 3·first.. into the pass-sized records: the
+			// index buffer from there, or (non-indexed) the vertex ids
+			// from there through the base vertex.
+			v0, nv := 3*uint64(first), 3*uint64(fa.NumTris)
+			vsArgs, exArgs = slices.Clone(vsArgs), slices.Clone(exArgs) // a launch keeps its block
+			if s.indices != 0 {
+				binary.LittleEndian.PutUint64(vsArgs[8*abi.ArgVSIndexBuffer:], s.indices+4*v0)
+			} else {
+				binary.LittleEndian.PutUint64(vsArgs[8*abi.ArgVSBaseVertex:], uint64(uint32(dr.BaseVertex+int32(v0))))
+			}
+			binary.LittleEndian.PutUint64(vsArgs[8*abi.ArgVSCount:], nv)
+			binary.LittleEndian.PutUint64(exArgs[8*2:], nv)
+			vertexStage()
+			fa.Tris, fa.NumVerts = s.tris.Addr(), uint32(nv)
+		}
 		fa.Counters = counters + uint64(pass)*4*abi.FECounterWords
 		for _, stage := range []uint64{abi.FEStageSetup, abi.FEStageScan, abi.FEStageEmit, abi.FEStageBCount, abi.FEStageBScan, abi.FEStageBEmit, abi.FEStageBHist, abi.FEStageBBase, abi.FEStageBScatter} {
 			fa.Stage = stage

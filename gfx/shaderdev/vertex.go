@@ -195,6 +195,12 @@ func (sp *Program) vsKernelOn(c *device.CTA, env *devEnv) error {
 	}
 	ow := uint64(sp.prog.VS.OutputWords)
 	stride := uint64(c.GridDim[0]) * uint64(c.BlockDim[0])
+	// The buffers every vertex touches, each reached directly.
+	outS, indexS := c.Span(out), c.Span(index)
+	var attrS [abi.VSAttribTableLocs]device.Span
+	for i := range sp.attrs {
+		attrS[i] = c.Span(s.table[i][0])
+	}
 	for w := 0; w < c.Warps() && c.Err() == nil; w++ {
 		lanes := min(ww, c.Threads-w*ww)
 		for pass := uint64(0); c.Err() == nil; pass += stride {
@@ -212,7 +218,7 @@ func (sp *Program) vsKernelOn(c *device.CTA, env *devEnv) error {
 				}
 				idx := uint32(vtx)
 				if index != 0 {
-					idx = c.ReadU32(index + 4*vtx)
+					idx = indexS.ReadU32(4 * vtx)
 				}
 				vertexID := int32(idx) + baseVert
 				if sp.vid >= 0 {
@@ -227,8 +233,7 @@ func (sp *Program) vsKernelOn(c *device.CTA, env *devEnv) error {
 					if t[2] != 0 {
 						elem = baseInst + inst/t[2]
 					}
-					ab := s.ab[:4*slot.Words]
-					c.Read(t[0]+elem*t[1], ab)
+					ab := attrS[a].ReadView(elem*t[1], s.ab[:4*slot.Words])
 					for k := 0; k < slot.Words; k++ {
 						s.m.Input(slot.Word + k)[l] = binary.LittleEndian.Uint32(ab[4*k:])
 					}
@@ -247,10 +252,18 @@ func (sp *Program) vsKernelOn(c *device.CTA, env *devEnv) error {
 				if present>>l&1 == 0 {
 					continue
 				}
-				for k := 0; k < int(ow); k++ {
-					binary.LittleEndian.PutUint32(s.ob[4*k:], s.m.Output(k)[l])
+				off := s.vraw[l] * ow * 4
+				ob := outS.WriteView(off, len(s.ob)) // the record in place
+				inPlace := ob != nil
+				if !inPlace {
+					ob = s.ob
 				}
-				c.Write(out+s.vraw[l]*ow*4, s.ob)
+				for k := 0; k < int(ow); k++ {
+					binary.LittleEndian.PutUint32(ob[4*k:], s.m.Output(k)[l])
+				}
+				if !inPlace {
+					c.Write(out+off, ob)
+				}
 			}
 		}
 	}
@@ -297,12 +310,13 @@ func (sp *Program) expandKernel(c *device.CTA) error {
 	if cv+4 > int(ow) {
 		return fmt.Errorf("%s: gl_ClipVertex at word %d of %d", sp.expandName(), cv, ow)
 	}
-	in := make([]byte, 4*ow) // once per CTA
+	inBuf := make([]byte, 4*ow) // once per CTA: the VS record when not read in place
 	rec := uint64(sp.recordBytesClip(mask))
 	cdoff := sp.recordBytes()
 	out := make([]byte, rec)
+	recS, vertS := c.Span(recs), c.Span(verts)
 	frontend.GridStride(c, count, func(i uint64) {
-		c.Read(recs+i*ow*4, in)
+		in := recS.ReadView(i*ow*4, inBuf)
 		copy(out[:16], in[:16])
 		for p, w := range sp.planes {
 			o := 16 + 4*p // a plane, or a word past the flat words
@@ -352,7 +366,7 @@ func (sp *Program) expandKernel(c *device.CTA) error {
 			}
 			o += 4
 		}
-		c.Write(verts+i*rec, out)
+		vertS.Write(i*rec, out)
 	})
 	return c.Err()
 }
