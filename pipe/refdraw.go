@@ -310,19 +310,26 @@ func refVertexInput(st *BoundState, ve *VertexElements, l *linked, nverts, baseI
 			vb := st.VBufs[e.BufferIndex]
 			size := elementBytes(e.Format)
 			cw := min(4, b.slot.Words-4*c)
-			for v := 0; v < n; v++ {
-				elem := v
-				if inst {
-					elem = baseInst + v/int(e.InstanceDivisor)
-				}
-				off := int64(vb.Offset) + int64(e.SrcOffset) + int64(elem)*int64(vb.Stride)
-				clear(raw[:])
-				if err := vb.Buffer.Read(int(off), raw[:size]); err != nil {
+			err := vb.Buffer.readHost(func(data []byte) {
+				for v := 0; v < n; v++ {
+					elem := v
+					if inst {
+						elem = baseInst + v/int(e.InstanceDivisor)
+					}
+					off := int64(vb.Offset) + int64(e.SrcOffset) + int64(elem)*int64(vb.Stride)
+					// An element not wholly inside the buffer reads as zero
+					// (robust buffer access), as Resource.Read refuses it.
 					clear(raw[:])
+					if off >= 0 && off+int64(size) <= int64(len(data)) {
+						copy(raw[:size], data[off:])
+					}
+					vals := elementWords(e.Format, raw[:size], b.slot.Type)
+					o := v*stride + b.slot.Word + base + 4*c
+					copy(dst[o:o+cw], vals[:cw])
 				}
-				vals := elementWords(e.Format, raw[:size], b.slot.Type)
-				o := v*stride + b.slot.Word + base + 4*c
-				copy(dst[o:o+cw], vals[:cw])
+			})
+			if err != nil {
+				return in, fmt.Errorf("attribute %s: vertex buffer %d: %w", b.slot.Name, e.BufferIndex, err)
 			}
 		}
 	}

@@ -120,6 +120,23 @@ func (r *Resource) Read(off int, p []byte) error {
 	return nil
 }
 
+// readHost calls fn with the resource's host bytes, current (read back from
+// the device first when it holds newer ones) and read-locked for the call: one
+// sync and one lock for a whole vertex stream instead of one per element. fn
+// must not keep or modify the slice.
+func (r *Resource) readHost(fn func(data []byte)) error {
+	if err := r.screen.syncHost(r); err != nil {
+		return fmt.Errorf("pipe: read resource %d: %w", r.id, err)
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if r.destroyed {
+		return fmt.Errorf("pipe: read resource %d: %w", r.id, ErrDestroyed)
+	}
+	fn(r.data)
+	return nil
+}
+
 // textureBytes is the backing size of a texture: every level of every layer,
 // levels packed contiguously after each other.
 func textureBytes(d TextureDesc) (int, error) {
