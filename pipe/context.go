@@ -132,7 +132,9 @@ type Context struct {
 	cond        *RenderCondition
 	// refConf configures reference-renderer draws (SetReferenceConfig).
 	refConf ReferenceConfig
-	stats   Stats
+	// refTgt is the reference renderer's target kept between draws.
+	refTgt refTargetCache
+	stats  Stats
 	// device counters: the last device draw's, and CP cycles of all of them
 	devStats session.DrawStats
 	cpCycles uint64

@@ -6,7 +6,6 @@ import (
 	"math"
 	"runtime"
 
-	"vortexgfx/gl/format"
 	"vortexgfx/gl/sampler"
 	"vortexgfx/ref"
 	"vortexgfx/ref/program"
@@ -471,56 +470,6 @@ func (c *Context) drawReference(st *BoundState, l *linked, info *DrawInfo, d Dir
 		return err
 	}
 	return c.storeTarget(&st.FB, t)
-}
-
-// refTarget loads the framebuffer's attachments into a ref target.
-func (c *Context) refTarget(fb *Framebuffer) (*ref.Target, error) {
-	var cf []format.Format
-	for _, s := range fb.Cbufs {
-		if s == nil {
-			cf = append(cf, format.RGBA8)
-			continue
-		}
-		cf = append(cf, s.Fmt())
-	}
-	zf := format.Invalid
-	if fb.Zsbuf != nil {
-		zf = fb.Zsbuf.Fmt()
-	}
-	t, err := ref.NewTarget(fb.Width, fb.Height, cf, zf)
-	if err != nil {
-		return nil, err
-	}
-	for i, s := range fb.Cbufs {
-		if s != nil {
-			if err := surfaceIO(s, fb, t.Color[i].Data, false); err != nil {
-				return nil, fmt.Errorf("cbuf %d: %w", i, err)
-			}
-		}
-	}
-	if fb.Zsbuf != nil {
-		if err := surfaceIO(fb.Zsbuf, fb, t.DepthStencil.Data, false); err != nil {
-			return nil, fmt.Errorf("zsbuf: %w", err)
-		}
-	}
-	return t, nil
-}
-
-// storeTarget writes a ref target back into the framebuffer's attachments.
-func (c *Context) storeTarget(fb *Framebuffer, t *ref.Target) error {
-	for i, s := range fb.Cbufs {
-		if s != nil {
-			if err := surfaceIO(s, fb, t.Color[i].Data, true); err != nil {
-				return fmt.Errorf("cbuf %d: %w", i, err)
-			}
-		}
-	}
-	if fb.Zsbuf != nil {
-		if err := surfaceIO(fb.Zsbuf, fb, t.DepthStencil.Data, true); err != nil {
-			return fmt.Errorf("zsbuf: %w", err)
-		}
-	}
-	return nil
 }
 
 // surfaceIO copies the framebuffer area of s to (store false) or from (store

@@ -1,0 +1,84 @@
+package pipe
+
+import (
+	"image/color"
+	"testing"
+
+	"vortexgfx/gl/compare"
+)
+
+// TestRefTargetKeptOnlyWhileCurrent: a context keeps its reference target
+// between draws, so every way the attachments can change between two draws
+// must be seen by the second: a host write of the colour resource, a clear of
+// the depth, another context clearing the same resources. Each step's image is
+// compared with what GL defines.
+func TestRefTargetKeptOnlyWhileCurrent(t *testing.T) {
+	e := newDrawEnv(t, Options{ForceReference: true}, true)
+	e.program(t, testVS, testFS)
+	dsa, err := e.c.CreateDSAState(DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: compare.Less})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.c.BindDSAState(dsa)
+	red, green := [4]float32{1, 0, 0, 1}, [4]float32{0, 1, 0, 1}
+	if err := e.c.Clear(ClearColor|ClearDepth, [4]float32{0, 0, 1, 1}, 1, 0); err != nil {
+		t.Fatal(err)
+	}
+	// A red quad over the left half at depth 0 (window 0.5).
+	draw := func(c [4]float32, z float32, x0, x1 float32) {
+		t.Helper()
+		e.posCol(t, quadVerts(z, c, x0, -1, x1, 1)...)
+		if err := e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Count: 4}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	at := func(x, y int) color.NRGBA { t.Helper(); return e.image(t).NRGBAAt(x, y) }
+	draw(red, 0, -1, 0)
+	if got := at(4, 16); got != (color.NRGBA{255, 0, 0, 255}) {
+		t.Fatalf("first draw: %v at (4, 16)", got)
+	}
+
+	// 1. The host overwrites the colour attachment: a draw elsewhere must keep
+	// the written bytes, not the target's copy of the first draw.
+	grey := make([]byte, 4*e.w*e.h)
+	for i := range grey {
+		grey[i] = 0x40
+	}
+	if err := e.rt.Write(0, grey); err != nil {
+		t.Fatal(err)
+	}
+	draw(green, 0, 0.5, 1)
+	if got := at(4, 16); got != (color.NRGBA{0x40, 0x40, 0x40, 0x40}) {
+		t.Errorf("after a host write: %v at (4, 16), want the written grey", got)
+	}
+
+	// 2. A green quad behind the red one fails the depth test...
+	draw(green, 0.5, -1, 0)
+	if got := at(4, 16); got != (color.NRGBA{0x40, 0x40, 0x40, 0x40}) {
+		t.Errorf("behind the first quad: %v at (4, 16), want it hidden", got)
+	}
+	// ...until the depth is cleared.
+	if err := e.c.Clear(ClearDepth, [4]float32{}, 1, 0); err != nil {
+		t.Fatal(err)
+	}
+	draw(green, 0.5, -1, 0)
+	if got := at(4, 16); got != (color.NRGBA{0, 255, 0, 255}) {
+		t.Errorf("after a depth clear: %v at (4, 16), want green", got)
+	}
+
+	// 3. Another context draws into the same resources in between.
+	o := e.s.NewContext(ContextOptions{})
+	if err := o.SetFramebufferState(e.c.Bound().FB); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Clear(ClearColor|ClearDepth, [4]float32{1, 1, 1, 1}, 1, 0); err != nil {
+		t.Fatal(err)
+	}
+	draw(red, 0.9, 0.5, 1)
+	if got := at(4, 16); got != (color.NRGBA{255, 255, 255, 255}) {
+		t.Errorf("after another context's clear: %v at (4, 16), want white", got)
+	}
+	if got := at(28, 16); got != (color.NRGBA{255, 0, 0, 255}) {
+		t.Errorf("after another context's clear: %v at (28, 16), want the red quad (the depth was cleared)", got)
+	}
+}
