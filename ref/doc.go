@@ -133,7 +133,10 @@
 // interleaved 16-row bands, one set per goroutine, each walking every
 // primitive in submission order, so every pixel sees the same fragment
 // sequence and the output is bit-identical to the serial path; fragment
-// shaders with scratch implement FragmentCloner.
+// shaders with scratch implement FragmentCloner. A vertex shader that
+// implements VertexCloner has the draw's vertices shaded (and their window
+// positions computed) in contiguous runs of whole 64-vertex batches, one
+// run per worker, each batch holding the vertices it holds serially.
 // Each vertex's window position is computed once per instance; a triangle
 // whose three vertices are inside the clip volume is set up from those,
 // and a worker skips it before setup when it cannot reach its bands. A

@@ -76,12 +76,20 @@ type drawer struct {
 	fastOps bool
 	// noHelpers: helper lanes are not interpolated (FragmentHelperFree)
 	noHelpers bool
+	// outRT: the render targets whose colour outputs the per-fragment
+	// operations read (the attachments), cleared per quad; outSrc1: the
+	// dual-source colour is read (a blend factor uses it)
+	outRT   int
+	outSrc1 bool
 
-	clip   clipper
-	rect   [4]int // x0, y0, x1, y1 (exclusive): target ∩ scissor
-	primID int32
-	zoff   float64 // depth bias of the triangle being rasterized
-	fs     FragmentShader
+	clip clipper
+	// clipScratch: one clipper per concurrent vertex shader, for the
+	// window positions of its vertices (vertexStage)
+	clipScratch []clipper
+	rect        [4]int // x0, y0, x1, y1 (exclusive): target ∩ scissor
+	primID      int32
+	zoff        float64 // depth bias of the triangle being rasterized
+	fs          FragmentShader
 	// band and bands select the quad rows this drawer rasterizes: those in
 	// bands of bandRows rows whose index modulo bands is band.
 	band, bands int
@@ -221,6 +229,12 @@ func newDrawer(ctx context.Context, t *Target, s *State, in VertexInput, p DrawP
 		}
 	}
 	d.fastOps = fastFragmentOps(t, s)
+	d.outRT = len(t.Color)
+	for i := range t.Color {
+		if b := s.Blend[i]; b.Enable && b.fn().UsesSrc1() {
+			d.outSrc1 = true
+		}
+	}
 	if h, ok := s.Fragment.(FragmentHelperFree); ok && h.HelpersUnused() {
 		d.noHelpers = true
 	}
@@ -437,64 +451,33 @@ func (d *drawer) run(in VertexInput, p DrawParams, elems []int64) error {
 	d.pos, d.vary, d.psize, d.cdist = bf.pos, bf.vary, bf.psize, bf.cdist
 	instances := max(p.Instances, 1)
 	var ws []*drawer
-	aw := in.Words + in.InstanceWords
-	b := &VertexBatch{
-		VertexID: make([]int32, vertexBatch), InstanceID: make([]int32, vertexBatch),
-		AttribWords: aw, Attribs: make([]uint32, vertexBatch*aw), Layout: d.layout,
-		Position: make([][4]float32, vertexBatch), Varyings: make([]uint32, vertexBatch*d.vw),
-		PointSize: make([]float32, vertexBatch), ClipDist: make([]float32, vertexBatch*d.layout.ClipDistances),
+	workers := min(max(d.s.Workers, 1), maxWorkers)
+	// The cache pays when vertices are shared between triangles (indexed
+	// lists, strips, fans, quads) or when workers skip triangles by band.
+	if !d.s.RasterizerDiscard && p.Topology >= Triangles && (p.Topology != Triangles || len(slot) > n || workers > 1) {
+		bf.wv = grow(bf.wv, n)
+		d.wv = bf.wv // shared by the workers
+	}
+	vs := newVertexStage(d, in, n, workers)
+	if len(vs.shaders) > 1 && d.wv != nil {
+		d.clipScratch = make([]clipper, len(vs.shaders))
+		for j := range d.clipScratch {
+			d.clipScratch[j].init(d)
+		}
 	}
 	for inst := range instances {
 		ii := p.BaseInstance + inst
 		if in.InstanceWords > 0 && (ii+1)*in.InstanceWords > len(in.InstanceData) {
 			return fmt.Errorf("%w: instance %d outside the instance data (%d words of %d per instance)", ErrBadDraw, ii, len(in.InstanceData), in.InstanceWords)
 		}
-		for start := 0; start < n; start += vertexBatch {
-			if err := d.ctx.Err(); err != nil {
-				return err
-			}
-			cnt := min(vertexBatch, n-start)
-			b.N = cnt
-			clear(b.Varyings)
-			clear(b.ClipDist)
-			for v := range cnt {
-				id := ids[start+v]
-				b.VertexID[v], b.InstanceID[v] = int32(id), int32(inst)
-				a := b.Attribs[v*aw : (v+1)*aw]
-				copy(a, in.Data[id*int64(in.Words):(id+1)*int64(in.Words)])
-				copy(a[in.Words:], in.InstanceData[ii*in.InstanceWords:(ii+1)*in.InstanceWords])
-				b.Position[v] = [4]float32{0, 0, 0, 1}
-				b.PointSize[v] = d.s.PointSize
-			}
-			if err := d.s.Vertex.ShadeVertices(b, d.tex); err != nil {
-				return fmt.Errorf("ref: vertex shader, instance %d: %w", inst, err)
-			}
-			copy(d.pos[start:], b.Position[:cnt])
-			copy(d.vary[start*d.vw:], b.Varyings[:cnt*d.vw])
-			copy(d.psize[start:], b.PointSize[:cnt])
-			cd := d.layout.ClipDistances
-			copy(d.cdist[start*cd:], b.ClipDist[:cnt*cd])
-			if !d.layout.PointSize {
-				for v := range cnt {
-					d.psize[start+v] = d.s.PointSize
-				}
-			}
+		if err := vs.shade(d, in, ids, inst, ii); err != nil {
+			return err
 		}
 		if d.s.RasterizerDiscard {
 			continue
 		}
 		if ws == nil {
-			// The cache pays when vertices are shared between
-			// triangles (indexed lists, strips, fans, quads) or when
-			// workers skip triangles by band.
-			if p.Topology >= Triangles && (p.Topology != Triangles || len(slot) > n || d.s.Workers > 1) {
-				bf.wv = grow(bf.wv, n)
-				d.wv = bf.wv // shared by the workers
-			}
-			ws = d.workers(d.ctx, min(max(d.s.Workers, 1), maxWorkers))
-		}
-		if d.wv != nil {
-			d.windowVerts()
+			ws = d.workers(d.ctx, workers)
 		}
 		if err := d.shade(ws, p.Topology, slot); err != nil {
 			return err

@@ -82,15 +82,19 @@ type winPos struct {
 	z, iw  float64
 }
 
-// windowVerts fills d.wv for the current instance's post-VS vertices, with
-// the same load, clip test and projection the triangle path uses, so a
-// triangle of three cached vertices is unclipped and set up exactly as
-// from its clipped polygon.
-func (d *drawer) windowVerts() {
-	st := d.clip.stride
-	buf := d.clip.buf[0][:st]
+// windowVerts fills d.wv[lo:hi] for the current instance's post-VS
+// vertices, with the same load, clip test and projection the triangle path
+// uses, so a triangle of three cached vertices is unclipped and set up
+// exactly as from its clipped polygon.
+func (d *drawer) windowVerts(lo, hi int) { d.windowVertsWith(&d.clip, lo, hi) }
+
+// windowVertsWith is windowVerts using clipper c's scratch (each
+// concurrent caller has its own).
+func (d *drawer) windowVertsWith(c *clipper, lo, hi int) {
+	st := c.stride
+	buf := c.buf[0][:st]
 	cd := d.layout.ClipDistances
-	for s := range d.wv {
+	for s := lo; s < hi; s++ {
 		d.wv[s] = winPos{fy: noY}
 		if !d.finiteSlot(int32(s)) {
 			continue
@@ -101,7 +105,7 @@ func (d *drawer) windowVerts() {
 		for k, v := range d.cdist[s*cd : (s+1)*cd] {
 			buf[4+d.vw+k] = float64(v)
 		}
-		if !d.clip.inside(buf) || !(buf[3] > 0) {
+		if !c.inside(buf) || !(buf[3] > 0) {
 			continue
 		}
 		w := d.toWindow(buf)
@@ -630,8 +634,10 @@ func (d *drawer) emitQuad(qx, qy int, mask uint8, bary *[4][3]float64, v [3]*wve
 	} else {
 		q.PointCoord = [4][2]float32{}
 	}
-	q.Color = [MaxRenderTargets][4][4]uint32{}
-	q.Color1 = [4][4]uint32{}
+	clear(q.Color[:d.outRT])
+	if d.outSrc1 {
+		q.Color1 = [4][4]uint32{}
+	}
 	q.DepthWritten = false
 	q.Live = 0xF
 	d.qmask[d.nq] = mask

@@ -55,6 +55,19 @@ type VertexShader interface {
 	ShadeVertices(b *VertexBatch, tex Textures) error
 }
 
+// VertexCloner is implemented by vertex shaders that may shade a draw's
+// vertices concurrently: with State.Workers > 1 and enough vertices, the
+// draw's distinct vertices are split into contiguous runs of whole
+// batches, each shaded by its own clone at the same time as the others.
+// CloneVertex returns a shader with the same layout whose ShadeVertices
+// gives the same outputs for the same batch, or nil when the shader must
+// not run concurrently (its batches have effects beyond their outputs).
+// The output is identical to serial shading.
+// spec: vortexpipe-driver §5.2 (the oracle's output must not change).
+type VertexCloner interface {
+	CloneVertex() VertexShader
+}
+
 // Quad is one 2x2 fragment quad: lane l is pixel (X + l&1, Y + l>>1). All
 // four lanes are shaded; lanes with their Helper bit set are helper
 // invocations (outside the primitive, the target or the scissor) that run
