@@ -501,6 +501,9 @@ func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
 	dy0, dy1, dy2 := eb0*subPixel, eb1*subPixel, eb2*subPixel
 	var bary [4][3]float64
 	qx0 := x0 &^ 1
+	// Rows this wide pay for finding the triangle's first quad by
+	// division rather than by stepping.
+	wide := x1-qx0 > 32
 	for qy := y0 &^ 1; qy < y1; qy += 2 {
 		if !d.owns(int(qy)) {
 			continue
@@ -518,7 +521,15 @@ func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
 		sx, sy := qx0*subPixel+half, qy*subPixel+half
 		// Edge values at lane 0 of the quad at qx, stepped exactly.
 		a0, a1, a2 := ea0*sx+eb0*sy+ec0, ea1*sx+eb1*sy+ec1, ea2*sx+eb2*sy+ec2
-		for qx := qx0; qx < x1; qx, a0, a1, a2 = qx+2, a0+2*dx0, a1+2*dx1, a2+2*dx2 {
+		qx := qx0
+		if wide {
+			// Skip the quads left of the triangle: those in which an edge
+			// growing with x is outside at the quad's right lanes (its
+			// largest values) in both rows.
+			k := max(skipQuads(a0+dx0, a0+dx0+dy0, t0, dx0), skipQuads(a1+dx1, a1+dx1+dy1, t1, dx1), skipQuads(a2+dx2, a2+dx2+dy2, t2, dx2))
+			qx, a0, a1, a2 = qx+2*k, a0+2*k*dx0, a1+2*k*dx1, a2+2*k*dx2
+		}
+		for ; qx < x1; qx, a0, a1, a2 = qx+2, a0+2*dx0, a1+2*dx1, a2+2*dx2 {
 			// Lane l's edge i value is ai + (l&1)*dxi + (l>>1)*dyi; a
 			// lane is outside when some value minus its t is negative.
 			b0, b1, b2 := a0+dx0, a1+dx1, a2+dx2
@@ -536,6 +547,12 @@ func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
 				mask &^= 0b1010
 			}
 			if mask == 0 {
+				// Past the triangle: an edge not growing with x is
+				// outside at the quad's left lanes (its largest values)
+				// in both rows, so at every quad to the right too.
+				if (ea0 <= 0 && (a0-t0)&(c0-t0) < 0) || (ea1 <= 0 && (a1-t1)&(c1-t1) < 0) || (ea2 <= 0 && (a2-t2)&(c2-t2) < 0) {
+					break
+				}
 				continue
 			}
 			// Helper lanes need barycentrics unless the shader
@@ -564,6 +581,17 @@ func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
 	return nil
 }
 
+// skipQuads returns how many quads to the right an edge that grows by dx
+// per pixel (dx > 0) still has both right-lane values r0, r1 below its
+// threshold t: quads wholly outside it. It is 0 for other edges.
+func skipQuads(r0, r1, t, dx int64) int64 {
+	m := max(r0, r1)
+	if dx <= 0 || m >= t {
+		return 0
+	}
+	return (t - m + 2*dx - 1) / (2 * dx)
+}
+
 // emitQuad interpolates a quad's inputs into the batch and flushes the
 // batch when full. Only the varying words the fragment shader reads are
 // interpolated (see FragmentVaryingUse), and only in covered lanes when it
@@ -572,17 +600,21 @@ func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
 // (noperspective) in float64 from the lane's barycentrics.
 func (d *drawer) emitQuad(qx, qy int, mask uint8, bary *[4][3]float64, v [3]*wvert, front bool, id int32, pc *[4][2]float32) error {
 	z0, z1, z2, zoff := v[0].z, v[1].z, v[2].z, d.zoff
-	if d.early {
-		var zs [4]float32
-		for l := range 4 {
-			if mask&(1<<l) != 0 {
-				b := &bary[l]
-				zs[l] = float32(b[0]*z0 + b[1]*z1 + b[2]*z2 + zoff)
-			}
+	need := uint8(0xF)
+	if d.noHelpers {
+		need = mask
+	}
+	// Window depth of every lane interpolated (a superset of the covered
+	// ones), computed once for the early test and the quad.
+	var zs [4]float64
+	for l := range 4 {
+		if need&(1<<l) != 0 {
+			b := &bary[l]
+			zs[l] = b[0]*z0 + b[1]*z1 + b[2]*z2 + zoff
 		}
-		if !d.earlyDepth(qx, qy, mask, &zs) {
-			return nil
-		}
+	}
+	if d.early && !d.earlyDepth(qx, qy, mask, &zs) {
+		return nil
 	}
 	q := &d.quads[d.nq]
 	vw := d.vw
@@ -590,40 +622,38 @@ func (d *drawer) emitQuad(qx, qy int, mask uint8, bary *[4][3]float64, v [3]*wve
 	q.Helper = ^mask & 0xF
 	q.FrontFacing = front
 	q.PrimitiveID = id
-	q.Varyings = d.varyBuf[d.nq*4*vw : (d.nq+1)*4*vw]
+	vary := d.varyBuf[d.nq*4*vw : (d.nq+1)*4*vw]
+	q.Varyings = vary
 	s0, s1, s2 := d.setup[0], d.setup[1], d.setup[2]
 	iw0, iw1, iw2 := v[0].iw, v[1].iw, v[2].iw
-	need := uint8(0xF)
-	if d.noHelpers {
-		need = mask
-	}
+	smoothW, linearW, flatW, flat := d.smoothW, d.linearW, d.flatW, d.flat
 	for l := range 4 {
 		if need&(1<<l) == 0 {
 			continue
 		}
 		b0, b1, b2 := bary[l][0], bary[l][1], bary[l][2]
-		z := b0*z0 + b1*z1 + b2*z2 + zoff
+		z := zs[l]
 		iw := b0*iw0 + b1*iw1 + b2*iw2
 		q.FragCoord[l] = [4]float32{float32(qx+l&1) + 0.5, float32(qy+l>>1) + 0.5, float32(z), float32(iw)}
-		out := q.Varyings[l*vw : (l+1)*vw]
-		for _, k := range d.smoothW {
+		out := vary[l*vw : (l+1)*vw]
+		for _, k := range smoothW {
 			out[k] = math.Float32bits(float32((b0*s0[k] + b1*s1[k] + b2*s2[k]) / iw))
 		}
-		for _, k := range d.linearW {
+		for _, k := range linearW {
 			out[k] = math.Float32bits(float32(b0*s0[k] + b1*s1[k] + b2*s2[k]))
 		}
-		for _, k := range d.flatW {
-			out[k] = d.flat[k]
+		for _, k := range flatW {
+			out[k] = flat[k]
 		}
 		q.Depth[l] = float32(z)
 	}
 	if need != 0xF {
 		// Helpers copy the first covered lane (FragmentHelperFree).
 		src := bits.TrailingZeros8(need)
-		from := q.Varyings[src*vw : (src+1)*vw]
+		from := vary[src*vw : (src+1)*vw]
 		for l := range 4 {
 			if need&(1<<l) == 0 {
-				copy(q.Varyings[l*vw:(l+1)*vw], from)
+				copy(vary[l*vw:(l+1)*vw], from)
 				q.FragCoord[l] = q.FragCoord[src]
 				q.Depth[l] = q.Depth[src]
 			}
@@ -654,23 +684,39 @@ func (d *drawer) emitQuad(qx, qy int, mask uint8, bary *[4][3]float64, v [3]*wve
 // window depths zs passes the depth test against the stored depth, with
 // the clamp and quantization the per-fragment test applies (fragment).
 // D24S8 depths are compared as their 24-bit integers (see d24).
-func (d *drawer) earlyDepth(qx, qy int, mask uint8, zs *[4]float32) bool {
+func (d *drawer) earlyDepth(qx, qy int, mask uint8, zs *[4]float64) bool {
 	ds, s := d.t.DepthStencil, d.s
+	fn := s.Depth.Func
+	if ds.Format == format.D24S8 && !s.Depth.Clamp {
+		// The bench scene's case, without the per-lane format and clamp
+		// branches: lanes 0, 1 and 2, 3 are neighbours in two rows.
+		o := (qy*ds.W + qx) * 4
+		for l := range 4 {
+			if mask&(1<<l) == 0 {
+				continue
+			}
+			p := o + (l>>1*ds.W+l&1)*4
+			if fn.TestUint(format.UNorm24(float32(zs[l])), d24(ds.Data[p:p+4:p+4])) {
+				return true
+			}
+		}
+		return false
+	}
 	for l := range 4 {
 		if mask&(1<<l) == 0 {
 			continue
 		}
-		z := zs[l]
+		z := float32(zs[l])
 		if s.Depth.Clamp {
 			lo, hi := min(s.Viewport.MinDepth, s.Viewport.MaxDepth), max(s.Viewport.MinDepth, s.Viewport.MaxDepth)
 			z = min(max(z, lo), hi)
 		}
 		buf := ds.Data[((qy+l>>1)*ds.W+qx+l&1)*d.dsBytes:]
 		if ds.Format == format.D24S8 {
-			if s.Depth.Func.TestUint(format.UNorm24(z), d24(buf)) {
+			if fn.TestUint(format.UNorm24(z), d24(buf)) {
 				return true
 			}
-		} else if s.Depth.Func.Test(format.QuantizeDepth(ds.Format, z), format.UnpackDepth(ds.Format, buf)) {
+		} else if fn.Test(format.QuantizeDepth(ds.Format, z), format.UnpackDepth(ds.Format, buf)) {
 			return true
 		}
 	}

@@ -85,7 +85,10 @@ type Quad struct {
 	Helper      uint8 // bit l: lane l is a helper
 
 	// Outputs. Colour words are float bits for float and normalized targets
-	// and integers for integer targets: Color[rt][lane][component].
+	// and integers for integer targets: Color[rt][lane][component]. The
+	// colours of the target's attachments (and Color1 when a blend factor
+	// reads it) start zeroed for every quad; the others, which nothing
+	// reads, keep what the shader last wrote there.
 	Color        [MaxRenderTargets][4][4]uint32
 	Color1       [4][4]uint32 // dual-source second output (index 1 of render target 0)
 	Depth        [4]float32   // preset to the interpolated window z
