@@ -127,9 +127,8 @@
 // benchscene_test.go).
 //
 // Drawing is deterministic; no allocation happens per primitive, quad or
-// pixel (scratch is allocated once per Draw, and a Target made by
-// NewTarget keeps its per-element and per-vertex arrays for the next
-// draw). With State.Workers > 1 the fragment work is split into
+// pixel (scratch is allocated once per Draw, and the per-element and
+// per-vertex arrays are pooled for the next draw, into any target). With State.Workers > 1 the fragment work is split into
 // interleaved 16-row bands, one set per goroutine, each walking every
 // primitive in submission order, so every pixel sees the same fragment
 // sequence and the output is bit-identical to the serial path; fragment

@@ -117,13 +117,8 @@ type drawer struct {
 // or the first error of a shader or of ctx. Output is deterministic.
 // spec: vortexpipe-driver §5.2 (the CPU renderer is the correctness oracle).
 func Draw(ctx context.Context, t *Target, s *State, in VertexInput, p DrawParams) error {
-	b := &drawBufs{}
-	if t != nil && t.scratch != nil && t.scratch.mu.TryLock() {
-		// Reuse the previous draw's buffers; a concurrent draw into
-		// the same target allocates its own.
-		defer t.scratch.mu.Unlock()
-		b = &t.scratch.bufs
-	}
+	b := drawBufPool.Get().(*drawBufs)
+	defer drawBufPool.Put(b)
 	d, elems, err := newDrawer(ctx, t, s, in, p, b)
 	if err != nil {
 		return err
@@ -131,10 +126,11 @@ func Draw(ctx context.Context, t *Target, s *State, in VertexInput, p DrawParams
 	return d.run(in, p, elems)
 }
 
-// drawBufs holds a draw's per-element and per-vertex arrays. A Target
-// keeps one set, so consecutive draws into it reuse the memory instead of
-// allocating (and faulting in) megabytes per draw; every array is fully
-// written before it is read.
+// drawBufs holds a draw's per-element and per-vertex arrays. Draws take
+// them from drawBufPool, so consecutive draws reuse the memory instead of
+// allocating (and faulting in) megabytes per draw, whatever target they
+// draw into (a caller may make a new Target per draw); every array is
+// fully written before it is read.
 type drawBufs struct {
 	elems []int64
 	slot  []int32
@@ -147,12 +143,9 @@ type drawBufs struct {
 	wv    []winPos
 }
 
-// drawScratch is a Target's reusable draw buffers, held by one draw at a
-// time.
-type drawScratch struct {
-	mu   sync.Mutex
-	bufs drawBufs
-}
+// drawBufPool holds the drawBufs of finished draws; concurrent draws each
+// take their own.
+var drawBufPool = sync.Pool{New: func() any { return new(drawBufs) }}
 
 // grow returns s resized to n elements, reallocating only when its
 // capacity is too small; the contents are unspecified.
