@@ -131,8 +131,8 @@ func (d *drawer) loadWords(dst []float64, s int32, m []int) {
 // (the rows rasterTri would visit).
 func (d *drawer) ownsRows(miny, maxy int64) bool {
 	const half = subPixel / 2
-	y0 := max(floorDiv(miny-half+subPixel-1, subPixel), int64(d.rect[1]))
-	y1 := min(floorDiv(maxy-half, subPixel)+1, int64(d.rect[3]))
+	y0 := max((miny-half+subPixel-1)>>subPixelBits, int64(d.rect[1]))
+	y1 := min((maxy-half)>>subPixelBits+1, int64(d.rect[3]))
 	if y0 >= y1 {
 		return false
 	}
@@ -448,24 +448,16 @@ func edgeFn(p, q *wvert) (a, b, c, t int64) {
 	return a, b, c, t
 }
 
-// floorDiv is floor(a / b) for b > 0.
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if a%b != 0 && a < 0 {
-		q--
-	}
-	return q
-}
-
 // sampleRange returns the pixels [x0, x1) x [y0, y1) of d.rect whose
-// centres lie in the snapped box [minx, maxx] x [miny, maxy].
+// centres lie in the snapped box [minx, maxx] x [miny, maxy]. (The
+// arithmetic shifts are floor divisions by subPixel.)
 func (d *drawer) sampleRange(minx, maxx, miny, maxy int64) (x0, x1, y0, y1 int64) {
 	const half = subPixel / 2
 	r := d.rect
-	x0 = max(floorDiv(minx-half+subPixel-1, subPixel), int64(r[0]))
-	x1 = min(floorDiv(maxx-half, subPixel)+1, int64(r[2]))
-	y0 = max(floorDiv(miny-half+subPixel-1, subPixel), int64(r[1]))
-	y1 = min(floorDiv(maxy-half, subPixel)+1, int64(r[3]))
+	x0 = max((minx-half+subPixel-1)>>subPixelBits, int64(r[0]))
+	x1 = min((maxx-half)>>subPixelBits+1, int64(r[2]))
+	y0 = max((miny-half+subPixel-1)>>subPixelBits, int64(r[1]))
+	y1 = min((maxy-half)>>subPixelBits+1, int64(r[3]))
 	return x0, x1, y0, y1
 }
 
