@@ -22,8 +22,13 @@ const (
 )
 
 const (
-	vertexBatch  = 64 // vertices per vertex-shader call
-	quadBatch    = 16 // quads per fragment-shader call
+	vertexBatch = 64 // vertices per vertex-shader call
+	quadBatch   = 16 // quads per fragment-shader call
+	// laneBatch is the most covered lanes per fragment-shader call when
+	// helpers are not shaded (FragmentHelperFree): a batch then holds up
+	// to laneBatch quads, so a shader that packs covered lanes (as a
+	// compiled program does) fills whole 64-lane warps.
+	laneBatch    = 64
 	maxVaryings  = 128
 	maxClipVerts = 3 + 6 + MaxClipDistances + 2
 	subPixelBits = 8 // window coordinates are snapped to 1/256 pixel
@@ -100,12 +105,15 @@ type drawer struct {
 	flat  []uint32            // the provoking vertex's words
 
 	// fragment batch
-	quads   []Quad
-	qmask   []uint8
-	qback   []bool
-	qpos    [][2]int // each quad's position, kept outside the shader's reach
-	nq      int
-	varyBuf []uint32
+	quads []Quad
+	qmask []uint8
+	qback []bool
+	qpos  [][2]int // each quad's position, kept outside the shader's reach
+	nq    int
+	// quadCap: quads per batch (quadBatch, or laneBatch when helpers are
+	// not shaded); lanes: covered lanes in the batch
+	quadCap, lanes int
+	varyBuf        []uint32
 }
 
 // Draw renders one draw call into t with state s, vertex attributes in and
@@ -268,12 +276,16 @@ func (d *drawer) scratch() {
 		d.setup[i] = make([]float64, d.vw)
 	}
 	d.flat = make([]uint32, d.vw)
-	d.quads = make([]Quad, quadBatch)
-	d.qmask = make([]uint8, quadBatch)
-	d.qback = make([]bool, quadBatch)
-	d.qpos = make([][2]int, quadBatch)
-	d.varyBuf = make([]uint32, quadBatch*4*d.vw)
-	d.nq = 0
+	d.quadCap = quadBatch
+	if d.noHelpers {
+		d.quadCap = laneBatch
+	}
+	d.quads = make([]Quad, d.quadCap)
+	d.qmask = make([]uint8, d.quadCap)
+	d.qback = make([]bool, d.quadCap)
+	d.qpos = make([][2]int, d.quadCap)
+	d.varyBuf = make([]uint32, d.quadCap*4*d.vw)
+	d.nq, d.lanes = 0, 0
 }
 
 // workers returns n drawers that share d's post-vertex data and each own

@@ -608,6 +608,16 @@ func (d *drawer) emitQuad(qx, qy int, mask uint8, bary *[4][3]float64, v [3]*wve
 	if d.early && !d.earlyDepth(qx, qy, mask, &zs) {
 		return nil
 	}
+	if d.noHelpers {
+		// Batches hold at most laneBatch covered lanes.
+		n := bits.OnesCount8(mask)
+		if d.lanes+n > laneBatch {
+			if err := d.flush(); err != nil {
+				return err
+			}
+		}
+		d.lanes += n
+	}
 	q := &d.quads[d.nq]
 	vw := d.vw
 	q.X, q.Y = int32(qx), int32(qy)
@@ -666,7 +676,7 @@ func (d *drawer) emitQuad(qx, qy int, mask uint8, bary *[4][3]float64, v [3]*wve
 	d.qback[d.nq] = !front
 	d.qpos[d.nq] = [2]int{qx, qy}
 	d.nq++
-	if d.nq == quadBatch {
+	if d.nq == d.quadCap {
 		return d.flush()
 	}
 	return nil
