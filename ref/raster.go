@@ -175,8 +175,10 @@ func (d *drawer) triangle(a, b, c, prov, id int32) error {
 		}
 		buf := d.clip.buf[0]
 		for i, s := range [3]int32{a, b, c} {
-			p := &d.wv[s]
-			wp[i] = wvert{fx: p.fx, fy: p.fy, xw: p.xw, yw: p.yw, z: p.z, iw: p.iw, attr: buf[i*st+4 : i*st+4+d.vw]}
+			// Field by field: no temporary wvert copied into d.poly.
+			p, w := &d.wv[s], &wp[i]
+			w.fx, w.fy, w.xw, w.yw, w.z, w.iw = p.fx, p.fy, p.xw, p.yw, p.z, p.iw
+			w.attr = buf[i*st+4 : i*st+4+d.vw]
 		}
 		n = 3
 	} else {
