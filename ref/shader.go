@@ -166,7 +166,9 @@ type FragmentVaryingUse interface {
 // true, the renderer interpolates only the covered lanes (those without
 // their Helper bit) and gives each helper lane a copy of the Varyings,
 // FragCoord and Depth of the quad's first covered lane, so a helper
-// computes what a covered lane computes and its results are dropped.
+// computes what a covered lane computes and its results are dropped; a
+// call then gets up to 64 covered lanes (in up to 64 quads) rather than 16
+// quads, so a shader that runs only the covered lanes fills its warps.
 // Clones made by FragmentCloner must answer the same. The output is
 // identical with less work.
 // spec: vortexpipe-driver §2.2 (helper lanes exist for derivatives), §5.2.
