@@ -18,27 +18,34 @@ type wvert struct {
 
 // toWindow projects clip vertex v (perspective divide and viewport).
 func (d *drawer) toWindow(v []float64) wvert {
+	p := d.windowPos(v[0], v[1], v[2], v[3])
+	return wvert{fx: p.fx, fy: p.fy, xw: p.xw, yw: p.yw, z: p.z, iw: p.iw, attr: v[4 : 4+d.vw]}
+}
+
+// windowPos projects clip position (x, y, z, w) (perspective divide,
+// viewport, snap).
+func (d *drawer) windowPos(x, y, z, w float64) winPos {
 	vp := d.s.Viewport
-	iw := 1 / v[3]
-	xn, yn, zn := v[0]*iw, v[1]*iw, v[2]*iw
-	w := wvert{iw: iw, attr: v[4 : 4+d.vw]}
-	w.xw = float64(vp.X) + (xn+1)*float64(vp.W)/2
-	w.yw = float64(vp.Y) + (yn+1)*float64(vp.H)/2
+	iw := 1 / w
+	xn, yn, zn := x*iw, y*iw, z*iw
+	p := winPos{iw: iw}
+	p.xw = float64(vp.X) + (xn+1)*float64(vp.W)/2
+	p.yw = float64(vp.Y) + (yn+1)*float64(vp.H)/2
 	n, f := float64(vp.MinDepth), float64(vp.MaxDepth)
 	if d.s.ClipZeroToOne {
-		w.z = n + (f-n)*zn
+		p.z = n + (f-n)*zn
 	} else {
-		w.z = n + (f-n)*(zn+1)/2
+		p.z = n + (f-n)*(zn+1)/2
 	}
-	w.snap()
-	return w
+	p.fx, p.fy = snap(p.xw), snap(p.yw)
+	return p
 }
 
 // snap rounds the window position to the sub-pixel grid.
-func (w *wvert) snap() {
-	w.fx = int64(math.Round(w.xw * subPixel))
-	w.fy = int64(math.Round(w.yw * subPixel))
-}
+func (w *wvert) snap() { w.fx, w.fy = snap(w.xw), snap(w.yw) }
+
+// snap rounds a window coordinate to the sub-pixel grid (to nearest).
+func snap(v float64) int64 { return int64(math.Round(v * subPixel)) }
 
 // finiteSlot reports whether a post-VS vertex has a finite position and
 // clip distances; primitives with a non-finite vertex are dropped.
@@ -91,6 +98,10 @@ func (d *drawer) windowVerts(lo, hi int) { d.windowVertsWith(&d.clip, lo, hi) }
 // windowVertsWith is windowVerts using clipper c's scratch (each
 // concurrent caller has its own).
 func (d *drawer) windowVertsWith(c *clipper, lo, hi int) {
+	if d.layout.ClipDistances == 0 {
+		d.windowVertsView(lo, hi)
+		return
+	}
 	st := c.stride
 	buf := c.buf[0][:st]
 	cd := d.layout.ClipDistances
@@ -108,8 +119,38 @@ func (d *drawer) windowVertsWith(c *clipper, lo, hi int) {
 		if !c.inside(buf) || !(buf[3] > 0) {
 			continue
 		}
-		w := d.toWindow(buf)
-		d.wv[s] = winPos{fx: w.fx, fy: w.fy, xw: w.xw, yw: w.yw, z: w.z, iw: w.iw}
+		d.wv[s] = d.windowPos(buf[0], buf[1], buf[2], buf[3])
+	}
+}
+
+// windowVertsView is windowVertsWith for vertices without clip distances:
+// the view-volume test of clipper.inside written out (the same sums, so
+// the same answers) on the position alone.
+func (d *drawer) windowVertsView(lo, hi int) {
+	zero, clamp := d.s.ClipZeroToOne, d.s.Depth.Clamp
+	for s := lo; s < hi; s++ {
+		d.wv[s] = winPos{fy: noY}
+		p := d.pos[s]
+		if !finite(p[0]) || !finite(p[1]) || !finite(p[2]) || !finite(p[3]) {
+			continue
+		}
+		x, y, z, w := float64(p[0]), float64(p[1]), float64(p[2]), float64(p[3])
+		if !(w+x >= 0) || !(w-x >= 0) || !(w+y >= 0) || !(w-y >= 0) {
+			continue
+		}
+		if !clamp {
+			near := w + z
+			if zero {
+				near = z
+			}
+			if !(near >= 0) || !(w-z >= 0) {
+				continue
+			}
+		}
+		if !(w > 0) {
+			continue
+		}
+		d.wv[s] = d.windowPos(x, y, z, w)
 	}
 }
 
