@@ -100,9 +100,15 @@ type drawer struct {
 	band, bands int
 
 	// triangle setup scratch
-	poly  [maxClipVerts]wvert // a clipped triangle in window space
-	setup [3][]float64        // per-vertex attribute terms
-	flat  []uint32            // the provoking vertex's words
+	poly [maxClipVerts]wvert // a clipped triangle in window space
+	// lazy: poly[0..2] are an unclipped triangle whose words are not yet
+	// loaded; rasterTri loads those of slots lazySlots through lazyMap
+	// at its first covered quad
+	lazy      bool
+	lazySlots [3]int32
+	lazyMap   []int
+	setup     [3][]float64 // per-vertex attribute terms
+	flat      []uint32     // the provoking vertex's words
 
 	// fragment batch
 	quads []Quad

@@ -267,9 +267,9 @@ func (d *drawer) triangle(a, b, c, prov, id int32) error {
 			wp[i] = d.toWindow(poly[i*st : (i+1)*st])
 		}
 	} else if cached {
-		for i, s := range [3]int32{a, b, c} {
-			d.loadWords(wp[i].attr, s, m)
-		}
+		// The words are loaded by rasterTri at the first covered quad:
+		// most triangles of a dense mesh cover none.
+		d.lazy, d.lazySlots, d.lazyMap = true, [3]int32{a, b, c}, m
 	}
 	d.loadFlat(prov, m)
 	d.zoff = 0
@@ -284,10 +284,11 @@ func (d *drawer) triangle(a, b, c, prov, id int32) error {
 			continue
 		}
 		if err := d.rasterTri(&wp[0], &wp[i], &wp[i+1], front, id); err != nil {
+			d.lazy = false
 			return err
 		}
 	}
-	d.zoff = 0
+	d.zoff, d.lazy = 0, false
 	return nil
 }
 
@@ -528,7 +529,7 @@ func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
 	}
 	const half = subPixel / 2
 	verts := [3]*wvert{v0, v1, v2}
-	d.prepare(verts)
+	prepared := false // the interpolation terms, set up at the first covered quad
 	fa := float64(area)
 	// dxi, dyi: the change of edge i between horizontally and vertically
 	// neighbouring samples.
@@ -607,6 +608,17 @@ func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
 			}
 			if need&8 != 0 {
 				bary[3] = [3]float64{float64(d0) / fa, float64(d1) / fa, float64(d2) / fa}
+			}
+			if !prepared {
+				if d.lazy {
+					// An unclipped triangle's words (see triangle).
+					for i, s := range d.lazySlots {
+						d.loadWords(d.poly[i].attr, s, d.lazyMap)
+					}
+					d.lazy = false
+				}
+				d.prepare(verts)
+				prepared = true
 			}
 			if err := d.emitQuad(int(qx), int(qy), mask, &bary, verts, front, id, nil); err != nil {
 				return err
