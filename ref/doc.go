@@ -116,8 +116,13 @@
 //
 // The rasterizer steps the int64 edge functions from quad to quad (the
 // values a per-sample evaluation gives) and forms barycentrics only for
-// quads with a covered lane; a cached triangle whose bounding box holds no
-// pixel centre is dropped before setup. D24S8 depth tests compare the
+// quads with a covered lane, skipping the empty quads before and after a
+// triangle in each row; a cached triangle whose bounding box holds no
+// pixel centre is dropped before setup, and one that covers no sample
+// never loads its words. Vertices without clip distances take the
+// view-volume test written out. A helper-free fragment shader gets
+// batches of up to 64 covered lanes (a compiled program runs only those,
+// packed into whole warps). D24S8 depth tests compare the
 // 24-bit integers (equivalent: the stored depth's float is strictly
 // increasing in them), and one RGBA8 attachment written whole without
 // blending, logic op, alpha, stencil or depth-bounds tests, over D24S8 or no
