@@ -116,8 +116,13 @@
 //
 // The rasterizer steps the int64 edge functions from quad to quad (the
 // values a per-sample evaluation gives) and forms barycentrics only for
-// quads with a covered lane; a cached triangle whose bounding box holds no
-// pixel centre is dropped before setup. D24S8 depth tests compare the
+// quads with a covered lane, skipping the empty quads before and after a
+// triangle in each row; a cached triangle whose bounding box holds no
+// pixel centre is dropped before setup, and one that covers no sample
+// never loads its words. Vertices without clip distances take the
+// view-volume test written out. A helper-free fragment shader gets
+// batches of up to 64 covered lanes (a compiled program runs only those,
+// packed into whole warps). D24S8 depth tests compare the
 // 24-bit integers (equivalent: the stored depth's float is strictly
 // increasing in them), and one RGBA8 attachment written whole without
 // blending, logic op, alpha, stencil or depth-bounds tests, over D24S8 or no
@@ -127,13 +132,15 @@
 // benchscene_test.go).
 //
 // Drawing is deterministic; no allocation happens per primitive, quad or
-// pixel (scratch is allocated once per Draw, and a Target made by
-// NewTarget keeps its per-element and per-vertex arrays for the next
-// draw). With State.Workers > 1 the fragment work is split into
+// pixel (scratch is allocated once per Draw, and the per-element and
+// per-vertex arrays are pooled for the next draw, into any target). With State.Workers > 1 the fragment work is split into
 // interleaved 16-row bands, one set per goroutine, each walking every
 // primitive in submission order, so every pixel sees the same fragment
 // sequence and the output is bit-identical to the serial path; fragment
-// shaders with scratch implement FragmentCloner.
+// shaders with scratch implement FragmentCloner. A vertex shader that
+// implements VertexCloner has the draw's vertices shaded (and their window
+// positions computed) in contiguous runs of whole 64-vertex batches, one
+// run per worker, each batch holding the vertices it holds serially.
 // Each vertex's window position is computed once per instance; a triangle
 // whose three vertices are inside the clip volume is set up from those,
 // and a worker skips it before setup when it cannot reach its bands. A

@@ -22,8 +22,13 @@ const (
 )
 
 const (
-	vertexBatch  = 64 // vertices per vertex-shader call
-	quadBatch    = 16 // quads per fragment-shader call
+	vertexBatch = 64 // vertices per vertex-shader call
+	quadBatch   = 16 // quads per fragment-shader call
+	// laneBatch is the most covered lanes per fragment-shader call when
+	// helpers are not shaded (FragmentHelperFree): a batch then holds up
+	// to laneBatch quads, so a shader that packs covered lanes (as a
+	// compiled program does) fills whole 64-lane warps.
+	laneBatch    = 64
 	maxVaryings  = 128
 	maxClipVerts = 3 + 6 + MaxClipDistances + 2
 	subPixelBits = 8 // window coordinates are snapped to 1/256 pixel
@@ -76,28 +81,45 @@ type drawer struct {
 	fastOps bool
 	// noHelpers: helper lanes are not interpolated (FragmentHelperFree)
 	noHelpers bool
+	// outRT: the render targets whose colour outputs the per-fragment
+	// operations read (the attachments), cleared per quad; outSrc1: the
+	// dual-source colour is read (a blend factor uses it)
+	outRT   int
+	outSrc1 bool
 
-	clip   clipper
-	rect   [4]int // x0, y0, x1, y1 (exclusive): target ∩ scissor
-	primID int32
-	zoff   float64 // depth bias of the triangle being rasterized
-	fs     FragmentShader
+	clip clipper
+	// clipScratch: one clipper per concurrent vertex shader, for the
+	// window positions of its vertices (vertexStage)
+	clipScratch []clipper
+	rect        [4]int // x0, y0, x1, y1 (exclusive): target ∩ scissor
+	primID      int32
+	zoff        float64 // depth bias of the triangle being rasterized
+	fs          FragmentShader
 	// band and bands select the quad rows this drawer rasterizes: those in
 	// bands of bandRows rows whose index modulo bands is band.
 	band, bands int
 
 	// triangle setup scratch
-	poly  [maxClipVerts]wvert // a clipped triangle in window space
-	setup [3][]float64        // per-vertex attribute terms
-	flat  []uint32            // the provoking vertex's words
+	poly [maxClipVerts]wvert // a clipped triangle in window space
+	// lazy: poly[0..2] are an unclipped triangle whose words are not yet
+	// loaded; rasterTri loads those of slots lazySlots through lazyMap
+	// at its first covered quad
+	lazy      bool
+	lazySlots [3]int32
+	lazyMap   []int
+	setup     [3][]float64 // per-vertex attribute terms
+	flat      []uint32     // the provoking vertex's words
 
 	// fragment batch
-	quads   []Quad
-	qmask   []uint8
-	qback   []bool
-	qpos    [][2]int // each quad's position, kept outside the shader's reach
-	nq      int
-	varyBuf []uint32
+	quads []Quad
+	qmask []uint8
+	qback []bool
+	qpos  [][2]int // each quad's position, kept outside the shader's reach
+	nq    int
+	// quadCap: quads per batch (quadBatch, or laneBatch when helpers are
+	// not shaded); lanes: covered lanes in the batch
+	quadCap, lanes int
+	varyBuf        []uint32
 }
 
 // Draw renders one draw call into t with state s, vertex attributes in and
@@ -109,13 +131,8 @@ type drawer struct {
 // or the first error of a shader or of ctx. Output is deterministic.
 // spec: vortexpipe-driver §5.2 (the CPU renderer is the correctness oracle).
 func Draw(ctx context.Context, t *Target, s *State, in VertexInput, p DrawParams) error {
-	b := &drawBufs{}
-	if t != nil && t.scratch != nil && t.scratch.mu.TryLock() {
-		// Reuse the previous draw's buffers; a concurrent draw into
-		// the same target allocates its own.
-		defer t.scratch.mu.Unlock()
-		b = &t.scratch.bufs
-	}
+	b := drawBufPool.Get().(*drawBufs)
+	defer drawBufPool.Put(b)
 	d, elems, err := newDrawer(ctx, t, s, in, p, b)
 	if err != nil {
 		return err
@@ -123,10 +140,11 @@ func Draw(ctx context.Context, t *Target, s *State, in VertexInput, p DrawParams
 	return d.run(in, p, elems)
 }
 
-// drawBufs holds a draw's per-element and per-vertex arrays. A Target
-// keeps one set, so consecutive draws into it reuse the memory instead of
-// allocating (and faulting in) megabytes per draw; every array is fully
-// written before it is read.
+// drawBufs holds a draw's per-element and per-vertex arrays. Draws take
+// them from drawBufPool, so consecutive draws reuse the memory instead of
+// allocating (and faulting in) megabytes per draw, whatever target they
+// draw into (a caller may make a new Target per draw); every array is
+// fully written before it is read.
 type drawBufs struct {
 	elems []int64
 	slot  []int32
@@ -139,12 +157,9 @@ type drawBufs struct {
 	wv    []winPos
 }
 
-// drawScratch is a Target's reusable draw buffers, held by one draw at a
-// time.
-type drawScratch struct {
-	mu   sync.Mutex
-	bufs drawBufs
-}
+// drawBufPool holds the drawBufs of finished draws; concurrent draws each
+// take their own.
+var drawBufPool = sync.Pool{New: func() any { return new(drawBufs) }}
 
 // grow returns s resized to n elements, reallocating only when its
 // capacity is too small; the contents are unspecified.
@@ -221,6 +236,12 @@ func newDrawer(ctx context.Context, t *Target, s *State, in VertexInput, p DrawP
 		}
 	}
 	d.fastOps = fastFragmentOps(t, s)
+	d.outRT = len(t.Color)
+	for i := range t.Color {
+		if b := s.Blend[i]; b.Enable && b.fn().UsesSrc1() {
+			d.outSrc1 = true
+		}
+	}
 	if h, ok := s.Fragment.(FragmentHelperFree); ok && h.HelpersUnused() {
 		d.noHelpers = true
 	}
@@ -261,12 +282,16 @@ func (d *drawer) scratch() {
 		d.setup[i] = make([]float64, d.vw)
 	}
 	d.flat = make([]uint32, d.vw)
-	d.quads = make([]Quad, quadBatch)
-	d.qmask = make([]uint8, quadBatch)
-	d.qback = make([]bool, quadBatch)
-	d.qpos = make([][2]int, quadBatch)
-	d.varyBuf = make([]uint32, quadBatch*4*d.vw)
-	d.nq = 0
+	d.quadCap = quadBatch
+	if d.noHelpers {
+		d.quadCap = laneBatch
+	}
+	d.quads = make([]Quad, d.quadCap)
+	d.qmask = make([]uint8, d.quadCap)
+	d.qback = make([]bool, d.quadCap)
+	d.qpos = make([][2]int, d.quadCap)
+	d.varyBuf = make([]uint32, d.quadCap*4*d.vw)
+	d.nq, d.lanes = 0, 0
 }
 
 // workers returns n drawers that share d's post-vertex data and each own
@@ -437,64 +462,33 @@ func (d *drawer) run(in VertexInput, p DrawParams, elems []int64) error {
 	d.pos, d.vary, d.psize, d.cdist = bf.pos, bf.vary, bf.psize, bf.cdist
 	instances := max(p.Instances, 1)
 	var ws []*drawer
-	aw := in.Words + in.InstanceWords
-	b := &VertexBatch{
-		VertexID: make([]int32, vertexBatch), InstanceID: make([]int32, vertexBatch),
-		AttribWords: aw, Attribs: make([]uint32, vertexBatch*aw), Layout: d.layout,
-		Position: make([][4]float32, vertexBatch), Varyings: make([]uint32, vertexBatch*d.vw),
-		PointSize: make([]float32, vertexBatch), ClipDist: make([]float32, vertexBatch*d.layout.ClipDistances),
+	workers := min(max(d.s.Workers, 1), maxWorkers)
+	// The cache pays when vertices are shared between triangles (indexed
+	// lists, strips, fans, quads) or when workers skip triangles by band.
+	if !d.s.RasterizerDiscard && p.Topology >= Triangles && (p.Topology != Triangles || len(slot) > n || workers > 1) {
+		bf.wv = grow(bf.wv, n)
+		d.wv = bf.wv // shared by the workers
+	}
+	vs := newVertexStage(d, in, n, workers)
+	if len(vs.shaders) > 1 && d.wv != nil {
+		d.clipScratch = make([]clipper, len(vs.shaders))
+		for j := range d.clipScratch {
+			d.clipScratch[j].init(d)
+		}
 	}
 	for inst := range instances {
 		ii := p.BaseInstance + inst
 		if in.InstanceWords > 0 && (ii+1)*in.InstanceWords > len(in.InstanceData) {
 			return fmt.Errorf("%w: instance %d outside the instance data (%d words of %d per instance)", ErrBadDraw, ii, len(in.InstanceData), in.InstanceWords)
 		}
-		for start := 0; start < n; start += vertexBatch {
-			if err := d.ctx.Err(); err != nil {
-				return err
-			}
-			cnt := min(vertexBatch, n-start)
-			b.N = cnt
-			clear(b.Varyings)
-			clear(b.ClipDist)
-			for v := range cnt {
-				id := ids[start+v]
-				b.VertexID[v], b.InstanceID[v] = int32(id), int32(inst)
-				a := b.Attribs[v*aw : (v+1)*aw]
-				copy(a, in.Data[id*int64(in.Words):(id+1)*int64(in.Words)])
-				copy(a[in.Words:], in.InstanceData[ii*in.InstanceWords:(ii+1)*in.InstanceWords])
-				b.Position[v] = [4]float32{0, 0, 0, 1}
-				b.PointSize[v] = d.s.PointSize
-			}
-			if err := d.s.Vertex.ShadeVertices(b, d.tex); err != nil {
-				return fmt.Errorf("ref: vertex shader, instance %d: %w", inst, err)
-			}
-			copy(d.pos[start:], b.Position[:cnt])
-			copy(d.vary[start*d.vw:], b.Varyings[:cnt*d.vw])
-			copy(d.psize[start:], b.PointSize[:cnt])
-			cd := d.layout.ClipDistances
-			copy(d.cdist[start*cd:], b.ClipDist[:cnt*cd])
-			if !d.layout.PointSize {
-				for v := range cnt {
-					d.psize[start+v] = d.s.PointSize
-				}
-			}
+		if err := vs.shade(d, in, ids, inst, ii); err != nil {
+			return err
 		}
 		if d.s.RasterizerDiscard {
 			continue
 		}
 		if ws == nil {
-			// The cache pays when vertices are shared between
-			// triangles (indexed lists, strips, fans, quads) or when
-			// workers skip triangles by band.
-			if p.Topology >= Triangles && (p.Topology != Triangles || len(slot) > n || d.s.Workers > 1) {
-				bf.wv = grow(bf.wv, n)
-				d.wv = bf.wv // shared by the workers
-			}
-			ws = d.workers(d.ctx, min(max(d.s.Workers, 1), maxWorkers))
-		}
-		if d.wv != nil {
-			d.windowVerts()
+			ws = d.workers(d.ctx, workers)
 		}
 		if err := d.shade(ws, p.Topology, slot); err != nil {
 			return err

@@ -19,7 +19,7 @@ func (d *drawer) flush() error {
 		return err
 	}
 	quads := d.quads[:d.nq]
-	d.nq = 0
+	d.nq, d.lanes = 0, 0
 	if d.fs != nil {
 		if err := d.fs.ShadeQuads(quads, d.tex); err != nil {
 			return fmt.Errorf("ref: fragment shader, primitive %d: %w", quads[0].PrimitiveID, err)

@@ -28,7 +28,8 @@ func parallelScene(t *testing.T, workers int) []byte {
 	s.StencilBack = StencilFace{Func: compare.Always, ReadMask: 0xFF, WriteMask: 0xFF, Pass: stencil.DecrWrap}
 	s.Blend[0] = BlendState{Enable: true, SrcRGB: blend.SrcAlpha, DstRGB: blend.OneMinusSrcAlpha, SrcAlpha: blend.One, DstAlpha: blend.One, WriteMask: 0xF}
 	s.Blend[1] = BlendState{Enable: true, SrcRGB: blend.One, DstRGB: blend.One, SrcAlpha: blend.One, DstAlpha: blend.One, WriteMask: 0xF}
-	s.Vertex, s.Fragment = passVS(4), colorFS
+	// A clonable vertex shader: the 900 vertices are shaded concurrently.
+	s.Vertex, s.Fragment = clonableVS{passVS(4)}, colorFS
 	rng := rand.New(rand.NewPCG(7, 8))
 	var rows [][]float32
 	for range 300 {
@@ -66,3 +67,9 @@ func TestParallelDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// clonableVS is a pure Go vertex shader offered to concurrent vertex
+// shading (VertexCloner): it is its own clone.
+type clonableVS struct{ VertexFunc }
+
+func (c clonableVS) CloneVertex() VertexShader { return c }

@@ -18,27 +18,34 @@ type wvert struct {
 
 // toWindow projects clip vertex v (perspective divide and viewport).
 func (d *drawer) toWindow(v []float64) wvert {
+	p := d.windowPos(v[0], v[1], v[2], v[3])
+	return wvert{fx: p.fx, fy: p.fy, xw: p.xw, yw: p.yw, z: p.z, iw: p.iw, attr: v[4 : 4+d.vw]}
+}
+
+// windowPos projects clip position (x, y, z, w) (perspective divide,
+// viewport, snap).
+func (d *drawer) windowPos(x, y, z, w float64) winPos {
 	vp := d.s.Viewport
-	iw := 1 / v[3]
-	xn, yn, zn := v[0]*iw, v[1]*iw, v[2]*iw
-	w := wvert{iw: iw, attr: v[4 : 4+d.vw]}
-	w.xw = float64(vp.X) + (xn+1)*float64(vp.W)/2
-	w.yw = float64(vp.Y) + (yn+1)*float64(vp.H)/2
+	iw := 1 / w
+	xn, yn, zn := x*iw, y*iw, z*iw
+	p := winPos{iw: iw}
+	p.xw = float64(vp.X) + (xn+1)*float64(vp.W)/2
+	p.yw = float64(vp.Y) + (yn+1)*float64(vp.H)/2
 	n, f := float64(vp.MinDepth), float64(vp.MaxDepth)
 	if d.s.ClipZeroToOne {
-		w.z = n + (f-n)*zn
+		p.z = n + (f-n)*zn
 	} else {
-		w.z = n + (f-n)*(zn+1)/2
+		p.z = n + (f-n)*(zn+1)/2
 	}
-	w.snap()
-	return w
+	p.fx, p.fy = snap(p.xw), snap(p.yw)
+	return p
 }
 
 // snap rounds the window position to the sub-pixel grid.
-func (w *wvert) snap() {
-	w.fx = int64(math.Round(w.xw * subPixel))
-	w.fy = int64(math.Round(w.yw * subPixel))
-}
+func (w *wvert) snap() { w.fx, w.fy = snap(w.xw), snap(w.yw) }
+
+// snap rounds a window coordinate to the sub-pixel grid (to nearest).
+func snap(v float64) int64 { return int64(math.Round(v * subPixel)) }
 
 // finiteSlot reports whether a post-VS vertex has a finite position and
 // clip distances; primitives with a non-finite vertex are dropped.
@@ -82,15 +89,23 @@ type winPos struct {
 	z, iw  float64
 }
 
-// windowVerts fills d.wv for the current instance's post-VS vertices, with
-// the same load, clip test and projection the triangle path uses, so a
-// triangle of three cached vertices is unclipped and set up exactly as
-// from its clipped polygon.
-func (d *drawer) windowVerts() {
-	st := d.clip.stride
-	buf := d.clip.buf[0][:st]
+// windowVerts fills d.wv[lo:hi] for the current instance's post-VS
+// vertices, with the same load, clip test and projection the triangle path
+// uses, so a triangle of three cached vertices is unclipped and set up
+// exactly as from its clipped polygon.
+func (d *drawer) windowVerts(lo, hi int) { d.windowVertsWith(&d.clip, lo, hi) }
+
+// windowVertsWith is windowVerts using clipper c's scratch (each
+// concurrent caller has its own).
+func (d *drawer) windowVertsWith(c *clipper, lo, hi int) {
+	if d.layout.ClipDistances == 0 {
+		d.windowVertsView(lo, hi)
+		return
+	}
+	st := c.stride
+	buf := c.buf[0][:st]
 	cd := d.layout.ClipDistances
-	for s := range d.wv {
+	for s := lo; s < hi; s++ {
 		d.wv[s] = winPos{fy: noY}
 		if !d.finiteSlot(int32(s)) {
 			continue
@@ -101,11 +116,41 @@ func (d *drawer) windowVerts() {
 		for k, v := range d.cdist[s*cd : (s+1)*cd] {
 			buf[4+d.vw+k] = float64(v)
 		}
-		if !d.clip.inside(buf) || !(buf[3] > 0) {
+		if !c.inside(buf) || !(buf[3] > 0) {
 			continue
 		}
-		w := d.toWindow(buf)
-		d.wv[s] = winPos{fx: w.fx, fy: w.fy, xw: w.xw, yw: w.yw, z: w.z, iw: w.iw}
+		d.wv[s] = d.windowPos(buf[0], buf[1], buf[2], buf[3])
+	}
+}
+
+// windowVertsView is windowVertsWith for vertices without clip distances:
+// the view-volume test of clipper.inside written out (the same sums, so
+// the same answers) on the position alone.
+func (d *drawer) windowVertsView(lo, hi int) {
+	zero, clamp := d.s.ClipZeroToOne, d.s.Depth.Clamp
+	for s := lo; s < hi; s++ {
+		d.wv[s] = winPos{fy: noY}
+		p := d.pos[s]
+		if !finite(p[0]) || !finite(p[1]) || !finite(p[2]) || !finite(p[3]) {
+			continue
+		}
+		x, y, z, w := float64(p[0]), float64(p[1]), float64(p[2]), float64(p[3])
+		if !(w+x >= 0) || !(w-x >= 0) || !(w+y >= 0) || !(w-y >= 0) {
+			continue
+		}
+		if !clamp {
+			near := w + z
+			if zero {
+				near = z
+			}
+			if !(near >= 0) || !(w-z >= 0) {
+				continue
+			}
+		}
+		if !(w > 0) {
+			continue
+		}
+		d.wv[s] = d.windowPos(x, y, z, w)
 	}
 }
 
@@ -127,8 +172,8 @@ func (d *drawer) loadWords(dst []float64, s int32, m []int) {
 // (the rows rasterTri would visit).
 func (d *drawer) ownsRows(miny, maxy int64) bool {
 	const half = subPixel / 2
-	y0 := max(floorDiv(miny-half+subPixel-1, subPixel), int64(d.rect[1]))
-	y1 := min(floorDiv(maxy-half, subPixel)+1, int64(d.rect[3]))
+	y0 := max((miny-half+subPixel-1)>>subPixelBits, int64(d.rect[1]))
+	y1 := min((maxy-half)>>subPixelBits+1, int64(d.rect[3]))
 	if y0 >= y1 {
 		return false
 	}
@@ -171,8 +216,10 @@ func (d *drawer) triangle(a, b, c, prov, id int32) error {
 		}
 		buf := d.clip.buf[0]
 		for i, s := range [3]int32{a, b, c} {
-			p := &d.wv[s]
-			wp[i] = wvert{fx: p.fx, fy: p.fy, xw: p.xw, yw: p.yw, z: p.z, iw: p.iw, attr: buf[i*st+4 : i*st+4+d.vw]}
+			// Field by field: no temporary wvert copied into d.poly.
+			p, w := &d.wv[s], &wp[i]
+			w.fx, w.fy, w.xw, w.yw, w.z, w.iw = p.fx, p.fy, p.xw, p.yw, p.z, p.iw
+			w.attr = buf[i*st+4 : i*st+4+d.vw]
 		}
 		n = 3
 	} else {
@@ -220,9 +267,9 @@ func (d *drawer) triangle(a, b, c, prov, id int32) error {
 			wp[i] = d.toWindow(poly[i*st : (i+1)*st])
 		}
 	} else if cached {
-		for i, s := range [3]int32{a, b, c} {
-			d.loadWords(wp[i].attr, s, m)
-		}
+		// The words are loaded by rasterTri at the first covered quad:
+		// most triangles of a dense mesh cover none.
+		d.lazy, d.lazySlots, d.lazyMap = true, [3]int32{a, b, c}, m
 	}
 	d.loadFlat(prov, m)
 	d.zoff = 0
@@ -237,10 +284,11 @@ func (d *drawer) triangle(a, b, c, prov, id int32) error {
 			continue
 		}
 		if err := d.rasterTri(&wp[0], &wp[i], &wp[i+1], front, id); err != nil {
+			d.lazy = false
 			return err
 		}
 	}
-	d.zoff = 0
+	d.zoff, d.lazy = 0, false
 	return nil
 }
 
@@ -444,24 +492,16 @@ func edgeFn(p, q *wvert) (a, b, c, t int64) {
 	return a, b, c, t
 }
 
-// floorDiv is floor(a / b) for b > 0.
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if a%b != 0 && a < 0 {
-		q--
-	}
-	return q
-}
-
 // sampleRange returns the pixels [x0, x1) x [y0, y1) of d.rect whose
-// centres lie in the snapped box [minx, maxx] x [miny, maxy].
+// centres lie in the snapped box [minx, maxx] x [miny, maxy]. (The
+// arithmetic shifts are floor divisions by subPixel.)
 func (d *drawer) sampleRange(minx, maxx, miny, maxy int64) (x0, x1, y0, y1 int64) {
 	const half = subPixel / 2
 	r := d.rect
-	x0 = max(floorDiv(minx-half+subPixel-1, subPixel), int64(r[0]))
-	x1 = min(floorDiv(maxx-half, subPixel)+1, int64(r[2]))
-	y0 = max(floorDiv(miny-half+subPixel-1, subPixel), int64(r[1]))
-	y1 = min(floorDiv(maxy-half, subPixel)+1, int64(r[3]))
+	x0 = max((minx-half+subPixel-1)>>subPixelBits, int64(r[0]))
+	x1 = min((maxx-half)>>subPixelBits+1, int64(r[2]))
+	y0 = max((miny-half+subPixel-1)>>subPixelBits, int64(r[1]))
+	y1 = min((maxy-half)>>subPixelBits+1, int64(r[3]))
 	return x0, x1, y0, y1
 }
 
@@ -489,7 +529,7 @@ func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
 	}
 	const half = subPixel / 2
 	verts := [3]*wvert{v0, v1, v2}
-	d.prepare(verts)
+	prepared := false // the interpolation terms, set up at the first covered quad
 	fa := float64(area)
 	// dxi, dyi: the change of edge i between horizontally and vertically
 	// neighbouring samples.
@@ -497,6 +537,9 @@ func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
 	dy0, dy1, dy2 := eb0*subPixel, eb1*subPixel, eb2*subPixel
 	var bary [4][3]float64
 	qx0 := x0 &^ 1
+	// Rows this wide pay for finding the triangle's first quad by
+	// division rather than by stepping.
+	wide := x1-qx0 > 32
 	for qy := y0 &^ 1; qy < y1; qy += 2 {
 		if !d.owns(int(qy)) {
 			continue
@@ -514,7 +557,15 @@ func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
 		sx, sy := qx0*subPixel+half, qy*subPixel+half
 		// Edge values at lane 0 of the quad at qx, stepped exactly.
 		a0, a1, a2 := ea0*sx+eb0*sy+ec0, ea1*sx+eb1*sy+ec1, ea2*sx+eb2*sy+ec2
-		for qx := qx0; qx < x1; qx, a0, a1, a2 = qx+2, a0+2*dx0, a1+2*dx1, a2+2*dx2 {
+		qx := qx0
+		if wide {
+			// Skip the quads left of the triangle: those in which an edge
+			// growing with x is outside at the quad's right lanes (its
+			// largest values) in both rows.
+			k := max(skipQuads(a0+dx0, a0+dx0+dy0, t0, dx0), skipQuads(a1+dx1, a1+dx1+dy1, t1, dx1), skipQuads(a2+dx2, a2+dx2+dy2, t2, dx2))
+			qx, a0, a1, a2 = qx+2*k, a0+2*k*dx0, a1+2*k*dx1, a2+2*k*dx2
+		}
+		for ; qx < x1; qx, a0, a1, a2 = qx+2, a0+2*dx0, a1+2*dx1, a2+2*dx2 {
 			// Lane l's edge i value is ai + (l&1)*dxi + (l>>1)*dyi; a
 			// lane is outside when some value minus its t is negative.
 			b0, b1, b2 := a0+dx0, a1+dx1, a2+dx2
@@ -532,6 +583,12 @@ func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
 				mask &^= 0b1010
 			}
 			if mask == 0 {
+				// Past the triangle: an edge not growing with x is
+				// outside at the quad's left lanes (its largest values)
+				// in both rows, so at every quad to the right too.
+				if (ea0 <= 0 && (a0-t0)&(c0-t0) < 0) || (ea1 <= 0 && (a1-t1)&(c1-t1) < 0) || (ea2 <= 0 && (a2-t2)&(c2-t2) < 0) {
+					break
+				}
 				continue
 			}
 			// Helper lanes need barycentrics unless the shader
@@ -552,12 +609,34 @@ func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
 			if need&8 != 0 {
 				bary[3] = [3]float64{float64(d0) / fa, float64(d1) / fa, float64(d2) / fa}
 			}
+			if !prepared {
+				if d.lazy {
+					// An unclipped triangle's words (see triangle).
+					for i, s := range d.lazySlots {
+						d.loadWords(d.poly[i].attr, s, d.lazyMap)
+					}
+					d.lazy = false
+				}
+				d.prepare(verts)
+				prepared = true
+			}
 			if err := d.emitQuad(int(qx), int(qy), mask, &bary, verts, front, id, nil); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// skipQuads returns how many quads to the right an edge that grows by dx
+// per pixel (dx > 0) still has both right-lane values r0, r1 below its
+// threshold t: quads wholly outside it. It is 0 for other edges.
+func skipQuads(r0, r1, t, dx int64) int64 {
+	m := max(r0, r1)
+	if dx <= 0 || m >= t {
+		return 0
+	}
+	return (t - m + 2*dx - 1) / (2 * dx)
 }
 
 // emitQuad interpolates a quad's inputs into the batch and flushes the
@@ -568,17 +647,31 @@ func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
 // (noperspective) in float64 from the lane's barycentrics.
 func (d *drawer) emitQuad(qx, qy int, mask uint8, bary *[4][3]float64, v [3]*wvert, front bool, id int32, pc *[4][2]float32) error {
 	z0, z1, z2, zoff := v[0].z, v[1].z, v[2].z, d.zoff
-	if d.early {
-		var zs [4]float32
-		for l := range 4 {
-			if mask&(1<<l) != 0 {
-				b := &bary[l]
-				zs[l] = float32(b[0]*z0 + b[1]*z1 + b[2]*z2 + zoff)
+	need := uint8(0xF)
+	if d.noHelpers {
+		need = mask
+	}
+	// Window depth of every lane interpolated (a superset of the covered
+	// ones), computed once for the early test and the quad.
+	var zs [4]float64
+	for l := range 4 {
+		if need&(1<<l) != 0 {
+			b := &bary[l]
+			zs[l] = b[0]*z0 + b[1]*z1 + b[2]*z2 + zoff
+		}
+	}
+	if d.early && !d.earlyDepth(qx, qy, mask, &zs) {
+		return nil
+	}
+	if d.noHelpers {
+		// Batches hold at most laneBatch covered lanes.
+		n := bits.OnesCount8(mask)
+		if d.lanes+n > laneBatch {
+			if err := d.flush(); err != nil {
+				return err
 			}
 		}
-		if !d.earlyDepth(qx, qy, mask, &zs) {
-			return nil
-		}
+		d.lanes += n
 	}
 	q := &d.quads[d.nq]
 	vw := d.vw
@@ -586,40 +679,38 @@ func (d *drawer) emitQuad(qx, qy int, mask uint8, bary *[4][3]float64, v [3]*wve
 	q.Helper = ^mask & 0xF
 	q.FrontFacing = front
 	q.PrimitiveID = id
-	q.Varyings = d.varyBuf[d.nq*4*vw : (d.nq+1)*4*vw]
+	vary := d.varyBuf[d.nq*4*vw : (d.nq+1)*4*vw]
+	q.Varyings = vary
 	s0, s1, s2 := d.setup[0], d.setup[1], d.setup[2]
 	iw0, iw1, iw2 := v[0].iw, v[1].iw, v[2].iw
-	need := uint8(0xF)
-	if d.noHelpers {
-		need = mask
-	}
+	smoothW, linearW, flatW, flat := d.smoothW, d.linearW, d.flatW, d.flat
 	for l := range 4 {
 		if need&(1<<l) == 0 {
 			continue
 		}
 		b0, b1, b2 := bary[l][0], bary[l][1], bary[l][2]
-		z := b0*z0 + b1*z1 + b2*z2 + zoff
+		z := zs[l]
 		iw := b0*iw0 + b1*iw1 + b2*iw2
 		q.FragCoord[l] = [4]float32{float32(qx+l&1) + 0.5, float32(qy+l>>1) + 0.5, float32(z), float32(iw)}
-		out := q.Varyings[l*vw : (l+1)*vw]
-		for _, k := range d.smoothW {
+		out := vary[l*vw : (l+1)*vw]
+		for _, k := range smoothW {
 			out[k] = math.Float32bits(float32((b0*s0[k] + b1*s1[k] + b2*s2[k]) / iw))
 		}
-		for _, k := range d.linearW {
+		for _, k := range linearW {
 			out[k] = math.Float32bits(float32(b0*s0[k] + b1*s1[k] + b2*s2[k]))
 		}
-		for _, k := range d.flatW {
-			out[k] = d.flat[k]
+		for _, k := range flatW {
+			out[k] = flat[k]
 		}
 		q.Depth[l] = float32(z)
 	}
 	if need != 0xF {
 		// Helpers copy the first covered lane (FragmentHelperFree).
 		src := bits.TrailingZeros8(need)
-		from := q.Varyings[src*vw : (src+1)*vw]
+		from := vary[src*vw : (src+1)*vw]
 		for l := range 4 {
 			if need&(1<<l) == 0 {
-				copy(q.Varyings[l*vw:(l+1)*vw], from)
+				copy(vary[l*vw:(l+1)*vw], from)
 				q.FragCoord[l] = q.FragCoord[src]
 				q.Depth[l] = q.Depth[src]
 			}
@@ -630,15 +721,17 @@ func (d *drawer) emitQuad(qx, qy int, mask uint8, bary *[4][3]float64, v [3]*wve
 	} else {
 		q.PointCoord = [4][2]float32{}
 	}
-	q.Color = [MaxRenderTargets][4][4]uint32{}
-	q.Color1 = [4][4]uint32{}
+	clear(q.Color[:d.outRT])
+	if d.outSrc1 {
+		q.Color1 = [4][4]uint32{}
+	}
 	q.DepthWritten = false
 	q.Live = 0xF
 	d.qmask[d.nq] = mask
 	d.qback[d.nq] = !front
 	d.qpos[d.nq] = [2]int{qx, qy}
 	d.nq++
-	if d.nq == quadBatch {
+	if d.nq == d.quadCap {
 		return d.flush()
 	}
 	return nil
@@ -648,23 +741,39 @@ func (d *drawer) emitQuad(qx, qy int, mask uint8, bary *[4][3]float64, v [3]*wve
 // window depths zs passes the depth test against the stored depth, with
 // the clamp and quantization the per-fragment test applies (fragment).
 // D24S8 depths are compared as their 24-bit integers (see d24).
-func (d *drawer) earlyDepth(qx, qy int, mask uint8, zs *[4]float32) bool {
+func (d *drawer) earlyDepth(qx, qy int, mask uint8, zs *[4]float64) bool {
 	ds, s := d.t.DepthStencil, d.s
+	fn := s.Depth.Func
+	if ds.Format == format.D24S8 && !s.Depth.Clamp {
+		// The bench scene's case, without the per-lane format and clamp
+		// branches: lanes 0, 1 and 2, 3 are neighbours in two rows.
+		o := (qy*ds.W + qx) * 4
+		for l := range 4 {
+			if mask&(1<<l) == 0 {
+				continue
+			}
+			p := o + (l>>1*ds.W+l&1)*4
+			if fn.TestUint(format.UNorm24(float32(zs[l])), d24(ds.Data[p:p+4:p+4])) {
+				return true
+			}
+		}
+		return false
+	}
 	for l := range 4 {
 		if mask&(1<<l) == 0 {
 			continue
 		}
-		z := zs[l]
+		z := float32(zs[l])
 		if s.Depth.Clamp {
 			lo, hi := min(s.Viewport.MinDepth, s.Viewport.MaxDepth), max(s.Viewport.MinDepth, s.Viewport.MaxDepth)
 			z = min(max(z, lo), hi)
 		}
 		buf := ds.Data[((qy+l>>1)*ds.W+qx+l&1)*d.dsBytes:]
 		if ds.Format == format.D24S8 {
-			if s.Depth.Func.TestUint(format.UNorm24(z), d24(buf)) {
+			if fn.TestUint(format.UNorm24(z), d24(buf)) {
 				return true
 			}
-		} else if s.Depth.Func.Test(format.QuantizeDepth(ds.Format, z), format.UnpackDepth(ds.Format, buf)) {
+		} else if fn.Test(format.QuantizeDepth(ds.Format, z), format.UnpackDepth(ds.Format, buf)) {
 			return true
 		}
 	}

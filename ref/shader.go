@@ -55,6 +55,19 @@ type VertexShader interface {
 	ShadeVertices(b *VertexBatch, tex Textures) error
 }
 
+// VertexCloner is implemented by vertex shaders that may shade a draw's
+// vertices concurrently: with State.Workers > 1 and enough vertices, the
+// draw's distinct vertices are split into contiguous runs of whole
+// batches, each shaded by its own clone at the same time as the others.
+// CloneVertex returns a shader with the same layout whose ShadeVertices
+// gives the same outputs for the same batch, or nil when the shader must
+// not run concurrently (its batches have effects beyond their outputs).
+// The output is identical to serial shading.
+// spec: vortexpipe-driver §5.2 (the oracle's output must not change).
+type VertexCloner interface {
+	CloneVertex() VertexShader
+}
+
 // Quad is one 2x2 fragment quad: lane l is pixel (X + l&1, Y + l>>1). All
 // four lanes are shaded; lanes with their Helper bit set are helper
 // invocations (outside the primitive, the target or the scissor) that run
@@ -72,7 +85,10 @@ type Quad struct {
 	Helper      uint8 // bit l: lane l is a helper
 
 	// Outputs. Colour words are float bits for float and normalized targets
-	// and integers for integer targets: Color[rt][lane][component].
+	// and integers for integer targets: Color[rt][lane][component]. The
+	// colours of the target's attachments (and Color1 when a blend factor
+	// reads it) start zeroed for every quad; the others, which nothing
+	// reads, keep what the shader last wrote there.
 	Color        [MaxRenderTargets][4][4]uint32
 	Color1       [4][4]uint32 // dual-source second output (index 1 of render target 0)
 	Depth        [4]float32   // preset to the interpolated window z
@@ -150,7 +166,9 @@ type FragmentVaryingUse interface {
 // true, the renderer interpolates only the covered lanes (those without
 // their Helper bit) and gives each helper lane a copy of the Varyings,
 // FragCoord and Depth of the quad's first covered lane, so a helper
-// computes what a covered lane computes and its results are dropped.
+// computes what a covered lane computes and its results are dropped; a
+// call then gets up to 64 covered lanes (in up to 64 quads) rather than 16
+// quads, so a shader that runs only the covered lanes fills its warps.
 // Clones made by FragmentCloner must answer the same. The output is
 // identical with less work.
 // spec: vortexpipe-driver §2.2 (helper lanes exist for derivatives), §5.2.

@@ -201,7 +201,8 @@ type State struct {
 	// Workers > 1 rasterizes and shades fragments on that many goroutines
 	// (at most 64), each owning interleaved bands of 16 rows and walking
 	// every primitive in order; the result is bit-identical to Workers <= 1
-	// (serial). Vertex shading stays serial. See FragmentCloner.
+	// (serial). A vertex shader that clones (VertexCloner) shades runs of
+	// the draw's vertices concurrently too. See FragmentCloner.
 	Workers int
 }
 

@@ -48,8 +48,6 @@ type Target struct {
 	W, H         int
 	Color        []*Surface
 	DepthStencil *Surface
-
-	scratch *drawScratch // draw buffers reused across draws (NewTarget)
 }
 
 // NewTarget creates a target with zero-filled attachments. ds may be
@@ -58,7 +56,7 @@ func NewTarget(w, h int, colors []format.Format, ds format.Format) (*Target, err
 	if len(colors) > MaxRenderTargets {
 		return nil, fmt.Errorf("%w: %d colour attachments (max %d)", ErrBadTarget, len(colors), MaxRenderTargets)
 	}
-	t := &Target{W: w, H: h, scratch: &drawScratch{}}
+	t := &Target{W: w, H: h}
 	for i, f := range colors {
 		if !f.IsColor() {
 			return nil, fmt.Errorf("%w: colour attachment %d format %v", ErrBadTarget, i, f)

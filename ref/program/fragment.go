@@ -65,8 +65,8 @@ func (f *FragmentShader) VaryingsRead() []bool { return f.reads }
 
 // HelpersUnused implements ref.FragmentHelperFree: a program without
 // derivatives, texture operations or memory access computes each lane from
-// its own inputs, so ref need not interpolate the helpers (they still run, on
-// the inputs ref gives them, and their results are dropped).
+// its own inputs, so ref need not interpolate the helpers, and ShadeQuads
+// runs only the covered lanes, packed into whole warps (see shadePacked).
 func (f *FragmentShader) HelpersUnused() bool { return f.alone }
 
 // lanesIndependent reports whether prog (its main code and functions) has no
@@ -115,9 +115,14 @@ func inputsRead(prog *ir.Program, n int) []bool {
 
 // ShadeQuads implements ref.FragmentShader. Lane 4k+l of a run is lane l of
 // quad k: pixel (X + l&1, Y + l>>1), so the executor's quad derivatives are
-// ref's window-space ones (dFdy from the row above). spec: vortexpipe-driver §2.2.
+// ref's window-space ones (dFdy from the row above), except for programs
+// whose lanes are independent, which run only the covered lanes, packed
+// (shadePacked). spec: vortexpipe-driver §2.2.
 func (f *FragmentShader) ShadeQuads(quads []ref.Quad, tex ref.Textures) error {
 	f.tu.tex = tex
+	if f.alone {
+		return f.shadePacked(quads)
+	}
 	p, m := f.p, f.m
 	per := p.fw / 4
 	nv := p.nvary
@@ -214,6 +219,118 @@ func (f *FragmentShader) ShadeQuads(quads []ref.Quad, tex ref.Textures) error {
 				}
 				q.DepthWritten = true
 			}
+		}
+	}
+	return nil
+}
+
+// shadePacked is ShadeQuads for a program whose lanes are independent
+// (HelpersUnused): helpers compute nothing another lane needs, so only the
+// covered lanes run, packed in order into whole warps (lane j of a run is
+// the j-th covered lane of the batch). Each covered lane gets the outputs
+// it gets in its quad's own warp; helper lanes keep their outputs and are
+// reported discarded.
+func (f *FragmentShader) shadePacked(quads []ref.Quad) error {
+	w := f.p.fw
+	var lanes [64]uint16 // quad index << 2 | lane, for the run's lanes
+	k := 0
+	for i := range quads {
+		q := &quads[i]
+		cov := ^q.Helper & 0xF
+		q.Live = 0
+		q.DepthWritten = f.p.fsDepth >= 0
+		for l := range 4 {
+			if cov&(1<<l) == 0 {
+				continue
+			}
+			lanes[k] = uint16(i<<2 | l)
+			k++
+			if k == w {
+				if err := f.runPacked(quads, lanes[:k]); err != nil {
+					return err
+				}
+				k = 0
+			}
+		}
+	}
+	if k > 0 {
+		return f.runPacked(quads, lanes[:k])
+	}
+	return nil
+}
+
+// runPacked runs the lanes of quads listed in lanes (quad index << 2 |
+// lane) as lanes 0.. of one warp and stores their outputs.
+func (f *FragmentShader) runPacked(quads []ref.Quad, lanes []uint16) error {
+	p, m := f.p, f.m
+	nv := p.nvary
+	in := p.IR.FS.InputWords
+	for iw := 0; iw < nv && iw < in; iw++ {
+		if !f.reads[iw] {
+			continue // never loaded: ref left it uninterpolated
+		}
+		arr := m.Input(iw)[:len(lanes)]
+		for j, ql := range lanes {
+			arr[j] = quads[ql>>2].Varyings[int(ql&3)*nv+iw]
+		}
+	}
+	if w := p.fsFrag[0]; w >= 0 {
+		for c := 0; c < 4; c++ {
+			arr := m.Input(w + c)[:len(lanes)]
+			for j, ql := range lanes {
+				arr[j] = math.Float32bits(quads[ql>>2].FragCoord[ql&3][c])
+			}
+		}
+	}
+	if w := p.fsFrag[1]; w >= 0 {
+		arr := m.Input(w)[:len(lanes)]
+		for j, ql := range lanes {
+			v := uint32(0)
+			if quads[ql>>2].FrontFacing {
+				v = 1
+			}
+			arr[j] = v
+		}
+	}
+	if w := p.fsFrag[2]; w >= 0 {
+		for c := 0; c < 2; c++ {
+			arr := m.Input(w + c)[:len(lanes)]
+			for j, ql := range lanes {
+				arr[j] = math.Float32bits(quads[ql>>2].PointCoord[ql&3][c])
+			}
+		}
+	}
+	present := uint64(1)<<uint(len(lanes)) - 1
+	if len(lanes) == 64 {
+		present = math.MaxUint64
+	}
+	out, err := m.Run(f.ctx, present, present)
+	if err != nil {
+		return err
+	}
+	for j, ql := range lanes {
+		quads[ql>>2].Live |= uint8(out>>uint(j)&1) << (ql & 3)
+	}
+	for rt := 0; rt < p.fsColors; rt++ {
+		for c := 0; c < 4; c++ {
+			arr := m.Output(4*rt + c)[:len(lanes)]
+			for j, ql := range lanes {
+				quads[ql>>2].Color[rt][ql&3][c] = arr[j]
+			}
+		}
+	}
+	if w := p.fsSrc1; w >= 0 {
+		for c := 0; c < 4; c++ {
+			arr := m.Output(w + c)[:len(lanes)]
+			for j, ql := range lanes {
+				quads[ql>>2].Color1[ql&3][c] = arr[j]
+			}
+		}
+	}
+	if w := p.fsDepth; w >= 0 {
+		arr := m.Output(w)[:len(lanes)]
+		for j, ql := range lanes {
+			quads[ql>>2].Depth[ql&3] = ir.BitsF32(arr[j])
 		}
 	}
 	return nil

@@ -68,6 +68,45 @@ func (p *Program) NewVertexShader(ctx context.Context, opt VertexOptions) (*Vert
 	return v, nil
 }
 
+// CloneVertex implements ref.VertexCloner: a program without memory
+// stores or atomics computes each vertex from its own inputs alone, so ref
+// may shade runs of vertices concurrently, each with its own executor; it
+// returns nil for a program with them (their order is observable).
+func (v *VertexShader) CloneVertex() ref.VertexShader {
+	if !effectFree(v.p.IR.VS) {
+		return nil
+	}
+	c, err := v.p.NewVertexShader(v.ctx, VertexOptions{Clip: v.clip, IgnorePointSize: v.nosize, ClampColor: v.clamp})
+	if err != nil {
+		// New succeeded on the same program once, so it cannot fail
+		// now; without a clone the draw shades serially.
+		return nil
+	}
+	return c
+}
+
+// effectFree reports whether prog (its main code and functions) writes no
+// memory: no store and no atomic.
+func effectFree(prog *ir.Program) bool {
+	ok := func(code []ir.Inst) bool {
+		for _, in := range code {
+			if in.Op == ir.MemStore || in.Op == ir.MemAtomic {
+				return false
+			}
+		}
+		return true
+	}
+	if !ok(prog.Code) {
+		return false
+	}
+	for _, fn := range prog.Funcs {
+		if !ok(fn.Code) {
+			return false
+		}
+	}
+	return true
+}
+
 func bitsLen(m uint8) int {
 	n := 0
 	for m != 0 {
