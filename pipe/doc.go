@@ -81,6 +81,7 @@
 //	CLAMP/REPEAT/MIRROR/BORDER, mip filters        TEX FF           bilinear MIRROR/BORDER: TEX SW, RouteTexWrap
 //	mirror-clamps, legacy CLAMP                    TEX SW           RouteTexWrap
 //	anisotropic filtering                          TEX SW           RouteTexAniso
+//	LOD bias / LOD clamp on a mipmapping sampler   TEX SW           RouteTexLod (the FF level has no form of them)
 //	NPOT, 3D, cube, 1D/2D/cube arrays, RECT, MS    TEX SW           RouteTexNPOT, RouteTexTarget
 //	shadow samplers, min≠mag filter                TEX SW           RouteTexShadow, RouteTexFilter
 //	texelFetch (+ txf_ms), textureGather (+ cube),

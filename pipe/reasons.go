@@ -121,6 +121,10 @@ const (
 	// (the device takes each triangle's last vertex as provoking, GL the
 	// quad's last or the polygon's first).
 	GateFlatPolygons
+	// RouteTexLod: a mipmapping sampler with a LOD bias or a LOD clamp that
+	// cuts the chain; the FF TEX path forms the level from the derivatives
+	// and the shader's bias alone, so the software sampler takes it.
+	RouteTexLod
 	numReasonCodes
 )
 
@@ -191,6 +195,8 @@ var reasonNames = [numReasonCodes]string{
 	GateFlatShade:    "glShadeModel(GL_FLAT) on the legacy colours",
 	GateTwoSide:      "two-sided colour (GL_VERTEX_PROGRAM_TWO_SIDE) on colours the device does not pack",
 	GateFlatPolygons: "flat varyings on quads or polygons (their provoking vertex is not each triangle's last)",
+
+	RouteTexLod: "sampler LOD bias or LOD clamp on a mipmapped texture (software sampler)",
 }
 
 // String describes the reason.
@@ -204,9 +210,9 @@ func (c ReasonCode) String() string {
 // Kind says whether the reason gates the draw or routes a unit.
 func (c ReasonCode) Kind() Kind {
 	switch {
-	case c >= GateNoVS && c <= GateDeviceBackend, c >= GateFlatShade && c < numReasonCodes:
+	case c >= GateNoVS && c <= GateDeviceBackend, c >= GateFlatShade && c <= GateFlatPolygons:
 		return Gated
-	case c >= RouteNoTEX && c <= RouteManyRTs:
+	case c >= RouteNoTEX && c <= RouteManyRTs, c == RouteTexLod:
 		return Routed
 	}
 	return 0

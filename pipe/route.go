@@ -300,6 +300,10 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 			for _, r := range s.Flags {
 				gate(r.Code, unitDetail(i, r.Detail))
 			}
+			if why := s.lodState(v.Texture.desc.Levels); why != "" {
+				swTex = true
+				route(RouteTexLod, unitDetail(i, why))
+			}
 		}
 	}
 	if beyond > 0 {
