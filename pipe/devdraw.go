@@ -474,6 +474,7 @@ func (d *devScreen) swTexture(v *SamplerView, sm *Sampler) (shaderdev.Texture, e
 	if err != nil {
 		return shaderdev.Texture{}, err
 	}
+	tex = v.viewOf(tex)
 	smp, err := refSampler(sm, r.desc.Target == TargetRect)
 	if err != nil {
 		return shaderdev.Texture{}, err
@@ -481,6 +482,9 @@ func (d *devScreen) swTexture(v *SamplerView, sm *Sampler) (shaderdev.Texture, e
 	ver := r.versionNow()
 	t := shaderdev.Texture{Width: uint32(r.desc.Width), Height: uint32(r.desc.Height)}
 	key := swTexKey{r: r, s: smp}
+	if v.State != nil {
+		key.view = *v.State
+	}
 	if e := d.swTexs[key]; e != nil && e.version == ver && e.serial == r.serial {
 		t.Resident = e.dt
 		return t, nil

@@ -125,6 +125,10 @@ const (
 	// cuts the chain; the FF TEX path forms the level from the derivatives
 	// and the shader's bias alone, so the software sampler takes it.
 	RouteTexLod
+	// RouteTexView: a sampler view with a component swizzle or a level range
+	// other than the texture's own (ViewState); the FF unit samples level 0
+	// of the chain as stored.
+	RouteTexView
 	numReasonCodes
 )
 
@@ -196,7 +200,8 @@ var reasonNames = [numReasonCodes]string{
 	GateTwoSide:      "two-sided colour (GL_VERTEX_PROGRAM_TWO_SIDE) on colours the device does not pack",
 	GateFlatPolygons: "flat varyings on quads or polygons (their provoking vertex is not each triangle's last)",
 
-	RouteTexLod: "sampler LOD bias or LOD clamp on a mipmapped texture (software sampler)",
+	RouteTexLod:  "sampler LOD bias or LOD clamp on a mipmapped texture (software sampler)",
+	RouteTexView: "view swizzle or level range (software sampler)",
 }
 
 // String describes the reason.
@@ -212,7 +217,7 @@ func (c ReasonCode) Kind() Kind {
 	switch {
 	case c >= GateNoVS && c <= GateDeviceBackend, c >= GateFlatShade && c <= GateFlatPolygons:
 		return Gated
-	case c >= RouteNoTEX && c <= RouteManyRTs, c == RouteTexLod:
+	case c >= RouteNoTEX && c <= RouteManyRTs, c == RouteTexLod, c == RouteTexView:
 		return Routed
 	}
 	return 0
