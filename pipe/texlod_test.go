@@ -98,5 +98,9 @@ func TestTexLodRoutesSW(t *testing.T) {
 		if r := dev.c.LastDeviceDraw().Route; r.SWTex {
 			t.Errorf("TEX route %+v, want the FF unit", r)
 		}
+		a, b := dev.image(t), draw(t, Options{ForceReference: true}, smp).image(t)
+		if bad, worst := compareImages(a, b, 3); bad > len(a.Pix)/4/50 {
+			t.Errorf("%d pixels differ from the reference renderer by more than 3 (worst %d)", bad, worst)
+		}
 	})
 }
