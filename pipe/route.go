@@ -297,10 +297,16 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 			for _, r := range s.Flags {
 				gate(r.Code, unitDetail(i, r.Detail))
 			}
-			if why := s.lodState(v.Texture.desc.Levels); why != "" {
+			// The FF unit samples for the fragment stage only (the vertex
+			// stage's samples are the software sampler's whatever the key).
+			if why := s.lodState(v.Texture.desc.Levels); why != "" && fsInfo.Samplers > 0 {
 				swTex = true
 				route(RouteTexLod, unitDetail(i, why))
 			}
+		}
+		if why := v.viewRoute(); why != "" && fsInfo.Samplers > 0 {
+			swTex = true
+			route(RouteTexView, unitDetail(i, why))
 		}
 	}
 	if n := fsInfo.Samplers; n > abi.TexNumStages {

@@ -25,9 +25,10 @@ func DefaultViewState() ViewState {
 }
 
 // CreateSamplerViewState classifies a texture for sampling through a view
-// with state vs. A view other than the whole texture as stored routes TEX to
-// the software sampler (RouteTexView): the FF unit samples the chain from
-// level 0 and returns the texel's own channels. spec: vortexpipe §3.6
+// with state vs. A view other than the whole texture as stored that the
+// fragment stage samples routes TEX to the software sampler (RouteTexView):
+// the FF unit samples the chain from level 0 and returns the texel's own
+// channels. spec: vortexpipe §3.6
 func (c *Context) CreateSamplerViewState(tex *Resource, vs ViewState) (*SamplerView, error) {
 	v, err := c.CreateSamplerView(tex)
 	if err != nil {
@@ -43,13 +44,23 @@ func (c *Context) CreateSamplerViewState(tex *Resource, vs ViewState) (*SamplerV
 	}
 	vs.LastLevel = min(vs.LastLevel, tex.desc.Levels-1)
 	v.State = &vs
-	if vs.Swizzle != sampler.IdentitySwizzle {
-		v.Tex.Routes = append(v.Tex.Routes, Reason{RouteTexView, fmt.Sprintf("swizzle %v", vs.Swizzle)})
-	}
-	if vs.FirstLevel != 0 || vs.LastLevel != tex.desc.Levels-1 {
-		v.Tex.Routes = append(v.Tex.Routes, Reason{RouteTexView, fmt.Sprintf("levels %d..%d of %d", vs.FirstLevel, vs.LastLevel, tex.desc.Levels)})
-	}
 	return v, nil
+}
+
+// viewRoute says how v differs from the whole texture as stored ("" when it
+// does not): what routes its fragment sampling to the software sampler
+// (RouteTexView).
+func (v *SamplerView) viewRoute() string {
+	vs := v.State
+	switch {
+	case vs == nil:
+		return ""
+	case vs.Swizzle != sampler.IdentitySwizzle:
+		return fmt.Sprintf("swizzle %v", vs.Swizzle)
+	case vs.FirstLevel != 0 || vs.LastLevel != v.Texture.desc.Levels-1:
+		return fmt.Sprintf("levels %d..%d of %d", vs.FirstLevel, vs.LastLevel, v.Texture.desc.Levels)
+	}
+	return ""
 }
 
 // viewOf is the reference sampler's form of tex seen through v: tex itself
