@@ -2,46 +2,53 @@ package device
 
 import (
 	"encoding/binary"
+	"math"
 
 	"vortexgfx/shadertest/reference"
 )
 
-// compare compares the current window (the reference framebuffer, already
-// brought up to date) with the shadow context's, which ran every draw on the
-// reference renderer, when something was drawn or cleared since the last
-// comparison. A pixel differs when a colour channel differs by more than
-// ColorTolerance or the depth by more than DepthTolerance; the record keeps
-// the most differing pixels of any comparison and the largest channel
-// difference.
+// compare compares the window with the reference context's, which drew every
+// draw (Options.Compare), when something changed since the last comparison.
 func (c *glContext) compare() error {
-	if c.shadow == nil || !c.changed {
+	if !c.b.opts.Compare || !c.changed {
 		return nil
 	}
 	c.changed = false
-	sfb, err := reference.Framebuffer(c.shadow)
+	sfb, err := reference.Framebuffer(c.ref)
 	if err != nil {
 		return err
 	}
-	a, b := c.fb.Color[0].Data, sfb.Color[0].Data
-	var az, bz []byte
-	if c.fb.DepthStencil != nil && sfb.DepthStencil != nil {
-		az, bz = c.fb.DepthStencil.Data, sfb.DepthStencil.Data
+	img, err := c.pc.ReadPixels(0)
+	if err != nil {
+		return err
 	}
+	var z []float32
+	if c.fb.Zsbuf != nil && sfb.DepthStencil != nil {
+		if z, err = c.pc.ReadDepth(); err != nil {
+			return err
+		}
+	}
+	w, h := c.cfg.Width, c.cfg.Height
 	diff := 0
-	for p := 0; 4*p+3 < len(a) && 4*p+3 < len(b); p++ {
-		d := 0
-		for k := 4 * p; k < 4*p+4; k++ {
-			d = max(d, absInt(int(a[k])-int(b[k])))
-		}
-		c.rec.MaxDiff = max(c.rec.MaxDiff, d)
-		if d <= ColorTolerance && az != nil {
-			za, zb := binary.LittleEndian.Uint32(az[4*p:])>>8, binary.LittleEndian.Uint32(bz[4*p:])>>8
-			if absInt(int(za)-int(zb)) > DepthTolerance {
-				d = ColorTolerance + 1
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			a := img.Pix[(h-1-y)*img.Stride+4*x:]
+			b := sfb.Color[0].Data[4*(y*w+x):]
+			d := 0
+			for k := range 4 {
+				d = max(d, absInt(int(a[k])-int(b[k])))
 			}
-		}
-		if d > ColorTolerance {
-			diff++
+			c.rec.MaxDiff = max(c.rec.MaxDiff, d)
+			if d <= ColorTolerance && z != nil {
+				za := int(math.Round(float64(z[y*w+x]) * (1<<24 - 1)))
+				zb := int(binary.LittleEndian.Uint32(sfb.DepthStencil.Data[4*(y*w+x):]) >> 8)
+				if absInt(za-zb) > DepthTolerance {
+					d = ColorTolerance + 1
+				}
+			}
+			if d > ColorTolerance {
+				diff++
+			}
 		}
 	}
 	c.rec.Compared++

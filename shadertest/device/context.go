@@ -2,14 +2,13 @@ package device
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 
-	"vortexgfx/gfx/shaderdev"
 	"vortexgfx/gl/format"
-	"vortexgfx/ref"
-	"vortexgfx/ref/program"
+	"vortexgfx/gl/sampler"
+	"vortexgfx/pipe"
+	"vortexgfx/shader/glsl"
 	"vortexgfx/shadertest"
 	"vortexgfx/shadertest/reference"
 )
@@ -19,48 +18,28 @@ import (
 // spec: vortexpipe-driver §1.5.1 (STRICT turns a fallback into an error)
 var ErrRouted = errors.New("draw routed to the reference renderer")
 
-// side says which copy of the window holds the latest pixels.
-type side uint8
-
-const (
-	inSync     side         = iota // the reference framebuffer and the device agree
-	refAhead                       // the reference framebuffer is newer
-	devAhead                       // the device targets are newer
-	clearDepth = 0x00FFFFFF        // the OM's depth word for 1.0 with stencil 0
-)
-
-// glContext is one test's context: a reference context that does all the
-// bookkeeping and the routed draws, and a device model opened at the first
-// draw it can take.
+// glContext is one test's context drawing through the driver: a pipe
+// context over the device model owns the window and takes every draw
+// (pipe.Route decides where it runs); the wrapped reference context links
+// the program (its errors are the test's), holds the uniform values and lays
+// each draw's vertex records out, and with Options.Compare draws every draw
+// too as the shadow window.
 type glContext struct {
 	ctx  context.Context
 	b    *Backend
 	cfg  shadertest.ContextConfig
 	into *Record
 	rec  Record
-	// ref is the wrapped reference context; fb its framebuffer.
-	ref shadertest.Context
-	fb  *ref.Target
-	// shadow is the whole test on the reference renderer alone (Compare).
-	shadow shadertest.Context
-	// changed is set by draws and clears since the last comparison.
-	changed bool
-	where   side
+	ref  shadertest.Context
 
-	dev *shaderdev.Device
-	// devProg is the program dev was opened with.
-	devProg *shaderdev.Program
-	// linked is the reference program the device program was made from
-	// (nil before the first draw after a link); prog is its device form
-	// and why the reason it has none.
-	linked *program.Program
-	prog   *shaderdev.Program
-	why    string
-	progs  int
-	// color and depth are the window words as the device holds them
-	// (A8R8G8B8; depth 0..23 and stencil 24..31), reused across switches.
-	color, depth []uint32
-	scratch      draftBuffers
+	screen  *pipe.Screen
+	pc      *pipe.Context
+	fb      pipe.Framebuffer
+	vs, fs  *pipe.Shader
+	layout  []pipe.AttributeSlot
+	views   map[*sampler.Texture]*pipe.SamplerView
+	smps    map[sampler.Sampler]*pipe.Sampler
+	changed bool
 }
 
 func (b *Backend) newContext(ctx context.Context, cfg shadertest.ContextConfig, into *Record) (shadertest.Context, error) {
@@ -68,234 +47,231 @@ func (b *Backend) newContext(ctx context.Context, cfg shadertest.ContextConfig, 
 	if err != nil {
 		return nil, err
 	}
-	fb, err := reference.Framebuffer(rc)
+	screen, err := pipe.OpenScreen(b.cfg, pipe.Options{Strict: b.opts.Strict})
 	if err != nil {
+		return nil, fmt.Errorf("device: %w", err)
+	}
+	c := &glContext{ctx: ctx, b: b, cfg: cfg, into: into, ref: rc, screen: screen, pc: screen.NewContext(pipe.ContextOptions{}),
+		views: map[*sampler.Texture]*pipe.SamplerView{}, smps: map[sampler.Sampler]*pipe.Sampler{}}
+	target := func(f format.Format) (*pipe.Surface, error) {
+		t, err := screen.CreateTexture(pipe.TextureDesc{Target: pipe.Target2D, Format: f, Width: cfg.Width, Height: cfg.Height,
+			Depth: 1, ArraySize: 1, Levels: 1})
+		if err != nil {
+			return nil, fmt.Errorf("device: %v window: %w", f, err)
+		}
+		return &pipe.Surface{Resource: t}, nil
+	}
+	cb, err := target(format.RGBA8)
+	if err != nil {
+		screen.Close()
 		return nil, err
 	}
-	c := &glContext{ctx: ctx, b: b, cfg: cfg, into: into, ref: rc, fb: fb, where: refAhead}
-	if b.opts.Compare {
-		if c.shadow, err = b.ref.NewContext(ctx, cfg); err != nil {
+	c.fb = pipe.Framebuffer{Width: cfg.Width, Height: cfg.Height, Cbufs: []*pipe.Surface{cb}}
+	flags := pipe.ClearColor0
+	if cfg.DepthBuffer {
+		if c.fb.Zsbuf, err = target(format.D24S8); err != nil {
+			screen.Close()
 			return nil, err
 		}
+		flags |= pipe.ClearDepth
+	}
+	if err := c.pc.SetFramebufferState(c.fb); err != nil {
+		screen.Close()
+		return nil, fmt.Errorf("device: %w", err)
+	}
+	if err := c.pc.Clear(flags, [4]float32{}, 1, 0); err != nil {
+		screen.Close()
+		return nil, fmt.Errorf("device: %w", err)
 	}
 	return c, nil
 }
 
-// Close implements shadertest.Context: it releases the device and adds the
-// context's record to its back end.
+// Close implements shadertest.Context.
 func (c *glContext) Close() error {
-	var err error
-	if c.dev != nil {
-		err = c.dev.Close()
-		c.dev = nil
-	}
 	c.b.closed(&c.rec, c.into)
-	return errors.Join(err, c.ref.Close())
+	return errors.Join(c.screen.Close(), c.ref.Close())
 }
 
-// Link implements shadertest.Context: the reference context links; the
-// device program is made at the next draw.
+// Link implements shadertest.Context: the reference context links (its
+// compile and link errors are the test's); the driver gets one shader CSO
+// per stage, its sections in file order (ShaderDesc.Parts), and an unbound
+// stage for a stage the program has none of (the fixed-function one).
 func (c *glContext) Link(p *shadertest.Program) error {
-	c.linked, c.prog, c.why = nil, nil, ""
-	if c.shadow != nil {
-		// The shadow's result is the same program's; its error is the
-		// reference context's too.
-		_ = c.shadow.Link(p)
+	if err := c.ref.Link(p); err != nil {
+		return err
 	}
-	return c.ref.Link(p)
+	opts := glsl.Options{DefaultVersion: c.cfg.GLSL.Num, Compatibility: c.cfg.API == shadertest.APIGL,
+		Extensions: []string{"GL_ARB_explicit_attrib_location", "GL_ARB_draw_buffers", "GL_ARB_texture_rg"}}
+	if opts.DefaultVersion == 0 {
+		opts.DefaultVersion = 110
+	}
+	var shaders [2]*pipe.Shader
+	for k, st := range [2]shadertest.Stage{shadertest.StageVertex, shadertest.StageFragment} {
+		var d *pipe.ShaderDesc
+		for i, s := range p.Shaders {
+			if s.Stage != st {
+				continue
+			}
+			if d == nil {
+				d = &pipe.ShaderDesc{Stage: pipe.Stage(k), Name: fmt.Sprintf("%s-%d", s.Stage, i), GLSL: s.Source, Options: opts}
+				continue
+			}
+			d.Parts = append(d.Parts, s.Source)
+		}
+		if d == nil {
+			continue
+		}
+		sh, err := c.pc.CreateShaderState(*d, nil)
+		if err != nil {
+			return fmt.Errorf("device: %w", err)
+		}
+		shaders[k] = sh
+	}
+	for _, s := range []*pipe.Shader{c.vs, c.fs} {
+		if s != nil {
+			c.pc.DeleteShaderState(s)
+		}
+	}
+	c.vs, c.fs = shaders[0], shaders[1]
+	if err := c.pc.BindVSState(c.vs); err != nil {
+		return fmt.Errorf("device: %w", err)
+	}
+	if err := c.pc.BindFSState(c.fs); err != nil {
+		return fmt.Errorf("device: %w", err)
+	}
+	layout, err := c.pc.AttributeLayout()
+	if err != nil {
+		return fmt.Errorf("device: %w", err)
+	}
+	c.layout = layout
+	return nil
 }
 
 // SetVertexData implements shadertest.Context.
-func (c *glContext) SetVertexData(vd *shadertest.VertexData) error {
-	if c.shadow != nil {
-		_ = c.shadow.SetVertexData(vd)
-	}
-	return c.ref.SetVertexData(vd)
-}
+func (c *glContext) SetVertexData(vd *shadertest.VertexData) error { return c.ref.SetVertexData(vd) }
 
-// SetUniform implements shadertest.Context.
-func (c *glContext) SetUniform(u *shadertest.Uniform) error {
-	if c.shadow != nil {
-		_ = c.shadow.SetUniform(u)
-	}
-	return c.ref.SetUniform(u)
-}
+// SetUniform implements shadertest.Context: the value lands in the reference
+// program, which hands the driver every uniform at each draw.
+func (c *glContext) SetUniform(u *shadertest.Uniform) error { return c.ref.SetUniform(u) }
 
 // SetTexture implements shadertest.Context.
 func (c *glContext) SetTexture(unit int, t *shadertest.Texture) error {
-	if c.shadow != nil {
-		_ = c.shadow.SetTexture(unit, t)
-	}
 	return c.ref.SetTexture(unit, t)
 }
 
-// Clear implements shadertest.Context: a clear of the whole window (colour
-// and, when there is one, depth) runs on the device when the device holds
-// the window (it drew last, or both copies agree); any other clear runs on
-// the reference framebuffer.
+// Clear implements shadertest.Context.
 func (c *glContext) Clear(r *shadertest.ClearRequest) error {
 	c.changed = true
-	if c.shadow != nil {
-		if err := c.shadow.Clear(r); err != nil {
+	if c.b.opts.Compare {
+		if err := c.ref.Clear(r); err != nil {
 			return err
 		}
 	}
-	onDevice := c.where == devAhead || c.where == inSync && c.dev != nil
-	if onDevice && r.Color && (r.Depth || c.fb.DepthStencil == nil) {
-		col := colorWord(r.ColorValue)
-		z := uint32(clearDepth)
-		if c.fb.DepthStencil != nil {
-			z = depthWord(float32(r.DepthValue))
-		}
-		c.where = devAhead
-		return c.dev.Clear(col, z)
+	var flags pipe.ClearFlags
+	if r.Color {
+		flags |= pipe.ClearColor0
 	}
-	if err := c.toReference(); err != nil {
-		return err
+	if r.Depth && c.fb.Zsbuf != nil {
+		flags |= pipe.ClearDepth
 	}
-	c.where = refAhead
-	return c.ref.Clear(r)
+	if flags == 0 {
+		return nil
+	}
+	return c.pc.Clear(flags, r.ColorValue, float32(r.DepthValue), 0)
 }
 
 // ReadPixels implements shadertest.Context.
 func (c *glContext) ReadPixels(x, y, w, h int, dst []byte) error {
-	if err := c.toReference(); err != nil {
-		return err
-	}
 	if err := c.compare(); err != nil {
 		return err
 	}
-	return c.ref.ReadPixels(x, y, w, h, dst)
+	if x < 0 || y < 0 || w < 0 || h < 0 || x+w > c.cfg.Width || y+h > c.cfg.Height || len(dst) < w*h*4 {
+		return fmt.Errorf("device: read %dx%d at (%d,%d) outside the %dx%d window", w, h, x, y, c.cfg.Width, c.cfg.Height)
+	}
+	img, err := c.pc.ReadPixels(0)
+	if err != nil {
+		return err
+	}
+	for r := 0; r < h; r++ {
+		row := c.cfg.Height - 1 - (y + r) // image row 0 is the top
+		copy(dst[r*w*4:(r+1)*w*4], img.Pix[row*img.Stride+4*x:row*img.Stride+4*(x+w)])
+	}
+	return nil
 }
 
 // ReadDepth implements shadertest.Context.
 func (c *glContext) ReadDepth(x, y int) (float32, error) {
-	if err := c.toReference(); err != nil {
-		return 0, err
-	}
 	if err := c.compare(); err != nil {
 		return 0, err
 	}
-	return c.ref.ReadDepth(x, y)
+	if c.fb.Zsbuf == nil || x < 0 || y < 0 || x >= c.cfg.Width || y >= c.cfg.Height {
+		return 0, fmt.Errorf("device: depth read at (%d,%d) outside the window", x, y)
+	}
+	z, err := c.pc.ReadDepth()
+	if err != nil {
+		return 0, err
+	}
+	return z[y*c.cfg.Width+x], nil
 }
 
 // Draw implements shadertest.Context: the reference context lays the draw
-// out (vertex records, uniforms with the legacy built-ins, state); the device
-// draws it when it can, else the reference renderer does (or, strict, the
-// draw fails naming the reason).
+// out; the driver draws it, on the device when pipe.Route lets it.
 func (c *glContext) Draw(d *shadertest.Draw) error {
 	c.changed = true
-	if c.shadow != nil {
-		if err := c.shadow.Draw(d); err != nil {
-			return err
-		}
-	}
 	pd, err := reference.Prepare(c.ref, d)
 	if err != nil {
 		return err
 	}
-	plan, why := c.route(d, pd)
-	if why != "" {
-		if c.b.opts.Strict {
-			return fmt.Errorf("%w: %s", ErrRouted, why)
-		}
-		c.rec.route(why)
-		if err := c.toReference(); err != nil {
+	if c.b.opts.Compare {
+		if err := reference.Render(c.ref, pd); err != nil {
 			return err
 		}
-		c.where = refAhead
-		return reference.Render(c.ref, pd)
 	}
-	if plan.Count == 0 {
-		c.rec.DeviceDraws++ // no whole triangle: nothing to draw
-		return nil
+	if d.PatchVertices > 0 {
+		return c.routed("patches (no tessellation on the device path)")
 	}
-	if err := c.open(); err != nil {
-		return err
-	}
-	if err := c.toDevice(); err != nil {
-		return err
-	}
-	c.where = devAhead
-	st, err := c.dev.Draw(plan)
+	info, err := c.bind(d, pd)
 	if err != nil {
+		return err
+	}
+	decs, err := c.pc.Where(info)
+	if err != nil {
+		return err
+	}
+	why := ""
+	for _, dec := range decs {
+		if dec.Reference && why == "" {
+			why = reasonText(d.Mode, dec.Gates)
+		}
+	}
+	if why != "" && c.b.opts.Strict {
+		return fmt.Errorf("%w: %s", ErrRouted, why)
+	}
+	if err := c.pc.DrawVBO(info); err != nil {
 		return fmt.Errorf("device: %w", err)
 	}
+	if why != "" {
+		c.rec.route(why)
+		return nil
+	}
 	c.rec.DeviceDraws++
-	c.rec.SWTex += b2i(st.Route.SWTex)
-	c.rec.SWOM += b2i(st.Route.SWOM)
-	c.rec.SWRaster += b2i(st.Route.SWRaster)
+	if len(decs) > 0 && !decs[0].Empty {
+		st := c.pc.LastDeviceDraw()
+		c.rec.SWTex += b2i(st.Route.SWTex)
+		c.rec.SWOM += b2i(st.Route.SWOM)
+		c.rec.SWRaster += b2i(st.Route.SWRaster)
+	}
 	return nil
 }
 
-// toReference makes the reference framebuffer current: after device draws it
-// reads the device targets back into it.
-func (c *glContext) toReference() error {
-	if c.where != devAhead {
-		return nil
+// routed counts a draw the device path has no form of and draws it on the
+// reference renderer (or, strict, fails naming the reason).
+func (c *glContext) routed(why string) error {
+	if c.b.opts.Strict {
+		return fmt.Errorf("%w: %s", ErrRouted, why)
 	}
-	color, depth, err := c.dev.Targets()
-	if err != nil {
-		return err
-	}
-	cd := c.fb.Color[0].Data
-	for k, w := range color {
-		cd[4*k], cd[4*k+1], cd[4*k+2], cd[4*k+3] = uint8(w>>16), uint8(w>>8), uint8(w), uint8(w>>24)
-	}
-	if ds := c.fb.DepthStencil; ds != nil {
-		zd := ds.Data
-		for k, z := range depth {
-			// OM word: depth [23:0], stencil [31:24]; ref's D24S8 word:
-			// depth << 8 | stencil.
-			binary.LittleEndian.PutUint32(zd[4*k:], z<<8|z>>24)
-		}
-	}
-	c.color, c.depth = color, depth
-	c.where = inSync
-	return nil
+	return fmt.Errorf("%s: %w", why, shadertest.ErrUnsupported)
 }
-
-// toDevice makes the device targets current: after reference draws or
-// clears it writes the reference framebuffer into them.
-func (c *glContext) toDevice() error {
-	if c.where != refAhead {
-		return nil
-	}
-	n := c.fb.W * c.fb.H
-	if len(c.color) != n {
-		c.color, c.depth = make([]uint32, n), make([]uint32, n)
-	}
-	cd := c.fb.Color[0].Data
-	for k := range c.color {
-		c.color[k] = uint32(cd[4*k+3])<<24 | uint32(cd[4*k])<<16 | uint32(cd[4*k+1])<<8 | uint32(cd[4*k+2])
-	}
-	if ds := c.fb.DepthStencil; ds != nil {
-		zd := ds.Data
-		for k := range c.depth {
-			z := binary.LittleEndian.Uint32(zd[4*k:])
-			c.depth[k] = z>>8 | z<<24
-		}
-	} else {
-		for k := range c.depth {
-			c.depth[k] = clearDepth
-		}
-	}
-	if err := c.dev.SetTargets(c.color, c.depth); err != nil {
-		return err
-	}
-	c.where = inSync
-	return nil
-}
-
-// colorWord is an RGBA clear colour as the device's A8R8G8B8 word, rounded
-// as the reference framebuffer's RGBA8 clear.
-func colorWord(v [4]float32) uint32 {
-	u := format.UNorm8
-	return u(v[3])<<24 | u(v[0])<<16 | u(v[1])<<8 | u(v[2])
-}
-
-// depthWord is a depth clear value as the OM's word (stencil 0).
-func depthWord(z float32) uint32 { return format.UNorm24(z) }
 
 func b2i(b bool) int {
 	if b {

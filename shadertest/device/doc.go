@@ -1,38 +1,35 @@
 // Package device is the shader test runner's device back end: piglit
-// shader_test files drawn through the Vortex device model (gfx.ShaderDevice:
-// the compiled vertex shader as the front end's stage 0, the fragment shader
-// inside the fragment wrapper, RASTER, TEX and OM), with the reference back
-// end (package shadertest/reference) wrapped for everything that is not a
-// draw — linking, uniform bookkeeping, legacy built-ins, fixed-function
-// state, textures and vertex records — and for every draw the device cannot
-// take. spec: README "vortex shadertest" (--path device); vortexpipe-driver §1.5 (the fallback contract, STRICT),
-// §3.1 (eligibility), §3.5 (a fallback draw continues the pass).
+// shader_test files drawn through the driver, pipe.Context.DrawVBO on a
+// screen over the Vortex device model, with the reference back end (package
+// shadertest/reference) wrapped for what is not the driver's: linking (its
+// compile and link errors are the test's), the uniform values, the legacy
+// built-ins and the vertex records of each draw (reference.Prepare). spec:
+// README "vortex shadertest" (--path device); vortexpipe-driver §1.5 (the
+// fallback contract, STRICT), §3.1 (eligibility), §3.5 (a fallback draw
+// continues the pass).
 //
-// Each draw is routed: the device takes it when its primitive is a triangle
-// type (triangles, strips, fans, quads, quad strips and polygons become
-// triangle lists on the host by pipe.TriangleList, in the reference
-// renderer's vertex order), the program passes shaderdev.NewProgram's gates
-// (a refusal counts by its shaderdev.RouteError reason), and no state needs
-// something the device path lacks (two-sided colour on colours the device
-// does not pack, the flat shade model on the legacy colours, flat varyings on
-// quads and polygons...); where pipe has the same gate the reason prints as
-// pipe's (pipe.GateNoVS, GateFlatShade, GateTwoSide, GateFlatPolygons...).
-// Depth clamp runs on the device, as pipe runs it (the merger's clamp with
-// setup_k's depth clip off). A compatibility context's vertex colour clamp
-// is folded into the vertex stage (pipe.ClampVertexColours: each legacy
-// colour store through fclamp).
-// Textures the FF TEX unit samples (power-of-two RGBA8 2D, one filter, FF
-// wraps, one level or no mipmapping) are bound in its form; every other
-// texture is bound as the reference texture itself and sampled by the
-// software sampler on the device.
-// Any other draw runs on the reference renderer in the middle of the test
-// with its reason counted in the context's Record; under Options.Strict it
-// fails the test instead, naming the reason. The window (colour and depth) is
-// kept consistent across path switches: it lives on whichever side drew last
-// and is copied over (gfx.ShaderDevice.Targets/SetTargets) only when the other
-// side needs it.
+// The translation (translate.go) gives the driver one shader CSO per stage
+// (its sections in file order as ShaderDesc.Parts; a stage the program lacks
+// unbound: the fixed-function one), the reference program's uniform words as
+// constant buffer 0 in the driver's layout (UniformLayout, slot by slot by
+// name) and the sampler units by name, the runner's state as pipe's
+// (SetLegacyState, SetClipState, a rasterizer CSO for culling, depth clamp,
+// GL_FLAT, two-sided colour, the compatibility vertex colour clamp and the
+// program point size; a DSA CSO for the depth test), each sampler's texture
+// as a pipe texture with its view state (swizzle, depth texture mode, base
+// and maximum level: CreateSamplerViewState) and sampler CSO, and the vertex
+// records as one vertex buffer with an element per attribute column where the
+// driver reads it (AttributeLayout).
 //
-// With Options.Compare every context also runs the whole test on a second
-// reference context and compares the two windows at every read-back, counting
-// the differing pixels.
+// pipe.Route alone decides where each draw runs: on the device (with any unit
+// on its software path), or on the reference renderer with its reason counted
+// in the context's Record (pipe's reason text; a line or point topology names
+// the draw's primitive); under Options.Strict such a draw fails the test
+// instead, naming the reason. The window is the pipe framebuffer (RGBA8, and
+// D24S8 when the test asks for depth), which the driver keeps current across
+// the two paths itself.
+//
+// With Options.Compare the wrapped reference context also draws every draw
+// and clears what the test clears, and the two windows are compared at every
+// read-back, counting the differing pixels.
 package device
