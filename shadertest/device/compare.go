@@ -1,48 +1,54 @@
 package device
 
 import (
-	"encoding/binary"
-	"math"
-
 	"vortexgfx/shadertest/reference"
 )
 
-// compare compares the window with the reference context's, which drew every
-// draw (Options.Compare), when something changed since the last comparison.
+// compare compares the window with the shadow context's, which ran every
+// draw on the reference renderer, when something was drawn or cleared since
+// the last comparison. A pixel differs when a colour channel differs by more
+// than ColorTolerance or the depth by more than DepthTolerance; the record
+// keeps the most differing pixels of any comparison and the largest channel
+// difference.
 func (c *glContext) compare() error {
-	if !c.b.opts.Compare || !c.changed {
+	if c.shadow == nil || !c.changed {
 		return nil
 	}
 	c.changed = false
-	sfb, err := reference.Framebuffer(c.ref)
+	sp, err := reference.Pipe(c.shadow)
 	if err != nil {
 		return err
 	}
-	img, err := c.pc.ReadPixels(0)
+	a, err := c.pc.ReadPixels(0)
 	if err != nil {
 		return err
 	}
-	var z []float32
-	if c.fb.Zsbuf != nil && sfb.DepthStencil != nil {
-		if z, err = c.pc.ReadDepth(); err != nil {
+	b, err := sp.ReadPixels(0)
+	if err != nil {
+		return err
+	}
+	var az, bz []float32
+	if c.pc.Bound().FB.Zsbuf != nil {
+		if az, err = c.pc.ReadDepth(); err != nil {
+			return err
+		}
+		if bz, err = sp.ReadDepth(); err != nil {
 			return err
 		}
 	}
-	w, h := c.cfg.Width, c.cfg.Height
+	w, h := a.Rect.Dx(), a.Rect.Dy()
 	diff := 0
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
-			a := img.Pix[(h-1-y)*img.Stride+4*x:]
-			b := sfb.Color[0].Data[4*(y*w+x):]
+			pa, pb := a.Pix[y*a.Stride+4*x:], b.Pix[y*b.Stride+4*x:]
 			d := 0
 			for k := range 4 {
-				d = max(d, absInt(int(a[k])-int(b[k])))
+				d = max(d, absInt(int(pa[k])-int(pb[k])))
 			}
 			c.rec.MaxDiff = max(c.rec.MaxDiff, d)
-			if d <= ColorTolerance && z != nil {
-				za := int(math.Round(float64(z[y*w+x]) * (1<<24 - 1)))
-				zb := int(binary.LittleEndian.Uint32(sfb.DepthStencil.Data[4*(y*w+x):]) >> 8)
-				if absInt(za-zb) > DepthTolerance {
+			// Depth rows run from the window's bottom, image rows from its top.
+			if k := (h-1-y)*w + x; d <= ColorTolerance && az != nil && k < len(bz) {
+				if absInt(int((az[k]-bz[k])*(1<<24-1))) > DepthTolerance {
 					d = ColorTolerance + 1
 				}
 			}

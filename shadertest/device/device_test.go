@@ -146,8 +146,8 @@ func TestNotReference(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if _, err := reference.Framebuffer(c); err == nil {
-		t.Error("reference.Framebuffer accepted a device context")
+	if _, err := reference.Pipe(c); err == nil {
+		t.Error("reference.Pipe accepted a device context")
 	}
 	if err := c.Draw(&shadertest.Draw{Mode: shadertest.Triangles, Count: 3, State: new(shadertest.State)}); err == nil || errors.Is(err, ErrRouted) {
 		t.Errorf("draw without a program: %v", err)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"vortexgfx/pipe"
 	"vortexgfx/ref"
 	"vortexgfx/ref/program"
 	"vortexgfx/shader/glsl/ast"
@@ -168,11 +169,20 @@ func (c *glContext) defaults(rec []uint32, st *shadertest.State) {
 
 // Draw implements shadertest.Context.
 func (c *glContext) Draw(d *shadertest.Draw) error {
-	pd, err := c.prepare(d)
+	info, err := c.bindDraw(d)
 	if err != nil {
 		return err
 	}
-	return ref.Draw(c.ctx, c.target, pd.State, pd.Input, pd.Params)
+	return c.pc.DrawVBO(info)
+}
+
+// bindDraw lays draw d out and sets the driver's state for it (bind).
+func (c *glContext) bindDraw(d *shadertest.Draw) (*pipe.DrawInfo, error) {
+	pd, err := c.prepare(d)
+	if err != nil {
+		return nil, err
+	}
+	return c.bind(d, pd)
 }
 
 // prepare lays out draw d for the reference renderer: the vertex records,

@@ -1,4 +1,4 @@
-package device
+package reference
 
 import (
 	"encoding/binary"
@@ -11,29 +11,12 @@ import (
 	"vortexgfx/ref/program"
 	"vortexgfx/shader/ir"
 	"vortexgfx/shadertest"
-	"vortexgfx/shadertest/reference"
 )
-
-// reasonText is the record's reason for a draw the driver sends to the
-// reference renderer: its first gate, a topology named by the draw's mode.
-func reasonText(mode shadertest.Primitive, gates []pipe.Reason) string {
-	if len(gates) == 0 {
-		return "reference renderer"
-	}
-	g := gates[0]
-	switch g.Code {
-	case pipe.GateTopology:
-		return fmt.Sprintf("primitive %s (the device path draws triangles; points and lines are the reference renderer's)", mode)
-	case pipe.GateDeviceBackend:
-		return g.String()
-	}
-	return g.Code.String()
-}
 
 // bind sets the driver's state for prepared draw pd of d and returns the
 // draw: the uniforms, the legacy state, the rasterizer and depth state, the
 // textures, and the vertex records as one buffer.
-func (c *glContext) bind(d *shadertest.Draw, pd *reference.Prepared) (*pipe.DrawInfo, error) {
+func (c *glContext) bind(d *shadertest.Draw, pd *Prepared) (*pipe.DrawInfo, error) {
 	p, rs, st := pd.Program, pd.State, d.State
 	if err := c.uniforms(p); err != nil {
 		return nil, err
@@ -41,7 +24,7 @@ func (c *glContext) bind(d *shadertest.Draw, pd *reference.Prepared) (*pipe.Draw
 	for i, s := range p.IR.Samplers {
 		if i < len(p.Units) {
 			if err := c.pc.SetUniform(s.Name, ir.I32, []uint32{uint32(p.Units[i])}); err != nil {
-				return nil, fmt.Errorf("device: sampler %s: %w", s.Name, err)
+				return nil, fmt.Errorf("reference: sampler %s: %w", s.Name, err)
 			}
 		}
 	}
@@ -74,7 +57,7 @@ func (c *glContext) bind(d *shadertest.Draw, pd *reference.Prepared) (*pipe.Draw
 		return nil, err
 	}
 	c.pc.BindDSAState(dsa)
-	if err := c.textures(p, rs); err != nil {
+	if err := c.bindTextures(p, rs); err != nil {
 		return nil, err
 	}
 	if err := c.vertices(pd); err != nil {
@@ -100,7 +83,7 @@ func (c *glContext) bind(d *shadertest.Draw, pd *reference.Prepared) (*pipe.Draw
 func (c *glContext) uniforms(p *program.Program) error {
 	slots, n, err := c.pc.UniformLayout()
 	if err != nil {
-		return fmt.Errorf("device: %w", err)
+		return fmt.Errorf("reference: %w", err)
 	}
 	if n == 0 {
 		return nil
@@ -113,7 +96,7 @@ func (c *glContext) uniforms(p *program.Program) error {
 	for _, d := range slots {
 		u, ok := src[d.Name]
 		if !ok || u.Words != d.Words || u.Word+u.Words > len(p.Uniforms) || d.Word+d.Words > n {
-			return fmt.Errorf("device: uniform %s: the driver's link has no slot of the reference one's size", d.Name)
+			return fmt.Errorf("reference: uniform %s: the driver's link has no slot of the reference one's size", d.Name)
 		}
 		for k := range d.Words {
 			binary.LittleEndian.PutUint32(raw[4*(d.Word+k):], p.Uniforms[u.Word+k])
@@ -138,7 +121,7 @@ func (c *glContext) buffer(b []byte) (*pipe.Resource, error) {
 // vertices binds the prepared vertex records as one buffer with an element
 // per attribute column (AttributeLayout), each reading the words the
 // reference context laid the attribute out at.
-func (c *glContext) vertices(pd *reference.Prepared) error {
+func (c *glContext) vertices(pd *Prepared) error {
 	in := &pd.Input
 	raw := make([]byte, 4*len(in.Data))
 	for k, w := range in.Data {
@@ -159,7 +142,7 @@ func (c *glContext) vertices(pd *reference.Prepared) error {
 	for _, a := range c.layout {
 		w, ok := word[a.Name]
 		if !ok {
-			return fmt.Errorf("device: attribute %s has no reference vertex words", a.Name)
+			return fmt.Errorf("reference: attribute %s has no reference vertex words", a.Name)
 		}
 		for col := 0; col < a.Columns; col++ {
 			for len(els) <= a.Element+col {
@@ -189,10 +172,10 @@ func (c *glContext) vertices(pd *reference.Prepared) error {
 	return nil
 }
 
-// textures binds, at each sampler's unit, the texture the reference state
+// bindTextures binds, at each sampler's unit, the texture the reference state
 // binds there at the sampler's target, with its view state and sampler;
 // every other unit is unbound.
-func (c *glContext) textures(p *program.Program, rs *ref.State) error {
+func (c *glContext) bindTextures(p *program.Program, rs *ref.State) error {
 	views := make([]*pipe.SamplerView, pipe.MaxSamplers)
 	smps := make([]*pipe.Sampler, pipe.MaxSamplers)
 	for i, s := range p.IR.Samplers {
@@ -207,11 +190,11 @@ func (c *glContext) textures(p *program.Program, rs *ref.State) error {
 		tb := &rs.Textures[k]
 		v, err := c.view(tb.Texture, tb.Sampler.Unnormalized)
 		if err != nil {
-			return fmt.Errorf("device: sampler %s: %w", s.Name, err)
+			return fmt.Errorf("reference: sampler %s: %w", s.Name, err)
 		}
 		sm, err := c.sampler(tb.Sampler)
 		if err != nil {
-			return fmt.Errorf("device: sampler %s: %w", s.Name, err)
+			return fmt.Errorf("reference: sampler %s: %w", s.Name, err)
 		}
 		views[unit], smps[unit] = v, sm
 	}
