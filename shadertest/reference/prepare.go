@@ -11,8 +11,8 @@ import (
 
 // Prepared is one draw as this back end lays it out before the driver takes
 // it: the linked program (its uniform words hold the draw's values, legacy
-// built-ins included), the renderer state (shaders, textures, depth, culling,
-// clipping), the vertex records and the draw parameters. bind (pipe.go)
+// built-ins included), the textures and depth test (State), the vertex
+// records and the draw parameters. bind (pipe.go)
 // translates it into the driver's state and draw. spec: vortexpipe-driver
 // §5.2 (the CPU renderer is the oracle).
 type Prepared struct {

@@ -154,10 +154,6 @@ type glContext struct {
 	binds    []attribBind
 	// version is the highest GLSL version of the linked shaders.
 	version int
-	// The current program's stages, kept across draws (they read the
-	// program's uniform buffer, so uniform changes need no rebuild).
-	vsCache map[program.VertexOptions]*program.VertexShader
-	fsCache *program.FragmentShader
 }
 
 // Close implements shadertest.Context.
@@ -226,7 +222,6 @@ func (c *glContext) Link(p *shadertest.Program) error {
 		return err
 	}
 	c.prog = prog
-	c.vsCache, c.fsCache = map[program.VertexOptions]*program.VertexShader{}, nil
 	return c.linkDriver(p, opts)
 }
 
