@@ -88,6 +88,7 @@ func compileStage(d ShaderDesc) (*compiledStage, ShaderInfo, error) {
 		}
 		info.Discards = usesDiscard(p)
 		info.TexOps = texOps(p)
+		info.Samplers = len(p.Samplers)
 	}
 	return &compiledStage{srcs: srcs, ir: p}, info, nil
 }

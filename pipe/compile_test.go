@@ -41,7 +41,7 @@ out vec4 o;
 void main() {
 	o = vec4(texture(s, vec3(0.5)), texelFetch(t, ivec2(0), 0).x, textureSize(t, 0).x, texture(cube, vec3(1.0)).x);
 }
-`, ShaderInfo{Compiled: true, ColorOutputs: 1, TexOps: TexOpShadow | TexOpCube | TexOpFetch | TexOpSize}},
+`, ShaderInfo{Compiled: true, ColorOutputs: 1, TexOps: TexOpShadow | TexOpCube | TexOpFetch | TexOpSize, Samplers: 3}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -89,6 +89,9 @@ type Framebuffer struct {
 type SamplerView struct {
 	Texture *Resource
 	Tex     TexInfo
+	// State is the view's swizzle and level range (CreateSamplerViewState);
+	// nil is the texture as stored: identity swizzle, every level.
+	State *ViewState
 }
 
 // Scissor is a scissor rectangle, max exclusive.

@@ -442,20 +442,22 @@ func (d *devScreen) texture(v *SamplerView, sm *Sampler, swTex bool) (shaderdev.
 }
 
 // ffTexture reports whether the FF TEX unit samples v with sm exactly: a 2D
-// power-of-two A8R8G8B8 texture, one filter, a wrap the unit has, no mipmaps
+// power-of-two A8R8G8B8 texture seen whole (no view state), one filter, a wrap
+// the unit has, no mipmaps
 // unless the chain is the driver's own (GenerateMipmap: the device builds it
 // from level 0) and no border colour
 // (the binding carries none).
 func ffTexture(v *SamplerView, sm *Sampler) bool {
 	d := v.Texture.desc
-	if d.Target != Target2D || d.Format != format.RGBA8 && d.Format != format.BGRA8 || len(v.Tex.Routes)+len(v.Tex.Flags) > 0 {
+	if d.Target != Target2D || d.Format != format.RGBA8 && d.Format != format.BGRA8 || len(v.Tex.Routes)+len(v.Tex.Flags) > 0 || v.viewRoute() != "" {
 		return false
 	}
 	if sm == nil {
 		return true
 	}
 	ss := &sm.State
-	if ss.MipFilter != sampler.MipNone && !generatedChain(v.Texture) || ss.MinFilter != ss.MagFilter || ss.CompareMode || len(sm.Routes)+len(sm.Flags) > 0 {
+	if ss.MipFilter != sampler.MipNone && !generatedChain(v.Texture) || ss.MinFilter != ss.MagFilter || ss.CompareMode || len(sm.Routes)+len(sm.Flags) > 0 ||
+		sm.lodState(d.Levels) != "" {
 		return false
 	}
 	for _, w := range [2]sampler.Wrap{ss.WrapS, ss.WrapT} {
@@ -474,6 +476,7 @@ func (d *devScreen) swTexture(v *SamplerView, sm *Sampler) (shaderdev.Texture, e
 	if err != nil {
 		return shaderdev.Texture{}, err
 	}
+	tex = v.viewOf(tex)
 	smp, err := refSampler(sm, r.desc.Target == TargetRect)
 	if err != nil {
 		return shaderdev.Texture{}, err
@@ -481,6 +484,9 @@ func (d *devScreen) swTexture(v *SamplerView, sm *Sampler) (shaderdev.Texture, e
 	ver := r.versionNow()
 	t := shaderdev.Texture{Width: uint32(r.desc.Width), Height: uint32(r.desc.Height)}
 	key := swTexKey{r: r, s: smp}
+	if v.State != nil {
+		key.view = *v.State
+	}
 	if e := d.swTexs[key]; e != nil && e.version == ver && e.serial == r.serial {
 		t.Resident = e.dt
 		return t, nil

@@ -122,8 +122,9 @@ func (d *devScreen) dropDerived(r *Resource) {
 }
 
 type swTexKey struct {
-	r *Resource
-	s sampler.Sampler
+	r    *Resource
+	s    sampler.Sampler
+	view ViewState // zero for a view of the whole texture
 }
 
 type refTexEntry struct {

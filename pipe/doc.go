@@ -77,10 +77,12 @@
 //	4x MSAA                                        RASTER+OM SW     RouteMultisample
 //	4x MSAA with MRT                               RASTER+OM SW     RouteMultisample
 //	2x / 8x / 16x MSAA                             ref              GateSampleCount
-//	2D POT BGRA8 (RGBA8 host-swizzled) textures    TEX FF           units 0-1 (stage = unit), else RouteTexStages
+//	2D POT BGRA8 (RGBA8 host-swizzled) textures    TEX FF           2 samplers (stage = binding), else RouteTexStages
 //	CLAMP/REPEAT/MIRROR/BORDER, mip filters        TEX FF           bilinear MIRROR/BORDER: TEX SW, RouteTexWrap
 //	mirror-clamps, legacy CLAMP                    TEX SW           RouteTexWrap
 //	anisotropic filtering                          TEX SW           RouteTexAniso
+//	LOD bias / LOD clamp on a mipmapping sampler   TEX SW           RouteTexLod (the FF level has no form of them)
+//	view swizzle, base/max level (ViewState)       TEX SW           RouteTexView
 //	NPOT, 3D, cube, 1D/2D/cube arrays, RECT, MS    TEX SW           RouteTexNPOT, RouteTexTarget
 //	shadow samplers, min≠mag filter                TEX SW           RouteTexShadow, RouteTexFilter
 //	texelFetch (+ txf_ms), textureGather (+ cube),

@@ -121,6 +121,14 @@ const (
 	// (the device takes each triangle's last vertex as provoking, GL the
 	// quad's last or the polygon's first).
 	GateFlatPolygons
+	// RouteTexLod: a mipmapping sampler with a LOD bias or a LOD clamp that
+	// cuts the chain; the FF TEX path forms the level from the derivatives
+	// and the shader's bias alone, so the software sampler takes it.
+	RouteTexLod
+	// RouteTexView: a sampler view with a component swizzle or a level range
+	// other than the texture's own (ViewState); the FF unit samples level 0
+	// of the chain as stored.
+	RouteTexView
 	numReasonCodes
 )
 
@@ -191,6 +199,9 @@ var reasonNames = [numReasonCodes]string{
 	GateFlatShade:    "glShadeModel(GL_FLAT) on the legacy colours",
 	GateTwoSide:      "two-sided colour (GL_VERTEX_PROGRAM_TWO_SIDE) on colours the device does not pack",
 	GateFlatPolygons: "flat varyings on quads or polygons (their provoking vertex is not each triangle's last)",
+
+	RouteTexLod:  "sampler LOD bias or LOD clamp on a mipmapped texture (software sampler)",
+	RouteTexView: "view swizzle or level range (software sampler)",
 }
 
 // String describes the reason.
@@ -204,9 +215,9 @@ func (c ReasonCode) String() string {
 // Kind says whether the reason gates the draw or routes a unit.
 func (c ReasonCode) Kind() Kind {
 	switch {
-	case c >= GateNoVS && c <= GateDeviceBackend, c >= GateFlatShade && c < numReasonCodes:
+	case c >= GateNoVS && c <= GateDeviceBackend, c >= GateFlatShade && c <= GateFlatPolygons:
 		return Gated
-	case c >= RouteNoTEX && c <= RouteManyRTs:
+	case c >= RouteNoTEX && c <= RouteManyRTs, c == RouteTexLod, c == RouteTexView:
 		return Routed
 	}
 	return 0

@@ -229,6 +229,7 @@ func (c *Context) refTextures(st *BoundState, l *linked) ([]ref.TextureBinding, 
 		if err != nil {
 			return nil, fmt.Errorf("sampler %s (unit %d): %w", b.Name, unit, err)
 		}
+		tex = v.viewOf(tex)
 		smp, err := refSampler(st.Samplers[unit], v.Texture.desc.Target == TargetRect)
 		if err != nil {
 			return nil, fmt.Errorf("sampler %s (unit %d): %w", b.Name, unit, err)

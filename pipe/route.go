@@ -276,15 +276,12 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 		swTex = true
 		route(RouteTexOp, fmt.Sprintf("ops %#x", uint32(op)))
 	}
-	textures, beyond := 0, 0
+	textures := 0
 	for i, v := range st.Views {
 		if v == nil {
 			continue
 		}
 		textures++
-		if i >= abi.TexNumStages {
-			beyond++
-		}
 		for _, r := range v.Tex.Routes {
 			swTex = true
 			route(r.Code, unitDetail(i, r.Detail))
@@ -300,13 +297,25 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 			for _, r := range s.Flags {
 				gate(r.Code, unitDetail(i, r.Detail))
 			}
+			// The FF unit samples for the fragment stage only (the vertex
+			// stage's samples are the software sampler's whatever the key).
+			if why := s.lodState(v.Texture.desc.Levels); why != "" && fsInfo.Samplers > 0 {
+				swTex = true
+				route(RouteTexLod, unitDetail(i, why))
+			}
+		}
+		if why := v.viewRoute(); why != "" && fsInfo.Samplers > 0 {
+			swTex = true
+			route(RouteTexView, unitDetail(i, why))
 		}
 	}
-	if beyond > 0 {
-		// The FF stage is the texture unit (vx_tex funct2), so a unit past the
-		// unit's stages samples in software.
+	if n := fsInfo.Samplers; n > abi.TexNumStages {
+		// The FF stage is the sampler's binding index (vx_tex's funct2,
+		// fixed when the FS compiles; the driver loads the texture of the
+		// binding's unit into it per draw), so a binding past the unit's
+		// stages samples in software, whichever unit it reads.
 		swTex = true
-		route(RouteTexStages, fmt.Sprintf("%d of %d textures on units >= %d", beyond, textures, abi.TexNumStages))
+		route(RouteTexStages, fmt.Sprintf("%d samplers, %d TEX stages", n, abi.TexNumStages))
 	}
 	usesTex := textures > 0 || fsInfo.TexOps&^TexOpSize != 0
 

@@ -308,6 +308,13 @@ func TestRoute(t *testing.T) {
 		}, key: hw},
 		{name: "texture on unit 2", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.Views[2], st.Samplers[2] = st.Views[0], st.Samplers[0]
+		}, key: hw},
+		{name: "3 samplers", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			fs := *st.FS
+			fs.Desc.Info.Samplers = 3
+			st.FS = &fs
+			st.Views[1], st.Samplers[1] = st.Views[0], st.Samplers[0]
+			st.Views[2], st.Samplers[2] = st.Views[0], st.Samplers[0]
 		}, route: []ReasonCode{RouteTexStages}, key: VariantKey{SWTex: true, Samples: 1}},
 		// §2.3.3 capability and forced routing
 		{name: "no RASTER ext", mut: func(_ *BoundState, c *Caps, _ *Options, _ *DrawShape) { c.HasRASTER = false },

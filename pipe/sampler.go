@@ -102,3 +102,30 @@ func NewSampler(s SamplerState) (*Sampler, error) {
 	}
 	return sm, nil
 }
+
+// lodState says what of the sampler's LOD state changes which level a
+// mipmapped sample of a levels-deep texture reads ("" when nothing does): a
+// LOD bias, a minimum LOD above 0, or a maximum LOD below the last level (both
+// clamps 0 is the unclamped default, as refSampler reads it). The FF TEX path
+// forms the level from the quad derivatives and the shader's own bias,
+// clamped to the chain, so it has no form of these and the software sampler
+// samples instead. Without a mip filter the level is the base whatever the
+// LOD, and with one filter the LOD picks nothing else, so such a sampler keeps
+// the FF unit. spec: vortexpipe §3.6 ("LOD from quad derivatives + sampler
+// bias, clamped to min/max LOD"), §1.5.1 (never a silent collapse)
+func (sm *Sampler) lodState(levels int) string {
+	s := &sm.State
+	if s.MipFilter == sampler.MipNone {
+		return ""
+	}
+	clamped := s.MinLod != 0 || s.MaxLod != 0
+	switch {
+	case s.LodBias != 0:
+		return fmt.Sprintf("bias %g", s.LodBias)
+	case clamped && s.MinLod > 0:
+		return fmt.Sprintf("min LOD %g", s.MinLod)
+	case clamped && s.MaxLod < float32(levels-1):
+		return fmt.Sprintf("max LOD %g of %d levels", s.MaxLod, levels)
+	}
+	return ""
+}

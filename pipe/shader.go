@@ -52,6 +52,12 @@ type ShaderInfo struct {
 	FlatWords     int  // vertex→fragment flat varyings, in words
 	NoPerspective bool // any noperspective varying
 	TexOps        TexOps
+	// Samplers is the fragment stage's sampler bindings: binding i samples
+	// on TEX stage i (vx_tex's funct2 is fixed when the FS compiles, the
+	// texture unit is a uniform), so more than abi.TexNumStages route TEX
+	// to software whatever units they read. spec: vortexpipe §2.2
+	// (emit_vx_tex), §3.6
+	Samplers int
 }
 
 // ShaderDesc describes a shader CSO: its GLSL source and (once compiled) its info.

@@ -2,14 +2,10 @@ package device
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 
-	"vortexgfx/gfx/shaderdev"
-	"vortexgfx/gl/format"
-	"vortexgfx/ref"
-	"vortexgfx/ref/program"
+	"vortexgfx/pipe"
 	"vortexgfx/shadertest"
 	"vortexgfx/shadertest/reference"
 )
@@ -19,87 +15,56 @@ import (
 // spec: vortexpipe-driver §1.5.1 (STRICT turns a fallback into an error)
 var ErrRouted = errors.New("draw routed to the reference renderer")
 
-// side says which copy of the window holds the latest pixels.
-type side uint8
-
-const (
-	inSync     side         = iota // the reference framebuffer and the device agree
-	refAhead                       // the reference framebuffer is newer
-	devAhead                       // the device targets are newer
-	clearDepth = 0x00FFFFFF        // the OM's depth word for 1.0 with stencil 0
-)
-
-// glContext is one test's context: a reference context that does all the
-// bookkeeping and the routed draws, and a device model opened at the first
-// draw it can take.
+// glContext is one test's context: a reference back end context drawing
+// through a pipe screen over the device model (pipe.Route decides where each
+// draw runs), its draws counted into a Record, and with Options.Compare a
+// plain reference context as the shadow window.
 type glContext struct {
-	ctx  context.Context
 	b    *Backend
-	cfg  shadertest.ContextConfig
 	into *Record
 	rec  Record
-	// ref is the wrapped reference context; fb its framebuffer.
-	ref shadertest.Context
-	fb  *ref.Target
-	// shadow is the whole test on the reference renderer alone (Compare).
-	shadow shadertest.Context
+	ref  shadertest.Context
+	pc   *pipe.Context
+	// shadow is the whole test on the reference renderer alone (Compare);
 	// changed is set by draws and clears since the last comparison.
+	shadow  shadertest.Context
 	changed bool
-	where   side
-
-	dev *shaderdev.Device
-	// devProg is the program dev was opened with.
-	devProg *shaderdev.Program
-	// linked is the reference program the device program was made from
-	// (nil before the first draw after a link); prog is its device form
-	// and why the reason it has none.
-	linked *program.Program
-	prog   *shaderdev.Program
-	why    string
-	progs  int
-	// color and depth are the window words as the device holds them
-	// (A8R8G8B8; depth 0..23 and stencil 24..31), reused across switches.
-	color, depth []uint32
-	scratch      draftBuffers
 }
 
 func (b *Backend) newContext(ctx context.Context, cfg shadertest.ContextConfig, into *Record) (shadertest.Context, error) {
-	rc, err := b.ref.NewContext(ctx, cfg)
+	rc, err := b.dev.NewContext(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
-	fb, err := reference.Framebuffer(rc)
+	pc, err := reference.Pipe(rc)
 	if err != nil {
 		return nil, err
 	}
-	c := &glContext{ctx: ctx, b: b, cfg: cfg, into: into, ref: rc, fb: fb, where: refAhead}
+	c := &glContext{b: b, into: into, ref: rc, pc: pc}
 	if b.opts.Compare {
 		if c.shadow, err = b.ref.NewContext(ctx, cfg); err != nil {
-			return nil, err
+			return nil, errors.Join(err, rc.Close())
 		}
 	}
 	return c, nil
 }
 
-// Close implements shadertest.Context: it releases the device and adds the
-// context's record to its back end.
+// Close implements shadertest.Context: it adds the context's record to its
+// back end.
 func (c *glContext) Close() error {
-	var err error
-	if c.dev != nil {
-		err = c.dev.Close()
-		c.dev = nil
-	}
 	c.b.closed(&c.rec, c.into)
-	return errors.Join(err, c.ref.Close())
+	err := c.ref.Close()
+	if c.shadow != nil {
+		err = errors.Join(err, c.shadow.Close())
+	}
+	return err
 }
 
-// Link implements shadertest.Context: the reference context links; the
-// device program is made at the next draw.
+// Link implements shadertest.Context.
 func (c *glContext) Link(p *shadertest.Program) error {
-	c.linked, c.prog, c.why = nil, nil, ""
 	if c.shadow != nil {
 		// The shadow's result is the same program's; its error is the
-		// reference context's too.
+		// device context's too.
 		_ = c.shadow.Link(p)
 	}
 	return c.ref.Link(p)
@@ -129,10 +94,7 @@ func (c *glContext) SetTexture(unit int, t *shadertest.Texture) error {
 	return c.ref.SetTexture(unit, t)
 }
 
-// Clear implements shadertest.Context: a clear of the whole window (colour
-// and, when there is one, depth) runs on the device when the device holds
-// the window (it drew last, or both copies agree); any other clear runs on
-// the reference framebuffer.
+// Clear implements shadertest.Context.
 func (c *glContext) Clear(r *shadertest.ClearRequest) error {
 	c.changed = true
 	if c.shadow != nil {
@@ -140,28 +102,11 @@ func (c *glContext) Clear(r *shadertest.ClearRequest) error {
 			return err
 		}
 	}
-	onDevice := c.where == devAhead || c.where == inSync && c.dev != nil
-	if onDevice && r.Color && (r.Depth || c.fb.DepthStencil == nil) {
-		col := colorWord(r.ColorValue)
-		z := uint32(clearDepth)
-		if c.fb.DepthStencil != nil {
-			z = depthWord(float32(r.DepthValue))
-		}
-		c.where = devAhead
-		return c.dev.Clear(col, z)
-	}
-	if err := c.toReference(); err != nil {
-		return err
-	}
-	c.where = refAhead
 	return c.ref.Clear(r)
 }
 
 // ReadPixels implements shadertest.Context.
 func (c *glContext) ReadPixels(x, y, w, h int, dst []byte) error {
-	if err := c.toReference(); err != nil {
-		return err
-	}
 	if err := c.compare(); err != nil {
 		return err
 	}
@@ -170,9 +115,6 @@ func (c *glContext) ReadPixels(x, y, w, h int, dst []byte) error {
 
 // ReadDepth implements shadertest.Context.
 func (c *glContext) ReadDepth(x, y int) (float32, error) {
-	if err := c.toReference(); err != nil {
-		return 0, err
-	}
 	if err := c.compare(); err != nil {
 		return 0, err
 	}
@@ -180,9 +122,8 @@ func (c *glContext) ReadDepth(x, y int) (float32, error) {
 }
 
 // Draw implements shadertest.Context: the reference context lays the draw
-// out (vertex records, uniforms with the legacy built-ins, state); the device
-// draws it when it can, else the reference renderer does (or, strict, the
-// draw fails naming the reason).
+// out and binds its state; pipe says where it runs (the record counts it by
+// that) and draws it.
 func (c *glContext) Draw(d *shadertest.Draw) error {
 	c.changed = true
 	if c.shadow != nil {
@@ -190,112 +131,55 @@ func (c *glContext) Draw(d *shadertest.Draw) error {
 			return err
 		}
 	}
-	pd, err := reference.Prepare(c.ref, d)
+	info, err := reference.Bind(c.ref, d)
 	if err != nil {
 		return err
 	}
-	plan, why := c.route(d, pd)
-	if why != "" {
-		if c.b.opts.Strict {
-			return fmt.Errorf("%w: %s", ErrRouted, why)
-		}
-		c.rec.route(why)
-		if err := c.toReference(); err != nil {
-			return err
-		}
-		c.where = refAhead
-		return reference.Render(c.ref, pd)
-	}
-	if plan.Count == 0 {
-		c.rec.DeviceDraws++ // no whole triangle: nothing to draw
-		return nil
-	}
-	if err := c.open(); err != nil {
-		return err
-	}
-	if err := c.toDevice(); err != nil {
-		return err
-	}
-	c.where = devAhead
-	st, err := c.dev.Draw(plan)
+	decs, err := c.pc.Where(info)
 	if err != nil {
+		return err
+	}
+	why := ""
+	for _, dec := range decs {
+		if dec.Reference && why == "" {
+			why = reasonText(d.Mode, dec.Gates)
+		}
+	}
+	if why != "" && c.b.opts.Strict {
+		return fmt.Errorf("%w: %s", ErrRouted, why)
+	}
+	if err := c.pc.DrawVBO(info); err != nil {
 		return fmt.Errorf("device: %w", err)
 	}
+	if why != "" {
+		c.rec.route(why)
+		return nil
+	}
 	c.rec.DeviceDraws++
-	c.rec.SWTex += b2i(st.Route.SWTex)
-	c.rec.SWOM += b2i(st.Route.SWOM)
-	c.rec.SWRaster += b2i(st.Route.SWRaster)
+	if len(decs) > 0 && !decs[0].Empty {
+		st := c.pc.LastDeviceDraw()
+		c.rec.SWTex += b2i(st.Route.SWTex)
+		c.rec.SWOM += b2i(st.Route.SWOM)
+		c.rec.SWRaster += b2i(st.Route.SWRaster)
+	}
 	return nil
 }
 
-// toReference makes the reference framebuffer current: after device draws it
-// reads the device targets back into it.
-func (c *glContext) toReference() error {
-	if c.where != devAhead {
-		return nil
+// reasonText is the record's reason for a draw the driver sends to the
+// reference renderer: its first gate, a topology named by the draw's mode.
+func reasonText(mode shadertest.Primitive, gates []pipe.Reason) string {
+	if len(gates) == 0 {
+		return "reference renderer"
 	}
-	color, depth, err := c.dev.Targets()
-	if err != nil {
-		return err
+	g := gates[0]
+	switch g.Code {
+	case pipe.GateTopology:
+		return fmt.Sprintf("primitive %s (the device path draws triangles; points and lines are the reference renderer's)", mode)
+	case pipe.GateDeviceBackend:
+		return g.String()
 	}
-	cd := c.fb.Color[0].Data
-	for k, w := range color {
-		cd[4*k], cd[4*k+1], cd[4*k+2], cd[4*k+3] = uint8(w>>16), uint8(w>>8), uint8(w), uint8(w>>24)
-	}
-	if ds := c.fb.DepthStencil; ds != nil {
-		zd := ds.Data
-		for k, z := range depth {
-			// OM word: depth [23:0], stencil [31:24]; ref's D24S8 word:
-			// depth << 8 | stencil.
-			binary.LittleEndian.PutUint32(zd[4*k:], z<<8|z>>24)
-		}
-	}
-	c.color, c.depth = color, depth
-	c.where = inSync
-	return nil
+	return g.Code.String()
 }
-
-// toDevice makes the device targets current: after reference draws or
-// clears it writes the reference framebuffer into them.
-func (c *glContext) toDevice() error {
-	if c.where != refAhead {
-		return nil
-	}
-	n := c.fb.W * c.fb.H
-	if len(c.color) != n {
-		c.color, c.depth = make([]uint32, n), make([]uint32, n)
-	}
-	cd := c.fb.Color[0].Data
-	for k := range c.color {
-		c.color[k] = uint32(cd[4*k+3])<<24 | uint32(cd[4*k])<<16 | uint32(cd[4*k+1])<<8 | uint32(cd[4*k+2])
-	}
-	if ds := c.fb.DepthStencil; ds != nil {
-		zd := ds.Data
-		for k := range c.depth {
-			z := binary.LittleEndian.Uint32(zd[4*k:])
-			c.depth[k] = z>>8 | z<<24
-		}
-	} else {
-		for k := range c.depth {
-			c.depth[k] = clearDepth
-		}
-	}
-	if err := c.dev.SetTargets(c.color, c.depth); err != nil {
-		return err
-	}
-	c.where = inSync
-	return nil
-}
-
-// colorWord is an RGBA clear colour as the device's A8R8G8B8 word, rounded
-// as the reference framebuffer's RGBA8 clear.
-func colorWord(v [4]float32) uint32 {
-	u := format.UNorm8
-	return u(v[3])<<24 | u(v[0])<<16 | u(v[1])<<8 | u(v[2])
-}
-
-// depthWord is a depth clear value as the OM's word (stencil 0).
-func depthWord(z float32) uint32 { return format.UNorm24(z) }
 
 func b2i(b bool) int {
 	if b {

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"vortexgfx/config"
+	"vortexgfx/pipe"
 	"vortexgfx/shadertest"
 	"vortexgfx/shadertest/reference"
 )
@@ -129,8 +130,10 @@ const DepthTolerance = 16
 type Backend struct {
 	opts Options
 	cfg  config.Config
-	ref  *reference.Backend
-	mu   sync.Mutex
+	// ref is the reference back end itself (the --compare shadow); dev the
+	// same back end drawing through a screen over the device model.
+	ref, dev *reference.Backend
+	mu       sync.Mutex
 	// total adds up every context's record; tests counts the contexts.
 	total Record
 	tests int
@@ -142,7 +145,15 @@ func New(opts Options) *Backend {
 	if opts.Config != nil {
 		cfg = *opts.Config
 	}
-	return &Backend{opts: opts, cfg: cfg, ref: reference.New()}
+	b := &Backend{opts: opts, cfg: cfg, ref: reference.New()}
+	b.dev = &reference.Backend{Screen: func() (*pipe.Screen, error) {
+		s, err := pipe.OpenScreen(b.cfg, pipe.Options{Strict: opts.Strict})
+		if err != nil {
+			return nil, fmt.Errorf("device: %w", err)
+		}
+		return s, nil
+	}}
+	return b
 }
 
 // Caps implements shadertest.Backend: the reference back end's (a draw the

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"vortexgfx/pipe"
 	"vortexgfx/ref"
 	"vortexgfx/ref/program"
 	"vortexgfx/shader/glsl/ast"
@@ -168,11 +169,20 @@ func (c *glContext) defaults(rec []uint32, st *shadertest.State) {
 
 // Draw implements shadertest.Context.
 func (c *glContext) Draw(d *shadertest.Draw) error {
-	pd, err := c.prepare(d)
+	info, err := c.bindDraw(d)
 	if err != nil {
 		return err
 	}
-	return ref.Draw(c.ctx, c.target, pd.State, pd.Input, pd.Params)
+	return c.pc.DrawVBO(info)
+}
+
+// bindDraw lays draw d out and sets the driver's state for it (bind).
+func (c *glContext) bindDraw(d *shadertest.Draw) (*pipe.DrawInfo, error) {
+	pd, err := c.prepare(d)
+	if err != nil {
+		return nil, err
+	}
+	return c.bind(d, pd)
 }
 
 // prepare lays out draw d for the reference renderer: the vertex records,
@@ -232,10 +242,7 @@ func (c *glContext) prepare(d *shadertest.Draw) (*Prepared, error) {
 		}
 	}
 	c.setLegacyUniforms(st)
-	rs, err := c.state(st)
-	if err != nil {
-		return nil, err
-	}
+	rs := c.state(st)
 	params := ref.DrawParams{Topology: topo, First: d.First, Count: d.Count, Instances: max(d.Instances, 1),
 		BaseInstance: d.BaseInstance}
 	if d.Indexed {
@@ -329,62 +336,14 @@ func (c *glContext) setLegacyUniforms(st *shadertest.State) {
 	}
 }
 
-// state builds the renderer state of a draw.
-func (c *glContext) state(st *shadertest.State) (*ref.State, error) {
-	p := c.prog
+// state is the part of the renderer state bind reads: the textures per unit
+// and target, and the depth test (the driver builds the stages and the rest
+// from its own CSOs).
+func (c *glContext) state(st *shadertest.State) *ref.State {
 	rs := ref.DefaultState(c.cfg.Width, c.cfg.Height)
 	rs.Textures = c.textures
-	var clip program.ClipState
-	for i := 0; i < ref.MaxClipDistances; i++ {
-		if st.ClipPlaneEnabled[i] {
-			clip.Enabled |= 1 << uint(i)
-		}
-		for k := 0; k < 4; k++ {
-			clip.Planes[i][k] = float32(st.ClipPlanes[i][k])
-		}
-	}
-	if p.IR.VS != nil {
-		opt := program.VertexOptions{Clip: clip,
-			IgnorePointSize: c.cfg.API == shadertest.APIGL && !st.ProgramPointSize,
-			ClampColor:      c.cfg.API == shadertest.APIGL}
-		vs := c.vsCache[opt]
-		if vs == nil {
-			var err error
-			if vs, err = p.NewVertexShader(c.ctx, opt); err != nil {
-				return nil, err
-			}
-			c.vsCache[opt] = vs
-		}
-		rs.Vertex = vs
-		if n := vs.ClipDistances(); n > 0 {
-			rs.ClipDistances = clip.Enabled & uint8(1<<uint(n)-1)
-		}
-	} else {
-		rs.Vertex = p.FixedVertex(program.FixedVertexState{MVP: st.ModelViewProjection(), ModelView: st.ModelView,
-			Clip: clip, TexCoords: st.TexCoord})
-		rs.ClipDistances = clip.Enabled
-	}
-	if p.IR.FS != nil {
-		if c.fsCache == nil {
-			fs, err := p.NewFragmentShader(c.ctx)
-			if err != nil {
-				return nil, err
-			}
-			c.fsCache = fs
-		}
-		rs.Fragment = c.fsCache
-	} else {
-		rs.Fragment = p.FixedFragment()
-	}
-	rs.Interp = p.Interp(st.Flat)
-	if st.TwoSide && len(p.TwoSide()) > 0 {
-		rs.TwoSided, rs.TwoSide = true, p.TwoSide()
-	}
 	rs.Depth.Test = st.DepthTest
 	rs.Depth.Func = depthFunc(st.DepthFunc)
 	rs.Depth.Clamp = st.DepthClamp
-	if st.CullFace {
-		rs.Cull = ref.CullBack
-	}
-	return &rs, nil
+	return &rs
 }

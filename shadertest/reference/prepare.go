@@ -3,19 +3,18 @@ package reference
 import (
 	"fmt"
 
+	"vortexgfx/pipe"
 	"vortexgfx/ref"
 	"vortexgfx/ref/program"
 	"vortexgfx/shadertest"
 )
 
-// Prepared is one draw as this back end lays it out for the reference
-// renderer: the linked program (its uniform words hold the draw's values,
-// legacy built-ins included), the renderer state (shaders, textures, depth,
-// culling, clipping), the vertex records and the draw parameters. Another
-// back end that wraps a reference context (the device path) runs the same
-// draw elsewhere from it, or hands it back to Render. spec: vortexpipe-driver
-// §1.5 (the fallback contract: the reference renderer takes what the device
-// cannot), §5.2 (the CPU renderer is the oracle).
+// Prepared is one draw as this back end lays it out before the driver takes
+// it: the linked program (its uniform words hold the draw's values, legacy
+// built-ins included), the textures and depth test (State), the vertex
+// records and the draw parameters. bind (pipe.go)
+// translates it into the driver's state and draw. spec: vortexpipe-driver
+// §5.2 (the CPU renderer is the oracle).
 type Prepared struct {
 	Program *program.Program
 	State   *ref.State
@@ -32,33 +31,25 @@ func ownContext(c shadertest.Context) (*glContext, error) {
 	return g, nil
 }
 
-// Prepare lays out draw d of c (a context this package made) without drawing
-// it: it does everything Draw does before rasterizing.
-func Prepare(c shadertest.Context, d *shadertest.Draw) (*Prepared, error) {
+// Bind lays draw d of c (a context this package made) out and sets c's
+// driver state for it without drawing: it returns the draw Draw would hand
+// pipe.Context.DrawVBO, so a wrapping back end (the device path) can ask
+// pipe where it runs first and count it.
+func Bind(c shadertest.Context, d *shadertest.Draw) (*pipe.DrawInfo, error) {
 	g, err := ownContext(c)
 	if err != nil {
 		return nil, err
 	}
-	return g.prepare(d)
+	return g.bindDraw(d)
 }
 
-// Render draws a prepared draw of c into c's framebuffer on the reference
-// renderer.
-func Render(c shadertest.Context, p *Prepared) error {
-	g, err := ownContext(c)
-	if err != nil {
-		return err
-	}
-	return ref.Draw(g.ctx, g.target, p.State, p.Input, p.Params)
-}
-
-// Framebuffer returns c's framebuffer: one RGBA8 colour surface and, when the
-// test asked for a depth buffer, a D24S8 surface. A wrapping back end keeps it
-// in step with its own copy of the window across path switches.
-func Framebuffer(c shadertest.Context) (*ref.Target, error) {
+// Pipe returns the driver context c draws through; its framebuffer is the
+// window (colour attachment 0 RGBA8 and, when the test asked for a depth
+// buffer, a D24S8 depth attachment).
+func Pipe(c shadertest.Context) (*pipe.Context, error) {
 	g, err := ownContext(c)
 	if err != nil {
 		return nil, err
 	}
-	return g.target, nil
+	return g.pc, nil
 }

@@ -1,19 +1,25 @@
 // Package reference is the shader test runner's reference back end: piglit
 // shader_test programs compiled by the GLSL front end (shader/glsl,
-// shader/lower), run by the SIMT executor through ref/program, and drawn by the
-// reference renderer (ref) into piglit's RGBA8 window with its origin at the
-// bottom left. spec: README "vortex shadertest";
+// shader/lower) and drawn through the driver, pipe.Context.DrawVBO, on a
+// reference screen (pipe.Options.ForceReference: the SIMT executor through
+// ref/program and the reference renderer, ref) into piglit's RGBA8 window with
+// its origin at the bottom left. spec: README "vortex shadertest";
 // vortexpipe-driver §5.2 (the CPU renderer is the correctness oracle).
 //
-// GL state maps onto ref.State: the window viewport and depth range [0,1],
-// the depth test and function, depth clamp, back-face culling, the flat shade
-// model, two-sided colour, user clip planes (gl_ClipVertex, gl_ClipDistance),
-// the program point size, and textures per unit and target. The legacy
-// built-in uniforms (matrices and their inverses and transposes, the normal
-// matrix, clip planes, depth range, texture matrices, lights) are set from the
-// runner's state at every draw. A program without a vertex shader gets GL's
-// fixed-function vertex stage (gl_Position = MVP·gl_Vertex, colour and texture
-// coordinates passed through).
+// The context links the program itself (compile and link errors are the
+// test's, by section) and lays each draw out (Prepared: the uniform words
+// with the legacy built-ins, the renderer state, the vertex records); pipe.go
+// translates that into the driver's state: one shader CSO per stage with its
+// sections as ShaderDesc.Parts (a stage the program lacks unbound: GL's
+// fixed-function one), the uniform words as constant buffer 0 in the driver's
+// layout slot by slot by name and the sampler units, SetLegacyState and
+// SetClipState, a rasterizer CSO (culling, depth clamp, GL_FLAT, two-sided
+// colour, the compatibility vertex colour clamp, the program point size), a
+// DSA CSO (depth test and function), each sampled texture with its view state
+// (swizzle, depth texture mode, base and maximum level) and sampler, and the
+// vertex records as one buffer with an element per attribute column where
+// the driver reads it (AttributeLayout). Backend.Screen gives the device back
+// end the same context over a device screen.
 package reference
 
 import (
@@ -24,6 +30,8 @@ import (
 
 	"vortexgfx/gl/compare"
 	"vortexgfx/gl/format"
+	"vortexgfx/gl/sampler"
+	"vortexgfx/pipe"
 	"vortexgfx/ref"
 	"vortexgfx/ref/program"
 	"vortexgfx/shader"
@@ -39,6 +47,10 @@ const maxUnits = 16
 type Backend struct {
 	// Program sets the executor warp widths.
 	Program program.Config
+	// Screen opens the driver screen a context draws through (nil: a
+	// reference screen, pipe.Options.ForceReference); the device back end
+	// passes a screen over the device model.
+	Screen func() (*pipe.Screen, error)
 }
 
 // New returns the reference back end with default warp widths.
@@ -66,51 +78,86 @@ func (b *Backend) NewContext(ctx context.Context, cfg shadertest.ContextConfig) 
 	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width > ref.MaxTargetSize || cfg.Height > ref.MaxTargetSize {
 		return nil, fmt.Errorf("reference: window %dx%d out of range", cfg.Width, cfg.Height)
 	}
-	// Like piglit's window, the framebuffer has a depth (and stencil)
-	// buffer only when the test asks for one; without it the depth test
-	// always passes.
-	ds := format.Invalid
-	if cfg.DepthBuffer {
-		ds = format.D24S8
+	open := b.Screen
+	if open == nil {
+		open = func() (*pipe.Screen, error) {
+			return pipe.NewScreenWithCaps(pipe.Caps{}, pipe.Options{ForceReference: true}), nil
+		}
 	}
-	t, err := ref.NewTarget(cfg.Width, cfg.Height, []format.Format{format.RGBA8}, ds)
+	screen, err := open()
 	if err != nil {
 		return nil, err
 	}
-	if cfg.DepthBuffer {
-		if err := t.ClearDepth(1); err != nil {
-			return nil, err
-		}
+	c := &glContext{ctx: ctx, cfg: cfg, pcfg: b.Program, screen: screen, pc: screen.NewContext(pipe.ContextOptions{}),
+		textures: make([]ref.TextureBinding, maxUnits*int(program.NumTargets)),
+		views:    map[*sampler.Texture]*pipe.SamplerView{}, smps: map[sampler.Sampler]*pipe.Sampler{}}
+	if err := c.openWindow(); err != nil {
+		screen.Close()
+		return nil, err
 	}
-	c := &glContext{ctx: ctx, cfg: cfg, target: t, pcfg: b.Program,
-		textures: make([]ref.TextureBinding, maxUnits*int(program.NumTargets))}
 	if err := c.initTextures(); err != nil {
+		screen.Close()
 		return nil, err
 	}
 	return c, nil
 }
 
+// openWindow makes piglit's window the driver's framebuffer: RGBA8 cleared
+// to (0, 0, 0, 0) and, only when the test asks for one (without it the depth
+// test always passes), a D24S8 depth buffer cleared to 1.
+func (c *glContext) openWindow() error {
+	target := func(f format.Format) (*pipe.Surface, error) {
+		t, err := c.screen.CreateTexture(pipe.TextureDesc{Target: pipe.Target2D, Format: f, Width: c.cfg.Width, Height: c.cfg.Height,
+			Depth: 1, ArraySize: 1, Levels: 1})
+		if err != nil {
+			return nil, fmt.Errorf("reference: %v window: %w", f, err)
+		}
+		return &pipe.Surface{Resource: t}, nil
+	}
+	cb, err := target(format.RGBA8)
+	if err != nil {
+		return err
+	}
+	c.fb = pipe.Framebuffer{Width: c.cfg.Width, Height: c.cfg.Height, Cbufs: []*pipe.Surface{cb}}
+	flags := pipe.ClearColor0
+	if c.cfg.DepthBuffer {
+		if c.fb.Zsbuf, err = target(format.D24S8); err != nil {
+			return err
+		}
+		flags |= pipe.ClearDepth
+	}
+	if err := c.pc.SetFramebufferState(c.fb); err != nil {
+		return fmt.Errorf("reference: %w", err)
+	}
+	return c.pc.Clear(flags, [4]float32{}, 1, 0)
+}
+
 // glContext is one test's GL context.
 type glContext struct {
-	ctx    context.Context
-	cfg    shadertest.ContextConfig
-	pcfg   program.Config
-	target *ref.Target
-	prog   *program.Program
+	ctx  context.Context
+	cfg  shadertest.ContextConfig
+	pcfg program.Config
+	prog *program.Program
+	// The driver context every draw goes through, its window, the bound
+	// shader CSOs with their attribute layout, and the driver textures and
+	// samplers made from the reference ones (pipe.go).
+	screen *pipe.Screen
+	pc     *pipe.Context
+	fb     pipe.Framebuffer
+	vs, fs *pipe.Shader
+	layout []pipe.AttributeSlot
+	views  map[*sampler.Texture]*pipe.SamplerView
+	smps   map[sampler.Sampler]*pipe.Sampler
 	// textures is indexed by program.TextureIndex(unit, target).
 	textures []ref.TextureBinding
 	vd       *shadertest.VertexData
 	binds    []attribBind
 	// version is the highest GLSL version of the linked shaders.
 	version int
-	// The current program's stages, kept across draws (they read the
-	// program's uniform buffer, so uniform changes need no rebuild).
-	vsCache map[program.VertexOptions]*program.VertexShader
-	fsCache *program.FragmentShader
 }
 
 // Close implements shadertest.Context.
-func (c *glContext) Close() error { return nil }
+func (c *glContext) Close() error { return c.screen.Close() }
 
 // Link implements shadertest.Context: each shader section is compiled on its
 // own, then all are linked into one program.
@@ -175,7 +222,52 @@ func (c *glContext) Link(p *shadertest.Program) error {
 		return err
 	}
 	c.prog = prog
-	c.vsCache, c.fsCache = map[program.VertexOptions]*program.VertexShader{}, nil
+	return c.linkDriver(p, opts)
+}
+
+// linkDriver gives the driver one shader CSO per stage, its sections in file
+// order (ShaderDesc.Parts), and an unbound stage for a stage the program has
+// none of (the fixed-function one), and links them.
+func (c *glContext) linkDriver(p *shadertest.Program, opts glsl.Options) error {
+	var shaders [2]*pipe.Shader
+	for k, st := range [2]shadertest.Stage{shadertest.StageVertex, shadertest.StageFragment} {
+		var d *pipe.ShaderDesc
+		for i, s := range p.Shaders {
+			if s.Stage != st {
+				continue
+			}
+			if d == nil {
+				d = &pipe.ShaderDesc{Stage: pipe.Stage(k), Name: fmt.Sprintf("%s-%d", s.Stage, i), GLSL: s.Source, Options: opts}
+				continue
+			}
+			d.Parts = append(d.Parts, s.Source)
+		}
+		if d == nil {
+			continue
+		}
+		sh, err := c.pc.CreateShaderState(*d, nil)
+		if err != nil {
+			return fmt.Errorf("reference: %w", err)
+		}
+		shaders[k] = sh
+	}
+	for _, s := range []*pipe.Shader{c.vs, c.fs} {
+		if s != nil {
+			c.pc.DeleteShaderState(s)
+		}
+	}
+	c.vs, c.fs = shaders[0], shaders[1]
+	if err := c.pc.BindVSState(c.vs); err != nil {
+		return fmt.Errorf("reference: %w", err)
+	}
+	if err := c.pc.BindFSState(c.fs); err != nil {
+		return fmt.Errorf("reference: %w", err)
+	}
+	layout, err := c.pc.AttributeLayout()
+	if err != nil {
+		return fmt.Errorf("reference: %w", err)
+	}
+	c.layout = layout
 	return nil
 }
 
@@ -216,39 +308,45 @@ func (c *glContext) SetUniform(u *shadertest.Uniform) error {
 
 // Clear implements shadertest.Context.
 func (c *glContext) Clear(r *shadertest.ClearRequest) error {
+	var flags pipe.ClearFlags
 	if r.Color {
-		if err := c.target.ClearColor(0, r.ColorValue); err != nil {
-			return err
-		}
+		flags |= pipe.ClearColor0
 	}
-	if r.Depth && c.target.DepthStencil != nil {
-		if err := c.target.ClearDepth(float32(r.DepthValue)); err != nil {
-			return err
-		}
+	if r.Depth && c.fb.Zsbuf != nil {
+		flags |= pipe.ClearDepth
 	}
-	return nil
+	if flags == 0 {
+		return nil
+	}
+	return c.pc.Clear(flags, r.ColorValue, float32(r.DepthValue), 0)
 }
 
 // ReadPixels implements shadertest.Context.
 func (c *glContext) ReadPixels(x, y, w, h int, dst []byte) error {
-	s := c.target.Color[0]
-	if x < 0 || y < 0 || w < 0 || h < 0 || x+w > s.W || y+h > s.H || len(dst) < w*h*4 {
-		return fmt.Errorf("reference: read %dx%d at (%d,%d) outside the %dx%d window", w, h, x, y, s.W, s.H)
+	if x < 0 || y < 0 || w < 0 || h < 0 || x+w > c.cfg.Width || y+h > c.cfg.Height || len(dst) < w*h*4 {
+		return fmt.Errorf("reference: read %dx%d at (%d,%d) outside the %dx%d window", w, h, x, y, c.cfg.Width, c.cfg.Height)
+	}
+	img, err := c.pc.ReadPixels(0)
+	if err != nil {
+		return err
 	}
 	for r := 0; r < h; r++ {
-		off := ((y+r)*s.W + x) * 4
-		copy(dst[r*w*4:(r+1)*w*4], s.Data[off:off+w*4])
+		row := c.cfg.Height - 1 - (y + r) // image row 0 is the top
+		copy(dst[r*w*4:(r+1)*w*4], img.Pix[row*img.Stride+4*x:row*img.Stride+4*(x+w)])
 	}
 	return nil
 }
 
 // ReadDepth implements shadertest.Context.
 func (c *glContext) ReadDepth(x, y int) (float32, error) {
-	d := c.target.DepthStencil
-	if d == nil || x < 0 || y < 0 || x >= d.W || y >= d.H {
+	if c.fb.Zsbuf == nil || x < 0 || y < 0 || x >= c.cfg.Width || y >= c.cfg.Height {
 		return 0, fmt.Errorf("reference: depth read at (%d,%d) outside the window", x, y)
 	}
-	return d.Depth(x, y), nil
+	z, err := c.pc.ReadDepth()
+	if err != nil {
+		return 0, err
+	}
+	return z[y*c.cfg.Width+x], nil
 }
 
 // depthFunc maps a GL depth function name.

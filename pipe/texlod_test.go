@@ -1,0 +1,106 @@
+package pipe
+
+import (
+	"testing"
+
+	"vortexgfx/gl/format"
+	"vortexgfx/gl/sampler"
+)
+
+// TestTexLodRoutesSW: a mipmapped texture on the driver's generated chain
+// (which the FF TEX unit samples) under a sampler LOD bias or a LOD clamp that
+// changes the level read runs on the software sampler, on the device, and
+// matches the reference renderer; the bias and the clamps do change the
+// reference image, so the FF unit's level (derivatives and the shader's bias
+// only) would have been a silent collapse. Without a mip filter the same LOD
+// state keeps the FF unit. spec: vortexpipe §3.6, §1.5.1
+func TestTexLodRoutesSW(t *testing.T) {
+	mip := SamplerState{MinFilter: sampler.Linear, MagFilter: sampler.Linear, MipFilter: sampler.MipLinear}
+	with := func(f func(*SamplerState)) SamplerState { s := mip; f(&s); return s }
+	draw := func(t *testing.T, o Options, smp SamplerState) *drawEnv {
+		t.Helper()
+		e := newDrawEnv(t, o, false)
+		e.program(t, texVS, texFS)
+		tex, err := e.s.CreateTexture(TextureDesc{Target: Target2D, Format: format.RGBA8, Width: 16, Height: 16, Depth: 1, ArraySize: 1, Levels: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		px := make([]byte, 4*16*16)
+		for i := range px {
+			px[i] = byte(i*53 + i/3)
+		}
+		if err := tex.Write(0, px); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.c.GenerateMipmap(tex); err != nil {
+			t.Fatal(err)
+		}
+		sm, err := e.c.CreateSamplerState(smp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := e.c.CreateSamplerView(tex)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.c.SetSamplerViews(0, []*SamplerView{v}); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.c.BindSamplerStates(0, []*Sampler{sm}); err != nil {
+			t.Fatal(err)
+		}
+		// Four texels a pixel: LOD 2 of the 5 levels.
+		vb := e.floats(t, -1, -1, 0, 1, 0, 0, 1, -1, 0, 1, 8, 0, -1, 1, 0, 1, 0, 8, 1, 1, 0, 1, 8, 8)
+		ve, err := e.c.CreateVertexElementsState([]VertexElement{{Format: VertexFloat32x4}, {SrcOffset: 16, Format: VertexFloat32x2}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.c.BindVertexElementsState(ve)
+		e.c.SetVertexBuffers([]VertexBuffer{{Buffer: vb, Stride: 24}})
+		if err := e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Count: 4}}}); err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	plain := draw(t, Options{ForceReference: true}, mip).image(t)
+	for _, tc := range []struct {
+		name string
+		smp  SamplerState
+	}{
+		{"bias 1.5", with(func(s *SamplerState) { s.LodBias = 1.5 })},
+		{"bias -2", with(func(s *SamplerState) { s.LodBias = -2 })},
+		{"min LOD 3", with(func(s *SamplerState) { s.MinLod, s.MaxLod = 3, 4 })},
+		{"max LOD 0.5", with(func(s *SamplerState) { s.MaxLod = 0.5 })},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dev, ref := draw(t, Options{Strict: true}, tc.smp), draw(t, Options{ForceReference: true}, tc.smp)
+			if st := dev.c.Stats(); st.Device != 1 || st.Routes[RouteTexLod] != 1 {
+				t.Fatalf("stats %+v, want one device draw with the %v route", st, RouteTexLod)
+			}
+			if r := dev.c.LastDeviceDraw().Route; !r.SWTex {
+				t.Errorf("TEX route %+v, want software", r)
+			}
+			a, b := dev.image(t), ref.image(t)
+			if bad, worst := compareImages(a, b, 3); bad > len(a.Pix)/4/50 {
+				t.Errorf("%d pixels differ from the reference renderer by more than 3 (worst %d)", bad, worst)
+			}
+			if bad, _ := compareImages(b, plain, 3); bad == 0 {
+				t.Error("the LOD state does not change the reference image: the case proves nothing")
+			}
+		})
+	}
+	t.Run("no mip filter", func(t *testing.T) {
+		smp := SamplerState{MinFilter: sampler.Linear, MagFilter: sampler.Linear, LodBias: 3, MinLod: 1, MaxLod: 2}
+		dev := draw(t, Options{Strict: true}, smp)
+		if st := dev.c.Stats(); st.Device != 1 || st.Routes[RouteTexLod] != 0 {
+			t.Errorf("stats %+v, want the FF unit", st)
+		}
+		if r := dev.c.LastDeviceDraw().Route; r.SWTex {
+			t.Errorf("TEX route %+v, want the FF unit", r)
+		}
+		a, b := dev.image(t), draw(t, Options{ForceReference: true}, smp).image(t)
+		if bad, worst := compareImages(a, b, 3); bad > len(a.Pix)/4/50 {
+			t.Errorf("%d pixels differ from the reference renderer by more than 3 (worst %d)", bad, worst)
+		}
+	})
+}
