@@ -266,6 +266,19 @@ func (s *Surface) pixel8(x, y int) color.NRGBA {
 // displays.
 func (s *Surface) NRGBA(flipY bool) *image.NRGBA {
 	img := image.NewNRGBA(image.Rect(0, 0, s.W, s.H))
+	if s.Format == format.RGBA8 {
+		// The stored bytes are NRGBA's: copy whole rows (pixel8 would give
+		// the same bytes one texel at a time).
+		row := 4 * s.W
+		for y := 0; y < s.H; y++ {
+			dst := y
+			if flipY {
+				dst = s.H - 1 - y
+			}
+			copy(img.Pix[dst*img.Stride:dst*img.Stride+row], s.Data[y*row:(y+1)*row])
+		}
+		return img
+	}
 	for y := 0; y < s.H; y++ {
 		row := y
 		if flipY {

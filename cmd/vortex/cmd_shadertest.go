@@ -37,8 +37,9 @@ func runShaderTest(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "write one JSON object per test and a summary object")
 	timeout := fs.Duration("timeout", 2*time.Minute, "fail a test that runs longer than `d` (0: no limit)")
 	baseline := fs.String("baseline", "", "compare with an llvmpipe baseline `file` (result<TAB>path lines) and print the agreement")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to `FILE` for go tool pprof")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: vortex shadertest [--path reference|device] [--strict] [--compare] [-j N] [--json] [--baseline FILE] PATH...")
+		fmt.Fprintln(stderr, "usage: vortex shadertest [--path reference|device] [--strict] [--compare] [-j N] [--json] [--baseline FILE] [--cpuprofile FILE] PATH...")
 		fmt.Fprintln(stderr, "Runs piglit shader_runner tests (*.shader_test; directories are walked).")
 		fs.PrintDefaults()
 	}
@@ -65,9 +66,14 @@ func runShaderTest(args []string, stdout, stderr io.Writer) int {
 		}
 		base = b
 	}
+	stopProfile, err := startCPUProfile(*cpuProfile, "vortex shadertest", stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "vortex shadertest: %v\n", err)
+		return 2
+	}
+	defer stopProfile()
 	opts := shadertest.Options{Jobs: *jobs, JSON: *asJSON, Timeout: *timeout}
 	var sum shadertest.Summary
-	var err error
 	switch *path {
 	case "reference":
 		sum, err = shadertest.Run(context.Background(), fs.Args(), reference.New(), opts, stdout)

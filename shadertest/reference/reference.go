@@ -326,15 +326,7 @@ func (c *glContext) ReadPixels(x, y, w, h int, dst []byte) error {
 	if x < 0 || y < 0 || w < 0 || h < 0 || x+w > c.cfg.Width || y+h > c.cfg.Height || len(dst) < w*h*4 {
 		return fmt.Errorf("reference: read %dx%d at (%d,%d) outside the %dx%d window", w, h, x, y, c.cfg.Width, c.cfg.Height)
 	}
-	img, err := c.pc.ReadPixels(0)
-	if err != nil {
-		return err
-	}
-	for r := 0; r < h; r++ {
-		row := c.cfg.Height - 1 - (y + r) // image row 0 is the top
-		copy(dst[r*w*4:(r+1)*w*4], img.Pix[row*img.Stride+4*x:row*img.Stride+4*(x+w)])
-	}
-	return nil
+	return c.pc.ReadRect(0, x, y, w, h, dst)
 }
 
 // ReadDepth implements shadertest.Context.
