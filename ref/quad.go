@@ -1,0 +1,149 @@
+package ref
+
+import (
+	"math"
+	"math/bits"
+
+	"vortexgfx/gl/format"
+)
+
+// emitQuad interpolates a quad's inputs into the batch and flushes the
+// batch when full. Only the varying words the fragment shader reads are
+// interpolated (see FragmentVaryingUse), and only in covered lanes when it
+// needs no helpers (FragmentHelperFree); each is computed as
+// (b0*s0 + b1*s1 + b2*s2) / (1/w) (smooth) or b0*s0 + b1*s1 + b2*s2
+// (noperspective) in float64 from the lane's barycentrics.
+func (d *drawer) emitQuad(qx, qy int, mask uint8, bary *[4][3]float64, v [3]*wvert, front bool, id int32, pc *[4][2]float32) error {
+	z0, z1, z2, zoff := v[0].z, v[1].z, v[2].z, d.zoff
+	need := uint8(0xF)
+	if d.noHelpers {
+		need = mask
+	}
+	// Window depth of every lane interpolated (a superset of the covered
+	// ones), computed once for the early test and the quad.
+	var zs [4]float64
+	for l := range 4 {
+		if need&(1<<l) != 0 {
+			b := &bary[l]
+			zs[l] = b[0]*z0 + b[1]*z1 + b[2]*z2 + zoff
+		}
+	}
+	if d.early && !d.earlyDepth(qx, qy, mask, &zs) {
+		return nil
+	}
+	if d.noHelpers {
+		// Batches hold at most laneBatch covered lanes.
+		n := bits.OnesCount8(mask)
+		if d.lanes+n > laneBatch {
+			if err := d.flush(); err != nil {
+				return err
+			}
+		}
+		d.lanes += n
+	}
+	q := &d.quads[d.nq]
+	vw := d.vw
+	q.X, q.Y = int32(qx), int32(qy)
+	q.Helper = ^mask & 0xF
+	q.FrontFacing = front
+	q.PrimitiveID = id
+	vary := d.varyBuf[d.nq*4*vw : (d.nq+1)*4*vw]
+	q.Varyings = vary
+	s0, s1, s2 := d.setup[0], d.setup[1], d.setup[2]
+	iw0, iw1, iw2 := v[0].iw, v[1].iw, v[2].iw
+	smoothW, linearW, flatW, flat := d.smoothW, d.linearW, d.flatW, d.flat
+	for l := range 4 {
+		if need&(1<<l) == 0 {
+			continue
+		}
+		b0, b1, b2 := bary[l][0], bary[l][1], bary[l][2]
+		z := zs[l]
+		iw := b0*iw0 + b1*iw1 + b2*iw2
+		q.FragCoord[l] = [4]float32{float32(qx+l&1) + 0.5, float32(qy+l>>1) + 0.5, float32(z), float32(iw)}
+		out := vary[l*vw : (l+1)*vw]
+		for _, k := range smoothW {
+			out[k] = math.Float32bits(float32((b0*s0[k] + b1*s1[k] + b2*s2[k]) / iw))
+		}
+		for _, k := range linearW {
+			out[k] = math.Float32bits(float32(b0*s0[k] + b1*s1[k] + b2*s2[k]))
+		}
+		for _, k := range flatW {
+			out[k] = flat[k]
+		}
+		q.Depth[l] = float32(z)
+	}
+	if need != 0xF {
+		// Helpers copy the first covered lane (FragmentHelperFree).
+		src := bits.TrailingZeros8(need)
+		from := vary[src*vw : (src+1)*vw]
+		for l := range 4 {
+			if need&(1<<l) == 0 {
+				copy(vary[l*vw:(l+1)*vw], from)
+				q.FragCoord[l] = q.FragCoord[src]
+				q.Depth[l] = q.Depth[src]
+			}
+		}
+	}
+	if pc != nil {
+		q.PointCoord = *pc
+	} else {
+		q.PointCoord = [4][2]float32{}
+	}
+	clear(q.Color[:d.outRT])
+	if d.outSrc1 {
+		q.Color1 = [4][4]uint32{}
+	}
+	q.DepthWritten = false
+	q.Live = 0xF
+	d.qmask[d.nq] = mask
+	d.qback[d.nq] = !front
+	d.qpos[d.nq] = [2]int{qx, qy}
+	d.nq++
+	if d.nq == d.quadCap {
+		return d.flush()
+	}
+	return nil
+}
+
+// earlyDepth reports whether a covered lane of the quad at (qx, qy) with
+// window depths zs passes the depth test against the stored depth, with
+// the clamp and quantization the per-fragment test applies (fragment).
+// D24S8 depths are compared as their 24-bit integers (see d24).
+func (d *drawer) earlyDepth(qx, qy int, mask uint8, zs *[4]float64) bool {
+	ds, s := d.t.DepthStencil, d.s
+	fn := s.Depth.Func
+	if ds.Format == format.D24S8 && !s.Depth.Clamp {
+		// The bench scene's case, without the per-lane format and clamp
+		// branches: lanes 0, 1 and 2, 3 are neighbours in two rows.
+		o := (qy*ds.W + qx) * 4
+		for l := range 4 {
+			if mask&(1<<l) == 0 {
+				continue
+			}
+			p := o + (l>>1*ds.W+l&1)*4
+			if fn.TestUint(format.UNorm24(float32(zs[l])), d24(ds.Data[p:p+4:p+4])) {
+				return true
+			}
+		}
+		return false
+	}
+	for l := range 4 {
+		if mask&(1<<l) == 0 {
+			continue
+		}
+		z := float32(zs[l])
+		if s.Depth.Clamp {
+			lo, hi := min(s.Viewport.MinDepth, s.Viewport.MaxDepth), max(s.Viewport.MinDepth, s.Viewport.MaxDepth)
+			z = min(max(z, lo), hi)
+		}
+		buf := ds.Data[((qy+l>>1)*ds.W+qx+l&1)*d.dsBytes:]
+		if ds.Format == format.D24S8 {
+			if fn.TestUint(format.UNorm24(z), d24(buf)) {
+				return true
+			}
+		} else if fn.Test(format.QuantizeDepth(ds.Format, z), format.UnpackDepth(ds.Format, buf)) {
+			return true
+		}
+	}
+	return false
+}
