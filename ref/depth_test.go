@@ -76,7 +76,10 @@ func TestSeveralTrianglesShareTarget(t *testing.T) {
 	}
 }
 
-// No allocation per pixel: a draw allocates the same whatever its size.
+// No allocation per pixel: a draw allocates the same whatever its size. Under
+// -race, sync.Pool drops a random share of the draw buffers put back, so the
+// counts may differ by the few allocations of a re-made buffer set; an
+// allocation per pixel or quad would still add thousands at 256×256.
 func TestAllocsIndependentOfArea(t *testing.T) {
 	allocs := func(size int) float64 {
 		tg := newTarget(t, size, size, []format.Format{format.RGBA8}, format.D24S8)
@@ -87,7 +90,11 @@ func TestAllocsIndependentOfArea(t *testing.T) {
 		return testing.AllocsPerRun(3, func() { draw(t, tg, &s, in, DrawParams{Topology: Triangles, Count: 6}) })
 	}
 	small, large := allocs(4), allocs(256)
-	if small != large {
+	slack := 0.0
+	if raceBuild {
+		slack = 64
+	}
+	if large > small+slack || small > large+slack {
 		t.Fatalf("allocations: %v for 4x4, %v for 256x256", small, large)
 	}
 }
