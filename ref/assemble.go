@@ -1,0 +1,101 @@
+package ref
+
+// assemble splits the element slots at restarts and emits each run's
+// primitives with their provoking vertex (GL 4.6 §10.1, table 13.2;
+// GL 2.1 §2.6.1 for quads and polygons): n = 1 for points, 2 for lines, 3
+// for triangles; odd strip triangles swap their first two vertices to keep
+// the winding. Quads and polygons are emitted as fans of triangles, those
+// after the first with cont set: they continue the same primitive.
+func assemble(top Topology, slot []int32, last bool, emit func(n int, v [3]int32, prov int32, cont bool) error) error {
+	for start := 0; start < len(slot); {
+		end := start
+		for end < len(slot) && slot[end] >= 0 {
+			end++
+		}
+		r := slot[start:end]
+		n := len(r)
+		var err error
+		switch top {
+		case Points:
+			for i := 0; i < n && err == nil; i++ {
+				err = emit(1, [3]int32{r[i]}, r[i], false)
+			}
+		case Lines, LineStrip, LineLoop:
+			step, cnt := 1, n-1
+			if top == Lines {
+				step, cnt = 2, n/2
+			}
+			for i := 0; i < cnt && err == nil; i++ {
+				a, b := r[i*step], r[i*step+1]
+				err = emit(2, [3]int32{a, b}, pick(last, a, b), false)
+			}
+			if top == LineLoop && n >= 2 && err == nil {
+				err = emit(2, [3]int32{r[n-1], r[0]}, pick(last, r[n-1], r[0]), false)
+			}
+		case Triangles:
+			for i := 0; i+2 < n && err == nil; i += 3 {
+				err = emit(3, [3]int32{r[i], r[i+1], r[i+2]}, pick(last, r[i], r[i+2]), false)
+			}
+		case TriangleStrip:
+			for i := 0; i+2 < n && err == nil; i++ {
+				if i%2 == 0 {
+					err = emit(3, [3]int32{r[i], r[i+1], r[i+2]}, pick(last, r[i], r[i+2]), false)
+				} else {
+					err = emit(3, [3]int32{r[i+1], r[i], r[i+2]}, pick(last, r[i], r[i+2]), false)
+				}
+			}
+		case TriangleFan:
+			for i := 0; i+2 < n && err == nil; i++ {
+				err = emit(3, [3]int32{r[0], r[i+1], r[i+2]}, pick(last, r[i+1], r[i+2]), false)
+			}
+		case Quads, QuadStrip:
+			step := 4
+			if top == QuadStrip {
+				step = 2
+			}
+			for i := 0; i+3 < n && err == nil; i += step {
+				q := [4]int32{r[i], r[i+1], r[i+2], r[i+3]}
+				if top == QuadStrip {
+					q[2], q[3] = r[i+3], r[i+2]
+				}
+				prov := pick(last, r[i], r[i+3])
+				if err = emit(3, [3]int32{q[0], q[1], q[2]}, prov, false); err == nil {
+					err = emit(3, [3]int32{q[0], q[2], q[3]}, prov, true)
+				}
+			}
+		case Polygon:
+			for i := 0; i+2 < n && err == nil; i++ {
+				err = emit(3, [3]int32{r[0], r[i+1], r[i+2]}, r[0], i > 0)
+			}
+		}
+		if err != nil {
+			return err
+		}
+		start = end + 1
+	}
+	return nil
+}
+
+// primitive renders one assembled primitive; cont continues the previous
+// primitive (same gl_PrimitiveID).
+func (d *drawer) primitive(n int, v [3]int32, prov int32, cont bool) error {
+	if cont {
+		d.primID--
+	}
+	id := d.primID
+	d.primID++
+	switch n {
+	case 1:
+		return d.point(v[0], id)
+	case 2:
+		return d.line(v[0], v[1], prov, id)
+	}
+	return d.triangle(v[0], v[1], v[2], prov, id)
+}
+
+func pick(last bool, first, lastV int32) int32 {
+	if last {
+		return lastV
+	}
+	return first
+}
