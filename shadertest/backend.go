@@ -244,26 +244,14 @@ type State struct {
 // identity is the 4×4 identity matrix.
 var identity = [16]float32{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}
 
-// DefaultState is GL's initial state for a w×h window.
+// DefaultState is GL's initial state for a w×h window; the built-in uniform
+// state is the driver's (pipe.DefaultLegacyState, GL 2.1 table 2.10).
 func DefaultState(w, h int) State {
-	s := State{Width: w, Height: h, Projection: identity, ModelView: identity,
-		Color: [4]float32{1, 1, 1, 1}, DepthFunc: "GL_LESS", DerivativeHint: "GL_DONT_CARE"}
-	for i := range s.TexCoord {
-		s.TexCoord[i] = [4]float32{0, 0, 0, 1}
-	}
+	l := pipe.DefaultLegacyState()
+	s := State{Width: w, Height: h, Projection: l.Projection, ModelView: l.ModelView,
+		Color: l.Color, TexCoord: l.TexCoords, DepthFunc: "GL_LESS", DerivativeHint: "GL_DONT_CARE"}
 	for i := range s.Lights {
-		l := &s.Lights[i]
-		l.Ambient = [4]float32{0, 0, 0, 1}
-		l.Diffuse = [4]float32{0, 0, 0, 1}
-		l.Specular = [4]float32{0, 0, 0, 1}
-		if i == 0 {
-			l.Diffuse = [4]float32{1, 1, 1, 1}
-			l.Specular = [4]float32{1, 1, 1, 1}
-		}
-		l.Position = [4]float32{0, 0, 1, 0}
-		l.SpotDirection = [3]float32{0, 0, -1}
-		l.SpotCutoff = 180
-		l.ConstantAttenuation = 1
+		s.Lights[i] = Light(l.Lights[i])
 	}
 	return s
 }
