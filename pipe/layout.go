@@ -75,19 +75,16 @@ func (c *Context) Clear(flags ClearFlags, color [4]float32, depth float32, stenc
 		} else {
 			raw = format.FromFloat(f, color)
 		}
-		if err := fillSurfaceUniform(s, fb, func(px []byte) { format.Pack(f, px, raw) }); err != nil {
+		if err := fillSurface(s, fb, true, func(px []byte) { format.Pack(f, px, raw) }); err != nil {
 			return fmt.Errorf("pipe: clear colour %d: %w", i, err)
 		}
 		recordClear(s, fb, clearRecord{color: color})
 	}
 	if z := fb.Zsbuf; z != nil && flags&(ClearDepth|ClearStencil) != 0 {
 		f := z.Fmt()
-		fill := fillSurface
-		if (flags&ClearDepth != 0 || !f.IsDepth()) && (flags&ClearStencil != 0 || !f.HasStencil()) {
-			// Every aspect: one texel value.
-			fill = fillSurfaceUniform
-		}
-		err := fill(z, fb, func(px []byte) {
+		// A clear of every aspect writes one texel value.
+		every := (flags&ClearDepth != 0 || !f.IsDepth()) && (flags&ClearStencil != 0 || !f.HasStencil())
+		err := fillSurface(z, fb, every, func(px []byte) {
 			if flags&ClearDepth != 0 && f.IsDepth() {
 				format.PackDepth(f, px, depth)
 			}
@@ -106,8 +103,12 @@ func (c *Context) Clear(flags ClearFlags, color [4]float32, depth float32, stenc
 	return nil
 }
 
-// fillSurface applies put to every texel of the framebuffer area of s.
-func fillSurface(s *Surface, fb *Framebuffer, put func(px []byte)) error {
+// fillSurface applies put to every texel of the framebuffer area of s. With
+// uniform set the texel's new bytes do not depend on what it overwrites (a
+// clear of every aspect): put packs the first texel only, and its bytes are
+// copied across the area, instead of packing the same bytes width × height
+// times.
+func fillSurface(s *Surface, fb *Framebuffer, uniform bool, put func(px []byte)) error {
 	r := s.Resource
 	d := r.desc
 	f := s.Fmt()
@@ -119,23 +120,37 @@ func fillSurface(s *Surface, fb *Framebuffer, put func(px []byte)) error {
 	if err != nil {
 		return err
 	}
+	if fb.Width < 1 || fb.Height < 1 {
+		return nil
+	}
 	w, _, _ := d.LevelSize(s.Level)
 	spp := d.samples()
-	pitch := w * bpp * spp
+	pitch, n := w*bpp*spp, fb.Width*spp*bpp
 	r.mu.Lock()
 	if r.destroyed {
 		r.mu.Unlock()
 		return ErrDestroyed
 	}
-	for y := 0; y < fb.Height; y++ {
-		row := r.data[off+y*pitch:]
-		for x := 0; x < fb.Width*spp; x++ {
-			put(row[x*bpp : (x+1)*bpp])
+	if uniform {
+		first := r.data[off : off+n]
+		put(first[:bpp])
+		for k := bpp; k < n; k *= 2 {
+			copy(first[k:], first[:k])
+		}
+		for y := 1; y < fb.Height; y++ {
+			copy(r.data[off+y*pitch:off+y*pitch+n], first)
+		}
+	} else {
+		for y := 0; y < fb.Height; y++ {
+			row := r.data[off+y*pitch:]
+			for x := 0; x < fb.Width*spp; x++ {
+				put(row[x*bpp : (x+1)*bpp])
+			}
 		}
 	}
 	r.version++
 	r.mu.Unlock()
-	r.screen.res.MarkDirty(r, uint64(off), uint64((fb.Height-1)*pitch+fb.Width*bpp*spp))
+	r.screen.res.MarkDirty(r, uint64(off), uint64((fb.Height-1)*pitch+n))
 	return nil
 }
 
