@@ -95,23 +95,7 @@ func compileStage(d ShaderDesc) (*compiledStage, ShaderInfo, error) {
 
 // usesDiscard reports whether any code of p discards or demotes.
 func usesDiscard(p *ir.Program) bool {
-	scan := func(code []ir.Inst) bool {
-		for _, in := range code {
-			if in.Op == ir.Discard || in.Op == ir.Demote {
-				return true
-			}
-		}
-		return false
-	}
-	if scan(p.Code) {
-		return true
-	}
-	for _, f := range p.Funcs {
-		if scan(f.Code) {
-			return true
-		}
-	}
-	return false
+	return p.AnyInst(func(in *ir.Inst) bool { return in.Op == ir.Discard || in.Op == ir.Demote })
 }
 
 // texOps classifies a fragment program's samplers and texture instructions.

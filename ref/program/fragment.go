@@ -74,25 +74,14 @@ func (f *FragmentShader) HelpersUnused() bool { return f.alone }
 // texture operation (implicit LODs come from the quad), no memory or image
 // access and no barrier.
 func lanesIndependent(prog *ir.Program) bool {
-	ok := func(code []ir.Inst) bool {
-		for _, in := range code {
-			switch in.Op {
-			case ir.DdxFine, ir.DdyFine, ir.DdxCoarse, ir.DdyCoarse, ir.Tex,
-				ir.MemLoad, ir.MemStore, ir.MemAtomic, ir.MemSize, ir.ImageExtent, ir.ImageFormatOf, ir.Barrier:
-				return false
-			}
+	return !prog.AnyInst(func(in *ir.Inst) bool {
+		switch in.Op {
+		case ir.DdxFine, ir.DdyFine, ir.DdxCoarse, ir.DdyCoarse, ir.Tex,
+			ir.MemLoad, ir.MemStore, ir.MemAtomic, ir.MemSize, ir.ImageExtent, ir.ImageFormatOf, ir.Barrier:
+			return true
 		}
-		return true
-	}
-	if !ok(prog.Code) {
 		return false
-	}
-	for _, fn := range prog.Funcs {
-		if !ok(fn.Code) {
-			return false
-		}
-	}
-	return true
+	})
 }
 
 // inputsRead returns, for each of the first n input words, whether prog

@@ -88,23 +88,7 @@ func (v *VertexShader) CloneVertex() ref.VertexShader {
 // effectFree reports whether prog (its main code and functions) writes no
 // memory: no store and no atomic.
 func effectFree(prog *ir.Program) bool {
-	ok := func(code []ir.Inst) bool {
-		for _, in := range code {
-			if in.Op == ir.MemStore || in.Op == ir.MemAtomic {
-				return false
-			}
-		}
-		return true
-	}
-	if !ok(prog.Code) {
-		return false
-	}
-	for _, fn := range prog.Funcs {
-		if !ok(fn.Code) {
-			return false
-		}
-	}
-	return true
+	return !prog.AnyInst(func(in *ir.Inst) bool { return in.Op == ir.MemStore || in.Op == ir.MemAtomic })
 }
 
 func bitsLen(m uint8) int {

@@ -380,6 +380,25 @@ func (b *Builder) Imm(op Op, dst Reg, imm uint32, src ...Reg) Reg {
 	return dst
 }
 
+// AnyInst reports whether f holds for some instruction of p: its main code
+// or any function's (for the analyses the renderers make of a program, e.g.
+// "does it discard", "does it store to memory").
+func (p *Program) AnyInst(f func(in *Inst) bool) bool {
+	for i := range p.Code {
+		if f(&p.Code[i]) {
+			return true
+		}
+	}
+	for _, fn := range p.Funcs {
+		for i := range fn.Code {
+			if f(&fn.Code[i]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Clone returns a deep copy of p.
 func (p *Program) Clone() *Program {
 	q := *p
