@@ -177,15 +177,7 @@ func (args *FragArgs) interpolate(rec *primRec, x, y int32, out *fragVals) {
 	}
 	invW := float32(1)
 	if args.ColorEnabled || args.TexEnabled {
-		rhw := float32(interp(abi.PlaneRHW)) / one
-		const kMin = float32(1e-8)
-		if rhw < kMin && rhw > -kMin {
-			if rhw < 0 {
-				rhw = -kMin
-			} else {
-				rhw = kMin
-			}
-		}
+		rhw := frontend.GuardRHW(float32(interp(abi.PlaneRHW)) / one)
 		invW = 1 / rhw
 	}
 	persp := func(raw int32) int32 { return frontend.FixDev(float32(float32(raw)/one*invW), abi.FracA) }

@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"context"
+	"math"
 	"strings"
 	"testing"
 
@@ -142,5 +143,22 @@ func TestFrontEndKernelsRefuse(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)
 		}
+	}
+}
+
+// TestGuardRHW: values within 1e-8 of zero go to ±1e-8 by their sign (+0 and
+// −0 to +1e-8, −0 compares equal to 0), others and NaN pass unchanged.
+func TestGuardRHW(t *testing.T) {
+	nan := float32(math.NaN())
+	for _, c := range []struct{ in, want float32 }{
+		{0, 1e-8}, {float32(math.Copysign(0, -1)), 1e-8}, {5e-9, 1e-8}, {-5e-9, -1e-8},
+		{1e-8, 1e-8}, {-1e-8, -1e-8}, {0.5, 0.5}, {-2, -2},
+	} {
+		if got := GuardRHW(c.in); got != c.want {
+			t.Errorf("GuardRHW(%g) = %g, want %g", c.in, got, c.want)
+		}
+	}
+	if got := GuardRHW(nan); got == got {
+		t.Errorf("GuardRHW(NaN) = %g, want NaN", got)
 	}
 }

@@ -409,15 +409,7 @@ func (s *fsScratch) lane(sp *Program, l int, prims, flat uint64) {
 		return frontend.MulA(p[w+1], dy) + (frontend.MulA(p[w], dx) + p[w+2])
 	}
 	const one = 1 << abi.FracA
-	rhw := float32(interp(abi.PlaneRHW)) / one
-	const kMin = float32(1e-8)
-	if rhw < kMin && rhw > -kMin {
-		if rhw < 0 {
-			rhw = -kMin
-		} else {
-			rhw = kMin
-		}
-	}
+	rhw := frontend.GuardRHW(float32(interp(abi.PlaneRHW)) / one)
 	invW := 1 / rhw
 	// 1/w from the edge sum (PlanesCompiled's rhw_scale word).
 	fw := float32(float32(F[0]+F[1])+F[2]) * math.Float32frombits(uint32(p[abi.PrimRHWScaleW]))
