@@ -102,21 +102,11 @@ func Agreement(dir string, sets ...string) ([]*Result, error) {
 		var files []string
 		for _, top := range []string{"tests", "generated_tests"} {
 			root := filepath.Join(dir, top, "spec", set, "compiler")
-			if _, err := os.Stat(root); err != nil {
-				continue
-			}
-			err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-				if err != nil {
-					return err
-				}
-				if !d.IsDir() && (strings.HasSuffix(p, ".vert") || strings.HasSuffix(p, ".frag") || strings.HasSuffix(p, ".comp")) {
-					files = append(files, p)
-				}
-				return nil
-			})
+			found, err := walkFiles(root, ".vert", ".frag", ".comp")
 			if err != nil {
-				return nil, fmt.Errorf("piglit: walk %s: %w", root, err)
+				return nil, err
 			}
+			files = append(files, found...)
 		}
 		sort.Strings(files)
 		for _, p := range files {
@@ -179,4 +169,26 @@ func supported(exts []string) bool {
 		}
 	}
 	return true
+}
+
+// walkFiles lists the files below root whose names end in one of the
+// suffixes, in walk order; a missing root has none.
+func walkFiles(root string, suffixes ...string) ([]string, error) {
+	if _, err := os.Stat(root); err != nil {
+		return nil, nil
+	}
+	var files []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && slices.ContainsFunc(suffixes, func(s string) bool { return strings.HasSuffix(p, s) }) {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("piglit: walk %s: %w", root, err)
+	}
+	return files, nil
 }

@@ -2,7 +2,6 @@ package compiletest
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -26,20 +25,9 @@ func ShaderTests(dir string, sets ...string) ([]*Result, error) {
 	for _, set := range sets {
 		r := &Result{Set: "exec-" + set}
 		root := filepath.Join(dir, "tests", "spec", set)
-		var files []string
-		if _, err := os.Stat(root); err == nil {
-			err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-				if err != nil {
-					return err
-				}
-				if !d.IsDir() && strings.HasSuffix(p, ".shader_test") {
-					files = append(files, p)
-				}
-				return nil
-			})
-			if err != nil {
-				return nil, fmt.Errorf("piglit: walk %s: %w", root, err)
-			}
+		files, err := walkFiles(root, ".shader_test")
+		if err != nil {
+			return nil, err
 		}
 		sort.Strings(files)
 		for _, p := range files {
