@@ -10,6 +10,7 @@ import (
 	"image/png"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"vortexgfx/config"
@@ -38,9 +39,29 @@ func (f *traceFlags) register(fs *flag.FlagSet, replay bool) {
 	fs.StringVar(&f.stats, "stats", "", "write per-draw counters as JSON to this file")
 	fs.StringVar(&f.cfg, "config", "", "device configuration TOML (default: the built-in configuration)")
 	fs.StringVar(&f.flavor, "flavor", "", "CP flavour: emu or rtl (overrides the configuration)")
-	fs.StringVar(&f.planes, "planes", "grx", "attribute-plane convention of the generation matched: grx (1/w-premultiplied) or v1")
+	if replay {
+		fs.StringVar(&f.planes, "planes", "grx", "attribute-plane convention of the generation matched: grx (1/w-premultiplied) or v1")
+	} else {
+		// compare has no default convention: a golden does not record which one
+		// made it, so without --planes compare tries both (see runTraceCompare).
+		fs.StringVar(&f.planes, "planes", "", "attribute-plane convention to compare: grx (1/w-premultiplied) or v1 (default: try both and say which matches)")
+	}
 	fs.BoolVar(&f.host, "host-binning", false, "bin on the host (draw3d's own flow) instead of the device front end")
 }
+
+// planesGiven reports whether --planes was on the command line (fs parsed).
+func planesGiven(fs *flag.FlagSet) bool {
+	given := false
+	fs.Visit(func(fl *flag.Flag) { given = given || fl.Name == "planes" })
+	return given
+}
+
+// allPlanes are the conventions compare tries without --planes, the default
+// (grx) first so that it wins ties. Both exist because Vortex's goldens come
+// from generations that disagree on whether colour and texcoord planes are
+// premultiplied by the normalised 1/w (spec: vortex-hardware-facts.md §3.1
+// rast_prim_t and plane semantics, §3.2 perspective handling).
+var allPlanes = []string{"grx", "v1"}
 
 // parseInterspersed parses flags that may follow the positional arguments.
 func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
@@ -116,16 +137,20 @@ func (f *traceFlags) render(path string, size int) (*draw3d.Image, *traceStats, 
 	}
 	st := &traceStats{Trace: path, Size: size, Flavor: r.Config.CP.Flavor, Planes: f.planes, HostBinning: f.host,
 		Millis: float64(time.Since(t0).Microseconds()) / 1000, Draws: draws}
-	if f.stats != "" {
-		b, err := json.MarshalIndent(st, "", "  ")
-		if err != nil {
-			return nil, nil, err
-		}
-		if err := os.WriteFile(f.stats, append(b, '\n'), 0o644); err != nil {
-			return nil, nil, err
-		}
-	}
 	return img, st, nil
+}
+
+// writeStats writes st to --stats, if given. It is separate from render because
+// compare without --planes renders twice and keeps only the chosen run's stats.
+func (f *traceFlags) writeStats(st *traceStats) error {
+	if f.stats == "" {
+		return nil
+	}
+	b, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(f.stats, append(b, '\n'), 0o644)
 }
 
 // toNRGBA is the frame as draw3d's PNG writer stores it: non-premultiplied RGBA.
@@ -159,6 +184,9 @@ func runTraceReplay(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	img, st, err := f.render(pos[0], f.size)
+	if err == nil {
+		err = f.writeStats(st)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "vortex trace replay: %v\n", err)
 		return 1
@@ -170,7 +198,18 @@ func runTraceReplay(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	fmt.Fprintf(stdout, "%s: %d draws at %dx%d in %.2f ms\n", pos[0], len(st.Draws), f.size, f.size, st.Millis)
+	// The image depends on the plane convention and nothing in the trace or the
+	// PNG records it, so say which one was used and whether it was chosen.
+	fmt.Fprintf(stdout, "planes: %s\n", planesNote(f.planes, planesGiven(fs)))
 	return 0
+}
+
+// planesNote is replay's plain statement of the convention it used.
+func planesNote(planes string, given bool) string {
+	if given {
+		return planes + " (given by --planes)"
+	}
+	return planes + " (default; use --planes v1 for goldens made without 1/w-premultiplied colour and texcoord planes; vortex trace compare tells which a golden needs)"
 }
 
 func writeTracePNG(path string, img image.Image) error {
@@ -212,12 +251,90 @@ func runTraceCompare(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "vortex trace compare: %s: golden is %dx%d, draw3d renders square targets\n", pos[1], b.Dx(), b.Dy())
 		return 1
 	}
-	img, _, err := f.render(pos[0], b.Dx())
-	if err != nil {
+	// One run per convention: the one given, or (without --planes) each of
+	// allPlanes, since the golden cannot say which generation made it.
+	planes := allPlanes
+	if planesGiven(fs) {
+		planes = []string{f.planes}
+	}
+	var runs []planesRun
+	for _, p := range planes {
+		g := f
+		g.planes = p
+		img, st, err := g.render(pos[0], b.Dx())
+		if err != nil {
+			fmt.Fprintf(stderr, "vortex trace compare: %v\n", err)
+			return 1
+		}
+		n, maxd := diffGolden(img, ref)
+		fmt.Fprintf(stdout, "%s vs %s at %dx%d (planes %s): %d differing pixels, max channel difference %d\n",
+			pos[0], pos[1], img.Width, img.Height, p, n, maxd)
+		runs = append(runs, planesRun{st, n, maxd})
+	}
+	best, matched := choosePlanes(runs)
+	if len(runs) > 1 {
+		fmt.Fprintln(stdout, planesVerdict(runs))
+	}
+	if err := f.writeStats(runs[best].st); err != nil {
 		fmt.Fprintf(stderr, "vortex trace compare: %v\n", err)
 		return 1
 	}
-	n, maxd := 0, 0
+	if !matched {
+		return 1
+	}
+	return 0
+}
+
+// planesRun is one convention's render compared against the golden.
+type planesRun struct {
+	st      *traceStats
+	n, maxd int // differing pixels, largest channel difference
+}
+
+// choosePlanes picks the run whose stats --stats writes: the first exact match
+// (so grx when both match, as then the golden does not tell them apart), else
+// the closest — fewest differing pixels, then smallest channel difference.
+func choosePlanes(runs []planesRun) (best int, matched bool) {
+	for i, r := range runs {
+		if r.n == 0 {
+			return i, true
+		}
+		if r.n < runs[best].n || r.n == runs[best].n && r.maxd < runs[best].maxd {
+			best = i
+		}
+	}
+	return best, false
+}
+
+// planesVerdict is compare's closing line when it tried every convention: the
+// one that matched, both when the golden cannot tell them apart (a scene
+// without perspective-varying colour or texcoords renders the same either
+// way), or the closer one and that none matched.
+func planesVerdict(runs []planesRun) string {
+	var names, exact []string
+	for _, r := range runs {
+		names = append(names, r.st.Planes)
+		if r.n == 0 {
+			exact = append(exact, r.st.Planes)
+		}
+	}
+	switch {
+	case len(exact) == 0:
+		best, _ := choosePlanes(runs)
+		r := runs[best]
+		return fmt.Sprintf("planes: neither %s matches exactly; closer is %s (%d differing pixels, max channel difference %d)",
+			strings.Join(names, " nor "), r.st.Planes, r.n, r.maxd)
+	case len(exact) == len(runs):
+		return fmt.Sprintf("planes: %s both match exactly (this golden does not tell the conventions apart; either --planes reproduces it)",
+			strings.Join(exact, " and "))
+	}
+	return fmt.Sprintf("planes: %s matches exactly; replay with --planes %s", exact[0], exact[0])
+}
+
+// diffGolden counts the pixels of img that differ from the golden and the
+// largest channel difference among them.
+func diffGolden(img *draw3d.Image, ref image.Image) (n, maxd int) {
+	b := ref.Bounds()
 	for y := 0; y < img.Height; y++ {
 		for x := 0; x < img.Width; x++ {
 			c := color.NRGBAModel.Convert(ref.At(b.Min.X+x, b.Min.Y+y)).(color.NRGBA)
@@ -233,11 +350,7 @@ func runTraceCompare(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	fmt.Fprintf(stdout, "%s vs %s at %dx%d: %d differing pixels, max channel difference %d\n", pos[0], pos[1], img.Width, img.Height, n, maxd)
-	if n != 0 {
-		return 1
-	}
-	return 0
+	return n, maxd
 }
 
 func readTracePNG(path string) (image.Image, error) {

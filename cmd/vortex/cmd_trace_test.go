@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"image"
+	"image/draw"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -30,9 +32,10 @@ func TestTraceReplayAndCompare(t *testing.T) {
 	if !strings.Contains(stdout, "2 draws at 128x128") {
 		t.Errorf("replay output %q", stdout)
 	}
-	// The written PNG is the golden, byte for byte in its pixels.
+	// The written PNG is the golden, byte for byte in its pixels, and it was
+	// made with the default convention, which compare names.
 	code, stdout, stderr = run(t, "trace", "compare", filepath.Join(d, "box.cgltrace"), out)
-	if code != 0 || !strings.Contains(stdout, "0 differing pixels") {
+	if code != 0 || !strings.Contains(stdout, "(planes grx): 0 differing pixels") || !strings.Contains(stdout, "planes: grx matches exactly") {
 		t.Errorf("compare against our own PNG: %d %q %q", code, stdout, stderr)
 	}
 	fh, err := os.Open(out)
@@ -69,14 +72,140 @@ func TestTraceReplayAndCompare(t *testing.T) {
 		{[]string{filepath.Join(d, "carnival.cgltrace"), filepath.Join(d, "carnival_ref_128.png"), "--config", toml}, 0, "0 differing pixels"},
 		{[]string{filepath.Join(d, "triangle.cgltrace"), filepath.Join(d, "triangle_ref_8.png"), "--config", toml, "--flavor", "emu"}, 0, "0 differing pixels"},
 		{[]string{filepath.Join(d, "box.cgltrace"), filepath.Join(d, "box_ref_128.png")}, 0, "0 differing pixels"},
-		{[]string{filepath.Join(d, "scene.cgltrace"), filepath.Join(d, "scene_ref_128.png"), "--planes", "v1", "--flavor", "rtl"}, 0, "0 differing pixels"},
-		{[]string{filepath.Join(d, "polybump.cgltrace"), filepath.Join(d, "polybump_ref_32.png"), "--planes", "v1", "--host-binning"}, 0, "0 differing pixels"},
-		{[]string{filepath.Join(d, "scene.cgltrace"), filepath.Join(d, "scene_ref_128.png"), "--planes", "grx"}, 1, "max channel difference 1"},
+		{[]string{filepath.Join(d, "scene.cgltrace"), filepath.Join(d, "scene_ref_128.png"), "--planes", "v1", "--flavor", "rtl"}, 0, "(planes v1): 0 differing pixels"},
+		{[]string{filepath.Join(d, "polybump.cgltrace"), filepath.Join(d, "polybump_ref_32.png"), "--planes", "v1", "--host-binning"}, 0, "(planes v1): 0 differing pixels"},
+		{[]string{filepath.Join(d, "scene.cgltrace"), filepath.Join(d, "scene_ref_128.png"), "--planes", "grx"}, 1, "(planes grx): 3282 differing pixels, max channel difference 1"},
 	}
 	for _, c := range cases {
 		code, stdout, stderr := run(t, append([]string{"trace", "compare"}, c.args...)...)
 		if code != c.code || !strings.Contains(stdout, c.want) {
 			t.Errorf("compare %v: %d %q %q", c.args, code, stdout, stderr)
+		}
+	}
+}
+
+// goldenPlanes is which plane convention reproduces each shared golden
+// exactly, found by running compare with each --planes: "both" where the scene
+// has no perspective-varying colour or texcoords to tell them apart.
+var goldenPlanes = map[string]string{
+	"box_ref_128.png":      "grx",
+	"carnival_ref_128.png": "both",
+	"polybump_ref_128.png": "v1",
+	"polybump_ref_32.png":  "v1",
+	"scene_ref_128.png":    "v1",
+	"triangle_ref_128.png": "both",
+	"triangle_ref_64.png":  "both",
+	"triangle_ref_32.png":  "both",
+	"triangle_ref_16.png":  "both",
+	"triangle_ref_8.png":   "both",
+}
+
+// TestTraceComparePlanes: without --planes, compare tries both conventions on
+// every shared golden and names the one that matched; with --planes it
+// compares only that one, as before, and prints no verdict.
+func TestTraceComparePlanes(t *testing.T) {
+	d := sharedTraces(t)
+	goldens, err := filepath.Glob(filepath.Join(d, "*_ref_*.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, g := range goldens {
+		seen[filepath.Base(g)] = true
+		if goldenPlanes[filepath.Base(g)] == "" {
+			t.Errorf("%s: no expected convention in goldenPlanes", g)
+		}
+	}
+	for name, want := range goldenPlanes {
+		t.Run(name, func(t *testing.T) {
+			if !seen[name] {
+				t.Fatalf("%s absent from %s", name, d)
+			}
+			tr := filepath.Join(d, name[:strings.Index(name, "_ref_")]+".cgltrace")
+			golden := filepath.Join(d, name)
+			stats := filepath.Join(t.TempDir(), "stats.json")
+			code, stdout, stderr := run(t, "trace", "compare", tr, golden, "--stats", stats)
+			verdict := "planes: " + want + " matches exactly; replay with --planes " + want
+			statsPlanes := want
+			if want == "both" {
+				verdict = "planes: grx and v1 both match exactly"
+				statsPlanes = "grx" // the default wins a tie
+			}
+			if code != 0 || !strings.Contains(stdout, verdict) ||
+				!strings.Contains(stdout, "(planes grx): ") || !strings.Contains(stdout, "(planes v1): ") {
+				t.Errorf("compare without --planes: %d %q %q (want %q)", code, stdout, stderr, verdict)
+			}
+			var st traceStats
+			if b, err := os.ReadFile(stats); err != nil || json.Unmarshal(b, &st) != nil || st.Planes != statsPlanes || len(st.Draws) == 0 {
+				t.Errorf("--stats of the matching run: %v, planes %q, %d draws (want planes %q)", err, st.Planes, len(st.Draws), statsPlanes)
+			}
+			for _, p := range []string{"grx", "v1"} {
+				code, stdout, stderr := run(t, "trace", "compare", tr, golden, "--planes", p)
+				match := want == p || want == "both"
+				if match != (code == 0) || match != strings.Contains(stdout, "(planes "+p+"): 0 differing pixels") ||
+					strings.Contains(stdout, "planes: ") || strings.Count(stdout, "\n") != 1 {
+					t.Errorf("compare --planes %s: %d %q %q (match %v)", p, code, stdout, stderr, match)
+				}
+			}
+		})
+	}
+}
+
+// TestTraceCompareNoMatch: a golden neither convention reproduces (box's with
+// one pixel changed) exits 1, names grx as the closer and writes its stats.
+func TestTraceCompareNoMatch(t *testing.T) {
+	d := sharedTraces(t)
+	ref, err := readTracePNG(filepath.Join(d, "box_ref_128.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := image.NewNRGBA(ref.Bounds())
+	draw.Draw(img, img.Bounds(), ref, ref.Bounds().Min, draw.Src)
+	c := img.NRGBAAt(64, 64)
+	c.G ^= 0x10
+	img.SetNRGBA(64, 64, c)
+	dir := t.TempDir()
+	golden, stats := filepath.Join(dir, "box_off.png"), filepath.Join(dir, "stats.json")
+	if err := writeTracePNG(golden, img); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := run(t, "trace", "compare", filepath.Join(d, "box.cgltrace"), golden, "--stats", stats)
+	want := "planes: neither grx nor v1 matches exactly; closer is grx (1 differing pixels, max channel difference 16)"
+	if code != 1 || !strings.Contains(stdout, want) {
+		t.Errorf("compare: %d %q %q (want %q)", code, stdout, stderr, want)
+	}
+	var st traceStats
+	if b, err := os.ReadFile(stats); err != nil || json.Unmarshal(b, &st) != nil || st.Planes != "grx" {
+		t.Errorf("--stats of the closer run: %v, planes %q (want grx)", err, st.Planes)
+	}
+}
+
+// TestTraceReplayPlanes: replay says which convention it used and whether it
+// was the default, and its stats record it.
+func TestTraceReplayPlanes(t *testing.T) {
+	d := sharedTraces(t)
+	tr := filepath.Join(d, "triangle.cgltrace")
+	stats := filepath.Join(t.TempDir(), "stats.json")
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{nil, "\nplanes: grx (default; use --planes v1 for "},
+		{[]string{"--planes", "grx"}, "\nplanes: grx (given by --planes)\n"},
+		{[]string{"--planes", "v1"}, "\nplanes: v1 (given by --planes)\n"},
+	}
+	for _, c := range cases {
+		code, stdout, stderr := run(t, append([]string{"trace", "replay", tr, "--size", "8", "--stats", stats}, c.args...)...)
+		if code != 0 || !strings.Contains(stdout, c.want) || strings.Count(stdout, "planes: ") != 1 {
+			t.Errorf("replay %v: %d %q %q (want %q)", c.args, code, stdout, stderr, c.want)
+		}
+		var st traceStats
+		b, err := os.ReadFile(stats)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, &st); err != nil || !strings.Contains(c.want, "planes: "+st.Planes+" ") {
+			t.Errorf("replay %v: stats planes %q (%v)", c.args, st.Planes, err)
 		}
 	}
 }
