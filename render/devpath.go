@@ -177,7 +177,8 @@ func (r *Renderer) drawDevice() error {
 	if err := c.Clear(pipe.ClearColor0|pipe.ClearDepth|pipe.ClearStencil, desc.ClearColor, desc.ClearDepth, desc.ClearStencil); err != nil {
 		return fmt.Errorf("render: device clear: %w", err)
 	}
-	for i, d := range r.draws {
+	for _, i := range r.order {
+		d := r.draws[i]
 		pd := r.dev.draws[i]
 		if err := pd.bind(c); err != nil {
 			return fmt.Errorf("render: draw %d (%s): %w", i, d.name, err)

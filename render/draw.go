@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"vortexgfx/ref"
 	"vortexgfx/ref/program"
@@ -22,15 +23,21 @@ type drawObj struct {
 	triangles int
 	uniforms  map[string]*uniformDst
 	indices   []uint32 // the mesh's triangle list, for the host-side counters
+	binds     []vertexBind
 
 	// counters (Options.Stats / Options.Heatmap)
 	vcount *countingVS
 	fcount *countingFS
 }
 
-// attribute locations of the scene convention (position 0, normal 1,
-// texcoord 2; package scene's doc, "Vertex attributes").
-var attribNames = [...]string{"a_position", "a_normal", "a_texcoord"}
+// attribute locations of the scene convention (package scene's doc,
+// "Vertex attributes"): position 0, normal 1, texcoord 2, tangent 3,
+// colour 4, second texcoord set 5, joints 6, joint weights 7.
+var attribNames = [...]string{"a_position", "a_normal", "a_texcoord", "a_tangent", "a_color", "a_texcoord1", "a_joints", "a_weights"}
+
+// vertexBind is one vertex shader input: its words in the vertex record and
+// the scene attribute location it reads.
+type vertexBind struct{ word, words, loc int }
 
 // compileErr names the step of a draw's shader.Compile failure: which shader
 // did not compile, or the pair that did not link or lower.
@@ -95,13 +102,11 @@ func (r *Renderer) prepareDraw(di int) (*drawObj, error) {
 	return d, nil
 }
 
-// vertexInput lays the mesh's attributes out as the vertex program's input
-// words (attribute locations 0, 1, 2: package scene's doc).
+// vertexInput matches the vertex program's inputs with the scene's
+// attribute locations and lays the mesh out as its input words.
 func (r *Renderer) vertexInput(d *drawObj, m *scene.Mesh, vsPath string) error {
 	p := d.prog
-	words := p.AttribWords()
-	type bind struct{ word, words, loc int }
-	var binds []bind
+	d.binds = d.binds[:0]
 	for _, s := range p.IR.VS.Inputs {
 		if s.Name == "gl_VertexID" || s.Name == "gl_InstanceID" {
 			continue
@@ -114,16 +119,41 @@ func (r *Renderer) vertexInput(d *drawObj, m *scene.Mesh, vsPath string) error {
 				}
 			}
 		}
-		if loc < 0 || loc > 2 {
-			return fmt.Errorf("vertex shader %s: attribute %s: no mesh data at location %d (position 0 a_position, normal 1 a_normal, texcoord 2 a_texcoord)", vsPath, s.Name, s.Location)
+		if loc < 0 || loc >= len(attribNames) {
+			return fmt.Errorf("vertex shader %s: attribute %s: no mesh data at location %d (%s)", vsPath, s.Name, s.Location, attribList())
 		}
-		binds = append(binds, bind{s.Word, s.Words, loc})
+		d.binds = append(d.binds, vertexBind{s.Word, s.Words, loc})
 	}
+	d.in = ref.VertexInput{Words: p.AttribWords(), Data: d.layVertices(m, nil)}
+	return nil
+}
+
+func attribList() string {
+	var b strings.Builder
+	for i, n := range attribNames {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%d %s", i, n)
+	}
+	return b.String()
+}
+
+// layVertices writes the mesh's attributes as the program's input words
+// into dst (reallocated when too short): per vertex and input the scene
+// attribute at its location, GL's (0, 0, 0, 1) filling missing components,
+// white for a mesh without colours.
+func (d *drawObj) layVertices(m *scene.Mesh, dst []uint32) []uint32 {
+	words := d.prog.AttribWords()
 	n := m.VertexCount()
-	data := make([]uint32, n*words)
+	if cap(dst) < n*words {
+		dst = make([]uint32, n*words)
+	}
+	dst = dst[:n*words]
+	uv1 := m.TexcoordSet(1)
 	for v := range n {
-		rec := data[v*words : (v+1)*words]
-		for _, b := range binds {
+		rec := dst[v*words : (v+1)*words]
+		for _, b := range d.binds {
 			var src [4]float32
 			var have int
 			switch b.loc {
@@ -136,6 +166,30 @@ func (r *Renderer) vertexInput(d *drawObj, m *scene.Mesh, vsPath string) error {
 			case 2:
 				t := m.Texcoord(v)
 				src[0], src[1], have = t[0], t[1], 2
+			case 3:
+				if len(m.Tangents) >= 4*n {
+					copy(src[:], m.Tangents[4*v:4*v+4])
+					have = 4
+				}
+			case 4:
+				src, have = [4]float32{1, 1, 1, 1}, 4
+				if len(m.Colors) >= 4*n {
+					copy(src[:], m.Colors[4*v:4*v+4])
+				}
+			case 5:
+				if len(uv1) >= 2*n {
+					src[0], src[1], have = uv1[2*v], uv1[2*v+1], 2
+				}
+			case 6:
+				if len(m.Joints) >= 4*n {
+					copy(src[:], m.Joints[4*v:4*v+4])
+					have = 4
+				}
+			case 7:
+				if len(m.JointWeights) >= 4*n {
+					copy(src[:], m.JointWeights[4*v:4*v+4])
+					have = 4
+				}
 			}
 			for c := 0; c < b.words && c < 4; c++ {
 				val := src[c]
@@ -149,6 +203,5 @@ func (r *Renderer) vertexInput(d *drawObj, m *scene.Mesh, vsPath string) error {
 			}
 		}
 	}
-	d.in = ref.VertexInput{Words: words, Data: data}
-	return nil
+	return dst
 }

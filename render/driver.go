@@ -24,6 +24,7 @@ type pipeDraw struct {
 	vs, fs *pipe.Shader
 	velems *pipe.VertexElements
 	vbufs  []pipe.VertexBuffer
+	vraw   []byte // the vertex words as bytes, rewritten per frame for morphed meshes
 	cbuf   *pipe.Resource // constant buffer 0: the program's uniform words
 	ubytes []byte
 	dsa    *pipe.DSA
@@ -76,6 +77,18 @@ func (p *pipeDraw) setUniforms(words []uint32) error {
 	return p.cbuf.Write(0, p.ubytes)
 }
 
+// setVertices writes the draw's vertex words into its vertex buffer (once,
+// and every frame for a morphed mesh; the count never changes).
+func (p *pipeDraw) setVertices(words []uint32) error {
+	if len(p.vraw) != 4*len(words) {
+		p.vraw = make([]byte, 4*len(words))
+	}
+	for k, w := range words {
+		binary.LittleEndian.PutUint32(p.vraw[4*k:], w)
+	}
+	return p.vbufs[0].Buffer.Write(0, p.vraw)
+}
+
 // newPipeDraw makes draw d of the scene into pipe state objects on c. With
 // countWritten the draw's stencil test counts the fragments passing the depth
 // test (always, INCR on pass) for the reference path's counters.
@@ -97,14 +110,10 @@ func (r *Renderer) newPipeDraw(c *pipe.Context, d *drawObj, sd *scene.Draw, texs
 	if err != nil {
 		return nil, err
 	}
-	raw := make([]byte, 4*len(d.in.Data))
-	for k, w := range d.in.Data {
-		binary.LittleEndian.PutUint32(raw[4*k:], w)
-	}
-	if err := vb.Write(0, raw); err != nil {
+	p.vbufs = []pipe.VertexBuffer{{Buffer: vb, Stride: uint32(4 * d.in.Words)}}
+	if err := p.setVertices(d.in.Data); err != nil {
 		return nil, err
 	}
-	p.vbufs = []pipe.VertexBuffer{{Buffer: vb, Stride: uint32(4 * d.in.Words)}}
 	var els []pipe.VertexElement
 	i := 0
 	for _, a := range d.prog.IR.Attributes {

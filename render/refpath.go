@@ -87,7 +87,8 @@ func (r *Renderer) drawReference(ctx context.Context, frame int) error {
 		if err := c.Clear(pipe.ClearColor0|pipe.ClearDepth|pipe.ClearStencil, desc.ClearColor, desc.ClearDepth, desc.ClearStencil); err != nil {
 			return fmt.Errorf("render: clear: %w", err)
 		}
-		for di, d := range r.draws {
+		for _, di := range r.order {
+			d := r.draws[di]
 			if err := r.refDraw(ctx, d, rr.draws[di], &r.stats.Draws[di]); err != nil {
 				return fmt.Errorf("render: frame %d: draw %d (%s): %w", frame, di, d.name, err)
 			}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"runtime"
+	"strings"
 	"time"
 
 	"vortexgfx/abi"
@@ -30,6 +31,10 @@ var ErrSampleCount = errors.New("render: unsupported sample count")
 // does not have, and for a value that cannot be converted to the declared type.
 var ErrUniform = errors.New("render: uniform mismatch")
 
+// ErrIgnoredFeature is returned with Options.Strict for a scene whose loader
+// left a feature out (scene.Description.Warnings).
+var ErrIgnoredFeature = errors.New("render: scene feature not implemented")
+
 // Options configure a render. The zero value renders frame 0 of the scene as
 // described, on the reference path.
 type Options struct {
@@ -42,6 +47,7 @@ type Options struct {
 	// MSAA overrides the scene's sample count when > 0 (1 or 4).
 	MSAA int
 	// Strict turns every silent fallback or adaptation into an error: a
+	// feature of the scene's files the loader left out (ErrIgnoredFeature), a
 	// scene uniform the program does not have, and on the device path a draw
 	// routed to the reference renderer (ErrRouted).
 	Strict bool
@@ -71,6 +77,7 @@ type Renderer struct {
 	width, height int
 	msaa          int
 	draws         []*drawObj
+	order         []int // the frame's draw order (scene.Description.DrawOrder)
 	offsets       [][2]float32 // viewport offset per sample pass
 	resolve       *image.NRGBA
 	heat          []uint32
@@ -117,7 +124,10 @@ func New(ctx context.Context, desc *scene.Description, opts Options) (*Renderer,
 		r.heat = make([]uint32, r.width*r.height)
 	}
 	r.stats = Stats{Path: string(PathReference), Route: "reference: every draw on the reference renderer (--path reference)",
-		Width: r.width, Height: r.height, MSAA: r.msaa}
+		Width: r.width, Height: r.height, MSAA: r.msaa, Warnings: append([]string(nil), desc.Warnings...)}
+	if opts.Strict && len(desc.Warnings) > 0 {
+		return nil, fmt.Errorf("%w (--strict): %s", ErrIgnoredFeature, strings.Join(desc.Warnings, "; "))
+	}
 	for i := range desc.Draws {
 		d, err := r.prepareDraw(i)
 		if err != nil {
@@ -183,7 +193,13 @@ func (r *Renderer) Draw(ctx context.Context, frame int) error {
 		if err := r.setUniforms(d, frame); err != nil {
 			return err
 		}
+		if sd := &r.desc.Draws[d.index]; sd.Animated() {
+			if err := r.setVertices(d, sd.MeshAt(frame)); err != nil {
+				return fmt.Errorf("render: frame %d: draw %d (%s): %w", frame, d.index, d.name, err)
+			}
+		}
 	}
+	r.order = r.desc.DrawOrder(frame)
 	if r.heat != nil {
 		clear(r.heat)
 	}
@@ -202,6 +218,23 @@ func (r *Renderer) Draw(ctx context.Context, frame int) error {
 	r.stats.Frames++
 	r.stats.Elapsed += time.Since(start)
 	return nil
+}
+
+// setVertices lays out a morphed mesh's vertices for this frame and writes
+// them into the draw's vertex buffer on the active path.
+func (r *Renderer) setVertices(d *drawObj, m *scene.Mesh) error {
+	d.in.Data = d.layVertices(m, d.in.Data)
+	var pd *pipeDraw
+	switch {
+	case r.dev != nil:
+		pd = r.dev.draws[d.index]
+	case r.ref != nil:
+		pd = r.ref.draws[d.index]
+	}
+	if pd == nil {
+		return nil
+	}
+	return pd.setVertices(d.in.Data)
 }
 
 // Image reads the last frame back (resolving supersampled passes), row 0 at
@@ -233,6 +266,7 @@ func (r *Renderer) Stats() Stats {
 	s := r.stats
 	s.Draws = append([]DrawStats(nil), r.stats.Draws...)
 	s.Notes = append([]string(nil), r.stats.Notes...)
+	s.Warnings = append([]string(nil), r.stats.Warnings...)
 	return s
 }
 

@@ -28,6 +28,9 @@ type Stats struct {
 	Draws []DrawStats `json:"draws"`
 	// Notes list adaptations made without Options.Strict.
 	Notes []string `json:"notes,omitempty"`
+	// Warnings list the features of the scene's files that were left out
+	// (scene.Description.Warnings); with Options.Strict they are an error.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // DrawStats are one draw's counters (see the package doc for their exact

@@ -16,6 +16,7 @@ type uniformDst struct {
 	comps int // declared components (rows*cols)
 	rows  int // matrix rows (1 for scalars and vectors)
 	cols  int
+	elems int // array length (1 for a non-array)
 	words []uint32
 }
 
@@ -50,11 +51,15 @@ func (r *Renderer) resolveUniforms(d *drawObj, di int) (map[string]*uniformDst, 
 			}
 			continue
 		}
-		if t.Kind != ast.KindScalar && t.Kind != ast.KindVector && t.Kind != ast.KindMatrix {
-			return nil, fmt.Errorf("uniform %s: declared %s; scene values set scalars, vectors and matrices: %w", u.Name, t, ErrUniform)
+		elem, n := t, 1
+		if t.Kind == ast.KindArray && t.Elem != nil {
+			elem, n = t.Elem, t.Len
 		}
-		out[u.Name] = &uniformDst{name: u.Name, base: t.Base, comps: t.Rows * t.Cols, rows: t.Rows, cols: t.Cols,
-			words: make([]uint32, t.Rows*t.Cols)}
+		if elem.Kind != ast.KindScalar && elem.Kind != ast.KindVector && elem.Kind != ast.KindMatrix {
+			return nil, fmt.Errorf("uniform %s: declared %s; scene values set scalars, vectors, matrices and arrays of them: %w", u.Name, t, ErrUniform)
+		}
+		out[u.Name] = &uniformDst{name: u.Name, base: elem.Base, comps: elem.Rows * elem.Cols, rows: elem.Rows, cols: elem.Cols,
+			elems: n, words: make([]uint32, n*elem.Rows*elem.Cols)}
 	}
 	for _, tb := range sd.Textures {
 		t, ok := decl[tb.Uniform]
@@ -92,11 +97,25 @@ func (r *Renderer) setUniforms(d *drawObj, frame int) error {
 	return nil
 }
 
-// convert stages vals (1-4, 9 or 16 floats) as the declared type's words and
+// convert stages vals (1-4, 9 or 16 floats; for an array, one element's
+// worth per element, exactly the array's) as the declared type's words and
 // returns their register type.
 func (u *uniformDst) convert(vals []float32) (ir.Type, error) {
 	w := u.words
 	clear(w)
+	if u.elems > 1 {
+		if len(vals) != u.elems*u.comps {
+			return 0, fmt.Errorf("uniform %s: %d values for %d elements of %d components: %w", u.name, len(vals), u.elems, u.comps, ErrUniform)
+		}
+		switch u.base {
+		case ast.Int, ast.Uint, ast.Bool:
+			return 0, fmt.Errorf("uniform %s: arrays of %s are not set from scene values: %w", u.name, u.base, ErrUniform)
+		}
+		for i, v := range vals {
+			w[i] = math.Float32bits(v)
+		}
+		return ir.F32, nil
+	}
 	switch {
 	case u.cols > 1 && (len(vals) == 9 || len(vals) == 16):
 		// Matrix to matrix: copy the overlapping block, identity elsewhere.

@@ -20,7 +20,13 @@ type Description struct {
 	Camera       SceneCamera
 	// Draws are in submission order; a mesh file with several meshes or
 	// nodes yields one Draw per placed mesh, in depth-first node order.
+	// DrawOrder gives a frame's order (blended draws last, far to near).
 	Draws []Draw
+	// Playback is set for a model scene (ModelDescription): the scene graph
+	// and animation the frames follow. Nil for a scene file.
+	Playback *Playback
+	// Warnings name what the loaders left out of the scene (Scene.Warnings).
+	Warnings []string
 }
 
 // ShaderSource is a GLSL source with its scene-file path.
@@ -53,14 +59,12 @@ type Draw struct {
 	Uniforms       []Uniform
 	Textures       []TextureBinding
 	State          PipelineState
+	drawNode
 }
 
 // Projection returns the camera's projection for the description's
 // current Width and Height (a tool may change them, e.g. --size).
 func (d *Description) Projection() Mat4 { return d.Camera.Projection(d.Width, d.Height) }
-
-// ModelMatrix returns the draw's model matrix at frame: Model(frame)·Instance.
-func (d *Draw) ModelMatrix(frame int) Mat4 { return d.Model.Matrix(frame).Mul(d.Instance) }
 
 // UniformValue is a resolved uniform: 1-4, 9 (mat3) or 16 (mat4) floats,
 // matrices column-major.
@@ -127,7 +131,11 @@ func (d *Description) UniformValues(di, frame int) []UniformValue {
 		case "roughness_factor":
 			v = []float32{mat.RoughnessFactor}
 		case "emissive_factor":
-			v = mat.EmissiveFactor[:]
+			e := mat.EmissiveFactor
+			for k := range e {
+				e[k] *= mat.EmissiveStrength
+			}
+			v = e[:]
 		case "alpha_cutoff":
 			v = []float32{mat.AlphaCutoff}
 		case "alpha_mode":
@@ -136,6 +144,12 @@ func (d *Description) UniformValues(di, frame int) []UniformValue {
 			v = []float32{texScale(mat.NormalTexture)}
 		case "occlusion_strength":
 			v = []float32{texScale(mat.OcclusionTexture)}
+		case "joint_matrices":
+			for _, j := range dr.JointMatrices(frame) {
+				v = append(v, j[:]...)
+			}
+		default:
+			v = d.modelBuiltin(dr, &mat, u.Builtin, frame)
 		}
 		out = append(out, UniformValue{Name: u.Name, Value: append([]float32(nil), v...)})
 	}

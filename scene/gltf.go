@@ -21,6 +21,10 @@ type gltfLoader struct {
 	bin     []byte // the GLB BIN chunk, nil for .gltf
 	hasBin  bool
 	buffers map[int][]byte
+	// warnings are the features left out (Scene.Warnings); warnedExt the
+	// extensions already named in one.
+	warnings  []string
+	warnedExt map[string]bool
 }
 
 // pathError formats an error naming the file and the JSON path.

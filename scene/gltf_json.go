@@ -1,8 +1,15 @@
 package scene
 
+import "encoding/json"
+
+// gltfExtensions is an object's "extensions": name → the extension's JSON.
+type gltfExtensions map[string]json.RawMessage
+
 // JSON shapes of glTF 2.0 (the subset this package reads and writes).
-// Unknown properties (extensions, extras) are ignored as glTF requires.
-// Optional indices are pointers so that "absent" and 0 differ.
+// extras are ignored as glTF allows; extensions are kept raw (json.RawMessage)
+// so that the loader decodes the ones it implements and names the rest in a
+// warning (gltf_ext.go). Optional indices are pointers so that "absent" and 0
+// differ.
 // spec: glTF 2.0 §5 (properties reference).
 
 type gltfDoc struct {
@@ -21,6 +28,9 @@ type gltfDoc struct {
 	Images             []gltfImage      `json:"images,omitempty"`
 	Samplers           []gltfSampler    `json:"samplers,omitempty"`
 	Cameras            []gltfCamera     `json:"cameras,omitempty"`
+	Skins              []gltfSkin       `json:"skins,omitempty"`
+	Animations         []gltfAnimation  `json:"animations,omitempty"`
+	Extensions         gltfExtensions   `json:"extensions,omitempty"`
 }
 
 type gltfAsset struct {
@@ -35,26 +45,32 @@ type gltfScene struct {
 }
 
 type gltfNode struct {
-	Name        string    `json:"name,omitempty"`
-	Children    []int     `json:"children,omitempty"`
-	Mesh        *int      `json:"mesh,omitempty"`
-	Camera      *int      `json:"camera,omitempty"`
-	Matrix      []float32 `json:"matrix,omitempty"`
-	Translation []float32 `json:"translation,omitempty"`
-	Rotation    []float32 `json:"rotation,omitempty"`
-	Scale       []float32 `json:"scale,omitempty"`
+	Name        string         `json:"name,omitempty"`
+	Children    []int          `json:"children,omitempty"`
+	Mesh        *int           `json:"mesh,omitempty"`
+	Camera      *int           `json:"camera,omitempty"`
+	Matrix      []float32      `json:"matrix,omitempty"`
+	Translation []float32      `json:"translation,omitempty"`
+	Rotation    []float32      `json:"rotation,omitempty"`
+	Scale       []float32      `json:"scale,omitempty"`
+	Skin        *int           `json:"skin,omitempty"`
+	Weights     []float32      `json:"weights,omitempty"`
+	Extensions  gltfExtensions `json:"extensions,omitempty"`
 }
 
 type gltfMesh struct {
 	Name       string          `json:"name,omitempty"`
 	Primitives []gltfPrimitive `json:"primitives"`
+	Weights    []float32       `json:"weights,omitempty"`
 }
 
 type gltfPrimitive struct {
-	Attributes map[string]int `json:"attributes"`
-	Indices    *int           `json:"indices,omitempty"`
-	Material   *int           `json:"material,omitempty"`
-	Mode       *int           `json:"mode,omitempty"`
+	Attributes map[string]int   `json:"attributes"`
+	Indices    *int             `json:"indices,omitempty"`
+	Material   *int             `json:"material,omitempty"`
+	Mode       *int             `json:"mode,omitempty"`
+	Targets    []map[string]int `json:"targets,omitempty"`
+	Extensions gltfExtensions   `json:"extensions,omitempty"`
 }
 
 type gltfAccessor struct {
@@ -96,10 +112,11 @@ type gltfBuffer struct {
 }
 
 type gltfTextureInfo struct {
-	Index    int      `json:"index"`
-	TexCoord int      `json:"texCoord,omitempty"`
-	Scale    *float32 `json:"scale,omitempty"`
-	Strength *float32 `json:"strength,omitempty"`
+	Index      int            `json:"index"`
+	TexCoord   int            `json:"texCoord,omitempty"`
+	Scale      *float32       `json:"scale,omitempty"`
+	Strength   *float32       `json:"strength,omitempty"`
+	Extensions gltfExtensions `json:"extensions,omitempty"`
 }
 
 type gltfPBR struct {
@@ -120,12 +137,14 @@ type gltfMaterial struct {
 	AlphaMode            string           `json:"alphaMode,omitempty"`
 	AlphaCutoff          *float32         `json:"alphaCutoff,omitempty"`
 	DoubleSided          bool             `json:"doubleSided,omitempty"`
+	Extensions           gltfExtensions   `json:"extensions,omitempty"`
 }
 
 type gltfTexture struct {
-	Name    string `json:"name,omitempty"`
-	Sampler *int   `json:"sampler,omitempty"`
-	Source  *int   `json:"source,omitempty"`
+	Name       string         `json:"name,omitempty"`
+	Sampler    *int           `json:"sampler,omitempty"`
+	Source     *int           `json:"source,omitempty"`
+	Extensions gltfExtensions `json:"extensions,omitempty"`
 }
 
 type gltfImage struct {
@@ -161,6 +180,34 @@ type gltfOrtho struct {
 	Ymag  float32 `json:"ymag"`
 	Zfar  float32 `json:"zfar"`
 	Znear float32 `json:"znear"`
+}
+
+type gltfSkin struct {
+	Name                string `json:"name,omitempty"`
+	InverseBindMatrices *int   `json:"inverseBindMatrices,omitempty"`
+	Skeleton            *int   `json:"skeleton,omitempty"`
+	Joints              []int  `json:"joints"`
+}
+
+type gltfAnimation struct {
+	Name     string                 `json:"name,omitempty"`
+	Channels []gltfAnimationChannel `json:"channels"`
+	Samplers []gltfAnimationSampler `json:"samplers"`
+}
+
+type gltfAnimationChannel struct {
+	Sampler int `json:"sampler"`
+	Target  struct {
+		Node       *int           `json:"node,omitempty"`
+		Path       string         `json:"path"`
+		Extensions gltfExtensions `json:"extensions,omitempty"`
+	} `json:"target"`
+}
+
+type gltfAnimationSampler struct {
+	Input         int    `json:"input"`
+	Output        int    `json:"output"`
+	Interpolation string `json:"interpolation,omitempty"`
 }
 
 // glTF enums. spec: glTF 2.0 §3.6.2.2 (component types), §3.7.2.1 (modes).

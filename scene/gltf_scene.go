@@ -16,10 +16,14 @@ func (l *gltfLoader) scene() (*Scene, error) {
 	if d.Asset.MinVersion != "" && d.Asset.MinVersion != "2.0" {
 		return nil, l.errorf("asset.minVersion", "%q, want 2.0", d.Asset.MinVersion)
 	}
-	if len(d.ExtensionsRequired) > 0 {
-		return nil, l.errorf("extensionsRequired", "unsupported extensions %v", d.ExtensionsRequired)
+	if err := l.checkExtensions(); err != nil {
+		return nil, err
 	}
 	s := &Scene{}
+	var err error
+	if s.Lights, err = l.lights(); err != nil {
+		return nil, err
+	}
 	for i := range d.Textures {
 		t, err := l.texture(i)
 		if err != nil {
@@ -44,9 +48,19 @@ func (l *gltfLoader) scene() (*Scene, error) {
 			if err != nil {
 				return nil, err
 			}
+			if m == nil {
+				continue
+			}
 			meshPrims[i] = append(meshPrims[i], len(s.Meshes))
 			s.Meshes = append(s.Meshes, *m)
 		}
+	}
+	for i := range d.Skins {
+		sk, err := l.skin(i)
+		if err != nil {
+			return nil, err
+		}
+		s.Skins = append(s.Skins, sk)
 	}
 	for i, c := range d.Cameras {
 		cam, err := l.camera(i, c)
@@ -64,6 +78,43 @@ func (l *gltfLoader) scene() (*Scene, error) {
 				return nil, l.errorf(np+".mesh", "%d out of range (%d meshes)", *gn.Mesh, len(d.Meshes))
 			}
 			n.Meshes = meshPrims[*gn.Mesh]
+		}
+		if gn.Weights != nil {
+			if gn.Mesh == nil || len(gn.Weights) != len(d.Meshes[*gn.Mesh].Primitives[0].Targets) {
+				return nil, l.errorf(np+".weights", "%d weights, but the node's mesh has a different number of morph targets", len(gn.Weights))
+			}
+			n.MorphWeights = gn.Weights
+		}
+		if gn.Skin != nil {
+			if *gn.Skin < 0 || *gn.Skin >= len(d.Skins) {
+				return nil, l.errorf(np+".skin", "%d out of range (%d skins)", *gn.Skin, len(d.Skins))
+			}
+			if gn.Mesh == nil {
+				return nil, l.errorf(np+".skin", "a skin on a node without a mesh")
+			}
+			n.Skin = *gn.Skin
+			for _, mi := range n.Meshes {
+				m := &s.Meshes[mi]
+				if !m.Skinned() {
+					l.warnf(np+".skin", "mesh %d primitive without JOINTS_0/WEIGHTS_0 is drawn unskinned", *gn.Mesh)
+					continue
+				}
+				for _, j := range m.Joints {
+					if int(j) >= len(d.Skins[n.Skin].Joints) {
+						return nil, l.errorf(np+".skin", "mesh %d uses joint %d; skin %d has %d joints", *gn.Mesh, int(j), n.Skin, len(d.Skins[n.Skin].Joints))
+					}
+				}
+			}
+		} else if gn.Mesh != nil {
+			for _, mi := range n.Meshes {
+				if s.Meshes[mi].Skinned() {
+					l.warnf(np, "mesh %d has JOINTS_0/WEIGHTS_0 but the node has no skin; drawn unskinned", *gn.Mesh)
+					break
+				}
+			}
+		}
+		if n.Light, err = l.nodeLight(&gn, np, len(s.Lights)); err != nil {
+			return nil, err
 		}
 		if gn.Camera != nil {
 			if *gn.Camera < 0 || *gn.Camera >= len(d.Cameras) {
@@ -98,6 +149,19 @@ func (l *gltfLoader) scene() (*Scene, error) {
 		}
 		s.Nodes = append(s.Nodes, n)
 	}
+	meshTargets := func(node int) int {
+		for _, mi := range s.Nodes[node].Meshes {
+			return len(s.Meshes[mi].Targets)
+		}
+		return 0
+	}
+	for i := range d.Animations {
+		a, err := l.animation(i, meshTargets)
+		if err != nil {
+			return nil, err
+		}
+		s.Animations = append(s.Animations, a)
+	}
 	switch {
 	case len(d.Scenes) > 0:
 		si := 0
@@ -126,13 +190,20 @@ func (l *gltfLoader) scene() (*Scene, error) {
 	if err := s.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", l.name, err)
 	}
+	s.Warnings = l.warnings
 	return s, nil
 }
 
 func (l *gltfLoader) texture(i int) (*Texture, error) {
 	t := l.doc.Textures[i]
 	tp := fmt.Sprintf("textures[%d]", i)
+	for _, k := range sortedKeys(t.Extensions) {
+		l.noteExtension(k, tp+".extensions."+k)
+	}
 	if t.Source == nil {
+		if len(t.Extensions) > 0 {
+			return nil, l.errorf(tp+".source", "missing: the image is only in extension %s, which is not implemented", strings.Join(sortedKeys(t.Extensions), ", "))
+		}
 		return nil, l.errorf(tp+".source", "missing")
 	}
 	tex, err := l.image(*t.Source, tp+".source")
@@ -196,6 +267,9 @@ func (l *gltfLoader) textureRef(ti *gltfTextureInfo, path string) (*TextureRef, 
 	if ti.Strength != nil {
 		r.Scale = *ti.Strength
 	}
+	if err := l.textureTransform(ti, path, r); err != nil {
+		return nil, err
+	}
 	return r, nil
 }
 
@@ -254,6 +328,9 @@ func (l *gltfLoader) material(i int) (Material, error) {
 	if gm.AlphaCutoff != nil {
 		m.AlphaCutoff = *gm.AlphaCutoff
 	}
+	if err := l.materialExtensions(&gm, mp, &m); err != nil {
+		return m, err
+	}
 	return m, nil
 }
 
@@ -291,93 +368,6 @@ func (l *gltfLoader) camera(i int, c gltfCamera) (Camera, error) {
 	return cam, nil
 }
 
-// primitive converts meshes[mi].primitives[pi] to a triangle-list Mesh:
-// strips and fans become lists, a missing index accessor means 0..n-1,
-// missing normals become flat normals (glTF 2.0 §3.7.2.1).
-func (l *gltfLoader) primitive(mi, pi int) (*Mesh, error) {
-	gp := l.doc.Meshes[mi].Primitives[pi]
-	pp := fmt.Sprintf("meshes[%d].primitives[%d]", mi, pi)
-	m := &Mesh{Name: l.doc.Meshes[mi].Name, Material: -1}
-	mode := 4
-	if gp.Mode != nil {
-		mode = *gp.Mode
-	}
-	if mode < 4 || mode > 6 {
-		name := "unknown"
-		if mode >= 0 && mode < len(modeNames) {
-			name = modeNames[mode]
-		}
-		return nil, l.errorf(pp+".mode", "%d (%s) is not supported: only TRIANGLES, TRIANGLE_STRIP and TRIANGLE_FAN", mode, name)
-	}
-	if gp.Material != nil {
-		if *gp.Material < 0 || *gp.Material >= len(l.doc.Materials) {
-			return nil, l.errorf(pp+".material", "%d out of range (%d materials)", *gp.Material, len(l.doc.Materials))
-		}
-		m.Material = *gp.Material
-	}
-	pos, ok := gp.Attributes["POSITION"]
-	if !ok {
-		return nil, l.errorf(pp+".attributes", "no POSITION")
-	}
-	var n int64
-	var err error
-	if m.Positions, n, err = l.floatAttribute(pos, pp+".attributes.POSITION", "VEC3"); err != nil {
-		return nil, err
-	}
-	attr := func(name, typ string) ([]float32, error) {
-		i, ok := gp.Attributes[name]
-		if !ok {
-			return nil, nil
-		}
-		v, cnt, err := l.floatAttribute(i, pp+".attributes."+name, typ)
-		if err == nil && cnt != n {
-			err = l.errorf(pp+".attributes."+name, "count %d, POSITION has %d", cnt, n)
-		}
-		return v, err
-	}
-	if m.Normals, err = attr("NORMAL", "VEC3"); err != nil {
-		return nil, err
-	}
-	if m.Texcoords, err = attr("TEXCOORD_0", "VEC2"); err != nil {
-		return nil, err
-	}
-	if m.Tangents, err = attr("TANGENT", "VEC4"); err != nil {
-		return nil, err
-	}
-	var idx []uint32
-	if gp.Indices != nil {
-		if idx, err = l.indices(*gp.Indices, pp+".indices", n); err != nil {
-			return nil, err
-		}
-	} else {
-		idx = make([]uint32, n)
-		for i := range idx {
-			idx[i] = uint32(i)
-		}
-	}
-	switch mode {
-	case 5:
-		m.Indices = stripToList(idx)
-	case 6:
-		m.Indices = fanToList(idx)
-	default:
-		if len(idx)%3 != 0 {
-			return nil, l.errorf(pp, "TRIANGLES with %d vertices, not a multiple of 3", len(idx))
-		}
-		m.Indices = idx
-	}
-	if m.Normals == nil {
-		flatten(m)
-	}
-	if m.Tangents == nil && m.Texcoords != nil && m.Material >= 0 && l.doc.Materials[m.Material].NormalTexture != nil {
-		// A normal-mapped primitive without TANGENT (glTF 2.0 §3.7.2.1).
-		if err := m.ComputeTangents(); err != nil {
-			return nil, l.errorf(pp, "tangents: %v", err)
-		}
-	}
-	return m, nil
-}
-
 // stripToList converts a triangle strip to a list: triangle i is
 // (i, i+1, i+2) for even i and (i+1, i, i+2) for odd i, keeping the winding.
 func stripToList(s []uint32) []uint32 {
@@ -407,35 +397,3 @@ func fanToList(f []uint32) []uint32 {
 	return out
 }
 
-// flatten gives a mesh without normals flat normals: each triangle gets
-// its own three vertices carrying the normalised face normal.
-func flatten(m *Mesh) {
-	src := *m
-	m.Positions = make([]float32, 0, 3*len(src.Indices))
-	m.Normals = make([]float32, 0, 3*len(src.Indices))
-	m.Texcoords, m.Tangents = nil, nil
-	idx := make([]uint32, len(src.Indices))
-	for t := 0; t+2 < len(src.Indices); t += 3 {
-		a, b, c := src.Position(int(src.Indices[t])), src.Position(int(src.Indices[t+1])), src.Position(int(src.Indices[t+2]))
-		n := b.Sub(a).Cross(c.Sub(a)).Normalize()
-		for k := 0; k < 3; k++ {
-			v := int(src.Indices[t+k])
-			idx[t+k] = uint32(len(m.Positions) / 3)
-			m.Positions = append(m.Positions, src.Positions[3*v:3*v+3]...)
-			m.Normals = append(m.Normals, n[0], n[1], n[2])
-			if src.Texcoords != nil {
-				m.Texcoords = append(m.Texcoords, src.Texcoords[2*v:2*v+2]...)
-			}
-			if src.Tangents != nil {
-				m.Tangents = append(m.Tangents, src.Tangents[4*v:4*v+4]...)
-			}
-		}
-	}
-	m.Indices = idx
-	if m.Texcoords == nil && src.Texcoords != nil {
-		m.Texcoords = []float32{}
-	}
-	if m.Tangents == nil && src.Tangents != nil {
-		m.Tangents = []float32{}
-	}
-}

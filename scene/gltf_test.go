@@ -236,8 +236,8 @@ func TestGLTFErrors(t *testing.T) {
 			okView + "," + okAcc + "," + prim(`{"attributes":{"POSITION":0}}`) + "}", "buffers[0].byteLength: 36 but only 3 bytes"},
 		{"no file access", `{"asset":{"version":"2.0"},"buffers":[{"uri":"x.bin","byteLength":36}],` +
 			okView + "," + okAcc + "," + prim(`{"attributes":{"POSITION":0}}`) + "}", "buffers[0].uri: external file"},
-		{"lines", gltfDocWithBuffer(tri, okView+","+okAcc+","+prim(`{"attributes":{"POSITION":0},"mode":1}`)),
-			"meshes[0].primitives[0].mode: 1 (LINES) is not supported"},
+		{"mode", gltfDocWithBuffer(tri, okView+","+okAcc+","+prim(`{"attributes":{"POSITION":0},"mode":9}`)),
+			"meshes[0].primitives[0].mode: 9 is not a glTF primitive mode"},
 		{"index range", gltfDocWithBuffer(append(tri, 0, 1, 5, 0), `"bufferViews":[{"buffer":0,"byteLength":36},{"buffer":0,"byteOffset":36,"byteLength":3}],`+
 			`"accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3"},{"bufferView":1,"componentType":5121,"count":3,"type":"SCALAR"}],`+
 			prim(`{"attributes":{"POSITION":0},"indices":1}`)), "meshes[0].primitives[0].indices (accessor 1) element 2: index 5 out of range (3 vertices)"},

@@ -19,12 +19,40 @@ type Mesh struct {
 	Normals []float32
 	// Texcoords holds uv per vertex (location 2); nil means (0,0) for all.
 	Texcoords []float32
-	// Tangents holds xyzw per vertex, or nil.
+	// Tangents holds xyzw per vertex (location 3), or nil.
 	Tangents []float32
+	// Colors holds RGBA per vertex (glTF COLOR_0, location 4), or nil (white).
+	Colors []float32
+	// ExtraTexcoords holds texture coordinate sets 1, 2, ... (glTF
+	// TEXCOORD_1, ...), uv per vertex each; set 0 is Texcoords.
+	ExtraTexcoords [][]float32
+	// Joints holds four joint indices per vertex (glTF JOINTS_0, as floats,
+	// indexing the skin's joint list) and JointWeights their four weights
+	// (WEIGHTS_0); both nil for a mesh without a skin.
+	Joints, JointWeights []float32
+	// Targets are the morph targets (position, normal and tangent
+	// displacements) and MorphWeights the mesh's default weights.
+	Targets      []MorphTarget
+	MorphWeights []float32
+	// FlatNormals marks normals the loader made per face (the file had
+	// none): a morphed copy recomputes them.
+	FlatNormals bool
 	// Indices is a triangle list: three per triangle, each < VertexCount().
 	Indices []uint32
 	// Material indexes Scene.Materials, or is -1 for the default material.
 	Material int
+}
+
+// TexcoordSet returns texture coordinate set k (uv per vertex), or nil when
+// the mesh has no such set.
+func (m *Mesh) TexcoordSet(k int) []float32 {
+	if k == 0 {
+		return m.Texcoords
+	}
+	if k > 0 && k <= len(m.ExtraTexcoords) {
+		return m.ExtraTexcoords[k-1]
+	}
+	return nil
 }
 
 // VertexCount returns the number of vertices.
@@ -65,6 +93,30 @@ func (m *Mesh) Validate() error {
 	}
 	if m.Tangents != nil && len(m.Tangents) != 4*n {
 		return fmt.Errorf("mesh %q: %d tangent floats for %d vertices", m.Name, len(m.Tangents), n)
+	}
+	if m.Colors != nil && len(m.Colors) != 4*n {
+		return fmt.Errorf("mesh %q: %d colour floats for %d vertices", m.Name, len(m.Colors), n)
+	}
+	for k, uv := range m.ExtraTexcoords {
+		if len(uv) != 2*n {
+			return fmt.Errorf("mesh %q: texcoord set %d: %d floats for %d vertices", m.Name, k+1, len(uv), n)
+		}
+	}
+	if (m.Joints == nil) != (m.JointWeights == nil) || m.Joints != nil && (len(m.Joints) != 4*n || len(m.JointWeights) != 4*n) {
+		return fmt.Errorf("mesh %q: %d joint and %d weight floats for %d vertices", m.Name, len(m.Joints), len(m.JointWeights), n)
+	}
+	for i, t := range m.Targets {
+		for _, a := range []struct {
+			name string
+			v    []float32
+		}{{"POSITION", t.Positions}, {"NORMAL", t.Normals}, {"TANGENT", t.Tangents}} {
+			if a.v != nil && len(a.v) != 3*n {
+				return fmt.Errorf("mesh %q: morph target %d %s: %d floats for %d vertices", m.Name, i, a.name, len(a.v), n)
+			}
+		}
+	}
+	if m.MorphWeights != nil && len(m.MorphWeights) != len(m.Targets) {
+		return fmt.Errorf("mesh %q: %d morph weights for %d targets", m.Name, len(m.MorphWeights), len(m.Targets))
 	}
 	if len(m.Indices)%3 != 0 {
 		return fmt.Errorf("mesh %q: %d indices is not a multiple of 3", m.Name, len(m.Indices))
@@ -189,6 +241,8 @@ type TextureRef struct {
 	TexCoord int
 	// Scale is normalTexture.scale or occlusionTexture.strength (1 otherwise).
 	Scale float32
+	// Transform is the KHR_texture_transform of the reference, or nil.
+	Transform *UVTransform
 }
 
 // Material is the PBR metallic-roughness material of glTF 2.0 §3.9, which
@@ -207,16 +261,21 @@ type Material struct {
 	AlphaMode                AlphaMode
 	AlphaCutoff              float32
 	DoubleSided              bool
+	// EmissiveStrength scales EmissiveFactor (KHR_materials_emissive_strength; 1 otherwise).
+	EmissiveStrength float32
+	// Unlit is KHR_materials_unlit: the colour is the base colour, no lighting.
+	Unlit bool
 }
 
 // DefaultMaterial returns the glTF default material: white, metallic 1,
 // roughness 1, opaque, alpha cutoff 0.5.
 func DefaultMaterial() Material {
 	return Material{
-		BaseColorFactor: [4]float32{1, 1, 1, 1},
-		MetallicFactor:  1,
-		RoughnessFactor: 1,
-		AlphaCutoff:     0.5,
+		BaseColorFactor:  [4]float32{1, 1, 1, 1},
+		MetallicFactor:   1,
+		RoughnessFactor:  1,
+		AlphaCutoff:      0.5,
+		EmissiveStrength: 1,
 	}
 }
 
@@ -398,20 +457,24 @@ func (c *Camera) Projection(viewportAspect float64) Mat4 {
 // Node is one node of the scene graph. Its local transform is Matrix when
 // HasMatrix, else T·R·S from Translation, Rotation (quaternion x,y,z,w) and Scale.
 type Node struct {
-	Name        string
-	Children    []int
-	Meshes      []int // indices into Scene.Meshes (one per glTF primitive)
-	Camera      int   // index into Scene.Cameras, or -1
-	HasMatrix   bool
-	Matrix      Mat4
-	Translation [3]float32
-	Rotation    [4]float32
-	Scale       [3]float32
+	Name     string
+	Children []int
+	Meshes   []int // indices into Scene.Meshes (one per glTF primitive)
+	Camera   int   // index into Scene.Cameras, or -1
+	Skin     int   // index into Scene.Skins, or -1
+	Light    int   // index into Scene.Lights (KHR_lights_punctual), or -1
+	// MorphWeights overrides the meshes' default morph weights, or is nil.
+	MorphWeights []float32
+	HasMatrix    bool
+	Matrix       Mat4
+	Translation  [3]float32
+	Rotation     [4]float32
+	Scale        [3]float32
 }
 
 // NewNode returns a node with the identity transform and no camera.
 func NewNode(name string) Node {
-	return Node{Name: name, Camera: -1, Rotation: [4]float32{0, 0, 0, 1}, Scale: [3]float32{1, 1, 1}}
+	return Node{Name: name, Camera: -1, Skin: -1, Light: -1, Rotation: [4]float32{0, 0, 0, 1}, Scale: [3]float32{1, 1, 1}}
 }
 
 // Local returns the node's local transform.
@@ -423,15 +486,22 @@ func (n *Node) Local() Mat4 {
 	return t.Mul(QuatMat(n.Rotation)).Mul(ScaleMat(n.Scale[0], n.Scale[1], n.Scale[2]))
 }
 
-// Scene is a loaded model: meshes, materials, textures, cameras and the
-// node hierarchy whose Roots are drawn.
+// Scene is a loaded model: meshes, materials, textures, cameras, lights,
+// skins, animations and the node hierarchy whose Roots are drawn.
 type Scene struct {
-	Meshes    []Mesh
-	Materials []Material
-	Textures  []Texture
-	Cameras   []Camera
-	Nodes     []Node
-	Roots     []int
+	Meshes     []Mesh
+	Materials  []Material
+	Textures   []Texture
+	Cameras    []Camera
+	Lights     []Light
+	Skins      []Skin
+	Animations []Animation
+	Nodes      []Node
+	Roots      []int
+	// Warnings name every feature of the file the loader does not
+	// implement and left out (file, JSON path, what and why), in file
+	// order. A renderer reports them; under --strict they are errors.
+	Warnings []string
 }
 
 // Instance is one mesh placed in the world by the node that holds it.

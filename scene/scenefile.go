@@ -257,6 +257,9 @@ type SceneCamera struct {
 	project func(aspect float64) Mat4
 	aspect  float64 // 0: the image's width/height
 	view    Transform
+	// viewAt, when set, gives the view per frame instead of view (a model's
+	// own camera, following its animated node).
+	viewAt func(frame int) Mat4
 }
 
 // Projection returns the projection matrix for a width×height image.
@@ -269,7 +272,12 @@ func (c *SceneCamera) Projection(width, height int) Mat4 {
 }
 
 // View returns the view matrix at frame.
-func (c *SceneCamera) View(frame int) Mat4 { return c.view.Matrix(frame) }
+func (c *SceneCamera) View(frame int) Mat4 {
+	if c.viewAt != nil {
+		return c.viewAt(frame)
+	}
+	return c.view.Matrix(frame)
+}
 
 func parseCamera(c cameraJSON) (SceneCamera, error) {
 	sc := SceneCamera{aspect: c.Aspect}
@@ -338,6 +346,12 @@ var builtinUniforms = map[string]int{
 	"normal_matrix": 9, "camera_position": 3, "viewport": 2, "frame": 1,
 	"base_color_factor": 4, "metallic_factor": 1, "roughness_factor": 1, "emissive_factor": 3,
 	"alpha_cutoff": 1, "alpha_mode": 1, "normal_scale": 1, "occlusion_strength": 1,
+	// Model scenes (ModelDescription); 0: as many values as the model has.
+	"joint_matrices": 0, "light_position": 0, "light_direction": 0, "light_color": 0, "light_params": 0,
+	"fit_scale": 1,
+	"base_color_uv_set": 1, "metallic_roughness_uv_set": 1, "normal_uv_set": 1, "occlusion_uv_set": 1, "emissive_uv_set": 1,
+	"base_color_uv_transform": 9, "metallic_roughness_uv_transform": 9, "normal_uv_transform": 9,
+	"occlusion_uv_transform": 9, "emissive_uv_transform": 9,
 }
 
 // BuiltinUniforms lists the built-in uniform value names, sorted.

@@ -100,7 +100,7 @@ func (p *progressBar) update(done, total int) {
 
 // loadRenderScene loads SCENE: a scene JSON, a mesh (OBJ) or glTF/GLB, or the
 // embedded demo when path is empty.
-func loadRenderScene(path string, w, h int) (*scene.Description, error) {
+func loadRenderScene(path string, w, h int, mo scene.ModelOptions) (*scene.Description, error) {
 	if path == "" {
 		return scene.Demo()
 	}
@@ -111,7 +111,7 @@ func loadRenderScene(path string, w, h int) (*scene.Description, error) {
 		if w == 0 {
 			w, h = 640, 480
 		}
-		return scene.ModelDescription(path, w, h)
+		return scene.ModelDescriptionWith(path, w, h, mo)
 	}
 	return nil, fmt.Errorf("%s: unknown scene type %q (want .json, .obj, .gltf or .glb)", path, filepath.Ext(path))
 }
@@ -122,7 +122,10 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	out := fs.String("o", "vortex.png", "output `PNG` (with --frames N > 1: NAME-0000.png, NAME-0001.png, ...)")
 	size := fs.String("size", "", "image size `WxH` (default: the scene's; 640x480 for a bare model)")
-	frames := fs.Int("frames", 1, "number of frames `N` (frame i advances the scene's per-frame rotations)")
+	frames := fs.Int("frames", 1, "number of frames `N` (frame i advances the scene's per-frame rotations; a model's animation plays at --fps)")
+	fps := fs.Float64("fps", 24, "frames per second `F` of a model's animation: frame i shows it at i/F seconds, looped")
+	turntable := fs.Bool("turntable", false, "turn a model 3° per frame even when it has an animation (a model without one turns anyway)")
+	animation := fs.Int("animation", 0, "which of a model's animations `N` plays")
 	msaa := fs.Int("msaa", 0, "samples `1|4` (default: the scene's; 4 is supersampled on the reference path)")
 	path := fs.String("path", "reference", "renderer `device|reference` (device: the whole device model; a scene with a draw it cannot take renders on reference, or fails with --strict)")
 	strict := fs.Bool("strict", os.Getenv("VORTEX_STRICT") == "1", "turn every fallback or adaptation into an error (also VORTEX_STRICT=1)")
@@ -131,7 +134,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	heatPath := fs.String("heatmap", "", "write the last frame's fragments-shaded-per-pixel image to `FILE.png`")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run (loading and compiling included) to `FILE` for go tool pprof")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: vortex render [SCENE] [-o out.png] [--size WxH] [--frames N] [--msaa 1|4]")
+		fmt.Fprintln(stderr, "usage: vortex render [SCENE] [-o out.png] [--size WxH] [--frames N] [--fps F] [--turntable] [--animation N] [--msaa 1|4]")
 		fmt.Fprintln(stderr, "       [--path device|reference] [--strict] [--config FILE.toml] [--stats FILE.json] [--heatmap FILE.png]")
 		fmt.Fprintln(stderr, "       [--cpuprofile FILE]")
 		fmt.Fprintln(stderr, "Renders SCENE (a scene .json, an .obj mesh or a .gltf/.glb model; omitted: the embedded")
@@ -180,10 +183,19 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	if len(pos) == 1 {
 		file = pos[0]
 	}
-	desc, err := loadRenderScene(file, w, h)
+	if !(*fps > 0) {
+		fmt.Fprintf(stderr, "vortex render: --fps %g: want > 0\n", *fps)
+		return 2
+	}
+	desc, err := loadRenderScene(file, w, h, scene.ModelOptions{FPS: *fps, Turntable: *turntable, Animation: *animation})
 	if err != nil {
 		fmt.Fprintf(stderr, "vortex render: %v\n", err)
 		return 1
+	}
+	if !*strict {
+		for _, w := range desc.Warnings {
+			fmt.Fprintf(stderr, "vortex render: warning: %s\n", w)
+		}
 	}
 	opts := render.Options{Path: render.Path(*path), Width: w, Height: h, Frames: *frames, MSAA: *msaa,
 		Strict: *strict, Config: &cfg, Stats: *statsPath != "", Heatmap: *heatPath != ""}
