@@ -24,7 +24,7 @@ type pipeDraw struct {
 	vs, fs *pipe.Shader
 	velems *pipe.VertexElements
 	vbufs  []pipe.VertexBuffer
-	vraw   []byte // the vertex words as bytes, rewritten per frame for morphed meshes
+	vraw   []byte         // the vertex words as bytes, rewritten per frame for morphed meshes
 	cbuf   *pipe.Resource // constant buffer 0: the program's uniform words
 	ubytes []byte
 	dsa    *pipe.DSA

@@ -77,7 +77,7 @@ type Renderer struct {
 	width, height int
 	msaa          int
 	draws         []*drawObj
-	order         []int // the frame's draw order (scene.Description.DrawOrder)
+	order         []int        // the frame's draw order (scene.Description.DrawOrder)
 	offsets       [][2]float32 // viewport offset per sample pass
 	resolve       *image.NRGBA
 	heat          []uint32

@@ -358,4 +358,3 @@ func flatten(m *Mesh) {
 		m.Tangents = []float32{}
 	}
 }
-

@@ -396,4 +396,3 @@ func fanToList(f []uint32) []uint32 {
 	}
 	return out
 }
-

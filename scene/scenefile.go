@@ -348,7 +348,7 @@ var builtinUniforms = map[string]int{
 	"alpha_cutoff": 1, "alpha_mode": 1, "normal_scale": 1, "occlusion_strength": 1,
 	// Model scenes (ModelDescription); 0: as many values as the model has.
 	"joint_matrices": 0, "light_position": 0, "light_direction": 0, "light_color": 0, "light_params": 0,
-	"fit_scale": 1,
+	"fit_scale":         1,
 	"base_color_uv_set": 1, "metallic_roughness_uv_set": 1, "normal_uv_set": 1, "occlusion_uv_set": 1, "emissive_uv_set": 1,
 	"base_color_uv_transform": 9, "metallic_roughness_uv_transform": 9, "normal_uv_transform": 9,
 	"occlusion_uv_transform": 9, "emissive_uv_transform": 9,
