@@ -277,7 +277,7 @@ func TestUVTransform(t *testing.T) {
 }
 
 // onePixelPNG is a 1×1 white PNG.
-const onePixelPNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8/5+hHgAHggJ/PchI7wAAAABJRU5ErkJggg=="
+const onePixelPNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAAEElEQVR4nGL6//8/IAAA//8GBgMAt2YRIQAAAABJRU5ErkJggg=="
 
 // TestLights checks KHR_lights_punctual decoding: defaults, node
 // references and the world placement the shader gets (position from the
