@@ -473,3 +473,41 @@ func TestPlaybackTime(t *testing.T) {
 		}
 	}
 }
+
+// FuzzGLTFAnimated decodes documents with morph targets, skins, animations,
+// lights and extensions and poses every animation at several times: no
+// input may panic, and a decoded scene is valid and posable.
+func FuzzGLTFAnimated(f *testing.F) {
+	f.Add(morphDoc().Bytes())
+	f.Add(skinDoc().Bytes())
+	cubic := skinDoc()
+	cubic.JSON["animations"].([]any)[0].(map[string]any)["samplers"].([]any)[0].(map[string]any)["interpolation"] = "STEP"
+	f.Add(cubic.Bytes())
+	ext := gltfbuild.New()
+	pos := ext.Floats("VEC3", []float32{0, 0, 0, 1, 0, 0, 0, 1, 0})
+	ext.JSON["extensionsUsed"] = []string{"KHR_lights_punctual", "KHR_texture_transform", "EXT_unknown"}
+	ext.JSON["extensions"] = map[string]any{"KHR_lights_punctual": map[string]any{"lights": []any{map[string]any{"type": "point"}}}}
+	ext.Append("meshes", map[string]any{"primitives": []any{map[string]any{"attributes": map[string]int{"POSITION": pos, "COLOR_0": pos, "TEXCOORD_1": pos}}}})
+	ext.Append("nodes", map[string]any{"mesh": 0, "extensions": map[string]any{"KHR_lights_punctual": map[string]any{"light": 0}}})
+	f.Add(ext.Bytes())
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := DecodeGLTF(data, "fuzz.gltf", nil)
+		if err != nil {
+			return
+		}
+		if err := s.Validate(); err != nil {
+			t.Fatalf("decoded scene invalid: %v", err)
+		}
+		for a := -1; a < len(s.Animations); a++ {
+			for _, tm := range []float64{-1, 0, 0.37, 1, 1e9} {
+				pose := s.PoseAt(a, tm)
+				for _, in := range s.Instances() {
+					m := s.Meshes[in.Mesh].Morph(pose.Weights[in.Node])
+					if sk := s.Nodes[in.Node].Skin; sk >= 0 {
+						m.SkinPositions(s.JointMatrices(sk, &pose))
+					}
+				}
+			}
+		}
+	})
+}

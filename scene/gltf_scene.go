@@ -44,6 +44,9 @@ func (l *gltfLoader) scene() (*Scene, error) {
 			return nil, l.errorf(fmt.Sprintf("meshes[%d].primitives", i), "empty")
 		}
 		for j := range gm.Primitives {
+			if len(gm.Primitives[j].Targets) != len(gm.Primitives[0].Targets) {
+				return nil, l.errorf(fmt.Sprintf("meshes[%d].primitives[%d].targets", i, j), "%d morph targets, primitives[0] has %d (a mesh's primitives must agree)", len(gm.Primitives[j].Targets), len(gm.Primitives[0].Targets))
+			}
 			m, err := l.primitive(i, j)
 			if err != nil {
 				return nil, err
