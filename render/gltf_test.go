@@ -236,7 +236,7 @@ func TestGLTFSkin(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pose := s.PoseAt(0, float64(frame)/4)
+		pose := s.PoseAt(float64(frame)/4, 0)
 		p := s.Meshes[0].SkinPositions(s.JointMatrices(0, &pose))
 		coverage(t, "skin frame "+string(rune('0'+frame)), img, [][3]scene.Vec3{{p[0], p[1], p[2]}}, skinCX, skinCY, 1.5)
 		if frame == 3 {

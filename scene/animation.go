@@ -176,19 +176,23 @@ type Pose struct {
 	Weights [][]float32
 }
 
-// PoseAt returns the scene posed by animation anim at t seconds (anim < 0:
-// the rest pose, the nodes' own transforms and weights). Channels replace
-// the node's translation, rotation, scale or morph weights; a node with a
-// matrix cannot be animated (the loader refuses such a channel).
+// PoseAt returns the scene posed at t seconds by the animations anims, in
+// that order (none: the rest pose, the nodes' own transforms and weights;
+// an index out of range is skipped). Channels replace the node's
+// translation, rotation, scale or morph weights; a node with a matrix
+// cannot be animated (the loader refuses such a channel).
 // spec: glTF 2.0 §3.11 (animations), §3.7.2.2 (morph weights).
-func (s *Scene) PoseAt(anim int, t float64) Pose {
+func (s *Scene) PoseAt(t float64, anims ...int) Pose {
 	nodes := make([]Node, len(s.Nodes))
 	copy(nodes, s.Nodes)
 	weights := make([][]float32, len(s.Nodes))
 	for i := range nodes {
 		weights[i] = s.restWeights(i)
 	}
-	if anim >= 0 && anim < len(s.Animations) {
+	for _, anim := range anims {
+		if anim < 0 || anim >= len(s.Animations) {
+			continue
+		}
 		a := &s.Animations[anim]
 		var buf [4]float32
 		for _, ch := range a.Channels {

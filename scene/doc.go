@@ -13,12 +13,17 @@
 // Mesh data reaches a vertex shader at fixed attribute locations (the
 // benchmark scene's, ../shared/data/bench/README.md "Attributes"):
 //
-//	location 0  a_position  vec3  Mesh.Positions
-//	location 1  a_normal    vec3  Mesh.Normals
-//	location 2  a_texcoord  vec2  Mesh.Texcoords, (0,0) when the mesh has none
+//	location 0  a_position   vec3  Mesh.Positions
+//	location 1  a_normal     vec3  Mesh.Normals
+//	location 2  a_texcoord   vec2  Mesh.Texcoords, (0,0) when the mesh has none
+//	location 3  a_tangent    vec4  Mesh.Tangents
+//	location 4  a_color      vec4  Mesh.Colors, white when the mesh has none
+//	location 5  a_texcoord1  vec2  Mesh.TexcoordSet(1)
+//	location 6  a_joints     vec4  Mesh.Joints (joint indices as floats)
+//	location 7  a_weights    vec4  Mesh.JointWeights
 //
-// Tangents (vec4, Mesh.Tangents) are carried for normal mapping but are not
-// bound at a fixed location.
+// The first three are the benchmark's; the others are the glTF attributes
+// the built-in model shader reads (ModelDescription).
 //
 // # Scene files
 //
@@ -72,8 +77,13 @@
 //     projection, model_view, view_projection, normal_matrix (mat3),
 //     camera_position, viewport, frame, and the mesh material's
 //     base_color_factor, metallic_factor, roughness_factor, emissive_factor,
-//     alpha_cutoff, alpha_mode, normal_scale, occlusion_strength. The
-//     renderer converts values to the type the shader declares.
+//     alpha_cutoff, alpha_mode, normal_scale, occlusion_strength; for the
+//     draws of a model (ModelDescription) also joint_matrices (mat4 array),
+//     light_position, light_direction, light_color, light_params (arrays, one
+//     element per KHR_lights_punctual light), fit_scale, and per material
+//     texture slot SLOT_uv_set and SLOT_uv_transform (mat3, the
+//     KHR_texture_transform). The renderer converts values to the type the
+//     shader declares.
 //   - draws[].textures: uniform, unit (default: list position, 0..31) and
 //     one source: file (PNG/JPEG), generator (checker, brick, white,
 //     flat_normal; size default 256) or material (base_color,

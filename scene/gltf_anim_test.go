@@ -84,16 +84,16 @@ func TestMorphTargets(t *testing.T) {
 	if len(m.Targets) != 2 || len(m.MorphWeights) != 2 {
 		t.Fatalf("%d targets, weights %v", len(m.Targets), m.MorphWeights)
 	}
-	rest := s.PoseAt(-1, 0)
+	rest := s.PoseAt(0)
 	for _, tc := range []struct {
 		name          string
 		weights       []float32
 		apexY, vert1X float32
 	}{
 		{"default weights", rest.Weights[0], 1.5, 1.5},
-		{"t=0.5", s.PoseAt(0, 0.5).Weights[0], 1.5, 1},
-		{"t=1.5", s.PoseAt(0, 1.5).Weights[0], 1.5, 1.5},
-		{"t=2 (held after the last key)", s.PoseAt(0, 7).Weights[0], 0.5, 2},
+		{"t=0.5", s.PoseAt(0.5, 0).Weights[0], 1.5, 1},
+		{"t=1.5", s.PoseAt(1.5, 0).Weights[0], 1.5, 1.5},
+		{"t=2 (held after the last key)", s.PoseAt(7, 0).Weights[0], 0.5, 2},
 	} {
 		mm := m.Morph(tc.weights)
 		if got := mm.Position(2)[1]; math.Abs(float64(got-tc.apexY)) > 1e-6 {
@@ -131,7 +131,7 @@ func TestSkinning(t *testing.T) {
 		{0.5, [3]Vec3{{-s45, 1 + c45, 0}, {1, 0, 0}, {0, 1, 0}}},
 		{1, [3]Vec3{{-1, 1, 0}, {1, 0, 0}, {0, 1, 0}}},
 	} {
-		pose := s.PoseAt(0, tc.t)
+		pose := s.PoseAt(tc.t, 0)
 		got := s.Meshes[0].SkinPositions(s.JointMatrices(0, &pose))
 		for v := range 3 {
 			if !nearVec(got[v], tc.want[v], 1e-5) {
@@ -463,7 +463,7 @@ func TestPlaybackTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &Playback{Scene: s, Animation: 0, FPS: 4, Fit: Identity()}
+	p := &Playback{Scene: s, Animations: []int{0}, FPS: 4, Fit: Identity()}
 	for _, tc := range []struct {
 		frame int
 		want  float64
@@ -500,7 +500,7 @@ func FuzzGLTFAnimated(f *testing.F) {
 		}
 		for a := -1; a < len(s.Animations); a++ {
 			for _, tm := range []float64{-1, 0, 0.37, 1, 1e9} {
-				pose := s.PoseAt(a, tm)
+				pose := s.PoseAt(tm, a)
 				for _, in := range s.Instances() {
 					m := s.Meshes[in.Mesh].Morph(pose.Weights[in.Node])
 					if sk := s.Nodes[in.Node].Skin; sk >= 0 {
@@ -510,4 +510,53 @@ func FuzzGLTFAnimated(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestModelPlayback checks which pose a model description shows: the rest
+// pose (default weights) for a still, the animation at t = 0 for frame 0
+// of a sequence; and that of two animations driving the same property only
+// the first plays unless one is picked.
+func TestModelPlayback(t *testing.T) {
+	d := morphDoc()
+	// A second clip on the same weights: an alternative, not played together.
+	in := d.Floats("SCALAR", []float32{0, 1})
+	out := d.Floats("SCALAR", []float32{1, 1, 1, 1})
+	d.Append("animations", map[string]any{"name": "alt",
+		"samplers": []any{map[string]any{"input": in, "output": out}},
+		"channels": []any{map[string]any{"sampler": 0, "target": map[string]any{"node": 0, "path": "weights"}}}})
+	file := filepath.Join(t.TempDir(), "morph.gltf")
+	if err := os.WriteFile(file, d.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		opts  ModelOptions
+		apexY float32
+		anims []int
+	}{
+		{"still: rest pose, default weights 0.5, 0.5", ModelOptions{Rest: true}, 1.5, nil},
+		{"sequence: the first clip at t = 0, weights 0, 0", ModelOptions{}, 0.5, []int{0}},
+		{"--animation 2: weights 1, 1", ModelOptions{Animation: 2}, 2.5, []int{1}},
+	} {
+		desc, err := ModelDescriptionWith(file, 32, 32, tc.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := desc.Playback.Animations; len(got) != len(tc.anims) || len(got) > 0 && got[0] != tc.anims[0] {
+			t.Errorf("%s: animations %v, want %v", tc.name, got, tc.anims)
+		}
+		if y := desc.Draws[0].MeshAt(0).Position(2)[1]; math.Abs(float64(y-tc.apexY)) > 1e-6 {
+			t.Errorf("%s: apex y %g, want %g", tc.name, y, tc.apexY)
+		}
+	}
+	desc, err := ModelDescriptionWith(file, 32, 32, ModelOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := strings.Join(desc.Warnings, "\n"); !strings.Contains(w, `animations[1] ("alt") drives node 0 weights like animations[0]`) {
+		t.Errorf("warnings %q", desc.Warnings)
+	}
+	if _, err := ModelDescriptionWith(file, 32, 32, ModelOptions{Animation: 3}); err == nil || !strings.Contains(err.Error(), "animation 3 out of range") {
+		t.Errorf("--animation 3: %v", err)
+	}
 }

@@ -109,13 +109,20 @@ func (d *Description) lightValues(name string, frame int) []float32 {
 // ModelOptions select how ModelDescription frames and plays a model.
 type ModelOptions struct {
 	// FPS is the frame rate of a sequence (default 24): frame f shows the
-	// model's animation at f / FPS seconds.
+	// model's animations at f / FPS seconds.
 	FPS float64
 	// Turntable turns the model 3° per frame about y even when it has an
 	// animation (a model without one turns anyway).
 	Turntable bool
-	// Animation picks the animation played (default 0, the first).
+	// Animation, when > 0, plays only animations[Animation-1]. By default
+	// every animation plays together, except one that drives a node
+	// property an earlier one already drives: that is an alternative clip
+	// (a character's walk and run), left out with a warning naming it.
 	Animation int
+	// Rest shows the model in its rest pose — the nodes' own transforms and
+	// the meshes' default morph weights — with no animation: a still image
+	// of the asset as its file places it.
+	Rest bool
 }
 
 // ModelDescription wraps a mesh file (OBJ, glTF or GLB) in a scene with the
@@ -157,14 +164,17 @@ func ModelDescriptionWith(file string, width, height int, opts ModelOptions) (*D
 	}
 	d := &Description{Name: file, Width: width, Height: height, MSAA: 1, ClearDepth: 1,
 		ClearColor: [4]float32{0.1, 0.11, 0.14, 1}, Warnings: append([]string(nil), scn.Warnings...)}
-	anim := -1
-	if len(scn.Animations) > 0 {
-		if opts.Animation < 0 || opts.Animation >= len(scn.Animations) {
-			return nil, fmt.Errorf("%s: animation %d out of range (%d animations)", file, opts.Animation, len(scn.Animations))
-		}
-		anim = opts.Animation
+	p := &Playback{Scene: scn, FPS: opts.FPS, Fit: Identity()}
+	switch {
+	case opts.Animation < 0 || opts.Animation > len(scn.Animations):
+		return nil, fmt.Errorf("%s: animation %d out of range (the file has %d, numbered from 1)", file, opts.Animation, len(scn.Animations))
+	case opts.Rest:
+	case opts.Animation > 0:
+		p.Animations = []int{opts.Animation - 1}
+	default:
+		p.Animations = compatibleAnimations(scn, file, &d.Warnings)
 	}
-	p := &Playback{Scene: scn, Animation: anim, FPS: opts.FPS, Fit: Identity()}
+	anim := len(p.Animations) - 1
 	d.Playback = p
 	inst := scn.Instances()
 	if len(inst) == 0 {
@@ -188,7 +198,7 @@ func ModelDescriptionWith(file string, width, height int, opts ModelOptions) (*D
 			},
 		}
 	} else {
-		lo, hi, ok := posedBounds(scn, p.Pose(0), inst)
+		lo, hi, ok := p.bounds(inst)
 		if !ok {
 			return nil, fmt.Errorf("%s: %w", file, ErrEmptyMesh)
 		}
@@ -383,6 +393,67 @@ func indexOf(list []int, v int) int {
 		}
 	}
 	return -1
+}
+
+// compatibleAnimations lists the animations that play together: each one
+// whose channels drive no node property an earlier listed one drives.
+func compatibleAnimations(s *Scene, file string, warnings *[]string) []int {
+	type key struct {
+		node int
+		path AnimationPath
+	}
+	driven := map[key]int{}
+	var out []int
+next:
+	for i := range s.Animations {
+		a := &s.Animations[i]
+		for _, ch := range a.Channels {
+			if j, ok := driven[key{ch.Node, ch.Path}]; ok {
+				*warnings = append(*warnings, fmt.Sprintf("%s: animations[%d] (%q) drives node %d %s like animations[%d] (%q), so it is an alternative clip: not played (--animation %d plays it)",
+					file, i, a.Name, ch.Node, ch.Path, j, s.Animations[j].Name, i+1))
+				continue next
+			}
+		}
+		for _, ch := range a.Channels {
+			driven[key{ch.Node, ch.Path}] = i
+		}
+		out = append(out, i)
+	}
+	return out
+}
+
+// bounds is the world-space bounding box of the placed meshes over the
+// played animations: the union of the poses at 64 even steps across the
+// clip and at every key time (the rest pose when nothing plays).
+func (p *Playback) bounds(inst []Instance) (lo, hi Vec3, ok bool) {
+	times := []float64{0}
+	if d := p.Duration(); d > 0 {
+		for k := 1; k <= 64; k++ {
+			times = append(times, d*float64(k)/64)
+		}
+		for _, a := range p.Animations {
+			for _, sm := range p.Scene.Animations[a].Samplers {
+				for _, t := range sm.Input {
+					times = append(times, float64(t))
+				}
+			}
+		}
+	}
+	for _, t := range times {
+		pose := p.Scene.PoseAt(t, p.Animations...)
+		l, h, found := posedBounds(p.Scene, &pose, inst)
+		if !found {
+			continue
+		}
+		if !ok {
+			lo, hi, ok = l, h, true
+			continue
+		}
+		for k := range 3 {
+			lo[k], hi[k] = min(lo[k], l[k]), max(hi[k], h[k])
+		}
+	}
+	return lo, hi, ok
 }
 
 // posedBounds is the world-space bounding box of every placed mesh in pose

@@ -6,13 +6,14 @@ import (
 )
 
 // Playback is the time base of a model scene (ModelDescription): the scene
-// graph the draws are placed by, the animation the frames play and the
+// graph the draws are placed by, the animations the frames play and the
 // fitting transform applied to the whole model. Frame f shows the model at
-// t = f / FPS seconds, looped over the animation's duration.
+// t = f / FPS seconds, looped over the longest played animation.
 type Playback struct {
 	Scene *Scene
-	// Animation indexes Scene.Animations, or is -1 (the rest pose).
-	Animation int
+	// Animations index Scene.Animations: the clips played together (none:
+	// the rest pose).
+	Animations []int
 	// FPS is the frame rate of a sequence (frames per second, > 0).
 	FPS float64
 	// Fit maps the posed model into the [-0.5, 0.5] box (identity when the
@@ -27,21 +28,29 @@ type Playback struct {
 // wrapped into [0, duration) so that a sequence longer than the clip loops.
 func (p *Playback) Time(frame int) float64 {
 	t := float64(frame) / p.FPS
-	if p.Animation >= 0 {
-		if d := float64(p.Scene.Animations[p.Animation].Duration); d > 0 {
-			t = math.Mod(t, d)
-			if t < 0 {
-				t += d
-			}
+	if d := p.Duration(); d > 0 {
+		t = math.Mod(t, d)
+		if t < 0 {
+			t += d
 		}
 	}
 	return t
 }
 
+// Duration is the longest played animation's length in seconds (0 for
+// none).
+func (p *Playback) Duration() float64 {
+	d := 0.0
+	for _, a := range p.Animations {
+		d = math.Max(d, float64(p.Scene.Animations[a].Duration))
+	}
+	return d
+}
+
 // Pose returns the scene posed at frame (cached for the last frame asked).
 func (p *Playback) Pose(frame int) *Pose {
 	if p.pose == nil || p.frame != frame {
-		ps := p.Scene.PoseAt(p.Animation, p.Time(frame))
+		ps := p.Scene.PoseAt(p.Time(frame), p.Animations...)
 		p.pose, p.frame = &ps, frame
 	}
 	return p.pose

@@ -125,7 +125,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	frames := fs.Int("frames", 1, "number of frames `N` (frame i advances the scene's per-frame rotations; a model's animation plays at --fps)")
 	fps := fs.Float64("fps", 24, "frames per second `F` of a model's animation: frame i shows it at i/F seconds, looped")
 	turntable := fs.Bool("turntable", false, "turn a model 3° per frame even when it has an animation (a model without one turns anyway)")
-	animation := fs.Int("animation", 0, "which of a model's animations `N` plays")
+	animation := fs.Int("animation", 0, "play only a model's animation `N` (1 = the first; default: all that do not drive the same nodes, together)")
 	msaa := fs.Int("msaa", 0, "samples `1|4` (default: the scene's; 4 is supersampled on the reference path)")
 	path := fs.String("path", "reference", "renderer `device|reference` (device: the whole device model; a scene with a draw it cannot take renders on reference, or fails with --strict)")
 	strict := fs.Bool("strict", os.Getenv("VORTEX_STRICT") == "1", "turn every fallback or adaptation into an error (also VORTEX_STRICT=1)")
@@ -187,7 +187,8 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "vortex render: --fps %g: want > 0\n", *fps)
 		return 2
 	}
-	desc, err := loadRenderScene(file, w, h, scene.ModelOptions{FPS: *fps, Turntable: *turntable, Animation: *animation})
+	desc, err := loadRenderScene(file, w, h, scene.ModelOptions{FPS: *fps, Turntable: *turntable, Animation: *animation,
+		Rest: *frames == 1 && *animation == 0})
 	if err != nil {
 		fmt.Fprintf(stderr, "vortex render: %v\n", err)
 		return 1
