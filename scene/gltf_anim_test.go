@@ -560,3 +560,43 @@ func TestModelPlayback(t *testing.T) {
 		t.Errorf("--animation 3: %v", err)
 	}
 }
+
+// TestMeshQuantization: KHR_mesh_quantization's integer positions and
+// normalized normals decode (no warning when declared, a warning naming
+// the extension when not), and core types outside both are refused.
+func TestMeshQuantization(t *testing.T) {
+	build := func(declare bool, normalCT int) []byte {
+		d := gltfbuild.New()
+		if declare {
+			d.JSON["extensionsUsed"] = []string{"KHR_mesh_quantization"}
+		}
+		pos := d.Ints("VEC3", 5123, false, []uint32{0, 0, 0, 2, 0, 0, 0, 2, 0})
+		nrm := d.Ints("VEC3", normalCT, true, []uint32{0, 0, 129, 0, 0, 129, 0, 0, 129})
+		d.Append("meshes", map[string]any{"primitives": []any{map[string]any{"attributes": map[string]int{"POSITION": pos, "NORMAL": nrm}}}})
+		d.Append("nodes", map[string]any{"mesh": 0})
+		return d.Bytes()
+	}
+	// Normals as normalized signed bytes: 127 is 1. (Ints writes unsigned
+	// bytes; 129 read as int8 is −127, which is −1.)
+	s, err := DecodeGLTF(build(true, 5120), "q.gltf", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := &s.Meshes[0]; m.Position(1) != (Vec3{2, 0, 0}) || m.Normal(0) != (Vec3{0, 0, -1}) {
+		t.Errorf("positions %v, normal %v", m.Positions, m.Normal(0))
+	}
+	if len(s.Warnings) != 0 {
+		t.Errorf("warnings %q", s.Warnings)
+	}
+	s, err = DecodeGLTF(build(false, 5120), "q.gltf", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := strings.Join(s.Warnings, "\n"); !strings.Contains(w, "POSITION is unsigned short, which needs KHR_mesh_quantization") {
+		t.Errorf("warnings %q", s.Warnings)
+	}
+	// Unsigned normalized bytes are not a normal type even with the extension.
+	if _, err := DecodeGLTF(build(true, 5121), "q.gltf", nil); err == nil || !strings.Contains(err.Error(), "NORMAL accessor 1 has components unsigned byte normalized") {
+		t.Errorf("unsigned normals: %v", err)
+	}
+}

@@ -163,3 +163,37 @@ func TestProgressBarAndFrameNames(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderModelFlags checks the model flags: warnings for what a glTF
+// file's loader leaves out go to stderr (an error with --strict), --fps must
+// be positive, --animation must name a clip of the file.
+func TestRenderModelFlags(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "tri.gltf")
+	// One triangle; its file uses an extension the loader does not implement.
+	doc := `{"asset":{"version":"2.0"},"extensionsUsed":["KHR_materials_sheen"],
+"buffers":[{"byteLength":36,"uri":"data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAA"}],
+"bufferViews":[{"buffer":0,"byteLength":36}],
+"accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3","min":[0,0,0],"max":[1,1,0]}],
+"meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}],"nodes":[{"mesh":0}],"scenes":[{"nodes":[0]}]}`
+	if err := os.WriteFile(model, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "m.png")
+	for _, tc := range []struct {
+		args   []string
+		code   int
+		stderr string
+	}{
+		{[]string{model, "-o", out, "--size", "16x16"}, 0, "warning: " + model + ": extensionsUsed[0]: extension KHR_materials_sheen is not implemented"},
+		{[]string{model, "-o", out, "--size", "16x16", "--strict"}, 1, "scene feature not implemented (--strict)"},
+		{[]string{model, "-o", out, "--size", "16x16", "--fps", "0"}, 2, "--fps 0: want > 0"},
+		{[]string{model, "-o", out, "--size", "16x16", "--animation", "1"}, 1, "animation 1 out of range (the file has 0"},
+		{[]string{model, "-o", out, "--size", "16x16", "--frames", "2", "--fps", "12", "--turntable"}, 0, "warning:"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := runRender(tc.args, &stdout, &stderr); code != tc.code || !strings.Contains(stderr.String(), tc.stderr) {
+			t.Errorf("render %q: exit %d, stderr %q; want exit %d and %q", tc.args, code, stderr.String(), tc.code, tc.stderr)
+		}
+	}
+}

@@ -62,11 +62,15 @@ func (d *Doc) Floats(typ string, v []float32) int {
 	return len(d.accessors) - 1
 }
 
-// Ints appends an accessor of integer components: componentType 5121
-// (unsigned byte), 5123 (unsigned short) or 5125 (unsigned int), optionally
-// normalized, and returns its index.
+// Ints appends an accessor of integer components — componentType 5120
+// (byte), 5121 (unsigned byte), 5122 (short), 5123 (unsigned short) or 5125
+// (unsigned int), optionally normalized; v holds the bits (two's
+// complement for the signed types) — and returns its index.
 func (d *Doc) Ints(typ string, componentType int, normalized bool, v []uint32) int {
-	size := map[int]int{5121: 1, 5123: 2, 5125: 4}[componentType]
+	size, ok := map[int]int{5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4}[componentType]
+	if !ok {
+		panic("gltfbuild: not an integer component type")
+	}
 	b := make([]byte, size*len(v))
 	for i, x := range v {
 		switch size {
