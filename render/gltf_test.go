@@ -407,3 +407,48 @@ func writeTestPNG(path string, img image.Image) error {
 	defer f.Close()
 	return png.Encode(f, img)
 }
+
+// Two 1×1 normal maps: tangent-space +x (255, 128, 128) and the flat +z
+// (128, 128, 255).
+const (
+	normalXPNG    = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAAEElEQVR4nGL639AACAAA//8EiQICrZeMnQAAAABJRU5ErkJggg=="
+	normalFlatPNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAAEElEQVR4nGJqaPgPCAAA//8DiwIC6otm8wAAAABJRU5ErkJggg=="
+)
+
+// TestGLTFNormalMap: a lit quad facing +z with a normal map that tilts the
+// normal to the tangent (+x) shades differently from the flat map, which
+// shades as no map at all; tangents generated from TEXCOORD_0 (u along +x)
+// shade as the file's TANGENT (1, 0, 0, 1).
+func TestGLTFNormalMap(t *testing.T) {
+	build := func(normalPNG string, tangents bool) *gltfbuild.Doc {
+		d := gltfbuild.New()
+		cam := orthoCamera(d, 0, 0, 1)
+		d.JSON["images"] = []any{map[string]any{"uri": "data:image/png;base64," + normalPNG}}
+		d.JSON["textures"] = []any{map[string]any{"source": 0}}
+		mat := d.Append("materials", map[string]any{"normalTexture": map[string]any{"index": 0},
+			"pbrMetallicRoughness": map[string]any{"metallicFactor": 0, "roughnessFactor": 0.6}})
+		pos := d.Floats("VEC3", []float32{-0.9, -0.9, 0, 0.9, -0.9, 0, 0.9, 0.9, 0, -0.9, 0.9, 0})
+		nrm := d.Floats("VEC3", []float32{0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1})
+		uv := d.Floats("VEC2", []float32{0, 1, 1, 1, 1, 0, 0, 0})
+		idx := d.Ints("SCALAR", 5123, false, []uint32{0, 1, 2, 0, 2, 3})
+		attrs := map[string]int{"POSITION": pos, "NORMAL": nrm, "TEXCOORD_0": uv}
+		if tangents {
+			attrs["TANGENT"] = d.Floats("VEC4", []float32{1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1})
+		}
+		d.Append("meshes", map[string]any{"primitives": []any{map[string]any{"material": mat, "indices": idx, "attributes": attrs}}})
+		n := d.Append("nodes", map[string]any{"mesh": 0})
+		d.Append("scenes", map[string]any{"nodes": []int{n, cam}})
+		return d
+	}
+	tilted := renderGLTF(t, "normalmap", build(normalXPNG, true), scene.ModelOptions{}, 0)
+	generated := renderGLTF(t, "normalmap-generated", build(normalXPNG, false), scene.ModelOptions{}, 0)
+	flat := renderGLTF(t, "normalmap-flat", build(normalFlatPNG, true), scene.ModelOptions{}, 0)
+	a, b, c := pixelAt(tilted, 0, 0, 0, 0, 1), pixelAt(generated, 0, 0, 0, 0, 1), pixelAt(flat, 0, 0, 0, 0, 1)
+	if !near8(a, [3]float64{float64(b[0]), float64(b[1]), float64(b[2])}, 1) {
+		t.Errorf("generated tangents shade %v, the file's tangents %v", b, a)
+	}
+	if abs(a[0]-c[0]) < 10 {
+		t.Errorf("tilted normal %v shades like the flat one %v", a, c)
+	}
+	compareGolden(t, "gltf_normalmap.png", tilted)
+}
