@@ -452,3 +452,86 @@ func TestGLTFNormalMap(t *testing.T) {
 	}
 	compareGolden(t, "gltf_normalmap.png", tilted)
 }
+
+// brdfRef is pbr.frag's brdf in float64: the reflected radiance towards v
+// per unit of radiance from l, times n·l (glTF 2.0 Appendix B).
+func brdfRef(n, v, l [3]float64, base, metallic, roughness float64) float64 {
+	dot := func(a, b [3]float64) float64 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
+	h := [3]float64{l[0] + v[0], l[1] + v[1], l[2] + v[2]}
+	hl := math.Sqrt(dot(h, h))
+	h = [3]float64{h[0] / hl, h[1] / hl, h[2] / hl}
+	ndl, ndv := math.Max(dot(n, l), 0), math.Max(dot(n, v), 0.0001)
+	ndh, vdh := math.Max(dot(n, h), 0), math.Max(dot(v, h), 0)
+	f0 := 0.04*(1-metallic) + base*metallic
+	fresnel := f0 + (1-f0)*math.Pow(1-vdh, 5)
+	a := roughness * roughness
+	a2 := a * a
+	dd := ndh*ndh*(a2-1) + 1
+	distribution := a2 / (math.Pi * dd * dd)
+	k := a * 0.5
+	visibility := 1 / ((ndl*(1-k) + k) * (ndv*(1-k) + k) * 4)
+	return ((1-fresnel)*(1-metallic)*base/math.Pi + fresnel*distribution*visibility) * ndl
+}
+
+// TestGLTFLights: KHR_lights_punctual lights evaluated by the model shader
+// on both paths match the spec's formulas computed here: a directional
+// light along its node's −z, a point light with inverse-square falloff, and
+// a spot light whose cone (outer 0.3 rad) misses the quad's centre but not
+// the point beneath it.
+func TestGLTFLights(t *testing.T) {
+	d := gltfbuild.New()
+	cam := orthoCamera(d, 0, 0, 1)
+	d.JSON["extensionsUsed"] = []string{"KHR_lights_punctual"}
+	d.JSON["extensions"] = map[string]any{"KHR_lights_punctual": map[string]any{"lights": []any{
+		map[string]any{"type": "directional", "intensity": 0.5},
+		map[string]any{"type": "point", "intensity": 2},
+		map[string]any{"type": "spot", "intensity": 0.3, "spot": map[string]any{"innerConeAngle": 0.1, "outerConeAngle": 0.3}},
+	}}}
+	mat := d.Append("materials", map[string]any{"pbrMetallicRoughness": map[string]any{
+		"baseColorFactor": []float32{0.8, 0.8, 0.8, 1}, "metallicFactor": 0, "roughnessFactor": 1}})
+	pos := d.Floats("VEC3", []float32{-0.9, -0.9, 0, 0.9, -0.9, 0, 0.9, 0.9, 0, -0.9, 0.9, 0})
+	nrm := d.Floats("VEC3", []float32{0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1})
+	idx := d.Ints("SCALAR", 5123, false, []uint32{0, 1, 2, 0, 2, 3})
+	d.Append("meshes", map[string]any{"primitives": []any{map[string]any{"material": mat, "indices": idx,
+		"attributes": map[string]int{"POSITION": pos, "NORMAL": nrm}}}})
+	n := d.Append("nodes", map[string]any{"mesh": 0})
+	l0 := d.Append("nodes", map[string]any{"extensions": map[string]any{"KHR_lights_punctual": map[string]any{"light": 0}}})
+	l1 := d.Append("nodes", map[string]any{"translation": []float32{0, 0, 2}, "extensions": map[string]any{"KHR_lights_punctual": map[string]any{"light": 1}}})
+	l2 := d.Append("nodes", map[string]any{"translation": []float32{0.5, 0, 1}, "extensions": map[string]any{"KHR_lights_punctual": map[string]any{"light": 2}}})
+	d.Append("scenes", map[string]any{"nodes": []int{n, cam, l0, l1, l2}})
+	img := renderGLTF(t, "lights", d, scene.ModelOptions{}, 0)
+	norm := func(v [3]float64) [3]float64 {
+		l := math.Sqrt(v[0]*v[0] + v[1]*v[1] + v[2]*v[2])
+		return [3]float64{v[0] / l, v[1] / l, v[2] / l}
+	}
+	smooth := func(e0, e1, x float64) float64 {
+		u := math.Min(math.Max((x-e0)/(e1-e0), 0), 1)
+		return u * u * (3 - 2*u)
+	}
+	base := math.Pow(0.8, 1) // the factor; the 1×1 white texture decodes to 1
+	for _, x := range []float64{0, 0.5} {
+		// The pixel centre nearest (x, 0) and the view vector to the camera at (0, 0, 5).
+		px := (math.Floor(x*gltfSize/2+gltfSize/2) + 0.5 - gltfSize/2) * 2 / gltfSize
+		py := (gltfSize/2 - (math.Floor(gltfSize/2) + 0.5)) * 2 / gltfSize
+		p := [3]float64{px, py, 0}
+		nn := [3]float64{0, 0, 1}
+		v := norm([3]float64{-p[0], -p[1], 5})
+		c := 0.5 * brdfRef(nn, v, [3]float64{0, 0, 1}, base, 0, 1)
+		d1 := [3]float64{-p[0], -p[1], 2 - p[2]}
+		dist2 := d1[0]*d1[0] + d1[1]*d1[1] + d1[2]*d1[2]
+		c += 2 / dist2 * brdfRef(nn, v, norm(d1), base, 0, 1)
+		d2 := [3]float64{0.5 - p[0], -p[1], 1}
+		l2v := norm(d2)
+		cd := l2v[2] // dot(spot direction (0,0,−1), −l)
+		dist2 = d2[0]*d2[0] + d2[1]*d2[1] + d2[2]*d2[2]
+		c += 0.3 / dist2 * smooth(math.Cos(0.3), math.Cos(0.1), cd) * brdfRef(nn, v, l2v, base, 0, 1)
+		c += 0.12 * base // ambient (0.12, 0.13, 0.15) × base colour
+		want := [3]float64{enc(math.Min(c, 1)), enc(math.Min(c-0.12*base+0.13*base, 1)), enc(math.Min(c-0.12*base+0.15*base, 1))}
+		got := pixelAt(img, float32(x), 0, 0, 0, 1)
+		t.Logf("lit pixel at (%g, 0): %v, computed %.1f", x, got, want)
+		if !near8(got, want, 2) {
+			t.Errorf("lit pixel at (%g, 0): %v, want %.1f", x, got, want)
+		}
+	}
+	compareGolden(t, "gltf_lights.png", img)
+}
