@@ -30,7 +30,7 @@ func Demo() (*Description, error) {
 	return ParseDescription(data, DemoSceneFile, read)
 }
 
-// embeddedPrefix marks scene-file paths served from the embedded files.
+// embeddedPrefix marks the paths of the embedded shaders in messages and stats.
 const embeddedPrefix = "embedded:"
 
 // firstCameraNode returns the first node with a camera in depth-first order

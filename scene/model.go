@@ -378,8 +378,8 @@ func modelDraw(file string, scn *Scene, p *Playback, in Instance, model Transfor
 	}
 	dr := Draw{
 		Name: name, Mesh: &mesh, Material: matp, Instance: p.Fit.Mul(in.Model), Model: model,
-		VertexShader:   ShaderSource{Path: "embedded:model.vert", Source: injectDefines(vs, defines)},
-		FragmentShader: ShaderSource{Path: "embedded:pbr.frag", Source: injectDefines(fs, defines)},
+		VertexShader:   ShaderSource{Path: embeddedPrefix + "model.vert", Source: injectDefines(vs, defines)},
+		FragmentShader: ShaderSource{Path: embeddedPrefix + "pbr.frag", Source: injectDefines(fs, defines)},
 		Uniforms:       uniforms, Textures: texs, State: state,
 		drawNode: drawNode{playback: p, node: in.Node, skin: skin, uvSlot: slot},
 	}
