@@ -600,3 +600,32 @@ func TestMeshQuantization(t *testing.T) {
 		t.Errorf("unsigned normals: %v", err)
 	}
 }
+
+// TestAnimatedCamera: a model seen through its own camera follows the
+// camera node's animation.
+func TestAnimatedCamera(t *testing.T) {
+	d := morphDoc()
+	d.Append("cameras", map[string]any{"type": "perspective", "perspective": map[string]any{"yfov": 0.8, "znear": 0.1}})
+	cam := d.Append("nodes", map[string]any{"camera": 0, "translation": []float32{0, 0, 5}})
+	d.JSON["scenes"] = []any{map[string]any{"nodes": []int{0, cam}}}
+	in := d.Floats("SCALAR", []float32{0, 1})
+	out := d.Floats("VEC3", []float32{0, 0, 5, 2, 0, 5})
+	d.JSON["animations"] = []any{map[string]any{
+		"samplers": []any{map[string]any{"input": in, "output": out}},
+		"channels": []any{map[string]any{"sampler": 0, "target": map[string]any{"node": cam, "path": "translation"}}}}}
+	file := filepath.Join(t.TempDir(), "cam.gltf")
+	if err := os.WriteFile(file, d.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	desc, err := ModelDescriptionWith(file, 32, 32, ModelOptions{FPS: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Frame 1 is t = 0.5: the camera at (1, 0, 5), so the view translates by (−1, 0, −5).
+	if v := desc.Camera.View(1); math.Abs(float64(v[12]+1)) > 1e-6 || math.Abs(float64(v[14]+5)) > 1e-6 {
+		t.Errorf("view at frame 1 %v, want a translation of (-1, 0, -5)", v)
+	}
+	if v := desc.Camera.View(0); v[12] != 0 {
+		t.Errorf("view at frame 0 %v", v)
+	}
+}
