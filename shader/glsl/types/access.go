@@ -76,6 +76,12 @@ func (c *checker) arrayIndexOK(x *ast.Index) bool {
 			c.errorf(x.Index.Pos(), "index %d of '%s' exceeds the implementation limit %d", i, v.Name, lim)
 			return false
 		}
+		// GLSL 4.50 §4.1.9: the largest constant index sizes the array, so it is held
+		// to the limits of a declared size (arraySize, tooLarge).
+		if i >= maxArraySize || int64(i+1)*int64(t.Elem.Slots()) > maxTypeWords {
+			c.errorf(x.Index.Pos(), "index %d makes implicitly sized array '%s' exceed the implementation limit", i, v.Name)
+			return false
+		}
 		if i > c.maxIndex[v] {
 			c.maxIndex[v] = i
 		}

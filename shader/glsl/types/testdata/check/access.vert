@@ -27,6 +27,17 @@ void main() {}
 #version 300 es
 uniform C { float n[]; }; // ERROR "array 'n' must have an explicit size"
 void main() { gl_Position = vec4(n[1]); }
+// ---- the largest constant index is held to the array limits
+#version 430
+uniform C { float n[]; };
+float g[];
+vec4 h[][1024];
+void main() {
+	float x = n[2147483646]; // ERROR "index 2147483646 makes implicitly sized array 'n' exceed the implementation limit"
+	float y = g[65536]; // ERROR "index 65536 makes implicitly sized array 'g' exceed the implementation limit"
+	vec4 z = h[256][0]; // ERROR "index 256 makes implicitly sized array 'h' exceed the implementation limit"
+	float w = g[65535];
+}
 // ---- runtime-sized arrays take any index but a negative constant
 #version 430
 layout(std430, binding = 0) buffer B { float r[]; };
