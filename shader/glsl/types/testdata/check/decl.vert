@@ -71,3 +71,16 @@ out vec4 gl_TexCoord[2]; // ERROR "built-in 'gl_TexCoord' must be redeclared bef
 // ---- built-in redeclarations keep storage, type and limits
 #version 130
 in vec4 gl_TexCoord[]; // ERROR "redeclaration of built-in 'gl_TexCoord' must keep its storage qualifier 'out'"
+// ---- implicitly sized arrays are not assigned to (GLSL 1.20 §4.1.9)
+#version 120
+uniform float a[5];
+float g[];
+void main() {
+	float b[];
+	b = a; // ERROR "implicitly sized arrays cannot be assigned to"
+	g = b; // ERROR "implicitly sized arrays cannot be assigned to"
+	b[2] = g[3];
+	float c[] = a;
+	c = a;
+	gl_Position = vec4(c[4]);
+}

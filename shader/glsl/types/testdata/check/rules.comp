@@ -115,3 +115,9 @@ void main() {}
 layout(local_size_x = 1) in;
 layout(binding = 0, offset = 2) uniform atomic_uint c; // ERROR "atomic counter offset 2 is not a multiple of 4"
 void main() {}
+// ---- a runtime-sized array is not assigned to
+#version 430
+layout(local_size_x = 1) in;
+layout(std430) buffer B { float r[]; } b;
+layout(std430) buffer C { float s[]; } c;
+void main() { b.r = c.s; } // ERROR "implicitly sized arrays cannot be assigned to"
