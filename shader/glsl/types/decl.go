@@ -50,7 +50,10 @@ func (c *checker) qualDecl(d *ast.QualDecl) {
 		if len(q.Layout) == 0 {
 			c.errorf(q.Pos, "declaration does not declare anything")
 		}
-		if q.Storage == ast.StorageIn && (c.conf.Stage == ast.StageCompute || strings.HasPrefix(q.Layout[0].Name, "local_size_")) {
+		// A bare `in;` has no layout to look at: it is only the diagnostic above
+		// (a default qualifier declaration needs a layout, GLSL 4.50 §4.4).
+		if q.Storage == ast.StorageIn && (c.conf.Stage == ast.StageCompute ||
+			len(q.Layout) > 0 && strings.HasPrefix(q.Layout[0].Name, "local_size_")) {
 			c.localSizeDecl(&q)
 		}
 		if q.Storage == ast.StorageBuffer && !c.hasSSBO() {

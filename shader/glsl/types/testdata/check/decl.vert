@@ -22,6 +22,11 @@ void main() {
 invariant p; // ERROR "'invariant' must be applied to 'p' before it is used"
 invariant u; // ERROR "'invariant' must be applied to 'u' before it is used" ERROR "'invariant' can only qualify shader outputs, not 'u'"
 const float c; // ERROR "const variable 'c' must be initialized"
+// ---- an empty default qualifier declaration of inputs
+#version 130
+in; // ERROR "declaration does not declare anything"
+out; // ERROR "declaration does not declare anything"
+void main() {}
 // ---- a precision statement names a basic type
 #version 130
 struct T { float a; };
