@@ -62,22 +62,28 @@ func (c *checker) arrayIndexOK(x *ast.Index) bool {
 		return true // a storage block's runtime-sized array: any index
 	}
 	if t.Len == 0 {
-		id, ok := x.X.(*ast.Ident)
-		if !ok || id.Var == nil {
+		v := implicitArray(x.X)
+		if v == nil {
 			c.errorf(x.LbrackPos, "cannot index an unsized array")
 			return false
 		}
 		if idx == nil {
-			c.errorf(x.Index.Pos(), "implicitly sized array '%s' can only be indexed with a constant expression", id.Name)
+			c.errorf(x.Index.Pos(), "implicitly sized array '%s' can only be indexed with a constant expression", v.Name)
 			return false
 		}
 		i := int(idx.Int(0))
-		if lim, ok := c.limit[id.Var]; ok && i >= lim {
-			c.errorf(x.Index.Pos(), "index %d of '%s' exceeds the implementation limit %d", i, id.Name, lim)
+		if lim, ok := c.limit[v]; ok && i >= lim {
+			c.errorf(x.Index.Pos(), "index %d of '%s' exceeds the implementation limit %d", i, v.Name, lim)
 			return false
 		}
-		if i > c.maxIndex[id.Var] {
-			c.maxIndex[id.Var] = i
+		// GLSL 4.50 §4.1.9: the largest constant index sizes the array, so it is held
+		// to the limits of a declared size (arraySize, tooLarge).
+		if i >= maxArraySize || int64(i+1)*int64(t.Elem.Slots()) > maxTypeWords {
+			c.errorf(x.Index.Pos(), "index %d makes implicitly sized array '%s' exceed the implementation limit", i, v.Name)
+			return false
+		}
+		if i > c.maxIndex[v] {
+			c.maxIndex[v] = i
 		}
 		return true
 	}
@@ -92,6 +98,22 @@ func (c *checker) arrayIndexOK(x *ast.Index) bool {
 		return false
 	}
 	return true
+}
+
+// implicitArray returns the variable an unsized array expression names: a variable,
+// or a member of a named block instance (GLSL 4.50 §4.1.9 sizes both by their largest
+// constant index); nil for anything else, such as an element of an implicitly sized
+// array of structs.
+func implicitArray(e ast.Expr) *ast.Var {
+	switch x := e.(type) {
+	case *ast.Ident:
+		return x.Var
+	case *ast.Selector:
+		if m := memMember(x); m != nil && m.Block != nil && m.ImplicitSize && m.Type == x.Type() {
+			return m
+		}
+	}
+	return nil
 }
 
 func (c *checker) selector(x *ast.Selector) ast.Expr {

@@ -318,6 +318,9 @@ func (c *checker) construct(x *ast.Call, t *ast.Type) ast.Expr {
 			n = len(x.Args)
 			t = ast.Array(t.Elem, n)
 			x.CtorType = t
+			if c.tooLarge(t, x.NamePos) {
+				return invalid(x)
+			}
 		}
 		if len(x.Args) != n {
 			return bad("array constructor '%s' requires %d arguments, got %d", t, n, len(x.Args))

@@ -336,3 +336,36 @@ func TestStd140(t *testing.T) {
 		}
 	}
 }
+
+// TestImplicitBlockMember checks that an unsized uniform block member takes the
+// size of its largest constant index and the block is laid out with that size,
+// through an instance name or without one. spec: GLSL 4.50 §4.1.9, OpenGL 4.5
+// §7.6.2.2.
+func TestImplicitBlockMember(t *testing.T) {
+	src := "#version 140\nlayout(std140) uniform B { float a; float arr[]; float last; };\n" +
+		"layout(std140) uniform C { vec4 v[]; } c;\nuniform D { float never[]; };\n" +
+		"void main() { gl_Position = vec4(arr[2], c.v[1].x, c.v[0].y, last); }"
+	f, err := check(t, src, vs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, cb, db := f.Blocks[0], f.Blocks[1], f.Blocks[2]
+	if n := b.Members[1].Type.Len; n != 3 {
+		t.Errorf("arr sized %d, want 3", n)
+	}
+	want := map[string]int{"a": 0, "arr": 16, "last": 64}
+	for _, m := range b.Members {
+		if m.Offset != want[m.Name] {
+			t.Errorf("offset of %s = %d, want %d", m.Name, m.Offset, want[m.Name])
+		}
+	}
+	if b.Size != 80 {
+		t.Errorf("block size %d, want 80", b.Size)
+	}
+	if n := cb.Members[0].Type.Len; n != 2 || cb.Size != 32 || cb.Type.Struct.Fields[0].Type.Len != 2 {
+		t.Errorf("c.v sized %d (instance field %d), block size %d; want 2, 2, 32", n, cb.Type.Struct.Fields[0].Type.Len, cb.Size)
+	}
+	if n := db.Members[0].Type.Len; n != 1 || db.Size != 16 {
+		t.Errorf("never-indexed member sized %d, block size %d; want 1, 16", n, db.Size)
+	}
+}

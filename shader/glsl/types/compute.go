@@ -434,13 +434,15 @@ func (c *checker) bufferBlock(d *ast.BlockDecl, b *ast.InterfaceBlock) {
 }
 
 // runtimeArray reports whether e names the unsized last member of a storage block.
+// Only that member itself is sized at run time, not an unsized inner dimension of
+// it (`float a[2][]`: a[1] is no runtime-sized array). spec: GLSL 4.50 §4.1.9.
 func runtimeArray(e ast.Expr) bool {
 	t := e.Type()
 	if t == nil || !t.IsArray() || t.Len != 0 {
 		return false
 	}
 	m := memMember(e)
-	return m != nil && m.Kind == ast.VarBuffer
+	return m != nil && m.Kind == ast.VarBuffer && m.Type == t
 }
 
 // noteWriteOnly records a use of a writeonly storage member (an identifier or a

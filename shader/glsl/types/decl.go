@@ -1,6 +1,7 @@
 package types
 
 import (
+	"slices"
 	"strings"
 
 	"vortexgfx/shader/glsl/ast"
@@ -49,7 +50,10 @@ func (c *checker) qualDecl(d *ast.QualDecl) {
 		if len(q.Layout) == 0 {
 			c.errorf(q.Pos, "declaration does not declare anything")
 		}
-		if q.Storage == ast.StorageIn && (c.conf.Stage == ast.StageCompute || strings.HasPrefix(q.Layout[0].Name, "local_size_")) {
+		// A bare `in;` has no layout to look at: it is only the diagnostic above
+		// (a default qualifier declaration needs a layout, GLSL 4.50 §4.4).
+		if q.Storage == ast.StorageIn && (c.conf.Stage == ast.StageCompute ||
+			len(q.Layout) > 0 && strings.HasPrefix(q.Layout[0].Name, "local_size_")) {
 			c.localSizeDecl(&q)
 		}
 		if q.Storage == ast.StorageBuffer && !c.hasSSBO() {
@@ -224,6 +228,11 @@ func (c *checker) resize(v *ast.Var, vs *ast.VarSpec) bool {
 	if e == nil || e.v == nil || !e.v.Type.IsArray() || e.v.Type.Len != 0 || !v.Type.IsArray() || v.Type.Len == 0 {
 		return false
 	}
+	if e.v.Block != nil {
+		// A member of an unnamed block is sized by its indices, never redeclared as a
+		// global: that is a redeclaration of the name. spec: GLSL 4.50 §4.3.9.
+		return false
+	}
 	old := e.v
 	if !ast.Identical(old.Type.Elem, v.Type.Elem) || old.Qual.Storage != v.Qual.Storage {
 		c.errorf(vs.NamePos, "redeclaration of '%s' with a different type", v.Name)
@@ -249,6 +258,18 @@ func (c *checker) sizeArrays() {
 			}
 			v.Type.Len = n
 		}
+	}
+	// A uniform block whose members were just sized is laid out again: its offsets
+	// and size were computed with those members empty. spec: OpenGL 4.5 §7.6.2.2.
+	for _, b := range c.file.Blocks {
+		if b.Storage != ast.StorageUniform || !slices.ContainsFunc(b.Members, func(m *ast.Var) bool { return m.ImplicitSize }) {
+			continue
+		}
+		offs, size := Std140Offsets(b.Members)
+		for i, m := range b.Members {
+			m.Offset = offs[i]
+		}
+		b.Size = size
 	}
 }
 

@@ -409,6 +409,14 @@ func (c *checker) assign(x *ast.Assign) ast.Expr {
 			c.errorf(x.OpPos, "arrays cannot be assigned in this GLSL version")
 			return invalid(x)
 		}
+		if lt.IsArray() && lt.Len == 0 {
+			// GLSL 1.20 §4.1.9: "implicitly sized arrays cannot be assigned to"; the
+			// size is only known at the end of the unit, so neither side's can be
+			// matched. A storage block's runtime-sized array has no size to match
+			// either (GLSL 4.50 §4.1.9).
+			c.errorf(x.OpPos, "implicitly sized arrays cannot be assigned to")
+			return invalid(x)
+		}
 		x.RHS = c.convertTo(x.RHS, lt, x.OpPos, "assign")
 		x.T = lt
 		if x.RHS.Type().IsInvalid() {

@@ -341,6 +341,19 @@ func (c *checker) blockDecl(d *ast.BlockDecl) {
 			}
 			v := &ast.Var{Name: vs.Name, DeclPos: vs.NamePos, Type: t, Kind: kind, Qual: g.Qual,
 				ReadOnly: kind != ast.VarOut, Location: -1, Binding: -1, Block: b, RowMajor: rowMajor}
+			if t.IsArray() && t.Len == 0 && q.Storage != ast.StorageBuffer {
+				// GLSL 4.50 §4.1.9: outside the last member of a storage block an
+				// unsized array is sized at compile time, a block member as any other
+				// array: by its largest constant index (sizeArrays, which then lays the
+				// block out again). GLSL ES 3.00 §4.1.9 has no implicitly sized arrays.
+				if c.es {
+					c.errorf(vs.NamePos, "array '%s' must have an explicit size", vs.Name)
+				} else {
+					v.ImplicitSize = true
+					c.unsized = append(c.unsized, v)
+					c.maxIndex[v] = -1
+				}
+			}
 			for _, l := range g.Qual.Layout {
 				if _, isFormat := imageFormats[l.Name]; isFormat || l.Name == "binding" {
 					c.errorf(l.NamePos, "layout qualifier '%s' is not allowed on a block member", l.Name)

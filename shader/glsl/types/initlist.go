@@ -22,6 +22,9 @@ func (c *checker) initList(l *ast.InitList, t *ast.Type) ast.Expr {
 	case t.IsArray():
 		if t.Len == 0 {
 			t = ast.Array(t.Elem, n)
+			if c.tooLarge(t, l.Lbrace) {
+				return invalid(call)
+			}
 		}
 		elem = func(int) *ast.Type { return t.Elem }
 		if n != t.Len {

@@ -164,7 +164,29 @@ func (c *checker) arrayOf(t *ast.Type, dims []*ast.ArrayDim, pos ast.Pos) *ast.T
 		}
 		t = ast.Array(t, n)
 	}
+	if c.tooLarge(t, pos) {
+		return ast.Invalid()
+	}
 	return t
+}
+
+// maxTypeWords bounds the flattened size of an array or struct type: 4 MiB, the
+// largest explicit 1-D array (mat4[65536]) included. GLSL 4.50 §4.1.9 sets no
+// maximum, so this is an implementation limit, as the one on a single dimension;
+// without it arrays of arrays and arrays of structs multiply to sizes no later
+// stage can allocate.
+const maxTypeWords = 1 << 20
+
+// maxArraySize is the implementation limit on one dimension of an array.
+const maxArraySize = 1 << 16
+
+// tooLarge reports (at pos) whether a value of type t exceeds maxTypeWords.
+func (c *checker) tooLarge(t *ast.Type, pos ast.Pos) bool {
+	if n := t.Slots(); n > maxTypeWords {
+		c.errorf(pos, "type '%s' of %d words exceeds the implementation limit of %d words", t, n, maxTypeWords)
+		return true
+	}
+	return false
 }
 
 // arraySize evaluates an array size; it returns -1 after reporting an error.
@@ -191,7 +213,7 @@ func (c *checker) arraySize(e ast.Expr) int {
 		c.errorf(e.Pos(), "array size must be greater than zero, got %d", n)
 		return -1
 	}
-	if n > 1<<16 {
+	if n > maxArraySize {
 		c.errorf(e.Pos(), "array size %d is too large", n)
 		return -1
 	}
@@ -238,6 +260,7 @@ func (c *checker) declareStruct(s *ast.StructSpec) *ast.StructType {
 			st.Fields = append(st.Fields, ast.Field{Name: vs.Name, Type: ft, Pos: vs.NamePos})
 		}
 	}
+	c.tooLarge(ast.Struct(st), s.StructPos)
 	if s.Name != "" {
 		c.checkName(s.Name, s.StructPos)
 		if e := c.cur.names[s.Name]; e != nil {

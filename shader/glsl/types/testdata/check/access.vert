@@ -9,10 +9,35 @@ void main() {
 	mat2 m = mat2(1.0);
 	float c = m.x; // ERROR "cannot select 'x' from a value of type mat2"
 }
-// ---- an unsized array is indexed only through its variable
+// ---- an unsized array is indexed only through its variable or block member
+#version 430
+float a[2][];
+void main() { float x = a[0][1]; } // ERROR "cannot index an unsized array"
+// ---- block members are implicitly sized by constant indices, as variables (§4.1.9)
 #version 430
 uniform B { float m[]; } b;
-void main() { float x = b.m[0]; } // ERROR "cannot index an unsized array"
+uniform C { float n[]; float k; };
+void main() { gl_Position = vec4(b.m[3], n[1], k, 1.0); }
+// ---- a block member sized by its indices cannot also be a global
+#version 430
+uniform C { float n[]; };
+float n[2]; // ERROR "redeclaration of 'n'"
+void main() {}
+// ---- GLSL ES has no implicitly sized block members
+#version 300 es
+uniform C { float n[]; }; // ERROR "array 'n' must have an explicit size"
+void main() { gl_Position = vec4(n[1]); }
+// ---- the largest constant index is held to the array limits
+#version 430
+uniform C { float n[]; };
+float g[];
+vec4 h[][1024];
+void main() {
+	float x = n[2147483646]; // ERROR "index 2147483646 makes implicitly sized array 'n' exceed the implementation limit"
+	float y = g[65536]; // ERROR "index 65536 makes implicitly sized array 'g' exceed the implementation limit"
+	vec4 z = h[256][0]; // ERROR "index 256 makes implicitly sized array 'h' exceed the implementation limit"
+	float w = g[65535];
+}
 // ---- runtime-sized arrays take any index but a negative constant
 #version 430
 layout(std430, binding = 0) buffer B { float r[]; };

@@ -22,6 +22,11 @@ void main() {
 invariant p; // ERROR "'invariant' must be applied to 'p' before it is used"
 invariant u; // ERROR "'invariant' must be applied to 'u' before it is used" ERROR "'invariant' can only qualify shader outputs, not 'u'"
 const float c; // ERROR "const variable 'c' must be initialized"
+// ---- an empty default qualifier declaration of inputs
+#version 130
+in; // ERROR "declaration does not declare anything"
+out; // ERROR "declaration does not declare anything"
+void main() {}
 // ---- a precision statement names a basic type
 #version 130
 struct T { float a; };
@@ -71,3 +76,16 @@ out vec4 gl_TexCoord[2]; // ERROR "built-in 'gl_TexCoord' must be redeclared bef
 // ---- built-in redeclarations keep storage, type and limits
 #version 130
 in vec4 gl_TexCoord[]; // ERROR "redeclaration of built-in 'gl_TexCoord' must keep its storage qualifier 'out'"
+// ---- implicitly sized arrays are not assigned to (GLSL 1.20 §4.1.9)
+#version 120
+uniform float a[5];
+float g[];
+void main() {
+	float b[];
+	b = a; // ERROR "implicitly sized arrays cannot be assigned to"
+	g = b; // ERROR "implicitly sized arrays cannot be assigned to"
+	b[2] = g[3];
+	float c[] = a;
+	c = a;
+	gl_Position = vec4(c[4]);
+}

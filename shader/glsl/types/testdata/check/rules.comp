@@ -41,6 +41,16 @@ void main() { b.x = 1; } // ERROR "left-hand side of assignment: 'x' is readonly
 layout(local_size_x = 1) in;
 layout(std430) buffer B { int a[]; int b; }; // ERROR "only the last member of a buffer block may be an unsized array"
 void main() {}
+// ---- only the outermost dimension of the last member is sized at run time (§4.1.9)
+#version 430
+layout(local_size_x = 1) in;
+layout(std430) buffer B { float a[2][]; };
+layout(std430) buffer C { float r[][2]; } c;
+void main() {
+	a[1][3] = 1.0; // ERROR "cannot index an unsized array"
+	int n = a[0].length(); // ERROR "length\\(\\) of an unsized array"
+	c.r[5][1] = float(c.r.length() + c.r[0].length());
+}
 // ---- image-no-format
 #version 430
 layout(local_size_x = 1) in;
@@ -105,3 +115,9 @@ void main() {}
 layout(local_size_x = 1) in;
 layout(binding = 0, offset = 2) uniform atomic_uint c; // ERROR "atomic counter offset 2 is not a multiple of 4"
 void main() {}
+// ---- a runtime-sized array is not assigned to
+#version 430
+layout(local_size_x = 1) in;
+layout(std430) buffer B { float r[]; } b;
+layout(std430) buffer C { float s[]; } c;
+void main() { b.r = c.s; } // ERROR "implicitly sized arrays cannot be assigned to"

@@ -9,3 +9,7 @@ void main() { o = vec4(0.0); }
 precision mediump float;
 out vec4 o;
 void main() { o = vec4(0.0); }
+// ---- an empty input declaration in a fragment shader
+#version 100
+in; // ERROR "declaration does not declare anything"
+void main() {}

@@ -18,3 +18,15 @@ float S;
 struct S { float a; }; // ERROR "redeclaration of 'S'"
 S x; // ERROR "unknown type 'S'"
 void main() {}
+// ---- arrays of arrays and of structs are held to a total size
+#version 430
+struct Big { mat4 m[65536]; };
+struct Huge { Big a; Big b; }; // ERROR "type 'Huge' of 2097152 words exceeds the implementation limit of 1048576 words"
+uniform float u[4096][4096]; // ERROR "type 'float\\[4096\\]\\[4096\\]' of 16777216 words exceeds the implementation limit of 1048576 words"
+void main() {
+	float a[65536][65536][65536]; // ERROR "type 'float\\[65536\\]\\[65536\\]\\[65536\\]' of 281474976710656 words exceeds the implementation limit of 1048576 words"
+	Big b[2]; // ERROR "type 'Big\\[2\\]' of 2097152 words exceeds the implementation limit of 1048576 words"
+	mat4 c[65536];
+	Big d;
+	Big e[] = Big[](d, d); // ERROR "type 'Big\\[2\\]' of 2097152 words exceeds the implementation limit of 1048576 words"
+}
