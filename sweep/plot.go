@@ -263,8 +263,14 @@ func Grid(t *Table, dir string, o PlotOptions, out string) (note string, err err
 	p.X.Min, p.X.Max = -0.5, float64(len(s.xs))-0.5
 	p.Y.Min, p.Y.Max = -0.5, float64(len(s.bys))-0.5
 	if o.Width == 0 {
-		o.Width = vg.Length(len(s.xs))*3*vg.Centimeter + 3*vg.Centimeter
-		o.Height = vg.Length(len(s.bys))*3*vg.Centimeter + 2*vg.Centimeter
+		// About 3 cm square cells: the y tick labels (the By values) take
+		// their text's width beside the grid, so the cells stay square.
+		label := 0
+		for _, by := range s.bys {
+			label = max(label, len(by))
+		}
+		o.Width = vg.Length(len(s.xs))*3*vg.Centimeter + vg.Length(label)*0.12*vg.Centimeter + 2*vg.Centimeter
+		o.Height = vg.Length(len(s.bys))*3*vg.Centimeter + 2.5*vg.Centimeter
 	}
 	if s.maxN > 1 {
 		note = fmt.Sprintf("up to %d rows fall in one cell; each shows the first (--where COL=VALUE picks rows)", s.maxN)
