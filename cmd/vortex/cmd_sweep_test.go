@@ -136,3 +136,21 @@ func TestSweepCommandErrors(t *testing.T) {
 		t.Errorf("bad extension: %d %q", code, errOut)
 	}
 }
+
+func TestSweepSceneWorkload(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "scene.jsonl")
+	demo := filepath.Join("..", "..", "scene", "demo", "demo.json")
+	code, stdout, errOut := run(t, "sweep", "--scene", demo, "--size", "32x32", "--frames", "2", "--axis", "raster.slices=1,2", "-o", out)
+	if code != 0 || !strings.Contains(stdout, "= 4 rows; wrote 4 rows") {
+		t.Fatalf("scene sweep: %d %q %q", code, stdout, errOut)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 4 || !strings.Contains(lines[0], `"workload":"scene:`+demo+`"`) || !strings.Contains(lines[0], `"width":32`) ||
+		!strings.Contains(lines[0], `"path":"device"`) || strings.Contains(lines[0], `"fragments_shaded":null`) {
+		t.Errorf("scene rows:\n%s", data)
+	}
+}
