@@ -234,6 +234,10 @@ func Grid(t *Table, dir string, o PlotOptions, out string) (note string, err err
 	if err != nil {
 		return "", err
 	}
+	rowCol := t.Col(ColRow)
+	if rowCol < 0 {
+		return "", fmt.Errorf("no %s column: not a sweep output", ColRow)
+	}
 	p := plot.New()
 	p.Title.Text = "images by " + o.X
 	p.X.Label.Text = o.X
@@ -245,7 +249,11 @@ func Grid(t *Table, dir string, o PlotOptions, out string) (note string, err err
 			if c == nil {
 				continue
 			}
-			path := filepath.Join(dir, ImageName(atoi(c.row[0])))
+			idx, err := strconv.Atoi(c.row[rowCol])
+			if err != nil {
+				return "", fmt.Errorf("row index %q: want an integer", c.row[rowCol])
+			}
+			path := filepath.Join(dir, ImageName(idx))
 			img, err := readPNG(path)
 			if err != nil {
 				return "", fmt.Errorf("--images %s: %w (run the sweep with --images %s)", dir, err, dir)
@@ -276,11 +284,6 @@ func Grid(t *Table, dir string, o PlotOptions, out string) (note string, err err
 		note = fmt.Sprintf("up to %d rows fall in one cell; each shows the first (--where COL=VALUE picks rows)", s.maxN)
 	}
 	return note, save(p, o, out)
-}
-
-func atoi(s string) int {
-	n, _ := strconv.Atoi(s)
-	return n
 }
 
 func readPNG(path string) (image.Image, error) {

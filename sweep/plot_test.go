@@ -5,6 +5,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -86,7 +87,7 @@ func TestGridOfImages(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range tab.Rows {
-		decodePNG(t, filepath.Join(s.ImagesDir, ImageName(atoi(r[0]))), 32)
+		decodePNG(t, filepath.Join(s.ImagesDir, ImageName(mustAtoi(t, r[0]))), 32)
 	}
 	grid := filepath.Join(dir, "grid.png")
 	if _, err := Grid(tab, s.ImagesDir, PlotOptions{X: "raster.slices", By: "width"}, grid); err != nil {
@@ -115,4 +116,13 @@ func TestJSONLinesRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameRows(t, "round trip", back, tab)
+}
+
+func mustAtoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
