@@ -34,6 +34,9 @@ func commands() []command {
 		{"compute", "run a GLSL compute shader on the device model over raw buffers", runCompute},
 		{"trace replay", "render a CGLTrace through the whole device and write the PNG", runTraceReplay},
 		{"trace compare", "render a CGLTrace at a golden's size and count differing pixels", runTraceCompare},
+		{"sweep", "run a design-space sweep (configurations × workloads) into CSV or JSON lines", runSweep},
+		{"sweep merge", "combine sweep shard outputs into the single-process file", runSweepMerge},
+		{"sweep plot", "chart a sweep column against an axis (or a grid of its images) as PNG", runSweepPlot},
 	}
 }
 
