@@ -229,5 +229,6 @@ func buildDescriptionWith(fj *fileJSON, name string, l *descLoader) (*Descriptio
 		}
 		d.Draws = append(d.Draws, draws...)
 	}
+	d.Warnings = l.warnings
 	return d, nil
 }

@@ -16,6 +16,8 @@ type descLoader struct {
 	meshes map[string]*Scene
 	files  map[string][]byte
 	images map[string]*image.NRGBA
+	// warnings collects the loaded mesh files' Scene.Warnings, once per file.
+	warnings []string
 }
 
 func newDescLoader(read ReadFunc) *descLoader {
@@ -99,6 +101,7 @@ func (l *descLoader) meshScene(m meshJSON, p string) (*Scene, string, error) {
 			return nil, "", fmt.Errorf("%s.file: %w", p, err)
 		}
 		l.meshes[m.File] = s
+		l.warnings = append(l.warnings, s.Warnings...)
 		return s, m.File, nil
 	}
 	return nil, "", fmt.Errorf("%s: give file or generator", p)
@@ -366,8 +369,17 @@ func (l *descLoader) draw(dj *drawJSON, p string) ([]Draw, error) {
 		return nil, err
 	}
 	var out []Draw
+	var rest *Pose
 	for _, in := range inst {
 		m := meshes[in.Mesh]
+		if m.Morphed() {
+			// A scene file's draw is static: the rest pose's weights.
+			if rest == nil {
+				p := scn.PoseAt(0)
+				rest = &p
+			}
+			m = m.Morph(rest.Weights[in.Node])
+		}
 		var mat *Material
 		if m.Material >= 0 {
 			mat = &scn.Materials[m.Material]

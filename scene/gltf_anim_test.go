@@ -629,3 +629,35 @@ func TestAnimatedCamera(t *testing.T) {
 		t.Errorf("view at frame 0 %v", v)
 	}
 }
+
+// TestSceneFileWarnings: a scene file's glTF mesh reports what its loader
+// left out in the description's warnings too, and is drawn with its
+// default morph weights.
+func TestSceneFileWarnings(t *testing.T) {
+	dir := t.TempDir()
+	d := morphDoc()
+	d.JSON["extensionsUsed"] = []string{"EXT_meshopt_compression"}
+	files := map[string][]byte{
+		"m.gltf": d.Bytes(),
+		"s.vert": []byte("#version 130\nin vec3 a_position;\nvoid main() { gl_Position = vec4(a_position, 1.0); }\n"),
+		"s.frag": []byte("#version 130\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n"),
+		"scene.json": []byte(`{"width": 8, "height": 8, "camera": {"projection": "orthographic", "xmag": 1, "ymag": 1, "near": 0.1, "far": 2},
+ "draws": [{"mesh": {"file": "m.gltf"}, "vertex_shader": "s.vert", "fragment_shader": "s.frag"}]}`),
+	}
+	for n, b := range files {
+		if err := os.WriteFile(filepath.Join(dir, n), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	desc, err := LoadDescription(filepath.Join(dir, "scene.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(desc.Warnings) != 1 || !strings.Contains(desc.Warnings[0], "EXT_meshopt_compression") {
+		t.Errorf("warnings %q", desc.Warnings)
+	}
+	// The static draw carries the default morph weights (0.5, 0.5): apex at 1.5.
+	if y := desc.Draws[0].Mesh.Position(2)[1]; y != 1.5 {
+		t.Errorf("scene-file draw apex y %g, want 1.5", y)
+	}
+}
