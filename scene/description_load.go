@@ -305,6 +305,14 @@ func (l *descLoader) draw(dj *drawJSON, p string) ([]Draw, error) {
 	for i := range scn.Meshes {
 		meshes[i] = &scn.Meshes[i]
 	}
+	// A scene file's draw is static: a morphed mesh is drawn with the rest
+	// pose's weights (of the first node placing it), blended before any fit.
+	rest := scn.PoseAt(0)
+	for _, in := range inst {
+		if m := meshes[in.Mesh]; m == &scn.Meshes[in.Mesh] && m.Morphed() {
+			meshes[in.Mesh] = m.Morph(rest.Weights[in.Node])
+		}
+	}
 	fit := Identity()
 	if dj.Mesh.Fit {
 		identity := true
@@ -369,17 +377,8 @@ func (l *descLoader) draw(dj *drawJSON, p string) ([]Draw, error) {
 		return nil, err
 	}
 	var out []Draw
-	var rest *Pose
 	for _, in := range inst {
 		m := meshes[in.Mesh]
-		if m.Morphed() {
-			// A scene file's draw is static: the rest pose's weights.
-			if rest == nil {
-				p := scn.PoseAt(0)
-				rest = &p
-			}
-			m = m.Morph(rest.Weights[in.Node])
-		}
 		var mat *Material
 		if m.Material >= 0 {
 			mat = &scn.Materials[m.Material]
