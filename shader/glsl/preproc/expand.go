@@ -42,8 +42,10 @@ func (p *pp) expand(ts []Token, inDirective bool) []Token {
 				continue
 			}
 		case "__FILE__":
+			// GLSL ES 3.00 §3.4: __FILE__ is the source string number, which
+			// "#line line source" sets.
 			if m := p.macros[t.Text]; m != nil && m.builtin {
-				out = append(out, Token{Kind: Number, Text: "0", Pos: t.Pos, Space: t.Space})
+				out = append(out, Token{Kind: Number, Text: strconv.Itoa(p.source), Pos: t.Pos, Space: t.Space})
 				continue
 			}
 		case "__VERSION__":
@@ -65,7 +67,7 @@ func (p *pp) expand(ts []Token, inDirective bool) []Token {
 		hide := union(t.hide, []string{m.name})
 		var repl []Token
 		if !m.funcLike {
-			repl = p.subst(m, nil, hide, t)
+			repl = p.subst(m, nil, hide, t, inDirective)
 		} else {
 			if len(in) == 0 || in[len(in)-1].Text != "(" {
 				out = append(out, t)
@@ -87,7 +89,13 @@ func (p *pp) expand(ts []Token, inDirective bool) []Token {
 			}
 			in = in[:len(in)-1-n]
 			hide = union(intersect(t.hide, rp.hide), []string{m.name})
-			repl = p.subst(m, args, hide, t)
+			repl = p.subst(m, args, hide, t, inDirective)
+		}
+		if inDirective {
+			var ok bool
+			if repl, ok = p.evalDefined(repl); !ok {
+				return out
+			}
 		}
 		p.budget -= len(repl) + 1
 		if p.budget < 0 {
@@ -109,8 +117,14 @@ func (p *pp) expand(ts []Token, inDirective bool) []Token {
 func (p *pp) predefined(name string) bool {
 	r := p.res
 	switch name {
-	case "GL_ES", "GL_FRAGMENT_PRECISION_HIGH":
+	case "GL_ES":
+		// GLSL ES 1.00 §3.4, ES 3.00 §3.4: GL_ES is 1 in every ES shader; desktop
+		// GLSL does not define it.
 		return r.ES
+	case "GL_FRAGMENT_PRECISION_HIGH":
+		// GLSL ES 3.00 §4.5.4 (highp in fragment shaders is supported); desktop GLSL
+		// 1.30 §4.5.4 defines it too, as Mesa's glcpp does from 1.30 on.
+		return r.ES || r.Version >= 130
 	case "GL_core_profile":
 		return !r.ES && r.Version >= 150 && r.Profile != "compatibility"
 	case "GL_compatibility_profile":
@@ -184,8 +198,9 @@ func collectArgs(in []Token) (args [][]Token, n int, rparen Token, ok bool) {
 	return nil, 0, Token{}, false
 }
 
-// subst builds the replacement list of m for one invocation at site.
-func (p *pp) subst(m *macro, args [][]Token, hide []string, site Token) []Token {
+// subst builds the replacement list of m for one invocation at site; arguments
+// are expanded as the line is (inDirective: an #if line).
+func (p *pp) subst(m *macro, args [][]Token, hide []string, site Token, inDirective bool) []Token {
 	var out []Token
 	for i := 0; i < len(m.body); i++ {
 		b := m.body[i]
@@ -217,7 +232,7 @@ func (p *pp) subst(m *macro, args [][]Token, hide []string, site Token) []Token 
 				if i+1 < len(m.body) && m.body[i+1].Text == "##" {
 					exp = args[k]
 				} else {
-					exp = p.expand(args[k], false)
+					exp = p.expand(args[k], inDirective)
 				}
 				for j, r := range exp {
 					r.Pos = site.Pos
@@ -396,7 +411,15 @@ func (e *evaluator) unary(live bool) int64 {
 		}
 		return v
 	case t.Kind == Ident:
-		e.fail(t.Pos, "undefined macro "+t.Text+" in preprocessor expression")
+		// An identifier left after expansion is not a macro. GLSL ES 1.00 §3.4 and
+		// ES 3.00 §3.4: "Undefined identifiers not consumed by the defined operator
+		// do not default to '0'. Use of such identifiers causes an error." Desktop
+		// GLSL evaluates them to 0 as C does (GLSL 4.30 dropped 1.30's error), and so
+		// does Mesa's glcpp, which in ES also skips the unevaluated operand of
+		// && and || (as live says).
+		if e.p.res.ES && live {
+			e.fail(t.Pos, "undefined macro "+t.Text+" in preprocessor expression")
+		}
 		return 0
 	}
 	e.fail(t.Pos, "syntax error in preprocessor expression at '"+t.Text+"'")

@@ -31,6 +31,22 @@ type Result struct {
 	Extensions map[string]string // extension name -> behavior, in effect at the end
 	// InvariantAll is the position of "#pragma STDGL invariant(all)", if any.
 	InvariantAll ast.Pos
+	// Warnings are diagnostics that do not fail the compile (sorted by position).
+	Warnings []Warning
+}
+
+// Warning is a diagnostic that does not make the shader invalid.
+type Warning struct {
+	Pos ast.Pos
+	Msg string
+}
+
+// String formats the warning as "file:line:col: warning: msg", like ast.Error.
+func (w Warning) String() string {
+	if !w.Pos.IsValid() {
+		return w.Pos.File + ": warning: " + w.Msg
+	}
+	return w.Pos.String() + ": warning: " + w.Msg
 }
 
 type macro struct {
@@ -57,8 +73,12 @@ type pp struct {
 	macros map[string]*macro
 	conds  []condState
 	res    *Result
-	// lineDelta adjusts reported line numbers after #line.
+	// lineDelta adjusts reported line numbers after #line; every token is adjusted
+	// once, when its line is collected, so positions inside the preprocessor are
+	// already the reported ones.
 	lineDelta int
+	// source is the source string number set by "#line line source" (__FILE__).
+	source    int
 	seenToken bool // a non-directive token or directive other than #version was seen
 	out       []Token
 	pending   []Token
@@ -105,6 +125,15 @@ func Process(file, src string, opts Options) (*Result, error) {
 		p.run(lx.tokens)
 	}()
 	p.errs.Sort()
+	slices.SortStableFunc(p.res.Warnings, func(a, b Warning) int {
+		if a.Pos.Before(b.Pos) {
+			return -1
+		}
+		if b.Pos.Before(a.Pos) {
+			return 1
+		}
+		return 0
+	})
 	return p.res, p.errs.Err()
 }
 
@@ -112,8 +141,13 @@ func (p *pp) define(name string, body []Token, builtin bool) {
 	p.macros[name] = &macro{name: name, body: body, builtin: builtin}
 }
 
+// errorf reports an error at pos (a token position, already adjusted for #line).
 func (p *pp) errorf(pos ast.Pos, format string, args ...any) {
-	p.errs.Add(p.adjust(pos), sprintf(format, args...))
+	p.errs.Add(pos, sprintf(format, args...))
+}
+
+func (p *pp) warnf(pos ast.Pos, format string, args ...any) {
+	p.res.Warnings = append(p.res.Warnings, Warning{Pos: pos, Msg: sprintf(format, args...)})
 }
 
 func (p *pp) adjust(pos ast.Pos) ast.Pos {
@@ -140,6 +174,11 @@ func (p *pp) run(toks []Token) {
 		if len(line) == 0 {
 			continue
 		}
+		// The line numbers a #line directive sets hold for directives too (__LINE__
+		// in #if, error positions).
+		for j := range line {
+			line[j].Pos = p.adjust(line[j].Pos)
+		}
 		if line[0].Kind == Punct && line[0].Text == "#" {
 			p.flush()
 			p.directive(line)
@@ -149,10 +188,7 @@ func (p *pp) run(toks []Token) {
 			continue
 		}
 		p.seenToken = true
-		for _, t := range line {
-			t.Pos = p.adjust(t.Pos)
-			p.pending = append(p.pending, t)
-		}
+		p.pending = append(p.pending, line...)
 	}
 	p.flush()
 	for _, c := range p.conds {
@@ -253,6 +289,21 @@ func (p *pp) directive(line []Token) {
 			p.errorf(args[0].Pos, "cannot undefine built-in macro %s", n)
 			return
 		}
+		if n == "defined" {
+			p.errorf(args[0].Pos, "'defined' cannot be used as a macro name")
+			return
+		}
+		if strings.Contains(n, "__") {
+			// GLSL ES 1.00 §3.4 and ES 3.00 §3.4 reserve macro names containing
+			// "__"; Mesa's glcpp (like glslang) makes #undef of one an error up to
+			// ES 3.00 and a warning in ES 3.10+ and desktop GLSL, whose §3.3
+			// (GLSL 4.50) says defining or undefining one is not itself an error.
+			if p.res.ES && p.res.Version <= 300 {
+				p.errorf(args[0].Pos, "macro names containing __ are reserved")
+				return
+			}
+			p.warnf(args[0].Pos, "macro names containing __ are reserved")
+		}
 		delete(p.macros, n)
 	case "extension":
 		p.seenToken = true
@@ -269,8 +320,20 @@ func (p *pp) directive(line []Token) {
 			p.errorf(toks[0].Pos, "#line expects an integer line number")
 			return
 		}
-		// The line after the directive gets number n.
-		p.lineDelta = int(n) - (hash.Pos.Line + 1)
+		// GLSL ES 1.00 §3.4, ES 3.00 §3.4: after the directive (including its
+		// new-line) the implementation behaves as if compiling at line number n and
+		// source string number source. hash.Pos is already adjusted by the old delta.
+		// (Desktop GLSL before 3.30 says line+1; Mesa's glcpp gives n there too, and
+		// so do we.)
+		p.lineDelta += int(n) - (hash.Pos.Line + 1)
+		if len(toks) == 2 {
+			s, ok := parseInt(toks[1].Text)
+			if !ok {
+				p.errorf(toks[1].Pos, "#line expects an integer source string number")
+				return
+			}
+			p.source = int(s)
+		}
 	case "error":
 		p.seenToken = true
 		p.errorf(hash.Pos, "#error %s", joinTokens(args))
@@ -278,7 +341,7 @@ func (p *pp) directive(line []Token) {
 		p.seenToken = true
 		if len(args) >= 3 && args[0].Text == "STDGL" && args[1].Text == "invariant" && args[2].Text == "(" &&
 			len(args) >= 4 && args[3].Text == "all" {
-			p.res.InvariantAll = p.adjust(hash.Pos)
+			p.res.InvariantAll = hash.Pos
 		}
 	default:
 		p.errorf(name.Pos, "invalid preprocessor directive #%s", name.Text)
@@ -302,7 +365,7 @@ func (p *pp) version(name Token, args []Token) {
 		return
 	}
 	p.res.Versioned = true
-	p.res.VersionPos = p.adjust(name.Pos)
+	p.res.VersionPos = name.Pos
 	if len(args) < 1 || args[0].Kind != Number {
 		p.errorf(name.Pos, "#version expects a version number")
 		return
@@ -445,9 +508,16 @@ func (p *pp) doDefine(name Token, args []Token) {
 		p.errorf(id.Pos, "macro names beginning with GL_ are reserved")
 		return
 	}
-	if strings.Contains(id.Text, "__") && p.res.ES {
-		p.errorf(id.Pos, "macro names containing __ are reserved")
+	if id.Text == "defined" {
+		p.errorf(id.Pos, "'defined' cannot be used as a macro name")
 		return
+	}
+	if strings.Contains(id.Text, "__") {
+		// GLSL ES 3.00 §3.4 (and GLSL 4.50 §3.3): macro names containing "__" are
+		// reserved for underlying software layers; "defining such a name in a
+		// shader does not itself result in an error". GLSL ES 1.00 §3.4 only
+		// reserves them. Mesa's glcpp warns in every version; so do we.
+		p.warnf(id.Pos, "macro names containing __ are reserved")
 	}
 	p.macros[id.Text] = m
 }
@@ -484,32 +554,15 @@ func (p *pp) condition(name Token, args []Token) bool {
 		return false
 	}
 	// Replace defined X / defined(X) before expansion.
-	var pre []Token
-	for i := 0; i < len(args); i++ {
-		t := args[i]
-		if t.Kind == Ident && t.Text == "defined" {
-			var id Token
-			switch {
-			case i+1 < len(args) && args[i+1].Kind == Ident:
-				id = args[i+1]
-				i++
-			case i+3 < len(args) && args[i+1].Text == "(" && args[i+2].Kind == Ident && args[i+3].Text == ")":
-				id = args[i+2]
-				i += 3
-			default:
-				p.errorf(t.Pos, "defined expects a macro name")
-				return false
-			}
-			v := "0"
-			if _, ok := p.macros[id.Text]; ok || p.predefined(id.Text) {
-				v = "1"
-			}
-			pre = append(pre, Token{Kind: Number, Text: v, Pos: t.Pos})
-			continue
-		}
-		pre = append(pre, t)
+	pre, ok := p.evalDefined(args)
+	if !ok {
+		return false
 	}
+	nerr := len(p.errs)
 	toks := p.expand(pre, true)
+	if len(p.errs) > nerr {
+		return false // expansion failed (reported); the rest would be noise
+	}
 	e := &evaluator{toks: toks, p: p, pos: name.Pos}
 	v := e.expr(0, true)
 	if e.failed {
@@ -520,6 +573,43 @@ func (p *pp) condition(name Token, args []Token) bool {
 		return false
 	}
 	return v != 0
+}
+
+// evalDefined replaces each "defined X" and "defined ( X )" in ts by 1 or 0. It is
+// applied to an #if line before expansion and, in #if lines, to every macro's
+// replacement before it is rescanned: C leaves a "defined" produced by expansion
+// undefined, GLSL ES 3.00 §3.4 says nothing of it, and Mesa's glcpp evaluates it
+// (in ES and desktop GLSL alike), so "#define D defined(X)" then "#if D" tests X.
+// ok is false (and an error reported) when a "defined" has no macro name.
+func (p *pp) evalDefined(ts []Token) (out []Token, ok bool) {
+	if !slices.ContainsFunc(ts, func(t Token) bool { return t.Kind == Ident && t.Text == "defined" }) {
+		return ts, true
+	}
+	for i := 0; i < len(ts); i++ {
+		t := ts[i]
+		if t.Kind != Ident || t.Text != "defined" {
+			out = append(out, t)
+			continue
+		}
+		var id Token
+		switch {
+		case i+1 < len(ts) && ts[i+1].Kind == Ident:
+			id = ts[i+1]
+			i++
+		case i+3 < len(ts) && ts[i+1].Text == "(" && ts[i+2].Kind == Ident && ts[i+3].Text == ")":
+			id = ts[i+2]
+			i += 3
+		default:
+			p.errorf(t.Pos, "defined expects a macro name")
+			return nil, false
+		}
+		v := "0"
+		if _, ok := p.macros[id.Text]; ok || p.predefined(id.Text) {
+			v = "1"
+		}
+		out = append(out, Token{Kind: Number, Text: v, Pos: t.Pos, Space: t.Space})
+	}
+	return out, true
 }
 
 func parseInt(s string) (int64, bool) {

@@ -60,7 +60,8 @@ func TestProcess(t *testing.T) {
 		{"else without if", "#else", "", "#else without #if"},
 		{"endif without if", "#endif", "", "#endif without #if"},
 		{"div by zero", "#if 1/0\n#endif", "", "division by zero"},
-		{"undefined in if", "#if FOO\n#endif", "", "undefined macro FOO"},
+		{"undefined in if", "#version 300 es\n#if FOO\n#endif", "", "undefined macro FOO"},
+		{"undefined in if is 0 on desktop", "#if FOO\na\n#else\nb\n#endif", "b", ""},
 		{"redefine", "#define A 1\n#define A 2", "", "macro A redefined"},
 		{"reserved GL_", "#define GL_FOO 1", "", "reserved"},
 		{"builtin redefine", "#define __LINE__ 3", "", "cannot redefine built-in macro __LINE__"},
@@ -169,10 +170,23 @@ func FuzzProcess(f *testing.F) {
 	f.Add("#define F(x) x*x\n#if defined(F) && 1\nF(2)\n#endif\n")
 	f.Add("#version 300 es\n#line 4\n__LINE__ __FILE__ GL_ES\n")
 	f.Add("#define A(x,y) x##y\nA(,)A(1,2)\\\n/* */")
+	f.Add("#version 300 es\n#define D defined(X)\n#if D || UNDEF\n#endif\n#line 9 2\n__FILE__")
+	f.Add("#version 100\n#define F(m) defined(m) && m\n#if F(F)\n#elif 1 && A__B\n#endif\n#undef A__B")
 	f.Fuzz(func(t *testing.T, src string) {
-		r, _ := Process("fuzz", src, Options{})
-		if r == nil || len(r.Tokens) == 0 || r.Tokens[len(r.Tokens)-1].Kind != EOF {
-			t.Fatal("result must end with EOF")
+		for _, def := range []int{0, 100} {
+			r, err := Process("fuzz", src, Options{DefaultVersion: def})
+			if r == nil || len(r.Tokens) == 0 || r.Tokens[len(r.Tokens)-1].Kind != EOF {
+				t.Fatal("result must end with EOF")
+			}
+			// Process turns a panic into this error; the fuzzer must see it.
+			if err != nil && strings.Contains(err.Error(), "internal compiler error") {
+				t.Fatal(err)
+			}
+			for _, tok := range r.Tokens[:len(r.Tokens)-1] {
+				if tok.Text == "" {
+					t.Fatalf("empty token at %v", tok.Pos)
+				}
+			}
 		}
 	})
 }
