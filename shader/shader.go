@@ -42,6 +42,9 @@ type Program struct {
 	IR     *lower.Program
 	// Version is the highest GLSL version (110, 300, ...) among the sources.
 	Version int
+	// Warnings are the sources' diagnostics that did not fail the compile
+	// ("file:line:col: warning: message"), in source order.
+	Warnings []string
 }
 
 // Stage returns the IR program of one stage, nil when the program has none.
@@ -95,12 +98,14 @@ func (e *Error) Unwrap() error { return e.Err }
 func Compile(srcs ...Source) (*Program, error) {
 	shaders := make([]*glsl.Shader, 0, len(srcs))
 	version := 0
+	var warnings []string
 	for i, s := range srcs {
 		sh, err := glsl.Compile(s.Name, s.Text, s.Stage, s.Options)
 		if err != nil {
 			return nil, &Error{Phase: PhaseCompile, Source: i, Version: version, Err: err}
 		}
 		shaders = append(shaders, sh)
+		warnings = append(warnings, sh.File.Warnings...)
 		if v, _ := sh.Version(); v > version {
 			version = v
 		}
@@ -113,5 +118,5 @@ func Compile(srcs ...Source) (*Program, error) {
 	if err != nil {
 		return nil, &Error{Phase: PhaseLower, Source: -1, Version: version, Err: err}
 	}
-	return &Program{Linked: lp, IR: lo, Version: version}, nil
+	return &Program{Linked: lp, IR: lo, Version: version, Warnings: warnings}, nil
 }

@@ -67,6 +67,9 @@ func runGLSL(args []string, stdout, stderr io.Writer) int {
 			code = 1
 			continue
 		}
+		for _, w := range cp.Warnings {
+			fmt.Fprintln(stderr, w)
+		}
 		if fs.NArg() > 1 {
 			fmt.Fprintf(stdout, "# %s\n", path)
 		}

@@ -18,12 +18,18 @@ func TestGLSLCommand(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("#version 130\nvoid main() {\n  gl_Position = vec4(nope);\n}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A macro name with "__" is reserved: a warning, not an error (GLSL 4.50 §3.3).
+	warn := filepath.Join(dir, "warn.frag")
+	if err := os.WriteFile(warn, []byte("#version 130\n#define MY__MACRO 1\nout vec4 c;\nvoid main() { c = vec4(MY__MACRO); }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		args       []string
 		code       int
 		out, errIn string
 	}{
 		{[]string{good}, 0, "storeout @0", ""},
+		{[]string{warn}, 0, "storeout @0", "warn.frag:2:9: warning: "},
 		{[]string{bad}, 1, "", "bad.vert:3:"},
 		{[]string{good, bad}, 1, "# " + good, ": error: "},
 		{[]string{"--stage", "vert", good}, 1, "", "error"},

@@ -290,6 +290,9 @@ type File struct {
 	Profile   string // "core", "compatibility", "es" or "" as written in #version
 	// InvariantAll is the position of "#pragma STDGL invariant(all)" (invalid if absent).
 	InvariantAll Pos
+	// Warnings are the preprocessor's diagnostics that do not fail the
+	// compile, formatted "file:line:col: warning: message", by position.
+	Warnings []string
 	// LocalSize is a compute shader's layout(local_size_x/y/z) in; (1 where not
 	// given) and LocalSizeSet marks the components some declaration gave.
 	LocalSize    [3]int

@@ -43,6 +43,9 @@ func ParseFile(name, src string, opts Options) (f *ast.File, err error) {
 	})
 	f = &ast.File{Name: name, Version: res.Version, ES: res.ES, Versioned: res.Versioned, Profile: res.Profile,
 		InvariantAll: res.InvariantAll, Extensions: res.Extensions}
+	for _, w := range res.Warnings {
+		f.Warnings = append(f.Warnings, w.String())
+	}
 	var errs ast.ErrorList
 	if perr != nil {
 		errs = append(errs, perr.(ast.ErrorList)...)
