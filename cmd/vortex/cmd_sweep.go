@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -72,10 +74,16 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 	images := fs.String("images", "", "write each row's image to `DIR`/row-NNNNNN.png (for vortex sweep plot --grid)")
 	shaders := fs.String("shaders", "", "`DIR` holding the bench shaders and bunny.obj (default: ../shared/data/bench beside the repository)")
 	jobs := fs.Int("j", 1, "render `N` (configuration, workload) groups at once; the output is the same for any N")
+	slurmTasks := fs.Int("slurm", 0, "instead of running, write a Slurm job array of `N` shard tasks and a merge job into --slurm-dir (see submit.sh there)")
+	slurmDir := fs.String("slurm-dir", "", "`DIR` for the Slurm scripts, shard outputs and logs (default OUT.slurm)")
+	partition := fs.String("partition", "", "Slurm `PARTITION` for the jobs (default: the cluster's)")
+	timeLimit := fs.String("time", "", "Slurm time limit `HH:MM:SS` per task (default: the partition's)")
+	mem := fs.String("mem", "", "Slurm memory `M` per task, e.g. 4G (default: the partition's)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: vortex sweep [--config BASE.toml] [--axis KEY=V1,V2,...]... [--trace FILE.cgltrace[@SIZE,SIZE...]]...")
 		fmt.Fprintln(stderr, "       [--scene FILE]... [--mesh bunny|sphere|grid|FILE]... [--size WxH] [--frames N] [--shard I/N]")
 		fmt.Fprintln(stderr, "       [--resume] [--images DIR] [-j N] -o OUT.csv|OUT.jsonl")
+		fmt.Fprintln(stderr, "       vortex sweep --slurm N [--slurm-dir DIR] [--partition P] [--time HH:MM:SS] [--mem M] [sweep flags...] -o OUT.csv")
 		fmt.Fprintln(stderr, "       vortex sweep merge -o OUT.csv SHARD.csv...")
 		fmt.Fprintln(stderr, "       vortex sweep plot OUT.csv --y COLUMN --x AXIS [--by AXIS] [--where COL=VALUE]... [--bar] [--grid --images DIR] -o CHART.png")
 		fmt.Fprintln(stderr, "Runs every configuration (BASE × the axes) on every workload on the device model and writes one row")
@@ -130,6 +138,13 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(2, err)
 	}
+	slurmSet := false
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "slurm", "slurm-dir", "partition", "time", "mem":
+			slurmSet = true
+		}
+	})
 	for _, wl := range workloads {
 		if wl.Kind == sweep.KindMesh {
 			dir := *shaders
@@ -141,6 +156,11 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 			s.Loader.BenchDir = dir
 			break
 		}
+	}
+	// After the bench data lookup, so a sweep the tasks could not run fails
+	// here rather than on the cluster.
+	if slurmSet {
+		return writeSlurm(fs, args, plan, *slurmTasks, *slurmDir, *out, *partition, *timeLimit, *mem, *jobs, stdout, stderr)
 	}
 	t0 := time.Now()
 	sum, err := s.Run(context.Background(), *out, *resume)
@@ -158,6 +178,105 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "%d configurations × %d workloads × %d frames = %d rows%s%s; wrote %d rows to %s in %.2f s\n",
 		len(plan.Configs), len(workloads), *frames, sum.Planned, shardNote, resumeNote, sum.Written, *out, time.Since(t0).Seconds())
 	return 0
+}
+
+// writeSlurm implements --slurm: it checks the sweep here (plan already
+// made, so a bad axis fails now rather than in every array task) and writes
+// the job scripts. plan is the whole sweep's.
+func writeSlurm(fs *flag.FlagSet, args []string, plan *sweep.Plan, tasks int, dir, out, partition, timeLimit, mem string, jobs int, stdout, stderr io.Writer) int {
+	fail := func(code int, err error) int {
+		fmt.Fprintf(stderr, "vortex sweep: %v\n", err)
+		return code
+	}
+	if tasks < 1 {
+		return fail(2, fmt.Errorf("--slurm %d: want the number of array tasks, at least 1 (the Slurm flags need --slurm N)", tasks))
+	}
+	if fs.Lookup("shard").Value.String() != "" {
+		return fail(2, fmt.Errorf("--shard with --slurm: each array task picks its own shard"))
+	}
+	if rows := len(plan.Rows); tasks > rows {
+		return fail(2, fmt.Errorf("--slurm %d: the sweep has only %d rows, so some tasks would have none", tasks, rows))
+	}
+	bin, err := vortexBinary()
+	if err != nil {
+		return fail(1, err)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return fail(1, err)
+	}
+	if dir == "" {
+		dir = strings.TrimSuffix(out, filepath.Ext(out)) + ".slurm"
+	}
+	abs := func(p string) string {
+		if filepath.IsAbs(p) {
+			return filepath.Clean(p)
+		}
+		return filepath.Join(wd, p)
+	}
+	j := &sweep.Slurm{Tasks: tasks, Binary: bin, Args: slurmTaskArgs(fs, args), WorkDir: wd, Dir: abs(dir), Out: abs(out),
+		Partition: partition, Time: timeLimit, Mem: mem, CPUs: jobs}
+	stale := j.StaleShards()
+	paths, err := j.Write()
+	if err != nil {
+		return fail(2, err)
+	}
+	fmt.Fprintf(stdout, "%d rows in %d array tasks (%d to %d rows each); wrote %s\n", len(plan.Rows), tasks,
+		len(plan.Rows)/tasks, (len(plan.Rows)+tasks-1)/tasks, strings.Join(paths, ", "))
+	if len(stale) > 0 {
+		fmt.Fprintf(stdout, "note: %s already holds %d shard outputs; the tasks resume them (delete them for a fresh run)\n", j.Dir, len(stale))
+	}
+	fmt.Fprintf(stdout, "submit: sh %s\n", sweep.ShellQuote(filepath.Join(j.Dir, sweep.SlurmSubmit)))
+	fmt.Fprintf(stdout, "the merge job writes %s when every task has succeeded\n", j.Out)
+	return 0
+}
+
+// slurmTaskArgs is args without -o, --shard and the Slurm flags (and their
+// values), in their order: the workload flags' order is the rows' order, so
+// the tasks must see the same sequence. fs has parsed args, so every flag is
+// known and a value-taking flag's value is the next argument unless it came
+// as -flag=value.
+func slurmTaskArgs(fs *flag.FlagSet, args []string) []string {
+	drop := map[string]bool{"o": true, "shard": true, "resume": true, "slurm": true, "slurm-dir": true, "partition": true, "time": true, "mem": true}
+	var keep []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || len(a) < 2 || a[0] != '-' {
+			// No positional arguments reach here (runSweep refuses them).
+			continue
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		n := 1
+		if f := fs.Lookup(name); f != nil && !hasValue {
+			if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !ok || !b.IsBoolFlag() {
+				n = 2
+			}
+		}
+		n = min(n, len(args)-i)
+		if !drop[name] {
+			keep = append(keep, args[i:i+n]...)
+		}
+		i += n - 1
+	}
+	return keep
+}
+
+// vortexExecutable is the running binary's absolute path, symlinks resolved
+// so the tasks run this build even if a link is repointed. A `go run` build
+// is refused: its temporary binary is deleted when it exits, long before the
+// jobs start.
+func vortexExecutable() (string, error) {
+	p, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("cannot locate the vortex executable for the job scripts: %v", err)
+	}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		p = r
+	}
+	if strings.Contains(p, string(filepath.Separator)+"go-build") {
+		return "", fmt.Errorf("%s is a temporary `go run` build, deleted when it exits; build vortex (go build -o vortex ./cmd/vortex) and run that", p)
+	}
+	return p, nil
 }
 
 // runSweepMerge implements `vortex sweep merge`.
@@ -242,3 +361,7 @@ func runSweepPlot(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "wrote %s\n", *out)
 	return 0
 }
+
+// vortexBinary locates the binary the job scripts run; a variable so the
+// tests, whose binary is a go-build temporary, can name one.
+var vortexBinary = vortexExecutable
