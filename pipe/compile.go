@@ -173,6 +173,13 @@ type linked struct {
 	// clampWhy why that program has no device form ("" when it has).
 	variants, clampVariants *VariantCache
 	clampWhy                string
+	// flatVariants and flatClampVariants are the same with the legacy
+	// colours flat (GL_FLAT; nil when the shade model changes no varying).
+	flatVariants, flatClampVariants *VariantCache
+	// base is, for a program with a generated fixed-function stage
+	// (ffLink), the pair as bound: its uniforms and sampler units are the
+	// ones SetUniform sets.
+	base *linked
 	// user attribute slots (gl_VertexID/gl_InstanceID excluded), in layout
 	// order, and the words of one vertex record (the fixed-function vertex
 	// stage's, program.FixedVertexWords, without a vertex shader).
@@ -184,7 +191,10 @@ type linked struct {
 type programCache struct {
 	mu    sync.Mutex
 	pairs map[[2]*Shader]*linked
-	n     int
+	// ff holds the pairs' device forms with a generated fixed-function
+	// stage, per key (ffgen.go).
+	ff map[ffPair]*linked
+	n  int
 	// release unloads a device program whose variant left its cache or whose
 	// pair was dropped (the screen's device backend).
 	release func(*shaderdev.Program)
@@ -216,36 +226,63 @@ func (c *programCache) link(vs, fs *Shader) (*linked, error) {
 	if len(srcs) == 0 {
 		return nil, ErrNoProgram
 	}
+	l, err := buildLinked(srcs, vs.name(), fs.name(), vs != nil, fs != nil)
+	if err != nil {
+		return nil, err
+	}
+	if c.pairs == nil {
+		c.pairs = map[[2]*Shader]*linked{}
+	}
+	c.n++
+	l.name = fmt.Sprintf("pipe.prog%d", c.n)
+	if vs == nil || fs == nil {
+		// A fixed-function stage: the reference renderer runs this pair
+		// (refStages); the device runs its generated form (ffLink).
+		c.pairs[key] = l
+		return l, nil
+	}
+	l.setVariants(func(_ VariantKey, p any) {
+		if sp, ok := p.(*shaderdev.Program); ok && c.release != nil {
+			c.release(sp)
+		}
+	})
+	c.pairs[key] = l
+	return l, nil
+}
+
+// buildLinked compiles and links srcs (the stages present: hasVS, hasFS)
+// into the reference renderer's program and stages.
+func buildLinked(srcs []shader.Source, vsName, fsName string, hasVS, hasFS bool) (*linked, error) {
 	// The sources compiled on their own already, so only the link or the
 	// lowering of the pair can fail here.
 	cp, err := shader.Compile(srcs...)
 	if err != nil {
 		if e, ok := err.(*shader.Error); ok && e.Phase == shader.PhaseLower {
-			return nil, fmt.Errorf("%w: %s + %s: lower: %w", ErrLink, vs.name(), fs.name(), e.Err)
+			return nil, fmt.Errorf("%w: %s + %s: lower: %w", ErrLink, vsName, fsName, e.Err)
 		}
-		return nil, fmt.Errorf("%w: %s + %s: %w", ErrLink, vs.name(), fs.name(), unwrap(err))
+		return nil, fmt.Errorf("%w: %s + %s: %w", ErrLink, vsName, fsName, unwrap(err))
 	}
 	// The widest warps (64 lanes) amortise the reference executor's
 	// per-instruction dispatch (measured on the bench scene by render).
 	p, err := program.New(cp, program.Config{VertexWidth: 64, FragmentWidth: 64})
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s + %s: lower: %w", ErrLink, vs.name(), fs.name(), err)
+		return nil, fmt.Errorf("%w: %s + %s: lower: %w", ErrLink, vsName, fsName, err)
 	}
 	// Uniform initialisers ("uniform float k = 2.0;") take effect at link.
 	copy(p.Uniforms, p.IR.UniformDefaults)
 	l := &linked{prog: p, attribWords: p.AttribWords()}
 	ctx := context.Background()
-	if vs != nil {
+	if hasVS {
 		if l.vs, err = p.NewVertexShader(ctx, program.VertexOptions{}); err != nil {
-			return nil, fmt.Errorf("%w: %s: vertex stage: %w", ErrLink, vs.name(), err)
+			return nil, fmt.Errorf("%w: %s: vertex stage: %w", ErrLink, vsName, err)
 		}
 	}
-	if fs != nil {
+	if hasFS {
 		if l.fs, err = p.NewFragmentShader(ctx); err != nil {
-			return nil, fmt.Errorf("%w: %s: fragment stage: %w", ErrLink, fs.name(), err)
+			return nil, fmt.Errorf("%w: %s: fragment stage: %w", ErrLink, fsName, err)
 		}
 	}
-	if vs == nil {
+	if !hasVS {
 		l.attribWords = program.FixedVertexWords
 	}
 	for _, s := range p.IR.Attributes {
@@ -254,31 +291,28 @@ func (c *programCache) link(vs, fs *Shader) (*linked, error) {
 		}
 		l.attrs = append(l.attrs, s)
 	}
-	if c.pairs == nil {
-		c.pairs = map[[2]*Shader]*linked{}
-	}
-	c.n++
-	l.name = fmt.Sprintf("pipe.prog%d", c.n)
-	if vs == nil || fs == nil {
-		// A fixed-function stage has no device program: Route sends
-		// every draw of the pair to the reference renderer.
-		c.pairs[key] = l
-		return l, nil
-	}
-	ir := p.IR
+	return l, nil
+}
+
+// setVariants attaches the device program caches of a linked pair with both
+// stages: per variant key, with the vertex colour clamp folded in, and with
+// the legacy colours flat (glShadeModel(GL_FLAT)).
+func (l *linked) setVariants(release func(VariantKey, any)) {
+	ir := l.prog.IR
 	// The device program is the same for every key (the key rides each
 	// draw as shaderdev.Draw.Key); the cache bounds and counts the variants.
-	release := func(_ VariantKey, p any) {
-		if sp, ok := p.(*shaderdev.Program); ok && c.release != nil {
-			c.release(sp)
-		}
-	}
 	l.variants = NewVariantCache(func(key VariantKey) (any, error) {
 		return shaderdev.NewProgram(fmt.Sprintf("%s.v%x", l.name, variantBits(key)), ir)
 	}, release)
 	l.clampVariants, l.clampWhy = clampVariants(l.name, ir, release)
-	c.pairs[key] = l
-	return l, nil
+	if q := flatColours(ir, l.prog.Interp(false), l.prog.Interp(true)); q != nil {
+		l.flatVariants = NewVariantCache(func(key VariantKey) (any, error) {
+			return shaderdev.NewProgram(fmt.Sprintf("%s.flat.v%x", l.name, variantBits(key)), q)
+		}, release)
+		// The clamp rewrites the vertex stage only, as for l.clampVariants
+		// (whose clampWhy it shares).
+		l.flatClampVariants, _ = clampVariants(l.name+".flat", q, release)
+	}
 }
 
 // variantBits packs a key into a name suffix.
@@ -299,15 +333,26 @@ func (c *programCache) drop(s *Shader) {
 	for k, l := range c.pairs {
 		if k[0] == s || k[1] == s {
 			delete(c.pairs, k)
-			for _, vc := range []*VariantCache{l.variants, l.clampVariants} {
-				if vc == nil {
-					continue
-				}
-				for _, p := range vc.programs() {
-					if sp, ok := p.(*shaderdev.Program); ok && c.release != nil {
-						c.release(sp)
-					}
-				}
+			c.releaseAll(l)
+		}
+	}
+	for k, l := range c.ff {
+		if k.vs == s || k.fs == s {
+			delete(c.ff, k)
+			c.releaseAll(l)
+		}
+	}
+}
+
+// releaseAll unloads every device program of l. The caller holds c.mu.
+func (c *programCache) releaseAll(l *linked) {
+	for _, vc := range []*VariantCache{l.variants, l.clampVariants, l.flatVariants, l.flatClampVariants} {
+		if vc == nil {
+			continue
+		}
+		for _, p := range vc.programs() {
+			if sp, ok := p.(*shaderdev.Program); ok && c.release != nil {
+				c.release(sp)
 			}
 		}
 	}

@@ -41,7 +41,15 @@ func (c *Context) deviceGates(st *BoundState, l *linked, key VariantKey, info *D
 		gates = append(gates, Reason{GateDeviceBackend, fmt.Sprintf(format, a...)})
 	}
 	vc := l.variants
-	if st.clampColour() && l.clampVariants != nil {
+	flat := st.flatshade() && l.flatVariants != nil
+	switch {
+	case flat && st.clampColour() && l.flatClampVariants != nil:
+		vc = l.flatClampVariants
+	case flat:
+		// GL_FLAT on the legacy colours: the variant whose colour inputs
+		// are flat. spec: vortexpipe-driver.md §1.5.1
+		vc = l.flatVariants
+	case st.clampColour() && l.clampVariants != nil:
 		vc = l.clampVariants
 	}
 	pv, err := vc.Get(key)
@@ -96,7 +104,7 @@ func (c *Context) deviceGates(st *BoundState, l *linked, key VariantKey, info *D
 		}
 	}
 	if sp != nil {
-		gates = append(gates, legacyColourGates(st, l, sp)...)
+		gates = append(gates, legacyColourGates(st, l, sp, flat)...)
 		if info.Mode.polygons() && sp.NFlat() > 0 {
 			gates = append(gates, Reason{GateFlatPolygons, ""})
 		}
@@ -113,6 +121,10 @@ func (c *Context) deviceGates(st *BoundState, l *linked, key VariantKey, info *D
 
 // unitOf returns the texture unit of the sampler uniform name.
 func (l *linked) unitOf(name string) int {
+	if l.base != nil {
+		// A generated stage samples nothing: the units are the pair's.
+		return l.base.unitOf(name)
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for i, b := range l.prog.IR.Samplers {
@@ -134,7 +146,12 @@ func (c *Context) attribPlans(st *BoundState, l *linked, sp *shaderdev.Program) 
 		if loc < 0 {
 			for i, a := range l.attrs {
 				if a.Name == s.Name {
+					// A generated vertex stage's built-in attributes
+					// carry the fixed-function elements (ffLink).
 					loc = i
+					if a.Location >= 0 {
+						loc = a.Location
+					}
 				}
 			}
 		}

@@ -46,14 +46,15 @@
 //	open pipeline-statistics query                 ref              GateQuery
 //	query-based render condition                   either           (evaluated on the host per call)
 //	VS/FS without a device program                 ref              GateVSNotCompiled, GateFSNotCompiled
-//	fixed-function vertex/fragment stage (unbound) ref              GateNoVS, GateNoFS
+//	fixed-function vertex/fragment stage (unbound) device           (a generated stage: ffgen.go)
+//	  FS reading varyings FixedVertex lacks        ref              GateNoVS
 //	4 to 16 vec4 varyings, up to 64 flat words     device           (planes + per-primitive side array)
 //	more than 16 vec4 varyings or 64 flat words    ref              GateVaryings
 //	noperspective varyings                         device           (screen-space planes)
 //	user clip planes, gl_ClipDistance[] (8)        device           (setup_k clips; SetClipState)
 //	two-sided colour (LightTwoSide), CCW fronts    device           (the FS wrapper reads the back colour)
 //	  on colours the program does not pack, CW     ref              GateTwoSide
-//	GL_FLAT (Flatshade) on interpolated colours    ref              GateFlatShade
+//	GL_FLAT (Flatshade) on interpolated colours    device           (the flat-colour program variant)
 //	built-in uniforms (gl_ModelViewMatrix, ...)    either           (SetLegacyState, set at each draw)
 //	vertex colour clamp (ClampVertexColor)         device           (folded into the vertex stage)
 //	all 8 depth funcs, two-sided stencil           OM FF
@@ -133,6 +134,11 @@
 // sources, at the first draw that binds it and kept per screen with its device
 // program variants (at most MaxFSVariants, compiled lazily by
 // shaderdev.NewProgram, made resident once with shaderdev.Device.AddProgram).
+// A pair with an unbound stage is GL's fixed-function stage there: the
+// reference renderer runs program.FixedVertex/FixedFragment, the device a
+// program whose missing stage is GLSL the driver generates for exactly
+// that, compiled through the same door and cached per (pair, ffKey)
+// (ffgen.go; spec: vortexpipe-driver.md §1.5.1).
 // Context.DrawVBO plans, then runs each direct draw on the device path
 // (shaderdev.Device: attribute bindings from the vertex buffers and elements,
 // the resident index buffer or the translated list, uniform words from

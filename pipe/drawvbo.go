@@ -51,6 +51,7 @@ func (c *Context) DrawVBO(info *DrawInfo) error {
 	}
 	type step struct {
 		p      *PlannedDraw
+		l      *linked // the program the draw runs (deviceLinked on the device)
 		sp     *shaderdev.Program
 		attrs  []attrPlan
 		nverts int // vertices the draw references (checked against the buffers)
@@ -66,10 +67,15 @@ func (c *Context) DrawVBO(info *DrawInfo) error {
 			return ErrNoProgram
 		}
 		if p.Decision.Reference {
-			steps = append(steps, step{p: p})
+			steps = append(steps, step{p: p, l: l})
 			continue
 		}
-		sp, attrs, gates, err := c.deviceGates(st, l, p.Decision.Key, info)
+		dl, gates, err := c.deviceLinked(st, l)
+		var sp *shaderdev.Program
+		var attrs []attrPlan
+		if err == nil && len(gates) == 0 {
+			sp, attrs, gates, err = c.deviceGates(st, dl, p.Decision.Key, info)
+		}
 		if err != nil {
 			return fmt.Errorf("pipe: draw %d: %w", i, err)
 		}
@@ -79,10 +85,10 @@ func (c *Context) DrawVBO(info *DrawInfo) error {
 			}
 			p.Decision.Reference, p.Decision.Gates = true, gates
 			moved = append(moved, gates)
-			steps = append(steps, step{p: p})
+			steps = append(steps, step{p: p, l: l})
 			continue
 		}
-		steps = append(steps, step{p: p, sp: sp, attrs: attrs})
+		steps = append(steps, step{p: p, l: dl, sp: sp, attrs: attrs})
 	}
 	// Every draw's vertex and instance range is checked before any is drawn.
 	var idx []byte
@@ -95,7 +101,7 @@ func (c *Context) DrawVBO(info *DrawInfo) error {
 			n, err := vertexRange(info, s.p.Draw, idx)
 			s.nverts = n
 			if err == nil {
-				err = checkVertexRange(st, l, n, s.p.Draw.StartInstance, s.p.Draw.InstanceCount)
+				err = checkVertexRange(st, s.l, n, s.p.Draw.StartInstance, s.p.Draw.InstanceCount)
 			}
 			if err != nil {
 				return fmt.Errorf("pipe: draw %d: %w", i, err)
@@ -117,6 +123,9 @@ func (c *Context) DrawVBO(info *DrawInfo) error {
 		if err != nil {
 			return err
 		}
+		if s.l != l {
+			uniforms = ffUniforms(st, s.l, uniforms)
+		}
 		if s.p.Decision.Reference {
 			err = c.drawReference(st, l, info, s.p.Draw, idx, s.nverts, uniforms)
 			// The reference renderer wrote host memory: distrust every
@@ -127,7 +136,7 @@ func (c *Context) DrawVBO(info *DrawInfo) error {
 			}
 			continue
 		}
-		if err := c.drawDevice(st, l, s.sp, s.attrs, info, s.p, uniforms); err != nil {
+		if err := c.drawDevice(st, s.l, s.sp, s.attrs, info, s.p, uniforms); err != nil {
 			return fmt.Errorf("pipe: draw on the device: %w", err)
 		}
 	}

@@ -10,8 +10,9 @@ import (
 
 // A pair with an unbound stage (BindVSState(nil) or BindFSState(nil)) is
 // GL's fixed-function stage there: the reference renderer runs it
-// (program.FixedVertex, program.FixedFragment) and Route gates the draw with
-// GateNoVS or GateNoFS, since the device has no form of either. The
+// (program.FixedVertex, program.FixedFragment); the device, which has no
+// fixed-function stage, runs the program with that stage generated as GLSL
+// (ffgen.go; GateNoVS where none can be). The
 // fixed-function vertex stage reads gl_Vertex from vertex element 0,
 // gl_Color from element 1 and gl_MultiTexCoord0 from element 2 when they
 // exist, else the current colour and texture coordinates of the legacy

@@ -8,9 +8,10 @@ import (
 
 // The legacy colours' shading state (RasterizerState.Flatshade and
 // LightTwoSide): the reference renderer runs both; the device runs
-// two-sided colour over the pairs its program packs, and has no form of the
-// flat shade model on a colour it interpolates (the program's planes are
-// fixed when it is made). spec: GL 2.1 §2.14.1, §2.14.7; vortexpipe §1.5.1
+// two-sided colour over the pairs its program packs, and the flat shade
+// model as a variant of the program whose legacy colour inputs are flat
+// (linked.flatVariants: the planes are fixed when a program is made).
+// spec: GL 2.1 §2.14.1, §2.14.7; vortexpipe-driver.md §1.5.1
 
 // flatshade reports whether the bound rasterizer asks for GL_FLAT.
 func (st *BoundState) flatshade() bool { return st.Rast != nil && st.Rast.State.Flatshade }
@@ -23,12 +24,12 @@ func (st *BoundState) twoSided(l *linked) bool {
 
 // legacyColourGates returns why the device program sp cannot shade a draw
 // of l with st's legacy colour state: GL_FLAT on a colour the fragment stage
-// interpolates, two-sided colour on a pair sp does not pack or with
+// interpolates when sp is not the flat variant (flatVariant), two-sided colour on a pair sp does not pack or with
 // clockwise front faces (the device's back faces are the counter-clockwise
 // convention's).
-func legacyColourGates(st *BoundState, l *linked, sp *shaderdev.Program) []Reason {
+func legacyColourGates(st *BoundState, l *linked, sp *shaderdev.Program, flatVariant bool) []Reason {
 	var gates []Reason
-	if st.flatshade() && !slices.Equal(l.prog.Interp(true), l.prog.Interp(false)) {
+	if st.flatshade() && !flatVariant && !slices.Equal(l.prog.Interp(true), l.prog.Interp(false)) {
 		gates = append(gates, Reason{GateFlatShade, ""})
 	}
 	if st.twoSided(l) {

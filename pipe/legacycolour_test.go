@@ -19,9 +19,10 @@ void main() { gl_FragColor = gl_Color; }
 
 // TestLegacyColourShading draws one triangle with per-vertex colours under
 // the legacy colour state on both paths: two-sided colour on a back-facing
-// triangle runs on the device and reads the back colour; GL_FLAT and
-// two-sided colour with clockwise fronts go to the reference renderer with
-// their reasons; each device result matches the reference renderer's.
+// triangle runs on the device and reads the back colour; GL_FLAT runs on
+// the device as the program's flat-colour variant; two-sided colour with
+// clockwise fronts goes to the reference renderer with its reason; each
+// device result matches the reference renderer's.
 // spec: GL 2.1 §2.14.1, §2.14.7; vortexpipe §1.5.1
 func TestLegacyColourShading(t *testing.T) {
 	cases := []struct {
@@ -36,7 +37,9 @@ func TestLegacyColourShading(t *testing.T) {
 		{"smooth front", RasterizerState{FrontCCW: true}, true, 0, sumNear(255)},
 		{"two-sided back face", RasterizerState{FrontCCW: true, LightTwoSide: true}, false, 0, sumNear(510)},
 		{"two-sided, clockwise fronts", RasterizerState{LightTwoSide: true}, false, GateTwoSide, sumNear(255)},
-		{"flat", RasterizerState{FrontCCW: true, Flatshade: true}, true, GateFlatShade,
+		{"flat", RasterizerState{FrontCCW: true, Flatshade: true}, true, 0,
+			func(c [4]uint8) bool { return c == [4]uint8{0, 0, 255, 255} }},
+		{"flat, vertex colour clamp", RasterizerState{FrontCCW: true, Flatshade: true, ClampVertexColor: true}, true, 0,
 			func(c [4]uint8) bool { return c == [4]uint8{0, 0, 255, 255} }},
 	}
 	for _, tc := range cases {

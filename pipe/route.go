@@ -121,18 +121,15 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 	if opts.ForceReference {
 		gate(GateForcedReference, "")
 	}
-	// §3.1 eligibility.
-	switch {
-	case st.VS == nil:
-		gate(GateNoVS, "")
-	case !st.VS.Desc.Info.Compiled:
+	// §3.1 eligibility. An unbound stage is GL's fixed-function one, which
+	// the device runs as a program the driver generates (ffgen.go; where
+	// none can be, the device backend gates with GateNoVS or GateNoFS).
+	// spec: vortexpipe-driver.md §1.5.1, §3.1
+	if st.VS != nil && !st.VS.Desc.Info.Compiled {
 		gate(GateVSNotCompiled, "")
 	}
 	var fsInfo ShaderInfo
-	switch {
-	case st.FS == nil:
-		gate(GateNoFS, "")
-	case !st.FS.Desc.Info.Compiled:
+	if st.FS != nil && !st.FS.Desc.Info.Compiled {
 		gate(GateFSNotCompiled, "")
 	}
 	if st.FS != nil {

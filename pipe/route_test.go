@@ -96,7 +96,10 @@ func TestRoute(t *testing.T) {
 	rows := []row{
 		{name: "eligible", mut: func(*BoundState, *Caps, *Options, *DrawShape) {}, key: hw},
 		// §3.1 eligibility
-		{name: "no VS", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.VS = nil }, gate: GateNoVS},
+		// An unbound stage runs on the device as a generated program
+		// (ffgen.go); the device backend gates it when none can be.
+		{name: "no VS", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.VS = nil }, key: hw},
+		{name: "no FS", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.FS = nil }, key: hw},
 		{name: "VS not compiled", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.VS.Desc.Info.Compiled = false }, gate: GateVSNotCompiled},
 		{name: "FS not compiled", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.FS.Desc.Info.Compiled = false }, gate: GateFSNotCompiled},
 		{name: "points", mut: func(_ *BoundState, _ *Caps, _ *Options, d *DrawShape) { d.Mode = PrimPoints }, gate: GateTopology},

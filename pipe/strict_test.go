@@ -57,8 +57,13 @@ func TestStrictGates(t *testing.T) {
 		gate ReasonCode
 		mut  mutator
 	}{
-		{GateNoVS, func(t *testing.T, e *drawEnv, _ *DrawInfo) { _ = e.c.BindVSState(nil) }},
-		{GateNoFS, func(t *testing.T, e *drawEnv, _ *DrawInfo) { _ = e.c.BindFSState(nil) }},
+		// A fragment shader reading a varying the fixed-function vertex
+		// stage does not write: no vertex stage can be generated (ffgen.go).
+		{GateNoVS, func(t *testing.T, e *drawEnv, _ *DrawInfo) {
+			e.program(t, "#version 110\nattribute vec4 p;\nvarying vec4 v;\nvoid main() { gl_Position = p; v = p; }\n",
+				"#version 110\nvarying vec4 v;\nvoid main() { gl_FragColor = v; }\n")
+			_ = e.c.BindVSState(nil)
+		}},
 		{GateVSNotCompiled, func(t *testing.T, e *drawEnv, _ *DrawInfo) {
 			_ = e.c.BindVSState(&Shader{Desc: ShaderDesc{Stage: StageVertex, GLSL: "precompiled elsewhere"}})
 		}},
@@ -179,7 +184,9 @@ void main() { o = a[0] + a[15] + b; }
 	// (TestQueriesAndConditions).
 	// 5 to 8 attachments run on the software merger (TestDrawManyTargets);
 	// SetFramebufferState refuses more.
-	retired := map[ReasonCode]bool{GateTooManyRTs: true, GateRenderCondition: true, GateMRTMultisample: true, GateMissingAttachment: true, GateAlphaToCoverage: true, GateAlphaToOne: true, GateDepthClamp: true,
+	// The fixed-function fragment stage runs on the device as a generated
+	// program for every vertex stage (TestFFDeviceMatchesFixedFunction).
+	retired := map[ReasonCode]bool{GateNoFS: true, GateTooManyRTs: true, GateRenderCondition: true, GateMRTMultisample: true, GateMissingAttachment: true, GateAlphaToCoverage: true, GateAlphaToOne: true, GateDepthClamp: true,
 		GateTexFormat: true, GateTexTarget: true, GateTexOp: true, GateAnisotropy: true, GateWrap: true}
 	for c := GateNoVS; c <= GateDeviceBackend; c++ {
 		if !seen[c] && !retired[c] {

@@ -7,7 +7,8 @@ import "fmt"
 // draw Route keeps on the device, the device backend's own gates
 // (GateDeviceBackend: a program variant the backend refuses, a framebuffer it
 // cannot load, a sampler without a texture; GateFlatShade and GateTwoSide on
-// the legacy colours), exactly as DrawVBO decides. A
+// the legacy colours; GateNoVS and GateNoFS where no fixed-function stage
+// can be generated, ffgen.go), exactly as DrawVBO decides. A
 // caller that must know a draw's path before it draws (a renderer reporting
 // routes up front, STRICT checks over a whole frame) asks here. Under
 // Options.Strict DrawVBO would refuse every decision with Reference set.
@@ -38,7 +39,10 @@ func (c *Context) Where(info *DrawInfo) ([]Decision, error) {
 			return nil, ErrNoProgram
 		}
 		if !dec.Empty && !dec.Reference {
-			_, _, gates, err := c.deviceGates(st, l, dec.Key, info)
+			dl, gates, err := c.deviceLinked(st, l)
+			if err == nil && len(gates) == 0 {
+				_, _, gates, err = c.deviceGates(st, dl, dec.Key, info)
+			}
 			if err != nil {
 				return nil, fmt.Errorf("pipe: draw %d: %w", i, err)
 			}
