@@ -17,10 +17,15 @@ func TestShaderTestCommand(t *testing.T) {
 	// fragment stage.
 	dev := "[require]\nGLSL >= 1.10\n\n[vertex shader]\nattribute vec4 piglit_vertex;\nvarying vec4 c;\nvoid main() { gl_Position = piglit_vertex; c = vec4(0.0, 1.0, 0.0, 1.0); }\n\n" +
 		"[fragment shader]\nvarying vec4 c;\nvoid main() { gl_FragColor = c; }\n\n[test]\ndraw rect -1 -1 2 2\nprobe all rgba 0.0 1.0 0.0 1.0\n"
-	// A test without a vertex shader: the fixed-function vertex stage is
-	// the reference renderer's.
+	// A test without a vertex shader: the fixed-function vertex stage runs
+	// on the device as a program the driver generates.
 	ff := "[require]\nGLSL >= 1.10\n\n[fragment shader]\nvoid main() { gl_FragColor = vec4(0.0, 1.0, 0.0, 1.0); }\n\n[test]\ndraw rect -1 -1 2 2\nprobe all rgba 0.0 1.0 0.0 1.0\n"
-	for name, src := range map[string]string{"a/ok.shader_test": pass, "b/bad.shader_test": fail, "c/dev.shader_test": dev, "d/ff.shader_test": ff} {
+	// A test drawing lines: the device has no line raster yet, so the draw
+	// goes to the reference renderer with its reason.
+	lineTest := "[require]\nGLSL >= 1.10\n\n[vertex shader]\nattribute vec4 piglit_vertex;\nvoid main() { gl_Position = piglit_vertex; }\n\n" +
+		"[fragment shader]\nvoid main() { gl_FragColor = vec4(0.0, 1.0, 0.0, 1.0); }\n\n" +
+		"[vertex data]\npiglit_vertex/float/2\n-1.0 0.0\n1.0 0.0\n\n[test]\ndraw arrays GL_LINES 0 2\n"
+	for name, src := range map[string]string{"a/ok.shader_test": pass, "b/bad.shader_test": fail, "c/dev.shader_test": dev, "d/ff.shader_test": ff, "e/lines.shader_test": lineTest} {
 		p := filepath.Join(dir, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
@@ -36,12 +41,13 @@ func TestShaderTestCommand(t *testing.T) {
 		out, errIn string
 	}{
 		{[]string{ok}, 0, "pass " + filepath.Join(ok, "ok.shader_test") + "\n1 passed, 0 failed, 0 skipped\n", ""},
-		{[]string{"-j", "2", dir}, 1, "3 passed, 1 failed, 0 skipped", ""},
+		{[]string{"-j", "2", dir}, 1, "4 passed, 1 failed, 0 skipped", ""},
 		{[]string{"--path", "reference", filepath.Join(dir, "b")}, 1, "fail " + filepath.Join(dir, "b", "bad.shader_test") + " line", ""},
 		{[]string{"--path", "device", filepath.Join(dir, "c")}, 0, "1 passed, 0 failed, 0 skipped", "1 of 1 passing tests did"},
 		{[]string{"--path", "device", "--compare", filepath.Join(dir, "c")}, 0, "pass", "0 tests differ"},
-		{[]string{"--path", "device", filepath.Join(dir, "d")}, 0, "pass", "routed      1× fixed-function vertex stage"},
-		{[]string{"--path", "device", "--strict", filepath.Join(dir, "d")}, 1, "routed to the reference renderer: fixed-function vertex stage", ""},
+		{[]string{"--path", "device", "--strict", filepath.Join(dir, "d")}, 0, "pass", "1 of 1 passing tests did"},
+		{[]string{"--path", "device", filepath.Join(dir, "e")}, 0, "pass", "routed      1× primitive GL_LINES"},
+		{[]string{"--path", "device", "--strict", filepath.Join(dir, "e")}, 1, "routed to the reference renderer: primitive GL_LINES", ""},
 		{[]string{"--strict", ok}, 2, "", "need --path device"},
 		{[]string{"--path", "device", "-j", "2", "--json", dir}, 1, `"summary"`, "draws on the device"},
 		{[]string{"--path", "gpu", ok}, 2, "", "reference or device"},
