@@ -32,7 +32,7 @@ const (
 const SetupVertexBytes = 40
 
 // FrontEndArgSlots is the size of the front-end argument block in 64-bit slots.
-const FrontEndArgSlots = 26
+const FrontEndArgSlots = 29
 
 // FrontEndArgs is the argument block both front-end kernels read: every buffer the
 // nine stage launches share, as FrontEndArgSlots little-endian u64 slots (the stage
@@ -75,6 +75,21 @@ type FrontEndArgs struct {
 	NVar, NFlat uint32
 	FlatSlots   uint64 // 24
 	Flat        uint64 // 25
+	// ViewSX, ViewTX, ViewSY, ViewTY (slots 26, 27: S | T<<32, f32 each) are
+	// the draw's viewport transform, window = ndc·S + T (L = tx − sx, R = tx
+	// + sx, T = ty − sy, B = ty + sy; a negative sy flips), which rides the
+	// argument block to setup_k with the depth range. All zero: the default
+	// mapping onto the whole target. spec: vortexpipe-driver §3.8 (viewport /
+	// depth range row); vortex-hardware-facts §3.2 (viewport)
+	ViewSX, ViewTX, ViewSY, ViewTY float32
+	// ScissorX, ScissorY (slot 28, low then high) are the pixel rectangle the
+	// draw may cover (its scissor ∩ its viewport's pixels, within the target)
+	// packed as RASTER_SCISSOR_X/Y ({max[31:16], min[15:0]}, max exclusive):
+	// setup_k clamps each primitive's bounding box to it, so the software tile
+	// walk (which covers exactly the box) and the binning honour it as
+	// RASTER's destination window does. Both zero: the whole target.
+	// spec: rasterizer.md §4 (RASTER_SCISSOR_X/Y); vortex-hardware-facts §2
+	ScissorX, ScissorY uint32
 }
 
 // Pack lays the block out as FrontEndArgSlots little-endian u64 slots.
@@ -87,6 +102,9 @@ func (a *FrontEndArgs) Pack() []byte {
 		a.Slots, a.SlotBoxes, a.Keep, a.Offsets, a.Prims, a.Boxes, a.Counters, a.FragArgs,
 		uint64(a.Cols) | uint64(a.Rows)<<32, uint64(a.BinLog) | uint64(b2u(a.DepthClipDisable))<<32,
 		a.Counts, a.Keys, a.Hist, a.Base, a.TBuf, uint64(a.NVar) | uint64(a.NFlat)<<32, a.FlatSlots, a.Flat,
+		uint64(math.Float32bits(a.ViewSX)) | uint64(math.Float32bits(a.ViewTX))<<32,
+		uint64(math.Float32bits(a.ViewSY)) | uint64(math.Float32bits(a.ViewTY))<<32,
+		uint64(a.ScissorX) | uint64(a.ScissorY)<<32,
 	}
 	b := make([]byte, 8*FrontEndArgSlots)
 	for i, v := range s {
@@ -114,6 +132,9 @@ func UnpackFrontEndArgs(b []byte) (FrontEndArgs, error) {
 		Counters: s(14), FragArgs: s(15), Cols: uint32(s(16)), Rows: uint32(s(16) >> 32), BinLog: uint32(s(17)), DepthClipDisable: s(17)>>32 != 0,
 		Counts: s(18), Keys: s(19), Hist: s(20), Base: s(21), TBuf: s(22),
 		NVar: uint32(s(23)), NFlat: uint32(s(23) >> 32), FlatSlots: s(24), Flat: s(25),
+		ViewSX: math.Float32frombits(uint32(s(26))), ViewTX: math.Float32frombits(uint32(s(26) >> 32)),
+		ViewSY: math.Float32frombits(uint32(s(27))), ViewTY: math.Float32frombits(uint32(s(27) >> 32)),
+		ScissorX: uint32(s(28)), ScissorY: uint32(s(28) >> 32),
 	}, nil
 }
 

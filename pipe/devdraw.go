@@ -3,6 +3,7 @@ package pipe
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 
 	"vortexgfx/abi"
 	"vortexgfx/device/swom"
@@ -76,20 +77,14 @@ func (c *Context) deviceGates(st *BoundState, l *linked, key VariantKey, info *D
 			gate("%s", why)
 		}
 	}
-	if v := st.Viewport; v != (Viewport{}) {
-		if v.Scale[0] != float32(fb.Width)/2 || v.Translate[0] != float32(fb.Width)/2 ||
-			v.Scale[1] != float32(fb.Height)/2 || v.Translate[1] != float32(fb.Height)/2 {
-			gate("viewport other than the whole framebuffer")
-		}
-	}
-	if vp := refViewport(st.Viewport, fb.Width, fb.Height); vp.MinDepth == 0 && vp.MaxDepth == 0 {
-		gate("depth range [0, 0]")
-	}
-	if r := st.Rast; r != nil && r.State.Scissor {
-		s := st.Scissor
-		if s.MinX > 0 || s.MinY > 0 || s.MaxX < fb.Width || s.MaxY < fb.Height {
-			gate("scissor rectangle inside the framebuffer")
-		}
+	if why := viewportGate(st.Viewport, fb.Width, fb.Height); why != "" {
+		gate("%s", why)
+	} else if key.Samples > 1 && !integralViewport(st.Viewport, fb.Width, fb.Height) {
+		// The device clips to the viewport's pixels (shaderdev's clip
+		// rectangle); a multisampled pixel a fractional viewport edge
+		// crosses keeps or loses all its samples, where GL keeps those
+		// inside. spec: GL 4.6 §13.7 (clipping), §14.3.1 (multisampling)
+		gate("viewport with fractional bounds on a multisampled framebuffer")
 	}
 	// A program that declares samplers but samples none
 	// (shaderdev.Program.Textured) binds no textures: nothing needs a
@@ -117,6 +112,64 @@ func (c *Context) deviceGates(st *BoundState, l *linked, key VariantKey, info *D
 		}
 	}
 	return sp, attrs, gates, nil
+}
+
+// viewportCoordRange bounds the window coordinates of a viewport the device
+// takes: GL's viewport bounds range [−32768, 32768] (the reference renderer
+// refuses a corner beyond it, ref.MaxTargetSize·2), which is also the 16-bit
+// range of the RASTER scissor and FRAG_POS coordinates. Beyond it the float32
+// viewport transform of setup_k loses the sub-pixel precision the Q15.16
+// edges carry. spec: vortexpipe-driver §3.8 (scissor DCR: 16-bit
+// coordinates; sub-pixel precision)
+const viewportCoordRange = 32768
+
+// viewportGate is why the device cannot draw through viewport v on a w×h
+// framebuffer as the reference renderer does, or "": a viewport of any size
+// and position inside the coordinate range, with any depth range, runs on
+// the device (setup_k's guard band is the target's, viewportGuard). What
+// remains are the viewports the reference renderer itself refuses (not
+// finite, zero or negative width, zero height) and corners beyond the
+// coordinate range.
+func viewportGate(v Viewport, w, h int) string {
+	vp := refViewport(v, w, h)
+	for _, f := range []float32{vp.X, vp.Y, vp.W, vp.H, vp.MinDepth, vp.MaxDepth} {
+		if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
+			return "viewport or depth range not finite"
+		}
+	}
+	if vp.W <= 0 || vp.H == 0 {
+		return "viewport of zero or negative width or zero height"
+	}
+	for _, c := range []float64{float64(vp.X), float64(vp.X) + float64(vp.W), float64(vp.Y), float64(vp.Y) + float64(vp.H)} {
+		if c < -viewportCoordRange || c > viewportCoordRange {
+			return fmt.Sprintf("viewport beyond the device coordinate range [-%d, %d]", viewportCoordRange, viewportCoordRange)
+		}
+	}
+	return ""
+}
+
+// integralViewport reports whether viewport v's rectangle on a w×h
+// framebuffer has integer corners.
+func integralViewport(v Viewport, w, h int) bool {
+	vp := refViewport(v, w, h)
+	for _, c := range []float64{float64(vp.X), float64(vp.X) + float64(vp.W), float64(vp.Y), float64(vp.Y) + float64(vp.H)} {
+		if c != math.Trunc(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// deviceViewport is setup_k's viewport for v on a w×h framebuffer: nil for
+// the default mapping onto the whole framebuffer (the zero Viewport or its
+// exact transform), so those draws set up exactly as before the viewport
+// rode the argument block.
+func deviceViewport(v Viewport, w, h int) *frontend.Viewport {
+	fw, fh := float32(w)/2, float32(h)/2
+	if v == (Viewport{}) || v.Scale[0] == fw && v.Translate[0] == fw && v.Scale[1] == fh && v.Translate[1] == fh {
+		return nil
+	}
+	return &frontend.Viewport{SX: v.Scale[0], TX: v.Translate[0], SY: v.Scale[1], TY: v.Translate[1]}
 }
 
 // unitOf returns the texture unit of the sampler uniform name.
@@ -283,8 +336,19 @@ func (c *Context) drawDevice(st *BoundState, l *linked, sp *shaderdev.Program, a
 		// the attachment's order; the host converts.)
 		dr.Key.Samples, dr.Key.BGRAMask = k.Samples, k.BGRAMask
 	}
+	// The viewport, depth range and scissor, as the reference renderer
+	// takes them (refViewport, refState): setup_k maps NDC through the
+	// viewport, RASTER and setup_k's boxes honour the scissor.
+	// spec: vortexpipe-driver §3.8 (viewport / depth range row)
 	vp := refViewport(st.Viewport, fb.Width, fb.Height)
-	dr.Near, dr.Far = vp.MinDepth, vp.MaxDepth
+	dr.Near, dr.Far, dr.ExactDepth = vp.MinDepth, vp.MaxDepth, true
+	dr.Viewport = deviceViewport(st.Viewport, fb.Width, fb.Height)
+	if r := st.Rast; r != nil && r.State.Scissor {
+		sc := st.Scissor
+		x0, y0 := min(max(sc.MinX, 0), fb.Width), min(max(sc.MinY, 0), fb.Height)
+		x1, y1 := min(max(sc.MaxX, x0), fb.Width), min(max(sc.MaxY, y0), fb.Height)
+		dr.Scissor = &frontend.BBox{L: uint32(x0), R: uint32(x1), T: uint32(y0), B: uint32(y1)}
+	}
 	for _, b := range sp.Samplers() {
 		if !sp.Textured() {
 			break

@@ -37,6 +37,10 @@
 //	multi-draw, indirect (+ count buffer)          device           split/resolved on the host
 //	lines, points, line/point polygon modes        ref              GateTopology, GatePolygonMode
 //	polygon offset                                 ref              GatePolygonOffset
+//	viewports of any size/position, non-integer,
+//	  y-flipped; depth ranges incl. [0,0], [1,0]   device           (setup_k takes the viewport; RASTER_SCISSOR)
+//	scissor rectangles (clamped; empty: nothing)   device           (RASTER_SCISSOR and setup_k's boxes)
+//	  a viewport corner beyond ±32768              ref              GateDeviceBackend
 //	depth clamp (near clip off, depth clamped)     OM SW            RouteDepthClamp
 //	depth-clip disable without depth clamp         OM SW            RouteDepthClip (clamped to [0, 1])
 //	  the same over a D32F attachment              ref              GateDepthClip
@@ -150,8 +154,9 @@
 // dual-source factors, alpha-to-coverage/one, depth clamp) and the variant
 // key, so units routed to software run on the device. A draw
 // Route keeps on the device that the device backend cannot take yet gates
-// with GateDeviceBackend naming the part: a viewport or scissor smaller than
-// the framebuffer, a depth range of [0, 0], a 4x attachment whose samples
+// with GateDeviceBackend naming the part: a viewport reaching past the
+// device coordinate range (or one the reference renderer refuses), a 4x
+// attachment whose samples
 // differ within a pixel when the device must reload it, a sampled sampler
 // without a texture, and whatever shaderdev.NewProgram refuses
 // (Context.Where gives this whole decision without drawing). Textures the FF

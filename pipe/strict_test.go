@@ -119,7 +119,10 @@ void main() { o = a[0] + a[15] + b; }
 		})},
 		{GateForcedReference, func(t *testing.T, e *drawEnv, _ *DrawInfo) { e.c.opts.ForceReference = true }},
 		{GateDeviceBackend, func(t *testing.T, e *drawEnv, _ *DrawInfo) {
-			e.c.SetViewport(Viewport{Scale: [3]float32{8, 8, 0.5}, Translate: [3]float32{8, 8, 0.5}})
+			// Viewports of any size and position run on the device
+			// (TestViewportScissorDepthRangeDifferential); one reaching past
+			// the device coordinate range does not.
+			e.c.SetViewport(Viewport{Scale: [3]float32{16000, 8, 0.5}, Translate: [3]float32{40000, 8, 0.5}})
 		}},
 	}
 	seen := map[ReasonCode]bool{}

@@ -52,6 +52,12 @@ type feEnv struct {
 	// slots is the primitives one input triangle may yield (SetupSlot, or
 	// SlotsPerTriangle of the draw's clip-distance mask).
 	slots int
+	// scissor, when set, clamps each primitive's bounding box to the
+	// draw's clip rectangle (its scissor ∩ its viewport's pixels within the
+	// target, the RASTER_SCISSOR window); a primitive whose clamped box is
+	// empty is culled. nil: the target. spec: rasterizer.md §4
+	// (RASTER_SCISSOR_X/Y); vortex-hardware-facts §2 (max exclusive)
+	scissor *BBox
 	// Scratch of the user clip-distance clip and the fan, kept across
 	// triangles (setup runs one triangle at a time per environment).
 	ubuf [2][polyCap + MaxClipDistances]Vertex
@@ -68,12 +74,41 @@ func newFEEnv(width, height int, near, far float32, cull CullMode, vp *Viewport,
 	// NDC ±1 onto the target, so gx = 1 + 2·band/width).
 	gx := float32(1 + 2*float64(GuardBandPx)/float64(width))
 	gy := float32(1 + 2*float64(GuardBandPx)/float64(height))
+	guard := [4]plane{{g: gx, axis: 0}, {g: gx, axis: 0, neg: true}, {g: gy, axis: 1}, {g: gy, axis: 1, neg: true}}
 	if vp != nil {
-		gx = float32(1 + float64(GuardBandPx)/max(1, abs64(float64(vp.SX))))
-		gy = float32(1 + float64(GuardBandPx)/max(1, abs64(float64(vp.SY))))
+		guard = viewportGuard(width, height, vp)
 	}
 	return &feEnv{width: width, height: height, near: near, far: far, cull: cull, vp: vp, planes: planes, slots: SetupSlot,
-		guard: [4]plane{{g: gx, axis: 0}, {g: gx, axis: 0, neg: true}, {g: gy, axis: 1}, {g: gy, axis: 1, neg: true}}}
+		guard: guard}
+}
+
+// viewportGuard is the guard band of an application viewport: the planes
+// where the window position reaches GuardBandPx pixels beyond the *target*
+// (window x in [−band, width + band], y likewise), whatever the viewport's
+// size and position. Banding around the viewport instead would let an
+// off-centre or oversized viewport carry vertices far past the target, where
+// the Q15.16 edge constants no longer hold them (the coordinate range the
+// full-target guard band keeps, vortexpipe-driver §3.8: guard band,
+// sub-pixel precision); banding the target keeps the range the default
+// viewport has, and never cuts a visible pixel (the band contains the
+// target). For the default viewport these are the default planes. Window x =
+// x/w·sx + tx, so x_win ≤ hi ⇔ x ≤ ((hi − tx)/sx)·w for sx > 0 (the bounds
+// swap for a negative scale, a y-flip); a plane's neg side holds x ≥ −g·w,
+// so the lower bound is stored negated. A zero scale maps every vertex to
+// one line: setup culls the triangle (det = 0), and the planes keep NDC ±1.
+// spec: vortex-hardware-facts §3.2 (viewport); vortexpipe-driver §3.8
+func viewportGuard(width, height int, vp *Viewport) [4]plane {
+	axis := func(size int, s, t float32) (hi, lo float32) {
+		if s == 0 {
+			return 1, -1
+		}
+		b1 := (float64(size) + GuardBandPx - float64(t)) / float64(s)
+		b2 := (-GuardBandPx - float64(t)) / float64(s)
+		return float32(max(b1, b2)), float32(min(b1, b2))
+	}
+	xh, xl := axis(width, vp.SX, vp.TX)
+	yh, yl := axis(height, vp.SY, vp.TY)
+	return [4]plane{{g: xh, axis: 0}, {g: -xl, axis: 0, neg: true}, {g: yh, axis: 1}, {g: -yl, axis: 1, neg: true}}
 }
 
 // setupOne is setup_k's SETUP work for one triangle: near clip, far clip
@@ -131,7 +166,8 @@ func (e *feEnv) setupOne(v0, v1, v2 *Vertex, user []userPlane, st *Stats, prims 
 	n := 0
 	for s := 0; s < nf; s++ {
 		fan := &e.fan[s]
-		if !SetupTriangle(&fan[0], &fan[1], &fan[2], e.width, e.height, e.near, e.far, e.cull, e.vp, e.planes, &prims[n], &bbs[n]) {
+		if !SetupTriangle(&fan[0], &fan[1], &fan[2], e.width, e.height, e.near, e.far, e.cull, e.vp, e.planes, &prims[n], &bbs[n]) ||
+			!e.clampScissor(&bbs[n]) {
 			st.Culled++
 			continue
 		}
@@ -146,6 +182,18 @@ func (e *feEnv) setupOne(v0, v1, v2 *Vertex, user []userPlane, st *Stats, prims 
 		n++
 	}
 	return n
+}
+
+// clampScissor clamps bb to the draw's scissor rectangle, reporting whether
+// anything is left.
+func (e *feEnv) clampScissor(bb *BBox) bool {
+	sc := e.scissor
+	if sc == nil {
+		return true
+	}
+	bb.L, bb.R = max(bb.L, sc.L), min(bb.R, sc.R)
+	bb.T, bb.B = max(bb.T, sc.T), min(bb.B, sc.B)
+	return bb.L < bb.R && bb.T < bb.B
 }
 
 // Run is the device front end's setup_k (SETUP, SCAN, EMIT): near clip,

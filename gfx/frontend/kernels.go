@@ -53,6 +53,29 @@ func readArgs(c *device.CTA) (Args, error) {
 	return a, nil
 }
 
+// argsViewport is the block's viewport transform, nil for the default
+// full-target mapping (all four words zero). spec: vortexpipe-driver §3.8
+// (the app's viewport transform and depth range ride the argument block)
+func argsViewport(a *Args) *Viewport {
+	if a.ViewSX == 0 && a.ViewTX == 0 && a.ViewSY == 0 && a.ViewTY == 0 {
+		return nil
+	}
+	return &Viewport{SX: a.ViewSX, TX: a.ViewTX, SY: a.ViewSY, TY: a.ViewTY}
+}
+
+// argsScissor is the block's scissor rectangle clamped to the target, nil
+// when both words are zero (the whole target). spec: rasterizer.md §4
+// (RASTER_SCISSOR_X/Y)
+func argsScissor(a *Args) *BBox {
+	if a.ScissorX == 0 && a.ScissorY == 0 {
+		return nil
+	}
+	x0, x1 := abi.UnpackScissor(a.ScissorX)
+	y0, y1 := abi.UnpackScissor(a.ScissorY)
+	return &BBox{L: uint32(min(x0, int(a.Width))), R: uint32(min(x1, int(a.Width))),
+		T: uint32(min(y0, int(a.Height))), B: uint32(min(y1, int(a.Height)))}
+}
+
 // BBoxBytes is one box of the front end's box arrays: {u32 L, R, T, B}.
 const BBoxBytes = 16
 
@@ -105,8 +128,9 @@ func setupKernel(c *device.CTA) error {
 	slots := uint64(SlotsPerTriangle(mask))
 	switch a.Stage {
 	case abi.FEStageSetup:
-		env := newFEEnv(int(a.Width), int(a.Height), a.Near, a.Far, CullMode(a.Cull), nil, planes)
+		env := newFEEnv(int(a.Width), int(a.Height), a.Near, a.Far, CullMode(a.Cull), argsViewport(&a), planes)
 		env.noClip = a.DepthClipDisable
+		env.scissor = argsScissor(&a)
 		env.slots = int(slots)
 		var v [3]Vertex
 		// Compiled programs' records (expand_k's layout) hold the planes even

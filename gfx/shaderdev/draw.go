@@ -1,7 +1,9 @@
 package shaderdev
 
 import (
+	"errors"
 	"fmt"
+	"math"
 
 	"vortexgfx/abi"
 	"vortexgfx/device/swom"
@@ -44,7 +46,23 @@ type Draw struct {
 	// Uniforms is the program's uniform word buffer (UniformWords words).
 	Uniforms  []uint32
 	Cull      frontend.CullMode
-	Near, Far float32 // depth range (0, 1 when both are 0)
+	Near, Far float32 // depth range (0, 1 when both are 0, unless ExactDepth)
+	// ExactDepth takes Near and Far as given, [0, 0] included (a driver's
+	// glDepthRange(0, 0)); without it both 0 mean [0, 1]. Any order is
+	// valid: [1, 0] reverses depth. spec: vortexpipe-driver §3.8 (depth range)
+	ExactDepth bool
+	// Viewport, when set, is the draw's viewport transform (window = ndc·S +
+	// T, any size and position, a negative SY flipping), carried to setup_k
+	// in the front-end argument block; nil maps NDC onto the whole target.
+	// spec: vortex-hardware-facts §3.2 (viewport); vortexpipe-driver §3.8
+	Viewport *frontend.Viewport
+	// Scissor, when set, is the scissor rectangle [L, R) × [T, B) in pixels.
+	// It and the viewport's pixels (clipRect) are RASTER_SCISSOR_X/Y on the
+	// FF raster, and setup_k clamps every primitive's bounding box to them
+	// (the software tile walk covers exactly the box). Clamped to the
+	// target; an empty rectangle draws nothing. nil: the whole target.
+	// spec: rasterizer.md §4; vortex-hardware-facts §2
+	Scissor *frontend.BBox
 	// Textures holds one texture per sampler binding when the program
 	// samples in either stage (Program.Textured); TEX stage i samples
 	// Textures[i]. A vertex stage samples them through the software sampler
@@ -79,13 +97,50 @@ type Draw struct {
 	TwoSide []TwoSide
 }
 
-// depthRange is the draw's depth range, [0, 1] when both ends are 0.
+// depthRange is the draw's depth range, [0, 1] when both ends are 0 (unless
+// ExactDepth).
 func (dr *Draw) depthRange() (near, far float32) {
 	near, far = dr.Near, dr.Far
-	if near == 0 && far == 0 {
+	if near == 0 && far == 0 && !dr.ExactDepth {
 		far = 1
 	}
 	return near, far
+}
+
+// clipRect is the pixel rectangle a draw may cover on the w×h target: the
+// target ∩ the scissor ∩ the viewport's pixels, nil when the draw has neither
+// (the whole target). GL clips primitives to the view volume, so nothing
+// lands outside the viewport rectangle [X, X+W] × [Y, Y+H]; its pixels are
+// those whose centre lies inside under the top-left rule RASTER applies
+// (left and top edges in, right and bottom out: a centre c is in when lo ≤ c
+// < hi), i.e. [⌈lo − ½⌉, ⌈hi − ½⌉). Covering only those pixels is the
+// frustum's x/y clip, as the full-target viewport's clamp to the target
+// always was. spec: GL 4.6 §13.7 (primitive clipping), §14.6.1 (the
+// top-left rule is RASTER's, vortex-hardware-facts §3.3); rasterizer.md §4
+// (RASTER_SCISSOR_X/Y)
+func (dr *Draw) clipRect(w, h int) *frontend.BBox {
+	if dr.Scissor == nil && dr.Viewport == nil {
+		return nil
+	}
+	c := frontend.BBox{R: uint32(w), B: uint32(h)}
+	if sc := dr.Scissor; sc != nil {
+		c = frontend.BBox{L: sc.L, R: min(sc.R, c.R), T: sc.T, B: min(sc.B, c.B)}
+	}
+	if vp := dr.Viewport; vp != nil {
+		pix := func(s, t float32) (lo, hi uint32) {
+			// The corners as the reference renderer's viewport has them:
+			// X = t − s, W = 2s in float32, X + W in float64.
+			x0 := float64(t - s)
+			x1 := x0 + float64(2*s)
+			a, b := math.Ceil(min(x0, x1)-0.5), math.Ceil(max(x0, x1)-0.5)
+			return uint32(min(max(a, 0), 1<<20)), uint32(min(max(b, 0), 1<<20))
+		}
+		x0, x1 := pix(vp.SX, vp.TX)
+		y0, y1 := pix(vp.SY, vp.TY)
+		c.L, c.R, c.T, c.B = max(c.L, x0), min(c.R, x1), max(c.T, y0), min(c.B, y1)
+	}
+	c.R, c.B = max(c.R, c.L), max(c.B, c.T)
+	return &c
 }
 
 // PassTriangles is the most triangles one front-end pass of a compiled draw
@@ -160,7 +215,9 @@ func (d *Device) Draw(dr *Draw) (session.DrawStats, error) {
 		s.run,
 		s.collect, // the software and front-end counters
 	} {
-		if err := phase(); err != nil {
+		if err := phase(); err == errEmptyRect {
+			return s.st, nil
+		} else if err != nil {
 			return s.st, err
 		}
 	}
@@ -189,8 +246,18 @@ func (s *drawState) validate() error {
 	}
 	s.nt = s.total / 3
 	s.st.Vertices = s.total
+	if sc := dr.clipRect(s.d.w, s.d.h); sc != nil && (sc.L == sc.R || sc.T == sc.B) {
+		// GL: an empty scissor rectangle (or a viewport wholly off the
+		// target) passes no fragment. RASTER's window cannot be empty (the
+		// OM binds [0, xmax) × [0, ymax)), so the draw runs nowhere.
+		return errEmptyRect
+	}
 	return nil
 }
+
+// errEmptyRect ends a draw whose clip rectangle (clipRect) is empty: it
+// draws nothing, without an error.
+var errEmptyRect = errors.New("shaderdev: empty clip rectangle")
 
 // load makes the program's modules resident.
 func (s *drawState) load() (err error) {

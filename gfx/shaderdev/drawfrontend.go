@@ -73,6 +73,16 @@ func (s *drawState) frontEndBuffers(n int) error {
 	if err != nil {
 		return err
 	}
+	// The viewport transform and the clip rectangle (scissor ∩ viewport
+	// pixels) ride the argument block to setup_k, as the depth range does.
+	// spec: vortexpipe-driver §3.8 (viewport / depth range row)
+	if vp := s.dr.Viewport; vp != nil {
+		s.fe.args.ViewSX, s.fe.args.ViewTX, s.fe.args.ViewSY, s.fe.args.ViewTY = vp.SX, vp.TX, vp.SY, vp.TY
+	}
+	if sc := s.dr.clipRect(d.w, d.h); sc != nil {
+		s.fe.args.ScissorX = uint32(sc.R)<<16 | uint32(sc.L)
+		s.fe.args.ScissorY = uint32(sc.B)<<16 | uint32(sc.T)
+	}
 	// Depth clamp: setup_k keeps the geometry the near plane would cut and
 	// the merger clamps the depth to the depth range (routed to software:
 	// swom.State.FFWhy). spec: vortexpipe §3.7 (depth-clamp row)

@@ -116,7 +116,7 @@ func (s *drawState) record() error {
 	}
 	fa := s.fe.args
 	rt := rasterTargets{w: d.w, h: d.h, tile: fa.TBuf, tileCount: s.fe.bins, prim: fa.Prims,
-		fragArgs: s.fsBuf.Addr(), fragEntry: m.fsK.Entry()}
+		fragArgs: s.fsBuf.Addr(), fragEntry: m.fsK.Entry(), scissor: dr.clipRect(d.w, d.h)}
 	dcrs, err := d.drawDCRs(s.p, &s.ms, s.route, s.texWrites, &rt)
 	if err != nil {
 		return err

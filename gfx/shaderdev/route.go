@@ -7,6 +7,7 @@ import (
 	"vortexgfx/abi"
 	"vortexgfx/config"
 	"vortexgfx/device/swom"
+	"vortexgfx/gfx/frontend"
 	"vortexgfx/gfx/session"
 	"vortexgfx/gl/format"
 )
@@ -210,16 +211,24 @@ type rasterTargets struct {
 	prim      uint64
 	fragArgs  uint64
 	fragEntry uint64
+	scissor   *frontend.BBox // the draw's, within the target (nil: the target)
 }
 
 // dcrs is the RASTER part of the host flow: buffers, scissor and the
 // fragment-shader launch descriptor. spec: vortexpipe §3.3 step 1
 func (rt *rasterTargets) dcrs() []abi.DCRPair {
 	blk := func(a uint64) uint32 { return uint32(a >> 6) }
+	sx, sy := uint32(rt.w)<<16, uint32(rt.h)<<16
+	if sc := rt.scissor; sc != nil {
+		// RASTER's destination window is the scissor rectangle: {max[31:16],
+		// min[15:0]}, max exclusive. spec: rasterizer.md §4;
+		// vortex-hardware-facts §2
+		sx, sy = sc.R<<16|sc.L, sc.B<<16|sc.T
+	}
 	return []abi.DCRPair{
 		{Addr: abi.DCRRasterTBufAddr, Value: blk(rt.tile)}, {Addr: abi.DCRRasterTileCount, Value: uint32(rt.tileCount)},
 		{Addr: abi.DCRRasterPBufAddr, Value: blk(rt.prim)}, {Addr: abi.DCRRasterPBufStride, Value: abi.PrimBytes},
-		{Addr: abi.DCRRasterScissorX, Value: uint32(rt.w) << 16}, {Addr: abi.DCRRasterScissorY, Value: uint32(rt.h) << 16},
+		{Addr: abi.DCRRasterScissorX, Value: sx}, {Addr: abi.DCRRasterScissorY, Value: sy},
 		{Addr: abi.DCRRasterFragEntryLo, Value: uint32(rt.fragEntry)}, {Addr: abi.DCRRasterFragEntryHi, Value: uint32(rt.fragEntry >> 32)},
 		{Addr: abi.DCRRasterFragParamLo, Value: uint32(rt.fragArgs)}, {Addr: abi.DCRRasterFragParamHi, Value: uint32(rt.fragArgs >> 32)},
 	}

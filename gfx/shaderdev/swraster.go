@@ -92,7 +92,13 @@ func (sp *Program) swRaster(c *device.CTA, env *devEnv) error {
 					any := false
 					for p := int32(0); p < 4; p++ {
 						X, Y := px+p&1, py+p>>1
-						if X >= x1 || Y >= y1 {
+						if X >= x1 || Y >= y1 || X < bx0 || Y < by0 || X < int32(bb.L) || Y < int32(bb.T) {
+							// Outside the bin or the box: the quad
+							// starts on the even pixel at or before the
+							// box, and the box is setup_k's clamp to the
+							// draw's clip rectangle (scissor, viewport),
+							// which pixels before it must not pass.
+							// spec: rasterizer.md §4 (RASTER_SCISSOR_X/Y)
 							continue
 						}
 						var m uint8
