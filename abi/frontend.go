@@ -32,7 +32,7 @@ const (
 const SetupVertexBytes = 40
 
 // FrontEndArgSlots is the size of the front-end argument block in 64-bit slots.
-const FrontEndArgSlots = 26
+const FrontEndArgSlots = 28
 
 // FrontEndArgs is the argument block both front-end kernels read: every buffer the
 // nine stage launches share, as FrontEndArgSlots little-endian u64 slots (the stage
@@ -75,7 +75,23 @@ type FrontEndArgs struct {
 	NVar, NFlat uint32
 	FlatSlots   uint64 // 24
 	Flat        uint64 // 25
+	// Polygon offset (GL POLYGON_OFFSET_FILL): setup_k adds
+	// o = OffsetFactor·m + OffsetUnits·r, bounded by a nonzero OffsetClamp,
+	// to each primitive's depth plane, r following OffsetDepth (bit 0: the
+	// offset is on; bits 8–15: the depth attachment's depth bits, 0 for
+	// none). Slot 26 holds factor and units, slot 27 the clamp and
+	// OffsetDepth. spec: GL 4.6 §14.6.5; rasterizer §2.3 (depth plane)
+	OffsetFactor, OffsetUnits float32
+	OffsetClamp               float32
+	OffsetDepth               uint32
 }
+
+// OffsetDepth words (FrontEndArgs.OffsetDepth).
+const (
+	FEOffsetOn        = 1      // polygon offset enabled
+	FEOffsetBitsShift = 8      // the depth attachment's depth bits, 0 without one
+	feOffsetDefined   = 0xFF01 // every defined bit
+)
 
 // Pack lays the block out as FrontEndArgSlots little-endian u64 slots.
 func (a *FrontEndArgs) Pack() []byte {
@@ -87,6 +103,8 @@ func (a *FrontEndArgs) Pack() []byte {
 		a.Slots, a.SlotBoxes, a.Keep, a.Offsets, a.Prims, a.Boxes, a.Counters, a.FragArgs,
 		uint64(a.Cols) | uint64(a.Rows)<<32, uint64(a.BinLog) | uint64(b2u(a.DepthClipDisable))<<32,
 		a.Counts, a.Keys, a.Hist, a.Base, a.TBuf, uint64(a.NVar) | uint64(a.NFlat)<<32, a.FlatSlots, a.Flat,
+		uint64(math.Float32bits(a.OffsetFactor)) | uint64(math.Float32bits(a.OffsetUnits))<<32,
+		uint64(math.Float32bits(a.OffsetClamp)) | uint64(a.OffsetDepth)<<32,
 	}
 	b := make([]byte, 8*FrontEndArgSlots)
 	for i, v := range s {
@@ -105,6 +123,9 @@ func UnpackFrontEndArgs(b []byte) (FrontEndArgs, error) {
 	if f := s(17) >> 32; f > 1 {
 		return FrontEndArgs{}, fmt.Errorf("abi: front-end args: slot 17 flags 0x%x (only bit 0, depth clip disable, is defined)", f)
 	}
+	if f := uint32(s(27) >> 32); f&^feOffsetDefined != 0 {
+		return FrontEndArgs{}, fmt.Errorf("abi: front-end args: slot 27 offset word 0x%x has undefined bits", f)
+	}
 	return FrontEndArgs{
 		Stage: s(0), Verts: s(1), NumVerts: uint32(s(2)), Tris: s(3), NumTris: uint32(s(4)),
 		Width: uint32(s(5)), Height: uint32(s(5) >> 32),
@@ -114,6 +135,8 @@ func UnpackFrontEndArgs(b []byte) (FrontEndArgs, error) {
 		Counters: s(14), FragArgs: s(15), Cols: uint32(s(16)), Rows: uint32(s(16) >> 32), BinLog: uint32(s(17)), DepthClipDisable: s(17)>>32 != 0,
 		Counts: s(18), Keys: s(19), Hist: s(20), Base: s(21), TBuf: s(22),
 		NVar: uint32(s(23)), NFlat: uint32(s(23) >> 32), FlatSlots: s(24), Flat: s(25),
+		OffsetFactor: math.Float32frombits(uint32(s(26))), OffsetUnits: math.Float32frombits(uint32(s(26) >> 32)),
+		OffsetClamp: math.Float32frombits(uint32(s(27))), OffsetDepth: uint32(s(27) >> 32),
 	}, nil
 }
 
