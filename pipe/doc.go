@@ -36,7 +36,8 @@
 //	instancing, base vertex/instance               device           (VS arg block)
 //	multi-draw, indirect (+ count buffer)          device           split/resolved on the host
 //	lines, points, line/point polygon modes        ref              GateTopology, GatePolygonMode
-//	polygon offset                                 ref              GatePolygonOffset
+//	polygon offset (factor, units, clamp; FILL)    device           (setup_k offsets the depth plane)
+//	  non-finite factor, units or clamp            ref              GatePolygonOffset (ref's error)
 //	depth clamp (near clip off, depth clamped)     OM SW            RouteDepthClamp
 //	depth-clip disable without depth clamp         OM SW            RouteDepthClip (clamped to [0, 1])
 //	  the same over a D32F attachment              ref              GateDepthClip
