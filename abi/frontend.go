@@ -32,7 +32,7 @@ const (
 const SetupVertexBytes = 40
 
 // FrontEndArgSlots is the size of the front-end argument block in 64-bit slots.
-const FrontEndArgSlots = 29
+const FrontEndArgSlots = 31
 
 // FrontEndArgs is the argument block both front-end kernels read: every buffer the
 // nine stage launches share, as FrontEndArgSlots little-endian u64 slots (the stage
@@ -90,7 +90,23 @@ type FrontEndArgs struct {
 	// RASTER's destination window does. Both zero: the whole target.
 	// spec: rasterizer.md §4 (RASTER_SCISSOR_X/Y); vortex-hardware-facts §2
 	ScissorX, ScissorY uint32
+	// Polygon offset (GL POLYGON_OFFSET_FILL): setup_k adds
+	// o = OffsetFactor·m + OffsetUnits·r, bounded by a nonzero OffsetClamp,
+	// to each primitive's depth plane, r following OffsetDepth (bit 0: the
+	// offset is on; bits 8–15: the depth attachment's depth bits, 0 for
+	// none). Slot 29 holds factor and units, slot 30 the clamp and
+	// OffsetDepth. spec: GL 4.6 §14.6.5; rasterizer §2.3 (depth plane)
+	OffsetFactor, OffsetUnits float32
+	OffsetClamp               float32
+	OffsetDepth               uint32
 }
+
+// OffsetDepth words (FrontEndArgs.OffsetDepth).
+const (
+	FEOffsetOn        = 1      // polygon offset enabled
+	FEOffsetBitsShift = 8      // the depth attachment's depth bits, 0 without one
+	feOffsetDefined   = 0xFF01 // every defined bit
+)
 
 // Pack lays the block out as FrontEndArgSlots little-endian u64 slots.
 func (a *FrontEndArgs) Pack() []byte {
@@ -105,6 +121,8 @@ func (a *FrontEndArgs) Pack() []byte {
 		uint64(math.Float32bits(a.ViewSX)) | uint64(math.Float32bits(a.ViewTX))<<32,
 		uint64(math.Float32bits(a.ViewSY)) | uint64(math.Float32bits(a.ViewTY))<<32,
 		uint64(a.ScissorX) | uint64(a.ScissorY)<<32,
+		uint64(math.Float32bits(a.OffsetFactor)) | uint64(math.Float32bits(a.OffsetUnits))<<32,
+		uint64(math.Float32bits(a.OffsetClamp)) | uint64(a.OffsetDepth)<<32,
 	}
 	b := make([]byte, 8*FrontEndArgSlots)
 	for i, v := range s {
@@ -123,6 +141,9 @@ func UnpackFrontEndArgs(b []byte) (FrontEndArgs, error) {
 	if f := s(17) >> 32; f > 1 {
 		return FrontEndArgs{}, fmt.Errorf("abi: front-end args: slot 17 flags 0x%x (only bit 0, depth clip disable, is defined)", f)
 	}
+	if f := uint32(s(30) >> 32); f&^feOffsetDefined != 0 {
+		return FrontEndArgs{}, fmt.Errorf("abi: front-end args: slot 27 offset word 0x%x has undefined bits", f)
+	}
 	return FrontEndArgs{
 		Stage: s(0), Verts: s(1), NumVerts: uint32(s(2)), Tris: s(3), NumTris: uint32(s(4)),
 		Width: uint32(s(5)), Height: uint32(s(5) >> 32),
@@ -135,6 +156,8 @@ func UnpackFrontEndArgs(b []byte) (FrontEndArgs, error) {
 		ViewSX: math.Float32frombits(uint32(s(26))), ViewTX: math.Float32frombits(uint32(s(26) >> 32)),
 		ViewSY: math.Float32frombits(uint32(s(27))), ViewTY: math.Float32frombits(uint32(s(27) >> 32)),
 		ScissorX: uint32(s(28)), ScissorY: uint32(s(28) >> 32),
+		OffsetFactor: math.Float32frombits(uint32(s(29))), OffsetUnits: math.Float32frombits(uint32(s(29) >> 32)),
+		OffsetClamp: math.Float32frombits(uint32(s(30))), OffsetDepth: uint32(s(30) >> 32),
 	}, nil
 }
 

@@ -16,14 +16,15 @@ func TestFrontEndABI(t *testing.T) {
 			t.Errorf("stage %d has number %d", i, s)
 		}
 	}
-	if SetupVertexBytes != 40 || FrontEndArgSlots != 29 || Draw3DFragArgsBytes != 32 {
+	if SetupVertexBytes != 40 || FrontEndArgSlots != 31 || Draw3DFragArgsBytes != 32 {
 		t.Error("record sizes")
 	}
 	a := FrontEndArgs{Stage: FEStageBHist, Verts: 0x1000, NumVerts: 3, Tris: 0x2000, NumTris: 1,
 		Width: 640, Height: 480, Near: 0.25, Far: 1, Cull: 1, Planes: 2, Slots: 8, SlotBoxes: 9,
 		Keep: 10, Offsets: 11, Prims: 12, Boxes: 13, Counters: 14, FragArgs: 15, Cols: 5, Rows: 4,
 		BinLog: 7, Counts: 18, Keys: 19, Hist: 20, Base: 21, TBuf: 22, NVar: 8, NFlat: 2, FlatSlots: 24, Flat: 25,
-		ViewSX: 40, ViewTX: 60.5, ViewSY: -20, ViewTY: 30, ScissorX: 100<<16 | 3, ScissorY: 90<<16 | 7}
+		ViewSX: 40, ViewTX: 60.5, ViewSY: -20, ViewTY: 30, ScissorX: 100<<16 | 3, ScissorY: 90<<16 | 7,
+		OffsetFactor: 2, OffsetUnits: -1, OffsetClamp: 0.5, OffsetDepth: FEOffsetOn | 24<<FEOffsetBitsShift}
 	b := a.Pack()
 	slot := func(i int) uint64 { return binary.LittleEndian.Uint64(b[8*i:]) }
 	for _, tc := range []struct {
@@ -35,6 +36,7 @@ func TestFrontEndABI(t *testing.T) {
 		{12, 12}, {15, 15}, {16, 4<<32 | 5}, {17, 7}, {22, 22}, {23, 2<<32 | 8}, {25, 25},
 		{26, uint64(math.Float32bits(60.5))<<32 | uint64(math.Float32bits(40))},
 		{27, uint64(math.Float32bits(30))<<32 | uint64(math.Float32bits(-20))}, {28, (90<<16|7)<<32 | (100<<16 | 3)},
+		{29, uint64(math.Float32bits(-1))<<32 | uint64(math.Float32bits(2))}, {30, 0x1801<<32 | uint64(math.Float32bits(0.5))},
 	} {
 		if got := slot(tc.slot); got != tc.want {
 			t.Errorf("slot %d = %#x, want %#x", tc.slot, got, tc.want)

@@ -1,6 +1,7 @@
 package pipe
 
 import (
+	"math"
 	"reflect"
 	"testing"
 
@@ -200,7 +201,9 @@ func TestNewRasterizer(t *testing.T) {
 		{"cull both", RasterizerState{Cull: CullFrontAndBack}, nil, true},
 		{"line fill", RasterizerState{FillFront: PolygonLine}, []ReasonCode{GatePolygonMode}, false},
 		{"line fill on culled face", RasterizerState{Cull: CullBack, FillBack: PolygonLine}, nil, false},
-		{"offset", RasterizerState{OffsetTri: true, OffsetUnits: 1}, []ReasonCode{GatePolygonOffset}, false},
+		{"offset", RasterizerState{OffsetTri: true, OffsetUnits: 1, OffsetScale: -2, OffsetClamp: 0.01}, nil, false},
+		{"offset not finite", RasterizerState{OffsetTri: true, OffsetScale: float32(math.NaN())}, []ReasonCode{GatePolygonOffset}, false},
+		{"offset off, not finite", RasterizerState{OffsetUnits: float32(math.Inf(-1))}, nil, false},
 		{"clamp", RasterizerState{DepthClamp: true}, nil, false},
 		{"clamp, no clip", RasterizerState{DepthClamp: true, DepthClipDisable: true}, nil, false},
 		{"no clip", RasterizerState{DepthClipDisable: true}, nil, false},

@@ -237,6 +237,16 @@ func (c *Context) attribPlans(st *BoundState, l *linked, sp *shaderdev.Program) 
 // deviceCull maps the rasterizer's cull face and winding onto setup_k's: setup's
 // window y points up and it calls a clockwise triangle back-facing, so with
 // counter-clockwise front faces the API's back faces are setup's.
+// devicePolygonOffset is the rasterizer's POLYGON_OFFSET_FILL state for
+// setup_k (shaderdev fills in the depth plane's bits for r). spec: GL 4.6
+// §14.6.5
+func devicePolygonOffset(r *Rasterizer) frontend.PolygonOffset {
+	if r == nil || !r.State.OffsetTri {
+		return frontend.PolygonOffset{}
+	}
+	return frontend.PolygonOffset{Enable: true, Factor: r.State.OffsetScale, Units: r.State.OffsetUnits, Clamp: r.State.OffsetClamp}
+}
+
 func deviceCull(r *Rasterizer) frontend.CullMode {
 	if r == nil {
 		return frontend.CullNone
@@ -278,7 +288,8 @@ func (c *Context) drawDevice(st *BoundState, l *linked, sp *shaderdev.Program, a
 	}
 	dr := &shaderdev.Draw{Program: sp, Instances: int(d.InstanceCount), BaseInstance: d.StartInstance,
 		BaseVertex: d.BaseVertex, Uniforms: uniforms, Cull: deviceCull(st.Rast),
-		ClipDistances: st.clipEnabled(), ClipPlanes: st.Clip.UCP, TwoSide: deviceTwoSide(st, l)}
+		ClipDistances: st.clipEnabled(), ClipPlanes: st.Clip.UCP, TwoSide: deviceTwoSide(st, l),
+		PolygonOffset: devicePolygonOffset(st.Rast)}
 	// Indices: the resident index buffer when it already is a u32 list, else
 	// the translated list; a non-indexed list draws vertices from Start.
 	nverts := 0

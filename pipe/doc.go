@@ -36,7 +36,8 @@
 //	instancing, base vertex/instance               device           (VS arg block)
 //	multi-draw, indirect (+ count buffer)          device           split/resolved on the host
 //	lines, points, line/point polygon modes        ref              GateTopology, GatePolygonMode
-//	polygon offset                                 ref              GatePolygonOffset
+//	polygon offset (factor, units, clamp; FILL)    device           (setup_k offsets the depth plane)
+//	  non-finite factor, units or clamp            ref              GatePolygonOffset (ref's error)
 //	viewports of any size/position, non-integer,
 //	  y-flipped; depth ranges incl. [0,0], [1,0]   device           (setup_k takes the viewport; RASTER_SCISSOR)
 //	scissor rectangles (clamped; empty: nothing)   device           (RASTER_SCISSOR and setup_k's boxes)

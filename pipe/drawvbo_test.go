@@ -546,7 +546,7 @@ void main() { o_col = v_col * tint; }
 }
 
 // TestPathSwitch interleaves device draws with a draw only the reference
-// renderer takes (polygon offset): the framebuffer carries across both ways
+// renderer takes (under an open pipeline-statistics query): the framebuffer carries across both ways
 // and the frame equals the all-reference one. spec: vortexpipe §3.5
 func TestPathSwitch(t *testing.T) {
 	frame := func(e *drawEnv) {
@@ -559,22 +559,27 @@ func TestPathSwitch(t *testing.T) {
 		v := append(quadVerts(0.5, [4]float32{1, 0, 0, 1}, -0.9, -0.9, 0.3, 0.3), quadVerts(0, [4]float32{0, 1, 0, 1}, -0.3, -0.3, 0.9, 0.9)...)
 		v = append(v, quadVerts(0.2, [4]float32{1, 1, 0, 1}, -0.6, -0.6, 0.6, 0.6)...)
 		e.posCol(t, v...)
-		off, _ := e.c.CreateRasterizerState(RasterizerState{OffsetTri: true, OffsetUnits: 1})
+		q, _ := e.c.CreateQuery(QueryPipelineStatistics)
 		for i, start := range []uint32{0, 4, 8} {
 			if i == 1 {
-				e.c.BindRasterizerState(off)
-			} else {
-				e.c.BindRasterizerState(nil)
+				if err := e.c.BeginQuery(q); err != nil {
+					t.Fatal(err)
+				}
 			}
 			if err := e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Start: start, Count: 4}}}); err != nil {
 				t.Fatal(err)
+			}
+			if i == 1 {
+				if err := e.c.EndQuery(q); err != nil {
+					t.Fatal(err)
+				}
 			}
 		}
 	}
 	mixed := newDrawEnv(t, Options{}, true)
 	frame(mixed)
 	st := mixed.c.Stats()
-	if st.Device != 2 || st.Reference != 1 || st.Fallbacks[GatePolygonOffset] != 1 {
+	if st.Device != 2 || st.Reference != 1 || st.Fallbacks[GateQuery] != 1 {
 		t.Fatalf("stats %+v", st)
 	}
 	ref := newDrawEnv(t, Options{ForceReference: true}, true)

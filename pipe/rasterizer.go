@@ -42,13 +42,24 @@ type RasterizerState struct {
 	// GL_PROGRAM_POINT_SIZE (the zero value honours the shader's size, as
 	// GL ES and GL_PROGRAM_POINT_SIZE do). spec: GL 4.6 §14.4
 	IgnoreShaderPointSize bool
+	// OffsetClamp bounds the polygon offset of OffsetTri
+	// (GL_POLYGON_OFFSET_FILL; OffsetScale and OffsetUnits are
+	// glPolygonOffset's factor and units) when nonzero: from above when
+	// positive, from below when negative (glPolygonOffsetClamp). Both paths
+	// add o = OffsetScale·m + OffsetUnits·r with ref's arithmetic (ref's
+	// depthBias; on the device setup_k, on each primitive's depth plane).
+	// GL's LINE and POINT offset enables have no field: they offset only
+	// polygons in line or point mode, which neither path draws yet
+	// (GatePolygonMode; the reference renderer refuses them). spec: GL 4.6
+	// §14.6.5
+	OffsetClamp float32
 }
 
 // Rasterizer is a rasterizer CSO captured at creation: the cull/front-face pair the
 // front end's setup_k applies (after the viewport's y-flip, at draw time), the
 // scissor enable for RASTER's SCISSOR_X/Y words, Flags for state the device
-// front end does not implement (line/point fill, polygon offset), each of
-// which gates the draw, and Routes for depth clamp (setup_k skips the depth
+// front end does not implement (line/point fill, a non-finite polygon
+// offset), each of which gates the draw, and Routes for depth clamp (setup_k skips the depth
 // clip and the software merger clamps the depth to the depth range, as GL's
 // depth clamp does) and depth-clip disable (clamped to [0, 1], what a
 // fixed-point attachment stores). spec: vortexpipe §1.4,
@@ -74,8 +85,10 @@ func NewRasterizer(s RasterizerState) (*Rasterizer, error) {
 	if s.FillFront != PolygonFill && s.Cull&CullFront == 0 || s.FillBack != PolygonFill && s.Cull&CullBack == 0 {
 		r.Flags = append(r.Flags, Reason{GatePolygonMode, fmt.Sprintf("front %d back %d", s.FillFront, s.FillBack)})
 	}
-	if s.OffsetTri && (s.OffsetUnits != 0 || s.OffsetScale != 0) {
-		r.Flags = append(r.Flags, Reason{GatePolygonOffset, fmt.Sprintf("units %g scale %g", s.OffsetUnits, s.OffsetScale)})
+	if s.OffsetTri && !(finite32(s.OffsetUnits) && finite32(s.OffsetScale) && finite32(s.OffsetClamp)) {
+		// setup_k refuses a non-finite offset, as ref does (ErrBadDraw):
+		// routed there, the draw fails with ref's error on either path.
+		r.Flags = append(r.Flags, Reason{GatePolygonOffset, fmt.Sprintf("units %g scale %g clamp %g not finite", s.OffsetUnits, s.OffsetScale, s.OffsetClamp)})
 	}
 	switch {
 	case s.DepthClamp:
@@ -88,3 +101,6 @@ func NewRasterizer(s RasterizerState) (*Rasterizer, error) {
 	}
 	return r, nil
 }
+
+// finite32 reports whether f is neither infinite nor NaN.
+func finite32(f float32) bool { return f-f == 0 }

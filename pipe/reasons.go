@@ -139,7 +139,7 @@ var reasonNames = [numReasonCodes]string{
 	GateFSNotCompiled:     "fragment shader has no device program",
 	GateTopology:          "line/point topology",
 	GatePolygonMode:       "line/point polygon mode",
-	GatePolygonOffset:     "polygon offset",
+	GatePolygonOffset:     "non-finite polygon offset",
 	GateSampleCount:       "sample count other than 1 or 4",
 	GateQuery:             "open pipeline-statistics query",
 	GateRenderCondition:   "query-based render condition",

@@ -74,7 +74,7 @@ func refState(st *BoundState, l *linked, info *DrawInfo, texs []ref.TextureBindi
 			s.Scissor = ref.Rect{X: sc.MinX, Y: sc.MinY, W: max(sc.MaxX-sc.MinX, 0), H: max(sc.MaxY-sc.MinY, 0)}
 		}
 		if rs.OffsetTri {
-			s.DepthBias = ref.DepthBias{Enable: true, Constant: rs.OffsetUnits, Slope: rs.OffsetScale}
+			s.DepthBias = ref.DepthBias{Enable: true, Constant: rs.OffsetUnits, Slope: rs.OffsetScale, Clamp: rs.OffsetClamp}
 		}
 		s.Depth.Clamp = rs.DepthClamp
 	}

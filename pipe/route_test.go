@@ -2,6 +2,7 @@ package pipe
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -127,7 +128,10 @@ func TestRoute(t *testing.T) {
 			st.Rast, _ = NewRasterizer(RasterizerState{FillFront: PolygonLine})
 		}, gate: GatePolygonMode},
 		{name: "polygon offset", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
-			st.Rast, _ = NewRasterizer(RasterizerState{OffsetTri: true, OffsetScale: 1})
+			st.Rast, _ = NewRasterizer(RasterizerState{OffsetTri: true, OffsetScale: 1, OffsetUnits: 2, OffsetClamp: 0.5})
+		}, key: hw},
+		{name: "polygon offset not finite", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Rast, _ = NewRasterizer(RasterizerState{OffsetTri: true, OffsetUnits: float32(math.Inf(1))})
 		}, gate: GatePolygonOffset},
 		// §3.7 OM table
 		{name: "no OM ext", mut: func(_ *BoundState, c *Caps, _ *Options, _ *DrawShape) { c.HasOM = false },

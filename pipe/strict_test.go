@@ -3,6 +3,7 @@ package pipe
 import (
 	"bytes"
 	"errors"
+	"math"
 	"testing"
 
 	"vortexgfx/gl/blend"
@@ -72,7 +73,7 @@ func TestStrictGates(t *testing.T) {
 		}},
 		{GateTopology, func(t *testing.T, e *drawEnv, info *DrawInfo) { info.Mode = PrimPoints }},
 		{GatePolygonMode, rast(RasterizerState{FillFront: PolygonLine, FillBack: PolygonLine})},
-		{GatePolygonOffset, rast(RasterizerState{OffsetTri: true, OffsetUnits: 2})},
+		{GatePolygonOffset, rast(RasterizerState{OffsetTri: true, OffsetUnits: float32(math.Inf(1))})},
 		{GateSampleCount, fb(func(t *testing.T, e *drawEnv) Framebuffer {
 			return Framebuffer{Width: e.w, Height: e.h, Samples: 2, Cbufs: []*Surface{{Resource: e.rt}}}
 		})},

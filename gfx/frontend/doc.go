@@ -10,6 +10,9 @@
 //   - Clipping (ClipNear, Run): near and far planes, the guard band, up to
 //     MaxClipDistances user clip distances, each triangle's sub-triangles in
 //     SlotsPerTriangle slots. spec: vortexpipe-driver.md §3.8
+//   - Polygon offset (PolygonOffset, planeOffset): o = factor·m + units·r
+//     added to each primitive's depth plane, one o per input triangle.
+//     spec: GL 4.6 §14.6.5; rasterizer.md §2.3
 //   - Binning: the host oracle (Binning, the dense tile and primitive
 //     buffers draw3d uploads) and the device stages as functions over
 //     buffers (BinGrid, BCount..BScatter, DeviceBinning).
@@ -23,5 +26,8 @@
 //
 // All float arithmetic is float32 and rounds after every operation: products
 // are wrapped in float32() conversions so the compiler never fuses a
-// multiply-add (the reference host setup runs on x86-64 without FMA).
+// multiply-add (the reference host setup runs on x86-64 without FMA). The
+// polygon offset is the exception: it is computed in float64 from setup's
+// window positions, as the reference renderer computes it, so both paths
+// offset a primitive alike.
 package frontend

@@ -49,6 +49,9 @@ type feEnv struct {
 	// noClip disables the near-plane clip (depth clip disable, GL depth
 	// clamp): the merger clamps the depth to the depth range instead.
 	noClip bool
+	// offset is the draw's polygon offset, added to every primitive's
+	// depth plane (planeOffset).
+	offset PolygonOffset
 	// slots is the primitives one input triangle may yield (SetupSlot, or
 	// SlotsPerTriangle of the draw's clip-distance mask).
 	slots int
@@ -163,6 +166,10 @@ func (e *feEnv) setupOne(v0, v1, v2 *Vertex, user []userPlane, st *Stats, prims 
 		zp, subs = e.clipUser(zp, subs, user, st)
 	}
 	nf := e.guardFan(subs, zp, st, e.fan[:e.slots])
+	var zoff int64 // one offset per input triangle, as ref's per polygon
+	if e.offset.Enable && nf > 0 {
+		zoff = e.planeOffset(e.fan[:nf], zp)
+	}
 	n := 0
 	for s := 0; s < nf; s++ {
 		fan := &e.fan[s]
@@ -173,6 +180,9 @@ func (e *feEnv) setupOne(v0, v1, v2 *Vertex, user []userPlane, st *Stats, prims 
 		}
 		if lostPrecision(&prims[n]) {
 			st.PrecisionLoss++
+		}
+		if zoff != 0 {
+			addPlaneOffset(&prims[n], zoff)
 		}
 		if lam != nil {
 			for k := range 3 {

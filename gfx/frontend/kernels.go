@@ -47,6 +47,14 @@ func readArgs(c *device.CTA) (Args, error) {
 	if a.Width == 0 || a.Height == 0 || a.Width > abi.RasterScissorMaxCoord || a.Height > 0x7FFF {
 		return a, fmt.Errorf("front end: target %dx%d out of range", a.Width, a.Height)
 	}
+	if po := offsetFromArgs(&a); po.Enable {
+		if b := po.DepthBits; b != 0 && b != 16 && b != 24 && b != 32 {
+			return a, fmt.Errorf("front end: polygon offset over %d depth bits (0, 16, 24 or 32)", b)
+		}
+		if f := float64(po.Factor) + float64(po.Units) + float64(po.Clamp); math.IsNaN(f) || math.IsInf(f, 0) {
+			return a, fmt.Errorf("front end: polygon offset factor %v units %v clamp %v not finite", po.Factor, po.Units, po.Clamp)
+		}
+	}
 	if a.NumTris > MaxItems || a.NumVerts > MaxItems {
 		return a, fmt.Errorf("front end: %d triangles / %d vertices exceed %d", a.NumTris, a.NumVerts, MaxItems)
 	}
@@ -131,6 +139,7 @@ func setupKernel(c *device.CTA) error {
 		env := newFEEnv(int(a.Width), int(a.Height), a.Near, a.Far, CullMode(a.Cull), argsViewport(&a), planes)
 		env.noClip = a.DepthClipDisable
 		env.scissor = argsScissor(&a)
+		env.offset = offsetFromArgs(&a)
 		env.slots = int(slots)
 		var v [3]Vertex
 		// Compiled programs' records (expand_k's layout) hold the planes even

@@ -51,6 +51,8 @@
 //	depth clamp (setup_k skips the near clip,
 //	  frontend.Args.DepthClipDisable)      —          FF         FF to [0, 1],
 //	                                                                     else software
+//	polygon offset (Draw.PolygonOffset: setup_k
+//	  offsets each primitive's depth plane)        —          either     either
 //	depth-only pass (TargetConfig.NoColor)         —          FF         FF (masks off)
 //	outputs beyond the bound targets               dropped, as GL does (any route)
 //	4x MSAA (sample-major planes, resolve kernel)  (software) software   software

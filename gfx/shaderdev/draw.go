@@ -95,6 +95,12 @@ type Draw struct {
 	// these pairs, each one of Program.TwoSidePairs(): back-facing
 	// primitives read the back colour's planes. spec: GL 2.1 §2.14.1
 	TwoSide []TwoSide
+	// PolygonOffset is GL's POLYGON_OFFSET_FILL state (Enable, Factor,
+	// Units, Clamp): setup_k adds the offset to each primitive's depth
+	// plane, so RASTER's early-Z, the merger and gl_FragCoord.z all see it.
+	// Its DepthBits is the device's: Draw fills it from the pass's depth
+	// plane. spec: GL 4.6 §14.6.5; rasterizer §2.3
+	PolygonOffset frontend.PolygonOffset
 }
 
 // depthRange is the draw's depth range, [0, 1] when both ends are 0 (unless

@@ -87,7 +87,27 @@ func (s *drawState) frontEndBuffers(n int) error {
 	// the merger clamps the depth to the depth range (routed to software:
 	// swom.State.FFWhy). spec: vortexpipe §3.7 (depth-clamp row)
 	s.fe.args.DepthClipDisable = s.ms.DepthClamp
+	po := s.dr.PolygonOffset
+	po.DepthBits = s.d.depthBits()
+	po.SetArgs(&s.fe.args)
 	return nil
+}
+
+// depthBits is the depth bits of the pass's depth plane for the polygon
+// offset's r (0 without a depth attachment or over S8, as ref's rule).
+func (d *Device) depthBits() uint8 {
+	if d.tc.NoDepth {
+		return 0
+	}
+	switch d.tc.Depth {
+	case abi.OMDepthD24S8:
+		return 24
+	case abi.OMDepthD16:
+		return 16
+	case abi.OMDepthD32F:
+		return 32
+	}
+	return 0
 }
 
 // feBuffers are one compiled draw's front-end buffers.
