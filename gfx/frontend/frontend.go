@@ -291,13 +291,6 @@ func hasNaN(v *Vertex) bool {
 	return false
 }
 
-func abs64(f float64) float64 {
-	if f < 0 {
-		return -f
-	}
-	return f
-}
-
 // lostPrecision detects an edge that no longer bounds its triangle after the
 // Q15.16 conversion: a coefficient that overflowed (the host conversion yields
 // INT_MIN) or an edge whose A and B both truncated to 0 (the 1/max normalisation
