@@ -145,3 +145,26 @@ func TestDepthBias(t *testing.T) {
 		t.Errorf("clamped slope bias: z %v, want %v", z[1], want)
 	}
 }
+
+// TestDepthBiasClampsFloatDepth: an offset depth is clamped to [0, 1] on a
+// D32F attachment too (GL 4.6 §14.6.5): a triangle at window z 0.1 drawn
+// with a constant offset of −2^28 units of its resolution (2^-27 there:
+// an offset of −2) stores 0, and with
+// +2^28 stores 1, never a value outside [0, 1].
+func TestDepthBiasClampsFloatDepth(t *testing.T) {
+	for _, c := range []struct {
+		constant float32
+		want     float32
+	}{{-1 << 28, 0}, {1 << 28, 1}} {
+		tg := newTarget(t, 4, 4, []format.Format{format.RGBA8}, format.D32F)
+		_ = tg.ClearDepth(0.5)
+		s := DefaultState(4, 4)
+		s.Depth.Test, s.Depth.Func = true, compare.Always
+		s.Vertex, s.Fragment = passVS(4), colorFS
+		s.DepthBias = DepthBias{Enable: true, Constant: c.constant}
+		draw(t, tg, &s, quadVerts(-1, -1, 1, 1, -0.8, red), DrawParams{Topology: Triangles, Count: 6})
+		if got := tg.DepthStencil.Depth(2, 2); got != c.want {
+			t.Errorf("offset %v units: stored depth %v, want %v", c.constant, got, c.want)
+		}
+	}
+}

@@ -28,6 +28,13 @@ func (d *drawer) emitQuad(qx, qy int, mask uint8, bary *[4][3]float64, v [3]*wve
 			zs[l] = b[0]*z0 + b[1]*z1 + b[2]*z2 + zoff
 		}
 	}
+	if zoff != 0 {
+		// An offset depth is clamped to [0, 1] whatever the depth format
+		// (a float attachment too). spec: GL 4.6 §14.6.5 (polygon offset)
+		for l := range zs {
+			zs[l] = min(max(zs[l], 0), 1)
+		}
+	}
 	if d.early && !d.earlyDepth(qx, qy, mask, &zs) {
 		return nil
 	}
