@@ -2,12 +2,15 @@ package render
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
+	"vortexgfx/gfx/session"
 	"vortexgfx/scene"
 )
 
@@ -325,5 +328,139 @@ func TestDeviceMixedRoute(t *testing.T) {
 	}
 	if ds := st.Draws[1]; ds.TrianglesIn == 0 || ds.TrianglesVisible == 0 || ds.FragmentsShaded == 0 {
 		t.Errorf("routed draw counters %+v", ds)
+	}
+	// The device model counts only the draws it ran: the frame's sum is the
+	// two device draws', and the routed draw has none.
+	if st.Draws[1].Device != nil || st.Draws[0].Device == nil || st.Draws[2].Device == nil {
+		t.Errorf("device counters per draw: %+v / %+v / %+v", st.Draws[0].Device, st.Draws[1].Device, st.Draws[2].Device)
+	}
+	if f := st.LastFrame; f == nil || f.DeviceDraws != 2 || f.CmdDraw == 0 || f.Doorbells != 2 ||
+		f.Written != st.Draws[0].Device.Written+st.Draws[2].Device.Written || f.Perf.TexReads == 0 {
+		t.Errorf("frame device counters %+v", f)
+	}
+}
+
+// TestDeviceStats checks that the device path gathers every counter the
+// device model reports per draw (summed over frames) and per frame, that they
+// agree with render's own counters where they are the same quantity, and
+// that the reference path leaves them out, JSON included.
+func TestDeviceStats(t *testing.T) {
+	dir := benchDir(t)
+	desc, err := scene.BenchDescription(filepath.Join(dir, "bunny.obj"), dir, 64, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	const frames = 2
+	_, st, err := Render(ctx, desc, Options{Frames: frames, Path: PathDevice, Strict: true, Stats: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Path != string(PathDevice) || len(st.Draws) != 1 {
+		t.Fatalf("path %q, %d draws", st.Path, len(st.Draws))
+	}
+	ds := st.Draws[0]
+	d := ds.Device
+	if d == nil {
+		t.Fatalf("no device counters: %+v", ds)
+	}
+	t.Logf("draw %+v; last frame %+v", *d, *st.LastFrame)
+	if d.DeviceDraws != frames || d.Doorbells != frames || d.CmdDraw < frames || d.CPCycles == 0 || d.KickCycles == 0 ||
+		d.Vertices == 0 || d.Primitives == 0 || uint64(d.Primitives) > ds.TrianglesIn || d.FrontEnd.Triangles == 0 ||
+		d.BinsTouched == 0 || d.Pairs == 0 || d.Quads == 0 || d.Waves == 0 || d.Occupancy <= 0 || d.Occupancy > 1 ||
+		d.Perf.RasterReads == 0 || d.Perf.OMWrites == 0 || d.Perf.OMReads == 0 {
+		t.Errorf("device counters %+v", *d)
+	}
+	if uint64(d.Shaded) != ds.FragmentsShaded || uint64(d.Written) != ds.FragmentsWritten || uint64(d.Primitives) != ds.TrianglesVisible {
+		t.Errorf("device shaded/written/primitives %d/%d/%d, render's %d/%d/%d",
+			d.Shaded, d.Written, d.Primitives, ds.FragmentsShaded, ds.FragmentsWritten, ds.TrianglesVisible)
+	}
+	// One frame of the two: the frame's sum is about half the draw's (the
+	// bunny turns between frames, so not exactly).
+	f := st.LastFrame
+	if f == nil || f.DeviceDraws != 1 || f.Doorbells != 1 || f.CPCycles == 0 || f.CPCycles >= d.CPCycles || f.Written == 0 || f.Written >= d.Written {
+		t.Errorf("last frame %+v, draw %+v", f, *d)
+	}
+	js, err := json.Marshal(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{`"last_frame_device":{`, `"device":{"device_draws":2,`, `"cp_cycles":`, `"perf":{"raster_reads":`, `"front_end":{`, `"early_z_culled":`} {
+		if !strings.Contains(string(js), k) {
+			t.Errorf("stats JSON lacks %s: %s", k, js)
+		}
+	}
+
+	_, rs, err := Render(ctx, desc, Options{Frames: frames, Stats: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs.LastFrame != nil || rs.Draws[0].Device != nil || rs.Draws[0].FragmentsShaded == 0 {
+		t.Errorf("reference path: last frame %+v, draw %+v", rs.LastFrame, rs.Draws[0])
+	}
+	js, err = json.Marshal(rs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(js), `"device"`) || strings.Contains(string(js), `"last_frame_device"`) {
+		t.Errorf("reference path JSON has device counters: %s", js)
+	}
+}
+
+// TestDeviceStatsAddEveryCounter guards DeviceStats.add against a counter
+// added to session.DrawStats but not summed: every numeric field set to 1 in
+// two draws must read 2 (occupancy, a mean, 1).
+func TestDeviceStatsAddEveryCounter(t *testing.T) {
+	var one session.DrawStats
+	var set func(v reflect.Value)
+	set = func(v reflect.Value) {
+		switch v.Kind() {
+		case reflect.Struct:
+			for i := range v.NumField() {
+				set(v.Field(i))
+			}
+		case reflect.Int, reflect.Int64:
+			v.SetInt(1)
+		case reflect.Uint64:
+			v.SetUint(1)
+		case reflect.Float64:
+			v.SetFloat(1)
+		case reflect.Bool:
+			v.SetBool(true)
+		}
+	}
+	set(reflect.ValueOf(&one).Elem())
+	one.Route.Why = []string{"a"}
+	var d DeviceStats
+	d.add(one)
+	d.add(one)
+	var check func(v reflect.Value, path string)
+	check = func(v reflect.Value, path string) {
+		switch v.Kind() {
+		case reflect.Struct:
+			for i := range v.NumField() {
+				check(v.Field(i), path+"."+v.Type().Field(i).Name)
+			}
+		case reflect.Int, reflect.Int64:
+			if v.Int() != 2 {
+				t.Errorf("%s = %d, want 2", path, v.Int())
+			}
+		case reflect.Uint64:
+			if v.Uint() != 2 {
+				t.Errorf("%s = %d, want 2", path, v.Uint())
+			}
+		case reflect.Float64:
+			if v.Float() != 1 {
+				t.Errorf("%s = %g, want 1 (a mean)", path, v.Float())
+			}
+		case reflect.Bool:
+			if !v.Bool() {
+				t.Errorf("%s = false, want true", path)
+			}
+		}
+	}
+	check(reflect.ValueOf(d.DrawStats), "DrawStats")
+	if d.DeviceDraws != 2 || len(d.Route.Why) != 1 {
+		t.Errorf("device draws %d, reasons %q", d.DeviceDraws, d.Route.Why)
 	}
 }

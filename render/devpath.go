@@ -174,6 +174,9 @@ func (r *Renderer) routeDraw(c *pipe.Context, dr *deviceRun, i int, d *drawObj, 
 func (r *Renderer) drawDevice() error {
 	desc := r.desc
 	c := r.dev.ctx
+	// The frame's device counters start afresh; a frame with no device
+	// draw (every draw routed to the reference renderer, or empty) has none.
+	var frame *DeviceStats
 	if err := c.Clear(pipe.ClearColor0|pipe.ClearDepth|pipe.ClearStencil, desc.ClearColor, desc.ClearDepth, desc.ClearStencil); err != nil {
 		return fmt.Errorf("render: device clear: %w", err)
 	}
@@ -206,6 +209,14 @@ func (r *Renderer) drawDevice() error {
 				ds.TrianglesVisible += uint64(st.Primitives)
 				ds.FragmentsShaded += uint64(st.Shaded)
 				ds.FragmentsWritten += uint64(st.Written)
+				if ds.Device == nil {
+					ds.Device = &DeviceStats{}
+				}
+				ds.Device.add(st)
+				if frame == nil {
+					frame = &DeviceStats{}
+				}
+				frame.add(st)
 			} else if d.fcount != nil {
 				// On the reference renderer: triangles visible and fragments
 				// shaded (its written fragments are not counted: the
@@ -214,6 +225,9 @@ func (r *Renderer) drawDevice() error {
 				ds.FragmentsShaded += d.fcount.collect()
 			}
 		}
+	}
+	if r.opts.Stats {
+		r.stats.LastFrame = frame
 	}
 	return r.readDevice()
 }

@@ -265,6 +265,10 @@ func (r *Renderer) Heatmap() (counts []uint32, w, h int) {
 func (r *Renderer) Stats() Stats {
 	s := r.stats
 	s.Draws = append([]DrawStats(nil), r.stats.Draws...)
+	for i := range s.Draws {
+		s.Draws[i].Device = s.Draws[i].Device.clone()
+	}
+	s.LastFrame = r.stats.LastFrame.clone()
 	s.Notes = append([]string(nil), r.stats.Notes...)
 	s.Warnings = append([]string(nil), r.stats.Warnings...)
 	return s

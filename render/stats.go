@@ -2,9 +2,12 @@ package render
 
 import (
 	"math"
+	"slices"
 	"sync"
 	"time"
 
+	"vortexgfx/gfx/frontend"
+	"vortexgfx/gfx/session"
 	"vortexgfx/ref"
 	"vortexgfx/scene"
 )
@@ -26,6 +29,11 @@ type Stats struct {
 	Elapsed time.Duration `json:"elapsed_ns"`
 	// Draws are the per-draw counters summed over frames and sample passes.
 	Draws []DrawStats `json:"draws"`
+	// LastFrame is the device model's counters of the last frame drawn,
+	// summed over its draws that ran on the device: what a frame costs the
+	// device, beside the per-draw sums over every frame in Draws. Nil on the
+	// reference path, without Options.Stats, and before a device draw.
+	LastFrame *DeviceStats `json:"last_frame_device,omitempty"`
 	// Notes list adaptations made without Options.Strict.
 	Notes []string `json:"notes,omitempty"`
 	// Warnings list the features of the scene's files that were left out
@@ -48,6 +56,99 @@ type DrawStats struct {
 	FragmentsWritten uint64 `json:"fragments_written"`
 	// Time is the wall time spent in the draw calls.
 	Time time.Duration `json:"time_ns"`
+	// Device is what the device model counted for this draw, summed over
+	// the frames it ran on the device. Nil on the reference path, without
+	// Options.Stats, and for a draw routed to the reference renderer.
+	Device *DeviceStats `json:"device,omitempty"`
+}
+
+// DeviceStats are the counters the device model reports for draws run on the
+// device (pipe.Context.LastDeviceDraw), summed. The embedded
+// session.DrawStats keeps its own JSON names — the names `vortex trace
+// replay --stats` writes, so a render's counters and a trace replay's are
+// the same quantities under the same names:
+//
+//   - vertices, primitives (after clip/cull), front_end.* (triangles,
+//     near/far/guard/user clipped, culled, precision_loss, prims);
+//   - bins_touched, pairs ((bin, primitive) pairs walked), quads, waves,
+//     occupancy (active lanes / (waves × warp width), the waves-weighted mean
+//     over the summed draws), early_z_culled, fragments_shaded,
+//     fragments_written;
+//   - perf.* (every RASTER, TEX and OM unit counter, summed over cores);
+//   - cp_commands, cp_cmd_draw, cp_cmd_launch, cp_cmd_dcr_write,
+//     cp_doorbells, cp_lines, cp_cycles, kick_cycles;
+//   - route (the union over the summed draws: a unit that ran in software in
+//     any of them, with every distinct reason) and the software units'
+//     sw_samples_merged, sw_samples_passed, sw_quads, sw_waves.
+type DeviceStats struct {
+	// DeviceDraws is the number of device draws summed.
+	DeviceDraws int `json:"device_draws"`
+	session.DrawStats
+}
+
+// add sums one device draw's counters into d.
+func (d *DeviceStats) add(o session.DrawStats) {
+	a := &d.DrawStats
+	// Occupancy is a ratio: the sum keeps the mean weighted by waves, so it
+	// stays the summed draws' active lanes / (waves × warp width).
+	if w := a.Waves + o.Waves; w > 0 {
+		a.Occupancy = (a.Occupancy*float64(a.Waves) + o.Occupancy*float64(o.Waves)) / float64(w)
+	}
+	a.Vertices += o.Vertices
+	a.Primitives += o.Primitives
+	a.FrontEnd = addFrontEnd(a.FrontEnd, o.FrontEnd)
+	a.BinsTouched += o.BinsTouched
+	a.Pairs += o.Pairs
+	a.Quads += o.Quads
+	a.Waves += o.Waves
+	a.EarlyZCulled += o.EarlyZCulled
+	a.Shaded += o.Shaded
+	a.Written += o.Written
+	a.Perf = a.Perf.Add(o.Perf)
+	a.Commands += o.Commands
+	a.CmdDraw += o.CmdDraw
+	a.CmdLaunch += o.CmdLaunch
+	a.CmdDCRWrite += o.CmdDCRWrite
+	a.Doorbells += o.Doorbells
+	a.Lines += o.Lines
+	a.CPCycles += o.CPCycles
+	a.KickCycles += o.KickCycles
+	a.Route.SWTex = a.Route.SWTex || o.Route.SWTex
+	a.Route.SWOM = a.Route.SWOM || o.Route.SWOM
+	a.Route.SWRaster = a.Route.SWRaster || o.Route.SWRaster
+	for _, w := range o.Route.Why {
+		if !slices.Contains(a.Route.Why, w) {
+			a.Route.Why = append(a.Route.Why, w)
+		}
+	}
+	a.SWMerged += o.SWMerged
+	a.SWPassed += o.SWPassed
+	a.SWQuads += o.SWQuads
+	a.SWWaves += o.SWWaves
+	d.DeviceDraws++
+}
+
+func addFrontEnd(a, o frontend.Stats) frontend.Stats {
+	a.Triangles += o.Triangles
+	a.NearClipped += o.NearClipped
+	a.FarClipped += o.FarClipped
+	a.GuardClipped += o.GuardClipped
+	a.UserClipped += o.UserClipped
+	a.Culled += o.Culled
+	a.PrecisionLoss += o.PrecisionLoss
+	a.Prims += o.Prims
+	return a
+}
+
+// clone is a deep copy, so that Renderer.Stats' copy does not share the
+// counters (or the route's reasons) the renderer goes on adding to.
+func (d *DeviceStats) clone() *DeviceStats {
+	if d == nil {
+		return nil
+	}
+	c := *d
+	c.Route.Why = slices.Clone(d.Route.Why)
+	return &c
 }
 
 // countingVS records every vertex's clip position for the host-side triangle

@@ -78,15 +78,21 @@ var traceFields = func() []counterField {
 }()
 
 // renderColumns are the counters `vortex render --stats` and `vortex bench
-// render` expose per draw, beyond those a trace row shares (fragments shaded
-// and written have the same meaning and the same column).
+// render` expose per draw beyond the device model's (render.DeviceStats,
+// which are the trace columns under the same names): the host's triangle
+// counts, which a trace replay does not make.
 var renderColumns = []string{"triangles_in", "triangles_visible"}
 
 // CounterColumns are the counter columns of every row, in order: every
-// numeric counter of a trace replay's per-draw stats (session.DrawStats,
+// numeric counter of the device model's per-draw stats (session.DrawStats,
 // summed over the frame's draws; occupancy is the waves-weighted mean), then
-// the render path's own. A counter a workload's path does not expose is
-// empty in its rows.
+// the render path's own. Trace rows fill the first; scene and mesh rows on
+// the device path fill both, the device counters from the frame's draws that
+// ran on the device (render.Stats.LastFrame). Empty, because the workload
+// genuinely has no such counter: triangles_in and triangles_visible in trace
+// rows (the replay counts no host triangles; its primitives are the
+// triangles after clip/cull), and every device counter in a scene row that
+// render put on the reference path (path "reference").
 func CounterColumns() []string {
 	var out []string
 	for _, f := range traceFields {
@@ -136,9 +142,14 @@ func traceCounters(draws []session.DrawStats) map[string]string {
 	return out
 }
 
-// renderCounters are one frame's render counters: after minus before, summed
-// over the draws.
-func renderCounters(before, after []render.DrawStats) map[string]string {
+// renderCounters are one frame's render counters: the host's, after minus
+// before summed over the draws, and the device model's for the frame's device
+// draws (frame; nil when none ran on the device) in the trace columns.
+func renderCounters(before, after []render.DrawStats, frame *render.DeviceStats) map[string]string {
+	out := map[string]string{}
+	if frame != nil {
+		out = traceCounters([]session.DrawStats{frame.DrawStats})
+	}
 	var in, vis, sh, wr uint64
 	for i, d := range after {
 		in += d.TrianglesIn
@@ -154,6 +165,10 @@ func renderCounters(before, after []render.DrawStats) map[string]string {
 		}
 	}
 	u := func(v uint64) string { return strconv.FormatUint(v, 10) }
-	return map[string]string{"triangles_in": u(in), "triangles_visible": u(vis),
-		"fragments_shaded": u(sh), "fragments_written": u(wr)}
+	out["triangles_in"], out["triangles_visible"] = u(in), u(vis)
+	// render's own fragment counts win over the device's: they are the
+	// device's for a device draw and also count the fragments a draw routed
+	// to the reference renderer shaded, so they cover the whole frame.
+	out["fragments_shaded"], out["fragments_written"] = u(sh), u(wr)
+	return out
 }

@@ -202,7 +202,7 @@ func (l *Loader) Run(ctx context.Context, cfg config.Config, w Workload, frames 
 		}
 		wall := time.Since(t0)
 		st := rd.Stats()
-		r := Result{Path: st.Path, Draws: len(st.Draws), Counters: renderCounters(before, st.Draws), Wall: wall, Image: rd.Image()}
+		r := Result{Path: st.Path, Draws: len(st.Draws), Counters: renderCounters(before, st.Draws, st.LastFrame), Wall: wall, Image: rd.Image()}
 		if err := emit(f, r); err != nil {
 			return err
 		}
