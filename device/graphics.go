@@ -38,6 +38,7 @@ type graphicsState struct {
 	frame   atomic.Pointer[gfxFrame]
 	mu      sync.Mutex
 	last    GraphicsStats
+	totals  GraphicsTotals
 	cores   []gfxCoreCounters // reused across frames (recorder buffers)
 	runners []CTA             // one per raster worker: the CTA its waves run in
 	tex     tex.CostModel     // resolved TEX cost model
@@ -122,6 +123,27 @@ func (d *Device) SetGraphicsCost(t tex.CostModel, o om.CostModel) error {
 	d.gfx.tex, d.gfx.om = t, o
 	d.gfx.mu.Unlock()
 	return nil
+}
+
+// GraphicsTotals are the frame-kick counters summed over every kick since the
+// device started: a caller that submits several kicks (a draw streamed in
+// passes) takes the difference of two readings for the whole of them.
+type GraphicsTotals struct {
+	Kicks, Cycles                                  uint64
+	Bins, Pairs, Quads, Waves, Lanes, EarlyZCulled int64
+}
+
+// Sub returns t − u.
+func (t GraphicsTotals) Sub(u GraphicsTotals) GraphicsTotals {
+	return GraphicsTotals{Kicks: t.Kicks - u.Kicks, Cycles: t.Cycles - u.Cycles, Bins: t.Bins - u.Bins, Pairs: t.Pairs - u.Pairs,
+		Quads: t.Quads - u.Quads, Waves: t.Waves - u.Waves, Lanes: t.Lanes - u.Lanes, EarlyZCulled: t.EarlyZCulled - u.EarlyZCulled}
+}
+
+// GraphicsTotals returns the counters summed over every frame kick so far.
+func (d *Device) GraphicsTotals() GraphicsTotals {
+	d.gfx.mu.Lock()
+	defer d.gfx.mu.Unlock()
+	return d.gfx.totals
 }
 
 // LastGraphics returns the counters of the most recent frame kick.
@@ -264,6 +286,11 @@ func (d *Device) graphicsKick(ctx context.Context, mem ViewMemory, rc raster.Con
 	gs.Cycles = max(walk, fcyc)
 	d.gfx.mu.Lock()
 	d.gfx.last = gs
+	t := &d.gfx.totals
+	t.Kicks++
+	t.Cycles += gs.Cycles
+	t.Bins, t.Pairs, t.Quads = t.Bins+rst.Bins, t.Pairs+rst.Pairs, t.Quads+rst.Quads
+	t.Waves, t.Lanes, t.EarlyZCulled = t.Waves+rst.Waves, t.Lanes+rst.Lanes, t.EarlyZCulled+rst.EarlyZCulled
 	d.gfx.mu.Unlock()
 	if rerr != nil {
 		return gs.Cycles, rerr

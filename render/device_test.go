@@ -56,6 +56,11 @@ func deviceMatchesReference(t *testing.T, dir, mesh string, cracks float64) {
 	if st.Path != string(PathDevice) {
 		t.Fatalf("path %q (%s), want device", st.Path, st.Route)
 	}
+	// The device counters cover every pass of a streamed draw: each
+	// shaded fragment belongs to one of the walk's quads.
+	if dv := st.Draws[0].Device; dv == nil || dv.Quads <= 0 || dv.Waves <= 0 || dv.Shaded > 4*dv.Quads {
+		t.Errorf("device counters %+v", dv)
+	}
 	bg := [4]uint8{31, 31, 38, 255}
 	s := compareImages(got[0].Image, want[0].Image, bg, 2)
 	t.Logf("covered %d px; coverage mismatches %d (%.3f%%), %d not within 1 px; shading max diff %d, mean %.3f, %d px over %d; draws %+v",

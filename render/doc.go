@@ -75,8 +75,12 @@
 // shader), fragments written (fragments that passed the depth test: counted
 // exactly with the stencil attachment, whose stencil test is set to ALWAYS
 // with INCR on pass and cleared before each draw; at most 255 per pixel and
-// draw) and the wall time of the draw. With Options.Heatmap the renderer also
-// keeps the number of fragments shaded per pixel in the last frame.
+// draw) and the wall time of the draw. On the device path each draw also
+// carries the device model's own counters (DrawStats.Device: the front end,
+// RASTER walk, unit perf counters and CP commands, summed over the draw's
+// kicks and frames) and Stats.LastFrame sums them over the last frame. With
+// Options.Heatmap the renderer also keeps the number of fragments shaded per
+// pixel in the last frame.
 //
 // # Performance
 //

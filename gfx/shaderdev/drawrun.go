@@ -173,6 +173,7 @@ func (s *drawState) run() error {
 		return err
 	}
 	s0 := ds.Runtime.Stats()
+	g0 := ds.Sim.GPU.GraphicsTotals()
 	ds.Take()
 	if err := ds.Queue.EnqueueDraw(s.steps).Wait(); err != nil {
 		if le := ds.Sim.GPU.LastLaunchError(); le != nil {
@@ -185,12 +186,13 @@ func (s *drawState) run() error {
 	st.Commands, st.Doorbells, st.Lines, st.CPCycles = s1.Commands-s0.Commands, s1.Doorbells-s0.Doorbells, s1.Lines-s0.Lines, cyc
 	st.CmdDraw, st.CmdLaunch, st.CmdDCRWrite = ops[abi.OpDraw], ops[abi.OpLaunch]+ops[abi.OpLaunchQMD], ops[abi.OpDCRWrite]
 	if !s.route.SWRaster { // the software walk has no frame kick: its counters are the SW ones
-		gs := ds.Sim.GPU.LastGraphics()
-		rs := gs.Raster
-		st.KickCycles = gs.Cycles
-		st.BinsTouched, st.Pairs, st.Quads, st.Waves, st.EarlyZCulled = rs.Bins, rs.Pairs, rs.Quads, rs.Waves, rs.EarlyZCulled
-		if rs.Waves > 0 {
-			st.Occupancy = float64(rs.Lanes) / float64(rs.Waves*int64(ds.Threads))
+		// Summed over the draw's kicks: a draw streamed in passes kicks
+		// the raster once per pass.
+		g := ds.Sim.GPU.GraphicsTotals().Sub(g0)
+		st.KickCycles = g.Cycles
+		st.BinsTouched, st.Pairs, st.Quads, st.Waves, st.EarlyZCulled = g.Bins, g.Pairs, g.Quads, g.Waves, g.EarlyZCulled
+		if g.Waves > 0 {
+			st.Occupancy = float64(g.Lanes) / float64(g.Waves*int64(ds.Threads))
 		}
 	}
 	p1, err := ds.Perf()
