@@ -193,8 +193,8 @@ func (c *checker) varSpec(g *ast.DeclGroup, vs *ast.VarSpec, t *ast.Type, global
 		if c.redeclareBuiltin(v, vs, global) {
 			return
 		}
-		c.checkName(vs.Name, vs.NamePos)
 	}
+	c.checkName(vs.Name, vs.NamePos)
 	if vs.Init != nil {
 		c.initializer(v, vs, global)
 	} else {
