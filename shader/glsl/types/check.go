@@ -81,9 +81,19 @@ type checker struct {
 	// woUses are the uses of writeonly storage members, in order; those that turn
 	// out to be the target of a plain assignment are cleared.
 	woUses []ast.Expr
+	// blockDefault is the layout that layout(...) uniform; and layout(...)
+	// buffer; set for the blocks declared after them, per storage.
+	blockDefault map[ast.Storage]blockLayout
 	// warns are diagnostics that do not fail the compile; Check appends them
 	// to the file's Warnings after the preprocessor's.
 	warns []warning
+}
+
+// blockLayout is a block's packing ("std140", "shared", "packed", "std430")
+// and matrix order.
+type blockLayout struct {
+	packing  string
+	rowMajor bool
 }
 
 // warning is one diagnostic that does not fail the compile.
@@ -102,6 +112,8 @@ func Check(f *ast.File, conf Config) error {
 	c.globals = &scope{parent: c.builtin, names: map[string]*entity{}, global: true}
 	c.cur = c.globals
 	c.blockNames = map[string]bool{}
+	c.blockDefault = map[ast.Storage]blockLayout{
+		ast.StorageUniform: {packing: "shared"}, ast.StorageBuffer: {packing: "shared"}}
 	c.funcPrec = map[*ast.Func]ast.Precision{}
 	if !c.es || conf.Stage == ast.StageVertex {
 		c.builtin.floatPrec = true
