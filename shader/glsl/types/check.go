@@ -6,6 +6,8 @@ package types
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"vortexgfx/shader/glsl/ast"
 )
@@ -79,6 +81,25 @@ type checker struct {
 	// woUses are the uses of writeonly storage members, in order; those that turn
 	// out to be the target of a plain assignment are cleared.
 	woUses []ast.Expr
+	// blockDefault is the layout that layout(...) uniform; and layout(...)
+	// buffer; set for the blocks declared after them, per storage.
+	blockDefault map[ast.Storage]blockLayout
+	// warns are diagnostics that do not fail the compile; Check appends them
+	// to the file's Warnings after the preprocessor's.
+	warns []warning
+}
+
+// blockLayout is a block's packing ("std140", "shared", "packed", "std430")
+// and matrix order.
+type blockLayout struct {
+	packing  string
+	rowMajor bool
+}
+
+// warning is one diagnostic that does not fail the compile.
+type warning struct {
+	pos ast.Pos
+	msg string
 }
 
 // Check type-checks f for the given configuration, annotating the tree in place.
@@ -91,6 +112,8 @@ func Check(f *ast.File, conf Config) error {
 	c.globals = &scope{parent: c.builtin, names: map[string]*entity{}, global: true}
 	c.cur = c.globals
 	c.blockNames = map[string]bool{}
+	c.blockDefault = map[ast.Storage]blockLayout{
+		ast.StorageUniform: {packing: "shared"}, ast.StorageBuffer: {packing: "shared"}}
 	c.funcPrec = map[*ast.Func]ast.Precision{}
 	if !c.es || conf.Stage == ast.StageVertex {
 		c.builtin.floatPrec = true
@@ -113,8 +136,31 @@ func Check(f *ast.File, conf Config) error {
 	if f.InvariantAll.IsValid() && c.es && c.version >= 300 && conf.Stage == ast.StageFragment {
 		c.errorf(f.InvariantAll, "#pragma STDGL invariant(all) is not allowed in fragment shaders")
 	}
+	c.flushWarnings()
 	c.errs.Sort()
 	return c.errs.Err()
+}
+
+// flushWarnings appends the checker's warnings, by position, to the file's
+// Warnings in the preprocessor's format "file:line:col: warning: message".
+func (c *checker) flushWarnings() {
+	slices.SortStableFunc(c.warns, func(a, b warning) int {
+		switch {
+		case a.pos.Before(b.pos):
+			return -1
+		case b.pos.Before(a.pos):
+			return 1
+		}
+		return 0
+	})
+	for _, w := range c.warns {
+		where := w.pos.File
+		if w.pos.IsValid() {
+			where = w.pos.String()
+		}
+		c.file.Warnings = append(c.file.Warnings, where+": warning: "+w.msg)
+	}
+	c.warns = nil
 }
 
 // safe runs fn and turns an unexpected runtime panic into a diagnostic, so that a
@@ -130,6 +176,11 @@ func (c *checker) safe(fn func()) {
 
 func (c *checker) errorf(pos ast.Pos, format string, args ...any) {
 	c.errs.Add(pos, fmt.Sprintf(format, args...))
+}
+
+// warnf records a diagnostic that does not fail the compile.
+func (c *checker) warnf(pos ast.Pos, format string, args ...any) {
+	c.warns = append(c.warns, warning{pos: pos, msg: fmt.Sprintf(format, args...)})
 }
 
 // atLeast reports desktop >= d or ES >= e (e == 0: never on ES).
@@ -185,9 +236,17 @@ func (c *checker) declareVar(v *ast.Var) {
 	}
 }
 
+// checkName reports a declared identifier that the language reserves: the
+// prefix gl_ is an error (GLSL 4.50 §3.7). Identifiers containing two
+// consecutive underscores are reserved too: the early specifications list them
+// as "possible future keywords" (GLSL 1.10 §3.6, GLSL ES 1.00 and 3.00 §3.7),
+// and GLSL 4.50 §3.7 adds that using such a name "does not itself result in an
+// error"; Mesa warns in every version, and so do we.
 func (c *checker) checkName(name string, pos ast.Pos) {
 	if len(name) >= 3 && name[:3] == "gl_" {
 		c.errorf(pos, "identifier '%s' uses the reserved prefix gl_", name)
+	} else if strings.Contains(name, "__") {
+		c.warnf(pos, "identifier '%s' uses the reserved '__' string", name)
 	}
 }
 

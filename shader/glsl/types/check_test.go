@@ -369,3 +369,31 @@ func TestImplicitBlockMember(t *testing.T) {
 		t.Errorf("never-indexed member sized %d, block size %d; want 1, 16", n, db.Size)
 	}
 }
+
+// TestDefaultBlockLayout checks that layout(...) uniform; sets the packing and
+// matrix order of the blocks declared after it, which their own qualifiers
+// override. spec: GLSL 4.50 §4.4.5, GLSL ES 3.00 §4.3.8.3.
+func TestDefaultBlockLayout(t *testing.T) {
+	src := "#version 140\nuniform A { mat4 a; };\nlayout(std140, row_major) uniform;\n" +
+		"uniform B { mat4 b; layout(column_major) mat4 b2; };\nlayout(packed, column_major) uniform C { mat4 c; };\n" +
+		"void main() { gl_Position = a[0] + b[0] + b2[0] + c[0]; }"
+	f, err := check(t, src, vs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type want struct {
+		layout   string
+		rowMajor []bool
+	}
+	for i, w := range []want{{"shared", []bool{false}}, {"std140", []bool{true, false}}, {"packed", []bool{false}}} {
+		b := f.Blocks[i]
+		if b.Layout != w.layout {
+			t.Errorf("block %s: layout %s, want %s", b.Name, b.Layout, w.layout)
+		}
+		for j, m := range b.Members {
+			if m.RowMajor != w.rowMajor[j] {
+				t.Errorf("block %s member %s: row_major %v, want %v", b.Name, m.Name, m.RowMajor, w.rowMajor[j])
+			}
+		}
+	}
+}

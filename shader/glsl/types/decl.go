@@ -64,6 +64,11 @@ func (c *checker) qualDecl(d *ast.QualDecl) {
 				c.errorf(l.NamePos, "layout(binding) is not allowed in a default qualifier declaration")
 			}
 		}
+		// layout(std140, row_major) uniform; sets the default for the blocks that
+		// follow. spec: GLSL 4.50 §4.4.5, GLSL ES 3.00 §4.3.8.3.
+		if def, ok := c.blockDefault[q.Storage]; ok {
+			c.blockDefault[q.Storage] = blockLayoutOf(q.Layout, def)
+		}
 		return
 	}
 	if !q.Invariant || q.Storage != ast.StorageNone {
@@ -165,17 +170,7 @@ func (c *checker) varSpec(g *ast.DeclGroup, vs *ast.VarSpec, t *ast.Type, global
 	vs.Var = v
 	c.checkQualifiers(&q, global, t, vs.NamePos)
 	if c.es && q.Storage == ast.StorageUniform && v.Qual.Precision == ast.PrecNone {
-		et := t
-		for et.IsArray() {
-			et = et.Elem
-		}
-		if et.IsNumeric() && et.Base != ast.Bool {
-			b := et.Base
-			if b == ast.Uint {
-				b = ast.Int
-			}
-			v.Qual.Precision = c.defPrec[b]
-		}
+		v.Qual.Precision = c.defaultPrec(t)
 	}
 	v.Location = layoutValue(&q, "location")
 	v.Index = max(layoutValue(&q, "index"), 0)
@@ -193,8 +188,8 @@ func (c *checker) varSpec(g *ast.DeclGroup, vs *ast.VarSpec, t *ast.Type, global
 		if c.redeclareBuiltin(v, vs, global) {
 			return
 		}
-		c.checkName(vs.Name, vs.NamePos)
 	}
+	c.checkName(vs.Name, vs.NamePos)
 	if vs.Init != nil {
 		c.initializer(v, vs, global)
 	} else {
@@ -386,4 +381,20 @@ func (c *checker) initializer(v *ast.Var, vs *ast.VarSpec, global bool) {
 	if q.Storage == ast.StorageConst {
 		v.ConstValue = x.Value()
 	}
+}
+
+// defaultPrec is the global default precision of t's numeric base (ES), or
+// PrecNone for bool, struct and opaque types.
+func (c *checker) defaultPrec(t *ast.Type) ast.Precision {
+	for t.IsArray() {
+		t = t.Elem
+	}
+	if !t.IsNumeric() || t.Base == ast.Bool {
+		return ast.PrecNone
+	}
+	b := t.Base
+	if b == ast.Uint {
+		b = ast.Int
+	}
+	return c.defPrec[b]
 }

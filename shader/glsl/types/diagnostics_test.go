@@ -25,13 +25,22 @@ import (
 // reported (several ERROR clauses when a line has several diagnostics). A unit
 // compiles with the lines before it blanked, so diagnostics carry file line
 // numbers (GLSL allows only white space before #version). Every diagnostic must
-// be expected on its line and every expectation met; TestEveryDiagnosticIsTested
+// be expected on its line and every expectation met. Warnings are expected the
+// same way with `// WARNING "regexp"` (checked only in units that compile, as a
+// failed compile returns no file). TestEveryDiagnosticIsTested
 // holds the files to covering every message format the checker can emit.
 
 // unitSep starts a new compilation unit.
 const unitSep = "// ----"
 
 var errorRE = regexp.MustCompile(`ERROR "((?:[^"\\]|\\.)*)"`)
+
+// warningRE is an expected warning, which a unit that compiles must report on
+// its line; warnLineRE parses a warning of ast.File.Warnings.
+var (
+	warningRE  = regexp.MustCompile(`WARNING "((?:[^"\\]|\\.)*)"`)
+	warnLineRE = regexp.MustCompile(`^[^:]*:(\d+):(\d+): warning: (.*)$`)
+)
 
 // diag is one reported diagnostic.
 type diag struct {
@@ -78,45 +87,70 @@ func checkFile(t *testing.T, path string) []diag {
 func checkUnit(t *testing.T, path string, stage glsl.Stage, lines []string, from, to int) []diag {
 	t.Helper()
 	src := strings.Repeat("\n", from) + strings.Join(lines[from:to], "")
-	want := map[int][]*regexp.Regexp{}
-	for i := from; i < to; i++ {
-		for _, m := range errorRE.FindAllStringSubmatch(lines[i], -1) {
-			pat, err := strconv.Unquote(`"` + m[1] + `"`)
-			if err != nil {
-				t.Fatalf("%s:%d: bad ERROR string: %v", path, i+1, err)
+	expect := func(clause *regexp.Regexp, what string) map[int][]*regexp.Regexp {
+		want := map[int][]*regexp.Regexp{}
+		for i := from; i < to; i++ {
+			for _, m := range clause.FindAllStringSubmatch(lines[i], -1) {
+				pat, err := strconv.Unquote(`"` + m[1] + `"`)
+				if err != nil {
+					t.Fatalf("%s:%d: bad %s string: %v", path, i+1, what, err)
+				}
+				re, err := regexp.Compile(pat)
+				if err != nil {
+					t.Fatalf("%s:%d: bad %s regexp: %v", path, i+1, what, err)
+				}
+				want[i+1] = append(want[i+1], re)
 			}
-			re, err := regexp.Compile(pat)
-			if err != nil {
-				t.Fatalf("%s:%d: bad ERROR regexp: %v", path, i+1, err)
-			}
-			want[i+1] = append(want[i+1], re)
 		}
+		return want
 	}
-	_, err := glsl.Compile(filepath.Base(path), src, stage, glsl.Options{})
+	want := expect(errorRE, "ERROR")
+	wantWarn := expect(warningRE, "WARNING")
+	sh, err := glsl.Compile(filepath.Base(path), src, stage, glsl.Options{})
 	var list glslast.ErrorList
 	if err != nil && !errors.As(err, &list) {
 		t.Fatalf("%s:%d: %v", path, from+1, err)
 	}
 	var out []diag
-	for _, e := range list {
-		out = append(out, diag{path, e.Pos.Line, e.Msg})
-		res := want[e.Pos.Line]
+	match := func(want map[int][]*regexp.Regexp, line, col int, msg, what string) {
+		out = append(out, diag{path, line, msg})
+		res := want[line]
 		k := -1
 		for j, re := range res {
-			if re.MatchString(e.Msg) {
+			if re.MatchString(msg) {
 				k = j
 				break
 			}
 		}
 		if k < 0 {
-			t.Errorf("%s:%d:%d: unexpected diagnostic: %s", path, e.Pos.Line, e.Pos.Col, e.Msg)
-			continue
+			t.Errorf("%s:%d:%d: unexpected %s: %s", path, line, col, what, msg)
+			return
 		}
-		want[e.Pos.Line] = append(res[:k], res[k+1:]...)
+		want[line] = append(res[:k], res[k+1:]...)
+	}
+	for _, e := range list {
+		match(want, e.Pos.Line, e.Pos.Col, e.Msg, "diagnostic")
+	}
+	if sh != nil {
+		for _, w := range sh.File.Warnings {
+			m := warnLineRE.FindStringSubmatch(w)
+			if m == nil {
+				t.Errorf("%s: warning without a position: %s", path, w)
+				continue
+			}
+			line, _ := strconv.Atoi(m[1])
+			col, _ := strconv.Atoi(m[2])
+			match(wantWarn, line, col, m[3], "warning")
+		}
 	}
 	for line, res := range want {
 		for _, re := range res {
 			t.Errorf("%s:%d: no diagnostic matching %q", path, line, re)
+		}
+	}
+	for line, res := range wantWarn {
+		for _, re := range res {
+			t.Errorf("%s:%d: no warning matching %q", path, line, re)
 		}
 	}
 	return out
@@ -193,7 +227,7 @@ func checkerFormats(t *testing.T) []format {
 			switch fn := call.Fun.(type) {
 			case *ast.SelectorExpr:
 				switch fn.Sel.Name {
-				case "errorf":
+				case "errorf", "warnf":
 					arg = 1
 				case "Add": // c.errs.Add(pos, fmt.Sprintf(FORMAT, ...))
 					if len(call.Args) == 2 {

@@ -116,9 +116,20 @@ func (c *checker) funcDecl(d *ast.FuncDecl) {
 			c.declareVar(v)
 		}
 	}
-	// The body shares the parameters' scope. spec: GLSL 4.50 §4.2.
+	// In GLSL ES 1.00 "a function body has a scope nested inside the function's
+	// definition" (GLSL ES 1.00 §4.2.2), so a local may hide a parameter. GLSL ES
+	// 3.00 §4.2.2 and desktop GLSL (whose grammar has the body as a
+	// compound_statement_no_new_scope, GLSL 4.50 §4.2 and §9) make the
+	// parameters and the body one scope, where redeclaring a parameter is an error.
+	nested := c.es && c.version < 300
+	if nested {
+		c.openScope()
+	}
 	for _, s := range d.Body.Stmts {
 		c.safe(func() { c.stmt(s) })
+	}
+	if nested {
+		c.closeScope()
 	}
 	c.closeScope()
 	c.fn = nil

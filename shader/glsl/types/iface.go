@@ -304,18 +304,13 @@ func (c *checker) blockDecl(d *ast.BlockDecl) {
 	if d.InstanceName != "" {
 		c.checkName(d.InstanceName, d.InstancePos)
 	}
-	b := &ast.InterfaceBlock{Name: d.Name, Instance: d.InstanceName, Storage: q.Storage, Layout: "shared", Binding: -1}
-	rowMajor := false
-	for _, l := range q.Layout {
-		switch strings.ToLower(l.Name) {
-		case "std140", "shared", "packed", "std430":
-			b.Layout = strings.ToLower(l.Name)
-		case "row_major":
-			rowMajor = true
-		case "column_major":
-			rowMajor = false
-		}
+	// A block starts from the default layout(...) uniform; / buffer; in effect.
+	lay := blockLayoutOf(q.Layout, blockLayout{packing: "shared"})
+	if def, ok := c.blockDefault[q.Storage]; ok {
+		lay = blockLayoutOf(q.Layout, def)
 	}
+	b := &ast.InterfaceBlock{Name: d.Name, Instance: d.InstanceName, Storage: q.Storage, Layout: lay.packing, Binding: -1}
+	rowMajor := lay.rowMajor
 	if len(q.Layout) > 0 {
 		c.checkLayout(&q, true)
 		b.Binding = layoutValue(&q, "binding")
@@ -374,6 +369,12 @@ func (c *checker) blockDecl(d *ast.BlockDecl) {
 					v.RowMajor = false
 				}
 			}
+			if c.es && (q.Storage == ast.StorageUniform || q.Storage == ast.StorageBuffer) && v.Qual.Precision == ast.PrecNone {
+				// A member without a precision qualifier takes the default
+				// precision, as a uniform does (GLSL ES 3.00 §4.5.4), so that the
+				// linker can match precisions across stages (GLSL ES 3.00 §4.3.7).
+				v.Qual.Precision = c.defaultPrec(t)
+			}
 			vs.Var = v
 			b.Members = append(b.Members, v)
 			st.Fields = append(st.Fields, ast.Field{Name: vs.Name, Type: t, Pos: vs.NamePos})
@@ -428,4 +429,19 @@ func (c *checker) blockDecl(d *ast.BlockDecl) {
 		c.declareVar(v)
 	}
 	c.file.Blocks = append(c.file.Blocks, b)
+}
+
+// blockLayoutOf applies a block's layout qualifiers to the default def.
+func blockLayoutOf(layout []ast.LayoutQual, def blockLayout) blockLayout {
+	for _, l := range layout {
+		switch strings.ToLower(l.Name) {
+		case "std140", "shared", "packed", "std430":
+			def.packing = strings.ToLower(l.Name)
+		case "row_major":
+			def.rowMajor = true
+		case "column_major":
+			def.rowMajor = false
+		}
+	}
+	return def
 }

@@ -30,3 +30,15 @@ void f(float a); // ERROR "function 'f' redeclared"
 highp float g(float a);
 lowp float g(float a) { return a; } // ERROR "function 'g' redeclared with a different return precision"
 void main() {}
+// ---- GLSL ES 1.00 nests the function body inside the parameters' scope (GLSL ES 1.00 §4.2.2)
+#version 100
+float f(float a) { float a = 2.0; { float a = 3.0; } return a; }
+void main() { gl_Position = vec4(f(1.0)); }
+// ---- GLSL ES 3.00: parameters and body form one scope (GLSL ES 3.00 §4.2.2)
+#version 300 es
+float f(float a) { float a = 2.0; return a; } // ERROR "redeclaration of 'a'"
+void main() { gl_Position = vec4(f(1.0)); }
+// ---- desktop GLSL: the body is compound_statement_no_new_scope (GLSL 1.20 §9)
+#version 120
+float f(float a) { float a = 2.0; return a; } // ERROR "redeclaration of 'a'"
+void main() { gl_Position = vec4(f(1.0)); }
