@@ -290,8 +290,8 @@ type File struct {
 	Profile   string // "core", "compatibility", "es" or "" as written in #version
 	// InvariantAll is the position of "#pragma STDGL invariant(all)" (invalid if absent).
 	InvariantAll Pos
-	// Warnings are the preprocessor's diagnostics that do not fail the
-	// compile, formatted "file:line:col: warning: message", by position.
+	// Warnings are the preprocessor's and the checker's diagnostics that do
+	// not fail the compile, formatted "file:line:col: warning: message".
 	Warnings []string
 	// LocalSize is a compute shader's layout(local_size_x/y/z) in; (1 where not
 	// given) and LocalSizeSet marks the components some declaration gave.
