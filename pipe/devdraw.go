@@ -1,36 +1,19 @@
 package pipe
 
 import (
-	"encoding/binary"
 	"fmt"
-	"math"
 
-	"vortexgfx/abi"
 	"vortexgfx/device/swom"
 	"vortexgfx/gfx/frontend"
 	"vortexgfx/gfx/shaderdev"
 	"vortexgfx/gl/blend"
 	"vortexgfx/gl/compare"
-	"vortexgfx/gl/format"
-	"vortexgfx/gl/sampler"
-	"vortexgfx/shader/ir"
 )
 
 // The device path: one direct draw through shaderdev.Device — the compiled VS
 // as the front end's stage 0, setup/binning on the cores, RASTER, the FS wrapper
 // and the OM — with vertex, index and texture data resident across frames.
 // spec: vortexpipe §3.2–§3.4
-
-// attrPlan is how one program attribute reaches the device: straight from the
-// resident vertex buffer when its element layout is the attribute's words, or
-// as host-converted words otherwise.
-type attrPlan struct {
-	direct  bool
-	vb      VertexBuffer
-	el      VertexElement
-	convert []VertexElement // columns, when converted
-	slot    ir.Slot
-}
 
 // deviceGates checks what the device backend implements for a draw Route kept on
 // the device, returning the device program and nothing, or the reasons the draw
@@ -123,55 +106,6 @@ func (c *Context) deviceGates(st *BoundState, l *linked, key VariantKey, info *D
 // coordinates; sub-pixel precision)
 const viewportCoordRange = 32768
 
-// viewportGate is why the device cannot draw through viewport v on a w×h
-// framebuffer as the reference renderer does, or "": a viewport of any size
-// and position inside the coordinate range, with any depth range, runs on
-// the device (setup_k's guard band is the target's, viewportGuard). What
-// remains are the viewports the reference renderer itself refuses (not
-// finite, zero or negative width, zero height) and corners beyond the
-// coordinate range.
-func viewportGate(v Viewport, w, h int) string {
-	vp := refViewport(v, w, h)
-	for _, f := range []float32{vp.X, vp.Y, vp.W, vp.H, vp.MinDepth, vp.MaxDepth} {
-		if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
-			return "viewport or depth range not finite"
-		}
-	}
-	if vp.W <= 0 || vp.H == 0 {
-		return "viewport of zero or negative width or zero height"
-	}
-	for _, c := range []float64{float64(vp.X), float64(vp.X) + float64(vp.W), float64(vp.Y), float64(vp.Y) + float64(vp.H)} {
-		if c < -viewportCoordRange || c > viewportCoordRange {
-			return fmt.Sprintf("viewport beyond the device coordinate range [-%d, %d]", viewportCoordRange, viewportCoordRange)
-		}
-	}
-	return ""
-}
-
-// integralViewport reports whether viewport v's rectangle on a w×h
-// framebuffer has integer corners.
-func integralViewport(v Viewport, w, h int) bool {
-	vp := refViewport(v, w, h)
-	for _, c := range []float64{float64(vp.X), float64(vp.X) + float64(vp.W), float64(vp.Y), float64(vp.Y) + float64(vp.H)} {
-		if c != math.Trunc(c) {
-			return false
-		}
-	}
-	return true
-}
-
-// deviceViewport is setup_k's viewport for v on a w×h framebuffer: nil for
-// the default mapping onto the whole framebuffer (the zero Viewport or its
-// exact transform), so those draws set up exactly as before the viewport
-// rode the argument block.
-func deviceViewport(v Viewport, w, h int) *frontend.Viewport {
-	fw, fh := float32(w)/2, float32(h)/2
-	if v == (Viewport{}) || v.Scale[0] == fw && v.Translate[0] == fw && v.Scale[1] == fh && v.Translate[1] == fh {
-		return nil
-	}
-	return &frontend.Viewport{SX: v.Scale[0], TX: v.Translate[0], SY: v.Scale[1], TY: v.Translate[1]}
-}
-
 // unitOf returns the texture unit of the sampler uniform name.
 func (l *linked) unitOf(name string) int {
 	if l.base != nil {
@@ -186,82 +120,6 @@ func (l *linked) unitOf(name string) int {
 		}
 	}
 	return -1
-}
-
-// attribPlans matches the device program's attributes with the bound vertex
-// elements: an attribute with layout(location = L) reads element L, one without
-// reads the element at its index among the program's attributes.
-func (c *Context) attribPlans(st *BoundState, l *linked, sp *shaderdev.Program) ([]attrPlan, error) {
-	ve := st.VElems
-	var out []attrPlan
-	for _, s := range sp.Attributes() {
-		loc := s.Location
-		if loc < 0 {
-			for i, a := range l.attrs {
-				if a.Name == s.Name {
-					// A generated vertex stage's built-in attributes
-					// carry the fixed-function elements (ffLink).
-					loc = i
-					if a.Location >= 0 {
-						loc = a.Location
-					}
-				}
-			}
-		}
-		cols := (s.Words + 3) / 4
-		if loc < 0 || ve == nil || loc+cols > len(ve.Elements) {
-			return nil, fmt.Errorf("attribute %s: no vertex element at location %d", s.Name, loc)
-		}
-		els := ve.Elements[loc : loc+cols]
-		ap := attrPlan{slot: s, el: els[0], direct: true}
-		for c, e := range els {
-			if e.BufferIndex >= len(st.VBufs) || st.VBufs[e.BufferIndex].Buffer == nil {
-				return nil, fmt.Errorf("attribute %s reads unbound vertex buffer %d", s.Name, e.BufferIndex)
-			}
-			cw := min(4, s.Words-4*c)
-			is32 := e.Format != VertexUNorm8x4
-			if !is32 || elementComponents(e.Format) != cw || e.BufferIndex != els[0].BufferIndex ||
-				e.InstanceDivisor != els[0].InstanceDivisor || e.SrcOffset != els[0].SrcOffset+uint32(16*c) {
-				ap.direct = false
-			}
-		}
-		ap.vb = st.VBufs[els[0].BufferIndex]
-		if !ap.direct {
-			ap.convert = els
-		}
-		out = append(out, ap)
-	}
-	return out, nil
-}
-
-// deviceCull maps the rasterizer's cull face and winding onto setup_k's: setup's
-// window y points up and it calls a clockwise triangle back-facing, so with
-// counter-clockwise front faces the API's back faces are setup's.
-// devicePolygonOffset is the rasterizer's POLYGON_OFFSET_FILL state for
-// setup_k (shaderdev fills in the depth plane's bits for r). spec: GL 4.6
-// §14.6.5
-func devicePolygonOffset(r *Rasterizer) frontend.PolygonOffset {
-	if r == nil || !r.State.OffsetTri {
-		return frontend.PolygonOffset{}
-	}
-	return frontend.PolygonOffset{Enable: true, Factor: r.State.OffsetScale, Units: r.State.OffsetUnits, Clamp: r.State.OffsetClamp}
-}
-
-func deviceCull(r *Rasterizer) frontend.CullMode {
-	if r == nil {
-		return frontend.CullNone
-	}
-	back, front := frontend.CullBack, frontend.CullFront
-	if !r.State.FrontCCW {
-		back, front = front, back
-	}
-	switch r.State.Cull {
-	case CullBack:
-		return back
-	case CullFront:
-		return front
-	}
-	return frontend.CullNone
 }
 
 // drawDevice runs one direct draw on the device.
@@ -394,209 +252,6 @@ func (c *Context) drawDevice(st *BoundState, l *linked, sp *shaderdev.Program, a
 	}
 	c.mu.Unlock()
 	return nil
-}
-
-// attribBinding binds one attribute: the resident vertex buffer, or converted
-// words for [0, nverts) vertices (per-vertex) or [0, ninst) instance elements.
-func (c *Context) attribBinding(a attrPlan, nverts, ninst int) (shaderdev.AttribBinding, error) {
-	vb := a.vb
-	if a.direct {
-		buf, at, err := c.screen.res.ResolveBuffer(vb.Buffer, 0, uint64(vb.Buffer.Size()))
-		if err != nil {
-			return shaderdev.AttribBinding{}, err
-		}
-		return shaderdev.AttribBinding{Buffer: buf, Offset: at + uint64(vb.Offset) + uint64(a.el.SrcOffset),
-			Stride: uint64(vb.Stride), Divisor: uint64(a.el.InstanceDivisor)}, nil
-	}
-	n := nverts
-	if a.el.InstanceDivisor != 0 {
-		// The device reads element base instance + instance / divisor, below
-		// base instance + instances.
-		n = ninst
-	}
-	words := a.slot.Words
-	out := make([]byte, 4*words*max(n, 1))
-	var raw [16]byte
-	for col, e := range a.convert {
-		vb := c.vbufOf(e)
-		size := elementBytes(e.Format)
-		cw := min(4, words-4*col)
-		for v := 0; v < n; v++ {
-			off := int64(vb.Offset) + int64(e.SrcOffset) + int64(v)*int64(vb.Stride)
-			clear(raw[:])
-			readRaw(vb.Buffer, off, raw[:size])
-			vals := elementWords(e.Format, raw[:size], a.slot.Type)
-			for k := 0; k < cw; k++ {
-				binary.LittleEndian.PutUint32(out[4*(v*words+4*col+k):], vals[k])
-			}
-		}
-	}
-	return shaderdev.AttribBinding{Data: out, Stride: uint64(4 * words), Divisor: uint64(a.el.InstanceDivisor)}, nil
-}
-
-// vbufOf returns the vertex buffer an element reads.
-func (c *Context) vbufOf(e VertexElement) VertexBuffer {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e.BufferIndex < len(c.vbufs) {
-		return c.vbufs[e.BufferIndex]
-	}
-	return VertexBuffer{}
-}
-
-// readRaw copies r's bytes at off into p without synchronising with the device
-// (vertex data is never a device target); bytes outside r read as zero.
-func readRaw(r *Resource, off int64, p []byte) {
-	if r == nil || off < 0 {
-		return
-	}
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	if r.destroyed || off >= int64(len(r.data)) {
-		return
-	}
-	copy(p, r.data[off:])
-}
-
-// texture returns the device binding of a sampler view, made resident once per
-// version of the texture: a 2D power-of-two RGBA8/BGRA8 texture sampled without
-// a border colour, and without mipmaps or over a generated chain, goes to the
-// FF TEX unit (level 0, gfx builds the
-// chain); any other — or any under a variant key with software TEX — to the
-// software sampler (device/swtex) with all its levels and the full sampler
-// state. The caller holds d.mu. spec: vortexpipe §3.6
-func (d *devScreen) texture(v *SamplerView, sm *Sampler, swTex bool) (shaderdev.Texture, error) {
-	r := v.Texture
-	desc := r.desc
-	if d.hostStale && d.fb.holds(r) {
-		if err := d.readBack(); err != nil {
-			return shaderdev.Texture{}, err
-		}
-	}
-	if swTex || !ffTexture(v, sm) {
-		return d.swTexture(v, sm)
-	}
-	t := shaderdev.Texture{Width: uint32(desc.Width), Height: uint32(desc.Height), Mip: shaderdev.MipNone,
-		WrapU: abi.WrapRepeat, WrapV: abi.WrapRepeat}
-	if sm != nil {
-		t.Bilinear = sm.State.MagFilter == sampler.Linear
-		t.Mip = ffMip(sm)
-		code, _, _ := sm.State.WrapS.TEX()
-		t.WrapU = code
-		code, _, _ = sm.State.WrapT.TEX()
-		t.WrapV = code
-	}
-	r.mu.RLock()
-	ver, dead := r.version, r.destroyed
-	r.mu.RUnlock()
-	if dead {
-		return t, ErrDestroyed
-	}
-	if e := d.texs[r]; e != nil && e.version == ver && e.serial == r.serial {
-		t.Resident, t.Pixels = e.dt, e.px
-		return t, nil
-	}
-	px := make([]byte, 4*desc.Width*desc.Height)
-	r.mu.RLock()
-	copy(px, r.data)
-	r.mu.RUnlock()
-	if desc.Format == format.RGBA8 {
-		for i := 0; i < len(px); i += 4 {
-			px[i], px[i+2] = px[i+2], px[i]
-		}
-	}
-	t.Pixels = px
-	if t.Mip != shaderdev.MipNone {
-		// A generated chain binds level 0 with the draw, and shaderdev
-		// builds the chain for it: a resident chain is sampled differently
-		// where the draw's TEX runs in software (shaderdev describes the
-		// resident FF chain to the software sampler instead of laying the
-		// texture out itself), which would change the images of mipmapped
-		// draws under 4x MSAA.
-		return t, nil
-	}
-	dt, err := d.sd.UploadTexture(&t)
-	if err != nil {
-		return t, err
-	}
-	if old := d.texs[r]; old != nil {
-		_ = old.dt.Free()
-	}
-	if d.texs == nil {
-		d.texs = map[*Resource]*devTexture{}
-	}
-	// The level-0 words stay with the entry: gfx reads them where it does not
-	// take the resident chain.
-	d.texs[r] = &devTexture{version: ver, serial: r.serial, dt: dt, w: t.Width, h: t.Height, px: px}
-	d.texUploads++
-	t.Resident = dt
-	return t, nil
-}
-
-// ffTexture reports whether the FF TEX unit samples v with sm exactly: a 2D
-// power-of-two A8R8G8B8 texture seen whole (no view state), one filter, a wrap
-// the unit has, no mipmaps
-// unless the chain is the driver's own (GenerateMipmap: the device builds it
-// from level 0) and no border colour
-// (the binding carries none).
-func ffTexture(v *SamplerView, sm *Sampler) bool {
-	d := v.Texture.desc
-	if d.Target != Target2D || d.Format != format.RGBA8 && d.Format != format.BGRA8 || len(v.Tex.Routes)+len(v.Tex.Flags) > 0 || v.viewRoute() != "" {
-		return false
-	}
-	if sm == nil {
-		return true
-	}
-	ss := &sm.State
-	if ss.MipFilter != sampler.MipNone && !generatedChain(v.Texture) || ss.MinFilter != ss.MagFilter || ss.CompareMode || len(sm.Routes)+len(sm.Flags) > 0 ||
-		sm.lodState(d.Levels) != "" {
-		return false
-	}
-	for _, w := range [2]sampler.Wrap{ss.WrapS, ss.WrapT} {
-		if _, ff, ok := w.TEX(); !ok || !ff || w == sampler.ClampToBorder {
-			return false
-		}
-	}
-	return true
-}
-
-// swTexture binds v for the software sampler, uploading its layout once per
-// version of the texture and sampler state.
-func (d *devScreen) swTexture(v *SamplerView, sm *Sampler) (shaderdev.Texture, error) {
-	r := v.Texture
-	tex, err := d.refTex(r)
-	if err != nil {
-		return shaderdev.Texture{}, err
-	}
-	tex = v.viewOf(tex)
-	smp, err := refSampler(sm, r.desc.Target == TargetRect)
-	if err != nil {
-		return shaderdev.Texture{}, err
-	}
-	ver := r.versionNow()
-	t := shaderdev.Texture{Width: uint32(r.desc.Width), Height: uint32(r.desc.Height)}
-	key := swTexKey{r: r, s: smp}
-	if v.State != nil {
-		key.view = *v.State
-	}
-	if e := d.swTexs[key]; e != nil && e.version == ver && e.serial == r.serial {
-		t.Resident = e.dt
-		return t, nil
-	}
-	dt, err := d.sd.UploadRefTexture(tex, smp)
-	if err != nil {
-		return t, err
-	}
-	if old := d.swTexs[key]; old != nil {
-		_ = old.dt.Free()
-	}
-	if d.swTexs == nil {
-		d.swTexs = map[swTexKey]*devTexture{}
-	}
-	d.swTexs[key] = &devTexture{version: ver, serial: r.serial, dt: dt}
-	d.texUploads++
-	t.Resident = dt
-	return t, nil
 }
 
 // mergeState builds the draw's whole output-merger state from the bound CSOs:

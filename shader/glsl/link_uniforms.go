@@ -1,0 +1,220 @@
+package glsl
+
+import (
+	"vortexgfx/shader/glsl/ast"
+	"vortexgfx/shader/glsl/types"
+)
+
+// Uniforms and uniform blocks across a program's stages: one program-wide
+// list, and the rules a uniform or block declared in several stages must
+// follow — type, precision (GLSL ES), members, packing and matrix layout.
+// spec: GLSL ES 3.00 §4.3.5, §4.3.7; GLSL 4.50 §4.3.9, §4.4.5
+
+// collectUniforms merges the uniforms of all units, requiring a uniform declared
+// in several to have the same type and, in GLSL ES, the same precision, down to
+// the members of a uniform struct: "the types and precisions of uniform
+// variables with the same name must match across shaders that are linked into a
+// single program" (GLSL ES 3.00 §4.3.5, GLSL ES 1.00 §4.3.4; for GLSL ES 1.00
+// only uniforms used in both shaders, as Mesa checks it). Desktop GLSL gives
+// precision no meaning.
+func (p *Program) collectUniforms(shaders []*Shader, errs *ast.ErrorList) {
+	byName := map[string]*Uniform{}
+	owner := map[*ast.Var]*Shader{}
+	precs := structPrecisions{}
+	for _, s := range shaders {
+		if s == nil {
+			continue
+		}
+		for _, v := range s.File.Globals {
+			if v.Kind != ast.VarUniform || v.Builtin {
+				continue
+			}
+			key := ifaceKey(v)
+			u := byName[key]
+			if u == nil {
+				u = &Uniform{Name: v.Name, Type: v.Type}
+				byName[key] = u
+				p.Uniforms = append(p.Uniforms, u)
+				owner[v] = s
+			} else if v.Block != nil && v == v.Block.InstanceVar {
+				// block members are compared by checkBlocks
+			} else if !sameType(u.Type, v.Type) {
+				errs.Add(v.DeclPos, "uniform '"+v.Name+"' declared as "+v.Type.String()+" and as "+u.Type.String()+" in different shaders")
+				continue
+			} else if first := u.Vars[0]; s.File.ES && (s.File.Version >= 300 || v.Used && first.Used) {
+				if precisionsDiffer(first.Qual.Precision, v.Qual.Precision) {
+					errs.Add(v.DeclPos, "uniform '"+v.Name+"' is declared "+precName(v.Qual.Precision)+" and "+
+						precName(first.Qual.Precision)+" in different shaders")
+					continue
+				}
+				if m, pa, pb := precisionDiff(v.Type, first.Type, precs.of(s), precs.of(owner[first]), v.Name); m != "" {
+					errs.Add(v.DeclPos, "uniform '"+v.Name+"': member '"+m+"' is declared "+precName(pa)+" and "+
+						precName(pb)+" in different shaders")
+					continue
+				}
+			}
+			u.Vars = append(u.Vars, v)
+		}
+	}
+}
+
+// structPrecisions caches types.StructPrecisions per shader.
+type structPrecisions map[*Shader]map[*ast.StructType][]ast.Precision
+
+func (c structPrecisions) of(s *Shader) map[*ast.StructType][]ast.Precision {
+	if s == nil {
+		return nil
+	}
+	m, ok := c[s]
+	if !ok {
+		m = types.StructPrecisions(s.File, s.Stage)
+		c[s] = m
+	}
+	return m
+}
+
+// precisionsDiffer reports two precisions that both exist and differ.
+func precisionsDiffer(a, b ast.Precision) bool {
+	return a != b && a != ast.PrecNone && b != ast.PrecNone
+}
+
+// precisionDiff finds the first member (as a path from name) of two struct
+// types that sameType accepts whose precisions differ, with both precisions;
+// pa and pb are the field precisions of a's and b's shader. It returns "" when
+// the precisions match.
+func precisionDiff(a, b *ast.Type, pa, pb map[*ast.StructType][]ast.Precision, name string) (string, ast.Precision, ast.Precision) {
+	for a.IsArray() && b.IsArray() {
+		a, b = a.Elem, b.Elem
+	}
+	if !a.IsStruct() || !b.IsStruct() || len(a.Struct.Fields) != len(b.Struct.Fields) {
+		return "", 0, 0
+	}
+	fa, fb := pa[a.Struct], pb[b.Struct]
+	for i, f := range a.Struct.Fields {
+		path := name + "." + f.Name
+		if i < len(fa) && i < len(fb) && precisionsDiffer(fa[i], fb[i]) {
+			return path, fa[i], fb[i]
+		}
+		if m, x, y := precisionDiff(f.Type, b.Struct.Fields[i].Type, pa, pb, path); m != "" {
+			return m, x, y
+		}
+	}
+	return "", 0, 0
+}
+
+// precName spells a precision qualifier.
+func precName(p ast.Precision) string {
+	switch p {
+	case ast.PrecLow:
+		return "lowp"
+	case ast.PrecMedium:
+		return "mediump"
+	case ast.PrecHigh:
+		return "highp"
+	}
+	return "without precision"
+}
+
+// containsMatrix reports whether t is or holds a matrix, the only members
+// row_major and column_major change.
+func containsMatrix(t *ast.Type) bool {
+	for t.IsArray() {
+		t = t.Elem
+	}
+	if t.IsStruct() {
+		for _, f := range t.Struct.Fields {
+			if containsMatrix(f.Type) {
+				return true
+			}
+		}
+		return false
+	}
+	return t.IsMatrix()
+}
+
+// checkBlocks requires interface blocks of the same name to have the same members
+// in every shader: "the same sequence of types, precisions and the same sequence
+// of member names, as well as having the same member-wise layout qualification"
+// (GLSL ES 3.00 §4.3.7; GLSL 4.50 §4.3.9). For uniform and buffer blocks that
+// is the packing (std140, shared, packed, std430) and each matrix member's
+// row_major or column_major (GLSL 4.50 §4.4.5, GLSL ES 3.00 §4.3.8.3);
+// precisions are compared in GLSL ES only, desktop GLSL giving them no meaning.
+func (p *Program) checkBlocks(shaders []*Shader, errs *ast.ErrorList) {
+	seen := map[string]*ast.InterfaceBlock{}
+	owner := map[*ast.InterfaceBlock]*Shader{}
+	precs := structPrecisions{}
+	for _, s := range shaders {
+		if s == nil {
+			continue
+		}
+		for _, b := range s.File.Blocks {
+			key := b.Storage.String() + " " + b.Name
+			if b.Storage == ast.StorageIn || b.Storage == ast.StorageOut {
+				key = "io " + b.Name
+			}
+			prev := seen[key]
+			if prev == nil {
+				seen[key] = b
+				owner[b] = s
+				continue
+			}
+			same := len(prev.Members) == len(b.Members)
+			for i := 0; same && i < len(b.Members); i++ {
+				same = prev.Members[i].Name == b.Members[i].Name && sameType(prev.Members[i].Type, b.Members[i].Type)
+			}
+			pos := s.File.Pos()
+			if len(b.Members) > 0 {
+				pos = b.Members[0].DeclPos
+			}
+			if !same {
+				errs.Add(pos, "interface block '"+b.Name+"' has different members in different shaders")
+				continue
+			}
+			if b.Storage != ast.StorageUniform && b.Storage != ast.StorageBuffer {
+				continue
+			}
+			what := b.Storage.String() + " block '" + b.Name + "'"
+			if pi, bi := prev.InstanceVar, b.InstanceVar; pi != nil && bi != nil && (pi.Type.IsArray() || bi.Type.IsArray()) &&
+				!(pi.Type.IsArray() && bi.Type.IsArray() && pi.Type.Len == bi.Type.Len) {
+				// "if a matching block is declared as an array, then the array
+				// sizes must also match" (GLSL ES 3.00 §4.3.7).
+				errs.Add(bi.DeclPos, what+" is declared as "+bi.Type.String()+" and as "+pi.Type.String()+" in different shaders")
+				continue
+			}
+			if prev.Layout != b.Layout {
+				errs.Add(pos, what+" is declared "+b.Layout+" and "+prev.Layout+" in different shaders")
+				continue
+			}
+			es := s.File.ES && owner[prev] != nil && owner[prev].File.ES
+			for i, m := range b.Members {
+				pm := prev.Members[i]
+				if containsMatrix(m.Type) && m.RowMajor != pm.RowMajor {
+					errs.Add(m.DeclPos, what+": member '"+m.Name+"' is declared "+majorName(m.RowMajor)+" and "+
+						majorName(pm.RowMajor)+" in different shaders")
+					break
+				}
+				if !es {
+					continue
+				}
+				if precisionsDiffer(m.Qual.Precision, pm.Qual.Precision) {
+					errs.Add(m.DeclPos, what+": member '"+m.Name+"' is declared "+precName(m.Qual.Precision)+" and "+
+						precName(pm.Qual.Precision)+" in different shaders")
+					break
+				}
+				if path, pa, pb := precisionDiff(m.Type, pm.Type, precs.of(s), precs.of(owner[prev]), m.Name); path != "" {
+					errs.Add(m.DeclPos, what+": member '"+path+"' is declared "+precName(pa)+" and "+
+						precName(pb)+" in different shaders")
+					break
+				}
+			}
+		}
+	}
+}
+
+// majorName spells a matrix layout qualifier.
+func majorName(rowMajor bool) string {
+	if rowMajor {
+		return "row_major"
+	}
+	return "column_major"
+}

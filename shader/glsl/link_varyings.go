@@ -1,0 +1,111 @@
+package glsl
+
+import "vortexgfx/shader/glsl/ast"
+
+// Varyings between the vertex and fragment stages: matching by name or
+// location, types and interpolation, and the legacy colour built-ins.
+// spec: GLSL 4.50 §4.3.4, §4.5; GLSL 1.30 §4.3.6
+
+func (p *Program) matchVaryings(errs *ast.ErrorList) {
+	outs := map[string]*ast.Var{}
+	byLoc := map[int]*ast.Var{}
+	var version int
+	var es bool
+	for _, u := range p.Vertex.Units {
+		version, es = u.File.Version, u.File.ES
+		for _, v := range u.File.Globals {
+			if v.Kind == ast.VarOut && !v.Builtin {
+				outs[ifaceKey(v)] = v
+				if v.Location >= 0 {
+					byLoc[v.Location] = v
+				}
+			}
+		}
+	}
+	for _, u := range p.Fragment.Units {
+		for _, v := range u.File.Globals {
+			if v.Kind != ast.VarIn || v.Builtin {
+				continue
+			}
+			o := outs[ifaceKey(v)]
+			if v.Location >= 0 && byLoc[v.Location] != nil {
+				o = byLoc[v.Location]
+			}
+			if o == nil {
+				if v.Used {
+					errs.Add(v.DeclPos, "fragment shader input '"+v.Name+"' is not written by the vertex shader (no matching output)")
+				}
+				continue
+			}
+			if !sameType(o.Type, v.Type) {
+				errs.Add(v.DeclPos, "fragment shader input '"+v.Name+"' has type "+v.Type.String()+
+					" but the vertex shader output has type "+o.Type.String())
+				continue
+			}
+			if interp(o) != interp(v) && (!es && version < 430 || es && version < 310) {
+				errs.Add(v.DeclPos, "interpolation qualifiers of '"+v.Name+"' differ between vertex and fragment shader")
+				continue
+			}
+			if o.Qual.Centroid != v.Qual.Centroid && !es && version < 430 && version >= 130 {
+				errs.Add(v.DeclPos, "centroid qualifier of '"+v.Name+"' differs between vertex and fragment shader")
+				continue
+			}
+			p.Varyings = append(p.Varyings, Varying{Name: v.Name, Out: o, In: v})
+		}
+	}
+}
+
+// matchColorInterp applies the rule for the predeclared colours: if gl_Color is
+// redeclared with an interpolation qualifier, gl_FrontColor and gl_BackColor (if
+// written) must be redeclared with the same one, and vice versa; likewise for the
+// secondary colours. Only statically used variables take part, and no redeclaration
+// is a value of its own (it does not match an explicit smooth).
+// spec: GLSL 1.30 §4.3.7 (unchanged through 4.x)
+func (p *Program) matchColorInterp(errs *ast.ErrorList) {
+	for _, group := range [][3]string{
+		{"gl_Color", "gl_FrontColor", "gl_BackColor"},
+		{"gl_SecondaryColor", "gl_FrontSecondaryColor", "gl_BackSecondaryColor"},
+	} {
+		var first *ast.Var
+		check := func(v *ast.Var) {
+			if first == nil {
+				first = v
+				return
+			}
+			if v.Qual.Interp != first.Qual.Interp {
+				errs.Add(v.DeclPos, "interpolation qualifier of '"+v.Name+"' does not match that of '"+first.Name+
+					"' (GLSL 1.30 §4.3.7: the predeclared colours must be redeclared alike)")
+			}
+		}
+		for _, u := range p.Fragment.Units {
+			for _, v := range u.File.Globals {
+				if v.Builtin && v.Kind == ast.VarIn && v.Name == group[0] && v.Used {
+					check(v)
+				}
+			}
+		}
+		for _, u := range p.Vertex.Units {
+			for _, v := range u.File.Globals {
+				if v.Builtin && v.Kind == ast.VarOut && (v.Name == group[1] || v.Name == group[2]) && v.Written {
+					check(v)
+				}
+			}
+		}
+	}
+}
+
+// ifaceKey names a variable for interface matching: block instances match by
+// block name, everything else by variable name. spec: GLSL 4.50 §4.3.9.
+func ifaceKey(v *ast.Var) string {
+	if v.Block != nil && v == v.Block.InstanceVar {
+		return "block " + v.Block.Name
+	}
+	return v.Name
+}
+
+func interp(v *ast.Var) ast.Interp {
+	if v.Qual.Interp == ast.InterpNone {
+		return ast.InterpSmooth
+	}
+	return v.Qual.Interp
+}
