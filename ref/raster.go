@@ -2,6 +2,7 @@ package ref
 
 import (
 	"math"
+	"vortexgfx/gl/polyoffset"
 )
 
 // ownsRows reports whether a triangle whose snapped window y spans
@@ -135,36 +136,19 @@ func (d *drawer) depthBias(p []wvert) float64 {
 	var m float64
 	for i := 1; i+1 < len(p); i++ {
 		a, c, e := &p[0], &p[i], &p[i+1]
-		det := (c.xw-a.xw)*(e.yw-a.yw) - (e.xw-a.xw)*(c.yw-a.yw)
-		if det == 0 {
-			continue
+		if s, ok := polyoffset.MaxSlope([3]float64{a.xw, a.yw, a.z}, [3]float64{c.xw, c.yw, c.z}, [3]float64{e.xw, e.yw, e.z}); ok {
+			m = s
+			break
 		}
-		dzdx := ((c.z-a.z)*(e.yw-a.yw) - (e.z-a.z)*(c.yw-a.yw)) / det
-		dzdy := ((c.xw-a.xw)*(e.z-a.z) - (e.xw-a.xw)*(c.z-a.z)) / det
-		m = max(math.Abs(dzdx), math.Abs(dzdy))
-		break
 	}
-	r := math.Ldexp(1, -24)
+	bits, zmax := 0, 0.0
 	if ds := d.t.DepthStencil; ds != nil && ds.Format.IsDepth() {
-		if bits := ds.Format.Info().DepthBits; bits < 32 {
-			r = 1 / float64(uint32(1)<<bits-1)
-		} else {
-			zmax := 0.0
-			for i := range p {
-				zmax = max(zmax, math.Abs(p[i].z))
-			}
-			_, e := math.Frexp(zmax) // zmax = f * 2^e, f in [0.5, 1)
-			r = math.Ldexp(1, e-1-23)
+		bits = ds.Format.Info().DepthBits
+		for i := range p {
+			zmax = max(zmax, math.Abs(p[i].z))
 		}
 	}
-	o := float64(b.Slope)*m + float64(b.Constant)*r
-	switch {
-	case b.Clamp > 0:
-		o = min(o, float64(b.Clamp))
-	case b.Clamp < 0:
-		o = max(o, float64(b.Clamp))
-	}
-	return o
+	return polyoffset.Offset(b.Slope, b.Constant, b.Clamp, m, polyoffset.Resolution(bits, zmax))
 }
 
 // clipTriangle loads and clips a triangle; it returns the polygon buffer and

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"vortexgfx/abi"
+	"vortexgfx/gl/polyoffset"
 )
 
 // PolygonOffset is one draw's polygon offset (GL POLYGON_OFFSET_FILL):
@@ -60,45 +61,27 @@ func (e *feEnv) windowPos(v *Vertex) vec4 {
 // (z = f·2^e, f in [0.5, 1)) of the largest |z| of the polygon clipped to
 // the view volume (ref clips x and y there; setup_k's guard band is wider),
 // 2^−24 without a depth attachment; a positive clamp bounds o from above, a
-// negative one from below. spec: GL 4.6 §14.6.5
+// negative one from below (the arithmetic is gl/polyoffset's, the reference
+// renderer's too). spec: GL 4.6 §14.6.5
 func (e *feEnv) planeOffset(fan [][3]Vertex, zp []Vertex) int64 {
 	po := &e.offset
 	var m float64
 	for s := range fan {
 		a, c, d := e.windowPos(&fan[s][0]), e.windowPos(&fan[s][1]), e.windowPos(&fan[s][2])
-		ax, ay, az := float64(a.x), float64(a.y), float64(a.z)
-		cx, cy, cz := float64(c.x), float64(c.y), float64(c.z)
-		dx, dy, dz := float64(d.x), float64(d.y), float64(d.z)
-		det := (cx-ax)*(dy-ay) - (dx-ax)*(cy-ay)
-		if det == 0 {
-			continue
+		if sl, ok := polyoffset.MaxSlope([3]float64{float64(a.x), float64(a.y), float64(a.z)},
+			[3]float64{float64(c.x), float64(c.y), float64(c.z)}, [3]float64{float64(d.x), float64(d.y), float64(d.z)}); ok {
+			m = sl
+			break
 		}
-		dzdx := ((cz-az)*(dy-ay) - (dz-az)*(cy-ay)) / det
-		dzdy := ((cx-ax)*(dz-az) - (dx-ax)*(cz-az)) / det
-		m = max(math.Abs(dzdx), math.Abs(dzdy))
-		break
 	}
-	r := math.Ldexp(1, -24)
-	switch bits := po.DepthBits; {
-	case bits == 0:
-	case bits < 32:
-		r = 1 / float64(uint32(1)<<bits-1)
-	default:
+	zmax := 0.0
+	if po.DepthBits >= 32 {
 		view := [4]plane{{g: 1, axis: 0}, {g: 1, axis: 0, neg: true}, {g: 1, axis: 1}, {g: 1, axis: 1, neg: true}}
-		zmax := 0.0
 		for _, v := range clipPolyAll(zp, view, &e.polyA, &e.polyB) {
 			zmax = max(zmax, math.Abs(float64(e.windowPos(&v).z)))
 		}
-		_, ex := math.Frexp(zmax)
-		r = math.Ldexp(1, ex-1-23)
 	}
-	o := float64(po.Factor)*m + float64(po.Units)*r
-	switch {
-	case po.Clamp > 0:
-		o = min(o, float64(po.Clamp))
-	case po.Clamp < 0:
-		o = max(o, float64(po.Clamp))
-	}
+	o := polyoffset.Offset(po.Factor, po.Units, po.Clamp, m, polyoffset.Resolution(int(po.DepthBits), zmax))
 	// To the depth plane's Q7.24 step, to nearest, with two exceptions
 	// that keep what GL's r promises, a resolvable difference per unit:
 	//   - an n-bit unorm attachment with n < 24: its step 2^24/(2^n − 1)
