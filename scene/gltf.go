@@ -25,6 +25,9 @@ type gltfLoader struct {
 	// extensions already named in one.
 	warnings  []string
 	warnedExt map[string]bool
+	// materials are the decoded materials, which primitives read (decoded
+	// before the meshes).
+	materials []Material
 }
 
 // pathError formats an error naming the file and the JSON path.

@@ -72,18 +72,22 @@ func (l *gltfLoader) noteExtension(name, path string) {
 // extension decodes ext[name] into v when present (false when absent) and
 // notes every other extension on the object.
 func (l *gltfLoader) extension(ext gltfExtensions, name, path string, v any) (bool, error) {
+	prefix := path + ".extensions."
+	if path == "" { // the document's own extensions
+		prefix = "extensions."
+	}
 	for _, k := range sortedKeys(ext) {
 		if k != name {
-			l.noteExtension(k, path+".extensions."+k)
+			l.noteExtension(k, prefix+k)
 		}
 	}
 	raw, ok := ext[name]
-	if !ok || name == "" {
+	if !ok {
 		return false, nil
 	}
 	d := json.NewDecoder(bytes.NewReader(raw))
 	if err := d.Decode(v); err != nil {
-		return false, l.errorf(path+".extensions."+name, "%v", err)
+		return false, l.errorf(prefix+name, "%v", err)
 	}
 	return true, nil
 }

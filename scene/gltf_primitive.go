@@ -148,16 +148,11 @@ func (l *gltfLoader) primitive(mi, pi int) (*Mesh, error) {
 		flatten(m)
 	}
 	if m.Tangents == nil && m.Material >= 0 {
-		if nt := l.doc.Materials[m.Material].NormalTexture; nt != nil {
+		if nt := l.materials[m.Material].NormalTexture; nt != nil {
 			// A normal-mapped primitive without TANGENT: generate them from
-			// the set the normal texture reads (glTF 2.0 §3.7.2.1).
+			// the set the normal texture reads (its texCoord after any
+			// KHR_texture_transform override; glTF 2.0 §3.7.2.1).
 			set := nt.TexCoord
-			var x struct {
-				TexCoord *int `json:"texCoord"`
-			}
-			if ok, _ := l.extension(nt.Extensions, "KHR_texture_transform", "", &x); ok && x.TexCoord != nil {
-				set = *x.TexCoord
-			}
 			if uv := m.TexcoordSet(set); uv != nil {
 				c := *m
 				c.Texcoords = uv

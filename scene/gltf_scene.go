@@ -37,6 +37,7 @@ func (l *gltfLoader) scene() (*Scene, error) {
 			return nil, err
 		}
 		s.Materials = append(s.Materials, m)
+		l.materials = append(l.materials, m)
 	}
 	meshPrims := make([][]int, len(d.Meshes))
 	for i, gm := range d.Meshes {
