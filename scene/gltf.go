@@ -21,10 +21,10 @@ type gltfLoader struct {
 	bin     []byte // the GLB BIN chunk, nil for .gltf
 	hasBin  bool
 	buffers map[int][]byte
-	// warnings are the features left out (Scene.Warnings); warnedExt the
-	// extensions already named in one.
-	warnings  []string
-	warnedExt map[string]bool
+	// warnings are the features left out (Scene.Warnings); warned the keys
+	// of those named once per file (warnOnce).
+	warnings []string
+	warned   map[string]bool
 	// materials are the decoded materials, which primitives read (decoded
 	// before the meshes).
 	materials []Material

@@ -59,14 +59,23 @@ func (l *gltfLoader) checkExtensions() error {
 // noteExtension warns (once per name) about an extension the loader does
 // not implement.
 func (l *gltfLoader) noteExtension(name, path string) {
-	if _, ok := implementedExtensions[name]; ok || l.warnedExt[name] {
+	if _, ok := implementedExtensions[name]; ok {
 		return
 	}
-	if l.warnedExt == nil {
-		l.warnedExt = map[string]bool{}
+	l.warnOnce(name, path, "extension %s is not implemented; what it adds is ignored", name)
+}
+
+// warnOnce records a warning the first time key is seen (the first place a
+// feature is met; later ones would repeat it).
+func (l *gltfLoader) warnOnce(key, path, format string, args ...any) {
+	if l.warned[key] {
+		return
 	}
-	l.warnedExt[name] = true
-	l.warnf(path, "extension %s is not implemented; what it adds is ignored", name)
+	if l.warned == nil {
+		l.warned = map[string]bool{}
+	}
+	l.warned[key] = true
+	l.warnf(path, format, args...)
 }
 
 // extension decodes ext[name] into v when present (false when absent) and

@@ -257,12 +257,8 @@ func (l *gltfLoader) vertexAttribute(i int, path, semantic, typ string) ([]float
 	switch {
 	case contains(core, kind):
 	case contains(quant, kind):
-		if !contains(l.doc.ExtensionsUsed, "KHR_mesh_quantization") && !l.warnedExt["quantization:"+semantic] {
-			if l.warnedExt == nil {
-				l.warnedExt = map[string]bool{}
-			}
-			l.warnedExt["quantization:"+semantic] = true
-			l.warnf(path, "%s is %s, which needs KHR_mesh_quantization (not in extensionsUsed); decoded anyway", semantic, kind)
+		if !contains(l.doc.ExtensionsUsed, "KHR_mesh_quantization") {
+			l.warnOnce("KHR_mesh_quantization "+semantic, path, "%s is %s, which needs KHR_mesh_quantization (not in extensionsUsed); decoded anyway", semantic, kind)
 		}
 	default:
 		return nil, 0, l.errorf(path, "%s accessor %d has components %s; want %s", semantic, i, kind, strings.Join(append(core, quant...), ", "))
