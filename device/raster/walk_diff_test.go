@@ -76,7 +76,11 @@ func runWalk(c walkCase, zbuf []byte, zpitch int, plain bool) (walkOutcome, erro
 		return out, err
 	}
 	out.cyc = w.cyc
-	err = w.flush()
+	if plain {
+		err = w.plainFlush()
+	} else {
+		err = w.flush()
+	}
 	out.stats = w.stats
 	return out, err
 }

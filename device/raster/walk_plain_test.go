@@ -1,10 +1,16 @@
 package raster
 
-import "vortexgfx/abi"
+import (
+	"math/bits"
+
+	"vortexgfx/abi"
+)
 
 // plainWalk is the tile engine as it was first written, one child square at a
-// time through the stack: the oracle the fast walk must match wave for wave and
-// cycle for cycle.
+// time through the stack, feeding the packer as first written (plainEmit,
+// plainFlush): the oracle the fast walk must match wave for wave and cycle for
+// cycle. It shares no code with the fast walk but the walker's fields and
+// occluded.
 //
 // It is the tile engine: a depth-first 4-ary descent from bin to block size,
 // rejecting squares with E + (extent << level) < 0 on any edge. A child square
@@ -116,7 +122,7 @@ func (w *walker) plainBlock(x, y int32, e [3]int32) error {
 				}
 			}
 			if mask != 0 {
-				if err := w.emit(abi.Stamp{QX: uint16(px >> 1), QY: uint16(py >> 1), Mask: mask, PID: uint16(w.pid)}); err != nil {
+				if err := w.plainEmit(abi.Stamp{QX: uint16(px >> 1), QY: uint16(py >> 1), Mask: mask, PID: uint16(w.pid)}); err != nil {
 					return err
 				}
 			}
@@ -132,4 +138,59 @@ func edgeThreshold(topLeft bool) int32 {
 		return -1
 	}
 	return 0
+}
+
+// plainEmit is the packer as first written: covered quads append to the fill
+// buffer, which flushes on owner change, on a same-pixel collision with any
+// buffered quad and when full. spec: rasterizer §8, §9.1
+func (w *walker) plainEmit(q abi.Stamp) error {
+	f := w.f
+	w.stats.Quads++
+	owner := abi.RasterOwner(int(q.QX), int(q.QY), f.cfg.BinLog, f.cfg.Cores)
+	if len(w.quads) > 0 && owner != w.owner {
+		if err := w.plainFlush(); err != nil {
+			return err
+		}
+	}
+	for _, b := range w.quads {
+		if b.QX == q.QX && b.QY == q.QY {
+			if err := w.plainFlush(); err != nil {
+				return err
+			}
+			break
+		}
+	}
+	w.owner = owner
+	w.quads = append(w.quads, q)
+	if len(w.quads) == cap(w.quads) {
+		return w.plainFlush()
+	}
+	return nil
+}
+
+// plainFlush is flush as first written: the buffered quads launch as one wave
+// on their owner core, lane s of quad q at pixel (2·QX + s&1, 2·QY + s>>1).
+func (w *walker) plainFlush() error {
+	if len(w.quads) == 0 {
+		return nil
+	}
+	wv := &w.wave
+	nq := len(w.quads)
+	wv.Quads = nq
+	wv.Engine = w.engine
+	for l := range wv.Pos {
+		wv.Pos[l], wv.PID[l] = 0, 0
+	}
+	for qi, q := range w.quads {
+		for s := 0; s < 4; s++ {
+			x, y := 2*uint32(q.QX)+uint32(s&1), 2*uint32(q.QY)+uint32(s>>1)
+			wv.Pos[4*qi+s] = uint32(q.Mask>>s&1)<<31 | y<<16 | x
+			wv.PID[4*qi+s] = uint32(q.PID)
+		}
+		w.stats.Fragments += int64(bits.OnesCount8(q.Mask))
+	}
+	w.stats.Waves++
+	w.stats.Lanes += int64(4 * nq)
+	w.quads = w.quads[:0]
+	return w.f.launch(w.cluster*w.f.cfg.Cores+w.owner, wv)
 }
