@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"math/bits"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -293,18 +292,26 @@ type walker struct {
 	ownVal   int
 	ownValid bool
 	wave     Wave
+	// prior is how many buffered quads precede the current walk: the only
+	// ones its quads can collide with (emit).
+	prior int
+	// blockCyc is the BE's cycles per block: one per quad.
+	blockCyc int64
 	// current primitive
-	a, b   [3]int32
-	ext    [3]int32
-	tl     [3]bool
-	za, zb int32
-	zc     int32
-	pid    uint32
-	lo, hi [3]int64 // per-edge offset bounds over a block (blockBounds)
+	a, b     [3]int32
+	ext      [3]int32
+	tl       [3]bool
+	za, zb   int32
+	zc       int32
+	pid      uint32
+	stampPID uint16   // pid as a stamp carries it
+	t        [3]int32 // each edge's least passing value (leastPassing)
+	lo, hi   [3]int64 // per-edge offset bounds over a block's pixels (setup)
 }
 
 func newWalker(f *frame) *walker {
 	w := &walker{f: f, stats: Stats{SlicePairs: make([]int64, f.cfg.Slices)}}
+	w.blockCyc = int64(1) << (2 * (f.cfg.BlockLog - 1))
 	w.quads = make([]abi.Stamp, 0, f.cfg.Threads/abi.QuadLanes)
 	w.wave.Pos = make([]uint32, f.cfg.Threads)
 	w.wave.PID = make([]uint32, f.cfg.Threads)
@@ -396,84 +403,4 @@ func PlaneDepth(a, b, c int32, x, y int32) uint32 {
 		return abi.DepthMask
 	}
 	return uint32(d)
-}
-
-// occluded is the strictly-behind early-Z test against committed depth.
-func (w *walker) occluded(x, y int32) bool {
-	f := w.f
-	off := int(y)*f.zpitch + 4*int(x)
-	stored := binary.LittleEndian.Uint32(f.zbuf[off:]) & abi.DepthMask
-	cand := PlaneDepth(w.za, w.zb, w.zc, x, y)
-	switch f.zfunc {
-	case abi.CmpLess, abi.CmpLEqual:
-		return cand > stored
-	case abi.CmpGreater, abi.CmpGEqual:
-		return cand < stored
-	}
-	return false
-}
-
-// emit is the packer: covered quads append to the fill buffer, which flushes on
-// owner change, same-pixel collision and when full. spec: rasterizer §8, §9.1
-func (w *walker) emit(q abi.Stamp) error {
-	f := w.f
-	w.stats.Quads++
-	// The owner is a function of the quad's bin: recompute it on a bin change.
-	key := uint32(q.QY)>>(f.cfg.BinLog-1)<<16 | uint32(q.QX)>>(f.cfg.BinLog-1)
-	if !w.ownValid || key != w.ownKey {
-		w.ownKey, w.ownValid = key, true
-		w.ownVal = abi.RasterOwner(int(q.QX), int(q.QY), f.cfg.BinLog, f.cfg.Cores)
-	}
-	owner := w.ownVal
-	if len(w.quads) > 0 && owner != w.owner {
-		if err := w.flush(); err != nil {
-			return err
-		}
-	}
-	for _, b := range w.quads {
-		if b.QX == q.QX && b.QY == q.QY {
-			if err := w.flush(); err != nil {
-				return err
-			}
-			break
-		}
-	}
-	w.owner = owner
-	w.quads = append(w.quads, q)
-	if len(w.quads) == cap(w.quads) {
-		return w.flush()
-	}
-	return nil
-}
-
-// flush launches the buffered quads as one wave on their owner core.
-func (w *walker) flush() error {
-	if len(w.quads) == 0 {
-		return nil
-	}
-	wv := &w.wave
-	nq := len(w.quads)
-	wv.Quads = nq
-	wv.Engine = w.engine
-	clear(wv.Pos[4*nq:])
-	clear(wv.PID[4*nq:])
-	// Lane s of quad q is pixel (2·QX + s&1, 2·QY + s>>1): FRAG_POS
-	// {covered[31], y[30:16], x[15:0]} with the y and x of the quad's first
-	// pixel OR'd in as the hardware packs them.
-	for qi, q := range w.quads {
-		p := uint32(q.QY)<<17 | uint32(q.QX)<<1
-		m := uint32(q.Mask)
-		pos := wv.Pos[4*qi : 4*qi+4 : 4*qi+4]
-		pos[0] = p | m<<31
-		pos[1] = p | 1 | m>>1<<31
-		pos[2] = p | 1<<16 | m>>2<<31
-		pos[3] = p | 1<<16 | 1 | m>>3<<31
-		pid := wv.PID[4*qi : 4*qi+4 : 4*qi+4]
-		pid[0], pid[1], pid[2], pid[3] = uint32(q.PID), uint32(q.PID), uint32(q.PID), uint32(q.PID)
-		w.stats.Fragments += int64(bits.OnesCount8(q.Mask))
-	}
-	w.stats.Waves++
-	w.stats.Lanes += int64(4 * len(w.quads))
-	w.quads = w.quads[:0]
-	return w.f.launch(w.cluster*w.f.cfg.Cores+w.owner, wv)
 }
