@@ -48,28 +48,32 @@ func (w *walker) walk(x, y int32, e [3]int32) error {
 	}
 	a0, a1, a2 := w.a[0], w.a[1], w.a[2]
 	b0, b1, b2 := w.b[0], w.b[1], w.b[2]
-	cyc, rejects := int64(1), int64(0)
+	// Counting: each loop iteration expands one accepted square (4 TE
+	// cycles); every accepted square above block size is expanded once, so
+	// with G expansions and B accepted blocks the walk tests 1 + 4G squares,
+	// accepts G − 1 + B of them besides the bin (plus any left on the stack
+	// when a launch fails) and spends B·blockCyc BE cycles.
+	var groups, blocks int64
 	// The square being expanded lives in sx, sy, level, e0..e2; the stack
-	// holds the accepted squares still to expand. The first accepted child
-	// (the next to pop) is expanded at once without a push.
-	sx, sy, level := x, y, top
+	// holds the accepted squares still to expand, the next to pop on top.
+	sx, sy, level := x, y, uint32(top)
 	e0, e1, e2 := e[0], e[1], e[2]
+	bl := uint32(blockLog)
 	sp := 0
+	st := &w.stack
 	var err error
 descent:
 	for {
-		c := level - 1
+		groups++
+		c := (level - 1) & 31 // levels are at most 12: the mask only spares Go's shift-count check
 		// The children's edge values: E, E + A, E + B, E + A + B with A = a << c
 		// and B = b << c.
 		A0, A1, A2 := a0<<c, a1<<c, a2<<c
 		B0, B1, B2 := b0<<c, b1<<c, b2<<c
 		fail := rejectMask(e0+x0<<c, A0, B0) | rejectMask(e1+x1<<c, A1, B1) | rejectMask(e2+x2<<c, A2, B2)
 		pass := ^fail & 0xF
-		np := int64(bits.OnesCount8(pass))
-		cyc += 4
-		rejects += 4 - np
-		if c == blockLog {
-			cyc += np * w.blockCyc
+		if c == bl {
+			blocks += int64(bits.OnesCount8(pass))
 			for m := pass; m != 0; m &= m - 1 {
 				q := int32(bits.TrailingZeros8(m))
 				i, j := q&1, q>>1
@@ -84,8 +88,8 @@ descent:
 				break
 			}
 			sp--
-			s := &w.stack[sp]
-			sx, sy, level = s.x, s.y, s.level
+			s := &st[sp]
+			sx, sy, level = s.x, s.y, uint32(s.level)
 			e0, e1, e2 = s.e[0], s.e[1], s.e[2]
 			continue
 		}
@@ -95,8 +99,8 @@ descent:
 			q := int32(7 - bits.LeadingZeros8(m))
 			m &^= 1 << q
 			i, j := q&1, q>>1
-			d := &w.stack[sp]
-			d.x, d.y, d.level = sx+i<<c, sy+j<<c, c
+			d := &st[sp]
+			d.x, d.y, d.level = sx+i<<c, sy+j<<c, int32(c)
 			d.e[0], d.e[1], d.e[2] = e0+i*A0+j*B0, e1+i*A1+j*B1, e2+i*A2+j*B2
 			sp++
 		}
@@ -104,8 +108,8 @@ descent:
 		sx, sy, level = sx+i<<c, sy+j<<c, c
 		e0, e1, e2 = e0+i*A0+j*B0, e1+i*A1+j*B1, e2+i*A2+j*B2
 	}
-	w.cyc += cyc
-	w.stats.TileRejects += rejects
+	w.cyc += 1 + 4*groups + blocks*w.blockCyc
+	w.stats.TileRejects += 4*groups - (groups - 1 + int64(sp) + blocks)
 	return err
 }
 
