@@ -2,6 +2,7 @@ package raster
 
 import (
 	"math"
+	"math/bits"
 )
 
 // edgeKind is how one edge covers a block's pixels.
@@ -43,6 +44,9 @@ func classify(e int32, lo, hi int64, t int32) edgeKind {
 // and no steps, so it passes everywhere); a block with an edge whose sums may
 // wrap goes to blockWrap, which tests each pixel's wrapped value.
 func (w *walker) block(x, y, e0, e1, e2 int32) error {
+	if w.exact4 {
+		return w.block4(x, y, e0, e1, e2)
+	}
 	k0 := classify(e0, w.lo[0], w.hi[0], w.t[0])
 	k1 := classify(e1, w.lo[1], w.hi[1], w.t[1])
 	k2 := classify(e2, w.lo[2], w.hi[2], w.t[2])
@@ -90,6 +94,48 @@ func (w *walker) block(x, y, e0, e1, e2 int32) error {
 			if err := w.quad(x+2*qx, y+2*qy, mask, inside); err != nil {
 				return err
 			}
+		}
+	}
+	return nil
+}
+
+// block4 is block for 4×4-pixel blocks (BlockLog 2, the default) of a
+// primitive none of whose sums wraps in the bin (walker.setup), where every
+// int32 sum is exact and each test is a sign bit. A quad has no pixel passing
+// edge k when its greatest value E + ext_k − t_k is negative (ext = max(0, a)
+// + max(0, b) is the largest offset within a quad), so one rejectMask per edge
+// finds the block's live quads, and only those are tested pixel by pixel.
+func (w *walker) block4(x, y, e0, e1, e2 int32) error {
+	a0, a1, a2 := w.a[0], w.a[1], w.a[2]
+	b0, b1, b2 := w.b[0], w.b[1], w.b[2]
+	c0, c1, c2 := e0-w.t[0], e1-w.t[1], e2-w.t[2]
+	live := ^(rejectMask(c0+w.ext[0], 2*a0, 2*b0) | rejectMask(c1+w.ext[1], 2*a1, 2*b1) | rejectMask(c2+w.ext[2], 2*a2, 2*b2)) & 0xF
+	if live == 0 {
+		return nil
+	}
+	f := w.f
+	inside := x >= f.xmin && x+4 <= f.xmax && y >= f.ymin && y+4 <= f.ymax
+	// The block's least value E + lo − t (lo wraps as int32, the sum is
+	// exact) decides full coverage.
+	if live == 0xF && inside && !f.earlyZ && c0+int32(w.lo[0]) >= 0 && c1+int32(w.lo[1]) >= 0 && c2+int32(w.lo[2]) >= 0 {
+		qx, qy := uint16(x>>1), uint16(y>>1)
+		for q := uint16(0); q < 4; q++ {
+			if err := w.emit(qx+q&1, qy+q>>1, 0xF); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for m := live; m != 0; m &= m - 1 {
+		q := int32(bits.TrailingZeros8(m))
+		u, v := 2*(q&1), 2*(q>>1) // the quad's first pixel; row-major is bit order
+		r0, r1, r2 := c0+a0*u+b0*v, c1+a1*u+b1*v, c2+a2*u+b2*v
+		mask := ^(rejectMask(r0, a0, b0) | rejectMask(r1, a1, b1) | rejectMask(r2, a2, b2)) & 0xF
+		if mask == 0 {
+			continue
+		}
+		if err := w.quad(x+u, y+v, mask, inside); err != nil {
+			return err
 		}
 	}
 	return nil

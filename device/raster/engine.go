@@ -307,6 +307,9 @@ type walker struct {
 	stampPID uint16   // pid as a stamp carries it
 	t        [3]int32 // each edge's least passing value (leastPassing)
 	lo, hi   [3]int64 // per-edge offset bounds over a block's pixels (setup)
+	// exact4: blocks are 4×4 and no edge sum of the primitive wraps in the
+	// bin, so block4 may decide pixels and quads by sign bits alone.
+	exact4 bool
 }
 
 func newWalker(f *frame) *walker {

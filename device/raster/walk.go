@@ -1,6 +1,7 @@
 package raster
 
 import (
+	"math"
 	"math/bits"
 
 	"vortexgfx/abi"
@@ -41,7 +42,7 @@ func (w *walker) walk(x, y int32, e [3]int32) error {
 		w.stats.TileRejects++
 		return nil
 	}
-	w.setup(x, y)
+	w.setup(x, y, e)
 	if top == blockLog {
 		w.cyc += 1 + w.blockCyc
 		return w.block(x, y, e[0], e[1], e[2])
@@ -122,16 +123,24 @@ func rejectMask(v, a, b int32) uint8 {
 
 // setup is the per-primitive state the block engine and the packer need,
 // computed once per walk instead of once per block or quad: each edge's least
-// passing value and offset bounds over a block, the owner of the walk's bin
-// and how many buffered quads came from earlier walks.
-func (w *walker) setup(x, y int32) {
+// passing value and offset bounds over a block, whether any sum can wrap in
+// the bin whose origin values are e, the owner of the walk's bin and how many
+// buffered quads came from earlier walks.
+func (w *walker) setup(x, y int32, e [3]int32) {
 	m := int64(1)<<w.f.cfg.BlockLog - 1
+	top := w.f.cfg.BinLog
+	exact := true
 	for k := 0; k < 3; k++ {
 		a, b := int64(w.a[k]), int64(w.b[k])
-		w.lo[k] = (min(0, a) + min(0, b)) * m
-		w.hi[k] = (max(0, a) + max(0, b)) * m
+		lo, hi := min(0, a)+min(0, b), max(0, a)+max(0, b)
+		w.lo[k], w.hi[k] = lo*m, hi*m
 		w.t[k] = leastPassing(w.tl[k])
+		// Every value the walk forms, the TE's corner sums included, is
+		// E − t or E at a point of the closed bin square.
+		ev := int64(e[k])
+		exact = exact && ev+lo<<top-1 >= math.MinInt32 && ev+hi<<top <= math.MaxInt32
 	}
+	w.exact4 = exact && w.f.cfg.BlockLog == 2
 	// Every quad of the walk lies in the bin at (x, y), so they share one
 	// owner: it is a function of the quad's bin (rasterizer §9.1), taken at
 	// the bin's first quad in FRAG_POS's 16-bit coordinates as the packer
