@@ -141,6 +141,9 @@ type frame struct {
 	zbuf       []byte
 	zpitch     int
 	launch     Launch
+	// walk is the tile engine each record is walked with: (*walker).walk,
+	// or in tests the plain oracle, so whole frames can be compared.
+	walk func(w *walker, x, y int32, e [3]int32) error
 }
 
 // Run kicks one frame (the grid-less launch) and walks every engine's stripe of
@@ -148,11 +151,16 @@ type frame struct {
 // the launches is independent of cfg.Workers and cfg.Engines.
 // spec: rasterizer §5, §6, §10
 func Run(mem Memory, st *State, cfg Config, launch Launch) (Stats, error) {
+	return run(mem, st, cfg, launch, (*walker).walk)
+}
+
+// run is Run with the tile engine to walk each record with.
+func run(mem Memory, st *State, cfg Config, launch Launch, walk func(w *walker, x, y int32, e [3]int32) error) (Stats, error) {
 	cfg, err := cfg.resolve()
 	if err != nil {
 		return Stats{}, err
 	}
-	f := &frame{cfg: cfg, st: *st, mem: mem, launch: launch}
+	f := &frame{cfg: cfg, st: *st, mem: mem, launch: launch, walk: walk}
 	stats := Stats{SlicePairs: make([]int64, cfg.Slices)}
 	if st.FragEntry() == 0 {
 		return stats, nil // FRAG_ENTRY = 0: nothing is armed (facts §9 item 7)
@@ -386,7 +394,7 @@ func (w *walker) bin(j *job) error {
 			w.zc = int32(binary.LittleEndian.Uint32(z[8:]))
 		}
 		w.cyc = 0
-		if err := w.walk(ox, oy, e0); err != nil {
+		if err := f.walk(w, ox, oy, e0); err != nil {
 			return fmt.Errorf("raster: bin (%d, %d) pid %d: %w", h.BinX, h.BinY, pid, err)
 		}
 		j.cost[i] = int32(min(w.cyc, 1<<31-1))
