@@ -141,9 +141,11 @@ type frame struct {
 	zbuf       []byte
 	zpitch     int
 	launch     Launch
-	// walk is the tile engine each record is walked with: (*walker).walk,
-	// or in tests the plain oracle, so whole frames can be compared.
-	walk func(w *walker, x, y int32, e [3]int32) error
+	// walk is the tile engine each record is walked with and flush the
+	// packer's end-of-bin flush: (*walker).walk and (*walker).flush, or in
+	// tests the plain oracle's, so whole frames can be compared.
+	walk  func(w *walker, x, y int32, e [3]int32) error
+	flush func(w *walker) error
 }
 
 // Run kicks one frame (the grid-less launch) and walks every engine's stripe of
@@ -151,16 +153,17 @@ type frame struct {
 // the launches is independent of cfg.Workers and cfg.Engines.
 // spec: rasterizer §5, §6, §10
 func Run(mem Memory, st *State, cfg Config, launch Launch) (Stats, error) {
-	return run(mem, st, cfg, launch, (*walker).walk)
+	return run(mem, st, cfg, launch, (*walker).walk, (*walker).flush)
 }
 
-// run is Run with the tile engine to walk each record with.
-func run(mem Memory, st *State, cfg Config, launch Launch, walk func(w *walker, x, y int32, e [3]int32) error) (Stats, error) {
+// run is Run with the tile engine to walk each record with and the packer
+// flush that ends each bin.
+func run(mem Memory, st *State, cfg Config, launch Launch, walk func(w *walker, x, y int32, e [3]int32) error, flush func(w *walker) error) (Stats, error) {
 	cfg, err := cfg.resolve()
 	if err != nil {
 		return Stats{}, err
 	}
-	f := &frame{cfg: cfg, st: *st, mem: mem, launch: launch, walk: walk}
+	f := &frame{cfg: cfg, st: *st, mem: mem, launch: launch, walk: walk, flush: flush}
 	stats := Stats{SlicePairs: make([]int64, cfg.Slices)}
 	if st.FragEntry() == 0 {
 		return stats, nil // FRAG_ENTRY = 0: nothing is armed (facts §9 item 7)
@@ -399,7 +402,7 @@ func (w *walker) bin(j *job) error {
 		}
 		j.cost[i] = int32(min(w.cyc, 1<<31-1))
 	}
-	return w.flush()
+	return f.flush(w)
 }
 
 // PlaneDepth is the screen-space depth MAC A′·X + B′·Y + C′ on raw Q7.24 words

@@ -44,6 +44,23 @@ func (w *walker) emit(qx, qy uint16, mask uint8) error {
 		}
 	}
 	w.owner = owner
+	// The quad's lanes go straight into the wave: lane s is pixel
+	// (2·qx + s&1, 2·qy + s>>1), FRAG_POS {covered[31], y[30:16], x[15:0]}
+	// with the y and x of the quad's first pixel OR'd in as the hardware
+	// packs them. The fill buffer keeps the stamp for collision checks.
+	qi := len(w.quads)
+	wv := &w.wave
+	p := uint32(qy)<<17 | uint32(qx)<<1
+	m := uint32(mask)
+	pos := wv.Pos[4*qi : 4*qi+4 : 4*qi+4]
+	pos[0] = p | m<<31
+	pos[1] = p | 1 | m>>1<<31
+	pos[2] = p | 1<<16 | m>>2<<31
+	pos[3] = p | 1<<16 | 1 | m>>3<<31
+	pid := uint32(w.stampPID)
+	lanes := wv.PID[4*qi : 4*qi+4 : 4*qi+4]
+	lanes[0], lanes[1], lanes[2], lanes[3] = pid, pid, pid, pid
+	w.stats.Fragments += int64(bits.OnesCount8(mask))
 	w.quads = append(w.quads, abi.Stamp{QX: qx, QY: qy, Mask: mask, PID: w.stampPID})
 	if len(w.quads) == cap(w.quads) {
 		return w.flush()
@@ -51,7 +68,8 @@ func (w *walker) emit(qx, qy uint16, mask uint8) error {
 	return nil
 }
 
-// flush launches the buffered quads as one wave on their owner core.
+// flush launches the buffered quads, whose lanes emit has written, as one
+// wave on their owner core; the lanes past them are inactive (zero).
 func (w *walker) flush() error {
 	if len(w.quads) == 0 {
 		return nil
@@ -62,21 +80,6 @@ func (w *walker) flush() error {
 	wv.Engine = w.engine
 	clear(wv.Pos[4*nq:])
 	clear(wv.PID[4*nq:])
-	// Lane s of quad q is pixel (2·QX + s&1, 2·QY + s>>1): FRAG_POS
-	// {covered[31], y[30:16], x[15:0]} with the y and x of the quad's first
-	// pixel OR'd in as the hardware packs them.
-	for qi, q := range w.quads {
-		p := uint32(q.QY)<<17 | uint32(q.QX)<<1
-		m := uint32(q.Mask)
-		pos := wv.Pos[4*qi : 4*qi+4 : 4*qi+4]
-		pos[0] = p | m<<31
-		pos[1] = p | 1 | m>>1<<31
-		pos[2] = p | 1<<16 | m>>2<<31
-		pos[3] = p | 1<<16 | 1 | m>>3<<31
-		pid := wv.PID[4*qi : 4*qi+4 : 4*qi+4]
-		pid[0], pid[1], pid[2], pid[3] = uint32(q.PID), uint32(q.PID), uint32(q.PID), uint32(q.PID)
-		w.stats.Fragments += int64(bits.OnesCount8(q.Mask))
-	}
 	w.stats.Waves++
 	w.stats.Lanes += int64(4 * len(w.quads))
 	w.quads = w.quads[:0]

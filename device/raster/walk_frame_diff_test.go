@@ -240,11 +240,11 @@ func runFrame(t *testing.T, sc frameScene, workers int, plain bool) frameOutcome
 	if workers > 1 {
 		launch = func(int, *Wave) error { return nil } // launch order across bins is the workers'
 	}
-	walk := (*walker).walk
+	walk, flush := (*walker).walk, (*walker).flush
 	if plain {
-		walk = (*walker).plainWalk
+		walk, flush = (*walker).plainWalk, (*walker).plainFlush
 	}
-	st, err := run(sc.m, sc.st, cfg, launch, walk)
+	st, err := run(sc.m, sc.st, cfg, launch, walk, flush)
 	if err != nil {
 		t.Fatalf("%s: %v", sc.desc, err)
 	}
