@@ -173,3 +173,37 @@ func cpuTime() int64 {
 	}
 	return ru.Utime.Nano() + ru.Stime.Nano()
 }
+
+// TestWalkDoesNotAllocate: walking a (bin, primitive) pair, blocks, quads and
+// wave launches included, allocates nothing, whatever the primitive's size.
+func TestWalkDoesNotAllocate(t *testing.T) {
+	for _, area := range []float64{2, 20, 500, 0} {
+		prims := sizedPrims(200, area)
+		cfg, err := Config{Threads: 16, Workers: 1, EarlyZ: true}.resolve()
+		if err != nil {
+			t.Fatal(err)
+		}
+		zbuf := make([]byte, 4*512*512)
+		f := &frame{cfg: cfg, xmax: 512, ymax: 512, launch: func(int, *Wave) error { return nil },
+			earlyZ: area == 20, zfunc: abi.CmpLess, zbuf: zbuf, zpitch: 4 * 512}
+		w := newWalker(f)
+		i := 0
+		allocs := testing.AllocsPerRun(len(prims), func() {
+			p := &prims[i%len(prims)]
+			i++
+			var e0 [3]int32
+			for k := 0; k < 3; k++ {
+				w.a[k], w.b[k] = p.a[k], p.b[k]
+				w.ext[k] = max(0, p.a[k]) + max(0, p.b[k])
+				w.tl[k] = p.a[k] > 0 || (p.a[k] == 0 && p.b[k] > 0)
+				e0[k] = p.a[k]*p.ox + p.b[k]*p.oy + p.c[k]
+			}
+			if err := w.walk(p.ox, p.oy, e0); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if allocs != 0 || w.stats.Quads == 0 {
+			t.Errorf("area %v: %v allocations per walk over %d quads", area, allocs, w.stats.Quads)
+		}
+	}
+}
