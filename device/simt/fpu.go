@@ -248,10 +248,10 @@ func FDiv(a, b uint32, rm uint8) (uint32, uint32) {
 	switch {
 	case (x == 0 && y == 0) || (math.IsInf(x, 0) && math.IsInf(y, 0)):
 		return CanonicalNaN, FlagNV
+	case math.IsInf(x, 0):
+		return sign32(neg) | infF32, 0 // inf/0 is an exact infinity, not a division by zero
 	case y == 0:
 		return sign32(neg) | infF32, FlagDZ
-	case math.IsInf(x, 0):
-		return sign32(neg) | infF32, 0
 	case x == 0 || math.IsInf(y, 0):
 		return sign32(neg), 0
 	}
