@@ -87,8 +87,20 @@ type ipdomEntry struct {
 	fallThru bool
 }
 
-// group is a suspended lane group of a warp diverged by an ordinary branch.
-type group struct{ pc, mask uint32 }
+// group is a suspended lane group of a warp diverged by an ordinary branch or an
+// indirect jump: its pc, lanes and call depth.
+type group struct {
+	pc, mask uint32
+	depth    int32
+}
+
+// prio orders lane groups for scheduling: the deepest call depth first, then the
+// lowest pc. Higher values run first.
+func prio(depth int32, pc uint32) uint64 {
+	return uint64(uint32(depth)^0x80000000)<<32 | uint64(^pc)
+}
+
+func (g group) prio() uint64 { return prio(g.depth, g.pc) }
 
 // warp is one warp's architectural state.
 type warp struct {
@@ -100,7 +112,8 @@ type warp struct {
 	fcsr     uint32
 	ipdom    []ipdomEntry
 	pending  []group // suspended lane groups (implicit divergence)
-	minPend  uint32  // smallest pending pc, or ^0
+	maxPend  uint64  // the highest prio among pending groups
+	depth    int32   // call depth of the running group (a linking jal/jalr +1, ret -1)
 	mscratch uint32
 	cta      CTA
 	frag     FragSource
@@ -159,7 +172,6 @@ func New(cfg Config, mem Memory) (*Core, error) {
 		w.x = make([]uint32, 32*cfg.Threads)
 		w.f = make([]uint32, 32*cfg.Threads)
 		w.resv = make([]uint32, cfg.Threads)
-		w.minPend = ^uint32(0)
 		w.csrs = map[uint16]uint32{}
 	}
 	return c, nil
@@ -190,7 +202,7 @@ func (c *Core) Start(w int, pc, mask uint32) error {
 		return fmt.Errorf("simt: start warp %d with an empty thread mask", w)
 	}
 	wp.pc, wp.mask, wp.active, wp.blocked = pc, mask, true, false
-	wp.ipdom, wp.pending, wp.minPend = wp.ipdom[:0], wp.pending[:0], ^uint32(0)
+	wp.ipdom, wp.pending, wp.maxPend, wp.depth = wp.ipdom[:0], wp.pending[:0], 0, 0
 	wp.start = c.cycle
 	c.stopped = false
 	return nil
@@ -312,7 +324,7 @@ func (c *Core) runWarp(wi int, w *warp) error {
 		if c.cfg.MaxInstructions != 0 && c.cycle >= c.cfg.MaxInstructions {
 			return &Fault{Kind: "budget", PC: w.pc, Warp: wi, Lane: -1, Addr: w.pc, Err: fmt.Errorf("%w after %d instructions", ErrBudget, c.cycle)}
 		}
-		if w.pc >= w.minPend {
+		if len(w.pending) != 0 && w.maxPend >= prio(w.depth, w.pc) {
 			c.reconverge(w)
 		}
 		in, err := c.fetch(wi, w.pc)
@@ -332,52 +344,58 @@ func (c *Core) runWarp(wi int, w *warp) error {
 	return nil
 }
 
-// reconverge runs when the running group's pc reached or passed the lowest pending
-// group's: groups at the same pc merge; otherwise the lowest-pc group runs next
-// (the running one is suspended).
+// reconverge runs when a suspended lane group has at least the running group's
+// priority: a group at the same pc and call depth merges into the running one;
+// a higher-priority group runs instead (the running one is suspended).
 func (c *Core) reconverge(w *warp) {
-	for len(w.pending) > 0 && w.pc >= w.minPend {
-		k := 0
-		for i := range w.pending {
-			if w.pending[i].pc < w.pending[k].pc {
-				k = i
-			}
-		}
+	for len(w.pending) > 0 {
+		k := w.bestPending()
 		g := w.pending[k]
-		if g.pc == w.pc {
+		cur := prio(w.depth, w.pc)
+		switch {
+		case g.prio() == cur:
 			w.mask |= g.mask
 			w.pending = append(w.pending[:k], w.pending[k+1:]...)
-		} else {
-			w.pending[k] = group{w.pc, w.mask}
-			w.pc, w.mask = g.pc, g.mask
+		case g.prio() > cur:
+			w.pending[k] = group{w.pc, w.mask, w.depth}
+			w.pc, w.mask, w.depth = g.pc, g.mask, g.depth
+		default:
+			return
 		}
-		w.minPend = minPC(w.pending)
+		w.maxPend = w.maxPrio()
 	}
 }
 
-func minPC(gs []group) uint32 {
-	m := ^uint32(0)
-	for _, g := range gs {
-		if g.pc < m {
-			m = g.pc
+func (w *warp) bestPending() int {
+	k := 0
+	for i := range w.pending {
+		if w.pending[i].prio() > w.pending[k].prio() {
+			k = i
 		}
+	}
+	return k
+}
+
+func (w *warp) maxPrio() uint64 {
+	var m uint64
+	for _, g := range w.pending {
+		m = max(m, g.prio())
 	}
 	return m
 }
 
 // diverge suspends the lanes of other at otherPC and keeps the rest of the running
 // group at runPC; the next step's reconverge check switches to whichever group has
-// the lower pc.
+// the higher priority.
 func (w *warp) diverge(runPC, otherPC, other uint32) {
 	w.pc, w.mask = runPC, w.mask&^other
-	w.pending = append(w.pending, group{otherPC, other})
-	if otherPC < w.minPend {
-		w.minPend = otherPC
-	}
+	g := group{otherPC, other, w.depth}
+	w.pending = append(w.pending, g)
+	w.maxPend = max(w.maxPend, g.prio())
 }
 
-// haltGroup ends the running lane group; a suspended group (lowest pc first) takes
-// over, or the warp halts.
+// haltGroup ends the running lane group; the highest-priority suspended group
+// takes over, or the warp halts.
 func (c *Core) haltGroup(w *warp) {
 	if len(w.pending) == 0 {
 		w.active = false
@@ -385,15 +403,11 @@ func (c *Core) haltGroup(w *warp) {
 		w.end = c.cycle
 		return
 	}
-	k := 0
-	for i := range w.pending {
-		if w.pending[i].pc < w.pending[k].pc {
-			k = i
-		}
-	}
-	w.pc, w.mask = w.pending[k].pc, w.pending[k].mask
+	k := w.bestPending()
+	g := w.pending[k]
+	w.pc, w.mask, w.depth = g.pc, g.mask, g.depth
 	w.pending = append(w.pending[:k], w.pending[k+1:]...)
-	w.minPend = minPC(w.pending)
+	w.maxPend = w.maxPrio()
 }
 
 func (w *warp) pendingLanes() uint32 {

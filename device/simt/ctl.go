@@ -36,7 +36,7 @@ func (c *Core) warpControl(wi int, w *warp, in *rv32.Inst) error {
 				continue
 			}
 			o.pc, o.mask, o.active, o.blocked = rs2, 1, true, false
-			o.ipdom, o.pending, o.minPend = o.ipdom[:0], o.pending[:0], ^uint32(0)
+			o.ipdom, o.pending, o.maxPend, o.depth = o.ipdom[:0], o.pending[:0], 0, 0
 			o.start = c.cycle
 		}
 	case rv32.VXSPLIT, rv32.VXSPLITN:

@@ -176,6 +176,7 @@ func (c *Core) exec(wi int, w *warp, in *rv32.Inst) error {
 	case rv32.JAL:
 		if in.Rd != 0 {
 			forLanes(mask, func(l int) { x[rd+l] = next })
+			w.depth++
 		}
 		next = w.pc + imm
 	case rv32.JALR:
@@ -198,11 +199,14 @@ func (c *Core) exec(wi int, w *warp, in *rv32.Inst) error {
 				}
 			}
 			if !found {
-				others = append(others, group{t, 1 << l})
+				others = append(others, group{pc: t, mask: 1 << l})
 			}
 		}
 		if in.Rd != 0 {
 			forLanes(mask, func(l int) { x[rd+l] = next })
+			w.depth++ // a call
+		} else if in.Rs1 == 1 {
+			w.depth-- // a return
 		}
 		if len(others) == 0 {
 			next = target
