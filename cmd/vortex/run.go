@@ -90,7 +90,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	return res.ExitCode & 0xff
 }
 
-// runDisasm prints every executable segment's instructions in objdump's layout
+// runDisasm prints every executable section's instructions in objdump's layout
 // (`-M no-aliases` syntax, ELF symbols as labels).
 func runDisasm(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("vortex disasm", flag.ContinueOnError)
@@ -116,22 +116,20 @@ func runDisasm(args []string, stdout, stderr io.Writer) int {
 }
 
 func writeDisasm(w io.Writer, im *image.Image) {
-	labels := map[uint32]string{}
+	// One label per address, a function symbol before any other.
+	labels := map[uint32]image.Symbol{}
 	for _, s := range im.Symbols {
-		if _, dup := labels[s.Addr]; !dup {
-			labels[s.Addr] = s.Name
+		if old, dup := labels[s.Addr]; !dup || (s.Func && !old.Func) {
+			labels[s.Addr] = s
 		}
 	}
-	segs := append([]image.Segment(nil), im.Segments...)
+	segs := append([]image.Segment(nil), im.Code...)
 	sort.Slice(segs, func(i, j int) bool { return segs[i].Addr < segs[j].Addr })
 	for _, s := range segs {
-		if !s.Exec {
-			continue
-		}
 		for off := 0; off+4 <= len(s.Data); off += 4 {
 			pc := s.Addr + uint32(off)
-			if name, ok := labels[pc]; ok {
-				fmt.Fprintf(w, "\n%08x <%s>:\n", pc, name)
+			if sym, ok := labels[pc]; ok {
+				fmt.Fprintf(w, "\n%08x <%s>:\n", pc, sym.Name)
 			}
 			word := uint32(s.Data[off]) | uint32(s.Data[off+1])<<8 | uint32(s.Data[off+2])<<16 | uint32(s.Data[off+3])<<24
 			fmt.Fprintf(w, "%8x:\t%08x          \t%s\n", pc, word, rv32.DisasmWord(word, pc))

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // Segment is one loadable piece of a program: Data at Addr, then zeros up to MemSize.
@@ -21,6 +22,7 @@ type Symbol struct {
 	Name string
 	Addr uint32
 	Size uint32
+	Func bool // STT_FUNC
 }
 
 // Image is a program ready to load: its segments and entry point.
@@ -28,6 +30,9 @@ type Image struct {
 	Entry    uint32
 	Segments []Segment
 	Symbols  []Symbol // sorted by address
+	// Code lists the executable sections at their addresses (an ELF's
+	// SHF_EXECINSTR sections; a vxbin's whole image), what a disassembler reads.
+	Code []Segment
 	Format   string   // "elf" or "vxbin"
 }
 
@@ -125,13 +130,28 @@ func ParseELF(data []byte) (im *Image, err error) {
 	if err := checkOverlap(im.Segments); err != nil {
 		return nil, err
 	}
+	for _, sec := range f.Sections {
+		if sec.Type != elf.SHT_PROGBITS || sec.Flags&elf.SHF_EXECINSTR == 0 || sec.Size == 0 {
+			continue
+		}
+		if sec.Size > maxSegment || sec.Addr+sec.Size > 1<<32 {
+			return nil, fmt.Errorf("image: section %s: 0x%x+0x%x does not fit a 32-bit address space", sec.Name, sec.Addr, sec.Size)
+		}
+		buf, err := sec.Data()
+		if err != nil {
+			return nil, fmt.Errorf("image: section %s: %w", sec.Name, err)
+		}
+		im.Code = append(im.Code, Segment{Addr: uint32(sec.Addr), Data: buf, MemSize: uint32(sec.Size), Exec: true})
+	}
 	if syms, err := f.Symbols(); err == nil {
 		for _, s := range syms {
 			t := elf.ST_TYPE(s.Info)
-			if s.Name == "" || s.Section == elf.SHN_UNDEF || (t != elf.STT_FUNC && t != elf.STT_OBJECT && t != elf.STT_NOTYPE) {
+			// Mapping symbols ($x, $d) and local labels are not names a reader wants.
+			if s.Name == "" || s.Name[0] == '$' || strings.HasPrefix(s.Name, ".L") || s.Section == elf.SHN_UNDEF ||
+				(t != elf.STT_FUNC && t != elf.STT_OBJECT && t != elf.STT_NOTYPE) {
 				continue
 			}
-			im.Symbols = append(im.Symbols, Symbol{Name: s.Name, Addr: uint32(s.Value), Size: uint32(s.Size)})
+			im.Symbols = append(im.Symbols, Symbol{Name: s.Name, Addr: uint32(s.Value), Size: uint32(s.Size), Func: t == elf.STT_FUNC})
 		}
 		sort.SliceStable(im.Symbols, func(i, j int) bool { return im.Symbols[i].Addr < im.Symbols[j].Addr })
 	}
@@ -176,8 +196,8 @@ func ParseVXBin(data []byte) (*Image, error) {
 	case hi == lo:
 		return nil, fmt.Errorf("image: vxbin is empty (min_vma = max_vma = 0x%x)", lo)
 	}
-	return &Image{Entry: uint32(lo), Format: "vxbin",
-		Segments: []Segment{{Addr: uint32(lo), Data: append([]byte(nil), body...), MemSize: uint32(hi - lo), Exec: true}}}, nil
+	seg := Segment{Addr: uint32(lo), Data: append([]byte(nil), body...), MemSize: uint32(hi - lo), Exec: true}
+	return &Image{Entry: uint32(lo), Format: "vxbin", Segments: []Segment{seg}, Code: []Segment{seg}}, nil
 }
 
 // EncodeVXBin packs an image into .vxbin form (the segments flattened between their
