@@ -334,11 +334,16 @@ func (c *Core) runWarp(wi int, w *warp) error {
 		if c.Trace != nil {
 			c.Trace(wi, w.pc)
 		}
-		c.cycle++
-		w.instret++
 		c.threadIn += uint64(bits.OnesCount32(w.mask))
 		if err := c.exec(wi, w, in); err != nil {
 			return err
+		}
+		// Counted after execution: a CSR read of minstret/mcycle sees the
+		// instructions before it.
+		c.cycle++
+		w.instret++
+		if !w.active {
+			w.end = c.cycle
 		}
 	}
 	return nil
@@ -400,7 +405,6 @@ func (c *Core) haltGroup(w *warp) {
 	if len(w.pending) == 0 {
 		w.active = false
 		w.mask = 0
-		w.end = c.cycle
 		return
 	}
 	k := w.bestPending()
