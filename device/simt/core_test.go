@@ -135,8 +135,8 @@ func TestSplitJoin(t *testing.T) {
 		csrr(a0, CSRThreadID),
 		I(rv32.SLTIU, a1, a0, 1), // pred: lane 0 only
 		rv32.Inst{Op: rv32.VXSPLIT, Rd: a2, Rs1: a1},
-		csrr(a3, CSRActiveThread),          // the mask each half sees
-		I(rv32.ADDI, a4, a3, 0),            //
+		csrr(a3, CSRActiveThread),           // the mask each half sees
+		I(rv32.ADDI, a4, a3, 0),             //
 		rv32.Inst{Op: rv32.VXJOIN, Rs1: a2}, // first: switch halves; second: restore
 		csrr(a5, CSRActiveThread),
 		storeTid(a3),

@@ -47,7 +47,9 @@ func newCore(t *testing.T, mem Memory, warps, threads int) *Core {
 func I(op rv32.Op, rd, rs1 uint8, imm int32) rv32.Inst {
 	return rv32.Inst{Op: op, Rd: rd, Rs1: rs1, Imm: imm}
 }
-func R(op rv32.Op, rd, rs1, rs2 uint8) rv32.Inst { return rv32.Inst{Op: op, Rd: rd, Rs1: rs1, Rs2: rs2} }
+func R(op rv32.Op, rd, rs1, rs2 uint8) rv32.Inst {
+	return rv32.Inst{Op: op, Rd: rd, Rs1: rs1, Rs2: rs2}
+}
 func S(op rv32.Op, rs2, rs1 uint8, imm int32) rv32.Inst {
 	return rv32.Inst{Op: op, Rs1: rs1, Rs2: rs2, Imm: imm}
 }

@@ -32,8 +32,8 @@ type Image struct {
 	Symbols  []Symbol // sorted by address
 	// Code lists the executable sections at their addresses (an ELF's
 	// SHF_EXECINSTR sections; a vxbin's whole image), what a disassembler reads.
-	Code []Segment
-	Format   string   // "elf" or "vxbin"
+	Code   []Segment
+	Format string // "elf" or "vxbin"
 }
 
 // Writer is where Load puts an image's bytes (simt.FlatMemory is one).
