@@ -8,9 +8,9 @@ import (
 
 // The decoded-instruction cache: each 4 KiB page of code is decoded lazily, one
 // word at a time, into a page of rv32.Inst, so the hot loop neither fetches nor
-// decodes. A store into a cached page drops the page (self-modifying code and
-// loaders stay correct); the bounding range of cached pages keeps that check to
-// two compares per store.
+// decodes. A store into a cached page drops the decoded word it overwrites
+// (self-modifying code and loaders stay correct); the bounding range of cached
+// pages keeps that check to two compares for a store far from code.
 const pageShift = 12
 
 type codePage struct {
@@ -31,17 +31,17 @@ func (cc *codeCache) init() {
 	cc.lastKey = ^uint32(0)
 }
 
-// invalidate drops the page holding addr if it is cached.
+// invalidate drops the decoded word holding addr, if any.
 func (cc *codeCache) invalidate(addr uint32) {
 	if addr < cc.lo || addr >= cc.hi {
 		return
 	}
-	key := addr >> pageShift
-	if _, ok := cc.pages[key]; ok {
-		delete(cc.pages, key)
-		if cc.lastKey == key {
-			cc.last, cc.lastKey = nil, ^uint32(0)
-		}
+	p := cc.last
+	if key := addr >> pageShift; key != cc.lastKey {
+		p = cc.pages[key]
+	}
+	if p != nil {
+		p.valid[addr>>2&(1<<(pageShift-2)-1)] = false
 	}
 }
 

@@ -53,7 +53,7 @@ const (
 )
 
 // misa for RV32IMAF: MXL=1 and the I, M, A, F letters.
-const misaRV32IMAF = 1<<30 | 1<<('I'-'A') | 1<<('M'-'A') | 1<<('A'-'A') | 1<<('F'-'A')
+const misaRV32IMAF = 1<<30 | 1<<('I'-'A') | 1<<('M'-'A') | 1<<0 | 1<<('F'-'A') // bit 0 is A
 
 // readCSR returns CSR n as lane l of warp wi sees it; ok is false for an unknown CSR.
 func (c *Core) readCSR(wi int, w *warp, l int, n uint16) (uint32, bool) {
