@@ -113,7 +113,7 @@ type warp struct {
 	ipdom    []ipdomEntry
 	pending  []group // suspended lane groups (implicit divergence)
 	maxPend  uint64  // the highest prio among pending groups
-	depth    int32   // call depth of the running group (a linking jal/jalr +1, ret -1)
+	depth    int32   // call depth of the running group (calls +1, returns -1)
 	mscratch uint32
 	cta      CTA
 	frag     FragSource

@@ -519,3 +519,28 @@ func TestNewRefusesBadConfig(t *testing.T) {
 		t.Error("start with an empty mask accepted")
 	}
 }
+
+// Lanes that call a function (placed above the join) and lanes that skip it meet
+// at the join: the calling lanes have priority while they are deeper, so the
+// skipping lanes wait instead of running ahead with a partial mask.
+func TestDivergenceAcrossACall(t *testing.T) {
+	m := prog(t, cat(
+		csrr(a0, CSRThreadID),                    // 0
+		I(rv32.ANDI, a1, a0, 1),                  // 1
+		B(rv32.BEQ, a1, zero, 12),                // 2: even lanes skip the call
+		rv32.Inst{Op: rv32.JAL, Rd: ra, Imm: 28}, // 3: call func (10)
+		li(zero, 0),                              // 4
+		csrr(a3, CSRActiveThread),                // 5: the join
+		storeTid(a3),                             // 6-8
+		halt,                                     // 9
+		I(rv32.ADDI, a2, a2, 1),                  // 10: func
+		I(rv32.JALR, zero, ra, 0),                // 11: return
+	)...)
+	c := newCore(t, m, 1, 4)
+	run(t, c, 0xf)
+	for l := uint32(0); l < 4; l++ {
+		if got := word(t, m, dataBase+4*l); got != 0xf {
+			t.Errorf("lane %d saw mask %x at the join, want f", l, got)
+		}
+	}
+}

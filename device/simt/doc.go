@@ -19,7 +19,8 @@
 // Divergence without split/join. Code from a stock compiler branches where lanes
 // disagree. The core then splits the warp into lane groups: the running group
 // continues on one side, the other group is suspended with its pc and call depth
-// (a linking jal/jalr counts +1, a return -1). Before every instruction, if a
+// (a call through a link register, ra or t0, counts +1 and a return -1, by
+// the RISC-V return-address hints). Before every instruction, if a
 // suspended group has at least the running group's priority — a deeper call depth,
 // or the same depth and a lower or equal pc — it runs instead, and groups at the
 // same pc and depth merge. Deepest-first keeps lanes that returned from a call

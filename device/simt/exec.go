@@ -176,7 +176,9 @@ func (c *Core) exec(wi int, w *warp, in *rv32.Inst) error {
 	case rv32.JAL:
 		if in.Rd != 0 {
 			forLanes(mask, func(l int) { x[rd+l] = next })
-			w.depth++
+		}
+		if isLink(in.Rd) {
+			w.depth++ // a call
 		}
 		next = w.pc + imm
 	case rv32.JALR:
@@ -204,9 +206,15 @@ func (c *Core) exec(wi int, w *warp, in *rv32.Inst) error {
 		}
 		if in.Rd != 0 {
 			forLanes(mask, func(l int) { x[rd+l] = next })
-			w.depth++ // a call
-		} else if in.Rs1 == 1 {
-			w.depth-- // a return
+		}
+		// Calls and returns by the RISC-V return-address hints (x1 and x5 are link
+		// registers): a call pushes, a return pops, a coroutine swap does both.
+		switch rdL, rsL := isLink(in.Rd), isLink(in.Rs1); {
+		case rdL && rsL && in.Rd != in.Rs1:
+		case rdL:
+			w.depth++
+		case rsL:
+			w.depth--
 		}
 		if len(others) == 0 {
 			next = target
@@ -313,6 +321,9 @@ func (c *Core) exec(wi int, w *warp, in *rv32.Inst) error {
 	w.pc = next
 	return nil
 }
+
+// isLink reports whether r is a link register (ra or t0) for call/return hints.
+func isLink(r uint8) bool { return r == 1 || r == 5 }
 
 func b2u(b bool) uint32 {
 	if b {
