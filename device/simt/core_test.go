@@ -544,3 +544,63 @@ func TestDivergenceAcrossACall(t *testing.T) {
 		}
 	}
 }
+
+// The shuffle modes over 8 lanes in segments of 4 (c = 3, mask = 0x3c): up and down
+// by 1 keep the edge lanes' own values, idx 2 reads lane 2 of the segment; an
+// inactive source lane returns the reader's own value. split_n / pred_n negate.
+func TestShuffleModesAndNegatedOps(t *testing.T) {
+	bc := func(b int32) []rv32.Inst {
+		return []rv32.Inst{li(t0, b|3<<6), I(rv32.LUI, t1, 0, 0x3c<<12), R(rv32.OR, t0, t0, t1)}
+	}
+	m := prog(t, cat(
+		csrr(a0, CSRThreadID), I(rv32.ADDI, a1, a0, 10),
+		bc(1), rv32.Inst{Op: rv32.VXSHFLUP, Rd: a2, Rs1: a1, Rs2: t0}, storeTid(a2),
+		rv32.Inst{Op: rv32.VXSHFLDOWN, Rd: a2, Rs1: a1, Rs2: t0}, I(rv32.ADDI, t2, t2, 0x20), S(rv32.SW, a2, t2, dataBase),
+		bc(2), rv32.Inst{Op: rv32.VXSHFLIDX, Rd: a2, Rs1: a1, Rs2: t0}, I(rv32.ADDI, t2, t2, 0x20), S(rv32.SW, a2, t2, dataBase),
+		// Only lanes 0, 1, 4, 5 run: idx 2 has no running source, lanes keep their own.
+		li(a3, 0x33), tmc(a3),
+		rv32.Inst{Op: rv32.VXSHFLIDX, Rd: a2, Rs1: a1, Rs2: t0}, I(rv32.ADDI, t2, t2, 0x20), S(rv32.SW, a2, t2, dataBase),
+		rv32.Inst{Op: rv32.VXVOTEUNI, Rd: a4, Rs1: a3}, S(rv32.SW, a4, zero, dataBase+0x100),
+		// pred_n on (tid < 1): lanes 1, 4, 5 stay.
+		I(rv32.SLTIU, a5, a0, 1), rv32.Inst{Op: rv32.VXPREDN, Rs1: a5, Rs2: zero},
+		csrr(a4, CSRActiveThread), S(rv32.SW, a4, zero, dataBase+0x104),
+		// split_n on (tid < 5): the "then" half (tid >= 5: lane 5) is the smaller, first.
+		I(rv32.SLTIU, a5, a0, 5), rv32.Inst{Op: rv32.VXSPLITN, Rd: a1, Rs1: a5},
+		csrr(a4, CSRActiveThread), S(rv32.SW, a4, zero, dataBase+0x108),
+		halt)...)
+	c := newCore(t, m, 1, 8)
+	run(t, c, 0xff)
+	for l := uint32(0); l < 8; l++ {
+		up, down := l+9, l+11
+		if l%4 == 0 {
+			up = l + 10
+		}
+		if l%4 == 3 {
+			down = l + 10
+		}
+		idx := l&^3 + 2 + 10
+		if got := word(t, m, dataBase+4*l); got != up {
+			t.Errorf("up lane %d: %d, want %d", l, got, up)
+		}
+		if got := word(t, m, dataBase+4*l+0x20); got != down {
+			t.Errorf("down lane %d: %d, want %d", l, got, down)
+		}
+		if got := word(t, m, dataBase+4*l+0x40); got != idx {
+			t.Errorf("idx lane %d: %d, want %d", l, got, idx)
+		}
+	}
+	for _, l := range []uint32{0, 1, 4, 5} {
+		if got := word(t, m, dataBase+4*l+0x60); got != l+10 {
+			t.Errorf("idx from an inactive lane, lane %d: %d, want its own %d", l, got, l+10)
+		}
+	}
+	if got := word(t, m, dataBase+0x100); got != 1 {
+		t.Errorf("vote.uni of a uniform value = %d", got)
+	}
+	if got := word(t, m, dataBase+0x104); got != 0x32 {
+		t.Errorf("mask after pred_n %x, want 32", got)
+	}
+	if got := word(t, m, dataBase+0x108); got != 0x20 {
+		t.Errorf("mask after split_n %x, want 20 (the smaller half)", got)
+	}
+}
