@@ -7,6 +7,36 @@ import (
 	"vortexgfx/isa/rv32"
 )
 
+// aluR applies fn lane-wise to registers rs1 and rs2 (offsets into x) into rd.
+func aluR(x []uint32, T int, mask uint32, full bool, rd, rs1, rs2 int, fn func(a, b uint32) uint32) {
+	if full {
+		d, a, b := x[rd:rd+T], x[rs1:rs1+T], x[rs2:rs2+T]
+		for l := range d {
+			d[l] = fn(a[l], b[l])
+		}
+		return
+	}
+	for m := mask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		x[rd+l] = fn(x[rs1+l], x[rs2+l])
+	}
+}
+
+// aluI applies fn lane-wise to register rs1 and the immediate into rd.
+func aluI(x []uint32, T int, mask uint32, full bool, rd, rs1 int, imm uint32, fn func(a, b uint32) uint32) {
+	if full {
+		d, a := x[rd:rd+T], x[rs1:rs1+T]
+		for l := range d {
+			d[l] = fn(a[l], imm)
+		}
+		return
+	}
+	for m := mask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		x[rd+l] = fn(x[rs1+l], imm)
+	}
+}
+
 // forLanes calls fn for every lane set in mask, lowest first.
 func forLanes(mask uint32, fn func(l int)) {
 	for m := mask; m != 0; m &= m - 1 {
@@ -31,30 +61,16 @@ func (c *Core) exec(wi int, w *warp, in *rv32.Inst) error {
 	imm := uint32(in.Imm)
 	next := w.pc + 4
 
-	// Integer ALU ops share one loop shape; rd = x0 discards the result.
+	full := mask == c.laneMask()
+	// Integer ALU ops share one loop shape (aluR, aluI); rd = x0 discards the result.
 	alu := func(fn func(a, b uint32) uint32, useImm bool) {
 		if in.Rd == 0 {
 			return
 		}
-		if mask == c.laneMask() {
-			if useImm {
-				for l := 0; l < T; l++ {
-					x[rd+l] = fn(x[rs1+l], imm)
-				}
-			} else {
-				for l := 0; l < T; l++ {
-					x[rd+l] = fn(x[rs1+l], x[rs2+l])
-				}
-			}
-			return
-		}
-		for m := mask; m != 0; m &= m - 1 {
-			l := bits.TrailingZeros32(m)
-			b := imm
-			if !useImm {
-				b = x[rs2+l]
-			}
-			x[rd+l] = fn(x[rs1+l], b)
+		if useImm {
+			aluI(x, T, mask, full, rd, rs1, imm, fn)
+		} else {
+			aluR(x, T, mask, full, rd, rs1, rs2, fn)
 		}
 	}
 
