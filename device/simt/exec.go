@@ -62,16 +62,17 @@ func (c *Core) exec(wi int, w *warp, in *rv32.Inst) error {
 	next := w.pc + 4
 
 	full := mask == c.laneMask()
-	// Integer ALU ops share one loop shape (aluR, aluI); rd = x0 discards the result.
-	alu := func(fn func(a, b uint32) uint32, useImm bool) {
-		if in.Rd == 0 {
-			return
+	// Most integer ops are one lane-wise function (aluOps).
+	if a := &aluOps[in.Op]; a.fn != nil {
+		if in.Rd != 0 {
+			if a.imm {
+				aluI(x, T, mask, full, rd, rs1, imm, a.fn)
+			} else {
+				aluR(x, T, mask, full, rd, rs1, rs2, a.fn)
+			}
 		}
-		if useImm {
-			aluI(x, T, mask, full, rd, rs1, imm, fn)
-		} else {
-			aluR(x, T, mask, full, rd, rs1, rs2, fn)
-		}
+		w.pc = next
+		return nil
 	}
 
 	switch in.Op {
@@ -89,71 +90,10 @@ func (c *Core) exec(wi int, w *warp, in *rv32.Inst) error {
 				x[rd+l] = x[rs1+l] + x[rs2+l]
 			}
 		}
-	case rv32.LUI:
-		alu(func(_, b uint32) uint32 { return b }, true)
 	case rv32.AUIPC:
-		pc := w.pc
-		alu(func(_, b uint32) uint32 { return pc + b }, true)
-	case rv32.SLTI:
-		alu(func(a, b uint32) uint32 { return b2u(int32(a) < int32(b)) }, true)
-	case rv32.SLTIU:
-		alu(func(a, b uint32) uint32 { return b2u(a < b) }, true)
-	case rv32.XORI:
-		alu(func(a, b uint32) uint32 { return a ^ b }, true)
-	case rv32.ORI:
-		alu(func(a, b uint32) uint32 { return a | b }, true)
-	case rv32.ANDI:
-		alu(func(a, b uint32) uint32 { return a & b }, true)
-	case rv32.SLLI:
-		alu(func(a, b uint32) uint32 { return a << b }, true)
-	case rv32.SRLI:
-		alu(func(a, b uint32) uint32 { return a >> b }, true)
-	case rv32.SRAI:
-		alu(func(a, b uint32) uint32 { return uint32(int32(a) >> b) }, true)
-	case rv32.SUB:
-		alu(func(a, b uint32) uint32 { return a - b }, false)
-	case rv32.SLL:
-		alu(func(a, b uint32) uint32 { return a << (b & 31) }, false)
-	case rv32.SLT:
-		alu(func(a, b uint32) uint32 { return b2u(int32(a) < int32(b)) }, false)
-	case rv32.SLTU:
-		alu(func(a, b uint32) uint32 { return b2u(a < b) }, false)
-	case rv32.XOR:
-		alu(func(a, b uint32) uint32 { return a ^ b }, false)
-	case rv32.SRL:
-		alu(func(a, b uint32) uint32 { return a >> (b & 31) }, false)
-	case rv32.SRA:
-		alu(func(a, b uint32) uint32 { return uint32(int32(a) >> (b & 31)) }, false)
-	case rv32.OR:
-		alu(func(a, b uint32) uint32 { return a | b }, false)
-	case rv32.AND:
-		alu(func(a, b uint32) uint32 { return a & b }, false)
-	case rv32.MUL:
-		alu(func(a, b uint32) uint32 { return a * b }, false)
-	case rv32.MULH:
-		alu(func(a, b uint32) uint32 { return uint32(uint64(int64(int32(a))*int64(int32(b))) >> 32) }, false)
-	case rv32.MULHSU:
-		alu(func(a, b uint32) uint32 { return uint32(uint64(int64(int32(a))*int64(b)) >> 32) }, false)
-	case rv32.MULHU:
-		alu(func(a, b uint32) uint32 { return uint32(uint64(a) * uint64(b) >> 32) }, false)
-	case rv32.DIV:
-		alu(div, false)
-	case rv32.DIVU:
-		alu(func(a, b uint32) uint32 {
-			if b == 0 {
-				return ^uint32(0)
-			}
-			return a / b
-		}, false)
-	case rv32.REM:
-		alu(rem, false)
-	case rv32.REMU:
-		alu(func(a, b uint32) uint32 {
-			if b == 0 {
-				return a
-			}
-			return a % b
-		}, false)
+		if in.Rd != 0 {
+			forLanes(mask, func(l int) { x[rd+l] = w.pc + imm })
+		}
 
 	case rv32.BEQ, rv32.BNE, rv32.BLT, rv32.BGE, rv32.BLTU, rv32.BGEU:
 		var taken uint32
@@ -336,6 +276,58 @@ func (c *Core) exec(wi int, w *warp, in *rv32.Inst) error {
 	}
 	w.pc = next
 	return nil
+}
+
+// aluOps are the integer ops that are one function of (rs1, rs2 or imm).
+var aluOps [rv32.NumOps]struct {
+	fn  func(a, b uint32) uint32
+	imm bool
+}
+
+func init() {
+	for op, f := range map[rv32.Op]func(a, b uint32) uint32{
+		rv32.LUI:    func(_, b uint32) uint32 { return b },
+		rv32.SLTI:   func(a, b uint32) uint32 { return b2u(int32(a) < int32(b)) },
+		rv32.SLTIU:  func(a, b uint32) uint32 { return b2u(a < b) },
+		rv32.XORI:   func(a, b uint32) uint32 { return a ^ b },
+		rv32.ORI:    func(a, b uint32) uint32 { return a | b },
+		rv32.ANDI:   func(a, b uint32) uint32 { return a & b },
+		rv32.SLLI:   func(a, b uint32) uint32 { return a << b },
+		rv32.SRLI:   func(a, b uint32) uint32 { return a >> b },
+		rv32.SRAI:   func(a, b uint32) uint32 { return uint32(int32(a) >> b) },
+		rv32.SUB:    func(a, b uint32) uint32 { return a - b },
+		rv32.SLL:    func(a, b uint32) uint32 { return a << (b & 31) },
+		rv32.SLT:    func(a, b uint32) uint32 { return b2u(int32(a) < int32(b)) },
+		rv32.SLTU:   func(a, b uint32) uint32 { return b2u(a < b) },
+		rv32.XOR:    func(a, b uint32) uint32 { return a ^ b },
+		rv32.SRL:    func(a, b uint32) uint32 { return a >> (b & 31) },
+		rv32.SRA:    func(a, b uint32) uint32 { return uint32(int32(a) >> (b & 31)) },
+		rv32.OR:     func(a, b uint32) uint32 { return a | b },
+		rv32.AND:    func(a, b uint32) uint32 { return a & b },
+		rv32.MUL:    func(a, b uint32) uint32 { return a * b },
+		rv32.MULH:   func(a, b uint32) uint32 { return uint32(uint64(int64(int32(a))*int64(int32(b))) >> 32) },
+		rv32.MULHSU: func(a, b uint32) uint32 { return uint32(uint64(int64(int32(a))*int64(b)) >> 32) },
+		rv32.MULHU:  func(a, b uint32) uint32 { return uint32(uint64(a) * uint64(b) >> 32) },
+		rv32.DIV:    div,
+		rv32.DIVU: func(a, b uint32) uint32 {
+			if b == 0 {
+				return ^uint32(0)
+			}
+			return a / b
+		},
+		rv32.REM: rem,
+		rv32.REMU: func(a, b uint32) uint32 {
+			if b == 0 {
+				return a
+			}
+			return a % b
+		},
+	} {
+		aluOps[op].fn = f
+	}
+	for _, op := range []rv32.Op{rv32.LUI, rv32.SLTI, rv32.SLTIU, rv32.XORI, rv32.ORI, rv32.ANDI, rv32.SLLI, rv32.SRLI, rv32.SRAI} {
+		aluOps[op].imm = true
+	}
 }
 
 // isLink reports whether r is a link register (ra or t0) for call/return hints.
