@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+
+	"vortexgfx/isa/rv32"
 )
 
 // Config sizes a core.
@@ -327,9 +329,15 @@ func (c *Core) runWarp(wi int, w *warp) error {
 		if len(w.pending) != 0 && w.maxPend >= prio(w.depth, w.pc) {
 			c.reconverge(w)
 		}
-		in, err := c.fetch(wi, w.pc)
-		if err != nil {
-			return err
+		// The decoded-instruction cache's hit path, inline; fetch does the rest.
+		var in *rv32.Inst
+		if cc := &c.code; w.pc>>pageShift == cc.lastKey && cc.last.valid[w.pc>>2&(1<<(pageShift-2)-1)] {
+			in = &cc.last.insts[w.pc>>2&(1<<(pageShift-2)-1)]
+		} else {
+			var err error
+			if in, err = c.fetch(wi, w.pc); err != nil {
+				return err
+			}
 		}
 		if c.Trace != nil {
 			c.Trace(wi, w.pc)
