@@ -372,3 +372,48 @@ func TestShuffleModesAndNegatedOps(t *testing.T) {
 		t.Errorf("mask after split_n %x, want 20 (the smaller half)", got)
 	}
 }
+
+// A launcher runs a CTA the way the KMU does: every warp started at the entry
+// with its CTA CSRs and the argument pointer in mscratch; the kernel reads its
+// thread index and an argument and writes out[global id] = arg + id.
+func TestLauncherRunsACTA(t *testing.T) {
+	const args = dataBase + 0x200
+	m := prog(t, cat(
+		csrr(a0, CSRMscratch), I(rv32.LW, a1, a0, 0), // a1 = args[0]
+		csrr(a2, CSRCTAID+3), // THREAD_ID_X
+		csrr(a3, CSRCTAID+6), // BLOCK_ID_X
+		csrr(a4, CSRCTAID+9), // BLOCK_DIM_X
+		R(rv32.MUL, a3, a3, a4), R(rv32.ADD, a2, a2, a3),
+		R(rv32.ADD, a5, a1, a2),
+		I(rv32.SLLI, a2, a2, 2), S(rv32.SW, a5, a2, dataBase),
+		halt)...)
+	_ = m.Store(args, 4, 1000)
+	const warps, threads = 4, 4
+	c := newCore(t, m, warps, threads)
+	for w := 0; w < warps; w++ {
+		cta := CTA{ID: 0, Rank: uint32(w), Size: warps, BlockIdx: [3]uint32{1, 0, 0},
+			BlockDim: [3]uint32{warps * threads, 1, 1}, GridDim: [3]uint32{2, 1, 1},
+			ThreadIdx: [3]uint32{uint32(w * threads), 0, 0}}
+		if err := c.SetCTA(w, cta); err != nil {
+			t.Fatal(err)
+		}
+		_ = c.SetMScratch(w, args)
+		if err := c.Start(w, codeBase, 1<<threads-1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := c.Run(); err != nil {
+		t.Fatal(err)
+	}
+	for id := uint32(0); id < warps*threads; id++ {
+		gid := 16 + id
+		if got := word(t, m, dataBase+4*gid); got != 1000+gid {
+			t.Errorf("out[%d] = %d, want %d", gid, got, 1000+gid)
+		}
+	}
+	for w := 0; w < warps; w++ {
+		if st := c.Stats(w); st.Instret != 11 || st.Cycles == 0 {
+			t.Errorf("warp %d stats %+v, want 11 instructions", w, st)
+		}
+	}
+}
