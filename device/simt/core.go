@@ -141,6 +141,8 @@ type Core struct {
 	cycle    uint64 // instructions issued by the core (one per cycle)
 	threadIn uint64 // thread-instructions executed
 	barriers map[uint32]*barrier
+	lanes    uint32 // every lane of a warp
+	limit    uint64 // MaxInstructions, or no limit
 	code     codeCache
 	stopped  bool
 }
@@ -169,6 +171,11 @@ func New(cfg Config, mem Memory) (*Core, error) {
 	}
 	c := &Core{cfg: cfg, mem: mem, warps: make([]warp, cfg.Warps), barriers: map[uint32]*barrier{}}
 	c.code.init()
+	c.lanes = uint32(1<<cfg.Threads - 1)
+	c.limit = cfg.MaxInstructions
+	if c.limit == 0 {
+		c.limit = ^uint64(0)
+	}
 	for i := range c.warps {
 		w := &c.warps[i]
 		w.x = make([]uint32, 32*cfg.Threads)
@@ -210,12 +217,7 @@ func (c *Core) Start(w int, pc, mask uint32) error {
 	return nil
 }
 
-func (c *Core) laneMask() uint32 {
-	if c.cfg.Threads == 32 {
-		return ^uint32(0)
-	}
-	return 1<<c.cfg.Threads - 1
-}
+func (c *Core) laneMask() uint32 { return c.lanes }
 
 // SetMScratch sets warp w's mscratch, which holds the kernel argument pointer.
 func (c *Core) SetMScratch(w int, v uint32) error {
@@ -323,7 +325,7 @@ func (c *Core) Run() error {
 
 func (c *Core) runWarp(wi int, w *warp) error {
 	for n := 0; n < quantum && w.active && !w.blocked && !c.stopped; n++ {
-		if c.cfg.MaxInstructions != 0 && c.cycle >= c.cfg.MaxInstructions {
+		if c.cycle >= c.limit {
 			return &Fault{Kind: "budget", PC: w.pc, Warp: wi, Lane: -1, Addr: w.pc, Err: fmt.Errorf("%w after %d instructions", ErrBudget, c.cycle)}
 		}
 		if len(w.pending) != 0 && w.maxPend >= prio(w.depth, w.pc) {
