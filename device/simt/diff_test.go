@@ -97,7 +97,7 @@ func runOurs(t *testing.T, elf string, threads int) (string, int) {
 	return out.String(), res.ExitCode & 0xff
 }
 
-var diffPrograms = []string{"int", "atomic", "fp", "divergence"}
+var diffPrograms = []string{"int", "atomic", "fp", "divergence", "libc"}
 
 func TestDifferentialQEMU(t *testing.T) {
 	needTools(t, gcc, qemu)
