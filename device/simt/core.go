@@ -246,17 +246,18 @@ func (c *Core) SetFrag(w int, src FragSource) error {
 	return err
 }
 
-// Reg returns integer register r of (warp, lane).
+// Reg returns integer register r of (warp, lane); w, lane and r must be in range.
 func (c *Core) Reg(w, lane, r int) uint32 { return c.warps[w].x[r*c.cfg.Threads+lane] }
 
-// SetReg sets integer register r (r != 0) of (warp, lane).
+// SetReg sets integer register r of (warp, lane) (a launcher's argument registers,
+// a stack pointer); writes to x0 are ignored; w, lane and r must be in range.
 func (c *Core) SetReg(w, lane, r int, v uint32) {
 	if r != 0 {
 		c.warps[w].x[r*c.cfg.Threads+lane] = v
 	}
 }
 
-// FReg returns the bits of float register r of (warp, lane).
+// FReg returns the bits of float register r of (warp, lane); all must be in range.
 func (c *Core) FReg(w, lane, r int) uint32 { return c.warps[w].f[r*c.cfg.Threads+lane] }
 
 // PC returns warp w's program counter.
