@@ -33,7 +33,7 @@ func (c *Core) warpControl(wi int, w *warp, in *rv32.Inst) error {
 		for i := 1; i < n; i++ {
 			o := &c.warps[i]
 			if o.active {
-				continue
+				continue // SimX would restart it at pc; a running warp is left alone here
 			}
 			o.pc, o.mask, o.active, o.blocked = rs2, 1, true, false
 			o.ipdom, o.pending, o.maxPend, o.depth = o.ipdom[:0], o.pending[:0], 0, 0
@@ -84,7 +84,9 @@ func (c *Core) warpControl(wi int, w *warp, in *rv32.Inst) error {
 			}
 		}
 	case rv32.VXBAR:
-		id, count := rs1, rs2
+		// Bit 31 of the id marks a global (cross-core) barrier in SimX; one core is
+		// modelled, so it synchronises this core's warps like a local one.
+		id, count := rs1&0x7fffffff, rs2
 		w.pc = next
 		if count <= 1 {
 			return nil
