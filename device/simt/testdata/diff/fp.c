@@ -153,5 +153,31 @@ int main(void) {
 	float acc = 0.0f;
 	for (int i = 1; i <= 100; i++) acc += 1.0f / (float)i;
 	printf("harmonic %.9g sink %g %g %g %g\n", (double)acc, (double)sink[0], (double)sink[1], (double)sink[2], (double)sink[3]);
+
+	/* The final register dump: every float register and every integer register
+	   as the program leaves them (what the last operations left behind). */
+	static uint32_t regs[64];
+	__asm__ volatile(
+		"fsw f0, 0(%0)\n\tfsw f1, 4(%0)\n\tfsw f2, 8(%0)\n\tfsw f3, 12(%0)\n\t"
+		"fsw f4, 16(%0)\n\tfsw f5, 20(%0)\n\tfsw f6, 24(%0)\n\tfsw f7, 28(%0)\n\t"
+		"fsw f8, 32(%0)\n\tfsw f9, 36(%0)\n\tfsw f10, 40(%0)\n\tfsw f11, 44(%0)\n\t"
+		"fsw f12, 48(%0)\n\tfsw f13, 52(%0)\n\tfsw f14, 56(%0)\n\tfsw f15, 60(%0)\n\t"
+		"fsw f16, 64(%0)\n\tfsw f17, 68(%0)\n\tfsw f18, 72(%0)\n\tfsw f19, 76(%0)\n\t"
+		"fsw f20, 80(%0)\n\tfsw f21, 84(%0)\n\tfsw f22, 88(%0)\n\tfsw f23, 92(%0)\n\t"
+		"fsw f24, 96(%0)\n\tfsw f25, 100(%0)\n\tfsw f26, 104(%0)\n\tfsw f27, 108(%0)\n\t"
+		"fsw f28, 112(%0)\n\tfsw f29, 116(%0)\n\tfsw f30, 120(%0)\n\tfsw f31, 124(%0)\n\t"
+		"sw x1, 132(%0)\n\tsw x2, 136(%0)\n\tsw x3, 140(%0)\n\tsw x4, 144(%0)\n\t"
+		"sw x5, 148(%0)\n\tsw x6, 152(%0)\n\tsw x7, 156(%0)\n\tsw x8, 160(%0)\n\t"
+		"sw x9, 164(%0)\n\tsw x10, 168(%0)\n\tsw x11, 172(%0)\n\tsw x12, 176(%0)\n\t"
+		"sw x13, 180(%0)\n\tsw x14, 184(%0)\n\tsw x15, 188(%0)\n\tsw x16, 192(%0)\n\t"
+		"sw x17, 196(%0)\n\tsw x18, 200(%0)\n\tsw x19, 204(%0)\n\tsw x20, 208(%0)\n\t"
+		"sw x21, 212(%0)\n\tsw x22, 216(%0)\n\tsw x23, 220(%0)\n\tsw x24, 224(%0)\n\t"
+		"sw x25, 228(%0)\n\tsw x26, 232(%0)\n\tsw x27, 236(%0)\n\tsw x28, 240(%0)\n\t"
+		"sw x29, 244(%0)\n\tsw x30, 248(%0)\n\tsw x31, 252(%0)"
+		:: "r"(regs) : "memory");
+	for (int i = 0; i < 64; i += 8)
+		printf("regs %08lx %08lx %08lx %08lx %08lx %08lx %08lx %08lx\n", (unsigned long)regs[i], (unsigned long)regs[i + 1],
+		       (unsigned long)regs[i + 2], (unsigned long)regs[i + 3], (unsigned long)regs[i + 4], (unsigned long)regs[i + 5],
+		       (unsigned long)regs[i + 6], (unsigned long)regs[i + 7]);
 	return 0;
 }
