@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -38,9 +39,37 @@ func needTools(t *testing.T, tools ...string) {
 
 // buildProgram compiles testdata/diff/NAME.c for qemu-system-riscv32 -M virt: code
 // and read-only data from 0x80000000, RAM (data, bss, stack) from 0x80200000.
+// Built programs are shared by the tests of this binary (each is compiled once).
+var (
+	buildMu  sync.Mutex
+	buildDir string
+	built    = map[string]string{}
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+	os.Exit(code)
+}
+
 func buildProgram(t *testing.T, name string, defines ...string) string {
 	t.Helper()
-	out := filepath.Join(t.TempDir(), name+".elf")
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	key := strings.Join(append([]string{name}, defines...), " ")
+	if elf, ok := built[key]; ok {
+		return elf
+	}
+	if buildDir == "" {
+		dir, err := os.MkdirTemp("", "simt-diff-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		buildDir = dir
+	}
+	out := filepath.Join(buildDir, strings.ReplaceAll(key, " ", "_")+".elf")
 	cmd := exec.Command(gcc, append(defines, "--specs=picolibc.specs", "--oslib=semihost", "--crt0=semihost",
 		"-march=rv32imaf", "-mabi=ilp32f", "-O2",
 		"-Wl,--defsym=__flash=0x80000000", "-Wl,--defsym=__flash_size=0x200000",
@@ -50,6 +79,7 @@ func buildProgram(t *testing.T, name string, defines ...string) string {
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("%s: %v\n%s", strings.Join(cmd.Args, " "), err, msg)
 	}
+	built[key] = out
 	return out
 }
 
