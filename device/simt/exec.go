@@ -9,6 +9,11 @@ import (
 
 // aluR applies fn lane-wise to registers rs1 and rs2 (offsets into x) into rd.
 func aluR(x []uint32, T int, mask uint32, full bool, rd, rs1, rs2 int, fn func(a, b uint32) uint32) {
+	if mask&(mask-1) == 0 { // one lane (a 1-thread warp, or a diverged one)
+		l := bits.TrailingZeros32(mask)
+		x[rd+l] = fn(x[rs1+l], x[rs2+l])
+		return
+	}
 	if full {
 		d, a, b := x[rd:rd+T], x[rs1:rs1+T], x[rs2:rs2+T]
 		for l := range d {
@@ -24,6 +29,11 @@ func aluR(x []uint32, T int, mask uint32, full bool, rd, rs1, rs2 int, fn func(a
 
 // aluI applies fn lane-wise to register rs1 and the immediate into rd.
 func aluI(x []uint32, T int, mask uint32, full bool, rd, rs1 int, imm uint32, fn func(a, b uint32) uint32) {
+	if mask&(mask-1) == 0 {
+		l := bits.TrailingZeros32(mask)
+		x[rd+l] = fn(x[rs1+l], imm)
+		return
+	}
 	if full {
 		d, a := x[rd:rd+T], x[rs1:rs1+T]
 		for l := range d {
