@@ -325,7 +325,7 @@ func (c *Core) Run() error {
 }
 
 func (c *Core) runWarp(wi int, w *warp) error {
-	for n := 0; n < quantum && w.active && !w.blocked && !c.stopped; n++ {
+	for n := 0; n < quantum; n++ {
 		if c.cycle >= c.limit {
 			return &Fault{Kind: "budget", PC: w.pc, Warp: wi, Lane: -1, Addr: w.pc, Err: fmt.Errorf("%w after %d instructions", ErrBudget, c.cycle)}
 		}
@@ -346,6 +346,7 @@ func (c *Core) runWarp(wi int, w *warp) error {
 			c.Trace(wi, w.pc)
 		}
 		c.threadIn += uint64(bits.OnesCount32(w.mask))
+		op := in.Op
 		if err := c.exec(wi, w, in); err != nil {
 			return err
 		}
@@ -353,8 +354,14 @@ func (c *Core) runWarp(wi int, w *warp) error {
 		// instructions before it.
 		c.cycle++
 		w.instret++
-		if !w.active {
-			w.end = c.cycle
+		// Only warp control and ebreak halt, block or stop a warp.
+		if op.IsWarpControl() || op == rv32.EBREAK {
+			if !w.active {
+				w.end = c.cycle
+			}
+			if !w.active || w.blocked || c.stopped {
+				return nil
+			}
 		}
 	}
 	return nil

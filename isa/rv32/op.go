@@ -356,5 +356,9 @@ func (o Op) String() string {
 // NumOps is one more than the largest valid Op, for iterating over every op.
 const NumOps = int(numOps)
 
+// IsWarpControl reports whether op is a Vortex warp-control instruction (tmc,
+// wspawn, split, join, bar, pred): the ones that change which warps and lanes run.
+func (o Op) IsWarpControl() bool { return o >= VXTMC && o <= VXPREDN }
+
 // HasRM reports whether op takes a rounding mode operand.
 func (o Op) HasRM() bool { return o < numOps && ops[o].rm }

@@ -171,3 +171,12 @@ func TestDisasmExamples(t *testing.T) {
 }
 
 func newRand(seed int64) *rand.Rand { return rand.New(rand.NewSource(seed)) }
+
+func TestIsWarpControl(t *testing.T) {
+	for op := Op(1); op < numOps; op++ {
+		want := ops[op].match&mOpc == opCust0 && ops[op].match>>25 == 0
+		if op.IsWarpControl() != want {
+			t.Errorf("%s: IsWarpControl %v, want %v", op, op.IsWarpControl(), want)
+		}
+	}
+}
