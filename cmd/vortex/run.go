@@ -126,6 +126,9 @@ func writeDisasm(w io.Writer, im *image.Image) {
 	segs := append([]image.Segment(nil), im.Code...)
 	sort.Slice(segs, func(i, j int) bool { return segs[i].Addr < segs[j].Addr })
 	for _, s := range segs {
+		if s.Name != "" {
+			fmt.Fprintf(w, "\nDisassembly of section %s:\n", s.Name)
+		}
 		for off := 0; off+4 <= len(s.Data); off += 4 {
 			pc := s.Addr + uint32(off)
 			if sym, ok := labels[pc]; ok {

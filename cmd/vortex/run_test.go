@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/binary"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -100,5 +101,70 @@ func TestDisasm(t *testing.T) {
 	}
 	if !strings.Contains(out, "\tebreak\n") {
 		t.Errorf("no ebreak in %q", out)
+	}
+}
+
+// vortex disasm prints an ELF's instructions in objdump's own layout: the same
+// lines as `objdump -d -M no-aliases`, objdump's `# comments` and `<symbol>`
+// target annotations aside.
+func TestDisasmLayoutMatchesObjdump(t *testing.T) {
+	for _, tool := range []string{"riscv64-unknown-elf-as", "riscv64-unknown-elf-ld", "riscv64-unknown-elf-objdump"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("skip: %s not on PATH (apt-get install binutils-riscv64-unknown-elf)", tool)
+		}
+	}
+	dir := t.TempDir()
+	src := ".globl _start\n_start:\n li a0, 0x18\n lui a1, 0x20\n addi a1, a1, 38\nloop:\n fadd.s fa0, fa1, fa2, rtz\n" +
+		" amoadd.w.aq a2, a3, (a4)\n csrrs a5, fflags, zero\n beq a0, a1, loop\n jal ra, loop\n" +
+		" slli x0, x0, 0x1f\n ebreak\n srai x0, x0, 7\n"
+	s, o, elfPath := filepath.Join(dir, "p.s"), filepath.Join(dir, "p.o"), filepath.Join(dir, "p.elf")
+	if err := os.WriteFile(s, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range [][]string{
+		{"riscv64-unknown-elf-as", "-march=rv32imaf", "-o", o, s},
+		{"riscv64-unknown-elf-ld", "-m", "elf32lriscv", "-Ttext=0x80000000", "-o", elfPath, o},
+	} {
+		if msg, err := exec.Command(cmd[0], cmd[1:]...).CombinedOutput(); err != nil {
+			t.Fatalf("%v: %v\n%s", cmd, err, msg)
+		}
+	}
+	want, err := exec.Command("riscv64-unknown-elf-objdump", "-d", "-M", "no-aliases", elfPath).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, got, errOut := run(t, "disasm", elfPath)
+	if code != 0 {
+		t.Fatalf("disasm: %d %s", code, errOut)
+	}
+	instLines := func(out string, strip bool) []string {
+		var lines []string
+		for _, l := range strings.Split(out, "\n") {
+			if !strings.Contains(l, ":\t") {
+				continue
+			}
+			if strip {
+				if i := strings.Index(l, " <"); i >= 0 {
+					l = l[:i]
+				}
+				if i := strings.Index(l, " #"); i >= 0 {
+					l = l[:i]
+				}
+			}
+			lines = append(lines, l)
+		}
+		return lines
+	}
+	w, g := instLines(string(want), true), instLines(got, false)
+	if len(w) != 11 || len(g) != len(w) {
+		t.Fatalf("objdump %d instruction lines, ours %d:\n%s\n---\n%s", len(w), len(g), want, got)
+	}
+	for i := range w {
+		if w[i] != g[i] {
+			t.Errorf("line %d:\nobjdump %q\nours    %q", i, w[i], g[i])
+		}
+	}
+	if !strings.Contains(got, "80000000 <_start>:") || !strings.Contains(got, "Disassembly of section .text:") {
+		t.Errorf("labels or section header missing:\n%s", got)
 	}
 }

@@ -15,6 +15,7 @@ type Segment struct {
 	Data    []byte
 	MemSize uint32
 	Exec    bool
+	Name    string // the section name, for Code entries of an ELF
 }
 
 // Symbol is a function or object symbol of an ELF (vxbin files have none).
@@ -141,7 +142,7 @@ func ParseELF(data []byte) (im *Image, err error) {
 		if err != nil {
 			return nil, fmt.Errorf("image: section %s: %w", sec.Name, err)
 		}
-		im.Code = append(im.Code, Segment{Addr: uint32(sec.Addr), Data: buf, MemSize: uint32(sec.Size), Exec: true})
+		im.Code = append(im.Code, Segment{Addr: uint32(sec.Addr), Data: buf, MemSize: uint32(sec.Size), Exec: true, Name: sec.Name})
 	}
 	if syms, err := f.Symbols(); err == nil {
 		for _, s := range syms {
