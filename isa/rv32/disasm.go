@@ -61,7 +61,7 @@ func fenceSet(v int32) string {
 // jump targets as absolute hex addresses; rounding modes only when not dyn). The
 // Vortex ops, which binutils does not know, use the kernel SDK's intrinsic names.
 func Disasm(in Inst, pc uint32) string {
-	if in.Op == OpInvalid || in.Op >= numOps {
+	if in.Op == OpInvalid || in.Op >= numOps || in.Rd > 31 || in.Rs1 > 31 || in.Rs2 > 31 || in.Rs3 > 31 || in.AqRl > 3 || in.RM > 7 {
 		return "invalid"
 	}
 	info := &ops[in.Op]
