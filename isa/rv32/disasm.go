@@ -65,6 +65,9 @@ func Disasm(in Inst, pc uint32) string {
 		return "invalid"
 	}
 	info := &ops[in.Op]
+	if info.rm && (in.RM == 5 || in.RM == 6) {
+		return "invalid" // reserved rounding modes
+	}
 	name := info.name
 	var args []string
 	r := func(class, n uint8) { args = append(args, reg(class, n)) }

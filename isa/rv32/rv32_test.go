@@ -182,7 +182,7 @@ func TestIsWarpControl(t *testing.T) {
 }
 
 func TestDisasmOfOutOfRangeFieldsIsInvalid(t *testing.T) {
-	for _, in := range []Inst{{Op: ADD, Rd: 32}, {Op: FMADDS, Rs3: 40}, {Op: AMOADDW, AqRl: 4}, {Op: numOps}} {
+	for _, in := range []Inst{{Op: ADD, Rd: 32}, {Op: FMADDS, Rs3: 40}, {Op: AMOADDW, AqRl: 4}, {Op: FADDS, RM: 5}, {Op: numOps}} {
 		if got := Disasm(in, 0); got != "invalid" {
 			t.Errorf("Disasm(%+v) = %q", in, got)
 		}
