@@ -150,7 +150,7 @@ func (c *Core) exec(wi int, w *warp, in *rv32.Inst) error {
 	case rv32.JALR:
 		// Targets may differ per lane: the lanes of the first lane's target run on,
 		// the others are suspended, one group per distinct target.
-		first := lastLane(mask & -mask) // lowest lane
+		first := bits.TrailingZeros32(mask) // the lowest running lane
 		target := (x[rs1+first] + imm) &^ 1
 		var others []group
 		for m := mask; m != 0; m &= m - 1 {
