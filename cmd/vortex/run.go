@@ -76,7 +76,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	out, errOut := bufio.NewWriter(stdout), bufio.NewWriter(stderr)
-	res, err := simt.RunProgram(im, simt.ProgramOptions{Threads: *threads, MaxInstructions: *maxInstr,
+	res, err := simt.RunProgram(im, simt.ProgramOptions{Threads: *threads, MaxInstructions: *maxInstr, Stdin: os.Stdin,
 		Stdout: out, Stderr: errOut, Cmdline: file})
 	out.Flush()
 	errOut.Flush()

@@ -238,3 +238,19 @@ func TestNewRefusesBadConfig(t *testing.T) {
 		t.Error("start with an empty mask accepted")
 	}
 }
+
+func TestSemihostReadC(t *testing.T) {
+	m := semihostProg(t, SysReadC, nil)
+	c := newCore(t, m, 1, 1)
+	c.Ebreak = &Semihost{Stdin: strings.NewReader("Z"), Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}}
+	run(t, c, 1)
+	if got := word(t, m, dataBase+0x200); got != 'Z' {
+		t.Errorf("SYS_READC returned %#x, want 'Z'", got)
+	}
+	c = newCore(t, m, 1, 1)
+	c.Ebreak = &Semihost{Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}}
+	run(t, c, 1)
+	if got := word(t, m, dataBase+0x200); got != 0xffffffff {
+		t.Errorf("SYS_READC without input returned %#x, want -1", got)
+	}
+}

@@ -13,6 +13,7 @@ type ProgramOptions struct {
 	// MemoryBytes sizes the flat memory mapped from the image's base (default
 	// 128 MiB, QEMU virt's RAM); it grows to cover the image if smaller.
 	MemoryBytes uint32
+	Stdin       io.Reader
 	Stdout      io.Writer
 	Stderr      io.Writer
 	Cmdline     string
@@ -53,7 +54,7 @@ func RunProgram(im *image.Image, opt ProgramOptions) (*ProgramResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	sh := &Semihost{Stdout: opt.Stdout, Stderr: opt.Stderr, Cmdline: opt.Cmdline}
+	sh := &Semihost{Stdin: opt.Stdin, Stdout: opt.Stdout, Stderr: opt.Stderr, Cmdline: opt.Cmdline}
 	if sh.Stdout == nil {
 		sh.Stdout = io.Discard
 	}

@@ -13,6 +13,7 @@ const (
 	SysWrite0       = 0x04
 	SysWrite        = 0x05
 	SysRead         = 0x06
+	SysReadC        = 0x07
 	SysIsTTY        = 0x09
 	SysSeek         = 0x0a
 	SysFlen         = 0x0c
@@ -41,10 +42,11 @@ var features = []byte{'S', 'H', 'F', 'B', 0x03}
 
 // Semihost implements RISC-V semihosting (the sequence slli x0,x0,0x1f; ebreak;
 // srai x0,x0,7 with a0 = operation and a1 = parameter) with what picolibc's
-// semihosting crt0 and stdio use: console output, the ":tt" and
+// semihosting crt0 and stdio use: console input and output, the ":tt" and
 // ":semihosting-features" pseudo-files, the command line and exit. Any other
 // operation, and any real file, is an error naming it.
 type Semihost struct {
+	Stdin          io.Reader // SYS_READC and reads of ":tt"; nil is an empty input
 	Stdout, Stderr io.Writer
 	Cmdline        string // what SYS_GET_CMDLINE returns
 
@@ -197,8 +199,21 @@ func (s *Semihost) call(c *Core, op, a1 uint32) (ret uint32, stop bool, err erro
 		if err != nil {
 			return 0, false, err
 		}
+		if a[0] == hStdin {
+			p := make([]byte, min(a[2], 1<<16))
+			n := 0
+			if s.Stdin != nil {
+				n, _ = s.Stdin.Read(p)
+			}
+			for i := 0; i < n; i++ {
+				if err := c.mem.Store(a[1]+uint32(i), 1, uint32(p[i])); err != nil {
+					return 0, false, err
+				}
+			}
+			return a[2] - uint32(n), false, nil // the count not read
+		}
 		if a[0] != hFeatures {
-			return a[2], false, nil // stdin is at end of file: nothing read
+			return 0, false, fmt.Errorf("SYS_READ from handle %d, which is not an input", a[0])
 		}
 		n := 0
 		for ; n < int(a[2]) && s.featPos < len(features); n++ {
@@ -208,6 +223,15 @@ func (s *Semihost) call(c *Core, op, a1 uint32) (ret uint32, stop bool, err erro
 			s.featPos++
 		}
 		return a[2] - uint32(n), false, nil
+	case SysReadC:
+		var b [1]byte
+		if s.Stdin == nil {
+			return ^uint32(0), false, nil
+		}
+		if n, _ := s.Stdin.Read(b[:]); n == 0 {
+			return ^uint32(0), false, nil // end of input
+		}
+		return uint32(b[0]), false, nil
 	case SysGetCmdline:
 		a, err := s.args(c, a1, 2)
 		if err != nil {
