@@ -29,7 +29,9 @@
 // splits one group per target. Every lane's own results are those of running it
 // alone; the grouping only decides what the warp-wide ops (tmc, vote, shuffle,
 // ACTIVE_THREADS) see, and inside a diverged region they act on the running group
-// (vx_tmc cannot claim a suspended group's lanes).
+// (vx_tmc cannot claim a suspended group's lanes). Lanes that spin on each other
+// through memory inside a diverged region can livelock, since the suspended group
+// does not run until the running one yields; the instruction budget ends that.
 //
 // CSRs: thread/warp/core ids and counts, ACTIVE_WARPS/THREADS, MHARTID, misa,
 // mscratch (the kernel argument pointer), mcycle/minstret and their h halves (and
