@@ -36,6 +36,8 @@ func commands() []command {
 		{"trace compare", "render a CGLTrace at a golden's size and count differing pixels", runTraceCompare},
 		{"sweep", "run a design-space sweep (configurations × workloads) into CSV or JSON lines", runSweep},
 		{"sweep merge", "combine sweep shard outputs into the single-process file", runSweepMerge},
+		{"run", "run an RV32IMAF ELF or .vxbin on one SIMT core with semihosted I/O", runRun},
+		{"disasm", "disassemble an ELF or .vxbin in objdump's layout", runDisasm},
 		{"sweep plot", "chart a sweep column against an axis (or a grid of its images) as PNG", runSweepPlot},
 	}
 }
