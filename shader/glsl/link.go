@@ -106,6 +106,7 @@ func LinkShaders(shaders ...*Shader) (prog *Program, err error) {
 	if len(errs) == 0 && p.Vertex != nil && p.Fragment != nil {
 		p.matchVaryings(&errs)
 		p.matchColorInterp(&errs)
+		p.matchBuiltinInvariance(&errs)
 	}
 	p.collectUniforms(shaders, &errs)
 	p.checkBlocks(shaders, &errs)

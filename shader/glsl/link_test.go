@@ -107,3 +107,49 @@ func TestLinkUniformQualifiers(t *testing.T) {
 		})
 	}
 }
+
+// TestLinkBuiltinInvariance covers GLSL ES 1.00 §4.6.4: gl_FragCoord may be
+// invariant only if gl_Position is, gl_PointCoord only if gl_PointSize is; the
+// error names the fragment shader's redeclaration.
+func TestLinkBuiltinInvariance(t *testing.T) {
+	const fs = "#version 100\nprecision mediump float;\n"
+	tests := []struct {
+		name   string
+		vs, fs string
+		want   string
+	}{
+		{"FragCoord without Position",
+			"#version 100\nvoid main() { gl_Position = vec4(0.0); }",
+			fs + "invariant gl_FragCoord;\nvoid main() { gl_FragColor = gl_FragCoord; }",
+			"b.frag:3:11: error: gl_FragCoord is declared invariant but gl_Position is not"},
+		{"FragCoord with Position",
+			"#version 100\ninvariant gl_Position;\nvoid main() { gl_Position = vec4(0.0); }",
+			fs + "invariant gl_FragCoord;\nvoid main() { gl_FragColor = gl_FragCoord; }", ""},
+		{"PointCoord without PointSize",
+			"#version 100\nvoid main() { gl_PointSize = 1.0; gl_Position = vec4(0.0); }",
+			fs + "invariant gl_PointCoord;\nvoid main() { gl_FragColor = vec4(gl_PointCoord, 0.0, 1.0); }",
+			"gl_PointCoord is declared invariant but gl_PointSize is not"},
+		{"PointCoord with PointSize",
+			"#version 100\ninvariant gl_PointSize;\nvoid main() { gl_PointSize = 1.0; gl_Position = vec4(0.0); }",
+			fs + "invariant gl_PointCoord;\nvoid main() { gl_FragColor = vec4(gl_PointCoord, 0.0, 1.0); }", ""},
+		{"desktop GLSL 1.20 has no such rule",
+			"#version 120\nvoid main() { gl_Position = vec4(0.0); }",
+			"#version 120\ninvariant gl_FragCoord;\nvoid main() { gl_FragColor = gl_FragCoord; }", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			vs := mustCompile(t, "a.vert", tc.vs, Vertex)
+			fs := mustCompile(t, "b.frag", tc.fs, Fragment)
+			_, err := Link(vs, fs)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("unexpected link error: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error = %v, want %q", err, tc.want)
+			}
+		})
+	}
+}

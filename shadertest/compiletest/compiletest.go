@@ -25,7 +25,7 @@ import (
 )
 
 // Sets are the piglit compiler-test sets the front end is measured on.
-var Sets = []string{"glsl-1.10", "glsl-1.20", "glsl-1.30", "glsl-es-3.00"}
+var Sets = []string{"glsl-1.10", "glsl-1.20", "glsl-1.30", "glsl-es-1.00", "glsl-es-3.00", "glsl-es-3.10"}
 
 // ComputeSets are the piglit compiler-test sets of the compute features of
 // GLSL 4.30 / GLSL ES 3.10. Their tests may require the extensions

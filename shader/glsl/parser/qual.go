@@ -30,7 +30,9 @@ func (p *parser) isQualifierTok(t preproc.Token) bool {
 func (p *parser) qualifiers() ast.Qualifiers {
 	var q ast.Qualifiers
 	lastRank := -1
-	strict := p.lang.es || p.lang.v < 420
+	// GLSL 4.20, GLSL ES 3.10 and GL_ARB_shading_language_420pack take the
+	// qualifiers in any order. spec: GLSL 4.20 §4.10, GLSL ES 3.10 §4.10
+	strict := !p.lang.atLeast(420, 310) && !p.lang.has("GL_ARB_shading_language_420pack")
 	for p.isQualifierTok(p.tok) {
 		if q.Count == 0 {
 			q.Pos = p.tok.Pos

@@ -90,7 +90,16 @@ func (c *checker) qualDecl(d *ast.QualDecl) {
 			c.errorf(id.NamePos, "'invariant' can only qualify shader outputs, not '%s'", id.Name)
 			continue
 		}
+		// spec: GLSL ES 1.00 §4.6.4: "It is an error to declare gl_FrontFacing as
+		// invariant." (gl_FragCoord and gl_PointCoord are checked at link time.)
+		if v.Builtin && v.Name == "gl_FrontFacing" && c.es {
+			c.errorf(id.NamePos, "gl_FrontFacing cannot be declared invariant")
+			continue
+		}
 		v.Qual.Invariant = true
+		if v.Builtin && v.DeclPos == (ast.Pos{}) {
+			v.DeclPos = id.NamePos // the redeclaration is the built-in's declaration
+		}
 		id.Var = v
 	}
 }
@@ -151,7 +160,9 @@ func (c *checker) declGroup(g *ast.DeclGroup, global bool) {
 				t = c.arrayOf(base, vs.Dims, vs.NamePos)
 			}
 		}
-		if (len(vs.Dims) > 0 || len(g.Type.Dims) > 0) && !c.atLeast(120, 300) && len(g.Type.Dims) > 0 {
+		// GLSL ES 1.00's grammar has type-specifier arrays (type_specifier_no_prec
+		// takes [constant_expression]), as GLSL 1.20's does. spec: GLSL ES 1.00 §9
+		if len(g.Type.Dims) > 0 && !c.atLeast(120, 100) {
 			c.errorf(g.Type.Pos(), "array types in type specifiers require GLSL 1.20")
 		}
 		c.varSpec(g, vs, t, global)

@@ -48,6 +48,10 @@ void main() {}
 // ---- a type-specifier array before GLSL 1.20
 #version 110
 void main() { float[2] a; } // ERROR "array types in type specifiers require GLSL 1\\.20"
+// ---- GLSL ES 1.00's grammar has type-specifier arrays, as GLSL 1.20's does
+#version 100
+void f(out float x[2]) { x[0] = 1.0; }
+void main() { float[2] a; f(a); }
 // ---- arrays of arrays arrived in GLSL 4.30
 #version 420
 void main() { float a[2][3]; float[2] b[3]; } // ERROR "arrays of arrays require GLSL 4\\.30 or GLSL ES 3\\.10" ERROR "arrays of arrays require GLSL 4\\.30 or GLSL ES 3\\.10"

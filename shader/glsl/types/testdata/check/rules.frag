@@ -60,6 +60,15 @@ void main() { gl_FragColor = vec4(1.0); gl_FragData[0] = vec4(1.0); } // ERROR "
 // ---- sampler array dynamic index 1.30
 #version 130
 uniform sampler2D s[2]; uniform int i; out vec4 c; void main() { c = texture(s[i], vec2(0.0)); } // ERROR "sampler arrays can only be indexed with constant expressions in this GLSL version"
+// ---- atomic counter arrays take a dynamic index (GLSL ES 3.10 §4.1.7)
+#version 310 es
+precision highp float;
+layout(binding = 0) uniform atomic_uint a[2]; uniform uint i; out vec4 c;
+void main() { c = vec4(float(atomicCounterIncrement(a[i]))); }
+// ---- sampler arrays in GLSL ES 3.10 still take constant indices only
+#version 310 es
+precision highp float;
+uniform sampler2D s[2]; uniform int i; out vec4 c; void main() { c = texture(s[i], vec2(0.0)); } // ERROR "sampler arrays can only be indexed with constant expressions in this GLSL version"
 // ---- precision on bool
 #version 130
 void main() { highp bool b; } // ERROR "precision qualifiers cannot be applied to bool"

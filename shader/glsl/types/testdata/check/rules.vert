@@ -173,6 +173,12 @@ void main() { gl_ClipDistance[8] = 1.0; } // ERROR "index 8 of 'gl_ClipDistance'
 // ---- qualifier order 1.30
 #version 130
 smooth invariant out float x; void main() {} // ERROR "qualifier 'invariant' is out of order \\(GLSL requires invariant, interpolation, storage, precision\\)"
+// ---- qualifier order 3.00 es
+#version 300 es
+highp out float x; void main() {} // ERROR "qualifier 'out' is out of order"
+// ---- GLSL ES 3.10 and GLSL 4.20 take qualifiers in any order
+#version 310 es
+highp out float x; out highp float y; void main() { x = 1.0; y = x; }
 // ---- block gl_ prefix
 #version 150
 uniform gl_Foo { vec4 a; }; void main() {} // ERROR "identifier 'gl_Foo' uses the reserved prefix gl_"

@@ -13,3 +13,8 @@ void main() { o = vec4(0.0); }
 #version 100
 in; // ERROR "declaration does not declare anything"
 void main() {}
+// ---- GLSL ES 1.00: gl_FrontFacing cannot be invariant
+#version 100
+precision mediump float;
+invariant gl_FrontFacing; // ERROR "gl_FrontFacing cannot be declared invariant"
+void main() { gl_FragColor = vec4(1.0); }
