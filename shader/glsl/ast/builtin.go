@@ -190,6 +190,10 @@ const (
 	FnImageAtomicCompSwap
 	// FnTextureQueryLOD is GL_ARB_texture_query_lod's spelling of textureQueryLod.
 	FnTextureQueryLOD
+	// FnMin3, FnMax3 and FnMid3 are GL_AMD_shader_trinary_minmax's.
+	FnMin3
+	FnMax3
+	FnMid3
 	numBuiltins
 )
 
@@ -375,6 +379,9 @@ var builtinNames = [...]string{"",
 	"imageAtomicExchange",
 	"imageAtomicCompSwap",
 	"textureQueryLOD",
+	"min3",
+	"max3",
+	"mid3",
 }
 
 // String returns the GLSL name of the built-in.

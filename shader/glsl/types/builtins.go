@@ -210,6 +210,20 @@ func (c *checker) stageOK(stage int) bool {
 	return true
 }
 
+// extBuiltinTable lists the built-ins extensions add, in a fixed order; each
+// exists from its protoSet's version on once its extension is enabled.
+var extBuiltinTable = []struct {
+	ext   string
+	table map[string][]protoSet
+}{
+	// spec: AMD_shader_trinary_minmax (integer overloads need GLSL 1.30's types)
+	{ExtTrinaryMinmax, map[string][]protoSet{
+		"min3": {{110, 0, anyStage, []string{"genF genF genF genF"}}, {130, 0, anyStage, []string{"genI genI genI genI", "genU genU genU genU"}}},
+		"max3": {{110, 0, anyStage, []string{"genF genF genF genF"}}, {130, 0, anyStage, []string{"genI genI genI genI", "genU genU genU genU"}}},
+		"mid3": {{110, 0, anyStage, []string{"genF genF genF genF"}}, {130, 0, anyStage, []string{"genI genI genI genI", "genU genU genU genU"}}},
+	}},
+}
+
 // builtinSigs returns the overloads of the built-in function name that exist in the
 // checker's language version and stage.
 func builtinSigs(name string, c *checker) []sig {
@@ -218,7 +232,13 @@ func builtinSigs(name string, c *checker) []sig {
 		return nil
 	}
 	var out []sig
-	for _, ps := range builtinTable[name] {
+	sets := builtinTable[name]
+	for _, e := range extBuiltinTable {
+		if c.extEnabled(e.ext) {
+			sets = append(sets[:len(sets):len(sets)], e.table[name]...)
+		}
+	}
+	for _, ps := range sets {
 		ok := c.atLeast(ps.desk, ps.es)
 		if !ok && ps.desk == 110 && ps.stage == fragmentOnly && c.es && c.version == 100 {
 			// dFdx, dFdy, fwidth with GL_OES_standard_derivatives.

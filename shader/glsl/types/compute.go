@@ -51,6 +51,7 @@ const (
 	ExtTextureRectangle   = "GL_ARB_texture_rectangle"
 	ExtTextureQueryLevels = "GL_ARB_texture_query_levels"
 	ExtTextureQueryLod    = "GL_ARB_texture_query_lod"
+	ExtTrinaryMinmax      = "GL_AMD_shader_trinary_minmax"
 )
 
 func (c *checker) hasCompute() bool  { return c.atLeast(430, 310) || c.extEnabled(ExtComputeShader) }

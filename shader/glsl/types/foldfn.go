@@ -132,7 +132,7 @@ func foldBuiltin(fn ast.Builtin, args []*ast.Value, ret *ast.Type) *ast.Value {
 		return mapF(math.RoundToEven)
 	case ast.FnMod:
 		return mapF2(func(x, y float64) float64 { return x - y*math.Floor(x/y) })
-	case ast.FnMin, ast.FnMax, ast.FnClamp:
+	case ast.FnMin, ast.FnMax, ast.FnClamp, ast.FnMin3, ast.FnMax3, ast.FnMid3:
 		return minMax(fn, args, ret)
 	case ast.FnMix:
 		if args[2].Type.Base == ast.Bool {
@@ -344,6 +344,13 @@ func minMax(fn ast.Builtin, args []*ast.Value, ret *ast.Type) *ast.Value {
 			w[i] = mn(x, at(args[1], i))
 		case ast.FnMax:
 			w[i] = mx(x, at(args[1], i))
+		case ast.FnMin3:
+			w[i] = mn(mn(x, at(args[1], i)), at(args[2], i))
+		case ast.FnMax3:
+			w[i] = mx(mx(x, at(args[1], i)), at(args[2], i))
+		case ast.FnMid3:
+			y, z := at(args[1], i), at(args[2], i)
+			w[i] = mx(mn(x, y), mn(mx(x, y), z))
 		default:
 			w[i] = mn(mx(x, at(args[1], i)), at(args[2], i))
 		}

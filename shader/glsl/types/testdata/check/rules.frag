@@ -78,3 +78,10 @@ struct S { vec4 v; }; in S s; void main() {} // ERROR "in variables cannot be st
 // ---- ES FS return precision
 #version 100
 float f() { return 1.0; } void main() {} // ERROR "return type of 'f' requires a precision qualifier \\(no default precision for float\\)"
+// ---- min3/max3/mid3 need GL_AMD_shader_trinary_minmax
+#version 130
+out vec4 c; void main() { c = vec4(min3(1.0, 2.0, 3.0)); } // ERROR "undeclared function 'min3'|no function 'min3'|'min3'"
+// ---- GL_AMD_shader_trinary_minmax's integer overloads need GLSL 1.30 (1.10 has no int-to-float conversion)
+#version 110
+#extension GL_AMD_shader_trinary_minmax : require
+void main() { gl_FragColor = vec4(mid3(1.0, 2.0, 3.0), float(max3(1, 2, 3)), 0.0, 1.0); } // ERROR "max3"
