@@ -52,7 +52,8 @@ func SupportedExtensions() []string {
 	return []string{"GL_OES_standard_derivatives", types.ExtComputeShader, types.ExtStorageBuffer,
 		types.ExtAtomicCounters, types.ExtImageLoadStore, "GL_OES_shader_image_atomic",
 		types.ExtExplicitAttribLocation, types.ExtBlendFuncExtended, types.ExtBlendFuncExtendedES,
-		types.ExtTextureRectangle, types.ExtTextureQueryLevels, types.ExtTextureQueryLod, types.ExtTrinaryMinmax}
+		types.ExtTextureRectangle, types.ExtTextureQueryLevels, types.ExtTextureQueryLod, types.ExtTrinaryMinmax,
+		types.ExtShaderBitEncoding, types.ExtShadingLanguagePacking, types.ExtShaderIntegerMix, types.ExtShaderIntegerFunctions}
 }
 
 // Shader is one compiled shader source.

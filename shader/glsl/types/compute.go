@@ -52,6 +52,11 @@ const (
 	ExtTextureQueryLevels = "GL_ARB_texture_query_levels"
 	ExtTextureQueryLod    = "GL_ARB_texture_query_lod"
 	ExtTrinaryMinmax      = "GL_AMD_shader_trinary_minmax"
+	// The extensions that bring later core built-ins to GLSL 1.30.
+	ExtShaderBitEncoding      = "GL_ARB_shader_bit_encoding"
+	ExtShadingLanguagePacking = "GL_ARB_shading_language_packing"
+	ExtShaderIntegerMix       = "GL_EXT_shader_integer_mix"
+	ExtShaderIntegerFunctions = "GL_MESA_shader_integer_functions"
 )
 
 func (c *checker) hasCompute() bool  { return c.atLeast(430, 310) || c.extEnabled(ExtComputeShader) }

@@ -85,3 +85,32 @@ out vec4 c; void main() { c = vec4(min3(1.0, 2.0, 3.0)); } // ERROR "undeclared 
 #version 110
 #extension GL_AMD_shader_trinary_minmax : require
 void main() { gl_FragColor = vec4(mid3(1.0, 2.0, 3.0), float(max3(1, 2, 3)), 0.0, 1.0); } // ERROR "max3"
+// ---- the bit casts arrive in GLSL 3.30, or 1.30 with GL_ARB_shader_bit_encoding
+#version 130
+out vec4 c; void main() { c = vec4(intBitsToFloat(1)); } // ERROR "'intBitsToFloat' is not available"
+// ---- GL_ARB_shader_bit_encoding
+#version 130
+#extension GL_ARB_shader_bit_encoding : require
+out vec4 c; void main() { c = vec4(intBitsToFloat(floatBitsToInt(1.0)), uintBitsToFloat(floatBitsToUint(2.0)), 0.0, 1.0); }
+// ---- GL_ARB_shading_language_packing
+#version 130
+#extension GL_ARB_shading_language_packing : require
+out vec4 c; void main() { c = unpackUnorm4x8(packSnorm2x16(unpackHalf2x16(packHalf2x16(vec2(1.0))))) ; }
+// ---- GL_EXT_shader_integer_mix: mix with a bool selector on int, uint and bool
+#version 130
+#extension GL_EXT_shader_integer_mix : require
+flat in ivec2 i; out vec4 c; void main() { bvec2 s = bvec2(true, false); c = vec4(mix(i, ivec2(1), s), mix(uvec2(i), uvec2(2u), s)); }
+// ---- integer mix needs its extension before GLSL 4.50
+#version 130
+out vec4 c; void main() { bool b = mix(true, false, true); c = vec4(b); } // ERROR "mix"
+// ---- GL_MESA_shader_integer_functions: GLSL 4.00's integer functions, int-to-uint conversion, best-match overloads
+#version 130
+#extension GL_MESA_shader_integer_functions : require
+flat in uint u; out vec4 c;
+void main() { uint carry; uint s = uaddCarry(u, 1, carry); int e; float m = frexp(8.0, e); c = vec4(float(s), float(bitCount(u)), ldexp(m, e), float(findMSB(u))); }
+// ---- without it, int does not convert to uint in GLSL 1.30
+#version 130
+flat in uint u; out vec4 c; void main() { uint s = u + 1; c = vec4(float(s)); } // ERROR "uint|int"
+// ---- min(float, int) in GLSL 1.30 is min(float, float) once, not ambiguous
+#version 130
+uniform float f; out vec4 c; void main() { c = vec4(min(f, 2)); }
