@@ -53,7 +53,8 @@ func SupportedExtensions() []string {
 		types.ExtAtomicCounters, types.ExtImageLoadStore, "GL_OES_shader_image_atomic",
 		types.ExtExplicitAttribLocation, types.ExtBlendFuncExtended, types.ExtBlendFuncExtendedES,
 		types.ExtTextureRectangle, types.ExtTextureQueryLevels, types.ExtTextureQueryLod, types.ExtTrinaryMinmax,
-		types.ExtShaderBitEncoding, types.ExtShadingLanguagePacking, types.ExtShaderIntegerMix, types.ExtShaderIntegerFunctions}
+		types.ExtShaderBitEncoding, types.ExtShadingLanguagePacking, types.ExtShaderIntegerMix, types.ExtShaderIntegerFunctions,
+		types.ExtTextureArray, types.ExtShaderTextureLod}
 }
 
 // Shader is one compiled shader source.

@@ -222,10 +222,15 @@ func TestBuiltinAvailability(t *testing.T) {
 			e := &checker{conf: Config{Stage: fs}, version: 130, file: &ast.File{Extensions: map[string]string{ExtTextureQueryLod: "enable"}}}
 			sigs = builtinSigs(b.String(), e)
 		}
-		if len(sigs) == 0 && (b == ast.FnMin3 || b == ast.FnMax3 || b == ast.FnMid3) {
-			// min3, max3, mid3 exist only with GL_AMD_shader_trinary_minmax enabled.
-			e := &checker{conf: Config{Stage: fs}, version: 130, file: &ast.File{Extensions: map[string]string{ExtTrinaryMinmax: "require"}}}
+		if len(sigs) == 0 && b >= ast.FnMin3 {
+			// min3, max3 and mid3, the texture1DArray family and the *GradARB
+			// lookups exist only with their extensions enabled.
+			e := &checker{conf: Config{Stage: fs, Compatibility: true}, version: 130, file: &ast.File{Extensions: map[string]string{
+				ExtTrinaryMinmax: "require", ExtTextureArray: "require", ExtShaderTextureLod: "require", ExtTextureRectangle: "require"}}}
 			sigs = builtinSigs(b.String(), e)
+			if len(sigs) == 0 {
+				sigs = textureSigs(b, e)
+			}
 		}
 		if len(sigs) == 0 {
 			t.Errorf("built-in %s has no overloads in GLSL 4.50 compatibility", b)

@@ -57,6 +57,8 @@ const (
 	ExtShadingLanguagePacking = "GL_ARB_shading_language_packing"
 	ExtShaderIntegerMix       = "GL_EXT_shader_integer_mix"
 	ExtShaderIntegerFunctions = "GL_MESA_shader_integer_functions"
+	ExtTextureArray           = "GL_EXT_texture_array"
+	ExtShaderTextureLod       = "GL_ARB_shader_texture_lod"
 )
 
 func (c *checker) hasCompute() bool  { return c.atLeast(430, 310) || c.extEnabled(ExtComputeShader) }

@@ -114,3 +114,21 @@ flat in uint u; out vec4 c; void main() { uint s = u + 1; c = vec4(float(s)); } 
 // ---- min(float, int) in GLSL 1.30 is min(float, float) once, not ambiguous
 #version 130
 uniform float f; out vec4 c; void main() { c = vec4(min(f, 2)); }
+// ---- GL_EXT_texture_array: array samplers and their lookups in GLSL 1.10
+#version 110
+#extension GL_EXT_texture_array : require
+uniform sampler1DArray a1; uniform sampler2DArray a2; uniform sampler1DArrayShadow s1; uniform sampler2DArrayShadow s2;
+void main() { gl_FragColor = texture1DArray(a1, vec2(0.5, 1.0), 0.5) + texture2DArray(a2, vec3(0.5)) + shadow1DArray(s1, vec3(0.5)) + shadow2DArray(s2, vec4(0.5)); }
+// ---- without GL_EXT_texture_array, sampler2DArray is not a type in GLSL 1.20
+#version 120
+uniform sampler2DArray a2; // ERROR "sampler2DArray"
+void main() { gl_FragColor = vec4(1.0); }
+// ---- texture2DLod in a GLSL 1.20 fragment shader needs GL_ARB_shader_texture_lod
+#version 120
+uniform sampler2D s;
+void main() { gl_FragColor = texture2DLod(s, vec2(0.5), 1.0); } // ERROR "texture2DLod"
+// ---- GL_ARB_shader_texture_lod: explicit LOD and gradients in fragment shaders
+#version 120
+#extension GL_ARB_shader_texture_lod : require
+uniform sampler2D s; uniform samplerCube c; uniform sampler1DShadow d;
+void main() { gl_FragColor = texture2DLod(s, vec2(0.5), 1.0) + texture2DGradARB(s, vec2(0.5), vec2(0.1), vec2(0.0)) + textureCubeGradARB(c, vec3(1.0), vec3(0.1), vec3(0.0)) + shadow1DGradARB(d, vec3(0.5), 0.1, 0.0); }
