@@ -401,7 +401,7 @@ func (p *parser) declaration(global bool) ast.Decl {
 		vs.Dims = p.arrayDims()
 		if p.got("=") {
 			if p.is("{") {
-				if !p.lang.atLeast(420, 0) {
+				if !p.lang.atLeast(420, 0) && !p.lang.has("GL_ARB_shading_language_420pack") {
 					p.fail(p.tok.Pos, "initializer lists require GLSL 4.20")
 				}
 				vs.Init = p.initList()

@@ -139,7 +139,7 @@ func (c *checker) selector(x *ast.Selector) ast.Expr {
 		c.errorf(x.DotPos, "'%s' has no field named '%s'", t, x.Name)
 		return invalid(x)
 	}
-	if t.IsVector() || (t.IsScalar() && c.atLeast(420, 0)) {
+	if t.IsVector() || (t.IsScalar() && c.has420pack()) {
 		if len(x.Name) > 4 {
 			c.errorf(x.DotPos, "swizzle '%s' has more than four components", x.Name)
 			return invalid(x)

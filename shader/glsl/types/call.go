@@ -264,7 +264,7 @@ func (c *checker) lengthMethod(x *ast.Call) ast.Expr {
 	switch {
 	case t.IsArray() && c.atLeast(120, 300):
 		n = t.Len
-	case (t.IsVector() || t.IsMatrix()) && c.atLeast(430, 0):
+	case (t.IsVector() || t.IsMatrix()) && (c.atLeast(430, 0) || c.extEnabled(Ext420Pack)):
 		n = t.Rows
 		if t.IsMatrix() {
 			n = t.Cols

@@ -59,7 +59,14 @@ const (
 	ExtShaderIntegerFunctions = "GL_MESA_shader_integer_functions"
 	ExtTextureArray           = "GL_EXT_texture_array"
 	ExtShaderTextureLod       = "GL_ARB_shader_texture_lod"
+	Ext420Pack                = "GL_ARB_shading_language_420pack"
 )
+
+// has420pack reports whether GLSL 4.20's conveniences exist (scalar swizzles,
+// .length() on vectors and matrices, initializer lists, non-constant local
+// const initializers, layout(binding), qualifiers in any order).
+// spec: GLSL 4.20 §1.2.1, ARB_shading_language_420pack
+func (c *checker) has420pack() bool { return c.atLeast(420, 0) || c.extEnabled(Ext420Pack) }
 
 func (c *checker) hasCompute() bool  { return c.atLeast(430, 310) || c.extEnabled(ExtComputeShader) }
 func (c *checker) hasSSBO() bool     { return c.atLeast(430, 310) || c.extEnabled(ExtStorageBuffer) }

@@ -383,7 +383,10 @@ func (c *checker) initializer(v *ast.Var, vs *ast.VarSpec, global bool) {
 	}
 	x = c.convertTo(x, v.Type, vs.Init.Pos(), "initialize '"+vs.Name+"'")
 	vs.Init = x
-	if q.Storage == ast.StorageConst || q.Storage == ast.StorageUniform || (global && c.es) {
+	// From GLSL 4.20 a local const may take any initializer: it is then a
+	// read-only variable, not a constant. spec: GLSL 4.20 §4.3.3
+	localConst := q.Storage == ast.StorageConst && !global && c.has420pack()
+	if (q.Storage == ast.StorageConst && !localConst) || q.Storage == ast.StorageUniform || (global && c.es) {
 		if x.Value() == nil && !x.Type().IsInvalid() {
 			c.errorf(vs.Init.Pos(), "initializer of '%s' must be a constant expression", vs.Name)
 			return

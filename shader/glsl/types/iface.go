@@ -183,7 +183,7 @@ func (c *checker) checkLayout(q *ast.Qualifiers, global bool) {
 			}
 			c.layoutInt(l)
 		case "binding":
-			if !c.atLeast(420, 310) && !c.extEnabled("GL_ARB_shading_language_420pack") &&
+			if !c.atLeast(420, 310) && !c.extEnabled(Ext420Pack) &&
 				!(q.Storage == ast.StorageBuffer && c.hasSSBO()) && !(q.Storage == ast.StorageUniform && (c.hasCounters() || c.hasImages())) {
 				c.errorf(l.NamePos, "layout(binding) requires GLSL 4.20")
 			}

@@ -193,3 +193,18 @@ void main() { vec2 v = {1.0, 2.0}; } // ERROR "initializer lists require GLSL 4\
 // ---- interpolation mismatch
 #version 130
 smooth in float v; out vec4 c; void main() { c = vec4(v); } // ERROR "interpolation qualifiers cannot be used on vertex shader inputs"
+// ---- GL_ARB_shading_language_420pack brings GLSL 4.20's conveniences to 1.30
+#version 130
+#extension GL_ARB_shading_language_420pack : require
+uniform float u;
+void main() { const float k = u * 2.0; vec2 v = u.xx; mat2 m = {{1.0, 0.0}, {0.0, 1.0}}; float n = float(v.length() + m.length()); gl_Position = vec4(k, v, n); }
+// ---- without it, a local const needs a constant initializer in GLSL 1.30
+#version 130
+uniform float u;
+void main() { const float k = u * 2.0; gl_Position = vec4(k); } // ERROR "initializer of 'k' must be a constant expression"
+// ---- and a global const still does with it
+#version 130
+#extension GL_ARB_shading_language_420pack : require
+uniform float u;
+const float g = u; // ERROR "initializer of 'g' must be a constant expression"
+void main() { gl_Position = vec4(g); }
