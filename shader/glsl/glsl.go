@@ -54,7 +54,8 @@ func SupportedExtensions() []string {
 		types.ExtExplicitAttribLocation, types.ExtBlendFuncExtended, types.ExtBlendFuncExtendedES,
 		types.ExtTextureRectangle, types.ExtTextureQueryLevels, types.ExtTextureQueryLod, types.ExtTrinaryMinmax,
 		types.ExtShaderBitEncoding, types.ExtShadingLanguagePacking, types.ExtShaderIntegerMix, types.ExtShaderIntegerFunctions,
-		types.ExtTextureArray, types.ExtShaderTextureLod, types.Ext420Pack}
+		types.ExtTextureArray, types.ExtShaderTextureLod, types.Ext420Pack,
+		types.ExtUniformBufferObject, types.ExtExplicitUniformLoc}
 }
 
 // Shader is one compiled shader source.

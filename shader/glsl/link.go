@@ -109,6 +109,7 @@ func LinkShaders(shaders ...*Shader) (prog *Program, err error) {
 		p.matchBuiltinInvariance(&errs)
 	}
 	p.collectUniforms(shaders, &errs)
+	p.checkUniformLocations(&errs)
 	p.checkBlocks(shaders, &errs)
 	if p.Vertex != nil && len(errs) == 0 {
 		p.checkPosition(&errs)

@@ -4,6 +4,7 @@
 package parser
 
 import (
+	"slices"
 	"vortexgfx/shader/glsl/ast"
 	"vortexgfx/shader/glsl/preproc"
 )
@@ -207,13 +208,16 @@ func (p *parser) got(text string) bool {
 	return false
 }
 
+// layoutExts are the extensions that make 'layout' a keyword before GLSL 1.40.
+var layoutExts = []string{"GL_ARB_explicit_attrib_location", "GL_ARB_blend_func_extended", "GL_ARB_uniform_buffer_object",
+	"GL_ARB_explicit_uniform_location", "GL_ARB_shading_language_420pack"}
+
 // isKeyword reports whether word is a keyword (type or other) in this language.
 func (p *parser) isKeyword(word string) bool {
 	if d, e, ok := keywordMin(word); ok {
-		// GL_ARB_explicit_attrib_location and GL_ARB_blend_func_extended bring
-		// 'layout' to any GLSL version (their §3.6 additions).
-		return p.lang.atLeast(d, e) || word == "layout" && !p.lang.es &&
-			(p.lang.has("GL_ARB_explicit_attrib_location") || p.lang.has("GL_ARB_blend_func_extended"))
+		// The extensions that add layout qualifiers bring 'layout' to any
+		// GLSL version (their §3.6 additions).
+		return p.lang.atLeast(d, e) || word == "layout" && !p.lang.es && slices.ContainsFunc(layoutExts, p.lang.has)
 	}
 	if _, _, ok := builtinTypeMin(word); ok {
 		return p.lang.typeAvailable(word)

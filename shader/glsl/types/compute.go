@@ -60,6 +60,8 @@ const (
 	ExtTextureArray           = "GL_EXT_texture_array"
 	ExtShaderTextureLod       = "GL_ARB_shader_texture_lod"
 	Ext420Pack                = "GL_ARB_shading_language_420pack"
+	ExtUniformBufferObject    = "GL_ARB_uniform_buffer_object"
+	ExtExplicitUniformLoc     = "GL_ARB_explicit_uniform_location"
 )
 
 // has420pack reports whether GLSL 4.20's conveniences exist (scalar swizzles,

@@ -145,13 +145,17 @@ func (c *checker) checkInterface(q *ast.Qualifiers, t *ast.Type, pos ast.Pos) {
 
 func (c *checker) checkLayout(q *ast.Qualifiers, global bool) {
 	explicitLoc := !c.es && (c.extEnabled(ExtExplicitAttribLocation) || c.extEnabled(ExtBlendFuncExtended))
-	if !c.atLeast(140, 300) && !explicitLoc {
+	// The extensions that qualify uniforms before GLSL 1.40: block layouts,
+	// uniform locations, bindings.
+	uniformLayout := !c.es && q.Storage == ast.StorageUniform &&
+		(c.extEnabled(ExtUniformBufferObject) || c.extEnabled(ExtExplicitUniformLoc) || c.extEnabled(Ext420Pack))
+	if !c.atLeast(140, 300) && !explicitLoc && !uniformLayout {
 		c.errorf(q.Pos, "layout qualifiers require GLSL 1.40 or GLSL ES 3.00")
 		return
 	}
 	vsIn := (q.Storage == ast.StorageIn || q.Storage == ast.StorageAttribute) && c.conf.Stage == ast.StageVertex
 	fsOut := q.Storage == ast.StorageOut && c.conf.Stage == ast.StageFragment
-	if !c.atLeast(140, 300) && !vsIn && !fsOut {
+	if !c.atLeast(140, 300) && !vsIn && !fsOut && !uniformLayout {
 		c.errorf(q.Pos, "layout qualifiers before GLSL 1.40 are only allowed on vertex shader inputs and fragment shader outputs (%s)", ExtExplicitAttribLocation)
 		return
 	}
@@ -168,8 +172,10 @@ func (c *checker) checkLayout(q *ast.Qualifiers, global bool) {
 		}
 		switch name {
 		case "location":
-			if q.Storage == ast.StorageUniform && !c.atLeast(430, 310) {
-				c.errorf(l.NamePos, "layout(location) on uniforms requires GLSL 4.30")
+			if q.Storage == ast.StorageUniform && !c.atLeast(430, 310) && !c.extEnabled(ExtExplicitUniformLoc) {
+				c.errorf(l.NamePos, "layout(location) on uniforms requires GLSL 4.30 or GL_ARB_explicit_uniform_location")
+			} else if q.Storage == ast.StorageUniform {
+				// a uniform location: the rules below are for inputs and outputs
 			} else if q.Storage != ast.StorageIn && q.Storage != ast.StorageOut && q.Storage != ast.StorageUniform && !vsIn {
 				c.errorf(l.NamePos, "layout(location) requires 'in' or 'out'")
 			} else if c.es && q.Storage == ast.StorageOut && c.conf.Stage == ast.StageVertex && c.version < 310 {
@@ -276,8 +282,8 @@ func (c *checker) blockDecl(d *ast.BlockDecl) {
 	q := d.Qual
 	switch q.Storage {
 	case ast.StorageUniform:
-		if !c.atLeast(140, 300) {
-			c.errorf(d.NamePos, "uniform blocks require GLSL 1.40 or GLSL ES 3.00")
+		if !c.atLeast(140, 300) && !c.extEnabled(ExtUniformBufferObject) {
+			c.errorf(d.NamePos, "uniform blocks require GLSL 1.40, GLSL ES 3.00 or GL_ARB_uniform_buffer_object")
 			return
 		}
 	case ast.StorageIn, ast.StorageOut:

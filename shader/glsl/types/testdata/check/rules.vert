@@ -95,7 +95,7 @@ layout(location = 0, index = 0) in vec4 b; void main() { gl_Position = b; } // E
 uniform int n; void main() { int i = min(n, 4); gl_Position = vec4(float(i)); } // ERROR "no matching overload for call to 'min\\(int, int\\)'"
 // ---- uniform block 1.30
 #version 130
-uniform B { mat4 m; }; void main() {} // ERROR "uniform blocks require GLSL 1\\.40 or GLSL ES 3\\.00"
+uniform B { mat4 m; }; void main() {} // ERROR "uniform blocks require GLSL 1\\.40, GLSL ES 3\\.00 or GL_ARB_uniform_buffer_object"
 // ---- return type overload
 float f(float x); int f(float x); void main() {} // ERROR "function 'f' redeclared with a different return type"
 // ---- redefinition
@@ -208,3 +208,14 @@ void main() { const float k = u * 2.0; gl_Position = vec4(k); } // ERROR "initia
 uniform float u;
 const float g = u; // ERROR "initializer of 'g' must be a constant expression"
 void main() { gl_Position = vec4(g); }
+// ---- GL_ARB_uniform_buffer_object: uniform blocks and their layouts in GLSL 1.30
+#version 130
+#extension GL_ARB_uniform_buffer_object : require
+layout(std140) uniform;
+layout(row_major) uniform B { mat4 m; vec4 a; } b;
+void main() { gl_Position = b.m * b.a; }
+// ---- GL_ARB_explicit_uniform_location: layout(location) on uniforms in GLSL 1.30
+#version 130
+#extension GL_ARB_explicit_uniform_location : require
+layout(location = 2) uniform vec4 u;
+void main() { gl_Position = u; }
