@@ -55,7 +55,7 @@ func SupportedExtensions() []string {
 		types.ExtTextureRectangle, types.ExtTextureQueryLevels, types.ExtTextureQueryLod, types.ExtTrinaryMinmax,
 		types.ExtShaderBitEncoding, types.ExtShadingLanguagePacking, types.ExtShaderIntegerMix, types.ExtShaderIntegerFunctions,
 		types.ExtTextureArray, types.ExtShaderTextureLod, types.Ext420Pack,
-		types.ExtUniformBufferObject, types.ExtExplicitUniformLoc}
+		types.ExtUniformBufferObject, types.ExtExplicitUniformLoc, types.ExtArraysOfArrays}
 }
 
 // Shader is one compiled shader source.

@@ -62,7 +62,14 @@ const (
 	Ext420Pack                = "GL_ARB_shading_language_420pack"
 	ExtUniformBufferObject    = "GL_ARB_uniform_buffer_object"
 	ExtExplicitUniformLoc     = "GL_ARB_explicit_uniform_location"
+	ExtArraysOfArrays         = "GL_ARB_arrays_of_arrays"
 )
+
+// hasArraysOfArrays reports whether array types may have array elements.
+// spec: GLSL 4.30 §4.1.9, ARB_arrays_of_arrays (from GLSL 1.20)
+func (c *checker) hasArraysOfArrays() bool {
+	return c.atLeast(430, 310) || c.version >= 120 && c.extEnabled(ExtArraysOfArrays)
+}
 
 // has420pack reports whether GLSL 4.20's conveniences exist (scalar swizzles,
 // .length() on vectors and matrices, initializer lists, non-constant local

@@ -153,8 +153,8 @@ func (c *checker) declGroup(g *ast.DeclGroup, global bool) {
 	for _, vs := range g.Vars {
 		t := base
 		if len(vs.Dims) > 0 {
-			if base.IsArray() && !c.atLeast(430, 310) {
-				c.errorf(vs.NamePos, "arrays of arrays require GLSL 4.30 or GLSL ES 3.10")
+			if base.IsArray() && !c.hasArraysOfArrays() {
+				c.errorf(vs.NamePos, "arrays of arrays require GLSL 4.30, GLSL ES 3.10 or GL_ARB_arrays_of_arrays")
 				t = ast.Invalid()
 			} else {
 				t = c.arrayOf(base, vs.Dims, vs.NamePos)
