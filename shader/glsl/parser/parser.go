@@ -42,6 +42,12 @@ func ParseFile(name, src string, opts Options) (f *ast.File, err error) {
 	res, perr := preproc.Process(name, src, preproc.Options{
 		DefaultVersion: opts.DefaultVersion, Extensions: opts.Extensions, Defines: opts.Defines,
 	})
+	if _, set := res.Extensions[rectangleExt]; !set && !res.ES && slices.Contains(opts.Extensions, rectangleExt) {
+		// The rectangle samplers need no #extension in desktop GLSL: Mesa,
+		// whose results piglit encodes, has GL_ARB_texture_rectangle always on
+		// (a shader may still disable it).
+		res.Extensions[rectangleExt] = "enable"
+	}
 	f = &ast.File{Name: name, Version: res.Version, ES: res.ES, Versioned: res.Versioned, Profile: res.Profile,
 		InvariantAll: res.InvariantAll, Extensions: res.Extensions}
 	for _, w := range res.Warnings {
@@ -207,6 +213,9 @@ func (p *parser) got(text string) bool {
 	}
 	return false
 }
+
+// rectangleExt is GL_ARB_texture_rectangle, on by default in desktop GLSL.
+const rectangleExt = "GL_ARB_texture_rectangle"
 
 // layoutExts are the extensions that make 'layout' a keyword before GLSL 1.40.
 var layoutExts = []string{"GL_ARB_explicit_attrib_location", "GL_ARB_blend_func_extended", "GL_ARB_uniform_buffer_object",

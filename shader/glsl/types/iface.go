@@ -356,6 +356,14 @@ func (c *checker) blockDecl(d *ast.BlockDecl) {
 				}
 			}
 			for _, l := range g.Qual.Layout {
+				// Packing is the block's: "Layout qualifiers on member
+				// declarations cannot use the shared, packed, or std140
+				// qualifiers." spec: GLSL 4.50 §4.4.5
+				switch strings.ToLower(l.Name) {
+				case "std140", "std430", "shared", "packed":
+					c.errorf(l.NamePos, "layout qualifier '%s' is not allowed on a block member", l.Name)
+					continue
+				}
 				if _, isFormat := imageFormats[l.Name]; isFormat || l.Name == "binding" {
 					c.errorf(l.NamePos, "layout qualifier '%s' is not allowed on a block member", l.Name)
 				}

@@ -132,3 +132,12 @@ void main() { gl_FragColor = texture2DLod(s, vec2(0.5), 1.0); } // ERROR "textur
 #extension GL_ARB_shader_texture_lod : require
 uniform sampler2D s; uniform samplerCube c; uniform sampler1DShadow d;
 void main() { gl_FragColor = texture2DLod(s, vec2(0.5), 1.0) + texture2DGradARB(s, vec2(0.5), vec2(0.1), vec2(0.0)) + textureCubeGradARB(c, vec3(1.0), vec3(0.1), vec3(0.0)) + shadow1DGradARB(d, vec3(0.5), 0.1, 0.0); }
+// ---- desktop GLSL has GL_ARB_texture_rectangle on without #extension, as Mesa
+#version 120
+uniform sampler2DRect r;
+void main() { gl_FragColor = texture2DRect(r, vec2(1.0)); }
+// ---- unless the shader disables it
+#version 120
+#extension GL_ARB_texture_rectangle : disable
+uniform sampler2DRect r; // ERROR "sampler2DRect"
+void main() { gl_FragColor = vec4(1.0); }

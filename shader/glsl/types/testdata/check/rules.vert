@@ -219,3 +219,12 @@ void main() { gl_Position = b.m * b.a; }
 #extension GL_ARB_explicit_uniform_location : require
 layout(location = 2) uniform vec4 u;
 void main() { gl_Position = u; }
+// ---- a qualifier given twice
+#version 420
+centroid centroid out float x; // ERROR "duplicate qualifier 'centroid'"
+void main() { x = 1.0; }
+// ---- GLSL 4.20's parameter qualifiers in any order
+#version 420
+float a(in const float x) { return x; }
+float d(const in float x) { return x; }
+void main() { gl_Position = vec4(a(1.0) + d(2.0)); }
