@@ -42,6 +42,13 @@ var ExtensionSets = []string{"amd_shader_trinary_minmax", "mesa_shader_integer_f
 	"arb_shading_language_420pack", "arb_uniform_buffer_object", "arb_explicit_uniform_location",
 	"arb_arrays_of_arrays"}
 
+// LaterSets are the compiler-test sets of the GLSL versions after the ones the
+// runner advertises. The front end parses and checks GLSL up to 4.60; the
+// stages and types it does not implement (geometry, tessellation, doubles)
+// fail there, as they should, and the ratchet keeps the rest from regressing.
+var LaterSets = []string{"glsl-1.40", "glsl-1.50", "glsl-3.30", "glsl-4.00", "glsl-4.10", "glsl-4.20",
+	"glsl-4.30", "glsl-4.40", "glsl-4.50", "glsl-4.60", "glsl-es-3.20"}
+
 // Result is the agreement of the compiler with one piglit test set.
 type Result struct {
 	Set      string

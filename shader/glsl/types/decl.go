@@ -301,9 +301,38 @@ func (c *checker) redeclareBuiltin(v *ast.Var, vs *ast.VarSpec, global bool) boo
 	default:
 		return false
 	}
-	if b.Used {
+	// "All redeclarations of gl_FragCoord within a shader must have the same
+	// set of qualifiers", and only the first must precede every use.
+	// spec: GLSL 1.50 §4.3.8.1
+	redeclared := false
+	if vs.Name == "gl_FragCoord" {
+		var set []string
+		for _, l := range v.Qual.Layout {
+			set = append(set, strings.ToLower(l.Name))
+		}
+		slices.Sort(set)
+		set = slices.Compact(set)
+		if c.fragCoordLayout != nil && !slices.Equal(c.fragCoordLayout, set) {
+			c.errorf(vs.NamePos, "all redeclarations of gl_FragCoord must have the same layout qualifiers")
+		}
+		redeclared = c.fragCoordLayout != nil
+		if set == nil {
+			set = []string{}
+		}
+		if c.fragCoordLayout == nil {
+			c.fragCoordLayout = set
+		}
+	}
+	if b.Used && !redeclared {
 		c.errorf(vs.NamePos, "built-in '%s' must be redeclared before it is used", vs.Name)
 	}
+	if _, member := perVertexMembers[vs.Name]; member && c.perVertexRedeclared {
+		c.errorf(vs.NamePos, "'%s' cannot be redeclared after gl_PerVertex", vs.Name)
+	}
+	if c.redeclaredBuiltins == nil {
+		c.redeclaredBuiltins = map[string]bool{}
+	}
+	c.redeclaredBuiltins[vs.Name] = true
 	st := v.Qual.Storage
 	okStorage := false
 	switch b.Kind {

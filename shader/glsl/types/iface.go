@@ -1,6 +1,8 @@
 package types
 
 import (
+	"maps"
+	"slices"
 	"strings"
 
 	"vortexgfx/shader/glsl/ast"
@@ -303,7 +305,9 @@ func (c *checker) blockDecl(d *ast.BlockDecl) {
 	}
 	if d.Name == "gl_PerVertex" && c.atLeast(150, 320) {
 		// Redeclaring the built-in gl_PerVertex block only restricts which of
-		// gl_Position, gl_PointSize and gl_ClipDistance are used; nothing to declare.
+		// gl_Position, gl_PointSize and gl_ClipDistance are used; nothing to
+		// declare, but the redeclaration itself has rules.
+		c.perVertexRedecl(d)
 		return
 	}
 	c.checkName(d.Name, d.NamePos)
@@ -458,4 +462,59 @@ func blockLayoutOf(layout []ast.LayoutQual, def blockLayout) blockLayout {
 		}
 	}
 	return def
+}
+
+// perVertexMembers are the members gl_PerVertex may be redeclared with in the
+// vertex stage, by their element type (gl_ClipDistance is an array).
+var perVertexMembers = map[string]*ast.Type{"gl_Position": ast.Vector(ast.Float, 4), "gl_PointSize": ast.Scalar(ast.Float),
+	"gl_ClipDistance": ast.Scalar(ast.Float)}
+
+// perVertexRedecl checks a redeclaration of gl_PerVertex: an output block of
+// the vertex shader (the stages with gl_PerVertex inputs are not modelled), made
+// once, before any use or individual redeclaration of its members, whose
+// members are built-in ones of their own types. spec: GLSL 1.50 §7.1
+func (c *checker) perVertexRedecl(d *ast.BlockDecl) {
+	if c.conf.Stage != ast.StageVertex || d.Qual.Storage != ast.StorageOut {
+		c.errorf(d.NamePos, "gl_PerVertex can only be redeclared as a vertex shader output block")
+		return
+	}
+	if c.perVertexRedeclared {
+		c.errorf(d.NamePos, "gl_PerVertex is redeclared more than once")
+		return
+	}
+	c.perVertexRedeclared = true
+	for name := range perVertexMembers {
+		if c.redeclaredBuiltins[name] {
+			c.errorf(d.NamePos, "gl_PerVertex is redeclared after '%s' was", name)
+		}
+	}
+	kept := map[string]bool{}
+	for _, g := range d.Members {
+		for _, vs := range g.Vars {
+			want, ok := perVertexMembers[vs.Name]
+			if !ok {
+				c.errorf(vs.NamePos, "'%s' is not a member of gl_PerVertex", vs.Name)
+				continue
+			}
+			t := c.resolveType(g.Type)
+			if vs.Name == "gl_ClipDistance" != (len(vs.Dims) > 0 || len(g.Type.Dims) > 0) || !ast.Identical(t, want) {
+				c.errorf(vs.NamePos, "gl_PerVertex member '%s' is redeclared with another type", vs.Name)
+				continue
+			}
+			kept[vs.Name] = true
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(perVertexMembers)) {
+		e := c.builtin.names[name]
+		if e == nil || e.v == nil {
+			continue
+		}
+		if e.v.Used {
+			c.errorf(d.NamePos, "gl_PerVertex must be redeclared before '%s' is used", name)
+		}
+		if !kept[name] {
+			// A member the redeclaration leaves out no longer exists.
+			delete(c.builtin.names, name)
+		}
+	}
 }
