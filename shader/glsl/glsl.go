@@ -52,7 +52,10 @@ func SupportedExtensions() []string {
 	return []string{"GL_OES_standard_derivatives", types.ExtComputeShader, types.ExtStorageBuffer,
 		types.ExtAtomicCounters, types.ExtImageLoadStore, "GL_OES_shader_image_atomic",
 		types.ExtExplicitAttribLocation, types.ExtBlendFuncExtended, types.ExtBlendFuncExtendedES,
-		types.ExtTextureRectangle, types.ExtTextureQueryLevels, types.ExtTextureQueryLod}
+		types.ExtTextureRectangle, types.ExtTextureQueryLevels, types.ExtTextureQueryLod, types.ExtTrinaryMinmax,
+		types.ExtShaderBitEncoding, types.ExtShadingLanguagePacking, types.ExtShaderIntegerMix, types.ExtShaderIntegerFunctions,
+		types.ExtTextureArray, types.ExtShaderTextureLod, types.Ext420Pack,
+		types.ExtUniformBufferObject, types.ExtExplicitUniformLoc, types.ExtArraysOfArrays}
 }
 
 // Shader is one compiled shader source.

@@ -106,8 +106,10 @@ func LinkShaders(shaders ...*Shader) (prog *Program, err error) {
 	if len(errs) == 0 && p.Vertex != nil && p.Fragment != nil {
 		p.matchVaryings(&errs)
 		p.matchColorInterp(&errs)
+		p.matchBuiltinInvariance(&errs)
 	}
 	p.collectUniforms(shaders, &errs)
+	p.checkUniformLocations(&errs)
 	p.checkBlocks(shaders, &errs)
 	if p.Vertex != nil && len(errs) == 0 {
 		p.checkPosition(&errs)

@@ -107,3 +107,113 @@ func TestLinkUniformQualifiers(t *testing.T) {
 		})
 	}
 }
+
+// TestLinkBuiltinInvariance covers GLSL ES 1.00 §4.6.4: gl_FragCoord may be
+// invariant only if gl_Position is, gl_PointCoord only if gl_PointSize is; the
+// error names the fragment shader's redeclaration.
+func TestLinkBuiltinInvariance(t *testing.T) {
+	const fs = "#version 100\nprecision mediump float;\n"
+	tests := []struct {
+		name   string
+		vs, fs string
+		want   string
+	}{
+		{"FragCoord without Position",
+			"#version 100\nvoid main() { gl_Position = vec4(0.0); }",
+			fs + "invariant gl_FragCoord;\nvoid main() { gl_FragColor = gl_FragCoord; }",
+			"b.frag:3:11: error: gl_FragCoord is declared invariant but gl_Position is not"},
+		{"FragCoord with Position",
+			"#version 100\ninvariant gl_Position;\nvoid main() { gl_Position = vec4(0.0); }",
+			fs + "invariant gl_FragCoord;\nvoid main() { gl_FragColor = gl_FragCoord; }", ""},
+		{"PointCoord without PointSize",
+			"#version 100\nvoid main() { gl_PointSize = 1.0; gl_Position = vec4(0.0); }",
+			fs + "invariant gl_PointCoord;\nvoid main() { gl_FragColor = vec4(gl_PointCoord, 0.0, 1.0); }",
+			"gl_PointCoord is declared invariant but gl_PointSize is not"},
+		{"PointCoord with PointSize",
+			"#version 100\ninvariant gl_PointSize;\nvoid main() { gl_PointSize = 1.0; gl_Position = vec4(0.0); }",
+			fs + "invariant gl_PointCoord;\nvoid main() { gl_FragColor = vec4(gl_PointCoord, 0.0, 1.0); }", ""},
+		{"desktop GLSL 1.20 has no such rule",
+			"#version 120\nvoid main() { gl_Position = vec4(0.0); }",
+			"#version 120\ninvariant gl_FragCoord;\nvoid main() { gl_FragColor = gl_FragCoord; }", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			vs := mustCompile(t, "a.vert", tc.vs, Vertex)
+			fs := mustCompile(t, "b.frag", tc.fs, Fragment)
+			_, err := Link(vs, fs)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("unexpected link error: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error = %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestLinkUniformLocations covers explicit uniform locations and bindings
+// across a program: one location and one binding per uniform, no overlap (an
+// array takes one location per element, unused uniforms keep theirs).
+// spec: GLSL 4.50 §4.4.3, §4.4.5, §4.4.6
+func TestLinkUniformLocations(t *testing.T) {
+	const vs = "#version 430\n"
+	const fs = "#version 430\nout vec4 c;\n"
+	tests := []struct {
+		name   string
+		vs, fs string
+		want   string
+	}{
+		{"distinct locations",
+			vs + "layout(location = 0) uniform vec4 a[2]; void main() { gl_Position = a[1]; }",
+			fs + "layout(location = 2) uniform vec4 b; void main() { c = b; }", ""},
+		{"array overlaps",
+			vs + "layout(location = 0) uniform vec4 a[2]; void main() { gl_Position = a[1]; }",
+			fs + "layout(location = 1) uniform vec4 b; void main() { c = b; }",
+			"uniform 'b' at location 1 overlaps uniform 'a' (locations 0 to 1)"},
+		{"unused uniforms keep their locations",
+			vs + "layout(location = 0) uniform float big[128]; void main() { gl_Position = vec4(0.0); }",
+			fs + "layout(location = 127) uniform vec4 b; void main() { c = b; }",
+			"overlaps uniform 'big'"},
+		{"one uniform, two locations",
+			vs + "layout(location = 3) uniform vec4 u; void main() { gl_Position = u; }",
+			fs + "layout(location = 4) uniform vec4 u; void main() { c = u; }",
+			"uniform 'u' has explicit location 4 here and 3 in another shader"},
+		{"struct members take a location each",
+			vs + "struct S { vec4 x; mat4 m; }; layout(location = 0) uniform S s; void main() { gl_Position = s.x; }",
+			fs + "layout(location = 2) uniform vec4 b; void main() { c = b; }", ""},
+		{"beyond the limit",
+			vs + "layout(location = 1020) uniform vec4 a[8]; void main() { gl_Position = a[0]; }",
+			fs + "void main() { c = vec4(1.0); }",
+			"beyond GL_MAX_UNIFORM_LOCATIONS (1024)"},
+		{"sampler bindings differ",
+			vs + "layout(binding = 0) uniform sampler2D s; void main() { gl_Position = texture(s, vec2(0.0)); }",
+			fs + "layout(binding = 1) uniform sampler2D s; void main() { c = texture(s, vec2(0.0)); }",
+			"uniform 's' has binding 1 here and 0 in another shader"},
+		{"a binding on one declaration only",
+			vs + "layout(binding = 3) uniform sampler2D s; void main() { gl_Position = texture(s, vec2(0.0)); }",
+			fs + "uniform sampler2D s; void main() { c = texture(s, vec2(0.0)); }", ""},
+		{"block bindings differ",
+			vs + "layout(binding = 0) uniform B { vec4 a; }; void main() { gl_Position = a; }",
+			fs + "layout(binding = 2) uniform B { vec4 a; }; void main() { c = a; }",
+			"uniform block 'B' has binding 2 here and 0 in another shader"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			vs := mustCompile(t, "a.vert", tc.vs, Vertex)
+			fs := mustCompile(t, "b.frag", tc.fs, Fragment)
+			_, err := Link(vs, fs)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("unexpected link error: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error = %v, want %q", err, tc.want)
+			}
+		})
+	}
+}

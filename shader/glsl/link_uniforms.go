@@ -1,6 +1,9 @@
 package glsl
 
 import (
+	"fmt"
+	"slices"
+
 	"vortexgfx/shader/glsl/ast"
 	"vortexgfx/shader/glsl/types"
 )
@@ -185,6 +188,14 @@ func (p *Program) checkBlocks(shaders []*Shader, errs *ast.ErrorList) {
 				errs.Add(pos, what+" is declared "+b.Layout+" and "+prev.Layout+" in different shaders")
 				continue
 			}
+			// "A link error will result if two compilation units in a program
+			// specify different integer-constant bindings for the same
+			// opaque-uniform name" — or block; a binding on only some is fine.
+			// spec: GLSL 4.50 §4.4.5, §4.4.6
+			if prev.Binding >= 0 && b.Binding >= 0 && prev.Binding != b.Binding {
+				errs.Add(pos, fmt.Sprintf("%s has binding %d here and %d in another shader", what, b.Binding, prev.Binding))
+				continue
+			}
 			es := s.File.ES && owner[prev] != nil && owner[prev].File.ES
 			for i, m := range b.Members {
 				pm := prev.Members[i]
@@ -217,4 +228,78 @@ func majorName(rowMajor bool) string {
 		return "row_major"
 	}
 	return "column_major"
+}
+
+// MaxUniformLocations is GL_MAX_UNIFORM_LOCATIONS: explicit uniform locations
+// lie below it (1024, the GL 4.3 minimum).
+const MaxUniformLocations = 1024
+
+// checkUniformLocations applies the rules of explicit uniform locations and
+// bindings: a uniform declared in several shaders takes one binding; and a
+// uniform declared in several shaders takes one location, and no two uniforms'
+// locations overlap — an array takes one location per element and a struct one
+// per member, a matrix one — whether the uniforms are used or not ("explicit
+// locations ... are reserved even if the uniform is unused").
+// spec: GLSL 4.50 §4.4.3, ARB_explicit_uniform_location
+func (p *Program) checkUniformLocations(errs *ast.ErrorList) {
+	type span struct {
+		lo, hi int // [lo, hi)
+		u      *Uniform
+		v      *ast.Var
+	}
+	var spans []span
+	for _, u := range p.Uniforms {
+		var bound *ast.Var // the first declaration with a binding
+		for _, v := range u.Vars {
+			switch {
+			case v.Binding < 0 || v.Block != nil:
+			case bound == nil:
+				bound = v
+			case v.Binding != bound.Binding:
+				// spec: GLSL 4.50 §4.4.6 (as for blocks in checkBlocks)
+				errs.Add(v.DeclPos, fmt.Sprintf("uniform '%s' has binding %d here and %d in another shader", u.Name, v.Binding, bound.Binding))
+			}
+		}
+		var first *ast.Var
+		for _, v := range u.Vars {
+			if v.Location < 0 {
+				continue
+			}
+			if first == nil {
+				first = v
+			} else if v.Location != first.Location {
+				errs.Add(v.DeclPos, fmt.Sprintf("uniform '%s' has explicit location %d here and %d in another shader", u.Name, v.Location, first.Location))
+			}
+		}
+		if first == nil {
+			continue
+		}
+		n := uniformLocations(u.Type)
+		if first.Location+n > MaxUniformLocations {
+			errs.Add(first.DeclPos, fmt.Sprintf("uniform '%s' at location %d needs %d locations, beyond GL_MAX_UNIFORM_LOCATIONS (%d)", u.Name, first.Location, n, MaxUniformLocations))
+			continue
+		}
+		spans = append(spans, span{first.Location, first.Location + n, u, first})
+	}
+	slices.SortStableFunc(spans, func(a, b span) int { return a.lo - b.lo })
+	for i := 1; i < len(spans); i++ {
+		if a, b := spans[i-1], spans[i]; b.lo < a.hi {
+			errs.Add(b.v.DeclPos, fmt.Sprintf("uniform '%s' at location %d overlaps uniform '%s' (locations %d to %d)", b.u.Name, b.lo, a.u.Name, a.lo, a.hi-1))
+		}
+	}
+}
+
+// uniformLocations is how many uniform locations a uniform of type t takes.
+func uniformLocations(t *ast.Type) int {
+	switch {
+	case t.IsArray():
+		return max(t.Len, 1) * uniformLocations(t.Elem)
+	case t.Struct != nil:
+		n := 0
+		for _, f := range t.Struct.Fields {
+			n += uniformLocations(f.Type)
+		}
+		return n
+	}
+	return 1
 }

@@ -109,3 +109,27 @@ func interp(v *ast.Var) ast.Interp {
 	}
 	return v.Qual.Interp
 }
+
+// matchBuiltinInvariance applies GLSL ES 1.00's rule for the built-in special
+// variables: gl_FragCoord may be declared invariant only if gl_Position is, and
+// gl_PointCoord only if gl_PointSize is. spec: GLSL ES 1.00 §4.6.4
+func (p *Program) matchBuiltinInvariance(errs *ast.ErrorList) {
+	if !p.Fragment.Units[0].File.ES || p.Fragment.Units[0].File.Version != 100 {
+		return
+	}
+	invariant := func(sp *StageProgram, name string) *ast.Var {
+		for _, u := range sp.Units {
+			for _, v := range u.File.Globals {
+				if v.Builtin && v.Name == name && v.Qual.Invariant {
+					return v
+				}
+			}
+		}
+		return nil
+	}
+	for _, pair := range [...][2]string{{"gl_FragCoord", "gl_Position"}, {"gl_PointCoord", "gl_PointSize"}} {
+		if v := invariant(p.Fragment, pair[0]); v != nil && invariant(p.Vertex, pair[1]) == nil {
+			errs.Add(v.DeclPos, pair[0]+" is declared invariant but "+pair[1]+" is not")
+		}
+	}
+}

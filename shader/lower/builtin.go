@@ -152,6 +152,22 @@ func (l *lowerer) builtin(x *ast.Call) value {
 		out.r = l.cw(bySign(rt.Base, ir.FMax, ir.IMax, ir.UMax), rtype, n, a0, args[1])
 	case ast.FnClamp:
 		out.r = l.cw(bySign(rt.Base, ir.FClamp, ir.IClamp, ir.UClamp), rtype, n, a0, args[1], args[2])
+	case ast.FnMin3, ast.FnMax3, ast.FnMid3:
+		// min3 = min(min(x, y), z), max3 = max(max(x, y), z) and
+		// mid3 = max(min(x, y), min(max(x, y), z)), the forms of the extension's
+		// definition, so NaN operands give what those min/max give.
+		// spec: AMD_shader_trinary_minmax
+		mn, mx := bySign(rt.Base, ir.FMin, ir.IMin, ir.UMin), bySign(rt.Base, ir.FMax, ir.IMax, ir.UMax)
+		switch fn {
+		case ast.FnMin3:
+			out.r = l.cw(mn, rtype, n, value{r: l.cw(mn, rtype, n, a0, args[1])}, args[2])
+		case ast.FnMax3:
+			out.r = l.cw(mx, rtype, n, value{r: l.cw(mx, rtype, n, a0, args[1])}, args[2])
+		default:
+			lo := value{r: l.cw(mn, rtype, n, a0, args[1])}
+			hi := value{r: l.cw(mx, rtype, n, a0, args[1])}
+			out.r = l.cw(mx, rtype, n, lo, value{r: l.cw(mn, rtype, n, hi, args[2])})
+		}
 	case ast.FnMix:
 		if args[2].t.Base == ast.Bool {
 			out.r = l.cw(ir.Select, rtype, n, args[2], args[1], a0)

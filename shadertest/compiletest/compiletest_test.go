@@ -3,6 +3,7 @@ package compiletest
 import (
 	"bufio"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -64,24 +65,30 @@ func TestPiglitAgreement(t *testing.T) {
 	}
 }
 
-// TestPiglitCompute measures the compute sets (ComputeSets) when the piglit directory
-// has them; there is no ratchet (CI extracts only the core sets), the agreement is
-// logged.
-func TestPiglitCompute(t *testing.T) {
+// TestPiglitExtensions measures the compiler-test sets of the compute features,
+// of the extensions the front end implements and of the later GLSL versions
+// (ComputeSets, ExtensionSets, LaterSets)
+// when the piglit directory has them, and fails if a set with a line in the
+// ratchet drops below it.
+func TestPiglitExtensions(t *testing.T) {
 	dir := os.Getenv("VORTEX_PIGLIT_DIR")
 	if dir == "" {
 		t.Skip("VORTEX_PIGLIT_DIR not set: piglit data absent")
 	}
-	res, err := Agreement(dir, ComputeSets...)
+	res, err := Agreement(dir, slices.Concat(ComputeSets, ExtensionSets, LaterSets)...)
 	if err != nil {
 		t.Fatal(err)
 	}
+	ratchet := readRatchet(t)
 	for _, r := range res {
 		t.Logf("%-33s %4d/%4d agree (%.1f%%), %d skipped (extensions)", r.Set, r.Agreed, r.Total, 100*r.Rate(), r.Skipped)
 		if testing.Verbose() {
 			for _, m := range r.Mismatch {
 				t.Log("  " + m)
 			}
+		}
+		if want, ok := ratchet["ext-"+r.Set]; ok && r.Agreed < want[0] {
+			t.Errorf("%s: agreement dropped to %d/%d, ratchet is %d/%d", r.Set, r.Agreed, r.Total, want[0], want[1])
 		}
 	}
 }

@@ -276,10 +276,13 @@ func (c *glContext) rectAttribs(rv *shadertest.RectVertices, data []uint32, word
 				break
 			}
 		}
-		if posWord < 0 && c.cfg.API == shadertest.APIGLES {
+		if posWord < 0 {
 			// piglit's GLES rectangles feed attribute location 0: the
 			// attribute placed there explicitly or, else, by the linker
-			// (the first user attribute).
+			// (the first user attribute). Desktop rectangles go through
+			// glVertexPointer, and Mesa aliases the fixed-function position
+			// with generic attribute 0, so a program without gl_Vertex gets
+			// them there too.
 			if s, ok := c.userAttribute(0); ok {
 				posWord = s.Word
 			}

@@ -60,7 +60,12 @@ func New() *Backend { return &Backend{} }
 // GLSL 1.30 and OpenGL ES 3.0 with GLSL ES 3.00, vertex and fragment stages.
 func (b *Backend) Caps() shadertest.Caps {
 	return shadertest.Caps{GL: 30, GLSL: 130, GLES: 30, GLSLES: 300,
-		Extensions: []string{"GL_ARB_texture_rg", "GL_ARB_draw_buffers", "GL_ARB_explicit_attrib_location"},
+		Extensions: []string{"GL_ARB_texture_rg", "GL_ARB_draw_buffers", "GL_ARB_explicit_attrib_location", "GL_AMD_shader_trinary_minmax",
+			"GL_ARB_shader_bit_encoding", "GL_ARB_shading_language_packing", "GL_EXT_shader_integer_mix",
+			"GL_MESA_shader_integer_functions", "GL_ARB_texture_query_levels", "GL_ARB_texture_query_lod",
+			"GL_EXT_texture_array", "GL_ARB_shader_texture_lod", "GL_ARB_shading_language_420pack",
+			"GL_ARB_uniform_buffer_object", "GL_ARB_explicit_uniform_location", "GL_ARB_arrays_of_arrays",
+			"GL_ARB_texture_rectangle"},
 		Limits: map[string]int{
 			"GL_MAX_VERTEX_OUTPUT_COMPONENTS": 64,
 			// The uniform word buffer has no fixed size here.

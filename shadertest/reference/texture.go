@@ -72,6 +72,8 @@ func texTarget(t shadertest.TexTarget) (program.Target, sampler.Dim, error) {
 		return program.Target1DArray, sampler.Dim1DArray, nil
 	case shadertest.Tex2DArray:
 		return program.Target2DArray, sampler.Dim2DArray, nil
+	case shadertest.TexRect:
+		return program.TargetRect, sampler.Dim2D, nil
 	}
 	return 0, 0, fmt.Errorf("texture target %s: %w", t, shadertest.ErrUnsupported)
 }
@@ -174,7 +176,13 @@ func convertTexture(t *shadertest.Texture, api shadertest.API, glslVersion int) 
 	case "alpha":
 		tex.Swizzle[0] = sampler.SwizzleA
 	}
-	return tex, samplerState(&t.Sampler), target, nil
+	smp := samplerState(&t.Sampler)
+	if target == program.TargetRect {
+		// A rectangle texture has one level, addressed in texels.
+		// spec: GL 4.6 §8.10 (TEXTURE_RECTANGLE), §8.14
+		smp.Unnormalized, smp.MipFilter = true, sampler.MipNone
+	}
+	return tex, smp, target, nil
 }
 
 func wrapMode(s string) sampler.Wrap {

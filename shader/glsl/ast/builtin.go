@@ -190,6 +190,34 @@ const (
 	FnImageAtomicCompSwap
 	// FnTextureQueryLOD is GL_ARB_texture_query_lod's spelling of textureQueryLod.
 	FnTextureQueryLOD
+	// FnMin3, FnMax3 and FnMid3 are GL_AMD_shader_trinary_minmax's.
+	FnMin3
+	FnMax3
+	FnMid3
+	// GL_EXT_texture_array's lookups.
+	FnTexture1DArray
+	FnTexture2DArray
+	FnTexture1DArrayLod
+	FnTexture2DArrayLod
+	FnShadow1DArray
+	FnShadow2DArray
+	FnShadow1DArrayLod
+	// GL_ARB_shader_texture_lod's gradient lookups.
+	FnTexture1DGradARB
+	FnTexture1DProjGradARB
+	FnTexture2DGradARB
+	FnTexture2DProjGradARB
+	FnTexture3DGradARB
+	FnTexture3DProjGradARB
+	FnTextureCubeGradARB
+	FnShadow1DGradARB
+	FnShadow1DProjGradARB
+	FnShadow2DGradARB
+	FnShadow2DProjGradARB
+	FnTexture2DRectGradARB
+	FnTexture2DRectProjGradARB
+	FnShadow2DRectGradARB
+	FnShadow2DRectProjGradARB
 	numBuiltins
 )
 
@@ -375,6 +403,31 @@ var builtinNames = [...]string{"",
 	"imageAtomicExchange",
 	"imageAtomicCompSwap",
 	"textureQueryLOD",
+	"min3",
+	"max3",
+	"mid3",
+	"texture1DArray",
+	"texture2DArray",
+	"texture1DArrayLod",
+	"texture2DArrayLod",
+	"shadow1DArray",
+	"shadow2DArray",
+	"shadow1DArrayLod",
+	"texture1DGradARB",
+	"texture1DProjGradARB",
+	"texture2DGradARB",
+	"texture2DProjGradARB",
+	"texture3DGradARB",
+	"texture3DProjGradARB",
+	"textureCubeGradARB",
+	"shadow1DGradARB",
+	"shadow1DProjGradARB",
+	"shadow2DGradARB",
+	"shadow2DProjGradARB",
+	"texture2DRectGradARB",
+	"texture2DRectProjGradARB",
+	"shadow2DRectGradARB",
+	"shadow2DRectProjGradARB",
 }
 
 // String returns the GLSL name of the built-in.

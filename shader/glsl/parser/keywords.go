@@ -27,6 +27,8 @@ func typeExt(name string) string {
 		return "GL_ARB_shader_atomic_counters"
 	case "sampler2DRect", "sampler2DRectShadow":
 		return "GL_ARB_texture_rectangle"
+	case "sampler1DArray", "sampler2DArray", "sampler1DArrayShadow", "sampler2DArrayShadow":
+		return "GL_EXT_texture_array"
 	}
 	return ""
 }

@@ -4,6 +4,7 @@
 package parser
 
 import (
+	"slices"
 	"vortexgfx/shader/glsl/ast"
 	"vortexgfx/shader/glsl/preproc"
 )
@@ -41,6 +42,12 @@ func ParseFile(name, src string, opts Options) (f *ast.File, err error) {
 	res, perr := preproc.Process(name, src, preproc.Options{
 		DefaultVersion: opts.DefaultVersion, Extensions: opts.Extensions, Defines: opts.Defines,
 	})
+	if _, set := res.Extensions[rectangleExt]; !set && !res.ES && slices.Contains(opts.Extensions, rectangleExt) {
+		// The rectangle samplers need no #extension in desktop GLSL: Mesa,
+		// whose results piglit encodes, has GL_ARB_texture_rectangle always on
+		// (a shader may still disable it).
+		res.Extensions[rectangleExt] = "enable"
+	}
 	f = &ast.File{Name: name, Version: res.Version, ES: res.ES, Versioned: res.Versioned, Profile: res.Profile,
 		InvariantAll: res.InvariantAll, Extensions: res.Extensions}
 	for _, w := range res.Warnings {
@@ -207,13 +214,19 @@ func (p *parser) got(text string) bool {
 	return false
 }
 
+// rectangleExt is GL_ARB_texture_rectangle, on by default in desktop GLSL.
+const rectangleExt = "GL_ARB_texture_rectangle"
+
+// layoutExts are the extensions that make 'layout' a keyword before GLSL 1.40.
+var layoutExts = []string{"GL_ARB_explicit_attrib_location", "GL_ARB_blend_func_extended", "GL_ARB_uniform_buffer_object",
+	"GL_ARB_explicit_uniform_location", "GL_ARB_shading_language_420pack"}
+
 // isKeyword reports whether word is a keyword (type or other) in this language.
 func (p *parser) isKeyword(word string) bool {
 	if d, e, ok := keywordMin(word); ok {
-		// GL_ARB_explicit_attrib_location and GL_ARB_blend_func_extended bring
-		// 'layout' to any GLSL version (their §3.6 additions).
-		return p.lang.atLeast(d, e) || word == "layout" && !p.lang.es &&
-			(p.lang.has("GL_ARB_explicit_attrib_location") || p.lang.has("GL_ARB_blend_func_extended"))
+		// The extensions that add layout qualifiers bring 'layout' to any
+		// GLSL version (their §3.6 additions).
+		return p.lang.atLeast(d, e) || word == "layout" && !p.lang.es && slices.ContainsFunc(layoutExts, p.lang.has)
 	}
 	if _, _, ok := builtinTypeMin(word); ok {
 		return p.lang.typeAvailable(word)
@@ -401,7 +414,7 @@ func (p *parser) declaration(global bool) ast.Decl {
 		vs.Dims = p.arrayDims()
 		if p.got("=") {
 			if p.is("{") {
-				if !p.lang.atLeast(420, 0) {
+				if !p.lang.atLeast(420, 0) && !p.lang.has("GL_ARB_shading_language_420pack") {
 					p.fail(p.tok.Pos, "initializer lists require GLSL 4.20")
 				}
 				vs.Init = p.initList()

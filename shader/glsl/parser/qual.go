@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"slices"
 	"vortexgfx/shader/glsl/ast"
 	"vortexgfx/shader/glsl/preproc"
 )
@@ -30,7 +31,10 @@ func (p *parser) isQualifierTok(t preproc.Token) bool {
 func (p *parser) qualifiers() ast.Qualifiers {
 	var q ast.Qualifiers
 	lastRank := -1
-	strict := p.lang.es || p.lang.v < 420
+	var seen []string
+	// GLSL 4.20, GLSL ES 3.10 and GL_ARB_shading_language_420pack take the
+	// qualifiers in any order. spec: GLSL 4.20 §4.10, GLSL ES 3.10 §4.10
+	strict := !p.lang.atLeast(420, 310) && !p.lang.has("GL_ARB_shading_language_420pack")
 	for p.isQualifierTok(p.tok) {
 		if q.Count == 0 {
 			q.Pos = p.tok.Pos
@@ -64,8 +68,19 @@ func (p *parser) qualifiers() ast.Qualifiers {
 			}
 			q.Precision = pr
 		}
+		// Each qualifier once (the layout qualifier may repeat); in strict order
+		// the rank check above already catches a repeated auxiliary one.
+		if t.Text != "layout" && slices.Contains(seen, t.Text) {
+			p.errorf(t.Pos, "duplicate qualifier '%s'", t.Text)
+		}
+		seen = append(seen, t.Text)
 		switch t.Text {
 		case "const":
+			if q.Storage == ast.StorageIn && !strict {
+				// "in const", the relaxed order of "const in". spec: GLSL 4.20 §4.10
+				q.Storage = ast.StorageConst
+				break
+			}
 			setStorage(ast.StorageConst)
 		case "in":
 			if q.Storage != ast.StorageConst {

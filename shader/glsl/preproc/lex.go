@@ -84,8 +84,10 @@ func (l *lexer) cur() byte {
 	return l.at(l.off)
 }
 
-// next advances by one byte.
+// next advances by one byte (after continuations, so that "*\\\n/" closes a
+// comment).
 func (l *lexer) next() {
+	l.skipCont()
 	if l.off < len(l.src) {
 		if l.src[l.off] == '\n' {
 			l.line++

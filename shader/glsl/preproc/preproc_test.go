@@ -49,6 +49,8 @@ func TestProcess(t *testing.T) {
 		{"ES ifdef", "#version 300 es\n#ifdef GL_ES\nes\n#endif\n#ifdef GL_FRAGMENT_PRECISION_HIGH\nhp\n#endif", "es hp", ""},
 		{"no stringification", "#define S(a) #a", "", "'#' (stringification) is not allowed"},
 		{"line continuation", "#define A 1 \\\n + 2\nA", "1 + 2", ""},
+		{"continuation closes a comment", "/* a *\\\n/ b", "b", ""},
+		{"continuation inside a name", "f\\\noo", "foo", ""},
 		{"comments", "a /* x\ny */ b // c\nd", "a b d", ""},
 		{"line directive", "#line 10\n__LINE__", "10", ""},
 		{"pragma ignored", "#pragma optimize(off)\nx", "x", ""},

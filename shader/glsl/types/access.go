@@ -88,7 +88,9 @@ func (c *checker) arrayIndexOK(x *ast.Index) bool {
 		return true
 	}
 	constOnly := !c.es && c.version >= 130 && c.version < 400 || c.es && c.version >= 300 && c.version < 320
-	if idx == nil && t.Elem.IsSampler() && constOnly {
+	// Only samplers and images: arrays of atomic counters take any index.
+	// spec: GLSL ES 3.10 §4.1.7.1, §4.1.7.2
+	if idx == nil && t.Elem.IsSampler() && !t.Elem.Sampler.Atomic && constOnly {
 		c.errorf(x.Index.Pos(), "sampler arrays can only be indexed with constant expressions in this GLSL version")
 		return false
 	}
@@ -137,7 +139,7 @@ func (c *checker) selector(x *ast.Selector) ast.Expr {
 		c.errorf(x.DotPos, "'%s' has no field named '%s'", t, x.Name)
 		return invalid(x)
 	}
-	if t.IsVector() || (t.IsScalar() && c.atLeast(420, 0)) {
+	if t.IsVector() || (t.IsScalar() && c.has420pack()) {
 		if len(x.Name) > 4 {
 			c.errorf(x.DotPos, "swizzle '%s' has more than four components", x.Name)
 			return invalid(x)

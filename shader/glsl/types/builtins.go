@@ -1,6 +1,7 @@
 package types
 
 import (
+	"slices"
 	"strings"
 
 	"vortexgfx/shader/glsl/ast"
@@ -156,6 +157,11 @@ func relational(withBool bool) []protoSet {
 }
 
 // parseProto expands one proto for component count n.
+// same reports whether two overloads have the same parameter types.
+func (s sig) same(t sig) bool {
+	return slices.EqualFunc(s.params, t.params, ast.Identical) && slices.Equal(s.out, t.out)
+}
+
 func parseProto(fn ast.Builtin, proto string, n int) sig {
 	f := strings.Fields(proto)
 	s := sig{fn: fn}
@@ -210,6 +216,47 @@ func (c *checker) stageOK(stage int) bool {
 	return true
 }
 
+// extBuiltinTable lists the built-ins extensions add, in a fixed order; each
+// exists from its protoSet's version on once its extension is enabled. An
+// extension that brings core built-ins to an earlier version repeats their
+// core overloads (earlier); builtinSigs drops the repeats where core has them.
+var extBuiltinTable = []struct {
+	ext   string
+	table map[string][]protoSet
+}{
+	// spec: AMD_shader_trinary_minmax (integer overloads need GLSL 1.30's types)
+	{ExtTrinaryMinmax, map[string][]protoSet{
+		"min3": {{110, 0, anyStage, []string{"genF genF genF genF"}}, {130, 0, anyStage, []string{"genI genI genI genI", "genU genU genU genU"}}},
+		"max3": {{110, 0, anyStage, []string{"genF genF genF genF"}}, {130, 0, anyStage, []string{"genI genI genI genI", "genU genU genU genU"}}},
+		"mid3": {{110, 0, anyStage, []string{"genF genF genF genF"}}, {130, 0, anyStage, []string{"genI genI genI genI", "genU genU genU genU"}}},
+	}},
+	// spec: ARB_shader_bit_encoding (GLSL 3.30's bit casts from 1.30 on)
+	{ExtShaderBitEncoding, coreFrom(130, "floatBitsToInt", "floatBitsToUint", "intBitsToFloat", "uintBitsToFloat")},
+	// spec: ARB_shading_language_packing (GLSL 4.20's packing functions from 1.30 on)
+	{ExtShadingLanguagePacking, coreFrom(130, "packUnorm2x16", "packSnorm2x16", "unpackUnorm2x16", "unpackSnorm2x16",
+		"packHalf2x16", "unpackHalf2x16", "packUnorm4x8", "packSnorm4x8", "unpackUnorm4x8", "unpackSnorm4x8")},
+	// spec: EXT_shader_integer_mix (mix with a bool selector on int, uint and bool)
+	{ExtShaderIntegerMix, map[string][]protoSet{
+		"mix": {{130, 0, anyStage, []string{"genI genI genI genB", "genU genU genU genB", "genB genB genB genB"}}},
+	}},
+	// spec: MESA_shader_integer_functions (GLSL 4.00's integer functions, frexp
+	// and ldexp from 1.30 on; its implicit int-to-uint conversion is in conv.go)
+	{ExtShaderIntegerFunctions, coreFrom(130, "uaddCarry", "usubBorrow", "umulExtended", "imulExtended",
+		"bitfieldExtract", "bitfieldInsert", "bitfieldReverse", "bitCount", "findLSB", "findMSB", "frexp", "ldexp")},
+}
+
+// coreFrom gives the core overloads of the named built-ins from GLSL version
+// desk on (desktop only), for an extension that brings them earlier.
+func coreFrom(desk int, names ...string) map[string][]protoSet {
+	m := make(map[string][]protoSet, len(names))
+	for _, n := range names {
+		for _, ps := range builtinTable[n] {
+			m[n] = append(m[n], protoSet{desk, 0, ps.stage, ps.protos})
+		}
+	}
+	return m
+}
+
 // builtinSigs returns the overloads of the built-in function name that exist in the
 // checker's language version and stage.
 func builtinSigs(name string, c *checker) []sig {
@@ -218,7 +265,14 @@ func builtinSigs(name string, c *checker) []sig {
 		return nil
 	}
 	var out []sig
-	for _, ps := range builtinTable[name] {
+	sets := builtinTable[name]
+	for _, e := range extBuiltinTable {
+		if c.extEnabled(e.ext) {
+			sets = append(sets[:len(sets):len(sets)], e.table[name]...)
+		}
+	}
+	seen := map[string]bool{} // a proto core and an extension both give, once
+	for _, ps := range sets {
 		ok := c.atLeast(ps.desk, ps.es)
 		if !ok && ps.desk == 110 && ps.stage == fragmentOnly && c.es && c.version == 100 {
 			// dFdx, dFdy, fwidth with GL_OES_standard_derivatives.
@@ -228,6 +282,10 @@ func builtinSigs(name string, c *checker) []sig {
 			continue
 		}
 		for _, p := range ps.protos {
+			if seen[p] {
+				continue
+			}
+			seen[p] = true
 			lo, hi := 1, 4
 			if strings.Contains(p, "vec") {
 				lo = 2
@@ -236,7 +294,11 @@ func builtinSigs(name string, c *checker) []sig {
 				hi = lo
 			}
 			for n := lo; n <= hi; n++ {
-				out = append(out, parseProto(fn, p, n))
+				// "genF genF genF" and "genF genF f" are both min(float, float)
+				// at n = 1: keep one, or the call would be ambiguous.
+				if sg := parseProto(fn, p, n); !slices.ContainsFunc(out, sg.same) {
+					out = append(out, sg)
+				}
 			}
 		}
 	}

@@ -124,9 +124,10 @@ func (c *checker) call(x *ast.Call) ast.Expr {
 		pick = exact[0]
 	case len(conv) == 1:
 		pick = conv[0]
-	case len(conv) > 1 && !c.atLeast(400, 0):
+	case len(conv) > 1 && !c.atLeast(400, 0) && !c.extEnabled(ExtShaderIntegerFunctions):
 		// Before GLSL 4.00 any call matching several overloads only through
-		// conversions is ambiguous. spec: GLSL 1.30 §6.1.
+		// conversions is ambiguous (MESA_shader_integer_functions brings 4.00's
+		// best-match rule). spec: GLSL 1.30 §6.1.
 		c.errorf(x.NamePos, "ambiguous call to '%s(%s)'", x.Name, typeList(argTypes))
 		return invalid(x)
 	case len(conv) > 1:
@@ -263,7 +264,7 @@ func (c *checker) lengthMethod(x *ast.Call) ast.Expr {
 	switch {
 	case t.IsArray() && c.atLeast(120, 300):
 		n = t.Len
-	case (t.IsVector() || t.IsMatrix()) && c.atLeast(430, 0):
+	case (t.IsVector() || t.IsMatrix()) && (c.atLeast(430, 0) || c.extEnabled(Ext420Pack)):
 		n = t.Rows
 		if t.IsMatrix() {
 			n = t.Cols

@@ -54,6 +54,13 @@ type checker struct {
 	builtin *scope // built-in variables and constants
 	globals *scope
 	cur     *scope
+	// fragCoordLayout is the layout of the first redeclaration of
+	// gl_FragCoord (origin and pixel-centre qualifiers, sorted); nil before it.
+	fragCoordLayout []string
+	// perVertexRedeclared is set by a redeclaration of gl_PerVertex;
+	// redeclaredBuiltins names the built-ins redeclared one by one.
+	perVertexRedeclared bool
+	redeclaredBuiltins  map[string]bool
 	// fn is the function whose body is being checked.
 	fn        *ast.Func
 	loops     int

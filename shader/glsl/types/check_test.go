@@ -159,11 +159,11 @@ func TestBuiltinAvailability(t *testing.T) {
 		{"sinh", 100, true, vs, 0},
 		{"abs", 120, false, vs, 4},
 		{"abs", 130, false, vs, 8},
-		{"min", 110, false, vs, 16}, // int overloads: Mesa-compatible leniency
-		{"min", 100, true, vs, 8},
-		{"clamp", 120, false, vs, 16},
-		{"min", 130, false, vs, 24},
-		{"mix", 130, false, vs, 12},
+		{"min", 110, false, vs, 14}, // int overloads: Mesa-compatible leniency; min(float, float) once
+		{"min", 100, true, vs, 7},
+		{"clamp", 120, false, vs, 14},
+		{"min", 130, false, vs, 21},
+		{"mix", 130, false, vs, 11},
 		{"lessThan", 110, false, vs, 6},
 		{"lessThan", 130, false, vs, 9},
 		{"equal", 110, false, vs, 9},
@@ -221,6 +221,16 @@ func TestBuiltinAvailability(t *testing.T) {
 			// textureQueryLOD exists only with GL_ARB_texture_query_lod enabled.
 			e := &checker{conf: Config{Stage: fs}, version: 130, file: &ast.File{Extensions: map[string]string{ExtTextureQueryLod: "enable"}}}
 			sigs = builtinSigs(b.String(), e)
+		}
+		if len(sigs) == 0 && b >= ast.FnMin3 {
+			// min3, max3 and mid3, the texture1DArray family and the *GradARB
+			// lookups exist only with their extensions enabled.
+			e := &checker{conf: Config{Stage: fs, Compatibility: true}, version: 130, file: &ast.File{Extensions: map[string]string{
+				ExtTrinaryMinmax: "require", ExtTextureArray: "require", ExtShaderTextureLod: "require", ExtTextureRectangle: "require"}}}
+			sigs = builtinSigs(b.String(), e)
+			if len(sigs) == 0 {
+				sigs = textureSigs(b, e)
+			}
 		}
 		if len(sigs) == 0 {
 			t.Errorf("built-in %s has no overloads in GLSL 4.50 compatibility", b)
@@ -281,14 +291,27 @@ func TestFold(t *testing.T) {
 		{"mod(-1.0, 3.0)", "2"},
 		{"true ^^ true", "false"},
 		{"vec2(1.0) == vec2(1.0, 1.0)", "true"},
+		{"min3(2.0, -1.0, 0.5)", "-1"},
+		{"mid3(2, -1, 0)", "0"},
+		{"max3(3u, 9u, 1u)", "9u"},
+		{"bitfieldExtract(0xF0, 4, 4)", "-1"}, // sign-extended from the field's top bit
+		{"bitfieldExtract(0x70, 4, 4)", "7"},
+		{"bitfieldExtract(0xF0, 4, 3)", "-1"},
+		{"bitfieldExtract(0xF0u, 4, 3)", "7u"},
+		{"bitfieldExtract(-1, 0, 32)", "-1"},
+		{"bitfieldExtract(7, 0, 0)", "0"},
+		{"bitfieldInsert(0xFFu, 0u, 4, 2)", "207u"},
+		{"bitfieldInsert(0, -1, 0, 32)", "-1"},
+		{"floatBitsToUint(ldexp(0.5, -125))", "8388608u"},     // 2^-126, the smallest normal
+		{"floatBitsToUint(ldexp(-0.5, -126))", "2147483648u"}, // a denormal flushes to -0
 	}
 	for _, tc := range tests {
-		src := "#version 450\nvoid main() { }\nconst int dummy = 0;\n"
+		src := "#version 450\n#extension GL_AMD_shader_trinary_minmax : require\nvoid main() { }\nconst int dummy = 0;\n"
 		x, err := parser.ParseExpr(tc.expr)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.expr, err)
 		}
-		f, _ := parser.ParseFile("t", src, parser.Options{})
+		f, _ := parser.ParseFile("t", src, parser.Options{Extensions: []string{ExtTrinaryMinmax}})
 		c := &checker{conf: Config{Stage: vs}, file: f, version: 450, calls: map[*ast.Func][]*ast.Func{}}
 		c.builtin = &scope{names: map[string]*entity{}}
 		c.globals = &scope{parent: c.builtin, names: map[string]*entity{}, global: true}

@@ -90,7 +90,16 @@ func (c *checker) qualDecl(d *ast.QualDecl) {
 			c.errorf(id.NamePos, "'invariant' can only qualify shader outputs, not '%s'", id.Name)
 			continue
 		}
+		// spec: GLSL ES 1.00 §4.6.4: "It is an error to declare gl_FrontFacing as
+		// invariant." (gl_FragCoord and gl_PointCoord are checked at link time.)
+		if v.Builtin && v.Name == "gl_FrontFacing" && c.es {
+			c.errorf(id.NamePos, "gl_FrontFacing cannot be declared invariant")
+			continue
+		}
 		v.Qual.Invariant = true
+		if v.Builtin && v.DeclPos == (ast.Pos{}) {
+			v.DeclPos = id.NamePos // the redeclaration is the built-in's declaration
+		}
 		id.Var = v
 	}
 }
@@ -144,14 +153,16 @@ func (c *checker) declGroup(g *ast.DeclGroup, global bool) {
 	for _, vs := range g.Vars {
 		t := base
 		if len(vs.Dims) > 0 {
-			if base.IsArray() && !c.atLeast(430, 310) {
-				c.errorf(vs.NamePos, "arrays of arrays require GLSL 4.30 or GLSL ES 3.10")
+			if base.IsArray() && !c.hasArraysOfArrays() {
+				c.errorf(vs.NamePos, "arrays of arrays require GLSL 4.30, GLSL ES 3.10 or GL_ARB_arrays_of_arrays")
 				t = ast.Invalid()
 			} else {
 				t = c.arrayOf(base, vs.Dims, vs.NamePos)
 			}
 		}
-		if (len(vs.Dims) > 0 || len(g.Type.Dims) > 0) && !c.atLeast(120, 300) && len(g.Type.Dims) > 0 {
+		// GLSL ES 1.00's grammar has type-specifier arrays (type_specifier_no_prec
+		// takes [constant_expression]), as GLSL 1.20's does. spec: GLSL ES 1.00 §9
+		if len(g.Type.Dims) > 0 && !c.atLeast(120, 100) {
 			c.errorf(g.Type.Pos(), "array types in type specifiers require GLSL 1.20")
 		}
 		c.varSpec(g, vs, t, global)
@@ -290,9 +301,38 @@ func (c *checker) redeclareBuiltin(v *ast.Var, vs *ast.VarSpec, global bool) boo
 	default:
 		return false
 	}
-	if b.Used {
+	// "All redeclarations of gl_FragCoord within a shader must have the same
+	// set of qualifiers", and only the first must precede every use.
+	// spec: GLSL 1.50 §4.3.8.1
+	redeclared := false
+	if vs.Name == "gl_FragCoord" {
+		var set []string
+		for _, l := range v.Qual.Layout {
+			set = append(set, strings.ToLower(l.Name))
+		}
+		slices.Sort(set)
+		set = slices.Compact(set)
+		if c.fragCoordLayout != nil && !slices.Equal(c.fragCoordLayout, set) {
+			c.errorf(vs.NamePos, "all redeclarations of gl_FragCoord must have the same layout qualifiers")
+		}
+		redeclared = c.fragCoordLayout != nil
+		if set == nil {
+			set = []string{}
+		}
+		if c.fragCoordLayout == nil {
+			c.fragCoordLayout = set
+		}
+	}
+	if b.Used && !redeclared {
 		c.errorf(vs.NamePos, "built-in '%s' must be redeclared before it is used", vs.Name)
 	}
+	if _, member := perVertexMembers[vs.Name]; member && c.perVertexRedeclared {
+		c.errorf(vs.NamePos, "'%s' cannot be redeclared after gl_PerVertex", vs.Name)
+	}
+	if c.redeclaredBuiltins == nil {
+		c.redeclaredBuiltins = map[string]bool{}
+	}
+	c.redeclaredBuiltins[vs.Name] = true
 	st := v.Qual.Storage
 	okStorage := false
 	switch b.Kind {
@@ -372,7 +412,10 @@ func (c *checker) initializer(v *ast.Var, vs *ast.VarSpec, global bool) {
 	}
 	x = c.convertTo(x, v.Type, vs.Init.Pos(), "initialize '"+vs.Name+"'")
 	vs.Init = x
-	if q.Storage == ast.StorageConst || q.Storage == ast.StorageUniform || (global && c.es) {
+	// From GLSL 4.20 a local const may take any initializer: it is then a
+	// read-only variable, not a constant. spec: GLSL 4.20 §4.3.3
+	localConst := q.Storage == ast.StorageConst && !global && c.has420pack()
+	if (q.Storage == ast.StorageConst && !localConst) || q.Storage == ast.StorageUniform || (global && c.es) {
 		if x.Value() == nil && !x.Type().IsInvalid() {
 			c.errorf(vs.Init.Pos(), "initializer of '%s' must be a constant expression", vs.Name)
 			return

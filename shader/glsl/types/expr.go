@@ -28,7 +28,8 @@ func (c *checker) implicitBase(from, to ast.Basic) bool {
 	case from == ast.Uint && to == ast.Float:
 		return c.version >= 130
 	case from == ast.Int && to == ast.Uint:
-		return c.version >= 400
+		// MESA_shader_integer_functions brings GLSL 4.00's int-to-uint conversion.
+		return c.version >= 400 || c.extEnabled(ExtShaderIntegerFunctions)
 	}
 	return false
 }

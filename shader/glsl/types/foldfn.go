@@ -132,7 +132,7 @@ func foldBuiltin(fn ast.Builtin, args []*ast.Value, ret *ast.Type) *ast.Value {
 		return mapF(math.RoundToEven)
 	case ast.FnMod:
 		return mapF2(func(x, y float64) float64 { return x - y*math.Floor(x/y) })
-	case ast.FnMin, ast.FnMax, ast.FnClamp:
+	case ast.FnMin, ast.FnMax, ast.FnClamp, ast.FnMin3, ast.FnMax3, ast.FnMid3:
 		return minMax(fn, args, ret)
 	case ast.FnMix:
 		if args[2].Type.Base == ast.Bool {
@@ -175,11 +175,19 @@ func foldBuiltin(fn ast.Builtin, args []*ast.Value, ret *ast.Type) *ast.Value {
 	case ast.FnFma:
 		return mapF3(func(a, b, c float64) float64 { return a*b + c })
 	case ast.FnLdexp:
+		// A denormal result flushes to zero of its sign, as the executors' ldexp
+		// does (GLSL lets implementations flush). spec: GLSL 4.50 §8.3
 		w := make([]uint32, n)
 		for i := range w {
-			w[i] = f2w(float32(math.Ldexp(f(args[0], i), int(int32(at(args[1], i))))))
+			r := float32(math.Ldexp(f(args[0], i), int(int32(at(args[1], i)))))
+			if r != 0 && math.Abs(float64(r)) < 0x1p-126 {
+				r = float32(math.Copysign(0, float64(r)))
+			}
+			w[i] = f2w(r)
 		}
 		return &ast.Value{Type: ret, Words: w}
+	case ast.FnBitfieldExtract, ast.FnBitfieldInsert:
+		return bitfield(fn, args, ret)
 	case ast.FnLength:
 		return ast.FloatValue(float32(math.Sqrt(dot(args[0], args[0]))))
 	case ast.FnDistance:
@@ -344,6 +352,13 @@ func minMax(fn ast.Builtin, args []*ast.Value, ret *ast.Type) *ast.Value {
 			w[i] = mn(x, at(args[1], i))
 		case ast.FnMax:
 			w[i] = mx(x, at(args[1], i))
+		case ast.FnMin3:
+			w[i] = mn(mn(x, at(args[1], i)), at(args[2], i))
+		case ast.FnMax3:
+			w[i] = mx(mx(x, at(args[1], i)), at(args[2], i))
+		case ast.FnMid3:
+			y, z := at(args[1], i), at(args[2], i)
+			w[i] = mx(mn(x, y), mn(mx(x, y), z))
 		default:
 			w[i] = mn(mx(x, at(args[1], i)), at(args[2], i))
 		}
@@ -549,4 +564,34 @@ func toHalf(f float32) uint16 {
 		h++
 	}
 	return sign | uint16(h)
+}
+
+// bitfield folds bitfieldExtract(value, offset, bits) — the bits, sign-extended
+// for int — and bitfieldInsert(base, insert, offset, bits). Offsets and widths
+// outside [0, 32] are undefined in GLSL; they give 0 here rather than a shift by
+// a wild amount. spec: GLSL 4.50 §8.8
+func bitfield(fn ast.Builtin, args []*ast.Value, ret *ast.Type) *ast.Value {
+	k := len(args) - 2 // offset and bits are the last two arguments
+	off, nb := int32(at(args[k], 0)), int32(at(args[k+1], 0))
+	w := make([]uint32, ret.Components())
+	if off < 0 || nb < 0 || off+nb > 32 {
+		return &ast.Value{Type: ret, Words: w}
+	}
+	mask := uint32(0)
+	if nb > 0 {
+		mask = (math.MaxUint32 >> (32 - nb)) << off
+	}
+	for i := range w {
+		x := at(args[0], i)
+		if fn == ast.FnBitfieldInsert {
+			w[i] = x&^mask | at(args[1], i)<<off&mask
+			continue
+		}
+		v := (x & mask) >> off
+		if ret.Base == ast.Int && nb > 0 && nb < 32 && v>>(nb-1)&1 != 0 {
+			v |= math.MaxUint32 << nb // sign-extend from bit nb-1
+		}
+		w[i] = v
+	}
+	return &ast.Value{Type: ret, Words: w}
 }

@@ -40,8 +40,8 @@ func (c *checker) funcDecl(d *ast.FuncDecl) {
 	for i, pd := range d.Params {
 		t := c.resolveType(pd.Type)
 		if len(pd.Dims) > 0 {
-			if t.IsArray() && !c.atLeast(430, 310) {
-				c.errorf(pd.NamePos, "arrays of arrays require GLSL 4.30 or GLSL ES 3.10")
+			if t.IsArray() && !c.hasArraysOfArrays() {
+				c.errorf(pd.NamePos, "arrays of arrays require GLSL 4.30, GLSL ES 3.10 or GL_ARB_arrays_of_arrays")
 			}
 			t = c.arrayOf(t, pd.Dims, pd.NamePos)
 		}

@@ -1,6 +1,8 @@
 package types
 
 import (
+	"maps"
+	"slices"
 	"strings"
 
 	"vortexgfx/shader/glsl/ast"
@@ -145,13 +147,17 @@ func (c *checker) checkInterface(q *ast.Qualifiers, t *ast.Type, pos ast.Pos) {
 
 func (c *checker) checkLayout(q *ast.Qualifiers, global bool) {
 	explicitLoc := !c.es && (c.extEnabled(ExtExplicitAttribLocation) || c.extEnabled(ExtBlendFuncExtended))
-	if !c.atLeast(140, 300) && !explicitLoc {
+	// The extensions that qualify uniforms before GLSL 1.40: block layouts,
+	// uniform locations, bindings.
+	uniformLayout := !c.es && q.Storage == ast.StorageUniform &&
+		(c.extEnabled(ExtUniformBufferObject) || c.extEnabled(ExtExplicitUniformLoc) || c.extEnabled(Ext420Pack))
+	if !c.atLeast(140, 300) && !explicitLoc && !uniformLayout {
 		c.errorf(q.Pos, "layout qualifiers require GLSL 1.40 or GLSL ES 3.00")
 		return
 	}
 	vsIn := (q.Storage == ast.StorageIn || q.Storage == ast.StorageAttribute) && c.conf.Stage == ast.StageVertex
 	fsOut := q.Storage == ast.StorageOut && c.conf.Stage == ast.StageFragment
-	if !c.atLeast(140, 300) && !vsIn && !fsOut {
+	if !c.atLeast(140, 300) && !vsIn && !fsOut && !uniformLayout {
 		c.errorf(q.Pos, "layout qualifiers before GLSL 1.40 are only allowed on vertex shader inputs and fragment shader outputs (%s)", ExtExplicitAttribLocation)
 		return
 	}
@@ -168,8 +174,10 @@ func (c *checker) checkLayout(q *ast.Qualifiers, global bool) {
 		}
 		switch name {
 		case "location":
-			if q.Storage == ast.StorageUniform && !c.atLeast(430, 310) {
-				c.errorf(l.NamePos, "layout(location) on uniforms requires GLSL 4.30")
+			if q.Storage == ast.StorageUniform && !c.atLeast(430, 310) && !c.extEnabled(ExtExplicitUniformLoc) {
+				c.errorf(l.NamePos, "layout(location) on uniforms requires GLSL 4.30 or GL_ARB_explicit_uniform_location")
+			} else if q.Storage == ast.StorageUniform {
+				// a uniform location: the rules below are for inputs and outputs
 			} else if q.Storage != ast.StorageIn && q.Storage != ast.StorageOut && q.Storage != ast.StorageUniform && !vsIn {
 				c.errorf(l.NamePos, "layout(location) requires 'in' or 'out'")
 			} else if c.es && q.Storage == ast.StorageOut && c.conf.Stage == ast.StageVertex && c.version < 310 {
@@ -183,7 +191,7 @@ func (c *checker) checkLayout(q *ast.Qualifiers, global bool) {
 			}
 			c.layoutInt(l)
 		case "binding":
-			if !c.atLeast(420, 310) && !c.extEnabled("GL_ARB_shading_language_420pack") &&
+			if !c.atLeast(420, 310) && !c.extEnabled(Ext420Pack) &&
 				!(q.Storage == ast.StorageBuffer && c.hasSSBO()) && !(q.Storage == ast.StorageUniform && (c.hasCounters() || c.hasImages())) {
 				c.errorf(l.NamePos, "layout(binding) requires GLSL 4.20")
 			}
@@ -276,8 +284,8 @@ func (c *checker) blockDecl(d *ast.BlockDecl) {
 	q := d.Qual
 	switch q.Storage {
 	case ast.StorageUniform:
-		if !c.atLeast(140, 300) {
-			c.errorf(d.NamePos, "uniform blocks require GLSL 1.40 or GLSL ES 3.00")
+		if !c.atLeast(140, 300) && !c.extEnabled(ExtUniformBufferObject) {
+			c.errorf(d.NamePos, "uniform blocks require GLSL 1.40, GLSL ES 3.00 or GL_ARB_uniform_buffer_object")
 			return
 		}
 	case ast.StorageIn, ast.StorageOut:
@@ -297,7 +305,9 @@ func (c *checker) blockDecl(d *ast.BlockDecl) {
 	}
 	if d.Name == "gl_PerVertex" && c.atLeast(150, 320) {
 		// Redeclaring the built-in gl_PerVertex block only restricts which of
-		// gl_Position, gl_PointSize and gl_ClipDistance are used; nothing to declare.
+		// gl_Position, gl_PointSize and gl_ClipDistance are used; nothing to
+		// declare, but the redeclaration itself has rules.
+		c.perVertexRedecl(d)
 		return
 	}
 	c.checkName(d.Name, d.NamePos)
@@ -350,6 +360,14 @@ func (c *checker) blockDecl(d *ast.BlockDecl) {
 				}
 			}
 			for _, l := range g.Qual.Layout {
+				// Packing is the block's: "Layout qualifiers on member
+				// declarations cannot use the shared, packed, or std140
+				// qualifiers." spec: GLSL 4.50 §4.4.5
+				switch strings.ToLower(l.Name) {
+				case "std140", "std430", "shared", "packed":
+					c.errorf(l.NamePos, "layout qualifier '%s' is not allowed on a block member", l.Name)
+					continue
+				}
 				if _, isFormat := imageFormats[l.Name]; isFormat || l.Name == "binding" {
 					c.errorf(l.NamePos, "layout qualifier '%s' is not allowed on a block member", l.Name)
 				}
@@ -444,4 +462,59 @@ func blockLayoutOf(layout []ast.LayoutQual, def blockLayout) blockLayout {
 		}
 	}
 	return def
+}
+
+// perVertexMembers are the members gl_PerVertex may be redeclared with in the
+// vertex stage, by their element type (gl_ClipDistance is an array).
+var perVertexMembers = map[string]*ast.Type{"gl_Position": ast.Vector(ast.Float, 4), "gl_PointSize": ast.Scalar(ast.Float),
+	"gl_ClipDistance": ast.Scalar(ast.Float)}
+
+// perVertexRedecl checks a redeclaration of gl_PerVertex: an output block of
+// the vertex shader (the stages with gl_PerVertex inputs are not modelled), made
+// once, before any use or individual redeclaration of its members, whose
+// members are built-in ones of their own types. spec: GLSL 1.50 §7.1
+func (c *checker) perVertexRedecl(d *ast.BlockDecl) {
+	if c.conf.Stage != ast.StageVertex || d.Qual.Storage != ast.StorageOut {
+		c.errorf(d.NamePos, "gl_PerVertex can only be redeclared as a vertex shader output block")
+		return
+	}
+	if c.perVertexRedeclared {
+		c.errorf(d.NamePos, "gl_PerVertex is redeclared more than once")
+		return
+	}
+	c.perVertexRedeclared = true
+	for name := range perVertexMembers {
+		if c.redeclaredBuiltins[name] {
+			c.errorf(d.NamePos, "gl_PerVertex is redeclared after '%s' was", name)
+		}
+	}
+	kept := map[string]bool{}
+	for _, g := range d.Members {
+		for _, vs := range g.Vars {
+			want, ok := perVertexMembers[vs.Name]
+			if !ok {
+				c.errorf(vs.NamePos, "'%s' is not a member of gl_PerVertex", vs.Name)
+				continue
+			}
+			t := c.resolveType(g.Type)
+			if vs.Name == "gl_ClipDistance" != (len(vs.Dims) > 0 || len(g.Type.Dims) > 0) || !ast.Identical(t, want) {
+				c.errorf(vs.NamePos, "gl_PerVertex member '%s' is redeclared with another type", vs.Name)
+				continue
+			}
+			kept[vs.Name] = true
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(perVertexMembers)) {
+		e := c.builtin.names[name]
+		if e == nil || e.v == nil {
+			continue
+		}
+		if e.v.Used {
+			c.errorf(d.NamePos, "gl_PerVertex must be redeclared before '%s' is used", name)
+		}
+		if !kept[name] {
+			// A member the redeclaration leaves out no longer exists.
+			delete(c.builtin.names, name)
+		}
+	}
 }

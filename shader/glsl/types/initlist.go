@@ -46,10 +46,9 @@ func (c *checker) initList(l *ast.InitList, t *ast.Type) ast.Expr {
 		}
 		elem = func(int) *ast.Type { return t.ScalarType() }
 	case t.IsScalar():
-		if n != 1 {
-			return bad("initializer list for %s has %d elements", t, n)
-		}
-		elem = func(int) *ast.Type { return t }
+		// Only aggregates (arrays, structs, vectors, matrices) take a list.
+		// spec: GLSL 4.50 §4.1.11
+		return bad("a scalar %s cannot be initialized with a list", t)
 	default:
 		return bad("type %s cannot be initialized with a list", t)
 	}

@@ -146,8 +146,8 @@ func (c *checker) arrayOf(t *ast.Type, dims []*ast.ArrayDim, pos ast.Pos) *ast.T
 	if t.IsInvalid() {
 		return t
 	}
-	if len(dims) > 1 && !c.atLeast(430, 310) {
-		c.errorf(dims[1].Lbrack, "arrays of arrays require GLSL 4.30 or GLSL ES 3.10")
+	if len(dims) > 1 && !c.hasArraysOfArrays() {
+		c.errorf(dims[1].Lbrack, "arrays of arrays require GLSL 4.30, GLSL ES 3.10 or GL_ARB_arrays_of_arrays")
 		return ast.Invalid()
 	}
 	if t.IsVoid() {
@@ -244,8 +244,8 @@ func (c *checker) declareStruct(s *ast.StructSpec) *ast.StructType {
 		for _, vs := range g.Vars {
 			ft := bt
 			if len(vs.Dims) > 0 {
-				if bt.IsArray() && !c.atLeast(430, 310) {
-					c.errorf(vs.NamePos, "arrays of arrays require GLSL 4.30 or GLSL ES 3.10")
+				if bt.IsArray() && !c.hasArraysOfArrays() {
+					c.errorf(vs.NamePos, "arrays of arrays require GLSL 4.30, GLSL ES 3.10 or GL_ARB_arrays_of_arrays")
 					continue
 				}
 				ft = c.arrayOf(bt, vs.Dims, vs.NamePos)

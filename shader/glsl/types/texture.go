@@ -372,12 +372,21 @@ func rectSigs(fn ast.Builtin, c *checker) []sig {
 	return out
 }
 
-// legacyTextureSigs handles texture2D and friends; it returns nil for other ids.
+// legacyTextureSigs handles texture2D and friends, GL_EXT_texture_array's
+// texture1DArray family and GL_ARB_shader_texture_lod's *GradARB lookups; it
+// returns nil for other ids. spec: GLSL 1.20 §8.7, EXT_texture_array,
+// ARB_shader_texture_lod.
 func legacyTextureSigs(fn ast.Builtin, c *checker) []sig {
+	const (
+		plain = iota
+		lod
+		grad
+	)
 	type lg struct {
 		s      ast.SamplerType
 		coords []int
-		kind   int // 0 plain, 1 lod
+		kind   int
+		ext    string // "" for the compatibility built-ins
 	}
 	d1 := ast.SamplerType{Dim: ast.Dim1D, Base: ast.Float}
 	d2 := ast.SamplerType{Dim: ast.Dim2D, Base: ast.Float}
@@ -385,18 +394,39 @@ func legacyTextureSigs(fn ast.Builtin, c *checker) []sig {
 	cu := ast.SamplerType{Dim: ast.DimCube, Base: ast.Float}
 	s1 := ast.SamplerType{Dim: ast.Dim1D, Base: ast.Float, Shadow: true}
 	s2 := ast.SamplerType{Dim: ast.Dim2D, Base: ast.Float, Shadow: true}
+	a1 := ast.SamplerType{Dim: ast.Dim1D, Base: ast.Float, Array: true}
+	a2 := ast.SamplerType{Dim: ast.Dim2D, Base: ast.Float, Array: true}
+	as1 := ast.SamplerType{Dim: ast.Dim1D, Base: ast.Float, Array: true, Shadow: true}
+	as2 := ast.SamplerType{Dim: ast.Dim2D, Base: ast.Float, Array: true, Shadow: true}
+	r := ast.SamplerType{Dim: ast.DimRect, Base: ast.Float}
+	rs := ast.SamplerType{Dim: ast.DimRect, Base: ast.Float, Shadow: true}
+	ta, tl := ExtTextureArray, ExtShaderTextureLod
 	table := map[ast.Builtin]lg{
-		ast.FnTexture1D: {d1, []int{1}, 0}, ast.FnTexture1DProj: {d1, []int{2, 4}, 0},
-		ast.FnTexture1DLod: {d1, []int{1}, 1}, ast.FnTexture1DProjLod: {d1, []int{2, 4}, 1},
-		ast.FnTexture2D: {d2, []int{2}, 0}, ast.FnTexture2DProj: {d2, []int{3, 4}, 0},
-		ast.FnTexture2DLod: {d2, []int{2}, 1}, ast.FnTexture2DProjLod: {d2, []int{3, 4}, 1},
-		ast.FnTexture3D: {d3, []int{3}, 0}, ast.FnTexture3DProj: {d3, []int{4}, 0},
-		ast.FnTexture3DLod: {d3, []int{3}, 1}, ast.FnTexture3DProjLod: {d3, []int{4}, 1},
-		ast.FnTextureCube: {cu, []int{3}, 0}, ast.FnTextureCubeLod: {cu, []int{3}, 1},
-		ast.FnShadow1D: {s1, []int{3}, 0}, ast.FnShadow2D: {s2, []int{3}, 0},
-		ast.FnShadow1DProj: {s1, []int{4}, 0}, ast.FnShadow2DProj: {s2, []int{4}, 0},
-		ast.FnShadow1DLod: {s1, []int{3}, 1}, ast.FnShadow2DLod: {s2, []int{3}, 1},
-		ast.FnShadow1DProjLod: {s1, []int{4}, 1}, ast.FnShadow2DProjLod: {s2, []int{4}, 1},
+		ast.FnTexture1D: {d1, []int{1}, plain, ""}, ast.FnTexture1DProj: {d1, []int{2, 4}, plain, ""},
+		ast.FnTexture1DLod: {d1, []int{1}, lod, ""}, ast.FnTexture1DProjLod: {d1, []int{2, 4}, lod, ""},
+		ast.FnTexture2D: {d2, []int{2}, plain, ""}, ast.FnTexture2DProj: {d2, []int{3, 4}, plain, ""},
+		ast.FnTexture2DLod: {d2, []int{2}, lod, ""}, ast.FnTexture2DProjLod: {d2, []int{3, 4}, lod, ""},
+		ast.FnTexture3D: {d3, []int{3}, plain, ""}, ast.FnTexture3DProj: {d3, []int{4}, plain, ""},
+		ast.FnTexture3DLod: {d3, []int{3}, lod, ""}, ast.FnTexture3DProjLod: {d3, []int{4}, lod, ""},
+		ast.FnTextureCube: {cu, []int{3}, plain, ""}, ast.FnTextureCubeLod: {cu, []int{3}, lod, ""},
+		ast.FnShadow1D: {s1, []int{3}, plain, ""}, ast.FnShadow2D: {s2, []int{3}, plain, ""},
+		ast.FnShadow1DProj: {s1, []int{4}, plain, ""}, ast.FnShadow2DProj: {s2, []int{4}, plain, ""},
+		ast.FnShadow1DLod: {s1, []int{3}, lod, ""}, ast.FnShadow2DLod: {s2, []int{3}, lod, ""},
+		ast.FnShadow1DProjLod: {s1, []int{4}, lod, ""}, ast.FnShadow2DProjLod: {s2, []int{4}, lod, ""},
+
+		ast.FnTexture1DArray: {a1, []int{2}, plain, ta}, ast.FnTexture2DArray: {a2, []int{3}, plain, ta},
+		ast.FnTexture1DArrayLod: {a1, []int{2}, lod, ta}, ast.FnTexture2DArrayLod: {a2, []int{3}, lod, ta},
+		ast.FnShadow1DArray: {as1, []int{3}, plain, ta}, ast.FnShadow2DArray: {as2, []int{4}, plain, ta},
+		ast.FnShadow1DArrayLod: {as1, []int{3}, lod, ta},
+
+		ast.FnTexture1DGradARB: {d1, []int{1}, grad, tl}, ast.FnTexture1DProjGradARB: {d1, []int{2, 4}, grad, tl},
+		ast.FnTexture2DGradARB: {d2, []int{2}, grad, tl}, ast.FnTexture2DProjGradARB: {d2, []int{3, 4}, grad, tl},
+		ast.FnTexture3DGradARB: {d3, []int{3}, grad, tl}, ast.FnTexture3DProjGradARB: {d3, []int{4}, grad, tl},
+		ast.FnTextureCubeGradARB: {cu, []int{3}, grad, tl},
+		ast.FnShadow1DGradARB:    {s1, []int{3}, grad, tl}, ast.FnShadow1DProjGradARB: {s1, []int{4}, grad, tl},
+		ast.FnShadow2DGradARB: {s2, []int{3}, grad, tl}, ast.FnShadow2DProjGradARB: {s2, []int{4}, grad, tl},
+		ast.FnTexture2DRectGradARB: {r, []int{2}, grad, tl}, ast.FnTexture2DRectProjGradARB: {r, []int{3, 4}, grad, tl},
+		ast.FnShadow2DRectGradARB: {rs, []int{3}, grad, tl}, ast.FnShadow2DRectProjGradARB: {rs, []int{4}, grad, tl},
 	}
 	if rs := rectSigs(fn, c); rs != nil {
 		return rs
@@ -406,7 +436,12 @@ func legacyTextureSigs(fn ast.Builtin, c *checker) []sig {
 		return nil
 	}
 	fs := c.conf.Stage == ast.StageFragment
-	if c.es {
+	switch {
+	case l.ext != "":
+		if c.es || !c.extEnabled(l.ext) || l.s.Dim == ast.DimRect && c.version < 140 && !c.extEnabled(ExtTextureRectangle) {
+			return []sig{}
+		}
+	case c.es:
 		if c.version >= 300 {
 			return []sig{}
 		}
@@ -419,21 +454,39 @@ func legacyTextureSigs(fn ast.Builtin, c *checker) []sig {
 		default:
 			return []sig{}
 		}
-	} else if !c.compat() {
+	case !c.compat():
 		return []sig{}
 	}
-	if l.kind == 1 && fs && c.version < 130 {
+	// The explicit-LOD lookups reach fragment shaders in GLSL 1.30, or earlier
+	// with GL_ARB_shader_texture_lod.
+	if l.kind == lod && fs && c.version < 130 && !c.extEnabled(ExtShaderTextureLod) {
 		return []sig{}
 	}
 	out := []sig{}
 	st := ast.Sampler(l.s)
-	for _, n := range l.coords {
-		coord := fvec(n)
+	// Gradients have the dimensions of the sampled space: 1 for 1D, 2 for 2D
+	// and rectangles, 3 for 3D and cube maps.
+	dims := 2
+	switch l.s.Dim {
+	case ast.Dim1D:
+		dims = 1
+	case ast.Dim3D, ast.DimCube:
+		dims = 3
+	}
+	vec := func(n int) *ast.Type {
 		if n == 1 {
-			coord = tFloat()
+			return tFloat()
 		}
-		if l.kind == 1 {
+		return fvec(n)
+	}
+	for _, n := range l.coords {
+		coord := vec(n)
+		switch l.kind {
+		case lod:
 			out = append(out, sig{fn: fn, ret: fvec(4), params: []*ast.Type{st, coord, tFloat()}})
+			continue
+		case grad:
+			out = append(out, sig{fn: fn, ret: fvec(4), params: []*ast.Type{st, coord, vec(dims), vec(dims)}})
 			continue
 		}
 		out = append(out, sig{fn: fn, ret: fvec(4), params: []*ast.Type{st, coord}})

@@ -21,3 +21,7 @@ void main() {}
 #version 420
 buffer S { float x; }; // ERROR "buffer blocks require GLSL 4\\.30 or GLSL ES 3\\.10"
 void main() {}
+// ---- packing layouts belong to the block, not its members
+#version 140
+uniform ubo { layout(std140) vec4 a; layout(row_major) mat4 m; }; // ERROR "layout qualifier 'std140' is not allowed on a block member"
+void main() { gl_Position = a; }

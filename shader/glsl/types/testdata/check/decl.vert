@@ -48,9 +48,13 @@ void main() {}
 // ---- a type-specifier array before GLSL 1.20
 #version 110
 void main() { float[2] a; } // ERROR "array types in type specifiers require GLSL 1\\.20"
+// ---- GLSL ES 1.00's grammar has type-specifier arrays, as GLSL 1.20's does
+#version 100
+void f(out float x[2]) { x[0] = 1.0; }
+void main() { float[2] a; f(a); }
 // ---- arrays of arrays arrived in GLSL 4.30
 #version 420
-void main() { float a[2][3]; float[2] b[3]; } // ERROR "arrays of arrays require GLSL 4\\.30 or GLSL ES 3\\.10" ERROR "arrays of arrays require GLSL 4\\.30 or GLSL ES 3\\.10"
+void main() { float a[2][3]; float[2] b[3]; } // ERROR "arrays of arrays require GLSL 4\\.30, GLSL ES 3\\.10 or GL_ARB_arrays_of_arrays" ERROR "arrays of arrays require GLSL 4\\.30, GLSL ES 3\\.10 or GL_ARB_arrays_of_arrays"
 // ---- storage blocks need GLSL 4.30; binding has no default
 #version 420
 buffer; // ERROR "declaration does not declare anything" ERROR "buffer blocks require GLSL 4\\.30 or GL_ARB_shader_storage_buffer_object"
@@ -89,3 +93,9 @@ void main() {
 	c = a;
 	gl_Position = vec4(c[4]);
 }
+// ---- GL_ARB_arrays_of_arrays brings them to GLSL 1.20
+#version 120
+#extension GL_ARB_arrays_of_arrays : require
+uniform float u[2][3];
+float f(float a[2][3]) { return a[1][2]; }
+void main() { float b[2][3] = u; float[3] c[2] = b; gl_Position = vec4(f(c), float(b.length()), float(b[0].length()), 1.0); }

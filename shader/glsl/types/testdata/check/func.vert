@@ -5,7 +5,7 @@ smooth float f2() { return 1.0; } // ERROR "function return type cannot have sto
 float[] f3() { float a[1]; return a; } // ERROR "function return type must be an explicitly sized array" ERROR "cannot convert from float\\[1\\] to float\\[\\] to return from 'f3'"
 sampler2D f4() {} // ERROR "functions cannot return samplers"
 struct R { float a; } f5() { return R(1.0); } // ERROR "struct definitions are not allowed in function return types"
-void f6(float a[2][2]) {} // ERROR "arrays of arrays require GLSL 4\\.30 or GLSL ES 3\\.10"
+void f6(float a[2][2]) {} // ERROR "arrays of arrays require GLSL 4\\.30, GLSL ES 3\\.10 or GL_ARB_arrays_of_arrays"
 void f7(float a, void b) {} // ERROR "parameter 2 of 'f7' cannot be void"
 void f8(float a[]) {} // ERROR "array parameters must have an explicit size"
 void f9(struct P { float a; } p) {} // ERROR "struct definitions are not allowed in parameter lists"

@@ -95,7 +95,7 @@ layout(location = 0, index = 0) in vec4 b; void main() { gl_Position = b; } // E
 uniform int n; void main() { int i = min(n, 4); gl_Position = vec4(float(i)); } // ERROR "no matching overload for call to 'min\\(int, int\\)'"
 // ---- uniform block 1.30
 #version 130
-uniform B { mat4 m; }; void main() {} // ERROR "uniform blocks require GLSL 1\\.40 or GLSL ES 3\\.00"
+uniform B { mat4 m; }; void main() {} // ERROR "uniform blocks require GLSL 1\\.40, GLSL ES 3\\.00 or GL_ARB_uniform_buffer_object"
 // ---- return type overload
 float f(float x); int f(float x); void main() {} // ERROR "function 'f' redeclared with a different return type"
 // ---- redefinition
@@ -173,6 +173,12 @@ void main() { gl_ClipDistance[8] = 1.0; } // ERROR "index 8 of 'gl_ClipDistance'
 // ---- qualifier order 1.30
 #version 130
 smooth invariant out float x; void main() {} // ERROR "qualifier 'invariant' is out of order \\(GLSL requires invariant, interpolation, storage, precision\\)"
+// ---- qualifier order 3.00 es
+#version 300 es
+highp out float x; void main() {} // ERROR "qualifier 'out' is out of order"
+// ---- GLSL ES 3.10 and GLSL 4.20 take qualifiers in any order
+#version 310 es
+highp out float x; out highp float y; void main() { x = 1.0; y = x; }
 // ---- block gl_ prefix
 #version 150
 uniform gl_Foo { vec4 a; }; void main() {} // ERROR "identifier 'gl_Foo' uses the reserved prefix gl_"
@@ -187,3 +193,38 @@ void main() { vec2 v = {1.0, 2.0}; } // ERROR "initializer lists require GLSL 4\
 // ---- interpolation mismatch
 #version 130
 smooth in float v; out vec4 c; void main() { c = vec4(v); } // ERROR "interpolation qualifiers cannot be used on vertex shader inputs"
+// ---- GL_ARB_shading_language_420pack brings GLSL 4.20's conveniences to 1.30
+#version 130
+#extension GL_ARB_shading_language_420pack : require
+uniform float u;
+void main() { const float k = u * 2.0; vec2 v = u.xx; mat2 m = {{1.0, 0.0}, {0.0, 1.0}}; float n = float(v.length() + m.length()); gl_Position = vec4(k, v, n); }
+// ---- without it, a local const needs a constant initializer in GLSL 1.30
+#version 130
+uniform float u;
+void main() { const float k = u * 2.0; gl_Position = vec4(k); } // ERROR "initializer of 'k' must be a constant expression"
+// ---- and a global const still does with it
+#version 130
+#extension GL_ARB_shading_language_420pack : require
+uniform float u;
+const float g = u; // ERROR "initializer of 'g' must be a constant expression"
+void main() { gl_Position = vec4(g); }
+// ---- GL_ARB_uniform_buffer_object: uniform blocks and their layouts in GLSL 1.30
+#version 130
+#extension GL_ARB_uniform_buffer_object : require
+layout(std140) uniform;
+layout(row_major) uniform B { mat4 m; vec4 a; } b;
+void main() { gl_Position = b.m * b.a; }
+// ---- GL_ARB_explicit_uniform_location: layout(location) on uniforms in GLSL 1.30
+#version 130
+#extension GL_ARB_explicit_uniform_location : require
+layout(location = 2) uniform vec4 u;
+void main() { gl_Position = u; }
+// ---- a qualifier given twice
+#version 420
+centroid centroid out float x; // ERROR "duplicate qualifier 'centroid'"
+void main() { x = 1.0; }
+// ---- GLSL 4.20's parameter qualifiers in any order
+#version 420
+float a(in const float x) { return x; }
+float d(const in float x) { return x; }
+void main() { gl_Position = vec4(a(1.0) + d(2.0)); }

@@ -13,3 +13,26 @@ void main() { o = vec4(0.0); }
 #version 100
 in; // ERROR "declaration does not declare anything"
 void main() {}
+// ---- GLSL ES 1.00: gl_FrontFacing cannot be invariant
+#version 100
+precision mediump float;
+invariant gl_FrontFacing; // ERROR "gl_FrontFacing cannot be declared invariant"
+void main() { gl_FragColor = vec4(1.0); }
+// ---- gl_FragCoord redeclared with other layout qualifiers
+#version 150
+layout(origin_upper_left, pixel_center_integer) in vec4 gl_FragCoord;
+layout(origin_upper_left) in vec4 gl_FragCoord; // ERROR "all redeclarations of gl_FragCoord must have the same layout qualifiers"
+out vec4 c;
+void main() { c = gl_FragCoord; }
+// ---- only the first redeclaration of gl_FragCoord must precede its uses
+#version 150
+in vec4 gl_FragCoord;
+vec4 p = gl_FragCoord;
+in vec4 gl_FragCoord;
+out vec4 c;
+void main() { c = p; }
+// ---- a fragment shader has no gl_PerVertex to redeclare
+#version 150
+in gl_PerVertex { vec4 gl_Position; } gl_in[]; // ERROR "gl_PerVertex can only be redeclared as a vertex shader output block"
+out vec4 c;
+void main() { c = vec4(1.0); }

@@ -3,3 +3,27 @@
 #version 430
 layout(local_size_x = 1) in; // ERROR "local_size layout qualifiers are only allowed in compute shaders"
 void main() {}
+// ---- gl_PerVertex redeclared with only some members: the others are gone
+#version 150
+out gl_PerVertex { vec4 gl_Position; float gl_ClipDistance[2]; };
+void main() { gl_Position = vec4(0.0); gl_ClipDistance[1] = 0.0; gl_PointSize = 1.0; } // ERROR "undeclared identifier 'gl_PointSize'"
+// ---- gl_PerVertex twice, with a foreign member, with another type
+#version 150
+out gl_PerVertex { vec4 gl_Position; vec4 t; }; // ERROR "'t' is not a member of gl_PerVertex"
+out gl_PerVertex { vec4 gl_Position; }; // ERROR "gl_PerVertex is redeclared more than once"
+void main() { }
+// ---- a gl_PerVertex member of another type
+#version 150
+out gl_PerVertex { vec3 gl_Position; }; // ERROR "gl_PerVertex member 'gl_Position' is redeclared with another type"
+void main() { }
+// ---- gl_PerVertex after a use or a redeclaration of a member, or before one
+#version 150
+out float gl_ClipDistance[4];
+void f() { gl_PointSize = 1.0; }
+out gl_PerVertex { vec4 gl_Position; float gl_PointSize; }; // ERROR "gl_PerVertex is redeclared after 'gl_ClipDistance' was" ERROR "gl_PerVertex must be redeclared before 'gl_PointSize' is used"
+void main() { f(); }
+// ---- a member redeclared after gl_PerVertex
+#version 150
+out gl_PerVertex { vec4 gl_Position; float gl_ClipDistance[4]; };
+out float gl_ClipDistance[4]; // ERROR "'gl_ClipDistance' cannot be redeclared after gl_PerVertex"
+void main() { gl_Position = vec4(0.0); }

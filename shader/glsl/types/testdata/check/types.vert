@@ -5,12 +5,12 @@ struct S2 { struct S3 { float b; } c; }; // ERROR "embedded struct definitions a
 struct S4 { void d; }; // ERROR "struct member cannot be void"
 struct S5 { float e[]; }; // ERROR "struct member 'e' must have an explicit array size"
 struct S6 { float f; int f; }; // ERROR "duplicate struct member 'f'"
-struct S7 { float g[2][2]; }; // ERROR "arrays of arrays require GLSL 4\\.30 or GLSL ES 3\\.10"
+struct S7 { float g[2][2]; }; // ERROR "arrays of arrays require GLSL 4\\.30, GLSL ES 3\\.10 or GL_ARB_arrays_of_arrays"
 void main() {
 	void y[2]; // ERROR "cannot declare an array of void"
 	float z[1.0]; // ERROR "array size must be an integer constant expression, not float"
 	float w[100000]; // ERROR "array size 100000 is too large"
-	float v[2][2]; // ERROR "arrays of arrays require GLSL 4\\.30 or GLSL ES 3\\.10"
+	float v[2][2]; // ERROR "arrays of arrays require GLSL 4\\.30, GLSL ES 3\\.10 or GL_ARB_arrays_of_arrays"
 }
 // ---- a struct whose name is taken is unknown as a type
 #version 130
