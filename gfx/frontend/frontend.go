@@ -123,6 +123,31 @@ func viewportGuard(width, height int, vp *Viewport) [4]plane {
 // spec: vortexpipe §3.8; GL 4.6 §13.7 (primitive clipping)
 func (e *feEnv) setupOne(v0, v1, v2 *Vertex, user []userPlane, st *Stats, prims *[setupSlotCap]Prim, bbs *[setupSlotCap]BBox,
 	lam *[setupSlotCap][3][3]float32) int {
+	if lam == nil && len(user) == 0 && !e.offset.Enable && e.unclipped(v0, v1, v2) {
+		// No plane cuts the triangle: the general path below would copy it
+		// through the depth-clipped polygon and the guard fan unchanged and
+		// set up the copies; set it up in place instead (the same words, the
+		// same counts).
+		if !e.noClip && (hasNaN(v0) || hasNaN(v1) || hasNaN(v2)) {
+			st.NearClipped++ // as the general path counts a NaN attribute
+		}
+		if !SetupTriangle(v0, v1, v2, e.width, e.height, e.near, e.far, e.cull, e.vp, e.planes, &prims[0], &bbs[0]) ||
+			!e.clampScissor(&bbs[0]) {
+			st.Culled++
+			return 0
+		}
+		if lostPrecision(&prims[0]) {
+			st.PrecisionLoss++
+		}
+		return 1
+	}
+	return e.setupClipped(v0, v1, v2, user, st, prims, bbs, lam)
+}
+
+// setupClipped is setupOne's general path: every clip, then setup of each
+// fan triangle.
+func (e *feEnv) setupClipped(v0, v1, v2 *Vertex, user []userPlane, st *Stats, prims *[setupSlotCap]Prim, bbs *[setupSlotCap]BBox,
+	lam *[setupSlotCap][3][3]float32) int {
 	var sub [SetupMaxSub][3]Vertex
 	if lam != nil || len(user) > 0 {
 		a, b, c := *v0, *v1, *v2
@@ -192,6 +217,28 @@ func (e *feEnv) setupOne(v0, v1, v2 *Vertex, user []userPlane, st *Stats, prims 
 		n++
 	}
 	return n
+}
+
+// unclipped reports whether setupOne's general path would pass the triangle
+// through every clip unchanged: inside the near plane (or depth clip
+// disabled), not beyond the far plane of a compiled draw, inside every guard
+// plane. The predicates are the general path's own, so a NaN position takes
+// the path it takes there.
+func (e *feEnv) unclipped(v0, v1, v2 *Vertex) bool {
+	if !e.noClip {
+		if !(nearDist(v0) >= 0 && nearDist(v1) >= 0 && nearDist(v2) >= 0) {
+			return false
+		}
+		if e.planes == PlanesCompiled && (v0.Pos[2] > v0.Pos[3] || v1.Pos[2] > v1.Pos[3] || v2.Pos[2] > v2.Pos[3]) {
+			return false
+		}
+	}
+	for _, g := range e.guard {
+		if g.dist(v0) < 0 || g.dist(v1) < 0 || g.dist(v2) < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // clampScissor clamps bb to the draw's scissor rectangle, reporting whether

@@ -47,8 +47,13 @@ type BBox struct{ L, R, T, B uint32 }
 // spec: rasterizer §2.3
 type Prim [abi.PrimWords]uint32
 
-// Put serialises the record into b[0:212].
+// Put serialises the record into b[0:212]. On a little-endian host the
+// words' memory already is the record's bytes: one copy stores them.
 func (p *Prim) Put(b []byte) {
+	if hostLittleEndian {
+		copy(b[:abi.PrimBytes], wordBytes(p[:]))
+		return
+	}
 	for i, w := range p {
 		binary.LittleEndian.PutUint32(b[4*i:], w)
 	}
