@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 
 	"vortexgfx/abi"
 	"vortexgfx/device"
@@ -118,28 +119,52 @@ func (s *fsScratch) Export(req *exec.ExportRequest) error {
 	c, w := s.c, req.Width
 	sp := s.sp()
 	var exported uint32
-	for l := 0; l < w; l++ {
-		if req.Mask>>l&1 == 0 {
-			continue
+	if s.swOM {
+		for m := req.Mask; m != 0; m &= m - 1 {
+			exported++
+			s.merge(sp, req, bits.TrailingZeros64(m))
 		}
-		exported++
-		if s.swOM {
-			s.merge(sp, req, l)
-			continue
-		}
-		depth := s.depth[l]
-		if sp.fragDepth >= 0 && (sp.fragDepth+1)*w <= len(req.Words) {
-			depth = swom.FloatDepth(math.Float32frombits(req.Words[sp.fragDepth*w+l])).Z24
-		}
-		rts := max(min(sp.colorN, int(s.flags>>abi.FSFlagTargetsShift&abi.FSFlagTargetsMask)), 1)
-		for rt := 0; rt < rts; rt++ {
-			ch := func(k int) uint32 { return format.UNorm(math.Float32frombits(s.outWord(sp, req, rt, k, l)), 8) }
-			var color uint32
-			if s.flags>>(abi.FSFlagBGRAShift+rt)&1 != 0 {
-				color = swom.PackColor(format.BGRA8, ch(0), ch(1), ch(2), ch(3))
-			} else {
-				color = swom.PackColor(format.RGBA8, ch(0), ch(1), ch(2), ch(3))
+		s.ctr[abi.FSCounterFragments] += exported
+		return c.Err()
+	}
+	// Per wave: each target's output words (-1: not written, the channel
+	// exports 0), its byte order, and where gl_FragDepth is.
+	rts := max(min(sp.colorN, int(s.flags>>abi.FSFlagTargetsShift&abi.FSFlagTargetsMask)), 1)
+	var word [maxColorOutputs][4]int // rts ≤ colorN ≤ maxColorOutputs
+	var order [maxColorOutputs]format.Format
+	for rt := 0; rt < rts; rt++ {
+		for k := range 4 {
+			word[rt][k] = -1
+			if cw := sp.colorWord[rt]; cw >= 0 && (cw+k+1)*w <= len(req.Words) {
+				word[rt][k] = (cw + k) * w
 			}
+		}
+		order[rt] = format.RGBA8
+		if s.flags>>(abi.FSFlagBGRAShift+rt)&1 != 0 {
+			order[rt] = format.BGRA8
+		}
+	}
+	fragDepth := -1
+	if sp.fragDepth >= 0 && (sp.fragDepth+1)*w <= len(req.Words) {
+		fragDepth = sp.fragDepth * w
+	}
+	for m := req.Mask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros64(m)
+		exported++
+		depth := s.depth[l]
+		if fragDepth >= 0 {
+			depth = swom.FloatDepth(math.Float32frombits(req.Words[fragDepth+l])).Z24
+		}
+		for rt := 0; rt < rts; rt++ {
+			var ch [4]uint32
+			for k, o := range word[rt] {
+				var v uint32
+				if o >= 0 {
+					v = req.Words[o+l]
+				}
+				ch[k] = format.UNorm(math.Float32frombits(v), 8)
+			}
+			color := swom.PackColor(order[rt], ch[0], ch[1], ch[2], ch[3])
 			c.OMExport(int(s.x[l]), int(s.y[l]), s.face[l], rt, color, depth, 0)
 		}
 	}

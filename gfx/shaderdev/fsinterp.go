@@ -90,24 +90,18 @@ func (s *fsScratch) inputs(sp *Program, present uint64, prims, flat uint64) {
 		}
 		s.depth[l], s.face[l], s.facingW[l] = depth, facing&1, facing
 	}
+	backs := uint64(0) // the present lanes on back-facing primitives
+	for m := present; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros64(m)
+		backs |= uint64(s.face[l]) << l
+	}
 	for _, iw := range sp.fsInterp {
 		dst := s.m.Input(iw.w)
-		for m := present; m != 0; m &= m - 1 {
-			l := bits.TrailingZeros64(m)
-			pl := iw.front
-			if s.face[l] != 0 { // two-sided colour's back planes (expand_k packs the front ones there when off)
-				pl = iw.back
-			}
-			if pl < 0 {
-				continue
-			}
-			co := s.coef[3*(int(s.slot[l])*np+pl):]
-			co = co[:3]
-			v := float32(float32(float32(s.fdx[l]*co[0])+float32(s.fdy[l]*co[1]))+co[2]) * s.invW[l]
-			if sp.noPersp[pl] {
-				v *= s.fw[l] // the plane carries v·w_clip: screen-linear v
-			}
-			dst[l] = math.Float32bits(v)
+		if iw.front == iw.back {
+			s.interp(dst, present, iw.front, np)
+		} else {
+			s.interp(dst, present&^backs, iw.front, np)
+			s.interp(dst, backs, iw.back, np) // two-sided colour's back planes (expand_k packs the front ones there when off)
 		}
 	}
 	if sp.coord < 0 && sp.facing < 0 {
@@ -127,6 +121,27 @@ func (s *fsScratch) inputs(sp *Program, present uint64, prims, flat uint64) {
 				s.m.Input(sp.facing)[l] = 1
 			}
 		}
+	}
+}
+
+// interp writes plane pl of each lane in mask into dst: the perspective
+// interpolation of the §3.4 wrapper, (fdx·a + fdy·b + c)·(1/rhw), times the
+// edge-sum 1/w for a noperspective varying (its plane carries v·w_clip: the
+// product is screen-linear v). pl < 0: the word is no input on those lanes.
+func (s *fsScratch) interp(dst []uint32, mask uint64, pl, np int) {
+	if pl < 0 {
+		return
+	}
+	coef, noPersp := s.coef, s.prog.noPersp[pl]
+	for m := mask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros64(m)
+		co := coef[3*(int(s.slot[l])*np+pl):]
+		co = co[:3]
+		v := float32(float32(float32(s.fdx[l]*co[0])+float32(s.fdy[l]*co[1]))+co[2]) * s.invW[l]
+		if noPersp {
+			v *= s.fw[l]
+		}
+		dst[l] = math.Float32bits(v)
 	}
 }
 
