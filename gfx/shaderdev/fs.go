@@ -30,6 +30,12 @@ type fsScratch struct {
 	pid   uint32
 	valid bool
 	x, y  [exec.MaxWidth]int32
+	pidL  [exec.MaxWidth]uint32
+	cov   [exec.MaxWidth]uint8     // sample mask (bit 0 alone with one sample)
+	zs    [exec.MaxWidth][4]uint32 // per-sample plane depth (Z24)
+	depth [exec.MaxWidth]uint32    // the pixel centre's plane depth
+	face  [exec.MaxWidth]uint32
+	tex   [abi.TexNumStages]fsTexState
 	// The wave's interpolation state (inputs): per lane its barycentric
 	// weights, 1/rhw, the edge-sum 1/w, its primitive's facing word and the
 	// entry of coef holding that primitive's plane coefficients.
@@ -37,12 +43,6 @@ type fsScratch struct {
 	facingW            [exec.MaxWidth]uint32
 	slot               [exec.MaxWidth]uint8
 	coef               []float32 // per primitive loaded (the carried one and one per lane at most), each plane's {a, b, c}
-	pidL  [exec.MaxWidth]uint32
-	cov   [exec.MaxWidth]uint8     // sample mask (bit 0 alone with one sample)
-	zs    [exec.MaxWidth][4]uint32 // per-sample plane depth (Z24)
-	depth [exec.MaxWidth]uint32    // the pixel centre's plane depth
-	face  [exec.MaxWidth]uint32
-	tex   [abi.TexNumStages]fsTexState
 
 	samples int
 	flags   uint64
