@@ -116,6 +116,9 @@ type vsScratch struct {
 	table [abi.VSAttribTableLocs][3]uint64
 	vraw  [exec.MaxWidth]uint64
 	sw    *swtex.Sampler // the vertex stage's software sampler
+	// The executor's input and output lane arrays by word (they live as
+	// long as it does), taken once instead of per lane and word.
+	in, out [][]uint32
 }
 
 func (sp *Program) vsScratch(width int) (*vsScratch, error) {
@@ -138,6 +141,12 @@ func (sp *Program) vsScratch(width int) (*vsScratch, error) {
 	s := &vsScratch{m: m, uni: make([]uint32, n), ub: make([]byte, 4*n), ab: make([]byte, 4*aw),
 		ob: make([]byte, 4*sp.prog.VS.OutputWords), sw: swtex.New()}
 	m.SetSampler(s.sw)
+	for w := range sp.prog.VS.InputWords {
+		s.in = append(s.in, m.Input(w))
+	}
+	for w := range sp.prog.VS.OutputWords {
+		s.out = append(s.out, m.Output(w))
+	}
 	return s, nil
 }
 
@@ -222,10 +231,10 @@ func (sp *Program) vsKernelOn(c *device.CTA, env *devEnv) error {
 				}
 				vertexID := int32(idx) + baseVert
 				if sp.vid >= 0 {
-					s.m.Input(sp.vid)[l] = uint32(vertexID)
+					s.in[sp.vid][l] = uint32(vertexID)
 				}
 				if sp.iid >= 0 {
-					s.m.Input(sp.iid)[l] = uint32(inst)
+					s.in[sp.iid][l] = uint32(inst)
 				}
 				for a, slot := range sp.attrs {
 					t := &s.table[a]
@@ -234,8 +243,8 @@ func (sp *Program) vsKernelOn(c *device.CTA, env *devEnv) error {
 						elem = baseInst + inst/t[2]
 					}
 					ab := attrS[a].ReadView(elem*t[1], s.ab[:4*slot.Words])
-					for k := 0; k < slot.Words; k++ {
-						s.m.Input(slot.Word + k)[l] = binary.LittleEndian.Uint32(ab[4*k:])
+					for k, in := range s.in[slot.Word : slot.Word+slot.Words] {
+						in[l] = binary.LittleEndian.Uint32(ab[4*k:])
 					}
 				}
 			}
@@ -258,8 +267,9 @@ func (sp *Program) vsKernelOn(c *device.CTA, env *devEnv) error {
 				if !inPlace {
 					ob = s.ob
 				}
-				for k := 0; k < int(ow); k++ {
-					binary.LittleEndian.PutUint32(ob[4*k:], s.m.Output(k)[l])
+				ob = ob[:4*len(s.out)]
+				for k, o := range s.out {
+					binary.LittleEndian.PutUint32(ob[4*k:], o[l])
 				}
 				if !inPlace {
 					c.Write(out+off, ob)
