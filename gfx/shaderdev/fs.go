@@ -162,7 +162,7 @@ func (s *fsScratch) Export(req *exec.ExportRequest) error {
 				if o >= 0 {
 					v = req.Words[o+l]
 				}
-				ch[k] = format.UNorm(math.Float32frombits(v), 8)
+				ch[k] = format.UNorm8(math.Float32frombits(v)) // UNorm(v, 8)
 			}
 			color := swom.PackColor(order[rt], ch[0], ch[1], ch[2], ch[3])
 			c.OMExport(int(s.x[l]), int(s.y[l]), s.face[l], rt, color, depth, 0)
