@@ -132,6 +132,8 @@ type vsScratch struct {
 	// The executor's input and output lane arrays by word (they live as
 	// long as it does), taken once instead of per lane and word.
 	in, out [][]uint32
+	rec     []uint32     // one output record's words
+	attrIn  [][][]uint32 // attribute i's input lane arrays, in[Word : Word+Words]
 }
 
 func (sp *Program) vsScratch(width int) (*vsScratch, error) {
@@ -159,6 +161,10 @@ func (sp *Program) vsScratch(width int) (*vsScratch, error) {
 	}
 	for w := range sp.prog.VS.OutputWords {
 		s.out = append(s.out, m.Output(w))
+	}
+	s.rec = make([]uint32, len(s.out))
+	for _, a := range sp.attrs {
+		s.attrIn = append(s.attrIn, s.in[a.Word:a.Word+a.Words])
 	}
 	return s, nil
 }
@@ -249,14 +255,15 @@ func (sp *Program) vsKernelOn(c *device.CTA, env *devEnv) error {
 				if sp.iid >= 0 {
 					s.in[sp.iid][l] = uint32(inst)
 				}
-				for a, slot := range sp.attrs {
+				for a, ins := range s.attrIn {
 					t := &s.table[a]
 					elem := uint64(uint32(vertexID))
 					if t[2] != 0 {
 						elem = baseInst + inst/t[2]
 					}
-					ab := attrS[a].ReadView(elem*t[1], s.ab[:4*slot.Words])
-					for k, in := range s.in[slot.Word : slot.Word+slot.Words] {
+					ab := attrS[a].ReadView(elem*t[1], s.ab[:4*len(ins)])
+					ab = ab[:4*len(ins)]
+					for k, in := range ins {
 						in[l] = binary.LittleEndian.Uint32(ab[4*k:])
 					}
 				}
@@ -280,10 +287,11 @@ func (sp *Program) vsKernelOn(c *device.CTA, env *devEnv) error {
 				if !inPlace {
 					ob = s.ob
 				}
-				ob = ob[:4*len(s.out)]
+				rec := s.rec[:len(s.out)]
 				for k, o := range s.out {
-					binary.LittleEndian.PutUint32(ob[4*k:], o[l])
+					rec[k] = o[l]
 				}
+				putWords(ob, rec)
 				if !inPlace {
 					c.Write(out+off, ob)
 				}
@@ -394,7 +402,7 @@ func (sp *Program) expandKernel(c *device.CTA) error {
 			}
 		}
 		o := cdoff
-		for d := 0; d < frontend.MaxClipDistances; d++ {
+		for d := 0; d < frontend.MaxClipDistances && mask>>d != 0; d++ {
 			switch {
 			case mask>>d&1 == 0:
 				continue
