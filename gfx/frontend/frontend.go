@@ -61,6 +61,9 @@ type feEnv struct {
 	// empty is culled. nil: the target. spec: rasterizer.md §4
 	// (RASTER_SCISSOR_X/Y); vortex-hardware-facts §2 (max exclusive)
 	scissor *BBox
+	// records says setupOne's vertices are expand_k records as
+	// getCompiledVertex reads them: every field but Pos and Var[:NVar] zero.
+	records bool
 	// Scratch of the user clip-distance clip and the fan, kept across
 	// triangles (setup runs one triangle at a time per environment).
 	ubuf [2][polyCap + MaxClipDistances]Vertex
@@ -128,7 +131,7 @@ func (e *feEnv) setupOne(v0, v1, v2 *Vertex, user []userPlane, st *Stats, prims 
 		// through the depth-clipped polygon and the guard fan unchanged and
 		// set up the copies; set it up in place instead (the same words, the
 		// same counts).
-		if !e.noClip && (hasNaN(v0) || hasNaN(v1) || hasNaN(v2)) {
+		if !e.noClip && (e.hasNaN(v0) || e.hasNaN(v1) || e.hasNaN(v2)) {
 			st.NearClipped++ // as the general path counts a NaN attribute
 		}
 		if !SetupTriangle(v0, v1, v2, e.width, e.height, e.near, e.far, e.cull, e.vp, e.planes, &prims[0], &bbs[0]) ||
@@ -310,6 +313,25 @@ func (st Stats) run(verts []Vertex, tris [][3]uint32, width, height int, near, f
 	}
 	st.Prims = int(total)
 	return prims, bbs, st, nil
+}
+
+// hasNaN is hasNaN(v), looking only at the fields a record vertex can set
+// when the environment's vertices are records.
+func (e *feEnv) hasNaN(v *Vertex) bool {
+	if !e.records || v.NVar < 0 || v.NVar > len(v.Var) {
+		return hasNaN(v)
+	}
+	for _, x := range v.Pos {
+		if x != x {
+			return true
+		}
+	}
+	for _, x := range v.Var[:v.NVar] {
+		if x != x {
+			return true
+		}
+	}
+	return false
 }
 
 // hasNaN reports whether a float field of v is NaN: exactly when a copy of v

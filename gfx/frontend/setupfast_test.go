@@ -10,7 +10,8 @@ import (
 // triangles produces exactly what the general clipping path does (the same
 // primitives, boxes, counts and stats) over random triangles: wholly inside,
 // crossing the near, far and guard planes, NaN varyings and positions,
-// both cull modes, a scissor, a viewport and depth clip disabled.
+// both cull modes, a scissor, a viewport, depth clip disabled and record
+// vertices (whose NaN check looks at the record's fields alone).
 func TestSetupOneFastPath(t *testing.T) {
 	r := rand.New(rand.NewSource(11))
 	envs := []*feEnv{
@@ -21,6 +22,8 @@ func TestSetupOneFastPath(t *testing.T) {
 	}
 	envs[1].scissor = &BBox{L: 100, R: 400, T: 50, B: 300}
 	envs[2].noClip = true
+	envs = append(envs, newFEEnv(512, 512, 0, 1, CullNone, nil, PlanesCompiled))
+	envs[4].records = true // the compiled vertices below are record-shaped
 	fast := 0
 	for i := range 20000 {
 		e := envs[i%len(envs)]

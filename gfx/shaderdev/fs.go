@@ -38,11 +38,11 @@ type fsScratch struct {
 	tex   [abi.TexNumStages]fsTexState
 	// The wave's interpolation state (inputs): per lane its barycentric
 	// weights, 1/rhw, the edge-sum 1/w, its primitive's facing word and the
-	// entry of coef holding that primitive's plane coefficients.
+	// offset in coef of that primitive's plane coefficients.
 	fdx, fdy, invW, fw [exec.MaxWidth]float32
 	facingW            [exec.MaxWidth]uint32
-	slot               [exec.MaxWidth]uint8
-	coef               []float32 // per primitive loaded (the carried one and one per lane at most), each plane's {a, b, c}
+	coefAt             [exec.MaxWidth]int32 // where coef holds the lane's primitive
+	coef               []float32            // per primitive loaded (the carried one and one per lane at most), each plane's {a, b, c}
 
 	samples int
 	flags   uint64

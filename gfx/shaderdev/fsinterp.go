@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"unsafe"
 
 	"vortexgfx/abi"
 	"vortexgfx/gfx/frontend"
@@ -41,10 +42,7 @@ func (s *fsScratch) inputs(sp *Program, present uint64, prims, flat uint64) {
 		l := bits.TrailingZeros64(m)
 		x, y, pid := s.x[l], s.y[l], s.pidL[l]
 		if !s.valid || s.pid != pid {
-			pb := c.ReadView(prims+uint64(pid)*abi.PrimBytes, s.pb[:])
-			for i := range s.prim {
-				s.prim[i] = word(pb, i)
-			}
+			getPrim(&s.prim, c.ReadView(prims+uint64(pid)*abi.PrimBytes, s.pb[:]))
 			if len(s.sb) > 0 {
 				sb := c.ReadView(flat+uint64(pid)*stride+uint64(4*abi.SideFlatWords(sp.NFlat())), s.sb)
 				for i := range s.side {
@@ -55,7 +53,7 @@ func (s *fsScratch) inputs(sp *Program, present uint64, prims, flat uint64) {
 			slot++
 			s.loadCoef(slot, np)
 		}
-		s.slot[l] = uint8(slot)
+		s.coefAt[l] = int32(3 * slot * np)
 		p := &s.prim
 		var F [3]float32
 		for e := 0; e < 3; e++ {
@@ -98,10 +96,10 @@ func (s *fsScratch) inputs(sp *Program, present uint64, prims, flat uint64) {
 	for _, iw := range sp.fsInterp {
 		dst := s.m.Input(iw.w)
 		if iw.front == iw.back {
-			s.interp(dst, present, iw.front, np)
+			s.interp(dst, present, iw.front)
 		} else {
-			s.interp(dst, present&^backs, iw.front, np)
-			s.interp(dst, backs, iw.back, np) // two-sided colour's back planes (expand_k packs the front ones there when off)
+			s.interp(dst, present&^backs, iw.front)
+			s.interp(dst, backs, iw.back) // two-sided colour's back planes (expand_k packs the front ones there when off)
 		}
 	}
 	if sp.coord < 0 && sp.facing < 0 {
@@ -128,14 +126,14 @@ func (s *fsScratch) inputs(sp *Program, present uint64, prims, flat uint64) {
 // interpolation of the §3.4 wrapper, (fdx·a + fdy·b + c)·(1/rhw), times the
 // edge-sum 1/w for a noperspective varying (its plane carries v·w_clip: the
 // product is screen-linear v). pl < 0: the word is no input on those lanes.
-func (s *fsScratch) interp(dst []uint32, mask uint64, pl, np int) {
+func (s *fsScratch) interp(dst []uint32, mask uint64, pl int) {
 	if pl < 0 {
 		return
 	}
 	coef, noPersp := s.coef, s.prog.noPersp[pl]
 	for m := mask; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros64(m)
-		co := coef[3*(int(s.slot[l])*np+pl):]
+		co := coef[int(s.coefAt[l])+3*pl:]
 		co = co[:3]
 		v := float32(float32(float32(s.fdx[l]*co[0])+float32(s.fdy[l]*co[1]))+co[2]) * s.invW[l]
 		if noPersp {
@@ -163,5 +161,18 @@ func (s *fsScratch) loadCoef(slot, np int) {
 		e := s.side[3*(pl-abi.NumVaryingPlanes):]
 		a0, a1, a2 := math.Float32frombits(e[0]), math.Float32frombits(e[1]), math.Float32frombits(e[2])
 		co[3*pl], co[3*pl+1], co[3*pl+2] = float32(a0-a2), float32(a1-a2), a2
+	}
+}
+
+// getPrim decodes a rast_prim_t's little-endian words (one copy on a
+// little-endian host).
+func getPrim(p *[abi.PrimWords]int32, b []byte) {
+	b = b[:abi.PrimBytes]
+	if hostLittleEndian {
+		copy(unsafe.Slice((*byte)(unsafe.Pointer(&p[0])), abi.PrimBytes), b)
+		return
+	}
+	for i := range p {
+		p[i] = word(b, i)
 	}
 }

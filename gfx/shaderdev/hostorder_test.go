@@ -3,6 +3,8 @@ package shaderdev
 import (
 	"encoding/binary"
 	"testing"
+
+	"vortexgfx/abi"
 )
 
 // TestPutWords checks the one-copy store against the per-word encoding the
@@ -25,6 +27,25 @@ func TestPutWords(t *testing.T) {
 		}
 		if b[4*len(w)] != 0xEE {
 			t.Fatalf("one copy %v: wrote past the words", le)
+		}
+	}
+}
+
+// TestGetPrim checks the one-copy primitive decode against the per-word one.
+func TestGetPrim(t *testing.T) {
+	var b [abi.PrimBytes]byte
+	for i := range b {
+		b[i] = byte(i*37 + 11)
+	}
+	var p1, p2 [abi.PrimWords]int32
+	getPrim(&p1, b[:])
+	saved := hostLittleEndian
+	hostLittleEndian = false
+	getPrim(&p2, b[:])
+	hostLittleEndian = saved
+	for i := range p1 {
+		if want := int32(binary.LittleEndian.Uint32(b[4*i:])); p1[i] != want || p2[i] != want {
+			t.Fatalf("word %d: %#x and %#x, want %#x", i, p1[i], p2[i], want)
 		}
 	}
 }
