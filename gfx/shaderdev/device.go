@@ -50,6 +50,22 @@ type Device struct {
 	// sequential), so a repeated draw allocates and clears no device memory.
 	pool []*runtime.Buffer
 	next int
+	// triList is the identity triangle list 0, 1, 2, … as u32 words, grown
+	// as draws need longer ones and never written once built (an upload in
+	// flight may still read it).
+	triList []byte
+}
+
+// identityList returns the little-endian u32 words 0..n-1.
+func (d *Device) identityList(n int) []byte {
+	if len(d.triList) < 4*n {
+		b := make([]byte, 4*n)
+		for i := range n {
+			binary.LittleEndian.PutUint32(b[4*i:], uint32(i))
+		}
+		d.triList = b
+	}
+	return d.triList[:4*n]
 }
 
 // buffer returns the draw's next pooled device buffer of at least n bytes.

@@ -49,3 +49,26 @@ func TestGetPrim(t *testing.T) {
 		}
 	}
 }
+
+// TestIdentityList checks the kept triangle list as it grows and shrinks:
+// always the words 0..n-1, and a list handed out is never rewritten.
+func TestIdentityList(t *testing.T) {
+	var d Device
+	first := d.identityList(3)
+	for _, n := range []int{3, 7, 2, 7, 0} {
+		b := d.identityList(n)
+		if len(b) != 4*n {
+			t.Fatalf("identityList(%d) is %d bytes", n, len(b))
+		}
+		for i := range n {
+			if v := binary.LittleEndian.Uint32(b[4*i:]); v != uint32(i) {
+				t.Fatalf("identityList(%d) word %d = %d", n, i, v)
+			}
+		}
+	}
+	for i := range 3 {
+		if v := binary.LittleEndian.Uint32(first[4*i:]); v != uint32(i) {
+			t.Fatalf("the first list's word %d became %d", i, v)
+		}
+	}
+}
