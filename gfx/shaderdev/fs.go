@@ -42,6 +42,7 @@ type fsScratch struct {
 	fdx, fdy, invW, fw [exec.MaxWidth]float32
 	facingW            [exec.MaxWidth]uint32
 	coefAt             [exec.MaxWidth]int32 // where coef holds the lane's primitive
+	interpIn           [][]uint32           // the lane arrays of Program.fsInterp's words
 	coef               []float32            // per primitive loaded (the carried one and one per lane at most), each plane's {a, b, c}
 
 	samples int
@@ -79,6 +80,9 @@ func (sp *Program) fsScratch(width int) (*fsScratch, error) {
 		coef: make([]float32, 3*(width+1)*len(sp.planes))}
 	if x := abi.SideArrayWords(sp.NVar(), sp.NFlat()) - abi.SideFlatWords(sp.NFlat()); x > 0 {
 		s.side, s.sb = make([]uint32, x), make([]byte, 4*x)
+	}
+	for _, iw := range sp.fsInterp {
+		s.interpIn = append(s.interpIn, m.Input(iw.w))
 	}
 	m.SetOutputSink(s)
 	m.SetSampler(s)

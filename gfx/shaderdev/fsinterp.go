@@ -13,7 +13,10 @@ import (
 // fsInterpWord is one FS input word the wrapper interpolates: its plane
 // index on front- and on back-facing primitives (-1: not interpolated on
 // that face).
-type fsInterpWord struct{ w, front, back int }
+type fsInterpWord struct {
+	w, front, back  int
+	frontNP, backNP bool // the plane is a noperspective varying's
+}
 
 // inputs prepares the present lanes' inputs: the per-lane body of the §3.4
 // wrapper, split in two. The first loop walks the lanes in order and does
@@ -22,9 +25,9 @@ type fsInterpWord struct{ w, front, back int }
 // once, not per lane), the edge values, barycentrics, 1/w, depth and the
 // flat words read verbatim — in exactly the order the one-lane-at-a-time
 // form did, so every access, count and fault is the same; the second
-// interpolates each varying word over all lanes in one loop, with the same
-// float32 operations per lane; the last writes gl_FragCoord and
-// gl_FrontFacing, which the varyings never overwrite.
+// (interp) interpolates the varying words from the decoded coefficients,
+// with the same float32 operations per lane; the last writes gl_FragCoord
+// and gl_FrontFacing, which the varyings never overwrite.
 // spec: vortexpipe §3.4
 func (s *fsScratch) inputs(sp *Program, present uint64, prims, flat uint64) {
 	c := s.c
@@ -55,11 +58,10 @@ func (s *fsScratch) inputs(sp *Program, present uint64, prims, flat uint64) {
 		}
 		s.coefAt[l] = int32(3 * slot * np)
 		p := &s.prim
-		var F [3]float32
-		for e := 0; e < 3; e++ {
-			raw := p[3*e]*x + p[3*e+1]*y + p[3*e+2]
-			F[e] = float32(raw) / 65536
-		}
+		// The three edge values (Q15.16, int32 arithmetic wrapping as the
+		// wrapper's), written out so the constant indices need no checks.
+		F := [3]float32{float32(p[0]*x+p[1]*y+p[2]) / 65536, float32(p[3]*x+p[4]*y+p[5]) / 65536,
+			float32(p[6]*x+p[7]*y+p[8]) / 65536}
 		recip := 1 / float32(F[0]+F[1]+F[2])
 		dx := frontend.FixDev(float32(recip*F[0]), abi.FracA)
 		dy := frontend.FixDev(float32(recip*F[1]), abi.FracA)
@@ -88,19 +90,8 @@ func (s *fsScratch) inputs(sp *Program, present uint64, prims, flat uint64) {
 		}
 		s.depth[l], s.face[l], s.facingW[l] = depth, facing&1, facing
 	}
-	backs := uint64(0) // the present lanes on back-facing primitives
-	for m := present; m != 0; m &= m - 1 {
-		l := bits.TrailingZeros64(m)
-		backs |= uint64(s.face[l]) << l
-	}
-	for _, iw := range sp.fsInterp {
-		dst := s.m.Input(iw.w)
-		if iw.front == iw.back {
-			s.interp(dst, present, iw.front)
-		} else {
-			s.interp(dst, present&^backs, iw.front)
-			s.interp(dst, backs, iw.back) // two-sided colour's back planes (expand_k packs the front ones there when off)
-		}
+	if len(sp.fsInterp) > 0 {
+		s.interp(sp, present, np)
 	}
 	if sp.coord < 0 && sp.facing < 0 {
 		return
@@ -122,24 +113,34 @@ func (s *fsScratch) inputs(sp *Program, present uint64, prims, flat uint64) {
 	}
 }
 
-// interp writes plane pl of each lane in mask into dst: the perspective
-// interpolation of the §3.4 wrapper, (fdx·a + fdy·b + c)·(1/rhw), times the
-// edge-sum 1/w for a noperspective varying (its plane carries v·w_clip: the
-// product is screen-linear v). pl < 0: the word is no input on those lanes.
-func (s *fsScratch) interp(dst []uint32, mask uint64, pl int) {
-	if pl < 0 {
-		return
-	}
-	coef, noPersp := s.coef, s.prog.noPersp[pl]
-	for m := mask; m != 0; m &= m - 1 {
+// interp writes each interpolated input word of each lane in present: the
+// perspective interpolation of the §3.4 wrapper, (fdx·a + fdy·b + c)·(1/rhw)
+// on the word's plane for the lane's face (two-sided colour's back planes
+// on a back face; expand_k packs the front ones there when the pair is off),
+// times the edge-sum 1/w for a noperspective varying (its plane carries
+// v·w_clip: the product is screen-linear v).
+func (s *fsScratch) interp(sp *Program, present uint64, np int) {
+	for m := present; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros64(m)
-		co := coef[int(s.coefAt[l])+3*pl:]
-		co = co[:3]
-		v := float32(float32(float32(s.fdx[l]*co[0])+float32(s.fdy[l]*co[1]))+co[2]) * s.invW[l]
-		if noPersp {
-			v *= s.fw[l]
+		co := s.coef[s.coefAt[l]:][:3*np] // the lane's primitive's planes
+		fdx, fdy, invW, fw := s.fdx[l], s.fdy[l], s.invW[l], s.fw[l]
+		back := s.face[l] != 0
+		for i := range sp.fsInterp {
+			iw := &sp.fsInterp[i]
+			pl, noPersp := iw.front, iw.frontNP
+			if back {
+				pl, noPersp = iw.back, iw.backNP
+			}
+			if pl < 0 {
+				continue
+			}
+			c := co[3*pl : 3*pl+3 : 3*pl+3]
+			v := float32(float32(float32(fdx*c[0])+float32(fdy*c[1]))+c[2]) * invW
+			if noPersp {
+				v *= fw
+			}
+			s.interpIn[i][l] = math.Float32bits(v)
 		}
-		dst[l] = math.Float32bits(v)
 	}
 }
 

@@ -416,7 +416,10 @@ func (sp *Program) mapFragmentInputs() {
 			sp.fsFlatInBack = append(sp.fsFlatInBack, [2]int{w, sp.fsFlatBack[w]})
 		}
 		if f >= 0 || b >= 0 {
-			sp.fsInterp = append(sp.fsInterp, fsInterpWord{w: w, front: f, back: b})
+			iw := fsInterpWord{w: w, front: f, back: b}
+			iw.frontNP = f >= 0 && sp.noPersp[f]
+			iw.backNP = b >= 0 && sp.noPersp[b]
+			sp.fsInterp = append(sp.fsInterp, iw)
 		}
 	}
 }
