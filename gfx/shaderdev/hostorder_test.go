@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"vortexgfx/abi"
+	"vortexgfx/config"
 )
 
 // TestPutWords checks the one-copy store against the per-word encoding the
@@ -69,6 +70,38 @@ func TestIdentityList(t *testing.T) {
 	for i := range 3 {
 		if v := binary.LittleEndian.Uint32(first[4*i:]); v != uint32(i) {
 			t.Fatalf("the first list's word %d became %d", i, v)
+		}
+	}
+}
+
+// TestTargetsRoundTrip writes both default targets and reads them back,
+// through the in-place word paths and the per-word ones.
+func TestTargetsRoundTrip(t *testing.T) {
+	const W, H = 8, 4
+	d, err := Open(config.Default(), W, H, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	saved := hostLittleEndian
+	defer func() { hostLittleEndian = saved }()
+	for _, le := range []bool{saved, false} {
+		hostLittleEndian = le
+		color, depth := make([]uint32, W*H), make([]uint32, W*H)
+		for i := range color {
+			color[i], depth[i] = 0x01020304*uint32(i+1), 0xFF000000|uint32(i*977)
+		}
+		if err := d.SetTargets(color, depth); err != nil {
+			t.Fatal(err)
+		}
+		c2, z2, err := d.Targets()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range color {
+			if c2[i] != color[i] || z2[i] != depth[i] {
+				t.Fatalf("host order little-endian %v: pixel %d read back %#x/%#x, wrote %#x/%#x", le, i, c2[i], z2[i], color[i], depth[i])
+			}
 		}
 	}
 }
