@@ -134,8 +134,9 @@ func (c *CTA) Touch(addr uint64, n int) {
 type Span struct {
 	c    *CTA
 	base uint64
-	win  mem.Window // the allocation at base (no Data: none)
-	off  uint64     // base − win.Base
+	win  mem.Window  // the allocation at base (no Data: none)
+	m    *mem.Memory // the memory win came from (nil: none)
+	d    []byte      // win.Data from base on (empty: no window)
 }
 
 // Span returns the span at addr.
@@ -143,7 +144,7 @@ func (c *CTA) Span(addr uint64) Span {
 	s := Span{c: c, base: addr}
 	if c.wins != nil {
 		if w, ok := c.wins.Window(addr); ok {
-			s.win, s.off = w, addr-w.Base
+			s.win, s.m, s.d = w, c.wins, w.Data[addr-w.Base:]
 		}
 	}
 	return s
@@ -151,16 +152,13 @@ func (c *CTA) Span(addr uint64) Span {
 
 // bytes returns the n bytes at base+off when they lie in the span's
 // allocation and the allocation map is the one it was taken from, else nil.
+// (A span without a window has no bytes: every access takes the CTA's path.)
 func (s *Span) bytes(off uint64, n int) []byte {
-	d := s.win.Data
-	if d == nil || n <= 0 || !s.c.wins.Current(&s.win) {
+	d := s.d
+	if n <= 0 || off >= uint64(len(d)) || uint64(n) > uint64(len(d))-off || !s.m.Current(&s.win) {
 		return nil
 	}
-	at := s.off + off
-	if at < s.off || at >= uint64(len(d)) || uint64(n) > uint64(len(d))-at {
-		return nil
-	}
-	return d[at : at+uint64(n) : at+uint64(n)]
+	return d[off : off+uint64(n) : off+uint64(n)]
 }
 
 // ReadU32 is the CTA's ReadU32(base + off).

@@ -59,12 +59,7 @@ func (c *CTA) OMExport(x, y int, face uint32, rt int, color, depth, flags uint32
 		cc.omWrites++
 	}
 	a := &cc.acc
-	var f uint64
-	for i, b := range [4]bool{a.ZRead, a.CRead, a.ZWrite, a.CWrite} {
-		if b {
-			f |= 1 << i
-		}
-	}
+	f := b2u(a.ZRead) | b2u(a.CRead)<<1 | b2u(a.ZWrite)<<2 | b2u(a.CWrite)<<3
 	if f != 0 {
 		cc.rec.addOM(c, fr.binLog, f, a.ZAddr>>fr.omLine, a.CAddr>>fr.omLine)
 	}
@@ -108,4 +103,12 @@ func (c *CTA) OMStore(addr uint64, p []byte) bool {
 		color = w0
 	}
 	return c.OMExport(x, y, uint32(face), rt, color, depth&abi.DepthMask, 0)
+}
+
+// b2u is 1 for true, 0 for false.
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -61,6 +61,9 @@ type feEnv struct {
 	// empty is culled. nil: the target. spec: rasterizer.md §4
 	// (RASTER_SCISSOR_X/Y); vortex-hardware-facts §2 (max exclusive)
 	scissor *BBox
+	// records says setupOne's vertices are expand_k records as
+	// getCompiledVertex reads them: every field but Pos and Var[:NVar] zero.
+	records bool
 	// Scratch of the user clip-distance clip and the fan, kept across
 	// triangles (setup runs one triangle at a time per environment).
 	ubuf [2][polyCap + MaxClipDistances]Vertex
@@ -122,6 +125,31 @@ func viewportGuard(width, height int, vp *Viewport) [4]plane {
 // vertices as weights of v0, v1, v2 (lam[n][vertex]).
 // spec: vortexpipe §3.8; GL 4.6 §13.7 (primitive clipping)
 func (e *feEnv) setupOne(v0, v1, v2 *Vertex, user []userPlane, st *Stats, prims *[setupSlotCap]Prim, bbs *[setupSlotCap]BBox,
+	lam *[setupSlotCap][3][3]float32) int {
+	if lam == nil && len(user) == 0 && !e.offset.Enable && e.unclipped(v0, v1, v2) {
+		// No plane cuts the triangle: the general path below would copy it
+		// through the depth-clipped polygon and the guard fan unchanged and
+		// set up the copies; set it up in place instead (the same words, the
+		// same counts).
+		if !e.noClip && (e.hasNaN(v0) || e.hasNaN(v1) || e.hasNaN(v2)) {
+			st.NearClipped++ // as the general path counts a NaN attribute
+		}
+		if !SetupTriangle(v0, v1, v2, e.width, e.height, e.near, e.far, e.cull, e.vp, e.planes, &prims[0], &bbs[0]) ||
+			!e.clampScissor(&bbs[0]) {
+			st.Culled++
+			return 0
+		}
+		if lostPrecision(&prims[0]) {
+			st.PrecisionLoss++
+		}
+		return 1
+	}
+	return e.setupClipped(v0, v1, v2, user, st, prims, bbs, lam)
+}
+
+// setupClipped is setupOne's general path: every clip, then setup of each
+// fan triangle.
+func (e *feEnv) setupClipped(v0, v1, v2 *Vertex, user []userPlane, st *Stats, prims *[setupSlotCap]Prim, bbs *[setupSlotCap]BBox,
 	lam *[setupSlotCap][3][3]float32) int {
 	var sub [SetupMaxSub][3]Vertex
 	if lam != nil || len(user) > 0 {
@@ -194,6 +222,28 @@ func (e *feEnv) setupOne(v0, v1, v2 *Vertex, user []userPlane, st *Stats, prims 
 	return n
 }
 
+// unclipped reports whether setupOne's general path would pass the triangle
+// through every clip unchanged: inside the near plane (or depth clip
+// disabled), not beyond the far plane of a compiled draw, inside every guard
+// plane. The predicates are the general path's own, so a NaN position takes
+// the path it takes there.
+func (e *feEnv) unclipped(v0, v1, v2 *Vertex) bool {
+	if !e.noClip {
+		if !(nearDist(v0) >= 0 && nearDist(v1) >= 0 && nearDist(v2) >= 0) {
+			return false
+		}
+		if e.planes == PlanesCompiled && (v0.Pos[2] > v0.Pos[3] || v1.Pos[2] > v1.Pos[3] || v2.Pos[2] > v2.Pos[3]) {
+			return false
+		}
+	}
+	for _, g := range e.guard {
+		if g.dist(v0) < 0 || g.dist(v1) < 0 || g.dist(v2) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // clampScissor clamps bb to the draw's scissor rectangle, reporting whether
 // anything is left.
 func (e *feEnv) clampScissor(bb *BBox) bool {
@@ -263,6 +313,25 @@ func (st Stats) run(verts []Vertex, tris [][3]uint32, width, height int, near, f
 	}
 	st.Prims = int(total)
 	return prims, bbs, st, nil
+}
+
+// hasNaN is hasNaN(v), looking only at the fields a record vertex can set
+// when the environment's vertices are records.
+func (e *feEnv) hasNaN(v *Vertex) bool {
+	if !e.records || v.NVar < 0 || v.NVar > len(v.Var) {
+		return hasNaN(v)
+	}
+	for _, x := range v.Pos {
+		if x != x {
+			return true
+		}
+	}
+	for _, x := range v.Var[:v.NVar] {
+		if x != x {
+			return true
+		}
+	}
+	return false
 }
 
 // hasNaN reports whether a float field of v is NaN: exactly when a copy of v

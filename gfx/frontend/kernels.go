@@ -146,6 +146,7 @@ func setupKernel(c *device.CTA) error {
 		// when the program has no interpolated varying; only the draw3d
 		// flow's records are SetupVertexBytes.
 		compiled := a.NVar > 0 || planes == PlanesCompiled
+		env.records = compiled // getCompiledVertex zeroes all but Pos and Var[:NVar]
 		// The enabled user clip distances follow the extra words, one per
 		// enabled plane in plane order (expand_k compacts them).
 		ncd := uint64(bits.OnesCount8(mask))

@@ -51,6 +51,14 @@ func PutCompiledVertex(b []byte, v *Vertex) {
 
 func getCompiledVertex(b []byte, n int, v *Vertex) {
 	w := b[:4*(4+n)] // one bounds check for the words read
+	if hostLittleEndian {
+		// The record's words are the fields' memory: two copies.
+		copy(floatBytes(v.Pos[:]), w[:16])
+		copy(floatBytes(v.Var[:n]), w[16:])
+		clear(v.Var[n:])
+		v.Color, v.TexCoord, v.bary, v.NVar = [4]float32{}, [2]float32{}, [3]float32{}, n
+		return
+	}
 	for i := range v.Pos {
 		v.Pos[i] = math.Float32frombits(binary.LittleEndian.Uint32(w[4*i:]))
 	}

@@ -47,8 +47,13 @@ type BBox struct{ L, R, T, B uint32 }
 // spec: rasterizer §2.3
 type Prim [abi.PrimWords]uint32
 
-// Put serialises the record into b[0:212].
+// Put serialises the record into b[0:212]. On a little-endian host the
+// words' memory already is the record's bytes: one copy stores them.
 func (p *Prim) Put(b []byte) {
+	if hostLittleEndian {
+		copy(b[:abi.PrimBytes], wordBytes(p[:]))
+		return
+	}
 	for i, w := range p {
 		binary.LittleEndian.PutUint32(b[4*i:], w)
 	}
@@ -245,13 +250,16 @@ func SetupTriangle(v0, v1, v2 *Vertex, width, height int, near, far float32,
 	}
 	vs := [3]*Vertex{v0, v1, v2}
 	var amax float32
-	if v0.NVar > 0 {
+	switch {
+	case planes == PlanesCompiled:
+		// Only the fold below reads amax, and compiled planes never fold.
+	case v0.NVar > 0:
 		for c := 0; c < v0.NVar; c++ {
 			for i := 0; i < 3; i++ {
 				amax = fmax(amax, abs32(float32(vs[i].Var[c]*rhw[i])))
 			}
 		}
-	} else {
+	default:
 		for c := 0; c < 2; c++ {
 			for i := 0; i < 3; i++ {
 				amax = fmax(amax, abs32(float32(vs[i].TexCoord[c]*rhw[i])))

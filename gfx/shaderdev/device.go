@@ -50,6 +50,22 @@ type Device struct {
 	// sequential), so a repeated draw allocates and clears no device memory.
 	pool []*runtime.Buffer
 	next int
+	// triList is the identity triangle list 0, 1, 2, … as u32 words, grown
+	// as draws need longer ones and never written once built (an upload in
+	// flight may still read it).
+	triList []byte
+}
+
+// identityList returns the little-endian u32 words 0..n-1.
+func (d *Device) identityList(n int) []byte {
+	if len(d.triList) < 4*n {
+		b := make([]byte, 4*n)
+		for i := range n {
+			binary.LittleEndian.PutUint32(b[4*i:], uint32(i))
+		}
+		d.triList = b
+	}
+	return d.triList[:4*n]
 }
 
 // buffer returns the draw's next pooled device buffer of at least n bytes.
@@ -194,13 +210,9 @@ func (d *Device) Color() ([]uint32, error) {
 		}
 		return px, nil
 	}
-	out := make([]byte, d.w*d.h*4)
-	if err := d.ds.Queue.EnqueueRead(d.cbuf, 0, out).Wait(); err != nil {
+	px, err := readWordsInto(d.w*d.h, func(b []byte) error { return d.ds.Queue.EnqueueRead(d.cbuf, 0, b).Wait() })
+	if err != nil {
 		return nil, fmt.Errorf("shaderdev: device: reading the colour target: %w", err)
-	}
-	px := make([]uint32, d.w*d.h)
-	for i := range px {
-		px[i] = binary.LittleEndian.Uint32(out[4*i:])
 	}
 	return px, nil
 }
@@ -215,13 +227,8 @@ func (d *Device) Targets() (color, depth []uint32, err error) {
 	if color, err = d.Color(); err != nil {
 		return nil, nil, err
 	}
-	out := make([]byte, d.w*d.h*4)
-	if err := d.ds.Queue.EnqueueRead(d.zbuf, 0, out).Wait(); err != nil {
+	if depth, err = readWordsInto(d.w*d.h, func(b []byte) error { return d.ds.Queue.EnqueueRead(d.zbuf, 0, b).Wait() }); err != nil {
 		return nil, nil, fmt.Errorf("shaderdev: device: reading the depth target: %w", err)
-	}
-	depth = make([]uint32, d.w*d.h)
-	for i := range depth {
-		depth[i] = binary.LittleEndian.Uint32(out[4*i:])
 	}
 	return color, depth, nil
 }
@@ -234,13 +241,8 @@ func (d *Device) SetTargets(color, depth []uint32) error {
 	if len(color) != d.w*d.h || len(depth) != d.w*d.h {
 		return fmt.Errorf("shaderdev: device: %d colour and %d depth words for a %dx%d target", len(color), len(depth), d.w, d.h)
 	}
-	cb, zb := make([]byte, 4*len(color)), make([]byte, 4*len(depth))
-	for i := range color {
-		binary.LittleEndian.PutUint32(cb[4*i:], color[i])
-		binary.LittleEndian.PutUint32(zb[4*i:], depth[i])
-	}
 	b := d.ds.Queue.NewBatch()
-	b.Write(d.cbuf, 0, cb).Write(d.zbuf, 0, zb)
+	b.Write(d.cbuf, 0, wordBytes(color)).Write(d.zbuf, 0, wordBytes(depth)) // Write copies
 	if err := b.Submit().Wait(); err != nil {
 		return fmt.Errorf("shaderdev: device: writing the targets: %w", err)
 	}

@@ -1,7 +1,6 @@
 package shaderdev
 
 import (
-	"encoding/binary"
 	"errors"
 
 	"vortexgfx/abi"
@@ -44,11 +43,7 @@ func (s *drawState) frontEnd() error {
 	if err != nil {
 		return err
 	}
-	tris := make([]byte, 4*n)
-	for i := range n {
-		binary.LittleEndian.PutUint32(tris[4*i:], uint32(i))
-	}
-	s.up.Write(s.tris, 0, tris)
+	s.up.Write(s.tris, 0, s.d.identityList(n))
 	s.up.Write(s.fe.counters, 0, make([]byte, 4*abi.FECounterWords*s.passes))
 	return nil
 }

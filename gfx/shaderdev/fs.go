@@ -5,12 +5,12 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 
 	"vortexgfx/abi"
 	"vortexgfx/device"
 	"vortexgfx/device/swom"
 	"vortexgfx/device/swtex"
-	"vortexgfx/gfx/frontend"
 	"vortexgfx/gl/format"
 	"vortexgfx/shader/exec"
 )
@@ -36,6 +36,14 @@ type fsScratch struct {
 	depth [exec.MaxWidth]uint32    // the pixel centre's plane depth
 	face  [exec.MaxWidth]uint32
 	tex   [abi.TexNumStages]fsTexState
+	// The wave's interpolation state (inputs): per lane its barycentric
+	// weights, 1/rhw, the edge-sum 1/w, its primitive's facing word and the
+	// offset in coef of that primitive's plane coefficients.
+	fdx, fdy, invW, fw [exec.MaxWidth]float32
+	facingW            [exec.MaxWidth]uint32
+	coefAt             [exec.MaxWidth]int32 // where coef holds the lane's primitive
+	interpIn           [][]uint32           // the lane arrays of Program.fsInterp's words
+	coef               []float32            // per primitive loaded (the carried one and one per lane at most), each plane's {a, b, c}
 
 	samples int
 	flags   uint64
@@ -68,9 +76,13 @@ func (sp *Program) fsScratch(width int) (*fsScratch, error) {
 		return nil, err
 	}
 	n := max(sp.prog.UniformWords, 1)
-	s := &fsScratch{m: m, uni: make([]uint32, n), ub: make([]byte, 4*n), sw: swtex.New()}
+	s := &fsScratch{m: m, uni: make([]uint32, n), ub: make([]byte, 4*n), sw: swtex.New(),
+		coef: make([]float32, 3*(width+1)*len(sp.planes))}
 	if x := abi.SideArrayWords(sp.NVar(), sp.NFlat()) - abi.SideFlatWords(sp.NFlat()); x > 0 {
 		s.side, s.sb = make([]uint32, x), make([]byte, 4*x)
+	}
+	for _, iw := range sp.fsInterp {
+		s.interpIn = append(s.interpIn, m.Input(iw.w))
 	}
 	m.SetOutputSink(s)
 	m.SetSampler(s)
@@ -111,28 +123,52 @@ func (s *fsScratch) Export(req *exec.ExportRequest) error {
 	c, w := s.c, req.Width
 	sp := s.sp()
 	var exported uint32
-	for l := 0; l < w; l++ {
-		if req.Mask>>l&1 == 0 {
-			continue
+	if s.swOM {
+		for m := req.Mask; m != 0; m &= m - 1 {
+			exported++
+			s.merge(sp, req, bits.TrailingZeros64(m))
 		}
-		exported++
-		if s.swOM {
-			s.merge(sp, req, l)
-			continue
-		}
-		depth := s.depth[l]
-		if sp.fragDepth >= 0 && (sp.fragDepth+1)*w <= len(req.Words) {
-			depth = swom.FloatDepth(math.Float32frombits(req.Words[sp.fragDepth*w+l])).Z24
-		}
-		rts := max(min(sp.colorN, int(s.flags>>abi.FSFlagTargetsShift&abi.FSFlagTargetsMask)), 1)
-		for rt := 0; rt < rts; rt++ {
-			ch := func(k int) uint32 { return format.UNorm(math.Float32frombits(s.outWord(sp, req, rt, k, l)), 8) }
-			var color uint32
-			if s.flags>>(abi.FSFlagBGRAShift+rt)&1 != 0 {
-				color = swom.PackColor(format.BGRA8, ch(0), ch(1), ch(2), ch(3))
-			} else {
-				color = swom.PackColor(format.RGBA8, ch(0), ch(1), ch(2), ch(3))
+		s.ctr[abi.FSCounterFragments] += exported
+		return c.Err()
+	}
+	// Per wave: each target's output words (-1: not written, the channel
+	// exports 0), its byte order, and where gl_FragDepth is.
+	rts := max(min(sp.colorN, int(s.flags>>abi.FSFlagTargetsShift&abi.FSFlagTargetsMask)), 1)
+	var word [maxColorOutputs][4]int // rts ≤ colorN ≤ maxColorOutputs
+	var order [maxColorOutputs]format.Format
+	for rt := 0; rt < rts; rt++ {
+		for k := range 4 {
+			word[rt][k] = -1
+			if cw := sp.colorWord[rt]; cw >= 0 && (cw+k+1)*w <= len(req.Words) {
+				word[rt][k] = (cw + k) * w
 			}
+		}
+		order[rt] = format.RGBA8
+		if s.flags>>(abi.FSFlagBGRAShift+rt)&1 != 0 {
+			order[rt] = format.BGRA8
+		}
+	}
+	fragDepth := -1
+	if sp.fragDepth >= 0 && (sp.fragDepth+1)*w <= len(req.Words) {
+		fragDepth = sp.fragDepth * w
+	}
+	for m := req.Mask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros64(m)
+		exported++
+		depth := s.depth[l]
+		if fragDepth >= 0 {
+			depth = swom.FloatDepth(math.Float32frombits(req.Words[fragDepth+l])).Z24
+		}
+		for rt := 0; rt < rts; rt++ {
+			var ch [4]uint32
+			for k, o := range word[rt] {
+				var v uint32
+				if o >= 0 {
+					v = req.Words[o+l]
+				}
+				ch[k] = format.UNorm8(math.Float32frombits(v)) // UNorm(v, 8)
+			}
+			color := swom.PackColor(order[rt], ch[0], ch[1], ch[2], ch[3])
 			c.OMExport(int(s.x[l]), int(s.y[l]), s.face[l], rt, color, depth, 0)
 		}
 	}
@@ -333,11 +369,7 @@ func (s *fsScratch) shade(sp *Program, present, covered uint64) error {
 	}
 	c := s.c
 	prims, flat := c.Arg(abi.ArgFSPrimBuffer), c.Arg(abi.ArgFSFlat)
-	for l := 0; l < s.m.Width(); l++ {
-		if present>>l&1 != 0 {
-			s.lane(sp, l, prims, flat)
-		}
-	}
+	s.inputs(sp, present, prims, flat)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -376,92 +408,6 @@ func sampleZ(p *[abi.PrimWords]int32, x, y int32, sx, sy int) uint32 {
 		return abi.DepthMask
 	}
 	return uint32(z)
-}
-
-// lane prepares one lane's inputs (the per-lane body of the §3.4 wrapper).
-func (s *fsScratch) lane(sp *Program, l int, prims, flat uint64) {
-	c := s.c
-	x, y, pid := s.x[l], s.y[l], s.pidL[l]
-	if !s.valid || s.pid != pid {
-		c.Read(prims+uint64(pid)*abi.PrimBytes, s.pb[:])
-		for i := range s.prim {
-			s.prim[i] = word(s.pb[:], i)
-		}
-		if len(s.sb) > 0 {
-			c.Read(flat+uint64(pid)*sideBytes(sp)+uint64(4*abi.SideFlatWords(sp.NFlat())), s.sb)
-			for i := range s.side {
-				s.side[i] = binary.LittleEndian.Uint32(s.sb[4*i:])
-			}
-		}
-		s.pid, s.valid = pid, true
-	}
-	p := &s.prim
-	var F [3]float32
-	for e := 0; e < 3; e++ {
-		raw := p[3*e]*x + p[3*e+1]*y + p[3*e+2]
-		F[e] = float32(raw) / 65536
-	}
-	recip := 1 / float32(F[0]+F[1]+F[2])
-	dx := frontend.FixDev(float32(recip*F[0]), abi.FracA)
-	dy := frontend.FixDev(float32(recip*F[1]), abi.FracA)
-	interp := func(pl abi.PrimPlane) int32 {
-		w := pl.Word()
-		return frontend.MulA(p[w+1], dy) + (frontend.MulA(p[w], dx) + p[w+2])
-	}
-	const one = 1 << abi.FracA
-	rhw := frontend.GuardRHW(float32(interp(abi.PlaneRHW)) / one)
-	invW := 1 / rhw
-	// 1/w from the edge sum (PlanesCompiled's rhw_scale word).
-	fw := float32(float32(F[0]+F[1])+F[2]) * math.Float32frombits(uint32(p[abi.PrimRHWScaleW]))
-	fdx, fdy := float32(dx)/one, float32(dy)/one
-	facing := uint32(p[abi.PrimFacingWord])
-	in, flatIn := sp.fsIn, sp.fsFlat
-	if facing&1 != 0 { // back-facing: two-sided colour's back planes (expand_k packs the front ones there when off)
-		in, flatIn = sp.fsBack, sp.fsFlatBack
-	}
-	for w, pl := range in {
-		if pl >= 0 {
-			var v float32
-			if pl < abi.NumVaryingPlanes { // float32 planes (a0−a2, a1−a2, a2)
-				pw := abi.VaryingPlane(pl).Word()
-				a, b, c := math.Float32frombits(uint32(p[pw])), math.Float32frombits(uint32(p[pw+1])), math.Float32frombits(uint32(p[pw+2]))
-				v = float32(float32(float32(fdx*a)+float32(fdy*b))+c) * invW
-			} else { // a varying past the planes: its three vertex values
-				e := s.side[3*(pl-abi.NumVaryingPlanes):]
-				a0, a1, a2 := math.Float32frombits(e[0]), math.Float32frombits(e[1]), math.Float32frombits(e[2])
-				v = float32(float32(float32(fdx*float32(a0-a2))+float32(fdy*float32(a1-a2)))+a2) * invW
-			}
-			if sp.noPersp[pl] {
-				v *= fw // the plane carries v·w_clip: screen-linear v
-			}
-			s.m.Input(w)[l] = math.Float32bits(v)
-		}
-		if k := flatIn[w]; k >= 0 { // verbatim, no arithmetic
-			s.m.Input(w)[l] = c.ReadU32(flat + uint64(pid)*sideBytes(sp) + 4*uint64(k))
-		}
-	}
-	depth := planeZ(p, x, y)
-	if s.samples == 1 {
-		s.zs[l][0] = depth
-	} else {
-		for k := 0; k < s.samples; k++ {
-			sx, sy := abi.MSAA4Sample(k)
-			s.zs[l][k] = sampleZ(p, x, y, sx, sy)
-		}
-	}
-	s.depth[l], s.face[l] = depth, facing&1
-	if sp.coord >= 0 {
-		s.m.Input(sp.coord)[l] = math.Float32bits(float32(x) + 0.5)
-		s.m.Input(sp.coord + 1)[l] = math.Float32bits(float32(y) + 0.5)
-		s.m.Input(sp.coord + 2)[l] = math.Float32bits(float32(depth) / one)
-		s.m.Input(sp.coord + 3)[l] = math.Float32bits(fw)
-	}
-	if sp.facing >= 0 {
-		s.m.Input(sp.facing)[l] = 0
-		if facing == 0 {
-			s.m.Input(sp.facing)[l] = 1
-		}
-	}
 }
 
 // sideBytes is the program's per-primitive side-array stride.

@@ -75,6 +75,13 @@ type Program struct {
 	fsFlatBack []int
 	flatPair   []int
 	flatFront  []int
+	// fsInterp lists the FS input words the wrapper interpolates, with
+	// their plane on front and back faces (-1: a flat word or no input on
+	// that face), and fsFlatIn / fsFlatInBack the flat words it reads (FS
+	// word, side word), all in word order: fsIn and the others compiled for
+	// the per-wave loops.
+	fsInterp               []fsInterpWord
+	fsFlatIn, fsFlatInBack [][2]int
 	// colorWord[loc] is the first FS output word of colour location loc (-1:
 	// not written) and colorInt whether it holds integers; fragDepth is the
 	// gl_FragDepth output word (-1: the plane depth is exported).
@@ -394,6 +401,25 @@ func (sp *Program) mapFragmentInputs() {
 	for k, q := range sp.flatPair {
 		if q >= 0 && sp.flatFront[k] < len(sp.fsFlatBack) {
 			sp.fsFlatBack[sp.flatFront[k]] = k
+		}
+	}
+	for w := range n {
+		f, b := -1, -1
+		if sp.fsFlat[w] < 0 { // a flat read replaces the plane's value
+			f = sp.fsIn[w]
+		} else {
+			sp.fsFlatIn = append(sp.fsFlatIn, [2]int{w, sp.fsFlat[w]})
+		}
+		if sp.fsFlatBack[w] < 0 {
+			b = sp.fsBack[w]
+		} else {
+			sp.fsFlatInBack = append(sp.fsFlatInBack, [2]int{w, sp.fsFlatBack[w]})
+		}
+		if f >= 0 || b >= 0 {
+			iw := fsInterpWord{w: w, front: f, back: b}
+			iw.frontNP = f >= 0 && sp.noPersp[f]
+			iw.backNP = b >= 0 && sp.noPersp[b]
+			sp.fsInterp = append(sp.fsInterp, iw)
 		}
 	}
 }

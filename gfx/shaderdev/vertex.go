@@ -1,6 +1,7 @@
 package shaderdev
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -97,13 +98,25 @@ func PutExpandClipPlanes(args []byte, planes *[frontend.MaxClipDistances][4]floa
 // readUniforms loads the uniform words through a descriptor table (slot 0:
 // the push-constant/uniform buffer). spec: vortexpipe §2.5 (VP_ARG_VS_DESC,
 // GFX_FS_ARG_DESC)
-func readUniforms(c *device.CTA, table uint64, dst []uint32, buf []byte) {
+//
+// prev holds the bytes dst was last decoded from (zero with dst zero at
+// first): the reads are the same two either way, but a kernel that runs
+// once per wave finds the same uniforms nearly every time and then skips
+// the decode.
+func readUniforms(c *device.CTA, table uint64, dst []uint32, prev []byte) {
 	if len(dst) == 0 {
 		return
 	}
-	c.Read(c.ReadU64(table), buf[:4*len(dst)])
+	prev = prev[:4*len(dst)]
+	b := c.ReadView(c.ReadU64(table), prev)
+	if &b[0] != &prev[0] { // a view of device memory, not prev refilled
+		if bytes.Equal(b, prev) {
+			return
+		}
+		copy(prev, b)
+	}
 	for i := range dst {
-		dst[i] = binary.LittleEndian.Uint32(buf[4*i:])
+		dst[i] = binary.LittleEndian.Uint32(prev[4*i:])
 	}
 }
 
@@ -116,6 +129,11 @@ type vsScratch struct {
 	table [abi.VSAttribTableLocs][3]uint64
 	vraw  [exec.MaxWidth]uint64
 	sw    *swtex.Sampler // the vertex stage's software sampler
+	// The executor's input and output lane arrays by word (they live as
+	// long as it does), taken once instead of per lane and word.
+	in, out [][]uint32
+	rec     []uint32     // one output record's words
+	attrIn  [][][]uint32 // attribute i's input lane arrays, in[Word : Word+Words]
 }
 
 func (sp *Program) vsScratch(width int) (*vsScratch, error) {
@@ -138,6 +156,16 @@ func (sp *Program) vsScratch(width int) (*vsScratch, error) {
 	s := &vsScratch{m: m, uni: make([]uint32, n), ub: make([]byte, 4*n), ab: make([]byte, 4*aw),
 		ob: make([]byte, 4*sp.prog.VS.OutputWords), sw: swtex.New()}
 	m.SetSampler(s.sw)
+	for w := range sp.prog.VS.InputWords {
+		s.in = append(s.in, m.Input(w))
+	}
+	for w := range sp.prog.VS.OutputWords {
+		s.out = append(s.out, m.Output(w))
+	}
+	s.rec = make([]uint32, len(s.out))
+	for _, a := range sp.attrs {
+		s.attrIn = append(s.attrIn, s.in[a.Word:a.Word+a.Words])
+	}
 	return s, nil
 }
 
@@ -222,20 +250,21 @@ func (sp *Program) vsKernelOn(c *device.CTA, env *devEnv) error {
 				}
 				vertexID := int32(idx) + baseVert
 				if sp.vid >= 0 {
-					s.m.Input(sp.vid)[l] = uint32(vertexID)
+					s.in[sp.vid][l] = uint32(vertexID)
 				}
 				if sp.iid >= 0 {
-					s.m.Input(sp.iid)[l] = uint32(inst)
+					s.in[sp.iid][l] = uint32(inst)
 				}
-				for a, slot := range sp.attrs {
+				for a, ins := range s.attrIn {
 					t := &s.table[a]
 					elem := uint64(uint32(vertexID))
 					if t[2] != 0 {
 						elem = baseInst + inst/t[2]
 					}
-					ab := attrS[a].ReadView(elem*t[1], s.ab[:4*slot.Words])
-					for k := 0; k < slot.Words; k++ {
-						s.m.Input(slot.Word + k)[l] = binary.LittleEndian.Uint32(ab[4*k:])
+					ab := attrS[a].ReadView(elem*t[1], s.ab[:4*len(ins)])
+					ab = ab[:4*len(ins)]
+					for k, in := range ins {
+						in[l] = binary.LittleEndian.Uint32(ab[4*k:])
 					}
 				}
 			}
@@ -258,9 +287,11 @@ func (sp *Program) vsKernelOn(c *device.CTA, env *devEnv) error {
 				if !inPlace {
 					ob = s.ob
 				}
-				for k := 0; k < int(ow); k++ {
-					binary.LittleEndian.PutUint32(ob[4*k:], s.m.Output(k)[l])
+				rec := s.rec[:len(s.out)]
+				for k, o := range s.out {
+					rec[k] = o[l]
 				}
+				putWords(ob, rec)
 				if !inPlace {
 					c.Write(out+off, ob)
 				}
@@ -268,6 +299,46 @@ func (sp *Program) vsKernelOn(c *device.CTA, env *devEnv) error {
 		}
 	}
 	return c.Err()
+}
+
+// expandOp is one word expand_k moves from a VS record (byte offset src; -1:
+// the word is zero) to its setup record (byte offset dst), times the
+// record's w_clip for a noperspective plane.
+type expandOp struct {
+	src, dst int
+	noPersp  bool
+}
+
+// expandOps is expand_k's word moves for one launch (its two-sided colour
+// enables twoMask, VS records of ow words): each plane, then each flat word.
+// An off pair's back plane carries the front colour's word (zero when the
+// vertex stage does not write it).
+func (sp *Program) expandOps(twoMask uint64, ow int) []expandOp {
+	ops := make([]expandOp, 0, len(sp.planes)+len(sp.flat))
+	for p, w := range sp.planes {
+		o := 16 + 4*p // a plane, or a word past the flat words
+		if p >= abi.NumVaryingPlanes {
+			o = sp.extraOffset() + 4*(p-abi.NumVaryingPlanes)
+		}
+		if k := sp.planePair[p]; k >= 0 && twoMask>>k&1 == 0 {
+			if w = sp.planeFront[p]; w >= ow {
+				ops = append(ops, expandOp{src: -1, dst: o})
+				continue
+			}
+		}
+		ops = append(ops, expandOp{src: 4 * w, dst: o, noPersp: sp.noPersp[p]})
+	}
+	for k, w := range sp.flat {
+		o := frontend.CompiledFlatOffset + 4*k
+		if q := sp.flatPair[k]; q >= 0 && twoMask>>q&1 == 0 {
+			if w = sp.flatFront[k]; w >= ow {
+				ops = append(ops, expandOp{src: -1, dst: o})
+				continue
+			}
+		}
+		ops = append(ops, expandOp{src: 4 * w, dst: o})
+	}
+	return ops
 }
 
 // expandKernel is expand_k: one thread per vertex, it turns a VS record into
@@ -314,41 +385,24 @@ func (sp *Program) expandKernel(c *device.CTA) error {
 	rec := uint64(sp.recordBytesClip(mask))
 	cdoff := sp.recordBytes()
 	out := make([]byte, rec)
+	ops := sp.expandOps(twoMask, int(ow))
 	recS, vertS := c.Span(recs), c.Span(verts)
 	frontend.GridStride(c, count, func(i uint64) {
 		in := recS.ReadView(i*ow*4, inBuf)
 		copy(out[:16], in[:16])
-		for p, w := range sp.planes {
-			o := 16 + 4*p // a plane, or a word past the flat words
-			if p >= abi.NumVaryingPlanes {
-				o = sp.extraOffset() + 4*(p-abi.NumVaryingPlanes)
+		for _, op := range ops {
+			switch {
+			case op.src < 0:
+				clear(out[op.dst : op.dst+4])
+			case op.noPersp:
+				v := math.Float32frombits(binary.LittleEndian.Uint32(in[op.src:])) * math.Float32frombits(binary.LittleEndian.Uint32(in[12:]))
+				binary.LittleEndian.PutUint32(out[op.dst:], math.Float32bits(v))
+			default:
+				copy(out[op.dst:op.dst+4], in[op.src:op.src+4])
 			}
-			if k := sp.planePair[p]; k >= 0 && twoMask>>k&1 == 0 {
-				// The pair is off: the back face shows the front colour
-				// (zero when the vertex stage does not write it).
-				if w = sp.planeFront[p]; w >= len(in)/4 {
-					clear(out[o : o+4])
-					continue
-				}
-			}
-			copy(out[o:o+4], in[4*w:4*w+4])
-			if sp.noPersp[p] {
-				v := math.Float32frombits(binary.LittleEndian.Uint32(in[4*w:])) * math.Float32frombits(binary.LittleEndian.Uint32(in[12:]))
-				binary.LittleEndian.PutUint32(out[o:], math.Float32bits(v))
-			}
-		}
-		for k, w := range sp.flat {
-			o := frontend.CompiledFlatOffset + 4*k
-			if q := sp.flatPair[k]; q >= 0 && twoMask>>q&1 == 0 {
-				if w = sp.flatFront[k]; w >= len(in)/4 {
-					clear(out[o : o+4])
-					continue
-				}
-			}
-			copy(out[o:o+4], in[4*w:4*w+4])
 		}
 		o := cdoff
-		for d := 0; d < frontend.MaxClipDistances; d++ {
+		for d := 0; d < frontend.MaxClipDistances && mask>>d != 0; d++ {
 			switch {
 			case mask>>d&1 == 0:
 				continue

@@ -1,0 +1,179 @@
+package shaderdev
+
+import (
+	"encoding/binary"
+	"math"
+	"math/bits"
+	"unsafe"
+
+	"vortexgfx/abi"
+	"vortexgfx/gfx/frontend"
+)
+
+// fsInterpWord is one FS input word the wrapper interpolates: its plane
+// index on front- and on back-facing primitives (-1: not interpolated on
+// that face).
+type fsInterpWord struct {
+	w, front, back  int
+	frontNP, backNP bool // the plane is a noperspective varying's
+}
+
+// inputs prepares the present lanes' inputs: the per-lane body of the §3.4
+// wrapper, split in two. The first loop walks the lanes in order and does
+// everything that touches memory or depends on the lane alone — its
+// primitive loaded when the pid changes (its plane coefficients decoded
+// once, not per lane), the edge values, barycentrics, 1/w, depth and the
+// flat words read verbatim — in exactly the order the one-lane-at-a-time
+// form did, so every access, count and fault is the same; the second
+// (interp) interpolates the varying words from the decoded coefficients,
+// with the same float32 operations per lane; the last writes gl_FragCoord
+// and gl_FrontFacing, which the varyings never overwrite.
+// spec: vortexpipe §3.4
+func (s *fsScratch) inputs(sp *Program, present uint64, prims, flat uint64) {
+	c := s.c
+	np := len(sp.planes)
+	stride := sideBytes(sp)
+	slot := -1
+	if s.valid {
+		// The primitive loaded by an earlier wave of the CTA (the software
+		// raster's) serves this one's first lanes too, as it did.
+		slot = 0
+		s.loadCoef(slot, np)
+	}
+	const one = 1 << abi.FracA
+	for m := present; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros64(m)
+		x, y, pid := s.x[l], s.y[l], s.pidL[l]
+		if !s.valid || s.pid != pid {
+			getPrim(&s.prim, c.ReadView(prims+uint64(pid)*abi.PrimBytes, s.pb[:]))
+			if len(s.sb) > 0 {
+				sb := c.ReadView(flat+uint64(pid)*stride+uint64(4*abi.SideFlatWords(sp.NFlat())), s.sb)
+				for i := range s.side {
+					s.side[i] = binary.LittleEndian.Uint32(sb[4*i:])
+				}
+			}
+			s.pid, s.valid = pid, true
+			slot++
+			s.loadCoef(slot, np)
+		}
+		s.coefAt[l] = int32(3 * slot * np)
+		p := &s.prim
+		// The three edge values (Q15.16, int32 arithmetic wrapping as the
+		// wrapper's), written out so the constant indices need no checks.
+		F := [3]float32{float32(p[0]*x+p[1]*y+p[2]) / 65536, float32(p[3]*x+p[4]*y+p[5]) / 65536,
+			float32(p[6]*x+p[7]*y+p[8]) / 65536}
+		recip := 1 / float32(F[0]+F[1]+F[2])
+		dx := frontend.FixDev(float32(recip*F[0]), abi.FracA)
+		dy := frontend.FixDev(float32(recip*F[1]), abi.FracA)
+		w := abi.PlaneRHW.Word()
+		rhw := frontend.GuardRHW(float32(frontend.MulA(p[w+1], dy)+(frontend.MulA(p[w], dx)+p[w+2])) / one)
+		s.invW[l] = 1 / rhw
+		// 1/w from the edge sum (PlanesCompiled's rhw_scale word).
+		s.fw[l] = float32(float32(F[0]+F[1])+F[2]) * math.Float32frombits(uint32(p[abi.PrimRHWScaleW]))
+		s.fdx[l], s.fdy[l] = float32(dx)/one, float32(dy)/one
+		facing := uint32(p[abi.PrimFacingWord])
+		flatIn := sp.fsFlatIn
+		if facing&1 != 0 { // back-facing: two-sided colour's back words
+			flatIn = sp.fsFlatInBack
+		}
+		for _, f := range flatIn { // verbatim, no arithmetic
+			s.m.Input(f[0])[l] = c.ReadU32(flat + uint64(pid)*stride + 4*uint64(f[1]))
+		}
+		depth := planeZ(p, x, y)
+		if s.samples == 1 {
+			s.zs[l][0] = depth
+		} else {
+			for k := 0; k < s.samples; k++ {
+				sx, sy := abi.MSAA4Sample(k)
+				s.zs[l][k] = sampleZ(p, x, y, sx, sy)
+			}
+		}
+		s.depth[l], s.face[l], s.facingW[l] = depth, facing&1, facing
+	}
+	if len(sp.fsInterp) > 0 {
+		s.interp(sp, present, np)
+	}
+	if sp.coord < 0 && sp.facing < 0 {
+		return
+	}
+	for m := present; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros64(m)
+		if sp.coord >= 0 {
+			s.m.Input(sp.coord)[l] = math.Float32bits(float32(s.x[l]) + 0.5)
+			s.m.Input(sp.coord + 1)[l] = math.Float32bits(float32(s.y[l]) + 0.5)
+			s.m.Input(sp.coord + 2)[l] = math.Float32bits(float32(s.depth[l]) / one)
+			s.m.Input(sp.coord + 3)[l] = math.Float32bits(s.fw[l])
+		}
+		if sp.facing >= 0 {
+			s.m.Input(sp.facing)[l] = 0
+			if s.facingW[l] == 0 {
+				s.m.Input(sp.facing)[l] = 1
+			}
+		}
+	}
+}
+
+// interp writes each interpolated input word of each lane in present: the
+// perspective interpolation of the §3.4 wrapper, (fdx·a + fdy·b + c)·(1/rhw)
+// on the word's plane for the lane's face (two-sided colour's back planes
+// on a back face; expand_k packs the front ones there when the pair is off),
+// times the edge-sum 1/w for a noperspective varying (its plane carries
+// v·w_clip: the product is screen-linear v).
+func (s *fsScratch) interp(sp *Program, present uint64, np int) {
+	for m := present; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros64(m)
+		co := s.coef[s.coefAt[l]:][:3*np] // the lane's primitive's planes
+		fdx, fdy, invW, fw := s.fdx[l], s.fdy[l], s.invW[l], s.fw[l]
+		back := s.face[l] != 0
+		for i := range sp.fsInterp {
+			iw := &sp.fsInterp[i]
+			pl, noPersp := iw.front, iw.frontNP
+			if back {
+				pl, noPersp = iw.back, iw.backNP
+			}
+			if pl < 0 {
+				continue
+			}
+			c := co[3*pl : 3*pl+3 : 3*pl+3]
+			v := float32(float32(float32(fdx*c[0])+float32(fdy*c[1]))+c[2]) * invW
+			if noPersp {
+				v *= fw
+			}
+			s.interpIn[i][l] = math.Float32bits(v)
+		}
+	}
+}
+
+// loadCoef decodes the loaded primitive's np varying planes into coef entry
+// slot as {a, b, c} with v = (fdx·a + fdy·b) + c: a plane's float32 words
+// (a0−a2, a1−a2, a2), or for a varying past the planes its three vertex
+// values from the side array, differenced as the plane words are.
+func (s *fsScratch) loadCoef(slot, np int) {
+	co := s.coef[3*slot*np : 3*(slot+1)*np]
+	p := &s.prim
+	for pl := 0; pl < np; pl++ {
+		if pl < abi.NumVaryingPlanes {
+			pw := abi.VaryingPlane(pl).Word()
+			co[3*pl] = math.Float32frombits(uint32(p[pw]))
+			co[3*pl+1] = math.Float32frombits(uint32(p[pw+1]))
+			co[3*pl+2] = math.Float32frombits(uint32(p[pw+2]))
+			continue
+		}
+		e := s.side[3*(pl-abi.NumVaryingPlanes):]
+		a0, a1, a2 := math.Float32frombits(e[0]), math.Float32frombits(e[1]), math.Float32frombits(e[2])
+		co[3*pl], co[3*pl+1], co[3*pl+2] = float32(a0-a2), float32(a1-a2), a2
+	}
+}
+
+// getPrim decodes a rast_prim_t's little-endian words (one copy on a
+// little-endian host).
+func getPrim(p *[abi.PrimWords]int32, b []byte) {
+	b = b[:abi.PrimBytes]
+	if hostLittleEndian {
+		copy(unsafe.Slice((*byte)(unsafe.Pointer(&p[0])), abi.PrimBytes), b)
+		return
+	}
+	for i := range p {
+		p[i] = word(b, i)
+	}
+}
