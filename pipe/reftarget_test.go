@@ -82,3 +82,94 @@ func TestRefTargetKeptOnlyWhileCurrent(t *testing.T) {
 		t.Errorf("after another context's clear: %v at (28, 16), want the red quad (the depth was cleared)", got)
 	}
 }
+
+// TestRefTargetClearMirrored: a clear fills the kept reference target along
+// with the attachments (so the next draw reloads nothing), a draw's store
+// hands the drawn buffers to the resources (so the target is no longer
+// current), and a partial depth/stencil clear mirrors only into a target that
+// already holds the resource's bytes. Every step's bytes are checked against
+// the resources'.
+func TestRefTargetClearMirrored(t *testing.T) {
+	e := newDrawEnv(t, Options{ForceReference: true}, true)
+	e.program(t, testVS, testFS)
+	dsa, err := e.c.CreateDSAState(DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: compare.Less})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.c.BindDSAState(dsa)
+	k := &e.c.refTgt
+	fb := &e.c.Bound().FB
+	draw := func(c [4]float32, z float32, x0, x1 float32) {
+		t.Helper()
+		e.posCol(t, quadVerts(z, c, x0, -1, x1, 1)...)
+		if err := e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Count: 4}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// same reports whether the target's attachments hold the resources'
+	// bytes where the held records say they are current.
+	same := func(step string) {
+		t.Helper()
+		for i, buf := range [][]byte{k.t.Color[0].Data, k.t.DepthStencil.Data} {
+			r := [...]*Resource{e.rt, e.zs}[i]
+			if !k.held[i].ok {
+				continue
+			}
+			got := make([]byte, len(buf))
+			if err := r.Read(0, got); err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != string(buf) {
+				t.Errorf("%s: attachment %d held current but differs from its resource", step, i)
+			}
+		}
+	}
+	draw([4]float32{1, 0, 0, 1}, 0, -1, 0) // makes the kept target
+	if k.t == nil {
+		t.Fatal("no kept reference target after a draw")
+	}
+	// The store swapped: the resource holds the drawn buffer, the target the
+	// old one, not current.
+	if k.held[0].ok || k.held[1].ok {
+		t.Errorf("after a swapping store the target is recorded current")
+	}
+	if err := e.c.Clear(ClearColor|ClearDepth|ClearStencil, [4]float32{0, 0, 1, 1}, 1, 7); err != nil {
+		t.Fatal(err)
+	}
+	if !k.held[0].current(fb.Cbufs[0]) || !k.held[1].current(fb.Zsbuf) {
+		t.Errorf("a whole clear did not leave the kept target current")
+	}
+	same("whole clear")
+	// A stencil-only clear is per texel: mirrored only into a current target.
+	if err := e.c.Clear(ClearStencil, [4]float32{}, 0, 3); err != nil {
+		t.Fatal(err)
+	}
+	if !k.held[1].current(fb.Zsbuf) {
+		t.Errorf("a stencil clear of a current target left it stale")
+	}
+	same("stencil clear")
+	draw([4]float32{0, 1, 0, 1}, 0, -1, 0)
+	if err := e.c.Clear(ClearStencil, [4]float32{}, 0, 5); err != nil {
+		t.Fatal(err)
+	}
+	if k.held[1].ok {
+		t.Errorf("a stencil clear of a stale target recorded it current")
+	}
+	// The next draw reloads the depth (cleared depth 1, stencil 5) and keeps
+	// the first quad's depth-passing green.
+	draw([4]float32{1, 1, 1, 1}, 0.5, -1, 1)
+	img := e.image(t)
+	if got := img.NRGBAAt(4, 16); got != (color.NRGBA{0, 255, 0, 255}) {
+		t.Errorf("(4, 16) = %v, want the green quad in front", got)
+	}
+	if got := img.NRGBAAt(28, 16); got != (color.NRGBA{255, 255, 255, 255}) {
+		t.Errorf("(28, 16) = %v, want the white quad over the clear", got)
+	}
+	zs := make([]byte, 4*e.w*e.h)
+	if err := e.zs.Read(0, zs); err != nil {
+		t.Fatal(err)
+	}
+	if zs[(16*e.w+28)*4] != 5 {
+		t.Errorf("stencil at (28, 16) = %d, want the cleared 5", zs[(16*e.w+28)*4])
+	}
+}
