@@ -118,6 +118,15 @@ type drawer struct {
 	// not shaded); lanes: covered lanes in the batch
 	quadCap, lanes int
 	varyBuf        []uint32
+
+	// packed path (see FragmentPacked): the shader's lane arrays, and per
+	// packed lane its pixel's byte offset and window depth; batchPrim is
+	// the batch's first primitive (for errors)
+	packed    *PackedLanes
+	pfs       FragmentPacked
+	laneOff   []int32
+	laneZ     []float32
+	batchPrim int32
 }
 
 // Draw renders one draw call into t with state s, vertex attributes in and
@@ -245,6 +254,7 @@ func newDrawer(ctx context.Context, t *Target, s *State, in VertexInput, p DrawP
 	}
 	d.bands = 1
 	d.scratch()
+	d.setPacked()
 	return d, elems, nil
 }
 
@@ -306,9 +316,16 @@ func (d *drawer) workers(ctx context.Context, n int) []*drawer {
 			if cl, ok := d.s.Fragment.(FragmentCloner); ok {
 				w.fs = cl.CloneFragment()
 			}
+			w.setPacked()
 		}
 		w.ctx, w.band, w.bands = ctx, k, n
 		ws[k] = w
+	}
+	if _, ok := d.s.Fragment.(FragmentCloner); !ok && n > 1 {
+		// One shader for every worker: its lane arrays cannot be shared.
+		for _, w := range ws {
+			w.packed, w.pfs = nil, nil
+		}
 	}
 	return ws
 }
