@@ -3,6 +3,8 @@ package pipe
 import (
 	"encoding/binary"
 	"fmt"
+	"runtime"
+	"sync"
 
 	"vortexgfx/abi"
 	"vortexgfx/gl/format"
@@ -141,14 +143,16 @@ func fillSurface(s *Surface, fb *Framebuffer, uniform bool, put func(px []byte),
 		for k := bpp; k < n; k *= 2 {
 			copy(first[k:], first[:k])
 		}
-		for y := 1; y < fb.Height; y++ {
-			copy(r.data[off+y*pitch:off+y*pitch+n], first)
-		}
-		if mirrored {
-			for y := range fb.Height {
-				copy(m.buf[y*n:(y+1)*n], first)
+		inRows(fb.Height, n, func(y0, y1 int) {
+			for y := max(y0, 1); y < y1; y++ {
+				copy(r.data[off+y*pitch:off+y*pitch+n], first)
 			}
-		}
+			if mirrored {
+				for y := y0; y < y1; y++ {
+					copy(m.buf[y*n:(y+1)*n], first)
+				}
+			}
+		})
 	} else {
 		for y := 0; y < fb.Height; y++ {
 			row := r.data[off+y*pitch:]
@@ -232,4 +236,26 @@ func OMToD24S8(dst, src []byte) {
 		w := binary.LittleEndian.Uint32(src[i:])
 		binary.LittleEndian.PutUint32(dst[i:], (w&abi.DepthMask)<<8|w>>abi.StencilShift)
 	}
+}
+
+// rowsPerGoroutine is the least work, in bytes, worth a goroutine of its own
+// in inRows: below it the start-up costs more than the bytes take to move.
+const rowsPerGoroutine = 1 << 20
+
+// inRows calls fn over rows [0, h) of rowBytes bytes each, split into
+// contiguous ranges run concurrently (at most GOMAXPROCS, and one per
+// rowsPerGoroutine bytes), for fills and copies of whole attachments that
+// one core's memory bandwidth would otherwise serialise. fn must write only
+// its own rows, so the bytes are the same however the rows are split.
+func inRows(h, rowBytes int, fn func(y0, y1 int)) {
+	k := min(runtime.GOMAXPROCS(0), max(h*rowBytes/rowsPerGoroutine, 1), h, 8)
+	if k <= 1 {
+		fn(0, h)
+		return
+	}
+	var wg sync.WaitGroup
+	for i := range k {
+		wg.Go(func() { fn(i*h/k, (i+1)*h/k) })
+	}
+	wg.Wait()
 }

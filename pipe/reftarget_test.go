@@ -2,9 +2,11 @@ package pipe
 
 import (
 	"image/color"
+	"sync"
 	"testing"
 
 	"vortexgfx/gl/compare"
+	"vortexgfx/gl/format"
 )
 
 // TestRefTargetKeptOnlyWhileCurrent: a context keeps its reference target
@@ -171,5 +173,73 @@ func TestRefTargetClearMirrored(t *testing.T) {
 	}
 	if zs[(16*e.w+28)*4] != 5 {
 		t.Errorf("stencil at (28, 16) = %d, want the cleared 5", zs[(16*e.w+28)*4])
+	}
+}
+
+// TestInRowsCoversEveryRowOnce: however inRows splits the rows, every row is
+// handed to exactly one call.
+func TestInRowsCoversEveryRowOnce(t *testing.T) {
+	for _, c := range []struct{ h, row int }{{0, 10}, {1, 1 << 22}, {7, 1 << 20}, {1080, 7680}, {3, 1}} {
+		var mu sync.Mutex
+		seen := make([]int, c.h)
+		inRows(c.h, c.row, func(y0, y1 int) {
+			mu.Lock()
+			defer mu.Unlock()
+			for y := y0; y < y1; y++ {
+				seen[y]++
+			}
+		})
+		for y, n := range seen {
+			if n != 1 {
+				t.Fatalf("h %d, %d-byte rows: row %d handed out %d times", c.h, c.row, y, n)
+			}
+		}
+	}
+}
+
+// TestLargeClearAndRead: a clear and a read-back large enough to be split
+// across goroutines give every texel the clear value, in the resource and in
+// the kept reference target.
+func TestLargeClearAndRead(t *testing.T) {
+	s := NewScreenWithCaps(Caps{}, Options{ForceReference: true})
+	c := s.NewContext(ContextOptions{})
+	const w, h = 1024, 600
+	rt := newTex(t, s, format.RGBA8, w, h)
+	zs := newTex(t, s, format.D24S8, w, h)
+	if err := c.SetFramebufferState(Framebuffer{Width: w, Height: h, Cbufs: []*Surface{{Resource: rt}}, Zsbuf: &Surface{Resource: zs}}); err != nil {
+		t.Fatal(err)
+	}
+	e := &drawEnv{s: s, c: c, w: w, h: h, rt: rt, zs: zs}
+	e.program(t, testVS, testFS)
+	e.posCol(t, 0, 0, 0, 1, 1, 0, 0, 1, 0.001, 0, 0, 1, 1, 0, 0, 1, 0, 0.001, 0, 1, 1, 0, 0, 1)
+	for _, col := range [][4]float32{{1, 0, 0.5, 1}, {0, 0.25, 1, 0}} {
+		if err := c.Clear(ClearColor|ClearDepth|ClearStencil, col, 0.5, 9); err != nil {
+			t.Fatal(err)
+		}
+		want := format.FromFloatRGBA8(col)
+		got := make([]byte, 4*w*h)
+		if err := rt.Read(0, got); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < len(got); i += 4 {
+			if got[i] != byte(want[0]) || got[i+1] != byte(want[1]) || got[i+2] != byte(want[2]) || got[i+3] != byte(want[3]) {
+				t.Fatalf("colour %v: texel %d = %v", col, i/4, got[i:i+4])
+			}
+		}
+		if err := zs.Read(0, got); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < len(got); i += 4 {
+			if got[i] != 9 || got[i+1] != 0 || got[i+2] != 0 || got[i+3] != 0x80 {
+				t.Fatalf("depth/stencil texel %d = %v", i/4, got[i:i+4])
+			}
+		}
+		if k := &c.refTgt; k.t != nil && k.held[0].ok && string(k.t.Color[0].Data) != string(func() []byte { b := make([]byte, 4*w*h); _ = rt.Read(0, b); return b }()) {
+			t.Fatalf("colour %v: kept target differs from the resource", col)
+		}
+		// A draw makes (then swaps out) the kept target for the next clear.
+		if err := c.DrawVBO(&DrawInfo{Mode: PrimTriangles, InstanceCount: 1, Draws: []DrawRange{{Count: 3}}}); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
