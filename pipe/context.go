@@ -137,6 +137,8 @@ type Context struct {
 	refConf ReferenceConfig
 	// refTgt is the reference renderer's target kept between draws.
 	refTgt refTargetCache
+	// refVin is the reference renderer's vertex input kept between draws.
+	refVin refVinCache
 	stats  Stats
 	// device counters: the last device draw's, and CP cycles of all of them
 	devStats session.DrawStats
