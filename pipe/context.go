@@ -139,7 +139,9 @@ type Context struct {
 	refTgt refTargetCache
 	// refVin is the reference renderer's vertex input kept between draws.
 	refVin refVinCache
-	stats  Stats
+	// idxKept is the index buffer snapshot kept between draws.
+	idxKept indexCache
+	stats   Stats
 	// device counters: the last device draw's, and CP cycles of all of them
 	devStats session.DrawStats
 	cpCycles uint64

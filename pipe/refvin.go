@@ -1,6 +1,7 @@
 package pipe
 
 import (
+	"fmt"
 	"slices"
 
 	"vortexgfx/ref"
@@ -84,4 +85,71 @@ func (k *refVinCache) buffersCurrent() bool {
 		}
 	}
 	return true
+}
+
+// indexCache is the index buffer snapshot a context keeps from its last draw
+// and the vertex range it last found in it, so that redrawing a static
+// indexed mesh neither copies its indices nor scans them again: the snapshot
+// is current while the buffer is alive with the serial and version it had
+// (every host write bumps the version), the range while the snapshot and the
+// draw's index parameters are the same.
+type indexCache struct {
+	ok              bool
+	r               *Resource
+	serial, version uint64
+	idx             []byte
+	// the last vertexRange on idx and its parameters
+	rangeOK      bool
+	size         int
+	restart      bool
+	restartIndex uint32
+	start, count uint32
+	base         int32
+	nverts       int
+}
+
+// indexBytesKept is indexBytes through the context's index cache: an index
+// buffer's kept snapshot when current, else a new one (kept). User index
+// arrays are the caller's and returned as they are.
+func (c *Context) indexBytesKept(info *DrawInfo) ([]byte, error) {
+	r := info.Index
+	if info.IndexSize == 0 || r == nil {
+		return indexBytes(info)
+	}
+	k := &c.idxKept
+	if err := r.screen.syncHost(r); err != nil {
+		return nil, fmt.Errorf("index buffer: %w", err)
+	}
+	r.mu.RLock()
+	dead, serial, version := r.destroyed, r.serial, r.version
+	r.mu.RUnlock()
+	if k.ok && !dead && k.r == r && k.serial == serial && k.version == version {
+		return k.idx, nil
+	}
+	*k = indexCache{}
+	// The version was taken before the read: a write racing with it leaves
+	// a newer version, so the next draw reads again.
+	idx, err := indexBytes(info)
+	if err != nil {
+		return nil, err
+	}
+	*k = indexCache{ok: true, r: r, serial: serial, version: version, idx: idx}
+	return idx, nil
+}
+
+// vertexRangeKept is vertexRange, answered from the index cache when idx is
+// its snapshot and the draw's index parameters are those of the last answer.
+func (c *Context) vertexRangeKept(info *DrawInfo, d DirectDraw, idx []byte) (int, error) {
+	k := &c.idxKept
+	kept := k.ok && info.IndexSize != 0 && info.Index != nil && len(idx) > 0 && len(idx) == len(k.idx) && &idx[0] == &k.idx[0]
+	if kept && k.rangeOK && k.size == info.IndexSize && k.restart == info.PrimitiveRestart && k.restartIndex == info.RestartIndex &&
+		k.start == d.Start && k.count == d.Count && k.base == d.BaseVertex {
+		return k.nverts, nil
+	}
+	n, err := vertexRange(info, d, idx)
+	if err == nil && kept {
+		k.rangeOK, k.size, k.restart, k.restartIndex = true, info.IndexSize, info.PrimitiveRestart, info.RestartIndex
+		k.start, k.count, k.base, k.nverts = d.Start, d.Count, d.BaseVertex, n
+	}
+	return n, err
 }
