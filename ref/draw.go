@@ -105,7 +105,9 @@ type drawer struct {
 	lazy      bool
 	lazySlots [3]int32
 	lazyMap   []int
-	setup     [3][]float64 // per-vertex attribute terms
+	setup     [3][]float64 // per-vertex attribute terms (setupOwn, or views of vt)
+	setupOwn  [3][]float64
+	vt        *vertexTerms // per-vertex terms of unclipped triangles, or nil
 	flat      []uint32     // the provoking vertex's words
 
 	// fragment batch
@@ -286,9 +288,11 @@ func (d *drawer) classifyWords() {
 // scratch allocates the drawer's own raster and fragment buffers.
 func (d *drawer) scratch() {
 	d.clip.init(d)
-	for i := range d.setup {
-		d.setup[i] = make([]float64, d.vw)
+	for i := range d.setupOwn {
+		d.setupOwn[i] = make([]float64, d.vw)
 	}
+	d.setup = d.setupOwn
+	d.vt = nil
 	d.flat = make([]uint32, d.vw)
 	d.quadCap = quadBatch
 	if d.noHelpers {
@@ -342,6 +346,9 @@ func (d *drawer) shade(ws []*drawer, top Topology, slot []int32) error {
 	last := d.s.Provoking == ProvokingLast
 	if len(ws) <= 1 {
 		d.primID = 0
+		if d.vt != nil {
+			d.vt.reset(len(d.wv), d.vw)
+		}
 		return assemble(top, slot, last, d.primitive)
 	}
 	errs := make([]error, len(ws))
@@ -351,6 +358,9 @@ func (d *drawer) shade(ws []*drawer, top Topology, slot []int32) error {
 		go func() {
 			defer wg.Done()
 			w.primID = 0
+			if w.vt != nil {
+				w.vt.reset(len(w.wv), w.vw)
+			}
 			if err := assemble(top, slot, last, w.primitive); err != nil {
 				errs[k] = err
 				return
@@ -450,6 +460,10 @@ func (d *drawer) run(in VertexInput, p DrawParams, elems []int64) error {
 		}
 		if ws == nil {
 			ws = d.workers(d.ctx, workers)
+			for _, w := range ws {
+				w.useVertexTerms()
+				defer w.releaseVertexTerms()
+			}
 		}
 		if err := d.shade(ws, p.Topology, slot); err != nil {
 			return err
