@@ -223,7 +223,7 @@ func newDrawer(ctx context.Context, t *Target, s *State, in VertexInput, p DrawP
 			}
 		}
 	}
-	elems, err := elementsInto(bufs.elems, in, p, s.PrimitiveRestart, s.RestartIndex)
+	elems, err := elementsInto(bufs.elems, in, p, s.PrimitiveRestart, s.RestartIndex, min(max(s.Workers, 1), maxWorkers))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -418,7 +418,7 @@ func checkState(t *Target, s *State) error {
 }
 
 func (d *drawer) run(in VertexInput, p DrawParams, elems []int64) error {
-	ids, slot := d.bufs.uniqueVertices(elems)
+	ids, slot := d.bufs.uniqueVertices(elems, min(max(d.s.Workers, 1), maxWorkers))
 	for _, id := range ids {
 		if id < 0 || id > math.MaxInt32 || (in.Words > 0 && (id+1)*int64(in.Words) > int64(len(in.Data))) {
 			return fmt.Errorf("%w: vertex %d outside the vertex data (%d words of %d per vertex)", ErrBadDraw, id, len(in.Data), in.Words)
