@@ -3,6 +3,7 @@ package pipe
 import (
 	"testing"
 	"vortexgfx/gl/compare"
+	"vortexgfx/gl/format"
 )
 
 // BenchmarkRoute measures one routing decision over a fully bound state.
@@ -82,3 +83,35 @@ func BenchmarkFrameDevice(b *testing.B) { benchFrame(b, Options{Strict: true}) }
 
 // BenchmarkFrameReference: the same frame on the reference renderer.
 func BenchmarkFrameReference(b *testing.B) { benchFrame(b, Options{ForceReference: true}) }
+
+// BenchmarkReferenceFrameFixed measures a reference frame's fixed costs at
+// 1920x1080: clear colour, depth and stencil, one small triangle, and the
+// colour read back, so the time is the attachments' clears, loads, stores
+// and read-back rather than rasterization.
+func BenchmarkReferenceFrameFixed(b *testing.B) {
+	s := NewScreenWithCaps(Caps{}, Options{ForceReference: true})
+	e := &drawEnv{s: s, c: s.NewContext(ContextOptions{}), w: 1920, h: 1080}
+	e.rt = newTex(b, s, format.RGBA8, e.w, e.h)
+	e.zs = newTex(b, s, format.D24S8, e.w, e.h)
+	if err := e.c.SetFramebufferState(Framebuffer{Width: e.w, Height: e.h, Cbufs: []*Surface{{Resource: e.rt}}, Zsbuf: &Surface{Resource: e.zs}}); err != nil {
+		b.Fatal(err)
+	}
+	e.program(b, testVS, testFS)
+	d, _ := e.c.CreateDSAState(DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: compare.Less})
+	e.c.BindDSAState(d)
+	e.posCol(b, 0, 0, 0, 1, 1, 0, 0, 1, 0.01, 0, 0, 1, 1, 0, 0, 1, 0, 0.01, 0, 1, 1, 0, 0, 1)
+	info := &DrawInfo{Mode: PrimTriangles, InstanceCount: 1, Draws: []DrawRange{{Count: 3}}}
+	out := make([]byte, 4*e.w*e.h)
+	b.SetBytes(int64(len(out)))
+	for b.Loop() {
+		if err := e.c.Clear(ClearColor|ClearDepth|ClearStencil, [4]float32{0.1, 0.2, 0.3, 1}, 1, 0); err != nil {
+			b.Fatal(err)
+		}
+		if err := e.c.DrawVBO(info); err != nil {
+			b.Fatal(err)
+		}
+		if err := e.rt.Read(0, out); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -137,7 +137,11 @@ type Context struct {
 	refConf ReferenceConfig
 	// refTgt is the reference renderer's target kept between draws.
 	refTgt refTargetCache
-	stats  Stats
+	// refVin is the reference renderer's vertex input kept between draws.
+	refVin refVinCache
+	// idxKept is the index buffer snapshot kept between draws.
+	idxKept indexCache
+	stats   Stats
 	// device counters: the last device draw's, and CP cycles of all of them
 	devStats session.DrawStats
 	cpCycles uint64

@@ -93,12 +93,12 @@ func (c *Context) DrawVBO(info *DrawInfo) error {
 	// Every draw's vertex and instance range is checked before any is drawn.
 	var idx []byte
 	if len(steps) > 0 {
-		if idx, err = indexBytes(info); err != nil {
+		if idx, err = c.indexBytesKept(info); err != nil {
 			return fmt.Errorf("pipe: draw: %w", err)
 		}
 		for i := range steps {
 			s := &steps[i]
-			n, err := vertexRange(info, s.p.Draw, idx)
+			n, err := c.vertexRangeKept(info, s.p.Draw, idx)
 			s.nverts = n
 			if err == nil {
 				err = checkVertexRange(st, s.l, n, s.p.Draw.StartInstance, s.p.Draw.InstanceCount)

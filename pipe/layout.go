@@ -3,6 +3,8 @@ package pipe
 import (
 	"encoding/binary"
 	"fmt"
+	"runtime"
+	"sync"
 
 	"vortexgfx/abi"
 	"vortexgfx/gl/format"
@@ -75,7 +77,7 @@ func (c *Context) Clear(flags ClearFlags, color [4]float32, depth float32, stenc
 		} else {
 			raw = format.FromFloat(f, color)
 		}
-		if err := fillSurface(s, fb, true, func(px []byte) { format.Pack(f, px, raw) }); err != nil {
+		if err := c.clearSurface(s, fb, i, true, func(px []byte) { format.Pack(f, px, raw) }); err != nil {
 			return fmt.Errorf("pipe: clear colour %d: %w", i, err)
 		}
 		recordClear(s, fb, clearRecord{color: color})
@@ -84,7 +86,7 @@ func (c *Context) Clear(flags ClearFlags, color [4]float32, depth float32, stenc
 		f := z.Fmt()
 		// A clear of every aspect writes one texel value.
 		every := (flags&ClearDepth != 0 || !f.IsDepth()) && (flags&ClearStencil != 0 || !f.HasStencil())
-		err := fillSurface(z, fb, every, func(px []byte) {
+		err := c.clearSurface(z, fb, -1, every, func(px []byte) {
 			if flags&ClearDepth != 0 && f.IsDepth() {
 				format.PackDepth(f, px, depth)
 			}
@@ -108,7 +110,7 @@ func (c *Context) Clear(flags ClearFlags, color [4]float32, depth float32, stenc
 // clear of every aspect): put packs the first texel only, and its bytes are
 // copied across the area, instead of packing the same bytes width × height
 // times.
-func fillSurface(s *Surface, fb *Framebuffer, uniform bool, put func(px []byte)) error {
+func fillSurface(s *Surface, fb *Framebuffer, uniform bool, put func(px []byte), m *mirror) error {
 	r := s.Resource
 	d := r.desc
 	f := s.Fmt()
@@ -131,24 +133,41 @@ func fillSurface(s *Surface, fb *Framebuffer, uniform bool, put func(px []byte))
 		r.mu.Unlock()
 		return ErrDestroyed
 	}
+	// The mirror takes the same writes when it may (see mirror): a uniform
+	// fill makes it whole whatever it held, a per-texel one needs it to hold
+	// the resource's bytes already.
+	mirrored := m != nil && spp == 1 && len(m.buf) == fb.Height*n && (uniform || m.held && m.version == r.version)
 	if uniform {
 		first := r.data[off : off+n]
 		put(first[:bpp])
 		for k := bpp; k < n; k *= 2 {
 			copy(first[k:], first[:k])
 		}
-		for y := 1; y < fb.Height; y++ {
-			copy(r.data[off+y*pitch:off+y*pitch+n], first)
-		}
+		inRows(fb.Height, n, func(y0, y1 int) {
+			for y := max(y0, 1); y < y1; y++ {
+				copy(r.data[off+y*pitch:off+y*pitch+n], first)
+			}
+			if mirrored {
+				for y := y0; y < y1; y++ {
+					copy(m.buf[y*n:(y+1)*n], first)
+				}
+			}
+		})
 	} else {
 		for y := 0; y < fb.Height; y++ {
 			row := r.data[off+y*pitch:]
 			for x := 0; x < fb.Width*spp; x++ {
 				put(row[x*bpp : (x+1)*bpp])
 			}
+			if mirrored {
+				copy(m.buf[y*n:(y+1)*n], row[:n])
+			}
 		}
 	}
 	r.version++
+	if mirrored {
+		m.version, m.ok = r.version, true
+	}
 	r.mu.Unlock()
 	r.screen.res.MarkDirty(r, uint64(off), uint64((fb.Height-1)*pitch+n))
 	return nil
@@ -217,4 +236,26 @@ func OMToD24S8(dst, src []byte) {
 		w := binary.LittleEndian.Uint32(src[i:])
 		binary.LittleEndian.PutUint32(dst[i:], (w&abi.DepthMask)<<8|w>>abi.StencilShift)
 	}
+}
+
+// rowsPerGoroutine is the least work, in bytes, worth a goroutine of its own
+// in inRows: below it the start-up costs more than the bytes take to move.
+const rowsPerGoroutine = 1 << 20
+
+// inRows calls fn over rows [0, h) of rowBytes bytes each, split into
+// contiguous ranges run concurrently (at most GOMAXPROCS, and one per
+// rowsPerGoroutine bytes), for fills and copies of whole attachments that
+// one core's memory bandwidth would otherwise serialise. fn must write only
+// its own rows, so the bytes are the same however the rows are split.
+func inRows(h, rowBytes int, fn func(y0, y1 int)) {
+	k := min(runtime.GOMAXPROCS(0), max(h*rowBytes/rowsPerGoroutine, 1), h, 8)
+	if k <= 1 {
+		fn(0, h)
+		return
+	}
+	var wg sync.WaitGroup
+	for i := range k {
+		wg.Go(func() { fn(i*h/k, (i+1)*h/k) })
+	}
+	wg.Wait()
 }

@@ -432,7 +432,7 @@ func (c *Context) drawReference(st *BoundState, l *linked, info *DrawInfo, d Dir
 	if err := c.hostCurrent(); err != nil {
 		return err
 	}
-	in, err := refVertexInput(st, st.VElems, l, max(nverts, 0), int(d.StartInstance), int(d.InstanceCount))
+	in, err := c.refVertexInputKept(st, l, max(nverts, 0), int(d.StartInstance), int(d.InstanceCount))
 	if err != nil {
 		return err
 	}

@@ -2,9 +2,11 @@ package pipe
 
 import (
 	"image/color"
+	"sync"
 	"testing"
 
 	"vortexgfx/gl/compare"
+	"vortexgfx/gl/format"
 )
 
 // TestRefTargetKeptOnlyWhileCurrent: a context keeps its reference target
@@ -80,5 +82,164 @@ func TestRefTargetKeptOnlyWhileCurrent(t *testing.T) {
 	}
 	if got := at(28, 16); got != (color.NRGBA{255, 0, 0, 255}) {
 		t.Errorf("after another context's clear: %v at (28, 16), want the red quad (the depth was cleared)", got)
+	}
+}
+
+// TestRefTargetClearMirrored: a clear fills the kept reference target along
+// with the attachments (so the next draw reloads nothing), a draw's store
+// hands the drawn buffers to the resources (so the target is no longer
+// current), and a partial depth/stencil clear mirrors only into a target that
+// already holds the resource's bytes. Every step's bytes are checked against
+// the resources'.
+func TestRefTargetClearMirrored(t *testing.T) {
+	e := newDrawEnv(t, Options{ForceReference: true}, true)
+	e.program(t, testVS, testFS)
+	dsa, err := e.c.CreateDSAState(DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: compare.Less})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.c.BindDSAState(dsa)
+	k := &e.c.refTgt
+	fb := &e.c.Bound().FB
+	draw := func(c [4]float32, z float32, x0, x1 float32) {
+		t.Helper()
+		e.posCol(t, quadVerts(z, c, x0, -1, x1, 1)...)
+		if err := e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Count: 4}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// same reports whether the target's attachments hold the resources'
+	// bytes where the held records say they are current.
+	same := func(step string) {
+		t.Helper()
+		for i, buf := range [][]byte{k.t.Color[0].Data, k.t.DepthStencil.Data} {
+			r := [...]*Resource{e.rt, e.zs}[i]
+			if !k.held[i].ok {
+				continue
+			}
+			got := make([]byte, len(buf))
+			if err := r.Read(0, got); err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != string(buf) {
+				t.Errorf("%s: attachment %d held current but differs from its resource", step, i)
+			}
+		}
+	}
+	draw([4]float32{1, 0, 0, 1}, 0, -1, 0) // makes the kept target
+	if k.t == nil {
+		t.Fatal("no kept reference target after a draw")
+	}
+	// The store swapped: the resource holds the drawn buffer, the target the
+	// old one, not current.
+	if k.held[0].ok || k.held[1].ok {
+		t.Errorf("after a swapping store the target is recorded current")
+	}
+	if err := e.c.Clear(ClearColor|ClearDepth|ClearStencil, [4]float32{0, 0, 1, 1}, 1, 7); err != nil {
+		t.Fatal(err)
+	}
+	if !k.held[0].current(fb.Cbufs[0]) || !k.held[1].current(fb.Zsbuf) {
+		t.Errorf("a whole clear did not leave the kept target current")
+	}
+	same("whole clear")
+	// A stencil-only clear is per texel: mirrored only into a current target.
+	if err := e.c.Clear(ClearStencil, [4]float32{}, 0, 3); err != nil {
+		t.Fatal(err)
+	}
+	if !k.held[1].current(fb.Zsbuf) {
+		t.Errorf("a stencil clear of a current target left it stale")
+	}
+	same("stencil clear")
+	draw([4]float32{0, 1, 0, 1}, 0, -1, 0)
+	if err := e.c.Clear(ClearStencil, [4]float32{}, 0, 5); err != nil {
+		t.Fatal(err)
+	}
+	if k.held[1].ok {
+		t.Errorf("a stencil clear of a stale target recorded it current")
+	}
+	// The next draw reloads the depth (cleared depth 1, stencil 5) and keeps
+	// the first quad's depth-passing green.
+	draw([4]float32{1, 1, 1, 1}, 0.5, -1, 1)
+	img := e.image(t)
+	if got := img.NRGBAAt(4, 16); got != (color.NRGBA{0, 255, 0, 255}) {
+		t.Errorf("(4, 16) = %v, want the green quad in front", got)
+	}
+	if got := img.NRGBAAt(28, 16); got != (color.NRGBA{255, 255, 255, 255}) {
+		t.Errorf("(28, 16) = %v, want the white quad over the clear", got)
+	}
+	zs := make([]byte, 4*e.w*e.h)
+	if err := e.zs.Read(0, zs); err != nil {
+		t.Fatal(err)
+	}
+	if zs[(16*e.w+28)*4] != 5 {
+		t.Errorf("stencil at (28, 16) = %d, want the cleared 5", zs[(16*e.w+28)*4])
+	}
+}
+
+// TestInRowsCoversEveryRowOnce: however inRows splits the rows, every row is
+// handed to exactly one call.
+func TestInRowsCoversEveryRowOnce(t *testing.T) {
+	for _, c := range []struct{ h, row int }{{0, 10}, {1, 1 << 22}, {7, 1 << 20}, {1080, 7680}, {3, 1}} {
+		var mu sync.Mutex
+		seen := make([]int, c.h)
+		inRows(c.h, c.row, func(y0, y1 int) {
+			mu.Lock()
+			defer mu.Unlock()
+			for y := y0; y < y1; y++ {
+				seen[y]++
+			}
+		})
+		for y, n := range seen {
+			if n != 1 {
+				t.Fatalf("h %d, %d-byte rows: row %d handed out %d times", c.h, c.row, y, n)
+			}
+		}
+	}
+}
+
+// TestLargeClearAndRead: a clear and a read-back large enough to be split
+// across goroutines give every texel the clear value, in the resource and in
+// the kept reference target.
+func TestLargeClearAndRead(t *testing.T) {
+	s := NewScreenWithCaps(Caps{}, Options{ForceReference: true})
+	c := s.NewContext(ContextOptions{})
+	const w, h = 1024, 600
+	rt := newTex(t, s, format.RGBA8, w, h)
+	zs := newTex(t, s, format.D24S8, w, h)
+	if err := c.SetFramebufferState(Framebuffer{Width: w, Height: h, Cbufs: []*Surface{{Resource: rt}}, Zsbuf: &Surface{Resource: zs}}); err != nil {
+		t.Fatal(err)
+	}
+	e := &drawEnv{s: s, c: c, w: w, h: h, rt: rt, zs: zs}
+	e.program(t, testVS, testFS)
+	e.posCol(t, 0, 0, 0, 1, 1, 0, 0, 1, 0.001, 0, 0, 1, 1, 0, 0, 1, 0, 0.001, 0, 1, 1, 0, 0, 1)
+	for _, col := range [][4]float32{{1, 0, 0.5, 1}, {0, 0.25, 1, 0}} {
+		if err := c.Clear(ClearColor|ClearDepth|ClearStencil, col, 0.5, 9); err != nil {
+			t.Fatal(err)
+		}
+		want := format.FromFloatRGBA8(col)
+		got := make([]byte, 4*w*h)
+		if err := rt.Read(0, got); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < len(got); i += 4 {
+			if got[i] != byte(want[0]) || got[i+1] != byte(want[1]) || got[i+2] != byte(want[2]) || got[i+3] != byte(want[3]) {
+				t.Fatalf("colour %v: texel %d = %v", col, i/4, got[i:i+4])
+			}
+		}
+		if err := zs.Read(0, got); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < len(got); i += 4 {
+			if got[i] != 9 || got[i+1] != 0 || got[i+2] != 0 || got[i+3] != 0x80 {
+				t.Fatalf("depth/stencil texel %d = %v", i/4, got[i:i+4])
+			}
+		}
+		if k := &c.refTgt; k.t != nil && k.held[0].ok && string(k.t.Color[0].Data) != string(func() []byte { b := make([]byte, 4*w*h); _ = rt.Read(0, b); return b }()) {
+			t.Fatalf("colour %v: kept target differs from the resource", col)
+		}
+		// A draw makes (then swaps out) the kept target for the next clear.
+		if err := c.DrawVBO(&DrawInfo{Mode: PrimTriangles, InstanceCount: 1, Draws: []DrawRange{{Count: 3}}}); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -116,7 +116,13 @@ func (r *Resource) Read(off int, p []byte) error {
 	if off < 0 || off > len(r.data) || len(p) > len(r.data)-off {
 		return fmt.Errorf("pipe: read resource %d: [%d, %d) outside %d bytes", r.id, off, off+len(p), len(r.data))
 	}
-	copy(p, r.data[off:])
+	// A frame's read-back copies whole attachments: in rows of 64 KiB on
+	// every core (see inRows).
+	const row = 1 << 16
+	src := r.data[off : off+len(p)]
+	inRows((len(p)+row-1)/row, row, func(y0, y1 int) {
+		copy(p[y0*row:min(y1*row, len(p))], src[y0*row:])
+	})
 	return nil
 }
 

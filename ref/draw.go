@@ -105,7 +105,9 @@ type drawer struct {
 	lazy      bool
 	lazySlots [3]int32
 	lazyMap   []int
-	setup     [3][]float64 // per-vertex attribute terms
+	setup     [3][]float64 // per-vertex attribute terms (setupOwn, or views of vt)
+	setupOwn  [3][]float64
+	vt        *vertexTerms // per-vertex terms of unclipped triangles, or nil
 	flat      []uint32     // the provoking vertex's words
 
 	// fragment batch
@@ -118,6 +120,15 @@ type drawer struct {
 	// not shaded); lanes: covered lanes in the batch
 	quadCap, lanes int
 	varyBuf        []uint32
+
+	// packed path (see FragmentPacked): the shader's lane arrays, and per
+	// packed lane its pixel's byte offset and window depth; batchPrim is
+	// the batch's first primitive (for errors)
+	packed    *PackedLanes
+	pfs       FragmentPacked
+	laneOff   []int32
+	laneZ     []float32
+	batchPrim int32
 }
 
 // Draw renders one draw call into t with state s, vertex attributes in and
@@ -212,7 +223,7 @@ func newDrawer(ctx context.Context, t *Target, s *State, in VertexInput, p DrawP
 			}
 		}
 	}
-	elems, err := elementsInto(bufs.elems, in, p, s.PrimitiveRestart, s.RestartIndex)
+	elems, err := elementsInto(bufs.elems, in, p, s.PrimitiveRestart, s.RestartIndex, min(max(s.Workers, 1), maxWorkers))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -245,6 +256,7 @@ func newDrawer(ctx context.Context, t *Target, s *State, in VertexInput, p DrawP
 	}
 	d.bands = 1
 	d.scratch()
+	d.setPacked()
 	return d, elems, nil
 }
 
@@ -276,9 +288,11 @@ func (d *drawer) classifyWords() {
 // scratch allocates the drawer's own raster and fragment buffers.
 func (d *drawer) scratch() {
 	d.clip.init(d)
-	for i := range d.setup {
-		d.setup[i] = make([]float64, d.vw)
+	for i := range d.setupOwn {
+		d.setupOwn[i] = make([]float64, d.vw)
 	}
+	d.setup = d.setupOwn
+	d.vt = nil
 	d.flat = make([]uint32, d.vw)
 	d.quadCap = quadBatch
 	if d.noHelpers {
@@ -306,9 +320,16 @@ func (d *drawer) workers(ctx context.Context, n int) []*drawer {
 			if cl, ok := d.s.Fragment.(FragmentCloner); ok {
 				w.fs = cl.CloneFragment()
 			}
+			w.setPacked()
 		}
 		w.ctx, w.band, w.bands = ctx, k, n
 		ws[k] = w
+	}
+	if _, ok := d.s.Fragment.(FragmentCloner); !ok && n > 1 {
+		// One shader for every worker: its lane arrays cannot be shared.
+		for _, w := range ws {
+			w.packed, w.pfs = nil, nil
+		}
 	}
 	return ws
 }
@@ -325,6 +346,9 @@ func (d *drawer) shade(ws []*drawer, top Topology, slot []int32) error {
 	last := d.s.Provoking == ProvokingLast
 	if len(ws) <= 1 {
 		d.primID = 0
+		if d.vt != nil {
+			d.vt.reset(len(d.wv), d.vw)
+		}
 		return assemble(top, slot, last, d.primitive)
 	}
 	errs := make([]error, len(ws))
@@ -334,6 +358,9 @@ func (d *drawer) shade(ws []*drawer, top Topology, slot []int32) error {
 		go func() {
 			defer wg.Done()
 			w.primID = 0
+			if w.vt != nil {
+				w.vt.reset(len(w.wv), w.vw)
+			}
 			if err := assemble(top, slot, last, w.primitive); err != nil {
 				errs[k] = err
 				return
@@ -391,7 +418,7 @@ func checkState(t *Target, s *State) error {
 }
 
 func (d *drawer) run(in VertexInput, p DrawParams, elems []int64) error {
-	ids, slot := d.bufs.uniqueVertices(elems)
+	ids, slot := d.bufs.uniqueVertices(elems, min(max(d.s.Workers, 1), maxWorkers))
 	for _, id := range ids {
 		if id < 0 || id > math.MaxInt32 || (in.Words > 0 && (id+1)*int64(in.Words) > int64(len(in.Data))) {
 			return fmt.Errorf("%w: vertex %d outside the vertex data (%d words of %d per vertex)", ErrBadDraw, id, len(in.Data), in.Words)
@@ -433,6 +460,10 @@ func (d *drawer) run(in VertexInput, p DrawParams, elems []int64) error {
 		}
 		if ws == nil {
 			ws = d.workers(d.ctx, workers)
+			for _, w := range ws {
+				w.useVertexTerms()
+				defer w.releaseVertexTerms()
+			}
 		}
 		if err := d.shade(ws, p.Topology, slot); err != nil {
 			return err

@@ -18,6 +18,11 @@ func (d *drawer) flush() error {
 	if err := d.ctx.Err(); err != nil {
 		return err
 	}
+	if d.packed != nil {
+		n := d.lanes
+		d.nq, d.lanes = 0, 0
+		return d.flushPacked(n)
+	}
 	quads := d.quads[:d.nq]
 	d.nq, d.lanes = 0, 0
 	if d.fs != nil {

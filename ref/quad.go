@@ -47,6 +47,14 @@ func (d *drawer) emitQuad(qx, qy int, mask uint8, bary *[4][3]float64, v [3]*wve
 			}
 		}
 		d.lanes += n
+		if d.packed != nil {
+			d.packLanes(d.lanes-n, qx, qy, mask, bary, &zs, v, front, id, pc)
+			d.nq++
+			if d.nq == d.quadCap {
+				return d.flush()
+			}
+			return nil
+		}
 	}
 	q := &d.quads[d.nq]
 	vw := d.vw

@@ -284,6 +284,7 @@ func (d *drawer) point(s, id int32) error {
 
 // prepare computes the per-vertex interpolation terms of a primitive.
 func (d *drawer) prepare(v [3]*wvert) {
+	d.setup = d.setupOwn // not views of the terms cache, which this must not write
 	for i, w := range v {
 		s := d.setup[i]
 		for _, k := range d.smoothW {
@@ -431,14 +432,22 @@ func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
 				bary[3] = [3]float64{float64(d0) / fa, float64(d1) / fa, float64(d2) / fa}
 			}
 			if !prepared {
-				if d.lazy {
+				switch {
+				case d.lazy && d.vt != nil:
+					// An unclipped triangle's corners, set up once
+					// per vertex (see vertexTerms).
+					d.cornerTerms(verts)
+					d.lazy = false
+				case d.lazy:
 					// An unclipped triangle's words (see triangle).
 					for i, s := range d.lazySlots {
 						d.loadWords(d.poly[i].attr, s, d.lazyMap)
 					}
 					d.lazy = false
+					d.prepare(verts)
+				default:
+					d.prepare(verts)
 				}
-				d.prepare(verts)
 				prepared = true
 			}
 			if err := d.emitQuad(int(qx), int(qy), mask, &bary, verts, front, id, nil); err != nil {

@@ -21,6 +21,8 @@ type FragmentShader struct {
 	// alone: lanes never depend on the others of their quad, so ref
 	// need not interpolate helper lanes (HelpersUnused)
 	alone bool
+	// packed: the executor's lane arrays as ref.PackedLanes (alone only)
+	packed *ref.PackedLanes
 }
 
 // NewFragmentShader returns the fragment stage of p bound to ctx.
@@ -37,7 +39,67 @@ func (p *Program) NewFragmentShader(ctx context.Context) (*FragmentShader, error
 	}
 	f := &FragmentShader{p: p, ctx: ctx, m: m, tu: newTexUnit(p, p.fw), reads: inputsRead(p.IR.FS, p.nvary), alone: lanesIndependent(p.IR.FS)}
 	m.SetSampler(f.tu)
+	if f.alone {
+		f.packed = f.packedLanes()
+	}
 	return f, nil
+}
+
+// packedLanes returns the executor's input and output arrays as the lanes
+// ref packs into (Packed): exactly the words runPacked copies.
+func (f *FragmentShader) packedLanes() *ref.PackedLanes {
+	p, m := f.p, f.m
+	pl := &ref.PackedLanes{Width: p.fw}
+	in := p.IR.FS.InputWords
+	for iw := 0; iw < p.nvary && iw < in; iw++ {
+		var a []uint32
+		if f.reads[iw] {
+			a = m.Input(iw)
+		}
+		pl.Varyings = append(pl.Varyings, a)
+	}
+	if w := p.fsFrag[0]; w >= 0 {
+		for c := range 4 {
+			pl.FragCoord[c] = m.Input(w + c)
+		}
+	}
+	if w := p.fsFrag[1]; w >= 0 {
+		pl.FrontFacing = m.Input(w)
+	}
+	if w := p.fsFrag[2]; w >= 0 {
+		for c := range 2 {
+			pl.PointCoord[c] = m.Input(w + c)
+		}
+	}
+	for rt := 0; rt < p.fsColors; rt++ {
+		var c [4][]uint32
+		for k := range 4 {
+			c[k] = m.Output(4*rt + k)
+		}
+		pl.Color = append(pl.Color, c)
+	}
+	if w := p.fsDepth; w >= 0 {
+		pl.Depth = m.Output(w)
+	}
+	return pl
+}
+
+// Packed implements ref.FragmentPacked: the executor's own lane arrays, for
+// a program whose lanes are independent (nil otherwise).
+func (f *FragmentShader) Packed() *ref.PackedLanes { return f.packed }
+
+// ShadePacked implements ref.FragmentPacked: one run of lanes 0..n-1 of the
+// arrays ref filled, as runPacked runs the lanes it gathers.
+func (f *FragmentShader) ShadePacked(n int, tex ref.Textures) (uint64, error) {
+	if f.packed == nil || n < 0 || n > f.p.fw {
+		return 0, fmt.Errorf("program: %d packed lanes for a %d-lane fragment warp", n, f.p.fw)
+	}
+	f.tu.tex = tex
+	present := uint64(1)<<uint(n) - 1
+	if n == 64 {
+		present = math.MaxUint64
+	}
+	return f.m.Run(f.ctx, present, present)
 }
 
 // CloneFragment implements ref.FragmentCloner: each of ref's workers shades
