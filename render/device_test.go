@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"vortexgfx/config"
 	"vortexgfx/gfx/session"
 	"vortexgfx/scene"
 )
@@ -467,5 +469,45 @@ func TestDeviceStatsAddEveryCounter(t *testing.T) {
 	check(reflect.ValueOf(d.DrawStats), "DrawStats")
 	if d.DeviceDraws != 2 || len(d.Route.Why) != 1 {
 		t.Errorf("device draws %d, reasons %q", d.DeviceDraws, d.Route.Why)
+	}
+}
+
+// TestDeviceWorkers renders the bench bunny on the device path with 1 and 3
+// workers (the raster's bin walkers): the image and every device counter are
+// the same, and the workers reach the device unless the configuration names
+// raster.workers.
+func TestDeviceWorkers(t *testing.T) {
+	dir := benchDir(t)
+	desc, err := scene.BenchDescription(filepath.Join(dir, "bunny.obj"), dir, 96, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	var imgs [][]byte
+	var devs []DeviceStats
+	for _, w := range []int{1, 3} {
+		img, st, err := Render(ctx, desc, Options{FirstFrame: 7, Path: PathDevice, Strict: true, Stats: true, Workers: w})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Draws[0].Device == nil {
+			t.Fatalf("workers %d: no device counters", w)
+		}
+		imgs = append(imgs, img[0].Image.Pix)
+		devs = append(devs, *st.Draws[0].Device)
+	}
+	if !bytes.Equal(imgs[0], imgs[1]) {
+		t.Error("the image differs between 1 and 3 workers")
+	}
+	if !reflect.DeepEqual(devs[0], devs[1]) {
+		t.Errorf("device counters differ between 1 and 3 workers:\n%+v\n%+v", devs[0], devs[1])
+	}
+	if got := deviceConfig(Options{Workers: 3}).Raster.Workers; got != 3 {
+		t.Errorf("raster workers %d, want the renderer's 3", got)
+	}
+	named := config.Default()
+	named.Raster.Workers = 2
+	if got := deviceConfig(Options{Workers: 3, Config: &named}).Raster.Workers; got != 2 {
+		t.Errorf("raster workers %d, want the configuration's 2", got)
 	}
 }

@@ -34,17 +34,28 @@ type deviceRun struct {
 	img      *image.NRGBA
 }
 
+// deviceConfig is the device configuration a renderer opens: Options.Config
+// (or the default), its host bin walkers the renderer's workers unless the
+// configuration names them (raster.workers); the output is the same for any
+// count.
+func deviceConfig(o Options) config.Config {
+	cfg := config.Default()
+	if o.Config != nil {
+		cfg = *o.Config
+	}
+	if cfg.Raster.Workers == 0 {
+		cfg.Raster.Workers = o.Workers
+	}
+	return cfg
+}
+
 // openDevice binds every draw on a pipe context over the device model and
 // records where the driver routes it. A draw the driver gates runs on the
 // reference renderer inside the device frame (pipe continues the pass), its
 // reason in its Route and in Stats.Route; with Options.Strict it is an error.
 // A scene with no device draw renders on the reference path.
 func (r *Renderer) openDevice() error {
-	cfg := config.Default()
-	if r.opts.Config != nil {
-		cfg = *r.opts.Config
-	}
-	screen, err := pipe.OpenScreen(cfg, pipe.Options{Strict: r.opts.Strict})
+	screen, err := pipe.OpenScreen(deviceConfig(r.opts), pipe.Options{Strict: r.opts.Strict})
 	if err != nil {
 		return fmt.Errorf("render: device: %w", err)
 	}

@@ -53,7 +53,9 @@ type Options struct {
 	Strict bool
 	// Config is the device configuration for PathDevice (nil: defaults).
 	Config *config.Config
-	// Workers is ref's fragment worker count (0: runtime.NumCPU()).
+	// Workers is the host worker count (0: runtime.NumCPU()): ref's fragment
+	// workers and, on PathDevice, the raster's bin walkers unless Config sets
+	// raster.workers.
 	Workers int
 	// Stats enables the per-draw counters (see the package doc).
 	Stats bool

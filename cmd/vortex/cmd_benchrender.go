@@ -94,7 +94,7 @@ func runBenchRender(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("o", "", "write the last frame to `PNG`")
 	asJSON := fs.Bool("json", false, `print one line {"ms_per_frame":M,"frames":N,"width":W,"height":H,"triangles":T}`)
 	shaders := fs.String("shaders", "", "`DIR` holding lambert.vert and lambert.frag (default: ../shared/data/bench beside the repository)")
-	workers := fs.Int("workers", 0, "reference renderer fragment workers (default: the CPU count)")
+	workers := fs.Int("workers", 0, "host workers: the reference renderer's fragment workers, the device's bin walkers (default: the CPU count)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the timed frames to `FILE` for go tool pprof")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: vortex bench render --mesh FILE|bunny|sphere|grid [--size WxH] [--frames N]")
