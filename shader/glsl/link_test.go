@@ -12,11 +12,7 @@ import (
 func TestLinkUniformQualifiers(t *testing.T) {
 	const es3 = "#version 300 es\n"
 	const es3fs = "#version 300 es\nprecision mediump float;\nout vec4 c;\n"
-	tests := []struct {
-		name   string
-		vs, fs string
-		want   string
-	}{
+	tests := []linkCase{
 		{"ES 3.00 uniform precision",
 			es3 + "uniform highp vec4 u; void main() { gl_Position = u; }",
 			es3fs + "uniform mediump vec4 u; void main() { c = vec4(1.0); }",
@@ -90,22 +86,7 @@ func TestLinkUniformQualifiers(t *testing.T) {
 			"#version 140\nlayout(row_major) uniform;\nuniform B { mat4 m; }; void main() { gl_Position = m[0]; }",
 			"#version 140\nuniform B { layout(row_major) mat4 m; }; out vec4 c; void main() { c = m[0]; }", ""},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			vs := mustCompile(t, "a.vert", tc.vs, Vertex)
-			fs := mustCompile(t, "b.frag", tc.fs, Fragment)
-			_, err := Link(vs, fs)
-			if tc.want == "" {
-				if err != nil {
-					t.Fatalf("unexpected link error: %v", err)
-				}
-				return
-			}
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("error = %v, want %q", err, tc.want)
-			}
-		})
-	}
+	runLinkCases(t, tests)
 }
 
 // TestLinkBuiltinInvariance covers GLSL ES 1.00 §4.6.4: gl_FragCoord may be
@@ -113,11 +94,7 @@ func TestLinkUniformQualifiers(t *testing.T) {
 // error names the fragment shader's redeclaration.
 func TestLinkBuiltinInvariance(t *testing.T) {
 	const fs = "#version 100\nprecision mediump float;\n"
-	tests := []struct {
-		name   string
-		vs, fs string
-		want   string
-	}{
+	tests := []linkCase{
 		{"FragCoord without Position",
 			"#version 100\nvoid main() { gl_Position = vec4(0.0); }",
 			fs + "invariant gl_FragCoord;\nvoid main() { gl_FragColor = gl_FragCoord; }",
@@ -136,22 +113,7 @@ func TestLinkBuiltinInvariance(t *testing.T) {
 			"#version 120\nvoid main() { gl_Position = vec4(0.0); }",
 			"#version 120\ninvariant gl_FragCoord;\nvoid main() { gl_FragColor = gl_FragCoord; }", ""},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			vs := mustCompile(t, "a.vert", tc.vs, Vertex)
-			fs := mustCompile(t, "b.frag", tc.fs, Fragment)
-			_, err := Link(vs, fs)
-			if tc.want == "" {
-				if err != nil {
-					t.Fatalf("unexpected link error: %v", err)
-				}
-				return
-			}
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("error = %v, want %q", err, tc.want)
-			}
-		})
-	}
+	runLinkCases(t, tests)
 }
 
 // TestLinkUniformLocations covers explicit uniform locations and bindings
@@ -161,11 +123,7 @@ func TestLinkBuiltinInvariance(t *testing.T) {
 func TestLinkUniformLocations(t *testing.T) {
 	const vs = "#version 430\n"
 	const fs = "#version 430\nout vec4 c;\n"
-	tests := []struct {
-		name   string
-		vs, fs string
-		want   string
-	}{
+	tests := []linkCase{
 		{"distinct locations",
 			vs + "layout(location = 0) uniform vec4 a[2]; void main() { gl_Position = a[1]; }",
 			fs + "layout(location = 2) uniform vec4 b; void main() { c = b; }", ""},
@@ -200,6 +158,19 @@ func TestLinkUniformLocations(t *testing.T) {
 			fs + "layout(binding = 2) uniform B { vec4 a; }; void main() { c = a; }",
 			"uniform block 'B' has binding 2 here and 0 in another shader"},
 	}
+	runLinkCases(t, tests)
+}
+
+// linkCase links one vertex and one fragment source; want is a substring of
+// the link error, or "" when the link must succeed.
+type linkCase struct {
+	name   string
+	vs, fs string
+	want   string
+}
+
+func runLinkCases(t *testing.T, tests []linkCase) {
+	t.Helper()
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			vs := mustCompile(t, "a.vert", tc.vs, Vertex)
