@@ -34,49 +34,6 @@ const (
 	ExtImageLoadStore = "GL_ARB_shader_image_load_store"
 )
 
-// The extensions that bring explicit locations and dual-source outputs to
-// earlier GLSL versions. spec: GL_ARB_explicit_attrib_location,
-// GL_ARB_blend_func_extended, GL_EXT_blend_func_extended.
-const (
-	ExtExplicitAttribLocation = "GL_ARB_explicit_attrib_location"
-	ExtBlendFuncExtended      = "GL_ARB_blend_func_extended"
-	ExtBlendFuncExtendedES    = "GL_EXT_blend_func_extended"
-)
-
-// The texture extensions for earlier GLSL versions: rectangle samplers and
-// their texture2DRect/shadow2DRect functions (GLSL 1.40 core),
-// textureQueryLevels (GLSL 4.30 core) and textureQueryLOD (GLSL 4.00 core as
-// textureQueryLod).
-const (
-	ExtTextureRectangle   = "GL_ARB_texture_rectangle"
-	ExtTextureQueryLevels = "GL_ARB_texture_query_levels"
-	ExtTextureQueryLod    = "GL_ARB_texture_query_lod"
-	ExtTrinaryMinmax      = "GL_AMD_shader_trinary_minmax"
-	// The extensions that bring later core built-ins to GLSL 1.30.
-	ExtShaderBitEncoding      = "GL_ARB_shader_bit_encoding"
-	ExtShadingLanguagePacking = "GL_ARB_shading_language_packing"
-	ExtShaderIntegerMix       = "GL_EXT_shader_integer_mix"
-	ExtShaderIntegerFunctions = "GL_MESA_shader_integer_functions"
-	ExtTextureArray           = "GL_EXT_texture_array"
-	ExtShaderTextureLod       = "GL_ARB_shader_texture_lod"
-	Ext420Pack                = "GL_ARB_shading_language_420pack"
-	ExtUniformBufferObject    = "GL_ARB_uniform_buffer_object"
-	ExtExplicitUniformLoc     = "GL_ARB_explicit_uniform_location"
-	ExtArraysOfArrays         = "GL_ARB_arrays_of_arrays"
-)
-
-// hasArraysOfArrays reports whether array types may have array elements.
-// spec: GLSL 4.30 §4.1.9, ARB_arrays_of_arrays (from GLSL 1.20)
-func (c *checker) hasArraysOfArrays() bool {
-	return c.atLeast(430, 310) || c.version >= 120 && c.extEnabled(ExtArraysOfArrays)
-}
-
-// has420pack reports whether GLSL 4.20's conveniences exist (scalar swizzles,
-// .length() on vectors and matrices, initializer lists, non-constant local
-// const initializers, layout(binding), qualifiers in any order).
-// spec: GLSL 4.20 §1.2.1, ARB_shading_language_420pack
-func (c *checker) has420pack() bool { return c.atLeast(420, 0) || c.extEnabled(Ext420Pack) }
-
 func (c *checker) hasCompute() bool  { return c.atLeast(430, 310) || c.extEnabled(ExtComputeShader) }
 func (c *checker) hasSSBO() bool     { return c.atLeast(430, 310) || c.extEnabled(ExtStorageBuffer) }
 func (c *checker) hasCounters() bool { return c.atLeast(420, 310) || c.extEnabled(ExtAtomicCounters) }

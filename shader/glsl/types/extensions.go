@@ -1,0 +1,53 @@
+package types
+
+// The extensions the checker implements besides the compute ones (compute.go),
+// and the predicates that combine a core version with an extension.
+
+// The extensions that bring explicit locations and dual-source outputs to
+// earlier GLSL versions. spec: GL_ARB_explicit_attrib_location,
+// GL_ARB_blend_func_extended, GL_EXT_blend_func_extended.
+const (
+	ExtExplicitAttribLocation = "GL_ARB_explicit_attrib_location"
+	ExtBlendFuncExtended      = "GL_ARB_blend_func_extended"
+	ExtBlendFuncExtendedES    = "GL_EXT_blend_func_extended"
+)
+
+// The texture extensions for earlier GLSL versions: rectangle samplers and
+// their texture2DRect/shadow2DRect functions (GLSL 1.40 core),
+// textureQueryLevels (GLSL 4.30 core), textureQueryLOD (GLSL 4.00 core as
+// textureQueryLod), the texture1DArray family and the *GradARB lookups.
+const (
+	ExtTextureRectangle   = "GL_ARB_texture_rectangle"
+	ExtTextureQueryLevels = "GL_ARB_texture_query_levels"
+	ExtTextureQueryLod    = "GL_ARB_texture_query_lod"
+	ExtTextureArray       = "GL_EXT_texture_array"
+	ExtShaderTextureLod   = "GL_ARB_shader_texture_lod"
+)
+
+// The extensions that bring later core built-ins and rules to GLSL 1.10-1.30:
+// min3/max3/mid3, the bit casts, packing, integer mix, GLSL 4.00's integer
+// functions, 4.20's conveniences, uniform blocks and locations, arrays of
+// arrays.
+const (
+	ExtTrinaryMinmax          = "GL_AMD_shader_trinary_minmax"
+	ExtShaderBitEncoding      = "GL_ARB_shader_bit_encoding"
+	ExtShadingLanguagePacking = "GL_ARB_shading_language_packing"
+	ExtShaderIntegerMix       = "GL_EXT_shader_integer_mix"
+	ExtShaderIntegerFunctions = "GL_MESA_shader_integer_functions"
+	Ext420Pack                = "GL_ARB_shading_language_420pack"
+	ExtUniformBufferObject    = "GL_ARB_uniform_buffer_object"
+	ExtExplicitUniformLoc     = "GL_ARB_explicit_uniform_location"
+	ExtArraysOfArrays         = "GL_ARB_arrays_of_arrays"
+)
+
+// hasArraysOfArrays reports whether array types may have array elements.
+// spec: GLSL 4.30 §4.1.9, ARB_arrays_of_arrays (from GLSL 1.20)
+func (c *checker) hasArraysOfArrays() bool {
+	return c.atLeast(430, 310) || c.version >= 120 && c.extEnabled(ExtArraysOfArrays)
+}
+
+// has420pack reports whether GLSL 4.20's conveniences exist (scalar swizzles,
+// .length() on vectors and matrices, initializer lists, non-constant local
+// const initializers, layout(binding), qualifiers in any order).
+// spec: GLSL 4.20 §1.2.1, ARB_shading_language_420pack
+func (c *checker) has420pack() bool { return c.atLeast(420, 0) || c.extEnabled(Ext420Pack) }
