@@ -87,6 +87,10 @@ func TestPiglitExtensions(t *testing.T) {
 				t.Log("  " + m)
 			}
 		}
+		if r.Total == 0 && r.Skipped == 0 {
+			// The set is not in this piglit directory (an extract of it).
+			continue
+		}
 		if want, ok := ratchet["ext-"+r.Set]; ok && r.Agreed < want[0] {
 			t.Errorf("%s: agreement dropped to %d/%d, ratchet is %d/%d", r.Set, r.Agreed, r.Total, want[0], want[1])
 		}
