@@ -36,9 +36,10 @@ const (
 	ArgVSVertsPerInst   = 3 // 0 = plain draw
 	ArgVSBaseInstance   = 4
 	ArgVSBaseVertex     = 5
-	ArgVSCount          = 6 // real vertex count (launches are warp-padded)
-	ArgVSDescTable      = 8 // i64[FSDescSlots] constant-buffer table
-	VSAttribTableLocs   = 8
+	ArgVSCount          = 6  // real vertex count (launches are warp-padded)
+	ArgVSDescTable      = 8  // i64[FSDescSlots] constant-buffer table
+	VSAttribTableLocs   = 8  // the entries vortexpipe §2.5 gives the table
+	VSMaxAttribs        = 16 // GL_MAX_VERTEX_ATTRIBS: the table grows to this many entries
 	VSAttribEntryBytes  = 24 // {u64 base, u64 stride, u64 divisor}
 	FSDescSlots         = 8  // push constants at 0, descriptor set N at N+1
 	MaxDescriptorsPerSh = 16 // VP_MAX_DESCS
@@ -149,3 +150,9 @@ const (
 	OMExportHasDepth   = 1 << 1
 	TexMaxStagesPerIns = 4
 )
+
+// VSAttribTableBytes is the size of the VS attribute table for a program with
+// n attributes: vortexpipe §2.5's 8 entries, or one per attribute beyond them up
+// to VSMaxAttribs (docs/ABI.md), so a program within the spec's table uploads
+// exactly the spec's bytes.
+func VSAttribTableBytes(n int) int { return max(n, VSAttribTableLocs) * VSAttribEntryBytes }

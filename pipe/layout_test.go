@@ -130,6 +130,27 @@ func TestAttribTable(t *testing.T) {
 	if _, err := AttribTable(ve, vbs[:1], addr); err == nil {
 		t.Error("unbound buffer accepted")
 	}
+	// Past vortexpipe's 8 entries the table grows to GL_MAX_VERTEX_ATTRIBS.
+	for _, n := range []int{12, 16, 17} {
+		els := make([]VertexElement, n)
+		for i := range els {
+			els[i] = VertexElement{SrcOffset: uint32(4 * i), Format: VertexFloat32x1}
+		}
+		wide, err := c.CreateVertexElementsState(els)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tab, err := AttribTable(wide, vbs, addr)
+		if n > 16 {
+			if err == nil {
+				t.Errorf("%d attributes accepted", n)
+			}
+			continue
+		}
+		if err != nil || len(tab) != 24*n || binary.LittleEndian.Uint64(tab[24*(n-1):]) != 0x1008+4*uint64(n-1) {
+			t.Errorf("%d attributes: %d bytes, %v", n, len(tab), err)
+		}
+	}
 	if _, err := c.CreateVertexElementsState([]VertexElement{{Format: 99}}); err == nil {
 		t.Error("undefined vertex format accepted")
 	}

@@ -22,19 +22,19 @@ func (c *Context) SetViewport(v Viewport) {
 }
 
 // AttribTable builds the vertex shader's attribute table (VS arg slot 1): for each
-// of the abi.VSAttribTableLocs locations a little-endian {u64 base, u64 stride,
+// of its max(8, n) locations (abi.VSAttribTableBytes) a little-endian {u64 base, u64 stride,
 // u64 divisor}, base being the device address of the attribute's first element
 // (vertex buffer address + buffer offset + element offset). addr resolves a
 // resource to its device address (the screen's residency table on the device
 // path). Unused locations are zero. spec: vortexpipe §2.5
 func AttribTable(ve *VertexElements, vbs []VertexBuffer, addr func(*Resource) (uint64, error)) ([]byte, error) {
-	out := make([]byte, abi.VSAttribTableLocs*abi.VSAttribEntryBytes)
 	if ve == nil {
-		return out, nil
+		return make([]byte, abi.VSAttribTableBytes(0)), nil
 	}
-	if len(ve.Elements) > abi.VSAttribTableLocs {
-		return nil, fmt.Errorf("pipe: %d vertex attributes (max %d)", len(ve.Elements), abi.VSAttribTableLocs)
+	if len(ve.Elements) > abi.VSMaxAttribs {
+		return nil, fmt.Errorf("pipe: %d vertex attributes (max %d)", len(ve.Elements), abi.VSMaxAttribs)
 	}
+	out := make([]byte, abi.VSAttribTableBytes(len(ve.Elements)))
 	for loc, e := range ve.Elements {
 		if e.BufferIndex >= len(vbs) || vbs[e.BufferIndex].Buffer == nil {
 			return nil, fmt.Errorf("pipe: attribute %d reads unbound vertex buffer %d", loc, e.BufferIndex)

@@ -176,7 +176,7 @@ type drawState struct {
 
 	// upload: one batch for everything the draw writes before it runs
 	up        *runtime.Batch
-	attribs   uint64 // the {base, stride, divisor}[8] attribute table
+	attribs   uint64 // the {base, stride, divisor}[max(8, n)] attribute table
 	indices   uint64 // u32 indices (0: non-indexed)
 	desc      []byte // descriptor table: uniforms at slot 0, set 0 at slot 1
 	descBuf   *runtime.Buffer

@@ -31,11 +31,12 @@ func (s *drawState) upload() error {
 	return err
 }
 
-// uploadAttribs uploads the attribute table {base, stride, divisor}[8] and the
+// uploadAttribs uploads the attribute table {base, stride, divisor}[max(8, n)]
+// (abi.VSAttribTableBytes) and the
 // vertex data it points at (bindings sharing one interleaved buffer upload
 // it once; resident buffers are bound as they are).
 func (s *drawState) uploadAttribs() error {
-	table := make([]byte, abi.VSAttribTableLocs*abi.VSAttribEntryBytes)
+	table := make([]byte, abi.VSAttribTableBytes(len(s.dr.Attribs)))
 	data := map[*byte]*runtime.Buffer{}
 	for i, a := range s.dr.Attribs {
 		b := a.Buffer

@@ -241,8 +241,8 @@ func (sp *Program) bindVertexStage() error {
 			sp.attrs = append(sp.attrs, s)
 		}
 	}
-	if len(sp.attrs) > abi.VSAttribTableLocs {
-		return routeError(sp.name, len(sp.attrs), fmt.Sprintf("vertex attributes exceed the %d-entry attribute table", abi.VSAttribTableLocs))
+	if len(sp.attrs) > abi.VSMaxAttribs {
+		return routeError(sp.name, len(sp.attrs), fmt.Sprintf("vertex attributes exceed the %d-entry attribute table", abi.VSMaxAttribs))
 	}
 	return nil
 }

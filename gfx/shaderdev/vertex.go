@@ -126,7 +126,7 @@ type vsScratch struct {
 	ub    []byte
 	ab    []byte // one attribute element
 	ob    []byte // one output record
-	table [abi.VSAttribTableLocs][3]uint64
+	table [abi.VSMaxAttribs][3]uint64
 	vraw  [exec.MaxWidth]uint64
 	sw    *swtex.Sampler // the vertex stage's software sampler
 	// The executor's input and output lane arrays by word (they live as
@@ -225,7 +225,7 @@ func (sp *Program) vsKernelOn(c *device.CTA, env *devEnv) error {
 	stride := uint64(c.GridDim[0]) * uint64(c.BlockDim[0])
 	// The buffers every vertex touches, each reached directly.
 	outS, indexS := c.Span(out), c.Span(index)
-	var attrS [abi.VSAttribTableLocs]device.Span
+	var attrS [abi.VSMaxAttribs]device.Span
 	for i := range sp.attrs {
 		attrS[i] = c.Span(s.table[i][0])
 	}
