@@ -370,6 +370,15 @@ func (s *fsScratch) shade(sp *Program, present, covered uint64) error {
 	c := s.c
 	prims, flat := c.Arg(abi.ArgFSPrimBuffer), c.Arg(abi.ArgFSFlat)
 	s.inputs(sp, present, prims, flat)
+	if sp.helper >= 0 {
+		// A present lane the wave does not cover runs for its quad's
+		// derivatives only. spec: GLSL 4.50 §7.1.2
+		h := s.m.Input(sp.helper)
+		for m := present; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros64(m)
+			h[l] = uint32(^covered >> l & 1)
+		}
+	}
 	if err := c.Err(); err != nil {
 		return err
 	}

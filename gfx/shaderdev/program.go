@@ -53,6 +53,7 @@ type Program struct {
 	fsFlat []int     // FS input word → flat side word (-1: not flat)
 	coord  int       // FS input word of gl_FragCoord (-1: unused)
 	facing int       // FS input word of gl_FrontFacing (-1: unused)
+	helper int       // FS input word of gl_HelperInvocation (-1: unused)
 	// noPersp[i] marks plane i as a noperspective varying: expand_k stores
 	// v·w_clip on it and the wrapper multiplies the perspective-correct
 	// interpolation by the fragment's 1/w, which is v interpolated linearly in
@@ -192,7 +193,7 @@ func NewProgram(name string, p *lower.Program) (*Program, error) {
 	if p == nil || p.VS == nil || p.FS == nil {
 		return nil, routeError(name, -1, "a vertex and a fragment stage are both needed")
 	}
-	sp := &Program{name: name, prog: p, vid: -1, iid: -1, coord: -1, facing: -1, fragDepth: -1, src1Word: -1,
+	sp := &Program{name: name, prog: p, vid: -1, iid: -1, coord: -1, facing: -1, helper: -1, fragDepth: -1, src1Word: -1,
 		clipWord: -1, clipVert: -1, vsFree: make(chan *vsScratch, scratchSlots)}
 	for i := range sp.colorWord {
 		sp.colorWord[i] = -1
@@ -268,6 +269,9 @@ func (sp *Program) fragmentReads() (*varyingUse, error) {
 			continue
 		case "gl_FrontFacing":
 			sp.facing = s.Word
+			continue
+		case "gl_HelperInvocation":
+			sp.helper = s.Word
 			continue
 		case "gl_PointCoord":
 			return nil, routeError(sp.name, -1, "gl_PointCoord (points are not drawn on the device)")

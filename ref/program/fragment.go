@@ -71,6 +71,9 @@ func (f *FragmentShader) packedLanes() *ref.PackedLanes {
 			pl.PointCoord[c] = m.Input(w + c)
 		}
 	}
+	if w := p.fsFrag[3]; w >= 0 {
+		clear(m.Input(w)) // packed lanes are covered: none is a helper
+	}
 	for rt := 0; rt < p.fsColors; rt++ {
 		var c [4][]uint32
 		for k := range 4 {
@@ -229,6 +232,14 @@ func (f *FragmentShader) ShadeQuads(quads []ref.Quad, tex ref.Textures) error {
 				}
 			}
 		}
+		if w := p.fsFrag[3]; w >= 0 {
+			arr := m.Input(w)
+			for k := range batch {
+				for l := 0; l < 4; l++ {
+					arr[4*k+l] = uint32(batch[k].Helper) >> l & 1
+				}
+			}
+		}
 		present := uint64(1)<<uint(4*n) - 1
 		if 4*n == 64 {
 			present = math.MaxUint64
@@ -350,6 +361,9 @@ func (f *FragmentShader) runPacked(quads []ref.Quad, lanes []uint16) error {
 				arr[j] = math.Float32bits(quads[ql>>2].PointCoord[ql&3][c])
 			}
 		}
+	}
+	if w := p.fsFrag[3]; w >= 0 {
+		clear(m.Input(w)) // only covered lanes run here: none is a helper
 	}
 	present := uint64(1)<<uint(len(lanes)) - 1
 	if len(lanes) == 64 {

@@ -121,7 +121,7 @@ type Program struct {
 	colour   [][2]int          // varying word ranges of the legacy colours without qualifiers
 	vsColour [][2]int          // vertex output word ranges of the legacy colours
 	twoSide  []ref.TwoSide
-	fsFrag   [3]int // gl_FragCoord, gl_FrontFacing, gl_PointCoord input words (-1: unused)
+	fsFrag   [4]int // gl_FragCoord, gl_FrontFacing, gl_PointCoord, gl_HelperInvocation input words (-1: unused)
 	fsDepth  int    // gl_FragDepth output word, -1 when not written
 	fsSrc1   int    // the layout(location = 0, index = 1) output word, -1 when none
 	fsColors int    // render targets written (colour output words / 4)
@@ -143,7 +143,7 @@ func New(cp *shader.Program, cfg Config) (*Program, error) {
 	lp, lo := cp.Linked, cp.IR
 	p := &Program{Linked: lp, IR: lo, cfg: cfg, vw: vw, fw: fw, Uniforms: make([]uint32, lo.UniformWords),
 		Units: make([]int, len(lo.Samplers)), byName: map[string]uniformRef{}, blocks: map[string]string{},
-		fsFrag: [3]int{-1, -1, -1}, fsDepth: -1, fsSrc1: -1, vsID: [2]int{-1, -1}, psize: -1, clipDist: [2]int{-1, 0}, clipVert: -1, ffColour: -1}
+		fsFrag: [4]int{-1, -1, -1, -1}, fsDepth: -1, fsSrc1: -1, vsID: [2]int{-1, -1}, psize: -1, clipDist: [2]int{-1, 0}, clipVert: -1, ffColour: -1}
 	p.layoutUniforms()
 	p.initUniforms()
 	p.layoutVertex()
@@ -285,7 +285,7 @@ func (p *Program) layoutFragment() {
 	if fs == nil {
 		return
 	}
-	for i, n := range []string{"gl_FragCoord", "gl_FrontFacing", "gl_PointCoord"} {
+	for i, n := range []string{"gl_FragCoord", "gl_FrontFacing", "gl_PointCoord", "gl_HelperInvocation"} {
 		if s, ok := slotNamed(fs.Inputs, n); ok {
 			p.fsFrag[i] = s.Word
 		}

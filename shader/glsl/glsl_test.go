@@ -154,6 +154,14 @@ func TestStandardDerivatives(t *testing.T) {
 
 func FuzzCompile(f *testing.F) {
 	f.Add("void main() { gl_Position = vec4(1.0); }", true)
+	// The extensions and GLSL 1.50 rules of the front end.
+	f.Add("#version 130\n#extension GL_ARB_shading_language_420pack : require\n#extension GL_ARB_uniform_buffer_object : require\n"+
+		"#extension GL_ARB_explicit_uniform_location : require\nlayout(std140, binding = 1) uniform B { layout(row_major) mat2 m; vec2 v[2]; } b;\n"+
+		"layout(location = 3) uniform float u[2];\nvoid main() { const float k = u[1]; vec2 w = {k, b.v[1].y}; gl_Position = vec4(b.m * w, k.xx); }", true)
+	f.Add("#version 150\nout gl_PerVertex { vec4 gl_Position; float gl_ClipDistance[2]; };\nvoid main() { gl_Position = vec4(0.0); gl_ClipDistance[1] = 1.0; }", true)
+	f.Add("#version 150\nlayout(origin_upper_left) in vec4 gl_FragCoord;\nout vec4 c;\nvoid main() { c = gl_FragCoord; }", false)
+	f.Add("#version 120\n#extension GL_ARB_arrays_of_arrays : require\n#extension GL_EXT_texture_array : require\n"+
+		"uniform sampler2DArray s[2][2];\nvoid main() { gl_FragColor = texture2DArray(s[1][0], vec3(0.5)); }", false)
 	f.Fuzz(func(t *testing.T, src string, vertex bool) {
 		stage := Fragment
 		if vertex {

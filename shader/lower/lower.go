@@ -427,7 +427,7 @@ func (l *lowerer) layoutFragment(vsOut map[string]int, vs *ir.Program) {
 			continue
 		}
 		switch v.Name {
-		case "gl_FragCoord", "gl_FrontFacing", "gl_PointCoord":
+		case "gl_FragCoord", "gl_FrontFacing", "gl_PointCoord", "gl_HelperInvocation":
 			sys = append(sys, v)
 			continue
 		}

@@ -146,6 +146,10 @@ func (c *checker) declareBuiltinVars() {
 	} else {
 		c.addBuiltin("gl_FragCoord", v4, ast.VarIn, true)
 		c.addBuiltin("gl_FrontFacing", ast.Scalar(ast.Bool), ast.VarIn, true)
+		if c.atLeast(450, 310) {
+			// spec: GLSL 4.50 §7.1.2, GLSL ES 3.10 §7.1.2
+			c.addBuiltin("gl_HelperInvocation", ast.Scalar(ast.Bool), ast.VarIn, true)
+		}
 		if c.atLeast(110, 100) {
 			c.addBuiltin("gl_PointCoord", v2, ast.VarIn, true)
 		}

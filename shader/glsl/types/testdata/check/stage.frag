@@ -36,3 +36,13 @@ void main() { c = p; }
 in gl_PerVertex { vec4 gl_Position; } gl_in[]; // ERROR "gl_PerVertex can only be redeclared as a vertex shader output block"
 out vec4 c;
 void main() { c = vec4(1.0); }
+// ---- gl_HelperInvocation arrives in GLSL ES 3.10 (and GLSL 4.50)
+#version 300 es
+precision mediump float;
+out vec4 c;
+void main() { c = vec4(float(gl_HelperInvocation)); } // ERROR "undeclared identifier 'gl_HelperInvocation'"
+// ---- gl_HelperInvocation in GLSL ES 3.10
+#version 310 es
+precision mediump float;
+out vec4 c;
+void main() { c = vec4(float(gl_HelperInvocation)); }
