@@ -264,6 +264,9 @@ type Texture struct {
 	Format string
 	// Depth marks a depth texture: one value per texel.
 	Depth bool
+	// Integer marks an integer-format texture (texture integer): the texel
+	// floats hold exact integers for the format's integer channels.
+	Integer bool
 	// Levels holds the mip levels; a nil entry is an undefined level.
 	Levels  []*TexImage
 	Sampler Sampler

@@ -105,6 +105,33 @@ probe ssbo float 0 4 == 0.0
 probe ssbo float 0 60 == 1.0
 probe ssbo float 0 248 == 1.0
 `
+	// texture integer's texels as piglit_integer_texture makes them: R32I
+	// x + y·b + a, RGBA32I (x, y, b, a).
+	integer := computeHead + `layout(local_size_x = 3, local_size_y = 2) in;
+layout(r32i, binding = 0) readonly uniform iimage2D one;
+layout(rgba32i, binding = 1) readonly uniform iimage2D four;
+layout(std430, binding = 0) buffer B { int v[6]; ivec4 w[6]; };
+void main() {
+	ivec2 p = ivec2(gl_LocalInvocationID.xy);
+	v[p.y * 3 + p.x] = imageLoad(one, p).x;
+	w[p.y * 3 + p.x] = imageLoad(four, p);
+}
+
+[test]
+texture integer 0 (3, 2) (5, 7) GL_R32I
+image texture 0 GL_R32I
+texture integer 1 (3, 2) (-4, 9) GL_RGBA32I
+image texture 1 GL_RGBA32I
+ssbo 0 128
+compute 1 1 1
+probe ssbo int 0 0 == 7
+probe ssbo int 0 8 == 9
+probe ssbo int 0 20 == 14
+probe ssbo int 0 112 == 2
+probe ssbo int 0 116 == 1
+probe ssbo int 0 120 == -4
+probe ssbo int 0 124 == 9
+`
 	for _, tc := range []struct {
 		name   string
 		src    string
@@ -112,6 +139,8 @@ probe ssbo float 0 248 == 1.0
 		reason string
 	}{
 		{"ssbo", ssbo, Pass, ""},
+		{"texture integer", integer, Pass, ""},
+		{"texture integer in a 16-bit format", strings.Replace(integer, "(5, 7) GL_R32I", "(5, 7) GL_R16I", 1), Fail, "32-bit integer format"},
 		{"sampled texture", sampled, Pass, ""},
 		{"sampled texture on an empty unit", strings.Replace(sampled, "uniform int tex 1", "uniform int tex 3", 1), Fail, "no texture bound at texture unit 3"},
 		{"ssbo probe fails", strings.Replace(ssbo, "probe ssbo uint 2 4 == 1", "probe ssbo uint 2 4 == 2", 1), Fail,

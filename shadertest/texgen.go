@@ -18,6 +18,30 @@ func BuildTexture(tc *TextureCmd, api API) *Texture {
 		t.Sampler.WrapS, t.Sampler.WrapT = wrap, wrap
 	}
 	switch tc.Kind {
+	case TexInteger:
+		t.Target, t.Format, t.Integer = Tex2D, tc.Format, true
+		nearest("clamp_to_edge")
+		// piglit_integer_texture spreads (x, y, b, a) over the format's
+		// channels: RGBA (x, y, b, a), RGB (x, y, b+a), RG (x+b, y+a),
+		// R x+y·b+a; a missing channel reads as GL's (0, 0, 0, 1).
+		b, a := tc.Colors[0][0], tc.Colors[0][1]
+		img := &TexImage{W: tc.W, H: tc.H, D: 1, Data: make([]float32, 0, 4*tc.W*tc.H)}
+		for y := range tc.H {
+			for x := range tc.W {
+				fx, fy := float32(x), float32(y)
+				switch integerComponents(tc.Format) {
+				case 4:
+					img.Data = append(img.Data, fx, fy, b, a)
+				case 3:
+					img.Data = append(img.Data, fx, fy, b+a, 1)
+				case 2:
+					img.Data = append(img.Data, fx+b, fy+a, 0, 1)
+				default:
+					img.Data = append(img.Data, fx+fy*b+a, 0, 0, 1)
+				}
+			}
+		}
+		t.Levels = []*TexImage{img}
 	case TexRGBW:
 		t.Target, t.Format = Tex2D, tc.Format
 		nearest("clamp_to_edge")

@@ -57,6 +57,7 @@ const (
 	TexShadow1D                         // texture shadow1D unit (w)
 	TexShadow1DArray                    // texture shadow1DArray unit (w, layers)
 	TexShadow2DArray                    // texture shadow2DArray unit (w, h, layers)
+	TexInteger                          // texture integer unit (w, h) (b, a) format: texel (x, y, b, a)
 )
 
 // TextureCmd is a texture command.
@@ -71,7 +72,7 @@ type TextureCmd struct {
 	// Format is the optional internal format of texture rgbw.
 	Format string
 	// Colors are the checkerboard (black, white) or quads (bl, br, tl, tr)
-	// colours.
+	// colours; texture integer's constant b and a are Colors[0][0:2].
 	Colors [4][4]float32
 }
 
@@ -123,7 +124,27 @@ func (f *File) parseTexture(c *Command, t string, fail func(string, ...any)) boo
 		return emit(tc)
 	}
 	if _, ok := parseStr(t, "texture integer "); ok {
-		return unsupported("texture integer")
+		// piglit_integer_texture: R = x, G = y, B = b, A = a in an integer format.
+		it, n := scanf(t, "texture integer %d ( %d , %d ) ( %d , %d ) %s")
+		if n != 6 {
+			fail("invalid texture integer command")
+			return true
+		}
+		tc := &TextureCmd{Kind: TexInteger, Unit: int(it[0].i), W: int(it[1].i), H: int(it[2].i), D: 1, Format: it[5].s}
+		if integerComponents(tc.Format) == 0 {
+			fail("texture integer takes a 32-bit integer format (GL_R32I, GL_RG32I, GL_RGB32I, GL_RGBA32I), not %s", tc.Format)
+			return true
+		}
+		// The texels are kept as float32: every value must be exact there.
+		b, a := it[3].i, it[4].i
+		abs := func(v int64) int64 { return max(v, -v) }
+		if w, h := int64(max(tc.W, 1)), int64(max(tc.H, 1)); abs(b) >= 1<<24 || abs(a) >= 1<<24 ||
+			w-1+(h-1)*abs(b)+abs(a)+abs(b) >= 1<<24 {
+			fail("texture integer values beyond ±2^24 (b %d, a %d)", b, a)
+			return true
+		}
+		tc.Colors[0][0], tc.Colors[0][1] = float32(b), float32(a)
+		return emit(tc)
 	}
 	if it, n := scanf(t, "texture miptree %d"); n == 1 {
 		return emit(&TextureCmd{Kind: TexMiptree, Unit: int(it[0].i), W: 8, H: 8, D: 1})
@@ -275,4 +296,20 @@ func (p *TexParamCmd) enum(name, rest string) (*TexParamCmd, error) {
 	}
 	p.Param, p.Value = name, v
 	return p, nil
+}
+
+// integerComponents is the channel count of texture integer's formats (the
+// 32-bit signed ones piglit_integer_texture takes), 0 for any other.
+func integerComponents(format string) int {
+	switch format {
+	case "GL_R32I":
+		return 1
+	case "GL_RG32I":
+		return 2
+	case "GL_RGB32I":
+		return 3
+	case "GL_RGBA32I":
+		return 4
+	}
+	return 0
 }

@@ -105,6 +105,11 @@ func convertTexture(t *shadertest.Texture, api shadertest.API, glslVersion int) 
 	if err != nil {
 		return nil, sampler.Sampler{}, 0, err
 	}
+	if t.Integer {
+		// texFormat has no integer formats: sampling one as RGBA8 would be a
+		// silent collapse.
+		return nil, sampler.Sampler{}, 0, fmt.Errorf("integer texture %s: %w", t.Format, shadertest.ErrUnsupported)
+	}
 	f := texFormat(t)
 	// The chain's base size from the first defined level.
 	k := -1
