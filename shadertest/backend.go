@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"vortexgfx/pipe"
+	"vortexgfx/shader/glsl"
 )
 
 // Primitive is a GL primitive mode; the value is the GL enum.
@@ -122,6 +123,12 @@ var ErrUnsupported = errors.New("not supported by this back end")
 
 // Context is one GL-like context running one test. Calls arrive from one
 // goroutine.
+// UniformReflector is a Context that can report its linked program's active
+// uniforms as glGetActiveUniformsiv does (the "active uniform" command).
+type UniformReflector interface {
+	ActiveUniform(name string) (glsl.ActiveUniform, bool)
+}
+
 type Context interface {
 	// Link compiles and links the program and makes it current. It returns
 	// *CompileError, *LinkError, or another error (a failure).

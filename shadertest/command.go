@@ -45,13 +45,14 @@ const (
 	OpProbeAtomic      // probe atomic counter [buffer n offset | index] op value
 	OpImageTexture     // image texture unit GL_FORMAT
 	OpFBTex2D          // fb tex 2d unit
+	OpActiveUniform    // active uniform NAME GL_UNIFORM_PNAME VALUE (Name, Cap, Value)
 )
 
 var opNames = [...]string{"clear color", "clear depth", "clear", "clip plane", "color", "draw rect",
 	"draw arrays", "draw elements", "enable", "depthfunc", "frustum", "hint", "ortho", "probe",
 	"probe depth", "tolerance", "shade model", "texture", "texcoord", "texparameter", "uniform",
 	"link error", "link success", "light", "unsupported", "compute", "ssbo", "ssbo subdata", "probe ssbo",
-	"atomic counters", "atomic counter", "probe atomic counter", "image texture", "fb tex 2d"}
+	"atomic counters", "atomic counter", "probe atomic counter", "image texture", "fb tex 2d", "active uniform"}
 
 // String returns the name used in test files and messages.
 func (o Op) String() string {
@@ -340,8 +341,20 @@ func (f *File) parseCommand(ln line, bad func(int, string, ...any)) {
 		add()
 		return
 	}
+	if rest, ok := pfx("active uniform "); ok {
+		// shader_runner's active_uniform: glGetActiveUniformsiv of one
+		// uniform compared with a value (a GL enum name for the type).
+		fs := strings.Fields(rest)
+		if len(fs) != 3 {
+			fail("invalid active uniform command %q", rest)
+			return
+		}
+		c.Op, c.Name, c.Cap, c.Value = OpActiveUniform, fs[0], fs[1], fs[2]
+		add()
+		return
+	}
 	for _, p := range []string{"ubo array index ", "block array index ", "block binding ", "block offset ",
-		"block matrix stride", "block row major", "active uniform ", "verify program_query",
+		"block matrix stride", "block row major", "verify program_query",
 		"verify program_interface_query ", "verify query_object", "vertex attrib ", "newlist ",
 		"endlist", "calllist", "deletelist", "viewport swizzle "} {
 		if _, ok := pfx(p); ok {

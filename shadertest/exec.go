@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
 )
 
@@ -376,6 +377,8 @@ func (r *runner) exec(c *Command) error {
 		copy(r.tol[:], c.F)
 	case OpShadeModel:
 		s.Flat = c.Flat
+	case OpActiveUniform:
+		return r.activeUniform(c)
 	case OpTexture:
 		t := BuildTexture(c.Texture, r.api)
 		r.activeUnit = c.Texture.Unit
@@ -590,4 +593,51 @@ func (r *runner) light(c *Command) {
 	case "GL_QUADRATIC_ATTENUATION":
 		l.QuadraticAttenuation = v[0]
 	}
+}
+
+// activeUniform checks one glGetActiveUniformsiv property of an active uniform
+// (shader_runner's "active uniform"): the type by its GL enum name, the others
+// as integers. A back end that cannot reflect its program skips the test.
+func (r *runner) activeUniform(c *Command) error {
+	if !r.programInUse(c) {
+		return nil
+	}
+	ref, ok := r.c.(UniformReflector)
+	if !ok {
+		return &stop{Skip, "active uniform queries are not supported by this back end"}
+	}
+	u, ok := ref.ActiveUniform(c.Name)
+	if !ok {
+		return &stop{Fail, fmt.Sprintf("line %d: no active uniform named %q", c.Line, c.Name)}
+	}
+	var got int
+	switch c.Cap {
+	case "GL_UNIFORM_TYPE":
+		if u.Type != c.Value {
+			return &stop{Fail, fmt.Sprintf("line %d: %s GL_UNIFORM_TYPE: expected %s, got %s", c.Line, c.Name, c.Value, u.Type)}
+		}
+		return nil
+	case "GL_UNIFORM_SIZE":
+		got = u.Size
+	case "GL_UNIFORM_OFFSET":
+		got = u.Offset
+	case "GL_UNIFORM_ARRAY_STRIDE":
+		got = u.ArrayStride
+	case "GL_UNIFORM_MATRIX_STRIDE":
+		got = u.MatrixStride
+	case "GL_UNIFORM_IS_ROW_MAJOR":
+		if u.RowMajor {
+			got = 1
+		}
+	default:
+		return &stop{Skip, fmt.Sprintf("line %d: active uniform property %s is not supported", c.Line, c.Cap)}
+	}
+	want, err := strconv.ParseInt(c.Value, 0, 64)
+	if err != nil {
+		return &stop{Fail, fmt.Sprintf("line %d: active uniform %s: bad value %q", c.Line, c.Cap, c.Value)}
+	}
+	if int64(got) != want {
+		return &stop{Fail, fmt.Sprintf("line %d: %s %s: expected %d, got %d", c.Line, c.Name, c.Cap, want, got)}
+	}
+	return nil
 }

@@ -246,6 +246,9 @@ func TestCommands(t *testing.T) {
 			return *c.Texture == TextureCmd{Kind: TexRGBW, Unit: 1, W: 8, H: 4, D: 1}
 		}},
 		{"texture rgbw 0 (8, 8) GL_RGBA8", func(c *Command) bool { return c.Texture.Format == "GL_RGBA8" }},
+		{"active uniform s[0].m GL_UNIFORM_MATRIX_STRIDE 16", func(c *Command) bool {
+			return c.Op == OpActiveUniform && c.Name == "s[0].m" && c.Cap == "GL_UNIFORM_MATRIX_STRIDE" && c.Value == "16"
+		}},
 		{"texture integer 1 (2,2) (2,10) GL_R32I", func(c *Command) bool {
 			tc := c.Texture
 			return tc.Kind == TexInteger && tc.Unit == 1 && tc.W == 2 && tc.H == 2 && tc.Colors[0][0] == 2 && tc.Colors[0][1] == 10 && tc.Format == "GL_R32I"

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"vortexgfx/pipe"
+	"vortexgfx/shader/glsl"
 	"vortexgfx/shadertest"
 	"vortexgfx/shadertest/reference"
 )
@@ -58,6 +59,15 @@ func (c *glContext) Close() error {
 		err = errors.Join(err, c.shadow.Close())
 	}
 	return err
+}
+
+// ActiveUniform implements shadertest.UniformReflector: the program is the
+// reference context's, linked once for both paths.
+func (c *glContext) ActiveUniform(name string) (glsl.ActiveUniform, bool) {
+	if r, ok := c.ref.(shadertest.UniformReflector); ok {
+		return r.ActiveUniform(name)
+	}
+	return glsl.ActiveUniform{}, false
 }
 
 // Link implements shadertest.Context.

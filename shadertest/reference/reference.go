@@ -164,6 +164,14 @@ type glContext struct {
 // Close implements shadertest.Context.
 func (c *glContext) Close() error { return c.screen.Close() }
 
+// ActiveUniform implements shadertest.UniformReflector over the linked program.
+func (c *glContext) ActiveUniform(name string) (glsl.ActiveUniform, bool) {
+	if c.prog == nil || c.prog.Linked == nil {
+		return glsl.ActiveUniform{}, false
+	}
+	return c.prog.Linked.ActiveUniform(name)
+}
+
 // Link implements shadertest.Context: each shader section is compiled on its
 // own, then all are linked into one program.
 func (c *glContext) Link(p *shadertest.Program) error {
