@@ -196,6 +196,7 @@ type Machine struct {
 	uniforms []uint32
 	zero     []uint32
 	tmp      []uint32
+	tmp2     []uint32 // a second scratch lane array (fused steps)
 	frames   []frame
 
 	sampler Sampler
@@ -312,6 +313,7 @@ func New(p *ir.Program, cfg Config) (*Machine, error) {
 		out:       make([]uint32, p.OutputWords*w),
 		zero:      make([]uint32, w),
 		tmp:       make([]uint32, w),
+		tmp2:      make([]uint32, w),
 		frames:    make([]frame, callDepth(p)+1),
 		shared:    make([]byte, p.SharedBytes),
 	}
