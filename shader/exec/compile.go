@@ -136,10 +136,7 @@ func copyKernel(a []uint32) func(d []uint32) {
 // replace the buffer between runs.
 func (m *Machine) uniformKernel(i uint32) func(d []uint32) {
 	return func(d []uint32) {
-		v := m.uniforms[i]
-		for l := range d {
-			d[l] = v
-		}
+		splat(d, m.uniforms[i])
 	}
 }
 

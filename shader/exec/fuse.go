@@ -2,6 +2,7 @@ package exec
 
 import (
 	"math/bits"
+	"unsafe"
 
 	"vortexgfx/shader/ir"
 )
@@ -93,10 +94,7 @@ func (m *Machine) broadcastGroup(pc, n int) multiStep {
 				v = u[v]
 			}
 			if full {
-				d := g[i].dst[:hi]
-				for l := range d {
-					d[l] = v
-				}
+				splat(g[i].dst[:hi], v)
 				continue
 			}
 			d := g[i].dst
@@ -104,6 +102,20 @@ func (m *Machine) broadcastGroup(pc, n int) multiStep {
 				d[bits.TrailingZeros64(mm)] = v
 			}
 		}
+	}
+}
+
+// splat writes v to every word of d, two words per store: broadcasts are the
+// commonest instructions of the lowered shaders (every uniform and constant is
+// one), and halving their stores is measurable (BenchmarkOpClass/uniform).
+func splat(d []uint32, v uint32) {
+	q := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(d))), len(d)/2)
+	v2 := uint64(v)<<32 | uint64(v)
+	for i := range q {
+		q[i] = v2
+	}
+	if len(d)&1 != 0 {
+		d[len(d)-1] = v
 	}
 }
 

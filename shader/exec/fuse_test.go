@@ -84,7 +84,12 @@ func fusedPrograms() map[string]*ir.Program {
 // with full, low, scattered and single-lane masks: outputs and every register
 // must be equal bit for bit, and the fused groups must be in use.
 func TestFusedEdgeOperands(t *testing.T) {
-	const w = 16
+	for _, w := range []int{16, 7, 1} {
+		testFused(t, w)
+	}
+}
+
+func testFused(t *testing.T, w int) {
 	var words []uint32
 	for _, a := range diffWords {
 		for _, b := range diffWords {
@@ -126,7 +131,10 @@ func TestFusedEdgeOperands(t *testing.T) {
 			}
 			ms[1].useGeneric()
 			for base := 0; base < len(words); base += 3 * w {
-				for _, exec := range []uint64{0xffff, 0x00ff, 0x5a5a, 0x8001, 0x0001} {
+				for _, exec := range []uint64{0xffff, 0x00ff, 0x007f, 0x5a5a, 0x8001, 0x0001} {
+					if exec &= 1<<w - 1; exec == 0 {
+						continue
+					}
 					for i, m := range ms {
 						for in := 0; in < 4; in++ {
 							for l := 0; l < w; l++ {
@@ -139,7 +147,7 @@ func TestFusedEdgeOperands(t *testing.T) {
 						_ = i
 					}
 					if l := firstDiff(ms[0].out, ms[1].out); l >= 0 {
-						t.Fatalf("%s denormals %d exec %#x: output word %d: fused %#x, generic %#x\n%s", name, dn, exec, l, ms[0].out[l], ms[1].out[l], p)
+						t.Fatalf("width %d: %s denormals %d exec %#x: output word %d: fused %#x, generic %#x\n%s", w, name, dn, exec, l, ms[0].out[l], ms[1].out[l], p)
 					}
 					if l := firstDiff(ms[0].regs, ms[1].regs); l >= 0 {
 						t.Fatalf("%s denormals %d exec %#x: register word %d: fused %#x, generic %#x\n%s", name, dn, exec, l, ms[0].regs[l], ms[1].regs[l], p)
