@@ -15,10 +15,9 @@ import (
 //
 //   - a run of broadcasts (Const, LoadUniform) writes every destination in one call;
 //   - a run of copies (LoadInput, StoreOutput, Mov, Cast) likewise;
-//   - an FMul whose result the next instruction, an FAdd, reads is computed in the
-//     same lane loop as that add: the product is rounded (and flushed) and stored
-//     exactly as the lone FMul stores it, then added with the same operand order
-//     (NOT an fma: mul-round-add-round, as the generic path computes it).
+//   - an FMul whose result the next instruction, an FAdd, reads runs with that add
+//     in one step, through the shared mulLanes and addLanes loops (NOT an fma:
+//     mul-round-add-round, the same NaN operand order, as the generic path).
 //
 // Every destination is still written with exactly the words the unfused steps
 // write, in the same order, so registers, outputs, Steps and LaneOps are
@@ -109,6 +108,12 @@ func (m *Machine) broadcastGroup(pc, n int) multiStep {
 // commonest instructions of the lowered shaders (every uniform and constant is
 // one), and halving their stores is measurable (BenchmarkOpClass/uniform).
 func splat(d []uint32, v uint32) {
+	if len(d) < 2 { // no word pair (and no pointer to 8 bytes past a 4-byte array)
+		for l := range d {
+			d[l] = v
+		}
+		return
+	}
 	q := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(d))), len(d)/2)
 	v2 := uint64(v)<<32 | uint64(v)
 	for i := range q {
@@ -152,10 +157,12 @@ func (m *Machine) copyGroup(pc, n int) multiStep {
 }
 
 // mulAdd returns the fused step of mul followed by add when add is an FAdd that
-// reads mul's FMul result, or nil. t is the rounded product as mul stores it;
-// the add reads t in place of every operand that names mul's destination, and
-// its other operand from its register (which mul cannot have changed, since it
-// is not mul's destination).
+// reads mul's FMul result, or nil. The step runs the same out-of-line loops the
+// single steps and alu run (mulLanes, addLanes and their FTZ forms), so the NaN
+// operand order, rounding and flushing are theirs on every architecture; what
+// it saves is a step dispatch. In the compute-then-copy form the add reads the
+// product from scratch in place of every operand that names mul's destination,
+// and its other operand from its register, which mul does not write.
 func (m *Machine) mulAdd(mul, add *ir.Inst) multiStep {
 	if mul.Op != ir.FMul || add.Op != ir.FAdd {
 		return nil
@@ -165,123 +172,34 @@ func (m *Machine) mulAdd(mul, add *ir.Inst) multiStep {
 	if !s0 && !s1 {
 		return nil
 	}
+	mulK, addK := mulLanes, addLanes
+	if m.ftz { // FMul and FAdd both flush in flush mode
+		mulK, addK = mulLanesFTZ, addLanesFTZ
+	}
 	a, b := m.reg(mul.Src[0]), m.reg(mul.Src[1])
+	x, y := m.reg(add.Src[0]), m.reg(add.Src[1])
 	d1, d2 := m.reg(r), m.reg(add.Dst)
-	z := m.ftz // FMul and FAdd both flush in flush mode
-	var k func(p, s, a, b, c []uint32)
-	switch {
-	case s0 && s1:
-		k = mulAddTT
-		if z {
-			k = mulAddTTFTZ
-		}
-	case s0:
-		k = mulAddTC
-		if z {
-			k = mulAddTCFTZ
-		}
-	default:
-		k = mulAddCT
-		if z {
-			k = mulAddCTFTZ
-		}
-	}
-	var c []uint32
-	switch {
-	case s0 && s1:
-		c = m.zero
-	case s0:
-		c = m.reg(add.Src[1])
-	default:
-		c = m.reg(add.Src[0])
-	}
 	t1, t2 := m.tmp, m.tmp2
 	return func(hi int, exec uint64, full bool) {
 		if full {
-			k(d1[:hi], d2[:hi], a, b, c)
+			mulK(d1[:hi], a, b)
+			addK(d2[:hi], x, y)
 			return
 		}
 		p, s := t1[:hi], t2[:hi]
-		k(p, s, a, b, c)
+		mulK(p, a, b)
+		px, py := x, y
+		if s0 {
+			px = p
+		}
+		if s1 {
+			py = p
+		}
+		addK(s, px, py)
 		for mm := exec; mm != 0; mm &= mm - 1 {
 			l := bits.TrailingZeros64(mm)
 			d1[l] = p[l]
-		}
-		for mm := exec; mm != 0; mm &= mm - 1 {
-			l := bits.TrailingZeros64(mm)
 			d2[l] = s[l]
 		}
-	}
-}
-
-// The fused multiply-add lane loops: p = a*b rounded (flushed in the FTZ forms),
-// then s = p+c (TC), c+p (CT) or p+p (TT), rounded (and flushed). They are kept out
-// of line for the reason addLanes and mulLanes are: the operand order of each
-// float instruction, which decides which NaN a NaN-NaN operation returns, must be
-// the generic path's (TestFusedEdgeOperands checks it).
-
-//go:noinline
-func mulAddTC(p, s, a, b, c []uint32) {
-	pf, sf := f32s(p), f32s(s)[:len(p)]
-	af, bf, cf := f32s(a)[:len(p)], f32s(b)[:len(p)], f32s(c)[:len(p)]
-	for l := range pf {
-		t := af[l] * bf[l]
-		pf[l] = t
-		sf[l] = t + cf[l]
-	}
-}
-
-//go:noinline
-func mulAddCT(p, s, a, b, c []uint32) {
-	pf, sf := f32s(p), f32s(s)[:len(p)]
-	af, bf, cf := f32s(a)[:len(p)], f32s(b)[:len(p)], f32s(c)[:len(p)]
-	for l := range pf {
-		t := af[l] * bf[l]
-		pf[l] = t
-		sf[l] = cf[l] + t
-	}
-}
-
-//go:noinline
-func mulAddTT(p, s, a, b, _ []uint32) {
-	pf, sf := f32s(p), f32s(s)[:len(p)]
-	af, bf := f32s(a)[:len(p)], f32s(b)[:len(p)]
-	for l := range pf {
-		t := af[l] * bf[l]
-		pf[l] = t
-		sf[l] = t + t
-	}
-}
-
-//go:noinline
-func mulAddTCFTZ(p, s, a, b, c []uint32) {
-	s = s[:len(p)]
-	af, bf, cf := f32s(a)[:len(p)], f32s(b)[:len(p)], f32s(c)[:len(p)]
-	for l := range p {
-		t := ftz(fw(af[l] * bf[l]))
-		p[l] = t
-		s[l] = ftz(fw(fl(t) + cf[l]))
-	}
-}
-
-//go:noinline
-func mulAddCTFTZ(p, s, a, b, c []uint32) {
-	s = s[:len(p)]
-	af, bf, cf := f32s(a)[:len(p)], f32s(b)[:len(p)], f32s(c)[:len(p)]
-	for l := range p {
-		t := ftz(fw(af[l] * bf[l]))
-		p[l] = t
-		s[l] = ftz(fw(cf[l] + fl(t)))
-	}
-}
-
-//go:noinline
-func mulAddTTFTZ(p, s, a, b, _ []uint32) {
-	s = s[:len(p)]
-	af, bf := f32s(a)[:len(p)], f32s(b)[:len(p)]
-	for l := range p {
-		t := ftz(fw(af[l] * bf[l]))
-		p[l] = t
-		s[l] = ftz(fw(fl(t) + fl(t)))
 	}
 }
