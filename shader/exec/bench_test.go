@@ -190,9 +190,62 @@ func BenchmarkOpClass(bn *testing.B) {
 	for _, c := range []struct {
 		name string
 		p    *ir.Program
-	}{{"float", floatALU}, {"int", intALU}, {"cmpsel", cmpSel}, {"conv", conv}} {
+	}{{"float", floatALU}, {"int", intALU}, {"cmpsel", cmpSel}, {"conv", conv}, {"uniform", uniformALU()}, {"moves", moves()}} {
 		bn.Run(c.name, func(bn *testing.B) { benchRunRaw(bn, c.p, 16) })
 	}
+}
+
+// uniformALU is uniform-operand arithmetic as the lowering makes it of mat4 × vec4
+// (the benchmark lambert.vert): sixteen uniform loads, then per row four multiplies
+// by uniforms and three adds, for four matrices in a chain.
+func uniformALU() *ir.Program {
+	p, b := newProg(ir.Vertex, 4, 4)
+	p.FlushDenormals = true
+	p.UniformWords = 64
+	var v [4]ir.Reg
+	for i := range v {
+		v[i] = b.Imm(ir.LoadInput, b.Reg(ir.F32), uint32(i))
+	}
+	for mat := 0; mat < 4; mat++ {
+		var u [16]ir.Reg
+		for i := range u {
+			u[i] = b.Imm(ir.LoadUniform, b.Reg(ir.F32), uint32(16*mat+i))
+		}
+		var o [4]ir.Reg
+		for row := range o {
+			s := b.Op(ir.FMul, ir.F32, u[row], v[0])
+			for col := 1; col < 4; col++ {
+				s = b.Op(ir.FAdd, ir.F32, s, b.Op(ir.FMul, ir.F32, u[4*col+row], v[col]))
+			}
+			o[row] = s
+		}
+		v = o
+	}
+	for i := range v {
+		b.Imm(ir.StoreOutput, ir.NoReg, uint32(i), v[i])
+	}
+	return p
+}
+
+// moves is data movement only: input loads, register moves, constants and output
+// stores, as the lowering's copies between varyings and temporaries are.
+func moves() *ir.Program {
+	p, b := newProg(ir.Vertex, 4, 4)
+	var v [4]ir.Reg
+	for round := 0; round < 8; round++ {
+		for i := range v {
+			v[i] = b.Imm(ir.LoadInput, b.Reg(ir.F32), uint32(i))
+		}
+		for i := range v {
+			v[i] = b.Op(ir.Mov, ir.F32, v[(i+1)%4])
+		}
+		k := b.ConstF(float32(round))
+		for i := range v {
+			b.Imm(ir.StoreOutput, ir.NoReg, uint32(i), v[i])
+		}
+		b.Imm(ir.StoreOutput, ir.NoReg, 0, k)
+	}
+	return p
 }
 
 // benchRunRaw is benchRun without Optimize (which would fold or drop parts of the
@@ -210,12 +263,45 @@ func benchRunRaw(bn *testing.B, p *ir.Program, w int) {
 			m.Input(i)[l] = math.Float32bits(float32(l+i)*0.37 + 0.5)
 		}
 	}
+	if p.UniformWords > 0 {
+		uni := make([]uint32, p.UniformWords)
+		for i := range uni {
+			uni[i] = math.Float32bits(float32(i%7) * 0.25)
+		}
+		if err := m.SetUniforms(uni); err != nil {
+			bn.Fatal(err)
+		}
+	}
 	ctx := context.Background()
 	full := m.full
 	bn.ReportAllocs()
 	bn.ResetTimer()
 	for bn.Loop() {
 		if _, err := m.Run(ctx, full, full); err != nil {
+			bn.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLambertFSPartial runs the lambert fragment program at width 16 with
+// a scattered mask (a quad-warp with uncovered pixels after a divergent branch
+// would have one), which takes the compute-then-copy path of runBlock.
+func BenchmarkLambertFSPartial(bn *testing.B) {
+	q, err := ir.Optimize(lambertFS())
+	if err != nil {
+		bn.Fatal(err)
+	}
+	m, err := New(q, Config{Width: 16})
+	if err != nil {
+		bn.Fatal(err)
+	}
+	if err := m.SetUniforms([]uint32{0, math.Float32bits(0.6), math.Float32bits(0.8), math.Float32bits(1), math.Float32bits(0.5), math.Float32bits(0.25)}); err != nil {
+		bn.Fatal(err)
+	}
+	ctx := context.Background()
+	bn.ReportAllocs()
+	for bn.Loop() {
+		if _, err := m.Run(ctx, 0x7bde, 0x7bde); err != nil {
 			bn.Fatal(err)
 		}
 	}

@@ -39,6 +39,10 @@ import (
 type step struct {
 	lanes func(d []uint32)
 	dst   []uint32
+	// multi, when set, runs this and the next n-1 instructions together (see
+	// fuse.go); runBlock uses it only when the whole group is in the block.
+	multi multiStep
+	n     int32
 }
 
 // compile compiles m.code into m.compiled and m.block (called once by New).
@@ -54,6 +58,7 @@ func (m *Machine) compile() {
 			m.block[pc] = m.block[pc+1] + 1
 		}
 	}
+	m.fuse()
 }
 
 // useGeneric drops the compiled steps so every instruction takes the generic
@@ -99,16 +104,22 @@ func (m *Machine) compileInst(in *ir.Inst) step {
 func (m *Machine) runBlock(pc, k int, exec uint64) {
 	s := m.compiled[pc : pc+k]
 	hi := 64 - bits.LeadingZeros64(exec)
-	if exec == m.full || exec == 1<<hi-1 {
-		for i := range s {
-			s[i].lanes(s[i].dst[:hi])
-		}
-		return
-	}
+	full := exec == m.full || exec == 1<<hi-1
 	t := m.tmp[:hi]
-	for i := range s {
-		s[i].lanes(t)
-		d := s[i].dst
+	for i := 0; i < len(s); {
+		st := &s[i]
+		if st.multi != nil && i+int(st.n) <= len(s) {
+			st.multi(hi, exec, full)
+			i += int(st.n)
+			continue
+		}
+		i++
+		if full {
+			st.lanes(st.dst[:hi])
+			continue
+		}
+		st.lanes(t)
+		d := st.dst
 		for mm := exec; mm != 0; mm &= mm - 1 {
 			l := bits.TrailingZeros64(mm)
 			d[l] = t[l]
@@ -125,10 +136,7 @@ func copyKernel(a []uint32) func(d []uint32) {
 // replace the buffer between runs.
 func (m *Machine) uniformKernel(i uint32) func(d []uint32) {
 	return func(d []uint32) {
-		v := m.uniforms[i]
-		for l := range d {
-			d[l] = v
-		}
+		splat(d, m.uniforms[i])
 	}
 }
 

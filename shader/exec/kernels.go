@@ -17,11 +17,7 @@ func kernel(op ir.Op, imm uint32, z bool, a, b, c, e []uint32) func(d []uint32) 
 	af, bf, cf := f32s(a), f32s(b), f32s(c)
 	switch op {
 	case ir.Const:
-		return func(d []uint32) {
-			for l := range d {
-				d[l] = imm
-			}
-		}
+		return func(d []uint32) { splat(d, imm) }
 	case ir.Mov, ir.Cast:
 		return copyKernel(a)
 	case ir.FAdd:

@@ -100,8 +100,10 @@
 // and output stores once into a lane loop specialised by op and denormal mode, with
 // its lane arrays bound (see compile.go), and Run executes each straight-line run of
 // them as one block; control flow, memory, texture, derivative and array-store
-// instructions take the generic interpreter (alu and the run loop). Both give the
-// same results bit for bit and the same Steps and LaneOps.
+// instructions take the generic interpreter (alu and the run loop). Inside a block,
+// runs of broadcasts, runs of copies and an FMul feeding the next FAdd execute as
+// one fused step (see fuse.go) that writes every destination as the single steps
+// do. Both give the same results bit for bit and the same Steps and LaneOps.
 //
 // # Numbers and limits
 //
@@ -196,6 +198,7 @@ type Machine struct {
 	uniforms []uint32
 	zero     []uint32
 	tmp      []uint32
+	tmp2     []uint32 // a second scratch lane array (fused steps)
 	frames   []frame
 
 	sampler Sampler
@@ -312,6 +315,7 @@ func New(p *ir.Program, cfg Config) (*Machine, error) {
 		out:       make([]uint32, p.OutputWords*w),
 		zero:      make([]uint32, w),
 		tmp:       make([]uint32, w),
+		tmp2:      make([]uint32, w),
 		frames:    make([]frame, callDepth(p)+1),
 		shared:    make([]byte, p.SharedBytes),
 	}
