@@ -314,6 +314,10 @@ func (v *verifier) tex(t *TexInfo, fail func(string, ...any) error) error {
 			if err := want(t.Coord[i], coord, "coordinate"); err != nil {
 				return err
 			}
+		} else if _, ok := v.reg(t.Coord[i]); !ok && t.Coord[i] != NoReg {
+			// An unused slot is not read, but the passes rename every
+			// register a record names: it must be one of the program's.
+			return fail("unused coordinate slot %d names r%d, not a register", i, t.Coord[i])
 		}
 	}
 	for i := 0; i < 3; i++ {
