@@ -236,7 +236,7 @@ func (c *CP) advance(q *queue) bool {
 		}
 		q.st = sIdle
 		if q.headAddr != 0 {
-			if err := c.host.WriteU64(q.headAddr, q.head); err != nil {
+			if err := c.host.StoreU64(q.headAddr, q.head); err != nil {
 				c.fault(q, abi.QErrCompletion, 0, abi.QErrNoOffset, q.headAddr)
 			}
 		}
@@ -308,13 +308,13 @@ func (c *CP) retireFront(q *queue) bool {
 	c.irqStatus |= 1 << q.id
 	c.irqBatch |= 1 << q.id
 	if q.cmplAdr != 0 {
-		if err := c.host.WriteU64(q.cmplAdr, q.seqnum); err != nil {
+		if err := c.host.StoreU64(q.cmplAdr, q.seqnum); err != nil {
 			c.fault(q, abi.QErrCompletion, o.cmd.Op, o.off, q.cmplAdr)
 			return true
 		}
 	}
 	if q.headAddr != 0 {
-		if err := c.host.WriteU64(q.headAddr, q.head); err != nil {
+		if err := c.host.StoreU64(q.headAddr, q.head); err != nil {
 			c.fault(q, abi.QErrCompletion, o.cmd.Op, o.off, q.headAddr)
 			return true
 		}
@@ -398,7 +398,7 @@ func (c *CP) recheckStalledWaits() {
 			if o.state != opBid || o.bidAt <= c.now || o.cmd.Op != abi.OpEventWait {
 				continue
 			}
-			v, err := c.dev.ReadU64(o.cmd.Args[0])
+			v, err := c.dev.LoadU64(o.cmd.Args[0])
 			if err != nil || abi.WaitOp(o.cmd.Args[2]&3).Satisfied(v, o.cmd.Args[1]) {
 				o.bidAt = c.now
 			}

@@ -249,7 +249,7 @@ func TestWaitSatisfiedByHost(t *testing.T) {
 	if r.cp.Cycle() != cyc {
 		t.Fatal("CP_CYCLE spins while only a host-satisfiable wait is pending")
 	}
-	_ = r.dev.WriteU64(ctr, 1)
+	_ = r.dev.StoreU64(ctr, 1) // the host writes the counter while the CP polls it
 	r.wait()
 	if r.seq(0) != 1 {
 		t.Fatal("wait did not complete")

@@ -205,12 +205,12 @@ func (c *CP) execute(o *op) (uint64, *qfault) {
 	case abi.OpDraw:
 		return c.draw(o)
 	case abi.OpEventSignal:
-		if err := c.dev.WriteU64(cmd.Args[0], cmd.Args[1]); err != nil {
+		if err := c.dev.StoreU64(cmd.Args[0], cmd.Args[1]); err != nil {
 			return cost.EventAccess, memFault(err, abi.QErrEvent)
 		}
 		return cost.EventAccess, nil
 	case abi.OpEventWait:
-		v, err := c.dev.ReadU64(cmd.Args[0])
+		v, err := c.dev.LoadU64(cmd.Args[0])
 		if err != nil {
 			return cost.EventAccess, memFault(err, abi.QErrEvent)
 		}
