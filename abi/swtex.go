@@ -19,7 +19,7 @@ import (
 //	0x01  u8    format (SWTexFormat)
 //	0x02  u8    levels present, 1..16
 //	0x03  u8    samples per texel, 1 or 4 (4: sample-major, texel (y·w+x)·4+k)
-//	0x04  u32   width of level 0 (texels, 1..32768)
+//	0x04  u32   width of level 0 (texels, 1..32768; a buffer texture 1..2^27)
 //	0x08  u32   height of level 0
 //	0x0C  u32   slices of level 0: 3D depth, array layers, 6·cubes, else 1
 //	0x10  u32   view: base level [3:0], max level [7:4], swizzle R/G/B/A [10:8] [13:11] [16:14] [19:17]
@@ -45,6 +45,9 @@ const (
 	SWTexLevelBytes  = 16
 	SWTexMaxLevels   = 16
 	SWTexMaxDim      = 1 << 15
+	// SWTexMaxBufferTexels is a buffer texture's width limit
+	// (GL_MAX_TEXTURE_BUFFER_SIZE; gl/sampler.MaxBufferTexels).
+	SWTexMaxBufferTexels = 1 << 27
 )
 
 // SWTexTarget is the dimensionality of a software-sampled texture.
@@ -60,12 +63,16 @@ const (
 	SWTex1DArray
 	SWTex2DArray
 	SWTexCubeArray
+	// SWTexBuffer is a buffer texture: one level of width texels, height,
+	// slices and samples 1, read by texelFetch and textureSize only (GL 4.6
+	// §8.9).
+	SWTexBuffer
 )
 
-var swTexTargetNames = [...]string{"", "1D", "2D", "3D", "cube", "1D-array", "2D-array", "cube-array"}
+var swTexTargetNames = [...]string{"", "1D", "2D", "3D", "cube", "1D-array", "2D-array", "cube-array", "buffer"}
 
 // Valid reports whether t is a defined target.
-func (t SWTexTarget) Valid() bool { return t >= SWTex1D && t <= SWTexCubeArray }
+func (t SWTexTarget) Valid() bool { return t >= SWTex1D && t <= SWTexBuffer }
 
 // String names the target.
 func (t SWTexTarget) String() string {
@@ -232,7 +239,7 @@ var ErrSWTexDesc = errors.New("bad software texture descriptor")
 // spec: vortexpipe-driver §3.6 (NPOT mip chains)
 func (d *SWTexDesc) LevelSize(n int) (w, h, slices uint32) {
 	w, h, slices = max(d.Width>>n, 1), max(d.Height>>n, 1), d.Depth
-	if d.Target == SWTex1D || d.Target == SWTex1DArray {
+	if d.Target == SWTex1D || d.Target == SWTex1DArray || d.Target == SWTexBuffer {
 		h = d.Height
 	}
 	if d.Target == SWTex3D {
@@ -319,7 +326,7 @@ func DecodeSWTexDesc(b []byte) (SWTexDesc, error) {
 		return bad("samples", d.Samples)
 	case d.Samples == 4 && (d.Levels != 1 || d.Target != SWTex2D && d.Target != SWTex2DArray):
 		return bad("samples (multisample needs a single-level 2D or 2D-array texture)", d.Samples)
-	case d.Width < 1 || d.Width > SWTexMaxDim:
+	case d.Width < 1 || d.Width > SWTexMaxDim && (d.Target != SWTexBuffer || d.Width > SWTexMaxBufferTexels):
 		return bad("width", d.Width)
 	case d.Height < 1 || d.Height > SWTexMaxDim:
 		return bad("height", d.Height)
@@ -338,6 +345,10 @@ func DecodeSWTexDesc(b []byte) (SWTexDesc, error) {
 	case SWTex1D:
 		if d.Height != 1 || d.Depth != 1 {
 			return bad("height/depth of a 1D texture", fmt.Sprintf("%d/%d", d.Height, d.Depth))
+		}
+	case SWTexBuffer:
+		if d.Height != 1 || d.Depth != 1 || d.Levels != 1 || d.Samples != 1 {
+			return bad("height/depth/levels/samples of a buffer texture", fmt.Sprintf("%d/%d/%d/%d", d.Height, d.Depth, d.Levels, d.Samples))
 		}
 	case SWTex2D:
 		if d.Depth != 1 {

@@ -110,8 +110,8 @@ func TestSWTexCodes(t *testing.T) {
 	if SWTexRGBA8 != 1 || SWTexRGBA32UI != 27 || SWTexFormat(0).Valid() || SWTexFormat(28).Valid() {
 		t.Error("format code range is 1..27")
 	}
-	if SWTex1D != 1 || SWTexCubeArray != 7 || SWTexTarget(8).Valid() {
-		t.Error("target code range is 1..7")
+	if SWTex1D != 1 || SWTexCubeArray != 7 || SWTexBuffer != 8 || SWTexTarget(9).Valid() {
+		t.Error("target code range is 1..8 (8: buffer)")
 	}
 	if WrapMirrorClamp != 4 || WrapClampLegacy != 5 || WrapMirrorClampLegacy != 6 || WrapMirrorClampBorder != 7 {
 		t.Error("SW wrap codes extend TEX_WRAP with 4 mirror-clamp-to-edge, 5 legacy clamp, 6 mirror clamp, 7 mirror-clamp-to-border")
@@ -207,4 +207,37 @@ func FuzzSWTexDesc(f *testing.F) {
 			t.Fatalf("re-decode: %v\n%+v\n%+v", err, again, d)
 		}
 	})
+}
+
+// spec: a buffer texture's descriptor holds up to 2^27 texels in one level of
+// height, slices and samples 1 (GL 4.6 §8.9); any other shape is refused.
+func TestSWTexBufferDesc(t *testing.T) {
+	d := SWTexDesc{Target: SWTexBuffer, Format: SWTexRGBA32F, Levels: 1, Samples: 1,
+		Width: SWTexMaxBufferTexels, Height: 1, Depth: 1}
+	d.Level[0] = SWTexLevel{Addr: 0x1000}
+	b := make([]byte, SWTexDescBytes)
+	d.Put(b)
+	got, err := DecodeSWTexDesc(b)
+	if err != nil || got.Width != SWTexMaxBufferTexels || got.Target != SWTexBuffer {
+		t.Fatalf("decode: %+v, %v", got, err)
+	}
+	if w, h, s := got.LevelSize(0); w != SWTexMaxBufferTexels || h != 1 || s != 1 {
+		t.Errorf("level 0 is %dx%dx%d", w, h, s)
+	}
+	for _, tc := range []struct {
+		field string
+		edit  func(d *SWTexDesc)
+	}{
+		{"width", func(d *SWTexDesc) { d.Width = SWTexMaxBufferTexels + 1 }},
+		{"of a buffer texture", func(d *SWTexDesc) { d.Height = 2 }},
+		{"of a buffer texture", func(d *SWTexDesc) { d.Levels = 2 }},
+		{"width", func(d *SWTexDesc) { d.Target, d.Width = SWTex1D, SWTexMaxDim+1 }},
+	} {
+		e := d
+		tc.edit(&e)
+		e.Put(b)
+		if _, err := DecodeSWTexDesc(b); !errors.Is(err, ErrSWTexDesc) || !strings.Contains(err.Error(), tc.field) {
+			t.Errorf("%s: error %v", tc.field, err)
+		}
+	}
 }

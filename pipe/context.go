@@ -92,6 +92,9 @@ type SamplerView struct {
 	// State is the view's swizzle and level range (CreateSamplerViewState);
 	// nil is the texture as stored: identity swizzle, every level.
 	State *ViewState
+	// Buffer is the range a buffer texture view reads (CreateBufferView);
+	// Texture is then the buffer. nil for a texture view.
+	Buffer *BufferRange
 }
 
 // Scissor is a scissor rectangle, max exclusive.

@@ -124,7 +124,8 @@ func (d *devScreen) dropDerived(r *Resource) {
 type swTexKey struct {
 	r    *Resource
 	s    sampler.Sampler
-	view ViewState // zero for a view of the whole texture
+	view ViewState   // zero for a view of the whole texture
+	buf  BufferRange // a buffer texture's range; zero for a texture
 }
 
 type refTexEntry struct {

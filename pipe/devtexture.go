@@ -25,7 +25,7 @@ func (d *devScreen) texture(v *SamplerView, sm *Sampler, swTex bool) (shaderdev.
 			return shaderdev.Texture{}, err
 		}
 	}
-	if swTex || !ffTexture(v, sm) {
+	if swTex || v.Buffer != nil || !ffTexture(v, sm) {
 		return d.swTexture(v, sm)
 	}
 	t := shaderdev.Texture{Width: uint32(desc.Width), Height: uint32(desc.Height), Mip: shaderdev.MipNone,
@@ -116,7 +116,14 @@ func ffTexture(v *SamplerView, sm *Sampler) bool {
 // version of the texture and sampler state.
 func (d *devScreen) swTexture(v *SamplerView, sm *Sampler) (shaderdev.Texture, error) {
 	r := v.Texture
-	tex, err := d.refTex(r)
+	var tex *sampler.Texture
+	var err error
+	if v.Buffer != nil {
+		tex, err = bufferTexture(v)
+		sm = nil // sampler state does not apply to buffer textures
+	} else {
+		tex, err = d.refTex(r)
+	}
 	if err != nil {
 		return shaderdev.Texture{}, err
 	}
@@ -126,10 +133,13 @@ func (d *devScreen) swTexture(v *SamplerView, sm *Sampler) (shaderdev.Texture, e
 		return shaderdev.Texture{}, err
 	}
 	ver := r.versionNow()
-	t := shaderdev.Texture{Width: uint32(r.desc.Width), Height: uint32(r.desc.Height)}
+	t := shaderdev.Texture{Width: uint32(tex.Levels[0].W), Height: uint32(tex.Levels[0].H)}
 	key := swTexKey{r: r, s: smp}
 	if v.State != nil {
 		key.view = *v.State
+	}
+	if v.Buffer != nil {
+		key.buf = *v.Buffer
 	}
 	if e := d.swTexs[key]; e != nil && e.version == ver && e.serial == r.serial {
 		t.Resident = e.dt

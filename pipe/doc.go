@@ -90,6 +90,7 @@
 //	LOD bias / LOD clamp on a mipmapping sampler   TEX SW           RouteTexLod (the FF level has no form of them)
 //	view swizzle, base/max level (ViewState)       TEX SW           RouteTexView
 //	NPOT, 3D, cube, 1D/2D/cube arrays, RECT, MS    TEX SW           RouteTexNPOT, RouteTexTarget
+//	buffer textures (CreateBufferView)             TEX SW           RouteTexTarget ("BUFFER")
 //	shadow samplers, min≠mag filter                TEX SW           RouteTexShadow, RouteTexFilter
 //	texelFetch (+ txf_ms), textureGather (+ cube),
 //	  textureQueryLod, textureQueryLevels          TEX SW           RouteTexOp

@@ -225,7 +225,18 @@ func (c *Context) refTextures(st *BoundState, l *linked) ([]ref.TextureBinding, 
 			continue
 		}
 		v := st.Views[unit]
-		tex, err := c.screen.refTex(v.Texture)
+		if (v.Buffer != nil) != (b.Kind == ir.SamplerBuffer) {
+			// GL binds one texture per target per unit: a buffer sampler
+			// reads the unit's buffer texture, no other sampler does.
+			continue
+		}
+		var tex *sampler.Texture
+		var err error
+		if v.Buffer != nil {
+			tex, err = bufferTexture(v)
+		} else {
+			tex, err = c.screen.refTex(v.Texture)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("sampler %s (unit %d): %w", b.Name, unit, err)
 		}

@@ -286,6 +286,9 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 		for _, r := range v.Tex.Flags {
 			gate(r.Code, unitDetail(i, r.Detail))
 		}
+		if v.Buffer != nil {
+			continue // no sampler state, levels or view swizzle (GL 4.6 §8.9)
+		}
 		if s := st.Samplers[i]; s != nil {
 			for _, r := range s.Routes {
 				swTex = true

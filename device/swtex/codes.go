@@ -52,6 +52,7 @@ var targets = [...]struct {
 	{abi.SWTex1D, sampler.Dim1D}, {abi.SWTex2D, sampler.Dim2D}, {abi.SWTex3D, sampler.Dim3D},
 	{abi.SWTexCube, sampler.DimCube}, {abi.SWTex1DArray, sampler.Dim1DArray},
 	{abi.SWTex2DArray, sampler.Dim2DArray}, {abi.SWTexCubeArray, sampler.DimCubeArray},
+	{abi.SWTexBuffer, sampler.DimBuffer},
 }
 
 func targetOf(d sampler.Dim) (abi.SWTexTarget, bool) {

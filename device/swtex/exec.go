@@ -44,6 +44,8 @@ func kindTarget(k ir.SamplerKind) (abi.SWTexTarget, bool) {
 		return abi.SWTex1DArray, true
 	case ir.SamplerCubeArray, ir.SamplerCubeArrayShadow:
 		return abi.SWTexCubeArray, true
+	case ir.SamplerBuffer:
+		return abi.SWTexBuffer, true
 	case ir.Sampler2DRect, ir.Sampler2DRectShadow, ir.Sampler2DMS:
 		// A rectangle texture is a 2D descriptor sampled with texel
 		// coordinates; a multisample one a 2D descriptor of 4 samples.

@@ -199,6 +199,10 @@ func Sample(t *Texture, s *Sampler, req *Request, out [][4]uint32) error {
 	default:
 		return fmt.Errorf("%w: op %d", ErrBadRequest, req.Op)
 	}
+	if t.Dim == DimBuffer && req.Op != OpFetch && req.Op != OpSize {
+		// spec: GL 4.6 §8.9: buffer textures are read by texelFetch only.
+		return fmt.Errorf("%w: op %d on a buffer texture", ErrBadRequest, req.Op)
+	}
 	if t.samples() > 1 && req.Op != OpFetchSample && req.Op != OpSize {
 		return fmt.Errorf("%w: op %d on a %d-sample texture", ErrBadRequest, req.Op, t.samples())
 	}
@@ -238,7 +242,7 @@ func (t *Texture) size(lod int32) [4]uint32 {
 	l := &t.Levels[lv]
 	r := [4]uint32{uint32(l.W), uint32(l.H), uint32(l.D), uint32(q - base + 1)}
 	switch t.Dim {
-	case Dim1D:
+	case Dim1D, DimBuffer:
 		r[1], r[2] = 0, 0
 	case Dim1DArray:
 		r[1], r[2] = uint32(l.D), 0
@@ -262,7 +266,7 @@ func (t *Texture) fetch(c [4]int32, off [3]int32) [4]uint32 {
 	l := &t.Levels[lv]
 	x, y, z := int(c[0])+int(off[0]), int(c[1])+int(off[1]), int(c[2])+int(off[2])
 	switch t.Dim {
-	case Dim1D:
+	case Dim1D, DimBuffer:
 		y, z = 0, 0
 	case Dim1DArray:
 		y, z = 0, int(c[1])

@@ -1,6 +1,7 @@
 package sampler
 
 import (
+	"errors"
 	"math"
 	"testing"
 
@@ -559,6 +560,48 @@ func TestCubeLOD(t *testing.T) {
 		got := sample1(t, tx, s, Request{Coord: [][4]float32{{1, 0, 0}}, LOD: LODGrad, DPdx: [][3]float32{c.dx}, DPdy: [][3]float32{{}}})[0]
 		if math.Abs(float64(got-c.want)) > 1e-5 {
 			t.Errorf("derivative %v: level %v, want %v", c.dx, got, c.want)
+		}
+	}
+}
+
+// TestBufferTexture: a buffer texture is one level of W texels read by
+// texelFetch (zero past either end, whatever the level operand says about
+// other levels) and textureSize; sampling it is a request error.
+// spec: GL 4.6 §8.9; GLSL 1.40 §8.7
+func TestBufferTexture(t *testing.T) {
+	tex, err := NewTexture(DimBuffer, format.R32UI, 70000, 1, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tex.Levels) != 1 || tex.Levels[0].W != 70000 {
+		t.Fatalf("levels %d, width %d", len(tex.Levels), tex.Levels[0].W)
+	}
+	for _, x := range []int{0, 1, 69999} {
+		if err := tex.SetInt(0, x, 0, 0, [4]uint32{uint32(x) + 5}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := DefaultSampler()
+	ic := [][4]int32{{0}, {69999}, {70000}, {-1}, {1, 3, 4}, {0, 0, 0, 1}}
+	out := make([][4]uint32, len(ic))
+	if err := Sample(tex, &s, &Request{Op: OpFetch, N: len(ic), IntCoord: ic}, out); err != nil {
+		t.Fatal(err)
+	}
+	want := [][4]uint32{{5, 0, 0, 1}, {70004, 0, 0, 1}, {}, {}, {6, 0, 0, 1}, {}}
+	for i := range want {
+		if out[i] != want[i] {
+			t.Errorf("fetch %v = %v, want %v", ic[i], out[i], want[i])
+		}
+	}
+	if err := Sample(tex, &s, &Request{Op: OpSize, N: 1, IntCoord: ic[:1]}, out); err != nil || out[0] != [4]uint32{70000, 0, 0, 1} {
+		t.Errorf("size = %v, %v", out[0], err)
+	}
+	if err := Sample(tex, &s, &Request{Op: OpSample, N: 1, Coord: [][4]float32{{0.5}}}, out); !errors.Is(err, ErrBadRequest) {
+		t.Errorf("sample on a buffer texture: %v", err)
+	}
+	for _, sz := range [][3]int{{MaxBufferTexels + 1, 1, 1}, {4, 2, 1}, {4, 1, 2}} {
+		if _, err := NewTexture(DimBuffer, format.R8, sz[0], sz[1], sz[2], 1); !errors.Is(err, ErrBadTexture) {
+			t.Errorf("buffer texture %v: %v", sz, err)
 		}
 	}
 }

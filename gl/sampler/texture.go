@@ -77,7 +77,16 @@ const (
 	Dim1DArray
 	Dim2DArray
 	DimCubeArray
+	// DimBuffer is a buffer texture (GL 4.6 §8.9, GLSL 1.40 samplerBuffer): one
+	// level of W texels in a buffer object's bytes, read only by texelFetch
+	// and textureSize (OpFetch, OpSize).
+	DimBuffer
 )
+
+// MaxBufferTexels is the texel count limit of a buffer texture
+// (GL_MAX_TEXTURE_BUFFER_SIZE; GL asks for at least 65536, llvmpipe reports
+// 2^27). Other dimensionalities stay within 1<<15 texels per axis.
+const MaxBufferTexels = 1 << 27
 
 // String names the dimensionality.
 func (d Dim) String() string {
@@ -96,6 +105,8 @@ func (d Dim) String() string {
 		return "2D-array"
 	case DimCubeArray:
 		return "cube-array"
+	case DimBuffer:
+		return "buffer"
 	}
 	return fmt.Sprintf("dim(%d)", uint8(d))
 }
@@ -155,10 +166,19 @@ func NewTexture(dim Dim, f format.Format, w, h, d, levels int) (*Texture, error)
 	if !f.Valid() {
 		return nil, fmt.Errorf("%w: format %v", ErrBadTexture, f)
 	}
-	if w < 1 || h < 1 || d < 1 || w > 1<<15 || h > 1<<15 || d > 1<<15 {
+	maxW := 1 << 15
+	if dim == DimBuffer {
+		maxW = MaxBufferTexels
+	}
+	if w < 1 || h < 1 || d < 1 || w > maxW || h > 1<<15 || d > 1<<15 {
 		return nil, fmt.Errorf("%w: size %dx%dx%d", ErrBadTexture, w, h, d)
 	}
 	switch dim {
+	case DimBuffer:
+		if h != 1 || d != 1 {
+			return nil, fmt.Errorf("%w: buffer texture with h=%d d=%d", ErrBadTexture, h, d)
+		}
+		levels = 1
 	case Dim1D:
 		if h != 1 || d != 1 {
 			return nil, fmt.Errorf("%w: 1D texture with h=%d d=%d", ErrBadTexture, h, d)
@@ -210,11 +230,14 @@ func (t *Texture) Validate() error {
 	if t == nil {
 		return fmt.Errorf("%w: nil texture", ErrBadTexture)
 	}
-	if t.Dim < Dim1D || t.Dim > DimCubeArray || !t.Format.Valid() {
+	if t.Dim < Dim1D || t.Dim > DimBuffer || !t.Format.Valid() {
 		return fmt.Errorf("%w: %v texture of format %v", ErrBadTexture, t.Dim, t.Format)
 	}
 	if len(t.Levels) == 0 || len(t.Levels) > 16 {
 		return fmt.Errorf("%w: %d levels", ErrBadTexture, len(t.Levels))
+	}
+	if t.Dim == DimBuffer && (len(t.Levels) != 1 || t.samples() > 1) {
+		return fmt.Errorf("%w: buffer texture with %d levels, %d samples", ErrBadTexture, len(t.Levels), t.samples())
 	}
 	spp := t.samples()
 	if spp > 1 && (spp > 64 || len(t.Levels) != 1 || t.Dim != Dim2D && t.Dim != Dim2DArray) {
@@ -225,7 +248,11 @@ func (t *Texture) Validate() error {
 		if l.RowPitch < 0 || l.SlicePitch < 0 {
 			return fmt.Errorf("%w: level %d pitches %d/%d", ErrBadTexture, i, l.RowPitch, l.SlicePitch)
 		}
-		if l.W < 1 || l.H < 1 || l.D < 1 || l.W > 1<<15 || l.H > 1<<15 || l.D > 1<<15 {
+		maxW := 1 << 15
+		if t.Dim == DimBuffer {
+			maxW = MaxBufferTexels
+		}
+		if l.W < 1 || l.H < 1 || l.D < 1 || l.W > maxW || l.H > 1<<15 || l.D > 1<<15 || t.Dim == DimBuffer && (l.H != 1 || l.D != 1) {
 			return fmt.Errorf("%w: level %d size %dx%dx%d", ErrBadTexture, i, l.W, l.H, l.D)
 		}
 		if (t.Dim == DimCube || t.Dim == DimCubeArray) && (l.D%6 != 0 || l.W != l.H) {

@@ -36,6 +36,7 @@ const (
 	Target2DArray
 	TargetCubeArray
 	TargetRect
+	TargetBuffer
 	NumTargets
 )
 
@@ -62,6 +63,8 @@ func KindTarget(k ir.SamplerKind) Target {
 		return TargetRect
 	case ir.Sampler2DMSArray:
 		return Target2DArray
+	case ir.SamplerBuffer:
+		return TargetBuffer
 	}
 	return Target2D
 }

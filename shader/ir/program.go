@@ -128,13 +128,16 @@ const (
 	Sampler2DRectShadow
 	Sampler2DMS      // texelFetch(…, sample) and textureSize only
 	Sampler2DMSArray // texelFetch(…, sample) and textureSize only
+	// SamplerBuffer is a buffer texture (GLSL 1.40 samplerBuffer and its
+	// integer forms): texelFetch(s, int) and textureSize(s) only.
+	SamplerBuffer
 )
 
 // LastSamplerKind is the highest SamplerKind.
-const LastSamplerKind = Sampler2DMSArray
+const LastSamplerKind = SamplerBuffer
 
 var samplerKindNames = [...]string{"2d", "3d", "cube", "2darray", "2dshadow", "cubeshadow", "2darrayshadow", "1d", "1dshadow",
-	"1darray", "1darrayshadow", "cubearray", "cubearrayshadow", "2drect", "2drectshadow", "2dms", "2dmsarray"}
+	"1darray", "1darrayshadow", "cubearray", "cubearrayshadow", "2drect", "2drectshadow", "2dms", "2dmsarray", "buffer"}
 
 func (k SamplerKind) String() string {
 	if int(k) < len(samplerKindNames) {
@@ -147,7 +150,7 @@ func (k SamplerKind) String() string {
 // (including the array layer, excluding a shadow reference).
 func (k SamplerKind) Coords() int {
 	switch k {
-	case Sampler1D, Sampler1DShadow:
+	case Sampler1D, Sampler1DShadow, SamplerBuffer:
 		return 1
 	case Sampler2D, Sampler2DShadow, Sampler1DArray, Sampler1DArrayShadow, Sampler2DRect, Sampler2DRectShadow, Sampler2DMS:
 		return 2
@@ -181,6 +184,10 @@ func (k SamplerKind) Array() bool {
 // Multisample reports whether the kind is a multisample texture (texelFetch
 // with a sample number and textureSize only).
 func (k SamplerKind) Multisample() bool { return k == Sampler2DMS || k == Sampler2DMSArray }
+
+// FetchOnly reports whether the kind is read only by texelFetch and
+// textureSize (multisample and buffer textures).
+func (k SamplerKind) FetchOnly() bool { return k.Multisample() || k == SamplerBuffer }
 
 // Shadow reports whether the kind compares against a reference value.
 func (k SamplerKind) Shadow() bool {

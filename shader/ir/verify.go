@@ -260,8 +260,8 @@ func (v *verifier) tex(t *TexInfo, fail func(string, ...any) error) error {
 		return fail("unknown texture op %d", t.Op)
 	}
 	s := v.p.Samplers[t.Sampler]
-	if s.Kind.Multisample() && t.Op != TexFetch && t.Op != TexSize {
-		return fail("%s on multisample sampler %s (only fetch and size)", t.Op, s.Kind)
+	if s.Kind.FetchOnly() && t.Op != TexFetch && t.Op != TexSize {
+		return fail("%s on %s sampler (only fetch and size)", t.Op, s.Kind)
 	}
 	if s.Kind.Multisample() && t.Op == TexFetch && t.Lod == NoReg {
 		return fail("multisample fetch without a sample number")

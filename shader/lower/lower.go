@@ -243,6 +243,8 @@ func samplerKind(s ast.SamplerType) (ir.SamplerKind, bool) {
 		return ir.Sampler2DMSArray, true
 	case s.Dim == ast.Dim2DMS:
 		return ir.Sampler2DMS, true
+	case s.Dim == ast.DimBuffer && !s.Image:
+		return ir.SamplerBuffer, true
 	}
 	return 0, false
 }

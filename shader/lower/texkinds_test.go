@@ -133,6 +133,18 @@ func TestTextureKinds(t *testing.T) {
 				}
 			}},
 		{"2D MS size", "150", "uniform sampler2DMS s;", "vec4(textureSize(s), 0.0, 0.0)", ir.TexSize, ir.Sampler2DMS, 0, nil},
+		{"buffer fetch", "140", "uniform isamplerBuffer s;", "vec4(texelFetch(s, 77))", ir.TexFetch, ir.SamplerBuffer, 1,
+			func(t *testing.T, s *recordSampler) {
+				if s.icoord[0] != 77 || s.hasLod {
+					t.Errorf("icoord %v hasLod %v", s.icoord, s.hasLod)
+				}
+			}},
+		{"buffer size", "140", "uniform samplerBuffer s;", "vec4(float(textureSize(s)))", ir.TexSize, ir.SamplerBuffer, 0,
+			func(t *testing.T, s *recordSampler) {
+				if s.hasLod {
+					t.Errorf("textureSize(samplerBuffer) has no lod; got one")
+				}
+			}},
 		{"query lod 2D array", "400", "uniform sampler2DArray s;", "vec4(textureQueryLod(s, vec2(0.5, 0.25)), 0.0, 0.0)", ir.TexQueryLod, ir.Sampler2DArray, 2,
 			func(t *testing.T, s *recordSampler) {
 				if s.grads != 2 || s.intRes {

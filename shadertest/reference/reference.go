@@ -56,10 +56,12 @@ type Backend struct {
 // New returns the reference back end with default warp widths.
 func New() *Backend { return &Backend{} }
 
-// Caps implements shadertest.Backend: desktop GL 3.0 compatibility with
-// GLSL 1.30 and OpenGL ES 3.0 with GLSL ES 3.00, vertex and fragment stages.
+// Caps implements shadertest.Backend: desktop GL 3.1 compatibility with
+// GLSL 1.40 (uniform blocks, rectangle and buffer textures, inverse,
+// gl_InstanceID, primitive restart) and OpenGL ES 3.0 with GLSL ES 3.00,
+// vertex and fragment stages. GLSL 1.50 waits for the geometry stage.
 func (b *Backend) Caps() shadertest.Caps {
-	return shadertest.Caps{GL: 30, GLSL: 130, GLES: 30, GLSLES: 300,
+	return shadertest.Caps{GL: 31, GLSL: 140, GLES: 30, GLSLES: 300,
 		Extensions: []string{"GL_ARB_texture_rg", "GL_ARB_draw_buffers", "GL_ARB_explicit_attrib_location", "GL_AMD_shader_trinary_minmax",
 			"GL_ARB_shader_bit_encoding", "GL_ARB_shading_language_packing", "GL_EXT_shader_integer_mix",
 			"GL_MESA_shader_integer_functions", "GL_ARB_texture_query_levels", "GL_ARB_texture_query_lod",

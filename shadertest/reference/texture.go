@@ -17,7 +17,8 @@ import (
 func (c *glContext) initTextures() error {
 	dims := [program.NumTargets]sampler.Dim{program.Target1D: sampler.Dim1D, program.Target2D: sampler.Dim2D,
 		program.Target3D: sampler.Dim3D, program.TargetCube: sampler.DimCube, program.Target1DArray: sampler.Dim1DArray,
-		program.Target2DArray: sampler.Dim2DArray, program.TargetCubeArray: sampler.DimCubeArray, program.TargetRect: sampler.Dim2D}
+		program.Target2DArray: sampler.Dim2DArray, program.TargetCubeArray: sampler.DimCubeArray, program.TargetRect: sampler.Dim2D,
+		program.TargetBuffer: sampler.DimBuffer}
 	var empty [program.NumTargets]*sampler.Texture
 	for t, d := range dims {
 		depth := 1
