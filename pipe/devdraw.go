@@ -48,6 +48,12 @@ func (c *Context) deviceGates(st *BoundState, l *linked, key VariantKey, info *D
 	default:
 		sp = pv.(*shaderdev.Program)
 	}
+	if n := l.prog.WritesCullDistance(); n > 0 {
+		// setup_k clips by gl_ClipDistance but has no cull-distance test
+		// yet; the reference renderer discards such primitives before
+		// clipping. spec: ARB_cull_distance
+		gate("gl_CullDistance (%d entries) written by the vertex stage", n)
+	}
 	fb := &st.FB
 	if conf, why := targetConfig(fb); why != "" {
 		gate("%s", why)

@@ -57,6 +57,7 @@
 //	more than 16 vec4 varyings or 64 flat words    ref              GateVaryings
 //	noperspective varyings                         device           (screen-space planes)
 //	user clip planes, gl_ClipDistance[] (8)        device           (setup_k clips; SetClipState)
+//	gl_CullDistance[] (ARB_cull_distance)          ref              GateDeviceBackend (setup_k has no cull test)
 //	two-sided colour (LightTwoSide), CCW fronts    device           (the FS wrapper reads the back colour)
 //	  on colours the program does not pack, CW     ref              GateTwoSide
 //	GL_FLAT (Flatshade) on interpolated colours    device           (the flat-colour program variant)

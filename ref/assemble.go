@@ -1,12 +1,24 @@
 package ref
 
+import "math"
+
 // assemble splits the element slots at restarts and emits each run's
 // primitives with their provoking vertex (GL 4.6 §10.1, table 13.2;
 // GL 2.1 §2.6.1 for quads and polygons): n = 1 for points, 2 for lines, 3
 // for triangles; odd strip triangles swap their first two vertices to keep
 // the winding. Quads and polygons are emitted as fans of triangles, those
-// after the first with cont set: they continue the same primitive.
-func assemble(top Topology, slot []int32, last bool, emit func(n int, v [3]int32, prov int32, cont bool) error) error {
+// after the first with cont set: they continue the same primitive. When cull
+// is not nil, a primitive it reports (given all of the primitive's vertices:
+// a quad's four, a polygon's every one) is emitted once with n = 0, so it
+// keeps its place in the primitive numbering.
+func assemble(top Topology, slot []int32, last bool, cull func(v []int32) bool, emit func(n int, v [3]int32, prov int32, cont bool) error) error {
+	// emitPrim emits one primitive of up to three vertices, or its discard.
+	emitPrim := func(n int, v [3]int32, prov int32) error {
+		if cull != nil && cull(v[:n]) {
+			return emit(0, v, prov, false)
+		}
+		return emit(n, v, prov, false)
+	}
 	for start := 0; start < len(slot); {
 		end := start
 		for end < len(slot) && slot[end] >= 0 {
@@ -18,7 +30,7 @@ func assemble(top Topology, slot []int32, last bool, emit func(n int, v [3]int32
 		switch top {
 		case Points:
 			for i := 0; i < n && err == nil; i++ {
-				err = emit(1, [3]int32{r[i]}, r[i], false)
+				err = emitPrim(1, [3]int32{r[i]}, r[i])
 			}
 		case Lines, LineStrip, LineLoop:
 			step, cnt := 1, n-1
@@ -27,26 +39,26 @@ func assemble(top Topology, slot []int32, last bool, emit func(n int, v [3]int32
 			}
 			for i := 0; i < cnt && err == nil; i++ {
 				a, b := r[i*step], r[i*step+1]
-				err = emit(2, [3]int32{a, b}, pick(last, a, b), false)
+				err = emitPrim(2, [3]int32{a, b}, pick(last, a, b))
 			}
 			if top == LineLoop && n >= 2 && err == nil {
-				err = emit(2, [3]int32{r[n-1], r[0]}, pick(last, r[n-1], r[0]), false)
+				err = emitPrim(2, [3]int32{r[n-1], r[0]}, pick(last, r[n-1], r[0]))
 			}
 		case Triangles:
 			for i := 0; i+2 < n && err == nil; i += 3 {
-				err = emit(3, [3]int32{r[i], r[i+1], r[i+2]}, pick(last, r[i], r[i+2]), false)
+				err = emitPrim(3, [3]int32{r[i], r[i+1], r[i+2]}, pick(last, r[i], r[i+2]))
 			}
 		case TriangleStrip:
 			for i := 0; i+2 < n && err == nil; i++ {
 				if i%2 == 0 {
-					err = emit(3, [3]int32{r[i], r[i+1], r[i+2]}, pick(last, r[i], r[i+2]), false)
+					err = emitPrim(3, [3]int32{r[i], r[i+1], r[i+2]}, pick(last, r[i], r[i+2]))
 				} else {
-					err = emit(3, [3]int32{r[i+1], r[i], r[i+2]}, pick(last, r[i], r[i+2]), false)
+					err = emitPrim(3, [3]int32{r[i+1], r[i], r[i+2]}, pick(last, r[i], r[i+2]))
 				}
 			}
 		case TriangleFan:
 			for i := 0; i+2 < n && err == nil; i++ {
-				err = emit(3, [3]int32{r[0], r[i+1], r[i+2]}, pick(last, r[i+1], r[i+2]), false)
+				err = emitPrim(3, [3]int32{r[0], r[i+1], r[i+2]}, pick(last, r[i+1], r[i+2]))
 			}
 		case Quads, QuadStrip:
 			step := 4
@@ -59,11 +71,19 @@ func assemble(top Topology, slot []int32, last bool, emit func(n int, v [3]int32
 					q[2], q[3] = r[i+3], r[i+2]
 				}
 				prov := pick(last, r[i], r[i+3])
+				if cull != nil && cull(q[:]) {
+					err = emit(0, [3]int32{}, prov, false)
+					continue
+				}
 				if err = emit(3, [3]int32{q[0], q[1], q[2]}, prov, false); err == nil {
 					err = emit(3, [3]int32{q[0], q[2], q[3]}, prov, true)
 				}
 			}
 		case Polygon:
+			if n >= 3 && cull != nil && cull(r) {
+				err = emit(0, [3]int32{}, r[0], false)
+				break
+			}
 			for i := 0; i+2 < n && err == nil; i++ {
 				err = emit(3, [3]int32{r[0], r[i+1], r[i+2]}, r[0], i > 0)
 			}
@@ -85,6 +105,8 @@ func (d *drawer) primitive(n int, v [3]int32, prov int32, cont bool) error {
 	id := d.primID
 	d.primID++
 	switch n {
+	case 0:
+		return nil // discarded by its cull distances, numbered all the same
 	case 1:
 		return d.point(v[0], id)
 	case 2:
@@ -98,4 +120,34 @@ func pick(last bool, first, lastV int32) int32 {
 		return lastV
 	}
 	return first
+}
+
+// culler returns the draw's cull-distance test for assemble (nil when the
+// vertex stage writes no gl_CullDistance).
+func (d *drawer) culler() func([]int32) bool {
+	if d.layout.CullDistances == 0 {
+		return nil
+	}
+	return d.cullDistanced
+}
+
+// cullDistanced reports whether one gl_CullDistance entry is negative at every
+// vertex of the primitive: ARB_cull_distance discards it before clipping (a
+// NaN distance is not negative). The primitive keeps its gl_PrimitiveID
+// number. spec: ARB_cull_distance; GL 4.6 §13.7
+func (d *drawer) cullDistanced(v []int32) bool {
+	w0 := d.layout.CullWord
+	for k := 0; k < d.layout.CullDistances; k++ {
+		out := true
+		for _, s := range v {
+			if !(math.Float32frombits(d.vary[int(s)*d.vw+w0+k]) < 0) {
+				out = false
+				break
+			}
+		}
+		if out {
+			return true
+		}
+	}
+	return false
 }

@@ -19,7 +19,7 @@ type prim struct {
 func assembled(t *testing.T, top Topology, slot []int32, last bool) []prim {
 	t.Helper()
 	var out []prim
-	err := assemble(top, slot, last, func(n int, v [3]int32, prov int32, cont bool) error {
+	err := assemble(top, slot, last, nil, func(n int, v [3]int32, prov int32, cont bool) error {
 		out = append(out, prim{slices.Clone(v[:n]), prov, cont})
 		return nil
 	})
@@ -144,5 +144,47 @@ func TestQuadsRender(t *testing.T) {
 	checkOnce(t, tg, func(x, y int) bool { return true })
 	if len(ids) != 2 || ids[0] == 0 || ids[1] == 0 {
 		t.Fatalf("primitive ids %v, want 0 and 1", ids)
+	}
+}
+
+// TestAssembleCull: a primitive the cull test reports is emitted once with no
+// vertices (it keeps its number); quads and polygons are tested whole, with
+// all their vertices, not triangle by triangle. spec: ARB_cull_distance
+func TestAssembleCull(t *testing.T) {
+	out := map[int32]bool{0: true, 1: true, 2: true} // vertices behind a cull plane
+	cull := func(v []int32) bool {
+		for _, s := range v {
+			if !out[s] {
+				return false
+			}
+		}
+		return true
+	}
+	for _, tc := range []struct {
+		name string
+		top  Topology
+		slot []int32
+		want []prim
+	}{
+		{"triangles", Triangles, []int32{0, 1, 2, 2, 3, 4}, []prim{{nil, 2, false}, {[]int32{2, 3, 4}, 4, false}}},
+		{"points", Points, []int32{1, 3}, []prim{{nil, 1, false}, {[]int32{3}, 3, false}}},
+		{"lines", Lines, []int32{0, 1, 1, 3}, []prim{{nil, 1, false}, {[]int32{1, 3}, 3, false}}},
+		// The quad's first triangle (0, 1, 2) is wholly behind, vertex 3 is not: kept whole.
+		{"quad kept whole", Quads, []int32{0, 1, 2, 3}, []prim{{[]int32{0, 1, 2}, 3, false}, {[]int32{0, 2, 3}, 3, true}}},
+		{"polygon kept whole", Polygon, []int32{0, 1, 2, 4}, []prim{{[]int32{0, 1, 2}, 0, false}, {[]int32{0, 2, 4}, 0, true}}},
+		{"polygon culled", Polygon, []int32{0, 1, 2}, []prim{{nil, 0, false}}},
+	} {
+		var got []prim
+		err := assemble(tc.top, tc.slot, true, cull, func(n int, v [3]int32, prov int32, cont bool) error {
+			var vs []int32
+			if n > 0 {
+				vs = slices.Clone(v[:n])
+			}
+			got = append(got, prim{vs, prov, cont})
+			return nil
+		})
+		if err != nil || !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: %v, %v; want %v", tc.name, got, err, tc.want)
+		}
 	}
 }

@@ -197,6 +197,9 @@ func newDrawer(ctx context.Context, t *Target, s *State, in VertexInput, p DrawP
 	if lay.Varyings < 0 || lay.Varyings > maxVaryings || lay.ClipDistances < 0 || lay.ClipDistances > MaxClipDistances {
 		return nil, nil, fmt.Errorf("%w: vertex layout %d varyings, %d clip distances (max %d, %d)", ErrBadDraw, lay.Varyings, lay.ClipDistances, maxVaryings, MaxClipDistances)
 	}
+	if lay.CullDistances < 0 || lay.CullDistances > MaxClipDistances || lay.CullDistances > 0 && (lay.CullWord < 0 || lay.CullWord+lay.CullDistances > lay.Varyings) {
+		return nil, nil, fmt.Errorf("%w: vertex layout: %d cull distances at word %d of %d varyings", ErrBadDraw, lay.CullDistances, lay.CullWord, lay.Varyings)
+	}
 	d.vw = lay.Varyings
 	if len(s.Interp) > d.vw {
 		return nil, nil, fmt.Errorf("%w: %d interpolation qualifiers for %d varying words", ErrBadDraw, len(s.Interp), d.vw)
@@ -349,7 +352,7 @@ func (d *drawer) shade(ws []*drawer, top Topology, slot []int32) error {
 		if d.vt != nil {
 			d.vt.reset(len(d.wv), d.vw)
 		}
-		return assemble(top, slot, last, d.primitive)
+		return assemble(top, slot, last, d.culler(), d.primitive)
 	}
 	errs := make([]error, len(ws))
 	var wg sync.WaitGroup
@@ -361,7 +364,7 @@ func (d *drawer) shade(ws []*drawer, top Topology, slot []int32) error {
 			if w.vt != nil {
 				w.vt.reset(len(w.wv), w.vw)
 			}
-			if err := assemble(top, slot, last, w.primitive); err != nil {
+			if err := assemble(top, slot, last, w.culler(), w.primitive); err != nil {
 				errs[k] = err
 				return
 			}

@@ -18,6 +18,11 @@ type VertexLayout struct {
 	Varyings      int  // varying words per vertex (each a float, or an integer when flat)
 	ClipDistances int  // gl_ClipDistance entries per vertex (0..MaxClipDistances)
 	PointSize     bool // the shader writes gl_PointSize (else State.PointSize is used)
+	// CullWord and CullDistances locate gl_CullDistance[] among the
+	// varying words (CullDistances 0: none written). A primitive all of
+	// whose vertices have a negative value in one entry is discarded before
+	// clipping. spec: ARB_cull_distance; GL 4.6 §13.7
+	CullWord, CullDistances int
 }
 
 // VertexBatch is the vertex stage's batch: N vertices in, their clip

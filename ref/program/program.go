@@ -131,6 +131,7 @@ type Program struct {
 	vsID     [2]int // gl_VertexID, gl_InstanceID input words
 	psize    int    // gl_PointSize output word
 	clipDist [2]int // gl_ClipDistance output word and count
+	cullDist [2]int // gl_CullDistance output word and count
 	clipVert int    // gl_ClipVertex output word
 	nvary    int    // varying words (vertex output words, or the FS inputs without a VS)
 	ffColour int    // gl_FrontColor's varying word for the fixed-function fragment stage (-1: none)
@@ -146,7 +147,7 @@ func New(cp *shader.Program, cfg Config) (*Program, error) {
 	lp, lo := cp.Linked, cp.IR
 	p := &Program{Linked: lp, IR: lo, cfg: cfg, vw: vw, fw: fw, Uniforms: make([]uint32, lo.UniformWords),
 		Units: make([]int, len(lo.Samplers)), byName: map[string]uniformRef{}, blocks: map[string]string{},
-		fsFrag: [4]int{-1, -1, -1, -1}, fsDepth: -1, fsSrc1: -1, vsID: [2]int{-1, -1}, psize: -1, clipDist: [2]int{-1, 0}, clipVert: -1, ffColour: -1}
+		fsFrag: [4]int{-1, -1, -1, -1}, fsDepth: -1, fsSrc1: -1, vsID: [2]int{-1, -1}, psize: -1, clipDist: [2]int{-1, 0}, cullDist: [2]int{-1, 0}, clipVert: -1, ffColour: -1}
 	p.layoutUniforms()
 	p.initUniforms()
 	p.layoutVertex()
@@ -272,6 +273,9 @@ func (p *Program) layoutVertex() {
 	}
 	if s, ok := slotNamed(vs.Outputs, "gl_ClipDistance"); ok {
 		p.clipDist = [2]int{s.Word, min(s.Words, ref.MaxClipDistances)}
+	}
+	if s, ok := slotNamed(vs.Outputs, "gl_CullDistance"); ok {
+		p.cullDist = [2]int{s.Word, min(s.Words, ref.MaxClipDistances)}
 	}
 	if s, ok := slotNamed(vs.Outputs, "gl_ClipVertex"); ok {
 		p.clipVert = s.Word
@@ -634,6 +638,10 @@ func (p *Program) Interp(flatShade bool) []ref.Interp {
 // (GL_VERTEX_PROGRAM_TWO_SIDE); empty when the vertex stage writes no back
 // colour.
 func (p *Program) TwoSide() []ref.TwoSide { return p.twoSide }
+
+// WritesCullDistance reports how many gl_CullDistance entries the vertex
+// stage writes (0: none).
+func (p *Program) WritesCullDistance() int { return p.cullDist[1] }
 
 // WritesClipDistance reports how many gl_ClipDistance entries the vertex stage
 // writes.

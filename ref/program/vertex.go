@@ -106,7 +106,11 @@ func (v *VertexShader) ClipDistances() int { return v.nclip }
 
 // Layout implements ref.VertexShader.
 func (v *VertexShader) Layout() ref.VertexLayout {
-	return ref.VertexLayout{Varyings: v.p.nvary, ClipDistances: v.nclip, PointSize: v.p.psize >= 0 && !v.nosize}
+	l := ref.VertexLayout{Varyings: v.p.nvary, ClipDistances: v.nclip, PointSize: v.p.psize >= 0 && !v.nosize}
+	if c := v.p.cullDist; c[1] > 0 && c[0]+c[1] <= v.p.nvary {
+		l.CullWord, l.CullDistances = c[0], c[1]
+	}
+	return l
 }
 
 // ShadeVertices implements ref.VertexShader: the batch runs Width vertices at a

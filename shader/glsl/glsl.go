@@ -47,7 +47,8 @@ type Options struct {
 // GL_EXT_blend_func_extended (layout(index) for dual-source blending),
 // GL_ARB_texture_rectangle (sampler2DRect, texture2DRect and shadow2DRect before
 // GLSL 1.40), GL_ARB_texture_query_levels (textureQueryLevels from GLSL 1.30)
-// and GL_ARB_texture_query_lod (textureQueryLOD in GLSL 1.30 fragment shaders).
+// and GL_ARB_texture_query_lod (textureQueryLOD in GLSL 1.30 fragment shaders),
+// and GL_ARB_cull_distance (gl_CullDistance from GLSL 1.30).
 func SupportedExtensions() []string {
 	return []string{"GL_OES_standard_derivatives", types.ExtComputeShader, types.ExtStorageBuffer,
 		types.ExtAtomicCounters, types.ExtImageLoadStore, "GL_OES_shader_image_atomic",
@@ -55,7 +56,7 @@ func SupportedExtensions() []string {
 		types.ExtTextureRectangle, types.ExtTextureQueryLevels, types.ExtTextureQueryLod, types.ExtTrinaryMinmax,
 		types.ExtShaderBitEncoding, types.ExtShadingLanguagePacking, types.ExtShaderIntegerMix, types.ExtShaderIntegerFunctions,
 		types.ExtTextureArray, types.ExtShaderTextureLod, types.Ext420Pack,
-		types.ExtUniformBufferObject, types.ExtExplicitUniformLoc, types.ExtArraysOfArrays}
+		types.ExtUniformBufferObject, types.ExtExplicitUniformLoc, types.ExtArraysOfArrays, types.ExtCullDistance}
 }
 
 // Shader is one compiled shader source.

@@ -22,6 +22,14 @@ const (
 	MaxVaryingFloats      = 64
 )
 
+// MaxCullDistances and MaxCombinedClipAndCull bound gl_CullDistance and its
+// sum with gl_ClipDistance (ARB_cull_distance: GL asks for 8 combined; the
+// reference renderer carries 8 of each).
+const (
+	MaxCullDistances       = 8
+	MaxCombinedClipAndCull = 8
+)
+
 func (c *checker) addBuiltin(name string, t *ast.Type, kind ast.VarKind, ro bool) *ast.Var {
 	v := &ast.Var{Name: name, Type: t, Kind: kind, Builtin: true, ReadOnly: ro, Location: -1, Binding: -1}
 	c.builtin.names[name] = &entity{v: v}
@@ -99,6 +107,10 @@ func (c *checker) declareBuiltinVars() {
 			c.addConst("gl_MaxVertexOutputComponents", 64)
 			c.addConst("gl_MaxFragmentInputComponents", 128)
 		}
+		if c.hasCullDistance() {
+			c.addConst("gl_MaxCullDistances", MaxCullDistances)
+			c.addConst("gl_MaxCombinedClipAndCullDistances", MaxCombinedClipAndCull)
+		}
 		if c.version >= 130 {
 			c.addConst("gl_MaxClipDistances", MaxClipDistances)
 			c.addConst("gl_MaxVaryingComponents", MaxVaryingFloats)
@@ -126,6 +138,9 @@ func (c *checker) declareBuiltinVars() {
 		}
 		if c.atLeast(130, 0) {
 			c.implicitBuiltin(c.addBuiltin("gl_ClipDistance", ast.Array(f, 0), ast.VarOut, false), MaxClipDistances)
+		}
+		if c.hasCullDistance() {
+			c.implicitBuiltin(c.addBuiltin("gl_CullDistance", ast.Array(f, 0), ast.VarOut, false), MaxCullDistances)
 		}
 		if compat {
 			c.addBuiltin("gl_ClipVertex", v4, ast.VarOut, false)
@@ -164,6 +179,9 @@ func (c *checker) declareBuiltinVars() {
 		}
 		if c.atLeast(130, 0) {
 			c.implicitBuiltin(c.addBuiltin("gl_ClipDistance", ast.Array(f, 0), ast.VarIn, true), MaxClipDistances)
+		}
+		if c.hasCullDistance() {
+			c.implicitBuiltin(c.addBuiltin("gl_CullDistance", ast.Array(f, 0), ast.VarIn, true), MaxCullDistances)
 		}
 		if c.atLeast(150, 320) {
 			c.addBuiltin("gl_PrimitiveID", i, ast.VarIn, true)

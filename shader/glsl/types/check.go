@@ -61,6 +61,9 @@ type checker struct {
 	// redeclaredBuiltins names the built-ins redeclared one by one.
 	perVertexRedeclared bool
 	redeclaredBuiltins  map[string]bool
+	// clipCullPos is where gl_ClipDistance or gl_CullDistance was last
+	// redeclared, for the combined-size error.
+	clipCullPos ast.Pos
 	// fn is the function whose body is being checked.
 	fn        *ast.Func
 	loops     int

@@ -265,6 +265,7 @@ func (c *checker) sizeArrays() {
 			v.Type.Len = n
 		}
 	}
+	c.checkClipCullSum()
 	// A uniform block whose members were just sized is laid out again: its offsets
 	// and size were computed with those members empty. spec: OpenGL 4.5 §7.6.2.2.
 	for _, b := range c.file.Blocks {
@@ -276,6 +277,30 @@ func (c *checker) sizeArrays() {
 			m.Offset = offs[i]
 		}
 		b.Size = size
+	}
+}
+
+// checkClipCullSum rejects a shader whose gl_ClipDistance and gl_CullDistance
+// sizes, once known, add up to more than gl_MaxCombinedClipAndCullDistances.
+// Only arrays the shader sized (redeclared or indexed) count.
+// spec: ARB_cull_distance ("the sum of the sizes ... shall not exceed")
+func (c *checker) checkClipCullSum() {
+	clip, cull := c.builtin.names["gl_ClipDistance"], c.builtin.names["gl_CullDistance"]
+	if clip == nil || cull == nil || clip.v == nil || cull.v == nil {
+		return
+	}
+	used := func(v *ast.Var) int {
+		if !v.Used && !c.redeclaredBuiltins[v.Name] {
+			return 0
+		}
+		return v.Type.Len
+	}
+	if n := used(clip.v) + used(cull.v); n > MaxCombinedClipAndCull {
+		pos := c.clipCullPos
+		if !pos.IsValid() {
+			pos = c.file.Pos()
+		}
+		c.errorf(pos, "gl_ClipDistance and gl_CullDistance have %d entries together, more than gl_MaxCombinedClipAndCullDistances (%d)", n, MaxCombinedClipAndCull)
 	}
 }
 
@@ -295,7 +320,7 @@ func (c *checker) redeclareBuiltin(v *ast.Var, vs *ast.VarSpec, global bool) boo
 	}
 	b := e.v
 	switch vs.Name {
-	case "gl_TexCoord", "gl_ClipDistance", "gl_FragDepth", "gl_FragData", "gl_Color",
+	case "gl_TexCoord", "gl_ClipDistance", "gl_CullDistance", "gl_FragDepth", "gl_FragData", "gl_Color",
 		"gl_SecondaryColor", "gl_FrontColor", "gl_BackColor", "gl_FrontSecondaryColor",
 		"gl_BackSecondaryColor", "gl_FragCoord":
 	default:
@@ -333,6 +358,9 @@ func (c *checker) redeclareBuiltin(v *ast.Var, vs *ast.VarSpec, global bool) boo
 		c.redeclaredBuiltins = map[string]bool{}
 	}
 	c.redeclaredBuiltins[vs.Name] = true
+	if vs.Name == "gl_ClipDistance" || vs.Name == "gl_CullDistance" {
+		c.clipCullPos = vs.NamePos
+	}
 	st := v.Qual.Storage
 	okStorage := false
 	switch b.Kind {

@@ -38,7 +38,15 @@ const (
 	ExtUniformBufferObject    = "GL_ARB_uniform_buffer_object"
 	ExtExplicitUniformLoc     = "GL_ARB_explicit_uniform_location"
 	ExtArraysOfArrays         = "GL_ARB_arrays_of_arrays"
+	// ExtCullDistance brings gl_CullDistance (GLSL 4.50 core) to GLSL 1.30.
+	ExtCullDistance = "GL_ARB_cull_distance"
 )
+
+// hasCullDistance reports whether gl_CullDistance and its limits exist.
+// spec: GLSL 4.50 §7.1, ARB_cull_distance
+func (c *checker) hasCullDistance() bool {
+	return !c.es && (c.version >= 450 || c.version >= 130 && c.extEnabled(ExtCullDistance))
+}
 
 // hasArraysOfArrays reports whether array types may have array elements.
 // spec: GLSL 4.30 §4.1.9, ARB_arrays_of_arrays (from GLSL 1.20)
