@@ -81,6 +81,10 @@ type ContextConfig struct {
 // piglit_texcoord to location 1 before linking.
 type Program struct {
 	Shaders []Shader
+	// Includes are the file's [shader include] strings and [shader include
+	// paths] search points (nil when it has none): shader_runner's
+	// glNamedStringARB and glCompileShaderIncludeARB.
+	Includes *glsl.Includes
 }
 
 // Attribute locations shader_runner binds before linking.

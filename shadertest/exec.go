@@ -225,7 +225,7 @@ func (r *runner) run(ctx context.Context) (Status, string) {
 	r.clearReq = ClearRequest{DepthValue: 1}
 	if len(r.f.Shaders) > 0 {
 		r.hasProgram = true
-		err := r.c.Link(&Program{Shaders: r.f.Shaders})
+		err := r.c.Link(&Program{Shaders: r.f.Shaders, Includes: r.f.Includes})
 		var le *LinkError
 		switch {
 		case err == nil:

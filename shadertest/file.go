@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"vortexgfx/shader/glsl"
 )
 
 // DefaultWidth and DefaultHeight are shader_runner's window size.
@@ -81,8 +83,12 @@ type File struct {
 	GL Version
 	// Shaders are the shader objects in file order.
 	Shaders []Shader
+	// Includes are the [shader include] named strings (first line the path,
+	// the rest the string) and the [shader include paths] search points;
+	// nil when the file has neither.
+	Includes *glsl.Includes
 	// Unsupported lists sections this runner parses but cannot execute
-	// (ARB assembly programs, shader includes); a test using one is skipped.
+	// (ARB assembly programs); a test using one is skipped.
 	Unsupported []string
 	// VertexData is the [vertex data] table, nil when absent.
 	VertexData *VertexData
@@ -119,6 +125,8 @@ const (
 	secVertexData
 	secElements
 	secTest
+	secInclude
+	secIncludePaths
 )
 
 // section headers in shader_runner's matching order (prefix matches).
@@ -151,8 +159,8 @@ var sectionTable = []struct {
 	{"[compute shader spirv]", secIgnored, 0},
 	{"[compute shader]", secShader, StageCompute},
 	{"[vertex data]", secVertexData, 0},
-	{"[shader include paths]", secUnsupported, 0},
-	{"[shader include]", secUnsupported, 0},
+	{"[shader include paths]", secIncludePaths, 0},
+	{"[shader include]", secInclude, 0},
 	{"[elements]", secElements, 0},
 	{"[test]", secTest, 0},
 }
@@ -224,6 +232,15 @@ func Parse(path string, data []byte) (*File, error) {
 			f.Elements = append(f.Elements, parseElements(path, body, bad)...)
 		case secGeometryLayout:
 			parseGeometryLayout(body, bad)
+		case secInclude:
+			f.addInclude(src, headerLine, body, bad)
+		case secIncludePaths:
+			inc := f.includes()
+			for _, l := range body {
+				if p := strings.TrimSpace(l.text); p != "" {
+					inc.Paths = append(inc.Paths, p)
+				}
+			}
 		}
 		body = nil
 	}
@@ -266,7 +283,7 @@ func Parse(path string, data []byte) (*File, error) {
 		switch kind {
 		case secRequire:
 			f.parseRequirement(ln, requireSections == 1, bad)
-		case secShader, secVertexData, secElements, secGeometryLayout:
+		case secShader, secVertexData, secElements, secGeometryLayout, secInclude, secIncludePaths:
 			body = append(body, ln)
 		}
 	}
@@ -274,6 +291,39 @@ func Parse(path string, data []byte) (*File, error) {
 		flush()
 	}
 	return f, errors.Join(errs...)
+}
+
+// includes returns the file's include tree, creating it.
+func (f *File) includes() *glsl.Includes {
+	if f.Includes == nil {
+		f.Includes = &glsl.Includes{Strings: map[string]string{}}
+	}
+	return f.Includes
+}
+
+// addInclude records one [shader include] section: its first line is the
+// string's path (absolute), the rest of the section, exactly as written, the
+// string. spec: piglit shader_runner ("shader include": glNamedStringARB)
+func (f *File) addInclude(src string, header int, body []line, bad func(int, string, ...any)) {
+	if len(body) == 0 || strings.TrimSpace(body[0].text) == "" {
+		bad(header, "shader include without a path")
+		return
+	}
+	path := strings.TrimSpace(body[0].text)
+	if _, ok := glsl.CleanIncludePath(path); !ok {
+		bad(body[0].num, "shader include path %q does not start with '/'", path)
+		return
+	}
+	text := ""
+	if len(body) > 1 {
+		last := body[len(body)-1]
+		end := last.off + len(last.text)
+		if end < len(src) {
+			end++
+		}
+		text = src[body[1].off:end]
+	}
+	f.includes().Add(path, text)
 }
 
 // addShader records one shader section. body holds its lines; the source

@@ -441,3 +441,22 @@ piglit_vertex/float/vec4  v[1]/int/int  m/float/mat2x3/1  c/ubyte/4  h/half/floa
 		}
 	}
 }
+
+// TestShaderIncludes: [shader include] sections name a string by their first
+// line (a later one at the same clean path replaces it) and hold the rest as
+// written; [shader include paths] lists search points in order.
+func TestShaderIncludes(t *testing.T) {
+	src := "[require]\nGLSL >= 1.10\n[shader include]\n/a b/./c.h\n\nint x;\n[shader include]\n/a b/d/../c.h\nint y;\n" +
+		"[shader include paths]\n/a b/\n\n/lib\n[shader include]\nrelative\n[fragment shader]\nvoid main() {}\n"
+	f, err := Parse("s.shader_test", []byte(src))
+	if err == nil || !strings.Contains(err.Error(), `s.shader_test:15: shader include path "relative" does not start with '/'`) {
+		t.Fatalf("err = %v", err)
+	}
+	if f.Includes == nil || !reflect.DeepEqual(f.Includes.Strings, map[string]string{"/a b/c.h": "int y;\n"}) ||
+		!reflect.DeepEqual(f.Includes.Paths, []string{"/a b/", "/lib"}) {
+		t.Errorf("includes = %+v", f.Includes)
+	}
+	if len(f.Unsupported) != 0 {
+		t.Errorf("unsupported = %v", f.Unsupported)
+	}
+}

@@ -23,11 +23,24 @@ func TestGLSLCommand(t *testing.T) {
 	if err := os.WriteFile(warn, []byte("#version 130\n#define MY__MACRO 1\nout vec4 c;\nvoid main() { c = vec4(MY__MACRO); }\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// #include of a named string given on the command line.
+	incl := filepath.Join(dir, "incl.frag")
+	lib := filepath.Join(dir, "lib.glsl")
+	if err := os.WriteFile(incl, []byte("#version 130\n#extension GL_ARB_shading_language_include : enable\n#include <lib.glsl>\nout vec4 c;\nvoid main() { c = f(); }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(lib, []byte("vec4 f() { return vec4(0.5); }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		args       []string
 		code       int
 		out, errIn string
 	}{
+		{[]string{"--include", "/l/lib.glsl=" + lib, "--include-path", "/l", incl}, 0, "storeout @0", ""},
+		{[]string{"--include", "/l/lib.glsl=" + lib, incl}, 1, "", `no named string at "lib.glsl"`},
+		{[]string{"--include", "rel=" + lib, incl}, 2, "", "does not start with '/'"},
+		{[]string{"--include", "/l/lib.glsl=" + filepath.Join(dir, "none"), incl}, 1, "", "no such file"},
 		{[]string{good}, 0, "storeout @0", ""},
 		{[]string{warn}, 0, "storeout @0", "warn.frag:2:9: warning: "},
 		{[]string{bad}, 1, "", "bad.vert:3:"},

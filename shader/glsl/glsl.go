@@ -10,6 +10,7 @@ package glsl
 import (
 	"vortexgfx/shader/glsl/ast"
 	"vortexgfx/shader/glsl/parser"
+	"vortexgfx/shader/glsl/preproc"
 	"vortexgfx/shader/glsl/types"
 )
 
@@ -34,7 +35,18 @@ type Options struct {
 	// Extensions the caller wants accepted by #extension ... : require. None of the
 	// GLSL extensions change the language the front end implements.
 	Extensions []string
+	// Includes are the named strings and search points #include reads
+	// (GL_ARB_shading_language_include); nil: none.
+	Includes *Includes
 }
+
+// Includes is the named-string tree and the search points of
+// GL_ARB_shading_language_include (NamedStringARB, CompileShaderIncludeARB).
+type Includes = preproc.Includes
+
+// CleanIncludePath normalises an absolute include path ("." and ".."
+// resolved, empty components dropped); false for a relative one.
+func CleanIncludePath(path string) (string, bool) { return preproc.CleanPath(path) }
 
 // SupportedExtensions lists the GLSL extensions the front end implements:
 // GL_OES_standard_derivatives (dFdx/dFdy/fwidth in GLSL ES 1.00 fragment shaders)
@@ -48,7 +60,8 @@ type Options struct {
 // GL_ARB_texture_rectangle (sampler2DRect, texture2DRect and shadow2DRect before
 // GLSL 1.40), GL_ARB_texture_query_levels (textureQueryLevels from GLSL 1.30)
 // and GL_ARB_texture_query_lod (textureQueryLOD in GLSL 1.30 fragment shaders),
-// and GL_ARB_cull_distance (gl_CullDistance from GLSL 1.30).
+// GL_ARB_cull_distance (gl_CullDistance from GLSL 1.30) and
+// GL_ARB_shading_language_include (#include of named strings, Options.Includes).
 func SupportedExtensions() []string {
 	return []string{"GL_OES_standard_derivatives", types.ExtComputeShader, types.ExtStorageBuffer,
 		types.ExtAtomicCounters, types.ExtImageLoadStore, "GL_OES_shader_image_atomic",
@@ -56,7 +69,7 @@ func SupportedExtensions() []string {
 		types.ExtTextureRectangle, types.ExtTextureQueryLevels, types.ExtTextureQueryLod, types.ExtTrinaryMinmax,
 		types.ExtShaderBitEncoding, types.ExtShadingLanguagePacking, types.ExtShaderIntegerMix, types.ExtShaderIntegerFunctions,
 		types.ExtTextureArray, types.ExtShaderTextureLod, types.Ext420Pack,
-		types.ExtUniformBufferObject, types.ExtExplicitUniformLoc, types.ExtArraysOfArrays, types.ExtCullDistance}
+		types.ExtUniformBufferObject, types.ExtExplicitUniformLoc, types.ExtArraysOfArrays, types.ExtCullDistance, preproc.ExtShadingLanguageInclude}
 }
 
 // Shader is one compiled shader source.
@@ -75,7 +88,7 @@ func (s *Shader) Version() (int, bool) { return s.File.Version, s.File.ES }
 func Compile(name, src string, stage Stage, opts Options) (*Shader, error) {
 	f, err := parser.ParseFile(name, src, parser.Options{
 		DefaultVersion: opts.DefaultVersion, Extensions: append(SupportedExtensions(), opts.Extensions...),
-		Defines: opts.Defines,
+		Defines: opts.Defines, Includes: opts.Includes,
 	})
 	if err != nil {
 		return nil, err

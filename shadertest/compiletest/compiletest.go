@@ -40,7 +40,7 @@ var ExtensionSets = []string{"amd_shader_trinary_minmax", "mesa_shader_integer_f
 	"arb_shading_language_packing", "arb_shader_bit_encoding", "ext_shader_integer_mix",
 	"arb_texture_query_levels", "arb_texture_query_lod", "ext_texture_array", "arb_shader_texture_lod",
 	"arb_shading_language_420pack", "arb_uniform_buffer_object", "arb_explicit_uniform_location",
-	"arb_arrays_of_arrays"}
+	"arb_arrays_of_arrays", "arb_shading_language_include"}
 
 // LaterSets are the compiler-test sets of the GLSL versions after the ones the
 // runner advertises. The front end parses and checks GLSL up to 4.60; the
@@ -70,6 +70,21 @@ type config struct {
 	expect     string
 	extensions []string
 	checkLink  bool
+	// includes is the named-string tree of dummy_shader_include (a string at
+	// /dummy/path_to/shader_include) and shader_include_path (a search
+	// point), as piglit's glslparsertest sets them up; nil without either.
+	includes *glsl.Includes
+}
+
+// dummyInclude is the path of glslparsertest's dummy named string. Its text
+// is a comment here: the tests that use it check path resolution only.
+const dummyInclude = "/dummy/path_to/shader_include"
+
+func (c *config) includeTree() *glsl.Includes {
+	if c.includes == nil {
+		c.includes = &glsl.Includes{}
+	}
+	return c.includes
 }
 
 // parseConfig reads the "[config] ... [end config]" comment header.
@@ -98,6 +113,12 @@ func parseConfig(src string) (config, bool) {
 			}
 		case "check_link":
 			cfg.checkLink = v == "true"
+		case "dummy_shader_include":
+			if strings.EqualFold(v, "true") {
+				cfg.includeTree().Add(dummyInclude, "// glslparsertest's dummy named string\n")
+			}
+		case "shader_include_path":
+			cfg.includeTree().Paths = append(cfg.includeTree().Paths, v)
 		}
 	}
 	return cfg, cfg.expect == "pass" || cfg.expect == "fail"
@@ -117,12 +138,14 @@ func Agreement(dir string, sets ...string) ([]*Result, error) {
 		r := &Result{Set: set}
 		var files []string
 		for _, top := range []string{"tests", "generated_tests"} {
-			root := filepath.Join(dir, top, "spec", set, "compiler")
-			found, err := walkFiles(root, ".vert", ".frag", ".comp")
-			if err != nil {
-				return nil, err
+			// "compile" is arb_shading_language_include's name for it.
+			for _, sub := range []string{"compiler", "compile"} {
+				found, err := walkFiles(filepath.Join(dir, top, "spec", set, sub), ".vert", ".frag", ".comp")
+				if err != nil {
+					return nil, err
+				}
+				files = append(files, found...)
 			}
-			files = append(files, found...)
 		}
 		sort.Strings(files)
 		for _, p := range files {
@@ -147,7 +170,7 @@ func Agreement(dir string, sets ...string) ([]*Result, error) {
 				stage = glsl.Compute
 			}
 			rel, _ := filepath.Rel(dir, p)
-			sh, err := glsl.Compile(rel, src, stage, glsl.Options{})
+			sh, err := glsl.Compile(rel, src, stage, glsl.Options{Includes: cfg.includes})
 			if err == nil {
 				if verr := types.Verify(sh.File); verr != nil {
 					return nil, fmt.Errorf("piglit: %s: checker broke its contract: %w", rel, verr)

@@ -67,7 +67,7 @@ func (b *Backend) Caps() shadertest.Caps {
 			"GL_MESA_shader_integer_functions", "GL_ARB_texture_query_levels", "GL_ARB_texture_query_lod",
 			"GL_EXT_texture_array", "GL_ARB_shader_texture_lod", "GL_ARB_shading_language_420pack",
 			"GL_ARB_uniform_buffer_object", "GL_ARB_explicit_uniform_location", "GL_ARB_arrays_of_arrays",
-			"GL_ARB_texture_rectangle", "GL_ARB_cull_distance"},
+			"GL_ARB_texture_rectangle", "GL_ARB_cull_distance", "GL_ARB_shading_language_include"},
 		Limits: map[string]int{
 			"GL_MAX_VERTEX_OUTPUT_COMPONENTS": 64,
 			// The uniform word buffer has no fixed size here.
@@ -178,7 +178,7 @@ func (c *glContext) ActiveUniform(name string) (glsl.ActiveUniform, bool) {
 // own, then all are linked into one program.
 func (c *glContext) Link(p *shadertest.Program) error {
 	opts := glsl.Options{DefaultVersion: c.cfg.GLSL.Num, Compatibility: c.cfg.API == shadertest.APIGL,
-		Extensions: []string{"GL_ARB_explicit_attrib_location", "GL_ARB_draw_buffers", "GL_ARB_texture_rg"}}
+		Extensions: []string{"GL_ARB_explicit_attrib_location", "GL_ARB_draw_buffers", "GL_ARB_texture_rg"}, Includes: p.Includes}
 	if opts.DefaultVersion == 0 {
 		opts.DefaultVersion = 110
 	}

@@ -17,6 +17,8 @@ type Options struct {
 	Extensions []string
 	// Defines are predefined macros.
 	Defines map[string]string
+	// Includes are the named strings #include reads (nil: none).
+	Includes *preproc.Includes
 }
 
 // bailout aborts parsing after a syntax error; it never escapes ParseFile.
@@ -40,7 +42,7 @@ type parser struct {
 // ast.ErrorList sorted by position. It never panics.
 func ParseFile(name, src string, opts Options) (f *ast.File, err error) {
 	res, perr := preproc.Process(name, src, preproc.Options{
-		DefaultVersion: opts.DefaultVersion, Extensions: opts.Extensions, Defines: opts.Defines,
+		DefaultVersion: opts.DefaultVersion, Extensions: opts.Extensions, Defines: opts.Defines, Includes: opts.Includes,
 	})
 	if _, set := res.Extensions[rectangleExt]; !set && !res.ES && slices.Contains(opts.Extensions, rectangleExt) {
 		// The rectangle samplers need no #extension in desktop GLSL: Mesa,

@@ -18,6 +18,9 @@ type Options struct {
 	Extensions []string
 	// Defines are predefined object-like macros (name -> replacement text).
 	Defines map[string]string
+	// Includes are the named strings and search points #include reads
+	// (ARB_shading_language_include); nil: none.
+	Includes *Includes
 }
 
 // Result is the output of Process.
@@ -85,6 +88,9 @@ type pp struct {
 	// budget bounds the total number of tokens macro expansion may produce.
 	budget     int
 	overBudget bool
+	// stack holds the string being read and the named strings #include
+	// entered, innermost last.
+	stack []includeFrame
 }
 
 // Process preprocesses src (named file in diagnostics). The returned error is an
@@ -122,6 +128,7 @@ func Process(file, src string, opts Options) (*Result, error) {
 			}
 		}()
 		lx.run()
+		p.stack = []includeFrame{{lines: strings.Split(src, "\n")}}
 		p.run(lx.tokens)
 	}()
 	p.errs.Sort()
@@ -160,6 +167,17 @@ func (p *pp) active() bool {
 }
 
 func (p *pp) run(toks []Token) {
+	p.lines(toks)
+	p.flush()
+	for _, c := range p.conds {
+		p.errorf(c.pos, "unterminated #if")
+	}
+	p.res.Tokens = append(p.out, Token{Kind: EOF, Pos: p.adjust(toks[len(toks)-1].Pos)})
+}
+
+// lines processes the lines of one string (the source, or a string #include
+// reads), directives and text.
+func (p *pp) lines(toks []Token) {
 	i := 0
 	for i < len(toks) && toks[i].Kind != EOF {
 		// Collect one line.
@@ -174,6 +192,7 @@ func (p *pp) run(toks []Token) {
 		if len(line) == 0 {
 			continue
 		}
+		phys := line[0].Pos.Line // the line as written, before #line
 		// The line numbers a #line directive sets hold for directives too (__LINE__
 		// in #if, error positions).
 		for j := range line {
@@ -181,6 +200,11 @@ func (p *pp) run(toks []Token) {
 		}
 		if line[0].Kind == Punct && line[0].Text == "#" {
 			p.flush()
+			if len(line) > 1 && line[1].Kind == Ident && line[1].Text == "include" && p.active() {
+				p.seenToken = true
+				p.include(line[1], p.rawLine(phys))
+				continue
+			}
 			p.directive(line)
 			continue
 		}
@@ -190,11 +214,18 @@ func (p *pp) run(toks []Token) {
 		p.seenToken = true
 		p.pending = append(p.pending, line...)
 	}
-	p.flush()
-	for _, c := range p.conds {
-		p.errorf(c.pos, "unterminated #if")
+}
+
+// rawLine is line n (1-based, as written) of the string being read.
+func (p *pp) rawLine(n int) string {
+	if len(p.stack) == 0 {
+		return ""
 	}
-	p.res.Tokens = append(p.out, Token{Kind: EOF, Pos: p.adjust(toks[len(toks)-1].Pos)})
+	ls := p.stack[len(p.stack)-1].lines
+	if n < 1 || n > len(ls) {
+		return ""
+	}
+	return ls[n-1]
 }
 
 // flush macro-expands the pending text tokens into the output.
@@ -311,6 +342,21 @@ func (p *pp) directive(line []Token) {
 	case "line":
 		p.seenToken = true
 		toks := p.expand(args, false)
+		if len(toks) > 1 && toks[1].Kind == Other && strings.HasPrefix(toks[1].Text, "\"") {
+			// "#line N "name"" names the source string by path.
+			// spec: ARB_shading_language_include
+			if b := p.res.Extensions[ExtShadingLanguageInclude]; b != "enable" && b != "require" && b != "warn" {
+				p.errorf(toks[1].Pos, "#line with a source string name requires #extension %s", ExtShadingLanguageInclude)
+				return
+			}
+			if _, ok := parseInt(toks[0].Text); !ok || toks[0].Kind != Number {
+				p.errorf(toks[0].Pos, "#line expects an integer line number")
+				return
+			}
+			n, _ := parseInt(toks[0].Text)
+			p.lineDelta += int(n) - (hash.Pos.Line + 1)
+			return
+		}
 		if len(toks) < 1 || len(toks) > 2 {
 			p.errorf(name.Pos, "#line expects a line number and an optional source string number")
 			return

@@ -174,9 +174,12 @@ func FuzzProcess(f *testing.F) {
 	f.Add("#define A(x,y) x##y\nA(,)A(1,2)\\\n/* */")
 	f.Add("#version 300 es\n#define D defined(X)\n#if D || UNDEF\n#endif\n#line 9 2\n__FILE__")
 	f.Add("#version 100\n#define F(m) defined(m) && m\n#if F(F)\n#elif 1 && A__B\n#endif\n#undef A__B")
+	f.Add("#extension GL_ARB_shading_language_include : enable\n#include \"/a\"\n#include <b>\n#line 3 \"/x\"\n")
+	// The include tree's strings include each other and themselves.
+	inc := &Includes{Strings: map[string]string{"/a": "#include \"b\"\nA", "/b": "#include </a>\n#if 1\nB", "/c": "#endif"}, Paths: []string{"/"}}
 	f.Fuzz(func(t *testing.T, src string) {
 		for _, def := range []int{0, 100} {
-			r, err := Process("fuzz", src, Options{DefaultVersion: def})
+			r, err := Process("fuzz", src, Options{DefaultVersion: def, Extensions: []string{ExtShadingLanguageInclude}, Includes: inc})
 			if r == nil || len(r.Tokens) == 0 || r.Tokens[len(r.Tokens)-1].Kind != EOF {
 				t.Fatal("result must end with EOF")
 			}
