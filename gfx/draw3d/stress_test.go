@@ -18,9 +18,10 @@ import (
 // past the target, some lying exactly on pixel centres, and a grid whose edges
 // are rows and columns of pixel centres), steep silhouettes (slivers down to
 // 0.002 px wide whose depth planes overflow Q7.24) and surfaces that meet at
-// nearly equal depth (LEQUAL and LESS). Every scene stays inside the near
-// plane and the guard band, where the device front end must set up exactly
-// what host Binning does. spec: vortex-hardware-facts §3.2, §3.3, §5
+// nearly equal depth (LEQUAL and LESS) and a floor reaching up to 24 320 pixels
+// past the target (beyond the guard band, but exactly representable). Every
+// scene stays inside the near plane, where the device front end must set up
+// exactly what host Binning does. spec: vortex-hardware-facts §3.2, §3.3, §5
 
 // lcg is the scenes' deterministic random source.
 type lcg uint32
@@ -203,6 +204,21 @@ func coplanarDraws(fn trace.Compare) []trace.DrawCall {
 	}
 }
 
+// farFloorDraw is a depth-tested quad whose near corners reach reach NDC (64
+// pixels per NDC unit at 128²) past the target, beyond the 8192-pixel guard
+// band, with a long diagonal shared by its two triangles.
+func farFloorDraw(reach float32) trace.DrawCall {
+	b := newDraw(trace.States{DepthTest: true, DepthWriteMask: true, DepthFunc: trace.CompareLess})
+	c1 := trace.Color{R: 1, G: 0.5, B: 0.2, A: 1}
+	p0 := b.vertex(-reach, -reach*0.3, 0.1, 1, c1, 0, 0)
+	p1 := b.vertex(reach*0.9, -reach*0.31, 0.15, 1, c1, 1, 0)
+	p2 := b.vertex(-0.6, 0.5, 0.8, 1, trace.Color{R: 0.1, G: 0.9, B: 0.3, A: 1}, 0, 1)
+	p3 := b.vertex(0.7, 0.45, 0.85, 1, trace.Color{R: 0.2, G: 0.2, B: 0.9, A: 1}, 1, 1)
+	b.tri(p0, p1, p2)
+	b.tri(p2, p1, p3)
+	return b.dc
+}
+
 // stressTexture is a 16×16 A8R8G8B8 pattern (gradients and a checker).
 func stressTexture() trace.Texture {
 	const n = 16
@@ -236,6 +252,7 @@ func stressScenes() map[string]*trace.Trace {
 		"slivers":       {DrawCalls: sliverDraws(90, 7)},
 		"coplanar":      {DrawCalls: coplanarDraws(trace.CompareLEqual)},
 		"coplanar_less": {DrawCalls: coplanarDraws(trace.CompareLess)},
+		"far_floor":     {DrawCalls: []trace.DrawCall{farFloorDraw(130), farFloorDraw(200), farFloorDraw(380)}},
 		"textured": {DrawCalls: []trace.DrawCall{fanDraw(tex, 32, 1.6, true, false, 40).dc},
 			Textures: map[uint32]trace.Texture{0: stressTexture()}},
 	}
@@ -340,11 +357,12 @@ func countDiff(a, b *Image) (n int, first string) {
 // coverage formula launched pixel by pixel (formulaWalk), the host flow on the
 // RASTER engine (Host), the device with draw3d's host binning, and the device
 // front end (setup_k and binning_k on the cores). The scenes stay inside the
-// near plane and the guard band, the only places where the device front end
-// sets up differently from host Binning (it clips there).
+// near plane and reach past the guard band only where the unclipped setup is
+// exact: the device front end clips only there (near plane, and triangles
+// whose unclipped setup would overflow), where host Binning copies the flaw.
 func TestStressFlowsAgree(t *testing.T) {
 	scenes := stressScenes()
-	names := []string{"fan", "fan_add", "fan_persp", "slivers", "coplanar", "coplanar_less", "textured"}
+	names := []string{"fan", "fan_add", "fan_persp", "slivers", "coplanar", "coplanar_less", "far_floor", "textured"}
 	if len(names) != len(scenes) {
 		t.Fatalf("%d scene names for %d scenes", len(names), len(scenes))
 	}
