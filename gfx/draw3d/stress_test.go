@@ -428,3 +428,67 @@ func TestStressFanCover(t *testing.T) {
 		t.Errorf("fan centre (64, 40) uncovered")
 	}
 }
+
+// TestStressScenesExercise checks that the stress scenes reach the corners
+// they are for, so that TestStressFlowsAgree keeps testing them: exact ties
+// (pixels where a covering primitive's edge value is exactly 0) in the fan and
+// the grid, depth planes overflowing Q7.24 among the slivers, and far-floor
+// triangles past the guard band.
+func TestStressScenesExercise(t *testing.T) {
+	scenes := stressScenes()
+	binned := func(name string, draw int) *frontend.Binned {
+		dc := &scenes[name].DrawCalls[draw]
+		verts, tris := flatten(dc)
+		b, err := frontend.Binning(verts, tris, 128, 128, dc.Viewport.Near, dc.Viewport.Far, 7, frontend.PlanesGrx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	ties := 0
+	for draw := range scenes["fan"].DrawCalls {
+		b := binned("fan", draw)
+		for i := range b.Prims {
+			var a, bb, c [3]int32
+			for k := 0; k < 3; k++ {
+				a[k], bb[k], c[k] = b.Prims[i].Edge(k)
+			}
+			for y := int32(0); y < 128; y++ {
+				for x := int32(0); x < 128; x++ {
+					if !formulaCovers(a, bb, c, x, y) {
+						continue
+					}
+					for k := 0; k < 3; k++ {
+						if a[k]*x+bb[k]*y+c[k] == 0 {
+							ties++
+						}
+					}
+				}
+			}
+		}
+	}
+	if ties < 100 {
+		t.Errorf("fan and grid: %d covered pixels on an edge value of exactly 0, want ≥ 100", ties)
+	}
+	over := 0
+	for _, p := range binned("slivers", 1).Prims {
+		if za, zb, _ := p.Plane(abi.PlaneZ); za == math.MinInt32 || zb == math.MinInt32 {
+			over++
+		}
+	}
+	if over == 0 {
+		t.Error("slivers: no depth plane overflows Q7.24")
+	}
+	far := 0 // far-floor vertices more than GuardBandPx pixels outside the 128² target
+	for _, dc := range scenes["far_floor"].DrawCalls {
+		for _, v := range dc.Vertices {
+			if px := float64(v.Pos.X/v.Pos.W+1) * 64; px < -frontend.GuardBandPx || px > 128+frontend.GuardBandPx {
+				far++
+			}
+		}
+	}
+	if far == 0 {
+		t.Error("far_floor: no vertex past the guard band")
+	}
+	t.Logf("%d exact ties, %d overflowing sliver depth planes, %d far-floor vertices past the guard band", ties, over, far)
+}
