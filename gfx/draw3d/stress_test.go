@@ -492,3 +492,46 @@ func TestStressScenesExercise(t *testing.T) {
 	}
 	t.Logf("%d exact ties, %d overflowing sliver depth planes, %d far-floor vertices past the guard band", ties, over, far)
 }
+
+// TestStressNearPlaneFlowsDiffer pins the one place where the two flows set up
+// different primitives by design: geometry in front of the eye (w > 0) but
+// nearer than the near plane (z < −w). Host Binning, draw3d's golden flow, has
+// no near clip and draws it (its depth plane extrapolates below 0 and the
+// kernel clamps the depth word to 0); the device front end clips it away as
+// Vortex's setup_k does (gfx_frontend_k.h pipe_clip_and_setup), so replaying
+// such a trace against a golden needs --host-binning. Every pixel the device
+// draws, the host draws too. spec: vortex-hardware-facts §3.2 (near clip, host
+// Binning)
+func TestStressNearPlaneFlowsDiffer(t *testing.T) {
+	b := newDraw(trace.States{DepthTest: true, DepthWriteMask: true, DepthFunc: trace.CompareLess})
+	c := trace.Color{R: 0.9, G: 0.4, B: 0.1, A: 1}
+	b.tri(b.vertex(-0.8, -0.8, 0.5, 1, c, 0, 0), b.vertex(0.8, -0.8, 0.5, 1, c, 0, 0), b.vertex(0, 0.8, -3, 2, c, 0, 0))
+	tr := &trace.Trace{DrawCalls: []trace.DrawCall{b.dc}}
+	host, _, err := Host{Width: 64, Height: 64, Planes: frontend.PlanesGrx}.Replay(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev, stats, err := Device{Width: 64, Height: 64, Planes: frontend.PlanesGrx, Config: config.Default()}.Replay(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stats[0].FrontEnd.NearClipped != 1 {
+		t.Errorf("near-clipped %d triangles, want 1", stats[0].FrontEnd.NearClipped)
+	}
+	nh, nd := 0, 0
+	for i := range host.Pix {
+		if host.Pix[i] != ClearColor {
+			nh++
+		}
+		if dev.Pix[i] != ClearColor {
+			nd++
+			if host.Pix[i] == ClearColor {
+				t.Errorf("pixel %d drawn by the device front end only", i)
+			}
+		}
+	}
+	if nd == 0 || nh <= nd {
+		t.Errorf("host drew %d pixels, device %d: want the device's clipped triangle inside the host's", nh, nd)
+	}
+	t.Logf("host Binning drew %d pixels, the near-clipping device front end %d", nh, nd)
+}
