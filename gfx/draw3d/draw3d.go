@@ -21,6 +21,9 @@ type Host struct {
 	Width, Height int             // render size (the trace's viewport is ignored)
 	Raster        raster.Config   // engine shape; BinLog defaults to 7
 	Planes        frontend.Planes // attribute-plane convention of the generation replayed
+	// walk replaces raster.Run when set: the tests' per-pixel oracle of the
+	// coverage formula (stress_test.go) runs the same host flow through it.
+	walk func(raster.Memory, *raster.State, raster.Config, raster.Launch) (raster.Stats, error)
 }
 
 // DrawStats are one draw call's counters and the DCR writes that programmed it
@@ -153,7 +156,11 @@ func (d Host) Replay(tr *trace.Trace) (*Image, []DrawStats, error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("draw3d: draw %d: %w", i, err)
 		}
-		rst, err := raster.Run(mem, &rs, cfg, k.Launch)
+		run := raster.Run
+		if d.walk != nil {
+			run = d.walk
+		}
+		rst, err := run(mem, &rs, cfg, k.Launch)
 		stats[i].Raster = rst
 		stats[i].Shaded, stats[i].Written, _ = k.Counts()
 		if err != nil {

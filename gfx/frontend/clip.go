@@ -1,5 +1,11 @@
 package frontend
 
+import (
+	"math"
+
+	"vortexgfx/abi"
+)
+
 // SetupMaxSub is SETUP_MAX_SUB: a near-clipped triangle yields at most two.
 const SetupMaxSub = 2
 
@@ -56,10 +62,12 @@ func ClipNear(a, b, c *Vertex, out *[SetupMaxSub][3]Vertex) int {
 }
 
 // GuardBandPx is the guard band: a triangle reaching farther than this many
-// pixels outside the target is clipped in clip space against the guard planes
-// before setup, so its screen-space edge constants stay inside Q15.16 instead of
-// collapsing silently. Triangles inside the band are untouched (bit-exact with
-// the reference setup). spec: vortexpipe §3.8 (guard band)
+// pixels outside the target, whose setup without clipping would not be exact
+// (fitsUnclipped), is clipped in clip space against the guard planes before
+// setup, so its screen-space edge constants stay inside Q15.16 instead of
+// collapsing silently. Triangles inside the band, and those beyond it whose
+// unclipped setup is exact, are untouched (bit-exact with host Binning, and so
+// with the draw3d goldens). spec: vortexpipe §3.8 (guard band)
 const GuardBandPx = 8192
 
 // Stats counts what setup_k did to a draw.
@@ -157,7 +165,7 @@ func (e *feEnv) guardFan(sub [][3]Vertex, zp []Vertex, st *Stats, fan [][3]Verte
 				}
 			}
 		}
-		if !outside {
+		if !outside || e.fitsUnclipped(&sub[s]) {
 			fan[nf] = sub[s]
 			nf++
 			continue
@@ -179,6 +187,52 @@ func (e *feEnv) guardFan(sub [][3]Vertex, zp []Vertex, st *Stats, fan [][3]Verte
 		}
 	}
 	return nf
+}
+
+// fitsUnclipped reports whether a triangle reaching past the guard band sets
+// up exactly without the guard clip, so that it is left whole as host Binning
+// leaves it: every vertex has w > 0 (only then does the divided bounding box
+// bound it), its unclipped primitive is not culled, no edge coefficient
+// overflowed Q15.16 or truncated to A = B = 0 (lostPrecision), no edge value
+// can wrap int32 anywhere the walk evaluates it — |C| + (|A| + |B|)·M below
+// 2³¹ with M the target's larger side plus the largest bin (2¹² pixels), which
+// also covers the TE's extent sums — and the depth plane did not overflow
+// Q7.24 (a far vertex pushes C′ = z₀ − A′x₀ − B′y₀ out of range; the host
+// conversion's INT_MIN marks it). Clipping such a triangle would only cost
+// exactness: the clipped polygon's fan re-derives the edges along the
+// triangle's own sides and the diagonals between the new vertices, so
+// neighbours sharing a side no longer agree on it (rows of pixels covered by
+// neither or both along a long shared edge, and values off by one where the
+// re-derived planes round differently). spec: vortexpipe §3.8 (guard band);
+// vortex-hardware-facts §3.2
+func (e *feEnv) fitsUnclipped(t *[3]Vertex) bool {
+	if !(t[0].Pos[3] > 0 && t[1].Pos[3] > 0 && t[2].Pos[3] > 0) {
+		return false
+	}
+	var p Prim
+	var bb BBox
+	if !SetupTriangle(&t[0], &t[1], &t[2], e.width, e.height, e.near, e.far, e.cull, e.vp, e.planes, &p, &bb) ||
+		lostPrecision(&p) {
+		return false
+	}
+	m := int64(max(e.width, e.height)) + 1<<12
+	for k := 0; k < 3; k++ {
+		a, b, c := p.Edge(k)
+		if abs64(int64(c))+(abs64(int64(a))+abs64(int64(b)))*m >= math.MaxInt32 {
+			return false
+		}
+	}
+	if za, zb, zc := p.Plane(abi.PlaneZ); za == math.MinInt32 || zb == math.MinInt32 || zc == math.MinInt32 {
+		return false
+	}
+	return true
+}
+
+func abs64(v int64) int64 {
+	if v < 0 {
+		return -v
+	}
+	return v
 }
 
 // beyondFar reports whether a vertex of p lies beyond the far plane (z > w).

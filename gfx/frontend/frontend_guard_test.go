@@ -19,10 +19,13 @@ func ndcArea(p []Vertex) float64 {
 }
 
 // TestGuardFanKeepsArea clips random large triangles that cross the near
-// plane and the guard band and checks that the fan setup_k sets up covers the
-// near-clipped polygon clipped by the guard planes — nothing dropped — also
-// when the two near-split halves would need more fan triangles than a slot
-// holds (the quad is then clipped whole). spec: vortexpipe §3.8
+// plane and the guard band and checks that the fan setup_k sets up covers,
+// inside the guard band, the near-clipped polygon clipped by the guard planes
+// — nothing dropped, nothing doubled — also when the two near-split halves
+// would need more fan triangles than a slot holds (the quad is then clipped
+// whole). A sub-triangle left unclipped because it sets up exactly
+// (fitsUnclipped) reaches past the band, so its area is measured after the
+// guard clip. spec: vortexpipe §3.8
 func TestGuardFanKeepsArea(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
 	e := newFEEnv(32, 32, 0, 1, CullNone, nil, PlanesCompiled)
@@ -52,7 +55,15 @@ func TestGuardFanKeepsArea(t *testing.T) {
 		}
 		got, per := 0.0, 0
 		for s := 0; s < nf; s++ {
-			got += ndcArea(fan[s][:])
+			whole := false // a sub-triangle passed through unclipped
+			for k := 0; k < ns; k++ {
+				whole = whole || fan[s] == sub[k]
+			}
+			if !whole {
+				got += ndcArea(fan[s][:])
+			} else if p := clipAll(fan[s], e.guard, &a, &b); len(p) >= 3 {
+				got += ndcArea(p)
+			}
 		}
 		for s := 0; s < ns; s++ {
 			if p := clipAll(sub[s], e.guard, &a, &b); len(p) >= 3 {
@@ -97,5 +108,49 @@ func TestHasNaNIsSelfInequality(t *testing.T) {
 				t.Errorf("field %d = %v: hasNaN %v, copy unequal %v", field, x, hasNaN(&v), w != v)
 			}
 		}
+	}
+}
+
+// TestGuardBandKeepsExactTriangles: a quad whose near corners reach 12 800 and
+// 24 320 pixels past a 128² target lies beyond the 8192-pixel guard band, but
+// its unclipped Q15.16 edges and Q7.24 planes are exact, so setup_k must set it
+// up unclipped, word for word as host Binning does (the draw3d goldens' flow):
+// guard-clipping it re-fanned the quad and left a crack of pixels along the
+// shared diagonal that neither half covered. A triangle with a vertex behind
+// the eye (w < 0) is still clipped, since its divided bounding box does not
+// bound it. spec: vortexpipe §3.8 (guard band); vortex-hardware-facts §3.2
+func TestGuardBandKeepsExactTriangles(t *testing.T) {
+	for _, reach := range []float32{200, 380} {
+		v := []Vertex{
+			{Pos: [4]float32{-reach, -reach * 0.3, 0.1, 1}, Color: [4]float32{1, 0.5, 0.2, 1}},
+			{Pos: [4]float32{reach * 0.9, -reach * 0.31, 0.15, 1}, Color: [4]float32{1, 0.5, 0.2, 1}},
+			{Pos: [4]float32{-0.6, 0.5, 0.8, 1}, Color: [4]float32{0.1, 0.9, 0.3, 1}},
+			{Pos: [4]float32{0.7, 0.45, 0.85, 1}, Color: [4]float32{0.2, 0.2, 0.9, 1}},
+		}
+		tris := [][3]uint32{{0, 1, 2}, {2, 1, 3}}
+		p, _, st, err := RunWithStats(v, tris, 128, 128, 0, 1, CullNone, nil, PlanesGrx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Binning(v, tris, 128, 128, 0, 1, 7, PlanesGrx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.GuardClipped != 0 || len(p) != len(b.Prims) {
+			t.Fatalf("reach %v: %d guard-clipped, %d primitives; host Binning has %d", reach, st.GuardClipped, len(p), len(b.Prims))
+		}
+		for i := range p {
+			if p[i] != b.Prims[i] {
+				t.Errorf("reach %v: primitive %d differs from host Binning's", reach, i)
+			}
+		}
+	}
+	behind := []Vertex{{Pos: [4]float32{-9000, 0, 2, -1}}, {Pos: [4]float32{1, -1, 0, 1}}, {Pos: [4]float32{-1, 1, 0, 1}}}
+	_, _, st, err := RunWithStats(behind, [][3]uint32{{0, 1, 2}}, 128, 128, 0, 1, CullNone, nil, PlanesGrx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.GuardClipped != 1 {
+		t.Errorf("w < 0 vertex: %d guard-clipped, want 1", st.GuardClipped)
 	}
 }
