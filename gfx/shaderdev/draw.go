@@ -27,13 +27,29 @@ type AttribBinding struct {
 	Divisor uint64
 }
 
-// Draw is one triangle-list draw of a compiled program on the device.
+// Draw is one triangle-, line- or point-list draw of a compiled program on
+// the device.
 type Draw struct {
 	Program *Program
+	// Prim is the primitive type (the zero value a triangle list). Lines
+	// and points run prim_k after the vertex stage (primKernel): it turns
+	// each into two triangles of the reference renderer's geometry, never
+	// culled or polygon-offset, which the front end then draws.
+	// spec: GL 4.6 §14.4, §14.5
+	Prim Prim
+	// LineWidth is GL's line width (rounded, clamped to [1, 2048]) and
+	// PointSize the API point size (clamped to [1, 2048]), used unless
+	// ShaderPointSize takes the vertex stage's gl_PointSize.
+	// ProvokingFirst gives a segment its first vertex's flat words (else
+	// its last's, GL's default). spec: GL 4.6 §14.4, §14.5, §13.4
+	LineWidth, PointSize float32
+	ShaderPointSize      bool
+	ProvokingFirst       bool
 	// Attribs holds one binding per Program.Attributes() entry, in order.
 	Attribs []AttribBinding
 	// Indices are the u32 indices (nil: non-indexed); Count is the vertices
-	// per instance (len(Indices) when indexed), a multiple of 3.
+	// per instance (len(Indices) when indexed), a multiple of 3 for
+	// triangles and of 2 for lines.
 	Indices []uint32
 	// IndexBuffer, when set, holds the u32 indices in device memory at
 	// IndexOffset (a resident buffer on Runtime()); Indices is then ignored.
@@ -185,6 +201,10 @@ type drawState struct {
 
 	// front end
 	recs, verts, tris *runtime.Buffer // VS records, expand_k records, triangle list
+	xrecs             *runtime.Buffer // prim_k's triangle records (lines, points; else recs)
+	// lines: prim_k's exact corners per triangle, and per pass per pid
+	// (primmap_k's output, the walk's ArgFSLineCover)
+	lineTris, lineCover *runtime.Buffer
 	clipMask          uint8
 	twoMask           uint64
 	passTris, passes  int
@@ -237,8 +257,8 @@ func (s *drawState) validate() error {
 		return fmt.Errorf("shaderdev: draw without a program")
 	}
 	s.inst = max(dr.Instances, 1)
-	if dr.Count <= 0 || dr.Count%3 != 0 || (dr.IndexBuffer == nil && dr.Indices != nil && len(dr.Indices) != dr.Count) {
-		return fmt.Errorf("shaderdev: draw: %d vertices (%d indices) is not a triangle list", dr.Count, len(dr.Indices))
+	if err := s.validatePrim(); err != nil {
+		return err
 	}
 	if len(dr.Attribs) != len(p.attrs) {
 		return fmt.Errorf("shaderdev: draw: %d attribute bindings for %d attributes", len(dr.Attribs), len(p.attrs))
@@ -250,7 +270,7 @@ func (s *drawState) validate() error {
 	if s.total > frontend.MaxItems {
 		return fmt.Errorf("shaderdev: draw: %d vertices exceed %d", s.total, frontend.MaxItems)
 	}
-	s.nt = s.total / 3
+	s.nt = s.total * dr.Prim.primVerts() / 3
 	s.st.Vertices = s.total
 	if sc := dr.clipRect(s.d.w, s.d.h); sc != nil && (sc.L == sc.R || sc.T == sc.B) {
 		// GL: an empty scissor rectangle (or a viewport wholly off the

@@ -30,7 +30,7 @@ func (s *drawState) frontEnd() error {
 	first := s.d.next // the pool slot of the first record buffer
 	n := s.total
 	err = s.frontEndBuffers(n)
-	if err != nil && errors.Is(err, mem.ErrOutOfMemory) && s.passes > 1 && s.inst == 1 {
+	if err != nil && errors.Is(err, mem.ErrOutOfMemory) && s.passes > 1 && s.inst == 1 && s.dr.Prim == PrimTriangles {
 		// Nothing is queued on the slots the attempt took: empty them
 		// (and the later ones, which only earlier draws used) so that
 		// the pass-sized buffers reach the memory the attempt held.
@@ -43,7 +43,7 @@ func (s *drawState) frontEnd() error {
 	if err != nil {
 		return err
 	}
-	s.up.Write(s.tris, 0, s.d.identityList(n))
+	s.up.Write(s.tris, 0, s.d.identityList(n*s.dr.Prim.primVerts()))
 	s.up.Write(s.fe.counters, 0, make([]byte, 4*abi.FECounterWords*s.passes))
 	return nil
 }
@@ -56,6 +56,23 @@ func (s *drawState) frontEndBuffers(n int) error {
 	if s.recs, err = d.buffer(n * p.prog.VS.OutputWords * 4); err != nil {
 		return err
 	}
+	s.xrecs = s.recs
+	if pv := s.dr.Prim.primVerts(); pv > 1 {
+		// prim_k's records: a line's or point's two triangles.
+		if s.xrecs, err = d.buffer(n * pv * p.prog.VS.OutputWords * 4); err != nil {
+			return err
+		}
+		n *= pv
+	}
+	if s.dr.Prim == PrimLines {
+		if s.lineTris, err = d.buffer(n / 3 * abi.LineCoverBytes); err != nil {
+			return err
+		}
+		pidCap := min(s.passTris*frontend.SlotsPerTriangle(s.clipMask), abi.MaxPrimsPerPass+frontend.SlotsPerTriangle(s.clipMask))
+		if s.lineCover, err = d.buffer(pidCap * abi.LineCoverBytes); err != nil {
+			return err
+		}
+	}
 	if s.verts, err = d.buffer(n * p.recordBytesClip(s.clipMask)); err != nil {
 		return err
 	}
@@ -63,7 +80,7 @@ func (s *drawState) frontEndBuffers(n int) error {
 		return err
 	}
 	near, far := s.dr.depthRange()
-	s.fe, err = d.frontEndArgs(s.verts.Addr(), uint32(n), s.tris.Addr(), s.passTris, s.passes, near, far, s.dr.Cull,
+	s.fe, err = d.frontEndArgs(s.verts.Addr(), uint32(n), s.tris.Addr(), s.passTris, s.passes, near, far, s.dr.cull(),
 		uint32(p.NVar()), uint32(p.NFlat()), s.clipMask)
 	if err != nil {
 		return err
@@ -83,6 +100,9 @@ func (s *drawState) frontEndBuffers(n int) error {
 	// swom.State.FFWhy). spec: vortexpipe §3.7 (depth-clamp row)
 	s.fe.args.DepthClipDisable = s.ms.DepthClamp
 	po := s.dr.PolygonOffset
+	if s.dr.Prim != PrimTriangles {
+		po = frontend.PolygonOffset{} // GL offsets polygons only (ref: lines and points are not offset)
+	}
 	po.DepthBits = s.d.depthBits()
 	po.SetArgs(&s.fe.args)
 	return nil

@@ -182,6 +182,7 @@ func (sp *Program) UniformWords() int { return sp.prog.UniformWords }
 // Kernel library names of the program's stages.
 func (sp *Program) vsName() string     { return sp.name + ".vs" }
 func (sp *Program) expandName() string { return sp.name + ".expand_k" }
+func (sp *Program) primName() string   { return sp.name + ".prim_k" }
 func (sp *Program) fsName() string     { return sp.name + ".fs" }
 
 // NewProgram lays out a compiled program for the device: attribute table
@@ -462,7 +463,7 @@ func (sp *Program) bindFragmentOutputs() error {
 	return nil
 }
 
-// Register adds the program's three kernels to lib under the program's name.
+// Register adds the program's four kernels to lib under the program's name.
 func (sp *Program) Register(lib *device.Library) error { return sp.register(lib, nil) }
 
 // register adds the kernels with the device environment env (nil: the
@@ -473,7 +474,7 @@ func (sp *Program) register(lib *device.Library, env *devEnv) error {
 	for _, k := range []struct {
 		name string
 		fn   device.Kernel
-	}{{sp.vsName(), vs}, {sp.expandName(), sp.expandKernel}, {sp.fsName(), fs}} {
+	}{{sp.vsName(), vs}, {sp.expandName(), sp.expandKernel}, {sp.primName(), sp.primKernel}, {sp.fsName(), fs}} {
 		if err := lib.Register(k.name, k.fn); err != nil {
 			return err
 		}
@@ -481,11 +482,13 @@ func (sp *Program) register(lib *device.Library, env *devEnv) error {
 	return nil
 }
 
-// VSImage is the vertex module (kernel "main", the VS, and "expand_k"), loaded
-// at abi.LinkBaseVS. spec: vortexpipe §2.4
+// VSImage is the vertex module (kernel "main", the VS, "expand_k" and
+// "prim_k", the line and point expansion), loaded at abi.LinkBaseVS.
+// spec: vortexpipe §2.4
 func (sp *Program) VSImage() ([]byte, error) {
 	return abi.EncodeKernelImage([]abi.KernelImageEntry{
 		abi.LibraryEntry("main", sp.vsName()), abi.LibraryEntry("expand_k", sp.expandName()),
+		abi.LibraryEntry("prim_k", sp.primName()),
 	})
 }
 

@@ -60,6 +60,8 @@ func (sp *Program) swRaster(c *device.CTA, env *devEnv) error {
 	}
 	defer s.end()
 	w := &swWalk{s: s, sp: sp, quads: make([]swQuad, 0, n/4), max: n / 4} // once per CTA
+	lines := c.Arg(abi.ArgFSLineCover) // a line draw's exact coverage (linecover.go)
+	var lc lineCover
 	pidsBase := abi.PidsBase(tiles, int(ntiles))
 	var hb [abi.BinHeaderBytes]byte
 	var eb [12 * 4]byte
@@ -84,6 +86,7 @@ func (sp *Program) swRaster(c *device.CTA, env *devEnv) error {
 				a[k], b[k], e0[k] = word(eb[:], 3*k), word(eb[:], 3*k+1), word(eb[:], 3*k+2)
 				tl[k] = a[k] > 0 || (a[k] == 0 && b[k] > 0)
 			}
+			exact := lines != 0 && S == 1 && lc.load(c, lines, pid)
 			x0, y0 := max(bx0, int32(bb.L))&^1, max(by0, int32(bb.T))&^1
 			x1, y1 := min(bx1, int32(bb.R)), min(by1, int32(bb.B))
 			for py := y0; py < y1; py += 2 {
@@ -99,6 +102,12 @@ func (sp *Program) swRaster(c *device.CTA, env *devEnv) error {
 							// draw's clip rectangle (scissor, viewport),
 							// which pixels before it must not pass.
 							// spec: rasterizer.md §4 (RASTER_SCISSOR_X/Y)
+							continue
+						}
+						if exact {
+							if lc.covers(X, Y) {
+								q.cov[p], any = 1, true
+							}
 							continue
 						}
 						var m uint8

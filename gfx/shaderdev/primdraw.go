@@ -1,0 +1,125 @@
+package shaderdev
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"vortexgfx/abi"
+	"vortexgfx/gfx/frontend"
+)
+
+// validatePrim checks the draw's primitive type and count: a triangle list
+// of whole triangles, a line list of whole segments, any number of points.
+// Lines and points are clipped by prim_k against the view volume only, so a
+// draw of them with user clip distances is refused (the driver routes it to
+// the reference renderer). spec: GL 4.6 §13.7
+func (s *drawState) validatePrim() error {
+	dr := s.dr
+	per := 0
+	switch dr.Prim {
+	case PrimTriangles:
+		per = 3
+	case PrimLines:
+		per = 2
+	case PrimPoints:
+		per = 1
+	default:
+		return fmt.Errorf("shaderdev: draw: primitive type %d undefined", dr.Prim)
+	}
+	if dr.Count <= 0 || dr.Count%per != 0 || (dr.IndexBuffer == nil && dr.Indices != nil && len(dr.Indices) != dr.Count) {
+		return fmt.Errorf("shaderdev: draw: %d vertices (%d indices) is not a %s list", dr.Count, len(dr.Indices), dr.Prim)
+	}
+	if dr.Prim == PrimTriangles {
+		return nil
+	}
+	if dr.ClipDistances != 0 {
+		return fmt.Errorf("shaderdev: draw: %s with user clip distances 0x%x (prim_k clips against the view volume only)", dr.Prim, dr.ClipDistances)
+	}
+	if !finite32(dr.LineWidth) || !finite32(dr.PointSize) {
+		return fmt.Errorf("shaderdev: draw: line width %g / point size %g not finite", dr.LineWidth, dr.PointSize)
+	}
+	if dr.Prim == PrimPoints && dr.ShaderPointSize && s.p.pointSizeWord() < 0 {
+		return fmt.Errorf("shaderdev: draw: ShaderPointSize but %s writes no gl_PointSize", s.p.name)
+	}
+	return nil
+}
+
+// cull is the front end's cull mode for the draw: lines and points are
+// never culled (prim_k winds their triangles front-facing).
+func (dr *Draw) cull() frontend.CullMode {
+	if dr.Prim != PrimTriangles {
+		return frontend.CullNone
+	}
+	return dr.Cull
+}
+
+// pointSizeWord is the VS output word of gl_PointSize (-1: not written).
+func (sp *Program) pointSizeWord() int {
+	for _, o := range sp.prog.VS.Outputs {
+		if o.Name == "gl_PointSize" && o.Words == 1 {
+			return o.Word
+		}
+	}
+	return -1
+}
+
+// primArgs is prim_k's argument block for the draw: the VS records, the
+// expanded records, the primitive count, the record words, the flags and the
+// viewport (the whole target when the draw has none) and size.
+func (s *drawState) primArgs() []byte {
+	dr, d := s.dr, s.d
+	sx, tx, sy, ty := float32(d.w)/2, float32(d.w)/2, float32(d.h)/2, float32(d.h)/2
+	if vp := dr.Viewport; vp != nil {
+		sx, tx, sy, ty = vp.SX, vp.TX, vp.SY, vp.TY
+	}
+	var flags uint64
+	size := dr.LineWidth
+	count := uint64(s.total / 2)
+	if dr.Prim == PrimPoints {
+		flags |= primFlagPoints
+		size, count = dr.PointSize, uint64(s.total)
+		if dr.ShaderPointSize {
+			flags |= primFlagShaderSize | uint64(s.p.pointSizeWord())<<primSizeShift
+		}
+	}
+	if dr.ProvokingFirst {
+		flags |= primFlagProvokeFirst
+	}
+	if s.ms.DepthClamp {
+		flags |= primFlagDepthClamp
+	}
+	f2 := func(a, b float32) uint64 { return uint64(math.Float32bits(a)) | uint64(math.Float32bits(b))<<32 }
+	args := make([]byte, 8*primArgSlots)
+	for slot, v := range [primArgSlots]uint64{
+		primArgIn: s.recs.Addr(), primArgOut: s.xrecs.Addr(), primArgCount: count,
+		primArgWords: uint64(s.p.prog.VS.OutputWords), primArgFlags: flags,
+		primArgScale: f2(sx, sy), primArgOffset: f2(tx, ty), primArgSize: uint64(math.Float32bits(size)),
+		primArgExact: s.lineTrisAddr(),
+	} {
+		binary.LittleEndian.PutUint64(args[8*slot:], v)
+	}
+	return args
+}
+
+// lineTrisAddr is prim_k's exact-corner buffer (0: a point draw, none).
+func (s *drawState) lineTrisAddr() uint64 {
+	if s.lineTris == nil {
+		return 0
+	}
+	return s.lineTris.Addr()
+}
+
+// mapArgs is primmap_k's argument block for the pass of nt triangles from
+// triangle first: setup_k's keep counts and offsets at keep and offs.
+func (s *drawState) mapArgs(first, nt int, keep, offs uint64) []byte {
+	args := make([]byte, 8*mapArgSlots)
+	for slot, v := range [mapArgSlots]uint64{
+		mapArgKeep: keep, mapArgOffsets: offs, mapArgCount: uint64(nt),
+		mapArgExact: s.lineTris.Addr() + uint64(first)*abi.LineCoverBytes,
+		mapArgFlags: primFlagMap, mapArgOut: s.lineCover.Addr(),
+	} {
+		binary.LittleEndian.PutUint64(args[8*slot:], v)
+	}
+	return args
+}

@@ -1,0 +1,434 @@
+package shaderdev
+
+import (
+	"fmt"
+	"math"
+
+	"vortexgfx/abi"
+	"vortexgfx/device"
+	"vortexgfx/gfx/frontend"
+)
+
+// Prim is the primitive type of a compiled draw.
+type Prim uint8
+
+const (
+	// PrimTriangles draws a triangle list (Count a multiple of 3).
+	PrimTriangles Prim = iota
+	// PrimLines draws a line list (Count a multiple of 2): each pair is
+	// one segment, widened into the parallelogram of two triangles that
+	// prim_k builds after the vertex stage.
+	PrimLines
+	// PrimPoints draws a point list: each vertex is one size×size square
+	// of two triangles built by prim_k.
+	PrimPoints
+)
+
+// String names the primitive type.
+func (p Prim) String() string {
+	switch p {
+	case PrimTriangles:
+		return "triangles"
+	case PrimLines:
+		return "lines"
+	case PrimPoints:
+		return "points"
+	}
+	return fmt.Sprintf("prim(%d)", uint8(p))
+}
+
+// primVerts is the VS records prim_k writes per input vertex: a segment's
+// two endpoints become two triangles (6 records), a point one square of two.
+func (p Prim) primVerts() int {
+	switch p {
+	case PrimLines:
+		return 3
+	case PrimPoints:
+		return 6
+	}
+	return 1
+}
+
+// prim_k's argument block, in 64-bit slots.
+const (
+	primArgIn     = iota // the vertex stage's records
+	primArgOut           // the expanded records (expand_k's input)
+	primArgCount         // primitives: segments or points
+	primArgWords         // words per record (the VS output words)
+	primArgFlags         // primFlag* | the point-size word << primSizeShift
+	primArgScale         // viewport SX, SY (float32 bits, low, high)
+	primArgOffset        // viewport TX, TY (float32 bits)
+	primArgSize          // the line width or API point size (float32 bits)
+	primArgExact         // per expanded triangle one abi.LineCoverBytes record
+	primArgSlots
+)
+
+// prim_k's flags (slot primArgFlags).
+const (
+	primFlagPoints        = 1 << 0 // points (else lines)
+	primFlagProvokeFirst  = 1 << 1 // a segment's flat words are its first vertex's
+	primFlagShaderSize    = 1 << 2 // the point size is the record's gl_PointSize word
+	primFlagDepthClamp    = 1 << 3 // no near/far clipping (GL depth clamp)
+	primSizeShift         = 16
+	maxPrimRecordWords    = 1 << 12
+	maxRasterLineWidth    = 2048 // ref's and GL's clamp of the rounded width
+	maxRasterPointSize    = 2048
+	primSubPixel          = 256 // ref's 8-bit sub-pixel snap
+	primPlaneCount        = 6   // x, y, near, far planes of the view volume
+	primPlaneNearFarFirst = 4
+)
+
+// primKernel is prim_k: one thread per primitive, it turns a line segment or
+// a point of the vertex stage's records into two triangles of records that
+// the rest of the front end draws as any triangle list. The geometry is the
+// reference renderer's rule, computed as it computes it (float64 from the
+// records' float32 words): a segment is clipped against the view volume
+// (the varyings interpolated, noperspective ones with the window-space
+// parameter), projected through the viewport, widened by the rounded line
+// width (clamped to [1, 2048]) along its minor axis (y when |dx| ≥ |dy|)
+// into a parallelogram whose corners are snapped to 1/256 pixel; a point
+// inside the view volume becomes the size×size square around its snapped
+// window position (the size clamped to [1, 2048]). Each corner is written
+// back in clip coordinates at its vertex's w, so setup_k interpolates the
+// varyings perspective-correctly across it, and each triangle is wound
+// front-facing (GL: lines and points are front-facing and never culled).
+// Every record of a primitive carries the provoking vertex's flat words.
+// A primitive that draws nothing writes degenerate triangles, which setup_k
+// drops.
+//
+// A point's square is drawn with its corners on the outer boundaries of the
+// pixels ref covers, so RASTER's edges reproduce ref's coverage whatever
+// their rounding. A line's parallelogram cannot be (its sides are sloped):
+// prim_k also writes each of its two triangles' snapped corners
+// (abi.LineCoverBytes, slot primArgExact), which its second stage
+// (primMap) hands to the software raster walk by pid, and line draws walk
+// in software (route.go), testing ref's edge functions exactly. spec: GL 4.6 §14.4 (points), §14.5 (lines, wide lines); §13.7
+// (clipping); vortexpipe §3.2
+func (sp *Program) primKernel(c *device.CTA) error {
+	if c.Arg(primArgFlags)&primFlagMap != 0 {
+		return sp.primMap(c)
+	}
+	in, out, count, ow, flags := c.Arg(primArgIn), c.Arg(primArgOut), c.Arg(primArgCount), c.Arg(primArgWords), c.Arg(primArgFlags)
+	scale, off, size := c.Arg(primArgScale), c.Arg(primArgOffset), c.Arg(primArgSize)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	if ow != uint64(sp.prog.VS.OutputWords) || ow < 4 || ow > maxPrimRecordWords || count > frontend.MaxItems {
+		return fmt.Errorf("%s: %d primitives of %d-word records (program: %d)", sp.primName(), count, ow, sp.prog.VS.OutputWords)
+	}
+	g := primGeom{
+		points: flags&primFlagPoints != 0, first: flags&primFlagProvokeFirst != 0,
+		clamp: flags&primFlagDepthClamp != 0, sizeWord: -1,
+		sx: math.Float32frombits(uint32(scale)), sy: math.Float32frombits(uint32(scale >> 32)),
+		tx: math.Float32frombits(uint32(off)), ty: math.Float32frombits(uint32(off >> 32)),
+		size: math.Float32frombits(uint32(size)),
+	}
+	if flags&primFlagShaderSize != 0 {
+		g.sizeWord = int(flags >> primSizeShift)
+		if g.sizeWord < 4 || g.sizeWord >= int(ow) {
+			return fmt.Errorf("%s: gl_PointSize at word %d of %d", sp.primName(), g.sizeWord, ow)
+		}
+	}
+	if !(g.sx > 0) || g.sy == 0 || !finite32(g.sy) || !finite32(g.sx) || !finite32(g.tx) || !finite32(g.ty) || !finite32(g.size) {
+		return fmt.Errorf("%s: viewport scale (%g, %g) offset (%g, %g), size %g", sp.primName(), g.sx, g.sy, g.tx, g.ty, g.size)
+	}
+	g.init(sp, int(ow))
+	n := int(ow)
+	per := 2 // input records per primitive
+	if g.points {
+		per = 1
+	}
+	inB := make([]uint32, per*n) // once per CTA
+	outB := make([]uint32, 6*n)
+	var exB [2 * abi.LineCoverBytes / 4]uint32
+	exact := c.Arg(primArgExact)
+	inS := c.Span(in)
+	frontend.GridStride(c, count, func(i uint64) {
+		for k := range per {
+			for w := range n {
+				inB[k*n+w] = inS.ReadU32(4 * ((uint64(per)*i+uint64(k))*ow + uint64(w)))
+			}
+		}
+		clear(exB[:])
+		if g.points {
+			g.point(inB, outB)
+		} else {
+			g.line(inB[:n], inB[n:], outB, &exB)
+		}
+		c.WriteWords(out+4*6*i*ow, outB)
+		if exact != 0 {
+			c.WriteWords(exact+2*abi.LineCoverBytes*i, exB[:])
+		}
+	})
+	return c.Err()
+}
+
+// finite32 reports whether f is neither infinite nor NaN.
+func finite32(f float32) bool { return f-f == 0 }
+
+// primGeom is one prim_k launch's state and per-CTA scratch.
+type primGeom struct {
+	points, first, clamp bool
+	sizeWord             int
+	sx, sy, tx, ty, size float32
+	n                    int
+	noPersp              []bool // VS output words interpolated without perspective
+	flat                 []int  // VS output words read flat (the provoking vertex's)
+	a, b, t              []float64
+}
+
+// init derives the words' interpolation from the program's packing.
+func (g *primGeom) init(sp *Program, n int) {
+	g.n = n
+	g.noPersp = make([]bool, n)
+	for p, w := range sp.planes {
+		if w < n && sp.noPersp[p] {
+			g.noPersp[w] = true
+		}
+	}
+	for k, w := range sp.flat {
+		if w < n {
+			g.flat = append(g.flat, w)
+		}
+		if f := sp.flatFront[k]; f >= 0 && f < n {
+			g.flat = append(g.flat, f)
+		}
+	}
+	g.a, g.b, g.t = make([]float64, n), make([]float64, n), make([]float64, n)
+}
+
+// load widens a record's words to float64 (the position and every varying).
+func load(dst []float64, rec []uint32) {
+	for w, v := range rec {
+		dst[w] = float64(math.Float32frombits(v))
+	}
+}
+
+// dist is the signed distance of clip vertex v from view-volume plane pl.
+func dist(v []float64, pl int) float64 {
+	switch pl {
+	case 0:
+		return v[3] + v[0]
+	case 1:
+		return v[3] - v[0]
+	case 2:
+		return v[3] + v[1]
+	case 3:
+		return v[3] - v[1]
+	case 4:
+		return v[3] + v[2]
+	}
+	return v[3] - v[2]
+}
+
+// planes is the number of view-volume planes a primitive is clipped by.
+func (g *primGeom) planes() int {
+	if g.clamp {
+		return primPlaneNearFarFirst
+	}
+	return primPlaneCount
+}
+
+// lerp writes into dst the point of edge in→out at distances din ≥ 0 > dout,
+// from the inside endpoint, noperspective words with the window-space
+// parameter (the reference renderer's clipper).
+func (g *primGeom) lerp(dst, in, out []float64, din, dout float64) {
+	t := din / (din - dout)
+	for k := range dst {
+		dst[k] = in[k] + t*(out[k]-in[k])
+	}
+	if w := dst[3]; w != 0 {
+		s := t * out[3] / w
+		for k, np := range g.noPersp {
+			if np && k >= 4 {
+				dst[k] = in[k] + s*(out[k]-in[k])
+			}
+		}
+	}
+}
+
+// window maps a clip position to the window, as the reference renderer's
+// viewport has it (X = TX − SX, W = 2·SX in float32; float64 from there).
+func (g *primGeom) window(v []float64) (xw, yw float64) {
+	X, W := float64(g.tx-g.sx), float64(2*g.sx)
+	Y, H := float64(g.ty-g.sy), float64(2*g.sy)
+	iw := 1 / v[3]
+	return X + (v[0]*iw+1)*W/2, Y + (v[1]*iw+1)*H/2
+}
+
+// clipXY is the clip x, y at w of window position (xw, yw): window's
+// inverse.
+func (g *primGeom) clipXY(xw, yw, w float64) (x, y float32) {
+	X, W := float64(g.tx-g.sx), float64(2*g.sx)
+	Y, H := float64(g.ty-g.sy), float64(2*g.sy)
+	return float32(((xw-X)*2/W - 1) * w), float32(((yw-Y)*2/H - 1) * w)
+}
+
+// snapped rounds a window coordinate to ref's 1/256 pixel grid.
+func snapped(v float64) float64 { return math.Round(v*primSubPixel) / primSubPixel }
+
+// corner is one corner of a primitive's quad: its window position and the
+// vertex (clip position and words) it stands for.
+type corner struct {
+	xw, yw float64
+	v      []float64
+}
+
+// line expands segment a–b (records) into out's six records and its two
+// triangles' exact corners into ex (abi.LineCoverBytes each; left zero,
+// not exact, when nothing is drawn).
+func (g *primGeom) line(ra, rb []uint32, out []uint32, ex *[2 * abi.LineCoverBytes / 4]uint32) {
+	n := g.n
+	prov := rb
+	if g.first {
+		prov = ra
+	}
+	a, b := g.a, g.b
+	load(a, ra)
+	load(b, rb)
+	if !finiteVec(a[:4]) || !finiteVec(b[:4]) {
+		g.empty(out)
+		return
+	}
+	for pl := range g.planes() {
+		da, db := dist(a, pl), dist(b, pl)
+		switch {
+		case da >= 0 && db >= 0:
+		case da >= 0:
+			g.lerp(g.t, a, b, da, db)
+			copy(b, g.t)
+		case db >= 0:
+			g.lerp(g.t, b, a, db, da)
+			copy(a, g.t)
+		default:
+			g.empty(out)
+			return
+		}
+	}
+	if !(a[3] > 0) || !(b[3] > 0) {
+		g.empty(out)
+		return
+	}
+	x0, y0 := g.window(a)
+	x1, y1 := g.window(b)
+	dx, dy := x1-x0, y1-y0
+	if dx == 0 && dy == 0 {
+		g.empty(out)
+		return
+	}
+	width := min(max(math.Round(float64(g.size)), 1), maxRasterLineWidth)
+	ox, oy := 0.0, width/2
+	if math.Abs(dx) < math.Abs(dy) {
+		ox, oy = width/2, 0
+	}
+	c := [4]corner{ // A0, A1, B0, B1, snapped as ref snaps them
+		{snapped(x0 - ox), snapped(y0 - oy), a}, {snapped(x0 + ox), snapped(y0 + oy), a},
+		{snapped(x1 - ox), snapped(y1 - oy), b}, {snapped(x1 + ox), snapped(y1 + oy), b},
+	}
+	tris := [2][3]int{{0, 2, 3}, {0, 3, 1}}
+	for t, tri := range tris {
+		// ref's rasterTri: the triangle wound to positive area in its
+		// fixed-point window coordinates.
+		var f [3][2]int64
+		for k, ci := range tri {
+			f[k] = [2]int64{int64(math.Round(c[ci].xw * primSubPixel)), int64(math.Round(c[ci].yw * primSubPixel))}
+		}
+		if (f[1][0]-f[0][0])*(f[2][1]-f[0][1])-(f[2][0]-f[0][0])*(f[1][1]-f[0][1]) < 0 {
+			f[1], f[2] = f[2], f[1]
+		}
+		r := ex[t*abi.LineCoverBytes/4:]
+		r[0] = abi.LineCoverExact
+		for k := range f {
+			r[1+2*k], r[2+2*k] = uint32(int32(f[k][0])), uint32(int32(f[k][1]))
+		}
+	}
+	g.quad(&c, tris, prov, out[:6*n])
+}
+
+// point expands the point record r into out's six records.
+func (g *primGeom) point(r []uint32, out []uint32) {
+	a := g.a
+	load(a, r)
+	if !finiteVec(a[:4]) {
+		g.empty(out)
+		return
+	}
+	for pl := range g.planes() {
+		if !(dist(a, pl) >= 0) {
+			g.empty(out)
+			return
+		}
+	}
+	if !(a[3] > 0) {
+		g.empty(out)
+		return
+	}
+	size := float64(g.size)
+	if g.sizeWord >= 0 {
+		size = float64(math.Float32frombits(r[g.sizeWord]))
+	}
+	if !(size >= 1) {
+		size = 1
+	}
+	size = min(size, maxRasterPointSize)
+	xw, yw := g.window(a)
+	xw, yw = snapped(xw), snapped(yw)
+	// The pixels whose centres lie in the half-open square, as ref counts
+	// them; the square is drawn with its corners on those pixels' outer
+	// boundaries, half a pixel from every centre, so setup_k's rounding
+	// never matters. The words are the vertex's alone: the same at every
+	// corner.
+	x0, x1 := math.Ceil(xw-size/2-0.5), math.Ceil(xw+size/2-0.5)
+	y0, y1 := math.Ceil(yw-size/2-0.5), math.Ceil(yw+size/2-0.5)
+	if x0 >= x1 || y0 >= y1 {
+		g.empty(out)
+		return
+	}
+	c := [4]corner{{x0, y0, a}, {x1, y0, a}, {x0, y1, a}, {x1, y1, a}}
+	g.quad(&c, [2][3]int{{0, 1, 3}, {0, 3, 2}}, r, out)
+}
+
+// quad writes the two triangles tris of corners c, each wound front-facing
+// for setup_k, with prov's flat words.
+func (g *primGeom) quad(c *[4]corner, tris [2][3]int, prov []uint32, out []uint32) {
+	n := g.n
+	for t, tri := range tris {
+		// setup_k calls a triangle front-facing when its window-space area
+		// (y up) is positive after the viewport: wind it so.
+		p0, p1, p2 := &c[tri[0]], &c[tri[1]], &c[tri[2]]
+		area := (p1.xw-p0.xw)*(p2.yw-p0.yw) - (p2.xw-p0.xw)*(p1.yw-p0.yw)
+		if area < 0 {
+			tri[1], tri[2] = tri[2], tri[1]
+		}
+		for k, ci := range tri {
+			rec := out[(3*t+k)*n : (3*t+k+1)*n]
+			cv := &c[ci]
+			for w := range rec {
+				rec[w] = math.Float32bits(float32(cv.v[w]))
+			}
+			x, y := g.clipXY(cv.xw, cv.yw, cv.v[3])
+			rec[0], rec[1] = math.Float32bits(x), math.Float32bits(y)
+			for _, w := range g.flat {
+				rec[w] = prov[w]
+			}
+		}
+	}
+}
+
+// empty writes six records at the origin: zero-area triangles setup_k drops.
+func (g *primGeom) empty(out []uint32) {
+	clear(out)
+	for r := range 6 {
+		out[r*g.n+3] = math.Float32bits(1)
+	}
+}
+
+// finiteVec reports whether every element is finite.
+func finiteVec(v []float64) bool {
+	for _, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+	}
+	return true
+}
