@@ -205,9 +205,9 @@ type drawState struct {
 	// lines: prim_k's exact corners per triangle, and per pass per pid
 	// (primmap_k's output, the walk's ArgFSLineCover)
 	lineTris, lineCover *runtime.Buffer
-	clipMask          uint8
-	twoMask           uint64
-	passTris, passes  int
+	clipMask            uint8
+	twoMask             uint64
+	passTris, passes    int
 	// stream: the vertex stage and expand_k run per pass over the pass's
 	// vertices (the whole draw's records did not fit; see frontEnd).
 	stream bool

@@ -60,7 +60,7 @@ func (sp *Program) swRaster(c *device.CTA, env *devEnv) error {
 	}
 	defer s.end()
 	w := &swWalk{s: s, sp: sp, quads: make([]swQuad, 0, n/4), max: n / 4} // once per CTA
-	lines := c.Arg(abi.ArgFSLineCover) // a line draw's exact coverage (linecover.go)
+	lines := c.Arg(abi.ArgFSLineCover)                                    // a line draw's exact coverage (linecover.go)
 	var lc lineCover
 	pidsBase := abi.PidsBase(tiles, int(ntiles))
 	var hb [abi.BinHeaderBytes]byte
