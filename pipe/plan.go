@@ -34,8 +34,9 @@ func (c *Context) Bound() *BoundState {
 type PlannedDraw struct {
 	Draw     DirectDraw
 	Decision Decision
-	// Indices is the translated u32 triangle list: strips and fans rebuilt as
-	// lists, primitive restart resolved, u8/u16 widened. Indexed draws keep their
+	// Indices is the translated u32 triangle list (strips and fans rebuilt
+	// as lists), segment list (LineList) or point list, primitive restart
+	// resolved, u8/u16 widened. Indexed draws keep their
 	// indices relative (Draw.BaseVertex is added by the vertex shader).
 	Indices []uint32
 }
@@ -129,5 +130,8 @@ func (c *Context) translate(info *DrawInfo, d DirectDraw, provokingFirst bool) (
 		}
 	}
 	restart := info.PrimitiveRestart && info.IndexSize != 0
+	if !info.Mode.Triangles() {
+		return LineList(info.Mode, idx, restart, info.RestartIndex)
+	}
 	return TriangleList(info.Mode, idx, restart, info.RestartIndex, provokingFirst)
 }

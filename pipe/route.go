@@ -142,8 +142,13 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 			gate(GateVaryings, fmt.Sprintf("%d vec4s, %d flat words", v, f))
 		}
 	}
-	if !d.Mode.Triangles() {
-		gate(GateTopology, d.Mode.String())
+	// Lines and points run on the device: prim_k expands them after the
+	// vertex stage, lines on the software raster walk with the reference
+	// rule (RouteLines, below). prim_k clips against the view volume only,
+	// and the reference renderer's rule is single-sampled.
+	// spec: GL 4.6 §14.4, §14.5, §13.7
+	if !d.Mode.Triangles() && st.clipEnabled() != 0 {
+		gate(GateTopology, d.Mode.String()+", user clip planes")
 	}
 	if d.CountFromStreamOutput {
 		gate(GateStreamOutput, "")
@@ -197,6 +202,13 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 		route(RouteMultisample, "4x")
 	default:
 		gate(GateSampleCount, fmt.Sprintf("%d samples", samples))
+	}
+	switch {
+	case !d.Mode.Triangles() && samples > 1:
+		gate(GateTopology, fmt.Sprintf("%v, %d samples", d.Mode, samples))
+	case d.Mode.Lines():
+		swRaster = true
+		route(RouteLines, d.Mode.String())
 	}
 	if fb.Width > abi.RasterScissorMaxCoord || fb.Height > abi.RasterScissorMaxCoord {
 		gate(GateFramebufferSize, fmt.Sprintf("%dx%d", fb.Width, fb.Height))

@@ -103,8 +103,21 @@ func TestRoute(t *testing.T) {
 		{name: "no FS", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.FS = nil }, key: hw},
 		{name: "VS not compiled", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.VS.Desc.Info.Compiled = false }, gate: GateVSNotCompiled},
 		{name: "FS not compiled", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.FS.Desc.Info.Compiled = false }, gate: GateFSNotCompiled},
-		{name: "points", mut: func(_ *BoundState, _ *Caps, _ *Options, d *DrawShape) { d.Mode = PrimPoints }, gate: GateTopology},
-		{name: "line strip", mut: func(_ *BoundState, _ *Caps, _ *Options, d *DrawShape) { d.Mode = PrimLineStrip }, gate: GateTopology},
+		// Lines and points run on the device (prim_k), lines on the
+		// software raster walk with the reference rule.
+		{name: "points", mut: func(_ *BoundState, _ *Caps, _ *Options, d *DrawShape) { d.Mode = PrimPoints }, key: hw},
+		{name: "line strip", mut: func(_ *BoundState, _ *Caps, _ *Options, d *DrawShape) { d.Mode = PrimLineStrip },
+			route: []ReasonCode{RouteLines, RouteRasterImpliesOM}, key: VariantKey{SWRaster: true, SWOM: true, Samples: 1}},
+		{name: "lines", mut: func(_ *BoundState, _ *Caps, _ *Options, d *DrawShape) { d.Mode = PrimLines },
+			route: []ReasonCode{RouteLines, RouteRasterImpliesOM}, key: VariantKey{SWRaster: true, SWOM: true, Samples: 1}},
+		{name: "points with a clip plane", mut: func(st *BoundState, _ *Caps, _ *Options, d *DrawShape) {
+			d.Mode = PrimPoints
+			st.Rast, _ = NewRasterizer(RasterizerState{ClipPlaneEnable: 1})
+		}, gate: GateTopology},
+		{name: "lines on 4x MSAA", mut: func(st *BoundState, _ *Caps, _ *Options, d *DrawShape) {
+			d.Mode = PrimLineLoop
+			st.FB.Samples = 4
+		}, gate: GateTopology},
 		{name: "strip", mut: func(_ *BoundState, _ *Caps, _ *Options, d *DrawShape) { d.Mode = PrimTriangleStrip }, key: hw},
 		{name: "fan", mut: func(_ *BoundState, _ *Caps, _ *Options, d *DrawShape) { d.Mode = PrimTriangleFan }, key: hw},
 		{name: "stream-output count", mut: func(_ *BoundState, _ *Caps, _ *Options, d *DrawShape) { d.CountFromStreamOutput = true }, gate: GateStreamOutput},
@@ -405,12 +418,18 @@ func TestStrictAndStats(t *testing.T) {
 		if err := c.SetFramebufferState(st.FB); err != nil {
 			t.Fatal(err)
 		}
+		// Points with a user clip plane stay the reference renderer's.
+		r, err := NewRasterizer(RasterizerState{ClipPlaneEnable: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.BindRasterizerState(r)
 		info := &DrawInfo{Mode: PrimPoints, InstanceCount: 1, Draws: []DrawRange{{Count: 4}, {Count: 0}}}
 		plan, err := c.Plan(info)
 		if strictMode {
 			var se *StrictError
 			if !errors.Is(err, ErrStrict) || !errors.As(err, &se) || se.Reasons[0].Code != GateTopology ||
-				!strings.Contains(err.Error(), "line/point topology (POINTS)") {
+				!strings.Contains(err.Error(), "(POINTS, user clip planes)") {
 				t.Fatalf("strict: %v", err)
 			}
 			continue
@@ -431,6 +450,7 @@ func TestStrictAndStats(t *testing.T) {
 		if err := c.EndQuery(q); err != nil {
 			t.Fatal(err)
 		}
+		c.BindRasterizerState(nil)
 		p, err := c.Plan(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Start: 2, Count: 5}}})
 		if err != nil {
 			t.Fatal(err)
@@ -444,7 +464,7 @@ func TestStrictAndStats(t *testing.T) {
 			t.Errorf("stats %+v", stats)
 		}
 		rep := strings.Join(stats.Report(), "\n")
-		if !strings.Contains(rep, "fallback: line/point topology: 1") {
+		if !strings.Contains(rep, "fallback: "+GateTopology.String()+": 1") {
 			t.Errorf("report %q", rep)
 		}
 	}

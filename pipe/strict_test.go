@@ -71,7 +71,10 @@ func TestStrictGates(t *testing.T) {
 		{GateFSNotCompiled, func(t *testing.T, e *drawEnv, _ *DrawInfo) {
 			_ = e.c.BindFSState(&Shader{Desc: ShaderDesc{Stage: StageFragment, GLSL: "precompiled elsewhere"}})
 		}},
-		{GateTopology, func(t *testing.T, e *drawEnv, info *DrawInfo) { info.Mode = PrimPoints }},
+		{GateTopology, func(t *testing.T, e *drawEnv, info *DrawInfo) {
+			info.Mode = PrimPoints
+			rast(RasterizerState{ClipPlaneEnable: 1})(t, e, info)
+		}},
 		{GatePolygonMode, rast(RasterizerState{FillFront: PolygonLine, FillBack: PolygonLine})},
 		{GatePolygonOffset, rast(RasterizerState{OffsetTri: true, OffsetUnits: float32(math.Inf(1))})},
 		{GateSampleCount, fb(func(t *testing.T, e *drawEnv) Framebuffer {

@@ -141,14 +141,21 @@ func (dr *Draw) depthRange() (near, far float32) {
 // top-left rule is RASTER's, vortex-hardware-facts §3.3); rasterizer.md §4
 // (RASTER_SCISSOR_X/Y)
 func (dr *Draw) clipRect(w, h int) *frontend.BBox {
-	if dr.Scissor == nil && dr.Viewport == nil {
+	vp := dr.Viewport
+	if dr.Prim != PrimTriangles {
+		// A line's or point's pixels beyond the viewport are drawn
+		// (prim_k clips the vertices to the view volume, not the widened
+		// primitive), as the reference renderer draws them.
+		vp = nil
+	}
+	if dr.Scissor == nil && vp == nil {
 		return nil
 	}
 	c := frontend.BBox{R: uint32(w), B: uint32(h)}
 	if sc := dr.Scissor; sc != nil {
 		c = frontend.BBox{L: sc.L, R: min(sc.R, c.R), T: sc.T, B: min(sc.B, c.B)}
 	}
-	if vp := dr.Viewport; vp != nil {
+	if vp != nil {
 		pix := func(s, t float32) (lo, hi uint32) {
 			// The corners as the reference renderer's viewport has them:
 			// X = t − s, W = 2s in float32, X + W in float64.

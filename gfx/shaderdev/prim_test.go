@@ -236,7 +236,15 @@ func lineCases() []primCase {
 		v(20, -5, 1, 1), v(40, 60, 0, 0), // through the bottom and top
 		{pos: [4]float32{-0.5, -0.5, -2, 1}, col: [4]float32{1, 0, 0, 1}}, {pos: [4]float32{0.6, 0.4, 0.5, 1}, col: [4]float32{0, 1, 0, 1}}, // near plane
 	}
+	// A viewport inside the target: the widened primitives reach past it.
+	inner := &ref.Viewport{X: 8, Y: 6, W: 40, H: 30, MinDepth: 0, MaxDepth: 1}
+	edge := []primVertex{
+		{pos: [4]float32{-1, -0.5, 0, 1}, col: [4]float32{1, 0, 0, 1}}, {pos: [4]float32{-1, 0.7, 0, 1}, col: [4]float32{0, 1, 0, 1}},
+		{pos: [4]float32{-0.8, 1, 0, 1}, col: [4]float32{0, 0, 1, 1}}, {pos: [4]float32{0.9, 1, 0, 1}, col: [4]float32{1, 1, 0, 1}},
+		{pos: [4]float32{-1.3, -1.2, 0, 1}, col: [4]float32{1, 0, 1, 1}}, {pos: [4]float32{1.4, 1.1, 0, 1}, col: [4]float32{0, 1, 1, 1}},
+	}
 	return []primCase{
+		{name: "viewport edges", top: ref.Lines, verts: edge, width: 5, w: W, h: H, viewport: inner},
 		{name: "octants", top: ref.Lines, verts: star, width: 1, w: W, h: H},
 		{name: "diagonals", top: ref.Lines, verts: diag, width: 1, w: W, h: H},
 		{name: "strip", top: ref.LineStrip, verts: strip, width: 1, w: W, h: H},
@@ -261,7 +269,9 @@ func pointCases() []primCase {
 	pts = append(pts, primVertex{pos: pix(0.2, 47.9, W, H), col: [4]float32{1, 1, 1, 5}},
 		primVertex{pos: [4]float32{1.2, 0, 0, 1}, col: [4]float32{1, 0, 1, 5}},  // outside: dropped
 		primVertex{pos: [4]float32{0, 0, -1.5, 1}, col: [4]float32{1, 0, 1, 5}}) // before the near plane
+	inner := &ref.Viewport{X: 8, Y: 6, W: 40, H: 30, MinDepth: 0, MaxDepth: 1}
 	return []primCase{
+		{name: "viewport edges", top: ref.Points, verts: pts, size: 7, w: W, h: H, viewport: inner},
 		{name: "api size 1", top: ref.Points, verts: pts, size: 1, w: W, h: H},
 		{name: "api size 2.5", top: ref.Points, verts: pts, size: 2.5, w: W, h: H},
 		{name: "api size 4", top: ref.Points, verts: pts, size: 4, w: W, h: H},

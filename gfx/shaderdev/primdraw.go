@@ -123,3 +123,7 @@ func (s *drawState) mapArgs(first, nt int, keep, offs uint64) []byte {
 	}
 	return args
 }
+
+// WritesPointSize reports whether the vertex stage writes gl_PointSize
+// (Draw.ShaderPointSize may then take it). spec: GL 4.6 §14.4
+func (sp *Program) WritesPointSize() bool { return sp.pointSizeWord() >= 0 }
