@@ -14,8 +14,7 @@ import (
 
 // ExampleContext_Plan routes a triangle strip to the device (translated to a
 // list), a line strip to the device's software raster (translated to
-// segments) and a point draw with a user clip plane to the reference
-// renderer, then prints the routing report.
+// segments) and a point draw to the device, then prints the routing report.
 func ExampleContext_Plan() {
 	screen := pipe.NewScreenWithCaps(pipe.Caps{Threads: 16, Warps: 4, HasTEX: true, HasRASTER: true, HasOM: true}, pipe.Options{})
 	ctx := screen.NewContext(pipe.ContextOptions{})
@@ -51,24 +50,18 @@ func ExampleContext_Plan() {
 		log.Fatal(err)
 	}
 	fmt.Println("line strip: reference", plan[0].Decision.Reference, plan[0].Decision.Routes, "indices", plan[0].Indices)
-	r, err := ctx.CreateRasterizerState(pipe.RasterizerState{ClipPlaneEnable: 1})
+	plan, err = ctx.Plan(&pipe.DrawInfo{Mode: pipe.PrimPoints, InstanceCount: 1, Draws: []pipe.DrawRange{{Count: 3}}})
 	if err != nil {
 		log.Fatal(err)
 	}
-	ctx.BindRasterizerState(r)
-	plan, err = ctx.Plan(&pipe.DrawInfo{Mode: pipe.PrimPoints, InstanceCount: 1, Draws: []pipe.DrawRange{{Count: 10}}})
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println("points: reference", plan[0].Decision.Reference, plan[0].Decision.Gates)
+	fmt.Println("points: reference", plan[0].Decision.Reference, "key", plan[0].Decision.Key, "indices", plan[0].Indices)
 	for _, line := range ctx.Stats().Report() {
 		fmt.Println(line)
 	}
 	// Output:
 	// strip: reference false key {sw_tex:false sw_om:false sw_raster:false samples:1 bgra:0x1} indices [0 1 2 2 1 3]
 	// line strip: reference false [lines (software raster, the reference line rule) (LINE_STRIP) software raster implies software merger] indices [0 1 1 2 2 3]
-	// points: reference true [line/point draw with user clip planes or multisampling (POINTS, user clip planes)]
-	// fallback: line/point draw with user clip planes or multisampling: 1
+	// points: reference false key {sw_tex:false sw_om:false sw_raster:false samples:1 bgra:0x1} indices [0 1 2]
 	// routed: software raster implies software merger: 1
 	// routed: lines (software raster, the reference line rule): 1
 }

@@ -141,7 +141,7 @@ var reasonNames = [numReasonCodes]string{
 	GateNoFS:              "fixed-function fragment stage (no fragment shader)",
 	GateVSNotCompiled:     "vertex shader has no device program",
 	GateFSNotCompiled:     "fragment shader has no device program",
-	GateTopology:          "line/point draw with user clip planes or multisampling",
+	GateTopology:          "multisampled line/point draw",
 	GatePolygonMode:       "line/point polygon mode",
 	GatePolygonOffset:     "non-finite polygon offset",
 	GateSampleCount:       "sample count other than 1 or 4",

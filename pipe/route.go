@@ -142,14 +142,6 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 			gate(GateVaryings, fmt.Sprintf("%d vec4s, %d flat words", v, f))
 		}
 	}
-	// Lines and points run on the device: prim_k expands them after the
-	// vertex stage, lines on the software raster walk with the reference
-	// rule (RouteLines, below). prim_k clips against the view volume only,
-	// and the reference renderer's rule is single-sampled.
-	// spec: GL 4.6 §14.4, §14.5, §13.7
-	if !d.Mode.Triangles() && st.clipEnabled() != 0 {
-		gate(GateTopology, d.Mode.String()+", user clip planes")
-	}
 	if d.CountFromStreamOutput {
 		gate(GateStreamOutput, "")
 	}
@@ -203,6 +195,11 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 	default:
 		gate(GateSampleCount, fmt.Sprintf("%d samples", samples))
 	}
+	// Lines and points run on the device: prim_k expands them after the
+	// vertex stage (clipping them by the view volume and the user clip
+	// distances), lines on the software raster walk with the reference
+	// rule. The reference renderer's rule is single-sampled.
+	// spec: GL 4.6 §14.4, §14.5, §13.7
 	switch {
 	case !d.Mode.Triangles() && samples > 1:
 		gate(GateTopology, fmt.Sprintf("%v, %d samples", d.Mode, samples))

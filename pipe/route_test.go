@@ -113,6 +113,10 @@ func TestRoute(t *testing.T) {
 		{name: "points with a clip plane", mut: func(st *BoundState, _ *Caps, _ *Options, d *DrawShape) {
 			d.Mode = PrimPoints
 			st.Rast, _ = NewRasterizer(RasterizerState{ClipPlaneEnable: 1})
+		}, key: hw},
+		{name: "points on 4x MSAA", mut: func(st *BoundState, _ *Caps, _ *Options, d *DrawShape) {
+			d.Mode = PrimPoints
+			st.FB.Samples = 4
 		}, gate: GateTopology},
 		{name: "lines on 4x MSAA", mut: func(st *BoundState, _ *Caps, _ *Options, d *DrawShape) {
 			d.Mode = PrimLineLoop
@@ -418,18 +422,21 @@ func TestStrictAndStats(t *testing.T) {
 		if err := c.SetFramebufferState(st.FB); err != nil {
 			t.Fatal(err)
 		}
-		// Points with a user clip plane stay the reference renderer's.
-		r, err := NewRasterizer(RasterizerState{ClipPlaneEnable: 1})
+		// Points on a multisampled framebuffer stay the reference
+		// renderer's.
+		ms, err := s.CreateTexture(TextureDesc{Target: Target2D, Format: format.RGBA8, Width: 32, Height: 32, Depth: 1, ArraySize: 1, Levels: 1, Samples: 4})
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.BindRasterizerState(r)
+		if err := c.SetFramebufferState(Framebuffer{Width: 32, Height: 32, Samples: 4, Cbufs: []*Surface{{Resource: ms}}}); err != nil {
+			t.Fatal(err)
+		}
 		info := &DrawInfo{Mode: PrimPoints, InstanceCount: 1, Draws: []DrawRange{{Count: 4}, {Count: 0}}}
 		plan, err := c.Plan(info)
 		if strictMode {
 			var se *StrictError
 			if !errors.Is(err, ErrStrict) || !errors.As(err, &se) || se.Reasons[0].Code != GateTopology ||
-				!strings.Contains(err.Error(), "(POINTS, user clip planes)") {
+				!strings.Contains(err.Error(), "(POINTS, 4 samples)") {
 				t.Fatalf("strict: %v", err)
 			}
 			continue
@@ -450,7 +457,9 @@ func TestStrictAndStats(t *testing.T) {
 		if err := c.EndQuery(q); err != nil {
 			t.Fatal(err)
 		}
-		c.BindRasterizerState(nil)
+		if err := c.SetFramebufferState(st.FB); err != nil {
+			t.Fatal(err)
+		}
 		p, err := c.Plan(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Start: 2, Count: 5}}})
 		if err != nil {
 			t.Fatal(err)

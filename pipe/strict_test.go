@@ -73,7 +73,9 @@ func TestStrictGates(t *testing.T) {
 		}},
 		{GateTopology, func(t *testing.T, e *drawEnv, info *DrawInfo) {
 			info.Mode = PrimPoints
-			rast(RasterizerState{ClipPlaneEnable: 1})(t, e, info)
+			fb(func(t *testing.T, e *drawEnv) Framebuffer {
+				return Framebuffer{Width: e.w, Height: e.h, Samples: 4, Cbufs: []*Surface{{Resource: e.rt}}}
+			})(t, e, info)
 		}},
 		{GatePolygonMode, rast(RasterizerState{FillFront: PolygonLine, FillBack: PolygonLine})},
 		{GatePolygonOffset, rast(RasterizerState{OffsetTri: true, OffsetUnits: float32(math.Inf(1))})},

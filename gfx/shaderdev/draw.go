@@ -213,6 +213,7 @@ type drawState struct {
 	// (primmap_k's output, the walk's ArgFSLineCover)
 	lineTris, lineCover *runtime.Buffer
 	clipMask            uint8
+	primClip            uint8 // the user clip distances prim_k clips lines and points by
 	twoMask             uint64
 	passTris, passes    int
 	// stream: the vertex stage and expand_k run per pass over the pass's

@@ -21,6 +21,11 @@ import (
 // §3.2, §3.8
 func (s *drawState) frontEnd() error {
 	s.clipMask = s.p.ClipMask(s.dr.ClipDistances)
+	if s.dr.Prim != PrimTriangles {
+		// prim_k clips lines and points against the user clip distances
+		// (their triangles are never clipped again).
+		s.primClip, s.clipMask = s.clipMask, 0
+	}
 	var err error
 	if s.twoMask, err = s.p.twoSideMask(s.dr.TwoSide); err != nil {
 		return err

@@ -43,6 +43,24 @@ void main() {
 }`
 )
 
+// primClipVS is primVS writing two clip distances.
+const primClipVS = `#version 140
+in vec4 a_pos;
+in vec4 a_col;
+out vec3 v_col;
+noperspective out float v_np;
+flat out int v_id;
+out float gl_ClipDistance[2];
+void main() {
+	gl_Position = a_pos;
+	gl_PointSize = a_col.w;
+	v_col = a_col.rgb;
+	v_np = a_col.r * 0.5 + a_col.g * 0.5;
+	v_id = gl_VertexID;
+	gl_ClipDistance[0] = a_pos.x + 0.3;
+	gl_ClipDistance[1] = 0.55 - a_pos.y;
+}`
+
 // primVertex is one vertex of a line or point test: clip position, colour
 // and (alpha) point size.
 type primVertex struct{ pos, col [4]float32 }
@@ -60,6 +78,9 @@ type primCase struct {
 	w, h      int
 	viewport  *ref.Viewport
 	depthTest bool
+	clip      uint8         // enabled user clip distances
+	planes    [8][4]float32 // legacy clip planes (a program without gl_ClipDistance)
+	clipVS    bool          // the program writing gl_ClipDistance[0..1]
 }
 
 // primList assembles ref's topology into the device's segment or point list
@@ -110,7 +131,8 @@ func drawPrims(t *testing.T, p *program.Program, sp *shaderdev.Program, c primCa
 	if err != nil {
 		t.Fatal(err)
 	}
-	vs, err := p.NewVertexShader(context.Background(), program.VertexOptions{IgnorePointSize: !c.shader})
+	vs, err := p.NewVertexShader(context.Background(), program.VertexOptions{IgnorePointSize: !c.shader,
+		Clip: program.ClipState{Enabled: c.clip, Planes: c.planes}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,6 +143,7 @@ func drawPrims(t *testing.T, p *program.Program, sp *shaderdev.Program, c primCa
 	st := ref.DefaultState(c.w, c.h)
 	st.Vertex, st.Fragment, st.Interp = vs, fs, p.Interp(false)
 	st.LineWidth, st.PointSize = c.width, c.size
+	st.ClipDistances = c.clip
 	if c.first {
 		st.Provoking = ref.ProvokingFirst
 	}
@@ -159,7 +182,8 @@ func drawPrims(t *testing.T, p *program.Program, sp *shaderdev.Program, c primCa
 		m.DepthTest, m.DepthWrite, m.DepthFunc = true, true, compare.Less
 	}
 	dr := &shaderdev.Draw{Program: sp, Attribs: attrs, Indices: idx, Count: len(idx), Prim: prim,
-		LineWidth: c.width, PointSize: c.size, ShaderPointSize: c.shader, ProvokingFirst: c.first, Merge: m}
+		LineWidth: c.width, PointSize: c.size, ShaderPointSize: c.shader, ProvokingFirst: c.first, Merge: m,
+		ClipDistances: c.clip, ClipPlanes: c.planes}
 	if vp := c.viewport; vp != nil {
 		dr.Viewport = &frontend.Viewport{SX: vp.W / 2, TX: vp.X + vp.W/2, SY: vp.H / 2, TY: vp.Y + vp.H/2}
 		dr.Near, dr.Far, dr.ExactDepth = vp.MinDepth, vp.MaxDepth, true
@@ -290,8 +314,17 @@ func TestPrimsMatchRef(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range append(lineCases(), pointCases()...) {
+	pc := link(t, primClipVS, primFS)
+	spc, err := shaderdev.NewProgram("primsclip.prog", pc.IR)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range append(append(lineCases(), pointCases()...), clipCases()...) {
 		t.Run(c.name, func(t *testing.T) {
+			p, sp := p, sp
+			if c.clipVS {
+				p, sp = pc, spc
+			}
 			dev, rp := drawPrims(t, p, sp, c)
 			covered, cov, maxd, first := comparePrims(dev, rp, c.w)
 			t.Logf("%d pixels covered by both, %d coverage mismatches, max channel difference %d", covered, cov, maxd)
@@ -305,5 +338,25 @@ func TestPrimsMatchRef(t *testing.T) {
 				t.Errorf("channel difference %d > 1", maxd)
 			}
 		})
+	}
+}
+
+// clipCases clip lines and points by user clip distances: the vertex
+// stage's gl_ClipDistance, and legacy planes dotted with gl_Position.
+func clipCases() []primCase {
+	const W, H = 64, 48
+	var fan, pts []primVertex
+	for k := range 12 {
+		a := float64(k) * math.Pi / 6
+		fan = append(fan, primVertex{pos: [4]float32{0, 0, 0, 1}, col: [4]float32{1, 0, 0, 1}},
+			primVertex{pos: [4]float32{float32(0.9 * math.Cos(a)), float32(0.9 * math.Sin(a)), 0, 1}, col: [4]float32{0, 1, 0, 1}})
+		pts = append(pts, primVertex{pos: [4]float32{float32(0.8 * math.Cos(a)), float32(0.7 * math.Sin(a)), 0, 1}, col: [4]float32{0, 1, 1, 4}})
+	}
+	planes := [8][4]float32{{1, 1, 0, 0.2}, {0, -1, 0, 0.6}}
+	return []primCase{
+		{name: "lines gl_ClipDistance", top: ref.Lines, verts: fan, width: 2, w: W, h: H, clip: 3, clipVS: true},
+		{name: "points gl_ClipDistance", top: ref.Points, verts: pts, size: 3, w: W, h: H, clip: 1, clipVS: true},
+		{name: "lines clip planes", top: ref.Lines, verts: fan, width: 1, w: W, h: H, clip: 3, planes: planes},
+		{name: "points clip planes", top: ref.Points, verts: pts, size: 5, shader: true, w: W, h: H, clip: 2, planes: planes},
 	}
 }

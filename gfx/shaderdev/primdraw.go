@@ -11,9 +11,6 @@ import (
 
 // validatePrim checks the draw's primitive type and count: a triangle list
 // of whole triangles, a line list of whole segments, any number of points.
-// Lines and points are clipped by prim_k against the view volume only, so a
-// draw of them with user clip distances is refused (the driver routes it to
-// the reference renderer). spec: GL 4.6 §13.7
 func (s *drawState) validatePrim() error {
 	dr := s.dr
 	per := 0
@@ -32,9 +29,6 @@ func (s *drawState) validatePrim() error {
 	}
 	if dr.Prim == PrimTriangles {
 		return nil
-	}
-	if dr.ClipDistances != 0 {
-		return fmt.Errorf("shaderdev: draw: %s with user clip distances 0x%x (prim_k clips against the view volume only)", dr.Prim, dr.ClipDistances)
 	}
 	if !finite32(dr.LineWidth) || !finite32(dr.PointSize) {
 		return fmt.Errorf("shaderdev: draw: line width %g / point size %g not finite", dr.LineWidth, dr.PointSize)
@@ -95,9 +89,14 @@ func (s *drawState) primArgs() []byte {
 		primArgIn: s.recs.Addr(), primArgOut: s.xrecs.Addr(), primArgCount: count,
 		primArgWords: uint64(s.p.prog.VS.OutputWords), primArgFlags: flags,
 		primArgScale: f2(sx, sy), primArgOffset: f2(tx, ty), primArgSize: uint64(math.Float32bits(size)),
-		primArgExact: s.lineTrisAddr(),
+		primArgExact: s.lineTrisAddr(), primArgClip: uint64(s.primClip),
 	} {
 		binary.LittleEndian.PutUint64(args[8*slot:], v)
+	}
+	for i, pl := range dr.ClipPlanes {
+		for j, x := range pl {
+			binary.LittleEndian.PutUint32(args[8*primArgPlanes+4*(4*i+j):], math.Float32bits(x))
+		}
 	}
 	return args
 }

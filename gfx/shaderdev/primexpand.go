@@ -60,22 +60,23 @@ const (
 	primArgOffset        // viewport TX, TY (float32 bits)
 	primArgSize          // the line width or API point size (float32 bits)
 	primArgExact         // per expanded triangle one abi.LineCoverBytes record
-	primArgSlots
+	primArgClip          // the enabled user clip distances (bit i)
+	primArgPlanes        // the legacy clip planes: MaxClipDistances×4 float32, two per slot
+	primArgSlots  = primArgPlanes + frontend.MaxClipDistances*4/2
 )
 
 // prim_k's flags (slot primArgFlags).
 const (
-	primFlagPoints        = 1 << 0 // points (else lines)
-	primFlagProvokeFirst  = 1 << 1 // a segment's flat words are its first vertex's
-	primFlagShaderSize    = 1 << 2 // the point size is the record's gl_PointSize word
-	primFlagDepthClamp    = 1 << 3 // no near/far clipping (GL depth clamp)
-	primSizeShift         = 16
-	maxPrimRecordWords    = 1 << 12
-	maxRasterLineWidth    = 2048 // ref's and GL's clamp of the rounded width
-	maxRasterPointSize    = 2048
-	primSubPixel          = 256 // ref's 8-bit sub-pixel snap
-	primPlaneCount        = 6   // x, y, near, far planes of the view volume
-	primPlaneNearFarFirst = 4
+	primFlagPoints       = 1 << 0 // points (else lines)
+	primFlagProvokeFirst = 1 << 1 // a segment's flat words are its first vertex's
+	primFlagShaderSize   = 1 << 2 // the point size is the record's gl_PointSize word
+	primFlagDepthClamp   = 1 << 3 // no near/far clipping (GL depth clamp)
+	primSizeShift        = 16
+	maxPrimRecordWords   = 1 << 12
+	maxRasterLineWidth   = 2048 // ref's and GL's clamp of the rounded width
+	maxRasterPointSize   = 2048
+	primSubPixel         = 256 // ref's 8-bit sub-pixel snap
+	primPlaneCount       = 6   // x, y, near, far planes of the view volume
 )
 
 // primKernel is prim_k: one thread per primitive, it turns a line segment or
@@ -133,6 +134,9 @@ func (sp *Program) primKernel(c *device.CTA) error {
 		return fmt.Errorf("%s: viewport scale (%g, %g) offset (%g, %g), size %g", sp.primName(), g.sx, g.sy, g.tx, g.ty, g.size)
 	}
 	g.init(sp, int(ow))
+	if err := g.userClip(sp, c); err != nil {
+		return err
+	}
 	n := int(ow)
 	per := 2 // input records per primitive
 	if g.points {
@@ -174,8 +178,22 @@ type primGeom struct {
 	n                    int
 	noPersp              []bool // VS output words interpolated without perspective
 	flat                 []int  // VS output words read flat (the provoking vertex's)
-	a, b, t              []float64
+	// pl lists the clip planes in ref's order: the view volume's x and y
+	// planes, near and far (unless depth clamp), then each enabled user
+	// clip distance (clipPlane + i: distance i).
+	pl []int
+	// user clipping: the distances' VS output words (cdWord ≥ 0, the
+	// program writes gl_ClipDistance) or the legacy planes dotted with the
+	// clip vertex at word cv; cd lists the enabled distances. A clip
+	// vertex is the n record words then one float64 per enabled distance.
+	cdWord, cv int
+	cd         []int
+	planes     [frontend.MaxClipDistances][4]float64
+	a, b, t    []float64
 }
+
+// clipPlane is the first user clip distance's plane number in primGeom.pl.
+const clipPlane = primPlaneCount
 
 // init derives the words' interpolation from the program's packing.
 func (g *primGeom) init(sp *Program, n int) {
@@ -194,14 +212,86 @@ func (g *primGeom) init(sp *Program, n int) {
 			g.flat = append(g.flat, f)
 		}
 	}
+	g.pl = []int{0, 1, 2, 3}
+	if !g.clamp {
+		g.pl = append(g.pl, 4, 5)
+	}
+	g.cdWord, g.cd = -1, nil
 	g.a, g.b, g.t = make([]float64, n), make([]float64, n), make([]float64, n)
 }
 
-// load widens a record's words to float64 (the position and every varying).
-func load(dst []float64, rec []uint32) {
+// userClip reads the launch's enabled user clip distances and legacy planes
+// (as expand_k does) and adds their planes. spec: GL 4.6 §13.7; GL 3.0 §2.17
+func (g *primGeom) userClip(sp *Program, c *device.CTA) error {
+	mask := uint8(c.Arg(primArgClip))
+	if err := c.Err(); err != nil {
+		return err
+	}
+	if mask != sp.ClipMask(mask) {
+		return fmt.Errorf("%s: clip-distance mask 0x%x names distances the vertex stage does not write (%d)", sp.primName(), mask, sp.clipN)
+	}
+	if mask == 0 {
+		return nil
+	}
+	if sp.clipN > 0 {
+		g.cdWord = sp.clipWord
+	} else {
+		for i := range g.planes {
+			for j := range g.planes[i] {
+				w := 4*i + j
+				slot := c.Arg(primArgPlanes + w/2)
+				g.planes[i][j] = float64(math.Float32frombits(uint32(slot >> (32 * (w % 2)))))
+			}
+		}
+		g.cv = 0 // gl_ClipVertex, else gl_Position
+		if sp.clipVert >= 0 {
+			g.cv = sp.clipVert
+		}
+		if g.cv+4 > g.n {
+			return fmt.Errorf("%s: gl_ClipVertex at word %d of %d", sp.primName(), g.cv, g.n)
+		}
+	}
+	for d := range frontend.MaxClipDistances {
+		if mask>>d&1 != 0 {
+			g.pl = append(g.pl, clipPlane+len(g.cd))
+			g.cd = append(g.cd, d)
+		}
+	}
+	m := g.n + len(g.cd)
+	g.a, g.b, g.t = make([]float64, m), make([]float64, m), make([]float64, m)
+	return c.Err()
+}
+
+// load widens a record's words to float64 (the position and every
+// varying), then appends its enabled clip distances: the vertex stage's
+// gl_ClipDistance words, or each legacy plane dotted with the clip vertex in
+// float64 and stored as float32, as the reference's vertex stage stores
+// them.
+func (g *primGeom) load(dst []float64, rec []uint32) {
 	for w, v := range rec {
 		dst[w] = float64(math.Float32frombits(v))
 	}
+	for k, d := range g.cd {
+		var x float32
+		if g.cdWord >= 0 {
+			x = math.Float32frombits(rec[g.cdWord+d])
+		} else {
+			var s float64
+			for j := range 4 {
+				s += g.planes[d][j] * float64(math.Float32frombits(rec[g.cv+j]))
+			}
+			x = float32(s)
+		}
+		dst[g.n+k] = float64(x)
+	}
+}
+
+// dist is the signed distance of clip vertex v from plane pl (g.pl).
+func (g *primGeom) dist(v []float64, pl int) float64 {
+	if pl >= clipPlane {
+		return v[g.n+pl-clipPlane]
+	}
+	return dist(v, pl)
 }
 
 // dist is the signed distance of clip vertex v from view-volume plane pl.
@@ -219,14 +309,6 @@ func dist(v []float64, pl int) float64 {
 		return v[3] + v[2]
 	}
 	return v[3] - v[2]
-}
-
-// planes is the number of view-volume planes a primitive is clipped by.
-func (g *primGeom) planes() int {
-	if g.clamp {
-		return primPlaneNearFarFirst
-	}
-	return primPlaneCount
 }
 
 // lerp writes into dst the point of edge in→out at distances din ≥ 0 > dout,
@@ -284,14 +366,14 @@ func (g *primGeom) line(ra, rb []uint32, out []uint32, ex *[2 * abi.LineCoverByt
 		prov = ra
 	}
 	a, b := g.a, g.b
-	load(a, ra)
-	load(b, rb)
-	if !finiteVec(a[:4]) || !finiteVec(b[:4]) {
+	g.load(a, ra)
+	g.load(b, rb)
+	if !g.finite(a) || !g.finite(b) {
 		g.empty(out)
 		return
 	}
-	for pl := range g.planes() {
-		da, db := dist(a, pl), dist(b, pl)
+	for _, pl := range g.pl {
+		da, db := g.dist(a, pl), g.dist(b, pl)
 		switch {
 		case da >= 0 && db >= 0:
 		case da >= 0:
@@ -348,13 +430,13 @@ func (g *primGeom) line(ra, rb []uint32, out []uint32, ex *[2 * abi.LineCoverByt
 // point expands the point record r into out's six records.
 func (g *primGeom) point(r []uint32, out []uint32) {
 	a := g.a
-	load(a, r)
-	if !finiteVec(a[:4]) {
+	g.load(a, r)
+	if !g.finite(a) {
 		g.empty(out)
 		return
 	}
-	for pl := range g.planes() {
-		if !(dist(a, pl) >= 0) {
+	for _, pl := range g.pl {
+		if !(g.dist(a, pl) >= 0) {
 			g.empty(out)
 			return
 		}
@@ -421,6 +503,12 @@ func (g *primGeom) empty(out []uint32) {
 	for r := range 6 {
 		out[r*g.n+3] = math.Float32bits(1)
 	}
+}
+
+// finite reports whether a clip vertex's position and clip distances are
+// finite (ref drops a primitive with any other vertex).
+func (g *primGeom) finite(v []float64) bool {
+	return finiteVec(v[:4]) && finiteVec(v[g.n:])
 }
 
 // finiteVec reports whether every element is finite.
