@@ -144,4 +144,3 @@ void main() { o_col = vec4(v_col.rg, v_flat.b, 1.0); }
 		})
 	}
 }
-
