@@ -45,6 +45,10 @@ type Draw struct {
 	LineWidth, PointSize float32
 	ShaderPointSize      bool
 	ProvokingFirst       bool
+	// PointOriginLower puts gl_PointCoord's origin at a point's lower left
+	// (GL_POINT_SPRITE_COORD_ORIGIN GL_LOWER_LEFT; upper left otherwise).
+	// spec: GL 4.6 §14.4.1
+	PointOriginLower bool
 	// Attribs holds one binding per Program.Attributes() entry, in order.
 	Attribs []AttribBinding
 	// Indices are the u32 indices (nil: non-indexed); Count is the vertices

@@ -64,7 +64,7 @@ func (s *drawState) frontEndBuffers(n int) error {
 	s.xrecs = s.recs
 	if pv := s.dr.Prim.primVerts(); pv > 1 {
 		// prim_k's records: a line's or point's two triangles.
-		if s.xrecs, err = d.buffer(n * pv * p.prog.VS.OutputWords * 4); err != nil {
+		if s.xrecs, err = d.buffer(n * pv * s.recordWords() * 4); err != nil {
 			return err
 		}
 		n *= pv

@@ -102,7 +102,7 @@ func (s *drawState) record() error {
 		binary.LittleEndian.PutUint64(vsArgs[8*abi.ArgVSVertsPerInst:], uint64(dr.Count))
 	}
 	exArgs := make([]byte, 8*ExpandArgSlots)
-	ow := s.p.prog.VS.OutputWords
+	ow := s.recordWords()
 	for i, v := range []uint64{s.xrecs.Addr(), s.verts.Addr(), uint64(s.total * dr.Prim.primVerts()), uint64(ow), uint64(s.clipMask) | s.twoMask<<expandTwoSideShift} {
 		binary.LittleEndian.PutUint64(exArgs[8*i:], v)
 	}

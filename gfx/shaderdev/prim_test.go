@@ -61,6 +61,16 @@ void main() {
 	gl_ClipDistance[1] = 0.55 - a_pos.y;
 }`
 
+// primCoordFS reads gl_PointCoord (0 on lines, as the reference has it).
+const primCoordFS = `#version 140
+in vec3 v_col;
+noperspective in float v_np;
+flat in int v_id;
+out vec4 o;
+void main() {
+	o = vec4(gl_PointCoord, v_col.r * 0.5 + v_np * 0.25, 1.0);
+}`
+
 // primVertex is one vertex of a line or point test: clip position, colour
 // and (alpha) point size.
 type primVertex struct{ pos, col [4]float32 }
@@ -81,6 +91,8 @@ type primCase struct {
 	clip      uint8         // enabled user clip distances
 	planes    [8][4]float32 // legacy clip planes (a program without gl_ClipDistance)
 	clipVS    bool          // the program writing gl_ClipDistance[0..1]
+	coordFS   bool          // the fragment stage reading gl_PointCoord
+	lower     bool          // gl_PointCoord's origin lower left
 }
 
 // primList assembles ref's topology into the device's segment or point list
@@ -144,6 +156,7 @@ func drawPrims(t *testing.T, p *program.Program, sp *shaderdev.Program, c primCa
 	st.Vertex, st.Fragment, st.Interp = vs, fs, p.Interp(false)
 	st.LineWidth, st.PointSize = c.width, c.size
 	st.ClipDistances = c.clip
+	st.PointOriginLower = c.lower
 	if c.first {
 		st.Provoking = ref.ProvokingFirst
 	}
@@ -183,7 +196,7 @@ func drawPrims(t *testing.T, p *program.Program, sp *shaderdev.Program, c primCa
 	}
 	dr := &shaderdev.Draw{Program: sp, Attribs: attrs, Indices: idx, Count: len(idx), Prim: prim,
 		LineWidth: c.width, PointSize: c.size, ShaderPointSize: c.shader, ProvokingFirst: c.first, Merge: m,
-		ClipDistances: c.clip, ClipPlanes: c.planes}
+		ClipDistances: c.clip, ClipPlanes: c.planes, PointOriginLower: c.lower}
 	if vp := c.viewport; vp != nil {
 		dr.Viewport = &frontend.Viewport{SX: vp.W / 2, TX: vp.X + vp.W/2, SY: vp.H / 2, TY: vp.Y + vp.H/2}
 		dr.Near, dr.Far, dr.ExactDepth = vp.MinDepth, vp.MaxDepth, true
@@ -319,11 +332,19 @@ func TestPrimsMatchRef(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range append(append(lineCases(), pointCases()...), clipCases()...) {
+	pp := link(t, primVS, primCoordFS)
+	spp, err := shaderdev.NewProgram("primscoord.prog", pp.IR)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range append(append(append(lineCases(), pointCases()...), clipCases()...), coordCases()...) {
 		t.Run(c.name, func(t *testing.T) {
 			p, sp := p, sp
-			if c.clipVS {
+			switch {
+			case c.clipVS:
 				p, sp = pc, spc
+			case c.coordFS:
+				p, sp = pp, spp
 			}
 			dev, rp := drawPrims(t, p, sp, c)
 			covered, cov, maxd, first := comparePrims(dev, rp, c.w)
@@ -358,5 +379,22 @@ func clipCases() []primCase {
 		{name: "points gl_ClipDistance", top: ref.Points, verts: pts, size: 3, w: W, h: H, clip: 1, clipVS: true},
 		{name: "lines clip planes", top: ref.Lines, verts: fan, width: 1, w: W, h: H, clip: 3, planes: planes},
 		{name: "points clip planes", top: ref.Points, verts: pts, size: 5, shader: true, w: W, h: H, clip: 2, planes: planes},
+	}
+}
+
+// coordCases read gl_PointCoord: points of integral and fractional sizes
+// from gl_PointSize, both origins, and a line draw of the same program.
+func coordCases() []primCase {
+	const W, H = 64, 48
+	var pts []primVertex
+	for k := range 8 {
+		x, y := 5.5+float32(k)*7.3, 10.25+float32(k%2)*20
+		pts = append(pts, primVertex{pos: pix(x, y, W, H), col: [4]float32{0.5, 0.5, 0.5, 2 + float32(k)*1.35}})
+	}
+	return []primCase{
+		{name: "gl_PointCoord upper left", top: ref.Points, verts: pts, size: 1, shader: true, w: W, h: H, coordFS: true},
+		{name: "gl_PointCoord lower left", top: ref.Points, verts: pts, size: 1, shader: true, w: W, h: H, coordFS: true, lower: true},
+		{name: "gl_PointCoord api size 6", top: ref.Points, verts: pts, size: 6, w: W, h: H, coordFS: true},
+		{name: "gl_PointCoord on lines", top: ref.LineStrip, verts: pts, width: 2, w: W, h: H, coordFS: true},
 	}
 }

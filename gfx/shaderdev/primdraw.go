@@ -76,6 +76,12 @@ func (s *drawState) primArgs() []byte {
 		if dr.ShaderPointSize {
 			flags |= primFlagShaderSize | uint64(s.p.pointSizeWord())<<primSizeShift
 		}
+		if s.p.pointCoord >= 0 {
+			flags |= primFlagPointCoord
+			if dr.PointOriginLower {
+				flags |= primFlagOriginLower
+			}
+		}
 	}
 	if dr.ProvokingFirst {
 		flags |= primFlagProvokeFirst
@@ -126,3 +132,14 @@ func (s *drawState) mapArgs(first, nt int, keep, offs uint64) []byte {
 // WritesPointSize reports whether the vertex stage writes gl_PointSize
 // (Draw.ShaderPointSize may then take it). spec: GL 4.6 §14.4
 func (sp *Program) WritesPointSize() bool { return sp.pointSizeWord() >= 0 }
+
+// recordWords is the words of each record expand_k reads: the VS output's,
+// with gl_PointCoord's two after them on a point draw of a program reading
+// it (prim_k appends them).
+func (s *drawState) recordWords() int {
+	ow := s.p.prog.VS.OutputWords
+	if s.dr.Prim == PrimPoints && s.p.pointCoord >= 0 {
+		ow += pointCoordWords
+	}
+	return ow
+}

@@ -71,10 +71,13 @@ const (
 	primFlagProvokeFirst = 1 << 1 // a segment's flat words are its first vertex's
 	primFlagShaderSize   = 1 << 2 // the point size is the record's gl_PointSize word
 	primFlagDepthClamp   = 1 << 3 // no near/far clipping (GL depth clamp)
+	primFlagPointCoord   = 1 << 4 // points: append gl_PointCoord's (s, t) to each record
+	primFlagOriginLower  = 1 << 5 // gl_PointCoord's t grows upwards (GL_LOWER_LEFT)
 	primSizeShift        = 16
 	maxPrimRecordWords   = 1 << 12
 	maxRasterLineWidth   = 2048 // ref's and GL's clamp of the rounded width
 	maxRasterPointSize   = 2048
+	pointCoordWords      = 2   // gl_PointCoord's s, t after a point's record
 	primSubPixel         = 256 // ref's 8-bit sub-pixel snap
 	primPlaneCount       = 6   // x, y, near, far planes of the view volume
 )
@@ -134,6 +137,14 @@ func (sp *Program) primKernel(c *device.CTA) error {
 		return fmt.Errorf("%s: viewport scale (%g, %g) offset (%g, %g), size %g", sp.primName(), g.sx, g.sy, g.tx, g.ty, g.size)
 	}
 	g.init(sp, int(ow))
+	g.on = g.n
+	if g.points && flags&primFlagPointCoord != 0 {
+		if sp.pointCoord < 0 {
+			return fmt.Errorf("%s: gl_PointCoord words for a program that does not read it", sp.primName())
+		}
+		g.on += pointCoordWords
+		g.lower = flags&primFlagOriginLower != 0
+	}
 	if err := g.userClip(sp, c); err != nil {
 		return err
 	}
@@ -143,7 +154,7 @@ func (sp *Program) primKernel(c *device.CTA) error {
 		per = 1
 	}
 	inB := make([]uint32, per*n) // once per CTA
-	outB := make([]uint32, 6*n)
+	outB := make([]uint32, 6*g.on)
 	var exB [2 * abi.LineCoverBytes / 4]uint32
 	exact := c.Arg(primArgExact)
 	inS := c.Span(in)
@@ -159,7 +170,7 @@ func (sp *Program) primKernel(c *device.CTA) error {
 		} else {
 			g.line(inB[:n], inB[n:], outB, &exB)
 		}
-		c.WriteWords(out+4*6*i*ow, outB)
+		c.WriteWords(out+4*6*i*uint64(g.on), outB)
 		if exact != 0 {
 			c.WriteWords(exact+2*abi.LineCoverBytes*i, exB[:])
 		}
@@ -175,9 +186,13 @@ type primGeom struct {
 	points, first, clamp bool
 	sizeWord             int
 	sx, sy, tx, ty, size float32
-	n                    int
-	noPersp              []bool // VS output words interpolated without perspective
-	flat                 []int  // VS output words read flat (the provoking vertex's)
+	// n is the VS record's words and on the written records' (n, or n +
+	// pointCoordWords for a point draw reading gl_PointCoord, whose t
+	// grows upwards when lower).
+	n, on   int
+	lower   bool
+	noPersp []bool // VS output words interpolated without perspective
+	flat    []int  // VS output words read flat (the provoking vertex's)
 	// pl lists the clip planes in ref's order: the view volume's x and y
 	// planes, near and far (unless depth clamp), then each enabled user
 	// clip distance (clipPlane + i: distance i).
@@ -354,13 +369,13 @@ func snapped(v float64) float64 { return math.Round(v*primSubPixel) / primSubPix
 type corner struct {
 	xw, yw float64
 	v      []float64
+	s, t   float64 // a point's gl_PointCoord
 }
 
 // line expands segment a–b (records) into out's six records and its two
 // triangles' exact corners into ex (abi.LineCoverBytes each; left zero,
 // not exact, when nothing is drawn).
 func (g *primGeom) line(ra, rb []uint32, out []uint32, ex *[2 * abi.LineCoverBytes / 4]uint32) {
-	n := g.n
 	prov := rb
 	if g.first {
 		prov = ra
@@ -404,8 +419,8 @@ func (g *primGeom) line(ra, rb []uint32, out []uint32, ex *[2 * abi.LineCoverByt
 		ox, oy = width/2, 0
 	}
 	c := [4]corner{ // A0, A1, B0, B1, snapped as ref snaps them
-		{snapped(x0 - ox), snapped(y0 - oy), a}, {snapped(x0 + ox), snapped(y0 + oy), a},
-		{snapped(x1 - ox), snapped(y1 - oy), b}, {snapped(x1 + ox), snapped(y1 + oy), b},
+		{xw: snapped(x0 - ox), yw: snapped(y0 - oy), v: a}, {xw: snapped(x0 + ox), yw: snapped(y0 + oy), v: a},
+		{xw: snapped(x1 - ox), yw: snapped(y1 - oy), v: b}, {xw: snapped(x1 + ox), yw: snapped(y1 + oy), v: b},
 	}
 	tris := [2][3]int{{0, 2, 3}, {0, 3, 1}}
 	for t, tri := range tris {
@@ -424,7 +439,7 @@ func (g *primGeom) line(ra, rb []uint32, out []uint32, ex *[2 * abi.LineCoverByt
 			r[1+2*k], r[2+2*k] = uint32(int32(f[k][0])), uint32(int32(f[k][1]))
 		}
 	}
-	g.quad(&c, tris, prov, out[:6*n])
+	g.quad(&c, tris, prov, out)
 }
 
 // point expands the point record r into out's six records.
@@ -466,14 +481,25 @@ func (g *primGeom) point(r []uint32, out []uint32) {
 		g.empty(out)
 		return
 	}
-	c := [4]corner{{x0, y0, a}, {x1, y0, a}, {x0, y1, a}, {x1, y1, a}}
+	c := [4]corner{{xw: x0, yw: y0, v: a}, {xw: x1, yw: y0, v: a}, {xw: x0, yw: y1, v: a}, {xw: x1, yw: y1, v: a}}
+	for k := range c {
+		// gl_PointCoord at the corner, which the plane carries linearly
+		// in the window to each pixel centre: ref's s = ½ + (x − xw)/size
+		// and t = ½ ∓ (y − yw)/size (upper-left origin unless lower).
+		// spec: GL 4.6 §14.4.1
+		c[k].s = 0.5 + (c[k].xw-xw)/size
+		c[k].t = 0.5 - (c[k].yw-yw)/size
+		if g.lower {
+			c[k].t = 0.5 + (c[k].yw-yw)/size
+		}
+	}
 	g.quad(&c, [2][3]int{{0, 1, 3}, {0, 3, 2}}, r, out)
 }
 
 // quad writes the two triangles tris of corners c, each wound front-facing
 // for setup_k, with prov's flat words.
 func (g *primGeom) quad(c *[4]corner, tris [2][3]int, prov []uint32, out []uint32) {
-	n := g.n
+	n, on := g.n, g.on
 	for t, tri := range tris {
 		// setup_k calls a triangle front-facing when its window-space area
 		// (y up) is positive after the viewport: wind it so.
@@ -483,10 +509,13 @@ func (g *primGeom) quad(c *[4]corner, tris [2][3]int, prov []uint32, out []uint3
 			tri[1], tri[2] = tri[2], tri[1]
 		}
 		for k, ci := range tri {
-			rec := out[(3*t+k)*n : (3*t+k+1)*n]
+			rec := out[(3*t+k)*on : (3*t+k+1)*on]
 			cv := &c[ci]
-			for w := range rec {
+			for w := range n {
 				rec[w] = math.Float32bits(float32(cv.v[w]))
+			}
+			if on > n {
+				rec[n], rec[n+1] = math.Float32bits(float32(cv.s)), math.Float32bits(float32(cv.t))
 			}
 			x, y := g.clipXY(cv.xw, cv.yw, cv.v[3])
 			rec[0], rec[1] = math.Float32bits(x), math.Float32bits(y)
@@ -501,7 +530,7 @@ func (g *primGeom) quad(c *[4]corner, tris [2][3]int, prov []uint32, out []uint3
 func (g *primGeom) empty(out []uint32) {
 	clear(out)
 	for r := range 6 {
-		out[r*g.n+3] = math.Float32bits(1)
+		out[r*g.on+3] = math.Float32bits(1)
 	}
 }
 

@@ -98,6 +98,12 @@ type Program struct {
 	// written) and clipN how many distances the VS writes; clipVert is the
 	// gl_ClipVertex output word (-1: the legacy planes dot gl_Position).
 	clipWord, clipN, clipVert int
+	// pointCoord is the FS input word of gl_PointCoord (-1: unread) and
+	// pcPlane its first plane: prim_k appends the point's (s, t) to each
+	// corner's record as two more words (pointCoordWords) that expand_k
+	// packs onto these noperspective planes (zero on other primitives).
+	// spec: GL 4.6 §14.4.1
+	pointCoord, pcPlane int
 	// texSW says why the fragment stage's texturing needs the software
 	// sampler ("" when vx_tex serves it). spec: vortexpipe §2.3.3
 	texSW string
@@ -195,7 +201,7 @@ func NewProgram(name string, p *lower.Program) (*Program, error) {
 		return nil, routeError(name, -1, "a vertex and a fragment stage are both needed")
 	}
 	sp := &Program{name: name, prog: p, vid: -1, iid: -1, coord: -1, facing: -1, helper: -1, fragDepth: -1, src1Word: -1,
-		clipWord: -1, clipVert: -1, vsFree: make(chan *vsScratch, scratchSlots)}
+		clipWord: -1, clipVert: -1, pointCoord: -1, pcPlane: -1, vsFree: make(chan *vsScratch, scratchSlots)}
 	for i := range sp.colorWord {
 		sp.colorWord[i] = -1
 	}
@@ -275,7 +281,8 @@ func (sp *Program) fragmentReads() (*varyingUse, error) {
 			sp.helper = s.Word
 			continue
 		case "gl_PointCoord":
-			return nil, routeError(sp.name, -1, "gl_PointCoord (points are not drawn on the device)")
+			sp.pointCoord = s.Word
+			continue
 		}
 		for w := s.Word; w < s.Word+s.Words; w++ {
 			if w >= 4 && w < len(v.read) {
@@ -368,6 +375,17 @@ func (sp *Program) assignPlanes(v *varyingUse) error {
 			sp.flatFront = append(sp.flatFront, front)
 		}
 	}
+	if sp.pointCoord >= 0 {
+		// gl_PointCoord's planes read the words past the VS record.
+		sp.pcPlane = len(sp.planes)
+		for c := range pointCoordWords {
+			w := sp.prog.VS.OutputWords + c
+			sp.planes = append(sp.planes, w)
+			sp.noPersp = append(sp.noPersp, true)
+			sp.planePair = append(sp.planePair, -1)
+			sp.planeFront = append(sp.planeFront, w)
+		}
+	}
 	if len(sp.flat) > abi.MaxFlatWords {
 		return routeError(sp.name, len(sp.flat), fmt.Sprintf("flat varying words exceed the %d-word side array", abi.MaxFlatWords))
 	}
@@ -387,7 +405,12 @@ func (sp *Program) mapFragmentInputs() {
 		sp.fsIn[i], sp.fsFlat[i] = -1, -1
 	}
 	for i, w := range sp.planes {
-		if w < len(sp.fsIn) && sp.planePair[i] < 0 {
+		switch {
+		case sp.pcPlane >= 0 && i >= sp.pcPlane && i < sp.pcPlane+pointCoordWords:
+			if f := sp.pointCoord + i - sp.pcPlane; f < len(sp.fsIn) {
+				sp.fsIn[f] = i
+			}
+		case w < len(sp.fsIn) && sp.planePair[i] < 0:
 			sp.fsIn[w] = i
 		}
 	}
