@@ -50,8 +50,8 @@ type RasterizerState struct {
 	// depthBias; on the device setup_k, on each primitive's depth plane).
 	// GL's LINE and POINT offset enables have no field: they offset only
 	// polygons in line or point mode, which neither path draws yet
-	// (GatePolygonMode; the reference renderer refuses them). spec: GL 4.6
-	// §14.6.5
+	// (GatePolygonMode; the reference renderer refuses them); lines and
+	// points are never offset on either path. spec: GL 4.6 §14.6.5
 	OffsetClamp float32
 }
 

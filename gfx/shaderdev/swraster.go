@@ -35,7 +35,8 @@ type swWalk struct {
 // primitive's bounding box against the three Q15.16 edges with the FF
 // top-left rule, at the pixel centre with one sample, or at each position of
 // the fixed rotated grid (abi.MSAA4Sample) with four: E·16 + A·(sx−8) +
-// B·(sy−8) in 64 bits. Covered quads pack into waves of the warp width
+// B·(sy−8) in 64 bits — or, for a line draw's pid, single-sampled, against
+// the reference renderer's exact edge functions (lineCover). Covered quads pack into waves of the warp width
 // (a same-quad collision flushes first, as RASTER's packer does); each wave is
 // shaded once per pixel and merged per covered sample.
 func (sp *Program) swRaster(c *device.CTA, env *devEnv) error {
@@ -60,7 +61,8 @@ func (sp *Program) swRaster(c *device.CTA, env *devEnv) error {
 	}
 	defer s.end()
 	w := &swWalk{s: s, sp: sp, quads: make([]swQuad, 0, n/4), max: n / 4} // once per CTA
-	lines := c.Arg(abi.ArgFSLineCover)                                    // a line draw's exact coverage (linecover.go)
+	// A line draw's exact coverage per pid (linecover.go), 0 otherwise.
+	lines := c.Arg(abi.ArgFSLineCover)
 	var lc lineCover
 	pidsBase := abi.PidsBase(tiles, int(ntiles))
 	var hb [abi.BinHeaderBytes]byte
