@@ -45,6 +45,14 @@ type Draw struct {
 	LineWidth, PointSize float32
 	ShaderPointSize      bool
 	ProvokingFirst       bool
+	// FillFront and FillBack are GL's polygon modes of a triangle draw's
+	// front and back faces (glPolygonMode; FrontCCW names the front
+	// winding): prim_k draws a LINE face's edges as lines and a POINT
+	// face's vertices as points, with the line and point state above and
+	// the triangle's provoking (last) vertex's flat words, facing as the
+	// polygon. Cull applies first. spec: GL 4.6 §14.6.4
+	FillFront, FillBack PolygonMode
+	FrontCCW            bool
 	// PointOriginLower puts gl_PointCoord's origin at a point's lower left
 	// (GL_POINT_SPRITE_COORD_ORIGIN GL_LOWER_LEFT; upper left otherwise).
 	// spec: GL 4.6 §14.4.1
@@ -146,7 +154,7 @@ func (dr *Draw) depthRange() (near, far float32) {
 // (RASTER_SCISSOR_X/Y)
 func (dr *Draw) clipRect(w, h int) *frontend.BBox {
 	vp := dr.Viewport
-	if dr.Prim != PrimTriangles {
+	if dr.expansion() != PrimTriangles {
 		// A line's or point's pixels beyond the viewport are drawn
 		// (prim_k clips the vertices to the view volume, not the widened
 		// primitive), as the reference renderer draws them.
@@ -282,7 +290,7 @@ func (s *drawState) validate() error {
 	if s.total > frontend.MaxItems {
 		return fmt.Errorf("shaderdev: draw: %d vertices exceed %d", s.total, frontend.MaxItems)
 	}
-	s.nt = s.total * dr.Prim.primVerts() / 3
+	s.nt = s.total * dr.expansion().primVerts() / 3
 	s.st.Vertices = s.total
 	if sc := dr.clipRect(s.d.w, s.d.h); sc != nil && (sc.L == sc.R || sc.T == sc.B) {
 		// GL: an empty scissor rectangle (or a viewport wholly off the

@@ -103,7 +103,7 @@ func (s *drawState) record() error {
 	}
 	exArgs := make([]byte, 8*ExpandArgSlots)
 	ow := s.recordWords()
-	for i, v := range []uint64{s.xrecs.Addr(), s.verts.Addr(), uint64(s.total * dr.Prim.primVerts()), uint64(ow), uint64(s.clipMask) | s.twoMask<<expandTwoSideShift} {
+	for i, v := range []uint64{s.xrecs.Addr(), s.verts.Addr(), uint64(s.total * dr.expansion().primVerts()), uint64(ow), uint64(s.clipMask) | s.twoMask<<expandTwoSideShift} {
 		binary.LittleEndian.PutUint64(exArgs[8*i:], v)
 	}
 	PutExpandClipPlanes(exArgs, &dr.ClipPlanes)
@@ -113,7 +113,7 @@ func (s *drawState) record() error {
 	m := s.mods
 	vertexStage := func() {
 		s.steps = append(s.steps, runtime.LaunchStep(m.vsK, lp(vsArgs)))
-		if dr.Prim != PrimTriangles {
+		if dr.expansion() != PrimTriangles {
 			s.steps = append(s.steps, runtime.LaunchStep(m.primK, lp(s.primArgs())))
 		}
 		s.steps = append(s.steps, runtime.LaunchStep(m.expandK, lp(exArgs)))

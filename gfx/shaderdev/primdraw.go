@@ -27,13 +27,24 @@ func (s *drawState) validatePrim() error {
 	if dr.Count <= 0 || dr.Count%per != 0 || (dr.IndexBuffer == nil && dr.Indices != nil && len(dr.Indices) != dr.Count) {
 		return fmt.Errorf("shaderdev: draw: %d vertices (%d indices) is not a %s list", dr.Count, len(dr.Indices), dr.Prim)
 	}
-	if dr.Prim == PrimTriangles {
+	if x := dr.expansion(); x == primPolygons {
+		switch {
+		case dr.FillFront > PolygonPoint || dr.FillBack > PolygonPoint:
+			return fmt.Errorf("shaderdev: draw: polygon modes %d/%d undefined", dr.FillFront, dr.FillBack)
+		case dr.ClipDistances != 0:
+			// prim_k clips the lines and points, setup_k the filled
+			// faces: one draw cannot have both.
+			return fmt.Errorf("shaderdev: draw: polygon modes %d/%d with user clip distances 0x%x", dr.FillFront, dr.FillBack, dr.ClipDistances)
+		case dr.PolygonOffset.Enable:
+			return fmt.Errorf("shaderdev: draw: polygon modes %d/%d with POLYGON_OFFSET_FILL (LINE and POINT offsets are not implemented)", dr.FillFront, dr.FillBack)
+		}
+	} else if x == PrimTriangles {
 		return nil
 	}
 	if !finite32(dr.LineWidth) || !finite32(dr.PointSize) {
 		return fmt.Errorf("shaderdev: draw: line width %g / point size %g not finite", dr.LineWidth, dr.PointSize)
 	}
-	if dr.Prim == PrimPoints && dr.ShaderPointSize && s.p.pointSizeWord() < 0 {
+	if dr.Prim != PrimLines && dr.ShaderPointSize && s.p.pointSizeWord() < 0 {
 		return fmt.Errorf("shaderdev: draw: ShaderPointSize but %s writes no gl_PointSize", s.p.name)
 	}
 	return nil
@@ -68,14 +79,21 @@ func (s *drawState) primArgs() []byte {
 		sx, tx, sy, ty = vp.SX, vp.TX, vp.SY, vp.TY
 	}
 	var flags uint64
-	size := dr.LineWidth
 	count := uint64(s.total / 2)
+	if dr.ShaderPointSize && dr.Prim != PrimLines {
+		flags |= primFlagShaderSize | uint64(s.p.pointSizeWord())<<primSizeShift
+	}
+	if dr.expansion() == primPolygons {
+		count = uint64(s.total / 3)
+		flags |= primFlagPolygons | uint64(dr.FillFront)<<primFillFrontShift | uint64(dr.FillBack)<<primFillBackShift |
+			uint64(dr.Cull)<<primCullShift
+		if dr.FrontCCW {
+			flags |= primFlagFrontCCW
+		}
+	}
 	if dr.Prim == PrimPoints {
 		flags |= primFlagPoints
-		size, count = dr.PointSize, uint64(s.total)
-		if dr.ShaderPointSize {
-			flags |= primFlagShaderSize | uint64(s.p.pointSizeWord())<<primSizeShift
-		}
+		count = uint64(s.total)
 		if s.p.pointCoord >= 0 {
 			flags |= primFlagPointCoord
 			if dr.PointOriginLower {
@@ -94,7 +112,7 @@ func (s *drawState) primArgs() []byte {
 	for slot, v := range [primArgSlots]uint64{
 		primArgIn: s.recs.Addr(), primArgOut: s.xrecs.Addr(), primArgCount: count,
 		primArgWords: uint64(s.p.prog.VS.OutputWords), primArgFlags: flags,
-		primArgScale: f2(sx, sy), primArgOffset: f2(tx, ty), primArgSize: uint64(math.Float32bits(size)),
+		primArgScale: f2(sx, sy), primArgOffset: f2(tx, ty), primArgSize: f2(dr.LineWidth, dr.PointSize),
 		primArgExact: s.lineTrisAddr(), primArgClip: uint64(s.primClip),
 	} {
 		binary.LittleEndian.PutUint64(args[8*slot:], v)
@@ -142,4 +160,19 @@ func (s *drawState) recordWords() int {
 		ow += pointCoordWords
 	}
 	return ow
+}
+
+// expansion is the draw's prim_k expansion: its primitive type, or
+// primPolygons for a triangle draw with a face in LINE or POINT mode.
+func (dr *Draw) expansion() Prim {
+	if dr.Prim == PrimTriangles && (dr.FillFront != PolygonFill || dr.FillBack != PolygonFill) {
+		return primPolygons
+	}
+	return dr.Prim
+}
+
+// drawsLines reports whether the draw rasterises lines: a line draw, or a
+// polygon face in LINE mode the cull mode keeps.
+func (dr *Draw) drawsLines() bool {
+	return dr.Prim == PrimLines || dr.expansion() == primPolygons && (dr.FillFront == PolygonLine || dr.FillBack == PolygonLine)
 }

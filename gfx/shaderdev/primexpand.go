@@ -37,17 +37,42 @@ func (p Prim) String() string {
 	return fmt.Sprintf("prim(%d)", uint8(p))
 }
 
+// primPolygons is the expansion of a triangle draw with a LINE or POINT
+// polygon mode: each triangle becomes up to three lines or points, six
+// triangles.
+const primPolygons Prim = 3
+
 // primVerts is the VS records prim_k writes per input vertex: a segment's
-// two endpoints become two triangles (6 records), a point one square of two.
+// two endpoints become two triangles (6 records), a point one square of two,
+// a triangle six (18 records: three segments or points, or itself).
 func (p Prim) primVerts() int {
 	switch p {
 	case PrimLines:
 		return 3
-	case PrimPoints:
+	case PrimPoints, primPolygons:
 		return 6
 	}
 	return 1
 }
+
+// trisPer is the triangles prim_k writes per primitive.
+func (p Prim) trisPer() int {
+	if p == primPolygons {
+		return 6
+	}
+	return 2
+}
+
+// PolygonMode is a polygon rasterization mode (glPolygonMode).
+// spec: GL 4.6 §14.6.4
+type PolygonMode uint8
+
+// The polygon modes; the zero value fills.
+const (
+	PolygonFill PolygonMode = iota
+	PolygonLine
+	PolygonPoint
+)
 
 // prim_k's argument block, in 64-bit slots.
 const (
@@ -58,7 +83,7 @@ const (
 	primArgFlags         // primFlag* | the point-size word << primSizeShift
 	primArgScale         // viewport SX, SY (float32 bits, low, high)
 	primArgOffset        // viewport TX, TY (float32 bits)
-	primArgSize          // the line width or API point size (float32 bits)
+	primArgSize          // the line width and the API point size (float32 bits, low, high)
 	primArgExact         // per expanded triangle one abi.LineCoverBytes record
 	primArgClip          // the enabled user clip distances (bit i)
 	primArgPlanes        // the legacy clip planes: MaxClipDistances×4 float32, two per slot
@@ -73,6 +98,11 @@ const (
 	primFlagDepthClamp   = 1 << 3 // no near/far clipping (GL depth clamp)
 	primFlagPointCoord   = 1 << 4 // points: append gl_PointCoord's (s, t) to each record
 	primFlagOriginLower  = 1 << 5 // gl_PointCoord's t grows upwards (GL_LOWER_LEFT)
+	primFlagPolygons     = 1 << 6 // triangles in polygon modes (primPolygons)
+	primFlagFrontCCW     = 1 << 7 // the API front face winds counter-clockwise
+	primFillFrontShift   = 10     // the front face's PolygonMode (2 bits)
+	primFillBackShift    = 12     // the back face's
+	primCullShift        = 14     // setup_k's frontend.CullMode (2 bits)
 	primSizeShift        = 16
 	maxPrimRecordWords   = 1 << 12
 	maxRasterLineWidth   = 2048 // ref's and GL's clamp of the rounded width
@@ -125,7 +155,7 @@ func (sp *Program) primKernel(c *device.CTA) error {
 		clamp: flags&primFlagDepthClamp != 0, sizeWord: -1,
 		sx: math.Float32frombits(uint32(scale)), sy: math.Float32frombits(uint32(scale >> 32)),
 		tx: math.Float32frombits(uint32(off)), ty: math.Float32frombits(uint32(off >> 32)),
-		size: math.Float32frombits(uint32(size)),
+		width: math.Float32frombits(uint32(size)), size: math.Float32frombits(uint32(size >> 32)),
 	}
 	if flags&primFlagShaderSize != 0 {
 		g.sizeWord = int(flags >> primSizeShift)
@@ -133,8 +163,8 @@ func (sp *Program) primKernel(c *device.CTA) error {
 			return fmt.Errorf("%s: gl_PointSize at word %d of %d", sp.primName(), g.sizeWord, ow)
 		}
 	}
-	if !(g.sx > 0) || g.sy == 0 || !finite32(g.sy) || !finite32(g.sx) || !finite32(g.tx) || !finite32(g.ty) || !finite32(g.size) {
-		return fmt.Errorf("%s: viewport scale (%g, %g) offset (%g, %g), size %g", sp.primName(), g.sx, g.sy, g.tx, g.ty, g.size)
+	if !(g.sx > 0) || g.sy == 0 || !finite32(g.sy) || !finite32(g.sx) || !finite32(g.tx) || !finite32(g.ty) || !finite32(g.size) || !finite32(g.width) {
+		return fmt.Errorf("%s: viewport scale (%g, %g) offset (%g, %g), line width %g, point size %g", sp.primName(), g.sx, g.sy, g.tx, g.ty, g.width, g.size)
 	}
 	g.init(sp, int(ow))
 	g.on = g.n
@@ -148,14 +178,22 @@ func (sp *Program) primKernel(c *device.CTA) error {
 	if err := g.userClip(sp, c); err != nil {
 		return err
 	}
+	if flags&primFlagPolygons != 0 {
+		if err := g.polygonModes(flags); err != nil {
+			return fmt.Errorf("%s: %w", sp.primName(), err)
+		}
+	}
 	n := int(ow)
-	per := 2 // input records per primitive
-	if g.points {
+	per, tris := 2, 2 // input records and output triangles per primitive
+	switch {
+	case g.poly:
+		per, tris = 3, 6
+	case g.points:
 		per = 1
 	}
 	inB := make([]uint32, per*n) // once per CTA
-	outB := make([]uint32, 6*g.on)
-	var exB [2 * abi.LineCoverBytes / 4]uint32
+	outB := make([]uint32, 3*tris*g.on)
+	exB := make([]uint32, tris*abi.LineCoverBytes/4)
 	exact := c.Arg(primArgExact)
 	inS := c.Span(in)
 	frontend.GridStride(c, count, func(i uint64) {
@@ -164,15 +202,22 @@ func (sp *Program) primKernel(c *device.CTA) error {
 				inB[k*n+w] = inS.ReadU32(4 * ((uint64(per)*i+uint64(k))*ow + uint64(w)))
 			}
 		}
-		clear(exB[:])
-		if g.points {
-			g.point(inB, outB)
-		} else {
-			g.line(inB[:n], inB[n:], outB, &exB)
+		clear(exB)
+		switch {
+		case g.poly:
+			g.polygon(inB[:n], inB[n:2*n], inB[2*n:], outB, exB)
+		case g.points:
+			g.point(inB, inB, outB, false)
+		default:
+			prov := inB[n:]
+			if g.first {
+				prov = inB[:n]
+			}
+			g.line(inB[:n], inB[n:], prov, outB, exB, false)
 		}
-		c.WriteWords(out+4*6*i*uint64(g.on), outB)
+		c.WriteWords(out+4*uint64(3*tris)*i*uint64(g.on), outB)
 		if exact != 0 {
-			c.WriteWords(exact+2*abi.LineCoverBytes*i, exB[:])
+			c.WriteWords(exact+uint64(tris)*abi.LineCoverBytes*i, exB)
 		}
 	})
 	return c.Err()
@@ -184,8 +229,14 @@ func finite32(f float32) bool { return f-f == 0 }
 // primGeom is one prim_k launch's state and per-CTA scratch.
 type primGeom struct {
 	points, first, clamp bool
-	sizeWord             int
-	sx, sy, tx, ty, size float32
+	// poly: triangles in polygon modes (primpoly.go)
+	poly                bool
+	frontCCW            bool
+	fillFront, fillBack PolygonMode
+	cull                frontend.CullMode
+	sizeWord            int
+	sx, sy, tx, ty      float32
+	width, size         float32 // the line width and the API point size
 	// n is the VS record's words and on the written records' (n, or n +
 	// pointCoordWords for a point draw reading gl_PointCoord, whose t
 	// grows upwards when lower).
@@ -372,14 +423,11 @@ type corner struct {
 	s, t   float64 // a point's gl_PointCoord
 }
 
-// line expands segment a–b (records) into out's six records and its two
+// line expands segment a–b (records) into out's six records, with prov's
+// flat words, wound back-facing when back (a polygon's edge), and its two
 // triangles' exact corners into ex (abi.LineCoverBytes each; left zero,
 // not exact, when nothing is drawn).
-func (g *primGeom) line(ra, rb []uint32, out []uint32, ex *[2 * abi.LineCoverBytes / 4]uint32) {
-	prov := rb
-	if g.first {
-		prov = ra
-	}
+func (g *primGeom) line(ra, rb, prov []uint32, out, ex []uint32, back bool) {
 	a, b := g.a, g.b
 	g.load(a, ra)
 	g.load(b, rb)
@@ -413,7 +461,7 @@ func (g *primGeom) line(ra, rb []uint32, out []uint32, ex *[2 * abi.LineCoverByt
 		g.empty(out)
 		return
 	}
-	width := min(max(math.Round(float64(g.size)), 1), maxRasterLineWidth)
+	width := min(max(math.Round(float64(g.width)), 1), maxRasterLineWidth)
 	ox, oy := 0.0, width/2
 	if math.Abs(dx) < math.Abs(dy) {
 		ox, oy = width/2, 0
@@ -439,11 +487,12 @@ func (g *primGeom) line(ra, rb []uint32, out []uint32, ex *[2 * abi.LineCoverByt
 			r[1+2*k], r[2+2*k] = uint32(int32(f[k][0])), uint32(int32(f[k][1]))
 		}
 	}
-	g.quad(&c, tris, prov, out)
+	g.quad(&c, tris, prov, out, back)
 }
 
-// point expands the point record r into out's six records.
-func (g *primGeom) point(r []uint32, out []uint32) {
+// point expands the point record r into out's six records, with prov's
+// flat words, wound back-facing when back (a polygon's vertex).
+func (g *primGeom) point(r, prov []uint32, out []uint32, back bool) {
 	a := g.a
 	g.load(a, r)
 	if !g.finite(a) {
@@ -493,19 +542,19 @@ func (g *primGeom) point(r []uint32, out []uint32) {
 			c[k].t = 0.5 + (c[k].yw-yw)/size
 		}
 	}
-	g.quad(&c, [2][3]int{{0, 1, 3}, {0, 3, 2}}, r, out)
+	g.quad(&c, [2][3]int{{0, 1, 3}, {0, 3, 2}}, prov, out, back)
 }
 
 // quad writes the two triangles tris of corners c, each wound front-facing
-// for setup_k, with prov's flat words.
-func (g *primGeom) quad(c *[4]corner, tris [2][3]int, prov []uint32, out []uint32) {
+// for setup_k (back-facing when back), with prov's flat words.
+func (g *primGeom) quad(c *[4]corner, tris [2][3]int, prov []uint32, out []uint32, back bool) {
 	n, on := g.n, g.on
 	for t, tri := range tris {
 		// setup_k calls a triangle front-facing when its window-space area
 		// (y up) is positive after the viewport: wind it so.
 		p0, p1, p2 := &c[tri[0]], &c[tri[1]], &c[tri[2]]
 		area := (p1.xw-p0.xw)*(p2.yw-p0.yw) - (p2.xw-p0.xw)*(p1.yw-p0.yw)
-		if area < 0 {
+		if (area < 0) != back {
 			tri[1], tri[2] = tri[2], tri[1]
 		}
 		for k, ci := range tri {
@@ -526,10 +575,11 @@ func (g *primGeom) quad(c *[4]corner, tris [2][3]int, prov []uint32, out []uint3
 	}
 }
 
-// empty writes six records at the origin: zero-area triangles setup_k drops.
+// empty fills out with records at the origin: zero-area triangles setup_k
+// drops.
 func (g *primGeom) empty(out []uint32) {
 	clear(out)
-	for r := range 6 {
+	for r := range len(out) / g.on {
 		out[r*g.on+3] = math.Float32bits(1)
 	}
 }

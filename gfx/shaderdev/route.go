@@ -136,7 +136,7 @@ func (d *Device) route(dr *Draw, ms *swom.State) (session.Route, error) {
 	if d.tc.Samples > 1 && !r.SWRaster {
 		sw(UnitRaster, "multisample pass")
 	}
-	if dr.Prim == PrimLines && !r.SWRaster {
+	if dr.drawsLines() && !r.SWRaster {
 		// The reference's 1/256-pixel line rule (linecover.go).
 		sw(UnitRaster, "lines")
 	}
