@@ -50,10 +50,11 @@ func LineList(mode PrimMode, idx []uint32, restart bool, restartIndex uint32) ([
 	return out, nil
 }
 
-// devicePrim sets the device draw's primitive type and its line and point
-// state as the reference renderer takes them (refState: width and size 1
-// unless the rasterizer sets them; the shader's gl_PointSize unless
-// IgnoreShaderPointSize) and returns the indices per primitive.
+// devicePrim sets the device draw's primitive type, polygon modes and its
+// line and point state as the reference renderer takes them (refState:
+// width and size 1 unless the rasterizer sets them; the shader's
+// gl_PointSize unless IgnoreShaderPointSize) and returns the indices per
+// primitive.
 // spec: GL 4.6 §14.4, §14.5
 func devicePrim(dr *shaderdev.Draw, st *BoundState, sp *shaderdev.Program, mode PrimMode) int {
 	dr.LineWidth, dr.PointSize = 1, 1
@@ -65,6 +66,12 @@ func devicePrim(dr *shaderdev.Draw, st *BoundState, sp *shaderdev.Program, mode 
 			dr.LineWidth = r.State.LineWidth
 		}
 		dr.ProvokingFirst = r.State.FlatshadeFirst
+	}
+	if r := st.Rast; r != nil && r.PolygonModes() && mode.Triangles() {
+		// A culled face's mode never applies (its triangles are dropped).
+		dr.FillFront, dr.FillBack = shaderdev.PolygonMode(r.State.FillFront), shaderdev.PolygonMode(r.State.FillBack)
+		dr.FrontCCW = r.State.FrontCCW
+		dr.ShaderPointSize = sp.WritesPointSize() && !r.State.IgnoreShaderPointSize
 	}
 	switch {
 	case mode == PrimPoints:

@@ -144,3 +144,72 @@ void main() { o_col = vec4(v_col.rg, v_flat.b, 1.0); }
 		})
 	}
 }
+
+// TestPolygonModeDeviceMatchesRef draws a counter-clockwise triangle with
+// its front face in LINE mode and a clockwise one with its back face in
+// POINT mode through DrawVBO on the device (STRICT), and compares them with
+// the reference renderer drawing the first triangle's edges as lines and the
+// second's vertices as points (it has no polygon modes): coverage exactly,
+// colours within 1/255. spec: GL 4.6 §14.6.4
+func TestPolygonModeDeviceMatchesRef(t *testing.T) {
+	const fs = `#version 330
+in vec4 v_col;
+out vec4 o_col;
+void main() { o_col = vec4(v_col.rgb, 1.0); }
+`
+	v := func(x, y, r, g float32) []float32 { return []float32{x, y, 0, 1, r, g, 0.5, 1} }
+	ccw := [][]float32{v(-0.8, -0.7, 1, 0), v(0.1, -0.75, 0, 1), v(-0.5, 0.6, 1, 1)}
+	cw := [][]float32{v(0.2, 0.1, 0, 0), v(0.6, 0.85, 1, 0), v(0.9, -0.3, 0, 1)}
+	cat := func(vs ...[]float32) []float32 {
+		var out []float32
+		for _, x := range vs {
+			out = append(out, x...)
+		}
+		return out
+	}
+	draw := func(o Options, rs RasterizerState, verts []float32, mode PrimMode) []byte {
+		e := newDrawEnv(t, o, false)
+		if err := e.c.Clear(ClearColor, [4]float32{0, 0, 0, 0}, 1, 0); err != nil {
+			t.Fatal(err)
+		}
+		r, err := e.c.CreateRasterizerState(rs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.c.BindRasterizerState(r)
+		e.program(t, testVS, fs)
+		e.posCol(t, verts...)
+		if err := e.c.DrawVBO(&DrawInfo{Mode: mode, InstanceCount: 1, Draws: []DrawRange{{Count: uint32(len(verts) / 8)}}}); err != nil {
+			t.Fatal(err)
+		}
+		if st := e.c.Stats(); o.Strict && st.Device != 1 {
+			t.Errorf("device screen: %+v", st)
+		}
+		return e.image(t).Pix
+	}
+	rs := RasterizerState{FrontCCW: true, FillFront: PolygonLine, FillBack: PolygonPoint, LineWidth: 2, PointSize: 3, IgnoreShaderPointSize: true}
+	dev := draw(Options{Strict: true}, rs, cat(append(ccw, cw...)...), PrimTriangles)
+	lines := draw(Options{ForceReference: true}, RasterizerState{LineWidth: 2}, cat(ccw[0], ccw[1], ccw[1], ccw[2], ccw[2], ccw[0]), PrimLines)
+	points := draw(Options{ForceReference: true}, RasterizerState{PointSize: 3, IgnoreShaderPointSize: true}, cat(cw...), PrimPoints)
+	covered, cov, worst := 0, 0, 0
+	for p := 0; p < len(dev); p += 4 {
+		want := lines[p : p+4]
+		if points[p+3] != 0 {
+			want = points[p : p+4]
+		}
+		dc, rc := dev[p+3] != 0, want[3] != 0
+		if dc != rc {
+			cov++
+			continue
+		}
+		if dc {
+			covered++
+		}
+		for k := range 4 {
+			worst = max(worst, abs(int(dev[p+k])-int(want[k])))
+		}
+	}
+	if covered == 0 || cov != 0 || worst > 1 {
+		t.Errorf("%d pixels covered by both, %d coverage mismatches, worst channel difference %d", covered, cov, worst)
+	}
+}

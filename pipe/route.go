@@ -207,6 +207,26 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 		swRaster = true
 		route(RouteLines, d.Mode.String())
 	}
+	// LINE and POINT polygon modes: prim_k draws a triangle's edges and
+	// vertices as the lines and points above. A quad's or polygon's fan
+	// diagonals are no edges of it (GL hides them with edge flags, which
+	// the device does not carry), the lines and points would be clipped by
+	// prim_k but the FILL faces by setup_k, and they are single-sampled.
+	// spec: GL 4.6 §14.6.4
+	if r := st.Rast; r != nil && r.PolygonModes() && d.Mode.Triangles() {
+		rs := &r.State
+		switch {
+		case d.Mode.polygons():
+			gate(GatePolygonMode, fmt.Sprintf("%v (edge flags)", d.Mode))
+		case st.clipEnabled() != 0:
+			gate(GatePolygonMode, "with user clip planes")
+		case samples > 1:
+			gate(GatePolygonMode, fmt.Sprintf("%d samples", samples))
+		case rs.FillFront == PolygonLine && rs.Cull&CullFront == 0 || rs.FillBack == PolygonLine && rs.Cull&CullBack == 0:
+			swRaster = true
+			route(RouteLines, fmt.Sprintf("polygon mode front %d back %d", rs.FillFront, rs.FillBack))
+		}
+	}
 	if fb.Width > abi.RasterScissorMaxCoord || fb.Height > abi.RasterScissorMaxCoord {
 		gate(GateFramebufferSize, fmt.Sprintf("%dx%d", fb.Width, fb.Height))
 	}

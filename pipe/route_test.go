@@ -141,8 +141,30 @@ func TestRoute(t *testing.T) {
 			st.Rast, _ = NewRasterizer(RasterizerState{Cull: CullFrontAndBack})
 		}, empty: true},
 		// rasterizer capture flags
+		// Polygon modes run on the device (prim_k), LINE faces on the
+		// software raster.
 		{name: "polygon mode line", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.Rast, _ = NewRasterizer(RasterizerState{FillFront: PolygonLine})
+		}, route: []ReasonCode{RouteLines, RouteRasterImpliesOM}, key: VariantKey{SWRaster: true, SWOM: true, Samples: 1}},
+		{name: "polygon mode point", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Rast, _ = NewRasterizer(RasterizerState{FillFront: PolygonPoint, FillBack: PolygonPoint})
+		}, key: hw},
+		{name: "polygon mode line on a culled face", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Rast, _ = NewRasterizer(RasterizerState{Cull: CullBack, FillBack: PolygonLine})
+		}, key: hw},
+		{name: "polygon mode on quads", mut: func(st *BoundState, _ *Caps, _ *Options, d *DrawShape) {
+			st.Rast, _ = NewRasterizer(RasterizerState{FillFront: PolygonLine})
+			d.Mode = PrimQuads
+		}, gate: GatePolygonMode},
+		{name: "polygon mode with a clip plane", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Rast, _ = NewRasterizer(RasterizerState{FillBack: PolygonPoint, ClipPlaneEnable: 2})
+		}, gate: GatePolygonMode},
+		{name: "polygon mode with offset", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Rast, _ = NewRasterizer(RasterizerState{FillBack: PolygonPoint, OffsetTri: true})
+		}, gate: GatePolygonMode},
+		{name: "polygon mode on 4x MSAA", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Rast, _ = NewRasterizer(RasterizerState{FillBack: PolygonPoint})
+			st.FB.Samples = 4
 		}, gate: GatePolygonMode},
 		{name: "polygon offset", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.Rast, _ = NewRasterizer(RasterizerState{OffsetTri: true, OffsetScale: 1, OffsetUnits: 2, OffsetClamp: 0.5})

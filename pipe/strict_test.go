@@ -77,7 +77,7 @@ func TestStrictGates(t *testing.T) {
 				return Framebuffer{Width: e.w, Height: e.h, Samples: 4, Cbufs: []*Surface{{Resource: e.rt}}}
 			})(t, e, info)
 		}},
-		{GatePolygonMode, rast(RasterizerState{FillFront: PolygonLine, FillBack: PolygonLine})},
+		{GatePolygonMode, rast(RasterizerState{FillFront: PolygonLine, FillBack: PolygonLine, OffsetTri: true})},
 		{GatePolygonOffset, rast(RasterizerState{OffsetTri: true, OffsetUnits: float32(math.Inf(1))})},
 		{GateSampleCount, fb(func(t *testing.T, e *drawEnv) Framebuffer {
 			return Framebuffer{Width: e.w, Height: e.h, Samples: 2, Cbufs: []*Surface{{Resource: e.rt}}}
