@@ -75,6 +75,8 @@
 //	  abi.ArgFSLineCover)                          —          software   software
 //	points, gl_PointCoord (prim_k's squares on
 //	  the covered pixels' boundaries)              —          either     either
+//	GL_LINE/GL_POINT polygon modes (Draw.FillFront,
+//	  FillBack: prim_k, primpoly.go)               —          as lines / points
 //
 // The software raster is the FS wrapper launched as a compute grid that walks
 // the bins itself (swRaster); the FF TEX and OM units answer RASTER-launched
