@@ -280,7 +280,17 @@ func lineCases() []primCase {
 		{pos: [4]float32{-0.8, 1, 0, 1}, col: [4]float32{0, 0, 1, 1}}, {pos: [4]float32{0.9, 1, 0, 1}, col: [4]float32{1, 1, 0, 1}},
 		{pos: [4]float32{-1.3, -1.2, 0, 1}, col: [4]float32{1, 0, 1, 1}}, {pos: [4]float32{1.4, 1.1, 0, 1}, col: [4]float32{0, 1, 1, 1}},
 	}
+	// More segments than one front-end pass takes (PassTriangles / 2):
+	// the pid space restarts, and so does the exact coverage per pid.
+	var many []primVertex
+	x := uint32(12345)
+	rnd := func() float32 { x = x*1664525 + 1013904223; return float32(x>>8) / (1 << 24) }
+	for range 6000 {
+		x0, y0 := rnd()*float32(W), rnd()*float32(H)
+		many = append(many, v(x0, y0, rnd(), rnd()), v(x0+rnd()*6-3, y0+rnd()*6-3, rnd(), rnd()))
+	}
 	return []primCase{
+		{name: "two passes", top: ref.Lines, verts: many, width: 1, w: W, h: H, depthTest: true},
 		{name: "viewport edges", top: ref.Lines, verts: edge, width: 5, w: W, h: H, viewport: inner},
 		{name: "octants", top: ref.Lines, verts: star, width: 1, w: W, h: H},
 		{name: "diagonals", top: ref.Lines, verts: diag, width: 1, w: W, h: H},
