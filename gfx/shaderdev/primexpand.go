@@ -55,14 +55,6 @@ func (p Prim) primVerts() int {
 	return 1
 }
 
-// trisPer is the triangles prim_k writes per primitive.
-func (p Prim) trisPer() int {
-	if p == primPolygons {
-		return 6
-	}
-	return 2
-}
-
 // PolygonMode is a polygon rasterization mode (glPolygonMode).
 // spec: GL 4.6 §14.6.4
 type PolygonMode uint8
