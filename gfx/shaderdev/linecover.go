@@ -99,3 +99,46 @@ func (lc *lineCover) covers(x, y int32) bool {
 	}
 	return true
 }
+
+// quadSpan narrows the walk of the quad row at rows y, y+1 to the quads
+// that can hold a covered centre: within [x0, x1) (x0 even), the union of
+// the two rows' pixel ranges each edge allows, widened by a pixel either
+// side and aligned to the quad grid. It only skips quads covers would
+// reject; covers still decides every pixel.
+func (lc *lineCover) quadSpan(y, x0, x1 int32) (int32, int32) {
+	const sp = abi.LineCoverSubPixel
+	lo, hi := int64(x1), int64(x0)
+	for r := int64(y); r < int64(y)+2; r++ {
+		sy := r*sp + sp/2
+		a, b := int64(x0), int64(x1)-1 // the row's candidate pixels
+		for e := range 3 {
+			// a_e·sx ≥ t_e − b_e·sy − c_e, sx = x·sp + sp/2.
+			k := lc.t[e] - lc.b[e]*sy - lc.c[e]
+			switch {
+			case lc.a[e] > 0:
+				a = max(a, floorDiv(k-lc.a[e]*(sp/2), lc.a[e]*sp))
+			case lc.a[e] < 0:
+				b = min(b, floorDiv(lc.a[e]*(sp/2)-k, -lc.a[e]*sp)+1)
+			case k > 0:
+				a, b = 1, 0 // a horizontal edge the row lies outside
+			}
+		}
+		if a <= b {
+			lo, hi = min(lo, a-1), max(hi, b+2)
+		}
+	}
+	lo, hi = max(lo, int64(x0)), min(hi, int64(x1))
+	if lo >= hi {
+		return x0, x0
+	}
+	return int32(lo) &^ 1, int32(hi)
+}
+
+// floorDiv is ⌊n/d⌋ for d > 0.
+func floorDiv(n, d int64) int64 {
+	q := n / d
+	if n%d != 0 && n < 0 {
+		q--
+	}
+	return q
+}

@@ -92,7 +92,11 @@ func (sp *Program) swRaster(c *device.CTA, env *devEnv) error {
 			x0, y0 := max(bx0, int32(bb.L))&^1, max(by0, int32(bb.T))&^1
 			x1, y1 := min(bx1, int32(bb.R)), min(by1, int32(bb.B))
 			for py := y0; py < y1; py += 2 {
-				for px := x0; px < x1; px += 2 {
+				qx0, qx1 := x0, x1
+				if exact {
+					qx0, qx1 = lc.quadSpan(py, x0, x1)
+				}
+				for px := qx0; px < qx1; px += 2 {
 					q := swQuad{qx: px >> 1, qy: py >> 1, pid: pid}
 					any := false
 					for p := int32(0); p < 4; p++ {
