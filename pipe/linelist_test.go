@@ -82,9 +82,9 @@ void main() { o_col = vec4(v_col.rg, v_flat.b, 1.0); }
 		{"lines", RasterizerState{}, func(*drawEnv) *DrawInfo {
 			return &DrawInfo{Mode: PrimLines, InstanceCount: 1, Draws: []DrawRange{{Count: 9}}}
 		}},
-		{"strip restart", RasterizerState{LineWidth: 2}, func(e *drawEnv) *DrawInfo {
+		{"strip restart, 2 instances", RasterizerState{LineWidth: 2}, func(e *drawEnv) *DrawInfo {
 			return &DrawInfo{Mode: PrimLineStrip, IndexSize: 2, Index: e.bytes(t, ib), PrimitiveRestart: true, RestartIndex: 0xFFFF,
-				InstanceCount: 1, Draws: []DrawRange{{Count: 11}}}
+				InstanceCount: 2, Draws: []DrawRange{{Count: 11}}}
 		}},
 		{"loop first", RasterizerState{FlatshadeFirst: true, LineWidth: 3.4}, func(*drawEnv) *DrawInfo {
 			return &DrawInfo{Mode: PrimLineLoop, InstanceCount: 1, Draws: []DrawRange{{Count: 9}}}
