@@ -166,6 +166,7 @@ func (c *Context) drawDevice(st *BoundState, l *linked, sp *shaderdev.Program, a
 	case p.Indices != nil:
 		n := len(p.Indices) - len(p.Indices)%per
 		dr.Indices, dr.Count = p.Indices[:n], n
+		dr.EdgeFlags = p.EdgeFlags
 		for _, v := range dr.Indices {
 			nverts = max(nverts, int(int64(v)+int64(d.BaseVertex))+1)
 		}

@@ -42,10 +42,11 @@
 //	  lines/points with clip planes/distances      device           (prim_k clips them by the planes)
 //	  lines/points on 4x MSAA                      ref              GateTopology (ref's rule is single-sampled)
 //	GL_LINE/GL_POINT polygon modes (triangles,
-//	  strips, fans; cull first)                    device           (prim_k: edges as lines, vertices as
-//	                                                                  points; LINE faces: RouteLines)
-//	  on quads/polygons (edge flags), with clip
-//	  planes, polygon offset or multisampling      ref              GatePolygonMode (ref refuses them too)
+//	  strips, fans, quads, polygons; cull first)   device           (prim_k: edges as lines, vertices as
+//	                                                                  points, fan diagonals hidden by
+//	                                                                  PolygonEdgeFlags; LINE: RouteLines)
+//	  with clip planes, polygon offset or
+//	  multisampling                                ref              GatePolygonMode (ref refuses them too)
 //	polygon offset (factor, units, clamp; FILL)    device           (setup_k offsets the depth plane)
 //	  non-finite factor, units or clamp            ref              GatePolygonOffset (ref's error)
 //	viewports of any size/position, non-integer,

@@ -213,3 +213,119 @@ void main() { o_col = vec4(v_col.rgb, 1.0); }
 		t.Errorf("%d pixels covered by both, %d coverage mismatches, worst channel difference %d", covered, cov, worst)
 	}
 }
+
+// TestPolygonEdgeFlags checks the edge flags of the triangles TriangleList
+// makes of quads, quad strips and polygons: every boundary edge once, no fan
+// diagonal. spec: GL 4.6 §14.6.4; GL 2.1 §2.6.2
+func TestPolygonEdgeFlags(t *testing.T) {
+	const R = 0xFF
+	for _, tc := range []struct {
+		mode    PrimMode
+		idx     []uint32
+		restart bool
+		want    []uint8
+	}{
+		{PrimQuads, []uint32{0, 1, 2, 3, 4, 5, 6, 7, 8}, false, []uint8{0b011, 0b110, 0b011, 0b110}},
+		{PrimQuadStrip, []uint32{0, 1, 2, 3, 4, 5}, false, []uint8{0b011, 0b110, 0b011, 0b110}},
+		{PrimPolygon, []uint32{0, 1, 2}, false, []uint8{0b111}},
+		{PrimPolygon, []uint32{0, 1, 2, 3, 4}, false, []uint8{0b011, 0b010, 0b110}},
+		{PrimPolygon, []uint32{0, 1, 2, 3, R, 4, 5, 6}, true, []uint8{0b011, 0b110, 0b111}},
+		{PrimQuads, []uint32{0, 1, 2, R, 3, 4, 5, 6}, true, []uint8{0b011, 0b110}},
+	} {
+		got := PolygonEdgeFlags(tc.mode, tc.idx, tc.restart, R)
+		tris, err := TriangleList(tc.mode, tc.idx, tc.restart, R, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, tc.want) || len(got) != len(tris)/3 {
+			t.Errorf("%v %v: %b (for %d triangles), want %b", tc.mode, tc.idx, got, len(tris)/3, tc.want)
+		}
+	}
+}
+
+// TestPolygonModeQuadsMatchRef draws two quads and a pentagon in LINE and
+// in POINT polygon mode on the device (STRICT) and compares them with the
+// reference renderer drawing their outlines as lines and their vertices as
+// points: the fans' diagonals are not drawn, each vertex once. spec: GL 4.6
+// §14.6.4
+func TestPolygonModeQuadsMatchRef(t *testing.T) {
+	const fs = `#version 330
+in vec4 v_col;
+out vec4 o_col;
+void main() { o_col = vec4(v_col.rgb, 1.0); }
+`
+	v := func(x, y, r, g float32) []float32 { return []float32{x, y, 0, 1, r, g, 0.5, 1} }
+	quads := [][]float32{v(-0.9, -0.9, 1, 0), v(-0.2, -0.85, 0, 1), v(-0.25, -0.2, 1, 1), v(-0.8, -0.3, 0, 0),
+		v(0.1, -0.9, 0, 1), v(0.9, -0.8, 1, 0), v(0.8, -0.1, 0, 0), v(0.2, -0.2, 1, 1)}
+	pent := [][]float32{v(0, 0.1, 1, 0), v(0.6, 0.3, 0, 1), v(0.4, 0.9, 1, 1), v(-0.4, 0.9, 0, 0), v(-0.6, 0.3, 1, 0)}
+	cat := func(vs [][]float32) []float32 {
+		var out []float32
+		for _, x := range vs {
+			out = append(out, x...)
+		}
+		return out
+	}
+	outline := func(ring [][]float32) [][]float32 {
+		var out [][]float32
+		for i := range ring {
+			out = append(out, ring[i], ring[(i+1)%len(ring)])
+		}
+		return out
+	}
+	draw := func(o Options, rs RasterizerState, draws ...func() ([]float32, PrimMode)) []byte {
+		e := newDrawEnv(t, o, false)
+		if err := e.c.Clear(ClearColor, [4]float32{0, 0, 0, 0}, 1, 0); err != nil {
+			t.Fatal(err)
+		}
+		r, err := e.c.CreateRasterizerState(rs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.c.BindRasterizerState(r)
+		e.program(t, testVS, fs)
+		for _, d := range draws {
+			verts, mode := d()
+			e.posCol(t, verts...)
+			if err := e.c.DrawVBO(&DrawInfo{Mode: mode, InstanceCount: 1, Draws: []DrawRange{{Count: uint32(len(verts) / 8)}}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if st := e.c.Stats(); o.Strict && st.Device != uint64(len(draws)) {
+			t.Errorf("device screen: %+v", st)
+		}
+		return e.image(t).Pix
+	}
+	for _, mode := range []PolygonMode{PolygonLine, PolygonPoint} {
+		rs := RasterizerState{FrontCCW: true, FillFront: mode, FillBack: mode, LineWidth: 1, PointSize: 3, IgnoreShaderPointSize: true}
+		dev := draw(Options{Strict: true}, rs,
+			func() ([]float32, PrimMode) { return cat(quads), PrimQuads },
+			func() ([]float32, PrimMode) { return cat(pent), PrimPolygon })
+		var want []byte
+		if mode == PolygonLine {
+			want = draw(Options{ForceReference: true}, RasterizerState{LineWidth: 1},
+				func() ([]float32, PrimMode) {
+					return cat(append(append(outline(quads[:4]), outline(quads[4:])...), outline(pent)...)), PrimLines
+				})
+		} else {
+			want = draw(Options{ForceReference: true}, RasterizerState{PointSize: 3, IgnoreShaderPointSize: true},
+				func() ([]float32, PrimMode) { return cat(append(append([][]float32{}, quads...), pent...)), PrimPoints })
+		}
+		covered, cov, worst := 0, 0, 0
+		for p := 0; p < len(dev); p += 4 {
+			dc, rc := dev[p+3] != 0, want[p+3] != 0
+			if dc != rc {
+				cov++
+				continue
+			}
+			if dc {
+				covered++
+			}
+			for k := range 4 {
+				worst = max(worst, abs(int(dev[p+k])-int(want[k+p])))
+			}
+		}
+		if covered == 0 || cov != 0 || worst > 1 {
+			t.Errorf("mode %d: %d pixels covered by both, %d coverage mismatches, worst channel difference %d", mode, covered, cov, worst)
+		}
+	}
+}

@@ -142,7 +142,7 @@ var reasonNames = [numReasonCodes]string{
 	GateVSNotCompiled:     "vertex shader has no device program",
 	GateFSNotCompiled:     "fragment shader has no device program",
 	GateTopology:          "multisampled line/point draw",
-	GatePolygonMode:       "line/point polygon mode on quads/polygons, with clip planes, polygon offset or multisampling",
+	GatePolygonMode:       "line/point polygon mode with clip planes, polygon offset or multisampling",
 	GatePolygonOffset:     "non-finite polygon offset",
 	GateSampleCount:       "sample count other than 1 or 4",
 	GateQuery:             "open pipeline-statistics query",

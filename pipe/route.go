@@ -208,16 +208,13 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 		route(RouteLines, d.Mode.String())
 	}
 	// LINE and POINT polygon modes: prim_k draws a triangle's edges and
-	// vertices as the lines and points above. A quad's or polygon's fan
-	// diagonals are no edges of it (GL hides them with edge flags, which
-	// the device does not carry), the lines and points would be clipped by
-	// prim_k but the FILL faces by setup_k, and they are single-sampled.
-	// spec: GL 4.6 §14.6.4
+	// vertices as the lines and points above (a quad's or polygon's fan
+	// diagonals hidden by the edge flags Plan derives, PolygonEdgeFlags).
+	// The lines and points would be clipped by prim_k but the FILL faces
+	// by setup_k, and they are single-sampled. spec: GL 4.6 §14.6.4
 	if r := st.Rast; r != nil && r.PolygonModes() && d.Mode.Triangles() {
 		rs := &r.State
 		switch {
-		case d.Mode.polygons():
-			gate(GatePolygonMode, fmt.Sprintf("%v (edge flags)", d.Mode))
 		case st.clipEnabled() != 0:
 			gate(GatePolygonMode, "with user clip planes")
 		case samples > 1:

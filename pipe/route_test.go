@@ -153,9 +153,9 @@ func TestRoute(t *testing.T) {
 			st.Rast, _ = NewRasterizer(RasterizerState{Cull: CullBack, FillBack: PolygonLine})
 		}, key: hw},
 		{name: "polygon mode on quads", mut: func(st *BoundState, _ *Caps, _ *Options, d *DrawShape) {
-			st.Rast, _ = NewRasterizer(RasterizerState{FillFront: PolygonLine})
+			st.Rast, _ = NewRasterizer(RasterizerState{FillFront: PolygonPoint})
 			d.Mode = PrimQuads
-		}, gate: GatePolygonMode},
+		}, key: hw},
 		{name: "polygon mode with a clip plane", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.Rast, _ = NewRasterizer(RasterizerState{FillBack: PolygonPoint, ClipPlaneEnable: 2})
 		}, gate: GatePolygonMode},

@@ -53,6 +53,12 @@ type Draw struct {
 	// polygon. Cull applies first. spec: GL 4.6 §14.6.4
 	FillFront, FillBack PolygonMode
 	FrontCCW            bool
+	// EdgeFlags, with a LINE or POINT polygon mode, holds per triangle of
+	// the list (of one instance: Count/3 entries) which edges are drawn: bit
+	// k the edge from its vertex k to k+1, and in POINT mode vertex k (a
+	// quad's or polygon's fan diagonals are not edges). nil: every edge.
+	// spec: GL 2.1 §2.6.2 (edge flags); GL 4.6 §14.6.4
+	EdgeFlags []uint8
 	// PointOriginLower puts gl_PointCoord's origin at a point's lower left
 	// (GL_POINT_SPRITE_COORD_ORIGIN GL_LOWER_LEFT; upper left otherwise).
 	// spec: GL 4.6 §14.4.1
@@ -224,6 +230,7 @@ type drawState struct {
 	// lines: prim_k's exact corners per triangle, and per pass per pid
 	// (primmap_k's output, the walk's ArgFSLineCover)
 	lineTris, lineCover *runtime.Buffer
+	edges               *runtime.Buffer // Draw.EdgeFlags (nil: none)
 	clipMask            uint8
 	primClip            uint8 // the user clip distances prim_k clips lines and points by
 	twoMask             uint64

@@ -49,6 +49,11 @@ func (s *drawState) frontEnd() error {
 		return err
 	}
 	s.up.Write(s.tris, 0, s.d.identityList(n*s.dr.expansion().primVerts()))
+	if f := s.dr.EdgeFlags; f != nil {
+		if s.edges, err = s.put(f); err != nil {
+			return err
+		}
+	}
 	s.up.Write(s.fe.counters, 0, make([]byte, 4*abi.FECounterWords*s.passes))
 	return nil
 }

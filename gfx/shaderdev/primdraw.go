@@ -35,9 +35,13 @@ func (s *drawState) validatePrim() error {
 			// prim_k clips the lines and points, setup_k the filled
 			// faces: one draw cannot have both.
 			return fmt.Errorf("shaderdev: draw: polygon modes %d/%d with user clip distances 0x%x", dr.FillFront, dr.FillBack, dr.ClipDistances)
+		case dr.EdgeFlags != nil && len(dr.EdgeFlags) != dr.Count/3:
+			return fmt.Errorf("shaderdev: draw: %d edge flags for %d triangles", len(dr.EdgeFlags), dr.Count/3)
 		case dr.PolygonOffset.Enable:
 			return fmt.Errorf("shaderdev: draw: polygon modes %d/%d with POLYGON_OFFSET_FILL (LINE and POINT offsets are not implemented)", dr.FillFront, dr.FillBack)
 		}
+	} else if dr.EdgeFlags != nil {
+		return fmt.Errorf("shaderdev: draw: edge flags without a LINE or POINT polygon mode")
 	} else if x == PrimTriangles {
 		return nil
 	}
@@ -114,6 +118,7 @@ func (s *drawState) primArgs() []byte {
 		primArgWords: uint64(s.p.prog.VS.OutputWords), primArgFlags: flags,
 		primArgScale: f2(sx, sy), primArgOffset: f2(tx, ty), primArgSize: f2(dr.LineWidth, dr.PointSize),
 		primArgExact: s.lineTrisAddr(), primArgClip: uint64(s.primClip),
+		primArgEdges: s.edgesAddr(), primArgEdgeTris: uint64(dr.Count / 3),
 	} {
 		binary.LittleEndian.PutUint64(args[8*slot:], v)
 	}
@@ -175,4 +180,12 @@ func (dr *Draw) expansion() Prim {
 // polygon face in LINE mode the cull mode keeps.
 func (dr *Draw) drawsLines() bool {
 	return dr.Prim == PrimLines || dr.expansion() == primPolygons && (dr.FillFront == PolygonLine || dr.FillBack == PolygonLine)
+}
+
+// edgesAddr is the uploaded Draw.EdgeFlags (0: none).
+func (s *drawState) edgesAddr() uint64 {
+	if s.edges == nil {
+		return 0
+	}
+	return s.edges.Addr()
 }

@@ -68,18 +68,20 @@ const (
 
 // prim_k's argument block, in 64-bit slots.
 const (
-	primArgIn     = iota // the vertex stage's records
-	primArgOut           // the expanded records (expand_k's input)
-	primArgCount         // primitives: segments or points
-	primArgWords         // words per record (the VS output words)
-	primArgFlags         // primFlag* | the point-size word << primSizeShift
-	primArgScale         // viewport SX, SY (float32 bits, low, high)
-	primArgOffset        // viewport TX, TY (float32 bits)
-	primArgSize          // the line width and the API point size (float32 bits, low, high)
-	primArgExact         // per expanded triangle one abi.LineCoverBytes record
-	primArgClip          // the enabled user clip distances (bit i)
-	primArgPlanes        // the legacy clip planes: MaxClipDistances×4 float32, two per slot
-	primArgSlots  = primArgPlanes + frontend.MaxClipDistances*4/2
+	primArgIn       = iota // the vertex stage's records
+	primArgOut             // the expanded records (expand_k's input)
+	primArgCount           // primitives: segments or points
+	primArgWords           // words per record (the VS output words)
+	primArgFlags           // primFlag* | the point-size word << primSizeShift
+	primArgScale           // viewport SX, SY (float32 bits, low, high)
+	primArgOffset          // viewport TX, TY (float32 bits)
+	primArgSize            // the line width and the API point size (float32 bits, low, high)
+	primArgExact           // per expanded triangle one abi.LineCoverBytes record
+	primArgClip            // the enabled user clip distances (bit i)
+	primArgEdges           // polygon modes: the edge flags, a byte per triangle (0: every edge)
+	primArgEdgeTris        // the edge flags' triangles (one instance's)
+	primArgPlanes          // the legacy clip planes: MaxClipDistances×4 float32, two per slot
+	primArgSlots    = primArgPlanes + frontend.MaxClipDistances*4/2
 )
 
 // prim_k's flags (slot primArgFlags).
@@ -183,6 +185,11 @@ func (sp *Program) primKernel(c *device.CTA) error {
 	case g.points:
 		per = 1
 	}
+	edges, edgeTris := c.Arg(primArgEdges), c.Arg(primArgEdgeTris)
+	if edges != 0 && (!g.poly || edgeTris == 0) {
+		return fmt.Errorf("%s: edge flags for %d triangles on a launch without polygon modes", sp.primName(), edgeTris)
+	}
+	var eb [1]byte
 	inB := make([]uint32, per*n) // once per CTA
 	outB := make([]uint32, 3*tris*g.on)
 	exB := make([]uint32, tris*abi.LineCoverBytes/4)
@@ -197,7 +204,12 @@ func (sp *Program) primKernel(c *device.CTA) error {
 		clear(exB)
 		switch {
 		case g.poly:
-			g.polygon(inB[:n], inB[n:2*n], inB[2*n:], outB, exB)
+			mask := uint8(0b111)
+			if edges != 0 {
+				c.Read(edges+i%edgeTris, eb[:])
+				mask = eb[0] & 0b111
+			}
+			g.polygon(inB[:n], inB[n:2*n], inB[2*n:], mask, outB, exB)
 		case g.points:
 			g.point(inB, inB, outB, false)
 		default:

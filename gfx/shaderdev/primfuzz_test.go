@@ -46,7 +46,7 @@ func FuzzPrimGeom(f *testing.F) {
 		}
 		g.point(a, a, out[:6*n], false)
 		g.poly = true
-		g.polygon(a, b, c, out, ex)
+		g.polygon(a, b, c, 0b101, out, ex)
 		for r := range 18 {
 			if w := out[r*n+3]; w == 0 && out[r*n] != 0 {
 				t.Fatalf("record %d: x %#x with w 0", r, out[r*n])

@@ -28,9 +28,11 @@ func (g *primGeom) polygonModes(flags uint64) error {
 // (setup_k's: the sign of det(x, y, w) of the clip positions times the
 // viewport's SX·SY, the determinant of its homogeneous edge equations).
 // The cull mode, in setup_k's terms, drops a face first; a degenerate
-// triangle draws nothing. ex receives the edges' exact line corners.
+// triangle draws nothing. edges says which edges (bit k: vertex k to k+1)
+// a LINE face draws and which vertices (bit k: vertex k) a POINT face
+// does. ex receives the edges' exact line corners.
 // spec: GL 4.6 §14.6.4 (polygon modes), §14.6.1 (facing)
-func (g *primGeom) polygon(a, b, c []uint32, out, ex []uint32) {
+func (g *primGeom) polygon(a, b, c []uint32, edges uint8, out, ex []uint32) {
 	on := g.on
 	p := func(r []uint32, k int) float64 { return float64(math.Float32frombits(r[k])) }
 	det := p(a, 0)*(p(b, 1)*p(c, 3)-p(c, 1)*p(b, 3)) - p(a, 1)*(p(b, 0)*p(c, 3)-p(c, 0)*p(b, 3)) +
@@ -55,10 +57,18 @@ func (g *primGeom) polygon(a, b, c []uint32, out, ex []uint32) {
 	case PolygonLine:
 		v := [3][]uint32{a, b, c}
 		for e := range 3 {
+			if edges>>e&1 == 0 {
+				g.empty(out[e*tri : (e+1)*tri])
+				continue
+			}
 			g.line(v[e], v[(e+1)%3], c, out[e*tri:(e+1)*tri], ex[e*2*abi.LineCoverBytes/4:(e+1)*2*abi.LineCoverBytes/4], back)
 		}
 	case PolygonPoint:
 		for k, v := range [3][]uint32{a, b, c} {
+			if edges>>k&1 == 0 {
+				g.empty(out[k*tri : (k+1)*tri])
+				continue
+			}
 			g.point(v, c, out[k*tri:(k+1)*tri], back)
 		}
 	}
