@@ -55,7 +55,27 @@ const (
 	ArgFSMRT          = 10
 	ArgFSAperture     = 11 // packed {xbits, ybits, record_shift}: see PackAperture
 	ArgFSFlat         = 12
-	ArgFSSlots        = 13
+	// ArgFSLineCover is the software raster's exact line coverage: per pid
+	// one LineCoverBytes record (0: none). Not in vortexpipe §2.5, whose
+	// device draws no lines: the compiled-program device's line draws
+	// (gfx/shaderdev prim_k) rasterise with the reference renderer's
+	// 1/256-pixel rule, which RASTER's Q15.16 edges cannot reproduce.
+	ArgFSLineCover = 13
+	ArgFSSlots     = 14
+)
+
+// LineCoverBytes is one ArgFSLineCover record: u32 flags (LineCoverExact:
+// the pid is one triangle of a line's parallelogram, tested with the
+// record's corners; else its Q15.16 edges are) and the triangle's three
+// corners as i32 {x, y} window coordinates in 1/256 pixel, wound with
+// positive area (x right, y down the rows). A pixel centre is covered when
+// every edge function E = (y_p − y_q)·x + (x_q − x_p)·y + c of edge p→q is
+// positive, or zero on an edge whose inside lies towards +x or, horizontal,
+// towards +y (the top-left rule in row order). spec: GL 4.6 §14.5
+const (
+	LineCoverBytes           = 28
+	LineCoverExact    uint32 = 1
+	LineCoverSubPixel        = 256 // corner units per pixel
 )
 
 // OM aperture: the FS exports a fragment as a store to

@@ -341,6 +341,7 @@ func TestArgBlocksAndEncodings(t *testing.T) {
 		{"FS prim buffer", ArgFSPrimBuffer, 0}, {"FS SW sampler", ArgFSSWSampler, 1}, {"FS SW merger", ArgFSSWMerger, 2},
 		{"FS SW raster", ArgFSSWRasterBase, 3}, {"GFX_FS_ARG_DESC", ArgFSDesc, 9}, {"GFX_FS_ARG_MRT", ArgFSMRT, 10},
 		{"GFX_FS_ARG_APERTURE", ArgFSAperture, 11}, {"GFX_FS_ARG_FLAT", ArgFSFlat, 12},
+		{"FS line coverage", ArgFSLineCover, 13}, {"FS arg slots", ArgFSSlots, 14}, {"line coverage record", LineCoverBytes, 28}, {"line coverage exact flag", int(LineCoverExact), 1}, {"line coverage sub-pixel", LineCoverSubPixel, 256},
 		{"desc table slots", FSDescSlots, 8}, {"VP_MAX_DESCS", MaxDescriptorsPerSh, 16}, {"flat words per prim", FlatSideWords, 12},
 		{"FS link base", LinkBaseFS, 0x8000_0000}, {"front-end link base", LinkBaseFrontEnd, 0x8020_0000},
 		{"VS link base", LinkBaseVS, 0x8040_0000}, {"aperture base", ApertureBase, 0xE000_0000},

@@ -199,7 +199,9 @@ func TestNewRasterizer(t *testing.T) {
 	}{
 		{"default", RasterizerState{}, nil, false},
 		{"cull both", RasterizerState{Cull: CullFrontAndBack}, nil, true},
-		{"line fill", RasterizerState{FillFront: PolygonLine}, []ReasonCode{GatePolygonMode}, false},
+		{"line fill", RasterizerState{FillFront: PolygonLine}, nil, false},
+		{"line fill with offset", RasterizerState{FillFront: PolygonLine, OffsetTri: true}, []ReasonCode{GatePolygonMode}, false},
+		{"line fill on culled face with offset", RasterizerState{Cull: CullFront, FillFront: PolygonLine, OffsetTri: true}, nil, false},
 		{"line fill on culled face", RasterizerState{Cull: CullBack, FillBack: PolygonLine}, nil, false},
 		{"offset", RasterizerState{OffsetTri: true, OffsetUnits: 1, OffsetScale: -2, OffsetClamp: 0.01}, nil, false},
 		{"offset not finite", RasterizerState{OffsetTri: true, OffsetScale: float32(math.NaN())}, []ReasonCode{GatePolygonOffset}, false},

@@ -154,6 +154,7 @@ func (c *Context) drawDevice(st *BoundState, l *linked, sp *shaderdev.Program, a
 		BaseVertex: d.BaseVertex, Uniforms: uniforms, Cull: deviceCull(st.Rast),
 		ClipDistances: st.clipEnabled(), ClipPlanes: st.Clip.UCP, TwoSide: deviceTwoSide(st, l),
 		PolygonOffset: devicePolygonOffset(st.Rast)}
+	per := devicePrim(dr, st, sp, info.Mode)
 	// Indices: the resident index buffer when it already is a u32 list, else
 	// the translated list; a non-indexed list draws vertices from Start.
 	nverts := 0
@@ -169,8 +170,9 @@ func (c *Context) drawDevice(st *BoundState, l *linked, sp *shaderdev.Program, a
 			nverts = max(nverts, int(int64(v)+int64(d.BaseVertex))+1)
 		}
 	case p.Indices != nil:
-		n := len(p.Indices) - len(p.Indices)%3
+		n := len(p.Indices) - len(p.Indices)%per
 		dr.Indices, dr.Count = p.Indices[:n], n
+		dr.EdgeFlags = p.EdgeFlags
 		for _, v := range dr.Indices {
 			nverts = max(nverts, int(int64(v)+int64(d.BaseVertex))+1)
 		}

@@ -35,7 +35,18 @@
 //	  the same with flat varyings                  ref              GateFlatPolygons
 //	instancing, base vertex/instance               device           (VS arg block)
 //	multi-draw, indirect (+ count buffer)          device           split/resolved on the host
-//	lines, points, line/point polygon modes        ref              GateTopology, GatePolygonMode
+//	lines, strips, loops (any width; restart)      RASTER SW        RouteLines (LineList → segments; prim_k
+//	                                                                  widens them as ref does, the SW walk
+//	                                                                  tests ref's 1/256-pixel edge rule)
+//	points (API or gl_PointSize), gl_PointCoord    device           (prim_k: a pixel-exact square per point)
+//	  lines/points with clip planes/distances      device           (prim_k clips them by the planes)
+//	  lines/points on 4x MSAA                      ref              GateTopology (ref's rule is single-sampled)
+//	GL_LINE/GL_POINT polygon modes (triangles,
+//	  strips, fans, quads, polygons; cull first)   device           (prim_k: edges as lines, vertices as
+//	                                                                  points, fan diagonals hidden by
+//	                                                                  PolygonEdgeFlags; LINE: RouteLines)
+//	  with clip planes, polygon offset or
+//	  multisampling                                ref              GatePolygonMode (ref refuses them too)
 //	polygon offset (factor, units, clamp; FILL)    device           (setup_k offsets the depth plane)
 //	  non-finite factor, units or clamp            ref              GatePolygonOffset (ref's error)
 //	viewports of any size/position, non-integer,

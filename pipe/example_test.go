@@ -12,8 +12,9 @@ import (
 	"vortexgfx/pipe"
 )
 
-// ExampleContext_Plan routes a triangle strip to the device (translated to a list)
-// and a point draw to the reference renderer, then prints the fallback report.
+// ExampleContext_Plan routes a triangle strip to the device (translated to a
+// list), a line strip to the device's software raster (translated to
+// segments) and a point draw to the device, then prints the routing report.
 func ExampleContext_Plan() {
 	screen := pipe.NewScreenWithCaps(pipe.Caps{Threads: 16, Warps: 4, HasTEX: true, HasRASTER: true, HasOM: true}, pipe.Options{})
 	ctx := screen.NewContext(pipe.ContextOptions{})
@@ -44,18 +45,25 @@ func ExampleContext_Plan() {
 	}
 	fmt.Println("strip: reference", plan[0].Decision.Reference, "key", plan[0].Decision.Key, "indices", plan[0].Indices)
 
-	plan, err = ctx.Plan(&pipe.DrawInfo{Mode: pipe.PrimPoints, InstanceCount: 1, Draws: []pipe.DrawRange{{Count: 10}}})
+	plan, err = ctx.Plan(&pipe.DrawInfo{Mode: pipe.PrimLineStrip, InstanceCount: 1, Draws: []pipe.DrawRange{{Count: 4}}})
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println("points: reference", plan[0].Decision.Reference, plan[0].Decision.Gates)
+	fmt.Println("line strip: reference", plan[0].Decision.Reference, plan[0].Decision.Routes, "indices", plan[0].Indices)
+	plan, err = ctx.Plan(&pipe.DrawInfo{Mode: pipe.PrimPoints, InstanceCount: 1, Draws: []pipe.DrawRange{{Count: 3}}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("points: reference", plan[0].Decision.Reference, "key", plan[0].Decision.Key, "indices", plan[0].Indices)
 	for _, line := range ctx.Stats().Report() {
 		fmt.Println(line)
 	}
 	// Output:
 	// strip: reference false key {sw_tex:false sw_om:false sw_raster:false samples:1 bgra:0x1} indices [0 1 2 2 1 3]
-	// points: reference true [line/point topology (POINTS)]
-	// fallback: line/point topology: 1
+	// line strip: reference false [lines (software raster, the reference line rule) (LINE_STRIP) software raster implies software merger] indices [0 1 1 2 2 3]
+	// points: reference false key {sw_tex:false sw_om:false sw_raster:false samples:1 bgra:0x1} indices [0 1 2]
+	// routed: software raster implies software merger: 1
+	// routed: lines (software raster, the reference line rule): 1
 }
 
 // The example's shaders: a 2D position and a colour per vertex.

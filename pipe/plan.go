@@ -34,10 +34,16 @@ func (c *Context) Bound() *BoundState {
 type PlannedDraw struct {
 	Draw     DirectDraw
 	Decision Decision
-	// Indices is the translated u32 triangle list: strips and fans rebuilt as
-	// lists, primitive restart resolved, u8/u16 widened. Indexed draws keep their
+	// Indices is the translated u32 triangle list (strips and fans rebuilt
+	// as lists), segment list (LineList) or point list, primitive restart
+	// resolved, u8/u16 widened. Indexed draws keep their
 	// indices relative (Draw.BaseVertex is added by the vertex shader).
 	Indices []uint32
+	// EdgeFlags, for quads, quad strips and polygons in a LINE or POINT
+	// polygon mode, holds per triangle of Indices which of its edges (bit
+	// k: vertex k to k+1, and in POINT mode vertex k) are the polygon's
+	// (PolygonEdgeFlags); nil otherwise.
+	EdgeFlags []uint8
 }
 
 // Plan resolves info (indirect on the host, multi-draw split) and routes every
@@ -67,7 +73,8 @@ func (c *Context) Plan(info *DrawInfo) ([]PlannedDraw, error) {
 		p := PlannedDraw{Draw: d, Decision: dec}
 		if !dec.Reference && !dec.Empty {
 			provokingFirst := st.Rast != nil && st.Rast.State.FlatshadeFirst
-			p.Indices, err = c.translate(info, d, provokingFirst)
+			edges := info.Mode.polygons() && st.Rast != nil && st.Rast.PolygonModes()
+			p.Indices, p.EdgeFlags, err = c.translate(info, d, provokingFirst, edges)
 			if err != nil {
 				return nil, fmt.Errorf("pipe: draw %d: %w", i, err)
 			}
@@ -97,12 +104,13 @@ func (c *Context) Plan(info *DrawInfo) ([]PlannedDraw, error) {
 	return out, nil
 }
 
-// translate builds the device path's index list for one direct draw.
-func (c *Context) translate(info *DrawInfo, d DirectDraw, provokingFirst bool) ([]uint32, error) {
+// translate builds the device path's index list for one direct draw, and
+// with edges its polygons' edge flags.
+func (c *Context) translate(info *DrawInfo, d DirectDraw, provokingFirst, edges bool) ([]uint32, []uint8, error) {
 	var idx []uint32
 	if info.IndexSize == 0 {
 		if info.Mode == PrimTriangles {
-			return nil, nil
+			return nil, nil, nil
 		}
 		idx = Sequence(d.Start, d.Count)
 	} else {
@@ -112,22 +120,31 @@ func (c *Context) translate(info *DrawInfo, d DirectDraw, provokingFirst bool) (
 			lo := uint64(d.Start) * uint64(info.IndexSize)
 			n := uint64(d.Count) * uint64(info.IndexSize)
 			if lo+n > uint64(info.Index.Size()) {
-				return nil, fmt.Errorf("indices [%d, %d) of %d bytes read past the %d-byte index buffer",
+				return nil, nil, fmt.Errorf("indices [%d, %d) of %d bytes read past the %d-byte index buffer",
 					d.Start, uint64(d.Start)+uint64(d.Count), info.IndexSize, info.Index.Size())
 			}
 			src, start = make([]byte, n), 0
 			if err := info.Index.Read(int(lo), src); err != nil {
-				return nil, fmt.Errorf("index buffer: %w", err)
+				return nil, nil, fmt.Errorf("index buffer: %w", err)
 			}
 		}
 		var err error
 		if idx, err = WidenIndices(src, info.IndexSize, start, d.Count); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if info.Mode == PrimTriangles && !info.PrimitiveRestart {
-			return idx, nil
+			return idx, nil, nil
 		}
 	}
 	restart := info.PrimitiveRestart && info.IndexSize != 0
-	return TriangleList(info.Mode, idx, restart, info.RestartIndex, provokingFirst)
+	if !info.Mode.Triangles() {
+		l, err := LineList(info.Mode, idx, restart, info.RestartIndex)
+		return l, nil, err
+	}
+	var flags []uint8
+	if edges {
+		flags = PolygonEdgeFlags(info.Mode, idx, restart, info.RestartIndex)
+	}
+	l, err := TriangleList(info.Mode, idx, restart, info.RestartIndex, provokingFirst)
+	return l, flags, err
 }

@@ -64,3 +64,50 @@ func polygonCount(mode PrimMode, v []uint32, restart bool, restartIndex uint32) 
 	}
 	return n
 }
+
+// PolygonEdgeFlags is, per triangle TriangleList makes of quads, a quad
+// strip or a polygon (in its order, restart runs included), which of the
+// triangle's edges are the polygon's: bit k for the edge from its vertex k
+// to vertex k+1 (mod 3). A fan's diagonals are not: GL's polygon modes draw
+// a polygon's boundary edges as lines (each vertex once as a point, the one
+// its boundary edge starts at), which the device's polygon-mode expansion
+// takes from these flags. spec: GL 4.6 §14.6.4; GL 2.1 §2.6.2 (edge flags)
+func PolygonEdgeFlags(mode PrimMode, idx []uint32, restart bool, restartIndex uint32) []uint8 {
+	var out []uint8
+	for seg := 0; seg <= len(idx); {
+		end := len(idx)
+		if restart {
+			end = seg
+			for end < len(idx) && idx[end] != restartIndex {
+				end++
+			}
+		}
+		n := end - seg
+		switch mode {
+		case PrimQuads, PrimQuadStrip:
+			// (q0, q1, q2): q0q1, q1q2; (q0, q2, q3): q2q3, q3q0.
+			step := 4
+			if mode == PrimQuadStrip {
+				step = 2
+			}
+			for i := 0; i+3 < n; i += step {
+				out = append(out, 0b011, 0b110)
+			}
+		case PrimPolygon:
+			// (v0, vi, vi+1): vi vi+1 always; v0 vi for the first; vi+1 v0
+			// for the last.
+			for i := 1; i+1 < n; i++ {
+				f := uint8(0b010)
+				if i == 1 {
+					f |= 0b001
+				}
+				if i+2 == n {
+					f |= 0b100
+				}
+				out = append(out, f)
+			}
+		}
+		seg = end + 1
+	}
+	return out
+}

@@ -48,11 +48,18 @@ type RasterizerState struct {
 	// positive, from below when negative (glPolygonOffsetClamp). Both paths
 	// add o = OffsetScale·m + OffsetUnits·r with ref's arithmetic (ref's
 	// depthBias; on the device setup_k, on each primitive's depth plane).
-	// GL's LINE and POINT offset enables have no field: they offset only
-	// polygons in line or point mode, which neither path draws yet
-	// (GatePolygonMode; the reference renderer refuses them). spec: GL 4.6
+	// GL's LINE and POINT offset enables have no field: POLYGON_OFFSET_FILL
+	// with a face in LINE or POINT mode gates the draw (GatePolygonMode);
+	// lines and points are never offset on either path. spec: GL 4.6
 	// §14.6.5
 	OffsetClamp float32
+}
+
+// PolygonModes reports whether a face the cull mode keeps is in LINE or
+// POINT polygon mode. spec: GL 4.6 §14.6.4
+func (r *Rasterizer) PolygonModes() bool {
+	s := &r.State
+	return s.FillFront != PolygonFill && s.Cull&CullFront == 0 || s.FillBack != PolygonFill && s.Cull&CullBack == 0
 }
 
 // Rasterizer is a rasterizer CSO captured at creation: the cull/front-face pair the
@@ -82,8 +89,11 @@ func NewRasterizer(s RasterizerState) (*Rasterizer, error) {
 		return nil, fmt.Errorf("pipe: rasterizer: polygon mode %d/%d undefined", s.FillFront, s.FillBack)
 	}
 	r := &Rasterizer{State: s, CullsAll: s.Cull == CullFrontAndBack}
-	if s.FillFront != PolygonFill && s.Cull&CullFront == 0 || s.FillBack != PolygonFill && s.Cull&CullBack == 0 {
-		r.Flags = append(r.Flags, Reason{GatePolygonMode, fmt.Sprintf("front %d back %d", s.FillFront, s.FillBack)})
+	if r.PolygonModes() && s.OffsetTri {
+		// POLYGON_OFFSET_FILL offsets the FILL faces only; GL's LINE
+		// and POINT offset enables have no field, and the device's
+		// setup_k would offset the lines and points too.
+		r.Flags = append(r.Flags, Reason{GatePolygonMode, fmt.Sprintf("front %d back %d with polygon offset", s.FillFront, s.FillBack)})
 	}
 	if s.OffsetTri && !(finite32(s.OffsetUnits) && finite32(s.OffsetScale) && finite32(s.OffsetClamp)) {
 		// setup_k refuses a non-finite offset, as ref does (ErrBadDraw):

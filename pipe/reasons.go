@@ -129,6 +129,10 @@ const (
 	// other than the texture's own (ViewState); the FF unit samples level 0
 	// of the chain as stored.
 	RouteTexView
+	// RouteLines: a line draw rasterises on the software raster walk, which
+	// tests the reference renderer's 1/256-pixel edge functions (RASTER's
+	// Q15.16 edges cannot reproduce them on thin sloped primitives).
+	RouteLines
 	numReasonCodes
 )
 
@@ -137,8 +141,8 @@ var reasonNames = [numReasonCodes]string{
 	GateNoFS:              "fixed-function fragment stage (no fragment shader)",
 	GateVSNotCompiled:     "vertex shader has no device program",
 	GateFSNotCompiled:     "fragment shader has no device program",
-	GateTopology:          "line/point topology",
-	GatePolygonMode:       "line/point polygon mode",
+	GateTopology:          "multisampled line/point draw",
+	GatePolygonMode:       "line/point polygon mode with clip planes, polygon offset or multisampling",
 	GatePolygonOffset:     "non-finite polygon offset",
 	GateSampleCount:       "sample count other than 1 or 4",
 	GateQuery:             "open pipeline-statistics query",
@@ -202,6 +206,7 @@ var reasonNames = [numReasonCodes]string{
 
 	RouteTexLod:  "sampler LOD bias or LOD clamp on a mipmapped texture (software sampler)",
 	RouteTexView: "view swizzle or level range (software sampler)",
+	RouteLines:   "lines (software raster, the reference line rule)",
 }
 
 // String describes the reason.
@@ -217,7 +222,7 @@ func (c ReasonCode) Kind() Kind {
 	switch {
 	case c >= GateNoVS && c <= GateDeviceBackend, c >= GateFlatShade && c <= GateFlatPolygons:
 		return Gated
-	case c >= RouteNoTEX && c <= RouteManyRTs, c == RouteTexLod, c == RouteTexView:
+	case c >= RouteNoTEX && c <= RouteManyRTs, c == RouteTexLod, c == RouteTexView, c == RouteLines:
 		return Routed
 	}
 	return 0

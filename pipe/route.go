@@ -142,9 +142,6 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 			gate(GateVaryings, fmt.Sprintf("%d vec4s, %d flat words", v, f))
 		}
 	}
-	if !d.Mode.Triangles() {
-		gate(GateTopology, d.Mode.String())
-	}
 	if d.CountFromStreamOutput {
 		gate(GateStreamOutput, "")
 	}
@@ -197,6 +194,35 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 		route(RouteMultisample, "4x")
 	default:
 		gate(GateSampleCount, fmt.Sprintf("%d samples", samples))
+	}
+	// Lines and points run on the device: prim_k expands them after the
+	// vertex stage (clipping them by the view volume and the user clip
+	// distances), lines on the software raster walk with the reference
+	// rule. The reference renderer's rule is single-sampled.
+	// spec: GL 4.6 §14.4, §14.5, §13.7
+	switch {
+	case !d.Mode.Triangles() && samples > 1:
+		gate(GateTopology, fmt.Sprintf("%v, %d samples", d.Mode, samples))
+	case d.Mode.Lines():
+		swRaster = true
+		route(RouteLines, d.Mode.String())
+	}
+	// LINE and POINT polygon modes: prim_k draws a triangle's edges and
+	// vertices as the lines and points above (a quad's or polygon's fan
+	// diagonals hidden by the edge flags Plan derives, PolygonEdgeFlags).
+	// The lines and points would be clipped by prim_k but the FILL faces
+	// by setup_k, and they are single-sampled. spec: GL 4.6 §14.6.4
+	if r := st.Rast; r != nil && r.PolygonModes() && d.Mode.Triangles() {
+		rs := &r.State
+		switch {
+		case st.clipEnabled() != 0:
+			gate(GatePolygonMode, "with user clip planes")
+		case samples > 1:
+			gate(GatePolygonMode, fmt.Sprintf("%d samples", samples))
+		case rs.FillFront == PolygonLine && rs.Cull&CullFront == 0 || rs.FillBack == PolygonLine && rs.Cull&CullBack == 0:
+			swRaster = true
+			route(RouteLines, fmt.Sprintf("polygon mode front %d back %d", rs.FillFront, rs.FillBack))
+		}
 	}
 	if fb.Width > abi.RasterScissorMaxCoord || fb.Height > abi.RasterScissorMaxCoord {
 		gate(GateFramebufferSize, fmt.Sprintf("%dx%d", fb.Width, fb.Height))

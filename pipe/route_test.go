@@ -103,8 +103,25 @@ func TestRoute(t *testing.T) {
 		{name: "no FS", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.FS = nil }, key: hw},
 		{name: "VS not compiled", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.VS.Desc.Info.Compiled = false }, gate: GateVSNotCompiled},
 		{name: "FS not compiled", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.FS.Desc.Info.Compiled = false }, gate: GateFSNotCompiled},
-		{name: "points", mut: func(_ *BoundState, _ *Caps, _ *Options, d *DrawShape) { d.Mode = PrimPoints }, gate: GateTopology},
-		{name: "line strip", mut: func(_ *BoundState, _ *Caps, _ *Options, d *DrawShape) { d.Mode = PrimLineStrip }, gate: GateTopology},
+		// Lines and points run on the device (prim_k), lines on the
+		// software raster walk with the reference rule.
+		{name: "points", mut: func(_ *BoundState, _ *Caps, _ *Options, d *DrawShape) { d.Mode = PrimPoints }, key: hw},
+		{name: "line strip", mut: func(_ *BoundState, _ *Caps, _ *Options, d *DrawShape) { d.Mode = PrimLineStrip },
+			route: []ReasonCode{RouteLines, RouteRasterImpliesOM}, key: VariantKey{SWRaster: true, SWOM: true, Samples: 1}},
+		{name: "lines", mut: func(_ *BoundState, _ *Caps, _ *Options, d *DrawShape) { d.Mode = PrimLines },
+			route: []ReasonCode{RouteLines, RouteRasterImpliesOM}, key: VariantKey{SWRaster: true, SWOM: true, Samples: 1}},
+		{name: "points with a clip plane", mut: func(st *BoundState, _ *Caps, _ *Options, d *DrawShape) {
+			d.Mode = PrimPoints
+			st.Rast, _ = NewRasterizer(RasterizerState{ClipPlaneEnable: 1})
+		}, key: hw},
+		{name: "points on 4x MSAA", mut: func(st *BoundState, _ *Caps, _ *Options, d *DrawShape) {
+			d.Mode = PrimPoints
+			st.FB.Samples = 4
+		}, gate: GateTopology},
+		{name: "lines on 4x MSAA", mut: func(st *BoundState, _ *Caps, _ *Options, d *DrawShape) {
+			d.Mode = PrimLineLoop
+			st.FB.Samples = 4
+		}, gate: GateTopology},
 		{name: "strip", mut: func(_ *BoundState, _ *Caps, _ *Options, d *DrawShape) { d.Mode = PrimTriangleStrip }, key: hw},
 		{name: "fan", mut: func(_ *BoundState, _ *Caps, _ *Options, d *DrawShape) { d.Mode = PrimTriangleFan }, key: hw},
 		{name: "stream-output count", mut: func(_ *BoundState, _ *Caps, _ *Options, d *DrawShape) { d.CountFromStreamOutput = true }, gate: GateStreamOutput},
@@ -124,8 +141,30 @@ func TestRoute(t *testing.T) {
 			st.Rast, _ = NewRasterizer(RasterizerState{Cull: CullFrontAndBack})
 		}, empty: true},
 		// rasterizer capture flags
+		// Polygon modes run on the device (prim_k), LINE faces on the
+		// software raster.
 		{name: "polygon mode line", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.Rast, _ = NewRasterizer(RasterizerState{FillFront: PolygonLine})
+		}, route: []ReasonCode{RouteLines, RouteRasterImpliesOM}, key: VariantKey{SWRaster: true, SWOM: true, Samples: 1}},
+		{name: "polygon mode point", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Rast, _ = NewRasterizer(RasterizerState{FillFront: PolygonPoint, FillBack: PolygonPoint})
+		}, key: hw},
+		{name: "polygon mode line on a culled face", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Rast, _ = NewRasterizer(RasterizerState{Cull: CullBack, FillBack: PolygonLine})
+		}, key: hw},
+		{name: "polygon mode on quads", mut: func(st *BoundState, _ *Caps, _ *Options, d *DrawShape) {
+			st.Rast, _ = NewRasterizer(RasterizerState{FillFront: PolygonPoint})
+			d.Mode = PrimQuads
+		}, key: hw},
+		{name: "polygon mode with a clip plane", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Rast, _ = NewRasterizer(RasterizerState{FillBack: PolygonPoint, ClipPlaneEnable: 2})
+		}, gate: GatePolygonMode},
+		{name: "polygon mode with offset", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Rast, _ = NewRasterizer(RasterizerState{FillBack: PolygonPoint, OffsetTri: true})
+		}, gate: GatePolygonMode},
+		{name: "polygon mode on 4x MSAA", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Rast, _ = NewRasterizer(RasterizerState{FillBack: PolygonPoint})
+			st.FB.Samples = 4
 		}, gate: GatePolygonMode},
 		{name: "polygon offset", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.Rast, _ = NewRasterizer(RasterizerState{OffsetTri: true, OffsetScale: 1, OffsetUnits: 2, OffsetClamp: 0.5})
@@ -405,12 +444,21 @@ func TestStrictAndStats(t *testing.T) {
 		if err := c.SetFramebufferState(st.FB); err != nil {
 			t.Fatal(err)
 		}
+		// Points on a multisampled framebuffer stay the reference
+		// renderer's.
+		ms, err := s.CreateTexture(TextureDesc{Target: Target2D, Format: format.RGBA8, Width: 32, Height: 32, Depth: 1, ArraySize: 1, Levels: 1, Samples: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.SetFramebufferState(Framebuffer{Width: 32, Height: 32, Samples: 4, Cbufs: []*Surface{{Resource: ms}}}); err != nil {
+			t.Fatal(err)
+		}
 		info := &DrawInfo{Mode: PrimPoints, InstanceCount: 1, Draws: []DrawRange{{Count: 4}, {Count: 0}}}
 		plan, err := c.Plan(info)
 		if strictMode {
 			var se *StrictError
 			if !errors.Is(err, ErrStrict) || !errors.As(err, &se) || se.Reasons[0].Code != GateTopology ||
-				!strings.Contains(err.Error(), "line/point topology (POINTS)") {
+				!strings.Contains(err.Error(), "(POINTS, 4 samples)") {
 				t.Fatalf("strict: %v", err)
 			}
 			continue
@@ -431,6 +479,9 @@ func TestStrictAndStats(t *testing.T) {
 		if err := c.EndQuery(q); err != nil {
 			t.Fatal(err)
 		}
+		if err := c.SetFramebufferState(st.FB); err != nil {
+			t.Fatal(err)
+		}
 		p, err := c.Plan(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Start: 2, Count: 5}}})
 		if err != nil {
 			t.Fatal(err)
@@ -444,7 +495,7 @@ func TestStrictAndStats(t *testing.T) {
 			t.Errorf("stats %+v", stats)
 		}
 		rep := strings.Join(stats.Report(), "\n")
-		if !strings.Contains(rep, "fallback: line/point topology: 1") {
+		if !strings.Contains(rep, "fallback: "+GateTopology.String()+": 1") {
 			t.Errorf("report %q", rep)
 		}
 	}

@@ -17,9 +17,9 @@ import (
 // shaderModules are a program's VS and FS modules at their link bases and
 // the kernels a draw launches from them.
 type shaderModules struct {
-	vs, fs       *runtime.Module
-	vsK, expandK *runtime.Kernel
-	fsK          *runtime.Kernel
+	vs, fs              *runtime.Module
+	vsK, expandK, primK *runtime.Kernel
+	fsK                 *runtime.Kernel
 }
 
 // Device is an open device model (runtime, CP, SIMT cores, RASTER, OM)
@@ -277,7 +277,9 @@ func (d *Device) resident(p *Program) (*shaderModules, error) {
 	}
 	if m.vsK, err = m.vs.Kernel("main"); err == nil {
 		if m.expandK, err = m.vs.Kernel("expand_k"); err == nil {
-			m.fsK, err = m.fs.Kernel("main")
+			if m.primK, err = m.vs.Kernel("prim_k"); err == nil {
+				m.fsK, err = m.fs.Kernel("main")
+			}
 		}
 	}
 	if err != nil {

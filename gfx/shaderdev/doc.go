@@ -24,6 +24,13 @@
 // the whole draw's vertex records do not fit device memory, per pass over
 // that pass's vertices (a non-instanced draw streams).
 //
+// Line and point draws run prim_k between the vertex stage and expand_k
+// (primexpand.go): each segment or point becomes two triangles of records,
+// clipped and sized as the reference renderer does; a line draw's pass runs
+// prim_k's second stage after setup_k's EMIT, which hands each pid its exact
+// corners (linecover.go) to the software raster walk. Line and point draws
+// never stream.
+//
 // What runs where on the device fragment path (vortexpipe-driver.md §2.3.3, §3.6,
 // §3.7, §3.4.1). Every route stays on the device; session.DrawStats.Route names the
 // units a draw ran in software and why, and the software counters count what
@@ -63,6 +70,13 @@
 //	vertex-stage texturing (VS slot 7 table)       software (device/swtex)
 //	13–64 varying or flat words (the side array,
 //	  abi.SideArrayWords)                          —          either     either
+//	lines (Draw.Prim; prim_k's parallelograms,
+//	  the exact 1/256-pixel rule per pid:
+//	  abi.ArgFSLineCover)                          —          software   software
+//	points, gl_PointCoord (prim_k's squares on
+//	  the covered pixels' boundaries)              —          either     either
+//	GL_LINE/GL_POINT polygon modes (Draw.FillFront,
+//	  FillBack: prim_k, primpoly.go)               —          as lines / points
 //
 // The software raster is the FS wrapper launched as a compute grid that walks
 // the bins itself (swRaster); the FF TEX and OM units answer RASTER-launched

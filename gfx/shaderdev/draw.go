@@ -27,13 +27,47 @@ type AttribBinding struct {
 	Divisor uint64
 }
 
-// Draw is one triangle-list draw of a compiled program on the device.
+// Draw is one triangle-, line- or point-list draw of a compiled program on
+// the device.
 type Draw struct {
 	Program *Program
+	// Prim is the primitive type (the zero value a triangle list). Lines
+	// and points run prim_k after the vertex stage (primKernel): it turns
+	// each into two triangles of the reference renderer's geometry, never
+	// culled or polygon-offset, which the front end then draws.
+	// spec: GL 4.6 §14.4, §14.5
+	Prim Prim
+	// LineWidth is GL's line width (rounded, clamped to [1, 2048]) and
+	// PointSize the API point size (clamped to [1, 2048]), used unless
+	// ShaderPointSize takes the vertex stage's gl_PointSize.
+	// ProvokingFirst gives a segment its first vertex's flat words (else
+	// its last's, GL's default). spec: GL 4.6 §14.4, §14.5, §13.4
+	LineWidth, PointSize float32
+	ShaderPointSize      bool
+	ProvokingFirst       bool
+	// FillFront and FillBack are GL's polygon modes of a triangle draw's
+	// front and back faces (glPolygonMode; FrontCCW names the front
+	// winding): prim_k draws a LINE face's edges as lines and a POINT
+	// face's vertices as points, with the line and point state above and
+	// the triangle's provoking (last) vertex's flat words, facing as the
+	// polygon. Cull applies first. spec: GL 4.6 §14.6.4
+	FillFront, FillBack PolygonMode
+	FrontCCW            bool
+	// EdgeFlags, with a LINE or POINT polygon mode, holds per triangle of
+	// the list (of one instance: Count/3 entries) which edges are drawn: bit
+	// k the edge from its vertex k to k+1, and in POINT mode vertex k (a
+	// quad's or polygon's fan diagonals are not edges). nil: every edge.
+	// spec: GL 2.1 §2.6.2 (edge flags); GL 4.6 §14.6.4
+	EdgeFlags []uint8
+	// PointOriginLower puts gl_PointCoord's origin at a point's lower left
+	// (GL_POINT_SPRITE_COORD_ORIGIN GL_LOWER_LEFT; upper left otherwise).
+	// spec: GL 4.6 §14.4.1
+	PointOriginLower bool
 	// Attribs holds one binding per Program.Attributes() entry, in order.
 	Attribs []AttribBinding
 	// Indices are the u32 indices (nil: non-indexed); Count is the vertices
-	// per instance (len(Indices) when indexed), a multiple of 3.
+	// per instance (len(Indices) when indexed), a multiple of 3 for
+	// triangles and of 2 for lines.
 	Indices []uint32
 	// IndexBuffer, when set, holds the u32 indices in device memory at
 	// IndexOffset (a resident buffer on Runtime()); Indices is then ignored.
@@ -125,14 +159,21 @@ func (dr *Draw) depthRange() (near, far float32) {
 // top-left rule is RASTER's, vortex-hardware-facts §3.3); rasterizer.md §4
 // (RASTER_SCISSOR_X/Y)
 func (dr *Draw) clipRect(w, h int) *frontend.BBox {
-	if dr.Scissor == nil && dr.Viewport == nil {
+	vp := dr.Viewport
+	if dr.expansion() != PrimTriangles {
+		// A line's or point's pixels beyond the viewport are drawn
+		// (prim_k clips the vertices to the view volume, not the widened
+		// primitive), as the reference renderer draws them.
+		vp = nil
+	}
+	if dr.Scissor == nil && vp == nil {
 		return nil
 	}
 	c := frontend.BBox{R: uint32(w), B: uint32(h)}
 	if sc := dr.Scissor; sc != nil {
 		c = frontend.BBox{L: sc.L, R: min(sc.R, c.R), T: sc.T, B: min(sc.B, c.B)}
 	}
-	if vp := dr.Viewport; vp != nil {
+	if vp != nil {
 		pix := func(s, t float32) (lo, hi uint32) {
 			// The corners as the reference renderer's viewport has them:
 			// X = t − s, W = 2s in float32, X + W in float64.
@@ -185,9 +226,15 @@ type drawState struct {
 
 	// front end
 	recs, verts, tris *runtime.Buffer // VS records, expand_k records, triangle list
-	clipMask          uint8
-	twoMask           uint64
-	passTris, passes  int
+	xrecs             *runtime.Buffer // prim_k's triangle records (lines, points; else recs)
+	// lines: prim_k's exact corners per triangle, and per pass per pid
+	// (primmap_k's output, the walk's ArgFSLineCover)
+	lineTris, lineCover *runtime.Buffer
+	edges               *runtime.Buffer // Draw.EdgeFlags (nil: none)
+	clipMask            uint8
+	primClip            uint8 // the user clip distances prim_k clips lines and points by
+	twoMask             uint64
+	passTris, passes    int
 	// stream: the vertex stage and expand_k run per pass over the pass's
 	// vertices (the whole draw's records did not fit; see frontEnd).
 	stream bool
@@ -237,8 +284,8 @@ func (s *drawState) validate() error {
 		return fmt.Errorf("shaderdev: draw without a program")
 	}
 	s.inst = max(dr.Instances, 1)
-	if dr.Count <= 0 || dr.Count%3 != 0 || (dr.IndexBuffer == nil && dr.Indices != nil && len(dr.Indices) != dr.Count) {
-		return fmt.Errorf("shaderdev: draw: %d vertices (%d indices) is not a triangle list", dr.Count, len(dr.Indices))
+	if err := s.validatePrim(); err != nil {
+		return err
 	}
 	if len(dr.Attribs) != len(p.attrs) {
 		return fmt.Errorf("shaderdev: draw: %d attribute bindings for %d attributes", len(dr.Attribs), len(p.attrs))
@@ -250,7 +297,7 @@ func (s *drawState) validate() error {
 	if s.total > frontend.MaxItems {
 		return fmt.Errorf("shaderdev: draw: %d vertices exceed %d", s.total, frontend.MaxItems)
 	}
-	s.nt = s.total / 3
+	s.nt = s.total * dr.expansion().primVerts() / 3
 	s.st.Vertices = s.total
 	if sc := dr.clipRect(s.d.w, s.d.h); sc != nil && (sc.L == sc.R || sc.T == sc.B) {
 		// GL: an empty scissor rectangle (or a viewport wholly off the

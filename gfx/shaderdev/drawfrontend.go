@@ -21,6 +21,11 @@ import (
 // §3.2, §3.8
 func (s *drawState) frontEnd() error {
 	s.clipMask = s.p.ClipMask(s.dr.ClipDistances)
+	if s.dr.expansion() != PrimTriangles {
+		// prim_k clips lines and points against the user clip distances
+		// (their triangles are never clipped again).
+		s.primClip, s.clipMask = s.clipMask, 0
+	}
 	var err error
 	if s.twoMask, err = s.p.twoSideMask(s.dr.TwoSide); err != nil {
 		return err
@@ -30,7 +35,7 @@ func (s *drawState) frontEnd() error {
 	first := s.d.next // the pool slot of the first record buffer
 	n := s.total
 	err = s.frontEndBuffers(n)
-	if err != nil && errors.Is(err, mem.ErrOutOfMemory) && s.passes > 1 && s.inst == 1 {
+	if err != nil && errors.Is(err, mem.ErrOutOfMemory) && s.passes > 1 && s.inst == 1 && s.dr.expansion() == PrimTriangles {
 		// Nothing is queued on the slots the attempt took: empty them
 		// (and the later ones, which only earlier draws used) so that
 		// the pass-sized buffers reach the memory the attempt held.
@@ -43,7 +48,12 @@ func (s *drawState) frontEnd() error {
 	if err != nil {
 		return err
 	}
-	s.up.Write(s.tris, 0, s.d.identityList(n))
+	s.up.Write(s.tris, 0, s.d.identityList(n*s.dr.expansion().primVerts()))
+	if f := s.dr.EdgeFlags; f != nil {
+		if s.edges, err = s.put(f); err != nil {
+			return err
+		}
+	}
 	s.up.Write(s.fe.counters, 0, make([]byte, 4*abi.FECounterWords*s.passes))
 	return nil
 }
@@ -56,6 +66,23 @@ func (s *drawState) frontEndBuffers(n int) error {
 	if s.recs, err = d.buffer(n * p.prog.VS.OutputWords * 4); err != nil {
 		return err
 	}
+	s.xrecs = s.recs
+	if pv := s.dr.expansion().primVerts(); pv > 1 {
+		// prim_k's records: a line's or point's two triangles.
+		if s.xrecs, err = d.buffer(n * pv * s.recordWords() * 4); err != nil {
+			return err
+		}
+		n *= pv
+	}
+	if x := s.dr.expansion(); x == PrimLines || x == primPolygons {
+		if s.lineTris, err = d.buffer(n / 3 * abi.LineCoverBytes); err != nil {
+			return err
+		}
+		pidCap := min(s.passTris*frontend.SlotsPerTriangle(s.clipMask), abi.MaxPrimsPerPass+frontend.SlotsPerTriangle(s.clipMask))
+		if s.lineCover, err = d.buffer(pidCap * abi.LineCoverBytes); err != nil {
+			return err
+		}
+	}
 	if s.verts, err = d.buffer(n * p.recordBytesClip(s.clipMask)); err != nil {
 		return err
 	}
@@ -63,7 +90,7 @@ func (s *drawState) frontEndBuffers(n int) error {
 		return err
 	}
 	near, far := s.dr.depthRange()
-	s.fe, err = d.frontEndArgs(s.verts.Addr(), uint32(n), s.tris.Addr(), s.passTris, s.passes, near, far, s.dr.Cull,
+	s.fe, err = d.frontEndArgs(s.verts.Addr(), uint32(n), s.tris.Addr(), s.passTris, s.passes, near, far, s.dr.cull(),
 		uint32(p.NVar()), uint32(p.NFlat()), s.clipMask)
 	if err != nil {
 		return err
@@ -83,6 +110,9 @@ func (s *drawState) frontEndBuffers(n int) error {
 	// swom.State.FFWhy). spec: vortexpipe §3.7 (depth-clamp row)
 	s.fe.args.DepthClipDisable = s.ms.DepthClamp
 	po := s.dr.PolygonOffset
+	if s.dr.expansion() != PrimTriangles {
+		po = frontend.PolygonOffset{} // GL offsets polygons only (ref: lines and points are not offset)
+	}
 	po.DepthBits = s.d.depthBits()
 	po.SetArgs(&s.fe.args)
 	return nil

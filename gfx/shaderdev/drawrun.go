@@ -61,6 +61,9 @@ func (s *drawState) fragment() error {
 	put(abi.ArgFSGeometry, abi.FSGeometry{Width: d.w, Height: d.h, Samples: d.tc.Samples, BinLog: d.binLog}.Pack())
 	put(abi.ArgFSCounters, s.counters.Addr())
 	put(abi.ArgFSFlags, flags)
+	if s.lineCover != nil {
+		put(abi.ArgFSLineCover, s.lineCover.Addr())
+	}
 	// The FS arg block has its own buffer: SCAN writes draw3d's primitive
 	// count into Args.FragArgs slot 1, which is the software sampler's
 	// table slot here.
@@ -99,8 +102,8 @@ func (s *drawState) record() error {
 		binary.LittleEndian.PutUint64(vsArgs[8*abi.ArgVSVertsPerInst:], uint64(dr.Count))
 	}
 	exArgs := make([]byte, 8*ExpandArgSlots)
-	ow := s.p.prog.VS.OutputWords
-	for i, v := range []uint64{s.recs.Addr(), s.verts.Addr(), uint64(s.total), uint64(ow), uint64(s.clipMask) | s.twoMask<<expandTwoSideShift} {
+	ow := s.recordWords()
+	for i, v := range []uint64{s.xrecs.Addr(), s.verts.Addr(), uint64(s.total * dr.expansion().primVerts()), uint64(ow), uint64(s.clipMask) | s.twoMask<<expandTwoSideShift} {
 		binary.LittleEndian.PutUint64(exArgs[8*i:], v)
 	}
 	PutExpandClipPlanes(exArgs, &dr.ClipPlanes)
@@ -109,7 +112,11 @@ func (s *drawState) record() error {
 	}
 	m := s.mods
 	vertexStage := func() {
-		s.steps = append(s.steps, runtime.LaunchStep(m.vsK, lp(vsArgs)), runtime.LaunchStep(m.expandK, lp(exArgs)))
+		s.steps = append(s.steps, runtime.LaunchStep(m.vsK, lp(vsArgs)))
+		if dr.expansion() != PrimTriangles {
+			s.steps = append(s.steps, runtime.LaunchStep(m.primK, lp(s.primArgs())))
+		}
+		s.steps = append(s.steps, runtime.LaunchStep(m.expandK, lp(exArgs)))
 	}
 	if !s.stream {
 		vertexStage()
@@ -151,6 +158,9 @@ func (s *drawState) record() error {
 				k = ds.Binning
 			}
 			s.steps = append(s.steps, runtime.LaunchStep(k, lp(fa.Pack())))
+			if stage == abi.FEStageEmit && s.lineCover != nil {
+				s.steps = append(s.steps, runtime.LaunchStep(m.primK, lp(s.mapArgs(first, int(fa.NumTris), fa.Keep, fa.Offsets))))
+			}
 		}
 		for _, w := range dcrs {
 			s.steps = append(s.steps, runtime.DCRStep(w.Addr, w.Value))

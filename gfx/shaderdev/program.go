@@ -98,6 +98,12 @@ type Program struct {
 	// written) and clipN how many distances the VS writes; clipVert is the
 	// gl_ClipVertex output word (-1: the legacy planes dot gl_Position).
 	clipWord, clipN, clipVert int
+	// pointCoord is the FS input word of gl_PointCoord (-1: unread) and
+	// pcPlane its first plane: prim_k appends the point's (s, t) to each
+	// corner's record as two more words (pointCoordWords) that expand_k
+	// packs onto these noperspective planes (zero on other primitives).
+	// spec: GL 4.6 §14.4.1
+	pointCoord, pcPlane int
 	// texSW says why the fragment stage's texturing needs the software
 	// sampler ("" when vx_tex serves it). spec: vortexpipe §2.3.3
 	texSW string
@@ -182,6 +188,7 @@ func (sp *Program) UniformWords() int { return sp.prog.UniformWords }
 // Kernel library names of the program's stages.
 func (sp *Program) vsName() string     { return sp.name + ".vs" }
 func (sp *Program) expandName() string { return sp.name + ".expand_k" }
+func (sp *Program) primName() string   { return sp.name + ".prim_k" }
 func (sp *Program) fsName() string     { return sp.name + ".fs" }
 
 // NewProgram lays out a compiled program for the device: attribute table
@@ -194,7 +201,7 @@ func NewProgram(name string, p *lower.Program) (*Program, error) {
 		return nil, routeError(name, -1, "a vertex and a fragment stage are both needed")
 	}
 	sp := &Program{name: name, prog: p, vid: -1, iid: -1, coord: -1, facing: -1, helper: -1, fragDepth: -1, src1Word: -1,
-		clipWord: -1, clipVert: -1, vsFree: make(chan *vsScratch, scratchSlots)}
+		clipWord: -1, clipVert: -1, pointCoord: -1, pcPlane: -1, vsFree: make(chan *vsScratch, scratchSlots)}
 	for i := range sp.colorWord {
 		sp.colorWord[i] = -1
 	}
@@ -274,7 +281,8 @@ func (sp *Program) fragmentReads() (*varyingUse, error) {
 			sp.helper = s.Word
 			continue
 		case "gl_PointCoord":
-			return nil, routeError(sp.name, -1, "gl_PointCoord (points are not drawn on the device)")
+			sp.pointCoord = s.Word
+			continue
 		}
 		for w := s.Word; w < s.Word+s.Words; w++ {
 			if w >= 4 && w < len(v.read) {
@@ -367,6 +375,17 @@ func (sp *Program) assignPlanes(v *varyingUse) error {
 			sp.flatFront = append(sp.flatFront, front)
 		}
 	}
+	if sp.pointCoord >= 0 {
+		// gl_PointCoord's planes read the words past the VS record.
+		sp.pcPlane = len(sp.planes)
+		for c := range pointCoordWords {
+			w := sp.prog.VS.OutputWords + c
+			sp.planes = append(sp.planes, w)
+			sp.noPersp = append(sp.noPersp, true)
+			sp.planePair = append(sp.planePair, -1)
+			sp.planeFront = append(sp.planeFront, w)
+		}
+	}
 	if len(sp.flat) > abi.MaxFlatWords {
 		return routeError(sp.name, len(sp.flat), fmt.Sprintf("flat varying words exceed the %d-word side array", abi.MaxFlatWords))
 	}
@@ -386,7 +405,12 @@ func (sp *Program) mapFragmentInputs() {
 		sp.fsIn[i], sp.fsFlat[i] = -1, -1
 	}
 	for i, w := range sp.planes {
-		if w < len(sp.fsIn) && sp.planePair[i] < 0 {
+		switch {
+		case sp.pcPlane >= 0 && i >= sp.pcPlane && i < sp.pcPlane+pointCoordWords:
+			if f := sp.pointCoord + i - sp.pcPlane; f < len(sp.fsIn) {
+				sp.fsIn[f] = i
+			}
+		case w < len(sp.fsIn) && sp.planePair[i] < 0:
 			sp.fsIn[w] = i
 		}
 	}
@@ -462,7 +486,7 @@ func (sp *Program) bindFragmentOutputs() error {
 	return nil
 }
 
-// Register adds the program's three kernels to lib under the program's name.
+// Register adds the program's four kernels to lib under the program's name.
 func (sp *Program) Register(lib *device.Library) error { return sp.register(lib, nil) }
 
 // register adds the kernels with the device environment env (nil: the
@@ -473,7 +497,7 @@ func (sp *Program) register(lib *device.Library, env *devEnv) error {
 	for _, k := range []struct {
 		name string
 		fn   device.Kernel
-	}{{sp.vsName(), vs}, {sp.expandName(), sp.expandKernel}, {sp.fsName(), fs}} {
+	}{{sp.vsName(), vs}, {sp.expandName(), sp.expandKernel}, {sp.primName(), sp.primKernel}, {sp.fsName(), fs}} {
 		if err := lib.Register(k.name, k.fn); err != nil {
 			return err
 		}
@@ -481,11 +505,13 @@ func (sp *Program) register(lib *device.Library, env *devEnv) error {
 	return nil
 }
 
-// VSImage is the vertex module (kernel "main", the VS, and "expand_k"), loaded
-// at abi.LinkBaseVS. spec: vortexpipe §2.4
+// VSImage is the vertex module (kernel "main", the VS, "expand_k" and
+// "prim_k", the line and point expansion), loaded at abi.LinkBaseVS.
+// spec: vortexpipe §2.4
 func (sp *Program) VSImage() ([]byte, error) {
 	return abi.EncodeKernelImage([]abi.KernelImageEntry{
 		abi.LibraryEntry("main", sp.vsName()), abi.LibraryEntry("expand_k", sp.expandName()),
+		abi.LibraryEntry("prim_k", sp.primName()),
 	})
 }
 

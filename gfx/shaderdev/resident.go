@@ -27,7 +27,7 @@ type slotTable struct {
 	env   *devEnv
 }
 
-// slotName is the library name of slot i's kernel of stage ("vs", "expand_k", "fs").
+// slotName is the library name of slot i's kernel of stage ("vs", "expand_k", "prim_k", "fs").
 func slotName(i int, stage string) string { return fmt.Sprintf("gfx.slot%d.%s", i, stage) }
 
 // register adds the trampolines of every slot to lib.
@@ -58,6 +58,13 @@ func (t *slotTable) register(lib *device.Library) error {
 					return err
 				}
 				return sp.expandKernel(c)
+			}},
+			{"prim_k", func(c *device.CTA) error {
+				sp, err := get(c)
+				if err != nil {
+					return err
+				}
+				return sp.primKernel(c)
 			}},
 			{"fs", func(c *device.CTA) error {
 				sp, err := get(c)
@@ -141,6 +148,7 @@ func (d *Device) images(p *Program) (vs, fs []byte, err error) {
 	}
 	vs, err = abi.EncodeKernelImage([]abi.KernelImageEntry{
 		abi.LibraryEntry("main", slotName(i, "vs")), abi.LibraryEntry("expand_k", slotName(i, "expand_k")),
+		abi.LibraryEntry("prim_k", slotName(i, "prim_k")),
 	})
 	if err == nil {
 		fs, err = abi.EncodeKernelImage([]abi.KernelImageEntry{abi.LibraryEntry("main", slotName(i, "fs"))})

@@ -136,6 +136,10 @@ func (d *Device) route(dr *Draw, ms *swom.State) (session.Route, error) {
 	if d.tc.Samples > 1 && !r.SWRaster {
 		sw(UnitRaster, "multisample pass")
 	}
+	if dr.drawsLines() && !r.SWRaster {
+		// The reference's 1/256-pixel line rule (linecover.go).
+		sw(UnitRaster, "lines")
+	}
 	if r.SWRaster && !r.SWOM {
 		sw(UnitOM, "software raster")
 	}

@@ -42,11 +42,11 @@ func TestRouteError(t *testing.T) {
 			t.Errorf("%d vec4 varyings: %+v (%q), want reason %q, message %q", n, re, err, reason, want)
 		}
 	}
-	const vs = "#version 130\nin vec4 a; void main() { gl_Position = a; }"
-	const fs = "#version 130\nout vec4 o; void main() { o = vec4(gl_PointCoord, 0.0, 1.0); }"
-	_, err := shaderdev.NewProgram("point", link(t, vs, fs).IR)
+	const vs = "#version 330\nin vec4 a; void main() { gl_Position = a; }"
+	const fs = "#version 330\nlayout(location = 9) out vec4 o; void main() { o = vec4(1.0); }"
+	_, err := shaderdev.NewProgram("loc9", link(t, vs, fs).IR)
 	var re *shaderdev.RouteError
-	if !errors.As(err, &re) || re.Reason != "gl_PointCoord (points are not drawn on the device)" || re.Detail != re.Reason {
-		t.Errorf("gl_PointCoord: %v, want the reason without a count", err)
+	if !errors.As(err, &re) || re.Reason != "colour output o at location 9 (at most 8)" || re.Detail != re.Reason {
+		t.Errorf("location 9: %v, want the reason without a count", err)
 	}
 }

@@ -35,7 +35,8 @@ type swWalk struct {
 // primitive's bounding box against the three Q15.16 edges with the FF
 // top-left rule, at the pixel centre with one sample, or at each position of
 // the fixed rotated grid (abi.MSAA4Sample) with four: E·16 + A·(sx−8) +
-// B·(sy−8) in 64 bits. Covered quads pack into waves of the warp width
+// B·(sy−8) in 64 bits — or, for a line draw's pid, single-sampled, against
+// the reference renderer's exact edge functions (lineCover). Covered quads pack into waves of the warp width
 // (a same-quad collision flushes first, as RASTER's packer does); each wave is
 // shaded once per pixel and merged per covered sample.
 func (sp *Program) swRaster(c *device.CTA, env *devEnv) error {
@@ -60,6 +61,9 @@ func (sp *Program) swRaster(c *device.CTA, env *devEnv) error {
 	}
 	defer s.end()
 	w := &swWalk{s: s, sp: sp, quads: make([]swQuad, 0, n/4), max: n / 4} // once per CTA
+	// A line draw's exact coverage per pid (linecover.go), 0 otherwise.
+	lines := c.Arg(abi.ArgFSLineCover)
+	var lc lineCover
 	pidsBase := abi.PidsBase(tiles, int(ntiles))
 	var hb [abi.BinHeaderBytes]byte
 	var eb [12 * 4]byte
@@ -84,10 +88,15 @@ func (sp *Program) swRaster(c *device.CTA, env *devEnv) error {
 				a[k], b[k], e0[k] = word(eb[:], 3*k), word(eb[:], 3*k+1), word(eb[:], 3*k+2)
 				tl[k] = a[k] > 0 || (a[k] == 0 && b[k] > 0)
 			}
+			exact := lines != 0 && S == 1 && lc.load(c, lines, pid)
 			x0, y0 := max(bx0, int32(bb.L))&^1, max(by0, int32(bb.T))&^1
 			x1, y1 := min(bx1, int32(bb.R)), min(by1, int32(bb.B))
 			for py := y0; py < y1; py += 2 {
-				for px := x0; px < x1; px += 2 {
+				qx0, qx1 := x0, x1
+				if exact {
+					qx0, qx1 = lc.quadSpan(py, x0, x1)
+				}
+				for px := qx0; px < qx1; px += 2 {
 					q := swQuad{qx: px >> 1, qy: py >> 1, pid: pid}
 					any := false
 					for p := int32(0); p < 4; p++ {
@@ -99,6 +108,12 @@ func (sp *Program) swRaster(c *device.CTA, env *devEnv) error {
 							// draw's clip rectangle (scissor, viewport),
 							// which pixels before it must not pass.
 							// spec: rasterizer.md §4 (RASTER_SCISSOR_X/Y)
+							continue
+						}
+						if exact {
+							if lc.covers(X, Y) {
+								q.cov[p], any = 1, true
+							}
 							continue
 						}
 						var m uint8

@@ -326,6 +326,12 @@ func (sp *Program) expandOps(twoMask uint64, ow int) []expandOp {
 				continue
 			}
 		}
+		if w >= ow {
+			// gl_PointCoord's words: a point draw's prim_k records carry
+			// them, other records do not (zero, as ref reads it there).
+			ops = append(ops, expandOp{src: -1, dst: o})
+			continue
+		}
 		ops = append(ops, expandOp{src: 4 * w, dst: o, noPersp: sp.noPersp[p]})
 	}
 	for k, w := range sp.flat {
@@ -352,7 +358,7 @@ func (sp *Program) expandKernel(c *device.CTA) error {
 	if err := c.Err(); err != nil {
 		return err
 	}
-	if ow != uint64(sp.prog.VS.OutputWords) || count > frontend.MaxItems {
+	if (ow != uint64(sp.prog.VS.OutputWords) && (sp.pointCoord < 0 || ow != uint64(sp.prog.VS.OutputWords+pointCoordWords))) || count > frontend.MaxItems {
 		return fmt.Errorf("%s: %d vertices of %d words (program: %d)", sp.expandName(), count, ow, sp.prog.VS.OutputWords)
 	}
 	twoMask := cm >> expandTwoSideShift

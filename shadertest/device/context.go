@@ -176,7 +176,8 @@ func (c *glContext) Draw(d *shadertest.Draw) error {
 }
 
 // reasonText is the record's reason for a draw the driver sends to the
-// reference renderer: its first gate, a topology named by the draw's mode.
+// reference renderer: its first gate, a line or point draw the device does
+// not take named by the draw's mode.
 func reasonText(mode shadertest.Primitive, gates []pipe.Reason) string {
 	if len(gates) == 0 {
 		return "reference renderer"
@@ -184,7 +185,7 @@ func reasonText(mode shadertest.Primitive, gates []pipe.Reason) string {
 	g := gates[0]
 	switch g.Code {
 	case pipe.GateTopology:
-		return fmt.Sprintf("primitive %s (the device path draws triangles; points and lines are the reference renderer's)", mode)
+		return fmt.Sprintf("primitive %s (%s)", mode, g.String())
 	case pipe.GateDeviceBackend:
 		return g.String()
 	}

@@ -63,26 +63,29 @@ func TestShaderTestFiles(t *testing.T) {
 // (the window carried across both switches) and is counted by reason; under
 // strict the draw fails naming the reason. spec: vortexpipe-driver §1.5.1
 func TestFallback(t *testing.T) {
-	// A device draw, a line through row 125 (reference), then a device
-	// draw depth-tested against the depth both wrote.
+	// A device draw, a quad with a flat varying through row 125 (the
+	// reference renderer's: GateFlatPolygons), then a device draw
+	// depth-tested against the depth both wrote.
 	src := `[require]
-GLSL >= 1.10
+GLSL >= 1.30
 depthbuffer
 
 [vertex shader]
-attribute vec4 piglit_vertex;
+in vec4 piglit_vertex;
 uniform vec4 color;
-varying vec4 c;
+flat out vec4 c;
 void main() { gl_Position = piglit_vertex; c = color; }
 
 [fragment shader]
-varying vec4 c;
+flat in vec4 c;
 void main() { gl_FragColor = c; }
 
 [vertex data]
 piglit_vertex/float/2
--1.0 0.004
- 1.0 0.004
+-1.0 -0.002
+ 1.0 -0.002
+ 1.0  0.010
+-1.0  0.010
 
 [test]
 clear color 0.0 0.0 0.0 1.0
@@ -91,7 +94,7 @@ enable GL_DEPTH_TEST
 uniform vec4 color 1.0 0.0 0.0 1.0
 draw rect -1 -1 2 1
 uniform vec4 color 0.0 0.0 1.0 1.0
-draw arrays GL_LINES 0 2
+draw arrays GL_QUADS 0 4
 uniform vec4 color 0.0 1.0 0.0 1.0
 draw rect -1 -1 2 2
 relative probe rgb (0.5, 0.25) (1.0, 0.0, 0.0)
@@ -102,7 +105,7 @@ probe rgb 125 125 0.0 0.0 1.0
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	const why = "primitive GL_LINES"
+	const why = "flat varyings on quads"
 	tests := []struct {
 		strict bool
 		status shadertest.Status
