@@ -68,13 +68,12 @@ type gen struct {
 	xs, fs  int // scratch registers taken by the current IR instruction
 	err     error
 
-	in                    [ir.ComputeInputWords]vreg
-	idx, uni, lmem        vreg
-	barID, barCnt         vreg
-	binds                 []binding
-	sharedLim, sharedSize vreg
-	ctx                   []*node // enclosing loops and scopes, innermost last
-	pc                    int     // the IR instruction being generated
+	in             [ir.ComputeInputWords]vreg
+	idx, uni, lmem vreg
+	barID, barCnt  vreg
+	binds          []binding
+	ctx            []*node // enclosing loops and scopes, innermost last
+	pc             int     // the IR instruction being generated
 }
 
 func (g *gen) newVreg(float bool, w int) vreg {

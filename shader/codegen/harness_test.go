@@ -106,7 +106,7 @@ func runIR(p *ir.Program, l *Launch) error {
 var specials = []uint32{
 	0, 1, 0xffffffff, 0x80000000, 0x7fffffff, 2, 3, 31, 32, 33, 0xfffffffe,
 	math.Float32bits(0.5), math.Float32bits(-0.5), math.Float32bits(1.5), math.Float32bits(-2.5),
-	math.Float32bits(2.5), math.Float32bits(-0.0), 0x7f800000, 0xff800000, 0x7fc00000, 0x7fa00001,
+	math.Float32bits(2.5), 0x80000001, 0x7f800000, 0xff800000, 0x7fc00000, 0x7fa00001,
 	math.Float32bits(1e30), math.Float32bits(-1e30), math.Float32bits(3e9), math.Float32bits(-3e9),
 	math.Float32bits(5e9), 0x00000001, 0x807fffff, math.Float32bits(8388609), math.Float32bits(-8388607.5),
 	math.Float32bits(3.75), math.Float32bits(-7.25), math.Float32bits(1), math.Float32bits(-1),
