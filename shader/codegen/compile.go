@@ -78,6 +78,9 @@ func Compile(p *ir.Program) (*Kernel, error) {
 	if n := p.Invocations(); n == 0 || n > 1024 {
 		return nil, fmt.Errorf("codegen: workgroup of %d invocations (1..1024)", n)
 	}
+	if p.FlushDenormals {
+		return nil, fmt.Errorf("codegen: the program flushes denormals; RV32F has no flush-to-zero mode")
+	}
 	if len(p.Samplers) > 0 || len(p.Images) > 0 {
 		return nil, fmt.Errorf("codegen: textures and storage images are not compiled to machine code yet")
 	}

@@ -35,6 +35,11 @@ void main() { imageStore(img, ivec2(gl_GlobalInvocationID.xy), vec4(1.0)); }`)
 	if _, err := Compile(vs); err == nil || !strings.Contains(err.Error(), "only compute") {
 		t.Errorf("vertex program: error %v", err)
 	}
+	ftz := compileCS(t, "ftz", hdr+"layout(local_size_x = 4) in;\nvoid main() { o[0] = a[0]; }")
+	ftz.FlushDenormals = true
+	if _, err := Compile(ftz); err == nil || !strings.Contains(err.Error(), "denormals") {
+		t.Errorf("flushing program: error %v", err)
+	}
 	if _, err := Compile(nil); err == nil {
 		t.Errorf("nil program compiled")
 	}
