@@ -331,13 +331,15 @@ func (g *gen) zeroInit() {
 		h := g.home[r]
 		switch {
 		case g.arrayed[r]:
-			g.a.sw(rZero, rSP, g.regArea+4*int32(r))
+			b, o := g.slot(g.regArea + 4*int32(r))
+			g.a.sw(rZero, b, o)
 		case h.kind == hX:
 			g.a.mv(h.reg, rZero)
 		case h.kind == hF:
 			g.a.r(rv32.FMVWX, h.reg, rZero, 0)
 		case h.kind == hStack:
-			g.a.sw(rZero, rSP, h.off)
+			b, o := g.slot(h.off)
+			g.a.sw(rZero, b, o)
 		}
 	}
 }

@@ -36,9 +36,10 @@ type home struct {
 }
 
 // Registers the allocator hands out. x1 and x5-x7, x28-x31 are the generator's
-// scratch, f0-f3 likewise; sp is the frame pointer, zero is zero.
+// scratch, f0-f3 likewise; sp is the frame pointer, gp (x3) forms the address of a
+// frame word beyond sp's 12-bit offsets, zero is zero.
 var (
-	allocX   = []uint8{3, 4, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27}
+	allocX   = []uint8{4, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27}
 	scratchX = []uint8{rT0, rT1, rT2, rT3, rT4, rT5, rT6, rRA}
 	scratchF = []uint8{0, 1, 2, 3}
 )
@@ -148,10 +149,19 @@ func (g *gen) allocate() {
 		}
 	}
 	g.frame = (g.frame + 15) &^ 15
-	if g.frame > 2048 {
-		g.pc = -1
-		g.fail("the program needs a %d-byte frame of spilled registers; frames above 2048 bytes (sp-relative 12-bit offsets) are not supported yet", g.frame)
+}
+
+const rGP = 3
+
+// slot returns base and offset addressing frame word off: sp-relative when off fits
+// 12 bits, else through gp.
+func (g *gen) slot(off int32) (uint8, int32) {
+	if off < 2048 {
+		return rSP, off
 	}
+	g.a.li(rGP, uint32(off))
+	g.a.r(rv32.ADD, rGP, rGP, rSP)
+	return rGP, 0
 }
 
 func (g *gen) fail(format string, args ...any) {
@@ -193,7 +203,8 @@ func (g *gen) x(v vreg) uint8 {
 		return r
 	case hStack:
 		r := g.tmpX()
-		g.a.lw(r, rSP, h.off)
+		b, o := g.slot(h.off)
+		g.a.lw(r, b, o)
 		return r
 	}
 	return rZero // never written: reads as zero, as the executor's registers start
@@ -211,7 +222,8 @@ func (g *gen) f(v vreg) uint8 {
 		return r
 	case hStack:
 		r := g.tmpF()
-		g.a.flw(r, rSP, h.off)
+		b, o := g.slot(h.off)
+		g.a.flw(r, b, o)
 		return r
 	}
 	r := g.tmpF()
@@ -236,7 +248,8 @@ func (g *gen) finX(v vreg, r uint8) {
 	case hF:
 		g.a.r(rv32.FMVWX, h.reg, r, 0)
 	case hStack:
-		g.a.sw(r, rSP, h.off)
+		b, o := g.slot(h.off)
+		g.a.sw(r, b, o)
 	}
 }
 
@@ -257,7 +270,8 @@ func (g *gen) finF(v vreg, r uint8) {
 	case hX:
 		g.a.r(rv32.FMVXW, h.reg, r, 0)
 	case hStack:
-		g.a.fsw(r, rSP, h.off)
+		b, o := g.slot(h.off)
+		g.a.fsw(r, b, o)
 	}
 }
 
@@ -269,7 +283,8 @@ func (g *gen) setConst(v vreg, c uint32) {
 	}
 	r := g.dx(v)
 	if g.home[v].kind == hStack && c == 0 {
-		g.a.sw(rZero, rSP, g.home[v].off)
+		b, o := g.slot(g.home[v].off)
+		g.a.sw(rZero, b, o)
 		return
 	}
 	g.a.li(r, c)
