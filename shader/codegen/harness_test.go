@@ -121,7 +121,7 @@ func inputWords(seed int64, n int) []uint32 {
 	for i := range out {
 		switch {
 		case i < len(specials):
-			out[i] = specials[(i*7+int(seed))%len(specials)]
+			out[i] = specials[(uint64(i*7)+uint64(seed))%uint64(len(specials))]
 		case i%3 == 0:
 			out[i] = r.Uint32()
 		case i%3 == 1:

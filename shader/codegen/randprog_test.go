@@ -223,7 +223,7 @@ func diffRandom(t *testing.T, seed int64, n int) {
 		{Kind: abi.DescStorageBuffer, Slot: 0}: wordsBytes(in),
 		{Kind: abi.DescStorageBuffer, Slot: 1}: make([]byte, 4*nregs*16*groups),
 	}
-	T := []int{4, 8, 16}[seed%3]
+	T := []int{4, 8, 16}[uint64(seed)%3]
 	l := &Launch{Groups: [3]uint32{groups, 1, 1}, Threads: T, Buffers: cloneBufs(bufs)}
 	ref := &Launch{Groups: l.Groups, Threads: T, Buffers: cloneBufs(bufs)}
 	if err := runIR(p, ref); err != nil {
