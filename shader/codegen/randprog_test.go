@@ -131,22 +131,78 @@ func randProgram(r *rand.Rand, n int) (*ir.Program, int) {
 		b.Emit(ir.Inst{Op: ir.Const, Dst: def(t), Imm: specials[r.Intn(len(specials))], Src: [4]ir.Reg{ir.NoReg, ir.NoReg, ir.NoReg, ir.NoReg}})
 	}
 	b.OpTo(ir.ULt, def(tB), byType[tU][0], byType[tU][1])
-	depth, open := 0, []bool{}
-	for i := 0; i < n; i++ {
-		switch x := r.Intn(40); {
-		case x == 0 && depth < 3:
-			b.Ctl(ir.If, pick(tB))
-			depth++
-			open = append(open, false)
-			continue
-		case x == 1 && depth > 0 && !open[depth-1]:
-			b.Ctl(ir.Else)
-			open[depth-1] = true
-			continue
-		case x == 2 && depth > 0:
+	// The open constructs, innermost last: 'i' an if, 'e' an if in its else, 'l'
+	// a loop body, 'c' a loop's continue block.
+	var open []byte
+	inLoop := func() bool {
+		for _, c := range open {
+			if c == 'l' {
+				return true
+			}
+		}
+		return false
+	}
+	top := func() byte {
+		if len(open) == 0 {
+			return 0
+		}
+		return open[len(open)-1]
+	}
+	closeOne := func() {
+		switch top() {
+		case 'i', 'e':
 			b.Ctl(ir.EndIf)
-			depth--
-			open = open[:depth]
+		case 'l', 'c':
+			b.Ctl(ir.EndLoop)
+		}
+		open = open[:len(open)-1]
+	}
+	for i := 0; i < n; i++ {
+		switch x := r.Intn(48); {
+		case x == 0 && len(open) < 4:
+			b.Ctl(ir.If, pick(tB))
+			open = append(open, 'i')
+			continue
+		case x == 1 && top() == 'i':
+			b.Ctl(ir.Else)
+			open[len(open)-1] = 'e'
+			continue
+		case (x == 2 || x == 7) && len(open) > 0 && top() != 'l':
+			closeOne()
+			continue
+		case x == 8 && len(open) < 4:
+			// a loop of 0..7 iterations per lane: a counter, a divergent bound, an
+			// exit test first, a loop-carried accumulator
+			cnt, acc := def(tU), def(tU)
+			b.Emit(ir.Inst{Op: ir.Const, Dst: cnt, Src: [4]ir.Reg{ir.NoReg, ir.NoReg, ir.NoReg, ir.NoReg}})
+			b.OpTo(ir.Mov, acc, pick(tU))
+			bound := b.Op(ir.And, tU, pick(tU), b.ConstU(7))
+			b.Ctl(ir.Loop)
+			b.OpTo(ir.UAdd, cnt, cnt, b.ConstU(1))
+			b.Ctl(ir.If, b.Op(ir.UGt, tB, cnt, bound))
+			b.Ctl(ir.Break)
+			b.Ctl(ir.EndIf)
+			b.OpTo(ir.UMul, acc, acc, b.ConstU(3))
+			b.OpTo(ir.UAdd, acc, acc, pick(tU))
+			open = append(open, 'l')
+			continue
+		case x == 9 && top() == 'l':
+			if r.Intn(2) == 0 {
+				b.Ctl(ir.Continuing)
+				open[len(open)-1] = 'c'
+			} else {
+				closeOne()
+			}
+			continue
+		case (x == 10 || x == 11) && inLoop() && top() != 'c':
+			b.Ctl(ir.If, pick(tB))
+			b.Ctl([]ir.Op{ir.Break, ir.Continue}[x-10])
+			b.Ctl(ir.EndIf)
+			continue
+		case x == 12 && r.Intn(3) == 0:
+			b.Ctl(ir.If, pick(tB))
+			b.Ctl(ir.Return)
+			b.Ctl(ir.EndIf)
 			continue
 		case x == 3:
 			t := []ir.Type{tF, tI, tU}[r.Intn(3)]
@@ -183,8 +239,8 @@ func randProgram(r *rand.Rand, n int) (*ir.Program, int) {
 		}
 		b.OpTo(s.op, def(dt), src...)
 	}
-	for ; depth > 0; depth-- {
-		b.Ctl(ir.EndIf)
+	for len(open) > 0 {
+		closeOne()
 	}
 	nregs := len(p.Regs)
 	obase := b.Op(ir.UMul, tU, gid, b.ConstU(uint32(4*nregs)))
@@ -254,12 +310,24 @@ func TestRandomPrograms(t *testing.T) {
 	if testing.Short() {
 		n = 40
 	}
+	ops := map[ir.Op]int{}
 	for seed := int64(1); seed <= int64(n); seed++ {
+		p, _ := randProgram(rand.New(rand.NewSource(seed)), 20+int(seed%7)*20)
+		for _, in := range p.Code {
+			ops[in.Op]++
+		}
 		diffRandom(t, seed, 20+int(seed%7)*20)
 		if t.Failed() {
 			return
 		}
 	}
+	for _, op := range []ir.Op{ir.If, ir.Else, ir.Loop, ir.Continuing, ir.Break, ir.Continue, ir.Return} {
+		if ops[op] == 0 {
+			t.Errorf("no %s in %d random programs: the generator no longer covers it", op, n)
+		}
+	}
+	t.Logf("%d programs: %d if, %d else, %d loop, %d continuing, %d break, %d continue, %d return", n,
+		ops[ir.If], ops[ir.Else], ops[ir.Loop], ops[ir.Continuing], ops[ir.Break], ops[ir.Continue], ops[ir.Return])
 }
 
 // FuzzRandomPrograms explores more seeds and lengths: go test -fuzz FuzzRandomPrograms.
