@@ -134,10 +134,12 @@ func randProgram(r *rand.Rand, n int) (*ir.Program, int) {
 	// The open constructs, innermost last: 'i' an if, 'e' an if in its else, 'l'
 	// a loop body, 'c' a loop's continue block.
 	var open []byte
+	// inLoop: the innermost loop is in its body (break and continue are not
+	// allowed in a continue block)
 	inLoop := func() bool {
-		for _, c := range open {
-			if c == 'l' {
-				return true
+		for i := len(open) - 1; i >= 0; i-- {
+			if open[i] == 'l' || open[i] == 'c' {
+				return open[i] == 'l'
 			}
 		}
 		return false
@@ -194,7 +196,7 @@ func randProgram(r *rand.Rand, n int) (*ir.Program, int) {
 				closeOne()
 			}
 			continue
-		case (x == 10 || x == 11) && inLoop() && top() != 'c':
+		case (x == 10 || x == 11) && inLoop():
 			b.Ctl(ir.If, pick(tB))
 			b.Ctl([]ir.Op{ir.Break, ir.Continue}[x-10])
 			b.Ctl(ir.EndIf)
