@@ -104,18 +104,15 @@ func Compile(p *ir.Program) (*Kernel, error) {
 	if hasReturn(top.body) {
 		top.state = g.newVreg(false, 8)
 	}
-	g.allocate()
-	g.prologue()
-	g.ctx = []*node{top}
-	if top.state != noVreg {
-		g.setConst(top.state, 0)
-	}
-	g.block(top.body)
-	if g.err != nil {
+	g.dryHomes()
+	if g.emit(top); g.err != nil {
 		return nil, g.err
 	}
-	g.reset()
-	g.a.emit(rv32.Inst{Op: rv32.VXTMC, Rs1: rZero}) // halt the warp
+	g.allocate()
+	g.a = asm{}
+	if g.emit(top); g.err != nil {
+		return nil, g.err
+	}
 	code, err := g.a.words()
 	if err != nil {
 		return nil, err
@@ -127,6 +124,18 @@ func Compile(p *ir.Program) (*Kernel, error) {
 		k.Layout.Bindings = append(k.Layout.Bindings, Binding{Kind: b.kind, Slot: b.slot})
 	}
 	return k, nil
+}
+
+// emit generates the whole kernel: prologue, body, halt.
+func (g *gen) emit(top *node) {
+	g.prologue()
+	g.ctx = []*node{top}
+	if top.state != noVreg {
+		g.setConst(top.state, 0)
+	}
+	g.block(top.body)
+	g.reset()
+	g.a.emit(rv32.Inst{Op: rv32.VXTMC, Rs1: rZero}) // halt the warp
 }
 
 // scanResources creates the prologue's values the program needs: bindings, the
@@ -325,21 +334,13 @@ func (g *gen) zeroInit() {
 		}
 	}
 	for r := range g.p.Regs {
-		if safe[r] && !g.arrayed[r] {
-			continue
-		}
-		h := g.home[r]
 		switch {
 		case g.arrayed[r]:
 			b, o := g.slot(g.regArea + 4*int32(r))
 			g.a.sw(rZero, b, o)
-		case h.kind == hX:
-			g.a.mv(h.reg, rZero)
-		case h.kind == hF:
-			g.a.r(rv32.FMVWX, h.reg, rZero, 0)
-		case h.kind == hStack:
-			b, o := g.slot(h.off)
-			g.a.sw(rZero, b, o)
+		case !safe[r] && g.weight[r] > 0:
+			g.reset()
+			g.setConst(vreg(r), 0)
 		}
 	}
 }

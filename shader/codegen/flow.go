@@ -65,6 +65,7 @@ func (g *gen) node(n *node) {
 		a.r(rv32.SLTU, t, rZero, c) // vx_split tests bit 0: normalise the bool
 		els := a.newLabel()
 		g.split(n.tok, t, els)
+		g.cond++
 		g.block(n.body)
 		if len(n.els) > 0 {
 			end := a.newLabel()
@@ -75,6 +76,7 @@ func (g *gen) node(n *node) {
 		} else {
 			a.place(els)
 		}
+		g.cond--
 		g.join(n.tok)
 	case nGuard:
 		live := g.liveFlag()
@@ -87,7 +89,9 @@ func (g *gen) node(n *node) {
 		a.i(rv32.SLTIU, t, s, 1)
 		skip := a.newLabel()
 		g.split(n.tok, t, skip)
+		g.cond++
 		g.block(n.body)
+		g.cond--
 		a.place(skip)
 		g.join(n.tok)
 	case nLoop:
@@ -97,6 +101,8 @@ func (g *gen) node(n *node) {
 		g.setConst(n.state, 0)
 		head := a.newLabel()
 		a.place(head)
+		g.cond++
+		lr := loopRange{start: len(g.refs), cond: g.cond}
 		g.ctx = append(g.ctx, n)
 		g.block(n.body)
 		g.pc = n.pc
@@ -116,6 +122,11 @@ func (g *gen) node(n *node) {
 		a.i(rv32.SLTIU, t, s, 1)
 		a.emit(rv32.Inst{Op: rv32.VXPRED, Rs1: t, Rs2: g.x(n.tok)})
 		a.branch(rv32.BNE, t, rZero, head)
+		g.cond--
+		lr.end = len(g.refs) - 1
+		if g.rec {
+			g.loops = append(g.loops, lr)
+		}
 	case nScope:
 		if n.state != noVreg {
 			g.setConst(n.state, 0)

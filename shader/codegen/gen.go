@@ -1,9 +1,7 @@
 package codegen
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 
 	"vortexgfx/abi"
 	"vortexgfx/device/simt"
@@ -75,6 +73,12 @@ type gen struct {
 	binds          []binding
 	ctx            []*node // enclosing loops and scopes, innermost last
 	pc             int     // the IR instruction being generated
+
+	// The dry run's record of every reference, for the live intervals (alloc.go).
+	rec   bool
+	refs  []ref
+	cond  int // enclosing if/guard/loop bodies
+	loops []loopRange
 }
 
 func (g *gen) newVreg(float bool, w int) vreg {
@@ -112,43 +116,6 @@ func (g *gen) use(in *ir.Inst) {
 			g.in[in.Imm] = g.newVreg(false, 1)
 		}
 	}
-}
-
-// allocate gives every virtual register its home.
-func (g *gen) allocate() {
-	g.home = make([]home, len(g.float))
-	g.frame = 4 // word 0: the dummy target of out-of-bounds accesses
-	if lo := slices.Index(g.arrayed, true); lo >= 0 {
-		hi := len(g.arrayed) - 1
-		for !g.arrayed[hi] {
-			hi--
-		}
-		g.regArea = g.frame - 4*int32(lo)
-		g.frame += 4 * int32(hi-lo+1)
-	}
-	order := make([]vreg, len(g.float))
-	for i := range order {
-		order[i] = vreg(i)
-	}
-	slices.SortStableFunc(order, func(a, b vreg) int { return cmp.Compare(g.weight[b], g.weight[a]) })
-	nx, nf := 0, 4
-	for _, v := range order {
-		switch {
-		case g.weight[v] == 0:
-		case int(v) < len(g.arrayed) && g.arrayed[v]:
-			g.home[v] = home{kind: hStack, off: g.regArea + 4*int32(v)}
-		case g.float[v] && nf < 32:
-			g.home[v] = home{kind: hF, reg: uint8(nf)}
-			nf++
-		case !g.float[v] && nx < len(allocX):
-			g.home[v] = home{kind: hX, reg: allocX[nx]}
-			nx++
-		default:
-			g.home[v] = home{kind: hStack, off: g.frame}
-			g.frame += 4
-		}
-	}
-	g.frame = (g.frame + 15) &^ 15
 }
 
 const rGP = 3
@@ -193,6 +160,7 @@ func (g *gen) reset() { g.xs, g.fs = 0, 0 }
 
 // x returns an integer register holding v's bits.
 func (g *gen) x(v vreg) uint8 {
+	g.ref(v, false)
 	h := g.home[v]
 	switch h.kind {
 	case hX:
@@ -212,6 +180,7 @@ func (g *gen) x(v vreg) uint8 {
 
 // f returns a float register holding v's bits.
 func (g *gen) f(v vreg) uint8 {
+	g.ref(v, false)
 	h := g.home[v]
 	switch h.kind {
 	case hF:
@@ -241,6 +210,7 @@ func (g *gen) dx(v vreg) uint8 {
 }
 
 func (g *gen) finX(v vreg, r uint8) {
+	g.ref(v, true)
 	h := g.home[v]
 	switch h.kind {
 	case hX:
@@ -261,6 +231,7 @@ func (g *gen) df(v vreg) uint8 {
 }
 
 func (g *gen) finF(v vreg, r uint8) {
+	g.ref(v, true)
 	h := g.home[v]
 	switch h.kind {
 	case hF:
@@ -278,11 +249,13 @@ func (g *gen) finF(v vreg, r uint8) {
 // setConst stores the constant c into v.
 func (g *gen) setConst(v vreg, c uint32) {
 	if g.float[v] && g.home[v].kind == hF && c == 0 {
+		g.ref(v, true)
 		g.a.r(rv32.FMVWX, g.home[v].reg, rZero, 0)
 		return
 	}
 	r := g.dx(v)
 	if g.home[v].kind == hStack && c == 0 {
+		g.ref(v, true)
 		b, o := g.slot(g.home[v].off)
 		g.a.sw(rZero, b, o)
 		return
