@@ -26,16 +26,38 @@ import (
 type ref struct {
 	v     vreg
 	write bool
-	cond  int32
+	blk   int32 // the innermost block (if branch, guard, loop, loop body or continue block)
 }
 
-// loopRange is a loop's extent in reference order and the depth of its body.
-type loopRange struct{ start, end, cond int }
+// loopRange is a loop's extent in reference order and its block.
+type loopRange struct{ start, end, blk int }
 
 func (g *gen) ref(v vreg, write bool) {
 	if g.rec && v >= 0 {
-		g.refs = append(g.refs, ref{v: v, write: write, cond: int32(g.cond)})
+		g.refs = append(g.refs, ref{v: v, write: write, blk: int32(g.blk)})
 	}
+}
+
+// enter opens a block inside the current one and returns the one to restore.
+func (g *gen) enter() int {
+	old := g.blk
+	if g.rec {
+		g.parent = append(g.parent, old)
+		g.blk = len(g.parent) - 1
+	}
+	return old
+}
+
+func (g *gen) leave(old int) { g.blk = old }
+
+// within reports whether block b is a or inside it.
+func (g *gen) within(b, a int) bool {
+	for ; b >= 0; b = g.parent[b] {
+		if b == a {
+			return true
+		}
+	}
+	return false
 }
 
 // layoutFrame places the dummy word and the register-array area.
@@ -55,39 +77,59 @@ func (g *gen) layoutFrame() {
 func (g *gen) dryHomes() {
 	g.layoutFrame()
 	g.home = make([]home, len(g.float))
-	g.rec, g.refs, g.loops, g.cond = true, nil, nil, 0
+	g.rec, g.refs, g.loops, g.parent, g.blk = true, nil, nil, []int{-1}, 0
 }
 
-// intervals returns each value's live interval in reference order (-1: unused).
-func (g *gen) intervals() (start, end []int) {
+// intervals returns each value's live interval in reference order (-1: unused)
+// and whether a read may find it unwritten (zero).
+//
+// A value is "defined before use" when its first reference is a write and every
+// other reference lies in the block of that write (or blocks inside it): every lane
+// that reaches a use has passed the write in the same execution of the block. Such
+// a value needs no zeroing, and in a loop whose block contains that block it is
+// local to an iteration; any other value referenced in a loop lives across the
+// whole loop, and an IR register that is not defined before use is zeroed in the
+// prologue (its interval starts at 0).
+func (g *gen) intervals() (start, end []int, zero []bool) {
 	n := len(g.float)
 	start, end = make([]int, n), make([]int, n)
 	first := make([]ref, n)
+	defined := make([]bool, n)
 	for i := range start {
 		start[i], end[i] = -1, -1
 	}
 	for seq, r := range g.refs {
 		if start[r.v] < 0 {
 			start[r.v], first[r.v] = seq, r
+			defined[r.v] = r.write
+		} else if defined[r.v] && !g.within(int(r.blk), int(first[r.v].blk)) {
+			defined[r.v] = false
 		}
 		end[r.v] = seq
+	}
+	zero = make([]bool, n)
+	for v := range g.p.Regs {
+		if start[v] >= 0 && !defined[v] {
+			zero[v], start[v] = true, 0
+		}
 	}
 	for _, l := range g.loops { // inner loops first: they close first
 		for v := range start {
 			if start[v] < 0 || end[v] < l.start || start[v] > l.end {
 				continue
 			}
-			if start[v] < l.start || end[v] > l.end || !first[v].write || int(first[v].cond) != l.cond {
+			if !defined[v] || !g.within(int(first[v].blk), l.blk) {
 				start[v], end[v] = min(start[v], l.start), max(end[v], l.end)
 			}
 		}
 	}
-	return start, end
+	return start, end, zero
 }
 
 // allocate gives every value its home from the dry run's intervals.
 func (g *gen) allocate() {
-	start, end := g.intervals()
+	start, end, zero := g.intervals()
+	g.zero = zero
 	g.layoutFrame()
 	g.home = make([]home, len(g.float))
 	g.rec = false

@@ -309,36 +309,16 @@ func (g *gen) lookup(args uint8, b *binding) {
 	g.xs = save
 }
 
-// zeroInit zeroes the homes of the IR registers a read may reach before any write
-// (the executor's registers start at zero) and the register array area: all but
-// those whose first mention in program order is a write outside every construct.
+// zeroInit zeroes the register-array area and the IR registers a read may reach
+// before any write (the executor's registers start at zero; see intervals). The
+// dry run, which decides which those are, zeroes none.
 func (g *gen) zeroInit() {
-	seen := make([]bool, len(g.p.Regs))
-	safe := make([]bool, len(g.p.Regs))
-	depth := 0
-	for i := range g.p.Code {
-		in := &g.p.Code[i]
-		for s := 0; s < in.Op.NumSrc(); s++ {
-			if r := in.Src[s]; r != ir.NoReg && int(r) < len(seen) {
-				seen[r] = true
-			}
-		}
-		if in.Op.HasDst() && in.Dst != ir.NoReg && int(in.Dst) < len(seen) && !seen[in.Dst] {
-			seen[in.Dst], safe[in.Dst] = true, depth == 0
-		}
-		switch in.Op {
-		case ir.If, ir.Loop, ir.Scope:
-			depth++
-		case ir.EndIf, ir.EndLoop, ir.EndScope:
-			depth--
-		}
-	}
 	for r := range g.p.Regs {
 		switch {
 		case g.arrayed[r]:
 			b, o := g.slot(g.regArea + 4*int32(r))
 			g.a.sw(rZero, b, o)
-		case !safe[r] && g.weight[r] > 0:
+		case !g.rec && g.zero[r]:
 			g.reset()
 			g.setConst(vreg(r), 0)
 		}

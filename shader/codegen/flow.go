@@ -65,18 +65,20 @@ func (g *gen) node(n *node) {
 		a.r(rv32.SLTU, t, rZero, c) // vx_split tests bit 0: normalise the bool
 		els := a.newLabel()
 		g.split(n.tok, t, els)
-		g.cond++
+		b := g.enter()
 		g.block(n.body)
+		g.leave(b)
 		if len(n.els) > 0 {
 			end := a.newLabel()
 			a.jump(end)
 			a.place(els)
+			b := g.enter()
 			g.block(n.els)
+			g.leave(b)
 			a.place(end)
 		} else {
 			a.place(els)
 		}
-		g.cond--
 		g.join(n.tok)
 	case nGuard:
 		live := g.liveFlag()
@@ -89,9 +91,9 @@ func (g *gen) node(n *node) {
 		a.i(rv32.SLTIU, t, s, 1)
 		skip := a.newLabel()
 		g.split(n.tok, t, skip)
-		g.cond++
+		b := g.enter()
 		g.block(n.body)
-		g.cond--
+		g.leave(b)
 		a.place(skip)
 		g.join(n.tok)
 	case nLoop:
@@ -101,10 +103,12 @@ func (g *gen) node(n *node) {
 		g.setConst(n.state, 0)
 		head := a.newLabel()
 		a.place(head)
-		g.cond++
-		lr := loopRange{start: len(g.refs), cond: g.cond}
+		lb := g.enter()
+		lr := loopRange{start: len(g.refs), blk: g.blk}
 		g.ctx = append(g.ctx, n)
+		b := g.enter()
 		g.block(n.body)
+		g.leave(b)
 		g.pc = n.pc
 		if n.hasCont { // continued lanes run the continue block: 1 -> 0, 2 stays
 			g.reset()
@@ -113,7 +117,9 @@ func (g *gen) node(n *node) {
 			a.i(rv32.ANDI, d, s, 2)
 			g.finX(n.state, d)
 		}
+		b = g.enter()
 		g.block(n.els)
+		g.leave(b)
 		g.ctx = g.ctx[:len(g.ctx)-1]
 		g.pc = n.pc
 		g.reset()
@@ -122,7 +128,7 @@ func (g *gen) node(n *node) {
 		a.i(rv32.SLTIU, t, s, 1)
 		a.emit(rv32.Inst{Op: rv32.VXPRED, Rs1: t, Rs2: g.x(n.tok)})
 		a.branch(rv32.BNE, t, rZero, head)
-		g.cond--
+		g.leave(lb)
 		lr.end = len(g.refs) - 1
 		if g.rec {
 			g.loops = append(g.loops, lr)

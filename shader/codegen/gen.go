@@ -75,10 +75,12 @@ type gen struct {
 	pc             int     // the IR instruction being generated
 
 	// The dry run's record of every reference, for the live intervals (alloc.go).
-	rec   bool
-	refs  []ref
-	cond  int // enclosing if/guard/loop bodies
-	loops []loopRange
+	rec    bool
+	refs   []ref
+	blk    int   // the current block
+	parent []int // each block's enclosing block (-1: none)
+	loops  []loopRange
+	zero   []bool // IR registers the prologue zeroes (a read may come first)
 }
 
 func (g *gen) newVreg(float bool, w int) vreg {
