@@ -163,6 +163,16 @@ void main() {
 	o[8u + i] = atomicAdd(o[100u + i], x);
 	atomicExchange(o[200u + i], x);
 }`, 16, [3]uint32{2, 1, 1}, nil},
+	{"compswap", hdr + `layout(local_size_x = 4) in;
+void main() {
+	uint i = gl_GlobalInvocationID.x, x = a[i] & 3u;
+	o[2u*i] = atomicCompSwap(o[200u + (i & 1u)], 0xa5a5a5a5u + (i & 2u) * 0u, x);
+	o[2u*i+1u] = atomicCompSwap(o[300u + i], a[i + 1u] & 3u, 7u);
+	atomicCompSwap(o[4000u], 0u, 1u);
+	uint k = 0u;
+	for (uint j = 0u; j < 3u; j++) { uint seen = atomicCompSwap(o[400u], k, k + 1u); if (seen == k) k++; else k = seen; }
+	o[500u + i] = k;
+}`, 4, [3]uint32{3, 1, 1}, nil},
 	{"local_arrays", hdr + `layout(local_size_x = 16) in;
 void main() {
 	uint i = gl_GlobalInvocationID.x;

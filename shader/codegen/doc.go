@@ -9,9 +9,12 @@
 // vectors are already scalar in the IR. Every virtual register — each IR register
 // and the generator's own values — has one home for the whole kernel: an integer
 // register (F32 values in a float register), or else a word of the invocation's
-// frame in local memory; the most used values, weighted by loop depth, get the
-// registers. Structured control flow uses vx_split/vx_join for if/else and vx_pred
-// for loops (flow.go says how break, continue and return are kept per lane).
+// frame in local memory. Registers are allocated by live intervals (alloc.go): a
+// dry run of the generator records every reference, a linear scan shares
+// registers between values whose intervals do not overlap and spills the least
+// used to the frame. Structured control flow uses vx_split/vx_join for if/else and
+// vx_pred for loops (flow.go says how break, continue and return are kept per
+// lane); atomicCompSwap is an lr.w/sc.w loop narrowed by vx_pred.
 // Storage-buffer, atomic-counter and shared accesses apply the executor's robust
 // buffer access branch-free. Barriers are vx_bar with the CTA id and the CTA's warp
 // count (vortexpipe-driver §2.2, emit_vx_barrier).
@@ -40,7 +43,7 @@
 // Not implemented, and refused by name (an error naming the IR op and the
 // instruction): the transcendental functions, inversesqrt (the executor rounds
 // 1/sqrt(x) once in double precision; fsqrt.s then fdiv.s rounds twice), frexp,
-// ldexp, pack/unpack, atomicCompSwap, storage images, textures, and the vertex and
+// ldexp, pack/unpack, storage images, textures, and the vertex and
 // fragment stages. Indirect dispatch (arg slot 4) is not read: Run launches direct
 // dispatches. A warp whose lanes have all returned before a later barrier()
 // does not arrive at it (the executor counts exited warps as arrived), so such a

@@ -1,6 +1,7 @@
 package codegen
 
 import (
+	"vortexgfx/device/simt"
 	"vortexgfx/isa/rv32"
 	"vortexgfx/shader/ir"
 )
@@ -141,7 +142,7 @@ func (g *gen) access(in *ir.Inst) bool {
 	default:
 		return false
 	}
-	if in.Op == ir.MemAtomic {
+	if in.Op == ir.MemAtomic && ir.AtomicOp(in.Stride) != ir.AtomicCompSwap {
 		if int(in.Stride) >= len(amoOps) || amoOps[in.Stride] == 0 {
 			return false
 		}
@@ -167,10 +168,38 @@ func (g *gen) access(in *ir.Inst) bool {
 		a.sw(g.x(g.src(in, 1)), p, 0)
 	case ir.MemAtomic:
 		v := g.x(g.src(in, 1))
+		if ir.AtomicOp(in.Stride) == ir.AtomicCompSwap {
+			g.compSwap(vreg(in.Dst), p, m, v, g.x(g.src(in, 2)))
+			return true
+		}
 		d := g.tmpX()
 		a.emit(rv32.Inst{Op: amoOps[in.Stride], Rd: d, Rs1: p, Rs2: v})
 		a.r(rv32.AND, d, d, m)
 		g.finX(vreg(in.Dst), d)
 	}
 	return true
+}
+
+// compSwap emits atomicCompSwap as an lr.w/sc.w loop that is uniform for the warp:
+// every lane still trying runs lr, the compare and sc; vx_pred keeps the lanes whose
+// sc failed (another lane's sc to the word broke their reservation) and, when none
+// did, restores the entry mask and falls through. Lanes on one word succeed in lane
+// order, one per round, so the words and results are the executor's lane-ordered
+// ones. gp holds the entry mask (no frame access happens inside the loop).
+func (g *gen) compSwap(dst vreg, p, m, val, cmpv uint8) {
+	a := &g.a
+	old, eq, nw := g.tmpX(), g.tmpX(), g.tmpX()
+	a.csrr(rGP, simt.CSRActiveThread)
+	retry := a.newLabel()
+	a.place(retry)
+	a.emit(rv32.Inst{Op: rv32.LRW, Rd: old, Rs1: p})
+	a.r(rv32.XOR, eq, old, cmpv)
+	a.i(rv32.SLTIU, eq, eq, 1)
+	a.mv(nw, val)
+	g.sel(nw, eq, nw, old)
+	a.emit(rv32.Inst{Op: rv32.SCW, Rd: eq, Rs1: p, Rs2: nw})
+	a.emit(rv32.Inst{Op: rv32.VXPRED, Rs1: eq, Rs2: rGP})
+	a.branch(rv32.BNE, eq, rZero, retry)
+	a.r(rv32.AND, old, old, m)
+	g.finX(dst, old)
 }

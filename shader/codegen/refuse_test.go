@@ -15,7 +15,6 @@ func TestRefusals(t *testing.T) {
 		{"sin", `o[0] = floatBitsToUint(sin(uintBitsToFloat(a[0])));`, "IR op sin is not implemented"},
 		{"inversesqrt", `o[0] = floatBitsToUint(inversesqrt(uintBitsToFloat(a[0])));`, "IR op inversesqrt is not implemented"},
 		{"exp2", `o[0] = floatBitsToUint(exp2(uintBitsToFloat(a[0])));`, "IR op exp2 is not implemented"},
-		{"compswap", `atomicCompSwap(o[0], a[1], a[2]);`, "IR op matomic is not implemented"},
 		{"pack", `o[0] = packHalf2x16(vec2(uintBitsToFloat(a[0]), 1.0));`, "IR op packhalf2x16 is not implemented"},
 	} {
 		p := compileCS(t, c.name, hdr+"layout(local_size_x = 4) in;\nvoid main() {\n"+c.body+"\n}")
