@@ -81,8 +81,8 @@ func Compile(p *ir.Program) (*Kernel, error) {
 	if p.FlushDenormals {
 		return nil, fmt.Errorf("codegen: the program flushes denormals; RV32F has no flush-to-zero mode")
 	}
-	if len(p.Samplers) > 0 || len(p.Images) > 0 {
-		return nil, fmt.Errorf("codegen: textures and storage images are not compiled to machine code yet")
+	if len(p.Samplers) > 0 {
+		return nil, fmt.Errorf("codegen: textures are not compiled to machine code yet")
 	}
 	g := &gen{p: p, wscale: 1}
 	for _, t := range p.Regs {
@@ -155,6 +155,15 @@ func (g *gen) scanResources() {
 			if g.barID == noVreg {
 				g.barID, g.barCnt = g.newVreg(false, 1), g.newVreg(false, 1)
 			}
+		case ir.ImageExtent, ir.ImageFormatOf:
+			b := g.bindingOf(ir.SpaceImage, in.Imm)
+			if in.Op == ir.ImageFormatOf {
+				if b.format == noVreg {
+					b.format = g.newVreg(false, 1)
+				}
+			} else if in.Stride < 3 && b.ext[in.Stride] == noVreg {
+				b.ext[in.Stride] = g.newVreg(false, 1)
+			}
 		case ir.MemLoad, ir.MemStore, ir.MemAtomic, ir.MemSize:
 			space := ir.Space(in.Len)
 			if space == ir.SpaceShared {
@@ -164,18 +173,10 @@ func (g *gen) scanResources() {
 				g.bump(g.lmem, 4)
 				continue
 			}
-			kind := abi.DescStorageBuffer
-			if space == ir.SpaceCounter {
-				kind = abi.DescAtomicCounter
-			} else if space != ir.SpaceBuffer {
+			if space > ir.SpaceImage {
 				continue
 			}
-			b := g.bindingFor(space, in.Imm)
-			if b == nil {
-				g.binds = append(g.binds, binding{kind: kind, space: space, slot: in.Imm,
-					base: g.newVreg(false, 0), lim: g.newVreg(false, 0), size: g.newVreg(false, 0)})
-				b = &g.binds[len(g.binds)-1]
-			}
+			b := g.bindingOf(space, in.Imm)
 			if in.Op == ir.MemSize {
 				g.bump(b.size, 2)
 			} else {
@@ -184,6 +185,19 @@ func (g *gen) scanResources() {
 			}
 		}
 	}
+}
+
+// bindingOf returns the prologue's binding for (space, slot), creating it.
+func (g *gen) bindingOf(space ir.Space, slot uint32) *binding {
+	if b := g.bindingFor(space, slot); b != nil {
+		return b
+	}
+	kind := map[ir.Space]abi.ComputeDescKind{ir.SpaceBuffer: abi.DescStorageBuffer,
+		ir.SpaceCounter: abi.DescAtomicCounter, ir.SpaceImage: abi.DescStorageImage}[space]
+	g.binds = append(g.binds, binding{kind: kind, space: space, slot: slot,
+		base: g.newVreg(false, 0), lim: g.newVreg(false, 0), size: g.newVreg(false, 0),
+		ext: [3]vreg{noVreg, noVreg, noVreg}, format: noVreg})
+	return &g.binds[len(g.binds)-1]
 }
 
 // prologue computes the invocation's frame pointer, ids, uniform pointer and
@@ -273,18 +287,18 @@ func (g *gen) lookup(args uint8, b *binding) {
 	a := &g.a
 	save := g.xs
 	desc, base, size, cnt, ptr, k, m := g.tmpX(), g.tmpX(), g.tmpX(), g.tmpX(), g.tmpX(), g.tmpX(), g.tmpX()
-	done, loop, next := a.newLabel(), a.newLabel(), a.newLabel()
+	done, miss, loop, next := a.newLabel(), a.newLabel(), a.newLabel(), a.newLabel()
 	a.lw(desc, args, abi.ArgCSDescSet0*abi.ArgSlotBytes)
 	a.mv(base, rZero)
 	a.mv(size, rZero)
-	a.branch(rv32.BEQ, desc, rZero, done)
+	a.branch(rv32.BEQ, desc, rZero, miss)
 	a.lw(m, desc, 0)
 	a.li(k, abi.ComputeDescMagic)
-	a.branch(rv32.BNE, m, k, done)
+	a.branch(rv32.BNE, m, k, miss)
 	a.lw(cnt, desc, 4)
 	a.i(rv32.ADDI, ptr, desc, abi.ComputeDescHeaderBytes)
 	a.place(loop)
-	a.branch(rv32.BEQ, cnt, rZero, done)
+	a.branch(rv32.BEQ, cnt, rZero, miss)
 	a.i(rv32.LBU, k, ptr, 0)
 	a.i(rv32.ADDI, k, k, -int32(b.kind))
 	a.branch(rv32.BNE, k, rZero, next)
@@ -293,11 +307,30 @@ func (g *gen) lookup(args uint8, b *binding) {
 	a.branch(rv32.BNE, k, m, next)
 	a.lw(base, ptr, 8)
 	a.lw(size, ptr, 16)
+	for c, v := range b.ext { // width, height, depth at 20, 24, 28
+		if v != noVreg {
+			a.lw(k, ptr, int32(20+4*c))
+			g.finX(v, k)
+		}
+	}
+	if b.format != noVreg {
+		a.i(rv32.LHU, k, ptr, 2)
+		g.finX(b.format, k)
+	}
 	a.jump(done)
 	a.place(next)
 	a.i(rv32.ADDI, ptr, ptr, abi.ComputeDescEntryBytes)
 	a.i(rv32.ADDI, cnt, cnt, -1)
 	a.jump(loop)
+	a.place(miss) // no such descriptor: size, extent and format 0
+	for _, v := range b.ext {
+		if v != noVreg {
+			g.finX(v, rZero)
+		}
+	}
+	if b.format != noVreg {
+		g.finX(b.format, rZero)
+	}
 	a.place(done)
 	g.finX(b.base, base)
 	g.finX(b.size, size)

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"vortexgfx/abi"
+	"vortexgfx/shader/ir"
 )
 
 // TestDifferentialCorpus compiles every corpus shader to machine code and runs it
@@ -45,5 +46,49 @@ func TestDifferentialCorpus(t *testing.T) {
 					describe(l), len(k.Code), st.WarpInstructions, st.ThreadInstructions, nan)
 			}
 		})
+	}
+}
+
+// TestStorageImages: imageLoad/imageStore/imageSize/imageAtomic on word formats,
+// out-of-range coordinates included (robust access), against the executor.
+func TestStorageImages(t *testing.T) {
+	src := `#version 430
+layout(local_size_x = 4, local_size_y = 4) in;
+layout(r32f, binding = 0) readonly uniform image2D src;
+layout(rgba32ui, binding = 1) uniform uimage2D dst;
+layout(r32ui, binding = 2) uniform uimage2D cnt;
+void main() {
+	ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+	ivec2 sz = imageSize(src);
+	float v = imageLoad(src, p - ivec2(1, 0)).x;
+	imageStore(dst, p, uvec4(floatBitsToUint(v), uint(sz.x), uint(sz.y), imageLoad(dst, p).w + 1u));
+	imageAtomicAdd(cnt, ivec2(p.x & 1, 0), uint(p.y));
+	imageStore(dst, p + ivec2(0, 6), uvec4(9u));
+}`
+	p := compileCS(t, "images", src)
+	k, err := Compile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	imgs := map[Binding]ImageInfo{
+		{Kind: abi.DescStorageImage, Slot: 0}: {Extent: [3]uint32{7, 5, 1}, Format: uint16(ir.FormatR32F)},
+		{Kind: abi.DescStorageImage, Slot: 1}: {Extent: [3]uint32{8, 8, 1}, Format: uint16(ir.FormatRGBA32UI)},
+		{Kind: abi.DescStorageImage, Slot: 2}: {Extent: [3]uint32{2, 1, 1}, Format: uint16(ir.FormatR32UI)},
+	}
+	bufs := map[Binding][]byte{
+		{Kind: abi.DescStorageImage, Slot: 0}: wordsBytes(inputWords(3, 35)),
+		{Kind: abi.DescStorageImage, Slot: 1}: wordsBytes(inputWords(4, 8*8*4)),
+		{Kind: abi.DescStorageImage, Slot: 2}: make([]byte, 8),
+	}
+	for _, T := range []int{4, 16} {
+		l := &Launch{Groups: [3]uint32{2, 2, 1}, Threads: T, Buffers: cloneBufs(bufs), Images: imgs}
+		ref := &Launch{Groups: l.Groups, Threads: T, Buffers: cloneBufs(bufs), Images: imgs}
+		if err := runIR(p, ref); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Run(k, l); err != nil {
+			t.Fatal(err)
+		}
+		compareBufs(t, describe(l), ref.Buffers, l.Buffers)
 	}
 }

@@ -15,8 +15,9 @@
 // used to the frame. Structured control flow uses vx_split/vx_join for if/else and
 // vx_pred for loops (flow.go says how break, continue and return are kept per
 // lane); atomicCompSwap is an lr.w/sc.w loop narrowed by vx_pred.
-// Storage-buffer, atomic-counter and shared accesses apply the executor's robust
-// buffer access branch-free. Barriers are vx_bar with the CTA id and the CTA's warp
+// Storage-buffer, atomic-counter, storage-image and shared accesses apply the
+// executor's robust buffer access branch-free; an image's extent and format come
+// from its descriptor. Barriers are vx_bar with the CTA id and the CTA's warp
 // count (vortexpipe-driver §2.2, emit_vx_barrier).
 //
 // Launch contract (Layout). mscratch holds the arg block of the compute runtime
@@ -43,7 +44,8 @@
 // Not implemented, and refused by name (an error naming the IR op and the
 // instruction): the transcendental functions, inversesqrt (the executor rounds
 // 1/sqrt(x) once in double precision; fsqrt.s then fdiv.s rounds twice), frexp,
-// ldexp, pack/unpack, storage images, textures, and the vertex and
+// ldexp, pack/unpack (so storage images of the rgba8 and rgba16f formats, whose
+// texel conversion uses them), textures, and the vertex and
 // fragment stages. Indirect dispatch (arg slot 4) is not read: Run launches direct
 // dispatches. A warp whose lanes have all returned before a later barrier()
 // does not arrive at it (the executor counts exited warps as arrived), so such a

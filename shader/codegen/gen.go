@@ -50,6 +50,10 @@ type binding struct {
 	base  vreg // device address
 	lim   vreg // size-3 when size >= 4, else 0: word address a is inside iff a < lim (and aligned)
 	size  vreg
+	// storage images: the extent (width, height, depth) and format words, noVreg
+	// when the program does not read them
+	ext    [3]vreg
+	format vreg
 }
 
 // gen is one compilation.

@@ -18,13 +18,23 @@ import (
 
 // hostMem is exec.Memory over the launch's buffers: the IR executor's side of the
 // differential test sees the same bytes the kernel does.
-type hostMem struct{ bufs map[Binding][]byte }
+type hostMem struct {
+	bufs   map[Binding][]byte
+	images map[Binding]ImageInfo
+}
 
 func key(space ir.Space, b uint32) Binding {
-	if space == ir.SpaceCounter {
+	switch space {
+	case ir.SpaceCounter:
 		return Binding{Kind: abi.DescAtomicCounter, Slot: b}
+	case ir.SpaceImage:
+		return Binding{Kind: abi.DescStorageImage, Slot: b}
 	}
 	return Binding{Kind: abi.DescStorageBuffer, Slot: b}
+}
+
+func (m *hostMem) ImageFormat(b uint32) ir.ImageFormat {
+	return ir.ImageFormat(m.images[key(ir.SpaceImage, b)].Format)
 }
 
 func (m *hostMem) Load(space ir.Space, b uint32, addr []uint32, mask uint64, out []uint32) error {
@@ -57,7 +67,9 @@ func (m *hostMem) Atomic(op ir.AtomicOp, space ir.Space, b uint32, addr, val, cm
 }
 
 func (m *hostMem) Size(space ir.Space, b uint32) uint32 { return uint32(len(m.bufs[key(space, b)])) }
-func (m *hostMem) ImageExtent(uint32) [3]uint32         { return [3]uint32{} }
+func (m *hostMem) ImageExtent(b uint32) [3]uint32 {
+	return m.images[key(ir.SpaceImage, b)].Extent
+}
 
 // compileCS compiles one GLSL compute shader to verified IR.
 func compileCS(t testing.TB, name, src string) *ir.Program {
@@ -82,7 +94,7 @@ func runIR(p *ir.Program, l *Launch) error {
 	if err := wg.SetUniforms(uni); err != nil {
 		return err
 	}
-	mem := &hostMem{bufs: l.Buffers}
+	mem := &hostMem{bufs: l.Buffers, images: l.Images}
 	var grid [3]uint32
 	for c := range grid {
 		grid[c] = max(l.Groups[c], 1)

@@ -21,8 +21,18 @@ type Launch struct {
 	// Buffers holds each bound descriptor's bytes; Run writes the final contents
 	// back into the same slices. A binding the kernel reads but Buffers lacks is
 	// absent from the blob (robust access: size 0).
-	Buffers         map[Binding][]byte
+	Buffers map[Binding][]byte
+	// Images gives a storage image binding's (abi.DescStorageImage in Buffers)
+	// extent and format, as its descriptor carries them.
+	Images          map[Binding]ImageInfo
 	MaxInstructions uint64 // per workgroup; 0: 1<<32
+}
+
+// ImageInfo is a bound storage image's geometry: width, height, depth (layers) and
+// the format's code (ir.ImageFormat).
+type ImageInfo struct {
+	Extent [3]uint32
+	Format uint16
 }
 
 // Stats are a launch's counters, summed over workgroups.
@@ -65,7 +75,9 @@ func Run(k *Kernel, l *Launch) (Stats, error) {
 			continue
 		}
 		addrs[b] = at
-		descs = append(descs, abi.ComputeDesc{Kind: b.Kind, Binding: b.Slot, Addr: uint64(at), Size: uint32(len(data)), Flags: abi.DescWritable})
+		im := l.Images[b]
+		descs = append(descs, abi.ComputeDesc{Kind: b.Kind, Binding: b.Slot, Addr: uint64(at), Size: uint32(len(data)), Flags: abi.DescWritable,
+			Width: im.Extent[0], Height: im.Extent[1], Depth: im.Extent[2], Format: im.Format})
 		at = align(at+uint32(len(data))+4, 64)
 	}
 	lmem := at

@@ -86,6 +86,16 @@ func (g *gen) mem(in *ir.Inst) bool {
 		g.copyBits(dst, b.size)
 	case ir.MemLoad, ir.MemStore, ir.MemAtomic:
 		return g.access(in)
+	case ir.ImageExtent, ir.ImageFormatOf:
+		b := g.bindingFor(ir.SpaceImage, in.Imm)
+		if b == nil {
+			return false
+		}
+		v := b.format
+		if in.Op == ir.ImageExtent {
+			v = b.ext[in.Stride]
+		}
+		g.copyBits(dst, v)
 	case ir.Barrier:
 		// spec: vortexpipe-driver §2.2 (emit_vx_barrier: the CTA id as barrier id,
 		// the CTA's warp count as the count).
@@ -133,7 +143,7 @@ func (g *gen) access(in *ir.Inst) bool {
 			l = g.p.SharedBytes - 3
 		}
 		a.li(lim, l)
-	case ir.SpaceBuffer, ir.SpaceCounter:
+	case ir.SpaceBuffer, ir.SpaceCounter, ir.SpaceImage:
 		b := g.bindingFor(space, in.Imm)
 		if b == nil {
 			return false

@@ -26,9 +26,17 @@ func TestRefusals(t *testing.T) {
 	img := compileCS(t, "image", `#version 430
 layout(local_size_x = 4) in;
 layout(rgba8, binding = 0) uniform image2D img;
-void main() { imageStore(img, ivec2(gl_GlobalInvocationID.xy), vec4(1.0)); }`)
-	if _, err := Compile(img); err == nil || !strings.Contains(err.Error(), "storage images") {
-		t.Errorf("storage image: error %v", err)
+void main() { imageStore(img, ivec2(gl_GlobalInvocationID.xy), vec4(float(gl_GlobalInvocationID.x))); }`)
+	if _, err := Compile(img); err == nil || !strings.Contains(err.Error(), "IR op packunorm4x8 is not implemented") {
+		t.Errorf("rgba8 image store: error %v", err)
+	}
+	tex := compileCS(t, "tex", `#version 430
+layout(local_size_x = 4) in;
+layout(std430, binding = 1) buffer Out { vec4 o[]; };
+uniform sampler2D s;
+void main() { o[0] = textureLod(s, vec2(0.5), 0.0); }`)
+	if _, err := Compile(tex); err == nil || !strings.Contains(err.Error(), "textures") {
+		t.Errorf("texture: error %v", err)
 	}
 	vs := &ir.Program{Stage: ir.Vertex}
 	if _, err := Compile(vs); err == nil || !strings.Contains(err.Error(), "only compute") {
