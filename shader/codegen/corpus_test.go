@@ -173,6 +173,21 @@ void main() {
 	for (uint j = 0u; j < 3u; j++) { uint seen = atomicCompSwap(o[400u], k, k + 1u); if (seen == k) k++; else k = seen; }
 	o[500u + i] = k;
 }`, 4, [3]uint32{3, 1, 1}, nil},
+	{"pack_unpack", hdr + `layout(local_size_x = 16) in;
+void main() {
+	uint i = gl_GlobalInvocationID.x;
+	uint w = a[i];
+	vec4 f = vec4(uintBitsToFloat(a[i + 1u]), float(int(w % 300u)) / 150.0 - 1.0, uintBitsToFloat(a[i + 2u]) * 0.01, 0.5);
+	if (isnan(f.x)) f.x = 0.25;
+	if (isnan(f.z)) f.z = -0.75;
+	uint b = 14u * i;
+	vec4 u = unpackUnorm4x8(w), s = unpackSnorm4x8(w);
+	vec2 u2 = unpackUnorm2x16(w), s2 = unpackSnorm2x16(w);
+	o[b] = floatBitsToUint(u.x); o[b+1u] = floatBitsToUint(u.w); o[b+2u] = floatBitsToUint(s.y); o[b+3u] = floatBitsToUint(s.z);
+	o[b+4u] = floatBitsToUint(u2.y); o[b+5u] = floatBitsToUint(s2.x); o[b+6u] = floatBitsToUint(s2.y);
+	o[b+7u] = packUnorm4x8(f); o[b+8u] = packSnorm4x8(f); o[b+9u] = packUnorm2x16(f.xy); o[b+10u] = packSnorm2x16(f.zw);
+	o[b+11u] = packUnorm4x8(unpackUnorm4x8(w)); o[b+12u] = packSnorm4x8(s); o[b+13u] = packSnorm2x16(s2);
+}`, 16, [3]uint32{4, 1, 1}, nil},
 	{"local_arrays", hdr + `layout(local_size_x = 16) in;
 void main() {
 	uint i = gl_GlobalInvocationID.x;

@@ -49,7 +49,8 @@ func TestDifferentialCorpus(t *testing.T) {
 	}
 }
 
-// TestStorageImages: imageLoad/imageStore/imageSize/imageAtomic on word formats,
+// TestStorageImages: imageLoad/imageStore/imageSize/imageAtomic on word formats and
+// rgba8 (unpack/pack),
 // out-of-range coordinates included (robust access), against the executor.
 func TestStorageImages(t *testing.T) {
 	src := `#version 430
@@ -57,7 +58,10 @@ layout(local_size_x = 4, local_size_y = 4) in;
 layout(r32f, binding = 0) readonly uniform image2D src;
 layout(rgba32ui, binding = 1) uniform uimage2D dst;
 layout(r32ui, binding = 2) uniform uimage2D cnt;
+layout(rgba8, binding = 3) uniform image2D c8;
 void main() {
+	vec4 q = imageLoad(c8, ivec2(gl_GlobalInvocationID.xy));
+	imageStore(c8, ivec2(gl_GlobalInvocationID.xy), q.wzyx * 0.75 + vec4(0.1, 0.2, 0.0, -0.3));
 	ivec2 p = ivec2(gl_GlobalInvocationID.xy);
 	ivec2 sz = imageSize(src);
 	float v = imageLoad(src, p - ivec2(1, 0)).x;
@@ -74,11 +78,13 @@ void main() {
 		{Kind: abi.DescStorageImage, Slot: 0}: {Extent: [3]uint32{7, 5, 1}, Format: uint16(ir.FormatR32F)},
 		{Kind: abi.DescStorageImage, Slot: 1}: {Extent: [3]uint32{8, 8, 1}, Format: uint16(ir.FormatRGBA32UI)},
 		{Kind: abi.DescStorageImage, Slot: 2}: {Extent: [3]uint32{2, 1, 1}, Format: uint16(ir.FormatR32UI)},
+		{Kind: abi.DescStorageImage, Slot: 3}: {Extent: [3]uint32{8, 8, 1}, Format: uint16(ir.FormatRGBA8)},
 	}
 	bufs := map[Binding][]byte{
 		{Kind: abi.DescStorageImage, Slot: 0}: wordsBytes(inputWords(3, 35)),
 		{Kind: abi.DescStorageImage, Slot: 1}: wordsBytes(inputWords(4, 8*8*4)),
 		{Kind: abi.DescStorageImage, Slot: 2}: make([]byte, 8),
+		{Kind: abi.DescStorageImage, Slot: 3}: wordsBytes(inputWords(5, 64)),
 	}
 	for _, T := range []int{4, 16} {
 		l := &Launch{Groups: [3]uint32{2, 2, 1}, Threads: T, Buffers: cloneBufs(bufs), Images: imgs}

@@ -128,7 +128,7 @@ func (g *gen) falu(in *ir.Inst) bool {
 		a.fr(op, d, x, 0, rv32.RNE)
 		g.finF(dst, d)
 	default:
-		return false
+		return g.pack(in)
 	}
 	return true
 }

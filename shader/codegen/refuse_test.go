@@ -16,6 +16,7 @@ func TestRefusals(t *testing.T) {
 		{"inversesqrt", `o[0] = floatBitsToUint(inversesqrt(uintBitsToFloat(a[0])));`, "IR op inversesqrt is not implemented"},
 		{"exp2", `o[0] = floatBitsToUint(exp2(uintBitsToFloat(a[0])));`, "IR op exp2 is not implemented"},
 		{"pack", `o[0] = packHalf2x16(vec2(uintBitsToFloat(a[0]), 1.0));`, "IR op packhalf2x16 is not implemented"},
+		{"unpack", `o[0] = floatBitsToUint(unpackHalf2x16(a[0]).y);`, "IR op unpackhalf2x16 is not implemented"},
 	} {
 		p := compileCS(t, c.name, hdr+"layout(local_size_x = 4) in;\nvoid main() {\n"+c.body+"\n}")
 		_, err := Compile(p)
@@ -27,8 +28,15 @@ func TestRefusals(t *testing.T) {
 layout(local_size_x = 4) in;
 layout(rgba8, binding = 0) uniform image2D img;
 void main() { imageStore(img, ivec2(gl_GlobalInvocationID.xy), vec4(float(gl_GlobalInvocationID.x))); }`)
-	if _, err := Compile(img); err == nil || !strings.Contains(err.Error(), "IR op packunorm4x8 is not implemented") {
-		t.Errorf("rgba8 image store: error %v", err)
+	if _, err := Compile(img); err != nil {
+		t.Errorf("rgba8 image store: %v", err)
+	}
+	img16 := compileCS(t, "image16", `#version 430
+layout(local_size_x = 4) in;
+layout(rgba16f, binding = 0) uniform image2D img;
+void main() { imageStore(img, ivec2(gl_GlobalInvocationID.xy), vec4(float(gl_GlobalInvocationID.x))); }`)
+	if _, err := Compile(img16); err == nil || !strings.Contains(err.Error(), "IR op packhalf2x16 is not implemented") {
+		t.Errorf("rgba16f image store: error %v", err)
 	}
 	tex := compileCS(t, "tex", `#version 430
 layout(local_size_x = 4) in;

@@ -1,0 +1,101 @@
+package codegen
+
+import (
+	"math"
+
+	"vortexgfx/isa/rv32"
+	"vortexgfx/shader/ir"
+)
+
+// packNorm describes one normalised pack/unpack family (GLSL 4.50 §8.4).
+type packNorm struct {
+	bits   int32   // field width: 8 or 16
+	scale  float32 // 255, 127, 65535 or 32767
+	signed bool
+}
+
+var packNorms = map[ir.Op]packNorm{
+	ir.PackUnorm4x8: {8, 255, false}, ir.PackSnorm4x8: {8, 127, true},
+	ir.PackUnorm2x16: {16, 65535, false}, ir.PackSnorm2x16: {16, 32767, true},
+	ir.UnpackUnorm4x8: {8, 255, false}, ir.UnpackSnorm4x8: {8, 127, true},
+	ir.UnpackUnorm2x16: {16, 65535, false}, ir.UnpackSnorm2x16: {16, 32767, true},
+}
+
+// fconst loads the float constant v into a float scratch register.
+func (g *gen) fconst(v float32) uint8 {
+	t, f := g.tmpX(), g.tmpF()
+	g.a.li(t, math.Float32bits(v))
+	g.a.r(rv32.FMVWX, f, t, 0)
+	g.xs--
+	return f
+}
+
+// pack emits the normalised pack and unpack ops with ir.Eval's arithmetic: pack
+// clamps, scales in float32 and rounds to nearest even (fcvt with rne of the
+// float32 product is math.RoundToEven of it); unpack converts the field exactly and
+// divides once. For a NaN input the executor's result depends on how Go converts
+// NaN to an integer on the host; RV32F's fmax/fmin return the bound (0, or -1 for
+// snorm), so the field is 0 (unorm) or the encoding of -1 (snorm): the package doc
+// lists it with the NaN differences.
+func (g *gen) pack(in *ir.Inst) bool {
+	pn, ok := packNorms[in.Op]
+	if !ok {
+		return false
+	}
+	a := &g.a
+	dst := vreg(in.Dst)
+	if in.Op >= ir.UnpackSnorm2x16 {
+		w := g.x(g.src(in, 0))
+		t := g.tmpX()
+		sh := int32(pn.bits) * int32(in.Imm&(32/uint32(pn.bits)-1))
+		a.i(rv32.SLLI, t, w, 32-pn.bits-sh) // the field at the top...
+		op, cv := rv32.SRLI, rv32.FCVTSWU
+		if pn.signed {
+			op, cv = rv32.SRAI, rv32.FCVTSW
+		}
+		a.i(op, t, t, 32-pn.bits) // ... and back, sign- or zero-extended
+		f := g.tmpF()
+		a.fr(cv, f, t, 0, rv32.RNE)
+		s := g.fconst(pn.scale)
+		a.fr(rv32.FDIVS, f, f, s, rv32.RNE)
+		if pn.signed { // min(max(v, -1), 1): only -128/127 and -32768/32767 reach it
+			a.fr(rv32.FMAXS, f, f, g.fconst(-1), 0)
+		}
+		g.finF(dst, f)
+		return true
+	}
+	n := 32 / int(pn.bits)
+	r, t, k := g.tmpX(), g.tmpX(), g.tmpX()
+	a.mv(r, rZero)
+	low := float32(0)
+	if pn.signed {
+		low = -1
+	}
+	setF := func(f uint8, v float32) {
+		a.li(k, math.Float32bits(v))
+		a.r(rv32.FMVWX, f, k, 0)
+	}
+	for i := 0; i < n; i++ {
+		fs := g.fs
+		x := g.f(g.src(in, i))
+		f, c := g.tmpF(), g.tmpF()
+		setF(c, low)
+		a.fr(rv32.FMAXS, f, x, c, 0)
+		setF(c, 1)
+		a.fr(rv32.FMINS, f, f, c, 0)
+		setF(c, pn.scale)
+		a.fr(rv32.FMULS, f, f, c, rv32.RNE)
+		a.fr(rv32.FCVTWS, t, f, 0, rv32.RNE)
+		if pn.signed {
+			a.i(rv32.SLLI, t, t, 32-pn.bits)
+			a.i(rv32.SRLI, t, t, 32-pn.bits)
+		}
+		if i > 0 {
+			a.i(rv32.SLLI, t, t, int32(i)*pn.bits)
+		}
+		a.r(rv32.OR, r, r, t)
+		g.fs = fs // the component's float registers are free again
+	}
+	g.finX(dst, r)
+	return true
+}
