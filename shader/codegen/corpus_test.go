@@ -187,6 +187,9 @@ void main() {
 	o[b+4u] = floatBitsToUint(u2.y); o[b+5u] = floatBitsToUint(s2.x); o[b+6u] = floatBitsToUint(s2.y);
 	o[b+7u] = packUnorm4x8(f); o[b+8u] = packSnorm4x8(f); o[b+9u] = packUnorm2x16(f.xy); o[b+10u] = packSnorm2x16(f.zw);
 	o[b+11u] = packUnorm4x8(unpackUnorm4x8(w)); o[b+12u] = packSnorm4x8(s); o[b+13u] = packSnorm2x16(s2);
+	vec2 hf = unpackHalf2x16(w), hg = unpackHalf2x16(a[i + 3u] & 0x83ff7c01u);
+	o[1000u + 4u*i] = floatBitsToUint(hf.x); o[1001u + 4u*i] = floatBitsToUint(hf.y);
+	o[1002u + 4u*i] = floatBitsToUint(hg.x); o[1003u + 4u*i] = floatBitsToUint(hg.y);
 }`, 16, [3]uint32{4, 1, 1}, nil},
 	{"local_arrays", hdr + `layout(local_size_x = 16) in;
 void main() {

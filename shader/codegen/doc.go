@@ -47,8 +47,8 @@
 // Not implemented, and refused by name (an error naming the IR op and the
 // instruction): the transcendental functions, inversesqrt (the executor rounds
 // 1/sqrt(x) once in double precision; fsqrt.s then fdiv.s rounds twice), frexp,
-// ldexp, packHalf2x16/unpackHalf2x16 (so rgba16f storage images, whose texel
-// conversion uses them), textures, and the vertex and
+// ldexp, packHalf2x16 (so stores to rgba16f storage images, whose texel
+// conversion uses it), textures, and the vertex and
 // fragment stages. Indirect dispatch (arg slot 4) is not read: Run launches direct
 // dispatches. A warp whose lanes have all returned before a later barrier()
 // does not arrive at it (the executor counts exited warps as arrived), so such a

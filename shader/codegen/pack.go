@@ -38,6 +38,10 @@ func (g *gen) fconst(v float32) uint8 {
 // snorm), so the field is 0 (unorm) or the encoding of -1 (snorm): the package doc
 // lists it with the NaN differences.
 func (g *gen) pack(in *ir.Inst) bool {
+	if in.Op == ir.UnpackHalf2x16 {
+		g.unpackHalf(in)
+		return true
+	}
 	pn, ok := packNorms[in.Op]
 	if !ok {
 		return false
@@ -98,4 +102,38 @@ func (g *gen) pack(in *ir.Inst) bool {
 	}
 	g.finX(dst, r)
 	return true
+}
+
+// unpackHalf is ir.HalfToFloat exactly: a normal half or an infinity/NaN moves its
+// fields into a float32 (exponent rebiased by 112, or 255), a subnormal half is its
+// mantissa times 2^-24, computed exactly by fcvt and an fmul by a power of two.
+func (g *gen) unpackHalf(in *ir.Inst) {
+	a := &g.a
+	w := g.x(g.src(in, 0))
+	h, sg, e, m, c, n := g.tmpX(), g.tmpX(), g.tmpX(), g.tmpX(), g.tmpX(), g.tmpX()
+	a.i(rv32.SLLI, h, w, 16-16*int32(in.Imm&1))
+	a.i(rv32.SRLI, h, h, 16)
+	a.i(rv32.SRLI, sg, h, 15)
+	a.i(rv32.SLLI, sg, sg, 31)
+	a.i(rv32.SRLI, e, h, 10)
+	a.i(rv32.ANDI, e, e, 0x1f)
+	a.i(rv32.ANDI, m, h, 0x3ff)
+	a.i(rv32.ADDI, c, e, -31) // c = 112 when e == 31 (infinity, NaN), else 0
+	a.i(rv32.SLTIU, c, c, 1)
+	a.r(rv32.SUB, c, rZero, c)
+	a.i(rv32.ANDI, c, c, 112)
+	a.i(rv32.ADDI, n, e, 112)
+	a.r(rv32.ADD, n, n, c)
+	a.i(rv32.SLLI, n, n, 23)
+	a.i(rv32.SLLI, c, m, 13)
+	a.r(rv32.OR, n, n, c)
+	a.r(rv32.OR, n, n, sg)
+	f := g.tmpF()
+	a.fr(rv32.FCVTSWU, f, m, 0, rv32.RNE)
+	a.fr(rv32.FMULS, f, f, g.fconst(1.0/16777216), rv32.RNE)
+	a.r(rv32.FMVXW, m, f, 0)
+	a.r(rv32.OR, m, m, sg)
+	a.i(rv32.SLTIU, c, e, 1) // a subnormal half (or zero)?
+	g.sel(m, c, m, n)
+	g.finX(vreg(in.Dst), m)
 }
