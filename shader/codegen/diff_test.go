@@ -50,7 +50,7 @@ func TestDifferentialCorpus(t *testing.T) {
 }
 
 // TestStorageImages: imageLoad/imageStore/imageSize/imageAtomic on word formats and
-// rgba8 (unpack/pack),
+// rgba8 and rgba16f (unpack/pack),
 // out-of-range coordinates included (robust access), against the executor.
 func TestStorageImages(t *testing.T) {
 	src := `#version 430
@@ -59,7 +59,10 @@ layout(r32f, binding = 0) readonly uniform image2D src;
 layout(rgba32ui, binding = 1) uniform uimage2D dst;
 layout(r32ui, binding = 2) uniform uimage2D cnt;
 layout(rgba8, binding = 3) uniform image2D c8;
+layout(rgba16f, binding = 4) uniform image2D h16;
 void main() {
+	vec4 hv = imageLoad(h16, ivec2(gl_GlobalInvocationID.xy));
+	imageStore(h16, ivec2(gl_GlobalInvocationID.xy), hv.yxwz);
 	vec4 q = imageLoad(c8, ivec2(gl_GlobalInvocationID.xy));
 	imageStore(c8, ivec2(gl_GlobalInvocationID.xy), q.wzyx * 0.75 + vec4(0.1, 0.2, 0.0, -0.3));
 	ivec2 p = ivec2(gl_GlobalInvocationID.xy);
@@ -79,12 +82,14 @@ void main() {
 		{Kind: abi.DescStorageImage, Slot: 1}: {Extent: [3]uint32{8, 8, 1}, Format: uint16(ir.FormatRGBA32UI)},
 		{Kind: abi.DescStorageImage, Slot: 2}: {Extent: [3]uint32{2, 1, 1}, Format: uint16(ir.FormatR32UI)},
 		{Kind: abi.DescStorageImage, Slot: 3}: {Extent: [3]uint32{8, 8, 1}, Format: uint16(ir.FormatRGBA8)},
+		{Kind: abi.DescStorageImage, Slot: 4}: {Extent: [3]uint32{8, 8, 1}, Format: uint16(ir.FormatRGBA16F)},
 	}
 	bufs := map[Binding][]byte{
 		{Kind: abi.DescStorageImage, Slot: 0}: wordsBytes(inputWords(3, 35)),
 		{Kind: abi.DescStorageImage, Slot: 1}: wordsBytes(inputWords(4, 8*8*4)),
 		{Kind: abi.DescStorageImage, Slot: 2}: make([]byte, 8),
 		{Kind: abi.DescStorageImage, Slot: 3}: wordsBytes(inputWords(5, 64)),
+		{Kind: abi.DescStorageImage, Slot: 4}: wordsBytes(inputWords(6, 128)),
 	}
 	for _, T := range []int{4, 16} {
 		l := &Launch{Groups: [3]uint32{2, 2, 1}, Threads: T, Buffers: cloneBufs(bufs), Images: imgs}

@@ -40,16 +40,17 @@
 // result is a NaN, RV32F produces the canonical NaN 0x7fc00000, while the executor
 // (Go arithmetic on the host) may return a NaN with another sign or payload; NaN
 // inputs that pass through moves, negation, abs and memory keep their bits on both.
-// packSnorm of a NaN component gives the encoding of -1 here (fmax.s returns the
-// bound) where the executor's field is whatever Go's NaN-to-integer conversion
-// gives on the host (0 on amd64); GLSL leaves it undefined.
+// A NaN's sign and payload become integer bits in packHalf2x16 (sign|0x7e00),
+// floatBitsToUint and == on float bits, so a NaN computed by arithmetic can give
+// different integers on the two (a NaN input gives the same). packSnorm of a NaN
+// component gives the encoding of -1 here (fmax.s returns the bound) where the
+// executor's field is whatever Go's NaN-to-integer conversion gives on the host
+// (0 on amd64); GLSL leaves it undefined.
 //
 // Not implemented, and refused by name (an error naming the IR op and the
 // instruction): the transcendental functions, inversesqrt (the executor rounds
 // 1/sqrt(x) once in double precision; fsqrt.s then fdiv.s rounds twice), frexp,
-// ldexp, packHalf2x16 (so stores to rgba16f storage images, whose texel
-// conversion uses it), textures, and the vertex and
-// fragment stages. Indirect dispatch (arg slot 4) is not read: Run launches direct
+// ldexp, textures, and the vertex and fragment stages. Indirect dispatch (arg slot 4) is not read: Run launches direct
 // dispatches. A warp whose lanes have all returned before a later barrier()
 // does not arrive at it (the executor counts exited warps as arrived), so such a
 // kernel ends in device/simt's barrier-deadlock error rather than a wrong result.

@@ -38,8 +38,12 @@ func (g *gen) fconst(v float32) uint8 {
 // snorm), so the field is 0 (unorm) or the encoding of -1 (snorm): the package doc
 // lists it with the NaN differences.
 func (g *gen) pack(in *ir.Inst) bool {
-	if in.Op == ir.UnpackHalf2x16 {
+	switch in.Op {
+	case ir.UnpackHalf2x16:
 		g.unpackHalf(in)
+		return true
+	case ir.PackHalf2x16:
+		g.packHalf(in)
 		return true
 	}
 	pn, ok := packNorms[in.Op]
@@ -136,4 +140,74 @@ func (g *gen) unpackHalf(in *ir.Inst) {
 	a.i(rv32.SLTIU, c, e, 1) // a subnormal half (or zero)?
 	g.sel(m, c, m, n)
 	g.finX(vreg(in.Dst), m)
+}
+
+// packHalf is ir.FloatToHalf of each component, branch-free: the float's
+// mantissa with its implicit bit (a subnormal half, shift 14-e) or its exponent
+// rebiased by -112 above it (a normal half, shift 13) is shifted right with round
+// to nearest even — up when rem + (h&1) exceeds half; a normal that rounds up
+// carries into the exponent, up to infinity, as in Eval — then exponents from 31
+// up give infinity (NaN: 0x7e00) and those below -10 give the signed zero.
+// Component 0 waits in the frame's dummy word while component 1 is converted.
+func (g *gen) packHalf(in *ir.Inst) {
+	a := &g.a
+	base := g.xs
+	for i := 0; i < 2; i++ {
+		g.xs = base
+		w := g.x(g.src(in, i))
+		sg, man, e, ov, mn, ms, t := g.tmpX(), g.tmpX(), g.tmpX(), g.tmpX(), g.tmpX(), g.tmpX(), g.tmpX()
+		a.i(rv32.SRLI, sg, w, 31)
+		a.i(rv32.SLLI, sg, sg, 15)
+		a.i(rv32.SLLI, man, w, 9)
+		a.i(rv32.SRLI, man, man, 9)
+		a.i(rv32.SRLI, e, w, 23)
+		a.i(rv32.ANDI, e, e, 0xff)
+		a.i(rv32.ADDI, e, e, -112)
+		// ov = the result for e >= 31: 0x7c00, or 0x7e00 for a NaN
+		a.i(rv32.ADDI, ov, e, -143)
+		a.i(rv32.SLTIU, ov, ov, 1)
+		a.r(rv32.SLTU, mn, rZero, man)
+		a.r(rv32.AND, ov, ov, mn)
+		a.i(rv32.SLLI, ov, ov, 9)
+		a.li(mn, 0x7c00)
+		a.r(rv32.OR, ov, ov, mn)
+		// M: normal (e<<23 | man) or subnormal (man | 1<<23)
+		a.i(rv32.SLLI, mn, e, 23)
+		a.r(rv32.OR, mn, mn, man)
+		a.li(ms, 0x800000)
+		a.r(rv32.OR, ms, ms, man)
+		a.i(rv32.SLTI, man, e, 1) // man now: subnormal?
+		a.mv(t, man)
+		g.sel(ms, t, ms, mn) // ms = M
+		// s: 14-e for a subnormal, else 13
+		a.li(mn, 14)
+		a.r(rv32.SUB, mn, mn, e)
+		a.li(t, 13)
+		g.sel(mn, man, mn, t)      // mn = s
+		a.r(rv32.SRL, man, ms, mn) // man = h
+		a.r(rv32.SLL, t, man, mn)
+		a.r(rv32.SUB, t, ms, t) // t = rem
+		a.i(rv32.ADDI, ms, mn, -1)
+		a.i(rv32.ADDI, mn, rZero, 1)
+		a.r(rv32.SLL, mn, mn, ms) // mn = half
+		a.i(rv32.ANDI, ms, man, 1)
+		a.r(rv32.ADD, ms, t, ms)
+		a.r(rv32.SLTU, ms, mn, ms)
+		a.r(rv32.ADD, man, man, ms) // h rounded
+		a.i(rv32.ADDI, mn, rZero, 30)
+		a.r(rv32.SLT, mn, mn, e)
+		g.sel(ov, mn, ov, man) // ov = e >= 31 ? ov : h
+		a.i(rv32.SLTI, mn, e, -10)
+		a.i(rv32.ADDI, mn, mn, -1)
+		a.r(rv32.AND, ov, ov, mn)
+		a.r(rv32.OR, ov, ov, sg)
+		if i == 0 {
+			a.sw(ov, rSP, 0)
+			continue
+		}
+		a.lw(t, rSP, 0)
+		a.i(rv32.SLLI, ov, ov, 16)
+		a.r(rv32.OR, ov, ov, t)
+		g.finX(vreg(in.Dst), ov)
+	}
 }
