@@ -197,6 +197,16 @@ void main() {
 	o[1300u + 4u*i] = packHalf2x16(cn(vec2(q, r))); o[1301u + 4u*i] = packHalf2x16(cn(vec2(q * 1e-5, r * 1e-7)));
 	o[1302u + 4u*i] = packHalf2x16(cn(vec2(q * 65504.0, -r))); o[1303u + 4u*i] = packHalf2x16(hf);
 }`, 16, [3]uint32{4, 1, 1}, nil},
+	{"frexp", hdr + `layout(local_size_x = 32) in;
+void main() {
+	uint i = gl_GlobalInvocationID.x;
+	float x = uintBitsToFloat(a[i]);
+	int e; float m = frexp(x, e);
+	o[2u*i] = floatBitsToUint(m); o[2u*i+1u] = uint(e);
+	float y = uintBitsToFloat(a[i] & 0x807fffffu);
+	m = frexp(y, e);
+	o[200u+2u*i] = floatBitsToUint(m); o[201u+2u*i] = uint(e);
+}`, 32, [3]uint32{2, 1, 1}, nil},
 	{"local_arrays", hdr + `layout(local_size_x = 16) in;
 void main() {
 	uint i = gl_GlobalInvocationID.x;

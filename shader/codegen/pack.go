@@ -45,6 +45,9 @@ func (g *gen) pack(in *ir.Inst) bool {
 	case ir.PackHalf2x16:
 		g.packHalf(in)
 		return true
+	case ir.FrexpExp, ir.FrexpMant:
+		g.frexp(in)
+		return true
 	}
 	pn, ok := packNorms[in.Op]
 	if !ok {
@@ -210,4 +213,62 @@ func (g *gen) packHalf(in *ir.Inst) {
 		a.r(rv32.OR, ov, ov, t)
 		g.finX(vreg(in.Dst), ov)
 	}
+}
+
+// frexp emits FrexpExp and FrexpMant as math.Frexp computes them on the float's
+// bits: a normal x is m·2^e with m's exponent field 126 and e = exp-126; a
+// subnormal is normalised by the position of its mantissa's top bit (the float
+// exponent of the mantissa converted with rtz, as findMSB does); zero, infinity
+// and NaN give exponent 0 and themselves as the mantissa.
+func (g *gen) frexp(in *ir.Inst) {
+	a := &g.a
+	src := g.f(g.src(in, 0))
+	w, ex, man, msb, r, c := g.tmpX(), g.tmpX(), g.tmpX(), g.tmpX(), g.tmpX(), g.tmpX()
+	f := g.tmpF()
+	a.r(rv32.FMVXW, w, src, 0)
+	a.i(rv32.SRLI, ex, w, 23)
+	a.i(rv32.ANDI, ex, ex, 0xff)
+	a.i(rv32.SLLI, man, w, 9)
+	a.i(rv32.SRLI, man, man, 9)
+	a.fr(rv32.FCVTSWU, f, man, 0, rv32.RTZ)
+	a.r(rv32.FMVXW, msb, f, 0)
+	a.i(rv32.SRLI, msb, msb, 23)
+	a.i(rv32.ADDI, msb, msb, -127) // the mantissa's top bit (garbage when man = 0)
+	if in.Op == ir.FrexpExp {
+		a.i(rv32.ADDI, r, ex, -126)    // normal
+		a.i(rv32.ADDI, msb, msb, -148) // subnormal
+		a.i(rv32.SLTIU, c, ex, 1)
+		g.sel(msb, c, msb, r)
+		a.i(rv32.ADDI, c, ex, -255) // infinity, NaN: 0
+		a.i(rv32.SLTIU, c, c, 1)
+		a.r(rv32.OR, r, ex, man) // zero: 0
+		a.i(rv32.SLTIU, r, r, 1)
+		a.r(rv32.OR, c, c, r)
+		a.i(rv32.ADDI, c, c, -1)
+		a.r(rv32.AND, msb, msb, c)
+		g.finX(vreg(in.Dst), msb)
+		return
+	}
+	a.li(c, 23) // subnormal: sign | 0.5's exponent | man << (23-msb) without the top bit
+	a.r(rv32.SUB, c, c, msb)
+	a.r(rv32.SLL, r, man, c)
+	a.i(rv32.SLLI, r, r, 9)
+	a.i(rv32.SRLI, r, r, 9)
+	a.i(rv32.SRLI, msb, w, 31)
+	a.i(rv32.SLLI, msb, msb, 31)
+	a.r(rv32.OR, r, r, msb)
+	a.li(c, 0x3f000000)
+	a.r(rv32.OR, r, r, c)
+	a.li(msb, 0x807fffff) // normal: the exponent field replaced
+	a.r(rv32.AND, msb, w, msb)
+	a.r(rv32.OR, msb, msb, c)
+	a.i(rv32.SLTIU, c, ex, 1)
+	g.sel(r, c, r, msb)
+	a.r(rv32.OR, msb, ex, man) // zero, infinity, NaN: x itself
+	a.i(rv32.SLTIU, msb, msb, 1)
+	a.i(rv32.ADDI, c, ex, -255)
+	a.i(rv32.SLTIU, c, c, 1)
+	a.r(rv32.OR, c, c, msb)
+	g.sel(w, c, w, r)
+	g.finX(vreg(in.Dst), w)
 }

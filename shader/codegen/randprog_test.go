@@ -38,6 +38,8 @@ var genOps = func() []opSig {
 	}
 	add(ir.FClamp, tF, tF, tF, tF)
 	add(ir.Fma, tF, tF, tF, tF)
+	add(ir.FrexpMant, tF, tF)
+	add(ir.FrexpExp, tI, tF)
 	add(ir.IsNan, tB, tF)
 	add(ir.IsInf, tB, tF)
 	for _, op := range []ir.Op{ir.INeg, ir.IAbs, ir.ISign} {
