@@ -206,6 +206,9 @@ void main() {
 	float y = uintBitsToFloat(a[i] & 0x807fffffu);
 	m = frexp(y, e);
 	o[200u+2u*i] = floatBitsToUint(m); o[201u+2u*i] = uint(e);
+	int k = int(a[(i + 7u) % 64u] % 640u) - 320;
+	o[400u+4u*i] = floatBitsToUint(ldexp(x, k)); o[401u+4u*i] = floatBitsToUint(ldexp(y, k / 4));
+	o[402u+4u*i] = floatBitsToUint(ldexp(x, -140 - int(i))); o[403u+4u*i] = floatBitsToUint(ldexp(y, int(i) * 9 - 150));
 }`, 32, [3]uint32{2, 1, 1}, nil},
 	{"local_arrays", hdr + `layout(local_size_x = 16) in;
 void main() {

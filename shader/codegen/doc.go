@@ -49,9 +49,8 @@
 //
 // Not implemented, and refused by name (an error naming the IR op and the
 // instruction): the transcendental functions, inversesqrt (the executor rounds
-// 1/sqrt(x) once in double precision; fsqrt.s then fdiv.s rounds twice), ldexp
-// (a product by 2^n done in float32 steps can round twice in the subnormal
-// range), textures, and the vertex and fragment stages. Indirect dispatch (arg slot 4) is not read: Run launches direct
+// 1/sqrt(x) once in double precision; fsqrt.s then fdiv.s rounds twice),
+// textures, and the vertex and fragment stages. Indirect dispatch (arg slot 4) is not read: Run launches direct
 // dispatches. A warp whose lanes have all returned before a later barrier()
 // does not arrive at it (the executor counts exited warps as arrived), so such a
 // kernel ends in device/simt's barrier-deadlock error rather than a wrong result.

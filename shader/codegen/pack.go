@@ -48,6 +48,9 @@ func (g *gen) pack(in *ir.Inst) bool {
 	case ir.FrexpExp, ir.FrexpMant:
 		g.frexp(in)
 		return true
+	case ir.Ldexp:
+		g.ldexp(in)
+		return true
 	}
 	pn, ok := packNorms[in.Op]
 	if !ok {
@@ -270,5 +273,87 @@ func (g *gen) frexp(in *ir.Inst) {
 	a.i(rv32.SLTIU, c, c, 1)
 	a.r(rv32.OR, c, c, msb)
 	g.sel(w, c, w, r)
+	g.finX(vreg(in.Dst), w)
+}
+
+// ldexp is ir.Eval's float32(math.Ldexp(x, clamp(n, -300, 300))): one rounding of
+// the exact product. A subnormal x is first scaled by 2^24 (exact). A normal
+// result is x's bits with n added to the exponent field (exact); one beyond 254 is
+// the signed infinity; one below 2^-149 by more than half an ulp is the signed
+// zero; the rest, subnormal results, are x's mantissa with exponent 0, times 2^-24
+// (exact), times the normal power 2^(e+24) — the only rounding. Zero, infinity and
+// NaN are x.
+func (g *gen) ldexp(in *ir.Inst) {
+	a := &g.a
+	n := g.x(g.src(in, 1))
+	fx := g.f(g.src(in, 0))
+	nn, t, c, w, ex, e2, res := g.tmpX(), g.tmpX(), g.tmpX(), g.tmpX(), g.tmpX(), g.tmpX(), g.tmpX()
+	f, p := g.tmpF(), g.tmpF()
+	a.li(t, uint32(0xfffffed4)) // -300
+	a.r(rv32.SLT, c, n, t)
+	g.sel(t, c, t, n) // t = max(n, -300)
+	a.li(nn, 300)
+	a.r(rv32.SLT, c, nn, t)
+	g.sel(nn, c, nn, t) // nn = min(t, 300)
+	// a subnormal x: x·2^24 and n-24
+	a.r(rv32.FMVXW, w, fx, 0)
+	a.i(rv32.SRLI, ex, w, 23)
+	a.i(rv32.ANDI, ex, ex, 0xff)
+	a.li(t, 0x4b800000) // 2^24
+	a.r(rv32.FMVWX, p, t, 0)
+	a.fr(rv32.FMULS, f, fx, p, rv32.RNE)
+	a.r(rv32.FMVXW, t, f, 0)
+	a.i(rv32.SLTIU, c, ex, 1)
+	a.i(rv32.SLLI, e2, c, 3) // 24·sub
+	a.i(rv32.SLLI, res, c, 4)
+	a.r(rv32.ADD, e2, e2, res)
+	a.r(rv32.SUB, nn, nn, e2)
+	g.sel(t, c, t, w)
+	a.mv(w, t)
+	a.i(rv32.SRLI, ex, w, 23)
+	a.i(rv32.ANDI, ex, ex, 0xff)
+	a.r(rv32.ADD, e2, ex, nn)
+	// subnormal result: (sign | 1.m) · 2^-24 · 2^(e2-127+24)
+	a.li(t, 0x807fffff)
+	a.r(rv32.AND, res, w, t)
+	a.li(t, 0x3f800000)
+	a.r(rv32.OR, res, res, t)
+	a.r(rv32.FMVWX, f, res, 0)
+	a.li(t, 0x33800000) // 2^-24
+	a.r(rv32.FMVWX, p, t, 0)
+	a.fr(rv32.FMULS, f, f, p, rv32.RNE)
+	a.i(rv32.ADDI, t, e2, 24) // biased exponent of 2^(e2-127+24): e2+24, in 1..24 where used
+	a.i(rv32.SLLI, t, t, 23)
+	a.r(rv32.FMVWX, p, t, 0)
+	a.fr(rv32.FMULS, f, f, p, rv32.RNE)
+	a.r(rv32.FMVXW, res, f, 0)
+	// below: the signed zero
+	a.i(rv32.SLTI, c, e2, -23)
+	a.i(rv32.SRLI, t, w, 31)
+	a.i(rv32.SLLI, t, t, 31)
+	g.sel(t, c, t, res)
+	a.mv(res, t)
+	// normal result: the exponent field moved
+	a.i(rv32.SLTI, c, e2, 1)
+	a.i(rv32.XORI, c, c, 1)
+	a.i(rv32.SLLI, t, nn, 23)
+	a.r(rv32.ADD, t, w, t)
+	g.sel(t, c, t, res)
+	a.mv(res, t)
+	// overflow: the signed infinity
+	a.li(t, 254)
+	a.r(rv32.SLT, c, t, e2)
+	a.i(rv32.SRLI, t, w, 31)
+	a.i(rv32.SLLI, t, t, 31)
+	a.li(e2, 0x7f800000)
+	a.r(rv32.OR, t, t, e2)
+	g.sel(t, c, t, res)
+	a.mv(res, t)
+	// zero, infinity, NaN: x
+	a.i(rv32.ADDI, c, ex, -255)
+	a.i(rv32.SLTIU, c, c, 1)
+	a.i(rv32.SLTIU, t, ex, 1)
+	a.r(rv32.OR, c, c, t)
+	g.sel(w, c, w, res)
 	g.finX(vreg(in.Dst), w)
 }

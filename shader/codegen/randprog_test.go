@@ -40,6 +40,7 @@ var genOps = func() []opSig {
 	add(ir.Fma, tF, tF, tF, tF)
 	add(ir.FrexpMant, tF, tF)
 	add(ir.FrexpExp, tI, tF)
+	add(ir.Ldexp, tF, tF, tI)
 	add(ir.IsNan, tB, tF)
 	add(ir.IsInf, tB, tF)
 	for _, op := range []ir.Op{ir.INeg, ir.IAbs, ir.ISign} {
