@@ -59,3 +59,52 @@ func TestGLSLCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestGLSLEmitVXBin: --emit vxbin writes a compute kernel that `vortex disasm` reads
+// back, and refuses what it cannot compile with the reason.
+func TestGLSLEmitVXBin(t *testing.T) {
+	dir := t.TempDir()
+	comp := filepath.Join(dir, "k.comp")
+	src := "#version 430\nlayout(local_size_x = 8) in;\nlayout(std430, binding = 1) buffer B { uint o[]; };\n" +
+		"void main() { uint i = gl_GlobalInvocationID.x; if ((i & 1u) == 0u) o[i] = i * 3u; }\n"
+	if err := os.WriteFile(comp, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sin := filepath.Join(dir, "sin.comp")
+	if err := os.WriteFile(sin, []byte(strings.Replace(src, "i * 3u", "uint(sin(float(i)))", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	frag := filepath.Join(dir, "ok.frag")
+	if err := os.WriteFile(frag, []byte("#version 130\nout vec4 c;\nvoid main() { c = gl_FragCoord; }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "k.vxbin")
+	for _, tc := range []struct {
+		args       []string
+		code       int
+		out, errIn string
+	}{
+		{[]string{"--emit", "vxbin", "-o", bin, comp}, 0, "bindings [storage buffer 1]", ""},
+		{[]string{comp}, 0, "mstore", ""},
+		{[]string{"--emit", "vxbin", "-o", bin, sin}, 1, "", "IR op sin is not implemented"},
+		{[]string{"--emit", "vxbin", "-o", bin, frag}, 1, "", "compute shaders only"},
+		{[]string{"--emit", "vxbin", comp}, 2, "", "-o FILE"},
+		{[]string{"--emit", "spirv", comp}, 2, "", "ir or vxbin"},
+	} {
+		var out, errb bytes.Buffer
+		code := runGLSL(tc.args, &out, &errb)
+		if code != tc.code || !strings.Contains(out.String(), tc.out) || !strings.Contains(errb.String(), tc.errIn) {
+			t.Errorf("glsl %v: code %d, stdout %q, stderr %q; want code %d, stdout containing %q, stderr containing %q",
+				tc.args, code, out.String(), errb.String(), tc.code, tc.out, tc.errIn)
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := runDisasm([]string{bin}, &out, &errb); code != 0 {
+		t.Fatalf("disasm: code %d, %s", code, errb.String())
+	}
+	for _, want := range []string{"80000000:", "vx_split", "vx_join", "vx_tmc"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("disasm of the kernel lacks %q:\n%s", want, out.String())
+		}
+	}
+}

@@ -1,0 +1,57 @@
+// Package codegen is the machine-code backend of the shader compiler: it translates
+// a verified compute program (shader.Compile's IR) into a Vortex kernel, RV32IMAF +
+// the Vortex warp-control extension, packaged as a .vxbin (spec: vortexpipe-driver
+// §2.1-2.4: compute becomes kernel_main(arg), one thread per work-item, linked at
+// the FS/compute base 0x8000_0000), and runs it on device/simt (Run) the way the KMU
+// launches a CTA.
+//
+// Code shape. One hardware thread runs one invocation (lane-per-thread SIMT code);
+// vectors are already scalar in the IR. Every virtual register — each IR register
+// and the generator's own values — has one home for the whole kernel: an integer
+// register (F32 values in a float register), or else a word of the invocation's
+// frame in local memory. Registers are allocated by live intervals (alloc.go): a
+// dry run of the generator records every reference, a linear scan shares
+// registers between values whose intervals do not overlap and spills the least
+// used to the frame. Structured control flow uses vx_split/vx_join for if/else and
+// vx_pred for loops (flow.go says how break, continue and return are kept per
+// lane); atomicCompSwap is an lr.w/sc.w loop narrowed by vx_pred.
+// Storage-buffer, atomic-counter, storage-image and shared accesses apply the
+// executor's robust buffer access branch-free; an image's extent and format come
+// from its descriptor. Barriers are vx_bar with the CTA id and the CTA's warp
+// count (vortexpipe-driver §2.2, emit_vx_barrier).
+//
+// Launch contract (Layout). mscratch holds the arg block of the compute runtime
+// (vortexpipe-driver §2.5; package abi): slot 0 the uniform words, slot 1 the set-0
+// descriptor blob (abi.EncodeComputeDescs), which the prologue searches for each
+// binding the kernel uses by (kind, binding), slots 2/3 the dispatch base. The ids
+// come from the CTA CSRs (vortex-hardware-facts.md §6): THREAD_ID_X/Y/Z give
+// gl_LocalInvocationID, BLOCK_ID plus the base gl_WorkGroupID, GRID_DIM
+// gl_NumWorkGroups; CTA_RANK·NUM_THREADS + THREAD_ID is the local index, which
+// picks the invocation's frame at CTA_LMEM_ADDR + the shared variables (rounded to
+// 16 bytes) + index·FrameBytes. A kernel needs Layout.LMemBytes of LMEM.
+//
+// Exactness. Integer results equal ir.Eval's for every input (RISC-V M's division
+// by zero and overflow results are the ones the executor adopted). Float results
+// are the executor's bits — round to nearest even on every op, IEEE subnormals
+// (compute programs do not flush denormals, and RV32F has no flush mode; a program
+// with ir.Program.FlushDenormals set is refused), fmin/fmax as IEEE minNum/maxNum,
+// saturating fcvt with NaN to the largest value (package convert), floor/ceil/
+// trunc/round/roundEven exact for every input — with one difference: where the
+// result is a NaN, RV32F produces the canonical NaN 0x7fc00000, while the executor
+// (Go arithmetic on the host) may return a NaN with another sign or payload; NaN
+// inputs that pass through moves, negation, abs and memory keep their bits on both.
+// A NaN's sign and payload become integer bits in packHalf2x16 (sign|0x7e00),
+// floatBitsToUint and == on float bits, so a NaN computed by arithmetic can give
+// different integers on the two (a NaN input gives the same). packSnorm of a NaN
+// component gives the encoding of -1 here (fmax.s returns the bound) where the
+// executor's field is whatever Go's NaN-to-integer conversion gives on the host
+// (0 on amd64); GLSL leaves it undefined.
+//
+// Not implemented, and refused by name (an error naming the IR op and the
+// instruction): the transcendental functions, inversesqrt (the executor rounds
+// 1/sqrt(x) once in double precision; fsqrt.s then fdiv.s rounds twice),
+// textures, and the vertex and fragment stages. Indirect dispatch (arg slot 4) is not read: Run launches direct
+// dispatches. A warp whose lanes have all returned before a later barrier()
+// does not arrive at it (the executor counts exited warps as arrived), so such a
+// kernel ends in device/simt's barrier-deadlock error rather than a wrong result.
+package codegen
