@@ -7,11 +7,20 @@ import "vortexgfx/shader/glsl/ast"
 // spec: GLSL 4.50 §4.3.4, §4.5; GLSL 1.30 §4.3.6
 
 func (p *Program) matchVaryings(errs *ast.ErrorList) {
+	p.Varyings = matchInterface(p.Vertex, p.Fragment, "vertex", "fragment", false, errs)
+}
+
+// matchInterface pairs the user inputs of stage cons with the outputs of
+// stage prod by name (block instances by block name) or location and checks
+// their types and qualifiers. With arrayed (a geometry shader's per-vertex
+// inputs) each input is an array whose element is the output's type.
+// spec: GLSL 1.50 §4.3.4, GLSL 4.50 §4.3.4.
+func matchInterface(prod, cons *StageProgram, prodName, consName string, arrayed bool, errs *ast.ErrorList) []Varying {
 	outs := map[string]*ast.Var{}
 	byLoc := map[int]*ast.Var{}
 	var version int
 	var es bool
-	for _, u := range p.Vertex.Units {
+	for _, u := range prod.Units {
 		version, es = u.File.Version, u.File.ES
 		for _, v := range u.File.Globals {
 			if v.Kind == ast.VarOut && !v.Builtin {
@@ -22,7 +31,8 @@ func (p *Program) matchVaryings(errs *ast.ErrorList) {
 			}
 		}
 	}
-	for _, u := range p.Fragment.Units {
+	var out []Varying
+	for _, u := range cons.Units {
 		for _, v := range u.File.Globals {
 			if v.Kind != ast.VarIn || v.Builtin {
 				continue
@@ -33,26 +43,31 @@ func (p *Program) matchVaryings(errs *ast.ErrorList) {
 			}
 			if o == nil {
 				if v.Used {
-					errs.Add(v.DeclPos, "fragment shader input '"+v.Name+"' is not written by the vertex shader (no matching output)")
+					errs.Add(v.DeclPos, consName+" shader input '"+v.Name+"' is not written by the "+prodName+" shader (no matching output)")
 				}
 				continue
 			}
-			if !sameType(o.Type, v.Type) {
-				errs.Add(v.DeclPos, "fragment shader input '"+v.Name+"' has type "+v.Type.String()+
-					" but the vertex shader output has type "+o.Type.String())
+			vt := v.Type
+			if arrayed && vt.IsArray() {
+				vt = vt.Elem
+			}
+			if !sameType(o.Type, vt) {
+				errs.Add(v.DeclPos, consName+" shader input '"+v.Name+"' has type "+vt.String()+
+					" but the "+prodName+" shader output has type "+o.Type.String())
 				continue
 			}
 			if interp(o) != interp(v) && (!es && version < 430 || es && version < 310) {
-				errs.Add(v.DeclPos, "interpolation qualifiers of '"+v.Name+"' differ between vertex and fragment shader")
+				errs.Add(v.DeclPos, "interpolation qualifiers of '"+v.Name+"' differ between "+prodName+" and "+consName+" shader")
 				continue
 			}
 			if o.Qual.Centroid != v.Qual.Centroid && !es && version < 430 && version >= 130 {
-				errs.Add(v.DeclPos, "centroid qualifier of '"+v.Name+"' differs between vertex and fragment shader")
+				errs.Add(v.DeclPos, "centroid qualifier of '"+v.Name+"' differs between "+prodName+" and "+consName+" shader")
 				continue
 			}
-			p.Varyings = append(p.Varyings, Varying{Name: v.Name, Out: o, In: v})
+			out = append(out, Varying{Name: v.Name, Out: o, In: v})
 		}
 	}
+	return out
 }
 
 // matchColorInterp applies the rule for the predeclared colours: if gl_Color is

@@ -118,7 +118,7 @@ func Agreement(dir string, sets ...string) ([]*Result, error) {
 		var files []string
 		for _, top := range []string{"tests", "generated_tests"} {
 			root := filepath.Join(dir, top, "spec", set, "compiler")
-			found, err := walkFiles(root, ".vert", ".frag", ".comp")
+			found, err := walkFiles(root, ".vert", ".frag", ".comp", ".geom")
 			if err != nil {
 				return nil, err
 			}
@@ -145,6 +145,8 @@ func Agreement(dir string, sets ...string) ([]*Result, error) {
 				stage = glsl.Fragment
 			case strings.HasSuffix(p, ".comp"):
 				stage = glsl.Compute
+			case strings.HasSuffix(p, ".geom"):
+				stage = glsl.Geometry
 			}
 			rel, _ := filepath.Rel(dir, p)
 			sh, err := glsl.Compile(rel, src, stage, glsl.Options{})

@@ -98,6 +98,7 @@ func (c *checker) declareBuiltinVars() {
 		if c.version >= 150 {
 			c.addConst("gl_MaxVertexOutputComponents", 64)
 			c.addConst("gl_MaxFragmentInputComponents", 128)
+			c.declareGeometryConsts()
 		}
 		if c.version >= 130 {
 			c.addConst("gl_MaxClipDistances", MaxClipDistances)
@@ -115,6 +116,8 @@ func (c *checker) declareBuiltinVars() {
 
 	if c.conf.Stage == ast.StageCompute {
 		c.declareComputeVars()
+	} else if c.conf.Stage == ast.StageGeometry {
+		c.declareGeometryVars(compat)
 	} else if vs {
 		c.addBuiltin("gl_Position", v4, ast.VarOut, false)
 		c.addBuiltin("gl_PointSize", f, ast.VarOut, false)

@@ -432,18 +432,29 @@ func (c *checker) blockDecl(d *ast.BlockDecl) {
 	} else if e == nil && d.InstanceName != d.Name {
 		c.globals.names[d.Name] = &entity{block: true, pos: d.NamePos}
 	}
+	if d.InstanceName == "" && c.conf.Stage == ast.StageGeometry && q.Storage == ast.StorageIn {
+		c.errorf(d.NamePos, "geometry shader input block '%s' must be an array with an instance name", d.Name)
+	}
 	if d.InstanceName != "" {
 		t := ast.Struct(st)
 		if len(d.InstanceDims) > 0 {
 			t = c.arrayOf(t, d.InstanceDims, d.InstancePos)
 		}
-		if t.IsArray() && t.Len == 0 {
+		gsIn := c.conf.Stage == ast.StageGeometry && q.Storage == ast.StorageIn
+		if gsIn && t.IsArray() {
+			nt := *t
+			t = &nt
+		}
+		if t.IsArray() && t.Len == 0 && !gsIn {
 			c.errorf(d.InstancePos, "interface block array '%s' must have an explicit size", d.InstanceName)
 		}
 		b.Type = t
 		v := &ast.Var{Name: d.InstanceName, DeclPos: d.InstancePos, Type: t, Kind: kind, Qual: q,
 			ReadOnly: kind != ast.VarOut && kind != ast.VarBuffer, Location: -1, Binding: b.Binding, Block: b}
 		b.InstanceVar = v
+		if gsIn {
+			c.geometryInput(v, d.InstancePos)
+		}
 		c.declareVar(v)
 	}
 	c.file.Blocks = append(c.file.Blocks, b)

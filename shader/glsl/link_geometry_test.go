@@ -1,0 +1,72 @@
+package glsl
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestLinkGeometry covers linking a vertex, a geometry and a fragment shader:
+// the merged geometry layout, the VS→GS per-vertex inputs and the GS→FS
+// varyings, and the errors GLSL 1.50 §4.3.4 and §4.3.8 give.
+func TestLinkGeometry(t *testing.T) {
+	const vs = "#version 150\nin vec4 p; out vec4 col; out VB { vec2 tc; } vb; void main() { gl_Position = p; col = p; vb.tc = p.xy; }"
+	const fs = "#version 150\nin vec4 gcol; out vec4 o; void main() { o = gcol; }"
+	const gsHead = "#version 150\nlayout(triangles) in;\nlayout(triangle_strip, max_vertices = 3) out;\n"
+	const gsBody = "in vec4 col[]; in VB { vec2 tc; } vb[]; out vec4 gcol;\n" +
+		"void main() { for (int i = 0; i < 3; i++) { gl_Position = gl_in[i].gl_Position; gcol = col[i] + vec4(vb[i].tc, 0.0, 0.0); EmitVertex(); } }"
+	tests := []struct {
+		name    string
+		gs      []string
+		vs, fs  string
+		wantErr string
+	}{
+		{"ok", []string{gsHead + gsBody}, vs, fs, ""},
+		{"layout in another unit", []string{"#version 150\nlayout(triangles) in;\n", "#version 150\nlayout(triangle_strip, max_vertices = 3) out;\n" + gsBody}, vs, fs, ""},
+		{"no input primitive", []string{"#version 150\nlayout(triangle_strip, max_vertices = 3) out;\n" + gsBody}, vs, fs,
+			"does not declare its input primitive"},
+		{"no output primitive", []string{"#version 150\nlayout(triangles) in;\nlayout(max_vertices = 3) out;\n" + gsBody}, vs, fs,
+			"does not declare its output primitive"},
+		{"no max_vertices", []string{"#version 150\nlayout(triangles) in;\nlayout(triangle_strip) out;\n" + gsBody}, vs, fs,
+			"does not declare max_vertices"},
+		{"units disagree", []string{"#version 150\nlayout(points) in;\n", gsHead + gsBody}, vs, fs,
+			"geometry input primitive triangles conflicts with points"},
+		{"input sized in another unit", []string{"#version 150\nin vec4 col[2]; vec4 f() { return col[0]; }\n", gsHead + gsBody}, vs, fs,
+			"geometry shader input 'col' has size 2 but the input primitive triangles has 3 vertices"},
+		{"VS→GS type", []string{gsHead + gsBody}, "#version 150\nin vec4 p; out vec3 col; out VB { vec2 tc; } vb; void main() { gl_Position = p; col = p.xyz; vb.tc = p.xy; }", fs,
+			"geometry shader input 'col' has type vec4 but the vertex shader output has type vec3"},
+		{"GS→FS missing", []string{gsHead + gsBody}, vs, "#version 150\nin vec4 col; out vec4 o; void main() { o = col; }",
+			"fragment shader input 'col' is not written by the geometry shader"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var units []*Shader
+			for i, src := range append([]string{tc.vs, tc.fs}, tc.gs...) {
+				stage := []Stage{Vertex, Fragment}[min(i, 1)]
+				if i >= 2 {
+					stage = Geometry
+				}
+				sh, err := Compile("u.glsl", src, stage, Options{})
+				if err != nil {
+					t.Fatalf("unit %d: %v", i, err)
+				}
+				units = append(units, sh)
+			}
+			p, err := LinkShaders(units...)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("got %v, want an error containing %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.GeometryLayout.Input != "triangles" || p.GeometryLayout.Output != "triangle_strip" || p.GeometryLayout.MaxVertices != 3 {
+				t.Errorf("layout %+v", p.GeometryLayout)
+			}
+			if len(p.GeometryInputs) != 2 || len(p.Varyings) != 1 || p.Varyings[0].Name != "gcol" {
+				t.Errorf("GS inputs %d (want 2), varyings %+v (want gcol)", len(p.GeometryInputs), p.Varyings)
+			}
+		})
+	}
+}
