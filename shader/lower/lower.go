@@ -84,12 +84,16 @@ import (
 // renderer needs.
 type Program struct {
 	VS, FS *ir.Program // verified and optimised; nil for a missing stage
+	// GS is the geometry program (nil without one). Its input vertices are VS
+	// output records and its outputs are what Varyings describes.
+	GS *ir.Program
 	// CS is the compute program of a compute-only link (VS and FS are then nil).
 	CS *ir.Program
 	// Attributes is the vertex input layout (VS.Inputs).
 	Attributes []ir.Slot
-	// Varyings is the vertex output layout (VS.Outputs); fragment input word w is
-	// interpolated vertex output word w.
+	// Varyings is the layout of the vertices the rasterizer receives: the
+	// vertex outputs (VS.Outputs), or with a geometry stage its outputs
+	// (GS.Outputs); fragment input word w is interpolated word w of them.
 	Varyings []ir.Slot
 	// Uniforms is the shared uniform word layout and UniformWords its size.
 	Uniforms     []ir.Slot
@@ -133,9 +137,23 @@ func Lower(lp *glsl.Program) (*Program, error) {
 		out.VS = p
 		out.Attributes, out.Varyings = p.Inputs, p.Outputs
 	}
+	last := out.VS // the stage that feeds the rasterizer
+	if lp.Geometry != nil {
+		if out.VS == nil {
+			return nil, ast.ErrorList{{Pos: lp.Geometry.Units[0].File.Pos(), Msg: "a geometry shader needs a vertex shader to run"}}
+		}
+		l := newLowerer(lp, lp.Geometry, ast.StageGeometry, ul)
+		vsOut = l.layoutGeometry(vsOut, out.VS)
+		p, err := l.run()
+		if err != nil {
+			return nil, err
+		}
+		out.GS, last = p, p
+		out.Varyings = p.Outputs
+	}
 	if lp.Fragment != nil {
 		l := newLowerer(lp, lp.Fragment, ast.StageFragment, ul)
-		l.layoutFragment(vsOut, out.VS)
+		l.layoutFragment(vsOut, last)
 		p, err := l.run()
 		if err != nil {
 			return nil, err
@@ -258,6 +276,9 @@ func layoutUniforms(lp *glsl.Program) *uniformLayout {
 	if lp.Fragment != nil {
 		stages = append(stages, lp.Fragment)
 	}
+	if lp.Geometry != nil {
+		stages = append(stages, lp.Geometry)
+	}
 	if lp.Compute != nil {
 		stages = append(stages, lp.Compute)
 	}
@@ -378,6 +399,15 @@ func (l *lowerer) layoutVertex() map[string]int {
 		l.inVars = append(l.inVars, v)
 		p.InputWords += n
 	}
+	return l.layoutPreRasterOutputs(pos, psize, outs, legacyOuts)
+}
+
+// layoutPreRasterOutputs lays out the outputs of the stage that feeds the
+// rasterizer (vertex or geometry): gl_Position at words 0..3 (zero when not
+// written), the user outputs, the used built-in outputs, then gl_PointSize.
+// It returns the output words by name.
+func (l *lowerer) layoutPreRasterOutputs(pos, psize *ast.Var, outs, legacyOuts []*ast.Var) map[string]int {
+	p := l.p
 	byName := map[string]int{}
 	addOut := func(v *ast.Var, name string) {
 		n := v.Type.Slots()
