@@ -76,7 +76,7 @@ type lowerer struct {
 	inVars  []*ast.Var // inputs in layout order
 	// geoIn maps a geometry shader input variable's words to input words
 	// (-1: no vertex output feeds the word, it stays zero).
-	geoIn map[*ast.Var][]int
+	geoIn   map[*ast.Var][]int
 	outVars []*ast.Var // outputs in layout order
 	errs    ast.ErrorList
 }
