@@ -6,7 +6,32 @@ package ref
 // for triangles; odd strip triangles swap their first two vertices to keep
 // the winding. Quads and polygons are emitted as fans of triangles, those
 // after the first with cont set: they continue the same primitive.
+//
+// The adjacency topologies without a geometry shader draw only their main
+// vertices: a line's two inner vertices, a triangle's vertices 0, 2, 4, with
+// the provoking vertex of GL 4.6 table 13.2 (lines: 4i+2 / 4i+3 and i+2 /
+// i+3, triangles: 6i+1 / 6i+5 and, for strips, 2i+1 / 2i+5, counted from 1).
 func assemble(top Topology, slot []int32, last bool, emit func(n int, v [3]int32, prov int32, cont bool) error) error {
+	switch top {
+	case LinesAdjacency, LineStripAdjacency, TrianglesAdjacency, TriangleStripAdjacency:
+		var err error
+		adjacencyPrimitives(top, slot, func(v []int32, odd bool) {
+			if err != nil {
+				return
+			}
+			if len(v) == 4 {
+				err = emit(2, [3]int32{v[1], v[2]}, pick(last, v[1], v[2]), false)
+				return
+			}
+			prov := pick(last, v[0], v[4])
+			if odd && !last {
+				// 2i+1 counted from 1 is an odd strip triangle's second vertex.
+				prov = v[2]
+			}
+			err = emit(3, [3]int32{v[0], v[2], v[4]}, prov, false)
+		})
+		return err
+	}
 	for start := 0; start < len(slot); {
 		end := start
 		for end < len(slot) && slot[end] >= 0 {
