@@ -133,6 +133,11 @@ type Program struct {
 	clipDist [2]int // gl_ClipDistance output word and count
 	clipVert int    // gl_ClipVertex output word
 	nvary    int    // varying words (vertex output words, or the FS inputs without a VS)
+	// vsVary is the vertex stage's own record size when a geometry stage
+	// follows (its varyings are then its whole output record, the GS's input
+	// vertices); psize, clipDist, clipVert, vsColour and nvary describe the
+	// stage that feeds the rasterizer, the geometry stage when there is one.
+	vsVary   int
 	ffColour int    // gl_FrontColor's varying word for the fixed-function fragment stage (-1: none)
 }
 
@@ -207,7 +212,7 @@ func (p *Program) firstSampler(path string) int {
 // initUniforms stores the initialisers of uniforms (GLSL 1.20 §4.3.5: the
 // value at link time).
 func (p *Program) initUniforms() {
-	for _, sp := range []*glsl.StageProgram{p.Linked.Vertex, p.Linked.Fragment} {
+	for _, sp := range []*glsl.StageProgram{p.Linked.Vertex, p.Linked.Geometry, p.Linked.Fragment} {
 		if sp == nil {
 			continue
 		}
@@ -266,6 +271,12 @@ func (p *Program) layoutVertex() {
 	}
 	if s, ok := slotNamed(vs.Inputs, "gl_InstanceID"); ok {
 		p.vsID[1] = s.Word
+	}
+	if gs := p.IR.GS; gs != nil {
+		// The rasterizer's vertices are the geometry stage's.
+		p.vsVary = vs.OutputWords
+		p.nvary = gs.OutputWords
+		vs = gs
 	}
 	if s, ok := slotNamed(vs.Outputs, "gl_PointSize"); ok {
 		p.psize = s.Word
@@ -367,6 +378,9 @@ func (p *Program) layoutVaryings() {
 	}
 	fq := qualifiers(p.Linked.Fragment, ast.VarIn)
 	vq := qualifiers(p.Linked.Vertex, ast.VarOut)
+	if p.Linked.Geometry != nil {
+		vq = qualifiers(p.Linked.Geometry, ast.VarOut)
+	}
 	outOf := map[string]string{}
 	for _, vy := range p.Linked.Varyings {
 		if vy.In != nil && vy.Out != nil {
