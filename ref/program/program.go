@@ -138,7 +138,7 @@ type Program struct {
 	// vertices); psize, clipDist, clipVert, vsColour and nvary describe the
 	// stage that feeds the rasterizer, the geometry stage when there is one.
 	vsVary   int
-	ffColour int    // gl_FrontColor's varying word for the fixed-function fragment stage (-1: none)
+	ffColour int // gl_FrontColor's varying word for the fixed-function fragment stage (-1: none)
 }
 
 // New prepares a compiled program (shader.Compile) for the reference renderer:
