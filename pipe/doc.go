@@ -36,6 +36,9 @@
 //	instancing, base vertex/instance               device           (VS arg block)
 //	multi-draw, indirect (+ count buffer)          device           split/resolved on the host
 //	lines, points, line/point polygon modes        ref              GateTopology, GatePolygonMode
+//	adjacency topologies (GL 3.2), no GS           ref              GateTopology (their main vertices drawn)
+//	a bound geometry shader (BindGSState)          ref              GateGeometryStage (the device has no
+//	                                                                geometry stage yet: future work)
 //	polygon offset (factor, units, clamp; FILL)    device           (setup_k offsets the depth plane)
 //	  non-finite factor, units or clamp            ref              GatePolygonOffset (ref's error)
 //	viewports of any size/position, non-integer,

@@ -129,6 +129,9 @@ const (
 	// other than the texture's own (ViewState); the FF unit samples level 0
 	// of the chain as stored.
 	RouteTexView
+	// GateGeometryStage: a geometry shader is bound; the device has no
+	// geometry stage yet, the reference renderer runs the draw.
+	GateGeometryStage
 	numReasonCodes
 )
 
@@ -200,8 +203,9 @@ var reasonNames = [numReasonCodes]string{
 	GateTwoSide:      "two-sided colour (GL_VERTEX_PROGRAM_TWO_SIDE) on colours the device does not pack",
 	GateFlatPolygons: "flat varyings on quads or polygons (their provoking vertex is not each triangle's last)",
 
-	RouteTexLod:  "sampler LOD bias or LOD clamp on a mipmapped texture (software sampler)",
-	RouteTexView: "view swizzle or level range (software sampler)",
+	RouteTexLod:       "sampler LOD bias or LOD clamp on a mipmapped texture (software sampler)",
+	RouteTexView:      "view swizzle or level range (software sampler)",
+	GateGeometryStage: "geometry shader",
 }
 
 // String describes the reason.

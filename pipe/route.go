@@ -11,7 +11,9 @@ import (
 // Nil CSOs mean Gallium's defaults (no depth/stencil/alpha, blending off with all
 // channels written, fill with no cull).
 type BoundState struct {
-	VS, FS     *Shader
+	VS, FS *Shader
+	// GS is the bound geometry shader (nil: none).
+	GS         *Shader
 	VElems     *VertexElements
 	DSA        *DSA
 	Blend      *Blend
@@ -142,7 +144,9 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 			gate(GateVaryings, fmt.Sprintf("%d vec4s, %d flat words", v, f))
 		}
 	}
-	if !d.Mode.Triangles() {
+	if st.GS != nil {
+		gate(GateGeometryStage, "")
+	} else if !d.Mode.Triangles() {
 		gate(GateTopology, d.Mode.String())
 	}
 	if d.CountFromStreamOutput {

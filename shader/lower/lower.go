@@ -139,11 +139,14 @@ func Lower(lp *glsl.Program) (*Program, error) {
 	}
 	last := out.VS // the stage that feeds the rasterizer
 	if lp.Geometry != nil {
-		if out.VS == nil {
-			return nil, ast.ErrorList{{Pos: lp.Geometry.Units[0].File.Pos(), Msg: "a geometry shader needs a vertex shader to run"}}
+		vs := out.VS
+		if vs == nil {
+			// Lowered on its own (a shader object's own compile): no
+			// vertex outputs feed it, every per-vertex input reads zero.
+			vs = &ir.Program{}
 		}
 		l := newLowerer(lp, lp.Geometry, ast.StageGeometry, ul)
-		vsOut = l.layoutGeometry(vsOut, out.VS)
+		vsOut = l.layoutGeometry(vsOut, vs)
 		p, err := l.run()
 		if err != nil {
 			return nil, err
