@@ -211,15 +211,9 @@ type programCache struct {
 // (a shader that fails translation keeps no device program)
 var ErrLink = errors.New("pipe: link")
 
-// link returns the linked program of the pair, linking it on first use.
-func (c *programCache) link(vs, fs *Shader) (*linked, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.linkStages(vs, nil, fs)
-}
-
-// linkStages is link with a geometry shader gs (nil: none) between the
-// vertex and fragment stages.
+// linkStages returns the linked program of the vertex, geometry (nil: none)
+// and fragment shaders, linking it on first use; the caller holds c.mu
+// (linkBound).
 func (c *programCache) linkStages(vs, gs, fs *Shader) (*linked, error) {
 	key := [3]*Shader{vs, fs, gs}
 	if l := c.pairs[key]; l != nil {
