@@ -152,6 +152,7 @@ type glContext struct {
 	pc     *pipe.Context
 	fb     pipe.Framebuffer
 	vs, fs *pipe.Shader
+	gs     *pipe.Shader // the geometry stage (nil: none)
 	layout []pipe.AttributeSlot
 	views  map[*sampler.Texture]*pipe.SamplerView
 	smps   map[sampler.Sampler]*pipe.Sampler
@@ -191,6 +192,8 @@ func (c *glContext) Link(p *shadertest.Program) error {
 			st = glsl.Vertex
 		case shadertest.StageFragment:
 			st = glsl.Fragment
+		case shadertest.StageGeometry:
+			st = glsl.Geometry
 		default:
 			unsupported = fmt.Errorf("%s shaders: %w", s.Stage, shadertest.ErrUnsupported)
 		}
@@ -244,8 +247,8 @@ func (c *glContext) Link(p *shadertest.Program) error {
 // order (ShaderDesc.Parts), and an unbound stage for a stage the program has
 // none of (the fixed-function one), and links them.
 func (c *glContext) linkDriver(p *shadertest.Program, opts glsl.Options) error {
-	var shaders [2]*pipe.Shader
-	for k, st := range [2]shadertest.Stage{shadertest.StageVertex, shadertest.StageFragment} {
+	var shaders [3]*pipe.Shader
+	for k, st := range [3]shadertest.Stage{shadertest.StageVertex, shadertest.StageFragment, shadertest.StageGeometry} {
 		var d *pipe.ShaderDesc
 		for i, s := range p.Shaders {
 			if s.Stage != st {
@@ -266,13 +269,16 @@ func (c *glContext) linkDriver(p *shadertest.Program, opts glsl.Options) error {
 		}
 		shaders[k] = sh
 	}
-	for _, s := range []*pipe.Shader{c.vs, c.fs} {
+	for _, s := range []*pipe.Shader{c.vs, c.fs, c.gs} {
 		if s != nil {
 			c.pc.DeleteShaderState(s)
 		}
 	}
-	c.vs, c.fs = shaders[0], shaders[1]
+	c.vs, c.fs, c.gs = shaders[0], shaders[1], shaders[2]
 	if err := c.pc.BindVSState(c.vs); err != nil {
+		return fmt.Errorf("reference: %w", err)
+	}
+	if err := c.pc.BindGSState(c.gs); err != nil {
 		return fmt.Errorf("reference: %w", err)
 	}
 	if err := c.pc.BindFSState(c.fs); err != nil {
@@ -400,6 +406,14 @@ func topology(p shadertest.Primitive) (ref.Topology, error) {
 		return ref.QuadStrip, nil
 	case shadertest.Polygon:
 		return ref.Polygon, nil
+	case shadertest.LinesAdjacency:
+		return ref.LinesAdjacency, nil
+	case shadertest.LineStripAdjacency:
+		return ref.LineStripAdjacency, nil
+	case shadertest.TrianglesAdjacency:
+		return ref.TrianglesAdjacency, nil
+	case shadertest.TriangleStripAdjacency:
+		return ref.TriangleStripAdjacency, nil
 	}
 	return 0, fmt.Errorf("primitive %s: %w", p, shadertest.ErrUnsupported)
 }
