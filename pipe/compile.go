@@ -219,8 +219,8 @@ func (c *programCache) linkStages(vs, gs, fs *Shader) (*linked, error) {
 	if l := c.pairs[key]; l != nil {
 		return l, nil
 	}
-	if gs != nil && (vs == nil || fs == nil) {
-		return nil, fmt.Errorf("%w: %s + %s + %s: a geometry shader needs a vertex and a fragment shader here", ErrLink, vs.name(), gs.name(), fs.name())
+	if gs != nil && vs == nil {
+		return nil, fmt.Errorf("%w: %s + %s + %s: a geometry shader needs a vertex shader", ErrLink, vs.name(), gs.name(), fs.name())
 	}
 	var srcs []shader.Source
 	for _, s := range []*Shader{vs, gs, fs} {

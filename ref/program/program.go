@@ -367,10 +367,14 @@ func (p *Program) layoutVaryings() {
 	fs := p.IR.FS
 	if fs == nil {
 		// The fixed-function fragment stage reads the primary colour.
-		if f, ok := slotNamed(p.IR.VS.Outputs, "gl_FrontColor"); ok {
+		last := p.IR.VS
+		if p.IR.GS != nil {
+			last = p.IR.GS
+		}
+		if f, ok := slotNamed(last.Outputs, "gl_FrontColor"); ok {
 			p.colour = append(p.colour, [2]int{f.Word, f.Words})
 			p.ffColour = f.Word
-			if b, ok := slotNamed(p.IR.VS.Outputs, "gl_BackColor"); ok {
+			if b, ok := slotNamed(last.Outputs, "gl_BackColor"); ok {
 				p.twoSide = append(p.twoSide, ref.TwoSide{Front: f.Word, Back: b.Word, Words: min(f.Words, b.Words)})
 			}
 		}

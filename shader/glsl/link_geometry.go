@@ -35,6 +35,12 @@ func (p *Program) linkGeometry(errs *ast.ErrorList) {
 		}
 	}
 	pos := p.Geometry.Units[0].File.Pos()
+	if p.Vertex == nil && p.Fragment != nil {
+		// A geometry stage takes the vertex stage's output: a program that
+		// rasterizes needs one (a geometry shader linked on its own, as a
+		// compiler test does, has no such partner to miss).
+		errs.Add(pos, "a program with a geometry shader and a fragment shader needs a vertex shader")
+	}
 	if g.Input == "" {
 		errs.Add(pos, "geometry shader does not declare its input primitive (layout(...) in;)")
 	}

@@ -34,6 +34,7 @@ func TestLinkGeometry(t *testing.T) {
 			"geometry shader input 'col' has size 2 but the input primitive triangles has 3 vertices"},
 		{"VS→GS type", []string{gsHead + gsBody}, "#version 150\nin vec4 p; out vec3 col; out VB { vec2 tc; } vb; void main() { gl_Position = p; col = p.xyz; vb.tc = p.xy; }", fs,
 			"geometry shader input 'col' has type vec4 but the vertex shader output has type vec3"},
+		{"no vertex shader", []string{gsHead + gsBody}, "", fs, "needs a vertex shader"},
 		{"GS→FS missing", []string{gsHead + gsBody}, vs, "#version 150\nin vec4 col; out vec4 o; void main() { o = col; }",
 			"fragment shader input 'col' is not written by the geometry shader"},
 	}
@@ -41,6 +42,9 @@ func TestLinkGeometry(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var units []*Shader
 			for i, src := range append([]string{tc.vs, tc.fs}, tc.gs...) {
+				if src == "" {
+					continue
+				}
 				stage := []Stage{Vertex, Fragment}[min(i, 1)]
 				if i >= 2 {
 					stage = Geometry

@@ -18,11 +18,15 @@ func (p *Program) matchVaryings(errs *ast.ErrorList) {
 func matchInterface(prod, cons *StageProgram, prodName, consName string, arrayed bool, errs *ast.ErrorList) []Varying {
 	outs := map[string]*ast.Var{}
 	byLoc := map[int]*ast.Var{}
+	anon := map[string][]*ast.Var{} // members of the producer's unnamed output blocks, by block name
 	var version int
 	var es bool
 	for _, u := range prod.Units {
 		version, es = u.File.Version, u.File.ES
 		for _, v := range u.File.Globals {
+			if v.Kind == ast.VarOut && !v.Builtin && v.Block != nil && v.Block.Instance == "" {
+				anon[v.Block.Name] = append(anon[v.Block.Name], v)
+			}
 			if v.Kind == ast.VarOut && !v.Builtin {
 				outs[ifaceKey(v)] = v
 				if v.Location >= 0 {
@@ -40,6 +44,17 @@ func matchInterface(prod, cons *StageProgram, prodName, consName string, arrayed
 			o := outs[ifaceKey(v)]
 			if v.Location >= 0 && byLoc[v.Location] != nil {
 				o = byLoc[v.Location]
+			}
+			if o == nil && arrayed && v.Block != nil && v == v.Block.InstanceVar && v.Type.IsArray() {
+				// An unnamed output block matches an instance array of the
+				// same block: blocks match by block name, the instance name
+				// is the stage's own. spec: GLSL 1.50 §4.3.7
+				if ms := anon[v.Block.Name]; len(ms) > 0 {
+					if !sameMembers(ms, v.Type.Elem) {
+						errs.Add(v.DeclPos, "interface block '"+v.Block.Name+"' has different members in the "+prodName+" and "+consName+" shader")
+					}
+					continue
+				}
 			}
 			if o == nil {
 				if v.Used {
@@ -147,4 +162,18 @@ func (p *Program) matchBuiltinInvariance(errs *ast.ErrorList) {
 			errs.Add(v.DeclPos, pair[0]+" is declared invariant but "+pair[1]+" is not")
 		}
 	}
+}
+
+// sameMembers reports whether the members of an unnamed block are the
+// fields of the block type t, in order, by name and type.
+func sameMembers(ms []*ast.Var, t *ast.Type) bool {
+	if !t.IsStruct() || len(t.Struct.Fields) != len(ms) {
+		return false
+	}
+	for i, f := range t.Struct.Fields {
+		if f.Name != ms[i].Name || !sameType(f.Type, ms[i].Type) {
+			return false
+		}
+	}
+	return true
 }

@@ -85,12 +85,23 @@ func (l *lowerer) layoutGeometry(vsOut map[string]int, vs *ir.Program) map[strin
 				continue
 			}
 			name := v.Name
-			if o := outOf[v]; o != nil {
+			o := outOf[v]
+			if o != nil {
 				name = o.Name
 			}
 			es := v.Type.Elem.Slots()
 			ws := make([]int, 0, v.Type.Len*es)
 			for i := 0; i < v.Type.Len; i++ {
+				if o == nil && v.Block != nil && v.Type.Elem.IsStruct() {
+					// An instance array of a block the vertex stage
+					// declares unnamed: its members are outputs of their own.
+					for _, f := range v.Type.Elem.Struct.Fields {
+						for k := 0; k < f.Type.Slots(); k++ {
+							ws = append(ws, word(i, f.Name, k))
+						}
+					}
+					continue
+				}
 				for k := 0; k < es; k++ {
 					ws = append(ws, word(i, name, k))
 				}

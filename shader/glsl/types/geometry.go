@@ -31,6 +31,8 @@ type geomState struct {
 	// layout gave (0 when none was); sizeVar names the first of them.
 	size    int
 	sizeVar string
+	// inRedeclared is set by a redeclaration of the input gl_PerVertex.
+	inRedeclared bool
 }
 
 // declareGeometryConsts declares the gl_MaxGeometry* constants, which exist in
@@ -215,4 +217,72 @@ func (c *checker) geometryInputVar(v *ast.Var) bool {
 		}
 	}
 	return false
+}
+
+// perVertexInRedecl checks a geometry shader's redeclaration of its input
+// block, "in gl_PerVertex { ... } gl_in[];": once, before gl_in is used, as
+// an array named gl_in, with built-in members of their own types; gl_in then
+// has only those members. spec: GLSL 1.50 §7.1 (and GLSL 4.10 §7.1, which
+// spells the rules out).
+func (c *checker) perVertexInRedecl(d *ast.BlockDecl) {
+	e := c.builtin.names["gl_in"]
+	switch {
+	case e == nil || e.v == nil:
+		return
+	case d.InstanceName != "gl_in" || len(d.InstanceDims) != 1:
+		c.errorf(d.NamePos, "the input gl_PerVertex block must be redeclared as gl_in[]")
+		return
+	case c.geom.inRedeclared:
+		c.errorf(d.NamePos, "gl_PerVertex (gl_in) is redeclared more than once")
+		return
+	case e.v.Used:
+		c.errorf(d.NamePos, "gl_PerVertex must be redeclared before gl_in is used")
+		return
+	}
+	c.geom.inRedeclared = true
+	if dim := d.InstanceDims[0]; dim != nil && dim.Size != nil {
+		x := c.expr(dim.Size)
+		if v := x.Value(); v != nil && x.Type().IsScalar() {
+			if n := int(v.Int(0)); e.v.Type.Len > 0 && n != e.v.Type.Len {
+				c.errorf(d.InstancePos, "gl_in redeclared with size %d but the input primitive %s has %d vertices", n, c.file.Geometry.Input, e.v.Type.Len)
+			} else if e.v.Type.Len == 0 {
+				e.v.Type.Len = n
+			}
+		}
+	}
+	old := e.v.Type.Elem.Struct
+	st := &ast.StructType{Name: old.Name}
+	for _, g := range d.Members {
+		t := c.resolveType(g.Type)
+		for _, vs := range g.Vars {
+			mt := t
+			if len(vs.Dims) > 0 {
+				mt = c.arrayOf(t, vs.Dims, vs.NamePos)
+			}
+			var want *ast.Type
+			for _, f := range old.Fields {
+				if f.Name == vs.Name {
+					want = f.Type
+				}
+			}
+			switch {
+			case want == nil:
+				c.errorf(vs.NamePos, "'%s' is not a member of gl_PerVertex", vs.Name)
+				continue
+			case want.IsArray() && mt.IsArray() && ast.Identical(want.Elem, mt.Elem):
+				if mt.Len > want.Len {
+					c.errorf(vs.NamePos, "%s redeclared with size %d exceeds the implementation limit %d", vs.Name, mt.Len, want.Len)
+					continue
+				}
+				if mt.Len == 0 {
+					mt = want
+				}
+			case !ast.Identical(want, mt):
+				c.errorf(vs.NamePos, "gl_PerVertex member '%s' is redeclared with another type", vs.Name)
+				continue
+			}
+			st.Fields = append(st.Fields, ast.Field{Name: vs.Name, Type: mt, Pos: vs.NamePos})
+		}
+	}
+	e.v.Type.Elem = ast.Struct(st)
 }

@@ -32,8 +32,13 @@ func (c *checker) checkQualifiers(q *ast.Qualifiers, global bool, t *ast.Type, p
 		}
 	}
 	if q.Invariant {
+		// A geometry shader's inputs are the vertex stage's outputs, which
+		// may be invariant: "Only variables output from a shader (including
+		// those that are then input to a subsequent shader) can be candidates
+		// for invariance." spec: GLSL 1.50 §4.6.1
 		ok := st == ast.StorageOut || st == ast.StorageVarying ||
-			(st == ast.StorageIn && c.conf.Stage == ast.StageFragment && !c.atLeast(130, 300))
+			(st == ast.StorageIn && c.conf.Stage == ast.StageFragment && !c.atLeast(130, 300)) ||
+			(st == ast.StorageIn && c.conf.Stage == ast.StageGeometry)
 		if !ok {
 			c.errorf(q.Pos, "'invariant' can only qualify shader outputs")
 		}
@@ -481,12 +486,21 @@ var perVertexMembers = map[string]*ast.Type{"gl_Position": ast.Vector(ast.Float,
 	"gl_ClipDistance": ast.Scalar(ast.Float)}
 
 // perVertexRedecl checks a redeclaration of gl_PerVertex: an output block of
-// the vertex shader (the stages with gl_PerVertex inputs are not modelled), made
+// the vertex or geometry shader (the geometry shader's input one is
+// perVertexInRedecl's), made
 // once, before any use or individual redeclaration of its members, whose
 // members are built-in ones of their own types. spec: GLSL 1.50 §7.1
 func (c *checker) perVertexRedecl(d *ast.BlockDecl) {
-	if c.conf.Stage != ast.StageVertex || d.Qual.Storage != ast.StorageOut {
-		c.errorf(d.NamePos, "gl_PerVertex can only be redeclared as a vertex shader output block")
+	if c.conf.Stage == ast.StageGeometry && d.Qual.Storage == ast.StorageIn {
+		c.perVertexInRedecl(d)
+		return
+	}
+	if c.conf.Stage != ast.StageVertex && c.conf.Stage != ast.StageGeometry || d.Qual.Storage != ast.StorageOut {
+		c.errorf(d.NamePos, "gl_PerVertex can only be redeclared as a vertex or geometry shader output block or as the geometry shader's gl_in[]")
+		return
+	}
+	if d.InstanceName != "" {
+		c.errorf(d.InstancePos, "the output gl_PerVertex block cannot have an instance name")
 		return
 	}
 	if c.perVertexRedeclared {
