@@ -125,6 +125,7 @@ type Program struct {
 	vsColour [][2]int          // vertex output word ranges of the legacy colours
 	twoSide  []ref.TwoSide
 	fsFrag   [4]int // gl_FragCoord, gl_FrontFacing, gl_PointCoord, gl_HelperInvocation input words (-1: unused)
+	fsPrim   int    // gl_PrimitiveID input word the renderer's primitive counter fills (-1: none)
 	fsDepth  int    // gl_FragDepth output word, -1 when not written
 	fsSrc1   int    // the layout(location = 0, index = 1) output word, -1 when none
 	fsColors int    // render targets written (colour output words / 4)
@@ -151,7 +152,7 @@ func New(cp *shader.Program, cfg Config) (*Program, error) {
 	lp, lo := cp.Linked, cp.IR
 	p := &Program{Linked: lp, IR: lo, cfg: cfg, vw: vw, fw: fw, Uniforms: make([]uint32, lo.UniformWords),
 		Units: make([]int, len(lo.Samplers)), byName: map[string]uniformRef{}, blocks: map[string]string{},
-		fsFrag: [4]int{-1, -1, -1, -1}, fsDepth: -1, fsSrc1: -1, vsID: [2]int{-1, -1}, psize: -1, clipDist: [2]int{-1, 0}, clipVert: -1, ffColour: -1}
+		fsFrag: [4]int{-1, -1, -1, -1}, fsDepth: -1, fsPrim: -1, fsSrc1: -1, vsID: [2]int{-1, -1}, psize: -1, clipDist: [2]int{-1, 0}, clipVert: -1, ffColour: -1}
 	p.layoutUniforms()
 	p.initUniforms()
 	p.layoutVertex()
@@ -304,6 +305,15 @@ func (p *Program) layoutFragment() {
 			p.fsFrag[i] = s.Word
 		}
 	}
+	last := p.IR.VS
+	if p.IR.GS != nil {
+		last = p.IR.GS
+	}
+	if s, ok := slotNamed(fs.Inputs, "gl_PrimitiveID"); ok {
+		if _, written := slotNamed(outputsOf(last), "gl_PrimitiveID"); !written {
+			p.fsPrim = s.Word
+		}
+	}
 	colourWords := fs.OutputWords
 	if s, ok := slotNamed(fs.Outputs, "gl_FragDepth"); ok {
 		p.fsDepth = s.Word
@@ -324,7 +334,7 @@ func (p *Program) layoutFragment() {
 	// program) still get varying words, ahead of the fragment-coordinate
 	// built-ins: a fixed-function vertex stage or two-sided colour fills them.
 	end := fs.InputWords
-	for _, w := range p.fsFrag {
+	for _, w := range append(p.fsFrag[:], p.fsPrim) {
 		if w >= 0 {
 			end = min(end, w)
 		}
@@ -660,4 +670,12 @@ func (p *Program) WritesClipDistance() int {
 		return 0
 	}
 	return p.clipDist[1]
+}
+
+// outputsOf returns a program's output slots (none for a missing stage).
+func outputsOf(p *ir.Program) []ir.Slot {
+	if p == nil {
+		return nil
+	}
+	return p.Outputs
 }

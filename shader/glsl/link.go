@@ -120,6 +120,9 @@ func LinkShaders(shaders ...*Shader) (prog *Program, err error) {
 	if len(errs) == 0 && p.Geometry != nil {
 		p.matchGeometryInterfaces(&errs)
 	}
+	if p.Fragment != nil {
+		p.linkFragCoord(&errs)
+	}
 	if len(errs) == 0 && p.Vertex != nil && p.Fragment != nil && p.Geometry == nil {
 		p.matchVaryings(&errs)
 		p.matchColorInterp(&errs)

@@ -74,3 +74,39 @@ func TestLinkGeometry(t *testing.T) {
 		})
 	}
 }
+
+// TestLinkFragCoordLayout: every fragment shader of a program that uses
+// gl_FragCoord redeclares it alike once one does (GLSL 1.50 §4.3.8.1).
+func TestLinkFragCoordLayout(t *testing.T) {
+	const vs = "#version 150\nin vec4 p; void main() { gl_Position = p; }"
+	const mainFS = "#version 150\nout vec4 o; float z(); void main() { o = vec4(z()); }"
+	tests := []struct {
+		name, a, want string
+	}{
+		{"same", "#version 150\nlayout(origin_upper_left) in vec4 gl_FragCoord; float z() { return gl_FragCoord.z; }", ""},
+		{"conflicting", "#version 150\nlayout(pixel_center_integer) in vec4 gl_FragCoord; float z() { return gl_FragCoord.z; }", "is redeclared with layout(pixel_center_integer)"},
+		{"missing", "#version 150\nfloat z() { return gl_FragCoord.z; }", "is used without the redeclaration"},
+		{"unused elsewhere", "#version 150\nfloat z() { return 1.0; }", ""},
+	}
+	for _, tc := range tests {
+		var units []*Shader
+		for i, src := range []string{vs, mainFS + "\nlayout(origin_upper_left) in vec4 gl_FragCoord; float w() { return gl_FragCoord.x; }", tc.a} {
+			st := Fragment
+			if i == 0 {
+				st = Vertex
+			}
+			sh, err := Compile("u", src, st, Options{})
+			if err != nil {
+				t.Fatalf("%s: unit %d: %v", tc.name, i, err)
+			}
+			units = append(units, sh)
+		}
+		_, err := LinkShaders(units...)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: got %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}

@@ -465,6 +465,13 @@ func (l *lowerer) layoutFragment(vsOut map[string]int, vs *ir.Program) {
 		case "gl_FragCoord", "gl_FrontFacing", "gl_PointCoord", "gl_HelperInvocation":
 			sys = append(sys, v)
 			continue
+		case "gl_PrimitiveID":
+			// Without a geometry stage writing it, the renderer's
+			// primitive counter. spec: GLSL 1.50 §7.1
+			if _, ok := vsOut[v.Name]; !ok {
+				sys = append(sys, v)
+				continue
+			}
 		}
 		name := v.Name
 		if o := outOf[v]; o != nil {

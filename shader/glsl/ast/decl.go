@@ -297,6 +297,10 @@ type File struct {
 	// given) and LocalSizeSet marks the components some declaration gave.
 	LocalSize    [3]int
 	LocalSizeSet [3]bool
+	// FragCoordLayout is the sorted set of layout qualifiers a redeclaration
+	// of gl_FragCoord gives (empty for one without); nil when the shader does
+	// not redeclare it. spec: GLSL 1.50 §4.3.8.1
+	FragCoordLayout []string
 	// Geometry is a geometry shader's layout(...) in; and layout(...) out;
 	// declarations (zero values where a shader gives none).
 	Geometry GeometryLayout

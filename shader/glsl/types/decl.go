@@ -97,7 +97,7 @@ func (c *checker) qualDecl(d *ast.QualDecl) {
 		if v.Used && !v.Builtin {
 			c.errorf(id.NamePos, "'invariant' must be applied to '%s' before it is used", id.Name)
 		}
-		if v.Kind != ast.VarOut && !(v.Kind == ast.VarIn && c.conf.Stage == ast.StageFragment && !c.atLeast(130, 300)) {
+		if v.Kind != ast.VarOut && !(v.Kind == ast.VarIn && c.invariantInputs()) {
 			c.errorf(id.NamePos, "'invariant' can only qualify shader outputs, not '%s'", id.Name)
 			continue
 		}
@@ -339,6 +339,7 @@ func (c *checker) redeclareBuiltin(v *ast.Var, vs *ast.VarSpec, global bool) boo
 		}
 		if c.fragCoordLayout == nil {
 			c.fragCoordLayout = set
+			c.file.FragCoordLayout = set
 		}
 	}
 	if b.Used && !redeclared {

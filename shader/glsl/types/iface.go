@@ -32,13 +32,7 @@ func (c *checker) checkQualifiers(q *ast.Qualifiers, global bool, t *ast.Type, p
 		}
 	}
 	if q.Invariant {
-		// A geometry shader's inputs are the vertex stage's outputs, which
-		// may be invariant: "Only variables output from a shader (including
-		// those that are then input to a subsequent shader) can be candidates
-		// for invariance." spec: GLSL 1.50 §4.6.1
-		ok := st == ast.StorageOut || st == ast.StorageVarying ||
-			(st == ast.StorageIn && c.conf.Stage == ast.StageFragment && !c.atLeast(130, 300)) ||
-			(st == ast.StorageIn && c.conf.Stage == ast.StageGeometry)
+		ok := st == ast.StorageOut || st == ast.StorageVarying || st == ast.StorageIn && c.invariantInputs()
 		if !ok {
 			c.errorf(q.Pos, "'invariant' can only qualify shader outputs")
 		}
@@ -542,4 +536,20 @@ func (c *checker) perVertexRedecl(d *ast.BlockDecl) {
 			delete(c.builtin.names, name)
 		}
 	}
+}
+
+// invariantInputs reports whether the stage's inputs may be qualified
+// invariant: GLSL 1.10-1.20 fragment inputs (varyings), and from GLSL 1.50 the
+// inputs of the geometry and fragment stages, which are a previous stage's
+// outputs: "Only variables output from a shader (including those that are then
+// input to a subsequent shader) can be candidates for invariance."
+// spec: GLSL 1.50 §4.6.1
+func (c *checker) invariantInputs() bool {
+	switch c.conf.Stage {
+	case ast.StageFragment:
+		return !c.atLeast(130, 300) || !c.es && c.version >= 150
+	case ast.StageGeometry:
+		return true
+	}
+	return false
 }
