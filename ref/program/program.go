@@ -427,6 +427,9 @@ func (p *Program) layoutVaryings() {
 		for w := s.Word; w < s.Word+s.Words; w++ {
 			p.interp[w] = it
 		}
+		if b := p.fragmentBlock(s.Name); b != nil {
+			p.blockInterp(s, b)
+		}
 		if !isLegacy || legacy[1] == "" {
 			continue
 		}
@@ -678,4 +681,61 @@ func outputsOf(p *ir.Program) []ir.Slot {
 		return nil
 	}
 	return p.Outputs
+}
+
+// fragmentBlock returns the fragment input block whose instance is named
+// name (nil when none is).
+func (p *Program) fragmentBlock(name string) *ast.InterfaceBlock {
+	for _, u := range p.Linked.Fragment.Units {
+		for _, v := range u.File.Globals {
+			if v.Name == name && v.Block != nil && v == v.Block.InstanceVar {
+				return v.Block
+			}
+		}
+	}
+	return nil
+}
+
+// blockInterp gives the words of a fragment input block instance (or each
+// element of an instance array) their members' own interpolation: a member's
+// qualifier, else the block's, integers flat. spec: GLSL 1.50 §4.3.7 (members
+// may carry interpolation qualifiers)
+func (p *Program) blockInterp(s ir.Slot, b *ast.InterfaceBlock) {
+	per := 0
+	for _, m := range b.Members {
+		per += m.Type.Slots()
+	}
+	if per == 0 {
+		return
+	}
+	for base := s.Word; base+per <= s.Word+s.Words && base+per <= len(p.interp); base += per {
+		w := base
+		for _, m := range b.Members {
+			it := ref.Smooth
+			q := m.Qual.Interp
+			if q == ast.InterpNone {
+				q = b.InstanceVar.Qual.Interp
+			}
+			switch {
+			case q == ast.InterpFlat || containsNonFloat(m.Type):
+				it = ref.Flat
+			case q == ast.InterpNoPerspective:
+				it = ref.NoPerspective
+			}
+			for k := 0; k < m.Type.Slots(); k++ {
+				p.interp[w+k] = it
+			}
+			w += m.Type.Slots()
+		}
+	}
+}
+
+// containsNonFloat reports whether a type holds an integer or bool word.
+func containsNonFloat(t *ast.Type) bool {
+	for _, b := range ast.WordBases(t) {
+		if b != ast.Float {
+			return true
+		}
+	}
+	return false
 }

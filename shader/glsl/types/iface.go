@@ -521,6 +521,19 @@ func (c *checker) perVertexRedecl(d *ast.BlockDecl) {
 				continue
 			}
 			kept[vs.Name] = true
+			if vs.Name == "gl_ClipDistance" && len(vs.Dims) > 0 {
+				// A sized redeclaration sizes the built-in, as the
+				// variable's own redeclaration does (resize).
+				at := c.arrayOf(t, vs.Dims, vs.NamePos)
+				if e := c.builtin.names[vs.Name]; e != nil && e.v != nil && e.v.Type.IsArray() && at.IsArray() && at.Len > 0 {
+					switch {
+					case at.Len > MaxClipDistances:
+						c.errorf(vs.NamePos, "gl_ClipDistance redeclared with size %d exceeds gl_MaxClipDistances (%d)", at.Len, MaxClipDistances)
+					case e.v.Type.Len == 0:
+						e.v.Type.Len = at.Len
+					}
+				}
+			}
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(perVertexMembers)) {

@@ -23,3 +23,11 @@ void main() {}
 #version 150
 in gl_PerVertex { float gl_ClipDistance[9]; } gl_in[]; // ERROR "gl_ClipDistance redeclared with size 9 exceeds the implementation limit 8"
 void main() {}
+// ----
+#version 150
+out gl_PerVertex { vec4 gl_Position; float gl_ClipDistance[9]; }; // ERROR "gl_ClipDistance redeclared with size 9 exceeds gl_MaxClipDistances \\(8\\)"
+void main() {}
+// ----
+#version 150
+out gl_PerVertex { vec4 gl_Position; float gl_ClipDistance[gl_MaxClipDistances]; };
+void main() { for (int i = 0; i < 8; i++) gl_ClipDistance[i] = 1.0; gl_Position = vec4(float(gl_ClipDistance.length())); }
