@@ -146,3 +146,33 @@ void main() { o = vec4(1.0, float(gl_PrimitiveID), 0.0, 1.0); }`
 		}
 	}
 }
+
+// TestBlockMatchedByName: an unnamed vertex output block feeds a named
+// fragment input instance of the same block (blocks match by block name,
+// GLSL 1.50 §4.3.7), and per-member interpolation qualifiers hold.
+func TestBlockMatchedByName(t *testing.T) {
+	const vs = `#version 150
+in vec4 pos; in vec4 col;
+out B { vec4 c; flat int k; };
+void main() { gl_Position = pos; c = col; k = 3; }`
+	const fs = `#version 150
+in B { vec4 c; flat int k; } inst;
+out vec4 o;
+void main() { o = inst.c * float(inst.k) / 3.0; }`
+	const fsPlain = `#version 150
+in vec4 vcol; out vec4 o;
+void main() { o = vcol; }`
+	p := compileStages(t, vs, "", fs)
+	plain := compileStages(t, geomVS, "", fsPlain)
+	pos := [][4]float32{{-1, -1, 0, 1}, {1, -1, 0, 1}, {-1, 1, 0, 1}, {1, 1, 0, 1}}
+	col := [][4]float32{{1, 0, 0, 1}, {0, 1, 0, 1}, {0, 0, 1, 1}, {1, 1, 0, 1}}
+	got := drawStages(t, p, vertexData(t, p, map[string][][4]float32{"pos": pos, "col": col}, 4), ref.TriangleStrip, 4)
+	want := drawStages(t, plain, vertexData(t, plain, map[string][][4]float32{"pos": pos, "col": col}, 4), ref.TriangleStrip, 4)
+	for y := 0; y < 16; y++ {
+		for x := 0; x < 16; x++ {
+			if pixel(got, x, y) != pixel(want, x, y) {
+				t.Fatalf("pixel %d,%d: %v through the block, %v through a plain varying", x, y, pixel(got, x, y), pixel(want, x, y))
+			}
+		}
+	}
+}

@@ -45,12 +45,17 @@ func matchInterface(prod, cons *StageProgram, prodName, consName string, arrayed
 			if v.Location >= 0 && byLoc[v.Location] != nil {
 				o = byLoc[v.Location]
 			}
-			if o == nil && arrayed && v.Block != nil && v == v.Block.InstanceVar && v.Type.IsArray() {
-				// An unnamed output block matches an instance array of the
-				// same block: blocks match by block name, the instance name
-				// is the stage's own. spec: GLSL 1.50 §4.3.7
+			if o == nil && v.Block != nil && v == v.Block.InstanceVar && (!arrayed || v.Type.IsArray()) {
+				// An unnamed output block matches an instance (an instance
+				// array in a geometry shader) of the same block: blocks match
+				// by block name, the instance name is the stage's own.
+				// spec: GLSL 1.50 §4.3.7
+				bt := v.Type
+				if arrayed {
+					bt = bt.Elem
+				}
 				if ms := anon[v.Block.Name]; len(ms) > 0 {
-					if !sameMembers(ms, v.Type.Elem) {
+					if !sameMembers(ms, bt) {
 						errs.Add(v.DeclPos, "interface block '"+v.Block.Name+"' has different members in the "+prodName+" and "+consName+" shader")
 					}
 					continue

@@ -155,3 +155,49 @@ func (l *lowerer) geometryBuiltin(x *ast.Call) (value, bool) {
 	}
 	return value{t: x.Type()}, true
 }
+
+// blockFromMembers lays out a fragment input block instance whose block the
+// previous stage declares unnamed: each member reads the previous stage's
+// output of the member's name (words no output provides read zero). It
+// reports whether any member has such an output. spec: GLSL 1.50 §4.3.7
+// (blocks match by block name).
+func (l *lowerer) blockFromMembers(v *ast.Var, prevOut map[string]int, prevWords map[string]int) bool {
+	var ws []int
+	found := false
+	for _, f := range v.Type.Struct.Fields {
+		w, ok := prevOut[f.Name]
+		for k := 0; k < f.Type.Slots(); k++ {
+			if ok && k < prevWords[f.Name] {
+				ws = append(ws, w+k)
+				found = true
+			} else {
+				ws = append(ws, -1)
+			}
+		}
+		if ok {
+			n := min(f.Type.Slots(), prevWords[f.Name])
+			l.p.Inputs = append(l.p.Inputs, ir.Slot{Name: v.Name + "." + f.Name, Word: w, Words: n, Type: slotType(f.Type),
+				Location: -1, Flat: v.Qual.Interp == ast.InterpFlat || containsNonFloatWord(f.Type), NoPerspective: v.Qual.Interp == ast.InterpNoPerspective})
+		}
+	}
+	if !found {
+		return false
+	}
+	if l.geoIn == nil {
+		l.geoIn = map[*ast.Var][]int{}
+	}
+	l.geoIn[v] = ws
+	l.inVars = append(l.inVars, v)
+	return true
+}
+
+// containsNonFloatWord reports whether a type holds an integer or bool word
+// (such a varying is flat).
+func containsNonFloatWord(t *ast.Type) bool {
+	for _, b := range ast.WordBases(t) {
+		if b != ast.Float {
+			return true
+		}
+	}
+	return false
+}

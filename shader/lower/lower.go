@@ -479,6 +479,9 @@ func (l *lowerer) layoutFragment(vsOut map[string]int, vs *ir.Program) {
 		} else if lv, ok := legacyVarying[v.Name]; ok && v.Builtin {
 			name = lv
 		}
+		if outOf[v] == nil && v.Block != nil && v == v.Block.InstanceVar && v.Type.IsStruct() && l.blockFromMembers(v, vsOut, vsWords) {
+			continue
+		}
 		if w, ok := vsOut[name]; ok {
 			n := min(v.Type.Slots(), vsWords[name])
 			l.inputs[v] = w
