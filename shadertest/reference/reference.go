@@ -59,7 +59,9 @@ func New() *Backend { return &Backend{} }
 // Caps implements shadertest.Backend: desktop GL 3.1 compatibility with
 // GLSL 1.40 (uniform blocks, rectangle and buffer textures, inverse,
 // gl_InstanceID, primitive restart) and OpenGL ES 3.0 with GLSL ES 3.00,
-// vertex and fragment stages. GLSL 1.50 waits for the geometry stage.
+// vertex and fragment stages. The geometry stage runs ([geometry shader]
+// sections link and draw), but GL 3.2 / GLSL 1.50 are not advertised until
+// GLSL 1.50's remaining link-time rules are (README "vortex shadertest").
 func (b *Backend) Caps() shadertest.Caps {
 	return shadertest.Caps{GL: 31, GLSL: 140, GLES: 30, GLSLES: 300,
 		Extensions: []string{"GL_ARB_texture_rg", "GL_ARB_draw_buffers", "GL_ARB_explicit_attrib_location", "GL_AMD_shader_trinary_minmax",
