@@ -123,6 +123,7 @@ func LinkShaders(shaders ...*Shader) (prog *Program, err error) {
 	if p.Fragment != nil {
 		p.linkFragCoord(&errs)
 	}
+	p.linkPerVertex(&errs)
 	if len(errs) == 0 && p.Vertex != nil && p.Fragment != nil && p.Geometry == nil {
 		p.matchVaryings(&errs)
 		p.matchColorInterp(&errs)
@@ -301,6 +302,10 @@ func crossValidateGlobals(units []*Shader, errs *ast.ErrorList) {
 			}
 			name := "global '" + v.Name + "'"
 			switch {
+			case u.Stage == Geometry && v.Kind == ast.VarIn && prev.Type.IsArray() && v.Type.IsArray() &&
+				(prev.Type.Len == 0 || v.Type.Len == 0) && sameType(prev.Type.Elem, v.Type.Elem):
+				// A per-vertex input left unsized in one unit: the input
+				// primitive sizes it (linkGeometry).
 			case prev.ImplicitSize && v.ImplicitSize:
 				// both take the largest size of the units
 			case prev.ImplicitSize || v.ImplicitSize:

@@ -60,6 +60,8 @@ func (p *Program) linkGeometry(errs *ast.ErrorList) {
 					continue
 				}
 				switch {
+				case v.Type.Len == 0 && u.File.Geometry.MaxIndex[v] >= n:
+					errs.Add(v.DeclPos, fmt.Sprintf("geometry shader input '%s' is indexed at %d but the input primitive %s has %d vertices", v.Name, u.File.Geometry.MaxIndex[v], g.Input, n))
 				case v.Type.Len == 0:
 					v.Type.Len = n
 				case v.Type.Len != n:

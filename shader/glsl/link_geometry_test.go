@@ -110,3 +110,54 @@ func TestLinkFragCoordLayout(t *testing.T) {
 		}
 	}
 }
+
+// TestLinkPerVertex covers the gl_PerVertex redeclaration rules across units
+// and stages, unsized per-vertex inputs sized by another unit's primitive,
+// and instance-array agreement of a stage's blocks (GLSL 1.50 §7.1, §4.3.7).
+func TestLinkPerVertex(t *testing.T) {
+	const fs = "#version 150\nout vec4 o; void main() { o = vec4(1.0); }"
+	const gsOK = "#version 150\nlayout(triangles) in; layout(triangle_strip, max_vertices = 3) out;\n" +
+		"in gl_PerVertex { vec4 gl_Position; } gl_in[];\nvoid main() { gl_Position = gl_in[0].gl_Position; EmitVertex(); }"
+	const gsPlain = "#version 150\nlayout(triangles) in; layout(triangle_strip, max_vertices = 3) out;\n" +
+		"void main() { gl_Position = gl_in[0].gl_Position; EmitVertex(); }"
+	const vsRedecl = "#version 150\nin vec4 p; out gl_PerVertex { vec4 gl_Position; };\nvoid main() { gl_Position = p; }"
+	type unit struct {
+		st  Stage
+		src string
+	}
+	tests := []struct {
+		name  string
+		units []unit
+		want  string
+	}{
+		{"VS and GS alike", []unit{{Vertex, vsRedecl}, {Geometry, gsOK}, {Fragment, fs}}, ""},
+		{"GS must redeclare gl_in", []unit{{Vertex, vsRedecl}, {Geometry, gsPlain}, {Fragment, fs}}, "must redeclare it alike"},
+		{"GS redeclares other members", []unit{{Vertex, vsRedecl}, {Geometry, strings.Replace(gsOK, "vec4 gl_Position; }", "vec4 gl_Position; float gl_PointSize; }", 1)}, {Fragment, fs}},
+			"but the vertex shader's output block has gl_Position"},
+		{"a VS unit uses a member without the redeclaration", []unit{{Vertex, "#version 150\nin vec4 p; out gl_PerVertex { vec4 gl_Position; };\nvoid f();\nvoid main() { f(); gl_Position = p; }"},
+			{Vertex, "#version 150\nvoid f() { gl_PointSize = 1.0; }"}, {Fragment, fs}}, "must redeclare it alike"},
+		{"unsized input indexed past the primitive", []unit{{Vertex, "#version 150\nin vec4 p; out vec4 c; void main() { gl_Position = p; c = p; }"},
+			{Geometry, "#version 150\nlayout(lines) in; layout(points, max_vertices = 1) out;\nvoid g();\nvoid main() { g(); }"},
+			{Geometry, "#version 150\nin vec4 c[];\nvoid g() { gl_Position = c[2]; EmitVertex(); }"}, {Fragment, fs}}, "is indexed at 2 but the input primitive lines has 2 vertices"},
+		{"block array in one unit only", []unit{{Vertex, "#version 150\nout B { vec4 x; };\nvoid f() { x = vec4(1.0); }"},
+			{Vertex, "#version 150\nout B { vec4 x; } b[3];\nvoid f();\nvoid main() { f(); b[0].x = vec4(0.0); gl_Position = vec4(0.0); }"}, {Fragment, fs}},
+			"is an instance array in one shader and not in another"},
+	}
+	for _, tc := range tests {
+		var units []*Shader
+		for i, u := range tc.units {
+			sh, err := Compile("u", u.src, u.st, Options{})
+			if err != nil {
+				t.Fatalf("%s: unit %d: %v", tc.name, i, err)
+			}
+			units = append(units, sh)
+		}
+		_, err := LinkShaders(units...)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: got %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}

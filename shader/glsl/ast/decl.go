@@ -301,6 +301,11 @@ type File struct {
 	// of gl_FragCoord gives (empty for one without); nil when the shader does
 	// not redeclare it. spec: GLSL 1.50 §4.3.8.1
 	FragCoordLayout []string
+	// PerVertexOut and PerVertexIn are the sorted member names of the
+	// shader's redeclaration of the output gl_PerVertex block and (geometry
+	// shaders) of the input one, gl_in[]; nil when not redeclared. The link
+	// matches them across units and stages. spec: GLSL 1.50 §7.1
+	PerVertexOut, PerVertexIn []string
 	// Geometry is a geometry shader's layout(...) in; and layout(...) out;
 	// declarations (zero values where a shader gives none).
 	Geometry GeometryLayout
@@ -346,6 +351,10 @@ type GeometryLayout struct {
 	Output string
 	// MaxVertices is layout(max_vertices = N); -1 when not declared.
 	MaxVertices int
+	// MaxIndex is the largest constant index of each per-vertex input the
+	// shader leaves unsized (no input primitive declared in it), for the
+	// link to hold against the program's primitive.
+	MaxIndex map[*Var]int
 }
 
 // InputVertices returns the number of vertices of a geometry shader input

@@ -145,6 +145,9 @@ func Check(f *ast.File, conf Config) error {
 	c.safe(c.checkRecursion)
 	c.safe(c.writeOnlyReads)
 	c.safe(c.workGroupSizeUse)
+	if conf.Stage == ast.StageGeometry {
+		c.safe(c.recordUnsizedIndices)
+	}
 	c.safe(c.sizeArrays)
 	if f.InvariantAll.IsValid() && c.es && c.version >= 300 && conf.Stage == ast.StageFragment {
 		c.errorf(f.InvariantAll, "#pragma STDGL invariant(all) is not allowed in fragment shaders")

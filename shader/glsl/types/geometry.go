@@ -1,6 +1,7 @@
 package types
 
 import (
+	"slices"
 	"strings"
 
 	"vortexgfx/shader/glsl/ast"
@@ -285,4 +286,23 @@ func (c *checker) perVertexInRedecl(d *ast.BlockDecl) {
 		}
 	}
 	e.v.Type.Elem = ast.Struct(st)
+	names := []string{}
+	for _, f := range st.Fields {
+		names = append(names, f.Name)
+	}
+	slices.Sort(names)
+	c.file.PerVertexIn = names
+}
+
+// recordUnsizedIndices keeps, for the link, the largest constant index of
+// each per-vertex input still unsized at the end of the shader.
+func (c *checker) recordUnsizedIndices() {
+	for _, v := range c.geom.inputs {
+		if i, ok := c.maxIndex[v]; ok && v.Type.Len == 0 && i >= 0 {
+			if c.file.Geometry.MaxIndex == nil {
+				c.file.Geometry.MaxIndex = map[*ast.Var]int{}
+			}
+			c.file.Geometry.MaxIndex[v] = i
+		}
+	}
 }

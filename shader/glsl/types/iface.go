@@ -536,6 +536,10 @@ func (c *checker) perVertexRedecl(d *ast.BlockDecl) {
 			}
 		}
 	}
+	c.file.PerVertexOut = slices.Sorted(maps.Keys(kept))
+	if c.file.PerVertexOut == nil {
+		c.file.PerVertexOut = []string{}
+	}
 	for _, name := range slices.Sorted(maps.Keys(perVertexMembers)) {
 		e := c.builtin.names[name]
 		if e == nil || e.v == nil {
