@@ -24,7 +24,9 @@ func (p *Program) linkPerVertex(errs *ast.ErrorList) {
 			continue
 		}
 		matchRedecls(sp, "output", func(f *ast.File) []string { return f.PerVertexOut },
-			func(f *ast.File) bool { return slices.ContainsFunc(perVertexBuiltins, func(n string) bool { return usesBuiltin(f, n) }) }, errs)
+			func(f *ast.File) bool {
+				return slices.ContainsFunc(perVertexBuiltins, func(n string) bool { return usesBuiltin(f, n) })
+			}, errs)
 		checkBlockArrays(sp, errs)
 	}
 	if p.Geometry != nil {
