@@ -176,3 +176,32 @@ void main() { o = vcol; }`
 		}
 	}
 }
+
+// TestBlockMembersFromInstance: the members of an unnamed fragment input
+// block read their parts of a named vertex output instance of the block.
+func TestBlockMembersFromInstance(t *testing.T) {
+	const vs = `#version 150
+in vec4 pos; in vec4 col;
+out B { float pad; vec4 c; } inst;
+void main() { gl_Position = pos; inst.pad = 5.0; inst.c = col; }`
+	const fs = `#version 150
+in B { float pad; vec4 c; };
+out vec4 o;
+void main() { o = c * (pad / 5.0); }`
+	const fsPlain = `#version 150
+in vec4 vcol; out vec4 o;
+void main() { o = vcol; }`
+	p := compileStages(t, vs, "", fs)
+	plain := compileStages(t, geomVS, "", fsPlain)
+	pos := [][4]float32{{-1, -1, 0, 1}, {1, -1, 0, 1}, {-1, 1, 0, 1}, {1, 1, 0, 1}}
+	col := [][4]float32{{1, 0, 0, 1}, {0, 1, 0, 1}, {0, 0, 1, 1}, {1, 1, 0, 1}}
+	got := drawStages(t, p, vertexData(t, p, map[string][][4]float32{"pos": pos, "col": col}, 4), ref.TriangleStrip, 4)
+	want := drawStages(t, plain, vertexData(t, plain, map[string][][4]float32{"pos": pos, "col": col}, 4), ref.TriangleStrip, 4)
+	for y := 0; y < 16; y++ {
+		for x := 0; x < 16; x++ {
+			if pixel(got, x, y) != pixel(want, x, y) {
+				t.Fatalf("pixel %d,%d: %v through the block, %v through a plain varying", x, y, pixel(got, x, y), pixel(want, x, y))
+			}
+		}
+	}
+}

@@ -161,3 +161,35 @@ func TestLinkPerVertex(t *testing.T) {
 		}
 	}
 }
+
+// TestLinkInvariance: from GLSL 1.50 an output and the next stage's input
+// agree on invariance (GLSL 1.50 §4.6.1); GLSL 1.30 fragment inputs cannot be
+// invariant, so there the rule does not apply.
+func TestLinkInvariance(t *testing.T) {
+	for _, tc := range []struct {
+		name, vs, fs, want string
+	}{
+		{"1.50 mismatch", "#version 150\ninvariant out vec4 c; void main() { c = vec4(0.0); gl_Position = c; }",
+			"#version 150\nin vec4 c; out vec4 o; void main() { o = c; }", "is invariant in the vertex shader and not in the fragment shader"},
+		{"1.50 alike", "#version 150\ninvariant out vec4 c; void main() { c = vec4(0.0); gl_Position = c; }",
+			"#version 150\ninvariant in vec4 c; out vec4 o; void main() { o = c; }", ""},
+		{"1.30", "#version 130\ninvariant out vec4 c; void main() { c = vec4(0.0); gl_Position = c; }",
+			"#version 130\nin vec4 c; void main() { gl_FragColor = c; }", ""},
+	} {
+		v, err := Compile("v", tc.vs, Vertex, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := Compile("f", tc.fs, Fragment, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = LinkShaders(v, f)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: got %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}

@@ -45,6 +45,23 @@ func matchInterface(prod, cons *StageProgram, prodName, consName string, arrayed
 			if v.Location >= 0 && byLoc[v.Location] != nil {
 				o = byLoc[v.Location]
 			}
+			if b := v.Block; o == nil && !arrayed && b != nil && b.Instance == "" {
+				// A member of an unnamed input block whose block the
+				// producer declares with an instance: the member reads its
+				// part of the instance (Varying.Out is the instance).
+				if inst := outs["block "+b.Name]; inst != nil && inst.Type.IsStruct() {
+					ok := false
+					for _, f := range inst.Type.Struct.Fields {
+						ok = ok || f.Name == v.Name && sameType(f.Type, v.Type)
+					}
+					if !ok {
+						errs.Add(v.DeclPos, "interface block '"+b.Name+"' member '"+v.Name+"' does not match the "+prodName+" shader's block")
+						continue
+					}
+					out = append(out, Varying{Name: v.Name, Out: inst, In: v})
+					continue
+				}
+			}
 			if o == nil && v.Block != nil && v == v.Block.InstanceVar && (!arrayed || v.Type.IsArray()) {
 				// An unnamed output block matches an instance (an instance
 				// array in a geometry shader) of the same block: blocks match
@@ -82,6 +99,13 @@ func matchInterface(prod, cons *StageProgram, prodName, consName string, arrayed
 			}
 			if o.Qual.Centroid != v.Qual.Centroid && !es && version < 430 && version >= 130 {
 				errs.Add(v.DeclPos, "centroid qualifier of '"+v.Name+"' differs between "+prodName+" and "+consName+" shader")
+				continue
+			}
+			// From GLSL 1.50 the next stage's inputs may be invariant, and
+			// an output and its input must then agree (GLSL 4.30 drops the
+			// rule). spec: GLSL 1.50 §4.6.1
+			if cv := u.File.Version; o.Qual.Invariant != v.Qual.Invariant && !es && !u.File.ES && cv >= 150 && cv < 430 && version >= 150 {
+				errs.Add(v.DeclPos, "'"+v.Name+"' is invariant in the "+prodName+" shader and not in the "+consName+" shader, or the reverse")
 				continue
 			}
 			out = append(out, Varying{Name: v.Name, Out: o, In: v})

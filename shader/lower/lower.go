@@ -482,6 +482,26 @@ func (l *lowerer) layoutFragment(vsOut map[string]int, vs *ir.Program) {
 		if outOf[v] == nil && v.Block != nil && v == v.Block.InstanceVar && v.Type.IsStruct() && l.blockFromMembers(v, vsOut, vsWords) {
 			continue
 		}
+		if o := outOf[v]; o != nil && o.Block != nil && o == o.Block.InstanceVar && v.Block != nil && v.Block.Instance == "" && o.Type.IsStruct() {
+			// A member of an unnamed block reading its part of the
+			// previous stage's block instance.
+			if w, ok := vsOut[o.Name]; ok {
+				off := 0
+				for _, f := range o.Type.Struct.Fields {
+					if f.Name == v.Name {
+						break
+					}
+					off += f.Type.Slots()
+				}
+				n := v.Type.Slots()
+				if off+n <= vsWords[o.Name] {
+					l.inputs[v] = w + off
+					l.inVars = append(l.inVars, v)
+					p.Inputs = append(p.Inputs, ir.Slot{Name: v.Name, Word: w + off, Words: n, Type: slotType(v.Type), Location: v.Location, Flat: flat(v), NoPerspective: noPersp(v)})
+					continue
+				}
+			}
+		}
 		if w, ok := vsOut[name]; ok {
 			n := min(v.Type.Slots(), vsWords[name])
 			l.inputs[v] = w
