@@ -29,8 +29,11 @@ type compiledStage struct {
 // a stage uses), §3.1 (eligibility)
 func compileStage(d ShaderDesc) (*compiledStage, ShaderInfo, error) {
 	stage, what := glsl.Vertex, "vertex"
-	if d.Stage == StageFragment {
+	switch d.Stage {
+	case StageFragment:
 		stage, what = glsl.Fragment, "fragment"
+	case StageGeometry:
+		stage, what = glsl.Geometry, "geometry"
 	}
 	name := d.Name
 	if name == "" {
@@ -51,7 +54,7 @@ func compileStage(d ShaderDesc) (*compiledStage, ShaderInfo, error) {
 	p := cp.Stage(stage)
 	var info ShaderInfo
 	info.Compiled = true
-	if d.Stage == StageVertex {
+	if d.Stage == StageVertex || d.Stage == StageGeometry {
 		words := 0
 		for _, s := range p.Outputs {
 			switch s.Name {
@@ -163,6 +166,10 @@ type linked struct {
 	prog *program.Program
 	vs   *program.VertexShader
 	fs   *program.FragmentShader
+	// gs is the geometry stage (nil: none); gsVariants its per-state forms
+	// as vsVariants (refGeometry).
+	gs         *program.GeometryShader
+	gsVariants map[program.VertexOptions]*program.GeometryShader
 	// vsVariants is the reference vertex stage per draw state other than
 	// the default (refVertex: clip planes, the vertex colour clamp, the
 	// fixed point size).
@@ -190,7 +197,7 @@ type linked struct {
 // programCache holds the linked pairs of a screen.
 type programCache struct {
 	mu    sync.Mutex
-	pairs map[[2]*Shader]*linked
+	pairs map[[3]*Shader]*linked // by VS, FS, GS
 	// ff holds the pairs' device forms with a generated fixed-function
 	// stage, per key (ffgen.go).
 	ff map[ffPair]*linked
@@ -204,16 +211,19 @@ type programCache struct {
 // (a shader that fails translation keeps no device program)
 var ErrLink = errors.New("pipe: link")
 
-// link returns the linked program of the pair, linking it on first use.
-func (c *programCache) link(vs, fs *Shader) (*linked, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	key := [2]*Shader{vs, fs}
+// linkStages returns the linked program of the vertex, geometry (nil: none)
+// and fragment shaders, linking it on first use; the caller holds c.mu
+// (linkBound).
+func (c *programCache) linkStages(vs, gs, fs *Shader) (*linked, error) {
+	key := [3]*Shader{vs, fs, gs}
 	if l := c.pairs[key]; l != nil {
 		return l, nil
 	}
+	if gs != nil && vs == nil {
+		return nil, fmt.Errorf("%w: %s + %s + %s: a geometry shader needs a vertex shader", ErrLink, vs.name(), gs.name(), fs.name())
+	}
 	var srcs []shader.Source
-	for _, s := range []*Shader{vs, fs} {
+	for _, s := range []*Shader{vs, gs, fs} {
 		switch {
 		case s == nil:
 			// The fixed-function stage (fixedfunc.go).
@@ -230,13 +240,19 @@ func (c *programCache) link(vs, fs *Shader) (*linked, error) {
 	if err != nil {
 		return nil, err
 	}
+	if gs != nil {
+		if l.gs, err = l.prog.NewGeometryShader(context.Background(), program.VertexOptions{}); err != nil {
+			return nil, fmt.Errorf("%w: %s: geometry stage: %w", ErrLink, gs.name(), err)
+		}
+	}
 	if c.pairs == nil {
-		c.pairs = map[[2]*Shader]*linked{}
+		c.pairs = map[[3]*Shader]*linked{}
 	}
 	c.n++
 	l.name = fmt.Sprintf("pipe.prog%d", c.n)
-	if vs == nil || fs == nil {
-		// A fixed-function stage: the reference renderer runs this pair
+	if vs == nil || fs == nil || gs != nil {
+		// A fixed-function stage or a geometry stage: the reference
+		// renderer runs this program
 		// (refStages); the device runs its generated form (ffLink).
 		c.pairs[key] = l
 		return l, nil

@@ -118,6 +118,7 @@ type Context struct {
 
 	mu          sync.Mutex
 	vs, fs      *Shader
+	gs          *Shader // the bound geometry shader (geometry.go)
 	velems      *VertexElements
 	dsa         *DSA
 	blend       *Blend
@@ -191,11 +192,11 @@ func (c *Context) Options() Options { return c.opts }
 // compile (nil: none; the driver's own device variants live with the linked
 // pair). spec: vortexpipe §2.3.1, §2.3.2
 func (c *Context) CreateShaderState(d ShaderDesc, compile CompileFunc) (*Shader, error) {
-	if d.Stage > StageFragment {
+	if d.Stage > StageGeometry {
 		return nil, fmt.Errorf("pipe: shader stage %d undefined", d.Stage)
 	}
 	if d.GLSL == "" {
-		return nil, fmt.Errorf("pipe: %s shader without source", [...]string{"vertex", "fragment"}[d.Stage])
+		return nil, fmt.Errorf("pipe: %s shader without source", [...]string{"vertex", "fragment", "geometry"}[d.Stage])
 	}
 	cs, info, err := compileStage(d)
 	if err != nil {
@@ -241,6 +242,9 @@ func (c *Context) DeleteShaderState(s *Shader) {
 	}
 	if c.fs == s {
 		c.fs = nil
+	}
+	if c.gs == s {
+		c.gs = nil
 	}
 }
 

@@ -47,6 +47,9 @@
 //	                                                                  PolygonEdgeFlags; LINE: RouteLines)
 //	  with clip planes, polygon offset or
 //	  multisampling                                ref              GatePolygonMode (ref refuses them too)
+//	adjacency topologies (GL 3.2), no GS           ref              GateTopology (their main vertices drawn)
+//	a bound geometry shader (BindGSState)          ref              GateGeometryStage (the device has no
+//	                                                                geometry stage yet: future work)
 //	polygon offset (factor, units, clamp; FILL)    device           (setup_k offsets the depth plane)
 //	  non-finite factor, units or clamp            ref              GatePolygonOffset (ref's error)
 //	viewports of any size/position, non-integer,

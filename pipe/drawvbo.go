@@ -45,7 +45,7 @@ func (c *Context) DrawVBO(info *DrawInfo) error {
 	st := c.Bound()
 	var l *linked
 	if st.VS != nil || st.FS != nil {
-		if l, err = c.screen.progs.link(st.VS, st.FS); err != nil {
+		if l, err = c.screen.progs.linkBound(st); err != nil {
 			return err
 		}
 	}
@@ -179,12 +179,12 @@ func (c *Context) uniformWords(st *BoundState, l *linked) ([]uint32, error) {
 // fixed-function stage).
 func (c *Context) boundProgram() (*linked, error) {
 	c.mu.Lock()
-	vs, fs := c.vs, c.fs
+	vs, gs, fs := c.vs, c.gs, c.fs
 	c.mu.Unlock()
 	if vs == nil && fs == nil {
 		return nil, ErrNoProgram
 	}
-	return c.screen.progs.link(vs, fs)
+	return c.screen.progs.linkBound(&BoundState{VS: vs, GS: gs, FS: fs})
 }
 
 // SetUniform sets a uniform of the bound (VS, FS) program by its GLSL name ("u",

@@ -41,12 +41,20 @@ const (
 	PrimQuads
 	PrimQuadStrip
 	PrimPolygon
+	// The adjacency topologies (GL 3.2): for a geometry shader; without one
+	// the reference renderer draws their main vertices. spec: GL 4.6
+	// §10.1.11-§10.1.14
+	PrimLinesAdjacency
+	PrimLineStripAdjacency
+	PrimTrianglesAdjacency
+	PrimTriangleStripAdjacency
 	numPrimModes
 )
 
 // String names the topology.
 func (m PrimMode) String() string {
-	names := [...]string{"POINTS", "LINES", "LINE_LOOP", "LINE_STRIP", "TRIANGLES", "TRIANGLE_STRIP", "TRIANGLE_FAN", "QUADS", "QUAD_STRIP", "POLYGON"}
+	names := [...]string{"POINTS", "LINES", "LINE_LOOP", "LINE_STRIP", "TRIANGLES", "TRIANGLE_STRIP", "TRIANGLE_FAN", "QUADS", "QUAD_STRIP", "POLYGON",
+		"LINES_ADJACENCY", "LINE_STRIP_ADJACENCY", "TRIANGLES_ADJACENCY", "TRIANGLE_STRIP_ADJACENCY"}
 	if int(m) < len(names) {
 		return names[m]
 	}
@@ -58,6 +66,9 @@ func (m PrimMode) String() string {
 func (m PrimMode) Triangles() bool {
 	return m == PrimTriangles || m == PrimTriangleStrip || m == PrimTriangleFan || m.polygons()
 }
+
+// Adjacency reports whether m is one of the GL 3.2 adjacency topologies.
+func (m PrimMode) Adjacency() bool { return m >= PrimLinesAdjacency && m <= PrimTriangleStripAdjacency }
 
 // TextureTarget is a texture/view dimensionality (PIPE_TEXTURE_*, PIPE_BUFFER).
 // spec: vortexpipe §3.6

@@ -7,7 +7,7 @@ func (c *Context) Bound() *BoundState {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	st := &BoundState{
-		VS: c.vs, FS: c.fs, VElems: c.velems, DSA: c.dsa, Blend: c.blend, Rast: c.rast,
+		VS: c.vs, FS: c.fs, GS: c.gs, VElems: c.velems, DSA: c.dsa, Blend: c.blend, Rast: c.rast,
 		Samplers: c.samplers, Views: c.views, CBufs: c.cbufs,
 		VBufs:      append([]VertexBuffer(nil), c.vbufs...),
 		FB:         c.fb,

@@ -133,6 +133,9 @@ const (
 	// tests the reference renderer's 1/256-pixel edge functions (RASTER's
 	// Q15.16 edges cannot reproduce them on thin sloped primitives).
 	RouteLines
+	// GateGeometryStage: a geometry shader is bound; the device has no
+	// geometry stage yet, the reference renderer runs the draw.
+	GateGeometryStage
 	numReasonCodes
 )
 
@@ -141,7 +144,7 @@ var reasonNames = [numReasonCodes]string{
 	GateNoFS:              "fixed-function fragment stage (no fragment shader)",
 	GateVSNotCompiled:     "vertex shader has no device program",
 	GateFSNotCompiled:     "fragment shader has no device program",
-	GateTopology:          "multisampled line/point draw",
+	GateTopology:          "multisampled line/point draw, or adjacency without a geometry shader",
 	GatePolygonMode:       "line/point polygon mode with clip planes, polygon offset or multisampling",
 	GatePolygonOffset:     "non-finite polygon offset",
 	GateSampleCount:       "sample count other than 1 or 4",
@@ -204,9 +207,10 @@ var reasonNames = [numReasonCodes]string{
 	GateTwoSide:      "two-sided colour (GL_VERTEX_PROGRAM_TWO_SIDE) on colours the device does not pack",
 	GateFlatPolygons: "flat varyings on quads or polygons (their provoking vertex is not each triangle's last)",
 
-	RouteTexLod:  "sampler LOD bias or LOD clamp on a mipmapped texture (software sampler)",
-	RouteTexView: "view swizzle or level range (software sampler)",
-	RouteLines:   "lines (software raster, the reference line rule)",
+	RouteTexLod:       "sampler LOD bias or LOD clamp on a mipmapped texture (software sampler)",
+	RouteTexView:      "view swizzle or level range (software sampler)",
+	RouteLines:        "lines (software raster, the reference line rule)",
+	GateGeometryStage: "geometry shader",
 }
 
 // String describes the reason.
@@ -220,7 +224,7 @@ func (c ReasonCode) String() string {
 // Kind says whether the reason gates the draw or routes a unit.
 func (c ReasonCode) Kind() Kind {
 	switch {
-	case c >= GateNoVS && c <= GateDeviceBackend, c >= GateFlatShade && c <= GateFlatPolygons:
+	case c >= GateNoVS && c <= GateDeviceBackend, c >= GateFlatShade && c <= GateFlatPolygons, c == GateGeometryStage:
 		return Gated
 	case c >= RouteNoTEX && c <= RouteManyRTs, c == RouteTexLod, c == RouteTexView, c == RouteLines:
 		return Routed

@@ -34,6 +34,8 @@ var refTopologies = [numPrimModes]ref.Topology{
 	PrimPoints: ref.Points, PrimLines: ref.Lines, PrimLineLoop: ref.LineLoop, PrimLineStrip: ref.LineStrip,
 	PrimTriangles: ref.Triangles, PrimTriangleStrip: ref.TriangleStrip, PrimTriangleFan: ref.TriangleFan,
 	PrimQuads: ref.Quads, PrimQuadStrip: ref.QuadStrip, PrimPolygon: ref.Polygon,
+	PrimLinesAdjacency: ref.LinesAdjacency, PrimLineStripAdjacency: ref.LineStripAdjacency,
+	PrimTrianglesAdjacency: ref.TrianglesAdjacency, PrimTriangleStripAdjacency: ref.TriangleStripAdjacency,
 }
 
 // refState builds ref's fixed-function state from the bound CSOs.
@@ -467,6 +469,9 @@ func (c *Context) drawReference(st *BoundState, l *linked, info *DrawInfo, d Dir
 		p.Indices = idx
 	}
 	l.mu.Lock()
+	if err := l.refGeometry(&s, st); err != nil {
+		return err
+	}
 	if err := l.refVertex(&s, st); err != nil {
 		l.mu.Unlock()
 		return err

@@ -11,7 +11,9 @@ import (
 // Nil CSOs mean Gallium's defaults (no depth/stencil/alpha, blending off with all
 // channels written, fill with no cull).
 type BoundState struct {
-	VS, FS     *Shader
+	VS, FS *Shader
+	// GS is the bound geometry shader (nil: none).
+	GS         *Shader
 	VElems     *VertexElements
 	DSA        *DSA
 	Blend      *Blend
@@ -141,6 +143,15 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 		if v, f := st.VS.Desc.Info.VaryingVec4s, st.VS.Desc.Info.FlatWords; 4*v > abi.NumVaryingPlanes+abi.MaxExtraVaryings || f > abi.MaxFlatWords {
 			gate(GateVaryings, fmt.Sprintf("%d vec4s, %d flat words", v, f))
 		}
+	}
+	switch {
+	case st.GS != nil:
+		gate(GateGeometryStage, "")
+	case d.Mode.Adjacency():
+		// Without a geometry shader an adjacency draw draws its main
+		// vertices (the reference renderer's assembly); the device's
+		// front end has no such assembly.
+		gate(GateTopology, d.Mode.String())
 	}
 	if d.CountFromStreamOutput {
 		gate(GateStreamOutput, "")

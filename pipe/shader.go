@@ -15,6 +15,9 @@ type Stage uint8
 const (
 	StageVertex Stage = iota
 	StageFragment
+	// StageGeometry is a geometry shader (GLSL 1.50): draws with one run on
+	// the reference renderer (GateGeometryStage).
+	StageGeometry
 )
 
 // TexOps is the set of texture operations a shader uses; the compiler fills it.

@@ -28,7 +28,7 @@ func (c *Context) Where(info *DrawInfo) ([]Decision, error) {
 	st := c.Bound()
 	var l *linked
 	if st.VS != nil || st.FS != nil {
-		if l, err = c.screen.progs.link(st.VS, st.FS); err != nil {
+		if l, err = c.screen.progs.linkBound(st); err != nil {
 			return nil, err
 		}
 	}

@@ -11,6 +11,11 @@ import "math"
 // is not nil, a primitive it reports (given all of the primitive's vertices:
 // a quad's four, a polygon's every one) is emitted once with n = 0, so it
 // keeps its place in the primitive numbering.
+//
+// The adjacency topologies without a geometry shader draw only their main
+// vertices: a line's two inner vertices, a triangle's vertices 0, 2, 4, with
+// the provoking vertex of GL 4.6 table 13.2 (lines: 4i+2 / 4i+3 and i+2 /
+// i+3, triangles: 6i+1 / 6i+5 and, for strips, 2i+1 / 2i+5, counted from 1).
 func assemble(top Topology, slot []int32, last bool, cull func(v []int32) bool, emit func(n int, v [3]int32, prov int32, cont bool) error) error {
 	// emitPrim emits one primitive of up to three vertices, or its discard.
 	emitPrim := func(n int, v [3]int32, prov int32) error {
@@ -18,6 +23,26 @@ func assemble(top Topology, slot []int32, last bool, cull func(v []int32) bool, 
 			return emit(0, v, prov, false)
 		}
 		return emit(n, v, prov, false)
+	}
+	switch top {
+	case LinesAdjacency, LineStripAdjacency, TrianglesAdjacency, TriangleStripAdjacency:
+		var err error
+		adjacencyPrimitives(top, slot, func(v []int32, odd bool) {
+			if err != nil {
+				return
+			}
+			if len(v) == 4 {
+				err = emitPrim(2, [3]int32{v[1], v[2]}, pick(last, v[1], v[2]))
+				return
+			}
+			prov := pick(last, v[0], v[4])
+			if odd && !last {
+				// 2i+1 counted from 1 is an odd strip triangle's second vertex.
+				prov = v[2]
+			}
+			err = emitPrim(3, [3]int32{v[0], v[2], v[4]}, prov)
+		})
+		return err
 	}
 	for start := 0; start < len(slot); {
 		end := start

@@ -140,6 +140,9 @@ type drawer struct {
 // or the first error of a shader or of ctx. Output is deterministic.
 // spec: vortexpipe-driver §5.2 (the CPU renderer is the correctness oracle).
 func Draw(ctx context.Context, t *Target, s *State, in VertexInput, p DrawParams) error {
+	if s != nil && s.Geometry != nil {
+		return drawGeometry(ctx, t, s, in, p)
+	}
 	b := drawBufPool.Get().(*drawBufs)
 	defer drawBufPool.Put(b)
 	d, elems, err := newDrawer(ctx, t, s, in, p, b)
@@ -439,7 +442,7 @@ func (d *drawer) run(in VertexInput, p DrawParams, elems []int64) error {
 	workers := min(max(d.s.Workers, 1), maxWorkers)
 	// The cache pays when vertices are shared between triangles (indexed
 	// lists, strips, fans, quads) or when workers skip triangles by band.
-	if !d.s.RasterizerDiscard && p.Topology >= Triangles && (p.Topology != Triangles || len(slot) > n || workers > 1) {
+	if !d.s.RasterizerDiscard && p.Topology >= Triangles && p.Topology <= Polygon && (p.Topology != Triangles || len(slot) > n || workers > 1) {
 		bf.wv = grow(bf.wv, n)
 		d.wv = bf.wv // shared by the workers
 	}

@@ -24,7 +24,7 @@ func elementsInto(dst []int64, in VertexInput, p DrawParams, restart bool, resta
 		return nil, fmt.Errorf("%w: first %d count %d instances %d base instance %d (limits: count %d, instances %d)",
 			ErrBadDraw, p.First, p.Count, p.Instances, p.BaseInstance, MaxDrawCount, MaxInstances)
 	}
-	if p.Topology > Polygon {
+	if p.Topology > TriangleStripAdjacency {
 		return nil, fmt.Errorf("%w: topology %d", ErrBadDraw, p.Topology)
 	}
 	if in.Words < 0 || in.InstanceWords < 0 || in.Words > MaxAttribWords || in.InstanceWords > MaxAttribWords {

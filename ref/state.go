@@ -22,6 +22,13 @@ const (
 	Quads     // legacy GL: each 4 vertices, split into two triangles of one primitive
 	QuadStrip // legacy GL: quad i is vertices 2i, 2i+1, 2i+3, 2i+2
 	Polygon   // legacy GL: one convex polygon, fanned from its first vertex
+	// The adjacency topologies (GL 4.6 §10.1.11-§10.1.14): primitives with
+	// adjacent vertices for a geometry shader; without one only their main
+	// vertices are drawn, as lines or triangles.
+	LinesAdjacency
+	LineStripAdjacency
+	TrianglesAdjacency
+	TriangleStripAdjacency
 )
 
 // IndexType is the index size of an indexed draw.
@@ -154,7 +161,11 @@ type TwoSide struct {
 // spec: software-shader-backend "Culling and viewport gaps", "Persistent
 // depth semantics": every field here is honoured.
 type State struct {
-	Vertex   VertexShader
+	Vertex VertexShader
+	// Geometry is the optional geometry stage between the vertex stage and
+	// clipping (nil: none). With one, Interp, TwoSide and the fragment
+	// inputs describe its output vertices. spec: GL 4.6 §11.3.
+	Geometry GeometryShader
 	Fragment FragmentShader
 	Textures []TextureBinding
 

@@ -56,6 +56,8 @@ func (p *Program) Stage(st glsl.Stage) *ir.Program {
 		return p.IR.FS
 	case glsl.Compute:
 		return p.IR.CS
+	case glsl.Geometry:
+		return p.IR.GS
 	}
 	return nil
 }

@@ -39,7 +39,8 @@ func (p *Program) NewFragmentShader(ctx context.Context) (*FragmentShader, error
 	}
 	f := &FragmentShader{p: p, ctx: ctx, m: m, tu: newTexUnit(p, p.fw), reads: inputsRead(p.IR.FS, p.nvary), alone: lanesIndependent(p.IR.FS)}
 	m.SetSampler(f.tu)
-	if f.alone {
+	if f.alone && p.fsPrim < 0 {
+		// Packed lanes carry no primitive id.
 		f.packed = f.packedLanes()
 	}
 	return f, nil
@@ -240,6 +241,14 @@ func (f *FragmentShader) ShadeQuads(quads []ref.Quad, tex ref.Textures) error {
 				}
 			}
 		}
+		if w := p.fsPrim; w >= 0 {
+			arr := m.Input(w)
+			for k := range batch {
+				for l := 0; l < 4; l++ {
+					arr[4*k+l] = uint32(batch[k].PrimitiveID)
+				}
+			}
+		}
 		present := uint64(1)<<uint(4*n) - 1
 		if 4*n == 64 {
 			present = math.MaxUint64
@@ -364,6 +373,12 @@ func (f *FragmentShader) runPacked(quads []ref.Quad, lanes []uint16) error {
 	}
 	if w := p.fsFrag[3]; w >= 0 {
 		clear(m.Input(w)) // only covered lanes run here: none is a helper
+	}
+	if w := p.fsPrim; w >= 0 {
+		arr := m.Input(w)[:len(lanes)]
+		for j, ql := range lanes {
+			arr[j] = uint32(quads[ql>>2].PrimitiveID)
+		}
 	}
 	present := uint64(1)<<uint(len(lanes)) - 1
 	if len(lanes) == 64 {

@@ -125,6 +125,7 @@ type Program struct {
 	vsColour [][2]int          // vertex output word ranges of the legacy colours
 	twoSide  []ref.TwoSide
 	fsFrag   [4]int // gl_FragCoord, gl_FrontFacing, gl_PointCoord, gl_HelperInvocation input words (-1: unused)
+	fsPrim   int    // gl_PrimitiveID input word the renderer's primitive counter fills (-1: none)
 	fsDepth  int    // gl_FragDepth output word, -1 when not written
 	fsSrc1   int    // the layout(location = 0, index = 1) output word, -1 when none
 	fsColors int    // render targets written (colour output words / 4)
@@ -134,7 +135,12 @@ type Program struct {
 	cullDist [2]int // gl_CullDistance output word and count
 	clipVert int    // gl_ClipVertex output word
 	nvary    int    // varying words (vertex output words, or the FS inputs without a VS)
-	ffColour int    // gl_FrontColor's varying word for the fixed-function fragment stage (-1: none)
+	// vsVary is the vertex stage's own record size when a geometry stage
+	// follows (its varyings are then its whole output record, the GS's input
+	// vertices); psize, clipDist, clipVert, vsColour and nvary describe the
+	// stage that feeds the rasterizer, the geometry stage when there is one.
+	vsVary   int
+	ffColour int // gl_FrontColor's varying word for the fixed-function fragment stage (-1: none)
 }
 
 // New prepares a compiled program (shader.Compile) for the reference renderer:
@@ -147,7 +153,7 @@ func New(cp *shader.Program, cfg Config) (*Program, error) {
 	lp, lo := cp.Linked, cp.IR
 	p := &Program{Linked: lp, IR: lo, cfg: cfg, vw: vw, fw: fw, Uniforms: make([]uint32, lo.UniformWords),
 		Units: make([]int, len(lo.Samplers)), byName: map[string]uniformRef{}, blocks: map[string]string{},
-		fsFrag: [4]int{-1, -1, -1, -1}, fsDepth: -1, fsSrc1: -1, vsID: [2]int{-1, -1}, psize: -1, clipDist: [2]int{-1, 0}, cullDist: [2]int{-1, 0}, clipVert: -1, ffColour: -1}
+		fsFrag: [4]int{-1, -1, -1, -1}, fsDepth: -1, fsPrim: -1, fsSrc1: -1, vsID: [2]int{-1, -1}, psize: -1, clipDist: [2]int{-1, 0}, cullDist: [2]int{-1, 0}, clipVert: -1, ffColour: -1}
 	p.layoutUniforms()
 	p.initUniforms()
 	p.layoutVertex()
@@ -208,7 +214,7 @@ func (p *Program) firstSampler(path string) int {
 // initUniforms stores the initialisers of uniforms (GLSL 1.20 §4.3.5: the
 // value at link time).
 func (p *Program) initUniforms() {
-	for _, sp := range []*glsl.StageProgram{p.Linked.Vertex, p.Linked.Fragment} {
+	for _, sp := range []*glsl.StageProgram{p.Linked.Vertex, p.Linked.Geometry, p.Linked.Fragment} {
 		if sp == nil {
 			continue
 		}
@@ -268,6 +274,12 @@ func (p *Program) layoutVertex() {
 	if s, ok := slotNamed(vs.Inputs, "gl_InstanceID"); ok {
 		p.vsID[1] = s.Word
 	}
+	if gs := p.IR.GS; gs != nil {
+		// The rasterizer's vertices are the geometry stage's.
+		p.vsVary = vs.OutputWords
+		p.nvary = gs.OutputWords
+		vs = gs
+	}
 	if s, ok := slotNamed(vs.Outputs, "gl_PointSize"); ok {
 		p.psize = s.Word
 	}
@@ -297,6 +309,15 @@ func (p *Program) layoutFragment() {
 			p.fsFrag[i] = s.Word
 		}
 	}
+	last := p.IR.VS
+	if p.IR.GS != nil {
+		last = p.IR.GS
+	}
+	if s, ok := slotNamed(fs.Inputs, "gl_PrimitiveID"); ok {
+		if _, written := slotNamed(outputsOf(last), "gl_PrimitiveID"); !written {
+			p.fsPrim = s.Word
+		}
+	}
 	colourWords := fs.OutputWords
 	if s, ok := slotNamed(fs.Outputs, "gl_FragDepth"); ok {
 		p.fsDepth = s.Word
@@ -317,7 +338,7 @@ func (p *Program) layoutFragment() {
 	// program) still get varying words, ahead of the fragment-coordinate
 	// built-ins: a fixed-function vertex stage or two-sided colour fills them.
 	end := fs.InputWords
-	for _, w := range p.fsFrag {
+	for _, w := range append(p.fsFrag[:], p.fsPrim) {
 		if w >= 0 {
 			end = min(end, w)
 		}
@@ -360,10 +381,14 @@ func (p *Program) layoutVaryings() {
 	fs := p.IR.FS
 	if fs == nil {
 		// The fixed-function fragment stage reads the primary colour.
-		if f, ok := slotNamed(p.IR.VS.Outputs, "gl_FrontColor"); ok {
+		last := p.IR.VS
+		if p.IR.GS != nil {
+			last = p.IR.GS
+		}
+		if f, ok := slotNamed(last.Outputs, "gl_FrontColor"); ok {
 			p.colour = append(p.colour, [2]int{f.Word, f.Words})
 			p.ffColour = f.Word
-			if b, ok := slotNamed(p.IR.VS.Outputs, "gl_BackColor"); ok {
+			if b, ok := slotNamed(last.Outputs, "gl_BackColor"); ok {
 				p.twoSide = append(p.twoSide, ref.TwoSide{Front: f.Word, Back: b.Word, Words: min(f.Words, b.Words)})
 			}
 		}
@@ -371,6 +396,9 @@ func (p *Program) layoutVaryings() {
 	}
 	fq := qualifiers(p.Linked.Fragment, ast.VarIn)
 	vq := qualifiers(p.Linked.Vertex, ast.VarOut)
+	if p.Linked.Geometry != nil {
+		vq = qualifiers(p.Linked.Geometry, ast.VarOut)
+	}
 	outOf := map[string]string{}
 	for _, vy := range p.Linked.Varyings {
 		if vy.In != nil && vy.Out != nil {
@@ -402,6 +430,9 @@ func (p *Program) layoutVaryings() {
 		}
 		for w := s.Word; w < s.Word+s.Words; w++ {
 			p.interp[w] = it
+		}
+		if b := p.fragmentBlock(s.Name); b != nil {
+			p.blockInterp(s, b)
 		}
 		if !isLegacy || legacy[1] == "" {
 			continue
@@ -650,4 +681,69 @@ func (p *Program) WritesClipDistance() int {
 		return 0
 	}
 	return p.clipDist[1]
+}
+
+// outputsOf returns a program's output slots (none for a missing stage).
+func outputsOf(p *ir.Program) []ir.Slot {
+	if p == nil {
+		return nil
+	}
+	return p.Outputs
+}
+
+// fragmentBlock returns the fragment input block whose instance is named
+// name (nil when none is).
+func (p *Program) fragmentBlock(name string) *ast.InterfaceBlock {
+	for _, u := range p.Linked.Fragment.Units {
+		for _, v := range u.File.Globals {
+			if v.Name == name && v.Block != nil && v == v.Block.InstanceVar {
+				return v.Block
+			}
+		}
+	}
+	return nil
+}
+
+// blockInterp gives the words of a fragment input block instance (or each
+// element of an instance array) their members' own interpolation: a member's
+// qualifier, else the block's, integers flat. spec: GLSL 1.50 §4.3.7 (members
+// may carry interpolation qualifiers)
+func (p *Program) blockInterp(s ir.Slot, b *ast.InterfaceBlock) {
+	per := 0
+	for _, m := range b.Members {
+		per += m.Type.Slots()
+	}
+	if per == 0 {
+		return
+	}
+	for base := s.Word; base+per <= s.Word+s.Words && base+per <= len(p.interp); base += per {
+		w := base
+		for _, m := range b.Members {
+			it := ref.Smooth
+			q := m.Qual.Interp
+			if q == ast.InterpNone {
+				q = b.InstanceVar.Qual.Interp
+			}
+			switch {
+			case q == ast.InterpFlat || containsNonFloat(m.Type):
+				it = ref.Flat
+			case q == ast.InterpNoPerspective:
+				it = ref.NoPerspective
+			}
+			for k := 0; k < m.Type.Slots(); k++ {
+				p.interp[w+k] = it
+			}
+			w += m.Type.Slots()
+		}
+	}
+}
+
+// containsNonFloat reports whether a type holds an integer or bool word.
+func containsNonFloat(t *ast.Type) bool {
+	for _, b := range ast.WordBases(t) {
+		if b != ast.Float {
+			return true
+		}
+	}
+	return false
 }

@@ -60,6 +60,8 @@ func (p *Program) NewVertexShader(ctx context.Context, opt VertexOptions) (*Vert
 	v := &VertexShader{p: p, ctx: ctx, m: m, tu: newTexUnit(p, p.vw), clip: clip, nosize: opt.IgnorePointSize, clamp: opt.ClampColor}
 	m.SetSampler(v.tu)
 	switch {
+	case p.IR.GS != nil:
+		// The geometry stage reads the whole output record; it clips.
 	case p.clipDist[0] >= 0:
 		v.nclip = p.clipDist[1]
 	case clip.Enabled != 0:
@@ -106,6 +108,12 @@ func (v *VertexShader) ClipDistances() int { return v.nclip }
 
 // Layout implements ref.VertexShader.
 func (v *VertexShader) Layout() ref.VertexLayout {
+	if v.p.IR.GS != nil {
+		// The geometry stage's outputs carry the clip and cull distances
+		// of what is rasterised (ref/geometry.go); the vertex stage's
+		// records are its inputs only.
+		return ref.VertexLayout{Varyings: v.p.vsVary}
+	}
 	l := ref.VertexLayout{Varyings: v.p.nvary, ClipDistances: v.nclip, PointSize: v.p.psize >= 0 && !v.nosize}
 	if c := v.p.cullDist; c[1] > 0 && c[0]+c[1] <= v.p.nvary {
 		l.CullWord, l.CullDistances = c[0], c[1]
@@ -120,6 +128,10 @@ func (v *VertexShader) ShadeVertices(b *ref.VertexBatch, tex ref.Textures) error
 	p, m, w := v.p, v.m, v.p.vw
 	in := p.IR.VS.InputWords
 	nv := p.nvary
+	geom := p.IR.GS != nil
+	if geom {
+		nv = p.vsVary
+	}
 	for base := 0; base < b.N; base += w {
 		n := min(w, b.N-base)
 		for iw := 0; iw < in && iw < b.AttribWords; iw++ {
@@ -153,6 +165,11 @@ func (v *VertexShader) ShadeVertices(b *ref.VertexBatch, tex ref.Textures) error
 			for l := 0; l < n; l++ {
 				b.Varyings[(base+l)*nv+ow] = arr[l]
 			}
+		}
+		if geom {
+			// The output record is the geometry stage's input; the
+			// built-in outputs below are the geometry stage's words.
+			continue
 		}
 		if v.clamp {
 			for _, c := range p.vsColour {

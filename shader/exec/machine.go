@@ -209,6 +209,7 @@ type Machine struct {
 	yield   bool // stop at Barrier (the machine is one warp of a Workgroup)
 	texReq  TexRequest
 	expReq  ExportRequest
+	geo     *geomOut // a geometry program's emitted vertices (nil for other stages)
 
 	steps   int64
 	laneOps int64
@@ -326,6 +327,9 @@ func New(p *ir.Program, cfg Config) (*Machine, error) {
 	m.compile()
 	m.texReq.init(w)
 	m.expReq = ExportRequest{Width: w, Words: m.out}
+	if p.Stage == ir.Geometry {
+		m.geo = newGeomOut(&p.Geometry, p.OutputWords, w)
+	}
 	return m, nil
 }
 
@@ -450,5 +454,8 @@ func (m *Machine) Run(ctx context.Context, present, live uint64) (uint64, error)
 	present &= m.full
 	live &= present
 	m.steps, m.laneOps = 0, 0
+	if m.geo != nil {
+		m.geo.reset()
+	}
 	return m.run(ctx, present, live)
 }

@@ -152,6 +152,10 @@ func (m *Machine) resume(ctx context.Context) (bool, error) {
 		case ir.Demote:
 			live &^= exec
 		case ir.Nop:
+		case ir.Emit:
+			m.geo.emit(m, exec)
+		case ir.EndPrim:
+			m.geo.cut |= exec
 		case ir.Barrier:
 			if m.yield {
 				m.save(pc+1, exec, live, killed, callRet, top, steps, laneOps, false)

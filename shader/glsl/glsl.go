@@ -22,6 +22,7 @@ const (
 	Vertex   = ast.StageVertex
 	Fragment = ast.StageFragment
 	Compute  = ast.StageCompute
+	Geometry = ast.StageGeometry
 )
 
 // Options configure a compilation.

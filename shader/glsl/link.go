@@ -43,6 +43,16 @@ type Uniform struct {
 type Program struct {
 	Vertex   *StageProgram
 	Fragment *StageProgram
+	// Geometry is the geometry stage (nil without one); GeometryLayout is its
+	// input and output primitive and max_vertices, merged over its units.
+	// spec: GLSL 1.50 §4.3.8.1, §4.3.8.2.
+	Geometry       *StageProgram
+	GeometryLayout ast.GeometryLayout
+	// GeometryInputs are the vertex outputs matched to the geometry stage's
+	// per-vertex inputs (In is an array of Out's type, one element per input
+	// vertex); with a geometry stage Varyings pair its outputs with the
+	// fragment inputs. spec: GLSL 1.50 §4.3.4.
+	GeometryInputs []Varying
 	// Compute is the compute stage; a program with a compute stage has no other.
 	Compute *StageProgram
 	// LocalSize is the compute stage's layout(local_size_x/y/z), merged over its units.
@@ -71,7 +81,7 @@ func LinkShaders(shaders ...*Shader) (prog *Program, err error) {
 		}
 	}()
 	var errs ast.ErrorList
-	var byStage [3][]*Shader
+	var byStage [4][]*Shader
 	for _, s := range shaders {
 		if s != nil && int(s.Stage) < len(byStage) {
 			byStage[s.Stage] = append(byStage[s.Stage], s)
@@ -79,8 +89,8 @@ func LinkShaders(shaders ...*Shader) (prog *Program, err error) {
 	}
 	p := &Program{}
 	if len(byStage[Compute]) > 0 {
-		if len(byStage[Vertex])+len(byStage[Fragment]) > 0 {
-			errs.Add(ast.Pos{}, "compute shaders cannot be linked with vertex or fragment shaders")
+		if len(byStage[Vertex])+len(byStage[Fragment])+len(byStage[Geometry]) > 0 {
+			errs.Add(ast.Pos{}, "compute shaders cannot be linked with vertex, geometry or fragment shaders")
 			return nil, errs
 		}
 		p.Compute = linkStage(byStage[Compute], &errs)
@@ -99,11 +109,22 @@ func LinkShaders(shaders ...*Shader) (prog *Program, err error) {
 	if len(byStage[Fragment]) > 0 {
 		p.Fragment = linkStage(byStage[Fragment], &errs)
 	}
-	if p.Vertex == nil && p.Fragment == nil {
+	if len(byStage[Geometry]) > 0 {
+		p.Geometry = linkStage(byStage[Geometry], &errs)
+		p.linkGeometry(&errs)
+	}
+	if p.Vertex == nil && p.Fragment == nil && p.Geometry == nil {
 		errs.Add(ast.Pos{}, "no shaders to link")
 		return nil, errs
 	}
-	if len(errs) == 0 && p.Vertex != nil && p.Fragment != nil {
+	if len(errs) == 0 && p.Geometry != nil {
+		p.matchGeometryInterfaces(&errs)
+	}
+	if p.Fragment != nil {
+		p.linkFragCoord(&errs)
+	}
+	p.linkPerVertex(&errs)
+	if len(errs) == 0 && p.Vertex != nil && p.Fragment != nil && p.Geometry == nil {
 		p.matchVaryings(&errs)
 		p.matchColorInterp(&errs)
 		p.matchBuiltinInvariance(&errs)
@@ -281,6 +302,10 @@ func crossValidateGlobals(units []*Shader, errs *ast.ErrorList) {
 			}
 			name := "global '" + v.Name + "'"
 			switch {
+			case u.Stage == Geometry && v.Kind == ast.VarIn && prev.Type.IsArray() && v.Type.IsArray() &&
+				(prev.Type.Len == 0 || v.Type.Len == 0) && sameType(prev.Type.Elem, v.Type.Elem):
+				// A per-vertex input left unsized in one unit: the input
+				// primitive sizes it (linkGeometry).
 			case prev.ImplicitSize && v.ImplicitSize:
 				// both take the largest size of the units
 			case prev.ImplicitSize || v.ImplicitSize:

@@ -7,13 +7,26 @@ import "vortexgfx/shader/glsl/ast"
 // spec: GLSL 4.50 §4.3.4, §4.5; GLSL 1.30 §4.3.6
 
 func (p *Program) matchVaryings(errs *ast.ErrorList) {
+	p.Varyings = matchInterface(p.Vertex, p.Fragment, "vertex", "fragment", false, errs)
+}
+
+// matchInterface pairs the user inputs of stage cons with the outputs of
+// stage prod by name (block instances by block name) or location and checks
+// their types and qualifiers. With arrayed (a geometry shader's per-vertex
+// inputs) each input is an array whose element is the output's type.
+// spec: GLSL 1.50 §4.3.4, GLSL 4.50 §4.3.4.
+func matchInterface(prod, cons *StageProgram, prodName, consName string, arrayed bool, errs *ast.ErrorList) []Varying {
 	outs := map[string]*ast.Var{}
 	byLoc := map[int]*ast.Var{}
+	anon := map[string][]*ast.Var{} // members of the producer's unnamed output blocks, by block name
 	var version int
 	var es bool
-	for _, u := range p.Vertex.Units {
+	for _, u := range prod.Units {
 		version, es = u.File.Version, u.File.ES
 		for _, v := range u.File.Globals {
+			if v.Kind == ast.VarOut && !v.Builtin && v.Block != nil && v.Block.Instance == "" {
+				anon[v.Block.Name] = append(anon[v.Block.Name], v)
+			}
 			if v.Kind == ast.VarOut && !v.Builtin {
 				outs[ifaceKey(v)] = v
 				if v.Location >= 0 {
@@ -22,7 +35,8 @@ func (p *Program) matchVaryings(errs *ast.ErrorList) {
 			}
 		}
 	}
-	for _, u := range p.Fragment.Units {
+	var out []Varying
+	for _, u := range cons.Units {
 		for _, v := range u.File.Globals {
 			if v.Kind != ast.VarIn || v.Builtin {
 				continue
@@ -31,28 +45,73 @@ func (p *Program) matchVaryings(errs *ast.ErrorList) {
 			if v.Location >= 0 && byLoc[v.Location] != nil {
 				o = byLoc[v.Location]
 			}
+			if b := v.Block; o == nil && !arrayed && b != nil && b.Instance == "" {
+				// A member of an unnamed input block whose block the
+				// producer declares with an instance: the member reads its
+				// part of the instance (Varying.Out is the instance).
+				if inst := outs["block "+b.Name]; inst != nil && inst.Type.IsStruct() {
+					ok := false
+					for _, f := range inst.Type.Struct.Fields {
+						ok = ok || f.Name == v.Name && sameType(f.Type, v.Type)
+					}
+					if !ok {
+						errs.Add(v.DeclPos, "interface block '"+b.Name+"' member '"+v.Name+"' does not match the "+prodName+" shader's block")
+						continue
+					}
+					out = append(out, Varying{Name: v.Name, Out: inst, In: v})
+					continue
+				}
+			}
+			if o == nil && v.Block != nil && v == v.Block.InstanceVar && (!arrayed || v.Type.IsArray()) {
+				// An unnamed output block matches an instance (an instance
+				// array in a geometry shader) of the same block: blocks match
+				// by block name, the instance name is the stage's own.
+				// spec: GLSL 1.50 §4.3.7
+				bt := v.Type
+				if arrayed {
+					bt = bt.Elem
+				}
+				if ms := anon[v.Block.Name]; len(ms) > 0 {
+					if !sameMembers(ms, bt) {
+						errs.Add(v.DeclPos, "interface block '"+v.Block.Name+"' has different members in the "+prodName+" and "+consName+" shader")
+					}
+					continue
+				}
+			}
 			if o == nil {
 				if v.Used {
-					errs.Add(v.DeclPos, "fragment shader input '"+v.Name+"' is not written by the vertex shader (no matching output)")
+					errs.Add(v.DeclPos, consName+" shader input '"+v.Name+"' is not written by the "+prodName+" shader (no matching output)")
 				}
 				continue
 			}
-			if !sameType(o.Type, v.Type) {
-				errs.Add(v.DeclPos, "fragment shader input '"+v.Name+"' has type "+v.Type.String()+
-					" but the vertex shader output has type "+o.Type.String())
+			vt := v.Type
+			if arrayed && vt.IsArray() {
+				vt = vt.Elem
+			}
+			if !sameType(o.Type, vt) {
+				errs.Add(v.DeclPos, consName+" shader input '"+v.Name+"' has type "+vt.String()+
+					" but the "+prodName+" shader output has type "+o.Type.String())
 				continue
 			}
 			if interp(o) != interp(v) && (!es && version < 430 || es && version < 310) {
-				errs.Add(v.DeclPos, "interpolation qualifiers of '"+v.Name+"' differ between vertex and fragment shader")
+				errs.Add(v.DeclPos, "interpolation qualifiers of '"+v.Name+"' differ between "+prodName+" and "+consName+" shader")
 				continue
 			}
 			if o.Qual.Centroid != v.Qual.Centroid && !es && version < 430 && version >= 130 {
-				errs.Add(v.DeclPos, "centroid qualifier of '"+v.Name+"' differs between vertex and fragment shader")
+				errs.Add(v.DeclPos, "centroid qualifier of '"+v.Name+"' differs between "+prodName+" and "+consName+" shader")
 				continue
 			}
-			p.Varyings = append(p.Varyings, Varying{Name: v.Name, Out: o, In: v})
+			// From GLSL 1.50 the next stage's inputs may be invariant, and
+			// an output and its input must then agree (GLSL 4.30 drops the
+			// rule). spec: GLSL 1.50 §4.6.1
+			if cv := u.File.Version; o.Qual.Invariant != v.Qual.Invariant && !es && !u.File.ES && cv >= 150 && cv < 430 && version >= 150 {
+				errs.Add(v.DeclPos, "'"+v.Name+"' is invariant in the "+prodName+" shader and not in the "+consName+" shader, or the reverse")
+				continue
+			}
+			out = append(out, Varying{Name: v.Name, Out: o, In: v})
 		}
 	}
+	return out
 }
 
 // matchColorInterp applies the rule for the predeclared colours: if gl_Color is
@@ -132,4 +191,18 @@ func (p *Program) matchBuiltinInvariance(errs *ast.ErrorList) {
 			errs.Add(v.DeclPos, pair[0]+" is declared invariant but "+pair[1]+" is not")
 		}
 	}
+}
+
+// sameMembers reports whether the members of an unnamed block are the
+// fields of the block type t, in order, by name and type.
+func sameMembers(ms []*ast.Var, t *ast.Type) bool {
+	if !t.IsStruct() || len(t.Struct.Fields) != len(ms) {
+		return false
+	}
+	for i, f := range t.Struct.Fields {
+		if f.Name != ms[i].Name || !sameType(f.Type, ms[i].Type) {
+			return false
+		}
+	}
+	return true
 }

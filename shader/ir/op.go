@@ -201,6 +201,10 @@ const (
 	// dst = the ImageFormat of the image bound at binding Imm (formatless images).
 	ImageFormatOf
 
+	// Geometry-only operations. spec: GLSL 1.50 §8.10, GL 4.6 §11.3.4.
+	Emit    // EmitVertex(): append the output words to the lane's emitted vertices
+	EndPrim // EndPrimitive(): the lane's next emitted vertex starts a new strip
+
 	numOps
 )
 
@@ -229,6 +233,7 @@ const (
 	fFrag              // fragment stage only
 	fIntOp             // dst type must be int or uint
 	fNoDst             // writes no register
+	fGeom              // geometry stage only
 )
 
 type opInfo struct {
@@ -346,6 +351,9 @@ var opTable = [numOps]opInfo{
 	Barrier:     {name: "barrier", flags: fNoDst},
 
 	ImageFormatOf: {name: "imgformat", dst: sU},
+
+	Emit:    {name: "emit", flags: fGeom | fNoDst},
+	EndPrim: {name: "endprim", flags: fGeom | fNoDst},
 }
 
 // String returns the opcode's printer name.

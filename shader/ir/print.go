@@ -55,6 +55,10 @@ func Print(sb *strings.Builder, p *Program) {
 	for i := range p.Tex {
 		fmt.Fprintf(sb, "tex t%d %s\n", i, texString(&p.Tex[i]))
 	}
+	if p.Stage == Geometry {
+		g := &p.Geometry
+		fmt.Fprintf(sb, "geometry in %s out %s max_vertices %d vertex_words %d\n", g.In, g.Out, g.MaxVertices, g.VertexWords)
+	}
 	if p.Stage == Compute {
 		fmt.Fprintf(sb, "local_size %d %d %d shared %d\n", p.LocalSize[0], p.LocalSize[1], p.LocalSize[2], p.SharedBytes)
 	}

@@ -71,6 +71,9 @@ const (
 	Vertex Stage = iota
 	Fragment
 	Compute // spec: vortexpipe-driver §2.2 (compute: one thread per work-item)
+	// Geometry runs one invocation per input primitive per lane and emits
+	// vertices (ir.Emit). spec: GL 4.6 §11.3.
+	Geometry
 )
 
 func (s Stage) String() string {
@@ -79,6 +82,8 @@ func (s Stage) String() string {
 		return "fragment"
 	case Compute:
 		return "compute"
+	case Geometry:
+		return "geometry"
 	}
 	return "vertex"
 }
@@ -300,6 +305,8 @@ type Program struct {
 	// layout(local_size_x/y/z) and SharedBytes the size of its shared variables.
 	LocalSize   [3]uint32
 	SharedBytes uint32
+	// Geometry is the geometry layout (zero for other stages).
+	Geometry GeometryLayout
 	// Storage resources, any stage: shader storage blocks, atomic counters and
 	// storage images, each addressed by binding in its Space.
 	Buffers  []BufferBinding

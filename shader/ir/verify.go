@@ -30,10 +30,13 @@ func Verify(p *Program) error {
 			return &Error{PC: -1, Msg: fmt.Sprintf("sampler %d (%s): bad kind or result type", i, s.Name)}
 		}
 	}
-	if p.Stage > Compute {
+	if p.Stage > Geometry {
 		return &Error{PC: -1, Msg: fmt.Sprintf("unknown stage %d", p.Stage)}
 	}
 	if err := verifyCompute(p); err != nil {
+		return err
+	}
+	if err := verifyGeometry(p); err != nil {
 		return err
 	}
 	v := verifier{p: p}
@@ -75,6 +78,9 @@ func (v *verifier) code(fn string, code []Inst) error {
 		info := &opTable[in.Op]
 		if info.flags&fFrag != 0 && v.p.Stage != Fragment {
 			return fail("only allowed in fragment shaders")
+		}
+		if info.flags&fGeom != 0 && v.p.Stage != Geometry {
+			return fail("only allowed in geometry shaders")
 		}
 		if err := v.operands(in, info, fail); err != nil {
 			return err

@@ -63,6 +63,9 @@ func (l *lowerer) builtin(x *ast.Call) value {
 	if v, ok := l.computeBuiltin(x); ok {
 		return v
 	}
+	if v, ok := l.geometryBuiltin(x); ok {
+		return v
+	}
 	if isTexture(fn) {
 		return l.texture(x)
 	}

@@ -84,12 +84,16 @@ import (
 // renderer needs.
 type Program struct {
 	VS, FS *ir.Program // verified and optimised; nil for a missing stage
+	// GS is the geometry program (nil without one). Its input vertices are VS
+	// output records and its outputs are what Varyings describes.
+	GS *ir.Program
 	// CS is the compute program of a compute-only link (VS and FS are then nil).
 	CS *ir.Program
 	// Attributes is the vertex input layout (VS.Inputs).
 	Attributes []ir.Slot
-	// Varyings is the vertex output layout (VS.Outputs); fragment input word w is
-	// interpolated vertex output word w.
+	// Varyings is the layout of the vertices the rasterizer receives: the
+	// vertex outputs (VS.Outputs), or with a geometry stage its outputs
+	// (GS.Outputs); fragment input word w is interpolated word w of them.
 	Varyings []ir.Slot
 	// Uniforms is the shared uniform word layout and UniformWords its size.
 	Uniforms     []ir.Slot
@@ -133,9 +137,26 @@ func Lower(lp *glsl.Program) (*Program, error) {
 		out.VS = p
 		out.Attributes, out.Varyings = p.Inputs, p.Outputs
 	}
+	last := out.VS // the stage that feeds the rasterizer
+	if lp.Geometry != nil {
+		vs := out.VS
+		if vs == nil {
+			// Lowered on its own (a shader object's own compile): no
+			// vertex outputs feed it, every per-vertex input reads zero.
+			vs = &ir.Program{}
+		}
+		l := newLowerer(lp, lp.Geometry, ast.StageGeometry, ul)
+		vsOut = l.layoutGeometry(vsOut, vs)
+		p, err := l.run()
+		if err != nil {
+			return nil, err
+		}
+		out.GS, last = p, p
+		out.Varyings = p.Outputs
+	}
 	if lp.Fragment != nil {
 		l := newLowerer(lp, lp.Fragment, ast.StageFragment, ul)
-		l.layoutFragment(vsOut, out.VS)
+		l.layoutFragment(vsOut, last)
 		p, err := l.run()
 		if err != nil {
 			return nil, err
@@ -258,6 +279,9 @@ func layoutUniforms(lp *glsl.Program) *uniformLayout {
 	if lp.Fragment != nil {
 		stages = append(stages, lp.Fragment)
 	}
+	if lp.Geometry != nil {
+		stages = append(stages, lp.Geometry)
+	}
 	if lp.Compute != nil {
 		stages = append(stages, lp.Compute)
 	}
@@ -378,6 +402,15 @@ func (l *lowerer) layoutVertex() map[string]int {
 		l.inVars = append(l.inVars, v)
 		p.InputWords += n
 	}
+	return l.layoutPreRasterOutputs(pos, psize, outs, legacyOuts)
+}
+
+// layoutPreRasterOutputs lays out the outputs of the stage that feeds the
+// rasterizer (vertex or geometry): gl_Position at words 0..3 (zero when not
+// written), the user outputs, the used built-in outputs, then gl_PointSize.
+// It returns the output words by name.
+func (l *lowerer) layoutPreRasterOutputs(pos, psize *ast.Var, outs, legacyOuts []*ast.Var) map[string]int {
+	p := l.p
 	byName := map[string]int{}
 	addOut := func(v *ast.Var, name string) {
 		n := v.Type.Slots()
@@ -432,12 +465,42 @@ func (l *lowerer) layoutFragment(vsOut map[string]int, vs *ir.Program) {
 		case "gl_FragCoord", "gl_FrontFacing", "gl_PointCoord", "gl_HelperInvocation":
 			sys = append(sys, v)
 			continue
+		case "gl_PrimitiveID":
+			// Without a geometry stage writing it, the renderer's
+			// primitive counter. spec: GLSL 1.50 §7.1
+			if _, ok := vsOut[v.Name]; !ok {
+				sys = append(sys, v)
+				continue
+			}
 		}
 		name := v.Name
 		if o := outOf[v]; o != nil {
 			name = o.Name
 		} else if lv, ok := legacyVarying[v.Name]; ok && v.Builtin {
 			name = lv
+		}
+		if outOf[v] == nil && v.Block != nil && v == v.Block.InstanceVar && v.Type.IsStruct() && l.blockFromMembers(v, vsOut, vsWords) {
+			continue
+		}
+		if o := outOf[v]; o != nil && o.Block != nil && o == o.Block.InstanceVar && v.Block != nil && v.Block.Instance == "" && o.Type.IsStruct() {
+			// A member of an unnamed block reading its part of the
+			// previous stage's block instance.
+			if w, ok := vsOut[o.Name]; ok {
+				off := 0
+				for _, f := range o.Type.Struct.Fields {
+					if f.Name == v.Name {
+						break
+					}
+					off += f.Type.Slots()
+				}
+				n := v.Type.Slots()
+				if off+n <= vsWords[o.Name] {
+					l.inputs[v] = w + off
+					l.inVars = append(l.inVars, v)
+					p.Inputs = append(p.Inputs, ir.Slot{Name: v.Name, Word: w + off, Words: n, Type: slotType(v.Type), Location: v.Location, Flat: flat(v), NoPerspective: noPersp(v)})
+					continue
+				}
+			}
 		}
 		if w, ok := vsOut[name]; ok {
 			n := min(v.Type.Slots(), vsWords[name])

@@ -74,6 +74,9 @@ type lowerer struct {
 	fn      *fnState
 	globals []*ast.Var // stageVars
 	inVars  []*ast.Var // inputs in layout order
+	// geoIn maps a geometry shader input variable's words to input words
+	// (-1: no vertex output feeds the word, it stays zero).
+	geoIn   map[*ast.Var][]int
 	outVars []*ast.Var // outputs in layout order
 	errs    ast.ErrorList
 }
@@ -85,6 +88,9 @@ func newLowerer(lp *glsl.Program, sp *glsl.StageProgram, stage ast.Stage, ul *un
 		FlushDenormals: stage != ast.StageCompute}
 	if stage == ast.StageFragment {
 		p.Stage = ir.Fragment
+	}
+	if stage == ast.StageGeometry {
+		p.Stage = ir.Geometry
 	}
 	return &lowerer{lp: lp, sp: sp, stage: stage, ul: ul, p: p, b: ir.NewBuilder(p),
 		vars: map[*ast.Var]*storage{}, inputs: map[*ast.Var]int{}, inCount: map[*ast.Var]int{}, outputs: map[*ast.Var]int{},
@@ -144,7 +150,10 @@ func (l *lowerer) run() (p *ir.Program, err error) {
 	b.Ctl(ir.Scope)
 	l.block(l.sp.Main.Body)
 	b.Ctl(ir.EndScope)
-	l.storeOutputs()
+	if l.stage != ast.StageGeometry {
+		// A geometry shader's outputs leave with each EmitVertex instead.
+		l.storeOutputs()
+	}
 	if l.stage == ast.StageFragment {
 		b.Ctl(ir.Export)
 	}
@@ -173,6 +182,10 @@ func (l *lowerer) loadInputs() {
 		w := l.inputs[v]
 		st := l.vars[v]
 		bases := ast.WordBases(v.Type)
+		if ws, ok := l.geoIn[v]; ok {
+			l.loadGeometryInput(st, bases, ws)
+			continue
+		}
 		if n, ok := l.inCount[v]; ok && n < len(bases) {
 			bases = bases[:n] // the rest stays zero
 		}

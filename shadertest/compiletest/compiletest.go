@@ -140,7 +140,7 @@ func Agreement(dir string, sets ...string) ([]*Result, error) {
 		for _, top := range []string{"tests", "generated_tests"} {
 			// "compile" is arb_shading_language_include's name for it.
 			for _, sub := range []string{"compiler", "compile"} {
-				found, err := walkFiles(filepath.Join(dir, top, "spec", set, sub), ".vert", ".frag", ".comp")
+				found, err := walkFiles(filepath.Join(dir, top, "spec", set, sub), ".vert", ".frag", ".comp", ".geom")
 				if err != nil {
 					return nil, err
 				}
@@ -168,6 +168,8 @@ func Agreement(dir string, sets ...string) ([]*Result, error) {
 				stage = glsl.Fragment
 			case strings.HasSuffix(p, ".comp"):
 				stage = glsl.Compute
+			case strings.HasSuffix(p, ".geom"):
+				stage = glsl.Geometry
 			}
 			rel, _ := filepath.Rel(dir, p)
 			sh, err := glsl.Compile(rel, src, stage, glsl.Options{Includes: cfg.includes})

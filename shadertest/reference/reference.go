@@ -59,7 +59,9 @@ func New() *Backend { return &Backend{} }
 // Caps implements shadertest.Backend: desktop GL 3.1 compatibility with
 // GLSL 1.40 (uniform blocks, rectangle and buffer textures, inverse,
 // gl_InstanceID, primitive restart) and OpenGL ES 3.0 with GLSL ES 3.00,
-// vertex and fragment stages. GLSL 1.50 waits for the geometry stage.
+// vertex and fragment stages. The geometry stage runs ([geometry shader]
+// sections link and draw), but GL 3.2 / GLSL 1.50 are not advertised until
+// GLSL 1.50's remaining link-time rules are (README "vortex shadertest").
 func (b *Backend) Caps() shadertest.Caps {
 	return shadertest.Caps{GL: 31, GLSL: 140, GLES: 30, GLSLES: 300,
 		Extensions: []string{"GL_ARB_texture_rg", "GL_ARB_draw_buffers", "GL_ARB_explicit_attrib_location", "GL_AMD_shader_trinary_minmax",
@@ -152,6 +154,7 @@ type glContext struct {
 	pc     *pipe.Context
 	fb     pipe.Framebuffer
 	vs, fs *pipe.Shader
+	gs     *pipe.Shader // the geometry stage (nil: none)
 	layout []pipe.AttributeSlot
 	views  map[*sampler.Texture]*pipe.SamplerView
 	smps   map[sampler.Sampler]*pipe.Sampler
@@ -191,6 +194,8 @@ func (c *glContext) Link(p *shadertest.Program) error {
 			st = glsl.Vertex
 		case shadertest.StageFragment:
 			st = glsl.Fragment
+		case shadertest.StageGeometry:
+			st = glsl.Geometry
 		default:
 			unsupported = fmt.Errorf("%s shaders: %w", s.Stage, shadertest.ErrUnsupported)
 		}
@@ -244,8 +249,8 @@ func (c *glContext) Link(p *shadertest.Program) error {
 // order (ShaderDesc.Parts), and an unbound stage for a stage the program has
 // none of (the fixed-function one), and links them.
 func (c *glContext) linkDriver(p *shadertest.Program, opts glsl.Options) error {
-	var shaders [2]*pipe.Shader
-	for k, st := range [2]shadertest.Stage{shadertest.StageVertex, shadertest.StageFragment} {
+	var shaders [3]*pipe.Shader
+	for k, st := range [3]shadertest.Stage{shadertest.StageVertex, shadertest.StageFragment, shadertest.StageGeometry} {
 		var d *pipe.ShaderDesc
 		for i, s := range p.Shaders {
 			if s.Stage != st {
@@ -266,13 +271,16 @@ func (c *glContext) linkDriver(p *shadertest.Program, opts glsl.Options) error {
 		}
 		shaders[k] = sh
 	}
-	for _, s := range []*pipe.Shader{c.vs, c.fs} {
+	for _, s := range []*pipe.Shader{c.vs, c.fs, c.gs} {
 		if s != nil {
 			c.pc.DeleteShaderState(s)
 		}
 	}
-	c.vs, c.fs = shaders[0], shaders[1]
+	c.vs, c.fs, c.gs = shaders[0], shaders[1], shaders[2]
 	if err := c.pc.BindVSState(c.vs); err != nil {
+		return fmt.Errorf("reference: %w", err)
+	}
+	if err := c.pc.BindGSState(c.gs); err != nil {
 		return fmt.Errorf("reference: %w", err)
 	}
 	if err := c.pc.BindFSState(c.fs); err != nil {
@@ -400,6 +408,14 @@ func topology(p shadertest.Primitive) (ref.Topology, error) {
 		return ref.QuadStrip, nil
 	case shadertest.Polygon:
 		return ref.Polygon, nil
+	case shadertest.LinesAdjacency:
+		return ref.LinesAdjacency, nil
+	case shadertest.LineStripAdjacency:
+		return ref.LineStripAdjacency, nil
+	case shadertest.TrianglesAdjacency:
+		return ref.TrianglesAdjacency, nil
+	case shadertest.TriangleStripAdjacency:
+		return ref.TriangleStripAdjacency, nil
 	}
 	return 0, fmt.Errorf("primitive %s: %w", p, shadertest.ErrUnsupported)
 }

@@ -218,6 +218,10 @@ const (
 	FnTexture2DRectProjGradARB
 	FnShadow2DRectGradARB
 	FnShadow2DRectProjGradARB
+	// FnEmitVertex and FnEndPrimitive are the geometry shader's primitive
+	// functions. spec: GLSL 1.50 §8.10.
+	FnEmitVertex
+	FnEndPrimitive
 	numBuiltins
 )
 
@@ -428,6 +432,8 @@ var builtinNames = [...]string{"",
 	"texture2DRectProjGradARB",
 	"shadow2DRectGradARB",
 	"shadow2DRectProjGradARB",
+	"EmitVertex",
+	"EndPrimitive",
 }
 
 // String returns the GLSL name of the built-in.

@@ -297,6 +297,18 @@ type File struct {
 	// given) and LocalSizeSet marks the components some declaration gave.
 	LocalSize    [3]int
 	LocalSizeSet [3]bool
+	// FragCoordLayout is the sorted set of layout qualifiers a redeclaration
+	// of gl_FragCoord gives (empty for one without); nil when the shader does
+	// not redeclare it. spec: GLSL 1.50 §4.3.8.1
+	FragCoordLayout []string
+	// PerVertexOut and PerVertexIn are the sorted member names of the
+	// shader's redeclaration of the output gl_PerVertex block and (geometry
+	// shaders) of the input one, gl_in[]; nil when not redeclared. The link
+	// matches them across units and stages. spec: GLSL 1.50 §7.1
+	PerVertexOut, PerVertexIn []string
+	// Geometry is a geometry shader's layout(...) in; and layout(...) out;
+	// declarations (zero values where a shader gives none).
+	Geometry GeometryLayout
 	// Extensions maps each #extension name to its final behavior (enable, require, ...).
 	Extensions map[string]string
 }
@@ -304,11 +316,13 @@ type File struct {
 // Stage is the shader stage a File is compiled for.
 type Stage uint8
 
-// Shader stages. spec: GLSL 4.50 §2.1 (vertex), §2.5 (fragment), §2.6 (compute).
+// Shader stages. spec: GLSL 4.50 §2.1 (vertex), §2.5 (fragment), §2.6
+// (compute), §2.4 (geometry).
 const (
 	StageVertex Stage = iota
 	StageFragment
 	StageCompute
+	StageGeometry
 )
 
 func (s Stage) String() string {
@@ -317,9 +331,47 @@ func (s Stage) String() string {
 		return "fragment"
 	case StageCompute:
 		return "compute"
+	case StageGeometry:
+		return "geometry"
 	}
 	return "vertex"
 }
 
 // Pos returns the start of the file.
 func (f *File) Pos() Pos { return Pos{File: f.Name, Line: 1, Col: 1} }
+
+// GeometryLayout is what a geometry shader's layout declarations give: the
+// input primitive, the output primitive and max_vertices. spec: GLSL 1.50
+// §4.3.8.1, §4.3.8.2.
+type GeometryLayout struct {
+	// Input is "points", "lines", "lines_adjacency", "triangles" or
+	// "triangles_adjacency"; "" when not declared.
+	Input string
+	// Output is "points", "line_strip" or "triangle_strip"; "" when not declared.
+	Output string
+	// MaxVertices is layout(max_vertices = N); -1 when not declared.
+	MaxVertices int
+	// MaxIndex is the largest constant index of each per-vertex input the
+	// shader leaves unsized (no input primitive declared in it), for the
+	// link to hold against the program's primitive.
+	MaxIndex map[*Var]int
+}
+
+// InputVertices returns the number of vertices of a geometry shader input
+// primitive (the size of its input arrays), 0 for an unknown one.
+// spec: GLSL 1.50 §4.3.8.1 (the table of input primitive sizes).
+func InputVertices(prim string) int {
+	switch prim {
+	case "points":
+		return 1
+	case "lines":
+		return 2
+	case "lines_adjacency":
+		return 4
+	case "triangles":
+		return 3
+	case "triangles_adjacency":
+		return 6
+	}
+	return 0
+}

@@ -61,6 +61,21 @@ func (c *checker) arrayIndexOK(x *ast.Index) bool {
 		}
 		return true // a storage block's runtime-sized array: any index
 	}
+	if id, ok := x.X.(*ast.Ident); ok && t.Len == 0 && id.Var != nil && c.geometryInputVar(id.Var) {
+		// Sized by the input primitive later in the shader, which must hold
+		// the largest constant index. spec: GLSL 1.50 §4.3.8.1.
+		if idx != nil {
+			i := int(idx.Int(0))
+			if i < 0 || i >= maxGeometryInputVertices {
+				c.errorf(x.Index.Pos(), "index %d of geometry shader input '%s' is out of range", i, id.Var.Name)
+				return false
+			}
+			if cur, ok := c.maxIndex[id.Var]; !ok || i > cur {
+				c.maxIndex[id.Var] = i
+			}
+		}
+		return true
+	}
 	if t.Len == 0 {
 		v := implicitArray(x.X)
 		if v == nil {

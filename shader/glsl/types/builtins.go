@@ -343,6 +343,7 @@ func builtinSigs(name string, c *checker) []sig {
 	default:
 		out = append(out, textureSigs(fn, c)...)
 		out = append(out, computeSigs(fn, c)...)
+		out = append(out, geometrySigs(fn, c)...)
 	}
 	return out
 }

@@ -106,6 +106,7 @@ func (c *checker) declareBuiltinVars() {
 		if c.version >= 150 {
 			c.addConst("gl_MaxVertexOutputComponents", 64)
 			c.addConst("gl_MaxFragmentInputComponents", 128)
+			c.declareGeometryConsts()
 		}
 		if c.hasCullDistance() {
 			c.addConst("gl_MaxCullDistances", MaxCullDistances)
@@ -127,6 +128,8 @@ func (c *checker) declareBuiltinVars() {
 
 	if c.conf.Stage == ast.StageCompute {
 		c.declareComputeVars()
+	} else if c.conf.Stage == ast.StageGeometry {
+		c.declareGeometryVars(compat)
 	} else if vs {
 		c.addBuiltin("gl_Position", v4, ast.VarOut, false)
 		c.addBuiltin("gl_PointSize", f, ast.VarOut, false)

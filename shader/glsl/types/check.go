@@ -94,6 +94,8 @@ type checker struct {
 	// blockDefault is the layout that layout(...) uniform; and layout(...)
 	// buffer; set for the blocks declared after them, per storage.
 	blockDefault map[ast.Storage]blockLayout
+	// geom tracks a geometry shader's per-vertex inputs.
+	geom geomState
 	// warns are diagnostics that do not fail the compile; Check appends them
 	// to the file's Warnings after the preprocessor's.
 	warns []warning
@@ -118,6 +120,10 @@ func Check(f *ast.File, conf Config) error {
 	c := &checker{conf: conf, file: f, version: f.Version, es: f.ES, calls: map[*ast.Func][]*ast.Func{},
 		maxIndex: map[*ast.Var]int{}, limit: map[*ast.Var]int{}}
 	c.builtin = &scope{names: map[string]*entity{}}
+	f.Geometry = ast.GeometryLayout{MaxVertices: -1}
+	if conf.Stage == ast.StageGeometry && (c.es || c.version < 150) {
+		c.errorf(f.Pos(), "geometry shaders require GLSL 1.50")
+	}
 	c.declareBuiltinVars()
 	c.globals = &scope{parent: c.builtin, names: map[string]*entity{}, global: true}
 	c.cur = c.globals
@@ -142,6 +148,9 @@ func Check(f *ast.File, conf Config) error {
 	c.safe(c.checkRecursion)
 	c.safe(c.writeOnlyReads)
 	c.safe(c.workGroupSizeUse)
+	if conf.Stage == ast.StageGeometry {
+		c.safe(c.recordUnsizedIndices)
+	}
 	c.safe(c.sizeArrays)
 	if f.InvariantAll.IsValid() && c.es && c.version >= 300 && conf.Stage == ast.StageFragment {
 		c.errorf(f.InvariantAll, "#pragma STDGL invariant(all) is not allowed in fragment shaders")

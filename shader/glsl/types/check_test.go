@@ -217,12 +217,16 @@ func TestBuiltinAvailability(t *testing.T) {
 			// barrier() exists only in compute shaders (and tessellation control).
 			sigs = builtinSigs(b.String(), &checker{conf: Config{Stage: ast.StageCompute}, version: 450})
 		}
+		if len(sigs) == 0 && (b == ast.FnEmitVertex || b == ast.FnEndPrimitive) {
+			// EmitVertex() and EndPrimitive() exist only in geometry shaders.
+			sigs = builtinSigs(b.String(), &checker{conf: Config{Stage: ast.StageGeometry}, version: 150})
+		}
 		if len(sigs) == 0 && b == ast.FnTextureQueryLOD {
 			// textureQueryLOD exists only with GL_ARB_texture_query_lod enabled.
 			e := &checker{conf: Config{Stage: fs}, version: 130, file: &ast.File{Extensions: map[string]string{ExtTextureQueryLod: "enable"}}}
 			sigs = builtinSigs(b.String(), e)
 		}
-		if len(sigs) == 0 && b >= ast.FnMin3 {
+		if len(sigs) == 0 && b >= ast.FnMin3 && b < ast.FnEmitVertex {
 			// min3, max3 and mid3, the texture1DArray family and the *GradARB
 			// lookups exist only with their extensions enabled.
 			e := &checker{conf: Config{Stage: fs, Compatibility: true}, version: 130, file: &ast.File{Extensions: map[string]string{

@@ -56,6 +56,17 @@ func (c *checker) qualDecl(d *ast.QualDecl) {
 			len(q.Layout) > 0 && strings.HasPrefix(q.Layout[0].Name, "local_size_")) {
 			c.localSizeDecl(&q)
 		}
+		if q.Storage == ast.StorageIn || q.Storage == ast.StorageOut {
+			if c.conf.Stage == ast.StageGeometry {
+				c.geometryLayoutDecl(&q)
+			} else {
+				for _, l := range q.Layout {
+					if n := strings.ToLower(l.Name); geometryPrimitive(n, true) || geometryPrimitive(n, false) || n == "max_vertices" {
+						c.errorf(l.NamePos, "layout qualifier '%s' is only allowed in geometry shaders", l.Name)
+					}
+				}
+			}
+		}
 		if q.Storage == ast.StorageBuffer && !c.hasSSBO() {
 			c.errorf(q.Pos, "buffer blocks require GLSL 4.30 or GL_ARB_shader_storage_buffer_object")
 		}
@@ -86,7 +97,7 @@ func (c *checker) qualDecl(d *ast.QualDecl) {
 		if v.Used && !v.Builtin {
 			c.errorf(id.NamePos, "'invariant' must be applied to '%s' before it is used", id.Name)
 		}
-		if v.Kind != ast.VarOut && !(v.Kind == ast.VarIn && c.conf.Stage == ast.StageFragment && !c.atLeast(130, 300)) {
+		if v.Kind != ast.VarOut && !(v.Kind == ast.VarIn && c.invariantInputs()) {
 			c.errorf(id.NamePos, "'invariant' can only qualify shader outputs, not '%s'", id.Name)
 			continue
 		}
@@ -207,7 +218,14 @@ func (c *checker) varSpec(g *ast.DeclGroup, vs *ast.VarSpec, t *ast.Type, global
 		if q.Storage == ast.StorageConst {
 			c.errorf(vs.NamePos, "const variable '%s' must be initialized", vs.Name)
 		}
-		if t.IsArray() && t.Len == 0 {
+		if c.conf.Stage == ast.StageGeometry && q.Storage == ast.StorageIn && global {
+			// Per-vertex inputs: sized by the input primitive. spec: GLSL 1.50 §4.3.8.1.
+			if t.IsArray() {
+				nt := *t
+				v.Type = &nt
+			}
+			c.geometryInput(v, vs.NamePos)
+		} else if t.IsArray() && t.Len == 0 {
 			if c.es || q.Storage == ast.StorageConst {
 				c.errorf(vs.NamePos, "array '%s' must have an explicit size", vs.Name)
 			} else {
@@ -346,6 +364,7 @@ func (c *checker) redeclareBuiltin(v *ast.Var, vs *ast.VarSpec, global bool) boo
 		}
 		if c.fragCoordLayout == nil {
 			c.fragCoordLayout = set
+			c.file.FragCoordLayout = set
 		}
 	}
 	if b.Used && !redeclared {

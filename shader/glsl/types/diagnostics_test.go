@@ -20,7 +20,7 @@ import (
 
 // The rejection tests live in testdata/check, in the style of go/types: each
 // file holds one or more GLSL compilation units (separated by a line starting
-// "// ----"), the stage given by the file's extension (.vert, .frag, .comp), and
+// "// ----"), the stage given by the file's extension (.vert, .frag, .comp, .geom), and
 // a comment `// ERROR "regexp"` on every line where a diagnostic must be
 // reported (several ERROR clauses when a line has several diagnostics). A unit
 // compiles with the lines before it blanked, so diagnostics carry file line
@@ -65,6 +65,8 @@ func checkFile(t *testing.T, path string) []diag {
 		stage = glsl.Fragment
 	case ".comp":
 		stage = glsl.Compute
+	case ".geom":
+		stage = glsl.Geometry
 	default:
 		t.Fatalf("%s: unknown stage extension", path)
 	}
@@ -159,7 +161,7 @@ func checkUnit(t *testing.T, path string, stage glsl.Stage, lines []string, from
 func testdataFiles(t *testing.T) []string {
 	t.Helper()
 	var files []string
-	for _, ext := range []string{"vert", "frag", "comp"} {
+	for _, ext := range []string{"vert", "frag", "comp", "geom"} {
 		m, err := filepath.Glob(filepath.Join("testdata", "check", "*."+ext))
 		if err != nil {
 			t.Fatal(err)

@@ -32,8 +32,7 @@ func (c *checker) checkQualifiers(q *ast.Qualifiers, global bool, t *ast.Type, p
 		}
 	}
 	if q.Invariant {
-		ok := st == ast.StorageOut || st == ast.StorageVarying ||
-			(st == ast.StorageIn && c.conf.Stage == ast.StageFragment && !c.atLeast(130, 300))
+		ok := st == ast.StorageOut || st == ast.StorageVarying || st == ast.StorageIn && c.invariantInputs()
 		if !ok {
 			c.errorf(q.Pos, "'invariant' can only qualify shader outputs")
 		}
@@ -432,18 +431,29 @@ func (c *checker) blockDecl(d *ast.BlockDecl) {
 	} else if e == nil && d.InstanceName != d.Name {
 		c.globals.names[d.Name] = &entity{block: true, pos: d.NamePos}
 	}
+	if d.InstanceName == "" && c.conf.Stage == ast.StageGeometry && q.Storage == ast.StorageIn {
+		c.errorf(d.NamePos, "geometry shader input block '%s' must be an array with an instance name", d.Name)
+	}
 	if d.InstanceName != "" {
 		t := ast.Struct(st)
 		if len(d.InstanceDims) > 0 {
 			t = c.arrayOf(t, d.InstanceDims, d.InstancePos)
 		}
-		if t.IsArray() && t.Len == 0 {
+		gsIn := c.conf.Stage == ast.StageGeometry && q.Storage == ast.StorageIn
+		if gsIn && t.IsArray() {
+			nt := *t
+			t = &nt
+		}
+		if t.IsArray() && t.Len == 0 && !gsIn {
 			c.errorf(d.InstancePos, "interface block array '%s' must have an explicit size", d.InstanceName)
 		}
 		b.Type = t
 		v := &ast.Var{Name: d.InstanceName, DeclPos: d.InstancePos, Type: t, Kind: kind, Qual: q,
 			ReadOnly: kind != ast.VarOut && kind != ast.VarBuffer, Location: -1, Binding: b.Binding, Block: b}
 		b.InstanceVar = v
+		if gsIn {
+			c.geometryInput(v, d.InstancePos)
+		}
 		c.declareVar(v)
 	}
 	c.file.Blocks = append(c.file.Blocks, b)
@@ -470,12 +480,21 @@ var perVertexMembers = map[string]*ast.Type{"gl_Position": ast.Vector(ast.Float,
 	"gl_ClipDistance": ast.Scalar(ast.Float)}
 
 // perVertexRedecl checks a redeclaration of gl_PerVertex: an output block of
-// the vertex shader (the stages with gl_PerVertex inputs are not modelled), made
+// the vertex or geometry shader (the geometry shader's input one is
+// perVertexInRedecl's), made
 // once, before any use or individual redeclaration of its members, whose
 // members are built-in ones of their own types. spec: GLSL 1.50 §7.1
 func (c *checker) perVertexRedecl(d *ast.BlockDecl) {
-	if c.conf.Stage != ast.StageVertex || d.Qual.Storage != ast.StorageOut {
-		c.errorf(d.NamePos, "gl_PerVertex can only be redeclared as a vertex shader output block")
+	if c.conf.Stage == ast.StageGeometry && d.Qual.Storage == ast.StorageIn {
+		c.perVertexInRedecl(d)
+		return
+	}
+	if c.conf.Stage != ast.StageVertex && c.conf.Stage != ast.StageGeometry || d.Qual.Storage != ast.StorageOut {
+		c.errorf(d.NamePos, "gl_PerVertex can only be redeclared as a vertex or geometry shader output block or as the geometry shader's gl_in[]")
+		return
+	}
+	if d.InstanceName != "" {
+		c.errorf(d.InstancePos, "the output gl_PerVertex block cannot have an instance name")
 		return
 	}
 	if c.perVertexRedeclared {
@@ -502,7 +521,24 @@ func (c *checker) perVertexRedecl(d *ast.BlockDecl) {
 				continue
 			}
 			kept[vs.Name] = true
+			if vs.Name == "gl_ClipDistance" && len(vs.Dims) > 0 {
+				// A sized redeclaration sizes the built-in, as the
+				// variable's own redeclaration does (resize).
+				at := c.arrayOf(t, vs.Dims, vs.NamePos)
+				if e := c.builtin.names[vs.Name]; e != nil && e.v != nil && e.v.Type.IsArray() && at.IsArray() && at.Len > 0 {
+					switch {
+					case at.Len > MaxClipDistances:
+						c.errorf(vs.NamePos, "gl_ClipDistance redeclared with size %d exceeds gl_MaxClipDistances (%d)", at.Len, MaxClipDistances)
+					case e.v.Type.Len == 0:
+						e.v.Type.Len = at.Len
+					}
+				}
+			}
 		}
+	}
+	c.file.PerVertexOut = slices.Sorted(maps.Keys(kept))
+	if c.file.PerVertexOut == nil {
+		c.file.PerVertexOut = []string{}
 	}
 	for _, name := range slices.Sorted(maps.Keys(perVertexMembers)) {
 		e := c.builtin.names[name]
@@ -517,4 +553,20 @@ func (c *checker) perVertexRedecl(d *ast.BlockDecl) {
 			delete(c.builtin.names, name)
 		}
 	}
+}
+
+// invariantInputs reports whether the stage's inputs may be qualified
+// invariant: GLSL 1.10-1.20 fragment inputs (varyings), and from GLSL 1.50 the
+// inputs of the geometry and fragment stages, which are a previous stage's
+// outputs: "Only variables output from a shader (including those that are then
+// input to a subsequent shader) can be candidates for invariance."
+// spec: GLSL 1.50 §4.6.1
+func (c *checker) invariantInputs() bool {
+	switch c.conf.Stage {
+	case ast.StageFragment:
+		return !c.atLeast(130, 300) || !c.es && c.version >= 150
+	case ast.StageGeometry:
+		return true
+	}
+	return false
 }

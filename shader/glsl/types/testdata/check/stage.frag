@@ -33,7 +33,7 @@ out vec4 c;
 void main() { c = p; }
 // ---- a fragment shader has no gl_PerVertex to redeclare
 #version 150
-in gl_PerVertex { vec4 gl_Position; } gl_in[]; // ERROR "gl_PerVertex can only be redeclared as a vertex shader output block"
+in gl_PerVertex { vec4 gl_Position; } gl_in[]; // ERROR "gl_PerVertex can only be redeclared as a vertex or geometry shader output block"
 out vec4 c;
 void main() { c = vec4(1.0); }
 // ---- gl_HelperInvocation arrives in GLSL ES 3.10 (and GLSL 4.50)

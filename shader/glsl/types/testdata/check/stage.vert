@@ -27,3 +27,9 @@ void main() { f(); }
 out gl_PerVertex { vec4 gl_Position; float gl_ClipDistance[4]; };
 out float gl_ClipDistance[4]; // ERROR "'gl_ClipDistance' cannot be redeclared after gl_PerVertex"
 void main() { gl_Position = vec4(0.0); }
+// ----
+#version 150
+layout(triangles) in; // ERROR "layout qualifier 'triangles' is only allowed in geometry shaders"
+void main() {
+	EmitVertex(); // ERROR "no matching|undeclared|not available|EmitVertex"
+}

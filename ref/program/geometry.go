@@ -1,0 +1,136 @@
+package program
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"vortexgfx/ref"
+	"vortexgfx/shader/exec"
+	"vortexgfx/shader/ir"
+)
+
+// GeometryShader runs a program's geometry stage as ref's geometry stage:
+// one invocation per input primitive per lane, its input words the vertex
+// stage's output records of the primitive's vertices (the vertex stage's
+// varyings, when a geometry stage follows) and gl_PrimitiveIDIn, its
+// emitted vertices handed to ref in lane (primitive) order.
+// spec: GL 4.6 §11.3.4, GLSL 1.50 §8.10.
+type GeometryShader struct {
+	p      *Program
+	ctx    context.Context
+	m      *exec.Machine
+	tu     *texUnit
+	nosize bool
+	clamp  bool
+}
+
+// refTopology maps a geometry layout primitive to ref's topology.
+var refTopology = map[ir.Prim]ref.Topology{
+	ir.PrimPoints: ref.Points, ir.PrimLines: ref.Lines, ir.PrimLinesAdjacency: ref.LinesAdjacency,
+	ir.PrimTriangles: ref.Triangles, ir.PrimTrianglesAdjacency: ref.TrianglesAdjacency,
+	ir.PrimLineStrip: ref.LineStrip, ir.PrimTriangleStrip: ref.TriangleStrip,
+}
+
+// NewGeometryShader returns the geometry stage of p bound to ctx and the
+// draw's state (IgnorePointSize and ClampColor apply to its outputs; user
+// clipping uses the gl_ClipDistance it writes).
+func (p *Program) NewGeometryShader(ctx context.Context, opt VertexOptions) (*GeometryShader, error) {
+	if p.IR.GS == nil {
+		return nil, fmt.Errorf("program: geometry %w", ErrNoStage)
+	}
+	m, err := exec.New(p.IR.GS, exec.Config{Width: p.vw})
+	if err != nil {
+		return nil, err
+	}
+	if err := m.SetUniforms(p.Uniforms); err != nil {
+		return nil, err
+	}
+	g := &GeometryShader{p: p, ctx: ctx, m: m, tu: newTexUnit(p, p.vw), nosize: opt.IgnorePointSize, clamp: opt.ClampColor}
+	m.SetSampler(g.tu)
+	return g, nil
+}
+
+// InputPrimitive implements ref.GeometryShader.
+func (g *GeometryShader) InputPrimitive() ref.Topology {
+	return refTopology[g.p.IR.GS.Geometry.In]
+}
+
+// OutputPrimitive implements ref.GeometryShader.
+func (g *GeometryShader) OutputPrimitive() ref.Topology {
+	return refTopology[g.p.IR.GS.Geometry.Out]
+}
+
+// Layout implements ref.GeometryShader.
+func (g *GeometryShader) Layout() ref.VertexLayout {
+	return ref.VertexLayout{Varyings: g.p.nvary, ClipDistances: g.nclip(), PointSize: g.p.psize >= 0 && !g.nosize}
+}
+
+func (g *GeometryShader) nclip() int {
+	if g.p.clipDist[0] >= 0 {
+		return g.p.clipDist[1]
+	}
+	return 0
+}
+
+// ShadePrimitives implements ref.GeometryShader.
+func (g *GeometryShader) ShadePrimitives(b *ref.GeometryBatch, tex ref.Textures) error {
+	g.tu.tex = tex
+	p, m, w := g.p, g.m, g.p.vw
+	gs := p.IR.GS
+	stride := int(gs.Geometry.VertexWords)
+	if b.Vertices != gs.Geometry.In.Vertices() || b.In.Varyings < stride {
+		return fmt.Errorf("program: geometry batch of %d vertices with %d words, the program takes %d with %d",
+			b.Vertices, b.In.Varyings, gs.Geometry.In.Vertices(), stride)
+	}
+	ow, nv, nc := gs.OutputWords, p.nvary, g.nclip()
+	pid := gs.Geometry.PrimitiveIDWord()
+	for base := 0; base < b.N; base += w {
+		n := min(w, b.N-base)
+		for v := 0; v < b.Vertices; v++ {
+			for k := 0; k < stride; k++ {
+				arr := m.Input(v*stride + k)
+				for l := 0; l < n; l++ {
+					arr[l] = b.Varyings[((base+l)*b.Vertices+v)*b.In.Varyings+k]
+				}
+			}
+		}
+		arr := m.Input(pid)
+		for l := 0; l < n; l++ {
+			arr[l] = uint32(b.PrimitiveID[base+l])
+		}
+		mask := uint64(1)<<uint(n) - 1
+		if n == 64 {
+			mask = math.MaxUint64
+		}
+		if _, err := m.Run(g.ctx, mask, mask); err != nil {
+			return err
+		}
+		for l := 0; l < n; l++ {
+			cnt, words, restart := m.Emitted(l)
+			for i := 0; i < cnt; i++ {
+				rec := words[i*ow : (i+1)*ow]
+				j := b.Out.Add(restart[i], 0)
+				for k := 0; k < 4; k++ {
+					b.Out.Position[j][k] = ir.BitsF32(rec[k])
+				}
+				copy(b.Out.Varyings[j*nv:(j+1)*nv], rec[:min(ow, nv)])
+				if g.clamp {
+					for _, c := range p.vsColour {
+						for k := c[0]; k < c[0]+c[1] && k < nv; k++ {
+							f := ir.BitsF32(b.Out.Varyings[j*nv+k])
+							b.Out.Varyings[j*nv+k] = math.Float32bits(min(max(f, 0), 1))
+						}
+					}
+				}
+				if p.psize >= 0 && !g.nosize {
+					b.Out.PointSize[j] = ir.BitsF32(rec[p.psize])
+				}
+				for k := 0; k < nc; k++ {
+					b.Out.ClipDist[j*nc+k] = ir.BitsF32(rec[p.clipDist[0]+k])
+				}
+			}
+		}
+	}
+	return nil
+}
