@@ -20,11 +20,12 @@ func TestShaderTestCommand(t *testing.T) {
 	// A test without a vertex shader: the fixed-function vertex stage runs
 	// on the device as a program the driver generates.
 	ff := "[require]\nGLSL >= 1.10\n\n[fragment shader]\nvoid main() { gl_FragColor = vec4(0.0, 1.0, 0.0, 1.0); }\n\n[test]\ndraw rect -1 -1 2 2\nprobe all rgba 0.0 1.0 0.0 1.0\n"
-	// A test drawing lines: the device has no line raster yet, so the draw
-	// goes to the reference renderer with its reason.
+	// An adjacency draw without a geometry shader: the device's front end has
+	// no adjacency assembly, so the draw goes to the reference renderer with
+	// its reason.
 	lineTest := "[require]\nGLSL >= 1.10\n\n[vertex shader]\nattribute vec4 piglit_vertex;\nvoid main() { gl_Position = piglit_vertex; }\n\n" +
 		"[fragment shader]\nvoid main() { gl_FragColor = vec4(0.0, 1.0, 0.0, 1.0); }\n\n" +
-		"[vertex data]\npiglit_vertex/float/2\n-1.0 0.0\n1.0 0.0\n\n[test]\ndraw arrays GL_LINES 0 2\n"
+		"[vertex data]\npiglit_vertex/float/2\n-1.0 0.0\n-0.5 0.0\n0.5 0.0\n1.0 0.0\n\n[test]\ndraw arrays GL_LINES_ADJACENCY 0 4\n"
 	for name, src := range map[string]string{"a/ok.shader_test": pass, "b/bad.shader_test": fail, "c/dev.shader_test": dev, "d/ff.shader_test": ff, "e/lines.shader_test": lineTest} {
 		p := filepath.Join(dir, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -46,8 +47,8 @@ func TestShaderTestCommand(t *testing.T) {
 		{[]string{"--path", "device", filepath.Join(dir, "c")}, 0, "1 passed, 0 failed, 0 skipped", "1 of 1 passing tests did"},
 		{[]string{"--path", "device", "--compare", filepath.Join(dir, "c")}, 0, "pass", "0 tests differ"},
 		{[]string{"--path", "device", "--strict", filepath.Join(dir, "d")}, 0, "pass", "1 of 1 passing tests did"},
-		{[]string{"--path", "device", filepath.Join(dir, "e")}, 0, "pass", "routed      1× primitive GL_LINES"},
-		{[]string{"--path", "device", "--strict", filepath.Join(dir, "e")}, 1, "routed to the reference renderer: primitive GL_LINES", ""},
+		{[]string{"--path", "device", filepath.Join(dir, "e")}, 0, "pass", "routed      1× primitive GL_LINES_ADJACENCY"},
+		{[]string{"--path", "device", "--strict", filepath.Join(dir, "e")}, 1, "routed to the reference renderer: primitive GL_LINES_ADJACENCY", ""},
 		{[]string{"--strict", ok}, 2, "", "need --path device"},
 		{[]string{"--path", "device", "-j", "2", "--json", dir}, 1, `"summary"`, "draws on the device"},
 		{[]string{"--path", "gpu", ok}, 2, "", "reference or device"},
