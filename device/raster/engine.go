@@ -235,6 +235,9 @@ func run(mem Memory, st *State, cfg Config, launch Launch, walk func(w *walker, 
 			jobs = append(jobs, job{engine: e, hdr: e + k*cfg.Engines})
 		}
 	}
+	for i := range jobs {
+		jobs[i].done = make(chan struct{})
+	}
 	errs := make([]error, len(jobs))
 	var next atomic.Int64
 	var failed atomic.Bool
@@ -256,10 +259,27 @@ func run(mem Memory, st *State, cfg Config, launch Launch, walk func(w *walker, 
 					errs[i] = err
 					failed.Store(true)
 				}
+				close(jobs[i].done)
 			}
 		}(ws[w])
 	}
+	// The cost model replays each job as soon as it is walked, beside the
+	// walkers, instead of after the last one: it reads only what a finished
+	// job recorded (its pids and walk costs), in the same job order, so the
+	// counters are the ones a replay after the walk computes.
+	stop := make(chan struct{})
+	type perfResult struct {
+		perf []EnginePerf
+		err  error
+	}
+	replayed := make(chan perfResult, 1)
+	go func() {
+		p, err := f.perf(jobs, stop)
+		replayed <- perfResult{p, err}
+	}()
 	wg.Wait()
+	close(stop)
+	pr := <-replayed
 	for _, wk := range ws {
 		stats.add(&wk.stats)
 	}
@@ -268,16 +288,20 @@ func run(mem Memory, st *State, cfg Config, launch Launch, walk func(w *walker, 
 			return stats, err
 		}
 	}
-	stats.Perf, err = f.perf(jobs)
-	return stats, err
+	stats.Perf = pr.perf
+	return stats, pr.err
 }
 
-// job is one header an engine walks, with the walk cost of each of its records
-// in pid-list order (TE squares visited plus BE quad slots, in cycles), which
-// the cost model replays after the walk. spec: rasterizer §6.2, §13
+// job is one header an engine walks, with its pid list as the walk fetched it
+// and the walk cost of each of its records in pid-list order (TE squares
+// visited plus BE quad slots, in cycles), which the cost model replays; done
+// is closed when the walk of the job has ended (with or without an error).
+// spec: rasterizer §6.2, §13
 type job struct {
 	engine, hdr int
+	pids        []uint32
 	cost        []int32
+	done        chan struct{}
 }
 
 // square is one TE work item: a 2^level square at (x, y) with its edge values.
@@ -292,7 +316,6 @@ type walker struct {
 	f       *frame
 	stats   Stats
 	stack   [64]square
-	pids    []uint32
 	quads   []abi.Stamp
 	owner   int
 	engine  int
@@ -355,11 +378,11 @@ func (w *walker) bin(j *job) error {
 	if err != nil {
 		return fmt.Errorf("raster: bin (%d, %d): pid list [%d, +%d): %w", h.BinX, h.BinY, h.PidsOffset, cnt, err)
 	}
-	w.pids = w.pids[:0]
+	j.pids = make([]uint32, cnt)
 	var maxPid uint32
-	for i := 0; i < cnt; i++ {
+	for i := range j.pids {
 		pid := binary.LittleEndian.Uint32(pb[4*i:]) & (abi.MaxPrimsPerPass - 1)
-		w.pids = append(w.pids, pid)
+		j.pids[i] = pid
 		maxPid = max(maxPid, pid)
 	}
 	w.stats.Reads += int64(cnt)
@@ -369,9 +392,9 @@ func (w *walker) bin(j *job) error {
 	}
 	ox, oy := int32(h.BinX)<<f.cfg.BinLog, int32(h.BinY)<<f.cfg.BinLog
 	w.owner = -1
-	j.cost = make([]int32, len(w.pids))
+	j.cost = make([]int32, len(j.pids))
 	slice := 0 // record i goes to walker slice i mod Slices
-	for i, pid := range w.pids {
+	for i, pid := range j.pids {
 		w.stats.Pairs++
 		w.stats.Reads++
 		w.stats.SlicePairs[slice]++

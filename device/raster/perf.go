@@ -1,7 +1,7 @@
 package raster
 
 import (
-	"encoding/binary"
+	"errors"
 	"fmt"
 
 	"vortexgfx/abi"
@@ -137,10 +137,29 @@ func (f *fetcher) request(addr uint64, n int, t int64) int64 {
 	return resp
 }
 
+// errWalkEnded is the cost model's replay abandoned because the walk stopped
+// (an error) before a job it needs was walked; run reports the walk's error.
+var errWalkEnded = errors.New("raster: cost model: the walk ended early")
+
 // perf replays every engine's fetch stream through the cost model, engines in
 // index order and each engine's headers in stripe order, so the counters do not
-// depend on which worker walked which bin. spec: rasterizer §6.1, §6.2, §13
-func (f *frame) perf(jobs []job) ([]EnginePerf, error) {
+// depend on which worker walked which bin. It runs beside the walk: each job is
+// read only once its done channel is closed; once stop is closed a job not
+// walked ends the replay with errWalkEnded. spec: rasterizer §6.1, §6.2, §13
+func (f *frame) perf(jobs []job, stop <-chan struct{}) ([]EnginePerf, error) {
+	walked := func(j *job) bool {
+		select {
+		case <-j.done:
+			return true
+		case <-stop:
+		}
+		select { // both may be ready: done decides
+		case <-j.done:
+			return true
+		default:
+			return false
+		}
+	}
 	out := make([]EnginePerf, f.cfg.Engines)
 	m := f.cfg.Cost
 	tbuf := abi.ByteAddr(f.st.TBufAddr)
@@ -159,15 +178,15 @@ func (f *frame) perf(jobs []job) ([]EnginePerf, error) {
 		credit := make([]int64, m.MemFifoDepth) // pop cycle of the record holding each credit
 		var t, walkEnd int64
 		var rec int
-		for _, j := range jobs[lo:hi] {
+		for k := lo; k < hi; k++ {
+			j := &jobs[k]
+			if !walked(j) {
+				return nil, errWalkEnded
+			}
 			h := f.headers[j.hdr]
 			t = c.request(tbuf+uint64(j.hdr)*abi.BinHeaderBytes, abi.BinHeaderBytes, t)
 			if h.PidsCount == 0 {
 				continue
-			}
-			pb, err := f.mem.View(f.pidsBase+uint64(h.PidsOffset)*4, len(j.cost)*4)
-			if err != nil {
-				return nil, fmt.Errorf("raster: cost model: bin (%d, %d) pid list: %w", h.BinX, h.BinY, err)
 			}
 			issue := t // the header response
 			var last int64
@@ -180,7 +199,7 @@ func (f *frame) perf(jobs []job) ([]EnginePerf, error) {
 				}
 				pr := c.request(f.pidsBase+(uint64(h.PidsOffset)+uint64(i))*4, 4, issue)
 				issue++
-				pid := binary.LittleEndian.Uint32(pb[4*i:]) & (abi.MaxPrimsPerPass - 1)
+				pid := j.pids[i]
 				dr := c.request(f.pbuf+uint64(pid)*f.stride, 4*f.words, pr+int64(m.MulLatency))
 				last = max(last, dr)
 				start := max(dr, walkEnd)

@@ -1,6 +1,7 @@
 package raster
 
 import (
+	"errors"
 	"reflect"
 	"sort"
 	"sync"
@@ -204,6 +205,29 @@ func TestSetupCrack(t *testing.T) {
 	for _, k := range [][2]int{{55, 83}, {56, 84}, {55, 85}} { // (54, 84) belongs to another triangle
 		if len(by[k]) != 1 {
 			t.Errorf("neighbour %v covered by pids %v, want exactly one", k, by[k])
+		}
+	}
+}
+
+// TestReplayAfterFailedWalk: the cost model replays beside the walk; when a
+// wave launch fails in a middle bin the walkers stop early and the replay
+// must end too, leaving the launch's error (not the replay's) as Run's, for
+// any worker and engine count. spec: rasterizer §13
+func TestReplayAfterFailedWalk(t *testing.T) {
+	m, hs, _ := gridScene()
+	boom := errors.New("boom")
+	for _, engines := range []int{1, 2} {
+		for workers := 1; workers <= 4; workers++ {
+			launch := func(_ int, w *Wave) error {
+				if x, y, _ := abi.UnpackFragPos(w.Pos[0]); x >= 32 && y >= 16 {
+					return boom
+				}
+				return nil
+			}
+			_, err := Run(m, state(len(hs), 64, 48), Config{BinLog: 4, Engines: engines, Workers: workers}, launch)
+			if !errors.Is(err, boom) {
+				t.Errorf("engines %d workers %d: error %v, want the launch's", engines, workers, err)
+			}
 		}
 	}
 }
