@@ -22,11 +22,28 @@ func (p *parser) enter() {
 
 func (p *parser) leave() { p.depth-- }
 
+// maxLinks bounds the operators one statement or external declaration may chain
+// (a + b + ..., a[i].x..., a, b, ...). The parser builds such chains in a loop, so
+// maxDepth does not see them, but the checker and lowering walk the tree they make
+// recursively: an unbounded chain would exhaust their stack. Every expression tree
+// lies within one statement or declaration, so its depth stays below
+// maxDepth + maxLinks.
+const maxLinks = 20000
+
+// link counts one chained operator at pos.
+func (p *parser) link(pos ast.Pos) {
+	p.links++
+	if p.links > maxLinks {
+		p.fail(pos, "expression too long: more than %d chained operators in one statement", maxLinks)
+	}
+}
+
 // expr parses a full expression including the comma operator.
 func (p *parser) expr() ast.Expr {
 	x := p.assignExpr()
 	for p.is(",") {
 		pos := p.tok.Pos
+		p.link(pos)
 		p.next()
 		y := p.assignExpr()
 		x = &ast.Binary{OpPos: pos, Op: ast.OpComma, X: x, Y: y}
@@ -96,6 +113,7 @@ func (p *parser) binaryExpr(minPrec int) ast.Expr {
 			return x
 		}
 		pos := p.tok.Pos
+		p.link(pos)
 		p.next()
 		y := p.binaryExpr(b.prec + 1)
 		x = &ast.Binary{OpPos: pos, Op: b.op, X: x, Y: y}
@@ -133,7 +151,7 @@ func (p *parser) unaryExpr() ast.Expr {
 
 func (p *parser) postfixExpr() ast.Expr {
 	x := p.primaryExpr()
-	for {
+	for ; ; p.link(p.tok.Pos) {
 		switch {
 		case p.is("["):
 			pos := p.tok.Pos

@@ -34,6 +34,7 @@ type parser struct {
 	// to tell declarations from expressions).
 	typeNames []map[string]bool
 	depth     int
+	links     int // chained operators in the current statement (see maxLinks)
 	// paramNames collects the parameter names of the function being parsed.
 	paramNames []string
 }
@@ -105,6 +106,7 @@ const maxSyntaxErrors = 10
 // depth zero) so that later errors are reported too, like go/parser.
 func (p *parser) recoverDecl() (decls []ast.Decl) {
 	start := p.i
+	p.links = 0
 	defer func() {
 		if r := recover(); r != nil {
 			if _, ok := r.(bailout); !ok {

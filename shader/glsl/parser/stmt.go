@@ -63,6 +63,7 @@ func (p *parser) startsDecl() bool {
 func (p *parser) stmt() ast.Stmt {
 	p.enter()
 	defer p.leave()
+	p.links = 0
 	t := p.tok
 	if t.Kind == preproc.Punct {
 		switch t.Text {
