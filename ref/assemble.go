@@ -17,10 +17,16 @@ import "math"
 // the provoking vertex of GL 4.6 table 13.2 (lines: 4i+2 / 4i+3 and i+2 /
 // i+3, triangles: 6i+1 / 6i+5 and, for strips, 2i+1 / 2i+5, counted from 1).
 func assemble(top Topology, slot []int32, last bool, cull func(v []int32) bool, emit func(n int, v [3]int32, prov int32, cont bool) error) error {
+	// cv holds the vertices cull sees: slicing a parameter or loop array
+	// for the call would move that array to the heap once per primitive.
+	var cv [4]int32
 	// emitPrim emits one primitive of up to three vertices, or its discard.
 	emitPrim := func(n int, v [3]int32, prov int32) error {
-		if cull != nil && cull(v[:n]) {
-			return emit(0, v, prov, false)
+		if cull != nil {
+			copy(cv[:], v[:n])
+			if cull(cv[:n]) {
+				return emit(0, v, prov, false)
+			}
 		}
 		return emit(n, v, prov, false)
 	}
@@ -96,7 +102,7 @@ func assemble(top Topology, slot []int32, last bool, cull func(v []int32) bool, 
 					q[2], q[3] = r[i+3], r[i+2]
 				}
 				prov := pick(last, r[i], r[i+3])
-				if cull != nil && cull(q[:]) {
+				if cull != nil && func() bool { cv = q; return cull(cv[:]) }() {
 					err = emit(0, [3]int32{}, prov, false)
 					continue
 				}

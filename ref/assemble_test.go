@@ -188,3 +188,27 @@ func TestAssembleCull(t *testing.T) {
 		}
 	}
 }
+
+// TestAssembleDoesNotAllocate: assembling a draw's primitives allocates
+// nothing per primitive, with a cull test or without (a 1M-triangle draw
+// calls it a million times).
+func TestAssembleDoesNotAllocate(t *testing.T) {
+	slot := make([]int32, 3*1024)
+	for i := range slot {
+		slot[i] = int32(i)
+	}
+	quads := slot[:4*256]
+	emit := func(int, [3]int32, int32, bool) error { return nil }
+	cull := func(v []int32) bool { return v[0] < 0 }
+	for _, tc := range []struct {
+		name string
+		top  Topology
+		slot []int32
+		cull func([]int32) bool
+	}{{"triangles", Triangles, slot, nil}, {"triangles culled", Triangles, slot, cull}, {"quads culled", Quads, quads, cull}} {
+		// One allocation per call at most (the cull scratch); none per primitive.
+		if n := testing.AllocsPerRun(20, func() { _ = assemble(tc.top, tc.slot, false, tc.cull, emit) }); n > 2 {
+			t.Errorf("%s: %.0f allocations per call", tc.name, n)
+		}
+	}
+}
