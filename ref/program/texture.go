@@ -6,6 +6,7 @@ import (
 	"vortexgfx/gl/texunit"
 	"vortexgfx/ref"
 	"vortexgfx/shader/exec"
+	"vortexgfx/shader/ir"
 )
 
 // texUnit is the executor's texture unit on top of ref.Textures: it turns one
@@ -53,4 +54,51 @@ func (t *texUnit) Texture(r *exec.TexRequest) error {
 	}
 	t.u.Scatter(r, lanes)
 	return nil
+}
+
+// Target is the texture target a sampler reads: GL binds one texture per target
+// per unit. spec: vortexpipe-driver §2.3.2 (2D, 3D, cube, array, shadow).
+type Target uint8
+
+// Texture targets.
+const (
+	Target1D Target = iota
+	Target2D
+	Target3D
+	TargetCube
+	Target1DArray
+	Target2DArray
+	TargetCubeArray
+	TargetRect
+	TargetBuffer
+	NumTargets
+)
+
+// TextureIndex is the index into ref.State.Textures that texture unit unit's
+// target t occupies.
+func TextureIndex(unit int, t Target) int { return unit*int(NumTargets) + int(t) }
+
+// KindTarget returns the target a sampler kind reads.
+func KindTarget(k ir.SamplerKind) Target {
+	switch k {
+	case ir.Sampler3D:
+		return Target3D
+	case ir.SamplerCube, ir.SamplerCubeShadow:
+		return TargetCube
+	case ir.Sampler2DArray, ir.Sampler2DArrayShadow:
+		return Target2DArray
+	case ir.Sampler1D, ir.Sampler1DShadow:
+		return Target1D
+	case ir.Sampler1DArray, ir.Sampler1DArrayShadow:
+		return Target1DArray
+	case ir.SamplerCubeArray, ir.SamplerCubeArrayShadow:
+		return TargetCubeArray
+	case ir.Sampler2DRect, ir.Sampler2DRectShadow:
+		return TargetRect
+	case ir.Sampler2DMSArray:
+		return Target2DArray
+	case ir.SamplerBuffer:
+		return TargetBuffer
+	}
+	return Target2D
 }
