@@ -129,7 +129,7 @@ func includePath(rest string) (path string, quoted bool, ok bool) {
 // include runs the directive #include on the line of the current string that
 // holds it (raw, as written, which keeps the spaces a path may contain).
 func (p *pp) include(name Token, raw string) {
-	if b := p.res.Extensions[ExtShadingLanguageInclude]; b != "enable" && b != "require" && b != "warn" {
+	if !p.includeEnabled() {
 		p.errorf(name.Pos, "#include requires #extension %s", ExtShadingLanguageInclude)
 		return
 	}
@@ -173,4 +173,11 @@ func (p *pp) include(name Token, raw string) {
 type includeFrame struct {
 	path  string
 	lines []string
+}
+
+// includeEnabled reports whether #extension GL_ARB_shading_language_include
+// is in effect here.
+func (p *pp) includeEnabled() bool {
+	b := p.res.Extensions[ExtShadingLanguageInclude]
+	return b == "enable" || b == "require" || b == "warn"
 }
