@@ -3,7 +3,6 @@ package program
 import (
 	"context"
 	"fmt"
-	"math"
 
 	"vortexgfx/ref"
 	"vortexgfx/shader/exec"
@@ -99,10 +98,7 @@ func (g *GeometryShader) ShadePrimitives(b *ref.GeometryBatch, tex ref.Textures)
 		for l := 0; l < n; l++ {
 			arr[l] = uint32(b.PrimitiveID[base+l])
 		}
-		mask := uint64(1)<<uint(n) - 1
-		if n == 64 {
-			mask = math.MaxUint64
-		}
+		mask := laneMask(n)
 		if _, err := m.Run(g.ctx, mask, mask); err != nil {
 			return err
 		}
@@ -116,12 +112,7 @@ func (g *GeometryShader) ShadePrimitives(b *ref.GeometryBatch, tex ref.Textures)
 				}
 				copy(b.Out.Varyings[j*nv:(j+1)*nv], rec[:min(ow, nv)])
 				if g.clamp {
-					for _, c := range p.vsColour {
-						for k := c[0]; k < c[0]+c[1] && k < nv; k++ {
-							f := ir.BitsF32(b.Out.Varyings[j*nv+k])
-							b.Out.Varyings[j*nv+k] = math.Float32bits(min(max(f, 0), 1))
-						}
-					}
+					p.clampColour(b.Out.Varyings[j*nv : (j+1)*nv])
 				}
 				if p.psize >= 0 && !g.nosize {
 					b.Out.PointSize[j] = ir.BitsF32(rec[p.psize])

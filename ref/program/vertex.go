@@ -152,10 +152,7 @@ func (v *VertexShader) ShadeVertices(b *ref.VertexBatch, tex ref.Textures) error
 				arr[l] = uint32(b.InstanceID[base+l])
 			}
 		}
-		mask := uint64(1)<<uint(n) - 1
-		if n == 64 {
-			mask = math.MaxUint64
-		}
+		mask := laneMask(n)
 		if _, err := m.Run(v.ctx, mask, mask); err != nil {
 			return err
 		}
@@ -172,14 +169,8 @@ func (v *VertexShader) ShadeVertices(b *ref.VertexBatch, tex ref.Textures) error
 			continue
 		}
 		if v.clamp {
-			for _, c := range p.vsColour {
-				for w := c[0]; w < c[0]+c[1] && w < nv; w++ {
-					for l := 0; l < n; l++ {
-						i := (base+l)*nv + w
-						f := ir.BitsF32(b.Varyings[i])
-						b.Varyings[i] = math.Float32bits(min(max(f, 0), 1))
-					}
-				}
+			for l := 0; l < n; l++ {
+				p.clampColour(b.Varyings[(base+l)*nv : (base+l+1)*nv])
 			}
 		}
 		for l := 0; l < n && outw < nv; l++ {
@@ -228,6 +219,25 @@ func (v *VertexShader) clipDistances(b *ref.VertexBatch, base, n int) {
 			d := float64(pl[0])*float64(ir.BitsF32(x[l])) + float64(pl[1])*float64(ir.BitsF32(y[l])) +
 				float64(pl[2])*float64(ir.BitsF32(z[l])) + float64(pl[3])*float64(ir.BitsF32(ww[l]))
 			b.ClipDist[(base+l)*nc+k] = float32(d)
+		}
+	}
+}
+
+// laneMask is the execution mask of a warp's first n lanes.
+func laneMask(n int) uint64 {
+	if n >= 64 {
+		return math.MaxUint64
+	}
+	return uint64(1)<<uint(n) - 1
+}
+
+// clampColour clamps the legacy colour words of one output record to [0, 1]
+// (GL_CLAMP_VERTEX_COLOR: the vertex stage's, or the geometry stage's that
+// follows it).
+func (p *Program) clampColour(rec []uint32) {
+	for _, c := range p.vsColour {
+		for w := c[0]; w < c[0]+c[1] && w < len(rec); w++ {
+			rec[w] = math.Float32bits(min(max(ir.BitsF32(rec[w]), 0), 1))
 		}
 	}
 }
