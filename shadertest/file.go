@@ -314,30 +314,27 @@ func (f *File) addInclude(src string, header int, body []line, bad func(int, str
 		bad(body[0].num, "shader include path %q does not start with '/'", path)
 		return
 	}
-	text := ""
-	if len(body) > 1 {
-		last := body[len(body)-1]
-		end := last.off + len(last.text)
-		if end < len(src) {
-			end++
-		}
-		text = src[body[1].off:end]
+	f.includes().Add(path, sectionText(src, body[1:]))
+}
+
+// sectionText is the exact source text of a section's lines, the newline
+// ending the last one included ("" for none).
+func sectionText(src string, body []line) string {
+	if len(body) == 0 {
+		return ""
 	}
-	f.includes().Add(path, text)
+	last := body[len(body)-1]
+	end := last.off + len(last.text)
+	if end < len(src) {
+		end++ // the newline ending the section's last line
+	}
+	return src[body[0].off:end]
 }
 
 // addShader records one shader section. body holds its lines; the source
 // is the exact text from the line after the header up to the next section.
 func (f *File) addShader(src string, stage Stage, header int, body []line, off int, bad func(int, string, ...any)) {
-	text := ""
-	if len(body) > 0 {
-		last := body[len(body)-1]
-		end := last.off + len(last.text)
-		if end < len(src) {
-			end++ // the newline ending the section's last line
-		}
-		text = src[body[0].off:end]
-	}
+	text := sectionText(src, body)
 	sh := Shader{Stage: stage, Source: text, Line: header}
 	// strstr(shader_string, "#version ") scans to the end of the file.
 	if !strings.Contains(src[min(off, len(src)):], "#version ") {
