@@ -2,6 +2,7 @@ package pipe
 
 import (
 	"fmt"
+	"sync"
 
 	"vortexgfx/device/swtex"
 	"vortexgfx/gl/format"
@@ -51,22 +52,38 @@ func (c *Context) CreateBufferView(buf *Resource, f format.Format, offset, size 
 }
 
 // bufferTexture is the reference sampler's form of a buffer view: one level of
-// the range's texels, copied from the buffer's bytes now.
+// the range's texels, copied from the buffer's bytes once per version of the
+// buffer (draws that read an unchanged buffer share the copy; a write makes
+// the next draw build a new one, never changing one a draw may hold).
 func bufferTexture(v *SamplerView) (*sampler.Texture, error) {
-	b := v.Buffer
-	t, err := sampler.NewTexture(sampler.DimBuffer, b.Format, b.Texels(), 1, 1, 1)
-	if err != nil {
-		return nil, err
-	}
 	r := v.Texture
+	c := &v.bufCache
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	if r.destroyed {
 		return nil, ErrDestroyed
 	}
+	if c.tex != nil && c.version == r.version && c.serial == r.serial {
+		return c.tex, nil
+	}
+	b := v.Buffer
+	t, err := sampler.NewTexture(sampler.DimBuffer, b.Format, b.Texels(), 1, 1, 1)
+	if err != nil {
+		return nil, err
+	}
 	if b.Offset+len(t.Levels[0].Data) > len(r.data) {
 		return nil, fmt.Errorf("buffer %d shrank below its view", r.id)
 	}
 	copy(t.Levels[0].Data, r.data[b.Offset:])
+	c.tex, c.version, c.serial = t, r.version, r.serial
 	return t, nil
+}
+
+// bufferViewCache is a buffer view's last reference-sampler texture.
+type bufferViewCache struct {
+	mu              sync.Mutex
+	version, serial uint64
+	tex             *sampler.Texture
 }

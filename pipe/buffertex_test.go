@@ -138,3 +138,32 @@ func TestBufferViewErrors(t *testing.T) {
 		t.Errorf("nil buffer: %v", err)
 	}
 }
+
+// TestBufferTextureCache: draws share a buffer view's texture while the
+// buffer is unchanged, and a write gives the next draw a new one holding the
+// new bytes (the one an earlier draw took keeps the old).
+func TestBufferTextureCache(t *testing.T) {
+	e := newDrawEnv(t, Options{}, false)
+	buf, err := e.s.CreateBuffer(16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := e.c.CreateBufferView(buf, format.R8, 0, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := bufferTexture(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := bufferTexture(v); b != a {
+		t.Error("an unchanged buffer's texture was rebuilt")
+	}
+	if err := buf.Write(3, []byte{9}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := bufferTexture(v)
+	if err != nil || b == a || b.Levels[0].Data[3] != 9 || a.Levels[0].Data[3] != 0 {
+		t.Errorf("after a write: new %v (byte %d), old byte %d, %v", b != a, b.Levels[0].Data[3], a.Levels[0].Data[3], err)
+	}
+}

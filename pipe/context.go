@@ -94,7 +94,8 @@ type SamplerView struct {
 	State *ViewState
 	// Buffer is the range a buffer texture view reads (CreateBufferView);
 	// Texture is then the buffer. nil for a texture view.
-	Buffer *BufferRange
+	Buffer   *BufferRange
+	bufCache bufferViewCache
 }
 
 // Scissor is a scissor rectangle, max exclusive.
