@@ -124,11 +124,14 @@ type drawer struct {
 	// packed path (see FragmentPacked): the shader's lane arrays, and per
 	// packed lane its pixel's byte offset and window depth; batchPrim is
 	// the batch's first primitive (for errors)
-	packed    *PackedLanes
-	pfs       FragmentPacked
-	laneOff   []int32
-	laneZ     []float32
-	batchPrim int32
+	packed *PackedLanes
+	pfs    FragmentPacked
+	// pSmooth, pLinear, pFlat: the words of smoothW, linearW, flatW the
+	// packed shader reads, with their lane arrays
+	pSmooth, pLinear, pFlat []packWord
+	laneOff                 []int32
+	laneZ                   []float32
+	batchPrim               int32
 }
 
 // Draw renders one draw call into t with state s, vertex attributes in and

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 
 	"vortexgfx/gl/format"
 )
@@ -55,6 +56,7 @@ type FragmentPacked interface {
 // runs). Called again for each worker's clone.
 func (d *drawer) setPacked() {
 	d.packed, d.pfs = nil, nil
+	d.pSmooth, d.pLinear, d.pFlat = nil, nil, nil
 	p, ok := d.fs.(FragmentPacked)
 	if !ok || !d.noHelpers || !d.fastOps || !p.HelpersUnused() {
 		return
@@ -63,50 +65,60 @@ func (d *drawer) setPacked() {
 		d.packed, d.pfs = pl, p
 		d.laneOff = make([]int32, laneBatch)
 		d.laneZ = make([]float32, laneBatch)
+		d.pSmooth = packWords(pl, d.smoothW)
+		d.pLinear = packWords(pl, d.linearW)
+		d.pFlat = packWords(pl, d.flatW)
 	}
+}
+
+// packWord is one varying word the packed shader reads: its index in the
+// drawer's words and the shader's lane array it is written to.
+type packWord struct {
+	k   int
+	dst []uint32
+}
+
+// packWords lists the words of ws the shader's lane arrays take (a word past
+// Varyings or with a nil array is not read), so packLanes needs no check.
+func packWords(pl *PackedLanes, ws []int) []packWord {
+	var out []packWord
+	for _, k := range ws {
+		if k < len(pl.Varyings) && pl.Varyings[k] != nil {
+			out = append(out, packWord{k, pl.Varyings[k]})
+		}
+	}
+	return out
 }
 
 // packLanes is emitQuad's interpolation for the packed path: the covered
 // lanes of mask, in lane order, become packed lanes j0, j0+1, ... with the
-// inputs emitQuad would give them (the same arithmetic), their pixel offset
-// and window depth kept for fragmentsPacked.
+// inputs emitQuad would give them (the same arithmetic, in the same order
+// of operations, so the same bits), their pixel offset and window depth kept
+// for fragmentsPacked. Words are the outer loop so that a word's three
+// corner terms are loaded once per quad.
 func (d *drawer) packLanes(j0, qx, qy int, mask uint8, bary *[4][3]float64, zs *[4]float64, v [3]*wvert, front bool, id int32, pc *[4][2]float32) {
 	pl := d.packed
 	if d.nq == 0 {
 		d.batchPrim = id
 	}
-	s0, s1, s2 := d.setup[0], d.setup[1], d.setup[2]
 	iw0, iw1, iw2 := v[0].iw, v[1].iw, v[2].iw
-	vary := pl.Varyings
-	j := j0
-	for l := range 4 {
-		if mask&(1<<l) == 0 {
-			continue
-		}
-		b0, b1, b2 := bary[l][0], bary[l][1], bary[l][2]
+	// The covered lanes in order, with their barycentrics and 1/w.
+	var lb [4]*[3]float64
+	var iw [4]float64
+	n := 0
+	base, row := (qy*d.t.W+qx)*4, d.t.W*4
+	for m := mask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros8(m)
+		b := &bary[l]
+		lb[n] = b
+		iw[n] = b[0]*iw0 + b[1]*iw1 + b[2]*iw2
+		j := j0 + n
 		z := zs[l]
-		iw := b0*iw0 + b1*iw1 + b2*iw2
-		px, py := qx+l&1, qy+l>>1
 		if pl.FragCoord[0] != nil {
-			pl.FragCoord[0][j] = math.Float32bits(float32(px) + 0.5)
-			pl.FragCoord[1][j] = math.Float32bits(float32(py) + 0.5)
+			pl.FragCoord[0][j] = math.Float32bits(float32(qx+l&1) + 0.5)
+			pl.FragCoord[1][j] = math.Float32bits(float32(qy+l>>1) + 0.5)
 			pl.FragCoord[2][j] = math.Float32bits(float32(z))
-			pl.FragCoord[3][j] = math.Float32bits(float32(iw))
-		}
-		for _, k := range d.smoothW {
-			if k < len(vary) && vary[k] != nil {
-				vary[k][j] = math.Float32bits(float32((b0*s0[k] + b1*s1[k] + b2*s2[k]) / iw))
-			}
-		}
-		for _, k := range d.linearW {
-			if k < len(vary) && vary[k] != nil {
-				vary[k][j] = math.Float32bits(float32(b0*s0[k] + b1*s1[k] + b2*s2[k]))
-			}
-		}
-		for _, k := range d.flatW {
-			if k < len(vary) && vary[k] != nil {
-				vary[k][j] = d.flat[k]
-			}
+			pl.FragCoord[3][j] = math.Float32bits(float32(iw[n]))
 		}
 		if pl.FrontFacing != nil {
 			pl.FrontFacing[j] = 0
@@ -121,9 +133,32 @@ func (d *drawer) packLanes(j0, qx, qy int, mask uint8, bary *[4][3]float64, zs *
 			}
 			pl.PointCoord[0][j], pl.PointCoord[1][j] = math.Float32bits(c[0]), math.Float32bits(c[1])
 		}
-		d.laneOff[j] = int32((py*d.t.W + px) * 4)
+		d.laneOff[j] = int32(base + l>>1*row + l&1*4)
 		d.laneZ[j] = float32(z)
-		j++
+		n++
+	}
+	s0, s1, s2 := d.setup[0], d.setup[1], d.setup[2]
+	for _, w := range d.pSmooth {
+		a0, a1, a2 := s0[w.k], s1[w.k], s2[w.k]
+		dst := w.dst[j0 : j0+n]
+		for i := range dst {
+			b := lb[i]
+			dst[i] = math.Float32bits(float32((b[0]*a0 + b[1]*a1 + b[2]*a2) / iw[i]))
+		}
+	}
+	for _, w := range d.pLinear {
+		a0, a1, a2 := s0[w.k], s1[w.k], s2[w.k]
+		dst := w.dst[j0 : j0+n]
+		for i := range dst {
+			b := lb[i]
+			dst[i] = math.Float32bits(float32(b[0]*a0 + b[1]*a1 + b[2]*a2))
+		}
+	}
+	for _, w := range d.pFlat {
+		f := d.flat[w.k]
+		for i := range w.dst[j0 : j0+n] {
+			w.dst[j0+i] = f
+		}
 	}
 }
 
