@@ -357,6 +357,8 @@ func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
 	// neighbouring samples.
 	dx0, dx1, dx2 := ea0*subPixel, ea1*subPixel, ea2*subPixel
 	dy0, dy1, dy2 := eb0*subPixel, eb1*subPixel, eb2*subPixel
+	dxy0, dxy1, dxy2 := dx0+dy0, dx1+dy1, dx2+dy2 // to the quad's lane 3
+	sx0, sx1, sx2 := 2*dx0, 2*dx1, 2*dx2          // to the next quad
 	var bary [4][3]float64
 	qx0 := x0 &^ 1
 	// Rows this wide pay for finding the triangle's first quad by
@@ -387,16 +389,15 @@ func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
 			k := max(skipQuads(a0+dx0, a0+dx0+dy0, t0, dx0), skipQuads(a1+dx1, a1+dx1+dy1, t1, dx1), skipQuads(a2+dx2, a2+dx2+dy2, t2, dx2))
 			qx, a0, a1, a2 = qx+2*k, a0+2*k*dx0, a1+2*k*dx1, a2+2*k*dx2
 		}
-		for ; qx < x1; qx, a0, a1, a2 = qx+2, a0+2*dx0, a1+2*dx1, a2+2*dx2 {
-			// Lane l's edge i value is ai + (l&1)*dxi + (l>>1)*dyi; a
-			// lane is outside when some value minus its t is negative.
-			b0, b1, b2 := a0+dx0, a1+dx1, a2+dx2
-			c0, c1, c2 := a0+dy0, a1+dy1, a2+dy2
-			d0, d1, d2 := b0+dy0, b1+dy1, b2+dy2
-			out := uint64((a0-t0)|(a1-t1)|(a2-t2))>>63 |
-				uint64((b0-t0)|(b1-t1)|(b2-t2))>>63<<1 |
-				uint64((c0-t0)|(c1-t1)|(c2-t2))>>63<<2 |
-				uint64((d0-t0)|(d1-t1)|(d2-t2))>>63<<3
+		// ei is edge i's value at the quad's lane 0 minus its threshold:
+		// lane l is inside when every ei + (l&1)*dxi + (l>>1)*dyi is not
+		// negative (the sign bits are or-ed, three edges at once).
+		e0, e1, e2 := a0-t0, a1-t1, a2-t2
+		for ; qx < x1; qx, e0, e1, e2 = qx+2, e0+sx0, e1+sx1, e2+sx2 {
+			out := uint64(e0|e1|e2)>>63 |
+				uint64((e0+dx0)|(e1+dx1)|(e2+dx2))>>63<<1 |
+				uint64((e0+dy0)|(e1+dy1)|(e2+dy2))>>63<<2 |
+				uint64((e0+dxy0)|(e1+dxy1)|(e2+dxy2))>>63<<3
 			mask := ^uint8(out) & rows
 			if qx < x0 {
 				mask &^= 0b0101
@@ -408,11 +409,16 @@ func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
 				// Past the triangle: an edge not growing with x is
 				// outside at the quad's left lanes (its largest values)
 				// in both rows, so at every quad to the right too.
-				if (ea0 <= 0 && (a0-t0)&(c0-t0) < 0) || (ea1 <= 0 && (a1-t1)&(c1-t1) < 0) || (ea2 <= 0 && (a2-t2)&(c2-t2) < 0) {
+				if (ea0 <= 0 && e0&(e0+dy0) < 0) || (ea1 <= 0 && e1&(e1+dy1) < 0) || (ea2 <= 0 && e2&(e2+dy2) < 0) {
 					break
 				}
 				continue
 			}
+			// The lanes' edge values (for the barycentrics).
+			a0, a1, a2 := e0+t0, e1+t1, e2+t2
+			b0, b1, b2 := a0+dx0, a1+dx1, a2+dx2
+			c0, c1, c2 := a0+dy0, a1+dy1, a2+dy2
+			d0, d1, d2 := b0+dy0, b1+dy1, b2+dy2
 			// Helper lanes need barycentrics unless the shader
 			// declares it never reads them (noHelpers).
 			need := mask
