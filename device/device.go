@@ -56,6 +56,7 @@ type Device struct {
 	state    UnitState
 	kick     FrameKickFunc
 	listener func(abi.DCR, uint32)
+	observer func(entry uint64, s LaunchStats)
 
 	launchMu sync.Mutex // one launch at a time (the KMU)
 	atomicMu sync.Mutex // serialises CTA.AtomicAdd*
@@ -139,6 +140,16 @@ func (d *Device) SetFrameKick(f FrameKickFunc) {
 func (d *Device) SetDCRListener(f func(addr abi.DCR, value uint32)) {
 	d.mu.Lock()
 	d.listener = f
+	d.mu.Unlock()
+}
+
+// SetLaunchObserver registers a function called (on the CP's goroutine, once the
+// launch has drained) with the KERNEL_ENTRY and the counters of every grid
+// launch, failed ones included, so a runtime can attribute instruction counts to
+// the kernels it launched (nil removes it).
+func (d *Device) SetLaunchObserver(f func(entry uint64, s LaunchStats)) {
+	d.mu.Lock()
+	d.observer = f
 	d.mu.Unlock()
 }
 
