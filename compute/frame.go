@@ -287,11 +287,20 @@ func (f *Frame) Submit() (FrameStats, error) {
 		batch.Write(d.scratch, 0, scratch)
 	}
 	steps := make([]runtime.DrawStep, 0, len(ds))
+	launching := map[uint64]*Program{}
 	for i := range ds {
 		dp := &ds[i]
-		k, err := mod.Kernel(dp.p.entry)
+		entry := dp.p.entry
+		if dp.p.isa != nil && dp.indirect != nil {
+			entry = dp.p.irEntry() // codegen reads no indirect record (isa.go)
+			d.isaIndir.Add(1)
+		}
+		k, err := mod.Kernel(entry)
 		if err != nil {
 			return FrameStats{}, fmt.Errorf("compute: dispatch %d (%s): %w", i, dp.p.name, err)
+		}
+		if entry == dp.p.entry && dp.p.isa != nil {
+			launching[k.Entry()] = dp.p
 		}
 		args := make([]byte, argBytes)
 		le := binary.LittleEndian
@@ -304,7 +313,7 @@ func (f *Frame) Submit() (FrameStats, error) {
 		if len(dp.texTable) > 0 {
 			le.PutUint64(args[abi.ArgCSSWSampler*8:], sbase+places[i].tex)
 		}
-		lp := runtime.LaunchParams{NDim: 3, Block: dp.p.local, LMemSize: uint32(dp.p.sharedBytes), Args: args}
+		lp := runtime.LaunchParams{NDim: 3, Block: dp.p.local, LMemSize: dp.p.lmemSize(), Args: args}
 		if dp.indirect != nil {
 			le.PutUint64(args[abi.ArgCSIndirect*8:], dp.indirect.Addr()+dp.indOff)
 			lp.Grid = [3]uint32{uint32(d.sim.GPU.NumCores()), 1, 1}
@@ -331,7 +340,14 @@ func (f *Frame) Submit() (FrameStats, error) {
 			st.Readbacks++
 		}
 	}
-	if err := batch.Submit().Wait(); err != nil {
+	d.launchMu.Lock()
+	d.launching = launching
+	d.launchMu.Unlock()
+	err = batch.Submit().Wait()
+	d.launchMu.Lock()
+	d.launching = nil
+	d.launchMu.Unlock()
+	if err != nil {
 		if lerr := d.sim.GPU.LastLaunchError(); lerr != nil {
 			err = fmt.Errorf("%w (device: %v)", err, lerr)
 		}
