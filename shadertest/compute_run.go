@@ -66,8 +66,9 @@ func (f *File) computeCaps(c Caps) Caps {
 }
 
 // executeCompute runs f when it is a compute test; handled is false for other
-// files, unless they use a compute command, which skips them.
-func executeCompute(ctx context.Context, f *File, api API, glslVer Version) (st Status, reason string, handled bool) {
+// files, unless they use a compute command, which skips them. opts.Cores picks
+// the IR executor or machine code ([device] cores).
+func executeCompute(ctx context.Context, f *File, api API, glslVer Version, opts ComputeOptions) (st Status, reason string, handled bool) {
 	if !f.HasCompute() {
 		for _, c := range f.Commands {
 			if c.Op.isCompute() {
@@ -76,7 +77,11 @@ func executeCompute(ctx context.Context, f *File, api API, glslVer Version) (st 
 		}
 		return 0, "", false
 	}
-	d, err := compute.Open(computeConfig())
+	cfg := computeConfig()
+	if opts.Cores != "" {
+		cfg.Device.Cores = opts.Cores
+	}
+	d, err := compute.OpenWith(cfg, compute.Options{Strict: opts.Strict})
 	if err != nil {
 		return Fail, err.Error(), true
 	}
