@@ -47,10 +47,26 @@
 // executor's field is whatever Go's NaN-to-integer conversion gives on the host
 // (0 on amd64); GLSL leaves it undefined.
 //
+// Transcendentals (transc.go) are inline RV32F sequences — inversesqrt, exp,
+// exp2, log, log2, pow, sin, cos, tan — and the one place results are not the
+// executor's bits: it evaluates each in double precision and rounds once, these
+// round at every step. Measured bounds (TestTranscendentalBounds): inversesqrt
+// (fsqrt.s then fdiv.s) ≤ 1 ulp; exp and exp2 ≤ 2 ulp; log and log2 ≤ 2 ulp
+// (≤ 3 for log2 of large arguments) or 2^-22 absolute near 1; pow relative error
+// ≤ 2·10^-5, and NaN for x < 0 (GLSL: undefined; the executor's math.Pow gives
+// a value for integral y); sin and cos ≤ 2^-23 absolute, tan ≤ 4 ulp (or 2^-22
+// absolute), for |x| ≤ 2^13 — beyond that the three-part reduction loses
+// accuracy, and past 2^31·π/2 its quadrant saturates and the results are
+// meaningless (GLSL sets no precision for them). sin(-0) may be +0. Special
+// inputs are the executor's: NaN gives NaN, exp(-inf) 0, log(0) -inf,
+// log(x<0) NaN, sin/cos/tan(±inf) NaN, pow(x, 0) = pow(1, y) = 1.
+//
 // Not implemented, and refused by name (an error naming the IR op and the
-// instruction): the transcendental functions, inversesqrt (the executor rounds
-// 1/sqrt(x) once in double precision; fsqrt.s then fdiv.s rounds twice),
-// textures, and the vertex and fragment stages. Indirect dispatch (arg slot 4) is not read: Run launches direct
+// instruction): the inverse and hyperbolic trigonometric functions (asin, acos,
+// atan, atan2, sinh, cosh, tanh, asinh, acosh, atanh), textures, and the vertex
+// and fragment stages. The code is position independent (pc-relative branches
+// and jumps, no absolute addresses), so a module may place it anywhere; Base is
+// only where Image and VXBin put it. Indirect dispatch (arg slot 4) is not read: Run launches direct
 // dispatches. A warp whose lanes have all returned before a later barrier()
 // does not arrive at it (the executor counts exited warps as arrived), so such a
 // kernel ends in device/simt's barrier-deadlock error rather than a wrong result.
