@@ -48,23 +48,27 @@
 // (0 on amd64); GLSL leaves it undefined.
 //
 // Transcendentals (transc.go) are inline RV32F sequences — inversesqrt, exp,
-// exp2, log, log2, pow, sin, cos, tan — and the one place results are not the
-// executor's bits: it evaluates each in double precision and rounds once, these
-// round at every step. Measured bounds (TestTranscendentalBounds): inversesqrt
-// (fsqrt.s then fdiv.s) ≤ 1 ulp; exp and exp2 ≤ 2 ulp; log and log2 ≤ 2 ulp
-// (≤ 3 for log2 of large arguments) or 2^-22 absolute near 1; pow relative error
-// ≤ 2·10^-5, and NaN for x < 0 (GLSL: undefined; the executor's math.Pow gives
-// a value for integral y); sin and cos ≤ 2^-23 absolute, tan ≤ 4 ulp (or 2^-22
-// absolute), for |x| ≤ 2^13 — beyond that the three-part reduction loses
-// accuracy, and past 2^31·π/2 its quadrant saturates and the results are
-// meaningless (GLSL sets no precision for them). sin(-0) may be +0. Special
-// inputs are the executor's: NaN gives NaN, exp(-inf) 0, log(0) -inf,
-// log(x<0) NaN, sin/cos/tan(±inf) NaN, pow(x, 0) = pow(1, y) = 1.
+// exp2, log, log2, pow, sin, cos, tan, asin, acos, atan, atan(y, x), sinh, cosh,
+// tanh, asinh, acosh, atanh — and the one place results are not the executor's
+// bits: it evaluates each in double precision and rounds once, these round at
+// every step. Measured bounds (TestTranscendentalBounds, over the domains it
+// names): inversesqrt (fsqrt.s then fdiv.s) ≤ 1 ulp; exp and exp2 ≤ 2 ulp; log,
+// log2, atan, atan(y, x), asin, acos, tanh, asinh, acosh and atanh ≤ 2 ulp (≤ 4
+// for log2 and acosh of some arguments) or else ≤ 2^-22 absolute — the
+// absolute term covers results near 0, where the sequences (1 ± x, e^x − e^-x)
+// cancel; sinh ≤ 3 ulp or 2^-22 absolute, cosh ≤ 3 ulp, for |x| ≤ 88 (between
+// 88.7 and 89.4, where e^x overflows first, they give inf); pow relative error ≤
+// 2·10^-5, and NaN for x < 0 (GLSL: undefined; the executor's math.Pow gives a
+// value for integral y); sin and cos ≤ 2^-23 absolute, tan ≤ 4 ulp or 2^-22
+// absolute, for |x| ≤ 2^13 — beyond that the three-part reduction loses accuracy,
+// and past 2^31·π/2 its quadrant saturates and the results are meaningless (GLSL
+// sets no precision for them). sin(-0) may be +0; atan(0, 0) and atan(±inf,
+// ±inf) are NaN (GLSL: undefined; the executor gives 0, ±π/4…). Other special
+// inputs are the executor's: NaN gives NaN, exp(-inf) 0, log(0) -inf, log(x<0)
+// NaN, sin/cos/tan(±inf) NaN, atan(±inf) ±π/2, pow(x, 0) = pow(1, y) = 1.
 //
-// Not implemented, and refused by name (an error naming the IR op and the
-// instruction): the inverse and hyperbolic trigonometric functions (asin, acos,
-// atan, atan2, sinh, cosh, tanh, asinh, acosh, atanh), textures, and the vertex
-// and fragment stages. The code is position independent (pc-relative branches
+// Not implemented, and refused (an error naming the IR op and the instruction,
+// or the feature): textures, and the vertex and fragment stages. The code is position independent (pc-relative branches
 // and jumps, no absolute addresses), so a module may place it anywhere; Base is
 // only where Image and VXBin put it. Indirect dispatch (arg slot 4) is not read: Run launches direct
 // dispatches. A warp whose lanes have all returned before a later barrier()

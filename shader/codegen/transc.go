@@ -10,27 +10,21 @@ import (
 // Transcendental functions as RV32F sequences (inline, branch-free, one lane per
 // thread). The executor evaluates each in float64 and rounds once (ir.Eval); these
 // round at every step, so their results are within a bound of the executor's
-// rather than equal to it. The bounds (measured by TestTranscendentalBounds over
-// the domains it names, and stated in the package doc):
+// rather than equal to it (the package doc states the measured bounds). The
+// methods:
 //
-//	inversesqrt  fsqrt.s then fdiv.s: ≤ 1 ulp
+//	inversesqrt  fsqrt.s then fdiv.s
 //	exp2, exp    reduction to r in [-ln2/2, ln2/2] (exp: Cody-Waite with a two-part
 //	             ln 2), degree-7 Taylor polynomial of e^r, scaled by 2^n in two
-//	             exact steps (so subnormal results round once): ≤ 2 ulp
-//	log2, log    x = m·2^e with m in [√½, √2), ln m = 2·atanh((m−1)/(m+1)) to t^11:
-//	             ≤ 2 ulp of the result, or 2^-22 absolute near log(1) = 0
-//	pow          exp2(y·log2 x) in single precision: relative error ≤ 2^-24·(4 +
-//	             |y·log2 x|·ln 2·2) — about 1e-5 when the result is near the float
-//	             range's ends; x < 0 gives NaN (GLSL leaves it undefined, the
-//	             executor's math.Pow returns a value for integral y)
+//	             exact steps (so subnormal results round once)
+//	log2, log    x = m·2^e with m in [√½, √2), ln m = 2·atanh((m−1)/(m+1)) to t^11
+//	pow          exp2(y·log2 x)
 //	sin, cos     k = round(x·2/π), three-part Cody-Waite reduction, Taylor
-//	             polynomials to r^9 and r^10: ≤ 2^-23 absolute for |x| ≤ 2^13
-//	tan          sin/cos of the same reduction: ≤ 4 ulp away from the poles
-//
-// Special inputs give the executor's results: NaN in, NaN out (canonical);
-// exp of ±inf is inf and 0; log of 0 is -inf, of a negative number NaN, of +inf
-// +inf; sin/cos/tan of ±inf are NaN; pow(x, 0) and pow(1, y) are 1.
-
+//	             polynomials to r^9 and r^10, the quadrant picked by k mod 4
+//	tan          sin/cos of the same reduction
+//	atan         1/x above 1, a π/6 rotation above tan(π/12), Taylor to a^15
+//	atan(y, x)   atan(y/x) ± π for negative x; asin and acos through atan
+//	sinh … tanh  from e^x; asinh, acosh, atanh from ln
 // tseq is the scratch of one sequence: four float registers and an integer one
 // for constants.
 type tseq struct {
@@ -62,7 +56,8 @@ func (t *tseq) poly(d, x uint8, cs ...float32) {
 // transcendental generates the ops above; false for any other op.
 func (g *gen) transcendental(in *ir.Inst) bool {
 	switch in.Op {
-	case ir.InvSqrt, ir.Exp, ir.Exp2, ir.Log, ir.Log2, ir.Pow, ir.Sin, ir.Cos, ir.Tan:
+	case ir.InvSqrt, ir.Exp, ir.Exp2, ir.Log, ir.Log2, ir.Pow, ir.Sin, ir.Cos, ir.Tan,
+		ir.Asin, ir.Acos, ir.Atan, ir.Atan2, ir.Sinh, ir.Cosh, ir.Tanh, ir.Asinh, ir.Acosh, ir.Atanh:
 	default:
 		return false
 	}
@@ -74,7 +69,7 @@ func (g *gen) transcendental(in *ir.Inst) bool {
 	}
 	x := g.f(g.src(in, 0))
 	var yb uint8
-	if in.Op == ir.Pow { // y waits in an integer register: log2 needs every float one
+	if in.Op == ir.Pow || in.Op == ir.Atan2 { // y waits in an integer register: log2 needs every float one
 		y := g.f(g.src(in, 1))
 		yb = g.tmpX()
 		a.r(rv32.FMVXW, yb, y, 0)
@@ -98,8 +93,18 @@ func (g *gen) transcendental(in *ir.Inst) bool {
 		r = t.log(in.Op == ir.Log)
 	case ir.Pow:
 		r = t.pow(yb)
-	default:
+	case ir.Sin, ir.Cos, ir.Tan:
 		r = t.sincos(in.Op)
+	case ir.Atan:
+		r = t.atan()
+	case ir.Atan2:
+		r = t.atan2(yb)
+	case ir.Asin, ir.Acos:
+		r = t.asinAcos(in.Op == ir.Acos)
+	case ir.Sinh, ir.Cosh, ir.Tanh:
+		r = t.hyperbolic(in.Op)
+	default:
+		r = t.inverseHyperbolic(in.Op)
 	}
 	g.finF(vreg(in.Dst), r)
 	return true
@@ -332,4 +337,186 @@ func (t *tseq) sincos(op ir.Op) uint8 {
 	}
 	t.nanTo(t.A, bad)
 	return t.A
+}
+
+// choose emits f = m ? g : f for floats f and g; m is an integer mask, 0 or -1
+// (kept).
+func (t *tseq) choose(f, m, gv uint8) {
+	g, a := t.g, &t.g.a
+	fb, gb := g.tmpX(), g.tmpX()
+	a.r(rv32.FMVXW, fb, f, 0)
+	a.r(rv32.FMVXW, gb, gv, 0)
+	a.r(rv32.XOR, gb, gb, fb)
+	a.r(rv32.AND, gb, gb, m)
+	a.r(rv32.XOR, fb, fb, gb)
+	a.r(rv32.FMVWX, f, fb, 0)
+	g.xs -= 2
+}
+
+// mask turns the 0/1 in r into 0/-1.
+func (t *tseq) mask(r uint8) { t.g.a.r(rv32.SUB, r, rZero, r) }
+
+// atan leaves atan(t.X) in t.A: |x| > 1 reflects through π/2 − atan(1/x), above
+// tan(π/12) the argument is rotated by π/6, and atan a = a − a³/3 + … − a^15/15
+// on |a| ≤ tan(π/12).
+func (t *tseq) atan() uint8 {
+	g, a := t.g, &t.g.a
+	sgn, inv, red := g.tmpX(), g.tmpX(), g.tmpX()
+	a.r(rv32.FMVXW, sgn, t.X, 0)
+	a.i(rv32.SRLI, sgn, sgn, 31)
+	a.i(rv32.SLLI, sgn, sgn, 31)
+	a.fr(rv32.FSGNJXS, t.X, t.X, t.X, 0)
+	t.fc(t.C, 1)
+	a.r(rv32.FLTS, inv, t.C, t.X)
+	t.mask(inv)
+	a.fr(rv32.FDIVS, t.B, t.C, t.X, rv32.RNE)
+	t.choose(t.X, inv, t.B)
+	t.fc(t.C, float32(2-math.Sqrt(3))) // tan(π/12)
+	a.r(rv32.FLTS, red, t.C, t.X)
+	t.mask(red)
+	t.fc(t.A, 1)
+	t.fc(t.C, float32(math.Sqrt(3)))
+	t.fma(rv32.FMSUBS, t.B, t.X, t.C, t.A) // (√3·a − 1) / (a + √3)
+	a.fr(rv32.FADDS, t.A, t.X, t.C, rv32.RNE)
+	a.fr(rv32.FDIVS, t.B, t.B, t.A, rv32.RNE)
+	t.choose(t.X, red, t.B)
+	a.fr(rv32.FMULS, t.B, t.X, t.X, rv32.RNE)
+	t.poly(t.A, t.B, -1.0/15, 1.0/13, -1.0/11, 1.0/9, -1.0/7, 1.0/5, -1.0/3)
+	a.fr(rv32.FMULS, t.A, t.A, t.B, rv32.RNE)
+	t.fma(rv32.FMADDS, t.A, t.A, t.X, t.X)
+	t.fc(t.C, math.Pi/6)
+	a.fr(rv32.FADDS, t.B, t.A, t.C, rv32.RNE)
+	t.choose(t.A, red, t.B)
+	t.fc(t.C, math.Pi/2)
+	a.fr(rv32.FSUBS, t.B, t.C, t.A, rv32.RNE)
+	t.choose(t.A, inv, t.B)
+	a.r(rv32.FMVXW, inv, t.A, 0)
+	a.r(rv32.XOR, inv, inv, sgn)
+	a.r(rv32.FMVWX, t.A, inv, 0)
+	g.xs -= 3
+	return t.A
+}
+
+// atan2 leaves atan(y, x) (t.X = y, x's bits in xb) in t.A: atan(y/x), plus π
+// with y's sign — the opposite of atan(y/x)'s — when x is negative (or -0).
+func (t *tseq) atan2(xb uint8) uint8 {
+	g, a := t.g, &t.g.a
+	neg := g.tmpX()
+	a.i(rv32.SRLI, neg, xb, 31)
+	t.mask(neg)
+	a.r(rv32.FMVWX, t.C, xb, 0)
+	a.fr(rv32.FDIVS, t.X, t.X, t.C, rv32.RNE)
+	r := t.atan()
+	t.fc(t.C, math.Pi)
+	a.fr(rv32.FSGNJNS, t.C, t.C, r, 0)
+	a.fr(rv32.FADDS, t.B, r, t.C, rv32.RNE)
+	t.choose(r, neg, t.B)
+	return r
+}
+
+// asinAcos leaves asin x = atan(x/√((1−x)(1+x))) or acos x = 2·atan(√((1−x)/(1+x)))
+// of t.X in a register it returns.
+func (t *tseq) asinAcos(acos bool) uint8 {
+	a := &t.g.a
+	t.fc(t.A, 1)
+	a.fr(rv32.FSUBS, t.B, t.A, t.X, rv32.RNE)
+	a.fr(rv32.FADDS, t.A, t.A, t.X, rv32.RNE)
+	if acos {
+		a.fr(rv32.FDIVS, t.B, t.B, t.A, rv32.RNE)
+		a.fr(rv32.FSQRTS, t.X, t.B, 0, rv32.RNE)
+		r := t.atan()
+		a.fr(rv32.FADDS, r, r, r, rv32.RNE)
+		return r
+	}
+	a.fr(rv32.FMULS, t.B, t.B, t.A, rv32.RNE)
+	a.fr(rv32.FSQRTS, t.B, t.B, 0, rv32.RNE)
+	a.fr(rv32.FDIVS, t.X, t.X, t.B, rv32.RNE)
+	return t.atan()
+}
+
+// hyperbolic leaves sinh, cosh or tanh of t.X in a register it returns, from
+// E = e^x: (E ∓ 1/E)/2, and tanh x = 1 − 2/(e^2x + 1).
+func (t *tseq) hyperbolic(op ir.Op) uint8 {
+	a := &t.g.a
+	if op == ir.Tanh {
+		a.fr(rv32.FADDS, t.X, t.X, t.X, rv32.RNE)
+	}
+	e := t.exp(true)
+	t.fc(t.C, 1)
+	if op == ir.Tanh {
+		a.fr(rv32.FADDS, e, e, t.C, rv32.RNE)
+		t.fc(t.B, 2)
+		a.fr(rv32.FDIVS, t.B, t.B, e, rv32.RNE)
+		a.fr(rv32.FSUBS, e, t.C, t.B, rv32.RNE)
+		return e
+	}
+	a.fr(rv32.FDIVS, t.B, t.C, e, rv32.RNE)
+	op2 := rv32.FSUBS
+	if op == ir.Cosh {
+		op2 = rv32.FADDS
+	}
+	a.fr(op2, e, e, t.B, rv32.RNE)
+	t.fc(t.C, 0.5)
+	a.fr(rv32.FMULS, e, e, t.C, rv32.RNE)
+	return e
+}
+
+// inverseHyperbolic leaves asinh x = ±ln(|x| + √(x²+1)), acosh x = ln(x + √(x²−1))
+// (NaN below 1)
+// or atanh x = ln((1+x)/(1−x))/2 of t.X in a register it returns. Above 2^12 the
+// square root is |x| to float precision, so asinh and acosh take ln|x| + ln 2
+// there (x² would overflow for the largest arguments).
+func (t *tseq) inverseHyperbolic(op ir.Op) uint8 {
+	g, a := t.g, &t.g.a
+	if op == ir.Atanh {
+		t.fc(t.C, 1)
+		a.fr(rv32.FADDS, t.A, t.C, t.X, rv32.RNE)
+		a.fr(rv32.FSUBS, t.B, t.C, t.X, rv32.RNE)
+		a.fr(rv32.FDIVS, t.X, t.A, t.B, rv32.RNE)
+		save := g.xs
+		r := t.log(true)
+		g.xs = save
+		t.fc(t.C, 0.5)
+		a.fr(rv32.FMULS, r, r, t.C, rv32.RNE)
+		return r
+	}
+	sgn, big := g.tmpX(), g.tmpX()
+	a.mv(sgn, rZero)
+	if op == ir.Asinh {
+		a.r(rv32.FMVXW, sgn, t.X, 0)
+		a.i(rv32.SRLI, sgn, sgn, 31)
+		a.i(rv32.SLLI, sgn, sgn, 31)
+		a.fr(rv32.FSGNJXS, t.X, t.X, t.X, 0)
+	}
+	t.fc(t.C, 1<<12)
+	a.r(rv32.FLTS, big, t.C, t.X)
+	t.mask(big)
+	t.fc(t.C, 1)
+	if op == ir.Acosh { // x² − 1 = (x−1)(x+1), x−1 exact; x < 1 is NaN
+		a.r(rv32.FLTS, sgn, t.X, t.C)
+		a.fr(rv32.FSUBS, t.A, t.X, t.C, rv32.RNE)
+		a.fr(rv32.FADDS, t.B, t.X, t.C, rv32.RNE)
+		a.fr(rv32.FMULS, t.B, t.A, t.B, rv32.RNE)
+	} else {
+		a.fr(rv32.FMULS, t.B, t.X, t.X, rv32.RNE)
+		a.fr(rv32.FADDS, t.B, t.B, t.C, rv32.RNE)
+	}
+	a.fr(rv32.FSQRTS, t.B, t.B, 0, rv32.RNE)
+	a.fr(rv32.FADDS, t.B, t.X, t.B, rv32.RNE)
+	t.choose(t.B, big, t.X) // B = big ? |x| : |x| + √(x² ± 1)
+	a.fr(rv32.FSGNJS, t.X, t.B, t.B, 0)
+	save := g.xs
+	r := t.log(true)
+	g.xs = save
+	t.fc(t.C, math.Ln2)
+	a.fr(rv32.FADDS, t.B, r, t.C, rv32.RNE)
+	t.choose(r, big, t.B)
+	if op == ir.Acosh {
+		t.nanTo(r, sgn) // sgn holds x < 1
+		return r
+	}
+	a.r(rv32.FMVXW, big, r, 0)
+	a.r(rv32.XOR, big, big, sgn)
+	a.r(rv32.FMVWX, r, big, 0)
+	return r
 }
