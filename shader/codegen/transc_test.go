@@ -31,7 +31,9 @@ func ulpDist(x, y uint32) uint64 {
 // relative one. NaN must meet NaN and infinities must be exact.
 func TestTranscendentalBounds(t *testing.T) {
 	r := rand.New(rand.NewSource(17))
-	uniform := func(lo, hi float64) func() float32 { return func() float32 { return float32(lo + r.Float64()*(hi-lo)) } }
+	uniform := func(lo, hi float64) func() float32 {
+		return func() float32 { return float32(lo + r.Float64()*(hi-lo)) }
+	}
 	logUniform := func(lo, hi float64) func() float32 {
 		return func() float32 { return float32(math.Exp(math.Log(lo) + r.Float64()*(math.Log(hi)-math.Log(lo)))) }
 	}
