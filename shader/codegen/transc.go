@@ -25,7 +25,7 @@ import (
 //	atan         1/x above 1, a π/6 rotation above tan(π/12), Taylor to a^15
 //	atan(y, x)   atan(y/x) ± π for negative x; asin and acos through atan
 //	sinh … tanh  from e^x; asinh, acosh, atanh from ln
-//
+
 // tseq is the scratch of one sequence: four float registers and an integer one
 // for constants.
 type tseq struct {
