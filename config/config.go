@@ -216,6 +216,9 @@ func (c Config) Validate() error {
 		if d.Threads > 32 || d.Warps > 32 {
 			return fmt.Errorf("device.cores = %q: the SIMT core model runs at most 32 threads × 32 warps, not %d × %d", d.Cores, d.Threads, d.Warps)
 		}
+		if d.LocalMemBytes > 64<<10 {
+			return fmt.Errorf("device.local_mem_bytes = %d: cores = %q maps local memory in the top 64 KiB of the 32-bit space (device.ISALocalMemBase)", d.LocalMemBytes, d.Cores)
+		}
 	default:
 		return fmt.Errorf("device.cores = %q: want %q or %q", d.Cores, CoresIR, CoresISA)
 	}

@@ -75,6 +75,7 @@ func TestParseErrors(t *testing.T) {
 		{"[device]\ncores = \"\"\n", `device.cores = ""`},
 		{"[device]\ncores = \"isa\"\nxlen = 64\n", "needs device.xlen = 32"},
 		{"[device]\ncores = \"isa\"\nthreads = 64\n", "at most 32 threads"},
+		{"[device]\ncores = \"isa\"\nlocal_mem_bytes = 131072\n", "device.local_mem_bytes = 131072: cores = \"isa\""},
 	} {
 		_, err := Parse("t.toml", []byte(tc.text))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
