@@ -152,6 +152,7 @@ func (c *CTA) runCode(pc uint32, code []byte) error {
 type ctaMemory struct {
 	c              *CTA
 	codeLo, codeHi uint32
+	buf            [4]byte // the bytes of an access outside the CTA's windows (a field: a local would escape)
 }
 
 func (m *ctaMemory) lmem(addr uint32, size int) ([]byte, bool, error) {
@@ -172,7 +173,6 @@ func (m *ctaMemory) Load(addr uint32, size int) (uint32, error) {
 		return 0, err
 	}
 	c := m.c
-	var buf [4]byte
 	if !ok {
 		if addr < m.codeLo || addr >= m.codeHi {
 			c.memOps++
@@ -181,7 +181,7 @@ func (m *ctaMemory) Load(addr uint32, size int) (uint32, error) {
 			b = c.direct(uint64(addr), size)
 		}
 		if b == nil {
-			b = buf[:size]
+			b = m.buf[:size]
 			if err := c.mem.Read(uint64(addr), b); err != nil {
 				return 0, err
 			}
@@ -203,7 +203,6 @@ func (m *ctaMemory) Store(addr uint32, size int, v uint32) error {
 		return err
 	}
 	c := m.c
-	var buf [4]byte
 	direct := ok
 	if !ok {
 		c.memOps++
@@ -212,7 +211,7 @@ func (m *ctaMemory) Store(addr uint32, size int, v uint32) error {
 			direct = b != nil
 		}
 		if b == nil {
-			b = buf[:size]
+			b = m.buf[:size]
 		}
 	}
 	switch size {
