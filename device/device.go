@@ -2,8 +2,11 @@
 // dispatches CTA grids onto the SIMT cores, the kernel library the cores run, the
 // fragment-wave hook the RASTER engine uses, and the performance counters read through
 // MPM_VALUE. It implements the command processor's GPU interface (DCRWrite, DCRRead,
-// Launch, NumCores). spec: command-processor §7.1 (the CP↔GPU boundary is DCR traffic
-// plus the launch handshake), vortex-hardware-facts §1.5, §2, §7
+// Launch, NumCores). A kernel image entry is a Go kernel of the library, a compiled-
+// shader blob the library's loader resolves, or machine code (abi.KernelCode) that
+// each CTA runs on a modelled SIMT core fetching from device memory (isa.go).
+// spec: command-processor §7.1 (the CP↔GPU boundary is DCR traffic plus the launch
+// handshake), vortex-hardware-facts §1.5, §2, §7
 package device
 
 import (
