@@ -127,6 +127,9 @@ func (f *Frame) DispatchIndirect(p *Program, buf *Buffer, off uint64, bs ...Bind
 		return f.fail(fmt.Errorf("compute: dispatch %d (%s): indirect record at %d: want a 4-byte aligned %d-byte record inside the %d-byte buffer",
 			idx, p.name, off, abi.IndirectDispatchBytes, buf.size))
 	}
+	if p != nil && p.isa != nil && f.d.opts.Strict {
+		return f.fail(fmt.Errorf("%w: dispatch %d (%s): an indirect dispatch runs the program's IR kernel (the machine code reads no indirect record)", ErrISARefused, idx, p.name))
+	}
 	dp, err := f.prepare(idx, p, bs)
 	if err != nil {
 		return f.fail(err)

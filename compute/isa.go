@@ -27,7 +27,8 @@ import (
 // fallback is the default because the IR executor computes the same results, so a
 // test suite still measures everything else; Strict shows what machine code alone
 // covers. An indirect dispatch of a machine-code program runs the program's IR
-// kernel (codegen reads no indirect record), counted in Stats.ISAIndirectIR.
+// kernel (codegen reads no indirect record), counted in Stats.ISAIndirectIR; under
+// Options.Strict it is refused (ErrISARefused) when recorded.
 //
 // Each launch's instruction counts (device.LaunchStats) are attributed to the
 // program through the device's launch observer (Program.ISAStats).
@@ -39,8 +40,9 @@ type Options struct {
 	Strict bool
 }
 
-// ErrISARefused wraps the Load error of a program codegen refuses under
-// Options.Strict.
+// ErrISARefused wraps the error of a program codegen refuses under Options.Strict
+// (at Load), and of an indirect dispatch of a machine-code program (which would
+// run its IR kernel) under Options.Strict.
 var ErrISARefused = errors.New("compute: STRICT: the program does not compile to machine code")
 
 // ISAStats are a machine-code program's counters, summed over its launches.

@@ -125,4 +125,16 @@ func TestISAIndirectRunsTheIRKernel(t *testing.T) {
 	if st := d.Stats(); st.ISAIndirectIR != 1 || st.Instructions != 0 || add.ISAStats().Launches != 0 {
 		t.Errorf("stats %+v, program %+v: want one indirect dispatch on the IR kernel", st, add.ISAStats())
 	}
+	// Under Strict the dispatch is refused when recorded.
+	strict, err := OpenWith(d.Config(), Options{Strict: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer strict.Close()
+	sadd := compile(t, strict, "add", addSrc)
+	sbuf, _ := strict.NewBuffer(words(1, 2, 3, 4, 5, 6, 7, 8))
+	sind, _ := strict.NewBuffer(words(2, 1, 1))
+	if err := strict.DispatchIndirect(sadd, sind, 0, StorageBuffer(0, sbuf)); !errors.Is(err, ErrISARefused) || !strings.Contains(err.Error(), "indirect") {
+		t.Errorf("strict indirect dispatch: %v, want ErrISARefused naming the indirect dispatch", err)
+	}
 }
