@@ -316,6 +316,9 @@ func (f *Frame) Submit() (FrameStats, error) {
 		if len(dp.texTable) > 0 {
 			le.PutUint64(args[abi.ArgCSSWSampler*8:], sbase+places[i].tex)
 		}
+		if dp.p.isa != nil && dp.p.isa.frames != nil {
+			le.PutUint64(args[abi.ArgCSFrames*8:], dp.p.isa.frames.Addr())
+		}
 		lp := runtime.LaunchParams{NDim: 3, Block: dp.p.local, LMemSize: dp.p.lmemSize(), Args: args}
 		if dp.indirect != nil {
 			le.PutUint64(args[abi.ArgCSIndirect*8:], dp.indirect.Addr()+dp.indOff)

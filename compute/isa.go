@@ -7,6 +7,7 @@ import (
 
 	"vortexgfx/abi"
 	"vortexgfx/device"
+	"vortexgfx/runtime"
 	"vortexgfx/shader/codegen"
 	"vortexgfx/shader/ir"
 )
@@ -57,26 +58,36 @@ type ISAStats struct {
 // isaProgram is a program's machine code and counters.
 type isaProgram struct {
 	kernel *codegen.Kernel
-	code   []byte // the KernelCode payload
+	code   []byte          // the KernelCode payload
+	frames *runtime.Buffer // the spill frames when they are not in LMEM (abi.ArgCSFrames)
 	mu     sync.Mutex
 	stats  ISAStats
 }
 
 // compileISA compiles p for the machine-code path; the error says why it cannot.
 func (d *Device) compileISA(p *ir.Program) (*isaProgram, error) {
-	k, err := codegen.Compile(p)
+	// Frames that do not fit LMEM beside the shared variables go to device memory.
+	k, err := codegen.CompileWith(p, codegen.Options{LMemBytes: uint32(min(uint64(d.lmem), device.ISALocalMemMax))})
 	if err != nil {
 		return nil, err
 	}
 	if need := uint64(k.Layout.LMemBytes()); need > uint64(d.lmem) || need > device.ISALocalMemMax {
-		return nil, fmt.Errorf("codegen: the kernel needs %d bytes of local memory (shared variables + %d-byte spill frames × %d invocations), the core has %d",
-			need, k.Layout.FrameBytes, k.Layout.Invocations(), d.lmem)
+		return nil, fmt.Errorf("codegen: the kernel needs %d bytes of local memory for its shared variables, the core has %d", need, d.lmem)
 	}
-	code := make([]byte, 4*len(k.Code))
+	ip := &isaProgram{kernel: k, code: make([]byte, 4*len(k.Code))}
 	for i, w := range k.Code {
-		code[4*i], code[4*i+1], code[4*i+2], code[4*i+3] = byte(w), byte(w>>8), byte(w>>16), byte(w>>24)
+		ip.code[4*i], ip.code[4*i+1], ip.code[4*i+2], ip.code[4*i+3] = byte(w), byte(w>>8), byte(w>>16), byte(w>>24)
 	}
-	return &isaProgram{kernel: k, code: code}, nil
+	if n := k.Layout.FrameMemBytes(d.sim.GPU.NumCores()); n > 0 {
+		if ip.frames, err = d.rt.Alloc(n); err != nil {
+			return nil, fmt.Errorf("compute: %d bytes of spill frames: %w", n, err)
+		}
+		if ip.frames.Addr()+n > 1<<32 {
+			ip.frames.Free()
+			return nil, fmt.Errorf("codegen: the spill frames at 0x%x are beyond 32-bit addresses", ip.frames.Addr())
+		}
+	}
+	return ip, nil
 }
 
 // observeLaunch is the device's launch observer: it credits a launch of a

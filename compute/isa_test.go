@@ -138,3 +138,47 @@ func TestISAIndirectRunsTheIRKernel(t *testing.T) {
 		t.Errorf("strict indirect dispatch: %v, want ErrISARefused naming the indirect dispatch", err)
 	}
 }
+
+// Spill frames that do not fit LMEM beside the shared variables live in a
+// device buffer (arg slot abi.ArgCSFrames): the program still runs as machine
+// code, with the IR executor's bytes, on any core count.
+func TestISAFramesInDeviceMemory(t *testing.T) {
+	src := `#version 430
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer B { uint v[]; };
+shared uint s[4000];
+void main() {
+	uint t[64];
+	uint i = gl_LocalInvocationIndex, g = gl_WorkGroupID.x * 64u;
+	for (uint k = 0u; k < 64u; k++)
+		t[k] = v[g + k] * (i + 1u);
+	s[i] = t[v[g + i] & 63u];
+	barrier();
+	v[g + i] = s[63u - i] + t[i];
+}
+`
+	in := randWords(9, 64*5, 1000)
+	var want []byte
+	for _, m := range []struct {
+		cores string
+		n     int
+	}{{config.CoresIR, 4}, {config.CoresISA, 4}, {config.CoresISA, 1}} {
+		d := openCores(t, m.cores, func(c *config.Config) { c.Device.CoresPerSocket, c.Device.SocketsPerCluster = m.n, 1 })
+		p := compile(t, d, "frames", src)
+		if m.cores == config.CoresISA && (!p.Kernel().Layout.FramesInMemory || p.Kernel().Layout.LMemBytes() != 16000) {
+			t.Fatalf("layout %+v: want the frames in device memory", p.Kernel().Layout)
+		}
+		buf, _ := d.NewBuffer(words(in...))
+		if err := d.Dispatch(p, [3]uint32{5, 1, 1}, StorageBuffer(0, buf)); err != nil {
+			t.Fatal(err)
+		}
+		if want == nil {
+			want = buf.Bytes()
+		} else if string(buf.Bytes()) != string(want) {
+			t.Errorf("%s on %d cores: bytes differ from the IR executor's", m.cores, m.n)
+		}
+		if err := p.Release(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

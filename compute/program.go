@@ -82,6 +82,9 @@ func (d *Device) Load(name string, p *ir.Program) (*Program, error) {
 		}
 	}
 	if err := d.register(cp); err != nil {
+		if cp.isa != nil && cp.isa.frames != nil {
+			cp.isa.frames.Free()
+		}
 		return nil, err
 	}
 	if cp.isa != nil {
@@ -162,6 +165,12 @@ func (p *Program) Release() error {
 		return fmt.Errorf("compute: %s: released twice", p.name)
 	}
 	delete(d.progs, p.id)
+	if p.isa != nil && p.isa.frames != nil {
+		if err := p.isa.frames.Free(); err != nil {
+			return fmt.Errorf("compute: %s: spill frames: %w", p.name, err)
+		}
+		p.isa.frames = nil
+	}
 	return d.rebuildImage()
 }
 

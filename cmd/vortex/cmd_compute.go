@@ -103,6 +103,9 @@ func runCompute(args []string, stdout, stderr io.Writer) int {
 		}
 		return fail("%v", err)
 	}
+	if cfg.Device.ISA() && !p.ISA() {
+		fmt.Fprintf(stdout, "%s: IR executor (not machine code: %s)\n", file, p.Fallback())
+	}
 	bound := map[bindKey]*compute.Buffer{}
 	imgs := map[uint32]*compute.Image{}
 	decls := map[bindKey]compute.BindingInfo{}
@@ -213,13 +216,10 @@ func runCompute(args []string, stdout, stderr io.Writer) int {
 	inv := uint64(l[0]) * uint64(l[1]) * uint64(l[2]) * uint64(g[0]) * uint64(g[1]) * uint64(g[2])
 	fmt.Fprintf(stdout, "%s: %d×%d×%d groups of %d×%d×%d: %d invocations, %d launch, %d doorbell, %d CP cycles\n",
 		file, g[0], g[1], g[2], l[0], l[1], l[2], inv, st.Launches-before.Launches, st.Doorbells-before.Doorbells, st.CPCycles-before.CPCycles)
-	switch {
-	case p.ISA():
+	if p.ISA() {
 		is := p.ISAStats()
 		fmt.Fprintf(stdout, "%s: machine code (%d bytes): %d instructions, %d thread-instructions, %d device cycles\n",
 			file, 4*len(p.Kernel().Code), is.Instructions, is.ThreadInstructions, is.Cycles)
-	case cfg.Device.ISA():
-		fmt.Fprintf(stdout, "%s: IR executor (not machine code: %s)\n", file, p.Fallback())
 	}
 	return 0
 }

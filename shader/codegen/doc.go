@@ -28,7 +28,11 @@
 // gl_LocalInvocationID, BLOCK_ID plus the base gl_WorkGroupID, GRID_DIM
 // gl_NumWorkGroups; CTA_RANK·NUM_THREADS + THREAD_ID is the local index, which
 // picks the invocation's frame at CTA_LMEM_ADDR + the shared variables (rounded to
-// 16 bytes) + index·FrameBytes. A kernel needs Layout.LMemBytes of LMEM.
+// 16 bytes) + index·FrameBytes. A kernel needs Layout.LMemBytes of LMEM. Compiled
+// for a core with less (CompileWith, Options.LMemBytes), the frames move to device
+// memory instead: arg slot abi.ArgCSFrames points at NUM_CORES × invocations
+// frames and the CTA on CORE_ID c takes those from c·invocations
+// (Layout.FramesInMemory).
 //
 // Exactness. Integer results equal ir.Eval's for every input (RISC-V M's division
 // by zero and overflow results are the ones the executor adopted). Float results
