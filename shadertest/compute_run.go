@@ -120,6 +120,7 @@ type computeRunner struct {
 	clearColor      [4]float32
 	linkExpected    bool
 	failure         string
+	fallback        string // why a program of a cores = "isa" device ran on the IR executor
 }
 
 func (r *computeRunner) run(ctx context.Context, glslVer Version) (Status, string) {
@@ -154,6 +155,9 @@ func (r *computeRunner) run(ctx context.Context, glslVer Version) (Status, strin
 	}
 	if r.failure != "" {
 		return Fail, r.failure
+	}
+	if r.fallback != "" { // never silent: the pass says what ran (cores = "isa")
+		return Pass, "on the IR executor, not machine code: " + r.fallback
 	}
 	return Pass, ""
 }
@@ -193,6 +197,9 @@ func (r *computeRunner) compile(glslVer Version) error {
 		return nil
 	}
 	r.p = p
+	if fb := p.Fallback(); fb != "" && r.fallback == "" {
+		r.fallback = fb
+	}
 	return nil
 }
 

@@ -171,6 +171,11 @@ probe ssbo int 0 124 == 9
 			}
 		}
 	}
+	// Without STRICT such a test passes on the IR executor and says so.
+	if st, reason := execText(t, &computeFake{newFake(), ComputeOptions{Cores: config.CoresISA}}, sampled); st != Pass ||
+		!strings.Contains(reason, "on the IR executor, not machine code: codegen: textures") {
+		t.Errorf("isa sampled texture: %v %q, want a pass naming the fallback", st, reason)
+	}
 	// Under STRICT a program that does not compile to machine code fails its test.
 	st, reason := execText(t, &computeFake{newFake(), ComputeOptions{Cores: config.CoresISA, Strict: true}}, sampled)
 	if st != Fail || !strings.Contains(reason, "STRICT") || !strings.Contains(reason, "textures") {
