@@ -87,6 +87,7 @@ func TestParseErrors(t *testing.T) {
 func FuzzParse(f *testing.F) {
 	f.Add([]byte("[device]\nthreads = 8\n"))
 	f.Add([]byte("[cp]\nflavor = \"rtl\"\n"))
+	f.Add([]byte("[device]\ncores = \"isa\"\nthreads = 32\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := Parse("fuzz.toml", data)
 		if err == nil {
