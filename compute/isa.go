@@ -35,6 +35,7 @@ import (
 // program through the device's launch observer (Program.ISAStats).
 
 // Options are the compute device's run-time choices beside the configuration.
+// spec: vortexpipe-driver.md §2.5 (the compute path)
 type Options struct {
 	// Strict makes a program the machine-code path cannot run an error at Load
 	// instead of a counted fallback to the IR executor (cores = "isa" only).
@@ -46,7 +47,9 @@ type Options struct {
 // run its IR kernel) under Options.Strict.
 var ErrISARefused = errors.New("compute: STRICT: the program does not compile to machine code")
 
-// ISAStats are a machine-code program's counters, summed over its launches.
+// ISAStats are a machine-code program's counters, summed over its launches: what
+// the program's kernel cost on the SIMT core model. spec: vortex-hardware-facts.md
+// §6 (minstret, mcycle)
 type ISAStats struct {
 	Launches           uint64
 	CTAs               uint64
@@ -110,6 +113,7 @@ func (d *Device) observeLaunch(entry uint64, s device.LaunchStats) {
 }
 
 // ISA reports whether p runs as machine code (cores = "isa" and codegen took it).
+// spec: vortexpipe-driver.md §2.1-2.4 (a shader becomes a Vortex kernel)
 func (p *Program) ISA() bool { return p.isa != nil }
 
 // Fallback is why a program of a cores = "isa" device runs on the IR executor
@@ -127,7 +131,7 @@ func (p *Program) ISAStats() ISAStats {
 }
 
 // Kernel returns the program's machine code (nil on the IR path): its code, base
-// and launch layout, for disassembly or a .vxbin.
+// and launch layout, for disassembly or a .vxbin. spec: vortexpipe-driver.md §2.4
 func (p *Program) Kernel() *codegen.Kernel {
 	if p.isa == nil {
 		return nil

@@ -33,7 +33,8 @@ import (
 // (CTA_LMEM_ADDR and LOCAL_MEM_BASE read it): the top 64 KiB of the 32-bit
 // address space, above device memory, the link window and the VM heap. The
 // address is ours (vortex-hardware-facts.md names the CSR, not the address); a
-// kernel must read it from the CSR.
+// kernel must read it from the CSR. spec: vortex-hardware-facts.md §6; docs/ABI.md
+// row 35
 const ISALocalMemBase uint32 = 0xFFFF_0000
 
 // ISALocalMemMax is the most local memory a machine-code CTA can map.

@@ -49,7 +49,8 @@ func (l Layout) FrameMemBytes(cores int) uint64 {
 	return uint64(l.FrameBytes) * uint64(l.Invocations()) * uint64(cores)
 }
 
-// Options are compile-time choices of the launch contract.
+// Options are compile-time choices of the launch contract. spec: vortexpipe-driver
+// §2.5 (the arg block; frames ride raw shader-buffer slot 5, docs/ABI.md row 36)
 type Options struct {
 	// LMemBytes is the local memory the target core has (0: unbounded). A kernel
 	// whose shared variables and frames would exceed it keeps only the shared
