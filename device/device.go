@@ -76,6 +76,8 @@ type Device struct {
 	isClosed bool
 
 	gfx graphicsState // the RASTER/TEX/OM binding of the frame in progress (graphics.go)
+
+	isaBudget uint64 // warp instructions of one machine-code CTA (ISABudget; tests lower it)
 }
 
 // New builds a device of cfg's shape over mem, running the kernels of lib. It starts
@@ -94,6 +96,7 @@ func New(cfg config.Config, mem Memory, lib *Library) (*Device, error) {
 		cfg: cfg, mem: mem, lib: lib, ncores: cfg.Device.NumCores(),
 		threads: cfg.Device.Threads, warps: cfg.Device.Warps, lmem: cfg.Device.LocalMemBytes,
 	}
+	d.isaBudget = ISABudget
 	d.perf = make([]perfBank, d.ncores)
 	d.cores = make([]*core, d.ncores)
 	for i := range d.cores {

@@ -125,7 +125,7 @@ func (c *CTA) runCode(pc uint32, code []byte) error {
 		}
 	}
 	cyc, thr := core.Cycles(), core.ThreadInstructions()
-	core.SetBudget(ISABudget)
+	core.SetBudget(c.dev.isaBudget)
 	err = core.Run()
 	c.isaCycles += core.Cycles() - cyc
 	c.isaThreadInstr += core.ThreadInstructions() - thr

@@ -231,3 +231,59 @@ func TestCodeKernelFaultNamesPC(t *testing.T) {
 		}
 	}
 }
+
+// FuzzCodeKernel: any instruction words as a KernelCode entry launch to a result
+// or an error (an illegal instruction, a fault, the budget) — never a panic or a
+// hang — and the device runs the next launch normally.
+func FuzzCodeKernel(f *testing.F) {
+	f.Add(isaVecAdd(&testing.T{}))
+	f.Add(isaReverse(&testing.T{}))
+	f.Add(isaCount(&testing.T{}))
+	f.Add([]byte{0x6f, 0, 0, 0})             // jal x0, 0: a loop the budget ends
+	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0}) // not an instruction
+	f.Fuzz(func(t *testing.T, code []byte) {
+		code = code[:len(code)&^3]
+		if len(code) == 0 || len(code) > 4096 {
+			return
+		}
+		cfg := config.Default()
+		cfg.Device.CoresPerSocket, cfg.Device.SocketsPerCluster = 1, 1
+		m := mem.NewDevice(0x1000_0000, 1<<24)
+		dev, err := New(cfg, m, testLibrary(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer dev.Close()
+		dev.isaBudget = 20000
+		img, err := abi.EncodeKernelImage([]abi.KernelImageEntry{{Name: "k", Kind: abi.KernelCode, Payload: code},
+			{Name: "ok", Kind: abi.KernelCode, Payload: isaCount(t)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ents, _ := abi.DecodeKernelImage(img)
+		base, _ := m.Alloc(uint64(len(img)), 64)
+		if err := m.Write(base, img); err != nil {
+			t.Fatal(err)
+		}
+		r := &rig{t: t, mem: m, dev: dev, base: base, ents: ents}
+		for _, name := range []string{"k", "ok"} {
+			// The fuzzed code may have stored anywhere: the image and the
+			// arguments are written afresh for the second launch.
+			if err := m.Write(base, img); err != nil {
+				t.Fatal(err)
+			}
+			ctr := r.alloc([]uint32{0})
+			r.program(abi.LaunchInfo{StartupAddr: base, KernelEntry: r.entry(name), Args: r.args(ctr, ctr),
+				NDim: 1, Grid: [3]uint32{2}, Block: [3]uint32{32}, LMemSize: 256})
+			_, err := dev.Launch(context.Background())
+			if name == "ok" {
+				if err != nil {
+					t.Fatalf("the launch after the fuzzed one: %v", err)
+				}
+				if got := r.read(ctr, 1)[0]; got != 64 {
+					t.Fatalf("the launch after the fuzzed one counted %d, want 64", got)
+				}
+			}
+		}
+	})
+}
