@@ -18,11 +18,13 @@ import (
 // launches it at its PC and every warp of every CTA fetches its instructions from
 // device memory on a modelled SIMT core (device/simt), reading the arg block,
 // descriptor blob and uniform words a dispatch writes exactly as the IR kernel
-// does, its shared variables and spill frames in the CTA's local memory
-// (LMEM_SIZE is the kernel's codegen.Layout.LMemBytes).
+// does, its shared variables and spill frames in the CTA's local memory (LMEM_SIZE
+// is the kernel's codegen.Layout.LMemBytes) — or, when the frames do not fit beside
+// the shared variables, the frames in a device buffer the program keeps (arg slot
+// abi.ArgCSFrames, NUM_CORES × invocations frames).
 //
-// A program codegen refuses (textures, the transcendentals it does not
-// implement, more local memory than the core has, ...) is a Load error when
+// A program codegen refuses (a texture sampler, more shared variables than the
+// core's local memory) is a Load error when
 // Options.Strict is set; otherwise it falls back to the IR executor, counted in
 // Stats.ISAFallbacks with the reason on Program.Fallback — never silently. The
 // fallback is the default because the IR executor computes the same results, so a
