@@ -32,6 +32,14 @@ const (
 // spec: vortexpipe §2.5 (slots 4–7 raw shader-buffer slots)
 const ArgCSIndirect = ArgCSSSBOBase
 
+// ArgCSFrames is the compute arg slot (the second raw shader-buffer slot) that
+// holds the device address of a machine-code kernel's spill frames when they do
+// not fit the CTA's local memory beside the shared variables: NUM_CORES ×
+// invocations frames, the CTA on core c using frames c·invocations onwards (a
+// core runs one CTA at a time). 0 when the frames are in LMEM. docs/ABI.md row 36.
+// spec: vortexpipe §2.5 (slots 4–7 raw shader-buffer slots)
+const ArgCSFrames = ArgCSSSBOBase + 1
+
 // ArgCSSWSampler is the compute arg slot holding the dispatch's software-sampler
 // descriptor table (SWTexDesc entries indexed by the program's sampler binding
 // index). vortexpipe §2.5 leaves compute slot 8 free; the vertex stage keeps its

@@ -10,7 +10,11 @@ import (
 // stub inside the image at STARTUP_ADDR, and the stub names what runs there — a
 // kernel of the device's Go kernel library, or an opaque blob (a compiled shader).
 // A launch therefore executes what is at the PC, and a wrong PC is a launch error.
-// This format is ours: the hardware loads RISC-V code, which our device does not run.
+// This format is ours: the hardware loads RISC-V code at the entry itself. A stub of
+// kind KernelCode carries such code — RV32IMAF + Vortex machine code, the image of a
+// .vxbin — as its payload, and the device's warps start fetching at the payload's
+// first word (KernelCodePC), so the stub header is the only part of the entry that
+// is not instructions.
 // spec: vortex-hardware-facts §9 item 9 (STARTUP_ADDR is the image base,
 // KERNEL_ENTRY the function), vortexpipe §2.5 (modules resident at link bases)
 //
@@ -44,7 +48,19 @@ type KernelKind uint32
 const (
 	KernelLibrary KernelKind = 1 // payload: the name of a kernel in the device's Go library
 	KernelBlob    KernelKind = 2 // payload: an opaque compiled-shader blob
+	// KernelCode is machine code: the payload is RV32IMAF + Vortex instruction
+	// words (a multiple of 4 bytes) that every warp of the launch executes from
+	// KernelCodePC, fetched from device memory. The code must be position
+	// independent (it runs wherever the module places the stub). spec:
+	// vortexpipe-driver.md §2.4 (the .vxbin image), vortex-hardware-facts.md §9
+	// item 9 (KERNEL_ENTRY is where the warps start)
+	KernelCode KernelKind = 3
 )
+
+// KernelCodePC is where the warps of a KernelCode entry whose stub is at stub start:
+// the first payload word, right after the 16-byte stub header (16-byte aligned, as
+// the stub is).
+func KernelCodePC(stub uint64) uint64 { return stub + KernelStubHeaderBytes }
 
 // String names the kind.
 func (k KernelKind) String() string {
@@ -53,6 +69,8 @@ func (k KernelKind) String() string {
 		return "library"
 	case KernelBlob:
 		return "blob"
+	case KernelCode:
+		return "code"
 	}
 	return fmt.Sprintf("KernelKind(%d)", uint32(k))
 }
@@ -136,6 +154,10 @@ func checkStubPayload(kind KernelKind, n int) error {
 	case KernelBlob:
 		if n > KernelBlobMaxBytes {
 			return fmt.Errorf("blob of %d bytes exceeds %d", n, KernelBlobMaxBytes)
+		}
+	case KernelCode:
+		if n == 0 || n%4 != 0 || n > KernelBlobMaxBytes {
+			return fmt.Errorf("code of %d bytes (want a whole number of 4-byte instructions, 4..%d)", n, KernelBlobMaxBytes)
 		}
 	default:
 		return fmt.Errorf("unknown kernel kind %d", uint32(kind))

@@ -2,6 +2,8 @@ package compute
 
 import (
 	"testing"
+
+	"vortexgfx/config"
 )
 
 // BenchmarkInvocations measures compute invocations per second through the whole
@@ -104,4 +106,41 @@ func BenchmarkShared(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N)*n*groups/b.Elapsed().Seconds(), "invocations/s")
+}
+
+// BenchmarkSAXPYISA is BenchmarkSAXPY as machine code ([device] cores = "isa"),
+// with the SIMT cores' thread-instructions per second of wall time (all cores
+// of the device, on the host's goroutines).
+func BenchmarkSAXPYISA(b *testing.B) {
+	d := openDevice(b, func(c *config.Config) { c.Device.Cores = config.CoresISA })
+	p, err := d.Compile("saxpy", `#version 430
+layout(local_size_x = 64) in;
+uniform float a;
+layout(std430, binding = 0) readonly buffer X { float x[]; };
+layout(std430, binding = 1) buffer Y { float y[]; };
+void main() { uint i = gl_GlobalInvocationID.x; y[i] = a * x[i] + y[i]; }
+`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if !p.ISA() {
+		b.Fatalf("not machine code: %s", p.Fallback())
+	}
+	const n = 64 << 10
+	if err := p.SetUniformValue("a", true, []uint32{0x40000000}); err != nil {
+		b.Fatal(err)
+	}
+	x, _ := d.NewBuffer(words(ramp(n)...))
+	y, _ := d.NewBufferSize(4 * n)
+	before := d.Stats()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := d.Dispatch(p, [3]uint32{n / 64, 1, 1}, StorageBuffer(0, x), StorageBuffer(1, y)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	st := d.Stats()
+	b.ReportMetric(float64(b.N)*n/b.Elapsed().Seconds(), "invocations/s")
+	b.ReportMetric(float64(st.ThreadInstructions-before.ThreadInstructions)/b.Elapsed().Seconds()/1e6, "Mthreadinstr/s")
+	b.ReportMetric(float64(st.ThreadInstructions-before.ThreadInstructions)/float64(b.N*n), "thread-instr/invocation")
 }

@@ -59,6 +59,15 @@ type Device struct {
 	atomicMu sync.Mutex
 
 	stats cpCounters
+
+	opts Options
+	// launching maps the KERNEL_ENTRY of each program of the frame in flight to
+	// the program, for the launch observer (isa.go).
+	launchMu  sync.Mutex
+	launching map[uint64]*Program
+	isaProgs  atomic.Uint64 // programs loaded as machine code
+	isaFalls  atomic.Uint64 // programs of an isa device that fell back to the IR executor
+	isaIndir  atomic.Uint64 // indirect dispatches of machine-code programs run on their IR kernel
 }
 
 // viewer is device memory that hands out slices aliasing an allocation
@@ -96,11 +105,15 @@ func (c *cpCounters) traced(e cp.TraceEvent) {
 // runtime. The device's kernel library loads compiled compute programs from
 // their module blobs (see Program). spec: vortexpipe §1.3 (the device opened
 // once per screen, its caps cached), command-processor §9
-func Open(cfg config.Config) (*Device, error) {
+func Open(cfg config.Config) (*Device, error) { return OpenWith(cfg, Options{}) }
+
+// OpenWith is Open with run-time options (Options.Strict). With [device] cores =
+// "isa" every program loaded runs as machine code on the SIMT core model (isa.go).
+func OpenWith(cfg config.Config, opts Options) (*Device, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("compute: %w", err)
 	}
-	d := &Device{cfg: cfg, progs: make(map[uint64]*Program),
+	d := &Device{cfg: cfg, progs: make(map[uint64]*Program), opts: opts,
 		maxBlock: cfg.Device.Threads * cfg.Device.Warps, lmem: int(cfg.Device.LocalMemBytes)}
 	lib := device.NewLibrary()
 	lib.SetBlobLoader(d.loadBlob)
@@ -114,6 +127,7 @@ func Open(cfg config.Config) (*Device, error) {
 		return nil, fmt.Errorf("compute: %w", err)
 	}
 	d.sim, d.rt, d.q = s, rt, rt.DefaultQueue()
+	s.GPU.SetLaunchObserver(d.observeLaunch)
 	if v, ok := s.GPU.Memory().(viewer); ok {
 		d.view = v
 	}
@@ -173,6 +187,15 @@ type Stats struct {
 	CPCycles    uint64
 	CTAs        uint64 // CTAs the cores ran (device launch counters)
 	Threads     uint64
+	// Machine code ([device] cores = "isa", isa.go): the warp and lane
+	// instructions the SIMT cores retired, the programs loaded as machine code,
+	// those that fell back to the IR executor, and the indirect dispatches of
+	// machine-code programs that ran their IR kernel.
+	Instructions       uint64
+	ThreadInstructions uint64
+	ISAPrograms        uint64
+	ISAFallbacks       uint64
+	ISAIndirectIR      uint64
 }
 
 // Stats returns the counters since Open.
@@ -184,6 +207,8 @@ func (d *Device) Stats() Stats {
 		CPCommands: d.stats.commands.Load(), CPLaunches: d.stats.launches.Load(), CPBundles: d.stats.draws.Load(),
 		CPMemWrites: d.stats.memWrite.Load(), CPMemReads: d.stats.memRead.Load(), CPCycles: d.stats.cycles.Load(),
 		Launches: ls.Launches, CTAs: ls.CTAs, Threads: ls.Threads,
+		Instructions: ls.Instructions, ThreadInstructions: ls.ThreadInstructions,
+		ISAPrograms: d.isaProgs.Load(), ISAFallbacks: d.isaFalls.Load(), ISAIndirectIR: d.isaIndir.Load(),
 	}
 }
 

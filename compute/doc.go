@@ -52,6 +52,17 @@
 // each workgroup), and a launch whose LMEM_SIZE does not hold them is refused. Atomics are serialised device-wide.
 // Results are the same bytes for any number of cores.
 //
+// # Machine code (cores = "isa")
+//
+// With [device] cores = "isa" (package config) Load compiles each program to an
+// RV32IMAF + Vortex kernel (shader/codegen), whose module entry is the code
+// itself (abi.KernelCode): the KMU launches it at its PC and the device runs every
+// CTA on a modelled SIMT core fetching from device memory (device/simt, package
+// device's isa.go), against the same arg block, descriptor blob and buffers.
+// A program codegen refuses falls back to the IR kernel, counted with its reason
+// (Program.Fallback, Stats.ISAFallbacks), or is a Load error under
+// Options.Strict; Program.ISAStats and Stats count the instructions. See isa.go.
+//
 // A workgroup larger than the device's maximum block size (threads × warps) is
 // refused at dispatch with ErrWorkgroupTooLarge, never re-tiled (§1.3), and
 // MaxWorkgroupInvocations reports the clamped limit.

@@ -127,6 +127,9 @@ func (f *Frame) DispatchIndirect(p *Program, buf *Buffer, off uint64, bs ...Bind
 		return f.fail(fmt.Errorf("compute: dispatch %d (%s): indirect record at %d: want a 4-byte aligned %d-byte record inside the %d-byte buffer",
 			idx, p.name, off, abi.IndirectDispatchBytes, buf.size))
 	}
+	if p != nil && p.isa != nil && f.d.opts.Strict {
+		return f.fail(fmt.Errorf("%w: dispatch %d (%s): an indirect dispatch runs the program's IR kernel (the machine code reads no indirect record)", ErrISARefused, idx, p.name))
+	}
 	dp, err := f.prepare(idx, p, bs)
 	if err != nil {
 		return f.fail(err)
@@ -287,11 +290,20 @@ func (f *Frame) Submit() (FrameStats, error) {
 		batch.Write(d.scratch, 0, scratch)
 	}
 	steps := make([]runtime.DrawStep, 0, len(ds))
+	launching := map[uint64]*Program{}
 	for i := range ds {
 		dp := &ds[i]
-		k, err := mod.Kernel(dp.p.entry)
+		entry := dp.p.entry
+		if dp.p.isa != nil && dp.indirect != nil {
+			entry = dp.p.irEntry() // codegen reads no indirect record (isa.go)
+			d.isaIndir.Add(1)
+		}
+		k, err := mod.Kernel(entry)
 		if err != nil {
 			return FrameStats{}, fmt.Errorf("compute: dispatch %d (%s): %w", i, dp.p.name, err)
+		}
+		if entry == dp.p.entry && dp.p.isa != nil {
+			launching[k.Entry()] = dp.p
 		}
 		args := make([]byte, argBytes)
 		le := binary.LittleEndian
@@ -304,7 +316,10 @@ func (f *Frame) Submit() (FrameStats, error) {
 		if len(dp.texTable) > 0 {
 			le.PutUint64(args[abi.ArgCSSWSampler*8:], sbase+places[i].tex)
 		}
-		lp := runtime.LaunchParams{NDim: 3, Block: dp.p.local, LMemSize: uint32(dp.p.sharedBytes), Args: args}
+		if dp.p.isa != nil && dp.p.isa.frames != nil {
+			le.PutUint64(args[abi.ArgCSFrames*8:], dp.p.isa.frames.Addr())
+		}
+		lp := runtime.LaunchParams{NDim: 3, Block: dp.p.local, LMemSize: dp.p.lmemSize(), Args: args}
 		if dp.indirect != nil {
 			le.PutUint64(args[abi.ArgCSIndirect*8:], dp.indirect.Addr()+dp.indOff)
 			lp.Grid = [3]uint32{uint32(d.sim.GPU.NumCores()), 1, 1}
@@ -331,7 +346,14 @@ func (f *Frame) Submit() (FrameStats, error) {
 			st.Readbacks++
 		}
 	}
-	if err := batch.Submit().Wait(); err != nil {
+	d.launchMu.Lock()
+	d.launching = launching
+	d.launchMu.Unlock()
+	err = batch.Submit().Wait()
+	d.launchMu.Lock()
+	d.launching = nil
+	d.launchMu.Unlock()
+	if err != nil {
 		if lerr := d.sim.GPU.LastLaunchError(); lerr != nil {
 			err = fmt.Errorf("%w (device: %v)", err, lerr)
 		}

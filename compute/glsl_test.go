@@ -88,8 +88,10 @@ void main() {
 
 // TestPrefixScan: a 3-pass scan of 2048 words as one frame (one doorbell),
 // compared with a plain Go running sum.
-func TestPrefixScan(t *testing.T) {
-	d := openDevice(t, nil)
+func TestPrefixScan(t *testing.T) { bothCores(t, testPrefixScan) }
+
+func testPrefixScan(t *testing.T, cores string) {
+	d := openCores(t, cores, nil)
 	local, sums, add := compile(t, d, "scan_local", scanLocal), compile(t, d, "scan_sums", scanSums), compile(t, d, "scan_add", scanAdd)
 	const n, groups = 2048, 2048 / 64
 	in := randWords(1, n, 1000)
@@ -119,8 +121,10 @@ func TestPrefixScan(t *testing.T) {
 // TestReduction: each workgroup sums 256 floats (4 per invocation) by a tree
 // in shared memory with barriers, writes its partial sum and adds it to a total
 // with an integer atomic on the fixed-point value; compared with Go.
-func TestReduction(t *testing.T) {
-	d := openDevice(t, nil)
+func TestReduction(t *testing.T) { bothCores(t, testReduction) }
+
+func testReduction(t *testing.T, cores string) {
+	d := openCores(t, cores, nil)
 	p := compile(t, d, "reduce", `#version 430
 layout(local_size_x = 64) in;
 layout(std430, binding = 0) readonly buffer In { float x[]; };
@@ -178,7 +182,9 @@ void main() {
 // TestHistogram: 64 bins counted with atomicAdd in shared memory per workgroup,
 // then merged into the buffer with atomicAdd; an atomic counter counts the
 // values above 200. Compared with Go, on 1 and 4 cores.
-func TestHistogram(t *testing.T) {
+func TestHistogram(t *testing.T) { bothCores(t, testHistogram) }
+
+func testHistogram(t *testing.T, cores string) {
 	src := `#version 430
 layout(local_size_x = 32, local_size_y = 2) in;
 layout(std430, binding = 0) readonly buffer In { uint v[]; };
@@ -207,9 +213,9 @@ void main() {
 			big++
 		}
 	}
-	for _, cores := range []int{1, 4} {
-		d := openDevice(t, func(c *config.Config) {
-			if cores == 1 {
+	for _, ncores := range []int{1, 4} {
+		d := openCores(t, cores, func(c *config.Config) {
+			if ncores == 1 {
 				c.Device.CoresPerSocket, c.Device.SocketsPerCluster = 1, 1
 			}
 		})
@@ -223,11 +229,11 @@ void main() {
 		got := u32s(hist.Bytes())
 		for b := range want {
 			if got[b] != want[b] {
-				t.Fatalf("%d cores: bin %d = %d, want %d", cores, b, got[b], want[b])
+				t.Fatalf("%d cores: bin %d = %d, want %d", ncores, b, got[b], want[b])
 			}
 		}
 		if c := u32s(ctr.Bytes()); c[1] != big || c[0] != 0 {
-			t.Fatalf("%d cores: counter words %v, want [0 %d]", cores, c, big)
+			t.Fatalf("%d cores: counter words %v, want [0 %d]", ncores, c, big)
 		}
 	}
 }
@@ -235,8 +241,10 @@ void main() {
 // TestImageBlur: a 3×3 box blur of an r32f image into another through
 // imageLoad/imageStore (clamped at the edges), 8×8 workgroups over a 37×29
 // image; then an rgba8 image inverted in place. Compared with Go.
-func TestImageBlur(t *testing.T) {
-	d := openDevice(t, nil)
+func TestImageBlur(t *testing.T) { bothCores(t, testImageBlur) }
+
+func testImageBlur(t *testing.T, cores string) {
+	d := openCores(t, cores, nil)
 	p := compile(t, d, "blur", `#version 430
 layout(local_size_x = 8, local_size_y = 8) in;
 layout(r32f, binding = 0) readonly uniform image2D src;

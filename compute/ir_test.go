@@ -374,6 +374,13 @@ func TestDeterministicAcrossCores(t *testing.T) {
 		if _, err := f.Submit(); err != nil {
 			t.Fatal(err)
 		}
+		if d.Config().Device.ISA() {
+			for _, pr := range []*Program{p, q} {
+				if st := pr.ISAStats(); !pr.ISA() || st.Launches != 3 || st.Instructions == 0 {
+					t.Errorf("%s did not run as machine code: fallback %q, stats %+v", pr.Name(), pr.Fallback(), st)
+				}
+			}
+		}
 		return append(append(out.Bytes(), cnt.Bytes()...), dbl.Bytes()...)
 	}
 	want := run(func(c *config.Config) { c.Device.CoresPerSocket, c.Device.SocketsPerCluster = 1, 1 })
@@ -388,6 +395,13 @@ func TestDeterministicAcrossCores(t *testing.T) {
 		{"8 cores", func(c *config.Config) { c.Device.Clusters = 2 }},
 		{"vm", func(c *config.Config) { c.CP.VM = true }},
 		{"8-wide warps", func(c *config.Config) { c.Device.Threads, c.Device.Warps = 8, 8 }},
+		// Machine code on the SIMT core model: the same bytes (isa.go).
+		{"isa", func(c *config.Config) { c.Device.Cores = config.CoresISA }},
+		{"isa, 1 core", func(c *config.Config) {
+			c.Device.Cores, c.Device.CoresPerSocket, c.Device.SocketsPerCluster = config.CoresISA, 1, 1
+		}},
+		{"isa, vm", func(c *config.Config) { c.Device.Cores, c.CP.VM = config.CoresISA, true }},
+		{"isa, 8-wide warps", func(c *config.Config) { c.Device.Cores, c.Device.Threads, c.Device.Warps = config.CoresISA, 8, 8 }},
 	} {
 		if got := run(m.mut); string(got) != string(want) {
 			t.Errorf("%s: bytes differ from the 1-core run", m.name)

@@ -26,6 +26,8 @@ type Program struct {
 	local       [3]uint32
 	sharedBytes int
 	bindings    []bindingDecl
+	isa         *isaProgram // the machine code (cores = "isa"; nil: the IR executor)
+	fallback    string      // why an isa device runs the program on the IR executor
 
 	uniMu    sync.Mutex
 	uniforms []uint32     // current uniform words (initialised from the defaults)
@@ -68,8 +70,27 @@ func (d *Device) Load(name string, p *ir.Program) (*Program, error) {
 	if len(cp.bindings) > abi.ComputeDescMaxEntries {
 		return nil, fmt.Errorf("compute: %s: %d descriptors exceed the %d the relocation carries (vortexpipe §2.3.2)", name, len(cp.bindings), abi.ComputeDescMaxEntries)
 	}
+	if d.cfg.Device.ISA() {
+		k, err := d.compileISA(p)
+		switch {
+		case err == nil:
+			cp.isa = k
+		case d.opts.Strict:
+			return nil, fmt.Errorf("%w: %s: %v", ErrISARefused, name, err)
+		default:
+			cp.fallback = err.Error()
+		}
+	}
 	if err := d.register(cp); err != nil {
+		if cp.isa != nil && cp.isa.frames != nil {
+			cp.isa.frames.Free()
+		}
 		return nil, err
+	}
+	if cp.isa != nil {
+		d.isaProgs.Add(1)
+	} else if cp.fallback != "" {
+		d.isaFalls.Add(1)
 	}
 	// Load the grown module now, between frames, so a frame rings only its own
 	// doorbell.
@@ -93,8 +114,8 @@ func (d *Device) register(p *Program) error {
 	if d.closed {
 		return ErrClosed
 	}
-	if len(d.progs) >= abi.KernelImageMaxEntries {
-		return fmt.Errorf("compute: %s: %d programs are resident, the module holds at most %d (Release unused ones)", p.name, len(d.progs), abi.KernelImageMaxEntries)
+	if len(d.progs) >= abi.KernelImageMaxEntries/2 {
+		return fmt.Errorf("compute: %s: %d programs are resident, the module holds at most %d (Release unused ones)", p.name, len(d.progs), abi.KernelImageMaxEntries/2)
 	}
 	d.nextProg++
 	p.id = d.nextProg
@@ -117,8 +138,7 @@ func (d *Device) rebuildImage() error {
 	slices.Sort(ids)
 	ents := make([]abi.KernelImageEntry, 0, len(ids))
 	for _, id := range ids {
-		q := d.progs[id]
-		ents = append(ents, abi.KernelImageEntry{Name: q.entry, Kind: abi.KernelBlob, Payload: progBlob(q.id)})
+		ents = append(ents, d.progs[id].moduleEntries()...)
 	}
 	if len(ents) == 0 {
 		d.image, d.module = nil, nil
@@ -145,6 +165,12 @@ func (p *Program) Release() error {
 		return fmt.Errorf("compute: %s: released twice", p.name)
 	}
 	delete(d.progs, p.id)
+	if p.isa != nil && p.isa.frames != nil {
+		if err := p.isa.frames.Free(); err != nil {
+			return fmt.Errorf("compute: %s: spill frames: %w", p.name, err)
+		}
+		p.isa.frames = nil
+	}
 	return d.rebuildImage()
 }
 
@@ -252,6 +278,9 @@ func (p *Program) fits() error {
 	}
 	if p.sharedBytes > p.d.lmem {
 		return fmt.Errorf("%d bytes of shared variables exceed the core's %d bytes of local memory", p.sharedBytes, p.d.lmem)
+	}
+	if need := p.lmemSize(); int64(need) > int64(p.d.lmem) {
+		return fmt.Errorf("the machine code needs %d bytes of local memory, the core has %d", need, p.d.lmem)
 	}
 	return nil
 }

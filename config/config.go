@@ -13,6 +13,7 @@
 //	cores_per_socket = 2
 //	sockets_per_cluster = 2
 //	clusters = 1
+//	cores = "ir"          # what runs compiled compute programs: "ir" or "isa" (below)
 //	[cp]
 //	flavor = "emu"        # or "rtl"
 //	queues = 4
@@ -66,7 +67,22 @@ type Device struct {
 	TEX               bool   `toml:"tex" json:"tex"`
 	RASTER            bool   `toml:"raster" json:"raster"`
 	OM                bool   `toml:"om" json:"om"`
+	// Cores selects what executes compiled compute programs: CoresIR (the
+	// default) runs the shader IR executor as the kernel; CoresISA compiles each
+	// program to an RV32IMAF + Vortex kernel (shader/codegen) that the KMU
+	// launches at its PC on modelled SIMT cores (device/simt), every warp fetching
+	// its instructions from device memory. spec: vortexpipe-driver.md §2.1-2.5
+	Cores string `toml:"cores" json:"cores"`
 }
+
+// The values of device.cores.
+const (
+	CoresIR  = "ir"
+	CoresISA = "isa"
+)
+
+// ISA reports whether compiled programs run as machine code (device.cores = "isa").
+func (d Device) ISA() bool { return d.Cores == CoresISA }
 
 // CP is the command processor's configuration, the [cp] block the hardware lacks.
 // spec: command-processor §1.1, §6
@@ -109,7 +125,7 @@ func Default() Config {
 			ImplID: 1, XLen: 32, Threads: 16, Warps: 4, CoresPerSocket: 2, SocketsPerCluster: 2,
 			Clusters: 1, IssueWidth: 1, LocalMemBytes: 16 << 10, MemBanks: 2, MemBankAddrBits: 28,
 			ClockHz: 200_000_000, Misa: "AFIM", ICache: true, DCache: true, L2: false, L3: false,
-			Zicond: true, TEX: true, RASTER: true, OM: true,
+			Zicond: true, TEX: true, RASTER: true, OM: true, Cores: CoresIR,
 		},
 		CP: CP{
 			Flavor: "emu", Queues: 4, RingSizeLog2: abi.DefaultRingSizeLog2, RingSizeLog2Max: 16,
@@ -188,6 +204,23 @@ func (c Config) Validate() error {
 	}
 	if d.RASTER && d.Threads%abi.QuadLanes != 0 {
 		return fmt.Errorf("device.threads = %d: RASTER needs a multiple of 4 (a quad is four lanes, rasterizer §12)", d.Threads)
+	}
+	switch d.Cores {
+	case CoresIR:
+	case CoresISA:
+		// The core model (device/simt) is RV32 with at most 32 lanes per warp and
+		// 32 warps per core (a thread mask is one 32-bit register).
+		if d.XLen != 32 {
+			return fmt.Errorf("device.cores = %q: needs device.xlen = 32 (the kernels are RV32IMAF), not %d", d.Cores, d.XLen)
+		}
+		if d.Threads > 32 || d.Warps > 32 {
+			return fmt.Errorf("device.cores = %q: the SIMT core model runs at most 32 threads × 32 warps, not %d × %d", d.Cores, d.Threads, d.Warps)
+		}
+		if d.LocalMemBytes > 64<<10 {
+			return fmt.Errorf("device.local_mem_bytes = %d: cores = %q maps local memory in the top 64 KiB of the 32-bit space (device.ISALocalMemBase)", d.LocalMemBytes, d.Cores)
+		}
+	default:
+		return fmt.Errorf("device.cores = %q: want %q or %q", d.Cores, CoresIR, CoresISA)
 	}
 	for _, r := range d.Misa {
 		if r < 'A' || r > 'Z' {

@@ -71,6 +71,11 @@ func TestParseErrors(t *testing.T) {
 		{"[device]\nxlen = 16\n", "device.xlen = 16"},
 		{"[device]\nmisa = \"im\"\n", "device.misa"},
 		{"[device]\nlocal_mem_bytes = 1000\n", "device.local_mem_bytes"},
+		{"[device]\ncores = \"rtl\"\n", `device.cores = "rtl": want "ir" or "isa"`},
+		{"[device]\ncores = \"\"\n", `device.cores = ""`},
+		{"[device]\ncores = \"isa\"\nxlen = 64\n", "needs device.xlen = 32"},
+		{"[device]\ncores = \"isa\"\nthreads = 64\n", "at most 32 threads"},
+		{"[device]\ncores = \"isa\"\nlocal_mem_bytes = 131072\n", "device.local_mem_bytes = 131072: cores = \"isa\""},
 	} {
 		_, err := Parse("t.toml", []byte(tc.text))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -82,6 +87,7 @@ func TestParseErrors(t *testing.T) {
 func FuzzParse(f *testing.F) {
 	f.Add([]byte("[device]\nthreads = 8\n"))
 	f.Add([]byte("[cp]\nflavor = \"rtl\"\n"))
+	f.Add([]byte("[device]\ncores = \"isa\"\nthreads = 32\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := Parse("fuzz.toml", data)
 		if err == nil {
@@ -114,6 +120,29 @@ func TestPipelineKey(t *testing.T) {
 		caps := c.CP.CPDevCaps()
 		if c.CP.Pipeline != tc.want || caps.FenceOrdering != tc.want || caps.Encode()>>abi.CapFenceOrdering&1 == 1 != tc.want {
 			t.Errorf("%q: pipeline %v, caps %+v; want %v", tc.text, c.CP.Pipeline, caps, tc.want)
+		}
+	}
+}
+
+// device.cores selects the IR executor (the default) or machine code on the SIMT
+// core model; unknown values are errors naming the key (TestParseErrors).
+func TestCoresKey(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want string
+		isa  bool
+	}{
+		{"", CoresIR, false},
+		{"[device]\ncores = \"ir\"\n", CoresIR, false},
+		{"[device]\ncores = \"isa\"\n", CoresISA, true},
+		{"[device]\ncores = \"isa\"\nthreads = 32\nwarps = 32\n", CoresISA, true},
+	} {
+		c, err := Parse("t.toml", []byte(tc.text))
+		if err != nil {
+			t.Fatalf("%q: %v", tc.text, err)
+		}
+		if c.Device.Cores != tc.want || c.Device.ISA() != tc.isa {
+			t.Errorf("%q: cores %q ISA %v, want %q %v", tc.text, c.Device.Cores, c.Device.ISA(), tc.want, tc.isa)
 		}
 	}
 }

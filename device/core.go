@@ -80,6 +80,13 @@ func ctaCost(t *CTA, p *perfBank, s *LaunchStats, base uint64) uint64 {
 	warps := uint64(t.Warps())
 	cyc := base + warps*(CostPhaseIssue*t.phases+CostBarrier*t.barrier) +
 		(t.memOps+uint64(t.WarpWidth)-1)/uint64(t.WarpWidth)
+	instret := t.invoc
+	if t.isaRun { // machine code: the cycles the SIMT core issued (isa.go)
+		cyc = base + t.isaCycles
+		instret = t.isaInstr
+		s.Instructions += t.isaInstr
+		s.ThreadInstructions += t.isaThreadInstr
+	}
 	s.Warps += warps
 	s.Threads += uint64(t.Threads)
 	s.Phases += t.phases
@@ -87,7 +94,7 @@ func ctaCost(t *CTA, p *perfBank, s *LaunchStats, base uint64) uint64 {
 	s.MemOps += t.memOps
 	s.Cycles += cyc
 	p.add(abi.MPMCore, perfCycles, cyc)
-	p.add(abi.MPMCore, perfInstret, t.invoc)
+	p.add(abi.MPMCore, perfInstret, instret)
 	p.add(abi.MPMCore, perfWarps, warps)
 	p.add(abi.MPMCore, perfThreads, uint64(t.Threads))
 	p.add(abi.MPMCore, perfMemOps, t.memOps)
@@ -99,6 +106,7 @@ func (c *core) reset(threads int, lmemSize int) {
 	t.Threads = threads
 	t.err = nil
 	t.phases, t.barrier, t.memOps, t.invoc = 0, 0, 0, 0
+	t.isaRun, t.isaCycles, t.isaInstr, t.isaThreadInstr = false, 0, 0, 0
 	t.LMem = c.lmem[:lmemSize]
 	clear(t.LMem)
 }

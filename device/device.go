@@ -2,8 +2,11 @@
 // dispatches CTA grids onto the SIMT cores, the kernel library the cores run, the
 // fragment-wave hook the RASTER engine uses, and the performance counters read through
 // MPM_VALUE. It implements the command processor's GPU interface (DCRWrite, DCRRead,
-// Launch, NumCores). spec: command-processor §7.1 (the CP↔GPU boundary is DCR traffic
-// plus the launch handshake), vortex-hardware-facts §1.5, §2, §7
+// Launch, NumCores). A kernel image entry is a Go kernel of the library, a compiled-
+// shader blob the library's loader resolves, or machine code (abi.KernelCode) that
+// each CTA runs on a modelled SIMT core fetching from device memory (isa.go).
+// spec: command-processor §7.1 (the CP↔GPU boundary is DCR traffic plus the launch
+// handshake), vortex-hardware-facts §1.5, §2, §7
 package device
 
 import (
@@ -56,6 +59,7 @@ type Device struct {
 	state    UnitState
 	kick     FrameKickFunc
 	listener func(abi.DCR, uint32)
+	observer func(entry uint64, s LaunchStats)
 
 	launchMu sync.Mutex // one launch at a time (the KMU)
 	atomicMu sync.Mutex // serialises CTA.AtomicAdd*
@@ -72,6 +76,8 @@ type Device struct {
 	isClosed bool
 
 	gfx graphicsState // the RASTER/TEX/OM binding of the frame in progress (graphics.go)
+
+	isaBudget uint64 // warp instructions of one machine-code CTA (ISABudget; tests lower it)
 }
 
 // New builds a device of cfg's shape over mem, running the kernels of lib. It starts
@@ -90,6 +96,7 @@ func New(cfg config.Config, mem Memory, lib *Library) (*Device, error) {
 		cfg: cfg, mem: mem, lib: lib, ncores: cfg.Device.NumCores(),
 		threads: cfg.Device.Threads, warps: cfg.Device.Warps, lmem: cfg.Device.LocalMemBytes,
 	}
+	d.isaBudget = ISABudget
 	d.perf = make([]perfBank, d.ncores)
 	d.cores = make([]*core, d.ncores)
 	for i := range d.cores {
@@ -139,6 +146,16 @@ func (d *Device) SetFrameKick(f FrameKickFunc) {
 func (d *Device) SetDCRListener(f func(addr abi.DCR, value uint32)) {
 	d.mu.Lock()
 	d.listener = f
+	d.mu.Unlock()
+}
+
+// SetLaunchObserver registers a function called (on the CP's goroutine, once the
+// launch has drained) with the KERNEL_ENTRY and the counters of every grid
+// launch, failed ones included, so a runtime can attribute instruction counts to
+// the kernels it launched (nil removes it).
+func (d *Device) SetLaunchObserver(f func(entry uint64, s LaunchStats)) {
+	d.mu.Lock()
+	d.observer = f
 	d.mu.Unlock()
 }
 

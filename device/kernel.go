@@ -102,6 +102,12 @@ type CTA struct {
 	memOps  uint64
 	invoc   uint64
 	scratch [8]byte
+
+	// Machine-code CTAs (isa.go): the core's SIMT cores by code address, and what
+	// the CTA's core issued.
+	isa                                 map[uint32]*isaRunner
+	isaRun                              bool
+	isaCycles, isaInstr, isaThreadInstr uint64
 }
 
 // Warps is the number of warps the CTA occupies.

@@ -9,6 +9,8 @@ import (
 )
 
 // Cycle cost model of a launch (ours; the hardware's timing is not modelled). A
+// machine-code CTA (isa.go) costs CostCTADispatch plus its SIMT core's issued
+// cycles instead of the phase terms below. A
 // launch costs CostKMULaunch plus the busiest core's cycles; a core's cycles are the
 // sum over the CTAs (or fragment waves) it ran of
 //
@@ -37,6 +39,11 @@ type LaunchStats struct {
 	Barriers   uint64
 	MemOps     uint64 // device-memory accesses, per lane
 	Cycles     uint64 // by the cost model above
+	// Machine-code CTAs (abi.KernelCode entries, isa.go): the warp instructions
+	// their SIMT cores retired (minstret summed over warps) and the lane-
+	// instructions (each counts its active lanes). 0 for Go kernels.
+	Instructions       uint64
+	ThreadInstructions uint64
 }
 
 func (s *LaunchStats) add(o LaunchStats) {
@@ -49,6 +56,8 @@ func (s *LaunchStats) add(o LaunchStats) {
 	s.Barriers += o.Barriers
 	s.MemOps += o.MemOps
 	s.Cycles += o.Cycles
+	s.Instructions += o.Instructions
+	s.ThreadInstructions += o.ThreadInstructions
 }
 
 // LastLaunch returns the counters of the most recent launch.
@@ -173,6 +182,12 @@ func (d *Device) launch(ctx context.Context) (uint64, error) {
 	s.Launches = 1
 	s.Cycles = CostKMULaunch + maxCycles
 	d.record(s)
+	d.mu.Lock()
+	observe := d.observer
+	d.mu.Unlock()
+	if observe != nil {
+		observe(kmu.KernelEntry(), s)
+	}
 	if firstErr != nil {
 		return s.Cycles, fmt.Errorf("device: launch: CTA %d: %w", firstCTA, firstErr)
 	}
@@ -288,6 +303,12 @@ func (d *Device) ResolveKernel(base, pc uint64) (Kernel, error) {
 		return nil, fmt.Errorf("KERNEL_ENTRY 0x%x: %w", pc, err)
 	}
 	switch s.Kind {
+	case abi.KernelCode:
+		k, err := d.codeKernel(abi.KernelCodePC(pc), payload)
+		if err != nil {
+			return nil, fmt.Errorf("KERNEL_ENTRY 0x%x: %w", pc, err)
+		}
+		return k, nil
 	case abi.KernelLibrary:
 		k, ok := d.lib.Lookup(string(payload))
 		if !ok {

@@ -62,6 +62,23 @@ type Backend interface {
 	NewContext(ctx context.Context, cfg ContextConfig) (Context, error)
 }
 
+// ComputeOptions choose how compute tests run on the device model: Cores is the
+// [device] cores setting (config.CoresIR, the default, or config.CoresISA:
+// machine code on the SIMT core model) and Strict makes a program that does not
+// compile to machine code fail its test instead of falling back to the IR
+// executor. spec: vortexpipe-driver.md §2.1-2.5
+type ComputeOptions struct {
+	Cores  string
+	Strict bool
+}
+
+// ComputeBackend is a Backend that chooses the compute tests' options; with any
+// other Backend they run with the zero ComputeOptions (the IR executor).
+type ComputeBackend interface {
+	Backend
+	ComputeOptions() ComputeOptions
+}
+
 // ContextConfig is the window and API a test asks for.
 type ContextConfig struct {
 	API API

@@ -66,8 +66,9 @@ func (f *File) computeCaps(c Caps) Caps {
 }
 
 // executeCompute runs f when it is a compute test; handled is false for other
-// files, unless they use a compute command, which skips them.
-func executeCompute(ctx context.Context, f *File, api API, glslVer Version) (st Status, reason string, handled bool) {
+// files, unless they use a compute command, which skips them. opts.Cores picks
+// the IR executor or machine code ([device] cores).
+func executeCompute(ctx context.Context, f *File, api API, glslVer Version, opts ComputeOptions) (st Status, reason string, handled bool) {
 	if !f.HasCompute() {
 		for _, c := range f.Commands {
 			if c.Op.isCompute() {
@@ -76,7 +77,11 @@ func executeCompute(ctx context.Context, f *File, api API, glslVer Version) (st 
 		}
 		return 0, "", false
 	}
-	d, err := compute.Open(computeConfig())
+	cfg := computeConfig()
+	if opts.Cores != "" {
+		cfg.Device.Cores = opts.Cores
+	}
+	d, err := compute.OpenWith(cfg, compute.Options{Strict: opts.Strict})
 	if err != nil {
 		return Fail, err.Error(), true
 	}
@@ -115,6 +120,7 @@ type computeRunner struct {
 	clearColor      [4]float32
 	linkExpected    bool
 	failure         string
+	fallback        string // why a program of a cores = "isa" device ran on the IR executor
 }
 
 func (r *computeRunner) run(ctx context.Context, glslVer Version) (Status, string) {
@@ -149,6 +155,9 @@ func (r *computeRunner) run(ctx context.Context, glslVer Version) (Status, strin
 	}
 	if r.failure != "" {
 		return Fail, r.failure
+	}
+	if r.fallback != "" { // never silent: the pass says what ran (cores = "isa")
+		return Pass, "on the IR executor, not machine code: " + r.fallback
 	}
 	return Pass, ""
 }
@@ -188,6 +197,9 @@ func (r *computeRunner) compile(glslVer Version) error {
 		return nil
 	}
 	r.p = p
+	if fb := p.Fallback(); fb != "" && r.fallback == "" {
+		r.fallback = fb
+	}
 	return nil
 }
 

@@ -3,6 +3,8 @@ package shadertest
 import (
 	"strings"
 	"testing"
+
+	"vortexgfx/config"
 )
 
 const computeHead = `[require]
@@ -160,9 +162,31 @@ probe ssbo int 0 124 == 9
 		{"compute command without a compute shader", progHead + "compute 1 1 1\n", Skip, "is not supported without a compute shader"},
 		{"bad ssbo line", computeHead + "layout(local_size_x = 1) in;\nvoid main() {}\n[test]\nprobe ssbo uint 0 0 =~ 1\n", Fail, "invalid comparison"},
 	} {
-		st, reason := execText(t, newFake(), tc.src)
-		if st != tc.status || !strings.Contains(reason, tc.reason) {
-			t.Errorf("%s: %v %q, want %v containing %q", tc.name, st, reason, tc.status, tc.reason)
+		// The same results on the IR executor and as machine code (the sampled
+		// texture falls back to the IR executor there: codegen has no textures).
+		for _, cores := range []string{config.CoresIR, config.CoresISA} {
+			st, reason := execText(t, &computeFake{newFake(), ComputeOptions{Cores: cores}}, tc.src)
+			if st != tc.status || !strings.Contains(reason, tc.reason) {
+				t.Errorf("%s (cores %s): %v %q, want %v containing %q", tc.name, cores, st, reason, tc.status, tc.reason)
+			}
 		}
 	}
+	// Without STRICT such a test passes on the IR executor and says so.
+	if st, reason := execText(t, &computeFake{newFake(), ComputeOptions{Cores: config.CoresISA}}, sampled); st != Pass ||
+		!strings.Contains(reason, "on the IR executor, not machine code: codegen: textures") {
+		t.Errorf("isa sampled texture: %v %q, want a pass naming the fallback", st, reason)
+	}
+	// Under STRICT a program that does not compile to machine code fails its test.
+	st, reason := execText(t, &computeFake{newFake(), ComputeOptions{Cores: config.CoresISA, Strict: true}}, sampled)
+	if st != Fail || !strings.Contains(reason, "STRICT") || !strings.Contains(reason, "textures") {
+		t.Errorf("strict sampled texture: %v %q, want a failure naming STRICT and textures", st, reason)
+	}
 }
+
+// computeFake is a fake back end that chooses the compute options.
+type computeFake struct {
+	*fakeBackend
+	opts ComputeOptions
+}
+
+func (b *computeFake) ComputeOptions() ComputeOptions { return b.opts }

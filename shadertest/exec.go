@@ -144,7 +144,11 @@ func Execute(ctx context.Context, f *File, parseErr error, b Backend) (st Status
 			return Skip, fmt.Sprintf("line %d: command %q is not supported", c.Line, c.Name)
 		}
 	}
-	if st, reason, ok := executeCompute(ctx, f, api, glsl); ok {
+	var copts ComputeOptions
+	if cb, ok := b.(ComputeBackend); ok {
+		copts = cb.ComputeOptions()
+	}
+	if st, reason, ok := executeCompute(ctx, f, api, glsl, copts); ok {
 		return st, reason
 	}
 	cfg := ContextConfig{API: api, GL: gl, GLSL: glsl, Width: f.Width, Height: f.Height, DepthBuffer: f.DepthBuffer}

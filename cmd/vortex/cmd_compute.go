@@ -23,24 +23,27 @@ func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
 // runCompute implements `vortex compute FILE.comp [--groups X,Y,Z] [--buffer
 // binding=FILE ...] [--size binding=BYTES ...] [--image binding=WxH[xD]:FILE ...]
-// [--out binding=FILE ...] [--config F.toml]`: it compiles a GLSL compute shader,
+// [--out binding=FILE ...] [--config F.toml] [--strict]`: it compiles a GLSL compute shader,
 // binds raw little-endian files as its storage buffers (a binding written
 // "counter:N" is an atomic counter buffer, "image:N" a storage image), runs one
 // dispatch on the device model and writes the buffers named by --out. Bindings
 // the program declares and no flag names get a zeroed buffer of their minimum
-// size. spec: README "vortex compute"; vortexpipe §1.3, §2.5
+// size. With [device] cores = "isa" it runs the program as machine code and
+// prints its instruction counts, or says why it fell back to the IR executor.
+// spec: README "vortex compute"; vortexpipe §1.3, §2.5
 func runCompute(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("vortex compute", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	groups := fs.String("groups", "1,1,1", "workgroup counts `X,Y,Z`")
 	cfgPath := fs.String("config", "", "device configuration `F.toml` (default: built in)")
+	strict := fs.Bool("strict", false, "with [device] cores = \"isa\": a program that does not compile to machine code is an error, not a fallback to the IR executor (VORTEX_STRICT=1 too)")
 	var bufs, sizes, images, outs multiFlag
 	fs.Var(&bufs, "buffer", "bind `binding=FILE` (raw bytes; repeatable)")
 	fs.Var(&sizes, "size", "bind a zeroed buffer `binding=BYTES` (repeatable)")
 	fs.Var(&images, "image", "bind a storage image `binding=WxH[xD]:FILE` of raw texels in the declared format (repeatable)")
 	fs.Var(&outs, "out", "write a binding's bytes after the dispatch to `binding=FILE` (repeatable)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: vortex compute FILE.comp [--groups X,Y,Z] [--buffer binding=FILE ...] [--out binding=FILE ...] [--config F.toml]")
+		fmt.Fprintln(stderr, "usage: vortex compute FILE.comp [--groups X,Y,Z] [--buffer binding=FILE ...] [--out binding=FILE ...] [--config F.toml] [--strict]")
 		fmt.Fprintln(stderr, "Runs a GLSL compute shader on the device model over raw little-endian buffers.")
 		fmt.Fprintln(stderr, "A binding is N (storage buffer), counter:N (atomic counter buffer) or image:N.")
 		fs.PrintDefaults()
@@ -84,7 +87,7 @@ func runCompute(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	d, err := compute.Open(cfg)
+	d, err := compute.OpenWith(cfg, compute.Options{Strict: *strict || os.Getenv("VORTEX_STRICT") == "1"})
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -99,6 +102,9 @@ func runCompute(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		return fail("%v", err)
+	}
+	if cfg.Device.ISA() && !p.ISA() {
+		fmt.Fprintf(stdout, "%s: IR executor (not machine code: %s)\n", file, p.Fallback())
 	}
 	bound := map[bindKey]*compute.Buffer{}
 	imgs := map[uint32]*compute.Image{}
@@ -210,6 +216,11 @@ func runCompute(args []string, stdout, stderr io.Writer) int {
 	inv := uint64(l[0]) * uint64(l[1]) * uint64(l[2]) * uint64(g[0]) * uint64(g[1]) * uint64(g[2])
 	fmt.Fprintf(stdout, "%s: %d×%d×%d groups of %d×%d×%d: %d invocations, %d launch, %d doorbell, %d CP cycles\n",
 		file, g[0], g[1], g[2], l[0], l[1], l[2], inv, st.Launches-before.Launches, st.Doorbells-before.Doorbells, st.CPCycles-before.CPCycles)
+	if p.ISA() {
+		is := p.ISAStats()
+		fmt.Fprintf(stdout, "%s: machine code (%d bytes): %d instructions, %d thread-instructions, %d device cycles\n",
+			file, 4*len(p.Kernel().Code), is.Instructions, is.ThreadInstructions, is.Cycles)
+	}
 	return 0
 }
 

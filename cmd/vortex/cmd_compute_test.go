@@ -139,3 +139,89 @@ func FuzzComputeArgs(f *testing.F) {
 		}
 	})
 }
+
+// TestComputeCommandISA: with [device] cores = "isa" the scan runs as machine
+// code — the same output bytes as the IR executor, and a line of instruction
+// counts; a program codegen refuses says why it fell back, and is an error
+// under --strict.
+func TestComputeCommandISA(t *testing.T) {
+	dir := t.TempDir()
+	shader, cfg := filepath.Join(dir, "sq.comp"), filepath.Join(dir, "isa.toml")
+	os.WriteFile(shader, []byte("#version 430\nlayout(local_size_x = 8) in;\n"+
+		"layout(std430, binding = 0) buffer B { uint v[]; };\n"+
+		"void main() { uint i = gl_GlobalInvocationID.x; v[i] = v[i] * v[i] + i; }\n"), 0o644)
+	os.WriteFile(cfg, []byte("[device]\ncores = \"isa\"\n"), 0o644)
+	in := make([]byte, 4*16)
+	for i := range 16 {
+		binary.LittleEndian.PutUint32(in[4*i:], uint32(3*i+1))
+	}
+	inPath := filepath.Join(dir, "in.bin")
+	os.WriteFile(inPath, in, 0o644)
+	outs := map[string][]byte{}
+	for _, mode := range []string{"ir", "isa"} {
+		outPath := filepath.Join(dir, mode+".bin")
+		args := []string{shader, "--groups", "2", "--buffer", "0=" + inPath, "--out", "0=" + outPath}
+		if mode == "isa" {
+			args = append(args, "--config", cfg)
+		}
+		var o, e bytes.Buffer
+		if code := runCompute(args, &o, &e); code != 0 {
+			t.Fatalf("%s: exit %d: %s", mode, code, e.String())
+		}
+		if has := strings.Contains(o.String(), "machine code ("); has != (mode == "isa") || (mode == "isa" && !strings.Contains(o.String(), "thread-instructions")) {
+			t.Errorf("%s: output %q", mode, o.String())
+		}
+		outs[mode], _ = os.ReadFile(outPath)
+	}
+	if len(outs["ir"]) != 64 || !bytes.Equal(outs["ir"], outs["isa"]) {
+		t.Errorf("isa output %x differs from ir %x", outs["isa"], outs["ir"])
+	}
+	// codegen has no textures: the program runs on the IR executor, which the
+	// output says before the dispatch (which then wants a texture vortex compute
+	// cannot bind).
+	tex := filepath.Join(dir, "tex.comp")
+	os.WriteFile(tex, []byte("#version 430\nlayout(local_size_x = 1) in;\n"+
+		"layout(std430, binding = 0) buffer B { vec4 v; };\nuniform sampler2D s;\n"+
+		"void main() { v = textureLod(s, vec2(0.5), 0.0); }\n"), 0o644)
+	var o, e bytes.Buffer
+	if code := runCompute([]string{tex, "--config", cfg}, &o, &e); code != 1 || !strings.Contains(o.String(), "IR executor (not machine code: codegen: textures") ||
+		!strings.Contains(e.String(), "no texture bound") {
+		t.Errorf("fallback: exit %d, output %q %q", code, o.String(), e.String())
+	}
+	// Spill frames beyond LMEM (a 64-word local array per invocation beside 16
+	// KiB of shared variables) live in device memory: still machine code, and the
+	// IR executor's bytes.
+	big := filepath.Join(dir, "big.comp")
+	os.WriteFile(big, []byte("#version 430\nlayout(local_size_x = 64) in;\n"+
+		"layout(std430, binding = 0) buffer B { uint v[]; };\nshared uint s[4096];\n"+
+		"void main() { uint t[64]; uint i = gl_LocalInvocationIndex; for (uint k = 0u; k < 64u; k++) t[k] = v[k] + i;\n"+
+		"s[i] = t[v[i] & 63u]; barrier(); v[i] = s[63u - i]; }\n"), 0o644)
+	bigIn := filepath.Join(dir, "big.bin")
+	raw := make([]byte, 4*64)
+	for i := range 64 {
+		binary.LittleEndian.PutUint32(raw[4*i:], uint32(i*7+3))
+	}
+	os.WriteFile(bigIn, raw, 0o644)
+	bigOut := map[string][]byte{}
+	for _, mode := range []string{"ir", "isa"} {
+		out := filepath.Join(dir, "big-"+mode+".bin")
+		args := []string{big, "--buffer", "0=" + bigIn, "--out", "0=" + out}
+		if mode == "isa" {
+			args = append(args, "--config", cfg)
+		}
+		o.Reset()
+		e.Reset()
+		if code := runCompute(args, &o, &e); code != 0 || (mode == "isa") != strings.Contains(o.String(), "machine code (") {
+			t.Errorf("big %s: exit %d, output %q %q", mode, code, o.String(), e.String())
+		}
+		bigOut[mode], _ = os.ReadFile(out)
+	}
+	if len(bigOut["ir"]) != 256 || !bytes.Equal(bigOut["ir"], bigOut["isa"]) {
+		t.Errorf("frames in device memory: isa %x, ir %x", bigOut["isa"], bigOut["ir"])
+	}
+	o.Reset()
+	e.Reset()
+	if code := runCompute([]string{tex, "--config", cfg, "--strict"}, &o, &e); code != 1 || !strings.Contains(e.String(), "STRICT") {
+		t.Errorf("--strict: exit %d, stderr %q", code, e.String())
+	}
+}

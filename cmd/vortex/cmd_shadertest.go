@@ -12,13 +12,15 @@ import (
 	"strings"
 	"time"
 
+	"vortexgfx/config"
 	"vortexgfx/shadertest"
 	"vortexgfx/shadertest/device"
 	"vortexgfx/shadertest/reference"
 )
 
 // runShaderTest implements `vortex shadertest [--path reference|device]
-// [--strict] [--compare] [-j N] [--json] [--baseline FILE] PATH...`: it runs
+// [--strict] [--compare] [--config FILE.toml] [-j N] [--json] [--baseline FILE]
+// PATH...`: it runs
 // piglit shader_test files (directories are walked for *.shader_test) and
 // prints "pass|fail|skip PATH [reason]" per test and the closing "N passed,
 // M failed, K skipped" line. On the device path it then prints (on stderr)
@@ -38,8 +40,9 @@ func runShaderTest(args []string, stdout, stderr io.Writer) int {
 	timeout := fs.Duration("timeout", 2*time.Minute, "fail a test that runs longer than `d` (0: no limit)")
 	baseline := fs.String("baseline", "", "compare with an llvmpipe baseline `file` (result<TAB>path lines) and print the agreement")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to `FILE` for go tool pprof")
+	cfgPath := fs.String("config", "", "device path: device configuration `FILE.toml` (its [device] cores = \"isa\" runs compute tests as machine code)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: vortex shadertest [--path reference|device] [--strict] [--compare] [-j N] [--json] [--baseline FILE] [--cpuprofile FILE] PATH...")
+		fmt.Fprintln(stderr, "usage: vortex shadertest [--path reference|device] [--strict] [--compare] [--config FILE.toml] [-j N] [--json] [--baseline FILE] [--cpuprofile FILE] PATH...")
 		fmt.Fprintln(stderr, "Runs piglit shader_runner tests (*.shader_test; directories are walked).")
 		fs.PrintDefaults()
 	}
@@ -53,9 +56,18 @@ func runShaderTest(args []string, stdout, stderr io.Writer) int {
 	if os.Getenv("VORTEX_STRICT") == "1" {
 		*strict = true
 	}
-	if *path != "device" && (*strict || *cmp) {
-		fmt.Fprintln(stderr, "vortex shadertest: --strict and --compare need --path device")
+	if *path != "device" && (*strict || *cmp || *cfgPath != "") {
+		fmt.Fprintln(stderr, "vortex shadertest: --strict, --compare and --config need --path device")
 		return 2
+	}
+	var devCfg *config.Config
+	if *cfgPath != "" {
+		c, err := config.Load(*cfgPath)
+		if err != nil {
+			fmt.Fprintf(stderr, "vortex shadertest: %v\n", err)
+			return 2
+		}
+		devCfg = &c
 	}
 	var base shadertest.Baseline
 	if *baseline != "" {
@@ -78,7 +90,7 @@ func runShaderTest(args []string, stdout, stderr io.Writer) int {
 	case "reference":
 		sum, err = shadertest.Run(context.Background(), fs.Args(), reference.New(), opts, stdout)
 	case "device":
-		be := device.New(device.Options{Strict: *strict, Compare: *cmp})
+		be := device.New(device.Options{Strict: *strict, Compare: *cmp, Config: devCfg})
 		var recs []device.Record
 		sum, recs, err = runDeviceTests(context.Background(), fs.Args(), be, opts, stdout)
 		if err == nil {

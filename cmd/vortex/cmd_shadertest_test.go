@@ -75,3 +75,45 @@ func TestShaderTestCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestShaderTestConfigISA: --config with [device] cores = "isa" runs compute
+// tests as machine code — a program codegen takes passes under --strict, one it
+// refuses (a texture) passes on the IR executor and fails under --strict — and
+// --config needs --path device.
+func TestShaderTestConfigISA(t *testing.T) {
+	dir := t.TempDir()
+	head := "[require]\nGL >= 4.3\nGLSL >= 4.30\n\n[compute shader]\n#version 430\nlayout(local_size_x = 4) in;\n"
+	ok := head + "layout(std430, binding = 0) buffer B { uint v[4]; };\nvoid main() { v[gl_LocalInvocationIndex] = gl_LocalInvocationIndex * 3u + 1u; }\n\n" +
+		"[test]\nssbo 0 16\ncompute 1 1 1\nprobe ssbo uint 0 12 == 10\n"
+	tex := head + "layout(std430, binding = 0) buffer B { vec4 v[4]; };\nuniform sampler2D s;\nvoid main() { v[gl_LocalInvocationIndex] = textureLod(s, vec2(0.5), 0.0); }\n\n" +
+		"[test]\ntexture rgbw 0 (4, 4)\nuniform int s 0\nssbo 0 64\ncompute 1 1 1\nprobe ssbo float 0 0 == 1.0\n"
+	cfg := filepath.Join(dir, "isa.toml")
+	for p, b := range map[string]string{filepath.Join(dir, "ok.shader_test"): ok, filepath.Join(dir, "tex.shader_test"): tex, cfg: "[device]\ncores = \"isa\"\n"} {
+		if err := os.WriteFile(p, []byte(b), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	okPath, texPath := filepath.Join(dir, "ok.shader_test"), filepath.Join(dir, "tex.shader_test")
+	for _, c := range []struct {
+		args []string
+		code int
+		out  string
+	}{
+		{[]string{"--path", "device", "--config", cfg, okPath, texPath}, 0, "2 passed, 0 failed"},
+		{[]string{"--path", "device", "--strict", "--config", cfg, okPath}, 0, "1 passed, 0 failed"},
+		{[]string{"--path", "device", "--strict", "--config", cfg, texPath}, 1, "STRICT: the program does not compile to machine code"},
+		{[]string{"--path", "device", "--strict", texPath}, 0, "1 passed"}, // the IR executor: nothing to refuse
+	} {
+		var o, e bytes.Buffer
+		if got := runShaderTest(c.args, &o, &e); got != c.code || !strings.Contains(o.String(), c.out) {
+			t.Errorf("shadertest %v: exit %d, stdout %q, stderr %q; want %d and %q", c.args, got, o.String(), e.String(), c.code, c.out)
+		}
+	}
+	var o, e bytes.Buffer
+	if got := runShaderTest([]string{"--config", cfg, okPath}, &o, &e); got != 2 || !strings.Contains(e.String(), "need --path device") {
+		t.Errorf("--config on the reference path: exit %d, stderr %q", got, e.String())
+	}
+	if got := runShaderTest([]string{"--path", "device", "--config", filepath.Join(dir, "missing.toml"), okPath}, &o, &e); got != 2 {
+		t.Errorf("missing config: exit %d", got)
+	}
+}

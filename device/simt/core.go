@@ -121,6 +121,7 @@ type warp struct {
 	frag     FragSource
 	csrs     map[uint16]uint32 // plain machine CSR storage (mstatus, mtvec, ...)
 	resv     []uint32          // LR reservation address per lane
+	resvVal  []uint32          // the value each lane's LR read (SharedMemory's SC check)
 	resvOK   uint32            // lanes holding a reservation
 	instret  uint64
 	start    uint64 // core cycle at Start
@@ -181,6 +182,7 @@ func New(cfg Config, mem Memory) (*Core, error) {
 		w.x = make([]uint32, 32*cfg.Threads)
 		w.f = make([]uint32, 32*cfg.Threads)
 		w.resv = make([]uint32, cfg.Threads)
+		w.resvVal = make([]uint32, cfg.Threads)
 		w.csrs = map[uint16]uint32{}
 	}
 	return c, nil
@@ -280,6 +282,16 @@ func (c *Core) Stats(w int) WarpStats {
 		end = c.cycle
 	}
 	return WarpStats{Instret: wp.instret, Cycles: end - wp.start}
+}
+
+// SetBudget bounds the instructions the core may issue from now on to n (0: no
+// bound), replacing Config.MaxInstructions: a launcher that reuses one core for
+// many CTAs (keeping its decoded-instruction cache) gives each its own budget.
+func (c *Core) SetBudget(n uint64) {
+	c.limit = ^uint64(0)
+	if n != 0 && c.cycle+n > c.cycle {
+		c.limit = c.cycle + n
+	}
 }
 
 // Cycles returns the core's cycle count (one instruction issued per cycle).

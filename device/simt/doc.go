@@ -48,6 +48,9 @@
 // why float64 arithmetic with a sign-of-error term is exact). FLEN is 32, so there
 // is no NaN boxing. Memory is sequentially consistent; lr/sc reservations are per
 // lane and broken by another lane's sc or AMO to the word (not by plain stores).
+// A SharedMemory (a device's memory, reached by other cores at once) has every
+// AMO and SC taken under its lock, and an SC there also fails when the word no
+// longer holds what its LR read.
 //
 // Faults — misaligned or unmapped accesses, illegal instructions, wild jumps,
 // unknown CSRs, ecall, a barrier deadlock — stop Run with a *Fault naming pc, warp,
@@ -56,7 +59,8 @@
 // deterministic: warps issue round-robin in warp order, 64 instructions a turn.
 //
 // A launcher runs a CTA by New, then per warp SetCTA, SetMScratch and SetFrag,
-// Start (pc and mask), Run, and reads Stats (minstret, cycles). Not modelled:
+// Start (pc and mask), Run, and reads Stats (minstret, cycles); one that reuses a
+// core for many CTAs (keeping its decoded code) gives each run SetBudget. Not modelled:
 // timing (caches, pipelines, latencies), interrupts and traps (a fault ends the
 // run instead of jumping to mtvec), privilege levels, virtual memory.
 package simt

@@ -376,6 +376,16 @@ func rem(a, b uint32) uint32 {
 // consistent, so aq/rl order nothing further. An SC or AMO that writes a word breaks
 // every other lane's reservation on it; plain stores do not (not modelled).
 func (c *Core) amo(wi int, w *warp, in *rv32.Inst) error {
+	if sm, ok := c.mem.(SharedMemory); ok {
+		sm.LockAtomic()
+		defer sm.UnlockAtomic()
+		return c.amoLanes(wi, w, in, true)
+	}
+	return c.amoLanes(wi, w, in, false)
+}
+
+// amoLanes is amo's lane loop; shared adds the SC value check of SharedMemory.
+func (c *Core) amoLanes(wi int, w *warp, in *rv32.Inst, shared bool) error {
 	T := c.cfg.Threads
 	x := w.x
 	for m := w.mask; m != 0; m &= m - 1 {
@@ -393,10 +403,19 @@ func (c *Core) amo(wi int, w *warp, in *rv32.Inst) error {
 				return c.memFault("load", wi, w, l, addr, err)
 			}
 			w.resv[l], w.resvOK = addr, w.resvOK|1<<l
+			w.resvVal[l] = v
 			result = v
 		case rv32.SCW:
 			result = 1
-			if w.resvOK&(1<<l) != 0 && w.resv[l] == addr {
+			ok := w.resvOK&(1<<l) != 0 && w.resv[l] == addr
+			if ok && shared {
+				v, err := c.mem.Load(addr, 4)
+				if err != nil {
+					return c.memFault("load", wi, w, l, addr, err)
+				}
+				ok = v == w.resvVal[l]
+			}
+			if ok {
 				if err := c.mem.Store(addr, 4, src); err != nil {
 					return c.memFault("store", wi, w, l, addr, err)
 				}

@@ -15,6 +15,17 @@ type Memory interface {
 	Store(addr uint32, size int, v uint32) error
 }
 
+// SharedMemory is a Memory other cores reach at the same time (a device's
+// memory). The core holds LockAtomic across the read-modify-write of every AMO and
+// SC lane, so atomics are atomic device-wide; and since a reservation here does
+// not see another core's stores, an SC on a SharedMemory also fails when the word
+// no longer holds the value its LR read (the compare QEMU's sc.w makes too).
+type SharedMemory interface {
+	Memory
+	LockAtomic()
+	UnlockAtomic()
+}
+
 // FlatMemory is a Memory of one contiguous region [Base, Base+len(Data)); any other
 // address is an error. It is the loader's and the tests' memory.
 type FlatMemory struct {

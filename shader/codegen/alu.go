@@ -56,7 +56,7 @@ func (g *gen) icmp(op rv32.Op, in *ir.Inst, swap, neg bool) {
 }
 
 // sel emits r = c ? b : e branch-free; c is a scratch register holding 0 or 1,
-// and is clobbered (r may not be c, b or e may be r).
+// and is clobbered (r may be b, but not c or e).
 func (g *gen) sel(r, c, b, e uint8) {
 	g.a.r(rv32.SUB, c, rZero, c)
 	g.a.r(rv32.XOR, r, b, e)

@@ -34,6 +34,28 @@ type Layout struct {
 	SharedBytes  uint32 // the program's shared variables, at LMEM offset 0
 	FrameBytes   uint32 // per-invocation frame, after the shared variables
 	Barrier      bool   // the kernel executes vx_bar (id CTA_ID, count CTA_SIZE)
+	// FramesInMemory puts the frames in device memory instead of LMEM: arg slot
+	// abi.ArgCSFrames points at FrameMemBytes(NUM_CORES) bytes, and the CTA on
+	// CORE_ID c uses the frames from c·Invocations (Options.LMemBytes).
+	FramesInMemory bool
+}
+
+// FrameMemBytes is the device memory the frames of a FramesInMemory kernel need
+// on a device of cores cores (0 otherwise).
+func (l Layout) FrameMemBytes(cores int) uint64 {
+	if !l.FramesInMemory {
+		return 0
+	}
+	return uint64(l.FrameBytes) * uint64(l.Invocations()) * uint64(cores)
+}
+
+// Options are compile-time choices of the launch contract. spec: vortexpipe-driver
+// §2.5 (the arg block; frames ride raw shader-buffer slot 5, docs/ABI.md row 36)
+type Options struct {
+	// LMemBytes is the local memory the target core has (0: unbounded). A kernel
+	// whose shared variables and frames would exceed it keeps only the shared
+	// variables in LMEM and its frames in device memory (Layout.FramesInMemory).
+	LMemBytes uint32
 }
 
 // Binding is one descriptor the kernel reads from the set-0 blob.
@@ -47,6 +69,9 @@ func (l Layout) Invocations() uint32 { return l.LocalSize[0] * l.LocalSize[1] * 
 
 // LMemBytes returns the CTA local memory the kernel needs (LMEM_SIZE).
 func (l Layout) LMemBytes() uint32 {
+	if l.FramesInMemory {
+		return l.SharedBytes
+	}
 	return (l.SharedBytes+15)&^15 + l.FrameBytes*l.Invocations()
 }
 
@@ -68,7 +93,10 @@ func (k *Kernel) VXBin() []byte { return image.EncodeVXBin(k.Image()) }
 // abi.LinkBaseFS (compute shares the FS slot, vortexpipe-driver §2.4). An opcode it
 // does not implement is refused with an error naming the opcode and the
 // instruction, never approximated.
-func Compile(p *ir.Program) (*Kernel, error) {
+func Compile(p *ir.Program) (*Kernel, error) { return CompileWith(p, Options{}) }
+
+// CompileWith is Compile for a target with the given options.
+func CompileWith(p *ir.Program, opts Options) (*Kernel, error) {
 	if p == nil || p.Stage != ir.Compute {
 		return nil, fmt.Errorf("codegen: only compute programs are compiled to machine code")
 	}
@@ -109,6 +137,9 @@ func Compile(p *ir.Program) (*Kernel, error) {
 		return nil, g.err
 	}
 	g.allocate()
+	if need := uint64((p.SharedBytes+15)&^15) + uint64(g.frame)*uint64(p.Invocations()); opts.LMemBytes != 0 && need > uint64(opts.LMemBytes) {
+		g.framesMem = true
+	}
 	g.a = asm{}
 	if g.emit(top); g.err != nil {
 		return nil, g.err
@@ -119,7 +150,7 @@ func Compile(p *ir.Program) (*Kernel, error) {
 	}
 	k := &Kernel{Base: abi.LinkBaseFS, Code: code, Layout: Layout{
 		LocalSize: p.LocalSize, UniformWords: p.UniformWords, SharedBytes: p.SharedBytes,
-		FrameBytes: uint32(g.frame), Barrier: g.barID != noVreg}}
+		FrameBytes: uint32(g.frame), Barrier: g.barID != noVreg, FramesInMemory: g.framesMem}}
 	for _, b := range g.binds {
 		k.Layout.Bindings = append(k.Layout.Bindings, Binding{Kind: b.kind, Slot: b.slot})
 	}
@@ -213,10 +244,23 @@ func (g *gen) prologue() {
 	a.r(rv32.MUL, i, i, t)
 	a.csrr(t, simt.CSRThreadID)
 	a.r(rv32.ADD, i, i, t)
-	a.li(t, uint32(g.frame))
-	a.r(rv32.MUL, t, i, t)
-	a.r(rv32.ADD, rSP, lm, t)
-	a.addConst(rSP, rSP, int32((g.p.SharedBytes+15)&^15), t)
+	if g.framesMem { // sp = frames + (CORE_ID·invocations + index)·frame
+		u := g.tmpX()
+		a.csrr(u, simt.CSRCoreID)
+		a.li(t, uint32(g.p.Invocations()))
+		a.r(rv32.MUL, u, u, t)
+		a.r(rv32.ADD, u, u, i)
+		a.li(t, uint32(g.frame))
+		a.r(rv32.MUL, u, u, t)
+		a.csrr(t, simt.CSRMscratch)
+		a.lw(t, t, abi.ArgCSFrames*abi.ArgSlotBytes)
+		a.r(rv32.ADD, rSP, t, u)
+	} else {
+		a.li(t, uint32(g.frame))
+		a.r(rv32.MUL, t, i, t)
+		a.r(rv32.ADD, rSP, lm, t)
+		a.addConst(rSP, rSP, int32((g.p.SharedBytes+15)&^15), t)
+	}
 	// sp is set: homes on the frame can be written from here on
 	if g.lmem != noVreg {
 		g.finX(g.lmem, lm)

@@ -28,7 +28,11 @@
 // gl_LocalInvocationID, BLOCK_ID plus the base gl_WorkGroupID, GRID_DIM
 // gl_NumWorkGroups; CTA_RANK·NUM_THREADS + THREAD_ID is the local index, which
 // picks the invocation's frame at CTA_LMEM_ADDR + the shared variables (rounded to
-// 16 bytes) + index·FrameBytes. A kernel needs Layout.LMemBytes of LMEM.
+// 16 bytes) + index·FrameBytes. A kernel needs Layout.LMemBytes of LMEM. Compiled
+// for a core with less (CompileWith, Options.LMemBytes), the frames move to device
+// memory instead: arg slot abi.ArgCSFrames points at NUM_CORES × invocations
+// frames and the CTA on CORE_ID c takes those from c·invocations
+// (Layout.FramesInMemory).
 //
 // Exactness. Integer results equal ir.Eval's for every input (RISC-V M's division
 // by zero and overflow results are the ones the executor adopted). Float results
@@ -47,10 +51,30 @@
 // executor's field is whatever Go's NaN-to-integer conversion gives on the host
 // (0 on amd64); GLSL leaves it undefined.
 //
-// Not implemented, and refused by name (an error naming the IR op and the
-// instruction): the transcendental functions, inversesqrt (the executor rounds
-// 1/sqrt(x) once in double precision; fsqrt.s then fdiv.s rounds twice),
-// textures, and the vertex and fragment stages. Indirect dispatch (arg slot 4) is not read: Run launches direct
+// Transcendentals (transc.go) are inline RV32F sequences — inversesqrt, exp,
+// exp2, log, log2, pow, sin, cos, tan, asin, acos, atan, atan(y, x), sinh, cosh,
+// tanh, asinh, acosh, atanh — and the one place results are not the executor's
+// bits: it evaluates each in double precision and rounds once, these round at
+// every step. Measured bounds (TestTranscendentalBounds, over the domains it
+// names): inversesqrt (fsqrt.s then fdiv.s) ≤ 1 ulp; exp and exp2 ≤ 2 ulp; log,
+// log2, atan, atan(y, x), asin, acos, tanh, asinh, acosh and atanh ≤ 2 ulp (≤ 4
+// for log2 and acosh of some arguments) or else ≤ 2^-22 absolute — the
+// absolute term covers results near 0, where the sequences (1 ± x, e^x − e^-x)
+// cancel; sinh ≤ 3 ulp or 2^-22 absolute, cosh ≤ 3 ulp, for |x| ≤ 88 (between
+// 88.7 and 89.4, where e^x overflows first, they give inf); pow relative error ≤
+// 2·10^-5, and NaN for x < 0 (GLSL: undefined; the executor's math.Pow gives a
+// value for integral y); sin and cos ≤ 2^-23 absolute, tan ≤ 4 ulp or 2^-22
+// absolute, for |x| ≤ 2^13 — beyond that the three-part reduction loses accuracy,
+// and past 2^31·π/2 its quadrant saturates and the results are meaningless (GLSL
+// sets no precision for them). sin(-0) may be +0; atan(0, 0) and atan(±inf,
+// ±inf) are NaN (GLSL: undefined; the executor gives 0, ±π/4…). Other special
+// inputs are the executor's: NaN gives NaN, exp(-inf) 0, log(0) -inf, log(x<0)
+// NaN, sin/cos/tan(±inf) NaN, atan(±inf) ±π/2, pow(x, 0) = pow(1, y) = 1.
+//
+// Not implemented, and refused (an error naming the IR op and the instruction,
+// or the feature): textures, and the vertex and fragment stages. The code is position independent (pc-relative branches
+// and jumps, no absolute addresses), so a module may place it anywhere; Base is
+// only where Image and VXBin put it. Indirect dispatch (arg slot 4) is not read: Run launches direct
 // dispatches. A warp whose lanes have all returned before a later barrier()
 // does not arrive at it (the executor counts exited warps as arrived), so such a
 // kernel ends in device/simt's barrier-deadlock error rather than a wrong result.

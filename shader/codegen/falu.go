@@ -10,6 +10,9 @@ import (
 // names: a NaN result is RV32F's canonical NaN where the executor may keep a
 // payload or the host's sign.
 func (g *gen) falu(in *ir.Inst) bool {
+	if g.transcendental(in) {
+		return true
+	}
 	a := &g.a
 	dst := vreg(in.Dst)
 	switch in.Op {

@@ -65,6 +65,8 @@ type gen struct {
 	home   []home
 	wscale int
 	frame  int32 // frame bytes allocated so far
+	// framesMem puts the frames in device memory (Layout.FramesInMemory).
+	framesMem bool
 	// arrayed marks IR registers that array ops index: they live at regArea+4*r.
 	arrayed []bool
 	regArea int32

@@ -82,6 +82,8 @@ func Run(k *Kernel, l *Launch) (Stats, error) {
 	}
 	lmem := at
 	at = align(at+k.Layout.LMemBytes()+4, 64)
+	frames := at // one core: FrameMemBytes(1)
+	at = align(at+uint32(k.Layout.FrameMemBytes(1))+4, 64)
 	blob, err := abi.EncodeComputeDescs(descs)
 	if err != nil {
 		return st, fmt.Errorf("codegen: %w", err)
@@ -96,6 +98,9 @@ func Run(k *Kernel, l *Launch) (Stats, error) {
 	le.PutUint64(ab[abi.ArgCSDescSet0*8:], uint64(blobAt))
 	le.PutUint64(ab[abi.ArgCSBaseXY*8:], uint64(l.Base[0])|uint64(l.Base[1])<<32)
 	le.PutUint64(ab[abi.ArgCSBaseZ*8:], uint64(l.Base[2]))
+	if k.Layout.FramesInMemory {
+		le.PutUint64(ab[abi.ArgCSFrames*8:], uint64(frames))
+	}
 	writes := [][2]any{{args, ab[:]}, {blobAt, blob}}
 	ub := make([]byte, 4*len(l.Uniforms))
 	for i, w := range l.Uniforms {

@@ -187,6 +187,16 @@ type testBackend struct {
 
 func (t *testBackend) Caps() shadertest.Caps { return t.b.Caps() }
 
+// ComputeOptions implements shadertest.ComputeBackend.
+func (t *testBackend) ComputeOptions() shadertest.ComputeOptions { return t.b.ComputeOptions() }
+
+// ComputeOptions implements shadertest.ComputeBackend: compute tests run with
+// the configuration's [device] cores, and fail rather than fall back to the IR
+// executor under Options.Strict.
+func (b *Backend) ComputeOptions() shadertest.ComputeOptions {
+	return shadertest.ComputeOptions{Cores: b.cfg.Device.Cores, Strict: b.opts.Strict}
+}
+
 func (t *testBackend) NewContext(ctx context.Context, cfg shadertest.ContextConfig) (shadertest.Context, error) {
 	return t.b.newContext(ctx, cfg, t.rec)
 }
