@@ -12,6 +12,7 @@ import (
 	"vortexgfx/device/swom"
 	"vortexgfx/device/swtex"
 	"vortexgfx/gl/format"
+	"vortexgfx/gl/msaa"
 	"vortexgfx/shader/exec"
 )
 
@@ -31,9 +32,9 @@ type fsScratch struct {
 	valid bool
 	x, y  [exec.MaxWidth]int32
 	pidL  [exec.MaxWidth]uint32
-	cov   [exec.MaxWidth]uint8     // sample mask (bit 0 alone with one sample)
-	zs    [exec.MaxWidth][4]uint32 // per-sample plane depth (Z24)
-	depth [exec.MaxWidth]uint32    // the pixel centre's plane depth
+	cov   [exec.MaxWidth]msaa.Mask               // sample mask (bit 0 alone with one sample)
+	zs    [exec.MaxWidth][msaa.MaxSamples]uint32 // per-sample plane depth (Z24)
+	depth [exec.MaxWidth]uint32                  // the pixel centre's plane depth
 	face  [exec.MaxWidth]uint32
 	tex   [abi.TexNumStages]fsTexState
 	// The wave's interpolation state (inputs): per lane its barycentric
@@ -341,7 +342,7 @@ func (sp *Program) fsKernelOn(c *device.CTA, env *devEnv) error {
 			l := 4*q + k
 			pos := c.FragPos(l)
 			s.x[l], s.y[l], s.pidL[l] = int32(pos&0xFFFF), int32(pos>>16&0x7FFF), c.FragPID(l)
-			s.cov[l] = uint8(pos >> 31)
+			s.cov[l] = msaa.Mask(pos >> 31)
 			if pos>>31 != 0 {
 				cov |= 1 << l
 			}

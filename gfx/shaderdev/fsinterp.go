@@ -8,6 +8,7 @@ import (
 
 	"vortexgfx/abi"
 	"vortexgfx/gfx/frontend"
+	"vortexgfx/gl/msaa"
 )
 
 // fsInterpWord is one FS input word the wrapper interpolates: its plane
@@ -84,7 +85,7 @@ func (s *fsScratch) inputs(sp *Program, present uint64, prims, flat uint64) {
 			s.zs[l][0] = depth
 		} else {
 			for k := 0; k < s.samples; k++ {
-				sx, sy := abi.MSAA4Sample(k)
+				sx, sy := msaa.Position(s.samples, k)
 				s.zs[l][k] = sampleZ(p, x, y, sx, sy)
 			}
 		}

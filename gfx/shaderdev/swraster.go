@@ -8,6 +8,7 @@ import (
 	"vortexgfx/device/swom"
 	"vortexgfx/gfx/frontend"
 	"vortexgfx/gl/format"
+	"vortexgfx/gl/msaa"
 	"vortexgfx/shader/exec"
 )
 
@@ -16,7 +17,7 @@ import (
 type swQuad struct {
 	qx, qy int32
 	pid    uint32
-	cov    [4]uint8
+	cov    [4]msaa.Mask
 }
 
 // swWalk is one CTA's software tile walk: the wave being packed.
@@ -34,8 +35,9 @@ type swWalk struct {
 // bin's pid list (in list order) tests every pixel of the bin ∩ the
 // primitive's bounding box against the three Q15.16 edges with the FF
 // top-left rule, at the pixel centre with one sample, or at each position of
-// the fixed rotated grid (abi.MSAA4Sample) with four: E·16 + A·(sx−8) +
-// B·(sy−8) in 64 bits — or, for a line draw's pid, single-sampled, against
+// the standard pattern of S = 2, 4, 8 or 16 samples (gl/msaa; with four the
+// spec's fixed rotated grid, abi.MSAA4Sample): E·16 + A·(sx−8) + B·(sy−8) in
+// 64 bits — or, for a line draw's pid, single-sampled, against
 // the reference renderer's exact edge functions (lineCover). Covered quads pack into waves of the warp width
 // (a same-quad collision flushes first, as RASTER's packer does); each wave is
 // shaded once per pixel and merged per covered sample.
@@ -47,7 +49,7 @@ func (sp *Program) swRaster(c *device.CTA, env *devEnv) error {
 	}
 	g := abi.UnpackFSGeometry(geo)
 	W, H, S, binLog := int32(g.Width), int32(g.Height), g.Samples, g.BinLog
-	if W <= 0 || H <= 0 || (S != 1 && S != 4) || binLog < 1 || binLog > 15 || ntiles > 1<<24 {
+	if W <= 0 || H <= 0 || !msaa.Valid(S) || binLog < 1 || binLog > 15 || ntiles > 1<<24 {
 		return fmt.Errorf("%s: software raster geometry %dx%d, %d samples, bin log %d, %d tiles", sp.fsName(), W, H, S, binLog, ntiles)
 	}
 	n := min(max(c.WarpWidth&^3, 4), exec.MaxWidth)
@@ -61,6 +63,12 @@ func (sp *Program) swRaster(c *device.CTA, env *devEnv) error {
 	}
 	defer s.end()
 	w := &swWalk{s: s, sp: sp, quads: make([]swQuad, 0, n/4), max: n / 4} // once per CTA
+	// The sample offsets from the pixel centre, in 1/16 px.
+	var off [msaa.MaxSamples][2]int64
+	for k := 0; k < S; k++ {
+		sx, sy := msaa.Position(S, k)
+		off[k] = [2]int64{int64(sx - 8), int64(sy - 8)}
+	}
 	// A line draw's exact coverage per pid (linecover.go), 0 otherwise.
 	lines := c.Arg(abi.ArgFSLineCover)
 	var lc lineCover
@@ -116,7 +124,7 @@ func (sp *Program) swRaster(c *device.CTA, env *devEnv) error {
 							}
 							continue
 						}
-						var m uint8
+						var m msaa.Mask
 						for k := 0; k < S; k++ {
 							inside := true
 							for e := 0; e < 3 && inside; e++ {
@@ -125,8 +133,7 @@ func (sp *Program) swRaster(c *device.CTA, env *devEnv) error {
 									inside = v > 0 || (v == 0 && tl[e])
 									continue
 								}
-								sx, sy := abi.MSAA4Sample(k)
-								v64 := int64(v)*16 + int64(a[e])*int64(sx-8) + int64(b[e])*int64(sy-8)
+								v64 := int64(v)*16 + int64(a[e])*off[k][0] + int64(b[e])*off[k][1]
 								inside = v64 > 0 || (v64 == 0 && tl[e])
 							}
 							if inside {
@@ -201,7 +208,7 @@ func resolveKernel(c *device.CTA) error {
 	if err := c.Err(); err != nil {
 		return err
 	}
-	if !f.IsColor() || (S != 1 && S != 4) || n > 1<<26 {
+	if !f.IsColor() || !msaa.Valid(int(S)) || n > 1<<26 {
 		return fmt.Errorf("msaa_resolve_k: %d pixels of %d samples in format %d", n, S, f)
 	}
 	bpp := uint64(f.Info().Bytes)
