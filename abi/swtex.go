@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"vortexgfx/gl/msaa"
 )
 
 // Software texture descriptor (gfx_sw_texstate_t): one entry of the resident
@@ -322,9 +324,9 @@ func DecodeSWTexDesc(b []byte) (SWTexDesc, error) {
 		return bad("format", b[1])
 	case d.Levels < 1 || d.Levels > SWTexMaxLevels:
 		return bad("levels", d.Levels)
-	case d.Samples != 1 && d.Samples != 4:
+	case !msaa.Valid(int(d.Samples)):
 		return bad("samples", d.Samples)
-	case d.Samples == 4 && (d.Levels != 1 || d.Target != SWTex2D && d.Target != SWTex2DArray):
+	case d.Samples > 1 && (d.Levels != 1 || d.Target != SWTex2D && d.Target != SWTex2DArray):
 		return bad("samples (multisample needs a single-level 2D or 2D-array texture)", d.Samples)
 	case d.Width < 1 || d.Width > SWTexMaxDim && (d.Target != SWTexBuffer || d.Width > SWTexMaxBufferTexels):
 		return bad("width", d.Width)

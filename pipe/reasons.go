@@ -147,7 +147,7 @@ var reasonNames = [numReasonCodes]string{
 	GateTopology:          "multisampled line/point draw, or adjacency without a geometry shader",
 	GatePolygonMode:       "line/point polygon mode with clip planes, polygon offset or multisampling",
 	GatePolygonOffset:     "non-finite polygon offset",
-	GateSampleCount:       "sample count other than 1 or 4",
+	GateSampleCount:       "sample count other than 1, 2, 4, 8 or 16",
 	GateQuery:             "open pipeline-statistics query",
 	GateRenderCondition:   "query-based render condition",
 	GateStreamOutput:      "draw count from stream output",

@@ -5,6 +5,7 @@ import (
 
 	"vortexgfx/abi"
 	"vortexgfx/gl/format"
+	"vortexgfx/gl/msaa"
 )
 
 // BoundState is a snapshot of everything a draw reads, as bound on a context.
@@ -198,11 +199,15 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 	// Framebuffer and merger (§3.7, §3.4.1).
 	fb := &st.FB
 	samples := max(fb.Samples, 1)
-	switch samples {
-	case 1:
-	case 4:
+	// Every multisample count walks in software: 4x at the spec's rotated
+	// grid, 2x, 8x and 16x beyond the spec at the standard positions of
+	// gl/msaa (vortexpipe refuses them; the software walk and merger take any
+	// count of the table).
+	switch {
+	case samples == 1:
+	case msaa.Valid(samples):
 		swRaster = true
-		route(RouteMultisample, "4x")
+		route(RouteMultisample, fmt.Sprintf("%dx", samples))
 	default:
 		gate(GateSampleCount, fmt.Sprintf("%d samples", samples))
 	}

@@ -231,8 +231,13 @@ func TestRoute(t *testing.T) {
 		}, route: []ReasonCode{RouteDepthFormat}, key: VariantKey{SWOM: true, Samples: 1}},
 		{name: "4x MSAA", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.FB.Samples = 4 },
 			route: []ReasonCode{RouteMultisample, RouteRasterImpliesOM}, key: VariantKey{SWRaster: true, SWOM: true, Samples: 4}},
-		{name: "2x MSAA", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.FB.Samples = 2 }, gate: GateSampleCount},
-		{name: "8x MSAA", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.FB.Samples = 8 }, gate: GateSampleCount},
+		{name: "2x MSAA", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.FB.Samples = 2 },
+			route: []ReasonCode{RouteMultisample, RouteRasterImpliesOM}, key: VariantKey{SWRaster: true, SWOM: true, Samples: 2}},
+		{name: "8x MSAA", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.FB.Samples = 8 },
+			route: []ReasonCode{RouteMultisample, RouteRasterImpliesOM}, key: VariantKey{SWRaster: true, SWOM: true, Samples: 8}},
+		{name: "16x MSAA", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.FB.Samples = 16 },
+			route: []ReasonCode{RouteMultisample, RouteRasterImpliesOM}, key: VariantKey{SWRaster: true, SWOM: true, Samples: 16}},
+		{name: "3 samples", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.FB.Samples = 3 }, gate: GateSampleCount},
 		{name: "MSAA x MRT", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.FB.Samples = 4
 			st.FB.Cbufs = append(st.FB.Cbufs, testSurface(t, s, format.RGBA8, 64, 64))

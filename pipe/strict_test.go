@@ -80,7 +80,7 @@ func TestStrictGates(t *testing.T) {
 		{GatePolygonMode, rast(RasterizerState{FillFront: PolygonLine, FillBack: PolygonLine, OffsetTri: true})},
 		{GatePolygonOffset, rast(RasterizerState{OffsetTri: true, OffsetUnits: float32(math.Inf(1))})},
 		{GateSampleCount, fb(func(t *testing.T, e *drawEnv) Framebuffer {
-			return Framebuffer{Width: e.w, Height: e.h, Samples: 2, Cbufs: []*Surface{{Resource: e.rt}}}
+			return Framebuffer{Width: e.w, Height: e.h, Samples: 3, Cbufs: []*Surface{{Resource: e.rt}}}
 		})},
 		{GateQuery, func(t *testing.T, e *drawEnv, _ *DrawInfo) {
 			q, _ := e.c.CreateQuery(QueryPipelineStatistics)
