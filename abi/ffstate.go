@@ -1,7 +1,5 @@
 package abi
 
-import "vortexgfx/gl/msaa"
-
 // TexFormat is a TEX_FORMAT code. Codes 0..TexFormatFFMax are decoded by the
 // fixed-function unit; the rest only by the software sampler.
 // spec: vortex-hardware-facts §4 (formats table)
@@ -221,6 +219,8 @@ const (
 // plane's row index, and our planes keep GL's window orientation (row 0 is the bottom
 // row), so sy grows upward in GL window coordinates: sample (sx, sy) of pixel (x, y)
 // sits at window position (x + sx/16, y + sy/16). spec: vortexpipe §3.4.1, facts §5
-// The table is gl/msaa's 4-sample one, which the software raster's other
-// counts share.
-func MSAA4Sample(i int) (x, y int) { return msaa.Position(4, i&3) }
+func MSAA4Sample(i int) (x, y int) {
+	pattern := [4][2]int{{6, 2}, {14, 6}, {2, 10}, {10, 14}}
+	p := pattern[i&3]
+	return p[0], p[1]
+}

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-
-	"vortexgfx/gl/msaa"
 )
 
 // Software texture descriptor (gfx_sw_texstate_t): one entry of the resident
@@ -324,7 +322,8 @@ func DecodeSWTexDesc(b []byte) (SWTexDesc, error) {
 		return bad("format", b[1])
 	case d.Levels < 1 || d.Levels > SWTexMaxLevels:
 		return bad("levels", d.Levels)
-	case !msaa.Valid(int(d.Samples)):
+	case d.Samples == 0 || d.Samples > 16 || d.Samples&(d.Samples-1) != 0:
+		// 1, 2, 4, 8 or 16: the standard counts (docs/ABI.md row 34).
 		return bad("samples", d.Samples)
 	case d.Samples > 1 && (d.Levels != 1 || d.Target != SWTex2D && d.Target != SWTex2DArray):
 		return bad("samples (multisample needs a single-level 2D or 2D-array texture)", d.Samples)

@@ -6,13 +6,18 @@
 // The positions are the standard sample locations of Vulkan and Direct3D 11
 // (and so of GL implementations that use them) for 1, 2, 4, 8 and 16 samples,
 // in 1/16 pixel from the pixel's corner at the lowest raster x and y. The
-// 4-sample table is vortexpipe's fixed rotated grid (abi.MSAA4Sample); the
+// 4-sample table is vortexpipe's fixed rotated grid, kept where the spec's
+// other ABI facts are (abi.MSAA4Sample); the
 // spec's hardware accepts only 1 and 4 samples, the other counts run on the
 // device's software raster and merger. spec: vortexpipe-driver.md §3.4.1;
 // Vulkan 1.3 §25.3 (standard sample locations)
 package msaa
 
-import "fmt"
+import (
+	"fmt"
+
+	"vortexgfx/abi"
+)
 
 // MaxSamples is the largest sample count the table holds: a pixel's sample
 // mask fits in 16 bits.
@@ -21,11 +26,12 @@ const MaxSamples = 16
 // Mask is a pixel's sample mask: bit k is sample k.
 type Mask = uint16
 
-// positions[log2(S)] is the S-sample table.
+// positions[log2(S)] is the S-sample table; the 4-sample row is the spec's
+// grid, abi.MSAA4Sample's, which Position reads there.
 var positions = [...][][2]int8{
 	{{8, 8}},
 	{{12, 12}, {4, 4}},
-	{{6, 2}, {14, 6}, {2, 10}, {10, 14}},
+	nil,
 	{{9, 5}, {7, 11}, {13, 9}, {5, 3}, {3, 13}, {1, 7}, {11, 15}, {15, 1}},
 	{{9, 9}, {7, 5}, {5, 10}, {12, 7}, {3, 6}, {10, 13}, {13, 11}, {11, 3},
 		{6, 14}, {8, 1}, {4, 2}, {2, 12}, {0, 8}, {15, 4}, {14, 15}, {1, 0}},
@@ -53,6 +59,9 @@ func Check(n int) error {
 func Position(n, i int) (x, y int) {
 	if !Valid(n) || i < 0 || i >= n {
 		panic(fmt.Sprintf("msaa: sample %d of %d", i, n))
+	}
+	if n == 4 {
+		return abi.MSAA4Sample(i)
 	}
 	p := positions[log2(n)][i]
 	return int(p[0]), int(p[1])
