@@ -63,6 +63,10 @@ func (s *fsScratch) inputs(sp *Program, present uint64, prims, flat uint64) {
 		// wrapper's), written out so the constant indices need no checks.
 		F := [3]float32{float32(p[0]*x+p[1]*y+p[2]) / 65536, float32(p[3]*x+p[4]*y+p[5]) / 65536,
 			float32(p[6]*x+p[7]*y+p[8]) / 65536}
+		if k := s.smp[l]; k >= 0 {
+			// A per-sample lane interpolates at its sample (sample.go).
+			F = sampleEdges(p, x, y, s.samples, int(k))
+		}
 		recip := 1 / float32(F[0]+F[1]+F[2])
 		dx := frontend.FixDev(float32(recip*F[0]), abi.FracA)
 		dy := frontend.FixDev(float32(recip*F[1]), abi.FracA)
@@ -88,12 +92,16 @@ func (s *fsScratch) inputs(sp *Program, present uint64, prims, flat uint64) {
 				sx, sy := msaa.Position(s.samples, k)
 				s.zs[l][k] = sampleZ(p, x, y, sx, sy)
 			}
+			if k := s.smp[l]; k >= 0 {
+				depth = s.zs[l][k]
+			}
 		}
 		s.depth[l], s.face[l], s.facingW[l] = depth, facing&1, facing
 	}
 	if len(sp.fsInterp) > 0 {
 		s.interp(sp, present, np)
 	}
+	s.sampleInputs(sp, present)
 	if sp.coord < 0 && sp.facing < 0 {
 		return
 	}

@@ -69,3 +69,166 @@ func TestShaderSamplesMatchRefPasses(t *testing.T) {
 		})
 	}
 }
+
+const (
+	sampleVS = `#version 400
+in vec4 a_pos; in vec4 a_col; out vec4 v_col; flat out vec4 f_col;
+void main() { gl_Position = a_pos; v_col = a_col; f_col = a_col; }`
+	// perSampleFS reads gl_SampleID and gl_SamplePosition (sample shading
+	// implied) and a smooth varying, which each sample then interpolates
+	// at its own position.
+	perSampleFS = `#version 400
+in vec4 v_col; flat in vec4 f_col; out vec4 o;
+void main() { o = vec4(v_col.rg * 0.5 + gl_SamplePosition * 0.5, float(gl_SampleID) / 16.0, v_col.a); }`
+	// maskOutFS keeps the even samples of its coverage (gl_SampleMask from
+	// gl_SampleMaskIn), shading once per pixel.
+	maskOutFS = `#version 400
+in vec4 v_col; flat in vec4 f_col; out vec4 o;
+void main() { o = f_col; gl_SampleMask[0] = gl_SampleMaskIn[0] & 0x5555; }`
+	// maskInFS shows how many samples of its pixel the fragment covers.
+	maskInFS = `#version 400
+in vec4 v_col; flat in vec4 f_col; out vec4 o;
+void main() { o = vec4(float(bitCount(gl_SampleMaskIn[0])) / 16.0, 0.0, 0.0, 1.0); }`
+	// halfMaskFS drops its one sample on the left half (single-sample pass).
+	halfMaskFS = `#version 400
+in vec4 v_col; flat in vec4 f_col; out vec4 o;
+void main() { o = v_col; gl_SampleMask[0] = gl_FragCoord.x < 16.0 ? 0 : -1; }`
+)
+
+// samplePlanesDiff renders c on the device and as the reference renderer's
+// sample passes (each with SetSample) and counts the samples whose RGBA8
+// channels differ by more than tol/255, and the samples drawn.
+func samplePlanesDiff(t *testing.T, c *unitCase, tol int) (diff, drawn, total int) {
+	t.Helper()
+	c.readSamples = true
+	got, stats := renderDevice(t, c, config.Default(), 0)
+	for k, st := range stats {
+		if !st.Route.SWRaster || !st.Route.SWOM {
+			t.Errorf("draw %d routed %+v, want the software raster and merger", k, st.Route)
+		}
+	}
+	want := renderRefSamples(t, c)
+	if len(got[0]) != len(want[0]) {
+		t.Fatalf("sample planes of %d and %d bytes", len(got[0]), len(want[0]))
+	}
+	for i := 0; i < len(got[0]); i += 4 {
+		for ch := range 4 {
+			if d := int(got[0][i+ch]) - int(want[0][i+ch]); d > tol || d < -tol {
+				diff++
+				break
+			}
+		}
+		if want[0][i+3] != 0 {
+			drawn++
+		}
+	}
+	return diff, drawn, len(got[0]) / 4
+}
+
+// TestShaderSampleShadingMatchesRef draws a program reading gl_SampleID and
+// gl_SamplePosition (sample shading implied: each covered sample shaded on
+// its own, its varyings interpolated at the sample) and one writing
+// gl_SampleMask from gl_SampleMaskIn, at every count, and compares the
+// device's sample planes sample by sample with the reference renderer's
+// passes, whose pass k shades at sample k's position with gl_SampleID = k,
+// gl_SampleMaskIn = 1 << k, and drops the fragment when gl_SampleMask lacks
+// bit k (program.FragmentShader.SetSample). Tolerance: channels within
+// 1/255 (the device interpolates from Q15.16 edges and Q7.24 planes, ref in
+// float) on all but 0.5% of the samples (edge ties, as
+// TestShaderSamplesMatchRefPasses). spec: GL 4.6 §14.3.1.1; GLSL 4.00 §7.1
+func TestShaderSampleShadingMatchesRef(t *testing.T) {
+	for _, fs := range []struct{ name, src string }{{"per-sample", perSampleFS}, {"mask out", maskOutFS}} {
+		for _, n := range []int{2, 4, 8, 16} {
+			t.Run(fmt.Sprintf("%s %dx", fs.name, n), func(t *testing.T) {
+				c := unitCase{name: fmt.Sprintf("%s %dx", fs.name, n), vs: sampleVS, fs: fs.src, colors: []format.Format{format.RGBA8},
+					samples: n, clearZ: 1, state: func(d int, s *swom.State) { s.DepthFunc = compare.LessEqual }}
+				diff, drawn, total := samplePlanesDiff(t, &c, 1)
+				t.Logf("%d of %d samples drawn, %d differ beyond 1/255", drawn, total, diff)
+				if drawn < total/8 || diff > total/200 {
+					t.Errorf("%d of %d samples differ from the reference passes (%d drawn)", diff, total, drawn)
+				}
+			})
+		}
+	}
+}
+
+// TestShaderSampleShadingCounts checks that a per-sample program shades
+// once per covered sample (the shaded-fragment counter equals the samples
+// merged) and a per-pixel one once per pixel (fewer), on the 8-sample pass.
+func TestShaderSampleShadingCounts(t *testing.T) {
+	for _, fs := range []struct {
+		src       string
+		perSample bool
+	}{{perSampleFS, true}, {maskOutFS, false}} {
+		c := unitCase{vs: sampleVS, fs: fs.src, colors: []format.Format{format.RGBA8}, samples: 8, clearZ: 1}
+		c.name = "counts"
+		_, stats := renderDevice(t, &c, config.Default(), 0)
+		for k, st := range stats {
+			if fs.perSample != (st.Shaded == st.SWMerged) || st.Shaded == 0 {
+				t.Errorf("per-sample %v, draw %d: %d fragments shaded, %d samples merged", fs.perSample, k, st.Shaded, st.SWMerged)
+			}
+		}
+	}
+}
+
+// TestShaderSampleMaskIn checks gl_SampleMaskIn on a pass shading once per
+// pixel: every sample a fragment writes holds the number of samples of its
+// pixel the primitive covers, so within a pixel whose samples one primitive
+// wrote the value is their count. spec: GLSL 4.00 §7.1
+func TestShaderSampleMaskIn(t *testing.T) {
+	const n = 16
+	c := unitCase{name: "mask in", vs: sampleVS, fs: maskInFS, colors: []format.Format{format.RGBA8}, samples: n, clearZ: 1, readSamples: true,
+		state: func(d int, s *swom.State) { s.DepthTest = false }}
+	got, _ := renderDevice(t, &c, config.Default(), 0)
+	checked, partial := 0, 0
+	for px := 0; px < uW*uH; px++ {
+		p := got[0][px*n*4 : (px+1)*n*4]
+		vals := map[byte]int{}
+		for k := range n {
+			if p[4*k+3] != 0 {
+				vals[p[4*k]]++
+			}
+		}
+		if len(vals) != 1 {
+			continue // uncovered, or two primitives' fragments
+		}
+		for v, cnt := range vals {
+			checked++
+			if cnt < n {
+				partial++
+			}
+			if want := byte((cnt*255 + 8) / 16); v != want && v != want-1 && v != want+1 {
+				t.Errorf("pixel %d: %d samples hold %d, want %d (gl_SampleMaskIn's count)", px, cnt, v, want)
+			}
+		}
+	}
+	if checked < 200 || partial < 20 {
+		t.Errorf("%d pixels checked, %d partly covered", checked, partial)
+	}
+}
+
+// TestShaderSampleMaskSingleSample draws a program writing gl_SampleMask on
+// a single-sample pass through the FF units (a fragment whose mask drops
+// sample 0 is not exported) and compares it with the reference renderer
+// (tolerance as TestShaderUnitsMatchRef's unorm8 rows).
+func TestShaderSampleMaskSingleSample(t *testing.T) {
+	c := unitCase{name: "mask 1x", vs: sampleVS, fs: halfMaskFS, colors: []format.Format{format.RGBA8}, clearZ: 1}
+	got, stats := renderDevice(t, &c, config.Default(), 0)
+	for k, st := range stats {
+		if st.Route.SWOM || st.Route.SWRaster {
+			t.Errorf("draw %d routed %+v, want the FF units", k, st.Route)
+		}
+	}
+	want := renderRef(t, &c)
+	bad, drawn, maxd := compareTargets(format.RGBA8, got[0], want[0], c.clear, 2.5/255)
+	if drawn < 150 || bad > uW*uH*4/100 {
+		t.Errorf("%d drawn, %d pixels beyond tolerance (max %.4f)", drawn, bad, maxd)
+	}
+	for y := range uH {
+		for x := range uW / 2 {
+			if i := 4 * (y*uW + x); got[0][i+3] != 0 {
+				t.Fatalf("pixel (%d, %d) written though gl_SampleMask drops its sample", x, y)
+			}
+		}
+	}
+}

@@ -18,6 +18,7 @@ type swQuad struct {
 	qx, qy int32
 	pid    uint32
 	cov    [4]msaa.Mask
+	smp    int8 // the sample the quad shades per sample (-1: per pixel)
 }
 
 // swWalk is one CTA's software tile walk: the wave being packed.
@@ -105,7 +106,7 @@ func (sp *Program) swRaster(c *device.CTA, env *devEnv) error {
 					qx0, qx1 = lc.quadSpan(py, x0, x1)
 				}
 				for px := qx0; px < qx1; px += 2 {
-					q := swQuad{qx: px >> 1, qy: py >> 1, pid: pid}
+					q := swQuad{qx: px >> 1, qy: py >> 1, pid: pid, smp: -1}
 					any := false
 					for p := int32(0); p < 4; p++ {
 						X, Y := px+p&1, py+p>>1
@@ -144,7 +145,7 @@ func (sp *Program) swRaster(c *device.CTA, env *devEnv) error {
 						any = any || m != 0
 					}
 					if any {
-						if err := w.emit(q); err != nil {
+						if err := w.emitQuad(q, S); err != nil {
 							return err
 						}
 					}
@@ -156,10 +157,12 @@ func (sp *Program) swRaster(c *device.CTA, env *devEnv) error {
 }
 
 // emit appends a covered quad to the wave, flushing first on a same-quad
-// collision and after when the wave is full.
+// collision (the same pixels, and the same sample or a whole pixel: two
+// samples of one pixel merge into different texels) and after when the wave
+// is full.
 func (w *swWalk) emit(q swQuad) error {
 	for _, b := range w.quads {
-		if b.qx == q.qx && b.qy == q.qy {
+		if b.qx == q.qx && b.qy == q.qy && (b.smp < 0 || q.smp < 0 || b.smp == q.smp) {
 			if err := w.flush(); err != nil {
 				return err
 			}
@@ -183,7 +186,7 @@ func (w *swWalk) flush() error {
 	for qi, q := range w.quads {
 		for p := 0; p < 4; p++ {
 			l := 4*qi + p
-			s.x[l], s.y[l], s.pidL[l], s.cov[l] = 2*q.qx+int32(p&1), 2*q.qy+int32(p>>1), q.pid, q.cov[p]
+			s.x[l], s.y[l], s.pidL[l], s.cov[l], s.smp[l] = 2*q.qx+int32(p&1), 2*q.qy+int32(p>>1), q.pid, q.cov[p], q.smp
 			if q.cov[p] != 0 {
 				covered |= 1 << l
 			}

@@ -299,6 +299,9 @@ func renderRefPasses(t *testing.T, c *unitCase) []*ref.Target {
 				sx, sy := msaa.Position(S, k)
 				st.Viewport.X -= float32(sx-8) / 16
 				st.Viewport.Y -= float32(sy-8) / 16
+				if err := fs.SetSample(k, S, sx, sy); err != nil {
+					t.Fatal(err)
+				}
 			}
 			var ms swom.State
 			baseState(d, &ms)
