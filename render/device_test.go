@@ -534,3 +534,71 @@ func TestDeviceWorkers(t *testing.T) {
 		t.Errorf("raster workers %d, want the configuration's 2", got)
 	}
 }
+
+// sampleFrag reads gl_SampleID and gl_SamplePosition, so every sample is
+// shaded on its own (sample shading implied). spec: GL 4.6 §14.3.1.1
+const sampleFrag = `#version 400
+in vec2 v_uv;
+out vec4 c;
+void main() { c = vec4(v_uv.x * 0.5 + gl_SamplePosition.x * 0.5, gl_SamplePosition.y, float(gl_SampleID) / 16.0, 1.0); }
+`
+
+// TestDeviceSampleShading renders a per-sample shader (gl_SampleID,
+// gl_SamplePosition) at 2, 8 and 16 samples on the device under Strict and
+// on the reference path, whose sample pass k draws sample k
+// (program.FragmentShader.SetSample): both shade each sample at its own
+// position, so the resolved images agree within 2/255 per channel (the
+// resolves round independently, the device interpolates in fixed point),
+// except where a sample on an edge falls differently (at most one pixel in
+// 32 of the edge pixels off by one sample's weight, as TestDeviceMSAA).
+func TestDeviceSampleShading(t *testing.T) {
+	for _, n := range []int{2, 8, 16} {
+		t.Run(fmt.Sprintf("%dx", n), func(t *testing.T) {
+			js := `{"width": 32, "height": 32, "msaa": ` + fmt.Sprint(n) + `, "clear": {"color": [0, 0, 0, 1]},
+ "camera": {"projection": "orthographic", "xmag": 0.5, "ymag": 0.5, "near": -1, "far": 1},
+ "draws": [{"name": "q", "mesh": {"generator": "quad"}, "vertex_shader": "v.vert", "fragment_shader": "f.frag",
+  "model": [{"rotate_z_deg": 17}, {"scale": [0.8, 0.8, 1]}], "uniforms": {"u_mvp": "mvp"}}]}`
+			d, err := scene.LoadDescription(writeScene(t, js, testVert, sampleFrag))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _, err := Render(context.Background(), d, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, st, err := Render(context.Background(), d, Options{Path: PathDevice, Strict: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Path != string(PathDevice) {
+				t.Fatalf("path %q", st.Path)
+			}
+			oneSample := (255+n-1)/n + 2
+			worst, flipped := 0, 0
+			gp, wp := got[0].Image.Pix, want[0].Image.Pix
+			for i := 0; i < len(gp); i += 4 {
+				dd := 0
+				for c := range 3 {
+					dd = max(dd, absDiff(gp[i+c], wp[i+c]))
+				}
+				worst = max(worst, dd)
+				switch {
+				case dd > oneSample:
+					t.Errorf("pixel (%d, %d) differs by %d/255", i/4%32, i/4/32, dd)
+				case dd > 2:
+					flipped++
+				}
+			}
+			t.Logf("max channel difference %d, %d pixels beyond 2/255", worst, flipped)
+			if flipped > 3 {
+				t.Errorf("%d pixels differ beyond 2/255", flipped)
+			}
+			// The blue channel averages gl_SampleID/16 over a covered pixel's
+			// samples: (n−1)/32 for a fully covered one on both paths.
+			c := 4 * (16*32 + 16)
+			if w := (255*(n-1) + 16) / 32; absDiff(gp[c+2], uint8(w)) > 1 {
+				t.Errorf("centre pixel blue %d, want %d (the mean sample id)", gp[c+2], w)
+			}
+		})
+	}
+}
