@@ -232,3 +232,45 @@ func TestShaderSampleMaskSingleSample(t *testing.T) {
 		}
 	}
 }
+
+// sampleQualFS interpolates a sample-qualified input, which makes the stage
+// shade per sample. spec: GLSL 4.00 §4.3.6
+const sampleQualFS = `#version 400
+sample in vec4 v_col; flat in vec4 f_col; out vec4 o;
+void main() { o = v_col; }`
+
+// TestShaderSampleQualifierAndMinSamples checks the two other ways into
+// sample shading against the reference renderer's sample passes, sample by
+// sample (tolerance as TestShaderSampleShadingMatchesRef): a sample-qualified
+// input, and Draw.MinSamples (GL_SAMPLE_SHADING) on a program that has
+// neither; and that without MinSamples the same program, shaded once per
+// pixel at the centre, differs from the passes on many samples (the
+// gradient moves between the centre and the samples).
+func TestShaderSampleQualifierAndMinSamples(t *testing.T) {
+	const n = 8
+	for _, c := range []struct {
+		name        string
+		vs, fs      string
+		minSamples  int
+		wantMatches bool
+	}{
+		{"sample qualifier", sampleVS, sampleQualFS, 0, true},
+		{"min samples", unitsVS, unitsFS, n, true},
+		{"min samples 2 of 8", unitsVS, unitsFS, 2, true},
+		{"per pixel", unitsVS, unitsFS, 0, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			uc := unitCase{name: c.name, vs: c.vs, fs: c.fs, colors: []format.Format{format.RGBA8}, samples: n, clearZ: 1, minSamples: c.minSamples}
+			diff, drawn, total := samplePlanesDiff(t, &uc, 1)
+			t.Logf("%d of %d samples drawn, %d differ beyond 1/255", drawn, total, diff)
+			switch {
+			case drawn < total/4:
+				t.Errorf("only %d of %d samples drawn", drawn, total)
+			case c.wantMatches && diff > total/200:
+				t.Errorf("%d of %d samples differ from the reference passes", diff, total)
+			case !c.wantMatches && diff < total/20:
+				t.Errorf("only %d of %d samples differ: shading once per pixel looks per-sample", diff, total)
+			}
+		})
+	}
+}

@@ -58,6 +58,7 @@ type Program struct {
 	// gl_SampleID, gl_SamplePosition and gl_SampleMaskIn, sampleMask the
 	// output word of gl_SampleMask (-1: unused; sample.go).
 	sampleID, samplePos, sampleIn, sampleMask int
+	sampleQual                                bool // an FS input has the sample qualifier
 	// noPersp[i] marks plane i as a noperspective varying: expand_k stores
 	// v·w_clip on it and the wrapper multiplies the perspective-correct
 	// interpolation by the fragment's 1/w, which is v interpolated linearly in
@@ -274,6 +275,7 @@ func (sp *Program) fragmentReads() (*varyingUse, error) {
 	n := p.VS.OutputWords
 	v := &varyingUse{read: make([]bool, n), flat: make([]bool, n), noPersp: make([]bool, n), pair: make([]int, n), pairF: make([]int, n)}
 	for _, s := range p.FS.Inputs {
+		sp.sampleQual = sp.sampleQual || s.Sample
 		switch s.Name {
 		case "gl_FragCoord":
 			sp.coord = s.Word

@@ -10,18 +10,20 @@ import (
 )
 
 // PerSample reports whether the fragment program reads gl_SampleID or
-// gl_SamplePosition, which makes GL shade each covered sample on its own
-// (sample shading implied, fraction 1). On a multisampled pass the software
-// raster then emits every covered quad once per sample it covers, each lane
-// with that sample alone in its mask, interpolated at the sample's position.
-// spec: GL 4.6 §14.3.1.1 (sample shading); GLSL 4.00 §7.1
-func (sp *Program) PerSample() bool { return sp.sampleID >= 0 || sp.samplePos >= 0 }
+// gl_SamplePosition or has an input with the sample qualifier, which makes
+// GL shade each covered sample on its own (sample shading implied, fraction
+// 1). On a multisampled pass the software raster then emits every covered
+// quad once per sample it covers (abi.FSFlagPerSample, which Draw.MinSamples
+// sets too), each lane with that sample alone in its mask, every input
+// interpolated at the sample's position.
+// spec: GL 4.6 §14.3.1.1 (sample shading); GLSL 4.00 §4.3.6, §7.1
+func (sp *Program) PerSample() bool { return sp.sampleID >= 0 || sp.samplePos >= 0 || sp.sampleQual }
 
 // emitQuad emits a covered quad: once, or once per covered sample (each
-// lane's mask cut to that sample) for a per-sample program on a
-// multisampled pass.
+// lane's mask cut to that sample) when the draw shades per sample
+// (abi.FSFlagPerSample) on a multisampled pass.
 func (w *swWalk) emitQuad(q swQuad, samples int) error {
-	if samples == 1 || !w.sp.PerSample() {
+	if samples == 1 || w.s.flags&abi.FSFlagPerSample == 0 {
 		return w.emit(q)
 	}
 	all := q.cov[0] | q.cov[1] | q.cov[2] | q.cov[3]

@@ -56,6 +56,7 @@ type unitCase struct {
 	// readSamples makes renderDevice return the sample-major planes
 	// (Device.ReadSamples) instead of the resolved targets.
 	readSamples bool
+	minSamples  int // Draw.MinSamples (sample shading)
 }
 
 func (c *unitCase) vertex() string {
@@ -172,7 +173,7 @@ func renderDevice(t *testing.T, c *unitCase, cfg config.Config, force shaderdev.
 		if c.state != nil {
 			c.state(k, &ms)
 		}
-		st, err := dev.Draw(&shaderdev.Draw{Program: sp, Attribs: attrs, Count: 3, Uniforms: p.Uniforms, Merge: ms})
+		st, err := dev.Draw(&shaderdev.Draw{Program: sp, Attribs: attrs, Count: 3, Uniforms: p.Uniforms, Merge: ms, MinSamples: c.minSamples})
 		if err != nil {
 			t.Fatalf("draw %d: %v", k, err)
 		}

@@ -21,9 +21,21 @@ func (p *Program) layoutSample() {
 }
 
 // PerSample reports whether the fragment stage reads gl_SampleID or
-// gl_SamplePosition, which makes GL shade every sample on its own (sample
-// shading is implied). spec: GL 4.6 §14.3.1.1 (sample shading)
-func (p *Program) PerSample() bool { return p.fsSample[0] >= 0 || p.fsSample[1] >= 0 }
+// gl_SamplePosition or has an input with the sample qualifier, which makes
+// GL shade every sample on its own (sample shading is implied). The
+// reference renderer's sample passes shade every sample whatever it says.
+// spec: GL 4.6 §14.3.1.1 (sample shading)
+func (p *Program) PerSample() bool {
+	if p.fsSample[0] >= 0 || p.fsSample[1] >= 0 {
+		return true
+	}
+	for _, s := range p.IR.FS.Inputs {
+		if s.Sample {
+			return true
+		}
+	}
+	return false
+}
 
 // SetSample tells the fragment stage which sample of an S-sample pixel the
 // reference renderer's pass draws: the reference renderer is single-sampled,

@@ -43,6 +43,9 @@ func Print(sb *strings.Builder, p *Program) {
 			if s.NoPerspective {
 				sb.WriteString(" noperspective")
 			}
+			if s.Sample {
+				sb.WriteString(" sample")
+			}
 			sb.WriteString("\n")
 		}
 	}
