@@ -30,6 +30,8 @@ type BoundState struct {
 	BlendColorF [4]float32
 	Scissor     Scissor
 	Viewport    Viewport
+	// MinSamples is the sample shading state (SetMinSamples).
+	MinSamples int
 	// Clip is the user clip plane equations (SetClipState).
 	Clip ClipState
 	// Legacy is the built-in uniform state (SetLegacyState; nil: none set).

@@ -241,3 +241,50 @@ func (c *countFS) ShadeQuads(q []ref.Quad, tex ref.Textures) error {
 	c.quads += len(q)
 	return c.inner.ShadeQuads(q, tex)
 }
+
+// TestMinSamples: with SetMinSamples above 1 a draw on a multisampled
+// framebuffer shades each sample on its own, so the samples of a pixel the
+// triangle covers wholly hold the colour gradient at their own positions
+// and differ; without it the pixel is shaded once and its covered samples
+// are equal. spec: GL 4.6 §14.3.1.1
+func TestMinSamples(t *testing.T) {
+	const n = 8
+	for _, minS := range []int{0, n} {
+		s := newDrawEnv(t, Options{Strict: true}, false).s
+		c := s.NewContext(ContextOptions{})
+		ms, err := s.CreateTexture(TextureDesc{Target: Target2D, Format: format.RGBA8, Width: 32, Height: 32, Depth: 1, ArraySize: 1, Levels: 1, Samples: n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.SetFramebufferState(Framebuffer{Width: 32, Height: 32, Samples: n, Cbufs: []*Surface{{Resource: ms}}}); err != nil {
+			t.Fatal(err)
+		}
+		e := &drawEnv{s: s, c: c, w: 32, h: 32}
+		e.program(t, testVS, testFS)
+		// A steep red gradient: 1 across 8 pixels.
+		e.posCol(t, -1, -1, 0, 1, 0, 0, 0, 1, 1, -1, 0, 1, 4, 0, 0, 1, -1, 1, 0, 1, 0, 0, 0, 1)
+		c.SetMinSamples(minS)
+		if err := c.DrawVBO(&DrawInfo{Mode: PrimTriangles, InstanceCount: 1, Draws: []DrawRange{{Count: 3}}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Finish(); err != nil {
+			t.Fatal(err)
+		}
+		raw := make([]byte, ms.Size())
+		if err := ms.Read(0, raw); err != nil {
+			t.Fatal(err)
+		}
+		// Pixel (4, 4), well inside the triangle: its samples' red.
+		p := raw[(4*32+4)*n*4 : (4*32+5)*n*4]
+		distinct := map[byte]bool{}
+		for k := range n {
+			distinct[p[4*k]] = true
+		}
+		if minS > 1 && len(distinct) < n/2 || minS <= 1 && len(distinct) != 1 {
+			t.Errorf("min samples %d: %d distinct sample values %v", minS, len(distinct), distinct)
+		}
+		if st := c.Stats(); st.Device != 1 {
+			t.Errorf("stats %+v", st)
+		}
+	}
+}
