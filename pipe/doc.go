@@ -40,7 +40,8 @@
 //	                                                                  tests ref's 1/256-pixel edge rule)
 //	points (API or gl_PointSize), gl_PointCoord    device           (prim_k: a pixel-exact square per point)
 //	  lines/points with clip planes/distances      device           (prim_k clips them by the planes)
-//	  lines/points on MSAA (any count)             ref              GateTopology (ref's rule is single-sampled)
+//	  lines/points on MSAA (any count)             RASTER+OM SW     (prim_k: GL's multisample rectangle / square)
+//	adjacency without a geometry shader            ref              GateTopology
 //	GL_LINE/GL_POINT polygon modes (triangles,
 //	  strips, fans, quads, polygons; cull first)   device           (prim_k: edges as lines, vertices as
 //	                                                                  points, fan diagonals hidden by

@@ -144,7 +144,7 @@ var reasonNames = [numReasonCodes]string{
 	GateNoFS:              "fixed-function fragment stage (no fragment shader)",
 	GateVSNotCompiled:     "vertex shader has no device program",
 	GateFSNotCompiled:     "fragment shader has no device program",
-	GateTopology:          "multisampled line/point draw, or adjacency without a geometry shader",
+	GateTopology:          "adjacency without a geometry shader",
 	GatePolygonMode:       "line/point polygon mode with clip planes, polygon offset or multisampling",
 	GatePolygonOffset:     "non-finite polygon offset",
 	GateSampleCount:       "sample count other than 1, 2, 4, 8 or 16",

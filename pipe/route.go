@@ -216,12 +216,10 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 	// Lines and points run on the device: prim_k expands them after the
 	// vertex stage (clipping them by the view volume and the user clip
 	// distances), lines on the software raster walk with the reference
-	// rule. The reference renderer's rule is single-sampled.
-	// spec: GL 4.6 §14.4, §14.5, §13.7
-	switch {
-	case !d.Mode.Triangles() && samples > 1:
-		gate(GateTopology, fmt.Sprintf("%v, %d samples", d.Mode, samples))
-	case d.Mode.Lines():
+	// rule; on a multisampled framebuffer prim_k draws GL's multisample
+	// shapes (a line's rectangle, a point's exact square), which the
+	// multisample walk covers per sample. spec: GL 4.6 §14.4, §14.5, §13.7
+	if d.Mode.Lines() {
 		swRaster = true
 		route(RouteLines, d.Mode.String())
 	}
