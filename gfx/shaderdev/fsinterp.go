@@ -63,9 +63,11 @@ func (s *fsScratch) inputs(sp *Program, present uint64, prims, flat uint64) {
 		// wrapper's), written out so the constant indices need no checks.
 		F := [3]float32{float32(p[0]*x+p[1]*y+p[2]) / 65536, float32(p[3]*x+p[4]*y+p[5]) / 65536,
 			float32(p[6]*x+p[7]*y+p[8]) / 65536}
-		if k := s.smp[l]; k >= 0 {
-			// A per-sample lane interpolates at its sample (sample.go).
-			F = sampleEdges(p, x, y, s.samples, int(k))
+		if k := s.interpSample(sp, l); k >= 0 {
+			// A per-sample lane interpolates at its sample, a partly
+			// covered pixel of a centroid program at a covered one
+			// (sample.go).
+			F = sampleEdges(p, x, y, s.samples, k)
 		}
 		recip := 1 / float32(F[0]+F[1]+F[2])
 		dx := frontend.FixDev(float32(recip*F[0]), abi.FracA)

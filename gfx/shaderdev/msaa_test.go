@@ -2,6 +2,7 @@ package shaderdev_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"vortexgfx/config"
@@ -272,5 +273,58 @@ func TestShaderSampleQualifierAndMinSamples(t *testing.T) {
 				t.Errorf("only %d of %d samples differ: shading once per pixel looks per-sample", diff, total)
 			}
 		})
+	}
+}
+
+// centroidVS/FS carry each triangle's barycentric coordinates; the fragment
+// shows red where one is negative, which only an evaluation outside the
+// triangle gives. CENTROID is "centroid " or "".
+const (
+	centroidVS = `#version 330
+in vec4 a_pos; in vec4 a_col; CENTROIDout vec3 b;
+void main() { gl_Position = a_pos; b = vec3(float(gl_VertexID == 0), float(gl_VertexID == 1), float(gl_VertexID == 2)); }`
+	centroidFS = `#version 330
+CENTROIDin vec3 b; out vec4 o;
+void main() { o = vec4(min(min(b.x, b.y), b.z) < -0.002 ? 1.0 : 0.0, 0.5, 0.25, 1.0); }`
+)
+
+// TestShaderCentroid checks the centroid qualifier on multisampled passes: a
+// partly covered pixel interpolates a centroid input at a covered sample, so
+// no sample of the device's planes reads a barycentric coordinate below 0
+// (none of the reference renderer's sample passes does either, each shading
+// at its sample); without the qualifier the device evaluates at the pixel
+// centre, outside the triangle on some edge pixels, and those samples show
+// it. spec: GLSL 4.00 §4.3.6; GL 4.6 §14.3.1.1
+func TestShaderCentroid(t *testing.T) {
+	for _, n := range []int{4, 16} {
+		for _, centroid := range []bool{true, false} {
+			q := ""
+			if centroid {
+				q = "centroid "
+			}
+			c := unitCase{name: fmt.Sprintf("centroid %v %dx", centroid, n), vs: strings.ReplaceAll(centroidVS, "CENTROID", q),
+				fs: strings.ReplaceAll(centroidFS, "CENTROID", q), colors: []format.Format{format.RGBA8}, samples: n, clearZ: 1, readSamples: true}
+			red := func(planes []byte) (r, drawn int) {
+				for i := 0; i < len(planes); i += 4 {
+					if planes[i+3] != 0 {
+						drawn++
+						if planes[i] != 0 {
+							r++
+						}
+					}
+				}
+				return r, drawn
+			}
+			got, _ := renderDevice(t, &c, config.Default(), 0)
+			dr, dd := red(got[0])
+			rr, rd := red(renderRefSamples(t, &c)[0])
+			t.Logf("%s: device %d of %d samples outside, reference %d of %d", c.name, dr, dd, rr, rd)
+			if rr != 0 || dd < 1000 || rd < 1000 {
+				t.Fatalf("%s: the reference's passes show %d samples outside (%d / %d drawn)", c.name, rr, dd, rd)
+			}
+			if centroid && dr != 0 || !centroid && dr == 0 {
+				t.Errorf("%s: %d device samples evaluated outside the triangle", c.name, dr)
+			}
+		}
 	}
 }

@@ -59,6 +59,7 @@ type Program struct {
 	// output word of gl_SampleMask (-1: unused; sample.go).
 	sampleID, samplePos, sampleIn, sampleMask int
 	sampleQual                                bool // an FS input has the sample qualifier
+	centroid                                  bool // an FS input has the centroid qualifier
 	// noPersp[i] marks plane i as a noperspective varying: expand_k stores
 	// v·w_clip on it and the wrapper multiplies the perspective-correct
 	// interpolation by the fragment's 1/w, which is v interpolated linearly in
@@ -276,6 +277,7 @@ func (sp *Program) fragmentReads() (*varyingUse, error) {
 	v := &varyingUse{read: make([]bool, n), flat: make([]bool, n), noPersp: make([]bool, n), pair: make([]int, n), pairF: make([]int, n)}
 	for _, s := range p.FS.Inputs {
 		sp.sampleQual = sp.sampleQual || s.Sample
+		sp.centroid = sp.centroid || s.Centroid
 		switch s.Name {
 		case "gl_FragCoord":
 			sp.coord = s.Word

@@ -41,6 +41,25 @@ func (w *swWalk) emitQuad(q swQuad, samples int) error {
 	return nil
 }
 
+// interpSample is the sample lane l's inputs are interpolated at (-1: the
+// pixel centre): a per-sample lane's own, and for a program with centroid
+// inputs on a multisampled pass the first covered sample of a partly
+// covered pixel, which lies inside the primitive where the centre may not
+// (GL lets inputs without a qualifier be evaluated anywhere in the pixel,
+// so they move with it). spec: GLSL 4.00 §4.3.6; GL 4.6 §14.3.1.1
+func (s *fsScratch) interpSample(sp *Program, l int) int {
+	if k := s.smp[l]; k >= 0 {
+		return int(k)
+	}
+	if !sp.centroid || s.samples == 1 {
+		return -1
+	}
+	if m := s.cov[l]; m != 0 && m != msaa.Full(s.samples) {
+		return bits.TrailingZeros16(m)
+	}
+	return -1
+}
+
 // sampleEdges is the three Q15.16 edge values of primitive p at sample k of
 // pixel (x, y) as the wrapper's float edge values: the centre value (int32
 // wrapping, as RASTER's) moved by the edge slopes to the sample, E·16 +

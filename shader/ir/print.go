@@ -46,6 +46,9 @@ func Print(sb *strings.Builder, p *Program) {
 			if s.Sample {
 				sb.WriteString(" sample")
 			}
+			if s.Centroid {
+				sb.WriteString(" centroid")
+			}
 			sb.WriteString("\n")
 		}
 	}

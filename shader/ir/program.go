@@ -111,6 +111,10 @@ type Slot struct {
 	// sample on a multisampled target. spec: GLSL 4.00 §4.3.6, GL 4.6
 	// §14.3.1.1
 	Sample bool
+	// Centroid marks fragment inputs with the centroid qualifier: on a
+	// multisampled target evaluated inside the primitive (at a covered
+	// sample when the pixel is partly covered). spec: GLSL 4.00 §4.3.6
+	Centroid bool
 }
 
 // SamplerKind is the dimensionality and class of a sampler binding.

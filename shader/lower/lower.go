@@ -416,7 +416,7 @@ func (l *lowerer) layoutPreRasterOutputs(pos, psize *ast.Var, outs, legacyOuts [
 	byName := map[string]int{}
 	addOut := func(v *ast.Var, name string) {
 		n := v.Type.Slots()
-		p.Outputs = append(p.Outputs, ir.Slot{Name: name, Word: p.OutputWords, Words: n, Type: slotType(v.Type), Location: v.Location, Flat: flat(v), NoPerspective: noPersp(v), Sample: v.Qual.Sample})
+		p.Outputs = append(p.Outputs, ir.Slot{Name: name, Word: p.OutputWords, Words: n, Type: slotType(v.Type), Location: v.Location, Flat: flat(v), NoPerspective: noPersp(v), Sample: v.Qual.Sample, Centroid: v.Qual.Centroid})
 		l.outputs[v] = p.OutputWords
 		l.outVars = append(l.outVars, v)
 		byName[name] = p.OutputWords
@@ -500,7 +500,7 @@ func (l *lowerer) layoutFragment(vsOut map[string]int, vs *ir.Program) {
 				if off+n <= vsWords[o.Name] {
 					l.inputs[v] = w + off
 					l.inVars = append(l.inVars, v)
-					p.Inputs = append(p.Inputs, ir.Slot{Name: v.Name, Word: w + off, Words: n, Type: slotType(v.Type), Location: v.Location, Flat: flat(v), NoPerspective: noPersp(v), Sample: v.Qual.Sample})
+					p.Inputs = append(p.Inputs, ir.Slot{Name: v.Name, Word: w + off, Words: n, Type: slotType(v.Type), Location: v.Location, Flat: flat(v), NoPerspective: noPersp(v), Sample: v.Qual.Sample, Centroid: v.Qual.Centroid})
 					continue
 				}
 			}
@@ -510,7 +510,7 @@ func (l *lowerer) layoutFragment(vsOut map[string]int, vs *ir.Program) {
 			l.inputs[v] = w
 			l.inCount[v] = n
 			l.inVars = append(l.inVars, v)
-			p.Inputs = append(p.Inputs, ir.Slot{Name: v.Name, Word: w, Words: n, Type: slotType(v.Type), Location: v.Location, Flat: flat(v), NoPerspective: noPersp(v), Sample: v.Qual.Sample})
+			p.Inputs = append(p.Inputs, ir.Slot{Name: v.Name, Word: w, Words: n, Type: slotType(v.Type), Location: v.Location, Flat: flat(v), NoPerspective: noPersp(v), Sample: v.Qual.Sample, Centroid: v.Qual.Centroid})
 			continue
 		}
 		late = append(late, v)
@@ -519,7 +519,7 @@ func (l *lowerer) layoutFragment(vsOut map[string]int, vs *ir.Program) {
 		n := v.Type.Slots()
 		l.inputs[v] = p.InputWords
 		l.inVars = append(l.inVars, v)
-		p.Inputs = append(p.Inputs, ir.Slot{Name: v.Name, Word: p.InputWords, Words: n, Type: slotType(v.Type), Location: v.Location, Flat: flat(v), NoPerspective: noPersp(v), Sample: v.Qual.Sample})
+		p.Inputs = append(p.Inputs, ir.Slot{Name: v.Name, Word: p.InputWords, Words: n, Type: slotType(v.Type), Location: v.Location, Flat: flat(v), NoPerspective: noPersp(v), Sample: v.Qual.Sample, Centroid: v.Qual.Centroid})
 		p.InputWords += n
 	}
 	// Outputs.
