@@ -46,8 +46,8 @@
 //	  strips, fans, quads, polygons; cull first)   device           (prim_k: edges as lines, vertices as
 //	                                                                  points, fan diagonals hidden by
 //	                                                                  PolygonEdgeFlags; LINE: RouteLines)
-//	  with clip planes, polygon offset or
-//	  multisampling                                ref              GatePolygonMode (ref refuses them too)
+//	  on MSAA (any count)                          RASTER+OM SW     (the multisample line / point shapes)
+//	  with clip planes or polygon offset           ref              GatePolygonMode (ref refuses them too)
 //	adjacency topologies (GL 3.2), no GS           ref              GateTopology (their main vertices drawn)
 //	a bound geometry shader (BindGSState)          ref              GateGeometryStage (the device has no
 //	                                                                geometry stage yet: future work)

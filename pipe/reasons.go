@@ -145,7 +145,7 @@ var reasonNames = [numReasonCodes]string{
 	GateVSNotCompiled:     "vertex shader has no device program",
 	GateFSNotCompiled:     "fragment shader has no device program",
 	GateTopology:          "adjacency without a geometry shader",
-	GatePolygonMode:       "line/point polygon mode with clip planes, polygon offset or multisampling",
+	GatePolygonMode:       "line/point polygon mode with clip planes or polygon offset",
 	GatePolygonOffset:     "non-finite polygon offset",
 	GateSampleCount:       "sample count other than 1, 2, 4, 8 or 16",
 	GateQuery:             "open pipeline-statistics query",

@@ -227,14 +227,13 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 	// vertices as the lines and points above (a quad's or polygon's fan
 	// diagonals hidden by the edge flags Plan derives, PolygonEdgeFlags).
 	// The lines and points would be clipped by prim_k but the FILL faces
-	// by setup_k, and they are single-sampled. spec: GL 4.6 §14.6.4
+	// by setup_k. On a multisampled framebuffer the edges and vertices take
+	// the multisample line and point shapes. spec: GL 4.6 §14.6.4
 	if r := st.Rast; r != nil && r.PolygonModes() && d.Mode.Triangles() {
 		rs := &r.State
 		switch {
 		case st.clipEnabled() != 0:
 			gate(GatePolygonMode, "with user clip planes")
-		case samples > 1:
-			gate(GatePolygonMode, fmt.Sprintf("%d samples", samples))
 		case rs.FillFront == PolygonLine && rs.Cull&CullFront == 0 || rs.FillBack == PolygonLine && rs.Cull&CullBack == 0:
 			swRaster = true
 			route(RouteLines, fmt.Sprintf("polygon mode front %d back %d", rs.FillFront, rs.FillBack))

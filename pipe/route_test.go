@@ -168,7 +168,11 @@ func TestRoute(t *testing.T) {
 		{name: "polygon mode on 4x MSAA", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.Rast, _ = NewRasterizer(RasterizerState{FillBack: PolygonPoint})
 			st.FB.Samples = 4
-		}, gate: GatePolygonMode},
+		}, route: []ReasonCode{RouteMultisample, RouteRasterImpliesOM}, key: VariantKey{SWRaster: true, SWOM: true, Samples: 4}},
+		{name: "line polygon mode on 8x MSAA", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Rast, _ = NewRasterizer(RasterizerState{FillFront: PolygonLine, FillBack: PolygonLine})
+			st.FB.Samples = 8
+		}, route: []ReasonCode{RouteMultisample, RouteLines, RouteRasterImpliesOM}, key: VariantKey{SWRaster: true, SWOM: true, Samples: 8}},
 		{name: "polygon offset", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.Rast, _ = NewRasterizer(RasterizerState{OffsetTri: true, OffsetScale: 1, OffsetUnits: 2, OffsetClamp: 0.5})
 		}, key: hw},

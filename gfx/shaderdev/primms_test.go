@@ -30,6 +30,7 @@ void main() { o = v_col; }`
 type msPrimCase struct {
 	name   string
 	points bool
+	poly   bool // triangles in GL_LINE polygon mode (both faces)
 	width  float32      // line width
 	verts  [][2]float64 // window positions
 	sizes  []float64    // points: gl_PointSize (from the colour's alpha)
@@ -46,6 +47,7 @@ func msPrimCases() []msPrimCase {
 	return []msPrimCase{
 		{name: "lines width 1", width: 1, verts: star},
 		{name: "lines width 3.5", width: 3.5, verts: star[:12]},
+		{name: "GL_LINE polygons width 1.5", poly: true, width: 1.5, verts: [][2]float64{{4.2, 3.1}, {30.5, 6.4}, {12.8, 27.7}, {44.1, 29.3}, {26.6, 12.2}, {40.9, 2.5}}},
 		{name: "points", points: true, verts: [][2]float64{{5.5, 5.5}, {12.3, 7.9}, {20.75, 20.1}, {33.1, 9.6}, {40.4, 25.25}},
 			sizes: []float64{1, 2.5, 3, 5.25, 7}},
 	}
@@ -114,8 +116,11 @@ func msPrimsDevice(t *testing.T, p *program.Program, sp *shaderdev.Program, c ms
 	data := make([]byte, 4*words*len(c.verts))
 	for i, v := range c.verts {
 		prim := i / 2 // a segment's provoking vertex is its last: both get its colour
-		if c.points {
+		switch {
+		case c.points:
 			prim = i
+		case c.poly:
+			prim = i / 3
 		}
 		cl := msPrimColour(c, prim)
 		np := msNDC(v)
@@ -143,8 +148,12 @@ func msPrimsDevice(t *testing.T, p *program.Program, sp *shaderdev.Program, c ms
 	if c.points {
 		prim = shaderdev.PrimPoints
 	}
-	st, err := dev.Draw(&shaderdev.Draw{Program: sp, Attribs: attrs, Count: len(c.verts), Prim: prim, LineWidth: c.width,
-		ShaderPointSize: c.points, Uniforms: p.Uniforms, Merge: omAll()})
+	dr := &shaderdev.Draw{Program: sp, Attribs: attrs, Count: len(c.verts), Prim: prim, LineWidth: c.width,
+		ShaderPointSize: c.points, Uniforms: p.Uniforms, Merge: omAll()}
+	if c.poly {
+		dr.Prim, dr.FillFront, dr.FillBack = shaderdev.PrimTriangles, shaderdev.PolygonLine, shaderdev.PolygonLine
+	}
+	st, err := dev.Draw(dr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,11 +185,22 @@ func msPrimsRef(t *testing.T, p *program.Program, c msPrimCase, n int) []byte {
 		}
 	} else {
 		w := math.Max(float64(c.width), 1)
-		for i := 0; i+1 < len(c.verts); i += 2 {
-			a, b := c.verts[i], c.verts[i+1]
+		seg := func(a, b [2]float64, cl [4]float32) {
 			l := math.Hypot(b[0]-a[0], b[1]-a[1])
 			nx, ny := -(b[1]-a[1])/l*w/2, (b[0]-a[0])/l*w/2
-			quad([4][2]float64{{a[0] - nx, a[1] - ny}, {a[0] + nx, a[1] + ny}, {b[0] - nx, b[1] - ny}, {b[0] + nx, b[1] + ny}}, msPrimColour(c, i/2))
+			quad([4][2]float64{{a[0] - nx, a[1] - ny}, {a[0] + nx, a[1] + ny}, {b[0] - nx, b[1] - ny}, {b[0] + nx, b[1] + ny}}, cl)
+		}
+		if c.poly {
+			// A triangle's three edges, in order, in its colour.
+			for i := 0; i+2 < len(c.verts); i += 3 {
+				for e := range 3 {
+					seg(c.verts[i+e], c.verts[i+(e+1)%3], msPrimColour(c, i/3))
+				}
+			}
+		} else {
+			for i := 0; i+1 < len(c.verts); i += 2 {
+				seg(c.verts[i], c.verts[i+1], msPrimColour(c, i/2))
+			}
 		}
 	}
 	words := p.AttribWords()
