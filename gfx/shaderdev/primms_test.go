@@ -30,7 +30,7 @@ void main() { o = v_col; }`
 type msPrimCase struct {
 	name   string
 	points bool
-	poly   bool // triangles in GL_LINE polygon mode (both faces)
+	poly   bool         // triangles in GL_LINE polygon mode (both faces)
 	width  float32      // line width
 	verts  [][2]float64 // window positions
 	sizes  []float64    // points: gl_PointSize (from the colour's alpha)
