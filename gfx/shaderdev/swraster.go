@@ -41,7 +41,9 @@ type swWalk struct {
 // 64 bits — or, for a line draw's pid, single-sampled, against
 // the reference renderer's exact edge functions (lineCover). Covered quads pack into waves of the warp width
 // (a same-quad collision flushes first, as RASTER's packer does); each wave is
-// shaded once per pixel and merged per covered sample.
+// shaded once per pixel — or, when the draw shades per sample
+// (abi.FSFlagPerSample), once per covered sample (emitQuad, sample.go) — and
+// merged per covered sample.
 func (sp *Program) swRaster(c *device.CTA, env *devEnv) error {
 	tiles, ntiles, boxes := c.Arg(abi.ArgFSTiles), c.Arg(abi.ArgFSTileCount), c.Arg(abi.ArgFSBoxes)
 	geo, prims := c.Arg(abi.ArgFSGeometry), c.Arg(abi.ArgFSPrimBuffer)
