@@ -244,12 +244,16 @@ const (
 // Bits of the FS routing-flags slot (ArgFSFlags): the units routed to software,
 // then per colour target i the BGRA byte order at bit FSFlagBGRAShift+i (the
 // variant key's bgra mask), the number of bound colour targets at
-// FSFlagTargetsShift (4 bits).
-// spec: vortexpipe-driver §2.3.1 (variant key), §2.3.3
+// FSFlagTargetsShift (4 bits). FSFlagPerSample asks the software walk of a
+// multisampled pass to shade each covered sample on its own (sample shading:
+// the program reads gl_SampleID or gl_SamplePosition or has sample-qualified
+// inputs, or the draw asks for more than one shading per pixel).
+// spec: vortexpipe-driver §2.3.1 (variant key), §2.3.3; GL 4.6 §14.3.1.1
 const (
 	FSFlagSWRaster     uint64 = 1 << 0
 	FSFlagSWOM         uint64 = 1 << 1
 	FSFlagSWTex        uint64 = 1 << 2
+	FSFlagPerSample    uint64 = 1 << 3
 	FSFlagBGRAShift           = 8
 	FSFlagTargetsShift        = 16
 	FSFlagTargetsMask  uint64 = 0xF

@@ -99,7 +99,7 @@ func TestFSArgSlots(t *testing.T) {
 		{"tiles", ArgFSTiles, 3}, {"tile count", ArgFSTileCount, 4}, {"boxes", ArgFSBoxes, 5},
 		{"geometry", ArgFSGeometry, 6}, {"counters", ArgFSCounters, 7}, {"flags", ArgFSFlags, 8},
 		{"desc after the SW slots", ArgFSDesc, ArgFSFlags + 1},
-		{"sw raster", FSFlagSWRaster, 1}, {"sw om", FSFlagSWOM, 2}, {"sw tex", FSFlagSWTex, 4},
+		{"sw raster", FSFlagSWRaster, 1}, {"sw om", FSFlagSWOM, 2}, {"sw tex", FSFlagSWTex, 4}, {"per sample", FSFlagPerSample, 8},
 		{"bgra shift", FSFlagBGRAShift, 8}, {"targets shift", FSFlagTargetsShift, 16},
 		{"fragments", FSCounterFragments, 0}, {"merged", FSCounterMerged, 1}, {"passed", FSCounterPassed, 2},
 		{"quads", FSCounterQuads, 3}, {"waves", FSCounterWaves, 4}, {"counter words", FSCounterWords, 5},

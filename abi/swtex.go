@@ -322,9 +322,10 @@ func DecodeSWTexDesc(b []byte) (SWTexDesc, error) {
 		return bad("format", b[1])
 	case d.Levels < 1 || d.Levels > SWTexMaxLevels:
 		return bad("levels", d.Levels)
-	case d.Samples != 1 && d.Samples != 4:
+	case d.Samples == 0 || d.Samples > 16 || d.Samples&(d.Samples-1) != 0:
+		// 1, 2, 4, 8 or 16: the standard counts (docs/ABI.md row 37).
 		return bad("samples", d.Samples)
-	case d.Samples == 4 && (d.Levels != 1 || d.Target != SWTex2D && d.Target != SWTex2DArray):
+	case d.Samples > 1 && (d.Levels != 1 || d.Target != SWTex2D && d.Target != SWTex2DArray):
 		return bad("samples (multisample needs a single-level 2D or 2D-array texture)", d.Samples)
 	case d.Width < 1 || d.Width > SWTexMaxDim && (d.Target != SWTexBuffer || d.Width > SWTexMaxBufferTexels):
 		return bad("width", d.Width)

@@ -130,8 +130,10 @@ func TestSWTexDescDecodeErrors(t *testing.T) {
 		{"format", func(b []byte) { b[1] = 0 }},
 		{"levels", func(b []byte) { b[2] = 0 }},
 		{"levels (more than the full chain)", func(b []byte) { b[2] = 4 }},
-		{"samples", func(b []byte) { b[3] = 2 }},
+		{"samples", func(b []byte) { b[3] = 3 }},
+		{"samples", func(b []byte) { b[3] = 32 }},
 		{"samples (multisample", func(b []byte) { b[3] = 4 }},
+		{"samples (multisample", func(b []byte) { b[3] = 16 }},
 		{"width", func(b []byte) { binary.LittleEndian.PutUint32(b[4:], 0) }},
 		{"height", func(b []byte) { binary.LittleEndian.PutUint32(b[8:], 1<<16) }},
 		{"depth of a 2D texture", func(b []byte) { binary.LittleEndian.PutUint32(b[12:], 2) }},
@@ -174,6 +176,7 @@ func TestSWTexLevelGeometry(t *testing.T) {
 		{"2D array keeps layers", SWTexDesc{Target: SWTex2DArray, Format: SWTexRG8, Samples: 1, Width: 8, Height: 2, Depth: 3}, 2, 2, 1, 3, 4, 4, 12},
 		{"1D array keeps height 1", SWTexDesc{Target: SWTex1DArray, Format: SWTexR32F, Samples: 1, Width: 8, Height: 1, Depth: 5}, 3, 1, 1, 5, 4, 4, 20},
 		{"4x multisample row", SWTexDesc{Target: SWTex2D, Format: SWTexRGBA8, Samples: 4, Width: 3, Height: 2, Depth: 1}, 0, 3, 2, 1, 48, 96, 96},
+		{"8x multisample row", SWTexDesc{Target: SWTex2D, Format: SWTexRGBA8, Samples: 8, Width: 3, Height: 2, Depth: 1}, 0, 3, 2, 1, 96, 192, 192},
 	} {
 		w, h, s := tc.d.LevelSize(tc.level)
 		row, slice := tc.d.LevelPitches(tc.level)

@@ -15,7 +15,7 @@ type Rect struct{ X0, Y0, X1, Y1 int }
 
 // BlitInfo is one blit (pipe_blit_info): a rectangle of Src copied to Dst's,
 // scaled with Filter, the colour converted between the two formats. A
-// multisample Src (TextureDesc.Samples 4) into a single-sample Dst of the same
+// multisample Src (TextureDesc.Samples > 1) into a single-sample Dst of the same
 // size is a resolve: each pixel is the box filter (mean) of its samples.
 // spec: vortexpipe §3.4.1
 type BlitInfo struct {

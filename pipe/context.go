@@ -132,6 +132,7 @@ type Context struct {
 	stencilRef  uint32
 	blendColor  BlendColor
 	blendColorF [4]float32
+	minSamples  int
 	scissor     Scissor
 	viewport    Viewport
 	clip        ClipState
@@ -404,6 +405,18 @@ func (c *Context) SetBlendColor(rgba [4]float32) {
 	c.mu.Lock()
 	c.blendColor = NewBlendColor(rgba)
 	c.blendColorF = rgba
+	c.mu.Unlock()
+}
+
+// SetMinSamples sets the sample shading state (Gallium's set_min_samples:
+// GL_SAMPLE_SHADING with MinSampleShading f gives ⌈f × samples⌉, 1 or 0
+// when disabled): on a multisampled framebuffer a value above 1 makes the
+// device shade every covered sample on its own (shaderdev.Draw.MinSamples).
+// The reference renderer draws single-sampled and ignores it.
+// spec: GL 4.6 §14.3.1.1
+func (c *Context) SetMinSamples(n int) {
+	c.mu.Lock()
+	c.minSamples = max(n, 0)
 	c.mu.Unlock()
 }
 

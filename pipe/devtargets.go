@@ -15,7 +15,7 @@ import (
 // RGBA8 or BGRA8 colour attachment with an optional D24S8 one runs on the
 // device's default planes (A8R8G8B8 and the OM's D24S8 word), which the host
 // can load with any contents. Any other framebuffer — several attachments,
-// sRGB/R8/RG8/float/integer colour, D16/D32F/S8 depth, 4x MSAA — gets planes of
+// sRGB/R8/RG8/float/integer colour, D16/D32F/S8 depth, MSAA — gets planes of
 // its own formats (shaderdev.TargetConfig), which the driver fills with a clear when
 // the attachment's contents are a recorded clear value and seeds with the
 // contents otherwise (one sample per pixel, so a multisample attachment whose

@@ -40,13 +40,14 @@
 //	                                                                  tests ref's 1/256-pixel edge rule)
 //	points (API or gl_PointSize), gl_PointCoord    device           (prim_k: a pixel-exact square per point)
 //	  lines/points with clip planes/distances      device           (prim_k clips them by the planes)
-//	  lines/points on 4x MSAA                      ref              GateTopology (ref's rule is single-sampled)
+//	  lines/points on MSAA (any count)             RASTER+OM SW     (prim_k: GL's multisample rectangle / square)
+//	adjacency without a geometry shader            ref              GateTopology
 //	GL_LINE/GL_POINT polygon modes (triangles,
 //	  strips, fans, quads, polygons; cull first)   device           (prim_k: edges as lines, vertices as
 //	                                                                  points, fan diagonals hidden by
 //	                                                                  PolygonEdgeFlags; LINE: RouteLines)
-//	  with clip planes, polygon offset or
-//	  multisampling                                ref              GatePolygonMode (ref refuses them too)
+//	  on MSAA (any count)                          RASTER+OM SW     (the multisample line / point shapes)
+//	  with clip planes or polygon offset           ref              GatePolygonMode (ref refuses them too)
 //	adjacency topologies (GL 3.2), no GS           ref              GateTopology (their main vertices drawn)
 //	a bound geometry shader (BindGSState)          ref              GateGeometryStage (the device has no
 //	                                                                geometry stage yet: future work)
@@ -95,9 +96,11 @@
 //	  else location 1)                             OM SW            RouteDualSource
 //	dual source with several attachments           ref              GateDualSource
 //	alpha-to-coverage, alpha-to-one                OM SW            RouteAlphaToCoverage, RouteAlphaToOne
-//	4x MSAA                                        RASTER+OM SW     RouteMultisample
-//	4x MSAA with MRT                               RASTER+OM SW     RouteMultisample
-//	2x / 8x / 16x MSAA                             ref              GateSampleCount
+//	2x / 4x / 8x / 16x MSAA (gl/msaa positions)    RASTER+OM SW     RouteMultisample
+//	MSAA with MRT                                  RASTER+OM SW     RouteMultisample
+//	other sample counts                            ref              GateSampleCount
+//	gl_SampleID/Position/MaskIn, gl_SampleMask,
+//	  sample qualifier, SetMinSamples              RASTER+OM SW     (per-sample walk on MSAA; FF on 1 sample)
 //	2D POT BGRA8 (RGBA8 host-swizzled) textures    TEX FF           2 samplers (stage = binding), else RouteTexStages
 //	CLAMP/REPEAT/MIRROR/BORDER, mip filters        TEX FF           bilinear MIRROR/BORDER: TEX SW, RouteTexWrap
 //	mirror-clamps, legacy CLAMP                    TEX SW           RouteTexWrap
@@ -172,8 +175,8 @@
 // key, so units routed to software run on the device. A draw
 // Route keeps on the device that the device backend cannot take yet gates
 // with GateDeviceBackend naming the part: a viewport reaching past the
-// device coordinate range (or one the reference renderer refuses), a 4x
-// attachment whose samples
+// device coordinate range (or one the reference renderer refuses), a
+// multisample attachment whose samples
 // differ within a pixel when the device must reload it, a sampled sampler
 // without a texture, and whatever shaderdev.NewProgram refuses
 // (Context.Where gives this whole decision without drawing). Textures the FF
@@ -192,16 +195,16 @@
 // state. A framebuffer of one RGBA8/BGRA8 attachment (and optionally D24S8)
 // uses the device's default A8R8G8B8/D24S8 planes, loaded from the host with
 // any contents; any other (several attachments, none — a depth-only pass —,
-// other formats, 4x MSAA) gets
+// other formats, 2x/4x/8x/16x MSAA) gets
 // planes of its own formats (shaderdev.TargetConfig), which are recreated from the
 // attachments' recorded clear values or seeded with their contents
-// (shaderdev.Device.WriteTarget/WriteDepthStencil: one sample per pixel, so a 4x attachment
+// (shaderdev.Device.WriteTarget/WriteDepthStencil: one sample per pixel, so a multisample attachment
 // qualifies when its samples agree in every pixel). A device draw loads the planes unless
 // they already hold those surfaces at their current versions; host work (a
 // reference draw, a host Clear, Blit, Resource.Read/Write of an attachment,
 // Finish, ReadPixels) reads the planes back first when device draws wrote them
-// since (a 4x attachment sample-major, as stored) — except a whole-image Blit
-// resolve of an RGBA8/BGRA8 4x attachment the device holds, which runs the
+// since (a multisample attachment sample-major, as stored) — except a
+// whole-image Blit resolve of an RGBA8/BGRA8 multisample attachment the device holds, which runs the
 // device's own pass-end resolve. Clear runs on the device when its planes
 // hold exactly the bound attachments. After a reference draw every resident
 // range is marked dirty. Context.SetReferenceConfig sets the reference
@@ -220,8 +223,8 @@
 //
 // # Not implemented
 //
-// Multisample rendering on the reference renderer (a 4x framebuffer draws on
-// the device only; Blit resolves it), line and point rasterization, polygon
+// Multisample rendering on the reference renderer (a 2x/4x/8x/16x
+// framebuffer draws on the device only; Blit resolves it), line and point rasterization, polygon
 // offset and unclamped float depth without the depth clip on the device, std140
 // uniform blocks read from constant buffers other than 0, and the device
 // backend gates above. The reference renderer has no alpha-to-coverage/one

@@ -30,8 +30,9 @@ type TextureDesc struct {
 	ArraySize int // layers (6 per cube)
 	Levels    int // mip levels, 1..
 	// Samples is the sample count of a multisample 2D texture (0 or 1: single
-	// sample; then 2, 4 or 8 with one level), stored sample-major within a
-	// pixel: texel (y*w+x)*Samples+k. spec: vortexpipe §3.4.1
+	// sample; then 2, 4, 8 or 16 with one level, gl/msaa's counts), stored
+	// sample-major within a pixel: texel (y*w+x)*Samples+k.
+	// spec: vortexpipe §3.4.1
 	Samples int
 }
 
@@ -155,7 +156,7 @@ func textureBytes(d TextureDesc) (int, error) {
 	}
 	switch d.Samples {
 	case 0, 1:
-	case 2, 4, 8:
+	case 2, 4, 8, 16:
 		if d.Target != Target2D || d.Levels != 1 {
 			return 0, fmt.Errorf("%d samples need a single-level 2D texture", d.Samples)
 		}

@@ -5,6 +5,7 @@ import (
 
 	"vortexgfx/abi"
 	"vortexgfx/gl/format"
+	"vortexgfx/gl/msaa"
 )
 
 // BoundState is a snapshot of everything a draw reads, as bound on a context.
@@ -29,6 +30,8 @@ type BoundState struct {
 	BlendColorF [4]float32
 	Scissor     Scissor
 	Viewport    Viewport
+	// MinSamples is the sample shading state (SetMinSamples).
+	MinSamples int
 	// Clip is the user clip plane equations (SetClipState).
 	Clip ClipState
 	// Legacy is the built-in uniform state (SetLegacyState; nil: none set).
@@ -198,23 +201,25 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 	// Framebuffer and merger (§3.7, §3.4.1).
 	fb := &st.FB
 	samples := max(fb.Samples, 1)
-	switch samples {
-	case 1:
-	case 4:
+	// Every multisample count walks in software: 4x at the spec's rotated
+	// grid, 2x, 8x and 16x beyond the spec at the standard positions of
+	// gl/msaa (vortexpipe refuses them; the software walk and merger take any
+	// count of the table).
+	switch {
+	case samples == 1:
+	case msaa.Valid(samples):
 		swRaster = true
-		route(RouteMultisample, "4x")
+		route(RouteMultisample, fmt.Sprintf("%dx", samples))
 	default:
 		gate(GateSampleCount, fmt.Sprintf("%d samples", samples))
 	}
 	// Lines and points run on the device: prim_k expands them after the
 	// vertex stage (clipping them by the view volume and the user clip
 	// distances), lines on the software raster walk with the reference
-	// rule. The reference renderer's rule is single-sampled.
-	// spec: GL 4.6 §14.4, §14.5, §13.7
-	switch {
-	case !d.Mode.Triangles() && samples > 1:
-		gate(GateTopology, fmt.Sprintf("%v, %d samples", d.Mode, samples))
-	case d.Mode.Lines():
+	// rule; on a multisampled framebuffer prim_k draws GL's multisample
+	// shapes (a line's rectangle, a point's exact square), which the
+	// multisample walk covers per sample. spec: GL 4.6 §14.4, §14.5, §13.7
+	if d.Mode.Lines() {
 		swRaster = true
 		route(RouteLines, d.Mode.String())
 	}
@@ -222,14 +227,13 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 	// vertices as the lines and points above (a quad's or polygon's fan
 	// diagonals hidden by the edge flags Plan derives, PolygonEdgeFlags).
 	// The lines and points would be clipped by prim_k but the FILL faces
-	// by setup_k, and they are single-sampled. spec: GL 4.6 §14.6.4
+	// by setup_k. On a multisampled framebuffer the edges and vertices take
+	// the multisample line and point shapes. spec: GL 4.6 §14.6.4
 	if r := st.Rast; r != nil && r.PolygonModes() && d.Mode.Triangles() {
 		rs := &r.State
 		switch {
 		case st.clipEnabled() != 0:
 			gate(GatePolygonMode, "with user clip planes")
-		case samples > 1:
-			gate(GatePolygonMode, fmt.Sprintf("%d samples", samples))
 		case rs.FillFront == PolygonLine && rs.Cull&CullFront == 0 || rs.FillBack == PolygonLine && rs.Cull&CullBack == 0:
 			swRaster = true
 			route(RouteLines, fmt.Sprintf("polygon mode front %d back %d", rs.FillFront, rs.FillBack))

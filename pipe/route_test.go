@@ -117,10 +117,13 @@ func TestRoute(t *testing.T) {
 		{name: "points on 4x MSAA", mut: func(st *BoundState, _ *Caps, _ *Options, d *DrawShape) {
 			d.Mode = PrimPoints
 			st.FB.Samples = 4
-		}, gate: GateTopology},
-		{name: "lines on 4x MSAA", mut: func(st *BoundState, _ *Caps, _ *Options, d *DrawShape) {
+		}, route: []ReasonCode{RouteMultisample, RouteRasterImpliesOM}, key: VariantKey{SWRaster: true, SWOM: true, Samples: 4}},
+		{name: "lines on 16x MSAA", mut: func(st *BoundState, _ *Caps, _ *Options, d *DrawShape) {
 			d.Mode = PrimLineLoop
-			st.FB.Samples = 4
+			st.FB.Samples = 16
+		}, route: []ReasonCode{RouteMultisample, RouteLines, RouteRasterImpliesOM}, key: VariantKey{SWRaster: true, SWOM: true, Samples: 16}},
+		{name: "adjacency without a geometry shader", mut: func(st *BoundState, _ *Caps, _ *Options, d *DrawShape) {
+			d.Mode = PrimTrianglesAdjacency
 		}, gate: GateTopology},
 		{name: "strip", mut: func(_ *BoundState, _ *Caps, _ *Options, d *DrawShape) { d.Mode = PrimTriangleStrip }, key: hw},
 		{name: "fan", mut: func(_ *BoundState, _ *Caps, _ *Options, d *DrawShape) { d.Mode = PrimTriangleFan }, key: hw},
@@ -165,7 +168,11 @@ func TestRoute(t *testing.T) {
 		{name: "polygon mode on 4x MSAA", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.Rast, _ = NewRasterizer(RasterizerState{FillBack: PolygonPoint})
 			st.FB.Samples = 4
-		}, gate: GatePolygonMode},
+		}, route: []ReasonCode{RouteMultisample, RouteRasterImpliesOM}, key: VariantKey{SWRaster: true, SWOM: true, Samples: 4}},
+		{name: "line polygon mode on 8x MSAA", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Rast, _ = NewRasterizer(RasterizerState{FillFront: PolygonLine, FillBack: PolygonLine})
+			st.FB.Samples = 8
+		}, route: []ReasonCode{RouteMultisample, RouteLines, RouteRasterImpliesOM}, key: VariantKey{SWRaster: true, SWOM: true, Samples: 8}},
 		{name: "polygon offset", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.Rast, _ = NewRasterizer(RasterizerState{OffsetTri: true, OffsetScale: 1, OffsetUnits: 2, OffsetClamp: 0.5})
 		}, key: hw},
@@ -231,8 +238,13 @@ func TestRoute(t *testing.T) {
 		}, route: []ReasonCode{RouteDepthFormat}, key: VariantKey{SWOM: true, Samples: 1}},
 		{name: "4x MSAA", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.FB.Samples = 4 },
 			route: []ReasonCode{RouteMultisample, RouteRasterImpliesOM}, key: VariantKey{SWRaster: true, SWOM: true, Samples: 4}},
-		{name: "2x MSAA", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.FB.Samples = 2 }, gate: GateSampleCount},
-		{name: "8x MSAA", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.FB.Samples = 8 }, gate: GateSampleCount},
+		{name: "2x MSAA", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.FB.Samples = 2 },
+			route: []ReasonCode{RouteMultisample, RouteRasterImpliesOM}, key: VariantKey{SWRaster: true, SWOM: true, Samples: 2}},
+		{name: "8x MSAA", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.FB.Samples = 8 },
+			route: []ReasonCode{RouteMultisample, RouteRasterImpliesOM}, key: VariantKey{SWRaster: true, SWOM: true, Samples: 8}},
+		{name: "16x MSAA", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.FB.Samples = 16 },
+			route: []ReasonCode{RouteMultisample, RouteRasterImpliesOM}, key: VariantKey{SWRaster: true, SWOM: true, Samples: 16}},
+		{name: "3 samples", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) { st.FB.Samples = 3 }, gate: GateSampleCount},
 		{name: "MSAA x MRT", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.FB.Samples = 4
 			st.FB.Cbufs = append(st.FB.Cbufs, testSurface(t, s, format.RGBA8, 64, 64))
@@ -444,21 +456,14 @@ func TestStrictAndStats(t *testing.T) {
 		if err := c.SetFramebufferState(st.FB); err != nil {
 			t.Fatal(err)
 		}
-		// Points on a multisampled framebuffer stay the reference
+		// An adjacency draw without a geometry shader stays the reference
 		// renderer's.
-		ms, err := s.CreateTexture(TextureDesc{Target: Target2D, Format: format.RGBA8, Width: 32, Height: 32, Depth: 1, ArraySize: 1, Levels: 1, Samples: 4})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := c.SetFramebufferState(Framebuffer{Width: 32, Height: 32, Samples: 4, Cbufs: []*Surface{{Resource: ms}}}); err != nil {
-			t.Fatal(err)
-		}
-		info := &DrawInfo{Mode: PrimPoints, InstanceCount: 1, Draws: []DrawRange{{Count: 4}, {Count: 0}}}
+		info := &DrawInfo{Mode: PrimTrianglesAdjacency, InstanceCount: 1, Draws: []DrawRange{{Count: 6}, {Count: 0}}}
 		plan, err := c.Plan(info)
 		if strictMode {
 			var se *StrictError
 			if !errors.Is(err, ErrStrict) || !errors.As(err, &se) || se.Reasons[0].Code != GateTopology ||
-				!strings.Contains(err.Error(), "(POINTS, 4 samples)") {
+				!strings.Contains(err.Error(), "("+PrimTrianglesAdjacency.String()+")") {
 				t.Fatalf("strict: %v", err)
 			}
 			continue

@@ -101,7 +101,7 @@ type VariantKey struct {
 	SWTex    bool
 	SWOM     bool
 	SWRaster bool
-	Samples  uint8 // 1 or 4
+	Samples  uint8 // 1, 2, 4, 8 or 16
 	BGRAMask uint8 // bit i: colour attachment i is BGRA8
 }
 

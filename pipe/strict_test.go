@@ -71,16 +71,11 @@ func TestStrictGates(t *testing.T) {
 		{GateFSNotCompiled, func(t *testing.T, e *drawEnv, _ *DrawInfo) {
 			_ = e.c.BindFSState(&Shader{Desc: ShaderDesc{Stage: StageFragment, GLSL: "precompiled elsewhere"}})
 		}},
-		{GateTopology, func(t *testing.T, e *drawEnv, info *DrawInfo) {
-			info.Mode = PrimPoints
-			fb(func(t *testing.T, e *drawEnv) Framebuffer {
-				return Framebuffer{Width: e.w, Height: e.h, Samples: 4, Cbufs: []*Surface{{Resource: e.rt}}}
-			})(t, e, info)
-		}},
+		{GateTopology, func(t *testing.T, e *drawEnv, info *DrawInfo) { info.Mode = PrimLinesAdjacency }},
 		{GatePolygonMode, rast(RasterizerState{FillFront: PolygonLine, FillBack: PolygonLine, OffsetTri: true})},
 		{GatePolygonOffset, rast(RasterizerState{OffsetTri: true, OffsetUnits: float32(math.Inf(1))})},
 		{GateSampleCount, fb(func(t *testing.T, e *drawEnv) Framebuffer {
-			return Framebuffer{Width: e.w, Height: e.h, Samples: 2, Cbufs: []*Surface{{Resource: e.rt}}}
+			return Framebuffer{Width: e.w, Height: e.h, Samples: 3, Cbufs: []*Surface{{Resource: e.rt}}}
 		})},
 		{GateQuery, func(t *testing.T, e *drawEnv, _ *DrawInfo) {
 			q, _ := e.c.CreateQuery(QueryPipelineStatistics)

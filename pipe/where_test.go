@@ -1,6 +1,7 @@
 package pipe
 
 import (
+	"fmt"
 	"image"
 	"testing"
 
@@ -127,17 +128,25 @@ func TestGenerateMipmap(t *testing.T) {
 	}
 }
 
-// TestResolveOnDevice: a whole-image resolve of a 4x attachment the device
-// just drew runs on the device without reading the samples back, and agrees
-// with the host's box filter to rounding.
+// TestResolveOnDevice: for every multisample count (2x, 8x and 16x beyond
+// the spec's 4x), a draw on a multisampled attachment runs on the device
+// (Strict), a whole-image resolve of it runs on the device without reading
+// the samples back and agrees with the host's box filter of the samples read
+// back to rounding (1/255), and the triangle's edges are antialiased.
 func TestResolveOnDevice(t *testing.T) {
-	s := newDrawEnv(t, Options{}, false).s
+	for _, n := range []int{2, 4, 8, 16} {
+		t.Run(fmt.Sprintf("%dx", n), func(t *testing.T) { resolveOnDevice(t, n) })
+	}
+}
+
+func resolveOnDevice(t *testing.T, samples int) {
+	s := newDrawEnv(t, Options{Strict: true}, false).s
 	c := s.NewContext(ContextOptions{})
-	ms, err := s.CreateTexture(TextureDesc{Target: Target2D, Format: format.BGRA8, Width: 32, Height: 32, Depth: 1, ArraySize: 1, Levels: 1, Samples: 4})
+	ms, err := s.CreateTexture(TextureDesc{Target: Target2D, Format: format.BGRA8, Width: 32, Height: 32, Depth: 1, ArraySize: 1, Levels: 1, Samples: samples})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := c.SetFramebufferState(Framebuffer{Width: 32, Height: 32, Samples: 4, Cbufs: []*Surface{{Resource: ms}}}); err != nil {
+	if err := c.SetFramebufferState(Framebuffer{Width: 32, Height: 32, Samples: samples, Cbufs: []*Surface{{Resource: ms}}}); err != nil {
 		t.Fatal(err)
 	}
 	e := &drawEnv{s: s, c: c, w: 32, h: 32}
@@ -176,6 +185,28 @@ func TestResolveOnDevice(t *testing.T) {
 	if bad != 0 {
 		t.Errorf("device and host resolves differ: %d pixels over 1, worst %d", bad, worst)
 	}
+	if st := c.Stats(); st.Device != 1 || st.Reference != 0 {
+		t.Errorf("stats %+v, want the draw on the device", st)
+	}
+	// Edge pixels: the samples read back (sample-major, texel
+	// (y·w + x)·S + k) are not all alike where the triangle's edge crosses.
+	raw := make([]byte, ms.Size())
+	if err := ms.Read(0, raw); err != nil {
+		t.Fatal(err)
+	}
+	partial := 0
+	for px := 0; px < 32*32; px++ {
+		p := raw[px*samples*4 : (px+1)*samples*4]
+		for k := 1; k < samples; k++ {
+			if string(p[4*k:4*k+4]) != string(p[:4]) {
+				partial++
+				break
+			}
+		}
+	}
+	if partial < 20 {
+		t.Errorf("%d pixels with differing samples: no antialiasing", partial)
+	}
 }
 
 // TestReferenceConfig: the stage wrapper runs in place of the linked stages on
@@ -209,4 +240,51 @@ type countFS struct {
 func (c *countFS) ShadeQuads(q []ref.Quad, tex ref.Textures) error {
 	c.quads += len(q)
 	return c.inner.ShadeQuads(q, tex)
+}
+
+// TestMinSamples: with SetMinSamples above 1 a draw on a multisampled
+// framebuffer shades each sample on its own, so the samples of a pixel the
+// triangle covers wholly hold the colour gradient at their own positions
+// and differ; without it the pixel is shaded once and its covered samples
+// are equal. spec: GL 4.6 §14.3.1.1
+func TestMinSamples(t *testing.T) {
+	const n = 8
+	for _, minS := range []int{0, n} {
+		s := newDrawEnv(t, Options{Strict: true}, false).s
+		c := s.NewContext(ContextOptions{})
+		ms, err := s.CreateTexture(TextureDesc{Target: Target2D, Format: format.RGBA8, Width: 32, Height: 32, Depth: 1, ArraySize: 1, Levels: 1, Samples: n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.SetFramebufferState(Framebuffer{Width: 32, Height: 32, Samples: n, Cbufs: []*Surface{{Resource: ms}}}); err != nil {
+			t.Fatal(err)
+		}
+		e := &drawEnv{s: s, c: c, w: 32, h: 32}
+		e.program(t, testVS, testFS)
+		// A steep red gradient: 1 across 8 pixels.
+		e.posCol(t, -1, -1, 0, 1, 0, 0, 0, 1, 1, -1, 0, 1, 4, 0, 0, 1, -1, 1, 0, 1, 0, 0, 0, 1)
+		c.SetMinSamples(minS)
+		if err := c.DrawVBO(&DrawInfo{Mode: PrimTriangles, InstanceCount: 1, Draws: []DrawRange{{Count: 3}}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Finish(); err != nil {
+			t.Fatal(err)
+		}
+		raw := make([]byte, ms.Size())
+		if err := ms.Read(0, raw); err != nil {
+			t.Fatal(err)
+		}
+		// Pixel (4, 4), well inside the triangle: its samples' red.
+		p := raw[(4*32+4)*n*4 : (4*32+5)*n*4]
+		distinct := map[byte]bool{}
+		for k := range n {
+			distinct[p[4*k]] = true
+		}
+		if minS > 1 && len(distinct) < n/2 || minS <= 1 && len(distinct) != 1 {
+			t.Errorf("min samples %d: %d distinct sample values %v", minS, len(distinct), distinct)
+		}
+		if st := c.Stats(); st.Device != 1 {
+			t.Errorf("stats %+v", st)
+		}
+	}
 }

@@ -17,8 +17,8 @@
 // an index and a constant buffer, depth/stencil/alpha, blend, rasterizer,
 // samplers and views of textures whose mip chain pipe.Context.GenerateMipmap
 // made) bound on one pipe.Context over the device model, and each frame is a
-// pipe Clear, one pipe.Context.DrawVBO per draw and a read-back (a 4x frame
-// resolved by pipe.Context.Blit on the device). The driver routes every draw
+// pipe Clear, one pipe.Context.DrawVBO per draw and a read-back (a multisampled
+// frame resolved by pipe.Context.Blit on the device). The driver routes every draw
 // (pipe.Route, the one routing table), builds the device draw (the compiled
 // vertex shader as the front end's stage 0, expand_k, setup_k and binning_k
 // on the SIMT cores, RASTER, the fragment wrapper of vortexpipe §3.4, the FF
@@ -55,15 +55,19 @@
 // # Multisampling
 //
 // The reference renderer has no multisampling. A scene (or Options.MSAA)
-// asking for 4 samples is rendered by supersampling: the frame is drawn four
-// times, once per sample of abi.MSAA4Sample's rotated grid, with the viewport
-// shifted by the sample's offset from the pixel centre so that each pass's
-// pixel-centre samples land exactly on that sample position (offsets are
-// multiples of 1/16 pixel, exact at ref's 8 sub-pixel bits), and the four
-// RGBA8 images are box-resolved: each channel is (a+b+c+d+2)/4. Every sample
-// is shaded (supersampling, not multisampling: the fragment shader runs per
-// sample and gl_FragCoord carries the shifted position). Sample counts other
-// than 1 and 4 are refused with ErrSampleCount.
+// asking for S = 2, 4, 8 or 16 samples is rendered by supersampling: the
+// frame is drawn S times, once per sample of gl/msaa's standard pattern
+// (4: abi.MSAA4Sample's rotated grid), with the viewport shifted by the
+// sample's offset from the pixel centre so that each pass's pixel-centre
+// samples land exactly on that sample position (offsets are multiples of
+// 1/16 pixel, exact at ref's 8 sub-pixel bits), and the S RGBA8 images are
+// box-resolved. Every sample is shaded (supersampling, not multisampling:
+// the fragment shader runs per sample and gl_FragCoord carries the shifted
+// position); pass k tells the fragment stage it draws sample k
+// (gl_SampleID, gl_SamplePosition, gl_SampleMaskIn, gl_SampleMask:
+// program.FragmentShader.SetSample). Other sample counts are refused with
+// ErrSampleCount. The device path renders every count on its software
+// raster and merger.
 //
 // # Counters
 //

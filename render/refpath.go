@@ -6,8 +6,10 @@ import (
 	"time"
 
 	"vortexgfx/gl/format"
+	"vortexgfx/gl/msaa"
 	"vortexgfx/pipe"
 	"vortexgfx/ref"
+	"vortexgfx/ref/program"
 	"vortexgfx/scene"
 )
 
@@ -89,7 +91,7 @@ func (r *Renderer) drawReference(ctx context.Context, frame int) error {
 		}
 		for _, di := range r.order {
 			d := r.draws[di]
-			if err := r.refDraw(ctx, d, rr.draws[di], &r.stats.Draws[di]); err != nil {
+			if err := r.refDraw(ctx, d, rr.draws[di], &r.stats.Draws[di], si); err != nil {
 				return fmt.Errorf("render: frame %d: draw %d (%s): %w", frame, di, d.name, err)
 			}
 		}
@@ -100,11 +102,11 @@ func (r *Renderer) drawReference(ctx context.Context, frame int) error {
 	return nil
 }
 
-// refDraw runs one draw on the reference path and updates its counters: the
-// stencil attachment, cleared before the draw, counts the fragments that pass
-// the depth test (the draw's DSA increments it), the wrapped stages the
-// vertices transformed and the fragments shaded.
-func (r *Renderer) refDraw(ctx context.Context, d *drawObj, pd *pipeDraw, ds *DrawStats) error {
+// refDraw runs one draw on the reference path in sample pass si and updates
+// its counters: the stencil attachment, cleared before the draw, counts the
+// fragments that pass the depth test (the draw's DSA increments it), the
+// wrapped stages the vertices transformed and the fragments shaded.
+func (r *Renderer) refDraw(ctx context.Context, d *drawObj, pd *pipeDraw, ds *DrawStats, si int) error {
 	c := r.ref.ctx
 	if err := pd.bind(c); err != nil {
 		return err
@@ -117,10 +119,14 @@ func (r *Renderer) refDraw(ctx context.Context, d *drawObj, pd *pipeDraw, ds *Dr
 			return err
 		}
 	}
-	c.SetReferenceConfig(pipe.ReferenceConfig{Context: ctx, Workers: r.opts.Workers, Stages: r.counterStages(d)})
+	var sampleErr error
+	c.SetReferenceConfig(pipe.ReferenceConfig{Context: ctx, Workers: r.opts.Workers, Stages: r.passStages(d, si, &sampleErr)})
 	start := time.Now()
 	if err := c.DrawVBO(&pd.info); err != nil {
 		return err
+	}
+	if sampleErr != nil {
+		return sampleErr
 	}
 	ds.Time += time.Since(start)
 	if d.fcount != nil {
@@ -136,6 +142,30 @@ func (r *Renderer) refDraw(ctx context.Context, d *drawObj, pd *pipeDraw, ds *Dr
 		ds.FragmentsWritten += stencilSum(r.ref.depth)
 	}
 	return nil
+}
+
+// passStages is the stage hook of sample pass si: on a multisampled frame it
+// tells the linked program's fragment stage which sample the pass draws
+// (gl_SampleID, gl_SamplePosition, gl_SampleMaskIn, gl_SampleMask;
+// program.FragmentShader.SetSample), then wraps the stages in render's
+// counters (counterStages). A SetSample error lands in *errp.
+func (r *Renderer) passStages(d *drawObj, si int, errp *error) func(ref.VertexShader, ref.FragmentShader) (ref.VertexShader, ref.FragmentShader) {
+	count := r.counterStages(d)
+	if r.msaa == 1 {
+		return count
+	}
+	sx, sy := msaa.Position(r.msaa, si)
+	return func(vs ref.VertexShader, fs ref.FragmentShader) (ref.VertexShader, ref.FragmentShader) {
+		if pf, ok := fs.(*program.FragmentShader); ok {
+			if err := pf.SetSample(si, r.msaa, sx, sy); err != nil && *errp == nil {
+				*errp = fmt.Errorf("sample pass %d: %w", si, err)
+			}
+		}
+		if count == nil {
+			return vs, fs
+		}
+		return count(vs, fs)
+	}
 }
 
 // counterStages wraps the stages the reference renderer runs for draw d in

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"vortexgfx/abi"
 	"vortexgfx/config"
+	"vortexgfx/gl/msaa"
 	"vortexgfx/ref"
 	"vortexgfx/scene"
 )
@@ -24,7 +24,7 @@ const (
 	PathDevice    Path = "device"
 )
 
-// ErrSampleCount is returned for a sample count other than 1 or 4.
+// ErrSampleCount is returned for a sample count other than 1, 2, 4, 8 or 16.
 var ErrSampleCount = errors.New("render: unsupported sample count")
 
 // ErrUniform is returned with Options.Strict for a scene uniform the program
@@ -44,7 +44,7 @@ type Options struct {
 	Width, Height int
 	// Frames is the number of frames (0 means 1); FirstFrame the first index.
 	Frames, FirstFrame int
-	// MSAA overrides the scene's sample count when > 0 (1 or 4).
+	// MSAA overrides the scene's sample count when > 0 (1, 2, 4, 8 or 16).
 	MSAA int
 	// Strict turns every silent fallback or adaptation into an error: a
 	// feature of the scene's files the loader left out (ErrIgnoredFeature), a
@@ -114,8 +114,8 @@ func New(ctx context.Context, desc *scene.Description, opts Options) (*Renderer,
 	if r.msaa == 0 {
 		r.msaa = 1
 	}
-	if r.msaa != 1 && r.msaa != 4 {
-		return nil, fmt.Errorf("%w: %d (the reference path renders 1, or 4 by supersampling)", ErrSampleCount, r.msaa)
+	if !msaa.Valid(r.msaa) {
+		return nil, fmt.Errorf("%w: %d (1, 2, 4, 8 or 16: the device's software raster takes each, the reference path supersamples)", ErrSampleCount, r.msaa)
 	}
 	if r.opts.Workers <= 0 {
 		r.opts.Workers = runtime.NumCPU()
@@ -157,14 +157,16 @@ func New(ctx context.Context, desc *scene.Description, opts Options) (*Renderer,
 // pattern is in 1/16 pixel from the corner at the lowest raster x and y, and
 // the raster's rows are ref's and the device's rows (row 0 the bottom), so a
 // sample at (sx, sy) is window position (x + sx/16, y + sy/16) — where the
-// device's software raster tests it. spec: vortexpipe §3.4.1 (the 4x pattern).
+// device's software raster tests it. The positions are gl/msaa's standard
+// pattern of n samples (4: vortexpipe's rotated grid). spec: vortexpipe
+// §3.4.1 (the 4x pattern)
 func sampleOffsets(n int) [][2]float32 {
 	if n == 1 {
 		return [][2]float32{{0, 0}}
 	}
 	out := make([][2]float32, n)
 	for i := range n {
-		sx, sy := abi.MSAA4Sample(i)
+		sx, sy := msaa.Position(n, i)
 		out[i] = [2]float32{0.5 - float32(sx)/16, 0.5 - float32(sy)/16}
 	}
 	return out
@@ -173,7 +175,8 @@ func sampleOffsets(n int) [][2]float32 {
 // Size returns the rendered image size.
 func (r *Renderer) Size() (w, h int) { return r.width, r.height }
 
-// Samples returns the sample count (1, or 4 rendered by supersampling).
+// Samples returns the sample count (1, or 2, 4, 8, 16: on the device's
+// software raster, supersampled on the reference path).
 func (r *Renderer) Samples() int { return r.msaa }
 
 // Triangles returns the number of triangles one frame submits.

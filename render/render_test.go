@@ -154,8 +154,8 @@ func TestOptionErrors(t *testing.T) {
 		want error
 		text string
 	}{
-		{"msaa 2", Options{MSAA: 2}, ErrSampleCount, "2"},
-		{"msaa 8", Options{MSAA: 8}, ErrSampleCount, "8"},
+		{"msaa 3", Options{MSAA: 3}, ErrSampleCount, "3"},
+		{"msaa 32", Options{MSAA: 32}, ErrSampleCount, "32"},
 		{"path", Options{Path: "gpu"}, nil, `"gpu"`},
 		{"size", Options{Width: 20000, Height: 10}, nil, "20000x10"},
 	}

@@ -12,7 +12,7 @@ import (
 type Description struct {
 	Name          string
 	Width, Height int
-	// MSAA is the sample count: 1, 2, 4 or 8.
+	// MSAA is the sample count: 1, 2, 4, 8 or 16.
 	MSAA         int
 	ClearColor   [4]float32
 	ClearDepth   float32
@@ -194,9 +194,9 @@ func buildDescriptionWith(fj *fileJSON, name string, l *descLoader) (*Descriptio
 	switch d.MSAA {
 	case 0:
 		d.MSAA = 1
-	case 1, 2, 4, 8:
+	case 1, 2, 4, 8, 16:
 	default:
-		return nil, fmt.Errorf("msaa: %d, want 1, 2, 4 or 8", d.MSAA)
+		return nil, fmt.Errorf("msaa: %d, want 1, 2, 4, 8 or 16", d.MSAA)
 	}
 	if c := fj.Clear; c != nil {
 		if c.Color != nil {

@@ -56,7 +56,7 @@
 //	}
 //
 // Fields:
-//   - width, height (1..16384), msaa (1, 2, 4 or 8; default 1), clear
+//   - width, height (1..16384), msaa (1, 2, 4, 8 or 16; default 1), clear
 //     (color, default (0,0,0,0); depth in [0,1], default 1; stencil 0..255).
 //   - camera.projection: "perspective" (yfov_deg, near, far, aspect with
 //     0 meaning width/height), "orthographic" (xmag, ymag, near, far) or

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"vortexgfx/gl/msaa"
 	"vortexgfx/render"
 	"vortexgfx/scene"
 )
@@ -126,7 +127,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	fps := fs.Float64("fps", 24, "frames per second `F` of a model's animation: frame i shows it at i/F seconds, looped")
 	turntable := fs.Bool("turntable", false, "turn a model 3° per frame even when it has an animation (a model without one turns anyway)")
 	animation := fs.Int("animation", 0, "play only a model's animation `N` (1 = the first; default: all that do not drive the same nodes, together)")
-	msaa := fs.Int("msaa", 0, "samples `1|4` (default: the scene's; 4 is supersampled on the reference path)")
+	msaaFlag := fs.Int("msaa", 0, "samples `1|2|4|8|16` (default: the scene's; supersampled on the reference path)")
 	path := fs.String("path", "reference", "renderer `device|reference` (device: the whole device model; a scene with a draw it cannot take renders on reference, or fails with --strict)")
 	strict := fs.Bool("strict", os.Getenv("VORTEX_STRICT") == "1", "turn every fallback or adaptation into an error (also VORTEX_STRICT=1)")
 	cfgPath := fs.String("config", "", "device configuration `FILE.toml` for the device path (validated; default: built-in defaults)")
@@ -134,7 +135,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	heatPath := fs.String("heatmap", "", "write the last frame's fragments-shaded-per-pixel image to `FILE.png`")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run (loading and compiling included) to `FILE` for go tool pprof")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: vortex render [SCENE] [-o out.png] [--size WxH] [--frames N] [--fps F] [--turntable] [--animation N] [--msaa 1|4]")
+		fmt.Fprintln(stderr, "usage: vortex render [SCENE] [-o out.png] [--size WxH] [--frames N] [--fps F] [--turntable] [--animation N] [--msaa 1|2|4|8|16]")
 		fmt.Fprintln(stderr, "       [--path device|reference] [--strict] [--config FILE.toml] [--stats FILE.json] [--heatmap FILE.png]")
 		fmt.Fprintln(stderr, "       [--cpuprofile FILE]")
 		fmt.Fprintln(stderr, "Renders SCENE (a scene .json, an .obj mesh or a .gltf/.glb model; omitted: the embedded")
@@ -160,8 +161,8 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "vortex render: --frames %d: want at least 1\n", *frames)
 		return 2
 	}
-	if *msaa != 0 && *msaa != 1 && *msaa != 4 {
-		fmt.Fprintf(stderr, "vortex render: --msaa %d: want 1 or 4\n", *msaa)
+	if *msaaFlag != 0 && !msaa.Valid(*msaaFlag) {
+		fmt.Fprintf(stderr, "vortex render: --msaa %d: want 1, 2, 4, 8 or 16\n", *msaaFlag)
 		return 2
 	}
 	stopProfile, err := startCPUProfile(*cpuProfile, "vortex render", stderr)
@@ -198,7 +199,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "vortex render: warning: %s\n", w)
 		}
 	}
-	opts := render.Options{Path: render.Path(*path), Width: w, Height: h, Frames: *frames, MSAA: *msaa,
+	opts := render.Options{Path: render.Path(*path), Width: w, Height: h, Frames: *frames, MSAA: *msaaFlag,
 		Strict: *strict, Config: &cfg, Stats: *statsPath != "", Heatmap: *heatPath != ""}
 	ctx := context.Background()
 	r, err := render.New(ctx, desc, opts)

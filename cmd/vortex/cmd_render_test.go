@@ -53,7 +53,7 @@ func TestRenderCommand(t *testing.T) {
 		{[]string{"--path", "device", "--msaa", "1", "--size", "32x24", "-o", out}, 0, "", []string{out}},
 		{[]string{"--path", "gpu"}, 2, "device or reference", nil},
 		{[]string{"--size", "0x3"}, 2, "WxH", nil},
-		{[]string{"--msaa", "2"}, 2, "1 or 4", nil},
+		{[]string{"--msaa", "3"}, 2, "1, 2, 4, 8 or 16", nil},
 		{[]string{"--frames", "0"}, 2, "at least 1", nil},
 		{[]string{"a.json", "b.json"}, 2, "one SCENE", nil},
 	}

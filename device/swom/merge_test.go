@@ -2,7 +2,9 @@ package swom_test
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"vortexgfx/abi"
@@ -11,6 +13,7 @@ import (
 	"vortexgfx/gl/compare"
 	"vortexgfx/gl/format"
 	"vortexgfx/gl/logicop"
+	"vortexgfx/gl/msaa"
 	"vortexgfx/gl/stencil"
 )
 
@@ -150,7 +153,7 @@ func TestCoverage(t *testing.T) {
 		samples int
 		alpha   float32
 		setup   func(*swom.State)
-		want    uint8
+		want    msaa.Mask
 		wantA   float32
 	}{
 		{"a2c half of four", 4, 0.5, func(s *swom.State) { s.AlphaToCoverage = true }, 0x3, 0.5},
@@ -159,6 +162,11 @@ func TestCoverage(t *testing.T) {
 		{"a2c and a2one", 4, 0.3, func(s *swom.State) { s.AlphaToCoverage, s.AlphaToOne = true, true }, 0x1, 1},
 		{"alpha test fails", 4, 0.3, func(s *swom.State) { s.AlphaTest, s.AlphaFunc, s.AlphaRef = true, compare.GreaterEqual, 0.5 }, 0, 0.3},
 		{"alpha test passes", 4, 0.5, func(s *swom.State) { s.AlphaTest, s.AlphaFunc, s.AlphaRef = true, compare.GreaterEqual, 0.5 }, 0xF, 0.5},
+		{"a2c one of two", 2, 0.3, func(s *swom.State) { s.AlphaToCoverage = true }, 0x1, 0.3},
+		{"a2c five of eight", 8, 0.6, func(s *swom.State) { s.AlphaToCoverage = true }, 0x1F, 0.6},
+		{"a2c all sixteen", 16, 1, func(s *swom.State) { s.AlphaToCoverage = true }, 0xFFFF, 1},
+		{"a2c fifteen of sixteen", 16, 0.92, func(s *swom.State) { s.AlphaToCoverage = true }, 0x7FFF, 0.92},
+		{"alpha test fails sixteen", 16, 0.3, func(s *swom.State) { s.AlphaTest, s.AlphaFunc, s.AlphaRef = true, compare.GreaterEqual, 0.5 }, 0, 0.3},
 	}
 	for _, tc := range tests {
 		s := oneTarget(format.RGBA8)
@@ -166,9 +174,9 @@ func TestCoverage(t *testing.T) {
 		tc.setup(&s)
 		var f swom.Fragment
 		f.Color[0][3] = f32(tc.alpha)
-		full := uint8(1)<<tc.samples - 1
+		full := msaa.Full(tc.samples)
 		if got := s.Coverage(&f, full); got != tc.want || math.Float32frombits(f.Color[0][3]) != tc.wantA {
-			t.Errorf("%s: mask %04b alpha %v, want %04b %v", tc.name, got, math.Float32frombits(f.Color[0][3]), tc.want, tc.wantA)
+			t.Errorf("%s: mask %016b alpha %v, want %016b %v", tc.name, got, math.Float32frombits(f.Color[0][3]), tc.want, tc.wantA)
 		}
 	}
 }
@@ -217,5 +225,49 @@ func TestDescRoundTrip(t *testing.T) {
 	}
 	if got != s {
 		t.Errorf("round trip:\n got %+v\nwant %+v", got, s)
+	}
+}
+
+// TestSampleCounts checks that the merger takes every standard count (gl/msaa)
+// and refuses the others naming the count, that the descriptor carries the
+// count through, and that Resolve averages 2, 8 and 16 samples.
+func TestSampleCounts(t *testing.T) {
+	for _, n := range []int{1, 2, 4, 8, 16} {
+		s := oneTarget(format.RGBA8)
+		s.Samples = n
+		if err := s.Check(); err != nil {
+			t.Errorf("%d samples: %v", n, err)
+		}
+		b, err := s.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got swom.State
+		if err := got.Unmarshal(b); err != nil || got.Samples != n {
+			t.Errorf("%d samples: descriptor round trip %d (%v)", n, got.Samples, err)
+		}
+		if i := s.TexelIndex(1, 0, n-1); i != 2*n-1 {
+			t.Errorf("%d samples: texel index of the last sample of pixel 1 = %d", n, i)
+		}
+	}
+	for _, n := range []int{0, 3, 6, 32} {
+		s := oneTarget(format.RGBA8)
+		s.Samples = n
+		if err := s.Check(); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("%d samples", n)) {
+			t.Errorf("%d samples: Check = %v", n, err)
+		}
+	}
+	for _, c := range []struct {
+		n    int
+		want byte
+	}{{2, 128}, {8, 32}, {16, 16}} {
+		// One sample at 255, the rest 0: the average is 255/n, rounded.
+		in := make([]byte, c.n)
+		in[c.n-1] = 255
+		got := []byte{0}
+		swom.Resolve(format.R8, in, c.n, got)
+		if got[0] != c.want {
+			t.Errorf("%d samples: resolved %d, want %d", c.n, got[0], c.want)
+		}
 	}
 }

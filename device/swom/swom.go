@@ -7,8 +7,9 @@
 // It covers every colour attachment format of package gl/format (sRGB, R8,
 // RG8, float and integer formats included), D24S8 (the device word: stencil in
 // [31:24], depth in [23:0], as the FF OM stores it), D16, D32F and S8
-// depth/stencil planes, up to MaxTargets render targets, 1 or 4 samples per
-// pixel in sample-major planes (texel (y·w + x)·S + k), the 8 depth compares,
+// depth/stencil planes, up to MaxTargets render targets, 1, 2, 4, 8 or 16
+// samples per pixel (gl/msaa's standard counts; the spec's hardware takes 1
+// and 4) in sample-major planes (texel (y·w + x)·S + k), the 8 depth compares,
 // two-sided stencil, 5 blend equations with all blend factors including
 // CONSTANT_ALPHA and the dual-source SRC1 factors, the 16 logic ops, RGBA
 // write masks, the alpha test, alpha-to-coverage and alpha-to-one, the
@@ -38,6 +39,7 @@ import (
 	"vortexgfx/gl/compare"
 	"vortexgfx/gl/format"
 	"vortexgfx/gl/logicop"
+	"vortexgfx/gl/msaa"
 	"vortexgfx/gl/stencil"
 )
 
@@ -79,7 +81,7 @@ type Target struct {
 // State is the whole per-draw merger state plus the planes it writes.
 type State struct {
 	Width, Height int
-	Samples       int // 1 or 4
+	Samples       int // 1, 2, 4, 8 or 16 (msaa.Valid)
 	NumTargets    int
 	Targets       [MaxTargets]Target
 
@@ -137,8 +139,8 @@ func (s *State) Check() error {
 	switch {
 	case s.Width < 1 || s.Height < 1 || s.Width > 1<<15 || s.Height > 1<<15:
 		return fmt.Errorf("swom: target %dx%d out of range", s.Width, s.Height)
-	case s.Samples != 1 && s.Samples != 4:
-		return fmt.Errorf("swom: %d samples (1 or 4)", s.Samples)
+	case !msaa.Valid(s.Samples):
+		return fmt.Errorf("swom: %d samples (1, 2, 4, 8 or 16)", s.Samples)
 	case s.NumTargets < 0 || s.NumTargets > MaxTargets:
 		return fmt.Errorf("swom: %d colour targets (at most %d)", s.NumTargets, MaxTargets)
 	case s.HasDS && s.DepthFormat > abi.OMDepthS8:
@@ -212,10 +214,10 @@ func FloatDepth(z float32) Depth {
 
 // Coverage applies the per-fragment tests to a sample mask before any sample
 // is merged: the alpha test (the whole fragment), alpha-to-coverage (the
-// first round(α·S) samples of the rotated grid are kept) and alpha-to-one
+// first round(α·S) samples of the standard pattern are kept) and alpha-to-one
 // (target 0's alpha becomes 1). It returns the surviving mask.
 // spec: vortexpipe §3.7 (alpha test, alpha_to_coverage / alpha_to_one)
-func (s *State) Coverage(f *Fragment, mask uint8) uint8 {
+func (s *State) Coverage(f *Fragment, mask msaa.Mask) msaa.Mask {
 	if s.NumTargets == 0 || s.Targets[0].Format.IsInteger() {
 		return mask
 	}
@@ -229,7 +231,7 @@ func (s *State) Coverage(f *Fragment, mask uint8) uint8 {
 			c = 0
 		}
 		n := int(math.Floor(float64(c)*float64(s.Samples) + 0.5))
-		mask &= uint8(1)<<n - 1
+		mask &= msaa.Full(n)
 	}
 	if s.AlphaToOne {
 		f.Color[0][3] = math.Float32bits(1)

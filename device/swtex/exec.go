@@ -48,7 +48,7 @@ func kindTarget(k ir.SamplerKind) (abi.SWTexTarget, bool) {
 		return abi.SWTexBuffer, true
 	case ir.Sampler2DRect, ir.Sampler2DRectShadow, ir.Sampler2DMS:
 		// A rectangle texture is a 2D descriptor sampled with texel
-		// coordinates; a multisample one a 2D descriptor of 4 samples.
+		// coordinates; a multisample one a 2D descriptor of its samples.
 		return abi.SWTex2D, true
 	}
 	return 0, false

@@ -307,7 +307,7 @@ func TestLayoutRefusals(t *testing.T) {
 	odd.Levels[1].Data = make([]byte, 3*4*4)
 	nan := s
 	nan.MaxLOD = float32(zero() / zero())
-	ms2, err := sampler.NewMultisampleTexture(sampler.Dim2D, format.RGBA8, 2, 2, 1, 2)
+	ms3, err := sampler.NewMultisampleTexture(sampler.Dim2D, format.RGBA8, 2, 2, 1, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -319,7 +319,7 @@ func TestLayoutRefusals(t *testing.T) {
 	}{
 		{"off-chain level", odd, &s, "level 1 is 3x4x1"},
 		{"NaN max LOD", newTex(t, sampler.Dim2D, format.RGBA8, 2, 2, 1, 1, rng), &nan, "NaN"},
-		{"2 samples", ms2, &s, "2 samples"},
+		{"3 samples", ms3, &s, "3 samples"},
 		{"nil sampler", odd, nil, "nil sampler"},
 		{"invalid texture", &sampler.Texture{}, &s, "bad texture"},
 	} {

@@ -7,6 +7,7 @@ import (
 
 	"vortexgfx/abi"
 	"vortexgfx/gl/format"
+	"vortexgfx/gl/msaa"
 	"vortexgfx/gl/sampler"
 )
 
@@ -74,8 +75,8 @@ func Layout(t *sampler.Texture, s *sampler.Sampler) (*Upload, error) {
 		return nil, fmt.Errorf("%w: format %v has no descriptor code", ErrLayout, t.Format)
 	}
 	spp := max(t.Samples, 1)
-	if spp != 1 && spp != 4 {
-		return nil, fmt.Errorf("%w: %d samples (the descriptor holds 1 or 4)", ErrLayout, spp)
+	if !msaa.Valid(spp) {
+		return nil, fmt.Errorf("%w: %d samples (the descriptor holds 1, 2, 4, 8 or 16)", ErrLayout, spp)
 	}
 	l0 := &t.Levels[0]
 	last := len(t.Levels) - 1

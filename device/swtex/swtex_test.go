@@ -227,14 +227,21 @@ func coverage() []coverageRow {
 			return tx
 		}
 	}
-	ms := func(t testing.TB, rng *rand.Rand) *sampler.Texture {
-		tx, err := sampler.NewMultisampleTexture(sampler.Dim2DArray, format.RGBA8, 5, 3, 2, 4)
-		if err != nil {
-			t.Fatal(err)
+	msN := func(dim sampler.Dim, f format.Format, n int) func(testing.TB, *rand.Rand) *sampler.Texture {
+		return func(t testing.TB, rng *rand.Rand) *sampler.Texture {
+			layers := 1
+			if dim == sampler.Dim2DArray {
+				layers = 2
+			}
+			tx, err := sampler.NewMultisampleTexture(dim, f, 5, 3, layers, n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fill(tx, rng)
+			return tx
 		}
-		fill(tx, rng)
-		return tx
 	}
+	ms := msN(sampler.Dim2DArray, format.RGBA8, 4)
 	baseMax := func(t testing.TB, rng *rand.Rand) *sampler.Texture {
 		tx := newTex(t, sampler.Dim2D, format.RGBA8, 32, 16, 1, 0, rng)
 		tx.BaseLevel, tx.MaxLevel = 1, 3
@@ -347,6 +354,12 @@ func coverage() []coverageRow {
 			reqs: []reqGen{{op: sampler.OpSample, lod: sampler.LODGrad, coords: 1, lo: -0.5, hi: 1.5, layerMax: 4, gradMax: 0.3}, {op: sampler.OpFetch, intMax: 17}, {op: sampler.OpSize, intMax: 5}}, distinct: true},
 		{row: "1D arrays, txf_ms, textureQueryLod, query_levels", name: "txf_ms 4x 2D array", tex: ms, smp: fixed(lin),
 			reqs: []reqGen{{op: sampler.OpFetchSample, intMax: 5}, {op: sampler.OpSize, intMax: 1}}, distinct: true},
+		{row: "1D arrays, txf_ms, textureQueryLod, query_levels", name: "txf_ms 2x 2D", tex: msN(sampler.Dim2D, format.RGBA8, 2), smp: fixed(lin),
+			reqs: []reqGen{{op: sampler.OpFetchSample, intMax: 5}, {op: sampler.OpSize, intMax: 1}}, distinct: true},
+		{row: "1D arrays, txf_ms, textureQueryLod, query_levels", name: "txf_ms 8x 2D array R32F", tex: msN(sampler.Dim2DArray, format.R32F, 8), smp: fixed(lin),
+			reqs: []reqGen{{op: sampler.OpFetchSample, intMax: 8}, {op: sampler.OpSize, intMax: 1}}, distinct: true},
+		{row: "1D arrays, txf_ms, textureQueryLod, query_levels", name: "txf_ms 16x 2D", tex: msN(sampler.Dim2D, format.RGBA8, 16), smp: fixed(lin),
+			reqs: []reqGen{{op: sampler.OpFetchSample, intMax: 16}, {op: sampler.OpSize, intMax: 1}}, distinct: true},
 		{row: "1D arrays, txf_ms, textureQueryLod, query_levels", name: "textureQueryLod", tex: tex(sampler.Dim2D, format.RGBA8, 37, 20, 1, 0), smp: fixed(biased),
 			reqs: []reqGen{{op: sampler.OpQueryLod, lod: sampler.LODGrad, coords: 2, lo: 0, hi: 1, gradMax: 0.5}}, distinct: true},
 		{row: "1D arrays, txf_ms, textureQueryLod, query_levels", name: "textureQueryLod anisotropic", tex: tex(sampler.Dim2D, format.RGBA8, 64, 64, 1, 0), smp: fixed(aniso),

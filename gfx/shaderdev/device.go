@@ -36,7 +36,7 @@ type Device struct {
 	fb         []*runtime.Buffer
 	tc         TargetConfig
 	colors     []*runtime.Buffer // sample-major colour planes
-	resolved   []*runtime.Buffer // with 4 samples: the resolve destinations
+	resolved   []*runtime.Buffer // multisampled: the resolve destinations
 	caps       Units             // units the configuration has (the rest run in software)
 	force      Units             // units forced to software (VORTEX_FORCE_SW)
 	mods       map[*Program]*shaderModules

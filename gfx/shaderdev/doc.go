@@ -62,7 +62,11 @@
 //	  offsets each primitive's depth plane)        —          either     either
 //	depth-only pass (TargetConfig.NoColor)         —          FF         FF (masks off)
 //	outputs beyond the bound targets               dropped, as GL does (any route)
-//	4x MSAA (sample-major planes, resolve kernel)  (software) software   software
+//	2x/4x/8x/16x MSAA (sample-major planes,
+//	  gl/msaa positions, resolve kernel)           (software) software   software
+//	per-sample shading (PerSample, MinSamples),
+//	  gl_SampleID/Position/MaskIn, gl_SampleMask   (software) software   software
+//	  the same on one sample                       either     either     either
 //	power-of-two A8R8G8B8 2D, implicit LOD         FF         FF         (as above)
 //	NPOT, 3D, cube, arrays, shadow, fetch, gather,
 //	  formats, swizzles, mirror-clamp, aniso       software (device/swtex)

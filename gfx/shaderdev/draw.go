@@ -135,6 +135,14 @@ type Draw struct {
 	// Its DepthBits is the device's: Draw fills it from the pass's depth
 	// plane. spec: GL 4.6 §14.6.5; rasterizer §2.3
 	PolygonOffset frontend.PolygonOffset
+	// MinSamples is GL's sample shading (GL_SAMPLE_SHADING with
+	// MinSampleShading, as Gallium's min_samples: ⌈fraction × samples⌉):
+	// on a multisampled pass a value above 1 shades every covered sample on
+	// its own, which is at least the shadings per pixel any fraction asks
+	// for. A program reading gl_SampleID or gl_SamplePosition or with
+	// sample-qualified inputs shades per sample whatever it is (PerSample).
+	// spec: GL 4.6 §14.3.1.1
+	MinSamples int
 }
 
 // depthRange is the draw's depth range, [0, 1] when both ends are 0 (unless

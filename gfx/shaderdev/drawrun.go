@@ -43,6 +43,9 @@ func (s *drawState) fragment() error {
 	if s.route.SWTex {
 		flags |= abi.FSFlagSWTex
 	}
+	if d.tc.Samples > 1 && (s.p.PerSample() || s.dr.MinSamples > 1) {
+		flags |= abi.FSFlagPerSample
+	}
 	if s.route.SWOM {
 		flags |= abi.FSFlagSWOM
 		desc, err := s.ms.Marshal()

@@ -12,6 +12,7 @@ import (
 	"vortexgfx/device/swom"
 	"vortexgfx/device/swtex"
 	"vortexgfx/gl/format"
+	"vortexgfx/gl/msaa"
 	"vortexgfx/shader/exec"
 )
 
@@ -31,9 +32,10 @@ type fsScratch struct {
 	valid bool
 	x, y  [exec.MaxWidth]int32
 	pidL  [exec.MaxWidth]uint32
-	cov   [exec.MaxWidth]uint8     // sample mask (bit 0 alone with one sample)
-	zs    [exec.MaxWidth][4]uint32 // per-sample plane depth (Z24)
-	depth [exec.MaxWidth]uint32    // the pixel centre's plane depth
+	cov   [exec.MaxWidth]msaa.Mask               // sample mask (bit 0 alone with one sample)
+	smp   [exec.MaxWidth]int8                    // the sample a per-sample lane shades (-1: the pixel)
+	zs    [exec.MaxWidth][msaa.MaxSamples]uint32 // per-sample plane depth (Z24)
+	depth [exec.MaxWidth]uint32                  // the pixel centre's plane depth
 	face  [exec.MaxWidth]uint32
 	tex   [abi.TexNumStages]fsTexState
 	// The wave's interpolation state (inputs): per lane its barycentric
@@ -154,6 +156,9 @@ func (s *fsScratch) Export(req *exec.ExportRequest) error {
 	}
 	for m := req.Mask; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros64(m)
+		if s.outMask(sp, req, l)&1 == 0 {
+			continue // gl_SampleMask drops the one sample
+		}
 		exported++
 		depth := s.depth[l]
 		if fragDepth >= 0 {
@@ -195,7 +200,7 @@ func (s *fsScratch) merge(sp *Program, req *exec.ExportRequest, l int) {
 		}
 	}
 	f.Back = s.face[l] != 0
-	mask := st.Coverage(f, s.cov[l])
+	mask := st.Coverage(f, s.cov[l]) & s.outMask(sp, req, l)
 	fixed := sp.fragDepth >= 0 && (sp.fragDepth+1)*req.Width <= len(req.Words)
 	var fz swom.Depth
 	if fixed {
@@ -341,7 +346,7 @@ func (sp *Program) fsKernelOn(c *device.CTA, env *devEnv) error {
 			l := 4*q + k
 			pos := c.FragPos(l)
 			s.x[l], s.y[l], s.pidL[l] = int32(pos&0xFFFF), int32(pos>>16&0x7FFF), c.FragPID(l)
-			s.cov[l] = uint8(pos >> 31)
+			s.cov[l], s.smp[l] = msaa.Mask(pos>>31), -1
 			if pos>>31 != 0 {
 				cov |= 1 << l
 			}

@@ -8,6 +8,7 @@ import (
 
 	"vortexgfx/abi"
 	"vortexgfx/gfx/frontend"
+	"vortexgfx/gl/msaa"
 )
 
 // fsInterpWord is one FS input word the wrapper interpolates: its plane
@@ -62,6 +63,12 @@ func (s *fsScratch) inputs(sp *Program, present uint64, prims, flat uint64) {
 		// wrapper's), written out so the constant indices need no checks.
 		F := [3]float32{float32(p[0]*x+p[1]*y+p[2]) / 65536, float32(p[3]*x+p[4]*y+p[5]) / 65536,
 			float32(p[6]*x+p[7]*y+p[8]) / 65536}
+		if k := s.interpSample(sp, l); k >= 0 {
+			// A per-sample lane interpolates at its sample, a partly
+			// covered pixel of a centroid program at a covered one
+			// (sample.go).
+			F = sampleEdges(p, x, y, s.samples, k)
+		}
 		recip := 1 / float32(F[0]+F[1]+F[2])
 		dx := frontend.FixDev(float32(recip*F[0]), abi.FracA)
 		dy := frontend.FixDev(float32(recip*F[1]), abi.FracA)
@@ -84,8 +91,11 @@ func (s *fsScratch) inputs(sp *Program, present uint64, prims, flat uint64) {
 			s.zs[l][0] = depth
 		} else {
 			for k := 0; k < s.samples; k++ {
-				sx, sy := abi.MSAA4Sample(k)
+				sx, sy := msaa.Position(s.samples, k)
 				s.zs[l][k] = sampleZ(p, x, y, sx, sy)
+			}
+			if k := s.smp[l]; k >= 0 {
+				depth = s.zs[l][k]
 			}
 		}
 		s.depth[l], s.face[l], s.facingW[l] = depth, facing&1, facing
@@ -93,6 +103,7 @@ func (s *fsScratch) inputs(sp *Program, present uint64, prims, flat uint64) {
 	if len(sp.fsInterp) > 0 {
 		s.interp(sp, present, np)
 	}
+	s.sampleInputs(sp, present)
 	if sp.coord < 0 && sp.facing < 0 {
 		return
 	}

@@ -111,6 +111,9 @@ func (s *drawState) primArgs() []byte {
 	if s.ms.DepthClamp {
 		flags |= primFlagDepthClamp
 	}
+	if d.tc.Samples > 1 {
+		flags |= primFlagMultisample
+	}
 	f2 := func(a, b float32) uint64 { return uint64(math.Float32bits(a)) | uint64(math.Float32bits(b))<<32 }
 	args := make([]byte, 8*primArgSlots)
 	for slot, v := range [primArgSlots]uint64{

@@ -94,6 +94,7 @@ const (
 	primFlagOriginLower  = 1 << 5 // gl_PointCoord's t grows upwards (GL_LOWER_LEFT)
 	primFlagPolygons     = 1 << 6 // triangles in polygon modes (primPolygons)
 	primFlagFrontCCW     = 1 << 7 // the API front face winds counter-clockwise
+	primFlagMultisample  = 1 << 9 // a multisampled pass: GL's multisample line and point shapes (primms.go)
 	primFillFrontShift   = 10     // the front face's PolygonMode (2 bits)
 	primFillBackShift    = 12     // the back face's
 	primCullShift        = 14     // setup_k's frontend.CullMode (2 bits)
@@ -146,7 +147,7 @@ func (sp *Program) primKernel(c *device.CTA) error {
 	}
 	g := primGeom{
 		points: flags&primFlagPoints != 0, first: flags&primFlagProvokeFirst != 0,
-		clamp: flags&primFlagDepthClamp != 0, sizeWord: -1,
+		clamp: flags&primFlagDepthClamp != 0, ms: flags&primFlagMultisample != 0, sizeWord: -1,
 		sx: math.Float32frombits(uint32(scale)), sy: math.Float32frombits(uint32(scale >> 32)),
 		tx: math.Float32frombits(uint32(off)), ty: math.Float32frombits(uint32(off >> 32)),
 		width: math.Float32frombits(uint32(size)), size: math.Float32frombits(uint32(size >> 32)),
@@ -233,6 +234,9 @@ func finite32(f float32) bool { return f-f == 0 }
 // primGeom is one prim_k launch's state and per-CTA scratch.
 type primGeom struct {
 	points, first, clamp bool
+	// ms: the pass is multisampled, lines and points take GL's
+	// multisample shapes (primms.go)
+	ms bool
 	// poly: triangles in polygon modes (primpoly.go)
 	poly                bool
 	frontCCW            bool
@@ -356,6 +360,10 @@ func (g *primGeom) line(ra, rb, prov []uint32, out, ex []uint32, back bool) {
 		g.empty(out)
 		return
 	}
+	if g.ms {
+		g.quad(msLine(a, b, x0, y0, x1, y1, float64(g.width)), msLineTris, prov, out, back)
+		return
+	}
 	width := min(max(math.Round(float64(g.width)), 1), maxRasterLineWidth)
 	ox, oy := 0.0, width/2
 	if math.Abs(dx) < math.Abs(dy) {
@@ -414,6 +422,10 @@ func (g *primGeom) point(r, prov []uint32, out []uint32, back bool) {
 	size = min(size, maxRasterPointSize)
 	xw, yw := g.window(a)
 	xw, yw = snapped(xw), snapped(yw)
+	if g.ms {
+		g.msPoint(a, xw, yw, size, prov, out, back)
+		return
+	}
 	// The pixels whose centres lie in the half-open square, as ref counts
 	// them; the square is drawn with its corners on those pixels' outer
 	// boundaries, half a pixel from every centre, so setup_k's rounding
@@ -426,18 +438,26 @@ func (g *primGeom) point(r, prov []uint32, out []uint32, back bool) {
 		return
 	}
 	c := [4]corner{{xw: x0, yw: y0, v: a}, {xw: x1, yw: y0, v: a}, {xw: x0, yw: y1, v: a}, {xw: x1, yw: y1, v: a}}
+	g.pointCoords(&c, xw, yw, size)
+	g.quad(&c, pointTris, prov, out, back)
+}
+
+// pointTris are a point square's two triangles over its corners (x0, y0),
+// (x1, y0), (x0, y1), (x1, y1).
+var pointTris = [2][3]int{{0, 1, 3}, {0, 3, 2}}
+
+// pointCoords sets gl_PointCoord at each corner of the square of a point at
+// (xw, yw), which the plane carries linearly in the window to each pixel
+// centre: ref's s = ½ + (x − xw)/size and t = ½ ∓ (y − yw)/size (upper-left
+// origin unless lower). spec: GL 4.6 §14.4.1
+func (g *primGeom) pointCoords(c *[4]corner, xw, yw, size float64) {
 	for k := range c {
-		// gl_PointCoord at the corner, which the plane carries linearly
-		// in the window to each pixel centre: ref's s = ½ + (x − xw)/size
-		// and t = ½ ∓ (y − yw)/size (upper-left origin unless lower).
-		// spec: GL 4.6 §14.4.1
 		c[k].s = 0.5 + (c[k].xw-xw)/size
 		c[k].t = 0.5 - (c[k].yw-yw)/size
 		if g.lower {
 			c[k].t = 0.5 + (c[k].yw-yw)/size
 		}
 	}
-	g.quad(&c, [2][3]int{{0, 1, 3}, {0, 3, 2}}, prov, out, back)
 }
 
 // quad writes the two triangles tris of corners c, each wound front-facing

@@ -54,6 +54,12 @@ type Program struct {
 	coord  int       // FS input word of gl_FragCoord (-1: unused)
 	facing int       // FS input word of gl_FrontFacing (-1: unused)
 	helper int       // FS input word of gl_HelperInvocation (-1: unused)
+	// sampleID, samplePos and sampleIn are the FS input words of
+	// gl_SampleID, gl_SamplePosition and gl_SampleMaskIn, sampleMask the
+	// output word of gl_SampleMask (-1: unused; sample.go).
+	sampleID, samplePos, sampleIn, sampleMask int
+	sampleQual                                bool // an FS input has the sample qualifier
+	centroid                                  bool // an FS input has the centroid qualifier
 	// noPersp[i] marks plane i as a noperspective varying: expand_k stores
 	// v·w_clip on it and the wrapper multiplies the perspective-correct
 	// interpolation by the fragment's 1/w, which is v interpolated linearly in
@@ -200,7 +206,7 @@ func NewProgram(name string, p *lower.Program) (*Program, error) {
 	if p == nil || p.VS == nil || p.FS == nil {
 		return nil, routeError(name, -1, "a vertex and a fragment stage are both needed")
 	}
-	sp := &Program{name: name, prog: p, vid: -1, iid: -1, coord: -1, facing: -1, helper: -1, fragDepth: -1, src1Word: -1,
+	sp := &Program{name: name, prog: p, vid: -1, iid: -1, coord: -1, facing: -1, helper: -1, sampleID: -1, samplePos: -1, sampleIn: -1, sampleMask: -1, fragDepth: -1, src1Word: -1,
 		clipWord: -1, clipVert: -1, pointCoord: -1, pcPlane: -1, vsFree: make(chan *vsScratch, scratchSlots)}
 	for i := range sp.colorWord {
 		sp.colorWord[i] = -1
@@ -270,6 +276,8 @@ func (sp *Program) fragmentReads() (*varyingUse, error) {
 	n := p.VS.OutputWords
 	v := &varyingUse{read: make([]bool, n), flat: make([]bool, n), noPersp: make([]bool, n), pair: make([]int, n), pairF: make([]int, n)}
 	for _, s := range p.FS.Inputs {
+		sp.sampleQual = sp.sampleQual || s.Sample
+		sp.centroid = sp.centroid || s.Centroid
 		switch s.Name {
 		case "gl_FragCoord":
 			sp.coord = s.Word
@@ -282,6 +290,15 @@ func (sp *Program) fragmentReads() (*varyingUse, error) {
 			continue
 		case "gl_PointCoord":
 			sp.pointCoord = s.Word
+			continue
+		case "gl_SampleID":
+			sp.sampleID = s.Word
+			continue
+		case "gl_SamplePosition":
+			sp.samplePos = s.Word
+			continue
+		case "gl_SampleMaskIn":
+			sp.sampleIn = s.Word
 			continue
 		}
 		for w := s.Word; w < s.Word+s.Words; w++ {
@@ -461,7 +478,8 @@ func (sp *Program) bindFragmentOutputs() error {
 			continue
 		}
 		if s.Name == "gl_SampleMask" {
-			return routeError(sp.name, -1, "gl_SampleMask output")
+			sp.sampleMask = s.Word
+			continue
 		}
 		if s.Index == 1 {
 			// layout(location = 0, index = 1): the second source colour

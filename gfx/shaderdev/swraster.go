@@ -8,6 +8,7 @@ import (
 	"vortexgfx/device/swom"
 	"vortexgfx/gfx/frontend"
 	"vortexgfx/gl/format"
+	"vortexgfx/gl/msaa"
 	"vortexgfx/shader/exec"
 )
 
@@ -16,7 +17,8 @@ import (
 type swQuad struct {
 	qx, qy int32
 	pid    uint32
-	cov    [4]uint8
+	cov    [4]msaa.Mask
+	smp    int8 // the sample the quad shades per sample (-1: per pixel)
 }
 
 // swWalk is one CTA's software tile walk: the wave being packed.
@@ -34,11 +36,14 @@ type swWalk struct {
 // bin's pid list (in list order) tests every pixel of the bin ∩ the
 // primitive's bounding box against the three Q15.16 edges with the FF
 // top-left rule, at the pixel centre with one sample, or at each position of
-// the fixed rotated grid (abi.MSAA4Sample) with four: E·16 + A·(sx−8) +
-// B·(sy−8) in 64 bits — or, for a line draw's pid, single-sampled, against
+// the standard pattern of S = 2, 4, 8 or 16 samples (gl/msaa; with four the
+// spec's fixed rotated grid, abi.MSAA4Sample): E·16 + A·(sx−8) + B·(sy−8) in
+// 64 bits — or, for a line draw's pid, single-sampled, against
 // the reference renderer's exact edge functions (lineCover). Covered quads pack into waves of the warp width
 // (a same-quad collision flushes first, as RASTER's packer does); each wave is
-// shaded once per pixel and merged per covered sample.
+// shaded once per pixel — or, when the draw shades per sample
+// (abi.FSFlagPerSample), once per covered sample (emitQuad, sample.go) — and
+// merged per covered sample.
 func (sp *Program) swRaster(c *device.CTA, env *devEnv) error {
 	tiles, ntiles, boxes := c.Arg(abi.ArgFSTiles), c.Arg(abi.ArgFSTileCount), c.Arg(abi.ArgFSBoxes)
 	geo, prims := c.Arg(abi.ArgFSGeometry), c.Arg(abi.ArgFSPrimBuffer)
@@ -47,7 +52,7 @@ func (sp *Program) swRaster(c *device.CTA, env *devEnv) error {
 	}
 	g := abi.UnpackFSGeometry(geo)
 	W, H, S, binLog := int32(g.Width), int32(g.Height), g.Samples, g.BinLog
-	if W <= 0 || H <= 0 || (S != 1 && S != 4) || binLog < 1 || binLog > 15 || ntiles > 1<<24 {
+	if W <= 0 || H <= 0 || !msaa.Valid(S) || binLog < 1 || binLog > 15 || ntiles > 1<<24 {
 		return fmt.Errorf("%s: software raster geometry %dx%d, %d samples, bin log %d, %d tiles", sp.fsName(), W, H, S, binLog, ntiles)
 	}
 	n := min(max(c.WarpWidth&^3, 4), exec.MaxWidth)
@@ -61,6 +66,12 @@ func (sp *Program) swRaster(c *device.CTA, env *devEnv) error {
 	}
 	defer s.end()
 	w := &swWalk{s: s, sp: sp, quads: make([]swQuad, 0, n/4), max: n / 4} // once per CTA
+	// The sample offsets from the pixel centre, in 1/16 px.
+	var off [msaa.MaxSamples][2]int64
+	for k := 0; k < S; k++ {
+		sx, sy := msaa.Position(S, k)
+		off[k] = [2]int64{int64(sx - 8), int64(sy - 8)}
+	}
 	// A line draw's exact coverage per pid (linecover.go), 0 otherwise.
 	lines := c.Arg(abi.ArgFSLineCover)
 	var lc lineCover
@@ -97,7 +108,7 @@ func (sp *Program) swRaster(c *device.CTA, env *devEnv) error {
 					qx0, qx1 = lc.quadSpan(py, x0, x1)
 				}
 				for px := qx0; px < qx1; px += 2 {
-					q := swQuad{qx: px >> 1, qy: py >> 1, pid: pid}
+					q := swQuad{qx: px >> 1, qy: py >> 1, pid: pid, smp: -1}
 					any := false
 					for p := int32(0); p < 4; p++ {
 						X, Y := px+p&1, py+p>>1
@@ -116,7 +127,7 @@ func (sp *Program) swRaster(c *device.CTA, env *devEnv) error {
 							}
 							continue
 						}
-						var m uint8
+						var m msaa.Mask
 						for k := 0; k < S; k++ {
 							inside := true
 							for e := 0; e < 3 && inside; e++ {
@@ -125,8 +136,7 @@ func (sp *Program) swRaster(c *device.CTA, env *devEnv) error {
 									inside = v > 0 || (v == 0 && tl[e])
 									continue
 								}
-								sx, sy := abi.MSAA4Sample(k)
-								v64 := int64(v)*16 + int64(a[e])*int64(sx-8) + int64(b[e])*int64(sy-8)
+								v64 := int64(v)*16 + int64(a[e])*off[k][0] + int64(b[e])*off[k][1]
 								inside = v64 > 0 || (v64 == 0 && tl[e])
 							}
 							if inside {
@@ -137,7 +147,7 @@ func (sp *Program) swRaster(c *device.CTA, env *devEnv) error {
 						any = any || m != 0
 					}
 					if any {
-						if err := w.emit(q); err != nil {
+						if err := w.emitQuad(q, S); err != nil {
 							return err
 						}
 					}
@@ -149,10 +159,12 @@ func (sp *Program) swRaster(c *device.CTA, env *devEnv) error {
 }
 
 // emit appends a covered quad to the wave, flushing first on a same-quad
-// collision and after when the wave is full.
+// collision (the same pixels, and the same sample or a whole pixel: two
+// samples of one pixel merge into different texels) and after when the wave
+// is full.
 func (w *swWalk) emit(q swQuad) error {
 	for _, b := range w.quads {
-		if b.qx == q.qx && b.qy == q.qy {
+		if b.qx == q.qx && b.qy == q.qy && (b.smp < 0 || q.smp < 0 || b.smp == q.smp) {
 			if err := w.flush(); err != nil {
 				return err
 			}
@@ -176,7 +188,7 @@ func (w *swWalk) flush() error {
 	for qi, q := range w.quads {
 		for p := 0; p < 4; p++ {
 			l := 4*qi + p
-			s.x[l], s.y[l], s.pidL[l], s.cov[l] = 2*q.qx+int32(p&1), 2*q.qy+int32(p>>1), q.pid, q.cov[p]
+			s.x[l], s.y[l], s.pidL[l], s.cov[l], s.smp[l] = 2*q.qx+int32(p&1), 2*q.qy+int32(p>>1), q.pid, q.cov[p], q.smp
 			if q.cov[p] != 0 {
 				covered |= 1 << l
 			}
@@ -201,7 +213,7 @@ func resolveKernel(c *device.CTA) error {
 	if err := c.Err(); err != nil {
 		return err
 	}
-	if !f.IsColor() || (S != 1 && S != 4) || n > 1<<26 {
+	if !f.IsColor() || !msaa.Valid(int(S)) || n > 1<<26 {
 		return fmt.Errorf("msaa_resolve_k: %d pixels of %d samples in format %d", n, S, f)
 	}
 	bpp := uint64(f.Info().Bytes)

@@ -8,6 +8,7 @@ import (
 	"vortexgfx/gfx/session"
 	"vortexgfx/gfx/shaderdev"
 	"vortexgfx/gl/format"
+	"vortexgfx/gl/msaa"
 	"vortexgfx/gl/sampler"
 	"vortexgfx/ref"
 	"vortexgfx/ref/program"
@@ -262,7 +263,7 @@ func renderTexRefFormat(t *testing.T, c *texCase, tx *sampler.Texture, smp sampl
 		st.Textures = make([]ref.TextureBinding, unit+1)
 		st.Textures[unit] = ref.TextureBinding{Texture: tx, Sampler: smp}
 		if S > 1 {
-			sx, sy := abiSample(k)
+			sx, sy := msaa.Position(S, k)
 			st.Viewport.X -= float32(sx-8) / 16
 			st.Viewport.Y -= float32(sy-8) / 16
 		}

@@ -9,6 +9,7 @@ import (
 	"vortexgfx/config"
 	"vortexgfx/device/swom"
 	"vortexgfx/gl/format"
+	"vortexgfx/gl/msaa"
 	"vortexgfx/runtime"
 )
 
@@ -31,8 +32,10 @@ type TargetConfig struct {
 	// stencil in [31:24]); NoDepth leaves the pass without one.
 	Depth   abi.OMDepthFormat
 	NoDepth bool
-	// Samples is 1 (0 means 1) or 4: the planes are sample-major and the
-	// draws take the software raster/merge path (§3.4.1).
+	// Samples is 1 (0 means 1), 2, 4, 8 or 16: with more than one the
+	// planes are sample-major and the draws take the software raster/merge
+	// path (§3.4.1) at gl/msaa's standard positions. The spec's hardware
+	// takes 1 and 4; the software walk goes beyond it.
 	Samples int
 }
 
@@ -53,8 +56,8 @@ func (tc TargetConfig) normalize() (TargetConfig, error) {
 	switch {
 	case len(tc.Colors) > swom.MaxTargets:
 		return tc, fmt.Errorf("shaderdev: %d colour targets (at most %d)", len(tc.Colors), swom.MaxTargets)
-	case tc.Samples != 1 && tc.Samples != 4:
-		return tc, fmt.Errorf("shaderdev: %d samples per pixel: only 1 and 4 run on the device (vortexpipe §3.4.1)", tc.Samples)
+	case !msaa.Valid(tc.Samples):
+		return tc, fmt.Errorf("shaderdev: %d samples per pixel: 1, 2, 4, 8 or 16 run on the device (gl/msaa's standard patterns)", tc.Samples)
 	case tc.Depth > abi.OMDepthS8:
 		return tc, fmt.Errorf("shaderdev: depth format %d", tc.Depth)
 	}
@@ -94,7 +97,7 @@ func OpenTargets(cfg config.Config, width, height int, tc TargetConfig, progs []
 }
 
 // allocTargets allocates the planes: per colour target the sample-major
-// plane (and, with 4 samples, the resolve destination), and the
+// plane (and, multisampled, the resolve destination), and the
 // depth/stencil plane (always at least the FF D24S8 size, so a pass without
 // one still has the plane the host flow's DCRs may name).
 func (d *Device) allocTargets(tc TargetConfig) error {
@@ -213,7 +216,7 @@ func (d *Device) ReadSamples(i int) ([]byte, error) {
 }
 
 // ReadDepthStencil reads the depth/stencil plane in its format (sample-major
-// with 4 samples; D24S8 as the device word, stencil in [31:24]).
+// when multisampled; D24S8 as the device word, stencil in [31:24]).
 func (d *Device) ReadDepthStencil() ([]byte, error) {
 	if d.tc.NoDepth {
 		return nil, fmt.Errorf("shaderdev: read: the pass has no depth/stencil plane")

@@ -2,6 +2,7 @@ package shaderdev_test
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -167,6 +168,25 @@ void main() { o = vec4(v_np, v_p, (v_np - v_p) * 4.0 + 0.5, 1.0); }`, colors: []
 			state: func(d int, s *swom.State) { blendAlpha(s, 0) }},
 		{name: "msaa srgb", fs: unitsFS, colors: []format.Format{format.SRGB8A8}, samples: 4, clearZ: 1, clear: grey, tol: srgb, swOM: true, swRast: true},
 		{name: "msaa r8 rg8 mrt", fs: fsMRT2, colors: []format.Format{format.R8, format.RG8}, samples: 4, clearZ: 1, tol: 3.5 / 255, swOM: true, swRast: true},
+		// 2x, 8x and 16x: the same walk and merger at gl/msaa's standard
+		// positions, beyond the spec's 1 and 4.
+		{name: "msaa 2x rgba8 blend", fs: unitsFS, colors: []format.Format{format.RGBA8}, samples: 2, clearZ: 1, clear: black, tol: 3.5 / 255, swOM: true, swRast: true,
+			state: func(d int, s *swom.State) { blendAlpha(s, 0) }},
+		{name: "msaa 8x srgb", fs: unitsFS, colors: []format.Format{format.SRGB8A8}, samples: 8, clearZ: 1, clear: grey, tol: srgb, swOM: true, swRast: true},
+		{name: "msaa 8x d32f depth funcs", fs: unitsFS, colors: []format.Format{format.RGBA8}, depth: abi.OMDepthD32F, samples: 8, clearZ: 1, tol: 3.5 / 255, swOM: true, swRast: true,
+			state: func(d int, s *swom.State) { s.DepthFunc = []compare.Func{compare.LessEqual, compare.Greater}[d] }},
+		{name: "msaa 16x r8 rg8 mrt", fs: fsMRT2, colors: []format.Format{format.R8, format.RG8}, samples: 16, clearZ: 1, tol: 3.5 / 255, swOM: true, swRast: true},
+		{name: "msaa 16x stencil d24s8", fs: unitsFS, colors: []format.Format{format.BGRA8}, samples: 16, back: true, clearZ: 1, tol: 3.5 / 255, swOM: true, swRast: true,
+			state: func(d int, s *swom.State) {
+				s.StencilTest = true
+				if d == 0 {
+					s.Front = swom.Face{Func: compare.Always, ZPass: stencil.Replace, Ref: 2, ReadMask: 0xFF, WriteMask: 0xFF}
+					return
+				}
+				s.DepthTest = false
+				s.Back = swom.Face{Func: compare.NotEqual, ZPass: stencil.Keep, Ref: 2, ReadMask: 0xFF, WriteMask: 0xFF}
+			}},
+		{name: "msaa 2x depth crossing", fs: unitsFS, colors: []format.Format{format.RGBA8}, samples: 2, clearZ: 1, tol: 3.5 / 255, swOM: true, swRast: true},
 		{name: "msaa stencil d24s8", fs: unitsFS, colors: []format.Format{format.BGRA8}, samples: 4, back: true, clearZ: 1, tol: 3.5 / 255, swOM: true, swRast: true,
 			state: func(d int, s *swom.State) {
 				s.StencilTest = true
@@ -180,16 +200,16 @@ void main() { o = vec4(v_np, v_p, (v_np - v_p) * 4.0 + 0.5, 1.0); }`, colors: []
 	}
 }
 
-// TestShaderUnitsMatchRef renders every §3.7 row (and the 4x MSAA rows of
-// §3.4.1) through the device and through the reference renderer with the same
+// TestShaderUnitsMatchRef renders every §3.7 row (and the MSAA rows of
+// §3.4.1, at 2, 4, 8 and 16 samples) through the device and through the reference renderer with the same
 // state, and checks the routing the device took (session.DrawStats.Route and
 // the software counters). Tolerance: decoded channels within tol (2.5/255 for
 // unorm8 — the FF merger blends in 8-bit integers, ref in float — 0.02 for
 // sRGB, 0.01 for float targets, 1 for integer targets fed by truncated
 // interpolants); at most 4% of the pixels may differ beyond it, which covers
 // the edge pixels where Q15.16 edges and ref's sub-pixel rules disagree. The
-// MSAA reference is render/'s method: four passes with the viewport shifted
-// onto the rotated-grid positions, box-resolved in float; it shades at the
+// MSAA reference is render/'s method: S passes with the viewport shifted
+// onto gl/msaa's standard positions, box-resolved in float; it shades at the
 // sample positions where the device shades once at the pixel centre, hence
 // the 3.5/255 on smooth gradients. spec: vortexpipe §3.4.1, §3.7
 func TestShaderUnitsMatchRef(t *testing.T) {
@@ -206,7 +226,7 @@ func TestShaderUnitsMatchRef(t *testing.T) {
 				if !c.swOM && st.SWMerged != 0 {
 					t.Errorf("draw %d: %d samples through the software merger on the FF route", k, st.SWMerged)
 				}
-				if c.swRast && (st.SWQuads == 0 || st.SWMerged < 4*st.Shaded/2 || st.KickCycles != 0 || st.Quads != st.SWQuads) {
+				if c.swRast && (st.SWQuads == 0 || st.SWMerged < int64(max(c.samples, 1))*st.Shaded/2 || st.KickCycles != 0 || st.Quads != st.SWQuads) {
 					t.Errorf("draw %d: software walk %d quads, %d samples merged for %d fragments", k, st.SWQuads, st.SWMerged, st.Shaded)
 				}
 			}
@@ -288,8 +308,6 @@ func TestShaderForcedSoftware(t *testing.T) {
 		})
 	}
 }
-
-func abiSample(k int) (int, int) { return abi.MSAA4Sample(k) }
 
 // omAll is the merger state that writes every colour channel of target 0
 // unblended, with no depth or stencil test.
@@ -387,7 +405,9 @@ func TestShaderTargetsSeed(t *testing.T) {
 	if err := dev.WriteTarget(0, img[:3]); err == nil {
 		t.Error("a short seed was accepted")
 	}
-	if _, err := shaderdev.OpenTargets(config.Default(), 4, 2, shaderdev.TargetConfig{Samples: 2}, nil); err == nil {
-		t.Error("2 samples accepted (only 1 and 4 run on the device)")
+	for _, n := range []int{3, 6, 32} {
+		if _, err := shaderdev.OpenTargets(config.Default(), 4, 2, shaderdev.TargetConfig{Samples: n}, nil); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("%d samples", n)) {
+			t.Errorf("%d samples: %v (only gl/msaa's counts run on the device)", n, err)
+		}
 	}
 }

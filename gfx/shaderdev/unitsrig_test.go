@@ -14,6 +14,7 @@ import (
 	"vortexgfx/gl/blend"
 	"vortexgfx/gl/compare"
 	"vortexgfx/gl/format"
+	"vortexgfx/gl/msaa"
 	"vortexgfx/ref"
 	"vortexgfx/ref/program"
 )
@@ -52,6 +53,10 @@ type unitCase struct {
 	swOM    bool
 	swRast  bool
 	tol     float64 // per channel, in the decoded value
+	// readSamples makes renderDevice return the sample-major planes
+	// (Device.ReadSamples) instead of the resolved targets.
+	readSamples bool
+	minSamples  int // Draw.MinSamples (sample shading)
 }
 
 func (c *unitCase) vertex() string {
@@ -168,7 +173,7 @@ func renderDevice(t *testing.T, c *unitCase, cfg config.Config, force shaderdev.
 		if c.state != nil {
 			c.state(k, &ms)
 		}
-		st, err := dev.Draw(&shaderdev.Draw{Program: sp, Attribs: attrs, Count: 3, Uniforms: p.Uniforms, Merge: ms})
+		st, err := dev.Draw(&shaderdev.Draw{Program: sp, Attribs: attrs, Count: 3, Uniforms: p.Uniforms, Merge: ms, MinSamples: c.minSamples})
 		if err != nil {
 			t.Fatalf("draw %d: %v", k, err)
 		}
@@ -176,17 +181,74 @@ func renderDevice(t *testing.T, c *unitCase, cfg config.Config, force shaderdev.
 	}
 	out := make([][]byte, len(c.colors))
 	for i := range c.colors {
-		if out[i], err = dev.ReadTarget(i); err != nil {
+		read := dev.ReadTarget
+		if c.readSamples {
+			read = dev.ReadSamples
+		}
+		if out[i], err = read(i); err != nil {
 			t.Fatal(err)
 		}
 	}
 	return out, stats
 }
 
-// renderRef draws the case on the reference renderer; 4 samples are drawn as
-// four passes with the viewport shifted so that pixel centres land on the
-// rotated-grid sample positions and box-resolved in float (render/'s method).
+// renderRef draws the case on the reference renderer; S > 1 samples are drawn
+// as S passes with the viewport shifted so that pixel centres land on the
+// standard sample positions (gl/msaa) and box-resolved in float (render/'s
+// method).
 func renderRef(t *testing.T, c *unitCase) [][]byte {
+	t.Helper()
+	passes := renderRefPasses(t, c)
+	S := len(passes)
+	out := make([][]byte, len(c.colors))
+	for i, f := range c.colors {
+		bpp := f.Info().Bytes
+		out[i] = make([]byte, uW*uH*bpp)
+		for px := 0; px < uW*uH; px++ {
+			if f.IsInteger() || S == 1 {
+				copy(out[i][px*bpp:], passes[0].Color[i].Data[px*bpp:(px+1)*bpp])
+				continue
+			}
+			var sum [4]float64
+			for k := range S {
+				v := format.ToFloat(f, format.Unpack(f, passes[k].Color[i].Data[px*bpp:]))
+				for j := range sum {
+					sum[j] += float64(v[j])
+				}
+			}
+			var avg [4]float32
+			for j := range avg {
+				avg[j] = float32(sum[j] / float64(S))
+			}
+			format.Pack(f, out[i][px*bpp:], format.FromFloat(f, avg))
+		}
+	}
+	return out
+}
+
+// renderRefSamples is renderRef's passes interleaved as the device's
+// sample-major planes (texel (y·w + x)·S + k is pass k's pixel (x, y)), for
+// comparing sample by sample with Device.ReadSamples.
+func renderRefSamples(t *testing.T, c *unitCase) [][]byte {
+	t.Helper()
+	passes := renderRefPasses(t, c)
+	S := len(passes)
+	out := make([][]byte, len(c.colors))
+	for i, f := range c.colors {
+		bpp := f.Info().Bytes
+		out[i] = make([]byte, uW*uH*S*bpp)
+		for px := 0; px < uW*uH; px++ {
+			for k := range S {
+				copy(out[i][(px*S+k)*bpp:], passes[k].Color[i].Data[px*bpp:(px+1)*bpp])
+			}
+		}
+	}
+	return out
+}
+
+// renderRefPasses draws the case's sample passes on the reference renderer:
+// one target per sample, pass k's pixel centres on sample k's position.
+func renderRefPasses(t *testing.T, c *unitCase) []*ref.Target {
 	t.Helper()
 	p := link(t, c.vertex(), c.fs)
 	S := max(c.samples, 1)
@@ -235,9 +297,12 @@ func renderRef(t *testing.T, c *unitCase) [][]byte {
 			st := ref.DefaultState(uW, uH)
 			st.Vertex, st.Fragment, st.Interp = vs, fs, p.Interp(false)
 			if S > 1 {
-				sx, sy := abi.MSAA4Sample(k)
+				sx, sy := msaa.Position(S, k)
 				st.Viewport.X -= float32(sx-8) / 16
 				st.Viewport.Y -= float32(sy-8) / 16
+				if err := fs.SetSample(k, S, sx, sy); err != nil {
+					t.Fatal(err)
+				}
 			}
 			var ms swom.State
 			baseState(d, &ms)
@@ -251,30 +316,7 @@ func renderRef(t *testing.T, c *unitCase) [][]byte {
 		}
 		passes[k] = tg
 	}
-	out := make([][]byte, len(c.colors))
-	for i, f := range c.colors {
-		bpp := f.Info().Bytes
-		out[i] = make([]byte, uW*uH*bpp)
-		for px := 0; px < uW*uH; px++ {
-			if f.IsInteger() || S == 1 {
-				copy(out[i][px*bpp:], passes[0].Color[i].Data[px*bpp:(px+1)*bpp])
-				continue
-			}
-			var sum [4]float64
-			for k := range S {
-				v := format.ToFloat(f, format.Unpack(f, passes[k].Color[i].Data[px*bpp:]))
-				for j := range sum {
-					sum[j] += float64(v[j])
-				}
-			}
-			var avg [4]float32
-			for j := range avg {
-				avg[j] = float32(sum[j] / float64(S))
-			}
-			format.Pack(f, out[i][px*bpp:], format.FromFloat(f, avg))
-		}
-	}
-	return out
+	return passes
 }
 
 // compareTargets counts pixels of target f whose decoded channels differ by

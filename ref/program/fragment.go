@@ -23,6 +23,8 @@ type FragmentShader struct {
 	alone bool
 	// packed: the executor's lane arrays as ref.PackedLanes (alone only)
 	packed *ref.PackedLanes
+	// sample is the sample the pass draws (SetSample; 0 without a call).
+	sample int
 }
 
 // NewFragmentShader returns the fragment stage of p bound to ctx.
@@ -39,6 +41,9 @@ func (p *Program) NewFragmentShader(ctx context.Context) (*FragmentShader, error
 	}
 	f := &FragmentShader{p: p, ctx: ctx, m: m, tu: newTexUnit(p, p.fw), reads: inputsRead(p.IR.FS, p.nvary), alone: lanesIndependent(p.IR.FS)}
 	m.SetSampler(f.tu)
+	if err := f.SetSample(0, 1, 8, 8); err != nil {
+		return nil, err
+	}
 	if f.alone && p.fsPrim < 0 {
 		// Packed lanes carry no primitive id.
 		f.packed = f.packedLanes()
@@ -103,7 +108,8 @@ func (f *FragmentShader) ShadePacked(n int, tex ref.Textures) (uint64, error) {
 	if n == 64 {
 		present = math.MaxUint64
 	}
-	return f.m.Run(f.ctx, present, present)
+	out, err := f.m.Run(f.ctx, present, present)
+	return f.maskLive(out, n), err
 }
 
 // CloneFragment implements ref.FragmentCloner: each of ref's workers shades
@@ -115,6 +121,7 @@ func (f *FragmentShader) CloneFragment() ref.FragmentShader {
 		// a clone that could not be made reports the error when used.
 		return ref.FragmentFunc(func([]ref.Quad, ref.Textures) error { return err })
 	}
+	c.copySample(f)
 	return c
 }
 
@@ -258,6 +265,7 @@ func (f *FragmentShader) ShadeQuads(quads []ref.Quad, tex ref.Textures) error {
 		if err != nil {
 			return err
 		}
+		out = f.maskLive(out, 4*n)
 		for k := range batch {
 			batch[k].Live = uint8(out>>uint(4*k)) & 0xF
 		}
@@ -388,6 +396,7 @@ func (f *FragmentShader) runPacked(quads []ref.Quad, lanes []uint16) error {
 	if err != nil {
 		return err
 	}
+	out = f.maskLive(out, len(lanes))
 	for j, ql := range lanes {
 		quads[ql>>2].Live |= uint8(out>>uint(j)&1) << (ql & 3)
 	}

@@ -43,6 +43,12 @@ func Print(sb *strings.Builder, p *Program) {
 			if s.NoPerspective {
 				sb.WriteString(" noperspective")
 			}
+			if s.Sample {
+				sb.WriteString(" sample")
+			}
+			if s.Centroid {
+				sb.WriteString(" centroid")
+			}
 			sb.WriteString("\n")
 		}
 	}

@@ -106,6 +106,15 @@ type Slot struct {
 	Flat  bool // inputs: not interpolated (flat or integer)
 	// NoPerspective marks inputs interpolated linearly in screen space.
 	NoPerspective bool
+	// Sample marks fragment inputs with the sample qualifier: evaluated at
+	// each sample's position, which makes the stage run once per covered
+	// sample on a multisampled target. spec: GLSL 4.00 §4.3.6, GL 4.6
+	// §14.3.1.1
+	Sample bool
+	// Centroid marks fragment inputs with the centroid qualifier: on a
+	// multisampled target evaluated inside the primitive (at a covered
+	// sample when the pixel is partly covered). spec: GLSL 4.00 §4.3.6
+	Centroid bool
 }
 
 // SamplerKind is the dimensionality and class of a sampler binding.

@@ -23,7 +23,8 @@
 //     interpolated word w of the vertex outputs (so varyings keep their vertex-side
 //     offsets; gl_Color reads gl_FrontColor's words). After them come gl_FragCoord
 //     (4 words, float), gl_FrontFacing (1 word, nonzero = front) and gl_PointCoord
-//     (2 words). Slots of integer or flat inputs have Flat set: the renderer copies
+//     (2 words), and the per-sample gl_SampleID (int), gl_SamplePosition (2
+//     floats) and gl_SampleMaskIn (one int), each where used. Slots of integer or flat inputs have Flat set: the renderer copies
 //     the provoking vertex's words instead of interpolating (spec: vortexpipe-driver
 //     §3.4, flat varyings ride a side array).
 //   - Fragment outputs: colour output at location L occupies words 4L..4L+3
@@ -31,7 +32,8 @@
 //     colours of dual-source blending (layout(location = L, index = 1)) follow
 //     the highest colour location, four words each in declaration order; their
 //     slot has Location L and Index 1, so a renderer finds target L's second
-//     colour by Index, never by word. gl_FragDepth comes last.
+//     colour by Index, never by word. gl_FragDepth comes next, then
+//     gl_SampleMask (one int word) last.
 //   - Denormals: vertex and fragment programs have ir.Program.FlushDenormals set
 //     (float arithmetic flushes denormal results to zero, as llvmpipe does);
 //     compute programs keep IEEE subnormals.
@@ -414,7 +416,7 @@ func (l *lowerer) layoutPreRasterOutputs(pos, psize *ast.Var, outs, legacyOuts [
 	byName := map[string]int{}
 	addOut := func(v *ast.Var, name string) {
 		n := v.Type.Slots()
-		p.Outputs = append(p.Outputs, ir.Slot{Name: name, Word: p.OutputWords, Words: n, Type: slotType(v.Type), Location: v.Location, Flat: flat(v), NoPerspective: noPersp(v)})
+		p.Outputs = append(p.Outputs, ir.Slot{Name: name, Word: p.OutputWords, Words: n, Type: slotType(v.Type), Location: v.Location, Flat: flat(v), NoPerspective: noPersp(v), Sample: v.Qual.Sample, Centroid: v.Qual.Centroid})
 		l.outputs[v] = p.OutputWords
 		l.outVars = append(l.outVars, v)
 		byName[name] = p.OutputWords
@@ -462,7 +464,8 @@ func (l *lowerer) layoutFragment(vsOut map[string]int, vs *ir.Program) {
 			continue
 		}
 		switch v.Name {
-		case "gl_FragCoord", "gl_FrontFacing", "gl_PointCoord", "gl_HelperInvocation":
+		case "gl_FragCoord", "gl_FrontFacing", "gl_PointCoord", "gl_HelperInvocation",
+			"gl_SampleID", "gl_SamplePosition", "gl_SampleMaskIn":
 			sys = append(sys, v)
 			continue
 		case "gl_PrimitiveID":
@@ -497,7 +500,7 @@ func (l *lowerer) layoutFragment(vsOut map[string]int, vs *ir.Program) {
 				if off+n <= vsWords[o.Name] {
 					l.inputs[v] = w + off
 					l.inVars = append(l.inVars, v)
-					p.Inputs = append(p.Inputs, ir.Slot{Name: v.Name, Word: w + off, Words: n, Type: slotType(v.Type), Location: v.Location, Flat: flat(v), NoPerspective: noPersp(v)})
+					p.Inputs = append(p.Inputs, ir.Slot{Name: v.Name, Word: w + off, Words: n, Type: slotType(v.Type), Location: v.Location, Flat: flat(v), NoPerspective: noPersp(v), Sample: v.Qual.Sample, Centroid: v.Qual.Centroid})
 					continue
 				}
 			}
@@ -507,7 +510,7 @@ func (l *lowerer) layoutFragment(vsOut map[string]int, vs *ir.Program) {
 			l.inputs[v] = w
 			l.inCount[v] = n
 			l.inVars = append(l.inVars, v)
-			p.Inputs = append(p.Inputs, ir.Slot{Name: v.Name, Word: w, Words: n, Type: slotType(v.Type), Location: v.Location, Flat: flat(v), NoPerspective: noPersp(v)})
+			p.Inputs = append(p.Inputs, ir.Slot{Name: v.Name, Word: w, Words: n, Type: slotType(v.Type), Location: v.Location, Flat: flat(v), NoPerspective: noPersp(v), Sample: v.Qual.Sample, Centroid: v.Qual.Centroid})
 			continue
 		}
 		late = append(late, v)
@@ -516,13 +519,13 @@ func (l *lowerer) layoutFragment(vsOut map[string]int, vs *ir.Program) {
 		n := v.Type.Slots()
 		l.inputs[v] = p.InputWords
 		l.inVars = append(l.inVars, v)
-		p.Inputs = append(p.Inputs, ir.Slot{Name: v.Name, Word: p.InputWords, Words: n, Type: slotType(v.Type), Location: v.Location, Flat: flat(v), NoPerspective: noPersp(v)})
+		p.Inputs = append(p.Inputs, ir.Slot{Name: v.Name, Word: p.InputWords, Words: n, Type: slotType(v.Type), Location: v.Location, Flat: flat(v), NoPerspective: noPersp(v), Sample: v.Qual.Sample, Centroid: v.Qual.Centroid})
 		p.InputWords += n
 	}
 	// Outputs.
 	maxLoc := -1
 	next := 0
-	var depth *ast.Var
+	var depth, sampleMask *ast.Var
 	var second []*ast.Var // layout(index = 1): dual-source second colours
 	for _, v := range l.globals {
 		if v.Kind != ast.VarOut || (v.Builtin && !v.Used) {
@@ -532,6 +535,9 @@ func (l *lowerer) layoutFragment(vsOut map[string]int, vs *ir.Program) {
 		switch {
 		case v.Name == "gl_FragDepth":
 			depth = v
+			continue
+		case v.Name == "gl_SampleMask":
+			sampleMask = v
 			continue
 		case v.Index == 1 && !v.Builtin:
 			second = append(second, v)
@@ -572,6 +578,13 @@ func (l *lowerer) layoutFragment(vsOut map[string]int, vs *ir.Program) {
 		l.outVars = append(l.outVars, depth)
 		p.Outputs = append(p.Outputs, ir.Slot{Name: "gl_FragDepth", Word: p.OutputWords, Words: 1, Type: ir.F32, Location: -1})
 		p.OutputWords++
+	}
+	if sampleMask != nil {
+		n := sampleMask.Type.Slots()
+		l.outputs[sampleMask] = p.OutputWords
+		l.outVars = append(l.outVars, sampleMask)
+		p.Outputs = append(p.Outputs, ir.Slot{Name: "gl_SampleMask", Word: p.OutputWords, Words: n, Type: ir.I32, Location: -1})
+		p.OutputWords += n
 	}
 }
 

@@ -22,6 +22,11 @@ const (
 	MaxVaryingFloats      = 64
 )
 
+// MaxSampleMaskWords sizes gl_SampleMaskIn and gl_SampleMask: one 32-bit
+// word, ⌈16 / 32⌉ for the 16 samples at most the renderers take (gl/msaa).
+// spec: GLSL 4.00 §7.1 ("ceil(gl_MaxSamples/32)")
+const MaxSampleMaskWords = 1
+
 // MaxCullDistances and MaxCombinedClipAndCull bound gl_CullDistance and its
 // sum with gl_ClipDistance (ARB_cull_distance: GL asks for 8 combined; the
 // reference renderer carries 8 of each).
@@ -188,6 +193,14 @@ func (c *checker) declareBuiltinVars() {
 		}
 		if c.atLeast(150, 320) {
 			c.addBuiltin("gl_PrimitiveID", i, ast.VarIn, true)
+		}
+		if c.atLeast(400, 320) {
+			// The per-sample built-ins; a pixel's samples fit one mask
+			// word (at most 16). spec: GLSL 4.00 §7.1, GLSL ES 3.20 §7.1.2
+			c.addBuiltin("gl_SampleID", i, ast.VarIn, true)
+			c.addBuiltin("gl_SamplePosition", v2, ast.VarIn, true)
+			c.addBuiltin("gl_SampleMaskIn", ast.Array(i, MaxSampleMaskWords), ast.VarIn, true)
+			c.addBuiltin("gl_SampleMask", ast.Array(i, MaxSampleMaskWords), ast.VarOut, false)
 		}
 		if compat {
 			c.addBuiltin("gl_Color", v4, ast.VarIn, true)
