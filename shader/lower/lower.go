@@ -175,6 +175,20 @@ type uniformLayout struct {
 	samplers []ir.SamplerBinding
 	sampler  map[string]int // sampler uniform name -> first binding index
 	defaults []uint32
+	// linked maps each uniform variable of the program to the name of its
+	// program-wide uniform (glsl.Uniform.Name): the instance of a uniform
+	// block is one uniform across units and stages whatever instance name
+	// each unit gives it. spec: GLSL 1.50 §4.3.7 (blocks match by block
+	// name; the instance name is each shader's own).
+	linked map[*ast.Var]string
+}
+
+// name returns the uniform slot name of v: its program-wide uniform's.
+func (ul *uniformLayout) name(v *ast.Var) string {
+	if n, ok := ul.linked[v]; ok {
+		return n
+	}
+	return v.Name
 }
 
 // uniformInits maps uniform variables to their constant initialisers.
@@ -271,7 +285,12 @@ func samplerKind(s ast.SamplerType) (ir.SamplerKind, bool) {
 }
 
 func layoutUniforms(lp *glsl.Program) *uniformLayout {
-	ul := &uniformLayout{word: map[string]int{}, sampler: map[string]int{}}
+	ul := &uniformLayout{word: map[string]int{}, sampler: map[string]int{}, linked: map[*ast.Var]string{}}
+	for _, u := range lp.Uniforms {
+		for _, v := range u.Vars {
+			ul.linked[v] = u.Name
+		}
+	}
 	var stages []*glsl.StageProgram
 	if lp.Vertex != nil {
 		stages = append(stages, lp.Vertex)
@@ -319,7 +338,8 @@ func layoutUniforms(lp *glsl.Program) *uniformLayout {
 				}
 				continue
 			}
-			if _, ok := ul.word[v.Name]; ok {
+			name := ul.name(v)
+			if _, ok := ul.word[name]; ok {
 				continue
 			}
 			t := v.Type
@@ -327,8 +347,8 @@ func layoutUniforms(lp *glsl.Program) *uniformLayout {
 				t = val.Type // an unsized array sized by its initialiser
 			}
 			n := t.Slots()
-			ul.word[v.Name] = ul.words
-			ul.slots = append(ul.slots, ir.Slot{Name: v.Name, Word: ul.words, Words: n, Type: slotType(t), Location: v.Location})
+			ul.word[name] = ul.words
+			ul.slots = append(ul.slots, ir.Slot{Name: name, Word: ul.words, Words: n, Type: slotType(t), Location: v.Location})
 			ul.words += n
 		}
 	}
@@ -426,7 +446,18 @@ func (l *lowerer) layoutPreRasterOutputs(pos, psize *ast.Var, outs, legacyOuts [
 		p.Outputs = append(p.Outputs, ir.Slot{Name: "gl_Position", Word: 0, Words: 4, Type: ir.F32, Location: -1})
 		p.OutputWords = 4
 	}
+	first := map[string]*ast.Var{}
 	for _, v := range outs {
+		// An output declared in several units of the stage is one
+		// variable (storageOf shares its registers): one slot, which the
+		// other declarations (a block instance perhaps under another
+		// instance name) reach by their names too.
+		if f := first[outputKey(v)]; f != nil {
+			l.outputs[v] = l.outputs[f]
+			byName[v.Name] = l.outputs[f]
+			continue
+		}
+		first[outputKey(v)] = v
 		addOut(v, v.Name)
 	}
 	for _, v := range legacyOuts {
