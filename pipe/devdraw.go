@@ -54,6 +54,17 @@ func (c *Context) deviceGates(st *BoundState, l *linked, key VariantKey, info *D
 		// clipping. spec: ARB_cull_distance
 		gate("gl_CullDistance (%d entries) written by the vertex stage", n)
 	}
+	if l.prog.ReadsPrimitiveCounter() {
+		// The device's fragment wrapper has no primitive counter to fill
+		// gl_PrimitiveID from; the reference renderer counts the draw's
+		// primitives. spec: GLSL 1.50 §7.1
+		gate("gl_PrimitiveID read without a geometry shader")
+	}
+	if name := l.prog.BlockInterpolation(); name != "" {
+		// The device interpolates each varying slot one way; these
+		// members carry their own qualifiers. spec: GLSL 1.50 §4.3.7
+		gate("interpolation qualifiers on the members of input block %s", name)
+	}
 	fb := &st.FB
 	if conf, why := targetConfig(fb); why != "" {
 		gate("%s", why)
