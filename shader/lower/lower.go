@@ -555,9 +555,20 @@ func (l *lowerer) layoutFragment(vsOut map[string]int, vs *ir.Program) {
 	next := 0
 	var depth *ast.Var
 	var second []*ast.Var // layout(index = 1): dual-source second colours
+	first := map[string]*ast.Var{}
+	var dups [][2]*ast.Var // a later unit's declaration, the first one
 	for _, v := range l.globals {
 		if v.Kind != ast.VarOut || (v.Builtin && !v.Used) {
 			continue
+		}
+		if !v.Builtin {
+			// An output declared in several units is one variable
+			// (storageOf shares its registers) at one location.
+			if f := first[outputKey(v)]; f != nil {
+				dups = append(dups, [2]*ast.Var{v, f})
+				continue
+			}
+			first[outputKey(v)] = v
 		}
 		loc := 0
 		switch {
@@ -603,6 +614,9 @@ func (l *lowerer) layoutFragment(vsOut map[string]int, vs *ir.Program) {
 		l.outVars = append(l.outVars, depth)
 		p.Outputs = append(p.Outputs, ir.Slot{Name: "gl_FragDepth", Word: p.OutputWords, Words: 1, Type: ir.F32, Location: -1})
 		p.OutputWords++
+	}
+	for _, d := range dups {
+		l.outputs[d[0]] = l.outputs[d[1]]
 	}
 }
 

@@ -286,10 +286,10 @@ func (l *lowerer) storageOf(v *ast.Var) *storage {
 			l.errorf(v.DeclPos, "uniform '%s' has no storage", v.Name)
 		}
 		st.word = w
-	case v.Kind == ast.VarOut && !v.Builtin && l.stage != ast.StageFragment:
+	case v.Kind == ast.VarOut && !v.Builtin:
 		// An output declared in several units of one stage is one
 		// variable, as a global is; its slot is the first declaration's
-		// (layoutPreRasterOutputs).
+		// (layoutPreRasterOutputs, layoutFragment).
 		key := "out " + outputKey(v)
 		if sh := l.shared[key]; sh != nil {
 			l.vars[v] = sh

@@ -110,3 +110,46 @@ func TestUniformBlockInstanceNamesAcrossUnits(t *testing.T) {
 		}
 	}
 }
+
+// A fragment output declared in two units is one variable at one location:
+// each unit writes its components (before, the second declaration took the
+// next location and the first's components the other unit wrote were lost).
+func TestFragmentOutputSharedAcrossUnits(t *testing.T) {
+	var units []*glsl.Shader
+	for i, src := range []string{
+		"#version 150\nout vec4 color;\nvoid setG();\nvoid main() { color.rba = vec3(0.25, 0.5, 1.0); setG(); }\n",
+		"#version 150\nout vec4 color;\nvoid setG() { color.g = 0.75; }\n",
+	} {
+		sh, err := glsl.Compile("f", src, glsl.Fragment, glsl.Options{})
+		if err != nil {
+			t.Fatalf("unit %d: %v", i, err)
+		}
+		units = append(units, sh)
+	}
+	lp, err := glsl.LinkShaders(units...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := Lower(lp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(prog.FS.Outputs) != 1 || prog.FS.OutputWords != 4 {
+		t.Fatalf("outputs %+v (%d words), want one vec4 at location 0", prog.FS.Outputs, prog.FS.OutputWords)
+	}
+	m, err := exec.New(prog.FS, exec.Config{Width: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.SetUniforms(make([]uint32, prog.FS.UniformWords)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Run(context.Background(), 1, 1); err != nil {
+		t.Fatal(err)
+	}
+	for k, want := range []float32{0.25, 0.75, 0.5, 1} {
+		if got := ff(m.Output(k)[0]); got != want {
+			t.Errorf("color[%d] = %v, want %v", k, got, want)
+		}
+	}
+}
