@@ -183,8 +183,13 @@ func (c *checker) checkLayout(q *ast.Qualifiers, global bool) {
 				c.errorf(l.NamePos, "layout(location) is not allowed on vertex shader outputs in GLSL ES 3.00")
 			} else if c.es && q.Storage == ast.StorageIn && c.conf.Stage == ast.StageFragment && c.version < 310 {
 				c.errorf(l.NamePos, "layout(location) is not allowed on fragment shader inputs in GLSL ES 3.00")
-			} else if !c.es && c.version < 330 && !vsIn && !fsOut {
-				c.errorf(l.NamePos, "layout(location) on this variable requires GLSL 3.30 or later")
+			} else if !c.es && c.version < 410 && !vsIn && !fsOut {
+				// "Vertex shaders cannot have output layout qualifiers",
+				// nor do the geometry shader's variables or the fragment
+				// shader's inputs take a location, until GLSL 4.10
+				// (GL_ARB_separate_shader_objects, which the front end
+				// does not implement). spec: GLSL 3.30 §4.3.8.1, §4.3.8.2
+				c.errorf(l.NamePos, "layout(location) on a %s shader %s requires GLSL 4.10", c.conf.Stage, q.Storage)
 			} else if !c.es && c.version < 330 && !explicitLoc {
 				c.errorf(l.NamePos, "layout(location) requires GLSL 3.30 or %s", ExtExplicitAttribLocation)
 			}
