@@ -25,7 +25,7 @@ import (
 )
 
 // Sets are the piglit compiler-test sets the front end is measured on.
-var Sets = []string{"glsl-1.10", "glsl-1.20", "glsl-1.30", "glsl-1.50", "glsl-es-1.00", "glsl-es-3.00", "glsl-es-3.10"}
+var Sets = []string{"glsl-1.10", "glsl-1.20", "glsl-1.30", "glsl-1.50", "glsl-3.30", "glsl-es-1.00", "glsl-es-3.00", "glsl-es-3.10"}
 
 // ComputeSets are the piglit compiler-test sets of the compute features of
 // GLSL 4.30 / GLSL ES 3.10. Their tests may require the extensions
@@ -47,7 +47,7 @@ var ExtensionSets = []string{"amd_shader_trinary_minmax", "mesa_shader_integer_f
 // are compiler tests only). The front end parses and checks GLSL up to 4.60;
 // the stages and types it does not implement (tessellation, doubles) fail
 // there, as they should, and the ratchet keeps the rest from regressing.
-var LaterSets = []string{"glsl-1.40", "glsl-3.30", "glsl-4.00", "glsl-4.10", "glsl-4.20",
+var LaterSets = []string{"glsl-1.40", "glsl-4.00", "glsl-4.10", "glsl-4.20",
 	"glsl-4.30", "glsl-4.40", "glsl-4.50", "glsl-4.60", "glsl-es-3.20"}
 
 // Result is the agreement of the compiler with one piglit test set.

@@ -57,18 +57,19 @@ type Backend struct {
 // New returns the reference back end with default warp widths.
 func New() *Backend { return &Backend{} }
 
-// Caps implements shadertest.Backend: desktop GL 3.2 compatibility with
-// GLSL 1.50 — GLSL 1.40's uniform blocks, rectangle and buffer textures,
-// inverse, gl_InstanceID and primitive restart, and 1.50's geometry stage
+// Caps implements shadertest.Backend: desktop GL 3.3 compatibility with
+// GLSL 3.30 — GLSL 1.40's uniform blocks, rectangle and buffer textures,
+// inverse, gl_InstanceID and primitive restart; 1.50's geometry stage
 // ([geometry shader] sections, the adjacency draw modes), interface blocks,
 // gl_PerVertex (the compatibility members through a geometry shader
 // included), gl_FragCoord's layout qualifiers, gl_PrimitiveID and depth
-// clamp — and OpenGL ES 3.0 with GLSL ES 3.00. GL 3.2 commands shader_runner
-// has that the runner lacks (provoking vertex, polygon mode, separate shader
-// objects) skip the tests that use them. spec: GLSL 1.50 (README "vortex
-// shadertest").
+// clamp; 3.30's layout(location) on vertex inputs and fragment outputs,
+// layout(index) and the bit-cast built-ins — and OpenGL ES 3.0 with GLSL
+// ES 3.00. GL 3.2/3.3 commands shader_runner has that the runner lacks
+// (provoking vertex, polygon mode, separate shader objects) skip the tests
+// that use them. spec: GLSL 1.50, GLSL 3.30 (README "vortex shadertest").
 func (b *Backend) Caps() shadertest.Caps {
-	return shadertest.Caps{GL: 32, GLSL: 150, GLES: 30, GLSLES: 300, Stages: []shadertest.Stage{shadertest.StageGeometry},
+	return shadertest.Caps{GL: 33, GLSL: 330, GLES: 30, GLSLES: 300, Stages: []shadertest.Stage{shadertest.StageGeometry},
 		Extensions: []string{"GL_ARB_texture_rg", "GL_ARB_draw_buffers", "GL_ARB_explicit_attrib_location", "GL_AMD_shader_trinary_minmax",
 			"GL_ARB_shader_bit_encoding", "GL_ARB_shading_language_packing", "GL_EXT_shader_integer_mix",
 			"GL_MESA_shader_integer_functions", "GL_ARB_texture_query_levels", "GL_ARB_texture_query_lod",
