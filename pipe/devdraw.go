@@ -103,6 +103,14 @@ func (c *Context) deviceGates(st *BoundState, l *linked, key VariantKey, info *D
 		if info.Mode.polygons() && sp.NFlat() > 0 {
 			gates = append(gates, Reason{GateFlatPolygons, ""})
 		}
+		if st.Rast != nil && st.Rast.State.FlatshadeFirst && info.Mode.Triangles() && sp.NFlat() > 0 {
+			// The device's triangles take their flat words from their
+			// last vertex (gfx/frontend), and TriangleList keeps the first
+			// vertex first under this convention: the reference renderer
+			// takes such draws. Segments honour it (shaderdev's
+			// ProvokingFirst). spec: GL 3.2 §2.18 (table 2.12)
+			gate("flat varyings on triangles with the first-vertex provoking convention")
+		}
 	}
 	var attrs []attrPlan
 	if sp != nil {
