@@ -54,6 +54,17 @@ func (c *Context) deviceGates(st *BoundState, l *linked, key VariantKey, info *D
 		// clipping. spec: ARB_cull_distance
 		gate("gl_CullDistance (%d entries) written by the vertex stage", n)
 	}
+	if l.prog.ReadsPrimitiveCounter() {
+		// The device's fragment wrapper has no primitive counter to fill
+		// gl_PrimitiveID from; the reference renderer counts the draw's
+		// primitives. spec: GLSL 1.50 §7.1
+		gate("gl_PrimitiveID read without a geometry shader")
+	}
+	if name := l.prog.BlockInterpolation(); name != "" {
+		// The device interpolates each varying slot one way; these
+		// members carry their own qualifiers. spec: GLSL 1.50 §4.3.7
+		gate("interpolation qualifiers on the members of input block %s", name)
+	}
 	fb := &st.FB
 	if conf, why := targetConfig(fb); why != "" {
 		gate("%s", why)
@@ -91,6 +102,14 @@ func (c *Context) deviceGates(st *BoundState, l *linked, key VariantKey, info *D
 		gates = append(gates, legacyColourGates(st, l, sp, flat)...)
 		if info.Mode.polygons() && sp.NFlat() > 0 {
 			gates = append(gates, Reason{GateFlatPolygons, ""})
+		}
+		if st.Rast != nil && st.Rast.State.FlatshadeFirst && info.Mode.Triangles() && sp.NFlat() > 0 {
+			// The device's triangles take their flat words from their
+			// last vertex (gfx/frontend), and TriangleList keeps the first
+			// vertex first under this convention: the reference renderer
+			// takes such draws. Segments honour it (shaderdev's
+			// ProvokingFirst). spec: GL 3.2 §2.18 (table 2.12)
+			gate("flat varyings on triangles with the first-vertex provoking convention")
 		}
 	}
 	var attrs []attrPlan

@@ -36,20 +36,24 @@ func (c *programCache) linkBound(st *BoundState) (*linked, error) {
 }
 
 // refGeometry sets the reference renderer's geometry stage: the linked one,
-// or its form for the draw's point-size and colour-clamp state, and the user
-// clip distances it writes.
+// or its form for the draw's clip-plane, point-size and colour-clamp state,
+// and the user clip distances it writes (or, with legacy clip planes
+// enabled, computes from gl_ClipVertex).
 func (l *linked) refGeometry(s *ref.State, st *BoundState) error {
 	if l.gs == nil {
 		return nil
 	}
 	opt := program.VertexOptions{ClampColor: st.clampColour(), IgnorePointSize: st.Rast != nil && st.Rast.State.IgnoreShaderPointSize}
+	if en := st.clipEnabled(); en != 0 {
+		opt.Clip = program.ClipState{Enabled: en, Planes: st.Clip.UCP}
+	}
 	gs := l.gs
 	if opt != (program.VertexOptions{}) {
 		gs = l.gsVariants[opt]
 		if gs == nil {
 			var err error
 			if gs, err = l.prog.NewGeometryShader(context.Background(), opt); err != nil {
-				return fmt.Errorf("geometry stage (colour clamp %t, fixed point size %t): %w", opt.ClampColor, opt.IgnorePointSize, err)
+				return fmt.Errorf("geometry stage (clip planes %#x, colour clamp %t, fixed point size %t): %w", opt.Clip.Enabled, opt.ClampColor, opt.IgnorePointSize, err)
 			}
 			if l.gsVariants == nil {
 				l.gsVariants = make(map[program.VertexOptions]*program.GeometryShader)

@@ -26,8 +26,14 @@ const (
 	// helpers are not shaded (FragmentHelperFree): a batch then holds up
 	// to laneBatch quads, so a shader that packs covered lanes (as a
 	// compiled program does) fills whole 64-lane warps.
-	laneBatch    = 64
-	maxVaryings  = 128
+	laneBatch = 64
+	// maxVaryings bounds a vertex layout's words: gl_Position and the
+	// user outputs of the stage that feeds the rasterizer (up to
+	// gl_MaxGeometryOutputComponents, 128, for a geometry shader) with the
+	// built-in outputs beside them (point size, the compatibility
+	// profile's colours, texture coordinates and fog coordinate,
+	// gl_PrimitiveID, gl_Layer). spec: GLSL 1.50 §7.4.
+	maxVaryings  = 256
 	maxClipVerts = 3 + 6 + MaxClipDistances + 2
 	subPixelBits = 8 // window coordinates are snapped to 1/256 pixel
 	subPixel     = 1 << subPixelBits

@@ -264,6 +264,9 @@ type State struct {
 	AlphaToOne       bool
 	// Flat is glShadeModel(GL_FLAT).
 	Flat bool
+	// ProvokingFirst is glProvokingVertex(GL_FIRST_VERTEX_CONVENTION):
+	// flat varyings come from each primitive's first vertex, not its last.
+	ProvokingFirst bool
 	// DerivativeHint is the GL_FRAGMENT_SHADER_DERIVATIVE_HINT mode.
 	DerivativeHint string
 	Lights         [8]Light

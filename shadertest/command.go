@@ -46,13 +46,14 @@ const (
 	OpImageTexture     // image texture unit GL_FORMAT
 	OpFBTex2D          // fb tex 2d unit
 	OpActiveUniform    // active uniform NAME GL_UNIFORM_PNAME VALUE (Name, Cap, Value)
+	OpProvokingVertex  // provoking vertex first|last (Flat: first)
 )
 
 var opNames = [...]string{"clear color", "clear depth", "clear", "clip plane", "color", "draw rect",
 	"draw arrays", "draw elements", "enable", "depthfunc", "frustum", "hint", "ortho", "probe",
 	"probe depth", "tolerance", "shade model", "texture", "texcoord", "texparameter", "uniform",
 	"link error", "link success", "light", "unsupported", "compute", "ssbo", "ssbo subdata", "probe ssbo",
-	"atomic counters", "atomic counter", "probe atomic counter", "image texture", "fb tex 2d", "active uniform"}
+	"atomic counters", "atomic counter", "probe atomic counter", "image texture", "fb tex 2d", "active uniform", "provoking vertex"}
 
 // String returns the name used in test files and messages.
 func (o Op) String() string {
@@ -89,7 +90,8 @@ type Command struct {
 	// name of an unsupported command.
 	Name  string
 	Value string // hint mode
-	// Flat is the shade model of OpShadeModel.
+	// Flat is the shade model of OpShadeModel (true: flat), and for
+	// OpProvokingVertex the first-vertex convention.
 	Flat bool
 	// Uniform, Texture and TexParam are set for their ops.
 	Uniform  *Uniform
@@ -322,6 +324,18 @@ func (f *File) parseCommand(ln line, bad func(int, string, ...any)) {
 			return
 		}
 		c.Op, c.Uniform = OpUniform, u
+		add()
+		return
+	}
+	// glProvokingVertex: GL_FIRST_VERTEX_CONVENTION or the default
+	// GL_LAST_VERTEX_CONVENTION. spec: GL 3.2 §2.18 (flatshading).
+	if _, ok := pfx("provoking vertex first"); ok {
+		c.Op, c.Flat = OpProvokingVertex, true
+		add()
+		return
+	}
+	if _, ok := pfx("provoking vertex last"); ok {
+		c.Op = OpProvokingVertex
 		add()
 		return
 	}

@@ -381,6 +381,8 @@ func (r *runner) exec(c *Command) error {
 		copy(r.tol[:], c.F)
 	case OpShadeModel:
 		s.Flat = c.Flat
+	case OpProvokingVertex:
+		s.ProvokingFirst = c.Flat
 	case OpActiveUniform:
 		return r.activeUniform(c)
 	case OpTexture:

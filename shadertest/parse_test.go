@@ -242,6 +242,8 @@ func TestCommands(t *testing.T) {
 		{"tolerance 0.02", func(c *Command) bool { return len(c.F) == 1 }},
 		{"shade model flat", func(c *Command) bool { return c.Op == OpShadeModel && c.Flat }},
 		{"shade model smooth", func(c *Command) bool { return c.Op == OpShadeModel && !c.Flat }},
+		{"provoking vertex first", func(c *Command) bool { return c.Op == OpProvokingVertex && c.Flat }},
+		{"provoking vertex last", func(c *Command) bool { return c.Op == OpProvokingVertex && !c.Flat }},
 		{"texture rgbw 1 (8, 4)", func(c *Command) bool {
 			return *c.Texture == TextureCmd{Kind: TexRGBW, Unit: 1, W: 8, H: 4, D: 1}
 		}},

@@ -20,6 +20,8 @@ type GeometryShader struct {
 	ctx    context.Context
 	m      *exec.Machine
 	tu     *texUnit
+	clip   ClipState
+	nclip  int
 	nosize bool
 	clamp  bool
 }
@@ -32,8 +34,12 @@ var refTopology = map[ir.Prim]ref.Topology{
 }
 
 // NewGeometryShader returns the geometry stage of p bound to ctx and the
-// draw's state (IgnorePointSize and ClampColor apply to its outputs; user
-// clipping uses the gl_ClipDistance it writes).
+// draw's state (IgnorePointSize and ClampColor apply to its outputs). User
+// clipping is the geometry stage's, as the vertex stage's is without one:
+// the gl_ClipDistance it writes, else opt.Clip's enabled planes dotted with
+// the gl_ClipVertex it writes (else gl_Position). spec: GL 3.2
+// compatibility §2.12.3 (the geometry shader's outputs are clipped as the
+// vertex shader's are without one); GL 4.6 compatibility §13.7.
 func (p *Program) NewGeometryShader(ctx context.Context, opt VertexOptions) (*GeometryShader, error) {
 	if p.IR.GS == nil {
 		return nil, fmt.Errorf("program: geometry %w", ErrNoStage)
@@ -45,7 +51,13 @@ func (p *Program) NewGeometryShader(ctx context.Context, opt VertexOptions) (*Ge
 	if err := m.SetUniforms(p.Uniforms); err != nil {
 		return nil, err
 	}
-	g := &GeometryShader{p: p, ctx: ctx, m: m, tu: newTexUnit(p, p.vw), nosize: opt.IgnorePointSize, clamp: opt.ClampColor}
+	g := &GeometryShader{p: p, ctx: ctx, m: m, tu: newTexUnit(p, p.vw), clip: opt.Clip, nosize: opt.IgnorePointSize, clamp: opt.ClampColor}
+	switch {
+	case p.clipDist[0] >= 0:
+		g.nclip = p.clipDist[1]
+	case opt.Clip.Enabled != 0:
+		g.nclip = bitsLen(opt.Clip.Enabled)
+	}
 	m.SetSampler(g.tu)
 	return g, nil
 }
@@ -62,14 +74,7 @@ func (g *GeometryShader) OutputPrimitive() ref.Topology {
 
 // Layout implements ref.GeometryShader.
 func (g *GeometryShader) Layout() ref.VertexLayout {
-	return ref.VertexLayout{Varyings: g.p.nvary, ClipDistances: g.nclip(), PointSize: g.p.psize >= 0 && !g.nosize}
-}
-
-func (g *GeometryShader) nclip() int {
-	if g.p.clipDist[0] >= 0 {
-		return g.p.clipDist[1]
-	}
-	return 0
+	return ref.VertexLayout{Varyings: g.p.nvary, ClipDistances: g.nclip, PointSize: g.p.psize >= 0 && !g.nosize}
 }
 
 // ShadePrimitives implements ref.GeometryShader.
@@ -82,7 +87,7 @@ func (g *GeometryShader) ShadePrimitives(b *ref.GeometryBatch, tex ref.Textures)
 		return fmt.Errorf("program: geometry batch of %d vertices with %d words, the program takes %d with %d",
 			b.Vertices, b.In.Varyings, gs.Geometry.In.Vertices(), stride)
 	}
-	ow, nv, nc := gs.OutputWords, p.nvary, g.nclip()
+	ow, nv, nc := gs.OutputWords, p.nvary, g.nclip
 	pid := gs.Geometry.PrimitiveIDWord()
 	for base := 0; base < b.N; base += w {
 		n := min(w, b.N-base)
@@ -117,11 +122,31 @@ func (g *GeometryShader) ShadePrimitives(b *ref.GeometryBatch, tex ref.Textures)
 				if p.psize >= 0 && !g.nosize {
 					b.Out.PointSize[j] = ir.BitsF32(rec[p.psize])
 				}
-				for k := 0; k < nc; k++ {
-					b.Out.ClipDist[j*nc+k] = ir.BitsF32(rec[p.clipDist[0]+k])
-				}
+				g.clipDistances(b.Out.ClipDist[j*nc:(j+1)*nc], rec)
 			}
 		}
 	}
 	return nil
+}
+
+// clipDistances writes one emitted vertex's clip distances: gl_ClipDistance[]
+// as written, or gl_ClipVertex (else gl_Position) dotted with each enabled
+// plane, as the vertex stage's clipDistances does.
+func (g *GeometryShader) clipDistances(out []float32, rec []uint32) {
+	p := g.p
+	if p.clipDist[0] >= 0 {
+		for k := range out {
+			out[k] = ir.BitsF32(rec[p.clipDist[0]+k])
+		}
+		return
+	}
+	cw := max(p.clipVert, 0)
+	for k := range out {
+		pl := g.clip.Planes[k]
+		d := 0.0
+		for i := 0; i < 4; i++ {
+			d += float64(pl[i]) * float64(ir.BitsF32(rec[cw+i]))
+		}
+		out[k] = float32(d)
+	}
 }

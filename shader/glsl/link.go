@@ -267,6 +267,7 @@ func linkStage(units []*Shader, errs *ast.ErrorList) *StageProgram {
 		pos := units[0].File.Pos()
 		errs.Add(pos, units[0].Stage.String()+" shader has no main() function")
 	}
+	sizeBlockMembers(units, errs)
 	crossValidateGlobals(units, errs)
 	return sp
 }

@@ -178,9 +178,10 @@ func (p *Program) checkBlocks(shaders []*Shader, errs *ast.ErrorList) {
 			}
 			what := b.Storage.String() + " block '" + b.Name + "'"
 			if pi, bi := prev.InstanceVar, b.InstanceVar; pi != nil && bi != nil && (pi.Type.IsArray() || bi.Type.IsArray()) &&
-				!(pi.Type.IsArray() && bi.Type.IsArray() && pi.Type.Len == bi.Type.Len) {
+				!sameArrayDims(pi.Type, bi.Type) {
 				// "if a matching block is declared as an array, then the array
-				// sizes must also match" (GLSL ES 3.00 §4.3.7).
+				// sizes must also match" (GLSL ES 3.00 §4.3.7) — every
+				// dimension of an array of arrays (GL_ARB_arrays_of_arrays).
 				errs.Add(bi.DeclPos, what+" is declared as "+bi.Type.String()+" and as "+pi.Type.String()+" in different shaders")
 				continue
 			}
@@ -220,6 +221,18 @@ func (p *Program) checkBlocks(shaders []*Shader, errs *ast.ErrorList) {
 			}
 		}
 	}
+}
+
+// sameArrayDims reports whether two block instance types are arrays of the
+// same dimensions, outermost to innermost.
+func sameArrayDims(a, b *ast.Type) bool {
+	for a.IsArray() && b.IsArray() {
+		if a.Len != b.Len {
+			return false
+		}
+		a, b = a.Elem, b.Elem
+	}
+	return !a.IsArray() && !b.IsArray()
 }
 
 // majorName spells a matrix layout qualifier.

@@ -1,6 +1,10 @@
 package glsl
 
-import "vortexgfx/shader/glsl/ast"
+import (
+	"slices"
+
+	"vortexgfx/shader/glsl/ast"
+)
 
 // Varyings between the vertex and fragment stages: matching by name or
 // location, types and interpolation, and the legacy colour built-ins.
@@ -24,7 +28,10 @@ func matchInterface(prod, cons *StageProgram, prodName, consName string, arrayed
 	for _, u := range prod.Units {
 		version, es = u.File.Version, u.File.ES
 		for _, v := range u.File.Globals {
-			if v.Kind == ast.VarOut && !v.Builtin && v.Block != nil && v.Block.Instance == "" {
+			if v.Kind == ast.VarOut && !v.Builtin && v.Block != nil && v.Block.Instance == "" &&
+				!slices.ContainsFunc(anon[v.Block.Name], func(m *ast.Var) bool { return m.Name == v.Name }) {
+				// Once per member: every unit of the stage may declare
+				// the block (sizeBlockMembers made their types agree).
 				anon[v.Block.Name] = append(anon[v.Block.Name], v)
 			}
 			if v.Kind == ast.VarOut && !v.Builtin {

@@ -177,6 +177,20 @@ type uniformLayout struct {
 	samplers []ir.SamplerBinding
 	sampler  map[string]int // sampler uniform name -> first binding index
 	defaults []uint32
+	// linked maps each uniform variable of the program to the name of its
+	// program-wide uniform (glsl.Uniform.Name): the instance of a uniform
+	// block is one uniform across units and stages whatever instance name
+	// each unit gives it. spec: GLSL 1.50 §4.3.7 (blocks match by block
+	// name; the instance name is each shader's own).
+	linked map[*ast.Var]string
+}
+
+// name returns the uniform slot name of v: its program-wide uniform's.
+func (ul *uniformLayout) name(v *ast.Var) string {
+	if n, ok := ul.linked[v]; ok {
+		return n
+	}
+	return v.Name
 }
 
 // uniformInits maps uniform variables to their constant initialisers.
@@ -273,7 +287,12 @@ func samplerKind(s ast.SamplerType) (ir.SamplerKind, bool) {
 }
 
 func layoutUniforms(lp *glsl.Program) *uniformLayout {
-	ul := &uniformLayout{word: map[string]int{}, sampler: map[string]int{}}
+	ul := &uniformLayout{word: map[string]int{}, sampler: map[string]int{}, linked: map[*ast.Var]string{}}
+	for _, u := range lp.Uniforms {
+		for _, v := range u.Vars {
+			ul.linked[v] = u.Name
+		}
+	}
 	var stages []*glsl.StageProgram
 	if lp.Vertex != nil {
 		stages = append(stages, lp.Vertex)
@@ -321,7 +340,8 @@ func layoutUniforms(lp *glsl.Program) *uniformLayout {
 				}
 				continue
 			}
-			if _, ok := ul.word[v.Name]; ok {
+			name := ul.name(v)
+			if _, ok := ul.word[name]; ok {
 				continue
 			}
 			t := v.Type
@@ -329,8 +349,8 @@ func layoutUniforms(lp *glsl.Program) *uniformLayout {
 				t = val.Type // an unsized array sized by its initialiser
 			}
 			n := t.Slots()
-			ul.word[v.Name] = ul.words
-			ul.slots = append(ul.slots, ir.Slot{Name: v.Name, Word: ul.words, Words: n, Type: slotType(t), Location: v.Location})
+			ul.word[name] = ul.words
+			ul.slots = append(ul.slots, ir.Slot{Name: name, Word: ul.words, Words: n, Type: slotType(t), Location: v.Location})
 			ul.words += n
 		}
 	}
@@ -428,7 +448,18 @@ func (l *lowerer) layoutPreRasterOutputs(pos, psize *ast.Var, outs, legacyOuts [
 		p.Outputs = append(p.Outputs, ir.Slot{Name: "gl_Position", Word: 0, Words: 4, Type: ir.F32, Location: -1})
 		p.OutputWords = 4
 	}
+	first := map[string]*ast.Var{}
 	for _, v := range outs {
+		// An output declared in several units of the stage is one
+		// variable (storageOf shares its registers): one slot, which the
+		// other declarations (a block instance perhaps under another
+		// instance name) reach by their names too.
+		if f := first[outputKey(v)]; f != nil {
+			l.outputs[v] = l.outputs[f]
+			byName[v.Name] = l.outputs[f]
+			continue
+		}
+		first[outputKey(v)] = v
 		addOut(v, v.Name)
 	}
 	for _, v := range legacyOuts {
@@ -527,9 +558,20 @@ func (l *lowerer) layoutFragment(vsOut map[string]int, vs *ir.Program) {
 	next := 0
 	var depth, sampleMask *ast.Var
 	var second []*ast.Var // layout(index = 1): dual-source second colours
+	first := map[string]*ast.Var{}
+	var dups [][2]*ast.Var // a later unit's declaration, the first one
 	for _, v := range l.globals {
 		if v.Kind != ast.VarOut || (v.Builtin && !v.Used) {
 			continue
+		}
+		if !v.Builtin {
+			// An output declared in several units is one variable
+			// (storageOf shares its registers) at one location.
+			if f := first[outputKey(v)]; f != nil {
+				dups = append(dups, [2]*ast.Var{v, f})
+				continue
+			}
+			first[outputKey(v)] = v
 		}
 		loc := 0
 		switch {
@@ -585,6 +627,9 @@ func (l *lowerer) layoutFragment(vsOut map[string]int, vs *ir.Program) {
 		l.outVars = append(l.outVars, sampleMask)
 		p.Outputs = append(p.Outputs, ir.Slot{Name: "gl_SampleMask", Word: p.OutputWords, Words: n, Type: ir.I32, Location: -1})
 		p.OutputWords += n
+	}
+	for _, d := range dups {
+		l.outputs[d[0]] = l.outputs[d[1]]
 	}
 }
 

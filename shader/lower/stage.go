@@ -275,16 +275,28 @@ func (l *lowerer) storageOf(v *ast.Var) *storage {
 		st.isSamp = true
 	case v.Kind == ast.VarUniform:
 		st.uniform = true
+		name := l.ul.name(v)
 		for _, sl := range l.ul.slots {
-			if sl.Name == v.Name && t.Kind == ast.KindArray && t.Len == 0 && t.Elem.Slots() > 0 {
+			if sl.Name == name && t.Kind == ast.KindArray && t.Len == 0 && t.Elem.Slots() > 0 {
 				st.t = ast.Array(t.Elem, sl.Words/t.Elem.Slots())
 			}
 		}
-		w, ok := l.ul.word[v.Name]
+		w, ok := l.ul.word[name]
 		if !ok {
 			l.errorf(v.DeclPos, "uniform '%s' has no storage", v.Name)
 		}
 		st.word = w
+	case v.Kind == ast.VarOut && !v.Builtin:
+		// An output declared in several units of one stage is one
+		// variable, as a global is; its slot is the first declaration's
+		// (layoutPreRasterOutputs, layoutFragment).
+		key := "out " + outputKey(v)
+		if sh := l.shared[key]; sh != nil {
+			l.vars[v] = sh
+			return sh
+		}
+		st.base = l.alloc(t)
+		l.shared[key] = st
 	case v.Kind == ast.VarGlobal && !v.Builtin:
 		// A global declared in several units of one stage is one variable
 		// (GLSL 4.50 §4.3: shared across the stage's compilation units).
@@ -300,6 +312,16 @@ func (l *lowerer) storageOf(v *ast.Var) *storage {
 	}
 	l.vars[v] = st
 	return st
+}
+
+// outputKey names a user output for sharing across a stage's units: a block
+// instance by its block name (each unit names its instance), anything else
+// by its name. spec: GLSL 1.50 §4.3.7.
+func outputKey(v *ast.Var) string {
+	if v.Block != nil && v == v.Block.InstanceVar {
+		return "block " + v.Block.Name
+	}
+	return v.Name
 }
 
 // sharedGlobalType is the type a global shared by several units takes: the

@@ -11,12 +11,12 @@ import (
 	"vortexgfx/shader/glsl/types"
 )
 
-// ShaderTests compiles and links the vertex and fragment shaders of every
+// ShaderTests compiles and links the vertex, geometry and fragment shaders of every
 // piglit execution test (tests/spec/<set>/**/*.shader_test of dir). These programs
 // are all valid GLSL (except those whose [test] section expects "link error"), so the
 // result measures false rejections on real shaders. Tests needing an extension,
-// a geometry/tessellation/compute stage or a passthrough vertex shader with no
-// fragment shader are skipped.
+// a tessellation or compute stage, or a passthrough vertex shader with no
+// fragment shader or with a geometry shader are skipped.
 func ShaderTests(dir string, sets ...string) ([]*Result, error) {
 	if len(sets) == 0 {
 		sets = Sets
@@ -92,6 +92,7 @@ type shaderUnit struct {
 // splitShaderTest extracts the shader sections of a .shader_test file.
 func splitShaderTest(src string) (units []shaderUnit, version int, expectFail, skip bool) {
 	section := ""
+	geometry, passthrough := false, false
 	var cur *strings.Builder
 	var curStage glsl.Stage
 	flush := func() {
@@ -110,14 +111,21 @@ func splitShaderTest(src string) (units []shaderUnit, version int, expectFail, s
 				cur, curStage = &strings.Builder{}, glsl.Vertex
 			case "[fragment shader]":
 				cur, curStage = &strings.Builder{}, glsl.Fragment
-			case "[require]", "[test]", "[vertex data]", "[vertex shader passthrough]":
+			case "[geometry shader]":
+				cur, curStage = &strings.Builder{}, glsl.Geometry
+				geometry = true
+			case "[vertex shader passthrough]":
+				// shader_runner generates the vertex shader; without it a
+				// geometry shader would not link, so such files skip.
+				passthrough = true
+			case "[require]", "[test]", "[vertex data]":
 			default:
 				skip = true
 			}
 			continue
 		}
 		switch section {
-		case "[vertex shader]", "[fragment shader]":
+		case "[vertex shader]", "[fragment shader]", "[geometry shader]":
 			cur.WriteString(line)
 		case "[require]":
 			if strings.HasPrefix(t, "GL_") && !strings.HasPrefix(t, "GL_ES") || strings.HasPrefix(t, "GL >=") && strings.Contains(t, "4.") {
@@ -147,7 +155,7 @@ func splitShaderTest(src string) (units []shaderUnit, version int, expectFail, s
 			hasFS = true
 		}
 	}
-	if !hasFS {
+	if !hasFS || passthrough && geometry {
 		skip = true
 	}
 	return units, version, expectFail, skip

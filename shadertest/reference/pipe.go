@@ -43,7 +43,8 @@ func (c *glContext) bind(d *shadertest.Draw, pd *Prepared) (*pipe.DrawInfo, erro
 	c.pc.SetClipState(clip)
 	rz := pipe.RasterizerState{FrontCCW: true, DepthClamp: st.DepthClamp, ClipPlaneEnable: enable, Flatshade: st.Flat,
 		LightTwoSide: st.TwoSide, ClampVertexColor: c.cfg.API == shadertest.APIGL,
-		IgnoreShaderPointSize: c.cfg.API == shadertest.APIGL && !st.ProgramPointSize, PointSize: 1, LineWidth: 1}
+		IgnoreShaderPointSize: c.cfg.API == shadertest.APIGL && !st.ProgramPointSize, PointSize: 1, LineWidth: 1,
+		FlatshadeFirst: st.ProvokingFirst}
 	if st.CullFace {
 		rz.Cull = pipe.CullBack
 	}

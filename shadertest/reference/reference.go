@@ -37,6 +37,7 @@ import (
 	"vortexgfx/shader"
 	"vortexgfx/shader/glsl"
 	"vortexgfx/shader/glsl/ast"
+	"vortexgfx/shader/glsl/types"
 	"vortexgfx/shadertest"
 )
 
@@ -56,22 +57,29 @@ type Backend struct {
 // New returns the reference back end with default warp widths.
 func New() *Backend { return &Backend{} }
 
-// Caps implements shadertest.Backend: desktop GL 3.1 compatibility with
-// GLSL 1.40 (uniform blocks, rectangle and buffer textures, inverse,
-// gl_InstanceID, primitive restart) and OpenGL ES 3.0 with GLSL ES 3.00,
-// vertex and fragment stages. The geometry stage runs ([geometry shader]
-// sections link and draw), but GL 3.2 / GLSL 1.50 are not advertised until
-// GLSL 1.50's remaining link-time rules are (README "vortex shadertest").
+// Caps implements shadertest.Backend: desktop GL 3.3 compatibility with
+// GLSL 3.30 — GLSL 1.40's uniform blocks, rectangle and buffer textures,
+// inverse, gl_InstanceID and primitive restart; 1.50's geometry stage
+// ([geometry shader] sections, the adjacency draw modes), interface blocks,
+// gl_PerVertex (the compatibility members through a geometry shader
+// included), gl_FragCoord's layout qualifiers, gl_PrimitiveID and depth
+// clamp; 3.30's layout(location) on vertex inputs and fragment outputs,
+// layout(index) and the bit-cast built-ins — and OpenGL ES 3.0 with GLSL
+// ES 3.00. GL_EXT_provoking_vertex's first-vertex convention is the
+// rasterizer CSO's FlatshadeFirst. GL 3.2/3.3 commands shader_runner has that
+// the runner lacks (polygon mode, separate shader objects) skip the tests
+// that use them. spec: GLSL 1.50, GLSL 3.30 (README "vortex shadertest").
 func (b *Backend) Caps() shadertest.Caps {
-	return shadertest.Caps{GL: 31, GLSL: 140, GLES: 30, GLSLES: 300,
+	return shadertest.Caps{GL: 33, GLSL: 330, GLES: 30, GLSLES: 300, Stages: []shadertest.Stage{shadertest.StageGeometry},
 		Extensions: []string{"GL_ARB_texture_rg", "GL_ARB_draw_buffers", "GL_ARB_explicit_attrib_location", "GL_AMD_shader_trinary_minmax",
 			"GL_ARB_shader_bit_encoding", "GL_ARB_shading_language_packing", "GL_EXT_shader_integer_mix",
 			"GL_MESA_shader_integer_functions", "GL_ARB_texture_query_levels", "GL_ARB_texture_query_lod",
 			"GL_EXT_texture_array", "GL_ARB_shader_texture_lod", "GL_ARB_shading_language_420pack",
 			"GL_ARB_uniform_buffer_object", "GL_ARB_explicit_uniform_location", "GL_ARB_arrays_of_arrays",
-			"GL_ARB_texture_rectangle", "GL_ARB_cull_distance", "GL_ARB_shading_language_include"},
+			"GL_ARB_texture_rectangle", "GL_ARB_cull_distance", "GL_ARB_shading_language_include",
+			"GL_EXT_provoking_vertex"},
 		Limits: map[string]int{
-			"GL_MAX_VERTEX_OUTPUT_COMPONENTS": 64,
+			"GL_MAX_VERTEX_OUTPUT_COMPONENTS": types.MaxVertexOutputComponents,
 			// The uniform word buffer has no fixed size here.
 			"GL_MAX_FRAGMENT_UNIFORM_COMPONENTS": 16384,
 			"GL_MAX_VERTEX_UNIFORM_COMPONENTS":   16384,

@@ -27,6 +27,17 @@ const (
 // spec: GLSL 4.00 §7.1 ("ceil(gl_MaxSamples/32)")
 const MaxSampleMaskWords = 1
 
+// MaxVertexOutputComponents is gl_MaxVertexOutputComponents (GLSL 1.50 and
+// later) and the runner's GL_MAX_VERTEX_OUTPUT_COMPONENTS: 128, twice GL
+// 3.2's minimum, as the reference renderer's vertex layouts carry them
+// beside gl_Position (a device draw with more than 64 varying words routes
+// to it). spec: GLSL 1.50 §7.4.
+const MaxVertexOutputComponents = 128
+
+// MaxFragmentInputComponents is gl_MaxFragmentInputComponents (GLSL 1.50 and
+// later), GL 3.2's minimum. spec: GLSL 1.50 §7.4.
+const MaxFragmentInputComponents = 128
+
 // MaxCullDistances and MaxCombinedClipAndCull bound gl_CullDistance and its
 // sum with gl_ClipDistance (ARB_cull_distance: GL asks for 8 combined; the
 // reference renderer carries 8 of each).
@@ -109,8 +120,8 @@ func (c *checker) declareBuiltinVars() {
 			c.addConst("gl_MaxTextureCoords", MaxTextureCoords)
 		}
 		if c.version >= 150 {
-			c.addConst("gl_MaxVertexOutputComponents", 64)
-			c.addConst("gl_MaxFragmentInputComponents", 128)
+			c.addConst("gl_MaxVertexOutputComponents", MaxVertexOutputComponents)
+			c.addConst("gl_MaxFragmentInputComponents", MaxFragmentInputComponents)
 			c.declareGeometryConsts()
 		}
 		if c.hasCullDistance() {

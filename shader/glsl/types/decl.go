@@ -370,7 +370,7 @@ func (c *checker) redeclareBuiltin(v *ast.Var, vs *ast.VarSpec, global bool) boo
 	if b.Used && !redeclared {
 		c.errorf(vs.NamePos, "built-in '%s' must be redeclared before it is used", vs.Name)
 	}
-	if _, member := perVertexMembers[vs.Name]; member && c.perVertexRedeclared {
+	if _, _, member := c.perVertexMember(vs.Name); member && c.perVertexRedeclared {
 		c.errorf(vs.NamePos, "'%s' cannot be redeclared after gl_PerVertex", vs.Name)
 	}
 	if c.redeclaredBuiltins == nil {

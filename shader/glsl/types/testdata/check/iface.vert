@@ -47,3 +47,13 @@ void main() {}
 varying int v; // ERROR "varying cannot have type int"
 smooth varying vec4 w; // ERROR "interpolation qualifiers cannot be used with 'varying'"
 void main() {}
+// ---- GLSL 3.30: a location on a vertex shader input, not on an output (GLSL 4.10)
+#version 330
+layout(location = 1) in vec4 p;
+layout(location = 0) out vec4 c; // ERROR "layout\\(location\\) on a vertex shader out requires GLSL 4.10"
+void main() { gl_Position = p; c = p; }
+// ---- GLSL 4.10: a location on a vertex shader output
+#version 410
+layout(location = 1) in vec4 p;
+layout(location = 0) out vec4 c;
+void main() { gl_Position = p; c = p; }

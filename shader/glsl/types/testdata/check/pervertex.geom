@@ -31,3 +31,10 @@ void main() {}
 #version 150
 out gl_PerVertex { vec4 gl_Position; float gl_ClipDistance[gl_MaxClipDistances]; };
 void main() { for (int i = 0; i < 8; i++) gl_ClipDistance[i] = 1.0; gl_Position = vec4(float(gl_ClipDistance.length())); }
+// ----
+#version 150 compatibility
+layout(triangles) in;
+layout(triangle_strip, max_vertices = 3) out;
+in gl_PerVertex { vec4 gl_Position; vec4 gl_ClipVertex; vec4 gl_TexCoord[5]; } gl_in[];
+out gl_PerVertex { vec4 gl_Position; vec4 gl_ClipVertex; vec4 gl_TexCoord[5]; };
+void main() { gl_Position = gl_in[0].gl_Position; gl_ClipVertex = gl_in[0].gl_ClipVertex; gl_TexCoord[4] = gl_in[0].gl_TexCoord[4]; gl_BackColor = vec4(0.0); EmitVertex(); } // ERROR "undeclared identifier 'gl_BackColor'"

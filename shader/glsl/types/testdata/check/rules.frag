@@ -39,7 +39,7 @@ layout(location = 0, index = 2) out vec4 b; void main() { b = vec4(1.0); } // ER
 layout(index = 1) out vec4 b; void main() { b = vec4(1.0); } // ERROR "layout\\(index\\) requires an explicit location"
 // ---- index on an input
 #version 330
-layout(location = 0, index = 1) in vec4 b; out vec4 c; void main() { c = b; } // ERROR "layout\\(index\\) is only allowed on fragment shader outputs"
+layout(location = 0, index = 1) in vec4 b; out vec4 c; void main() { c = b; } // ERROR "layout\\(location\\) on a fragment shader in requires GLSL 4\\.10" ERROR "layout\\(index\\) is only allowed on fragment shader outputs"
 // ---- texture in 1.10
 uniform sampler2D s; void main() { gl_FragColor = texture(s, vec2(0.0)); } // ERROR "built-in function 'texture' is not available in this GLSL version or stage"
 // ---- texture2D removed in ES 3.00

@@ -86,7 +86,7 @@ in vec4 p; void main() {} // ERROR "'in' at global scope requires GLSL 1\\.30"
 // ---- extension does not cover varyings
 #version 140
 #extension GL_ARB_explicit_attrib_location : enable
-layout(location = 0) out vec4 v; void main() { v = vec4(1.0); gl_Position = v; } // ERROR "layout\\(location\\) on this variable requires GLSL 3\\.30 or later"
+layout(location = 0) out vec4 v; void main() { v = vec4(1.0); gl_Position = v; } // ERROR "layout\\(location\\) on a vertex shader out requires GLSL 4\\.10"
 // ---- index in a vertex shader
 #version 330
 layout(location = 0, index = 0) in vec4 b; void main() { gl_Position = b; } // ERROR "layout\\(index\\) is only allowed on fragment shader outputs"

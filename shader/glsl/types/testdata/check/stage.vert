@@ -22,6 +22,27 @@ out float gl_ClipDistance[4];
 void f() { gl_PointSize = 1.0; }
 out gl_PerVertex { vec4 gl_Position; float gl_PointSize; }; // ERROR "gl_PerVertex is redeclared after 'gl_ClipDistance' was" ERROR "gl_PerVertex must be redeclared before 'gl_PointSize' is used"
 void main() { f(); }
+// ---- the compatibility profile's gl_PerVertex also has gl_ClipVertex, the colours, gl_TexCoord[] and gl_FogFragCoord; a sized gl_TexCoord sizes the built-in and an omitted member is gone
+#version 150 compatibility
+out gl_PerVertex { vec4 gl_Position; vec4 gl_ClipVertex; vec4 gl_TexCoord[5]; float gl_FogFragCoord; };
+void main() { gl_Position = vec4(0.0); gl_ClipVertex = gl_Position; gl_TexCoord[4] = vec4(float(gl_TexCoord.length())); gl_FogFragCoord = 1.0; gl_FrontColor = vec4(1.0); } // ERROR "undeclared identifier 'gl_FrontColor'"
+// ---- a gl_TexCoord member indexed past its redeclared size
+#version 150 compatibility
+out gl_PerVertex { vec4 gl_Position; vec4 gl_TexCoord[2]; };
+void main() { gl_TexCoord[2] = vec4(0.0); } // ERROR "index 2 is out of range"
+// ---- gl_TexCoord beyond gl_MaxTextureCoords, not an array, gl_ClipVertex of another type
+#version 150 compatibility
+out gl_PerVertex { vec4 gl_Position; vec4 gl_TexCoord[9]; vec3 gl_ClipVertex; vec4 gl_FrontColor[2]; }; // ERROR "gl_TexCoord redeclared with size 9 exceeds gl_MaxTextureCoords \\(8\\)" ERROR "gl_PerVertex member 'gl_ClipVertex' is redeclared with another type" ERROR "gl_PerVertex member 'gl_FrontColor' is redeclared with another type"
+void main() { }
+// ---- the core profile's gl_PerVertex has no compatibility members
+#version 150
+out gl_PerVertex { vec4 gl_Position; vec4 gl_ClipVertex; vec4 gl_TexCoord[2]; }; // ERROR "'gl_ClipVertex' is not a member of gl_PerVertex" ERROR "'gl_TexCoord' is not a member of gl_PerVertex"
+void main() { }
+// ---- a compatibility member redeclared after gl_PerVertex
+#version 150 compatibility
+out gl_PerVertex { vec4 gl_Position; vec4 gl_TexCoord[4]; };
+out vec4 gl_TexCoord[4]; // ERROR "'gl_TexCoord' cannot be redeclared after gl_PerVertex"
+void main() { }
 // ---- a member redeclared after gl_PerVertex
 #version 150
 out gl_PerVertex { vec4 gl_Position; float gl_ClipDistance[4]; };
