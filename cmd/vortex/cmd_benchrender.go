@@ -149,7 +149,12 @@ func runBenchRender(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if *out != "" {
-		if err := writePNG(*out, r.Image()); err != nil {
+		img, err := r.ReadImage()
+		if err != nil {
+			fmt.Fprintf(stderr, "vortex bench render: %v\n", err)
+			return 1
+		}
+		if err := writePNG(*out, img); err != nil {
 			fmt.Fprintf(stderr, "vortex bench render: %v\n", err)
 			return 1
 		}
