@@ -3,6 +3,7 @@ package shaderdev_test
 import (
 	"encoding/binary"
 	"math"
+	"math/rand"
 	"reflect"
 	"slices"
 	"testing"
@@ -140,3 +141,85 @@ func TestVertexReuseDraw(t *testing.T) {
 
 // statsEqual compares two draws' counters field by field.
 func statsEqual(a, b session.DrawStats) bool { return reflect.DeepEqual(a, b) }
+
+// TestVertexReuseStreams: an indexed draw whose distinct vertices' records
+// still do not fit device memory streams pass by pass over its whole index
+// list (reuse off) and draws what the same draw draws with room for them,
+// where it shades each distinct vertex once. spec: vortexpipe §3.2
+func TestVertexReuseStreams(t *testing.T) {
+	const W, H, N = 64, 64, 8 * shaderdev.PassTriangles
+	p := link(t, `#version 130
+in vec3 a_pos; in vec3 a_col; out vec3 v_col;
+void main() { gl_Position = vec4(a_pos, 1.0); v_col = a_col; }`, `#version 130
+in vec3 v_col; out vec4 o; void main() { o = vec4(v_col, 1.0); }`)
+	sp, err := shaderdev.NewProgram("reuse.stream", p.IR)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewSource(11))
+	words := p.AttribWords()
+	pos, _ := p.Attribute("a_pos")
+	col, _ := p.Attribute("a_col")
+	nv := 3 * N
+	raw := make([]byte, 4*nv*words)
+	for i := range nv {
+		cx, cy := r.Float32()*2-1, r.Float32()*2-1
+		if i%3 != 0 {
+			cx = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*((i-i%3)*words+pos.Word):])) + r.Float32()*0.2
+			cy = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*((i-i%3)*words+pos.Word+1):])) + r.Float32()*0.2
+		}
+		for k, v := range []float32{cx, cy, r.Float32()} {
+			binary.LittleEndian.PutUint32(raw[4*(i*words+pos.Word+k):], math.Float32bits(v))
+			binary.LittleEndian.PutUint32(raw[4*(i*words+col.Word+k):], math.Float32bits(r.Float32()))
+		}
+	}
+	// Every triangle its own vertices, and every 64th shares its first
+	// vertex with the triangle before: reuse applies, but saves little.
+	idx := make([]uint32, 3*N)
+	distinct := 0
+	for t := range N {
+		idx[3*t], idx[3*t+1], idx[3*t+2] = uint32(3*t), uint32(3*t+1), uint32(3*t+2)
+		if t%64 == 63 {
+			idx[3*t] = uint32(3*t - 1)
+		} else {
+			distinct++
+		}
+		distinct += 2
+	}
+	attrs := make([]shaderdev.AttribBinding, len(sp.Attributes()))
+	for i, s := range sp.Attributes() {
+		attrs[i] = shaderdev.AttribBinding{Data: raw, Offset: uint64(4 * s.Word), Stride: uint64(4 * words)}
+	}
+	draw := func(memBits int) ([]uint32, session.DrawStats) {
+		cfg := config.Default()
+		cfg.Device.MemBankAddrBits = memBits
+		dev, err := shaderdev.Open(cfg, W, H, []*shaderdev.Program{sp})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer dev.Close()
+		if err := dev.Clear(0, 0xFFFFFF); err != nil {
+			t.Fatal(err)
+		}
+		ds, err := dev.Draw(&shaderdev.Draw{Program: sp, Attribs: attrs, Indices: idx, Count: len(idx), Uniforms: p.Uniforms, Merge: omAll()})
+		if err != nil {
+			t.Fatalf("%d-bit banks: %v", memBits, err)
+		}
+		px, err := dev.Color()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return px, ds
+	}
+	want, whole := draw(28)
+	got, streamed := draw(25)
+	if whole.VerticesShaded != distinct {
+		t.Errorf("whole draw shaded %d vertices, want the %d distinct", whole.VerticesShaded, distinct)
+	}
+	if streamed.VerticesShaded != len(idx) {
+		t.Errorf("streamed draw shaded %d vertices, want every index (%d): it did not stream", streamed.VerticesShaded, len(idx))
+	}
+	if !slices.Equal(got, want) || streamed.Primitives != whole.Primitives {
+		t.Errorf("streamed draw: %d primitives (want %d), image equal %v", streamed.Primitives, whole.Primitives, slices.Equal(got, want))
+	}
+}
