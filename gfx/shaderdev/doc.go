@@ -22,7 +22,10 @@
 // front end runs in passes of at most PassTriangles triangles (the 16-bit
 // pid); the vertex stage runs once over the whole draw before them, or, when
 // the whole draw's vertex records do not fit device memory, per pass over
-// that pass's vertices (a non-instanced draw streams).
+// that pass's vertices (a non-instanced draw streams). An indexed,
+// non-instanced triangle list whose host indices repeat shades each distinct
+// vertex once (vertexreuse.go: the VS reads the distinct indices, setup_k's
+// triangle list their slots).
 //
 // Line and point draws run prim_k between the vertex stage and expand_k
 // (primexpand.go): each segment or point becomes two triangles of records,
