@@ -84,7 +84,7 @@ type DrawStats struct {
 	Vertices int `json:"vertices"` // the draw's vertices (indices) over its instances
 	// VerticesShaded is the vertex stage's invocations: Vertices, or with
 	// the driver's post-transform vertex reuse one per distinct index.
-	VerticesShaded int            `json:"vertices_shaded"`
+	VerticesShaded int            `json:"vertices_shaded,omitempty"`
 	Primitives     int            `json:"primitives"` // after clip/cull
 	FrontEnd       frontend.Stats `json:"front_end"`  // device front end only
 	BinsTouched    int64          `json:"bins_touched"`

@@ -11,6 +11,7 @@ import (
 	"vortexgfx/config"
 	"vortexgfx/gfx/session"
 	"vortexgfx/gfx/shaderdev"
+	"vortexgfx/gl/compare"
 	"vortexgfx/runtime"
 	"vortexgfx/shader/ir"
 )
@@ -91,7 +92,7 @@ func TestVertexReuseDraw(t *testing.T) {
 		if host {
 			dr.Indices = idx
 		}
-		dr.Merge.DepthTest, dr.Merge.DepthWrite, dr.Merge.DepthFunc = true, true, 1 // LESS
+		dr.Merge.DepthTest, dr.Merge.DepthWrite, dr.Merge.DepthFunc = true, true, compare.Less
 		if err := dev.Clear(0x10203040, 0xFFFFFF); err != nil {
 			t.Fatal(err)
 		}
