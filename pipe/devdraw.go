@@ -184,7 +184,8 @@ func (c *Context) drawDevice(st *BoundState, l *linked, sp *shaderdev.Program, a
 		if err != nil {
 			return err
 		}
-		dr.IndexBuffer, dr.IndexOffset, dr.Count = buf, at+4*uint64(d.Start), int(n)
+		// The host's copy rides along for the vertex reuse (shaderdev.Draw.Indices).
+		dr.IndexBuffer, dr.IndexOffset, dr.Count, dr.Indices = buf, at+4*uint64(d.Start), int(n), p.Indices[:n]
 		for _, v := range p.Indices[:n] {
 			nverts = max(nverts, int(int64(v)+int64(d.BaseVertex))+1)
 		}
@@ -203,7 +204,7 @@ func (c *Context) drawDevice(st *BoundState, l *linked, sp *shaderdev.Program, a
 			if err != nil {
 				return err
 			}
-			dr.IndexBuffer, dr.Indices = buf, nil
+			dr.IndexBuffer = buf // dr.Indices stays: the host copy the vertex reuse reads
 		}
 	default:
 		dr.Count, dr.BaseVertex = int(d.Count-d.Count%3), int32(d.Start)

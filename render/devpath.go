@@ -32,6 +32,12 @@ type deviceRun struct {
 	resolved *pipe.Resource
 	px       []byte
 	img      *image.NRGBA
+	// stale says img predates the last frame: Image reads the frame back
+	// on demand, as a GL application's glReadPixels would, so a frame's
+	// Draw ends when the device has finished it (glFinish) without
+	// copying the framebuffer out; readErr is the last read-back's failure.
+	stale   bool
+	readErr error
 }
 
 // deviceConfig is the device configuration a renderer opens: Options.Config
@@ -240,20 +246,26 @@ func (r *Renderer) drawDevice() error {
 	if r.opts.Stats {
 		r.stats.LastFrame = frame
 	}
-	return r.readDevice()
-}
-
-// readDevice reads the colour attachment back (resolved first when
-// multisampled) into the frame image, row 0 at the top.
-func (r *Renderer) readDevice() error {
-	c, dr := r.dev.ctx, r.dev
-	src := dr.fb.Cbufs[0].Resource
+	dr := r.dev
 	if dr.resolved != nil {
+		// The multisample resolve is the frame's last pass (a GL
+		// application's blit to its single-sample target).
 		full := pipe.Rect{X1: r.width, Y1: r.height}
 		if err := c.Blit(pipe.BlitInfo{Src: dr.fb.Cbufs[0], Dst: &pipe.Surface{Resource: dr.resolved},
 			SrcRect: full, DstRect: full, Filter: sampler.Nearest}); err != nil {
 			return fmt.Errorf("render: device resolve: %w", err)
 		}
+	}
+	dr.stale = true
+	return nil
+}
+
+// readDevice reads the colour attachment (the resolved copy when
+// multisampled) back into the frame image, row 0 at the top.
+func (r *Renderer) readDevice() error {
+	c, dr := r.dev.ctx, r.dev
+	src := dr.fb.Cbufs[0].Resource
+	if dr.resolved != nil {
 		src = dr.resolved
 	} else if err := c.Finish(); err != nil {
 		return err

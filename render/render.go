@@ -243,13 +243,25 @@ func (r *Renderer) setVertices(d *drawObj, m *scene.Mesh) error {
 }
 
 // Image reads the last frame back (resolving supersampled passes), row 0 at
-// the top. The returned image is reused by the next call.
+// the top. The returned image is reused by the next call. On the device path
+// the frame is read back here, not by Draw; a read-back that fails leaves
+// the previous image, and ReadImage reports why.
 func (r *Renderer) Image() *image.NRGBA {
+	img, _ := r.ReadImage()
+	return img
+}
+
+// ReadImage is Image with the device read-back's error.
+func (r *Renderer) ReadImage() (*image.NRGBA, error) {
 	if r.dev != nil {
-		return r.dev.img
+		if r.dev.stale {
+			r.dev.stale = false
+			r.dev.readErr = r.readDevice()
+		}
+		return r.dev.img, r.dev.readErr
 	}
 	r.refImage()
-	return r.resolve
+	return r.resolve, nil
 }
 
 // Heatmap returns the per-pixel count of fragments shaded in the last frame
@@ -294,7 +306,10 @@ func Render(ctx context.Context, desc *scene.Description, opts Options) ([]Frame
 		if err := r.Draw(ctx, f); err != nil {
 			return nil, r.Stats(), err
 		}
-		img := r.Image()
+		img, err := r.ReadImage()
+		if err != nil {
+			return nil, r.Stats(), err
+		}
 		cp := image.NewNRGBA(img.Rect)
 		copy(cp.Pix, img.Pix)
 		frames = append(frames, Frame{Index: f, Image: cp})

@@ -95,6 +95,7 @@ func (d *DeviceStats) add(o session.DrawStats) {
 		a.Occupancy = (a.Occupancy*float64(a.Waves) + o.Occupancy*float64(o.Waves)) / float64(w)
 	}
 	a.Vertices += o.Vertices
+	a.VerticesShaded += o.VerticesShaded
 	a.Primitives += o.Primitives
 	a.FrontEnd = addFrontEnd(a.FrontEnd, o.FrontEnd)
 	a.BinsTouched += o.BinsTouched

@@ -201,8 +201,12 @@ func (l *Loader) Run(ctx context.Context, cfg config.Config, w Workload, frames 
 			return err
 		}
 		wall := time.Since(t0)
+		img, err := rd.ReadImage()
+		if err != nil {
+			return err
+		}
 		st := rd.Stats()
-		r := Result{Path: st.Path, Draws: len(st.Draws), Counters: renderCounters(before, st.Draws, st.LastFrame), Wall: wall, Image: rd.Image()}
+		r := Result{Path: st.Path, Draws: len(st.Draws), Counters: renderCounters(before, st.Draws, st.LastFrame), Wall: wall, Image: img}
 		if err := emit(f, r); err != nil {
 			return err
 		}

@@ -221,7 +221,12 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		name := frameName(*out, i, *frames)
-		if err := writePNG(name, r.Image()); err != nil {
+		img, err := r.ReadImage()
+		if err != nil {
+			fmt.Fprintf(stderr, "vortex render: %v\n", err)
+			return 1
+		}
+		if err := writePNG(name, img); err != nil {
 			fmt.Fprintf(stderr, "vortex render: %v\n", err)
 			return 1
 		}

@@ -81,26 +81,29 @@ func (p PerfCounters) Sub(o PerfCounters) PerfCounters {
 
 // DrawStats are one draw call's counters through the device.
 type DrawStats struct {
-	Vertices     int            `json:"vertices"`
-	Primitives   int            `json:"primitives"` // after clip/cull
-	FrontEnd     frontend.Stats `json:"front_end"`  // device front end only
-	BinsTouched  int64          `json:"bins_touched"`
-	Pairs        int64          `json:"pairs"` // (bin, prim) pairs walked
-	Quads        int64          `json:"quads"`
-	Waves        int64          `json:"waves"`
-	Occupancy    float64        `json:"occupancy"` // active lanes / (waves × warp width)
-	EarlyZCulled int64          `json:"early_z_culled"`
-	Shaded       int64          `json:"fragments_shaded"`
-	Written      int64          `json:"fragments_written"`
-	Perf         PerfCounters   `json:"perf"`
-	Commands     uint64         `json:"cp_commands"`      // ring commands the runtime wrote
-	CmdDraw      uint64         `json:"cp_cmd_draw"`      // CMD_DRAW retired
-	CmdLaunch    uint64         `json:"cp_cmd_launch"`    // CMD_LAUNCH / LAUNCH_QMD retired (outside draw bundles)
-	CmdDCRWrite  uint64         `json:"cp_cmd_dcr_write"` // ring DCR_WRITEs retired
-	Doorbells    uint64         `json:"cp_doorbells"`
-	Lines        uint64         `json:"cp_lines"`
-	CPCycles     uint64         `json:"cp_cycles"` // first tail commit to last retire
-	KickCycles   uint64         `json:"kick_cycles"`
+	Vertices int `json:"vertices"` // the draw's vertices (indices) over its instances
+	// VerticesShaded is the vertex stage's invocations: Vertices, or with
+	// the driver's post-transform vertex reuse one per distinct index.
+	VerticesShaded int            `json:"vertices_shaded,omitempty"`
+	Primitives     int            `json:"primitives"` // after clip/cull
+	FrontEnd       frontend.Stats `json:"front_end"`  // device front end only
+	BinsTouched    int64          `json:"bins_touched"`
+	Pairs          int64          `json:"pairs"` // (bin, prim) pairs walked
+	Quads          int64          `json:"quads"`
+	Waves          int64          `json:"waves"`
+	Occupancy      float64        `json:"occupancy"` // active lanes / (waves × warp width)
+	EarlyZCulled   int64          `json:"early_z_culled"`
+	Shaded         int64          `json:"fragments_shaded"`
+	Written        int64          `json:"fragments_written"`
+	Perf           PerfCounters   `json:"perf"`
+	Commands       uint64         `json:"cp_commands"`      // ring commands the runtime wrote
+	CmdDraw        uint64         `json:"cp_cmd_draw"`      // CMD_DRAW retired
+	CmdLaunch      uint64         `json:"cp_cmd_launch"`    // CMD_LAUNCH / LAUNCH_QMD retired (outside draw bundles)
+	CmdDCRWrite    uint64         `json:"cp_cmd_dcr_write"` // ring DCR_WRITEs retired
+	Doorbells      uint64         `json:"cp_doorbells"`
+	Lines          uint64         `json:"cp_lines"`
+	CPCycles       uint64         `json:"cp_cycles"` // first tail commit to last retire
+	KickCycles     uint64         `json:"kick_cycles"`
 	// Route says which units ran in software and why; the SW counters are
 	// the software merger's samples merged and passed and the software tile
 	// walk's quads and waves. spec: vortexpipe §2.3.3

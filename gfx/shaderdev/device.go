@@ -54,6 +54,9 @@ type Device struct {
 	// as draws need longer ones and never written once built (an upload in
 	// flight may still read it).
 	triList []byte
+	// reuseSlot is vertex reuse's dense slot table (dedupe), all zero
+	// between draws.
+	reuseSlot []int32
 }
 
 // identityList returns the little-endian u32 words 0..n-1.

@@ -9,7 +9,9 @@
 // binning_k (package gfx/frontend, PlanesCompiled) build RASTER's buffers,
 // and the fragment wrapper of vortexpipe-driver.md §3.4 runs around the
 // fragment program (helper lanes, discard folded into coverage, vx_tex with
-// the LOD from quad derivatives, vx_om_export). Each stage is a Go closure in
+// the LOD from quad derivatives, vx_om_export); a program whose lanes cannot
+// see each other runs on a wave's covered lanes only (fscompact.go: the same
+// outputs in the same order, the helpers' work skipped). Each stage is a Go closure in
 // the device.Library that runs the ir.Program with shader/exec, loaded as a
 // module image at abi.LinkBaseVS / LinkBaseFS; programs stay resident across
 // draws (AddProgram, ProgramSlots). A draw's output-merger state is one
@@ -22,7 +24,10 @@
 // front end runs in passes of at most PassTriangles triangles (the 16-bit
 // pid); the vertex stage runs once over the whole draw before them, or, when
 // the whole draw's vertex records do not fit device memory, per pass over
-// that pass's vertices (a non-instanced draw streams).
+// that pass's vertices (a non-instanced draw streams). An indexed,
+// non-instanced triangle list whose host indices repeat shades each distinct
+// vertex once (vertexreuse.go: the VS reads the distinct indices, setup_k's
+// triangle list their slots).
 //
 // Line and point draws run prim_k between the vertex stage and expand_k
 // (primexpand.go): each segment or point becomes two triangles of records,

@@ -70,7 +70,11 @@ type Draw struct {
 	// triangles and of 2 for lines.
 	Indices []uint32
 	// IndexBuffer, when set, holds the u32 indices in device memory at
-	// IndexOffset (a resident buffer on Runtime()); Indices is then ignored.
+	// IndexOffset (a resident buffer on Runtime()). Indices may then be
+	// the host's copy of the same Count indices (a driver keeps its index
+	// data) or nil; the device reads the buffer, and the host copy lets a
+	// triangle list shade each distinct vertex once (vertex reuse,
+	// vertexreuse.go).
 	IndexBuffer  *runtime.Buffer
 	IndexOffset  uint64
 	Count        int
@@ -225,9 +229,10 @@ type drawState struct {
 
 	// upload: one batch for everything the draw writes before it runs
 	up        *runtime.Batch
-	attribs   uint64 // the {base, stride, divisor}[max(8, n)] attribute table
-	indices   uint64 // u32 indices (0: non-indexed)
-	desc      []byte // descriptor table: uniforms at slot 0, set 0 at slot 1
+	attribs   uint64       // the {base, stride, divisor}[max(8, n)] attribute table
+	indices   uint64       // the vertex stage's u32 indices (0: non-indexed; the distinct ones with reuse)
+	reuse     *vertexReuse // post-transform vertex reuse (nil: the vertex stage runs per index)
+	desc      []byte       // descriptor table: uniforms at slot 0, set 0 at slot 1
 	descBuf   *runtime.Buffer
 	swTable   uint64        // the software sampler's descriptor table (0: none)
 	texWrites []abi.DCRPair // TEX DCRs of the FF sampling route

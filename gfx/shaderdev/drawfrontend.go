@@ -33,8 +33,7 @@ func (s *drawState) frontEnd() error {
 	s.passTris = min(s.nt, abi.MaxPrimsPerPass/frontend.SlotsPerTriangle(s.clipMask))
 	s.passes = (s.nt + s.passTris - 1) / s.passTris
 	first := s.d.next // the pool slot of the first record buffer
-	n := s.total
-	err = s.frontEndBuffers(n)
+	err = s.frontEndBuffers(s.vsCount())
 	if err != nil && errors.Is(err, mem.ErrOutOfMemory) && s.passes > 1 && s.inst == 1 && s.dr.expansion() == PrimTriangles {
 		// Nothing is queued on the slots the attempt took: empty them
 		// (and the later ones, which only earlier draws used) so that
@@ -42,13 +41,31 @@ func (s *drawState) frontEnd() error {
 		if err := s.d.release(first); err != nil {
 			return err
 		}
-		n, s.stream = 3*s.passTris, true
-		err = s.frontEndBuffers(n)
+		if s.reuse != nil {
+			// Streaming runs the vertex stage per pass over the pass's
+			// own indices: the draw's whole index list, without reuse.
+			s.reuse = nil
+			if err := s.bindIndices(); err != nil {
+				return err
+			}
+		}
+		s.stream = true
+		err = s.frontEndBuffers(3 * s.passTris)
 	}
 	if err != nil {
 		return err
 	}
-	s.up.Write(s.tris, 0, s.d.identityList(n*s.dr.expansion().primVerts()))
+	if s.reuse != nil {
+		s.up.Write(s.tris, 0, s.reuse.corners)
+	} else {
+		s.up.Write(s.tris, 0, s.d.identityList(s.vsCount()*s.dr.expansion().primVerts()))
+	}
+	// The vertex stage's invocations: each distinct vertex once with
+	// reuse, else every index (over the passes when streaming).
+	s.st.VerticesShaded = s.total
+	if s.reuse != nil {
+		s.st.VerticesShaded = s.reuse.n
+	}
 	if f := s.dr.EdgeFlags; f != nil {
 		if s.edges, err = s.put(f); err != nil {
 			return err
@@ -56,6 +73,19 @@ func (s *drawState) frontEnd() error {
 	}
 	s.up.Write(s.fe.counters, 0, make([]byte, 4*abi.FECounterWords*s.passes))
 	return nil
+}
+
+// vsCount is how many vertices the vertex stage shades at once: the
+// distinct ones with vertex reuse, a pass's 3·passTris when streaming, else
+// every index of every instance.
+func (s *drawState) vsCount() int {
+	switch {
+	case s.reuse != nil:
+		return s.reuse.n
+	case s.stream:
+		return 3 * s.passTris
+	}
+	return s.total
 }
 
 // frontEndBuffers allocates the records of n vertices, the triangle list
@@ -86,7 +116,11 @@ func (s *drawState) frontEndBuffers(n int) error {
 	if s.verts, err = d.buffer(n * p.recordBytesClip(s.clipMask)); err != nil {
 		return err
 	}
-	if s.tris, err = d.buffer(4 * n); err != nil {
+	corners := n // the triangle list: one entry per record, or per index with reuse
+	if s.reuse != nil {
+		corners = s.total
+	}
+	if s.tris, err = d.buffer(4 * corners); err != nil {
 		return err
 	}
 	near, far := s.dr.depthRange()

@@ -97,7 +97,7 @@ func (s *drawState) record() error {
 	for slot, v := range map[int]uint64{
 		abi.ArgVSOutput: s.recs.Addr(), abi.ArgVSAttribTable: s.attribs, abi.ArgVSIndexBuffer: s.indices,
 		abi.ArgVSBaseInstance: uint64(dr.BaseInstance), abi.ArgVSBaseVertex: uint64(uint32(dr.BaseVertex)),
-		abi.ArgVSCount: uint64(s.total), abi.ArgVSDescTable: s.descBuf.Addr(), abi.ArgVSSWSampler: vsTable,
+		abi.ArgVSCount: uint64(s.vsCount()), abi.ArgVSDescTable: s.descBuf.Addr(), abi.ArgVSSWSampler: vsTable,
 	} {
 		binary.LittleEndian.PutUint64(vsArgs[8*slot:], v)
 	}
@@ -106,7 +106,7 @@ func (s *drawState) record() error {
 	}
 	exArgs := make([]byte, 8*ExpandArgSlots)
 	ow := s.recordWords()
-	for i, v := range []uint64{s.xrecs.Addr(), s.verts.Addr(), uint64(s.total * dr.expansion().primVerts()), uint64(ow), uint64(s.clipMask) | s.twoMask<<expandTwoSideShift} {
+	for i, v := range []uint64{s.xrecs.Addr(), s.verts.Addr(), uint64(s.vsCount() * dr.expansion().primVerts()), uint64(ow), uint64(s.clipMask) | s.twoMask<<expandTwoSideShift} {
 		binary.LittleEndian.PutUint64(exArgs[8*i:], v)
 	}
 	PutExpandClipPlanes(exArgs, &dr.ClipPlanes)

@@ -66,13 +66,32 @@ func (s *drawState) uploadAttribs() error {
 	return nil
 }
 
-// uploadIndices binds the resident index buffer or uploads the u32 indices.
+// uploadIndices uploads the distinct indices of a draw with vertex reuse
+// (reuseVertices), else binds the resident index buffer or uploads the u32
+// indices.
 func (s *drawState) uploadIndices() error {
+	if s.reuse = s.reuseVertices(); s.reuse != nil {
+		if err := s.checkIndexBuffer(); err != nil {
+			return err
+		}
+		b, err := s.put(s.reuse.unique)
+		if err != nil {
+			return err
+		}
+		s.indices = b.Addr()
+		return nil
+	}
+	return s.bindIndices()
+}
+
+// bindIndices binds the resident index buffer or uploads the u32 indices:
+// the vertex stage's index list without reuse.
+func (s *drawState) bindIndices() error {
 	dr := s.dr
 	switch {
 	case dr.IndexBuffer != nil:
-		if dr.IndexOffset%4 != 0 || dr.IndexOffset+4*uint64(dr.Count) > dr.IndexBuffer.Size() {
-			return fmt.Errorf("shaderdev: draw: %d u32 indices at offset %d overrun a %d-byte index buffer", dr.Count, dr.IndexOffset, dr.IndexBuffer.Size())
+		if err := s.checkIndexBuffer(); err != nil {
+			return err
 		}
 		s.indices = dr.IndexBuffer.Addr() + dr.IndexOffset
 	case dr.Indices != nil:
@@ -85,6 +104,15 @@ func (s *drawState) uploadIndices() error {
 			return err
 		}
 		s.indices = b.Addr()
+	}
+	return nil
+}
+
+// checkIndexBuffer reports a resident index buffer too short for the draw.
+func (s *drawState) checkIndexBuffer() error {
+	dr := s.dr
+	if dr.IndexBuffer != nil && (dr.IndexOffset%4 != 0 || dr.IndexOffset+4*uint64(dr.Count) > dr.IndexBuffer.Size()) {
+		return fmt.Errorf("shaderdev: draw: %d u32 indices at offset %d overrun a %d-byte index buffer", dr.Count, dr.IndexOffset, dr.IndexBuffer.Size())
 	}
 	return nil
 }

@@ -327,17 +327,37 @@ func (sp *Program) fsKernelOn(c *device.CTA, env *devEnv) error {
 	if n < 4 || n%4 != 0 || n > exec.MaxWidth {
 		return fmt.Errorf("%s: a fragment wave of %d lanes", sp.fsName(), n)
 	}
-	s, err := sp.fsScratch(n)
+	width := n
+	if sp.fsCompact {
+		// The covered lanes alone, packed in lane order (fscompact.go).
+		k := 0
+		for l := 0; l < n; l++ {
+			k += int(c.FragPos(l) >> 31)
+		}
+		width = max(4, (k+3)&^3)
+	}
+	s, err := sp.fsScratch(width)
 	if err != nil {
 		return err
 	}
-	defer sp.release(s, n)
+	defer sp.release(s, width)
 	if err := s.begin(sp, c, env); err != nil {
 		return err
 	}
 	defer s.end()
 	if s.samples != 1 {
 		return fmt.Errorf("%s: RASTER launched a %d-sample wave (multisampling walks in software)", sp.fsName(), s.samples)
+	}
+	if sp.fsCompact {
+		k := 0
+		for l := 0; l < n; l++ {
+			if pos := c.FragPos(l); pos>>31 != 0 {
+				s.x[k], s.y[k], s.pidL[k], s.cov[k] = int32(pos&0xFFFF), int32(pos>>16&0x7FFF), c.FragPID(l), 1
+				k++
+			}
+		}
+		all := uint64(1)<<k - 1
+		return s.shade(sp, all, all)
 	}
 	var present, covered uint64
 	for q := 0; q < n/4; q++ {

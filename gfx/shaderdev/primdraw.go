@@ -24,7 +24,7 @@ func (s *drawState) validatePrim() error {
 	default:
 		return fmt.Errorf("shaderdev: draw: primitive type %d undefined", dr.Prim)
 	}
-	if dr.Count <= 0 || dr.Count%per != 0 || (dr.IndexBuffer == nil && dr.Indices != nil && len(dr.Indices) != dr.Count) {
+	if dr.Count <= 0 || dr.Count%per != 0 || (dr.Indices != nil && len(dr.Indices) != dr.Count) {
 		return fmt.Errorf("shaderdev: draw: %d vertices (%d indices) is not a %s list", dr.Count, len(dr.Indices), dr.Prim)
 	}
 	if x := dr.expansion(); x == primPolygons {

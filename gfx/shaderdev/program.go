@@ -89,6 +89,8 @@ type Program struct {
 	// the per-wave loops.
 	fsInterp               []fsInterpWord
 	fsFlatIn, fsFlatInBack [][2]int
+	// fsCompact: RASTER waves run on their covered lanes only (fscompact.go).
+	fsCompact bool
 	// colorWord[loc] is the first FS output word of colour location loc (-1:
 	// not written) and colorInt whether it holds integers; fragDepth is the
 	// gl_FragDepth output word (-1: the plane depth is exported).
@@ -226,6 +228,7 @@ func NewProgram(name string, p *lower.Program) (*Program, error) {
 		return nil, err
 	}
 	sp.mapFragmentInputs()
+	sp.compactFSLanes()
 	if err := sp.bindFragmentOutputs(); err != nil {
 		return nil, err
 	}
