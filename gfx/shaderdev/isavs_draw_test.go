@@ -101,7 +101,9 @@ func TestVertexStageISADraw(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Route.VSISA || !slices.ContainsFunc(st.Route.Why, func(w string) bool { return strings.HasPrefix(w, "vs: IR executor: ") && strings.Contains(w, "local memory") }) {
+	if st.Route.VSISA || !slices.ContainsFunc(st.Route.Why, func(w string) bool {
+		return strings.HasPrefix(w, "vs: IR executor: ") && strings.Contains(w, "local memory")
+	}) {
 		t.Errorf("refused VS: route %+v, want the IR kernel with the reason", st.Route)
 	}
 	if !slices.Equal(got, want) {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"regexp"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -127,19 +126,6 @@ func (r *Record) String() string {
 			b.WriteString("; ")
 		}
 		fmt.Fprintf(&b, "%d× %s", r.Routed[k], k)
-	}
-	if r.VSISA+r.VSIR > 0 { // cores = "isa" only: the IR path's line is unchanged
-		fmt.Fprintf(&b, "; vertex stage as machine code in %d draws, on the IR executor in %d", r.VSISA, r.VSIR)
-		keys := slices.Sorted(maps.Keys(r.VSWhy))
-		sort.SliceStable(keys, func(i, j int) bool { return r.VSWhy[keys[i]] > r.VSWhy[keys[j]] })
-		for i, k := range keys {
-			if i == 0 {
-				b.WriteString(": ")
-			} else {
-				b.WriteString("; ")
-			}
-			fmt.Fprintf(&b, "%d× %s", r.VSWhy[k], k)
-		}
 	}
 	return b.String()
 }
