@@ -97,6 +97,7 @@ type isaRig struct {
 	sp                *Program
 	goEntry, isaEntry uint64
 	lmem              uint32
+	codeWords         int
 }
 
 const isaRigThreads, isaRigWarps, isaRigGrid = 4, 2, 3
@@ -148,7 +149,7 @@ func newISARig(t *testing.T, name, vs, fs string) *isaRig {
 	if err := m.Write(base, img); err != nil {
 		t.Fatal(err)
 	}
-	r := &isaRig{m: m, d: d, sp: sp, lmem: k.Layout.LMemBytes()}
+	r := &isaRig{m: m, d: d, sp: sp, lmem: k.Layout.LMemBytes(), codeWords: len(k.Code)}
 	for _, e := range ents {
 		if e.Name == "go" {
 			r.goEntry = base + uint64(e.EntryOffset)
@@ -343,6 +344,7 @@ func TestVertexMachineCodeMatchesGoKernel(t *testing.T) {
 				if st.Instructions == 0 {
 					t.Fatalf("%+v: the machine-code launch retired no instructions", dr)
 				}
+				t.Logf("%d vertices: %d warp instructions, %d thread instructions (%d code words)", dr.count, st.Instructions, st.ThreadInstructions, r.codeWords)
 				bad := 0
 				for k := 0; k+4 <= len(want); k += 4 {
 					x, g := binary.LittleEndian.Uint32(want[k:]), binary.LittleEndian.Uint32(got[k:])
