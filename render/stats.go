@@ -117,6 +117,7 @@ func (d *DeviceStats) add(o session.DrawStats) {
 	a.Route.SWTex = a.Route.SWTex || o.Route.SWTex
 	a.Route.SWOM = a.Route.SWOM || o.Route.SWOM
 	a.Route.SWRaster = a.Route.SWRaster || o.Route.SWRaster
+	a.Route.VSISA = a.Route.VSISA || o.Route.VSISA
 	for _, w := range o.Route.Why {
 		if !slices.Contains(a.Route.Why, w) {
 			a.Route.Why = append(a.Route.Why, w)

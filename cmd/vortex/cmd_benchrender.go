@@ -107,10 +107,11 @@ func runBenchRender(args []string, stdout, stderr io.Writer) int {
 	shaders := fs.String("shaders", "", "`DIR` holding lambert.vert and lambert.frag (default: ../shared/data/bench beside the repository)")
 	workers := fs.Int("workers", 0, "host workers: the reference renderer's fragment workers, the device's bin walkers (default: the CPU count)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the timed frames to `FILE` for go tool pprof")
+	cfgPath := fs.String("config", "", "device path: device configuration `FILE.toml` (its [device] cores = \"isa\" runs the vertex stage as machine code)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: vortex bench render --mesh FILE|bunny|sphere|grid [--size WxH] [--frames N]")
 		fmt.Fprintln(stderr, "       [--path device|reference] [-o last.png] [--json] [--shaders DIR]")
-		fmt.Fprintln(stderr, "       [--workers N] [--cpuprofile FILE]")
+		fmt.Fprintln(stderr, "       [--workers N] [--cpuprofile FILE] [--config FILE.toml]")
 		fmt.Fprintln(stderr, "Renders the benchmark scene of ../shared/data/bench/README.md and prints the median")
 		fmt.Fprintln(stderr, "milliseconds per frame (clear + draw + finish; loading and compilation not timed).")
 		fs.PrintDefaults()
@@ -153,6 +154,14 @@ func runBenchRender(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	opts := render.Options{Path: render.Path(*path), Workers: *workers}
+	if *cfgPath != "" {
+		cfg, err := loadConfig(*cfgPath)
+		if err != nil {
+			fmt.Fprintf(stderr, "vortex bench render: %v\n", err)
+			return 2
+		}
+		opts.Config = &cfg
+	}
 	profile := func() (func(), error) { return startCPUProfile(*cpuProfile, "vortex bench render", stderr) }
 	r, res, err := benchRender(context.Background(), desc, opts, *frames, profile)
 	if err != nil {

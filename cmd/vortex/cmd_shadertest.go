@@ -8,7 +8,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -204,6 +206,14 @@ func writeDeviceSummary(w io.Writer, sum shadertest.Summary, recs []device.Recor
 		total.SWTex += r.SWTex
 		total.SWOM += r.SWOM
 		total.SWRaster += r.SWRaster
+		total.VSISA += r.VSISA
+		total.VSIR += r.VSIR
+		for k, v := range r.VSWhy {
+			if total.VSWhy == nil {
+				total.VSWhy = map[string]int{}
+			}
+			total.VSWhy[k] += v
+		}
 		for k, v := range r.Routed {
 			if total.Routed == nil {
 				total.Routed = map[string]int{}
@@ -229,6 +239,12 @@ func writeDeviceSummary(w io.Writer, sum shadertest.Summary, recs []device.Recor
 	fmt.Fprintf(w, "device: %s\n", strings.SplitN(total.String(), ":", 2)[0])
 	for _, k := range total.Reasons() {
 		fmt.Fprintf(w, "device: routed %6d× %s\n", total.Routed[k], k)
+	}
+	if total.VSISA+total.VSIR > 0 { // cores = "isa"
+		fmt.Fprintf(w, "device: vertex stage as machine code in %d draws, on the IR executor in %d\n", total.VSISA, total.VSIR)
+		for _, k := range slices.Sorted(maps.Keys(total.VSWhy)) {
+			fmt.Fprintf(w, "device: vs on the IR executor %6d× %s\n", total.VSWhy[k], k)
+		}
 	}
 	fmt.Fprintf(w, "device: %d of %d tests that drew ran entirely on the device; %d of %d passing tests did\n",
 		onDevice, drew, passOnDevice, sum.Passed)

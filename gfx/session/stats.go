@@ -118,8 +118,11 @@ type DrawStats struct {
 // draw3d replay runs every unit fixed-function: its Route is zero).
 // spec: vortexpipe §1.5 (no silent fallback), §2.3.3
 type Route struct {
-	SWTex    bool     `json:"sw_tex"`
-	SWOM     bool     `json:"sw_om"`
-	SWRaster bool     `json:"sw_raster"`
-	Why      []string `json:"why,omitempty"`
+	SWTex    bool `json:"sw_tex"`
+	SWOM     bool `json:"sw_om"`
+	SWRaster bool `json:"sw_raster"`
+	// VSISA: the vertex stage ran as machine code (cores = "isa"; a
+	// refused one's reason is in Why).
+	VSISA bool     `json:"vs_isa,omitempty"`
+	Why   []string `json:"why,omitempty"`
 }

@@ -57,6 +57,9 @@ type Device struct {
 	// reuseSlot is vertex reuse's dense slot table (dedupe), all zero
 	// between draws.
 	reuseSlot []int32
+	// isa is the vertex stage's machine code on a cores = "isa" device
+	// (isavs.go; nil: every stage runs its Go kernel).
+	isa *isaVS
 }
 
 // identityList returns the little-endian u32 words 0..n-1.
@@ -156,6 +159,7 @@ func openDevice(cfg config.Config, width, height int, progs []*Program) (*Device
 		d.binLog = abi.DefaultBinLogSize
 	}
 	d.caps = unitsOf(cfg)
+	d.isa = newISAVS(cfg)
 	return d, nil
 }
 

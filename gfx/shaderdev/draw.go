@@ -31,6 +31,9 @@ type AttribBinding struct {
 // the device.
 type Draw struct {
 	Program *Program
+	// StrictISA fails the draw (ErrISARefused) on a cores = "isa" device
+	// when its vertex stage runs the IR kernel because codegen refuses it.
+	StrictISA bool
 	// Prim is the primitive type (the zero value a triangle list). Lines
 	// and points run prim_k after the vertex stage (primKernel): it turns
 	// each into two triangles of the reference renderer's geometry, never
@@ -273,6 +276,7 @@ func (d *Device) Draw(dr *Draw) (session.DrawStats, error) {
 		s.validate, // the draw is a triangle list the program can run
 		s.load,     // the program's modules at their link bases
 		s.routeUnits,
+		s.vertexRoute,
 		s.upload,   // vertex data, indices, uniforms, textures, descriptors
 		s.frontEnd, // VS and expand_k records, front-end buffers and passes
 		s.fragment, // the FS wrapper's argument block

@@ -115,7 +115,9 @@ func (s *drawState) record() error {
 	}
 	m := s.mods
 	vertexStage := func() {
-		s.steps = append(s.steps, runtime.LaunchStep(m.vsK, lp(vsArgs)))
+		vl := lp(vsArgs)
+		vl.LMemSize = d.vsLMem(s.p) // machine code's frames (cores = "isa")
+		s.steps = append(s.steps, runtime.LaunchStep(m.vsK, vl))
 		if dr.expansion() != PrimTriangles {
 			s.steps = append(s.steps, runtime.LaunchStep(m.primK, lp(s.primArgs())))
 		}

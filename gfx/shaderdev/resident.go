@@ -137,7 +137,11 @@ func (d *Device) RemoveProgram(p *Program) error {
 // when it was registered at open, else its slot's trampolines.
 func (d *Device) images(p *Program) (vs, fs []byte, err error) {
 	if d.registered[p] {
-		if vs, err = p.VSImage(); err == nil {
+		vs, err = abi.EncodeKernelImage([]abi.KernelImageEntry{
+			d.vsMain(p, abi.LibraryEntry("main", p.vsName())), abi.LibraryEntry("expand_k", p.expandName()),
+			abi.LibraryEntry("prim_k", p.primName()),
+		})
+		if err == nil {
 			fs, err = p.FSImage()
 		}
 		return vs, fs, err
@@ -147,7 +151,7 @@ func (d *Device) images(p *Program) (vs, fs []byte, err error) {
 		return nil, nil, fmt.Errorf("shaderdev: program %s is not on this device (name it at open or AddProgram it)", p.name)
 	}
 	vs, err = abi.EncodeKernelImage([]abi.KernelImageEntry{
-		abi.LibraryEntry("main", slotName(i, "vs")), abi.LibraryEntry("expand_k", slotName(i, "expand_k")),
+		d.vsMain(p, abi.LibraryEntry("main", slotName(i, "vs"))), abi.LibraryEntry("expand_k", slotName(i, "expand_k")),
 		abi.LibraryEntry("prim_k", slotName(i, "prim_k")),
 	})
 	if err == nil {

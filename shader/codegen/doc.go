@@ -71,8 +71,25 @@
 // inputs are the executor's: NaN gives NaN, exp(-inf) 0, log(0) -inf, log(x<0)
 // NaN, sin/cos/tan(±inf) NaN, atan(±inf) ±π/2, pow(x, 0) = pow(1, y) = 1.
 //
+// Vertex stage (vertex.go, CompileVertex). A vertex program becomes the front
+// end's stage 0 (vortexpipe-driver §2.3.2): a grid-stride vx_pred loop round the
+// program, each iteration one vertex — instance and vertex from the raw id, the
+// index buffer, gl_VertexID/gl_InstanceID, the attribute words loaded from the
+// {base, stride, divisor} table, the registers and unwritten output words zeroed,
+// the outputs stored straight into the vertex record (docs/ABI.md row 39, the Go
+// vertex kernel's contract). Vertex and fragment programs set FlushDenormals and
+// RV32F has no flush mode, so the vertex stage flushes explicitly: after every op
+// ir.Op.FlushesDenormals lists, seven integer instructions turn a result whose
+// exponent field is 0 into the zero of its sign (ir.FlushDenormal, on the same
+// bits the executor flushes, so exactness is as above; the transcendental
+// sequences' intermediate values are not flushed, only their result, as the
+// executor flushes only results). Compute programs keep the refusal of
+// FlushDenormals above (the lowering never sets it for them).
+//
 // Not implemented, and refused (an error naming the IR op and the instruction,
-// or the feature): textures, and the vertex and fragment stages. The code is position independent (pc-relative branches
+// or the feature): textures (in any stage), storage resources and barriers in
+// the vertex stage, vertex frames beyond the core's LMEM (the vertex arg block
+// has no slot for frames in memory), and the fragment stage. The code is position independent (pc-relative branches
 // and jumps, no absolute addresses), so a module may place it anywhere; Base is
 // only where Image and VXBin put it. Indirect dispatch (arg slot 4) is not read: Run launches direct
 // dispatches. A warp whose lanes have all returned before a later barrier()

@@ -170,6 +170,7 @@ func (g *gen) inst(in *ir.Inst) {
 		return
 	case in.Op.IsPure():
 		if g.alu(in) {
+			g.flushDst(in)
 			return
 		}
 	default:

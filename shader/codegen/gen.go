@@ -77,6 +77,7 @@ type gen struct {
 	idx, uni, lmem vreg
 	barID, barCnt  vreg
 	binds          []binding
+	vs             *vsGen  // the vertex stage's state (CompileVertex; nil: compute)
 	ctx            []*node // enclosing loops and scopes, innermost last
 	pc             int     // the IR instruction being generated
 
@@ -120,7 +121,7 @@ func (g *gen) use(in *ir.Inst) {
 			}
 		}
 	case ir.LoadInput:
-		if in.Imm < ir.ComputeInputWords && g.in[in.Imm] == noVreg {
+		if g.vs == nil && in.Imm < ir.ComputeInputWords && g.in[in.Imm] == noVreg {
 			g.in[in.Imm] = g.newVreg(false, 1)
 		}
 	}

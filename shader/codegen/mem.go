@@ -47,6 +47,10 @@ func (g *gen) mem(in *ir.Inst) bool {
 	dst := vreg(in.Dst)
 	switch in.Op {
 	case ir.LoadInput:
+		if g.vs != nil {
+			g.vertexInput(in)
+			return true
+		}
 		if in.Imm >= ir.ComputeInputWords {
 			return false
 		}
@@ -96,6 +100,11 @@ func (g *gen) mem(in *ir.Inst) bool {
 			v = b.ext[in.Stride]
 		}
 		g.copyBits(dst, v)
+	case ir.StoreOutput:
+		if g.vs == nil {
+			return false
+		}
+		g.vertexOutput(in)
 	case ir.Barrier:
 		// spec: vortexpipe-driver §2.2 (emit_vx_barrier: the CTA id as barrier id,
 		// the CTA's warp count as the count).

@@ -171,6 +171,7 @@ func (c *glContext) Draw(d *shadertest.Draw) error {
 		c.rec.SWTex += b2i(st.Route.SWTex)
 		c.rec.SWOM += b2i(st.Route.SWOM)
 		c.rec.SWRaster += b2i(st.Route.SWRaster)
+		c.rec.vertexStage(st.Route)
 	}
 	return nil
 }

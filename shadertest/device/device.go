@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
 
 	"vortexgfx/config"
+	"vortexgfx/gfx/session"
 	"vortexgfx/pipe"
 	"vortexgfx/shadertest"
 	"vortexgfx/shadertest/reference"
@@ -39,6 +41,11 @@ type Record struct {
 	// RASTER ran as the device's software unit (gfx.DrawRoute).
 	SWTex, SWOM, SWRaster int
 	Routed                map[string]int
+	// VSISA and VSIR count, on a cores = "isa" device, the device draws
+	// whose vertex stage ran as machine code and those whose vertex stage
+	// codegen refused (run on the IR executor), VSWhy the refusals by reason.
+	VSISA, VSIR int
+	VSWhy       map[string]int
 	// Compared counts the read-backs compared; DiffPixels is the most
 	// pixels that differed at one of them (a colour channel by more than
 	// ColorTolerance, or depth by more than DepthTolerance), and MaxDiff
@@ -65,6 +72,14 @@ func (r *Record) add(o *Record) {
 	r.SWTex += o.SWTex
 	r.SWOM += o.SWOM
 	r.SWRaster += o.SWRaster
+	r.VSISA += o.VSISA
+	r.VSIR += o.VSIR
+	for k, v := range o.VSWhy {
+		if r.VSWhy == nil {
+			r.VSWhy = map[string]int{}
+		}
+		r.VSWhy[k] += v
+	}
 	if len(o.Routed) > 0 && r.Routed == nil {
 		r.Routed = map[string]int{}
 	}
@@ -113,6 +128,26 @@ func (r *Record) String() string {
 		fmt.Fprintf(&b, "%d× %s", r.Routed[k], k)
 	}
 	return b.String()
+}
+
+// vsAt matches the program and pc prefix of a codegen refusal.
+var vsAt = regexp.MustCompile(`^.*?codegen: (main@\d+: )?`)
+
+// vertexStage counts where a device draw's vertex stage ran (cores = "isa").
+func (r *Record) vertexStage(rt session.Route) {
+	if rt.VSISA {
+		r.VSISA++
+		return
+	}
+	for _, w := range rt.Why {
+		if why, ok := strings.CutPrefix(w, "vs: IR executor: "); ok {
+			r.VSIR++
+			if r.VSWhy == nil {
+				r.VSWhy = map[string]int{}
+			}
+			r.VSWhy[vsAt.ReplaceAllString(why, "")]++
+		}
+	}
 }
 
 // ColorTolerance is the largest colour channel difference (of 255) the
