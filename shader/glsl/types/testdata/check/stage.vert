@@ -54,3 +54,7 @@ layout(triangles) in; // ERROR "layout qualifier 'triangles' is only allowed in 
 void main() {
 	EmitVertex(); // ERROR "no matching|undeclared|not available|EmitVertex"
 }
+// ---- GL_ARB_derivative_control's derivatives exist only in fragment shaders
+#version 150
+#extension GL_ARB_derivative_control : require
+in vec4 p; void main() { gl_Position = vec4(dFdxFine(p.x)); } // ERROR "dFdxFine"
