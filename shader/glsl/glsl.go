@@ -61,7 +61,9 @@ func CleanIncludePath(path string) (string, bool) { return preproc.CleanPath(pat
 // GL_ARB_texture_rectangle (sampler2DRect, texture2DRect and shadow2DRect before
 // GLSL 1.40), GL_ARB_texture_query_levels (textureQueryLevels from GLSL 1.30)
 // and GL_ARB_texture_query_lod (textureQueryLOD in GLSL 1.30 fragment shaders),
-// GL_ARB_cull_distance (gl_CullDistance from GLSL 1.30) and
+// GL_ARB_cull_distance (gl_CullDistance from GLSL 1.30),
+// GL_ARB_derivative_control (dFdxFine, dFdxCoarse and their kin in any desktop
+// version), GL_ARB_draw_instanced (gl_InstanceIDARB before GLSL 1.40) and
 // GL_ARB_shading_language_include (#include of named strings, Options.Includes).
 func SupportedExtensions() []string {
 	return []string{"GL_OES_standard_derivatives", types.ExtComputeShader, types.ExtStorageBuffer,
@@ -70,7 +72,7 @@ func SupportedExtensions() []string {
 		types.ExtTextureRectangle, types.ExtTextureQueryLevels, types.ExtTextureQueryLod, types.ExtTrinaryMinmax,
 		types.ExtShaderBitEncoding, types.ExtShadingLanguagePacking, types.ExtShaderIntegerMix, types.ExtShaderIntegerFunctions,
 		types.ExtTextureArray, types.ExtShaderTextureLod, types.Ext420Pack,
-		types.ExtUniformBufferObject, types.ExtExplicitUniformLoc, types.ExtArraysOfArrays, types.ExtCullDistance, preproc.ExtShadingLanguageInclude}
+		types.ExtUniformBufferObject, types.ExtExplicitUniformLoc, types.ExtArraysOfArrays, types.ExtCullDistance, types.ExtDerivativeControl, types.ExtDrawInstanced, preproc.ExtShadingLanguageInclude}
 }
 
 // Shader is one compiled shader source.

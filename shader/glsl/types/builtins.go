@@ -243,6 +243,9 @@ var extBuiltinTable = []struct {
 	// and ldexp from 1.30 on; its implicit int-to-uint conversion is in conv.go)
 	{ExtShaderIntegerFunctions, coreFrom(130, "uaddCarry", "usubBorrow", "umulExtended", "imulExtended",
 		"bitfieldExtract", "bitfieldInsert", "bitfieldReverse", "bitCount", "findLSB", "findMSB", "frexp", "ldexp")},
+	// spec: ARB_derivative_control §8.13.1 (GLSL 4.50's fine and coarse
+	// derivatives, fragment shaders only, in any desktop version)
+	{ExtDerivativeControl, coreFrom(110, "dFdxFine", "dFdyFine", "dFdxCoarse", "dFdyCoarse", "fwidthFine", "fwidthCoarse")},
 }
 
 // coreFrom gives the core overloads of the named built-ins from GLSL version

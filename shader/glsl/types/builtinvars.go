@@ -155,6 +155,18 @@ func (c *checker) declareBuiltinVars() {
 		if c.atLeast(140, 300) {
 			c.addBuiltin("gl_InstanceID", i, ast.VarIn, true)
 		}
+		if !c.es && c.extEnabled(ExtDrawInstanced) {
+			// gl_InstanceIDARB is gl_InstanceID under another name (the same
+			// variable: lowering and the back ends know only gl_InstanceID),
+			// and does not make gl_InstanceID itself visible before GLSL 1.40.
+			// spec: ARB_draw_instanced, "Additions to Chapter 7 of the OpenGL
+			// Shading Language Specification"
+			v := &ast.Var{Name: "gl_InstanceID", Type: i, Kind: ast.VarIn, Builtin: true, ReadOnly: true, Location: -1, Binding: -1}
+			if e, ok := c.builtin.names["gl_InstanceID"]; ok {
+				v = e.v
+			}
+			c.builtin.names["gl_InstanceIDARB"] = &entity{v: v}
+		}
 		if c.atLeast(130, 0) {
 			c.implicitBuiltin(c.addBuiltin("gl_ClipDistance", ast.Array(f, 0), ast.VarOut, false), MaxClipDistances)
 		}

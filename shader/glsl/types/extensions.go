@@ -40,6 +40,12 @@ const (
 	ExtArraysOfArrays         = "GL_ARB_arrays_of_arrays"
 	// ExtCullDistance brings gl_CullDistance (GLSL 4.50 core) to GLSL 1.30.
 	ExtCullDistance = "GL_ARB_cull_distance"
+	// ExtDerivativeControl brings GLSL 4.50's dFdxFine/dFdxCoarse family to
+	// earlier fragment shaders.
+	ExtDerivativeControl = "GL_ARB_derivative_control"
+	// ExtDrawInstanced brings gl_InstanceID (GLSL 1.40 core) to earlier
+	// vertex shaders as gl_InstanceIDARB.
+	ExtDrawInstanced = "GL_ARB_draw_instanced"
 )
 
 // hasCullDistance reports whether gl_CullDistance and its limits exist.

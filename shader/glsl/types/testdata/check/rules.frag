@@ -141,3 +141,15 @@ void main() { gl_FragColor = texture2DRect(r, vec2(1.0)); }
 #extension GL_ARB_texture_rectangle : disable
 uniform sampler2DRect r; // ERROR "sampler2DRect"
 void main() { gl_FragColor = vec4(1.0); }
+// ---- fine and coarse derivatives arrive in GLSL 4.50, or earlier with GL_ARB_derivative_control
+#version 150
+out vec4 c; void main() { c = vec4(dFdxCoarse(gl_FragCoord.x)); } // ERROR "dFdxCoarse"
+// ---- GL_ARB_derivative_control: every fine and coarse derivative, scalar and vector
+#version 150
+#extension GL_ARB_derivative_control : require
+out vec4 c;
+void main() { vec2 p = gl_FragCoord.xy; c = vec4(dFdxFine(p), dFdyFine(p.x) + dFdxCoarse(p.y), dFdyCoarse(p.x)) + vec4(fwidthFine(p), fwidthCoarse(p)); }
+// ---- GL_ARB_derivative_control from GLSL 1.10
+#version 110
+#extension GL_ARB_derivative_control : require
+void main() { gl_FragColor = vec4(fwidthCoarse(gl_FragCoord.x)); }

@@ -46,3 +46,7 @@ void main() { c = vec4(float(gl_HelperInvocation)); } // ERROR "undeclared ident
 precision mediump float;
 out vec4 c;
 void main() { c = vec4(float(gl_HelperInvocation)); }
+// ---- gl_InstanceIDARB exists only in vertex shaders
+#version 120
+#extension GL_ARB_draw_instanced : require
+void main() { gl_FragColor = vec4(float(gl_InstanceIDARB)); } // ERROR "undeclared identifier 'gl_InstanceIDARB'"

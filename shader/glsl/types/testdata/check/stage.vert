@@ -54,3 +54,22 @@ layout(triangles) in; // ERROR "layout qualifier 'triangles' is only allowed in 
 void main() {
 	EmitVertex(); // ERROR "no matching|undeclared|not available|EmitVertex"
 }
+// ---- GL_ARB_derivative_control's derivatives exist only in fragment shaders
+#version 150
+#extension GL_ARB_derivative_control : require
+in vec4 p; void main() { gl_Position = vec4(dFdxFine(p.x)); } // ERROR "dFdxFine"
+// ---- gl_InstanceIDARB needs GL_ARB_draw_instanced
+#version 120
+void main() { gl_Position = vec4(float(gl_InstanceIDARB)); } // ERROR "undeclared identifier 'gl_InstanceIDARB'"
+// ---- GL_ARB_draw_instanced: gl_InstanceIDARB, read-only, in GLSL 1.10/1.20
+#version 120
+#extension GL_ARB_draw_instanced : require
+void main() { gl_Position = vec4(float(gl_InstanceIDARB)); gl_InstanceIDARB = 1; } // ERROR "read-only"
+// ---- GL_ARB_draw_instanced does not bring gl_InstanceID itself before GLSL 1.40
+#version 120
+#extension GL_ARB_draw_instanced : require
+void main() { gl_Position = vec4(float(gl_InstanceID)); } // ERROR "undeclared identifier 'gl_InstanceID'"
+// ---- GL_ARB_draw_instanced with GLSL 1.40: both names, one variable
+#version 140
+#extension GL_ARB_draw_instanced : require
+void main() { gl_Position = vec4(float(gl_InstanceIDARB + gl_InstanceID)); }
