@@ -402,6 +402,26 @@ func (c *CTA) AtomicAddU32(addr uint64, v uint32) uint32 {
 	return old
 }
 
+// AtomicAddU32s adds vals[k] to word k at addr for every non-zero vals[k],
+// each as one AtomicAddU32 (same bytes, same counted reads and writes, the
+// same faults), under one hold of the device's atomic
+// lock: a CTA flushing a block of counters (the FS wrapper's, setup_k's)
+// takes the lock once, not once per word, so cores running side by side do
+// not queue on it word by word. Totals do not depend on scheduling.
+func (c *CTA) AtomicAddU32s(addr uint64, vals []uint32) {
+	c.dev.atomicMu.Lock()
+	defer c.dev.atomicMu.Unlock()
+	for k, v := range vals {
+		if v == 0 {
+			continue
+		}
+		a := addr + 4*uint64(k)
+		if old := c.ReadU32(a); c.err == nil {
+			c.WriteU32(a, old+v)
+		}
+	}
+}
+
 // LMemU32 loads a word of local memory (0 and a fault when out of range).
 func (c *CTA) LMemU32(off int) uint32 {
 	if off < 0 || off+4 > len(c.LMem) {

@@ -292,15 +292,12 @@ func (s *fsScratch) begin(sp *Program, c *device.CTA, env *devEnv) error {
 	return c.Err()
 }
 
-// end adds the CTA's software counters to the draw's (one atomic per word).
+// end adds the CTA's software counters to the draw's (one atomic per
+// non-zero word, taken as one block: device.CTA.AtomicAddU32s).
 func (s *fsScratch) end() {
 	c := s.c
 	if a := c.Arg(abi.ArgFSCounters); a != 0 && c.Err() == nil {
-		for k, v := range s.ctr {
-			if v != 0 {
-				c.AtomicAddU32(a+4*uint64(k), v)
-			}
-		}
+		c.AtomicAddU32s(a, s.ctr[:])
 	}
 	s.c = nil
 }
