@@ -349,7 +349,13 @@ func (sp *Program) fsKernelOn(c *device.CTA, env *devEnv) error {
 		k := 0
 		for l := 0; l < n; l++ {
 			if pos := c.FragPos(l); pos>>31 != 0 {
-				s.x[k], s.y[k], s.pidL[k], s.cov[k] = int32(pos&0xFFFF), int32(pos>>16&0x7FFF), c.FragPID(l), 1
+				// smp -1: the lane shades its pixel at the centre. A kept
+				// scratch may hold a software walk's per-sample lanes
+				// (swraster.go); left stale they would interpolate a
+				// single-sample wave at a sample it does not have, and a
+				// 0 left from a fresh scratch recomputes the centre's edge
+				// values (sampleEdges at sample 0 of 1) for nothing.
+				s.x[k], s.y[k], s.pidL[k], s.cov[k], s.smp[k] = int32(pos&0xFFFF), int32(pos>>16&0x7FFF), c.FragPID(l), 1, -1
 				k++
 			}
 		}
