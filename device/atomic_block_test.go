@@ -42,32 +42,10 @@ func TestAtomicAddU32sMatchesWordByWord(t *testing.T) {
 	const words, ctas, threads = 7, 32, 64
 	run := func(cores int, block bool) ([]uint32, LaunchStats) {
 		t.Helper()
-		lib := NewLibrary()
-		if err := lib.Register("k", atomicBlockKernels(block)); err != nil {
-			t.Fatal(err)
-		}
 		cfg := config.Default()
 		cfg.Device.CoresPerSocket, cfg.Device.SocketsPerCluster = cores, 1
-		m := mem.NewDevice(0x1000_0000, 1<<24)
-		dev, err := New(cfg, m, lib)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer dev.Close()
-		r := &rig{t: t, mem: m, dev: dev}
-		img, err := abi.EncodeKernelImage([]abi.KernelImageEntry{abi.LibraryEntry("k", "k")})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r.base, err = m.Alloc(uint64(len(img)), 64); err != nil {
-			t.Fatal(err)
-		}
-		if err := m.Write(r.base, img); err != nil {
-			t.Fatal(err)
-		}
-		if r.ents, err = abi.DecodeKernelImage(img); err != nil {
-			t.Fatal(err)
-		}
+		r := newKernelRig(t, cfg, atomicBlockKernels(block))
+		dev := r.dev
 		ctr := r.alloc(make([]uint32, words))
 		r.program(abi.LaunchInfo{StartupAddr: r.base, KernelEntry: r.entry("k"), Args: r.args(ctr, words),
 			NDim: 1, Grid: [3]uint32{ctas}, Block: [3]uint32{threads}})
@@ -96,4 +74,35 @@ func TestAtomicAddU32sMatchesWordByWord(t *testing.T) {
 			}
 		}
 	}
+}
+
+// newKernelRig is a device on cfg whose kernel image has the one entry "k",
+// running kernel k.
+func newKernelRig(t *testing.T, cfg config.Config, k Kernel) *rig {
+	t.Helper()
+	lib := NewLibrary()
+	if err := lib.Register("k", k); err != nil {
+		t.Fatal(err)
+	}
+	m := mem.NewDevice(0x1000_0000, 1<<24)
+	dev, err := New(cfg, m, lib)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { dev.Close() })
+	r := &rig{t: t, mem: m, dev: dev}
+	img, err := abi.EncodeKernelImage([]abi.KernelImageEntry{abi.LibraryEntry("k", "k")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.base, err = m.Alloc(uint64(len(img)), 64); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Write(r.base, img); err != nil {
+		t.Fatal(err)
+	}
+	if r.ents, err = abi.DecodeKernelImage(img); err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

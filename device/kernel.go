@@ -175,6 +175,13 @@ func (c *CTA) FragPID(lane int) uint32 {
 // IsFragment reports whether the CTA is a fragment wave.
 func (c *CTA) IsFragment() bool { return c.fragPos != nil }
 
+// Runner is the index of the host goroutine running the CTA: its core for a
+// launched CTA, its raster worker's entry for that core for a fragment wave.
+// No two CTAs running at the same time on one device share it, so a kernel
+// can shard host-side caches by it (a hint only: a kernel's results must not
+// depend on it, and CTAs of different devices may share it).
+func (c *CTA) Runner() int { return c.slot }
+
 // Read copies device memory at addr into p.
 func (c *CTA) Read(addr uint64, p []byte) {
 	c.memOps++

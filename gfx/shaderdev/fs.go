@@ -66,10 +66,10 @@ type fsScratch struct {
 }
 
 // fsScratch takes a kept executor of width lanes (a whole number of quads,
-// checked by the caller) or builds one.
-func (sp *Program) fsScratch(width int) (*fsScratch, error) {
+// checked by the caller) from shard runner % fsShards or builds one.
+func (sp *Program) fsScratch(runner, width int) (*fsScratch, error) {
 	select {
-	case s := <-sp.fsFree[width/4-1]:
+	case s := <-sp.fsFree[shardOf(runner)][width/4-1]:
 		return s, nil
 	default:
 	}
@@ -333,11 +333,11 @@ func (sp *Program) fsKernelOn(c *device.CTA, env *devEnv) error {
 		}
 		width = max(4, (k+3)&^3)
 	}
-	s, err := sp.fsScratch(width)
+	s, err := sp.fsScratch(c.Runner(), width)
 	if err != nil {
 		return err
 	}
-	defer sp.release(s, width)
+	defer sp.release(s, c.Runner(), width)
 	if err := s.begin(sp, c, env); err != nil {
 		return err
 	}
@@ -383,12 +383,16 @@ func (sp *Program) fsKernelOn(c *device.CTA, env *devEnv) error {
 }
 
 // release returns a scratch to its width's free list.
-func (sp *Program) release(s *fsScratch, n int) {
+func (sp *Program) release(s *fsScratch, runner, n int) {
 	select {
-	case sp.fsFree[n/4-1] <- s:
+	case sp.fsFree[shardOf(runner)][n/4-1] <- s:
 	default:
 	}
 }
+
+// shardOf is runner's FS executor shard (runners are never negative; a
+// negative one takes shard 0).
+func shardOf(runner int) int { return max(runner, 0) % fsShards }
 
 // shade prepares the present lanes and runs the program on the wave.
 func (s *fsScratch) shade(sp *Program, present, covered uint64) error {

@@ -143,15 +143,17 @@ void main() {
 	c1, z1, s1 := draw(true)
 	// Kept scratch last used by a software walk's per-sample lanes (sample
 	// 3 of a 4× pass) must not leak into the packed single-sample waves.
-	for w := 4; w <= exec.MaxWidth; w += 4 {
-		s, err := sp.fsScratch(w)
-		if err != nil {
-			t.Fatal(err)
+	for shard := range fsShards {
+		for w := 4; w <= exec.MaxWidth; w += 4 {
+			s, err := sp.fsScratch(shard, w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for l := range s.smp {
+				s.smp[l] = 3
+			}
+			sp.release(s, shard, w)
 		}
-		for l := range s.smp {
-			s.smp[l] = 3
-		}
-		sp.release(s, w)
 	}
 	c2, z2, s2 := draw(true)
 	if !slices.Equal(c0, c2) || !slices.Equal(z0, z2) || !reflect.DeepEqual(s0, s2) {
