@@ -175,6 +175,13 @@ func (c *CTA) FragPID(lane int) uint32 {
 // IsFragment reports whether the CTA is a fragment wave.
 func (c *CTA) IsFragment() bool { return c.fragPos != nil }
 
+// Runner is the index of the host goroutine running the CTA: its core for a
+// launched CTA, its raster worker's entry for that core for a fragment wave.
+// No two CTAs running at the same time on one device share it, so a kernel
+// can shard host-side caches by it (a hint only: a kernel's results must not
+// depend on it, and CTAs of different devices may share it).
+func (c *CTA) Runner() int { return c.slot }
+
 // Read copies device memory at addr into p.
 func (c *CTA) Read(addr uint64, p []byte) {
 	c.memOps++
@@ -400,6 +407,26 @@ func (c *CTA) AtomicAddU32(addr uint64, v uint32) uint32 {
 		c.WriteU32(addr, old+v)
 	}
 	return old
+}
+
+// AtomicAddU32s adds vals[k] to word k at addr for every non-zero vals[k],
+// each as one AtomicAddU32 (same bytes, same counted reads and writes, the
+// same faults), under one hold of the device's atomic
+// lock: a CTA flushing a block of counters (the FS wrapper's, setup_k's)
+// takes the lock once, not once per word, so cores running side by side do
+// not queue on it word by word. Totals do not depend on scheduling.
+func (c *CTA) AtomicAddU32s(addr uint64, vals []uint32) {
+	c.dev.atomicMu.Lock()
+	defer c.dev.atomicMu.Unlock()
+	for k, v := range vals {
+		if v == 0 {
+			continue
+		}
+		a := addr + 4*uint64(k)
+		if old := c.ReadU32(a); c.err == nil {
+			c.WriteU32(a, old+v)
+		}
+	}
 }
 
 // LMemU32 loads a word of local memory (0 and a fault when out of range).

@@ -151,25 +151,29 @@ func TestBenchMatchesLlvmpipe(t *testing.T) {
 }
 
 // BenchmarkBenchScene times Renderer.Draw (clear + draw + finish) of the bench
-// scene at 512x512, as `vortex bench render` does.
+// scene at 512x512, as `vortex bench render` does, on the reference path and
+// on the device path (`-bench BenchScene/device` for the device alone).
 func BenchmarkBenchScene(b *testing.B) {
 	dir := benchDir(b)
-	for _, m := range []string{filepath.Join(dir, "bunny.obj"), "sphere"} {
-		b.Run(filepath.Base(m), func(b *testing.B) {
-			desc, err := scene.BenchDescription(m, dir, 512, 512)
-			if err != nil {
-				b.Fatal(err)
-			}
-			r, err := New(context.Background(), desc, Options{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.ResetTimer()
-			for i := 0; b.Loop(); i++ {
-				if err := r.Draw(context.Background(), i); err != nil {
+	for _, path := range []Path{PathReference, PathDevice} {
+		for _, m := range []string{filepath.Join(dir, "bunny.obj"), "sphere"} {
+			b.Run(string(path)+"/"+filepath.Base(m), func(b *testing.B) {
+				desc, err := scene.BenchDescription(m, dir, 512, 512)
+				if err != nil {
 					b.Fatal(err)
 				}
-			}
-		})
+				r, err := New(context.Background(), desc, Options{Path: path})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer r.Close()
+				b.ResetTimer()
+				for i := 0; b.Loop(); i++ {
+					if err := r.Draw(context.Background(), i); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }

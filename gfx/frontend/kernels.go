@@ -241,14 +241,10 @@ func setupKernel(c *device.CTA) error {
 			if st == (Stats{}) {
 				return // nothing to count (most triangles)
 			}
-			for _, x := range []struct {
-				w int
-				v int
-			}{{abi.FECounterNearClipped, st.NearClipped}, {abi.FECounterGuardClipped, st.GuardClipped}, {abi.FECounterCulled, st.Culled}, {abi.FECounterPrecisionLoss, st.PrecisionLoss}, {abi.FECounterFarClipped, st.FarClipped}} {
-				if x.v != 0 {
-					c.AtomicAddU32(a.Counters+4*uint64(x.w), uint32(x.v))
-				}
-			}
+			// The five consecutive clip/cull words, one atomic per non-zero
+			// word under one hold of the device's lock.
+			words := [...]uint32{uint32(st.NearClipped), uint32(st.GuardClipped), uint32(st.Culled), uint32(st.PrecisionLoss), uint32(st.FarClipped)}
+			c.AtomicAddU32s(a.Counters+4*abi.FECounterNearClipped, words[:])
 		})
 	case abi.FEStageScan:
 		single(c, func() {

@@ -66,10 +66,10 @@ type fsScratch struct {
 }
 
 // fsScratch takes a kept executor of width lanes (a whole number of quads,
-// checked by the caller) or builds one.
-func (sp *Program) fsScratch(width int) (*fsScratch, error) {
+// checked by the caller) from shard runner % fsShards or builds one.
+func (sp *Program) fsScratch(runner, width int) (*fsScratch, error) {
 	select {
-	case s := <-sp.fsFree[width/4-1]:
+	case s := <-sp.fsFree[shardOf(runner)][width/4-1]:
 		return s, nil
 	default:
 	}
@@ -292,15 +292,12 @@ func (s *fsScratch) begin(sp *Program, c *device.CTA, env *devEnv) error {
 	return c.Err()
 }
 
-// end adds the CTA's software counters to the draw's (one atomic per word).
+// end adds the CTA's software counters to the draw's (one atomic per
+// non-zero word, taken as one block: device.CTA.AtomicAddU32s).
 func (s *fsScratch) end() {
 	c := s.c
 	if a := c.Arg(abi.ArgFSCounters); a != 0 && c.Err() == nil {
-		for k, v := range s.ctr {
-			if v != 0 {
-				c.AtomicAddU32(a+4*uint64(k), v)
-			}
-		}
+		c.AtomicAddU32s(a, s.ctr[:])
 	}
 	s.c = nil
 }
@@ -336,11 +333,11 @@ func (sp *Program) fsKernelOn(c *device.CTA, env *devEnv) error {
 		}
 		width = max(4, (k+3)&^3)
 	}
-	s, err := sp.fsScratch(width)
+	s, err := sp.fsScratch(c.Runner(), width)
 	if err != nil {
 		return err
 	}
-	defer sp.release(s, width)
+	defer sp.release(s, c.Runner(), width)
 	if err := s.begin(sp, c, env); err != nil {
 		return err
 	}
@@ -352,7 +349,13 @@ func (sp *Program) fsKernelOn(c *device.CTA, env *devEnv) error {
 		k := 0
 		for l := 0; l < n; l++ {
 			if pos := c.FragPos(l); pos>>31 != 0 {
-				s.x[k], s.y[k], s.pidL[k], s.cov[k] = int32(pos&0xFFFF), int32(pos>>16&0x7FFF), c.FragPID(l), 1
+				// smp -1: the lane shades its pixel at the centre. A kept
+				// scratch may hold a software walk's per-sample lanes
+				// (swraster.go); left stale they would interpolate a
+				// single-sample wave at a sample it does not have, and a
+				// 0 left from a fresh scratch recomputes the centre's edge
+				// values (sampleEdges at sample 0 of 1) for nothing.
+				s.x[k], s.y[k], s.pidL[k], s.cov[k], s.smp[k] = int32(pos&0xFFFF), int32(pos>>16&0x7FFF), c.FragPID(l), 1, -1
 				k++
 			}
 		}
@@ -380,12 +383,16 @@ func (sp *Program) fsKernelOn(c *device.CTA, env *devEnv) error {
 }
 
 // release returns a scratch to its width's free list.
-func (sp *Program) release(s *fsScratch, n int) {
+func (sp *Program) release(s *fsScratch, runner, n int) {
 	select {
-	case sp.fsFree[n/4-1] <- s:
+	case sp.fsFree[shardOf(runner)][n/4-1] <- s:
 	default:
 	}
 }
+
+// shardOf is runner's FS executor shard (runners are never negative; a
+// negative one takes shard 0).
+func shardOf(runner int) int { return max(runner, 0) % fsShards }
 
 // shade prepares the present lanes and runs the program on the wave.
 func (s *fsScratch) shade(sp *Program, present, covered uint64) error {

@@ -15,6 +15,7 @@ import (
 	"vortexgfx/gl/compare"
 	"vortexgfx/ref/program"
 	"vortexgfx/shader"
+	"vortexgfx/shader/exec"
 	"vortexgfx/shader/glsl"
 )
 
@@ -140,6 +141,24 @@ void main() {
 	}
 	c0, z0, s0 := draw(false)
 	c1, z1, s1 := draw(true)
+	// Kept scratch last used by a software walk's per-sample lanes (sample
+	// 3 of a 4× pass) must not leak into the packed single-sample waves.
+	for shard := range fsShards {
+		for w := 4; w <= exec.MaxWidth; w += 4 {
+			s, err := sp.fsScratch(shard, w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for l := range s.smp {
+				s.smp[l] = 3
+			}
+			sp.release(s, shard, w)
+		}
+	}
+	c2, z2, s2 := draw(true)
+	if !slices.Equal(c0, c2) || !slices.Equal(z0, z2) || !reflect.DeepEqual(s0, s2) {
+		t.Error("a packed draw on scratch a per-sample walk left differs from the whole-quad draw")
+	}
 	if s0.Written < 1000 || 4*s0.Quads < 2*s0.Shaded {
 		t.Fatalf("%d fragments written, %d shaded in %d quads: want many, most quads' lanes helpers", s0.Written, s0.Shaded, s0.Quads)
 	}

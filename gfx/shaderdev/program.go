@@ -121,14 +121,23 @@ type Program struct {
 	// goroutine running the stage at a time. Fragment waves come in every
 	// width of whole quads, so the FS list is kept per width (index
 	// lanes/4 − 1): one shared list would drop and rebuild an executor
-	// whenever consecutive waves differ in width.
+	// whenever consecutive waves differ in width. The FS lists are also
+	// sharded by the CTA's runner (device.CTA.Runner, modulo fsShards), so
+	// raster workers running waves side by side take and return executors
+	// on lists of their own instead of handing one list's lock back and
+	// forth on every wave.
 	vsFree chan *vsScratch
-	fsFree [exec.MaxWidth / 4]chan *fsScratch
+	fsFree [fsShards][exec.MaxWidth / 4]chan *fsScratch
 }
 
 // scratchSlots bounds the kept executors per stage (at least the cores that
-// run a stage at once; more are created and dropped).
+// run a stage at once; more are created and dropped); each of the fsShards
+// FS shards keeps its share per width.
 const scratchSlots = 64
+
+// fsShards is the number of FS executor shards: at least the runners of the
+// default configuration's fragment waves (raster workers × cores).
+const fsShards = 8
 
 // NVar returns the number of varying words the program interpolates: the
 // first abi.NumVaryingPlanes ride the interpolation planes, the rest the
@@ -214,7 +223,9 @@ func NewProgram(name string, p *lower.Program) (*Program, error) {
 		sp.colorWord[i] = -1
 	}
 	for i := range sp.fsFree {
-		sp.fsFree[i] = make(chan *fsScratch, scratchSlots)
+		for j := range sp.fsFree[i] {
+			sp.fsFree[i][j] = make(chan *fsScratch, scratchSlots/fsShards)
+		}
 	}
 	if err := sp.bindVertexStage(); err != nil {
 		return nil, err

@@ -56,11 +56,11 @@ func (sp *Program) swRaster(c *device.CTA, env *devEnv) error {
 		return fmt.Errorf("%s: software raster geometry %dx%d, %d samples, bin log %d, %d tiles", sp.fsName(), W, H, S, binLog, ntiles)
 	}
 	n := min(max(c.WarpWidth&^3, 4), exec.MaxWidth)
-	s, err := sp.fsScratch(n)
+	s, err := sp.fsScratch(c.Runner(), n)
 	if err != nil {
 		return err
 	}
-	defer sp.release(s, n)
+	defer sp.release(s, c.Runner(), n)
 	if err := s.begin(sp, c, env); err != nil {
 		return err
 	}
