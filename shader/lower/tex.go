@@ -261,28 +261,58 @@ func (l *lowerer) texture(x *ast.Call) value {
 }
 
 // samplerChoices resolves a texture call's sampler argument: one binding, or, for
-// an array of samplers indexed with a run-time value, every element's binding and
-// the clamped index register that selects among them.
+// a sampler reached through arrays indexed with run-time values (an array of
+// samplers, an array of structs holding samplers, arrays of arrays; GLSL
+// 1.10/1.20 and ARB_gpu_shader5 / GLSL 4.00 allow it), every reachable
+// element's binding and the register that selects among them: the clamped
+// indices combined in mixed radix, first index most significant.
+// spec: ARB_gpu_shader5 §4.1.7 (dynamically uniform sampler array indexing)
 func (l *lowerer) samplerChoices(e ast.Expr) ([]int, ir.Reg, bool) {
-	if ix, ok := e.(*ast.Index); ok && ix.Index.Value() == nil {
-		at := ix.X.Type()
-		if at != nil && at.Kind == ast.KindArray && at.Elem.Kind == ast.KindSampler {
-			pl := l.place(ix.X)
-			if pl.st != nil && len(pl.dyn) == 0 {
-				var bs []int
-				for k := 0; k < at.Len; k++ {
-					b, found := pl.st.leafBinding(pl.off + k*at.Elem.Slots())
-					if !found {
-						l.errorf(e.Pos(), "cannot resolve the sampler")
-						return nil, ir.NoReg, false
-					}
-					bs = append(bs, b)
-				}
-				idx := l.expr(ix.Index).r[0]
-				return bs, l.clampIndex(idx, len(bs)), true
-			}
+	pl := l.place(e)
+	if pl.st == nil || len(pl.dyn) == 0 {
+		b, ok := l.samplerOf(e)
+		return []int{b}, ir.NoReg, ok
+	}
+	total := 1
+	for _, d := range pl.dyn {
+		total *= d.n
+		if total > maxSamplerChoices {
+			l.errorf(e.Pos(), "sampler indexed at run time selects among more than %d samplers", maxSamplerChoices)
+			return nil, ir.NoReg, false
 		}
 	}
-	b, ok := l.samplerOf(e)
-	return []int{b}, ir.NoReg, ok
+	bs := make([]int, 0, total)
+	for k := range total {
+		off, rest := pl.off, k
+		for i := len(pl.dyn) - 1; i >= 0; i-- {
+			d := pl.dyn[i]
+			off += (rest % d.n) * d.stride
+			rest /= d.n
+		}
+		b, found := pl.st.leafBinding(off)
+		if !found {
+			l.errorf(e.Pos(), "cannot resolve the sampler")
+			return nil, ir.NoReg, false
+		}
+		bs = append(bs, b)
+	}
+	sel, mult := ir.NoReg, 1
+	for i := len(pl.dyn) - 1; i >= 0; i-- {
+		d := pl.dyn[i]
+		idx := l.clampIndex(d.idx, d.n)
+		if mult != 1 {
+			idx = l.b.Op(ir.IMul, ir.I32, idx, l.b.ConstI(int32(mult)))
+		}
+		if sel == ir.NoReg {
+			sel = idx
+		} else {
+			sel = l.b.Op(ir.IAdd, ir.I32, sel, idx)
+		}
+		mult *= d.n
+	}
+	return bs, sel, true
 }
+
+// maxSamplerChoices bounds the samplers one run-time indexed texture call may
+// select among (one texture instruction is emitted per choice).
+const maxSamplerChoices = 256

@@ -124,7 +124,7 @@ func (c *checker) call(x *ast.Call) ast.Expr {
 		pick = exact[0]
 	case len(conv) == 1:
 		pick = conv[0]
-	case len(conv) > 1 && !c.atLeast(400, 0) && !c.extEnabled(ExtShaderIntegerFunctions):
+	case len(conv) > 1 && !c.atLeast(400, 0) && !c.extEnabled(ExtShaderIntegerFunctions) && !c.hasGPUShader5():
 		// Before GLSL 4.00 any call matching several overloads only through
 		// conversions is ambiguous (MESA_shader_integer_functions brings 4.00's
 		// best-match rule). spec: GLSL 1.30 §6.1.

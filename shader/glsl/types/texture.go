@@ -110,6 +110,9 @@ func textureSigs(fn ast.Builtin, c *checker) []sig {
 	switch fn {
 	case ast.FnTextureGather, ast.FnTextureGatherOffset, ast.FnTextureGatherOffsets:
 		d, e = 400, 310
+		if c.hasGPUShader5() {
+			d = 150 // spec: ARB_gpu_shader5 §8.7 "Texture Gather Instructions"
+		}
 	case ast.FnTextureQueryLod:
 		d, e = 400, 0
 	case ast.FnTextureQueryLOD:
