@@ -332,7 +332,7 @@ func (c *glContext) SetUniform(u *shadertest.Uniform) error {
 	if u.Location >= 0 {
 		err = c.prog.SetUniformLocation(u.Location, src, words)
 	} else {
-		err = c.prog.SetUniform(u.Name, src, words)
+		err = c.prog.SetBlockUniform(u.Name, u.BlockIndex, src, words)
 	}
 	if errors.Is(err, program.ErrNoUniform) {
 		return fmt.Errorf("%w: %v", shadertest.ErrUniformNotFound, err)
