@@ -27,6 +27,14 @@ func (p *Program) linkGeometry(errs *ast.ErrorList) {
 			}
 			g.Output = gl.Output
 		}
+		if gl.Invocations > 0 {
+			// spec: ARB_gpu_shader5 §4.3.8.1 (every declaration in the
+			// program must agree)
+			if g.Invocations > 0 && g.Invocations != gl.Invocations {
+				errs.Add(f.Pos(), fmt.Sprintf("invocations = %d conflicts with %d declared in another geometry shader", gl.Invocations, g.Invocations))
+			}
+			g.Invocations = gl.Invocations
+		}
 		if gl.MaxVertices >= 0 {
 			if g.MaxVertices >= 0 && g.MaxVertices != gl.MaxVertices {
 				errs.Add(f.Pos(), fmt.Sprintf("max_vertices = %d conflicts with %d declared in another geometry shader", gl.MaxVertices, g.MaxVertices))

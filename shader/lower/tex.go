@@ -140,9 +140,25 @@ func (l *lowerer) texture(x *ast.Call) value {
 		}
 		i += 2
 	}
+	gatherRef := ir.NoReg
+	if form.op == ir.TexGather && kind.Shadow() && (form.offset || form.offsets) && i+1 < len(args) {
+		// The shadow gathers take the reference before the offsets:
+		// textureGatherOffset(s, P, refZ, offset). spec: GLSL 4.00 §8.7
+		gatherRef = l.expr(args[i]).r[0]
+		i++
+	}
 	if form.offset {
 		cv := args[i].Value()
-		if cv == nil {
+		if cv == nil && form.op == ir.TexGather {
+			// A run-time offset (the checker allows it for gathers under
+			// ARB_gpu_shader5 / GLSL 4.00): one per lane.
+			// spec: ARB_gpu_shader5 §8.7 (textureGatherOffset)
+			off := l.expr(args[i])
+			if len(off.r) >= 2 {
+				ti.DynOffset = [2]ir.Reg{off.r[0], off.r[1]}
+				ti.HasDynOffset = true
+			}
+		} else if cv == nil {
 			l.errorf(args[i].Pos(), "texture offset must be a constant expression")
 		} else {
 			for k := 0; k < len(cv.Words) && k < 3; k++ {
@@ -208,6 +224,8 @@ func (l *lowerer) texture(x *ast.Call) value {
 		}
 	}
 	switch {
+	case form.op == ir.TexGather && kind.Shadow() && gatherRef != ir.NoReg:
+		ti.Compare = gatherRef
 	case form.op == ir.TexGather && kind.Shadow():
 		ti.Compare = trailing
 	case kind == ir.SamplerCubeArrayShadow && form.op != ir.TexSize && form.op != ir.TexQueryLevels && form.op != ir.TexQueryLod:

@@ -351,6 +351,10 @@ type GeometryLayout struct {
 	Output string
 	// MaxVertices is layout(max_vertices = N); -1 when not declared.
 	MaxVertices int
+	// Invocations is layout(invocations = N) in (ARB_gpu_shader5 geometry
+	// shader instancing); 0 when not declared (one invocation).
+	// spec: ARB_gpu_shader5 §4.3.8.1
+	Invocations int
 	// MaxIndex is the largest constant index of each per-vertex input the
 	// shader leaves unsized (no input primitive declared in it), for the
 	// link to hold against the program's primitive.

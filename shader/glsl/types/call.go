@@ -193,9 +193,24 @@ func (c *checker) builtinUse(x *ast.Call) {
 	case ast.FnTextureOffset, ast.FnTexelFetchOffset, ast.FnTextureProjOffset, ast.FnTextureLodOffset,
 		ast.FnTextureProjLodOffset, ast.FnTextureGradOffset, ast.FnTextureProjGradOffset,
 		ast.FnTextureGatherOffset:
+		// ARB_gpu_shader5 (GLSL 4.00) lets textureGatherOffset's offset
+		// vary. spec: ARB_gpu_shader5 §8.7, GLSL 4.00 §8.7
+		dynGather := x.Builtin == ast.FnTextureGatherOffset && c.hasGPUShader5()
 		for _, a := range x.Args {
-			if a.Type().IsNumeric() && a.Type().Base == ast.Int && a == x.Args[offsetArg(x)] && a.Value() == nil {
+			if !dynGather && a.Type().IsNumeric() && a.Type().Base == ast.Int && a == x.Args[offsetArg(x)] && a.Value() == nil {
 				c.errorf(a.Pos(), "texel offset of '%s' must be a constant expression", x.Name)
+			}
+		}
+	case ast.FnTextureGatherOffsets:
+		// spec: ARB_gpu_shader5 §8.7, GLSL 4.00 §8.7: the offsets array
+		// must be a constant expression.
+		if len(x.Args) > 2 {
+			k := 2
+			if x.Args[2].Type().Kind != ast.KindArray && len(x.Args) > 3 {
+				k = 3 // the shadow forms' reference comes first
+			}
+			if a := x.Args[k]; a.Type().Kind == ast.KindArray && a.Value() == nil {
+				c.errorf(a.Pos(), "texel offsets of '%s' must be a constant expression", x.Name)
 			}
 		}
 	}

@@ -17,6 +17,9 @@ const (
 	MaxGeometryUniformComponents     = 1024
 	MaxGeometryVaryingComponents     = 64
 	MaxGeometryTextureImageUnits     = 16
+	// MaxGeometryShaderInvocations is GL_MAX_GEOMETRY_SHADER_INVOCATIONS
+	// (the GL 4.0 minimum). spec: ARB_gpu_shader5 "New State" (32)
+	MaxGeometryShaderInvocations = 32
 	// maxGeometryInputVertices is the most vertices an input primitive has
 	// (triangles_adjacency).
 	maxGeometryInputVertices = 6
@@ -73,6 +76,11 @@ func (c *checker) declareGeometryVars(compat bool) {
 	in := c.addBuiltin("gl_in", ast.Array(ast.Struct(pv), 0), ast.VarIn, true)
 	c.geom.inputs = append(c.geom.inputs, in)
 	c.addBuiltin("gl_PrimitiveIDIn", i, ast.VarIn, true)
+	if c.hasGPUShader5() {
+		// spec: ARB_gpu_shader5 §7.1 (the invocation number of an
+		// instanced geometry shader, 0 without layout(invocations))
+		c.addBuiltin("gl_InvocationID", i, ast.VarIn, true)
+	}
 	c.addBuiltin("gl_Position", v4, ast.VarOut, false)
 	c.addBuiltin("gl_PointSize", f, ast.VarOut, false)
 	c.implicitBuiltin(c.addBuiltin("gl_ClipDistance", ast.Array(f, 0), ast.VarOut, false), MaxClipDistances)
@@ -153,6 +161,18 @@ func (c *checker) geometryLayoutDecl(q *ast.Qualifiers) {
 				c.errorf(l.NamePos, "max_vertices = %d conflicts with the earlier max_vertices = %d", n, g.MaxVertices)
 			default:
 				g.MaxVertices = n
+			}
+		case in && name == "invocations" && c.hasGPUShader5():
+			// spec: ARB_gpu_shader5 §4.3.8.1
+			n := c.layoutInt(l)
+			switch {
+			case n < 0:
+			case n == 0 || n > MaxGeometryShaderInvocations:
+				c.errorf(l.NamePos, "invocations = %d is outside 1..%d (GL_MAX_GEOMETRY_SHADER_INVOCATIONS)", n, MaxGeometryShaderInvocations)
+			case g.Invocations > 0 && g.Invocations != n:
+				c.errorf(l.NamePos, "invocations = %d conflicts with the earlier invocations = %d", n, g.Invocations)
+			default:
+				g.Invocations = n
 			}
 		default:
 			c.errorf(l.NamePos, "layout qualifier '%s' is not allowed on a geometry shader '%s' declaration", l.Name, q.Storage)
