@@ -166,6 +166,19 @@ func (l *lowerer) geometryBuiltin(x *ast.Call) (value, bool) {
 		l.b.Ctl(ir.Emit)
 	case ast.FnEndPrimitive:
 		l.b.Ctl(ir.EndPrim)
+	case ast.FnEmitStreamVertex, ast.FnEndStreamPrimitive:
+		// Only stream 0 is rasterized and there is no transform feedback,
+		// so the other streams' vertices go nowhere: stream 0 is
+		// EmitVertex / EndPrimitive, the others emit nothing.
+		// spec: ARB_gpu_shader5 §8.10, GL 4.6 §11.3.4.2
+		if cv := x.Args[0].Value(); cv != nil && cv.Int(0) == 0 {
+			if x.Builtin == ast.FnEmitStreamVertex {
+				l.storeOutputs()
+				l.b.Ctl(ir.Emit)
+			} else {
+				l.b.Ctl(ir.EndPrim)
+			}
+		}
 	default:
 		return value{}, false
 	}

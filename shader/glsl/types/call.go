@@ -190,6 +190,8 @@ func (c *checker) call(x *ast.Call) ast.Expr {
 // builtinUse applies call-site restrictions of built-ins.
 func (c *checker) builtinUse(x *ast.Call) {
 	switch x.Builtin {
+	case ast.FnEmitStreamVertex, ast.FnEndStreamPrimitive:
+		c.streamCall(x)
 	case ast.FnTextureOffset, ast.FnTexelFetchOffset, ast.FnTextureProjOffset, ast.FnTextureLodOffset,
 		ast.FnTextureProjLodOffset, ast.FnTextureGradOffset, ast.FnTextureProjGradOffset,
 		ast.FnTextureGatherOffset:
