@@ -98,4 +98,28 @@ void main() { o = arr[0].c * 0.25 + arr[2].c; }
 	if got, want := pixel(tg, 2, 2), [4]byte{64, 128, 0, 64}; got != want {
 		t.Errorf("pixel = %v, want %v", got, want)
 	}
+	// An array of arrays of blocks numbers them row-major: block 5 of
+	// [3][2] is arr2[2][1].
+	fs2 := `#version 150
+#extension GL_ARB_arrays_of_arrays : require
+uniform B { vec4 c; } arr2[3][2];
+out vec4 o;
+void main() { o = arr2[2][1].c + arr2[0][1].c * 0.5; }
+`
+	p2 := link(t, vs, fs2)
+	for _, s := range []struct {
+		block int
+		v     float32
+	}{{5, 0.5}, {1, 1}} {
+		if err := p2.SetBlockUniform("B.c", s.block, ir.F32, []uint32{fbits(s.v), 0, 0, fbits(s.v)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := p2.SetBlockUniform("B.c", 6, ir.F32, []uint32{0}); !errors.Is(err, ErrNoUniform) {
+		t.Errorf("block index 6 of 3x2: %v, want ErrNoUniform", err)
+	}
+	tg = draw(t, p2, vertexData(t, p2, map[string][][4]float32{"pos": fullRect}, 4), ref.TriangleStrip, 4, nil)
+	if got, want := pixel(tg, 2, 2), [4]byte{255, 0, 0, 255}; got != want {
+		t.Errorf("arrays of arrays: pixel = %v, want %v", got, want)
+	}
 }

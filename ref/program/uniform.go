@@ -220,12 +220,23 @@ func (p *Program) resolve(name string, block int) (uniformRef, error) {
 		}
 		r, path = p.byName[inst], inst
 		if r.typ.Kind == ast.KindArray && strings.HasPrefix(rest, ".") {
-			if block < 0 || block >= r.typ.Len {
+			// An array of arrays of blocks (ARB_arrays_of_arrays) numbers
+			// its blocks in row-major order.
+			total := 1
+			for t := r.typ; t.Kind == ast.KindArray; t = t.Elem {
+				total *= t.Len
+			}
+			if block < 0 || block >= total {
 				return r, fmt.Errorf("%q: block array index %d out of range: %w", name, block, ErrNoUniform)
 			}
-			r.word += block * r.typ.Elem.Slots()
-			r.typ = r.typ.Elem
-			path += "[" + strconv.Itoa(block) + "]"
+			for r.typ.Kind == ast.KindArray {
+				total /= r.typ.Len
+				k := block / total
+				block %= total
+				r.word += k * r.typ.Elem.Slots()
+				r.typ = r.typ.Elem
+				path += "[" + strconv.Itoa(k) + "]"
+			}
 		}
 	}
 	for rest != "" {
