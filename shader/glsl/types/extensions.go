@@ -22,6 +22,10 @@ const (
 	ExtTextureQueryLod    = "GL_ARB_texture_query_lod"
 	ExtTextureArray       = "GL_EXT_texture_array"
 	ExtShaderTextureLod   = "GL_ARB_shader_texture_lod"
+	// ExtTextureGather brings textureGather and textureGatherOffset (a
+	// constant offset, no component select, no shadow forms: those are
+	// ARB_gpu_shader5's) to GLSL 1.30. spec: ARB_texture_gather
+	ExtTextureGather = "GL_ARB_texture_gather"
 )
 
 // The extensions that bring later core built-ins and rules to GLSL 1.10-1.30:
