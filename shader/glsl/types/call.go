@@ -58,7 +58,7 @@ func (c *checker) call(x *ast.Call) ast.Expr {
 	type cand struct {
 		f    *ast.Func
 		s    sig
-		conv int
+		conv uint64 // the arguments that need a conversion (bit i: argument i)
 	}
 	var exact, conv []cand
 	argTypes := make([]*ast.Type, len(x.Args))
@@ -69,11 +69,11 @@ func (c *checker) call(x *ast.Call) ast.Expr {
 	// conversion of the argument, out-parameters one of the parameter to the
 	// argument on copy-out, inout parameters need identical types.
 	// spec: GLSL 4.50 §6.1.1.
-	try := func(params []*ast.Type, outs, inouts []bool) (int, bool) {
+	try := func(params []*ast.Type, outs, inouts []bool) (uint64, bool) {
 		if len(params) != len(argTypes) {
 			return 0, false
 		}
-		n := 0
+		var n uint64
 		for i, p := range params {
 			if ast.Identical(p, argTypes[i]) {
 				continue
@@ -88,7 +88,7 @@ func (c *checker) call(x *ast.Call) ast.Expr {
 			case !c.canConvert(argTypes[i], p):
 				return 0, false
 			}
-			n++
+			n |= 1 << min(i, 63)
 		}
 		return n, true
 	}
@@ -131,20 +131,32 @@ func (c *checker) call(x *ast.Call) ast.Expr {
 		c.errorf(x.NamePos, "ambiguous call to '%s(%s)'", x.Name, typeList(argTypes))
 		return invalid(x)
 	case len(conv) > 1:
-		best, nbest := conv[0], 0
-		for _, k := range conv {
-			if k.conv < best.conv {
-				best, nbest = k, 0
+		// GLSL 4.00's rule: a candidate is better than another when no
+		// argument's conversion is worse and at least one is better; the
+		// call resolves to the candidate better than every other. Without
+		// doubles the only ranks are exact and converted (int to uint and
+		// int or uint to float rank alike), so A beats B exactly when A
+		// converts a strict subset of the arguments B converts.
+		// spec: GLSL 4.00 §6.1, ARB_gpu_shader5 §6.1
+		found := -1
+		for k, a := range conv {
+			beatsAll := true
+			for j, b := range conv {
+				if j != k && (a.conv&^b.conv != 0 || a.conv == b.conv) {
+					beatsAll = false
+					break
+				}
 			}
-			if k.conv == best.conv {
-				nbest++
+			if beatsAll {
+				found = k
+				break
 			}
 		}
-		if nbest > 1 {
+		if found < 0 {
 			c.errorf(x.NamePos, "ambiguous call to '%s(%s)'", x.Name, typeList(argTypes))
 			return invalid(x)
 		}
-		pick = best
+		pick = conv[found]
 	default:
 		c.errorf(x.NamePos, "no matching overload for call to '%s(%s)'", x.Name, typeList(argTypes))
 		return invalid(x)

@@ -58,3 +58,24 @@ void main() {}
 #extension GL_ARB_shading_language_420pack : require
 sample centroid out vec4 sc; // ERROR "'sample' and 'centroid' cannot qualify the same variable"
 void main() {}
+// ----
+// GLSL 4.00's overload rule (ARB_gpu_shader5 §6.1): a candidate wins when it
+// converts a strict subset of the arguments every other candidate converts;
+// int to uint and int to float rank alike.
+#version 150
+#extension GL_ARB_gpu_shader5 : require
+float f(int a, float b, float c) { return 1.0; }
+float f(float a, int b, int c) { return 2.0; }
+float g(uint a, float b) { return 1.0; }
+float g(uint a, uint b) { return 2.0; }
+float h(float a) { return 1.0; }
+float h(uint a) { return 2.0; }
+float k(int a, float b) { return 1.0; }
+float k(float a, float b) { return 2.0; }
+void main() {
+	float x = f(1, 2, 3); // ERROR "ambiguous call to 'f\\(int, int, int\\)'" (fewest conversions would pick the second)
+	x += g(1u, 2); // ERROR "ambiguous call to 'g\\(uint, int\\)'"
+	x += h(1); // ERROR "ambiguous call to 'h\\(int\\)'"
+	x += k(1, 2); // k(int, float) converts only the second argument
+	gl_Position = vec4(x);
+}
