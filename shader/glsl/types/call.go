@@ -201,6 +201,7 @@ func (c *checker) call(x *ast.Call) ast.Expr {
 
 // builtinUse applies call-site restrictions of built-ins.
 func (c *checker) builtinUse(x *ast.Call) {
+	c.gatherComp(x)
 	switch x.Builtin {
 	case ast.FnEmitStreamVertex, ast.FnEndStreamPrimitive:
 		c.streamCall(x)
@@ -227,6 +228,34 @@ func (c *checker) builtinUse(x *ast.Call) {
 				c.errorf(a.Pos(), "texel offsets of '%s' must be a constant expression", x.Name)
 			}
 		}
+	}
+}
+
+// gatherComp checks the component select of textureGather,
+// textureGatherOffset and textureGatherOffsets on a non-shadow sampler: a
+// constant integral expression of value 0..3. spec: ARB_gpu_shader5 §8.7,
+// GLSL 4.00 §8.7
+func (c *checker) gatherComp(x *ast.Call) {
+	base := 3
+	switch x.Builtin {
+	case ast.FnTextureGather:
+		base = 2
+	case ast.FnTextureGatherOffset, ast.FnTextureGatherOffsets:
+	default:
+		return
+	}
+	if len(x.Args) != base+1 || !x.Args[0].Type().IsSampler() || x.Args[0].Type().Sampler.Shadow {
+		return
+	}
+	a := x.Args[base]
+	if !a.Type().IsScalar() || a.Type().Base != ast.Int {
+		return
+	}
+	switch v := a.Value(); {
+	case v == nil:
+		c.errorf(a.Pos(), "the component of '%s' must be a constant integral expression", x.Name)
+	case v.Int(0) < 0 || v.Int(0) > 3:
+		c.errorf(a.Pos(), "the component of '%s' must be 0, 1, 2 or 3, not %d", x.Name, v.Int(0))
 	}
 }
 

@@ -42,6 +42,8 @@ void main() {
 	vec4 c = textureGatherOffsets(tex[0], a.xy, ivec2[4](off, off, off, off)); // ERROR "texel offsets of 'textureGatherOffsets' must be a constant expression"
 	vec4 d = textureGatherOffsets(shad, a.xy, 0.5, ivec2[4](ivec2(0), ivec2(1), ivec2(0), ivec2(1)));
 	vec4 e = textureOffset(tex[0], a.xy, off); // ERROR "texel offset of 'textureOffset' must be a constant expression"
+	e += textureGather(tex[0], a.xy, n); // ERROR "the component of 'textureGather' must be a constant integral expression"
+	e += textureGatherOffset(tex[0], a.xy, off, 4); // ERROR "the component of 'textureGatherOffset' must be 0, 1, 2 or 3, not 4"
 	f(x);
 	gl_Position = vec4(x + float(b)) + t + g + c + d + e;
 	p = so = vec4(u);
