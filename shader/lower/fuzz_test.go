@@ -29,7 +29,7 @@ func FuzzLower(f *testing.F) {
 	f.Add(true, "#version 120\n#extension GL_EXT_texture_array : require\n#extension GL_ARB_shader_texture_lod : require\nuniform sampler2DArray a; uniform sampler2D s; uniform sampler2DRectShadow r; varying vec2 uv;\nvoid main() { gl_FragColor = texture2DArray(a, vec3(uv, 1.0)) + texture2DGradARB(s, uv, dFdx(uv), dFdy(uv)) + shadow2DRect(r, vec3(uv, 0.5)); }\n")
 	// GL_ARB_gpu_shader5: run-time gather offsets and sampler indices inside
 	// arrays of structs, fma, precise, implicit int-to-uint.
-	f.Add(true, "#version 150\n#extension GL_ARB_gpu_shader5 : require\nstruct S { sampler2D t[2]; }; uniform S ss[2]; uniform ivec2 o; uniform int n; in vec2 uv; out vec4 c;\nvoid main() { precise float x = fma(uv.x, uv.y, 1.0); uint u = n; c = textureGatherOffset(ss[n].t[n], uv, o + ivec2(u), 2) * x; precise c; }\n")
+	f.Add(true, "#version 150\n#extension GL_ARB_gpu_shader5 : require\nstruct S { sampler2D t[2]; }; uniform S ss[2]; uniform ivec2 o; uniform int n; in vec2 uv; out vec4 c;\nvoid main() { precise float x = fma(uv.x, uv.y, 1.0); uint u = n; c = textureGatherOffset(ss[n].t[n], uv, o + ivec2(u), 2) * x; }\n")
 	f.Fuzz(func(t *testing.T, frag bool, src string) {
 		stage := glsl.Vertex
 		if frag {
