@@ -47,13 +47,14 @@ const (
 	OpFBTex2D          // fb tex 2d unit
 	OpActiveUniform    // active uniform NAME GL_UNIFORM_PNAME VALUE (Name, Cap, Value)
 	OpProvokingVertex  // provoking vertex first|last (Flat: first)
+	OpUBOArrayIndex    // ubo array index N (Index): the element of a uniform block array later uniform commands set
 )
 
 var opNames = [...]string{"clear color", "clear depth", "clear", "clip plane", "color", "draw rect",
 	"draw arrays", "draw elements", "enable", "depthfunc", "frustum", "hint", "ortho", "probe",
 	"probe depth", "tolerance", "shade model", "texture", "texcoord", "texparameter", "uniform",
 	"link error", "link success", "light", "unsupported", "compute", "ssbo", "ssbo subdata", "probe ssbo",
-	"atomic counters", "atomic counter", "probe atomic counter", "image texture", "fb tex 2d", "active uniform", "provoking vertex"}
+	"atomic counters", "atomic counter", "probe atomic counter", "image texture", "fb tex 2d", "active uniform", "provoking vertex", "ubo array index"}
 
 // String returns the name used in test files and messages.
 func (o Op) String() string {
@@ -367,7 +368,16 @@ func (f *File) parseCommand(ln line, bad func(int, string, ...any)) {
 		add()
 		return
 	}
-	for _, p := range []string{"ubo array index ", "block array index ", "block binding ", "block offset ",
+	if it, ok := has("ubo array index %d", 1); ok {
+		if it[0].i < 0 {
+			fail("negative uniform block array index")
+			return
+		}
+		c.Op, c.Index = OpUBOArrayIndex, int(it[0].i)
+		add()
+		return
+	}
+	for _, p := range []string{"block array index ", "block binding ", "block offset ",
 		"block matrix stride", "block row major", "verify program_query",
 		"verify program_interface_query ", "verify query_object", "vertex attrib ", "newlist ",
 		"endlist", "calllist", "deletelist", "viewport swizzle "} {

@@ -210,9 +210,12 @@ type runner struct {
 	linkLog       string
 	linkExpected  bool
 	ignoreMissing bool
-	failure       string
-	warning       string
-	pixbuf        []byte
+	// uboIndex is the uniform block array element of "ubo array index"
+	// (shader_runner's ubo_array_index, added to the block index).
+	uboIndex int
+	failure  string
+	warning  string
+	pixbuf   []byte
 }
 
 // errFatal ends the test with a failure, as piglit_report_result(FAIL)
@@ -408,6 +411,8 @@ func (r *runner) exec(c *Command) error {
 		return r.c.SetTexture(r.activeUnit, t)
 	case OpUniform:
 		return r.uniform(c)
+	case OpUBOArrayIndex:
+		r.uboIndex = c.Index
 	case OpLinkError:
 		r.linkExpected = true
 		if r.linked {
@@ -547,6 +552,11 @@ func (r *runner) uniform(c *Command) error {
 		if !r.caps.hasExtension("GL_ARB_gpu_shader_int64") {
 			return &stop{Skip, "64-bit integer uniforms need GL_ARB_gpu_shader_int64"}
 		}
+	}
+	if r.uboIndex != 0 {
+		uc := *u
+		uc.BlockIndex = r.uboIndex
+		u = &uc
 	}
 	err := r.c.SetUniform(u)
 	if errors.Is(err, ErrUniformNotFound) {

@@ -364,3 +364,32 @@ func TestGLESDifferences(t *testing.T) {
 		t.Errorf("lod_bias on GLES: %v %q", st, reason)
 	}
 }
+
+// TestUBOArrayIndex: "ubo array index N" makes the uniform commands after it
+// set element N of a uniform block array (Uniform.BlockIndex), as
+// shader_runner's ubo_array_index does, until the next such command; and
+// "texture junk 2DArray" binds a 2D array texture of the given size with the
+// default sampler state.
+func TestUBOArrayIndex(t *testing.T) {
+	b := newFake()
+	src := progHead + "uniform vec4 color 1 0 0 1\nubo array index 2\nuniform vec4 color 0 1 0 1\nubo array index 0\nuniform vec4 color 0 0 1 1\n" +
+		"texture junk 2DArray 1 (4, 2, 3)\n"
+	if st, reason := execText(t, b, src); st != Pass {
+		t.Fatalf("%v %q", st, reason)
+	}
+	var got []int
+	for _, u := range b.uniforms {
+		got = append(got, u.BlockIndex)
+	}
+	if fmt.Sprint(got) != "[0 2 0]" {
+		t.Errorf("block indices %v, want [0 2 0]", got)
+	}
+	if len(b.textures) != 1 {
+		t.Fatalf("%d textures", len(b.textures))
+	}
+	tx := b.textures[0]
+	if tx.Target != Tex2DArray || len(tx.Levels) != 1 || tx.Levels[0].W != 4 || tx.Levels[0].H != 2 || tx.Levels[0].D != 3 ||
+		len(tx.Levels[0].Data) != 4*2*3*4 || tx.Sampler != DefaultSampler() {
+		t.Errorf("junk texture %+v (level %+v)", tx, tx.Levels[0])
+	}
+}

@@ -21,6 +21,7 @@ type fakeBackend struct {
 	drawErr  error
 	mu       sync.Mutex
 	textures []*Texture
+	uniforms []Uniform
 	draws    []*Draw
 	configs  []ContextConfig
 }
@@ -84,6 +85,9 @@ func (c *fakeContext) SetUniform(u *Uniform) error {
 	if u.Location < 0 && !strings.Contains(c.src, " "+base) {
 		return ErrUniformNotFound
 	}
+	c.b.mu.Lock()
+	c.b.uniforms = append(c.b.uniforms, *u)
+	c.b.mu.Unlock()
 	if u.Name == "color" && len(u.Floats) == 4 {
 		for i, f := range u.Floats {
 			c.color[i] = byte(math.Round(float64(min(max(f, 0), 1)) * 255))

@@ -244,6 +244,10 @@ func TestCommands(t *testing.T) {
 		{"shade model smooth", func(c *Command) bool { return c.Op == OpShadeModel && !c.Flat }},
 		{"provoking vertex first", func(c *Command) bool { return c.Op == OpProvokingVertex && c.Flat }},
 		{"provoking vertex last", func(c *Command) bool { return c.Op == OpProvokingVertex && !c.Flat }},
+		{"ubo array index 3", func(c *Command) bool { return c.Op == OpUBOArrayIndex && c.Index == 3 }},
+		{"texture junk 2DArray 2 (8, 4, 3)", func(c *Command) bool {
+			return c.Op == OpTexture && *c.Texture == TextureCmd{Kind: TexJunk2DArray, Unit: 2, W: 8, H: 4, D: 3}
+		}},
 		{"texture rgbw 1 (8, 4)", func(c *Command) bool {
 			return *c.Texture == TextureCmd{Kind: TexRGBW, Unit: 1, W: 8, H: 4, D: 1}
 		}},
@@ -363,6 +367,8 @@ func TestCommandErrors(t *testing.T) {
 		{"texparameter 2D min bilinear", "bad min"},
 		{"texparameter 2D anisotropy 4", "unknown texture parameter"},
 		{"texture rgbw 0 (0, 4)", "bad texture size"},
+		{"texture junk 2DArray 0 (0, 4, 2)", "bad texture size"},
+		{"ubo array index -1", "negative uniform block array index"},
 		{"texture rgbw 40 (4, 4)", "out of range"},
 		{"texture checkerboard 0 0 (1, 1) (0, 0, 0, 0) (1, 1, 1, 1)", "empty squares"},
 		{"light 9 GL_POSITION float 1", "bad light index"},

@@ -77,6 +77,11 @@ func BuildTexture(tc *TextureCmd, api API) *Texture {
 			}
 		}
 		t.Levels = []*TexImage{img}
+	case TexJunk2DArray:
+		// glTexImage3D(GL_TEXTURE_2D_ARRAY, ..., NULL) with the default
+		// sampler state: the contents are undefined; zeros are one choice.
+		t.Target = Tex2DArray
+		t.Levels = []*TexImage{{W: tc.W, H: tc.H, D: tc.D, Data: make([]float32, tc.W*tc.H*tc.D*4)}}
 	case TexCheckerboard, TexQuads:
 		t.Target = Tex2D
 		nearest("clamp_to_border")

@@ -58,6 +58,7 @@ const (
 	TexShadow1DArray                    // texture shadow1DArray unit (w, layers)
 	TexShadow2DArray                    // texture shadow2DArray unit (w, h, layers)
 	TexInteger                          // texture integer unit (w, h) (b, a) format: texel (x, y, b, a)
+	TexJunk2DArray                      // texture junk 2DArray unit (w, h, layers): undefined contents (zeros here)
 )
 
 // TextureCmd is a texture command.
@@ -172,6 +173,9 @@ func (f *File) parseTexture(c *Command, t string, fail func(string, ...any)) boo
 			tc.Colors[i/4][i%4] = float32(it[6+i].f)
 		}
 		return emit(tc)
+	}
+	if it, n := scanf(t, "texture junk 2DArray %d ( %d , %d , %d )"); n == 4 {
+		return emit(&TextureCmd{Kind: TexJunk2DArray, Unit: int(it[0].i), W: int(it[1].i), H: int(it[2].i), D: int(it[3].i)})
 	}
 	if _, ok := parseStr(t, "texture junk 2DArray"); ok {
 		return unsupported("texture junk")

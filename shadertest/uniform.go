@@ -41,6 +41,9 @@ type Uniform struct {
 	Name string
 	// Location is the explicit location when Name is a number, else -1.
 	Location int
+	// BlockIndex is the element of a uniform block array a "Block.member"
+	// name sets (the runner's "ubo array index"; 0 otherwise).
+	BlockIndex int
 	// Exactly one of the value slices is set, Cols*Rows long, matrices in
 	// column-major order.
 	Floats  []float32

@@ -235,10 +235,17 @@ func TestShaderSampleMaskSingleSample(t *testing.T) {
 }
 
 // sampleQualFS interpolates a sample-qualified input, which makes the stage
-// shade per sample. spec: GLSL 4.00 §4.3.6
-const sampleQualFS = `#version 400
+// shade per sample; sampleQualVS is sampleVS with the output qualified alike
+// (before GLSL 4.30 the link requires both sides to agree, as Mesa does).
+// spec: GLSL 4.00 §4.3.6
+const (
+	sampleQualFS = `#version 400
 sample in vec4 v_col; flat in vec4 f_col; out vec4 o;
 void main() { o = v_col; }`
+	sampleQualVS = `#version 400
+in vec4 a_pos; in vec4 a_col; sample out vec4 v_col; flat out vec4 f_col;
+void main() { gl_Position = a_pos; v_col = a_col; f_col = a_col; }`
+)
 
 // TestShaderSampleQualifierAndMinSamples checks the two other ways into
 // sample shading against the reference renderer's sample passes, sample by
@@ -255,7 +262,7 @@ func TestShaderSampleQualifierAndMinSamples(t *testing.T) {
 		minSamples  int
 		wantMatches bool
 	}{
-		{"sample qualifier", sampleVS, sampleQualFS, 0, true},
+		{"sample qualifier", sampleQualVS, sampleQualFS, 0, true},
 		{"min samples", unitsVS, unitsFS, n, true},
 		{"min samples 2 of 8", unitsVS, unitsFS, 2, true},
 		{"per pixel", unitsVS, unitsFS, 0, false},

@@ -455,8 +455,11 @@ func (t *Texture) gather(s *Sampler, req *Request, l int) [4]uint32 {
 	var out [4]uint32
 	for n, o := range order {
 		ox, oy := req.Offset[0], req.Offset[1]
-		if req.UseGatherOffsets {
+		switch {
+		case req.UseGatherOffsets:
 			ox, oy = req.GatherOffsets[n][0], req.GatherOffsets[n][1]
+		case req.LaneOffset != nil:
+			ox, oy = req.LaneOffset[l][0], req.LaneOffset[l][1]
 		}
 		i := ifloor(u) + int(ox) + o[0]
 		j := ifloor(v) + int(oy) + o[1]

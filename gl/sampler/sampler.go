@@ -146,6 +146,10 @@ type Request struct {
 	// gathered texels its own offset (textureGatherOffsets).
 	GatherOffsets    [4][2]int32
 	UseGatherOffsets bool
+	// LaneOffset, when not nil, is each lane's own (s, t) offset of a
+	// gather, in place of Offset (ARB_gpu_shader5's textureGatherOffset with
+	// a non-constant offset). spec: ARB_gpu_shader5 §8.7 (textureGatherOffset)
+	LaneOffset [][2]int32
 }
 
 // ErrBadRequest reports a malformed request.
@@ -195,6 +199,9 @@ func Sample(t *Texture, s *Sampler, req *Request, out [][4]uint32) error {
 		}
 		if req.Op == OpGather && (req.GatherComp < 0 || req.GatherComp > 3) {
 			return fmt.Errorf("%w: gather component %d", ErrBadRequest, req.GatherComp)
+		}
+		if req.LaneOffset != nil && (req.Op != OpGather || len(req.LaneOffset) < n) {
+			return fmt.Errorf("%w: %d lane offsets for %d lanes of op %d (gather only)", ErrBadRequest, len(req.LaneOffset), n, req.Op)
 		}
 	default:
 		return fmt.Errorf("%w: op %d", ErrBadRequest, req.Op)

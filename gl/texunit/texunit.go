@@ -29,6 +29,7 @@ type Unit struct {
 	lod    []float32
 	dpdx   [][3]float32
 	dpdy   [][3]float32
+	off    [][2]int32
 	out    [][4]uint32
 }
 
@@ -39,6 +40,7 @@ func (u *Unit) grow(n int) {
 	u.coord, u.icoord = make([][4]float32, n), make([][4]int32, n)
 	u.ref, u.lod = make([]float32, n), make([]float32, n)
 	u.dpdx, u.dpdy = make([][3]float32, n), make([][3]float32, n)
+	u.off = make([][2]int32, n)
 	u.out = make([][4]uint32, n)
 }
 
@@ -139,6 +141,12 @@ func (u *Unit) Request(r *exec.TexRequest, lanes []int) (*sampler.Request, [][4]
 		}
 	case ir.TexGather:
 		req.Op = sampler.OpGather
+		if r.HasDynOffset && r.DynOffset[0] != nil && r.DynOffset[1] != nil {
+			for i, l := range lanes {
+				u.off[i] = [2]int32{r.DynOffset[0][l], r.DynOffset[1][l]}
+			}
+			req.LaneOffset = u.off[:n]
+		}
 	default:
 		return nil, nil, fmt.Errorf("texture op %v not supported", r.Op)
 	}

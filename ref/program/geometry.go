@@ -89,19 +89,32 @@ func (g *GeometryShader) ShadePrimitives(b *ref.GeometryBatch, tex ref.Textures)
 	}
 	ow, nv, nc := gs.OutputWords, p.nvary, g.nclip
 	pid := gs.Geometry.PrimitiveIDWord()
-	for base := 0; base < b.N; base += w {
-		n := min(w, b.N-base)
+	// An instanced geometry shader runs NumInvocations times per primitive;
+	// lane l of a run is invocation item%inv of primitive item/inv, so the
+	// lanes' emitted vertices reach ref primitive by primitive, each
+	// primitive's invocations in order. spec: GL 4.6 §11.3.4.2
+	inv := gs.Geometry.NumInvocations()
+	invWord := gs.Geometry.InvocationIDWord()
+	hasInv := gs.InputWords > invWord
+	for base := 0; base < b.N*inv; base += w {
+		n := min(w, b.N*inv-base)
 		for v := 0; v < b.Vertices; v++ {
 			for k := 0; k < stride; k++ {
 				arr := m.Input(v*stride + k)
 				for l := 0; l < n; l++ {
-					arr[l] = b.Varyings[((base+l)*b.Vertices+v)*b.In.Varyings+k]
+					arr[l] = b.Varyings[((base+l)/inv*b.Vertices+v)*b.In.Varyings+k]
 				}
 			}
 		}
 		arr := m.Input(pid)
 		for l := 0; l < n; l++ {
-			arr[l] = uint32(b.PrimitiveID[base+l])
+			arr[l] = uint32(b.PrimitiveID[(base+l)/inv])
+		}
+		if hasInv {
+			arr := m.Input(invWord)
+			for l := 0; l < n; l++ {
+				arr[l] = uint32((base + l) % inv)
+			}
 		}
 		mask := laneMask(n)
 		if _, err := m.Run(g.ctx, mask, mask); err != nil {

@@ -149,7 +149,7 @@ void main() {
 		t.Errorf("pixel = %v, want %v", got, want)
 	}
 	// The bool was stored normalised to 1.
-	r, err := p.resolve("b")
+	r, err := p.resolve("b", 0)
 	if err != nil || p.Uniforms[r.word] != 1 {
 		t.Errorf("bool uniform word = %d (%v), want 1", p.Uniforms[r.word], err)
 	}

@@ -136,7 +136,18 @@ func (p *Program) SetBuiltin(name string, words []uint32) {
 // element on, bools set to 1 when the value is nonzero; for samplers the values
 // are texture units. spec: GL 4.6 §7.6.1.
 func (p *Program) SetUniform(name string, src ir.Type, vals []uint32) error {
-	r, err := p.resolve(name)
+	return p.SetBlockUniform(name, 0, src, vals)
+}
+
+// SetBlockUniform is SetUniform for a member of element block of a uniform
+// block array: "Block.m" names the member in every element (GL's active
+// uniform names carry no block index), and the element is the block index
+// glGetActiveUniformsiv gives plus block, as piglit's "ubo array index"
+// does. block is ignored for a name outside a block array (shader_runner
+// applies its index to block members only).
+// spec: GL 4.6 §7.6.2.1 (block array names), ARB_gpu_shader5 §4.3.7
+func (p *Program) SetBlockUniform(name string, block int, src ir.Type, vals []uint32) error {
+	r, err := p.resolve(name, block)
 	if err != nil {
 		return err
 	}
@@ -192,8 +203,9 @@ func (p *Program) SetUniformLocation(loc int, src ir.Type, vals []uint32) error 
 	return fmt.Errorf("location %d: %w", loc, ErrNoUniform)
 }
 
-// resolve finds the storage of a GL uniform name.
-func (p *Program) resolve(name string) (uniformRef, error) {
+// resolve finds the storage of a GL uniform name, in element block of a
+// uniform block array.
+func (p *Program) resolve(name string, block int) (uniformRef, error) {
 	i := strings.IndexAny(name, "[.")
 	base, rest := name, ""
 	if i >= 0 {
@@ -207,6 +219,25 @@ func (p *Program) resolve(name string) (uniformRef, error) {
 			return r, fmt.Errorf("%q: %w", name, ErrNoUniform)
 		}
 		r, path = p.byName[inst], inst
+		if r.typ.Kind == ast.KindArray && strings.HasPrefix(rest, ".") {
+			// An array of arrays of blocks (ARB_arrays_of_arrays) numbers
+			// its blocks in row-major order.
+			total := 1
+			for t := r.typ; t.Kind == ast.KindArray; t = t.Elem {
+				total *= t.Len
+			}
+			if block < 0 || block >= total {
+				return r, fmt.Errorf("%q: block array index %d out of range: %w", name, block, ErrNoUniform)
+			}
+			for r.typ.Kind == ast.KindArray {
+				total /= r.typ.Len
+				k := block / total
+				block %= total
+				r.word += k * r.typ.Elem.Slots()
+				r.typ = r.typ.Elem
+				path += "[" + strconv.Itoa(k) + "]"
+			}
+		}
 	}
 	for rest != "" {
 		switch rest[0] {

@@ -49,6 +49,10 @@ type TexRequest struct {
 	// when HasOffsets is set.
 	Offsets    [4][2]int32
 	HasOffsets bool
+	// DynOffset, when HasDynOffset, is each lane's (s, t) offset of a
+	// TexGather (ir.TexInfo.DynOffset).
+	DynOffset    [2][]int32
+	HasDynOffset bool
 
 	Out [4][]uint32
 }
@@ -87,6 +91,7 @@ func (r *TexRequest) init(w int) {
 		r.DPdx[i] = make([]float32, w)
 		r.DPdy[i] = make([]float32, w)
 	}
+	r.DynOffset[0], r.DynOffset[1] = make([]int32, w), make([]int32, w)
 	r.Lod = make([]float32, w)
 	r.ILod = make([]int32, w)
 	r.Bias = make([]float32, w)
@@ -117,6 +122,11 @@ func (m *Machine) tex(t *ir.TexInfo, exec uint64) error {
 	r.Op, r.Sampler, r.Binding, r.Mask = t.Op, t.Sampler, m.prog.Samplers[t.Sampler], exec
 	r.NCoord, r.Offset, r.HasOffset, r.Comp = t.NCoord, t.Offset, t.HasOffset, t.Comp
 	r.Offsets, r.HasOffsets = t.Offsets, t.HasOffsets
+	r.HasDynOffset = t.HasDynOffset
+	if t.HasDynOffset {
+		m.ints(r.DynOffset[0], t.DynOffset[0])
+		m.ints(r.DynOffset[1], t.DynOffset[1])
+	}
 	for i := 0; i < t.NCoord; i++ {
 		if t.Op == ir.TexFetch {
 			m.ints(r.ICoord[i], t.Coord[i])

@@ -162,6 +162,9 @@ func FuzzCompile(f *testing.F) {
 	f.Add("#version 150\nlayout(origin_upper_left) in vec4 gl_FragCoord;\nout vec4 c;\nvoid main() { c = gl_FragCoord; }", false)
 	f.Add("#version 120\n#extension GL_ARB_arrays_of_arrays : require\n#extension GL_EXT_texture_array : require\n"+
 		"uniform sampler2DArray s[2][2];\nvoid main() { gl_FragColor = texture2DArray(s[1][0], vec3(0.5)); }", false)
+	f.Add("#version 150\n#extension GL_ARB_gpu_shader5 : require\nuniform sampler2D s[2]; uniform ivec2 o; uniform int n; sample in vec2 uv; out vec4 c;\n"+
+		"float f(int a, float b) { return b; } float f(float a, float b) { return a; }\n"+
+		"void main() { precise float x = fma(uv.x, uv.y, f(n, 1)); uint u = n; c = textureGatherOffset(s[n], uv, o, 3) * x + vec4(gl_SampleMaskIn[0] + int(u)); }", false)
 	f.Fuzz(func(t *testing.T, src string, vertex bool) {
 		stage := Fragment
 		if vertex {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"vortexgfx/shader/glsl/ast"
+	"vortexgfx/shader/glsl/types"
 )
 
 // linkGeometry merges the geometry layout declarations of the geometry
@@ -27,6 +28,14 @@ func (p *Program) linkGeometry(errs *ast.ErrorList) {
 			}
 			g.Output = gl.Output
 		}
+		if gl.Invocations > 0 {
+			// spec: ARB_gpu_shader5 §4.3.8.1 (every declaration in the
+			// program must agree)
+			if g.Invocations > 0 && g.Invocations != gl.Invocations {
+				errs.Add(f.Pos(), fmt.Sprintf("invocations = %d conflicts with %d declared in another geometry shader", gl.Invocations, g.Invocations))
+			}
+			g.Invocations = gl.Invocations
+		}
 		if gl.MaxVertices >= 0 {
 			if g.MaxVertices >= 0 && g.MaxVertices != gl.MaxVertices {
 				errs.Add(f.Pos(), fmt.Sprintf("max_vertices = %d conflicts with %d declared in another geometry shader", gl.MaxVertices, g.MaxVertices))
@@ -35,6 +44,19 @@ func (p *Program) linkGeometry(errs *ast.ErrorList) {
 		}
 	}
 	pos := p.Geometry.Units[0].File.Pos()
+	// spec: ARB_gpu_shader5 §8.10: a stream outside 0..MaxVertexStreams-1
+	// fails the link (Mesa's rule for the constant argument), and so does a
+	// non-zero stream with an output primitive other than points.
+	for _, u := range p.Geometry.Units {
+		for _, s := range u.File.Geometry.Streams {
+			switch {
+			case s < 0 || s >= types.MaxVertexStreams:
+				errs.Add(u.File.Pos(), fmt.Sprintf("vertex stream %d is outside 0..%d", s, types.MaxVertexStreams-1))
+			case s != 0 && g.Output != "" && g.Output != "points":
+				errs.Add(u.File.Pos(), fmt.Sprintf("vertex stream %d needs the points output primitive, not %s", s, g.Output))
+			}
+		}
+	}
 	if p.Vertex == nil && p.Fragment != nil {
 		// A geometry stage takes the vertex stage's output: a program that
 		// rasterizes needs one (a geometry shader linked on its own, as a
@@ -82,5 +104,11 @@ func (p *Program) matchGeometryInterfaces(errs *ast.ErrorList) {
 	}
 	if p.Fragment != nil {
 		p.Varyings = matchInterface(p.Geometry, p.Fragment, "geometry", "fragment", false, errs)
+		// Only stream 0 is rasterized. spec: ARB_gpu_shader5 §4.3.8.2
+		for _, vy := range p.Varyings {
+			if vy.Out != nil && vy.Out.Stream != 0 {
+				errs.Add(vy.In.DeclPos, fmt.Sprintf("fragment shader input '%s' is a geometry shader output on vertex stream %d; only stream 0 is rasterized", vy.In.Name, vy.Out.Stream))
+			}
+		}
 	}
 }

@@ -108,6 +108,12 @@ func matchInterface(prod, cons *StageProgram, prodName, consName string, arrayed
 				errs.Add(v.DeclPos, "centroid qualifier of '"+v.Name+"' differs between "+prodName+" and "+consName+" shader")
 				continue
 			}
+			// spec: ARB_gpu_shader5 §4.3.4 (sample is an auxiliary storage
+			// qualifier matched as centroid is before GLSL 4.30)
+			if o.Qual.Sample != v.Qual.Sample && !es && version < 430 {
+				errs.Add(v.DeclPos, "sample qualifier of '"+v.Name+"' differs between "+prodName+" and "+consName+" shader")
+				continue
+			}
 			// From GLSL 1.50 the next stage's inputs may be invariant, and
 			// an output and its input must then agree (GLSL 4.30 drops the
 			// rule). spec: GLSL 1.50 §4.6.1

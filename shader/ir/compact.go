@@ -74,6 +74,9 @@ func CompactRegisters(p *Program) bool {
 		mark(t.Lod)
 		mark(t.Bias)
 		mark(t.Compare)
+		for _, r := range t.DynRegs() {
+			mark(*r)
+		}
 	}
 	newIdx := make([]Reg, len(p.Regs))
 	var regs []Type
@@ -114,6 +117,9 @@ func CompactRegisters(p *Program) bool {
 			t.DPdy[k] = re(t.DPdy[k])
 		}
 		t.Lod, t.Bias, t.Compare = re(t.Lod), re(t.Bias), re(t.Compare)
+		for _, r := range t.DynRegs() {
+			*r = re(*r)
+		}
 	}
 	p.Regs = regs
 	return true

@@ -71,6 +71,9 @@ func CoalesceMoves(p *Program) bool {
 					uses[r] += 2
 				}
 			}
+			for _, r := range t.DynRegs() {
+				uses[*r] += 2
+			}
 		}
 	}
 	changed := false

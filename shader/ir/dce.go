@@ -48,6 +48,9 @@ func EliminateDeadCode(p *Program) bool {
 		case Tex:
 			t := &p.Tex[in.Imm]
 			regs := []Reg{t.Lod, t.Bias, t.Compare, t.DPdx[0], t.DPdx[1], t.DPdx[2], t.DPdy[0], t.DPdy[1], t.DPdy[2]}
+			for _, r := range t.DynRegs() {
+				regs = append(regs, *r)
+			}
 			for _, r := range append(regs, t.Coord[:t.NCoord]...) {
 				if r != NoReg {
 					fn(r)

@@ -80,10 +80,26 @@ type GeometryLayout struct {
 	Out         Prim
 	MaxVertices uint32
 	VertexWords uint32
+	// Invocations is the number of invocations per input primitive
+	// (layout(invocations = N), ARB_gpu_shader5); 0 or 1 for one. With more
+	// than one, or when the program reads gl_InvocationID, the input word
+	// after gl_PrimitiveIDIn holds the invocation number.
+	// spec: ARB_gpu_shader5 §4.3.8.1, GL 4.6 §11.3.4.2 (instanced geometry shaders)
+	Invocations uint32
 }
+
+// MaxGeometryInvocations bounds GeometryLayout.Invocations.
+const MaxGeometryInvocations = 32
 
 // PrimitiveIDWord returns the input word holding gl_PrimitiveIDIn.
 func (g *GeometryLayout) PrimitiveIDWord() int { return g.In.Vertices() * int(g.VertexWords) }
+
+// InvocationIDWord returns the input word holding gl_InvocationID (present
+// when the program's InputWords reach it).
+func (g *GeometryLayout) InvocationIDWord() int { return g.PrimitiveIDWord() + 1 }
+
+// NumInvocations returns the invocations per input primitive (at least 1).
+func (g *GeometryLayout) NumInvocations() int { return max(int(g.Invocations), 1) }
 
 // verifyGeometry checks a geometry program's layout against its buffers.
 func verifyGeometry(p *Program) error {
@@ -93,6 +109,9 @@ func verifyGeometry(p *Program) error {
 	g := &p.Geometry
 	if g.In.Vertices() == 0 || !g.Out.IsOutput() {
 		return &Error{PC: -1, Msg: fmt.Sprintf("geometry: input %s / output %s is not an input / output primitive", g.In, g.Out)}
+	}
+	if g.Invocations > MaxGeometryInvocations {
+		return &Error{PC: -1, Msg: fmt.Sprintf("geometry: %d invocations exceed %d", g.Invocations, MaxGeometryInvocations)}
 	}
 	if g.MaxVertices > MaxGeometryVertices {
 		return &Error{PC: -1, Msg: fmt.Sprintf("geometry: max_vertices %d exceeds %d", g.MaxVertices, MaxGeometryVertices)}

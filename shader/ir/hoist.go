@@ -55,6 +55,9 @@ func HoistConstants(p *Program) bool {
 			for _, r := range append(append([]Reg{t.Lod, t.Bias, t.Compare}, t.Coord[:]...), append(t.DPdx[:], t.DPdy[:]...)...) {
 				check(r, pc)
 			}
+			for _, r := range t.DynRegs() {
+				check(*r, pc)
+			}
 		}
 	}
 	var head, rest []Inst
@@ -100,7 +103,7 @@ func HoistConstants(p *Program) bool {
 					t.Coord[k] = rename[t.Coord[k]]
 				}
 			}
-			for _, r := range []*Reg{&t.Lod, &t.Bias, &t.Compare, &t.DPdx[0], &t.DPdx[1], &t.DPdx[2], &t.DPdy[0], &t.DPdy[1], &t.DPdy[2]} {
+			for _, r := range append([]*Reg{&t.Lod, &t.Bias, &t.Compare, &t.DPdx[0], &t.DPdx[1], &t.DPdx[2], &t.DPdy[0], &t.DPdy[1], &t.DPdy[2]}, t.DynRegs()...) {
 				if *r != NoReg {
 					*r = rename[*r]
 				}

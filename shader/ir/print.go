@@ -133,6 +133,9 @@ func texString(t *TexInfo) string {
 		fmt.Fprintf(&sb, " offsets(%d %d, %d %d, %d %d, %d %d)", t.Offsets[0][0], t.Offsets[0][1],
 			t.Offsets[1][0], t.Offsets[1][1], t.Offsets[2][0], t.Offsets[2][1], t.Offsets[3][0], t.Offsets[3][1])
 	}
+	if t.HasDynOffset {
+		fmt.Fprintf(&sb, " offset(r%d r%d)", t.DynOffset[0], t.DynOffset[1])
+	}
 	if t.Op == TexGather {
 		fmt.Fprintf(&sb, " comp=%d", t.Comp)
 	}

@@ -258,7 +258,9 @@ func (o TexOp) String() string {
 // sample number. Dst receives up to four result words (float for a float sampler,
 // a shadow compare or TexQueryLod, int or uint for integer samplers, int for
 // TexSize and TexQueryLevels). Offsets, when HasOffsets, gives each texel of a
-// TexGather its own (s, t) offset (textureGatherOffsets).
+// TexGather its own (s, t) offset (textureGatherOffsets). DynOffset, when
+// HasDynOffset, holds the int registers of a TexGather's run-time (s, t) offset
+// (ARB_gpu_shader5's non-constant textureGatherOffset), one per lane.
 type TexInfo struct {
 	Op        TexOp
 	Sampler   int
@@ -276,6 +278,18 @@ type TexInfo struct {
 
 	Offsets    [4][2]int32
 	HasOffsets bool
+
+	DynOffset    [2]Reg
+	HasDynOffset bool
+}
+
+// DynRegs returns pointers to the run-time offset registers (none unless
+// HasDynOffset), for the passes that read or rename a record's registers.
+func (t *TexInfo) DynRegs() []*Reg {
+	if !t.HasDynOffset {
+		return nil
+	}
+	return []*Reg{&t.DynOffset[0], &t.DynOffset[1]}
 }
 
 // Func is a function body that Call instructions run (before inlining). Parameters

@@ -309,6 +309,19 @@ func (v *verifier) tex(t *TexInfo, fail func(string, ...any) error) error {
 	if t.HasOffsets && t.Op != TexGather {
 		return fail("per-texel offsets on a %s (only gather)", t.Op)
 	}
+	if t.HasDynOffset {
+		if t.Op != TexGather || t.HasOffset || t.HasOffsets {
+			return fail("run-time offset on a %s (only a gather without constant offsets)", t.Op)
+		}
+		for _, r := range t.DynOffset {
+			if r == NoReg {
+				return fail("run-time offset without its registers")
+			}
+			if err := want(r, I32, "offset"); err != nil {
+				return err
+			}
+		}
+	}
 	for i := 0; i < 4; i++ {
 		if err := want(t.Dst[i], result, "result"); err != nil {
 			return err

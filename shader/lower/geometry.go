@@ -31,13 +31,29 @@ func (l *lowerer) layoutGeometry(vsOut map[string]int, vs *ir.Program) map[strin
 	out, _ := ir.PrimByName(gl.Output)
 	stride := vs.OutputWords
 	n := in.Vertices()
-	p.Geometry = ir.GeometryLayout{In: in, Out: out, MaxVertices: uint32(max(gl.MaxVertices, 0)), VertexWords: uint32(stride)}
+	p.Geometry = ir.GeometryLayout{In: in, Out: out, MaxVertices: uint32(max(gl.MaxVertices, 0)), VertexWords: uint32(stride),
+		Invocations: uint32(max(gl.Invocations, 0))}
 	for i := 0; i < n; i++ {
 		p.Inputs = append(p.Inputs, ir.Slot{Name: fmt.Sprintf("vertex[%d]", i), Word: i * stride, Words: stride, Type: ir.F32, Location: -1})
 	}
 	pidWord := n * stride
 	p.Inputs = append(p.Inputs, ir.Slot{Name: "gl_PrimitiveIDIn", Word: pidWord, Words: 1, Type: ir.I32, Location: -1})
 	p.InputWords = pidWord + 1
+	invWord := p.Geometry.InvocationIDWord()
+	var invVar *ast.Var
+	for _, v := range l.globals {
+		if v.Kind == ast.VarIn && v.Builtin && v.Name == "gl_InvocationID" && v.Used {
+			invVar = v
+		}
+	}
+	if invVar != nil || gl.Invocations > 1 {
+		p.Inputs = append(p.Inputs, ir.Slot{Name: "gl_InvocationID", Word: invWord, Words: 1, Type: ir.I32, Location: -1})
+		p.InputWords = invWord + 1
+	}
+	if invVar != nil {
+		l.inputs[invVar] = invWord
+		l.inVars = append(l.inVars, invVar)
+	}
 
 	vsWords := map[string]int{}
 	for _, s := range vs.Outputs {
@@ -150,6 +166,19 @@ func (l *lowerer) geometryBuiltin(x *ast.Call) (value, bool) {
 		l.b.Ctl(ir.Emit)
 	case ast.FnEndPrimitive:
 		l.b.Ctl(ir.EndPrim)
+	case ast.FnEmitStreamVertex, ast.FnEndStreamPrimitive:
+		// Only stream 0 is rasterized and there is no transform feedback,
+		// so the other streams' vertices go nowhere: stream 0 is
+		// EmitVertex / EndPrimitive, the others emit nothing.
+		// spec: ARB_gpu_shader5 §8.10, GL 4.6 §11.3.4.2
+		if cv := x.Args[0].Value(); cv != nil && cv.Int(0) == 0 {
+			if x.Builtin == ast.FnEmitStreamVertex {
+				l.storeOutputs()
+				l.b.Ctl(ir.Emit)
+			} else {
+				l.b.Ctl(ir.EndPrim)
+			}
+		}
 	default:
 		return value{}, false
 	}

@@ -140,9 +140,25 @@ func (l *lowerer) texture(x *ast.Call) value {
 		}
 		i += 2
 	}
+	gatherRef := ir.NoReg
+	if form.op == ir.TexGather && kind.Shadow() && (form.offset || form.offsets) && i+1 < len(args) {
+		// The shadow gathers take the reference before the offsets:
+		// textureGatherOffset(s, P, refZ, offset). spec: GLSL 4.00 §8.7
+		gatherRef = l.expr(args[i]).r[0]
+		i++
+	}
 	if form.offset {
 		cv := args[i].Value()
-		if cv == nil {
+		if cv == nil && form.op == ir.TexGather {
+			// A run-time offset (the checker allows it for gathers under
+			// ARB_gpu_shader5 / GLSL 4.00): one per lane.
+			// spec: ARB_gpu_shader5 §8.7 (textureGatherOffset)
+			off := l.expr(args[i])
+			if len(off.r) >= 2 {
+				ti.DynOffset = [2]ir.Reg{off.r[0], off.r[1]}
+				ti.HasDynOffset = true
+			}
+		} else if cv == nil {
 			l.errorf(args[i].Pos(), "texture offset must be a constant expression")
 		} else {
 			for k := 0; k < len(cv.Words) && k < 3; k++ {
@@ -208,6 +224,8 @@ func (l *lowerer) texture(x *ast.Call) value {
 		}
 	}
 	switch {
+	case form.op == ir.TexGather && kind.Shadow() && gatherRef != ir.NoReg:
+		ti.Compare = gatherRef
 	case form.op == ir.TexGather && kind.Shadow():
 		ti.Compare = trailing
 	case kind == ir.SamplerCubeArrayShadow && form.op != ir.TexSize && form.op != ir.TexQueryLevels && form.op != ir.TexQueryLod:
@@ -261,28 +279,58 @@ func (l *lowerer) texture(x *ast.Call) value {
 }
 
 // samplerChoices resolves a texture call's sampler argument: one binding, or, for
-// an array of samplers indexed with a run-time value, every element's binding and
-// the clamped index register that selects among them.
+// a sampler reached through arrays indexed with run-time values (an array of
+// samplers, an array of structs holding samplers, arrays of arrays; GLSL
+// 1.10/1.20 and ARB_gpu_shader5 / GLSL 4.00 allow it), every reachable
+// element's binding and the register that selects among them: the clamped
+// indices combined in mixed radix, first index most significant.
+// spec: ARB_gpu_shader5 §4.1.7 (dynamically uniform sampler array indexing)
 func (l *lowerer) samplerChoices(e ast.Expr) ([]int, ir.Reg, bool) {
-	if ix, ok := e.(*ast.Index); ok && ix.Index.Value() == nil {
-		at := ix.X.Type()
-		if at != nil && at.Kind == ast.KindArray && at.Elem.Kind == ast.KindSampler {
-			pl := l.place(ix.X)
-			if pl.st != nil && len(pl.dyn) == 0 {
-				var bs []int
-				for k := 0; k < at.Len; k++ {
-					b, found := pl.st.leafBinding(pl.off + k*at.Elem.Slots())
-					if !found {
-						l.errorf(e.Pos(), "cannot resolve the sampler")
-						return nil, ir.NoReg, false
-					}
-					bs = append(bs, b)
-				}
-				idx := l.expr(ix.Index).r[0]
-				return bs, l.clampIndex(idx, len(bs)), true
-			}
+	pl := l.place(e)
+	if pl.st == nil || len(pl.dyn) == 0 {
+		b, ok := l.samplerOf(e)
+		return []int{b}, ir.NoReg, ok
+	}
+	total := 1
+	for _, d := range pl.dyn {
+		total *= d.n
+		if total > maxSamplerChoices {
+			l.errorf(e.Pos(), "sampler indexed at run time selects among more than %d samplers", maxSamplerChoices)
+			return nil, ir.NoReg, false
 		}
 	}
-	b, ok := l.samplerOf(e)
-	return []int{b}, ir.NoReg, ok
+	bs := make([]int, 0, total)
+	for k := range total {
+		off, rest := pl.off, k
+		for i := len(pl.dyn) - 1; i >= 0; i-- {
+			d := pl.dyn[i]
+			off += (rest % d.n) * d.stride
+			rest /= d.n
+		}
+		b, found := pl.st.leafBinding(off)
+		if !found {
+			l.errorf(e.Pos(), "cannot resolve the sampler")
+			return nil, ir.NoReg, false
+		}
+		bs = append(bs, b)
+	}
+	sel, mult := ir.NoReg, 1
+	for i := len(pl.dyn) - 1; i >= 0; i-- {
+		d := pl.dyn[i]
+		idx := l.clampIndex(d.idx, d.n)
+		if mult != 1 {
+			idx = l.b.Op(ir.IMul, ir.I32, idx, l.b.ConstI(int32(mult)))
+		}
+		if sel == ir.NoReg {
+			sel = idx
+		} else {
+			sel = l.b.Op(ir.IAdd, ir.I32, sel, idx)
+		}
+		mult *= d.n
+	}
+	return bs, sel, true
 }
+
+// maxSamplerChoices bounds the samplers one run-time indexed texture call may
+// select among (one texture instruction is emitted per choice).
+const maxSamplerChoices = 256

@@ -2,6 +2,7 @@ package lower
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -26,12 +27,21 @@ type recordSampler struct {
 	grads   int
 	offsets [4][2]int32
 	hasOffs bool
+	offset  [3]int32
+	hasOff  bool
+	dynOff  [2]int32 // lane 0's run-time gather offset
+	hasDyn  bool
+	sampler int
 	intRes  bool
 }
 
 func (s *recordSampler) Texture(r *exec.TexRequest) error {
 	s.op, s.kind, s.ncoord, s.hasLod, s.hasRef, s.grads = r.Op, r.Binding.Kind, r.NCoord, r.HasLod, r.HasRef, r.Grads
 	s.offsets, s.hasOffs = r.Offsets, r.HasOffsets
+	s.offset, s.hasOff, s.hasDyn, s.sampler = r.Offset, r.HasOffset, r.HasDynOffset, r.Sampler
+	if r.HasDynOffset {
+		s.dynOff = [2]int32{r.DynOffset[0][0], r.DynOffset[1][0]}
+	}
 	for k := 0; k < r.NCoord; k++ {
 		s.coord[k], s.icoord[k] = r.Coord[k][0], r.ICoord[k][0]
 	}
@@ -174,6 +184,38 @@ func TestTextureKinds(t *testing.T) {
 					t.Errorf("offsets %v (%v), want %v", s.offsets, s.hasOffs, want)
 				}
 			}},
+		// ARB_gpu_shader5: textureGatherOffset with an offset that is not a
+		// constant expression (a run-time value per lane), and the shadow
+		// gathers, whose reference comes before the offsets.
+		{"gather run-time offset", "150\n#extension GL_ARB_gpu_shader5 : require", "uniform sampler2D s; uniform int n;",
+			"textureGatherOffset(s, vec2(0.5), ivec2(n + 3, n - 2), 1)", ir.TexGather, ir.Sampler2D, 2,
+			func(t *testing.T, s *recordSampler) {
+				if !s.hasDyn || s.dynOff != [2]int32{3, -2} || s.hasOff {
+					t.Errorf("run-time offset %v (%v), constant offset set %v; want (3, -2) at run time", s.dynOff, s.hasDyn, s.hasOff)
+				}
+			}},
+		{"gather constant offset", "150\n#extension GL_ARB_gpu_shader5 : require", "uniform sampler2D s;",
+			"textureGatherOffset(s, vec2(0.5), ivec2(3, -2))", ir.TexGather, ir.Sampler2D, 2,
+			func(t *testing.T, s *recordSampler) {
+				if s.hasDyn || !s.hasOff || s.offset != [3]int32{3, -2, 0} {
+					t.Errorf("constant offset %v (%v), run time %v", s.offset, s.hasOff, s.hasDyn)
+				}
+			}},
+		{"shadow gather offset", "150\n#extension GL_ARB_gpu_shader5 : require", "uniform sampler2DShadow s;",
+			"textureGatherOffset(s, vec2(0.5), 0.75, ivec2(1, 2))", ir.TexGather, ir.Sampler2DShadow, 2,
+			func(t *testing.T, s *recordSampler) {
+				if !s.hasRef || s.ref != 0.75 || !s.hasOff || s.offset != [3]int32{1, 2, 0} {
+					t.Errorf("ref %v (%v) offset %v (%v), want 0.75 and (1, 2)", s.ref, s.hasRef, s.offset, s.hasOff)
+				}
+			}},
+		{"shadow gather offsets", "400", "uniform sampler2DShadow s;",
+			"textureGatherOffsets(s, vec2(0.5), 0.25, ivec2[4](ivec2(0, 1), ivec2(1, 0), ivec2(-1, 0), ivec2(0, -1)))", ir.TexGather, ir.Sampler2DShadow, 2,
+			func(t *testing.T, s *recordSampler) {
+				want := [4][2]int32{{0, 1}, {1, 0}, {-1, 0}, {0, -1}}
+				if !s.hasRef || s.ref != 0.25 || !s.hasOffs || s.offsets != want {
+					t.Errorf("ref %v (%v) offsets %v (%v)", s.ref, s.hasRef, s.offsets, s.hasOffs)
+				}
+			}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -191,6 +233,11 @@ func TestTextureKinds(t *testing.T) {
 			m, err := exec.New(p, exec.Config{Width: 4})
 			if err != nil {
 				t.Fatal(err)
+			}
+			if p.UniformWords > 0 {
+				if err := m.SetUniforms(make([]uint32, p.UniformWords)); err != nil {
+					t.Fatal(err)
+				}
 			}
 			rs := &recordSampler{}
 			m.SetSampler(rs)
@@ -239,5 +286,56 @@ func TestTextureKindMisuse(t *testing.T) {
 				t.Fatalf("error %v, want it to contain %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestRunTimeSamplerInStructArray lowers a sampler reached through an array of
+// structs indexed at run time (ARB_gpu_shader5's dynamically uniform
+// indexing, piglit's sampler_array_indexing/*-struct-nonconst*): each index
+// must pick its own element's sampler, the index clamped to the array.
+func TestRunTimeSamplerInStructArray(t *testing.T) {
+	src := "#version 150\n#extension GL_ARB_gpu_shader5 : require\n" +
+		"struct S { float k; sampler2D t[2]; }; uniform S ss[3]; uniform int n; uniform int m; out vec4 c;\n" +
+		"void main() { c = texture(ss[n].t[m], vec2(0.5)); }\n"
+	p, err := compileStage("k.frag", src, glsl.Fragment, glsl.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Samplers) != 6 {
+		t.Fatalf("%d samplers, want 6", len(p.Samplers))
+	}
+	word := func(name string) int {
+		for _, u := range p.Uniforms {
+			if u.Name == name {
+				return u.Word
+			}
+		}
+		t.Fatalf("no uniform %s in %+v", name, p.Uniforms)
+		return 0
+	}
+	nw, mw := word("n"), word("m")
+	for _, tc := range []struct{ n, m int32 }{{0, 0}, {0, 1}, {1, 0}, {2, 1}, {7, 1}, {-1, 0}} {
+		m, err := exec.New(p, exec.Config{Width: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		words := make([]uint32, p.UniformWords)
+		words[nw], words[mw] = uint32(tc.n), uint32(tc.m)
+		if err := m.SetUniforms(words); err != nil {
+			t.Fatal(err)
+		}
+		rs := &recordSampler{sampler: -1}
+		m.SetSampler(rs)
+		if _, err := m.Run(context.Background(), 0xf, 0xf); err != nil {
+			t.Fatal(err)
+		}
+		want := fmt.Sprintf("ss[%d].t[%d]", min(max(tc.n, 0), 2), tc.m)
+		if rs.sampler < 0 || p.Samplers[rs.sampler].Name != want {
+			got := "none"
+			if rs.sampler >= 0 {
+				got = p.Samplers[rs.sampler].Name
+			}
+			t.Errorf("n=%d m=%d sampled %s, want %s", tc.n, tc.m, got, want)
+		}
 	}
 }

@@ -69,7 +69,13 @@ func New() *Backend { return &Backend{} }
 // rasterizer CSO's FlatshadeFirst. GL_ARB_derivative_control's coarse
 // derivatives are one difference per 2x2 quad, its fine ones per pixel row or
 // column (shader/exec's quad rule); GL_ARB_draw_instanced's gl_InstanceIDARB
-// is gl_InstanceID. GL 3.2/3.3 commands shader_runner has that
+// is gl_InstanceID; GL_ARB_texture_gather's textureGather and
+// textureGatherOffset are the sampler's gather. GL_ARB_gpu_shader5 is GLSL
+// 4.00's shader features in GLSL 1.50/3.30 shaders but interpolateAt*:
+// instanced geometry shaders and vertex streams (only stream 0 is
+// rasterized) run on the reference renderer's geometry stage, a run-time
+// textureGatherOffset offset reaches the sampler per lane.
+// spec: ARB_gpu_shader5. GL 3.2/3.3 commands shader_runner has that
 // the runner lacks (polygon mode, separate shader objects) skip the tests
 // that use them. spec: GLSL 1.50, GLSL 3.30 (README "vortex shadertest").
 func (b *Backend) Caps() shadertest.Caps {
@@ -80,7 +86,7 @@ func (b *Backend) Caps() shadertest.Caps {
 			"GL_EXT_texture_array", "GL_ARB_shader_texture_lod", "GL_ARB_shading_language_420pack",
 			"GL_ARB_uniform_buffer_object", "GL_ARB_explicit_uniform_location", "GL_ARB_arrays_of_arrays",
 			"GL_ARB_texture_rectangle", "GL_ARB_cull_distance", "GL_ARB_shading_language_include",
-			"GL_EXT_provoking_vertex", "GL_ARB_derivative_control", "GL_ARB_draw_instanced"},
+			"GL_EXT_provoking_vertex", "GL_ARB_derivative_control", "GL_ARB_draw_instanced", "GL_ARB_texture_gather", "GL_ARB_gpu_shader5"},
 		Limits: map[string]int{
 			"GL_MAX_VERTEX_OUTPUT_COMPONENTS": types.MaxVertexOutputComponents,
 			// The uniform word buffer has no fixed size here.
@@ -332,7 +338,7 @@ func (c *glContext) SetUniform(u *shadertest.Uniform) error {
 	if u.Location >= 0 {
 		err = c.prog.SetUniformLocation(u.Location, src, words)
 	} else {
-		err = c.prog.SetUniform(u.Name, src, words)
+		err = c.prog.SetBlockUniform(u.Name, u.BlockIndex, src, words)
 	}
 	if errors.Is(err, program.ErrNoUniform) {
 		return fmt.Errorf("%w: %v", shadertest.ErrUniformNotFound, err)

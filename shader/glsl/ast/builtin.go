@@ -222,6 +222,10 @@ const (
 	// functions. spec: GLSL 1.50 §8.10.
 	FnEmitVertex
 	FnEndPrimitive
+	// FnEmitStreamVertex and FnEndStreamPrimitive are their vertex-stream
+	// forms. spec: ARB_gpu_shader5 §8.10.
+	FnEmitStreamVertex
+	FnEndStreamPrimitive
 	numBuiltins
 )
 
@@ -434,6 +438,8 @@ var builtinNames = [...]string{"",
 	"shadow2DRectProjGradARB",
 	"EmitVertex",
 	"EndPrimitive",
+	"EmitStreamVertex",
+	"EndStreamPrimitive",
 }
 
 // String returns the GLSL name of the built-in.

@@ -117,6 +117,10 @@ type Var struct {
 	// Index is a fragment output's layout(index): 1 for the second colour of
 	// dual-source blending, else 0. spec: GLSL 3.30 §4.3.8.2.
 	Index int
+	// Stream is a geometry shader output's vertex stream (layout(stream = N),
+	// or the stream of the last layout(stream = N) out; before it; 0 by
+	// default). spec: ARB_gpu_shader5 §4.3.8.2
+	Stream int
 	// Binding is the explicit layout(binding) or -1.
 	Binding int
 	// Block is the uniform/in/out block this variable is a member of (nil if none).
@@ -351,6 +355,18 @@ type GeometryLayout struct {
 	Output string
 	// MaxVertices is layout(max_vertices = N); -1 when not declared.
 	MaxVertices int
+	// Invocations is layout(invocations = N) in (ARB_gpu_shader5 geometry
+	// shader instancing); 0 when not declared (one invocation).
+	// spec: ARB_gpu_shader5 §4.3.8.1
+	Invocations int
+	// Streams are the distinct constant streams the shader passes to
+	// EmitStreamVertex and EndStreamPrimitive, in order of first use; the
+	// link checks them (0..MaxVertexStreams-1, and a non-zero stream only
+	// with points output). spec: ARB_gpu_shader5 §8.10
+	Streams []int
+	// OutStream is the default output stream of layout(stream = N) out;
+	// (the checker's state while declarations follow).
+	OutStream int
 	// MaxIndex is the largest constant index of each per-vertex input the
 	// shader leaves unsized (no input primitive declared in it), for the
 	// link to hold against the program's primitive.

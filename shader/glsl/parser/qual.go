@@ -19,7 +19,10 @@ func (p *parser) isQualifierTok(t preproc.Token) bool {
 		return !p.lang.es && p.lang.v >= 400 || p.lang.atLeast(430, 310) || p.lang.has("GL_ARB_shader_storage_buffer_object")
 	case "shared":
 		return !p.lang.es && p.lang.v >= 400 || p.lang.atLeast(430, 310) || p.lang.has("GL_ARB_compute_shader")
-	case "precise", "sample", "patch":
+	case "precise", "sample":
+		// spec: ARB_gpu_shader5 (from GLSL 1.50)
+		return !p.lang.es && (p.lang.v >= 400 || p.lang.v >= 150 && p.lang.has("GL_ARB_gpu_shader5"))
+	case "patch":
 		return !p.lang.es && p.lang.v >= 400
 	case "coherent", "volatile", "restrict", "readonly", "writeonly":
 		return p.lang.atLeast(400, 310) || p.lang.has("GL_ARB_shader_image_load_store") || p.lang.has("GL_ARB_shader_storage_buffer_object")

@@ -102,7 +102,8 @@ func (c *checker) arrayIndexOK(x *ast.Index) bool {
 		}
 		return true
 	}
-	constOnly := !c.es && c.version >= 130 && c.version < 400 || c.es && c.version >= 300 && c.version < 320
+	// ARB_gpu_shader5 allows dynamically uniform indices from GLSL 1.50 on.
+	constOnly := (!c.es && c.version >= 130 && c.version < 400 || c.es && c.version >= 300 && c.version < 320) && !c.hasGPUShader5()
 	// Only samplers and images: arrays of atomic counters take any index.
 	// spec: GLSL ES 3.10 §4.1.7.1, §4.1.7.2
 	if idx == nil && t.Elem.IsSampler() && !t.Elem.Sampler.Atomic && constOnly {
@@ -110,7 +111,7 @@ func (c *checker) arrayIndexOK(x *ast.Index) bool {
 		return false
 	}
 	if id, ok := x.X.(*ast.Ident); ok && idx == nil && id.Var != nil && id.Var.Block != nil &&
-		id.Var == id.Var.Block.InstanceVar && id.Var.Block.Storage == ast.StorageUniform && !c.atLeast(400, 320) {
+		id.Var == id.Var.Block.InstanceVar && id.Var.Block.Storage == ast.StorageUniform && !c.atLeast(400, 320) && !c.hasGPUShader5() {
 		c.errorf(x.Index.Pos(), "interface block arrays can only be indexed with constant expressions in this GLSL version")
 		return false
 	}

@@ -243,6 +243,13 @@ var extBuiltinTable = []struct {
 	// and ldexp from 1.30 on; its implicit int-to-uint conversion is in conv.go)
 	{ExtShaderIntegerFunctions, coreFrom(130, "uaddCarry", "usubBorrow", "umulExtended", "imulExtended",
 		"bitfieldExtract", "bitfieldInsert", "bitfieldReverse", "bitCount", "findLSB", "findMSB", "frexp", "ldexp")},
+	// spec: ARB_gpu_shader5 "New Built-in Functions" (GLSL 4.00's fma,
+	// frexp/ldexp, integer functions, 4x8 packing and GLSL 3.30's bit casts
+	// from GLSL 1.50 on; its interpolateAt* functions are not offered here)
+	{ExtGPUShader5, coreFrom(150, "fma", "frexp", "ldexp", "uaddCarry", "usubBorrow", "umulExtended", "imulExtended",
+		"bitfieldExtract", "bitfieldInsert", "bitfieldReverse", "bitCount", "findLSB", "findMSB",
+		"packUnorm4x8", "packSnorm4x8", "unpackUnorm4x8", "unpackSnorm4x8",
+		"floatBitsToInt", "floatBitsToUint", "intBitsToFloat", "uintBitsToFloat")},
 	// spec: ARB_derivative_control §8.13.1 (GLSL 4.50's fine and coarse
 	// derivatives, fragment shaders only, in any desktop version)
 	{ExtDerivativeControl, coreFrom(110, "dFdxFine", "dFdyFine", "dFdxCoarse", "dFdyCoarse", "fwidthFine", "fwidthCoarse")},

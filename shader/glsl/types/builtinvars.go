@@ -224,6 +224,10 @@ func (c *checker) declareBuiltinVars() {
 			c.addBuiltin("gl_SamplePosition", v2, ast.VarIn, true)
 			c.addBuiltin("gl_SampleMaskIn", ast.Array(i, MaxSampleMaskWords), ast.VarIn, true)
 			c.addBuiltin("gl_SampleMask", ast.Array(i, MaxSampleMaskWords), ast.VarOut, false)
+		} else if c.hasGPUShader5() {
+			// ARB_gpu_shader5 brings gl_SampleMaskIn alone (the others are
+			// ARB_sample_shading's). spec: ARB_gpu_shader5 §7.2
+			c.addBuiltin("gl_SampleMaskIn", ast.Array(i, MaxSampleMaskWords), ast.VarIn, true)
 		}
 		if compat {
 			c.addBuiltin("gl_Color", v4, ast.VarIn, true)

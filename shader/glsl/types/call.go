@@ -58,7 +58,7 @@ func (c *checker) call(x *ast.Call) ast.Expr {
 	type cand struct {
 		f    *ast.Func
 		s    sig
-		conv int
+		conv uint64 // the arguments that need a conversion (bit i: argument i)
 	}
 	var exact, conv []cand
 	argTypes := make([]*ast.Type, len(x.Args))
@@ -69,11 +69,11 @@ func (c *checker) call(x *ast.Call) ast.Expr {
 	// conversion of the argument, out-parameters one of the parameter to the
 	// argument on copy-out, inout parameters need identical types.
 	// spec: GLSL 4.50 §6.1.1.
-	try := func(params []*ast.Type, outs, inouts []bool) (int, bool) {
+	try := func(params []*ast.Type, outs, inouts []bool) (uint64, bool) {
 		if len(params) != len(argTypes) {
 			return 0, false
 		}
-		n := 0
+		var n uint64
 		for i, p := range params {
 			if ast.Identical(p, argTypes[i]) {
 				continue
@@ -88,7 +88,7 @@ func (c *checker) call(x *ast.Call) ast.Expr {
 			case !c.canConvert(argTypes[i], p):
 				return 0, false
 			}
-			n++
+			n |= 1 << min(i, 63)
 		}
 		return n, true
 	}
@@ -124,27 +124,39 @@ func (c *checker) call(x *ast.Call) ast.Expr {
 		pick = exact[0]
 	case len(conv) == 1:
 		pick = conv[0]
-	case len(conv) > 1 && !c.atLeast(400, 0) && !c.extEnabled(ExtShaderIntegerFunctions):
+	case len(conv) > 1 && !c.atLeast(400, 0) && !c.extEnabled(ExtShaderIntegerFunctions) && !c.hasGPUShader5():
 		// Before GLSL 4.00 any call matching several overloads only through
 		// conversions is ambiguous (MESA_shader_integer_functions brings 4.00's
 		// best-match rule). spec: GLSL 1.30 §6.1.
 		c.errorf(x.NamePos, "ambiguous call to '%s(%s)'", x.Name, typeList(argTypes))
 		return invalid(x)
 	case len(conv) > 1:
-		best, nbest := conv[0], 0
-		for _, k := range conv {
-			if k.conv < best.conv {
-				best, nbest = k, 0
+		// GLSL 4.00's rule: a candidate is better than another when no
+		// argument's conversion is worse and at least one is better; the
+		// call resolves to the candidate better than every other. Without
+		// doubles the only ranks are exact and converted (int to uint and
+		// int or uint to float rank alike), so A beats B exactly when A
+		// converts a strict subset of the arguments B converts.
+		// spec: GLSL 4.00 §6.1, ARB_gpu_shader5 §6.1
+		found := -1
+		for k, a := range conv {
+			beatsAll := true
+			for j, b := range conv {
+				if j != k && (a.conv&^b.conv != 0 || a.conv == b.conv) {
+					beatsAll = false
+					break
+				}
 			}
-			if k.conv == best.conv {
-				nbest++
+			if beatsAll {
+				found = k
+				break
 			}
 		}
-		if nbest > 1 {
+		if found < 0 {
 			c.errorf(x.NamePos, "ambiguous call to '%s(%s)'", x.Name, typeList(argTypes))
 			return invalid(x)
 		}
-		pick = best
+		pick = conv[found]
 	default:
 		c.errorf(x.NamePos, "no matching overload for call to '%s(%s)'", x.Name, typeList(argTypes))
 		return invalid(x)
@@ -189,15 +201,61 @@ func (c *checker) call(x *ast.Call) ast.Expr {
 
 // builtinUse applies call-site restrictions of built-ins.
 func (c *checker) builtinUse(x *ast.Call) {
+	c.gatherComp(x)
 	switch x.Builtin {
+	case ast.FnEmitStreamVertex, ast.FnEndStreamPrimitive:
+		c.streamCall(x)
 	case ast.FnTextureOffset, ast.FnTexelFetchOffset, ast.FnTextureProjOffset, ast.FnTextureLodOffset,
 		ast.FnTextureProjLodOffset, ast.FnTextureGradOffset, ast.FnTextureProjGradOffset,
 		ast.FnTextureGatherOffset:
+		// ARB_gpu_shader5 (GLSL 4.00) lets textureGatherOffset's offset
+		// vary. spec: ARB_gpu_shader5 §8.7, GLSL 4.00 §8.7
+		dynGather := x.Builtin == ast.FnTextureGatherOffset && c.hasGPUShader5()
 		for _, a := range x.Args {
-			if a.Type().IsNumeric() && a.Type().Base == ast.Int && a == x.Args[offsetArg(x)] && a.Value() == nil {
+			if !dynGather && a.Type().IsNumeric() && a.Type().Base == ast.Int && a == x.Args[offsetArg(x)] && a.Value() == nil {
 				c.errorf(a.Pos(), "texel offset of '%s' must be a constant expression", x.Name)
 			}
 		}
+	case ast.FnTextureGatherOffsets:
+		// spec: ARB_gpu_shader5 §8.7, GLSL 4.00 §8.7: the offsets array
+		// must be a constant expression.
+		if len(x.Args) > 2 {
+			k := 2
+			if x.Args[2].Type().Kind != ast.KindArray && len(x.Args) > 3 {
+				k = 3 // the shadow forms' reference comes first
+			}
+			if a := x.Args[k]; a.Type().Kind == ast.KindArray && a.Value() == nil {
+				c.errorf(a.Pos(), "texel offsets of '%s' must be a constant expression", x.Name)
+			}
+		}
+	}
+}
+
+// gatherComp checks the component select of textureGather,
+// textureGatherOffset and textureGatherOffsets on a non-shadow sampler: a
+// constant integral expression of value 0..3. spec: ARB_gpu_shader5 §8.7,
+// GLSL 4.00 §8.7
+func (c *checker) gatherComp(x *ast.Call) {
+	base := 3
+	switch x.Builtin {
+	case ast.FnTextureGather:
+		base = 2
+	case ast.FnTextureGatherOffset, ast.FnTextureGatherOffsets:
+	default:
+		return
+	}
+	if len(x.Args) != base+1 || !x.Args[0].Type().IsSampler() || x.Args[0].Type().Sampler.Shadow {
+		return
+	}
+	a := x.Args[base]
+	if !a.Type().IsScalar() || a.Type().Base != ast.Int {
+		return
+	}
+	switch v := a.Value(); {
+	case v == nil:
+		c.errorf(a.Pos(), "the component of '%s' must be a constant integral expression", x.Name)
+	case v.Int(0) < 0 || v.Int(0) > 3:
+		c.errorf(a.Pos(), "the component of '%s' must be 0, 1, 2 or 3, not %d", x.Name, v.Int(0))
 	}
 }
 

@@ -217,9 +217,10 @@ func TestBuiltinAvailability(t *testing.T) {
 			// barrier() exists only in compute shaders (and tessellation control).
 			sigs = builtinSigs(b.String(), &checker{conf: Config{Stage: ast.StageCompute}, version: 450})
 		}
-		if len(sigs) == 0 && (b == ast.FnEmitVertex || b == ast.FnEndPrimitive) {
-			// EmitVertex() and EndPrimitive() exist only in geometry shaders.
-			sigs = builtinSigs(b.String(), &checker{conf: Config{Stage: ast.StageGeometry}, version: 150})
+		if len(sigs) == 0 && (b == ast.FnEmitVertex || b == ast.FnEndPrimitive || b == ast.FnEmitStreamVertex || b == ast.FnEndStreamPrimitive) {
+			// EmitVertex() and EndPrimitive() and their stream forms exist
+			// only in geometry shaders.
+			sigs = builtinSigs(b.String(), &checker{conf: Config{Stage: ast.StageGeometry}, version: 400})
 		}
 		if len(sigs) == 0 && b == ast.FnTextureQueryLOD {
 			// textureQueryLOD exists only with GL_ARB_texture_query_lod enabled.

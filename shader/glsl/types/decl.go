@@ -82,6 +82,10 @@ func (c *checker) qualDecl(d *ast.QualDecl) {
 		}
 		return
 	}
+	if q.Precise && !q.Invariant && q.Storage == ast.StorageNone {
+		c.preciseDecl(d)
+		return
+	}
 	if !q.Invariant || q.Storage != ast.StorageNone {
 		c.errorf(q.Pos, "only 'invariant' may qualify an existing variable")
 		return
@@ -111,6 +115,37 @@ func (c *checker) qualDecl(d *ast.QualDecl) {
 		if v.Builtin && v.DeclPos == (ast.Pos{}) {
 			v.DeclPos = id.NamePos // the redeclaration is the built-in's declaration
 		}
+		id.Var = v
+	}
+}
+
+// preciseDecl handles "precise name, ...;", which makes variables already
+// declared (built-in outputs, globals, locals, parameters) precise, at global
+// or local scope. precise forbids reordering and contraction of the
+// computations that feed the variable; the executor evaluates every
+// operation as written with one IEEE single rounding (no fused multiply-add,
+// no reassociation), so the qualifier only needs checking here.
+// spec: ARB_gpu_shader5 §4.7 (precise), GLSL 4.00 §4.7
+func (c *checker) preciseDecl(d *ast.QualDecl) {
+	for _, id := range d.Names {
+		e := c.cur.lookup(id.Name)
+		if e == nil || e.v == nil {
+			c.errorf(id.NamePos, "undeclared identifier '%s'", id.Name)
+			continue
+		}
+		v := e.v
+		if c.cur != c.globals && (c.globals.names[id.Name] == e || c.builtin.names[id.Name] == e) {
+			// Inside a function only the function's own variables: a global
+			// made precise part-way through one function is refused, as
+			// Mesa does (piglit precise-12).
+			c.errorf(id.NamePos, "'precise' in a function cannot qualify the global variable '%s'", id.Name)
+			continue
+		}
+		if v.ReadOnly && v.Kind != ast.VarParam {
+			c.errorf(id.NamePos, "'precise' cannot qualify the read-only variable '%s'", id.Name)
+			continue
+		}
+		v.Qual.Precise = true
 		id.Var = v
 	}
 }
@@ -197,6 +232,7 @@ func (c *checker) varSpec(g *ast.DeclGroup, vs *ast.VarSpec, t *ast.Type, global
 	v.Location = layoutValue(&q, "location")
 	v.Index = max(layoutValue(&q, "index"), 0)
 	v.Binding = layoutValue(&q, "binding")
+	v.Stream = c.outputStream(&q)
 	if q.Storage == ast.StorageUniform && !t.IsInvalid() {
 		c.opaqueUniform(v, vs.NamePos)
 	}

@@ -28,8 +28,9 @@ func (c *checker) implicitBase(from, to ast.Basic) bool {
 	case from == ast.Uint && to == ast.Float:
 		return c.version >= 130
 	case from == ast.Int && to == ast.Uint:
-		// MESA_shader_integer_functions brings GLSL 4.00's int-to-uint conversion.
-		return c.version >= 400 || c.extEnabled(ExtShaderIntegerFunctions)
+		// MESA_shader_integer_functions and ARB_gpu_shader5 bring GLSL 4.00's
+		// int-to-uint conversion.
+		return c.version >= 400 || c.extEnabled(ExtShaderIntegerFunctions) || c.hasGPUShader5()
 	}
 	return false
 }

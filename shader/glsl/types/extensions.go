@@ -22,6 +22,10 @@ const (
 	ExtTextureQueryLod    = "GL_ARB_texture_query_lod"
 	ExtTextureArray       = "GL_EXT_texture_array"
 	ExtShaderTextureLod   = "GL_ARB_shader_texture_lod"
+	// ExtTextureGather brings textureGather and textureGatherOffset (a
+	// constant offset, no component select, no shadow forms: those are
+	// ARB_gpu_shader5's) to GLSL 1.30. spec: ARB_texture_gather
+	ExtTextureGather = "GL_ARB_texture_gather"
 )
 
 // The extensions that bring later core built-ins and rules to GLSL 1.10-1.30:
@@ -46,7 +50,20 @@ const (
 	// ExtDrawInstanced brings gl_InstanceID (GLSL 1.40 core) to earlier
 	// vertex shaders as gl_InstanceIDARB.
 	ExtDrawInstanced = "GL_ARB_draw_instanced"
+	// ExtGPUShader5 brings GLSL 4.00's shader features to GLSL 1.50: the
+	// integer and floating-point built-ins, textureGather's component select
+	// and offsets, implicit int-to-uint conversion and 4.00's overload rule,
+	// precise, sample, dynamically uniform sampler and uniform block array
+	// indexing, geometry shader instancing and streams, gl_SampleMaskIn.
+	ExtGPUShader5 = "GL_ARB_gpu_shader5"
 )
+
+// hasGPUShader5 reports whether GLSL 4.00's ARB_gpu_shader5 features exist:
+// core in GLSL 4.00, from GLSL 1.50 with the extension.
+// spec: ARB_gpu_shader5 "Dependencies" (GLSL 1.50 required), GLSL 4.00 §1.2.1
+func (c *checker) hasGPUShader5() bool {
+	return !c.es && (c.version >= 400 || c.version >= 150 && c.extEnabled(ExtGPUShader5))
+}
 
 // hasCullDistance reports whether gl_CullDistance and its limits exist.
 // spec: GLSL 4.50 §7.1, ARB_cull_distance

@@ -7,7 +7,7 @@ import (
 // funcDecl checks a function prototype or definition. spec: GLSL 4.50 §6.1.
 func (c *checker) funcDecl(d *ast.FuncDecl) {
 	if d.Qual.Storage != ast.StorageNone || d.Qual.Interp != ast.InterpNone || d.Qual.Invariant ||
-		d.Qual.Centroid || len(d.Qual.Layout) > 0 {
+		d.Qual.Centroid || d.Qual.Sample || len(d.Qual.Layout) > 0 {
 		if d.Qual.Storage != ast.StorageNone {
 			c.errorf(d.Qual.Pos, "function return type cannot be qualified '%s'", d.Qual.Storage)
 		} else {
@@ -70,7 +70,7 @@ func (c *checker) funcDecl(d *ast.FuncDecl) {
 		default:
 			c.errorf(q.Pos, "parameter cannot be qualified '%s'", q.Storage)
 		}
-		if q.Interp != ast.InterpNone || q.Invariant || q.Centroid || len(q.Layout) > 0 {
+		if q.Interp != ast.InterpNone || q.Invariant || q.Centroid || q.Sample || len(q.Layout) > 0 {
 			c.errorf(q.Pos, "parameters can only have const, in, out, inout and precision qualifiers")
 		}
 		if t.IsArray() && dir != ast.StorageParamIn && !c.atLeast(120, 100) {

@@ -17,6 +17,12 @@ const (
 	MaxGeometryUniformComponents     = 1024
 	MaxGeometryVaryingComponents     = 64
 	MaxGeometryTextureImageUnits     = 16
+	// MaxGeometryShaderInvocations is GL_MAX_GEOMETRY_SHADER_INVOCATIONS
+	// (the GL 4.0 minimum). spec: ARB_gpu_shader5 "New State" (32)
+	MaxGeometryShaderInvocations = 32
+	// MaxVertexStreams is GL_MAX_VERTEX_STREAMS. spec: ARB_gpu_shader5
+	// "New State" (4)
+	MaxVertexStreams = 4
 	// maxGeometryInputVertices is the most vertices an input primitive has
 	// (triangles_adjacency).
 	maxGeometryInputVertices = 6
@@ -73,6 +79,11 @@ func (c *checker) declareGeometryVars(compat bool) {
 	in := c.addBuiltin("gl_in", ast.Array(ast.Struct(pv), 0), ast.VarIn, true)
 	c.geom.inputs = append(c.geom.inputs, in)
 	c.addBuiltin("gl_PrimitiveIDIn", i, ast.VarIn, true)
+	if c.hasGPUShader5() {
+		// spec: ARB_gpu_shader5 §7.1 (the invocation number of an
+		// instanced geometry shader, 0 without layout(invocations))
+		c.addBuiltin("gl_InvocationID", i, ast.VarIn, true)
+	}
 	c.addBuiltin("gl_Position", v4, ast.VarOut, false)
 	c.addBuiltin("gl_PointSize", f, ast.VarOut, false)
 	c.implicitBuiltin(c.addBuiltin("gl_ClipDistance", ast.Array(f, 0), ast.VarOut, false), MaxClipDistances)
@@ -97,8 +108,45 @@ func geometrySigs(fn ast.Builtin, c *checker) []sig {
 	switch fn {
 	case ast.FnEmitVertex, ast.FnEndPrimitive:
 		return []sig{{fn: fn, ret: ast.Void()}}
+	case ast.FnEmitStreamVertex, ast.FnEndStreamPrimitive:
+		if c.hasGPUShader5() {
+			return []sig{{fn: fn, ret: ast.Void(), params: []*ast.Type{ast.Scalar(ast.Int)}}}
+		}
 	}
 	return nil
+}
+
+// streamCall checks the stream argument of EmitStreamVertex and
+// EndStreamPrimitive, which must be a constant integral expression, and
+// records it for the link (which refuses a stream outside
+// 0..MaxVertexStreams-1, as Mesa does, and a non-zero one unless the output
+// primitive is points). spec: ARB_gpu_shader5 §8.10
+func (c *checker) streamCall(x *ast.Call) {
+	if len(x.Args) != 1 {
+		return
+	}
+	v := x.Args[0].Value()
+	if v == nil {
+		c.errorf(x.Args[0].Pos(), "the stream of '%s' must be a constant integral expression", x.Name)
+		return
+	}
+	g := &c.file.Geometry
+	if n := int(v.Int(0)); !slices.Contains(g.Streams, n) {
+		g.Streams = append(g.Streams, n)
+	}
+}
+
+// outputStream is the vertex stream of a geometry shader output (or output
+// block) declared with qualifiers q: its layout(stream = N), else the
+// default of the last layout(stream = N) out;. spec: ARB_gpu_shader5 §4.3.8.2
+func (c *checker) outputStream(q *ast.Qualifiers) int {
+	if c.conf.Stage != ast.StageGeometry || q.Storage != ast.StorageOut {
+		return 0
+	}
+	if n := layoutValue(q, "stream"); n >= 0 {
+		return n
+	}
+	return c.file.Geometry.OutStream
 }
 
 // geometryPrimitive reports whether name (lower case) is a geometry shader
@@ -153,6 +201,24 @@ func (c *checker) geometryLayoutDecl(q *ast.Qualifiers) {
 				c.errorf(l.NamePos, "max_vertices = %d conflicts with the earlier max_vertices = %d", n, g.MaxVertices)
 			default:
 				g.MaxVertices = n
+			}
+		case !in && name == "stream" && c.hasGPUShader5():
+			if n := c.layoutInt(l); n >= MaxVertexStreams {
+				c.errorf(l.NamePos, "stream = %d is outside 0..%d (GL_MAX_VERTEX_STREAMS)", n, MaxVertexStreams-1)
+			} else if n >= 0 {
+				g.OutStream = n
+			}
+		case in && name == "invocations" && c.hasGPUShader5():
+			// spec: ARB_gpu_shader5 §4.3.8.1
+			n := c.layoutInt(l)
+			switch {
+			case n < 0:
+			case n == 0 || n > MaxGeometryShaderInvocations:
+				c.errorf(l.NamePos, "invocations = %d is outside 1..%d (GL_MAX_GEOMETRY_SHADER_INVOCATIONS)", n, MaxGeometryShaderInvocations)
+			case g.Invocations > 0 && g.Invocations != n:
+				c.errorf(l.NamePos, "invocations = %d conflicts with the earlier invocations = %d", n, g.Invocations)
+			default:
+				g.Invocations = n
 			}
 		default:
 			c.errorf(l.NamePos, "layout qualifier '%s' is not allowed on a geometry shader '%s' declaration", l.Name, q.Storage)

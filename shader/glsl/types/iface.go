@@ -18,7 +18,11 @@ func (c *checker) checkQualifiers(q *ast.Qualifiers, global bool, t *ast.Type, p
 	if !global && st != ast.StorageNone && st != ast.StorageConst && st != ast.StorageShared {
 		c.errorf(q.Pos, "local variables cannot be declared '%s'", st)
 	}
-	if q.Interp != ast.InterpNone || q.Centroid {
+	if q.Sample && q.Centroid {
+		// spec: ARB_gpu_shader5 §4.3.6 (at most one auxiliary storage qualifier)
+		c.errorf(q.Pos, "'sample' and 'centroid' cannot qualify the same variable")
+	}
+	if q.Interp != ast.InterpNone || q.Centroid || q.Sample {
 		if st != ast.StorageIn && st != ast.StorageOut && st != ast.StorageVarying {
 			c.errorf(q.Pos, "interpolation qualifiers require 'in', 'out' or 'varying'")
 		} else if st == ast.StorageVarying && q.Interp != ast.InterpNone {
@@ -121,6 +125,10 @@ func (c *checker) checkInterface(q *ast.Qualifiers, t *ast.Type, pos ast.Pos) {
 	}
 	if vsIn && q.Centroid {
 		c.errorf(pos, "vertex shader inputs cannot be 'centroid'")
+		return
+	}
+	if vsIn && q.Sample {
+		c.errorf(pos, "vertex shader inputs cannot be 'sample'")
 		return
 	}
 	if vsIn && (t.IsArray() && c.es || et.IsStruct()) {
@@ -229,6 +237,13 @@ func (c *checker) checkLayout(q *ast.Qualifiers, global bool) {
 			if n := c.layoutInt(l); n > 1 {
 				c.errorf(l.Value.Pos(), "layout(index) must be 0 or 1, not %d", n)
 			}
+		case "stream":
+			// spec: ARB_gpu_shader5 §4.3.8.2 (geometry shader outputs only)
+			if c.conf.Stage != ast.StageGeometry || q.Storage != ast.StorageOut || !c.hasGPUShader5() {
+				c.errorf(l.NamePos, "layout(stream) is only allowed on geometry shader outputs (%s)", ExtGPUShader5)
+			} else if n := c.layoutInt(l); n >= MaxVertexStreams {
+				c.errorf(l.NamePos, "stream = %d is outside 0..%d (GL_MAX_VERTEX_STREAMS)", n, MaxVertexStreams-1)
+			}
 		case "component", "offset", "align":
 			c.layoutInt(l)
 		case "local_size_x", "local_size_y", "local_size_z":
@@ -329,6 +344,7 @@ func (c *checker) blockDecl(d *ast.BlockDecl) {
 		c.checkLayout(&q, true)
 		b.Binding = layoutValue(&q, "binding")
 	}
+	stream := c.outputStream(&q)
 	d.Block = b
 	kind, _ := c.varKind(q.Storage, true)
 	st := &ast.StructType{Name: d.Name}
@@ -349,7 +365,12 @@ func (c *checker) blockDecl(d *ast.BlockDecl) {
 				c.errorf(vs.NamePos, "samplers are not allowed in blocks")
 			}
 			v := &ast.Var{Name: vs.Name, DeclPos: vs.NamePos, Type: t, Kind: kind, Qual: g.Qual,
-				ReadOnly: kind != ast.VarOut, Location: -1, Binding: -1, Block: b, RowMajor: rowMajor}
+				ReadOnly: kind != ast.VarOut, Location: -1, Binding: -1, Block: b, RowMajor: rowMajor, Stream: stream}
+			if n := c.memberStream(g.Qual); n >= 0 && n != stream {
+				// spec: ARB_gpu_shader5 §4.3.8.2 ("the stream of a member must
+				// match the stream of its block")
+				c.errorf(vs.NamePos, "block member '%s' is on stream %d but its block '%s' is on stream %d", vs.Name, n, d.Name, stream)
+			}
 			if t.IsArray() && t.Len == 0 && q.Storage != ast.StorageBuffer {
 				// GLSL 4.50 §4.1.9: outside the last member of a storage block an
 				// unsized array is sized at compile time, a block member as any other
@@ -375,6 +396,10 @@ func (c *checker) blockDecl(d *ast.BlockDecl) {
 				if _, isFormat := imageFormats[l.Name]; isFormat || l.Name == "binding" {
 					c.errorf(l.NamePos, "layout qualifier '%s' is not allowed on a block member", l.Name)
 				}
+			}
+			if (q.Storage == ast.StorageUniform || q.Storage == ast.StorageBuffer) &&
+				(g.Qual.Interp != ast.InterpNone || g.Qual.Centroid || g.Qual.Sample) {
+				c.errorf(g.Qual.Pos, "interpolation qualifiers are not allowed on %s block members", q.Storage)
 			}
 			if kind == ast.VarBuffer {
 				v.Qual.ReadOnlyMem = g.Qual.ReadOnlyMem || q.ReadOnlyMem
@@ -625,4 +650,15 @@ func (c *checker) invariantInputs() bool {
 		return true
 	}
 	return false
+}
+
+// memberStream returns a block member's own layout(stream = N), -1 when it
+// gives none. spec: ARB_gpu_shader5 §4.3.8.2
+func (c *checker) memberStream(q ast.Qualifiers) int {
+	for _, l := range q.Layout {
+		if strings.EqualFold(l.Name, "stream") {
+			return c.layoutInt(l)
+		}
+	}
+	return -1
 }

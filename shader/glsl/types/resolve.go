@@ -230,7 +230,7 @@ func (c *checker) declareStruct(s *ast.StructSpec) *ast.StructType {
 	seen := map[string]bool{}
 	for _, g := range s.Members {
 		if g.Qual.Count > 0 && (g.Qual.Storage != ast.StorageNone || g.Qual.Interp != ast.InterpNone ||
-			g.Qual.Centroid || g.Qual.Invariant || len(g.Qual.Layout) > 0) {
+			g.Qual.Centroid || g.Qual.Sample || g.Qual.Precise || g.Qual.Invariant || len(g.Qual.Layout) > 0) {
 			c.errorf(g.Qual.Pos, "struct members cannot have qualifiers other than precision")
 		}
 		if g.Type.Struct != nil {

@@ -20,6 +20,10 @@ func (c *checker) stmt(s ast.Stmt) {
 		case *ast.PrecisionDecl:
 			c.precisionDecl(d)
 		case *ast.QualDecl:
+			if q := d.Qual; q.Precise && !q.Invariant && q.Storage == ast.StorageNone && len(d.Names) > 0 {
+				c.preciseDecl(d) // spec: ARB_gpu_shader5 §4.7 (any scope)
+				break
+			}
 			c.errorf(d.Pos(), "qualifier-only declarations are only allowed at global scope")
 		case *ast.BlockDecl:
 			c.errorf(d.Pos(), "interface blocks are only allowed at global scope")

@@ -110,6 +110,12 @@ func textureSigs(fn ast.Builtin, c *checker) []sig {
 	switch fn {
 	case ast.FnTextureGather, ast.FnTextureGatherOffset, ast.FnTextureGatherOffsets:
 		d, e = 400, 310
+		switch {
+		case c.hasGPUShader5():
+			d = 150 // spec: ARB_gpu_shader5 §8.7 "Texture Gather Instructions"
+		case !c.es && c.version >= 130 && c.version < 400 && c.extEnabled(ExtTextureGather):
+			return textureGatherARB(fn, c)
+		}
 	case ast.FnTextureQueryLod:
 		d, e = 400, 0
 	case ast.FnTextureQueryLOD:
@@ -292,6 +298,43 @@ func textureSigs(fn ast.Builtin, c *checker) []sig {
 			}
 			add(tInt(), st)
 		}
+	}
+	return out
+}
+
+// textureGatherARB returns the overloads ARB_texture_gather gives GLSL
+// 1.30-3.30 shaders: textureGather(gsampler, P) and textureGatherOffset(
+// gsampler2D[Array|Rect], P, ivec2 offset) with a constant offset, for the 2D,
+// 2D array, cube and rectangle samplers (cube arrays need
+// ARB_texture_cube_map_array, which the front end lacks); no component
+// select, shadow forms or textureGatherOffsets.
+// spec: ARB_texture_gather "Modifications to the OpenGL Shading Language"
+func textureGatherARB(fn ast.Builtin, c *checker) []sig {
+	if fn == ast.FnTextureGatherOffsets {
+		return nil
+	}
+	var out []sig
+	for _, s := range allSamplers(c) {
+		if s.Shadow || s.Array && s.Dim == ast.DimCube {
+			continue
+		}
+		pc := 0
+		switch {
+		case s.Dim == ast.Dim2D || s.Dim == ast.DimRect:
+			pc = 2
+		case s.Dim == ast.DimCube && fn == ast.FnTextureGather:
+			pc = 3
+		default:
+			continue
+		}
+		if s.Array {
+			pc++
+		}
+		params := []*ast.Type{ast.Sampler(s), fvec(pc)}
+		if fn == ast.FnTextureGatherOffset {
+			params = append(params, ivec(2))
+		}
+		out = append(out, sig{fn: fn, ret: ast.Vector(s.Base, 4), params: params})
 	}
 	return out
 }
