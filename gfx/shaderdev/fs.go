@@ -37,6 +37,7 @@ type fsScratch struct {
 	zs    [exec.MaxWidth][msaa.MaxSamples]uint32 // per-sample plane depth (Z24)
 	depth [exec.MaxWidth]uint32                  // the pixel centre's plane depth
 	face  [exec.MaxWidth]uint32
+	zero  [exec.MaxWidth]uint32 // a lane array of zero words (an unwritten output channel)
 	tex   [abi.TexNumStages]fsTexState
 	// The wave's interpolation state (inputs): per lane its barycentric
 	// weights, 1/rhw, the edge-sum 1/w, its primitive's facing word and the
@@ -154,6 +155,11 @@ func (s *fsScratch) Export(req *exec.ExportRequest) error {
 	if sp.fragDepth >= 0 && (sp.fragDepth+1)*w <= len(req.Words) {
 		fragDepth = sp.fragDepth * w
 	}
+	if rts == 1 && fragDepth < 0 && (sp.sampleMask < 0 || (sp.sampleMask+1)*w > len(req.Words)) {
+		exported = s.exportOne(req, &word[0], order[0])
+		s.ctr[abi.FSCounterFragments] += exported
+		return c.Err()
+	}
 	for m := req.Mask; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros64(m)
 		if s.outMask(sp, req, l)&1 == 0 {
@@ -179,6 +185,34 @@ func (s *fsScratch) Export(req *exec.ExportRequest) error {
 	}
 	s.ctr[abi.FSCounterFragments] += exported
 	return c.Err()
+}
+
+// exportOne is Export's loop for the commonest wave: one target, the plane
+// depth and no gl_SampleMask (every lane exports its one sample). It exports
+// the same words in the same order as the general loop: per lane in lane
+// order, the four channels packed to unorm8 in the target's byte order (an
+// unwritten channel reads a zero word), then vx_om_export. It returns the
+// lanes exported. spec: vortexpipe §3.4
+func (s *fsScratch) exportOne(req *exec.ExportRequest, word *[4]int, order format.Format) uint32 {
+	c, w := s.c, req.Width
+	var ch [4][]uint32
+	for k, o := range word {
+		if o >= 0 {
+			ch[k] = req.Words[o : o+w : o+w]
+		} else {
+			ch[k] = s.zero[:w:w]
+		}
+	}
+	r, g, b, a := ch[0], ch[1], ch[2], ch[3]
+	var n uint32
+	for m := req.Mask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros64(m)
+		color := swom.PackColor(order, format.UNorm8(math.Float32frombits(r[l])), format.UNorm8(math.Float32frombits(g[l])),
+			format.UNorm8(math.Float32frombits(b[l])), format.UNorm8(math.Float32frombits(a[l])))
+		c.OMExport(int(s.x[l]), int(s.y[l]), s.face[l], 0, color, s.depth[l], 0)
+		n++
+	}
+	return n
 }
 
 // sp returns the program the wave runs (kept on the scratch's executor).
