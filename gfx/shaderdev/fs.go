@@ -38,6 +38,7 @@ type fsScratch struct {
 	depth [exec.MaxWidth]uint32                  // the pixel centre's plane depth
 	face  [exec.MaxWidth]uint32
 	zero  [exec.MaxWidth]uint32 // a lane array of zero words (an unwritten output channel)
+	color [exec.MaxWidth]uint32 // each exporting lane's packed colour (exportOne)
 	tex   [abi.TexNumStages]fsTexState
 	// The wave's interpolation state (inputs): per lane its barycentric
 	// weights, 1/rhw, the edge-sum 1/w, its primitive's facing word and the
@@ -192,7 +193,8 @@ func (s *fsScratch) Export(req *exec.ExportRequest) error {
 // the same words in the same order as the general loop: per lane in lane
 // order, the four channels packed to unorm8 in the target's byte order (an
 // unwritten channel reads a zero word), then vx_om_export. It returns the
-// lanes exported. spec: vortexpipe §3.4
+// lanes exported. The wave's fragments reach the OM in one
+// device.CTA.OMExportLanes call. spec: vortexpipe §3.4
 func (s *fsScratch) exportOne(req *exec.ExportRequest, word *[4]int, order format.Format) uint32 {
 	c, w := s.c, req.Width
 	var ch [4][]uint32
@@ -204,15 +206,13 @@ func (s *fsScratch) exportOne(req *exec.ExportRequest, word *[4]int, order forma
 		}
 	}
 	r, g, b, a := ch[0], ch[1], ch[2], ch[3]
-	var n uint32
 	for m := req.Mask; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros64(m)
-		color := swom.PackColor(order, format.UNorm8(math.Float32frombits(r[l])), format.UNorm8(math.Float32frombits(g[l])),
+		s.color[l] = swom.PackColor(order, format.UNorm8(math.Float32frombits(r[l])), format.UNorm8(math.Float32frombits(g[l])),
 			format.UNorm8(math.Float32frombits(b[l])), format.UNorm8(math.Float32frombits(a[l])))
-		c.OMExport(int(s.x[l]), int(s.y[l]), s.face[l], 0, color, s.depth[l], 0)
-		n++
 	}
-	return n
+	c.OMExportLanes(0, req.Mask, s.x[:], s.y[:], s.face[:], s.color[:], s.depth[:])
+	return uint32(bits.OnesCount64(req.Mask))
 }
 
 // sp returns the program the wave runs (kept on the scratch's executor).
