@@ -99,6 +99,14 @@ func (c *Cache) setOf(ln uint64) uint64 {
 	return ln % c.sets
 }
 
+// bankOf is ln's bank: ln mod banks (a mask when banks is a power of two).
+func (c *Cache) bankOf(ln uint64) uint64 {
+	if c.bankMask != 0 || len(c.bank) == 1 {
+		return ln & c.bankMask
+	}
+	return ln % uint64(len(c.bank))
+}
+
 // Counters returns the counts so far.
 func (c *Cache) Counters() Counters { return c.ctr }
 
@@ -114,6 +122,15 @@ func (c *Cache) Request(lines []uint64, t int64, write bool) (resp, stall int64)
 	case 1: // one line: no bank conflict is possible
 		r, w := c.Access(lines[0], t, write)
 		return max(t, r), max(0, w)
+	case 2: // two lines (an OM export's depth and colour): the second waits a cycle on the first's bank
+		t1 := t
+		if c.bankOf(lines[0]) == c.bankOf(lines[1]) {
+			t1++
+			c.ctr.BankSt++
+		}
+		r0, w0 := c.Access(lines[0], t, write)
+		r1, w1 := c.Access(lines[1], t1, write)
+		return max(t, r0, r1), max(0, w0, w1)
 	}
 	clear(c.bank)
 	resp = t
@@ -158,10 +175,12 @@ func (c *Cache) Access(ln uint64, t int64, write bool) (ready, wait int64) {
 			return max(t+c.hit, set[i].ready), 0
 		}
 	}
-	victim := 0 // the first least recently used way (invalid ways have used 0)
+	// The first least recently used way (invalid ways have used 0) and the
+	// first miss slot to free, each scan keeping its best value at hand.
+	victim, oldest := 0, set[0].used
 	for i := 1; i < len(set); i++ {
-		if set[i].used < set[victim].used {
-			victim = i
+		if u := set[i].used; u < oldest {
+			victim, oldest = i, u
 		}
 	}
 	if write {
@@ -169,20 +188,21 @@ func (c *Cache) Access(ln uint64, t int64, write bool) (ready, wait int64) {
 	} else {
 		c.ctr.MissR++
 	}
-	slot := 0
-	for i := range c.mshr {
-		if c.mshr[i] < c.mshr[slot] {
-			slot = i
+	ms := c.mshr
+	slot, free := 0, ms[0]
+	for i := 1; i < len(ms); i++ {
+		if f := ms[i]; f < free {
+			slot, free = i, f
 		}
 	}
 	start := t
-	if c.mshr[slot] > t {
-		wait = c.mshr[slot] - t
+	if free > t {
+		wait = free - t
 		c.ctr.MSHRSt += uint64(wait)
-		start = c.mshr[slot]
+		start = free
 	}
 	ready = start + c.hit + c.mem
-	c.mshr[slot] = ready
+	ms[slot] = ready
 	set[victim] = line{tag: ln + 1, used: c.clock, ready: ready}
 	return ready, wait
 }
