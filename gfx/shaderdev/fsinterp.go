@@ -157,9 +157,17 @@ func (s *fsScratch) interp(sp *Program, present uint64) {
 			if pl < 0 {
 				continue
 			}
+			// A wave's lanes come in runs of one primitive: its plane's
+			// coefficients are loaded once per run.
+			last := int32(-1)
+			var c0, c1, c2 float32
 			for l := range out {
-				c := coef[int(at[l])+3*pl:][:3:3]
-				v := float32(float32(float32(fdx[l]*c[0])+float32(fdy[l]*c[1]))+c[2]) * invW[l]
+				if a := at[l]; a != last {
+					o := int(a) + 3*pl
+					c := coef[o : o+3 : o+3]
+					c0, c1, c2, last = c[0], c[1], c[2], a
+				}
+				v := float32(float32(float32(fdx[l]*c0)+float32(fdy[l]*c1))+c2) * invW[l]
 				if noPersp {
 					v *= fw[l]
 				}
@@ -176,7 +184,8 @@ func (s *fsScratch) interp(sp *Program, present uint64) {
 			if pl < 0 {
 				continue
 			}
-			c := coef[int(at[l])+3*pl:][:3:3]
+			o := int(at[l]) + 3*pl
+			c := coef[o : o+3 : o+3]
 			v := float32(float32(float32(fdx[l]*c[0])+float32(fdy[l]*c[1]))+c[2]) * invW[l]
 			if noPersp {
 				v *= fw[l]
