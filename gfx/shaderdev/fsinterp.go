@@ -161,6 +161,8 @@ func (s *fsScratch) interp(sp *Program, present uint64) {
 			// coefficients are loaded once per run.
 			last := int32(-1)
 			var c0, c1, c2 float32
+			n := len(out) // every lane array resliced to it: the loop's indices need no checks
+			at, fdx, fdy, invW, fw := at[:n], fdx[:n], fdy[:n], invW[:n], fw[:n]
 			for l := range out {
 				if a := at[l]; a != last {
 					o := int(a) + 3*pl
