@@ -68,6 +68,12 @@ type Cache struct {
 	bank     []int   // lines per bank in the current request
 	clock    uint64  // LRU stamp source: one tick per access
 	ctr      Counters
+	// recent are the indices in lines of the two lines accessed last, most
+	// recent first: a request's write of the line its read just brought in,
+	// and neighbouring pixels' accesses to one line, find it there without
+	// the set lookup. A line lives in one way of its own set only, so a way
+	// holding the tag is the line whatever has happened since.
+	recent [2]int
 }
 
 // New returns an empty cache (every way invalid, every miss slot free at
@@ -167,10 +173,21 @@ func (c *Cache) Access(ln uint64, t int64, write bool) (ready, wait int64) {
 	} else {
 		c.ctr.Reads++
 	}
-	set := c.lines[c.setOf(ln)*uint64(c.ways):][:c.ways]
 	tag := ln + 1
+	if i := c.recent[0]; c.lines[i].tag == tag {
+		c.lines[i].used = c.clock
+		return max(t+c.hit, c.lines[i].ready), 0
+	}
+	if i := c.recent[1]; c.lines[i].tag == tag {
+		c.recent[0], c.recent[1] = i, c.recent[0]
+		c.lines[i].used = c.clock
+		return max(t+c.hit, c.lines[i].ready), 0
+	}
+	base := c.setOf(ln) * uint64(c.ways)
+	set := c.lines[base:][:c.ways]
 	for i := range set {
 		if set[i].tag == tag {
+			c.recent[0], c.recent[1] = int(base)+i, c.recent[0]
 			set[i].used = c.clock
 			return max(t+c.hit, set[i].ready), 0
 		}
@@ -204,5 +221,6 @@ func (c *Cache) Access(ln uint64, t int64, write bool) (ready, wait int64) {
 	ready = start + c.hit + c.mem
 	ms[slot] = ready
 	set[victim] = line{tag: ln + 1, used: c.clock, ready: ready}
+	c.recent[0], c.recent[1] = int(base)+victim, c.recent[0]
 	return ready, wait
 }
