@@ -68,8 +68,12 @@ type fsScratch struct {
 }
 
 // fsScratch takes a kept executor of width lanes (a whole number of quads,
-// checked by the caller) from shard runner % fsShards or builds one.
+// checked by the caller) from shard runner % fsShards — its hot slot, else
+// its list — or builds one.
 func (sp *Program) fsScratch(runner, width int) (*fsScratch, error) {
+	if s := sp.fsHot[shardOf(runner)][width/4-1].Swap(nil); s != nil {
+		return s, nil
+	}
 	select {
 	case s := <-sp.fsFree[shardOf(runner)][width/4-1]:
 		return s, nil
@@ -416,8 +420,12 @@ func (sp *Program) fsKernelOn(c *device.CTA, env *devEnv) error {
 	return s.shade(sp, present, covered)
 }
 
-// release returns a scratch to its width's free list.
+// release returns a scratch to its shard's hot slot for its width, or when
+// that is taken to the width's free list.
 func (sp *Program) release(s *fsScratch, runner, n int) {
+	if sp.fsHot[shardOf(runner)][n/4-1].CompareAndSwap(nil, s) {
+		return
+	}
 	select {
 	case sp.fsFree[shardOf(runner)][n/4-1] <- s:
 	default:
