@@ -2,6 +2,7 @@ package device
 
 import (
 	"fmt"
+	"math/bits"
 
 	"vortexgfx/abi"
 )
@@ -64,6 +65,56 @@ func (c *CTA) OMExport(x, y int, face uint32, rt int, color, depth, flags uint32
 		cc.rec.addOM(c, fr.binLog, f, a.ZAddr>>fr.omLine, a.CAddr>>fr.omLine)
 	}
 	return pass
+}
+
+// OMExportLanes is OMExport(x[l], y[l], face[l], rt, color[l], depth[l], 0)
+// for each lane l of lanes in ascending order — the same tests, writes,
+// counters and recorded traffic, in the same order — with the frame, the
+// target's unit and the core's record looked up once for the wave rather
+// than once per fragment. It returns the lanes that passed. A lane past the
+// end of any of the arrays faults the CTA before anything is exported.
+// spec: vortex-hardware-facts §5, §6; vortexpipe §3.4
+func (c *CTA) OMExportLanes(rt int, lanes uint64, x, y []int32, face, color, depth []uint32) (passed uint64) {
+	if lanes == 0 {
+		return 0
+	}
+	if hi, n := 64-bits.LeadingZeros64(lanes), min(len(x), len(y), len(face), len(color), len(depth)); hi > n {
+		c.Fail(fmt.Errorf("vx_om_export: lane %d past the wave's %d-lane arrays", hi-1, n))
+		return 0
+	}
+	fr := c.dev.gfx.frame.Load()
+	if fr == nil || rt < 0 || rt >= abi.OMMaxRT {
+		c.Fail(fmt.Errorf("vx_om_export rt %d outside a fragment frame", rt))
+		return 0
+	}
+	u := fr.om[rt]
+	if u == nil {
+		c.Fail(fmt.Errorf("vx_om_export: %w", fr.omErr[rt]))
+		return 0
+	}
+	cc := &fr.cores[c.slot]
+	a, r := &cc.acc, &cc.rec
+	var sg *waveSeg // the wave's record segment, opened by its first traffic (as addOM does)
+	for m := lanes; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros64(m)
+		cc.omReads++
+		if u.ExportAccess(int(x[l]), int(y[l]), face[l], color[l], depth[l], a) {
+			cc.omWrites++
+			passed |= 1 << l
+		}
+		f := b2u(a.ZRead) | b2u(a.CRead)<<1 | b2u(a.ZWrite)<<2 | b2u(a.CWrite)<<3
+		if f != 0 {
+			if sg == nil {
+				sg = r.seg(c, fr.binLog)
+			}
+			r.om.add(f<<56 | a.ZAddr>>fr.omLine&opLineMask)
+			r.om.add(a.CAddr >> fr.omLine)
+		}
+	}
+	if sg != nil {
+		sg.om1 = r.om.n
+	}
+	return passed
 }
 
 // OMStore is the aperture-store form of vx_om_export: a store of one record p at

@@ -3,6 +3,8 @@ package device_test
 import (
 	"context"
 	"encoding/binary"
+	"math/bits"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -302,5 +304,73 @@ func TestGraphicsApertureStore(t *testing.T) {
 	}
 	if _, _, _, err := kickWith(t, config.Default(), export(true, 4), dcrs); err == nil || !strings.Contains(err.Error(), "not one aligned 8-byte record") {
 		t.Errorf("misaligned aperture store: %v", err)
+	}
+}
+
+// TestOMExportLanes: a wave's fragments handed over in one OMExportLanes call
+// (lanes with holes, each pixel twice so the additive blend reads what the
+// first wrote) write the same pixels, counters, recorded cache traffic and
+// cycles as one OMExport per lane; lanes past the arrays fault the wave.
+// spec: vortex-hardware-facts §5, §7; vortexpipe §3.4
+func TestOMExportLanes(t *testing.T) {
+	type lanes struct {
+		x, y        [16]int32
+		face, color [16]uint32
+		depth       [16]uint32
+	}
+	fill := func(c *device.CTA, v *lanes) uint64 {
+		var mask uint64
+		for l := range c.Threads {
+			pos := c.FragPos(l)
+			if pos>>31 == 0 || l%5 == 3 { // uncovered, or a hole in the mask
+				continue
+			}
+			mask |= 1 << l
+			v.x[l], v.y[l] = int32(pos&0xFFFF), int32(pos>>16&0x7FFF)
+			v.face[l], v.color[l], v.depth[l] = uint32(l&1), 0x10000000|uint32(l)<<16|pos&0xFFFF, uint32(l)<<12
+		}
+		return mask
+	}
+	one := func(c *device.CTA) error {
+		var v lanes
+		mask := fill(c, &v)
+		for range 2 {
+			for m := mask; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros64(m)
+				c.OMExport(int(v.x[l]), int(v.y[l]), v.face[l], 0, v.color[l], v.depth[l], 0)
+			}
+		}
+		return nil
+	}
+	batch := func(c *device.CTA) error {
+		var v lanes
+		mask := fill(c, &v)
+		for range 2 {
+			c.OMExportLanes(0, mask, v.x[:], v.y[:], v.face[:], v.color[:], v.depth[:])
+		}
+		return nil
+	}
+	add := [][2]uint32{{uint32(abi.DCROMBlendFunc), abi.PackBlendFunc(abi.BlendOne, abi.BlendOne, abi.BlendOne, abi.BlendOne)}}
+	want, wgs, _, err := kickWith(t, config.Default(), one, add)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ggs, _, err := kickWith(t, config.Default(), batch, add)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Error("OMExportLanes wrote other pixels than OMExport per lane")
+	}
+	if !reflect.DeepEqual(ggs, wgs) || wgs.OMReads == 0 || wgs.OM.CacheReads == 0 {
+		t.Errorf("OMExportLanes stats %+v, OMExport per lane %+v", ggs, wgs)
+	}
+	short := func(c *device.CTA) error {
+		var v lanes
+		c.OMExportLanes(0, 1<<16, v.x[:], v.y[:], v.face[:], v.color[:], v.depth[:])
+		return nil
+	}
+	if _, _, _, err := kickWith(t, config.Default(), short, nil); err == nil || !strings.Contains(err.Error(), "lane 16 past the wave's 16-lane arrays") {
+		t.Errorf("lane past the arrays: %v", err)
 	}
 }

@@ -68,6 +68,12 @@ type Cache struct {
 	bank     []int   // lines per bank in the current request
 	clock    uint64  // LRU stamp source: one tick per access
 	ctr      Counters
+	// recent are the indices in lines of the two lines accessed last, most
+	// recent first: a request's write of the line its read just brought in,
+	// and neighbouring pixels' accesses to one line, find it there without
+	// the set lookup. A line lives in one way of its own set only, so a way
+	// holding the tag is the line whatever has happened since.
+	recent [2]int
 }
 
 // New returns an empty cache (every way invalid, every miss slot free at
@@ -99,6 +105,14 @@ func (c *Cache) setOf(ln uint64) uint64 {
 	return ln % c.sets
 }
 
+// bankOf is ln's bank: ln mod banks (a mask when banks is a power of two).
+func (c *Cache) bankOf(ln uint64) uint64 {
+	if c.bankMask != 0 || len(c.bank) == 1 {
+		return ln & c.bankMask
+	}
+	return ln % uint64(len(c.bank))
+}
+
 // Counters returns the counts so far.
 func (c *Cache) Counters() Counters { return c.ctr }
 
@@ -114,6 +128,15 @@ func (c *Cache) Request(lines []uint64, t int64, write bool) (resp, stall int64)
 	case 1: // one line: no bank conflict is possible
 		r, w := c.Access(lines[0], t, write)
 		return max(t, r), max(0, w)
+	case 2: // two lines (an OM export's depth and colour): the second waits a cycle on the first's bank
+		t1 := t
+		if c.bankOf(lines[0]) == c.bankOf(lines[1]) {
+			t1++
+			c.ctr.BankSt++
+		}
+		r0, w0 := c.Access(lines[0], t, write)
+		r1, w1 := c.Access(lines[1], t1, write)
+		return max(t, r0, r1), max(0, w0, w1)
 	}
 	clear(c.bank)
 	resp = t
@@ -150,18 +173,31 @@ func (c *Cache) Access(ln uint64, t int64, write bool) (ready, wait int64) {
 	} else {
 		c.ctr.Reads++
 	}
-	set := c.lines[c.setOf(ln)*uint64(c.ways):][:c.ways]
 	tag := ln + 1
+	if i := c.recent[0]; c.lines[i].tag == tag {
+		c.lines[i].used = c.clock
+		return max(t+c.hit, c.lines[i].ready), 0
+	}
+	if i := c.recent[1]; c.lines[i].tag == tag {
+		c.recent[0], c.recent[1] = i, c.recent[0]
+		c.lines[i].used = c.clock
+		return max(t+c.hit, c.lines[i].ready), 0
+	}
+	base := c.setOf(ln) * uint64(c.ways)
+	set := c.lines[base:][:c.ways]
 	for i := range set {
 		if set[i].tag == tag {
+			c.recent[0], c.recent[1] = int(base)+i, c.recent[0]
 			set[i].used = c.clock
 			return max(t+c.hit, set[i].ready), 0
 		}
 	}
-	victim := 0 // the first least recently used way (invalid ways have used 0)
+	// The first least recently used way (invalid ways have used 0) and the
+	// first miss slot to free, each scan keeping its best value at hand.
+	victim, oldest := 0, set[0].used
 	for i := 1; i < len(set); i++ {
-		if set[i].used < set[victim].used {
-			victim = i
+		if u := set[i].used; u < oldest {
+			victim, oldest = i, u
 		}
 	}
 	if write {
@@ -169,20 +205,22 @@ func (c *Cache) Access(ln uint64, t int64, write bool) (ready, wait int64) {
 	} else {
 		c.ctr.MissR++
 	}
-	slot := 0
-	for i := range c.mshr {
-		if c.mshr[i] < c.mshr[slot] {
-			slot = i
+	ms := c.mshr
+	slot, free := 0, ms[0]
+	for i := 1; i < len(ms); i++ {
+		if f := ms[i]; f < free {
+			slot, free = i, f
 		}
 	}
 	start := t
-	if c.mshr[slot] > t {
-		wait = c.mshr[slot] - t
+	if free > t {
+		wait = free - t
 		c.ctr.MSHRSt += uint64(wait)
-		start = c.mshr[slot]
+		start = free
 	}
 	ready = start + c.hit + c.mem
-	c.mshr[slot] = ready
+	ms[slot] = ready
 	set[victim] = line{tag: ln + 1, used: c.clock, ready: ready}
+	c.recent[0], c.recent[1] = int(base)+victim, c.recent[0]
 	return ready, wait
 }

@@ -120,3 +120,22 @@ func TestMatchesPlainModel(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkOMStream times the OM cost model's replay pattern per export: a
+// depth-line read, then the depth and colour lines written together when
+// the read answers, over a raster-order walk of a 512-pixel-wide target
+// (16 pixels a line) in the default geometry.
+func BenchmarkOMStream(b *testing.B) {
+	c := New(Geometry{Bytes: 16 << 10, Ways: 4, LineBytes: 64, Banks: 4, MSHRs: 8, HitLatency: 2, MemLatency: 40})
+	var t int64
+	var px uint64
+	lines := make([]uint64, 2)
+	for b.Loop() {
+		zl, cl := px/16, 1<<20+px/16
+		resp, stall := c.Request([]uint64{zl}, t, false)
+		lines[0], lines[1] = zl, cl
+		_, ws := c.Request(lines, resp, true)
+		t += 1 + stall + ws
+		px = (px + 1) % (512 * 512)
+	}
+}

@@ -37,6 +37,8 @@ type fsScratch struct {
 	zs    [exec.MaxWidth][msaa.MaxSamples]uint32 // per-sample plane depth (Z24)
 	depth [exec.MaxWidth]uint32                  // the pixel centre's plane depth
 	face  [exec.MaxWidth]uint32
+	zero  [exec.MaxWidth]uint32 // a lane array of zero words (an unwritten output channel)
+	color [exec.MaxWidth]uint32 // each exporting lane's packed colour (exportOne)
 	tex   [abi.TexNumStages]fsTexState
 	// The wave's interpolation state (inputs): per lane its barycentric
 	// weights, 1/rhw, the edge-sum 1/w, its primitive's facing word and the
@@ -66,8 +68,12 @@ type fsScratch struct {
 }
 
 // fsScratch takes a kept executor of width lanes (a whole number of quads,
-// checked by the caller) from shard runner % fsShards or builds one.
+// checked by the caller) from shard runner % fsShards — its hot slot, else
+// its list — or builds one.
 func (sp *Program) fsScratch(runner, width int) (*fsScratch, error) {
+	if s := sp.fsHot[shardOf(runner)][width/4-1].Swap(nil); s != nil {
+		return s, nil
+	}
 	select {
 	case s := <-sp.fsFree[shardOf(runner)][width/4-1]:
 		return s, nil
@@ -154,6 +160,11 @@ func (s *fsScratch) Export(req *exec.ExportRequest) error {
 	if sp.fragDepth >= 0 && (sp.fragDepth+1)*w <= len(req.Words) {
 		fragDepth = sp.fragDepth * w
 	}
+	if rts == 1 && fragDepth < 0 && (sp.sampleMask < 0 || (sp.sampleMask+1)*w > len(req.Words)) {
+		exported = s.exportOne(req, &word[0], order[0])
+		s.ctr[abi.FSCounterFragments] += exported
+		return c.Err()
+	}
 	for m := req.Mask; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros64(m)
 		if s.outMask(sp, req, l)&1 == 0 {
@@ -179,6 +190,33 @@ func (s *fsScratch) Export(req *exec.ExportRequest) error {
 	}
 	s.ctr[abi.FSCounterFragments] += exported
 	return c.Err()
+}
+
+// exportOne is Export's loop for the commonest wave: one target, the plane
+// depth and no gl_SampleMask (every lane exports its one sample). It exports
+// the same words in the same order as the general loop: per lane in lane
+// order, the four channels packed to unorm8 in the target's byte order (an
+// unwritten channel reads a zero word), then vx_om_export. It returns the
+// lanes exported. The wave's fragments reach the OM in one
+// device.CTA.OMExportLanes call. spec: vortexpipe §3.4
+func (s *fsScratch) exportOne(req *exec.ExportRequest, word *[4]int, order format.Format) uint32 {
+	c, w := s.c, req.Width
+	var ch [4][]uint32
+	for k, o := range word {
+		if o >= 0 {
+			ch[k] = req.Words[o : o+w : o+w]
+		} else {
+			ch[k] = s.zero[:w:w]
+		}
+	}
+	r, g, b, a := ch[0], ch[1], ch[2], ch[3]
+	for m := req.Mask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros64(m)
+		s.color[l] = swom.PackColor(order, format.UNorm8(math.Float32frombits(r[l])), format.UNorm8(math.Float32frombits(g[l])),
+			format.UNorm8(math.Float32frombits(b[l])), format.UNorm8(math.Float32frombits(a[l])))
+	}
+	c.OMExportLanes(0, req.Mask, s.x[:], s.y[:], s.face[:], s.color[:], s.depth[:])
+	return uint32(bits.OnesCount64(req.Mask))
 }
 
 // sp returns the program the wave runs (kept on the scratch's executor).
@@ -382,8 +420,12 @@ func (sp *Program) fsKernelOn(c *device.CTA, env *devEnv) error {
 	return s.shade(sp, present, covered)
 }
 
-// release returns a scratch to its width's free list.
+// release returns a scratch to its shard's hot slot for its width, or when
+// that is taken to the width's free list.
 func (sp *Program) release(s *fsScratch, runner, n int) {
+	if sp.fsHot[shardOf(runner)][n/4-1].CompareAndSwap(nil, s) {
+		return
+	}
 	select {
 	case sp.fsFree[shardOf(runner)][n/4-1] <- s:
 	default:

@@ -101,7 +101,7 @@ func (s *fsScratch) inputs(sp *Program, present uint64, prims, flat uint64) {
 		s.depth[l], s.face[l], s.facingW[l] = depth, facing&1, facing
 	}
 	if len(sp.fsInterp) > 0 {
-		s.interp(sp, present, np)
+		s.interp(sp, present)
 	}
 	s.sampleInputs(sp, present)
 	if sp.coord < 0 && sp.facing < 0 {
@@ -129,28 +129,70 @@ func (s *fsScratch) inputs(sp *Program, present uint64, prims, flat uint64) {
 // on the word's plane for the lane's face (two-sided colour's back planes
 // on a back face; expand_k packs the front ones there when the pair is off),
 // times the edge-sum 1/w for a noperspective varying (its plane carries
-// v·w_clip: the product is screen-linear v).
-func (s *fsScratch) interp(sp *Program, present uint64, np int) {
+// v·w_clip: the product is screen-linear v). It runs word by word over the
+// lanes (the lanes' results do not depend on the order), each word's loop
+// specialised for the wave's one face and dense lanes when it has them — the
+// commonest wave: a compacted one, every lane of one primitive side — with
+// the same float32 operations per lane; a lane whose face has no plane for
+// the word keeps the word as it was.
+func (s *fsScratch) interp(sp *Program, present uint64) {
+	hi := 64 - bits.LeadingZeros64(present)
+	dense := present == 1<<hi-1
+	var nBack int
 	for m := present; m != 0; m &= m - 1 {
-		l := bits.TrailingZeros64(m)
-		co := s.coef[s.coefAt[l]:][:3*np] // the lane's primitive's planes
-		fdx, fdy, invW, fw := s.fdx[l], s.fdy[l], s.invW[l], s.fw[l]
-		back := s.face[l] != 0
-		for i := range sp.fsInterp {
-			iw := &sp.fsInterp[i]
+		nBack += int(s.face[bits.TrailingZeros64(m)])
+	}
+	oneFace := nBack == 0 || nBack == bits.OnesCount64(present)
+	coef := s.coef[:len(s.coef):len(s.coef)]
+	at := s.coefAt[:hi:hi]
+	fdx, fdy, invW, fw := s.fdx[:hi:hi], s.fdy[:hi:hi], s.invW[:hi:hi], s.fw[:hi:hi]
+	for i := range sp.fsInterp {
+		iw := &sp.fsInterp[i]
+		out := s.interpIn[i][:hi:hi]
+		if dense && oneFace {
 			pl, noPersp := iw.front, iw.frontNP
-			if back {
+			if nBack != 0 {
 				pl, noPersp = iw.back, iw.backNP
 			}
 			if pl < 0 {
 				continue
 			}
-			c := co[3*pl : 3*pl+3 : 3*pl+3]
-			v := float32(float32(float32(fdx*c[0])+float32(fdy*c[1]))+c[2]) * invW
-			if noPersp {
-				v *= fw
+			// A wave's lanes come in runs of one primitive: its plane's
+			// coefficients are loaded once per run.
+			last := int32(-1)
+			var c0, c1, c2 float32
+			n := len(out) // every lane array resliced to it: the loop's indices need no checks
+			at, fdx, fdy, invW, fw := at[:n], fdx[:n], fdy[:n], invW[:n], fw[:n]
+			for l := range out {
+				if a := at[l]; a != last {
+					o := int(a) + 3*pl
+					c := coef[o : o+3 : o+3]
+					c0, c1, c2, last = c[0], c[1], c[2], a
+				}
+				v := float32(float32(float32(fdx[l]*c0)+float32(fdy[l]*c1))+c2) * invW[l]
+				if noPersp {
+					v *= fw[l]
+				}
+				out[l] = math.Float32bits(v)
 			}
-			s.interpIn[i][l] = math.Float32bits(v)
+			continue
+		}
+		for m := present; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros64(m)
+			pl, noPersp := iw.front, iw.frontNP
+			if s.face[l] != 0 {
+				pl, noPersp = iw.back, iw.backNP
+			}
+			if pl < 0 {
+				continue
+			}
+			o := int(at[l]) + 3*pl
+			c := coef[o : o+3 : o+3]
+			v := float32(float32(float32(fdx[l]*c[0])+float32(fdy[l]*c[1]))+c[2]) * invW[l]
+			if noPersp {
+				v *= fw[l]
+			}
+			out[l] = math.Float32bits(v)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
+	"sync/atomic"
 
 	"vortexgfx/abi"
 	"vortexgfx/device"
@@ -128,6 +129,10 @@ type Program struct {
 	// forth on every wave.
 	vsFree chan *vsScratch
 	fsFree [fsShards][exec.MaxWidth / 4]chan *fsScratch
+	// fsHot is one kept FS executor per shard and width in front of its
+	// list: a shard's runner takes back the executor it returned last with
+	// one atomic swap instead of a channel operation per wave.
+	fsHot [fsShards][exec.MaxWidth / 4]atomic.Pointer[fsScratch]
 }
 
 // scratchSlots bounds the kept executors per stage (at least the cores that
