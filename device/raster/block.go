@@ -113,6 +113,15 @@ func (w *walker) block4(x, y, e0, e1, e2 int32) error {
 	if live == 0 {
 		return nil
 	}
+	return w.blockLive(x, y, c0, c1, c2, live)
+}
+
+// blockLive is block4 past its live-quad test: the block at (x, y) whose
+// edge values less their least passing values are c0..c2 at its origin has
+// the live quads live (non-zero; bit order is row-major).
+func (w *walker) blockLive(x, y, c0, c1, c2 int32, live uint8) error {
+	a0, a1, a2 := w.a[0], w.a[1], w.a[2]
+	b0, b1, b2 := w.b[0], w.b[1], w.b[2]
 	f := w.f
 	inside := x >= f.xmin && x+4 <= f.xmax && y >= f.ymin && y+4 <= f.ymax
 	// The block's least value E + lo − t (lo wraps as int32, the sum is

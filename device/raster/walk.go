@@ -49,6 +49,12 @@ func (w *walker) walk(x, y int32, e [3]int32) error {
 	}
 	a0, a1, a2 := w.a[0], w.a[1], w.a[2]
 	b0, b1, b2 := w.b[0], w.b[1], w.b[2]
+	// For exact4 blocks (block4): each edge's least passing value and its
+	// steps between a block's quads.
+	exact4 := w.exact4
+	t0, t1, t2 := w.t[0], w.t[1], w.t[2]
+	qa0, qa1, qa2 := 2*a0, 2*a1, 2*a2
+	qb0, qb1, qb2 := 2*b0, 2*b1, 2*b2
 	// Counting: each loop iteration expands one accepted square (4 TE
 	// cycles); every accepted square above block size is expanded once, so
 	// with G expansions and B accepted blocks the walk tests 1 + 4G squares,
@@ -75,6 +81,24 @@ descent:
 		pass := ^fail & 0xF
 		if c == bl {
 			blocks += int64(bits.OnesCount8(pass))
+			if exact4 {
+				// block4's live-quad test done here, for the children at
+				// once: most accepted blocks of a small or thin primitive
+				// have no live quad, and those need no call.
+				for m := pass; m != 0; m &= m - 1 {
+					q := int32(bits.TrailingZeros8(m))
+					i, j := q&1, q>>1
+					c0, c1, c2 := e0+i*A0+j*B0-t0, e1+i*A1+j*B1-t1, e2+i*A2+j*B2-t2
+					live := ^(rejectMask(c0+x0, qa0, qb0) | rejectMask(c1+x1, qa1, qb1) | rejectMask(c2+x2, qa2, qb2)) & 0xF
+					if live == 0 {
+						continue
+					}
+					if err = w.blockLive(sx+i<<c, sy+j<<c, c0, c1, c2, live); err != nil {
+						break descent
+					}
+				}
+				pass = 0
+			}
 			for m := pass; m != 0; m &= m - 1 {
 				q := int32(bits.TrailingZeros8(m))
 				i, j := q&1, q>>1
