@@ -158,10 +158,13 @@ func (c *Cache) Access(ln uint64, t int64, write bool) (ready, wait int64) {
 			return max(t+c.hit, set[i].ready), 0
 		}
 	}
-	victim := 0 // the first least recently used way (invalid ways have used 0)
+	// The first least recently used way (invalid ways have used 0) and the
+	// miss slot that frees first (the first of equals): minimum searches
+	// over registers, which the compiler can make conditional moves.
+	victim, vu := 0, set[0].used
 	for i := 1; i < len(set); i++ {
-		if set[i].used < set[victim].used {
-			victim = i
+		if u := set[i].used; u < vu {
+			victim, vu = i, u
 		}
 	}
 	if write {
@@ -169,17 +172,17 @@ func (c *Cache) Access(ln uint64, t int64, write bool) (ready, wait int64) {
 	} else {
 		c.ctr.MissR++
 	}
-	slot := 0
-	for i := range c.mshr {
-		if c.mshr[i] < c.mshr[slot] {
-			slot = i
+	slot, free := 0, c.mshr[0]
+	for i := 1; i < len(c.mshr); i++ {
+		if m := c.mshr[i]; m < free {
+			slot, free = i, m
 		}
 	}
 	start := t
-	if c.mshr[slot] > t {
-		wait = c.mshr[slot] - t
+	if free > t {
+		wait = free - t
 		c.ctr.MSHRSt += uint64(wait)
-		start = c.mshr[slot]
+		start = free
 	}
 	ready = start + c.hit + c.mem
 	c.mshr[slot] = ready
