@@ -77,7 +77,7 @@ descent:
 		// and B = b << c.
 		A0, A1, A2 := a0<<c, a1<<c, a2<<c
 		B0, B1, B2 := b0<<c, b1<<c, b2<<c
-		fail := rejectMask(e0+x0<<c, A0, B0) | rejectMask(e1+x1<<c, A1, B1) | rejectMask(e2+x2<<c, A2, B2)
+		fail := rejectMask3(e0+x0<<c, A0, B0, e1+x1<<c, A1, B1, e2+x2<<c, A2, B2)
 		pass := ^fail & 0xF
 		if c == bl {
 			blocks += int64(bits.OnesCount8(pass))
@@ -88,8 +88,9 @@ descent:
 				for m := pass; m != 0; m &= m - 1 {
 					q := int32(bits.TrailingZeros8(m))
 					i, j := q&1, q>>1
-					c0, c1, c2 := e0+i*A0+j*B0-t0, e1+i*A1+j*B1-t1, e2+i*A2+j*B2-t2
-					live := ^(rejectMask(c0+x0, qa0, qb0) | rejectMask(c1+x1, qa1, qb1) | rejectMask(c2+x2, qa2, qb2)) & 0xF
+					mi, mj := -i, -j // all ones where the child is right of / below the first
+					c0, c1, c2 := e0+A0&mi+B0&mj-t0, e1+A1&mi+B1&mj-t1, e2+A2&mi+B2&mj-t2
+					live := ^rejectMask3(c0+x0, qa0, qb0, c1+x1, qa1, qb1, c2+x2, qa2, qb2) & 0xF
 					if live == 0 {
 						continue
 					}
@@ -124,14 +125,16 @@ descent:
 			q := int32(7 - bits.LeadingZeros8(m))
 			m &^= 1 << q
 			i, j := q&1, q>>1
+			mi, mj := -i, -j
 			d := &st[sp]
 			d.x, d.y, d.level = sx+i<<c, sy+j<<c, int32(c)
-			d.e[0], d.e[1], d.e[2] = e0+i*A0+j*B0, e1+i*A1+j*B1, e2+i*A2+j*B2
+			d.e[0], d.e[1], d.e[2] = e0+A0&mi+B0&mj, e1+A1&mi+B1&mj, e2+A2&mi+B2&mj
 			sp++
 		}
 		i, j := first&1, first>>1
+		mi, mj := -i, -j
 		sx, sy, level = sx+i<<c, sy+j<<c, c
-		e0, e1, e2 = e0+i*A0+j*B0, e1+i*A1+j*B1, e2+i*A2+j*B2
+		e0, e1, e2 = e0+A0&mi+B0&mj, e1+A1&mi+B1&mj, e2+A2&mi+B2&mj
 	}
 	w.cyc += 1 + 4*groups + blocks*w.blockCyc
 	w.stats.TileRejects += 4*groups - (groups - 1 + int64(sp) + blocks)
@@ -143,6 +146,16 @@ descent:
 // value plus its extent, is negative (int32 wrap-around).
 func rejectMask(v, a, b int32) uint8 {
 	return uint8(uint32(v)>>31 | uint32(v+a)>>31<<1 | uint32(v+b)>>31<<2 | uint32(v+a+b)>>31<<3)
+}
+
+// rejectMask3 is the three edges' rejectMask OR'd: bit q is set when some
+// edge's value at child q is negative. A child fails when the OR of its three
+// values has the sign bit, so the four children take one sign extraction
+// each instead of one per edge and child.
+func rejectMask3(v0, a0, b0, v1, a1, b1, v2, a2, b2 int32) uint8 {
+	p0, p1, p2 := v0+a0, v1+a1, v2+a2
+	return uint8(uint32(v0|v1|v2)>>31 | uint32(p0|p1|p2)>>31<<1 | uint32((v0+b0)|(v1+b1)|(v2+b2))>>31<<2 |
+		uint32((p0+b0)|(p1+b1)|(p2+b2))>>31<<3)
 }
 
 // setup is the per-primitive state the block engine and the packer need,
