@@ -66,7 +66,7 @@ func (w *walker) walk(x, y int32, e [3]int32) error {
 	sx, sy, level := x, y, uint32(top)
 	e0, e1, e2 := e[0], e[1], e[2]
 	bl := uint32(blockLog)
-	sp := 0
+	sp, pend := 0, 0
 	st := &w.stack
 	var err error
 descent:
@@ -109,6 +109,39 @@ descent:
 			}
 			pass = 0
 		}
+		if exact4 && c == bl+1 && pass != 0 {
+			// The children's children are blocks: expand each accepted
+			// child here, in Morton order, instead of pushing it and
+			// popping it back (the same groups, blocks and block order; a
+			// failed launch leaves the later children where the stack
+			// would hold them: pend).
+			cb := bl
+			Ab0, Ab1, Ab2 := a0<<cb, a1<<cb, a2<<cb
+			Bb0, Bb1, Bb2 := b0<<cb, b1<<cb, b2<<cb
+			for m := pass; m != 0; m &= m - 1 {
+				q := int32(bits.TrailingZeros8(m))
+				mi, mj := -(q & 1), -(q >> 1)
+				f0, f1, f2 := e0+A0&mi+B0&mj, e1+A1&mi+B1&mj, e2+A2&mi+B2&mj
+				px, py := sx+(q&1)<<c, sy+(q>>1)<<c
+				groups++
+				kids := ^rejectMask3(f0+x0<<cb, Ab0, Bb0, f1+x1<<cb, Ab1, Bb1, f2+x2<<cb, Ab2, Bb2) & 0xF
+				blocks += int64(bits.OnesCount8(kids))
+				for k := kids; k != 0; k &= k - 1 {
+					r := int32(bits.TrailingZeros8(k))
+					ri, rj := -(r & 1), -(r >> 1)
+					c0, c1, c2 := f0+Ab0&ri+Bb0&rj-t0, f1+Ab1&ri+Bb1&rj-t1, f2+Ab2&ri+Bb2&rj-t2
+					live := ^rejectMask3(c0+x0, qa0, qb0, c1+x1, qa1, qb1, c2+x2, qa2, qb2) & 0xF
+					if live == 0 {
+						continue
+					}
+					if err = w.blockLive(px+(r&1)<<cb, py+(r>>1)<<cb, c0, c1, c2, live); err != nil {
+						pend = bits.OnesCount8(m &^ (m & -m))
+						break descent
+					}
+				}
+			}
+			pass = 0
+		}
 		if pass == 0 {
 			if sp == 0 {
 				break
@@ -137,7 +170,7 @@ descent:
 		e0, e1, e2 = e0+A0&mi+B0&mj, e1+A1&mi+B1&mj, e2+A2&mi+B2&mj
 	}
 	w.cyc += 1 + 4*groups + blocks*w.blockCyc
-	w.stats.TileRejects += 4*groups - (groups - 1 + int64(sp) + blocks)
+	w.stats.TileRejects += 4*groups - (groups - 1 + int64(sp+pend) + blocks)
 	return err
 }
 
