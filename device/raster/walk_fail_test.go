@@ -10,9 +10,9 @@ import (
 )
 
 // walkFailing walks c with the fast walk or the plain oracle, the launch of
-// wave failAt (from 1) failing, and returns the walk's error, cycles and
-// counters as the walk left them (flushing the packer when it did not fail).
-func walkFailing(t *testing.T, c walkCase, plain bool, failAt int) (error, int64, Stats, int) {
+// wave failAt (from 1) failing, and returns the walk's cycles, counters,
+// waves and error as the walk left them (flushing the packer when it did not fail).
+func walkFailing(t *testing.T, c walkCase, plain bool, failAt int) (int64, Stats, int, error) {
 	t.Helper()
 	cfg, err := Config{BinLog: c.binLog, BlockLog: c.blockLog, Cores: c.cores, Threads: c.threads, Workers: 1}.resolve()
 	if err != nil {
@@ -54,7 +54,7 @@ func walkFailing(t *testing.T, c walkCase, plain bool, failAt int) (error, int64
 	if err != nil && !errors.Is(err, errLaunch) {
 		t.Fatalf("%v: %v", c, err)
 	}
-	return err, w.cyc, w.stats, waves
+	return w.cyc, w.stats, waves, err
 }
 
 // TestFastWalkFailedLaunch: when a wave launch fails in the middle of a walk,
@@ -89,8 +89,8 @@ func TestFastWalkFailedLaunch(t *testing.T) {
 		}
 		c.a, c.b, c.c = vertexEdges(x, y, 65536, 0.5)
 		failAt := 1 + r.IntN(4)
-		werr, wcyc, wst, wwaves := walkFailing(t, c, true, failAt)
-		gerr, gcyc, gst, gwaves := walkFailing(t, c, false, failAt)
+		wcyc, wst, wwaves, werr := walkFailing(t, c, true, failAt)
+		gcyc, gst, gwaves, gerr := walkFailing(t, c, false, failAt)
 		// A failed walk's cycles are never recorded (bin returns before
 		// storing its record's cost), so they are compared only when the
 		// walk completed.

@@ -88,7 +88,7 @@ func fxHost(f float32, frac uint) int32 {
 }
 
 // viewXform is the viewport and depth-range mapping of one target: the
-// bias (min) and scale of each axis, as clipToHDC and clipToScreen form them
+// bias (min) and scale of each axis, as the HDC and screen transforms form them
 // from the window bounds l, r, t, b and the depth range n, f (the same
 // float32 operations, so the same values: SetupTriangle forms them once per
 // triangle instead of once per vertex and transform).
@@ -117,12 +117,6 @@ func (v *viewXform) screen(in vec4) vec4 {
 	}
 	nx, ny, nz := float32(in.x*rhw), float32(in.y*rhw), float32(in.z*rhw)
 	return vec4{float32(nx*v.scaleX) + v.minX, float32(ny*v.scaleY) + v.minY, float32(nz*v.scaleZ) + v.minZ, rhw}
-}
-
-// clipToHDC maps clip space to homogeneous device coordinates, keeping w.
-func clipToHDC(in vec4, l, r, t, b, n, f float32) vec4 {
-	v := newViewXform(l, r, t, b, n, f)
-	return v.hdc(in)
 }
 
 // clipToScreen divides by w and applies the viewport; w holds 1/w.
