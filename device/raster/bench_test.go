@@ -75,7 +75,7 @@ type walkPrim struct {
 }
 
 // sizedPrims returns n counter-clockwise triangles of about area pixels each
-// (area 0: bin-covering), with random shape and placement over a 512² target
+// (area 0: bin-covering; area < 0: slivers about −area pixels long), with random shape and placement over a 512² target
 // of 128-pixel bins, each paired with every bin its bounding box touches (as
 // the binner lists it). The edges are grxgpu-style: scaled so max(|a|, |b|) is
 // 65536 and evaluated at pixel centres. spec: rasterizer §7.2
@@ -89,6 +89,15 @@ func sizedPrims(n int, area float64) []walkPrim {
 			bx, by := float64(r.Intn(target/bin)*bin), float64(r.Intn(target/bin)*bin)
 			vx = [3]float64{bx - 40 - 50*r.Float64(), bx + 3*bin, bx - 30}
 			vy = [3]float64{by - 30 - 50*r.Float64(), by - 20, by + 3*bin}
+		} else if area < 0 {
+			// A sliver: -area pixels long, a fifth of a pixel wide at its
+			// base (a sphere's silhouette and pole triangles).
+			x0, y0 := r.Float64()*target, r.Float64()*target
+			t := r.Float64() * 2 * math.Pi
+			ln := -area * (0.5 + r.Float64())
+			dx, dy := math.Cos(t), math.Sin(t)
+			vx = [3]float64{x0, x0 + ln*dx, x0 - 0.2*dy}
+			vy = [3]float64{y0, y0 + ln*dy, y0 + 0.2*dx}
 		} else {
 			s := math.Sqrt(2 * area)
 			x0, y0 := r.Float64()*target, r.Float64()*target
@@ -123,13 +132,14 @@ func sizedPrims(n int, area float64) []walkPrim {
 
 // BenchmarkWalk times the tile and block engines and the packer (walker.walk
 // with a no-op launch) per (bin, primitive) pair, for triangles of about 2, 20
-// and 500 pixels and bin-covering ones, at the default bin and block sizes and
+// and 500 pixels, bin-covering ones and slivers about 16 pixels long (many
+// accepted squares off the primitive), at the default bin and block sizes and
 // 16 threads; cpu-ns/op is the CPU time per pair. spec: rasterizer §7.3–§8
 func BenchmarkWalk(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		area float64
-	}{{"tiny", 2}, {"small", 20}, {"medium", 500}, {"large", 0}} {
+	}{{"tiny", 2}, {"small", 20}, {"medium", 500}, {"large", 0}, {"sliver", -16}} {
 		b.Run(c.name, func(b *testing.B) {
 			prims := sizedPrims(1000, c.area)
 			cfg, err := Config{Threads: 16, Workers: 1}.resolve()
@@ -160,6 +170,7 @@ func BenchmarkWalk(b *testing.B) {
 			b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
 			b.ReportMetric(float64(w.stats.Quads)/float64(b.N), "quads/pair")
 			b.ReportMetric(float64(w.stats.TileRejects)/float64(b.N), "rejects/pair")
+			b.ReportMetric(float64(w.stats.Fragments)/float64(b.N), "frags/pair")
 		})
 	}
 }

@@ -86,7 +86,7 @@ func (w *walker) block(x, y, e0, e1, e2 int32) error {
 		v := 2 * qy
 		r0, r1, r2 := c0+b0*v, c1+b1*v, c2+b2*v
 		for qx := int32(0); qx < n; qx++ {
-			mask := ^(rejectMask(r0, a0, b0) | rejectMask(r1, a1, b1) | rejectMask(r2, a2, b2)) & 0xF
+			mask := ^rejectMask3(r0, a0, b0, r1, a1, b1, r2, a2, b2) & 0xF
 			r0, r1, r2 = r0+2*a0, r1+2*a1, r2+2*a2
 			if mask == 0 {
 				continue
@@ -109,10 +109,19 @@ func (w *walker) block4(x, y, e0, e1, e2 int32) error {
 	a0, a1, a2 := w.a[0], w.a[1], w.a[2]
 	b0, b1, b2 := w.b[0], w.b[1], w.b[2]
 	c0, c1, c2 := e0-w.t[0], e1-w.t[1], e2-w.t[2]
-	live := ^(rejectMask(c0+w.ext[0], 2*a0, 2*b0) | rejectMask(c1+w.ext[1], 2*a1, 2*b1) | rejectMask(c2+w.ext[2], 2*a2, 2*b2)) & 0xF
+	live := ^rejectMask3(c0+w.ext[0], 2*a0, 2*b0, c1+w.ext[1], 2*a1, 2*b1, c2+w.ext[2], 2*a2, 2*b2) & 0xF
 	if live == 0 {
 		return nil
 	}
+	return w.blockLive(x, y, c0, c1, c2, live)
+}
+
+// blockLive is block4 past its live-quad test: the block at (x, y) whose
+// edge values less their least passing values are c0..c2 at its origin has
+// the live quads live (non-zero; bit order is row-major).
+func (w *walker) blockLive(x, y, c0, c1, c2 int32, live uint8) error {
+	a0, a1, a2 := w.a[0], w.a[1], w.a[2]
+	b0, b1, b2 := w.b[0], w.b[1], w.b[2]
 	f := w.f
 	inside := x >= f.xmin && x+4 <= f.xmax && y >= f.ymin && y+4 <= f.ymax
 	// The block's least value E + lo − t (lo wraps as int32, the sum is
@@ -128,9 +137,10 @@ func (w *walker) block4(x, y, e0, e1, e2 int32) error {
 	}
 	for m := live; m != 0; m &= m - 1 {
 		q := int32(bits.TrailingZeros8(m))
-		u, v := 2*(q&1), 2*(q>>1) // the quad's first pixel; row-major is bit order
-		r0, r1, r2 := c0+a0*u+b0*v, c1+a1*u+b1*v, c2+a2*u+b2*v
-		mask := ^(rejectMask(r0, a0, b0) | rejectMask(r1, a1, b1) | rejectMask(r2, a2, b2)) & 0xF
+		u, v := 2*(q&1), 2*(q>>1)     // the quad's first pixel; row-major is bit order
+		mu, mv := -(q & 1), -(q >> 1) // all ones where u, v = 2
+		r0, r1, r2 := c0+(2*a0)&mu+(2*b0)&mv, c1+(2*a1)&mu+(2*b1)&mv, c2+(2*a2)&mu+(2*b2)&mv
+		mask := ^rejectMask3(r0, a0, b0, r1, a1, b1, r2, a2, b2) & 0xF
 		if mask == 0 {
 			continue
 		}

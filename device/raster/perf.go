@@ -126,12 +126,23 @@ type fetcher struct {
 // request issues one read of n bytes at addr at cycle t and returns its
 // response cycle; it counts READS and LAT (the cache counts the rest).
 // spec: rasterizer §6.1, §13
+//
+// A request within one line (a pid word, most headers and records) is the
+// one-line case of cache.Request, taken directly: the line's access, answered
+// no earlier than t.
 func (f *fetcher) request(addr uint64, n int, t int64) int64 {
-	f.lines = f.lines[:0]
-	for ln := addr / f.lb; ln <= (addr+uint64(max(n, 1))-1)/f.lb; ln++ {
-		f.lines = append(f.lines, ln)
+	first, last := addr/f.lb, (addr+uint64(max(n, 1))-1)/f.lb
+	var resp int64
+	if first == last {
+		r, _ := f.c.Access(first, t, false)
+		resp = max(t, r)
+	} else {
+		f.lines = f.lines[:0]
+		for ln := first; ln <= last; ln++ {
+			f.lines = append(f.lines, ln)
+		}
+		resp, _ = f.c.Request(f.lines, t, false)
 	}
-	resp, _ := f.c.Request(f.lines, t, false)
 	f.p.Reads++
 	f.p.Lat += uint64(resp - t)
 	return resp

@@ -49,6 +49,12 @@ func (w *walker) walk(x, y int32, e [3]int32) error {
 	}
 	a0, a1, a2 := w.a[0], w.a[1], w.a[2]
 	b0, b1, b2 := w.b[0], w.b[1], w.b[2]
+	// For exact4 blocks (block4): each edge's least passing value and its
+	// steps between a block's quads.
+	exact4 := w.exact4
+	t0, t1, t2 := w.t[0], w.t[1], w.t[2]
+	qa0, qa1, qa2 := 2*a0, 2*a1, 2*a2
+	qb0, qb1, qb2 := 2*b0, 2*b1, 2*b2
 	// Counting: each loop iteration expands one accepted square (4 TE
 	// cycles); every accepted square above block size is expanded once, so
 	// with G expansions and B accepted blocks the walk tests 1 + 4G squares,
@@ -60,7 +66,7 @@ func (w *walker) walk(x, y int32, e [3]int32) error {
 	sx, sy, level := x, y, uint32(top)
 	e0, e1, e2 := e[0], e[1], e[2]
 	bl := uint32(blockLog)
-	sp := 0
+	sp, pend := 0, 0
 	st := &w.stack
 	var err error
 descent:
@@ -71,15 +77,67 @@ descent:
 		// and B = b << c.
 		A0, A1, A2 := a0<<c, a1<<c, a2<<c
 		B0, B1, B2 := b0<<c, b1<<c, b2<<c
-		fail := rejectMask(e0+x0<<c, A0, B0) | rejectMask(e1+x1<<c, A1, B1) | rejectMask(e2+x2<<c, A2, B2)
+		fail := rejectMask3(e0+x0<<c, A0, B0, e1+x1<<c, A1, B1, e2+x2<<c, A2, B2)
 		pass := ^fail & 0xF
 		if c == bl {
 			blocks += int64(bits.OnesCount8(pass))
+			if exact4 {
+				// block4's live-quad test done here, for the children at
+				// once: most accepted blocks of a small or thin primitive
+				// have no live quad, and those need no call.
+				for m := pass; m != 0; m &= m - 1 {
+					q := int32(bits.TrailingZeros8(m))
+					i, j := q&1, q>>1
+					mi, mj := -i, -j // all ones where the child is right of / below the first
+					c0, c1, c2 := e0+A0&mi+B0&mj-t0, e1+A1&mi+B1&mj-t1, e2+A2&mi+B2&mj-t2
+					live := ^rejectMask3(c0+x0, qa0, qb0, c1+x1, qa1, qb1, c2+x2, qa2, qb2) & 0xF
+					if live == 0 {
+						continue
+					}
+					if err = w.blockLive(sx+i<<c, sy+j<<c, c0, c1, c2, live); err != nil {
+						break descent
+					}
+				}
+				pass = 0
+			}
 			for m := pass; m != 0; m &= m - 1 {
 				q := int32(bits.TrailingZeros8(m))
 				i, j := q&1, q>>1
 				if err = w.block(sx+i<<c, sy+j<<c, e0+i*A0+j*B0, e1+i*A1+j*B1, e2+i*A2+j*B2); err != nil {
 					break descent
+				}
+			}
+			pass = 0
+		}
+		if exact4 && c == bl+1 && pass != 0 {
+			// The children's children are blocks: expand each accepted
+			// child here, in Morton order, instead of pushing it and
+			// popping it back (the same groups, blocks and block order; a
+			// failed launch leaves the later children where the stack
+			// would hold them: pend).
+			cb := bl
+			Ab0, Ab1, Ab2 := a0<<cb, a1<<cb, a2<<cb
+			Bb0, Bb1, Bb2 := b0<<cb, b1<<cb, b2<<cb
+			for m := pass; m != 0; m &= m - 1 {
+				q := int32(bits.TrailingZeros8(m))
+				mi, mj := -(q & 1), -(q >> 1)
+				f0, f1, f2 := e0+A0&mi+B0&mj, e1+A1&mi+B1&mj, e2+A2&mi+B2&mj
+				px, py := sx+(q&1)<<c, sy+(q>>1)<<c
+				groups++
+				kids := ^rejectMask3(f0+x0<<cb, Ab0, Bb0, f1+x1<<cb, Ab1, Bb1, f2+x2<<cb, Ab2, Bb2) & 0xF
+				blocks += int64(bits.OnesCount8(kids))
+				for k := kids; k != 0; k &= k - 1 {
+					r := int32(bits.TrailingZeros8(k))
+					ri, rj := -(r & 1), -(r >> 1)
+					c0, c1, c2 := f0+Ab0&ri+Bb0&rj-t0, f1+Ab1&ri+Bb1&rj-t1, f2+Ab2&ri+Bb2&rj-t2
+					live := ^rejectMask3(c0+x0, qa0, qb0, c1+x1, qa1, qb1, c2+x2, qa2, qb2) & 0xF
+					if live == 0 {
+						continue
+					}
+					if err = w.blockLive(px+(r&1)<<cb, py+(r>>1)<<cb, c0, c1, c2, live); err != nil {
+						pend = bits.OnesCount8(m &^ (m & -m))
+						break descent
+					}
 				}
 			}
 			pass = 0
@@ -100,17 +158,19 @@ descent:
 			q := int32(7 - bits.LeadingZeros8(m))
 			m &^= 1 << q
 			i, j := q&1, q>>1
+			mi, mj := -i, -j
 			d := &st[sp]
 			d.x, d.y, d.level = sx+i<<c, sy+j<<c, int32(c)
-			d.e[0], d.e[1], d.e[2] = e0+i*A0+j*B0, e1+i*A1+j*B1, e2+i*A2+j*B2
+			d.e[0], d.e[1], d.e[2] = e0+A0&mi+B0&mj, e1+A1&mi+B1&mj, e2+A2&mi+B2&mj
 			sp++
 		}
 		i, j := first&1, first>>1
+		mi, mj := -i, -j
 		sx, sy, level = sx+i<<c, sy+j<<c, c
-		e0, e1, e2 = e0+i*A0+j*B0, e1+i*A1+j*B1, e2+i*A2+j*B2
+		e0, e1, e2 = e0+A0&mi+B0&mj, e1+A1&mi+B1&mj, e2+A2&mi+B2&mj
 	}
 	w.cyc += 1 + 4*groups + blocks*w.blockCyc
-	w.stats.TileRejects += 4*groups - (groups - 1 + int64(sp) + blocks)
+	w.stats.TileRejects += 4*groups - (groups - 1 + int64(sp+pend) + blocks)
 	return err
 }
 
@@ -119,6 +179,16 @@ descent:
 // value plus its extent, is negative (int32 wrap-around).
 func rejectMask(v, a, b int32) uint8 {
 	return uint8(uint32(v)>>31 | uint32(v+a)>>31<<1 | uint32(v+b)>>31<<2 | uint32(v+a+b)>>31<<3)
+}
+
+// rejectMask3 is the three edges' rejectMask OR'd: bit q is set when some
+// edge's value at child q is negative. A child fails when the OR of its three
+// values has the sign bit, so the four children take one sign extraction
+// each instead of one per edge and child.
+func rejectMask3(v0, a0, b0, v1, a1, b1, v2, a2, b2 int32) uint8 {
+	p0, p1, p2 := v0+a0, v1+a1, v2+a2
+	return uint8(uint32(v0|v1|v2)>>31 | uint32(p0|p1|p2)>>31<<1 | uint32((v0+b0)|(v1+b1)|(v2+b2))>>31<<2 |
+		uint32((p0+b0)|(p1+b1)|(p2+b2))>>31<<3)
 }
 
 // setup is the per-primitive state the block engine and the packer need,

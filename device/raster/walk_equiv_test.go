@@ -188,3 +188,27 @@ func TestWalkMatchesReference(t *testing.T) {
 		t.Fatalf("only %d quads compared", total)
 	}
 }
+
+// TestRejectMask3 checks the three-edge test against the one-edge tests it
+// replaces, OR'd, on values around zero and around the int32 wrap (every sum
+// wraps as the hardware's adders do).
+func TestRejectMask3(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 9))
+	edge := []int32{0, 1, -1, 2, -2, 1 << 30, -1 << 30, 1<<31 - 1, -1 << 31, 1<<31 - 2, -1<<31 + 1}
+	pick := func() int32 {
+		if r.IntN(3) == 0 {
+			return edge[r.IntN(len(edge))]
+		}
+		return int32(r.Uint32()) >> r.IntN(31)
+	}
+	for n := 0; n < 200000; n++ {
+		var v [9]int32
+		for i := range v {
+			v[i] = pick()
+		}
+		want := rejectMask(v[0], v[1], v[2]) | rejectMask(v[3], v[4], v[5]) | rejectMask(v[6], v[7], v[8])
+		if got := rejectMask3(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]); got != want {
+			t.Fatalf("rejectMask3%v = %04b, the OR of the one-edge masks is %04b", v, got, want)
+		}
+	}
+}

@@ -87,30 +87,42 @@ func fxHost(f float32, frac uint) int32 {
 	return r
 }
 
-// clipToHDC maps clip space to homogeneous device coordinates, keeping w.
-func clipToHDC(in vec4, l, r, t, b, n, f float32) vec4 {
-	minX, scaleX := float32(l+r)*0.5, float32(r-l)*0.5
-	minY, scaleY := float32(t+b)*0.5, float32(b-t)*0.5
-	minZ, scaleZ := float32(n+f)*0.5, float32(f-n)*0.5
+// viewXform is the viewport and depth-range mapping of one target: the
+// bias (min) and scale of each axis, as the HDC and screen transforms form them
+// from the window bounds l, r, t, b and the depth range n, f (the same
+// float32 operations, so the same values: SetupTriangle forms them once per
+// triangle instead of once per vertex and transform).
+type viewXform struct{ minX, scaleX, minY, scaleY, minZ, scaleZ float32 }
+
+func newViewXform(l, r, t, b, n, f float32) viewXform {
+	return viewXform{float32(l+r) * 0.5, float32(r-l) * 0.5, float32(t+b) * 0.5, float32(b-t) * 0.5,
+		float32(n+f) * 0.5, float32(f-n) * 0.5}
+}
+
+// hdc maps clip space to homogeneous device coordinates, keeping w.
+func (v *viewXform) hdc(in vec4) vec4 {
 	return vec4{
-		float32(in.x*scaleX) + float32(in.w*minX),
-		float32(in.y*scaleY) + float32(in.w*minY),
-		float32(in.z*scaleZ) + float32(in.w*minZ),
+		float32(in.x*v.scaleX) + float32(in.w*v.minX),
+		float32(in.y*v.scaleY) + float32(in.w*v.minY),
+		float32(in.z*v.scaleZ) + float32(in.w*v.minZ),
 		in.w,
 	}
 }
 
-// clipToScreen divides by w and applies the viewport; w holds 1/w.
-func clipToScreen(in vec4, l, r, t, b, n, f float32) vec4 {
+// screen divides by w and applies the viewport; w holds 1/w.
+func (v *viewXform) screen(in vec4) vec4 {
 	var rhw float32
 	if in.w != 0 {
 		rhw = 1 / in.w
 	}
 	nx, ny, nz := float32(in.x*rhw), float32(in.y*rhw), float32(in.z*rhw)
-	minX, scaleX := float32(l+r)*0.5, float32(r-l)*0.5
-	minY, scaleY := float32(t+b)*0.5, float32(b-t)*0.5
-	minZ, scaleZ := float32(n+f)*0.5, float32(f-n)*0.5
-	return vec4{float32(nx*scaleX) + minX, float32(ny*scaleY) + minY, float32(nz*scaleZ) + minZ, rhw}
+	return vec4{float32(nx*v.scaleX) + v.minX, float32(ny*v.scaleY) + v.minY, float32(nz*v.scaleZ) + v.minZ, rhw}
+}
+
+// clipToScreen divides by w and applies the viewport; w holds 1/w.
+func clipToScreen(in vec4, l, r, t, b, n, f float32) vec4 {
+	v := newViewXform(l, r, t, b, n, f)
+	return v.screen(in)
 }
 
 func cross(a, b, c, d float32) float32 { return float32(a*b) - float32(c*d) }
@@ -164,9 +176,8 @@ func SetupTriangle(v0, v1, v2 *Vertex, width, height int, near, far float32,
 		L, R, T, B = vp.TX-vp.SX, vp.TX+vp.SX, vp.TY-vp.SY, vp.TY+vp.SY
 	}
 	// Edge equations in HDC (2DH rasterisation).
-	h0 := clipToHDC(p0, L, R, T, B, near, far)
-	h1 := clipToHDC(p1, L, R, T, B, near, far)
-	h2 := clipToHDC(p2, L, R, T, B, near, far)
+	vx := newViewXform(L, R, T, B, near, far)
+	h0, h1, h2 := vx.hdc(p0), vx.hdc(p1), vx.hdc(p2)
 	var e [3][3]float32
 	e[0] = [3]float32{cross(h1.y, h2.w, h2.y, h1.w), cross(h2.x, h1.w, h1.x, h2.w), cross(h1.x, h2.y, h2.x, h1.y)}
 	e[1] = [3]float32{cross(h2.y, h0.w, h0.y, h2.w), cross(h0.x, h2.w, h2.x, h0.w), cross(h2.x, h0.y, h0.x, h2.y)}
@@ -187,9 +198,7 @@ func SetupTriangle(v0, v1, v2 *Vertex, width, height int, near, far float32,
 		}
 	}
 	// Screen-space bbox, clamped to the target.
-	s0 := clipToScreen(p0, L, R, T, B, near, far)
-	s1 := clipToScreen(p1, L, R, T, B, near, far)
-	s2 := clipToScreen(p2, L, R, T, B, near, far)
+	s0, s1, s2 := vx.screen(p0), vx.screen(p1), vx.screen(p2)
 	left := fmin(s0.x, fmin(s1.x, s2.x))
 	right := fmax(s0.x, fmax(s1.x, s2.x))
 	top := fmin(s0.y, fmin(s1.y, s2.y))
