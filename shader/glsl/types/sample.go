@@ -1,0 +1,49 @@
+package types
+
+// The multisample extensions: the per-sample built-in variables and the
+// interpolation functions before GLSL 4.00 / GLSL ES 3.20, which have them
+// in core.
+
+// The extensions that bring GLSL 4.00's sample shading to earlier versions.
+// spec: ARB_sample_shading (gl_SampleID, gl_SamplePosition, gl_SampleMask[],
+// gl_NumSamples; GLSL 1.30 and later), OES_sample_variables (the same and
+// gl_SampleMaskIn[]; GLSL ES 3.00 and later), OES_shader_multisample_interpolation
+// (interpolateAt*, the sample qualifier; GLSL ES 3.00 and later).
+const (
+	ExtSampleShading         = "GL_ARB_sample_shading"
+	ExtSampleVariables       = "GL_OES_sample_variables"
+	ExtMultisampleInterpolES = "GL_OES_shader_multisample_interpolation"
+)
+
+// extGPUShader5Interp is GL_ARB_gpu_shader5, which brings gl_SampleMaskIn[]
+// and the interpolation functions to GLSL 1.50 (its other features are the
+// concern of the rest of the checker). spec: ARB_gpu_shader5, "Additions to
+// Chapter 7" and §8.8 (Interpolation Functions)
+const extGPUShader5Interp = "GL_ARB_gpu_shader5"
+
+// hasSampleVariables reports whether gl_SampleID, gl_SamplePosition,
+// gl_SampleMask[] and gl_NumSamples exist (fragment shaders).
+// spec: GLSL 4.00 §7.1, §7.4; GLSL ES 3.20 §7.1.2; ARB_sample_shading;
+// OES_sample_variables
+func (c *checker) hasSampleVariables() bool {
+	if c.atLeast(400, 320) {
+		return true
+	}
+	if c.es {
+		return c.version >= 300 && c.extEnabled(ExtSampleVariables)
+	}
+	return c.version >= 130 && c.extEnabled(ExtSampleShading)
+}
+
+// hasSampleMaskIn reports whether gl_SampleMaskIn[] exists: ARB_sample_shading
+// alone does not bring it.
+// spec: GLSL 4.00 §7.1; ARB_gpu_shader5; OES_sample_variables
+func (c *checker) hasSampleMaskIn() bool {
+	if c.atLeast(400, 320) {
+		return true
+	}
+	if c.es {
+		return c.version >= 300 && c.extEnabled(ExtSampleVariables)
+	}
+	return c.version >= 150 && c.extEnabled(extGPUShader5Interp)
+}
