@@ -58,6 +58,9 @@ type Program struct {
 	// gl_SampleID, gl_SamplePosition and gl_SampleMaskIn, sampleMask the
 	// output word of gl_SampleMask (-1: unused; sample.go).
 	sampleID, samplePos, sampleIn, sampleMask int
+	// numSamples and sampleTable are the input words of gl_NumSamples and
+	// of interpolateAtSample's lower.SamplePositionTable (-1: unused).
+	numSamples, sampleTable int
 	sampleQual                                bool // an FS input has the sample qualifier
 	centroid                                  bool // an FS input has the centroid qualifier
 	// noPersp[i] marks plane i as a noperspective varying: expand_k stores
@@ -217,7 +220,7 @@ func NewProgram(name string, p *lower.Program) (*Program, error) {
 	if p == nil || p.VS == nil || p.FS == nil {
 		return nil, routeError(name, -1, "a vertex and a fragment stage are both needed")
 	}
-	sp := &Program{name: name, prog: p, vid: -1, iid: -1, coord: -1, facing: -1, helper: -1, sampleID: -1, samplePos: -1, sampleIn: -1, sampleMask: -1, fragDepth: -1, src1Word: -1,
+	sp := &Program{name: name, prog: p, vid: -1, iid: -1, coord: -1, facing: -1, helper: -1, sampleID: -1, samplePos: -1, sampleIn: -1, sampleMask: -1, numSamples: -1, sampleTable: -1, fragDepth: -1, src1Word: -1,
 		clipWord: -1, clipVert: -1, pointCoord: -1, pcPlane: -1, vsFree: make(chan *vsScratch, scratchSlots)}
 	for i := range sp.colorWord {
 		sp.colorWord[i] = -1
@@ -313,6 +316,12 @@ func (sp *Program) fragmentReads() (*varyingUse, error) {
 			continue
 		case "gl_SampleMaskIn":
 			sp.sampleIn = s.Word
+			continue
+		case "gl_NumSamples":
+			sp.numSamples = s.Word
+			continue
+		case lower.SamplePositionTable:
+			sp.sampleTable = s.Word
 			continue
 		}
 		for w := s.Word; w < s.Word+s.Words; w++ {

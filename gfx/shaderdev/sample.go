@@ -7,6 +7,7 @@ import (
 	"vortexgfx/abi"
 	"vortexgfx/gl/msaa"
 	"vortexgfx/shader/exec"
+	"vortexgfx/shader/lower"
 )
 
 // PerSample reports whether the fragment program reads gl_SampleID or
@@ -80,8 +81,24 @@ func sampleEdges(p *[abi.PrimWords]int32, x, y int32, samples, k int) [3]float32
 // gl_SampleID and gl_SamplePosition of the lane's sample (sample 0 and the
 // pixel centre for a lane shading the whole pixel, which only a program
 // reading neither has, or a single-sample pass), and gl_SampleMaskIn, the
-// lane's coverage (its one sample for a per-sample lane). spec: GLSL 4.00 §7.1
+// lane's coverage (its one sample for a per-sample lane); and the pass's
+// gl_NumSamples and sample positions (lower.SamplePositionTable, for
+// interpolateAtSample). spec: GLSL 4.00 §7.1, §7.4, §8.13
 func (s *fsScratch) sampleInputs(sp *Program, present uint64) {
+	if sp.numSamples >= 0 || sp.sampleTable >= 0 {
+		t := lower.PackSamplePositions(s.samples, func(k int) (int, int) { return msaa.Position(s.samples, k) })
+		for m := present; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros64(m)
+			if sp.numSamples >= 0 {
+				s.m.Input(sp.numSamples)[l] = uint32(s.samples)
+			}
+			if sp.sampleTable >= 0 {
+				for i, v := range t {
+					s.m.Input(sp.sampleTable + i)[l] = v
+				}
+			}
+		}
+	}
 	if sp.sampleID < 0 && sp.samplePos < 0 && sp.sampleIn < 0 {
 		return
 	}
