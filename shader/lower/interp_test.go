@@ -11,9 +11,9 @@ import (
 )
 
 // interpFS calls the three interpolation functions on a smooth, a
-// noperspective and a flat input; o0 and o1 carry the smooth results, o2 the
+// noperspective and a flat input (and on swizzles, GLSL 4.40's); o0 and o1 carry the smooth results, o2 the
 // others and o3 what interpolateAtCentroid and a zero offset return.
-const interpFS = `#version 400
+const interpFS = `#version 440
 in vec2 v;
 noperspective in float n;
 flat in float f;
@@ -140,7 +140,8 @@ func TestInterpolateAtExact(t *testing.T) {
 // TestInterpolateAtVersions checks where the functions exist: GLSL 4.00 and
 // ES 3.20 core, GLSL 1.50 with GL_ARB_gpu_shader5, ES 3.00 with
 // GL_OES_shader_multisample_interpolation; and that an interpolant that is
-// not a fragment input is an error naming the function.
+// not a fragment input (or, before GLSL 4.40, selects components) is an
+// error.
 // spec: GLSL 4.00 §8.13; ARB_gpu_shader5; OES_shader_multisample_interpolation
 func TestInterpolateAtVersions(t *testing.T) {
 	body := "out vec4 o;\nvoid main() { o = vec4(interpolateAtOffset(v, vec2(0.1)), interpolateAtSample(v, 1)); }\n"
@@ -155,6 +156,7 @@ func TestInterpolateAtVersions(t *testing.T) {
 		{"#version 320 es\nprecision highp float;\nin vec2 v;\n", true},
 		{"#version 310 es\nprecision highp float;\nin vec2 v;\n", false},
 		{"#version 300 es\n#extension GL_OES_shader_multisample_interpolation : require\nprecision highp float;\nsample in vec2 v;\n", true},
+		{"#version 440\nin vec3 u;\nvec2 v = u.xy;\n", false}, // a global, not an input
 	} {
 		_, err := compileStage("v.frag", tc.head+body, glsl.Fragment, glsl.Options{})
 		if (err == nil) != tc.ok {
@@ -165,10 +167,13 @@ func TestInterpolateAtVersions(t *testing.T) {
 		"#version 400\nin vec2 v; out vec4 o;\nvoid main() { vec2 w = v; o = vec4(interpolateAtCentroid(w), 0.0, 1.0); }\n",
 		"#version 400\nuniform vec2 u; out vec4 o;\nvoid main() { o = vec4(interpolateAtOffset(u, vec2(0.0)), 0.0, 1.0); }\n",
 		"#version 400\nin vec2 v; out vec4 o;\nvoid main() { o = vec4(interpolateAtSample(v * 2.0, 0), 0.0, 1.0); }\n",
+		"#version 400\nin vec2 v; out vec4 o;\nvoid main() { o = vec4(interpolateAtSample(v.yx, 0), 0.0, 1.0); }\n",
+		"#version 400\nin vec2 v; out vec4 o;\nvoid main() { o = vec4(interpolateAtOffset(v[1], vec2(0.0))); }\n",
+		"#version 400\nout vec4 o;\nvoid main() { o = interpolateAtCentroid(gl_FragCoord); }\n",
 	} {
 		_, err := compileStage("bad.frag", bad, glsl.Fragment, glsl.Options{})
 		if err == nil || !strings.Contains(err.Error(), "interpolant") {
-			t.Errorf("%q: %v, want an interpolant error", bad[13:60], err)
+			t.Errorf("%q: %v, want an interpolant error", bad, err)
 		}
 	}
 }
