@@ -58,11 +58,11 @@ type Program struct {
 	// gl_SampleID, gl_SamplePosition and gl_SampleMaskIn, sampleMask the
 	// output word of gl_SampleMask (-1: unused; sample.go).
 	sampleID, samplePos, sampleIn, sampleMask int
+	sampleQual                                bool // an FS input has the sample qualifier
+	centroid                                  bool // an FS input has the centroid qualifier
 	// numSamples and sampleTable are the input words of gl_NumSamples and
 	// of interpolateAtSample's lower.SamplePositionTable (-1: unused).
 	numSamples, sampleTable int
-	sampleQual                                bool // an FS input has the sample qualifier
-	centroid                                  bool // an FS input has the centroid qualifier
 	// noPersp[i] marks plane i as a noperspective varying: expand_k stores
 	// v·w_clip on it and the wrapper multiplies the perspective-correct
 	// interpolation by the fragment's 1/w, which is v interpolated linearly in
