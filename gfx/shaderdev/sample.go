@@ -125,12 +125,14 @@ func (s *fsScratch) sampleInputs(sp *Program, present uint64) {
 }
 
 // outMask is lane l's gl_SampleMask[0] (every sample when the program does
-// not write it): the samples the fragment may still cover.
-// spec: GLSL 4.00 §7.1 (gl_SampleMask)
+// not write it) less the samples the draw's GL_SAMPLE_MASK drops (the FS
+// flags' abi.FSFlagSampleDropShift field): the samples the fragment may
+// still cover. spec: GLSL 4.00 §7.1 (gl_SampleMask); GL 4.6 §14.9.3
 func (s *fsScratch) outMask(sp *Program, req *exec.ExportRequest, l int) msaa.Mask {
+	drop := msaa.Mask(s.flags >> abi.FSFlagSampleDropShift & abi.FSFlagSampleDropMask)
 	w := sp.sampleMask
 	if w < 0 || (w+1)*req.Width > len(req.Words) {
-		return msaa.Full(msaa.MaxSamples)
+		return msaa.Full(msaa.MaxSamples) &^ drop
 	}
-	return msaa.Mask(req.Words[w*req.Width+l])
+	return msaa.Mask(req.Words[w*req.Width+l]) &^ drop
 }
