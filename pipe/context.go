@@ -133,6 +133,7 @@ type Context struct {
 	blendColor  BlendColor
 	blendColorF [4]float32
 	minSamples  int
+	sampleMask  SampleMask
 	scissor     Scissor
 	viewport    Viewport
 	clip        ClipState
@@ -417,6 +418,27 @@ func (c *Context) SetBlendColor(rgba [4]float32) {
 func (c *Context) SetMinSamples(n int) {
 	c.mu.Lock()
 	c.minSamples = max(n, 0)
+	c.mu.Unlock()
+}
+
+// SampleMask is GL_SAMPLE_MASK and SAMPLE_MASK_VALUE word 0 (glSampleMaski,
+// Gallium's set_sample_mask; bit k: sample k). When enabled, each
+// fragment's coverage is ANDed with Mask after the fragment shader.
+// spec: GL 4.6 §14.9.3
+type SampleMask struct {
+	Enable bool
+	Mask   uint32
+}
+
+// SetSampleMask sets the sample mask state. On the device every sample
+// count honours it (shaderdev.Draw.SampleMask); the reference renderer,
+// single-sampled, skips a draw whose mask drops its one sample (nothing can
+// be written, and an occlusion query counts samples after the mask), and
+// refuses one under an open counting query, whose other counts it would
+// lose.
+func (c *Context) SetSampleMask(m SampleMask) {
+	c.mu.Lock()
+	c.sampleMask = m
 	c.mu.Unlock()
 }
 
