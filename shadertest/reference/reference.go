@@ -69,7 +69,12 @@ func New() *Backend { return &Backend{} }
 // rasterizer CSO's FlatshadeFirst. GL_ARB_derivative_control's coarse
 // derivatives are one difference per 2x2 quad, its fine ones per pixel row or
 // column (shader/exec's quad rule); GL_ARB_draw_instanced's gl_InstanceIDARB
-// is gl_InstanceID. GL 3.2/3.3 commands shader_runner has that
+// is gl_InstanceID. GL_ARB_sample_shading, GL_OES_sample_variables and
+// GL_OES_shader_multisample_interpolation: the per-sample built-ins and the
+// interpolation functions (shader/lower's interp.go) on the runner's
+// single-sample window, where sample shading and GL_SAMPLE_MASK are
+// honoured as on any target (pipe.Context.SetMinSamples, SetSampleMask;
+// shader_runner has no command that sets either). GL 3.2/3.3 commands shader_runner has that
 // the runner lacks (polygon mode, separate shader objects) skip the tests
 // that use them. spec: GLSL 1.50, GLSL 3.30 (README "vortex shadertest").
 func (b *Backend) Caps() shadertest.Caps {
@@ -80,7 +85,8 @@ func (b *Backend) Caps() shadertest.Caps {
 			"GL_EXT_texture_array", "GL_ARB_shader_texture_lod", "GL_ARB_shading_language_420pack",
 			"GL_ARB_uniform_buffer_object", "GL_ARB_explicit_uniform_location", "GL_ARB_arrays_of_arrays",
 			"GL_ARB_texture_rectangle", "GL_ARB_cull_distance", "GL_ARB_shading_language_include",
-			"GL_EXT_provoking_vertex", "GL_ARB_derivative_control", "GL_ARB_draw_instanced"},
+			"GL_EXT_provoking_vertex", "GL_ARB_derivative_control", "GL_ARB_draw_instanced",
+			"GL_ARB_sample_shading", "GL_OES_sample_variables", "GL_OES_shader_multisample_interpolation"},
 		Limits: map[string]int{
 			"GL_MAX_VERTEX_OUTPUT_COMPONENTS": types.MaxVertexOutputComponents,
 			// The uniform word buffer has no fixed size here.
