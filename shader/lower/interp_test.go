@@ -163,6 +163,11 @@ func TestInterpolateAtVersions(t *testing.T) {
 			t.Errorf("%q: err %v, want ok %v", tc.head, err, tc.ok)
 		}
 	}
+	// A redeclared, otherwise unread gl_FragCoord still feeds the functions.
+	if _, err := compileStage("r.frag", "#version 400\nlayout(origin_upper_left) in vec4 gl_FragCoord;\nin vec2 v; out vec4 o;\n"+
+		"void main() { o = vec4(interpolateAtOffset(v, vec2(0.25)), 0.0, 1.0); }\n", glsl.Fragment, glsl.Options{}); err != nil {
+		t.Errorf("redeclared gl_FragCoord: %v", err)
+	}
 	for _, bad := range []string{
 		"#version 400\nin vec2 v; out vec4 o;\nvoid main() { vec2 w = v; o = vec4(interpolateAtCentroid(w), 0.0, 1.0); }\n",
 		"#version 400\nuniform vec2 u; out vec4 o;\nvoid main() { o = vec4(interpolateAtOffset(u, vec2(0.0)), 0.0, 1.0); }\n",
