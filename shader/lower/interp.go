@@ -77,15 +77,6 @@ func interpolationVars() []*ast.Var {
 		mk("gl_NumSamples", ast.Scalar(ast.Int)), mk(SamplePositionTable, ast.Array(ast.Scalar(ast.Uint), 4))}
 }
 
-// isInterpolationVar reports whether name is one of interpolationVars.
-func isInterpolationVar(name string) bool {
-	switch name {
-	case "gl_FragCoord", "gl_SamplePosition", "gl_NumSamples", SamplePositionTable:
-		return true
-	}
-	return false
-}
-
 // interpState is a stage's derivative shadows: for each interpolated input
 // variable, registers laid out as the variable's holding the fine x and y
 // derivatives of N (smooth) or v (noperspective) word by word.

@@ -142,17 +142,10 @@ func stageVars(sp *glsl.StageProgram) []*ast.Var {
 		}
 	}
 	if interp {
-		// The inputs interpolateAt* reads (interp.go): synthetic when the
-		// source names them not, and used even where it only redeclares
-		// them (gl_FragCoord's layout qualifiers).
+		// The inputs interpolateAt* reads (interp.go).
 		for _, v := range interpolationVars() {
 			if !names[v.Name] {
 				add(v)
-			}
-		}
-		for _, v := range out {
-			if v.Builtin && v.Kind == ast.VarIn && systemInputs[v.Name] && isInterpolationVar(v.Name) {
-				v.Used = true
 			}
 		}
 	}
