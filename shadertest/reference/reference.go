@@ -30,6 +30,7 @@ import (
 
 	"vortexgfx/gl/compare"
 	"vortexgfx/gl/format"
+	"vortexgfx/gl/msaa"
 	"vortexgfx/gl/sampler"
 	"vortexgfx/pipe"
 	"vortexgfx/ref"
@@ -96,6 +97,8 @@ func (b *Backend) Caps() shadertest.Caps {
 			"GL_MAX_VARYING_COMPONENTS":          64,
 			"GL_NUM_PROGRAM_BINARY_FORMATS":      0,
 			"GL_MAX_CLIP_PLANES":                 8,
+			// pipe takes 2-, 4-, 8- and 16-sample targets (gl/msaa).
+			"GL_MAX_SAMPLES": msaa.MaxSamples,
 		}}
 }
 
