@@ -2,6 +2,7 @@ package pipe
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"sync"
 
@@ -419,6 +420,26 @@ func (c *Context) SetMinSamples(n int) {
 	c.mu.Lock()
 	c.minSamples = max(n, 0)
 	c.mu.Unlock()
+}
+
+// SampleShadingMinSamples is the SetMinSamples value of GL's sample shading
+// state on a samples-sample framebuffer: with GL_SAMPLE_SHADING enabled and
+// MIN_SAMPLE_SHADING_VALUE fraction (clamped to [0, 1]; NaN as 0), at least
+// max(⌈fraction × samples⌉, 1) shadings per pixel; 0 when disabled. The
+// device groups the samples one to a shading whenever this exceeds 1 (each
+// covered sample shaded on its own, gl_SampleMaskIn its one bit), the most
+// GL allows and at least what any fraction asks for; at 1 or 0 it shades
+// once per pixel. spec: GL 4.6 §14.3.1.1
+func SampleShadingMinSamples(enabled bool, fraction float32, samples int) int {
+	if !enabled {
+		return 0
+	}
+	f := float64(fraction)
+	if !(f > 0) { // NaN too
+		f = 0
+	}
+	f = min(f, 1)
+	return max(int(math.Ceil(f*float64(max(samples, 1)))), 1)
 }
 
 // SampleMask is GL_SAMPLE_MASK and SAMPLE_MASK_VALUE word 0 (glSampleMaski,

@@ -1,6 +1,7 @@
 package pipe
 
 import (
+	"math"
 	"testing"
 
 	"vortexgfx/gl/format"
@@ -61,6 +62,26 @@ func TestSampleMask(t *testing.T) {
 			if img := e.image(t); img.Pix[1] != want || img.Pix[len(img.Pix)-3] != want {
 				t.Errorf("reference %v, mask %+v: green %d, %d, want %d", o.ForceReference, m, img.Pix[1], img.Pix[len(img.Pix)-3], want)
 			}
+		}
+	}
+}
+
+// TestSampleShadingMinSamples pins GL's sample shading rate: ⌈f × samples⌉
+// shadings per pixel at least, one at least when enabled, none when
+// disabled, the fraction clamped to [0, 1]. spec: GL 4.6 §14.3.1.1
+func TestSampleShadingMinSamples(t *testing.T) {
+	nan := float32(math.NaN())
+	for _, tc := range []struct {
+		on      bool
+		f       float32
+		samples int
+		want    int
+	}{
+		{false, 1, 8, 0}, {true, 0, 8, 1}, {true, 0.25, 8, 2}, {true, 0.3, 4, 2}, {true, 0.5, 16, 8},
+		{true, 1, 4, 4}, {true, 1.5, 4, 4}, {true, -1, 4, 1}, {true, nan, 4, 1}, {true, 0.5, 1, 1}, {true, 1, 0, 1},
+	} {
+		if got := SampleShadingMinSamples(tc.on, tc.f, tc.samples); got != tc.want {
+			t.Errorf("SampleShadingMinSamples(%v, %v, %d) = %d, want %d", tc.on, tc.f, tc.samples, got, tc.want)
 		}
 	}
 }
