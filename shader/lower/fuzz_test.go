@@ -28,7 +28,7 @@ func FuzzLower(f *testing.F) {
 	f.Add(false, "#version 130\n#extension GL_ARB_shading_language_420pack : require\n#extension GL_ARB_arrays_of_arrays : require\nuniform float u[2][3]; in vec4 p;\nvoid main() { const float k = u[1][2]; vec2 v = {k, 1.0}; float a[2][2] = {{1.0, 2.0}, v}; gl_Position = p * a[1].length() + vec4(v.xyxy) + k.xxxx; }\n")
 	f.Add(true, "#version 120\n#extension GL_EXT_texture_array : require\n#extension GL_ARB_shader_texture_lod : require\nuniform sampler2DArray a; uniform sampler2D s; uniform sampler2DRectShadow r; varying vec2 uv;\nvoid main() { gl_FragColor = texture2DArray(a, vec3(uv, 1.0)) + texture2DGradARB(s, uv, dFdx(uv), dFdy(uv)) + shadow2DRect(r, vec3(uv, 0.5)); }\n")
 	// The interpolation functions and the per-sample built-ins.
-	f.Add(true, "#version 150\n#extension GL_ARB_gpu_shader5 : enable\n#extension GL_ARB_sample_shading : enable\nstruct S { vec3 a; float b; };\nin S s[2]; noperspective in vec2 n; flat in vec4 f; uniform int k; out vec4 c;\nvoid main() { c = vec4(interpolateAtSample(s[k].a, gl_SampleID + k), interpolateAtOffset(n.x, vec2(gl_SamplePosition.y))) + interpolateAtCentroid(f) * float(gl_NumSamples + gl_SampleMaskIn[0]); gl_SampleMask[0] = k; }\n")
+	f.Add(true, "#version 150\n#extension GL_ARB_gpu_shader5 : enable\n#extension GL_ARB_sample_shading : enable\nstruct S { vec3 a; float b; };\nin S s[2]; noperspective in vec2 n; flat in vec4 f; uniform int k; out vec4 c;\nvoid main() { c = vec4(interpolateAtSample(s[k].a, gl_SampleID + k), interpolateAtOffset(n, vec2(gl_SamplePosition.y)).x) + interpolateAtCentroid(f) * float(gl_NumSamples + gl_SampleMaskIn[0]); gl_SampleMask[0] = k; }\n")
 	f.Fuzz(func(t *testing.T, frag bool, src string) {
 		stage := glsl.Vertex
 		if frag {
