@@ -259,6 +259,18 @@ const (
 	FSFlagTargetsMask  uint64 = 0xF
 )
 
+// FSFlagSampleDropShift is the FS flags' field [47:32]: the samples the draw's
+// GL_SAMPLE_MASK state clears (bit k: sample k, the complement of
+// SAMPLE_MASK_VALUE over the pass's samples; 0 when the mask is disabled or
+// keeps them all, so a draw without one writes the word it always did). The
+// wrapper ANDs each fragment's coverage with the rest, on the FF export of a
+// single-sample pass as on the software merger. docs/ABI.md row 40.
+// spec: GL 4.6 §14.9.3 (multisample fragment operations)
+const (
+	FSFlagSampleDropShift        = 32
+	FSFlagSampleDropMask  uint64 = 0xFFFF
+)
+
 // FSGeometry is the packed target geometry of ArgFSGeometry: width [15:0],
 // height [31:16], samples [39:32], bin log [47:40].
 // spec: vortexpipe-driver §2.5, §3.4.1

@@ -101,6 +101,7 @@ func TestFSArgSlots(t *testing.T) {
 		{"desc after the SW slots", ArgFSDesc, ArgFSFlags + 1},
 		{"sw raster", FSFlagSWRaster, 1}, {"sw om", FSFlagSWOM, 2}, {"sw tex", FSFlagSWTex, 4}, {"per sample", FSFlagPerSample, 8},
 		{"bgra shift", FSFlagBGRAShift, 8}, {"targets shift", FSFlagTargetsShift, 16},
+		{"sample drop shift", FSFlagSampleDropShift, 32}, {"sample drop mask", FSFlagSampleDropMask, 0xFFFF},
 		{"fragments", FSCounterFragments, 0}, {"merged", FSCounterMerged, 1}, {"passed", FSCounterPassed, 2},
 		{"quads", FSCounterQuads, 3}, {"waves", FSCounterWaves, 4}, {"counter words", FSCounterWords, 5},
 		{"vs sw sampler", ArgVSSWSampler, 7},

@@ -2,6 +2,7 @@ package pipe
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"sync"
 
@@ -133,6 +134,7 @@ type Context struct {
 	blendColor  BlendColor
 	blendColorF [4]float32
 	minSamples  int
+	sampleMask  SampleMask
 	scissor     Scissor
 	viewport    Viewport
 	clip        ClipState
@@ -417,6 +419,47 @@ func (c *Context) SetBlendColor(rgba [4]float32) {
 func (c *Context) SetMinSamples(n int) {
 	c.mu.Lock()
 	c.minSamples = max(n, 0)
+	c.mu.Unlock()
+}
+
+// SampleShadingMinSamples is the SetMinSamples value of GL's sample shading
+// state on a samples-sample framebuffer: with GL_SAMPLE_SHADING enabled and
+// MIN_SAMPLE_SHADING_VALUE fraction (clamped to [0, 1]; NaN as 0), at least
+// max(⌈fraction × samples⌉, 1) shadings per pixel; 0 when disabled. The
+// device groups the samples one to a shading whenever this exceeds 1 (each
+// covered sample shaded on its own, gl_SampleMaskIn its one bit), the most
+// GL allows and at least what any fraction asks for; at 1 or 0 it shades
+// once per pixel. spec: GL 4.6 §14.3.1.1
+func SampleShadingMinSamples(enabled bool, fraction float32, samples int) int {
+	if !enabled {
+		return 0
+	}
+	f := float64(fraction)
+	if !(f > 0) { // NaN too
+		f = 0
+	}
+	f = min(f, 1)
+	return max(int(math.Ceil(f*float64(max(samples, 1)))), 1)
+}
+
+// SampleMask is GL_SAMPLE_MASK and SAMPLE_MASK_VALUE word 0 (glSampleMaski,
+// Gallium's set_sample_mask; bit k: sample k). When enabled, each
+// fragment's coverage is ANDed with Mask after the fragment shader.
+// spec: GL 4.6 §14.9.3
+type SampleMask struct {
+	Enable bool
+	Mask   uint32
+}
+
+// SetSampleMask sets the sample mask state. On the device every sample
+// count honours it (shaderdev.Draw.SampleMask); the reference renderer,
+// single-sampled, skips a draw whose mask drops its one sample (nothing can
+// be written, and an occlusion query counts samples after the mask), and
+// refuses one under an open counting query, whose other counts it would
+// lose.
+func (c *Context) SetSampleMask(m SampleMask) {
+	c.mu.Lock()
+	c.sampleMask = m
 	c.mu.Unlock()
 }
 

@@ -172,7 +172,8 @@ func (c *Context) drawDevice(st *BoundState, l *linked, sp *shaderdev.Program, a
 	dr := &shaderdev.Draw{Program: sp, Instances: int(d.InstanceCount), BaseInstance: d.StartInstance,
 		BaseVertex: d.BaseVertex, Uniforms: uniforms, Cull: deviceCull(st.Rast),
 		ClipDistances: st.clipEnabled(), ClipPlanes: st.Clip.UCP, TwoSide: deviceTwoSide(st, l),
-		PolygonOffset: devicePolygonOffset(st.Rast), MinSamples: st.MinSamples, StrictISA: c.opts.Strict}
+		PolygonOffset: devicePolygonOffset(st.Rast), MinSamples: st.MinSamples, StrictISA: c.opts.Strict,
+		SampleMaskEnable: st.SampleMask.Enable, SampleMask: st.SampleMask.Mask}
 	per := devicePrim(dr, st, sp, info.Mode)
 	// Indices: the resident index buffer when it already is a u32 list, else
 	// the translated list; a non-indexed list draws vertices from Start.

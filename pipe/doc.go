@@ -100,7 +100,9 @@
 //	MSAA with MRT                                  RASTER+OM SW     RouteMultisample
 //	other sample counts                            ref              GateSampleCount
 //	gl_SampleID/Position/MaskIn, gl_SampleMask,
-//	  sample qualifier, SetMinSamples              RASTER+OM SW     (per-sample walk on MSAA; FF on 1 sample)
+//	  sample qualifier, SetMinSamples,
+//	  interpolateAt*                               RASTER+OM SW     (per-sample walk on MSAA; FF on 1 sample)
+//	SetSampleMask (GL_SAMPLE_MASK)                 as the draw      (FS flags [47:32]; ref skips a draw masking its sample)
 //	2D POT BGRA8 (RGBA8 host-swizzled) textures    TEX FF           2 samplers (stage = binding), else RouteTexStages
 //	CLAMP/REPEAT/MIRROR/BORDER, mip filters        TEX FF           bilinear MIRROR/BORDER: TEX SW, RouteTexWrap
 //	mirror-clamps, legacy CLAMP                    TEX SW           RouteTexWrap

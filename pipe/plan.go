@@ -12,7 +12,7 @@ func (c *Context) Bound() *BoundState {
 		VBufs:      append([]VertexBuffer(nil), c.vbufs...),
 		FB:         c.fb,
 		StencilRef: c.stencilRef, BlendColor: c.blendColor, BlendColorF: c.blendColorF, Scissor: c.scissor, Viewport: c.viewport,
-		MinSamples: c.minSamples, Clip: c.clip, Legacy: c.legacy,
+		MinSamples: c.minSamples, SampleMask: c.sampleMask, Clip: c.clip, Legacy: c.legacy,
 	}
 	st.FB.Cbufs = append([]*Surface(nil), c.fb.Cbufs...)
 	for q := range c.queries {

@@ -442,6 +442,14 @@ func indexBytes(info *DrawInfo) ([]byte, error) {
 // draw call's index bytes and nverts the vertices the draw references, both
 // as DrawVBO checked them.
 func (c *Context) drawReference(st *BoundState, l *linked, info *DrawInfo, d DirectDraw, idx []byte, nverts int, uniforms []uint32) error {
+	if st.SampleMask.Enable && st.SampleMask.Mask&1 == 0 {
+		// The single sample is masked off: no fragment can be written
+		// (SetSampleMask). spec: GL 4.6 §14.9.3
+		if c.counting() {
+			return fmt.Errorf("reference draw: GL_SAMPLE_MASK drops the only sample under an open counting query: not implemented")
+		}
+		return nil
+	}
 	if err := c.hostCurrent(); err != nil {
 		return err
 	}

@@ -32,6 +32,8 @@ type BoundState struct {
 	Viewport    Viewport
 	// MinSamples is the sample shading state (SetMinSamples).
 	MinSamples int
+	// SampleMask is the sample mask state (SetSampleMask).
+	SampleMask SampleMask
 	// Clip is the user clip plane equations (SetClipState).
 	Clip ClipState
 	// Legacy is the built-in uniform state (SetLegacyState; nil: none set).

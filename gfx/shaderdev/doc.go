@@ -70,8 +70,12 @@
 //	2x/4x/8x/16x MSAA (sample-major planes,
 //	  gl/msaa positions, resolve kernel)           (software) software   software
 //	per-sample shading (PerSample, MinSamples),
-//	  gl_SampleID/Position/MaskIn, gl_SampleMask   (software) software   software
+//	  gl_SampleID/Position/MaskIn, gl_SampleMask,
+//	  gl_NumSamples, interpolateAt* (lower's
+//	  interp.go: shaded per sample)                (software) software   software
 //	  the same on one sample                       either     either     either
+//	GL_SAMPLE_MASK (Draw.SampleMask: FS flags
+//	  [47:32], the export mask; ABI.md row 40)     as the pass (FF on one sample)
 //	power-of-two A8R8G8B8 2D, implicit LOD         FF         FF         (as above)
 //	NPOT, 3D, cube, arrays, shadow, fetch, gather,
 //	  formats, swizzles, mirror-clamp, aniso       software (device/swtex)

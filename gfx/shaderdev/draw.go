@@ -9,6 +9,7 @@ import (
 	"vortexgfx/device/swom"
 	"vortexgfx/gfx/frontend"
 	"vortexgfx/gfx/session"
+	"vortexgfx/gl/msaa"
 	"vortexgfx/runtime"
 )
 
@@ -150,6 +151,23 @@ type Draw struct {
 	// sample-qualified inputs shades per sample whatever it is (PerSample).
 	// spec: GL 4.6 §14.3.1.1
 	MinSamples int
+	// SampleMaskEnable and SampleMask are GL_SAMPLE_MASK and
+	// SAMPLE_MASK_VALUE word 0 (glSampleMaski; bit k: sample k): when
+	// enabled, each fragment's coverage is ANDed with the mask after the
+	// fragment shader, on every sample count (a single-sample pass whose mask
+	// lacks bit 0 writes nothing). The wrapper reads the samples it drops from
+	// the FS flags (abi.FSFlagSampleDropShift). spec: GL 4.6 §14.9.3
+	SampleMaskEnable bool
+	SampleMask       uint32
+}
+
+// sampleDrop is the FS flags' sample-drop field of the draw on an n-sample
+// pass: the samples GL_SAMPLE_MASK clears.
+func (dr *Draw) sampleDrop(n int) uint64 {
+	if !dr.SampleMaskEnable {
+		return 0
+	}
+	return uint64(^dr.SampleMask) & uint64(msaa.Full(n)) & abi.FSFlagSampleDropMask
 }
 
 // depthRange is the draw's depth range, [0, 1] when both ends are 0 (unless

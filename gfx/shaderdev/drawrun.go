@@ -46,6 +46,7 @@ func (s *drawState) fragment() error {
 	if d.tc.Samples > 1 && (s.p.PerSample() || s.dr.MinSamples > 1) {
 		flags |= abi.FSFlagPerSample
 	}
+	flags |= s.dr.sampleDrop(max(d.tc.Samples, 1)) << abi.FSFlagSampleDropShift
 	if s.route.SWOM {
 		flags |= abi.FSFlagSWOM
 		desc, err := s.ms.Marshal()

@@ -61,6 +61,9 @@ type Program struct {
 	sampleID, samplePos, sampleIn, sampleMask int
 	sampleQual                                bool // an FS input has the sample qualifier
 	centroid                                  bool // an FS input has the centroid qualifier
+	// numSamples and sampleTable are the input words of gl_NumSamples and
+	// of interpolateAtSample's lower.SamplePositionTable (-1: unused).
+	numSamples, sampleTable int
 	// noPersp[i] marks plane i as a noperspective varying: expand_k stores
 	// v·w_clip on it and the wrapper multiplies the perspective-correct
 	// interpolation by the fragment's 1/w, which is v interpolated linearly in
@@ -222,7 +225,7 @@ func NewProgram(name string, p *lower.Program) (*Program, error) {
 	if p == nil || p.VS == nil || p.FS == nil {
 		return nil, routeError(name, -1, "a vertex and a fragment stage are both needed")
 	}
-	sp := &Program{name: name, prog: p, vid: -1, iid: -1, coord: -1, facing: -1, helper: -1, sampleID: -1, samplePos: -1, sampleIn: -1, sampleMask: -1, fragDepth: -1, src1Word: -1,
+	sp := &Program{name: name, prog: p, vid: -1, iid: -1, coord: -1, facing: -1, helper: -1, sampleID: -1, samplePos: -1, sampleIn: -1, sampleMask: -1, numSamples: -1, sampleTable: -1, fragDepth: -1, src1Word: -1,
 		clipWord: -1, clipVert: -1, pointCoord: -1, pcPlane: -1, vsFree: make(chan *vsScratch, scratchSlots)}
 	for i := range sp.colorWord {
 		sp.colorWord[i] = -1
@@ -318,6 +321,12 @@ func (sp *Program) fragmentReads() (*varyingUse, error) {
 			continue
 		case "gl_SampleMaskIn":
 			sp.sampleIn = s.Word
+			continue
+		case "gl_NumSamples":
+			sp.numSamples = s.Word
+			continue
+		case lower.SamplePositionTable:
+			sp.sampleTable = s.Word
 			continue
 		}
 		for w := s.Word; w < s.Word+s.Words; w++ {

@@ -7,6 +7,7 @@ import (
 	"vortexgfx/abi"
 	"vortexgfx/gl/msaa"
 	"vortexgfx/shader/exec"
+	"vortexgfx/shader/lower"
 )
 
 // PerSample reports whether the fragment program reads gl_SampleID or
@@ -80,8 +81,24 @@ func sampleEdges(p *[abi.PrimWords]int32, x, y int32, samples, k int) [3]float32
 // gl_SampleID and gl_SamplePosition of the lane's sample (sample 0 and the
 // pixel centre for a lane shading the whole pixel, which only a program
 // reading neither has, or a single-sample pass), and gl_SampleMaskIn, the
-// lane's coverage (its one sample for a per-sample lane). spec: GLSL 4.00 §7.1
+// lane's coverage (its one sample for a per-sample lane); and the pass's
+// gl_NumSamples and sample positions (lower.SamplePositionTable, for
+// interpolateAtSample). spec: GLSL 4.00 §7.1, §7.4, §8.13
 func (s *fsScratch) sampleInputs(sp *Program, present uint64) {
+	if sp.numSamples >= 0 || sp.sampleTable >= 0 {
+		t := lower.PackSamplePositions(s.samples, func(k int) (int, int) { return msaa.Position(s.samples, k) })
+		for m := present; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros64(m)
+			if sp.numSamples >= 0 {
+				s.m.Input(sp.numSamples)[l] = uint32(s.samples)
+			}
+			if sp.sampleTable >= 0 {
+				for i, v := range t {
+					s.m.Input(sp.sampleTable + i)[l] = v
+				}
+			}
+		}
+	}
 	if sp.sampleID < 0 && sp.samplePos < 0 && sp.sampleIn < 0 {
 		return
 	}
@@ -108,12 +125,14 @@ func (s *fsScratch) sampleInputs(sp *Program, present uint64) {
 }
 
 // outMask is lane l's gl_SampleMask[0] (every sample when the program does
-// not write it): the samples the fragment may still cover.
-// spec: GLSL 4.00 §7.1 (gl_SampleMask)
+// not write it) less the samples the draw's GL_SAMPLE_MASK drops (the FS
+// flags' abi.FSFlagSampleDropShift field): the samples the fragment may
+// still cover. spec: GLSL 4.00 §7.1 (gl_SampleMask); GL 4.6 §14.9.3
 func (s *fsScratch) outMask(sp *Program, req *exec.ExportRequest, l int) msaa.Mask {
+	drop := msaa.Mask(s.flags >> abi.FSFlagSampleDropShift & abi.FSFlagSampleDropMask)
 	w := sp.sampleMask
 	if w < 0 || (w+1)*req.Width > len(req.Words) {
-		return msaa.Full(msaa.MaxSamples)
+		return msaa.Full(msaa.MaxSamples) &^ drop
 	}
-	return msaa.Mask(req.Words[w*req.Width+l])
+	return msaa.Mask(req.Words[w*req.Width+l]) &^ drop
 }

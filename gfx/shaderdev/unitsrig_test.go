@@ -57,6 +57,9 @@ type unitCase struct {
 	// (Device.ReadSamples) instead of the resolved targets.
 	readSamples bool
 	minSamples  int // Draw.MinSamples (sample shading)
+	// maskOn and mask are Draw.SampleMaskEnable and Draw.SampleMask.
+	maskOn bool
+	mask   uint32
 }
 
 func (c *unitCase) vertex() string {
@@ -173,7 +176,8 @@ func renderDevice(t *testing.T, c *unitCase, cfg config.Config, force shaderdev.
 		if c.state != nil {
 			c.state(k, &ms)
 		}
-		st, err := dev.Draw(&shaderdev.Draw{Program: sp, Attribs: attrs, Count: 3, Uniforms: p.Uniforms, Merge: ms, MinSamples: c.minSamples})
+		st, err := dev.Draw(&shaderdev.Draw{Program: sp, Attribs: attrs, Count: 3, Uniforms: p.Uniforms, Merge: ms, MinSamples: c.minSamples,
+			SampleMaskEnable: c.maskOn, SampleMask: c.mask})
 		if err != nil {
 			t.Fatalf("draw %d: %v", k, err)
 		}

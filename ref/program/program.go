@@ -69,7 +69,7 @@ type Program struct {
 	twoSide  []ref.TwoSide
 	fsFrag   [4]int // gl_FragCoord, gl_FrontFacing, gl_PointCoord, gl_HelperInvocation input words (-1: unused)
 	fsPrim   int    // gl_PrimitiveID input word the renderer's primitive counter fills (-1: none)
-	fsSample [3]int // gl_SampleID, gl_SamplePosition, gl_SampleMaskIn input words (-1: unused; sample.go)
+	fsSample [5]int // gl_SampleID, gl_SamplePosition, gl_SampleMaskIn, gl_NumSamples, lower.SamplePositionTable input words (-1: unused; sample.go)
 	fsMask   int    // gl_SampleMask output word, -1 when not written
 	fsDepth  int    // gl_FragDepth output word, -1 when not written
 	fsSrc1   int    // the layout(location = 0, index = 1) output word, -1 when none
@@ -98,7 +98,7 @@ func New(cp *shader.Program, cfg Config) (*Program, error) {
 	lp, lo := cp.Linked, cp.IR
 	p := &Program{Linked: lp, IR: lo, cfg: cfg, vw: vw, fw: fw, Uniforms: make([]uint32, lo.UniformWords),
 		Units: make([]int, len(lo.Samplers)), byName: map[string]uniformRef{}, blocks: map[string]string{},
-		fsFrag: [4]int{-1, -1, -1, -1}, fsDepth: -1, fsPrim: -1, fsSample: [3]int{-1, -1, -1}, fsMask: -1, fsSrc1: -1, vsID: [2]int{-1, -1}, psize: -1, clipDist: [2]int{-1, 0}, cullDist: [2]int{-1, 0}, clipVert: -1, ffColour: -1}
+		fsFrag: [4]int{-1, -1, -1, -1}, fsDepth: -1, fsPrim: -1, fsSample: [5]int{-1, -1, -1, -1, -1}, fsMask: -1, fsSrc1: -1, vsID: [2]int{-1, -1}, psize: -1, clipDist: [2]int{-1, 0}, cullDist: [2]int{-1, 0}, clipVert: -1, ffColour: -1}
 	p.layoutUniforms()
 	p.initUniforms()
 	p.layoutVertex()

@@ -2,9 +2,12 @@ package program
 
 import (
 	"context"
+	"strings"
 	"testing"
 
+	"vortexgfx/gl/msaa"
 	"vortexgfx/ref"
+	"vortexgfx/shader/lower"
 )
 
 const sampleVS = "#version 400\nin vec4 pos;\nvoid main() { gl_Position = pos; }\n"
@@ -70,5 +73,48 @@ func TestSampleBuiltins(t *testing.T) {
 		if err := fs.SetSample(bad[0], bad[1], bad[2], bad[3]); err == nil {
 			t.Errorf("SetSample%v accepted", bad)
 		}
+	}
+}
+
+// TestSampleTableAndCount checks what SetSample gives a program calling
+// interpolateAtSample: gl_NumSamples and every sample's position of gl/msaa's
+// table for the count, packed as lower.SamplePositionTable (a clone the same),
+// single-sampled by default; and that a count gl/msaa has no table for is an
+// error naming it, rather than positions made up. spec: GLSL 4.00 §8.13
+func TestSampleTableAndCount(t *testing.T) {
+	fsSrc := "#version 400\nin vec4 v; out vec4 o;\nvoid main() { o = interpolateAtSample(v, gl_NumSamples - 1); }\n"
+	vs := "#version 400\nin vec4 pos; out vec4 v;\nvoid main() { gl_Position = pos; v = pos; }\n"
+	p := link(t, vs, fsSrc)
+	fs, err := p.NewFragmentShader(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tw, nw := p.fsSample[4], p.fsSample[3]
+	if tw < 0 || nw < 0 {
+		t.Fatalf("table word %d, gl_NumSamples word %d", tw, nw)
+	}
+	check := func(f *FragmentShader, n int) {
+		t.Helper()
+		want := lower.PackSamplePositions(n, func(k int) (int, int) { return msaa.Position(n, k) })
+		if got := f.m.Input(nw)[0]; got != uint32(n) {
+			t.Errorf("%d samples: gl_NumSamples %d", n, got)
+		}
+		for i, w := range want {
+			if got := f.m.Input(tw + i)[0]; got != w {
+				t.Errorf("%d samples: table word %d = %#x, want %#x", n, i, got, w)
+			}
+		}
+	}
+	check(fs, 1)
+	for _, n := range []int{2, 4, 8, 16} {
+		sx, sy := msaa.Position(n, n-1)
+		if err := fs.SetSample(n-1, n, sx, sy); err != nil {
+			t.Fatal(err)
+		}
+		check(fs, n)
+		check(fs.CloneFragment().(*FragmentShader), n)
+	}
+	if err := fs.SetSample(0, 3, 8, 8); err == nil || !strings.Contains(err.Error(), "3 samples") {
+		t.Errorf("3 samples: %v, want an error naming the count", err)
 	}
 }

@@ -64,10 +64,15 @@ func CleanIncludePath(path string) (string, bool) { return preproc.CleanPath(pat
 // GL_ARB_cull_distance (gl_CullDistance from GLSL 1.30),
 // GL_ARB_derivative_control (dFdxFine, dFdxCoarse and their kin in any desktop
 // version), GL_ARB_draw_instanced (gl_InstanceIDARB before GLSL 1.40) and
-// GL_ARB_shading_language_include (#include of named strings, Options.Includes)
-// and GL_ARB_gpu_shader5 (GLSL 4.00's shader features from GLSL 1.50 on, but
-// for interpolateAt*) and GL_ARB_texture_gather (textureGather and
-// textureGatherOffset from GLSL 1.30).
+// GL_ARB_shading_language_include (#include of named strings, Options.Includes),
+// GL_ARB_gpu_shader5 (GLSL 4.00's shader features from GLSL 1.50 on, with
+// the interpolation functions), GL_ARB_texture_gather (textureGather and
+// textureGatherOffset from GLSL 1.30), GL_ARB_sample_shading and
+// GL_OES_sample_variables (gl_SampleID, gl_SamplePosition, gl_SampleMask[],
+// gl_NumSamples; the latter gl_SampleMaskIn[] too) and
+// GL_OES_shader_multisample_interpolation (interpolateAtCentroid,
+// interpolateAtSample, interpolateAtOffset and the sample qualifier in GLSL ES
+// 3.00/3.10; GL_ARB_gpu_shader5 brings them to GLSL 1.50 with gl_SampleMaskIn[]).
 func SupportedExtensions() []string {
 	return []string{"GL_OES_standard_derivatives", types.ExtComputeShader, types.ExtStorageBuffer,
 		types.ExtAtomicCounters, types.ExtImageLoadStore, "GL_OES_shader_image_atomic",
@@ -75,7 +80,8 @@ func SupportedExtensions() []string {
 		types.ExtTextureRectangle, types.ExtTextureQueryLevels, types.ExtTextureQueryLod, types.ExtTrinaryMinmax,
 		types.ExtShaderBitEncoding, types.ExtShadingLanguagePacking, types.ExtShaderIntegerMix, types.ExtShaderIntegerFunctions,
 		types.ExtTextureArray, types.ExtShaderTextureLod, types.Ext420Pack,
-		types.ExtUniformBufferObject, types.ExtExplicitUniformLoc, types.ExtArraysOfArrays, types.ExtCullDistance, types.ExtDerivativeControl, types.ExtDrawInstanced, types.ExtGPUShader5, types.ExtTextureGather, preproc.ExtShadingLanguageInclude}
+		types.ExtUniformBufferObject, types.ExtExplicitUniformLoc, types.ExtArraysOfArrays, types.ExtCullDistance, types.ExtDerivativeControl, types.ExtDrawInstanced, types.ExtGPUShader5, types.ExtTextureGather, preproc.ExtShadingLanguageInclude,
+		types.ExtSampleShading, types.ExtSampleVariables, types.ExtMultisampleInterpolES}
 }
 
 // Shader is one compiled shader source.

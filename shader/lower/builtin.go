@@ -110,8 +110,7 @@ func (l *lowerer) builtin(x *ast.Call) value {
 	case ast.FnFtransform:
 		return l.ftransform(x)
 	case ast.FnInterpolateAtCentroid, ast.FnInterpolateAtSample, ast.FnInterpolateAtOffset:
-		l.errorf(x.Pos(), "%s is not supported", fn)
-		return l.zero(rt)
+		return l.interpolateAt(x, rt)
 	case ast.FnNoise1, ast.FnNoise2, ast.FnNoise3, ast.FnNoise4:
 		// GLSL allows the noise functions to return 0 (every current implementation does).
 		for _, a := range x.Args {

@@ -30,6 +30,8 @@ func FuzzLower(f *testing.F) {
 	// GL_ARB_gpu_shader5: run-time gather offsets and sampler indices inside
 	// arrays of structs, fma, precise, implicit int-to-uint.
 	f.Add(true, "#version 150\n#extension GL_ARB_gpu_shader5 : require\nstruct S { sampler2D t[2]; }; uniform S ss[2]; uniform ivec2 o; uniform int n; in vec2 uv; out vec4 c;\nvoid main() { precise float x = fma(uv.x, uv.y, 1.0); uint u = n; c = textureGatherOffset(ss[n].t[n], uv, o + ivec2(u), 2) * x; }\n")
+	// The interpolation functions and the per-sample built-ins.
+	f.Add(true, "#version 150\n#extension GL_ARB_gpu_shader5 : enable\n#extension GL_ARB_sample_shading : enable\nstruct S { vec3 a; float b; };\nin S s[2]; noperspective in vec2 n; flat in vec4 f; uniform int k; out vec4 c;\nvoid main() { c = vec4(interpolateAtSample(s[k].a, gl_SampleID + k), interpolateAtOffset(n, vec2(gl_SamplePosition.y)).x) + interpolateAtCentroid(f) * float(gl_NumSamples + gl_SampleMaskIn[0]); gl_SampleMask[0] = k; }\n")
 	f.Fuzz(func(t *testing.T, frag bool, src string) {
 		stage := glsl.Vertex
 		if frag {

@@ -24,7 +24,8 @@
 //     offsets; gl_Color reads gl_FrontColor's words). After them come gl_FragCoord
 //     (4 words, float), gl_FrontFacing (1 word, nonzero = front) and gl_PointCoord
 //     (2 words), and the per-sample gl_SampleID (int), gl_SamplePosition (2
-//     floats) and gl_SampleMaskIn (one int), each where used. Slots of integer or flat inputs have Flat set: the renderer copies
+//     floats), gl_SampleMaskIn (one int), gl_NumSamples (int) and, when
+//     interpolateAt* is called, SamplePositionTable (4 uint words), each where used. Slots of integer or flat inputs have Flat set: the renderer copies
 //     the provoking vertex's words instead of interpolating (spec: vortexpipe-driver
 //     §3.4, flat varyings ride a side array).
 //   - Fragment outputs: colour output at location L occupies words 4L..4L+3
@@ -496,7 +497,7 @@ func (l *lowerer) layoutFragment(vsOut map[string]int, vs *ir.Program) {
 		}
 		switch v.Name {
 		case "gl_FragCoord", "gl_FrontFacing", "gl_PointCoord", "gl_HelperInvocation",
-			"gl_SampleID", "gl_SamplePosition", "gl_SampleMaskIn":
+			"gl_SampleID", "gl_SamplePosition", "gl_SampleMaskIn", "gl_NumSamples", SamplePositionTable:
 			sys = append(sys, v)
 			continue
 		case "gl_PrimitiveID":

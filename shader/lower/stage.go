@@ -78,7 +78,10 @@ type lowerer struct {
 	// (-1: no vertex output feeds the word, it stays zero).
 	geoIn   map[*ast.Var][]int
 	outVars []*ast.Var // outputs in layout order
-	errs    ast.ErrorList
+	// interp holds the screen-space derivative shadows interpolateAt* reads
+	// (interp.go); nil when the stage calls none.
+	interp *interpState
+	errs   ast.ErrorList
 }
 
 func newLowerer(lp *glsl.Program, sp *glsl.StageProgram, stage ast.Stage, ul *uniformLayout) *lowerer {
@@ -124,6 +127,7 @@ func (l *lowerer) run() (p *ir.Program, err error) {
 		l.storageOf(v)
 	}
 	l.loadInputs()
+	l.interpolationSetup()
 	// Global initialisers in declaration order.
 	for _, u := range l.sp.Units {
 		for _, d := range u.File.Decls {

@@ -8,7 +8,8 @@ import (
 // stageVars returns the stage's global variables: the declared globals of every
 // unit, then the built-in variables its function bodies reference (in order of first
 // reference), then, when ftransform() is called, gl_Vertex and
-// gl_ModelViewProjectionMatrix (as synthetic variables if the source names neither).
+// gl_ModelViewProjectionMatrix (as synthetic variables if the source names neither),
+// and when interpolateAt* is called the inputs it reads (interpolationVars).
 func stageVars(sp *glsl.StageProgram) []*ast.Var {
 	var out []*ast.Var
 	seen := map[*ast.Var]bool{}
@@ -28,7 +29,7 @@ func stageVars(sp *glsl.StageProgram) []*ast.Var {
 			add(v)
 		}
 	}
-	ftransform := false
+	ftransform, interp := false, false
 	var expr func(e ast.Expr)
 	var stmt func(s ast.Stmt)
 	expr = func(e ast.Expr) {
@@ -59,6 +60,9 @@ func stageVars(sp *glsl.StageProgram) []*ast.Var {
 		case *ast.Call:
 			if x.Kind == ast.CallBuiltin && x.Builtin == ast.FnFtransform {
 				ftransform = true
+			}
+			if x.Kind == ast.CallBuiltin && isInterpolateAt(x.Builtin) {
+				interp = true
 			}
 			if x.Method != nil {
 				expr(x.Method)
@@ -135,6 +139,14 @@ func stageVars(sp *glsl.StageProgram) []*ast.Var {
 		}
 		if !names["gl_ModelViewProjectionMatrix"] {
 			add(&ast.Var{Name: "gl_ModelViewProjectionMatrix", Type: ast.Matrix(4, 4), Kind: ast.VarUniform, Builtin: true, Used: true, Location: -1, Binding: -1})
+		}
+	}
+	if interp {
+		// The inputs interpolateAt* reads (interp.go).
+		for _, v := range interpolationVars() {
+			if !names[v.Name] {
+				add(v)
+			}
 		}
 	}
 	return out

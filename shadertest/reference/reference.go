@@ -30,6 +30,7 @@ import (
 
 	"vortexgfx/gl/compare"
 	"vortexgfx/gl/format"
+	"vortexgfx/gl/msaa"
 	"vortexgfx/gl/sampler"
 	"vortexgfx/pipe"
 	"vortexgfx/ref"
@@ -71,11 +72,16 @@ func New() *Backend { return &Backend{} }
 // column (shader/exec's quad rule); GL_ARB_draw_instanced's gl_InstanceIDARB
 // is gl_InstanceID; GL_ARB_texture_gather's textureGather and
 // textureGatherOffset are the sampler's gather. GL_ARB_gpu_shader5 is GLSL
-// 4.00's shader features in GLSL 1.50/3.30 shaders but interpolateAt*:
+// 4.00's shader features in GLSL 1.50/3.30 shaders (interpolateAt* as below):
 // instanced geometry shaders and vertex streams (only stream 0 is
 // rasterized) run on the reference renderer's geometry stage, a run-time
 // textureGatherOffset offset reaches the sampler per lane.
-// spec: ARB_gpu_shader5. GL 3.2/3.3 commands shader_runner has that
+// spec: ARB_gpu_shader5. GL_ARB_sample_shading, GL_OES_sample_variables and
+// GL_OES_shader_multisample_interpolation: the per-sample built-ins and the
+// interpolation functions (shader/lower's interp.go) on the runner's
+// single-sample window, where sample shading and GL_SAMPLE_MASK are
+// honoured as on any target (pipe.Context.SetMinSamples, SetSampleMask;
+// shader_runner has no command that sets either). GL 3.2/3.3 commands shader_runner has that
 // the runner lacks (polygon mode, separate shader objects) skip the tests
 // that use them. spec: GLSL 1.50, GLSL 3.30 (README "vortex shadertest").
 func (b *Backend) Caps() shadertest.Caps {
@@ -86,7 +92,8 @@ func (b *Backend) Caps() shadertest.Caps {
 			"GL_EXT_texture_array", "GL_ARB_shader_texture_lod", "GL_ARB_shading_language_420pack",
 			"GL_ARB_uniform_buffer_object", "GL_ARB_explicit_uniform_location", "GL_ARB_arrays_of_arrays",
 			"GL_ARB_texture_rectangle", "GL_ARB_cull_distance", "GL_ARB_shading_language_include",
-			"GL_EXT_provoking_vertex", "GL_ARB_derivative_control", "GL_ARB_draw_instanced", "GL_ARB_texture_gather", "GL_ARB_gpu_shader5"},
+			"GL_EXT_provoking_vertex", "GL_ARB_derivative_control", "GL_ARB_draw_instanced", "GL_ARB_texture_gather", "GL_ARB_gpu_shader5",
+			"GL_ARB_sample_shading", "GL_OES_sample_variables", "GL_OES_shader_multisample_interpolation"},
 		Limits: map[string]int{
 			"GL_MAX_VERTEX_OUTPUT_COMPONENTS": types.MaxVertexOutputComponents,
 			// The uniform word buffer has no fixed size here.
@@ -96,6 +103,8 @@ func (b *Backend) Caps() shadertest.Caps {
 			"GL_MAX_VARYING_COMPONENTS":          64,
 			"GL_NUM_PROGRAM_BINARY_FORMATS":      0,
 			"GL_MAX_CLIP_PLANES":                 8,
+			// pipe takes 2-, 4-, 8- and 16-sample targets (gl/msaa).
+			"GL_MAX_SAMPLES": msaa.MaxSamples,
 		}}
 }
 

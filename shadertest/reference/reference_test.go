@@ -63,3 +63,22 @@ func TestCompileAndLinkErrors(t *testing.T) {
 		t.Errorf("link error not reported as *LinkError")
 	}
 }
+
+// TestMultisampleCaps pins what the runner advertises for multisampling:
+// the sample-shading extensions and GL_MAX_SAMPLES = 16, the largest count
+// the targets take (gl/msaa).
+func TestMultisampleCaps(t *testing.T) {
+	c := New().Caps()
+	for _, e := range []string{"GL_ARB_sample_shading", "GL_OES_sample_variables", "GL_OES_shader_multisample_interpolation"} {
+		found := false
+		for _, x := range c.Extensions {
+			found = found || x == e
+		}
+		if !found {
+			t.Errorf("%s not advertised", e)
+		}
+	}
+	if got := c.Limits["GL_MAX_SAMPLES"]; got != 16 {
+		t.Errorf("GL_MAX_SAMPLES = %d, want 16", got)
+	}
+}

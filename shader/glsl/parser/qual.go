@@ -19,11 +19,18 @@ func (p *parser) isQualifierTok(t preproc.Token) bool {
 		return !p.lang.es && p.lang.v >= 400 || p.lang.atLeast(430, 310) || p.lang.has("GL_ARB_shader_storage_buffer_object")
 	case "shared":
 		return !p.lang.es && p.lang.v >= 400 || p.lang.atLeast(430, 310) || p.lang.has("GL_ARB_compute_shader")
-	case "precise", "sample":
+	case "precise":
 		// spec: ARB_gpu_shader5 (from GLSL 1.50)
 		return !p.lang.es && (p.lang.v >= 400 || p.lang.v >= 150 && p.lang.has("GL_ARB_gpu_shader5"))
 	case "patch":
 		return !p.lang.es && p.lang.v >= 400
+	case "sample":
+		// spec: GLSL 4.00 §4.3.6, GLSL ES 3.20 §4.3.6; ARB_gpu_shader5 (GLSL
+		// 1.50), OES_shader_multisample_interpolation (GLSL ES 3.00)
+		if p.lang.es {
+			return p.lang.v >= 320 || p.lang.v >= 300 && p.lang.has("GL_OES_shader_multisample_interpolation")
+		}
+		return p.lang.v >= 400 || p.lang.v >= 150 && p.lang.has("GL_ARB_gpu_shader5")
 	case "coherent", "volatile", "restrict", "readonly", "writeonly":
 		return p.lang.atLeast(400, 310) || p.lang.has("GL_ARB_shader_image_load_store") || p.lang.has("GL_ARB_shader_storage_buffer_object")
 	}

@@ -253,6 +253,10 @@ var extBuiltinTable = []struct {
 	// spec: ARB_derivative_control §8.13.1 (GLSL 4.50's fine and coarse
 	// derivatives, fragment shaders only, in any desktop version)
 	{ExtDerivativeControl, coreFrom(110, "dFdxFine", "dFdyFine", "dFdxCoarse", "dFdyCoarse", "fwidthFine", "fwidthCoarse")},
+	// spec: ARB_gpu_shader5 §8.8, OES_shader_multisample_interpolation §8.13
+	// (the interpolation functions in GLSL 1.50 and GLSL ES 3.00 fragment shaders)
+	{extGPUShader5Interp, coreFrom(150, "interpolateAtCentroid", "interpolateAtSample", "interpolateAtOffset")},
+	{ExtMultisampleInterpolES, esFrom(300, "interpolateAtCentroid", "interpolateAtSample", "interpolateAtOffset")},
 }
 
 // coreFrom gives the core overloads of the named built-ins from GLSL version
@@ -266,6 +270,21 @@ func coreFrom(desk int, names ...string) map[string][]protoSet {
 	}
 	return m
 }
+
+// esFrom gives the core overloads of the named built-ins from GLSL ES version
+// es on (ES only), for an ES extension that brings them earlier.
+func esFrom(es int, names ...string) map[string][]protoSet {
+	m := make(map[string][]protoSet, len(names))
+	for _, n := range names {
+		for _, ps := range builtinTable[n] {
+			m[n] = append(m[n], protoSet{noDesktop, es, ps.stage, ps.protos})
+		}
+	}
+	return m
+}
+
+// noDesktop is a protoSet's desktop version for an overload only GLSL ES has.
+const noDesktop = 1 << 20
 
 // builtinSigs returns the overloads of the built-in function name that exist in the
 // checker's language version and stage.

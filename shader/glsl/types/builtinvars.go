@@ -217,16 +217,19 @@ func (c *checker) declareBuiltinVars() {
 		if c.atLeast(150, 320) {
 			c.addBuiltin("gl_PrimitiveID", i, ast.VarIn, true)
 		}
-		if c.atLeast(400, 320) {
+		if c.hasSampleVariables() {
 			// The per-sample built-ins; a pixel's samples fit one mask
-			// word (at most 16). spec: GLSL 4.00 §7.1, GLSL ES 3.20 §7.1.2
+			// word (at most 16). gl_NumSamples is a uniform in GLSL; it is
+			// declared read-only input here, a word the renderer fills per
+			// draw like gl_SampleID (no program can tell the difference).
+			// spec: GLSL 4.00 §7.1, §7.4; GLSL ES 3.20 §7.1.2;
+			// ARB_sample_shading; OES_sample_variables (sample.go)
 			c.addBuiltin("gl_SampleID", i, ast.VarIn, true)
 			c.addBuiltin("gl_SamplePosition", v2, ast.VarIn, true)
-			c.addBuiltin("gl_SampleMaskIn", ast.Array(i, MaxSampleMaskWords), ast.VarIn, true)
 			c.addBuiltin("gl_SampleMask", ast.Array(i, MaxSampleMaskWords), ast.VarOut, false)
-		} else if c.hasGPUShader5() {
-			// ARB_gpu_shader5 brings gl_SampleMaskIn alone (the others are
-			// ARB_sample_shading's). spec: ARB_gpu_shader5 §7.2
+			c.addBuiltin("gl_NumSamples", i, ast.VarIn, true)
+		}
+		if c.hasSampleMaskIn() {
 			c.addBuiltin("gl_SampleMaskIn", ast.Array(i, MaxSampleMaskWords), ast.VarIn, true)
 		}
 		if compat {

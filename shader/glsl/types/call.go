@@ -191,6 +191,7 @@ func (c *checker) call(x *ast.Call) ast.Expr {
 	}
 	if x.Kind == ast.CallBuiltin {
 		c.builtinUse(x)
+		c.interpolantUse(x)
 		c.computeBuiltinUse(x)
 		if vals := argValues(x.Args); vals != nil {
 			x.Val = foldBuiltin(x.Builtin, vals, x.T)
