@@ -252,6 +252,7 @@ func (d *Device) graphicsKick(ctx context.Context, mem ViewMemory, rc raster.Con
 		t.Core, t.slot = core, slot
 		t.Threads, t.err = lanes, nil
 		t.phases, t.barrier, t.memOps, t.invoc = 0, 0, 0, 0
+		t.isaRun, t.isaCycles, t.isaInstr, t.isaThreadInstr = false, 0, 0, 0
 		t.LMem = t.LMem[:0]
 		t.BlockIdx = [3]uint32{}
 		t.BlockDim, t.GridDim, t.ClusterDim = [3]uint32{uint32(lanes), 1, 1}, [3]uint32{1, 1, 1}, [3]uint32{1, 1, 1}

@@ -123,6 +123,9 @@ type Route struct {
 	SWRaster bool `json:"sw_raster"`
 	// VSISA: the vertex stage ran as machine code (cores = "isa"; a
 	// refused one's reason is in Why).
-	VSISA bool     `json:"vs_isa,omitempty"`
+	VSISA bool `json:"vs_isa,omitempty"`
+	// FSISA: the fragment stage (the §3.4 wrapper and the program) ran as
+	// machine code (cores = "isa"; a fallback's reason is in Why).
+	FSISA bool     `json:"fs_isa,omitempty"`
 	Why   []string `json:"why,omitempty"`
 }

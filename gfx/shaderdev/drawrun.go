@@ -129,9 +129,19 @@ func (s *drawState) record() error {
 	fa := s.fe.args
 	rt := rasterTargets{w: d.w, h: d.h, tile: fa.TBuf, tileCount: s.fe.bins, prim: fa.Prims,
 		fragArgs: s.fsBuf.Addr(), fragEntry: m.fsK.Entry(), scissor: dr.clipRect(d.w, d.h)}
+	if s.route.FSISA {
+		rt.fragEntry = m.fsISAK.Entry()
+	}
 	dcrs, err := d.drawDCRs(s.p, &s.ms, s.route, s.texWrites, &rt)
 	if err != nil {
 		return err
+	}
+	if s.route.FSISA {
+		ap, err := s.apertureDCRs()
+		if err != nil {
+			return err
+		}
+		dcrs = append(dcrs, ap...)
 	}
 	counters := fa.Counters
 	for pass := range s.passes {
