@@ -216,6 +216,7 @@ func writeDeviceSummary(w io.Writer, sum shadertest.Summary, recs []device.Recor
 		}
 		total.FSISA += r.FSISA
 		total.FSIR += r.FSIR
+		total.ISA = total.ISA.Add(r.ISA)
 		for k, v := range r.FSWhy {
 			if total.FSWhy == nil {
 				total.FSWhy = map[string]int{}
@@ -256,6 +257,10 @@ func writeDeviceSummary(w io.Writer, sum shadertest.Summary, recs []device.Recor
 		}
 		for _, k := range slices.Sorted(maps.Keys(total.FSWhy)) {
 			fmt.Fprintf(w, "device: fs on the IR executor %6d× %s\n", total.FSWhy[k], k)
+		}
+		if is := total.ISA; is != nil {
+			fmt.Fprintf(w, "device: machine code executed: vs %d warp-instructions (%d thread-instructions), fs %d warp-instructions (%d thread-instructions)\n",
+				is.VSWarpInstructions, is.VSThreadInstructions, is.FSWarpInstructions, is.FSThreadInstructions)
 		}
 	}
 	fmt.Fprintf(w, "device: %d of %d tests that drew ran entirely on the device; %d of %d passing tests did\n",

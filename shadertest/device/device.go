@@ -50,6 +50,9 @@ type Record struct {
 	// wrapper and the program).
 	FSISA, FSIR int
 	FSWhy       map[string]int
+	// ISA sums the device draws' machine-code instruction counts
+	// (session.ISAStats; nil on a cores = "ir" device).
+	ISA *session.ISAStats
 	// Compared counts the read-backs compared; DiffPixels is the most
 	// pixels that differed at one of them (a colour channel by more than
 	// ColorTolerance, or depth by more than DepthTolerance), and MaxDiff
@@ -80,6 +83,7 @@ func (r *Record) add(o *Record) {
 	r.VSIR += o.VSIR
 	r.FSISA += o.FSISA
 	r.FSIR += o.FSIR
+	r.ISA = r.ISA.Add(o.ISA)
 	for _, m := range []struct {
 		dst *map[string]int
 		src map[string]int
