@@ -766,10 +766,10 @@ func (g *gen) fsExport() {
 		a.fr(rv32.FMULS, 0, 0, 1, rv32.RNE)
 		a.fr(rv32.FCVTWUS, z, 0, 0, rv32.RTZ)
 		a.li(t, abi.DepthMask)
-		g.minmax(z, z, t, rv32.SLTU, false)
+		g.minmax(t, z, t, rv32.SLTU, false) // t = min(z, mask) (sel: t is its b)
 		a.r(rv32.SUB, cz, rZero, cz)
-		a.r(rv32.AND, z, z, cz)
-		g.finX(f.zexp, z)
+		a.r(rv32.AND, t, t, cz)
+		g.finX(f.zexp, t)
 	} else {
 		g.copyBits(f.zexp, f.depth)
 	}
