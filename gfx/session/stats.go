@@ -122,7 +122,7 @@ type DrawStats struct {
 // the program), each as warp-instructions (minstret summed over warps: one per
 // instruction a warp issued) and thread-instructions (each warp-instruction
 // counted once per active lane). Kernels that ran as Go code count 0.
-// spec: vortex-hardware-facts.md §7 (MINSTRET); docs/ABI.md row 40
+// spec: vortex-hardware-facts.md §7 (MINSTRET); docs/ABI.md row 41
 type ISAStats struct {
 	VSWarpInstructions   uint64 `json:"vs_warp_instructions"`
 	VSThreadInstructions uint64 `json:"vs_thread_instructions"`

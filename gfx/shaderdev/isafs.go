@@ -20,7 +20,7 @@ import (
 // (APERTURE_XBITS/YBITS/RECORD_SHIFT, the same as FS arg slot 11). Any other draw,
 // and a program codegen refuses (textures, an op it lacks, frames beyond the
 // core's LMEM), runs the Go wrapper, with the reason in Route.Why ("fs: IR
-// executor: …"), or fails under Draw.StrictISA. The contract is docs/ABI.md row 39.
+// executor: …"), or fails under Draw.StrictISA. The contract is docs/ABI.md row 40.
 // spec: vortexpipe-driver.md §3.4; vortex-hardware-facts.md §5, §6
 
 // FragmentInputs is where the §3.4 wrapper finds each of p's fragment input
