@@ -131,12 +131,16 @@ func (d *Device) SetGraphicsCost(t tex.CostModel, o om.CostModel) error {
 type GraphicsTotals struct {
 	Kicks, Cycles                                  uint64
 	Bins, Pairs, Quads, Waves, Lanes, EarlyZCulled int64
+	// Instructions and ThreadInstructions are the warp- and lane-instructions
+	// the fragment waves' machine code retired (0 for Go wrappers).
+	Instructions, ThreadInstructions uint64
 }
 
 // Sub returns t − u.
 func (t GraphicsTotals) Sub(u GraphicsTotals) GraphicsTotals {
 	return GraphicsTotals{Kicks: t.Kicks - u.Kicks, Cycles: t.Cycles - u.Cycles, Bins: t.Bins - u.Bins, Pairs: t.Pairs - u.Pairs,
-		Quads: t.Quads - u.Quads, Waves: t.Waves - u.Waves, Lanes: t.Lanes - u.Lanes, EarlyZCulled: t.EarlyZCulled - u.EarlyZCulled}
+		Quads: t.Quads - u.Quads, Waves: t.Waves - u.Waves, Lanes: t.Lanes - u.Lanes, EarlyZCulled: t.EarlyZCulled - u.EarlyZCulled,
+		Instructions: t.Instructions - u.Instructions, ThreadInstructions: t.ThreadInstructions - u.ThreadInstructions}
 }
 
 // GraphicsTotals returns the counters summed over every frame kick so far.
@@ -252,6 +256,7 @@ func (d *Device) graphicsKick(ctx context.Context, mem ViewMemory, rc raster.Con
 		t.Core, t.slot = core, slot
 		t.Threads, t.err = lanes, nil
 		t.phases, t.barrier, t.memOps, t.invoc = 0, 0, 0, 0
+		t.isaRun, t.isaCycles, t.isaInstr, t.isaThreadInstr = false, 0, 0, 0
 		t.LMem = t.LMem[:0]
 		t.BlockIdx = [3]uint32{}
 		t.BlockDim, t.GridDim, t.ClusterDim = [3]uint32{uint32(lanes), 1, 1}, [3]uint32{1, 1, 1}, [3]uint32{1, 1, 1}
@@ -273,7 +278,7 @@ func (d *Device) graphicsKick(ctx context.Context, mem ViewMemory, rc raster.Con
 		}
 	}
 	rst, rerr := raster.Run(view, &rs, rc, launch) // its return is the launch barrier
-	fcyc, ferr := d.foldFragments(fr, workers)
+	fcyc, fst, ferr := d.foldFragments(fr, workers)
 	gs := GraphicsStats{Raster: rst}
 	for i := range fr.cores {
 		c := &fr.cores[i]
@@ -291,6 +296,7 @@ func (d *Device) graphicsKick(ctx context.Context, mem ViewMemory, rc raster.Con
 	t.Cycles += gs.Cycles
 	t.Bins, t.Pairs, t.Quads = t.Bins+rst.Bins, t.Pairs+rst.Pairs, t.Quads+rst.Quads
 	t.Waves, t.Lanes, t.EarlyZCulled = t.Waves+rst.Waves, t.Lanes+rst.Lanes, t.EarlyZCulled+rst.EarlyZCulled
+	t.Instructions, t.ThreadInstructions = t.Instructions+fst.Instructions, t.ThreadInstructions+fst.ThreadInstructions
 	d.gfx.mu.Unlock()
 	if rerr != nil {
 		return gs.Cycles, rerr
@@ -302,8 +308,7 @@ func (d *Device) graphicsKick(ctx context.Context, mem ViewMemory, rc raster.Con
 // workers, as WaitFragments does for waves run on the cores: the busiest
 // core's cycles, the waves' counters (joining the frame kick's LaunchStats) and
 // the first error, lowest core first.
-func (d *Device) foldFragments(fr *gfxFrame, workers int) (cycles uint64, err error) {
-	var stats LaunchStats
+func (d *Device) foldFragments(fr *gfxFrame, workers int) (cycles uint64, stats LaunchStats, err error) {
 	for k := 0; k < d.ncores; k++ {
 		var cyc uint64
 		for w := 0; w < workers; w++ {
@@ -320,7 +325,7 @@ func (d *Device) foldFragments(fr *gfxFrame, workers int) (cycles uint64, err er
 	d.statsMu.Lock()
 	d.frame.add(stats)
 	d.statsMu.Unlock()
-	return cycles, err
+	return cycles, stats, err
 }
 
 // snapshotMemory is device memory with the depth buffer replaced by a copy taken

@@ -53,6 +53,7 @@ type isaRunner struct {
 	code []byte // the payload the decoded cache was filled from
 	core *simt.Core
 	mem  *ctaMemory
+	gfx  ctaGraphics
 }
 
 // codeKernel returns the kernel that runs the n-byte machine code at pc.
@@ -104,6 +105,15 @@ func (c *CTA) runCode(pc uint32, code []byte) error {
 		return fmt.Errorf("machine code at 0x%08x: a CTA of %d threads needs %d warps, the core has %d", pc, c.Threads, nw, c.dev.warps)
 	}
 	r.mem.c = c
+	if c.IsFragment() {
+		// A fragment wave (RASTER's frame kick) has no LMEM_SIZE of its own:
+		// machine code gets the core's local memory for its frames.
+		c.fragLMem()
+		core.Graphics = &r.gfx
+		r.gfx.c = c
+	} else {
+		core.Graphics = nil
+	}
 	linear := c.BlockIdx[0] + c.GridDim[0]*(c.BlockIdx[1]+c.GridDim[1]*c.BlockIdx[2])
 	for w := range nw {
 		first := w * T
@@ -118,6 +128,13 @@ func (c *CTA) runCode(pc uint32, code []byte) error {
 			return err
 		}
 		if err := core.SetMScratch(w, uint32(c.Args)); err != nil {
+			return err
+		}
+		var fs simt.FragSource
+		if c.IsFragment() {
+			fs = fragLanes{c: c, first: first}
+		}
+		if err := core.SetFrag(w, fs); err != nil {
 			return err
 		}
 		if err := core.Start(w, pc, mask); err != nil {

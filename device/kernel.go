@@ -108,6 +108,7 @@ type CTA struct {
 	isa                                 map[uint32]*isaRunner
 	isaRun                              bool
 	isaCycles, isaInstr, isaThreadInstr uint64
+	fragMem                             []byte // a fragment wave's local memory for machine code (isafrag.go)
 }
 
 // Warps is the number of warps the CTA occupies.

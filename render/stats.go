@@ -118,6 +118,8 @@ func (d *DeviceStats) add(o session.DrawStats) {
 	a.Route.SWOM = a.Route.SWOM || o.Route.SWOM
 	a.Route.SWRaster = a.Route.SWRaster || o.Route.SWRaster
 	a.Route.VSISA = a.Route.VSISA || o.Route.VSISA
+	a.Route.FSISA = a.Route.FSISA || o.Route.FSISA
+	a.ISA = a.ISA.Add(o.ISA)
 	for _, w := range o.Route.Why {
 		if !slices.Contains(a.Route.Why, w) {
 			a.Route.Why = append(a.Route.Why, w)

@@ -107,7 +107,7 @@ func runBenchRender(args []string, stdout, stderr io.Writer) int {
 	shaders := fs.String("shaders", "", "`DIR` holding lambert.vert and lambert.frag (default: ../shared/data/bench beside the repository)")
 	workers := fs.Int("workers", 0, "host workers: the reference renderer's fragment workers, the device's bin walkers (default: the CPU count)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the timed frames to `FILE` for go tool pprof")
-	cfgPath := fs.String("config", "", "device path: device configuration `FILE.toml` (its [device] cores = \"isa\" runs the vertex stage as machine code)")
+	cfgPath := fs.String("config", "", "device path: device configuration `FILE.toml` (its [device] cores = \"isa\" runs the vertex and fragment stages as machine code)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: vortex bench render --mesh FILE|bunny|sphere|grid [--size WxH] [--frames N]")
 		fmt.Fprintln(stderr, "       [--path device|reference] [-o last.png] [--json] [--shaders DIR]")

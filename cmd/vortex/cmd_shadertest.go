@@ -214,6 +214,15 @@ func writeDeviceSummary(w io.Writer, sum shadertest.Summary, recs []device.Recor
 			}
 			total.VSWhy[k] += v
 		}
+		total.FSISA += r.FSISA
+		total.FSIR += r.FSIR
+		total.ISA = total.ISA.Add(r.ISA)
+		for k, v := range r.FSWhy {
+			if total.FSWhy == nil {
+				total.FSWhy = map[string]int{}
+			}
+			total.FSWhy[k] += v
+		}
 		for k, v := range r.Routed {
 			if total.Routed == nil {
 				total.Routed = map[string]int{}
@@ -240,10 +249,18 @@ func writeDeviceSummary(w io.Writer, sum shadertest.Summary, recs []device.Recor
 	for _, k := range total.Reasons() {
 		fmt.Fprintf(w, "device: routed %6d× %s\n", total.Routed[k], k)
 	}
-	if total.VSISA+total.VSIR > 0 { // cores = "isa"
-		fmt.Fprintf(w, "device: vertex stage as machine code in %d draws, on the IR executor in %d\n", total.VSISA, total.VSIR)
+	if total.VSISA+total.VSIR+total.FSISA+total.FSIR > 0 { // cores = "isa"
+		fmt.Fprintf(w, "device: vertex stage as machine code in %d draws, on the IR executor in %d; fragment stage as machine code in %d draws, on the IR executor in %d\n",
+			total.VSISA, total.VSIR, total.FSISA, total.FSIR)
 		for _, k := range slices.Sorted(maps.Keys(total.VSWhy)) {
 			fmt.Fprintf(w, "device: vs on the IR executor %6d× %s\n", total.VSWhy[k], k)
+		}
+		for _, k := range slices.Sorted(maps.Keys(total.FSWhy)) {
+			fmt.Fprintf(w, "device: fs on the IR executor %6d× %s\n", total.FSWhy[k], k)
+		}
+		if is := total.ISA; is != nil {
+			fmt.Fprintf(w, "device: machine code executed: vs %d warp-instructions (%d thread-instructions), fs %d warp-instructions (%d thread-instructions)\n",
+				is.VSWarpInstructions, is.VSThreadInstructions, is.FSWarpInstructions, is.FSThreadInstructions)
 		}
 	}
 	fmt.Fprintf(w, "device: %d of %d tests that drew ran entirely on the device; %d of %d passing tests did\n",

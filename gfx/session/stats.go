@@ -112,6 +112,38 @@ type DrawStats struct {
 	SWPassed int64 `json:"sw_samples_passed"`
 	SWQuads  int64 `json:"sw_quads"`
 	SWWaves  int64 `json:"sw_waves"`
+	// ISA is what the draw's machine-code kernels executed (cores = "isa";
+	// absent when none ran).
+	ISA *ISAStats `json:"isa,omitempty"`
+}
+
+// ISAStats are a draw's machine-code instruction counts per kernel: the
+// vertex stage's grid launches and the fragment waves (the §3.4 wrapper and
+// the program), each as warp-instructions (minstret summed over warps: one per
+// instruction a warp issued) and thread-instructions (each warp-instruction
+// counted once per active lane). Kernels that ran as Go code count 0.
+// spec: vortex-hardware-facts.md §7 (MINSTRET); docs/ABI.md row 42
+type ISAStats struct {
+	VSWarpInstructions   uint64 `json:"vs_warp_instructions"`
+	VSThreadInstructions uint64 `json:"vs_thread_instructions"`
+	FSWarpInstructions   uint64 `json:"fs_warp_instructions"`
+	FSThreadInstructions uint64 `json:"fs_thread_instructions"`
+}
+
+// Add is s + o, counter by counter (nil counts as zero).
+func (s *ISAStats) Add(o *ISAStats) *ISAStats {
+	if o == nil {
+		return s
+	}
+	r := ISAStats{}
+	if s != nil {
+		r = *s
+	}
+	r.VSWarpInstructions += o.VSWarpInstructions
+	r.VSThreadInstructions += o.VSThreadInstructions
+	r.FSWarpInstructions += o.FSWarpInstructions
+	r.FSThreadInstructions += o.FSThreadInstructions
+	return &r
 }
 
 // Route is where a draw's units ran and why each software one did (the
@@ -123,6 +155,9 @@ type Route struct {
 	SWRaster bool `json:"sw_raster"`
 	// VSISA: the vertex stage ran as machine code (cores = "isa"; a
 	// refused one's reason is in Why).
-	VSISA bool     `json:"vs_isa,omitempty"`
+	VSISA bool `json:"vs_isa,omitempty"`
+	// FSISA: the fragment stage (the §3.4 wrapper and the program) ran as
+	// machine code (cores = "isa"; a fallback's reason is in Why).
+	FSISA bool     `json:"fs_isa,omitempty"`
 	Why   []string `json:"why,omitempty"`
 }

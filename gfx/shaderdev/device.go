@@ -20,6 +20,7 @@ type shaderModules struct {
 	vs, fs              *runtime.Module
 	vsK, expandK, primK *runtime.Kernel
 	fsK                 *runtime.Kernel
+	fsISAK              *runtime.Kernel // the machine-code wrapper (isafs.go; nil: none)
 }
 
 // Device is an open device model (runtime, CP, SIMT cores, RASTER, OM)
@@ -285,7 +286,9 @@ func (d *Device) resident(p *Program) (*shaderModules, error) {
 	if m.vsK, err = m.vs.Kernel("main"); err == nil {
 		if m.expandK, err = m.vs.Kernel("expand_k"); err == nil {
 			if m.primK, err = m.vs.Kernel("prim_k"); err == nil {
-				m.fsK, err = m.fs.Kernel("main")
+				if m.fsK, err = m.fs.Kernel("main"); err == nil {
+					m.fsISAK, err = d.fsISAKernel(p, m.fs)
+				}
 			}
 		}
 	}

@@ -295,6 +295,7 @@ func (d *Device) Draw(dr *Draw) (session.DrawStats, error) {
 		s.load,     // the program's modules at their link bases
 		s.routeUnits,
 		s.vertexRoute,
+		s.fragmentRoute,
 		s.upload,   // vertex data, indices, uniforms, textures, descriptors
 		s.frontEnd, // VS and expand_k records, front-end buffers and passes
 		s.fragment, // the FS wrapper's argument block

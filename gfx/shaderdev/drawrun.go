@@ -7,6 +7,7 @@ import (
 
 	"vortexgfx/abi"
 	"vortexgfx/gfx/frontend"
+	"vortexgfx/gfx/session"
 	"vortexgfx/gl/format"
 	"vortexgfx/runtime"
 )
@@ -130,9 +131,19 @@ func (s *drawState) record() error {
 	fa := s.fe.args
 	rt := rasterTargets{w: d.w, h: d.h, tile: fa.TBuf, tileCount: s.fe.bins, prim: fa.Prims,
 		fragArgs: s.fsBuf.Addr(), fragEntry: m.fsK.Entry(), scissor: dr.clipRect(d.w, d.h)}
+	if s.route.FSISA {
+		rt.fragEntry = m.fsISAK.Entry()
+	}
 	dcrs, err := d.drawDCRs(s.p, &s.ms, s.route, s.texWrites, &rt)
 	if err != nil {
 		return err
+	}
+	if s.route.FSISA {
+		ap, err := s.apertureDCRs()
+		if err != nil {
+			return err
+		}
+		dcrs = append(dcrs, ap...)
 	}
 	counters := fa.Counters
 	for pass := range s.passes {
@@ -190,6 +201,7 @@ func (s *drawState) run() error {
 	}
 	s0 := ds.Runtime.Stats()
 	g0 := ds.Sim.GPU.GraphicsTotals()
+	l0 := ds.Sim.GPU.TotalStats()
 	ds.Take()
 	if err := ds.Queue.EnqueueDraw(s.steps).Wait(); err != nil {
 		if le := ds.Sim.GPU.LastLaunchError(); le != nil {
@@ -210,6 +222,14 @@ func (s *drawState) run() error {
 		if g.Waves > 0 {
 			st.Occupancy = float64(g.Lanes) / float64(g.Waves*int64(ds.Threads))
 		}
+	}
+	if s.d.isa != nil {
+		// Every machine-code launch of the draw but the fragment waves is
+		// its vertex stage's (expand_k, prim_k and the front end are Go).
+		g, l := ds.Sim.GPU.GraphicsTotals().Sub(g0), ds.Sim.GPU.TotalStats()
+		st.ISA = &session.ISAStats{FSWarpInstructions: g.Instructions, FSThreadInstructions: g.ThreadInstructions,
+			VSWarpInstructions:   l.Instructions - l0.Instructions - g.Instructions,
+			VSThreadInstructions: l.ThreadInstructions - l0.ThreadInstructions - g.ThreadInstructions}
 	}
 	p1, err := ds.Perf()
 	if err != nil {

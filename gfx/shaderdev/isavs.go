@@ -24,13 +24,16 @@ import (
 
 // ErrISARefused is wrapped by a draw's error under Draw.StrictISA when its
 // vertex stage does not compile to machine code.
-var ErrISARefused = fmt.Errorf("shaderdev: STRICT: the vertex stage does not compile to machine code")
+var ErrISARefused = fmt.Errorf("shaderdev: STRICT: a shader stage does not run as machine code")
 
-// isaVS is a cores = "isa" device's vertex-stage machine code, per program.
+// isaVS is a cores = "isa" device's vertex-stage and fragment-stage
+// (isafs.go) machine code, per program.
 type isaVS struct {
 	threads, lmem uint32 // the VS launch's CTA threads and the core's LMEM
+	wave          uint32 // a fragment wave's most lanes (the warp width)
 	mu            sync.Mutex
 	code          map[*Program]*vsCode
+	frag          map[*Program]*vsCode
 }
 
 // vsCode is one program's compiled vertex stage, or why codegen refused it.
@@ -47,7 +50,8 @@ func newISAVS(cfg config.Config) *isaVS {
 		return nil
 	}
 	lmem := min(cfg.Device.LocalMemBytes, device.ISALocalMemMax)
-	return &isaVS{threads: uint32(cfg.Device.Threads * cfg.Device.Warps), lmem: uint32(lmem), code: map[*Program]*vsCode{}}
+	return &isaVS{threads: uint32(cfg.Device.Threads * cfg.Device.Warps), lmem: uint32(lmem), wave: uint32(cfg.Device.Threads),
+		code: map[*Program]*vsCode{}, frag: map[*Program]*vsCode{}}
 }
 
 // VertexKernel compiles p's vertex stage for a launch of ctaThreads threads a
@@ -71,14 +75,20 @@ func (v *isaVS) of(p *Program) *vsCode {
 	}
 	c := &vsCode{}
 	c.kernel, c.err = p.VertexKernel(v.threads, v.lmem)
-	if c.err == nil {
-		c.payload = make([]byte, 4*len(c.kernel.Code))
-		for i, w := range c.kernel.Code {
-			c.payload[4*i], c.payload[4*i+1], c.payload[4*i+2], c.payload[4*i+3] = byte(w), byte(w>>8), byte(w>>16), byte(w>>24)
-		}
-	}
+	c.fill()
 	v.code[p] = c
 	return c
+}
+
+// fill lays a compiled kernel's code out as its KernelCode payload.
+func (c *vsCode) fill() {
+	if c.err != nil {
+		return
+	}
+	c.payload = make([]byte, 4*len(c.kernel.Code))
+	for i, w := range c.kernel.Code {
+		c.payload[4*i], c.payload[4*i+1], c.payload[4*i+2], c.payload[4*i+3] = byte(w), byte(w>>8), byte(w>>16), byte(w>>24)
+	}
 }
 
 // vsMain is the VS module's "main" entry for p: its machine code on a

@@ -142,7 +142,7 @@ func (d *Device) images(p *Program) (vs, fs []byte, err error) {
 			abi.LibraryEntry("prim_k", p.primName()),
 		})
 		if err == nil {
-			fs, err = p.FSImage()
+			fs, err = d.fsImage(p, abi.LibraryEntry("main", p.fsName()))
 		}
 		return vs, fs, err
 	}
@@ -155,7 +155,7 @@ func (d *Device) images(p *Program) (vs, fs []byte, err error) {
 		abi.LibraryEntry("prim_k", slotName(i, "prim_k")),
 	})
 	if err == nil {
-		fs, err = abi.EncodeKernelImage([]abi.KernelImageEntry{abi.LibraryEntry("main", slotName(i, "fs"))})
+		fs, err = d.fsImage(p, abi.LibraryEntry("main", slotName(i, "fs")))
 	}
 	return vs, fs, err
 }

@@ -86,10 +86,22 @@
 // executor flushes only results). Compute programs keep the refusal of
 // FlushDenormals above (the lowering never sets it for them).
 //
+// Fragment stage (fragment.go, CompileFragment). A fragment program becomes the
+// run-once FS wrapper of vortexpipe-driver §3.4 as straight-line code round the
+// program, one warp per RASTER wave: FRAG_POS/FRAG_PID, the primitive's edge,
+// 1/w and depth planes and each input word computed with the same int32 and
+// float32 operations, in the same order, as gfx/shaderdev's Go wrapper, so the
+// inputs are its bits; discard ends the lane (every loop and scope), demote
+// clears its live flag, derivatives are vx_shfl_idx inside the quad; the export
+// packs unorm8 exactly (integer code for format.UNorm8's double-precision
+// rounding) and issues vx_om_export at the OM aperture (docs/ABI.md row 41).
+//
 // Not implemented, and refused (an error naming the IR op and the instruction,
 // or the feature): textures (in any stage), storage resources and barriers in
-// the vertex stage, vertex frames beyond the core's LMEM (the vertex arg block
-// has no slot for frames in memory), and the fragment stage. The code is position independent (pc-relative branches
+// the vertex and fragment stages, vertex frames beyond the core's LMEM (the
+// vertex arg block has no slot for frames in memory), fragment frames beyond
+// FragmentOptions.LMemBytes, a fragment input word with a source on one face
+// only. The code is position independent (pc-relative branches
 // and jumps, no absolute addresses), so a module may place it anywhere; Base is
 // only where Image and VXBin put it. Indirect dispatch (arg slot 4) is not read: Run launches direct
 // dispatches. A warp whose lanes have all returned before a later barrier()

@@ -151,6 +151,20 @@ func (g *gen) node(n *node) {
 			v = 1
 		}
 		g.setConst(l.state, v)
+	case nDiscard:
+		// The lane ends: it leaves every enclosing loop and scope.
+		for i := len(g.ctx) - 1; i >= 0; i-- {
+			c := g.ctx[i]
+			v := uint32(2)
+			if c.kind == nScope {
+				v = 1
+			}
+			if c.state == noVreg {
+				g.fail("internal error: discard in a context without a state")
+				return
+			}
+			g.setConst(c.state, v)
+		}
 	case nReturn:
 		for i := len(g.ctx) - 1; i >= 0; i-- {
 			c := g.ctx[i]
@@ -167,6 +181,8 @@ func (g *gen) node(n *node) {
 func (g *gen) inst(in *ir.Inst) {
 	switch {
 	case in.Op == ir.Nop:
+		return
+	case g.fsg != nil && g.fragmentOp(in):
 		return
 	case in.Op.IsPure():
 		if g.alu(in) {

@@ -78,6 +78,7 @@ type gen struct {
 	barID, barCnt  vreg
 	binds          []binding
 	vs             *vsGen  // the vertex stage's state (CompileVertex; nil: compute)
+	fsg            *fsGen  // the fragment stage's state (CompileFragment; nil: another stage)
 	ctx            []*node // enclosing loops and scopes, innermost last
 	pc             int     // the IR instruction being generated
 
@@ -121,7 +122,7 @@ func (g *gen) use(in *ir.Inst) {
 			}
 		}
 	case ir.LoadInput:
-		if g.vs == nil && in.Imm < ir.ComputeInputWords && g.in[in.Imm] == noVreg {
+		if g.vs == nil && g.fsg == nil && in.Imm < ir.ComputeInputWords && g.in[in.Imm] == noVreg {
 			g.in[in.Imm] = g.newVreg(false, 1)
 		}
 	}

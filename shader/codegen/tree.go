@@ -18,6 +18,7 @@ const (
 	nContinue                 // go to the innermost loop's continue block
 	nReturn                   // leave the innermost scope
 	nGuard                    // run body only in the lanes still live here (see guard)
+	nDiscard                  // end the lane: leave every loop and scope (fragment discard)
 )
 
 // node is one node of the control tree. The IR's flat structured code (If / Else /
@@ -82,6 +83,8 @@ func parse(code []ir.Inst, pc int, stop ...ir.Op) ([]*node, int, error) {
 			n.kind = nContinue
 		case ir.Return:
 			n.kind = nReturn
+		case ir.Discard:
+			n.kind = nDiscard
 		case ir.Else, ir.EndIf, ir.Continuing, ir.EndLoop, ir.EndScope:
 			return nil, 0, fmt.Errorf("codegen: main@%d: unmatched %s", pc, in.Op)
 		case ir.Call:
@@ -106,7 +109,7 @@ func (g *gen) mark(nodes []*node, loop *node) []*node {
 		switch n.kind {
 		case nInst:
 			g.use(n.in)
-		case nBreak, nReturn:
+		case nBreak, nReturn, nDiscard:
 			n.exits = true
 		case nContinue:
 			n.exits = true
@@ -129,12 +132,13 @@ func (g *gen) mark(nodes []*node, loop *node) []*node {
 				n.els = []*node{{kind: nGuard, pc: n.els[0].pc, tok: g.newVreg(false, 2), body: n.els, exits: anyExits(n.els)}}
 			}
 			g.wscale = outer
-			n.exits = hasReturn(n.body) || hasReturn(n.els)
+			n.exits = hasReturn(n.body) || hasReturn(n.els) || hasDiscard(n.body) || hasDiscard(n.els)
 			n.tok = g.newVreg(false, 4)
 			n.state = g.newVreg(false, 16)
 		case nScope:
 			n.body = g.mark(n.body, nil)
-			if hasReturn(n.body) {
+			n.exits = hasDiscard(n.body) // a discard inside ends the lane past the scope too
+			if hasReturn(n.body) || n.exits {
 				n.state = g.newVreg(false, 8)
 			} else {
 				n.state = noVreg
@@ -181,6 +185,21 @@ func hasReturn(ns []*node) bool {
 			return true
 		case nIf, nLoop, nGuard:
 			if hasReturn(n.body) || hasReturn(n.els) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasDiscard reports whether a Discard inside ns (nested scopes included) can run.
+func hasDiscard(ns []*node) bool {
+	for _, n := range ns {
+		switch n.kind {
+		case nDiscard:
+			return true
+		case nIf, nLoop, nGuard, nScope:
+			if hasDiscard(n.body) || hasDiscard(n.els) {
 				return true
 			}
 		}

@@ -172,6 +172,7 @@ func (c *glContext) Draw(d *shadertest.Draw) error {
 		c.rec.SWOM += b2i(st.Route.SWOM)
 		c.rec.SWRaster += b2i(st.Route.SWRaster)
 		c.rec.vertexStage(st.Route)
+		c.rec.ISA = c.rec.ISA.Add(st.ISA)
 	}
 	return nil
 }

@@ -46,6 +46,13 @@ type Record struct {
 	// codegen refused (run on the IR executor), VSWhy the refusals by reason.
 	VSISA, VSIR int
 	VSWhy       map[string]int
+	// FSISA, FSIR and FSWhy are the same for the fragment stage (the §3.4
+	// wrapper and the program).
+	FSISA, FSIR int
+	FSWhy       map[string]int
+	// ISA sums the device draws' machine-code instruction counts
+	// (session.ISAStats; nil on a cores = "ir" device).
+	ISA *session.ISAStats
 	// Compared counts the read-backs compared; DiffPixels is the most
 	// pixels that differed at one of them (a colour channel by more than
 	// ColorTolerance, or depth by more than DepthTolerance), and MaxDiff
@@ -74,11 +81,19 @@ func (r *Record) add(o *Record) {
 	r.SWRaster += o.SWRaster
 	r.VSISA += o.VSISA
 	r.VSIR += o.VSIR
-	for k, v := range o.VSWhy {
-		if r.VSWhy == nil {
-			r.VSWhy = map[string]int{}
+	r.FSISA += o.FSISA
+	r.FSIR += o.FSIR
+	r.ISA = r.ISA.Add(o.ISA)
+	for _, m := range []struct {
+		dst *map[string]int
+		src map[string]int
+	}{{&r.VSWhy, o.VSWhy}, {&r.FSWhy, o.FSWhy}} {
+		for k, v := range m.src {
+			if *m.dst == nil {
+				*m.dst = map[string]int{}
+			}
+			(*m.dst)[k] += v
 		}
-		r.VSWhy[k] += v
 	}
 	if len(o.Routed) > 0 && r.Routed == nil {
 		r.Routed = map[string]int{}
@@ -133,21 +148,26 @@ func (r *Record) String() string {
 // vsAt matches the program and pc prefix of a codegen refusal.
 var vsAt = regexp.MustCompile(`^.*?codegen: (main@\d+: )?`)
 
-// vertexStage counts where a device draw's vertex stage ran (cores = "isa").
+// vertexStage counts where a device draw's vertex and fragment stages ran
+// (cores = "isa").
 func (r *Record) vertexStage(rt session.Route) {
-	if rt.VSISA {
-		r.VSISA++
-		return
-	}
-	for _, w := range rt.Why {
-		if why, ok := strings.CutPrefix(w, "vs: IR executor: "); ok {
-			r.VSIR++
-			if r.VSWhy == nil {
-				r.VSWhy = map[string]int{}
+	stage := func(isa bool, prefix string, nISA, nIR *int, whys *map[string]int) {
+		if isa {
+			*nISA++
+			return
+		}
+		for _, w := range rt.Why {
+			if why, ok := strings.CutPrefix(w, prefix); ok {
+				*nIR++
+				if *whys == nil {
+					*whys = map[string]int{}
+				}
+				(*whys)[vsAt.ReplaceAllString(why, "")]++
 			}
-			r.VSWhy[vsAt.ReplaceAllString(why, "")]++
 		}
 	}
+	stage(rt.VSISA, "vs: IR executor: ", &r.VSISA, &r.VSIR, &r.VSWhy)
+	stage(rt.FSISA, "fs: IR executor: ", &r.FSISA, &r.FSIR, &r.FSWhy)
 }
 
 // ColorTolerance is the largest colour channel difference (of 255) the
