@@ -160,7 +160,10 @@ func (s *fsScratch) Export(req *exec.ExportRequest) error {
 	if sp.fragDepth >= 0 && (sp.fragDepth+1)*w <= len(req.Words) {
 		fragDepth = sp.fragDepth * w
 	}
-	if rts == 1 && fragDepth < 0 && (sp.sampleMask < 0 || (sp.sampleMask+1)*w > len(req.Words)) {
+	// The fast loop needs every lane to export its one sample: no
+	// gl_SampleMask and no GL_SAMPLE_MASK dropping sample 0.
+	noDrop := s.flags>>abi.FSFlagSampleDropShift&abi.FSFlagSampleDropMask&1 == 0
+	if rts == 1 && fragDepth < 0 && noDrop && (sp.sampleMask < 0 || (sp.sampleMask+1)*w > len(req.Words)) {
 		exported = s.exportOne(req, &word[0], order[0])
 		s.ctr[abi.FSCounterFragments] += exported
 		return c.Err()
@@ -193,7 +196,8 @@ func (s *fsScratch) Export(req *exec.ExportRequest) error {
 }
 
 // exportOne is Export's loop for the commonest wave: one target, the plane
-// depth and no gl_SampleMask (every lane exports its one sample). It exports
+// depth, no gl_SampleMask and no GL_SAMPLE_MASK dropping sample 0 (every
+// lane exports its one sample). It exports
 // the same words in the same order as the general loop: per lane in lane
 // order, the four channels packed to unorm8 in the target's byte order (an
 // unwritten channel reads a zero word), then vx_om_export. It returns the

@@ -117,6 +117,10 @@ func (s *drawState) fragmentRoute() error {
 		why = "the software sampler is the Go wrapper's"
 	case s.mods.fsISAK == nil:
 		why = "the FS module has no machine-code entry"
+	case s.dr.SampleMaskEnable && s.dr.SampleMask&0xffff != 0xffff:
+		// The machine-code wrapper does not read the FS flags' sample-drop
+		// field (docs/ABI.md row 40); the Go wrapper does.
+		why = "GL_SAMPLE_MASK drops samples in the Go wrapper"
 	}
 	if why != "" {
 		if s.dr.StrictISA {
