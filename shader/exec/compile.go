@@ -186,12 +186,7 @@ func f32s(s []uint32) []float32 {
 func addLanes(d, a, b []uint32) {
 	df := f32s(d)
 	af, bf := f32s(a)[:len(df)], f32s(b)[:len(df)]
-	l := 0
-	for ; l+4 <= len(df); l += 4 { // four lanes a step: a quarter of the loop overhead
-		d4, a4, b4 := df[l:l+4:l+4], af[l:l+4:l+4], bf[l:l+4:l+4]
-		d4[0], d4[1], d4[2], d4[3] = a4[0]+b4[0], a4[1]+b4[1], a4[2]+b4[2], a4[3]+b4[3]
-	}
-	for ; l < len(df); l++ {
+	for l := range df {
 		df[l] = af[l] + bf[l]
 	}
 }
@@ -199,13 +194,7 @@ func addLanes(d, a, b []uint32) {
 //go:noinline
 func addLanesFTZ(d, a, b []uint32) {
 	af, bf := f32s(a)[:len(d)], f32s(b)[:len(d)]
-	l := 0
-	for ; l+4 <= len(d); l += 4 {
-		d4, a4, b4 := d[l:l+4:l+4], af[l:l+4:l+4], bf[l:l+4:l+4]
-		d4[0], d4[1] = ftz(fw(a4[0]+b4[0])), ftz(fw(a4[1]+b4[1]))
-		d4[2], d4[3] = ftz(fw(a4[2]+b4[2])), ftz(fw(a4[3]+b4[3]))
-	}
-	for ; l < len(d); l++ {
+	for l := range d {
 		d[l] = ftz(fw(af[l] + bf[l]))
 	}
 }
@@ -214,12 +203,7 @@ func addLanesFTZ(d, a, b []uint32) {
 func mulLanes(d, a, b []uint32) {
 	df := f32s(d)
 	af, bf := f32s(a)[:len(df)], f32s(b)[:len(df)]
-	l := 0
-	for ; l+4 <= len(df); l += 4 {
-		d4, a4, b4 := df[l:l+4:l+4], af[l:l+4:l+4], bf[l:l+4:l+4]
-		d4[0], d4[1], d4[2], d4[3] = a4[0]*b4[0], a4[1]*b4[1], a4[2]*b4[2], a4[3]*b4[3]
-	}
-	for ; l < len(df); l++ {
+	for l := range df {
 		df[l] = af[l] * bf[l]
 	}
 }
@@ -227,13 +211,7 @@ func mulLanes(d, a, b []uint32) {
 //go:noinline
 func mulLanesFTZ(d, a, b []uint32) {
 	af, bf := f32s(a)[:len(d)], f32s(b)[:len(d)]
-	l := 0
-	for ; l+4 <= len(d); l += 4 {
-		d4, a4, b4 := d[l:l+4:l+4], af[l:l+4:l+4], bf[l:l+4:l+4]
-		d4[0], d4[1] = ftz(fw(a4[0]*b4[0])), ftz(fw(a4[1]*b4[1]))
-		d4[2], d4[3] = ftz(fw(a4[2]*b4[2])), ftz(fw(a4[3]*b4[3]))
-	}
-	for ; l < len(d); l++ {
+	for l := range d {
 		d[l] = ftz(fw(af[l] * bf[l]))
 	}
 }
