@@ -198,3 +198,24 @@ func (g *gen) allocate() {
 	}
 	g.frame = (g.frame + 15) &^ 15
 }
+
+// assemble is the two passes every kernel is compiled in: a dry emission that
+// weighs each value's uses (dryHomes), the register allocation from those
+// weights, then the real emission with the homes fixed. placed runs between
+// the two with the frame size known (g.frame): it refuses a kernel whose
+// frames do not fit local memory, or moves them to device memory.
+func (g *gen) assemble(emit func(), placed func() error) ([]uint32, error) {
+	g.dryHomes()
+	if emit(); g.err != nil {
+		return nil, g.err
+	}
+	g.allocate()
+	if err := placed(); err != nil {
+		return nil, err
+	}
+	g.a = asm{}
+	if emit(); g.err != nil {
+		return nil, g.err
+	}
+	return g.a.words()
+}

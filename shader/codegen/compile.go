@@ -132,19 +132,13 @@ func CompileWith(p *ir.Program, opts Options) (*Kernel, error) {
 	if hasReturn(top.body) {
 		top.state = g.newVreg(false, 8)
 	}
-	g.dryHomes()
-	if g.emit(top); g.err != nil {
-		return nil, g.err
-	}
-	g.allocate()
-	if need := uint64((p.SharedBytes+15)&^15) + uint64(g.frame)*uint64(p.Invocations()); opts.LMemBytes != 0 && need > uint64(opts.LMemBytes) {
-		g.framesMem = true
-	}
-	g.a = asm{}
-	if g.emit(top); g.err != nil {
-		return nil, g.err
-	}
-	code, err := g.a.words()
+	code, err := g.assemble(func() { g.emit(top) }, func() error {
+		// Frames that do not fit beside shared memory spill to device memory.
+		if need := uint64((p.SharedBytes+15)&^15) + uint64(g.frame)*uint64(p.Invocations()); opts.LMemBytes != 0 && need > uint64(opts.LMemBytes) {
+			g.framesMem = true
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -247,19 +247,12 @@ func CompileFragment(p *ir.Program, in FragmentInputs, opts FragmentOptions) (*K
 	if hasReturn(top.body) || hasDiscard(top.body) {
 		top.state = g.newVreg(false, 8)
 	}
-	g.dryHomes()
-	if g.emitFragment(top); g.err != nil {
-		return nil, g.err
-	}
-	g.allocate()
-	if need := uint64(g.frame) * uint64(opts.WaveThreads); opts.LMemBytes != 0 && need > uint64(opts.LMemBytes) {
-		return nil, fmt.Errorf("codegen: the fragment kernel's frames need %d bytes of local memory (%d per lane), the core has %d", need, g.frame, opts.LMemBytes)
-	}
-	g.a = asm{}
-	if g.emitFragment(top); g.err != nil {
-		return nil, g.err
-	}
-	code, err := g.a.words()
+	code, err := g.assemble(func() { g.emitFragment(top) }, func() error {
+		if need := uint64(g.frame) * uint64(opts.WaveThreads); opts.LMemBytes != 0 && need > uint64(opts.LMemBytes) {
+			return fmt.Errorf("codegen: the fragment kernel's frames need %d bytes of local memory (%d per lane), the core has %d", need, g.frame, opts.LMemBytes)
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}

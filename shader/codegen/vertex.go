@@ -161,19 +161,12 @@ func CompileVertex(p *ir.Program, in VertexInputs, opts VertexOptions) (*Kernel,
 			v.always[n.in.Imm] = true
 		}
 	}
-	g.dryHomes()
-	if g.emitVertex(top); g.err != nil {
-		return nil, g.err
-	}
-	g.allocate()
-	if need := uint64(g.frame) * uint64(opts.CTAThreads); opts.LMemBytes != 0 && need > uint64(opts.LMemBytes) {
-		return nil, fmt.Errorf("codegen: the vertex kernel's frames need %d bytes of local memory (%d per thread), the core has %d", need, g.frame, opts.LMemBytes)
-	}
-	g.a = asm{}
-	if g.emitVertex(top); g.err != nil {
-		return nil, g.err
-	}
-	code, err := g.a.words()
+	code, err := g.assemble(func() { g.emitVertex(top) }, func() error {
+		if need := uint64(g.frame) * uint64(opts.CTAThreads); opts.LMemBytes != 0 && need > uint64(opts.LMemBytes) {
+			return fmt.Errorf("codegen: the vertex kernel's frames need %d bytes of local memory (%d per thread), the core has %d", need, g.frame, opts.LMemBytes)
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
