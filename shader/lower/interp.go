@@ -139,27 +139,10 @@ func (l *lowerer) interpolationSetup() {
 	l.interp = is
 }
 
-// interpolantRoot is the variable an interpolant l-value (a variable, an
-// array element, a member, a swizzle, or a combination) names.
-func interpolantRoot(e ast.Expr) *ast.Var {
-	for {
-		switch x := e.(type) {
-		case *ast.Ident:
-			return x.Var
-		case *ast.Index:
-			e = x.X
-		case *ast.Selector:
-			e = x.X
-		default:
-			return nil
-		}
-	}
-}
-
 // interpolateAt lowers a call of one of the three functions (see above).
 func (l *lowerer) interpolateAt(x *ast.Call, rt *ast.Type) value {
 	arg := x.Args[0]
-	root := interpolantRoot(arg)
+	root := ast.RootVar(arg)
 	is := l.interp
 	if is == nil || root == nil || !is.inputVariables[root] {
 		l.errorf(arg.Pos(), "%s: the interpolant must be a fragment shader input variable, or an element, member or swizzle of one", x.Builtin)

@@ -265,3 +265,21 @@ type StructSpec struct {
 
 // Pos returns the position of the type name.
 func (t *TypeSpec) Pos() Pos { return t.NamePos }
+
+// RootVar returns the variable at the root of an access chain — a variable,
+// an array element, a member or a swizzle of one, in any combination
+// (a.b[i].c.xy → a) — or nil when e is no such chain (a call, an operator).
+func RootVar(e Expr) *Var {
+	for {
+		switch x := e.(type) {
+		case *Ident:
+			return x.Var
+		case *Index:
+			e = x.X
+		case *Selector:
+			e = x.X
+		default:
+			return nil
+		}
+	}
+}

@@ -186,22 +186,6 @@ func (c *checker) opaqueUniform(v *ast.Var, pos ast.Pos) {
 	}
 }
 
-// memRoot returns the variable at the root of an access chain (a.b[i].c -> a).
-func memRoot(e ast.Expr) *ast.Var {
-	for {
-		switch x := e.(type) {
-		case *ast.Ident:
-			return x.Var
-		case *ast.Index:
-			e = x.X
-		case *ast.Selector:
-			e = x.X
-		default:
-			return nil
-		}
-	}
-}
-
 // memMember returns the storage block member an access chain reads or writes: the
 // member variable itself, or the member selected from a block instance.
 func memMember(e ast.Expr) *ast.Var {
@@ -235,7 +219,7 @@ func (c *checker) computeBuiltinUse(x *ast.Call) {
 	switch x.Builtin {
 	case ast.FnAtomicAdd, ast.FnAtomicMin, ast.FnAtomicMax, ast.FnAtomicAnd, ast.FnAtomicOr,
 		ast.FnAtomicXor, ast.FnAtomicExchange, ast.FnAtomicCompSwap:
-		v := memRoot(x.Args[0])
+		v := ast.RootVar(x.Args[0])
 		if v == nil || (v.Kind != ast.VarBuffer && v.Kind != ast.VarShared) {
 			c.errorf(x.Args[0].Pos(), "first argument of '%s' must be a buffer or shared variable", x.Name)
 			return
@@ -245,7 +229,7 @@ func (c *checker) computeBuiltinUse(x *ast.Call) {
 	case ast.FnImageLoad, ast.FnImageStore, ast.FnImageAtomicAdd, ast.FnImageAtomicMin, ast.FnImageAtomicMax,
 		ast.FnImageAtomicAnd, ast.FnImageAtomicOr, ast.FnImageAtomicXor, ast.FnImageAtomicExchange,
 		ast.FnImageAtomicCompSwap:
-		v := memRoot(x.Args[0])
+		v := ast.RootVar(x.Args[0])
 		if v == nil {
 			return
 		}
