@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"vortexgfx/abi"
+	"vortexgfx/device/om"
 )
 
 // Tex is vx_tex: it samples texture stage at the S.23 coordinates (u, v) with
@@ -39,18 +40,12 @@ func (c *CTA) Tex(stage int, u, v int32, lod uint32) uint32 {
 // whose pixel is not covered must not export (rasterizer §11).
 // spec: vortex-hardware-facts §5, §6; vortexpipe §3.4
 func (c *CTA) OMExport(x, y int, face uint32, rt int, color, depth, flags uint32) bool {
-	fr := c.dev.gfx.frame.Load()
-	if fr == nil || rt < 0 || rt >= abi.OMMaxRT {
-		c.Fail(fmt.Errorf("vx_om_export rt %d outside a fragment frame", rt))
-		return false
-	}
 	if flags != 0 {
 		c.Fail(fmt.Errorf("vx_om_export: reserved flags 0x%x", flags))
 		return false
 	}
-	u := fr.om[rt]
+	fr, u := c.omTarget(rt)
 	if u == nil {
-		c.Fail(fmt.Errorf("vx_om_export: %w", fr.omErr[rt]))
 		return false
 	}
 	cc := &fr.cores[c.slot]
@@ -65,6 +60,22 @@ func (c *CTA) OMExport(x, y int, face uint32, rt int, color, depth, flags uint32
 		cc.rec.addOM(c, fr.binLog, f, a.ZAddr>>fr.omLine, a.CAddr>>fr.omLine)
 	}
 	return pass
+}
+
+// omTarget returns the current frame and render target rt's OM unit, or
+// records the fault on the CTA and returns a nil unit: outside a frame kick,
+// rt out of range, or a target the frame could not bind.
+func (c *CTA) omTarget(rt int) (*gfxFrame, *om.Unit) {
+	fr := c.dev.gfx.frame.Load()
+	if fr == nil || rt < 0 || rt >= abi.OMMaxRT {
+		c.Fail(fmt.Errorf("vx_om_export rt %d outside a fragment frame", rt))
+		return nil, nil
+	}
+	u := fr.om[rt]
+	if u == nil {
+		c.Fail(fmt.Errorf("vx_om_export: %w", fr.omErr[rt]))
+	}
+	return fr, u
 }
 
 // OMExportLanes is OMExport(x[l], y[l], face[l], rt, color[l], depth[l], 0)
@@ -82,14 +93,8 @@ func (c *CTA) OMExportLanes(rt int, lanes uint64, x, y []int32, face, color, dep
 		c.Fail(fmt.Errorf("vx_om_export: lane %d past the wave's %d-lane arrays", hi-1, n))
 		return 0
 	}
-	fr := c.dev.gfx.frame.Load()
-	if fr == nil || rt < 0 || rt >= abi.OMMaxRT {
-		c.Fail(fmt.Errorf("vx_om_export rt %d outside a fragment frame", rt))
-		return 0
-	}
-	u := fr.om[rt]
+	fr, u := c.omTarget(rt)
 	if u == nil {
-		c.Fail(fmt.Errorf("vx_om_export: %w", fr.omErr[rt]))
 		return 0
 	}
 	cc := &fr.cores[c.slot]
