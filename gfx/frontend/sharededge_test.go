@@ -119,3 +119,43 @@ func TestSharedEdgeNormalisation(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedEdgeExact: with w constant the two copies of the diagonal are
+// exact negatives (both triangles normalise by the same maxVal), so the
+// top-left rule covers every pixel once, and the RTL's inclusive test covers
+// the 218 pixel centres on x + y = 249 twice (a double blend under
+// blending): neither rule is watertight for every quad given setup's
+// per-triangle normalisation. spec: rasterizer §7.4; vortex-hardware-facts §3.2
+func TestSharedEdgeExact(t *testing.T) {
+	mk := func(x, y float32) Vertex { return Vertex{Pos: [4]float32{0.875 * x, 0.875 * y, 0, 1}} }
+	verts := []Vertex{mk(-1, -1), mk(1, -1), mk(-1, 1), mk(1, 1)}
+	bn, err := Binning(verts, [][3]uint32{{0, 1, 2}, {2, 1, 3}}, 250, 250, 0, 1, abi.DefaultBinLogSize, PlanesCompiled)
+	if err != nil || len(bn.Prims) != 2 {
+		t.Fatalf("binning: %d prims, %v", len(bn.Prims), err)
+	}
+	a0, b0, c0 := bn.Prims[0].Edge(0)
+	a1, b1, c1 := bn.Prims[1].Edge(2)
+	if a0 != -a1 || b0 != -b1 || c0 != -c1 {
+		t.Fatalf("shared edge {%d, %d, %d} / {%d, %d, %d}: not exact negatives", a0, b0, c0, a1, b1, c1)
+	}
+	for _, tc := range []struct {
+		fill   raster.FillRule
+		double int
+	}{{raster.FillTopLeft, 0}, {raster.FillInclusive, 218}} {
+		n := rasterCoverage(t, bn, 250, 250, tc.fill)
+		double := 0
+		for y := 16; y < 234; y++ {
+			for x := 16; x < 234; x++ {
+				switch {
+				case n[y][x] == 2 && x+y == 249:
+					double++
+				case n[y][x] != 1:
+					t.Errorf("%v: pixel (%d,%d) covered %d times", tc.fill, x, y, n[y][x])
+				}
+			}
+		}
+		if double != tc.double {
+			t.Errorf("%v: %d diagonal pixels covered twice, want %d", tc.fill, double, tc.double)
+		}
+	}
+}
