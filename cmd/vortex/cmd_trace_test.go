@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"image"
 	"image/draw"
 	"image/png"
@@ -333,6 +335,67 @@ func TestTraceReplayFill(t *testing.T) {
 		}
 		if got, _ := raw["fill"].(string); got != c.statsFill {
 			t.Errorf("replay %v: stats fill %q, want %q", c.args, got, c.statsFill)
+		}
+	}
+}
+
+// TestTraceEqualDepth: trace/testdata/eqdepth.cgltrace draws the w-varying
+// quad twice with the same vertices (a sloped depth plane), red then green,
+// depth-tested. Both draws set up the same Q7.24 plane, so every pixel's two
+// depths are equal: LEQUAL shows only green, LESS only red, and early-Z
+// (which culls only strictly-behind fragments) changes nothing. spec:
+// rasterizer §7.5; vortex-hardware-facts §3.3 (early-Z), §5 (compare functions)
+func TestTraceEqualDepth(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "trace", "testdata", "eqdepth.cgltrace"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	ez := filepath.Join(dir, "ez.toml")
+	if err := os.WriteFile(ez, []byte("[raster]\nearly_z = true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, fn   string
+		want, lose uint8 // the winning and the hidden draw's dominant channel (R 0, G 1)
+	}{{"LEQUAL", "3", 1, 0}, {"LESS", "1", 0, 1}} {
+		tr := filepath.Join(dir, tc.name+".cgltrace")
+		if err := os.WriteFile(tr, []byte(strings.ReplaceAll(string(src), "<depth_func>3</depth_func>", "<depth_func>"+tc.fn+"</depth_func>")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var imgs [2][]byte
+		for i, extra := range [][]string{nil, {"--config", ez}} {
+			out := filepath.Join(dir, fmt.Sprintf("%s%d.png", tc.name, i))
+			if code, stdout, stderr := run(t, append([]string{"trace", "replay", tr, "--size", "128", "-o", out}, extra...)...); code != 0 {
+				t.Fatalf("%s %v: %d %q %q", tc.name, extra, code, stdout, stderr)
+			}
+			img, err := readTracePNG(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			nrgba, ok := img.(*image.NRGBA)
+			if !ok {
+				rgba := image.NewNRGBA(img.Bounds())
+				draw.Draw(rgba, rgba.Bounds(), img, img.Bounds().Min, draw.Src)
+				nrgba = rgba
+			}
+			imgs[i] = nrgba.Pix
+			covered := 0
+			for p := 0; p < len(nrgba.Pix); p += 4 {
+				px := nrgba.Pix[p : p+3]
+				if px[tc.lose] != 0 {
+					t.Fatalf("%s %v: pixel %d shows the hidden draw (%v)", tc.name, extra, p/4, px)
+				}
+				if px[tc.want] != 0 {
+					covered++
+				}
+			}
+			if covered < 12000 {
+				t.Errorf("%s %v: only %d pixels drawn", tc.name, extra, covered)
+			}
+		}
+		if !bytes.Equal(imgs[0], imgs[1]) {
+			t.Errorf("%s: early-Z changed the image", tc.name)
 		}
 	}
 }
