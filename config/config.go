@@ -21,6 +21,7 @@
 //	pipeline = false      # overlap DMA with GPU work inside a queue (FENCE orders)
 //	[raster]
 //	early_z = true
+//	fill_rule = "top_left" # or "inclusive" (the RTL QE's tie rule)
 package config
 
 import (
@@ -111,6 +112,10 @@ type Raster struct {
 	QuadFIFODepth     int  `toml:"quad_fifo_depth" json:"quad_fifo_depth"`
 	MemQueueSize      int  `toml:"mem_queue_size" json:"mem_queue_size"`
 	EarlyZ            bool `toml:"early_z" json:"early_z"`
+	// FillRule is the QE's rule for a pixel exactly on an edge: "top_left"
+	// (rasterizer.md §7.4, the C++ models; the default) or "inclusive"
+	// (VX_raster_qe.sv: E ≥ 0 on every edge). See raster.FillRule.
+	FillRule string `toml:"fill_rule" json:"fill_rule"`
 	// Workers is the number of host goroutines that walk bins (0 = GOMAXPROCS). It
 	// changes speed only: the image is identical for every value.
 	Workers int `toml:"workers" json:"workers"`
@@ -134,7 +139,7 @@ func Default() Config {
 		Raster: Raster{
 			EnginesPerCluster: 0, Slices: 1, BinLogSize: abi.DefaultBinLogSize,
 			BlockLogSize: abi.DefaultBlockLogSize, MemFIFODepth: 8, QuadFIFODepth: 32,
-			MemQueueSize: 4, EarlyZ: false, Workers: 0,
+			MemQueueSize: 4, EarlyZ: false, FillRule: "top_left", Workers: 0,
 		},
 	}
 }
@@ -269,6 +274,9 @@ func (c Config) Validate() error {
 	}
 	if r.Workers < 0 {
 		return fmt.Errorf("raster.workers = %d: want >= 0", r.Workers)
+	}
+	if r.FillRule != "top_left" && r.FillRule != "inclusive" {
+		return fmt.Errorf("raster.fill_rule = %q: want \"top_left\" or \"inclusive\"", r.FillRule)
 	}
 	return nil
 }

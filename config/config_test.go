@@ -67,6 +67,7 @@ func TestParseErrors(t *testing.T) {
 		{"[cp]\nflavor = \"rtl\"\nvm = true\n", "rtl flavour has no VM"},
 		{"[cp]\nqueues = 0\n", "cp.queues = 0"},
 		{"[raster]\nbin_log_size = 1\n", "raster.bin_log_size"},
+		{"[raster]\nfill_rule = \"top-left\"\n", `raster.fill_rule = "top-left": want "top_left" or "inclusive"`},
 		{"[device\n", "t.toml:2: expected"},
 		{"[device]\nxlen = 16\n", "device.xlen = 16"},
 		{"[device]\nmisa = \"im\"\n", "device.misa"},
@@ -143,6 +144,21 @@ func TestCoresKey(t *testing.T) {
 		}
 		if c.Device.Cores != tc.want || c.Device.ISA() != tc.isa {
 			t.Errorf("%q: cores %q ISA %v, want %q %v", tc.text, c.Device.Cores, c.Device.ISA(), tc.want, tc.isa)
+		}
+	}
+}
+
+// The QE's tie rule: top_left by default, inclusive when asked; device's
+// RasterConfig turns the name into raster.FillRule. spec: rasterizer §7.4
+func TestFillRuleKey(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"", "top_left"},
+		{"[raster]\nfill_rule = \"inclusive\"\n", "inclusive"},
+		{"[raster]\nfill_rule = \"top_left\"\n", "top_left"},
+	} {
+		c, err := Parse("t.toml", []byte(tc.text))
+		if err != nil || c.Raster.FillRule != tc.want {
+			t.Errorf("%q: fill_rule %q, %v; want %q", tc.text, c.Raster.FillRule, err, tc.want)
 		}
 	}
 }

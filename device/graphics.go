@@ -81,10 +81,13 @@ type gfxCoreCounters struct {
 // over. spec: rasterizer §6.2, §9.1, §12
 func (d *Device) RasterConfig() raster.Config {
 	r := d.cfg.Raster
+	// config.Validate admits only the two names; "" (a Config built without
+	// Default) is the top-left default.
+	fill, _ := raster.ParseFillRule(r.FillRule)
 	return raster.Config{
 		Engines: d.cfg.RasterEngines(), Clusters: d.cfg.Device.Clusters, Slices: r.Slices, Threads: d.threads,
 		Cores:  d.ncores / max(1, d.cfg.Device.Clusters),
-		BinLog: r.BinLogSize, BlockLog: r.BlockLogSize, EarlyZ: r.EarlyZ, Workers: r.Workers,
+		BinLog: r.BinLogSize, BlockLog: r.BlockLogSize, EarlyZ: r.EarlyZ, Fill: fill, Workers: r.Workers,
 	}
 }
 

@@ -174,8 +174,35 @@ func TestSharedTraces(t *testing.T) {
 	}
 }
 
+// TestParseWQuad: testdata/wquad.cgltrace, the two-triangle quad whose w is
+// 1 + x/2 (cmd/vortex's fill-rule tests replay it), is a trace with no
+// textures and its vertices as written.
+func TestParseWQuad(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "wquad.cgltrace"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := Parse(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.DrawCalls) != 1 || len(tr.Textures) != 0 {
+		t.Fatalf("%d draw calls, %d textures", len(tr.DrawCalls), len(tr.Textures))
+	}
+	dc := tr.DrawCalls[0]
+	if len(dc.Primitives) != 2 || dc.Primitives[1] != (Primitive{2, 1, 3}) || dc.States.DepthTest || dc.States.TextureEnabled {
+		t.Errorf("draw %+v", dc)
+	}
+	if v := dc.Vertices[1].Pos; v.X != 1.3125 || v.Y != -1.3125 || v.W != 1.5 {
+		t.Errorf("vertex 1 at %+v", v)
+	}
+}
+
 func FuzzParse(f *testing.F) {
 	f.Add(small(f))
+	if b, err := os.ReadFile(filepath.Join("testdata", "wquad.cgltrace")); err == nil {
+		f.Add(b)
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		tr, err := Parse(bytes.NewReader(b))
 		if err != nil {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"vortexgfx/config"
+	"vortexgfx/device/raster"
 	"vortexgfx/gfx/draw3d"
 	"vortexgfx/gfx/frontend"
 	"vortexgfx/gfx/session"
@@ -28,6 +29,7 @@ type traceFlags struct {
 	cfg    string
 	flavor string
 	planes string
+	fill   string
 	host   bool
 }
 
@@ -46,15 +48,30 @@ func (f *traceFlags) register(fs *flag.FlagSet, replay bool) {
 		// made it, so without --planes compare tries both (see runTraceCompare).
 		fs.StringVar(&f.planes, "planes", "", "attribute-plane convention to compare: grx (1/w-premultiplied) or v1 (default: try both and say which matches)")
 	}
+	if replay {
+		fs.StringVar(&f.fill, "fill", "top_left", "RASTER's rule for a pixel exactly on an edge: top_left (the documents' QE) or inclusive (the RTL QE, VX_raster_qe.sv)")
+	} else {
+		fs.StringVar(&f.fill, "fill", "", "RASTER tie rule to compare: top_left or inclusive (default: try both and say which matches)")
+	}
 	fs.BoolVar(&f.host, "host-binning", false, "bin on the host (draw3d's own flow) instead of the device front end")
 }
 
 // planesGiven reports whether --planes was on the command line (fs parsed).
-func planesGiven(fs *flag.FlagSet) bool {
+func planesGiven(fs *flag.FlagSet) bool { return flagGiven(fs, "planes") }
+
+// flagGiven reports whether the flag name was on the command line.
+func flagGiven(fs *flag.FlagSet, name string) bool {
 	given := false
-	fs.Visit(func(fl *flag.Flag) { given = given || fl.Name == "planes" })
+	fs.Visit(func(fl *flag.Flag) { given = given || fl.Name == name })
 	return given
 }
+
+// allFills are the RASTER tie rules compare tries without --fill, the
+// default (top_left) first so that it wins ties. Both exist because the
+// Vortex sources disagree on the QE (spec: rasterizer.md §7.4 and the C++
+// models against the RTL's VX_raster_qe.sv; raster.FillRule), and a golden
+// with a pixel centre exactly on an edge tells them apart.
+var allFills = []string{"top_left", "inclusive"}
 
 // allPlanes are the conventions compare tries without --planes, the default
 // (grx) first so that it wins ties. Both exist because Vortex's goldens come
@@ -103,6 +120,12 @@ func (f *traceFlags) replay(size int) (draw3d.Device, error) {
 	default:
 		return r, fmt.Errorf("--flavor %q: want emu or rtl", f.flavor)
 	}
+	if f.fill != "" {
+		if _, err := raster.ParseFillRule(f.fill); err != nil {
+			return r, fmt.Errorf("--fill %q: want top_left or inclusive", f.fill)
+		}
+		cfg.Raster.FillRule = f.fill
+	}
 	if err := cfg.Validate(); err != nil {
 		return r, err
 	}
@@ -112,10 +135,15 @@ func (f *traceFlags) replay(size int) (draw3d.Device, error) {
 
 // traceStats is the --stats document.
 type traceStats struct {
-	Trace       string              `json:"trace"`
-	Size        int                 `json:"size"`
-	Flavor      string              `json:"flavor"`
-	Planes      string              `json:"planes"`
+	Trace  string `json:"trace"`
+	Size   int    `json:"size"`
+	Flavor string `json:"flavor"`
+	Planes string `json:"planes"`
+	// Fill is the RASTER tie rule when it is not the default top_left
+	// (absent otherwise, so default replays' stats are unchanged); fill is
+	// the rule always.
+	Fill        string `json:"fill,omitempty"`
+	fill        string
 	HostBinning bool                `json:"host_binning"`
 	Millis      float64             `json:"ms"`
 	Draws       []session.DrawStats `json:"draws"`
@@ -135,8 +163,11 @@ func (f *traceFlags) render(path string, size int) (*draw3d.Image, *traceStats, 
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	st := &traceStats{Trace: path, Size: size, Flavor: r.Config.CP.Flavor, Planes: f.planes, HostBinning: f.host,
+	st := &traceStats{Trace: path, Size: size, Flavor: r.Config.CP.Flavor, Planes: f.planes, fill: r.Config.Raster.FillRule, HostBinning: f.host,
 		Millis: float64(time.Since(t0).Microseconds()) / 1000, Draws: draws}
+	if st.fill != "top_left" {
+		st.Fill = st.fill
+	}
 	return img, st, nil
 }
 
@@ -168,7 +199,7 @@ func runTraceReplay(args []string, stdout, stderr io.Writer) int {
 	var f traceFlags
 	f.register(fs, true)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: vortex trace replay FILE.cgltrace [--size N] [-o out.png] [--stats FILE.json] [--config FILE.toml] [--flavor emu|rtl] [--planes grx|v1] [--host-binning]")
+		fmt.Fprintln(stderr, "usage: vortex trace replay FILE.cgltrace [--size N] [-o out.png] [--stats FILE.json] [--config FILE.toml] [--flavor emu|rtl] [--planes grx|v1] [--fill top_left|inclusive] [--host-binning]")
 		fs.PrintDefaults()
 	}
 	pos, err := parseInterspersed(fs, args)
@@ -201,7 +232,16 @@ func runTraceReplay(args []string, stdout, stderr io.Writer) int {
 	// The image depends on the plane convention and nothing in the trace or the
 	// PNG records it, so say which one was used and whether it was chosen.
 	fmt.Fprintf(stdout, "planes: %s\n", planesNote(f.planes, planesGiven(fs)))
+	fmt.Fprintf(stdout, "fill: %s\n", fillNote(st.fill, flagGiven(fs, "fill")))
 	return 0
+}
+
+// fillNote is replay's plain statement of the RASTER tie rule it used.
+func fillNote(fill string, given bool) string {
+	if given {
+		return fill + " (given by --fill)"
+	}
+	return fill + " (default; use --fill inclusive for goldens whose edge pixels the RTL's E >= 0 test decides; vortex trace compare tells which a golden needs)"
 }
 
 // planesNote is replay's plain statement of the convention it used.
@@ -230,7 +270,7 @@ func runTraceCompare(args []string, stdout, stderr io.Writer) int {
 	var f traceFlags
 	f.register(fs, false)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: vortex trace compare FILE.cgltrace GOLDEN.png [--stats FILE.json] [--config FILE.toml] [--flavor emu|rtl] [--planes grx|v1] [--host-binning]")
+		fmt.Fprintln(stderr, "usage: vortex trace compare FILE.cgltrace GOLDEN.png [--stats FILE.json] [--config FILE.toml] [--flavor emu|rtl] [--planes grx|v1] [--fill top_left|inclusive] [--host-binning]")
 		fs.PrintDefaults()
 	}
 	pos, err := parseInterspersed(fs, args)
@@ -257,23 +297,37 @@ func runTraceCompare(args []string, stdout, stderr io.Writer) int {
 	if planesGiven(fs) {
 		planes = []string{f.planes}
 	}
+	// And one per tie rule: the one given, or each of allFills.
+	fills := allFills
+	if flagGiven(fs, "fill") {
+		fills = []string{f.fill}
+	}
 	var runs []planesRun
-	for _, p := range planes {
-		g := f
-		g.planes = p
-		img, st, err := g.render(pos[0], b.Dx())
-		if err != nil {
-			fmt.Fprintf(stderr, "vortex trace compare: %v\n", err)
-			return 1
+	for _, fl := range fills {
+		for _, p := range planes {
+			g := f
+			g.planes, g.fill = p, fl
+			img, st, err := g.render(pos[0], b.Dx())
+			if err != nil {
+				fmt.Fprintf(stderr, "vortex trace compare: %v\n", err)
+				return 1
+			}
+			n, maxd := diffGolden(img, ref)
+			label := p
+			if fl != "top_left" {
+				label += ", fill " + fl
+			}
+			fmt.Fprintf(stdout, "%s vs %s at %dx%d (planes %s): %d differing pixels, max channel difference %d\n",
+				pos[0], pos[1], img.Width, img.Height, label, n, maxd)
+			runs = append(runs, planesRun{st, n, maxd})
 		}
-		n, maxd := diffGolden(img, ref)
-		fmt.Fprintf(stdout, "%s vs %s at %dx%d (planes %s): %d differing pixels, max channel difference %d\n",
-			pos[0], pos[1], img.Width, img.Height, p, n, maxd)
-		runs = append(runs, planesRun{st, n, maxd})
 	}
 	best, matched := choosePlanes(runs)
-	if len(runs) > 1 {
-		fmt.Fprintln(stdout, planesVerdict(runs))
+	if len(planes) > 1 {
+		fmt.Fprintln(stdout, planesVerdict(sameFill(runs, runs[best].st.fill)))
+	}
+	if len(fills) > 1 {
+		fmt.Fprintln(stdout, fillVerdict(samePlanes(runs, runs[best].st.Planes)))
 	}
 	if err := f.writeStats(runs[best].st); err != nil {
 		fmt.Fprintf(stderr, "vortex trace compare: %v\n", err)
@@ -329,6 +383,52 @@ func planesVerdict(runs []planesRun) string {
 			strings.Join(exact, " and "))
 	}
 	return fmt.Sprintf("planes: %s matches exactly; replay with --planes %s", exact[0], exact[0])
+}
+
+// sameFill is the runs made with the tie rule fill.
+func sameFill(runs []planesRun, fill string) []planesRun {
+	var out []planesRun
+	for _, r := range runs {
+		if r.st.fill == fill {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// samePlanes is the runs made with the plane convention planes.
+func samePlanes(runs []planesRun, planes string) []planesRun {
+	var out []planesRun
+	for _, r := range runs {
+		if r.st.Planes == planes {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// fillVerdict is compare's line on the tie rule, over the runs of the chosen
+// plane convention: the rule that matched, both when the golden has no pixel
+// the rules decide differently, or the closer one and that none matched.
+func fillVerdict(runs []planesRun) string {
+	var names, exact []string
+	for _, r := range runs {
+		names = append(names, r.st.fill)
+		if r.n == 0 {
+			exact = append(exact, r.st.fill)
+		}
+	}
+	switch {
+	case len(exact) == 0:
+		best, _ := choosePlanes(runs)
+		r := runs[best]
+		return fmt.Sprintf("fill: neither %s matches exactly (planes %s); closer is %s (%d differing pixels, max channel difference %d)",
+			strings.Join(names, " nor "), r.st.Planes, r.st.fill, r.n, r.maxd)
+	case len(exact) == len(runs):
+		return fmt.Sprintf("fill: %s both match exactly (no pixel of this golden lies exactly on an edge the rules decide differently; either --fill reproduces it)",
+			strings.Join(exact, " and "))
+	}
+	return fmt.Sprintf("fill: %s matches exactly; replay with --fill %s", exact[0], exact[0])
 }
 
 // diffGolden counts the pixels of img that differ from the golden and the

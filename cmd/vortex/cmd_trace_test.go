@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"image"
 	"image/draw"
 	"image/png"
@@ -140,7 +142,7 @@ func TestTraceComparePlanes(t *testing.T) {
 				t.Errorf("--stats of the matching run: %v, planes %q, %d draws (want planes %q)", err, st.Planes, len(st.Draws), statsPlanes)
 			}
 			for _, p := range []string{"grx", "v1"} {
-				code, stdout, stderr := run(t, "trace", "compare", tr, golden, "--planes", p)
+				code, stdout, stderr := run(t, "trace", "compare", tr, golden, "--planes", p, "--fill", "top_left")
 				match := want == p || want == "both"
 				if match != (code == 0) || match != strings.Contains(stdout, "(planes "+p+"): 0 differing pixels") ||
 					strings.Contains(stdout, "planes: ") || strings.Count(stdout, "\n") != 1 {
@@ -255,5 +257,145 @@ func TestTraceBadInput(t *testing.T) {
 	}
 	if code, _, stderr := run(t, "trace", "replay", filepath.Join(dir, "nan.cgltrace"), "--planes", "v2"); code != 1 || !strings.Contains(stderr, "--planes") {
 		t.Errorf("bad --planes: %d %q", code, stderr)
+	}
+	if code, _, stderr := run(t, "trace", "replay", filepath.Join(dir, "nan.cgltrace"), "--fill", "top-left-ish"); code != 1 || !strings.Contains(stderr, `--fill "top-left-ish": want top_left or inclusive`) {
+		t.Errorf("bad --fill: %d %q", code, stderr)
+	}
+}
+
+// wquad is trace/testdata/wquad.cgltrace: the two triangles of a quad whose w
+// is 1 + x/2, untextured white on the black clear, no depth. At 128² the
+// shared diagonal's copy in triangle 0 evaluates to exactly 0 on a row of
+// pixel centres and its copy in triangle 1 is a few LSB negative there
+// (setup's per-triangle normalisation, raster.FillRule).
+var wquad = filepath.Join("..", "..", "trace", "testdata", "wquad.cgltrace")
+
+// TestTraceCompareFill: a golden whose diagonal pixels are drawn (the RTL's
+// inclusive rule) is matched by --fill inclusive only; without --fill compare
+// tries both rules, names the one that matched and writes its stats; with
+// --fill it compares only that rule and prints no verdict. The top-left
+// replay differs by the 112 crack pixels, each a full 255 off.
+func TestTraceCompareFill(t *testing.T) {
+	dir := t.TempDir()
+	golden, stats := filepath.Join(dir, "wquad_incl.png"), filepath.Join(dir, "stats.json")
+	if code, stdout, stderr := run(t, "trace", "replay", wquad, "--size", "128", "--fill", "inclusive", "-o", golden); code != 0 {
+		t.Fatalf("replay: %d %q %q", code, stdout, stderr)
+	}
+	code, stdout, stderr := run(t, "trace", "compare", wquad, golden, "--stats", stats)
+	for _, want := range []string{
+		"(planes grx): 112 differing pixels, max channel difference 255\n",
+		"(planes grx, fill inclusive): 0 differing pixels, max channel difference 0\n",
+		"\nplanes: grx matches exactly; replay with --planes grx\n",
+		"\nfill: inclusive matches exactly; replay with --fill inclusive\n",
+	} {
+		if code != 0 || !strings.Contains(stdout, want) {
+			t.Errorf("compare: %d %q %q (want %q)", code, stdout, stderr, want)
+		}
+	}
+	var st traceStats
+	if b, err := os.ReadFile(stats); err != nil || json.Unmarshal(b, &st) != nil || st.Fill != "inclusive" || st.Planes != "grx" {
+		t.Errorf("--stats of the matching run: %v, planes %q fill %q (want grx, inclusive)", err, st.Planes, st.Fill)
+	}
+	code, stdout, _ = run(t, "trace", "compare", wquad, golden, "--fill", "top_left", "--planes", "grx")
+	if code != 1 || strings.Count(stdout, "\n") != 1 || !strings.Contains(stdout, "(planes grx): 112 differing pixels") {
+		t.Errorf("compare --fill top_left: %d %q", code, stdout)
+	}
+	code, stdout, _ = run(t, "trace", "compare", wquad, golden, "--fill", "top_left")
+	want := "\nfill: top_left matches"
+	if code != 1 || strings.Contains(stdout, want) || strings.Contains(stdout, "\nfill: ") {
+		t.Errorf("compare --fill top_left (both planes): %d %q", code, stdout)
+	}
+}
+
+// TestTraceReplayFill: replay says which tie rule it used and whether it was
+// the default; its stats carry "fill" only for a rule other than the default,
+// so default replays' stats are as before.
+func TestTraceReplayFill(t *testing.T) {
+	stats := filepath.Join(t.TempDir(), "stats.json")
+	for _, c := range []struct {
+		args      []string
+		want      string
+		statsFill string
+	}{
+		{nil, "\nfill: top_left (default; use --fill inclusive for ", ""},
+		{[]string{"--fill", "top_left"}, "\nfill: top_left (given by --fill)\n", ""},
+		{[]string{"--fill", "inclusive"}, "\nfill: inclusive (given by --fill)\n", "inclusive"},
+	} {
+		code, stdout, stderr := run(t, append([]string{"trace", "replay", wquad, "--size", "16", "--stats", stats}, c.args...)...)
+		if code != 0 || !strings.Contains(stdout, c.want) || strings.Count(stdout, "fill: ") != 1 {
+			t.Errorf("replay %v: %d %q %q (want %q)", c.args, code, stdout, stderr, c.want)
+		}
+		b, err := os.ReadFile(stats)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var raw map[string]any
+		if err := json.Unmarshal(b, &raw); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := raw["fill"].(string); got != c.statsFill {
+			t.Errorf("replay %v: stats fill %q, want %q", c.args, got, c.statsFill)
+		}
+	}
+}
+
+// TestTraceEqualDepth: trace/testdata/eqdepth.cgltrace draws the w-varying
+// quad twice with the same vertices (a sloped depth plane), red then green,
+// depth-tested. Both draws set up the same Q7.24 plane, so every pixel's two
+// depths are equal: LEQUAL shows only green, LESS only red, and early-Z
+// (which culls only strictly-behind fragments) changes nothing. spec:
+// rasterizer §7.5; vortex-hardware-facts §3.3 (early-Z), §5 (compare functions)
+func TestTraceEqualDepth(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "trace", "testdata", "eqdepth.cgltrace"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	ez := filepath.Join(dir, "ez.toml")
+	if err := os.WriteFile(ez, []byte("[raster]\nearly_z = true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, fn   string
+		want, lose uint8 // the winning and the hidden draw's dominant channel (R 0, G 1)
+	}{{"LEQUAL", "3", 1, 0}, {"LESS", "1", 0, 1}} {
+		tr := filepath.Join(dir, tc.name+".cgltrace")
+		if err := os.WriteFile(tr, []byte(strings.ReplaceAll(string(src), "<depth_func>3</depth_func>", "<depth_func>"+tc.fn+"</depth_func>")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var imgs [2][]byte
+		for i, extra := range [][]string{nil, {"--config", ez}} {
+			out := filepath.Join(dir, fmt.Sprintf("%s%d.png", tc.name, i))
+			if code, stdout, stderr := run(t, append([]string{"trace", "replay", tr, "--size", "128", "-o", out}, extra...)...); code != 0 {
+				t.Fatalf("%s %v: %d %q %q", tc.name, extra, code, stdout, stderr)
+			}
+			img, err := readTracePNG(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			nrgba, ok := img.(*image.NRGBA)
+			if !ok {
+				rgba := image.NewNRGBA(img.Bounds())
+				draw.Draw(rgba, rgba.Bounds(), img, img.Bounds().Min, draw.Src)
+				nrgba = rgba
+			}
+			imgs[i] = nrgba.Pix
+			covered := 0
+			for p := 0; p < len(nrgba.Pix); p += 4 {
+				px := nrgba.Pix[p : p+3]
+				if px[tc.lose] != 0 {
+					t.Fatalf("%s %v: pixel %d shows the hidden draw (%v)", tc.name, extra, p/4, px)
+				}
+				if px[tc.want] != 0 {
+					covered++
+				}
+			}
+			if covered < 12000 {
+				t.Errorf("%s %v: only %d pixels drawn", tc.name, extra, covered)
+			}
+		}
+		if !bytes.Equal(imgs[0], imgs[1]) {
+			t.Errorf("%s: early-Z changed the image", tc.name)
+		}
 	}
 }

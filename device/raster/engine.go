@@ -22,7 +22,10 @@ type Config struct {
 	BinLog   int  // VX_CFG_RASTER_BIN_LOG_SIZE; default 7
 	BlockLog int  // VX_CFG_RASTER_BLOCK_LOG_SIZE; default 2
 	EarlyZ   bool // VX_CFG_RASTER_EARLYZ_ENABLE
-	Workers  int  // host goroutines walking bins; default GOMAXPROCS
+	// Fill is the QE's tie rule for a pixel exactly on an edge (E = 0):
+	// FillTopLeft (the zero value) or FillInclusive. See FillRule.
+	Fill    FillRule
+	Workers int // host goroutines walking bins; default GOMAXPROCS
 	// Cost is the performance-counter model (READS/LAT/ST and the rcache);
 	// zero fields take the defaults documented on CostModel.
 	Cost CostModel
@@ -57,6 +60,8 @@ func (c Config) resolve() (Config, error) {
 		return c, fmt.Errorf("raster: bin log %d / block log %d", c.BinLog, c.BlockLog)
 	case c.Workers < 1:
 		return c, fmt.Errorf("raster: worker count %d", c.Workers)
+	case c.Fill != FillTopLeft && c.Fill != FillInclusive:
+		return c, fmt.Errorf("raster: fill rule %d is neither top-left (0) nor inclusive (1)", c.Fill)
 	}
 	var err error
 	c.Cost, err = c.Cost.resolve()
@@ -411,7 +416,7 @@ func (w *walker) bin(j *job) error {
 			w.a[k], w.b[k] = a, b
 			e0[k] = a*ox + b*oy + c // engine front: evaluate at the bin origin
 			w.ext[k] = max(0, a) + max(0, b)
-			w.tl[k] = a > 0 || (a == 0 && b > 0)
+			w.tl[k] = f.cfg.Fill.passesTie(a, b)
 		}
 		if f.earlyZ {
 			z := rec[4*abi.PrimZWord:]

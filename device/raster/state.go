@@ -1,7 +1,8 @@
 // Package raster is the RASTER engine: the grid-less frame kick, the bin
 // header/pid/primitive fetch, static striping across engines, edge evaluation and
-// extents, the tile-engine descent, block/quad evaluation with the top-left rule
-// and the exclusive scissor, early-Z, the fragment packer and owner affinity.
+// extents, the tile-engine descent, block/quad evaluation with the fill rule
+// (FillRule: top-left by default, or the RTL's inclusive test) and the exclusive
+// scissor, early-Z, the fragment packer and owner affinity.
 // Its output is fragment waves handed to a launch callback.
 //
 // # Shared-edge cracks (the polybump 1024² specks)
@@ -31,6 +32,13 @@
 // and no double blend is involved. Matching Vortex bit for bit means keeping
 // the cracks; a watertight setup needs a shared-edge-exact conversion
 // (vortexpipe §3.8).
+//
+// Where one copy of the shared edge is exactly 0 at a pixel centre (its
+// triangle's normalisation is exact there) and the other a few LSB negative,
+// the fill rule decides: top-left leaves the pixel to neither triangle when the
+// zero edge is not top-left, the RTL's inclusive test gives it to that
+// triangle (FillRule; TestFillRuleSharedEdge: a quad whose w varies across it
+// loses its 218 diagonal pixels under top-left and none under inclusive).
 //
 // spec: rasterizer §4–§10; vortex-hardware-facts §3.3, §9 items 1, 2, 5–7.
 package raster

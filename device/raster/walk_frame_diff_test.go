@@ -257,7 +257,7 @@ func runFrame(t *testing.T, sc frameScene, workers int, plain bool) frameOutcome
 // medium, bin-covering), slivers, degenerate and guard-band primitives whose
 // sums wrap, vertices and edges on bin and block boundaries and on pixel
 // centres, over shuffled headers, several engines, clusters and slices,
-// partial scissors and early-Z on and off, must give the plain walk's every
+// partial scissors, early-Z on and off and both fill rules, must give the plain walk's every
 // wave (core, engine, lanes) in launch order and every counter, the cost
 // model's cycles and the per-slice pair counts included; with three workers
 // the counters must still be the same.
@@ -271,6 +271,10 @@ func TestFrameMatchesPlain(t *testing.T) {
 	var quads, culled int64
 	for i := 0; i < frames; i++ {
 		sc := randomFrame(r, 20+r.IntN(60))
+		// Both tie rules: they differ only on zero edge values, which the
+		// pixel-centre vertices make common.
+		sc.cfg.Fill = FillRule(i & 1)
+		sc.desc += ", fill " + sc.cfg.Fill.String()
 		want := runFrame(t, sc, 1, true)
 		got := runFrame(t, sc, 1, false)
 		if !reflect.DeepEqual(got.stats, want.stats) {
