@@ -469,6 +469,9 @@ func FCvtFromInt(v uint32, unsigned bool, rm uint8) (uint32, uint32) {
 	if x == 0 {
 		return 0, 0
 	}
+	if math.Abs(x) <= 1<<24 { // exact in float32 in every rounding mode: no flag
+		return math.Float32bits(float32(x)), 0
+	}
 	return roundF32(x, 0, rm)
 }
 

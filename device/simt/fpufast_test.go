@@ -57,3 +57,32 @@ func TestNearestNormalIsRoundF32(t *testing.T) {
 		t.Errorf("the fast path took %d values and refused %d: the edges went untested", took, refused)
 	}
 }
+
+// TestCvtFromIntSmall: fcvt.s.w/fcvt.s.wu of integers up to 2^24 in magnitude
+// (the exact fast path) are roundF32's bits with no flag, in every rounding
+// mode, and the conversions beyond still round.
+func TestCvtFromIntSmall(t *testing.T) {
+	r := rand.New(rand.NewSource(6))
+	for i := range 200000 {
+		v := uint32(r.Intn(1<<25+1)) - 1<<24
+		if i%4 == 0 {
+			v = r.Uint32()
+		}
+		for _, rm := range []uint8{rv32.RNE, rv32.RTZ, rv32.RDN, rv32.RUP, rv32.RMM} {
+			for _, unsigned := range []bool{false, true} {
+				got, gf := FCvtFromInt(v, unsigned, rm)
+				x := float64(int32(v))
+				if unsigned {
+					x = float64(v)
+				}
+				var want, wf uint32
+				if x != 0 {
+					want, wf = roundF32(x, 0, rm)
+				}
+				if got != want || gf != wf {
+					t.Fatalf("fcvt of 0x%08x (unsigned %v, rm %d): 0x%08x flags %d, want 0x%08x flags %d", v, unsigned, rm, got, gf, want, wf)
+				}
+			}
+		}
+	}
+}
