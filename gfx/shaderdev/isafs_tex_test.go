@@ -53,9 +53,10 @@ func isaTexture(bilinear bool, mip shaderdev.MipFilter, wu, wv abi.TexWrap) shad
 	return shaderdev.Texture{Width: 8, Height: 8, Pixels: px, Bilinear: bilinear, Mip: mip, WrapU: wu, WrapV: wv}
 }
 
-// renderTexISA draws unitTris with fs and the bindings texs on cfg and returns
-// the target and each draw's stats.
-func renderTexISA(t *testing.T, fs string, texs []shaderdev.Texture, cfg config.Config, strict bool) ([]byte, []session.DrawStats, error) {
+// renderTexISA draws unitTris with fs and the bindings texs on cfg (made
+// resident first with UploadTexture when resident) and returns the target and
+// each draw's stats.
+func renderTexISA(t *testing.T, fs string, texs []shaderdev.Texture, cfg config.Config, strict, resident bool) ([]byte, []session.DrawStats, error) {
 	t.Helper()
 	p := link(t, unitsVS, fs)
 	sp, err := shaderdev.NewProgram("isatex", p.IR)
@@ -72,6 +73,14 @@ func renderTexISA(t *testing.T, fs string, texs []shaderdev.Texture, cfg config.
 	}
 	if err := dev.ClearDepthStencil(1, 0); err != nil {
 		t.Fatal(err)
+	}
+	if resident {
+		texs = slices.Clone(texs)
+		for i := range texs {
+			if texs[i].Resident, err = dev.UploadTexture(&texs[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 	var stats []session.DrawStats
 	for k, tri := range unitTris(false) {
@@ -106,32 +115,35 @@ func renderTexISA(t *testing.T, fs string, texs []shaderdev.Texture, cfg config.
 // docs/ABI.md row 43
 func TestFragmentStageISATexMatchesIR(t *testing.T) {
 	type tcase struct {
-		name string
-		fs   string
-		texs []shaderdev.Texture
+		name     string
+		fs       string
+		texs     []shaderdev.Texture
+		resident bool
 	}
 	var cs []tcase
 	for _, bil := range []bool{false, true} {
 		for _, w := range []abi.TexWrap{abi.WrapClamp, abi.WrapRepeat, abi.WrapMirror, abi.WrapBorder} {
 			cs = append(cs, tcase{fmt.Sprintf("bilinear=%v wrap=%d", bil, w), isaTexFS,
-				[]shaderdev.Texture{isaTexture(bil, shaderdev.MipNone, w, (w+1)%4)}})
+				[]shaderdev.Texture{isaTexture(bil, shaderdev.MipNone, w, (w+1)%4)}, false})
 		}
 	}
 	cs = append(cs,
 		tcase{"two stages", isaTex2FS, []shaderdev.Texture{isaTexture(true, shaderdev.MipNone, abi.WrapRepeat, abi.WrapMirror),
-			isaTexture(false, shaderdev.MipNone, abi.WrapClamp, abi.WrapRepeat)}},
-		tcase{"divergent flow", isaTexFlowFS, []shaderdev.Texture{isaTexture(true, shaderdev.MipNone, abi.WrapRepeat, abi.WrapRepeat)}},
-		tcase{"saturated and NaN coordinates", isaTexEdgeFS, []shaderdev.Texture{isaTexture(false, shaderdev.MipNone, abi.WrapRepeat, abi.WrapClamp)}},
+			isaTexture(false, shaderdev.MipNone, abi.WrapClamp, abi.WrapRepeat)}, false},
+		tcase{"divergent flow", isaTexFlowFS, []shaderdev.Texture{isaTexture(true, shaderdev.MipNone, abi.WrapRepeat, abi.WrapRepeat)}, false},
+		tcase{"saturated and NaN coordinates", isaTexEdgeFS, []shaderdev.Texture{isaTexture(false, shaderdev.MipNone, abi.WrapRepeat, abi.WrapClamp)}, false},
+		tcase{"resident", isaTex2FS, []shaderdev.Texture{isaTexture(true, shaderdev.MipNone, abi.WrapMirror, abi.WrapRepeat),
+			isaTexture(true, shaderdev.MipNone, abi.WrapBorder, abi.WrapClamp)}, true},
 	)
 	ir, isa := config.Default(), config.Default()
 	isa.Device.Cores = config.CoresISA
 	for _, c := range cs {
 		t.Run(c.name, func(t *testing.T) {
-			want, irSt, err := renderTexISA(t, c.fs, c.texs, ir, false)
+			want, irSt, err := renderTexISA(t, c.fs, c.texs, ir, false, c.resident)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, st, err := renderTexISA(t, c.fs, c.texs, isa, true)
+			got, st, err := renderTexISA(t, c.fs, c.texs, isa, true, c.resident)
 			if err != nil {
 				t.Fatalf("strict machine-code draw: %v", err)
 			}
@@ -176,11 +188,11 @@ func TestFragmentStageISATexFallback(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			texs := []shaderdev.Texture{c.tex}
-			want, _, err := renderTexISA(t, c.fs, texs, ir, false)
+			want, _, err := renderTexISA(t, c.fs, texs, ir, false, false)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, st, err := renderTexISA(t, c.fs, texs, isa, false)
+			got, st, err := renderTexISA(t, c.fs, texs, isa, false, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -194,7 +206,7 @@ func TestFragmentStageISATexFallback(t *testing.T) {
 			if !bytes.Equal(got, want) {
 				t.Errorf("the fallback's image differs from cores = ir")
 			}
-			if _, _, err := renderTexISA(t, c.fs, texs, isa, true); !errors.Is(err, shaderdev.ErrISARefused) {
+			if _, _, err := renderTexISA(t, c.fs, texs, isa, true, false); !errors.Is(err, shaderdev.ErrISARefused) {
 				t.Errorf("strict: %v, want ErrISARefused", err)
 			}
 		})
