@@ -68,6 +68,7 @@ type Device struct {
 	isaProgs  atomic.Uint64 // programs loaded as machine code
 	isaFalls  atomic.Uint64 // programs of an isa device that fell back to the IR executor
 	isaIndir  atomic.Uint64 // indirect dispatches of machine-code programs run on their IR kernel
+	isaTexIR  atomic.Uint64 // dispatches of machine-code programs run on their IR kernel for a texture
 }
 
 // viewer is device memory that hands out slices aliasing an allocation
@@ -196,6 +197,10 @@ type Stats struct {
 	ISAPrograms        uint64
 	ISAFallbacks       uint64
 	ISAIndirectIR      uint64
+	// ISATextureIR counts dispatches of machine-code programs that ran their
+	// IR kernel because a bound texture is not one the machine code's
+	// texelFetch decodes (codegen.FetchDescriptorRefusal).
+	ISATextureIR uint64
 }
 
 // Stats returns the counters since Open.
@@ -209,6 +214,7 @@ func (d *Device) Stats() Stats {
 		Launches: ls.Launches, CTAs: ls.CTAs, Threads: ls.Threads,
 		Instructions: ls.Instructions, ThreadInstructions: ls.ThreadInstructions,
 		ISAPrograms: d.isaProgs.Load(), ISAFallbacks: d.isaFalls.Load(), ISAIndirectIR: d.isaIndir.Load(),
+		ISATextureIR: d.isaTexIR.Load(),
 	}
 }
 

@@ -62,6 +62,7 @@ type dispatch struct {
 	bufs     []*Buffer // per descriptor
 	uniforms []byte    // the program's uniform words at record time
 	texTable []byte    // the software-sampler descriptor table (nil: no samplers)
+	texIR    string    // why the machine code cannot read a bound texture ("": it can)
 	texBufs  []*Buffer // the sampled textures' storage
 }
 
@@ -294,9 +295,13 @@ func (f *Frame) Submit() (FrameStats, error) {
 	for i := range ds {
 		dp := &ds[i]
 		entry := dp.p.entry
-		if dp.p.isa != nil && dp.indirect != nil {
+		switch {
+		case dp.p.isa != nil && dp.indirect != nil:
 			entry = dp.p.irEntry() // codegen reads no indirect record (isa.go)
 			d.isaIndir.Add(1)
+		case dp.p.isa != nil && dp.texIR != "":
+			entry = dp.p.irEntry() // a texture the machine code's texelFetch does not decode
+			d.isaTexIR.Add(1)
 		}
 		k, err := mod.Kernel(entry)
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 
 	"vortexgfx/device/swtex"
 	"vortexgfx/gl/sampler"
+	"vortexgfx/shader/codegen"
 )
 
 // Texture is a sampled texture for compute programs: a reference texture and its
@@ -75,6 +76,15 @@ func (f *Frame) prepareTextures(idx int, p *Program, bs []Binding, dp *dispatch)
 		}
 		ups[i], bases[i] = got.up, got.buf.Addr()
 		dp.texBufs = append(dp.texBufs, got.buf)
+		if p.isa != nil && dp.texIR == "" {
+			desc := got.up.Descriptor(bases[i])
+			if why := codegen.FetchDescriptorRefusal(&desc); why != "" {
+				dp.texIR = fmt.Sprintf("sampler %s: %s", sb.Name, why)
+				if f.d.opts.Strict {
+					return fmt.Errorf("%w: %s: the machine code's texelFetch does not read this texture (%s)", ErrISARefused, where, why)
+				}
+			}
+		}
 	}
 	table, err := swtex.PutTable(ups, bases)
 	if err != nil {

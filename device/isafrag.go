@@ -15,8 +15,10 @@ import (
 // aperture store is (OMStore); and, since a frame kick has no LMEM_SIZE, the wave
 // maps the core's whole local memory (Config LocalMemBytes, at most
 // ISALocalMemMax) for the code's frames, its contents left by the previous wave
-// (fragment code writes every frame word before reading it). vx_tex is refused:
-// machine-code fragment programs do not sample yet.
+// (fragment code writes every frame word before reading it). vx_tex samples
+// through the frame's TEX unit exactly as the Go wrapper's requests do (CTA.Tex:
+// the same sampler, READS counter and texture-cache record), rs1/rs2 the S.23
+// u/v, rs3 the lod, funct2 the stage (docs/ABI.md row 44).
 // spec: vortex-hardware-facts.md §5 (the aperture), §6 (vx_om_export, FRAG_POS/PID);
 // vortexpipe-driver.md §3.4
 
@@ -32,9 +34,12 @@ func (f fragLanes) FragPID(l int) uint32 { return f.c.FragPID(f.first + l) }
 // ctaGraphics serves a machine-code fragment wave's graphics instructions.
 type ctaGraphics struct{ c *CTA }
 
-// Tex implements simt.Graphics: refused (see above).
+// Tex implements simt.Graphics: vx_tex of stage at the S.23 coordinates (u,
+// v) and lod through CTA.Tex; a fault (no frame, an unbound stage) is the
+// instruction's error. spec: vortex-hardware-facts.md §4, §6
 func (g *ctaGraphics) Tex(warp, lane, stage int, u, v, lod uint32) (uint32, error) {
-	return 0, fmt.Errorf("vx_tex stage %d: machine-code fragment waves do not sample", stage)
+	t := g.c.Tex(stage, int32(u), int32(v), lod)
+	return t, g.c.Err()
 }
 
 // OMExport implements simt.Graphics: vx_om_export of colour and depth

@@ -201,10 +201,35 @@ func exactZero(x, y float64, rm uint8) uint32 {
 // finish finishes a result that float64 arithmetic computed exactly or as an
 // infinity (inf results of finite ops are overflows and handled by roundF32).
 func finish(s float64, sticky int, rm uint8) (uint32, uint32) {
+	if sticky == 0 && rm == rv32.RNE {
+		if r, fl, ok := nearestNormal(s); ok {
+			return r, fl
+		}
+	}
 	if math.IsInf(s, 0) {
 		return math.Float32bits(float32(s)), 0
 	}
 	return roundF32(s, sticky, rm)
+}
+
+// nearestNormal is roundF32(v, 0, RNE) for the common case, by the host's own
+// conversion: Go's float64-to-float32 conversion rounds to nearest even once
+// from the exact v, so when the result's exponent field is 2..254 (|r| >=
+// 2^-125: no underflow, whose tininess RISC-V detects after rounding, can
+// arise, and a finite r is no overflow) its bits are roundF32's and the only
+// flag is inexact, raised when r is not v. ok is false otherwise (zero,
+// subnormal or infinite results, NaN), for roundF32 to decide.
+// spec: RISC-V unprivileged ISA §11.2 (fflags), §11.3; IEEE 754-2008 §4.3.1
+func nearestNormal(v float64) (r, flags uint32, ok bool) {
+	f := float32(v)
+	r = math.Float32bits(f)
+	if e := r >> 23 & 0xff; e < 2 || e == 0xff {
+		return 0, 0, false
+	}
+	if float64(f) != v {
+		flags = FlagNX
+	}
+	return r, flags, true
 }
 
 // FAdd returns a+b in mode rm and the flags it raises (also the core of fsub).
@@ -443,6 +468,9 @@ func FCvtFromInt(v uint32, unsigned bool, rm uint8) (uint32, uint32) {
 	}
 	if x == 0 {
 		return 0, 0
+	}
+	if math.Abs(x) <= 1<<24 { // exact in float32 in every rounding mode: no flag
+		return math.Float32bits(float32(x)), 0
 	}
 	return roundF32(x, 0, rm)
 }

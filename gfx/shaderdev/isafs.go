@@ -18,8 +18,9 @@ import (
 // device memory exactly as the Go wrapper does (fs.go, fsinterp.go) and exporting
 // through vx_om_export at the OM aperture, whose geometry the draw latches
 // (APERTURE_XBITS/YBITS/RECORD_SHIFT, the same as FS arg slot 11). Any other draw,
-// and a program codegen refuses (textures, an op it lacks, frames beyond the
-// core's LMEM), runs the Go wrapper, with the reason in Route.Why ("fs: IR
+// a draw sampling a mipmapped texture (the level of detail is the Go wrapper's),
+// and a program codegen refuses (a texture op other than an implicit-LOD float 2D
+// sample, an op it lacks, frames beyond the core's LMEM), runs the Go wrapper, with the reason in Route.Why ("fs: IR
 // executor: …"), or fails under Draw.StrictISA. The contract is docs/ABI.md row 41.
 // spec: vortexpipe-driver.md §3.4; vortex-hardware-facts.md §5, §6
 
@@ -115,6 +116,10 @@ func (s *drawState) fragmentRoute() error {
 		why = "the software merger is the Go wrapper's"
 	case s.route.SWTex:
 		why = "the software sampler is the Go wrapper's"
+	case len(s.p.prog.FS.Tex) > 0 && mippedTexture(s.dr.Textures) >= 0:
+		// The Go wrapper's level of detail is float64 log2 of the quad
+		// gradients (tex.go); the machine code passes lod 0 (codegen tex.go).
+		why = fmt.Sprintf("sampler %d is mipmapped: the level of detail from the quad gradients is the Go wrapper's (float64 log2)", mippedTexture(s.dr.Textures))
 	case s.mods.fsISAK == nil:
 		why = "the FS module has no machine-code entry"
 	case s.dr.SampleMaskEnable && s.dr.SampleMask&0xffff != 0xffff:
@@ -132,6 +137,17 @@ func (s *drawState) fragmentRoute() error {
 	}
 	s.st.Route = s.route
 	return nil
+}
+
+// mippedTexture returns the first binding sampled with a mip filter, or -1:
+// the machine-code fragment stage samples level 0 only (docs/ABI.md row 44).
+func mippedTexture(texs []Texture) int {
+	for i := range texs {
+		if texs[i].Mip != MipNone {
+			return i
+		}
+	}
+	return -1
 }
 
 // apertureDCRs latches the OM aperture geometry the machine-code wrapper's

@@ -73,6 +73,17 @@ void main() {
 	v_c = a_pos * 1e-30 + a_pos * a_pos * 1e-20 - vec4(1e-38) / (a_pos + 2.0);
 }`, `#version 140
 in vec4 v_c; out vec4 o; void main() { o = v_c; }`},
+	{"denormals-direct", true, `#version 140
+uniform float u_s;
+in vec4 a_pos;
+out vec4 v_c;
+out vec4 v_d;
+void main() {
+	gl_Position = vec4(a_pos.x * 1e-38, -a_pos.y * 3e-39, (a_pos.z - a_pos.w) * 1e-37, a_pos.w / 1e38);
+	v_c = vec4(u_s * a_pos.x, -u_s * a_pos.y, a_pos.z * u_s - a_pos.w * u_s, (a_pos.x + 1e-38) - 1e-38);
+	v_d = vec4(a_pos.x / -3e38, a_pos.y * a_pos.z * 1e-39, mod(a_pos.x * 1e-38, 1e-37), 1e-20 * a_pos.w * 1e-19);
+}`, `#version 140
+in vec4 v_c; in vec4 v_d; out vec4 o; void main() { o = v_c + v_d; }`},
 	{"lighting", false, `#version 140
 uniform mat4 u_mvp;
 uniform mat3 u_nm;

@@ -5,7 +5,7 @@ import "testing"
 // FuzzDecode: Decode never panics; a word it accepts re-encodes to itself and
 // disassembles to something other than "invalid".
 func FuzzDecode(f *testing.F) {
-	for _, w := range []uint32{0x00c5f553, 0x06c5a52f, 0x8330000f, 0x0005000b, 0x4501, 0xffffffff, 0x2000202b} {
+	for _, w := range []uint32{0x00c5f553, 0x06c5a52f, 0x8330000f, 0x0005000b, 0x4501, 0xffffffff, 0x2000202b, 0x02b5562b, 0xe27352ab} {
 		f.Add(w)
 	}
 	f.Fuzz(func(t *testing.T, w uint32) {

@@ -109,8 +109,10 @@ func CompileWith(p *ir.Program, opts Options) (*Kernel, error) {
 	if p.FlushDenormals {
 		return nil, fmt.Errorf("codegen: the program flushes denormals; RV32F has no flush-to-zero mode")
 	}
-	if len(p.Samplers) > 0 {
-		return nil, fmt.Errorf("codegen: textures are not compiled to machine code yet")
+	for i := range p.Tex {
+		if why := fetchRefusal(p, &p.Tex[i]); why != "" {
+			return nil, fmt.Errorf("codegen: compute-stage texture: %s", why)
+		}
 	}
 	g := &gen{p: p, wscale: 1}
 	for _, t := range p.Regs {

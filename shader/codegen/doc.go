@@ -81,7 +81,9 @@
 // RV32F has no flush mode, so the vertex stage flushes explicitly: after every op
 // ir.Op.FlushesDenormals lists, seven integer instructions turn a result whose
 // exponent field is 0 into the zero of its sign (ir.FlushDenormal, on the same
-// bits the executor flushes, so exactness is as above; the transcendental
+// bits the executor flushes, so exactness is as above) — five float ones
+// (fclass.s, a 0/1 factor, fmul.s) for a result in a float register from one
+// RV32F arithmetic instruction, the same word (vertex.go flushDst); the transcendental
 // sequences' intermediate values are not flushed, only their result, as the
 // executor flushes only results). Compute programs keep the refusal of
 // FlushDenormals above (the lowering never sets it for them).
@@ -96,8 +98,14 @@
 // packs unorm8 exactly (integer code for format.UNorm8's double-precision
 // rounding) and issues vx_om_export at the OM aperture (docs/ABI.md row 41).
 //
+// Textures (tex.go, texfetch.go). A fragment program's texture() on a float 2D
+// sampler is vx_tex on the FF TEX unit: S.23 u/v as the Go wrapper converts
+// them, lod 0, the sampler index as the stage (docs/ABI.md row 44). A compute
+// program's texelFetch on a float 2D sampler is branch-free loads from the
+// software sampler's descriptor and texels (docs/ABI.md row 45).
+//
 // Not implemented, and refused (an error naming the IR op and the instruction,
-// or the feature): textures (in any stage), storage resources and barriers in
+// or the feature): every other texture op, vertex-stage textures, storage resources and barriers in
 // the vertex and fragment stages, vertex frames beyond the core's LMEM (the
 // vertex arg block has no slot for frames in memory), fragment frames beyond
 // FragmentOptions.LMemBytes, a fragment input word with a source on one face

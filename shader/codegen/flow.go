@@ -184,6 +184,9 @@ func (g *gen) inst(in *ir.Inst) {
 		return
 	case g.fsg != nil && g.fragmentOp(in):
 		return
+	case in.Op == ir.Tex && g.fsg == nil && g.vs == nil && int(in.Imm) < len(g.p.Tex):
+		g.texFetch(&g.p.Tex[in.Imm])
+		return
 	case in.Op.IsPure():
 		if g.alu(in) {
 			g.flushDst(in)

@@ -55,8 +55,9 @@ import (
 // Discard ends the lane (it leaves every loop and scope), demote only clears
 // its live flag; derivatives are vx_shfl_idx within the quad (a neighbour that
 // is not running gives the reader's own value, the executor's rule).
-// Not compiled (refused with the reason): textures, storage resources,
-// frames beyond FragmentOptions.LMemBytes.
+// Textures: implicit-LOD samples of float 2D samplers are vx_tex (tex.go);
+// not compiled (refused with the reason): the other texture ops, storage
+// resources, frames beyond FragmentOptions.LMemBytes.
 
 // FragmentInputs says where each fragment input word comes from and where the
 // colour outputs are (the wrapper's contract above). Word fields are -1 when
@@ -147,8 +148,8 @@ func CompileFragment(p *ir.Program, in FragmentInputs, opts FragmentOptions) (*K
 	if opts.WaveThreads == 0 || opts.WaveThreads > 32 {
 		return nil, fmt.Errorf("codegen: fragment wave of %d lanes (1..32)", opts.WaveThreads)
 	}
-	if len(p.Tex) > 0 {
-		return nil, fmt.Errorf("codegen: fragment-stage textures are not compiled to machine code yet")
+	if err := texRefused(p); err != nil {
+		return nil, err
 	}
 	if len(p.Buffers)+len(p.Counters)+len(p.Images) > 0 {
 		return nil, fmt.Errorf("codegen: fragment-stage storage buffers, counters and images are not compiled to machine code")

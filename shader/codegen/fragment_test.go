@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 
@@ -123,7 +124,9 @@ func compileFS(t *testing.T, src string) *ir.Program {
 // error naming it, never a kernel.
 func TestCompileFragmentRefuses(t *testing.T) {
 	plain := compileFS(t, "#version 330\nin vec4 v; out vec4 o; void main() { o = v; }")
-	tex := compileFS(t, "#version 330\nuniform sampler2D s; in vec4 v; out vec4 o; void main() { o = texture(s, v.xy); }")
+	texFS := func(decl, body string) *ir.Program {
+		return compileFS(t, "#version 330\nuniform "+decl+"; in vec4 v; out vec4 o; void main() { "+body+" }")
+	}
 	ok := FragmentInputs{Coord: -1, Facing: -1, Helper: -1, SampleID: -1, SamplePos: -1, SampleMaskIn: -1, FragDepth: -1, SampleMask: -1,
 		Interp: []FragmentInterp{{Word: 4, Front: 0, Back: 0}}, Colors: []int{0}}
 	opts := FragmentOptions{WaveThreads: 16}
@@ -143,7 +146,13 @@ func TestCompileFragmentRefuses(t *testing.T) {
 		opts FragmentOptions
 		want string
 	}{
-		{"texture", tex, ok, opts, "textures"},
+		{"texelFetch", texFS("sampler2D s", "o = texelFetch(s, ivec2(v.xy), 0);"), ok, opts, "texture op fetch"},
+		{"textureLod", texFS("sampler2D s", "o = textureLod(s, v.xy, 1.0);"), ok, opts, "texture op samplelod"},
+		{"textureSize", texFS("sampler2D s", "o = vec4(textureSize(s, 0), 0, 1);"), ok, opts, "texture op size"},
+		{"shadow", texFS("sampler2DShadow z", "o = vec4(texture(z, v.xyz));"), ok, opts, "not a float 2D sampler"},
+		{"3D", texFS("sampler3D s3", "o = texture(s3, v.xyz);"), ok, opts, "not a float 2D sampler"},
+		{"offset", texFS("sampler2D s", "o = textureOffset(s, v.xy, ivec2(1, 0));"), ok, opts, "texel offset"},
+		{"three stages", texFS("sampler2D s, s1, s2", "o = texture(s, v.xy) + texture(s1, v.zw) + texture(s2, v.yx);"), ok, opts, "exceed the 2 TEX stages"},
 		{"a vertex program", nil, ok, opts, "takes a fragment program"},
 		{"no lanes", plain, ok, FragmentOptions{}, "fragment wave of 0 lanes"},
 		{"one face", plain, with(func(in *FragmentInputs) { in.Interp[0].Back = -1 }), opts, "one face only"},
@@ -162,5 +171,35 @@ func TestCompileFragmentRefuses(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: kernel %v, error %v; want an error naming %q", c.name, k != nil, err, c.want)
 		}
+	}
+}
+
+// TestCompileFragmentTex: texture() on float 2D samplers compiles to one
+// vx_tex per sample with the sampler index as funct2 (the TEX stage) and lod
+// x0 (docs/ABI.md row 44); the draw-level behaviour is gfx/shaderdev's
+// differential test.
+func TestCompileFragmentTex(t *testing.T) {
+	p := compileFS(t, "#version 330\nuniform sampler2D s0, s1; in vec4 v; out vec4 o;\n"+
+		"void main() { o = texture(s0, v.xy) + texture(s1, v.zw) * texture(s0, v.yx).a; }")
+	in := FragmentInputs{Coord: -1, Facing: -1, Helper: -1, SampleID: -1, SamplePos: -1, SampleMaskIn: -1, FragDepth: -1, SampleMask: -1,
+		Interp: []FragmentInterp{{Word: 0, Front: 0, Back: 0}, {Word: 1, Front: 1, Back: 1}, {Word: 2, Front: 2, Back: 2}, {Word: 3, Front: 3, Back: 3}},
+		Colors: []int{0}}
+	k, err := CompileFragment(p, in, FragmentOptions{WaveThreads: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stages []int32
+	for i, w := range k.Code {
+		d, err := rv32.Decode(w)
+		if err != nil || d.Op != rv32.VXTEX {
+			continue
+		}
+		if d.Rs3 != 0 || d.Rd == 0 {
+			t.Errorf("word %d: %s: want lod x0 and a result register", i, rv32.Disasm(d, 0))
+		}
+		stages = append(stages, d.Imm)
+	}
+	if want := []int32{0, 1, 0}; !slices.Equal(stages, want) {
+		t.Errorf("vx_tex stages %v, want %v", stages, want)
 	}
 }

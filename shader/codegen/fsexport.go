@@ -33,6 +33,11 @@ func (g *gen) fragmentOp(in *ir.Inst) bool {
 		g.deriv(in)
 	case ir.Export:
 		g.fsExport()
+	case ir.Tex:
+		if int(in.Imm) >= len(g.p.Tex) {
+			return false
+		}
+		g.texSample(&g.p.Tex[in.Imm])
 	default:
 		return false
 	}

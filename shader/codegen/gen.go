@@ -121,6 +121,15 @@ func (g *gen) use(in *ir.Inst) {
 				g.arrayed[r] = true
 			}
 		}
+	case ir.Tex:
+		if int(in.Imm) < len(g.p.Tex) {
+			t := &g.p.Tex[in.Imm]
+			for _, r := range append(t.Coord[:t.NCoord:t.NCoord], t.Dst[:]...) {
+				if r != ir.NoReg {
+					g.bump(vreg(r), g.wscale)
+				}
+			}
+		}
 	case ir.LoadInput:
 		if g.vs == nil && g.fsg == nil && in.Imm < ir.ComputeInputWords && g.in[in.Imm] == noVreg {
 			g.in[in.Imm] = g.newVreg(false, 1)

@@ -372,8 +372,15 @@ func (g *gen) vertexOutput(in *ir.Inst) {
 
 // flushDst flushes a denormal result of in to the zero of its sign when the
 // program flushes denormals (ir.FlushDenormal on the destination's bits, exactly
-// as the executor applies it): seven integer instructions, since RV32F has no
-// flush-to-zero mode. spec: GLSL 4.60 §4.7.1
+// as the executor applies it), since RV32F has no flush-to-zero mode: seven
+// integer instructions on the bits, or — for a result in a float register
+// that a single RV32F arithmetic instruction computed (canonicalNaNResult) —
+// five without leaving the float register file: fclass.s's subnormal bits
+// (0x24) pick a factor of 1.0 or 0.0 (fcvt.s.w of sltiu), and fmul.s by it.
+// That is the same word for every value: x·1 is x for a normal, zero or
+// infinite x and keeps RV32F's canonical NaN (the only NaN such an
+// instruction returns), and a subnormal x·(+0) is the zero of x's sign.
+// spec: GLSL 4.60 §4.7.1; RISC-V unprivileged ISA §11.3 (canonical NaN)
 func (g *gen) flushDst(in *ir.Inst) {
 	if !g.p.FlushDenormals || !in.Op.FlushesDenormals() || !in.Op.HasDst() || in.Dst == ir.NoReg {
 		return
@@ -381,6 +388,17 @@ func (g *gen) flushDst(in *ir.Inst) {
 	a := &g.a
 	g.reset()
 	d := vreg(in.Dst)
+	if h := g.home[d]; h.kind == hF && canonicalNaNResult(in.Op) {
+		g.ref(d, false)
+		t, f := g.tmpX(), g.tmpF()
+		a.r(rv32.FCLASSS, t, h.reg, 0)
+		a.i(rv32.ANDI, t, t, 0x24) // -subnormal (bit 2), +subnormal (bit 5)
+		a.i(rv32.SLTIU, t, t, 1)
+		a.fr(rv32.FCVTSW, f, t, 0, rv32.RTZ) // exact: 0 or 1
+		a.fr(rv32.FMULS, h.reg, h.reg, f, rv32.RNE)
+		g.ref(d, true)
+		return
+	}
 	r := g.x(d)
 	t := g.tmpX()
 	a.i(rv32.SRLI, t, r, 23)
@@ -392,4 +410,16 @@ func (g *gen) flushDst(in *ir.Inst) {
 	w := g.dx(d)
 	a.r(rv32.AND, w, r, t)
 	g.finX(d, w)
+}
+
+// canonicalNaNResult reports whether codegen computes op's result with one
+// RV32F arithmetic instruction as its last (fadd.s, fsub.s, fmul.s, fdiv.s,
+// fmadd.s; mod's closing fsub.s; the derivatives' fsub.s), whose NaN is always
+// the canonical NaN: the ops flushDst may flush by a multiply.
+func canonicalNaNResult(op ir.Op) bool {
+	switch op {
+	case ir.FAdd, ir.FSub, ir.FMul, ir.FDiv, ir.FMod, ir.Fma, ir.DdxFine, ir.DdyFine, ir.DdxCoarse, ir.DdyCoarse:
+		return true
+	}
+	return false
 }
