@@ -35,7 +35,18 @@ func (d *drawer) emitQuad(qx, qy int, mask uint8, bary *[4][3]float64, v [3]*wve
 			zs[l] = min(max(zs[l], 0), 1)
 		}
 	}
-	if d.early && !d.earlyDepth(qx, qy, mask, &zs) {
+	if d.qzFast {
+		// Quantized once per lane (the packed path has no helpers, so
+		// need is mask), for the early test and fragmentsPackedQZ.
+		for l := range 4 {
+			if mask&(1<<l) != 0 {
+				d.qz[l] = format.UNorm24(float32(zs[l]))
+			}
+		}
+		if d.early && !d.earlyQZ(qx, qy, mask) {
+			return nil
+		}
+	} else if d.early && !d.earlyDepth(qx, qy, mask, &zs) {
 		return nil
 	}
 	if d.noHelpers {
@@ -118,6 +129,23 @@ func (d *drawer) emitQuad(qx, qy int, mask uint8, bary *[4][3]float64, v [3]*wve
 		return d.flush()
 	}
 	return nil
+}
+
+// earlyQZ is earlyDepth on the D24S8 integers emitQuad quantized into d.qz
+// (qzFast: the same UNorm24 of the same unclamped window depths).
+func (d *drawer) earlyQZ(qx, qy int, mask uint8) bool {
+	ds, fn := d.t.DepthStencil, d.s.Depth.Func
+	o := (qy*ds.W + qx) * 4
+	for l := range 4 {
+		if mask&(1<<l) == 0 {
+			continue
+		}
+		p := o + (l>>1*ds.W+l&1)*4
+		if fn.TestUint(d.qz[l], d24(ds.Data[p:p+4:p+4])) {
+			return true
+		}
+	}
+	return false
 }
 
 // earlyDepth reports whether a covered lane of the quad at (qx, qy) with
