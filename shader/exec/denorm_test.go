@@ -131,3 +131,41 @@ func BenchmarkDenormals(b *testing.B) {
 		}
 	}
 }
+
+// TestFlushLanesMatchesFTZ compares flushLanes, which tests words four at a
+// time, with ftz word by word: every length up to 11 (whole groups and
+// tails), a special word at every position among normal ones, and groups
+// of edge words — denormals and zeros of both signs, the smallest normal
+// (exponent 1, which the borrow of a zero low half can flag), infinities,
+// NaNs and the largest finite values.
+func TestFlushLanesMatchesFTZ(t *testing.T) {
+	edge := []uint32{0x00000001, 0x807fffff, 0x00000000, 0x80000000, 0x00800000, 0x80800000,
+		0x7f800000, 0xff800000, 0x7fc00001, 0xffbfffff, 0x7f7fffff, 0x3f800000, 0x00400000, 0x01000000}
+	check := func(in []uint32) {
+		t.Helper()
+		got := append([]uint32(nil), in...)
+		flushLanes(got)
+		for l, w := range in {
+			if want := ftz(w); got[l] != want {
+				t.Fatalf("flushLanes(%#x): word %d = %#x, want %#x", in, l, got[l], want)
+			}
+		}
+	}
+	for n := 0; n <= 11; n++ {
+		for pos := range n {
+			for _, e := range edge {
+				in := make([]uint32, n)
+				for l := range in {
+					in[l] = 0x3f800000 + uint32(l)
+				}
+				in[pos] = e
+				check(in)
+			}
+		}
+	}
+	for _, a := range edge {
+		for _, b := range edge {
+			check([]uint32{a, b, b, a, a, a, b, b})
+		}
+	}
+}

@@ -117,7 +117,9 @@
 // the same sign, as llvmpipe does and GLSL 4.60 §4.7.1 permits; the constant
 // folder does the same, so optimisation never changes a result. Compute programs
 // keep IEEE subnormals. Config.Denormals overrides the mode for one Machine. The
-// compiled lane loops flush in the same pass as the arithmetic; BenchmarkDenormals
+// compiled lane loops flush in the same pass as the arithmetic, except float add
+// and multiply, which run the shared IEEE loop and then flushLanes (four words
+// tested at a time, see compile.go); BenchmarkDenormals
 // (width 16) compares the two modes, a cost taken for agreement with the
 // conformance oracle. There is no
 // iteration cap that changes semantics: a run that exceeds Config.MaxSteps warp
