@@ -167,17 +167,36 @@ func kernel(op ir.Op, imm uint32, z bool, a, b, c, e []uint32) func(d []uint32) 
 			}
 		}
 	case ir.FMin:
+		// Ordered unequal operands (the common case) take one comparison;
+		// equal ones (±0) and NaNs take ir.FMinNum.
 		return func(d []uint32) {
 			a, b := a[:len(d)], b[:len(d)]
+			x, y := af[:len(d)], bf[:len(d)]
 			for l := range d {
-				d[l] = ir.FMinNum(a[l], b[l])
+				switch {
+				case x[l] < y[l]:
+					d[l] = a[l]
+				case x[l] > y[l]:
+					d[l] = b[l]
+				default:
+					d[l] = ir.FMinNum(a[l], b[l])
+				}
 			}
 		}
 	case ir.FMax:
+		// As FMin: one comparison unless equal or unordered (ir.FMaxNum).
 		return func(d []uint32) {
 			a, b := a[:len(d)], b[:len(d)]
+			x, y := af[:len(d)], bf[:len(d)]
 			for l := range d {
-				d[l] = ir.FMaxNum(a[l], b[l])
+				switch {
+				case x[l] > y[l]:
+					d[l] = a[l]
+				case x[l] < y[l]:
+					d[l] = b[l]
+				default:
+					d[l] = ir.FMaxNum(a[l], b[l])
+				}
 			}
 		}
 	case ir.FClamp:
