@@ -195,10 +195,20 @@ func addLanes(d, a, b []uint32) {
 // flushLanes: the same loop (so the same NaN operand order), then the
 // denormal flush of every result.
 
+// addLanesFTZ and mulLanesFTZ run whole groups of four lanes through
+// addFTZ4 and mulFTZ4 (SSE2 on amd64) and the rest as the scalar loop with
+// ftz.
+
 //go:noinline
 func addLanesFTZ(d, a, b []uint32) {
-	addLanes(d, a[:len(d)], b[:len(d)])
-	flushLanes(d)
+	a, b = a[:len(d)], b[:len(d)]
+	n := len(d) &^ 3
+	if n > 0 {
+		addFTZ4(&d[0], &a[0], &b[0], n)
+	}
+	for l := n; l < len(d); l++ {
+		d[l] = ftz(fw(fl(a[l]) + fl(b[l])))
+	}
 }
 
 //go:noinline
@@ -212,41 +222,12 @@ func mulLanes(d, a, b []uint32) {
 
 //go:noinline
 func mulLanesFTZ(d, a, b []uint32) {
-	mulLanes(d, a[:len(d)], b[:len(d)])
-	flushLanes(d)
-}
-
-// flushLanes applies ftz to every word of d, testing four words at a time:
-// a group whose exponents are all nonzero, the common case, is left as it
-// is without a per-word conditional move. With x a word pair's exponent
-// bits, x - (1<<23 | 1<<55) sets a half's top bit when that half's
-// exponent is zero (and, through the borrow, at most also when the high
-// half's exponent is one: a false alarm the per-word ftz leaves
-// unchanged), so every denormal is flushed exactly as ftz flushes it.
-func flushLanes(d []uint32) {
-	// In variables, so that the loop keeps them in registers instead of
-	// rematerialising each 64-bit constant per pair.
-	exp, one, top := flushExp, flushOne, flushTop
+	a, b = a[:len(d)], b[:len(d)]
 	n := len(d) &^ 3
 	if n > 0 {
-		q := unsafe.Slice((*[2]uint64)(unsafe.Pointer(unsafe.SliceData(d))), n/4)
-		for i := range q {
-			p := &q[i]
-			w0, w1 := p[0], p[1]
-			if ((w0&exp-one)|(w1&exp-one))&top != 0 {
-				p[0], p[1] = ftzPair(w0), ftzPair(w1)
-			}
-		}
+		mulFTZ4(&d[0], &a[0], &b[0], n)
 	}
 	for l := n; l < len(d); l++ {
-		d[l] = ftz(d[l])
+		d[l] = ftz(fw(fl(a[l]) * fl(b[l])))
 	}
-}
-
-// The constants of flushLanes (see there).
-var flushExp, flushOne, flushTop uint64 = 0x7f8000007f800000, 0x0080000000800000, 0x8000000080000000
-
-// ftzPair is ftz of both words of a pair.
-func ftzPair(w uint64) uint64 {
-	return uint64(ftz(uint32(w))) | uint64(ftz(uint32(w>>32)))<<32
 }

@@ -341,18 +341,25 @@ func TestNaNOperandOrder(t *testing.T) {
 		fn   func(d, a, b []uint32)
 	}{{"add", addLanes}, {"addFTZ", addLanesFTZ}, {"mul", mulLanes}, {"mulFTZ", mulLanesFTZ}} {
 		for _, pr := range pairs {
-			d := make([]uint32, 1)
-			f.fn(d, pr[:1], pr[1:])
-			if want := pr[0] | 0x00400000; d[0] != want {
-				t.Errorf("%s(%#x, %#x) = %#x, want %#x (the first operand's NaN)", f.name, pr[0], pr[1], d[0], want)
+			// Every lane of every length to 9: the flushing loops run groups
+			// of four lanes in SSE2 and the rest one by one.
+			for n := 1; n <= 9; n++ {
+				for pos := range n {
+					a, b, d := make([]uint32, n), make([]uint32, n), make([]uint32, n)
+					a[pos], b[pos] = pr[0], pr[1]
+					f.fn(d, a, b)
+					if want := pr[0] | 0x00400000; d[pos] != want {
+						t.Errorf("%s(%#x, %#x) in lane %d of %d = %#x, want %#x (the first operand's NaN)", f.name, pr[0], pr[1], pos, n, d[pos], want)
+					}
+				}
 			}
 		}
 	}
 }
 
-// TestFloatLanesFTZ compares the flushing add and multiply (the shared IEEE
-// loop, then flushLanes) with the shared IEEE loops followed by ftz word by
-// word: every length up to 11, a special operand at every lane among normal
+// TestFloatLanesFTZ compares the flushing add and multiply (groups of four
+// lanes in SSE2 on amd64, the rest in Go) with the shared IEEE loops followed
+// by ftz word by word: every length up to 11, a special operand at every lane among normal
 // ones (denormals, zeros, infinities, quiet and signalling NaNs of both
 // signs, products and sums that underflow or overflow), NaN pairs in both
 // orders, and destinations that are one of the sources. Any rewrite of these

@@ -8,8 +8,7 @@ import (
 
 // kernel returns the compiled lane loop of a pure op: every lane of d from the
 // source lane arrays a, b, c, e (unused sources are the zero lanes), flushing
-// denormal results when z is set (in the same pass, or for add and multiply in
-// flushLanes after it). Each expression is the one
+// denormal results in the same pass when z is set. Each expression is the one
 // alu's lane loop or ir.Eval computes for the op; ops without a loop of their own
 // here (transcendentals, division and remainder, bitfield and packing ops, and the
 // float-to-integer conversions, whose one definition ir.Eval shares with the

@@ -117,11 +117,10 @@
 // the same sign, as llvmpipe does and GLSL 4.60 §4.7.1 permits; the constant
 // folder does the same, so optimisation never changes a result. Compute programs
 // keep IEEE subnormals. Config.Denormals overrides the mode for one Machine. The
-// compiled lane loops flush in the same pass as the arithmetic, except float add
-// and multiply, which run the shared IEEE loop and then flushLanes (four words
-// tested at a time, see compile.go); BenchmarkDenormals
-// (width 16) compares the two modes, a cost taken for agreement with the
-// conformance oracle. There is no
+// compiled lane loops flush in the same pass as the arithmetic (float add and
+// multiply four lanes an instruction, in SSE2 on amd64: lanes4_amd64.s);
+// BenchmarkDenormals (width 16) compares the two modes, a cost taken for
+// agreement with the conformance oracle. There is no
 // iteration cap that changes semantics: a run that exceeds Config.MaxSteps warp
 // instructions, or whose context is cancelled, stops with ErrBudget or the context's
 // error instead of hanging.

@@ -1,0 +1,13 @@
+package exec
+
+// addFTZ4 and mulFTZ4 compute d[l] = ftz(a[l] op b[l]) for the n lanes from
+// each pointer (n a multiple of 4), four lanes per SSE2 instruction (see
+// lanes4_amd64.s): the words addLanes or mulLanes and ftz give, the NaN of
+// two NaN operands being a's as there (TestNaNOperandOrder,
+// TestFloatLanesFTZ). d may be a or b; it does not otherwise overlap them.
+//
+//go:noescape
+func addFTZ4(d, a, b *uint32, n int)
+
+//go:noescape
+func mulFTZ4(d, a, b *uint32, n int)
