@@ -423,3 +423,32 @@ func TestFloatLanesFTZ(t *testing.T) {
 		}
 	}
 }
+
+// TestInvSqrtFTZ4 compares the flushing inverse square root of groups of four
+// lanes (invSqrtFTZ4) with the scalar expression and ftz on edge words at every
+// lane (zeros, denormals, negatives, infinities, NaNs, results that underflow)
+// and random words, in place too.
+func TestInvSqrtFTZ4(t *testing.T) {
+	words := append([]uint32(nil), diffWords[:]...)
+	words = append(words, 0x7f7fffff, 0x7effffff, 0x00000010, 0xbf800000, 0x7f800001)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 256 {
+		words = append(words, rng.Uint32())
+	}
+	for len(words)%4 != 0 {
+		words = append(words, 0x3f800000)
+	}
+	want := make([]uint32, len(words))
+	for l, w := range words {
+		want[l] = ftz(fw(float32(1 / math.Sqrt(float64(fl(w))))))
+	}
+	got := make([]uint32, len(words))
+	invSqrtFTZ4(&got[0], &words[0], len(words))
+	inPlace := append([]uint32(nil), words...)
+	invSqrtFTZ4(&inPlace[0], &inPlace[0], len(inPlace))
+	for l := range words {
+		if got[l] != want[l] || inPlace[l] != want[l] {
+			t.Errorf("inversesqrt(%#x) = %#x (in place %#x), want %#x", words[l], got[l], inPlace[l], want[l])
+		}
+	}
+}

@@ -92,10 +92,15 @@ func kernel(op ir.Op, imm uint32, z bool, a, b, c, e []uint32) func(d []uint32) 
 		}
 	case ir.InvSqrt:
 		if z {
+			// Groups of four lanes in invSqrtFTZ4 (SSE2 on amd64).
 			return func(d []uint32) {
-				a := af[:len(d)]
-				for l := range d {
-					d[l] = ftz(fw(float32(1 / math.Sqrt(float64(a[l])))))
+				a, af := a[:len(d)], af[:len(d)]
+				n := len(d) &^ 3
+				if n > 0 {
+					invSqrtFTZ4(&d[0], &a[0], n)
+				}
+				for l := n; l < len(d); l++ {
+					d[l] = ftz(fw(float32(1 / math.Sqrt(float64(af[l])))))
 				}
 			}
 		}

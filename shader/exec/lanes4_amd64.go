@@ -11,3 +11,10 @@ func addFTZ4(d, a, b *uint32, n int)
 
 //go:noescape
 func mulFTZ4(d, a, b *uint32, n int)
+
+// invSqrtFTZ4 computes d[l] = ftz(float32(1 / sqrt(float64(a[l])))) for n
+// lanes (a multiple of 4), two lanes per SSE2 instruction: the words of the
+// scalar loop (TestInvSqrtFTZ4). d may be a.
+//
+//go:noescape
+func invSqrtFTZ4(d, a *uint32, n int)

@@ -80,3 +80,56 @@ mulLoop:
 
 mulDone:
 	RET
+
+DATA lanes4one<>+0(SB)/8, $0x3ff0000000000000
+DATA lanes4one<>+8(SB)/8, $0x3ff0000000000000
+GLOBL lanes4one<>(SB), RODATA|NOPTR, $16
+
+// func invSqrtFTZ4(d, a *uint32, n int)
+//
+// float32(1 / sqrt(float64(a))) per lane as the scalar loop computes it, two
+// lanes per instruction: CVTPS2PD, SQRTPD, DIVPD (1.0 by the root, the root's
+// NaN returned as DIVSD returns it) and CVTPD2PS are the scalar conversions and
+// IEEE operations lane by lane; then the flush.
+TEXT ·invSqrtFTZ4(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHLQ $2, CX
+	MOVUPS lanes4exp<>(SB), X4
+	MOVUPS lanes4sign<>(SB), X5
+	MOVUPS lanes4one<>(SB), X7
+	PXOR X6, X6
+	XORQ BX, BX
+	CMPQ BX, CX
+	JAE rsqDone
+
+rsqLoop:
+	MOVUPS (SI)(BX*1), X0
+	CVTPS2PD X0, X1
+	MOVHLPS X0, X0
+	CVTPS2PD X0, X2
+	SQRTPD X1, X1
+	SQRTPD X2, X2
+	MOVAPS X7, X3
+	DIVPD X1, X3
+	MOVAPS X7, X0
+	DIVPD X2, X0
+	CVTPD2PS X3, X3
+	CVTPD2PS X0, X0
+	MOVLHPS X0, X3
+	MOVAPS X3, X2
+	PAND X4, X2
+	PCMPEQL X6, X2
+	MOVAPS X3, X1
+	PAND X5, X1
+	PAND X2, X1
+	PANDN X3, X2
+	POR X1, X2
+	MOVUPS X2, (DI)(BX*1)
+	ADDQ $16, BX
+	CMPQ BX, CX
+	JB rsqLoop
+
+rsqDone:
+	RET

@@ -2,7 +2,10 @@
 
 package exec
 
-import "unsafe"
+import (
+	"math"
+	"unsafe"
+)
 
 // addFTZ4 and mulFTZ4 are lanes4_amd64.go's, as the shared loops and ftz
 // (other architectures pick NaN payloads by their own rules, the same for
@@ -20,5 +23,12 @@ func mulFTZ4(d, a, b *uint32, n int) {
 	mulLanes(dd, aa, bb)
 	for l := range dd {
 		dd[l] = ftz(dd[l])
+	}
+}
+
+func invSqrtFTZ4(d, a *uint32, n int) {
+	dd, aa := unsafe.Slice(d, n), unsafe.Slice(a, n)
+	for l := range dd {
+		dd[l] = ftz(fw(float32(1 / math.Sqrt(float64(fl(aa[l]))))))
 	}
 }
