@@ -452,3 +452,24 @@ func TestInvSqrtFTZ4(t *testing.T) {
 		}
 	}
 }
+
+// TestSplat: splat (groups of four words in splat4, the rest one by one) sets
+// every word of lane arrays of every length to 67 and not one word past them.
+func TestSplat(t *testing.T) {
+	for n := 0; n <= 67; n++ {
+		buf := make([]uint32, n+8)
+		for i := range buf {
+			buf[i] = 0xdead
+		}
+		splat(buf[2:2+n], 0x12345678)
+		for i, w := range buf {
+			want := uint32(0xdead)
+			if i >= 2 && i < 2+n {
+				want = 0x12345678
+			}
+			if w != want {
+				t.Fatalf("splat of %d words: word %d = %#x, want %#x", n, i-2, w, want)
+			}
+		}
+	}
+}

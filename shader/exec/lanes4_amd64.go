@@ -18,3 +18,9 @@ func mulFTZ4(d, a, b *uint32, n int)
 //
 //go:noescape
 func invSqrtFTZ4(d, a *uint32, n int)
+
+// splat4 writes v to the n words from d (a multiple of 4), four words per
+// SSE2 store.
+//
+//go:noescape
+func splat4(d *uint32, v uint32, n int)

@@ -133,3 +133,26 @@ rsqLoop:
 
 rsqDone:
 	RET
+
+// func splat4(d *uint32, v uint32, n int)
+//
+// v into the n words from d (a multiple of 4), four words per store.
+TEXT ·splat4(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVL v+8(FP), AX
+	MOVQ n+16(FP), CX
+	SHLQ $2, CX
+	MOVQ AX, X0
+	PSHUFD $0, X0, X0
+	XORQ BX, BX
+	CMPQ BX, CX
+	JAE splatDone
+
+splatLoop:
+	MOVUPS X0, (DI)(BX*1)
+	ADDQ $16, BX
+	CMPQ BX, CX
+	JB splatLoop
+
+splatDone:
+	RET

@@ -32,3 +32,9 @@ func invSqrtFTZ4(d, a *uint32, n int) {
 		dd[l] = ftz(fw(float32(1 / math.Sqrt(float64(fl(aa[l]))))))
 	}
 }
+
+func splat4(d *uint32, v uint32, n int) {
+	for l, dd := 0, unsafe.Slice(d, n); l < n; l++ {
+		dd[l] = v
+	}
+}
