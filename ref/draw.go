@@ -151,6 +151,13 @@ type drawer struct {
 	// plainInputs: the packed shader reads no gl_FragCoord,
 	// gl_FrontFacing or gl_PointCoord (packQuad)
 	plainInputs bool
+	// smoothPtr and smoothTerms are smoothQuad's arguments: each smooth
+	// word's lane array, and the terms of the words (three each) of the
+	// primitive whose setup termsGen counts (prepare and cornerTerms
+	// bump it), gathered when smoothGen lags
+	smoothPtr           []*uint32
+	smoothTerms         []float64
+	termsGen, smoothGen uint64
 }
 
 // Draw renders one draw call into t with state s, vertex attributes in and

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"unsafe"
 
 	"vortexgfx/gl/format"
 )
@@ -74,6 +75,11 @@ func (d *drawer) setPacked() {
 		}
 		d.plainInputs = pl.FragCoord[0] == nil && pl.FrontFacing == nil && pl.PointCoord[0] == nil
 		d.pSmooth = packWords(pl, d.smoothW)
+		d.smoothPtr, d.smoothTerms = nil, make([]float64, 3*len(d.pSmooth))
+		for _, w := range d.pSmooth {
+			d.smoothPtr = append(d.smoothPtr, &w.dst[0])
+		}
+		d.termsGen++ // smoothTerms holds no primitive's terms yet
 		d.pLinear = packWords(pl, d.linearW)
 		d.pFlat = packWords(pl, d.flatW)
 	}
@@ -198,13 +204,17 @@ func (d *drawer) packQuad(j0, qx, qy int, bary *[4][3]float64, zs *[4]float64, v
 	}
 	s0, s1, s2 := d.setup[0], d.setup[1], d.setup[2]
 	b0, b1, b2, b3 := &bary[0], &bary[1], &bary[2], &bary[3]
-	for _, w := range d.pSmooth {
-		a0, a1, a2 := s0[w.k], s1[w.k], s2[w.k]
-		dst := w.dst[j0 : j0+4 : j0+4]
-		dst[0] = math.Float32bits(float32((b0[0]*a0 + b0[1]*a1 + b0[2]*a2) / iw[0]))
-		dst[1] = math.Float32bits(float32((b1[0]*a0 + b1[1]*a1 + b1[2]*a2) / iw[1]))
-		dst[2] = math.Float32bits(float32((b2[0]*a0 + b2[1]*a1 + b2[2]*a2) / iw[2]))
-		dst[3] = math.Float32bits(float32((b3[0]*a0 + b3[1]*a1 + b3[2]*a2) / iw[3]))
+	if nw := len(d.pSmooth); nw > 0 {
+		if d.smoothGen != d.termsGen {
+			// The primitive's terms of the smooth words, in word order.
+			t := d.smoothTerms
+			for i, w := range d.pSmooth {
+				t[3*i], t[3*i+1], t[3*i+2] = s0[w.k], s1[w.k], s2[w.k]
+			}
+			d.smoothGen = d.termsGen
+		}
+		_ = d.laneOff[j0+3] // j0+4 <= laneBatch: every smooth array holds the lanes
+		smoothQuad(&d.smoothPtr[0], j0, &d.smoothTerms[0], nw, bary, &iw)
 	}
 	for _, w := range d.pLinear {
 		a0, a1, a2 := s0[w.k], s1[w.k], s2[w.k]
@@ -322,5 +332,17 @@ func (d *drawer) fragmentsPackedQZ(n int, live uint64, col [4][]uint32) {
 		px[1] = byte(format.UNorm8(math.Float32frombits(c1[j])))
 		px[2] = byte(format.UNorm8(math.Float32frombits(c2[j])))
 		px[3] = byte(format.UNorm8(math.Float32frombits(c3[j])))
+	}
+}
+
+// smoothQuadGo is smoothQuad in Go: the expression of packLanes, lane by lane.
+func smoothQuadGo(dst []*uint32, j0 int, terms []float64, bary *[4][3]float64, iw *[4]float64) {
+	for i, p := range dst {
+		a0, a1, a2 := terms[3*i], terms[3*i+1], terms[3*i+2]
+		out := unsafe.Slice(p, j0+4)[j0:]
+		for l := range 4 {
+			b := &bary[l]
+			out[l] = math.Float32bits(float32((b[0]*a0 + b[1]*a1 + b[2]*a2) / iw[l]))
+		}
 	}
 }
