@@ -138,6 +138,26 @@ type drawer struct {
 	laneOff                 []int32
 	laneZ                   []float32
 	batchPrim               int32
+	// qzFast: the packed path's depth test is on the D24S8 integers of the
+	// interpolated window depth, unclamped and not replaced by the shader
+	// (see setPacked): emitQuad quantizes each covered lane's depth once
+	// into qz, for the early test and, through laneQZ, the late one.
+	qzFast bool
+	qz     [4]uint32
+	laneQZ []uint32
+	// laneZero: zero lanes, the colour of a shader without a colour
+	// output (fragmentsPackedQZ)
+	laneZero []uint32
+	// plainInputs: the packed shader reads no gl_FragCoord,
+	// gl_FrontFacing or gl_PointCoord (packQuad)
+	plainInputs bool
+	// smoothPtr and smoothTerms are smoothQuad's arguments: each smooth
+	// word's lane array, and the terms of the words (three each) of the
+	// primitive whose setup termsGen counts (prepare and cornerTerms
+	// bump it), gathered when smoothGen lags
+	smoothPtr           []*uint32
+	smoothTerms         []float64
+	termsGen, smoothGen uint64
 }
 
 // Draw renders one draw call into t with state s, vertex attributes in and
@@ -343,7 +363,7 @@ func (d *drawer) workers(ctx context.Context, n int) []*drawer {
 	if _, ok := d.s.Fragment.(FragmentCloner); !ok && n > 1 {
 		// One shader for every worker: its lane arrays cannot be shared.
 		for _, w := range ws {
-			w.packed, w.pfs = nil, nil
+			w.packed, w.pfs, w.qzFast = nil, nil, false
 		}
 	}
 	return ws

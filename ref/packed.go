@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"unsafe"
 
 	"vortexgfx/gl/format"
 )
@@ -57,6 +58,7 @@ type FragmentPacked interface {
 func (d *drawer) setPacked() {
 	d.packed, d.pfs = nil, nil
 	d.pSmooth, d.pLinear, d.pFlat = nil, nil, nil
+	d.qzFast, d.laneQZ, d.plainInputs = false, nil, false
 	p, ok := d.fs.(FragmentPacked)
 	if !ok || !d.noHelpers || !d.fastOps || !p.HelpersUnused() {
 		return
@@ -65,7 +67,19 @@ func (d *drawer) setPacked() {
 		d.packed, d.pfs = pl, p
 		d.laneOff = make([]int32, laneBatch)
 		d.laneZ = make([]float32, laneBatch)
+		ds := d.t.DepthStencil
+		d.qzFast = ds != nil && ds.Format == format.D24S8 && d.s.Depth.Test && !d.s.Depth.Clamp && pl.Depth == nil
+		if d.qzFast {
+			d.laneQZ = make([]uint32, laneBatch)
+			d.laneZero = make([]uint32, laneBatch)
+		}
+		d.plainInputs = pl.FragCoord[0] == nil && pl.FrontFacing == nil && pl.PointCoord[0] == nil
 		d.pSmooth = packWords(pl, d.smoothW)
+		d.smoothPtr, d.smoothTerms = nil, make([]float64, 3*len(d.pSmooth))
+		for _, w := range d.pSmooth {
+			d.smoothPtr = append(d.smoothPtr, &w.dst[0])
+		}
+		d.termsGen++ // smoothTerms holds no primitive's terms yet
 		d.pLinear = packWords(pl, d.linearW)
 		d.pFlat = packWords(pl, d.flatW)
 	}
@@ -101,6 +115,10 @@ func (d *drawer) packLanes(j0, qx, qy int, mask uint8, bary *[4][3]float64, zs *
 	if d.nq == 0 {
 		d.batchPrim = id
 	}
+	if mask == 0xF && d.plainInputs {
+		d.packQuad(j0, qx, qy, bary, zs, v)
+		return
+	}
 	iw0, iw1, iw2 := v[0].iw, v[1].iw, v[2].iw
 	// The covered lanes in order, with their barycentrics and 1/w.
 	var lb [4]*[3]float64
@@ -135,6 +153,9 @@ func (d *drawer) packLanes(j0, qx, qy int, mask uint8, bary *[4][3]float64, zs *
 		}
 		d.laneOff[j] = int32(base + l>>1*row + l&1*4)
 		d.laneZ[j] = float32(z)
+		if d.qzFast {
+			d.laneQZ[j] = d.qz[l]
+		}
 		n++
 	}
 	s0, s1, s2 := d.setup[0], d.setup[1], d.setup[2]
@@ -159,6 +180,54 @@ func (d *drawer) packLanes(j0, qx, qy int, mask uint8, bary *[4][3]float64, zs *
 		for i := range w.dst[j0 : j0+n] {
 			w.dst[j0+i] = f
 		}
+	}
+}
+
+// packQuad is packLanes for a fully covered quad when the shader reads only
+// varyings (plainInputs): lanes 0..3 become packed lanes j0..j0+3, each
+// value computed by the same expression as packLanes's, in straight-line
+// code over the four lanes.
+func (d *drawer) packQuad(j0, qx, qy int, bary *[4][3]float64, zs *[4]float64, v [3]*wvert) {
+	iw0, iw1, iw2 := v[0].iw, v[1].iw, v[2].iw
+	var iw [4]float64
+	for l := range iw {
+		b := &bary[l]
+		iw[l] = b[0]*iw0 + b[1]*iw1 + b[2]*iw2
+	}
+	base, row := int32((qy*d.t.W+qx)*4), int32(d.t.W*4)
+	off := d.laneOff[j0 : j0+4 : j0+4]
+	off[0], off[1], off[2], off[3] = base, base+4, base+row, base+row+4
+	lz := d.laneZ[j0 : j0+4 : j0+4]
+	lz[0], lz[1], lz[2], lz[3] = float32(zs[0]), float32(zs[1]), float32(zs[2]), float32(zs[3])
+	if d.qzFast {
+		copy(d.laneQZ[j0:j0+4:j0+4], d.qz[:])
+	}
+	s0, s1, s2 := d.setup[0], d.setup[1], d.setup[2]
+	b0, b1, b2, b3 := &bary[0], &bary[1], &bary[2], &bary[3]
+	if nw := len(d.pSmooth); nw > 0 {
+		if d.smoothGen != d.termsGen {
+			// The primitive's terms of the smooth words, in word order.
+			t := d.smoothTerms
+			for i, w := range d.pSmooth {
+				t[3*i], t[3*i+1], t[3*i+2] = s0[w.k], s1[w.k], s2[w.k]
+			}
+			d.smoothGen = d.termsGen
+		}
+		_ = d.laneOff[j0+3] // j0+4 <= laneBatch: every smooth array holds the lanes
+		smoothQuad(&d.smoothPtr[0], j0, &d.smoothTerms[0], nw, bary, &iw)
+	}
+	for _, w := range d.pLinear {
+		a0, a1, a2 := s0[w.k], s1[w.k], s2[w.k]
+		dst := w.dst[j0 : j0+4 : j0+4]
+		dst[0] = math.Float32bits(float32(b0[0]*a0 + b0[1]*a1 + b0[2]*a2))
+		dst[1] = math.Float32bits(float32(b1[0]*a0 + b1[1]*a1 + b1[2]*a2))
+		dst[2] = math.Float32bits(float32(b2[0]*a0 + b2[1]*a1 + b2[2]*a2))
+		dst[3] = math.Float32bits(float32(b3[0]*a0 + b3[1]*a1 + b3[2]*a2))
+	}
+	for _, w := range d.pFlat {
+		f := d.flat[w.k]
+		dst := w.dst[j0 : j0+4 : j0+4]
+		dst[0], dst[1], dst[2], dst[3] = f, f, f, f
 	}
 }
 
@@ -191,6 +260,10 @@ func (d *drawer) fragmentsPacked(n int, live uint64) {
 		col = pl.Color[0]
 	}
 	offs, zs := d.laneOff[:n], d.laneZ[:n]
+	if d.qzFast {
+		d.fragmentsPackedQZ(n, live, col)
+		return
+	}
 	for j, o32 := range offs {
 		if live&(1<<j) == 0 {
 			continue
@@ -223,5 +296,53 @@ func (d *drawer) fragmentsPacked(n int, live uint64) {
 		px[1] = byte(format.UNorm8(math.Float32frombits(col[1][j])))
 		px[2] = byte(format.UNorm8(math.Float32frombits(col[2][j])))
 		px[3] = byte(format.UNorm8(math.Float32frombits(col[3][j])))
+	}
+}
+
+// fragmentsPackedQZ is fragmentsPacked when qzFast holds: the depth test and
+// write on the 24-bit integers emitQuad quantized (laneQZ, the UNorm24 of
+// the same window depth fragmentsPacked would quantize), the colour stored
+// as fragmentsPacked stores it.
+// spec: software-shader-backend "Persistent depth semantics",
+// "Production color packing".
+func (d *drawer) fragmentsPackedQZ(n int, live uint64, col [4][]uint32) {
+	cs, ds := d.t.Color[0], d.t.DepthStencil
+	write, fn := d.s.Depth.Write, d.s.Depth.Func
+	offs, qzs := d.laneOff[:n], d.laneQZ[:n]
+	if col[0] == nil {
+		// No colour output: the colour is zero.
+		col = [4][]uint32{d.laneZero, d.laneZero, d.laneZero, d.laneZero}
+	}
+	c0, c1, c2, c3 := col[0][:n], col[1][:n], col[2][:n], col[3][:n]
+	zd, cd := ds.Data, cs.Data
+	for m := live & (1<<n - 1); m != 0; m &= m - 1 {
+		j := bits.TrailingZeros64(m)
+		o := int(offs[j])
+		buf := zd[o : o+4 : o+4]
+		w := binary.LittleEndian.Uint32(buf)
+		qz := qzs[j]
+		if !fn.TestUint(qz, w>>8) {
+			continue
+		}
+		if write {
+			binary.LittleEndian.PutUint32(buf, qz<<8|w&0xFF)
+		}
+		px := cd[o : o+4 : o+4]
+		px[0] = byte(format.UNorm8(math.Float32frombits(c0[j])))
+		px[1] = byte(format.UNorm8(math.Float32frombits(c1[j])))
+		px[2] = byte(format.UNorm8(math.Float32frombits(c2[j])))
+		px[3] = byte(format.UNorm8(math.Float32frombits(c3[j])))
+	}
+}
+
+// smoothQuadGo is smoothQuad in Go: the expression of packLanes, lane by lane.
+func smoothQuadGo(dst []*uint32, j0 int, terms []float64, bary *[4][3]float64, iw *[4]float64) {
+	for i, p := range dst {
+		a0, a1, a2 := terms[3*i], terms[3*i+1], terms[3*i+2]
+		out := unsafe.Slice(p, j0+4)[j0:]
+		for l := range 4 {
+			b := &bary[l]
+			out[l] = math.Float32bits(float32((b[0]*a0 + b[1]*a1 + b[2]*a2) / iw[l]))
+		}
 	}
 }

@@ -14,6 +14,9 @@ import (
 // (b0*s0 + b1*s1 + b2*s2) / (1/w) (smooth) or b0*s0 + b1*s1 + b2*s2
 // (noperspective) in float64 from the lane's barycentrics.
 func (d *drawer) emitQuad(qx, qy int, mask uint8, bary *[4][3]float64, v [3]*wvert, front bool, id int32, pc *[4][2]float32) error {
+	if mask == 0xF && d.plainInputs && d.qzFast && d.packed != nil && d.zoff == 0 {
+		return d.emitFullQuad(qx, qy, bary, v, id)
+	}
 	z0, z1, z2, zoff := v[0].z, v[1].z, v[2].z, d.zoff
 	need := uint8(0xF)
 	if d.noHelpers {
@@ -35,7 +38,18 @@ func (d *drawer) emitQuad(qx, qy int, mask uint8, bary *[4][3]float64, v [3]*wve
 			zs[l] = min(max(zs[l], 0), 1)
 		}
 	}
-	if d.early && !d.earlyDepth(qx, qy, mask, &zs) {
+	if d.qzFast {
+		// Quantized once per lane (the packed path has no helpers, so
+		// need is mask), for the early test and fragmentsPackedQZ.
+		for l := range 4 {
+			if mask&(1<<l) != 0 {
+				d.qz[l] = format.UNorm24(float32(zs[l]))
+			}
+		}
+		if d.early && !d.earlyQZ(qx, qy, mask) {
+			return nil
+		}
+	} else if d.early && !d.earlyDepth(qx, qy, mask, &zs) {
 		return nil
 	}
 	if d.noHelpers {
@@ -118,6 +132,64 @@ func (d *drawer) emitQuad(qx, qy int, mask uint8, bary *[4][3]float64, v [3]*wve
 		return d.flush()
 	}
 	return nil
+}
+
+// emitFullQuad is emitQuad for a fully covered quad on the packed path
+// with quantized depths (qzFast), plain inputs (packQuad) and no depth
+// offset: the same window depths, quantization, early test, batch flushes
+// and packed lanes, in straight-line code over the four lanes.
+func (d *drawer) emitFullQuad(qx, qy int, bary *[4][3]float64, v [3]*wvert, id int32) error {
+	z0, z1, z2, zoff := v[0].z, v[1].z, v[2].z, d.zoff
+	var zs [4]float64
+	b0, b1, b2, b3 := &bary[0], &bary[1], &bary[2], &bary[3]
+	zs[0] = b0[0]*z0 + b0[1]*z1 + b0[2]*z2 + zoff
+	zs[1] = b1[0]*z0 + b1[1]*z1 + b1[2]*z2 + zoff
+	zs[2] = b2[0]*z0 + b2[1]*z1 + b2[2]*z2 + zoff
+	zs[3] = b3[0]*z0 + b3[1]*z1 + b3[2]*z2 + zoff
+	qz := &d.qz
+	qz[0], qz[1] = format.UNorm24(float32(zs[0])), format.UNorm24(float32(zs[1]))
+	qz[2], qz[3] = format.UNorm24(float32(zs[2])), format.UNorm24(float32(zs[3]))
+	if d.early {
+		ds, fn := d.t.DepthStencil, d.s.Depth.Func
+		o, row := (qy*ds.W+qx)*4, ds.W*4
+		top, bot := ds.Data[o:o+8:o+8], ds.Data[o+row:o+row+8:o+row+8]
+		if !fn.TestUint(qz[0], d24(top[0:4])) && !fn.TestUint(qz[1], d24(top[4:8])) &&
+			!fn.TestUint(qz[2], d24(bot[0:4])) && !fn.TestUint(qz[3], d24(bot[4:8])) {
+			return nil
+		}
+	}
+	if d.lanes+4 > laneBatch {
+		if err := d.flush(); err != nil {
+			return err
+		}
+	}
+	d.lanes += 4
+	if d.nq == 0 {
+		d.batchPrim = id
+	}
+	d.packQuad(d.lanes-4, qx, qy, bary, &zs, v)
+	d.nq++
+	if d.nq == d.quadCap {
+		return d.flush()
+	}
+	return nil
+}
+
+// earlyQZ is earlyDepth on the D24S8 integers emitQuad quantized into d.qz
+// (qzFast: the same UNorm24 of the same unclamped window depths).
+func (d *drawer) earlyQZ(qx, qy int, mask uint8) bool {
+	ds, fn := d.t.DepthStencil, d.s.Depth.Func
+	o := (qy*ds.W + qx) * 4
+	for l := range 4 {
+		if mask&(1<<l) == 0 {
+			continue
+		}
+		p := o + (l>>1*ds.W+l&1)*4
+		if fn.TestUint(d.qz[l], d24(ds.Data[p:p+4:p+4])) {
+			return true
+		}
+	}
+	return false
 }
 
 // earlyDepth reports whether a covered lane of the quad at (qx, qy) with

@@ -285,6 +285,7 @@ func (d *drawer) point(s, id int32) error {
 // prepare computes the per-vertex interpolation terms of a primitive.
 func (d *drawer) prepare(v [3]*wvert) {
 	d.setup = d.setupOwn // not views of the terms cache, which this must not write
+	d.termsGen++
 	for i, w := range v {
 		s := d.setup[i]
 		for _, k := range d.smoothW {

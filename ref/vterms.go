@@ -60,6 +60,7 @@ func (d *drawer) releaseVertexTerms() {
 // through TwoSide).
 func (d *drawer) cornerTerms(v [3]*wvert) {
 	t, vw := d.vt, d.vw
+	d.termsGen++
 	for i, w := range v {
 		j := 0
 		for j < 2 && w != &d.poly[j] {

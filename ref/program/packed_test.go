@@ -60,7 +60,8 @@ func compileWide(t *testing.T, vs, fs string) *Program {
 // path with the same shader, and requires identical colour and depth bytes:
 // smooth, flat and noperspective inputs, gl_FragCoord, gl_FrontFacing,
 // discard, gl_FragDepth, points with gl_PointCoord, a shader writing no
-// colour, and one to three workers.
+// colour, and one to three workers (each with its own depth function, one
+// with depth clamping).
 func TestPackedMatchesQuads(t *testing.T) {
 	vs := `#version 130
 in vec4 pos;
@@ -118,12 +119,22 @@ void main() { if (c.b > 0.5) discard; }
 	for name, fs := range fss {
 		p := compileWide(t, vs, fs)
 		in := vertexData(t, p, map[string][][4]float32{"pos": pos, "col": col}, len(pos))
+		// The depth state varies with the worker count: the test functions
+		// the packed path quantizes once for (Less, Greater) and a clamped
+		// LessEqual, which it does not (see ref's qzFast).
+		type depthCase struct {
+			fn    compare.Func
+			clear float32
+			clamp bool
+		}
+		depthOf := map[int]depthCase{1: {compare.Less, 1, false}, 2: {compare.LessEqual, 1, true}, 3: {compare.Greater, 0, false}}
 		render := func(fsh ref.FragmentShader, topo ref.Topology, workers int) (c, z []byte) {
+			dc := depthOf[workers]
 			tg, err := ref.NewTarget(n, n, []format.Format{format.RGBA8}, format.D24S8)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := tg.ClearDepth(1); err != nil {
+			if err := tg.ClearDepth(dc.clear); err != nil {
 				t.Fatal(err)
 			}
 			vsh, err := p.NewVertexShader(context.Background(), VertexOptions{})
@@ -133,14 +144,14 @@ void main() { if (c.b > 0.5) discard; }
 			st := ref.DefaultState(n, n)
 			st.Vertex, st.Fragment, st.Workers = vsh, fsh, workers
 			st.Interp = p.Interp(false)
-			st.Depth.Test, st.Depth.Write, st.Depth.Func = true, true, compare.Less
+			st.Depth.Test, st.Depth.Write, st.Depth.Func, st.Depth.Clamp = true, true, dc.fn, dc.clamp
 			if err := ref.Draw(context.Background(), tg, &st, in, ref.DrawParams{Topology: topo, Count: len(pos)}); err != nil {
 				t.Fatal(err)
 			}
 			return tg.Color[0].Data, tg.DepthStencil.Data
 		}
 		for _, topo := range []ref.Topology{ref.Triangles, ref.Points} {
-			for _, workers := range []int{1, 3} {
+			for _, workers := range []int{1, 2, 3} {
 				fsc, err := p.NewFragmentShader(context.Background())
 				if err != nil {
 					t.Fatal(err)

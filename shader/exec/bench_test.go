@@ -98,8 +98,8 @@ func benchRun(bn *testing.B, p *ir.Program, w int) {
 }
 
 func BenchmarkLambertFS(b *testing.B) {
-	for _, w := range []int{1, 16, 32} {
-		b.Run(map[int]string{1: "w1", 16: "w16", 32: "w32"}[w], func(b *testing.B) { benchRun(b, lambertFS(), w) })
+	for _, w := range []int{1, 16, 32, 64} {
+		b.Run(map[int]string{1: "w1", 16: "w16", 32: "w32", 64: "w64"}[w], func(b *testing.B) { benchRun(b, lambertFS(), w) })
 	}
 }
 

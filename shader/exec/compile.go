@@ -191,11 +191,23 @@ func addLanes(d, a, b []uint32) {
 	}
 }
 
+// addLanesFTZ and mulLanesFTZ are addLanes and mulLanes followed by
+// flushLanes: the same loop (so the same NaN operand order), then the
+// denormal flush of every result.
+
+// addLanesFTZ and mulLanesFTZ run whole groups of four lanes through
+// addFTZ4 and mulFTZ4 (SSE2 on amd64) and the rest as the scalar loop with
+// ftz.
+
 //go:noinline
 func addLanesFTZ(d, a, b []uint32) {
-	af, bf := f32s(a)[:len(d)], f32s(b)[:len(d)]
-	for l := range d {
-		d[l] = ftz(fw(af[l] + bf[l]))
+	a, b = a[:len(d)], b[:len(d)]
+	n := len(d) &^ 3
+	if n > 0 {
+		addFTZ4(&d[0], &a[0], &b[0], n)
+	}
+	for l := n; l < len(d); l++ {
+		d[l] = ftz(fw(fl(a[l]) + fl(b[l])))
 	}
 }
 
@@ -210,8 +222,12 @@ func mulLanes(d, a, b []uint32) {
 
 //go:noinline
 func mulLanesFTZ(d, a, b []uint32) {
-	af, bf := f32s(a)[:len(d)], f32s(b)[:len(d)]
-	for l := range d {
-		d[l] = ftz(fw(af[l] * bf[l]))
+	a, b = a[:len(d)], b[:len(d)]
+	n := len(d) &^ 3
+	if n > 0 {
+		mulFTZ4(&d[0], &a[0], &b[0], n)
+	}
+	for l := n; l < len(d); l++ {
+		d[l] = ftz(fw(fl(a[l]) * fl(b[l])))
 	}
 }

@@ -341,10 +341,134 @@ func TestNaNOperandOrder(t *testing.T) {
 		fn   func(d, a, b []uint32)
 	}{{"add", addLanes}, {"addFTZ", addLanesFTZ}, {"mul", mulLanes}, {"mulFTZ", mulLanesFTZ}} {
 		for _, pr := range pairs {
-			d := make([]uint32, 1)
-			f.fn(d, pr[:1], pr[1:])
-			if want := pr[0] | 0x00400000; d[0] != want {
-				t.Errorf("%s(%#x, %#x) = %#x, want %#x (the first operand's NaN)", f.name, pr[0], pr[1], d[0], want)
+			// Every lane of every length to 9: the flushing loops run groups
+			// of four lanes in SSE2 and the rest one by one.
+			for n := 1; n <= 9; n++ {
+				for pos := range n {
+					a, b, d := make([]uint32, n), make([]uint32, n), make([]uint32, n)
+					a[pos], b[pos] = pr[0], pr[1]
+					f.fn(d, a, b)
+					if want := pr[0] | 0x00400000; d[pos] != want {
+						t.Errorf("%s(%#x, %#x) in lane %d of %d = %#x, want %#x (the first operand's NaN)", f.name, pr[0], pr[1], pos, n, d[pos], want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestFloatLanesFTZ compares the flushing add and multiply (groups of four
+// lanes in SSE2 on amd64, the rest in Go) with the shared IEEE loops followed
+// by ftz word by word: every length up to 11, a special operand at every lane among normal
+// ones (denormals, zeros, infinities, quiet and signalling NaNs of both
+// signs, products and sums that underflow or overflow), NaN pairs in both
+// orders, and destinations that are one of the sources. Any rewrite of these
+// loops (an unrolled one, whose copies the compiler may give either operand
+// order, as it does under -race) must keep this passing.
+func TestFloatLanesFTZ(t *testing.T) {
+	special := []uint32{0x00000001, 0x807fffff, 0x00000000, 0x80000000, 0x00800000, 0x80800000,
+		0x7f800000, 0xff800000, 0x7fc00001, 0xffc12345, 0x7f800003, 0xff812345, 0x7f7fffff, 0x1f800000, 0x3f800000}
+	for _, f := range []struct {
+		name      string
+		fn, plain func(d, a, b []uint32)
+	}{{"add", addLanesFTZ, addLanes}, {"mul", mulLanesFTZ, mulLanes}} {
+		want := func(a, b []uint32) []uint32 {
+			d := make([]uint32, len(a))
+			f.plain(d, a, b)
+			for l := range d {
+				d[l] = ftz(d[l])
+			}
+			return d
+		}
+		check := func(a, b []uint32) {
+			t.Helper()
+			w := want(a, b)
+			got := make([]uint32, len(a))
+			f.fn(got, a, b)
+			for l := range got {
+				if got[l] != w[l] {
+					t.Fatalf("%s(%#x, %#x): lane %d = %#x, want %#x", f.name, a, b, l, got[l], w[l])
+				}
+			}
+			for _, src := range []int{0, 1} { // in place: d is a, then b
+				x, y := append([]uint32(nil), a...), append([]uint32(nil), b...)
+				d := x
+				if src == 1 {
+					d = y
+				}
+				f.fn(d, x, y)
+				for l := range d {
+					if d[l] != w[l] {
+						t.Fatalf("%s(%#x, %#x) into source %d: lane %d = %#x, want %#x", f.name, a, b, src, l, d[l], w[l])
+					}
+				}
+			}
+		}
+		for n := 0; n <= 11; n++ {
+			for pos := range max(n, 1) {
+				for _, s := range special {
+					for _, other := range special {
+						a, b := make([]uint32, n), make([]uint32, n)
+						for l := range a {
+							a[l], b[l] = 0x3f800000+uint32(l)<<12, 0x40000000-uint32(l)<<11
+						}
+						if n > 0 {
+							a[pos], b[pos] = s, other
+						}
+						check(a, b)
+						check(b, a)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestInvSqrtFTZ4 compares the flushing inverse square root of groups of four
+// lanes (invSqrtFTZ4) with the scalar expression and ftz on edge words at every
+// lane (zeros, denormals, negatives, infinities, NaNs, results that underflow)
+// and random words, in place too.
+func TestInvSqrtFTZ4(t *testing.T) {
+	words := append([]uint32(nil), diffWords[:]...)
+	words = append(words, 0x7f7fffff, 0x7effffff, 0x00000010, 0xbf800000, 0x7f800001)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 256 {
+		words = append(words, rng.Uint32())
+	}
+	for len(words)%4 != 0 {
+		words = append(words, 0x3f800000)
+	}
+	want := make([]uint32, len(words))
+	for l, w := range words {
+		want[l] = ftz(fw(float32(1 / math.Sqrt(float64(fl(w))))))
+	}
+	got := make([]uint32, len(words))
+	invSqrtFTZ4(&got[0], &words[0], len(words))
+	inPlace := append([]uint32(nil), words...)
+	invSqrtFTZ4(&inPlace[0], &inPlace[0], len(inPlace))
+	for l := range words {
+		if got[l] != want[l] || inPlace[l] != want[l] {
+			t.Errorf("inversesqrt(%#x) = %#x (in place %#x), want %#x", words[l], got[l], inPlace[l], want[l])
+		}
+	}
+}
+
+// TestSplat: splat (groups of four words in splat4, the rest one by one) sets
+// every word of lane arrays of every length to 67 and not one word past them.
+func TestSplat(t *testing.T) {
+	for n := 0; n <= 67; n++ {
+		buf := make([]uint32, n+8)
+		for i := range buf {
+			buf[i] = 0xdead
+		}
+		splat(buf[2:2+n], 0x12345678)
+		for i, w := range buf {
+			want := uint32(0xdead)
+			if i >= 2 && i < 2+n {
+				want = 0x12345678
+			}
+			if w != want {
+				t.Fatalf("splat of %d words: word %d = %#x, want %#x", n, i-2, w, want)
 			}
 		}
 	}

@@ -234,3 +234,47 @@ func TestALUMatchesEval(t *testing.T) {
 		}
 	}
 }
+
+// TestStraightLineZeroing: Run zeroes only the registers a straight-line
+// program reads before writing them (planZeroing), and the results are those
+// of a zeroed register file: a register read before its first write reads
+// zero on every Run, not the previous Run's value, and a Run over fewer
+// present lanes leaves the other lanes' outputs zero. A program with control
+// flow has every register zeroed.
+func TestStraightLineZeroing(t *testing.T) {
+	p, b := newProg(ir.Fragment, 1, 2)
+	early := b.Reg(ir.F32)
+	b.Imm(ir.StoreOutput, ir.NoReg, 0, b.Op(ir.FAdd, ir.F32, early, b.ConstF(1))) // early is still zero
+	b.Imm(ir.LoadInput, early, 0)
+	b.Imm(ir.StoreOutput, ir.NoReg, 1, b.Op(ir.FMul, ir.F32, early, b.ConstF(2)))
+	m := mustNew(t, p, 8)
+	if m.zeroAll || len(m.zeroRegs) != 1 || m.zeroRegs[0] != early {
+		t.Fatalf("zeroing plan: all %v, registers %v; want only r%d", m.zeroAll, m.zeroRegs, early)
+	}
+	for run, present := range []uint64{0xff, 0b101, 0xff} {
+		for l := range m.Input(0) {
+			m.Input(0)[l] = math.Float32bits(float32(10*run + l))
+		}
+		if _, err := m.Run(context.Background(), present, present); err != nil {
+			t.Fatal(err)
+		}
+		for l := range 8 {
+			want0, want1 := uint32(0), uint32(0)
+			if present>>l&1 != 0 {
+				want0, want1 = math.Float32bits(1), math.Float32bits(2*float32(10*run+l))
+			}
+			if got0, got1 := m.Output(0)[l], m.Output(1)[l]; got0 != want0 || got1 != want1 {
+				t.Errorf("run %d (present %#b) lane %d: outputs %#x %#x, want %#x %#x", run, present, l, got0, got1, want0, want1)
+			}
+		}
+	}
+
+	q, c := newProg(ir.Fragment, 1, 1)
+	x := c.Imm(ir.LoadInput, c.Reg(ir.F32), 0)
+	c.Ctl(ir.If, c.Op(ir.FLt, ir.Bool, x, c.ConstF(3)))
+	c.Imm(ir.StoreOutput, ir.NoReg, 0, x)
+	c.Ctl(ir.EndIf)
+	if mq := mustNew(t, q, 8); !mq.zeroAll {
+		t.Errorf("a program with control flow: zeroing plan %v, want every register", mq.zeroRegs)
+	}
+}

@@ -2,7 +2,6 @@ package exec
 
 import (
 	"math/bits"
-	"unsafe"
 
 	"vortexgfx/shader/ir"
 )
@@ -104,23 +103,17 @@ func (m *Machine) broadcastGroup(pc, n int) multiStep {
 	}
 }
 
-// splat writes v to every word of d, two words per store: broadcasts are the
-// commonest instructions of the lowered shaders (every uniform and constant is
-// one), and halving their stores is measurable (BenchmarkOpClass/uniform).
+// splat writes v to every word of d, four words per store (splat4) in groups
+// of four: broadcasts are the commonest instructions of the lowered shaders
+// (every uniform and constant is one), and their stores are measurable
+// (BenchmarkOpClass/uniform).
 func splat(d []uint32, v uint32) {
-	if len(d) < 2 { // no word pair (and no pointer to 8 bytes past a 4-byte array)
-		for l := range d {
-			d[l] = v
-		}
-		return
+	n := len(d) &^ 3
+	if n > 0 {
+		splat4(&d[0], v, n)
 	}
-	q := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(d))), len(d)/2)
-	v2 := uint64(v)<<32 | uint64(v)
-	for i := range q {
-		q[i] = v2
-	}
-	if len(d)&1 != 0 {
-		d[len(d)-1] = v
+	for l := n; l < len(d); l++ {
+		d[l] = v
 	}
 }
 

@@ -92,10 +92,15 @@ func kernel(op ir.Op, imm uint32, z bool, a, b, c, e []uint32) func(d []uint32) 
 		}
 	case ir.InvSqrt:
 		if z {
+			// Groups of four lanes in invSqrtFTZ4 (SSE2 on amd64).
 			return func(d []uint32) {
-				a := af[:len(d)]
-				for l := range d {
-					d[l] = ftz(fw(float32(1 / math.Sqrt(float64(a[l])))))
+				a, af := a[:len(d)], af[:len(d)]
+				n := len(d) &^ 3
+				if n > 0 {
+					invSqrtFTZ4(&d[0], &a[0], n)
+				}
+				for l := n; l < len(d); l++ {
+					d[l] = ftz(fw(float32(1 / math.Sqrt(float64(af[l])))))
 				}
 			}
 		}
@@ -166,17 +171,36 @@ func kernel(op ir.Op, imm uint32, z bool, a, b, c, e []uint32) func(d []uint32) 
 			}
 		}
 	case ir.FMin:
+		// Ordered unequal operands (the common case) take one comparison;
+		// equal ones (±0) and NaNs take ir.FMinNum.
 		return func(d []uint32) {
 			a, b := a[:len(d)], b[:len(d)]
+			x, y := af[:len(d)], bf[:len(d)]
 			for l := range d {
-				d[l] = ir.FMinNum(a[l], b[l])
+				switch {
+				case x[l] < y[l]:
+					d[l] = a[l]
+				case x[l] > y[l]:
+					d[l] = b[l]
+				default:
+					d[l] = ir.FMinNum(a[l], b[l])
+				}
 			}
 		}
 	case ir.FMax:
+		// As FMin: one comparison unless equal or unordered (ir.FMaxNum).
 		return func(d []uint32) {
 			a, b := a[:len(d)], b[:len(d)]
+			x, y := af[:len(d)], bf[:len(d)]
 			for l := range d {
-				d[l] = ir.FMaxNum(a[l], b[l])
+				switch {
+				case x[l] > y[l]:
+					d[l] = a[l]
+				case x[l] < y[l]:
+					d[l] = b[l]
+				default:
+					d[l] = ir.FMaxNum(a[l], b[l])
+				}
 			}
 		}
 	case ir.FClamp:

@@ -117,9 +117,10 @@
 // the same sign, as llvmpipe does and GLSL 4.60 §4.7.1 permits; the constant
 // folder does the same, so optimisation never changes a result. Compute programs
 // keep IEEE subnormals. Config.Denormals overrides the mode for one Machine. The
-// compiled lane loops flush in the same pass as the arithmetic; BenchmarkDenormals
-// (width 16) compares the two modes, a cost taken for agreement with the
-// conformance oracle. There is no
+// compiled lane loops flush in the same pass as the arithmetic (float add and
+// multiply four lanes an instruction, in SSE2 on amd64: lanes4_amd64.s);
+// BenchmarkDenormals (width 16) compares the two modes, a cost taken for
+// agreement with the conformance oracle. There is no
 // iteration cap that changes semantics: a run that exceeds Config.MaxSteps warp
 // instructions, or whose context is cancelled, stops with ErrBudget or the context's
 // error instead of hanging.
@@ -186,6 +187,10 @@ type Machine struct {
 	skip      []int32   // where to go when the mask becomes empty: the innermost construct's next closer
 	compiled  []step    // each instruction compiled to a lane loop (nil lanes: generic path only)
 	block     []int32   // compiled instructions in a row from each pc on (see compile.go)
+	// zeroAll: Run zeroes every register; otherwise only zeroRegs (see
+	// planZeroing)
+	zeroAll  bool
+	zeroRegs []ir.Reg
 
 	w        int
 	full     uint64
@@ -325,6 +330,7 @@ func New(p *ir.Program, cfg Config) (*Machine, error) {
 	}
 	m.tables()
 	m.compile()
+	m.planZeroing()
 	m.texReq.init(w)
 	m.expReq = ExportRequest{Width: w, Words: m.out}
 	if p.Stage == ir.Geometry {
@@ -428,7 +434,9 @@ func (m *Machine) Input(w int) []uint32 { return m.in[w*m.w : (w+1)*m.w : (w+1)*
 // Output returns the lane array of output word w after Run.
 func (m *Machine) Output(w int) []uint32 { return m.out[w*m.w : (w+1)*m.w : (w+1)*m.w] }
 
-// Reg returns the lane array of register r (for tests and debugging).
+// Reg returns the lane array of register r (for tests and debugging). After a Run
+// of straight-line code (see planZeroing) the lanes that were not present may hold
+// an earlier Run's words.
 func (m *Machine) Reg(r ir.Reg) []uint32 { return m.regs[int(r)*m.w : (int(r)+1)*m.w] }
 
 // Steps returns the warp instructions executed by the last Run.
@@ -442,13 +450,20 @@ func (m *Machine) LaneOps() int64 { return m.laneOps }
 // invocation: a vertex of the batch, or a pixel of a quad including helpers). live
 // marks the lanes whose results count (covered pixels; for vertex work pass present).
 // Registers, outputs and (compute programs) the machine's shared memory start at
-// zero; barriers are no-ops for a lone warp (a Workgroup runs several). Run returns
+// zero (every register the program can read before writing it; see planZeroing);
+// barriers are no-ops for a lone warp (a Workgroup runs several). Run returns
 // the live mask at the end: live lanes that neither discarded nor demoted.
 func (m *Machine) Run(ctx context.Context, present, live uint64) (uint64, error) {
 	if m.uniforms == nil && m.prog.UniformWords > 0 {
 		return 0, fmt.Errorf("exec: program needs %d uniform words and none are set", m.prog.UniformWords)
 	}
-	clear(m.regs)
+	if m.zeroAll {
+		clear(m.regs)
+	} else {
+		for _, r := range m.zeroRegs {
+			clear(m.reg(r))
+		}
+	}
 	clear(m.out)
 	clear(m.shared)
 	present &= m.full
@@ -458,4 +473,42 @@ func (m *Machine) Run(ctx context.Context, present, live uint64) (uint64, error)
 		m.geo.reset()
 	}
 	return m.run(ctx, present, live)
+}
+
+// planZeroing decides which registers Run zeroes. In straight-line code — pure
+// ops, input and uniform loads, output stores and Export, with no control flow,
+// discard, memory, register arrays or calls — every instruction runs on exactly
+// the present lanes, each lane reads only its own registers, and a register
+// written before any instruction reads it is written in every lane that can read
+// it: zeroing it first changes nothing the program or its outputs can see (the
+// lanes not present keep an earlier Run's words, which nothing reads). Run then
+// zeroes only the registers read before their first write (zeroRegs; often none),
+// saving the clear of the whole register file per warp. Any other program has
+// every register zeroed.
+func (m *Machine) planZeroing() {
+	m.zeroAll = true
+	if len(m.funcStart) > 0 {
+		return
+	}
+	written := make([]bool, len(m.prog.Regs))
+	var zero []ir.Reg
+	for pc := range m.mainEnd {
+		in := &m.code[pc]
+		switch op := in.Op; {
+		case op == ir.LoadInput || op == ir.LoadUniform || op == ir.StoreOutput || op == ir.Export || op == ir.Nop:
+		case op.IsPure():
+		default:
+			return
+		}
+		for i := range in.Op.NumSrc() {
+			if r := in.Src[i]; !written[r] {
+				written[r] = true // zeroed: reads of it see zero until written
+				zero = append(zero, r)
+			}
+		}
+		if in.Dst != ir.NoReg {
+			written[in.Dst] = true
+		}
+	}
+	m.zeroAll, m.zeroRegs = false, zero
 }
