@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 
 	"vortexgfx/abi"
 	"vortexgfx/device"
@@ -345,10 +346,10 @@ func binningKernel(c *device.CTA) error {
 		GridStride(c, prims, func(i uint64) {
 			one[0] = readBox(i)
 			BCount(g, one[:], cnt[:])
-			out = out[:0]
-			for range cnt[0] {
-				out = append(out, 0)
-			}
+			// The primitive's keys in one reused buffer (BEmit fills every
+			// entry), its pid patched in, then stored as one word run: the
+			// WriteU32 of each key in order (WriteWords' contract).
+			out = slices.Grow(out[:0], int(cnt[0]))[:cnt[0]]
 			off[0] = 0
 			if err := BEmit(g, one[:], off[:], out); err != nil {
 				c.Fail(err)
@@ -356,8 +357,9 @@ func binningKernel(c *device.CTA) error {
 			}
 			base := uint64(offs.ReadU32(4 * i))
 			for k, key := range out {
-				keys.WriteU32(4*(base+uint64(k)), key&^(1<<abi.PipePrimBits-1)|uint32(i))
+				out[k] = key&^(1<<abi.PipePrimBits-1) | uint32(i)
 			}
+			keys.WriteWords(4*base, out)
 		})
 	case abi.FEStageBHist, abi.FEStageBScatter:
 		keys := uint64(c.ReadU32(a.Counters + 4*abi.FECounterKeys))
