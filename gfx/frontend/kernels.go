@@ -249,12 +249,8 @@ func setupKernel(c *device.CTA) error {
 		})
 	case abi.FEStageScan:
 		single(c, func() {
-			var s uint32
 			offs, keep := c.Span(a.Offsets), c.Span(a.Keep)
-			for i := uint64(0); i < n && c.Err() == nil; i++ {
-				offs.WriteU32(4*i, s)
-				s += keep.ReadU32(4 * i)
-			}
+			s := scanWords(c, &offs, &keep, a.Offsets, a.Keep, n)
 			c.WriteU32(a.Offsets+4*n, s)
 			if s > abi.MaxPrimsPerPass {
 				c.Fail(fmt.Errorf("setup_k: %w: %d visible, max %d", ErrTooManyPrims, s, abi.MaxPrimsPerPass))
@@ -330,12 +326,8 @@ func binningKernel(c *device.CTA) error {
 		})
 	case abi.FEStageBScan:
 		single(c, func() {
-			var s uint32
 			offs, counts := c.Span(a.Offsets), c.Span(a.Counts)
-			for i := uint64(0); i < prims && c.Err() == nil; i++ {
-				offs.WriteU32(4*i, s)
-				s += counts.ReadU32(4 * i)
-			}
+			s := scanWords(c, &offs, &counts, a.Offsets, a.Counts, prims)
 			c.WriteU32(a.Offsets+4*prims, s)
 			c.WriteU32(a.Counters+4*abi.FECounterKeys, s)
 		})
