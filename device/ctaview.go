@@ -161,6 +161,14 @@ func (s *Span) bytes(off uint64, n int) []byte {
 	return d[off : off+uint64(n) : off+uint64(n)]
 }
 
+// Has reports whether the n bytes at base+off are reached directly: inside
+// the span's allocation, under the allocation map the span was taken from. It
+// is no access (nothing is counted or faulted); a kernel uses it to take a
+// batched path (ReadWords/WriteWords over a run of words) only where no word
+// of the run can fault, so that the batch counts and stores exactly what its
+// word-by-word loop, which stops at the first fault, would.
+func (s *Span) Has(off uint64, n int) bool { return s.bytes(off, n) != nil }
+
 // ReadU32 is the CTA's ReadU32(base + off).
 func (s *Span) ReadU32(off uint64) uint32 {
 	if b := s.bytes(off, 4); b != nil {

@@ -150,3 +150,34 @@ func TestCTASpanOutlivesFree(t *testing.T) {
 		t.Fatalf("span read after the free: %d, %v, %d accesses", v, c.Err(), c.memOps)
 	}
 }
+
+// TestCTASpanHas: Has is true exactly for ranges inside the span's allocation
+// while the allocation map is the span's, and counts no access.
+func TestCTASpanHas(t *testing.T) {
+	m := mem.NewDevice(mem.DefaultDeviceBase, 1<<16)
+	a, _ := m.Alloc(64, 0)
+	var c CTA
+	c.setMemory(m)
+	s := c.Span(a + 8)
+	for _, tc := range []struct {
+		off  uint64
+		n    int
+		want bool
+	}{
+		{0, 4, true}, {0, 56, true}, {52, 4, true}, {53, 4, false}, {0, 57, false},
+		{56, 1, false}, {0, 0, false}, {0, -1, false}, {1 << 62, 4, false},
+	} {
+		if got := s.Has(tc.off, tc.n); got != tc.want {
+			t.Errorf("Has(%d, %d) = %v, want %v", tc.off, tc.n, got, tc.want)
+		}
+	}
+	if c.memOps != 0 || c.Err() != nil {
+		t.Fatalf("Has counted %d accesses, fault %v", c.memOps, c.Err())
+	}
+	if _, err := m.Alloc(64, 0); err != nil { // a new allocation map
+		t.Fatal(err)
+	}
+	if s.Has(0, 4) {
+		t.Errorf("Has after the allocation map changed: true, want false (the CTA's path)")
+	}
+}

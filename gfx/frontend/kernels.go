@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 
 	"vortexgfx/abi"
 	"vortexgfx/device"
@@ -248,12 +249,8 @@ func setupKernel(c *device.CTA) error {
 		})
 	case abi.FEStageScan:
 		single(c, func() {
-			var s uint32
 			offs, keep := c.Span(a.Offsets), c.Span(a.Keep)
-			for i := uint64(0); i < n && c.Err() == nil; i++ {
-				offs.WriteU32(4*i, s)
-				s += keep.ReadU32(4 * i)
-			}
+			s := scanWords(c, &offs, &keep, a.Offsets, a.Keep, n)
 			c.WriteU32(a.Offsets+4*n, s)
 			if s > abi.MaxPrimsPerPass {
 				c.Fail(fmt.Errorf("setup_k: %w: %d visible, max %d", ErrTooManyPrims, s, abi.MaxPrimsPerPass))
@@ -329,12 +326,8 @@ func binningKernel(c *device.CTA) error {
 		})
 	case abi.FEStageBScan:
 		single(c, func() {
-			var s uint32
 			offs, counts := c.Span(a.Offsets), c.Span(a.Counts)
-			for i := uint64(0); i < prims && c.Err() == nil; i++ {
-				offs.WriteU32(4*i, s)
-				s += counts.ReadU32(4 * i)
-			}
+			s := scanWords(c, &offs, &counts, a.Offsets, a.Counts, prims)
 			c.WriteU32(a.Offsets+4*prims, s)
 			c.WriteU32(a.Counters+4*abi.FECounterKeys, s)
 		})
@@ -345,10 +338,10 @@ func binningKernel(c *device.CTA) error {
 		GridStride(c, prims, func(i uint64) {
 			one[0] = readBox(i)
 			BCount(g, one[:], cnt[:])
-			out = out[:0]
-			for range cnt[0] {
-				out = append(out, 0)
-			}
+			// The primitive's keys in one reused buffer (BEmit fills every
+			// entry), its pid patched in, then stored as one word run: the
+			// WriteU32 of each key in order (WriteWords' contract).
+			out = slices.Grow(out[:0], int(cnt[0]))[:cnt[0]]
 			off[0] = 0
 			if err := BEmit(g, one[:], off[:], out); err != nil {
 				c.Fail(err)
@@ -356,8 +349,9 @@ func binningKernel(c *device.CTA) error {
 			}
 			base := uint64(offs.ReadU32(4 * i))
 			for k, key := range out {
-				keys.WriteU32(4*(base+uint64(k)), key&^(1<<abi.PipePrimBits-1)|uint32(i))
+				out[k] = key&^(1<<abi.PipePrimBits-1) | uint32(i)
 			}
+			keys.WriteWords(4*base, out)
 		})
 	case abi.FEStageBHist, abi.FEStageBScatter:
 		keys := uint64(c.ReadU32(a.Counters + 4*abi.FECounterKeys))
