@@ -60,7 +60,7 @@ func TestFetchLayout(t *testing.T) {
 			if len(tc.want) == 0 {
 				return
 			}
-			if end := tc.want[len(tc.want)-1]; end.Word+end.Words != p.FS.InputWords  {
+			if end := tc.want[len(tc.want)-1]; end.Word+end.Words != p.FS.InputWords {
 				t.Errorf("fetched words end at %d, inputs at %d: they must be last", end.Word+end.Words, p.FS.InputWords)
 			}
 			m, err := exec.New(p.FS, exec.Config{Width: 1})
