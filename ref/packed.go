@@ -58,7 +58,7 @@ func (d *drawer) setPacked() {
 	d.packed, d.pfs = nil, nil
 	d.pSmooth, d.pLinear, d.pFlat = nil, nil, nil
 	p, ok := d.fs.(FragmentPacked)
-	if !ok || !d.noHelpers || !d.fastOps || !p.HelpersUnused() {
+	if !ok || !d.noHelpers || !d.fastOps || !p.HelpersUnused() || d.fetchFS != nil {
 		return
 	}
 	if pl := p.Packed(); pl != nil && pl.Width >= laneBatch {
