@@ -149,6 +149,11 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 			gate(GateVaryings, fmt.Sprintf("%d vec4s, %d flat words", v, f))
 		}
 	}
+	if fsInfo.FramebufferFetch {
+		// spec: EXT_shader_framebuffer_fetch (no device input carries the
+		// destination colour; ref/fetch.go)
+		gate(GateFramebufferFetch, "")
+	}
 	switch {
 	case st.GS != nil:
 		gate(GateGeometryStage, "")
