@@ -215,6 +215,9 @@ type runner struct {
 	failure  string
 	warning  string
 	pixbuf   []byte
+	// drawFB and readFB are the bound framebuffers (nil: the window;
+	// framebuffer.go).
+	drawFB, readFB *Framebuffer
 }
 
 // errFatal ends the test with a failure, as piglit_report_result(FAIL)
@@ -352,8 +355,19 @@ func (r *runner) exec(c *Command) error {
 		if c.Name == "GL_FRAGMENT_SHADER_DERIVATIVE_HINT" {
 			s.DerivativeHint = c.Value
 		}
+	case OpFramebuffer, OpFBTex2D:
+		return r.framebuffer(c)
+	case OpBlit:
+		return r.blit(c)
+	case OpFetchBarrier:
+		// glFramebufferFetchBarrierEXT: the back ends' fetches already see
+		// every earlier primitive's writes (ref/fetch.go).
 	case OpProbe:
-		msg, err := evalProbe(r.c, c.Probe, r.tol, r.f.Width, r.f.Height, r.api, &r.pixbuf)
+		w, h := r.fbSize(r.readFB)
+		if c.Probe.Int {
+			return r.probeInt(c, w, h)
+		}
+		msg, err := evalProbe(r.c, c.Probe, r.tol, w, h, r.api, &r.pixbuf)
 		if err != nil {
 			return err
 		}

@@ -56,6 +56,7 @@ func (c *glContext) SetTexture(unit int, t *shadertest.Texture) error {
 		return err
 	}
 	c.textures[program.TextureIndex(unit, target)] = ref.TextureBinding{Texture: tex, Sampler: smp}
+	c.sampledTex[t] = tex // the storage an fb command renders into (framebuffer.go)
 	return nil
 }
 
