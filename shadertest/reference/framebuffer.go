@@ -229,14 +229,11 @@ func sameFB(a, b pipe.Framebuffer) bool {
 }
 
 // Blit implements shadertest.FramebufferContext: colour attachment 0 of the
-// read framebuffer onto every colour attachment of the draw one, the whole
-// (equal) size, a multisampled source resolved by the box filter.
+// whole read framebuffer onto every colour attachment of the whole draw one,
+// scaled with the filter, a multisampled source resolved by the box filter.
 func (c *glContext) Blit(linear bool) error {
 	if len(c.readFB.Cbufs) == 0 || len(c.fb.Cbufs) == 0 {
 		return nil
-	}
-	if c.readFB.Width != c.fb.Width || c.readFB.Height != c.fb.Height {
-		return fmt.Errorf("blit between %dx%d and %dx%d: %w", c.readFB.Width, c.readFB.Height, c.fb.Width, c.fb.Height, shadertest.ErrUnsupported)
 	}
 	src := c.readFB.Cbufs[0]
 	filter := sampler.Nearest
@@ -246,12 +243,13 @@ func (c *glContext) Blit(linear bool) error {
 	if src.Fmt().IsInteger() {
 		filter = sampler.Nearest // GL_LINEAR is an error for integer sources: piglit's blits use nearest
 	}
-	rect := pipe.Rect{X1: c.fb.Width, Y1: c.fb.Height}
+	srect := pipe.Rect{X1: c.readFB.Width, Y1: c.readFB.Height}
+	drect := pipe.Rect{X1: c.fb.Width, Y1: c.fb.Height}
 	for _, dst := range c.fb.Cbufs {
 		if dst == nil || dst.Resource == src.Resource && dst.Level == src.Level && dst.Layer == src.Layer {
 			continue
 		}
-		if err := c.pc.Blit(pipe.BlitInfo{Src: src, Dst: dst, SrcRect: rect, DstRect: rect, Filter: filter}); err != nil {
+		if err := c.pc.Blit(pipe.BlitInfo{Src: src, Dst: dst, SrcRect: srect, DstRect: drect, Filter: filter}); err != nil {
 			return fmt.Errorf("reference: %w", err)
 		}
 	}

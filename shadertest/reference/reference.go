@@ -106,6 +106,10 @@ func (b *Backend) Caps() shadertest.Caps {
 			"GL_MAX_CLIP_PLANES":                 8,
 			// pipe takes 2-, 4-, 8- and 16-sample targets (gl/msaa).
 			"GL_MAX_SAMPLES": msaa.MaxSamples,
+			// EXT_shader_framebuffer_fetch's query: a discard in a
+			// fetching shader drops the whole fragment, never single
+			// samples (GL_FALSE). spec: EXT_shader_framebuffer_fetch
+			"GL_FRAGMENT_SHADER_DISCARDS_SAMPLES_EXT": 0,
 		}}
 }
 
