@@ -132,7 +132,7 @@ func (b *Backend) NewContext(ctx context.Context, cfg shadertest.ContextConfig) 
 		textures: make([]ref.TextureBinding, maxUnits*int(program.NumTargets)),
 		views:    map[*sampler.Texture]*pipe.SamplerView{}, smps: map[sampler.Sampler]*pipe.Sampler{},
 		texRes: map[*shadertest.Texture]*pipe.Resource{}, msRes: map[*shadertest.Framebuffer]*pipe.Resource{},
-		sampledTex: map[*shadertest.Texture]*sampler.Texture{}}
+		sampledTex: map[*shadertest.Texture]*sampler.Texture{}, unsampled: map[int]error{}}
 	if err := c.openWindow(); err != nil {
 		screen.Close()
 		return nil, err
@@ -197,11 +197,14 @@ type glContext struct {
 	// sampledTex is the sampler texture SetTexture made of each runner
 	// texture: its driver texture is the one fb commands render into.
 	sampledTex map[*shadertest.Texture]*sampler.Texture
-	vs, fs     *pipe.Shader
-	gs         *pipe.Shader // the geometry stage (nil: none)
-	layout     []pipe.AttributeSlot
-	views      map[*sampler.Texture]*pipe.SamplerView
-	smps       map[sampler.Sampler]*pipe.Sampler
+	// unsampled holds, by program.TextureIndex, why a bound texture
+	// cannot be sampled here (texture.go's SetTexture).
+	unsampled map[int]error
+	vs, fs    *pipe.Shader
+	gs        *pipe.Shader // the geometry stage (nil: none)
+	layout    []pipe.AttributeSlot
+	views     map[*sampler.Texture]*pipe.SamplerView
+	smps      map[sampler.Sampler]*pipe.Sampler
 	// textures is indexed by program.TextureIndex(unit, target).
 	textures []ref.TextureBinding
 	vd       *shadertest.VertexData
