@@ -450,6 +450,11 @@ func (c *Context) drawReference(st *BoundState, l *linked, info *DrawInfo, d Dir
 		}
 		return nil
 	}
+	if st.layer == 0 {
+		if n := fbLayers(&st.FB); n > 0 {
+			return c.drawLayers(st, l, info, d, idx, nverts, uniforms, n)
+		}
+	}
 	if err := c.hostCurrent(); err != nil {
 		return err
 	}
@@ -484,7 +489,12 @@ func (c *Context) drawReference(st *BoundState, l *linked, info *DrawInfo, d Dir
 	}
 	l.mu.Lock()
 	if err := l.refGeometry(&s, st); err != nil {
+		l.mu.Unlock()
 		return err
+	}
+	if st.layer > 0 && !l.selectLayer(&s, st, st.layers) {
+		l.mu.Unlock()
+		return nil
 	}
 	if err := l.refVertex(&s, st); err != nil {
 		l.mu.Unlock()

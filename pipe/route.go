@@ -12,7 +12,10 @@ import (
 // Nil CSOs mean Gallium's defaults (no depth/stencil/alpha, blending off with all
 // channels written, fill with no cull).
 type BoundState struct {
-	VS, FS *Shader
+	// layer is 1 + the layer a layered framebuffer's reference draw is
+	// drawing, of layers (layered.go); 0 otherwise.
+	layer, layers int
+	VS, FS        *Shader
 	// GS is the bound geometry shader (nil: none).
 	GS         *Shader
 	VElems     *VertexElements

@@ -157,7 +157,7 @@ func Execute(ctx context.Context, f *File, parseErr error, b Backend) (st Status
 	}
 	defer gctx.Close()
 	r := &runner{f: f, caps: &caps, c: gctx, gl: gl, api: api, state: DefaultState(f.Width, f.Height),
-		tol: DefaultTolerance, textures: map[texKey]*Texture{}}
+		tol: DefaultTolerance, textures: map[texKey]*Texture{}, unitTex: map[int]*Texture{}}
 	for _, rq := range f.Requires {
 		if rq.Kind == ReqIgnoreMissingUniforms {
 			r.ignoreMissing = true
@@ -216,8 +216,9 @@ type runner struct {
 	warning  string
 	pixbuf   []byte
 	// drawFB and readFB are the bound framebuffers (nil: the window;
-	// framebuffer.go).
+	// framebuffer.go); unitTex is each unit's last texture (fb tex layered).
 	drawFB, readFB *Framebuffer
+	unitTex        map[int]*Texture
 }
 
 // errFatal ends the test with a failure, as piglit_report_result(FAIL)
@@ -405,6 +406,7 @@ func (r *runner) exec(c *Command) error {
 		t := BuildTexture(c.Texture, r.api)
 		r.activeUnit = c.Texture.Unit
 		r.textures[texKey{c.Texture.Unit, t.Target}] = t
+		r.unitTex[c.Texture.Unit] = t
 		return r.c.SetTexture(c.Texture.Unit, t)
 	case OpTexCoord:
 		if c.Index < len(s.TexCoord) {

@@ -41,6 +41,10 @@ type FBAttach struct {
 	Unit         int
 	Target       TexTarget
 	Level, Layer int
+	// Layered attaches every layer of level 0 of the unit's last texture
+	// (fb tex layered: the geometry shader's gl_Layer picks each
+	// primitive's layer); Target is then unused.
+	Layered bool
 }
 
 // Framebuffer is what a back end binds: nil for the window, otherwise the
@@ -58,6 +62,7 @@ type Framebuffer struct {
 type FBImage struct {
 	Texture      *Texture
 	Level, Layer int
+	Layered      bool // every layer (fb tex layered)
 }
 
 // FramebufferContext is a Context that renders into textures and
@@ -129,6 +134,11 @@ func (f *File) parseFramebuffer(c *Command, t string, fail func(string, ...any))
 		}
 		return emit(OpFramebuffer, attach(fb, int(it[1].i), target, int(it[2].i), int(it[3].i), fail))
 	}
+	if it, n := scanf(rest, "tex layered %d"); n == 1 && fb.Draw && fb.Read {
+		fb = attach(fb, int(it[0].i), 0, 0, 0, fail)
+		fb.Attach[0].Layered = true
+		return emit(OpFramebuffer, fb)
+	}
 	if it, n := scanf(rest, "ms %s %d %d %d"); n == 4 && fb.Draw && fb.Read {
 		fb.Format, fb.W, fb.H, fb.Samples = it[0].s, int(it[1].i), int(it[2].i), int(it[3].i)
 		if fb.W <= 0 || fb.H <= 0 || fb.W > maxTexSize || fb.H > maxTexSize || fb.Samples < 1 || fb.Samples > 64 {
@@ -169,6 +179,12 @@ func (r *runner) framebuffer(c *Command) error {
 		fb = &Framebuffer{}
 		for i, a := range cmd.Attach {
 			t := r.textures[texKey{a.Unit, a.Target}]
+			if a.Layered {
+				t = r.unitTex[a.Unit]
+			}
+			if t == nil && a.Layered {
+				return &stop{Fail, fmt.Sprintf("fb tex layered: no texture on unit %d", a.Unit)}
+			}
 			if t == nil {
 				return &stop{Fail, fmt.Sprintf("fb: no %s texture on unit %d", a.Target, a.Unit)}
 			}
@@ -183,7 +199,7 @@ func (r *runner) framebuffer(c *Command) error {
 				return &stop{Skip, "fb: attachments of different sizes"}
 			}
 			fb.Width, fb.Height = img.W, img.H
-			fb.Color = append(fb.Color, FBImage{Texture: t, Level: a.Level, Layer: a.Layer})
+			fb.Color = append(fb.Color, FBImage{Texture: t, Level: a.Level, Layer: a.Layer, Layered: a.Layered})
 		}
 	}
 	draw, read := r.drawFB, r.readFB

@@ -95,7 +95,7 @@ func (c *glContext) pipeFramebuffer(fb *shadertest.Framebuffer) (pipe.Framebuffe
 		if err != nil {
 			return pipe.Framebuffer{}, err
 		}
-		out.Cbufs = append(out.Cbufs, &pipe.Surface{Resource: r, Level: im.Level, Layer: im.Layer})
+		out.Cbufs = append(out.Cbufs, &pipe.Surface{Resource: r, Level: im.Level, Layer: im.Layer, Layered: im.Layered})
 	}
 	return out, nil
 }
