@@ -301,7 +301,10 @@ func TestCommands(t *testing.T) {
 		{"fb ms GL_RGBA8 250 200 4", func(c *Command) bool {
 			return c.Op == OpFramebuffer && c.FB.Samples == 4 && c.FB.W == 250 && c.FB.H == 200 && c.FB.Format == "GL_RGBA8"
 		}},
-		{"fb tex layered 0", func(c *Command) bool { return c.Op == OpUnsupported && c.Name == "fb" }},
+		{"fb tex layered 2", func(c *Command) bool {
+			return c.Op == OpFramebuffer && len(c.FB.Attach) == 1 && c.FB.Attach[0].Layered && c.FB.Attach[0].Unit == 2
+		}},
+		{"fb tex layered 2DArray 0", func(c *Command) bool { return c.Op == OpUnsupported && c.Name == "fb" }},
 		{"fb tex 2d", func(c *Command) bool { return c.Op == OpUnsupported }},
 		{"blit color linear", func(c *Command) bool { return c.Op == OpBlit && c.FB.Linear }},
 		{"blit color nearest", func(c *Command) bool { return c.Op == OpBlit && !c.FB.Linear }},
