@@ -2,6 +2,7 @@ package shadertest
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -134,8 +135,12 @@ func (f *File) parseFramebuffer(c *Command, t string, fail func(string, ...any))
 		}
 		return emit(OpFramebuffer, attach(fb, int(it[1].i), target, int(it[2].i), int(it[3].i), fail))
 	}
-	if it, n := scanf(rest, "tex layered %d"); n == 1 && fb.Draw && fb.Read {
-		fb = attach(fb, int(it[0].i), 0, 0, 0, fail)
+	if r, ok := parseStr(rest, "tex layered "); ok && fb.Draw && fb.Read {
+		unit, err := strconv.Atoi(strings.TrimSpace(r))
+		if err != nil {
+			return false // another form (a target name): unsupported
+		}
+		fb = attach(fb, unit, 0, 0, 0, fail)
 		fb.Attach[0].Layered = true
 		return emit(OpFramebuffer, fb)
 	}
