@@ -90,6 +90,7 @@ func compileStage(d ShaderDesc) (*compiledStage, ShaderInfo, error) {
 			}
 		}
 		info.Discards = usesDiscard(p)
+		info.FramebufferFetch = len(cp.IR.Fetch) > 0
 		info.TexOps = texOps(p)
 		info.Samplers = len(p.Samplers)
 	}

@@ -67,6 +67,10 @@ type Surface struct {
 	Format   format.Format // Invalid: the resource's format
 	Level    int
 	Layer    int
+	// Layered makes the surface every layer of Level, each primitive
+	// drawing into the one its gl_Layer selects (layered.go); Layer is then
+	// the layer device draws and reads use.
+	Layered bool
 }
 
 // Fmt is the surface's effective format.

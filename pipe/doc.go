@@ -51,6 +51,9 @@
 //	adjacency topologies (GL 3.2), no GS           ref              GateTopology (their main vertices drawn)
 //	a bound geometry shader (BindGSState)          ref              GateGeometryStage (the device has no
 //	                                                                geometry stage yet: future work)
+//	framebuffer fetch (inout outputs,
+//	  gl_LastFragData)                             ref              GateFramebufferFetch (no wrapper input
+//	                                                                for the destination; ref/fetch.go)
 //	polygon offset (factor, units, clamp; FILL)    device           (setup_k offsets the depth plane)
 //	  non-finite factor, units or clamp            ref              GatePolygonOffset (ref's error)
 //	viewports of any size/position, non-integer,

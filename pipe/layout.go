@@ -60,9 +60,24 @@ func (c *Context) Clear(flags ClearFlags, color [4]float32, depth float32, stenc
 	if fb.Width < 1 {
 		return fmt.Errorf("pipe: clear without a framebuffer")
 	}
+	if n := fbLayers(fb); n > 0 {
+		// Every layer of a layered attachment (layered.go).
+		for k := range n {
+			lfb := atLayer(*fb, k)
+			if err := c.clearHost(&lfb, flags, color, depth, stencil); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	if done, err := c.clearOnDevice(fb, flags, color, depth, stencil); err != nil || done {
 		return err
 	}
+	return c.clearHost(fb, flags, color, depth, stencil)
+}
+
+// clearHost is Clear in host memory.
+func (c *Context) clearHost(fb *Framebuffer, flags ClearFlags, color [4]float32, depth float32, stencil uint8) error {
 	if err := c.hostCurrent(); err != nil {
 		return err
 	}

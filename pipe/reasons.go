@@ -136,6 +136,11 @@ const (
 	// GateGeometryStage: a geometry shader is bound; the device has no
 	// geometry stage yet, the reference renderer runs the draw.
 	GateGeometryStage
+	// GateFramebufferFetch: the fragment shader reads the destination
+	// colour (EXT_shader_framebuffer_fetch); the device's fragment wrapper
+	// has no such input, the reference renderer runs the draw (ref/fetch.go
+	// states its ordering).
+	GateFramebufferFetch
 	numReasonCodes
 )
 
@@ -207,10 +212,11 @@ var reasonNames = [numReasonCodes]string{
 	GateTwoSide:      "two-sided colour (GL_VERTEX_PROGRAM_TWO_SIDE) on colours the device does not pack",
 	GateFlatPolygons: "flat varyings on quads or polygons (their provoking vertex is not each triangle's last)",
 
-	RouteTexLod:       "sampler LOD bias or LOD clamp on a mipmapped texture (software sampler)",
-	RouteTexView:      "view swizzle or level range (software sampler)",
-	RouteLines:        "lines (software raster, the reference line rule)",
-	GateGeometryStage: "geometry shader",
+	RouteTexLod:          "sampler LOD bias or LOD clamp on a mipmapped texture (software sampler)",
+	RouteTexView:         "view swizzle or level range (software sampler)",
+	RouteLines:           "lines (software raster, the reference line rule)",
+	GateGeometryStage:    "geometry shader",
+	GateFramebufferFetch: "fragment shader reads the framebuffer (framebuffer fetch)",
 }
 
 // String describes the reason.
@@ -224,7 +230,7 @@ func (c ReasonCode) String() string {
 // Kind says whether the reason gates the draw or routes a unit.
 func (c ReasonCode) Kind() Kind {
 	switch {
-	case c >= GateNoVS && c <= GateDeviceBackend, c >= GateFlatShade && c <= GateFlatPolygons, c == GateGeometryStage:
+	case c >= GateNoVS && c <= GateDeviceBackend, c >= GateFlatShade && c <= GateFlatPolygons, c == GateGeometryStage, c == GateFramebufferFetch:
 		return Gated
 	case c >= RouteNoTEX && c <= RouteManyRTs, c == RouteTexLod, c == RouteTexView, c == RouteLines:
 		return Routed

@@ -450,6 +450,11 @@ func (c *Context) drawReference(st *BoundState, l *linked, info *DrawInfo, d Dir
 		}
 		return nil
 	}
+	if st.layer == 0 {
+		if n := fbLayers(&st.FB); n > 0 {
+			return c.drawLayers(st, l, info, d, idx, nverts, uniforms, n)
+		}
+	}
 	if err := c.hostCurrent(); err != nil {
 		return err
 	}
@@ -466,9 +471,15 @@ func (c *Context) drawReference(st *BoundState, l *linked, info *DrawInfo, d Dir
 		return err
 	}
 	ctx := c.applyReferenceConfig(&s)
-	t, err := c.refTarget(&st.FB)
+	samples, err := fbSamples(&st.FB)
 	if err != nil {
 		return err
+	}
+	var t *ref.Target
+	if samples == 1 {
+		if t, err = c.refTarget(&st.FB); err != nil {
+			return err
+		}
 	}
 	p := ref.DrawParams{Topology: refTopologies[info.Mode], First: int(d.Start), Count: int(d.Count),
 		BaseVertex: d.BaseVertex, Instances: int(d.InstanceCount), BaseInstance: int(d.StartInstance)}
@@ -478,13 +489,28 @@ func (c *Context) drawReference(st *BoundState, l *linked, info *DrawInfo, d Dir
 	}
 	l.mu.Lock()
 	if err := l.refGeometry(&s, st); err != nil {
+		l.mu.Unlock()
 		return err
+	}
+	if st.layer > 0 && !l.selectLayer(&s, st, st.layers) {
+		l.mu.Unlock()
+		return nil
 	}
 	if err := l.refVertex(&s, st); err != nil {
 		l.mu.Unlock()
 		return err
 	}
 	copy(l.prog.Uniforms, uniforms)
+	if samples > 1 {
+		// One pass per sample (refsamples.go).
+		if c.counting() {
+			err = fmt.Errorf("reference draw into %d-sample attachments under an open counting query: not implemented", samples)
+		} else {
+			err = c.drawSamples(ctx, &st.FB, &s, in, p, samples)
+		}
+		l.mu.Unlock()
+		return err
+	}
 	if c.counting() {
 		err = c.countSamples(ctx, t, &s, in, p, primCount(info, d, idx))
 	} else {
@@ -504,7 +530,7 @@ func surfaceIO(s *Surface, fb *Framebuffer, buf []byte, store bool) error {
 	r := s.Resource
 	d := r.desc
 	if d.samples() > 1 {
-		return fmt.Errorf("a %d-sample attachment: the reference renderer has no multisampling (resolve it with Blit)", d.Samples)
+		return fmt.Errorf("a %d-sample attachment: the reference renderer draws it one sample at a time (refsamples.go), not through this path", d.Samples)
 	}
 	return surfaceRows(s, fb, buf, store)
 }

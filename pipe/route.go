@@ -12,7 +12,10 @@ import (
 // Nil CSOs mean Gallium's defaults (no depth/stencil/alpha, blending off with all
 // channels written, fill with no cull).
 type BoundState struct {
-	VS, FS *Shader
+	// layer is 1 + the layer a layered framebuffer's reference draw is
+	// drawing, of layers (layered.go); 0 otherwise.
+	layer, layers int
+	VS, FS        *Shader
 	// GS is the bound geometry shader (nil: none).
 	GS         *Shader
 	VElems     *VertexElements
@@ -148,6 +151,11 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 		if v, f := st.VS.Desc.Info.VaryingVec4s, st.VS.Desc.Info.FlatWords; 4*v > abi.NumVaryingPlanes+abi.MaxExtraVaryings || f > abi.MaxFlatWords {
 			gate(GateVaryings, fmt.Sprintf("%d vec4s, %d flat words", v, f))
 		}
+	}
+	if fsInfo.FramebufferFetch {
+		// spec: EXT_shader_framebuffer_fetch (no device input carries the
+		// destination colour; ref/fetch.go)
+		gate(GateFramebufferFetch, "")
 	}
 	switch {
 	case st.GS != nil:

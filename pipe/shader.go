@@ -61,6 +61,12 @@ type ShaderInfo struct {
 	// to software whatever units they read. spec: vortexpipe §2.2
 	// (emit_vx_tex), §3.6
 	Samplers int
+	// FramebufferFetch: the fragment stage reads the destination colour
+	// (an inout output or gl_LastFragData; shader/lower's Program.Fetch),
+	// which the device's fragment wrapper has no input for: such draws run
+	// on the reference renderer (GateFramebufferFetch).
+	// spec: EXT_shader_framebuffer_fetch
+	FramebufferFetch bool
 }
 
 // ShaderDesc describes a shader CSO: its GLSL source and (once compiled) its info.

@@ -135,15 +135,21 @@ func (d *drawer) primitive(n int, v [3]int32, prov int32, cont bool) error {
 	}
 	id := d.primID
 	d.primID++
+	var err error
 	switch n {
 	case 0:
 		return nil // discarded by its cull distances, numbered all the same
 	case 1:
-		return d.point(v[0], id)
+		err = d.point(v[0], id)
 	case 2:
-		return d.line(v[0], v[1], prov, id)
+		err = d.line(v[0], v[1], prov, id)
+	default:
+		err = d.triangle(v[0], v[1], v[2], prov, id)
 	}
-	return d.triangle(v[0], v[1], v[2], prov, id)
+	if err != nil {
+		return err
+	}
+	return d.fetchFlush()
 }
 
 func pick(last bool, first, lastV int32) int32 {

@@ -99,6 +99,11 @@ type drawer struct {
 	primID      int32
 	zoff        float64 // depth bias of the triangle being rasterized
 	fs          FragmentShader
+	// fetchFS is fs when it reads the framebuffer (fetch.go), fetchRT the
+	// targets it reads and dest the destination colours of a batch.
+	fetchFS FragmentFetch
+	fetchRT uint32
+	dest    []FetchedColors
 	// band and bands select the quad rows this drawer rasterizes: those in
 	// bands of bandRows rows whose index modulo bands is band.
 	band, bands int
@@ -290,6 +295,7 @@ func newDrawer(ctx context.Context, t *Target, s *State, in VertexInput, p DrawP
 		d.noHelpers = true
 	}
 	d.bands = 1
+	d.setFetch()
 	d.scratch()
 	d.setPacked()
 	return d, elems, nil
@@ -344,6 +350,7 @@ func (d *drawer) scratch() {
 // workers returns n drawers that share d's post-vertex data and each own
 // the quad rows of bands k, k+n, k+2n, ... (d itself is worker 0).
 func (d *drawer) workers(ctx context.Context, n int) []*drawer {
+	n = d.fetchWorkers(n)
 	ws := make([]*drawer, n)
 	for k := range n {
 		w := d
@@ -355,6 +362,8 @@ func (d *drawer) workers(ctx context.Context, n int) []*drawer {
 			if cl, ok := d.s.Fragment.(FragmentCloner); ok {
 				w.fs = cl.CloneFragment()
 			}
+			w.setFetch()
+			w.dest = nil
 			w.setPacked()
 		}
 		w.ctx, w.band, w.bands = ctx, k, n

@@ -25,6 +25,9 @@ func (d *drawer) flush() error {
 	}
 	quads := d.quads[:d.nq]
 	d.nq, d.lanes = 0, 0
+	if d.fetchFS != nil {
+		d.loadDestination(quads)
+	}
 	if d.fs != nil {
 		if err := d.fs.ShadeQuads(quads, d.tex); err != nil {
 			return fmt.Errorf("ref: fragment shader, primitive %d: %w", quads[0].PrimitiveID, err)

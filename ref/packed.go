@@ -60,7 +60,7 @@ func (d *drawer) setPacked() {
 	d.pSmooth, d.pLinear, d.pFlat = nil, nil, nil
 	d.qzFast, d.laneQZ, d.plainInputs = false, nil, false
 	p, ok := d.fs.(FragmentPacked)
-	if !ok || !d.noHelpers || !d.fastOps || !p.HelpersUnused() {
+	if !ok || !d.noHelpers || !d.fastOps || !p.HelpersUnused() || d.fetchFS != nil {
 		return
 	}
 	if pl := p.Packed(); pl != nil && pl.Width >= laneBatch {

@@ -48,13 +48,17 @@ const (
 	OpActiveUniform    // active uniform NAME GL_UNIFORM_PNAME VALUE (Name, Cap, Value)
 	OpProvokingVertex  // provoking vertex first|last (Flat: first)
 	OpUBOArrayIndex    // ubo array index N (Index): the element of a uniform block array later uniform commands set
+	// Framebuffer commands (framebuffer.go): Command.FB holds the arguments.
+	OpFramebuffer  // fb tex 2d N..., fb tex slice, fb ms, fb [draw|read] winsys, fb draw|read tex 2d N
+	OpBlit         // blit color linear|nearest (FB.Linear)
+	OpFetchBarrier // fbfetch barrier (glFramebufferFetchBarrierEXT)
 )
 
 var opNames = [...]string{"clear color", "clear depth", "clear", "clip plane", "color", "draw rect",
 	"draw arrays", "draw elements", "enable", "depthfunc", "frustum", "hint", "ortho", "probe",
 	"probe depth", "tolerance", "shade model", "texture", "texcoord", "texparameter", "uniform",
 	"link error", "link success", "light", "unsupported", "compute", "ssbo", "ssbo subdata", "probe ssbo",
-	"atomic counters", "atomic counter", "probe atomic counter", "image texture", "fb tex 2d", "active uniform", "provoking vertex", "ubo array index"}
+	"atomic counters", "atomic counter", "probe atomic counter", "image texture", "fb tex 2d", "active uniform", "provoking vertex", "ubo array index", "fb", "blit", "fbfetch barrier"}
 
 // String returns the name used in test files and messages.
 func (o Op) String() string {
@@ -102,6 +106,8 @@ type Command struct {
 	LightInt bool
 	// Compute is set for the compute commands (OpCompute ... OpFBTex2D).
 	Compute *ComputeCmd
+	// FB is set for OpFramebuffer and OpBlit.
+	FB *FBCmd
 }
 
 // parseCommand parses one [test] line in shader_runner's matching order.
@@ -213,6 +219,9 @@ func (f *File) parseCommand(ln line, bad func(int, string, ...any)) {
 		add()
 		return
 	}
+	if f.parseFramebuffer(&c, t, fail) {
+		return
+	}
 	for _, p := range []string{"fb ", "blit "} {
 		if _, ok := pfx(p); ok {
 			unsupported(strings.TrimSpace(p))
@@ -241,7 +250,7 @@ func (f *File) parseCommand(ln line, bad func(int, string, ...any)) {
 		unsupported("image texture")
 		return
 	}
-	for _, p := range []string{"memory barrier", "blend barrier", "fbfetch barrier"} {
+	for _, p := range []string{"memory barrier", "blend barrier"} {
 		if _, ok := pfx(p); ok {
 			unsupported(p)
 			return

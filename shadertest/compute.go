@@ -152,8 +152,22 @@ func (f *File) parseComputeCommand(c *Command, t string, fail func(string, ...an
 	}
 	if rest, ok := parseStr(t, "fb tex 2d "); ok {
 		units, _ := parseInts(rest, 32)
+		if len(units) > 1 && len(units) <= maxColorAttachments {
+			// Several attachments: a draw framebuffer (framebuffer.go).
+			fb := &FBCmd{Draw: true, Read: true}
+			for _, u := range units {
+				if u < 0 || u >= 32 {
+					fail("texture unit %d out of range", u)
+					return true
+				}
+				fb.Attach = append(fb.Attach, FBAttach{Unit: int(u), Target: Tex2D})
+			}
+			c.Op, c.FB = OpFramebuffer, fb
+			f.Commands = append(f.Commands, *c)
+			return true
+		}
 		if len(units) != 1 || units[0] < 0 || units[0] >= 32 {
-			// Several attachments or none: not run here.
+			// None, or more than the attachments there are: not run here.
 			c.Op, c.Name = OpUnsupported, "fb tex 2d"
 			f.Commands = append(f.Commands, *c)
 			return true

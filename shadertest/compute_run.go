@@ -71,7 +71,7 @@ func (f *File) computeCaps(c Caps) Caps {
 func executeCompute(ctx context.Context, f *File, api API, glslVer Version, opts ComputeOptions) (st Status, reason string, handled bool) {
 	if !f.HasCompute() {
 		for _, c := range f.Commands {
-			if c.Op.isCompute() {
+			if c.Op.isCompute() && c.Op != OpFBTex2D {
 				return Skip, fmt.Sprintf("line %d: command %q is not supported without a compute shader", c.Line, c.Op), true
 			}
 		}

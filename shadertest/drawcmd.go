@@ -59,6 +59,10 @@ type ProbeCmd struct {
 	RX, RY, RW, RH float32
 	// Expected is the expected colour (or Expected[0] the depth).
 	Expected [4]float32
+	// Int marks an integer probe (relative probe rect rgba int) and
+	// ExpectedInt its expected integers.
+	Int         bool
+	ExpectedInt [4]int32
 }
 
 func (f *File) parseDrawRect(c *Command, t string, fail func(string, ...any)) bool {
@@ -246,10 +250,15 @@ func (f *File) parseProbe(c *Command, t string, fail func(string, ...any)) bool 
 			return emit(p, OpProbe)
 		}
 	}
-	if _, n := scanf(t, "relative probe rect rgba int ( %f , %f , %f , %f ) ( %d , %d , %d , %d )"); n == 8 {
-		c.Op, c.Name = OpUnsupported, "relative probe rect rgba int"
-		f.Commands = append(f.Commands, *c)
-		return true
+	if it, n := scanf(t, "relative probe rect rgba int ( %f , %f , %f , %f ) ( %d , %d , %d , %d )"); n == 8 {
+		// piglit_probe_rect_rgba_int: exact integers of an integer
+		// attachment (framebuffer.go's IntReader).
+		p := &ProbeCmd{Kind: ProbeRect, Components: 4, Relative: true, Int: true,
+			RX: float32(it[0].f), RY: float32(it[1].f), RW: float32(it[2].f), RH: float32(it[3].f)}
+		for i := range 4 {
+			p.ExpectedInt[i] = int32(it[4+i].i)
+		}
+		return emit(p, OpProbe)
 	}
 	if _, ok := parseStr(t, "polygon mode "); ok {
 		c.Op, c.Name = OpUnsupported, "polygon mode"

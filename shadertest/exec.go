@@ -157,7 +157,7 @@ func Execute(ctx context.Context, f *File, parseErr error, b Backend) (st Status
 	}
 	defer gctx.Close()
 	r := &runner{f: f, caps: &caps, c: gctx, gl: gl, api: api, state: DefaultState(f.Width, f.Height),
-		tol: DefaultTolerance, textures: map[texKey]*Texture{}}
+		tol: DefaultTolerance, textures: map[texKey]*Texture{}, unitTex: map[int]*Texture{}}
 	for _, rq := range f.Requires {
 		if rq.Kind == ReqIgnoreMissingUniforms {
 			r.ignoreMissing = true
@@ -215,6 +215,10 @@ type runner struct {
 	failure  string
 	warning  string
 	pixbuf   []byte
+	// drawFB and readFB are the bound framebuffers (nil: the window;
+	// framebuffer.go); unitTex is each unit's last texture (fb tex layered).
+	drawFB, readFB *Framebuffer
+	unitTex        map[int]*Texture
 }
 
 // errFatal ends the test with a failure, as piglit_report_result(FAIL)
@@ -352,8 +356,19 @@ func (r *runner) exec(c *Command) error {
 		if c.Name == "GL_FRAGMENT_SHADER_DERIVATIVE_HINT" {
 			s.DerivativeHint = c.Value
 		}
+	case OpFramebuffer, OpFBTex2D:
+		return r.framebuffer(c)
+	case OpBlit:
+		return r.blit(c)
+	case OpFetchBarrier:
+		// glFramebufferFetchBarrierEXT: the back ends' fetches already see
+		// every earlier primitive's writes (ref/fetch.go).
 	case OpProbe:
-		msg, err := evalProbe(r.c, c.Probe, r.tol, r.f.Width, r.f.Height, r.api, &r.pixbuf)
+		w, h := r.fbSize(r.readFB)
+		if c.Probe.Int {
+			return r.probeInt(c, w, h)
+		}
+		msg, err := evalProbe(r.c, c.Probe, r.tol, w, h, r.api, &r.pixbuf)
 		if err != nil {
 			return err
 		}
@@ -391,6 +406,7 @@ func (r *runner) exec(c *Command) error {
 		t := BuildTexture(c.Texture, r.api)
 		r.activeUnit = c.Texture.Unit
 		r.textures[texKey{c.Texture.Unit, t.Target}] = t
+		r.unitTex[c.Texture.Unit] = t
 		return r.c.SetTexture(c.Texture.Unit, t)
 	case OpTexCoord:
 		if c.Index < len(s.TexCoord) {

@@ -285,8 +285,42 @@ func TestCommands(t *testing.T) {
 		}},
 		{"ssbo 0 1024", func(c *Command) bool { return c.Op == OpSSBO && c.Compute.Size == 1024 }},
 		{"fb tex 2d 0", func(c *Command) bool { return c.Op == OpFBTex2D && c.Compute.Unit == 0 }},
-		{"fb tex 2d 0 1", func(c *Command) bool { return c.Op == OpUnsupported && c.Name == "fb tex 2d" }},
-		{"fb winsys", func(c *Command) bool { return c.Op == OpUnsupported && c.Name == "fb" }},
+		{"fb tex 2d 0 1", func(c *Command) bool {
+			return c.Op == OpFramebuffer && c.FB.Draw && c.FB.Read && len(c.FB.Attach) == 2 && c.FB.Attach[1] == FBAttach{Unit: 1, Target: Tex2D}
+		}},
+		{"fb tex 2d 0 1 2 3 4 5 6 7 8", func(c *Command) bool { return c.Op == OpUnsupported && c.Name == "fb tex 2d" }},
+		{"fb winsys", func(c *Command) bool { return c.Op == OpFramebuffer && c.FB.Window && c.FB.Draw && c.FB.Read }},
+		{"fb draw winsys", func(c *Command) bool { return c.Op == OpFramebuffer && c.FB.Window && c.FB.Draw && !c.FB.Read }},
+		{"fb read tex 2d 3", func(c *Command) bool {
+			return c.Op == OpFramebuffer && !c.FB.Draw && c.FB.Read && len(c.FB.Attach) == 1 && c.FB.Attach[0].Unit == 3
+		}},
+		{"fb tex slice 2DArray 1 2 3", func(c *Command) bool {
+			return c.Op == OpFramebuffer && c.FB.Attach[0] == FBAttach{Unit: 1, Target: Tex2DArray, Level: 2, Layer: 3}
+		}},
+		{"fb tex slice Cube 0 0 5", func(c *Command) bool { return c.FB.Attach[0] == FBAttach{Target: TexCube, Layer: 5} }},
+		{"fb ms GL_RGBA8 250 200 4", func(c *Command) bool {
+			return c.Op == OpFramebuffer && c.FB.Samples == 4 && c.FB.W == 250 && c.FB.H == 200 && c.FB.Format == "GL_RGBA8"
+		}},
+		{"fb tex layered 2", func(c *Command) bool {
+			return c.Op == OpFramebuffer && len(c.FB.Attach) == 1 && c.FB.Attach[0].Layered && c.FB.Attach[0].Unit == 2
+		}},
+		{"fb tex layered 2DArray 0", func(c *Command) bool { return c.Op == OpUnsupported && c.Name == "fb" }},
+		{"fb tex 2d", func(c *Command) bool { return c.Op == OpUnsupported }},
+		{"blit color linear", func(c *Command) bool { return c.Op == OpBlit && c.FB.Linear }},
+		{"blit color nearest", func(c *Command) bool { return c.Op == OpBlit && !c.FB.Linear }},
+		{"blit depth nearest", func(c *Command) bool { return c.Op == OpUnsupported && c.Name == "blit" }},
+		{"fbfetch barrier", func(c *Command) bool { return c.Op == OpFetchBarrier }},
+		{"texture storage 0 2DArray GL_RGBA8 (4 250 250 2)", func(c *Command) bool {
+			tc := c.Texture
+			return c.Op == OpTexture && tc.Kind == TexStorage && tc.Target == Tex2DArray && tc.Levels == 4 && tc.W == 250 && tc.H == 250 && tc.D == 2
+		}},
+		{"texture storage 1 Cube GL_RGBA8I (1 16 16)", func(c *Command) bool {
+			return c.Texture.Target == TexCube && c.Texture.D == 6 && c.Texture.Unit == 1 && c.Texture.Format == "GL_RGBA8I"
+		}},
+		{"texture storage 0 1D GL_RGBA8 (1 64)", func(c *Command) bool { return c.Texture.W == 64 && c.Texture.H == 1 && c.Texture.D == 1 }},
+		{"relative probe rect rgba int (0.5, 0.0, 0.5, 1.0) (1, -2, 3, 127)", func(c *Command) bool {
+			return c.Op == OpProbe && c.Probe.Int && c.Probe.ExpectedInt == [4]int32{1, -2, 3, 127} && c.Probe.RX == 0.5
+		}},
 		{"compute 1 2 3", func(c *Command) bool { return c.Op == OpCompute && c.Compute.Groups == [3]uint32{1, 2, 3} }},
 		{"compute group size 1 1 1 4 4 1", func(c *Command) bool { return c.Op == OpUnsupported }},
 		{"ssbo 5 subdata float 8 0.5", func(c *Command) bool {
@@ -375,6 +409,16 @@ func TestCommandErrors(t *testing.T) {
 		{"hint GL_FOO GL_NICEST", "bad hint"},
 		{"depthfunc GL_SOMETIMES", "unknown depth function"},
 		{"[vertex data]", "unknown command"},
+		{"fb tex 2d 0 40", "texture unit 40 out of range"},
+		{"fb tex slice 4D 0 0 0", "fb tex slice: unknown or unsupported target \"4D\""},
+		{"fb tex slice 2DArray 0 20 0", "level 20 or layer 0 out of range"},
+		{"fb ms GL_RGBA8 0 250 4", "fb ms: bad size 0x250"},
+		{"blit color bicubic", "blit filter must be linear or nearest"},
+		{"texture storage 0 2D GL_RGBA8 (1 4)", "texture storage 2D takes 2 sizes, not 1"},
+		{"texture storage 0 4D GL_RGBA8 (1 4 4)", "texture storage: unknown or unsupported target \"4D\""},
+		{"texture storage 0 2D GL_RGBA8 (9 4 4)", "texture storage: 9 levels for 4x4x1"},
+		{"texture storage 0 2D GL_RGBA8 (1 0 4)", "bad texture size"},
+		{"texture storage 0 2D", "invalid texture storage command"},
 	} {
 		_, err := parseOne(t, tc.line)
 		if err == nil || !strings.Contains(err.Error(), tc.err) {

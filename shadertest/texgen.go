@@ -77,6 +77,8 @@ func BuildTexture(tc *TextureCmd, api API) *Texture {
 			}
 		}
 		t.Levels = []*TexImage{img}
+	case TexStorage:
+		storageTexture(t, tc)
 	case TexJunk2DArray:
 		// glTexImage3D(GL_TEXTURE_2D_ARRAY, ..., NULL) with the default
 		// sampler state: the contents are undefined; zeros are one choice.

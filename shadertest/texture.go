@@ -59,6 +59,7 @@ const (
 	TexShadow2DArray                    // texture shadow2DArray unit (w, h, layers)
 	TexInteger                          // texture integer unit (w, h) (b, a) format: texel (x, y, b, a)
 	TexJunk2DArray                      // texture junk 2DArray unit (w, h, layers): undefined contents (zeros here)
+	TexStorage                          // texture storage unit TARGET FORMAT (levels w [h [d]]): glTexStorage, undefined contents (zeros here)
 )
 
 // TextureCmd is a texture command.
@@ -75,6 +76,9 @@ type TextureCmd struct {
 	// Colors are the checkerboard (black, white) or quads (bl, br, tl, tr)
 	// colours; texture integer's constant b and a are Colors[0][0:2].
 	Colors [4][4]float32
+	// Target and Levels are texture storage's target and level count.
+	Target TexTarget
+	Levels int
 }
 
 // maxTexSize bounds generated textures so that a hostile file cannot ask
@@ -181,7 +185,7 @@ func (f *File) parseTexture(c *Command, t string, fail func(string, ...any)) boo
 		return unsupported("texture junk")
 	}
 	if _, ok := parseStr(t, "texture storage "); ok {
-		return unsupported("texture storage")
+		return f.parseTexStorage(t, emit, fail)
 	}
 	if it, n := scanf(t, "texture rgbw 1D %d"); n == 1 {
 		return emit(&TextureCmd{Kind: TexRGBW1D, Unit: int(it[0].i), W: 4, H: 1, D: 1})

@@ -25,6 +25,9 @@ type FragmentShader struct {
 	packed *ref.PackedLanes
 	// sample is the sample the pass draws (SetSample; 0 without a call).
 	sample int
+	// dest holds the destination colours of the quads of the next
+	// ShadeQuads call, for a program that fetches them (fetch.go).
+	dest []ref.FetchedColors
 }
 
 // NewFragmentShader returns the fragment stage of p bound to ctx.
@@ -256,6 +259,9 @@ func (f *FragmentShader) ShadeQuads(quads []ref.Quad, tex ref.Textures) error {
 				}
 			}
 		}
+		if len(p.IR.Fetch) > 0 {
+			f.loadFetch(q0, n)
+		}
 		present := uint64(1)<<uint(4*n) - 1
 		if 4*n == 64 {
 			present = math.MaxUint64
@@ -387,6 +393,9 @@ func (f *FragmentShader) runPacked(quads []ref.Quad, lanes []uint16) error {
 		for j, ql := range lanes {
 			arr[j] = uint32(quads[ql>>2].PrimitiveID)
 		}
+	}
+	if len(p.IR.Fetch) > 0 {
+		f.loadFetchPacked(lanes)
 	}
 	present := uint64(1)<<uint(len(lanes)) - 1
 	if len(lanes) == 64 {

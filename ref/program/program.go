@@ -201,6 +201,9 @@ func (p *Program) layoutFragment() {
 			end = min(end, w)
 		}
 	}
+	for _, s := range p.IR.Fetch {
+		end = min(end, s.Word) // the destination words follow every other input
+	}
 	p.nvary = max(p.nvary, end)
 }
 

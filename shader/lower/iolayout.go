@@ -137,8 +137,13 @@ func (l *lowerer) layoutFragment(vsOut map[string]int, vs *ir.Program) {
 	}
 	var late []*ast.Var
 	var sys []*ast.Var
+	var last []*ast.Var // gl_LastFragData (fetch.go)
 	for _, v := range l.globals {
 		if v.Kind != ast.VarIn || (v.Builtin && !v.Used) {
+			continue
+		}
+		if fetchLast(v) {
+			last = append(last, v)
 			continue
 		}
 		switch v.Name {
@@ -278,4 +283,5 @@ func (l *lowerer) layoutFragment(vsOut map[string]int, vs *ir.Program) {
 	for _, d := range dups {
 		l.outputs[d[0]] = l.outputs[d[1]]
 	}
+	l.layoutFetch(last)
 }

@@ -35,6 +35,9 @@
 //     slot has Location L and Index 1, so a renderer finds target L's second
 //     colour by Index, never by word. gl_FragDepth comes next, then
 //     gl_SampleMask (one int word) last.
+//   - Framebuffer fetch: the destination colours an inout output or
+//     gl_LastFragData reads are input words after all the others, listed by
+//     render target in Program.Fetch (fetch.go).
 //   - Denormals: vertex and fragment programs have ir.Program.FlushDenormals set
 //     (float arithmetic flushes denormal results to zero, as llvmpipe does);
 //     compute programs keep IEEE subnormals.
@@ -107,6 +110,12 @@ type Program struct {
 	Samplers []ir.SamplerBinding
 	// Outputs is the fragment output layout (FS.Outputs).
 	Outputs []ir.Slot
+	// Fetch lists the fragment input words that hold the colour already in
+	// the framebuffer (inout outputs, gl_LastFragData), one slot per render
+	// target read: Location the target, Word and Words the input words of
+	// its first components, Type their reading; nil when the program reads
+	// no destination colour (fetch.go).
+	Fetch []ir.Slot
 }
 
 // Lower lowers a linked program to verified, optimised IR (ir.Verify runs
@@ -165,6 +174,7 @@ func Lower(lp *glsl.Program) (*Program, error) {
 		}
 		out.FS = p
 		out.Outputs = p.Outputs
+		out.Fetch = l.fetch
 	}
 	return out, nil
 }

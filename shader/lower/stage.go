@@ -78,6 +78,10 @@ type lowerer struct {
 	// (-1: no vertex output feeds the word, it stays zero).
 	geoIn   map[*ast.Var][]int
 	outVars []*ast.Var // outputs in layout order
+	// fetchWord is the first fetched input word of each inout fragment
+	// output, fetch the fetched words by target (fetch.go).
+	fetchWord map[*ast.Var]int
+	fetch     []ir.Slot
 	// interp holds the screen-space derivative shadows interpolateAt* reads
 	// (interp.go); nil when the stage calls none.
 	interp *interpState
@@ -96,7 +100,7 @@ func newLowerer(lp *glsl.Program, sp *glsl.StageProgram, stage ast.Stage, ul *un
 		p.Stage = ir.Geometry
 	}
 	return &lowerer{lp: lp, sp: sp, stage: stage, ul: ul, p: p, b: ir.NewBuilder(p),
-		vars: map[*ast.Var]*storage{}, inputs: map[*ast.Var]int{}, inCount: map[*ast.Var]int{}, outputs: map[*ast.Var]int{},
+		vars: map[*ast.Var]*storage{}, fetchWord: map[*ast.Var]int{}, inputs: map[*ast.Var]int{}, inCount: map[*ast.Var]int{}, outputs: map[*ast.Var]int{},
 		globals: stageVars(sp), funcs: map[funcKey]int{}, rets: map[*ast.Func][]ir.Reg{}, sized: map[*ast.Var]*ast.Type{}, shared: map[string]*storage{}, paramSt: map[funcKey]map[*ast.Var]*storage{}, fn: &fnState{}}
 }
 
@@ -127,6 +131,7 @@ func (l *lowerer) run() (p *ir.Program, err error) {
 		l.storageOf(v)
 	}
 	l.loadInputs()
+	l.loadFetched()
 	l.interpolationSetup()
 	// Global initialisers in declaration order.
 	for _, u := range l.sp.Units {

@@ -185,6 +185,9 @@ func (c *glContext) bindTextures(p *program.Program, rs *ref.State) error {
 		}
 		unit := p.Units[i]
 		k := program.TextureIndex(unit, program.KindTarget(s.Kind))
+		if err := c.unsampled[k]; err != nil {
+			return fmt.Errorf("sampler %s: %w", s.Name, err)
+		}
 		if unit < 0 || unit >= pipe.MaxSamplers || k < 0 || k >= len(rs.Textures) || rs.Textures[k].Texture == nil {
 			continue
 		}

@@ -93,7 +93,8 @@ func (b *Backend) Caps() shadertest.Caps {
 			"GL_ARB_uniform_buffer_object", "GL_ARB_explicit_uniform_location", "GL_ARB_arrays_of_arrays",
 			"GL_ARB_texture_rectangle", "GL_ARB_cull_distance", "GL_ARB_shading_language_include",
 			"GL_EXT_provoking_vertex", "GL_ARB_derivative_control", "GL_ARB_draw_instanced", "GL_ARB_texture_gather", "GL_ARB_gpu_shader5",
-			"GL_ARB_sample_shading", "GL_OES_sample_variables", "GL_OES_shader_multisample_interpolation"},
+			"GL_ARB_sample_shading", "GL_OES_sample_variables", "GL_OES_shader_multisample_interpolation",
+			"GL_EXT_shader_framebuffer_fetch", "GL_EXT_shader_framebuffer_fetch_non_coherent", "GL_ARB_texture_storage"},
 		Limits: map[string]int{
 			"GL_MAX_VERTEX_OUTPUT_COMPONENTS": types.MaxVertexOutputComponents,
 			// The uniform word buffer has no fixed size here.
@@ -105,6 +106,10 @@ func (b *Backend) Caps() shadertest.Caps {
 			"GL_MAX_CLIP_PLANES":                 8,
 			// pipe takes 2-, 4-, 8- and 16-sample targets (gl/msaa).
 			"GL_MAX_SAMPLES": msaa.MaxSamples,
+			// EXT_shader_framebuffer_fetch's query: a discard in a
+			// fetching shader drops the whole fragment, never single
+			// samples (GL_FALSE). spec: EXT_shader_framebuffer_fetch
+			"GL_FRAGMENT_SHADER_DISCARDS_SAMPLES_EXT": 0,
 		}}
 }
 
@@ -125,7 +130,9 @@ func (b *Backend) NewContext(ctx context.Context, cfg shadertest.ContextConfig) 
 	}
 	c := &glContext{ctx: ctx, cfg: cfg, pcfg: b.Program, screen: screen, pc: screen.NewContext(pipe.ContextOptions{}),
 		textures: make([]ref.TextureBinding, maxUnits*int(program.NumTargets)),
-		views:    map[*sampler.Texture]*pipe.SamplerView{}, smps: map[sampler.Sampler]*pipe.Sampler{}}
+		views:    map[*sampler.Texture]*pipe.SamplerView{}, smps: map[sampler.Sampler]*pipe.Sampler{},
+		texRes: map[*shadertest.Texture]*pipe.Resource{}, msRes: map[*shadertest.Framebuffer]*pipe.Resource{},
+		sampledTex: map[*shadertest.Texture]*sampler.Texture{}, unsampled: map[int]error{}}
 	if err := c.openWindow(); err != nil {
 		screen.Close()
 		return nil, err
@@ -164,6 +171,7 @@ func (c *glContext) openWindow() error {
 	if err := c.pc.SetFramebufferState(c.fb); err != nil {
 		return fmt.Errorf("reference: %w", err)
 	}
+	c.window, c.readFB = c.fb, c.fb
 	return c.pc.Clear(flags, [4]float32{}, 1, 0)
 }
 
@@ -179,11 +187,24 @@ type glContext struct {
 	screen *pipe.Screen
 	pc     *pipe.Context
 	fb     pipe.Framebuffer
-	vs, fs *pipe.Shader
-	gs     *pipe.Shader // the geometry stage (nil: none)
-	layout []pipe.AttributeSlot
-	views  map[*sampler.Texture]*pipe.SamplerView
-	smps   map[sampler.Sampler]*pipe.Sampler
+	// window is the window's framebuffer, readFB the one ReadPixels and
+	// Blit read, texRes and msRes the storage of the textures and
+	// renderbuffers fb commands attach (framebuffer.go).
+	window pipe.Framebuffer
+	readFB pipe.Framebuffer
+	texRes map[*shadertest.Texture]*pipe.Resource
+	msRes  map[*shadertest.Framebuffer]*pipe.Resource
+	// sampledTex is the sampler texture SetTexture made of each runner
+	// texture: its driver texture is the one fb commands render into.
+	sampledTex map[*shadertest.Texture]*sampler.Texture
+	// unsampled holds, by program.TextureIndex, why a bound texture
+	// cannot be sampled here (texture.go's SetTexture).
+	unsampled map[int]error
+	vs, fs    *pipe.Shader
+	gs        *pipe.Shader // the geometry stage (nil: none)
+	layout    []pipe.AttributeSlot
+	views     map[*sampler.Texture]*pipe.SamplerView
+	smps      map[sampler.Sampler]*pipe.Sampler
 	// textures is indexed by program.TextureIndex(unit, target).
 	textures []ref.TextureBinding
 	vd       *shadertest.VertexData
@@ -359,7 +380,12 @@ func (c *glContext) SetUniform(u *shadertest.Uniform) error {
 func (c *glContext) Clear(r *shadertest.ClearRequest) error {
 	var flags pipe.ClearFlags
 	if r.Color {
-		flags |= pipe.ClearColor0
+		if c.floatClearOfInteger() {
+			return fmt.Errorf("clear color on an integer attachment (undefined in GL): %w", shadertest.ErrUnsupported)
+		}
+		for i := range c.fb.Cbufs {
+			flags |= pipe.ClearColor0 << i
+		}
 	}
 	if r.Depth && c.fb.Zsbuf != nil {
 		flags |= pipe.ClearDepth
@@ -372,10 +398,11 @@ func (c *glContext) Clear(r *shadertest.ClearRequest) error {
 
 // ReadPixels implements shadertest.Context.
 func (c *glContext) ReadPixels(x, y, w, h int, dst []byte) error {
-	if x < 0 || y < 0 || w < 0 || h < 0 || x+w > c.cfg.Width || y+h > c.cfg.Height || len(dst) < w*h*4 {
-		return fmt.Errorf("reference: read %dx%d at (%d,%d) outside the %dx%d window", w, h, x, y, c.cfg.Width, c.cfg.Height)
+	fb := c.readFB
+	if x < 0 || y < 0 || w < 0 || h < 0 || x+w > fb.Width || y+h > fb.Height || len(dst) < w*h*4 {
+		return fmt.Errorf("reference: read %dx%d at (%d,%d) outside the %dx%d framebuffer", w, h, x, y, fb.Width, fb.Height)
 	}
-	return c.pc.ReadRect(0, x, y, w, h, dst)
+	return c.onRead(func() error { return c.pc.ReadRect(0, x, y, w, h, dst) })
 }
 
 // ReadDepth implements shadertest.Context.

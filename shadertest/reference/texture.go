@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -53,9 +54,20 @@ func (c *glContext) SetTexture(unit int, t *shadertest.Texture) error {
 	}
 	tex, smp, target, err := convertTexture(t, c.cfg.API, c.version)
 	if err != nil {
+		if tt, _, terr := texTarget(t.Target); terr == nil && errors.Is(err, shadertest.ErrUnsupported) {
+			// Bound but not sampleable here (an integer texture): a
+			// draw that samples it skips (bindTextures); an fb
+			// command may still render into it (framebuffer.go).
+			k := program.TextureIndex(unit, tt)
+			c.textures[k] = ref.TextureBinding{}
+			c.unsampled[k] = err
+			return nil
+		}
 		return err
 	}
+	delete(c.unsampled, program.TextureIndex(unit, target))
 	c.textures[program.TextureIndex(unit, target)] = ref.TextureBinding{Texture: tex, Sampler: smp}
+	c.sampledTex[t] = tex // the storage an fb command renders into (framebuffer.go)
 	return nil
 }
 

@@ -140,6 +140,11 @@ type Var struct {
 	// ReadOnly marks variables that may not be assigned (uniforms, inputs, const,
 	// in-parameters are writable, gl_FragCoord etc. are not).
 	ReadOnly bool
+	// Fetch marks a variable whose value on entry is the colour already in
+	// the framebuffer at the fragment's pixel: a fragment output declared
+	// inout, or GLSL ES 1.00's gl_LastFragData. spec:
+	// EXT_shader_framebuffer_fetch, EXT_shader_framebuffer_fetch_non_coherent
+	Fetch bool
 }
 
 // InterfaceBlock is a declared interface block (uniform Name { ... } inst;). spec: GLSL 4.50 §4.3.9.

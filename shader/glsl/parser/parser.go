@@ -221,6 +221,9 @@ func (p *parser) got(text string) bool {
 // rectangleExt is GL_ARB_texture_rectangle, on by default in desktop GLSL.
 const rectangleExt = "GL_ARB_texture_rectangle"
 
+// fetchNonCoherentExt is GL_EXT_shader_framebuffer_fetch_non_coherent.
+const fetchNonCoherentExt = "GL_EXT_shader_framebuffer_fetch_non_coherent"
+
 // layoutExts are the extensions that make 'layout' a keyword before GLSL 1.40.
 var layoutExts = []string{"GL_ARB_explicit_attrib_location", "GL_ARB_blend_func_extended", "GL_ARB_uniform_buffer_object",
 	"GL_ARB_explicit_uniform_location", "GL_ARB_shading_language_420pack"}
@@ -230,7 +233,10 @@ func (p *parser) isKeyword(word string) bool {
 	if d, e, ok := keywordMin(word); ok {
 		// The extensions that add layout qualifiers bring 'layout' to any
 		// GLSL version (their §3.6 additions).
-		return p.lang.atLeast(d, e) || word == "layout" && !p.lang.es && slices.ContainsFunc(layoutExts, p.lang.has)
+		// GL_EXT_shader_framebuffer_fetch_non_coherent brings it to GLSL
+		// ES 1.00 for layout(noncoherent) gl_LastFragData (its §3.6).
+		return p.lang.atLeast(d, e) || word == "layout" && !p.lang.es && slices.ContainsFunc(layoutExts, p.lang.has) ||
+			word == "layout" && p.lang.es && p.lang.has(fetchNonCoherentExt)
 	}
 	if _, _, ok := builtinTypeMin(word); ok {
 		return p.lang.typeAvailable(word)

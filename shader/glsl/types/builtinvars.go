@@ -205,6 +205,7 @@ func (c *checker) declareBuiltinVars() {
 				c.addBuiltin("gl_FragData", ast.Array(v4, MaxDrawBuffers), ast.VarOut, false)
 			}
 		}
+		c.lastFragDataBuiltin(v4)
 		if !c.es || c.version >= 300 {
 			c.addBuiltin("gl_FragDepth", f, ast.VarOut, false)
 		}

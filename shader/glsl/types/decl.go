@@ -216,15 +216,18 @@ func (c *checker) declGroup(g *ast.DeclGroup, global bool) {
 }
 
 func (c *checker) varSpec(g *ast.DeclGroup, vs *ast.VarSpec, t *ast.Type, global bool) {
-	q := g.Qual
+	q, fetch, noncoherent := c.fetchQualifiers(g.Qual, vs, global)
 	if t.IsVoid() {
 		c.errorf(vs.NamePos, "variable '%s' declared void", vs.Name)
 		t = ast.Invalid()
 	}
 	kind, ro := c.varKind(q.Storage, global)
 	v := &ast.Var{Name: vs.Name, DeclPos: vs.NamePos, Type: t, Kind: kind, Qual: q, ReadOnly: ro,
-		Location: -1, Binding: -1}
+		Location: -1, Binding: -1, Fetch: fetch}
 	vs.Var = v
+	if vs.Name == "gl_LastFragData" && global && c.redeclareLastFragData(v, vs, noncoherent) {
+		return
+	}
 	c.checkQualifiers(&q, global, t, vs.NamePos)
 	if c.es && q.Storage == ast.StorageUniform && v.Qual.Precision == ast.PrecNone {
 		v.Qual.Precision = c.defaultPrec(t)
