@@ -315,6 +315,8 @@ func (b *fsBatch) Shade() {
 	if b.present == 0 {
 		return
 	}
+	b.sp.fsBatchRuns.Add(1)
+	b.sp.fsBatchWaves.Add(int64(len(b.waves)))
 	s.batch = b
 	_, err := s.m.Run(context.Background(), b.present, b.covered)
 	s.batch = nil

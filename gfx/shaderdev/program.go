@@ -120,8 +120,10 @@ type Program struct {
 	// sampler ("" when vx_tex serves it). spec: vortexpipe §2.3.3
 	texSW string
 	// fsBatch: RASTER's waves of this program may share executor runs
-	// (fsbatch.go).
-	fsBatch bool
+	// (fsbatch.go); fsBatchRuns and fsBatchWaves count the shared runs and
+	// the waves they shaded (for tests and profiles).
+	fsBatch                   bool
+	fsBatchRuns, fsBatchWaves atomic.Int64
 
 	// Executors and their scratch, kept across launches (a free list the
 	// garbage collector does not empty, unlike sync.Pool): one per core
