@@ -164,6 +164,9 @@ type fsBatch struct {
 	n                int    // lanes staged
 	present, covered uint64
 	waves            []fsStagedWave
+	// applied: head is the scratch's routing and uniforms (applyHead
+	// succeeded on it, and the scratch has served no other wave since).
+	applied bool
 	// Shade's outcome: the run's one export mask, how many exports it
 	// made, and whether Finish must run each wave alone.
 	expMask uint64
@@ -192,14 +195,14 @@ func (sp *Program) workerBatch(c *device.CTA) (*fsBatch, error) {
 			b.sp.release(b.s, b.runner, exec.MaxWidth)
 		}
 		n := 4 * max(sp.prog.UniformWords, 1)
-		b.sp, b.s, b.head.ub, b.probe.ub = sp, nil, make([]byte, n), make([]byte, n)
+		b.sp, b.s, b.head.ub, b.probe.ub, b.applied = sp, nil, make([]byte, n), make([]byte, n), false
 	}
 	if b.s == nil {
 		s, err := sp.fsScratch(c.Runner(), exec.MaxWidth)
 		if err != nil {
 			return nil, err
 		}
-		b.s, b.runner = s, c.Runner()
+		b.s, b.runner, b.applied = s, c.Runner(), false
 	}
 	return b, nil
 }
@@ -236,11 +239,15 @@ func (sp *Program) stageWave(c *device.CTA, n int) error {
 	s := b.s
 	s.c, s.prog, s.valid = c, sp, false
 	s.ctr = [abi.FSCounterWords]uint32{}
-	if len(b.waves) == 0 {
+	if len(b.waves) == 0 && (!b.applied || !b.probe.same(&b.head)) {
+		// A new head (the last batch's, when it is the same, is still the
+		// scratch's routing and uniforms).
 		b.head, b.probe = b.probe, b.head
+		b.applied = false
 		if err := s.applyHead(sp, &b.head); err != nil {
 			return err
 		}
+		b.applied = true
 	}
 	// From here the unbatched wrapper would end with its counters (end).
 	fail := func(err error) error {
