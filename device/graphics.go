@@ -42,8 +42,10 @@ type graphicsState struct {
 	cores   []gfxCoreCounters // reused across frames (recorder buffers)
 	runners []CTA             // one per raster worker: the CTA its waves run in
 	batches []waveBatch       // one per raster worker: its staged waves (graphics_batch.go)
-	tex     tex.CostModel     // resolved TEX cost model
-	om      om.CostModel      // resolved OM cost model
+	// replayRefs is each core's segment list for replay, kept across frames.
+	replayRefs [][]segRef
+	tex        tex.CostModel // resolved TEX cost model
+	om         om.CostModel  // resolved OM cost model
 }
 
 // gfxFrame is one frame kick's bound units, read-only while waves run, plus
