@@ -45,8 +45,10 @@ import (
 // more than once is run again wave by wave in Finish, so errors name the
 // wave they come from as unbatched.
 
-// fsBatching turns cross-wave batching on (tests compare it off and on).
-var fsBatching = true
+// fsBatching turns cross-wave batching on, and fsBatchWaveByWave makes
+// every batch take Finish's wave-by-wave path (tests compare both with
+// batching off).
+var fsBatching, fsBatchWaveByWave = true, false
 
 // fsBatchable reports whether the fragment program's waves may share an
 // executor run (see above): every operation in its code and functions is
@@ -327,7 +329,7 @@ func (b *fsBatch) Shade() {
 	s.batch = b
 	_, err := s.m.Run(context.Background(), b.present, b.covered)
 	s.batch = nil
-	b.perWave = err != nil || b.exports > 1
+	b.perWave = err != nil || b.exports > 1 || fsBatchWaveByWave
 }
 
 // take is the batched run's export: it keeps the mask for Finish.

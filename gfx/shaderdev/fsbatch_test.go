@@ -111,7 +111,7 @@ void main() {
 // TEX/OM cache counters) as without — and many waves share each run.
 func TestFSBatchDraw(t *testing.T) {
 	const W, H, N = 96, 80, 2000
-	defer func() { fsBatching = true }()
+	defer func() { fsBatching, fsBatchWaveByWave = true, false }()
 	for _, pc := range fsBatchPrograms {
 		sp, p := compileProgram(t, "batch."+pc.name, compactVS, pc.fs)
 		if !sp.fsBatch {
@@ -217,6 +217,16 @@ func TestFSBatchDraw(t *testing.T) {
 					t.Errorf("%s: the batched draw differs from one raster worker's", name)
 				}
 				first = &b
+				// The fallback of a batched run that cannot stand for its
+				// waves' own (an error, more than one export): each wave
+				// run alone in Finish.
+				fsBatchWaveByWave = true
+				if o := draw(true, workers, force); !reflect.DeepEqual(w, o) {
+					t.Errorf("%s: finishing each staged wave alone differs from the wave-by-wave draw", name)
+				}
+				fsBatchWaveByWave = false
+				sp.fsBatchRuns.Store(0)
+				sp.fsBatchWaves.Store(0)
 			}
 		}
 	}
