@@ -102,9 +102,7 @@ func (c *CTA) OMExportLanes(rt int, lanes uint64, x, y []int32, face, color, dep
 	var sg *waveSeg // the wave's record segment, opened by its first traffic (as addOM does)
 	for m := lanes; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros64(m)
-		cc.omReads++
 		if u.ExportAccess(int(x[l]), int(y[l]), face[l], color[l], depth[l], a) {
-			cc.omWrites++
 			passed |= 1 << l
 		}
 		f := b2u(a.ZRead) | b2u(a.CRead)<<1 | b2u(a.ZWrite)<<2 | b2u(a.CWrite)<<3
@@ -119,6 +117,10 @@ func (c *CTA) OMExportLanes(rt int, lanes uint64, x, y []int32, face, color, dep
 	if sg != nil {
 		sg.om1 = r.om.n
 	}
+	// READS and WRITES, added once for the wave (nothing reads them during
+	// the loop).
+	cc.omReads += uint64(bits.OnesCount64(lanes))
+	cc.omWrites += uint64(bits.OnesCount64(passed))
 	return passed
 }
 

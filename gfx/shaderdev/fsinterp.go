@@ -107,18 +107,23 @@ func (s *fsScratch) inputs(sp *Program, present uint64, prims, flat uint64) {
 	if sp.coord < 0 && sp.facing < 0 {
 		return
 	}
-	for m := present; m != 0; m &= m - 1 {
-		l := bits.TrailingZeros64(m)
-		if sp.coord >= 0 {
-			s.m.Input(sp.coord)[l] = math.Float32bits(float32(s.x[l]) + 0.5)
-			s.m.Input(sp.coord + 1)[l] = math.Float32bits(float32(s.y[l]) + 0.5)
-			s.m.Input(sp.coord + 2)[l] = math.Float32bits(float32(s.depth[l]) / one)
-			s.m.Input(sp.coord + 3)[l] = math.Float32bits(s.fw[l])
+	if sp.coord >= 0 {
+		cx, cy, cz, cw := s.m.Input(sp.coord), s.m.Input(sp.coord+1), s.m.Input(sp.coord+2), s.m.Input(sp.coord+3)
+		for m := present; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros64(m)
+			cx[l] = math.Float32bits(float32(s.x[l]) + 0.5)
+			cy[l] = math.Float32bits(float32(s.y[l]) + 0.5)
+			cz[l] = math.Float32bits(float32(s.depth[l]) / one)
+			cw[l] = math.Float32bits(s.fw[l])
 		}
-		if sp.facing >= 0 {
-			s.m.Input(sp.facing)[l] = 0
+	}
+	if sp.facing >= 0 {
+		f := s.m.Input(sp.facing)
+		for m := present; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros64(m)
+			f[l] = 0
 			if s.facingW[l] == 0 {
-				s.m.Input(sp.facing)[l] = 1
+				f[l] = 1
 			}
 		}
 	}
