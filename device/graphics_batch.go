@@ -27,9 +27,10 @@ import (
 // WaveBatch is a kernel's deferred part of one or more staged fragment
 // waves of one raster worker.
 type WaveBatch interface {
-	// Shade does the staged waves' shared host work (it touches no CTA and
-	// no device memory).
-	Shade()
+	// Shade does the staged waves' shared host work. c is a CTA of the
+	// worker's device for lookups that count nothing (CTA.TexLines); it is
+	// none of the staged waves', and Shade must not record on it.
+	Shade(c *CTA)
 	// Finish runs the tail of staged wave index (the one Stage named) on c,
 	// a CTA restored to that wave as it was when its kernel returned.
 	Finish(c *CTA, index int) error
@@ -127,8 +128,9 @@ func (wb *waveBatch) flush() {
 	}
 	b, d := wb.b, wb.dev
 	fr := d.gfx.frame.Load()
-	b.Shade()
 	f := &wb.fin
+	f.err = nil
+	b.Shade(f)
 	for i := range wb.waves {
 		w := &wb.waves[i]
 		cc := &fr.cores[w.slot]

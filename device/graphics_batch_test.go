@@ -23,7 +23,7 @@ type testBatch struct {
 	t      *testing.T
 }
 
-func (b *testBatch) Shade() { b.shades++ }
+func (b *testBatch) Shade(*device.CTA) { b.shades++ }
 
 func (b *testBatch) Finish(c *device.CTA, i int) error {
 	p := b.pos[i]

@@ -374,7 +374,7 @@ func (sp *Program) fsKernelOn(c *device.CTA, env *devEnv) error {
 		return fmt.Errorf("%s: a fragment wave of %d lanes", sp.fsName(), n)
 	}
 	if fsBatching && sp.fsBatch && c.CanStage() {
-		return sp.stageWave(c, n) // fsbatch.go
+		return sp.stageWave(c, env, n) // fsbatch.go
 	}
 	c.FlushWaves() // this wave's exports come after any staged ones
 	width := n

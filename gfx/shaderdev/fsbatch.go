@@ -53,19 +53,16 @@ var fsBatching, fsBatchWaveByWave = true, false
 // fsBatchable reports whether the fragment program's waves may share an
 // executor run (see above): every operation in its code and functions is
 // lane-local arithmetic, control flow, its inputs, outputs, registers or
-// uniforms, discard or demote, a quad-local derivative or helper test, or
-// the export; and it samples nothing.
+// uniforms, discard or demote, a quad-local derivative or helper test, a
+// texture sample, or the export.
 func fsBatchable(p *ir.Program) bool {
-	if len(p.Tex) > 0 {
-		return false
-	}
 	ok := func(code []ir.Inst) bool {
 		for i := range code {
 			switch op := code[i].Op; {
 			case op.IsPure(), op.IsControl():
 			case op == ir.Nop, op == ir.LoadInput, op == ir.StoreOutput, op == ir.LoadUniform,
 				op == ir.LoadUniformIdx, op == ir.ArrayLoad, op == ir.ArrayStore, op == ir.Discard, op == ir.Demote,
-				op == ir.DdxFine, op == ir.DdyFine, op == ir.DdxCoarse, op == ir.DdyCoarse, op == ir.IsHelper, op == ir.Export:
+				op == ir.DdxFine, op == ir.DdyFine, op == ir.DdxCoarse, op == ir.DdyCoarse, op == ir.IsHelper, op == ir.Tex, op == ir.Export:
 			default:
 				return false
 			}
@@ -84,12 +81,16 @@ func fsBatchable(p *ir.Program) bool {
 }
 
 // fsHead is what the wrapper's head reads that the whole batch shares: the
-// routing flags, the walk's samples, the uniform bytes and the software
-// merger's descriptor.
+// routing flags, the walk's samples, the uniform bytes, the TEX stages'
+// sizes, the software sampler's table and the software merger's
+// descriptor.
 type fsHead struct {
 	flags   uint64
 	samples int
 	ub      []byte
+	tex     [abi.TexNumStages]fsTexState
+	swTex   bool
+	swArg   uint64 // the software sampler's descriptor table (swTex)
 	merger  bool
 	omDesc  [swom.DescBytes]byte
 }
@@ -97,14 +98,18 @@ type fsHead struct {
 // same reports whether h and o route and shade a wave alike.
 func (h *fsHead) same(o *fsHead) bool {
 	return h.flags == o.flags && h.samples == o.samples && h.merger == o.merger && bytes.Equal(h.ub, o.ub) &&
-		(!h.merger || h.omDesc == o.omDesc)
+		h.tex == o.tex && h.swTex == o.swTex && h.swArg == o.swArg && (!h.merger || h.omDesc == o.omDesc)
 }
 
-// readHead reads the wave's head into h with exactly the device accesses
-// fsScratch.begin makes for a program without textures (fsBatchable): the
-// descriptor table, flags and geometry arguments, the uniform words, then
-// the merger argument and its descriptor.
-func readHead(sp *Program, c *device.CTA, h *fsHead) error {
+// readHead reads the wave's head into b.probe with exactly the device
+// accesses fsScratch.begin makes, in its order: the descriptor table,
+// flags and geometry arguments, the uniform words, each TEX stage's size
+// and mip mode (FF sampler), or the software sampler's table, which it
+// binds unless the scratch's sampler is bound to it already (flushing the
+// staged waves first, which sample through it), then the merger argument
+// and its descriptor.
+func (b *fsBatch) readHead(sp *Program, c *device.CTA, env *devEnv) error {
+	h, s := &b.probe, b.s
 	desc := c.Arg(abi.ArgFSDesc)
 	h.flags = c.Arg(abi.ArgFSFlags)
 	h.samples = max(abi.UnpackFSGeometry(c.Arg(abi.ArgFSGeometry)).Samples, 1)
@@ -112,6 +117,32 @@ func readHead(sp *Program, c *device.CTA, h *fsHead) error {
 		b := h.ub[:4*n]
 		if v := c.ReadView(c.ReadU64(desc), b); &v[0] != &b[0] {
 			copy(b, v)
+		}
+	}
+	h.tex = [abi.TexNumStages]fsTexState{}
+	if len(sp.prog.FS.Tex) > 0 && h.flags&abi.FSFlagSWTex == 0 {
+		// Descriptor set 0 (table slot 1): {w, h, levels, mip} per sampler.
+		set0 := c.ReadU64(desc + 8)
+		for i := range sp.prog.FS.Samplers {
+			d := set0 + uint64(i)*texDescBytes
+			h.tex[i] = fsTexState{w: float32(c.ReadU32(d)), h: float32(c.ReadU32(d + 4)), levels: max(c.ReadU32(d+8), 1), mip: MipFilter(c.ReadU32(d + 12))}
+		}
+	}
+	h.swTex, h.swArg = h.flags&abi.FSFlagSWTex != 0 && len(sp.prog.FS.Tex) > 0, 0
+	if h.swTex {
+		if env == nil || env.mem == nil {
+			return fmt.Errorf("%s: software sampler routed on a kernel without device memory (open the program with a Device)", sp.fsName())
+		}
+		h.swArg = c.Arg(abi.ArgFSSWSampler)
+		if !b.swBound || b.swArg != h.swArg {
+			if len(b.waves) > 0 {
+				c.FlushWaves()
+			}
+			b.swBound = false
+			if err := s.sw.Bind(env.mem, h.swArg, len(sp.prog.FS.Samplers)); err != nil {
+				return err
+			}
+			b.swBound, b.swArg = true, h.swArg
 		}
 	}
 	a := c.Arg(abi.ArgFSSWMerger)
@@ -134,7 +165,7 @@ func (s *fsScratch) applyHead(sp *Program, h *fsHead) error {
 	if err := s.m.SetUniforms(s.uni); err != nil {
 		return err
 	}
-	s.swTex = false
+	s.tex, s.swTex = h.tex, h.swTex
 	s.swOM = s.flags&abi.FSFlagSWOM != 0
 	s.om = swom.State{}
 	if h.merger {
@@ -167,8 +198,18 @@ type fsBatch struct {
 	present, covered uint64
 	waves            []fsStagedWave
 	// applied: head is the scratch's routing and uniforms (applyHead
-	// succeeded on it, and the scratch has served no other wave since).
-	applied bool
+	// succeeded on it, and the scratch has served no other wave since);
+	// swBound: its software sampler is bound to the table at swArg.
+	applied, swBound bool
+	swArg            uint64
+	// Per lane the staged wave it belongs to, per wave its FF vx_tex
+	// requests of the batched run (each: n, then its n cache lines), the
+	// CTA Shade samples through, and whether a request would have faulted.
+	laneWave [exec.MaxWidth]uint8
+	texLog   [][]uint64
+	texLines []uint64
+	shadeCTA *device.CTA
+	texFail  bool
 	// Shade's outcome: the run's one export mask, how many exports it
 	// made, and whether Finish must run each wave alone.
 	expMask uint64
@@ -197,14 +238,14 @@ func (sp *Program) workerBatch(c *device.CTA) (*fsBatch, error) {
 			b.sp.release(b.s, b.runner, exec.MaxWidth)
 		}
 		n := 4 * max(sp.prog.UniformWords, 1)
-		b.sp, b.s, b.head.ub, b.probe.ub, b.applied = sp, nil, make([]byte, n), make([]byte, n), false
+		b.sp, b.s, b.head.ub, b.probe.ub, b.applied, b.swBound = sp, nil, make([]byte, n), make([]byte, n), false, false
 	}
 	if b.s == nil {
 		s, err := sp.fsScratch(c.Runner(), exec.MaxWidth)
 		if err != nil {
 			return nil, err
 		}
-		b.s, b.runner, b.applied = s, c.Runner(), false
+		b.s, b.runner, b.applied, b.swBound = s, c.Runner(), false, false
 	}
 	return b, nil
 }
@@ -217,7 +258,7 @@ func (b *fsBatch) reset() {
 
 // stageWave is fsKernelOn for a batchable program on a CTA that can stage:
 // the wave's head on c, its lanes into the worker's batch, the rest staged.
-func (sp *Program) stageWave(c *device.CTA, n int) error {
+func (sp *Program) stageWave(c *device.CTA, env *devEnv, n int) error {
 	width := n
 	if sp.fsCompact {
 		width = 0
@@ -232,7 +273,7 @@ func (sp *Program) stageWave(c *device.CTA, n int) error {
 	if len(b.waves) > 0 && b.n+width > exec.MaxWidth {
 		c.FlushWaves()
 	}
-	if err := readHead(sp, c, &b.probe); err != nil {
+	if err := b.readHead(sp, c, env); err != nil {
 		return err
 	}
 	if len(b.waves) > 0 && !b.probe.same(&b.head) {
@@ -305,6 +346,9 @@ func (sp *Program) stageWave(c *device.CTA, n int) error {
 		}
 	}
 	lanes := (uint64(1)<<width - 1) << base // width 64: every lane (the shift is 0)
+	for l := base; l < base+width; l++ {
+		b.laneWave[l] = uint8(len(b.waves))
+	}
 	b.waves = append(b.waves, fsStagedWave{lanes: lanes, present: present, covered: covered})
 	b.n += width
 	b.present, b.covered = b.present|present, b.covered|covered
@@ -318,18 +362,26 @@ func (sp *Program) stageWave(c *device.CTA, n int) error {
 
 // Shade runs every staged wave's lanes in one executor call; their exports
 // are taken, not made (fsScratch.Export), and made per wave by Finish.
-func (b *fsBatch) Shade() {
+func (b *fsBatch) Shade(c *device.CTA) {
 	s := b.s
-	b.expMask, b.exports, b.perWave = 0, 0, false
+	b.expMask, b.exports, b.perWave, b.texFail = 0, 0, false, false
+	for len(b.texLog) < len(b.waves) {
+		b.texLog = append(b.texLog, nil)
+	}
+	for i := range b.waves {
+		b.texLog[i] = b.texLog[i][:0]
+	}
 	if b.present == 0 {
 		return
 	}
+	b.shadeCTA = c
+	defer func() { b.shadeCTA = nil }()
 	b.sp.fsBatchRuns.Add(1)
 	b.sp.fsBatchWaves.Add(int64(len(b.waves)))
 	s.batch = b
 	_, err := s.m.Run(context.Background(), b.present, b.covered)
 	s.batch = nil
-	b.perWave = err != nil || b.exports > 1 || fsBatchWaveByWave
+	b.perWave = err != nil || b.exports > 1 || b.texFail || fsBatchWaveByWave
 }
 
 // take is the batched run's export: it keeps the mask for Finish.
@@ -359,6 +411,15 @@ func (b *fsBatch) Finish(c *device.CTA, i int) error {
 		}
 		return c.Err()
 	}
+	// The wave's vx_tex requests, in its order, then its export.
+	for log, k := b.texLog[i], 0; k < len(log); {
+		n := int(log[k])
+		c.TexRecord(log[k+1 : k+1+n])
+		k += 1 + n
+	}
+	if err := c.Err(); err != nil {
+		return err
+	}
 	if b.exports == 1 {
 		req := exec.ExportRequest{Mask: b.expMask & w.lanes, Width: exec.MaxWidth, Words: b.words}
 		if err := s.Export(&req); err != nil {
@@ -366,6 +427,32 @@ func (b *fsBatch) Finish(c *device.CTA, i int) error {
 		}
 	}
 	return c.Err()
+}
+
+// texture is fsScratch.Texture's FF vx_tex in a batched run: per lane in
+// lane order the same level of detail, coordinates and texel, sampled
+// through CTA.TexLines, the request logged for its wave (Finish records it
+// on the wave's CTA); a request that would fault makes Finish run every
+// wave alone.
+func (b *fsBatch) texture(s *fsScratch, req *exec.TexRequest) error {
+	if req.Op != ir.TexSample || req.Sampler < 0 || req.Sampler >= len(s.tex) {
+		return fmt.Errorf("vx_tex: texture op %v on sampler %d", req.Op, req.Sampler)
+	}
+	ts := &s.tex[req.Sampler]
+	for l := 0; l < req.Width; l++ {
+		if req.Mask>>l&1 == 0 {
+			continue
+		}
+		t, lines, ok := b.shadeCTA.TexLines(req.Sampler, s23(req.Coord[0][l]), s23(req.Coord[1][l]), ts.lod(req, l), b.texLines[:0])
+		b.texLines = lines
+		if !ok {
+			b.texFail = true
+		}
+		log := append(b.texLog[b.laneWave[l]], uint64(len(lines)))
+		b.texLog[b.laneWave[l]] = append(log, lines...)
+		texelOut(req, l, t)
+	}
+	return nil
 }
 
 // Done empties the batch for the worker's next waves.

@@ -19,7 +19,7 @@ import (
 )
 
 // TestFSBatchDecision pins which fragment programs' waves may share an
-// executor run: those that sample nothing and touch no memory; derivatives,
+// executor run: those that touch no memory but their textures; derivatives,
 // gl_HelperInvocation, flat inputs and discard are lane- or quad-local.
 func TestFSBatchDecision(t *testing.T) {
 	for _, tc := range []struct {
@@ -31,8 +31,8 @@ func TestFSBatchDecision(t *testing.T) {
 		{"derivative", "", `o = vec4(dFdx(v_col.r), fwidth(v_col.g), 0.0, 1.0);`, true},
 		{"flat input", "flat in int v_id;", `o = vec4(float(v_id % 4) * 0.25);`, true},
 		{"unused sampler", "uniform sampler2D u_tex;", `o = vec4(v_col, 1.0);`, true},
-		{"texture", "uniform sampler2D u_tex;", `o = texture(u_tex, v_col.xy);`, false},
-		{"texelFetch", "uniform sampler2D u_tex;", `o = texelFetch(u_tex, ivec2(v_col.xy * 8.0), 0);`, false},
+		{"texture", "uniform sampler2D u_tex;", `o = texture(u_tex, v_col.xy);`, true},
+		{"texelFetch", "uniform sampler2D u_tex;", `o = texelFetch(u_tex, ivec2(v_col.xy * 8.0), 0);`, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fs := "#version 130\nin vec3 v_col; out vec4 o; " + tc.decl + "\nvoid main() { " + tc.body + " }"
@@ -84,8 +84,16 @@ func TestFSBatchHead(t *testing.T) {
 
 // fsBatchPrograms are the differential test's fragment programs: one that
 // compacts (lane-free, with discard and a lane-dependent loop), and one on
-// whole quads (derivatives, a flat input, facing and gl_FragCoord).
+// whole quads (derivatives, a flat input, facing and gl_FragCoord), and
+// one sampling a mipmapped texture (the LOD from quad derivatives).
 var fsBatchPrograms = []struct{ name, fs string }{
+	{"texture", `#version 130
+uniform sampler2D u_tex; in vec3 v_col; out vec4 o;
+void main() {
+	vec4 t = texture(u_tex, v_col.xy * 3.0);
+	if (t.a < 0.1) discard;
+	o = vec4(t.rgb * 0.7 + v_col * 0.3, 0.8);
+}`},
 	{"compact", `#version 130
 in vec3 v_col; out vec4 o;
 void main() {
@@ -106,9 +114,10 @@ void main() {
 // TestFSBatchDraw is the differential test of cross-wave batching: two
 // thousand small, overlapping triangles of both windings (most waves a few
 // lanes) drawn with depth test and blending, on the FF and the software
-// merger, with one and three raster workers, give with batching the same
-// colour and depth planes and every counter (cycles, memory operations,
-// TEX/OM cache counters) as without — and many waves share each run.
+// merger and the FF and the software sampler, with one and three raster
+// workers, give with batching the same colour and depth planes and every
+// counter (cycles, memory operations, TEX/OM cache counters) as without —
+// and many waves share each run.
 func TestFSBatchDraw(t *testing.T) {
 	const W, H, N = 96, 80, 2000
 	defer func() { fsBatching, fsBatchWaveByWave = true, false }()
@@ -139,6 +148,12 @@ func TestFSBatchDraw(t *testing.T) {
 		for i, s := range sp.Attributes() {
 			attrs[i] = AttribBinding{Data: raw, Offset: uint64(4 * s.Word), Stride: uint64(4 * words)}
 		}
+		var texs []Texture
+		if len(sp.Samplers()) > 0 {
+			px := make([]byte, 4*32*32)
+			r.Read(px)
+			texs = []Texture{{Width: 32, Height: 32, Pixels: px, Bilinear: true, Mip: MipLinear}}
+		}
 		var m swom.State
 		m.Targets[0].Blend = swom.Blend{Enable: true, WriteMask: 0xF, EqRGB: blend.Add, EqA: blend.Add,
 			SrcRGB: blend.SrcAlpha, SrcA: blend.One, DstRGB: blend.OneMinusSrcAlpha, DstA: blend.Zero}
@@ -166,7 +181,7 @@ func TestFSBatchDraw(t *testing.T) {
 			// Two draws: the second's waves test against the first's depth,
 			// with other uniforms' worth of state (a new kick, a new batch).
 			for range 2 {
-				st, err := dev.Draw(&Draw{Program: sp, Attribs: attrs, Count: 3 * N, Uniforms: p.Uniforms, Merge: m})
+				st, err := dev.Draw(&Draw{Program: sp, Attribs: attrs, Count: 3 * N, Uniforms: p.Uniforms, Merge: m, Textures: texs})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -188,7 +203,7 @@ func TestFSBatchDraw(t *testing.T) {
 			}
 			return result{c, z, sts, core}
 		}
-		for _, force := range []Units{0, UnitOM} {
+		for _, force := range []Units{0, UnitOM, UnitTex} {
 			var first *result
 			for _, workers := range []int{1, 3} {
 				name := fmt.Sprintf("%s/force=%v/workers=%d", pc.name, force, workers)
@@ -200,6 +215,9 @@ func TestFSBatchDraw(t *testing.T) {
 				sp.fsBatchWaves.Store(0)
 				if w.st[0].Written < 1000 || w.st[1].Shaded == 0 || w.core[4] == 0 {
 					t.Fatalf("%s: %+v: want many fragments written", name, w.st)
+				}
+				if texs != nil && (w.st[0].Route.SWTex != (force == UnitTex) || (force != UnitTex && w.st[0].Perf.TexReads == 0)) {
+					t.Fatalf("%s: route %+v, %d vx_tex requests: want the forced sampler", name, w.st[0].Route, w.st[0].Perf.TexReads)
 				}
 				if runs0 != 0 {
 					t.Errorf("%s: %d batched runs with batching off", name, runs0)
