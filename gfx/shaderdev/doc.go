@@ -12,7 +12,7 @@
 // the LOD from quad derivatives, vx_om_export); a program whose lanes cannot
 // see each other runs on a wave's covered lanes only (fscompact.go: the same
 // outputs in the same order, the helpers' work skipped), and a program that
-// samples nothing and touches no memory shades several of a raster worker's
+// touches no memory but its textures shades several of a raster worker's
 // waves in one executor run, each wave's head (reads) and tail (export,
 // counters) still on its own CTA in launch order (fsbatch.go: the same
 // bytes and counters, the executor's per-call cost paid per batch). Each stage is a Go closure in

@@ -34,16 +34,21 @@ import (
 //
 // It is sound when nothing a later wave's shading reads can be changed by an
 // earlier wave's tail, and when a lane's results do not depend on the lanes
-// of other waves (fsBatchable): the program has no texture operation (TEX
-// traffic is recorded per request, so it must stay in wave order), no
-// storage buffer, image or atomic, no barrier; derivatives and
-// gl_HelperInvocation are quad-local, and every wave starts on a whole quad
-// (a compacted wave, fscompact.go, has neither and packs its covered lanes
-// alone). Waves join a batch only with the same routing words, uniforms
-// and merger descriptor as its first one (fsHead); anything else flushes the
-// batch first. A batched run that fails (the step budget, say) or exports
-// more than once is run again wave by wave in Finish, so errors name the
-// wave they come from as unbatched.
+// of other waves (fsBatchable): the program has no storage buffer, image or
+// atomic, no barrier; derivatives and gl_HelperInvocation are quad-local,
+// and every wave starts on a whole quad (a compacted wave, fscompact.go,
+// has neither and packs its covered lanes alone). Textures are read-only
+// for a draw (shaderdev's are uploads of their own, never a target), so
+// sampling early changes no texel; the FF sampler's requests are sampled
+// in the batched run without being counted (device.CTA.TexLines), logged
+// per wave in the wave's order, and recorded on the wave's CTA by Finish
+// before its export (device.CTA.TexRecord), so TEX READS and the tcache
+// record are as unbatched; the software sampler counts nothing. Waves join
+// a batch only with the same routing words, uniforms, TEX stages, sampler
+// table and merger descriptor as its first one (fsHead); anything else
+// flushes the batch first. A batched run that fails (the step budget, a
+// sample that would fault) or exports more than once is run again wave by
+// wave in Finish, so errors name the wave they come from as unbatched.
 
 // fsBatching turns cross-wave batching on, and fsBatchWaveByWave makes
 // every batch take Finish's wave-by-wave path (tests compare both with
