@@ -110,9 +110,9 @@ func (h *fsHead) same(o *fsHead) bool {
 // accesses fsScratch.begin makes, in its order: the descriptor table,
 // flags and geometry arguments, the uniform words, each TEX stage's size
 // and mip mode (FF sampler), or the software sampler's table, which it
-// binds unless the scratch's sampler is bound to it already (flushing the
-// staged waves first, which sample through it), then the merger argument
-// and its descriptor.
+// binds unless the batch's staged waves are bound to it already (flushing
+// them first when they are bound to another), then the merger argument and
+// its descriptor.
 func (b *fsBatch) readHead(sp *Program, c *device.CTA, env *devEnv) error {
 	h, s := &b.probe, b.s
 	desc := c.Arg(abi.ArgFSDesc)
@@ -139,7 +139,10 @@ func (b *fsBatch) readHead(sp *Program, c *device.CTA, env *devEnv) error {
 			return fmt.Errorf("%s: software sampler routed on a kernel without device memory (open the program with a Device)", sp.fsName())
 		}
 		h.swArg = c.Arg(abi.ArgFSSWSampler)
-		if !b.swBound || b.swArg != h.swArg {
+		// A batch never outlives its frame kick, in which the table's
+		// bytes do not change; the next batch binds afresh (the host may
+		// rewrite a table in place between kicks).
+		if len(b.waves) == 0 || !b.swBound || b.swArg != h.swArg {
 			if len(b.waves) > 0 {
 				c.FlushWaves()
 			}

@@ -148,11 +148,15 @@ func TestFSBatchDraw(t *testing.T) {
 		for i, s := range sp.Attributes() {
 			attrs[i] = AttribBinding{Data: raw, Offset: uint64(4 * s.Word), Stride: uint64(4 * words)}
 		}
-		var texs []Texture
+		// One texture per draw: the second draw's sampler descriptors
+		// may land where the first's were, with other bytes.
+		var texs [2][]Texture
 		if len(sp.Samplers()) > 0 {
-			px := make([]byte, 4*32*32)
-			r.Read(px)
-			texs = []Texture{{Width: 32, Height: 32, Pixels: px, Bilinear: true, Mip: MipLinear}}
+			for i := range texs {
+				px := make([]byte, 4*32*32)
+				r.Read(px)
+				texs[i] = []Texture{{Width: 32, Height: 32, Pixels: px, Bilinear: i == 0, Mip: MipLinear}}
+			}
 		}
 		var m swom.State
 		m.Targets[0].Blend = swom.Blend{Enable: true, WriteMask: 0xF, EqRGB: blend.Add, EqA: blend.Add,
@@ -179,9 +183,9 @@ func TestFSBatchDraw(t *testing.T) {
 			}
 			var sts []session.DrawStats
 			// Two draws: the second's waves test against the first's depth,
-			// with other uniforms' worth of state (a new kick, a new batch).
-			for range 2 {
-				st, err := dev.Draw(&Draw{Program: sp, Attribs: attrs, Count: 3 * N, Uniforms: p.Uniforms, Merge: m, Textures: texs})
+			// in a kick (and batches) of its own.
+			for i := range 2 {
+				st, err := dev.Draw(&Draw{Program: sp, Attribs: attrs, Count: 3 * N, Uniforms: p.Uniforms, Merge: m, Textures: texs[i]})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -216,7 +220,7 @@ func TestFSBatchDraw(t *testing.T) {
 				if w.st[0].Written < 1000 || w.st[1].Shaded == 0 || w.core[4] == 0 {
 					t.Fatalf("%s: %+v: want many fragments written", name, w.st)
 				}
-				if texs != nil && (w.st[0].Route.SWTex != (force == UnitTex) || (force != UnitTex && w.st[0].Perf.TexReads == 0)) {
+				if texs[0] != nil && (w.st[0].Route.SWTex != (force == UnitTex) || (force != UnitTex && w.st[0].Perf.TexReads == 0)) {
 					t.Fatalf("%s: route %+v, %d vx_tex requests: want the forced sampler", name, w.st[0].Route, w.st[0].Perf.TexReads)
 				}
 				if runs0 != 0 {
