@@ -41,8 +41,11 @@ type graphicsState struct {
 	totals  GraphicsTotals
 	cores   []gfxCoreCounters // reused across frames (recorder buffers)
 	runners []CTA             // one per raster worker: the CTA its waves run in
-	tex     tex.CostModel     // resolved TEX cost model
-	om      om.CostModel      // resolved OM cost model
+	batches []waveBatch       // one per raster worker: its staged waves (graphics_batch.go)
+	// replayRefs is each core's segment list for replay, kept across frames.
+	replayRefs [][]segRef
+	tex        tex.CostModel // resolved TEX cost model
+	om         om.CostModel  // resolved OM cost model
 }
 
 // gfxFrame is one frame kick's bound units, read-only while waves run, plus
@@ -234,8 +237,16 @@ func (d *Device) graphicsKick(ctx context.Context, mem ViewMemory, rc raster.Con
 		runners = append(runners, CTA{WarpWidth: d.threads, dev: d})
 	}
 	d.gfx.runners = runners
+	if len(d.gfx.batches) != workers {
+		d.gfx.batches = make([]waveBatch, workers)
+	}
 	for i := range runners {
 		runners[i].setMemory(d.mem)
+		wb := &d.gfx.batches[i]
+		wb.dev, wb.fin.WarpWidth, wb.fin.dev = d, d.threads, d
+		wb.fin.setMemory(d.mem)
+		wb.waves, wb.lanes, wb.b = wb.waves[:0], wb.lanes[:0], nil
+		runners[i].batch = wb
 	}
 	launch := func(core int, wv *raster.Wave) error {
 		if err := ctx.Err(); err != nil {
@@ -265,13 +276,21 @@ func (d *Device) graphicsKick(ctx context.Context, mem ViewMemory, rc raster.Con
 		t.BlockDim, t.GridDim, t.ClusterDim = [3]uint32{uint32(lanes), 1, 1}, [3]uint32{1, 1, 1}, [3]uint32{1, 1, 1}
 		t.Args = wv.Param
 		t.fragPos, t.fragPID = wv.Pos[:lanes], wv.PID[:lanes]
+		t.staged = false
 		err := runKernel(kern, t)
-		d.perf[core].add(abi.MPMCore, perfWaves, 1)
-		cc.fragCycles += ctaCost(t, &d.perf[core], &cc.fragStats, CostWave)
-		t.fragPos, t.fragPID = nil, nil
-		if err != nil {
-			cc.fragErr = fmt.Errorf("fragment wave on core %d: %w", core, err)
+		switch {
+		case t.staged && err == nil:
+			t.batch.keep(t) // finished when the worker's staged waves flush (graphics_batch.go)
+		case cc.fragErr == nil:
+			// A wave that ran whole comes after every wave staged before
+			// it (its kernel flushed them before its own work).
+			t.batch.flush()
+			if cc.fragErr == nil {
+				d.finishWave(fr, t, err)
+			}
 		}
+		t.staged = false
+		t.fragPos, t.fragPID = nil, nil
 		return nil
 	}
 	view := mem
@@ -281,6 +300,12 @@ func (d *Device) graphicsKick(ctx context.Context, mem ViewMemory, rc raster.Con
 		}
 	}
 	rst, rerr := raster.Run(view, &rs, rc, launch) // its return is the launch barrier
+	for i := range runners {
+		// Each worker's last staged waves (their bins are the worker's own,
+		// so no other worker's fragment lands on their pixels).
+		runners[i].batch.flush()
+		runners[i].batch = nil
+	}
 	fcyc, fst, ferr := d.foldFragments(fr, workers)
 	gs := GraphicsStats{Raster: rst}
 	for i := range fr.cores {

@@ -120,9 +120,15 @@ type segRef struct {
 // workers, each bin's wholly by one of them — through fresh TEX and OM caches
 // in bin order (within a bin, in recording order) and returns the cache-model
 // counters (READS and WRITES of OM are counted live by the caller).
+// buf, when not nil, is the caller's scratch for the segment list, kept
+// across frames (a frame of small waves has thousands of segments).
 // spec: vortex-hardware-facts §7
-func replay(recs []*perfRecorder, tm tex.CostModel, omm om.CostModel) (tex.Perf, om.Perf) {
+func replay(recs []*perfRecorder, tm tex.CostModel, omm om.CostModel, buf *[]segRef) (tex.Perf, om.Perf) {
 	var refs []segRef
+	if buf != nil {
+		refs = (*buf)[:0]
+		defer func() { *buf = refs[:0] }()
+	}
 	for _, r := range recs {
 		for i := range r.segs {
 			refs = append(refs, segRef{r, i})

@@ -74,7 +74,7 @@ func TestTexCostModel(t *testing.T) {
 				t.Fatal(err)
 			}
 			om0, _ := om.CostModel{}.Resolve()
-			got, _ := replay([]*perfRecorder{record(c.waves)}, tm, om0)
+			got, _ := replay([]*perfRecorder{record(c.waves)}, tm, om0, nil)
 			if got != c.want {
 				t.Errorf("got  %+v\nwant %+v", got, c.want)
 			}
@@ -115,7 +115,7 @@ func TestOMCostModel(t *testing.T) {
 				t.Fatal(err)
 			}
 			tm, _ := tex.CostModel{}.Resolve()
-			_, got := replay([]*perfRecorder{record(c.waves)}, tm, omm)
+			_, got := replay([]*perfRecorder{record(c.waves)}, tm, omm, nil)
 			if got != c.want {
 				t.Errorf("got  %+v\nwant %+v", got, c.want)
 			}

@@ -1,11 +1,13 @@
 package device
 
 import (
+	"errors"
 	"fmt"
 	"math/bits"
 
 	"vortexgfx/abi"
 	"vortexgfx/device/om"
+	"vortexgfx/device/tex"
 )
 
 // Tex is vx_tex: it samples texture stage at the S.23 coordinates (u, v) with
@@ -31,6 +33,36 @@ func (c *CTA) Tex(stage int, u, v int32, lod uint32) uint32 {
 	r.lines = cc.taps.Lines(fr.texLine, r.lines[:0])
 	r.addTex(c, fr.binLog, r.lines)
 	return texel
+}
+
+// TexLines is vx_tex's sampling without its counting and recording, for a
+// staged wave's batched run (graphics_batch.go): the texel Tex returns and,
+// appended to lines, the cache lines the request reads. ok is false where
+// Tex would fault; nothing is recorded on c either way. TexRecord, on the
+// wave's own CTA, then counts and records the request as Tex does.
+// spec: vortex-hardware-facts §4, §7
+func (c *CTA) TexLines(stage int, u, v int32, lod uint32, lines []uint64) (texel uint32, out []uint64, ok bool) {
+	fr := c.dev.gfx.frame.Load()
+	if fr == nil || stage < 0 || stage >= abi.TexNumStages || fr.tex[stage] == nil {
+		return 0, lines, false
+	}
+	var taps tex.Taps
+	texel = fr.tex[stage].SampleTaps(u, v, lod, &taps)
+	return texel, taps.Lines(fr.texLine, lines), true
+}
+
+// TexRecord is the rest of Tex for a request TexLines sampled: the core's
+// TEX READS and the request's lines in the wave's record. Outside a frame
+// kick it records a fault on the CTA.
+func (c *CTA) TexRecord(lines []uint64) {
+	fr := c.dev.gfx.frame.Load()
+	if fr == nil {
+		c.Fail(errors.New("vx_tex outside a fragment frame"))
+		return
+	}
+	cc := &fr.cores[c.slot]
+	cc.texReads++
+	cc.rec.addTex(c, fr.binLog, lines)
 }
 
 // OMExport is vx_om_export: it hands one fragment (pixel x, y; face 1 when back
@@ -102,9 +134,7 @@ func (c *CTA) OMExportLanes(rt int, lanes uint64, x, y []int32, face, color, dep
 	var sg *waveSeg // the wave's record segment, opened by its first traffic (as addOM does)
 	for m := lanes; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros64(m)
-		cc.omReads++
 		if u.ExportAccess(int(x[l]), int(y[l]), face[l], color[l], depth[l], a) {
-			cc.omWrites++
 			passed |= 1 << l
 		}
 		f := b2u(a.ZRead) | b2u(a.CRead)<<1 | b2u(a.ZWrite)<<2 | b2u(a.CWrite)<<3
@@ -119,6 +149,10 @@ func (c *CTA) OMExportLanes(rt int, lanes uint64, x, y []int32, face, color, dep
 	if sg != nil {
 		sg.om1 = r.om.n
 	}
+	// READS and WRITES, added once for the wave (nothing reads them during
+	// the loop).
+	cc.omReads += uint64(bits.OnesCount64(lanes))
+	cc.omWrites += uint64(bits.OnesCount64(passed))
 	return passed
 }
 

@@ -34,6 +34,9 @@ func (d *Device) publishGraphicsPerf(fr *gfxFrame, rst *raster.Stats, rc raster.
 	n := d.ncores
 	workers := len(fr.cores) / n
 	tps, ops := make([]tex.Perf, n), make([]om.Perf, n)
+	if len(d.gfx.replayRefs) != n {
+		d.gfx.replayRefs = make([][]segRef, n)
+	}
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Go(func() {
@@ -41,7 +44,7 @@ func (d *Device) publishGraphicsPerf(fr *gfxFrame, rst *raster.Stats, rc raster.
 			for w := range recs {
 				recs[w] = &fr.cores[w*n+i].rec
 			}
-			tps[i], ops[i] = replay(recs, tm, omm)
+			tps[i], ops[i] = replay(recs, tm, omm, &d.gfx.replayRefs[i])
 		})
 	}
 	wg.Wait()

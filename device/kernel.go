@@ -109,6 +109,13 @@ type CTA struct {
 	isaRun                              bool
 	isaCycles, isaInstr, isaThreadInstr uint64
 	fragMem                             []byte // a fragment wave's local memory for machine code (isafrag.go)
+
+	// Cross-wave batching (graphics_batch.go): the raster worker's staged
+	// waves (nil where waves cannot stage), and whether the running wave
+	// staged, under which index.
+	batch      *waveBatch
+	staged     bool
+	stageIndex int
 }
 
 // Warps is the number of warps the CTA occupies.

@@ -11,7 +11,11 @@
 // fragment program (helper lanes, discard folded into coverage, vx_tex with
 // the LOD from quad derivatives, vx_om_export); a program whose lanes cannot
 // see each other runs on a wave's covered lanes only (fscompact.go: the same
-// outputs in the same order, the helpers' work skipped). Each stage is a Go closure in
+// outputs in the same order, the helpers' work skipped), and a program that
+// touches no memory but its textures shades several of a raster worker's
+// waves in one executor run, each wave's head (reads) and tail (export,
+// counters) still on its own CTA in launch order (fsbatch.go: the same
+// bytes and counters, the executor's per-call cost paid per batch). Each stage is a Go closure in
 // the device.Library that runs the ir.Program with shader/exec, loaded as a
 // module image at abi.LinkBaseVS / LinkBaseFS; programs stay resident across
 // draws (AddProgram, ProgramSlots). A draw's output-merger state is one

@@ -65,6 +65,9 @@ type fsScratch struct {
 	// ones (the varyings past the planes, three words each), sb its bytes.
 	side []uint32
 	sb   []byte
+	// batch is the batch whose staged waves the executor is running
+	// (fsbatch.go): its one export is taken for them, not made.
+	batch *fsBatch
 }
 
 // fsScratch takes a kept executor of width lanes (a whole number of quads,
@@ -128,6 +131,10 @@ func (s *fsScratch) src1Word(sp *Program, req *exec.ExportRequest, k, l int) uin
 // the software merger the fragment is merged sample by sample into the planes
 // (gfx_om_fragment_sw / _mrt_sw / _msaa_sw). spec: vortexpipe §3.4
 func (s *fsScratch) Export(req *exec.ExportRequest) error {
+	if s.batch != nil {
+		s.batch.take(req)
+		return nil
+	}
 	c, w := s.c, req.Width
 	sp := s.sp()
 	var exported uint32
@@ -366,6 +373,10 @@ func (sp *Program) fsKernelOn(c *device.CTA, env *devEnv) error {
 	if n < 4 || n%4 != 0 || n > exec.MaxWidth {
 		return fmt.Errorf("%s: a fragment wave of %d lanes", sp.fsName(), n)
 	}
+	if fsBatching && sp.fsBatch && c.CanStage() {
+		return sp.stageWave(c, env, n) // fsbatch.go
+	}
+	c.FlushWaves() // this wave's exports come after any staged ones
 	width := n
 	if sp.fsCompact {
 		// The covered lanes alone, packed in lane order (fscompact.go).

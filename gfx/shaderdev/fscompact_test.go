@@ -25,7 +25,7 @@ const compactVS = `#version 130
 in vec3 a_pos; in vec3 a_col; out vec3 v_col; flat out int v_id;
 void main() { gl_Position = vec4(a_pos, 1.0); v_col = a_col; v_id = gl_VertexID; }`
 
-func compileProgram(t *testing.T, name, vs, fs string) (*Program, *program.Program) {
+func compileProgram(t testing.TB, name, vs, fs string) (*Program, *program.Program) {
 	t.Helper()
 	cp, err := shader.Compile(shader.Source{Name: "t.vert", Stage: glsl.Vertex, Text: vs},
 		shader.Source{Name: "t.frag", Stage: glsl.Fragment, Text: fs})

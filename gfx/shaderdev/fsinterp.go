@@ -107,18 +107,23 @@ func (s *fsScratch) inputs(sp *Program, present uint64, prims, flat uint64) {
 	if sp.coord < 0 && sp.facing < 0 {
 		return
 	}
-	for m := present; m != 0; m &= m - 1 {
-		l := bits.TrailingZeros64(m)
-		if sp.coord >= 0 {
-			s.m.Input(sp.coord)[l] = math.Float32bits(float32(s.x[l]) + 0.5)
-			s.m.Input(sp.coord + 1)[l] = math.Float32bits(float32(s.y[l]) + 0.5)
-			s.m.Input(sp.coord + 2)[l] = math.Float32bits(float32(s.depth[l]) / one)
-			s.m.Input(sp.coord + 3)[l] = math.Float32bits(s.fw[l])
+	if sp.coord >= 0 {
+		cx, cy, cz, cw := s.m.Input(sp.coord), s.m.Input(sp.coord+1), s.m.Input(sp.coord+2), s.m.Input(sp.coord+3)
+		for m := present; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros64(m)
+			cx[l] = math.Float32bits(float32(s.x[l]) + 0.5)
+			cy[l] = math.Float32bits(float32(s.y[l]) + 0.5)
+			cz[l] = math.Float32bits(float32(s.depth[l]) / one)
+			cw[l] = math.Float32bits(s.fw[l])
 		}
-		if sp.facing >= 0 {
-			s.m.Input(sp.facing)[l] = 0
+	}
+	if sp.facing >= 0 {
+		f := s.m.Input(sp.facing)
+		for m := present; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros64(m)
+			f[l] = 0
 			if s.facingW[l] == 0 {
-				s.m.Input(sp.facing)[l] = 1
+				f[l] = 1
 			}
 		}
 	}
@@ -136,8 +141,14 @@ func (s *fsScratch) inputs(sp *Program, present uint64, prims, flat uint64) {
 // the same float32 operations per lane; a lane whose face has no plane for
 // the word keeps the word as it was.
 func (s *fsScratch) interp(sp *Program, present uint64) {
+	if present == 0 {
+		return
+	}
 	hi := 64 - bits.LeadingZeros64(present)
-	dense := present == 1<<hi-1
+	lo := bits.TrailingZeros64(present)
+	// dense: the lanes lo..hi-1 all, as a compacted wave's, or one placed
+	// further on in a batch (fsbatch.go).
+	dense := present == (1<<hi-1)&^(1<<lo-1)
 	var nBack int
 	for m := present; m != 0; m &= m - 1 {
 		nBack += int(s.face[bits.TrailingZeros64(m)])
@@ -150,6 +161,7 @@ func (s *fsScratch) interp(sp *Program, present uint64) {
 		iw := &sp.fsInterp[i]
 		out := s.interpIn[i][:hi:hi]
 		if dense && oneFace {
+			out := out[lo:]
 			pl, noPersp := iw.front, iw.frontNP
 			if nBack != 0 {
 				pl, noPersp = iw.back, iw.backNP
@@ -162,7 +174,7 @@ func (s *fsScratch) interp(sp *Program, present uint64) {
 			last := int32(-1)
 			var c0, c1, c2 float32
 			n := len(out) // every lane array resliced to it: the loop's indices need no checks
-			at, fdx, fdy, invW, fw := at[:n], fdx[:n], fdy[:n], invW[:n], fw[:n]
+			at, fdx, fdy, invW, fw := at[lo:lo+n], fdx[lo:lo+n], fdy[lo:lo+n], invW[lo:lo+n], fw[lo:lo+n]
 			for l := range out {
 				if a := at[l]; a != last {
 					o := int(a) + 3*pl

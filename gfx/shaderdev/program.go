@@ -119,6 +119,11 @@ type Program struct {
 	// texSW says why the fragment stage's texturing needs the software
 	// sampler ("" when vx_tex serves it). spec: vortexpipe §2.3.3
 	texSW string
+	// fsBatch: RASTER's waves of this program may share executor runs
+	// (fsbatch.go); fsBatchRuns and fsBatchWaves count the shared runs and
+	// the waves they shaded (for tests and profiles).
+	fsBatch                   bool
+	fsBatchRuns, fsBatchWaves atomic.Int64
 
 	// Executors and their scratch, kept across launches (a free list the
 	// garbage collector does not empty, unlike sync.Pool): one per core
@@ -248,6 +253,7 @@ func NewProgram(name string, p *lower.Program) (*Program, error) {
 	}
 	sp.mapFragmentInputs()
 	sp.compactFSLanes()
+	sp.fsBatch = fsBatchable(p.FS)
 	if err := sp.bindFragmentOutputs(); err != nil {
 		return nil, err
 	}

@@ -146,6 +146,9 @@ func (s *fsScratch) Texture(req *exec.TexRequest) error {
 	if s.swTex {
 		return s.sw.Texture(req)
 	}
+	if s.batch != nil {
+		return s.batch.texture(s, req) // a batched run (fsbatch.go)
+	}
 	c := s.c
 	if req.Op != ir.TexSample || req.Sampler < 0 || req.Sampler >= len(s.tex) {
 		return fmt.Errorf("vx_tex: texture op %v on sampler %d", req.Op, req.Sampler)
@@ -155,32 +158,43 @@ func (s *fsScratch) Texture(req *exec.TexRequest) error {
 		if req.Mask>>l&1 == 0 {
 			continue
 		}
-		var lod uint32
-		if ts.mip != MipNone && req.Grads >= 2 {
-			dux, dvx := float64(req.DPdx[0][l]*ts.w), float64(req.DPdx[1][l]*ts.h)
-			duy, dvy := float64(req.DPdy[0][l]*ts.w), float64(req.DPdy[1][l]*ts.h)
-			rho := math.Max(math.Sqrt(dux*dux+dvx*dvx), math.Sqrt(duy*duy+dvy*dvy))
-			lf := math.Log2(rho)
-			if req.HasBias {
-				lf += float64(req.Bias[l])
-			}
-			lf = math.Min(math.Max(lf, 0), float64(ts.levels-1))
-			if lf != lf {
-				lf = 0
-			}
-			if ts.mip == MipLinear {
-				lod = uint32(lf * (1 << abi.TexLodFracBits))
-			} else {
-				lod = uint32(math.Floor(lf + 0.5))
-			}
-		}
-		t := c.Tex(req.Sampler, s23(req.Coord[0][l]), s23(req.Coord[1][l]), lod)
-		req.Out[0][l] = math.Float32bits(float32(t>>16&0xFF) / 255)
-		req.Out[1][l] = math.Float32bits(float32(t>>8&0xFF) / 255)
-		req.Out[2][l] = math.Float32bits(float32(t&0xFF) / 255)
-		req.Out[3][l] = math.Float32bits(float32(t>>24) / 255)
+		texelOut(req, l, c.Tex(req.Sampler, s23(req.Coord[0][l]), s23(req.Coord[1][l]), ts.lod(req, l)))
 	}
 	return c.Err()
+}
+
+// lod is lane l's vx_tex level of detail on the stage: log2 of the larger
+// texel-space gradient length (plus the bias), clamped to the chain;
+// integer for MipNearest, with abi.TexLodFracBits fraction bits for
+// MipLinear; 0 without mips or gradients.
+func (ts *fsTexState) lod(req *exec.TexRequest, l int) uint32 {
+	if ts.mip == MipNone || req.Grads < 2 {
+		return 0
+	}
+	dux, dvx := float64(req.DPdx[0][l]*ts.w), float64(req.DPdx[1][l]*ts.h)
+	duy, dvy := float64(req.DPdy[0][l]*ts.w), float64(req.DPdy[1][l]*ts.h)
+	rho := math.Max(math.Sqrt(dux*dux+dvx*dvx), math.Sqrt(duy*duy+dvy*dvy))
+	lf := math.Log2(rho)
+	if req.HasBias {
+		lf += float64(req.Bias[l])
+	}
+	lf = math.Min(math.Max(lf, 0), float64(ts.levels-1))
+	if lf != lf {
+		lf = 0
+	}
+	if ts.mip == MipLinear {
+		return uint32(lf * (1 << abi.TexLodFracBits))
+	}
+	return uint32(math.Floor(lf + 0.5))
+}
+
+// texelOut writes A8R8G8B8 texel t to lane l's four result words as
+// normalised floats (r, g, b, a).
+func texelOut(req *exec.TexRequest, l int, t uint32) {
+	req.Out[0][l] = math.Float32bits(float32(t>>16&0xFF) / 255)
+	req.Out[1][l] = math.Float32bits(float32(t>>8&0xFF) / 255)
+	req.Out[2][l] = math.Float32bits(float32(t&0xFF) / 255)
+	req.Out[3][l] = math.Float32bits(float32(t>>24) / 255)
 }
 
 // texLevels is the number of mip levels of a w×h chain.
