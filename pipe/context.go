@@ -31,6 +31,13 @@ const (
 	VertexUInt32x4
 	VertexSInt32x1
 	VertexSInt32x4
+	// The two- and three-component integer formats (glVertexAttribIPointer
+	// with size 2 or 3): an ivec2 attribute reads 8 bytes, not 16, so the
+	// last vertex of a tightly packed buffer stays inside it.
+	VertexUInt32x2
+	VertexUInt32x3
+	VertexSInt32x2
+	VertexSInt32x3
 )
 
 // VertexElement is one vertex attribute (pipe_vertex_element).
@@ -259,7 +266,7 @@ func (c *Context) DeleteShaderState(s *Shader) {
 // CreateVertexElementsState creates a vertex-elements CSO.
 func (c *Context) CreateVertexElementsState(els []VertexElement) (*VertexElements, error) {
 	for i, e := range els {
-		if e.Format < VertexFloat32x1 || e.Format > VertexSInt32x4 {
+		if e.Format < VertexFloat32x1 || e.Format > VertexSInt32x3 {
 			return nil, fmt.Errorf("pipe: vertex element %d: format %d undefined", i, e.Format)
 		}
 		if e.BufferIndex < 0 {

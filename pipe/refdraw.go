@@ -354,9 +354,9 @@ func elementBytes(f VertexFormat) int {
 	switch f {
 	case VertexFloat32x1, VertexUInt32x1, VertexSInt32x1:
 		return 4
-	case VertexFloat32x2:
+	case VertexFloat32x2, VertexUInt32x2, VertexSInt32x2:
 		return 8
-	case VertexFloat32x3:
+	case VertexFloat32x3, VertexUInt32x3, VertexSInt32x3:
 		return 12
 	case VertexUNorm8x4:
 		return 4
@@ -369,9 +369,9 @@ func elementComponents(f VertexFormat) int {
 	switch f {
 	case VertexFloat32x1, VertexUInt32x1, VertexSInt32x1:
 		return 1
-	case VertexFloat32x2:
+	case VertexFloat32x2, VertexUInt32x2, VertexSInt32x2:
 		return 2
-	case VertexFloat32x3:
+	case VertexFloat32x3, VertexUInt32x3, VertexSInt32x3:
 		return 3
 	}
 	return 4

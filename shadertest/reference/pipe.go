@@ -151,15 +151,13 @@ func (c *glContext) vertices(pd *Prepared) error {
 			}
 			cw := min(4, a.Words-4*col)
 			f := [...]pipe.VertexFormat{1: pipe.VertexFloat32x1, 2: pipe.VertexFloat32x2, 3: pipe.VertexFloat32x3, 4: pipe.VertexFloat32x4}[cw]
-			switch {
-			case a.Type == ir.I32 && cw == 1:
-				f = pipe.VertexSInt32x1
-			case a.Type == ir.I32:
-				f = pipe.VertexSInt32x4
-			case a.Type == ir.U32 && cw == 1:
-				f = pipe.VertexUInt32x1
-			case a.Type == ir.U32:
-				f = pipe.VertexUInt32x4
+			// Integer attributes read exactly their words: an ivec2 at the end
+			// of the record must not read past it.
+			switch a.Type {
+			case ir.I32:
+				f = [...]pipe.VertexFormat{1: pipe.VertexSInt32x1, 2: pipe.VertexSInt32x2, 3: pipe.VertexSInt32x3, 4: pipe.VertexSInt32x4}[cw]
+			case ir.U32:
+				f = [...]pipe.VertexFormat{1: pipe.VertexUInt32x1, 2: pipe.VertexUInt32x2, 3: pipe.VertexUInt32x3, 4: pipe.VertexUInt32x4}[cw]
 			}
 			els[a.Element+col] = pipe.VertexElement{SrcOffset: uint32(4*w + 16*col), Format: f}
 		}
