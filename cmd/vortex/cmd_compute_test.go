@@ -176,15 +176,15 @@ func TestComputeCommandISA(t *testing.T) {
 	if len(outs["ir"]) != 64 || !bytes.Equal(outs["ir"], outs["isa"]) {
 		t.Errorf("isa output %x differs from ir %x", outs["isa"], outs["ir"])
 	}
-	// codegen has no textures: the program runs on the IR executor, which the
-	// output says before the dispatch (which then wants a texture vortex compute
-	// cannot bind).
+	// codegen compiles compute texelFetch only: a textureLod program runs on the
+	// IR executor, which the output says before the dispatch (which then wants a
+	// texture vortex compute cannot bind).
 	tex := filepath.Join(dir, "tex.comp")
 	os.WriteFile(tex, []byte("#version 430\nlayout(local_size_x = 1) in;\n"+
 		"layout(std430, binding = 0) buffer B { vec4 v; };\nuniform sampler2D s;\n"+
 		"void main() { v = textureLod(s, vec2(0.5), 0.0); }\n"), 0o644)
 	var o, e bytes.Buffer
-	if code := runCompute([]string{tex, "--config", cfg}, &o, &e); code != 1 || !strings.Contains(o.String(), "IR executor (not machine code: codegen: textures") ||
+	if code := runCompute([]string{tex, "--config", cfg}, &o, &e); code != 1 || !strings.Contains(o.String(), "IR executor (not machine code: codegen: compute-stage texture: texture op samplelod") ||
 		!strings.Contains(e.String(), "no texture bound") {
 		t.Errorf("fallback: exit %d, output %q %q", code, o.String(), e.String())
 	}
