@@ -324,10 +324,10 @@ func runTraceCompare(args []string, stdout, stderr io.Writer) int {
 	}
 	best, matched := choosePlanes(runs)
 	if len(planes) > 1 {
-		fmt.Fprintln(stdout, planesVerdict(sameFill(runs, runs[best].st.fill)))
+		fmt.Fprintln(stdout, planesVerdict(runsWith(runs, runFill, runs[best].st.fill)))
 	}
 	if len(fills) > 1 {
-		fmt.Fprintln(stdout, fillVerdict(samePlanes(runs, runs[best].st.Planes)))
+		fmt.Fprintln(stdout, fillVerdict(runsWith(runs, runPlanes, runs[best].st.Planes)))
 	}
 	if err := f.writeStats(runs[best].st); err != nil {
 		fmt.Fprintf(stderr, "vortex trace compare: %v\n", err)
@@ -360,18 +360,39 @@ func choosePlanes(runs []planesRun) (best int, matched bool) {
 	return best, false
 }
 
+// runsWith is the runs whose key (a plane convention or a tie rule) is want.
+func runsWith(runs []planesRun, key func(planesRun) string, want string) []planesRun {
+	var out []planesRun
+	for _, r := range runs {
+		if key(r) == want {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// runPlanes and runFill are the two keys compare searches.
+func runPlanes(r planesRun) string { return r.st.Planes }
+func runFill(r planesRun) string   { return r.st.fill }
+
+// matched is every key the runs tried and those that matched exactly, in run
+// order.
+func matched(runs []planesRun, key func(planesRun) string) (names, exact []string) {
+	for _, r := range runs {
+		names = append(names, key(r))
+		if r.n == 0 {
+			exact = append(exact, key(r))
+		}
+	}
+	return names, exact
+}
+
 // planesVerdict is compare's closing line when it tried every convention: the
 // one that matched, both when the golden cannot tell them apart (a scene
 // without perspective-varying colour or texcoords renders the same either
 // way), or the closer one and that none matched.
 func planesVerdict(runs []planesRun) string {
-	var names, exact []string
-	for _, r := range runs {
-		names = append(names, r.st.Planes)
-		if r.n == 0 {
-			exact = append(exact, r.st.Planes)
-		}
-	}
+	names, exact := matched(runs, runPlanes)
 	switch {
 	case len(exact) == 0:
 		best, _ := choosePlanes(runs)
@@ -385,39 +406,11 @@ func planesVerdict(runs []planesRun) string {
 	return fmt.Sprintf("planes: %s matches exactly; replay with --planes %s", exact[0], exact[0])
 }
 
-// sameFill is the runs made with the tie rule fill.
-func sameFill(runs []planesRun, fill string) []planesRun {
-	var out []planesRun
-	for _, r := range runs {
-		if r.st.fill == fill {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-// samePlanes is the runs made with the plane convention planes.
-func samePlanes(runs []planesRun, planes string) []planesRun {
-	var out []planesRun
-	for _, r := range runs {
-		if r.st.Planes == planes {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
 // fillVerdict is compare's line on the tie rule, over the runs of the chosen
 // plane convention: the rule that matched, both when the golden has no pixel
 // the rules decide differently, or the closer one and that none matched.
 func fillVerdict(runs []planesRun) string {
-	var names, exact []string
-	for _, r := range runs {
-		names = append(names, r.st.fill)
-		if r.n == 0 {
-			exact = append(exact, r.st.fill)
-		}
-	}
+	names, exact := matched(runs, runFill)
 	switch {
 	case len(exact) == 0:
 		best, _ := choosePlanes(runs)
