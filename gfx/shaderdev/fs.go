@@ -320,25 +320,41 @@ func (s *fsScratch) begin(sp *Program, c *device.CTA, env *devEnv) error {
 		}
 	}
 	s.swOM = s.flags&abi.FSFlagSWOM != 0
-	s.om = swom.State{}
-	if a := c.Arg(abi.ArgFSSWMerger); a != 0 {
+	a := c.Arg(abi.ArgFSSWMerger)
+	if a != 0 {
 		c.Read(a, s.omDesc[:])
 		if err := c.Err(); err != nil {
 			return err
 		}
-		if err := s.om.Unmarshal(s.omDesc[:]); err != nil {
-			return err
-		}
-		for i := 0; i < s.om.NumTargets; i++ {
-			s.bpp[i] = s.om.Targets[i].Format.Info().Bytes
-		}
-		if s.om.Samples != s.samples {
-			return fmt.Errorf("%s: a %d-sample merger on a %d-sample walk", sp.fsName(), s.om.Samples, s.samples)
-		}
-	} else if s.swOM {
-		return fmt.Errorf("%s: software merger routed without a descriptor", sp.fsName())
+	}
+	if err := s.applyMerger(sp, a != 0); err != nil {
+		return err
 	}
 	return c.Err()
+}
+
+// applyMerger makes s.omDesc, when the draw has a software merger
+// descriptor, the scratch's merger state and its targets' texel sizes; the
+// merger's sample count must be the walk's, and a software-merger route
+// needs a descriptor. s.swOM and s.samples are set before.
+func (s *fsScratch) applyMerger(sp *Program, has bool) error {
+	s.om = swom.State{}
+	if !has {
+		if s.swOM {
+			return fmt.Errorf("%s: software merger routed without a descriptor", sp.fsName())
+		}
+		return nil
+	}
+	if err := s.om.Unmarshal(s.omDesc[:]); err != nil {
+		return err
+	}
+	for i := 0; i < s.om.NumTargets; i++ {
+		s.bpp[i] = s.om.Targets[i].Format.Info().Bytes
+	}
+	if s.om.Samples != s.samples {
+		return fmt.Errorf("%s: a %d-sample merger on a %d-sample walk", sp.fsName(), s.om.Samples, s.samples)
+	}
+	return nil
 }
 
 // end adds the CTA's software counters to the draw's (one atomic per

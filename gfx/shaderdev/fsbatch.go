@@ -175,22 +175,10 @@ func (s *fsScratch) applyHead(sp *Program, h *fsHead) error {
 	}
 	s.tex, s.swTex = h.tex, h.swTex
 	s.swOM = s.flags&abi.FSFlagSWOM != 0
-	s.om = swom.State{}
 	if h.merger {
 		s.omDesc = h.omDesc
-		if err := s.om.Unmarshal(s.omDesc[:]); err != nil {
-			return err
-		}
-		for i := 0; i < s.om.NumTargets; i++ {
-			s.bpp[i] = s.om.Targets[i].Format.Info().Bytes
-		}
-		if s.om.Samples != s.samples {
-			return fmt.Errorf("%s: a %d-sample merger on a %d-sample walk", sp.fsName(), s.om.Samples, s.samples)
-		}
-	} else if s.swOM {
-		return fmt.Errorf("%s: software merger routed without a descriptor", sp.fsName())
 	}
-	return nil
+	return s.applyMerger(sp, h.merger)
 }
 
 // fsBatch is one raster worker's staged waves of one program: an
