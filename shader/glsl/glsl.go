@@ -74,7 +74,9 @@ func CleanIncludePath(path string) (string, bool) { return preproc.CleanPath(pat
 // interpolateAtSample, interpolateAtOffset and the sample qualifier in GLSL ES
 // 3.00/3.10; GL_ARB_gpu_shader5 brings them to GLSL 1.50 with gl_SampleMaskIn[]),
 // GL_EXT_shader_framebuffer_fetch and its _non_coherent form (inout fragment
-// outputs, GLSL ES 1.00's gl_LastFragData; types/fbfetch.go).
+// outputs, GLSL ES 1.00's gl_LastFragData; types/fbfetch.go),
+// GL_ARB_conservative_depth and GL_AMD_conservative_depth (gl_FragDepth's
+// depth layouts, a hint every renderer here honours by ignoring it).
 func SupportedExtensions() []string {
 	return []string{"GL_OES_standard_derivatives", types.ExtComputeShader, types.ExtStorageBuffer,
 		types.ExtAtomicCounters, types.ExtImageLoadStore, "GL_OES_shader_image_atomic",
@@ -84,7 +86,8 @@ func SupportedExtensions() []string {
 		types.ExtTextureArray, types.ExtShaderTextureLod, types.Ext420Pack,
 		types.ExtUniformBufferObject, types.ExtExplicitUniformLoc, types.ExtArraysOfArrays, types.ExtCullDistance, types.ExtDerivativeControl, types.ExtDrawInstanced, types.ExtGPUShader5, types.ExtTextureGather, preproc.ExtShadingLanguageInclude,
 		types.ExtSampleShading, types.ExtSampleVariables, types.ExtMultisampleInterpolES,
-		types.ExtFramebufferFetch, types.ExtFramebufferFetchNonCoherent}
+		types.ExtFramebufferFetch, types.ExtFramebufferFetchNonCoherent,
+		types.ExtConservativeDepth, types.ExtConservativeDepthAMD}
 }
 
 // Shader is one compiled shader source.

@@ -193,3 +193,44 @@ func TestLinkInvariance(t *testing.T) {
 		}
 	}
 }
+
+// TestLinkFragDepthLayout: every fragment shader of a program that writes
+// gl_FragDepth redeclares it with the same conservative-depth layout once one
+// does; a unit that only reads other outputs need not redeclare it.
+// spec: GLSL 4.20 §4.4.2.3, AMD_conservative_depth
+func TestLinkFragDepthLayout(t *testing.T) {
+	const ext = "#version 130\n#extension GL_AMD_conservative_depth : require\n"
+	const vs = "#version 130\nin vec4 p; void main() { gl_Position = p; }"
+	const mainFS = ext + "layout(depth_less) out float gl_FragDepth;\nvoid foo(); void main() { gl_FragDepth = gl_FragCoord.z; foo(); }"
+	tests := []struct {
+		name, a, want string
+	}{
+		{"same", ext + "layout(depth_less) out float gl_FragDepth; void foo() { gl_FragDepth = 0.5; }", ""},
+		{"mismatched", ext + "layout(depth_greater) out float gl_FragDepth; void foo() { gl_FragDepth = 0.5; }",
+			"gl_FragDepth is redeclared with layout(depth_greater) here and layout(depth_less)"},
+		{"written without the redeclaration", "#version 130\nvoid foo() { gl_FragDepth = 0.5; }",
+			"gl_FragDepth is written without the redeclaration"},
+		{"no write, no redeclaration", "#version 130\nvoid foo() { gl_FragColor = vec4(1.0); }", ""},
+	}
+	for _, tc := range tests {
+		var units []*Shader
+		for i, src := range []string{vs, mainFS, tc.a} {
+			st := Fragment
+			if i == 0 {
+				st = Vertex
+			}
+			sh, err := Compile("u", src, st, Options{})
+			if err != nil {
+				t.Fatalf("%s: unit %d: %v", tc.name, i, err)
+			}
+			units = append(units, sh)
+		}
+		_, err := LinkShaders(units...)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: got %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}

@@ -310,6 +310,9 @@ type File struct {
 	// of gl_FragCoord gives (empty for one without); nil when the shader does
 	// not redeclare it. spec: GLSL 1.50 §4.3.8.1
 	FragCoordLayout []string
+	// FragDepthLayout is the same for gl_FragDepth (its conservative-depth
+	// layout, GLSL 4.20 §4.4.2.3).
+	FragDepthLayout []string
 	// PerVertexOut and PerVertexIn are the sorted member names of the
 	// shader's redeclaration of the output gl_PerVertex block and (geometry
 	// shaders) of the input one, gl_in[]; nil when not redeclared. The link

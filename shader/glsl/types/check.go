@@ -57,6 +57,8 @@ type checker struct {
 	// fragCoordLayout is the layout of the first redeclaration of
 	// gl_FragCoord (origin and pixel-centre qualifiers, sorted); nil before it.
 	fragCoordLayout []string
+	// fragDepthLayout is the same for gl_FragDepth.
+	fragDepthLayout []string
 	// perVertexRedeclared is set by a redeclaration of gl_PerVertex;
 	// redeclaredBuiltins names the built-ins redeclared one by one.
 	perVertexRedeclared bool

@@ -244,6 +244,13 @@ func (c *checker) varSpec(g *ast.DeclGroup, vs *ast.VarSpec, t *ast.Type, global
 			c.errorf(vs.NamePos, "sampler variables must be uniform")
 		}
 	}
+	if vs.Name != "gl_FragDepth" {
+		for _, l := range q.Layout {
+			if isDepthLayout(strings.ToLower(l.Name)) {
+				c.errorf(l.NamePos, "layout(%s) is only allowed on gl_FragDepth, not '%s'", strings.ToLower(l.Name), vs.Name)
+			}
+		}
+	}
 	// Redeclaring built-ins: gl_FragDepth, gl_TexCoord[], gl_ClipDistance[] etc.
 	if len(vs.Name) >= 3 && vs.Name[:3] == "gl_" {
 		if c.redeclareBuiltin(v, vs, global) {
@@ -368,6 +375,27 @@ func storageOf(v *ast.Var) string {
 	return "in"
 }
 
+// sameRedeclLayout records the sorted layout set of a redeclaration of the
+// built-in vs (in *seen and, the first time, *file) and reports an error when
+// it differs from an earlier redeclaration's; it reports whether there was
+// an earlier one.
+func (c *checker) sameRedeclLayout(v *ast.Var, vs *ast.VarSpec, seen, file *[]string) bool {
+	set := []string{}
+	for _, l := range v.Qual.Layout {
+		set = append(set, strings.ToLower(l.Name))
+	}
+	slices.Sort(set)
+	set = slices.Compact(set)
+	if *seen != nil && !slices.Equal(*seen, set) {
+		c.errorf(vs.NamePos, "all redeclarations of %s must have the same layout qualifiers", vs.Name)
+	}
+	if *seen != nil {
+		return true
+	}
+	*seen, *file = set, set
+	return false
+}
+
 // redeclareBuiltin handles legal redeclarations of built-in variables; it reports
 // whether vs was such a redeclaration.
 func (c *checker) redeclareBuiltin(v *ast.Var, vs *ast.VarSpec, global bool) bool {
@@ -384,27 +412,15 @@ func (c *checker) redeclareBuiltin(v *ast.Var, vs *ast.VarSpec, global bool) boo
 		return false
 	}
 	// "All redeclarations of gl_FragCoord within a shader must have the same
-	// set of qualifiers", and only the first must precede every use.
-	// spec: GLSL 1.50 §4.3.8.1
+	// set of qualifiers", and only the first must precede every use; the
+	// same holds for gl_FragDepth's depth layouts.
+	// spec: GLSL 1.50 §4.3.8.1, GLSL 4.20 §4.4.2.3
 	redeclared := false
-	if vs.Name == "gl_FragCoord" {
-		var set []string
-		for _, l := range v.Qual.Layout {
-			set = append(set, strings.ToLower(l.Name))
-		}
-		slices.Sort(set)
-		set = slices.Compact(set)
-		if c.fragCoordLayout != nil && !slices.Equal(c.fragCoordLayout, set) {
-			c.errorf(vs.NamePos, "all redeclarations of gl_FragCoord must have the same layout qualifiers")
-		}
-		redeclared = c.fragCoordLayout != nil
-		if set == nil {
-			set = []string{}
-		}
-		if c.fragCoordLayout == nil {
-			c.fragCoordLayout = set
-			c.file.FragCoordLayout = set
-		}
+	switch vs.Name {
+	case "gl_FragCoord":
+		redeclared = c.sameRedeclLayout(v, vs, &c.fragCoordLayout, &c.file.FragCoordLayout)
+	case "gl_FragDepth":
+		redeclared = c.sameRedeclLayout(v, vs, &c.fragDepthLayout, &c.file.FragDepthLayout)
 	}
 	if b.Used && !redeclared {
 		c.errorf(vs.NamePos, "built-in '%s' must be redeclared before it is used", vs.Name)

@@ -58,6 +58,34 @@ const (
 	ExtGPUShader5 = "GL_ARB_gpu_shader5"
 )
 
+// The conservative-depth extensions: layout(depth_any), depth_greater,
+// depth_less or depth_unchanged on a redeclared gl_FragDepth (GLSL 4.20 core).
+// They are promises the shader makes so that an implementation may keep early
+// depth tests; every renderer here computes the result the shader would give
+// without the promise, which is always a conforming implementation of the
+// hint. spec: ARB_conservative_depth, AMD_conservative_depth, GLSL 4.20 §4.4.2.3
+const (
+	ExtConservativeDepth    = "GL_ARB_conservative_depth"
+	ExtConservativeDepthAMD = "GL_AMD_conservative_depth"
+)
+
+// hasConservativeDepth reports whether gl_FragDepth takes a depth layout:
+// core in GLSL 4.20, from GLSL 1.30 with either extension (both require 1.30).
+func (c *checker) hasConservativeDepth() bool {
+	return !c.es && (c.version >= 420 ||
+		c.version >= 130 && (c.extEnabled(ExtConservativeDepth) || c.extEnabled(ExtConservativeDepthAMD)))
+}
+
+// isDepthLayout reports whether a (lower-case) layout qualifier is one of the
+// conservative-depth ones.
+func isDepthLayout(name string) bool {
+	switch name {
+	case "depth_any", "depth_greater", "depth_less", "depth_unchanged":
+		return true
+	}
+	return false
+}
+
 // hasGPUShader5 reports whether GLSL 4.00's ARB_gpu_shader5 features exist:
 // core in GLSL 4.00, from GLSL 1.50 with the extension.
 // spec: ARB_gpu_shader5 "Dependencies" (GLSL 1.50 required), GLSL 4.00 §1.2.1

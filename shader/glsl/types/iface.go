@@ -76,6 +76,17 @@ func (c *checker) checkQualifiers(q *ast.Qualifiers, global bool, t *ast.Type, p
 	}
 }
 
+// allDepthLayouts reports whether every layout qualifier of q is a
+// conservative-depth one.
+func allDepthLayouts(q *ast.Qualifiers) bool {
+	for _, l := range q.Layout {
+		if !isDepthLayout(strings.ToLower(l.Name)) {
+			return false
+		}
+	}
+	return len(q.Layout) > 0
+}
+
 // containsInteger reports whether t is or holds an int/uint value.
 func containsInteger(t *ast.Type) bool {
 	switch {
@@ -156,13 +167,16 @@ func (c *checker) checkLayout(q *ast.Qualifiers, global bool) {
 	// uniform locations, bindings.
 	uniformLayout := !c.es && q.Storage == ast.StorageUniform &&
 		(c.extEnabled(ExtUniformBufferObject) || c.extEnabled(ExtExplicitUniformLoc) || c.extEnabled(Ext420Pack))
-	if !c.atLeast(140, 300) && !explicitLoc && !uniformLayout {
+	// A conservative-depth layout is an output layout of GLSL 1.30 fragment
+	// shaders with its extension.
+	depthLayout := q.Storage == ast.StorageOut && c.hasConservativeDepth() && allDepthLayouts(q)
+	if !c.atLeast(140, 300) && !explicitLoc && !uniformLayout && !depthLayout {
 		c.errorf(q.Pos, "layout qualifiers require GLSL 1.40 or GLSL ES 3.00")
 		return
 	}
 	vsIn := (q.Storage == ast.StorageIn || q.Storage == ast.StorageAttribute) && c.conf.Stage == ast.StageVertex
 	fsOut := q.Storage == ast.StorageOut && c.conf.Stage == ast.StageFragment
-	if !c.atLeast(140, 300) && !vsIn && !fsOut && !uniformLayout {
+	if !c.atLeast(140, 300) && !vsIn && !fsOut && !uniformLayout && !depthLayout {
 		c.errorf(q.Pos, "layout qualifiers before GLSL 1.40 are only allowed on vertex shader inputs and fragment shader outputs (%s)", ExtExplicitAttribLocation)
 		return
 	}
@@ -213,10 +227,20 @@ func (c *checker) checkLayout(q *ast.Qualifiers, global bool) {
 			if name == "std430" && q.Storage != ast.StorageBuffer {
 				c.errorf(l.NamePos, "layout(std430) is only allowed on buffer blocks")
 			}
-		case "origin_upper_left", "pixel_center_integer", "early_fragment_tests",
-			"depth_any", "depth_greater", "depth_less", "depth_unchanged":
+		case "origin_upper_left", "pixel_center_integer", "early_fragment_tests":
 			if l.Value != nil {
 				c.errorf(l.NamePos, "layout qualifier '%s' takes no value", l.Name)
+			}
+		case "depth_any", "depth_greater", "depth_less", "depth_unchanged":
+			// Only on gl_FragDepth; the declaration checks the name
+			// (redeclareBuiltin). spec: GLSL 4.20 §4.4.2.3
+			switch {
+			case l.Value != nil:
+				c.errorf(l.NamePos, "layout qualifier '%s' takes no value", l.Name)
+			case !c.hasConservativeDepth():
+				c.errorf(l.NamePos, "layout(%s) requires GLSL 4.20 or %s", name, ExtConservativeDepth)
+			case !fsOut:
+				c.errorf(l.NamePos, "layout(%s) is only allowed on the fragment shader output gl_FragDepth", name)
 			}
 		case "index":
 			// Dual-source blending: index 1 is the second colour of its location.
