@@ -330,3 +330,30 @@ func TestLargeClearAndRead(t *testing.T) {
 		}
 	}
 }
+
+// TestFillBand: a band of any number of rows, with or without its first row
+// already in place, ends up every row a copy of the pattern, and nothing
+// past the band is written.
+func TestFillBand(t *testing.T) {
+	first := []byte{1, 2, 3, 4, 5, 6}
+	for rows := 0; rows <= 37; rows++ {
+		for _, has := range []bool{false, true} {
+			buf := make([]byte, (rows+1)*len(first))
+			band := buf[:rows*len(first)]
+			if has && rows > 0 {
+				copy(band, first)
+			}
+			fillBand(band, first, has)
+			for y := range rows {
+				if got := band[y*len(first) : (y+1)*len(first)]; string(got) != string(first) {
+					t.Fatalf("%d rows (has %v): row %d = %v", rows, has, y, got)
+				}
+			}
+			for _, b := range buf[len(band):] {
+				if b != 0 {
+					t.Fatalf("%d rows (has %v): wrote past the band", rows, has)
+				}
+			}
+		}
+	}
+}
