@@ -159,13 +159,17 @@ func fillSurface(s *Surface, fb *Framebuffer, uniform bool, put func(px []byte),
 			copy(first[k:], first[:k])
 		}
 		inRows(fb.Height, n, func(y0, y1 int) {
-			for y := max(y0, 1); y < y1; y++ {
-				copy(r.data[off+y*pitch:off+y*pitch+n], first)
+			if pitch == n {
+				// Contiguous rows: the band doubles from its first row,
+				// in copies large enough for memmove's streaming stores.
+				fillBand(r.data[off+y0*n:off+y1*n], first, y0 == 0)
+			} else {
+				for y := max(y0, 1); y < y1; y++ {
+					copy(r.data[off+y*pitch:off+y*pitch+n], first)
+				}
 			}
 			if mirrored {
-				for y := y0; y < y1; y++ {
-					copy(m.buf[y*n:(y+1)*n], first)
-				}
+				fillBand(m.buf[y0*n:y1*n], first, false)
 			}
 		})
 	} else {
@@ -186,6 +190,23 @@ func fillSurface(s *Surface, fb *Framebuffer, uniform bool, put func(px []byte),
 	r.mu.Unlock()
 	r.screen.res.MarkDirty(r, uint64(off), uint64((fb.Height-1)*pitch+n))
 	return nil
+}
+
+// fillBand fills band, whole rows of len(first) bytes, with copies of first:
+// the first row copied in (unless has says it holds first already), then the
+// filled prefix doubled, so a band of many rows takes few large copies
+// instead of one per row.
+func fillBand(band, first []byte, has bool) {
+	n := len(first)
+	if len(band) < n {
+		return
+	}
+	if !has {
+		copy(band[:n], first)
+	}
+	for k := n; k < len(band); k *= 2 {
+		copy(band[k:], band[:k])
+	}
 }
 
 // TexUpload lays a texture out for the fixed-function TEX unit: every level's

@@ -518,9 +518,14 @@ func (c *Context) drawReference(st *BoundState, l *linked, info *DrawInfo, d Dir
 	}
 	l.mu.Unlock()
 	if err != nil {
+		// What the draw wrote in place before it failed is the
+		// resources' now (storeTarget).
+		if serr := c.storeTarget(&st.FB, t, true); serr != nil {
+			return fmt.Errorf("%w (and after it: %v)", err, serr)
+		}
 		return err
 	}
-	return c.storeTarget(&st.FB, t)
+	return c.storeTarget(&st.FB, t, false)
 }
 
 // surfaceIO copies the framebuffer area of s to (store false) or from (store

@@ -1,6 +1,7 @@
 package pipe
 
 import (
+	"context"
 	"image/color"
 	"sync"
 	"testing"
@@ -85,14 +86,26 @@ func TestRefTargetKeptOnlyWhileCurrent(t *testing.T) {
 	}
 }
 
-// TestRefTargetClearMirrored: a clear fills the kept reference target along
-// with the attachments (so the next draw reloads nothing), a draw's store
-// hands the drawn buffers to the resources (so the target is no longer
-// current), and a partial depth/stencil clear mirrors only into a target that
-// already holds the resource's bytes. Every step's bytes are checked against
-// the resources'.
+// TestRefTargetClearMirrored: an attachment that is not the whole of its
+// resource's storage (here level 0 of two) is drawn in the kept target's own
+// buffer: a clear fills that buffer along with the attachment (so the next
+// draw reloads nothing), a draw's store leaves it current, and a partial
+// depth/stencil clear mirrors only into a buffer that already holds the
+// resource's bytes. Every step's bytes are checked against the resources'.
 func TestRefTargetClearMirrored(t *testing.T) {
 	e := newDrawEnv(t, Options{ForceReference: true}, true)
+	const w, h = 32, 32
+	mip := func(f format.Format) *Resource {
+		r, err := e.s.CreateTexture(TextureDesc{Target: Target2D, Format: f, Width: w, Height: h, Depth: 1, ArraySize: 1, Levels: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	e.rt, e.zs = mip(format.RGBA8), mip(format.D24S8)
+	if err := e.c.SetFramebufferState(Framebuffer{Width: w, Height: h, Cbufs: []*Surface{{Resource: e.rt}}, Zsbuf: &Surface{Resource: e.zs}}); err != nil {
+		t.Fatal(err)
+	}
 	e.program(t, testVS, testFS)
 	dsa, err := e.c.CreateDSAState(DepthStencilAlphaState{DepthEnabled: true, DepthWrite: true, DepthFunc: compare.Less})
 	if err != nil {
@@ -108,11 +121,11 @@ func TestRefTargetClearMirrored(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// same reports whether the target's attachments hold the resources'
+	// same reports whether the own buffers hold the resources' level-0
 	// bytes where the held records say they are current.
 	same := func(step string) {
 		t.Helper()
-		for i, buf := range [][]byte{k.t.Color[0].Data, k.t.DepthStencil.Data} {
+		for i, buf := range k.own {
 			r := [...]*Resource{e.rt, e.zs}[i]
 			if !k.held[i].ok {
 				continue
@@ -130,11 +143,10 @@ func TestRefTargetClearMirrored(t *testing.T) {
 	if k.t == nil {
 		t.Fatal("no kept reference target after a draw")
 	}
-	// The store swapped: the resource holds the drawn buffer, the target the
-	// old one, not current.
-	if k.held[0].ok || k.held[1].ok {
-		t.Errorf("after a swapping store the target is recorded current")
+	if k.inPlace[0] != nil || k.inPlace[1] != nil || !k.held[0].current(fb.Cbufs[0]) || !k.held[1].current(fb.Zsbuf) {
+		t.Errorf("a store into a two-level texture did not leave the own buffers current")
 	}
+	same("draw")
 	if err := e.c.Clear(ClearColor|ClearDepth|ClearStencil, [4]float32{0, 0, 1, 1}, 1, 7); err != nil {
 		t.Fatal(err)
 	}
@@ -151,6 +163,11 @@ func TestRefTargetClearMirrored(t *testing.T) {
 	}
 	same("stencil clear")
 	draw([4]float32{0, 1, 0, 1}, 0, -1, 0)
+	// A host write of level 1 makes the buffer stale (every write bumps the
+	// version), so the next stencil clear does not mirror.
+	if err := e.zs.Write(4*w*h, []byte{0, 0, 0, 0}); err != nil {
+		t.Fatal(err)
+	}
 	if err := e.c.Clear(ClearStencil, [4]float32{}, 0, 5); err != nil {
 		t.Fatal(err)
 	}
@@ -167,12 +184,82 @@ func TestRefTargetClearMirrored(t *testing.T) {
 	if got := img.NRGBAAt(28, 16); got != (color.NRGBA{255, 255, 255, 255}) {
 		t.Errorf("(28, 16) = %v, want the white quad over the clear", got)
 	}
-	zs := make([]byte, 4*e.w*e.h)
+	zs := make([]byte, 4*w*h)
 	if err := e.zs.Read(0, zs); err != nil {
 		t.Fatal(err)
 	}
-	if zs[(16*e.w+28)*4] != 5 {
-		t.Errorf("stencil at (28, 16) = %d, want the cleared 5", zs[(16*e.w+28)*4])
+	if zs[(16*w+28)*4] != 5 {
+		t.Errorf("stencil at (28, 16) = %d, want the cleared 5", zs[(16*w+28)*4])
+	}
+}
+
+// TestRefTargetDrawsInPlace: an attachment that is the whole of its
+// resource's storage is drawn in place (the target's surface is the
+// resource's bytes, so nothing is loaded or stored), every draw bumps the
+// resource's version, a failed draw too (what it wrote is the resource's),
+// an attachment bound twice is not drawn in place, and rebinding to other
+// resources of the same size draws into those, leaving the first alone.
+func TestRefTargetDrawsInPlace(t *testing.T) {
+	e := newDrawEnv(t, Options{ForceReference: true}, true)
+	e.program(t, testVS, testFS)
+	k := &e.c.refTgt
+	draw := func() error {
+		e.posCol(t, quadVerts(0, [4]float32{1, 0, 0, 1}, -1, -1, 0, 1)...)
+		return e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Count: 4}}})
+	}
+	if err := draw(); err != nil {
+		t.Fatal(err)
+	}
+	if &k.t.Color[0].Data[0] != &e.rt.data[0] || &k.t.DepthStencil.Data[0] != &e.zs.data[0] {
+		t.Fatal("whole-storage attachments were not drawn in place")
+	}
+	v := e.rt.versionNow()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	e.c.SetReferenceConfig(ReferenceConfig{Context: ctx})
+	if err := draw(); err == nil {
+		t.Fatal("a draw under a cancelled context succeeded")
+	}
+	if e.rt.versionNow() == v {
+		t.Error("a failed draw in place left the resource's version")
+	}
+	e.c.SetReferenceConfig(ReferenceConfig{})
+
+	// Other resources of the same size: drawn into, the first untouched.
+	before := make([]byte, 4*e.w*e.h)
+	if err := e.rt.Read(0, before); err != nil {
+		t.Fatal(err)
+	}
+	rt2 := newTex(t, e.s, format.RGBA8, e.w, e.h)
+	if err := e.c.SetFramebufferState(Framebuffer{Width: e.w, Height: e.h, Cbufs: []*Surface{{Resource: rt2}}, Zsbuf: &Surface{Resource: e.zs}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.c.Clear(ClearColor, [4]float32{0, 1, 0, 1}, 1, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := draw(); err != nil {
+		t.Fatal(err)
+	}
+	after := make([]byte, len(before))
+	if err := e.rt.Read(0, after); err != nil {
+		t.Fatal(err)
+	}
+	if string(after) != string(before) {
+		t.Error("a draw into another resource changed the first")
+	}
+	if got := e.image(t).NRGBAAt(4, 16); got != (color.NRGBA{255, 0, 0, 255}) {
+		t.Errorf("second resource (4, 16) = %v, want the red quad", got)
+	}
+
+	// One resource bound as two colour attachments is drawn in own buffers.
+	if err := e.c.SetFramebufferState(Framebuffer{Width: e.w, Height: e.h, Cbufs: []*Surface{{Resource: rt2}, {Resource: rt2}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := draw(); err != nil {
+		t.Fatal(err)
+	}
+	if &k.t.Color[0].Data[0] == &rt2.data[0] || &k.t.Color[1].Data[0] == &rt2.data[0] {
+		t.Error("a resource bound twice was drawn in place")
 	}
 }
 
@@ -237,9 +324,36 @@ func TestLargeClearAndRead(t *testing.T) {
 		if k := &c.refTgt; k.t != nil && k.held[0].ok && string(k.t.Color[0].Data) != string(func() []byte { b := make([]byte, 4*w*h); _ = rt.Read(0, b); return b }()) {
 			t.Fatalf("colour %v: kept target differs from the resource", col)
 		}
-		// A draw makes (then swaps out) the kept target for the next clear.
+		// A draw makes the kept target (drawing in place) for the next clear.
 		if err := c.DrawVBO(&DrawInfo{Mode: PrimTriangles, InstanceCount: 1, Draws: []DrawRange{{Count: 3}}}); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// TestFillBand: a band of any number of rows, with or without its first row
+// already in place, ends up every row a copy of the pattern, and nothing
+// past the band is written.
+func TestFillBand(t *testing.T) {
+	first := []byte{1, 2, 3, 4, 5, 6}
+	for rows := 0; rows <= 37; rows++ {
+		for _, has := range []bool{false, true} {
+			buf := make([]byte, (rows+1)*len(first))
+			band := buf[:rows*len(first)]
+			if has && rows > 0 {
+				copy(band, first)
+			}
+			fillBand(band, first, has)
+			for y := range rows {
+				if got := band[y*len(first) : (y+1)*len(first)]; string(got) != string(first) {
+					t.Fatalf("%d rows (has %v): row %d = %v", rows, has, y, got)
+				}
+			}
+			for _, b := range buf[len(band):] {
+				if b != 0 {
+					t.Fatalf("%d rows (has %v): wrote past the band", rows, has)
+				}
+			}
 		}
 	}
 }

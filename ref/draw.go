@@ -151,8 +151,10 @@ type drawer struct {
 	qz     [4]uint32
 	laneQZ []uint32
 	// laneZero: zero lanes, the colour of a shader without a colour
-	// output (fragmentsPackedQZ)
+	// output (fragmentsPackedQZ); laneRGBA: each lane's packed RGBA8
+	// texel (packRGBA8), stored where the depth test passes
 	laneZero []uint32
+	laneRGBA []uint32
 	// plainInputs: the packed shader reads no gl_FragCoord,
 	// gl_FrontFacing or gl_PointCoord (packQuad)
 	plainInputs bool

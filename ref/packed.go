@@ -72,6 +72,7 @@ func (d *drawer) setPacked() {
 		if d.qzFast {
 			d.laneQZ = make([]uint32, laneBatch)
 			d.laneZero = make([]uint32, laneBatch)
+			d.laneRGBA = make([]uint32, laneBatch)
 		}
 		d.plainInputs = pl.FragCoord[0] == nil && pl.FrontFacing == nil && pl.PointCoord[0] == nil
 		d.pSmooth = packWords(pl, d.smoothW)
@@ -314,6 +315,16 @@ func (d *drawer) fragmentsPackedQZ(n int, live uint64, col [4][]uint32) {
 		col = [4][]uint32{d.laneZero, d.laneZero, d.laneZero, d.laneZero}
 	}
 	c0, c1, c2, c3 := col[0][:n], col[1][:n], col[2][:n], col[3][:n]
+	// Every lane's texel at once (four lanes an instruction), the lanes
+	// that fail the depth test included: the conversion has no effect
+	// but its result.
+	rgba := d.laneRGBA[:n]
+	if k := n &^ 3; k > 0 {
+		packRGBA8(&rgba[0], &c0[0], &c1[0], &c2[0], &c3[0], k)
+	}
+	if k := n &^ 3; k < n {
+		packRGBA8Go(rgba[k:], c0[k:], c1[k:], c2[k:], c3[k:])
+	}
 	zd, cd := ds.Data, cs.Data
 	for m := live & (1<<n - 1); m != 0; m &= m - 1 {
 		j := bits.TrailingZeros64(m)
@@ -327,11 +338,7 @@ func (d *drawer) fragmentsPackedQZ(n int, live uint64, col [4][]uint32) {
 		if write {
 			binary.LittleEndian.PutUint32(buf, qz<<8|w&0xFF)
 		}
-		px := cd[o : o+4 : o+4]
-		px[0] = byte(format.UNorm8(math.Float32frombits(c0[j])))
-		px[1] = byte(format.UNorm8(math.Float32frombits(c1[j])))
-		px[2] = byte(format.UNorm8(math.Float32frombits(c2[j])))
-		px[3] = byte(format.UNorm8(math.Float32frombits(c3[j])))
+		binary.LittleEndian.PutUint32(cd[o:o+4:o+4], rgba[j])
 	}
 }
 

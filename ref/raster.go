@@ -420,24 +420,12 @@ func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
 			b0, b1, b2 := a0+dx0, a1+dx1, a2+dx2
 			c0, c1, c2 := a0+dy0, a1+dy1, a2+dy2
 			d0, d1, d2 := b0+dy0, b1+dy1, b2+dy2
-			// Helper lanes need barycentrics unless the shader
-			// declares it never reads them (noHelpers).
-			need := mask
-			if !d.noHelpers {
-				need = 0xF
-			}
-			if need&1 != 0 {
-				bary[0] = [3]float64{float64(a0) / fa, float64(a1) / fa, float64(a2) / fa}
-			}
-			if need&2 != 0 {
-				bary[1] = [3]float64{float64(b0) / fa, float64(b1) / fa, float64(b2) / fa}
-			}
-			if need&4 != 0 {
-				bary[2] = [3]float64{float64(c0) / fa, float64(c1) / fa, float64(c2) / fa}
-			}
-			if need&8 != 0 {
-				bary[3] = [3]float64{float64(d0) / fa, float64(d1) / fa, float64(d2) / fa}
-			}
+			// Every lane's barycentrics, float64(edge) / fa: helper
+			// lanes need them unless the shader declares it never reads
+			// them (noHelpers), and a lane no one reads costs less than
+			// the branch (two divisions per instruction: baryQuad).
+			e := [12]int64{a0, a1, a2, b0, b1, b2, c0, c1, c2, d0, d1, d2}
+			baryQuad(&bary, &e, fa)
 			if !prepared {
 				switch {
 				case d.lazy && d.vt != nil:

@@ -177,3 +177,29 @@ func BenchmarkBenchScene(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBenchScene1080 times Renderer.Draw (clear + draw + finish) of the
+// bench scene's bunny, sphere and grid at 1920x1080 on the reference path,
+// the sizes at which its fixed per-frame costs (the clears, the attachments'
+// loads and stores) weigh most.
+func BenchmarkBenchScene1080(b *testing.B) {
+	dir := benchDir(b)
+	for _, m := range []string{filepath.Join(dir, "bunny.obj"), "sphere", "grid"} {
+		b.Run(filepath.Base(m), func(b *testing.B) {
+			desc, err := scene.BenchDescription(m, dir, 1920, 1080)
+			if err != nil {
+				b.Fatal(err)
+			}
+			r, err := New(context.Background(), desc, Options{Path: PathReference})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer r.Close()
+			for i := 0; b.Loop(); i++ {
+				if err := r.Draw(context.Background(), i); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -10,22 +10,28 @@ import (
 	"vortexgfx/scene"
 )
 
-// TestDeviceReadBackOnDemand: on the device path Draw leaves the frame on
-// the device and Image reads the last frame back, so two frames drawn
+// TestReadBackOnDemand: on either path Draw leaves the frame in the
+// framebuffer (on the device, or in the reference path's sample passes'
+// attachments) and Image reads the last frame back, so two frames drawn
 // without an Image between give the second one's image, byte for byte the
 // image of a renderer that drew only that frame — single-sample and with the
-// 4× resolve Draw runs as the frame's last pass.
-func TestDeviceReadBackOnDemand(t *testing.T) {
+// 4× resolve (the device's as the frame's last pass, the reference path's
+// four passes' box filter).
+func TestReadBackOnDemand(t *testing.T) {
 	dir := benchDir(t)
-	for _, msaa := range []int{1, 4} {
-		t.Run(fmt.Sprintf("msaa%d", msaa), func(t *testing.T) {
+	for _, c := range []struct {
+		path Path
+		msaa int
+	}{{PathDevice, 1}, {PathDevice, 4}, {PathReference, 1}, {PathReference, 4}} {
+		msaa := c.msaa
+		t.Run(fmt.Sprintf("%s/msaa%d", c.path, msaa), func(t *testing.T) {
 			desc, err := scene.BenchDescription(filepath.Join(dir, "bunny.obj"), dir, 64, 48)
 			if err != nil {
 				t.Fatal(err)
 			}
 			image := func(frames ...int) []byte {
 				t.Helper()
-				r, err := New(context.Background(), desc, Options{Path: PathDevice, Strict: true, MSAA: msaa})
+				r, err := New(context.Background(), desc, Options{Path: c.path, Strict: true, MSAA: msaa})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -22,10 +22,16 @@ type refRun struct {
 	ctx    *pipe.Context
 	draws  []*pipeDraw
 	passes []pipe.Framebuffer
-	// colors and depth are each pass's attachments as bytes, read back after
-	// a frame (colour) or a counted draw (stencil).
+	// colors and depth are each pass's attachments as bytes: colour read
+	// back when the image is asked for (ReadImage), stencil after a counted
+	// draw.
 	colors [][]byte
 	depth  []byte
+	// stale[i] says pass i's colour attachment holds a frame that colors[i]
+	// does not yet: the frame's read-back waits for ReadImage, as the device
+	// path's does, so a frame costs clear + draw + finish only (bench README,
+	// timing).
+	stale []bool
 }
 
 // openReference binds every draw on a pipe context over no device: the
@@ -48,6 +54,7 @@ func (r *Renderer) openReference() error {
 		}
 		rr.passes = append(rr.passes, pipe.Framebuffer{Width: r.width, Height: r.height, Cbufs: []*pipe.Surface{att[0]}, Zsbuf: att[1]})
 		rr.colors = append(rr.colors, make([]byte, 4*r.width*r.height))
+		rr.stale = append(rr.stale, false)
 	}
 	rr.depth = make([]byte, 4*r.width*r.height)
 	texs := map[*scene.Texture]*pipeTexture{}
@@ -77,7 +84,7 @@ func passViewport(w, h int, off [2]float32) pipe.Viewport {
 
 // drawReference renders one frame on the reference path: for each sample pass
 // it clears colour, depth and stencil to the scene's values and runs every
-// draw, then reads the passes' colour back.
+// draw, leaving the passes' colour for readReference.
 func (r *Renderer) drawReference(ctx context.Context, frame int) error {
 	desc, rr := r.desc, r.ref
 	c := rr.ctx
@@ -95,9 +102,22 @@ func (r *Renderer) drawReference(ctx context.Context, frame int) error {
 				return fmt.Errorf("render: frame %d: draw %d (%s): %w", frame, di, d.name, err)
 			}
 		}
-		if err := fb.Cbufs[0].Resource.Read(0, rr.colors[si]); err != nil {
-			return fmt.Errorf("render: frame %d: read-back: %w", frame, err)
+		rr.stale[si] = true
+	}
+	return nil
+}
+
+// readReference reads back the colour of every sample pass drawn since the
+// last read-back (what drawReference left in the passes' attachments).
+func (rr *refRun) readReference() error {
+	for si, fb := range rr.passes {
+		if !rr.stale[si] {
+			continue
 		}
+		if err := fb.Cbufs[0].Resource.Read(0, rr.colors[si]); err != nil {
+			return fmt.Errorf("render: read-back: %w", err)
+		}
+		rr.stale[si] = false
 	}
 	return nil
 }

@@ -243,7 +243,7 @@ func (r *Renderer) setVertices(d *drawObj, m *scene.Mesh) error {
 }
 
 // Image reads the last frame back (resolving supersampled passes), row 0 at
-// the top. The returned image is reused by the next call. On the device path
+// the top. The returned image is reused by the next call. On either path
 // the frame is read back here, not by Draw; a read-back that fails leaves
 // the previous image, and ReadImage reports why.
 func (r *Renderer) Image() *image.NRGBA {
@@ -251,7 +251,7 @@ func (r *Renderer) Image() *image.NRGBA {
 	return img
 }
 
-// ReadImage is Image with the device read-back's error.
+// ReadImage is Image with the read-back's error.
 func (r *Renderer) ReadImage() (*image.NRGBA, error) {
 	if r.dev != nil {
 		if r.dev.stale {
@@ -259,6 +259,9 @@ func (r *Renderer) ReadImage() (*image.NRGBA, error) {
 			r.dev.readErr = r.readDevice()
 		}
 		return r.dev.img, r.dev.readErr
+	}
+	if err := r.ref.readReference(); err != nil {
+		return r.resolve, err
 	}
 	r.refImage()
 	return r.resolve, nil
