@@ -149,6 +149,7 @@ func replay(recs []*perfRecorder, tm tex.CostModel, omm om.CostModel, buf *[]seg
 	var tp tex.Perf
 	var op om.Perf
 	var tt, ot int64
+	var lines [2]uint64
 	var tl [len(tex.Taps{}.Addr)]uint64
 	for _, ref := range refs {
 		r, s := ref.r, &ref.r.segs[ref.i]
@@ -171,12 +172,17 @@ func replay(recs []*perfRecorder, tm tex.CostModel, omm om.CostModel, buf *[]seg
 		for k := s.om0; k < s.om1; k += 2 {
 			w := r.om.at(k)
 			f, zl, cl := w>>56, w&opLineMask, r.om.at(k+1)
-			// The read (depth and/or colour line), then at its answer the
-			// write: cache.ReadWrite is the two Requests in one call.
-			rd, nr := pair(f&1 != 0, zl, f&2 != 0, cl)
-			wr, nw := pair(f&4 != 0, zl, f&8 != 0, cl)
-			resp, stall, wstall := oc.ReadWrite(rd, nr, wr, nw, ot)
-			op.Lat += uint64(resp - ot)
+			rd := pick(lines[:0], f&1 != 0, zl, f&2 != 0, cl)
+			resp, stall := ot, int64(0)
+			if len(rd) > 0 {
+				resp, stall = oc.Request(rd, ot, false)
+				op.Lat += uint64(resp - ot)
+			}
+			wr := pick(lines[:0], f&4 != 0, zl, f&8 != 0, cl)
+			var wstall int64
+			if len(wr) > 0 {
+				_, wstall = oc.Request(wr, resp, true)
+			}
 			op.Stalls += uint64(stall + wstall)
 			ot += 1 + stall + wstall
 		}
@@ -188,18 +194,16 @@ func replay(recs []*perfRecorder, tm tex.CostModel, omm om.CostModel, buf *[]seg
 	return tp, op
 }
 
-// pair selects an export's lines of one request: the depth line, then the
-// colour line only when it differs from the depth line. It returns them
-// and how many there are.
-func pair(z bool, zl uint64, c bool, cl uint64) (ls [2]uint64, n int) {
+// pick appends the selected lines, the colour line only when it differs from
+// the depth line.
+func pick(dst []uint64, z bool, zl uint64, c bool, cl uint64) []uint64 {
 	if z {
-		ls[0], n = zl, 1
+		dst = append(dst, zl)
 	}
 	if c && !(z && cl == zl) {
-		ls[n] = cl
-		n++
+		dst = append(dst, cl)
 	}
-	return ls, n
+	return dst
 }
 
 // lineShift is log2 of a power-of-two line size.
