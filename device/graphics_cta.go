@@ -131,8 +131,27 @@ func (c *CTA) OMExportLanes(rt int, lanes uint64, x, y []int32, face, color, dep
 	}
 	cc := &fr.cores[c.slot]
 	a, r := &cc.acc, &cc.rec
-	var sg *waveSeg // the wave's record segment, opened by its first traffic (as addOM does)
-	for m := lanes; m != 0; m &= m - 1 {
+	var sg *waveSeg  // the wave's record segment, opened by its first traffic (as addOM does)
+	general := lanes // the lanes the general loop exports
+	if u.DepthColor() {
+		// The commonest OM state (om.Unit.ExportDepthColor): the traffic
+		// comes back as the record's flag bits (om.Traffic*).
+		for m := lanes; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros64(m)
+			f, za, ca := u.ExportDepthColor(int(x[l]), int(y[l]), color[l], depth[l])
+			if f == 0 {
+				continue // outside the framebuffer: dropped, no traffic
+			}
+			passed |= uint64(f/om.TrafficCWrite&1) << l // its colour written: it passed
+			if sg == nil {
+				sg = r.seg(c, fr.binLog)
+			}
+			r.om.add(uint64(f)<<56 | za>>fr.omLine&opLineMask)
+			r.om.add(ca >> fr.omLine)
+		}
+		general = 0
+	}
+	for m := general; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros64(m)
 		if u.ExportAccess(int(x[l]), int(y[l]), face[l], color[l], depth[l], a) {
 			passed |= 1 << l

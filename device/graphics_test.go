@@ -87,6 +87,13 @@ func kickFrame(t *testing.T, cfg config.Config) ([]byte, device.GraphicsStats, *
 // kernel and extra DCR writes after the draw's own.
 func kickWith(t *testing.T, cfg config.Config, fs device.Kernel, extra [][2]uint32) ([]byte, device.GraphicsStats, *device.Device, error) {
 	t.Helper()
+	return kickDepth(t, cfg, fs, false, extra)
+}
+
+// kickDepth is kickWith, with a zeroed depth buffer bound (OM_ZBUF_ADDR and
+// pitch, before extra) when depth is set.
+func kickDepth(t *testing.T, cfg config.Config, fs device.Kernel, depth bool, extra [][2]uint32) ([]byte, device.GraphicsStats, *device.Device, error) {
+	t.Helper()
 	const W = 32
 	m := mem.NewDevice(0x1000_0000, 1<<24)
 	lib := device.NewLibrary()
@@ -157,6 +164,10 @@ func kickWith(t *testing.T, cfg config.Config, fs device.Kernel, extra [][2]uint
 		if err := d.DCRWrite(w.a, w.v); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if depth {
+		zbuf := put(make([]byte, W*W*4))
+		extra = append([][2]uint32{{uint32(abi.DCROMZBufAddr), uint32(zbuf >> 6)}, {uint32(abi.DCROMZBufPitch), W * 4}}, extra...)
 	}
 	for _, w := range extra {
 		if err := d.DCRWrite(abi.DCR(w[0]), w[1]); err != nil {
@@ -350,20 +361,35 @@ func TestOMExportLanes(t *testing.T) {
 		}
 		return nil
 	}
-	add := [][2]uint32{{uint32(abi.DCROMBlendFunc), abi.PackBlendFunc(abi.BlendOne, abi.BlendOne, abi.BlendOne, abi.BlendOne)}}
-	want, wgs, _, err := kickWith(t, config.Default(), one, add)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, ggs, _, err := kickWith(t, config.Default(), batch, add)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(got) != string(want) {
-		t.Error("OMExportLanes wrote other pixels than OMExport per lane")
-	}
-	if !reflect.DeepEqual(ggs, wgs) || wgs.OMReads == 0 || wgs.OM.CacheReads == 0 {
-		t.Errorf("OMExportLanes stats %+v, OMExport per lane %+v", ggs, wgs)
+	// The general OM path (an additive blend) and the depth-colour one
+	// (om.Unit.DepthColor: a GREATER depth test with writes on a zeroed
+	// depth buffer, so a pixel's first export passes and its second, at
+	// the same depth, fails).
+	for _, st := range []struct {
+		name  string
+		depth bool
+		extra [][2]uint32
+	}{
+		{"blend", false, [][2]uint32{{uint32(abi.DCROMBlendFunc), abi.PackBlendFunc(abi.BlendOne, abi.BlendOne, abi.BlendOne, abi.BlendOne)}}},
+		{"depth-colour", true, [][2]uint32{{uint32(abi.DCROMDepthFunc), uint32(abi.CmpGreater)}, {uint32(abi.DCROMDepthWriteMask), 1}}},
+	} {
+		want, wgs, _, err := kickDepth(t, config.Default(), one, st.depth, st.extra)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ggs, _, err := kickDepth(t, config.Default(), batch, st.depth, st.extra)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("%s: OMExportLanes wrote other pixels than OMExport per lane", st.name)
+		}
+		if !reflect.DeepEqual(ggs, wgs) || wgs.OMReads == 0 || wgs.OM.CacheReads == 0 || wgs.OMWrites == 0 {
+			t.Errorf("%s: OMExportLanes stats %+v, OMExport per lane %+v", st.name, ggs, wgs)
+		}
+		if st.name == "depth-colour" && wgs.OMWrites >= wgs.OMReads {
+			t.Errorf("%s: %d of %d exports passed, want the second of each pixel to fail", st.name, wgs.OMWrites, wgs.OMReads)
+		}
 	}
 	short := func(c *device.CTA) error {
 		var v lanes

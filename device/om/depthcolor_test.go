@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"vortexgfx/abi"
+	"vortexgfx/gl/compare"
 )
 
 // TestDepthColorMatchesGeneral: for every state the depthColor path takes
@@ -44,8 +45,8 @@ func TestDepthColorMatchesGeneral(t *testing.T) {
 		for i := range init {
 			init[i] = byte(r.Uint32())
 		}
-		ma, mb := append(mem(nil), init...), append(mem(nil), init...)
-		fast, gen := bind(t, ma, w), bind(t, mb, w)
+		ma, mb, mc := append(mem(nil), init...), append(mem(nil), init...), append(mem(nil), init...)
+		fast, gen, direct := bind(t, ma, w), bind(t, mb, w), bind(t, mc, w)
 		if fast.depthColor {
 			taken++
 		}
@@ -62,12 +63,54 @@ func TestDepthColorMatchesGeneral(t *testing.T) {
 			if pa != pb || aa != ab {
 				t.Fatalf("state %d fragment %d (%d,%d): pass %v %+v, general path %v %+v", si, i, x, y, pa, aa, pb, ab)
 			}
+			if !direct.DepthColor() {
+				continue
+			}
+			// ExportDepthColor: the general path's traffic as bits, its
+			// addresses (zero for a dropped fragment) and its pass.
+			f, za, ca := direct.ExportDepthColor(x, y, color, depth)
+			want := uint32(b2i(ab.ZRead) | b2i(ab.CRead)<<1 | b2i(ab.ZWrite)<<2 | b2i(ab.CWrite)<<3)
+			if f != want || (f != 0 && (za != ab.ZAddr || ca != ab.CAddr)) || (f == 0 && (za != 0 || ca != 0)) || (f&TrafficCWrite != 0) != pb {
+				t.Fatalf("state %d fragment %d (%d,%d): ExportDepthColor %04b 0x%x 0x%x, general path pass %v %+v", si, i, x, y, f, za, ca, pb, ab)
+			}
 		}
 		if !bytes.Equal(ma, mb) {
 			t.Fatalf("state %d: the depthColor path wrote other bytes than the general path", si)
 		}
+		if direct.DepthColor() && !bytes.Equal(mc, mb) {
+			t.Fatalf("state %d: ExportDepthColor wrote other bytes than the general path", si)
+		}
 	}
 	if taken != 15 { // 8 compares × depth writes on/off, less ALWAYS without writes (no depth test)
 		t.Errorf("%d states took the depthColor path, want the 15 depth-tested ones", taken)
+	}
+}
+
+// b2i is 1 for true.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// TestPassTable: the depth compare as a table on order's three outcomes
+// answers as the compare function itself, for every function on the
+// boundary values of the 24-bit depth and random pairs.
+func TestPassTable(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 1))
+	vals := []uint32{0, 1, 2, abi.DepthMask - 1, abi.DepthMask, 0x800000}
+	for range 200 {
+		vals = append(vals, r.Uint32()&abi.DepthMask)
+	}
+	for fn := compare.Func(0); fn < compare.NumFuncs; fn++ {
+		tab := passTable(fn)
+		for _, a := range vals {
+			for _, b := range vals {
+				if got, want := tab>>order(a, b)&1 != 0, fn.TestUint(a, b); got != want {
+					t.Fatalf("%v(0x%x, 0x%x): table %v, compare %v", fn, a, b, got, want)
+				}
+			}
+		}
 	}
 }

@@ -166,8 +166,10 @@ type Unit struct {
 	height       int
 	// depthColor selects ExportAccess's specialised path for the commonest
 	// state: a depth test, no stencil on either face, no blending and every
-	// colour channel written (exportDepthColor).
+	// colour channel written (ExportDepthColor); depthPass is the depth
+	// compare as a table (depthcolor.go).
 	depthColor bool
+	depthPass  uint8
 }
 
 // Bind resolves the enable rules of render target rt and views its buffers for a
@@ -240,6 +242,7 @@ func Bind(mem Memory, s *State, rt int, width, height int) (*Unit, error) {
 	}
 	u.depthColor = u.depthEnabled && !u.faces[0].enabled && !u.faces[1].enabled && !u.blendEnabled &&
 		u.colorWrite && !u.colorRead
+	u.depthPass = passTable(u.depthFunc)
 	return u, nil
 }
 
@@ -268,7 +271,9 @@ func (u *Unit) ExportAccess(x, y int, faceBack uint32, color, depth uint32, a *A
 		return false
 	}
 	if u.depthColor {
-		return u.exportDepthColor(x, y, color, depth, a)
+		f, za, ca := u.ExportDepthColor(x, y, color, depth)
+		*a = Access{ZRead: true, ZWrite: f&TrafficZWrite != 0, CWrite: f&TrafficCWrite != 0, ZAddr: za, CAddr: ca}
+		return f&TrafficCWrite != 0
 	}
 	*a = Access{}
 	f := &u.faces[faceBack&1]
@@ -327,30 +332,6 @@ func (u *Unit) ExportAccess(x, y int, faceBack uint32, color, depth uint32, a *A
 		a.CWrite = true
 	}
 	return pass
-}
-
-// exportDepthColor is ExportAccess for a unit in the depthColor state: with
-// the stencil off on both faces its test passes and its ops keep the stored
-// bits, so the fragment passes on the depth test alone, writes its depth
-// under the stored stencil bits when depth writes are on, and writes its
-// colour through the (full) write mask without reading the target — the same
-// bytes and traffic as the general path. spec: facts §5 (test sequence)
-func (u *Unit) exportDepthColor(x, y int, color, depth uint32, a *Access) bool {
-	zoff := y*int(u.zpitch) + 4*x
-	coff := y*int(u.cpitch) + 4*x
-	dst := binary.LittleEndian.Uint32(u.zbuf[zoff:])
-	*a = Access{ZRead: true, ZAddr: u.zbase + uint64(zoff), CAddr: u.cbase + uint64(coff)}
-	depthRef := depth & abi.DepthMask
-	if !u.depthFunc.TestUint(depthRef, dst&abi.DepthMask) {
-		return false
-	}
-	if u.depthWrite {
-		binary.LittleEndian.PutUint32(u.zbuf[zoff:], dst&^abi.DepthMask|depthRef)
-		a.ZWrite = true
-	}
-	binary.LittleEndian.PutUint32(u.cbuf[coff:], color&u.wmask)
-	a.CWrite = true
-	return true
 }
 
 // Blend combines a source and destination A8R8G8B8 colour with the bound factors
