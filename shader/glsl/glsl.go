@@ -84,7 +84,8 @@ func SupportedExtensions() []string {
 		types.ExtTextureArray, types.ExtShaderTextureLod, types.Ext420Pack,
 		types.ExtUniformBufferObject, types.ExtExplicitUniformLoc, types.ExtArraysOfArrays, types.ExtCullDistance, types.ExtDerivativeControl, types.ExtDrawInstanced, types.ExtGPUShader5, types.ExtTextureGather, preproc.ExtShadingLanguageInclude,
 		types.ExtSampleShading, types.ExtSampleVariables, types.ExtMultisampleInterpolES,
-		types.ExtFramebufferFetch, types.ExtFramebufferFetchNonCoherent}
+		types.ExtFramebufferFetch, types.ExtFramebufferFetchNonCoherent,
+		types.ExtSeparateShaderObjects, types.ExtEnhancedLayouts}
 }
 
 // Shader is one compiled shader source.

@@ -94,7 +94,8 @@ func (b *Backend) Caps() shadertest.Caps {
 			"GL_ARB_texture_rectangle", "GL_ARB_cull_distance", "GL_ARB_shading_language_include",
 			"GL_EXT_provoking_vertex", "GL_ARB_derivative_control", "GL_ARB_draw_instanced", "GL_ARB_texture_gather", "GL_ARB_gpu_shader5",
 			"GL_ARB_sample_shading", "GL_OES_sample_variables", "GL_OES_shader_multisample_interpolation",
-			"GL_EXT_shader_framebuffer_fetch", "GL_EXT_shader_framebuffer_fetch_non_coherent", "GL_ARB_texture_storage"},
+			"GL_EXT_shader_framebuffer_fetch", "GL_EXT_shader_framebuffer_fetch_non_coherent", "GL_ARB_texture_storage",
+			"GL_ARB_separate_shader_objects", "GL_ARB_enhanced_layouts"},
 		Limits: map[string]int{
 			"GL_MAX_VERTEX_OUTPUT_COMPONENTS": types.MaxVertexOutputComponents,
 			// The uniform word buffer has no fixed size here.

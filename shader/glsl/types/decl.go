@@ -233,6 +233,8 @@ func (c *checker) varSpec(g *ast.DeclGroup, vs *ast.VarSpec, t *ast.Type, global
 		v.Qual.Precision = c.defaultPrec(t)
 	}
 	v.Location = layoutValue(&q, "location")
+	v.Component = max(layoutValue(&q, "component"), 0)
+	c.checkComponent(&q, t, vs.NamePos)
 	v.Index = max(layoutValue(&q, "index"), 0)
 	v.Binding = layoutValue(&q, "binding")
 	v.Stream = c.outputStream(&q)

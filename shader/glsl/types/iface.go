@@ -151,7 +151,7 @@ func (c *checker) checkInterface(q *ast.Qualifiers, t *ast.Type, pos ast.Pos) {
 }
 
 func (c *checker) checkLayout(q *ast.Qualifiers, global bool) {
-	explicitLoc := !c.es && (c.extEnabled(ExtExplicitAttribLocation) || c.extEnabled(ExtBlendFuncExtended))
+	explicitLoc := !c.es && (c.extEnabled(ExtExplicitAttribLocation) || c.extEnabled(ExtBlendFuncExtended) || c.hasSSOLocations())
 	// The extensions that qualify uniforms before GLSL 1.40: block layouts,
 	// uniform locations, bindings.
 	uniformLayout := !c.es && q.Storage == ast.StorageUniform &&
@@ -189,14 +189,14 @@ func (c *checker) checkLayout(q *ast.Qualifiers, global bool) {
 				c.errorf(l.NamePos, "layout(location) is not allowed on vertex shader outputs in GLSL ES 3.00")
 			} else if c.es && q.Storage == ast.StorageIn && c.conf.Stage == ast.StageFragment && c.version < 310 {
 				c.errorf(l.NamePos, "layout(location) is not allowed on fragment shader inputs in GLSL ES 3.00")
-			} else if !c.es && c.version < 410 && !vsIn && !fsOut {
+			} else if !c.es && c.version < 410 && !vsIn && !fsOut && !c.hasSSOLocations() {
 				// "Vertex shaders cannot have output layout qualifiers",
 				// nor do the geometry shader's variables or the fragment
 				// shader's inputs take a location, until GLSL 4.10
 				// (GL_ARB_separate_shader_objects, which the front end
 				// does not implement). spec: GLSL 3.30 §4.3.8.1, §4.3.8.2
 				c.errorf(l.NamePos, "layout(location) on a %s shader %s requires GLSL 4.10", c.conf.Stage, q.Storage)
-			} else if !c.es && c.version < 330 && !explicitLoc {
+			} else if !c.es && c.version < 330 && !explicitLoc && !c.hasSSOLocations() {
 				c.errorf(l.NamePos, "layout(location) requires GLSL 3.30 or %s", ExtExplicitAttribLocation)
 			}
 			c.layoutInt(l)
@@ -242,7 +242,19 @@ func (c *checker) checkLayout(q *ast.Qualifiers, global bool) {
 			} else if n := c.layoutInt(l); n >= MaxVertexStreams {
 				c.errorf(l.NamePos, "stream = %d is outside 0..%d (GL_MAX_VERTEX_STREAMS)", n, MaxVertexStreams-1)
 			}
-		case "component", "offset", "align":
+		case "component":
+			if !c.hasEnhancedLayouts() {
+				c.errorf(l.NamePos, "layout(component) requires GLSL 4.40 or %s", ExtEnhancedLayouts)
+			} else if q.Storage != ast.StorageIn && q.Storage != ast.StorageOut && !vsIn {
+				c.errorf(l.NamePos, "layout(component) is only allowed on inputs and outputs")
+			}
+			c.layoutInt(l)
+		case "offset", "align":
+			// spec: GLSL 4.40 §4.4.5 (offset on uniform and buffer block
+			// members; align on those blocks and their members)
+			if !c.hasEnhancedLayouts() && !c.atLeast(440, 0) && !(q.Storage == ast.StorageUniform && c.hasCounters() && name == "offset") {
+				c.errorf(l.NamePos, "layout(%s) requires GLSL 4.40 or %s", name, ExtEnhancedLayouts)
+			}
 			c.layoutInt(l)
 		case "local_size_x", "local_size_y", "local_size_z":
 			c.errorf(l.NamePos, "layout qualifier '%s' is only allowed in a compute shader's 'layout(...) in;' declaration", l.Name)
@@ -483,6 +495,9 @@ func (c *checker) blockDecl(d *ast.BlockDecl) {
 			c.geometryInput(v, d.InstancePos)
 		}
 		c.declareVar(v)
+	}
+	if q.Storage == ast.StorageIn || q.Storage == ast.StorageOut {
+		c.assignMemberLocations(d, b)
 	}
 	c.file.Blocks = append(c.file.Blocks, b)
 }
