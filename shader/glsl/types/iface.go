@@ -453,11 +453,7 @@ func (c *checker) blockDecl(d *ast.BlockDecl) {
 		c.bufferBlock(d, b)
 	}
 	if q.Storage == ast.StorageUniform {
-		offs, size := Std140Offsets(b.Members)
-		for i, m := range b.Members {
-			m.Offset = offs[i]
-		}
-		b.Size = size
+		c.uniformBlock(d, b)
 	}
 	if key := q.Storage.String() + " " + d.Name; c.blockNames[key] {
 		c.errorf(d.NamePos, "redeclaration of block '%s'", d.Name)
