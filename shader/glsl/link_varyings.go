@@ -21,7 +21,7 @@ func (p *Program) matchVaryings(errs *ast.ErrorList) {
 // spec: GLSL 1.50 §4.3.4, GLSL 4.50 §4.3.4.
 func matchInterface(prod, cons *StageProgram, prodName, consName string, arrayed bool, errs *ast.ErrorList) []Varying {
 	outs := map[string]*ast.Var{}
-	var located []*ast.Var // outputs with an explicit location (block instances: the block's)
+	var located []*ast.Var          // outputs with an explicit location (block instances: the block's)
 	anon := map[string][]*ast.Var{} // members of the producer's unnamed output blocks, by block name
 	var version int
 	var es bool
