@@ -250,9 +250,12 @@ func (l *lowerer) layoutFragment(vsOut map[string]int, vs *ir.Program) {
 		}
 		next = max(next, loc+span)
 		maxLoc = max(maxLoc, loc+span-1)
-		l.outputs[v] = 4 * loc
+		// layout(component = C) places a scalar or vector output at
+		// channel C of its target. spec: GLSL 4.40 §4.4.2
+		w := 4*loc + v.Component
+		l.outputs[v] = w
 		l.outVars = append(l.outVars, v)
-		p.Outputs = append(p.Outputs, ir.Slot{Name: v.Name, Word: 4 * loc, Words: n, Type: slotType(v.Type), Location: loc})
+		p.Outputs = append(p.Outputs, ir.Slot{Name: v.Name, Word: w, Words: n, Type: slotType(v.Type), Location: loc})
 	}
 	p.OutputWords = 4 * (maxLoc + 1)
 	// The second colours of dual-source blending follow the indexed-0 colours,
