@@ -285,6 +285,9 @@ func (c *glContext) Link(p *shadertest.Program) error {
 	if lp.Vertex == nil && lp.Fragment == nil {
 		return &shadertest.LinkError{Log: "no shaders"}
 	}
+	if err := componentAttributes(lp); err != nil {
+		return err
+	}
 	prog, err := program.New(cp, c.pcfg)
 	if err != nil {
 		return err
