@@ -10,6 +10,7 @@ import "vortexgfx/shader/glsl/ast"
 // (every packing of a uniform block is std140 here), honouring each
 // member's layout(offset) and layout(align) and the block's layout(align).
 func (c *checker) uniformBlock(d *ast.BlockDecl, b *ast.InterfaceBlock) {
+	c.explicitLayoutPacking(d, b)
 	off := 0
 	for _, m := range b.Members {
 		s, a := Std140Layout(m.Type, m.RowMajor)
@@ -55,4 +56,23 @@ func (c *checker) memberAlign(d *ast.BlockDecl, m *ast.Var) int {
 		}
 	}
 	return -1
+}
+
+// explicitLayoutPacking: offset and align need a packing whose layout is
+// defined, std140 or std430, not shared or packed. spec: GLSL 4.40 §4.4.5
+func (c *checker) explicitLayoutPacking(d *ast.BlockDecl, b *ast.InterfaceBlock) {
+	if b.Layout == "std140" || b.Layout == "std430" {
+		return
+	}
+	report := func(ls []ast.LayoutQual) {
+		for _, l := range ls {
+			if l.Name == "offset" || l.Name == "align" {
+				c.errorf(l.NamePos, "layout(%s) requires a std140 or std430 block, not %s", l.Name, b.Layout)
+			}
+		}
+	}
+	report(d.Qual.Layout)
+	for _, m := range b.Members {
+		report(m.Qual.Layout)
+	}
 }

@@ -68,7 +68,24 @@ func (c *checker) assignMemberLocations(d *ast.BlockDecl, b *ast.InterfaceBlock)
 	if hasLayout(&d.Qual, "component") {
 		c.errorf(d.NamePos, "layout(component) is not allowed on a block")
 	}
+	explicit := 0
 	for _, m := range b.Members {
+		if hasLayout(&m.Qual, "location") {
+			explicit++
+		}
+	}
+	arrayed := b.InstanceVar != nil && b.InstanceVar.Type.IsArray() &&
+		!(c.conf.Stage == ast.StageGeometry && d.Qual.Storage == ast.StorageIn)
+	if explicit > 0 && arrayed {
+		c.errorf(d.NamePos, "members of the block array '%s' cannot have locations", b.InstanceVar.Name)
+	}
+	for _, m := range b.Members {
+		if next < 0 && explicit > 0 && !hasLayout(&m.Qual, "location") {
+			// "If a block has no block-level location layout qualifier, it
+			// is required that either all or none of its members have a
+			// location layout qualifier"
+			c.errorf(m.DeclPos, "block member '%s' needs a location: its block has none and other members have one", m.Name)
+		}
 		l, comp := -1, -1
 		for _, lq := range m.Qual.Layout {
 			switch lq.Name {

@@ -364,6 +364,7 @@ func (c *checker) bufferBlock(d *ast.BlockDecl, b *ast.InterfaceBlock) {
 			c.errorf(m.DeclPos, "opaque types are not allowed in buffer blocks")
 		}
 	}
+	c.explicitLayoutPacking(d, b)
 	std140 := b.Layout == "std140"
 	off := 0
 	for i, m := range b.Members {

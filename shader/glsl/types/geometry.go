@@ -220,6 +220,8 @@ func (c *checker) geometryLayoutDecl(q *ast.Qualifiers) {
 			default:
 				g.Invocations = n
 			}
+		case !in && isXfb(name):
+			// xfbDefault
 		default:
 			c.errorf(l.NamePos, "layout qualifier '%s' is not allowed on a geometry shader '%s' declaration", l.Name, q.Storage)
 		}

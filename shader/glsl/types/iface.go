@@ -256,6 +256,8 @@ func (c *checker) checkLayout(q *ast.Qualifiers, global bool) {
 				c.errorf(l.NamePos, "layout(%s) requires GLSL 4.40 or %s", name, ExtEnhancedLayouts)
 			}
 			c.layoutInt(l)
+		case "xfb_buffer", "xfb_offset", "xfb_stride":
+			// checked with the declaration (xfb.go)
 		case "local_size_x", "local_size_y", "local_size_z":
 			c.errorf(l.NamePos, "layout qualifier '%s' is only allowed in a compute shader's 'layout(...) in;' declaration", l.Name)
 		case "rgba32f", "rgba16f", "r32f", "rgba8", "rgba32ui", "r32ui", "rgba32i", "r32i":
@@ -494,6 +496,9 @@ func (c *checker) blockDecl(d *ast.BlockDecl) {
 	}
 	if q.Storage == ast.StorageIn || q.Storage == ast.StorageOut {
 		c.assignMemberLocations(d, b)
+	}
+	if q.Storage == ast.StorageOut {
+		c.xfbBlock(d, b)
 	}
 	c.file.Blocks = append(c.file.Blocks, b)
 }
