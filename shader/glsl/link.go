@@ -30,6 +30,10 @@ type Varying struct {
 	Name string
 	Out  *ast.Var // vertex shader output
 	In   *ast.Var // fragment shader input
+	// Member is the member of Out's named block that In reads when they
+	// matched by location (In a plain variable, Out the block instance),
+	// else nil. spec: GLSL 4.40 §4.4.1 (block member locations)
+	Member *ast.Var
 }
 
 // Uniform is one uniform of the program, merged across stages and units.

@@ -150,6 +150,26 @@ func outputAt(outs []*ast.Var, loc, comp int) *ast.Var {
 	return nil
 }
 
+// memberAt finds the member of a producer's named output block whose
+// location and component are exactly loc and comp: the block instance and
+// the member, or nils.
+func memberAt(prod *StageProgram, loc, comp int) (*ast.Var, *ast.Var) {
+	for _, u := range prod.Units {
+		for _, v := range u.File.Globals {
+			b := v.Block
+			if v.Kind != ast.VarOut || v.Builtin || b == nil || v != b.InstanceVar || v.Type.IsArray() {
+				continue
+			}
+			for _, m := range b.Members {
+				if m.Location == loc && m.Component == comp {
+					return v, m
+				}
+			}
+		}
+	}
+	return nil, nil
+}
+
 // sameShape compares types as interface matching by location does:
 // structs and blocks by their members' names and types, not their names.
 func sameShape(a, b *ast.Type) bool {

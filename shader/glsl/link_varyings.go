@@ -54,6 +54,17 @@ func matchInterface(prod, cons *StageProgram, prodName, consName string, arrayed
 				// An input with a location matches only the output with
 				// that location and component. spec: OpenGL 4.5 §7.4.1
 				o = outputAt(located, v.Location, v.Component)
+				if inst, m := memberAt(prod, v.Location, v.Component); (o == nil || o == inst) && m != nil && v.Block == nil && !arrayed {
+					// A plain input reading one member of the
+					// producer's named block.
+					if !sameShape(m.Type, v.Type) {
+						errs.Add(v.DeclPos, consName+" shader input '"+v.Name+"' has type "+v.Type.String()+
+							" but the "+prodName+" shader's block member '"+m.Name+"' at its location has type "+m.Type.String())
+						continue
+					}
+					out = append(out, Varying{Name: v.Name, Out: inst, In: v, Member: m})
+					continue
+				}
 			}
 			if b := v.Block; o == nil && !arrayed && b != nil && b.Instance == "" {
 				// A member of an unnamed input block whose block the
