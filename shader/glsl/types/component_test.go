@@ -87,3 +87,16 @@ func TestComponentsAndMemberLocations(t *testing.T) {
 		t.Errorf("block instance location %d, want 4", inst.Location)
 	}
 }
+
+// TestSSOInOldVersions: GL_ARB_separate_shader_objects brings global in and
+// out with layout(location) to GLSL 1.10 and 1.20 (as Mesa reads the
+// extension); without it they stay GLSL 1.30's. spec: ARB_separate_shader_objects.
+func TestSSOInOldVersions(t *testing.T) {
+	src := "#version 120\n#extension GL_ARB_separate_shader_objects : require\nlayout(location = 0) out vec4 a;\nin vec4 p;\nvoid main() { gl_Position = p; a = p; }"
+	if _, err := checkExt(t, src); err != nil {
+		t.Errorf("with the extension: %v", err)
+	}
+	if _, err := check(t, "#version 120\nout vec4 a;\nvoid main() { gl_Position = vec4(0.0); a = vec4(1.0); }", vs); err == nil {
+		t.Errorf("GLSL 1.20 global out without the extension compiled")
+	}
+}

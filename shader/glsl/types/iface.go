@@ -65,7 +65,9 @@ func (c *checker) checkQualifiers(q *ast.Qualifiers, global bool, t *ast.Type, p
 			c.errorf(pos, "varying cannot have type %s", t)
 		}
 	case ast.StorageIn, ast.StorageOut:
-		if !c.atLeast(130, 300) && global {
+		// GL_ARB_separate_shader_objects brings global in and out (with
+		// their layout(location)) to GLSL 1.10 and 1.20, as Mesa reads it.
+		if !c.atLeast(130, 300) && global && !c.hasSSOLocations() {
 			c.errorf(q.Pos, "'%s' at global scope requires GLSL 1.30", st)
 			return
 		}
@@ -162,7 +164,7 @@ func (c *checker) checkLayout(q *ast.Qualifiers, global bool) {
 	}
 	vsIn := (q.Storage == ast.StorageIn || q.Storage == ast.StorageAttribute) && c.conf.Stage == ast.StageVertex
 	fsOut := q.Storage == ast.StorageOut && c.conf.Stage == ast.StageFragment
-	if !c.atLeast(140, 300) && !vsIn && !fsOut && !uniformLayout {
+	if !c.atLeast(140, 300) && !vsIn && !fsOut && !uniformLayout && !c.hasSSOLocations() {
 		c.errorf(q.Pos, "layout qualifiers before GLSL 1.40 are only allowed on vertex shader inputs and fragment shader outputs (%s)", ExtExplicitAttribLocation)
 		return
 	}
