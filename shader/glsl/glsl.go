@@ -74,7 +74,11 @@ func CleanIncludePath(path string) (string, bool) { return preproc.CleanPath(pat
 // interpolateAtSample, interpolateAtOffset and the sample qualifier in GLSL ES
 // 3.00/3.10; GL_ARB_gpu_shader5 brings them to GLSL 1.50 with gl_SampleMaskIn[]),
 // GL_EXT_shader_framebuffer_fetch and its _non_coherent form (inout fragment
-// outputs, GLSL ES 1.00's gl_LastFragData; types/fbfetch.go).
+// outputs, GLSL ES 1.00's gl_LastFragData; types/fbfetch.go),
+// GL_ARB_separate_shader_objects (layout(location) on every stage's inputs
+// and outputs; LinkSeparable) and GL_ARB_enhanced_layouts (component,
+// offset, align, block member locations, xfb_* checked; types/component.go,
+// types/xfb.go, link_locations.go).
 func SupportedExtensions() []string {
 	return []string{"GL_OES_standard_derivatives", types.ExtComputeShader, types.ExtStorageBuffer,
 		types.ExtAtomicCounters, types.ExtImageLoadStore, "GL_OES_shader_image_atomic",
