@@ -52,13 +52,17 @@ const (
 	OpFramebuffer  // fb tex 2d N..., fb tex slice, fb ms, fb [draw|read] winsys, fb draw|read tex 2d N
 	OpBlit         // blit color linear|nearest (FB.Linear)
 	OpFetchBarrier // fbfetch barrier (glFramebufferFetchBarrierEXT)
+	// OpActiveShaderProgram is "active shader program GL_*_SHADER" (Name):
+	// glActiveShaderProgram on the SSO pipeline (sso.go).
+	OpActiveShaderProgram
 )
 
 var opNames = [...]string{"clear color", "clear depth", "clear", "clip plane", "color", "draw rect",
 	"draw arrays", "draw elements", "enable", "depthfunc", "frustum", "hint", "ortho", "probe",
 	"probe depth", "tolerance", "shade model", "texture", "texcoord", "texparameter", "uniform",
 	"link error", "link success", "light", "unsupported", "compute", "ssbo", "ssbo subdata", "probe ssbo",
-	"atomic counters", "atomic counter", "probe atomic counter", "image texture", "fb tex 2d", "active uniform", "provoking vertex", "ubo array index", "fb", "blit", "fbfetch barrier"}
+	"atomic counters", "atomic counter", "probe atomic counter", "image texture", "fb tex 2d", "active uniform", "provoking vertex", "ubo array index", "fb", "blit", "fbfetch barrier",
+	"active shader program"}
 
 // String returns the name used in test files and messages.
 func (o Op) String() string {
@@ -142,8 +146,9 @@ func (f *File) parseCommand(ln line, bad func(int, string, ...any)) {
 	if f.parseComputeCommand(&c, t, fail) {
 		return
 	}
-	if _, ok := has("active shader program %s", 1); ok {
-		unsupported("active shader program")
+	if it, ok := has("active shader program %s", 1); ok {
+		c.Op, c.Name = OpActiveShaderProgram, it[0].s
+		add()
 		return
 	}
 	if _, ok := pfx("atomic counter"); ok {

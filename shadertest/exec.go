@@ -156,7 +156,7 @@ func Execute(ctx context.Context, f *File, parseErr error, b Backend) (st Status
 		return errStatus(err, "creating context")
 	}
 	defer gctx.Close()
-	r := &runner{f: f, caps: &caps, c: gctx, gl: gl, api: api, state: DefaultState(f.Width, f.Height),
+	r := &runner{f: f, caps: &caps, c: gctx, gl: gl, glslNum: glsl.Num, api: api, state: DefaultState(f.Width, f.Height),
 		tol: DefaultTolerance, textures: map[texKey]*Texture{}, unitTex: map[int]*Texture{}}
 	for _, rq := range f.Requires {
 		if rq.Kind == ReqIgnoreMissingUniforms {
@@ -219,6 +219,14 @@ type runner struct {
 	// framebuffer.go); unitTex is each unit's last texture (fb tex layered).
 	drawFB, readFB *Framebuffer
 	unitTex        map[int]*Texture
+	// glslNum is the context's GLSL version; pipeline, stageUniforms,
+	// activeStage and hasActive are an SSO ENABLED file's program pipeline
+	// (sso.go).
+	glslNum       int
+	pipeline      bool
+	stageUniforms map[Stage]map[string]bool
+	activeStage   Stage
+	hasActive     bool
 }
 
 // errFatal ends the test with a failure, as piglit_report_result(FAIL)
@@ -235,7 +243,7 @@ func (r *runner) run(ctx context.Context) (Status, string) {
 	r.clearReq = ClearRequest{DepthValue: 1}
 	if len(r.f.Shaders) > 0 {
 		r.hasProgram = true
-		err := r.c.Link(&Program{Shaders: r.f.Shaders, Includes: r.f.Includes})
+		err := r.link()
 		var le *LinkError
 		switch {
 		case err == nil:
@@ -435,6 +443,8 @@ func (r *runner) exec(c *Command) error {
 		}
 	case OpLinkSuccess:
 		r.programInUse(c)
+	case OpActiveShaderProgram:
+		return r.activeProgram(c)
 	case OpLight:
 		r.light(c)
 	default:

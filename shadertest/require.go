@@ -421,7 +421,9 @@ func checkRequirements(f *File, caps *Caps, gl, glsl Version) (skip string, fail
 				return fmt.Sprintf("test requires %s %s %d, back end has %d", r.Name, r.Cmp, r.Value, have), nil
 			}
 		case ReqSSO, ReqSeparable:
-			return "separate shader objects are not supported", nil
+			if skip := ssoSkip(caps, gl); skip != "" {
+				return skip, nil
+			}
 		case ReqSPIRV:
 			if r.Name == "ONLY" {
 				return "SPIR-V shaders are not supported", nil

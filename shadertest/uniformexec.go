@@ -34,6 +34,10 @@ func (r *runner) uniform(c *Command) error {
 			return &stop{Skip, "64-bit integer uniforms need GL_ARB_gpu_shader_int64"}
 		}
 	}
+	if !r.inActiveProgram(u) {
+		// glGetUniformLocation on the pipeline's active program.
+		return &stop{Fail, fmt.Sprintf("cannot get location of uniform %q in the active %s program", u.Name, r.activeStage)}
+	}
 	if r.uboIndex != 0 {
 		uc := *u
 		uc.BlockIndex = r.uboIndex

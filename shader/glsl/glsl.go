@@ -76,7 +76,11 @@ func CleanIncludePath(path string) (string, bool) { return preproc.CleanPath(pat
 // GL_EXT_shader_framebuffer_fetch and its _non_coherent form (inout fragment
 // outputs, GLSL ES 1.00's gl_LastFragData; types/fbfetch.go),
 // GL_ARB_conservative_depth and GL_AMD_conservative_depth (gl_FragDepth's
-// depth layouts, a hint every renderer here honours by ignoring it).
+// depth layouts, a hint every renderer here honours by ignoring it),
+// GL_ARB_separate_shader_objects (layout(location) on every stage's inputs
+// and outputs; LinkSeparable) and GL_ARB_enhanced_layouts (component,
+// offset, align, block member locations, xfb_* checked; types/component.go,
+// types/xfb.go, link_locations.go).
 func SupportedExtensions() []string {
 	return []string{"GL_OES_standard_derivatives", types.ExtComputeShader, types.ExtStorageBuffer,
 		types.ExtAtomicCounters, types.ExtImageLoadStore, "GL_OES_shader_image_atomic",
@@ -87,7 +91,8 @@ func SupportedExtensions() []string {
 		types.ExtUniformBufferObject, types.ExtExplicitUniformLoc, types.ExtArraysOfArrays, types.ExtCullDistance, types.ExtDerivativeControl, types.ExtDrawInstanced, types.ExtGPUShader5, types.ExtTextureGather, preproc.ExtShadingLanguageInclude,
 		types.ExtSampleShading, types.ExtSampleVariables, types.ExtMultisampleInterpolES,
 		types.ExtFramebufferFetch, types.ExtFramebufferFetchNonCoherent,
-		types.ExtConservativeDepth, types.ExtConservativeDepthAMD}
+		types.ExtConservativeDepth, types.ExtConservativeDepthAMD,
+		types.ExtSeparateShaderObjects, types.ExtEnhancedLayouts}
 }
 
 // Shader is one compiled shader source.

@@ -30,6 +30,10 @@ type Varying struct {
 	Name string
 	Out  *ast.Var // vertex shader output
 	In   *ast.Var // fragment shader input
+	// Member is the member of Out's named block that In reads when they
+	// matched by location (In a plain variable, Out the block instance),
+	// else nil. spec: GLSL 4.40 §4.4.1 (block member locations)
+	Member *ast.Var
 }
 
 // Uniform is one uniform of the program, merged across stages and units.
@@ -153,8 +157,7 @@ func LinkShaders(shaders ...*Shader) (prog *Program, err error) {
 			}
 		}
 	}
-	checkLocations(p.Attributes, "vertex shader input", errs.Add)
-	checkLocations(p.Outputs, "fragment shader output", errs.Add)
+	p.checkStageAliasing(&errs)
 	if p.Fragment != nil && len(p.Outputs) > 1 && p.Fragment.Units[0].File.ES {
 		for _, v := range p.Outputs {
 			if v.Location < 0 {
@@ -167,36 +170,6 @@ func LinkShaders(shaders ...*Shader) (prog *Program, err error) {
 		return nil, errs
 	}
 	return p, nil
-}
-
-// checkLocations reports explicit locations used twice; arrays and matrices take
-// one location per element/column. spec: GLSL 4.50 §4.4.1.
-func checkLocations(vars []*ast.Var, what string, add func(ast.Pos, string)) {
-	used := map[int]*ast.Var{}
-	for _, v := range vars {
-		if v.Location < 0 {
-			continue
-		}
-		n := 1
-		t := v.Type
-		if t.IsArray() {
-			n = t.Len
-			t = t.Elem
-		}
-		if t.IsMatrix() {
-			n *= t.Cols
-		}
-		// A dual-source second colour (index 1) has its own location space.
-		// spec: GLSL 3.30 §4.3.8.2.
-		base := v.Index << 16
-		for l := v.Location; l < v.Location+n; l++ {
-			if prev := used[base+l]; prev != nil && prev != v {
-				add(v.DeclPos, what+" '"+v.Name+"' uses location "+itoa(l)+indexSuffix(v.Index)+" already used by '"+prev.Name+"'")
-				break
-			}
-			used[base+l] = v
-		}
-	}
 }
 
 func indexSuffix(index int) string {

@@ -205,6 +205,12 @@ func (p *Program) checkBlocks(shaders []*Shader, errs *ast.ErrorList) {
 						majorName(pm.RowMajor)+" in different shaders")
 					break
 				}
+				// Explicit offsets and alignments must lay the block out
+				// alike in every shader. spec: GLSL 4.40 §4.4.5
+				if m.Offset != pm.Offset {
+					errs.Add(m.DeclPos, fmt.Sprintf("%s: member '%s' is at offset %d here and %d in another shader", what, m.Name, m.Offset, pm.Offset))
+					break
+				}
 				if !es {
 					continue
 				}

@@ -21,7 +21,7 @@ func (p *Program) matchVaryings(errs *ast.ErrorList) {
 // spec: GLSL 1.50 §4.3.4, GLSL 4.50 §4.3.4.
 func matchInterface(prod, cons *StageProgram, prodName, consName string, arrayed bool, errs *ast.ErrorList) []Varying {
 	outs := map[string]*ast.Var{}
-	byLoc := map[int]*ast.Var{}
+	var located []*ast.Var          // outputs with an explicit location (block instances: the block's)
 	anon := map[string][]*ast.Var{} // members of the producer's unnamed output blocks, by block name
 	var version int
 	var es bool
@@ -37,7 +37,7 @@ func matchInterface(prod, cons *StageProgram, prodName, consName string, arrayed
 			if v.Kind == ast.VarOut && !v.Builtin {
 				outs[ifaceKey(v)] = v
 				if v.Location >= 0 {
-					byLoc[v.Location] = v
+					located = append(located, v)
 				}
 			}
 		}
@@ -49,8 +49,22 @@ func matchInterface(prod, cons *StageProgram, prodName, consName string, arrayed
 				continue
 			}
 			o := outs[ifaceKey(v)]
-			if v.Location >= 0 && byLoc[v.Location] != nil {
-				o = byLoc[v.Location]
+			byLocation := v.Location >= 0
+			if byLocation {
+				// An input with a location matches only the output with
+				// that location and component. spec: OpenGL 4.5 §7.4.1
+				o = outputAt(located, v.Location, v.Component)
+				if inst, m := memberAt(prod, v.Location, v.Component); (o == nil || o == inst) && m != nil && v.Block == nil && !arrayed {
+					// A plain input reading one member of the
+					// producer's named block.
+					if !sameShape(m.Type, v.Type) {
+						errs.Add(v.DeclPos, consName+" shader input '"+v.Name+"' has type "+v.Type.String()+
+							" but the "+prodName+" shader's block member '"+m.Name+"' at its location has type "+m.Type.String())
+						continue
+					}
+					out = append(out, Varying{Name: v.Name, Out: inst, In: v, Member: m})
+					continue
+				}
 			}
 			if b := v.Block; o == nil && !arrayed && b != nil && b.Instance == "" {
 				// A member of an unnamed input block whose block the
@@ -95,7 +109,11 @@ func matchInterface(prod, cons *StageProgram, prodName, consName string, arrayed
 			if arrayed && vt.IsArray() {
 				vt = vt.Elem
 			}
-			if !sameType(o.Type, vt) {
+			if o.Block != nil && v.Block != nil && o == o.Block.InstanceVar && v == v.Block.InstanceVar && !sameMemberLocations(o.Block, v.Block) {
+				errs.Add(v.DeclPos, "interface block '"+v.Block.Name+"' gives its members other locations or components in the "+consName+" shader than in the "+prodName+" shader")
+				continue
+			}
+			if byLocation && !sameShape(o.Type, vt) || !byLocation && !sameType(o.Type, vt) {
 				errs.Add(v.DeclPos, consName+" shader input '"+v.Name+"' has type "+vt.String()+
 					" but the "+prodName+" shader output has type "+o.Type.String())
 				continue

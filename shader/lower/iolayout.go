@@ -132,8 +132,12 @@ func (l *lowerer) layoutFragment(vsOut map[string]int, vs *ir.Program) {
 		p.InputWords = vs.OutputWords
 	}
 	outOf := map[*ast.Var]*ast.Var{}
+	memberOf := map[*ast.Var]*ast.Var{}
 	for _, vy := range l.lp.Varyings {
 		outOf[vy.In] = vy.Out
+		if vy.Member != nil {
+			memberOf[vy.In] = vy.Member
+		}
 	}
 	var late []*ast.Var
 	var sys []*ast.Var
@@ -168,13 +172,18 @@ func (l *lowerer) layoutFragment(vsOut map[string]int, vs *ir.Program) {
 		if outOf[v] == nil && v.Block != nil && v == v.Block.InstanceVar && v.Type.IsStruct() && l.blockFromMembers(v, vsOut, vsWords) {
 			continue
 		}
-		if o := outOf[v]; o != nil && o.Block != nil && o == o.Block.InstanceVar && v.Block != nil && v.Block.Instance == "" && o.Type.IsStruct() {
+		if o := outOf[v]; o != nil && o.Block != nil && o == o.Block.InstanceVar && (v.Block != nil && v.Block.Instance == "" || memberOf[v] != nil) && o.Type.IsStruct() {
 			// A member of an unnamed block reading its part of the
-			// previous stage's block instance.
+			// previous stage's block instance, or a plain input matched
+			// by location to one member of it.
 			if w, ok := vsOut[o.Name]; ok {
+				want := v.Name
+				if m := memberOf[v]; m != nil {
+					want = m.Name
+				}
 				off := 0
 				for _, f := range o.Type.Struct.Fields {
-					if f.Name == v.Name {
+					if f.Name == want {
 						break
 					}
 					off += f.Type.Slots()
@@ -250,9 +259,12 @@ func (l *lowerer) layoutFragment(vsOut map[string]int, vs *ir.Program) {
 		}
 		next = max(next, loc+span)
 		maxLoc = max(maxLoc, loc+span-1)
-		l.outputs[v] = 4 * loc
+		// layout(component = C) places a scalar or vector output at
+		// channel C of its target. spec: GLSL 4.40 §4.4.2
+		w := 4*loc + v.Component
+		l.outputs[v] = w
 		l.outVars = append(l.outVars, v)
-		p.Outputs = append(p.Outputs, ir.Slot{Name: v.Name, Word: 4 * loc, Words: n, Type: slotType(v.Type), Location: loc})
+		p.Outputs = append(p.Outputs, ir.Slot{Name: v.Name, Word: w, Words: n, Type: slotType(v.Type), Location: loc})
 	}
 	p.OutputWords = 4 * (maxLoc + 1)
 	// The second colours of dual-source blending follow the indexed-0 colours,

@@ -42,7 +42,7 @@ var ExtensionSets = []string{"amd_shader_trinary_minmax", "mesa_shader_integer_f
 	"arb_shading_language_420pack", "arb_uniform_buffer_object", "arb_explicit_uniform_location",
 	"arb_arrays_of_arrays", "arb_shading_language_include", "arb_draw_instanced", "arb_gpu_shader5",
 	"arb_sample_shading", "oes_sample_variables", "EXT_shader_framebuffer_fetch", "EXT_shader_framebuffer_fetch_non_coherent",
-	"amd_conservative_depth/glsl-1.30"}
+	"amd_conservative_depth/glsl-1.30", "arb_separate_shader_objects", "arb_enhanced_layouts"}
 
 // LaterSets are the compiler-test sets of the other GLSL versions (the
 // execution tests of Sets are also compiled and linked, ShaderTests; these

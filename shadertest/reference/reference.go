@@ -82,8 +82,11 @@ func New() *Backend { return &Backend{} }
 // single-sample window, where sample shading and GL_SAMPLE_MASK are
 // honoured as on any target (pipe.Context.SetMinSamples, SetSampleMask;
 // shader_runner has no command that sets either). GL 3.2/3.3 commands shader_runner has that
-// the runner lacks (polygon mode, separate shader objects) skip the tests
-// that use them. spec: GLSL 1.50, GLSL 3.30 (README "vortex shadertest").
+// the runner lacks (polygon mode) skip the tests that use them.
+// GL_ARB_separate_shader_objects and GL_ARB_enhanced_layouts are the front
+// end's and the runner's (shadertest sso.go); a vertex input with a
+// component skips (attribcomp.go). spec: GLSL 1.50, GLSL 3.30,
+// ARB_separate_shader_objects, ARB_enhanced_layouts (README "vortex shadertest").
 func (b *Backend) Caps() shadertest.Caps {
 	return shadertest.Caps{GL: 33, GLSL: 330, GLES: 30, GLSLES: 300, Stages: []shadertest.Stage{shadertest.StageGeometry},
 		Extensions: []string{"GL_ARB_texture_rg", "GL_ARB_draw_buffers", "GL_ARB_explicit_attrib_location", "GL_AMD_shader_trinary_minmax",
@@ -95,7 +98,8 @@ func (b *Backend) Caps() shadertest.Caps {
 			"GL_EXT_provoking_vertex", "GL_ARB_derivative_control", "GL_ARB_draw_instanced", "GL_ARB_texture_gather", "GL_ARB_gpu_shader5",
 			"GL_ARB_sample_shading", "GL_OES_sample_variables", "GL_OES_shader_multisample_interpolation",
 			"GL_EXT_shader_framebuffer_fetch", "GL_EXT_shader_framebuffer_fetch_non_coherent", "GL_ARB_texture_storage",
-			"GL_ARB_conservative_depth", "GL_AMD_conservative_depth"},
+			"GL_ARB_conservative_depth", "GL_AMD_conservative_depth",
+			"GL_ARB_separate_shader_objects", "GL_ARB_enhanced_layouts"},
 		Limits: map[string]int{
 			"GL_MAX_VERTEX_OUTPUT_COMPONENTS": types.MaxVertexOutputComponents,
 			// The uniform word buffer has no fixed size here.
@@ -284,6 +288,9 @@ func (c *glContext) Link(p *shadertest.Program) error {
 	lp := cp.Linked
 	if lp.Vertex == nil && lp.Fragment == nil {
 		return &shadertest.LinkError{Log: "no shaders"}
+	}
+	if err := componentAttributes(lp); err != nil {
+		return err
 	}
 	prog, err := program.New(cp, c.pcfg)
 	if err != nil {

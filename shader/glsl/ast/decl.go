@@ -112,8 +112,13 @@ type Var struct {
 	Builtin bool
 	// ConstValue is the value of a const variable with a constant initialiser.
 	ConstValue *Value
-	// Location is the explicit layout(location) or -1.
+	// Location is the explicit layout(location) or -1 (for a member of an
+	// in/out block, the location the block's layout assigns it).
 	Location int
+	// Component is the first component of Location the variable takes
+	// (layout(component = N), 0 by default). spec: GLSL 4.40 §4.4.1,
+	// ARB_enhanced_layouts
+	Component int
 	// Index is a fragment output's layout(index): 1 for the second colour of
 	// dual-source blending, else 0. spec: GLSL 3.30 §4.3.8.2.
 	Index int

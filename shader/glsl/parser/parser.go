@@ -226,7 +226,7 @@ const fetchNonCoherentExt = "GL_EXT_shader_framebuffer_fetch_non_coherent"
 
 // layoutExts are the extensions that make 'layout' a keyword before GLSL 1.40.
 var layoutExts = []string{"GL_ARB_explicit_attrib_location", "GL_ARB_blend_func_extended", "GL_ARB_uniform_buffer_object",
-	"GL_ARB_explicit_uniform_location", "GL_ARB_shading_language_420pack",
+	"GL_ARB_explicit_uniform_location", "GL_ARB_shading_language_420pack", "GL_ARB_separate_shader_objects",
 	"GL_ARB_conservative_depth", "GL_AMD_conservative_depth"}
 
 // isKeyword reports whether word is a keyword (type or other) in this language.

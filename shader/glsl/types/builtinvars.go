@@ -124,6 +124,10 @@ func (c *checker) declareBuiltinVars() {
 			c.addConst("gl_MaxFragmentInputComponents", MaxFragmentInputComponents)
 			c.declareGeometryConsts()
 		}
+		if c.hasEnhancedLayouts() {
+			c.addConst("gl_MaxTransformFeedbackBuffers", MaxXfbBuffers)
+			c.addConst("gl_MaxTransformFeedbackInterleavedComponents", MaxXfbInterleavedComponents)
+		}
 		if c.hasCullDistance() {
 			c.addConst("gl_MaxCullDistances", MaxCullDistances)
 			c.addConst("gl_MaxCombinedClipAndCullDistances", MaxCombinedClipAndCull)

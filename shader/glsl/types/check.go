@@ -98,6 +98,8 @@ type checker struct {
 	blockDefault map[ast.Storage]blockLayout
 	// geom tracks a geometry shader's per-vertex inputs.
 	geom geomState
+	// xfb is the transform feedback layout (xfb.go).
+	xfb xfbState
 	// warns are diagnostics that do not fail the compile; Check appends them
 	// to the file's Warnings after the preprocessor's.
 	warns []warning
@@ -154,6 +156,7 @@ func Check(f *ast.File, conf Config) error {
 		c.safe(c.recordUnsizedIndices)
 	}
 	c.safe(c.sizeArrays)
+	c.safe(c.xfbFinish)
 	if f.InvariantAll.IsValid() && c.es && c.version >= 300 && conf.Stage == ast.StageFragment {
 		c.errorf(f.InvariantAll, "#pragma STDGL invariant(all) is not allowed in fragment shaders")
 	}

@@ -364,12 +364,13 @@ func (c *checker) bufferBlock(d *ast.BlockDecl, b *ast.InterfaceBlock) {
 			c.errorf(m.DeclPos, "opaque types are not allowed in buffer blocks")
 		}
 	}
+	c.explicitLayoutPacking(d, b)
 	std140 := b.Layout == "std140"
 	off := 0
 	for i, m := range b.Members {
 		s, a := MemLayout(m.Type, std140)
 		base := a
-		if al := c.memberLayout(m, "align"); al >= 0 {
+		if al := c.memberAlign(d, m); al >= 0 {
 			if al == 0 || al&(al-1) != 0 {
 				c.errorf(m.DeclPos, "layout(align = %d) is not a power of two", al)
 			} else {

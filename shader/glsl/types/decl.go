@@ -56,6 +56,9 @@ func (c *checker) qualDecl(d *ast.QualDecl) {
 			len(q.Layout) > 0 && strings.HasPrefix(q.Layout[0].Name, "local_size_")) {
 			c.localSizeDecl(&q)
 		}
+		if q.Storage == ast.StorageOut {
+			c.xfbDefault(&q)
+		}
 		if q.Storage == ast.StorageIn || q.Storage == ast.StorageOut {
 			if c.conf.Stage == ast.StageGeometry {
 				c.geometryLayoutDecl(&q)
@@ -233,6 +236,11 @@ func (c *checker) varSpec(g *ast.DeclGroup, vs *ast.VarSpec, t *ast.Type, global
 		v.Qual.Precision = c.defaultPrec(t)
 	}
 	v.Location = layoutValue(&q, "location")
+	v.Component = max(layoutValue(&q, "component"), 0)
+	c.checkComponent(&q, t, vs.NamePos)
+	if global {
+		c.xfbVar(&q, t, vs.Name, vs.NamePos)
+	}
 	v.Index = max(layoutValue(&q, "index"), 0)
 	v.Binding = layoutValue(&q, "binding")
 	v.Stream = c.outputStream(&q)

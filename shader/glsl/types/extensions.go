@@ -56,6 +56,15 @@ const (
 	// precise, sample, dynamically uniform sampler and uniform block array
 	// indexing, geometry shader instancing and streams, gl_SampleMaskIn.
 	ExtGPUShader5 = "GL_ARB_gpu_shader5"
+	// ExtSeparateShaderObjects brings layout(location) on every stage's
+	// inputs and outputs (GLSL 4.10 core) to GLSL 1.40 and 1.50.
+	// spec: ARB_separate_shader_objects "Modifications to GLSL 1.50 §4.3.8.1"
+	ExtSeparateShaderObjects = "GL_ARB_separate_shader_objects"
+	// ExtEnhancedLayouts brings GLSL 4.40's layout qualifiers to GLSL 1.40
+	// on: component, offset and align, constant expressions in layout
+	// qualifiers, block member locations and the xfb_* qualifiers.
+	// spec: ARB_enhanced_layouts, GLSL 4.40 §4.4
+	ExtEnhancedLayouts = "GL_ARB_enhanced_layouts"
 )
 
 // The conservative-depth extensions: layout(depth_any), depth_greater,
@@ -84,6 +93,18 @@ func isDepthLayout(name string) bool {
 		return true
 	}
 	return false
+}
+
+// hasSSOLocations reports whether layout(location) is allowed on the inputs
+// and outputs of every stage. spec: GLSL 4.10 §4.4.1, ARB_separate_shader_objects
+func (c *checker) hasSSOLocations() bool {
+	return !c.es && (c.version >= 410 || c.extEnabled(ExtSeparateShaderObjects))
+}
+
+// hasEnhancedLayouts reports whether GLSL 4.40's layout qualifiers exist.
+// spec: GLSL 4.40 §4.4, ARB_enhanced_layouts (GLSL 1.40 required)
+func (c *checker) hasEnhancedLayouts() bool {
+	return !c.es && (c.version >= 440 || c.version >= 140 && c.extEnabled(ExtEnhancedLayouts))
 }
 
 // hasGPUShader5 reports whether GLSL 4.00's ARB_gpu_shader5 features exist:

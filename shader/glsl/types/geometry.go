@@ -69,6 +69,11 @@ func (c *checker) declareGeometryVars(compat bool) {
 		{Name: "gl_PointSize", Type: f},
 		{Name: "gl_ClipDistance", Type: ast.Array(f, MaxClipDistances)},
 	}}
+	if c.hasCullDistance() {
+		// spec: ARB_cull_distance §7.1 (gl_PerVertex gains gl_CullDistance[];
+		// gl_in[] reads the vertex stage's, zero where it wrote none)
+		pv.Fields = append(pv.Fields, ast.Field{Name: "gl_CullDistance", Type: ast.Array(f, MaxCullDistances)})
+	}
 	if compat {
 		for _, n := range []string{"gl_ClipVertex", "gl_FrontColor", "gl_BackColor", "gl_FrontSecondaryColor", "gl_BackSecondaryColor"} {
 			pv.Fields = append(pv.Fields, ast.Field{Name: n, Type: v4})
@@ -220,6 +225,8 @@ func (c *checker) geometryLayoutDecl(q *ast.Qualifiers) {
 			default:
 				g.Invocations = n
 			}
+		case !in && isXfb(name):
+			// xfbDefault
 		default:
 			c.errorf(l.NamePos, "layout qualifier '%s' is not allowed on a geometry shader '%s' declaration", l.Name, q.Storage)
 		}

@@ -65,7 +65,9 @@ func (c *checker) checkQualifiers(q *ast.Qualifiers, global bool, t *ast.Type, p
 			c.errorf(pos, "varying cannot have type %s", t)
 		}
 	case ast.StorageIn, ast.StorageOut:
-		if !c.atLeast(130, 300) && global {
+		// GL_ARB_separate_shader_objects brings global in and out (with
+		// their layout(location)) to GLSL 1.10 and 1.20, as Mesa reads it.
+		if !c.atLeast(130, 300) && global && !c.hasSSOLocations() {
 			c.errorf(q.Pos, "'%s' at global scope requires GLSL 1.30", st)
 			return
 		}
@@ -162,7 +164,7 @@ func (c *checker) checkInterface(q *ast.Qualifiers, t *ast.Type, pos ast.Pos) {
 }
 
 func (c *checker) checkLayout(q *ast.Qualifiers, global bool) {
-	explicitLoc := !c.es && (c.extEnabled(ExtExplicitAttribLocation) || c.extEnabled(ExtBlendFuncExtended))
+	explicitLoc := !c.es && (c.extEnabled(ExtExplicitAttribLocation) || c.extEnabled(ExtBlendFuncExtended) || c.hasSSOLocations())
 	// The extensions that qualify uniforms before GLSL 1.40: block layouts,
 	// uniform locations, bindings.
 	uniformLayout := !c.es && q.Storage == ast.StorageUniform &&
@@ -176,7 +178,7 @@ func (c *checker) checkLayout(q *ast.Qualifiers, global bool) {
 	}
 	vsIn := (q.Storage == ast.StorageIn || q.Storage == ast.StorageAttribute) && c.conf.Stage == ast.StageVertex
 	fsOut := q.Storage == ast.StorageOut && c.conf.Stage == ast.StageFragment
-	if !c.atLeast(140, 300) && !vsIn && !fsOut && !uniformLayout && !depthLayout {
+	if !c.atLeast(140, 300) && !vsIn && !fsOut && !uniformLayout && !depthLayout && !c.hasSSOLocations() {
 		c.errorf(q.Pos, "layout qualifiers before GLSL 1.40 are only allowed on vertex shader inputs and fragment shader outputs (%s)", ExtExplicitAttribLocation)
 		return
 	}
@@ -203,14 +205,14 @@ func (c *checker) checkLayout(q *ast.Qualifiers, global bool) {
 				c.errorf(l.NamePos, "layout(location) is not allowed on vertex shader outputs in GLSL ES 3.00")
 			} else if c.es && q.Storage == ast.StorageIn && c.conf.Stage == ast.StageFragment && c.version < 310 {
 				c.errorf(l.NamePos, "layout(location) is not allowed on fragment shader inputs in GLSL ES 3.00")
-			} else if !c.es && c.version < 410 && !vsIn && !fsOut {
+			} else if !c.es && c.version < 410 && !vsIn && !fsOut && !c.hasSSOLocations() {
 				// "Vertex shaders cannot have output layout qualifiers",
 				// nor do the geometry shader's variables or the fragment
 				// shader's inputs take a location, until GLSL 4.10
 				// (GL_ARB_separate_shader_objects, which the front end
 				// does not implement). spec: GLSL 3.30 §4.3.8.1, §4.3.8.2
 				c.errorf(l.NamePos, "layout(location) on a %s shader %s requires GLSL 4.10", c.conf.Stage, q.Storage)
-			} else if !c.es && c.version < 330 && !explicitLoc {
+			} else if !c.es && c.version < 330 && !explicitLoc && !c.hasSSOLocations() {
 				c.errorf(l.NamePos, "layout(location) requires GLSL 3.30 or %s", ExtExplicitAttribLocation)
 			}
 			c.layoutInt(l)
@@ -266,8 +268,22 @@ func (c *checker) checkLayout(q *ast.Qualifiers, global bool) {
 			} else if n := c.layoutInt(l); n >= MaxVertexStreams {
 				c.errorf(l.NamePos, "stream = %d is outside 0..%d (GL_MAX_VERTEX_STREAMS)", n, MaxVertexStreams-1)
 			}
-		case "component", "offset", "align":
+		case "component":
+			if !c.hasEnhancedLayouts() {
+				c.errorf(l.NamePos, "layout(component) requires GLSL 4.40 or %s", ExtEnhancedLayouts)
+			} else if q.Storage != ast.StorageIn && q.Storage != ast.StorageOut && !vsIn {
+				c.errorf(l.NamePos, "layout(component) is only allowed on inputs and outputs")
+			}
 			c.layoutInt(l)
+		case "offset", "align":
+			// spec: GLSL 4.40 §4.4.5 (offset on uniform and buffer block
+			// members; align on those blocks and their members)
+			if !c.hasEnhancedLayouts() && !c.atLeast(440, 0) && !(q.Storage == ast.StorageUniform && c.hasCounters() && name == "offset") {
+				c.errorf(l.NamePos, "layout(%s) requires GLSL 4.40 or %s", name, ExtEnhancedLayouts)
+			}
+			c.layoutInt(l)
+		case "xfb_buffer", "xfb_offset", "xfb_stride":
+			// checked with the declaration (xfb.go)
 		case "local_size_x", "local_size_y", "local_size_z":
 			c.errorf(l.NamePos, "layout qualifier '%s' is only allowed in a compute shader's 'layout(...) in;' declaration", l.Name)
 		case "rgba32f", "rgba16f", "r32f", "rgba8", "rgba32ui", "r32ui", "rgba32i", "r32i":
@@ -465,11 +481,7 @@ func (c *checker) blockDecl(d *ast.BlockDecl) {
 		c.bufferBlock(d, b)
 	}
 	if q.Storage == ast.StorageUniform {
-		offs, size := Std140Offsets(b.Members)
-		for i, m := range b.Members {
-			m.Offset = offs[i]
-		}
-		b.Size = size
+		c.uniformBlock(d, b)
 	}
 	if key := q.Storage.String() + " " + d.Name; c.blockNames[key] {
 		c.errorf(d.NamePos, "redeclaration of block '%s'", d.Name)
@@ -507,6 +519,12 @@ func (c *checker) blockDecl(d *ast.BlockDecl) {
 			c.geometryInput(v, d.InstancePos)
 		}
 		c.declareVar(v)
+	}
+	if q.Storage == ast.StorageIn || q.Storage == ast.StorageOut {
+		c.assignMemberLocations(d, b)
+	}
+	if q.Storage == ast.StorageOut {
+		c.xfbBlock(d, b)
 	}
 	c.file.Blocks = append(c.file.Blocks, b)
 }
