@@ -131,7 +131,7 @@ type Context struct {
 
 	mu          sync.Mutex
 	vs, fs      *Shader
-	gs          *Shader // the bound geometry shader (geometry.go)
+	gs          *Shader          // the bound geometry shader (geometry.go)
 	storage     []StorageBinding // storage buffers, counters, images of draws (storage.go)
 	velems      *VertexElements
 	dsa         *DSA

@@ -6,9 +6,9 @@ import (
 
 	"vortexgfx/ref"
 	"vortexgfx/shader"
+	"vortexgfx/shader/exec"
 	"vortexgfx/shader/glsl"
 	"vortexgfx/shader/glsl/ast"
-	"vortexgfx/shader/exec"
 	"vortexgfx/shader/ir"
 	"vortexgfx/shader/lower"
 )
