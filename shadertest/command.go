@@ -49,16 +49,17 @@ const (
 	OpProvokingVertex  // provoking vertex first|last (Flat: first)
 	OpUBOArrayIndex    // ubo array index N (Index): the element of a uniform block array later uniform commands set
 	// Framebuffer commands (framebuffer.go): Command.FB holds the arguments.
-	OpFramebuffer  // fb tex 2d N..., fb tex slice, fb ms, fb [draw|read] winsys, fb draw|read tex 2d N
-	OpBlit         // blit color linear|nearest (FB.Linear)
-	OpFetchBarrier // fbfetch barrier (glFramebufferFetchBarrierEXT)
+	OpFramebuffer   // fb tex 2d N..., fb tex slice, fb ms, fb [draw|read] winsys, fb draw|read tex 2d N
+	OpBlit          // blit color linear|nearest (FB.Linear)
+	OpFetchBarrier  // fbfetch barrier (glFramebufferFetchBarrierEXT)
+	OpMemoryBarrier // memory barrier BITS (glMemoryBarrier; Name the bits joined by |)
 )
 
 var opNames = [...]string{"clear color", "clear depth", "clear", "clip plane", "color", "draw rect",
 	"draw arrays", "draw elements", "enable", "depthfunc", "frustum", "hint", "ortho", "probe",
 	"probe depth", "tolerance", "shade model", "texture", "texcoord", "texparameter", "uniform",
 	"link error", "link success", "light", "unsupported", "compute", "ssbo", "ssbo subdata", "probe ssbo",
-	"atomic counters", "atomic counter", "probe atomic counter", "image texture", "fb tex 2d", "active uniform", "provoking vertex", "ubo array index", "fb", "blit", "fbfetch barrier"}
+	"atomic counters", "atomic counter", "probe atomic counter", "image texture", "fb tex 2d", "active uniform", "provoking vertex", "ubo array index", "fb", "blit", "fbfetch barrier", "memory barrier"}
 
 // String returns the name used in test files and messages.
 func (o Op) String() string {
@@ -250,7 +251,24 @@ func (f *File) parseCommand(ln line, bad func(int, string, ...any)) {
 		unsupported("image texture")
 		return
 	}
-	for _, p := range []string{"memory barrier", "blend barrier"} {
+	if rest, ok := pfx("memory barrier"); ok {
+		// glMemoryBarrier(BITS): each a GL_*_BARRIER_BIT or GL_ALL_BARRIER_BITS.
+		bits := strings.Fields(strings.ReplaceAll(rest, "|", " "))
+		for _, b := range bits {
+			if !strings.HasPrefix(b, "GL_") || !strings.HasSuffix(b, "_BIT") && b != "GL_ALL_BARRIER_BITS" {
+				fail("bad memory barrier bit %q", b)
+				return
+			}
+		}
+		if len(bits) == 0 {
+			fail("memory barrier needs its bits")
+			return
+		}
+		c.Op, c.Name = OpMemoryBarrier, strings.Join(bits, "|")
+		add()
+		return
+	}
+	for _, p := range []string{"blend barrier"} {
 		if _, ok := pfx(p); ok {
 			unsupported(p)
 			return

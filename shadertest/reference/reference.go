@@ -94,7 +94,8 @@ func (b *Backend) Caps() shadertest.Caps {
 			"GL_ARB_texture_rectangle", "GL_ARB_cull_distance", "GL_ARB_shading_language_include",
 			"GL_EXT_provoking_vertex", "GL_ARB_derivative_control", "GL_ARB_draw_instanced", "GL_ARB_texture_gather", "GL_ARB_gpu_shader5",
 			"GL_ARB_sample_shading", "GL_OES_sample_variables", "GL_OES_shader_multisample_interpolation",
-			"GL_EXT_shader_framebuffer_fetch", "GL_EXT_shader_framebuffer_fetch_non_coherent", "GL_ARB_texture_storage"},
+			"GL_EXT_shader_framebuffer_fetch", "GL_EXT_shader_framebuffer_fetch_non_coherent", "GL_ARB_texture_storage",
+			storageExtensions[0], storageExtensions[1], storageExtensions[2], storageExtensions[3]},
 		Limits: map[string]int{
 			"GL_MAX_VERTEX_OUTPUT_COMPONENTS": types.MaxVertexOutputComponents,
 			// The uniform word buffer has no fixed size here.
@@ -110,6 +111,20 @@ func (b *Backend) Caps() shadertest.Caps {
 			// fetching shader drops the whole fragment, never single
 			// samples (GL_FALSE). spec: EXT_shader_framebuffer_fetch
 			"GL_FRAGMENT_SHADER_DISCARDS_SAMPLES_EXT": 0,
+			// Draws' storage (storage.go): the compiler's
+			// gl_Max*AtomicCounters and gl_MaxAtomicCounterBindings
+			// (shader/glsl/types), image units as gl_MaxImageUnits.
+			"GL_MAX_VERTEX_ATOMIC_COUNTERS":          8,
+			"GL_MAX_FRAGMENT_ATOMIC_COUNTERS":        8,
+			"GL_MAX_COMBINED_ATOMIC_COUNTERS":        8,
+			"GL_MAX_VERTEX_ATOMIC_COUNTER_BUFFERS":   types.MaxAtomicCounterBindings,
+			"GL_MAX_FRAGMENT_ATOMIC_COUNTER_BUFFERS": types.MaxAtomicCounterBindings,
+			"GL_MAX_ATOMIC_COUNTER_BUFFER_BINDINGS":  types.MaxAtomicCounterBindings,
+			"GL_MAX_VERTEX_SHADER_STORAGE_BLOCKS":    8,
+			"GL_MAX_FRAGMENT_SHADER_STORAGE_BLOCKS":  8,
+			"GL_MAX_IMAGE_UNITS":                     types.MaxImageUnits,
+			"GL_MAX_VERTEX_IMAGE_UNIFORMS":           types.MaxImageUnits,
+			"GL_MAX_FRAGMENT_IMAGE_UNIFORMS":         types.MaxImageUnits,
 		}}
 }
 
@@ -211,6 +226,9 @@ type glContext struct {
 	binds    []attribBind
 	// version is the highest GLSL version of the linked shaders.
 	version int
+	// storage is the storage buffers and images of draws (storage.go; nil
+	// until a test makes one).
+	storage *storageState
 }
 
 // Close implements shadertest.Context.
@@ -228,7 +246,7 @@ func (c *glContext) ActiveUniform(name string) (glsl.ActiveUniform, bool) {
 // own, then all are linked into one program.
 func (c *glContext) Link(p *shadertest.Program) error {
 	opts := glsl.Options{DefaultVersion: c.cfg.GLSL.Num, Compatibility: c.cfg.API == shadertest.APIGL,
-		Extensions: []string{"GL_ARB_explicit_attrib_location", "GL_ARB_draw_buffers", "GL_ARB_texture_rg"}, Includes: p.Includes}
+		Extensions: append([]string{"GL_ARB_explicit_attrib_location", "GL_ARB_draw_buffers", "GL_ARB_texture_rg"}, storageExtensions...), Includes: p.Includes}
 	if opts.DefaultVersion == 0 {
 		opts.DefaultVersion = 110
 	}
@@ -345,6 +363,9 @@ func (c *glContext) linkDriver(p *shadertest.Program, opts glsl.Options) error {
 func (c *glContext) SetUniform(u *shadertest.Uniform) error {
 	if c.prog == nil {
 		return shadertest.ErrUniformNotFound
+	}
+	if c.imageUniform(u) {
+		return nil
 	}
 	var words []uint32
 	src := irF32
