@@ -83,7 +83,10 @@ func New() *Backend { return &Backend{} }
 // honoured as on any target (pipe.Context.SetMinSamples, SetSampleMask;
 // shader_runner has no command that sets either). GL 3.2/3.3 commands shader_runner has that
 // the runner lacks (polygon mode, separate shader objects) skip the tests
-// that use them. spec: GLSL 1.50, GLSL 3.30 (README "vortex shadertest").
+// that use them. GL_ARB_shader_storage_buffer_object, GL_ARB_shader_atomic_counters,
+// GL_ARB_shader_image_load_store and GL_ARB_shader_image_size: storage in the
+// vertex and fragment stages of draws (storage.go; pipe/storage.go runs them on
+// the reference renderer). spec: GLSL 1.50, GLSL 3.30 (README "vortex shadertest").
 func (b *Backend) Caps() shadertest.Caps {
 	return shadertest.Caps{GL: 33, GLSL: 330, GLES: 30, GLSLES: 300, Stages: []shadertest.Stage{shadertest.StageGeometry},
 		Extensions: []string{"GL_ARB_texture_rg", "GL_ARB_draw_buffers", "GL_ARB_explicit_attrib_location", "GL_AMD_shader_trinary_minmax",
