@@ -54,6 +54,7 @@ func compileStage(d ShaderDesc) (*compiledStage, ShaderInfo, error) {
 	p := cp.Stage(stage)
 	var info ShaderInfo
 	info.Compiled = true
+	info.Storage = storageInfo(p)
 	if d.Stage == StageVertex || d.Stage == StageGeometry {
 		words := 0
 		for _, s := range p.Outputs {

@@ -131,7 +131,8 @@ type Context struct {
 
 	mu          sync.Mutex
 	vs, fs      *Shader
-	gs          *Shader // the bound geometry shader (geometry.go)
+	gs          *Shader          // the bound geometry shader (geometry.go)
+	storage     []StorageBinding // storage buffers, counters, images of draws (storage.go)
 	velems      *VertexElements
 	dsa         *DSA
 	blend       *Blend

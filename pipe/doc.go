@@ -54,6 +54,9 @@
 //	framebuffer fetch (inout outputs,
 //	  gl_LastFragData)                             ref              GateFramebufferFetch (no wrapper input
 //	                                                                for the destination; ref/fetch.go)
+//	storage buffers, atomic counters, images in
+//	  the VS or FS (SetStorageBindings)            ref              GateStorage (no descriptor set in the
+//	                                                                VS/FS kernels; storage.go)
 //	polygon offset (factor, units, clamp; FILL)    device           (setup_k offsets the depth plane)
 //	  non-finite factor, units or clamp            ref              GatePolygonOffset (ref's error)
 //	viewports of any size/position, non-integer,

@@ -13,6 +13,7 @@ func (c *Context) Bound() *BoundState {
 		FB:         c.fb,
 		StencilRef: c.stencilRef, BlendColor: c.blendColor, BlendColorF: c.blendColorF, Scissor: c.scissor, Viewport: c.viewport,
 		MinSamples: c.minSamples, SampleMask: c.sampleMask, Clip: c.clip, Legacy: c.legacy,
+		Storage: c.storage,
 	}
 	st.FB.Cbufs = append([]*Surface(nil), c.fb.Cbufs...)
 	for q := range c.queries {

@@ -141,6 +141,11 @@ const (
 	// has no such input, the reference renderer runs the draw (ref/fetch.go
 	// states its ordering).
 	GateFramebufferFetch
+	// GateStorage: the vertex or fragment shader uses storage buffers,
+	// atomic counters or images; the device's vertex and fragment kernels
+	// have no descriptor set, the reference renderer runs the draw
+	// (pipe/storage.go).
+	GateStorage
 	numReasonCodes
 )
 
@@ -217,6 +222,7 @@ var reasonNames = [numReasonCodes]string{
 	RouteLines:           "lines (software raster, the reference line rule)",
 	GateGeometryStage:    "geometry shader",
 	GateFramebufferFetch: "fragment shader reads the framebuffer (framebuffer fetch)",
+	GateStorage:          "storage buffers, atomic counters or images in a vertex or fragment shader",
 }
 
 // String describes the reason.
@@ -230,7 +236,7 @@ func (c ReasonCode) String() string {
 // Kind says whether the reason gates the draw or routes a unit.
 func (c ReasonCode) Kind() Kind {
 	switch {
-	case c >= GateNoVS && c <= GateDeviceBackend, c >= GateFlatShade && c <= GateFlatPolygons, c == GateGeometryStage, c == GateFramebufferFetch:
+	case c >= GateNoVS && c <= GateDeviceBackend, c >= GateFlatShade && c <= GateFlatPolygons, c == GateGeometryStage, c == GateFramebufferFetch, c == GateStorage:
 		return Gated
 	case c >= RouteNoTEX && c <= RouteManyRTs, c == RouteTexLod, c == RouteTexView, c == RouteLines:
 		return Routed

@@ -501,6 +501,12 @@ func (c *Context) drawReference(st *BoundState, l *linked, info *DrawInfo, d Dir
 		return err
 	}
 	copy(l.prog.Uniforms, uniforms)
+	done, err := c.bindStorage(st, l)
+	if err != nil {
+		l.mu.Unlock()
+		return err
+	}
+	defer done()
 	if samples > 1 {
 		// One pass per sample (refsamples.go).
 		if c.counting() {

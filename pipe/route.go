@@ -46,6 +46,9 @@ type BoundState struct {
 	// OcclusionQuery is set while an occlusion counter or predicate is open:
 	// the software merger counts the samples.
 	OcclusionQuery bool
+	// Storage is the storage buffers, atomic counter buffers and images of
+	// the vertex and fragment stages (SetStorageBindings, storage.go).
+	Storage []StorageBinding
 	// QueryCondition gates under a query-based render condition; Bound
 	// leaves it false, since the host evaluates the predicate at each call.
 	QueryCondition bool
@@ -156,6 +159,11 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 		// spec: EXT_shader_framebuffer_fetch (no device input carries the
 		// destination colour; ref/fetch.go)
 		gate(GateFramebufferFetch, "")
+	}
+	if st.VS != nil && st.VS.Desc.Info.Storage || fsInfo.Storage {
+		// spec: vortexpipe §2.5 (only compute kernels get a descriptor
+		// set; pipe/storage.go)
+		gate(GateStorage, "")
 	}
 	switch {
 	case st.GS != nil:

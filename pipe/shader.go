@@ -67,6 +67,10 @@ type ShaderInfo struct {
 	// on the reference renderer (GateFramebufferFetch).
 	// spec: EXT_shader_framebuffer_fetch
 	FramebufferFetch bool
+	// Storage: the stage declares storage blocks, atomic counters or
+	// images, which only the reference renderer runs in a draw
+	// (GateStorage, storage.go).
+	Storage bool
 }
 
 // ShaderDesc describes a shader CSO: its GLSL source and (once compiled) its info.

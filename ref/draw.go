@@ -352,7 +352,7 @@ func (d *drawer) scratch() {
 // workers returns n drawers that share d's post-vertex data and each own
 // the quad rows of bands k, k+n, k+2n, ... (d itself is worker 0).
 func (d *drawer) workers(ctx context.Context, n int) []*drawer {
-	n = d.fetchWorkers(n)
+	n = orderedWorkers(d.s.Fragment, d.fetchWorkers(n))
 	ws := make([]*drawer, n)
 	for k := range n {
 		w := d

@@ -136,6 +136,27 @@ type FragmentCloner interface {
 	CloneFragment() FragmentShader
 }
 
+// FragmentOrdered is implemented by fragment shaders that may have effects
+// outside their quads (storage buffer or image stores, atomics). When
+// SideEffects reports true the draw's fragments are shaded on one worker,
+// whatever State.Workers is, in the serial order: primitives in order, each
+// primitive's quads in the order the rasterizer emits them, batches in that
+// order. GL leaves the order of such effects across invocations unspecified;
+// fixing it makes the results the same for any worker count. Clones made by
+// FragmentCloner must answer the same.
+type FragmentOrdered interface {
+	SideEffects() bool
+}
+
+// orderedWorkers is the number of fragment workers a draw may use given n:
+// one when the fragment shader has side effects (FragmentOrdered).
+func orderedWorkers(fs FragmentShader, n int) int {
+	if o, ok := fs.(FragmentOrdered); ok && o.SideEffects() {
+		return 1
+	}
+	return n
+}
+
 // FragmentEarlyDepth is implemented by fragment shaders that may be
 // skipped for quads the depth test rejects. EarlyDepthSafe reports that
 // ShadeQuads never writes depth (DepthWritten stays false), has no effect

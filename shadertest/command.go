@@ -55,6 +55,7 @@ const (
 	// OpActiveShaderProgram is "active shader program GL_*_SHADER" (Name):
 	// glActiveShaderProgram on the SSO pipeline (sso.go).
 	OpActiveShaderProgram
+	OpMemoryBarrier // memory barrier BITS (glMemoryBarrier; Name the bits joined by |)
 )
 
 var opNames = [...]string{"clear color", "clear depth", "clear", "clip plane", "color", "draw rect",
@@ -62,7 +63,7 @@ var opNames = [...]string{"clear color", "clear depth", "clear", "clip plane", "
 	"probe depth", "tolerance", "shade model", "texture", "texcoord", "texparameter", "uniform",
 	"link error", "link success", "light", "unsupported", "compute", "ssbo", "ssbo subdata", "probe ssbo",
 	"atomic counters", "atomic counter", "probe atomic counter", "image texture", "fb tex 2d", "active uniform", "provoking vertex", "ubo array index", "fb", "blit", "fbfetch barrier",
-	"active shader program"}
+	"active shader program", "memory barrier"}
 
 // String returns the name used in test files and messages.
 func (o Op) String() string {
@@ -255,7 +256,24 @@ func (f *File) parseCommand(ln line, bad func(int, string, ...any)) {
 		unsupported("image texture")
 		return
 	}
-	for _, p := range []string{"memory barrier", "blend barrier"} {
+	if rest, ok := pfx("memory barrier"); ok {
+		// glMemoryBarrier(BITS): each a GL_*_BARRIER_BIT or GL_ALL_BARRIER_BITS.
+		bits := strings.Fields(strings.ReplaceAll(rest, "|", " "))
+		for _, b := range bits {
+			if !strings.HasPrefix(b, "GL_") || !strings.HasSuffix(b, "_BIT") && b != "GL_ALL_BARRIER_BITS" {
+				fail("bad memory barrier bit %q", b)
+				return
+			}
+		}
+		if len(bits) == 0 {
+			fail("memory barrier needs its bits")
+			return
+		}
+		c.Op, c.Name = OpMemoryBarrier, strings.Join(bits, "|")
+		add()
+		return
+	}
+	for _, p := range []string{"blend barrier"} {
 		if _, ok := pfx(p); ok {
 			unsupported(p)
 			return

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 
 	"vortexgfx/abi"
 	"vortexgfx/compute"
@@ -69,7 +68,7 @@ func (f *File) computeCaps(c Caps) Caps {
 func executeCompute(ctx context.Context, f *File, api API, glslVer Version, opts ComputeOptions) (st Status, reason string, handled bool) {
 	if !f.HasCompute() {
 		for _, c := range f.Commands {
-			if c.Op.isCompute() && c.Op != OpFBTex2D {
+			if c.Op.isCompute() && c.Op != OpFBTex2D && !c.Op.storageOp() {
 				return Skip, fmt.Sprintf("line %d: command %q is not supported without a compute shader", c.Line, c.Op), true
 			}
 		}
@@ -289,6 +288,8 @@ func (r *computeRunner) exec(c *Command) error {
 		return r.probe(c)
 	case OpTolerance:
 		copy(r.tol[:], c.F)
+	case OpMemoryBarrier:
+		// Each dispatch already ends with a full barrier (storage.go).
 	case OpUniform:
 		return r.uniform(c)
 	case OpLinkError:
@@ -386,43 +387,20 @@ func compareValues[T cmp.Ordered](op string, ref, obs T) bool {
 func (r *computeRunner) probeSSBO(c *Command) {
 	cc := c.Compute
 	b := r.ssbos[cc.Binding]
-	n := 4
 	switch cc.Type {
-	case "double", "int64", "uint64":
-		n = 8
-	case "uint", "int", "float":
+	case "uint", "int", "float", "double", "int64", "uint64":
 	default:
 		r.fail(c, "unknown probe ssbo type %q", cc.Type)
 		return
 	}
+	n := valueBytes(cc.Type)
 	var v [8]byte
 	if b == nil || b.Read(int(cc.Offset), v[:n]) != nil {
 		r.fail(c, "ssbo %d has no %d bytes at offset %d", cc.Binding, n, cc.Offset)
 		return
 	}
-	w := binary.LittleEndian.Uint64(v[:])
-	ok := false
-	var obs string
-	switch cc.Type {
-	case "uint":
-		ok, obs = compareValues(cc.Cmp, int64(uint32(cc.Bits)), int64(uint32(w))), fmt.Sprint(uint32(w))
-	case "int":
-		ok, obs = compareValues(cc.Cmp, int64(int32(cc.Bits)), int64(int32(w))), fmt.Sprint(int32(w))
-	case "int64":
-		ok, obs = compareValues(cc.Cmp, int64(cc.Bits), int64(w)), fmt.Sprint(int64(w))
-	case "uint64":
-		ok, obs = cc.Cmp == "==" && w == cc.Bits || cc.Cmp == "!=" && w != cc.Bits ||
-			cc.Cmp != "==" && cc.Cmp != "!=" && compareValues(cc.Cmp, float64(cc.Bits), float64(w)), fmt.Sprint(w)
-	case "float":
-		f := math.Float32frombits(uint32(w))
-		ok, obs = compareValues(cc.Cmp, cc.Float, float64(f)), fmt.Sprint(f)
-	case "double":
-		f := math.Float64frombits(w)
-		ok, obs = compareValues(cc.Cmp, cc.Float, f), fmt.Sprint(f)
-	}
-	if !ok {
-		r.fail(c, "SSBO %d offset %d: expected %s %s, observed %s", cc.Binding, cc.Offset, cc.Cmp,
-			strings.TrimSpace(c.Text[strings.LastIndex(c.Text, cc.Cmp)+len(cc.Cmp):]), obs)
+	if msg := probeValue(cc, c.Text, binary.LittleEndian.Uint64(v[:])); msg != "" {
+		r.fail(c, "%s", msg)
 	}
 }
 

@@ -368,6 +368,10 @@ func (r *runner) exec(c *Command) error {
 		return r.framebuffer(c)
 	case OpBlit:
 		return r.blit(c)
+	case OpSSBO, OpSSBOSubdata, OpProbeSSBO, OpAtomicCounters, OpAtomicCounterSet, OpProbeAtomic, OpImageTexture:
+		return r.storage(c) // storage.go
+	case OpMemoryBarrier:
+		// Draws finish before the next command runs (storage.go).
 	case OpFetchBarrier:
 		// glFramebufferFetchBarrierEXT: the back ends' fetches already see
 		// every earlier primitive's writes (ref/fetch.go).

@@ -310,6 +310,16 @@ func TestCommands(t *testing.T) {
 		{"blit color nearest", func(c *Command) bool { return c.Op == OpBlit && !c.FB.Linear }},
 		{"blit depth nearest", func(c *Command) bool { return c.Op == OpUnsupported && c.Name == "blit" }},
 		{"fbfetch barrier", func(c *Command) bool { return c.Op == OpFetchBarrier }},
+		{"memory barrier GL_SHADER_IMAGE_ACCESS_BARRIER_BIT", func(c *Command) bool {
+			return c.Op == OpMemoryBarrier && c.Name == "GL_SHADER_IMAGE_ACCESS_BARRIER_BIT"
+		}},
+		{"memory barrier GL_SHADER_STORAGE_BARRIER_BIT | GL_ATOMIC_COUNTER_BARRIER_BIT", func(c *Command) bool {
+			return c.Op == OpMemoryBarrier && c.Name == "GL_SHADER_STORAGE_BARRIER_BIT|GL_ATOMIC_COUNTER_BARRIER_BIT"
+		}},
+		{"memory barrier GL_ALL_BARRIER_BITS", func(c *Command) bool { return c.Op == OpMemoryBarrier }},
+		{"image texture 3 GL_R32UI", func(c *Command) bool {
+			return c.Op == OpImageTexture && c.Compute.Unit == 3 && c.Compute.Format == "GL_R32UI" && c.Op.storageOp()
+		}},
 		{"texture storage 0 2DArray GL_RGBA8 (4 250 250 2)", func(c *Command) bool {
 			tc := c.Texture
 			return c.Op == OpTexture && tc.Kind == TexStorage && tc.Target == Tex2DArray && tc.Levels == 4 && tc.W == 250 && tc.H == 250 && tc.D == 2
@@ -510,5 +520,16 @@ func TestShaderIncludes(t *testing.T) {
 	}
 	if len(f.Unsupported) != 0 {
 		t.Errorf("unsupported = %v", f.Unsupported)
+	}
+}
+
+// TestParseMemoryBarrierErrors: a memory barrier without bits or with a word
+// that is no barrier bit is a parse error naming it.
+func TestParseMemoryBarrierErrors(t *testing.T) {
+	for _, line := range []string{"memory barrier", "memory barrier frobnicate"} {
+		_, err := Parse("t.shader_test", []byte("[require]\nGLSL >= 1.10\n[test]\n"+line+"\n"))
+		if err == nil || !strings.Contains(err.Error(), "memory barrier") {
+			t.Errorf("%q: %v, want a parse error naming the memory barrier", line, err)
+		}
 	}
 }

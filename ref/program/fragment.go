@@ -107,6 +107,7 @@ func (f *FragmentShader) ShadePacked(n int, tex ref.Textures) (uint64, error) {
 		return 0, fmt.Errorf("program: %d packed lanes for a %d-lane fragment warp", n, f.p.fw)
 	}
 	f.tu.tex = tex
+	f.m.SetMemory(f.p.mem)
 	present := uint64(1)<<uint(n) - 1
 	if n == 64 {
 		present = math.MaxUint64
@@ -129,10 +130,10 @@ func (f *FragmentShader) CloneFragment() ref.FragmentShader {
 }
 
 // EarlyDepthSafe implements ref.FragmentEarlyDepth: a program that does not write
-// gl_FragDepth only colours its own quads (the IR has no stores outside its outputs),
+// gl_FragDepth and has no memory stores or atomics (memory.go) only colours its own quads,
 // shades each quad on its own (derivatives never cross quads), so ref may skip quads
 // its depth test already rejects without changing any output.
-func (f *FragmentShader) EarlyDepthSafe() bool { return f.p.fsDepth < 0 }
+func (f *FragmentShader) EarlyDepthSafe() bool { return f.p.fsDepth < 0 && effectFree(f.p.IR.FS) }
 
 // VaryingsRead implements ref.FragmentVaryingUse: varying word w is read
 // when the fragment program has a LoadInput of input word w (the executor
@@ -185,6 +186,7 @@ func inputsRead(prog *ir.Program, n int) []bool {
 // (shadePacked). spec: vortexpipe-driver §2.2.
 func (f *FragmentShader) ShadeQuads(quads []ref.Quad, tex ref.Textures) error {
 	f.tu.tex = tex
+	f.m.SetMemory(f.p.mem)
 	if f.alone {
 		return f.shadePacked(quads)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"vortexgfx/ref"
 	"vortexgfx/shader"
+	"vortexgfx/shader/exec"
 	"vortexgfx/shader/glsl"
 	"vortexgfx/shader/glsl/ast"
 	"vortexgfx/shader/ir"
@@ -86,6 +87,8 @@ type Program struct {
 	// stage that feeds the rasterizer, the geometry stage when there is one.
 	vsVary   int
 	ffColour int // gl_FrontColor's varying word for the fixed-function fragment stage (-1: none)
+	// mem is the storage of the stages' memory instructions (memory.go).
+	mem exec.Memory
 }
 
 // New prepares a compiled program (shader.Compile) for the reference renderer:

@@ -125,6 +125,7 @@ func (v *VertexShader) Layout() ref.VertexLayout {
 // time, attribute word w of a vertex being input word w.
 func (v *VertexShader) ShadeVertices(b *ref.VertexBatch, tex ref.Textures) error {
 	v.tu.tex = tex
+	v.m.SetMemory(v.p.mem)
 	p, m, w := v.p, v.m, v.p.vw
 	in := p.IR.VS.InputWords
 	nv := p.nvary

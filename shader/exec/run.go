@@ -162,7 +162,15 @@ func (m *Machine) resume(ctx context.Context) (bool, error) {
 				return true, nil
 			}
 		case ir.MemLoad, ir.MemStore, ir.MemAtomic, ir.MemSize, ir.ImageExtent, ir.ImageFormatOf:
-			if err := m.memory(in, exec); err != nil {
+			mask := exec
+			if in.Op == ir.MemStore || in.Op == ir.MemAtomic {
+				// Helper invocations (and demoted lanes) never write memory;
+				// their atomics return undefined values (here: the register is
+				// left as it was). spec: GLSL 4.60 §7.1.2 (gl_HelperInvocation),
+				// ARB_shader_image_load_store (helper pixels).
+				mask &= live
+			}
+			if err := m.memory(in, mask); err != nil {
 				m.save(pc, exec, live, killed, callRet, top, steps, laneOps, true)
 				return false, err
 			}

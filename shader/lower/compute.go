@@ -71,6 +71,16 @@ func (l *lowerer) layoutCompute() {
 			l.inVars = append(l.inVars, v)
 		}
 	}
+	l.layoutMemory()
+}
+
+// layoutMemory lays out the storage blocks, shared variables, images and atomic
+// counters of a compute, vertex or fragment stage (only compute declares shared
+// variables). Each stage of a draw program has its own lists with the bindings
+// the source gives, so two stages naming one binding address one buffer.
+// spec: vortexpipe-driver §2.5 (descriptors by binding), GLSL 4.30 §4.3.7.
+func (l *lowerer) layoutMemory() {
+	p := l.p
 	l.mem = map[*ast.Var]*memVar{}
 	l.opaque = map[*ast.Var]*opaqueVar{}
 	blocks := map[string]uint32{}

@@ -108,16 +108,24 @@ func TestComputeFuzzSeeds(t *testing.T) {
 	}
 }
 
-// TestStorageOutsideCompute checks that vertex and fragment shaders using storage
-// blocks or images are refused by the lowering (nothing would back them).
+// TestStorageOutsideCompute checks that vertex and fragment shaders lower storage
+// blocks, images and atomic counters to memory instructions at their bindings
+// (draws bind them: pipe/storage.go), and that geometry shaders, which nothing
+// hands a Memory, are refused.
 func TestStorageOutsideCompute(t *testing.T) {
 	for _, src := range []string{
-		"#version 430\nlayout(std430) buffer B { vec4 v[]; };\nout vec4 c;\nvoid main() { c = v[0]; }\n",
-		"#version 430\nlayout(rgba8) readonly uniform image2D img;\nout vec4 c;\nvoid main() { c = imageLoad(img, ivec2(0)); }\n",
+		"#version 430\nlayout(std430, binding = 2) buffer B { vec4 v[]; };\nout vec4 c;\nvoid main() { c = v[0]; v[1] = c; }\n",
+		"#version 430\nlayout(rgba8, binding = 2) uniform image2D img;\nout vec4 c;\nvoid main() { c = imageLoad(img, ivec2(0)); }\n",
+		"#version 430\nlayout(binding = 2) uniform atomic_uint a;\nout vec4 c;\nvoid main() { c = vec4(atomicCounterIncrement(a)); }\n",
 	} {
-		_, err := compileStage("t.frag", src, glsl.Fragment, glsl.Options{})
-		if err == nil || !strings.Contains(err.Error(), "only supported in compute shaders") {
+		p, err := compileStage("t.frag", src, glsl.Fragment, glsl.Options{})
+		if err != nil {
 			t.Errorf("fragment shader with storage: %v", err)
+			continue
+		}
+		n := len(p.Buffers) + len(p.Images) + len(p.Counters)
+		if n != 1 || len(p.Buffers) == 1 && p.Buffers[0].Binding != 2 || len(p.Images) == 1 && p.Images[0].Binding != 2 || len(p.Counters) == 1 && p.Counters[0].Binding != 2 {
+			t.Errorf("fragment shader bindings: buffers %+v images %+v counters %+v", p.Buffers, p.Images, p.Counters)
 		}
 	}
 }

@@ -11,7 +11,7 @@ func (l *lowerer) opaqueOf(e ast.Expr) *opaqueVar {
 		if o := l.opaque[id.Var]; o != nil {
 			return o
 		}
-		if l.stage != ast.StageCompute {
+		if l.stage == ast.StageGeometry {
 			l.storageOf(id.Var) // reports the unsupported stage
 			return nil
 		}

@@ -141,6 +141,7 @@ func Lower(lp *glsl.Program) (*Program, error) {
 	if lp.Vertex != nil {
 		l := newLowerer(lp, lp.Vertex, ast.StageVertex, ul)
 		vsOut = l.layoutVertex()
+		l.layoutMemory()
 		p, err := l.run()
 		if err != nil {
 			return nil, err
@@ -168,6 +169,7 @@ func Lower(lp *glsl.Program) (*Program, error) {
 	if lp.Fragment != nil {
 		l := newLowerer(lp, lp.Fragment, ast.StageFragment, ul)
 		l.layoutFragment(vsOut, last)
+		l.layoutMemory()
 		p, err := l.run()
 		if err != nil {
 			return nil, err

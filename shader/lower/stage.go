@@ -263,10 +263,10 @@ func (l *lowerer) storageOf(v *ast.Var) *storage {
 		l.vars[v] = st
 		return st
 	}
-	if l.stage != ast.StageCompute && (v.Kind == ast.VarBuffer || isMemOpaque(v.Type)) {
-		// Nothing hands a vertex or fragment program a Memory: refuse rather than
-		// let storage accesses silently read zeros.
-		l.errorf(v.DeclPos, "'%s': storage blocks, images and atomic counters are only supported in compute shaders", v.Name)
+	if l.stage == ast.StageGeometry && (v.Kind == ast.VarBuffer || isMemOpaque(v.Type)) {
+		// Nothing hands a geometry program a Memory: refuse rather than let
+		// storage accesses silently read zeros.
+		l.errorf(v.DeclPos, "'%s': storage blocks, images and atomic counters are not supported in geometry shaders", v.Name)
 	}
 	if v.Type.ContainsSampler() {
 		for _, lf := range samplerLeaves(v.Name, t) {

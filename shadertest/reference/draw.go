@@ -182,6 +182,9 @@ func (c *glContext) bindDraw(d *shadertest.Draw) (*pipe.DrawInfo, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := c.bindStorage(); err != nil { // storage.go
+		return nil, err
+	}
 	return c.bind(d, pd)
 }
 

@@ -85,8 +85,12 @@ func New() *Backend { return &Backend{} }
 // the runner lacks (polygon mode) skip the tests that use them.
 // GL_ARB_separate_shader_objects and GL_ARB_enhanced_layouts are the front
 // end's and the runner's (shadertest sso.go); a vertex input with a
-// component skips (attribcomp.go). spec: GLSL 1.50, GLSL 3.30,
-// ARB_separate_shader_objects, ARB_enhanced_layouts (README "vortex shadertest").
+// component skips (attribcomp.go).
+// GL_ARB_shader_storage_buffer_object, GL_ARB_shader_atomic_counters,
+// GL_ARB_shader_image_load_store and GL_ARB_shader_image_size: storage in the
+// vertex and fragment stages of draws (storage.go; pipe/storage.go runs them on
+// the reference renderer). spec: GLSL 1.50, GLSL 3.30, ARB_separate_shader_objects,
+// ARB_enhanced_layouts (README "vortex shadertest").
 func (b *Backend) Caps() shadertest.Caps {
 	return shadertest.Caps{GL: 33, GLSL: 330, GLES: 30, GLSLES: 300, Stages: []shadertest.Stage{shadertest.StageGeometry},
 		Extensions: []string{"GL_ARB_texture_rg", "GL_ARB_draw_buffers", "GL_ARB_explicit_attrib_location", "GL_AMD_shader_trinary_minmax",
@@ -99,7 +103,8 @@ func (b *Backend) Caps() shadertest.Caps {
 			"GL_ARB_sample_shading", "GL_OES_sample_variables", "GL_OES_shader_multisample_interpolation",
 			"GL_EXT_shader_framebuffer_fetch", "GL_EXT_shader_framebuffer_fetch_non_coherent", "GL_ARB_texture_storage",
 			"GL_ARB_conservative_depth", "GL_AMD_conservative_depth",
-			"GL_ARB_separate_shader_objects", "GL_ARB_enhanced_layouts"},
+			"GL_ARB_separate_shader_objects", "GL_ARB_enhanced_layouts",
+			storageExtensions[0], storageExtensions[1], storageExtensions[2], storageExtensions[3]},
 		Limits: map[string]int{
 			"GL_MAX_VERTEX_OUTPUT_COMPONENTS": types.MaxVertexOutputComponents,
 			// The uniform word buffer has no fixed size here.
@@ -115,6 +120,20 @@ func (b *Backend) Caps() shadertest.Caps {
 			// fetching shader drops the whole fragment, never single
 			// samples (GL_FALSE). spec: EXT_shader_framebuffer_fetch
 			"GL_FRAGMENT_SHADER_DISCARDS_SAMPLES_EXT": 0,
+			// Draws' storage (storage.go): the compiler's
+			// gl_Max*AtomicCounters and gl_MaxAtomicCounterBindings
+			// (shader/glsl/types), image units as gl_MaxImageUnits.
+			"GL_MAX_VERTEX_ATOMIC_COUNTERS":          8,
+			"GL_MAX_FRAGMENT_ATOMIC_COUNTERS":        8,
+			"GL_MAX_COMBINED_ATOMIC_COUNTERS":        8,
+			"GL_MAX_VERTEX_ATOMIC_COUNTER_BUFFERS":   types.MaxAtomicCounterBindings,
+			"GL_MAX_FRAGMENT_ATOMIC_COUNTER_BUFFERS": types.MaxAtomicCounterBindings,
+			"GL_MAX_ATOMIC_COUNTER_BUFFER_BINDINGS":  types.MaxAtomicCounterBindings,
+			"GL_MAX_VERTEX_SHADER_STORAGE_BLOCKS":    8,
+			"GL_MAX_FRAGMENT_SHADER_STORAGE_BLOCKS":  8,
+			"GL_MAX_IMAGE_UNITS":                     types.MaxImageUnits,
+			"GL_MAX_VERTEX_IMAGE_UNIFORMS":           types.MaxImageUnits,
+			"GL_MAX_FRAGMENT_IMAGE_UNIFORMS":         types.MaxImageUnits,
 		}}
 }
 
@@ -216,6 +235,9 @@ type glContext struct {
 	binds    []attribBind
 	// version is the highest GLSL version of the linked shaders.
 	version int
+	// storage is the storage buffers and images of draws (storage.go; nil
+	// until a test makes one).
+	storage *storageState
 }
 
 // Close implements shadertest.Context.
@@ -233,7 +255,7 @@ func (c *glContext) ActiveUniform(name string) (glsl.ActiveUniform, bool) {
 // own, then all are linked into one program.
 func (c *glContext) Link(p *shadertest.Program) error {
 	opts := glsl.Options{DefaultVersion: c.cfg.GLSL.Num, Compatibility: c.cfg.API == shadertest.APIGL,
-		Extensions: []string{"GL_ARB_explicit_attrib_location", "GL_ARB_draw_buffers", "GL_ARB_texture_rg"}, Includes: p.Includes}
+		Extensions: append([]string{"GL_ARB_explicit_attrib_location", "GL_ARB_draw_buffers", "GL_ARB_texture_rg"}, storageExtensions...), Includes: p.Includes}
 	if opts.DefaultVersion == 0 {
 		opts.DefaultVersion = 110
 	}
@@ -353,6 +375,9 @@ func (c *glContext) linkDriver(p *shadertest.Program, opts glsl.Options) error {
 func (c *glContext) SetUniform(u *shadertest.Uniform) error {
 	if c.prog == nil {
 		return shadertest.ErrUniformNotFound
+	}
+	if c.imageUniform(u) {
+		return nil
 	}
 	var words []uint32
 	src := irF32
