@@ -83,7 +83,7 @@ func CleanIncludePath(path string) (string, bool) { return preproc.CleanPath(pat
 // types/xfb.go, link_locations.go).
 func SupportedExtensions() []string {
 	return []string{"GL_OES_standard_derivatives", types.ExtComputeShader, types.ExtStorageBuffer,
-		types.ExtAtomicCounters, types.ExtImageLoadStore, "GL_OES_shader_image_atomic",
+		types.ExtAtomicCounters, types.ExtAtomicCounterOps, types.ExtImageLoadStore, "GL_OES_shader_image_atomic",
 		types.ExtExplicitAttribLocation, types.ExtBlendFuncExtended, types.ExtBlendFuncExtendedES,
 		types.ExtTextureRectangle, types.ExtTextureQueryLevels, types.ExtTextureQueryLod, types.ExtTrinaryMinmax,
 		types.ExtShaderBitEncoding, types.ExtShadingLanguagePacking, types.ExtShaderIntegerMix, types.ExtShaderIntegerFunctions,

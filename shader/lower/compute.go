@@ -443,7 +443,10 @@ func (l *lowerer) computeBuiltin(x *ast.Call) (value, bool) {
 		// memory barriers order nothing further. spec: vortexpipe-driver §2.3.2
 		// ("pure memory barriers in this per-thread model are no-ops").
 		return value{t: x.Type()}, true
-	case ast.FnAtomicCounterIncrement, ast.FnAtomicCounterDecrement, ast.FnAtomicCounter:
+	case ast.FnAtomicCounterIncrement, ast.FnAtomicCounterDecrement, ast.FnAtomicCounter,
+		ast.FnAtomicCounterAdd, ast.FnAtomicCounterSubtract, ast.FnAtomicCounterMin, ast.FnAtomicCounterMax,
+		ast.FnAtomicCounterAnd, ast.FnAtomicCounterOr, ast.FnAtomicCounterXor, ast.FnAtomicCounterExchange,
+		ast.FnAtomicCounterCompSwap:
 		return l.counterOp(x), true
 	case ast.FnImageLoad, ast.FnImageStore, ast.FnImageSize:
 		return l.imageOp(x), true

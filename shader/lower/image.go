@@ -21,8 +21,10 @@ func (l *lowerer) opaqueOf(e ast.Expr) *opaqueVar {
 }
 
 // counterOp lowers atomicCounterIncrement (returns the old value),
-// atomicCounterDecrement (returns the new value) and atomicCounter.
-// spec: GLSL 4.50 §8.10.
+// atomicCounterDecrement (returns the new value), atomicCounter and
+// ARB_shader_atomic_counter_ops' functions (each returns the old value;
+// subtract is an add of the two's complement, min and max are unsigned).
+// spec: GLSL 4.50 §8.10, ARB_shader_atomic_counter_ops.
 func (l *lowerer) counterOp(x *ast.Call) value {
 	arg, idx := x.Args[0], ast.Expr(nil)
 	if ix, ok := arg.(*ast.Index); ok {
@@ -39,6 +41,20 @@ func (l *lowerer) counterOp(x *ast.Call) value {
 		addr = l.b.Op(ir.UAdd, ir.U32, addr, l.b.Op(ir.UMul, ir.U32, i, l.b.ConstU(4)))
 	}
 	d := l.b.Reg(ir.U32)
+	if op, ok := counterAtomicOp(x.Builtin); ok {
+		data := l.expr(x.Args[1]).r[0]
+		if x.Builtin == ast.FnAtomicCounterSubtract {
+			data = l.b.Op(ir.USub, ir.U32, l.b.ConstU(0), data)
+		}
+		cmp := data
+		if x.Builtin == ast.FnAtomicCounterCompSwap {
+			// atomicCounterCompSwapARB(c, compare, data), operands as
+			// atomicCompSwap's lowering passes them (value, comparand).
+			cmp, data = data, l.expr(x.Args[2]).r[0]
+		}
+		l.b.Emit(ir.Inst{Op: ir.MemAtomic, Dst: d, Src: [4]ir.Reg{addr, data, cmp, ir.NoReg}, Imm: o.bind, Len: uint32(ir.SpaceCounter), Stride: uint32(op)})
+		return value{t: x.Type(), r: []ir.Reg{d}}
+	}
 	switch x.Builtin {
 	case ast.FnAtomicCounter:
 		l.memInst(ir.MemLoad, d, mv, addr)
@@ -53,6 +69,30 @@ func (l *lowerer) counterOp(x *ast.Call) value {
 		}
 	}
 	return value{t: x.Type(), r: []ir.Reg{d}}
+}
+
+// counterAtomicOp maps ARB_shader_atomic_counter_ops' functions to IR atomic
+// operations (counters are unsigned).
+func counterAtomicOp(fn ast.Builtin) (ir.AtomicOp, bool) {
+	switch fn {
+	case ast.FnAtomicCounterAdd, ast.FnAtomicCounterSubtract:
+		return ir.AtomicAdd, true
+	case ast.FnAtomicCounterMin:
+		return ir.AtomicUMin, true
+	case ast.FnAtomicCounterMax:
+		return ir.AtomicUMax, true
+	case ast.FnAtomicCounterAnd:
+		return ir.AtomicAnd, true
+	case ast.FnAtomicCounterOr:
+		return ir.AtomicOr, true
+	case ast.FnAtomicCounterXor:
+		return ir.AtomicXor, true
+	case ast.FnAtomicCounterExchange:
+		return ir.AtomicExchange, true
+	case ast.FnAtomicCounterCompSwap:
+		return ir.AtomicCompSwap, true
+	}
+	return 0, false
 }
 
 // imageOp lowers imageLoad, imageStore, imageSize and imageAtomic*. The texel

@@ -93,7 +93,7 @@ func New() *Backend { return &Backend{} }
 // ARB_enhanced_layouts (README "vortex shadertest").
 func (b *Backend) Caps() shadertest.Caps {
 	return shadertest.Caps{GL: 33, GLSL: 330, GLES: 30, GLSLES: 300, Stages: []shadertest.Stage{shadertest.StageGeometry},
-		Extensions: []string{"GL_ARB_texture_rg", "GL_ARB_draw_buffers", "GL_ARB_explicit_attrib_location", "GL_AMD_shader_trinary_minmax",
+		Extensions: append([]string{"GL_ARB_texture_rg", "GL_ARB_draw_buffers", "GL_ARB_explicit_attrib_location", "GL_AMD_shader_trinary_minmax",
 			"GL_ARB_shader_bit_encoding", "GL_ARB_shading_language_packing", "GL_EXT_shader_integer_mix",
 			"GL_MESA_shader_integer_functions", "GL_ARB_texture_query_levels", "GL_ARB_texture_query_lod",
 			"GL_EXT_texture_array", "GL_ARB_shader_texture_lod", "GL_ARB_shading_language_420pack",
@@ -103,8 +103,7 @@ func (b *Backend) Caps() shadertest.Caps {
 			"GL_ARB_sample_shading", "GL_OES_sample_variables", "GL_OES_shader_multisample_interpolation",
 			"GL_EXT_shader_framebuffer_fetch", "GL_EXT_shader_framebuffer_fetch_non_coherent", "GL_ARB_texture_storage",
 			"GL_ARB_conservative_depth", "GL_AMD_conservative_depth",
-			"GL_ARB_separate_shader_objects", "GL_ARB_enhanced_layouts",
-			storageExtensions[0], storageExtensions[1], storageExtensions[2], storageExtensions[3]},
+			"GL_ARB_separate_shader_objects", "GL_ARB_enhanced_layouts"}, storageExtensions...),
 		Limits: map[string]int{
 			"GL_MAX_VERTEX_OUTPUT_COMPONENTS": types.MaxVertexOutputComponents,
 			// The uniform word buffer has no fixed size here.

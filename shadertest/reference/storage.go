@@ -20,7 +20,7 @@ import (
 
 // storageExtensions are the extensions draws honour with these.
 var storageExtensions = []string{"GL_ARB_shader_storage_buffer_object", "GL_ARB_shader_atomic_counters",
-	"GL_ARB_shader_image_load_store", "GL_ARB_shader_image_size"}
+	"GL_ARB_shader_image_load_store", "GL_ARB_shader_image_size", "GL_ARB_shader_atomic_counter_ops"}
 
 // storageState is a context's storage bindings.
 type storageState struct {

@@ -177,6 +177,17 @@ const (
 	FnAtomicCounterIncrement
 	FnAtomicCounterDecrement
 	FnAtomicCounter
+	// GL_ARB_shader_atomic_counter_ops: every one returns the counter's
+	// value before the operation. spec: ARB_shader_atomic_counter_ops
+	FnAtomicCounterAdd
+	FnAtomicCounterSubtract
+	FnAtomicCounterMin
+	FnAtomicCounterMax
+	FnAtomicCounterAnd
+	FnAtomicCounterOr
+	FnAtomicCounterXor
+	FnAtomicCounterExchange
+	FnAtomicCounterCompSwap
 	FnImageLoad
 	FnImageStore
 	FnImageSize
@@ -399,6 +410,15 @@ var builtinNames = [...]string{"",
 	"atomicCounterIncrement",
 	"atomicCounterDecrement",
 	"atomicCounter",
+	"atomicCounterAddARB",
+	"atomicCounterSubtractARB",
+	"atomicCounterMinARB",
+	"atomicCounterMaxARB",
+	"atomicCounterAndARB",
+	"atomicCounterOrARB",
+	"atomicCounterXorARB",
+	"atomicCounterExchangeARB",
+	"atomicCounterCompSwapARB",
 	"imageLoad",
 	"imageStore",
 	"imageSize",

@@ -227,6 +227,11 @@ func TestBuiltinAvailability(t *testing.T) {
 			e := &checker{conf: Config{Stage: fs}, version: 130, file: &ast.File{Extensions: map[string]string{ExtTextureQueryLod: "enable"}}}
 			sigs = builtinSigs(b.String(), e)
 		}
+		if len(sigs) == 0 && b >= ast.FnAtomicCounterAdd && b <= ast.FnAtomicCounterCompSwap {
+			// The ARB counter operations exist only with their extension.
+			e := &checker{conf: Config{Stage: fs}, version: 450, file: &ast.File{Extensions: map[string]string{ExtAtomicCounterOps: "require"}}}
+			sigs = builtinSigs(b.String(), e)
+		}
 		if len(sigs) == 0 && b >= ast.FnMin3 && b < ast.FnEmitVertex {
 			// min3, max3 and mid3, the texture1DArray family and the *GradARB
 			// lookups exist only with their extensions enabled.

@@ -32,6 +32,10 @@ const (
 	ExtStorageBuffer  = "GL_ARB_shader_storage_buffer_object"
 	ExtAtomicCounters = "GL_ARB_shader_atomic_counters"
 	ExtImageLoadStore = "GL_ARB_shader_image_load_store"
+	// ExtAtomicCounterOps adds add, subtract, min, max, and, or, xor,
+	// exchange and compare-swap on atomic counters (GLSL 4.60 core without
+	// the ARB suffix). spec: ARB_shader_atomic_counter_ops
+	ExtAtomicCounterOps = "GL_ARB_shader_atomic_counter_ops"
 )
 
 func (c *checker) hasCompute() bool  { return c.atLeast(430, 310) || c.extEnabled(ExtComputeShader) }
@@ -290,6 +294,15 @@ func computeSigs(fn ast.Builtin, c *checker) []sig {
 	case ast.FnAtomicCounterIncrement, ast.FnAtomicCounterDecrement, ast.FnAtomicCounter:
 		if c.hasCounters() {
 			out = append(out, mk(u, ast.Sampler(ast.SamplerType{Atomic: true, Base: ast.Uint})))
+		}
+	case ast.FnAtomicCounterAdd, ast.FnAtomicCounterSubtract, ast.FnAtomicCounterMin, ast.FnAtomicCounterMax,
+		ast.FnAtomicCounterAnd, ast.FnAtomicCounterOr, ast.FnAtomicCounterXor, ast.FnAtomicCounterExchange:
+		if c.hasCounters() && c.extEnabled(ExtAtomicCounterOps) {
+			out = append(out, mk(u, ast.Sampler(ast.SamplerType{Atomic: true, Base: ast.Uint}), u))
+		}
+	case ast.FnAtomicCounterCompSwap:
+		if c.hasCounters() && c.extEnabled(ExtAtomicCounterOps) {
+			out = append(out, mk(u, ast.Sampler(ast.SamplerType{Atomic: true, Base: ast.Uint}), u, u))
 		}
 	case ast.FnImageLoad, ast.FnImageStore, ast.FnImageSize:
 		if !c.hasImages() || (fn == ast.FnImageSize && !c.atLeast(430, 310)) {
