@@ -438,11 +438,11 @@ func TestSections(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "s.shader_test:7: unknown section") {
 		t.Fatalf("err = %v", err)
 	}
-	if len(f.Shaders) != 1 || f.Shaders[0].Stage != StageGeometry {
+	if len(f.Shaders) != 2 || f.Shaders[0].Stage != StageGeometry || f.Shaders[0].Assembly {
 		t.Errorf("shaders = %+v", f.Shaders)
 	}
-	if !reflect.DeepEqual(f.Unsupported, []string{"[vertex program]"}) {
-		t.Errorf("unsupported = %v", f.Unsupported)
+	if sh := f.Shaders[len(f.Shaders)-1]; !sh.Assembly || sh.Stage != StageVertex || sh.Source != "!!ARBvp1.0\n" || sh.Line != 5 {
+		t.Errorf("vertex program = %+v", sh)
 	}
 	if len(f.Commands) != 1 {
 		t.Errorf("commands = %+v", f.Commands)
@@ -507,8 +507,5 @@ func TestShaderIncludes(t *testing.T) {
 	if f.Includes == nil || !reflect.DeepEqual(f.Includes.Strings, map[string]string{"/a b/c.h": "int y;\n"}) ||
 		!reflect.DeepEqual(f.Includes.Paths, []string{"/a b/", "/lib"}) {
 		t.Errorf("includes = %+v", f.Includes)
-	}
-	if len(f.Unsupported) != 0 {
-		t.Errorf("unsupported = %v", f.Unsupported)
 	}
 }
