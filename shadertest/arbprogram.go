@@ -101,6 +101,10 @@ func (r *runner) translatePrograms(shaders []Shader) ([]Shader, error) {
 			return nil, &stop{Skip, "test requires " + extensionOf(s.Stage)}
 		}
 		p, err := arbasm.Translate(s.Source, arbTarget(s.Stage))
+		var ae *arbasm.Error
+		if errors.As(err, &ae) && ae.Unsupported {
+			return nil, &stop{Skip, fmt.Sprintf("%s program (section at line %d): %v", s.Stage, s.Line, err)}
+		}
 		if err != nil {
 			return nil, &CompileError{Stage: s.Stage, Line: s.Line, Log: "program: " + err.Error()}
 		}

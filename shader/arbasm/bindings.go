@@ -63,7 +63,7 @@ func (p *parser) attribBinding() (string, error) {
 		return "", err
 	}
 	unsupported := func(what string) (string, error) {
-		return "", p.errAt(n, "attribute %s.%s is not supported (%s)", t.text, n.text, what)
+		return "", p.unsupportedAt(n, "attribute %s.%s is not supported (%s)", t.text, n.text, what)
 	}
 	if want == "vertex" {
 		switch n.text {
@@ -116,6 +116,11 @@ func (p *parser) attribBinding() (string, error) {
 	case "fogcoord":
 		return "vec4(gl_FogFragCoord, 0.0, 0.0, 1.0)", nil
 	case "position":
+		if p.prog.options["ARB_fragment_coord_pixel_center_integer"] {
+			// Pixel centres at integers: half a pixel below GL's
+			// half-integer centres. spec: ARB_fragment_coord_conventions
+			return "(gl_FragCoord - vec4(0.5, 0.5, 0.0, 0.0))", nil
+		}
 		return "gl_FragCoord", nil
 	}
 	return "", p.errAt(n, "unknown fragment attribute fragment.%s", n.text)
@@ -221,7 +226,7 @@ func (p *parser) stateBinding(multi bool) ([]paramElem, error) {
 	}
 	one := func(expr string) ([]paramElem, error) { return []paramElem{{kind: elemState, expr: expr}}, nil }
 	unsupported := func(what string) ([]paramElem, error) {
-		return nil, p.errAt(st, "state binding %s is not supported", what)
+		return nil, p.unsupportedAt(st, "state binding %s is not supported", what)
 	}
 	side := func() string {
 		if p.subName("front", "back") == "back" {
@@ -359,7 +364,7 @@ func (p *parser) stateMatrix(st token, multi bool) ([]paramElem, error) {
 		}
 		m = fmt.Sprintf("gl_TextureMatrix[%d]", k)
 	case "palette", "program":
-		return nil, p.errAt(n, "state.matrix.%s is not supported", n.text)
+		return nil, p.unsupportedAt(n, "state.matrix.%s is not supported", n.text)
 	default:
 		return nil, p.errAt(n, "unknown matrix state.matrix.%s", n.text)
 	}
@@ -368,7 +373,7 @@ func (p *parser) stateMatrix(st token, multi bool) ([]paramElem, error) {
 	case "transpose":
 		transpose = true
 	case "inverse", "invtrans":
-		return nil, p.errAt(st, "state.matrix.%s.%s is not supported (GLSL 1.20 has no matrix inverse)", n.text, mod)
+		return nil, p.unsupportedAt(st, "state.matrix.%s.%s is not supported (GLSL 1.20 has no matrix inverse)", n.text, mod)
 	}
 	rows := matrixRows(m, transpose)
 	a, b := 0, 3

@@ -50,14 +50,14 @@ func (p *parser) instruction() error {
 			return err
 		}
 		if (op.kind == opScalar || op.kind == opArl) && !s.scalar {
-			return &Error{s.line, s.col, fmt.Sprintf("%s operand %d must be a scalar (a one-component suffix such as .x)", name, i+1)}
+			return &Error{Line: s.line, Col: s.col, Msg: fmt.Sprintf("%s operand %d must be a scalar (a one-component suffix such as .x)", name, i+1)}
 		}
 		in.src = append(in.src, s)
 	}
 	switch op.kind {
 	case opSwz:
 		if in.src[0].swz != identity || in.src[0].scalar {
-			return &Error{in.src[0].line, in.src[0].col, "SWZ's operand takes no swizzle suffix (the extended swizzle follows it)"}
+			return &Error{Line: in.src[0].line, Col: in.src[0].col, Msg: "SWZ's operand takes no swizzle suffix (the extended swizzle follows it)"}
 		}
 		if _, err := p.expect(","); err != nil {
 			return err

@@ -40,6 +40,10 @@ func (t token) String() string {
 type Error struct {
 	Line, Col int
 	Msg       string
+	// Unsupported marks a well-formed program using something this
+	// implementation does not provide (a binding, option or state it has
+	// no form of), as opposed to a malformed one.
+	Unsupported bool
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("%d:%d: error: %s", e.Line, e.Col, e.Msg) }
@@ -68,8 +72,10 @@ func (l *lexer) advance(n int) {
 	}
 }
 
-func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '$' }
-func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
+func isLetter(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '$'
+}
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // next returns the next token, or an error for a character no token starts
 // with.
@@ -112,7 +118,7 @@ func (l *lexer) next() (token, error) {
 			// the float32 conversion keeps (GL rounds to the nearest
 			// representable value, infinity included).
 			if ne, ok := err.(*strconv.NumError); !ok || ne.Err != strconv.ErrRange {
-				return t, &Error{t.line, t.col, fmt.Sprintf("malformed number %q", t.text)}
+				return t, &Error{Line: t.line, Col: t.col, Msg: fmt.Sprintf("malformed number %q", t.text)}
 			}
 		}
 		t.num = v
@@ -129,7 +135,7 @@ func (l *lexer) next() (token, error) {
 		l.advance(1)
 		return t, nil
 	}
-	return t, &Error{t.line, t.col, fmt.Sprintf("unexpected character %q", c)}
+	return t, &Error{Line: t.line, Col: t.col, Msg: fmt.Sprintf("unexpected character %q", c)}
 }
 
 // numberLen is the length of the number at l.pos: digits, an optional

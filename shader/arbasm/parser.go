@@ -38,9 +38,9 @@ func parse(src string, target Target) (*program, error) {
 			other = headers[FragmentProgram]
 		}
 		if strings.HasPrefix(src[start:], other) {
-			return nil, &Error{line, col, fmt.Sprintf("a %s must start with %q, not %q", target, hdr, other)}
+			return nil, &Error{Line: line, Col: col, Msg: fmt.Sprintf("a %s must start with %q, not %q", target, hdr, other)}
 		}
-		return nil, &Error{line, col, fmt.Sprintf("a %s must start with %q", target, hdr)}
+		return nil, &Error{Line: line, Col: col, Msg: fmt.Sprintf("a %s must start with %q", target, hdr)}
 	}
 	// Lex from after the header, keeping positions in the whole string.
 	lx := newLexer(src)
@@ -83,7 +83,12 @@ func (p *parser) take() token {
 }
 
 func (p *parser) errAt(t token, format string, args ...any) error {
-	return &Error{t.line, t.col, fmt.Sprintf(format, args...)}
+	return &Error{Line: t.line, Col: t.col, Msg: fmt.Sprintf(format, args...)}
+}
+
+// unsupportedAt reports a well-formed use of something not implemented.
+func (p *parser) unsupportedAt(t token, format string, args ...any) error {
+	return &Error{Line: t.line, Col: t.col, Msg: fmt.Sprintf(format, args...), Unsupported: true}
 }
 
 func (p *parser) isPunct(s string) bool {
@@ -162,10 +167,12 @@ func (p *parser) program() error {
 // options each program accepts. spec: ARB_vertex_program §2.14.4.5
 // (ARB_position_invariant), ARB_fragment_program §3.11.4.5
 // (ARB_precision_hint_fastest/nicest, ARB_fog_*), ARB_fragment_program_shadow,
-// ARB_draw_buffers
+// ARB_draw_buffers, ARB_fragment_coord_conventions (the pixel centre and
+// origin options)
 var knownOptions = map[Target][]string{
-	VertexProgram:   {"ARB_position_invariant"},
-	FragmentProgram: {"ARB_precision_hint_fastest", "ARB_precision_hint_nicest", "ARB_fragment_program_shadow", "ARB_draw_buffers"},
+	VertexProgram: {"ARB_position_invariant"},
+	FragmentProgram: {"ARB_precision_hint_fastest", "ARB_precision_hint_nicest", "ARB_fragment_program_shadow", "ARB_draw_buffers",
+		"ARB_fragment_coord_pixel_center_integer", "ARB_fragment_coord_origin_upper_left"},
 }
 
 func (p *parser) option() error {
@@ -182,10 +189,14 @@ func (p *parser) option() error {
 		known = known || o == t.text
 	}
 	if !known {
-		if strings.HasPrefix(t.text, "ARB_fog_") {
-			return p.errAt(t, "option %s (fixed-function fog after a fragment program) is not supported", t.text)
+		if strings.HasPrefix(t.text, "ARB_fog_") && p.prog.target == FragmentProgram {
+			return p.unsupportedAt(t, "option %s (fixed-function fog after a fragment program) is not supported", t.text)
 		}
 		return p.errAt(t, "unknown %s option %s", p.prog.target, t.text)
+	}
+	if t.text == "ARB_fragment_coord_origin_upper_left" {
+		// The translation has no form of the window height it needs.
+		return p.unsupportedAt(t, "option %s is not supported", t.text)
 	}
 	p.prog.options[t.text] = true
 	if p.prog.options["ARB_precision_hint_fastest"] && p.prog.options["ARB_precision_hint_nicest"] {
