@@ -199,6 +199,10 @@ func emit(p *program) string {
 		// spec: ARB_vertex_program §2.14.4.5.1: the position is
 		// transformed exactly as the fixed-function pipeline does.
 		b.WriteString("\tgl_Position = ftransform();\n")
+	} else if p.target == VertexProgram {
+		// A component the program leaves unwritten is undefined
+		// (ARB_vertex_program §2.14.3.2): zero here.
+		b.WriteString("\tgl_Position = vec4(0.0);\n")
 	}
 	for _, s := range p.temps {
 		fmt.Fprintf(b, "\tvec4 vx_t%d = vec4(0.0); // TEMP %s\n", s.id, s.name)
