@@ -94,7 +94,7 @@ type srcOperand struct {
 
 // extComp is one component of SWZ's extended swizzle: a source component
 // (0-3) or the constant 0 or 1 (zero, one), optionally negated.
-// spec: ARB_vertex_program §2.14.5.24 (SWZ)
+// spec: ARB_vertex_program §2.14.5.26 (SWZ)
 type extComp struct {
 	comp      uint8
 	zero, one bool
@@ -135,6 +135,4 @@ type program struct {
 	// units maps each texture image unit a texture instruction reads to
 	// its target.
 	units map[int]texTarget
-	// writesPosition reports a write to result.position.
-	writesPosition bool
 }

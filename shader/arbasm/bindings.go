@@ -257,7 +257,7 @@ func (p *parser) stateBinding(multi bool) ([]paramElem, error) {
 		if err != nil {
 			return nil, err
 		}
-		m, mt, err := member("ambient", "diffuse", "specular", "position", "attenuation", "spot", "half")
+		m, _, err := member("ambient", "diffuse", "specular", "position", "attenuation", "spot", "half")
 		if err != nil {
 			return nil, err
 		}
@@ -271,7 +271,6 @@ func (p *parser) stateBinding(multi bool) ([]paramElem, error) {
 			}
 			return one(fmt.Sprintf("vec4(%s.spotDirection, %s.spotCosCutoff)", l, l))
 		case "half":
-			_ = mt
 			return unsupported("state.light[n].half")
 		}
 		return one(l + "." + m)
@@ -347,11 +346,10 @@ func (p *parser) stateMatrix(st token, multi bool) ([]paramElem, error) {
 	var m string
 	switch n.text {
 	case "modelview":
-		k, err := p.optIndex("modelview matrix", 1)
-		if err != nil {
+		// Only modelview[0] exists without ARB_vertex_blend.
+		if _, err := p.optIndex("modelview matrix", 1); err != nil {
 			return nil, err
 		}
-		_ = k
 		m = "gl_ModelViewMatrix"
 	case "projection":
 		m = "gl_ProjectionMatrix"

@@ -238,13 +238,13 @@ func (e *emitter) inst(in *inst) {
 		}
 	}
 	if in.op.kind == opKil {
-		// spec: ARB_fragment_program §3.11.5.9: the fragment is discarded
+		// spec: ARB_fragment_program §3.11.5.12 (KIL): the fragment is discarded
 		// when any component of the operand is negative.
 		b.WriteString("\t\tif (any(lessThan(s0, vec4(0.0)))) discard;\n\t}\n")
 		return
 	}
 	if in.op.kind == opArl {
-		// spec: ARB_vertex_program §2.14.5.3: A.x = floor(s).
+		// spec: ARB_vertex_program §2.14.5.3 (ARL): A.x = floor(s).
 		fmt.Fprintf(b, "\t\tvx_a%d = int(floor(s0));\n\t}\n", in.dst.sym.id)
 		return
 	}

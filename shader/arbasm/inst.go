@@ -127,11 +127,8 @@ func (p *parser) dstOperand(op *opInfo) (dstOperand, error) {
 	case k != symTemp && k != symOutput && k != symAddress:
 		return d, p.errAt(t, "%s %s cannot be written", symKindNames[k], t.text)
 	}
-	if k := d.sym.kind; k == symOutput && d.sym.out.glsl == "gl_Position" && p.prog.options["ARB_position_invariant"] {
+	if d.sym.kind == symOutput && d.sym.out.glsl == "gl_Position" && p.prog.options["ARB_position_invariant"] {
 		return d, p.errAt(t, "result.position written under OPTION ARB_position_invariant")
-	}
-	if d.sym.kind == symOutput && d.sym.out.glsl == "gl_Position" {
-		p.prog.writesPosition = true
 	}
 	d.mask = 0xf
 	if p.isPunct(".") {
@@ -207,7 +204,7 @@ func (p *parser) srcOperand() (srcOperand, error) {
 		}
 		s.sym = sym
 		if sym.array {
-			if err := p.arrayIndex(&s, t); err != nil {
+			if err := p.arrayIndex(&s); err != nil {
 				return s, err
 			}
 		} else if p.isPunct("[") {
@@ -244,7 +241,7 @@ func (p *parser) srcOperand() (srcOperand, error) {
 // fragment programs have no address registers). The grammar's offsets are
 // -64..63; Mesa, the conformance oracle, accepts any offset within the
 // parameter space, and so does this parser (maxAddressOffset).
-func (p *parser) arrayIndex(s *srcOperand, name token) error {
+func (p *parser) arrayIndex(s *srcOperand) error {
 	if _, err := p.expect("["); err != nil {
 		return err
 	}
@@ -286,7 +283,6 @@ func (p *parser) arrayIndex(s *srcOperand, name token) error {
 		s.index = k
 	}
 	_, err = p.expect("]")
-	_ = name
 	return err
 }
 

@@ -87,12 +87,13 @@ var texTargets = map[string]texTarget{"1D": tex1D, "2D": tex2D, "3D": tex3D, "CU
 // shadow reports a depth-compare target.
 func (t texTarget) shadow() bool { return t >= texShadow1D }
 
+var texTargetNames = [...]string{tex1D: "1D", tex2D: "2D", tex3D: "3D", texCube: "CUBE", texRect: "RECT",
+	texShadow1D: "SHADOW1D", texShadow2D: "SHADOW2D", texShadowRect: "SHADOWRECT"}
+
 // String is the target's name in the program text.
 func (t texTarget) String() string {
-	for n, v := range texTargets {
-		if v == t {
-			return n
-		}
+	if int(t) < len(texTargetNames) {
+		return texTargetNames[t]
 	}
 	return "?"
 }

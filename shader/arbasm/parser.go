@@ -278,7 +278,7 @@ func (p *parser) attribDecl() error {
 }
 
 func (p *parser) outputDecl() error {
-	kw := p.take()
+	p.take()
 	p.statements++
 	t, err := p.ident("a name")
 	if err != nil {
@@ -294,7 +294,6 @@ func (p *parser) outputDecl() error {
 	if err != nil {
 		return err
 	}
-	_ = kw
 	return p.declare(t, &symbol{kind: symOutput, out: out})
 }
 

@@ -45,19 +45,19 @@ func (e *emitter) result(in *inst) []string {
 	case "DP4":
 		return one("vec4(s0.x * s1.x + s0.y * s1.y + s0.z * s1.z + s0.w * s1.w)")
 	case "DPH":
-		// spec: ARB_vertex_program §2.14.5.8: s0.xyz . s1.xyz + s1.w.
+		// spec: ARB_vertex_program §2.14.5.6 (DPH): s0.xyz . s1.xyz + s1.w.
 		return one("vec4(s0.x * s1.x + s0.y * s1.y + s0.z * s1.z + s1.w)")
 	case "DST":
-		// spec: ARB_vertex_program §2.14.5.9: (1, s0.y*s1.y, s0.z, s1.w).
+		// spec: ARB_vertex_program §2.14.5.7 (DST): (1, s0.y*s1.y, s0.z, s1.w).
 		return one("vec4(1.0, s0.y * s1.y, s0.z, s1.w)")
 	case "XPD":
-		// spec: ARB_vertex_program §2.14.5.27 (w undefined: 1 here).
+		// spec: ARB_vertex_program §2.14.5.27 (XPD; w undefined: 1 here).
 		return one("vec4(s0.y * s1.z - s0.z * s1.y, s0.z * s1.x - s0.x * s1.z, s0.x * s1.y - s0.y * s1.x, 1.0)")
 	case "LRP":
-		// spec: ARB_fragment_program §3.11.5.11: s0*s1 + (1-s0)*s2.
+		// spec: ARB_fragment_program §3.11.5.15 (LRP): s0*s1 + (1-s0)*s2.
 		return one("s0 * s1 + (1.0 - s0) * s2")
 	case "CMP":
-		// spec: ARB_fragment_program §3.11.5.3: per component, s0 < 0 ?
+		// spec: ARB_fragment_program §3.11.5.3 (CMP): per component, s0 < 0 ?
 		// s1 : s2 (a select, so an infinity in the other operand is no
 		// NaN).
 		return one("vec4(s0.x < 0.0 ? s1.x : s2.x, s0.y < 0.0 ? s1.y : s2.y, s0.z < 0.0 ? s1.z : s2.z, s0.w < 0.0 ? s1.w : s2.w)")
@@ -68,7 +68,7 @@ func (e *emitter) result(in *inst) []string {
 	case "RCP":
 		return one("vec4(1.0 / s0)")
 	case "RSQ":
-		// spec: ARB_vertex_program §2.14.5.21: 1/sqrt(|s|), replicated.
+		// spec: ARB_vertex_program §2.14.5.22 (RSQ): 1/sqrt(|s|), replicated.
 		return one("vec4(inversesqrt(abs(s0)))")
 	case "POW":
 		return one("vec4(vx_pow(s0, s1))")
@@ -79,11 +79,11 @@ func (e *emitter) result(in *inst) []string {
 	case "SCS":
 		return one("vec4(cos(s0), sin(s0), 0.0, 0.0)")
 	case "EXP":
-		// spec: ARB_vertex_program §2.14.5.11: (2^floor(s), s - floor(s),
+		// spec: ARB_vertex_program §2.14.5.9 (EXP): (2^floor(s), s - floor(s),
 		// 2^s, 1); x and y are exact, z the approximation.
 		return []string{"float f = floor(s0);", "vec4 r = vec4(exp2(f), s0 - f, exp2(s0), 1.0);"}
 	case "LOG":
-		// spec: ARB_vertex_program §2.14.5.15: with t = |s|,
+		// spec: ARB_vertex_program §2.14.5.14 (LOG): with t = |s|,
 		// (floor(log2 t), t / 2^floor(log2 t), log2 t, 1): x is the
 		// exponent and y the mantissa in [1, 2), exact, so the exponent is
 		// corrected where log2's rounding crosses an integer.
@@ -95,7 +95,7 @@ func (e *emitter) result(in *inst) []string {
 			"vec4 r = vec4(f, t / exp2(f), l, 1.0);",
 		}
 	case "LIT":
-		// spec: ARB_vertex_program §2.14.5.13: x, y clamped to >= 0, w to
+		// spec: ARB_vertex_program §2.14.5.13 (LIT): x, y clamped to >= 0, w to
 		// [-128, 128]; z = x > 0 ? y^w : 0 with 0^0 = 1.
 		return []string{
 			"float x = max(s0.x, 0.0);",
@@ -130,7 +130,7 @@ func (e *emitter) result(in *inst) []string {
 // adds w as the LOD bias. A rectangle target has no bias form (it has no
 // mipmaps, so the bias changes nothing). A cube map's TXP is its TEX (the
 // division does not change a direction with w > 0).
-// spec: ARB_fragment_program §3.11.5.20-22, §3.11.6 (texture lookups),
+// spec: ARB_fragment_program §3.11.5.30-32 (TEX, TXB, TXP), §3.11.6 (texture lookups),
 // ARB_fragment_program_shadow (the compare reference is r, the third
 // coordinate)
 func (e *emitter) texture(in *inst) string {
@@ -158,5 +158,5 @@ func (e *emitter) texture(in *inst) string {
 // powHelper is the power function POW and LIT use: x^y with 0^0 = 1 (the
 // specification's RoughApproxPower(0, 0)) and GLSL's pow elsewhere.
 // spec: ARB_vertex_program §2.14.5.13 (LIT: "0^0 is defined to be 1"),
-// §2.14.5.18 (POW)
+// §2.14.5.20 (POW)
 const powHelper = "float vx_pow(float x, float y)\n{\n\treturn y == 0.0 ? 1.0 : pow(x, y);\n}\n"

@@ -178,7 +178,7 @@ func ulp(v float32) float64 {
 }
 
 // TestKIL checks that KIL discards when any component is negative, -0
-// included as not negative. spec: ARB_fragment_program §3.11.5.9
+// included as not negative. spec: ARB_fragment_program §3.11.5.12 (KIL)
 func TestKIL(t *testing.T) {
 	for _, tc := range []struct {
 		v    [4]float32
