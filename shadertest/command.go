@@ -56,6 +56,9 @@ const (
 	// glActiveShaderProgram on the SSO pipeline (sso.go).
 	OpActiveShaderProgram
 	OpMemoryBarrier // memory barrier BITS (glMemoryBarrier; Name the bits joined by |)
+	// OpParameter is "parameter env_vp|local_vp|env_fp|local_fp N (x, y, z,
+	// w)": an ARB program parameter (Name, Index, F; arbprogram.go).
+	OpParameter
 )
 
 var opNames = [...]string{"clear color", "clear depth", "clear", "clip plane", "color", "draw rect",
@@ -63,7 +66,7 @@ var opNames = [...]string{"clear color", "clear depth", "clear", "clip plane", "
 	"probe depth", "tolerance", "shade model", "texture", "texcoord", "texparameter", "uniform",
 	"link error", "link success", "light", "unsupported", "compute", "ssbo", "ssbo subdata", "probe ssbo",
 	"atomic counters", "atomic counter", "probe atomic counter", "image texture", "fb tex 2d", "active uniform", "provoking vertex", "ubo array index", "fb", "blit", "fbfetch barrier",
-	"active shader program", "memory barrier"}
+	"active shader program", "memory barrier", "parameter"}
 
 // String returns the name used in test files and messages.
 func (o Op) String() string {
@@ -372,7 +375,15 @@ func (f *File) parseCommand(ln line, bad func(int, string, ...any)) {
 		add()
 		return
 	}
-	for _, p := range []string{"subuniform ", "parameter ", "patch parameter ", "program binary save restore", "provoking vertex "} {
+	if _, ok := pfx("parameter "); ok {
+		if parseParameter(&c, t) {
+			add()
+		} else {
+			fail("could not parse parameter command")
+		}
+		return
+	}
+	for _, p := range []string{"subuniform ", "patch parameter ", "program binary save restore", "provoking vertex "} {
 		if _, ok := pfx(p); ok {
 			unsupported(strings.TrimSpace(p))
 			return

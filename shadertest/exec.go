@@ -112,7 +112,7 @@ func Execute(ctx context.Context, f *File, parseErr error, b Backend) (st Status
 			st, reason = Fail, fmt.Sprintf("panic: %v [%s]", p, firstFrames(debug.Stack()))
 		}
 	}()
-	caps := f.computeCaps(b.Caps())
+	caps := arbCaps(f.computeCaps(b.Caps()))
 	if !f.HasRequire {
 		return Fail, "[require] section missing"
 	}
@@ -129,9 +129,6 @@ func Execute(ctx context.Context, f *File, parseErr error, b Backend) (st Status
 	}
 	if parseErr != nil {
 		return Fail, firstError(parseErr)
-	}
-	if len(f.Unsupported) > 0 {
-		return Skip, "section " + f.Unsupported[0] + " is not supported"
 	}
 	for _, sh := range f.Shaders {
 		if !caps.hasStage(sh.Stage) {
@@ -227,6 +224,9 @@ type runner struct {
 	stageUniforms map[Stage]map[string]bool
 	activeStage   Stage
 	hasActive     bool
+	// arb is the test's assembly programs and parameters (arbprogram.go;
+	// nil without any).
+	arb *arbState
 }
 
 // errFatal ends the test with a failure, as piglit_report_result(FAIL)
@@ -243,11 +243,23 @@ func (r *runner) run(ctx context.Context) (Status, string) {
 	r.clearReq = ClearRequest{DepthValue: 1}
 	if len(r.f.Shaders) > 0 {
 		r.hasProgram = true
-		err := r.link()
+		// ARB assembly sections become GLSL first (arbprogram.go); the
+		// link then sees only GLSL sections.
+		shaders, err := r.translatePrograms(r.f.Shaders)
+		var s *stop
+		if errors.As(err, &s) {
+			return s.status, s.reason
+		}
+		if err == nil {
+			err = r.link(shaders)
+		}
 		var le *LinkError
 		switch {
 		case err == nil:
 			r.linked = true
+			if err := r.bindPrograms(); err != nil {
+				return errStatus(err, "program parameters")
+			}
 		case errors.As(err, &le):
 			r.linkLog = le.Log
 		default:
@@ -436,6 +448,8 @@ func (r *runner) exec(c *Command) error {
 		}
 		applyTexParameter(t, c.TexParam)
 		return r.c.SetTexture(r.activeUnit, t)
+	case OpParameter:
+		return r.parameter(c)
 	case OpUniform:
 		return r.uniform(c)
 	case OpUBOArrayIndex:

@@ -60,6 +60,10 @@ type Shader struct {
 	Passthrough bool
 	// AddedVersion reports that a #version line was prepended.
 	AddedVersion bool
+	// Assembly marks a [vertex program] / [fragment program] section:
+	// Source is an ARB assembly program string, which the runner
+	// translates (arbprogram.go) before the link.
+	Assembly bool
 }
 
 // File is a parsed shader_test file.
@@ -87,9 +91,6 @@ type File struct {
 	// the rest the string) and the [shader include paths] search points;
 	// nil when the file has neither.
 	Includes *glsl.Includes
-	// Unsupported lists sections this runner parses but cannot execute
-	// (ARB assembly programs); a test using one is skipped.
-	Unsupported []string
 	// VertexData is the [vertex data] table, nil when absent.
 	VertexData *VertexData
 	// Elements is the [elements] index list.
@@ -120,7 +121,7 @@ const (
 	secShader
 	secPassthrough
 	secIgnored // spirv, specializations: not used without SPIR-V mode
-	secUnsupported
+	secProgram // [vertex program], [fragment program]: ARB assembly
 	secGeometryLayout
 	secVertexData
 	secElements
@@ -140,7 +141,7 @@ var sectionTable = []struct {
 	{"[vertex shader spirv]", secIgnored, 0},
 	{"[vertex shader specializations]", secIgnored, 0},
 	{"[vertex shader]", secShader, StageVertex},
-	{"[vertex program]", secUnsupported, 0},
+	{"[vertex program]", secProgram, StageVertex},
 	{"[tessellation control shader spirv]", secIgnored, 0},
 	{"[tessellation control shader specializations]", secIgnored, 0},
 	{"[tessellation control shader]", secShader, StageTessControl},
@@ -154,7 +155,7 @@ var sectionTable = []struct {
 	{"[fragment shader specializations]", secIgnored, 0},
 	{"[fragment shader spirv]", secIgnored, 0},
 	{"[fragment shader]", secShader, StageFragment},
-	{"[fragment program]", secUnsupported, 0},
+	{"[fragment program]", secProgram, StageFragment},
 	{"[compute shader specializations]", secIgnored, 0},
 	{"[compute shader spirv]", secIgnored, 0},
 	{"[compute shader]", secShader, StageCompute},
@@ -222,6 +223,8 @@ func Parse(path string, data []byte) (*File, error) {
 			f.addShader(src, stage, headerLine, body, headerOff, bad)
 		case secPassthrough:
 			f.addPassthrough(headerLine, bad)
+		case secProgram:
+			f.addProgram(src, stage, headerLine, body)
 		case secVertexData:
 			vd, err := parseVertexData(path, body)
 			if err != nil {
@@ -273,8 +276,6 @@ func Parse(path string, data []byte) (*File, error) {
 			case secRequire:
 				f.HasRequire = true
 				requireSections++
-			case secUnsupported:
-				f.Unsupported = append(f.Unsupported, strings.TrimSpace(ln.text))
 			case secTest:
 				f.HasTest = true
 			}
@@ -283,7 +284,7 @@ func Parse(path string, data []byte) (*File, error) {
 		switch kind {
 		case secRequire:
 			f.parseRequirement(ln, requireSections == 1, bad)
-		case secShader, secVertexData, secElements, secGeometryLayout, secInclude, secIncludePaths:
+		case secShader, secProgram, secVertexData, secElements, secGeometryLayout, secInclude, secIncludePaths:
 			body = append(body, ln)
 		}
 	}

@@ -2,6 +2,7 @@ package shadertest
 
 import (
 	"errors"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -278,6 +279,11 @@ func TestCommands(t *testing.T) {
 		{"texparameter 2D max_level 2", func(c *Command) bool { return c.TexParam.Int == 2 }},
 		{"texparameter 2D lod_bias -1.5", func(c *Command) bool { return c.TexParam.Float == -1.5 }},
 		{"texparameter 2D border_color 1 0 0 1", func(c *Command) bool { return c.TexParam.Color == [4]float32{1, 0, 0, 1} }},
+		{"parameter local_fp 3 (0.5, -1, INF, 2)", func(c *Command) bool {
+			return c.Op == OpParameter && c.Name == "local_fp" && c.Index == 3 && len(c.F) == 4 && c.F[1] == -1 && c.F[3] == 2 &&
+				math.IsInf(float64(c.F[2]), 1)
+		}},
+		{"parameter env_vp 0 (1,2,3,4)", func(c *Command) bool { return c.Op == OpParameter && c.Name == "env_vp" && c.F[3] == 4 }},
 		{"link error", func(c *Command) bool { return c.Op == OpLinkError }},
 		{"link success", func(c *Command) bool { return c.Op == OpLinkSuccess }},
 		{"light 0 GL_POSITION float 0.2 0.5 0.8 0.1", func(c *Command) bool {
@@ -399,6 +405,8 @@ func TestUniforms(t *testing.T) {
 func TestCommandErrors(t *testing.T) {
 	for _, tc := range []struct{ line, err string }{
 		{"frobnicate", "unknown command"},
+		{"parameter env_gp 0 (1, 2, 3, 4)", "could not parse parameter command"},
+		{"parameter local_vp 0 (1, 2, 3)", "could not parse parameter command"},
 		{"clear color 1 0", "want 4 numbers"},
 		{"probe rgba 1 2 0 0", "want 6 numbers"},
 		{"draw arrays GL_TRIANGLE_FANS 0 4", "unknown drawing mode"},
@@ -448,11 +456,11 @@ func TestSections(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "s.shader_test:7: unknown section") {
 		t.Fatalf("err = %v", err)
 	}
-	if len(f.Shaders) != 1 || f.Shaders[0].Stage != StageGeometry {
+	if len(f.Shaders) != 2 || f.Shaders[0].Stage != StageGeometry || f.Shaders[0].Assembly {
 		t.Errorf("shaders = %+v", f.Shaders)
 	}
-	if !reflect.DeepEqual(f.Unsupported, []string{"[vertex program]"}) {
-		t.Errorf("unsupported = %v", f.Unsupported)
+	if sh := f.Shaders[len(f.Shaders)-1]; !sh.Assembly || sh.Stage != StageVertex || sh.Source != "!!ARBvp1.0\n" || sh.Line != 5 {
+		t.Errorf("vertex program = %+v", sh)
 	}
 	if len(f.Commands) != 1 {
 		t.Errorf("commands = %+v", f.Commands)
@@ -517,9 +525,6 @@ func TestShaderIncludes(t *testing.T) {
 	if f.Includes == nil || !reflect.DeepEqual(f.Includes.Strings, map[string]string{"/a b/c.h": "int y;\n"}) ||
 		!reflect.DeepEqual(f.Includes.Paths, []string{"/a b/", "/lib"}) {
 		t.Errorf("includes = %+v", f.Includes)
-	}
-	if len(f.Unsupported) != 0 {
-		t.Errorf("unsupported = %v", f.Unsupported)
 	}
 }
 

@@ -54,13 +54,14 @@ func ssoSkip(caps *Caps, gl Version) string {
 	return "separate shader objects are not supported"
 }
 
-// link compiles and links the file's program (see the notes above for the
+// link compiles and links secs, the file's program with its assembly sections
+// already GLSL (see the notes above for the
 // separable forms) and makes it current in the back end.
-func (r *runner) link() error {
-	p := &Program{Shaders: r.f.Shaders, Includes: r.f.Includes}
+func (r *runner) link(secs []Shader) error {
+	p := &Program{Shaders: secs, Includes: r.f.Includes}
 	switch r.f.separateMode() {
 	case ReqSeparable:
-		shaders, err := r.compileFront(r.f.Shaders)
+		shaders, err := r.compileFront(secs)
 		if err != nil {
 			return err
 		}
