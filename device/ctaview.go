@@ -247,6 +247,25 @@ func (s *Span) Write(off uint64, p []byte) {
 	s.c.Write(s.base+off, p)
 }
 
+// CopyWordsSpan is src.ReadWords(soff, buf) then dst.WriteWords(doff, buf):
+// the same counts, faults and stored bytes. When both runs are reached
+// directly and no fault came before, the words move as one copy of their
+// bytes, without decoding them into buf (the front end's EMIT moves every
+// visible primitive's bounding box this way). spec: rasterizer.md §3.1
+func (c *CTA) CopyWordsSpan(dst *Span, doff uint64, src *Span, soff uint64, buf []uint32) {
+	if c.err == nil {
+		if sb := src.bytes(soff, 4*len(buf)); sb != nil {
+			if db := dst.bytes(doff, 4*len(buf)); db != nil {
+				c.memOps += 2 * uint64(len(buf))
+				copy(db, sb)
+				return
+			}
+		}
+	}
+	src.ReadWords(soff, buf)
+	dst.WriteWords(doff, buf)
+}
+
 // CopySpan is the CTA's Copy(dst's base + doff, src's base + soff, buf).
 func (c *CTA) CopySpan(dst *Span, doff uint64, src *Span, soff uint64, buf []byte) {
 	if sb := src.bytes(soff, len(buf)); sb != nil {

@@ -9,7 +9,7 @@ import (
 )
 
 // TestCTAViewsMatchCopies: every zero-copy access (ReadView, WriteView,
-// Copy, the word runs, Touch and a Span's accessors) leaves the same bytes in
+// Copy, the word runs, CopyWordsSpan, Touch and a Span's accessors) leaves the same bytes in
 // memory, counts the same accesses for the cost model and records the same
 // first fault as the Read/Write/ReadU32/WriteU32 sequence it stands for —
 // inside an allocation, straddling its end, unmapped, and after a free
@@ -85,6 +85,34 @@ func TestCTAViewsMatchCopies(t *testing.T) {
 			q := make([]byte, 9)
 			c.Read(a+2, q)
 			c.Write(b+28, q)
+		}},
+		{"CopyWordsSpan", func(c *CTA, a, b uint64) {
+			sa, sb := c.Span(a), c.Span(b)
+			c.CopyWordsSpan(&sb, 4, &sa, 0, make([]uint32, 4))
+		}, func(c *CTA, a, b uint64) {
+			// All four words are read before any is stored (the runs may
+			// overlap: a source straddling its allocation's end reads the
+			// next one), as the span's ReadWords then WriteWords do.
+			w := make([]uint32, 4)
+			for k := range w {
+				w[k] = c.ReadU32(a + 4*uint64(k))
+			}
+			for k, v := range w {
+				c.WriteU32(b+4+4*uint64(k), v)
+			}
+		}},
+		// After an earlier fault the copy is still exactly the span's
+		// ReadWords then WriteWords it stands for.
+		{"CopyWordsSpan after a fault", func(c *CTA, a, b uint64) {
+			c.ReadU32(1 << 30)
+			sa, sb := c.Span(a), c.Span(b)
+			c.CopyWordsSpan(&sb, 4, &sa, 0, make([]uint32, 4))
+		}, func(c *CTA, a, b uint64) {
+			c.ReadU32(1 << 30)
+			sa, sb := c.Span(a), c.Span(b)
+			w := make([]uint32, 4)
+			sa.ReadWords(0, w)
+			sb.WriteWords(4, w)
 		}},
 	}
 	// Source and destination offsets into two 64-byte allocations: inside,

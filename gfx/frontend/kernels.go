@@ -274,8 +274,7 @@ func setupKernel(c *device.CTA) error {
 				slot := i*slots + s
 				c.CopySpan(&prims, (off+s)*abi.PrimBytes, &slotsB, slot*abi.PrimBytes, pb[:])
 				var bb [4]uint32
-				slotBoxes.ReadWords(slot*BBoxBytes, bb[:])
-				boxes.WriteWords((off+s)*BBoxBytes, bb[:])
+				c.CopyWordsSpan(&boxes, (off+s)*BBoxBytes, &slotBoxes, slot*BBoxBytes, bb[:])
 				c.CopyWords(a.Flat+(off+s)*side, a.FlatSlots+slot*side, int(a.NFlat))
 				if extraBytes > 0 {
 					c.CopySpan(&flat, (off+s)*side+flatReg, &flatSlots, slot*side+flatReg, eb)
