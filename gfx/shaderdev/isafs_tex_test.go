@@ -42,11 +42,11 @@ void main() { o = texture(s, vec2(v_col.x * 3e9 - 1.2e9, sqrt(v_col.y - 0.45)));
 uniform sampler2D s; in vec4 v_col; out vec4 o;
 void main() { o = texture(s, v_col.xy * v_col.yx * (v_col.z * 60.0) - vec2(v_col.w * 7.0, 0.3)); }`
 	isaTexMipFlowFS = `#version 330
-uniform sampler2D s0; uniform sampler2D s1; in vec4 v_col; out vec4 o;
+uniform sampler2D s0; in vec4 v_col; out vec4 o;
 void main() {
-	if (v_col.b > 0.6) discard;
 	o = vec4(0.5);
-	if (v_col.r > 0.3) { o = texture(s0, v_col.xy * 1e6 * v_col.z); } else { o.rg = texture(s1, v_col.yx * v_col.x * 0.01).gb; }
+	if (v_col.r > 0.3) { o = texture(s0, v_col.xy * 1e6 * v_col.z); }
+	o.rg += texture(s0, v_col.yx * v_col.x * 0.01).gb;
 }`
 	isaTexBiasFS = `#version 330
 uniform sampler2D s; in vec4 v_col; out vec4 o;
@@ -149,7 +149,8 @@ func TestFragmentStageISATexMatchesIR(t *testing.T) {
 		tcase{"mip nearest", isaTexMipFS, []shaderdev.Texture{isaTexture(false, shaderdev.MipNearest, abi.WrapRepeat, abi.WrapMirror)}, false},
 		tcase{"mip linear bilinear", isaTexMipFS, []shaderdev.Texture{isaTexture(true, shaderdev.MipLinear, abi.WrapMirror, abi.WrapRepeat)}, false},
 		tcase{"mip linear resident", isaTexMipFS, []shaderdev.Texture{isaTexture(true, shaderdev.MipLinear, abi.WrapRepeat, abi.WrapClamp)}, true},
-		tcase{"mip divergent, huge and tiny gradients", isaTexMipFlowFS, []shaderdev.Texture{isaTexture(true, shaderdev.MipLinear, abi.WrapRepeat, abi.WrapRepeat),
+		tcase{"mip divergent, huge and tiny gradients", isaTexMipFlowFS, []shaderdev.Texture{isaTexture(true, shaderdev.MipLinear, abi.WrapRepeat, abi.WrapRepeat)}, false},
+		tcase{"mip two stages", isaTex2FS, []shaderdev.Texture{isaTexture(true, shaderdev.MipLinear, abi.WrapRepeat, abi.WrapMirror),
 			isaTexture(false, shaderdev.MipNearest, abi.WrapClamp, abi.WrapRepeat)}, false},
 		tcase{"bias without mips", isaTexBiasFS, []shaderdev.Texture{isaTexture(true, shaderdev.MipNone, abi.WrapRepeat, abi.WrapRepeat)}, false},
 		tcase{"resident", isaTex2FS, []shaderdev.Texture{isaTexture(true, shaderdev.MipNone, abi.WrapMirror, abi.WrapRepeat),
