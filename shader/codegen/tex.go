@@ -21,10 +21,10 @@ import (
 //     toward zero with fcvt.w.s, whose saturation (±2^31 and beyond to
 //     INT32_MAX / INT32_MIN) is abi.FixedFromFloat's; a NaN coordinate,
 //     which fcvt.w.s would make INT32_MAX, is masked to 0 (feq.s);
-//   - lod 0 (x0): the level of detail is the wrapper's only on a draw
-//     without mipmaps, so the draw routes a mipmapped texture to the Go
-//     wrapper (gfx/shaderdev isafs.go) — its lod is float64 log2 of the
-//     quad gradients, which RV32F cannot reproduce bit for bit;
+//   - the lod operand: 0 without mips, else the Go wrapper's level of
+//     detail from the quad gradients, bit for bit (lod.go); a biased sample
+//     of a mipmapped texture is routed to the Go wrapper by the draw
+//     (gfx/shaderdev isafs.go);
 //   - vx_tex rd, u, v, lod with funct2 = the sampler index (the TEX stage
 //     the draw programs for binding i, abi.TexNumStages of them);
 //   - the A8R8G8B8 result to four floats, channel/255 (fcvt.s.wu, fdiv.s:
