@@ -6,6 +6,7 @@ import (
 	"vortexgfx/abi"
 	"vortexgfx/runtime"
 	"vortexgfx/shader/codegen"
+	"vortexgfx/shader/ir"
 )
 
 // The fragment stage as machine code ([device] cores = "isa"). A program's FS
@@ -18,8 +19,8 @@ import (
 // device memory exactly as the Go wrapper does (fs.go, fsinterp.go) and exporting
 // through vx_om_export at the OM aperture, whose geometry the draw latches
 // (APERTURE_XBITS/YBITS/RECORD_SHIFT, the same as FS arg slot 11). Any other draw,
-// a draw sampling a mipmapped texture (the level of detail is the Go wrapper's),
-// and a program codegen refuses (a texture op other than an implicit-LOD float 2D
+// a draw sampling a mipmapped texture with a bias (the biased level of detail is
+// the Go wrapper's float64; without a bias codegen's lod is its bits), and a program codegen refuses (a texture op other than an implicit-LOD float 2D
 // sample, an op it lacks, frames beyond the core's LMEM), runs the Go wrapper, with the reason in Route.Why ("fs: IR
 // executor: …"), or fails under Draw.StrictISA. The contract is docs/ABI.md row 41.
 // spec: vortexpipe-driver.md §3.4; vortex-hardware-facts.md §5, §6
@@ -116,10 +117,11 @@ func (s *drawState) fragmentRoute() error {
 		why = "the software merger is the Go wrapper's"
 	case s.route.SWTex:
 		why = "the software sampler is the Go wrapper's"
-	case len(s.p.prog.FS.Tex) > 0 && mippedTexture(s.dr.Textures) >= 0:
-		// The Go wrapper's level of detail is float64 log2 of the quad
-		// gradients (tex.go); the machine code passes lod 0 (codegen tex.go).
-		why = fmt.Sprintf("sampler %d is mipmapped: the level of detail from the quad gradients is the Go wrapper's (float64 log2)", mippedTexture(s.dr.Textures))
+	case biasedMip(s.p.prog.FS, s.dr.Textures) >= 0:
+		// The Go wrapper adds the bias to its float64 log2 (tex.go); the
+		// machine code's exact level of detail has no bias term (codegen
+		// lod.go).
+		why = fmt.Sprintf("sampler %d is mipmapped and sampled with a bias: the biased level of detail is the Go wrapper's (float64)", biasedMip(s.p.prog.FS, s.dr.Textures))
 	case s.mods.fsISAK == nil:
 		why = "the FS module has no machine-code entry"
 	case s.dr.SampleMaskEnable && s.dr.SampleMask&0xffff != 0xffff:
@@ -139,12 +141,14 @@ func (s *drawState) fragmentRoute() error {
 	return nil
 }
 
-// mippedTexture returns the first binding sampled with a mip filter, or -1:
-// the machine-code fragment stage samples level 0 only (docs/ABI.md row 44).
-func mippedTexture(texs []Texture) int {
-	for i := range texs {
-		if texs[i].Mip != MipNone {
-			return i
+// biasedMip returns the first binding with a mip filter that fs samples with
+// a bias (texture(s, p, bias)), or -1: the machine code's level of detail is
+// the Go wrapper's without a bias (docs/ABI.md row 44).
+func biasedMip(fs *ir.Program, texs []Texture) int {
+	for i := range fs.Tex {
+		t := &fs.Tex[i]
+		if t.Bias != ir.NoReg && t.Sampler >= 0 && t.Sampler < len(texs) && texs[t.Sampler].Mip != MipNone {
+			return t.Sampler
 		}
 	}
 	return -1

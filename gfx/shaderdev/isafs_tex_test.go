@@ -38,6 +38,19 @@ void main() {
 	isaTexEdgeFS = `#version 330
 uniform sampler2D s; in vec4 v_col; out vec4 o;
 void main() { o = texture(s, vec2(v_col.x * 3e9 - 1.2e9, sqrt(v_col.y - 0.45))); }`
+	isaTexMipFS = `#version 330
+uniform sampler2D s; in vec4 v_col; out vec4 o;
+void main() { o = texture(s, v_col.xy * v_col.yx * (v_col.z * 60.0) - vec2(v_col.w * 7.0, 0.3)); }`
+	isaTexMipFlowFS = `#version 330
+uniform sampler2D s0; in vec4 v_col; out vec4 o;
+void main() {
+	o = vec4(0.5);
+	if (v_col.r > 0.3) { o = texture(s0, v_col.xy * 1e6 * v_col.z); }
+	o.rg += texture(s0, v_col.yx * v_col.x * 0.01).gb;
+}`
+	isaTexBiasFS = `#version 330
+uniform sampler2D s; in vec4 v_col; out vec4 o;
+void main() { o = texture(s, v_col.xy * 5.0, 1.5); }`
 	isaTexFetchFS = `#version 330
 uniform sampler2D s; in vec4 v_col; out vec4 o;
 void main() { o = texelFetch(s, ivec2(v_col.xy * 8.0), 0); }`
@@ -107,7 +120,8 @@ func renderTexISA(t *testing.T, fs string, texs []shaderdev.Texture, cfg config.
 // TestFragmentStageISATexMatchesIR is the differential test of vx_tex in
 // machine code: each textured draw the FF TEX unit takes (nearest and
 // bilinear, CLAMP / REPEAT / MIRROR / BORDER, two stages, samples under
-// divergent flow, saturated and NaN coordinates) renders byte-identical
+// divergent flow, saturated and NaN coordinates, nearest and linear mip
+// levels from the quad gradients — codegen lod.go) renders byte-identical
 // targets with cores = "ir" and cores = "isa", with identical TEX counters
 // (requests, latency, stalls, texture-cache reads and misses), and under
 // cores = "isa" every draw's fragment stage ran as machine code.
@@ -132,6 +146,13 @@ func TestFragmentStageISATexMatchesIR(t *testing.T) {
 			isaTexture(false, shaderdev.MipNone, abi.WrapClamp, abi.WrapRepeat)}, false},
 		tcase{"divergent flow", isaTexFlowFS, []shaderdev.Texture{isaTexture(true, shaderdev.MipNone, abi.WrapRepeat, abi.WrapRepeat)}, false},
 		tcase{"saturated and NaN coordinates", isaTexEdgeFS, []shaderdev.Texture{isaTexture(false, shaderdev.MipNone, abi.WrapRepeat, abi.WrapClamp)}, false},
+		tcase{"mip nearest", isaTexMipFS, []shaderdev.Texture{isaTexture(false, shaderdev.MipNearest, abi.WrapRepeat, abi.WrapMirror)}, false},
+		tcase{"mip linear bilinear", isaTexMipFS, []shaderdev.Texture{isaTexture(true, shaderdev.MipLinear, abi.WrapMirror, abi.WrapRepeat)}, false},
+		tcase{"mip linear resident", isaTexMipFS, []shaderdev.Texture{isaTexture(true, shaderdev.MipLinear, abi.WrapRepeat, abi.WrapClamp)}, true},
+		tcase{"mip divergent, huge and tiny gradients", isaTexMipFlowFS, []shaderdev.Texture{isaTexture(true, shaderdev.MipLinear, abi.WrapRepeat, abi.WrapRepeat)}, false},
+		tcase{"mip two stages", isaTex2FS, []shaderdev.Texture{isaTexture(true, shaderdev.MipLinear, abi.WrapRepeat, abi.WrapMirror),
+			isaTexture(false, shaderdev.MipNearest, abi.WrapClamp, abi.WrapRepeat)}, false},
+		tcase{"bias without mips", isaTexBiasFS, []shaderdev.Texture{isaTexture(true, shaderdev.MipNone, abi.WrapRepeat, abi.WrapRepeat)}, false},
 		tcase{"resident", isaTex2FS, []shaderdev.Texture{isaTexture(true, shaderdev.MipNone, abi.WrapMirror, abi.WrapRepeat),
 			isaTexture(true, shaderdev.MipNone, abi.WrapBorder, abi.WrapClamp)}, true},
 	)
@@ -171,8 +192,8 @@ func TestFragmentStageISATexMatchesIR(t *testing.T) {
 	}
 }
 
-// TestFragmentStageISATexFallback: a mipmapped texture (the level of detail is
-// the Go wrapper's) and texelFetch (codegen refuses it) run the Go wrapper
+// TestFragmentStageISATexFallback: a biased sample of a mipmapped texture (the
+// biased level of detail is the Go wrapper's float64) and texelFetch (codegen refuses it) run the Go wrapper
 // with the reason in Route.Why, cores = "ir"'s image, and fail with
 // ErrISARefused under StrictISA.
 func TestFragmentStageISATexFallback(t *testing.T) {
@@ -182,8 +203,8 @@ func TestFragmentStageISATexFallback(t *testing.T) {
 		name, fs, why string
 		tex           shaderdev.Texture
 	}{
-		{"mip nearest", isaTexFS, "is mipmapped", isaTexture(true, shaderdev.MipNearest, abi.WrapRepeat, abi.WrapRepeat)},
-		{"mip linear", isaTexFS, "is mipmapped", isaTexture(true, shaderdev.MipLinear, abi.WrapRepeat, abi.WrapRepeat)},
+		{"bias mip nearest", isaTexBiasFS, "mipmapped and sampled with a bias", isaTexture(true, shaderdev.MipNearest, abi.WrapRepeat, abi.WrapRepeat)},
+		{"bias mip linear", isaTexBiasFS, "mipmapped and sampled with a bias", isaTexture(true, shaderdev.MipLinear, abi.WrapRepeat, abi.WrapRepeat)},
 		{"texelFetch", isaTexFetchFS, "texture op fetch", isaTexture(false, shaderdev.MipNone, abi.WrapRepeat, abi.WrapRepeat)},
 	} {
 		t.Run(c.name, func(t *testing.T) {

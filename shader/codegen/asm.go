@@ -27,6 +27,12 @@ type item struct {
 	in     rv32.Inst
 	target int  // label id, -1: none
 	long   bool // a conditional branch relaxed to an inverted branch over a jal
+	// la is auipc rd + addi rd, rd: the address of label target, pc-relative
+	// (two words), so the code stays position independent.
+	la bool
+	// data is a read-only data word (in.Imm's bits), not an instruction: a
+	// table the code reads through la.
+	data bool
 }
 
 // asm collects instructions and labels and lays them out with branch relaxation:
@@ -45,6 +51,17 @@ func (a *asm) newLabel() int {
 }
 
 func (a *asm) place(l int) { a.labels[l] = len(a.items) }
+
+// la loads the address of label l into rd (auipc + addi, pc-relative).
+func (a *asm) la(rd uint8, l int) {
+	a.items = append(a.items, item{in: rv32.Inst{Op: rv32.AUIPC, Rd: rd}, target: l, la: true})
+}
+
+// word places data word w in the code (read-only data after the last
+// instruction, reached with la).
+func (a *asm) word(w uint32) {
+	a.items = append(a.items, item{in: rv32.Inst{Imm: int32(w)}, target: -1, data: true})
+}
 
 // branch emits a conditional branch (BEQ, BNE, ...) to label l.
 func (a *asm) branch(op rv32.Op, rs1, rs2 uint8, l int) {
@@ -85,7 +102,7 @@ func (a *asm) words() ([]uint32, error) {
 		for i, it := range a.items {
 			addr[i] = pc
 			pc += 4
-			if it.long {
+			if it.long || it.la {
 				pc += 4
 			}
 		}
@@ -93,7 +110,7 @@ func (a *asm) words() ([]uint32, error) {
 		changed := false
 		for i := range a.items {
 			it := &a.items[i]
-			if it.target < 0 || it.in.Op == rv32.JAL || it.long {
+			if it.target < 0 || it.in.Op == rv32.JAL || it.long || it.la {
 				continue
 			}
 			if off := addr[a.labels[it.target]] - addr[i]; off < -4096 || off > 4094 {
@@ -115,6 +132,21 @@ func (a *asm) words() ([]uint32, error) {
 	}
 	for i, it := range a.items {
 		in := it.in
+		if it.data {
+			out = append(out, uint32(in.Imm))
+			continue
+		}
+		if it.la {
+			off := addr[a.labels[it.target]] - addr[i]
+			hi := (off + 0x800) &^ 0xfff
+			if err := put(rv32.Inst{Op: rv32.AUIPC, Rd: in.Rd, Imm: hi}, "la"); err != nil {
+				return nil, err
+			}
+			if err := put(rv32.Inst{Op: rv32.ADDI, Rd: in.Rd, Rs1: in.Rd, Imm: off - hi}, "la"); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if it.target >= 0 {
 			off := addr[a.labels[it.target]] - addr[i]
 			switch {

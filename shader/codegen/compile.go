@@ -13,10 +13,17 @@ import (
 // Kernel is a compiled compute program: RV32IMAF + Vortex machine code linked at
 // Base (its entry), and the launch contract it was compiled for.
 type Kernel struct {
-	Base   uint32
-	Code   []uint32
-	Layout Layout
+	Base uint32
+	// Code is the instructions, then DataWords words of read-only data
+	// the code reads pc-relatively (a fragment kernel's level-of-detail
+	// thresholds, lod.go).
+	Code      []uint32
+	DataWords int
+	Layout    Layout
 }
+
+// Text is the kernel's instructions (Code without the trailing data).
+func (k *Kernel) Text() []uint32 { return k.Code[:len(k.Code)-k.DataWords] }
 
 // Layout is what a launcher must provide. The arg block (mscratch) is compute's:
 // slot 0 the uniform words, slot 1 the set-0 descriptor blob (abi.EncodeComputeDescs)

@@ -100,7 +100,8 @@
 //
 // Textures (tex.go, texfetch.go). A fragment program's texture() on a float 2D
 // sampler is vx_tex on the FF TEX unit: S.23 u/v as the Go wrapper converts
-// them, lod 0, the sampler index as the stage (docs/ABI.md row 44). A compute
+// them, the Go wrapper's exact level of detail on a mipmapped texture (lod.go),
+// the sampler index as the stage (docs/ABI.md row 44). A compute
 // program's texelFetch on a float 2D sampler is branch-free loads from the
 // software sampler's descriptor and texels (docs/ABI.md row 45).
 //

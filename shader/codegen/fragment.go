@@ -133,6 +133,13 @@ type fsGen struct {
 	out                                 []vreg // the output words
 	tokPresent, tokExp, col, addr, zexp vreg
 	needSide                            bool
+	// lodIn are a texture()'s four scaled gradients, lodKey the first
+	// vector's key, lod the lod operand (lod.go); lodTab the threshold
+	// table's label in the current pass (-1: none yet).
+	lodIn  [4]vreg
+	lodKey [2]vreg
+	lod    vreg
+	lodTab int
 }
 
 // CompileFragment translates a verified fragment program into a fragment
@@ -239,6 +246,7 @@ func CompileFragment(p *ir.Program, in FragmentInputs, opts FragmentOptions) (*K
 	f.sum, f.recip, f.bx, f.by, f.rhw = F(1), F(1), X(1), X(1), F(1)
 	f.fdx, f.fdy, f.invW, f.fw = F(4), F(4), F(4), F(2)
 	f.tokPresent, f.tokExp, f.col, f.addr, f.zexp = X(1), X(1), X(2), X(1), X(1)
+	f.lodIn, f.lodKey, f.lod = [4]vreg{X(1), X(1), X(1), X(1)}, [2]vreg{X(1), X(1)}, X(1)
 	for range p.OutputWords {
 		f.out = append(f.out, X(2))
 	}
@@ -257,7 +265,11 @@ func CompileFragment(p *ir.Program, in FragmentInputs, opts FragmentOptions) (*K
 	if err != nil {
 		return nil, err
 	}
-	return &Kernel{Base: abi.LinkBaseFS, Code: code, Layout: Layout{
+	data := 0
+	if f.lodTab >= 0 {
+		data = 2 * lodTableLen
+	}
+	return &Kernel{Base: abi.LinkBaseFS, Code: code, DataWords: data, Layout: Layout{
 		LocalSize: [3]uint32{opts.WaveThreads, 1, 1}, UniformWords: p.UniformWords, FrameBytes: uint32(g.frame)}}, nil
 }
 
@@ -296,6 +308,7 @@ func (g *gen) fsArg(r uint8, s int) {
 // the quad's presence split, the wrapper, the program, the halt.
 func (g *gen) emitFragment(top *node) {
 	a, f := &g.a, g.fsg
+	f.lodTab = -1
 	g.reset()
 	lm, i, t := g.tmpX(), g.tmpX(), g.tmpX()
 	a.csrr(lm, csrCTALMem)
@@ -364,6 +377,9 @@ func (g *gen) emitFragment(top *node) {
 	g.join(f.tokPresent)
 	g.reset()
 	a.emit(rv32.Inst{Op: rv32.VXTMC, Rs1: rZero}) // halt the warp
+	if f.lodTab >= 0 {
+		lodTableWords(a, f.lodTab)
+	}
 }
 
 // quadShuffle is the vx_shfl operand's {mask = 0x3c, c = 3}: segments of the

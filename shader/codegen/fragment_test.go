@@ -189,13 +189,20 @@ func TestCompileFragmentTex(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stages []int32
-	for i, w := range k.Code {
+	if k.DataWords != 2*lodTableLen {
+		t.Errorf("%d data words, want the %d-entry lod table", k.DataWords, lodTableLen)
+	}
+	for i, w := range k.Text() {
 		d, err := rv32.Decode(w)
-		if err != nil || d.Op != rv32.VXTEX {
+		if err != nil {
+			t.Errorf("word %d: %08x does not decode: %v", i, w, err)
 			continue
 		}
-		if d.Rs3 != 0 || d.Rd == 0 {
-			t.Errorf("word %d: %s: want lod x0 and a result register", i, rv32.Disasm(d, 0))
+		if d.Op != rv32.VXTEX {
+			continue
+		}
+		if d.Rs3 == 0 || d.Rd == 0 {
+			t.Errorf("word %d: %s: want a lod register and a result register", i, rv32.Disasm(d, 0))
 		}
 		stages = append(stages, d.Imm)
 	}

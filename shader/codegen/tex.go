@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"vortexgfx/abi"
+	"vortexgfx/device/simt"
 	"vortexgfx/isa/rv32"
 	"vortexgfx/shader/ir"
 )
@@ -20,10 +21,10 @@ import (
 //     toward zero with fcvt.w.s, whose saturation (±2^31 and beyond to
 //     INT32_MAX / INT32_MIN) is abi.FixedFromFloat's; a NaN coordinate,
 //     which fcvt.w.s would make INT32_MAX, is masked to 0 (feq.s);
-//   - lod 0 (x0): the level of detail is the wrapper's only on a draw
-//     without mipmaps, so the draw routes a mipmapped texture to the Go
-//     wrapper (gfx/shaderdev isafs.go) — its lod is float64 log2 of the
-//     quad gradients, which RV32F cannot reproduce bit for bit;
+//   - the lod operand: 0 without mips, else the Go wrapper's level of
+//     detail from the quad gradients, bit for bit (lod.go); a biased sample
+//     of a mipmapped texture is routed to the Go wrapper by the draw
+//     (gfx/shaderdev isafs.go);
 //   - vx_tex rd, u, v, lod with funct2 = the sampler index (the TEX stage
 //     the draw programs for binding i, abi.TexNumStages of them);
 //   - the A8R8G8B8 result to four floats, channel/255 (fcvt.s.wu, fdiv.s:
@@ -90,9 +91,166 @@ func (g *gen) texS23(f, k uint8) uint8 {
 	return r
 }
 
+// texDesc leaves in r the address of sampler's record in descriptor set 0
+// ({w, h, levels, mip}, texDescBytes each; FS arg slot abi.ArgFSDesc, word 2).
+func (g *gen) texDesc(r uint8, sampler int) {
+	g.fsArg(r, abi.ArgFSDesc)
+	g.a.lw(r, r, 8)
+	g.a.i(rv32.ADDI, r, r, int32(sampler*texDescBytes))
+}
+
+// texLod computes t's lod operand into g.fsg.lod (lod.go).
+func (g *gen) texLod(t *ir.TexInfo) {
+	a, f := &g.a, g.fsg
+	if f.lodTab < 0 {
+		f.lodTab = a.newLabel()
+	}
+	// The four scaled gradients, as package exec's quadGrad: fine
+	// differences within the quad (vx_shfl_idx; a neighbour not running
+	// gives the lane's own value), unflushed, times the level-0 size.
+	for i := 0; i < 4; i++ {
+		g.reset()
+		s := g.x(vreg(t.Coord[i%2]))
+		lo, hi, k := g.tmpX(), g.tmpX(), g.tmpX()
+		a.csrr(lo, simt.CSRThreadID)
+		if i < 2 {
+			a.i(rv32.ANDI, lo, lo, 2)
+			a.i(rv32.ORI, hi, lo, 1)
+		} else {
+			a.i(rv32.ANDI, lo, lo, 1)
+			a.i(rv32.ORI, hi, lo, 2)
+		}
+		a.li(k, quadShuffle)
+		a.r(rv32.OR, lo, lo, k)
+		a.r(rv32.OR, hi, hi, k)
+		a.emit(rv32.Inst{Op: rv32.VXSHFLIDX, Rd: lo, Rs1: s, Rs2: lo})
+		a.emit(rv32.Inst{Op: rv32.VXSHFLIDX, Rd: hi, Rs1: s, Rs2: hi})
+		f0, f1 := g.tmpF(), g.tmpF()
+		a.r(rv32.FMVWX, f0, lo, 0)
+		a.r(rv32.FMVWX, f1, hi, 0)
+		a.fr(rv32.FSUBS, f1, f1, f0, rv32.RNE)
+		g.texDesc(lo, t.Sampler)
+		a.lw(hi, lo, int32(4*(i%2)))
+		a.fr(rv32.FCVTSWU, f0, hi, 0, rv32.RNE)
+		a.fr(rv32.FMULS, f1, f1, f0, rv32.RNE)
+		a.r(rv32.FMVXW, lo, f1, 0)
+		g.finX(f.lodIn[i], lo)
+	}
+	// The two vectors' keys; the larger; the thresholds at or below it.
+	r := [8]uint8(scratchX)
+	for v := 0; v < 2; v++ {
+		g.reset()
+		p := g.x(f.lodIn[2*v])
+		a.mv(r[0], p)
+		g.xs = 1
+		q := g.x(f.lodIn[2*v+1])
+		a.mv(r[1], q)
+		g.reset()
+		lodKey(a, r, scratchF[0])
+		if v == 0 {
+			g.finX(f.lodKey[0], r[0])
+			g.finX(f.lodKey[1], r[1])
+		}
+	}
+	g.xs = 2
+	h1 := g.x(f.lodKey[0])
+	a.mv(r[2], h1)
+	g.xs = 3
+	l1 := g.x(f.lodKey[1])
+	a.mv(r[3], l1)
+	// r[0]:r[1] = max(r[0]:r[1], r[2]:r[3]) (unsigned 64-bit).
+	c, e := r[4], r[5]
+	a.r(rv32.SLTU, c, r[0], r[2])
+	a.r(rv32.XOR, e, r[0], r[2])
+	a.i(rv32.SLTIU, e, e, 1)
+	a.r(rv32.SLTU, r[6], r[1], r[3])
+	a.r(rv32.AND, e, e, r[6])
+	a.r(rv32.OR, c, c, e) // the second key < the first: take the first
+	a.r(rv32.SUB, c, rZero, c)
+	for _, p := range [2][2]uint8{{r[0], r[2]}, {r[1], r[3]}} {
+		a.r(rv32.XOR, e, p[0], p[1])
+		a.r(rv32.AND, e, e, c)
+		a.r(rv32.XOR, p[0], p[0], e)
+	}
+	lodCount(a, r[0], r[1], [6]uint8{r[2], r[3], r[4], r[5], r[6], r[7]}, f.lodTab)
+	g.finX(f.lod, r[2])
+	// NaN without an Inf-only vector: 0. nanK/infK per vector.
+	g.reset()
+	var nan, inf [2]uint8
+	nan[0], nan[1], inf[0], inf[1] = g.tmpX(), g.tmpX(), g.tmpX(), g.tmpX()
+	u, k := g.tmpX(), g.tmpX()
+	for i := 0; i < 4; i++ {
+		v := i / 2
+		x := g.x(f.lodIn[i])
+		a.li(k, 0x7fffffff)
+		a.r(rv32.AND, u, x, k)
+		g.xs = 6
+		a.li(k, 0x7f800000)
+		if i%2 == 0 {
+			a.r(rv32.SLTU, nan[v], k, u)
+			a.r(rv32.XOR, inf[v], u, k)
+			a.i(rv32.SLTIU, inf[v], inf[v], 1)
+			continue
+		}
+		x2 := g.tmpX()
+		a.r(rv32.SLTU, x2, k, u)
+		a.r(rv32.OR, nan[v], nan[v], x2)
+		a.r(rv32.XOR, x2, u, k)
+		a.i(rv32.SLTIU, x2, x2, 1)
+		a.r(rv32.OR, inf[v], inf[v], x2)
+		g.xs = 6
+	}
+	for v := 0; v < 2; v++ {
+		a.i(rv32.XORI, u, nan[v], 1)
+		a.r(rv32.AND, inf[v], inf[v], u)
+	}
+	a.r(rv32.OR, nan[0], nan[0], nan[1])
+	a.r(rv32.OR, inf[0], inf[0], inf[1])
+	a.i(rv32.XORI, inf[0], inf[0], 1)
+	a.r(rv32.AND, nan[0], nan[0], inf[0]) // lod 0
+	// The clamps: L = max(levels, 1) − 1; MIP_LINEAR min(n, L << 8), another
+	// mode min((n + 128) >> 8, L), none 0.
+	d, lv, mip, n := nan[1], inf[0], inf[1], u
+	g.texDesc(d, t.Sampler)
+	a.lw(lv, d, 8)
+	a.r(rv32.SLTU, k, rZero, lv)
+	a.i(rv32.XORI, k, k, 1)
+	a.r(rv32.ADD, lv, lv, k)
+	a.i(rv32.ADDI, lv, lv, -1)
+	a.lw(mip, d, 12)
+	a.i(rv32.ANDI, mip, mip, 0xff)
+	a.mv(n, g.x(f.lod))
+	g.xs = 6
+	lin, near := d, g.tmpX()
+	a.i(rv32.SLLI, k, lv, abi.TexLodFracBits)
+	g.minU(lin, n, k)
+	a.i(rv32.ADDI, near, n, 1<<(abi.TexLodFracBits-1))
+	a.i(rv32.SRLI, near, near, abi.TexLodFracBits)
+	g.minU(near, near, lv)
+	a.i(rv32.XORI, k, mip, 2)
+	a.i(rv32.SLTIU, k, k, 1)
+	g.sel(n, k, lin, near)
+	a.r(rv32.SLTU, k, rZero, mip)
+	a.r(rv32.SUB, k, rZero, k)
+	a.r(rv32.AND, n, n, k)
+	a.i(rv32.ADDI, k, nan[0], -1) // 0 when lod 0
+	a.r(rv32.AND, n, n, k)
+	g.finX(f.lod, n)
+	g.reset()
+}
+
+// minU emits r = min(x, y) unsigned (r may be x, not y).
+func (g *gen) minU(r, x, y uint8) {
+	c := g.tmpX()
+	g.a.r(rv32.SLTU, c, x, y)
+	g.sel(r, c, x, y)
+	g.xs--
+}
+
 // texSample emits one ir.TexSample as vx_tex (see above).
 func (g *gen) texSample(t *ir.TexInfo) {
 	a := &g.a
+	g.texLod(t)
 	g.reset()
 	fu := g.f(vreg(t.Coord[0]))
 	k := g.tmpF()
@@ -101,8 +259,9 @@ func (g *gen) texSample(t *ir.TexInfo) {
 	fv := g.f(vreg(t.Coord[1]))
 	k = g.tmpF()
 	v := g.texS23(fv, k)
+	lod := g.x(g.fsg.lod)
 	texel := g.tmpX()
-	a.emit(rv32.Inst{Op: rv32.VXTEX, Rd: texel, Rs1: u, Rs2: v, Rs3: rZero, Imm: int32(t.Sampler)})
+	a.emit(rv32.Inst{Op: rv32.VXTEX, Rd: texel, Rs1: u, Rs2: v, Rs3: lod, Imm: int32(t.Sampler)})
 	g.xs, g.fs = 0, 0
 	texel = g.keepX(texel)
 	c, k255 := g.tmpX(), g.tmpF()
