@@ -6,8 +6,9 @@ import "vortexgfx/shader/glsl/ast"
 // program pipelines made of them. spec: ARB_separate_shader_objects
 // ("To use any built-in input or output in the gl_PerVertex and
 // gl_PerFragment blocks in separable program objects, shader code must
-// redeclare those blocks prior to use"; issue 28: not required for GLSL
-// 1.40 and earlier, which have no interface blocks), OpenGL 4.5 §7.4.1.
+// redeclare those blocks prior to use"; the extension's resolved issues
+// exempt GLSL 1.40 and earlier, which have no interface blocks),
+// OpenGL 4.5 §7.4.1.
 
 // perVertexOutputs are the members of the output gl_PerVertex block.
 var perVertexOutputs = []string{"gl_Position", "gl_PointSize", "gl_ClipDistance", "gl_CullDistance"}
