@@ -256,14 +256,22 @@ func (p *parser) tempDecl() error {
 	}
 }
 
-func (p *parser) attribDecl() error {
+// bindingHead reads the "KEYWORD name =" that begins an ATTRIB, OUTPUT or
+// ALIAS statement and returns the name's token.
+func (p *parser) bindingHead() (token, error) {
 	p.take()
 	p.statements++
 	t, err := p.ident("a name")
 	if err != nil {
-		return err
+		return t, err
 	}
-	if _, err := p.expect("="); err != nil {
+	_, err = p.expect("=")
+	return t, err
+}
+
+func (p *parser) attribDecl() error {
+	t, err := p.bindingHead()
+	if err != nil {
 		return err
 	}
 	at := p.peek()
@@ -278,13 +286,8 @@ func (p *parser) attribDecl() error {
 }
 
 func (p *parser) outputDecl() error {
-	p.take()
-	p.statements++
-	t, err := p.ident("a name")
+	t, err := p.bindingHead()
 	if err != nil {
-		return err
-	}
-	if _, err := p.expect("="); err != nil {
 		return err
 	}
 	if !p.isIdent("result") {
@@ -298,13 +301,8 @@ func (p *parser) outputDecl() error {
 }
 
 func (p *parser) aliasDecl() error {
-	p.take()
-	p.statements++
-	t, err := p.ident("a name")
+	t, err := p.bindingHead()
 	if err != nil {
-		return err
-	}
-	if _, err := p.expect("="); err != nil {
 		return err
 	}
 	o, err := p.ident("a declared name")

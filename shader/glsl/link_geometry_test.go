@@ -89,25 +89,32 @@ func TestLinkFragCoordLayout(t *testing.T) {
 		{"unused elsewhere", "#version 150\nfloat z() { return 1.0; }", ""},
 	}
 	for _, tc := range tests {
-		var units []*Shader
-		for i, src := range []string{vs, mainFS + "\nlayout(origin_upper_left) in vec4 gl_FragCoord; float w() { return gl_FragCoord.x; }", tc.a} {
-			st := Fragment
-			if i == 0 {
-				st = Vertex
-			}
-			sh, err := Compile("u", src, st, Options{})
-			if err != nil {
-				t.Fatalf("%s: unit %d: %v", tc.name, i, err)
-			}
-			units = append(units, sh)
+		checkFragmentUnitsLink(t, tc.name, vs, []string{mainFS + "\nlayout(origin_upper_left) in vec4 gl_FragCoord; float w() { return gl_FragCoord.x; }", tc.a}, tc.want)
+	}
+}
+
+// checkFragmentUnitsLink links vs with the fragment units fs and checks the
+// result: success when want is "", else an error containing want.
+func checkFragmentUnitsLink(t *testing.T, name, vs string, fs []string, want string) {
+	t.Helper()
+	units := make([]*Shader, 0, 1+len(fs))
+	for i, src := range append([]string{vs}, fs...) {
+		st := Fragment
+		if i == 0 {
+			st = Vertex
 		}
-		_, err := LinkShaders(units...)
-		switch {
-		case tc.want == "" && err != nil:
-			t.Errorf("%s: %v", tc.name, err)
-		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
-			t.Errorf("%s: got %v, want %q", tc.name, err, tc.want)
+		sh, err := Compile("u", src, st, Options{})
+		if err != nil {
+			t.Fatalf("%s: unit %d: %v", name, i, err)
 		}
+		units = append(units, sh)
+	}
+	_, err := LinkShaders(units...)
+	switch {
+	case want == "" && err != nil:
+		t.Errorf("%s: %v", name, err)
+	case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+		t.Errorf("%s: got %v, want %q", name, err, want)
 	}
 }
 
@@ -213,24 +220,6 @@ func TestLinkFragDepthLayout(t *testing.T) {
 		{"no write, no redeclaration", "#version 130\nvoid foo() { gl_FragColor = vec4(1.0); }", ""},
 	}
 	for _, tc := range tests {
-		var units []*Shader
-		for i, src := range []string{vs, mainFS, tc.a} {
-			st := Fragment
-			if i == 0 {
-				st = Vertex
-			}
-			sh, err := Compile("u", src, st, Options{})
-			if err != nil {
-				t.Fatalf("%s: unit %d: %v", tc.name, i, err)
-			}
-			units = append(units, sh)
-		}
-		_, err := LinkShaders(units...)
-		switch {
-		case tc.want == "" && err != nil:
-			t.Errorf("%s: %v", tc.name, err)
-		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
-			t.Errorf("%s: got %v, want %q", tc.name, err, tc.want)
-		}
+		checkFragmentUnitsLink(t, tc.name, vs, []string{mainFS, tc.a}, tc.want)
 	}
 }
