@@ -78,7 +78,7 @@ func TestAtomicAddU32sMatchesWordByWord(t *testing.T) {
 
 // newKernelRig is a device on cfg whose kernel image has the one entry "k",
 // running kernel k.
-func newKernelRig(t *testing.T, cfg config.Config, k Kernel) *rig {
+func newKernelRig(t testing.TB, cfg config.Config, k Kernel) *rig {
 	t.Helper()
 	lib := NewLibrary()
 	if err := lib.Register("k", k); err != nil {

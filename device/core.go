@@ -62,7 +62,9 @@ func (c *core) run() {
 		}
 		switch {
 		case j.launch != nil:
-			c.runLaunch(j.launch)
+			if j.launch.claim(c.id) { // else the launching goroutine ran it (dispatch)
+				c.runLaunch(j.launch)
+			}
 		default:
 			c.runWave(&j.wave)
 		}
@@ -210,6 +212,8 @@ func (c *core) runWave(w *FragmentWave) {
 
 // SubmitFragment queues a fragment wave on core; each core runs its waves in
 // submission order (same pixel ⇒ same core ⇒ in-order blending). The wave is copied.
+// Call it from a frame kick or with no launch in progress: the launching goroutine
+// may run a core's launch share on that core's state (Device.dispatch).
 // spec: rasterizer §9.1, §9.3
 func (d *Device) SubmitFragment(core int, w *FragmentWave) error {
 	if core < 0 || core >= d.ncores {

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"vortexgfx/abi"
 	"vortexgfx/config"
@@ -78,6 +79,10 @@ type Device struct {
 	gfx graphicsState // the RASTER/TEX/OM binding of the frame in progress (graphics.go)
 
 	isaBudget uint64 // warp instructions of one machine-code CTA (ISABudget; tests lower it)
+
+	// sharesInline counts the cores' launch shares the launching goroutine
+	// ran itself (dispatch); it changes no result, tests read it.
+	sharesInline atomic.Uint64
 }
 
 // New builds a device of cfg's shape over mem, running the kernels of lib. It starts

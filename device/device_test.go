@@ -14,7 +14,7 @@ import (
 
 // rig is a device over a fresh device memory with a module image loaded.
 type rig struct {
-	t    *testing.T
+	t    testing.TB
 	mem  *mem.Device
 	dev  *Device
 	base uint64

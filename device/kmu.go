@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"vortexgfx/abi"
 )
@@ -113,7 +114,13 @@ type launchJob struct {
 	group, coresPerCluster, hwClusters uint64
 	wg                                 sync.WaitGroup
 	res                                []coreResult // per core
+	// claimed[i] is set by whichever goroutine runs core i's share of the
+	// CTAs: the core's own, or the launching one (dispatch).
+	claimed []atomic.Bool
 }
+
+// claim reports whether the caller is the one to run core i's share.
+func (j *launchJob) claim(i int) bool { return j.claimed[i].CompareAndSwap(false, true) }
 
 type coreResult struct {
 	stats  LaunchStats
@@ -236,7 +243,7 @@ func (d *Device) prepare(ctx context.Context, k *KMUState) (*launchJob, error) {
 		ctx: ctx, kernel: kernel, grid: grid, block: block, cluster: cluster,
 		threads: int(size), args: k.StartupArg(), lmemSize: int(lmem), total: total,
 		group: group, coresPerCluster: cpc, hwClusters: uint64(d.cfg.Device.Clusters),
-		res: make([]coreResult, d.ncores),
+		res: make([]coreResult, d.ncores), claimed: make([]atomic.Bool, d.ncores),
 	}, nil
 }
 
@@ -249,22 +256,40 @@ func (d *Device) prepare(ctx context.Context, k *KMUState) (*launchJob, error) {
 // its CTAs in group order, run side by side: that is the co-scheduling CLUSTER_DIM
 // asks for. A cluster larger than a hardware cluster's cores cannot be co-scheduled
 // and is a launch error (prepare). The assignment is static, so every counter and
-// result is the same for any goroutine scheduling. spec: vortex-hardware-facts §1.4
-// (CLUSTER_DIM), command-processor §7 (KMU launch)
+// result is the same for any goroutine scheduling.
+//
+// A core's share (its CTAs, in order, on its CTA state, counters and perf
+// bank) runs on one host goroutine: its core's, or the launching goroutine's,
+// which after handing the shares out runs every share no core goroutine has
+// taken yet instead of sleeping until they drain. So a launch uses whatever
+// host threads are running (all of it on one when the cores' goroutines have
+// not been scheduled yet) without a share ever running twice or changing
+// hands midway: which goroutine runs it changes no byte or counter. Launches
+// and fragment waves never overlap (the KMU runs one at a time), so a core's
+// state is never shared with its own goroutine. spec: vortex-hardware-facts
+// §1.4 (CLUSTER_DIM), command-processor §7 (KMU launch)
 func (d *Device) dispatch(j *launchJob) error {
 	d.runMu.RLock()
 	if d.isClosed {
 		d.runMu.RUnlock()
 		return fmt.Errorf("device: launch: %w", ErrClosed)
 	}
+	n := 0
 	for i, c := range d.cores {
 		if j.group <= 1 && uint64(i) >= j.total {
 			break
 		}
 		j.wg.Add(1)
 		c.jobs <- job{launch: j}
+		n++
 	}
 	d.runMu.RUnlock()
+	for i := range n {
+		if j.claim(i) {
+			d.sharesInline.Add(1)
+			d.cores[i].runLaunch(j)
+		}
+	}
 	j.wg.Wait()
 	return nil
 }
