@@ -54,9 +54,10 @@ type hostRun struct {
 // TestFrontEndHostParallelism draws 9000 triangles in two passes (clipped
 // against the near plane and a user clip distance, some culled, extra
 // varyings and a flat word) twice per device, with GOMAXPROCS and the raster
-// workers at 1, 2 and 4: the front-end kernels' CTAs run on the device's
-// core goroutines (one per modelled core, however many host threads run
-// them), so every byte of device memory the draws wrote, the images and
+// workers at 1, 2 and 4: the front-end kernels' CTAs run as the modelled
+// cores' shares, each on one host goroutine (its core's or the launching
+// one's, device.Device.dispatch), however many host threads run them, so
+// every byte of device memory the draws wrote, the images and
 // every counter must be the same for any host parallelism. Run it under
 // -race. spec: vortex-hardware-facts §1.4 (CTAs of one launch are
 // independent; the KMU's static CTA-to-core assignment), rasterizer §3.1
