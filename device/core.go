@@ -25,7 +25,8 @@ type job struct {
 	wave   FragmentWave
 }
 
-// core is one SIMT core: a goroutine that runs its jobs in arrival order.
+// core is one SIMT core: a goroutine that runs its jobs in arrival order (a launch
+// share it finds claimed has been run by the launching goroutine, Device.dispatch).
 type core struct {
 	d    *Device
 	id   int

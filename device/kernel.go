@@ -70,7 +70,8 @@ func (l *Library) Names() []string {
 var ErrFault = errors.New("device memory fault")
 
 // CTA is the context of one cooperative thread array (or of one fragment wave) while
-// its kernel runs. It is owned by one core goroutine; kernels must not keep it.
+// its kernel runs. It is owned by the goroutine running its core's share (or wave);
+// kernels must not keep it.
 // spec: vortex-hardware-facts §1.4 (the launch geometry), rasterizer §9.3 (a fragment
 // wave is a degenerate 1-warp CTA)
 type CTA struct {
