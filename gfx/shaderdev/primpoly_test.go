@@ -91,13 +91,10 @@ func drawPolyDevice(t *testing.T, p *program.Program, sp *shaderdev.Program, ver
 }
 
 // TestPolygonModesMatchRef draws triangles in LINE and POINT polygon modes
-// on the device and compares them with the reference renderer drawing the
-// same triangles' edges as lines and vertices as points (the reference
-// renderer has no polygon modes; GL defines them as exactly these lines and
-// points, each edge clipped as a line, each vertex dropped outside the view
-// volume as a point). Culling drops faces first. Coverage must be equal,
-// colours within 1/255 (float32 planes against float64).
-// spec: GL 4.6 §14.6.4
+// on the device and on the reference renderer (its polygon modes: each
+// edge clipped as a line, each vertex dropped outside the view volume as a
+// point, after facing and culling). Coverage must be equal, colours within
+// 1/255 (float32 planes against float64). spec: GL 4.6 §14.6.4
 func TestPolygonModesMatchRef(t *testing.T) {
 	const W, H = 64, 48
 	p := link(t, primVS, polyFS)
@@ -105,37 +102,22 @@ func TestPolygonModesMatchRef(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	verts, idx, ccw := polyMesh()
+	verts, idx, _ := polyMesh()
 	for _, tc := range []struct {
 		name        string
-		mode        shaderdev.PolygonMode
+		front, back shaderdev.PolygonMode
 		cull        frontend.CullMode
 		width, size float32
 	}{
-		{"line", shaderdev.PolygonLine, frontend.CullNone, 1, 1},
-		{"line wide, back culled", shaderdev.PolygonLine, frontend.CullBack, 3, 1},
-		{"point", shaderdev.PolygonPoint, frontend.CullNone, 1, 4},
-		{"point, front culled", shaderdev.PolygonPoint, frontend.CullFront, 1, 2.5},
+		{"line", shaderdev.PolygonLine, shaderdev.PolygonLine, frontend.CullNone, 1, 1},
+		{"line wide, back culled", shaderdev.PolygonLine, shaderdev.PolygonLine, frontend.CullBack, 3, 1},
+		{"point", shaderdev.PolygonPoint, shaderdev.PolygonPoint, frontend.CullNone, 1, 4},
+		{"point, front culled", shaderdev.PolygonPoint, shaderdev.PolygonPoint, frontend.CullFront, 1, 2.5},
+		{"front line, back point", shaderdev.PolygonLine, shaderdev.PolygonPoint, frontend.CullNone, 2, 3},
+		{"front point, back line", shaderdev.PolygonPoint, shaderdev.PolygonLine, frontend.CullNone, 1, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dev := drawPolyDevice(t, p, sp, verts, idx, tc.mode, tc.mode, tc.cull, tc.width, tc.size)
-			// The reference: the kept triangles' edges or vertices.
-			var rv []primVertex
-			for k, front := range ccw {
-				if (tc.cull == frontend.CullBack && !front) || (tc.cull == frontend.CullFront && front) {
-					continue
-				}
-				a, b, c := verts[idx[3*k]], verts[idx[3*k+1]], verts[idx[3*k+2]]
-				if tc.mode == shaderdev.PolygonLine {
-					rv = append(rv, a, b, b, c, c, a)
-				} else {
-					rv = append(rv, a, b, c)
-				}
-			}
-			top := ref.Lines
-			if tc.mode == shaderdev.PolygonPoint {
-				top = ref.Points
-			}
+			dev := drawPolyDevice(t, p, sp, verts, idx, tc.front, tc.back, tc.cull, tc.width, tc.size)
 			tg, err := ref.NewTarget(W, H, []format.Format{format.RGBA8}, format.D24S8)
 			if err != nil {
 				t.Fatal(err)
@@ -151,17 +133,25 @@ func TestPolygonModesMatchRef(t *testing.T) {
 			st := ref.DefaultState(W, H)
 			st.Vertex, st.Fragment, st.Interp = vs, fs, p.Interp(false)
 			st.LineWidth, st.PointSize = tc.width, tc.size
+			st.PolygonFront, st.PolygonBack = ref.PolygonMode(tc.front), ref.PolygonMode(tc.back)
+			switch tc.cull {
+			case frontend.CullBack:
+				st.Cull = ref.CullBack
+			case frontend.CullFront:
+				st.Cull = ref.CullFront
+			}
 			words := p.AttribWords()
 			pos, _ := p.Attribute("a_pos")
 			col, _ := p.Attribute("a_col")
-			data := make([]uint32, len(rv)*words)
-			for i, v := range rv {
-				for k := range 4 {
-					data[i*words+pos.Word+k] = math.Float32bits(v.pos[k])
-					data[i*words+col.Word+k] = math.Float32bits(v.col[k])
+			data := make([]uint32, len(idx)*words)
+			for i, k := range idx {
+				v := verts[k]
+				for c := range 4 {
+					data[i*words+pos.Word+c] = math.Float32bits(v.pos[c])
+					data[i*words+col.Word+c] = math.Float32bits(v.col[c])
 				}
 			}
-			if err := ref.Draw(context.Background(), tg, &st, ref.VertexInput{Words: words, Data: data}, ref.DrawParams{Topology: top, Count: len(rv)}); err != nil {
+			if err := ref.Draw(context.Background(), tg, &st, ref.VertexInput{Words: words, Data: data}, ref.DrawParams{Topology: ref.Triangles, Count: len(idx)}); err != nil {
 				t.Fatal(err)
 			}
 			covered, cov, maxd, first := comparePrims(dev, tg.Color[0].Data, W)
