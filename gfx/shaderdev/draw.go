@@ -333,7 +333,7 @@ func (s *drawState) validate() error {
 	if s.total > frontend.MaxItems {
 		return fmt.Errorf("shaderdev: draw: %d vertices exceed %d", s.total, frontend.MaxItems)
 	}
-	s.nt = s.total * dr.expansion().primVerts() / 3
+	s.nt = s.total * s.primVerts() / 3
 	s.st.Vertices = s.total
 	if sc := dr.clipRect(s.d.w, s.d.h); sc != nil && (sc.L == sc.R || sc.T == sc.B) {
 		// GL: an empty scissor rectangle (or a viewport wholly off the

@@ -58,7 +58,7 @@ func (s *drawState) frontEnd() error {
 	if s.reuse != nil {
 		s.up.Write(s.tris, 0, s.reuse.corners)
 	} else {
-		s.up.Write(s.tris, 0, s.d.identityList(s.vsCount()*s.dr.expansion().primVerts()))
+		s.up.Write(s.tris, 0, s.d.identityList(s.vsCount()*s.primVerts()))
 	}
 	// The vertex stage's invocations: each distinct vertex once with
 	// reuse, else every index (over the passes when streaming).
@@ -97,7 +97,7 @@ func (s *drawState) frontEndBuffers(n int) error {
 		return err
 	}
 	s.xrecs = s.recs
-	if pv := s.dr.expansion().primVerts(); pv > 1 {
+	if pv := s.primVerts(); pv > 1 {
 		// prim_k's records: a line's or point's two triangles.
 		if s.xrecs, err = d.buffer(n * pv * s.recordWords() * 4); err != nil {
 			return err

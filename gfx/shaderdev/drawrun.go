@@ -108,7 +108,7 @@ func (s *drawState) record() error {
 	}
 	exArgs := make([]byte, 8*ExpandArgSlots)
 	ow := s.recordWords()
-	for i, v := range []uint64{s.xrecs.Addr(), s.verts.Addr(), uint64(s.vsCount() * dr.expansion().primVerts()), uint64(ow), uint64(s.clipMask) | s.twoMask<<expandTwoSideShift} {
+	for i, v := range []uint64{s.xrecs.Addr(), s.verts.Addr(), uint64(s.vsCount() * s.primVerts()), uint64(ow), uint64(s.clipMask) | s.twoMask<<expandTwoSideShift} {
 		binary.LittleEndian.PutUint64(exArgs[8*i:], v)
 	}
 	PutExpandClipPlanes(exArgs, &dr.ClipPlanes)
