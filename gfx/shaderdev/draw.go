@@ -54,7 +54,10 @@ type Draw struct {
 	// winding): prim_k draws a LINE face's edges as lines and a POINT
 	// face's vertices as points, with the line and point state above and
 	// the triangle's provoking (last) vertex's flat words, facing as the
-	// polygon. Cull applies first. spec: GL 4.6 §14.6.4
+	// polygon. Cull applies first. Under ClipDistances a LINE or POINT
+	// face's polygon is clipped by the user planes first (its edges along
+	// them drawn); a draw that keeps a FILL face then is refused, as is
+	// one with PolygonOffset. spec: GL 4.6 §14.6.4
 	FillFront, FillBack PolygonMode
 	FrontCCW            bool
 	// EdgeFlags, with a LINE or POINT polygon mode, holds per triangle of
