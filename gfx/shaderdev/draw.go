@@ -66,6 +66,12 @@ type Draw struct {
 	// quad's or polygon's fan diagonals are not edges). nil: every edge.
 	// spec: GL 2.1 §2.6.2 (edge flags); GL 4.6 §14.6.4
 	EdgeFlags []uint8
+	// PrimitiveIDs, for a program reading gl_PrimitiveID
+	// (Program.ReadsPrimitiveID), holds per input primitive of the list
+	// (triangle, segment or point of one instance) its GL primitive number
+	// (a quad's two triangles, a polygon's fan, share one). nil: the
+	// primitive's index in the list. spec: GL 4.6 §11.1.3.9
+	PrimitiveIDs []uint32
 	// PointOriginLower puts gl_PointCoord's origin at a point's lower left
 	// (GL_POINT_SPRITE_COORD_ORIGIN GL_LOWER_LEFT; upper left otherwise).
 	// spec: GL 4.6 §14.4.1
@@ -268,6 +274,7 @@ type drawState struct {
 	// (primmap_k's output, the walk's ArgFSLineCover)
 	lineTris, lineCover *runtime.Buffer
 	edges               *runtime.Buffer // Draw.EdgeFlags (nil: none)
+	pids                *runtime.Buffer // Draw.PrimitiveIDs (nil: none)
 	clipMask            uint8
 	primClip            uint8 // the user clip distances prim_k clips lines and points by
 	twoMask             uint64

@@ -1,6 +1,7 @@
 package shaderdev
 
 import (
+	"encoding/binary"
 	"errors"
 
 	"vortexgfx/abi"
@@ -68,6 +69,15 @@ func (s *drawState) frontEnd() error {
 	}
 	if f := s.dr.EdgeFlags; f != nil {
 		if s.edges, err = s.put(f); err != nil {
+			return err
+		}
+	}
+	if ids := s.dr.PrimitiveIDs; ids != nil && s.p.ReadsPrimitiveID() {
+		b := make([]byte, 4*len(ids))
+		for i, v := range ids {
+			binary.LittleEndian.PutUint32(b[4*i:], v)
+		}
+		if s.pids, err = s.put(b); err != nil {
 			return err
 		}
 	}

@@ -178,6 +178,9 @@ func (s *drawState) record() error {
 			if stage == abi.FEStageEmit && s.lineCover != nil {
 				s.steps = append(s.steps, runtime.LaunchStep(m.primK, lp(s.mapArgs(first, int(fa.NumTris), fa.Keep, fa.Offsets))))
 			}
+			if stage == abi.FEStageEmit && s.p.ReadsPrimitiveID() {
+				s.steps = append(s.steps, runtime.LaunchStep(m.primK, lp(s.pidArgs(first, int(fa.NumTris), fa.Keep, fa.Offsets, fa.Flat))))
+			}
 		}
 		for _, w := range dcrs {
 			s.steps = append(s.steps, runtime.DCRStep(w.Addr, w.Value))

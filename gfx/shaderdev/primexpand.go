@@ -135,7 +135,9 @@ const (
 // in software (route.go), testing ref's edge functions exactly. spec: GL 4.6 §14.4 (points), §14.5 (lines, wide lines); §13.7
 // (clipping); vortexpipe §3.2
 func (sp *Program) primKernel(c *device.CTA) error {
-	if c.Arg(primArgFlags)&primFlagMap != 0 {
+	if f := c.Arg(primArgFlags); f&primFlagPIDMap != 0 {
+		return sp.pidMap(c)
+	} else if f&primFlagMap != 0 {
 		return sp.primMap(c)
 	}
 	in, out, count, ow, flags := c.Arg(primArgIn), c.Arg(primArgOut), c.Arg(primArgCount), c.Arg(primArgWords), c.Arg(primArgFlags)
@@ -284,7 +286,7 @@ func (g *primGeom) init(sp *Program, n int) {
 		}
 	}
 	for k, w := range sp.flat {
-		if w < n {
+		if w >= 0 && w < n {
 			g.flat = append(g.flat, w)
 		}
 		if f := sp.flatFront[k]; f >= 0 && f < n {
