@@ -28,6 +28,9 @@ func (s *drawState) validatePrim() error {
 	if dr.Count <= 0 || dr.Count%per != 0 || (dr.Indices != nil && len(dr.Indices) != dr.Count) {
 		return fmt.Errorf("shaderdev: draw: %d vertices (%d indices) is not a %s list", dr.Count, len(dr.Indices), dr.Prim)
 	}
+	if dr.PrimitiveIDs != nil && len(dr.PrimitiveIDs) != dr.Count/per {
+		return fmt.Errorf("shaderdev: draw: %d primitive ids for %d primitives", len(dr.PrimitiveIDs), dr.Count/per)
+	}
 	if x := dr.expansion(); x == primPolygons {
 		switch {
 		case dr.FillFront > PolygonPoint || dr.FillBack > PolygonPoint:

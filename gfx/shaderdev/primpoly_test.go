@@ -259,4 +259,9 @@ func TestPolygonModeClipFillRefused(t *testing.T) {
 			t.Errorf("cull %d, ccw %v: %v (want ok %v)", tc.cull, tc.ccw, err, tc.ok)
 		}
 	}
+	// A primitive-id table must number every triangle of the list.
+	_, err = d.Draw(&shaderdev.Draw{Program: sp, Attribs: attrs, Indices: idx, Count: len(idx), Merge: omAll(), PrimitiveIDs: []uint32{0, 1}})
+	if err == nil || !strings.Contains(err.Error(), "2 primitive ids for 4 primitives") {
+		t.Errorf("short primitive-id table: %v", err)
+	}
 }
