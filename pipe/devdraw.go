@@ -54,12 +54,6 @@ func (c *Context) deviceGates(st *BoundState, l *linked, key VariantKey, info *D
 		// clipping. spec: ARB_cull_distance
 		gate("gl_CullDistance (%d entries) written by the vertex stage", n)
 	}
-	if l.prog.ReadsPrimitiveCounter() {
-		// The device's fragment wrapper has no primitive counter to fill
-		// gl_PrimitiveID from; the reference renderer counts the draw's
-		// primitives. spec: GLSL 1.50 §7.1
-		gate("gl_PrimitiveID read without a geometry shader")
-	}
 	if name := l.prog.BlockInterpolation(); name != "" {
 		// The device interpolates each varying slot one way; these
 		// members carry their own qualifiers. spec: GLSL 1.50 §4.3.7
@@ -100,10 +94,10 @@ func (c *Context) deviceGates(st *BoundState, l *linked, key VariantKey, info *D
 	}
 	if sp != nil {
 		gates = append(gates, legacyColourGates(st, l, sp, flat)...)
-		if info.Mode.polygons() && sp.NFlat() > 0 {
+		if info.Mode.polygons() && sp.FlatVaryings() > 0 {
 			gates = append(gates, Reason{GateFlatPolygons, ""})
 		}
-		if st.Rast != nil && st.Rast.State.FlatshadeFirst && info.Mode.Triangles() && sp.NFlat() > 0 {
+		if st.Rast != nil && st.Rast.State.FlatshadeFirst && info.Mode.Triangles() && sp.FlatVaryings() > 0 {
 			// The device's triangles take their flat words from their
 			// last vertex (gfx/frontend), and TriangleList keeps the first
 			// vertex first under this convention: the reference renderer
@@ -193,7 +187,12 @@ func (c *Context) drawDevice(st *BoundState, l *linked, sp *shaderdev.Program, a
 	case p.Indices != nil:
 		n := len(p.Indices) - len(p.Indices)%per
 		dr.Indices, dr.Count = p.Indices[:n], n
-		dr.EdgeFlags = p.EdgeFlags
+		if st.Rast != nil && st.Rast.PolygonModes() {
+			dr.EdgeFlags = p.EdgeFlags
+		}
+		if sp.ReadsPrimitiveID() && p.EdgeFlags != nil {
+			dr.PrimitiveIDs = polygonPrimitiveIDs(p.EdgeFlags[:n/3])
+		}
 		for _, v := range dr.Indices {
 			nverts = max(nverts, int(int64(v)+int64(d.BaseVertex))+1)
 		}

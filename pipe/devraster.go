@@ -63,10 +63,11 @@ func deviceViewport(v Viewport, w, h int) *frontend.Viewport {
 // window y points up and it calls a clockwise triangle back-facing, so with
 // counter-clockwise front faces the API's back faces are setup's.
 // devicePolygonOffset is the rasterizer's POLYGON_OFFSET_FILL state for
-// setup_k (shaderdev fills in the depth plane's bits for r). spec: GL 4.6
-// §14.6.5
+// setup_k (shaderdev fills in the depth plane's bits for r). A draw with a
+// LINE or POINT face runs on the device only when no kept face is offset
+// (GatePolygonMode), so its offset is off. spec: GL 4.6 §14.6.5
 func devicePolygonOffset(r *Rasterizer) frontend.PolygonOffset {
-	if r == nil || !r.State.OffsetTri {
+	if r == nil || !r.State.OffsetTri || r.PolygonModes() {
 		return frontend.PolygonOffset{}
 	}
 	return frontend.PolygonOffset{Enable: true, Factor: r.State.OffsetScale, Units: r.State.OffsetUnits, Clamp: r.State.OffsetClamp}

@@ -47,7 +47,12 @@
 //	                                                                  points, fan diagonals hidden by
 //	                                                                  PolygonEdgeFlags; LINE: RouteLines)
 //	  on MSAA (any count)                          RASTER+OM SW     (the multisample line / point shapes)
-//	  with clip planes or polygon offset           ref              GatePolygonMode (ref refuses them too)
+//	  with clip planes, no FILL face kept          device           (prim_k clips the face's polygon by the
+//	                                                                  planes first, then draws its edges)
+//	  with clip planes and a kept FILL face        ref              GatePolygonMode (ref's polygon modes)
+//	  with an offset enable on a kept face
+//	    (OffsetTri on FILL, OffsetLine on LINE,
+//	    OffsetPoint on POINT)                      ref              GatePolygonMode (ref's polygon modes)
 //	adjacency topologies (GL 3.2), no GS           ref              GateTopology (their main vertices drawn)
 //	a bound geometry shader (BindGSState)          ref              GateGeometryStage (the device has no
 //	                                                                geometry stage yet: future work)

@@ -40,10 +40,10 @@ type PlannedDraw struct {
 	// resolved, u8/u16 widened. Indexed draws keep their
 	// indices relative (Draw.BaseVertex is added by the vertex shader).
 	Indices []uint32
-	// EdgeFlags, for quads, quad strips and polygons in a LINE or POINT
-	// polygon mode, holds per triangle of Indices which of its edges (bit
-	// k: vertex k to k+1, and in POINT mode vertex k) are the polygon's
-	// (PolygonEdgeFlags); nil otherwise.
+	// EdgeFlags, for quads, quad strips and polygons, holds per triangle
+	// of Indices which of its edges (bit k: vertex k to k+1, and in POINT
+	// mode vertex k) are the polygon's (PolygonEdgeFlags), for the polygon
+	// modes and gl_PrimitiveID's numbering; nil otherwise.
 	EdgeFlags []uint8
 }
 
@@ -74,7 +74,9 @@ func (c *Context) Plan(info *DrawInfo) ([]PlannedDraw, error) {
 		p := PlannedDraw{Draw: d, Decision: dec}
 		if !dec.Reference && !dec.Empty {
 			provokingFirst := st.Rast != nil && st.Rast.State.FlatshadeFirst
-			edges := info.Mode.polygons() && st.Rast != nil && st.Rast.PolygonModes()
+			// Quads' and polygons' edge flags also number their
+			// primitives for gl_PrimitiveID (polygonPrimitiveIDs).
+			edges := info.Mode.polygons()
 			p.Indices, p.EdgeFlags, err = c.translate(info, d, provokingFirst, edges)
 			if err != nil {
 				return nil, fmt.Errorf("pipe: draw %d: %w", i, err)

@@ -111,3 +111,22 @@ func PolygonEdgeFlags(mode PrimMode, idx []uint32, restart bool, restartIndex ui
 	}
 	return out
 }
+
+// polygonPrimitiveIDs numbers the triangles of quads, a quad strip or
+// polygons by the GL primitive they belong to, from their edge flags
+// (PolygonEdgeFlags): a primitive's first triangle is the one whose edge
+// from vertex 0 to 1 is the polygon's (a quad's second triangle and a
+// polygon's later fan triangles start at a diagonal). Restart runs keep
+// counting, as GL's primitive counter does. spec: GL 4.6 §11.1.3.9
+// (gl_PrimitiveID); GL 2.1 §2.6.1
+func polygonPrimitiveIDs(flags []uint8) []uint32 {
+	ids := make([]uint32, len(flags))
+	n := uint32(0)
+	for i, f := range flags {
+		if f&1 != 0 && i > 0 {
+			n++
+		}
+		ids[i] = n
+	}
+	return ids
+}

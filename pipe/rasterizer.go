@@ -48,11 +48,25 @@ type RasterizerState struct {
 	// positive, from below when negative (glPolygonOffsetClamp). Both paths
 	// add o = OffsetScale·m + OffsetUnits·r with ref's arithmetic (ref's
 	// depthBias; on the device setup_k, on each primitive's depth plane).
-	// GL's LINE and POINT offset enables have no field: POLYGON_OFFSET_FILL
-	// with a face in LINE or POINT mode gates the draw (GatePolygonMode);
-	// lines and points are never offset on either path. spec: GL 4.6
-	// §14.6.5
+	// Line and point primitives are never offset. spec: GL 4.6 §14.6.5
 	OffsetClamp float32
+	// OffsetLine and OffsetPoint are GL_POLYGON_OFFSET_LINE and
+	// GL_POLYGON_OFFSET_POINT: the lines of a LINE face and the points of
+	// a POINT face take their polygon's offset (OffsetScale, OffsetUnits,
+	// OffsetClamp), as OffsetTri offsets a FILL face. A face in LINE or
+	// POINT mode under any offset enable gates the draw (GatePolygonMode):
+	// the reference renderer draws it. spec: GL 4.6 §14.6.5
+	OffsetLine, OffsetPoint bool
+}
+
+// offsets reports whether a kept face's polygon offset is enabled: a FILL
+// face's by OffsetTri, a LINE face's by OffsetLine, a POINT face's by
+// OffsetPoint.
+func (s *RasterizerState) offsets() bool {
+	on := func(m PolygonMode) bool {
+		return m == PolygonFill && s.OffsetTri || m == PolygonLine && s.OffsetLine || m == PolygonPoint && s.OffsetPoint
+	}
+	return on(s.FillFront) && s.Cull&CullFront == 0 || on(s.FillBack) && s.Cull&CullBack == 0
 }
 
 // PolygonModes reports whether a face the cull mode keeps is in LINE or
@@ -89,13 +103,14 @@ func NewRasterizer(s RasterizerState) (*Rasterizer, error) {
 		return nil, fmt.Errorf("pipe: rasterizer: polygon mode %d/%d undefined", s.FillFront, s.FillBack)
 	}
 	r := &Rasterizer{State: s, CullsAll: s.Cull == CullFrontAndBack}
-	if r.PolygonModes() && s.OffsetTri {
-		// POLYGON_OFFSET_FILL offsets the FILL faces only; GL's LINE
-		// and POINT offset enables have no field, and the device's
-		// setup_k would offset the lines and points too.
+	if r.PolygonModes() && s.offsets() {
+		// setup_k offsets every triangle of a launch by its own depth
+		// plane, prim_k's lines and points included, where GL offsets a
+		// LINE or POINT face's fragments by the polygon's plane under its
+		// own enable: the reference renderer draws these.
 		r.Flags = append(r.Flags, Reason{GatePolygonMode, fmt.Sprintf("front %d back %d with polygon offset", s.FillFront, s.FillBack)})
 	}
-	if s.OffsetTri && !(finite32(s.OffsetUnits) && finite32(s.OffsetScale) && finite32(s.OffsetClamp)) {
+	if (s.OffsetTri || s.OffsetLine || s.OffsetPoint) && !(finite32(s.OffsetUnits) && finite32(s.OffsetScale) && finite32(s.OffsetClamp)) {
 		// setup_k refuses a non-finite offset, as ref does (ErrBadDraw):
 		// routed there, the draw fails with ref's error on either path.
 		r.Flags = append(r.Flags, Reason{GatePolygonOffset, fmt.Sprintf("units %g scale %g clamp %g not finite", s.OffsetUnits, s.OffsetScale, s.OffsetClamp)})

@@ -52,9 +52,7 @@ func refState(st *BoundState, l *linked, info *DrawInfo, texs []ref.TextureBindi
 	s.PrimitiveRestart, s.RestartIndex = info.PrimitiveRestart, info.RestartIndex
 	if r := st.Rast; r != nil {
 		rs := &r.State
-		if rs.FillFront != PolygonFill && rs.Cull&CullFront == 0 || rs.FillBack != PolygonFill && rs.Cull&CullBack == 0 {
-			return s, fmt.Errorf("polygon mode %d/%d: the reference renderer fills only", rs.FillFront, rs.FillBack)
-		}
+		s.PolygonFront, s.PolygonBack = ref.PolygonMode(rs.FillFront), ref.PolygonMode(rs.FillBack)
 		s.Cull = ref.CullMode(rs.Cull)
 		s.FrontFace = ref.FrontCW
 		if rs.FrontCCW {
@@ -75,8 +73,9 @@ func refState(st *BoundState, l *linked, info *DrawInfo, texs []ref.TextureBindi
 			s.ScissorTest = true
 			s.Scissor = ref.Rect{X: sc.MinX, Y: sc.MinY, W: max(sc.MaxX-sc.MinX, 0), H: max(sc.MaxY-sc.MinY, 0)}
 		}
-		if rs.OffsetTri {
-			s.DepthBias = ref.DepthBias{Enable: true, Constant: rs.OffsetUnits, Slope: rs.OffsetScale, Clamp: rs.OffsetClamp}
+		if rs.OffsetTri || rs.OffsetLine || rs.OffsetPoint {
+			s.DepthBias = ref.DepthBias{Enable: rs.OffsetTri, Line: rs.OffsetLine, Point: rs.OffsetPoint,
+				Constant: rs.OffsetUnits, Slope: rs.OffsetScale, Clamp: rs.OffsetClamp}
 		}
 		s.Depth.Clamp = rs.DepthClamp
 	}

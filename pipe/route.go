@@ -243,15 +243,18 @@ func Route(caps Caps, opts Options, st *BoundState, d DrawShape) Decision {
 	}
 	// LINE and POINT polygon modes: prim_k draws a triangle's edges and
 	// vertices as the lines and points above (a quad's or polygon's fan
-	// diagonals hidden by the edge flags Plan derives, PolygonEdgeFlags).
-	// The lines and points would be clipped by prim_k but the FILL faces
-	// by setup_k. On a multisampled framebuffer the edges and vertices take
-	// the multisample line and point shapes. spec: GL 4.6 §14.6.4
+	// diagonals hidden by the edge flags Plan derives, PolygonEdgeFlags);
+	// under user clip planes it clips each face's polygon by them first
+	// and draws its edges along them. A FILL face would pass through prim_k
+	// to setup_k, which does not clip a polygon-mode launch by the user
+	// planes: with both, the reference renderer draws. On a multisampled
+	// framebuffer the edges and vertices take the multisample line and
+	// point shapes. spec: GL 4.6 §14.6.4
 	if r := st.Rast; r != nil && r.PolygonModes() && d.Mode.Triangles() {
 		rs := &r.State
 		switch {
-		case st.clipEnabled() != 0:
-			gate(GatePolygonMode, "with user clip planes")
+		case st.clipEnabled() != 0 && (rs.FillFront == PolygonFill && rs.Cull&CullFront == 0 || rs.FillBack == PolygonFill && rs.Cull&CullBack == 0):
+			gate(GatePolygonMode, "a filled face with user clip planes")
 		case rs.FillFront == PolygonLine && rs.Cull&CullFront == 0 || rs.FillBack == PolygonLine && rs.Cull&CullBack == 0:
 			swRaster = true
 			route(RouteLines, fmt.Sprintf("polygon mode front %d back %d", rs.FillFront, rs.FillBack))

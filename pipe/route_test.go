@@ -159,9 +159,15 @@ func TestRoute(t *testing.T) {
 			st.Rast, _ = NewRasterizer(RasterizerState{FillFront: PolygonPoint})
 			d.Mode = PrimQuads
 		}, key: hw},
-		{name: "polygon mode with a clip plane", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+		{name: "polygon mode and a filled face with a clip plane", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.Rast, _ = NewRasterizer(RasterizerState{FillBack: PolygonPoint, ClipPlaneEnable: 2})
 		}, gate: GatePolygonMode},
+		{name: "point polygon mode with a clip plane", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Rast, _ = NewRasterizer(RasterizerState{FillFront: PolygonPoint, FillBack: PolygonPoint, ClipPlaneEnable: 2})
+		}, key: hw},
+		{name: "line polygon mode with a clip plane, the filled face culled", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
+			st.Rast, _ = NewRasterizer(RasterizerState{FillFront: PolygonLine, Cull: CullBack, ClipPlaneEnable: 1})
+		}, route: []ReasonCode{RouteLines, RouteRasterImpliesOM}, key: VariantKey{SWRaster: true, SWOM: true, Samples: 1}},
 		{name: "polygon mode with offset", mut: func(st *BoundState, _ *Caps, _ *Options, _ *DrawShape) {
 			st.Rast, _ = NewRasterizer(RasterizerState{FillBack: PolygonPoint, OffsetTri: true})
 		}, gate: GatePolygonMode},

@@ -72,7 +72,7 @@ func TestStrictGates(t *testing.T) {
 			_ = e.c.BindFSState(&Shader{Desc: ShaderDesc{Stage: StageFragment, GLSL: "precompiled elsewhere"}})
 		}},
 		{GateTopology, func(t *testing.T, e *drawEnv, info *DrawInfo) { info.Mode = PrimLinesAdjacency }},
-		{GatePolygonMode, rast(RasterizerState{FillFront: PolygonLine, FillBack: PolygonLine, OffsetTri: true})},
+		{GatePolygonMode, rast(RasterizerState{FillFront: PolygonLine, FillBack: PolygonLine, OffsetLine: true})},
 		{GatePolygonOffset, rast(RasterizerState{OffsetTri: true, OffsetUnits: float32(math.Inf(1))})},
 		{GateSampleCount, fb(func(t *testing.T, e *drawEnv) Framebuffer {
 			return Framebuffer{Width: e.w, Height: e.h, Samples: 3, Cbufs: []*Surface{{Resource: e.rt}}}

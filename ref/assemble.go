@@ -10,13 +10,16 @@ import "math"
 // after the first with cont set: they continue the same primitive. When cull
 // is not nil, a primitive it reports (given all of the primitive's vertices:
 // a quad's four, a polygon's every one) is emitted once with n = 0, so it
-// keeps its place in the primitive numbering.
+// keeps its place in the primitive numbering. edges gives, per triangle,
+// which of its edges are its polygon's boundary edges (bit k: vertex k to
+// k+1 mod 3), for the polygon modes: every edge but a quad's or polygon's
+// fan diagonals (GL 2.1 §2.6.2, edge flags).
 //
 // The adjacency topologies without a geometry shader draw only their main
 // vertices: a line's two inner vertices, a triangle's vertices 0, 2, 4, with
 // the provoking vertex of GL 4.6 table 13.2 (lines: 4i+2 / 4i+3 and i+2 /
 // i+3, triangles: 6i+1 / 6i+5 and, for strips, 2i+1 / 2i+5, counted from 1).
-func assemble(top Topology, slot []int32, last bool, cull func(v []int32) bool, emit func(n int, v [3]int32, prov int32, cont bool) error) error {
+func assemble(top Topology, slot []int32, last bool, cull func(v []int32) bool, emit func(n int, v [3]int32, prov int32, cont bool, edges uint8) error) error {
 	// cv holds the vertices cull sees: slicing a parameter or loop array
 	// for the call would move that array to the heap once per primitive.
 	var cv [4]int32
@@ -25,10 +28,10 @@ func assemble(top Topology, slot []int32, last bool, cull func(v []int32) bool, 
 		if cull != nil {
 			copy(cv[:], v[:n])
 			if cull(cv[:n]) {
-				return emit(0, v, prov, false)
+				return emit(0, v, prov, false, 0)
 			}
 		}
-		return emit(n, v, prov, false)
+		return emit(n, v, prov, false, 0b111)
 	}
 	switch top {
 	case LinesAdjacency, LineStripAdjacency, TrianglesAdjacency, TriangleStripAdjacency:
@@ -103,20 +106,30 @@ func assemble(top Topology, slot []int32, last bool, cull func(v []int32) bool, 
 				}
 				prov := pick(last, r[i], r[i+3])
 				if cull != nil && func() bool { cv = q; return cull(cv[:]) }() {
-					err = emit(0, [3]int32{}, prov, false)
+					err = emit(0, [3]int32{}, prov, false, 0)
 					continue
 				}
-				if err = emit(3, [3]int32{q[0], q[1], q[2]}, prov, false); err == nil {
-					err = emit(3, [3]int32{q[0], q[2], q[3]}, prov, true)
+				// (q0, q1, q2): q0q1, q1q2; (q0, q2, q3): q2q3, q3q0.
+				if err = emit(3, [3]int32{q[0], q[1], q[2]}, prov, false, 0b011); err == nil {
+					err = emit(3, [3]int32{q[0], q[2], q[3]}, prov, true, 0b110)
 				}
 			}
 		case Polygon:
 			if n >= 3 && cull != nil && cull(r) {
-				err = emit(0, [3]int32{}, r[0], false)
+				err = emit(0, [3]int32{}, r[0], false, 0)
 				break
 			}
 			for i := 0; i+2 < n && err == nil; i++ {
-				err = emit(3, [3]int32{r[0], r[i+1], r[i+2]}, r[0], i > 0)
+				// (r0, ri+1, ri+2): ri+1 ri+2 always, r0 r1 for the
+				// first, rn-1 r0 for the last.
+				e := uint8(0b010)
+				if i == 0 {
+					e |= 0b001
+				}
+				if i+3 == n {
+					e |= 0b100
+				}
+				err = emit(3, [3]int32{r[0], r[i+1], r[i+2]}, r[0], i > 0, e)
 			}
 		}
 		if err != nil {
@@ -128,8 +141,8 @@ func assemble(top Topology, slot []int32, last bool, cull func(v []int32) bool, 
 }
 
 // primitive renders one assembled primitive; cont continues the previous
-// primitive (same gl_PrimitiveID).
-func (d *drawer) primitive(n int, v [3]int32, prov int32, cont bool) error {
+// primitive (same gl_PrimitiveID); edges are a triangle's boundary edges.
+func (d *drawer) primitive(n int, v [3]int32, prov int32, cont bool, edges uint8) error {
 	if cont {
 		d.primID--
 	}
@@ -144,7 +157,7 @@ func (d *drawer) primitive(n int, v [3]int32, prov int32, cont bool) error {
 	case 2:
 		err = d.line(v[0], v[1], prov, id)
 	default:
-		err = d.triangle(v[0], v[1], v[2], prov, id)
+		err = d.triangle(v[0], v[1], v[2], prov, id, edges)
 	}
 	if err != nil {
 		return err

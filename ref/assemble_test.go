@@ -19,7 +19,7 @@ type prim struct {
 func assembled(t *testing.T, top Topology, slot []int32, last bool) []prim {
 	t.Helper()
 	var out []prim
-	err := assemble(top, slot, last, nil, func(n int, v [3]int32, prov int32, cont bool) error {
+	err := assemble(top, slot, last, nil, func(n int, v [3]int32, prov int32, cont bool, _ uint8) error {
 		out = append(out, prim{slices.Clone(v[:n]), prov, cont})
 		return nil
 	})
@@ -175,7 +175,7 @@ func TestAssembleCull(t *testing.T) {
 		{"polygon culled", Polygon, []int32{0, 1, 2}, []prim{{nil, 0, false}}},
 	} {
 		var got []prim
-		err := assemble(tc.top, tc.slot, true, cull, func(n int, v [3]int32, prov int32, cont bool) error {
+		err := assemble(tc.top, tc.slot, true, cull, func(n int, v [3]int32, prov int32, cont bool, _ uint8) error {
 			var vs []int32
 			if n > 0 {
 				vs = slices.Clone(v[:n])
@@ -198,7 +198,7 @@ func TestAssembleDoesNotAllocate(t *testing.T) {
 		slot[i] = int32(i)
 	}
 	quads := slot[:4*256]
-	emit := func(int, [3]int32, int32, bool) error { return nil }
+	emit := func(int, [3]int32, int32, bool, uint8) error { return nil }
 	cull := func(v []int32) bool { return v[0] < 0 }
 	for _, tc := range []struct {
 		name string

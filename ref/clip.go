@@ -86,8 +86,11 @@ func (c *clipper) dist(v []float64, pl int) float64 {
 }
 
 // inside reports whether v is inside every plane.
-func (c *clipper) inside(v []float64) bool {
-	for _, pl := range c.planes {
+func (c *clipper) inside(v []float64) bool { return c.insidePlanes(v, c.planes) }
+
+// insidePlanes reports whether v is inside every plane of planes.
+func (c *clipper) insidePlanes(v []float64, planes []int) bool {
+	for _, pl := range planes {
 		if !(c.dist(v, pl) >= 0) {
 			return false
 		}
@@ -148,11 +151,12 @@ func (c *clipper) polygon(n int) ([]float64, int) {
 	return src, n
 }
 
-// segment clips the line in c.buf[0] (two vertices); false if rejected.
-func (c *clipper) segment() bool {
+// segment clips the line in c.buf[0] (two vertices) against planes; false
+// if rejected.
+func (c *clipper) segment(planes []int) bool {
 	st := c.stride
 	a, b := c.buf[0][:st], c.buf[0][st:2*st]
-	for _, pl := range c.planes {
+	for _, pl := range planes {
 		da, db := c.dist(a, pl), c.dist(b, pl)
 		switch {
 		case da >= 0 && db >= 0:

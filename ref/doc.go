@@ -98,7 +98,14 @@
 // covered by both segments). Points are
 // squares of the point size (clamped to [1, 2048]) covering the pixels whose
 // centres fall in the half-open square; gl_PointCoord has its origin at the
-// upper left unless State.PointOriginLower.
+// upper left unless State.PointOriginLower. A triangle face in LINE or
+// POINT polygon mode (State.PolygonFront, PolygonBack; after facing and
+// culling) draws its polygon's boundary edges as those lines (quads' and
+// polygons' fan diagonals hidden) or the vertices starting them as those
+// points, with the polygon's facing, flat words and primitive id; user clip
+// planes clip the polygon first (an edge along a plane is drawn), the view
+// volume only shortens its edges; DepthBias.Line and Point offset them by
+// the polygon's offset (polymode.go).
 //
 // Per-fragment operations run in GL order on covered, non-discarded lanes:
 // pixel ownership and scissor (part of coverage; failing lanes are

@@ -98,7 +98,10 @@ type drawer struct {
 	rect        [4]int // x0, y0, x1, y1 (exclusive): target ∩ scissor
 	primID      int32
 	zoff        float64 // depth bias of the triangle being rasterized
-	fs          FragmentShader
+	// polyModes: a face is in LINE or POINT polygon mode (polymode.go)
+	polyModes bool
+	pm        polyClip
+	fs        FragmentShader
 	// fetchFS is fs when it reads the framebuffer (fetch.go), fetchRT the
 	// targets it reads and dest the destination colours of a batch.
 	fetchFS FragmentFetch
@@ -276,6 +279,7 @@ func newDrawer(ctx context.Context, t *Target, s *State, in VertexInput, p DrawP
 		d.rect = [4]int{max(sc.X, 0), max(sc.Y, 0), min(sc.X+sc.W, t.W), min(sc.Y+sc.H, t.H)}
 	}
 	d.fs = s.Fragment
+	d.polyModes = s.PolygonFront != PolygonFill || s.PolygonBack != PolygonFill
 	d.classifyWords()
 	if ds := t.DepthStencil; ds != nil {
 		d.dsBytes, d.dsDepth, d.dsStencil = ds.Format.Info().Bytes, ds.Format.IsDepth(), ds.Format.HasStencil()
@@ -331,6 +335,10 @@ func (d *drawer) classifyWords() {
 // scratch allocates the drawer's own raster and fragment buffers.
 func (d *drawer) scratch() {
 	d.clip.init(d)
+	d.pm = polyClip{}
+	if d.polyModes {
+		d.pm.init(d)
+	}
 	for i := range d.setupOwn {
 		d.setupOwn[i] = make([]float64, d.vw)
 	}
@@ -456,6 +464,9 @@ func checkState(t *Target, s *State) error {
 		if !f.Func.Valid() || !f.Fail.Valid() || !f.DepthFail.Valid() || !f.Pass.Valid() {
 			return fmt.Errorf("%w: stencil state %+v", ErrBadDraw, f)
 		}
+	}
+	if s.PolygonFront > PolygonPoint || s.PolygonBack > PolygonPoint {
+		return fmt.Errorf("%w: polygon modes %d/%d", ErrBadDraw, s.PolygonFront, s.PolygonBack)
 	}
 	if !s.Depth.Func.Valid() || !s.AlphaFunc.Valid() {
 		return fmt.Errorf("%w: depth func %d / alpha func %d", ErrBadDraw, s.Depth.Func, s.AlphaFunc)

@@ -266,7 +266,7 @@ func geometryPrimitives(dst []int32, top Topology, slot []int32, last bool) []in
 		return dst
 	}
 	// assemble's callbacks cannot fail here.
-	_ = assemble(top, slot, last, nil, func(n int, v [3]int32, prov int32, _ bool) error {
+	_ = assemble(top, slot, last, nil, func(n int, v [3]int32, prov int32, _ bool, _ uint8) error {
 		if n == 3 {
 			switch {
 			case !last && v[1] == prov, last && v[2] != prov && v[0] == prov:

@@ -27,15 +27,18 @@ func (d *drawer) ownsRows(miny, maxy int64) bool {
 	return false
 }
 
-// triangle clips, culls and rasterizes one triangle.
-func (d *drawer) triangle(a, b, c, prov, id int32) error {
+// triangle clips, culls and rasterizes one triangle; edges are its
+// polygon's boundary edges (for a LINE or POINT face, unfilled).
+func (d *drawer) triangle(a, b, c, prov, id int32, edges uint8) error {
 	st := d.clip.stride
 	wp := &d.poly // the drawer's own, so nothing is zeroed per triangle
 	var n int
 	// An unclipped triangle (three cached vertices) is set up from the
 	// per-vertex window positions; its words are loaded once it is known
 	// to be drawn.
-	cached := d.wv != nil && d.wv[a].fy != noY && d.wv[b].fy != noY && d.wv[c].fy != noY
+	// (Not in polygon modes: a face's wide lines and points reach beyond
+	// its bounding box and bands.)
+	cached := d.wv != nil && !d.polyModes && d.wv[a].fy != noY && d.wv[b].fy != noY && d.wv[c].fy != noY
 	if cached {
 		pa, pb, pc := &d.wv[a], &d.wv[b], &d.wv[c]
 		miny, maxy := min(pa.fy, pb.fy, pc.fy), max(pa.fy, pb.fy, pc.fy)
@@ -97,6 +100,14 @@ func (d *drawer) triangle(a, b, c, prov, id int32) error {
 		}
 	}
 	m := d.frontMap
+	if !front && d.s.TwoSided && len(d.s.TwoSide) > 0 {
+		m = d.backMap
+	}
+	if d.polyModes {
+		if mode := d.faceMode(front); mode != PolygonFill {
+			return d.unfilled(mode, [3]int32{a, b, c}, prov, id, edges, front, m, wp[:n])
+		}
+	}
 	if !front && d.s.TwoSided && len(d.s.TwoSide) > 0 {
 		m = d.backMap
 		var poly []float64
@@ -189,7 +200,16 @@ func (d *drawer) line(a, b, prov, id int32) error {
 	buf := d.clip.buf[0]
 	d.load(buf[0:st], a, d.frontMap)
 	d.load(buf[st:2*st], b, d.frontMap)
-	if !d.clip.segment() || !(buf[3] > 0) || !(buf[st+3] > 0) {
+	return d.segment(d.clip.planes, prov, d.frontMap, true, id)
+}
+
+// segment clips the line in d.clip.buf[0] (two clip vertices) against
+// planes and rasterizes it as line describes, with prov's flat words read
+// through m, facing front.
+func (d *drawer) segment(planes []int, prov int32, m []int, front bool, id int32) error {
+	st := d.clip.stride
+	buf := d.clip.buf[0]
+	if !d.clip.segment(planes) || !(buf[3] > 0) || !(buf[st+3] > 0) {
 		return nil
 	}
 	p0, p1 := d.toWindow(buf[0:st]), d.toWindow(buf[st:2*st])
@@ -202,7 +222,7 @@ func (d *drawer) line(a, b, prov, id int32) error {
 	if math.Abs(dx) < math.Abs(dy) {
 		ox, oy = width/2, 0
 	}
-	d.loadFlat(prov, d.frontMap)
+	d.loadFlat(prov, m)
 	c := [4]wvert{p0, p0, p1, p1} // A0, A1, B0, B1
 	c[0].xw, c[0].yw = p0.xw-ox, p0.yw-oy
 	c[1].xw, c[1].yw = p0.xw+ox, p0.yw+oy
@@ -211,10 +231,10 @@ func (d *drawer) line(a, b, prov, id int32) error {
 	for i := range c {
 		c[i].snap()
 	}
-	if err := d.rasterTri(&c[0], &c[2], &c[3], true, id); err != nil {
+	if err := d.rasterTri(&c[0], &c[2], &c[3], front, id); err != nil {
 		return err
 	}
-	return d.rasterTri(&c[0], &c[3], &c[1], true, id)
+	return d.rasterTri(&c[0], &c[3], &c[1], front, id)
 }
 
 // point rasterizes a point as a size x size square centred on the vertex:
@@ -228,11 +248,20 @@ func (d *drawer) point(s, id int32) error {
 	st := d.clip.stride
 	buf := d.clip.buf[0]
 	d.load(buf[0:st], s, d.frontMap)
-	if !d.clip.inside(buf[:st]) || !(buf[3] > 0) {
+	d.loadFlat(s, d.frontMap)
+	return d.pointAt(d.clip.planes, float64(d.psize[s]), true, id)
+}
+
+// pointAt rasterizes the clip vertex in d.clip.buf[0] as point describes,
+// at size size (clamped to [1, 2048]), facing front, unless it is outside
+// planes; d.flat holds its flat words.
+func (d *drawer) pointAt(planes []int, size float64, front bool, id int32) error {
+	st := d.clip.stride
+	buf := d.clip.buf[0]
+	if !d.clip.insidePlanes(buf[:st], planes) || !(buf[3] > 0) {
 		return nil
 	}
 	v := d.toWindow(buf[:st])
-	size := float64(d.psize[s])
 	if !(size >= 1) {
 		size = 1
 	}
@@ -240,7 +269,6 @@ func (d *drawer) point(s, id int32) error {
 	xw, yw := float64(v.fx)/subPixel, float64(v.fy)/subPixel
 	x0, x1 := int(math.Ceil(xw-size/2-0.5)), int(math.Ceil(xw+size/2-0.5))
 	y0, y1 := int(math.Ceil(yw-size/2-0.5)), int(math.Ceil(yw+size/2-0.5))
-	d.loadFlat(s, d.frontMap)
 	verts := [3]*wvert{&v, &v, &v}
 	d.prepare(verts)
 	var bary [4][3]float64
@@ -274,7 +302,7 @@ func (d *drawer) point(s, id int32) error {
 			if mask == 0 {
 				continue
 			}
-			if err := d.emitQuad(qx, qy, mask, &bary, verts, true, id, &pc); err != nil {
+			if err := d.emitQuad(qx, qy, mask, &bary, verts, front, id, &pc); err != nil {
 				return err
 			}
 		}

@@ -129,12 +129,28 @@ type DepthState struct {
 // triangle's plane and r the depth format's resolution (1/(2^n-1) for n-bit
 // unorm; 2^(e-23) for float depth with e the exponent of the triangle's
 // largest |z|; 2^-24 without a depth attachment). A nonzero Clamp bounds o
-// (min for positive, max for negative clamps). Lines and points are not
-// offset.
+// (min for positive, max for negative clamps). Enable offsets filled
+// triangles (POLYGON_OFFSET_FILL); Line and Point offset the lines and
+// points of a triangle's LINE and POINT polygon mode face by its polygon's
+// o (POLYGON_OFFSET_LINE, POLYGON_OFFSET_POINT). Line and point
+// primitives are never offset. spec: GL 4.6 §14.6.5
 type DepthBias struct {
 	Enable                 bool
+	Line, Point            bool
 	Constant, Slope, Clamp float32
 }
+
+// PolygonMode is how a face of a polygon is rasterized (glPolygonMode):
+// filled, as its boundary edges drawn as lines, or as the vertices that
+// start a boundary edge drawn as points. spec: GL 4.6 §14.6.4
+type PolygonMode uint8
+
+// The polygon modes; the zero value fills.
+const (
+	PolygonFill PolygonMode = iota
+	PolygonLine
+	PolygonPoint
+)
 
 // BlendState is one render target's blend state and write mask.
 // spec: software-shader-backend "Current limitations" (no blending); vortexpipe-driver §3.7.
@@ -175,7 +191,11 @@ type State struct {
 
 	Cull      CullMode
 	FrontFace FrontFace
-	Provoking ProvokingVertex
+	// PolygonFront and PolygonBack are the polygon modes of front- and
+	// back-facing triangles (quads and polygons included), applied after
+	// facing and culling. spec: GL 4.6 §14.6.4
+	PolygonFront, PolygonBack PolygonMode
+	Provoking                 ProvokingVertex
 	// TwoSided enables two-sided colour selection over the TwoSide ranges.
 	TwoSided bool
 	TwoSide  []TwoSide

@@ -267,6 +267,9 @@ type State struct {
 	// ProvokingFirst is glProvokingVertex(GL_FIRST_VERTEX_CONVENTION):
 	// flat varyings come from each primitive's first vertex, not its last.
 	ProvokingFirst bool
+	// PolygonFront and PolygonBack are glPolygonMode's modes of front- and
+	// back-facing polygons. spec: GL 4.6 §14.6.4
+	PolygonFront, PolygonBack pipe.PolygonMode
 	// DerivativeHint is the GL_FRAGMENT_SHADER_DERIVATIVE_HINT mode.
 	DerivativeHint string
 	Lights         [8]Light

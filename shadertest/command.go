@@ -59,6 +59,10 @@ const (
 	// OpParameter is "parameter env_vp|local_vp|env_fp|local_fp N (x, y, z,
 	// w)": an ARB program parameter (Name, Index, F; arbprogram.go).
 	OpParameter
+	// OpPolygonMode is "polygon mode FACE MODE" (glPolygonMode; Name the
+	// face GL_FRONT, GL_BACK or GL_FRONT_AND_BACK, Value the mode GL_FILL,
+	// GL_LINE or GL_POINT). spec: GL 4.6 §14.6.4
+	OpPolygonMode
 )
 
 var opNames = [...]string{"clear color", "clear depth", "clear", "clip plane", "color", "draw rect",
@@ -66,7 +70,7 @@ var opNames = [...]string{"clear color", "clear depth", "clear", "clip plane", "
 	"probe depth", "tolerance", "shade model", "texture", "texcoord", "texparameter", "uniform",
 	"link error", "link success", "light", "unsupported", "compute", "ssbo", "ssbo subdata", "probe ssbo",
 	"atomic counters", "atomic counter", "probe atomic counter", "image texture", "fb tex 2d", "active uniform", "provoking vertex", "ubo array index", "fb", "blit", "fbfetch barrier",
-	"active shader program", "memory barrier", "parameter"}
+	"active shader program", "memory barrier", "parameter", "polygon mode"}
 
 // String returns the name used in test files and messages.
 func (o Op) String() string {
@@ -102,7 +106,7 @@ type Command struct {
 	// Name holds the hint target, depth function, light parameter or the
 	// name of an unsupported command.
 	Name  string
-	Value string // hint mode
+	Value string // hint mode, polygon mode
 	// Flat is the shade model of OpShadeModel (true: flat), and for
 	// OpProvokingVertex the first-vertex convention.
 	Flat bool

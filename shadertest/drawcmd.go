@@ -260,9 +260,22 @@ func (f *File) parseProbe(c *Command, t string, fail func(string, ...any)) bool 
 		}
 		return emit(p, OpProbe)
 	}
-	if _, ok := parseStr(t, "polygon mode "); ok {
-		c.Op, c.Name = OpUnsupported, "polygon mode"
-		f.Commands = append(f.Commands, *c)
+	if rest, ok := parseStr(t, "polygon mode "); ok {
+		// glPolygonMode(face, mode): Name the face, Value the mode.
+		// spec: GL 4.6 §14.6.4
+		face, rest, ok1 := parseWord(rest)
+		mode, rest, ok2 := parseWord(rest)
+		switch {
+		case !ok1 || !ok2 || strings.TrimSpace(rest) != "":
+			fail("want polygon mode FACE MODE")
+		case !oneOf(face, []string{"GL_FRONT", "GL_BACK", "GL_FRONT_AND_BACK"}):
+			fail("bad polygon mode face %q", face)
+		case !oneOf(mode, []string{"GL_FILL", "GL_LINE", "GL_POINT"}):
+			fail("bad polygon mode %q", mode)
+		default:
+			c.Op, c.Name, c.Value = OpPolygonMode, face, mode
+			f.Commands = append(f.Commands, *c)
+		}
 		return true
 	}
 	all := func(rest string, comps int, warn bool) bool {

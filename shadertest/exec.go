@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+
+	"vortexgfx/pipe"
 )
 
 // Status is a test result.
@@ -424,6 +426,20 @@ func (r *runner) exec(c *Command) error {
 		s.Flat = c.Flat
 	case OpProvokingVertex:
 		s.ProvokingFirst = c.Flat
+	case OpPolygonMode:
+		m := pipe.PolygonFill
+		switch c.Value {
+		case "GL_LINE":
+			m = pipe.PolygonLine
+		case "GL_POINT":
+			m = pipe.PolygonPoint
+		}
+		if c.Name != "GL_BACK" {
+			s.PolygonFront = m
+		}
+		if c.Name != "GL_FRONT" {
+			s.PolygonBack = m
+		}
 	case OpActiveUniform:
 		return r.activeUniform(c)
 	case OpTexture:

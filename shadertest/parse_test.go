@@ -245,6 +245,11 @@ func TestCommands(t *testing.T) {
 		{"shade model smooth", func(c *Command) bool { return c.Op == OpShadeModel && !c.Flat }},
 		{"provoking vertex first", func(c *Command) bool { return c.Op == OpProvokingVertex && c.Flat }},
 		{"provoking vertex last", func(c *Command) bool { return c.Op == OpProvokingVertex && !c.Flat }},
+		{"polygon mode GL_FRONT_AND_BACK GL_LINE", func(c *Command) bool {
+			return c.Op == OpPolygonMode && c.Name == "GL_FRONT_AND_BACK" && c.Value == "GL_LINE"
+		}},
+		{"polygon mode GL_BACK GL_POINT", func(c *Command) bool { return c.Op == OpPolygonMode && c.Name == "GL_BACK" && c.Value == "GL_POINT" }},
+		{"polygon mode GL_FRONT GL_FILL", func(c *Command) bool { return c.Op == OpPolygonMode && c.Name == "GL_FRONT" && c.Value == "GL_FILL" }},
 		{"ubo array index 3", func(c *Command) bool { return c.Op == OpUBOArrayIndex && c.Index == 3 }},
 		{"texture junk 2DArray 2 (8, 4, 3)", func(c *Command) bool {
 			return c.Op == OpTexture && *c.Texture == TextureCmd{Kind: TexJunk2DArray, Unit: 2, W: 8, H: 4, D: 3}
@@ -426,6 +431,10 @@ func TestCommandErrors(t *testing.T) {
 		{"light 9 GL_POSITION float 1", "bad light index"},
 		{"hint GL_FOO GL_NICEST", "bad hint"},
 		{"depthfunc GL_SOMETIMES", "unknown depth function"},
+		{"polygon mode GL_FRONT_AND_BACK", "want polygon mode FACE MODE"},
+		{"polygon mode GL_LEFT GL_LINE", "bad polygon mode face"},
+		{"polygon mode GL_FRONT GL_WIRE", "bad polygon mode \"GL_WIRE\""},
+		{"polygon mode GL_FRONT GL_LINE GL_POINT", "want polygon mode FACE MODE"},
 		{"[vertex data]", "unknown command"},
 		{"fb tex 2d 0 40", "texture unit 40 out of range"},
 		{"fb tex slice 4D 0 0 0", "fb tex slice: unknown or unsupported target \"4D\""},

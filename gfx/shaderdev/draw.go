@@ -54,7 +54,10 @@ type Draw struct {
 	// winding): prim_k draws a LINE face's edges as lines and a POINT
 	// face's vertices as points, with the line and point state above and
 	// the triangle's provoking (last) vertex's flat words, facing as the
-	// polygon. Cull applies first. spec: GL 4.6 §14.6.4
+	// polygon. Cull applies first. Under ClipDistances a LINE or POINT
+	// face's polygon is clipped by the user planes first (its edges along
+	// them drawn); a draw that keeps a FILL face then is refused, as is
+	// one with PolygonOffset. spec: GL 4.6 §14.6.4
 	FillFront, FillBack PolygonMode
 	FrontCCW            bool
 	// EdgeFlags, with a LINE or POINT polygon mode, holds per triangle of
@@ -63,6 +66,12 @@ type Draw struct {
 	// quad's or polygon's fan diagonals are not edges). nil: every edge.
 	// spec: GL 2.1 §2.6.2 (edge flags); GL 4.6 §14.6.4
 	EdgeFlags []uint8
+	// PrimitiveIDs, for a program reading gl_PrimitiveID
+	// (Program.ReadsPrimitiveID), holds per input primitive of the list
+	// (triangle, segment or point of one instance) its GL primitive number
+	// (a quad's two triangles, a polygon's fan, share one). nil: the
+	// primitive's index in the list. spec: GL 4.6 §11.1.3.9
+	PrimitiveIDs []uint32
 	// PointOriginLower puts gl_PointCoord's origin at a point's lower left
 	// (GL_POINT_SPRITE_COORD_ORIGIN GL_LOWER_LEFT; upper left otherwise).
 	// spec: GL 4.6 §14.4.1
@@ -265,6 +274,7 @@ type drawState struct {
 	// (primmap_k's output, the walk's ArgFSLineCover)
 	lineTris, lineCover *runtime.Buffer
 	edges               *runtime.Buffer // Draw.EdgeFlags (nil: none)
+	pids                *runtime.Buffer // Draw.PrimitiveIDs (nil: none)
 	clipMask            uint8
 	primClip            uint8 // the user clip distances prim_k clips lines and points by
 	twoMask             uint64
@@ -333,7 +343,7 @@ func (s *drawState) validate() error {
 	if s.total > frontend.MaxItems {
 		return fmt.Errorf("shaderdev: draw: %d vertices exceed %d", s.total, frontend.MaxItems)
 	}
-	s.nt = s.total * dr.expansion().primVerts() / 3
+	s.nt = s.total * s.primVerts() / 3
 	s.st.Vertices = s.total
 	if sc := dr.clipRect(s.d.w, s.d.h); sc != nil && (sc.L == sc.R || sc.T == sc.B) {
 		// GL: an empty scissor rectangle (or a viewport wholly off the

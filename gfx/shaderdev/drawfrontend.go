@@ -1,6 +1,7 @@
 package shaderdev
 
 import (
+	"encoding/binary"
 	"errors"
 
 	"vortexgfx/abi"
@@ -58,7 +59,7 @@ func (s *drawState) frontEnd() error {
 	if s.reuse != nil {
 		s.up.Write(s.tris, 0, s.reuse.corners)
 	} else {
-		s.up.Write(s.tris, 0, s.d.identityList(s.vsCount()*s.dr.expansion().primVerts()))
+		s.up.Write(s.tris, 0, s.d.identityList(s.vsCount()*s.primVerts()))
 	}
 	// The vertex stage's invocations: each distinct vertex once with
 	// reuse, else every index (over the passes when streaming).
@@ -68,6 +69,15 @@ func (s *drawState) frontEnd() error {
 	}
 	if f := s.dr.EdgeFlags; f != nil {
 		if s.edges, err = s.put(f); err != nil {
+			return err
+		}
+	}
+	if ids := s.dr.PrimitiveIDs; ids != nil && s.p.ReadsPrimitiveID() {
+		b := make([]byte, 4*len(ids))
+		for i, v := range ids {
+			binary.LittleEndian.PutUint32(b[4*i:], v)
+		}
+		if s.pids, err = s.put(b); err != nil {
 			return err
 		}
 	}
@@ -97,7 +107,7 @@ func (s *drawState) frontEndBuffers(n int) error {
 		return err
 	}
 	s.xrecs = s.recs
-	if pv := s.dr.expansion().primVerts(); pv > 1 {
+	if pv := s.primVerts(); pv > 1 {
 		// prim_k's records: a line's or point's two triangles.
 		if s.xrecs, err = d.buffer(n * pv * s.recordWords() * 4); err != nil {
 			return err

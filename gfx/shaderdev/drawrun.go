@@ -108,7 +108,7 @@ func (s *drawState) record() error {
 	}
 	exArgs := make([]byte, 8*ExpandArgSlots)
 	ow := s.recordWords()
-	for i, v := range []uint64{s.xrecs.Addr(), s.verts.Addr(), uint64(s.vsCount() * dr.expansion().primVerts()), uint64(ow), uint64(s.clipMask) | s.twoMask<<expandTwoSideShift} {
+	for i, v := range []uint64{s.xrecs.Addr(), s.verts.Addr(), uint64(s.vsCount() * s.primVerts()), uint64(ow), uint64(s.clipMask) | s.twoMask<<expandTwoSideShift} {
 		binary.LittleEndian.PutUint64(exArgs[8*i:], v)
 	}
 	PutExpandClipPlanes(exArgs, &dr.ClipPlanes)
@@ -177,6 +177,9 @@ func (s *drawState) record() error {
 			s.steps = append(s.steps, runtime.LaunchStep(k, lp(fa.Pack())))
 			if stage == abi.FEStageEmit && s.lineCover != nil {
 				s.steps = append(s.steps, runtime.LaunchStep(m.primK, lp(s.mapArgs(first, int(fa.NumTris), fa.Keep, fa.Offsets))))
+			}
+			if stage == abi.FEStageEmit && s.p.ReadsPrimitiveID() {
+				s.steps = append(s.steps, runtime.LaunchStep(m.primK, lp(s.pidArgs(first, int(fa.NumTris), fa.Keep, fa.Offsets, fa.Flat))))
 			}
 		}
 		for _, w := range dcrs {

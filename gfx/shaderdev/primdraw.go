@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 
 	"vortexgfx/abi"
 	"vortexgfx/gfx/frontend"
@@ -27,14 +28,19 @@ func (s *drawState) validatePrim() error {
 	if dr.Count <= 0 || dr.Count%per != 0 || (dr.Indices != nil && len(dr.Indices) != dr.Count) {
 		return fmt.Errorf("shaderdev: draw: %d vertices (%d indices) is not a %s list", dr.Count, len(dr.Indices), dr.Prim)
 	}
+	if dr.PrimitiveIDs != nil && len(dr.PrimitiveIDs) != dr.Count/per {
+		return fmt.Errorf("shaderdev: draw: %d primitive ids for %d primitives", len(dr.PrimitiveIDs), dr.Count/per)
+	}
 	if x := dr.expansion(); x == primPolygons {
 		switch {
 		case dr.FillFront > PolygonPoint || dr.FillBack > PolygonPoint:
 			return fmt.Errorf("shaderdev: draw: polygon modes %d/%d undefined", dr.FillFront, dr.FillBack)
-		case dr.ClipDistances != 0:
-			// prim_k clips the lines and points, setup_k the filled
-			// faces: one draw cannot have both.
-			return fmt.Errorf("shaderdev: draw: polygon modes %d/%d with user clip distances 0x%x", dr.FillFront, dr.FillBack, dr.ClipDistances)
+		case dr.ClipDistances != 0 && keptFill(dr.FillFront, dr.FillBack, dr.Cull, dr.FrontCCW):
+			// prim_k clips a LINE or POINT face's polygon by the user
+			// planes (polygonClipped), but a FILL face passes through
+			// to setup_k, which does not clip a polygon-mode launch by
+			// them (its lines are prim_k's): one draw cannot have both.
+			return fmt.Errorf("shaderdev: draw: polygon modes %d/%d fill a face the cull mode keeps under user clip distances 0x%x", dr.FillFront, dr.FillBack, dr.ClipDistances)
 		case dr.EdgeFlags != nil && len(dr.EdgeFlags) != dr.Count/3:
 			return fmt.Errorf("shaderdev: draw: %d edge flags for %d triangles", len(dr.EdgeFlags), dr.Count/3)
 		case dr.PolygonOffset.Enable:
@@ -168,6 +174,17 @@ func (s *drawState) recordWords() int {
 		ow += pointCoordWords
 	}
 	return ow
+}
+
+// primVerts is prim_k's records per input vertex for the draw: its
+// expansion's, or under user clip distances a polygon-mode triangle's two
+// triangles for each edge its clipped polygon can have (polyEdges).
+func (s *drawState) primVerts() int {
+	x := s.dr.expansion()
+	if x == primPolygons && s.dr.ClipDistances != 0 {
+		return 2 * polyEdges(bits.OnesCount8(s.p.ClipMask(s.dr.ClipDistances)))
+	}
+	return x.primVerts()
 }
 
 // expansion is the draw's prim_k expansion: its primitive type, or

@@ -44,7 +44,8 @@ const primPolygons Prim = 3
 
 // primVerts is the VS records prim_k writes per input vertex: a segment's
 // two endpoints become two triangles (6 records), a point one square of two,
-// a triangle six (18 records: three segments or points, or itself).
+// a triangle six (18 records: three segments or points, or itself; more
+// under user clipping, drawState.primVerts).
 func (p Prim) primVerts() int {
 	switch p {
 	case PrimLines:
@@ -134,7 +135,9 @@ const (
 // in software (route.go), testing ref's edge functions exactly. spec: GL 4.6 §14.4 (points), §14.5 (lines, wide lines); §13.7
 // (clipping); vortexpipe §3.2
 func (sp *Program) primKernel(c *device.CTA) error {
-	if c.Arg(primArgFlags)&primFlagMap != 0 {
+	if f := c.Arg(primArgFlags); f&primFlagPIDMap != 0 {
+		return sp.pidMap(c)
+	} else if f&primFlagMap != 0 {
 		return sp.primMap(c)
 	}
 	in, out, count, ow, flags := c.Arg(primArgIn), c.Arg(primArgOut), c.Arg(primArgCount), c.Arg(primArgWords), c.Arg(primArgFlags)
@@ -182,7 +185,7 @@ func (sp *Program) primKernel(c *device.CTA) error {
 	per, tris := 2, 2 // input records and output triangles per primitive
 	switch {
 	case g.poly:
-		per, tris = 3, 6
+		per, tris = 3, 2*polyEdges(len(g.cd))
 	case g.points:
 		per = 1
 	}
@@ -256,6 +259,8 @@ type primGeom struct {
 	// planes, near and far (unless depth clamp), then each enabled user
 	// clip distance (clipPlane + i: distance i).
 	pl []int
+	// view is pl's view-volume planes alone
+	view []int
 	// user clipping: the distances' VS output words (cdWord ≥ 0, the
 	// program writes gl_ClipDistance) or the legacy planes dotted with the
 	// clip vertex at word cv; cd lists the enabled distances. A clip
@@ -264,6 +269,8 @@ type primGeom struct {
 	cd         []int
 	planes     [frontend.MaxClipDistances][4]float64
 	a, b, t    []float64
+	// pc is polygonClipped's scratch (polygon modes under user clipping)
+	pc polyScratch
 }
 
 // clipPlane is the first user clip distance's plane number in primGeom.pl.
@@ -279,7 +286,7 @@ func (g *primGeom) init(sp *Program, n int) {
 		}
 	}
 	for k, w := range sp.flat {
-		if w < n {
+		if w >= 0 && w < n {
 			g.flat = append(g.flat, w)
 		}
 		if f := sp.flatFront[k]; f >= 0 && f < n {
@@ -290,6 +297,7 @@ func (g *primGeom) init(sp *Program, n int) {
 	if !g.clamp {
 		g.pl = append(g.pl, 4, 5)
 	}
+	g.view = g.pl[:len(g.pl):len(g.pl)]
 	g.cdWord, g.cd = -1, nil
 	g.a, g.b, g.t = make([]float64, n), make([]float64, n), make([]float64, n)
 }
@@ -327,14 +335,20 @@ type corner struct {
 // triangles' exact corners into ex (abi.LineCoverBytes each; left zero,
 // not exact, when nothing is drawn).
 func (g *primGeom) line(ra, rb, prov []uint32, out, ex []uint32, back bool) {
-	a, b := g.a, g.b
-	g.load(a, ra)
-	g.load(b, rb)
-	if !g.finite(a) || !g.finite(b) {
+	g.load(g.a, ra)
+	g.load(g.b, rb)
+	if !g.finite(g.a) || !g.finite(g.b) {
 		g.empty(out)
 		return
 	}
-	for _, pl := range g.pl {
+	g.lineLoaded(g.pl, prov, out, ex, back)
+}
+
+// lineLoaded is line on the clip vertices in g.a and g.b (finite), clipped
+// against planes.
+func (g *primGeom) lineLoaded(planes []int, prov []uint32, out, ex []uint32, back bool) {
+	a, b := g.a, g.b
+	for _, pl := range planes {
 		da, db := g.dist(a, pl), g.dist(b, pl)
 		switch {
 		case da >= 0 && db >= 0:
@@ -396,13 +410,19 @@ func (g *primGeom) line(ra, rb, prov []uint32, out, ex []uint32, back bool) {
 // point expands the point record r into out's six records, with prov's
 // flat words, wound back-facing when back (a polygon's vertex).
 func (g *primGeom) point(r, prov []uint32, out []uint32, back bool) {
-	a := g.a
-	g.load(a, r)
-	if !g.finite(a) {
+	g.load(g.a, r)
+	if !g.finite(g.a) {
 		g.empty(out)
 		return
 	}
-	for _, pl := range g.pl {
+	g.pointLoaded(g.pl, prov, out, back)
+}
+
+// pointLoaded is point on the clip vertex in g.a (finite), dropped outside
+// planes; its size is the API size or its gl_PointSize word.
+func (g *primGeom) pointLoaded(planes []int, prov []uint32, out []uint32, back bool) {
+	a := g.a
+	for _, pl := range planes {
 		if !(g.dist(a, pl) >= 0) {
 			g.empty(out)
 			return
@@ -414,7 +434,7 @@ func (g *primGeom) point(r, prov []uint32, out []uint32, back bool) {
 	}
 	size := float64(g.size)
 	if g.sizeWord >= 0 {
-		size = float64(math.Float32frombits(r[g.sizeWord]))
+		size = a[g.sizeWord] // the record's float32, or its clipped interpolation
 	}
 	if !(size >= 1) {
 		size = 1

@@ -52,5 +52,25 @@ func FuzzPrimGeom(f *testing.F) {
 				t.Fatalf("record %d: x %#x with w 0", r, out[r*n])
 			}
 		}
+		// Under a user clip distance (the record's x): the clipped
+		// polygon's edges and vertices, in polyEdges(1) slots.
+		g.view, g.pl, g.cd, g.cdWord = g.pl[:6:6], append(g.pl[:6:6], clipPlane), []int{0}, 0
+		g.a, g.b, g.t = make([]float64, n+1), make([]float64, n+1), make([]float64, n+1)
+		if err := g.polygonModes(primFlagPolygons | primFlagFrontCCW | uint64(PolygonLine)<<primFillFrontShift | uint64(PolygonPoint)<<primFillBackShift); err != nil {
+			t.Fatal(err)
+		}
+		slots := polyEdges(1)
+		out, ex = make([]uint32, 6*slots*n), make([]uint32, 2*slots*abi.LineCoverBytes/4)
+		g.polygon(a, b, c, 0b101, out, ex)
+		for r := range 6 * slots {
+			if w := out[r*n+3]; w == 0 && out[r*n] != 0 {
+				t.Fatalf("clipped record %d: x %#x with w 0", r, out[r*n])
+			}
+		}
+		for t2 := range 2 * slots {
+			if r := ex[t2*abi.LineCoverBytes/4:]; r[0] != 0 && r[0] != abi.LineCoverExact {
+				t.Fatalf("clipped line: exact record flags %#x", r[0])
+			}
+		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"math"
+	"strings"
 	"testing"
 
 	"vortexgfx/config"
@@ -50,7 +51,7 @@ func polyMesh() ([]primVertex, []uint32, []bool) {
 }
 
 // drawPolyDevice draws the triangles with polygon modes on the device.
-func drawPolyDevice(t *testing.T, p *program.Program, sp *shaderdev.Program, verts []primVertex, idx []uint32, front, back shaderdev.PolygonMode, cull frontend.CullMode, width, size float32) []byte {
+func drawPolyDevice(t *testing.T, p *program.Program, sp *shaderdev.Program, verts []primVertex, idx []uint32, front, back shaderdev.PolygonMode, cull frontend.CullMode, width, size float32, clip uint8) []byte {
 	t.Helper()
 	const W, H = 64, 48
 	words := p.AttribWords()
@@ -76,7 +77,7 @@ func drawPolyDevice(t *testing.T, p *program.Program, sp *shaderdev.Program, ver
 		attrs[i] = shaderdev.AttribBinding{Data: raw, Offset: uint64(4 * s.Word), Stride: uint64(4 * words)}
 	}
 	if _, err := d.Draw(&shaderdev.Draw{Program: sp, Attribs: attrs, Indices: idx, Count: len(idx), Merge: omAll(),
-		FillFront: front, FillBack: back, FrontCCW: true, Cull: cull, LineWidth: width, PointSize: size}); err != nil {
+		FillFront: front, FillBack: back, FrontCCW: true, Cull: cull, LineWidth: width, PointSize: size, ClipDistances: clip}); err != nil {
 		t.Fatal(err)
 	}
 	px, err := d.Color()
@@ -91,13 +92,12 @@ func drawPolyDevice(t *testing.T, p *program.Program, sp *shaderdev.Program, ver
 }
 
 // TestPolygonModesMatchRef draws triangles in LINE and POINT polygon modes
-// on the device and compares them with the reference renderer drawing the
-// same triangles' edges as lines and vertices as points (the reference
-// renderer has no polygon modes; GL defines them as exactly these lines and
-// points, each edge clipped as a line, each vertex dropped outside the view
-// volume as a point). Culling drops faces first. Coverage must be equal,
-// colours within 1/255 (float32 planes against float64).
-// spec: GL 4.6 §14.6.4
+// on the device and on the reference renderer (its polygon modes: each
+// edge clipped as a line, each vertex dropped outside the view volume as a
+// point, after facing and culling). Coverage must be equal, colours within
+// 1/255 (float32 planes against float64). Under user clip distances
+// (gl_ClipDistance) both clip each face's polygon by the planes first and
+// draw its edges along them. spec: GL 4.6 §14.6.4
 func TestPolygonModesMatchRef(t *testing.T) {
 	const W, H = 64, 48
 	p := link(t, primVS, polyFS)
@@ -105,37 +105,36 @@ func TestPolygonModesMatchRef(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	verts, idx, ccw := polyMesh()
+	pc := link(t, primClipVS, polyFS)
+	spc, err := shaderdev.NewProgram("polyclip.prog", pc.IR)
+	if err != nil {
+		t.Fatal(err)
+	}
+	verts, idx, _ := polyMesh()
 	for _, tc := range []struct {
 		name        string
-		mode        shaderdev.PolygonMode
+		front, back shaderdev.PolygonMode
 		cull        frontend.CullMode
 		width, size float32
+		clip        uint8
 	}{
-		{"line", shaderdev.PolygonLine, frontend.CullNone, 1, 1},
-		{"line wide, back culled", shaderdev.PolygonLine, frontend.CullBack, 3, 1},
-		{"point", shaderdev.PolygonPoint, frontend.CullNone, 1, 4},
-		{"point, front culled", shaderdev.PolygonPoint, frontend.CullFront, 1, 2.5},
+		{"line", shaderdev.PolygonLine, shaderdev.PolygonLine, frontend.CullNone, 1, 1, 0},
+		{"line wide, back culled", shaderdev.PolygonLine, shaderdev.PolygonLine, frontend.CullBack, 3, 1, 0},
+		{"point", shaderdev.PolygonPoint, shaderdev.PolygonPoint, frontend.CullNone, 1, 4, 0},
+		{"point, front culled", shaderdev.PolygonPoint, shaderdev.PolygonPoint, frontend.CullFront, 1, 2.5, 0},
+		{"front line, back point", shaderdev.PolygonLine, shaderdev.PolygonPoint, frontend.CullNone, 2, 3, 0},
+		{"front point, back line", shaderdev.PolygonPoint, shaderdev.PolygonLine, frontend.CullNone, 1, 2, 0},
+		{"line, clip distance 0", shaderdev.PolygonLine, shaderdev.PolygonLine, frontend.CullNone, 1, 1, 1},
+		{"wide line, clip distances 0 and 1", shaderdev.PolygonLine, shaderdev.PolygonLine, frontend.CullNone, 3, 1, 3},
+		{"point, clip distances 0 and 1", shaderdev.PolygonPoint, shaderdev.PolygonPoint, frontend.CullNone, 1, 3, 3},
+		{"line front, back filled and culled, clip distance 1", shaderdev.PolygonLine, shaderdev.PolygonFill, frontend.CullBack, 2, 1, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dev := drawPolyDevice(t, p, sp, verts, idx, tc.mode, tc.mode, tc.cull, tc.width, tc.size)
-			// The reference: the kept triangles' edges or vertices.
-			var rv []primVertex
-			for k, front := range ccw {
-				if (tc.cull == frontend.CullBack && !front) || (tc.cull == frontend.CullFront && front) {
-					continue
-				}
-				a, b, c := verts[idx[3*k]], verts[idx[3*k+1]], verts[idx[3*k+2]]
-				if tc.mode == shaderdev.PolygonLine {
-					rv = append(rv, a, b, b, c, c, a)
-				} else {
-					rv = append(rv, a, b, c)
-				}
+			p, sp := p, sp
+			if tc.clip != 0 {
+				p, sp = pc, spc
 			}
-			top := ref.Lines
-			if tc.mode == shaderdev.PolygonPoint {
-				top = ref.Points
-			}
+			dev := drawPolyDevice(t, p, sp, verts, idx, tc.front, tc.back, tc.cull, tc.width, tc.size, tc.clip)
 			tg, err := ref.NewTarget(W, H, []format.Format{format.RGBA8}, format.D24S8)
 			if err != nil {
 				t.Fatal(err)
@@ -151,17 +150,26 @@ func TestPolygonModesMatchRef(t *testing.T) {
 			st := ref.DefaultState(W, H)
 			st.Vertex, st.Fragment, st.Interp = vs, fs, p.Interp(false)
 			st.LineWidth, st.PointSize = tc.width, tc.size
+			st.PolygonFront, st.PolygonBack = ref.PolygonMode(tc.front), ref.PolygonMode(tc.back)
+			st.ClipDistances = tc.clip
+			switch tc.cull {
+			case frontend.CullBack:
+				st.Cull = ref.CullBack
+			case frontend.CullFront:
+				st.Cull = ref.CullFront
+			}
 			words := p.AttribWords()
 			pos, _ := p.Attribute("a_pos")
 			col, _ := p.Attribute("a_col")
-			data := make([]uint32, len(rv)*words)
-			for i, v := range rv {
-				for k := range 4 {
-					data[i*words+pos.Word+k] = math.Float32bits(v.pos[k])
-					data[i*words+col.Word+k] = math.Float32bits(v.col[k])
+			data := make([]uint32, len(idx)*words)
+			for i, k := range idx {
+				v := verts[k]
+				for c := range 4 {
+					data[i*words+pos.Word+c] = math.Float32bits(v.pos[c])
+					data[i*words+col.Word+c] = math.Float32bits(v.col[c])
 				}
 			}
-			if err := ref.Draw(context.Background(), tg, &st, ref.VertexInput{Words: words, Data: data}, ref.DrawParams{Topology: top, Count: len(rv)}); err != nil {
+			if err := ref.Draw(context.Background(), tg, &st, ref.VertexInput{Words: words, Data: data}, ref.DrawParams{Topology: ref.Triangles, Count: len(idx)}); err != nil {
 				t.Fatal(err)
 			}
 			covered, cov, maxd, first := comparePrims(dev, tg.Color[0].Data, W)
@@ -185,7 +193,7 @@ func TestPolygonModeFacing(t *testing.T) {
 	}
 	verts, idx, ccw := polyMesh()
 	for _, mode := range []shaderdev.PolygonMode{shaderdev.PolygonLine, shaderdev.PolygonPoint} {
-		img := drawPolyDevice(t, p, sp, verts, idx[:6], mode, mode, frontend.CullNone, 1, 3)
+		img := drawPolyDevice(t, p, sp, verts, idx[:6], mode, mode, frontend.CullNone, 1, 3, 0)
 		var red, green int
 		for i := 0; i < len(img); i += 4 {
 			switch {
@@ -199,7 +207,7 @@ func TestPolygonModeFacing(t *testing.T) {
 			t.Errorf("mode %d: %d front-facing, %d back-facing pixels; want both", mode, red, green)
 		}
 		// Back faces filled: the clockwise triangle covers its interior.
-		filled := drawPolyDevice(t, p, sp, verts, idx[:6], mode, shaderdev.PolygonFill, frontend.CullNone, 1, 3)
+		filled := drawPolyDevice(t, p, sp, verts, idx[:6], mode, shaderdev.PolygonFill, frontend.CullNone, 1, 3, 0)
 		var g2 int
 		for i := 0; i < len(filled); i += 4 {
 			if filled[i] == 0 && filled[i+1] == 255 {
@@ -209,5 +217,51 @@ func TestPolygonModeFacing(t *testing.T) {
 		if g2 <= 3*green {
 			t.Errorf("mode %d with back faces filled: %d back-facing pixels (edges alone: %d)", mode, g2, green)
 		}
+	}
+}
+
+// TestPolygonModeClipFillRefused checks that a draw filling a face the cull
+// mode keeps under user clip distances is refused with its reason (setup_k
+// does not clip a polygon-mode launch), and that culling the filled face
+// lets it draw.
+func TestPolygonModeClipFillRefused(t *testing.T) {
+	const W, H = 64, 48
+	p := link(t, primClipVS, polyFS)
+	sp, err := shaderdev.NewProgram("polyclip.prog", p.IR)
+	if err != nil {
+		t.Fatal(err)
+	}
+	verts, idx, _ := polyMesh()
+	words := p.AttribWords()
+	raw := make([]byte, 4*len(verts)*words)
+	d, err := shaderdev.Open(config.Default(), W, H, []*shaderdev.Program{sp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	attrs := make([]shaderdev.AttribBinding, len(sp.Attributes()))
+	for i, s := range sp.Attributes() {
+		attrs[i] = shaderdev.AttribBinding{Data: raw, Offset: uint64(4 * s.Word), Stride: uint64(4 * words)}
+	}
+	for _, tc := range []struct {
+		cull frontend.CullMode
+		ccw  bool
+		ok   bool
+	}{
+		{frontend.CullNone, true, false},
+		{frontend.CullFront, true, false}, // setup_k's front faces are the API's front: the back (FILL) kept
+		{frontend.CullBack, true, true},
+		{frontend.CullFront, false, true}, // clockwise front faces: setup_k's front is the API's back
+	} {
+		_, err := d.Draw(&shaderdev.Draw{Program: sp, Attribs: attrs, Indices: idx, Count: len(idx), Merge: omAll(),
+			FillFront: shaderdev.PolygonLine, FillBack: shaderdev.PolygonFill, FrontCCW: tc.ccw, Cull: tc.cull, LineWidth: 1, PointSize: 1, ClipDistances: 1})
+		if tc.ok != (err == nil) || err != nil && !strings.Contains(err.Error(), "fill a face the cull mode keeps under user clip distances") {
+			t.Errorf("cull %d, ccw %v: %v (want ok %v)", tc.cull, tc.ccw, err, tc.ok)
+		}
+	}
+	// A primitive-id table must number every triangle of the list.
+	_, err = d.Draw(&shaderdev.Draw{Program: sp, Attribs: attrs, Indices: idx, Count: len(idx), Merge: omAll(), PrimitiveIDs: []uint32{0, 1}})
+	if err == nil || !strings.Contains(err.Error(), "2 primitive ids for 4 primitives") {
+		t.Errorf("short primitive-id table: %v", err)
 	}
 }

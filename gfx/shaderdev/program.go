@@ -49,12 +49,16 @@ type Program struct {
 	vid    int       // VS input word of gl_VertexID (-1: unused)
 	iid    int       // VS input word of gl_InstanceID (-1: unused)
 	planes []int     // plane i carries VS output word planes[i]
-	flat   []int     // flat side word k carries VS output word flat[k]
+	flat   []int     // flat side word k carries VS output word flat[k] (-1: primID's, pidFlat)
 	fsIn   []int     // FS input word → plane index (-1: not a varying)
 	fsFlat []int     // FS input word → flat side word (-1: not flat)
 	coord  int       // FS input word of gl_FragCoord (-1: unused)
 	facing int       // FS input word of gl_FrontFacing (-1: unused)
 	helper int       // FS input word of gl_HelperInvocation (-1: unused)
+	// primID is the FS input word of gl_PrimitiveID (-1: unused) and
+	// pidFlat the flat side word that carries it: no VS word, the draw's
+	// primitive-id map writes it after setup_k's EMIT (primid.go).
+	primID, pidFlat int
 	// sampleID, samplePos and sampleIn are the FS input words of
 	// gl_SampleID, gl_SamplePosition and gl_SampleMaskIn, sampleMask the
 	// output word of gl_SampleMask (-1: unused; sample.go).
@@ -230,7 +234,7 @@ func NewProgram(name string, p *lower.Program) (*Program, error) {
 	if p == nil || p.VS == nil || p.FS == nil {
 		return nil, routeError(name, -1, "a vertex and a fragment stage are both needed")
 	}
-	sp := &Program{name: name, prog: p, vid: -1, iid: -1, coord: -1, facing: -1, helper: -1, sampleID: -1, samplePos: -1, sampleIn: -1, sampleMask: -1, numSamples: -1, sampleTable: -1, fragDepth: -1, src1Word: -1,
+	sp := &Program{name: name, prog: p, vid: -1, iid: -1, coord: -1, facing: -1, helper: -1, primID: -1, pidFlat: -1, sampleID: -1, samplePos: -1, sampleIn: -1, sampleMask: -1, numSamples: -1, sampleTable: -1, fragDepth: -1, src1Word: -1,
 		clipWord: -1, clipVert: -1, pointCoord: -1, pcPlane: -1, vsFree: make(chan *vsScratch, scratchSlots)}
 	for i := range sp.colorWord {
 		sp.colorWord[i] = -1
@@ -315,6 +319,11 @@ func (sp *Program) fragmentReads() (*varyingUse, error) {
 			continue
 		case "gl_HelperInvocation":
 			sp.helper = s.Word
+			continue
+		case "gl_PrimitiveID":
+			// Without a geometry stage, the primitive's number in the
+			// draw (primid.go). spec: GLSL 1.50 §7.1
+			sp.primID = s.Word
 			continue
 		case "gl_PointCoord":
 			sp.pointCoord = s.Word
@@ -426,6 +435,12 @@ func (sp *Program) assignPlanes(v *varyingUse) error {
 			sp.flatFront = append(sp.flatFront, front)
 		}
 	}
+	if sp.primID >= 0 {
+		sp.pidFlat = len(sp.flat)
+		sp.flat = append(sp.flat, -1)
+		sp.flatPair = append(sp.flatPair, -1)
+		sp.flatFront = append(sp.flatFront, -1)
+	}
 	if sp.pointCoord >= 0 {
 		// gl_PointCoord's planes read the words past the VS record.
 		sp.pcPlane = len(sp.planes)
@@ -472,9 +487,12 @@ func (sp *Program) mapFragmentInputs() {
 		}
 	}
 	for k, w := range sp.flat {
-		if w < len(sp.fsFlat) && sp.flatPair[k] < 0 {
+		if w >= 0 && w < len(sp.fsFlat) && sp.flatPair[k] < 0 {
 			sp.fsFlat[w] = k
 		}
+	}
+	if sp.pidFlat >= 0 && sp.primID < len(sp.fsFlat) {
+		sp.fsFlat[sp.primID] = sp.pidFlat // on either face
 	}
 	sp.fsFlatBack = slices.Clone(sp.fsFlat)
 	for k, q := range sp.flatPair {

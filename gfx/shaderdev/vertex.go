@@ -336,6 +336,10 @@ func (sp *Program) expandOps(twoMask uint64, ow int) []expandOp {
 	}
 	for k, w := range sp.flat {
 		o := frontend.CompiledFlatOffset + 4*k
+		if w < 0 { // gl_PrimitiveID's word: the primitive-id map writes the side array
+			ops = append(ops, expandOp{src: -1, dst: o})
+			continue
+		}
 		if q := sp.flatPair[k]; q >= 0 && twoMask>>q&1 == 0 {
 			if w = sp.flatFront[k]; w >= ow {
 				ops = append(ops, expandOp{src: -1, dst: o})

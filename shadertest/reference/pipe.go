@@ -44,7 +44,7 @@ func (c *glContext) bind(d *shadertest.Draw, pd *Prepared) (*pipe.DrawInfo, erro
 	rz := pipe.RasterizerState{FrontCCW: true, DepthClamp: st.DepthClamp, ClipPlaneEnable: enable, Flatshade: st.Flat,
 		LightTwoSide: st.TwoSide, ClampVertexColor: c.cfg.API == shadertest.APIGL,
 		IgnoreShaderPointSize: c.cfg.API == shadertest.APIGL && !st.ProgramPointSize, PointSize: 1, LineWidth: 1,
-		FlatshadeFirst: st.ProvokingFirst}
+		FlatshadeFirst: st.ProvokingFirst, FillFront: st.PolygonFront, FillBack: st.PolygonBack}
 	if st.CullFace {
 		rz.Cull = pipe.CullBack
 	}
