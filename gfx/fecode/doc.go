@@ -1,0 +1,19 @@
+// Package fecode holds the front-end kernels written as machine code: RV32IMAF +
+// Vortex programs assembled with shader/codegen's assembler (codegen.Asm), which
+// a [device] cores = "isa" device runs in place of their Go kernels. The front-end
+// module image (gfx/frontend.ModuleImageFor) is the one loader: under "isa" a
+// kernel this package has is an abi.KernelCode entry under the kernel's own name,
+// so the KMU launches it at its PC and every warp fetches it from device memory,
+// and its Go kernel stays in the module under GoEntry(name) for the launches the
+// machine code cannot take (each counted with its reason, or refused under
+// --strict: session.KernelStats).
+//
+// Each kernel reads the Go kernel's own arg block (8-byte slots, the low word of
+// each being the 32-bit address or count), plus any slots the Go kernel
+// ignores, and writes the same bytes. Today: msaa_resolve_k (Resolve).
+// setup_k and binning_k stay Go kernels. spec: vortexpipe-driver.md §2.4, §3.4.1
+package fecode
+
+// GoEntry is the module-image name of the Go kernel behind machine-code kernel
+// name: the fallback a launch uses when the machine code cannot take it.
+func GoEntry(name string) string { return name + "_go" }
