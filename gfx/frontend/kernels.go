@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"vortexgfx/gfx/fecode"
 
 	"vortexgfx/abi"
 	"vortexgfx/device"
@@ -455,10 +456,27 @@ func RegisterKernels(lib *device.Library) error {
 
 // ModuleImage is the front-end module image (setup_k, binning_k and
 // msaa_resolve_k, vortexpipe §3.4.1), loaded at
-// abi.LinkBaseFrontEnd. spec: vortexpipe §2.4
-func ModuleImage() ([]byte, error) {
-	return abi.EncodeKernelImage([]abi.KernelImageEntry{
+// abi.LinkBaseFrontEnd: every kernel a Go kernel (ModuleImageFor(false)).
+// spec: vortexpipe §2.4
+func ModuleImage() ([]byte, error) { return ModuleImageFor(false) }
+
+// ModuleImageFor is the front-end module image of a cores = "isa" device
+// (isa) or an "ir" one. Under isa each kernel gfx/fecode has as machine code
+// (msaa_resolve_k) is an abi.KernelCode entry under its own name, its Go kernel
+// kept under fecode.GoEntry(name) for the launches the code cannot take; the
+// other kernels stay Go kernels. spec: vortexpipe §2.4
+func ModuleImageFor(isa bool) ([]byte, error) {
+	entries := []abi.KernelImageEntry{
 		abi.LibraryEntry("setup_k", KernelSetup), abi.LibraryEntry("binning_k", KernelBinning),
 		abi.LibraryEntry("msaa_resolve_k", KernelResolve),
-	})
+	}
+	if isa {
+		code, err := fecode.ResolveCode()
+		if err != nil {
+			return nil, err
+		}
+		entries[2] = abi.KernelImageEntry{Name: "msaa_resolve_k", Kind: abi.KernelCode, Payload: code}
+		entries = append(entries, abi.LibraryEntry(fecode.GoEntry("msaa_resolve_k"), KernelResolve))
+	}
+	return abi.EncodeKernelImage(entries)
 }

@@ -8,6 +8,7 @@ import (
 	"vortexgfx/device"
 	"vortexgfx/device/cp"
 	"vortexgfx/device/sim"
+	"vortexgfx/gfx/fecode"
 	"vortexgfx/gfx/frontend"
 	"vortexgfx/runtime"
 )
@@ -20,8 +21,12 @@ type Device struct {
 	Sim     *sim.Sim
 	Runtime *runtime.Device
 	Queue   *runtime.Queue
-	// The front-end module's kernels.
-	Setup, Binning, Resolve *runtime.Kernel
+	// The front-end module's kernels. Under cores = "isa" Resolve is
+	// msaa_resolve_k's machine code (gfx/fecode) and ResolveGo its Go kernel,
+	// the fallback; otherwise both are the Go kernel.
+	Setup, Binning, Resolve, ResolveGo *runtime.Kernel
+	// ISA says the front-end module holds machine code (cores = "isa").
+	ISA bool
 	// Threads is the warp width; Block (threads × warps) and Grid (one CTA
 	// per core) are the launch shape of a front-end stage.
 	Threads, Block, Grid uint32
@@ -29,6 +34,8 @@ type Device struct {
 	mu   sync.Mutex // guards the retired-command tally (written on the CP goroutine)
 	ops  map[abi.Opcode]uint64
 	span [2]uint64 // first Queued, last End of the commands since the last Take
+
+	kernels kernelTally // the front-end kernels' launches (kernels.go)
 }
 
 func (ds *Device) traced(ev cp.TraceEvent) {
@@ -78,7 +85,8 @@ func Open(cfg config.Config, register func(*device.Library) error) (*Device, err
 	ds.Sim, ds.Runtime, ds.Queue = s, dev, dev.DefaultQueue()
 	ds.Block = uint32(cfg.Device.Threads * cfg.Device.Warps)
 	ds.Grid = uint32(cfg.Device.NumCores())
-	fe, err := frontend.ModuleImage()
+	ds.ISA = cfg.Device.ISA()
+	fe, err := frontend.ModuleImageFor(ds.ISA)
 	if err != nil {
 		ds.Close()
 		return nil, err
@@ -92,6 +100,10 @@ func Open(cfg config.Config, register func(*device.Library) error) (*Device, err
 		if ds.Binning, err = fem.Kernel("binning_k"); err == nil {
 			ds.Resolve, err = fem.Kernel("msaa_resolve_k")
 		}
+	}
+	ds.ResolveGo = ds.Resolve
+	if err == nil && ds.ISA {
+		ds.ResolveGo, err = fem.Kernel(fecode.GoEntry("msaa_resolve_k"))
 	}
 	if err != nil {
 		ds.Close()
