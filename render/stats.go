@@ -37,7 +37,7 @@ type Stats struct {
 	// Kernels are the front-end kernels' machine-code counters over the
 	// whole render (cores = "isa": msaa_resolve_k's launches as machine
 	// code, with their instructions, or on the Go kernel by reason); nil
-	// on "ir" and the reference path. spec: docs/ABI.md row 45
+	// on "ir" and the reference path. spec: docs/ABI.md row 46
 	Kernels map[string]session.KernelStats `json:"kernels,omitempty"`
 	// Notes list adaptations made without Options.Strict.
 	Notes []string `json:"notes,omitempty"`

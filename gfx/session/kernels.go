@@ -10,7 +10,7 @@ import (
 // retired, and how many ran the Go kernel instead, by reason. It is the one
 // stats path of every front-end kernel the machine code covers; kernels it
 // does not cover yet (setup_k, binning_k) are not counted here.
-// spec: vortex-hardware-facts.md §7 (MINSTRET); docs/ABI.md row 45
+// spec: vortex-hardware-facts.md §7 (MINSTRET); docs/ABI.md row 46
 type KernelStats struct {
 	Launches    uint64 `json:"launches"`
 	MachineCode uint64 `json:"machine_code"` // launches that ran the machine code
