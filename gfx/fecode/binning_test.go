@@ -121,6 +121,17 @@ func TestBinningStagesMatchGo(t *testing.T) {
 		randomBinCase(rng, 100, 60, 3, 1),
 		{g: frontend.BinGrid{Cols: 3, Rows: 2, BinLog: 4}}, // no primitives
 	}
+	// Boxes beyond a grid narrower and shorter than the target: the clamp.
+	clamp := randomBinCase(rng, 256, 192, 4, 120)
+	clamp.g.Cols, clamp.g.Rows = 9, 7
+	kept := clamp.boxes[:0]
+	for _, b := range clamp.boxes { // a box starts inside the grid (setup's scissor clamp)
+		if b.L < 9*16 && b.T < 7*16 {
+			kept = append(kept, b)
+		}
+	}
+	clamp.boxes = kept
+	cases = append(cases, clamp)
 	shapes := [][3]int{{1, 1, 1}, {2, 4, 4}, {3, 2, 8}}
 	for ci, c := range cases {
 		n, bins := len(c.boxes), c.g.Bins()
