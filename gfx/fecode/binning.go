@@ -1,6 +1,7 @@
 package fecode
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 
@@ -27,6 +28,10 @@ import (
 // per-thread cursors, stay in the Go kernel (BinningStage says so).
 // spec: rasterizer.md §3.1; vortexpipe-driver.md §3.2
 
+// ErrBinningGoStages is why BHIST and BSCATTER launches run binning_k's Go
+// kernel on a cores = "isa" device (the reason --stats counts).
+var ErrBinningGoStages = errors.New("binning_k: machine code: BHIST and BSCATTER (bin-striped, per-thread cursors) are Go kernel stages")
+
 // BinningStage reports whether the machine code runs binning_k stage s, or
 // why that stage runs the Go kernel.
 func BinningStage(s uint64) error {
@@ -34,7 +39,7 @@ func BinningStage(s uint64) error {
 	case abi.FEStageBCount, abi.FEStageBScan, abi.FEStageBEmit, abi.FEStageBBase:
 		return nil
 	case abi.FEStageBHist, abi.FEStageBScatter:
-		return fmt.Errorf("binning_k: machine code: stage %d (BHIST/BSCATTER, bin-striped) is a Go kernel", s)
+		return ErrBinningGoStages
 	}
 	return fmt.Errorf("binning_k: machine code: stage %d is not a binning stage", s)
 }

@@ -462,9 +462,9 @@ func ModuleImage() ([]byte, error) { return ModuleImageFor(false) }
 
 // ModuleImageFor is the front-end module image of a cores = "isa" device
 // (isa) or an "ir" one. Under isa each kernel gfx/fecode has as machine code
-// (msaa_resolve_k) is an abi.KernelCode entry under its own name, its Go kernel
-// kept under fecode.GoEntry(name) for the launches the code cannot take; the
-// other kernels stay Go kernels. spec: vortexpipe §2.4
+// (binning_k, msaa_resolve_k) is an abi.KernelCode entry under its own name,
+// its Go kernel kept under fecode.GoEntry(name) for the launches the code
+// cannot take; setup_k stays a Go kernel. spec: vortexpipe §2.4
 func ModuleImageFor(isa bool) ([]byte, error) {
 	entries := []abi.KernelImageEntry{
 		abi.LibraryEntry("setup_k", KernelSetup), abi.LibraryEntry("binning_k", KernelBinning),
@@ -476,7 +476,12 @@ func ModuleImageFor(isa bool) ([]byte, error) {
 			return nil, err
 		}
 		entries[2] = abi.KernelImageEntry{Name: "msaa_resolve_k", Kind: abi.KernelCode, Payload: code}
-		entries = append(entries, abi.LibraryEntry(fecode.GoEntry("msaa_resolve_k"), KernelResolve))
+		if code, err = fecode.BinningCode(); err != nil {
+			return nil, err
+		}
+		entries[1] = abi.KernelImageEntry{Name: "binning_k", Kind: abi.KernelCode, Payload: code}
+		entries = append(entries, abi.LibraryEntry(fecode.GoEntry("msaa_resolve_k"), KernelResolve),
+			abi.LibraryEntry(fecode.GoEntry("binning_k"), KernelBinning))
 	}
 	return abi.EncodeKernelImage(entries)
 }

@@ -21,10 +21,12 @@ type Device struct {
 	Sim     *sim.Sim
 	Runtime *runtime.Device
 	Queue   *runtime.Queue
-	// The front-end module's kernels. Under cores = "isa" Resolve is
-	// msaa_resolve_k's machine code (gfx/fecode) and ResolveGo its Go kernel,
-	// the fallback; otherwise both are the Go kernel.
-	Setup, Binning, Resolve, ResolveGo *runtime.Kernel
+	// The front-end module's kernels. Under cores = "isa" Binning and
+	// Resolve are binning_k's and msaa_resolve_k's machine code (gfx/fecode)
+	// and BinningGo and ResolveGo their Go kernels, the fallbacks; otherwise
+	// each pair is the Go kernel twice. A binning launch takes its kernel from
+	// BinningKernel.
+	Setup, Binning, BinningGo, Resolve, ResolveGo *runtime.Kernel
 	// ISA says the front-end module holds machine code (cores = "isa").
 	ISA bool
 	// Threads is the warp width; Block (threads × warps) and Grid (one CTA
@@ -101,15 +103,43 @@ func Open(cfg config.Config, register func(*device.Library) error) (*Device, err
 			ds.Resolve, err = fem.Kernel("msaa_resolve_k")
 		}
 	}
-	ds.ResolveGo = ds.Resolve
+	ds.ResolveGo, ds.BinningGo = ds.Resolve, ds.Binning
 	if err == nil && ds.ISA {
-		ds.ResolveGo, err = fem.Kernel(fecode.GoEntry("msaa_resolve_k"))
+		if ds.ResolveGo, err = fem.Kernel(fecode.GoEntry("msaa_resolve_k")); err == nil {
+			ds.BinningGo, err = fem.Kernel(fecode.GoEntry("binning_k"))
+		}
+		// Binning launches ride draw bundles: their counts come from the
+		// KMU's per-launch stats.
+		s.GPU.SetLaunchObserver(ds.observe)
 	}
 	if err != nil {
 		ds.Close()
 		return nil, err
 	}
 	return ds, nil
+}
+
+// BinningKernel is the kernel a launch of binning_k stage stage runs: the
+// machine code when it has the stage (cores = "isa"; fecode.BinningStage),
+// else the Go kernel. spec: rasterizer.md §3.1
+func (ds *Device) BinningKernel(stage uint64) *runtime.Kernel {
+	if ds.ISA && fecode.BinningStage(stage) != nil {
+		return ds.BinningGo
+	}
+	return ds.Binning
+}
+
+// observe is a cores = "isa" device's launch observer: it counts binning_k's
+// launches (machine code with its instructions, or the Go stages) in the
+// kernel stats. msaa_resolve_k is counted where it is launched (its fallback
+// reason is the host's).
+func (ds *Device) observe(entry uint64, s device.LaunchStats) {
+	switch entry {
+	case ds.Binning.Entry():
+		ds.CountKernel("binning_k", "", s.Instructions, s.ThreadInstructions)
+	case ds.BinningGo.Entry():
+		ds.CountKernel("binning_k", fecode.ErrBinningGoStages.Error(), 0, 0)
+	}
 }
 
 // Close releases the device.

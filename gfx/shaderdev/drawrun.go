@@ -172,7 +172,7 @@ func (s *drawState) record() error {
 			fa.Stage = stage
 			k := ds.Setup
 			if stage >= abi.FEStageBCount {
-				k = ds.Binning
+				k = ds.BinningKernel(stage)
 			}
 			s.steps = append(s.steps, runtime.LaunchStep(k, lp(fa.Pack())))
 			if stage == abi.FEStageEmit && s.lineCover != nil {
@@ -202,6 +202,7 @@ func (s *drawState) run() error {
 	s0 := ds.Runtime.Stats()
 	g0 := ds.Sim.GPU.GraphicsTotals()
 	l0 := ds.Sim.GPU.TotalStats()
+	b0 := ds.Kernels()[kernelBinning]
 	ds.Take()
 	if err := ds.Queue.EnqueueDraw(s.steps).Wait(); err != nil {
 		if le := ds.Sim.GPU.LastLaunchError(); le != nil {
@@ -224,12 +225,17 @@ func (s *drawState) run() error {
 		}
 	}
 	if s.d.isa != nil {
-		// Every machine-code launch of the draw but the fragment waves is
-		// its vertex stage's (expand_k, prim_k and the front end are Go).
+		// Every machine-code launch of the draw but the fragment waves and
+		// binning_k's is its vertex stage's (expand_k, prim_k and setup_k
+		// are Go).
 		g, l := ds.Sim.GPU.GraphicsTotals().Sub(g0), ds.Sim.GPU.TotalStats()
+		b := ds.Kernels()[kernelBinning]
+		bw, bt := b.WarpInstructions-b0.WarpInstructions, b.ThreadInstructions-b0.ThreadInstructions
 		st.ISA = &session.ISAStats{FSWarpInstructions: g.Instructions, FSThreadInstructions: g.ThreadInstructions,
-			VSWarpInstructions:   l.Instructions - l0.Instructions - g.Instructions,
-			VSThreadInstructions: l.ThreadInstructions - l0.ThreadInstructions - g.ThreadInstructions}
+			VSWarpInstructions:        l.Instructions - l0.Instructions - g.Instructions - bw,
+			VSThreadInstructions:      l.ThreadInstructions - l0.ThreadInstructions - g.ThreadInstructions - bt,
+			BinningWarpInstructions:   bw,
+			BinningThreadInstructions: bt}
 	}
 	p1, err := ds.Perf()
 	if err != nil {

@@ -270,8 +270,12 @@ func (d *Device) resolve(i int) error {
 	return nil
 }
 
-// kernelResolve is msaa_resolve_k's module entry name (its stats key).
-const kernelResolve = "msaa_resolve_k"
+// kernelResolve and kernelBinning are the module entry names of
+// msaa_resolve_k and binning_k (their stats keys).
+const (
+	kernelResolve = "msaa_resolve_k"
+	kernelBinning = "binning_k"
+)
 
 // SetStrictISA makes a resolve the machine code cannot take on a
 // cores = "isa" device an error (ErrISARefused) instead of a counted
