@@ -10,8 +10,12 @@
 //
 // Each kernel reads the Go kernel's own arg block (8-byte slots, the low word of
 // each being the 32-bit address or count), plus any slots the Go kernel
-// ignores, and writes the same bytes. Today: msaa_resolve_k (Resolve).
-// setup_k and binning_k stay Go kernels. spec: vortexpipe-driver.md §2.4, §3.4.1
+// ignores, and writes the same bytes. Today: msaa_resolve_k (ResolveCode,
+// every launch whose format ResolveDesc takes) and binning_k (BinningCode,
+// the stages BinningStage takes). setup_k and expand_k stay Go kernels.
+// A new kernel follows the same door: its code here, its entry in
+// ModuleImageFor, its selection beside session.BinningKernel, its counts in
+// session.KernelStats. spec: vortexpipe-driver.md §2.4, §3.4.1; rasterizer.md §3.1
 package fecode
 
 // GoEntry is the module-image name of the Go kernel behind machine-code kernel
