@@ -13,8 +13,8 @@ import (
 
 // The differential test of binning_k's machine code on real draws: every
 // shared cgltrace replayed through the device front end with cores = "ir"
-// (every binning stage a Go kernel) and cores = "isa" (BCOUNT, BSCAN, BEMIT,
-// BBASE as machine code) leaves byte-identical tile buffers and PBUFs and the
+// (every binning stage a Go kernel) and cores = "isa" (all six as machine
+// code) leaves byte-identical tile buffers and PBUFs and the
 // same image and counters, but for the CP cycles (the machine code's issue
 // cycles) and the ISA counts, which only cores = "isa" has.
 // spec: rasterizer.md §3.1; docs/ABI.md row 46

@@ -1,7 +1,6 @@
 package fecode
 
 import (
-	"errors"
 	"fmt"
 	"sync"
 
@@ -10,8 +9,8 @@ import (
 	"vortexgfx/isa/rv32"
 )
 
-// binning_k as machine code: four of its six stages over the front-end arg
-// block (abi.FrontEndArgs, the Go kernel's), dispatched on slot 0:
+// binning_k as machine code: its six stages over the front-end arg block
+// (abi.FrontEndArgs, the Go kernel's), dispatched on slot 0:
 //
 //   - BCOUNT, grid-strided over primitives: counts[i] = (x1−x0)·(y1−y0) of the
 //     primitive's bbox span, clamped to the grid (frontend.BCount);
@@ -19,27 +18,25 @@ import (
 //     offsets[0..prims] and the key count into the counters (frontend.BScan);
 //   - BEMIT, grid-strided: each primitive's keys (bin << PipePrimBits | pid),
 //     bins in row-major order, at its scanned offset (frontend.BEmit);
+//   - BHIST and BSCATTER, bin-striped over CTA 0's threads as the Go stages
+//     (thread t owns the bins b ≡ t mod threads and walks every key in order,
+//     so each bin's pids keep submission order): BHIST zeroes its bins' hist
+//     words and counts its keys there; BSCATTER zeroes them again and uses
+//     them as its cursors (pid k of bin b at base[b] + hist[b]++), so hist
+//     ends as BHIST left it, the Go kernel's bytes, without a cursor array;
 //   - BBASE, on thread 0 of CTA 0: each bin's base and its 12-byte header
 //     {bin_y << 16 | bin_x, offset, count} (frontend.BBase).
 //
-// The per-lane loops (the grid stride, BEMIT's bins) narrow the warp with
-// vx_pred and get their entry lanes back when the last lane leaves, so no
-// branch diverges. BHIST and BSCATTER, bin-striped over CTA 0's threads with
-// per-thread cursors, stay in the Go kernel (BinningStage says so).
-// spec: rasterizer.md §3.1; vortexpipe-driver.md §3.2
-
-// ErrBinningGoStages is why BHIST and BSCATTER launches run binning_k's Go
-// kernel on a cores = "isa" device (the reason --stats counts).
-var ErrBinningGoStages = errors.New("binning_k: machine code: BHIST and BSCATTER (bin-striped, per-thread cursors) are Go kernel stages")
+// The per-lane loops (the grid stride, BEMIT's bins, a thread's bins) narrow
+// the warp with vx_pred and get their entry lanes back when the last lane
+// leaves; a key's owner stores under vx_pred and vx_tmc restores the warp,
+// so no branch diverges. spec: rasterizer.md §3.1; vortexpipe-driver.md §3.2
 
 // BinningStage reports whether the machine code runs binning_k stage s, or
-// why that stage runs the Go kernel.
+// why that launch runs the Go kernel (which reports a bad stage by name).
 func BinningStage(s uint64) error {
-	switch s {
-	case abi.FEStageBCount, abi.FEStageBScan, abi.FEStageBEmit, abi.FEStageBBase:
+	if s >= abi.FEStageBCount && s <= abi.FEStageBScatter {
 		return nil
-	case abi.FEStageBHist, abi.FEStageBScatter:
-		return ErrBinningGoStages
 	}
 	return fmt.Errorf("binning_k: machine code: stage %d is not a binning stage", s)
 }
@@ -82,10 +79,12 @@ func assembleBinning() ([]uint32, error) {
 	p.lw(bRows, bArgs, slot(16)+4)
 	p.lw(bLog, bArgs, slot(17))
 	bcount, bscan, bemit, bbase, done, bad := p.NewLabel(), p.NewLabel(), p.NewLabel(), p.NewLabel(), p.NewLabel(), p.NewLabel()
+	bstripe := p.NewLabel()
 	for _, s := range []struct {
 		stage uint64
 		l     int
-	}{{abi.FEStageBCount, bcount}, {abi.FEStageBScan, bscan}, {abi.FEStageBEmit, bemit}, {abi.FEStageBBase, bbase}} {
+	}{{abi.FEStageBCount, bcount}, {abi.FEStageBScan, bscan}, {abi.FEStageBEmit, bemit}, {abi.FEStageBBase, bbase},
+		{abi.FEStageBHist, bstripe}, {abi.FEStageBScatter, bstripe}} {
 		p.Li(bT, uint32(s.stage))
 		p.Branch(rv32.BEQ, bStage, bT, s.l)
 	}
@@ -218,11 +217,72 @@ func assembleBinning() ([]uint32, error) {
 	p.Place(bexit)
 	p.Jump(done)
 
+	// BHIST and BSCATTER: CTA 0's threads, bin-striped.
+	p.Place(bstripe)
+	p.csr(bT, csrBlockX)
+	p.Branch(rv32.BNE, bT, 0, done)
+	p.csr(bX0, csrThreadX)               // tid
+	p.csr(bX1, csrBlockDim)              // threads
+	p.r(rv32.MUL, bY0, bCols, bRows)     // bins
+	p.lw(bY1, bCtr, 4*abi.FECounterKeys) // keys
+	p.lw(bAddr, bArgs, slot(20))         // hist
+	p.lw(bRow, bArgs, slot(21))          // base
+	p.lw(bXMask, bArgs, slot(22))        // tbuf …
+	p.Li(bT, abi.BinHeaderBytes)         //
+	p.r(rv32.MUL, bT, bT, bY0)           //
+	p.r(rv32.ADD, bXMask, bXMask, bT)    // … + bins·12: the pids
+	zhead, zexit := p.NewLabel(), p.NewLabel()
+	p.i(rv32.ADDI, bI, bX0, 0)
+	p.csr(bMask, simt.CSRActiveThread)
+	p.Place(zhead) // the thread's bins' hist words = 0
+	p.r(rv32.SLTU, bCond, bI, bY0)
+	p.predicate(bCond, bMask, zexit)
+	p.i(rv32.SLLI, bT, bI, 2)
+	p.r(rv32.ADD, bT, bT, bAddr)
+	p.sw(0, bT, 0)
+	p.r(rv32.ADD, bI, bI, bX1)
+	p.Jump(zhead)
+	p.Place(zexit)
+	khead, kskip, kexit, counted := p.NewLabel(), p.NewLabel(), p.NewLabel(), p.NewLabel()
+	p.lw(bX, bArgs, slot(19)) // keys
+	p.i(rv32.ADDI, bI, 0, 0)
+	p.Place(khead) // every lane walks every key: a uniform loop
+	p.Branch(rv32.BGEU, bI, bY1, kexit)
+	p.lw(bY, bX, 0)
+	p.i(rv32.SRLI, bT, bY, abi.PipePrimBits) // bin
+	p.r(rv32.REMU, bU, bT, bX1)
+	p.r(rv32.XOR, bU, bU, bX0)
+	p.i(rv32.SLTIU, bCond, bU, 1) // this lane owns the bin
+	p.predicate(bCond, bMask, kskip)
+	p.i(rv32.SLLI, bT, bT, 2)
+	p.r(rv32.ADD, bV, bAddr, bT) // &hist[bin]
+	p.lw(bW, bV, 0)
+	p.Li(bU, uint32(abi.FEStageBHist))
+	p.Branch(rv32.BEQ, bStage, bU, counted)
+	p.r(rv32.ADD, bU, bRow, bT)
+	p.lw(bU, bU, 0) // base[bin]
+	p.r(rv32.ADD, bU, bU, bW)
+	p.i(rv32.SLLI, bU, bU, 2)
+	p.r(rv32.ADD, bU, bU, bXMask)
+	p.i(rv32.SLLI, bT, bY, 32-abi.PipePrimBits)
+	p.i(rv32.SRLI, bT, bT, 32-abi.PipePrimBits) // pid
+	p.sw(bT, bU, 0)
+	p.Place(counted)
+	p.i(rv32.ADDI, bW, bW, 1)
+	p.sw(bW, bV, 0)
+	p.Emit(rv32.Inst{Op: rv32.VXTMC, Rs1: bMask}) // the whole warp again
+	p.Place(kskip)
+	p.i(rv32.ADDI, bX, bX, 4)
+	p.i(rv32.ADDI, bI, bI, 1)
+	p.Jump(khead)
+	p.Place(kexit)
+	p.Jump(done)
+
 	p.Place(done)
 	p.halt()
-	// A stage the code does not have: an illegal instruction, so the launch
-	// fails with the core's error naming this pc (the host never sends one:
-	// BinningStage).
+	// Not a binning stage: an illegal instruction, so the launch fails with
+	// the core's error naming this pc (the host sends such a block to the Go
+	// kernel instead, which names the stage: BinningStage).
 	p.Place(bad)
 	p.Word(0)
 	return p.Words()

@@ -105,10 +105,9 @@ func randomBinCase(rng *rand.Rand, w, h uint32, binLog uint, n int) binCase {
 	return c
 }
 
-// The machine code's BCOUNT, BSCAN, BEMIT and BBASE write the Go stages'
-// words (frontend.BCount, BScan, BEmit, BBase) over random primitives and
-// several launch shapes; BHIST runs as the Go stage does (frontend.BHist)
-// between them, as on the device.
+// The machine code's six stages write the Go stages' words (frontend.BCount,
+// BScan, BEmit, BHist, BBase, BScatter) over random primitives and several
+// launch shapes, every buffer checked after each stage.
 func TestBinningStagesMatchGo(t *testing.T) {
 	code, err := fecode.BinningCode()
 	if err != nil {
@@ -165,9 +164,11 @@ func TestBinningStagesMatchGo(t *testing.T) {
 			check("key count", m.words(m.ctr+4*abi.FECounterKeys, 1), []uint32{keys})
 			m.run(t, code, abi.FEStageBEmit, sh[0], sh[1], sh[2])
 			check("keys", m.words(m.keys, int(keys)), kw)
-			for b, v := range hist { // the Go kernel's BHIST
-				binary.LittleEndian.PutUint32(m.mem.Data[m.hist+uint32(4*b):], v)
+			for b := range bins { // stale words: BHIST must write every bin
+				binary.LittleEndian.PutUint32(m.mem.Data[m.hist+uint32(4*b):], 0xDEAD)
 			}
+			m.run(t, code, abi.FEStageBHist, sh[0], sh[1], sh[2])
+			check("hist", m.words(m.hist, bins), hist)
 			m.run(t, code, abi.FEStageBBase, sh[0], sh[1], sh[2])
 			check("base", m.words(m.base, bins), base)
 			want := make([]uint32, len(tb)/4)
@@ -175,16 +176,30 @@ func TestBinningStagesMatchGo(t *testing.T) {
 				want[i] = binary.LittleEndian.Uint32(tb[4*i:])
 			}
 			check("headers", m.words(m.tbuf, len(want)), want)
+			m.run(t, code, abi.FEStageBScatter, sh[0], sh[1], sh[2])
+			pids := make([]byte, 4*keys)
+			frontend.BScatter(kw, base, pids)
+			for i := range want {
+				want[i] = binary.LittleEndian.Uint32(tb[4*i:])
+			}
+			wantPids := make([]uint32, keys)
+			for i := range wantPids {
+				wantPids[i] = binary.LittleEndian.Uint32(pids[4*i:])
+			}
+			check("sorted pids", m.words(m.tbuf+uint32(bins*abi.BinHeaderBytes), int(keys)), wantPids)
+			check("hist after BSCATTER", m.words(m.hist, bins), hist)
+			check("base after BSCATTER", m.words(m.base, bins), base)
 		}
 	}
 }
 
-// The stages the machine code has are exactly the ones BinningStage takes;
-// another stage fails the launch with the core's illegal-instruction error.
+// The machine code takes exactly the six binning stages; a block with another
+// stage fails the launch with the core's illegal-instruction error (the host
+// sends it to the Go kernel, which names it).
 func TestBinningStageSelection(t *testing.T) {
 	for s := uint64(0); s <= abi.FEStageBScatter+1; s++ {
 		err := fecode.BinningStage(s)
-		want := s == abi.FEStageBCount || s == abi.FEStageBScan || s == abi.FEStageBEmit || s == abi.FEStageBBase
+		want := s >= abi.FEStageBCount && s <= abi.FEStageBScatter
 		if (err == nil) != want {
 			t.Errorf("stage %d: %v", s, err)
 		}
@@ -196,7 +211,7 @@ func TestBinningStageSelection(t *testing.T) {
 	m := newBinMem(binCase{g: frontend.BinGrid{Cols: 1, Rows: 1, BinLog: 4}}, 0)
 	const at = 0x8000
 	copy(m.mem.Data[at:], code)
-	binary.LittleEndian.PutUint64(m.mem.Data[m.args:], abi.FEStageBHist)
+	binary.LittleEndian.PutUint64(m.mem.Data[m.args:], abi.FEStageSetup)
 	core, err := simt.New(simt.Config{Warps: 1, Threads: 1, MaxInstructions: 1 << 20}, m.mem)
 	if err != nil {
 		t.Fatal(err)
@@ -208,6 +223,6 @@ func TestBinningStageSelection(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := core.Run(); err == nil {
-		t.Error("BHIST ran on the machine code without an error")
+		t.Error("a SETUP block ran on the binning machine code without an error")
 	}
 }

@@ -130,15 +130,15 @@ func (ds *Device) BinningKernel(stage uint64) *runtime.Kernel {
 }
 
 // observe is a cores = "isa" device's launch observer: it counts binning_k's
-// launches (machine code with its instructions, or the Go stages) in the
-// kernel stats. msaa_resolve_k is counted where it is launched (its fallback
+// launches (machine code with its instructions, or the Go kernel for a
+// block whose stage the code has not) in the kernel stats. msaa_resolve_k is counted where it is launched (its fallback
 // reason is the host's).
 func (ds *Device) observe(entry uint64, s device.LaunchStats) {
 	switch entry {
 	case ds.Binning.Entry():
 		ds.CountKernel("binning_k", "", s.Instructions, s.ThreadInstructions)
 	case ds.BinningGo.Entry():
-		ds.CountKernel("binning_k", fecode.ErrBinningGoStages.Error(), 0, 0)
+		ds.CountKernel("binning_k", "binning_k: machine code: not a binning stage (the Go kernel names it)", 0, 0)
 	}
 }
 

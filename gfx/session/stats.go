@@ -128,8 +128,8 @@ type ISAStats struct {
 	VSThreadInstructions uint64 `json:"vs_thread_instructions"`
 	FSWarpInstructions   uint64 `json:"fs_warp_instructions"`
 	FSThreadInstructions uint64 `json:"fs_thread_instructions"`
-	// Binning* are binning_k's machine-code stages (BCOUNT, BSCAN, BEMIT,
-	// BBASE; gfx/fecode). spec: docs/ABI.md row 46
+	// Binning* are binning_k's stages as machine code (gfx/fecode).
+	// spec: docs/ABI.md row 46
 	BinningWarpInstructions   uint64 `json:"binning_warp_instructions"`
 	BinningThreadInstructions uint64 `json:"binning_thread_instructions"`
 }
