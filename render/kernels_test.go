@@ -9,10 +9,10 @@ import (
 	"vortexgfx/scene"
 )
 
-// With cores = "isa" a multisampled device frame runs binning_k's stages and
-// msaa_resolve_k as machine code: the image is the cores = "ir" frame's, byte
-// for byte, and Stats.Kernels counts both kernels' machine-code launches and
-// instructions (nil on "ir"). spec: docs/ABI.md row 46
+// With cores = "isa" a multisampled device frame runs expand_k, binning_k's
+// stages and msaa_resolve_k as machine code: the image is the cores = "ir"
+// frame's, byte for byte, and Stats.Kernels counts the three kernels'
+// machine-code launches and instructions (nil on "ir"). spec: docs/ABI.md row 46
 func TestDeviceFrontEndKernelsISA(t *testing.T) {
 	js := `{"width": 24, "height": 16, "msaa": 4, "clear": {"color": [0, 0, 0, 1]},
  "camera": {"projection": "orthographic", "xmag": 0.5, "ymag": 0.5, "near": -1, "far": 1},
@@ -41,13 +41,13 @@ func TestDeviceFrontEndKernelsISA(t *testing.T) {
 	if irSt.Kernels != nil {
 		t.Errorf("cores = ir counted %v", irSt.Kernels)
 	}
-	for name, launches := range map[string]uint64{"msaa_resolve_k": 1, "binning_k": 6} {
+	for name, launches := range map[string]uint64{"msaa_resolve_k": 1, "binning_k": 6, "expand_k": 1} {
 		k := st.Kernels[name]
 		if k.Launches != launches || k.MachineCode != launches || k.WarpInstructions == 0 || len(k.GoKernel) != 0 {
 			t.Errorf("%s: %+v, want %d machine-code launches with instructions", name, k, launches)
 		}
 	}
-	if is := st.Draws[0].Device.ISA; is == nil || is.BinningWarpInstructions == 0 {
-		t.Errorf("the draw's ISA counts %+v lack binning_k's", is)
+	if is := st.Draws[0].Device.ISA; is == nil || is.BinningWarpInstructions == 0 || is.ExpandWarpInstructions == 0 {
+		t.Errorf("the draw's ISA counts %+v lack binning_k's or expand_k's", is)
 	}
 }

@@ -11,8 +11,9 @@
 // Each kernel reads the Go kernel's own arg block (8-byte slots, the low word of
 // each being the 32-bit address or count), plus any slots the Go kernel
 // ignores, and writes the same bytes. Today: msaa_resolve_k (ResolveCode,
-// every launch whose format ResolveDesc takes) and binning_k (BinningCode,
-// the stages BinningStage takes). setup_k and expand_k stay Go kernels.
+// every launch whose format ResolveDesc takes), binning_k (BinningCode, the
+// stages BinningStage takes) and expand_k (ExpandCode, one kernel for every
+// program, driven by a word table). setup_k and prim_k stay Go kernels.
 // A new kernel follows the same door: its code here, its entry in
 // ModuleImageFor, its selection beside session.BinningKernel, its counts in
 // session.KernelStats. spec: vortexpipe-driver.md §2.4, §3.4.1; rasterizer.md §3.1

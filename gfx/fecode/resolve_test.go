@@ -253,3 +253,24 @@ func (w testingWriter) Write(b []byte) (int, error) {
 	w.t.Log(strings.TrimSpace(string(b)))
 	return len(b), nil
 }
+
+// ExpandArgs keeps the Go kernel's block and appends the word count and the
+// table, two words a slot, low word first (an odd table padded).
+func TestExpandArgsLayout(t *testing.T) {
+	args := make([]byte, 8*ExpandTableSlot)
+	for i := range args {
+		args[i] = byte(i)
+	}
+	out := ExpandArgs(args, []uint32{7, ExpandZero, 9})
+	if string(out[:len(args)]) != string(args) || len(out) != 8*(ExpandTableSlot+3) {
+		t.Fatalf("%d bytes, the block changed or misses the table", len(out))
+	}
+	if n := binary.LittleEndian.Uint64(out[8*ExpandTableSlot:]); n != 3 {
+		t.Errorf("word count %d", n)
+	}
+	for k, w := range []uint32{7, ExpandZero, 9, 0} {
+		if got := binary.LittleEndian.Uint32(out[8*ExpandTableSlot+8+4*k:]); got != w {
+			t.Errorf("table word %d = %#x, want %#x", k, got, w)
+		}
+	}
+}

@@ -464,7 +464,9 @@ func ModuleImage() ([]byte, error) { return ModuleImageFor(false) }
 // (isa) or an "ir" one. Under isa each kernel gfx/fecode has as machine code
 // (binning_k, msaa_resolve_k) is an abi.KernelCode entry under its own name,
 // its Go kernel kept under fecode.GoEntry(name) for the launches the code
-// cannot take; setup_k stays a Go kernel. spec: vortexpipe §2.4
+// cannot take, and expand_k's program-independent code is added (the
+// programs' vertex modules keep their Go expand_k); setup_k stays a Go
+// kernel. spec: vortexpipe §2.4
 func ModuleImageFor(isa bool) ([]byte, error) {
 	entries := []abi.KernelImageEntry{
 		abi.LibraryEntry("setup_k", KernelSetup), abi.LibraryEntry("binning_k", KernelBinning),
@@ -482,6 +484,12 @@ func ModuleImageFor(isa bool) ([]byte, error) {
 		entries[1] = abi.KernelImageEntry{Name: "binning_k", Kind: abi.KernelCode, Payload: code}
 		entries = append(entries, abi.LibraryEntry(fecode.GoEntry("msaa_resolve_k"), KernelResolve),
 			abi.LibraryEntry(fecode.GoEntry("binning_k"), KernelBinning))
+		// expand_k's machine code is one kernel for every program (its Go
+		// kernels are the programs' own, in their vertex modules).
+		if code, err = fecode.ExpandCode(); err != nil {
+			return nil, err
+		}
+		entries = append(entries, abi.KernelImageEntry{Name: "expand_k", Kind: abi.KernelCode, Payload: code})
 	}
 	return abi.EncodeKernelImage(entries)
 }

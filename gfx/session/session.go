@@ -27,6 +27,9 @@ type Device struct {
 	// each pair is the Go kernel twice. A binning launch takes its kernel from
 	// BinningKernel.
 	Setup, Binning, BinningGo, Resolve, ResolveGo *runtime.Kernel
+	// Expand is expand_k's machine code under cores = "isa" (one kernel for
+	// every program; their Go expand_k are in their vertex modules), else nil.
+	Expand *runtime.Kernel
 	// ISA says the front-end module holds machine code (cores = "isa").
 	ISA bool
 	// Threads is the warp width; Block (threads × warps) and Grid (one CTA
@@ -106,7 +109,9 @@ func Open(cfg config.Config, register func(*device.Library) error) (*Device, err
 	ds.ResolveGo, ds.BinningGo = ds.Resolve, ds.Binning
 	if err == nil && ds.ISA {
 		if ds.ResolveGo, err = fem.Kernel(fecode.GoEntry("msaa_resolve_k")); err == nil {
-			ds.BinningGo, err = fem.Kernel(fecode.GoEntry("binning_k"))
+			if ds.BinningGo, err = fem.Kernel(fecode.GoEntry("binning_k")); err == nil {
+				ds.Expand, err = fem.Kernel("expand_k")
+			}
 		}
 		// Binning launches ride draw bundles: their counts come from the
 		// KMU's per-launch stats.
@@ -131,12 +136,15 @@ func (ds *Device) BinningKernel(stage uint64) *runtime.Kernel {
 
 // observe is a cores = "isa" device's launch observer: it counts binning_k's
 // launches (machine code with its instructions, or the Go kernel for a
-// block whose stage the code has not) in the kernel stats. msaa_resolve_k is counted where it is launched (its fallback
+// block whose stage the code has not) and expand_k's machine-code launches
+// in the kernel stats (its Go launches are counted where they are queued). msaa_resolve_k is counted where it is launched (its fallback
 // reason is the host's).
 func (ds *Device) observe(entry uint64, s device.LaunchStats) {
 	switch entry {
 	case ds.Binning.Entry():
 		ds.CountKernel("binning_k", "", s.Instructions, s.ThreadInstructions)
+	case ds.Expand.Entry():
+		ds.CountKernel("expand_k", "", s.Instructions, s.ThreadInstructions)
 	case ds.BinningGo.Entry():
 		ds.CountKernel("binning_k", "binning_k: machine code: not a binning stage (the Go kernel names it)", 0, 0)
 	}

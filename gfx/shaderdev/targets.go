@@ -270,11 +270,12 @@ func (d *Device) resolve(i int) error {
 	return nil
 }
 
-// kernelResolve and kernelBinning are the module entry names of
-// msaa_resolve_k and binning_k (their stats keys).
+// kernelResolve, kernelBinning and kernelExpand are the front-end kernels'
+// module entry names (their stats keys).
 const (
 	kernelResolve = "msaa_resolve_k"
 	kernelBinning = "binning_k"
+	kernelExpand  = "expand_k"
 )
 
 // SetStrictISA makes a resolve the machine code cannot take on a
