@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"vortexgfx/config"
+	"vortexgfx/gfx/session"
 	"vortexgfx/gfx/shaderdev"
 	"vortexgfx/gl/sampler"
 	"vortexgfx/runtime"
@@ -41,6 +42,9 @@ type devScreen struct {
 	derivedFIFO []derivedKey
 	// refTexs caches textures converted for the reference renderer.
 	refTexs map[*Resource]*refTexEntry
+	// kernels are the front-end kernels' machine-code counters of the
+	// devices closed so far (cores = "isa"; the open one's are added).
+	kernels map[string]session.KernelStats
 }
 
 type devTexture struct {
@@ -217,6 +221,7 @@ func (s *Screen) openDevice(conf devConf) (*shaderdev.Device, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pipe: open the device for a %dx%d framebuffer: %w", conf.w, conf.h, err)
 	}
+	sd.SetStrictISA(s.opts.Strict)
 	d.sd, d.conf = sd, conf
 	d.added = map[*shaderdev.Program]bool{}
 	d.fb = devFB{}
@@ -235,6 +240,7 @@ func (d *devScreen) closeDevice() {
 	}
 	d.swTexs = nil
 	d.dropDerived(nil)
+	d.kernels = session.AddKernels(d.kernels, d.sd.Kernels())
 	_ = d.sd.Close()
 	d.sd = nil
 	d.fb = devFB{}
@@ -326,6 +332,10 @@ type BackendStats struct {
 	IndexUploads   uint64 // translated index lists made resident
 	DeviceOpen     bool   // a device is open
 	Width, Height  int    // its framebuffer size
+	// Kernels are the front-end kernels' machine-code counters (cores =
+	// "isa": msaa_resolve_k's launches, machine code or Go kernel by reason),
+	// over every device the screen opened; nil on "ir".
+	Kernels map[string]session.KernelStats
 }
 
 // BackendStats returns the device backend's counters.
@@ -334,7 +344,16 @@ func (s *Screen) BackendStats() BackendStats {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return BackendStats{TargetLoads: d.targetLoads, TargetReads: d.targetReads, TextureUploads: d.texUploads, IndexUploads: d.indexUploads,
-		DeviceOpen: d.sd != nil, Width: d.conf.w, Height: d.conf.h}
+		DeviceOpen: d.sd != nil, Width: d.conf.w, Height: d.conf.h, Kernels: d.kernelStats()}
+}
+
+// kernelStats are the closed devices' kernel counters plus the open one's;
+// the caller holds d.mu.
+func (d *devScreen) kernelStats() map[string]session.KernelStats {
+	if d.sd == nil {
+		return session.AddKernels(d.kernels, nil)
+	}
+	return session.AddKernels(d.kernels, d.sd.Kernels())
 }
 
 // Close releases the screen's device backend and residency entries.

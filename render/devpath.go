@@ -256,6 +256,9 @@ func (r *Renderer) drawDevice() error {
 			return fmt.Errorf("render: device resolve: %w", err)
 		}
 	}
+	if r.opts.Stats {
+		r.stats.Kernels = dr.screen.BackendStats().Kernels
+	}
 	dr.stale = true
 	return nil
 }

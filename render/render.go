@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"time"
+	"vortexgfx/gfx/session"
 
 	"vortexgfx/config"
 	"vortexgfx/gl/msaa"
@@ -289,6 +290,7 @@ func (r *Renderer) Stats() Stats {
 		s.Draws[i].Device = s.Draws[i].Device.clone()
 	}
 	s.LastFrame = r.stats.LastFrame.clone()
+	s.Kernels = session.AddKernels(r.stats.Kernels, nil)
 	s.Notes = append([]string(nil), r.stats.Notes...)
 	s.Warnings = append([]string(nil), r.stats.Warnings...)
 	return s

@@ -34,6 +34,11 @@ type Stats struct {
 	// device, beside the per-draw sums over every frame in Draws. Nil on the
 	// reference path, without Options.Stats, and before a device draw.
 	LastFrame *DeviceStats `json:"last_frame_device,omitempty"`
+	// Kernels are the front-end kernels' machine-code counters over the
+	// whole render (cores = "isa": msaa_resolve_k's launches as machine
+	// code, with their instructions, or on the Go kernel by reason); nil
+	// on "ir" and the reference path. spec: docs/ABI.md row 47
+	Kernels map[string]session.KernelStats `json:"kernels,omitempty"`
 	// Notes list adaptations made without Options.Strict.
 	Notes []string `json:"notes,omitempty"`
 	// Warnings list the features of the scene's files that were left out

@@ -26,6 +26,10 @@ type Device struct {
 	// HostBinning runs draw3d's own host flow (host Binning oracle, tile and
 	// primitive buffers uploaded) instead of the device front end.
 	HostBinning bool
+	// inspect, when set (tests), gets each device-front-end draw's tile
+	// buffer (the bin headers, then the sorted pids) and PBUF as the device
+	// left them.
+	inspect func(draw int, tile, prims []byte)
 }
 
 // replaySession is an open device with draw3d's fragment module at
@@ -106,8 +110,17 @@ func (r Device) Replay(tr *trace.Trace) (*Image, []session.DrawStats, error) {
 		return nil, nil, err
 	}
 	for i := range tr.DrawCalls {
+		b0 := ds.Kernels()["binning_k"]
 		if err := r.draw(ds, tr, i, cbuf.Addr(), zbuf.Addr(), binLog, &stats[i]); err != nil {
 			return nil, nil, fmt.Errorf("draw3d: draw %d: %w", i, err)
+		}
+		if ds.ISA {
+			// cores = "isa": binning_k's machine-code stages are the
+			// replay's only machine code (the VS path, setup_k and the
+			// fragment kernel are Go).
+			b := ds.Kernels()["binning_k"]
+			stats[i].ISA = &session.ISAStats{BinningWarpInstructions: b.WarpInstructions - b0.WarpInstructions,
+				BinningThreadInstructions: b.ThreadInstructions - b0.ThreadInstructions}
 		}
 		p, err := ds.Perf()
 		if err != nil {
@@ -242,6 +255,17 @@ func (r Device) draw(ds *replaySession, tr *trace.Trace, i int, cbuf, zbuf uint6
 		out.Primitives = w(abi.FECounterPrims)
 		out.FrontEnd = frontend.Stats{Triangles: len(tris), NearClipped: w(abi.FECounterNearClipped), GuardClipped: w(abi.FECounterGuardClipped),
 			Culled: w(abi.FECounterCulled), PrecisionLoss: w(abi.FECounterPrecisionLoss), Prims: w(abi.FECounterPrims)}
+		if r.inspect != nil {
+			tile := make([]byte, dt.TileCount*abi.BinHeaderBytes+4*w(abi.FECounterKeys))
+			prims := make([]byte, w(abi.FECounterPrims)*abi.PrimBytes)
+			if err := ds.Sim.Mem.Read(dt.Tile, tile); err != nil {
+				return err
+			}
+			if err := ds.Sim.Mem.Read(dt.Prim, prims); err != nil {
+				return err
+			}
+			r.inspect(i, tile, prims)
+		}
 	}
 	return nil
 }
@@ -296,7 +320,7 @@ func (r Device) frontEnd(ds *replaySession, dc *trace.DrawCall, verts []frontend
 		a.Stage = stage
 		k := ds.Setup
 		if stage >= abi.FEStageBCount {
-			k = ds.Binning
+			k = ds.BinningKernel(stage)
 		}
 		steps = append(steps, runtime.LaunchStep(k, runtime.LaunchParams{
 			NDim: 1, Grid: [3]uint32{ds.Grid, 1, 1}, Block: [3]uint32{ds.Block, 1, 1}, Args: a.Pack()}))

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"vortexgfx/gfx/fecode"
 
 	"vortexgfx/abi"
 	"vortexgfx/device"
@@ -455,10 +456,40 @@ func RegisterKernels(lib *device.Library) error {
 
 // ModuleImage is the front-end module image (setup_k, binning_k and
 // msaa_resolve_k, vortexpipe §3.4.1), loaded at
-// abi.LinkBaseFrontEnd. spec: vortexpipe §2.4
-func ModuleImage() ([]byte, error) {
-	return abi.EncodeKernelImage([]abi.KernelImageEntry{
+// abi.LinkBaseFrontEnd: every kernel a Go kernel (ModuleImageFor(false)).
+// spec: vortexpipe §2.4
+func ModuleImage() ([]byte, error) { return ModuleImageFor(false) }
+
+// ModuleImageFor is the front-end module image of a cores = "isa" device
+// (isa) or an "ir" one. Under isa each kernel gfx/fecode has as machine code
+// (binning_k, msaa_resolve_k) is an abi.KernelCode entry under its own name,
+// its Go kernel kept under fecode.GoEntry(name) for the launches the code
+// cannot take, and expand_k's program-independent code is added (the
+// programs' vertex modules keep their Go expand_k); setup_k stays a Go
+// kernel. spec: vortexpipe §2.4
+func ModuleImageFor(isa bool) ([]byte, error) {
+	entries := []abi.KernelImageEntry{
 		abi.LibraryEntry("setup_k", KernelSetup), abi.LibraryEntry("binning_k", KernelBinning),
 		abi.LibraryEntry("msaa_resolve_k", KernelResolve),
-	})
+	}
+	if isa {
+		code, err := fecode.ResolveCode()
+		if err != nil {
+			return nil, err
+		}
+		entries[2] = abi.KernelImageEntry{Name: "msaa_resolve_k", Kind: abi.KernelCode, Payload: code}
+		if code, err = fecode.BinningCode(); err != nil {
+			return nil, err
+		}
+		entries[1] = abi.KernelImageEntry{Name: "binning_k", Kind: abi.KernelCode, Payload: code}
+		entries = append(entries, abi.LibraryEntry(fecode.GoEntry("msaa_resolve_k"), KernelResolve),
+			abi.LibraryEntry(fecode.GoEntry("binning_k"), KernelBinning))
+		// expand_k's machine code is one kernel for every program (its Go
+		// kernels are the programs' own, in their vertex modules).
+		if code, err = fecode.ExpandCode(); err != nil {
+			return nil, err
+		}
+		entries = append(entries, abi.KernelImageEntry{Name: "expand_k", Kind: abi.KernelCode, Payload: code})
+	}
+	return abi.EncodeKernelImage(entries)
 }

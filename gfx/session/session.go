@@ -8,6 +8,7 @@ import (
 	"vortexgfx/device"
 	"vortexgfx/device/cp"
 	"vortexgfx/device/sim"
+	"vortexgfx/gfx/fecode"
 	"vortexgfx/gfx/frontend"
 	"vortexgfx/runtime"
 )
@@ -20,8 +21,17 @@ type Device struct {
 	Sim     *sim.Sim
 	Runtime *runtime.Device
 	Queue   *runtime.Queue
-	// The front-end module's kernels.
-	Setup, Binning, Resolve *runtime.Kernel
+	// The front-end module's kernels. Under cores = "isa" Binning and
+	// Resolve are binning_k's and msaa_resolve_k's machine code (gfx/fecode)
+	// and BinningGo and ResolveGo their Go kernels, the fallbacks; otherwise
+	// each pair is the Go kernel twice. A binning launch takes its kernel from
+	// BinningKernel.
+	Setup, Binning, BinningGo, Resolve, ResolveGo *runtime.Kernel
+	// Expand is expand_k's machine code under cores = "isa" (one kernel for
+	// every program; their Go expand_k are in their vertex modules), else nil.
+	Expand *runtime.Kernel
+	// ISA says the front-end module holds machine code (cores = "isa").
+	ISA bool
 	// Threads is the warp width; Block (threads × warps) and Grid (one CTA
 	// per core) are the launch shape of a front-end stage.
 	Threads, Block, Grid uint32
@@ -29,6 +39,8 @@ type Device struct {
 	mu   sync.Mutex // guards the retired-command tally (written on the CP goroutine)
 	ops  map[abi.Opcode]uint64
 	span [2]uint64 // first Queued, last End of the commands since the last Take
+
+	kernels kernelTally // the front-end kernels' launches (kernels.go)
 }
 
 func (ds *Device) traced(ev cp.TraceEvent) {
@@ -78,7 +90,8 @@ func Open(cfg config.Config, register func(*device.Library) error) (*Device, err
 	ds.Sim, ds.Runtime, ds.Queue = s, dev, dev.DefaultQueue()
 	ds.Block = uint32(cfg.Device.Threads * cfg.Device.Warps)
 	ds.Grid = uint32(cfg.Device.NumCores())
-	fe, err := frontend.ModuleImage()
+	ds.ISA = cfg.Device.ISA()
+	fe, err := frontend.ModuleImageFor(ds.ISA)
 	if err != nil {
 		ds.Close()
 		return nil, err
@@ -93,11 +106,48 @@ func Open(cfg config.Config, register func(*device.Library) error) (*Device, err
 			ds.Resolve, err = fem.Kernel("msaa_resolve_k")
 		}
 	}
+	ds.ResolveGo, ds.BinningGo = ds.Resolve, ds.Binning
+	if err == nil && ds.ISA {
+		if ds.ResolveGo, err = fem.Kernel(fecode.GoEntry("msaa_resolve_k")); err == nil {
+			if ds.BinningGo, err = fem.Kernel(fecode.GoEntry("binning_k")); err == nil {
+				ds.Expand, err = fem.Kernel("expand_k")
+			}
+		}
+		// Binning launches ride draw bundles: their counts come from the
+		// KMU's per-launch stats.
+		s.GPU.SetLaunchObserver(ds.observe)
+	}
 	if err != nil {
 		ds.Close()
 		return nil, err
 	}
 	return ds, nil
+}
+
+// BinningKernel is the kernel a launch of binning_k stage stage runs: the
+// machine code when it has the stage (cores = "isa"; fecode.BinningStage),
+// else the Go kernel. spec: rasterizer.md §3.1
+func (ds *Device) BinningKernel(stage uint64) *runtime.Kernel {
+	if ds.ISA && fecode.BinningStage(stage) != nil {
+		return ds.BinningGo
+	}
+	return ds.Binning
+}
+
+// observe is a cores = "isa" device's launch observer: it counts binning_k's
+// launches (machine code with its instructions, or the Go kernel for a
+// block whose stage the code has not) and expand_k's machine-code launches
+// in the kernel stats (its Go launches are counted where they are queued). msaa_resolve_k is counted where it is launched (its fallback
+// reason is the host's).
+func (ds *Device) observe(entry uint64, s device.LaunchStats) {
+	switch entry {
+	case ds.Binning.Entry():
+		ds.CountKernel("binning_k", "", s.Instructions, s.ThreadInstructions)
+	case ds.Expand.Entry():
+		ds.CountKernel("expand_k", "", s.Instructions, s.ThreadInstructions)
+	case ds.BinningGo.Entry():
+		ds.CountKernel("binning_k", "binning_k: machine code: not a binning stage (the Go kernel names it)", 0, 0)
+	}
 }
 
 // Close releases the device.

@@ -118,8 +118,8 @@ type DrawStats struct {
 }
 
 // ISAStats are a draw's machine-code instruction counts per kernel: the
-// vertex stage's grid launches and the fragment waves (the §3.4 wrapper and
-// the program), each as warp-instructions (minstret summed over warps: one per
+// vertex stage's grid launches, expand_k's and binning_k's machine code and
+// the fragment waves (the §3.4 wrapper and the program), each as warp-instructions (minstret summed over warps: one per
 // instruction a warp issued) and thread-instructions (each warp-instruction
 // counted once per active lane). Kernels that ran as Go code count 0.
 // spec: vortex-hardware-facts.md §7 (MINSTRET); docs/ABI.md row 42
@@ -128,6 +128,13 @@ type ISAStats struct {
 	VSThreadInstructions uint64 `json:"vs_thread_instructions"`
 	FSWarpInstructions   uint64 `json:"fs_warp_instructions"`
 	FSThreadInstructions uint64 `json:"fs_thread_instructions"`
+	// Binning* are binning_k's stages as machine code (gfx/fecode).
+	// spec: docs/ABI.md row 47
+	BinningWarpInstructions   uint64 `json:"binning_warp_instructions"`
+	BinningThreadInstructions uint64 `json:"binning_thread_instructions"`
+	// Expand* are expand_k's machine-code launches (gfx/fecode).
+	ExpandWarpInstructions   uint64 `json:"expand_warp_instructions"`
+	ExpandThreadInstructions uint64 `json:"expand_thread_instructions"`
 }
 
 // Add is s + o, counter by counter (nil counts as zero).
@@ -143,6 +150,10 @@ func (s *ISAStats) Add(o *ISAStats) *ISAStats {
 	r.VSThreadInstructions += o.VSThreadInstructions
 	r.FSWarpInstructions += o.FSWarpInstructions
 	r.FSThreadInstructions += o.FSThreadInstructions
+	r.BinningWarpInstructions += o.BinningWarpInstructions
+	r.BinningThreadInstructions += o.BinningThreadInstructions
+	r.ExpandWarpInstructions += o.ExpandWarpInstructions
+	r.ExpandThreadInstructions += o.ExpandThreadInstructions
 	return &r
 }
 

@@ -61,6 +61,8 @@ type Device struct {
 	// isa is the vertex stage's machine code on a cores = "isa" device
 	// (isavs.go; nil: every stage runs its Go kernel).
 	isa *isaVS
+	// strictISA fails a resolve the machine code cannot take (SetStrictISA).
+	strictISA bool
 }
 
 // identityList returns the little-endian u32 words 0..n-1.

@@ -248,6 +248,9 @@ type drawState struct {
 	dr *Draw
 	p  *Program
 	st session.DrawStats
+	// expandErr refuses the draw under Draw.StrictISA when an expand_k
+	// launch runs the Go kernel (isaexpand.go).
+	expandErr error
 
 	inst, total, nt int // instances, vertices over all instances, triangles
 	mods            *shaderModules
@@ -310,7 +313,8 @@ func (d *Device) Draw(dr *Draw) (session.DrawStats, error) {
 		s.frontEnd, // VS and expand_k records, front-end buffers and passes
 		s.fragment, // the FS wrapper's argument block
 		s.submitUploads,
-		s.record, // the runtime draw's steps
+		s.record,                            // the runtime draw's steps
+		func() error { return s.expandErr }, // a Go expand_k under StrictISA
 		s.run,
 		s.collect, // the software and front-end counters
 	} {

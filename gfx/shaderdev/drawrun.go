@@ -123,7 +123,7 @@ func (s *drawState) record() error {
 		if dr.expansion() != PrimTriangles {
 			s.steps = append(s.steps, runtime.LaunchStep(m.primK, lp(s.primArgs())))
 		}
-		s.steps = append(s.steps, runtime.LaunchStep(m.expandK, lp(exArgs)))
+		s.steps = append(s.steps, runtime.LaunchStep(s.expandStep(exArgs, ow)))
 	}
 	if !s.stream {
 		vertexStage()
@@ -172,7 +172,7 @@ func (s *drawState) record() error {
 			fa.Stage = stage
 			k := ds.Setup
 			if stage >= abi.FEStageBCount {
-				k = ds.Binning
+				k = ds.BinningKernel(stage)
 			}
 			s.steps = append(s.steps, runtime.LaunchStep(k, lp(fa.Pack())))
 			if stage == abi.FEStageEmit && s.lineCover != nil {
@@ -205,6 +205,7 @@ func (s *drawState) run() error {
 	s0 := ds.Runtime.Stats()
 	g0 := ds.Sim.GPU.GraphicsTotals()
 	l0 := ds.Sim.GPU.TotalStats()
+	k0 := ds.Kernels()
 	ds.Take()
 	if err := ds.Queue.EnqueueDraw(s.steps).Wait(); err != nil {
 		if le := ds.Sim.GPU.LastLaunchError(); le != nil {
@@ -227,12 +228,21 @@ func (s *drawState) run() error {
 		}
 	}
 	if s.d.isa != nil {
-		// Every machine-code launch of the draw but the fragment waves is
-		// its vertex stage's (expand_k, prim_k and the front end are Go).
+		// Every machine-code launch of the draw but the fragment waves,
+		// binning_k's and expand_k's is its vertex stage's (prim_k and
+		// setup_k are Go).
 		g, l := ds.Sim.GPU.GraphicsTotals().Sub(g0), ds.Sim.GPU.TotalStats()
+		k1 := ds.Kernels()
+		b, e := k1[kernelBinning], k1[kernelExpand]
+		bw, bt := b.WarpInstructions-k0[kernelBinning].WarpInstructions, b.ThreadInstructions-k0[kernelBinning].ThreadInstructions
+		ew, et := e.WarpInstructions-k0[kernelExpand].WarpInstructions, e.ThreadInstructions-k0[kernelExpand].ThreadInstructions
 		st.ISA = &session.ISAStats{FSWarpInstructions: g.Instructions, FSThreadInstructions: g.ThreadInstructions,
-			VSWarpInstructions:   l.Instructions - l0.Instructions - g.Instructions,
-			VSThreadInstructions: l.ThreadInstructions - l0.ThreadInstructions - g.ThreadInstructions}
+			VSWarpInstructions:        l.Instructions - l0.Instructions - g.Instructions - bw - ew,
+			VSThreadInstructions:      l.ThreadInstructions - l0.ThreadInstructions - g.ThreadInstructions - bt - et,
+			BinningWarpInstructions:   bw,
+			BinningThreadInstructions: bt,
+			ExpandWarpInstructions:    ew,
+			ExpandThreadInstructions:  et}
 	}
 	p1, err := ds.Perf()
 	if err != nil {

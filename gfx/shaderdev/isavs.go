@@ -16,10 +16,11 @@ import (
 // every warp fetches its instructions from device memory on the modelled SIMT
 // cores, reading the same vertex arg block, attribute table, index buffer and
 // uniform words and writing the same records as the Go vertex kernel
-// (vsKernelOn; the contract is docs/ABI.md row 39). expand_k, prim_k and the
-// fragment wrapper stay Go kernels. A vertex stage codegen refuses (textures, an
-// op it lacks, frames beyond the core's LMEM) runs the IR kernel, with the
-// reason in the draw's Route.Why, or fails the draw under Draw.StrictISA.
+// (vsKernelOn; the contract is docs/ABI.md row 39). expand_k runs as machine
+// code too (isaexpand.go); prim_k stays a Go kernel. A vertex stage codegen
+// refuses (textures, an op it lacks, frames beyond the core's LMEM) runs the
+// IR kernel, with the reason in the draw's Route.Why, or fails the draw under
+// Draw.StrictISA.
 // spec: vortexpipe-driver.md §2.3.2, §2.4, §2.5
 
 // ErrISARefused is wrapped by a draw's error under Draw.StrictISA when its

@@ -201,11 +201,10 @@ func (w *swWalk) flush() error {
 	return s.shade(w.sp, present, covered)
 }
 
-// resolveArgSlots is msaa_resolve_k's argument block: {sample-major plane,
-// resolved plane, pixels, samples, gl/format colour format}.
-const resolveArgSlots = 5
-
-// resolveKernel is msaa_resolve_k: grid-strided over pixels, it box-filters
+// resolveKernel is msaa_resolve_k, over its argument block {sample-major
+// plane, resolved plane, pixels, samples, gl/format colour format} (a
+// cores = "isa" launch adds slot fecode.ResolveDescSlot, which it ignores):
+// grid-strided over pixels, it box-filters
 // each pixel's samples into the separate single-sample plane (decode,
 // average, encode: swom.Resolve). spec: vortexpipe §3.4.1
 func resolveKernel(c *device.CTA) error {

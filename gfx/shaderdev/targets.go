@@ -8,6 +8,8 @@ import (
 	"vortexgfx/abi"
 	"vortexgfx/config"
 	"vortexgfx/device/swom"
+	"vortexgfx/gfx/fecode"
+	"vortexgfx/gfx/session"
 	"vortexgfx/gl/format"
 	"vortexgfx/gl/msaa"
 	"vortexgfx/runtime"
@@ -229,22 +231,61 @@ func (d *Device) ReadDepthStencil() ([]byte, error) {
 }
 
 // resolve runs msaa_resolve_k over colour target i: one device launch that
-// box-filters each pixel's samples into the resolved plane.
+// box-filters each pixel's samples into the resolved plane. On a cores = "isa"
+// device the launch runs the kernel's machine code (gfx/fecode) when it takes
+// the target's format, else the Go kernel with the reason counted in the
+// device's kernel stats (session.KernelStats), or fails under SetStrictISA.
+// spec: vortexpipe §3.4.1
 func (d *Device) resolve(i int) error {
 	ds := d.ds
-	args := make([]byte, 8*resolveArgSlots)
-	for k, v := range []uint64{d.colors[i].Addr(), d.resolved[i].Addr(), uint64(d.w * d.h), uint64(d.tc.Samples), uint64(d.tc.Colors[i])} {
+	f := d.tc.Colors[i]
+	slots := []uint64{d.colors[i].Addr(), d.resolved[i].Addr(), uint64(d.w * d.h), uint64(d.tc.Samples), uint64(f)}
+	k, why := ds.Resolve, ""
+	if ds.ISA {
+		desc, err := fecode.ResolveDesc(f, d.tc.Samples)
+		if err != nil {
+			if d.strictISA {
+				return fmt.Errorf("%w: %v", ErrISARefused, err)
+			}
+			k, why = ds.ResolveGo, err.Error()
+		}
+		slots = append(slots, uint64(desc)) // fecode.ResolveDescSlot
+	}
+	args := make([]byte, 8*len(slots))
+	for k, v := range slots {
 		binary.LittleEndian.PutUint64(args[8*k:], v)
 	}
+	l0 := ds.Sim.GPU.TotalStats()
 	p := runtime.LaunchParams{NDim: 1, Grid: [3]uint32{ds.Grid, 1, 1}, Block: [3]uint32{ds.Block, 1, 1}, Args: args}
-	if err := ds.Queue.EnqueueLaunch(ds.Resolve, p).Wait(); err != nil {
+	if err := ds.Queue.EnqueueLaunch(k, p).Wait(); err != nil {
 		if le := ds.Sim.GPU.LastLaunchError(); le != nil {
 			return fmt.Errorf("shaderdev: msaa_resolve_k: %w (device: %v)", err, le)
 		}
 		return fmt.Errorf("shaderdev: msaa_resolve_k: %w", err)
 	}
+	if ds.ISA {
+		l := ds.Sim.GPU.TotalStats()
+		ds.CountKernel(kernelResolve, why, l.Instructions-l0.Instructions, l.ThreadInstructions-l0.ThreadInstructions)
+	}
 	return nil
 }
+
+// kernelResolve, kernelBinning and kernelExpand are the front-end kernels'
+// module entry names (their stats keys).
+const (
+	kernelResolve = "msaa_resolve_k"
+	kernelBinning = "binning_k"
+	kernelExpand  = "expand_k"
+)
+
+// SetStrictISA makes a resolve the machine code cannot take on a
+// cores = "isa" device an error (ErrISARefused) instead of a counted
+// fallback to the Go kernel (--strict).
+func (d *Device) SetStrictISA(on bool) { d.strictISA = on }
+
+// Kernels returns the front-end kernels' machine-code counters of a
+// cores = "isa" device so far (nil on "ir").
+func (d *Device) Kernels() map[string]session.KernelStats { return d.ds.Kernels() }
 
 // WriteTarget seeds colour target i with a single-sample image in its format
 // (row 0 the bottom row), replicated across the samples of a multisampled
