@@ -9,6 +9,7 @@ import (
 	"vortexgfx/abi"
 	"vortexgfx/gfx/frontend"
 	"vortexgfx/gl/msaa"
+	"vortexgfx/shader/ir"
 )
 
 // fsInterpWord is one FS input word the wrapper interpolates: its plane
@@ -17,6 +18,34 @@ import (
 type fsInterpWord struct {
 	w, front, back  int
 	frontNP, backNP bool // the plane is a noperspective varying's
+	// unread: no LoadInput of the fragment program reads the word (an
+	// input declared but unused, or one whose loads the compiler removed),
+	// so the Go wrapper does not interpolate it (interp): no lane's result
+	// can depend on it. The machine-code wrapper's table keeps every word.
+	unread bool
+}
+
+// markUnreadInputs sets fsInterpWord.unread on each interpolated word no
+// LoadInput of the fragment program (its main body and functions) reads.
+// An input word is read only by a LoadInput naming it (ir.LoadInput's Imm),
+// so the words it leaves out are dead for every lane.
+func (sp *Program) markUnreadInputs() {
+	read := make([]bool, sp.prog.FS.InputWords)
+	mark := func(code []ir.Inst) {
+		for i := range code {
+			if in := &code[i]; in.Op == ir.LoadInput && in.Imm >= 0 && int(in.Imm) < len(read) {
+				read[in.Imm] = true
+			}
+		}
+	}
+	mark(sp.prog.FS.Code)
+	for _, f := range sp.prog.FS.Funcs {
+		mark(f.Code)
+	}
+	for i := range sp.fsInterp {
+		iw := &sp.fsInterp[i]
+		iw.unread = iw.w >= 0 && iw.w < len(read) && !read[iw.w]
+	}
 }
 
 // inputs prepares the present lanes' inputs: the per-lane body of the §3.4
@@ -139,7 +168,8 @@ func (s *fsScratch) inputs(sp *Program, present uint64, prims, flat uint64) {
 // specialised for the wave's one face and dense lanes when it has them — the
 // commonest wave: a compacted one, every lane of one primitive side — with
 // the same float32 operations per lane; a lane whose face has no plane for
-// the word keeps the word as it was.
+// the word, and every lane of a word the program never reads
+// (fsInterpWord.unread), keeps the word as it was.
 func (s *fsScratch) interp(sp *Program, present uint64) {
 	if present == 0 {
 		return
@@ -159,6 +189,9 @@ func (s *fsScratch) interp(sp *Program, present uint64) {
 	fdx, fdy, invW, fw := s.fdx[:hi:hi], s.fdy[:hi:hi], s.invW[:hi:hi], s.fw[:hi:hi]
 	for i := range sp.fsInterp {
 		iw := &sp.fsInterp[i]
+		if iw.unread {
+			continue
+		}
 		out := s.interpIn[i][:hi:hi]
 		if dense && oneFace {
 			out := out[lo:]

@@ -12,6 +12,9 @@ import (
 func interpLane(s *fsScratch, sp *Program, l int, out [][]uint32) {
 	for i := range sp.fsInterp {
 		iw := &sp.fsInterp[i]
+		if iw.unread {
+			continue
+		}
 		pl, np := iw.front, iw.frontNP
 		if s.face[l] != 0 {
 			pl, np = iw.back, iw.backNP
@@ -32,7 +35,8 @@ func interpLane(s *fsScratch, sp *Program, l int, out [][]uint32) {
 // writes — and leaves the lanes a face has no plane for, and the lanes not
 // present, as they were — for dense waves of one face (its run-per-primitive
 // loop), dense waves of both faces and sparse waves, with perspective and
-// noperspective words, words on one face only and several primitives a wave.
+// noperspective words, words on one face only, a word the program never
+// reads and several primitives a wave.
 // spec: vortexpipe §3.4
 func TestInterpMatchesPerLane(t *testing.T) {
 	const np = 5
@@ -41,6 +45,7 @@ func TestInterpMatchesPerLane(t *testing.T) {
 		{w: 1, front: 1, back: 4, frontNP: true},
 		{w: 2, front: -1, back: 2},
 		{w: 3, front: 3, back: -1, backNP: true},
+		{w: 4, front: 0, back: 2, unread: true}, // never loaded: every lane keeps its word
 	}}
 	r := rand.New(rand.NewSource(9))
 	for trial := range 300 {
@@ -90,5 +95,60 @@ func TestInterpMatchesPerLane(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestMarkUnreadInputs: the interpolated words no LoadInput reads are the
+// unused inputs' (a declared, unused varying; components a swizzle drops),
+// and every word a load reads — directly, through a dynamically indexed
+// input array, inside a function — stays interpolated.
+func TestMarkUnreadInputs(t *testing.T) {
+	const vs = `#version 130
+in vec4 a_pos; out vec3 v_n; out vec2 v_t; out vec4 v_c; out float v_a[3];
+void main() { gl_Position = a_pos; v_n = a_pos.xyz; v_t = a_pos.xy; v_c = a_pos; v_a[0] = a_pos.x; v_a[1] = a_pos.y; v_a[2] = a_pos.z; }`
+	for _, tc := range []struct {
+		name, fs string
+		unread   map[string][]bool // input name → per word unread
+	}{
+		{"unused varying", `#version 130
+in vec3 v_n; in vec2 v_t; out vec4 o; void main() { o = vec4(normalize(v_n), 1.0); }`,
+			map[string][]bool{"v_n": {false, false, false}, "v_t": {true, true}}},
+		{"swizzle", `#version 130
+in vec4 v_c; out vec4 o; void main() { o = vec4(v_c.x, v_c.z, 0.0, 1.0); }`,
+			map[string][]bool{"v_c": {false, true, false, true}}},
+		{"dynamic index", `#version 130
+uniform int u_i; in float v_a[3]; out vec4 o; void main() { o = vec4(v_a[u_i]); }`,
+			map[string][]bool{"v_a": {false, false, false}}},
+		{"function", `#version 130
+in vec2 v_t; out vec4 o; float f(float k) { return k * v_t.y; }
+void main() { o = vec4(f(2.0)); }`,
+			map[string][]bool{"v_t": {true, false}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sp, _ := compileProgram(t, tc.name, vs, tc.fs)
+			unread := map[int]bool{}
+			for _, iw := range sp.fsInterp {
+				unread[iw.w] = iw.unread
+			}
+			for _, in := range sp.prog.FS.Inputs {
+				want, ok := tc.unread[in.Name]
+				if !ok {
+					continue
+				}
+				delete(tc.unread, in.Name)
+				for k, u := range want {
+					got, ok := unread[in.Word+k]
+					if !ok {
+						t.Fatalf("%s word %d is not interpolated", in.Name, k)
+					}
+					if got != u {
+						t.Errorf("%s word %d: unread %v, want %v", in.Name, k, got, u)
+					}
+				}
+			}
+			for name := range tc.unread {
+				t.Errorf("no input %s", name)
+			}
+		})
 	}
 }

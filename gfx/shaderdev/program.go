@@ -252,6 +252,7 @@ func NewProgram(name string, p *lower.Program) (*Program, error) {
 		return nil, err
 	}
 	sp.mapFragmentInputs()
+	sp.markUnreadInputs()
 	sp.compactFSLanes()
 	sp.fsBatch = fsBatchable(p.FS)
 	if err := sp.bindFragmentOutputs(); err != nil {
