@@ -9,6 +9,7 @@ import (
 	"vortexgfx/abi"
 	"vortexgfx/gfx/frontend"
 	"vortexgfx/gl/msaa"
+	"vortexgfx/shader/exec"
 	"vortexgfx/shader/ir"
 )
 
@@ -71,8 +72,20 @@ func (s *fsScratch) inputs(sp *Program, present uint64, prims, flat uint64) {
 		s.loadCoef(slot, np)
 	}
 	const one = 1 << abi.FracA
+	// The loaded primitive's words the lanes use, kept in locals while its
+	// run of lanes lasts (reloaded when the pid changes): its three edge
+	// planes, the 1/w and depth planes, the rhw_scale word and the facing
+	// word with the flat table of its face.
+	var pr primLanes
+	if s.valid {
+		pr.load(sp, &s.prim)
+	}
+	// sampled: a lane may interpolate away from its pixel centre
+	// (interpSample): a per-sample lane, or a centroid program's partly
+	// covered pixel on a multisampled walk.
+	centroid := sp.centroid && s.samples > 1
 	for m := present; m != 0; m &= m - 1 {
-		l := bits.TrailingZeros64(m)
+		l := bits.TrailingZeros64(m) & (exec.MaxWidth - 1) // a lane of the wave (present has no higher bits)
 		x, y, pid := s.x[l], s.y[l], s.pidL[l]
 		if !s.valid || s.pid != pid {
 			getPrim(&s.prim, c.ReadView(prims+uint64(pid)*abi.PrimBytes, s.pb[:]))
@@ -85,49 +98,49 @@ func (s *fsScratch) inputs(sp *Program, present uint64, prims, flat uint64) {
 			s.pid, s.valid = pid, true
 			slot++
 			s.loadCoef(slot, np)
+			pr.load(sp, &s.prim)
 		}
 		s.coefAt[l] = int32(3 * slot * np)
-		p := &s.prim
 		// The three edge values (Q15.16, int32 arithmetic wrapping as the
-		// wrapper's), written out so the constant indices need no checks.
-		F := [3]float32{float32(p[0]*x+p[1]*y+p[2]) / 65536, float32(p[3]*x+p[4]*y+p[5]) / 65536,
-			float32(p[6]*x+p[7]*y+p[8]) / 65536}
-		if k := s.interpSample(sp, l); k >= 0 {
-			// A per-sample lane interpolates at its sample, a partly
-			// covered pixel of a centroid program at a covered one
-			// (sample.go).
-			F = sampleEdges(p, x, y, s.samples, k)
+		// wrapper's).
+		F := [3]float32{float32(pr.e[0]*x+pr.e[1]*y+pr.e[2]) / 65536, float32(pr.e[3]*x+pr.e[4]*y+pr.e[5]) / 65536,
+			float32(pr.e[6]*x+pr.e[7]*y+pr.e[8]) / 65536}
+		if s.smp[l] >= 0 || centroid {
+			if k := s.interpSample(sp, l); k >= 0 {
+				// A per-sample lane interpolates at its sample, a partly
+				// covered pixel of a centroid program at a covered one
+				// (sample.go).
+				F = sampleEdges(&s.prim, x, y, s.samples, k)
+			}
 		}
 		recip := 1 / float32(F[0]+F[1]+F[2])
 		dx := frontend.FixDev(float32(recip*F[0]), abi.FracA)
 		dy := frontend.FixDev(float32(recip*F[1]), abi.FracA)
-		w := abi.PlaneRHW.Word()
-		rhw := frontend.GuardRHW(float32(frontend.MulA(p[w+1], dy)+(frontend.MulA(p[w], dx)+p[w+2])) / one)
+		rhw := frontend.GuardRHW(float32(frontend.MulA(pr.rhw[1], dy)+(frontend.MulA(pr.rhw[0], dx)+pr.rhw[2])) / one)
 		s.invW[l] = 1 / rhw
 		// 1/w from the edge sum (PlanesCompiled's rhw_scale word).
-		s.fw[l] = float32(float32(F[0]+F[1])+F[2]) * math.Float32frombits(uint32(p[abi.PrimRHWScaleW]))
+		s.fw[l] = float32(float32(F[0]+F[1])+F[2]) * pr.rhwScale
 		s.fdx[l], s.fdy[l] = float32(dx)/one, float32(dy)/one
-		facing := uint32(p[abi.PrimFacingWord])
-		flatIn := sp.fsFlatIn
-		if facing&1 != 0 { // back-facing: two-sided colour's back words
-			flatIn = sp.fsFlatInBack
-		}
-		for _, f := range flatIn { // verbatim, no arithmetic
+		for _, f := range pr.flatIn { // verbatim, no arithmetic
 			s.m.Input(f[0])[l] = c.ReadU32(flat + uint64(pid)*stride + 4*uint64(f[1]))
 		}
-		depth := planeZ(p, x, y)
+		// planeZ on the kept words.
+		depth := uint32(0)
+		if z := int32(int64(pr.z[0])*int64(x) + int64(pr.z[1])*int64(y) + int64(pr.z[2])); z > 0 {
+			depth = min(uint32(z), abi.DepthMask)
+		}
 		if s.samples == 1 {
 			s.zs[l][0] = depth
 		} else {
 			for k := 0; k < s.samples; k++ {
 				sx, sy := msaa.Position(s.samples, k)
-				s.zs[l][k] = sampleZ(p, x, y, sx, sy)
+				s.zs[l][k] = sampleZ(&s.prim, x, y, sx, sy)
 			}
 			if k := s.smp[l]; k >= 0 {
 				depth = s.zs[l][k]
 			}
 		}
-		s.depth[l], s.face[l], s.facingW[l] = depth, facing&1, facing
+		s.depth[l], s.face[l], s.facingW[l] = depth, pr.facing&1, pr.facing
 	}
 	if len(sp.fsInterp) > 0 {
 		s.interp(sp, present)
@@ -155,6 +168,32 @@ func (s *fsScratch) inputs(sp *Program, present uint64, prims, flat uint64) {
 				f[l] = 1
 			}
 		}
+	}
+}
+
+// primLanes is what inputs' per-lane loop reads of the loaded primitive:
+// the three Q15.16 edge planes' {A, B, C}, the Q7.24 1/w and depth planes'
+// words, the rhw_scale factor, the facing word and the flat words its face
+// reads (fsFlatIn, or fsFlatInBack on a back face).
+type primLanes struct {
+	e        [9]int32
+	rhw, z   [3]int32
+	rhwScale float32
+	facing   uint32
+	flatIn   [][2]int
+}
+
+// load takes p's words (the scratch's loaded primitive).
+func (pr *primLanes) load(sp *Program, p *[abi.PrimWords]int32) {
+	pr.e = [9]int32(p[:9])
+	w, zw := abi.PlaneRHW.Word(), abi.PlaneZ.Word()
+	pr.rhw = [3]int32(p[w : w+3])
+	pr.z = [3]int32(p[zw : zw+3])
+	pr.rhwScale = math.Float32frombits(uint32(p[abi.PrimRHWScaleW]))
+	pr.facing = uint32(p[abi.PrimFacingWord])
+	pr.flatIn = sp.fsFlatIn
+	if pr.facing&1 != 0 { // back-facing: two-sided colour's back words
+		pr.flatIn = sp.fsFlatInBack
 	}
 }
 
