@@ -492,18 +492,18 @@ func (s *fsScratch) shade(sp *Program, present, covered uint64) error {
 	return c.Err()
 }
 
-// planeZ is the Q7.24 depth plane at (x, y) clamped to [0, 0xFFFFFF], in 32
-// bits as the FF late-Z computes it.
-func planeZ(p *[abi.PrimWords]int32, x, y int32) uint32 {
-	zw := abi.PlaneZ.Word()
-	z := int32(int64(p[zw])*int64(x) + int64(p[zw+1])*int64(y) + int64(p[zw+2]))
+// planeZ is the Q7.24 depth plane {a, b, c} (the primitive's PlaneZ words)
+// at (x, y) clamped to [0, 0xFFFFFF], in 32 bits as the FF late-Z computes
+// it.
+func planeZ(z *[3]int32, x, y int32) uint32 {
+	v := int32(int64(z[0])*int64(x) + int64(z[1])*int64(y) + int64(z[2]))
 	switch {
-	case z < 0:
+	case v < 0:
 		return 0
-	case uint32(z) > abi.DepthMask:
+	case uint32(v) > abi.DepthMask:
 		return abi.DepthMask
 	}
-	return uint32(z)
+	return uint32(v)
 }
 
 // sampleZ is the depth plane at sample (sx, sy) (1/16 px from the pixel's

@@ -34,7 +34,7 @@ func (sp *Program) markUnreadInputs() {
 	read := make([]bool, sp.prog.FS.InputWords)
 	mark := func(code []ir.Inst) {
 		for i := range code {
-			if in := &code[i]; in.Op == ir.LoadInput && in.Imm >= 0 && int(in.Imm) < len(read) {
+			if in := &code[i]; in.Op == ir.LoadInput && uint64(in.Imm) < uint64(len(read)) {
 				read[in.Imm] = true
 			}
 		}
@@ -116,11 +116,7 @@ func (s *fsScratch) inputs(sp *Program, present uint64, prims, flat uint64) {
 		for _, f := range pr.flatIn { // verbatim, no arithmetic
 			s.m.Input(f[0])[l] = c.ReadU32(flat + uint64(pid)*stride + 4*uint64(f[1]))
 		}
-		// planeZ on the kept words.
-		depth := uint32(0)
-		if z := int32(int64(pr.z[0])*int64(x) + int64(pr.z[1])*int64(y) + int64(pr.z[2])); z > 0 {
-			depth = min(uint32(z), abi.DepthMask)
-		}
+		depth := planeZ(&pr.z, x, y)
 		if s.samples == 1 {
 			s.zs[l][0] = depth
 		} else {
