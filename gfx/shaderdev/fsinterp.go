@@ -47,6 +47,47 @@ func (sp *Program) markUnreadInputs() {
 		iw := &sp.fsInterp[i]
 		iw.unread = iw.w >= 0 && iw.w < len(read) && !read[iw.w]
 	}
+	sp.faceInterp()
+}
+
+// fsInterpBind is one word a face interpolates (Program.fsFaceInterp):
+// its index in fsInterp (and the scratch's interpIn), where its plane's
+// three words are — in the primitive (prim ≥ 0) or, for a varying past the
+// planes, in the side array's extra words (side) — and whether it is a
+// noperspective varying's.
+type fsInterpBind struct {
+	in, prim, side int
+	noPersp        bool
+}
+
+// faceInterp compiles fsInterp into Program.fsFaceInterp, the words the
+// Go wrapper interpolates on front (0) and back (1) faces: each word the
+// program reads (fsInterpWord.unread) with a plane on that face, in fsInterp
+// order — two-sided colour's back planes on a back face; expand_k packs the
+// front ones there when the pair is off. A word a face has no plane for, or
+// that the program never reads, keeps its lanes' words as they were.
+func (sp *Program) faceInterp() {
+	for face := range sp.fsFaceInterp {
+		var list []fsInterpBind
+		for i := range sp.fsInterp {
+			iw := &sp.fsInterp[i]
+			pl, np := iw.front, iw.frontNP
+			if face == 1 {
+				pl, np = iw.back, iw.backNP
+			}
+			if pl < 0 || iw.unread {
+				continue
+			}
+			b := fsInterpBind{in: i, prim: -1, side: -1, noPersp: np}
+			if pl < abi.NumVaryingPlanes {
+				b.prim = abi.VaryingPlane(pl).Word()
+			} else {
+				b.side = 3 * (pl - abi.NumVaryingPlanes)
+			}
+			list = append(list, b)
+		}
+		sp.fsFaceInterp[face] = list
+	}
 }
 
 // inputs prepares the present lanes' inputs: the per-lane body of the §3.4
@@ -192,27 +233,27 @@ type interpRef struct {
 }
 
 // bindInterp makes s.iref the interpolated words of the loaded primitive's
-// face (pr.facing): each word of Program.fsInterp the program reads
-// (fsInterpWord.unread) with a plane on that face — two-sided colour's back
-// planes on a back face; expand_k packs the front ones there when the pair
-// is off — and that plane's coefficients decoded (planeCoef). A word whose
-// face has no plane, or that the program never reads, keeps its lanes'
-// words as they were.
+// face (pr.facing; Program.fsFaceInterp), each with its plane's
+// coefficients {a, b, c} decoded: a plane's float32 words (a0−a2, a1−a2,
+// a2), or for a varying past the planes its three vertex values from the
+// side array, differenced as the plane words are.
 func (s *fsScratch) bindInterp(sp *Program, pr *primLanes) {
-	s.iref = s.iref[:0]
-	back := pr.facing&1 != 0
-	for i := range sp.fsInterp {
-		iw := &sp.fsInterp[i]
-		pl, np := iw.front, iw.frontNP
-		if back {
-			pl, np = iw.back, iw.backNP
-		}
-		if pl < 0 || iw.unread {
+	list := sp.fsFaceInterp[pr.facing&1]
+	refs := s.iref[:len(list)]
+	p := &s.prim
+	for k, f := range list {
+		r := &refs[k]
+		r.out, r.noPersp = s.interpIn[f.in], f.noPersp
+		if f.prim >= 0 {
+			w := p[f.prim : f.prim+3 : f.prim+3]
+			r.a, r.b, r.c = math.Float32frombits(uint32(w[0])), math.Float32frombits(uint32(w[1])), math.Float32frombits(uint32(w[2]))
 			continue
 		}
-		a, b, c := s.planeCoef(pl)
-		s.iref = append(s.iref, interpRef{out: s.interpIn[i], a: a, b: b, c: c, noPersp: np})
+		e := s.side[f.side : f.side+3 : f.side+3]
+		a0, a1, a2 := math.Float32frombits(e[0]), math.Float32frombits(e[1]), math.Float32frombits(e[2])
+		r.a, r.b, r.c = float32(a0-a2), float32(a1-a2), a2
 	}
+	s.iref = refs
 }
 
 // interpLane writes lane l of each word of refs: the perspective
@@ -228,21 +269,6 @@ func interpLane(refs []interpRef, l int, fdx, fdy, invW, fw float32) {
 		}
 		r.out[l] = math.Float32bits(v)
 	}
-}
-
-// planeCoef decodes the loaded primitive's varying plane pl as {a, b, c}
-// with v = (fdx·a + fdy·b) + c: a plane's float32 words (a0−a2, a1−a2, a2),
-// or for a varying past the planes its three vertex values from the side
-// array, differenced as the plane words are.
-func (s *fsScratch) planeCoef(pl int) (a, b, c float32) {
-	if pl < abi.NumVaryingPlanes {
-		pw := abi.VaryingPlane(pl).Word()
-		p := &s.prim
-		return math.Float32frombits(uint32(p[pw])), math.Float32frombits(uint32(p[pw+1])), math.Float32frombits(uint32(p[pw+2]))
-	}
-	e := s.side[3*(pl-abi.NumVaryingPlanes):]
-	a0, a1, a2 := math.Float32frombits(e[0]), math.Float32frombits(e[1]), math.Float32frombits(e[2])
-	return float32(a0 - a2), float32(a1 - a2), a2
 }
 
 // getPrim decodes a rast_prim_t's little-endian words (one copy on a

@@ -59,10 +59,11 @@ func TestInterpMatchesPerLane(t *testing.T) {
 		{w: 4, front: 0, back: 2, unread: true}, // never loaded: every lane keeps its word
 		{w: 5, front: nv + 1, back: nv, backNP: true},
 	}}
+	sp.faceInterp()
 	r := rand.New(rand.NewSource(9))
 	for trial := range 300 {
 		width := 4 * (1 + r.Intn(16))
-		s := &fsScratch{side: make([]uint32, 6)}
+		s := &fsScratch{side: make([]uint32, 6), iref: make([]interpRef, 0, len(sp.fsInterp))}
 		want := make([][]uint32, len(sp.fsInterp))
 		got := make([][]uint32, len(sp.fsInterp))
 		for i := range want {

@@ -91,7 +91,10 @@ type Program struct {
 	// that face), and fsFlatIn / fsFlatInBack the flat words it reads (FS
 	// word, side word), all in word order: fsIn and the others compiled for
 	// the per-wave loops.
-	fsInterp               []fsInterpWord
+	fsInterp []fsInterpWord
+	// fsFaceInterp is fsInterp compiled per face (faceInterp): the words
+	// the Go wrapper interpolates on front and on back faces.
+	fsFaceInterp           [2][]fsInterpBind
 	fsFlatIn, fsFlatInBack [][2]int
 	// fsCompact: RASTER waves run on their covered lanes only (fscompact.go).
 	fsCompact bool
