@@ -40,14 +40,13 @@ type fsScratch struct {
 	zero  [exec.MaxWidth]uint32 // a lane array of zero words (an unwritten output channel)
 	color [exec.MaxWidth]uint32 // each exporting lane's packed colour (exportOne)
 	tex   [abi.TexNumStages]fsTexState
-	// The wave's interpolation state (inputs): per lane its barycentric
-	// weights, 1/rhw, the edge-sum 1/w, its primitive's facing word and the
-	// offset in coef of that primitive's plane coefficients.
-	fdx, fdy, invW, fw [exec.MaxWidth]float32
-	facingW            [exec.MaxWidth]uint32
-	coefAt             [exec.MaxWidth]int32 // where coef holds the lane's primitive
-	interpIn           [][]uint32           // the lane arrays of Program.fsInterp's words
-	coef               []float32            // per primitive loaded (the carried one and one per lane at most), each plane's {a, b, c}
+	// The wave's interpolation state (inputs): per lane the edge-sum 1/w
+	// and its primitive's facing word; the lane arrays of Program.fsInterp's
+	// words, and the loaded primitive's interpolated words (bindInterp).
+	fw       [exec.MaxWidth]float32
+	facingW  [exec.MaxWidth]uint32
+	interpIn [][]uint32
+	iref     []interpRef
 
 	samples int
 	flags   uint64
@@ -88,7 +87,7 @@ func (sp *Program) fsScratch(runner, width int) (*fsScratch, error) {
 	}
 	n := max(sp.prog.UniformWords, 1)
 	s := &fsScratch{m: m, uni: make([]uint32, n), ub: make([]byte, 4*n), sw: swtex.New(),
-		coef: make([]float32, 3*(width+1)*len(sp.planes))}
+		iref: make([]interpRef, 0, len(sp.fsInterp))}
 	if x := abi.SideArrayWords(sp.NVar(), sp.NFlat()) - abi.SideFlatWords(sp.NFlat()); x > 0 {
 		s.side, s.sb = make([]uint32, x), make([]byte, 4*x)
 	}
@@ -493,18 +492,18 @@ func (s *fsScratch) shade(sp *Program, present, covered uint64) error {
 	return c.Err()
 }
 
-// planeZ is the Q7.24 depth plane at (x, y) clamped to [0, 0xFFFFFF], in 32
-// bits as the FF late-Z computes it.
-func planeZ(p *[abi.PrimWords]int32, x, y int32) uint32 {
-	zw := abi.PlaneZ.Word()
-	z := int32(int64(p[zw])*int64(x) + int64(p[zw+1])*int64(y) + int64(p[zw+2]))
+// planeZ is the Q7.24 depth plane {a, b, c} (the primitive's PlaneZ words)
+// at (x, y) clamped to [0, 0xFFFFFF], in 32 bits as the FF late-Z computes
+// it.
+func planeZ(z *[3]int32, x, y int32) uint32 {
+	v := int32(int64(z[0])*int64(x) + int64(z[1])*int64(y) + int64(z[2]))
 	switch {
-	case z < 0:
+	case v < 0:
 		return 0
-	case uint32(z) > abi.DepthMask:
+	case uint32(v) > abi.DepthMask:
 		return abi.DepthMask
 	}
-	return uint32(z)
+	return uint32(v)
 }
 
 // sampleZ is the depth plane at sample (sx, sy) (1/16 px from the pixel's

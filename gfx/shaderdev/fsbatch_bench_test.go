@@ -11,28 +11,41 @@ import (
 	"vortexgfx/config"
 	"vortexgfx/device/swom"
 	"vortexgfx/gl/compare"
+	"vortexgfx/ref/program"
 )
 
 // BenchmarkFragmentWaves draws n random triangles of one size (tiny: a few
 // pixels, RASTER's waves a few lanes each; large: waves mostly full) over a
 // 256×256 target with depth test, through a lane-free program with four
-// varyings, wave by wave and batched (fsbatch.go). It reports ns per wave
-// and per shaded fragment of the process's CPU time (a busy machine moves
-// it far less than the wall time): two sizes give the per-wave and per-lane
-// costs (t = a·waves + b·lanes).
+// varyings (and, on tiny ones, the bench scene's lambert program), wave by
+// wave and batched (fsbatch.go). It reports ns per wave and per shaded
+// fragment of the process's CPU time (a busy machine moves it far less than
+// the wall time): two sizes give the per-wave and per-lane costs
+// (t = a·waves + b·lanes).
 func BenchmarkFragmentWaves(b *testing.B) {
 	const W, H = 256, 256
-	sp, p := compileProgram(b, "bench.waves", `#version 130
+	sp4, p4 := compileProgram(b, "bench.waves", `#version 130
 in vec3 a_pos; in vec3 a_col; out vec3 v_col; out float v_k;
 void main() { gl_Position = vec4(a_pos, 1.0); v_col = a_col; v_k = a_pos.x; }`, `#version 130
 in vec3 v_col; in float v_k; out vec4 o;
 void main() { vec3 n = normalize(v_col + vec3(v_k)); o = vec4(n * 0.5 + 0.5, 1.0); }`)
+	// The benchmark scene's lambert shaders (../shared/data/bench): v_normal
+	// interpolated, v_texcoord declared and unread.
+	spL, pL := compileProgram(b, "bench.lambert", `#version 130
+in vec3 a_pos; in vec3 a_col; out vec3 v_normal; out vec2 v_texcoord;
+void main() { gl_Position = vec4(a_pos, 1.0); v_normal = a_col; v_texcoord = a_pos.xy; }`, `#version 130
+uniform vec3 u_light_dir; uniform vec3 u_base_color; in vec3 v_normal; in vec2 v_texcoord; out vec4 frag_color;
+void main() { vec3 n = normalize(v_normal); float d = max(dot(n, u_light_dir), 0.0);
+frag_color = vec4(u_base_color * (0.15 + 0.85 * d), 1.0); }`)
 	defer func() { fsBatching = true }()
 	for _, size := range []struct {
 		name string
 		n    int
 		s    float32 // half the triangle's extent, in NDC
-	}{{"tiny", 4000, 0.02}, {"large", 100, 0.3}} {
+		sp   *Program
+		p    *program.Program
+	}{{"tiny", 4000, 0.02, sp4, p4}, {"large", 100, 0.3, sp4, p4}, {"lambert-tiny", 4000, 0.02, spL, pL}} {
+		sp, p := size.sp, size.p
 		words := p.AttribWords()
 		pos, _ := p.Attribute("a_pos")
 		col, _ := p.Attribute("a_col")

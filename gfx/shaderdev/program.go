@@ -95,7 +95,10 @@ type Program struct {
 	// that face), and fsFlatIn / fsFlatInBack the flat words it reads (FS
 	// word, side word), all in word order: fsIn and the others compiled for
 	// the per-wave loops.
-	fsInterp               []fsInterpWord
+	fsInterp []fsInterpWord
+	// fsFaceInterp is fsInterp compiled per face (faceInterp): the words
+	// the Go wrapper interpolates on front and on back faces.
+	fsFaceInterp           [2][]fsInterpBind
 	fsFlatIn, fsFlatInBack [][2]int
 	// fsCompact: RASTER waves run on their covered lanes only (fscompact.go).
 	fsCompact bool
@@ -256,6 +259,7 @@ func NewProgram(name string, p *lower.Program) (*Program, error) {
 		return nil, err
 	}
 	sp.mapFragmentInputs()
+	sp.markUnreadInputs()
 	sp.compactFSLanes()
 	sp.fsBatch = fsBatchable(p.FS)
 	if err := sp.bindFragmentOutputs(); err != nil {
