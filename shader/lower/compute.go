@@ -20,6 +20,9 @@ type memVar struct {
 	off    int
 	std140 bool
 	block  *ast.InterfaceBlock // set for a block instance variable
+	// rowMajor: a block member variable declared row_major (a member of a
+	// block instance gets it from the member the place selects).
+	rowMajor bool
 }
 
 // opaqueVar is an image or atomic counter uniform.
@@ -118,7 +121,7 @@ func (l *lowerer) layoutMemory() {
 			}
 			std140 := b.Layout == "std140"
 			for _, m := range b.Members {
-				l.mem[m] = &memVar{space: ir.SpaceBuffer, bind: bind, off: m.Offset, std140: std140}
+				l.mem[m] = &memVar{space: ir.SpaceBuffer, bind: bind, off: m.Offset, std140: std140, rowMajor: m.RowMajor}
 			}
 			if b.InstanceVar != nil {
 				l.mem[b.InstanceVar] = &memVar{space: ir.SpaceBuffer, bind: bind, std140: std140, block: b}
@@ -234,57 +237,72 @@ func (l *lowerer) blockElement(base place, x *ast.Index) place {
 }
 
 // memStride returns the byte stride and element count of indexing a value of type
-// t that lives in memory (n 0: a runtime-sized array).
-func memStride(t *ast.Type, std140 bool) (stride, n int) {
+// t that lives in memory at place pl (n 0: a runtime-sized array), and for a
+// row-major matrix the byte stride between the components of the column it
+// selects (0 otherwise).
+func memStride(t *ast.Type, pl *place) (stride, n, cstride int) {
+	std140 := pl.st.mv.std140
 	switch t.Kind {
 	case ast.KindArray:
-		return types.MemArrayStride(t.Elem, std140), t.Len
+		return types.MemArrayStrideRM(t.Elem, std140, pl.rowMajor), t.Len, 0
 	case ast.KindMatrix:
-		return types.MemArrayStride(t.Column(), std140), t.Cols
+		if pl.rowMajor {
+			// Column c is component c of every row.
+			return 4, t.Cols, types.MatrixRowStride(t, std140)
+		}
+		return types.MemArrayStride(t.Column(), std140), t.Cols, 0
 	}
-	return 4, t.Rows
+	return vecStride(pl), t.Rows, 0
 }
 
-// memFieldOffset returns the byte offset of field f of struct type t in memory.
-func memFieldOffset(mv *memVar, t *ast.Type, f int) int {
-	if mv.block != nil && mv.block.Type != nil {
-		bt := mv.block.Type
-		for bt.IsArray() {
-			bt = bt.Elem
-		}
-		if t.Struct == bt.Struct {
-			return mv.block.Members[f].Offset
-		}
+// vecStride is the byte stride between a vector place's components.
+func vecStride(pl *place) int {
+	if pl.cstride != 0 {
+		return pl.cstride
 	}
-	return types.MemFieldOffsets(t.Struct, mv.std140)[f]
+	return 4
+}
+
+// memFieldOffset returns the byte offset of field f of struct type t in memory
+// at place pl: a block member's own offset when t is the block's struct.
+func memFieldOffset(pl *place, t *ast.Type, f int) int {
+	mv := pl.st.mv
+	if mv.block != nil && isBlockStruct(mv.block, t) {
+		return mv.block.Members[f].Offset
+	}
+	return types.MemFieldOffsetsRM(t.Struct, mv.std140, pl.rowMajor)[f]
 }
 
 // memWords appends the byte offset of every flattened word of a value of type t
-// stored at base.
-func memWords(t *ast.Type, std140 bool, base int, out []int) []int {
+// stored at base (matrices by rows when rowMajor; a vector's components cstride
+// apart).
+func memWords(t *ast.Type, std140, rowMajor bool, cstride, base int, out []int) []int {
 	switch t.Kind {
 	case ast.KindScalar:
 		return append(out, base)
 	case ast.KindVector:
 		for i := 0; i < t.Rows; i++ {
-			out = append(out, base+4*i)
+			out = append(out, base+cstride*i)
 		}
 	case ast.KindMatrix:
-		cs := types.MemArrayStride(t.Column(), std140)
+		cs, rs := types.MemArrayStride(t.Column(), std140), 4
+		if rowMajor {
+			cs, rs = 4, types.MatrixRowStride(t, std140)
+		}
 		for c := 0; c < t.Cols; c++ {
 			for r := 0; r < t.Rows; r++ {
-				out = append(out, base+c*cs+4*r)
+				out = append(out, base+c*cs+r*rs)
 			}
 		}
 	case ast.KindArray:
-		st := types.MemArrayStride(t.Elem, std140)
+		st := types.MemArrayStrideRM(t.Elem, std140, rowMajor)
 		for i := 0; i < t.Len; i++ {
-			out = memWords(t.Elem, std140, base+i*st, out)
+			out = memWords(t.Elem, std140, rowMajor, 4, base+i*st, out)
 		}
 	case ast.KindStruct:
-		offs := types.MemFieldOffsets(t.Struct, std140)
+		offs := types.MemFieldOffsetsRM(t.Struct, std140, rowMajor)
 		for i, f := range t.Struct.Fields {
-			out = memWords(f.Type, std140, base+offs[i], out)
+			out = memWords(f.Type, std140, rowMajor, 4, base+offs[i], out)
 		}
 	}
 	return out
@@ -333,11 +351,11 @@ func (pl *place) memOffsets() []int {
 	if pl.swz != nil {
 		out := make([]int, len(pl.swz))
 		for i, c := range pl.swz {
-			out[i] = 4 * c
+			out[i] = vecStride(pl) * c
 		}
 		return out
 	}
-	return memWords(pl.t, pl.st.mv.std140, 0, nil)
+	return memWords(pl.t, pl.st.mv.std140, pl.rowMajor, vecStride(pl), 0, nil)
 }
 
 func (l *lowerer) memInst(op ir.Op, dst ir.Reg, mv *memVar, src ...ir.Reg) {
@@ -389,7 +407,7 @@ func (l *lowerer) runtimeLength(x *ast.Call) value {
 		l.errorf(x.Pos(), "length() of an unsized array outside a buffer block")
 		return l.zero(x.Type())
 	}
-	stride, _ := memStride(pl.t, pl.st.mv.std140)
+	stride, _, _ := memStride(pl.t, &pl)
 	size := l.b.Reg(ir.U32)
 	l.memInst(ir.MemSize, size, pl.st.mv)
 	off := l.memAddr(&pl, 0)
@@ -474,4 +492,17 @@ func (l *lowerer) computeBuiltin(x *ast.Call) (value, bool) {
 	in := ir.Inst{Op: ir.MemAtomic, Dst: d, Src: [4]ir.Reg{addr, val, cmp, ir.NoReg}, Imm: pl.st.mv.bind, Len: uint32(pl.st.mv.space), Stride: uint32(op)}
 	l.b.Emit(in)
 	return value{t: x.Type(), r: []ir.Reg{d}}, true
+}
+
+// isBlockStruct reports whether t is the struct type of block b's instance (of
+// an element of an array of instances).
+func isBlockStruct(b *ast.InterfaceBlock, t *ast.Type) bool {
+	bt := b.Type
+	if bt == nil {
+		return false
+	}
+	for bt.IsArray() {
+		bt = bt.Elem
+	}
+	return t.Struct == bt.Struct
 }

@@ -386,6 +386,11 @@ type place struct {
 	// (a dynamically indexed swizzle, v.zyx[i]); the place is then one scalar.
 	sel    ir.Reg
 	selSwz []int
+	// In memory: rowMajor lays the place's matrices out by rows (a row_major
+	// block member), and cstride, when not 0, is the byte stride between the
+	// components of a vector place (a column of a row-major matrix).
+	rowMajor bool
+	cstride  int
 }
 
 func (l *lowerer) whole(st *storage) place { return place{t: st.t, st: st, sel: ir.NoReg} }

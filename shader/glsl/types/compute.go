@@ -370,9 +370,6 @@ func (c *checker) bufferBlock(d *ast.BlockDecl, b *ast.InterfaceBlock) {
 		if m.Type.IsArray() && m.Type.Len == 0 && i != len(b.Members)-1 {
 			c.errorf(m.DeclPos, "only the last member of a buffer block may be an unsized array")
 		}
-		if m.RowMajor && containsMatrix(m.Type) {
-			c.errorf(m.DeclPos, "row_major matrices in buffer blocks are not supported")
-		}
 		if m.Type.ContainsSampler() {
 			c.errorf(m.DeclPos, "opaque types are not allowed in buffer blocks")
 		}
@@ -381,7 +378,7 @@ func (c *checker) bufferBlock(d *ast.BlockDecl, b *ast.InterfaceBlock) {
 	std140 := b.Layout == "std140"
 	off := 0
 	for i, m := range b.Members {
-		s, a := MemLayout(m.Type, std140)
+		s, a := MemLayoutRM(m.Type, std140, m.RowMajor)
 		base := a
 		if al := c.memberAlign(d, m); al >= 0 {
 			if al == 0 || al&(al-1) != 0 {
@@ -404,7 +401,7 @@ func (c *checker) bufferBlock(d *ast.BlockDecl, b *ast.InterfaceBlock) {
 		off = roundUp(off, a)
 		m.Offset = off
 		if i == len(b.Members)-1 && m.Type.IsArray() && m.Type.Len == 0 {
-			b.Size, b.RuntimeStride = off, MemArrayStride(m.Type.Elem, std140)
+			b.Size, b.RuntimeStride = off, MemArrayStrideRM(m.Type.Elem, std140, m.RowMajor)
 			return
 		}
 		off += s

@@ -95,10 +95,12 @@ void main() {}
 layout(local_size_x = 1) in;
 layout(rgba8) uniform highp image2D img; // ERROR "image 'img' with format rgba8 must be readonly or writeonly in GLSL ES"
 void main() {}
-// ---- row-major-matrix
-#version 430
+// ---- row-major-matrix: a row_major mat2x3 is 3 rows of vec2 (24 bytes), a
+// column-major one 2 columns of vec3 (32 bytes). spec: OpenGL 4.5 §7.6.2.2 rule 7
+#version 440
 layout(local_size_x = 1) in;
-layout(std430, row_major) buffer B { mat2 m; }; // ERROR "row_major matrices in buffer blocks are not supported"
+layout(std430, row_major) buffer B { mat2x3 m; layout(offset = 24) float f; };
+layout(std430) buffer C { mat2x3 m2; layout(offset = 24) float f2; }; // ERROR "layout\\(offset = 24\\) of 'f2' overlaps the previous member"
 void main() {}
 // ---- member-offset-misaligned
 #version 440
