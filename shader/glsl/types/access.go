@@ -1,6 +1,7 @@
 package types
 
 import (
+	"fmt"
 	"strings"
 
 	"vortexgfx/shader/glsl/ast"
@@ -81,6 +82,11 @@ func (c *checker) arrayIndexOK(x *ast.Index) bool {
 		if v == nil {
 			c.errorf(x.LbrackPos, "cannot index an unsized array")
 			return false
+		}
+		if idx == nil && v.Kind == ast.VarBuffer {
+			// Mesa and piglit report this of a buffer block member at link time.
+			c.file.LinkErrors.Add(x.Index.Pos(), fmt.Sprintf("implicitly sized array '%s' can only be indexed with a constant expression", v.Name))
+			return true
 		}
 		if idx == nil {
 			c.errorf(x.Index.Pos(), "implicitly sized array '%s' can only be indexed with a constant expression", v.Name)

@@ -367,8 +367,19 @@ func imageCoords(t *ast.Type) int {
 // unsized array. spec: GLSL 4.50 §4.3.9, §4.4.5.
 func (c *checker) bufferBlock(d *ast.BlockDecl, b *ast.InterfaceBlock) {
 	for i, m := range b.Members {
-		if m.Type.IsArray() && m.Type.Len == 0 && i != len(b.Members)-1 {
-			c.errorf(m.DeclPos, "only the last member of a buffer block may be an unsized array")
+		if m.Type.IsArray() && m.Type.Len == 0 && i != len(b.Members)-1 && !m.ImplicitSize {
+			if c.es {
+				c.errorf(m.DeclPos, "only the last member of a buffer block may be an unsized array")
+			} else {
+				// Sized by its largest constant index like any implicitly sized
+				// array (sizeArrays, which lays the block out again); without
+				// one the link fails. spec: GLSL 4.50 §4.1.9 (only the last
+				// member is sized at run time), Mesa's and piglit's reading.
+				m.ImplicitSize = true
+				c.unsized = append(c.unsized, m)
+				c.maxIndex[m] = -1
+				c.implicitBuffers[b] = d
+			}
 		}
 		if m.Type.ContainsSampler() {
 			c.errorf(m.DeclPos, "opaque types are not allowed in buffer blocks")
@@ -418,7 +429,7 @@ func runtimeArray(e ast.Expr) bool {
 		return false
 	}
 	m := memMember(e)
-	return m != nil && m.Kind == ast.VarBuffer && m.Type == t
+	return m != nil && m.Kind == ast.VarBuffer && m.Type == t && !m.ImplicitSize
 }
 
 // noteWriteOnly records a use of a writeonly storage member (an identifier or a
