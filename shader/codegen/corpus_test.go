@@ -59,6 +59,18 @@ void main() {
 	}
 	o[i + 64u] = bits((x & 4u) != 0u, 0u) | bits(false, 3u);
 }`, 24, [3]uint32{2, 1, 1}, nil},
+	// An array of buffer blocks indexed at run time: In and Out are its two
+	// elements (bindings 0 and 1), selected per lane.
+	{"block_array_dynamic", `#version 430
+layout(std430, binding = 0) buffer IO { uint w[]; } io[2];
+layout(local_size_x = 16) in;
+void main() {
+	uint i = gl_GlobalInvocationID.x;
+	int k = int(io[0].w[i] & 1u);
+	uint x = io[k].w[i + 64u] + uint(io[k].w.length());
+	io[1].w[i] = x;
+	atomicAdd(io[1 - k].w[200u + i % 4u], i);
+}`, 16, [3]uint32{2, 1, 1}, nil},
 	{"uint_arith", hdr + `layout(local_size_x = 8, local_size_y = 2) in;
 void main() {
 	uint i = gl_LocalInvocationIndex + 16u * gl_WorkGroupID.x;

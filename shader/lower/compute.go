@@ -217,13 +217,18 @@ func layoutInt(q *ast.Qualifiers, name string) int {
 }
 
 // blockElement returns the place of element x.Index of an array of buffer blocks:
-// the block at binding + index (the index must be constant).
+// the block at binding + index. A constant index names the binding; another
+// (dynamically uniform, GLSL 4.00 / ARB_gpu_shader5: the checker's rule) selects
+// it at run time (blockDyn, eachBlock).
 func (l *lowerer) blockElement(base place, x *ast.Index) place {
 	bt, mv := base.t, base.st.mv
 	cv := x.Index.Value()
 	if cv == nil {
-		l.errorf(x.Index.Pos(), "arrays of buffer blocks must be indexed with a constant expression")
-		cv = &ast.Value{Words: []uint32{0}}
+		nm := *mv
+		base.st = &storage{t: bt.Elem, sampler: -1, mv: &nm}
+		base.t = bt.Elem
+		base.blockDyn = &blockSel{idx: l.expr(x.Index).r[0], n: bt.Len}
+		return base
 	}
 	k := min(int(cv.Uint(0)), bt.Len-1)
 	if x.Index.Type().Base == ast.Int {
@@ -364,8 +369,44 @@ func (l *lowerer) memInst(op ir.Op, dst ir.Reg, mv *memVar, src ...ir.Reg) {
 	l.b.Emit(in)
 }
 
+// eachBlock emits fn for the element of an array of buffer blocks that pl's
+// dynamic index selects: one If per element on the index (clamped to the array
+// like any array index), so only the selected binding is accessed.
+func (l *lowerer) eachBlock(pl place, fn func(place)) {
+	sel := pl.blockDyn
+	idx := l.clampIndex(sel.idx, sel.n)
+	for k := 0; k < sel.n; k++ {
+		l.b.Ctl(ir.If, l.b.Op(ir.Eq, ir.Bool, idx, l.b.ConstI(int32(k))))
+		q := pl
+		nm := *pl.st.mv
+		nm.bind += uint32(k)
+		st := *pl.st
+		st.mv = &nm
+		q.st, q.blockDyn = &st, nil
+		fn(q)
+		l.b.Ctl(ir.EndIf)
+	}
+}
+
+// selectedBlock runs read on the selected element of a dynamically indexed
+// array of buffer blocks and returns its words (fresh registers assigned in
+// each element's branch).
+func (l *lowerer) selectedBlock(pl place, t *ast.Type, read func(place) value) value {
+	out := l.zero(t)
+	l.eachBlock(pl, func(q place) {
+		v := read(q)
+		for i, r := range v.r {
+			l.b.OpTo(ir.Mov, out.r[i], r)
+		}
+	})
+	return out
+}
+
 // memRead loads the words of a memory place.
 func (l *lowerer) memRead(pl place) value {
+	if pl.blockDyn != nil {
+		return l.selectedBlock(pl, pl.t, l.memRead)
+	}
 	bases := ast.WordBases(pl.t)
 	offs := pl.memOffsets()
 	out := value{t: pl.t, r: make([]ir.Reg, len(bases))}
@@ -386,6 +427,10 @@ func (l *lowerer) memRead(pl place) value {
 
 // memStore stores v into a memory place (bools as 0/1 words).
 func (l *lowerer) memStore(pl place, v value) {
+	if pl.blockDyn != nil {
+		l.eachBlock(pl, func(q place) { l.memStore(q, v) })
+		return
+	}
 	offs := pl.memOffsets()
 	for k, r := range v.r {
 		if k >= len(offs) {
@@ -407,6 +452,14 @@ func (l *lowerer) runtimeLength(x *ast.Call) value {
 		l.errorf(x.Pos(), "length() of an unsized array outside a buffer block")
 		return l.zero(x.Type())
 	}
+	if pl.blockDyn != nil {
+		return l.selectedBlock(pl, x.Type(), func(q place) value { return l.memLength(q, x.Type()) })
+	}
+	return l.memLength(pl, x.Type())
+}
+
+// memLength is the run-time length of the runtime-sized array at place pl.
+func (l *lowerer) memLength(pl place, t *ast.Type) value {
 	stride, _, _ := memStride(pl.t, &pl)
 	size := l.b.Reg(ir.U32)
 	l.memInst(ir.MemSize, size, pl.st.mv)
@@ -414,7 +467,7 @@ func (l *lowerer) runtimeLength(x *ast.Call) value {
 	rest := l.b.Op(ir.USub, ir.U32, size, off)
 	n := l.b.Op(ir.UDiv, ir.U32, rest, l.b.ConstU(uint32(stride)))
 	n = l.b.Op(ir.Select, ir.U32, l.b.Op(ir.UGe, ir.Bool, size, off), n, l.b.ConstU(0))
-	return value{t: x.Type(), r: []ir.Reg{l.b.Op(ir.Cast, ir.I32, n)}}
+	return value{t: t, r: []ir.Reg{l.b.Op(ir.Cast, ir.I32, n)}}
 }
 
 // atomicOps maps the atomic built-ins to IR atomic operations (signed variants
@@ -481,17 +534,23 @@ func (l *lowerer) computeBuiltin(x *ast.Call) (value, bool) {
 		l.errorf(x.Pos(), "'%s' needs a buffer or shared variable", fn)
 		return l.zero(x.Type()), true
 	}
-	t := irType(x.Type().Base)
+	// The address does not depend on which block of an array the place selects.
 	addr := l.memAddr(&pl, pl.memOffsets()[0])
 	val := l.expr(x.Args[1]).r[0]
 	cmp := val
 	if op == ir.AtomicCompSwap {
 		cmp, val = val, l.expr(x.Args[2]).r[0]
 	}
-	d := l.b.Reg(t)
-	in := ir.Inst{Op: ir.MemAtomic, Dst: d, Src: [4]ir.Reg{addr, val, cmp, ir.NoReg}, Imm: pl.st.mv.bind, Len: uint32(pl.st.mv.space), Stride: uint32(op)}
-	l.b.Emit(in)
-	return value{t: x.Type(), r: []ir.Reg{d}}, true
+	atomic := func(pl place) value {
+		d := l.b.Reg(irType(x.Type().Base))
+		in := ir.Inst{Op: ir.MemAtomic, Dst: d, Src: [4]ir.Reg{addr, val, cmp, ir.NoReg}, Imm: pl.st.mv.bind, Len: uint32(pl.st.mv.space), Stride: uint32(op)}
+		l.b.Emit(in)
+		return value{t: x.Type(), r: []ir.Reg{d}}
+	}
+	if pl.blockDyn != nil {
+		return l.selectedBlock(pl, x.Type(), atomic), true
+	}
+	return atomic(pl), true
 }
 
 // isBlockStruct reports whether t is the struct type of block b's instance (of

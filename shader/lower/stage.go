@@ -391,6 +391,15 @@ type place struct {
 	// components of a vector place (a column of a row-major matrix).
 	rowMajor bool
 	cstride  int
+	// blockDyn, when set, selects the element of an array of buffer blocks at
+	// run time (st.mv is then element 0's binding).
+	blockDyn *blockSel
+}
+
+// blockSel is a dynamic index into an array of n buffer blocks.
+type blockSel struct {
+	idx ir.Reg
+	n   int
 }
 
 func (l *lowerer) whole(st *storage) place { return place{t: st.t, st: st, sel: ir.NoReg} }

@@ -117,7 +117,8 @@ func (c *checker) arrayIndexOK(x *ast.Index) bool {
 		return false
 	}
 	if id, ok := x.X.(*ast.Ident); ok && idx == nil && id.Var != nil && id.Var.Block != nil &&
-		id.Var == id.Var.Block.InstanceVar && id.Var.Block.Storage == ast.StorageUniform && !c.atLeast(400, 320) && !c.hasGPUShader5() {
+		id.Var == id.Var.Block.InstanceVar && (id.Var.Block.Storage == ast.StorageUniform || id.Var.Block.Storage == ast.StorageBuffer) &&
+		!c.atLeast(400, 320) && !c.hasGPUShader5() {
 		c.errorf(x.Index.Pos(), "interface block arrays can only be indexed with constant expressions in this GLSL version")
 		return false
 	}

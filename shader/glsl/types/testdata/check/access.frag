@@ -13,3 +13,19 @@ void main() {
 	o = vec4(1.0);
 	gl_FragData[0] = vec4(0.0); // ERROR "cannot write both user-defined outputs and 'gl_FragData'"
 }
+// ---- arrays of buffer blocks take a non-constant index from GLSL 4.00 or
+// with GL_ARB_gpu_shader5 (dynamically uniform). spec: GLSL 4.00 §4.3.7
+#version 330
+#extension GL_ARB_shader_storage_buffer_object : require
+layout(std430) buffer B { vec4 c; } b[2];
+uniform int i;
+out vec4 o;
+void main() { o = b[i].c; } // ERROR "interface block arrays can only be indexed with constant expressions in this GLSL version"
+// ---- with GL_ARB_gpu_shader5
+#version 330
+#extension GL_ARB_shader_storage_buffer_object : require
+#extension GL_ARB_gpu_shader5 : require
+layout(std430) buffer B { vec4 c; } b[2];
+uniform int i;
+out vec4 o;
+void main() { o = b[i].c; b[i].c.x = 1.0; }
