@@ -109,10 +109,15 @@ func (c *glContext) imageUniform(u *shadertest.Uniform) bool {
 		if p == nil {
 			continue
 		}
-		for _, b := range p.Images {
-			if b.Name == u.Name {
-				c.storageState().unitOf[u.Name] = int(u.Ints[0])
-				return true
+		// An array's name, or an array of arrays' element name, without
+		// its last indices names its first element ("tex" is "tex[0]"), as
+		// glGetUniformLocation reads it. spec: GL 4.6 §7.3.1.
+		for name, i := u.Name, 0; i < 4; name, i = name+"[0]", i+1 {
+			for _, b := range p.Images {
+				if b.Name == name {
+					c.storageState().unitOf[name] = int(u.Ints[0])
+					return true
+				}
 			}
 		}
 	}
@@ -143,7 +148,9 @@ func (c *glContext) bindStorage() error {
 			continue
 		}
 		for _, b := range p.Images {
-			if seen[b.Binding] {
+			if seen[b.Binding] || !p.UsesImage(b.Binding) {
+				// An image the stage never reaches (an element of an array
+				// of images no index selects) needs no image on its unit.
 				continue
 			}
 			seen[b.Binding] = true

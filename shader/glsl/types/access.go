@@ -110,9 +110,11 @@ func (c *checker) arrayIndexOK(x *ast.Index) bool {
 	}
 	// ARB_gpu_shader5 allows dynamically uniform indices from GLSL 1.50 on.
 	constOnly := (!c.es && c.version >= 130 && c.version < 400 || c.es && c.version >= 300 && c.version < 320) && !c.hasGPUShader5()
-	// Only samplers and images: arrays of atomic counters take any index.
-	// spec: GLSL ES 3.10 §4.1.7.1, §4.1.7.2
-	if idx == nil && t.Elem.IsSampler() && !t.Elem.Sampler.Atomic && constOnly {
+	// Only samplers: arrays of atomic counters take any index, and so do
+	// arrays of images on desktop GLSL (ARB_shader_image_load_store sets no
+	// rule; GLSL 4.20, which has images, allows dynamically uniform indices),
+	// as Mesa reads it. spec: GLSL ES 3.10 §4.1.7.1, §4.1.7.2
+	if idx == nil && t.Elem.IsSampler() && !t.Elem.Sampler.Atomic && (!t.Elem.Sampler.Image || c.es) && constOnly {
 		c.errorf(x.Index.Pos(), "sampler arrays can only be indexed with constant expressions in this GLSL version")
 		return false
 	}

@@ -169,9 +169,6 @@ func (c *checker) opaqueUniform(v *ast.Var, pos ast.Pos) {
 		}
 		return
 	}
-	if v.Type.IsArray() {
-		c.errorf(pos, "arrays of images are not supported")
-	}
 	switch {
 	case format == "" && v.Qual.WriteOnlyMem && !c.es:
 		// A writeonly image may omit the format: stores convert to the bound
