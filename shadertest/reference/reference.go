@@ -251,6 +251,20 @@ func (c *glContext) ActiveUniform(name string) (glsl.ActiveUniform, bool) {
 	return c.prog.Linked.ActiveUniform(name)
 }
 
+// ProgramResource implements shadertest.ResourceReflector over the linked
+// program: GL_BUFFER_DATA_SIZE of a shader storage block; other interfaces
+// and properties are not reflected.
+func (c *glContext) ProgramResource(iface, name, prop string) (int, bool, error) {
+	if c.prog == nil || c.prog.Linked == nil {
+		return 0, false, nil
+	}
+	if iface != "GL_SHADER_STORAGE_BLOCK" || prop != "GL_BUFFER_DATA_SIZE" {
+		return 0, false, fmt.Errorf("%s %s: %w", iface, prop, shadertest.ErrUnsupported)
+	}
+	n, ok := c.prog.Linked.StorageBlockDataSize(name)
+	return n, ok, nil
+}
+
 // Link implements shadertest.Context: each shader section is compiled on its
 // own, then all are linked into one program.
 func (c *glContext) Link(p *shadertest.Program) error {
