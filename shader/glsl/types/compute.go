@@ -514,20 +514,3 @@ func (c *checker) memberLayout(m *ast.Var, name string) int {
 	}
 	return -1
 }
-
-// containsMatrix reports whether t is or holds a matrix.
-func containsMatrix(t *ast.Type) bool {
-	switch {
-	case t.IsMatrix():
-		return true
-	case t.IsArray():
-		return containsMatrix(t.Elem)
-	case t.IsStruct():
-		for _, f := range t.Struct.Fields {
-			if containsMatrix(f.Type) {
-				return true
-			}
-		}
-	}
-	return false
-}
