@@ -219,7 +219,7 @@ func (m *drawMemory) check(l *linked) error {
 			}
 		}
 		for _, b := range p.Images {
-			if m.res[2][b.Binding] == nil {
+			if m.res[2][b.Binding] == nil && p.UsesImage(b.Binding) {
 				return fmt.Errorf("pipe: draw: no image bound at image unit %d (%s)", b.Binding, b.Name)
 			}
 		}

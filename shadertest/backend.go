@@ -150,6 +150,15 @@ type UniformReflector interface {
 	ActiveUniform(name string) (glsl.ActiveUniform, bool)
 }
 
+// ResourceReflector is a Context that can answer glGetProgramResourceiv for
+// its linked program's resources (the "verify program_interface_query"
+// command): ok is false when the interface has no resource named name, and
+// an error wrapping ErrUnsupported means the back end cannot give that
+// interface or property.
+type ResourceReflector interface {
+	ProgramResource(iface, name, prop string) (v int, ok bool, err error)
+}
+
 type Context interface {
 	// Link compiles and links the program and makes it current. It returns
 	// *CompileError, *LinkError, or another error (a failure).

@@ -46,8 +46,12 @@ const (
 	OpImageTexture     // image texture unit GL_FORMAT
 	OpFBTex2D          // fb tex 2d unit
 	OpActiveUniform    // active uniform NAME GL_UNIFORM_PNAME VALUE (Name, Cap, Value)
-	OpProvokingVertex  // provoking vertex first|last (Flat: first)
-	OpUBOArrayIndex    // ubo array index N (Index): the element of a uniform block array later uniform commands set
+	// OpResourceQuery is "verify program_interface_query GL_INTERFACE NAME
+	// GL_PROP VALUE" (Iface the interface, Name, Cap the property, Value):
+	// glGetProgramResourceiv of one resource compared with a value.
+	OpResourceQuery
+	OpProvokingVertex // provoking vertex first|last (Flat: first)
+	OpUBOArrayIndex   // ubo array index N (Index): the element of a uniform block array later uniform commands set
 	// Framebuffer commands (framebuffer.go): Command.FB holds the arguments.
 	OpFramebuffer  // fb tex 2d N..., fb tex slice, fb ms, fb [draw|read] winsys, fb draw|read tex 2d N
 	OpBlit         // blit color linear|nearest (FB.Linear)
@@ -107,6 +111,8 @@ type Command struct {
 	// name of an unsupported command.
 	Name  string
 	Value string // hint mode, polygon mode
+	// Iface is OpResourceQuery's program interface (GL_SHADER_STORAGE_BLOCK).
+	Iface string
 	// Flat is the shade model of OpShadeModel (true: flat), and for
 	// OpProvokingVertex the first-vertex convention.
 	Flat bool
@@ -415,6 +421,16 @@ func (f *File) parseCommand(ln line, bad func(int, string, ...any)) {
 		add()
 		return
 	}
+	if rest, ok := pfx("verify program_interface_query "); ok {
+		fs := strings.Fields(rest)
+		if len(fs) != 4 {
+			fail("invalid verify program_interface_query command %q", rest)
+			return
+		}
+		c.Op, c.Iface, c.Name, c.Cap, c.Value = OpResourceQuery, fs[0], fs[1], fs[2], fs[3]
+		add()
+		return
+	}
 	if it, ok := has("ubo array index %d", 1); ok {
 		if it[0].i < 0 {
 			fail("negative uniform block array index")
@@ -426,7 +442,7 @@ func (f *File) parseCommand(ln line, bad func(int, string, ...any)) {
 	}
 	for _, p := range []string{"block array index ", "block binding ", "block offset ",
 		"block matrix stride", "block row major", "verify program_query",
-		"verify program_interface_query ", "verify query_object", "vertex attrib ", "newlist ",
+		"verify query_object", "vertex attrib ", "newlist ",
 		"endlist", "calllist", "deletelist", "viewport swizzle "} {
 		if _, ok := pfx(p); ok {
 			unsupported(strings.TrimSpace(p))

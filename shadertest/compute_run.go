@@ -31,7 +31,8 @@ import (
 // computeExtensions are the GL extensions the compute path provides.
 var computeExtensions = []string{"GL_ARB_compute_shader", "GL_ARB_shader_storage_buffer_object",
 	"GL_ARB_shader_atomic_counters", "GL_ARB_shader_image_load_store", "GL_ARB_shader_image_size",
-	"GL_ARB_shader_atomic_counter_ops", "GL_ARB_arrays_of_arrays", "GL_ARB_explicit_uniform_location"}
+	"GL_ARB_shader_atomic_counter_ops", "GL_ARB_arrays_of_arrays", "GL_ARB_explicit_uniform_location",
+	"GL_ARB_shader_group_vote"}
 
 // computeConfig is the device compute tests run on: 32-thread warps, 32 warps
 // (GL's minimum maximum of 1024 invocations fits one CTA) and 32 KiB of local

@@ -442,6 +442,8 @@ func (r *runner) exec(c *Command) error {
 		}
 	case OpActiveUniform:
 		return r.activeUniform(c)
+	case OpResourceQuery:
+		return r.resourceQuery(c)
 	case OpTexture:
 		t := BuildTexture(c.Texture, r.api)
 		r.activeUnit = c.Texture.Unit

@@ -258,6 +258,9 @@ func TestCommands(t *testing.T) {
 			return *c.Texture == TextureCmd{Kind: TexRGBW, Unit: 1, W: 8, H: 4, D: 1}
 		}},
 		{"texture rgbw 0 (8, 8) GL_RGBA8", func(c *Command) bool { return c.Texture.Format == "GL_RGBA8" }},
+		{"verify program_interface_query GL_SHADER_STORAGE_BLOCK a[1] GL_BUFFER_DATA_SIZE 48", func(c *Command) bool {
+			return c.Op == OpResourceQuery && c.Iface == "GL_SHADER_STORAGE_BLOCK" && c.Name == "a[1]" && c.Cap == "GL_BUFFER_DATA_SIZE" && c.Value == "48"
+		}},
 		{"active uniform s[0].m GL_UNIFORM_MATRIX_STRIDE 16", func(c *Command) bool {
 			return c.Op == OpActiveUniform && c.Name == "s[0].m" && c.Cap == "GL_UNIFORM_MATRIX_STRIDE" && c.Value == "16"
 		}},

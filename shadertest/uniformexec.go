@@ -142,3 +142,31 @@ func (r *runner) activeUniform(c *Command) error {
 	}
 	return nil
 }
+
+// resourceQuery runs "verify program_interface_query": one property of one
+// resource of the linked program, from the back end's reflection of the link.
+func (r *runner) resourceQuery(c *Command) error {
+	if !r.programInUse(c) {
+		return nil
+	}
+	ref, ok := r.c.(ResourceReflector)
+	if !ok {
+		return &stop{Skip, "program interface queries are not supported by this back end"}
+	}
+	want, err := strconv.ParseInt(c.Value, 0, 64)
+	if err != nil {
+		return &stop{Skip, fmt.Sprintf("program interface query value %q is not a number", c.Value)}
+	}
+	got, ok, err := ref.ProgramResource(c.Iface, c.Name, c.Cap)
+	switch {
+	case errors.Is(err, ErrUnsupported):
+		return &stop{Skip, err.Error()}
+	case err != nil:
+		return err
+	case !ok:
+		return &stop{Fail, fmt.Sprintf("no %s resource named %q", c.Iface, c.Name)}
+	case int64(got) != want:
+		return &stop{Fail, fmt.Sprintf("%s %s %s: expected %d, got %d", c.Iface, c.Name, c.Cap, want, got)}
+	}
+	return nil
+}

@@ -147,13 +147,13 @@ func (f *FragmentShader) VaryingsRead() []bool { return f.reads }
 func (f *FragmentShader) HelpersUnused() bool { return f.alone }
 
 // lanesIndependent reports whether prog (its main code and functions) has no
-// instruction that reads another lane or shared state: no derivative, no
+// instruction that reads another lane or shared state: no derivative, no vote, no
 // texture operation (implicit LODs come from the quad), no memory or image
 // access and no barrier.
 func lanesIndependent(prog *ir.Program) bool {
 	return !prog.AnyInst(func(in *ir.Inst) bool {
 		switch in.Op {
-		case ir.DdxFine, ir.DdyFine, ir.DdxCoarse, ir.DdyCoarse, ir.Tex,
+		case ir.DdxFine, ir.DdyFine, ir.DdxCoarse, ir.DdyCoarse, ir.Tex, ir.VoteAny, ir.VoteAll, ir.VoteEq,
 			ir.MemLoad, ir.MemStore, ir.MemAtomic, ir.MemSize, ir.ImageExtent, ir.ImageFormatOf, ir.Barrier:
 			return true
 		}

@@ -25,6 +25,52 @@ void main() {
 	o[b+11u] = uint(x >> (y & 31)); o[b+12u] = uint(x / 0); o[b+13u] = uint(x % 0);
 	int hi, lo; imulExtended(x, y, hi, lo); o[b+14u] = uint(hi); o[b+15u] = uint(lo);
 }`, 16, [3]uint32{3, 1, 1}, nil},
+	// Votes under divergence: an if, a loop whose lanes leave at different
+	// trips, and after some lanes returned; the group is the running lanes on
+	// both sides (ir.VoteAny).
+	{"group_vote", `#version 430
+#extension GL_ARB_shader_group_vote : require
+layout(std430, binding = 0) buffer In { uint a[]; };
+layout(std430, binding = 1) buffer Out { uint o[]; };
+layout(local_size_x = 24) in;
+uint bits(bool b, uint k) {
+	return (anyInvocationARB(b) ? 1u : 0u) << k | (allInvocationsARB(b) ? 2u : 0u) << k |
+		(allInvocationsEqualARB(b) ? 4u : 0u) << k;
+}
+void main() {
+	uint i = gl_GlobalInvocationID.x;
+	uint x = a[i];
+	bool odd = (x & 1u) != 0u;
+	uint r = bits(odd, 0u) | bits(true, 3u) | bits(i == 5u, 6u);
+	if (odd) {
+		r |= bits((x & 2u) != 0u, 9u);
+	} else {
+		r |= bits(i < 8u, 12u);
+	}
+	for (uint k = 0u; k < 8u; k++) {
+		if (k >= (x >> 4 & 7u)) {
+			break;
+		}
+		r += bits(((x >> k) & 1u) != 0u, 15u) << (k & 1u);
+	}
+	o[i] = r;
+	if ((x & 8u) != 0u) {
+		return;
+	}
+	o[i + 64u] = bits((x & 4u) != 0u, 0u) | bits(false, 3u);
+}`, 24, [3]uint32{2, 1, 1}, nil},
+	// An array of buffer blocks indexed at run time: In and Out are its two
+	// elements (bindings 0 and 1), selected per lane.
+	{"block_array_dynamic", `#version 430
+layout(std430, binding = 0) buffer IO { uint w[]; } io[2];
+layout(local_size_x = 16) in;
+void main() {
+	uint i = gl_GlobalInvocationID.x;
+	int k = int(io[0].w[i] & 1u);
+	uint x = io[k].w[i + 64u] + uint(io[k].w.length());
+	io[1].w[i] = x;
+	atomicAdd(io[1 - k].w[200u + i % 4u], i);
+}`, 16, [3]uint32{2, 1, 1}, nil},
 	{"uint_arith", hdr + `layout(local_size_x = 8, local_size_y = 2) in;
 void main() {
 	uint i = gl_LocalInvocationIndex + 16u * gl_WorkGroupID.x;

@@ -105,6 +105,12 @@
 // program's texelFetch on a float 2D sampler is branch-free loads from the
 // software sampler's descriptor and texels (docs/ABI.md row 45).
 //
+// Votes (GL_ARB_shader_group_vote: ir.VoteAny, VoteAll, VoteEq) are
+// vx_vote_any, vx_vote_all and vx_vote_uni on the 0/1 word, in every stage:
+// the device votes over the running lanes, which are the executor's active
+// lanes (divergent code runs under vx_split, guards narrow the mask to the live
+// lanes), so both answer over the same group.
+//
 // Not implemented, and refused (an error naming the IR op and the instruction,
 // or the feature): every other texture op, vertex-stage textures, storage resources and barriers in
 // the vertex and fragment stages, vertex frames beyond the core's LMEM (the

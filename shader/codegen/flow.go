@@ -187,6 +187,9 @@ func (g *gen) inst(in *ir.Inst) {
 	case in.Op == ir.Tex && g.fsg == nil && g.vs == nil && int(in.Imm) < len(g.p.Tex):
 		g.texFetch(&g.p.Tex[in.Imm])
 		return
+	case in.Op == ir.VoteAny || in.Op == ir.VoteAll || in.Op == ir.VoteEq:
+		g.vote(in)
+		return
 	case in.Op.IsPure():
 		if g.alu(in) {
 			g.flushDst(in)
@@ -198,4 +201,16 @@ func (g *gen) inst(in *ir.Inst) {
 		}
 	}
 	g.fail("IR op %s is not implemented by the machine-code backend", in.Op)
+}
+
+// vote is vx_vote_any/all/uni on the 0/1 bool: the device votes over the
+// running lanes, which are the IR's active lanes since divergent code runs
+// under vx_split and guards narrow the thread mask to the live lanes (the
+// executor's group, ir.VoteAny).
+func (g *gen) vote(in *ir.Inst) {
+	op := map[ir.Op]rv32.Op{ir.VoteAny: rv32.VXVOTEANY, ir.VoteAll: rv32.VXVOTEALL, ir.VoteEq: rv32.VXVOTEUNI}[in.Op]
+	s := g.x(g.src(in, 0))
+	d := g.dx(vreg(in.Dst))
+	g.a.emit(rv32.Inst{Op: op, Rd: d, Rs1: s})
+	g.finX(vreg(in.Dst), d)
 }

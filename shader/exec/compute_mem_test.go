@@ -363,6 +363,42 @@ void main() {
 	}
 }
 
+// TestComputeDynamicBlockIndex indexes an array of buffer blocks at run time
+// (GLSL 4.00 on): loads, stores, an atomic and length() reach only the selected
+// element's binding, and an index past the array is clamped to its last element.
+func TestComputeDynamicBlockIndex(t *testing.T) {
+	src := `#version 430
+layout(local_size_x = 5) in;
+layout(std430, binding = 0) buffer B { uint n; uint v[]; } bufs[3];
+void main() {
+	uint i = gl_LocalInvocationIndex;
+	int k = int(i) % 4; // lane 3 indexes bufs[3]: clamped to bufs[2]
+	bufs[k].v[i] = bufs[k].v.length() * 100u + bufs[k].v[i];
+	atomicAdd(bufs[k].n, 1u);
+}
+`
+	mem := newSliceMemory()
+	mem.buf[0], mem.buf[1], mem.buf[2] = make([]uint32, 8), make([]uint32, 6), make([]uint32, 5)
+	for b := 0; b < 3; b++ {
+		for w := 1; w < len(mem.buf[uint32(b)]); w++ {
+			mem.buf[uint32(b)][w] = uint32(10*b + w - 1)
+		}
+	}
+	runGrid(t, compile(t, src, 5), [3]uint32{1, 1, 1}, mem)
+	// bufs[0] (7 elements): lanes 0 and 4; bufs[1] (5): lane 1; bufs[2] (4):
+	// lanes 2 and 3.
+	want := map[uint32][]uint32{
+		0: {2, 700, 1, 2, 3, 704, 5, 6},
+		1: {1, 10, 511, 12, 13, 14},
+		2: {2, 20, 21, 422, 423},
+	}
+	for b, w := range want {
+		if !slices.Equal(mem.buf[b], w) {
+			t.Errorf("bufs[%d] = %v, want %v", b, mem.buf[b], w)
+		}
+	}
+}
+
 // plainMemory hides every method but exec.Memory's.
 type plainMemory struct{ Memory }
 

@@ -195,6 +195,8 @@ func (m *Machine) resume(ctx context.Context) (bool, error) {
 			}
 		case ir.DdxFine, ir.DdyFine, ir.DdxCoarse, ir.DdyCoarse:
 			m.deriv(in.Op, m.reg(in.Dst), m.reg(in.Src[0]), exec)
+		case ir.VoteAny, ir.VoteAll, ir.VoteEq:
+			m.vote(in, exec)
 		default:
 			if cs[pc].lanes == nil {
 				m.alu(in, exec)
@@ -240,4 +242,36 @@ func (m *Machine) condMask(r ir.Reg, exec uint64) uint64 {
 		}
 	}
 	return mask
+}
+
+// vote answers VoteAny, VoteAll or VoteEq over the active lanes: the group is
+// the lanes that run the instruction together (ir.VoteAny). Every active lane
+// gets the same answer.
+func (m *Machine) vote(in *ir.Inst, exec uint64) {
+	s, d := m.reg(in.Src[0]), m.reg(in.Dst)
+	var set uint64
+	for mm := exec; mm != 0; mm &= mm - 1 {
+		if l := bits.TrailingZeros64(mm); s[l] != 0 {
+			set |= 1 << l
+		}
+	}
+	var r uint32
+	switch in.Op {
+	case ir.VoteAny:
+		r = b2u(set != 0)
+	case ir.VoteAll:
+		r = b2u(set == exec)
+	default:
+		r = b2u(set == 0 || set == exec)
+	}
+	for mm := exec; mm != 0; mm &= mm - 1 {
+		d[bits.TrailingZeros64(mm)] = r
+	}
+}
+
+func b2u(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -80,7 +80,9 @@ func CleanIncludePath(path string) (string, bool) { return preproc.CleanPath(pat
 // GL_ARB_separate_shader_objects (layout(location) on every stage's inputs
 // and outputs; LinkSeparable) and GL_ARB_enhanced_layouts (component,
 // offset, align, block member locations, xfb_* checked; types/component.go,
-// types/xfb.go, link_locations.go).
+// types/xfb.go, link_locations.go), and GL_ARB_shader_group_vote
+// (anyInvocationARB, allInvocationsARB, allInvocationsEqualARB: the group is
+// the lanes a warp runs together, ir.VoteAny).
 func SupportedExtensions() []string {
 	return []string{"GL_OES_standard_derivatives", types.ExtComputeShader, types.ExtStorageBuffer,
 		types.ExtAtomicCounters, types.ExtAtomicCounterOps, types.ExtImageLoadStore, "GL_OES_shader_image_atomic",
@@ -92,7 +94,7 @@ func SupportedExtensions() []string {
 		types.ExtSampleShading, types.ExtSampleVariables, types.ExtMultisampleInterpolES,
 		types.ExtFramebufferFetch, types.ExtFramebufferFetchNonCoherent,
 		types.ExtConservativeDepth, types.ExtConservativeDepthAMD,
-		types.ExtSeparateShaderObjects, types.ExtEnhancedLayouts}
+		types.ExtSeparateShaderObjects, types.ExtEnhancedLayouts, types.ExtShaderGroupVote}
 }
 
 // Shader is one compiled shader source.

@@ -89,6 +89,7 @@ func LinkShaders(shaders ...*Shader) (prog *Program, err error) {
 	for _, s := range shaders {
 		if s != nil && int(s.Stage) < len(byStage) {
 			byStage[s.Stage] = append(byStage[s.Stage], s)
+			errs = append(errs, s.File.LinkErrors...)
 		}
 	}
 	p := &Program{}

@@ -2,6 +2,7 @@ package glsl
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"vortexgfx/shader/glsl/ast"
@@ -134,4 +135,55 @@ func glTypeName(t *ast.Type) string {
 		return fmt.Sprintf("GL_FLOAT_MAT%dx%d", t.Cols, t.Rows)
 	}
 	return "GL_" + strings.ToUpper(t.String())
+}
+
+// StorageBlockDataSize is GL_BUFFER_DATA_SIZE of the shader storage block
+// named name (its block name; an element of an array of blocks as
+// "name[i]"): the bytes a buffer must have to hold it, counting a
+// runtime-sized last member as one element. false when no stage declares it.
+// spec: ARB_program_interface_query (GL 4.6 §7.3.1.1: "If the final member of
+// an active shader storage block is array with no declared size, the minimum
+// buffer size is computed assuming the array was declared as an array with one
+// element").
+func (p *Program) StorageBlockDataSize(name string) (int, bool) {
+	for _, sp := range []*StageProgram{p.Vertex, p.Geometry, p.Fragment, p.Compute} {
+		if sp == nil {
+			continue
+		}
+		for _, u := range sp.Units {
+			for _, b := range u.File.Blocks {
+				if b.Storage != ast.StorageBuffer || !blockNamed(b, name) {
+					continue
+				}
+				return b.Size + b.RuntimeStride, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// blockNamed reports whether name names block b or an element of an array of
+// it ("b[1]", "b[0][2]").
+func blockNamed(b *ast.InterfaceBlock, name string) bool {
+	if name == b.Name {
+		return b.Type == nil || !b.Type.IsArray()
+	}
+	rest, ok := strings.CutPrefix(name, b.Name)
+	if !ok || b.Type == nil {
+		return false
+	}
+	for t := b.Type; t.IsArray(); t = t.Elem {
+		var ok bool
+		var idx string
+		if rest, ok = strings.CutPrefix(rest, "["); !ok {
+			return false
+		}
+		if idx, rest, ok = strings.Cut(rest, "]"); !ok {
+			return false
+		}
+		if i, err := strconv.Atoi(idx); err != nil || i < 0 || i >= t.Len {
+			return false
+		}
+	}
+	return rest == ""
 }

@@ -43,3 +43,42 @@ void main() { gl_Position = vec4(f, v, s[1].b) + plain[1] + vec4(c[0], arr[2]) +
 		t.Error("an array of structs answered to its bare name")
 	}
 }
+
+// TestStorageBlockDataSize checks GL_BUFFER_DATA_SIZE (a runtime-sized last
+// member counted as one element, an implicitly sized one by its largest
+// constant index) and the names of arrays of blocks, bad ones included.
+func TestStorageBlockDataSize(t *testing.T) {
+	src := `#version 430
+layout(std430, binding = 0) buffer A { vec4 s[]; vec2 t[]; } a;
+layout(std140, binding = 1) buffer C { float f; float g[]; } c[2][3];
+layout(std430, binding = 7) buffer D { mat3 m; };
+out vec4 o;
+void main() { o = a.s[2] + vec4(a.t[0], c[1][2].g[0], m[0][0]); }
+`
+	vs, err := Compile("t.vert", "#version 430\nvoid main() { gl_Position = vec4(0.0); }\n", Vertex, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, err := Compile("t.frag", src, Fragment, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := LinkShaders(vs, fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		size int
+		ok   bool
+	}{
+		{"A", 56, true}, {"C[1][2]", 32, true}, {"C[0][0]", 32, true}, {"D", 48, true},
+		{"C", 0, false}, {"C[1]", 0, false}, {"C[2][0]", 0, false}, {"C[1][3]", 0, false},
+		{"C[-1][0]", 0, false}, {"C[x][0]", 0, false}, {"C[1][2]x", 0, false}, {"A[0]", 0, false}, {"B", 0, false},
+	} {
+		n, ok := p.StorageBlockDataSize(tc.name)
+		if n != tc.size || ok != tc.ok {
+			t.Errorf("%s: %d, %v; want %d, %v", tc.name, n, ok, tc.size, tc.ok)
+		}
+	}
+}

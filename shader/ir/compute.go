@@ -370,3 +370,18 @@ func (v *verifier) verifyMem(in *Inst, dt Type, fail func(string, ...any) error)
 	}
 	return nil
 }
+
+// UsesImage reports whether p (its main code or a function) has an
+// instruction on the image at binding: an element of an array of images that
+// no index can select has none, and needs no image bound.
+func (p *Program) UsesImage(binding uint32) bool {
+	return p.AnyInst(func(in *Inst) bool {
+		switch in.Op {
+		case MemLoad, MemStore, MemAtomic:
+			return Space(in.Len) == SpaceImage && in.Imm == binding
+		case ImageExtent, ImageFormatOf:
+			return in.Imm == binding
+		}
+		return false
+	})
+}

@@ -7,7 +7,7 @@ func removable(op Op) bool {
 	}
 	switch op {
 	case LoadInput, LoadUniform, LoadUniformIdx, ArrayLoad, IsHelper, DdxFine, DdyFine, DdxCoarse, DdyCoarse, Nop,
-		MemLoad, MemSize, ImageExtent, ImageFormatOf:
+		MemLoad, MemSize, ImageExtent, ImageFormatOf, VoteAny, VoteAll, VoteEq:
 		return true
 	}
 	return false

@@ -205,6 +205,19 @@ const (
 	Emit    // EmitVertex(): append the output words to the lane's emitted vertices
 	EndPrim // EndPrimitive(): the lane's next emitted vertex starts a new strip
 
+	// Votes over the group of invocations executing together: the lanes of
+	// the warp that run the instruction (its execution mask), every one of
+	// which gets the same answer. The group is what ARB_shader_group_vote
+	// leaves implementation-dependent; a Width-1 run makes every invocation a
+	// group of its own. Like derivatives they read other lanes, so they are
+	// not pure: no pass moves them across control flow. spec:
+	// ARB_shader_group_vote (GLSL §8.18 "Shader Invocation Group Functions");
+	// the device's vx_vote_any/all/uni (package device/simt) answer over the
+	// same lanes.
+	VoteAny // dst = src0 is true on some active lane (anyInvocationARB)
+	VoteAll // dst = src0 is true on every active lane (allInvocationsARB)
+	VoteEq  // dst = src0 is the same on every active lane (allInvocationsEqualARB)
+
 	numOps
 )
 
@@ -354,6 +367,10 @@ var opTable = [numOps]opInfo{
 
 	Emit:    {name: "emit", flags: fGeom | fNoDst},
 	EndPrim: {name: "endprim", flags: fGeom | fNoDst},
+
+	VoteAny: {name: "voteany", dst: sB, src: [4]sig{sB}, n: 1},
+	VoteAll: {name: "voteall", dst: sB, src: [4]sig{sB}, n: 1},
+	VoteEq:  {name: "voteeq", dst: sB, src: [4]sig{sB}, n: 1},
 }
 
 // String returns the opcode's printer name.

@@ -319,6 +319,11 @@ func (l *lowerer) builtin(x *ast.Call) value {
 		ax := value{r: l.cw(ir.FAbs, ir.F32, n, value{r: l.deriv(dx, a0, n)})}
 		ay := value{r: l.cw(ir.FAbs, ir.F32, n, value{r: l.deriv(dy, a0, n)})}
 		out.r = l.cw(ir.FAdd, ir.F32, n, ax, ay)
+	case ast.FnAnyInvocationARB, ast.FnAllInvocationsARB, ast.FnAllInvocationsEqualARB:
+		// The group is the lanes running the instruction (ir.VoteAny).
+		op := map[ast.Builtin]ir.Op{ast.FnAnyInvocationARB: ir.VoteAny, ast.FnAllInvocationsARB: ir.VoteAll,
+			ast.FnAllInvocationsEqualARB: ir.VoteEq}[fn]
+		out.r = []ir.Reg{l.b.Op(op, ir.Bool, a0.r[0])}
 	default:
 		l.errorf(x.Pos(), "built-in function %s is not supported", fn)
 		return l.zero(rt)

@@ -19,6 +19,11 @@ func (l *lowerer) call(x *ast.Call) value {
 		if cv := x.Value(); cv != nil {
 			return l.constValue(x.Type(), cv)
 		}
+		if pl := l.place(x.Method); pl.t.IsArray() && pl.t.Len > 0 {
+			// An implicitly sized array, sized now: by its largest constant
+			// index, across the stage's units for a global (sharedGlobalType).
+			return value{t: x.Type(), r: []ir.Reg{l.b.ConstI(int32(pl.t.Len))}}
+		}
 		return l.runtimeLength(x)
 	}
 	l.errorf(x.Pos(), "cannot lower call to %s", x.Name)

@@ -20,23 +20,9 @@ type memVar struct {
 	off    int
 	std140 bool
 	block  *ast.InterfaceBlock // set for a block instance variable
-}
-
-// opaqueVar is an image or atomic counter uniform.
-type opaqueVar struct {
-	image   int    // index into Program.Images, -1 for a counter
-	bind    uint32 // counter binding
-	off     uint32 // counter byte offset
-	count   int    // counters in an array of atomic_uint (1 for one)
-	counter bool
-}
-
-// isMemOpaque reports image and atomic counter types (and arrays of them).
-func isMemOpaque(t *ast.Type) bool {
-	for t.IsArray() {
-		t = t.Elem
-	}
-	return t.IsSampler() && (t.Sampler.Image || t.Sampler.Atomic)
+	// rowMajor: a block member variable declared row_major (a member of a
+	// block instance gets it from the member the place selects).
+	rowMajor bool
 }
 
 // computeInputs maps the compute built-in inputs to their input words.
@@ -118,7 +104,7 @@ func (l *lowerer) layoutMemory() {
 			}
 			std140 := b.Layout == "std140"
 			for _, m := range b.Members {
-				l.mem[m] = &memVar{space: ir.SpaceBuffer, bind: bind, off: m.Offset, std140: std140}
+				l.mem[m] = &memVar{space: ir.SpaceBuffer, bind: bind, off: m.Offset, std140: std140, rowMajor: m.RowMajor}
 			}
 			if b.InstanceVar != nil {
 				l.mem[b.InstanceVar] = &memVar{space: ir.SpaceBuffer, bind: bind, std140: std140, block: b}
@@ -148,79 +134,19 @@ func (l *lowerer) layoutMemory() {
 	p.SharedBytes = uint32(shared)
 }
 
-// opaqueUniform records an image or atomic counter uniform.
-func (l *lowerer) opaqueUniform(v *ast.Var, counterNext map[uint32]uint32) {
-	for ov, o := range l.opaque {
-		if ov.Name == v.Name {
-			l.opaque[v] = o // declared in several units
-			return
-		}
-	}
-	p := l.p
-	et, count := v.Type, 1
-	if et.IsArray() {
-		et, count = et.Elem, et.Len
-	}
-	if et.Sampler.Atomic {
-		bind := uint32(max(v.Binding, 0))
-		off := counterNext[bind]
-		if o := layoutInt(&v.Qual, "offset"); o >= 0 {
-			off = uint32(o)
-		}
-		counterNext[bind] = off + 4*uint32(count)
-		p.Counters = append(p.Counters, ir.CounterBinding{Name: v.Name, Binding: bind, Offset: off, Count: uint32(count)})
-		l.opaque[v] = &opaqueVar{image: -1, counter: true, bind: bind, off: off, count: count}
-		return
-	}
-	if v.Type.IsArray() {
-		l.errorf(v.DeclPos, "arrays of images are not supported")
-		return
-	}
-	s := v.Type.Sampler
-	ib := ir.ImageBinding{Name: v.Name, Binding: uint32(len(p.Images)), ReadOnly: v.Qual.ReadOnlyMem, WriteOnly: v.Qual.WriteOnlyMem}
-	if v.Binding >= 0 {
-		ib.Binding = uint32(v.Binding)
-	}
-	switch {
-	case s.Dim == ast.Dim3D:
-		ib.Dim = ir.Image3D
-	case s.Array:
-		ib.Dim = ir.Image2DArray
-	}
-	f, ok := ir.FormatByName(types.ImageFormat(v))
-	switch {
-	case !ok && v.Qual.WriteOnlyMem && types.ImageFormat(v) == "":
-		f = ir.FormatUnknown // converted to the bound image's format at run time
-	case !ok:
-		l.errorf(v.DeclPos, "image '%s' has no supported format", v.Name)
-	}
-	ib.Format = f
-	for _, x := range p.Images {
-		if x.Binding == ib.Binding {
-			l.errorf(v.DeclPos, "images '%s' and '%s' share binding %d", x.Name, v.Name, ib.Binding)
-		}
-	}
-	p.Images = append(p.Images, ib)
-	l.opaque[v] = &opaqueVar{image: len(p.Images) - 1}
-}
-
-func layoutInt(q *ast.Qualifiers, name string) int {
-	for _, lq := range q.Layout {
-		if lq.Name == name && lq.Value != nil && lq.Value.Value() != nil {
-			return int(lq.Value.Value().Int(0))
-		}
-	}
-	return -1
-}
-
 // blockElement returns the place of element x.Index of an array of buffer blocks:
-// the block at binding + index (the index must be constant).
+// the block at binding + index. A constant index names the binding; another
+// (dynamically uniform, GLSL 4.00 / ARB_gpu_shader5: the checker's rule) selects
+// it at run time (blockDyn, eachBlock).
 func (l *lowerer) blockElement(base place, x *ast.Index) place {
 	bt, mv := base.t, base.st.mv
 	cv := x.Index.Value()
 	if cv == nil {
-		l.errorf(x.Index.Pos(), "arrays of buffer blocks must be indexed with a constant expression")
-		cv = &ast.Value{Words: []uint32{0}}
+		nm := *mv
+		base.st = &storage{t: bt.Elem, sampler: -1, mv: &nm}
+		base.t = bt.Elem
+		base.blockDyn = &blockSel{idx: l.expr(x.Index).r[0], n: bt.Len}
+		return base
 	}
 	k := min(int(cv.Uint(0)), bt.Len-1)
 	if x.Index.Type().Base == ast.Int {
@@ -234,57 +160,72 @@ func (l *lowerer) blockElement(base place, x *ast.Index) place {
 }
 
 // memStride returns the byte stride and element count of indexing a value of type
-// t that lives in memory (n 0: a runtime-sized array).
-func memStride(t *ast.Type, std140 bool) (stride, n int) {
+// t that lives in memory at place pl (n 0: a runtime-sized array), and for a
+// row-major matrix the byte stride between the components of the column it
+// selects (0 otherwise).
+func memStride(t *ast.Type, pl *place) (stride, n, cstride int) {
+	std140 := pl.st.mv.std140
 	switch t.Kind {
 	case ast.KindArray:
-		return types.MemArrayStride(t.Elem, std140), t.Len
+		return types.MemArrayStrideRM(t.Elem, std140, pl.rowMajor), t.Len, 0
 	case ast.KindMatrix:
-		return types.MemArrayStride(t.Column(), std140), t.Cols
+		if pl.rowMajor {
+			// Column c is component c of every row.
+			return 4, t.Cols, types.MatrixRowStride(t, std140)
+		}
+		return types.MemArrayStride(t.Column(), std140), t.Cols, 0
 	}
-	return 4, t.Rows
+	return vecStride(pl), t.Rows, 0
 }
 
-// memFieldOffset returns the byte offset of field f of struct type t in memory.
-func memFieldOffset(mv *memVar, t *ast.Type, f int) int {
-	if mv.block != nil && mv.block.Type != nil {
-		bt := mv.block.Type
-		for bt.IsArray() {
-			bt = bt.Elem
-		}
-		if t.Struct == bt.Struct {
-			return mv.block.Members[f].Offset
-		}
+// vecStride is the byte stride between a vector place's components.
+func vecStride(pl *place) int {
+	if pl.cstride != 0 {
+		return pl.cstride
 	}
-	return types.MemFieldOffsets(t.Struct, mv.std140)[f]
+	return 4
+}
+
+// memFieldOffset returns the byte offset of field f of struct type t in memory
+// at place pl: a block member's own offset when t is the block's struct.
+func memFieldOffset(pl *place, t *ast.Type, f int) int {
+	mv := pl.st.mv
+	if mv.block != nil && isBlockStruct(mv.block, t) {
+		return mv.block.Members[f].Offset
+	}
+	return types.MemFieldOffsetsRM(t.Struct, mv.std140, pl.rowMajor)[f]
 }
 
 // memWords appends the byte offset of every flattened word of a value of type t
-// stored at base.
-func memWords(t *ast.Type, std140 bool, base int, out []int) []int {
+// stored at base (matrices by rows when rowMajor; a vector's components cstride
+// apart).
+func memWords(t *ast.Type, std140, rowMajor bool, cstride, base int, out []int) []int {
 	switch t.Kind {
 	case ast.KindScalar:
 		return append(out, base)
 	case ast.KindVector:
 		for i := 0; i < t.Rows; i++ {
-			out = append(out, base+4*i)
+			out = append(out, base+cstride*i)
 		}
 	case ast.KindMatrix:
-		cs := types.MemArrayStride(t.Column(), std140)
+		cs, rs := types.MemArrayStride(t.Column(), std140), 4
+		if rowMajor {
+			cs, rs = 4, types.MatrixRowStride(t, std140)
+		}
 		for c := 0; c < t.Cols; c++ {
 			for r := 0; r < t.Rows; r++ {
-				out = append(out, base+c*cs+4*r)
+				out = append(out, base+c*cs+r*rs)
 			}
 		}
 	case ast.KindArray:
-		st := types.MemArrayStride(t.Elem, std140)
+		st := types.MemArrayStrideRM(t.Elem, std140, rowMajor)
 		for i := 0; i < t.Len; i++ {
-			out = memWords(t.Elem, std140, base+i*st, out)
+			out = memWords(t.Elem, std140, rowMajor, 4, base+i*st, out)
 		}
 	case ast.KindStruct:
-		offs := types.MemFieldOffsets(t.Struct, std140)
+		offs := types.MemFieldOffsetsRM(t.Struct, std140, rowMajor)
 		for i, f := range t.Struct.Fields {
-			out = memWords(f.Type, std140, base+offs[i], out)
+			out = memWords(f.Type, std140, rowMajor, 4, base+offs[i], out)
 		}
 	}
 	return out
@@ -333,11 +274,11 @@ func (pl *place) memOffsets() []int {
 	if pl.swz != nil {
 		out := make([]int, len(pl.swz))
 		for i, c := range pl.swz {
-			out[i] = 4 * c
+			out[i] = vecStride(pl) * c
 		}
 		return out
 	}
-	return memWords(pl.t, pl.st.mv.std140, 0, nil)
+	return memWords(pl.t, pl.st.mv.std140, pl.rowMajor, vecStride(pl), 0, nil)
 }
 
 func (l *lowerer) memInst(op ir.Op, dst ir.Reg, mv *memVar, src ...ir.Reg) {
@@ -346,8 +287,44 @@ func (l *lowerer) memInst(op ir.Op, dst ir.Reg, mv *memVar, src ...ir.Reg) {
 	l.b.Emit(in)
 }
 
+// eachBlock emits fn for the element of an array of buffer blocks that pl's
+// dynamic index selects: one If per element on the index (clamped to the array
+// like any array index), so only the selected binding is accessed.
+func (l *lowerer) eachBlock(pl place, fn func(place)) {
+	sel := pl.blockDyn
+	idx := l.clampIndex(sel.idx, sel.n)
+	for k := 0; k < sel.n; k++ {
+		l.b.Ctl(ir.If, l.b.Op(ir.Eq, ir.Bool, idx, l.b.ConstI(int32(k))))
+		q := pl
+		nm := *pl.st.mv
+		nm.bind += uint32(k)
+		st := *pl.st
+		st.mv = &nm
+		q.st, q.blockDyn = &st, nil
+		fn(q)
+		l.b.Ctl(ir.EndIf)
+	}
+}
+
+// selectedBlock runs read on the selected element of a dynamically indexed
+// array of buffer blocks and returns its words (fresh registers assigned in
+// each element's branch).
+func (l *lowerer) selectedBlock(pl place, t *ast.Type, read func(place) value) value {
+	out := l.zero(t)
+	l.eachBlock(pl, func(q place) {
+		v := read(q)
+		for i, r := range v.r {
+			l.b.OpTo(ir.Mov, out.r[i], r)
+		}
+	})
+	return out
+}
+
 // memRead loads the words of a memory place.
 func (l *lowerer) memRead(pl place) value {
+	if pl.blockDyn != nil {
+		return l.selectedBlock(pl, pl.t, l.memRead)
+	}
 	bases := ast.WordBases(pl.t)
 	offs := pl.memOffsets()
 	out := value{t: pl.t, r: make([]ir.Reg, len(bases))}
@@ -368,6 +345,10 @@ func (l *lowerer) memRead(pl place) value {
 
 // memStore stores v into a memory place (bools as 0/1 words).
 func (l *lowerer) memStore(pl place, v value) {
+	if pl.blockDyn != nil {
+		l.eachBlock(pl, func(q place) { l.memStore(q, v) })
+		return
+	}
 	offs := pl.memOffsets()
 	for k, r := range v.r {
 		if k >= len(offs) {
@@ -389,14 +370,22 @@ func (l *lowerer) runtimeLength(x *ast.Call) value {
 		l.errorf(x.Pos(), "length() of an unsized array outside a buffer block")
 		return l.zero(x.Type())
 	}
-	stride, _ := memStride(pl.t, pl.st.mv.std140)
+	if pl.blockDyn != nil {
+		return l.selectedBlock(pl, x.Type(), func(q place) value { return l.memLength(q, x.Type()) })
+	}
+	return l.memLength(pl, x.Type())
+}
+
+// memLength is the run-time length of the runtime-sized array at place pl.
+func (l *lowerer) memLength(pl place, t *ast.Type) value {
+	stride, _, _ := memStride(pl.t, &pl)
 	size := l.b.Reg(ir.U32)
 	l.memInst(ir.MemSize, size, pl.st.mv)
 	off := l.memAddr(&pl, 0)
 	rest := l.b.Op(ir.USub, ir.U32, size, off)
 	n := l.b.Op(ir.UDiv, ir.U32, rest, l.b.ConstU(uint32(stride)))
 	n = l.b.Op(ir.Select, ir.U32, l.b.Op(ir.UGe, ir.Bool, size, off), n, l.b.ConstU(0))
-	return value{t: x.Type(), r: []ir.Reg{l.b.Op(ir.Cast, ir.I32, n)}}
+	return value{t: t, r: []ir.Reg{l.b.Op(ir.Cast, ir.I32, n)}}
 }
 
 // atomicOps maps the atomic built-ins to IR atomic operations (signed variants
@@ -463,15 +452,34 @@ func (l *lowerer) computeBuiltin(x *ast.Call) (value, bool) {
 		l.errorf(x.Pos(), "'%s' needs a buffer or shared variable", fn)
 		return l.zero(x.Type()), true
 	}
-	t := irType(x.Type().Base)
+	// The address does not depend on which block of an array the place selects.
 	addr := l.memAddr(&pl, pl.memOffsets()[0])
 	val := l.expr(x.Args[1]).r[0]
 	cmp := val
 	if op == ir.AtomicCompSwap {
 		cmp, val = val, l.expr(x.Args[2]).r[0]
 	}
-	d := l.b.Reg(t)
-	in := ir.Inst{Op: ir.MemAtomic, Dst: d, Src: [4]ir.Reg{addr, val, cmp, ir.NoReg}, Imm: pl.st.mv.bind, Len: uint32(pl.st.mv.space), Stride: uint32(op)}
-	l.b.Emit(in)
-	return value{t: x.Type(), r: []ir.Reg{d}}, true
+	atomic := func(pl place) value {
+		d := l.b.Reg(irType(x.Type().Base))
+		in := ir.Inst{Op: ir.MemAtomic, Dst: d, Src: [4]ir.Reg{addr, val, cmp, ir.NoReg}, Imm: pl.st.mv.bind, Len: uint32(pl.st.mv.space), Stride: uint32(op)}
+		l.b.Emit(in)
+		return value{t: x.Type(), r: []ir.Reg{d}}
+	}
+	if pl.blockDyn != nil {
+		return l.selectedBlock(pl, x.Type(), atomic), true
+	}
+	return atomic(pl), true
+}
+
+// isBlockStruct reports whether t is the struct type of block b's instance (of
+// an element of an array of instances).
+func isBlockStruct(b *ast.InterfaceBlock, t *ast.Type) bool {
+	bt := b.Type
+	if bt == nil {
+		return false
+	}
+	for bt.IsArray() {
+		bt = bt.Elem
+	}
+	return t.Struct == bt.Struct
 }

@@ -49,7 +49,11 @@ func (l *lowerer) place(e ast.Expr) place {
 			break
 		}
 		st := l.storageOf(x.Var)
-		return place{t: st.t, st: st, sel: ir.NoReg}
+		pl := place{t: st.t, st: st, sel: ir.NoReg}
+		if st.mv != nil {
+			pl.rowMajor = st.mv.rowMajor
+		}
+		return pl
 	case *ast.Index:
 		base := l.place(x.X)
 		bt := base.t
@@ -72,11 +76,13 @@ func (l *lowerer) place(e ast.Expr) place {
 		} else if bt.Kind == ast.KindVector {
 			n = bt.Rows
 		}
+		cstride := 0
 		if base.st != nil && base.st.mv != nil {
 			// In memory: byte strides of the std430/std140 layout; a runtime-sized
 			// array (n 0) is not clamped (accesses past the buffer are robust).
-			stride, n = memStride(bt, base.st.mv.std140)
+			stride, n, cstride = memStride(bt, &base)
 		}
+		base.cstride = cstride
 		if base.swz != nil && bt.Kind == ast.KindVector {
 			// Indexing a swizzle (v.zyx[i]): a constant index picks one component of
 			// the swizzle; a dynamic one selects among them at run time.
@@ -119,7 +125,10 @@ func (l *lowerer) place(e ast.Expr) place {
 	case *ast.Selector:
 		base := l.place(x.X)
 		if x.Field >= 0 && base.t.Kind == ast.KindStruct && base.st != nil && base.st.mv != nil {
-			base.off += memFieldOffset(base.st.mv, base.t, x.Field)
+			if b := base.st.mv.block; b != nil && isBlockStruct(b, base.t) {
+				base.rowMajor = b.Members[x.Field].RowMajor
+			}
+			base.off += memFieldOffset(&base, base.t, x.Field)
 			base.t = base.t.Struct.Fields[x.Field].Type
 			return base
 		}

@@ -5,19 +5,101 @@ import (
 	"vortexgfx/shader/ir"
 )
 
-// opaqueOf returns the image or counter uniform an argument names.
-func (l *lowerer) opaqueOf(e ast.Expr) *opaqueVar {
-	if id, ok := e.(*ast.Ident); ok && id.Var != nil {
-		if o := l.opaque[id.Var]; o != nil {
-			return o
+// opaqueOf returns the image or counter uniform an argument names, and the
+// element of an array (of arrays) of them it selects: its row-major number k
+// when every index is constant (dyn NoReg), else the int register dyn holding
+// it. Each index is clamped to its dimension, as any array index.
+func (l *lowerer) opaqueOf(e ast.Expr) (o *opaqueVar, k int, dyn ir.Reg) {
+	o, k, dyn, _ = l.opaqueSel(e)
+	return o, k, dyn
+}
+
+// opaqueSel is opaqueOf, also listing the elements a run-time index can
+// select (opaqueCandidates).
+func (l *lowerer) opaqueSel(e ast.Expr) (o *opaqueVar, k int, dyn ir.Reg, cands []int) {
+	var idx []ast.Expr // innermost first
+	root := e
+	for {
+		ix, ok := root.(*ast.Index)
+		if !ok {
+			break
+		}
+		idx, root = append(idx, ix.Index), ix.X
+	}
+	if id, ok := root.(*ast.Ident); ok && id.Var != nil {
+		if o := l.opaque[id.Var]; o != nil && len(idx) <= len(o.dims) {
+			k, dyn := l.opaqueElement(o, idx)
+			return o, k, dyn, opaqueCandidates(o, idx)
 		}
 		if l.stage == ast.StageGeometry {
 			l.storageOf(id.Var) // reports the unsupported stage
-			return nil
+			return nil, 0, ir.NoReg, nil
 		}
 	}
 	l.errorf(e.Pos(), "images and atomic counters must be named by their uniform (not passed as parameters)")
-	return nil
+	return nil, 0, ir.NoReg, nil
+}
+
+// opaqueElement folds the indices (innermost first) of an element of o into its
+// row-major number (see opaqueOf).
+func (l *lowerer) opaqueElement(o *opaqueVar, idx []ast.Expr) (int, ir.Reg) {
+	k, dyn, stride := 0, ir.NoReg, 1
+	for d := len(o.dims) - 1; d >= 0; d-- {
+		if i := len(o.dims) - 1 - d; i < len(idx) {
+			n := o.dims[d]
+			if cv := idx[i].Value(); cv != nil {
+				c := int(cv.Int(0))
+				if idx[i].Type().Base == ast.Uint {
+					c = int(min(cv.Uint(0), uint32(n-1)))
+				}
+				k += min(max(c, 0), n-1) * stride
+			} else {
+				t := l.clampIndex(l.expr(idx[i]).r[0], n)
+				if stride != 1 {
+					t = l.b.Op(ir.IMul, ir.I32, t, l.b.ConstI(int32(stride)))
+				}
+				if dyn == ir.NoReg {
+					dyn = t
+				} else {
+					dyn = l.b.Op(ir.IAdd, ir.I32, dyn, t)
+				}
+			}
+		}
+		stride *= o.dims[d]
+	}
+	if dyn != ir.NoReg && k != 0 {
+		dyn = l.b.Op(ir.IAdd, ir.I32, dyn, l.b.ConstI(int32(k)))
+	}
+	return k, dyn
+}
+
+// opaqueCandidates lists the elements of o the indices (innermost first) can
+// select: every index of a dimension indexed at run time, the one a constant
+// names (clamped), all of a dimension left unindexed.
+func opaqueCandidates(o *opaqueVar, idx []ast.Expr) []int {
+	cands := []int{0}
+	for d, n := range o.dims {
+		var next []int
+		i := len(o.dims) - 1 - d
+		for _, c := range cands {
+			for e := 0; e < n; e++ {
+				if i < len(idx) {
+					if cv := idx[i].Value(); cv != nil {
+						k := int(cv.Int(0))
+						if idx[i].Type().Base == ast.Uint {
+							k = int(min(cv.Uint(0), uint32(n-1)))
+						}
+						if e != min(max(k, 0), n-1) {
+							continue
+						}
+					}
+				}
+				next = append(next, c*n+e)
+			}
+		}
+		cands = next
+	}
+	return cands
 }
 
 // counterOp lowers atomicCounterIncrement (returns the old value),
@@ -26,19 +108,16 @@ func (l *lowerer) opaqueOf(e ast.Expr) *opaqueVar {
 // subtract is an add of the two's complement, min and max are unsigned).
 // spec: GLSL 4.50 §8.10, ARB_shader_atomic_counter_ops.
 func (l *lowerer) counterOp(x *ast.Call) value {
-	arg, idx := x.Args[0], ast.Expr(nil)
-	if ix, ok := arg.(*ast.Index); ok {
-		arg, idx = ix.X, ix.Index // an element of an array of counters
-	}
-	o := l.opaqueOf(arg)
+	o, k, dyn := l.opaqueOf(x.Args[0])
 	if o == nil || !o.counter {
 		return l.zero(x.Type())
 	}
 	mv := &memVar{space: ir.SpaceCounter, bind: o.bind}
-	addr := l.b.ConstU(o.off)
-	if idx != nil {
-		i := l.b.Op(ir.Cast, ir.U32, l.clampIndex(l.expr(idx).r[0], o.count))
-		addr = l.b.Op(ir.UAdd, ir.U32, addr, l.b.Op(ir.UMul, ir.U32, i, l.b.ConstU(4)))
+	// An element of an array of counters: consecutive words.
+	addr := l.b.ConstU(o.off + 4*uint32(k))
+	if dyn != ir.NoReg {
+		i := l.b.Op(ir.Cast, ir.U32, dyn)
+		addr = l.b.Op(ir.UAdd, ir.U32, l.b.ConstU(o.off), l.b.Op(ir.UMul, ir.U32, i, l.b.ConstU(4)))
 	}
 	d := l.b.Reg(ir.U32)
 	if op, ok := counterAtomicOp(x.Builtin); ok {
@@ -102,11 +181,29 @@ func counterAtomicOp(fn ast.Builtin) (ir.AtomicOp, bool) {
 // memory holds the texels exactly as the format defines them. spec: GLSL 4.50
 // §8.12; vortexpipe-driver §2.5 (VP_DESC_IMAGE: base and row stride).
 func (l *lowerer) imageOp(x *ast.Call) value {
-	o := l.opaqueOf(x.Args[0])
+	o, k, dyn, cands := l.opaqueSel(x.Args[0])
 	if o == nil || o.image < 0 {
 		return l.zero(x.Type())
 	}
-	ib := l.p.Images[o.image]
+	if dyn == ir.NoReg {
+		return l.imageOpOn(x, l.p.Images[o.image+k])
+	}
+	// An element of an array of images selected at run time: a branch per
+	// element the indices can select, each on its own binding.
+	out := l.zero(x.Type())
+	for _, e := range cands {
+		l.b.Ctl(ir.If, l.b.Op(ir.Eq, ir.Bool, dyn, l.b.ConstI(int32(e))))
+		v := l.imageOpOn(x, l.p.Images[o.image+e])
+		for i, r := range v.r {
+			l.b.OpTo(ir.Mov, out.r[i], r)
+		}
+		l.b.Ctl(ir.EndIf)
+	}
+	return out
+}
+
+// imageOpOn lowers the image function x on image ib.
+func (l *lowerer) imageOpOn(x *ast.Call, ib ir.ImageBinding) value {
 	mv := &memVar{space: ir.SpaceImage, bind: ib.Binding}
 	ext := func(k uint32) ir.Reg {
 		d := l.b.Reg(ir.I32)

@@ -58,18 +58,23 @@
 // memory. Memory is addressed in bytes, one aligned word per access:
 //
 //   - Storage blocks (Program.Buffers): each block is one binding (its
-//     layout(binding), 0 by default; two blocks may not share one), laid out std430
-//     (std140 with layout(std140)); Fixed is the size without the runtime-sized last
-//     member and Stride that member's element stride, so .length() is
-//     (bound size − offset)/Stride. Sized-array indices clamp like register arrays;
-//     out-of-range accesses elsewhere are robust (the executor drops them).
+//     layout(binding), 0 by default; two blocks may not share one; an array of
+//     blocks one per element, a run-time index branching to the element it
+//     selects), laid out std430 (std140 with layout(std140)), row_major members by
+//     rows; Fixed is the size without the runtime-sized last member and Stride that
+//     member's element stride, so .length() is (bound size − offset)/Stride.
+//     Sized-array indices clamp like register arrays; out-of-range accesses
+//     elsewhere are robust (the executor drops them).
 //   - Shared variables: laid out std430 one after the other in declaration order,
 //     SharedBytes in all.
 //   - Storage images (Program.Images): binding = layout(binding) or the declaration
-//     index; the program computes texel addresses from ir.ImageExtent and converts
+//     index, an array (of arrays) of images one binding per element in row-major
+//     order ("img[1][0]"), a run-time index branching over the elements it can
+//     select; the program computes texel addresses from ir.ImageExtent and converts
 //     the format (rgba8 unorm, rgba16f halves, 32-bit formats as words) itself.
 //   - Atomic counters (Program.Counters): word at layout(offset) (or the next free
-//     word) in the counter buffer at layout(binding).
+//     word) in the counter buffer at layout(binding), an array (of arrays) of them
+//     consecutive words.
 //
 // barrier() becomes ir.Barrier; the memory barriers order nothing in this in-order
 // model and emit nothing. Vertex and fragment shaders that use storage blocks,

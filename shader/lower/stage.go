@@ -386,6 +386,20 @@ type place struct {
 	// (a dynamically indexed swizzle, v.zyx[i]); the place is then one scalar.
 	sel    ir.Reg
 	selSwz []int
+	// In memory: rowMajor lays the place's matrices out by rows (a row_major
+	// block member), and cstride, when not 0, is the byte stride between the
+	// components of a vector place (a column of a row-major matrix).
+	rowMajor bool
+	cstride  int
+	// blockDyn, when set, selects the element of an array of buffer blocks at
+	// run time (st.mv is then element 0's binding).
+	blockDyn *blockSel
+}
+
+// blockSel is a dynamic index into an array of n buffer blocks.
+type blockSel struct {
+	idx ir.Reg
+	n   int
 }
 
 func (l *lowerer) whole(st *storage) place { return place{t: st.t, st: st, sel: ir.NoReg} }

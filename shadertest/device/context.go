@@ -61,6 +61,15 @@ func (c *glContext) Close() error {
 	return err
 }
 
+// ProgramResource implements shadertest.ResourceReflector through the
+// reference context's link, as ActiveUniform.
+func (c *glContext) ProgramResource(iface, name, prop string) (int, bool, error) {
+	if r, ok := c.ref.(shadertest.ResourceReflector); ok {
+		return r.ProgramResource(iface, name, prop)
+	}
+	return 0, false, fmt.Errorf("%s %s: %w", iface, prop, shadertest.ErrUnsupported)
+}
+
 // ActiveUniform implements shadertest.UniformReflector: the program is the
 // reference context's, linked once for both paths.
 func (c *glContext) ActiveUniform(name string) (glsl.ActiveUniform, bool) {

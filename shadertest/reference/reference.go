@@ -89,7 +89,8 @@ func New() *Backend { return &Backend{} }
 // GL_ARB_shader_storage_buffer_object, GL_ARB_shader_atomic_counters,
 // GL_ARB_shader_image_load_store and GL_ARB_shader_image_size: storage in the
 // vertex and fragment stages of draws (storage.go; pipe/storage.go runs them on
-// the reference renderer). spec: GLSL 1.50, GLSL 3.30, ARB_separate_shader_objects,
+// the reference renderer). GL_ARB_shader_group_vote: the group is the lanes
+// a warp runs together (ir.VoteAny). spec: GLSL 1.50, GLSL 3.30, ARB_separate_shader_objects,
 // ARB_enhanced_layouts (README "vortex shadertest").
 func (b *Backend) Caps() shadertest.Caps {
 	return shadertest.Caps{GL: 33, GLSL: 330, GLES: 30, GLSLES: 300, Stages: []shadertest.Stage{shadertest.StageGeometry},
@@ -103,7 +104,7 @@ func (b *Backend) Caps() shadertest.Caps {
 			"GL_ARB_sample_shading", "GL_OES_sample_variables", "GL_OES_shader_multisample_interpolation",
 			"GL_EXT_shader_framebuffer_fetch", "GL_EXT_shader_framebuffer_fetch_non_coherent", "GL_ARB_texture_storage",
 			"GL_ARB_conservative_depth", "GL_AMD_conservative_depth",
-			"GL_ARB_separate_shader_objects", "GL_ARB_enhanced_layouts"}, storageExtensions...),
+			"GL_ARB_separate_shader_objects", "GL_ARB_enhanced_layouts", "GL_ARB_shader_group_vote"}, storageExtensions...),
 		Limits: map[string]int{
 			"GL_MAX_VERTEX_OUTPUT_COMPONENTS": types.MaxVertexOutputComponents,
 			// The uniform word buffer has no fixed size here.
@@ -248,6 +249,20 @@ func (c *glContext) ActiveUniform(name string) (glsl.ActiveUniform, bool) {
 		return glsl.ActiveUniform{}, false
 	}
 	return c.prog.Linked.ActiveUniform(name)
+}
+
+// ProgramResource implements shadertest.ResourceReflector over the linked
+// program: GL_BUFFER_DATA_SIZE of a shader storage block; other interfaces
+// and properties are not reflected.
+func (c *glContext) ProgramResource(iface, name, prop string) (int, bool, error) {
+	if c.prog == nil || c.prog.Linked == nil {
+		return 0, false, nil
+	}
+	if iface != "GL_SHADER_STORAGE_BLOCK" || prop != "GL_BUFFER_DATA_SIZE" {
+		return 0, false, fmt.Errorf("%s %s: %w", iface, prop, shadertest.ErrUnsupported)
+	}
+	n, ok := c.prog.Linked.StorageBlockDataSize(name)
+	return n, ok, nil
 }
 
 // Link implements shadertest.Context: each shader section is compiled on its

@@ -6,6 +6,8 @@ import (
 
 	"vortexgfx/abi"
 	"vortexgfx/pipe"
+	"vortexgfx/shader/glsl"
+	"vortexgfx/shader/glsl/ast"
 	"vortexgfx/shader/ir"
 	"vortexgfx/shadertest"
 )
@@ -14,7 +16,7 @@ import (
 // (shadertest.StorageContext): driver buffers and textures bound to the
 // program's vertex and fragment stages with pipe.Context.SetStorageBindings
 // before every draw, by binding point; an image uniform's unit is what
-// "uniform int NAME UNIT" sets, else its layout(binding). The driver runs such
+// "uniform int NAME UNIT" sets, else its layout(binding), else 0. The driver runs such
 // draws on the reference renderer (pipe/storage.go, GateStorage on a device
 // screen). spec: piglit shader_runner (ssbo, atomic counters, image texture).
 
@@ -109,10 +111,15 @@ func (c *glContext) imageUniform(u *shadertest.Uniform) bool {
 		if p == nil {
 			continue
 		}
-		for _, b := range p.Images {
-			if b.Name == u.Name {
-				c.storageState().unitOf[u.Name] = int(u.Ints[0])
-				return true
+		// An array's name, or an array of arrays' element name, without
+		// its last indices names its first element ("tex" is "tex[0]"), as
+		// glGetUniformLocation reads it. spec: GL 4.6 §7.3.1.
+		for name, i := u.Name, 0; i < 4; name, i = name+"[0]", i+1 {
+			for _, b := range p.Images {
+				if b.Name == name {
+					c.storageState().unitOf[name] = int(u.Ints[0])
+					return true
+				}
 			}
 		}
 	}
@@ -143,11 +150,13 @@ func (c *glContext) bindStorage() error {
 			continue
 		}
 		for _, b := range p.Images {
-			if seen[b.Binding] {
+			if seen[b.Binding] || !p.UsesImage(b.Binding) {
+				// An image the stage never reaches (an element of an array
+				// of images no index selects) needs no image on its unit.
 				continue
 			}
 			seen[b.Binding] = true
-			unit := int(b.Binding)
+			unit := c.defaultImageUnit(b)
 			if u, ok := s.unitOf[b.Name]; ok {
 				unit = u
 			}
@@ -162,4 +171,29 @@ func (c *glContext) bindStorage() error {
 		}
 	}
 	return c.pc.SetStorageBindings(bs)
+}
+
+// defaultImageUnit is the unit an image (an element of an array of images)
+// uses until "uniform int" sets one: its layout(binding) (the program's
+// binding, which counts the element) when the declaration has one, else 0,
+// as GL initialises every uniform to zero. spec: GL 4.6 §7.6 ("uniform
+// variables ... initialized to zero"), GLSL 4.50 §4.4.6 (binding sets the
+// initial unit).
+func (c *glContext) defaultImageUnit(b ir.ImageBinding) int {
+	name, _, _ := strings.Cut(b.Name, "[")
+	if l := c.prog.Linked; l != nil {
+		for _, sp := range []*glsl.StageProgram{l.Vertex, l.Geometry, l.Fragment} {
+			if sp == nil {
+				continue
+			}
+			for _, u := range sp.Units {
+				for _, v := range u.File.Globals {
+					if v.Name == name && v.Kind == ast.VarUniform && v.Binding < 0 {
+						return 0
+					}
+				}
+			}
+		}
+	}
+	return int(b.Binding)
 }

@@ -237,6 +237,12 @@ const (
 	// forms. spec: ARB_gpu_shader5 §8.10.
 	FnEmitStreamVertex
 	FnEndStreamPrimitive
+	// FnAnyInvocationARB, FnAllInvocationsARB and FnAllInvocationsEqualARB
+	// vote a bool over the group of invocations executing together.
+	// spec: ARB_shader_group_vote.
+	FnAnyInvocationARB
+	FnAllInvocationsARB
+	FnAllInvocationsEqualARB
 	numBuiltins
 )
 
@@ -460,6 +466,9 @@ var builtinNames = [...]string{"",
 	"EndPrimitive",
 	"EmitStreamVertex",
 	"EndStreamPrimitive",
+	"anyInvocationARB",
+	"allInvocationsARB",
+	"allInvocationsEqualARB",
 }
 
 // String returns the GLSL name of the built-in.

@@ -328,6 +328,12 @@ type File struct {
 	Geometry GeometryLayout
 	// Extensions maps each #extension name to its final behavior (enable, require, ...).
 	Extensions map[string]string
+	// LinkErrors are the checker's diagnostics that GLSL implementations
+	// (Mesa, and piglit with it) report when the program is linked rather than
+	// when the shader compiles: the link of a program with this unit fails
+	// with them. An unsized buffer block member that is not the last and has
+	// no constant index to size it is one.
+	LinkErrors ErrorList
 }
 
 // Stage is the shader stage a File is compiled for.

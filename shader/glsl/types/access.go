@@ -1,6 +1,7 @@
 package types
 
 import (
+	"fmt"
 	"strings"
 
 	"vortexgfx/shader/glsl/ast"
@@ -82,6 +83,11 @@ func (c *checker) arrayIndexOK(x *ast.Index) bool {
 			c.errorf(x.LbrackPos, "cannot index an unsized array")
 			return false
 		}
+		if idx == nil && v.Kind == ast.VarBuffer {
+			// Mesa and piglit report this of a buffer block member at link time.
+			c.file.LinkErrors.Add(x.Index.Pos(), fmt.Sprintf("implicitly sized array '%s' can only be indexed with a constant expression", v.Name))
+			return true
+		}
 		if idx == nil {
 			c.errorf(x.Index.Pos(), "implicitly sized array '%s' can only be indexed with a constant expression", v.Name)
 			return false
@@ -104,14 +110,17 @@ func (c *checker) arrayIndexOK(x *ast.Index) bool {
 	}
 	// ARB_gpu_shader5 allows dynamically uniform indices from GLSL 1.50 on.
 	constOnly := (!c.es && c.version >= 130 && c.version < 400 || c.es && c.version >= 300 && c.version < 320) && !c.hasGPUShader5()
-	// Only samplers and images: arrays of atomic counters take any index.
-	// spec: GLSL ES 3.10 §4.1.7.1, §4.1.7.2
-	if idx == nil && t.Elem.IsSampler() && !t.Elem.Sampler.Atomic && constOnly {
+	// Only samplers: arrays of atomic counters take any index, and so do
+	// arrays of images on desktop GLSL (ARB_shader_image_load_store sets no
+	// rule; GLSL 4.20, which has images, allows dynamically uniform indices),
+	// as Mesa reads it. spec: GLSL ES 3.10 §4.1.7.1, §4.1.7.2
+	if idx == nil && t.Elem.IsSampler() && !t.Elem.Sampler.Atomic && (!t.Elem.Sampler.Image || c.es) && constOnly {
 		c.errorf(x.Index.Pos(), "sampler arrays can only be indexed with constant expressions in this GLSL version")
 		return false
 	}
 	if id, ok := x.X.(*ast.Ident); ok && idx == nil && id.Var != nil && id.Var.Block != nil &&
-		id.Var == id.Var.Block.InstanceVar && id.Var.Block.Storage == ast.StorageUniform && !c.atLeast(400, 320) && !c.hasGPUShader5() {
+		id.Var == id.Var.Block.InstanceVar && (id.Var.Block.Storage == ast.StorageUniform || id.Var.Block.Storage == ast.StorageBuffer) &&
+		!c.atLeast(400, 320) && !c.hasGPUShader5() {
 		c.errorf(x.Index.Pos(), "interface block arrays can only be indexed with constant expressions in this GLSL version")
 		return false
 	}

@@ -257,6 +257,14 @@ var extBuiltinTable = []struct {
 	// (the interpolation functions in GLSL 1.50 and GLSL ES 3.00 fragment shaders)
 	{extGPUShader5Interp, coreFrom(150, "interpolateAtCentroid", "interpolateAtSample", "interpolateAtOffset")},
 	{ExtMultisampleInterpolES, esFrom(300, "interpolateAtCentroid", "interpolateAtSample", "interpolateAtOffset")},
+	// spec: ARB_shader_group_vote "New Built-in Functions" (a bool in, a bool
+	// out, every stage; the extension is written against GLSL 4.30 but
+	// names no version, and piglit uses it from GLSL 1.50 on)
+	{ExtShaderGroupVote, map[string][]protoSet{
+		"anyInvocationARB":       {{110, 0, anyStage, []string{"b b"}}},
+		"allInvocationsARB":      {{110, 0, anyStage, []string{"b b"}}},
+		"allInvocationsEqualARB": {{110, 0, anyStage, []string{"b b"}}},
+	}},
 }
 
 // coreFrom gives the core overloads of the named built-ins from GLSL version

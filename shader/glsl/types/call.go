@@ -338,6 +338,14 @@ func (c *checker) lengthMethod(x *ast.Call) ast.Expr {
 		x.Kind, x.T = ast.CallLength, ast.Scalar(ast.Int)
 		return x
 	}
+	if n == 0 && c.hasSSBO() && implicitLength(x.Method) {
+		// An implicitly sized array: its length is what the link sizes it to
+		// (its largest constant index across the stage's units), not a
+		// constant expression. spec: ARB_shader_storage_buffer_object, GLSL
+		// 4.30 §4.1.9 ("determined when a program is linked").
+		x.Kind, x.T = ast.CallLength, ast.Scalar(ast.Int)
+		return x
+	}
 	if n == 0 {
 		c.errorf(x.NamePos, "length() of an unsized array")
 		return invalid(x)
@@ -441,4 +449,11 @@ func (c *checker) construct(x *ast.Call, t *ast.Type) ast.Expr {
 		x.Val = constructValue(t, vals)
 	}
 	return x
+}
+
+// implicitLength reports whether e names an implicitly sized array variable or
+// block member itself (not an element of an array of arrays).
+func implicitLength(e ast.Expr) bool {
+	v := implicitArray(e)
+	return v != nil && v.ImplicitSize && v.Type == e.Type()
 }

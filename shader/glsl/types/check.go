@@ -81,6 +81,9 @@ type checker struct {
 	// unsized lists implicitly sized arrays; maxIndex is their largest constant index.
 	unsized  []*ast.Var
 	maxIndex map[*ast.Var]int
+	// implicitBuffers are the buffer blocks with an implicitly sized member,
+	// laid out again once it is sized.
+	implicitBuffers map[*ast.InterfaceBlock]*ast.BlockDecl
 	// limit caps the implicit size of built-in arrays such as gl_ClipDistance.
 	limit map[*ast.Var]int
 	// defPrec holds the default precision per scalar base at global scope (ES).
@@ -122,7 +125,7 @@ type warning struct {
 // The returned error is an ast.ErrorList sorted by position, or nil.
 func Check(f *ast.File, conf Config) error {
 	c := &checker{conf: conf, file: f, version: f.Version, es: f.ES, calls: map[*ast.Func][]*ast.Func{},
-		maxIndex: map[*ast.Var]int{}, limit: map[*ast.Var]int{}}
+		maxIndex: map[*ast.Var]int{}, implicitBuffers: map[*ast.InterfaceBlock]*ast.BlockDecl{}, limit: map[*ast.Var]int{}}
 	c.builtin = &scope{names: map[string]*entity{}}
 	f.Geometry = ast.GeometryLayout{MaxVertices: -1}
 	if conf.Stage == ast.StageGeometry && (c.es || c.version < 150) {

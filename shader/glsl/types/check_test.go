@@ -242,6 +242,11 @@ func TestBuiltinAvailability(t *testing.T) {
 				sigs = textureSigs(b, e)
 			}
 		}
+		if len(sigs) == 0 && b >= ast.FnAnyInvocationARB && b <= ast.FnAllInvocationsEqualARB {
+			// The votes exist only with GL_ARB_shader_group_vote enabled.
+			e := &checker{conf: Config{Stage: fs}, version: 450, file: &ast.File{Extensions: map[string]string{ExtShaderGroupVote: "enable"}}}
+			sigs = builtinSigs(b.String(), e)
+		}
 		if len(sigs) == 0 {
 			t.Errorf("built-in %s has no overloads in GLSL 4.50 compatibility", b)
 		}

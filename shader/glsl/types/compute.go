@@ -169,9 +169,6 @@ func (c *checker) opaqueUniform(v *ast.Var, pos ast.Pos) {
 		}
 		return
 	}
-	if v.Type.IsArray() {
-		c.errorf(pos, "arrays of images are not supported")
-	}
 	switch {
 	case format == "" && v.Qual.WriteOnlyMem && !c.es:
 		// A writeonly image may omit the format: stores convert to the bound
@@ -367,11 +364,19 @@ func imageCoords(t *ast.Type) int {
 // unsized array. spec: GLSL 4.50 §4.3.9, §4.4.5.
 func (c *checker) bufferBlock(d *ast.BlockDecl, b *ast.InterfaceBlock) {
 	for i, m := range b.Members {
-		if m.Type.IsArray() && m.Type.Len == 0 && i != len(b.Members)-1 {
-			c.errorf(m.DeclPos, "only the last member of a buffer block may be an unsized array")
-		}
-		if m.RowMajor && containsMatrix(m.Type) {
-			c.errorf(m.DeclPos, "row_major matrices in buffer blocks are not supported")
+		if m.Type.IsArray() && m.Type.Len == 0 && i != len(b.Members)-1 && !m.ImplicitSize {
+			if c.es {
+				c.errorf(m.DeclPos, "only the last member of a buffer block may be an unsized array")
+			} else {
+				// Sized by its largest constant index like any implicitly sized
+				// array (sizeArrays, which lays the block out again); without
+				// one the link fails. spec: GLSL 4.50 §4.1.9 (only the last
+				// member is sized at run time), Mesa's and piglit's reading.
+				m.ImplicitSize = true
+				c.unsized = append(c.unsized, m)
+				c.maxIndex[m] = -1
+				c.implicitBuffers[b] = d
+			}
 		}
 		if m.Type.ContainsSampler() {
 			c.errorf(m.DeclPos, "opaque types are not allowed in buffer blocks")
@@ -381,7 +386,7 @@ func (c *checker) bufferBlock(d *ast.BlockDecl, b *ast.InterfaceBlock) {
 	std140 := b.Layout == "std140"
 	off := 0
 	for i, m := range b.Members {
-		s, a := MemLayout(m.Type, std140)
+		s, a := MemLayoutRM(m.Type, std140, m.RowMajor)
 		base := a
 		if al := c.memberAlign(d, m); al >= 0 {
 			if al == 0 || al&(al-1) != 0 {
@@ -404,7 +409,7 @@ func (c *checker) bufferBlock(d *ast.BlockDecl, b *ast.InterfaceBlock) {
 		off = roundUp(off, a)
 		m.Offset = off
 		if i == len(b.Members)-1 && m.Type.IsArray() && m.Type.Len == 0 {
-			b.Size, b.RuntimeStride = off, MemArrayStride(m.Type.Elem, std140)
+			b.Size, b.RuntimeStride = off, MemArrayStrideRM(m.Type.Elem, std140, m.RowMajor)
 			return
 		}
 		off += s
@@ -421,7 +426,7 @@ func runtimeArray(e ast.Expr) bool {
 		return false
 	}
 	m := memMember(e)
-	return m != nil && m.Kind == ast.VarBuffer && m.Type == t
+	return m != nil && m.Kind == ast.VarBuffer && m.Type == t && !m.ImplicitSize
 }
 
 // noteWriteOnly records a use of a writeonly storage member (an identifier or a
@@ -508,21 +513,4 @@ func (c *checker) memberLayout(m *ast.Var, name string) int {
 		}
 	}
 	return -1
-}
-
-// containsMatrix reports whether t is or holds a matrix.
-func containsMatrix(t *ast.Type) bool {
-	switch {
-	case t.IsMatrix():
-		return true
-	case t.IsArray():
-		return containsMatrix(t.Elem)
-	case t.IsStruct():
-		for _, f := range t.Struct.Fields {
-			if containsMatrix(f.Type) {
-				return true
-			}
-		}
-	}
-	return false
 }

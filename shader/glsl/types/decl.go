@@ -1,6 +1,7 @@
 package types
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -332,10 +333,20 @@ func (c *checker) sizeArrays() {
 		if v.Type.Len == 0 {
 			n := c.maxIndex[v] + 1
 			if n <= 0 {
+				if v.Kind == ast.VarBuffer {
+					c.file.LinkErrors.Add(v.DeclPos, fmt.Sprintf("buffer block member '%s' is an unsized array but not the last member, and no constant index sizes it", v.Name))
+				}
 				n = 1
 			}
 			v.Type.Len = n
 		}
+	}
+	// A buffer block whose members were just sized is laid out again, as
+	// below; its diagnostics were reported the first time.
+	for b, d := range c.implicitBuffers {
+		n := len(c.errs)
+		c.bufferBlock(d, b)
+		c.errs = c.errs[:n]
 	}
 	c.checkClipCullSum()
 	// A uniform block whose members were just sized is laid out again: its offsets

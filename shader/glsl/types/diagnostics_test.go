@@ -27,7 +27,8 @@ import (
 // numbers (GLSL allows only white space before #version). Every diagnostic must
 // be expected on its line and every expectation met. Warnings are expected the
 // same way with `// WARNING "regexp"` (checked only in units that compile, as a
-// failed compile returns no file). TestEveryDiagnosticIsTested
+// failed compile returns no file), and so are the diagnostics a unit that
+// compiles leaves for the link (ast.File.LinkErrors), with ERROR. TestEveryDiagnosticIsTested
 // holds the files to covering every message format the checker can emit.
 
 // unitSep starts a new compilation unit.
@@ -134,6 +135,10 @@ func checkUnit(t *testing.T, path string, stage glsl.Stage, lines []string, from
 		match(want, e.Pos.Line, e.Pos.Col, e.Msg, "diagnostic")
 	}
 	if sh != nil {
+		// Link-time diagnostics (ast.File.LinkErrors) are expected as errors.
+		for _, e := range sh.File.LinkErrors {
+			match(want, e.Pos.Line, e.Pos.Col, e.Msg, "link diagnostic")
+		}
 		for _, w := range sh.File.Warnings {
 			m := warnLineRE.FindStringSubmatch(w)
 			if m == nil {

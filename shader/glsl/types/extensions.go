@@ -65,6 +65,10 @@ const (
 	// qualifiers, block member locations and the xfb_* qualifiers.
 	// spec: ARB_enhanced_layouts, GLSL 4.40 §4.4
 	ExtEnhancedLayouts = "GL_ARB_enhanced_layouts"
+	// ExtShaderGroupVote brings anyInvocationARB, allInvocationsARB and
+	// allInvocationsEqualARB to every stage of any desktop version.
+	// spec: ARB_shader_group_vote
+	ExtShaderGroupVote = "GL_ARB_shader_group_vote"
 )
 
 // The conservative-depth extensions: layout(depth_any), depth_greater,

@@ -135,7 +135,7 @@ func verifyExpr(x ast.Expr, bad func(ast.Node, string, ...any)) {
 				bad(x, "constructor of %s typed %s", x.CtorType, t)
 			}
 		case ast.CallLength:
-			if x.Value() == nil && !runtimeArray(x.Method) {
+			if x.Value() == nil && !runtimeArray(x.Method) && !implicitLength(x.Method) {
 				bad(x, "length() not constant")
 			}
 		default:

@@ -6,7 +6,8 @@ layout(local_size_y = 2048) in; // ERROR "local_size_y = 2048 exceeds gl_MaxComp
 shared sampler2D ss; // ERROR "'shared' variables cannot have opaque type sampler2D" ERROR "sampler variables must be uniform"
 uniform float notimage;
 layout(r32f) uniform float fmt; // ERROR "format layout qualifier 'r32f' on non-image 'fmt'"
-layout(r32f) uniform image2D imgs[2]; // ERROR "arrays of images are not supported"
+layout(r32f) uniform image2D imgs[2];
+layout(r32ui) uniform image2D imgs2[2][2]; // ERROR "format 'r32ui' does not match image type image2D"
 layout(r32f) readonly writeonly uniform image2D both; // ERROR "image 'both' cannot be both readonly and writeonly"
 layout(std430, binding = 0) buffer B {
 	readonly float ro;

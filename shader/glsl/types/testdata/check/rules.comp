@@ -36,8 +36,9 @@ void main() { int x = 0; atomicAdd(x, 1); } // ERROR "first argument of 'atomicA
 layout(local_size_x = 1) in;
 layout(std430) buffer B { readonly int x; } b;
 void main() { b.x = 1; } // ERROR "left-hand side of assignment: 'x' is readonly"
-// ---- unsized-middle
-#version 430
+// ---- unsized-middle: an error in GLSL ES; desktop GLSL sizes the member by its
+// largest constant index or fails the link (glsl's TestLinkImplicitBufferMembers)
+#version 310 es
 layout(local_size_x = 1) in;
 layout(std430) buffer B { int a[]; int b; }; // ERROR "only the last member of a buffer block may be an unsized array"
 void main() {}
@@ -95,10 +96,12 @@ void main() {}
 layout(local_size_x = 1) in;
 layout(rgba8) uniform highp image2D img; // ERROR "image 'img' with format rgba8 must be readonly or writeonly in GLSL ES"
 void main() {}
-// ---- row-major-matrix
-#version 430
+// ---- row-major-matrix: a row_major mat2x3 is 3 rows of vec2 (24 bytes), a
+// column-major one 2 columns of vec3 (32 bytes). spec: OpenGL 4.5 §7.6.2.2 rule 7
+#version 440
 layout(local_size_x = 1) in;
-layout(std430, row_major) buffer B { mat2 m; }; // ERROR "row_major matrices in buffer blocks are not supported"
+layout(std430, row_major) buffer B { mat2x3 m; layout(offset = 24) float f; };
+layout(std430) buffer C { mat2x3 m2; layout(offset = 24) float f2; }; // ERROR "layout\\(offset = 24\\) of 'f2' overlaps the previous member"
 void main() {}
 // ---- member-offset-misaligned
 #version 440
@@ -121,3 +124,16 @@ layout(local_size_x = 1) in;
 layout(std430) buffer B { float r[]; } b;
 layout(std430) buffer C { float s[]; } c;
 void main() { b.r = c.s; } // ERROR "implicitly sized arrays cannot be assigned to"
+// ---- an unsized buffer member before the last is sized by its largest constant
+// index; without one, or indexed otherwise, the link fails (these are link
+// diagnostics: the unit compiles). spec: GLSL 4.50 §4.1.9
+#version 430
+layout(local_size_x = 1) in;
+uniform int f;
+layout(std430) buffer B { int a[]; int b; }; // ERROR "buffer block member 'a' is an unsized array but not the last member, and no constant index sizes it"
+layout(std430) buffer C { vec4 s[]; vec4 t[]; } c; // ERROR "buffer block member 's' is an unsized array but not the last member"
+layout(std430) buffer D { vec4 u[]; vec4 w[]; } d;
+void main() {
+	c.s[f] = vec4(0.0); // ERROR "implicitly sized array 's' can only be indexed with a constant expression"
+	d.u[2] = d.w[f];
+}

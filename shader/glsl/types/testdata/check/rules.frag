@@ -153,3 +153,22 @@ void main() { vec2 p = gl_FragCoord.xy; c = vec4(dFdxFine(p), dFdyFine(p.x) + dF
 #version 110
 #extension GL_ARB_derivative_control : require
 void main() { gl_FragColor = vec4(fwidthCoarse(gl_FragCoord.x)); }
+// ---- length() of an implicitly sized array needs GLSL 4.30 or
+// GL_ARB_shader_storage_buffer_object (then the link sizes it)
+#version 330
+out vec4 c;
+void main() {
+	float a[];
+	a[2] = 1.0;
+	c = vec4(a.length()); // ERROR "length\\(\\) of an unsized array"
+}
+// ---- with the extension it is not a constant expression
+#version 330
+#extension GL_ARB_shader_storage_buffer_object : require
+out vec4 c;
+void main() {
+	float a[];
+	a[2] = 1.0;
+	const int n = a.length(); // ERROR "initializer of 'n' must be a constant expression"
+	c = vec4(a.length());
+}
