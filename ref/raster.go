@@ -361,6 +361,9 @@ func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
 	dxy0, dxy1, dxy2 := dx0+dy0, dx1+dy1, dx2+dy2 // to the quad's lane 3
 	sx0, sx1, sx2 := 2*dx0, 2*dx1, 2*dx2          // to the next quad
 	var bary [4][3]float64
+	// qb bounds the lanes' quantized depths (zBound): a quad it shows
+	// the early depth test rejects is skipped before its barycentrics.
+	qb, zcheck := d.zBound(v0, v1, v2)
 	qx0 := x0 &^ 1
 	// Rows this wide pay for finding the triangle's first quad by
 	// division rather than by stepping.
@@ -413,6 +416,9 @@ func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
 				if (ea0 <= 0 && e0&(e0+dy0) < 0) || (ea1 <= 0 && e1&(e1+dy1) < 0) || (ea2 <= 0 && e2&(e2+dy2) < 0) {
 					break
 				}
+				continue
+			}
+			if zcheck && d.zRejects(int(qx), int(qy), mask, qb) {
 				continue
 			}
 			// The lanes' edge values (for the barycentrics).
