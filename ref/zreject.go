@@ -27,16 +27,16 @@ func (d *drawer) zBound(v0, v1, v2 *wvert) (qb uint32, ok bool) {
 	if !d.early || !d.qzFast || d.zoff != 0 {
 		return 0, false
 	}
-	z0, z1, z2 := v0.z, v1.z, v2.z
-	// The negated comparisons are false for NaN, so NaN corners are refused.
-	if !(z0 >= 0 && z1 >= 0 && z2 >= 0) || math.IsInf(z0+z1+z2, 0) {
+	// min and max are NaN when a corner is, and then both tests fail.
+	lo, hi := min(v0.z, v1.z, v2.z), max(v0.z, v1.z, v2.z)
+	if !(lo >= 0 && hi <= math.MaxFloat64) {
 		return 0, false
 	}
 	switch d.s.Depth.Func {
 	case compare.Never, compare.Less, compare.LessEqual:
-		return format.UNorm24(float32(min(z0, z1, z2) * (1 - 0x1p-50))), true
+		return format.UNorm24(float32(lo * (1 - 0x1p-50))), true
 	case compare.Greater, compare.GreaterEqual:
-		return format.UNorm24(float32(max(z0, z1, z2) * (1 + 0x1p-50))), true
+		return format.UNorm24(float32(hi * (1 + 0x1p-50))), true
 	}
 	return 0, false
 }
