@@ -160,26 +160,12 @@ func (d *drawer) packLanes(j0, qx, qy int, mask uint8, bary *[4][3]float64, zs *
 		n++
 	}
 	s0, s1, s2 := d.setup[0], d.setup[1], d.setup[2]
-	if nw := len(d.pSmooth); nw > 0 && j0+4 <= laneBatch {
-		// The covered lanes moved to the front of a quad (the rest
-		// repeat the last), for smoothQuad: its lanes j0+n..j0+3 are
-		// past the batch's and rewritten by the next quad.
-		var cb [4][3]float64
-		var ciw [4]float64
-		for i := range 4 {
-			src := min(i, n-1)
-			cb[i], ciw[i] = *lb[src], iw[src]
-		}
-		d.smoothTermsOf()
-		smoothQuad(&d.smoothPtr[0], j0, &d.smoothTerms[0], nw, &cb, &ciw)
-	} else {
-		for _, w := range d.pSmooth {
-			a0, a1, a2 := s0[w.k], s1[w.k], s2[w.k]
-			dst := w.dst[j0 : j0+n]
-			for i := range dst {
-				b := lb[i]
-				dst[i] = math.Float32bits(float32((b[0]*a0 + b[1]*a1 + b[2]*a2) / iw[i]))
-			}
+	for _, w := range d.pSmooth {
+		a0, a1, a2 := s0[w.k], s1[w.k], s2[w.k]
+		dst := w.dst[j0 : j0+n]
+		for i := range dst {
+			b := lb[i]
+			dst[i] = math.Float32bits(float32((b[0]*a0 + b[1]*a1 + b[2]*a2) / iw[i]))
 		}
 	}
 	for _, w := range d.pLinear {
@@ -220,7 +206,14 @@ func (d *drawer) packQuad(j0, qx, qy int, bary *[4][3]float64, zs *[4]float64, v
 	s0, s1, s2 := d.setup[0], d.setup[1], d.setup[2]
 	b0, b1, b2, b3 := &bary[0], &bary[1], &bary[2], &bary[3]
 	if nw := len(d.pSmooth); nw > 0 {
-		d.smoothTermsOf()
+		if d.smoothGen != d.termsGen {
+			// The primitive's terms of the smooth words, in word order.
+			t := d.smoothTerms
+			for i, w := range d.pSmooth {
+				t[3*i], t[3*i+1], t[3*i+2] = s0[w.k], s1[w.k], s2[w.k]
+			}
+			d.smoothGen = d.termsGen
+		}
 		_ = d.laneOff[j0+3] // j0+4 <= laneBatch: every smooth array holds the lanes
 		smoothQuad(&d.smoothPtr[0], j0, &d.smoothTerms[0], nw, bary, &iw)
 	}
@@ -237,20 +230,6 @@ func (d *drawer) packQuad(j0, qx, qy int, bary *[4][3]float64, zs *[4]float64, v
 		dst := w.dst[j0 : j0+4 : j0+4]
 		dst[0], dst[1], dst[2], dst[3] = f, f, f, f
 	}
-}
-
-// smoothTermsOf gathers the primitive's terms of the smooth words, in word
-// order, into smoothTerms for smoothQuad, unless they are already there.
-func (d *drawer) smoothTermsOf() {
-	if d.smoothGen == d.termsGen {
-		return
-	}
-	s0, s1, s2 := d.setup[0], d.setup[1], d.setup[2]
-	t := d.smoothTerms
-	for i, w := range d.pSmooth {
-		t[3*i], t[3*i+1], t[3*i+2] = s0[w.k], s1[w.k], s2[w.k]
-	}
-	d.smoothGen = d.termsGen
 }
 
 // flushPacked shades the n packed lanes of the batch and runs their
