@@ -361,9 +361,12 @@ func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
 	dxy0, dxy1, dxy2 := dx0+dy0, dx1+dy1, dx2+dy2 // to the quad's lane 3
 	sx0, sx1, sx2 := 2*dx0, 2*dx1, 2*dx2          // to the next quad
 	var bary [4][3]float64
-	// qb bounds the lanes' quantized depths (zBound): a quad it shows
-	// the early depth test rejects is skipped before its barycentrics.
-	qb, zcheck := d.zBound(v0, v1, v2)
+	// qb bounds the lanes' quantized depths (zBound, computed at the
+	// first covered quad: most small triangles have none): a quad it
+	// shows the early depth test rejects is skipped before its
+	// barycentrics.
+	var qb uint32
+	zcheck, zready := d.early && d.qzFast, false
 	qx0 := x0 &^ 1
 	// Rows this wide pay for finding the triangle's first quad by
 	// division rather than by stepping.
@@ -418,8 +421,14 @@ func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
 				}
 				continue
 			}
-			if zcheck && d.zRejects(int(qx), int(qy), mask, qb) {
-				continue
+			if zcheck {
+				if !zready {
+					qb, zcheck = d.zBound(v0, v1, v2)
+					zready = true
+				}
+				if zcheck && d.zRejects(int(qx), int(qy), mask, qb) {
+					continue
+				}
 			}
 			// The lanes' edge values (for the barycentrics).
 			a0, a1, a2 := e0+t0, e1+t1, e2+t2
