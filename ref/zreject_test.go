@@ -11,8 +11,8 @@ import (
 
 // TestZBoundHolds checks zBound's claim on random snapped triangles: every
 // covered sample's depth, computed as emitQuad computes it (barycentrics
-// float64(edge)/area, ((b0*z0 + b1*z1) + b2*z2), float32, UNorm24), is on
-// the tested side of the bound, for corner depths that are random, equal,
+// float64(edge)/area, ((b0*z0 + b1*z1) + b2*z2), float32, UNorm24), is
+// within the bounds, for corner depths that are random, equal,
 // 0, 1, tiny, and float32 rounding midpoints whose neighbours quantize to
 // different 24-bit depths (where a depth a rounding below the corners'
 // would quantize one lower).
@@ -69,7 +69,7 @@ func TestZBoundHolds(t *testing.T) {
 		fa := float64(area)
 		for _, fn := range funcs {
 			d := &drawer{early: true, qzFast: true, s: &State{Depth: DepthState{Test: true, Func: fn}}}
-			qb, ok := d.zBound(p0, p1, p2)
+			lo, hi, ok := d.zBound(p0, p1, p2)
 			if !ok {
 				t.Fatalf("no bound for %v with corners %v %v %v", fn, p0.z, p1.z, p2.z)
 			}
@@ -83,9 +83,8 @@ func TestZBoundHolds(t *testing.T) {
 					b0, b1, b2 := float64(e0)/fa, float64(e1)/fa, float64(e2)/fa
 					qz := format.UNorm24(float32(b0*p0.z + b1*p1.z + b2*p2.z))
 					samples++
-					below := fn == compare.Greater || fn == compare.GreaterEqual
-					if below && qz > qb || !below && qz < qb {
-						t.Fatalf("%v: sample (%d, %d) of corners %v %v %v quantizes to %d, beyond the bound %d", fn, x, y, p0.z, p1.z, p2.z, qz, qb)
+					if qz < lo || qz > hi {
+						t.Fatalf("%v: sample (%d, %d) of corners %v %v %v quantizes to %d, outside the bounds [%d, %d]", fn, x, y, p0.z, p1.z, p2.z, qz, lo, hi)
 					}
 				}
 			}
@@ -101,7 +100,7 @@ func TestZBoundHolds(t *testing.T) {
 func TestZBoundRefuses(t *testing.T) {
 	ok := func(d *drawer, z ...float64) bool {
 		v := [3]wvert{{z: z[0]}, {z: z[1]}, {z: z[2]}}
-		_, got := d.zBound(&v[0], &v[1], &v[2])
+		_, _, got := d.zBound(&v[0], &v[1], &v[2])
 		return got
 	}
 	mk := func(fn compare.Func) *drawer {
@@ -128,5 +127,55 @@ func TestZBoundRefuses(t *testing.T) {
 		if ok(c.d, c.z[:]...) {
 			t.Errorf("%s: got a bound", c.name)
 		}
+	}
+}
+
+// TestZClassify checks zClassify against the lanes' own early test for
+// every depth in the bounds: reject only when no depth in [lo, hi] passes
+// in any covered lane, pass only when every depth there passes in some
+// lane, for every depth function the early test takes and random stored
+// depths, bounds and coverage (a 4x4 target; quads at (0,0) and (2,2)).
+func TestZClassify(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 24))
+	tg, err := NewTarget(4, 4, nil, format.D24S8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := tg.DepthStencil
+	funcs := []compare.Func{compare.Never, compare.Less, compare.LessEqual, compare.Greater, compare.GreaterEqual}
+	var rejects, passes int
+	for range 20000 {
+		for p := 0; p < len(ds.Data); p += 4 {
+			v := uint32(rng.IntN(12))<<8 | uint32(rng.IntN(256))
+			ds.Data[p], ds.Data[p+1], ds.Data[p+2], ds.Data[p+3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
+		}
+		lo := uint32(rng.IntN(12))
+		hi := lo + uint32(rng.IntN(4))
+		mask := uint8(1 + rng.IntN(15))
+		q := 2 * rng.IntN(2)
+		for _, fn := range funcs {
+			d := &drawer{t: tg, s: &State{Depth: DepthState{Test: true, Func: fn}}}
+			best, worst := d.zSides(lo, hi)
+			reject, pass := d.zClassify(q, q, mask, best, worst)
+			anyPass, allPass := false, true
+			for qz := lo; qz <= hi; qz++ {
+				some := false
+				for l := range 4 {
+					if mask&(1<<l) != 0 && fn.TestUint(qz, d24(ds.Data[((q+l>>1)*4+q+l&1)*4:])) {
+						some = true
+					}
+				}
+				anyPass = anyPass || some
+				allPass = allPass && some
+			}
+			if reject && anyPass || pass && !allPass || reject && pass {
+				t.Fatalf("%v [%d, %d] mask %04b: reject %v pass %v, but some depth passes: %v, every depth passes: %v", fn, lo, hi, mask, reject, pass, anyPass, allPass)
+			}
+			rejects += btoi(reject)
+			passes += btoi(pass)
+		}
+	}
+	if rejects < 1000 || passes < 1000 {
+		t.Fatalf("only %d rejects and %d passes exercised", rejects, passes)
 	}
 }
