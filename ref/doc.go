@@ -150,7 +150,7 @@
 // the packed D24S8 path that test first runs on a per-triangle bound of
 // the quantized depth (the corners' least or greatest depth widened by
 // 2^-50 for the roundings, zreject.go), so most rejected quads never form
-// barycentrics. Barycentrics and full quads' smooth words are divided
+// barycentrics and quads the bound shows kept skip the per-lane test. Barycentrics and full quads' smooth words are divided
 // four lanes per AVX instruction where the CPU has it, else two (SSE2);
 // both give the Go expression's bits.
 //
