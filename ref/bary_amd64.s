@@ -1,13 +1,13 @@
 #include "textflag.h"
 
-// func baryQuad(out *[4][3]float64, e *[12]int64, fa float64)
+// func baryQuadSSE2(out *[4][3]float64, e *[12]int64, fa float64)
 //
 // rasterTri's barycentrics of a quad in SSE2, two per DIVPD: out[l][k] =
 // float64(e[3l+k]) / fa. CVTSQ2SD is the conversion Go compiles
 // float64(int64) to, and DIVPD the IEEE division of DIVSD lane by lane
 // (both rounded to nearest under Go's MXCSR), so the values are those of
 // the Go expression bit for bit (TestBaryQuadMatchesGo).
-TEXT ·baryQuad(SB), NOSPLIT, $0-24
+TEXT ·baryQuadSSE2(SB), NOSPLIT, $0-24
 	MOVQ out+0(FP), DI
 	MOVQ e+8(FP), SI
 	MOVSD fa+16(FP), X7

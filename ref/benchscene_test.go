@@ -77,9 +77,10 @@ func keyOf(mesh string, sz [2]int, frame int) string {
 }
 
 // BenchmarkBenchSceneCPU times render's reference path on the bench meshes
-// (clear + draw + finish per frame, as BenchmarkBenchScene in render) with 1
-// and 2 workers and also reports the process CPU time per frame, which
-// varies far less than wall time on a shared machine.
+// (clear + draw + finish per frame, as BenchmarkBenchScene in render) at
+// 512x512 and 1920x1080 with 1 and 2 workers and also reports the process
+// CPU time per frame, which varies far less than wall time on a shared
+// machine.
 func BenchmarkBenchSceneCPU(b *testing.B) {
 	dir := filepath.Join("..", "..", "shared", "data", "bench")
 	if _, err := os.Stat(filepath.Join(dir, "lambert.vert")); err != nil {
@@ -90,28 +91,35 @@ func BenchmarkBenchSceneCPU(b *testing.B) {
 		if mesh == "bunny.obj" {
 			path = filepath.Join(dir, mesh)
 		}
-		for _, workers := range []int{1, 2} {
-			b.Run(fmt.Sprintf("%s/workers=%d", mesh, workers), func(b *testing.B) {
-				desc, err := scene.BenchDescription(path, dir, 512, 512)
-				if err != nil {
-					b.Fatal(err)
-				}
-				r, err := render.New(context.Background(), desc, render.Options{Workers: workers})
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer r.Close()
-				b.ResetTimer()
-				cpu0 := cpuTime()
-				for i := 0; b.Loop(); i++ {
-					if err := r.Draw(context.Background(), i); err != nil {
-						b.Fatal(err)
-					}
-				}
-				b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
-			})
+		for _, sz := range [][2]int{{512, 512}, {1920, 1080}} {
+			for _, workers := range []int{1, 2} {
+				benchSceneCPU(b, dir, path, mesh, sz, workers)
+			}
 		}
 	}
+}
+
+// benchSceneCPU is one case of BenchmarkBenchSceneCPU.
+func benchSceneCPU(b *testing.B, dir, path, mesh string, sz [2]int, workers int) {
+	b.Run(fmt.Sprintf("%s/%dx%d/workers=%d", mesh, sz[0], sz[1], workers), func(b *testing.B) {
+		desc, err := scene.BenchDescription(path, dir, sz[0], sz[1])
+		if err != nil {
+			b.Fatal(err)
+		}
+		r, err := render.New(context.Background(), desc, render.Options{Workers: workers})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer r.Close()
+		b.ResetTimer()
+		cpu0 := cpuTime()
+		for i := 0; b.Loop(); i++ {
+			if err := r.Draw(context.Background(), i); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+	})
 }
 
 // cpuTime is the process's user+system CPU time.

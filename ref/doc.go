@@ -153,7 +153,13 @@
 // and a worker skips it before setup when it cannot reach its bands. A
 // fragment shader that implements FragmentEarlyDepth (no depth writes, no
 // side effects) is not run on quads whose covered lanes all fail a depth
-// test that can only tighten during the draw; the output is the same.
+// test that can only tighten during the draw; the output is the same. On
+// the packed D24S8 path that test first runs on a per-triangle bound of
+// the quantized depth (the corners' least or greatest depth widened by
+// 2^-50 for the roundings, zreject.go), so most rejected quads never form
+// barycentrics and quads the bound shows kept skip the per-lane test. Barycentrics and full quads' smooth words are divided
+// four lanes per AVX instruction where the CPU has it, else two (SSE2);
+// both give the Go expression's bits.
 //
 // # Compiled programs
 //

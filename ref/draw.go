@@ -151,8 +151,11 @@ type drawer struct {
 	// (see setPacked): emitQuad quantizes each covered lane's depth once
 	// into qz, for the early test and, through laneQZ, the late one.
 	qzFast bool
-	qz     [4]uint32
-	laneQZ []uint32
+	// earlyPass: rasterTri's depth bounds show the quad it is emitting
+	// passes the early test (zClassify), so emitQuad skips it
+	earlyPass bool
+	qz        [4]uint32
+	laneQZ    []uint32
 	// laneZero: zero lanes, the colour of a shader without a colour
 	// output (fragmentsPackedQZ); laneRGBA: each lane's packed RGBA8
 	// texel (packRGBA8), stored where the depth test passes

@@ -46,7 +46,7 @@ func (d *drawer) emitQuad(qx, qy int, mask uint8, bary *[4][3]float64, v [3]*wve
 				d.qz[l] = format.UNorm24(float32(zs[l]))
 			}
 		}
-		if d.early && !d.earlyQZ(qx, qy, mask) {
+		if d.early && !d.earlyPass && !d.earlyQZ(qx, qy, mask) {
 			return nil
 		}
 	} else if d.early && !d.earlyDepth(qx, qy, mask, &zs) {
@@ -149,7 +149,7 @@ func (d *drawer) emitFullQuad(qx, qy int, bary *[4][3]float64, v [3]*wvert, id i
 	qz := &d.qz
 	qz[0], qz[1] = format.UNorm24(float32(zs[0])), format.UNorm24(float32(zs[1]))
 	qz[2], qz[3] = format.UNorm24(float32(zs[2])), format.UNorm24(float32(zs[3]))
-	if d.early {
+	if d.early && !d.earlyPass {
 		ds, fn := d.t.DepthStencil, d.s.Depth.Func
 		o, row := (qy*ds.W+qx)*4, ds.W*4
 		top, bot := ds.Data[o:o+8:o+8], ds.Data[o+row:o+row+8:o+row+8]

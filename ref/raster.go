@@ -389,6 +389,12 @@ func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
 	dxy0, dxy1, dxy2 := dx0+dy0, dx1+dy1, dx2+dy2 // to the quad's lane 3
 	sx0, sx1, sx2 := 2*dx0, 2*dx1, 2*dx2          // to the next quad
 	var bary [4][3]float64
+	// zbest, zworst bound the lanes' quantized depths (zBound, computed
+	// at the first covered quad: most small triangles have none): a quad
+	// they show the early depth test rejects is skipped before its
+	// barycentrics, and one they show it keeps skips the test.
+	var zbest, zworst uint32
+	zcheck, zready := d.early && d.qzFast, false
 	qx0 := x0 &^ 1
 	// Rows this wide pay for finding the triangle's first quad by
 	// division rather than by stepping.
@@ -443,6 +449,21 @@ func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
 				}
 				continue
 			}
+			pass := false
+			if zcheck {
+				if !zready {
+					var lo, hi uint32
+					lo, hi, zcheck = d.zBound(v0, v1, v2)
+					zbest, zworst = d.zSides(lo, hi)
+					zready = true
+				}
+				if zcheck {
+					var reject bool
+					if reject, pass = d.zClassify(int(qx), int(qy), mask, zbest, zworst); reject {
+						continue
+					}
+				}
+			}
 			// The lanes' edge values (for the barycentrics).
 			a0, a1, a2 := e0+t0, e1+t1, e2+t2
 			b0, b1, b2 := a0+dx0, a1+dx1, a2+dx2
@@ -473,7 +494,10 @@ func (d *drawer) rasterTri(v0, v1, v2 *wvert, front bool, id int32) error {
 				}
 				prepared = true
 			}
-			if err := d.emitQuad(int(qx), int(qy), mask, &bary, verts, front, id, nil); err != nil {
+			d.earlyPass = pass
+			err := d.emitQuad(int(qx), int(qy), mask, &bary, verts, front, id, nil)
+			d.earlyPass = false
+			if err != nil {
 				return err
 			}
 		}

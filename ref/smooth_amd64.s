@@ -1,6 +1,6 @@
 #include "textflag.h"
 
-// func smoothQuad(dst **uint32, j0 int, terms *float64, nw int, bary *[4][3]float64, iw *[4]float64)
+// func smoothQuadSSE2(dst **uint32, j0 int, terms *float64, nw int, bary *[4][3]float64, iw *[4]float64)
 //
 // packQuad's smooth words in SSE2, two lanes per instruction: for word i,
 // lane l, the float32 of ((b1*a1 + b0*a0) + b2*a2) / iw[l] with (a0, a1, a2) =
@@ -8,7 +8,7 @@
 // operations and their operand order are those the Go expression compiles to
 // (MULSD with the barycentric first, each ADDSD with the later term first),
 // so the words, NaN payloads included, are the same.
-TEXT ·smoothQuad(SB), NOSPLIT, $0-48
+TEXT ·smoothQuadSSE2(SB), NOSPLIT, $0-48
 	MOVQ dst+0(FP), DI
 	MOVQ j0+8(FP), R8
 	SHLQ $2, R8

@@ -18,7 +18,7 @@ func x86First(x, y, r float64) float64 {
 	return r
 }
 
-// TestSmoothQuadMatchesGo compares smoothQuad (SSE2 on amd64) with
+// TestSmoothQuadMatchesGo compares smoothQuad (AVX and SSE2 on amd64) with
 // packLanes's expression, ((b1*a1 + b0*a0) + b2*a2) / iw as packLanes and
 // packQuad compile it (each sum's later term the first operand, which decides
 // the payload when two partial values are NaNs; modelled here explicitly, as
@@ -27,6 +27,10 @@ func x86First(x, y, r float64) float64 {
 // offset j0 of a 64-lane batch, for one to five words. Words whose result
 // does not depend on that order are also compared with smoothQuadGo.
 func TestSmoothQuadMatchesGo(t *testing.T) {
+	forEachSIMD(t, testSmoothQuadMatchesGo)
+}
+
+func testSmoothQuadMatchesGo(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	special := []float64{math.NaN(), math.Float64frombits(0x7ff8000000000abc), math.Float64frombits(0xfff0000000000123),
 		math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 5e-324, 1e300, -3.5}
@@ -92,11 +96,15 @@ func btoi(b bool) int {
 	return 0
 }
 
-// TestBaryQuadMatchesGo compares baryQuad (SSE2 on amd64) with baryQuadGo,
+// TestBaryQuadMatchesGo compares baryQuad (AVX and SSE2 on amd64) with baryQuadGo,
 // rasterTri's expression, bit for bit, for edge values of every magnitude
 // (zero, negative, beyond 2^53 where the conversion rounds) over areas from
 // 1 to 2^62.
 func TestBaryQuadMatchesGo(t *testing.T) {
+	forEachSIMD(t, testBaryQuadMatchesGo)
+}
+
+func testBaryQuadMatchesGo(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	special := []int64{0, 1, -1, 1 << 53, 1<<53 + 1, -(1<<53 + 3), math.MaxInt64, math.MinInt64 + 1, 12345678901}
 	for trial := range 20000 {
