@@ -55,28 +55,8 @@ func (m *binMem) run(t *testing.T, code []byte, s uint64, grid, warps, threads i
 	}
 	copy(m.mem.Data[codeAt:], code)
 	binary.LittleEndian.PutUint64(m.mem.Data[m.args:], s)
-	core, err := simt.New(simt.Config{Warps: warps, Threads: threads, MaxInstructions: 1 << 32}, m.mem)
-	if err != nil {
-		t.Fatal(err)
-	}
-	block := warps * threads
-	for b := range grid {
-		for w := range warps {
-			cta := simt.CTA{ID: uint32(b), Rank: uint32(w), Size: uint32(warps), ThreadIdx: [3]uint32{uint32(w * threads)},
-				BlockIdx: [3]uint32{uint32(b)}, BlockDim: [3]uint32{uint32(block), 1, 1}, GridDim: [3]uint32{uint32(grid), 1, 1}, Entry: codeAt}
-			if err := core.SetCTA(w, cta); err != nil {
-				t.Fatal(err)
-			}
-			if err := core.SetMScratch(w, m.args); err != nil {
-				t.Fatal(err)
-			}
-			if err := core.Start(w, codeAt, 1<<threads-1); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := core.Run(); err != nil {
-			t.Fatalf("stage %d CTA %d: %v", s, b, err)
-		}
+	if _, err := fecode.RunGrid(t, m.mem, codeAt, m.args, grid, warps, threads); err != nil {
+		t.Fatalf("stage %d: %v", s, err)
 	}
 }
 

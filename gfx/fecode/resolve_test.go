@@ -84,28 +84,9 @@ func runResolve(t *testing.T, f format.Format, S int, src []byte, grid, warps, t
 	for k, v := range []uint32{srcAt, dstAt, uint32(n), uint32(S), uint32(f), desc} {
 		binary.LittleEndian.PutUint64(mem.Data[argsAt+k*abi.ArgSlotBytes:], uint64(v))
 	}
-	core, err := simt.New(simt.Config{Warps: warps, Threads: threads, MaxInstructions: 1 << 32}, mem)
+	core, err := runGrid(t, mem, codeAt, argsAt, grid, warps, threads)
 	if err != nil {
-		t.Fatal(err)
-	}
-	block := warps * threads
-	for b := range grid {
-		for w := range warps {
-			cta := simt.CTA{ID: uint32(b), Rank: uint32(w), Size: uint32(warps), ThreadIdx: [3]uint32{uint32(w * threads)},
-				BlockIdx: [3]uint32{uint32(b)}, BlockDim: [3]uint32{uint32(block), 1, 1}, GridDim: [3]uint32{uint32(grid), 1, 1}, Entry: codeAt}
-			if err := core.SetCTA(w, cta); err != nil {
-				t.Fatal(err)
-			}
-			if err := core.SetMScratch(w, argsAt); err != nil {
-				t.Fatal(err)
-			}
-			if err := core.Start(w, codeAt, 1<<threads-1); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := core.Run(); err != nil {
-			t.Fatalf("%s ×%d: CTA %d: %v", f.Info().Name, S, b, err)
-		}
+		t.Fatalf("%s ×%d: %v", f.Info().Name, S, err)
 	}
 	return append([]byte(nil), mem.Data[dstAt:dstAt+uint32(n*bpp)]...), core.Cycles()
 }
