@@ -20,8 +20,10 @@ import (
 // through vx_om_export at the OM aperture, whose geometry the draw latches
 // (APERTURE_XBITS/YBITS/RECORD_SHIFT, the same as FS arg slot 11). Any other draw,
 // a draw sampling a mipmapped texture with a bias (the biased level of detail is
-// the Go wrapper's float64; without a bias codegen's lod is its bits), and a program codegen refuses (a texture op other than an implicit-LOD float 2D
-// sample, an op it lacks, frames beyond the core's LMEM), runs the Go wrapper, with the reason in Route.Why ("fs: IR
+// the Go wrapper's float64; without a bias codegen's lod is its bits), and a
+// program codegen refuses (a texture op other than texture, textureLod or
+// textureGrad of a float 2D sampler, an op it lacks, frames beyond the core's
+// LMEM), runs the Go wrapper, with the reason in Route.Why ("fs: IR
 // executor: …"), or fails under Draw.StrictISA. The contract is docs/ABI.md row 41.
 // spec: vortexpipe-driver.md §3.4; vortex-hardware-facts.md §5, §6
 
