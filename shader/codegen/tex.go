@@ -55,15 +55,16 @@ func texRefusal(p *ir.Program, t *ir.TexInfo) string {
 	switch {
 	case len(p.Samplers) > abi.TexNumStages:
 		return fmt.Sprintf("%d samplers exceed the %d TEX stages", len(p.Samplers), abi.TexNumStages)
-	case t.Op != ir.TexSample && t.Op != ir.TexSampleLod && t.Op != ir.TexSampleGrad:
-		return fmt.Sprintf("texture op %v (only texture, textureLod and textureGrad are compiled to vx_tex)", t.Op)
+	case t.Op != ir.TexSample && t.Op != ir.TexSampleLod && t.Op != ir.TexSampleGrad && t.Op != ir.TexFetch && t.Op != ir.TexSize:
+		return fmt.Sprintf("texture op %v (only texture, textureLod and textureGrad on vx_tex, and texelFetch and textureSize on the software sampler's descriptors, are compiled)", t.Op)
 	case b.Kind != ir.Sampler2D || b.Result != ir.F32:
 		return fmt.Sprintf("sampler %s (%v) is not a float 2D sampler", b.Name, b.Kind)
 	case t.Compare != ir.NoReg:
 		return fmt.Sprintf("sampler %s: a shadow compare", b.Name)
 	case t.HasOffset || t.HasOffsets || t.HasDynOffset:
 		return fmt.Sprintf("sampler %s: a texel offset", b.Name)
-	case t.NCoord < 2:
+	case t.Op == ir.TexSize:
+	case t.Op == ir.TexFetch && t.NCoord != 2, t.NCoord < 2:
 		return fmt.Sprintf("sampler %s: %d coordinates", b.Name, t.NCoord)
 	case t.Op == ir.TexSampleLod && t.Lod == ir.NoReg:
 		return fmt.Sprintf("sampler %s: textureLod without a lod", b.Name)
@@ -76,13 +77,27 @@ func texRefusal(p *ir.Program, t *ir.TexInfo) string {
 // texRefused returns the first texture instruction of p codegen refuses, as
 // an error naming it, or nil.
 func texRefused(p *ir.Program) error {
+	sw := 0
 	for i := range p.Tex {
 		if why := texRefusal(p, &p.Tex[i]); why != "" {
 			return fmt.Errorf("codegen: fragment-stage texture: %s", why)
 		}
+		if TexOnDescriptors(p.Tex[i].Op) {
+			sw++
+		}
+	}
+	if sw > 0 && sw < len(p.Tex) {
+		return fmt.Errorf("codegen: fragment-stage texture: vx_tex samples beside texelFetch/textureSize (a draw's TEX runs on the FF unit or on the software sampler, not both)")
 	}
 	return nil
 }
+
+// TexOnDescriptors reports whether a fragment kernel answers op from the
+// software sampler's descriptors in device memory (texelFetch, textureSize:
+// texfetch.go) rather than with vx_tex: a draw runs such a kernel only on the
+// software TEX route, each binding's descriptor passing
+// FetchDescriptorRefusal. spec: vortexpipe-driver.md §3.6
+func TexOnDescriptors(op ir.TexOp) bool { return op == ir.TexFetch || op == ir.TexSize }
 
 // texS23 converts float register f to its S.23 operand in a fresh integer
 // scratch register (see above); k is a free float scratch register.
