@@ -57,10 +57,13 @@ func texRefusal(p *ir.Program, t *ir.TexInfo) string {
 		return fmt.Sprintf("%d samplers exceed the %d TEX stages", len(p.Samplers), abi.TexNumStages)
 	case t.Op != ir.TexSample && t.Op != ir.TexSampleLod && t.Op != ir.TexSampleGrad && t.Op != ir.TexFetch && t.Op != ir.TexSize:
 		return fmt.Sprintf("texture op %v (only texture, textureLod and textureGrad on vx_tex, and texelFetch and textureSize on the software sampler's descriptors, are compiled)", t.Op)
+	case b.Kind.Shadow() || t.Compare != ir.NoReg:
+		// vx_tex takes u, v and lod only: a depth compare is the software
+		// sampler's (vortex-hardware-facts.md §4: the shader passes u, v and
+		// a lod, the DCRs hold no compare state).
+		return fmt.Sprintf("sampler %s (%v): a shadow compare, which vx_tex has no form of", b.Name, b.Kind)
 	case b.Kind != ir.Sampler2D || b.Result != ir.F32:
 		return fmt.Sprintf("sampler %s (%v) is not a float 2D sampler", b.Name, b.Kind)
-	case t.Compare != ir.NoReg:
-		return fmt.Sprintf("sampler %s: a shadow compare", b.Name)
 	case t.HasOffset || t.HasOffsets || t.HasDynOffset:
 		return fmt.Sprintf("sampler %s: a texel offset", b.Name)
 	case t.Op == ir.TexSize:
