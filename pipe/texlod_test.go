@@ -1,6 +1,7 @@
 package pipe
 
 import (
+	"strings"
 	"testing"
 
 	"vortexgfx/gl/format"
@@ -85,7 +86,10 @@ out vec4 o_col;
 void main() { o_col = textureGrad(tex, v_uv, vec2(v_uv.y * 0.05, 0.0), vec2(0.0, 0.02 * v_uv.x)); }
 `
 	)
-	for _, fs := range []struct{ name, src string }{{"textureLod", lodFS}, {"textureGrad", gradFS}} {
+	// Exact halves: GL's nearest level ceil(λ + 1/2) − 1 takes the level
+	// below, floor(λ + 1/2) the one above.
+	halfFS := strings.Replace(lodFS, "v_uv.x * 0.5 - 0.3", "floor(v_uv.x) * 0.5", 1)
+	for _, fs := range []struct{ name, src string }{{"textureLod", lodFS}, {"textureGrad", gradFS}, {"textureLod exact halves", halfFS}} {
 		for _, m := range []struct {
 			name string
 			smp  SamplerState

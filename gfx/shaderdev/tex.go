@@ -218,8 +218,15 @@ func (ts *fsTexState) lod(req *exec.TexRequest, l int) uint32 {
 	if lf != lf {
 		lf = 0
 	}
-	if ts.mip == MipLinear {
+	switch {
+	case ts.mip == MipLinear:
 		return uint32(lf * (1 << abi.TexLodFracBits))
+	case req.Op == ir.TexSampleLod:
+		// GL's nearest level, ceil(λ + 1/2) − 1 (0 for λ ≤ 1/2), as the
+		// software sampler picks it: a shader's explicit lod is often an
+		// exact half, where floor(λ + 1/2) would take the level above.
+		// spec: GL 4.6 §8.14.3
+		return uint32(math.Ceil(lf+0.5) - 1)
 	}
 	return uint32(math.Floor(lf + 0.5))
 }

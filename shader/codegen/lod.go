@@ -311,20 +311,29 @@ func TexExplicitLod(desc [4]uint32, lod float32) uint32 {
 	if mip == 0 {
 		return 0
 	}
-	// fcvt.wu.s rtz of the exact product: a negative (and −0) to 0, +Inf
-	// and ≥ 2^32 to all-ones; NaN masked to 0.
+	// fcvt.wu.s rtz of the exact product: a negative (and −0) to 0, +Inf,
+	// ≥ 2^32 and NaN to all-ones; NaN then masked to 0.
 	var n uint32
 	switch p := float64(lod) * (1 << abi.TexLodFracBits); {
-	case lod != lod || p <= 0:
+	case lod != lod:
+		n = math.MaxUint32 // fcvt.wu.s of NaN, masked below
+	case p <= 0:
 	case p >= 1<<32:
 		n = math.MaxUint32
 	default:
 		n = uint32(p)
+	}
+	tie := uint32(0) // lod·2^8 is an integer: fcvt.s.wu of n equals the product
+	if float32(n) == lod*(1<<abi.TexLodFracBits) {
+		tie = 1
+	}
+	if lod != lod {
+		n = 0
 	}
 	n = min(n, lodSteps)
 	top := max(desc[2], 1) - 1
 	if mip == uint32(2) {
 		return min(n, top<<abi.TexLodFracBits)
 	}
-	return min((n+1<<(abi.TexLodFracBits-1))>>abi.TexLodFracBits, top)
+	return min((n+1<<(abi.TexLodFracBits-1)-tie)>>abi.TexLodFracBits, top)
 }

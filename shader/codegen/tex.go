@@ -238,7 +238,7 @@ func (g *gen) texLod(t *ir.TexInfo) {
 	a.r(rv32.OR, inf[0], inf[0], inf[1])
 	a.i(rv32.XORI, inf[0], inf[0], 1)
 	a.r(rv32.AND, nan[0], nan[0], inf[0]) // lod 0
-	g.texLodClamp(t, u, nan[0], nan[1], inf[0], inf[1], k)
+	g.texLodClamp(t, u, nan[0], rZero, nan[1], inf[0], inf[1], k)
 }
 
 // texGradIn stores textureGrad t's i-th scaled gradient (dPdx.s·w, dPdx.t·h,
@@ -263,41 +263,41 @@ func (g *gen) texGradIn(t *ir.TexInfo, i int) {
 }
 
 // texExplicitLod computes textureLod t's lod operand into g.fsg.lod, the Go
-// wrapper's clamp(float64(lod), 0, L) quantised: floor(x·2^8) (the product is
-// exact in float32, a power of two, and fcvt.wu.s rtz takes a negative to 0,
-// +Inf and ≥ 2^32 to all-ones), NaN → 0 (feq.s), capped at lodSteps (so the
-// rounding add cannot wrap), then the clamps every sample takes
-// (texLodClamp): MIP_LINEAR min(n, L·2^8) = floor(clamp(x)·2^8), another mode
-// min((n+128)>>8, L) = floor(clamp(x) + 0.5).
+// wrapper's λ = clamp(float64(lod), 0, L) quantised: n = floor(λ·2^8) (the
+// product is exact in float32, a power of two, and fcvt.wu.s rtz takes a
+// negative to 0, +Inf and ≥ 2^32 to all-ones), NaN → 0 (feq.s), capped at
+// lodSteps (so the rounding add cannot wrap); then the clamps every sample
+// takes (texLodClamp): MIP_LINEAR min(n, L·2^8) = floor(λ·2^8), another mode
+// GL's nearest level ceil(λ + 1/2) − 1 = (n + 128 − e) >> 8, e = 1 when lod·2^8
+// is an integer (fcvt.s.wu of n compared with the product; only a tie
+// n = 256k + 128 needs it, which a clamped n never is).
 func (g *gen) texExplicitLod(t *ir.TexInfo) {
 	a := &g.a
 	g.reset()
 	x := g.f(vreg(t.Lod))
-	k := g.tmpF()
-	n, m := g.tmpX(), g.tmpX()
+	k, p := g.tmpF(), g.tmpF()
+	n, m, e := g.tmpX(), g.tmpX(), g.tmpX()
 	g.fliInto(k, m, 1<<abi.TexLodFracBits)
 	a.fr(rv32.FMULS, k, x, k, rv32.RNE)
 	a.fr(rv32.FCVTWUS, n, k, 0, rv32.RTZ)
+	a.fr(rv32.FCVTSWU, p, n, 0, rv32.RNE)
+	a.r(rv32.FEQS, e, p, k)
 	a.r(rv32.FEQS, m, x, x)
 	a.r(rv32.SUB, m, rZero, m)
 	a.r(rv32.AND, n, n, m)
 	a.li(m, lodSteps)
 	g.minU(n, n, m)
 	g.finX(g.fsg.lod, n)
-	g.reset()
-	var r [5]uint8
-	for i := range r {
-		r[i] = g.tmpX()
-	}
-	g.texLodClamp(t, r[0], rZero, r[1], r[2], r[3], r[4])
+	lv, mip, kk := g.tmpX(), g.tmpX(), g.tmpX()
+	g.texLodClamp(t, n, rZero, e, m, lv, mip, kk)
 }
 
 // texLodClamp clamps the count in g.fsg.lod to t's stage into g.fsg.lod: L =
 // max(levels, 1) − 1; MIP_LINEAR min(n, L << 8), another mode
-// min((n + 128) >> 8, L), none 0; and 0 when zero (a register holding 0 or
-// 1, or rZero for never) is 1. n, d, lv, mip and k are free scratch
-// registers below g.xs.
-func (g *gen) texLodClamp(t *ir.TexInfo, n, zero, d, lv, mip, k uint8) {
+// min((n + 128 − tie) >> 8, L), none 0; and 0 when zero is 1. zero and tie
+// are registers holding 0 or 1, or rZero for 0; n, d, lv, mip and k are free
+// scratch registers below g.xs (tie and zero too, when not rZero).
+func (g *gen) texLodClamp(t *ir.TexInfo, n, zero, tie, d, lv, mip, k uint8) {
 	a, f := &g.a, g.fsg
 	xs := g.xs
 	g.texDesc(d, t.Sampler)
@@ -314,6 +314,9 @@ func (g *gen) texLodClamp(t *ir.TexInfo, n, zero, d, lv, mip, k uint8) {
 	a.i(rv32.SLLI, k, lv, abi.TexLodFracBits)
 	g.minU(lin, n, k)
 	a.i(rv32.ADDI, near, n, 1<<(abi.TexLodFracBits-1))
+	if tie != rZero {
+		a.r(rv32.SUB, near, near, tie)
+	}
 	a.i(rv32.SRLI, near, near, abi.TexLodFracBits)
 	g.minU(near, near, lv)
 	a.i(rv32.XORI, k, mip, 2)
