@@ -123,6 +123,7 @@
 //	NPOT, 3D, cube, 1D/2D/cube arrays, RECT, MS    TEX SW           RouteTexNPOT, RouteTexTarget
 //	buffer textures (CreateBufferView)             TEX SW           RouteTexTarget ("BUFFER")
 //	shadow samplers, min≠mag filter                TEX SW           RouteTexShadow, RouteTexFilter
+//	texel offsets (textureOffset and its kin)      TEX SW           shaderdev's route (vx_tex has no offset)
 //	texelFetch (+ txf_ms), textureGather (+ cube),
 //	  textureQueryLod, textureQueryLevels          TEX SW           RouteTexOp
 //	every other format (sRGB, R8, RG8, float,

@@ -171,6 +171,15 @@ func (s *drawState) uploadSWTextures() error {
 	if err != nil {
 		return err
 	}
+	if s.fsTex && s.route.SWTex {
+		desc := make([]abi.SWTexDesc, len(ups))
+		for i, u := range ups {
+			desc[i] = u.Descriptor(bases[i])
+		}
+		if err := s.fetchRoute(desc); err != nil {
+			return err
+		}
+	}
 	tb, err := s.put(table)
 	if err != nil {
 		return err

@@ -431,7 +431,7 @@ func (b *fsBatch) Finish(c *device.CTA, i int) error {
 // on the wave's CTA); a request that would fault makes Finish run every
 // wave alone.
 func (b *fsBatch) texture(s *fsScratch, req *exec.TexRequest) error {
-	if req.Op != ir.TexSample || req.Sampler < 0 || req.Sampler >= len(s.tex) {
+	if !ffTexReq(req) || req.Sampler < 0 || req.Sampler >= len(s.tex) {
 		return fmt.Errorf("vx_tex: texture op %v on sampler %d", req.Op, req.Sampler)
 	}
 	ts := &s.tex[req.Sampler]

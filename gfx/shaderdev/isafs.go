@@ -13,16 +13,20 @@ import (
 // module then carries, beside the Go wrapper's "main", an entry "main_isa": the
 // §3.4 wrapper and the fragment program compiled by shader/codegen
 // (CompileFragment) as an abi.KernelCode stub. A draw whose fragments RASTER
-// launches and the FF OM merges (no software raster, merger or sampler) points
-// RASTER's fragment entry at it: every wave then runs on a modelled SIMT core,
+// launches and the FF OM merges (no software raster or merger, and no software
+// sampler unless every texture op is a texelFetch or textureSize, which the
+// machine code answers from the software sampler's descriptors: docs/ABI.md
+// row 49) points RASTER's fragment entry at it: every wave then runs on a modelled SIMT core,
 // reading FRAG_POS/FRAG_PID, the primitive and side array and the uniforms from
 // device memory exactly as the Go wrapper does (fs.go, fsinterp.go) and exporting
 // through vx_om_export at the OM aperture, whose geometry the draw latches
 // (APERTURE_XBITS/YBITS/RECORD_SHIFT, the same as FS arg slot 11). Any other draw,
 // a draw sampling a mipmapped texture with a bias (the biased level of detail is
-// the Go wrapper's float64; without a bias codegen's lod is its bits), and a program codegen refuses (a texture op other than an implicit-LOD float 2D
-// sample, an op it lacks, frames beyond the core's LMEM), runs the Go wrapper, with the reason in Route.Why ("fs: IR
-// executor: …"), or fails under Draw.StrictISA. The contract is docs/ABI.md row 41.
+// the Go wrapper's float64; without a bias codegen's lod is its bits), and a
+// program codegen refuses (a texture op other than texture, textureLod,
+// textureGrad, texelFetch or textureSize of a float 2D sampler, an op it
+// lacks, frames beyond the core's LMEM), runs the Go wrapper, with the reason
+// in Route.Why ("fs: IR executor: …"), or fails under Draw.StrictISA. The contract is docs/ABI.md row 41.
 // spec: vortexpipe-driver.md §3.4; vortex-hardware-facts.md §5, §6
 
 // FragmentInputs is where the §3.4 wrapper finds each of p's fragment input
@@ -115,8 +119,10 @@ func (s *drawState) fragmentRoute() error {
 		why = "the software raster walks the bins in the Go wrapper"
 	case s.route.SWOM:
 		why = "the software merger is the Go wrapper's"
-	case s.route.SWTex:
+	case s.route.SWTex && !descriptorTex(s.p.prog.FS):
 		why = "the software sampler is the Go wrapper's"
+	case !s.route.SWTex && descriptorTex(s.p.prog.FS):
+		why = "texelFetch/textureSize read the software sampler's descriptors, which the FF TEX route has none of"
 	case biasedMip(s.p.prog.FS, s.dr.Textures) >= 0:
 		// The Go wrapper adds the bias to its float64 log2 (tex.go); the
 		// machine code's exact level of detail has no bias term (codegen
@@ -138,6 +144,45 @@ func (s *drawState) fragmentRoute() error {
 		s.route.FSISA = true
 	}
 	s.st.Route = s.route
+	return nil
+}
+
+// descriptorTex reports whether every texture op of fs is one the machine
+// code answers from the software sampler's descriptors (texelFetch,
+// textureSize: codegen.TexOnDescriptors), with at least one: such a program
+// runs as machine code on the software TEX route (docs/ABI.md row 49).
+func descriptorTex(fs *ir.Program) bool {
+	for i := range fs.Tex {
+		if !codegen.TexOnDescriptors(fs.Tex[i].Op) {
+			return false
+		}
+	}
+	return len(fs.Tex) > 0
+}
+
+// fetchRoute keeps the machine-code fragment stage only when every software
+// sampler descriptor of the draw (desc[i] for binding i) is one its
+// texelFetch/textureSize decode (codegen.FetchDescriptorRefusal); otherwise
+// the Go wrapper runs with the reason, or the draw fails under
+// Draw.StrictISA.
+func (s *drawState) fetchRoute(desc []abi.SWTexDesc) error {
+	if !s.route.FSISA {
+		return nil
+	}
+	for i := range desc {
+		why := codegen.FetchDescriptorRefusal(&desc[i])
+		if why == "" {
+			continue
+		}
+		why = fmt.Sprintf("sampler %d: %s (the machine code's texelFetch/textureSize decode single-sample 2D RGBA8/BGRA8/RGBA32F descriptors only)", i, why)
+		if s.dr.StrictISA {
+			return fmt.Errorf("%w: the fragment stage: %s", ErrISARefused, why)
+		}
+		s.route.FSISA = false
+		s.route.Why = append(s.route.Why, "fs: IR executor: "+why)
+		s.st.Route = s.route
+		return nil
+	}
 	return nil
 }
 

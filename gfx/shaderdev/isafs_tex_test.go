@@ -51,9 +51,6 @@ void main() {
 	isaTexBiasFS = `#version 330
 uniform sampler2D s; in vec4 v_col; out vec4 o;
 void main() { o = texture(s, v_col.xy * 5.0, 1.5); }`
-	isaTexFetchFS = `#version 330
-uniform sampler2D s; in vec4 v_col; out vec4 o;
-void main() { o = texelFetch(s, ivec2(v_col.xy * 8.0), 0); }`
 )
 
 // isaTexture is an 8×8 A8R8G8B8 texture whose every channel (alpha included)
@@ -193,7 +190,7 @@ func TestFragmentStageISATexMatchesIR(t *testing.T) {
 }
 
 // TestFragmentStageISATexFallback: a biased sample of a mipmapped texture (the
-// biased level of detail is the Go wrapper's float64) and texelFetch (codegen refuses it) run the Go wrapper
+// biased level of detail is the Go wrapper's float64) runs the Go wrapper
 // with the reason in Route.Why, cores = "ir"'s image, and fail with
 // ErrISARefused under StrictISA.
 func TestFragmentStageISATexFallback(t *testing.T) {
@@ -205,7 +202,6 @@ func TestFragmentStageISATexFallback(t *testing.T) {
 	}{
 		{"bias mip nearest", isaTexBiasFS, "mipmapped and sampled with a bias", isaTexture(true, shaderdev.MipNearest, abi.WrapRepeat, abi.WrapRepeat)},
 		{"bias mip linear", isaTexBiasFS, "mipmapped and sampled with a bias", isaTexture(true, shaderdev.MipLinear, abi.WrapRepeat, abi.WrapRepeat)},
-		{"texelFetch", isaTexFetchFS, "texture op fetch", isaTexture(false, shaderdev.MipNone, abi.WrapRepeat, abi.WrapRepeat)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			texs := []shaderdev.Texture{c.tex}

@@ -62,18 +62,21 @@ func (t *Texture) texCheck() string {
 }
 
 // texRoute says why a program's texture instructions cannot all run on the FF
-// TEX unit ("" when they can): only implicit-LOD samples of float 2D samplers,
-// at most abi.TexNumStages samplers. Such a program routes TEX to the
-// software sampler.
+// TEX unit ("" when they can): samples of float 2D samplers without a texel
+// offset or shadow compare — implicit LOD (texture), explicit LOD
+// (textureLod) and explicit gradients (textureGrad), whose level of detail the
+// wrapper forms for the unit's lod operand (fsTexState.lod) — at most
+// abi.TexNumStages samplers. Such a program routes TEX to the software
+// sampler.
 // spec: vortexpipe §2.3.3 (a texture op the FF sampler has no form of routes
-// to the software sampler), §3.6
+// to the software sampler), §3.6; vortex-hardware-facts §4 (the lod operand)
 func texRoute(fs *ir.Program) string {
 	if len(fs.Samplers) > abi.TexNumStages {
 		return fmt.Sprintf("%d samplers exceed the %d TEX stages", len(fs.Samplers), abi.TexNumStages)
 	}
 	for _, t := range fs.Tex {
-		if t.Op != ir.TexSample {
-			return fmt.Sprintf("texture op %v (only implicit-LOD sampling runs on vx_tex)", t.Op)
+		if why := ffTexWhy(&t); why != "" {
+			return why
 		}
 		if t.Sampler < 0 || t.Sampler >= len(fs.Samplers) {
 			return fmt.Sprintf("texture instruction names sampler %d of %d", t.Sampler, len(fs.Samplers))
@@ -81,6 +84,23 @@ func texRoute(fs *ir.Program) string {
 		if b := fs.Samplers[t.Sampler]; b.Kind != ir.Sampler2D || b.Result != ir.F32 {
 			return fmt.Sprintf("sampler %s (%v) is not a float 2D sampler", b.Name, b.Kind)
 		}
+	}
+	return ""
+}
+
+// ffTexWhy says why the FF route's wrapper cannot answer t with vx_tex (""
+// when it can): only texture(), textureLod and textureGrad, without a texel
+// offset or a shadow compare, which the unit has no form of (vx_tex takes u,
+// v and lod only: an offset sample on it would silently read the unshifted
+// texel).
+func ffTexWhy(t *ir.TexInfo) string {
+	switch {
+	case t.Op != ir.TexSample && t.Op != ir.TexSampleLod && t.Op != ir.TexSampleGrad:
+		return fmt.Sprintf("texture op %v (only texture, textureLod and textureGrad run on vx_tex)", t.Op)
+	case t.HasOffset || t.HasOffsets || t.HasDynOffset:
+		return fmt.Sprintf("texture op %v with a texel offset (vx_tex has none)", t.Op)
+	case t.Compare != ir.NoReg:
+		return fmt.Sprintf("texture op %v with a shadow compare (vx_tex has none)", t.Op)
 	}
 	return ""
 }
@@ -150,7 +170,7 @@ func (s *fsScratch) Texture(req *exec.TexRequest) error {
 		return s.batch.texture(s, req) // a batched run (fsbatch.go)
 	}
 	c := s.c
-	if req.Op != ir.TexSample || req.Sampler < 0 || req.Sampler >= len(s.tex) {
+	if !ffTexReq(req) || req.Sampler < 0 || req.Sampler >= len(s.tex) {
 		return fmt.Errorf("vx_tex: texture op %v on sampler %d", req.Op, req.Sampler)
 	}
 	ts := &s.tex[req.Sampler]
@@ -163,27 +183,50 @@ func (s *fsScratch) Texture(req *exec.TexRequest) error {
 	return c.Err()
 }
 
-// lod is lane l's vx_tex level of detail on the stage: log2 of the larger
-// texel-space gradient length (plus the bias), clamped to the chain;
+// ffTexReq reports whether the FF route's wrapper answers req with vx_tex
+// (ffTexOp: texture, textureLod, textureGrad).
+func ffTexReq(req *exec.TexRequest) bool {
+	return req.Op == ir.TexSample || req.Op == ir.TexSampleLod || req.Op == ir.TexSampleGrad
+}
+
+// lod is lane l's vx_tex level of detail on the stage: textureLod's lod, or
+// log2 of the larger texel-space gradient length (the quad's, or
+// textureGrad's explicit ones) plus the bias, clamped to the chain;
 // integer for MipNearest, with abi.TexLodFracBits fraction bits for
 // MipLinear; 0 without mips or gradients.
+// spec: vortex-hardware-facts.md §4 (software LOD); docs/ABI.md row 44
 func (ts *fsTexState) lod(req *exec.TexRequest, l int) uint32 {
-	if ts.mip == MipNone || req.Grads < 2 {
+	if ts.mip == MipNone {
 		return 0
 	}
-	dux, dvx := float64(req.DPdx[0][l]*ts.w), float64(req.DPdx[1][l]*ts.h)
-	duy, dvy := float64(req.DPdy[0][l]*ts.w), float64(req.DPdy[1][l]*ts.h)
-	rho := math.Max(math.Sqrt(dux*dux+dvx*dvx), math.Sqrt(duy*duy+dvy*dvy))
-	lf := math.Log2(rho)
-	if req.HasBias {
-		lf += float64(req.Bias[l])
+	var lf float64
+	switch {
+	case req.Op == ir.TexSampleLod:
+		lf = float64(req.Lod[l])
+	case req.Grads < 2:
+		return 0
+	default:
+		dux, dvx := float64(req.DPdx[0][l]*ts.w), float64(req.DPdx[1][l]*ts.h)
+		duy, dvy := float64(req.DPdy[0][l]*ts.w), float64(req.DPdy[1][l]*ts.h)
+		rho := math.Max(math.Sqrt(dux*dux+dvx*dvx), math.Sqrt(duy*duy+dvy*dvy))
+		lf = math.Log2(rho)
+		if req.HasBias {
+			lf += float64(req.Bias[l])
+		}
 	}
 	lf = math.Min(math.Max(lf, 0), float64(ts.levels-1))
 	if lf != lf {
 		lf = 0
 	}
-	if ts.mip == MipLinear {
+	switch {
+	case ts.mip == MipLinear:
 		return uint32(lf * (1 << abi.TexLodFracBits))
+	case req.Op == ir.TexSampleLod:
+		// GL's nearest level, ceil(λ + 1/2) − 1 (0 for λ ≤ 1/2), as the
+		// software sampler picks it: a shader's explicit lod is often an
+		// exact half, where floor(λ + 1/2) would take the level above.
+		// spec: GL 4.6 §8.14.3
+		return uint32(math.Ceil(lf+0.5) - 1)
 	}
 	return uint32(math.Floor(lf + 0.5))
 }

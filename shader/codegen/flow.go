@@ -1,6 +1,7 @@
 package codegen
 
 import (
+	"vortexgfx/abi"
 	"vortexgfx/device/simt"
 	"vortexgfx/isa/rv32"
 	"vortexgfx/shader/ir"
@@ -185,7 +186,7 @@ func (g *gen) inst(in *ir.Inst) {
 	case g.fsg != nil && g.fragmentOp(in):
 		return
 	case in.Op == ir.Tex && g.fsg == nil && g.vs == nil && int(in.Imm) < len(g.p.Tex):
-		g.texFetch(&g.p.Tex[in.Imm])
+		g.texFetch(&g.p.Tex[in.Imm], abi.ArgCSSWSampler)
 		return
 	case in.Op == ir.VoteAny || in.Op == ir.VoteAll || in.Op == ir.VoteEq:
 		g.vote(in)

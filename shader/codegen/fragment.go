@@ -55,7 +55,9 @@ import (
 // Discard ends the lane (it leaves every loop and scope), demote only clears
 // its live flag; derivatives are vx_shfl_idx within the quad (a neighbour that
 // is not running gives the reader's own value, the executor's rule).
-// Textures: implicit-LOD samples of float 2D samplers are vx_tex (tex.go);
+// Textures: texture(), textureLod and textureGrad of float 2D samplers are
+// vx_tex (tex.go), texelFetch and textureSize loads from the software
+// sampler's descriptors at FS arg slot abi.ArgFSSWSampler (texfetch.go);
 // not compiled (refused with the reason): the other texture ops, storage
 // resources, frames beyond FragmentOptions.LMemBytes.
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"vortexgfx/abi"
 	"vortexgfx/device/simt"
 	"vortexgfx/gl/format"
 	"vortexgfx/isa/rv32"
@@ -146,10 +147,13 @@ func TestCompileFragmentRefuses(t *testing.T) {
 		opts FragmentOptions
 		want string
 	}{
-		{"texelFetch", texFS("sampler2D s", "o = texelFetch(s, ivec2(v.xy), 0);"), ok, opts, "texture op fetch"},
-		{"textureLod", texFS("sampler2D s", "o = textureLod(s, v.xy, 1.0);"), ok, opts, "texture op samplelod"},
-		{"textureSize", texFS("sampler2D s", "o = vec4(textureSize(s, 0), 0, 1);"), ok, opts, "texture op size"},
-		{"shadow", texFS("sampler2DShadow z", "o = vec4(texture(z, v.xyz));"), ok, opts, "not a float 2D sampler"},
+		{"texelFetch beside texture()", texFS("sampler2D s", "o = texelFetch(s, ivec2(v.xy), 0) + texture(s, v.zw);"), ok, opts, "beside texelFetch/textureSize"},
+		{"texelFetchOffset", texFS("sampler2D s", "o = texelFetchOffset(s, ivec2(v.xy), 0, ivec2(1, 1));"), ok, opts, "texel offset"},
+		{"textureQueryLevels", compileFS(t, "#version 330\n#extension GL_ARB_texture_query_levels : require\nuniform sampler2D s; in vec4 v; out vec4 o; void main() { o = vec4(textureQueryLevels(s)); }"), ok, opts, "texture op levels"},
+		{"textureLodOffset", texFS("sampler2D s", "o = textureLodOffset(s, v.xy, 1.0, ivec2(1, 0));"), ok, opts, "texel offset"},
+		{"textureGrad shadow", texFS("sampler2DShadow z", "o = vec4(textureGrad(z, v.xyz, v.xy, v.zw));"), ok, opts, "a shadow compare, which vx_tex has no form of"},
+		{"textureSize of a 3D sampler", texFS("sampler3D s3", "o = vec4(textureSize(s3, 0), 1);"), ok, opts, "not a float 2D sampler"},
+		{"shadow", texFS("sampler2DShadow z", "o = vec4(texture(z, v.xyz));"), ok, opts, "a shadow compare, which vx_tex has no form of"},
 		{"3D", texFS("sampler3D s3", "o = texture(s3, v.xyz);"), ok, opts, "not a float 2D sampler"},
 		{"offset", texFS("sampler2D s", "o = textureOffset(s, v.xy, ivec2(1, 0));"), ok, opts, "texel offset"},
 		{"three stages", texFS("sampler2D s, s1, s2", "o = texture(s, v.xy) + texture(s1, v.zw) + texture(s2, v.yx);"), ok, opts, "exceed the 2 TEX stages"},
@@ -208,5 +212,91 @@ func TestCompileFragmentTex(t *testing.T) {
 	}
 	if want := []int32{0, 1, 0}; !slices.Equal(stages, want) {
 		t.Errorf("vx_tex stages %v, want %v", stages, want)
+	}
+}
+
+// TestCompileFragmentExplicitLod: textureLod and textureGrad on float 2D
+// samplers compile to vx_tex with a lod register (docs/ABI.md row 44):
+// textureLod's lod is the shader's value clamped (no gradients, so neither
+// quad shuffles nor the threshold table), textureGrad's the exact threshold
+// lod over its explicit gradients (the table, no shuffles); texture() beside
+// them still takes the quad's.
+func TestCompileFragmentExplicitLod(t *testing.T) {
+	in := FragmentInputs{Coord: -1, Facing: -1, Helper: -1, SampleID: -1, SamplePos: -1, SampleMaskIn: -1, FragDepth: -1, SampleMask: -1,
+		Interp: []FragmentInterp{{Word: 0, Front: 0, Back: 0}, {Word: 1, Front: 1, Back: 1}, {Word: 2, Front: 2, Back: 2}, {Word: 3, Front: 3, Back: 3}},
+		Colors: []int{0}}
+	for _, c := range []struct {
+		name, body   string
+		tex, shuffle int
+		table        bool
+	}{
+		{"textureLod", "o = textureLod(s0, v.xy, v.z) + textureLod(s1, v.zw, 2.5);", 2, 0, false},
+		{"textureGrad", "o = textureGrad(s1, v.xy, v.zw, v.wz);", 1, 0, true},
+		{"all three", "o = texture(s0, v.xy) + textureLod(s1, v.zw, v.x) + textureGrad(s0, v.yx, v.zw, v.xy);", 3, 8, true},
+	} {
+		p := compileFS(t, "#version 330\nuniform sampler2D s0, s1; in vec4 v; out vec4 o;\nvoid main() { "+c.body+" }")
+		k, err := CompileFragment(p, in, FragmentOptions{WaveThreads: 16})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		tex, shuffle := 0, 0
+		for i, w := range k.Text() {
+			d, err := rv32.Decode(w)
+			if err != nil {
+				t.Fatalf("%s: word %d: %08x does not decode: %v", c.name, i, w, err)
+			}
+			switch d.Op {
+			case rv32.VXTEX:
+				if d.Rs3 == 0 || d.Rd == 0 {
+					t.Errorf("%s: word %d: %s: want a lod register and a result register", c.name, i, rv32.Disasm(d, 0))
+				}
+				tex++
+			case rv32.VXSHFLIDX:
+				shuffle++
+			}
+		}
+		if tex != c.tex || shuffle != c.shuffle {
+			t.Errorf("%s: %d vx_tex and %d vx_shfl_idx, want %d and %d", c.name, tex, shuffle, c.tex, c.shuffle)
+		}
+		if got := k.DataWords == 2*lodTableLen; got != c.table || (!got && k.DataWords != 0) {
+			t.Errorf("%s: %d data words, want the lod table %v", c.name, k.DataWords, c.table)
+		}
+	}
+}
+
+// TestCompileFragmentFetch: texelFetch and textureSize of float 2D samplers
+// compile to loads from the software sampler's descriptor table at FS arg
+// slot abi.ArgFSSWSampler (texfetch.go; docs/ABI.md row 49) — no vx_tex, no
+// lod table; the draw-level behaviour is gfx/shaderdev's differential test.
+func TestCompileFragmentFetch(t *testing.T) {
+	in := FragmentInputs{Coord: -1, Facing: -1, Helper: -1, SampleID: -1, SamplePos: -1, SampleMaskIn: -1, FragDepth: -1, SampleMask: -1,
+		Interp: []FragmentInterp{{Word: 0, Front: 0, Back: 0}, {Word: 1, Front: 1, Back: 1}, {Word: 2, Front: 2, Back: 2}, {Word: 3, Front: 3, Back: 3}},
+		Colors: []int{0}}
+	p := compileFS(t, "#version 330\nuniform sampler2D s0, s1; in vec4 v; out vec4 o;\n"+
+		"void main() { o = texelFetch(s0, ivec2(v.xy), int(v.z)) + vec4(textureSize(s1, int(v.w)), 0, 1); }")
+	k, err := CompileFragment(p, in, FragmentOptions{WaveThreads: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k.DataWords != 0 {
+		t.Errorf("%d data words, want none (no lod table)", k.DataWords)
+	}
+	table := 0
+	var prev rv32.Inst
+	for i, w := range k.Text() {
+		d, err := rv32.Decode(w)
+		if err != nil {
+			t.Fatalf("word %d: %08x does not decode: %v", i, w, err)
+		}
+		if d.Op == rv32.VXTEX {
+			t.Errorf("word %d: vx_tex in a texelFetch/textureSize kernel", i)
+		}
+		if d.Op == rv32.LW && prev.Op == rv32.CSRRS && prev.CSR == simt.CSRMscratch && d.Rs1 == prev.Rd && d.Imm == abi.ArgFSSWSampler*abi.ArgSlotBytes {
+			table++
+		}
+		prev = d
+	}
+	if table != 2 {
+		t.Errorf("%d loads of the FS arg block's software-sampler table, want 2 (one per op)", table)
 	}
 }

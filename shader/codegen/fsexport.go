@@ -37,7 +37,14 @@ func (g *gen) fragmentOp(in *ir.Inst) bool {
 		if int(in.Imm) >= len(g.p.Tex) {
 			return false
 		}
-		g.texSample(&g.p.Tex[in.Imm])
+		switch t := &g.p.Tex[in.Imm]; t.Op {
+		case ir.TexFetch:
+			g.texFetch(t, abi.ArgFSSWSampler)
+		case ir.TexSize:
+			g.texSize(t, abi.ArgFSSWSampler)
+		default:
+			g.texSample(t)
+		}
 	default:
 		return false
 	}

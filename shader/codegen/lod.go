@@ -8,8 +8,10 @@ import (
 	"vortexgfx/isa/rv32"
 )
 
-// The implicit level of detail of a fragment-stage texture() as machine code,
-// bit for bit the Go wrapper's (gfx/shaderdev tex.go, fsTexState.lod):
+// The level of detail of a fragment-stage texture() or textureGrad() as
+// machine code, bit for bit the Go wrapper's (gfx/shaderdev tex.go,
+// fsTexState.lod), the gradients the quad's differences or textureGrad's
+// operands:
 //
 //	a, b = dFdx(u)·w, dFdx(v)·h; c, d = dFdy(u)·w, dFdy(v)·h   (float32)
 //	rho  = max(sqrt(a²+b²), sqrt(c²+d²))                        (float64)
@@ -298,4 +300,40 @@ func lodTableWords(a *asm, tab int) {
 		a.word(uint32(v))
 		a.word(uint32(v >> 32))
 	}
+}
+
+// TexExplicitLod is the machine code's lod operand for textureLod (the Go
+// model of texExplicitLod: tex.go) for the descriptor record {w, h, levels,
+// mip} and a lane's lod: it equals gfx/shaderdev's Go wrapper for every
+// float32 lod with levels ≤ 16 (TestTexExplicitLodMatchesWrapper there).
+func TexExplicitLod(desc [4]uint32, lod float32) uint32 {
+	mip := desc[3] & 0xff
+	if mip == 0 {
+		return 0
+	}
+	// fcvt.wu.s rtz of the exact product: a negative (and −0) to 0, +Inf,
+	// ≥ 2^32 and NaN to all-ones; NaN then masked to 0.
+	var n uint32
+	switch p := float64(lod) * (1 << abi.TexLodFracBits); {
+	case lod != lod:
+		n = math.MaxUint32 // fcvt.wu.s of NaN, masked below
+	case p <= 0:
+	case p >= 1<<32:
+		n = math.MaxUint32
+	default:
+		n = uint32(p)
+	}
+	tie := uint32(0) // lod·2^8 is an integer: fcvt.s.wu of n equals the product
+	if float32(n) == lod*(1<<abi.TexLodFracBits) {
+		tie = 1
+	}
+	if lod != lod {
+		n = 0
+	}
+	n = min(n, lodSteps)
+	top := max(desc[2], 1) - 1
+	if mip == uint32(2) {
+		return min(n, top<<abi.TexLodFracBits)
+	}
+	return min((n+1<<(abi.TexLodFracBits-1)-tie)>>abi.TexLodFracBits, top)
 }

@@ -11,10 +11,10 @@ import (
 
 // Fragment-stage texture sampling as machine code: vx_tex on the FF TEX unit.
 //
-// A fragment program's implicit-LOD sample (texture(s, p) on a float 2D
-// sampler, ir.TexSample) becomes, per lane, exactly what the Go wrapper's
-// vx_tex path (gfx/shaderdev tex.go, fsScratch.Texture) does on a draw whose
-// textures have no mip chain:
+// A fragment program's sample of a float 2D sampler — texture(s, p)
+// (ir.TexSample), textureLod(s, p, lod) (ir.TexSampleLod) and textureGrad(s,
+// p, dPdx, dPdy) (ir.TexSampleGrad) — becomes, per lane, exactly what the Go
+// wrapper's vx_tex path (gfx/shaderdev tex.go, fsScratch.Texture) does:
 //
 //   - u and v to S.23: the float times 2^23 (fmul.s, exact but for overflow,
 //     which saturates as the wrapper's float64 product does) converted
@@ -22,19 +22,22 @@ import (
 //     INT32_MAX / INT32_MIN) is abi.FixedFromFloat's; a NaN coordinate,
 //     which fcvt.w.s would make INT32_MAX, is masked to 0 (feq.s);
 //   - the lod operand: 0 without mips, else the Go wrapper's level of
-//     detail from the quad gradients, bit for bit (lod.go); a biased sample
-//     of a mipmapped texture is routed to the Go wrapper by the draw
-//     (gfx/shaderdev isafs.go);
+//     detail bit for bit — from the quad gradients (texture) or the explicit
+//     ones (textureGrad) by lod.go's thresholds, or textureLod's lod clamped
+//     and quantised (texExplicitLod); a biased texture() of a mipmapped
+//     texture is routed to the Go wrapper by the draw (gfx/shaderdev
+//     isafs.go: the wrapper adds the bias to its float64 log2, which the
+//     thresholds, fixed at compile time, cannot shift);
 //   - vx_tex rd, u, v, lod with funct2 = the sampler index (the TEX stage
 //     the draw programs for binding i, abi.TexNumStages of them);
 //   - the A8R8G8B8 result to four floats, channel/255 (fcvt.s.wu, fdiv.s:
 //     both correctly rounded, as Go's float32 division is): R = bits 23:16,
 //     G 15:8, B 7:0, A 31:24.
 //
-// Everything else — the other texture ops (texelFetch, textureLod, grads,
-// gathers, queries, sizes), shadow compares, offsets, samplers that are not
-// float 2D, more samplers than TEX stages — is refused with its name
-// (texRefusal), and the draw runs the Go wrapper.
+// Everything else — the other texture ops (texelFetch, gathers, queries,
+// sizes), shadow compares, offsets, samplers that are not float 2D, more
+// samplers than TEX stages — is refused with its name (texRefusal), and the
+// draw runs the Go wrapper.
 // spec: vortex-hardware-facts.md §4 (S.23 coordinates, lod), §6 (vx_tex R4 at
 // funct3 = 5, funct2 = stage); vortexpipe-driver.md §2.2 (emit_vx_tex), §3.6;
 // docs/ABI.md row 44.
@@ -52,16 +55,24 @@ func texRefusal(p *ir.Program, t *ir.TexInfo) string {
 	switch {
 	case len(p.Samplers) > abi.TexNumStages:
 		return fmt.Sprintf("%d samplers exceed the %d TEX stages", len(p.Samplers), abi.TexNumStages)
-	case t.Op != ir.TexSample:
-		return fmt.Sprintf("texture op %v (only implicit-LOD sampling is compiled to vx_tex)", t.Op)
+	case t.Op != ir.TexSample && t.Op != ir.TexSampleLod && t.Op != ir.TexSampleGrad && t.Op != ir.TexFetch && t.Op != ir.TexSize:
+		return fmt.Sprintf("texture op %v (only texture, textureLod and textureGrad on vx_tex, and texelFetch and textureSize on the software sampler's descriptors, are compiled)", t.Op)
+	case b.Kind.Shadow() || t.Compare != ir.NoReg:
+		// vx_tex takes u, v and lod only: a depth compare is the software
+		// sampler's (vortex-hardware-facts.md §4: the shader passes u, v and
+		// a lod, the DCRs hold no compare state).
+		return fmt.Sprintf("sampler %s (%v): a shadow compare, which vx_tex has no form of", b.Name, b.Kind)
 	case b.Kind != ir.Sampler2D || b.Result != ir.F32:
 		return fmt.Sprintf("sampler %s (%v) is not a float 2D sampler", b.Name, b.Kind)
-	case t.Compare != ir.NoReg:
-		return fmt.Sprintf("sampler %s: a shadow compare", b.Name)
 	case t.HasOffset || t.HasOffsets || t.HasDynOffset:
 		return fmt.Sprintf("sampler %s: a texel offset", b.Name)
-	case t.NCoord < 2:
+	case t.Op == ir.TexSize:
+	case t.Op == ir.TexFetch && t.NCoord != 2, t.NCoord < 2:
 		return fmt.Sprintf("sampler %s: %d coordinates", b.Name, t.NCoord)
+	case t.Op == ir.TexSampleLod && t.Lod == ir.NoReg:
+		return fmt.Sprintf("sampler %s: textureLod without a lod", b.Name)
+	case t.Op == ir.TexSampleGrad && (t.DPdx[0] == ir.NoReg || t.DPdx[1] == ir.NoReg):
+		return fmt.Sprintf("sampler %s: textureGrad without two gradient components", b.Name)
 	}
 	return ""
 }
@@ -69,13 +80,27 @@ func texRefusal(p *ir.Program, t *ir.TexInfo) string {
 // texRefused returns the first texture instruction of p codegen refuses, as
 // an error naming it, or nil.
 func texRefused(p *ir.Program) error {
+	sw := 0
 	for i := range p.Tex {
 		if why := texRefusal(p, &p.Tex[i]); why != "" {
 			return fmt.Errorf("codegen: fragment-stage texture: %s", why)
 		}
+		if TexOnDescriptors(p.Tex[i].Op) {
+			sw++
+		}
+	}
+	if sw > 0 && sw < len(p.Tex) {
+		return fmt.Errorf("codegen: fragment-stage texture: vx_tex samples beside texelFetch/textureSize (a draw's TEX runs on the FF unit or on the software sampler, not both)")
 	}
 	return nil
 }
+
+// TexOnDescriptors reports whether a fragment kernel answers op from the
+// software sampler's descriptors in device memory (texelFetch, textureSize:
+// texfetch.go) rather than with vx_tex: a draw runs such a kernel only on the
+// software TEX route, each binding's descriptor passing
+// FetchDescriptorRefusal. spec: vortexpipe-driver.md §3.6
+func TexOnDescriptors(op ir.TexOp) bool { return op == ir.TexFetch || op == ir.TexSize }
 
 // texS23 converts float register f to its S.23 operand in a fresh integer
 // scratch register (see above); k is a free float scratch register.
@@ -107,8 +132,13 @@ func (g *gen) texLod(t *ir.TexInfo) {
 	}
 	// The four scaled gradients, as package exec's quadGrad: fine
 	// differences within the quad (vx_shfl_idx; a neighbour not running
-	// gives the lane's own value), unflushed, times the level-0 size.
+	// gives the lane's own value), unflushed, times the level-0 size;
+	// textureGrad's are its operands (dPdy defaults to dPdx, as exec's).
 	for i := 0; i < 4; i++ {
+		if t.Op == ir.TexSampleGrad {
+			g.texGradIn(t, i)
+			continue
+		}
 		g.reset()
 		s := g.x(vreg(t.Coord[i%2]))
 		lo, hi, k := g.tmpX(), g.tmpX(), g.tmpX()
@@ -208,9 +238,68 @@ func (g *gen) texLod(t *ir.TexInfo) {
 	a.r(rv32.OR, inf[0], inf[0], inf[1])
 	a.i(rv32.XORI, inf[0], inf[0], 1)
 	a.r(rv32.AND, nan[0], nan[0], inf[0]) // lod 0
-	// The clamps: L = max(levels, 1) − 1; MIP_LINEAR min(n, L << 8), another
-	// mode min((n + 128) >> 8, L), none 0.
-	d, lv, mip, n := nan[1], inf[0], inf[1], u
+	g.texLodClamp(t, u, nan[0], rZero, nan[1], inf[0], inf[1], k)
+}
+
+// texGradIn stores textureGrad t's i-th scaled gradient (dPdx.s·w, dPdx.t·h,
+// dPdy.s·w, dPdy.t·h: the Go wrapper's float32 products) in g.fsg.lodIn[i].
+func (g *gen) texGradIn(t *ir.TexInfo, i int) {
+	a := &g.a
+	r := t.DPdx[i%2]
+	if i >= 2 && t.DPdy[i%2] != ir.NoReg {
+		r = t.DPdy[i%2]
+	}
+	g.reset()
+	s := g.f(vreg(r))
+	d, w := g.tmpX(), g.tmpX()
+	f0, f1 := g.tmpF(), g.tmpF()
+	g.texDesc(d, t.Sampler)
+	a.lw(w, d, int32(4*(i%2)))
+	a.fr(rv32.FCVTSWU, f0, w, 0, rv32.RNE)
+	a.fr(rv32.FMULS, f1, s, f0, rv32.RNE)
+	a.r(rv32.FMVXW, d, f1, 0)
+	g.finX(g.fsg.lodIn[i], d)
+	g.reset()
+}
+
+// texExplicitLod computes textureLod t's lod operand into g.fsg.lod, the Go
+// wrapper's λ = clamp(float64(lod), 0, L) quantised: n = floor(λ·2^8) (the
+// product is exact in float32, a power of two, and fcvt.wu.s rtz takes a
+// negative to 0, +Inf and ≥ 2^32 to all-ones), NaN → 0 (feq.s), capped at
+// lodSteps (so the rounding add cannot wrap); then the clamps every sample
+// takes (texLodClamp): MIP_LINEAR min(n, L·2^8) = floor(λ·2^8), another mode
+// GL's nearest level ceil(λ + 1/2) − 1 = (n + 128 − e) >> 8, e = 1 when lod·2^8
+// is an integer (fcvt.s.wu of n compared with the product; only a tie
+// n = 256k + 128 needs it, which a clamped n never is).
+func (g *gen) texExplicitLod(t *ir.TexInfo) {
+	a := &g.a
+	g.reset()
+	x := g.f(vreg(t.Lod))
+	k, p := g.tmpF(), g.tmpF()
+	n, m, e := g.tmpX(), g.tmpX(), g.tmpX()
+	g.fliInto(k, m, 1<<abi.TexLodFracBits)
+	a.fr(rv32.FMULS, k, x, k, rv32.RNE)
+	a.fr(rv32.FCVTWUS, n, k, 0, rv32.RTZ)
+	a.fr(rv32.FCVTSWU, p, n, 0, rv32.RNE)
+	a.r(rv32.FEQS, e, p, k)
+	a.r(rv32.FEQS, m, x, x)
+	a.r(rv32.SUB, m, rZero, m)
+	a.r(rv32.AND, n, n, m)
+	a.li(m, lodSteps)
+	g.minU(n, n, m)
+	g.finX(g.fsg.lod, n)
+	lv, mip, kk := g.tmpX(), g.tmpX(), g.tmpX()
+	g.texLodClamp(t, n, rZero, e, m, lv, mip, kk)
+}
+
+// texLodClamp clamps the count in g.fsg.lod to t's stage into g.fsg.lod: L =
+// max(levels, 1) − 1; MIP_LINEAR min(n, L << 8), another mode
+// min((n + 128 − tie) >> 8, L), none 0; and 0 when zero is 1. zero and tie
+// are registers holding 0 or 1, or rZero for 0; n, d, lv, mip and k are free
+// scratch registers below g.xs (tie and zero too, when not rZero).
+func (g *gen) texLodClamp(t *ir.TexInfo, n, zero, tie, d, lv, mip, k uint8) {
+	a, f := &g.a, g.fsg
+	xs := g.xs
 	g.texDesc(d, t.Sampler)
 	a.lw(lv, d, 8)
 	a.r(rv32.SLTU, k, rZero, lv)
@@ -220,11 +309,14 @@ func (g *gen) texLod(t *ir.TexInfo) {
 	a.lw(mip, d, 12)
 	a.i(rv32.ANDI, mip, mip, 0xff)
 	a.mv(n, g.x(f.lod))
-	g.xs = 6
+	g.xs = xs
 	lin, near := d, g.tmpX()
 	a.i(rv32.SLLI, k, lv, abi.TexLodFracBits)
 	g.minU(lin, n, k)
 	a.i(rv32.ADDI, near, n, 1<<(abi.TexLodFracBits-1))
+	if tie != rZero {
+		a.r(rv32.SUB, near, near, tie)
+	}
 	a.i(rv32.SRLI, near, near, abi.TexLodFracBits)
 	g.minU(near, near, lv)
 	a.i(rv32.XORI, k, mip, 2)
@@ -233,8 +325,10 @@ func (g *gen) texLod(t *ir.TexInfo) {
 	a.r(rv32.SLTU, k, rZero, mip)
 	a.r(rv32.SUB, k, rZero, k)
 	a.r(rv32.AND, n, n, k)
-	a.i(rv32.ADDI, k, nan[0], -1) // 0 when lod 0
-	a.r(rv32.AND, n, n, k)
+	if zero != rZero {
+		a.i(rv32.ADDI, k, zero, -1) // 0 when lod 0
+		a.r(rv32.AND, n, n, k)
+	}
 	g.finX(f.lod, n)
 	g.reset()
 }
@@ -250,7 +344,11 @@ func (g *gen) minU(r, x, y uint8) {
 // texSample emits one ir.TexSample as vx_tex (see above).
 func (g *gen) texSample(t *ir.TexInfo) {
 	a := &g.a
-	g.texLod(t)
+	if t.Op == ir.TexSampleLod {
+		g.texExplicitLod(t)
+	} else {
+		g.texLod(t)
+	}
 	g.reset()
 	fu := g.f(vreg(t.Coord[0]))
 	k := g.tmpF()

@@ -101,14 +101,17 @@ func (g *gen) xInto(v vreg, r uint8) {
 	}
 }
 
-// texFetch emits one compute ir.TexFetch (see above). It claims every scratch
-// register and names them itself.
-func (g *gen) texFetch(t *ir.TexInfo) {
+// fetchLevel emits the level selection texelFetch and textureSize share
+// (see above) for t on the descriptor table at arg slot slot: on exit D is
+// the descriptor's address, T = 1 when 0 <= lod <= q - base (else 0), B = lv
+// (0 where T is 0), W and H level lv's size, and with levels Y = q - base +
+// 1, the levels from base; M and X are clobbered. It claims every scratch
+// register.
+func (g *gen) fetchLevel(t *ir.TexInfo, slot int, levels bool) (D, T, B, W, H, M, X, Y uint8) {
 	a := &g.a
 	g.reset()
 	g.xs, g.fs = len(scratchX), 2
-	D, T, B, W, H, M, X, Y := scratchX[0], scratchX[1], scratchX[2], scratchX[3], scratchX[4], scratchX[5], scratchX[6], scratchX[7]
-	const lvl = abi.SWTexHeaderBytes
+	D, T, B, W, H, M, X, Y = scratchX[0], scratchX[1], scratchX[2], scratchX[3], scratchX[4], scratchX[5], scratchX[6], scratchX[7]
 	// pick sets dst to o where takeO leaves M = 1, by masks (H scratch).
 	pick := func(dst, o uint8, takeO func()) {
 		takeO() // M = 1 when o is to be taken
@@ -118,7 +121,7 @@ func (g *gen) texFetch(t *ir.TexInfo) {
 		a.r(rv32.XOR, dst, dst, H)
 	}
 	a.csrr(D, simt.CSRMscratch)
-	a.lw(D, D, abi.ArgCSSWSampler*abi.ArgSlotBytes)
+	a.lw(D, D, int32(slot*abi.ArgSlotBytes))
 	a.addConst(D, D, int32(t.Sampler*abi.SWTexDescBytes), M)
 	a.i(rv32.LBU, T, D, 2) // Levels
 	a.i(rv32.ADDI, T, T, -1)
@@ -137,7 +140,10 @@ func (g *gen) texFetch(t *ir.TexInfo) {
 		a.mv(X, rZero)
 	}
 	a.r(rv32.SLTU, T, X, W) // ok: 0 <= lod < q - base + 1
-	a.r(rv32.ADD, B, X, B)  // lv
+	if levels {
+		a.mv(Y, W)
+	}
+	a.r(rv32.ADD, B, X, B) // lv
 	a.r(rv32.SUB, M, rZero, T)
 	a.r(rv32.AND, B, B, M) // lv 0 on a lane that reads nothing
 	for _, r := range []struct {
@@ -149,6 +155,33 @@ func (g *gen) texFetch(t *ir.TexInfo) {
 		a.i(rv32.SLTIU, M, r.reg, 1)
 		a.r(rv32.OR, r.reg, r.reg, M)
 	}
+	return
+}
+
+// texSize emits one ir.TexSize of a 2D sampler on the descriptor table at
+// arg slot slot: gl/sampler's size — (w, h, 0, levels from base) of level
+// lod + base when 0 <= lod <= q - base, else (0, 0, 0, levels from base).
+func (g *gen) texSize(t *ir.TexInfo, slot int) {
+	_, T, _, W, H, _, _, Y := g.fetchLevel(t, slot, true)
+	a := &g.a
+	a.r(rv32.SUB, T, rZero, T)
+	a.r(rv32.AND, W, W, T)
+	a.r(rv32.AND, H, H, T)
+	for i, r := range [4]uint8{W, H, rZero, Y} {
+		if t.Dst[i] != ir.NoReg {
+			g.finX(vreg(t.Dst[i]), r)
+		}
+	}
+	g.reset()
+}
+
+// texFetch emits one ir.TexFetch (see above) on the descriptor table at arg
+// slot slot (abi.ArgCSSWSampler in a compute kernel, abi.ArgFSSWSampler in a
+// fragment kernel). It claims every scratch register and names them itself.
+func (g *gen) texFetch(t *ir.TexInfo, slot int) {
+	a := &g.a
+	D, T, B, W, H, M, X, Y := g.fetchLevel(t, slot, false)
+	const lvl = abi.SWTexHeaderBytes
 	g.xInto(vreg(t.Coord[0]), X)
 	a.r(rv32.SLTU, M, X, W)
 	a.r(rv32.AND, T, T, M)
