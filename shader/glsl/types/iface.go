@@ -314,6 +314,12 @@ func (c *checker) layoutInt(l ast.LayoutQual) int {
 		c.errorf(l.Value.Pos(), "layout qualifier '%s' cannot be negative", l.Name)
 		return -1
 	}
+	if lit, ok := l.Value.(*ast.Literal); !c.hasEnhancedLayouts() && (!ok || lit.Kind != ast.LitInt && lit.Kind != ast.LitUint) {
+		// Before GLSL 4.40 the value is an integer-constant, a literal.
+		// spec: GLSL 4.40 §4.4 (layout-qualifier-id), ARB_enhanced_layouts
+		c.errorf(l.Value.Pos(), "layout qualifier '%s' requires an integer literal (constant expressions need GLSL 4.40 or %s)", l.Name, ExtEnhancedLayouts)
+		return -1
+	}
 	return n
 }
 
