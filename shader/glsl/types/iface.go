@@ -246,15 +246,19 @@ func (c *checker) checkLayout(q *ast.Qualifiers, global bool) {
 			}
 		case "index":
 			// Dual-source blending: index 1 is the second colour of its location.
-			// spec: GLSL 3.30 §4.3.8.2, GL_ARB_blend_func_extended,
-			// GL_EXT_blend_func_extended (GLSL ES 3.00).
+			// Below GLSL 3.30 it belongs to the fragment output layout that
+			// GL_ARB_explicit_attrib_location brings (ARB_blend_func_extended
+			// is written against it; Mesa, whose results piglit records,
+			// takes index with either directive).
+			// spec: GLSL 3.30 §4.3.8.2, GL_ARB_explicit_attrib_location,
+			// GL_ARB_blend_func_extended, GL_EXT_blend_func_extended (GLSL ES 3.00).
 			switch {
 			case !fsOut:
 				c.errorf(l.NamePos, "layout(index) is only allowed on fragment shader outputs")
 			case c.es && !c.extEnabled(ExtBlendFuncExtendedES):
 				c.errorf(l.NamePos, "layout(index) requires %s", ExtBlendFuncExtendedES)
-			case !c.es && c.version < 330 && !c.extEnabled(ExtBlendFuncExtended):
-				c.errorf(l.NamePos, "layout(index) requires GLSL 3.30 or %s", ExtBlendFuncExtended)
+			case !c.es && c.version < 330 && !c.extEnabled(ExtBlendFuncExtended) && !c.extEnabled(ExtExplicitAttribLocation):
+				c.errorf(l.NamePos, "layout(index) requires GLSL 3.30, %s or %s", ExtExplicitAttribLocation, ExtBlendFuncExtended)
 			case !hasLayout(q, "location"):
 				c.errorf(l.NamePos, "layout(index) requires an explicit location")
 			}

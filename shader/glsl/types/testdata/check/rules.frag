@@ -30,7 +30,12 @@ precision mediump float;
 layout(location = 0, index = 1) out vec4 b; void main() { b = vec4(1.0); } // ERROR "layout\\(index\\) requires GL_EXT_blend_func_extended"
 // ---- index in 1.50
 #version 150
-layout(location = 0, index = 1) out vec4 b; void main() { b = vec4(1.0); } // ERROR "layout\\(location\\) requires GLSL 3\\.30 or GL_ARB_explicit_attrib_location" ERROR "layout\\(index\\) requires GLSL 3\\.30 or GL_ARB_blend_func_extended"
+layout(location = 0, index = 1) out vec4 b; void main() { b = vec4(1.0); } // ERROR "layout\\(location\\) requires GLSL 3\\.30 or GL_ARB_explicit_attrib_location" ERROR "layout\\(index\\) requires GLSL 3\\.30, GL_ARB_explicit_attrib_location or GL_ARB_blend_func_extended"
+// ---- index in 1.40 with GL_ARB_explicit_attrib_location, whose fragment
+// output layout takes it
+#version 140
+#extension GL_ARB_explicit_attrib_location : require
+layout(location = 0, index = 1) out vec4 b; void main() { b = vec4(1.0); }
 // ---- index 2
 #version 330
 layout(location = 0, index = 2) out vec4 b; void main() { b = vec4(1.0); } // ERROR "layout\\(index\\) must be 0 or 1, not 2"
