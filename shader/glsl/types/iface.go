@@ -165,10 +165,14 @@ func (c *checker) checkInterface(q *ast.Qualifiers, t *ast.Type, pos ast.Pos) {
 
 func (c *checker) checkLayout(q *ast.Qualifiers, global bool) {
 	explicitLoc := !c.es && (c.extEnabled(ExtExplicitAttribLocation) || c.extEnabled(ExtBlendFuncExtended) || c.hasSSOLocations())
-	// The extensions that qualify uniforms before GLSL 1.40: block layouts,
-	// uniform locations, bindings.
-	uniformLayout := !c.es && q.Storage == ast.StorageUniform &&
-		(c.extEnabled(ExtUniformBufferObject) || c.extEnabled(ExtExplicitUniformLoc) || c.extEnabled(Ext420Pack))
+	// The extensions that qualify uniforms and buffers before GLSL 1.40:
+	// block layouts, uniform locations, bindings.
+	// GL_ARB_shader_storage_buffer_object's buffer blocks take their layout
+	// qualifiers wherever the blocks exist (any desktop version, hasSSBO).
+	// spec: ARB_shader_storage_buffer_object (layout qualifiers on buffer blocks)
+	uniformLayout := !c.es && (q.Storage == ast.StorageUniform &&
+		(c.extEnabled(ExtUniformBufferObject) || c.extEnabled(ExtExplicitUniformLoc) || c.extEnabled(Ext420Pack)) ||
+		q.Storage == ast.StorageBuffer && c.extEnabled(ExtStorageBuffer))
 	// A conservative-depth layout is an output layout of GLSL 1.30 fragment
 	// shaders with its extension.
 	depthLayout := q.Storage == ast.StorageOut && c.hasConservativeDepth() && allDepthLayouts(q)
