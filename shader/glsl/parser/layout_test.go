@@ -39,6 +39,7 @@ func TestLayoutRepeats(t *testing.T) {
 			"#extension GL_ARB_enhanced_layouts : enable\nlayout(location=2, location=1) in vec3 v;", "'location' repeated", ""},
 		// Valueless names may repeat (each overrides the last) and stay as
 		// written. spec: GLSL 1.40 §4.3.5.1
+		{"binding repeat, 4.20", "#version 420\nlayout(std140, binding = 1, binding = 2) uniform U { vec4 u; };", "", "std140 binding=2"},
 		{"valueless repeat", "#version 140\nlayout(std140, row_major, std140) uniform;", "", "std140 row_major std140"},
 	}
 	for _, tc := range tests {
@@ -59,6 +60,8 @@ func TestLayoutRepeats(t *testing.T) {
 			case *ast.DeclGroup:
 				q = d.Qual
 			case *ast.QualDecl:
+				q = d.Qual
+			case *ast.BlockDecl:
 				q = d.Qual
 			}
 		}

@@ -156,7 +156,7 @@ func (p *parser) qualifiers() ast.Qualifiers {
 				if p.got("=") {
 					lq.Value = p.condExpr()
 				}
-				if lq.Value != nil && !p.repeatLayoutNames() {
+				if lq.Value != nil && !p.repeatLayoutNames() && !strings.EqualFold(name, "binding") {
 					if i := p.layoutIndex(q.Layout[first:], name); i >= 0 && q.Layout[first+i].Value != nil {
 						p.errorf(pos, "layout qualifier '%s' repeated in one layout(...) requires GLSL 4.40 or GL_ARB_enhanced_layouts", name)
 					}
@@ -174,8 +174,11 @@ func (p *parser) qualifiers() ast.Qualifiers {
 }
 
 // repeatLayoutNames reports whether one layout(...) may name a valued
-// identifier more than once. Before GLSL 4.40 only the valueless ones may
-// repeat (each overriding the last, spec: GLSL 1.40 §4.3.5.1).
+// identifier more than once. Before GLSL 4.40 only the valueless ones and
+// binding may repeat: a block's layout arguments, binding among them from
+// GLSL 4.20, act "as if they were declared one at a time, in order from left
+// to right", each overriding the last (spec: GLSL 1.40 §4.3.5.1, GLSL 4.20
+// §4.4.5).
 // spec: GLSL 4.40 §4.4, ARB_enhanced_layouts (GLSL 1.40 required)
 func (p *parser) repeatLayoutNames() bool {
 	return !p.lang.es && (p.lang.v >= 440 || p.lang.v >= 140 && p.lang.has("GL_ARB_enhanced_layouts"))
