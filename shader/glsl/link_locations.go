@@ -133,7 +133,16 @@ func (p *Program) checkStageAliasing(errs *ast.ErrorList) {
 		if s.sp == nil {
 			continue
 		}
-		checkAliasing(ifaceVars(s.sp, ast.VarIn, errs), s.name+" shader input", s.sp == p.Geometry, errs)
+		// Desktop vertex shader inputs, which cannot be blocks, may alias
+		// locations and components and mix basic types: GL has let
+		// attributes alias since 2.0, for shaders whose every path reads
+		// one of them. GLSL ES 3.00 and later forbid it.
+		// spec: GLSL 4.50 §4.4.1 ("The one exception where component
+		// aliasing is permitted"), ARB_enhanced_layouts issue 16, OpenGL 4.5
+		// §11.1.1, OpenGL ES 3.0 §2.11.5
+		if s.sp != p.Vertex || s.sp.Units[0].File.ES {
+			checkAliasing(ifaceVars(s.sp, ast.VarIn, errs), s.name+" shader input", s.sp == p.Geometry, errs)
+		}
 		checkAliasing(ifaceVars(s.sp, ast.VarOut, errs), s.name+" shader output", false, errs)
 	}
 }

@@ -56,6 +56,18 @@ func TestLinkLocations(t *testing.T) {
 			h + "out B { layout(location = 0) vec3 a; layout(location = 0, component = 3) float b; } blk; void main() { gl_Position = vec4(0.0); blk.a = vec3(1.0); blk.b = 1.0; }",
 			h + fsOut + "in B { layout(location = 0, component = 1) vec3 a; layout(location = 0) float b; } blk; void main() { c = vec4(blk.a, blk.b); }",
 			"interface block 'B' gives its members other locations or components"},
+		// Desktop vertex inputs may alias components and mix basic types
+		// (spec: GLSL 4.50 §4.4.1's one exception); GLSL ES 3.00 forbids it.
+		{"vertex inputs alias components",
+			h + "uniform int i; layout(location = 0, component = 1) in vec3 a; layout(location = 0, component = 3) in float b; void main() { gl_Position = i == 1 ? vec4(b) : vec4(a, 1.0); }",
+			h + fsOut + "void main() { c = vec4(1.0); }", ""},
+		{"vertex inputs mix basic types",
+			h + "uniform int i; layout(location = 0) in uvec3 a; layout(location = 0, component = 3) in float b; void main() { gl_Position = i == 1 ? vec4(a, 1.0) : vec4(b); }",
+			h + fsOut + "void main() { c = vec4(1.0); }", ""},
+		{"GLSL ES 3.00 vertex inputs alias",
+			"#version 300 es\nlayout(location = 0) in vec4 a; layout(location = 0) in vec4 b; void main() { gl_Position = a + b; }",
+			"#version 300 es\nprecision mediump float; out vec4 c; void main() { c = vec4(1.0); }",
+			"vertex shader input 'b' uses location 0 already used by 'a'"},
 		{"fragment outputs share a target",
 			"#version 150\n#extension GL_ARB_enhanced_layouts : require\nvoid main() { gl_Position = vec4(0.0); }",
 			"#version 150\n#extension GL_ARB_enhanced_layouts : require\n#extension GL_ARB_explicit_attrib_location : require\n" +

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"slices"
+	"strings"
 	"vortexgfx/shader/glsl/ast"
 	"vortexgfx/shader/glsl/preproc"
 )
@@ -45,6 +46,7 @@ func (p *parser) qualifiers() ast.Qualifiers {
 	// GLSL 4.20, GLSL ES 3.10 and GL_ARB_shading_language_420pack take the
 	// qualifiers in any order. spec: GLSL 4.20 §4.10, GLSL ES 3.10 §4.10
 	strict := !p.lang.atLeast(420, 310) && !p.lang.has("GL_ARB_shading_language_420pack")
+	layouts := 0
 	for p.isQualifierTok(p.tok) {
 		if q.Count == 0 {
 			q.Pos = p.tok.Pos
@@ -143,12 +145,21 @@ func (p *parser) qualifiers() ast.Qualifiers {
 		case "highp":
 			setPrec(ast.PrecHigh)
 		case "layout":
+			if layouts++; layouts > 1 && strict {
+				p.errorf(t.Pos, "multiple layout qualifiers in one declaration require GLSL 4.20 or GL_ARB_shading_language_420pack")
+			}
+			first := len(q.Layout)
 			p.expect("(")
 			for {
 				name, pos := p.layoutName()
 				lq := ast.LayoutQual{NamePos: pos, Name: name}
 				if p.got("=") {
 					lq.Value = p.condExpr()
+				}
+				if lq.Value != nil && !p.repeatLayoutNames() && !strings.EqualFold(name, "binding") {
+					if i := p.layoutIndex(q.Layout[first:], name); i >= 0 && q.Layout[first+i].Value != nil {
+						p.errorf(pos, "layout qualifier '%s' repeated in one layout(...) requires GLSL 4.40 or GL_ARB_enhanced_layouts", name)
+					}
 				}
 				q.Layout = append(q.Layout, lq)
 				if !p.got(",") {
@@ -158,7 +169,49 @@ func (p *parser) qualifiers() ast.Qualifiers {
 			p.expect(")")
 		}
 	}
+	q.Layout = p.lastLayoutNames(q.Layout)
 	return q
+}
+
+// repeatLayoutNames reports whether one layout(...) may name a valued
+// identifier more than once. Before GLSL 4.40 only the valueless ones and
+// binding may repeat: a block's layout arguments, binding among them from
+// GLSL 4.20, act "as if they were declared one at a time, in order from left
+// to right", each overriding the last (spec: GLSL 1.40 §4.3.5.1, GLSL 4.20
+// §4.4.5).
+// spec: GLSL 4.40 §4.4, ARB_enhanced_layouts (GLSL 1.40 required)
+func (p *parser) repeatLayoutNames() bool {
+	return !p.lang.es && (p.lang.v >= 440 || p.lang.v >= 140 && p.lang.has("GL_ARB_enhanced_layouts"))
+}
+
+// layoutIndex returns the index of the entry of ls named name, or -1.
+// Desktop layout names are case-insensitive (spec: GLSL 1.50 §4.3.8).
+func (p *parser) layoutIndex(ls []ast.LayoutQual, name string) int {
+	for i, l := range ls {
+		if l.Name == name || !p.lang.es && strings.EqualFold(l.Name, name) {
+			return i
+		}
+	}
+	return -1
+}
+
+// lastLayoutNames keeps only the last occurrence of each valued layout
+// identifier of a declaration (location = 1, invocations = 4): "the last occurrence overrides the former occurrence(s)
+// ... behaving as if the earlier occurrence(s) within the declaration are not
+// present", so an earlier local_size_x or invocations does not conflict with
+// the shader's other declarations. Where repeating is not allowed the
+// parser has already reported it. Valueless names (std140, points) stay as
+// written: the checker orders the overriding ones and rejects a repeated
+// primitive. spec: GLSL 4.40 §4.4, ARB_enhanced_layouts,
+// ARB_shading_language_420pack
+func (p *parser) lastLayoutNames(ls []ast.LayoutQual) []ast.LayoutQual {
+	var out []ast.LayoutQual
+	for i, l := range ls {
+		if l.Value == nil || p.layoutIndex(ls[i+1:], l.Name) < 0 {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // qualRank orders qualifier keywords for the pre-4.20 ordering rule; -1 = unordered.

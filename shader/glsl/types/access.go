@@ -55,6 +55,10 @@ func (c *checker) index(x *ast.Index) ast.Expr {
 func (c *checker) arrayIndexOK(x *ast.Index) bool {
 	t := x.X.Type()
 	idx := x.Index.Value()
+	if idx == nil && c.implicitInClip(x.X) {
+		c.errorf(x.Index.Pos(), "implicitly sized array 'gl_in[].gl_ClipDistance' can only be indexed with a constant expression")
+		return false
+	}
 	if t.Len == 0 && runtimeArray(x.X) {
 		if idx != nil && x.Index.Type().Base == ast.Int && idx.Int(0) < 0 {
 			c.errorf(x.Index.Pos(), "index %d is out of range", idx.Int(0))

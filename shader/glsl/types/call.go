@@ -321,6 +321,8 @@ func (c *checker) lengthMethod(x *ast.Call) ast.Expr {
 	}
 	n := 0
 	switch {
+	case t.IsArray() && c.implicitInClip(x.Method):
+		// n = 0: implicitly sized, though lowered at gl_MaxClipDistances
 	case t.IsArray() && c.atLeast(120, 300):
 		n = t.Len
 	case (t.IsVector() || t.IsMatrix()) && (c.atLeast(430, 0) || c.extEnabled(Ext420Pack)):

@@ -40,6 +40,23 @@ type geomState struct {
 	sizeVar string
 	// inRedeclared is set by a redeclaration of the input gl_PerVertex.
 	inRedeclared bool
+	// perVertexIn is the element type of the built-in gl_in[] (nil outside
+	// geometry shaders), for implicitInClip.
+	perVertexIn *ast.StructType
+}
+
+// implicitInClip reports whether e is gl_ClipDistance of an element of the
+// built-in gl_in[]: an implicitly sized array ("float gl_ClipDistance[];" in
+// the input gl_PerVertex), so only constant indices and no length(). Its
+// type carries gl_MaxClipDistances, the size the lowering reads it at.
+// spec: GLSL 1.50 §7.1, §4.1.9
+func (c *checker) implicitInClip(e ast.Expr) bool {
+	s, ok := e.(*ast.Selector)
+	if !ok || s.Name != "gl_ClipDistance" || c.geom.perVertexIn == nil {
+		return false
+	}
+	t := s.X.Type()
+	return t.IsStruct() && t.Struct == c.geom.perVertexIn
 }
 
 // declareGeometryConsts declares the gl_MaxGeometry* constants, which exist in
@@ -82,6 +99,7 @@ func (c *checker) declareGeometryVars(compat bool) {
 			ast.Field{Name: "gl_FogFragCoord", Type: f})
 	}
 	in := c.addBuiltin("gl_in", ast.Array(ast.Struct(pv), 0), ast.VarIn, true)
+	c.geom.perVertexIn = pv
 	c.geom.inputs = append(c.geom.inputs, in)
 	c.addBuiltin("gl_PrimitiveIDIn", i, ast.VarIn, true)
 	if c.hasGPUShader5() {

@@ -165,10 +165,14 @@ func (c *checker) checkInterface(q *ast.Qualifiers, t *ast.Type, pos ast.Pos) {
 
 func (c *checker) checkLayout(q *ast.Qualifiers, global bool) {
 	explicitLoc := !c.es && (c.extEnabled(ExtExplicitAttribLocation) || c.extEnabled(ExtBlendFuncExtended) || c.hasSSOLocations())
-	// The extensions that qualify uniforms before GLSL 1.40: block layouts,
-	// uniform locations, bindings.
-	uniformLayout := !c.es && q.Storage == ast.StorageUniform &&
-		(c.extEnabled(ExtUniformBufferObject) || c.extEnabled(ExtExplicitUniformLoc) || c.extEnabled(Ext420Pack))
+	// The extensions that qualify uniforms and buffers before GLSL 1.40:
+	// block layouts, uniform locations, bindings.
+	// GL_ARB_shader_storage_buffer_object's buffer blocks take their layout
+	// qualifiers wherever the blocks exist (any desktop version, hasSSBO).
+	// spec: ARB_shader_storage_buffer_object (layout qualifiers on buffer blocks)
+	uniformLayout := !c.es && (q.Storage == ast.StorageUniform &&
+		(c.extEnabled(ExtUniformBufferObject) || c.extEnabled(ExtExplicitUniformLoc) || c.extEnabled(Ext420Pack)) ||
+		q.Storage == ast.StorageBuffer && c.extEnabled(ExtStorageBuffer))
 	// A conservative-depth layout is an output layout of GLSL 1.30 fragment
 	// shaders with its extension.
 	depthLayout := q.Storage == ast.StorageOut && c.hasConservativeDepth() && allDepthLayouts(q)
@@ -246,15 +250,19 @@ func (c *checker) checkLayout(q *ast.Qualifiers, global bool) {
 			}
 		case "index":
 			// Dual-source blending: index 1 is the second colour of its location.
-			// spec: GLSL 3.30 §4.3.8.2, GL_ARB_blend_func_extended,
-			// GL_EXT_blend_func_extended (GLSL ES 3.00).
+			// Below GLSL 3.30 it belongs to the fragment output layout that
+			// GL_ARB_explicit_attrib_location brings (ARB_blend_func_extended
+			// is written against it; Mesa, whose results piglit records,
+			// takes index with either directive).
+			// spec: GLSL 3.30 §4.3.8.2, GL_ARB_explicit_attrib_location,
+			// GL_ARB_blend_func_extended, GL_EXT_blend_func_extended (GLSL ES 3.00).
 			switch {
 			case !fsOut:
 				c.errorf(l.NamePos, "layout(index) is only allowed on fragment shader outputs")
 			case c.es && !c.extEnabled(ExtBlendFuncExtendedES):
 				c.errorf(l.NamePos, "layout(index) requires %s", ExtBlendFuncExtendedES)
-			case !c.es && c.version < 330 && !c.extEnabled(ExtBlendFuncExtended):
-				c.errorf(l.NamePos, "layout(index) requires GLSL 3.30 or %s", ExtBlendFuncExtended)
+			case !c.es && c.version < 330 && !c.extEnabled(ExtBlendFuncExtended) && !c.extEnabled(ExtExplicitAttribLocation):
+				c.errorf(l.NamePos, "layout(index) requires GLSL 3.30, %s or %s", ExtExplicitAttribLocation, ExtBlendFuncExtended)
 			case !hasLayout(q, "location"):
 				c.errorf(l.NamePos, "layout(index) requires an explicit location")
 			}
@@ -312,6 +320,12 @@ func (c *checker) layoutInt(l ast.LayoutQual) int {
 	n := int(x.Value().Int(0))
 	if n < 0 {
 		c.errorf(l.Value.Pos(), "layout qualifier '%s' cannot be negative", l.Name)
+		return -1
+	}
+	if lit, ok := l.Value.(*ast.Literal); !c.hasEnhancedLayouts() && (!ok || lit.Kind != ast.LitInt && lit.Kind != ast.LitUint) {
+		// Before GLSL 4.40 the value is an integer-constant, a literal.
+		// spec: GLSL 4.40 §4.4 (layout-qualifier-id), ARB_enhanced_layouts
+		c.errorf(l.Value.Pos(), "layout qualifier '%s' requires an integer literal (constant expressions need GLSL 4.40 or %s)", l.Name, ExtEnhancedLayouts)
 		return -1
 	}
 	return n

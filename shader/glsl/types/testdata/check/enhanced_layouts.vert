@@ -49,3 +49,17 @@ out Blk {
 	layout(component = 1) float y; // ERROR "layout\\(component\\) requires GLSL 4.40"
 };
 void main() { gl_Position = vec4(0.0); }
+// ---- before GLSL 4.40 a layout value is an integer literal; a constant
+// expression needs GL_ARB_enhanced_layouts (the one above has it)
+#version 140
+#extension GL_ARB_explicit_attrib_location : require
+const int start = 3;
+layout(location = start + 2) in vec4 b; // ERROR "layout qualifier 'location' requires an integer literal \\(constant expressions need GLSL 4\\.40 or GL_ARB_enhanced_layouts\\)"
+layout(location = (1)) in vec4 c;
+layout(location = 2u) in vec4 d;
+void main() { gl_Position = b + c + d; }
+// ----
+#version 440
+const int start = 3;
+layout(location = start + 2) in vec4 b;
+void main() { gl_Position = b; }

@@ -38,3 +38,22 @@ layout(triangle_strip, max_vertices = 3) out;
 in gl_PerVertex { vec4 gl_Position; vec4 gl_ClipVertex; vec4 gl_TexCoord[5]; } gl_in[];
 out gl_PerVertex { vec4 gl_Position; vec4 gl_ClipVertex; vec4 gl_TexCoord[5]; };
 void main() { gl_Position = gl_in[0].gl_Position; gl_ClipVertex = gl_in[0].gl_ClipVertex; gl_TexCoord[4] = gl_in[0].gl_TexCoord[4]; gl_BackColor = vec4(0.0); EmitVertex(); } // ERROR "undeclared identifier 'gl_BackColor'"
+// ---- gl_in[]'s own gl_ClipDistance is implicitly sized: constant indices
+// only and no length(); a redeclaration with a size lifts both
+#version 150
+layout(triangles) in;
+layout(triangle_strip, max_vertices = 3) out;
+uniform int index;
+void main() {
+	gl_Position = vec4(gl_in[0].gl_ClipDistance[index]); // ERROR "implicitly sized array 'gl_in\\[\\]\\.gl_ClipDistance' can only be indexed with a constant expression"
+	gl_Position = vec4(gl_in[0].gl_ClipDistance.length()); // ERROR "length\\(\\) of an unsized array"
+	gl_Position = vec4(gl_in[index].gl_ClipDistance[7]);
+	EmitVertex();
+}
+// ----
+#version 150
+layout(triangles) in;
+layout(triangle_strip, max_vertices = 3) out;
+in gl_PerVertex { float gl_ClipDistance[4]; } gl_in[];
+uniform int index;
+void main() { gl_Position = vec4(gl_in[0].gl_ClipDistance[index] + float(gl_in[1].gl_ClipDistance.length())); EmitVertex(); }

@@ -30,7 +30,20 @@ precision mediump float;
 layout(location = 0, index = 1) out vec4 b; void main() { b = vec4(1.0); } // ERROR "layout\\(index\\) requires GL_EXT_blend_func_extended"
 // ---- index in 1.50
 #version 150
-layout(location = 0, index = 1) out vec4 b; void main() { b = vec4(1.0); } // ERROR "layout\\(location\\) requires GLSL 3\\.30 or GL_ARB_explicit_attrib_location" ERROR "layout\\(index\\) requires GLSL 3\\.30 or GL_ARB_blend_func_extended"
+layout(location = 0, index = 1) out vec4 b; void main() { b = vec4(1.0); } // ERROR "layout\\(location\\) requires GLSL 3\\.30 or GL_ARB_explicit_attrib_location" ERROR "layout\\(index\\) requires GLSL 3\\.30, GL_ARB_explicit_attrib_location or GL_ARB_blend_func_extended"
+// ---- index in 1.40 with GL_ARB_explicit_attrib_location, whose fragment
+// output layout takes it
+#version 140
+#extension GL_ARB_explicit_attrib_location : require
+layout(location = 0, index = 1) out vec4 b; void main() { b = vec4(1.0); }
+// ---- a buffer block's layout in GLSL 1.30 with GL_ARB_shader_storage_buffer_object
+// (GL_ARB_uniform_buffer_object makes 'layout' a keyword)
+#version 130
+#extension GL_ARB_shader_storage_buffer_object : require
+#extension GL_ARB_uniform_buffer_object : require
+layout(shared) buffer ssbo { float a; };
+layout(std430, binding = 1) buffer ssbo2 { float b; };
+void main() { a = 1.0; b = 2.0; }
 // ---- index 2
 #version 330
 layout(location = 0, index = 2) out vec4 b; void main() { b = vec4(1.0); } // ERROR "layout\\(index\\) must be 0 or 1, not 2"
