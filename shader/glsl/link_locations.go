@@ -138,8 +138,9 @@ func (p *Program) checkStageAliasing(errs *ast.ErrorList) {
 		// attributes alias since 2.0, for shaders whose every path reads
 		// one of them. GLSL ES 3.00 and later forbid it.
 		// spec: GLSL 4.50 §4.4.1 ("The one exception where component
-		// aliasing is permitted"), ARB_enhanced_layouts issue 16, OpenGL 4.5
-		// §11.1.1, OpenGL ES 3.0 §2.11.5
+		// aliasing is permitted"), ARB_enhanced_layouts' resolved issue that
+		// vertex inputs alone may alias components of different basic types,
+		// OpenGL 4.5 §11.1.1, OpenGL ES 3.0 §2.11.5
 		if s.sp != p.Vertex || s.sp.Units[0].File.ES {
 			checkAliasing(ifaceVars(s.sp, ast.VarIn, errs), s.name+" shader input", s.sp == p.Geometry, errs)
 		}
