@@ -93,36 +93,10 @@ func TestFragmentStageISAFetchMatchesIR(t *testing.T) {
 	cs = append(cs, tcase{"two bindings", isaFetch2FS, func(t *testing.T) []shaderdev.Texture {
 		return []shaderdev.Texture{isaTexture(false, shaderdev.MipNone, abi.WrapClamp, abi.WrapRepeat), refTexture(t, format.RGBA32F, 5, 4, 0, 0)}
 	}, false})
-	ir, isa := config.Default(), config.Default()
-	isa.Device.Cores = config.CoresISA
 	for _, c := range cs {
 		t.Run(c.name, func(t *testing.T) {
 			texs := c.texs(t)
-			want, irSt, err := renderTexISA(t, c.fs, texs, ir, false, c.resident)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, st, err := renderTexISA(t, c.fs, texs, isa, true, c.resident)
-			if err != nil {
-				t.Fatalf("strict machine-code draw: %v", err)
-			}
-			for k := range st {
-				if !st[k].Route.FSISA || !st[k].Route.SWTex {
-					t.Errorf("draw %d: route %+v", k, st[k].Route)
-				}
-				if st[k].Perf != irSt[k].Perf {
-					t.Errorf("draw %d: counters %+v, cores = ir %+v", k, st[k].Perf, irSt[k].Perf)
-				}
-			}
-			if !bytes.Equal(got, want) {
-				n := 0
-				for j := range want {
-					if got[j] != want[j] {
-						n++
-					}
-				}
-				t.Errorf("%d of %d bytes differ from cores = ir", n, len(want))
-			}
+			checkTexISAMatchesIR(t, c.fs, texs, c.resident, true)
 		})
 	}
 }

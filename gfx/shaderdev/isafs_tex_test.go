@@ -153,39 +153,49 @@ func TestFragmentStageISATexMatchesIR(t *testing.T) {
 		tcase{"resident", isaTex2FS, []shaderdev.Texture{isaTexture(true, shaderdev.MipNone, abi.WrapMirror, abi.WrapRepeat),
 			isaTexture(true, shaderdev.MipNone, abi.WrapBorder, abi.WrapClamp)}, true},
 	)
-	ir, isa := config.Default(), config.Default()
-	isa.Device.Cores = config.CoresISA
 	for _, c := range cs {
 		t.Run(c.name, func(t *testing.T) {
-			want, irSt, err := renderTexISA(t, c.fs, c.texs, ir, false, c.resident)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, st, err := renderTexISA(t, c.fs, c.texs, isa, true, c.resident)
-			if err != nil {
-				t.Fatalf("strict machine-code draw: %v", err)
-			}
-			for k := range st {
-				if !st[k].Route.FSISA || st[k].Route.SWTex {
-					t.Errorf("draw %d: route %+v", k, st[k].Route)
-				}
-				if st[k].Perf != irSt[k].Perf {
-					t.Errorf("draw %d: counters %+v, cores = ir %+v", k, st[k].Perf, irSt[k].Perf)
-				}
-				if st[k].Shaded > 0 && st[k].Perf.TexReads == 0 {
-					t.Errorf("draw %d: no TEX requests: the case proves nothing", k)
-				}
-			}
-			if !bytes.Equal(got, want) {
-				n := 0
-				for j := range want {
-					if got[j] != want[j] {
-						n++
-					}
-				}
-				t.Errorf("%d of %d bytes differ from cores = ir", n, len(want))
-			}
+			checkTexISAMatchesIR(t, c.fs, c.texs, c.resident, false)
 		})
+	}
+}
+
+// checkTexISAMatchesIR draws fs over texs with cores = "ir" and then, under
+// StrictISA, with cores = "isa", and requires the machine-code fragment stage
+// on every draw (on the software TEX route when swTex, the FF TEX unit
+// otherwise, as on cores = "ir"), the same counters and the same bytes; an FF
+// draw that shaded must have sent TEX requests, or the case proves nothing.
+func checkTexISAMatchesIR(t *testing.T, fs string, texs []shaderdev.Texture, resident, swTex bool) {
+	t.Helper()
+	ir, isa := config.Default(), config.Default()
+	isa.Device.Cores = config.CoresISA
+	want, irSt, err := renderTexISA(t, fs, texs, ir, false, resident)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, st, err := renderTexISA(t, fs, texs, isa, true, resident)
+	if err != nil {
+		t.Fatalf("strict machine-code draw: %v", err)
+	}
+	for k := range st {
+		if !st[k].Route.FSISA || st[k].Route.SWTex != swTex || irSt[k].Route.SWTex != swTex {
+			t.Errorf("draw %d: route %+v (cores = ir %+v)", k, st[k].Route, irSt[k].Route)
+		}
+		if st[k].Perf != irSt[k].Perf {
+			t.Errorf("draw %d: counters %+v, cores = ir %+v", k, st[k].Perf, irSt[k].Perf)
+		}
+		if !swTex && st[k].Shaded > 0 && st[k].Perf.TexReads == 0 {
+			t.Errorf("draw %d: no TEX requests: the case proves nothing", k)
+		}
+	}
+	if !bytes.Equal(got, want) {
+		n := 0
+		for j := range want {
+			if got[j] != want[j] {
+				n++
+			}
+		}
+		t.Errorf("%d of %d bytes differ from cores = ir", n, len(want))
 	}
 }
 

@@ -1,11 +1,9 @@
 package shaderdev_test
 
 import (
-	"bytes"
 	"testing"
 
 	"vortexgfx/abi"
-	"vortexgfx/config"
 	"vortexgfx/gfx/shaderdev"
 )
 
@@ -84,38 +82,9 @@ func TestFragmentStageISAExplicitLodMatchesIR(t *testing.T) {
 	}
 	cs = append(cs, tcase{"two stages, divergent", isaTexMixFS, []shaderdev.Texture{isaTexture(true, shaderdev.MipLinear, abi.WrapRepeat, abi.WrapRepeat),
 		isaTexture(false, shaderdev.MipNearest, abi.WrapMirror, abi.WrapClamp)}, false})
-	ir, isa := config.Default(), config.Default()
-	isa.Device.Cores = config.CoresISA
 	for _, c := range cs {
 		t.Run(c.name, func(t *testing.T) {
-			want, irSt, err := renderTexISA(t, c.fs, c.texs, ir, false, c.resident)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, st, err := renderTexISA(t, c.fs, c.texs, isa, true, c.resident)
-			if err != nil {
-				t.Fatalf("strict machine-code draw: %v", err)
-			}
-			for k := range st {
-				if !st[k].Route.FSISA || st[k].Route.SWTex || irSt[k].Route.SWTex {
-					t.Errorf("draw %d: route %+v (cores = ir %+v)", k, st[k].Route, irSt[k].Route)
-				}
-				if st[k].Perf != irSt[k].Perf {
-					t.Errorf("draw %d: counters %+v, cores = ir %+v", k, st[k].Perf, irSt[k].Perf)
-				}
-				if st[k].Shaded > 0 && st[k].Perf.TexReads == 0 {
-					t.Errorf("draw %d: no TEX requests: the case proves nothing", k)
-				}
-			}
-			if !bytes.Equal(got, want) {
-				n := 0
-				for j := range want {
-					if got[j] != want[j] {
-						n++
-					}
-				}
-				t.Errorf("%d of %d bytes differ from cores = ir", n, len(want))
-			}
+			checkTexISAMatchesIR(t, c.fs, c.texs, c.resident, false)
 		})
 	}
 }
