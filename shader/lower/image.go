@@ -54,15 +54,7 @@ func (l *lowerer) opaqueElement(o *opaqueVar, idx []ast.Expr) (int, ir.Reg) {
 				}
 				k += min(max(c, 0), n-1) * stride
 			} else {
-				t := l.clampIndex(l.expr(idx[i]).r[0], n)
-				if stride != 1 {
-					t = l.b.Op(ir.IMul, ir.I32, t, l.b.ConstI(int32(stride)))
-				}
-				if dyn == ir.NoReg {
-					dyn = t
-				} else {
-					dyn = l.b.Op(ir.IAdd, ir.I32, dyn, t)
-				}
+				dyn = l.addScaledIndex(dyn, l.clampIndex(l.expr(idx[i]).r[0], n), stride)
 			}
 		}
 		stride *= o.dims[d]

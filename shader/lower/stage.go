@@ -427,18 +427,23 @@ func (l *lowerer) combine(pl *place) (ir.Reg, int, int, bool) {
 		if d.stride%s != 0 {
 			return 0, 0, 0, false
 		}
-		idx := l.clampIndex(d.idx, d.n)
-		if m := d.stride / s; m != 1 {
-			idx = l.b.Op(ir.IMul, ir.I32, idx, l.b.ConstI(int32(m)))
-		}
-		if acc == ir.NoReg {
-			acc = idx
-		} else {
-			acc = l.b.Op(ir.IAdd, ir.I32, acc, idx)
-		}
+		acc = l.addScaledIndex(acc, l.clampIndex(d.idx, d.n), d.stride/s)
 		total += (d.n - 1) * (d.stride / s)
 	}
 	return acc, total, s, true
+}
+
+// addScaledIndex returns acc + idx*scale, an int (idx*scale when acc is
+// ir.NoReg, no multiply when scale is 1): one term of a flat element number
+// built from the clamped subscripts of several array dimensions.
+func (l *lowerer) addScaledIndex(acc, idx ir.Reg, scale int) ir.Reg {
+	if scale != 1 {
+		idx = l.b.Op(ir.IMul, ir.I32, idx, l.b.ConstI(int32(scale)))
+	}
+	if acc == ir.NoReg {
+		return idx
+	}
+	return l.b.Op(ir.IAdd, ir.I32, acc, idx)
 }
 
 // clampIndex returns idx as an int clamped to [0, n-1].

@@ -317,15 +317,7 @@ func (l *lowerer) samplerChoices(e ast.Expr) ([]int, ir.Reg, bool) {
 	sel, mult := ir.NoReg, 1
 	for i := len(pl.dyn) - 1; i >= 0; i-- {
 		d := pl.dyn[i]
-		idx := l.clampIndex(d.idx, d.n)
-		if mult != 1 {
-			idx = l.b.Op(ir.IMul, ir.I32, idx, l.b.ConstI(int32(mult)))
-		}
-		if sel == ir.NoReg {
-			sel = idx
-		} else {
-			sel = l.b.Op(ir.IAdd, ir.I32, sel, idx)
-		}
+		sel = l.addScaledIndex(sel, l.clampIndex(d.idx, d.n), mult)
 		mult *= d.n
 	}
 	return bs, sel, true
