@@ -59,13 +59,7 @@ func drawBufferTexture(t *testing.T, o Options) (*drawEnv, *image.NRGBA) {
 		v = append(v, p[0], p[1], 0, 1, 0, 0)
 	}
 	vb := e.floats(t, v...)
-	ve, err := e.c.CreateVertexElementsState([]VertexElement{{Format: VertexFloat32x4}, {SrcOffset: 16, Format: VertexFloat32x2}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.c.BindVertexElementsState(ve)
-	e.c.SetVertexBuffers([]VertexBuffer{{Buffer: vb, Stride: 24}})
-	if err := e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Count: 4}}}); err != nil {
+	if err := e.drawUVStrip(vb); err != nil {
 		t.Fatal(err)
 	}
 	return e, e.image(t)

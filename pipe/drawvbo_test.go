@@ -109,6 +109,19 @@ func (e *drawEnv) posCol(t testing.TB, v ...float32) *Resource {
 	return vb
 }
 
+// drawUVStrip draws the four interleaved {x, y, z, w, u, v} vertices of vb
+// (locations 0 and 1) as one triangle strip: the textured quad of the
+// sampler tests.
+func (e *drawEnv) drawUVStrip(vb *Resource) error {
+	ve, err := e.c.CreateVertexElementsState([]VertexElement{{Format: VertexFloat32x4}, {SrcOffset: 16, Format: VertexFloat32x2}})
+	if err != nil {
+		return err
+	}
+	e.c.BindVertexElementsState(ve)
+	e.c.SetVertexBuffers([]VertexBuffer{{Buffer: vb, Stride: 24}})
+	return e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Count: 4}}})
+}
+
 func (e *drawEnv) image(t testing.TB) *image.NRGBA {
 	t.Helper()
 	img, err := e.c.ReadPixels(0)
@@ -287,13 +300,7 @@ func TestDrawDifferential(t *testing.T) {
 				return err
 			}
 			vb := e.floats(t, -0.9, -0.9, 0, 1, 0, 0, 0.9, -0.9, 0, 1, 2, 0, -0.9, 0.9, 0, 1, 0, 1, 0.9, 0.9, 0, 1, 2, 1)
-			ve, err := e.c.CreateVertexElementsState([]VertexElement{{Format: VertexFloat32x4}, {SrcOffset: 16, Format: VertexFloat32x2}})
-			if err != nil {
-				return err
-			}
-			e.c.BindVertexElementsState(ve)
-			e.c.SetVertexBuffers([]VertexBuffer{{Buffer: vb, Stride: 24}})
-			return e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Count: 4}}})
+			return e.drawUVStrip(vb)
 		}},
 	}
 	cases = append(cases, []struct {

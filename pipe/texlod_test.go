@@ -184,13 +184,7 @@ func mipDraw(t *testing.T, o Options, smp SamplerState, fs string) *drawEnv {
 	}
 	// Four texels a pixel: LOD 2 of the 5 levels.
 	vb := e.floats(t, -1, -1, 0, 1, 0, 0, 1, -1, 0, 1, 8, 0, -1, 1, 0, 1, 0, 8, 1, 1, 0, 1, 8, 8)
-	ve, err := e.c.CreateVertexElementsState([]VertexElement{{Format: VertexFloat32x4}, {SrcOffset: 16, Format: VertexFloat32x2}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.c.BindVertexElementsState(ve)
-	e.c.SetVertexBuffers([]VertexBuffer{{Buffer: vb, Stride: 24}})
-	if err := e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Count: 4}}}); err != nil {
+	if err := e.drawUVStrip(vb); err != nil {
 		t.Fatal(err)
 	}
 	return e

@@ -144,13 +144,7 @@ void main() { o_col = vec4(float(textureQueryLevels(tex)) / 8.0, v_uv, 1.0); }`,
 					v = append(v, p[0], p[1], 0, 1, tc.uv[i][0], tc.uv[i][1])
 				}
 				vb := e.floats(t, v...)
-				ve, err := e.c.CreateVertexElementsState([]VertexElement{{Format: VertexFloat32x4}, {SrcOffset: 16, Format: VertexFloat32x2}})
-				if err != nil {
-					t.Fatal(err)
-				}
-				e.c.BindVertexElementsState(ve)
-				e.c.SetVertexBuffers([]VertexBuffer{{Buffer: vb, Stride: 24}})
-				if err := e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Count: 4}}}); err != nil {
+				if err := e.drawUVStrip(vb); err != nil {
 					t.Fatal(err)
 				}
 				return e

@@ -51,13 +51,7 @@ func TestSamplerViewState(t *testing.T) {
 			t.Fatal(err)
 		}
 		vb := e.floats(t, -1, -1, 0, 1, 0, 0, 1, -1, 0, 1, 1, 0, -1, 1, 0, 1, 0, 1, 1, 1, 0, 1, 1, 1)
-		ve, err := e.c.CreateVertexElementsState([]VertexElement{{Format: VertexFloat32x4}, {SrcOffset: 16, Format: VertexFloat32x2}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		e.c.BindVertexElementsState(ve)
-		e.c.SetVertexBuffers([]VertexBuffer{{Buffer: vb, Stride: 24}})
-		if err := e.c.DrawVBO(&DrawInfo{Mode: PrimTriangleStrip, InstanceCount: 1, Draws: []DrawRange{{Count: 4}}}); err != nil {
+		if err := e.drawUVStrip(vb); err != nil {
 			t.Fatal(err)
 		}
 		return e
